@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/** Candidate attempts (issue 3): the server owns the clock, the answers and the score. */
+
+/** Seconds after the deadline during which in-flight saves are still accepted. */
+export const DEADLINE_GRACE_SECONDS = 30;
+
+export const StartAttemptSchema = z.object({
+  examId: z.string().min(1).max(64),
+  name: z.string().trim().min(1, 'Name is required').max(200),
+  studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+});
+export type StartAttempt = z.infer<typeof StartAttemptSchema>;
+
+export const StartAttemptResponseSchema = z.object({
+  attemptId: z.string(),
+  token: z.string(),
+  startedAt: z.string(),
+  /** null when the exam has no timer. */
+  deadline: z.string().nullable(),
+  resumed: z.boolean(),
+});
+export type StartAttemptResponse = z.infer<typeof StartAttemptResponseSchema>;
+
+/** An answer: MCQ option text, short answer text, code, or 'File: {name}' for uploads. */
+export const AnswerValueSchema = z.string().max(200_000);
+
+export const SaveAnswerSchema = z.object({
+  answer: AnswerValueSchema,
+  /** Monotonic per question on the client; an older seq than the stored one is ignored. */
+  seq: z.number().int().nonnegative(),
+});
+export type SaveAnswer = z.infer<typeof SaveAnswerSchema>;
+
+export const SaveAnswerResponseSchema = z.object({
+  questionIndex: z.number().int(),
+  seq: z.number().int(),
+  /** false when a newer write was already stored. */
+  applied: z.boolean(),
+});
+
+export const AttemptParamsSchema = z.object({ attemptId: z.string().min(1).max(64) });
+export const AnswerParamsSchema = AttemptParamsSchema.extend({ questionIndex: z.coerce.number().int().min(0).max(499) });
+
+export const AttemptStateSchema = z.object({
+  attemptId: z.string(),
+  examId: z.string(),
+  name: z.string(),
+  studentId: z.string(),
+  startedAt: z.string(),
+  deadline: z.string().nullable(),
+  submittedAt: z.string().nullable(),
+  resultId: z.string().nullable(),
+  serverNow: z.string(),
+  answers: z.record(z.string(), z.object({ answer: z.string(), seq: z.number().int() })),
+});
+export type AttemptState = z.infer<typeof AttemptStateSchema>;
+
+export const PROCTOR_EVENT_TYPES = [
+  'focus-lost',
+  'focus-gained',
+  'fullscreen-exit',
+  'fullscreen-enter',
+  'paste-blocked',
+  'paste-allowed',
+  'copy',
+] as const;
+export const ProctorEventSchema = z.object({
+  type: z.enum(PROCTOR_EVENT_TYPES),
+  /** Client clock, kept for ordering; the server stamps its own time too. */
+  clientAt: z.string().max(40).optional(),
+  questionIndex: z.number().int().min(0).max(499).optional(),
+  detail: z.string().max(2000).optional(),
+});
+export type ProctorEvent = z.infer<typeof ProctorEventSchema>;
+export const RecordEventsSchema = z.object({ events: z.array(ProctorEventSchema).min(1).max(200) });
+
+export const SubmitResponseSchema = z.object({ resultId: z.string(), answered: z.number().int(), total: z.number().int() });
+export type SubmitResponse = z.infer<typeof SubmitResponseSchema>;
+
+export const UploadResponseSchema = z.object({ questionIndex: z.number().int(), fileName: z.string(), size: z.number().int(), answer: z.string() });
+
+export const AttemptMessages = {
+  submitted: 'This exam has already been submitted. Changes are no longer accepted.',
+  expired: 'Time is up for this exam. Changes are no longer accepted.',
+  offline: 'This exam is currently offline. Please contact your test provider.',
+  notFound: 'Exam not found. Please check the URL or contact your test provider.',
+} as const;

@@ -1,0 +1,230 @@
+import { z } from 'zod';
+import { AI_PROVIDERS } from './ai-catalogue.ts';
+
+/** Exam entity and its parts (spec section 3). Dates travel as ISO strings. */
+
+export const QUESTION_TYPES = ['mcq', 'short-answer', 'file-upload', 'coding'] as const;
+export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
+export type QuestionType = z.infer<typeof QuestionTypeSchema>;
+
+export const CODING_LANGUAGES = ['python', 'javascript', 'sql', 'r', 'java', 'cpp'] as const;
+export const CodingLanguageSchema = z.enum(CODING_LANGUAGES);
+export type CodingLanguage = z.infer<typeof CodingLanguageSchema>;
+
+export const WORKSPACE_TYPES = ['vscode', 'r-studio', 'oracle-sql', 'excel'] as const;
+export const WorkspaceTypeSchema = z.enum(WORKSPACE_TYPES);
+export type WorkspaceType = z.infer<typeof WorkspaceTypeSchema>;
+export const WORKSPACE_TYPE_LABELS: Record<WorkspaceType, string> = {
+  vscode: 'VS Code',
+  'r-studio': 'R Studio',
+  'oracle-sql': 'Oracle SQL Developer',
+  excel: 'MS Excel',
+};
+
+export const DEFAULT_MCQ_OPTIONS = ['Option A', 'Option B', 'Option C', 'Option D'];
+export const DEFAULT_TIMER_MINUTES = 60;
+export const DEFAULT_CONTEXT_LENGTH = 1000;
+export const DEFAULT_ASSISTANCE_LEVEL = 5;
+
+const text = (max: number) => z.string().max(max);
+
+/** A question as the creator authors it, answer key included. Never sent to a candidate. */
+export const QuestionSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    type: QuestionTypeSchema,
+    title: text(500),
+    content: text(20000).default(''),
+    topic: text(120).default(''),
+    options: z.array(text(1000)).max(20).default([]),
+    /** MCQ: the text of the correct option. */
+    correctAnswer: text(1000).optional(),
+    /** Short answer: answers accepted, compared case- and space-insensitively. */
+    acceptedAnswers: z.array(text(1000)).max(50).default([]),
+    language: CodingLanguageSchema.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.type === 'mcq') {
+      if (q.options.length < 2) ctx.addIssue({ code: 'custom', path: ['options'], message: 'An MCQ needs at least two options' });
+      if (q.correctAnswer !== undefined && q.correctAnswer !== '' && !q.options.includes(q.correctAnswer)) {
+        ctx.addIssue({ code: 'custom', path: ['correctAnswer'], message: 'The correct answer must be one of the options' });
+      }
+    }
+  });
+export type Question = z.infer<typeof QuestionSchema>;
+
+/** What a candidate may see of a question. */
+export const PublicQuestionSchema = z.object({
+  id: z.string(),
+  type: QuestionTypeSchema,
+  title: z.string(),
+  content: z.string(),
+  topic: z.string(),
+  options: z.array(z.string()),
+  language: CodingLanguageSchema.optional(),
+});
+export type PublicQuestion = z.infer<typeof PublicQuestionSchema>;
+
+export const CodingWorkspaceSchema = z.object({
+  enabled: z.boolean().default(false),
+  saveFilesInResults: z.boolean().default(true),
+  workspaceType: WorkspaceTypeSchema.default('vscode'),
+  /** Lets the container reach the package registries of the exam's languages. Off by default. */
+  allowPackageRegistries: z.boolean().default(false),
+});
+export type CodingWorkspace = z.infer<typeof CodingWorkspaceSchema>;
+
+export const CourseMaterialSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number().int().nonnegative(),
+  mimeType: z.string(),
+  /** Characters of text extracted on upload. */
+  textLength: z.number().int().nonnegative(),
+});
+export type CourseMaterial = z.infer<typeof CourseMaterialSchema>;
+
+export const AiBudgetSchema = z.object({
+  messagesPerWindow: z.number().int().min(1).max(1000).default(20),
+  windowMinutes: z.number().int().min(1).max(240).default(10),
+  tokensPerAttempt: z.number().int().min(1000).max(5_000_000).default(100_000),
+});
+export type AiBudget = z.infer<typeof AiBudgetSchema>;
+
+const aiSettingsFields = {
+  enabled: z.boolean().default(false),
+  provider: z.enum(AI_PROVIDERS).default('openai'),
+  model: text(200).default('gpt-4o-mini'),
+  /** Only for the openai-compatible provider. */
+  baseUrl: z.union([z.url({ protocol: /^https?$/ }), z.literal('')]).default(''),
+  customPrompt: text(20000).default(''),
+  startMessage: text(5000).default(''),
+  stopSolutions: z.boolean().default(true),
+  copyLLMResponse: z.boolean().default(true),
+  uploadDocuments: z.boolean().default(false),
+  processCode: z.boolean().default(false),
+  courseAssistanceEnabled: z.boolean().default(false),
+  courseAssistanceLevel: z.number().int().min(0).max(10).default(DEFAULT_ASSISTANCE_LEVEL),
+  contextLength: z.number().int().min(100).max(10000).default(DEFAULT_CONTEXT_LENGTH),
+  budget: AiBudgetSchema.default({ messagesPerWindow: 20, windowMinutes: 10, tokensPerAttempt: 100_000 }),
+};
+
+/**
+ * aiSettings as a creator writes them. `apiKey` is write-only: a string sets it, null clears it,
+ * omitted keeps the stored one. Materials are uploaded separately; here only their ids are kept.
+ */
+export const AiSettingsInputSchema = z.object({
+  ...aiSettingsFields,
+  apiKey: z.string().max(500).nullable().optional(),
+  courseMaterialIds: z.array(z.string()).max(50).default([]),
+});
+export type AiSettingsInput = z.infer<typeof AiSettingsInputSchema>;
+
+/** aiSettings as any API returns them: never the key, only whether one is set and its last four characters. */
+export const AiSettingsViewSchema = z.object({
+  ...aiSettingsFields,
+  hasApiKey: z.boolean(),
+  apiKeyLast4: z.string().nullable(),
+  courseMaterials: z.array(CourseMaterialSchema),
+});
+export type AiSettingsView = z.infer<typeof AiSettingsViewSchema>;
+
+const examFields = {
+  title: text(300).default(''),
+  description: text(20000).default(''),
+  header: text(2000).default(''),
+  rules: text(20000).default(''),
+  timerEnabled: z.boolean().default(false),
+  timerMinutes: z.number().int().min(1).max(24 * 60).default(DEFAULT_TIMER_MINUTES),
+  fullScreenEnabled: z.boolean().default(false),
+  questions: z.array(QuestionSchema).max(500).default([]),
+  codingWorkspace: CodingWorkspaceSchema.default({ enabled: false, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false }),
+};
+
+/** POST /api/exams body. `isDraft: false` publishes (starting offline). */
+export const CreateExamSchema = z.object({
+  ...examFields,
+  aiSettings: AiSettingsInputSchema.default(AiSettingsInputSchema.parse({})),
+  isDraft: z.boolean().default(true),
+});
+export type CreateExam = z.infer<typeof CreateExamSchema>;
+
+/** PUT /api/exams/{id} body: full or partial. */
+export const UpdateExamSchema = z
+  .object({
+    title: text(300),
+    description: text(20000),
+    header: text(2000),
+    rules: text(20000),
+    timerEnabled: z.boolean(),
+    timerMinutes: z.number().int().min(1).max(24 * 60),
+    fullScreenEnabled: z.boolean(),
+    questions: z.array(QuestionSchema).max(500),
+    codingWorkspace: CodingWorkspaceSchema,
+    aiSettings: AiSettingsInputSchema,
+    isDraft: z.boolean(),
+    isLive: z.boolean(),
+  })
+  .partial();
+export type UpdateExam = z.infer<typeof UpdateExamSchema>;
+
+export const ExamSchema = z.object({
+  id: z.string(),
+  ownerId: z.string(),
+  ...examFields,
+  aiSettings: AiSettingsViewSchema,
+  isLive: z.boolean(),
+  isDraft: z.boolean(),
+  publishedAt: z.string().nullable(),
+  createdAt: z.string(),
+  lastEditedAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Exam = z.infer<typeof ExamSchema>;
+
+/** The candidate's view of the assistant: enough to show the panel, nothing secret. */
+export const PublicAiSettingsSchema = z.object({
+  enabled: z.boolean(),
+  provider: z.enum(AI_PROVIDERS),
+  model: z.string(),
+  startMessage: z.string(),
+  copyLLMResponse: z.boolean(),
+  uploadDocuments: z.boolean(),
+  /** Names of the course materials the assistant has read (for the greeting), not their text. */
+  materialNames: z.array(z.string()),
+  /** What keeps the assistant from working, in the spec's words ('API key missing.' …); empty when ready. */
+  missing: z.array(z.string()),
+});
+export type PublicAiSettings = z.infer<typeof PublicAiSettingsSchema>;
+
+/** GET /api/public/exams/{id}: only what a candidate may see. */
+export const PublicExamSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  header: z.string(),
+  rules: z.string(),
+  timerEnabled: z.boolean(),
+  timerMinutes: z.number(),
+  fullScreenEnabled: z.boolean(),
+  isLive: z.boolean(),
+  questions: z.array(PublicQuestionSchema),
+  codingWorkspace: CodingWorkspaceSchema,
+  aiSettings: PublicAiSettingsSchema,
+});
+export type PublicExam = z.infer<typeof PublicExamSchema>;
+
+export function toPublicQuestion(q: Question): PublicQuestion {
+  return { id: q.id, type: q.type, title: q.title, content: q.content, topic: q.topic, options: q.type === 'mcq' ? q.options : [], language: q.language };
+}
+
+/** Spec section 5 ('AI panel requires enabled, provider and model, and lists what is missing'). */
+export function missingAiConfiguration(ai: { provider?: string; model?: string; hasKey: boolean }): string[] {
+  const missing: string[] = [];
+  if (!ai.hasKey) missing.push('API key missing.');
+  if (!ai.provider) missing.push('Provider not selected.');
+  if (!ai.model) missing.push('Model not selected.');
+  return missing;
+}
+
+export const ExamIdParamsSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { AiSettingsViewSchema, ExamSchema, QuestionSchema } from './exam.ts';
+
+/**
+ * Contracts between services (never reachable from a browser: every /internal/* route requires the
+ * x-internal-token header, and the web servers do not proxy /internal).
+ */
+
+/** GET {EXAM_SERVICE_URL}/internal/exams/{id}: the whole exam with answer keys, for scoring and prompts. */
+export const InternalExamSchema = ExamSchema.extend({
+  questions: z.array(QuestionSchema),
+  aiSettings: AiSettingsViewSchema.extend({
+    /** AES-256-GCM ciphertext (see @exam/server-kit/crypto); decrypted only inside llm-gateway. */
+    encryptedApiKey: z.string().nullable(),
+  }),
+  /** Extracted text of each course material, in upload order. */
+  materialTexts: z.array(z.object({ name: z.string(), text: z.string() })),
+});
+export type InternalExam = z.infer<typeof InternalExamSchema>;
+
+/** GET {RESULTS_SERVICE_URL}/internal/attempts/{id}: is the attempt still open? */
+export const InternalAttemptSchema = z.object({
+  attemptId: z.string(),
+  examId: z.string(),
+  ownerId: z.string(),
+  startedAt: z.string(),
+  deadline: z.string().nullable(),
+  submittedAt: z.string().nullable(),
+  isOpen: z.boolean(),
+});
+export type InternalAttempt = z.infer<typeof InternalAttemptSchema>;
+
+export const TranscriptMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  /** The question the candidate had open when sending (AI reference %, issue 5). */
+  questionIndex: z.number().int().nullable(),
+  isError: z.boolean(),
+  files: z.array(z.object({ name: z.string(), type: z.string(), size: z.number() })),
+  createdAt: z.string(),
+});
+export type TranscriptMessage = z.infer<typeof TranscriptMessageSchema>;
+
+/** GET {LLM_GATEWAY_URL}/internal/exams/{examId}/transcripts: every attempt's conversation. */
+export const InternalTranscriptsSchema = z.object({
+  transcripts: z.array(z.object({ attemptId: z.string(), messages: z.array(TranscriptMessageSchema) })),
+});
+
+export const WorkspaceFileSchema = z.object({
+  content: z.string(),
+  lastModified: z.string(),
+  size: z.number().int(),
+  type: z.string(),
+  /** Binary files keep size and type; content is empty (issue 6). */
+  isBinary: z.boolean().default(false),
+  truncated: z.boolean().default(false),
+});
+export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
+
+/** POST {WORKSPACE_ORCHESTRATOR_URL}/internal/attempts/{attemptId}/collect: the workspace files at submit. */
+export const CollectedFilesSchema = z.object({ files: z.record(z.string(), WorkspaceFileSchema) });

@@ -1,0 +1,31 @@
+/**
+ * Which service answers which public path. Both web servers proxy /api/* with this table, and an
+ * ingress in front of the services would use the same one. More specific prefixes come first.
+ */
+export const SERVICES = ['exam-service', 'results-service', 'llm-gateway', 'workspace-orchestrator'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export const DEFAULT_SERVICE_PORTS: Record<ServiceName, number> = {
+  'exam-service': 4001,
+  'results-service': 4002,
+  'llm-gateway': 4003,
+  'workspace-orchestrator': 4004,
+};
+
+/** [regular expression over the path, service]; first match wins. */
+export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
+  ['^/api/exams/[^/]+/(insights|results)', 'results-service'],
+  ['^/api/(auth|exams|public|materials)(/|$)', 'exam-service'],
+  ['^/api/(attempts|results)(/|$)', 'results-service'],
+  ['^/api/llm(/|$)', 'llm-gateway'],
+  ['^/api/(session|sessions)(/|$)', 'workspace-orchestrator'],
+  ['^/workspace/', 'workspace-orchestrator'],
+  ['^/api/exam-service/', 'exam-service'],
+  ['^/api/results-service/', 'results-service'],
+  ['^/api/llm-gateway/', 'llm-gateway'],
+  ['^/api/workspace-orchestrator/', 'workspace-orchestrator'],
+];
+
+export function serviceEnvPrefix(service: ServiceName): string {
+  return service.toUpperCase().replace(/-/g, '_');
+}

@@ -1,0 +1,28 @@
+import { createServer } from './create-server.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { healthPlugin } from './plugins/health.ts';
+import { openapiPlugin } from './plugins/openapi.ts';
+
+export type BaseAppOptions = {
+  service: string;
+  logLevel: string;
+  jwtSecret: string;
+  internalToken: string;
+  bodyLimit?: number;
+  /** Readiness checks (the database ping, a Docker engine…). */
+  checks: Record<string, () => Promise<void>>;
+};
+
+/**
+ * The plugins every service registers, in a fixed order: errors first so every later failure is
+ * mapped, then the OpenAPI collector (it must see every route), auth guards, health.
+ */
+export async function createBaseApp(opts: BaseAppOptions) {
+  const app = createServer({ logLevel: opts.logLevel, bodyLimit: opts.bodyLimit });
+  await app.register(errorsPlugin);
+  await app.register(openapiPlugin, { service: opts.service });
+  await app.register(authPlugin, { jwtSecret: opts.jwtSecret, internalToken: opts.internalToken });
+  await app.register(healthPlugin, { service: opts.service, checks: opts.checks });
+  return app;
+}

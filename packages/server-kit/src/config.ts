@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The repository's .data folder: the embedded default for PGlite files and generated secrets. */
+export const DEFAULT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../.data');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .transform((v) => v === 'true' || v === '1');
+
+/** Variables every service reads. A service extends this with its own. */
+export const baseConfigShape = {
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** PostgreSQL; when unset the service keeps its data in PGlite under DATA_DIR/<service>. */
+  DATABASE_URL: z.url().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
+  /** Signs creator and attempt tokens; shared by all services. Generated under DATA_DIR when unset. */
+  JWT_SECRET: z.string().min(32).optional(),
+  /** Authenticates service-to-service calls. Generated under DATA_DIR when unset. */
+  INTERNAL_TOKEN: z.string().min(32).optional(),
+  /** Production switch: refuse to start with generated secrets. */
+  REQUIRE_EXPLICIT_SECRETS: bool.default(false),
+  /** Allowed browser origins (comma separated) for CORS and WebSocket checks. */
+  CREATOR_ORIGIN: z.url().default('http://localhost:5173'),
+  TAKER_ORIGIN: z.url().default('http://localhost:5174'),
+  EXAM_SERVICE_URL: z.url().default('http://127.0.0.1:4001'),
+  RESULTS_SERVICE_URL: z.url().default('http://127.0.0.1:4002'),
+  LLM_GATEWAY_URL: z.url().default('http://127.0.0.1:4003'),
+  WORKSPACE_ORCHESTRATOR_URL: z.url().default('http://127.0.0.1:4004'),
+};
+
+export const booleanFlag = bool;
+
+export class ConfigError extends Error {}
+
+/** Parses env with the schema and lists every bad variable at once. */
+export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+/**
+ * Returns the configured secret, or one generated once and kept in DATA_DIR/secrets/<name>.
+ * The 'wx' flag makes concurrent first starts of several services agree on one value.
+ */
+export function resolveSecret(name: string, configured: string | undefined, opts: { dataDir: string; requireExplicit: boolean }): string {
+  if (configured) return configured;
+  if (opts.requireExplicit) throw new ConfigError(`Invalid configuration:\n  ${name}: required when REQUIRE_EXPLICIT_SECRETS is true`);
+  const file = join(opts.dataDir, 'secrets', name);
+  mkdirSync(dirname(file), { recursive: true });
+  try {
+    writeFileSync(file, randomBytes(32).toString('base64url'), { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return readFileSync(file, 'utf8').trim();
+}

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+
+export type ServerOptions = {
+  logLevel: string;
+  /** Largest accepted body; uploads set their own limit on the route. */
+  bodyLimit?: number;
+  logger?: FastifyServerOptions['logger'];
+};
+
+/**
+ * A Fastify instance with zod validation and serialization (responses are parsed by their schema, so
+ * fields a schema does not name never leave the service), pino logs that carry a request id taken from
+ * `x-request-id` or generated, and secrets redacted from logs.
+ */
+export function createServer(opts: ServerOptions) {
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: opts.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-internal-token"]', '*.apiKey', '*.password'], censor: '[redacted]' },
+    },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    trustProxy: true,
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  return app;
+}
+
+export type App = ReturnType<typeof createServer>;
+export type AnyApp = FastifyInstance;

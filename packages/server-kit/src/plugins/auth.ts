@@ -1,0 +1,82 @@
+import { timingSafeEqual } from 'node:crypto';
+import jwt from '@fastify/jwt';
+import { AttemptClaimsSchema, CreatorClaimsSchema, type AttemptClaims, type CreatorClaims, type TokenClaims } from '@exam/domain/auth';
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: TokenClaims;
+    user: TokenClaims;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Route guard: a valid, unexpired creator token. */
+    requireCreator: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Route guard: a valid, unexpired attempt token. */
+    requireAttempt: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Route guard: a creator token or an attempt token. */
+    requireCreatorOrAttempt: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Route guard: a call from another service of the platform. */
+    requireInternal: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+export type AuthPluginOptions = { jwtSecret: string; internalToken: string; creatorTokenTtl?: string };
+
+async function verify(request: FastifyRequest): Promise<TokenClaims> {
+  try {
+    return await request.jwtVerify<TokenClaims>();
+  } catch {
+    throw new AppError(ErrorCode.UNAUTHENTICATED, 'Missing, invalid or expired token');
+  }
+}
+
+/** Registers @fastify/jwt and the route guards; the role is declared on the route, not re-checked in handlers. */
+export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOptions) => {
+  await app.register(jwt, { secret: opts.jwtSecret, sign: { expiresIn: opts.creatorTokenTtl ?? '12h' } });
+  const expected = Buffer.from(opts.internalToken);
+
+  app.decorate('requireCreator', async (request: FastifyRequest) => {
+    const claims = await verify(request);
+    if (!CreatorClaimsSchema.safeParse(claims).success) throw new AppError(ErrorCode.FORBIDDEN, 'A creator account is required');
+  });
+  app.decorate('requireAttempt', async (request: FastifyRequest) => {
+    const claims = await verify(request);
+    if (!AttemptClaimsSchema.safeParse(claims).success) throw new AppError(ErrorCode.FORBIDDEN, 'An exam attempt token is required');
+  });
+  app.decorate('requireCreatorOrAttempt', async (request: FastifyRequest) => {
+    await verify(request);
+  });
+  app.decorate('requireInternal', async (request: FastifyRequest) => {
+    const given = Buffer.from(String(request.headers['x-internal-token'] ?? ''));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError(ErrorCode.UNAUTHENTICATED, 'Internal token required');
+  });
+});
+
+/** The creator behind a request that passed `requireCreator`. */
+export function creatorOf(request: FastifyRequest): CreatorClaims {
+  const user = request.user;
+  if (user?.kind !== 'creator') throw new AppError(ErrorCode.FORBIDDEN, 'A creator account is required');
+  return user;
+}
+
+/** The attempt behind a request that passed `requireAttempt`. */
+export function attemptOf(request: FastifyRequest): AttemptClaims {
+  const user = request.user;
+  if (user?.kind !== 'attempt') throw new AppError(ErrorCode.FORBIDDEN, 'An exam attempt token is required');
+  return user;
+}
+
+/** Returns the claims when the request carries a valid token, undefined otherwise (optional auth). */
+export async function optionalClaims(request: FastifyRequest): Promise<TokenClaims | undefined> {
+  if (!request.headers.authorization) return undefined;
+  try {
+    return await request.jwtVerify<TokenClaims>();
+  } catch {
+    return undefined;
+  }
+}

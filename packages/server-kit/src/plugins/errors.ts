@@ -1,0 +1,45 @@
+import { AppError, ErrorCode, type Issue } from '@exam/domain/errors';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+function validationIssues(err: FastifyError): Issue[] {
+  if (!hasZodFastifySchemaValidationErrors(err)) return [];
+  return err.validation.map((v) => {
+    const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    return { path: path || (err.validationContext ?? 'body'), message: v.message ?? 'Invalid value' };
+  });
+}
+
+/**
+ * One mapping from errors to responses: AppError by its code, schema failures as 400 with the field
+ * and reason, Fastify's own client errors (bad JSON, body too large) as they are, anything else as a
+ * logged, generic 500.
+ */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.statusCode).send({ error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) } });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issues = validationIssues(err);
+      const first = issues[0];
+      const message = first ? `${first.path}: ${first.message}` : 'Invalid request';
+      return reply.status(400).send({ error: { code: ErrorCode.VALIDATION, message, issues } });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err, cause: err.cause }, 'response did not match its schema');
+      return reply.status(500).send({ error: { code: ErrorCode.INTERNAL, message: 'Internal server error' } });
+    }
+    const status = err.statusCode ?? 500;
+    if (status < 500) {
+      const code = status === 413 ? ErrorCode.PAYLOAD_TOO_LARGE : status === 429 ? ErrorCode.RATE_LIMITED : status === 401 ? ErrorCode.UNAUTHENTICATED : ErrorCode.VALIDATION;
+      return reply.status(status).send({ error: { code, message: err.message } });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: { code: ErrorCode.INTERNAL, message: 'Internal server error' } });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: { code: ErrorCode.NOT_FOUND, message: `Route ${request.method} ${request.url.split('?')[0]} not found` } });
+  });
+});

@@ -1,0 +1,11 @@
+import { fileURLToPath } from 'node:url';
+import { openDatabase, type Database } from '@exam/server-kit/db';
+import * as schema from './schema.ts';
+
+export type ExamDatabase = Database<typeof schema>;
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const MIGRATIONS_SCHEMA = 'exam_service';
+
+export function openExamDatabase(opts: { databaseUrl?: string; pgliteDir?: string; poolSize?: number }): Promise<ExamDatabase> {
+  return openDatabase({ ...opts, schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
+}
