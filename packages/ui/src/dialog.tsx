@@ -1,0 +1,78 @@
+import { AlertDialog as RadixAlertDialog, Dialog as RadixDialog } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { Button } from './button.tsx';
+import { cn } from './lib/cn.ts';
+
+const overlay = 'fixed inset-0 z-40 bg-slate-900/40 backdrop-blur-[2px] data-[state=open]:animate-in';
+const panel =
+  'fixed left-1/2 top-1/2 z-50 w-[min(92vw,32rem)] -translate-x-1/2 -translate-y-1/2 rounded-card border border-line bg-surface p-6 shadow-xl focus:outline-none';
+
+type DialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description?: ReactNode;
+  children?: ReactNode;
+  footer?: ReactNode;
+  className?: string;
+};
+
+/** A modal dialog: focus is trapped inside, Escape closes it, focus returns to the opener. */
+export function Dialog({ open, onOpenChange, title, description, children, footer, className }: DialogProps) {
+  return (
+    <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className={overlay} />
+        <RadixDialog.Content className={cn(panel, className)}>
+          <RadixDialog.Title className="text-lg font-semibold text-ink">{title}</RadixDialog.Title>
+          {description ? <RadixDialog.Description className="mt-1 text-sm text-muted">{description}</RadixDialog.Description> : <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>}
+          {children && <div className="mt-4">{children}</div>}
+          {footer && <div className="mt-6 flex justify-end gap-2">{footer}</div>}
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
+  );
+}
+
+type ConfirmDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  description: ReactNode;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  destructive?: boolean;
+  isPending?: boolean;
+  onConfirm: () => void;
+};
+
+/** An alert dialog asking for confirmation (role="alertdialog"); Cancel has the initial focus. */
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel = 'Confirm', cancelLabel = 'Cancel', destructive, isPending, onConfirm }: ConfirmDialogProps) {
+  return (
+    <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      <RadixAlertDialog.Portal>
+        <RadixAlertDialog.Overlay className={overlay} />
+        <RadixAlertDialog.Content className={panel}>
+          <RadixAlertDialog.Title className="text-lg font-semibold text-ink">{title}</RadixAlertDialog.Title>
+          <RadixAlertDialog.Description className="mt-2 text-sm text-muted">{description}</RadixAlertDialog.Description>
+          <div className="mt-6 flex justify-end gap-2">
+            <RadixAlertDialog.Cancel asChild>
+              <Button variant="secondary">{cancelLabel}</Button>
+            </RadixAlertDialog.Cancel>
+            <Button
+              variant={destructive ? 'danger' : 'primary'}
+              disabled={isPending}
+              onClick={(event) => {
+                // Keep the dialog open until the caller decides (it closes it on success).
+                event.preventDefault();
+                onConfirm();
+              }}
+            >
+              {confirmLabel}
+            </Button>
+          </div>
+        </RadixAlertDialog.Content>
+      </RadixAlertDialog.Portal>
+    </RadixAlertDialog.Root>
+  );
+}

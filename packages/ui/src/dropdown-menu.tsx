@@ -1,0 +1,46 @@
+import { DropdownMenu as RadixMenu } from 'radix-ui';
+import type { ComponentProps, ReactElement, ReactNode } from 'react';
+import { cn } from './lib/cn.ts';
+
+/** A menu button: the trigger child must be a button with an accessible name. */
+export function DropdownMenu({ trigger, children, align = 'end' }: { trigger: ReactElement; children: ReactNode; align?: 'start' | 'center' | 'end' }) {
+  return (
+    <RadixMenu.Root>
+      <RadixMenu.Trigger asChild>{trigger}</RadixMenu.Trigger>
+      <RadixMenu.Portal>
+        <RadixMenu.Content align={align} sideOffset={4} className="z-50 min-w-44 rounded-lg border border-line bg-surface p-1 shadow-lg">
+          {children}
+        </RadixMenu.Content>
+      </RadixMenu.Portal>
+    </RadixMenu.Root>
+  );
+}
+
+export function DropdownMenuItem({ className, ...props }: ComponentProps<typeof RadixMenu.Item>) {
+  return (
+    <RadixMenu.Item
+      className={cn('flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[disabled]:opacity-50', className)}
+      {...props}
+    />
+  );
+}
+
+export function DropdownMenuRadioGroup(props: ComponentProps<typeof RadixMenu.RadioGroup>) {
+  return <RadixMenu.RadioGroup {...props} />;
+}
+
+export function DropdownMenuRadioItem({ className, children, ...props }: ComponentProps<typeof RadixMenu.RadioItem>) {
+  return (
+    <RadixMenu.RadioItem
+      className={cn('relative flex cursor-pointer select-none items-center rounded-md py-2 pl-7 pr-3 text-sm text-ink outline-none data-[highlighted]:bg-brand-50', className)}
+      {...props}
+    >
+      <RadixMenu.ItemIndicator className="absolute left-2 h-2 w-2 rounded-full bg-brand-600" />
+      {children}
+    </RadixMenu.RadioItem>
+  );
+}
+
+export function DropdownMenuSeparator() {
+  return <RadixMenu.Separator className="my-1 h-px bg-line" />;
+}
