@@ -1,0 +1,30 @@
+/** Spec section 5: the exam id comes from /exam/{id}, an examId= parameter, or /exam/{alphanumeric}. */
+const PATTERNS = [/\/exam\/([^/?#\s]+)/, /[?&]examId=([^&#\s]+)/i, /\/exam\/([a-z0-9]+)/i];
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The exam id a pasted URL points at, or undefined when the URL has none of the spec's shapes. */
+export function findExamId(input: string): string | undefined {
+  const url = input.trim();
+  for (const pattern of PATTERNS) {
+    const match = pattern.exec(url);
+    const id = match?.[1] ? decode(match[1]).trim() : '';
+    if (id) return id;
+  }
+  return undefined;
+}
+
+export const StartMessages = {
+  empty: 'Please enter an exam URL',
+  invalid: 'Invalid exam URL format. Please check the URL and try again.',
+  notFound: 'Exam not found. Please check the URL or contact your test provider.',
+  offline: 'This exam is currently offline. Please contact your test provider.',
+  network: 'An error occurred while validating the exam URL. Please try again.',
+  found: 'Valid exam found! Redirecting...',
+} as const;

@@ -1,0 +1,82 @@
+import type { ProctorEvent } from '@exam/domain/attempt';
+import type { PublicExam } from '@exam/domain/exam';
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+
+/** An attempt this browser started, kept so a reload or a crash resumes it (issue 3, 'Nothing lost'). */
+export type StoredAttempt = {
+  examId: string;
+  attemptId: string;
+  token: string;
+  name: string;
+  studentId: string;
+  startedAt: string;
+  deadline: string | null;
+  fullScreenRequested: boolean;
+  /** The last exam definition seen, so the page still opens when the network is down. */
+  exam?: PublicExam;
+  /** Server clock minus client clock, in ms, from the last successful sync. */
+  clockOffsetMs?: number;
+};
+
+/** The latest value of one answer; it is pending until the server has acknowledged its seq. */
+export type OutboxEntry = {
+  attemptId: string;
+  questionIndex: number;
+  answer: string;
+  seq: number;
+  syncedSeq: number;
+};
+
+export type QueuedEvent = { id?: number; attemptId: string; event: ProctorEvent };
+
+interface TakerDbSchema extends DBSchema {
+  attempts: { key: string; value: StoredAttempt };
+  outbox: { key: [string, number]; value: OutboxEntry; indexes: { byAttempt: string } };
+  events: { key: number; value: QueuedEvent; indexes: { byAttempt: string } };
+}
+
+export type TakerDb = IDBPDatabase<TakerDbSchema>;
+
+export const TAKER_DB_NAME = 'exam-taker';
+
+export function openTakerDb(name: string = TAKER_DB_NAME): Promise<TakerDb> {
+  return openDB<TakerDbSchema>(name, 1, {
+    upgrade(db) {
+      db.createObjectStore('attempts', { keyPath: 'examId' });
+      db.createObjectStore('outbox', { keyPath: ['attemptId', 'questionIndex'] }).createIndex('byAttempt', 'attemptId');
+      db.createObjectStore('events', { keyPath: 'id', autoIncrement: true }).createIndex('byAttempt', 'attemptId');
+    },
+  });
+}
+
+let shared: Promise<TakerDb> | undefined;
+
+/** One connection per page. */
+export function getTakerDb(): Promise<TakerDb> {
+  shared ??= openTakerDb();
+  return shared;
+}
+
+/** Tests replace the IndexedDB factory between cases; this drops the cached connection with it. */
+export function resetTakerDbForTests(): void {
+  shared = undefined;
+}
+
+export async function findStoredAttempt(db: TakerDb, examId: string): Promise<StoredAttempt | undefined> {
+  return db.get('attempts', examId);
+}
+
+export async function saveStoredAttempt(db: TakerDb, attempt: StoredAttempt): Promise<void> {
+  await db.put('attempts', attempt);
+}
+
+export async function updateStoredAttempt(db: TakerDb, examId: string, patch: Partial<StoredAttempt>): Promise<void> {
+  const tx = db.transaction('attempts', 'readwrite');
+  const current = await tx.store.get(examId);
+  if (current) await tx.store.put({ ...current, ...patch });
+  await tx.done;
+}
+
+export async function deleteStoredAttempt(db: TakerDb, examId: string): Promise<void> {
+  await db.delete('attempts', examId);
+}
