@@ -228,3 +228,19 @@ export function missingAiConfiguration(ai: { provider?: string; model?: string; 
 }
 
 export const ExamIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+
+/** Response envelopes of the exams API (spec section 7: `data.exam.id`, `data.exams[]`). */
+export const ExamEnvelopeSchema = z.object({ exam: ExamSchema });
+export const ExamListSchema = z.object({ exams: z.array(ExamSchema) });
+export const DeletedSchema = z.object({ id: z.string() });
+export const CourseMaterialListSchema = z.object({ materials: z.array(CourseMaterialSchema) });
+export type CourseMaterialList = z.infer<typeof CourseMaterialListSchema>;
+
+/** Course material uploads (spec section 5: pdf, doc, docx and txt, multiple files). */
+export const COURSE_MATERIAL_EXTENSIONS = ['pdf', 'doc', 'docx', 'txt'] as const;
+
+/** The candidate-facing messages of the public exam view (spec section 8, taker start). */
+export const PublicExamMessages = {
+  notFound: 'Exam not found. Please check the URL or contact your test provider.',
+  offline: 'This exam is currently offline. Please contact your test provider.',
+} as const;

@@ -4,6 +4,16 @@ import type { Deps } from './deps.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createExamsRepository } from './modules/exams/exams.repository.ts';
+import { examsRoutes } from './modules/exams/exams.routes.ts';
+import { createExamsService } from './modules/exams/exams.service.ts';
+import { internalRoutes } from './modules/internal/internal.routes.ts';
+import { createInternalService } from './modules/internal/internal.service.ts';
+import { createMaterialsRepository } from './modules/materials/materials.repository.ts';
+import { materialsRoutes } from './modules/materials/materials.routes.ts';
+import { createMaterialsService } from './modules/materials/materials.service.ts';
+import { publicRoutes } from './modules/public/public.routes.ts';
+import { createPublicService } from './modules/public/public.service.ts';
 
 export async function buildApp(config: Config, deps: Deps) {
   const app = await createBaseApp({
@@ -20,6 +30,13 @@ export async function buildApp(config: Config, deps: Deps) {
     windowSeconds: config.LOGIN_WINDOW_SECONDS,
   });
   await app.register(authRoutes(authService, { tokenTtl: config.CREATOR_TOKEN_TTL }));
+
+  const examsRepository = createExamsRepository(deps.database);
+  const materialsRepository = createMaterialsRepository(deps.database);
+  await app.register(examsRoutes(createExamsService(examsRepository, materialsRepository, deps, { encryptionKey: config.encryptionKey })));
+  await app.register(materialsRoutes(createMaterialsService(materialsRepository, deps), { maxBytes: config.MATERIAL_MAX_BYTES }));
+  await app.register(publicRoutes(createPublicService(examsRepository, materialsRepository, { defaultProviderKeys: config.defaultProviderKeys })));
+  await app.register(internalRoutes(createInternalService(examsRepository, materialsRepository)));
 
   return app;
 }

@@ -1,3 +1,4 @@
+import type { AiProvider } from '@exam/domain/ai-catalogue';
 import { baseConfigShape, booleanFlag, parseConfig, resolveSecret } from '@exam/server-kit/config';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -14,9 +15,21 @@ const ConfigSchema = z.object({
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
   TRUST_PROXY: booleanFlag.default(true),
+  /**
+   * Server-wide default provider keys (the llm-gateway uses them). This service reads them only to tell
+   * candidates whether the assistant can work without the creator's own key; the values are dropped.
+   */
+  OPENAI_API_KEY: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  GROQ_API_KEY: z.string().optional(),
+  GEMINI_API_KEY: z.string().optional(),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & {
+type DefaultKeyVar = 'OPENAI_API_KEY' | 'ANTHROPIC_API_KEY' | 'GROQ_API_KEY' | 'GEMINI_API_KEY';
+
+export type Config = Omit<z.infer<typeof ConfigSchema>, DefaultKeyVar> & {
+  /** Which providers have a server default key; never the keys themselves. */
+  defaultProviderKeys: Record<AiProvider, boolean>;
   jwtSecret: string;
   internalToken: string;
   encryptionKey: Buffer;
@@ -24,7 +37,7 @@ export type Config = z.infer<typeof ConfigSchema> & {
 };
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const parsed = parseConfig(ConfigSchema, env);
+  const { OPENAI_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY, GEMINI_API_KEY, ...parsed } = parseConfig(ConfigSchema, env);
   const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
   const encryptionKey = Buffer.from(resolveSecret('ENCRYPTION_KEY', parsed.ENCRYPTION_KEY, secretOpts), 'base64url');
   return {
@@ -32,6 +45,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
     internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
     encryptionKey,
+    defaultProviderKeys: {
+      openai: Boolean(OPENAI_API_KEY),
+      anthropic: Boolean(ANTHROPIC_API_KEY),
+      groq: Boolean(GROQ_API_KEY),
+      google: Boolean(GEMINI_API_KEY),
+      'openai-compatible': false,
+    },
     pgliteDir: join(parsed.DATA_DIR, 'exam-service'),
   };
 }

@@ -1,4 +1,5 @@
-import { index, integer, pgSchema, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { AiSettingsInput, CodingWorkspace, Question } from '@exam/domain/exam';
+import { boolean, customType, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** Everything exam-service owns lives in its own PostgreSQL schema. */
 export const examServiceSchema = pgSchema('exam_service');
@@ -23,4 +24,61 @@ export const loginFailures = examServiceSchema.table(
     windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('login_failures_window_idx').on(t.windowStartedAt)],
+);
+
+/** aiSettings as stored: the key lives in its own encrypted column, never in the json. */
+export type StoredAiSettings = Omit<AiSettingsInput, 'apiKey'>;
+
+export const exams = examServiceSchema.table(
+  'exams',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    header: text('header').notNull(),
+    rules: text('rules').notNull(),
+    timerEnabled: boolean('timer_enabled').notNull(),
+    timerMinutes: integer('timer_minutes').notNull(),
+    fullScreenEnabled: boolean('full_screen_enabled').notNull(),
+    questions: jsonb('questions').$type<Question[]>().notNull(),
+    codingWorkspace: jsonb('coding_workspace').$type<CodingWorkspace>().notNull(),
+    aiSettings: jsonb('ai_settings').$type<StoredAiSettings>().notNull(),
+    /** AES-256-GCM ciphertext of the creator's provider key (@exam/server-kit/crypto). */
+    encryptedApiKey: text('encrypted_api_key'),
+    apiKeyLast4: text('api_key_last4'),
+    isLive: boolean('is_live').notNull(),
+    isDraft: boolean('is_draft').notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastEditedAt: timestamp('last_edited_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('exams_owner_created_idx').on(t.ownerId, t.createdAt)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
+
+export const courseMaterials = examServiceSchema.table(
+  'course_materials',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    size: integer('size').notNull(),
+    /** Text extracted on upload; the assistant reads this, never the original bytes. */
+    text: text('text').notNull(),
+    textLength: integer('text_length').notNull(),
+    content: bytea('content').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('course_materials_owner_idx').on(t.ownerId, t.createdAt)],
 );

@@ -1,0 +1,30 @@
+import type { CourseMaterial, Exam } from '@exam/domain/exam';
+import type { ExamRow } from './exams.repository.ts';
+
+/**
+ * The creator's view of a stored exam. Built field by field so the key (plain or encrypted) and the
+ * material ids can never slip into a response, even before the response schema strips unknown fields.
+ */
+export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
+  const { courseMaterialIds: _ids, ...ai } = row.aiSettings;
+  return {
+    id: row.id,
+    ownerId: row.ownerId,
+    title: row.title,
+    description: row.description,
+    header: row.header,
+    rules: row.rules,
+    timerEnabled: row.timerEnabled,
+    timerMinutes: row.timerMinutes,
+    fullScreenEnabled: row.fullScreenEnabled,
+    questions: row.questions,
+    codingWorkspace: row.codingWorkspace,
+    aiSettings: { ...ai, hasApiKey: row.encryptedApiKey !== null, apiKeyLast4: row.apiKeyLast4, courseMaterials: materials },
+    isLive: row.isLive,
+    isDraft: row.isDraft,
+    publishedAt: row.publishedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    lastEditedAt: row.lastEditedAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,100 @@
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { AiSettingsInput, CreateExam, Exam, UpdateExam } from '@exam/domain/exam';
+import { encryptSecret } from '@exam/server-kit/crypto';
+import type { StoredAiSettings } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import type { MaterialsRepository } from '../materials/materials.repository.ts';
+import { assertUniqueQuestionIds, initialLifecycle, nextLifecycle } from './exam-rules.ts';
+import { toExamView } from './exam-view.ts';
+import type { ExamPatch, ExamRow, ExamsRepository } from './exams.repository.ts';
+
+export const EXAM_NOT_FOUND = 'Exam not found';
+
+type KeyColumns = { encryptedApiKey?: string | null; apiKeyLast4?: string | null };
+
+export function createExamsService(repo: ExamsRepository, materials: MaterialsRepository, deps: Pick<Deps, 'clock' | 'ids'>, opts: { encryptionKey: Buffer }) {
+  /**
+   * apiKey is write-only: a string sets it (encrypted; only its last four characters kept in clear),
+   * null clears it, omitted keeps it. A blank string counts as omitted so an untouched form field
+   * never wipes a stored key.
+   */
+  function keyColumns(apiKey: string | null | undefined): KeyColumns {
+    if (apiKey === null) return { encryptedApiKey: null, apiKeyLast4: null };
+    const key = apiKey?.trim();
+    if (!key) return {};
+    return { encryptedApiKey: encryptSecret(key, opts.encryptionKey), apiKeyLast4: key.slice(-4) };
+  }
+
+  async function storedAiSettings(ownerId: string, input: AiSettingsInput): Promise<StoredAiSettings> {
+    const { apiKey: _key, ...settings } = input;
+    const ids = [...new Set(settings.courseMaterialIds)];
+    const found = await materials.findMetadata(ownerId, ids);
+    if (found.length !== ids.length) {
+      const message = 'Every course material must be one you uploaded';
+      throw new AppError(ErrorCode.VALIDATION, `aiSettings.courseMaterialIds: ${message}`, [{ path: 'aiSettings.courseMaterialIds', message }]);
+    }
+    return { ...settings, courseMaterialIds: ids };
+  }
+
+  async function view(row: ExamRow): Promise<Exam> {
+    return toExamView(row, await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds));
+  }
+
+  async function getRow(ownerId: string, id: string): Promise<ExamRow> {
+    const row = await repo.findOwned(ownerId, id);
+    if (!row) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
+    return row;
+  }
+
+  return {
+    async create(ownerId: string, input: CreateExam): Promise<Exam> {
+      assertUniqueQuestionIds(input.questions);
+      const now = deps.clock.now();
+      const { aiSettings, isDraft, ...fields } = input;
+      const row = await repo.insert({
+        ...fields,
+        id: deps.ids.next(),
+        ownerId,
+        aiSettings: await storedAiSettings(ownerId, aiSettings),
+        ...keyColumns(aiSettings.apiKey),
+        ...initialLifecycle(isDraft, now),
+        createdAt: now,
+        lastEditedAt: now,
+        updatedAt: now,
+      });
+      return view(row);
+    },
+
+    async get(ownerId: string, id: string): Promise<Exam> {
+      return view(await getRow(ownerId, id));
+    },
+
+    /** The caller's exams, newest first. */
+    async list(ownerId: string): Promise<Exam[]> {
+      return Promise.all((await repo.listOwned(ownerId)).map(view));
+    },
+
+    async update(ownerId: string, id: string, input: UpdateExam): Promise<Exam> {
+      const current = await getRow(ownerId, id);
+      if (input.questions) assertUniqueQuestionIds(input.questions);
+      const now = deps.clock.now();
+      const { aiSettings, isDraft, isLive, ...fields } = input;
+      const patch: ExamPatch = {
+        ...fields,
+        ...nextLifecycle(current, { isDraft, isLive }, now),
+        ...(aiSettings ? { aiSettings: await storedAiSettings(ownerId, aiSettings), ...keyColumns(aiSettings.apiKey) } : {}),
+        lastEditedAt: now,
+        updatedAt: now,
+      };
+      const row = await repo.updateOwned(ownerId, id, patch);
+      if (!row) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
+      return view(row);
+    },
+
+    async remove(ownerId: string, id: string): Promise<{ id: string }> {
+      if (!(await repo.deleteOwned(ownerId, id))) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
+      return { id };
+    },
+  };
+}
+export type ExamsService = ReturnType<typeof createExamsService>;

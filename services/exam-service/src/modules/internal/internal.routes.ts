@@ -1,0 +1,21 @@
+import { ErrorBodySchema } from '@exam/domain/errors';
+import { ExamIdParamsSchema } from '@exam/domain/exam';
+import { InternalExamSchema } from '@exam/domain/internal';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { InternalService } from './internal.service.ts';
+
+/** Service-to-service routes (x-internal-token); the web servers never proxy /internal. */
+export function internalRoutes(service: InternalService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    app.get(
+      '/internal/exams/:id',
+      {
+        onRequest: [app.requireInternal],
+        schema: { tags: ['internal'], params: ExamIdParamsSchema, response: { 200: InternalExamSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema } },
+      },
+      async (request) => service.getExam(request.params.id),
+    );
+  };
+}

@@ -1,0 +1,53 @@
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import { COURSE_MATERIAL_EXTENSIONS } from '@exam/domain/exam';
+import mammoth from 'mammoth';
+import { extractText as extractPdfText } from 'unpdf';
+import WordExtractor from 'word-extractor';
+
+export type MaterialKind = (typeof COURSE_MATERIAL_EXTENSIONS)[number];
+
+export const MIME_TYPES: Record<MaterialKind, string> = {
+  pdf: 'application/pdf',
+  doc: 'application/msword',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  txt: 'text/plain',
+};
+
+const ACCEPTED = COURSE_MATERIAL_EXTENSIONS.join(', ');
+
+/** The kind by file extension (spec section 5: pdf, doc, docx and txt); anything else is refused. */
+export function materialKind(fileName: string): MaterialKind {
+  const extension = fileName.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? '';
+  const kind = COURSE_MATERIAL_EXTENSIONS.find((k) => k === extension);
+  if (!kind) {
+    const message = `"${fileName}" is not a supported course material; upload ${ACCEPTED} files`;
+    throw new AppError(ErrorCode.VALIDATION, message, [{ path: 'files', message }]);
+  }
+  return kind;
+}
+
+async function extractByKind(kind: MaterialKind, bytes: Buffer): Promise<string> {
+  switch (kind) {
+    case 'pdf': {
+      const { text } = await extractPdfText(new Uint8Array(bytes), { mergePages: true });
+      return text;
+    }
+    case 'docx':
+      return (await mammoth.extractRawText({ buffer: bytes })).value;
+    case 'doc':
+      return (await new WordExtractor().extract(bytes)).getBody();
+    case 'txt':
+      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  }
+}
+
+/** The text the assistant will read. A file whose content does not match its extension is a 400, not a 500. */
+export async function extractMaterialText(fileName: string, kind: MaterialKind, bytes: Buffer): Promise<string> {
+  try {
+    // PostgreSQL text cannot hold NUL characters, which some Word files carry.
+    return (await extractByKind(kind, bytes)).replace(/\r\n/g, '\n').replaceAll('\u0000', '').trim();
+  } catch {
+    const message = `Could not read the text of "${fileName}"; is it a valid ${kind} file?`;
+    throw new AppError(ErrorCode.VALIDATION, message, [{ path: 'files', message }]);
+  }
+}

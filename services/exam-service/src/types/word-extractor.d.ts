@@ -1,0 +1,9 @@
+// word-extractor ships no types; this covers the part the materials module uses.
+declare module 'word-extractor' {
+  class Document {
+    getBody(): string;
+  }
+  export default class WordExtractor {
+    extract(source: string | Buffer): Promise<Document>;
+  }
+}
