@@ -1,0 +1,25 @@
+/** What one taker page hands the next through router state (spec section 2, 'navigation state'). */
+export type CredentialsState = { examId: string; examTitle: string; examUrl?: string; fullScreenRequested: boolean };
+export type ExamState = CredentialsState & { name: string; studentId: string };
+export type ResultsState = { answered: number; total: number; examTitle?: string };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+export function readCredentialsState(value: unknown): CredentialsState | undefined {
+  if (!isRecord(value) || typeof value.examId !== 'string' || !value.examId) return undefined;
+  return {
+    examId: value.examId,
+    examTitle: typeof value.examTitle === 'string' ? value.examTitle : '',
+    examUrl: typeof value.examUrl === 'string' ? value.examUrl : undefined,
+    fullScreenRequested: value.fullScreenRequested === true,
+  };
+}
+
+export function readResultsState(value: unknown): ResultsState | undefined {
+  if (!isRecord(value) || typeof value.answered !== 'number' || typeof value.total !== 'number') return undefined;
+  return { answered: value.answered, total: value.total, examTitle: typeof value.examTitle === 'string' ? value.examTitle : undefined };
+}
+
+export function readFullScreenRequested(value: unknown): boolean | undefined {
+  return isRecord(value) && typeof value.fullScreenRequested === 'boolean' ? value.fullScreenRequested : undefined;
+}
