@@ -1,0 +1,172 @@
+// A private Docker engine for the workspace tests and benchmark (issue 6). No registry is reachable,
+// so the images are built here from an imported busybox root filesystem.
+//   node scripts/docker-test-engine.ts start    starts (or reuses) dockerd, builds the test images, prints the socket path
+//   node scripts/docker-test-engine.ts stop     stops the dockerd this script started, by its PID
+//   node scripts/docker-test-engine.ts status
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const WORKSPACES = resolve(fileURLToPath(new URL('../infra/workspaces', import.meta.url)));
+export const TEST_IMAGE = 'exam/workspace-test';
+const BASE_IMAGE = 'exam/busybox-base';
+
+export type TestEngine = { socketPath: string; dir: string; startedHere: boolean };
+
+export function engineDir(): string {
+  return process.env.EXAM_DOCKER_DIR ?? '/tmp/exam-docker-test';
+}
+
+const log = (message: string) => process.stderr.write(`[docker-test-engine] ${message}\n`);
+
+function ping(socketPath: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((done) => {
+    const req = request({ socketPath, path: '/_ping', timeout: timeoutMs }, (res) => {
+      res.resume();
+      done(res.statusCode === 200);
+    });
+    req.on('error', () => done(false));
+    req.on('timeout', () => {
+      req.destroy();
+      done(false);
+    });
+    req.end();
+  });
+}
+
+function pidOf(dir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(dir, 'docker.pid'), 'utf8').trim());
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+function which(binary: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
+}
+
+function docker(socketPath: string, args: string[], opts: { input?: Buffer; cwd?: string } = {}) {
+  const result = spawnSync('docker', args, {
+    env: { ...process.env, DOCKER_HOST: `unix://${socketPath}`, DOCKER_BUILDKIT: '0' },
+    input: opts.input,
+    cwd: opts.cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { ok: result.status === 0, stdout: result.stdout?.toString() ?? '', stderr: result.stderr?.toString() ?? '' };
+}
+
+/** Hash of a folder's files, stored as an image label so an edited Dockerfile triggers a rebuild. */
+function contentHash(dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (path: string) => {
+    for (const name of readdirSync(path).sort()) {
+      const full = join(path, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else hash.update(relative(dir, full)).update(readFileSync(full)).update(String(statSync(full).mode));
+    }
+  };
+  walk(dir);
+  return hash.digest('hex').slice(0, 16);
+}
+
+function ensureImages(socketPath: string) {
+  if (!docker(socketPath, ['image', 'inspect', BASE_IMAGE]).ok) {
+    log(`importing ${BASE_IMAGE} from busybox-static`);
+    const rootfs = spawnSync('sh', [join(WORKSPACES, 'base/make-busybox-rootfs.sh')], { maxBuffer: 64 * 1024 * 1024 });
+    if (rootfs.status !== 0) throw new Error(`cannot make the busybox root filesystem: ${rootfs.stderr.toString().trim()}`);
+    const imported = docker(socketPath, ['import', '-', BASE_IMAGE], { input: rootfs.stdout });
+    if (!imported.ok) throw new Error(`docker import failed: ${imported.stderr.trim()}`);
+  }
+  const hash = contentHash(join(WORKSPACES, 'test'));
+  const current = docker(socketPath, ['image', 'inspect', '-f', '{{index .Config.Labels "exam.content-hash"}}', TEST_IMAGE]);
+  if (current.ok && current.stdout.trim() === hash) return;
+  log(`building ${TEST_IMAGE}`);
+  const built = docker(socketPath, ['build', '-q', '--label', `exam.content-hash=${hash}`, '-t', TEST_IMAGE, '.'], { cwd: join(WORKSPACES, 'test') });
+  if (!built.ok) throw new Error(`docker build of ${TEST_IMAGE} failed: ${built.stderr.trim()}`);
+}
+
+function firewall(action: 'add' | 'remove') {
+  const result = spawnSync('sh', [join(WORKSPACES, 'host-firewall.sh'), action], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`host-firewall.sh ${action} failed: ${result.stderr.trim()}`);
+}
+
+/** Starts dockerd under `dir` (or reuses the one already running there) and makes sure the test images exist. */
+export async function startTestEngine(dir = engineDir()): Promise<TestEngine> {
+  const socketPath = join(dir, 'docker.sock');
+  if (pidOf(dir) && (await ping(socketPath))) {
+    firewall('add');
+    ensureImages(socketPath);
+    return { socketPath, dir, startedHere: false };
+  }
+  if (!which('dockerd')) throw new Error('dockerd is not installed (apt-get install -y docker.io)');
+  if (!which('docker')) throw new Error('the docker CLI is not installed (apt-get install -y docker.io)');
+  if (process.getuid?.() !== 0) throw new Error('dockerd needs root (it manages cgroups, mounts and iptables)');
+  mkdirSync(dir, { recursive: true });
+  rmSync(socketPath, { force: true });
+  const logFile = join(dir, 'dockerd.log');
+  const out = openSync(logFile, 'a');
+  // --bridge=none: no default docker0, so this engine never fights another one over that name.
+  const args = ['-H', `unix://${socketPath}`, '--data-root', join(dir, 'root'), '--exec-root', join(dir, 'exec'), '--pidfile', join(dir, 'docker.pid'), '--bridge=none'];
+  const child = spawn('dockerd', args, { detached: true, stdio: ['ignore', out, out] });
+  let exited: string | undefined;
+  child.on('exit', (code, signal) => (exited = `dockerd exited (${code ?? signal})`));
+  child.unref();
+  const deadline = Date.now() + 30_000;
+  while (!(await ping(socketPath))) {
+    if (exited || Date.now() > deadline) {
+      const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n').slice(-5).join('\n') : '';
+      if (!exited) process.kill(child.pid!, 'SIGTERM');
+      throw new Error(`${exited ?? 'dockerd did not answer within 30 s'}; last log lines:\n${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  log(`dockerd ${child.pid} listening on ${socketPath}`);
+  firewall('add');
+  ensureImages(socketPath);
+  return { socketPath, dir, startedHere: true };
+}
+
+/** Stops the dockerd whose PID file is under `dir`; waits until it has exited. */
+export async function stopTestEngine(dir = engineDir()): Promise<void> {
+  const pid = pidOf(dir);
+  if (!pid) return;
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (pidOf(dir)) process.kill(pid, 'SIGKILL');
+  firewall('remove');
+  log(`dockerd ${pid} stopped`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const command = process.argv[2] ?? 'start';
+  try {
+    if (command === 'start') console.log((await startTestEngine()).socketPath);
+    else if (command === 'stop') await stopTestEngine();
+    else if (command === 'status') {
+      const socketPath = join(engineDir(), 'docker.sock');
+      const up = Boolean(pidOf(engineDir())) && (await ping(socketPath));
+      console.log(up ? `running: ${socketPath}` : 'stopped');
+      process.exitCode = up ? 0 : 1;
+    } else {
+      console.error('usage: node scripts/docker-test-engine.ts start|stop|status');
+      process.exitCode = 2;
+    }
+  } catch (err) {
+    console.error(`[docker-test-engine] ${(err as Error).message}`);
+    process.exitCode = 1;
+  }
+}
