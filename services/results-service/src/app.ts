@@ -1,0 +1,37 @@
+import { createBaseApp } from '@exam/server-kit/base-app';
+import type { Config } from './config.ts';
+import type { Deps } from './deps.ts';
+import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
+import { attemptsRoutes } from './modules/attempts/attempts.routes.ts';
+import { createAttemptsService } from './modules/attempts/attempts.service.ts';
+import { internalRoutes } from './modules/internal/internal.routes.ts';
+import { createResultsRepository } from './modules/results/results.repository.ts';
+import { resultsRoutes } from './modules/results/results.routes.ts';
+import { createResultsService } from './modules/results/results.service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Submits expired attempts once; server.ts runs it on an interval, tests call it directly. */
+    finalizeExpired: () => Promise<number>;
+  }
+}
+
+export async function buildApp(config: Config, deps: Deps) {
+  const app = await createBaseApp({
+    service: 'results-service',
+    logLevel: config.LOG_LEVEL,
+    jwtSecret: config.jwtSecret,
+    internalToken: config.internalToken,
+    checks: { database: () => deps.database.ping() },
+  });
+
+  const attempts = createAttemptsService(createAttemptsRepository(deps.database), deps, app.log);
+  const results = createResultsService(createResultsRepository(deps.database), deps);
+  app.decorate('finalizeExpired', () => attempts.finalizeExpired());
+
+  await app.register(attemptsRoutes(attempts, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }));
+  await app.register(resultsRoutes(results));
+  await app.register(internalRoutes(attempts, deps));
+
+  return app;
+}

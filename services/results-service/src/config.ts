@@ -1,0 +1,31 @@
+import { baseConfigShape, parseConfig, resolveSecret } from '@exam/server-kit/config';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+const ConfigSchema = z.object({
+  ...baseConfigShape,
+  PORT: z.coerce.number().int().min(0).max(65535).default(4002),
+  /** Largest file a candidate may upload as an answer. */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /** How often the finalizer submits attempts whose deadline (plus grace) has passed. */
+  FINALIZER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(15),
+  /** Time allowed to exam-service and workspace-orchestrator calls. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & {
+  jwtSecret: string;
+  internalToken: string;
+  pgliteDir: string;
+};
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = parseConfig(ConfigSchema, env);
+  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
+  return {
+    ...parsed,
+    jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
+    internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
+    pgliteDir: join(parsed.DATA_DIR, 'results-service'),
+  };
+}

@@ -1,0 +1,143 @@
+import type { ProctorEvent } from '@exam/domain/attempt';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { ResultsDatabase } from '../../db/database.ts';
+import { queryRows } from '../../db/rows.ts';
+import { answerFiles, answers, attempts, events, results } from '../../db/schema.ts';
+
+export type AttemptRow = typeof attempts.$inferSelect;
+export type NewResultRow = typeof results.$inferInsert;
+export type SubmissionCounts = { resultId: string; answered: number; total: number };
+
+const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+export function createAttemptsRepository({ db }: ResultsDatabase) {
+  return {
+    /** Inserts the attempt unless (examId, studentId) already has one; returns the stored attempt either way. */
+    async insertOrFind(row: typeof attempts.$inferInsert): Promise<{ attempt: AttemptRow; created: boolean }> {
+      const [inserted] = await db.insert(attempts).values(row).onConflictDoNothing({ target: [attempts.examId, attempts.studentId] }).returning();
+      if (inserted) return { attempt: inserted, created: true };
+      const [existing] = await db.select().from(attempts).where(and(eq(attempts.examId, row.examId), eq(attempts.studentId, row.studentId))).limit(1);
+      if (!existing) throw new Error('attempt vanished between insert and select');
+      return { attempt: existing, created: false };
+    },
+
+    async findAttempt(id: string): Promise<AttemptRow | undefined> {
+      const [row] = await db.select().from(attempts).where(eq(attempts.id, id)).limit(1);
+      return row;
+    },
+
+    async answersOf(attemptId: string): Promise<Map<number, { answer: string; seq: number }>> {
+      const rows = await db.select().from(answers).where(eq(answers.attemptId, attemptId));
+      return new Map(rows.map((r) => [r.questionIndex, { answer: r.answer, seq: r.seq }]));
+    },
+
+    async storedSeq(attemptId: string, questionIndex: number): Promise<number | undefined> {
+      const [row] = await db.select({ seq: answers.seq }).from(answers).where(and(eq(answers.attemptId, attemptId), eq(answers.questionIndex, questionIndex)));
+      return row?.seq;
+    },
+
+    /**
+     * The autosave hot path in one statement: the CTE checks that the attempt is open and the index in
+     * range, and takes a KEY SHARE lock so a concurrent submit (FOR UPDATE) either waits for this write
+     * or makes it see the attempt closed. The upsert only replaces an older seq. No row back means
+     * closed, out of range or stale; the caller looks up which.
+     */
+    async saveAnswerIfOpen(input: { attemptId: string; questionIndex: number; answer: string; seq: number; now: Date; cutoff: Date }): Promise<boolean> {
+      const rows = await queryRows<{ seq: number }>(
+        db,
+        sql`with open_attempt as (
+              select id from results_service.attempts
+              where id = ${input.attemptId} and submitted_at is null
+                and (deadline is null or deadline >= ${ts(input.cutoff)}) and question_count > ${input.questionIndex}
+              for key share
+            )
+            insert into results_service.answers (attempt_id, question_index, answer, seq, updated_at)
+            select id, ${input.questionIndex}, ${input.answer}, ${input.seq}, ${ts(input.now)} from open_attempt
+            on conflict (attempt_id, question_index) do update
+              set answer = excluded.answer, seq = excluded.seq, updated_at = excluded.updated_at
+              where answers.seq < excluded.seq
+            returning seq`,
+      );
+      return rows.length > 0;
+    },
+
+    /** Stores an uploaded file and records 'File: name' with a seq above the stored one, while the attempt is open. */
+    async saveFileIfOpen(input: { attemptId: string; questionIndex: number; fileName: string; mimeType: string; content: Buffer; answer: string; now: Date; cutoff: Date }): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [open] = await tx
+          .select({ id: attempts.id })
+          .from(attempts)
+          .where(and(eq(attempts.id, input.attemptId), isNull(attempts.submittedAt), sql`(${attempts.deadline} is null or ${attempts.deadline} >= ${ts(input.cutoff)})`))
+          .for('key share');
+        if (!open) return false;
+        const file = { fileName: input.fileName, mimeType: input.mimeType, size: input.content.length, content: input.content, uploadedAt: input.now };
+        await tx
+          .insert(answerFiles)
+          .values({ attemptId: input.attemptId, questionIndex: input.questionIndex, ...file })
+          .onConflictDoUpdate({ target: [answerFiles.attemptId, answerFiles.questionIndex], set: file });
+        await tx
+          .insert(answers)
+          .values({ attemptId: input.attemptId, questionIndex: input.questionIndex, answer: input.answer, seq: 1, updatedAt: input.now })
+          .onConflictDoUpdate({
+            target: [answers.attemptId, answers.questionIndex],
+            set: { answer: input.answer, seq: sql`${answers.seq} + 1`, updatedAt: input.now },
+          });
+        return true;
+      });
+    },
+
+    async insertEvents(attemptId: string, list: ProctorEvent[], now: Date): Promise<number> {
+      const rows = list.map((e) => ({
+        attemptId,
+        type: e.type,
+        questionIndex: e.questionIndex ?? null,
+        detail: e.detail ?? null,
+        clientAt: e.clientAt ?? null,
+        recordedAt: now,
+      }));
+      await db.insert(events).values(rows);
+      return rows.length;
+    },
+
+    async submissionOf(resultId: string): Promise<SubmissionCounts | undefined> {
+      const [row] = await db.select({ resultId: results.id, answered: results.answeredCount, total: results.totalQuestions }).from(results).where(eq(results.id, resultId));
+      return row;
+    },
+
+    /**
+     * Submits one attempt in a transaction: locks it (FOR UPDATE, or SKIP LOCKED for the finalizer),
+     * returns the existing submission when there is one, otherwise lets `build` score the saved answers
+     * and stores the result and the attempt's submission together.
+     */
+    async submit(
+      attemptId: string,
+      opts: { skipLocked: boolean; build: (attempt: AttemptRow, saved: Map<number, string>) => NewResultRow & { id: string } },
+    ): Promise<(SubmissionCounts & { created: boolean }) | undefined> {
+      return db.transaction(async (tx) => {
+        const locking = tx.select().from(attempts).where(eq(attempts.id, attemptId));
+        const [attempt] = await (opts.skipLocked ? locking.for('update', { skipLocked: true }) : locking.for('update'));
+        if (!attempt) return undefined;
+        if (attempt.resultId) {
+          const [existing] = await tx.select({ answered: results.answeredCount, total: results.totalQuestions }).from(results).where(eq(results.id, attempt.resultId));
+          return { resultId: attempt.resultId, answered: existing?.answered ?? 0, total: existing?.total ?? 0, created: false };
+        }
+        const saved = await tx.select({ questionIndex: answers.questionIndex, answer: answers.answer }).from(answers).where(eq(answers.attemptId, attemptId));
+        const row = opts.build(attempt, new Map(saved.map((s) => [s.questionIndex, s.answer])));
+        await tx.insert(results).values(row);
+        await tx.update(attempts).set({ submittedAt: row.completedAt, resultId: row.id }).where(eq(attempts.id, attemptId));
+        return { resultId: row.id, answered: row.answeredCount, total: row.totalQuestions, created: true };
+      });
+    },
+
+    /** Open attempts whose deadline is before the cutoff, oldest first. */
+    async listExpired(cutoff: Date, limit: number): Promise<AttemptRow[]> {
+      return db
+        .select()
+        .from(attempts)
+        .where(and(isNull(attempts.submittedAt), lt(attempts.deadline, cutoff)))
+        .orderBy(attempts.deadline)
+        .limit(limit);
+    },
+  };
+}
+export type AttemptsRepository = ReturnType<typeof createAttemptsRepository>;

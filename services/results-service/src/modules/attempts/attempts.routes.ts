@@ -1,0 +1,130 @@
+import multipart from '@fastify/multipart';
+import {
+  AnswerParamsSchema,
+  AttemptParamsSchema,
+  AttemptStateSchema,
+  RecordEventsSchema,
+  SaveAnswerResponseSchema,
+  SaveAnswerSchema,
+  StartAttemptResponseSchema,
+  StartAttemptSchema,
+  SubmitResponseSchema,
+  UploadResponseSchema,
+} from '@exam/domain/attempt';
+import type { AttemptClaims } from '@exam/domain/auth';
+import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
+import { attemptOf } from '@exam/server-kit/plugins/auth';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Deps } from '../../deps.ts';
+import type { AttemptRow } from './attempts.repository.ts';
+import type { AttemptsService } from './attempts.service.ts';
+
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+const HOUR_MS = 3600_000;
+
+/** An attempt token reaches only its own attempt; any other id looks like it does not exist. */
+function ownAttempt(request: FastifyRequest, attemptId: string): AttemptClaims {
+  const claims = attemptOf(request);
+  if (claims.sub !== attemptId) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
+  return claims;
+}
+
+export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock'>, opts: { uploadMaxBytes: number }) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    await app.register(multipart, { limits: { fileSize: opts.uploadMaxBytes, files: 1, fields: 10 } });
+
+    /** Valid until an hour past the deadline (so the final submit still works), or a day without a timer. */
+    const signAttempt = (attempt: AttemptRow) => {
+      const lifetimeMs = attempt.deadline ? Math.max(0, attempt.deadline.getTime() - deps.clock.now().getTime()) + HOUR_MS : 24 * HOUR_MS;
+      const claims: AttemptClaims = { kind: 'attempt', sub: attempt.id, examId: attempt.examId, ownerId: attempt.ownerId, name: attempt.name, studentId: attempt.studentId };
+      return app.jwt.sign(claims, { expiresIn: `${Math.ceil(lifetimeMs / 1000)}s` });
+    };
+
+    app.post(
+      '/api/attempts',
+      { schema: { tags: ['attempts'], body: StartAttemptSchema, response: { 201: StartAttemptResponseSchema, 400: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema } } },
+      async (request, reply) => {
+        const { attempt, resumed } = await service.start(request.body);
+        return reply.status(201).send({
+          attemptId: attempt.id,
+          token: signAttempt(attempt),
+          startedAt: attempt.startedAt.toISOString(),
+          deadline: attempt.deadline?.toISOString() ?? null,
+          resumed,
+        });
+      },
+    );
+
+    app.get(
+      '/api/attempts/:attemptId',
+      { onRequest: app.requireAttempt, schema: { tags: ['attempts'], params: AttemptParamsSchema, response: { 200: AttemptStateSchema, ...errors } } },
+      async (request) => {
+        ownAttempt(request, request.params.attemptId);
+        return service.state(request.params.attemptId);
+      },
+    );
+
+    app.put(
+      '/api/attempts/:attemptId/answers/:questionIndex',
+      {
+        onRequest: app.requireAttempt,
+        schema: { tags: ['attempts'], params: AnswerParamsSchema, body: SaveAnswerSchema, response: { 200: SaveAnswerResponseSchema, ...errors, 409: ErrorBodySchema } },
+      },
+      async (request) => {
+        ownAttempt(request, request.params.attemptId);
+        return service.saveAnswer(request.params.attemptId, request.params.questionIndex, request.body);
+      },
+    );
+
+    app.post(
+      '/api/attempts/:attemptId/events',
+      {
+        onRequest: app.requireAttempt,
+        schema: { tags: ['attempts'], params: AttemptParamsSchema, body: RecordEventsSchema, response: { 202: z.object({ recorded: z.number().int() }), ...errors } },
+      },
+      async (request, reply) => {
+        ownAttempt(request, request.params.attemptId);
+        const recorded = await service.recordEvents(request.params.attemptId, request.body.events);
+        return reply.status(202).send({ recorded });
+      },
+    );
+
+    app.post(
+      '/api/attempts/:attemptId/files/:questionIndex',
+      {
+        onRequest: app.requireAttempt,
+        schema: { tags: ['attempts'], consumes: ['multipart/form-data'], params: AnswerParamsSchema, response: { 200: UploadResponseSchema, ...errors, 409: ErrorBodySchema, 413: ErrorBodySchema } },
+      },
+      async (request) => {
+        ownAttempt(request, request.params.attemptId);
+        if (!request.isMultipart()) throw new AppError(ErrorCode.VALIDATION, 'Send the file as multipart/form-data');
+        const part = await request.file();
+        if (!part) throw new AppError(ErrorCode.VALIDATION, 'No file was sent');
+        let content: Buffer;
+        try {
+          content = await part.toBuffer();
+        } catch (err) {
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+            const limitMb = Math.round((opts.uploadMaxBytes / (1024 * 1024)) * 10) / 10;
+            throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `The file is too large. The maximum size is ${limitMb} MB.`);
+          }
+          throw err;
+        }
+        const fileName = part.filename.trim().slice(0, 255) || 'upload';
+        return service.saveFile(request.params.attemptId, request.params.questionIndex, { fileName, mimeType: part.mimetype || 'application/octet-stream', content });
+      },
+    );
+
+    app.post(
+      '/api/attempts/:attemptId/submit',
+      { onRequest: app.requireAttempt, schema: { tags: ['attempts'], params: AttemptParamsSchema, response: { 200: SubmitResponseSchema, ...errors } } },
+      async (request) => {
+        ownAttempt(request, request.params.attemptId);
+        return service.submit(request.params.attemptId);
+      },
+    );
+  };
+}

@@ -1,0 +1,179 @@
+import { AttemptMessages, DEADLINE_GRACE_SECONDS, type AttemptState, type ProctorEvent, type SaveAnswer, type StartAttempt, type SubmitResponse } from '@exam/domain/attempt';
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { WorkspaceFile } from '@exam/domain/internal';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import type { AttemptRow, AttemptsRepository } from './attempts.repository.ts';
+import { gradeSubmission, toSnapshot } from './snapshot.ts';
+
+const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
+
+/** Closed = submitted, or past the deadline plus the grace for in-flight saves (issue 3). */
+export function closedReason(attempt: Pick<AttemptRow, 'submittedAt' | 'deadline'>, now: Date): string | undefined {
+  if (attempt.submittedAt) return AttemptMessages.submitted;
+  if (attempt.deadline && now.getTime() > attempt.deadline.getTime() + GRACE_MS) return AttemptMessages.expired;
+  return undefined;
+}
+
+export function createAttemptsService(repo: AttemptsRepository, deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'workspaceFiles'>, log: FastifyBaseLogger) {
+  const cutoff = (now: Date) => new Date(now.getTime() - GRACE_MS);
+
+  async function getAttempt(attemptId: string): Promise<AttemptRow> {
+    const attempt = await repo.findAttempt(attemptId);
+    if (!attempt) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
+    return attempt;
+  }
+
+  /** Workspace files are a bonus: an unreachable orchestrator must never block a submission. */
+  async function collectFiles(attempt: AttemptRow): Promise<Record<string, WorkspaceFile>> {
+    const workspace = attempt.examSnapshot.codingWorkspace;
+    if (!workspace.enabled || !workspace.saveFilesInResults) return {};
+    try {
+      return await deps.workspaceFiles.collect(attempt.id);
+    } catch (err) {
+      log.warn({ err, attemptId: attempt.id }, 'workspace files could not be collected; storing none');
+      return {};
+    }
+  }
+
+  /** Scores and stores; `skipLocked` lets finalizers on several replicas pass over attempts another one holds. */
+  async function submitAttempt(attempt: AttemptRow, skipLocked: boolean) {
+    const workspaceFiles = attempt.resultId ? {} : await collectFiles(attempt);
+    const now = deps.clock.now();
+    return repo.submit(attempt.id, {
+      skipLocked,
+      build: (locked, saved) => {
+        const graded = gradeSubmission(locked.examSnapshot, saved);
+        // Time stops at the deadline: a late submit (within grace, or by the finalizer) does not add time.
+        const completedAt = locked.deadline && locked.deadline < now ? locked.deadline : now;
+        return {
+          id: deps.ids.next(),
+          attemptId: locked.id,
+          examId: locked.examId,
+          ownerId: locked.ownerId,
+          examTitle: locked.examSnapshot.title,
+          userName: locked.name,
+          studentId: locked.studentId,
+          totalQuestions: graded.grades.length,
+          answeredCount: graded.answeredCount,
+          correctCount: graded.correctCount,
+          gradedCount: graded.gradedCount,
+          score: graded.score,
+          isGraded: graded.isGraded,
+          gradedAt: graded.isGraded ? completedAt : null,
+          timeSpent: Math.max(0, Math.round((completedAt.getTime() - locked.startedAt.getTime()) / 1000)),
+          startedAt: locked.startedAt,
+          completedAt,
+          grades: graded.grades,
+          workspaceFiles,
+          createdAt: now,
+          updatedAt: now,
+        };
+      },
+    });
+  }
+
+  return {
+    getAttempt,
+
+    async start(input: StartAttempt): Promise<{ attempt: AttemptRow; resumed: boolean }> {
+      const exam = await deps.examSource.getExam(input.examId);
+      if (!exam || exam.isDraft) throw new AppError(ErrorCode.NOT_FOUND, AttemptMessages.notFound);
+      if (!exam.isLive) throw new AppError(ErrorCode.EXAM_OFFLINE, AttemptMessages.offline);
+      const now = deps.clock.now();
+      const snapshot = toSnapshot(exam);
+      const { attempt, created } = await repo.insertOrFind({
+        id: deps.ids.next(),
+        examId: exam.id,
+        ownerId: exam.ownerId,
+        name: input.name,
+        studentId: input.studentId,
+        startedAt: now,
+        deadline: exam.timerEnabled ? new Date(now.getTime() + exam.timerMinutes * 60_000) : null,
+        examSnapshot: snapshot,
+        questionCount: snapshot.questions.length,
+      });
+      if (attempt.submittedAt) throw new AppError(ErrorCode.ATTEMPT_CLOSED, AttemptMessages.submitted);
+      return { attempt, resumed: !created };
+    },
+
+    async state(attemptId: string): Promise<AttemptState> {
+      const attempt = await getAttempt(attemptId);
+      const saved = await repo.answersOf(attemptId);
+      return {
+        attemptId: attempt.id,
+        examId: attempt.examId,
+        name: attempt.name,
+        studentId: attempt.studentId,
+        startedAt: attempt.startedAt.toISOString(),
+        deadline: attempt.deadline?.toISOString() ?? null,
+        submittedAt: attempt.submittedAt?.toISOString() ?? null,
+        resultId: attempt.resultId,
+        serverNow: deps.clock.now().toISOString(),
+        answers: Object.fromEntries([...saved].map(([index, value]) => [String(index), value])),
+      };
+    },
+
+    /** One statement when the write applies; the slower lookup only explains a refusal or a stale seq. */
+    async saveAnswer(attemptId: string, questionIndex: number, body: SaveAnswer) {
+      const now = deps.clock.now();
+      if (await repo.saveAnswerIfOpen({ attemptId, questionIndex, answer: body.answer, seq: body.seq, now, cutoff: cutoff(now) })) {
+        return { questionIndex, seq: body.seq, applied: true };
+      }
+      const attempt = await getAttempt(attemptId);
+      const closed = closedReason(attempt, now);
+      if (closed) throw new AppError(ErrorCode.ATTEMPT_CLOSED, closed);
+      if (questionIndex >= attempt.questionCount) throw new AppError(ErrorCode.VALIDATION, `This exam has no question ${questionIndex + 1}`);
+      return { questionIndex, seq: (await repo.storedSeq(attemptId, questionIndex)) ?? body.seq, applied: false };
+    },
+
+    async recordEvents(attemptId: string, list: ProctorEvent[]): Promise<number> {
+      await getAttempt(attemptId);
+      return repo.insertEvents(attemptId, list, deps.clock.now());
+    },
+
+    async saveFile(attemptId: string, questionIndex: number, file: { fileName: string; mimeType: string; content: Buffer }) {
+      const now = deps.clock.now();
+      const attempt = await getAttempt(attemptId);
+      const closed = closedReason(attempt, now);
+      if (closed) throw new AppError(ErrorCode.ATTEMPT_CLOSED, closed);
+      const question = attempt.examSnapshot.questions[questionIndex];
+      if (!question) throw new AppError(ErrorCode.VALIDATION, `This exam has no question ${questionIndex + 1}`);
+      if (question.type !== 'file-upload') throw new AppError(ErrorCode.VALIDATION, 'This question does not take a file');
+      const answer = `File: ${file.fileName}`;
+      if (!(await repo.saveFileIfOpen({ attemptId, questionIndex, ...file, answer, now, cutoff: cutoff(now) }))) {
+        throw new AppError(ErrorCode.ATTEMPT_CLOSED, closedReason(await getAttempt(attemptId), now) ?? AttemptMessages.submitted);
+      }
+      return { questionIndex, fileName: file.fileName, size: file.content.length, answer };
+    },
+
+    /** Idempotent: a repeat returns the first submission. Whatever the client sent is never read. */
+    async submit(attemptId: string): Promise<SubmitResponse> {
+      const attempt = await getAttempt(attemptId);
+      const submitted = await submitAttempt(attempt, false);
+      if (!submitted) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
+      return { resultId: submitted.resultId, answered: submitted.answered, total: submitted.total };
+    },
+
+    /**
+     * Submits every attempt whose deadline plus grace has passed, from its saved answers. Safe to run
+     * on several replicas at once: each attempt is claimed under FOR UPDATE SKIP LOCKED and submitted
+     * only when it has no result yet. Returns how many results this run created.
+     */
+    async finalizeExpired(batchSize = 100): Promise<number> {
+      let created = 0;
+      for (;;) {
+        const expired = await repo.listExpired(cutoff(deps.clock.now()), batchSize);
+        let progressed = false;
+        for (const attempt of expired) {
+          const outcome = await submitAttempt(attempt, true);
+          if (outcome?.created) created++;
+          if (outcome) progressed = true;
+        }
+        // Stop when nothing is left or every remaining one is held by another replica.
+        if (expired.length < batchSize || !progressed) return created;
+      }
+    },
+  };
+}
+export type AttemptsService = ReturnType<typeof createAttemptsService>;

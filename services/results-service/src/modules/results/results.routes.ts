@@ -1,0 +1,88 @@
+import { ErrorBodySchema } from '@exam/domain/errors';
+import {
+  ExamResultsSummarySchema,
+  GradeResultSchema,
+  ResultDetailSchema,
+  ResultFileParamsSchema,
+  ResultIdParamsSchema,
+  ResultListSchema,
+} from '@exam/domain/result';
+import { creatorOf } from '@exam/server-kit/plugins/auth';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ResultsService } from './results.service.ts';
+
+const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+
+/** RFC 6266: an ASCII fallback name plus the exact UTF-8 name. */
+function contentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** Creators read and grade the results of their own exams; another creator's look like they do not exist. */
+export function resultsRoutes(service: ResultsService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const guard = { onRequest: app.requireCreator };
+
+    app.get('/api/results', { ...guard, schema: { tags: ['results'], response: { 200: ResultListSchema, ...errors } } }, async (request) => ({
+      results: await service.list(creatorOf(request).sub),
+    }));
+
+    app.get('/api/results/summary', { ...guard, schema: { tags: ['results'], response: { 200: ExamResultsSummarySchema, ...errors } } }, async (request) =>
+      service.summary(creatorOf(request).sub),
+    );
+
+    app.get(
+      '/api/results/:id',
+      { ...guard, schema: { tags: ['results'], params: ResultIdParamsSchema, response: { 200: ResultDetailSchema, 400: ErrorBodySchema, ...errors } } },
+      async (request) => service.detail(request.params.id, creatorOf(request).sub),
+    );
+
+    app.patch(
+      '/api/results/:id',
+      {
+        ...guard,
+        schema: { tags: ['results'], params: ResultIdParamsSchema, body: GradeResultSchema, response: { 200: ResultDetailSchema, 400: ErrorBodySchema, ...errors } },
+      },
+      async (request) => service.grade(request.params.id, creatorOf(request).sub, request.body.grading),
+    );
+
+    app.get(
+      '/api/results/:id/files/:questionIndex',
+      {
+        ...guard,
+        schema: {
+          tags: ['results'],
+          params: ResultFileParamsSchema,
+          response: { 200: z.any().describe('The uploaded file'), 400: ErrorBodySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const file = await service.file(request.params.id, creatorOf(request).sub, request.params.questionIndex);
+        return reply.header('content-type', file.mimeType).header('content-disposition', contentDisposition(file.fileName)).header('x-content-type-options', 'nosniff').send(file.content);
+      },
+    );
+
+    app.get(
+      '/api/exams/:examId/results.csv',
+      {
+        ...guard,
+        schema: {
+          tags: ['results'],
+          params: z.object({ examId: z.string().min(1).max(64) }),
+          response: { 200: z.string().describe('text/csv, one row per submitted candidate'), 400: ErrorBodySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const csv = await service.csv(request.params.examId, creatorOf(request).sub);
+        return reply
+          .header('content-type', 'text/csv; charset=utf-8')
+          .header('content-disposition', contentDisposition(`results-${request.params.examId}.csv`))
+          .send(csv);
+      },
+    );
+  };
+}

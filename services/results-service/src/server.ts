@@ -1,0 +1,26 @@
+import { exitOnStartupError, runServer } from '@exam/server-kit/run';
+import { createHttpExamSource } from './adapters/exam-source.ts';
+import { createHttpWorkspaceFiles } from './adapters/workspace-files.ts';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openResultsDatabase } from './db/database.ts';
+import { systemClock, uuidIds } from './deps.ts';
+import { startFinalizer } from './finalizer.ts';
+
+try {
+  const config = loadConfig(process.env);
+  const database = await openResultsDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir, poolSize: config.DATABASE_POOL_SIZE });
+  const upstream = { timeoutMs: config.UPSTREAM_TIMEOUT_MS };
+  const app = await buildApp(config, {
+    database,
+    clock: systemClock,
+    ids: uuidIds,
+    examSource: createHttpExamSource(config.EXAM_SERVICE_URL, config.internalToken, upstream),
+    workspaceFiles: createHttpWorkspaceFiles(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream),
+  });
+  startFinalizer(app, config.FINALIZER_INTERVAL_SECONDS * 1000);
+  app.addHook('onClose', () => database.close());
+  await runServer(app, { host: config.HOST, port: config.PORT });
+} catch (err) {
+  exitOnStartupError(err);
+}
