@@ -1,0 +1,169 @@
+import type { Quadrature } from './gauss-hermite.ts';
+
+/**
+ * Candidate grouping and quadrature posteriors for the Rasch model.
+ *
+ * Under the Rasch model P(x=1 | θ) = 1 / (1 + e^(−(θ − b))), the likelihood of a response vector over
+ * the answered items A is exp(r·θ − Σ_{j∈A} x_j·b_j) / Π_{j∈A} (1 + e^(θ − b_j)), r = raw score on A.
+ * The factor exp(−Σ x_j b_j) does not depend on θ, so the posterior over θ depends only on (A, r):
+ * raw score is a sufficient statistic. Candidates are therefore grouped by (set of answered items, raw
+ * score) — with no missing answers that is at most J + 1 groups however many candidates there are.
+ */
+export interface ResponseGroups {
+  /** The item columns used (indices into the original mark rows). */
+  items: readonly number[];
+  /** Answered positions (into `items`) of each answer pattern. */
+  masks: Int32Array[];
+  groupMask: number[];
+  groupScore: number[];
+  groupSize: number[];
+  /** groupCorrect[g][p]: how many members of group g answered items[p] correctly. */
+  groupCorrect: Float64Array[];
+  /** Group of each candidate; −1 when the candidate answered none of `items`. */
+  candidateGroup: Int32Array;
+  /** Correct answers per position over all candidates. */
+  itemCorrect: Float64Array;
+  itemAnswered: Float64Array;
+}
+
+/** Dichotomous model: a mark of 0.5 or more counts as correct; null (ungraded) counts as missing. */
+export function groupResponses(marks: readonly (readonly (number | null)[])[], items: readonly number[]): ResponseGroups {
+  const J = items.length;
+  const maskIds = new Map<string, number>();
+  const groupIds = new Map<number, number>();
+  const groups: ResponseGroups = {
+    items,
+    masks: [],
+    groupMask: [],
+    groupScore: [],
+    groupSize: [],
+    groupCorrect: [],
+    candidateGroup: new Int32Array(marks.length),
+    itemCorrect: new Float64Array(J),
+    itemAnswered: new Float64Array(J),
+  };
+  const x = new Int8Array(J);
+  marks.forEach((row, c) => {
+    let missing = '';
+    let answered = 0;
+    let score = 0;
+    for (let p = 0; p < J; p += 1) {
+      const mark = row[items[p]!] ?? null;
+      if (mark === null) {
+        missing += `${p},`;
+        x[p] = -1;
+        continue;
+      }
+      answered += 1;
+      x[p] = mark >= 0.5 ? 1 : 0;
+      score += x[p]!;
+      groups.itemAnswered[p]! += 1;
+      groups.itemCorrect[p]! += x[p]!;
+    }
+    if (answered === 0) {
+      groups.candidateGroup[c] = -1;
+      return;
+    }
+    let maskId = maskIds.get(missing);
+    if (maskId === undefined) {
+      maskId = groups.masks.length;
+      maskIds.set(missing, maskId);
+      const positions: number[] = [];
+      for (let p = 0; p < J; p += 1) if (x[p] !== -1) positions.push(p);
+      groups.masks.push(Int32Array.from(positions));
+    }
+    const key = maskId * (J + 1) + score;
+    let g = groupIds.get(key);
+    if (g === undefined) {
+      g = groups.groupMask.length;
+      groupIds.set(key, g);
+      groups.groupMask.push(maskId);
+      groups.groupScore.push(score);
+      groups.groupSize.push(0);
+      groups.groupCorrect.push(new Float64Array(J));
+    }
+    groups.groupSize[g]! += 1;
+    const correct = groups.groupCorrect[g]!;
+    for (let p = 0; p < J; p += 1) if (x[p] === 1) correct[p]! += 1;
+    groups.candidateGroup[c] = g;
+  });
+  return groups;
+}
+
+/** log(1 + e^x) without overflow. */
+export function softplus(x: number): number {
+  return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
+}
+
+export interface Posteriors {
+  /** post[g·K + k]: posterior probability of node k for group g. */
+  post: Float64Array;
+  /** Marginal log-likelihood Σ_c log ∫ L_c(θ) φ(θ) dθ (by quadrature). */
+  logLikelihood: number;
+}
+
+/** `difficulties[p]` is the difficulty of items[p]. */
+export function computePosteriors(groups: ResponseGroups, difficulties: Float64Array, quad: Quadrature): Posteriors {
+  const K = quad.nodes.length;
+  const J = groups.items.length;
+  const nodes = quad.nodes;
+  const logW = quad.weights.map(Math.log);
+  // softplusTable[p·K + k] = log(1 + e^(q_k − b_p)), computed once and summed per answer pattern:
+  // den[m·K + k] = Σ_{p∈mask m} softplusTable[p·K + k].
+  const softplusTable = new Float64Array(J * K);
+  for (let p = 0; p < J; p += 1) for (let k = 0; k < K; k += 1) softplusTable[p * K + k] = softplus(quad.nodes[k]! - difficulties[p]!);
+  const den = new Float64Array(groups.masks.length * K);
+  groups.masks.forEach((mask, m) => {
+    const offset = m * K;
+    for (let i = 0; i < mask.length; i += 1) {
+      const pOff = mask[i]! * K;
+      for (let k = 0; k < K; k += 1) den[offset + k] = den[offset + k]! + softplusTable[pOff + k]!;
+    }
+  });
+  const G = groups.groupMask.length;
+  const post = new Float64Array(G * K);
+  let logLikelihood = 0;
+  for (let g = 0; g < G; g += 1) {
+    const m = groups.groupMask[g]!;
+    const r = groups.groupScore[g]!;
+    const gOff = g * K;
+    const mOff = m * K;
+    let max = -Infinity;
+    for (let k = 0; k < K; k += 1) {
+      const a = logW[k]! + r * nodes[k]! - den[mOff + k]!;
+      post[gOff + k] = a;
+      if (a > max) max = a;
+    }
+    let sum = 0;
+    for (let k = 0; k < K; k += 1) {
+      const e = Math.exp(post[gOff + k]! - max);
+      post[gOff + k] = e;
+      sum += e;
+    }
+    for (let k = 0; k < K; k += 1) post[gOff + k] = post[gOff + k]! / sum;
+    logLikelihood += groups.groupSize[g]! * (max + Math.log(sum));
+  }
+  // The pattern-specific factor exp(−Σ x_j b_j), summed over every candidate.
+  for (let p = 0; p < J; p += 1) logLikelihood -= difficulties[p]! * groups.itemCorrect[p]!;
+  return { post, logLikelihood };
+}
+
+/** EAP (posterior mean) and posterior SD per group. */
+export function eapByGroup(post: Float64Array, groupCount: number, quad: Quadrature): { mean: Float64Array; sd: Float64Array } {
+  const K = quad.nodes.length;
+  const mean = new Float64Array(groupCount);
+  const sd = new Float64Array(groupCount);
+  for (let g = 0; g < groupCount; g += 1) {
+    let m1 = 0;
+    let m2 = 0;
+    for (let k = 0; k < K; k += 1) {
+      const w = post[g * K + k]!;
+      const q = quad.nodes[k]!;
+      m1 += w * q;
+      m2 += w * q * q;
+    }
+    mean[g] = m1;
+    sd[g] = Math.sqrt(Math.max(0, m2 - m1 * m1));
+  }
+  return { mean, sd };
+}
