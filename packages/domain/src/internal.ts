@@ -37,6 +37,8 @@ export const TranscriptMessageSchema = z.object({
   /** The question the candidate had open when sending (AI reference %, issue 5). */
   questionIndex: z.number().int().nullable(),
   isError: z.boolean(),
+  /** An assistant reply cut short because the candidate left while it streamed (llm-gateway). */
+  isPartial: z.boolean().optional(),
   files: z.array(z.object({ name: z.string(), type: z.string(), size: z.number() })),
   createdAt: z.string(),
 });

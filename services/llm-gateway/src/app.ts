@@ -1,0 +1,30 @@
+import { createBaseApp } from '@exam/server-kit/base-app';
+import type { Config } from './config.ts';
+import type { Deps } from './deps.ts';
+import { createChatRepository } from './modules/chat/chat.repository.ts';
+import { chatRoutes } from './modules/chat/chat.routes.ts';
+import { createChatService } from './modules/chat/chat.service.ts';
+import { transcriptRoutes } from './modules/transcripts/transcripts.routes.ts';
+
+export async function buildApp(config: Config, deps: Deps) {
+  const app = await createBaseApp({
+    service: 'llm-gateway',
+    logLevel: config.LOG_LEVEL,
+    jwtSecret: config.jwtSecret,
+    internalToken: config.internalToken,
+    checks: { database: () => deps.database.ping() },
+  });
+
+  const repo = createChatRepository(deps.database);
+  const chatService = createChatService(repo, deps, {
+    encryptionKey: config.encryptionKey,
+    serverKeys: { openai: config.OPENAI_API_KEY, anthropic: config.ANTHROPIC_API_KEY, groq: config.GROQ_API_KEY, google: config.GEMINI_API_KEY },
+    historyMessages: config.HISTORY_MESSAGES,
+    // Never the key or the ciphertext: only that it could not be read (a different ENCRYPTION_KEY).
+    onDecryptFailure: () => app.log.error('the creator API key could not be decrypted; check that ENCRYPTION_KEY matches exam-service'),
+  });
+  await app.register(chatRoutes(chatService, deps.llm));
+  await app.register(transcriptRoutes(repo, deps.attempts));
+
+  return app;
+}

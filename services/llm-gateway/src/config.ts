@@ -1,0 +1,49 @@
+import { baseConfigShape, parseConfig, resolveSecret } from '@exam/server-kit/config';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+const ConfigSchema = z.object({
+  ...baseConfigShape,
+  PORT: z.coerce.number().int().min(0).max(65535).default(4003),
+  /** AES-256-GCM key shared with exam-service, which encrypts creators' provider keys. Generated under DATA_DIR when unset. */
+  ENCRYPTION_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
+  ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com'),
+  GROQ_BASE_URL: z.url().default('https://api.groq.com/openai/v1'),
+  GOOGLE_GEMINI_BASE_URL: z.url().default('https://generativelanguage.googleapis.com'),
+  /** Server-wide keys, used for exams whose creator set no key of their own. */
+  OPENAI_API_KEY: z.string().optional(),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  GROQ_API_KEY: z.string().optional(),
+  GEMINI_API_KEY: z.string().optional(),
+  /** Whole upstream reply, and the wait for its first token. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  UPSTREAM_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
+  /** Calls to exam-service and results-service. */
+  INTERNAL_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  /** Exam settings are cached this long per replica (0 disables); a creator's edit reaches the chat after at most this delay. */
+  EXAM_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
+  /** Stored messages sent back to the provider as the conversation so far. */
+  HISTORY_MESSAGES: z.coerce.number().int().min(0).max(200).default(20),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & {
+  jwtSecret: string;
+  internalToken: string;
+  encryptionKey: Buffer;
+  pgliteDir: string;
+};
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = parseConfig(ConfigSchema, env);
+  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
+  // Same name and folder as exam-service, so both resolve the one generated key.
+  const encryptionKey = Buffer.from(resolveSecret('ENCRYPTION_KEY', parsed.ENCRYPTION_KEY, secretOpts), 'base64url');
+  return {
+    ...parsed,
+    jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
+    internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
+    encryptionKey,
+    pgliteDir: join(parsed.DATA_DIR, 'llm-gateway'),
+  };
+}

@@ -1,0 +1,48 @@
+import { AI_CATALOGUE, type AiProvider } from '@exam/domain/ai-catalogue';
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import { missingAiConfiguration } from '@exam/domain/exam';
+import type { InternalExam } from '@exam/domain/internal';
+import { LlmMessages } from '@exam/domain/llm';
+import { decryptSecret } from '@exam/server-kit/crypto';
+
+export type ServerKeys = Partial<Record<AiProvider, string>>;
+
+/** The provider call an exam's settings allow: provider, model, key and endpoint. */
+export type AssistantTarget = { provider: AiProvider; model: string; apiKey: string; baseUrl?: string; vision: boolean };
+
+// Self-hosted OpenAI-compatible servers often need no key; the SDK still wants a non-empty one.
+const NO_KEY = 'none';
+
+function creatorKey(exam: InternalExam, encryptionKey: Buffer, onDecryptFailure: () => void): string | undefined {
+  const encrypted = exam.aiSettings.encryptedApiKey;
+  if (!encrypted) return undefined;
+  try {
+    return decryptSecret(encrypted, encryptionKey);
+  } catch {
+    onDecryptFailure();
+    return undefined;
+  }
+}
+
+/**
+ * Resolves what the assistant of an exam calls, or refuses: 403 when it is off, 409 with the spec's
+ * list ('API key missing.' …) when it is incomplete. The creator's key is decrypted here and nowhere else;
+ * without one the server's key for that provider serves the exam.
+ */
+export function resolveAssistant(exam: InternalExam, opts: { encryptionKey: Buffer; serverKeys: ServerKeys; onDecryptFailure: () => void }): AssistantTarget {
+  const ai = exam.aiSettings;
+  if (!ai.enabled) throw new AppError(ErrorCode.FORBIDDEN, LlmMessages.notEnabled);
+  const selfHosted = ai.provider === 'openai-compatible';
+  const apiKey = creatorKey(exam, opts.encryptionKey, opts.onDecryptFailure) ?? opts.serverKeys[ai.provider];
+  const missing = missingAiConfiguration({ provider: ai.provider, model: ai.model.trim(), hasKey: Boolean(apiKey) || selfHosted });
+  if (selfHosted && !ai.baseUrl) missing.push('Base URL missing.');
+  if (missing.length) {
+    throw new AppError(
+      ErrorCode.CONFLICT,
+      `${LlmMessages.configurationIncomplete} ${missing.join(' ')}`,
+      missing.map((message) => ({ path: 'aiSettings', message })),
+    );
+  }
+  const vision = AI_CATALOGUE[ai.provider].models.find((m) => m.id === ai.model)?.vision ?? false;
+  return { provider: ai.provider, model: ai.model.trim(), apiKey: apiKey ?? NO_KEY, ...(selfHosted ? { baseUrl: ai.baseUrl } : {}), vision };
+}

@@ -1,0 +1,104 @@
+import { and, asc, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import type { AiBudget } from '@exam/domain/exam';
+import type { TranscriptMessage } from '@exam/domain/internal';
+import type { GatewayDatabase } from '../../db/database.ts';
+import { conversations, messages, type StoredFile } from '../../db/schema.ts';
+
+type MessageRow = typeof messages.$inferSelect;
+
+export const toTranscriptMessage = (row: MessageRow): TranscriptMessage => ({
+  id: row.id,
+  role: row.role,
+  content: row.content,
+  questionIndex: row.questionIndex,
+  isError: row.isError,
+  isPartial: row.isPartial,
+  files: row.files,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export type ConversationKey = { attemptId: string; examId: string; ownerId: string };
+export type NewUserMessage = { id: string; content: string; attachmentText: string; files: StoredFile[]; questionIndex: number | null };
+export type Admission = { kind: 'ok' } | { kind: 'messages'; oldestInWindow: Date } | { kind: 'tokens' };
+export type NewAssistantMessage = {
+  id: string;
+  attemptId: string;
+  content: string;
+  questionIndex: number | null;
+  isError: boolean;
+  isPartial: boolean;
+  inputTokens: number;
+  outputTokens: number;
+};
+
+export function createChatRepository({ db }: GatewayDatabase) {
+  return {
+    /**
+     * Checks the attempt's budgets and stores the user's message, in one transaction that holds the
+     * conversation's row lock, so concurrent messages of one attempt (on any replica) count exactly.
+     */
+    async admitUserMessage(key: ConversationKey, message: NewUserMessage, budget: AiBudget, now: Date): Promise<Admission> {
+      return db.transaction(async (tx) => {
+        await tx.insert(conversations).values({ ...key, createdAt: now }).onConflictDoNothing({ target: conversations.attemptId });
+        const [conversation] = await tx.select().from(conversations).where(eq(conversations.attemptId, key.attemptId)).for('update');
+        if (conversation && conversation.tokensUsed >= budget.tokensPerAttempt) return { kind: 'tokens' } as const;
+        const windowStart = new Date(now.getTime() - budget.windowMinutes * 60_000);
+        const recent = await tx
+          .select({ createdAt: messages.createdAt })
+          .from(messages)
+          .where(and(eq(messages.attemptId, key.attemptId), eq(messages.role, 'user'), gt(messages.createdAt, windowStart)))
+          .orderBy(asc(messages.createdAt));
+        if (recent.length >= budget.messagesPerWindow && recent[0]) return { kind: 'messages', oldestInWindow: recent[0].createdAt } as const;
+        await tx.insert(messages).values({ ...message, attemptId: key.attemptId, role: 'user', createdAt: now });
+        return { kind: 'ok' } as const;
+      });
+    },
+
+    /** The last `limit` messages before `beforeId` that the provider should see (error replies are the gateway's, not the model's). */
+    async history(attemptId: string, limit: number, beforeId: string): Promise<MessageRow[]> {
+      if (limit === 0) return [];
+      const rows = await db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.attemptId, attemptId), eq(messages.isError, false), ne(messages.id, beforeId)))
+        .orderBy(desc(messages.seq))
+        .limit(limit);
+      return rows.reverse();
+    },
+
+    /** Stores the reply and adds its tokens to the attempt's total. */
+    async insertAssistantMessage(message: NewAssistantMessage, now: Date): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.insert(messages).values({ ...message, role: 'assistant', createdAt: now });
+        const spent = message.inputTokens + message.outputTokens;
+        if (spent > 0) {
+          await tx
+            .update(conversations)
+            .set({ tokensUsed: sql`${conversations.tokensUsed} + ${spent}` })
+            .where(eq(conversations.attemptId, message.attemptId));
+        }
+      });
+    },
+
+    async findConversation(attemptId: string) {
+      const [row] = await db.select().from(conversations).where(eq(conversations.attemptId, attemptId)).limit(1);
+      return row;
+    },
+
+    async listMessages(attemptId: string): Promise<TranscriptMessage[]> {
+      const rows = await db.select().from(messages).where(eq(messages.attemptId, attemptId)).orderBy(asc(messages.seq));
+      return rows.map(toTranscriptMessage);
+    },
+
+    async listTranscriptsOfExam(examId: string): Promise<{ attemptId: string; messages: TranscriptMessage[] }[]> {
+      const owned = await db.select({ attemptId: conversations.attemptId }).from(conversations).where(eq(conversations.examId, examId)).orderBy(asc(conversations.createdAt));
+      if (!owned.length) return [];
+      const ids = owned.map((c) => c.attemptId);
+      const rows = await db.select().from(messages).where(inArray(messages.attemptId, ids)).orderBy(asc(messages.seq));
+      const byAttempt = new Map(ids.map((id) => [id, [] as TranscriptMessage[]]));
+      for (const row of rows) byAttempt.get(row.attemptId)?.push(toTranscriptMessage(row));
+      return ids.map((attemptId) => ({ attemptId, messages: byAttempt.get(attemptId) ?? [] }));
+    },
+  };
+}
+export type ChatRepository = ReturnType<typeof createChatRepository>;

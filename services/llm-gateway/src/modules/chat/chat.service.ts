@@ -1,0 +1,144 @@
+import type { AttemptClaims, CreatorClaims } from '@exam/domain/auth';
+import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
+import type { InternalExam } from '@exam/domain/internal';
+import { CHAT_MAX_FILE_BYTES, LlmMessages, type ChatRequest, type TestChatRequest, type TokenUsage } from '@exam/domain/llm';
+import type { Deps } from '../../deps.ts';
+import type { ImagePart, ProviderMessage, ProviderRequest } from '../../providers/types.ts';
+import { readAttachment } from './attachments.ts';
+import { resolveAssistant, type AssistantTarget, type ServerKeys } from './assistant-config.ts';
+import type { ChatRepository } from './chat.repository.ts';
+import { buildSystemPrompt, MAX_TOKENS, normaliseConversation, temperatureOf } from './prompt.ts';
+
+/** How a streamed reply ended, as the stream runner saw it. */
+export type ReplyOutcome =
+  | { kind: 'done'; text: string; usage: TokenUsage }
+  | { kind: 'error'; text: string }
+  | { kind: 'disconnected'; text: string };
+
+/** A chat ready to stream: the upstream request, the secrets to keep out of logs, and what to do at the end. */
+export type PreparedChat = {
+  request: ProviderRequest;
+  secrets: string[];
+  /** Stores the outcome where the chat is stored; returns the stored reply's id (null when nothing is stored). */
+  finish(outcome: ReplyOutcome): Promise<string | null>;
+};
+
+export type ChatServiceOptions = { encryptionKey: Buffer; serverKeys: ServerKeys; historyMessages: number; onDecryptFailure: () => void };
+
+/** Characters / 4: the usual rough token count when a provider reports no usage. */
+export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
+
+function estimatedUsage(request: ProviderRequest, output: string): TokenUsage {
+  const inputChars = request.system.length + request.messages.reduce((sum, m) => sum + m.content.length, 0);
+  return { inputTokens: estimateTokens(inputChars), outputTokens: estimateTokens(output.length), estimated: true };
+}
+
+export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams' | 'attempts' | 'clock' | 'ids'>, opts: ChatServiceOptions) {
+  function upstreamRequest(exam: InternalExam, target: AssistantTarget, questionIndex: number | null, conversation: ProviderMessage[]): ProviderRequest {
+    return {
+      provider: target.provider,
+      model: target.model,
+      apiKey: target.apiKey,
+      ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
+      system: buildSystemPrompt({ questions: exam.questions, materialTexts: exam.materialTexts, aiSettings: exam.aiSettings, questionIndex }),
+      messages: normaliseConversation(conversation),
+      temperature: temperatureOf(exam.aiSettings),
+      maxTokens: MAX_TOKENS,
+    };
+  }
+
+  async function readFiles(files: NonNullable<ChatRequest['files']>, vision: boolean) {
+    const read = await Promise.all(
+      files.map(async (file) => {
+        const bytes = Buffer.from(file.dataBase64, 'base64');
+        if (bytes.length > CHAT_MAX_FILE_BYTES) throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `${file.name} is larger than ${CHAT_MAX_FILE_BYTES} bytes`);
+        const content = await readAttachment({ name: file.name, type: file.type, bytes }, { vision });
+        return { ...content, meta: { name: file.name, type: file.type, size: bytes.length } };
+      }),
+    );
+    return {
+      text: read.map((r) => r.text).join('\n\n'),
+      images: read.flatMap((r) => (r.image ? [r.image] : [])),
+      files: read.map((r) => r.meta),
+    };
+  }
+
+  async function loadExamAndAttempt(claims: AttemptClaims) {
+    const [attempt, exam] = await Promise.all([deps.attempts.findAttempt(claims.sub), deps.exams.findExam(claims.examId)]);
+    if (!attempt || !attempt.isOpen || attempt.examId !== claims.examId) throw new AppError(ErrorCode.ATTEMPT_CLOSED, LlmMessages.attemptClosed);
+    if (!exam) throw notFound('Exam');
+    return exam;
+  }
+
+  return {
+    /** The candidate's message: checks, budgets and the stored user message all happen before any upstream call. */
+    async prepareCandidateChat(claims: AttemptClaims, body: ChatRequest): Promise<PreparedChat> {
+      const exam = await loadExamAndAttempt(claims);
+      const files = body.files ?? [];
+      // Resolving first refuses a disabled or incomplete assistant before anything is read or stored.
+      const target = resolveAssistant(exam, opts);
+      if (files.length && !exam.aiSettings.uploadDocuments) throw new AppError(ErrorCode.FORBIDDEN, LlmMessages.attachmentsDisabled);
+      if (!body.message.trim() && !files.length) throw new AppError(ErrorCode.VALIDATION, LlmMessages.emptyMessage, [{ path: 'message', message: LlmMessages.emptyMessage }]);
+      const attachments = files.length ? await readFiles(files, target.vision) : { text: '', images: [] as ImagePart[], files: [] };
+
+      const attemptId = claims.sub;
+      const userMessageId = deps.ids.next();
+      const now = deps.clock.now();
+      const budget = exam.aiSettings.budget;
+      const admission = await repo.admitUserMessage(
+        { attemptId, examId: claims.examId, ownerId: claims.ownerId },
+        { id: userMessageId, content: body.message, attachmentText: attachments.text, files: attachments.files, questionIndex: body.questionIndex },
+        budget,
+        now,
+      );
+      if (admission.kind === 'tokens') throw new AppError(ErrorCode.RATE_LIMITED, LlmMessages.tokenLimit);
+      if (admission.kind === 'messages') {
+        const waitMs = admission.oldestInWindow.getTime() + budget.windowMinutes * 60_000 - now.getTime();
+        throw new AppError(ErrorCode.RATE_LIMITED, LlmMessages.messageLimit(Math.max(1, Math.ceil(waitMs / 60_000))));
+      }
+
+      const history = await repo.history(attemptId, opts.historyMessages, userMessageId);
+      const withAttachments = (content: string, attachmentText: string) => (attachmentText ? `${content}\n\n${attachmentText}` : content);
+      const conversation: ProviderMessage[] = [
+        ...history.map((m) => ({ role: m.role, content: withAttachments(m.content, m.attachmentText) })),
+        { role: 'user', content: withAttachments(body.message, attachments.text), ...(attachments.images.length ? { images: attachments.images } : {}) },
+      ];
+      const request = upstreamRequest(exam, target, body.questionIndex, conversation);
+
+      return {
+        request,
+        secrets: [request.apiKey],
+        async finish(outcome) {
+          const id = deps.ids.next();
+          const usage = outcome.kind === 'done' ? outcome.usage : outcome.text ? estimatedUsage(request, outcome.text) : { inputTokens: 0, outputTokens: 0 };
+          await repo.insertAssistantMessage(
+            {
+              id,
+              attemptId,
+              content: outcome.kind === 'error' ? LlmMessages.chatError : outcome.text,
+              questionIndex: body.questionIndex,
+              isError: outcome.kind === 'error',
+              isPartial: outcome.kind === 'disconnected',
+              inputTokens: usage.inputTokens,
+              outputTokens: usage.outputTokens,
+            },
+            deps.clock.now(),
+          );
+          return id;
+        },
+      };
+    },
+
+    /** The creator's try-out of the assistant exactly as configured; the conversation is the client's and nothing is stored. */
+    async prepareTestChat(creator: CreatorClaims, body: TestChatRequest): Promise<PreparedChat> {
+      const exam = await deps.exams.findExam(body.examId);
+      if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
+      const request = upstreamRequest(exam, resolveAssistant(exam, opts), body.questionIndex ?? null, body.messages);
+      if (request.messages.at(-1)?.role !== 'user') throw new AppError(ErrorCode.VALIDATION, 'The last message must be the creator\'s', [{ path: 'messages', message: 'The last message must have the role user' }]);
+      return { request, secrets: [request.apiKey], finish: async () => null };
+    },
+
+    estimatedUsage,
+  };
+}
+export type ChatService = ReturnType<typeof createChatService>;

@@ -1,0 +1,59 @@
+import { ErrorBodySchema, notFound } from '@exam/domain/errors';
+import { ExamIdParamsSchema } from '@exam/domain/exam';
+import { InternalTranscriptsSchema } from '@exam/domain/internal';
+import { AttemptIdParamsSchema, TranscriptResponseSchema } from '@exam/domain/llm';
+import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AttemptSource } from '../../clients/platform-clients.ts';
+import type { ChatRepository } from '../chat/chat.repository.ts';
+
+export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+    // The candidate's own conversation, to restore the panel after a reload.
+    app.get(
+      '/api/llm/transcript',
+      { onRequest: [app.requireAttempt], schema: { tags: ['transcripts'], security: [{ bearer: [] }], response: { 200: TranscriptResponseSchema, 401: ErrorBodySchema, 403: ErrorBodySchema } } },
+      async (request) => ({ messages: await repo.listMessages(attemptOf(request).sub) }),
+    );
+
+    // Only the exam's owner reads a candidate's conversation; anyone else gets 404, as if it did not exist.
+    app.get(
+      '/api/llm/attempts/:attemptId/transcript',
+      {
+        onRequest: [app.requireCreator],
+        schema: {
+          tags: ['transcripts'],
+          security: [{ bearer: [] }],
+          params: AttemptIdParamsSchema,
+          response: { 200: TranscriptResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const creator = creatorOf(request);
+        const { attemptId } = request.params;
+        const conversation = await repo.findConversation(attemptId);
+        if (conversation) {
+          if (conversation.ownerId !== creator.sub) throw notFound('Transcript');
+          return { messages: await repo.listMessages(attemptId) };
+        }
+        // A candidate who never used the assistant has no conversation: the owner gets an empty one.
+        const attempt = await attempts.findAttempt(attemptId);
+        if (!attempt || attempt.ownerId !== creator.sub) throw notFound('Transcript');
+        return { messages: [] };
+      },
+    );
+
+    app.get(
+      '/internal/exams/:id/transcripts',
+      {
+        onRequest: [app.requireInternal],
+        schema: { hide: true, params: ExamIdParamsSchema, response: { 200: InternalTranscriptsSchema, 400: ErrorBodySchema, 401: ErrorBodySchema } },
+      },
+      async (request): Promise<z.infer<typeof InternalTranscriptsSchema>> => ({ transcripts: await repo.listTranscriptsOfExam(request.params.id) }),
+    );
+  };
+}

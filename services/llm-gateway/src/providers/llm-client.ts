@@ -1,0 +1,65 @@
+import type { AiProvider } from '@exam/domain/ai-catalogue';
+import { anthropicAdapter } from './anthropic.ts';
+import { googleAdapter } from './google.ts';
+import { openAiAdapter } from './openai.ts';
+import { UpstreamError, type LlmClient, type ProviderAdapter } from './types.ts';
+
+export type ProviderEndpoints = { openai: string; anthropic: string; groq: string; google: string };
+export type UpstreamTimeouts = { totalMs: number; firstTokenMs: number };
+
+export function realAdapters(endpoints: ProviderEndpoints): Record<AiProvider, ProviderAdapter> {
+  return {
+    openai: openAiAdapter(endpoints.openai),
+    groq: openAiAdapter(endpoints.groq),
+    // The creator's base URL always comes with the request; the OpenAI default is never used for it.
+    'openai-compatible': openAiAdapter(endpoints.openai),
+    anthropic: anthropicAdapter(endpoints.anthropic),
+    google: googleAdapter(endpoints.google),
+  };
+}
+
+function toUpstreamError(err: unknown): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  const status = (err as { status?: unknown }).status;
+  return new UpstreamError(err instanceof Error ? err.message : String(err), typeof status === 'number' ? status : undefined);
+}
+
+/**
+ * Routes a request to its provider's adapter and bounds it in time: no first token within
+ * firstTokenMs, or no end within totalMs, aborts the upstream call. A caller's abort (the candidate
+ * left) stops it as well.
+ */
+export function createLlmClient(adapters: Record<AiProvider, ProviderAdapter>, timeouts: UpstreamTimeouts): LlmClient {
+  return {
+    async *stream(request, signal) {
+      const controller = new AbortController();
+      const forwardAbort = () => controller.abort(signal.reason);
+      signal.addEventListener('abort', forwardAbort, { once: true });
+      let timedOut: string | undefined;
+      const deadline = (what: string, ms: number) =>
+        setTimeout(() => {
+          timedOut = what;
+          controller.abort(new UpstreamError(`upstream ${what} timed out after ${ms} ms`));
+        }, ms);
+      const total = deadline('reply', timeouts.totalMs);
+      let firstToken: NodeJS.Timeout | undefined = deadline('first token', timeouts.firstTokenMs);
+      try {
+        for await (const chunk of adapters[request.provider](request, controller.signal)) {
+          if (chunk.type === 'delta' && firstToken) {
+            clearTimeout(firstToken);
+            firstToken = undefined;
+          }
+          yield chunk;
+        }
+        if (timedOut) throw new UpstreamError(`upstream ${timedOut} timed out`);
+      } catch (err) {
+        if (timedOut) throw new UpstreamError(`upstream ${timedOut} timed out`);
+        throw toUpstreamError(err);
+      } finally {
+        clearTimeout(total);
+        clearTimeout(firstToken);
+        signal.removeEventListener('abort', forwardAbort);
+      }
+    },
+  };
+}

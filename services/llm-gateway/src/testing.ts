@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import type { AiProvider } from '@exam/domain/ai-catalogue';
+import { AiSettingsViewSchema, QuestionSchema, type Question } from '@exam/domain/exam';
+import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
+import { parseChatStreamFrame, type ChatStreamEvent } from '@exam/domain/llm';
+import { encryptSecret } from '@exam/server-kit/crypto';
+import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
+import { buildApp } from './app.ts';
+import type { AttemptSource, ExamSource } from './clients/platform-clients.ts';
+import { loadConfig, type Config } from './config.ts';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from './db/database.ts';
+import * as schema from './db/schema.ts';
+import { systemClock, uuidIds, type Deps } from './deps.ts';
+import { createLlmClient, realAdapters } from './providers/llm-client.ts';
+
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64url');
+
+/** Where the tests' msw handlers pretend each provider lives. */
+export const TEST_ENDPOINTS = {
+  openai: 'https://openai.test/v1',
+  anthropic: 'https://anthropic.test',
+  groq: 'https://groq.test/openai/v1',
+  google: 'https://gemini.test',
+  compatible: 'http://self-hosted.test:8000/v1',
+} as const;
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    ...TEST_SECRETS,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/nonexistent',
+    OPENAI_BASE_URL: TEST_ENDPOINTS.openai,
+    ANTHROPIC_BASE_URL: TEST_ENDPOINTS.anthropic,
+    GROQ_BASE_URL: TEST_ENDPOINTS.groq,
+    GOOGLE_GEMINI_BASE_URL: TEST_ENDPOINTS.google,
+    ...overrides,
+  });
+}
+
+/** exam-service and results-service as in-memory maps (one suite uses the real HTTP clients instead). */
+export function fakePlatform() {
+  const exams = new Map<string, InternalExam>();
+  const attempts = new Map<string, InternalAttempt>();
+  const examSource: ExamSource = { findExam: async (id) => exams.get(id) };
+  const attemptSource: AttemptSource = { findAttempt: async (id) => attempts.get(id) };
+  return { exams, attempts, examSource, attemptSource };
+}
+export type FakePlatform = ReturnType<typeof fakePlatform>;
+
+/** An app on the shared test database (PGlite, or PostgreSQL under test:pg), with the real provider adapters. */
+export async function buildTestApp(opts: { env?: Record<string, string>; deps?: Partial<Deps>; platform?: FakePlatform } = {}) {
+  const config = testConfig(opts.env);
+  const database = await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
+  const platform = opts.platform ?? fakePlatform();
+  const llm = createLlmClient(
+    realAdapters({ openai: config.OPENAI_BASE_URL, anthropic: config.ANTHROPIC_BASE_URL, groq: config.GROQ_BASE_URL, google: config.GOOGLE_GEMINI_BASE_URL }),
+    { totalMs: config.UPSTREAM_TIMEOUT_MS, firstTokenMs: config.UPSTREAM_FIRST_TOKEN_TIMEOUT_MS },
+  );
+  const app = await buildApp(config, { database, clock: systemClock, ids: uuidIds, exams: platform.examSource, attempts: platform.attemptSource, llm, ...opts.deps });
+  await app.ready();
+  return Object.assign(app, { platform });
+}
+export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
+
+type ExamOverrides = {
+  provider?: AiProvider;
+  model?: string;
+  apiKey?: string | null;
+  questions?: Question[];
+  materialTexts?: InternalExam['materialTexts'];
+  ownerId?: string;
+  ai?: Partial<InternalExam['aiSettings']>;
+};
+
+/** An exam as exam-service's internal route returns it; the creator's key encrypted with the test key. */
+export function makeExam(overrides: ExamOverrides = {}): InternalExam {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  const apiKey = overrides.apiKey === undefined ? `sk-creator-${id}` : overrides.apiKey;
+  const aiSettings = AiSettingsViewSchema.parse({
+    enabled: true,
+    provider: overrides.provider ?? 'openai',
+    model: overrides.model ?? 'gpt-4o-mini',
+    hasApiKey: apiKey !== null,
+    apiKeyLast4: apiKey ? apiKey.slice(-4) : null,
+    courseMaterials: [],
+  });
+  return {
+    id,
+    ownerId: overrides.ownerId ?? randomUUID(),
+    title: 'Statistics midterm',
+    description: '',
+    header: '',
+    rules: '',
+    timerEnabled: false,
+    timerMinutes: 60,
+    fullScreenEnabled: false,
+    codingWorkspace: { enabled: false, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false },
+    questions: overrides.questions ?? [QuestionSchema.parse({ id: 'q1', type: 'short-answer', title: 'What is a p-value?', acceptedAnswers: ['probability'] })],
+    isLive: true,
+    isDraft: false,
+    publishedAt: now,
+    createdAt: now,
+    lastEditedAt: now,
+    updatedAt: now,
+    aiSettings: { ...aiSettings, ...overrides.ai, encryptedApiKey: apiKey ? encryptSecret(apiKey, Buffer.from(TEST_ENCRYPTION_KEY, 'base64url')) : null },
+    materialTexts: overrides.materialTexts ?? [],
+  };
+}
+
+/** Registers the exam and an open attempt on it; returns the attempt token's header. */
+export function startAttempt(app: TestApp, exam: InternalExam, opts: { isOpen?: boolean } = {}) {
+  app.platform.exams.set(exam.id, exam);
+  const attemptId = randomUUID();
+  app.platform.attempts.set(attemptId, {
+    attemptId,
+    examId: exam.id,
+    ownerId: exam.ownerId,
+    startedAt: new Date().toISOString(),
+    deadline: null,
+    submittedAt: opts.isOpen === false ? new Date().toISOString() : null,
+    isOpen: opts.isOpen ?? true,
+  });
+  const token = app.jwt.sign({ kind: 'attempt', sub: attemptId, examId: exam.id, ownerId: exam.ownerId, name: 'Ada', studentId: 'S-1' });
+  return { attemptId, headers: { authorization: `Bearer ${token}` } };
+}
+
+export function creatorHeaders(app: TestApp, creatorId: string) {
+  return { authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: creatorId, email: `${creatorId}@example.test` })}` };
+}
+
+/** The events of an SSE body, in order. */
+export function sseEvents(payload: string): ChatStreamEvent[] {
+  return payload
+    .split('\n\n')
+    .map((frame) => (frame.trim() ? parseChatStreamFrame(frame) : undefined))
+    .filter((e): e is ChatStreamEvent => e !== undefined);
+}
+
+export const deltasOf = (events: ChatStreamEvent[]) => events.flatMap((e) => (e.type === 'delta' ? [e.text] : []));
