@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
 import { buildApp } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -26,4 +27,35 @@ export async function createCreator(app: Awaited<ReturnType<typeof buildTestApp>
   const response = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password: 'secret123' } });
   const body = response.json() as { token: string; user: { id: string; email: string } };
   return { ...body, email, headers: { authorization: `Bearer ${body.token}` } };
+}
+
+export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
+
+/** An exam body with one question of each authored kind; answer keys carry recognisable canary text. */
+export function examBody(overrides: Record<string, unknown> = {}) {
+  return {
+    title: 'Cell biology midterm',
+    timerEnabled: true,
+    timerMinutes: 45,
+    questions: [
+      { id: 'q1', type: 'mcq', title: 'Powerhouse of the cell', topic: 'cells', options: ['Nucleus', 'ANSWER-CANARY-mitochondria'], correctAnswer: 'ANSWER-CANARY-mitochondria' },
+      { id: 'q2', type: 'short-answer', title: 'Name the pigment', topic: 'plants', acceptedAnswers: ['ACCEPTED-CANARY-chlorophyll'] },
+      { id: 'q3', type: 'file-upload', title: 'Upload your lab report' },
+    ],
+    ...overrides,
+  };
+}
+
+/** Creates an exam through the API and returns it. */
+export async function createExam(app: TestApp, headers: Record<string, string>, overrides: Record<string, unknown> = {}) {
+  const response = await app.inject({ method: 'POST', url: '/api/exams', headers, payload: examBody(overrides) });
+  if (response.statusCode !== 201) throw new Error(`create exam failed: ${response.statusCode} ${response.body}`);
+  return (response.json() as { exam: { id: string } & Record<string, unknown> }).exam;
+}
+
+/** An HS256 JWT signed by hand, so tests can make expired or tampered tokens the app did not issue. */
+export function handSignedToken(claims: Record<string, unknown>, secret: string = TEST_SECRETS.JWT_SECRET): string {
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
 }
