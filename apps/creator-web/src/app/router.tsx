@@ -1,0 +1,49 @@
+import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
+import { paths } from '../config/paths.ts';
+import { setUnauthorizedHandler } from '../lib/api-client.ts';
+import { AuthRoute } from './routes/auth/auth.tsx';
+import { CreatorLayout, creatorGuard } from './routes/creator/creator-layout.tsx';
+import { DashboardRoute } from './routes/creator/dashboard.tsx';
+import { EditExamRoute } from './routes/creator/edit-exam.tsx';
+import { ExamPublishedRoute } from './routes/creator/exam-published.tsx';
+import { NewExamRoute } from './routes/creator/new-exam.tsx';
+import { AboutRoute, CareersRoute } from './routes/marketing/coming-soon.tsx';
+import { LandingRoute } from './routes/marketing/landing.tsx';
+import { NotFoundRoute } from './routes/marketing/not-found.tsx';
+
+export const routes: RouteObject[] = [
+  { path: paths.home, Component: LandingRoute },
+  { path: paths.about, Component: AboutRoute },
+  { path: paths.careers, Component: CareersRoute },
+  { path: paths.auth, Component: AuthRoute },
+  {
+    path: '/creator',
+    loader: creatorGuard,
+    // The token may expire between two pages, so the guard runs on every navigation.
+    shouldRevalidate: () => true,
+    Component: CreatorLayout,
+    children: [
+      { index: true, loader: () => redirect(paths.dashboard) },
+      { path: 'dashboard', Component: DashboardRoute },
+      { path: 'new-exam', Component: NewExamRoute },
+      { path: 'edit-exam/:examId', Component: EditExamRoute },
+      { path: 'exam-published/:examId', Component: ExamPublishedRoute },
+      // Legacy grader link with only a candidate id (spec section 2).
+      { path: 'grade/:candidateId', loader: ({ params }) => redirect(paths.grade('1', params.candidateId ?? '')) },
+    ],
+  },
+  { path: '*', Component: NotFoundRoute },
+];
+
+type AppRouter = { navigate: (to: string, options?: { replace?: boolean }) => unknown };
+
+/** A 401 from any authenticated call drops the token (api-client) and returns to sign-in. */
+export function redirectToSignInOnUnauthorized(router: AppRouter): void {
+  setUnauthorizedHandler(() => void router.navigate(paths.auth, { replace: true }));
+}
+
+export function createAppRouter() {
+  const router = createBrowserRouter(routes);
+  redirectToSignInOnUnauthorized(router);
+  return router;
+}

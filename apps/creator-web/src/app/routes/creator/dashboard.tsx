@@ -1,0 +1,77 @@
+import { Button } from '@exam/ui/button';
+import { Card } from '@exam/ui/card';
+import { EmptyState } from '@exam/ui/empty-state';
+import { PageHeader } from '@exam/ui/page-header';
+import { Skeleton } from '@exam/ui/spinner';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@exam/ui/tabs';
+import { AlertTriangle, Plus } from 'lucide-react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { useMyExams } from '../../../features/exams/api/exam-queries.ts';
+import { useResultsSummary } from '../../../features/exams/api/get-results-summary.ts';
+import { DraftExamsTable } from '../../../features/exams/components/draft-exams-table.tsx';
+import { ExamStats } from '../../../features/exams/components/exam-stats.tsx';
+import { PublishedExamsTable } from '../../../features/exams/components/published-exams-table.tsx';
+import { ResultsTab } from '../../../features/results/components/results-tab.tsx';
+import { userMessageOf } from '../../../lib/api-client.ts';
+
+function ExamsLoading() {
+  return (
+    <div className="flex flex-col gap-4" aria-busy="true" aria-label="Loading exams">
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} className="h-24" />
+        ))}
+      </div>
+      <Skeleton className="h-48" />
+    </div>
+  );
+}
+
+export function DashboardRoute() {
+  const exams = useMyExams();
+  const summary = useResultsSummary();
+  const all = exams.data ?? [];
+  const published = all.filter((e) => !e.isDraft);
+  const drafts = all.filter((e) => e.isDraft);
+
+  return (
+    <>
+      <PageHeader
+        title="Dashboard"
+        description="Build exams, publish them and follow your candidates."
+        actions={
+          <Button asChild>
+            <Link to={paths.newExam}>
+              <Plus aria-hidden className="h-4 w-4" /> Create New Exam
+            </Link>
+          </Button>
+        }
+      />
+      {exams.isPending ? (
+        <ExamsLoading />
+      ) : exams.isError ? (
+        <Card>
+          <EmptyState icon={<AlertTriangle aria-hidden />} title="Could not load your exams" description={userMessageOf(exams.error)} action={<Button variant="secondary" onClick={() => void exams.refetch()}>Try again</Button>} />
+        </Card>
+      ) : (
+        <div className="flex flex-col gap-6">
+          <ExamStats exams={all} summary={summary.data} />
+          <Tabs defaultValue="exams">
+            <TabsList aria-label="Dashboard sections">
+              <TabsTrigger value="exams">Exams</TabsTrigger>
+              <TabsTrigger value="results">Results</TabsTrigger>
+            </TabsList>
+            <TabsContent value="exams" className="flex flex-col gap-6">
+              <PublishedExamsTable exams={published} summary={summary.data} />
+              <DraftExamsTable exams={drafts} />
+            </TabsContent>
+            <TabsContent value="results">
+              <ResultsTab />
+            </TabsContent>
+          </Tabs>
+        </div>
+      )}
+    </>
+  );
+}

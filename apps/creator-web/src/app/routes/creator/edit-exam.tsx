@@ -1,0 +1,21 @@
+import { PageSpinner } from '@exam/ui/spinner';
+import { toast } from '@exam/ui/toaster';
+import { useEffect } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { useExam } from '../../../features/exams/api/exam-queries.ts';
+import { ExamForm } from '../../../features/exams/components/exam-form/exam-form.tsx';
+import { userMessageOf } from '../../../lib/api-client.ts';
+
+/** Spec: an exam that cannot be loaded sends the creator back to the dashboard. */
+export function EditExamRoute() {
+  const { examId = '' } = useParams();
+  const exam = useExam(examId);
+  useEffect(() => {
+    if (exam.isError) toast.error(userMessageOf(exam.error));
+  }, [exam.isError, exam.error]);
+  if (exam.isPending) return <PageSpinner label="Loading exam…" />;
+  if (exam.isError) return <Navigate to={paths.dashboard} replace />;
+  // Keyed by id so switching exams starts a fresh form.
+  return <ExamForm key={exam.data.id} exam={exam.data} />;
+}

@@ -1,0 +1,5 @@
+import { ExamForm } from '../../../features/exams/components/exam-form/exam-form.tsx';
+
+export function NewExamRoute() {
+  return <ExamForm />;
+}

@@ -1,0 +1,78 @@
+import { CredentialsSchema, type Credentials } from '@exam/domain/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button } from '@exam/ui/button';
+import { Card } from '@exam/ui/card';
+import { Field } from '@exam/ui/field';
+import { Input } from '@exam/ui/input';
+import { AlertCircle } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { userMessageOf } from '../../../lib/api-client.ts';
+import { saveSession } from '../../../lib/auth-storage.ts';
+import { useAuthenticate, type AuthMode } from '../api/sign-in.ts';
+
+/** Spec section 9: the dashboard opens about a second after a successful sign-in. */
+export const REDIRECT_DELAY_MS = 1000;
+
+const copy = {
+  signin: { title: 'Sign In', subtitle: 'Welcome back. Sign in to manage your exams.', submit: 'Sign In', toggle: "Don't have an account? Create One" },
+  signup: { title: 'Create Account', subtitle: 'Create a creator account to build and publish exams.', submit: 'Create Account', toggle: 'Already have an account? Sign In' },
+} as const;
+
+export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
+  const [mode, setMode] = useState<AuthMode>('signin');
+  const [isRedirecting, setIsRedirecting] = useState(false);
+  const authenticate = useAuthenticate();
+  const form = useForm<Credentials>({ resolver: zodResolver(CredentialsSchema), defaultValues: { email: '', password: '' } });
+  const { errors } = form.formState;
+  const isProcessing = authenticate.isPending || isRedirecting;
+  const text = copy[mode];
+
+  const submit = form.handleSubmit((credentials) => {
+    authenticate.mutate(
+      { mode, credentials },
+      {
+        onSuccess: (session) => {
+          saveSession(session);
+          setIsRedirecting(true);
+          window.setTimeout(onAuthenticated, REDIRECT_DELAY_MS);
+        },
+      },
+    );
+  });
+
+  const switchMode = () => {
+    setMode(mode === 'signin' ? 'signup' : 'signin');
+    authenticate.reset();
+    form.clearErrors();
+  };
+
+  return (
+    <Card className="w-full max-w-md p-8">
+      <h1 className="text-2xl font-semibold tracking-tight text-ink">{text.title}</h1>
+      <p className="mt-1 text-sm text-muted">{text.subtitle}</p>
+      <form className="mt-6 flex flex-col gap-4" onSubmit={submit} noValidate>
+        {authenticate.isError && (
+          <div role="alert" className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+            <AlertCircle aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
+            {userMessageOf(authenticate.error)}
+          </div>
+        )}
+        <Field label="Email Address" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" placeholder="you@example.com" disabled={isProcessing} required {...form.register('email')} />
+        </Field>
+        <Field label="Password" error={errors.password?.message}>
+          <Input type="password" autoComplete={mode === 'signin' ? 'current-password' : 'new-password'} placeholder="At least 6 characters" disabled={isProcessing} required {...form.register('password')} />
+        </Field>
+        <Button type="submit" size="lg" disabled={isProcessing} className="mt-2 w-full">
+          {isProcessing ? 'Processing...' : text.submit}
+        </Button>
+      </form>
+      <div className="mt-6 flex flex-col items-center gap-3 text-sm">
+        <button type="button" onClick={switchMode} disabled={isProcessing} className="font-medium text-brand-600 hover:text-brand-700 hover:underline disabled:text-muted">
+          {text.toggle}
+        </button>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,31 @@
+import { ExamSchema, type Exam } from '@exam/domain/exam';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export const examKeys = {
+  all: ['exams'] as const,
+  list: () => [...examKeys.all, 'list'] as const,
+  detail: (examId: string) => [...examKeys.all, 'detail', examId] as const,
+};
+
+const ExamListSchema = z.object({ exams: z.array(ExamSchema) });
+
+export function listMyExams(): Promise<Exam[]> {
+  return apiRequest('/api/exams/auth_exams', { schema: ExamListSchema }).then((data) => data.exams);
+}
+
+export function getExam(examId: string): Promise<Exam> {
+  return apiRequest(`/api/exams/${encodeURIComponent(examId)}`, { schema: ExamSchema });
+}
+
+export const myExamsQuery = () => queryOptions({ queryKey: examKeys.list(), queryFn: listMyExams });
+export const examQuery = (examId: string) => queryOptions({ queryKey: examKeys.detail(examId), queryFn: () => getExam(examId), retry: false });
+
+export function useMyExams() {
+  return useQuery(myExamsQuery());
+}
+
+export function useExam(examId: string) {
+  return useQuery(examQuery(examId));
+}

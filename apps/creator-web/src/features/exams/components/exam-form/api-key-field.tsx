@@ -1,0 +1,66 @@
+import { Badge } from '@exam/ui/badge';
+import { Button } from '@exam/ui/button';
+import { Field } from '@exam/ui/field';
+import { Input } from '@exam/ui/input';
+import { KeyRound } from 'lucide-react';
+import { useFormContext } from 'react-hook-form';
+import type { ApiKeyMode, ExamFormInput } from './exam-form-model.ts';
+
+type Props = { hasStoredKey: boolean; last4: string | null; mode: ApiKeyMode; onModeChange: (mode: ApiKeyMode) => void };
+
+/** The key is write-only: the editor never sees it again, only that one is set and its last four characters. */
+export function ApiKeyField({ hasStoredKey, last4, mode, onModeChange }: Props) {
+  const { register, setValue } = useFormContext<ExamFormInput>();
+  const restore = () => {
+    setValue('aiSettings.apiKey', undefined);
+    onModeChange('keep');
+  };
+
+  if (hasStoredKey && mode === 'keep') {
+    return (
+      <div className="flex flex-col gap-1.5">
+        <span className="text-sm font-medium text-ink">API Key</span>
+        <div className="flex flex-wrap items-center gap-3 rounded-lg border border-line bg-canvas px-3 py-2">
+          <KeyRound aria-hidden className="h-4 w-4 text-muted" />
+          <span className="text-sm text-ink">Key set (…{last4})</span>
+          <div className="ml-auto flex gap-2">
+            <Button size="sm" variant="secondary" onClick={() => onModeChange('replace')}>
+              Replace
+            </Button>
+            <Button size="sm" variant="ghost" className="text-danger hover:bg-red-50" onClick={() => onModeChange('remove')}>
+              Remove
+            </Button>
+          </div>
+        </div>
+      </div>
+    );
+  }
+
+  if (hasStoredKey && mode === 'remove') {
+    return (
+      <div className="flex flex-col gap-1.5">
+        <span className="text-sm font-medium text-ink">API Key</span>
+        <div className="flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2">
+          <Badge tone="danger">Will be removed</Badge>
+          <span className="text-sm text-red-700">The stored key is deleted when you save.</span>
+          <Button size="sm" variant="secondary" className="ml-auto" onClick={restore}>
+            Keep Key
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex items-end gap-2">
+      <Field label="API Key" hint="Stored encrypted; it is never shown again after saving." className="flex-1">
+        <Input type="password" autoComplete="off" spellCheck={false} placeholder={hasStoredKey ? 'Paste the new key' : 'sk-…'} {...register('aiSettings.apiKey')} />
+      </Field>
+      {hasStoredKey && (
+        <Button variant="ghost" className="mb-5" onClick={restore}>
+          Cancel
+        </Button>
+      )}
+    </div>
+  );
+}

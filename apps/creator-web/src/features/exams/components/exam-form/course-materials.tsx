@@ -1,0 +1,72 @@
+import type { CourseMaterial } from '@exam/domain/exam';
+import { Button } from '@exam/ui/button';
+import { Spinner } from '@exam/ui/spinner';
+import { toast } from '@exam/ui/toaster';
+import { FileText, X } from 'lucide-react';
+import { useId, useRef } from 'react';
+import { userMessageOf } from '../../../../lib/api-client.ts';
+import { MATERIAL_ACCEPT, useUploadMaterials } from '../../api/upload-materials.ts';
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Course materials the assistant may draw on (spec: pdf, doc, docx, txt; several at once). */
+export function CourseMaterials({ materials, onChange }: { materials: CourseMaterial[]; onChange: (materials: CourseMaterial[]) => void }) {
+  const upload = useUploadMaterials();
+  const inputId = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const onFiles = (list: FileList | null) => {
+    const files = list ? Array.from(list) : [];
+    if (files.length === 0) return;
+    upload.mutate(files, {
+      onSuccess: (added) => {
+        onChange([...materials, ...added]);
+        toast.success(added.length === 1 ? `Uploaded ${added[0]?.name ?? 'file'}` : `Uploaded ${added.length} files`);
+      },
+      onError: (error) => toast.error(userMessageOf(error)),
+      onSettled: () => {
+        if (inputRef.current) inputRef.current.value = '';
+      },
+    });
+  };
+
+  return (
+    <div className="flex flex-col gap-2">
+      <label htmlFor={inputId} className="text-sm font-medium text-ink">
+        Course Materials
+      </label>
+      <p className="text-xs text-muted">PDF, DOC, DOCX or TXT. The assistant reads their text to guide candidates.</p>
+      <div className="flex items-center gap-3">
+        <input
+          ref={inputRef}
+          id={inputId}
+          type="file"
+          multiple
+          accept={MATERIAL_ACCEPT}
+          disabled={upload.isPending}
+          onChange={(event) => onFiles(event.target.files)}
+          className="block text-sm text-muted file:mr-3 file:cursor-pointer file:rounded-lg file:border file:border-line file:bg-surface file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-ink hover:file:bg-canvas"
+        />
+        {upload.isPending && <Spinner label="Uploading…" />}
+      </div>
+      {materials.length > 0 && (
+        <ul aria-label="Uploaded course materials" className="mt-1 divide-y divide-line rounded-lg border border-line">
+          {materials.map((m) => (
+            <li key={m.id} className="flex items-center gap-3 px-3 py-2 text-sm">
+              <FileText aria-hidden className="h-4 w-4 text-muted" />
+              <span className="min-w-0 flex-1 truncate text-ink">{m.name}</span>
+              <span className="text-xs text-muted">{formatSize(m.size)}</span>
+              <Button variant="ghost" size="icon" aria-label={`Remove ${m.name}`} onClick={() => onChange(materials.filter((x) => x.id !== m.id))}>
+                <X aria-hidden className="h-4 w-4" />
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { Card, CardBody, CardHeader } from '@exam/ui/card';
+import { Field } from '@exam/ui/field';
+import { Input, Textarea } from '@exam/ui/input';
+import { SwitchField } from '@exam/ui/switch';
+import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import type { ExamFormInput } from './exam-form-model.ts';
+
+export function DetailsCard() {
+  const { register, control, formState } = useFormContext<ExamFormInput>();
+  const timerEnabled = useWatch({ control, name: 'timerEnabled' });
+  const { errors } = formState;
+  return (
+    <Card>
+      <CardHeader title="Exam Details" description="What candidates see first, and how long they have." />
+      <CardBody className="flex flex-col gap-5">
+        <Field label="Exam Title" error={errors.title?.message}>
+          <Input placeholder="e.g. Data Structures Midterm" {...register('title')} />
+        </Field>
+        <Field label="Description" hint="Shown to candidates before they start." error={errors.description?.message}>
+          <Textarea rows={3} placeholder="What this exam covers" {...register('description')} />
+        </Field>
+        <div className="grid gap-5 md:grid-cols-2">
+          <div className="flex flex-col gap-3 rounded-lg border border-line p-4">
+            <Controller
+              control={control}
+              name="timerEnabled"
+              render={({ field }) => <SwitchField label="Enable Timer" hint="Submit automatically when time runs out." checked={field.value ?? false} onCheckedChange={field.onChange} />}
+            />
+            {timerEnabled && (
+              <Field label="Duration (minutes)" error={errors.timerMinutes?.message}>
+                <Input type="number" min={1} step={1} inputMode="numeric" className="max-w-40" {...register('timerMinutes', { valueAsNumber: true })} />
+              </Field>
+            )}
+          </div>
+          <div className="rounded-lg border border-line p-4">
+            <Controller
+              control={control}
+              name="fullScreenEnabled"
+              render={({ field }) => <SwitchField label="Fullscreen Mode" hint="Candidates must stay in full screen." checked={field.value ?? false} onCheckedChange={field.onChange} />}
+            />
+          </div>
+        </div>
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,81 @@
+import {
+  AiSettingsInputSchema,
+  CreateExamSchema,
+  DEFAULT_MCQ_OPTIONS,
+  type CodingLanguage,
+  type CourseMaterial,
+  type CreateExam,
+  type Exam,
+  type QuestionType,
+} from '@exam/domain/exam';
+import type { z } from 'zod';
+
+/** What the form holds: the POST body as typed (defaults not yet applied by the schema). */
+export type ExamFormInput = z.input<typeof CreateExamSchema>;
+export type QuestionInput = NonNullable<ExamFormInput['questions']>[number];
+
+/**
+ * The write-only API key (spec: the key never comes back): keep the stored one, replace it with
+ * what was typed, or remove it.
+ */
+export type ApiKeyMode = 'keep' | 'replace' | 'remove';
+
+export function newQuestionId(): string {
+  return crypto.randomUUID();
+}
+
+export function newQuestion(type: QuestionType, language: CodingLanguage = 'python'): QuestionInput {
+  return {
+    id: newQuestionId(),
+    type,
+    title: '',
+    content: '',
+    topic: '',
+    options: type === 'mcq' ? [...DEFAULT_MCQ_OPTIONS] : [],
+    correctAnswer: type === 'mcq' ? '' : undefined,
+    acceptedAnswers: [],
+    language: type === 'coding' ? language : undefined,
+  };
+}
+
+export function emptyExamForm(): ExamFormInput {
+  // Parsing {} applies every default the service would apply, so the form starts from the same values.
+  const defaults = CreateExamSchema.parse({});
+  return { ...defaults, aiSettings: { ...defaults.aiSettings, apiKey: undefined } };
+}
+
+export function examToForm(exam: Exam): ExamFormInput {
+  const { hasApiKey: _hasKey, apiKeyLast4: _last4, courseMaterials, ...ai } = exam.aiSettings;
+  return {
+    title: exam.title,
+    description: exam.description,
+    header: exam.header,
+    rules: exam.rules,
+    timerEnabled: exam.timerEnabled,
+    timerMinutes: exam.timerMinutes,
+    fullScreenEnabled: exam.fullScreenEnabled,
+    questions: exam.questions.map((q) => ({ ...q, correctAnswer: q.correctAnswer ?? (q.type === 'mcq' ? '' : undefined) })),
+    codingWorkspace: exam.codingWorkspace,
+    aiSettings: { ...AiSettingsInputSchema.parse({}), ...ai, apiKey: undefined, courseMaterialIds: courseMaterials.map((m) => m.id) },
+    isDraft: exam.isDraft,
+  };
+}
+
+/**
+ * The request body from validated values: blank question titles get the spec's default
+ * 'Question N', materials come from the upload list, and the key follows the creator's choice.
+ */
+export function toRequestBody(values: CreateExam, materials: CourseMaterial[], apiKeyMode: ApiKeyMode): CreateExam {
+  const typedKey = values.aiSettings.apiKey?.trim();
+  let apiKey: string | null | undefined;
+  if (apiKeyMode === 'remove') apiKey = null;
+  else if (apiKeyMode === 'replace' && typedKey) apiKey = typedKey;
+  else apiKey = undefined;
+  const { apiKey: _typed, ...ai } = values.aiSettings;
+  return {
+    ...values,
+    title: values.title.trim(),
+    questions: values.questions.map((q, i) => ({ ...q, title: q.title.trim() || `Question ${i + 1}` })),
+    aiSettings: { ...ai, ...(apiKey === undefined ? {} : { apiKey }), courseMaterialIds: materials.map((m) => m.id) },
+  };
+}

@@ -1,0 +1,141 @@
+import { CODING_LANGUAGES, type CodingLanguage } from '@exam/domain/exam';
+import { Badge } from '@exam/ui/badge';
+import { Button } from '@exam/ui/button';
+import { Field } from '@exam/ui/field';
+import { Input, Textarea } from '@exam/ui/input';
+import { Select } from '@exam/ui/select';
+import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
+import { useFormContext, useWatch } from 'react-hook-form';
+import type { ExamFormInput } from './exam-form-model.ts';
+import { StringListEditor } from './string-list-editor.tsx';
+
+export const QUESTION_TYPE_LABELS = { mcq: 'Multiple choice', 'short-answer': 'Short answer', 'file-upload': 'File upload', coding: 'Coding' } as const;
+export const LANGUAGE_LABELS: Record<CodingLanguage, string> = { python: 'Python', javascript: 'JavaScript', sql: 'SQL', r: 'R', java: 'Java', cpp: 'C++' };
+export const LANGUAGE_OPTIONS = CODING_LANGUAGES.map((value) => ({ value, label: LANGUAGE_LABELS[value] }));
+
+function McqOptions({ index }: { index: number }) {
+  const { control, setValue, formState } = useFormContext<ExamFormInput>();
+  const n = index + 1;
+  const options = useWatch({ control, name: `questions.${index}.options` }) ?? [];
+  const correct = useWatch({ control, name: `questions.${index}.correctAnswer` }) ?? '';
+  const correctIndex = correct === '' ? -1 : options.indexOf(correct);
+  const questionErrors = formState.errors.questions?.[index];
+  const optionErrors = Array.isArray(questionErrors?.options) ? questionErrors.options.map((e) => e?.message) : undefined;
+
+  // correctAnswer is the option's text (issue 2), so editing the marked option carries the mark along.
+  const changeOptions = (next: string[]) => {
+    const stillThere = correctIndex >= 0 && next.length === options.length;
+    setValue(`questions.${index}.options`, next, { shouldDirty: true });
+    const nextCorrect = stillThere ? (next[correctIndex] ?? '') : next.includes(correct) ? correct : '';
+    setValue(`questions.${index}.correctAnswer`, nextCorrect, { shouldDirty: true });
+  };
+
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-2 text-sm font-medium text-ink">Options</legend>
+      <p className="-mt-1 mb-1 text-xs text-muted">Select the radio button next to the correct option.</p>
+      <div role="radiogroup" aria-label={`Question ${n} correct option`}>
+        <StringListEditor
+          values={options}
+          onChange={changeOptions}
+          itemLabel={(i) => `Question ${n} option ${i + 1}`}
+          placeholder={(i) => `Option ${String.fromCharCode(65 + (i % 26))}`}
+          addLabel={`Question ${n} add option`}
+          addText="Add Option"
+          minItems={2}
+          errors={optionErrors}
+          renderLeading={(i) => (
+            <label className="flex shrink-0 items-center gap-1.5 text-xs text-muted">
+              <input
+                type="radio"
+                name={`question-${index}-correct`}
+                className="h-4 w-4 accent-brand-600"
+                aria-label={`Question ${n} option ${i + 1} is correct`}
+                checked={i === correctIndex}
+                onChange={() => setValue(`questions.${index}.correctAnswer`, options[i] ?? '', { shouldDirty: true })}
+              />
+              <span aria-hidden>Correct</span>
+            </label>
+          )}
+        />
+      </div>
+      {(questionErrors?.options?.message || questionErrors?.correctAnswer?.message) && (
+        <p role="alert" className="text-xs text-danger">
+          {questionErrors.options?.message ?? questionErrors.correctAnswer?.message}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function AcceptedAnswers({ index }: { index: number }) {
+  const { control, setValue } = useFormContext<ExamFormInput>();
+  const n = index + 1;
+  const answers = useWatch({ control, name: `questions.${index}.acceptedAnswers` }) ?? [];
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-2 text-sm font-medium text-ink">Accepted answers</legend>
+      <p className="-mt-1 mb-1 text-xs text-muted">Answers matching one of these (ignoring case and spaces) are marked correct. Leave empty to grade by hand.</p>
+      <StringListEditor
+        values={answers}
+        onChange={(next) => setValue(`questions.${index}.acceptedAnswers`, next, { shouldDirty: true })}
+        itemLabel={(i) => `Question ${n} accepted answer ${i + 1}`}
+        placeholder={() => 'An accepted answer'}
+        addLabel={`Question ${n} add accepted answer`}
+        addText="Add Accepted Answer"
+      />
+    </fieldset>
+  );
+}
+
+type Props = { index: number; count: number; onRemove: () => void; onMove: (to: number) => void };
+
+export function QuestionEditor({ index, count, onRemove, onMove }: Props) {
+  const { register, control, setValue, formState } = useFormContext<ExamFormInput>();
+  const type = useWatch({ control, name: `questions.${index}.type` }) ?? 'mcq';
+  const language = useWatch({ control, name: `questions.${index}.language` }) ?? 'python';
+  const errors = formState.errors.questions?.[index];
+  const n = index + 1;
+  return (
+    <section aria-label={`Question ${n}`} className="rounded-lg border border-line bg-canvas/40 p-4">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <div className="flex items-center gap-2">
+          <span className="text-sm font-semibold text-ink">Question {n}</span>
+          <Badge tone="brand">{QUESTION_TYPE_LABELS[type]}</Badge>
+        </div>
+        <div className="flex items-center gap-1">
+          <Button variant="ghost" size="icon" aria-label={`Move question ${n} up`} disabled={index === 0} onClick={() => onMove(index - 1)}>
+            <ArrowUp aria-hidden className="h-4 w-4" />
+          </Button>
+          <Button variant="ghost" size="icon" aria-label={`Move question ${n} down`} disabled={index === count - 1} onClick={() => onMove(index + 1)}>
+            <ArrowDown aria-hidden className="h-4 w-4" />
+          </Button>
+          <Button variant="ghost" size="sm" className="text-danger hover:bg-red-50" aria-label={`Remove question ${n}`} onClick={onRemove}>
+            <Trash2 aria-hidden className="h-4 w-4" /> Remove
+          </Button>
+        </div>
+      </div>
+      <div className="flex flex-col gap-4">
+        <div className="grid gap-4 md:grid-cols-[1fr_14rem]">
+          <Field label={`Question ${n} title`} error={errors?.title?.message}>
+            <Input placeholder={`Question ${n}`} {...register(`questions.${index}.title`)} />
+          </Field>
+          <Field label={`Question ${n} topic`} hint="Groups questions in insights." error={errors?.topic?.message}>
+            <Input placeholder="e.g. Recursion" {...register(`questions.${index}.topic`)} />
+          </Field>
+        </div>
+        <Field label={`Question ${n} content`} error={errors?.content?.message}>
+          <Textarea rows={3} placeholder="The full question, instructions or context" {...register(`questions.${index}.content`)} />
+        </Field>
+        {type === 'coding' && (
+          <Field label={`Question ${n} language`} className="max-w-56">
+            <Select value={language} options={LANGUAGE_OPTIONS} onValueChange={(value) => setValue(`questions.${index}.language`, value as CodingLanguage, { shouldDirty: true })} />
+          </Field>
+        )}
+        {type === 'mcq' && <McqOptions index={index} />}
+        {type === 'short-answer' && <AcceptedAnswers index={index} />}
+        {type === 'file-upload' && <p className="text-sm text-muted">Candidates upload one file as their answer.</p>}
+      </div>
+    </section>
+  );
+}

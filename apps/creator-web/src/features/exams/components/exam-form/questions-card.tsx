@@ -1,0 +1,54 @@
+import type { CodingLanguage, QuestionType } from '@exam/domain/exam';
+import { Button } from '@exam/ui/button';
+import { Card, CardBody, CardHeader } from '@exam/ui/card';
+import { EmptyState } from '@exam/ui/empty-state';
+import { Select } from '@exam/ui/select';
+import { Code2, FileUp, ListChecks, ListPlus, TextCursorInput } from 'lucide-react';
+import { useId, useState } from 'react';
+import { useFieldArray, useFormContext } from 'react-hook-form';
+import { newQuestion, type ExamFormInput } from './exam-form-model.ts';
+import { LANGUAGE_OPTIONS, QuestionEditor } from './question-editor.tsx';
+
+export function QuestionsCard() {
+  const { control } = useFormContext<ExamFormInput>();
+  // Questions carry their own `id`, so the field array keeps its React keys elsewhere.
+  const { fields, append, remove, move } = useFieldArray({ control, name: 'questions', keyName: 'fieldKey' });
+  const [codingLanguage, setCodingLanguage] = useState<CodingLanguage>('python');
+  const languageId = useId();
+  const add = (type: QuestionType) => append(newQuestion(type, codingLanguage), { shouldFocus: false });
+
+  return (
+    <Card>
+      <CardHeader title="Questions" description={`${fields.length} ${fields.length === 1 ? 'question' : 'questions'}`} />
+      <CardBody className="flex flex-col gap-4">
+        {fields.length === 0 ? (
+          <EmptyState icon={<ListPlus aria-hidden />} title="No questions yet" description="Add a question with the buttons below." className="rounded-lg border border-dashed border-line" />
+        ) : (
+          fields.map((field, index) => <QuestionEditor key={field.fieldKey} index={index} count={fields.length} onRemove={() => remove(index)} onMove={(to) => move(index, to)} />)
+        )}
+        <div className="flex flex-wrap items-end gap-2 border-t border-line pt-4">
+          <Button variant="secondary" onClick={() => add('mcq')}>
+            <ListChecks aria-hidden className="h-4 w-4" /> Add MCQ
+          </Button>
+          <Button variant="secondary" onClick={() => add('short-answer')}>
+            <TextCursorInput aria-hidden className="h-4 w-4" /> Add Short Answer
+          </Button>
+          <Button variant="secondary" onClick={() => add('file-upload')}>
+            <FileUp aria-hidden className="h-4 w-4" /> Add File Upload
+          </Button>
+          <div className="ml-auto flex items-end gap-2">
+            <div className="flex flex-col gap-1.5">
+              <label htmlFor={languageId} className="text-xs font-medium text-muted">
+                Coding language
+              </label>
+              <Select id={languageId} value={codingLanguage} options={LANGUAGE_OPTIONS} onValueChange={(v) => setCodingLanguage(v as CodingLanguage)} className="w-36" />
+            </div>
+            <Button variant="secondary" onClick={() => add('coding')}>
+              <Code2 aria-hidden className="h-4 w-4" /> Add Coding Question
+            </Button>
+          </div>
+        </div>
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,110 @@
+import type { Exam } from '@exam/domain/exam';
+import { Card, CardHeader } from '@exam/ui/card';
+import { EmptyState } from '@exam/ui/empty-state';
+import { Switch } from '@exam/ui/switch';
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
+import { toast } from '@exam/ui/toaster';
+import { BarChart3, Copy, ExternalLink, Pencil, Send, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { paths, takerPaths } from '../../../config/paths.ts';
+import { useRuntimeConfig } from '../../../config/runtime-config.ts';
+import { userMessageOf } from '../../../lib/api-client.ts';
+import { getToken } from '../../../lib/auth-storage.ts';
+import { copyText } from '../../../lib/copy-text.ts';
+import { formatDate } from '../../../lib/format-date.ts';
+import { openPreview } from '../../../lib/preview-handshake.ts';
+import { useSetExamLive } from '../api/exam-mutations.ts';
+import type { ExamResultsSummary } from '../api/get-results-summary.ts';
+import { DeleteExamDialog } from './delete-exam-dialog.tsx';
+import { IconAction } from './icon-action.tsx';
+
+export async function copyExamUrl(url: string): Promise<void> {
+  if (await copyText(url)) toast.success('Exam URL copied to clipboard!');
+  else toast.error('Failed to copy URL. Please copy manually.');
+}
+
+function LiveSwitch({ exam }: { exam: Exam }) {
+  const setLive = useSetExamLive();
+  const id = `live-${exam.id}`;
+  return (
+    <div className="flex items-center gap-2">
+      <Switch
+        id={id}
+        checked={exam.isLive}
+        onCheckedChange={(isLive) =>
+          setLive.mutate(
+            { examId: exam.id, isLive },
+            {
+              onSuccess: () => toast.success(isLive ? 'Exam is now live' : 'Exam is now offline'),
+              onError: (error) => toast.error(userMessageOf(error)),
+            },
+          )
+        }
+      />
+      <label htmlFor={id} className={exam.isLive ? 'text-sm font-medium text-success' : 'text-sm text-muted'}>
+        {exam.isLive ? 'Live' : 'Offline'}
+      </label>
+    </div>
+  );
+}
+
+type Props = { exams: Exam[]; summary: ExamResultsSummary[] | undefined };
+
+export function PublishedExamsTable({ exams, summary }: Props) {
+  const { takerOrigin } = useRuntimeConfig();
+  const [toDelete, setToDelete] = useState<Exam | null>(null);
+  const countsOf = (examId: string) => summary?.find((s) => s.examId === examId);
+  // Without the results service the counts are unknown, not zero.
+  const count = (value: number | undefined) => (summary ? (value ?? 0) : '—');
+
+  const preview = (exam: Exam) => {
+    const token = getToken();
+    if (!token) return;
+    if (!openPreview(takerPaths.preview(takerOrigin, exam.id), takerOrigin, token)) toast.error('Allow pop-ups for this site to open the preview.');
+  };
+
+  return (
+    <Card>
+      <CardHeader title="Published Exams" description="Exams candidates can open once they are live." />
+      {exams.length === 0 ? (
+        <EmptyState icon={<Send aria-hidden />} title="No published exams yet" />
+      ) : (
+        <Table aria-label="Published Exams">
+          <TableHead>
+            <tr>
+              {['Title', 'Status', 'Questions', 'Published', 'Last Edit', 'Invites', 'Submissions'].map((h) => (
+                <TableHeaderCell key={h}>{h}</TableHeaderCell>
+              ))}
+              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+            </tr>
+          </TableHead>
+          <TableBody>
+            {exams.map((exam) => (
+              <TableRow key={exam.id}>
+                <TableCell className="max-w-64 truncate font-medium">{exam.title || 'Untitled exam'}</TableCell>
+                <TableCell>
+                  <LiveSwitch exam={exam} />
+                </TableCell>
+                <TableCell className="tabular-nums">{exam.questions.length}</TableCell>
+                <TableCell className="whitespace-nowrap">{formatDate(exam.publishedAt)}</TableCell>
+                <TableCell className="whitespace-nowrap">{formatDate(exam.lastEditedAt)}</TableCell>
+                <TableCell className="tabular-nums">{count(countsOf(exam.id)?.started)}</TableCell>
+                <TableCell className="tabular-nums">{count(countsOf(exam.id)?.submitted)}</TableCell>
+                <TableCell>
+                  <div className="flex justify-end gap-0.5">
+                    <IconAction label="View Insights" icon={<BarChart3 aria-hidden className="h-4 w-4" />} to={paths.examInsights(exam.id)} />
+                    <IconAction label="Edit" icon={<Pencil aria-hidden className="h-4 w-4" />} to={paths.editExam(exam.id, 'published')} />
+                    <IconAction label="Preview" icon={<ExternalLink aria-hidden className="h-4 w-4" />} onClick={() => preview(exam)} />
+                    <IconAction label="Copy exam URL" icon={<Copy aria-hidden className="h-4 w-4" />} onClick={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))} />
+                    <IconAction label="Delete" tone="danger" icon={<Trash2 aria-hidden className="h-4 w-4" />} onClick={() => setToDelete(exam)} />
+                  </div>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <DeleteExamDialog exam={toDelete} onClose={() => setToDelete(null)} />
+    </Card>
+  );
+}

@@ -1,0 +1,98 @@
+import { ErrorBodySchema, type Issue } from '@exam/domain/errors';
+import type { z } from 'zod';
+import { clearToken, getToken } from './auth-storage.ts';
+
+/** Every failed call becomes one of these: a code to branch on and a message a person can read. */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly userMessage: string;
+  readonly issues: Issue[];
+
+  constructor(init: { code: string; status: number; userMessage: string; issues?: Issue[] }) {
+    super(init.userMessage);
+    this.name = 'ApiError';
+    this.code = init.code;
+    this.status = init.status;
+    this.userMessage = init.userMessage;
+    this.issues = init.issues ?? [];
+  }
+}
+
+const fallbackMessages: Record<number, string> = {
+  401: 'Your session has expired. Please sign in again.',
+  403: 'You do not have access to this.',
+  404: 'Not found.',
+  413: 'The upload is too large.',
+  429: 'Too many requests. Please wait a moment and try again.',
+};
+
+let onUnauthorized: () => void = () => undefined;
+
+/** The router registers what a 401 on an authenticated call does (spec: token removed, back to sign-in). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+type RequestOptions<T> = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  /** Validates the response; the parsed value is returned. */
+  schema: z.ZodType<T>;
+  /** Sign-in and sign-up send no token and treat 401 as a plain error. */
+  anonymous?: boolean;
+  signal?: AbortSignal;
+};
+
+async function errorOf(response: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    body = undefined;
+  }
+  const parsed = ErrorBodySchema.safeParse(body);
+  if (parsed.success) {
+    const { code, message, issues } = parsed.data.error;
+    // A 500 carries a generic text meant for logs; show a steady sentence instead.
+    const userMessage = response.status >= 500 ? 'Something went wrong. Please try again.' : message;
+    return new ApiError({ code, status: response.status, userMessage, issues });
+  }
+  return new ApiError({ code: `HTTP_${response.status}`, status: response.status, userMessage: fallbackMessages[response.status] ?? 'Something went wrong. Please try again.' });
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions<T>): Promise<T> {
+  const headers = new Headers({ accept: 'application/json' });
+  const token = options.anonymous ? null : getToken();
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  let body: BodyInit | undefined;
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
+    headers.set('content-type', 'application/json');
+    body = JSON.stringify(options.body);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, { method: options.method ?? 'GET', headers, body, signal: options.signal });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError({ code: 'NETWORK', status: 0, userMessage: 'Cannot reach the server. Check your connection and try again.' });
+  }
+  if (!response.ok) {
+    const error = await errorOf(response);
+    if (response.status === 401 && !options.anonymous) {
+      clearToken();
+      onUnauthorized();
+    }
+    throw error;
+  }
+  const parsed = options.schema.safeParse(await response.json());
+  if (!parsed.success) {
+    throw new ApiError({ code: 'BAD_RESPONSE', status: response.status, userMessage: 'The server sent an unexpected answer. Please try again.' });
+  }
+  return parsed.data;
+}
+
+export function userMessageOf(error: unknown): string {
+  return error instanceof ApiError ? error.userMessage : 'Something went wrong. Please try again.';
+}

@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { AppProvider, createQueryClient } from './app/provider.tsx';
+import { createAppRouter } from './app/router.tsx';
+import { loadRuntimeConfig } from './config/runtime-config.ts';
+import './index.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+const runtimeConfig = await loadRuntimeConfig();
+const router = createAppRouter();
+
+createRoot(root).render(
+  <StrictMode>
+    <AppProvider queryClient={createQueryClient()} runtimeConfig={runtimeConfig}>
+      <RouterProvider router={router} />
+    </AppProvider>
+  </StrictMode>,
+);
