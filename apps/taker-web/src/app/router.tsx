@@ -2,18 +2,18 @@ import { useMemo } from 'react';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { AboutRoute, CareersRoute, LandingRoute, NotFoundRoute } from './routes/marketing.tsx';
-import { CredentialsRoute } from './routes/taker/credentials.tsx';
-import { ResultsRoute } from './routes/taker/results.tsx';
-import { StartRoute } from './routes/taker/start.tsx';
 
-/** The route table; the exam page (and CodeMirror with it) is loaded only when a candidate opens one. */
+/**
+ * The route table. Only the marketing pages are in the first chunk; the taker pages (with zod and the
+ * domain schemas) and the exam page (with CodeMirror behind it) load when a candidate reaches them.
+ */
 export const routes: RouteObject[] = [
   { path: paths.home, element: <LandingRoute /> },
   { path: paths.about, element: <AboutRoute /> },
   { path: paths.careers, element: <CareersRoute /> },
-  { path: paths.start, element: <StartRoute /> },
-  { path: paths.credentials, element: <CredentialsRoute /> },
-  { path: paths.results, element: <ResultsRoute /> },
+  { path: paths.start, lazy: async () => ({ Component: (await import('./routes/taker/start.tsx')).StartRoute }) },
+  { path: paths.credentials, lazy: async () => ({ Component: (await import('./routes/taker/credentials.tsx')).CredentialsRoute }) },
+  { path: paths.results, lazy: async () => ({ Component: (await import('./routes/taker/results.tsx')).ResultsRoute }) },
   { path: '/exam/:examId', lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).ExamRoute }) },
   { path: '*', element: <NotFoundRoute /> },
 ];

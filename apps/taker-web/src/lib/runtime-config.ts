@@ -1,23 +1,29 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '../config/paths.ts';
-import { apiRequest } from './api-client.ts';
 
-const RuntimeConfigSchema = z.object({ creatorOrigin: z.string(), takerOrigin: z.string() });
-export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
+/** Origins of the two apps (GET /runtime-config.json, served by web-config's runtime-config plugin). */
+export type RuntimeConfig = { creatorOrigin: string; takerOrigin: string };
 
-/** Served by the web server (web-config's runtime-config plugin); falls back to this origin. */
+const isOrigin = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
+
+/**
+ * Read without zod on purpose: the landing page needs it and should not pull the schema library into
+ * the first chunk. Falls back to this page's origin.
+ */
+export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
+  const fallback = { creatorOrigin: window.location.origin, takerOrigin: window.location.origin };
+  try {
+    const response = await fetch(new URL(api.runtimeConfig, window.location.origin));
+    const body = (await response.json()) as Partial<Record<keyof RuntimeConfig, unknown>>;
+    return {
+      creatorOrigin: isOrigin(body.creatorOrigin) ? body.creatorOrigin : fallback.creatorOrigin,
+      takerOrigin: isOrigin(body.takerOrigin) ? body.takerOrigin : fallback.takerOrigin,
+    };
+  } catch {
+    return fallback;
+  }
+}
+
 export function useRuntimeConfig(): RuntimeConfig | undefined {
-  const query = useQuery({
-    queryKey: ['runtime-config'],
-    queryFn: async () => {
-      try {
-        return await apiRequest(api.runtimeConfig, { schema: RuntimeConfigSchema });
-      } catch {
-        return { creatorOrigin: window.location.origin, takerOrigin: window.location.origin };
-      }
-    },
-    staleTime: Infinity,
-  });
-  return query.data;
+  return useQuery({ queryKey: ['runtime-config'], queryFn: loadRuntimeConfig, staleTime: Infinity }).data;
 }

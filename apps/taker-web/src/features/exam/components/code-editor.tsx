@@ -1,0 +1,50 @@
+import type { CodingLanguage } from '@exam/domain/exam';
+import CodeMirror, { EditorView, type Extension } from '@uiw/react-codemirror';
+import { useEffect, useMemo, useState } from 'react';
+
+/** Each language's grammar is its own chunk, fetched when a question needs it. */
+async function loadLanguage(language: CodingLanguage): Promise<Extension> {
+  switch (language) {
+    case 'python':
+      return (await import('@codemirror/lang-python')).python();
+    case 'javascript':
+      return (await import('@codemirror/lang-javascript')).javascript();
+    case 'sql':
+      return (await import('@codemirror/lang-sql')).sql();
+    case 'java':
+      return (await import('@codemirror/lang-java')).java();
+    case 'cpp':
+      return (await import('@codemirror/lang-cpp')).cpp();
+    case 'r': {
+      const [{ StreamLanguage }, { r }] = await Promise.all([import('@codemirror/language'), import('@codemirror/legacy-modes/mode/r')]);
+      return StreamLanguage.define(r);
+    }
+  }
+}
+
+type CodeEditorProps = {
+  value: string;
+  language: CodingLanguage;
+  label: string;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+};
+
+export default function CodeEditor({ value, language, label, onChange, onBlur }: CodeEditorProps) {
+  const [grammar, setGrammar] = useState<Extension | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    loadLanguage(language)
+      .then((extension) => !cancelled && setGrammar(extension))
+      .catch((error: unknown) => console.warn('Could not load the editor language', language, error));
+    return () => {
+      cancelled = true;
+    };
+  }, [language]);
+  const extensions = useMemo(() => [EditorView.contentAttributes.of({ 'aria-label': label }), EditorView.lineWrapping, ...(grammar ? [grammar] : [])], [grammar, label]);
+  return (
+    <div className="overflow-hidden rounded-lg border border-line" data-testid="code-editor" data-language={language}>
+      <CodeMirror value={value} onChange={onChange} onBlur={onBlur} extensions={extensions} minHeight="160px" maxHeight="480px" basicSetup={{ foldGutter: false }} />
+    </div>
+  );
+}

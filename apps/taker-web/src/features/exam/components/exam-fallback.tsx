@@ -1,0 +1,24 @@
+import { Button } from '@exam/ui/button';
+import { useNavigate } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+
+export function ExamLoading() {
+  return (
+    <main className="flex min-h-full items-center justify-center">
+      <p role="status" className="text-muted">
+        Loading exam...
+      </p>
+    </main>
+  );
+}
+
+/** Spec section 2 fallback screens: 'Exam not found or unavailable' and 'This exam has no questions'. */
+export function ExamFallback({ message }: { message: string }) {
+  const navigate = useNavigate();
+  return (
+    <main className="flex min-h-full flex-col items-center justify-center gap-4 px-6 text-center">
+      <h1 className="text-xl font-semibold text-ink">{message}</h1>
+      <Button onClick={() => void navigate(paths.start)}>Back to Start</Button>
+    </main>
+  );
+}

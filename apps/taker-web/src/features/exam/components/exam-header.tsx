@@ -1,0 +1,84 @@
+import { Badge } from '@exam/ui/badge';
+import { Button } from '@exam/ui/button';
+import { AlertTriangle, Clock, Maximize, Minimize } from 'lucide-react';
+import type { SaveStatus } from '../lib/sync.ts';
+import { formatCountdown } from '../lib/clock.ts';
+import type { PanelKey, PanelVisibility } from './exam-panels.tsx';
+
+const SAVE_LABEL: Record<SaveStatus, string> = { saved: 'Saved', saving: 'Saving...', offline: 'Offline — answers are kept on this device' };
+const PANEL_LABEL: Record<PanelKey, string> = { questions: 'Questions', workspace: 'Workspace', assistant: 'Assistant' };
+
+type ExamHeaderProps = {
+  title: string;
+  preview: boolean;
+  warnings: number;
+  candidate: { name: string; studentId: string } | null;
+  answered: number;
+  total: number;
+  remaining: number | null;
+  panels: PanelVisibility;
+  availablePanels: PanelKey[];
+  onTogglePanel: (key: PanelKey) => void;
+  onRestoreAll: () => void;
+  fullScreen: { enabled: boolean; active: boolean; onToggle: () => void };
+  saveStatus: SaveStatus | null;
+  submitting: boolean;
+  onSubmit: () => void;
+};
+
+export function ExamHeader(props: ExamHeaderProps) {
+  const { panels, availablePanels } = props;
+  const allHidden = availablePanels.every((key) => !panels[key]);
+  return (
+    <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-surface px-4 py-2">
+      <div className="flex min-w-0 items-center gap-2">
+        <h1 className="truncate text-base font-semibold text-ink">{props.title}</h1>
+        {props.preview && <Badge tone="info">Creator Preview</Badge>}
+        <Badge tone={props.warnings > 0 ? 'warning' : 'neutral'} data-testid="warnings-count" aria-label={`Warnings: ${props.warnings}`}>
+          <AlertTriangle aria-hidden className="h-3 w-3" /> {props.warnings}
+        </Badge>
+      </div>
+      {props.candidate && (
+        <span className="text-sm text-muted" data-testid="candidate">
+          {props.candidate.name} ({props.candidate.studentId})
+        </span>
+      )}
+      <span className="text-sm font-medium text-ink" data-testid="answered-count">
+        Answered: {props.answered}/{props.total}
+      </span>
+      {props.remaining !== null && (
+        <span role="timer" aria-label="Time remaining" className={`inline-flex items-center gap-1 font-mono text-sm font-semibold ${props.remaining < 60 ? 'text-danger' : 'text-ink'}`} data-testid="countdown">
+          <Clock aria-hidden className="h-4 w-4" />
+          {formatCountdown(props.remaining)}
+        </span>
+      )}
+      <div className="ml-auto flex flex-wrap items-center gap-2">
+        <div role="group" aria-label="Panels" className="flex items-center gap-1">
+          {availablePanels.map((key) => (
+            <Button key={key} size="sm" variant={panels[key] ? 'secondary' : 'ghost'} aria-pressed={panels[key]} onClick={() => props.onTogglePanel(key)}>
+              {PANEL_LABEL[key]}
+            </Button>
+          ))}
+          {allHidden && (
+            <Button size="sm" variant="secondary" onClick={props.onRestoreAll}>
+              Restore All
+            </Button>
+          )}
+        </div>
+        {props.fullScreen.enabled && (
+          <Button size="icon" variant="ghost" aria-label={props.fullScreen.active ? 'Exit fullscreen' : 'Enter fullscreen'} onClick={props.fullScreen.onToggle}>
+            {props.fullScreen.active ? <Minimize aria-hidden className="h-4 w-4" /> : <Maximize aria-hidden className="h-4 w-4" />}
+          </Button>
+        )}
+        {props.saveStatus && (
+          <span aria-live="polite" data-testid="save-status" className={`text-xs ${props.saveStatus === 'offline' ? 'text-warning' : 'text-muted'}`}>
+            {SAVE_LABEL[props.saveStatus]}
+          </span>
+        )}
+        <Button size="sm" onClick={props.onSubmit} disabled={props.submitting}>
+          {props.submitting ? 'Submitting…' : 'Submit'}
+        </Button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { useExamSession } from '../hooks/use-exam-session.ts';
+import { ExamFallback, ExamLoading } from './exam-fallback.tsx';
+import { ExamRoom, type ExamPanelProps } from './exam-room.tsx';
+
+type ExamPageProps = {
+  examId: string;
+  preview: boolean;
+  fullScreenRequested: boolean | undefined;
+  renderWorkspace: (props: ExamPanelProps) => ReactNode;
+  renderAssistant: (props: ExamPanelProps) => ReactNode;
+};
+
+/** /exam/{examId}: the fallback screens, then the exam itself (spec section 2). */
+export function ExamPage({ examId, preview, fullScreenRequested, renderWorkspace, renderAssistant }: ExamPageProps) {
+  const session = useExamSession(examId, preview);
+  if (session.status === 'loading') return <ExamLoading />;
+  if (session.status === 'unavailable') return <ExamFallback message="Exam not found or unavailable" />;
+  if (session.exam.questions.length === 0) return <ExamFallback message="This exam has no questions" />;
+  return (
+    <ExamRoom
+      exam={session.exam}
+      attempt={session.attempt}
+      db={session.db}
+      initialAnswers={session.answers}
+      deadline={session.deadline}
+      clockOffsetMs={session.clockOffsetMs}
+      preview={preview}
+      fullScreenRequested={fullScreenRequested}
+      renderWorkspace={renderWorkspace}
+      renderAssistant={renderAssistant}
+    />
+  );
+}

@@ -1,0 +1,143 @@
+import type { ProctorEvent } from '@exam/domain/attempt';
+import type { PublicExam } from '@exam/domain/exam';
+import { toast } from '@exam/ui/toaster';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import type { ResultsState } from '../../../lib/navigation-state.ts';
+import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
+import { useCountdown } from '../hooks/use-countdown.ts';
+import { useExamAnswers } from '../hooks/use-exam-answers.ts';
+import { usePanels } from '../hooks/use-panels.ts';
+import { usePasteGuard } from '../hooks/use-paste-guard.ts';
+import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
+import { useSyncEngine } from '../hooks/use-sync-engine.ts';
+import { ExamHeader } from './exam-header.tsx';
+import { ExamPanels, type PanelKey } from './exam-panels.tsx';
+import { AttentionDialog, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
+import { QuestionsPanel } from './questions-panel.tsx';
+
+/** What the workspace and assistant panels receive (their features render inside this page). */
+export type ExamPanelProps = { exam: PublicExam; attempt: { attemptId: string; token: string } | null; preview: boolean; activeQuestionIndex: number };
+
+export type ExamRoomProps = {
+  exam: PublicExam;
+  attempt: StoredAttempt | null;
+  db: TakerDb | null;
+  initialAnswers: Map<number, string>;
+  deadline: string | null;
+  clockOffsetMs: number;
+  preview: boolean;
+  /** From the navigation state; falls back to what the attempt stored, then to the exam setting. */
+  fullScreenRequested: boolean | undefined;
+  renderWorkspace: (props: ExamPanelProps) => ReactNode;
+  renderAssistant: (props: ExamPanelProps) => ReactNode;
+};
+
+/** A timed exam whose deadline did not come back from the server still ends timerMinutes after the start. */
+function effectiveDeadline(exam: PublicExam, attempt: StoredAttempt | null, deadline: string | null): string | null {
+  if (!attempt || !exam.timerEnabled) return null;
+  if (deadline) return deadline;
+  return new Date(Date.parse(attempt.startedAt) + exam.timerMinutes * 60_000).toISOString();
+}
+
+export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOffsetMs, preview, fullScreenRequested, renderWorkspace, renderAssistant }: ExamRoomProps) {
+  const navigate = useNavigate();
+  const [activeQuestionIndex, setActiveQuestionIndex] = useState(0);
+  const [submitting, setSubmitting] = useState(false);
+  const [isFullscreen, setIsFullscreen] = useState(() => Boolean(document.fullscreenElement));
+  const submittingRef = useRef(false);
+  const submitRef = useRef<() => void>(() => undefined);
+  const onClosed = useCallback((message: string) => {
+    toast.error(message);
+    submitRef.current();
+  }, []);
+  const { engine, status } = useSyncEngine(db, preview ? null : attempt, onClosed);
+  const { answers, answered, setAnswer, setStoredAnswer, commit } = useExamAnswers(initialAnswers, engine, db, attempt);
+  const wantsFullscreen = !preview && (fullScreenRequested ?? attempt?.fullScreenRequested ?? exam.fullScreenEnabled);
+
+  const engineRef = useRef(engine);
+  useEffect(() => {
+    engineRef.current = engine;
+  }, [engine]);
+  const logEvent = useCallback(
+    (event: ProctorEvent) => {
+      engineRef.current?.logEvent({ ...event, questionIndex: event.questionIndex ?? activeQuestionIndex }).catch((error: unknown) => console.error('Could not record the event', error));
+    },
+    [activeQuestionIndex],
+  );
+  const proctoring = useProctoring({ enabled: !preview, fullScreenRequested: wantsFullscreen, onEvent: logEvent });
+  const paste = usePasteGuard(!preview, logEvent);
+
+  const submit = useCallback(async () => {
+    if (submittingRef.current) return;
+    submittingRef.current = true;
+    setSubmitting(true);
+    proctoring.suspend();
+    try {
+      const current = engineRef.current;
+      const outcome = current ? await current.submit() : { answered, total: exam.questions.length };
+      await exitFullscreen();
+      toast.success('Exam submitted successfully!');
+      const state: ResultsState = { answered: outcome.answered, total: outcome.total, examTitle: exam.title };
+      void navigate(paths.results, { replace: true, state });
+    } catch (error) {
+      console.error('Submit failed', error);
+      toast.error('Failed to submit exam');
+      submittingRef.current = false;
+      setSubmitting(false);
+    }
+  }, [answered, exam, navigate, proctoring]);
+  useEffect(() => {
+    submitRef.current = () => void submit();
+  }, [submit]);
+
+  const remaining = useCountdown(
+    preview ? null : effectiveDeadline(exam, attempt, deadline),
+    clockOffsetMs,
+    useCallback(() => submitRef.current(), []),
+  );
+
+  const available = useMemo<PanelKey[]>(() => (exam.codingWorkspace.enabled ? ['questions', 'workspace', 'assistant'] : ['questions', 'assistant']), [exam.codingWorkspace.enabled]);
+  const panels = usePanels(available);
+
+  useEffect(() => {
+    const onChange = () => setIsFullscreen(Boolean(document.fullscreenElement));
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  const panelProps: ExamPanelProps = { exam, attempt: attempt ? { attemptId: attempt.attemptId, token: attempt.token } : null, preview, activeQuestionIndex };
+
+  return (
+    <div className="flex h-full flex-col">
+      <ExamHeader
+        title={exam.title}
+        preview={preview}
+        warnings={proctoring.warnings}
+        candidate={attempt ? { name: attempt.name, studentId: attempt.studentId } : null}
+        answered={answered}
+        total={exam.questions.length}
+        remaining={remaining}
+        panels={panels.visible}
+        availablePanels={available}
+        onTogglePanel={panels.toggle}
+        onRestoreAll={panels.restoreAll}
+        fullScreen={{ enabled: exam.fullScreenEnabled, active: isFullscreen, onToggle: () => void (isFullscreen ? exitFullscreen() : enterFullscreen()) }}
+        saveStatus={preview ? null : status}
+        submitting={submitting}
+        onSubmit={() => void submit()}
+      />
+      <ExamPanels
+        visible={panels.visible}
+        questions={
+          <QuestionsPanel exam={exam} answers={answers} attempt={panelProps.attempt} onAnswer={setAnswer} onStoredAnswer={setStoredAnswer} onCommit={commit} onActive={setActiveQuestionIndex} />
+        }
+        workspace={exam.codingWorkspace.enabled ? renderWorkspace(panelProps) : null}
+        assistant={renderAssistant(panelProps)}
+      />
+      {proctoring.paused ? <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} /> : <AttentionDialog open={proctoring.attention} onResume={proctoring.resume} />}
+      <PasteNotice visible={paste.noticeVisible} />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+import type { PublicQuestion } from '@exam/domain/exam';
+import { Badge } from '@exam/ui/badge';
+import { Textarea } from '@exam/ui/input';
+import { lazy, Suspense } from 'react';
+import { FileAnswer } from './file-answer.tsx';
+
+const CodeEditor = lazy(() => import('./code-editor.tsx'));
+
+type QuestionCardProps = {
+  index: number;
+  question: PublicQuestion;
+  answer: string;
+  attempt: { attemptId: string; token: string } | null;
+  onAnswer: (index: number, answer: string) => void;
+  /** An answer the server already stored (an upload): keep it locally without sending it again. */
+  onStoredAnswer: (index: number, answer: string) => void;
+  onCommit: () => void;
+  onActive: (index: number) => void;
+};
+
+function AnswerInput({ index, question, answer, attempt, onAnswer, onStoredAnswer, onCommit }: Omit<QuestionCardProps, 'onActive'>) {
+  const label = `Answer for Q${index + 1}`;
+  switch (question.type) {
+    case 'mcq':
+      return (
+        <div role="radiogroup" aria-labelledby={`q-${index}-title`} className="flex flex-col gap-2">
+          {question.options.map((option, optionIndex) => (
+            <label key={optionIndex} className="flex cursor-pointer items-center gap-3 rounded-lg border border-line px-3 py-2 text-sm hover:bg-canvas has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50">
+              <input type="radio" name={`q-${index}`} value={option} checked={answer === option} onChange={() => onAnswer(index, option)} className="accent-brand-600" />
+              <span>{option}</span>
+            </label>
+          ))}
+        </div>
+      );
+    case 'short-answer':
+      return <Textarea aria-label={label} value={answer} onChange={(e) => onAnswer(index, e.target.value)} onBlur={onCommit} placeholder="Type your answer" rows={4} />;
+    case 'file-upload':
+      return <FileAnswer questionIndex={index} label={`Upload file for Q${index + 1}`} answer={answer} attempt={attempt} onUploaded={(value) => onStoredAnswer(index, value)} />;
+    case 'coding':
+      return (
+        <Suspense fallback={<p className="text-sm text-muted">Loading editor…</p>}>
+          <CodeEditor value={answer} language={question.language ?? 'python'} label={`Code for Q${index + 1}`} onChange={(value) => onAnswer(index, value)} onBlur={onCommit} />
+        </Suspense>
+      );
+  }
+}
+
+/** One question: 'Q{n}: title', its content, the input for its type and Answered/Pending. */
+export function QuestionCard(props: QuestionCardProps) {
+  const { index, question, answer, onActive } = props;
+  const answered = answer.trim() !== '';
+  return (
+    <section aria-labelledby={`q-${index}-title`} data-testid={`question-${index}`} className="rounded-card border border-line bg-surface p-4" onFocusCapture={() => onActive(index)} onPointerDownCapture={() => onActive(index)}>
+      <div className="mb-2 flex items-start justify-between gap-3">
+        <h3 id={`q-${index}-title`} className="text-sm font-semibold text-ink">
+          Q{index + 1}: {question.title}
+        </h3>
+        <Badge tone={answered ? 'success' : 'neutral'} data-testid={`question-status-${index}`}>
+          {answered ? 'Answered' : 'Pending'}
+        </Badge>
+      </div>
+      {question.content && <p className="mb-3 whitespace-pre-wrap text-sm text-muted">{question.content}</p>}
+      <AnswerInput {...props} />
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * Spec sections 4, 5 and 9: text copied inside the exam is remembered for 10 s; a plain-text paste is
+ * allowed only when it overlaps something remembered.
+ */
+export const PASTE_MEMORY_MS = 10_000;
+export const PASTE_NOTICE_MS = 3_000;
+export const PASTE_BLOCKED_MESSAGE = 'Paste blocked. Please copy from within the exam interface.';
+
+const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+export type PasteGuard = {
+  rememberCopy: (text: string, now?: number) => void;
+  isAllowed: (pasted: string, now?: number) => boolean;
+  clear: () => void;
+};
+
+export function createPasteGuard(memoryMs: number = PASTE_MEMORY_MS): PasteGuard {
+  let copies: Array<{ text: string; at: number }> = [];
+  return {
+    rememberCopy(text, now = Date.now()) {
+      const value = normalise(text);
+      if (value) copies.push({ text: value, at: now });
+    },
+    isAllowed(pasted, now = Date.now()) {
+      const value = normalise(pasted);
+      if (!value) return true;
+      copies = copies.filter((copy) => now - copy.at <= memoryMs);
+      return copies.some((copy) => copy.text.includes(value) || value.includes(copy.text));
+    },
+    clear() {
+      copies = [];
+    },
+  };
+}
