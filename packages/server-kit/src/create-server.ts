@@ -18,7 +18,22 @@ export function createServer(opts: ServerOptions) {
   const app = Fastify({
     logger: opts.logger ?? {
       level: opts.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-internal-token"]', '*.apiKey', '*.password'], censor: '[redacted]' },
+      // pino's `*` matches one level, so the nested places a key or password can sit are listed too.
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'req.headers["x-internal-token"]',
+          '*.apiKey',
+          '*.*.apiKey',
+          '*.*.*.apiKey',
+          '*.password',
+          '*.*.password',
+          '*.encryptedApiKey',
+          '*.*.encryptedApiKey',
+        ],
+        censor: '[redacted]',
+      },
     },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
