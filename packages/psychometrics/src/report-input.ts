@@ -1,0 +1,126 @@
+import type { Mark } from './classical.ts';
+import type { RaschOptions } from './rasch.ts';
+import {
+  copyOverlap,
+  COPY_THRESHOLD,
+  countEvents,
+  createReplyIndex,
+  focusPercent,
+  reasoningScore,
+  type ReasoningInput,
+  type TimedEvent,
+} from './integrity.ts';
+
+/** Plain data the insights report is built from (the service reads it from its tables). */
+export type Instant = string | Date;
+
+export interface ReportItemInput {
+  questionIndex: number;
+  topic: string;
+  /** 'mcq' | 'short-answer' | 'file-upload' | 'coding'. */
+  type: string;
+  /** MCQ option count (guessability 1 / optionCount); ignored for other types. */
+  optionCount: number;
+}
+
+export interface ReportChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  /** The question open when the message was sent (null if none). */
+  questionIndex: number | null;
+}
+
+export interface ReportCandidateInput {
+  resultId: string;
+  name: string;
+  studentId: string;
+  startedAt: Instant;
+  completedAt: Instant | null;
+  /** marks[i] is the mark (0/1, null = not graded yet) for items[i]. */
+  marks: readonly Mark[];
+  /** answers[i] is the answer text for items[i]. */
+  answers: readonly (string | null | undefined)[];
+  events: readonly { type: string; at: Instant }[];
+  chat: readonly ReportChatMessage[];
+}
+
+export interface ReportInput {
+  items: readonly ReportItemInput[];
+  /** Submitted attempts only. */
+  candidates: readonly ReportCandidateInput[];
+  cohort: { invited: number; started: number; submitted: number; graded: number; pending: number };
+  rasch?: RaschOptions;
+}
+
+/** Answers compared against the assistant's replies for copy writing: free text and code. */
+export const WRITTEN_TYPES: ReadonlySet<string> = new Set(['short-answer', 'coding']);
+
+export function toMillis(instant: Instant): number {
+  return typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+}
+
+export function randomGuessScore(item: ReportItemInput): number {
+  return item.type === 'mcq' && item.optionCount > 0 ? 1 / item.optionCount : 0;
+}
+
+/** Everything about one candidate that does not need the rest of the cohort. */
+export interface CandidateFacts {
+  marks: Mark[];
+  correct: number;
+  /** consulted[i]: sent the assistant a message while items[i] was open. */
+  consulted: boolean[];
+  /** copied[i]: at least COPY_THRESHOLD of the written answer found in the assistant's replies. */
+  copied: boolean[];
+  reasoning: ReasoningInput[];
+  reasoningScore: number | null;
+  /** Percent of judged written words copied; null when nothing written was long enough to judge. */
+  copyWriting: number | null;
+  timeSpent: number | null;
+  focusPercent: number;
+  blockedPastes: number;
+}
+
+export function candidateFacts(candidate: ReportCandidateInput, items: readonly ReportItemInput[]): CandidateFacts {
+  const marks = items.map((_, i) => candidate.marks[i] ?? null);
+  const replies = createReplyIndex(candidate.chat.filter((m) => m.role === 'assistant').map((m) => m.content));
+  const asked = new Set(candidate.chat.filter((m) => m.role === 'user').map((m) => m.questionIndex));
+  let words = 0;
+  let copiedWords = 0;
+  const copied = items.map((item, i) => {
+    const answer = candidate.answers[i];
+    if (!WRITTEN_TYPES.has(item.type) || !answer) return false;
+    const overlap = copyOverlap(answer, replies);
+    words += overlap.words;
+    copiedWords += overlap.copiedWords;
+    return overlap.words > 0 && overlap.copiedWords / overlap.words >= COPY_THRESHOLD;
+  });
+  const consulted = items.map((item) => asked.has(item.questionIndex));
+  const reasoning = items.map((_, i) => ({ mark: marks[i]!, consulted: consulted[i]!, copied: copied[i]! }));
+  const start = toMillis(candidate.startedAt);
+  const end = candidate.completedAt === null ? Number.NaN : toMillis(candidate.completedAt);
+  const events: TimedEvent[] = candidate.events.map((e) => ({ type: e.type, at: toMillis(e.at) }));
+  const duration = end - start;
+  return {
+    marks,
+    correct: marks.reduce<number>((sum, m) => sum + (m ?? 0), 0),
+    consulted,
+    copied,
+    reasoning,
+    reasoningScore: reasoningScore(reasoning),
+    copyWriting: words === 0 ? null : (100 * copiedWords) / words,
+    timeSpent: Number.isFinite(duration) && duration >= 0 ? duration / 1000 : null,
+    focusPercent: Number.isFinite(duration) ? focusPercent(events, start, end) : 100,
+    blockedPastes: countEvents(events, 'paste-blocked'),
+  };
+}
+
+/** Standard competition ranking on correct answers: ties share a rank, the next rank skips. */
+export function competitionRanks(scores: readonly number[]): number[] {
+  const order = scores.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
+  const ranks = new Array<number>(scores.length);
+  order.forEach((candidate, position) => {
+    const previous = order[position - 1];
+    ranks[candidate] = previous !== undefined && scores[previous] === scores[candidate] ? ranks[previous]! : position + 1;
+  });
+  return ranks;
+}

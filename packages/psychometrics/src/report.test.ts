@@ -1,0 +1,194 @@
+import { InsightsReportSchema, type InsightsReport } from '@exam/domain/insights';
+import { describe, expect, it } from 'vitest';
+import { RASCH_REASONS } from './rasch.ts';
+import { REASONS } from './classical.ts';
+import { buildInsightsReport, GENERAL_TOPIC, type ReportInput } from './report.ts';
+
+const ITEMS: ReportInput['items'] = [
+  { questionIndex: 0, topic: 'Algorithms', type: 'mcq', optionCount: 4 },
+  { questionIndex: 1, topic: 'Algorithms', type: 'short-answer', optionCount: 0 },
+  { questionIndex: 2, topic: 'SQL', type: 'coding', optionCount: 0 },
+  { questionIndex: 3, topic: ' ', type: 'file-upload', optionCount: 0 },
+];
+const at = (minutes: number) => new Date(Date.UTC(2025, 0, 5, 10, minutes)).toISOString();
+const SQL = 'SELECT name FROM users WHERE age > 30';
+
+function candidate(name: string, marks: (0 | 1 | null)[], extra: Partial<ReportInput['candidates'][number]> = {}): ReportInput['candidates'][number] {
+  return {
+    resultId: `r-${name}`,
+    name,
+    studentId: `S-${name}`,
+    startedAt: at(0),
+    completedAt: at(10),
+    marks,
+    answers: ['Option A', 'a tally', SQL, 'File: work.pdf'],
+    events: [],
+    chat: [],
+    ...extra,
+  };
+}
+
+/*
+ * Ada copies her short answer from the assistant she asked on question 1, loses focus for 2 of 10
+ * minutes and has two pastes blocked; Dan asks the assistant on question 0. Marks (question 3 ungraded
+ * for Ada, wrong for the rest): Ada 1 1 1 – (3), Bea 1 0 1 0 (2), Cal 0 0 0 0 (0), Dan 1 1 0 0 (2).
+ */
+const INPUT: ReportInput = {
+  items: ITEMS,
+  cohort: { invited: 6, started: 5, submitted: 4, graded: 3, pending: 1 },
+  candidates: [
+    candidate('Cal', [0, 0, 0, 0], { completedAt: at(20) }),
+    candidate('Ada', [1, 1, 1, null], {
+      answers: ['Option B', 'use a hash map to count', SQL, 'File: a.pdf'],
+      events: [
+        { type: 'focus-lost', at: at(2) },
+        { type: 'focus-gained', at: at(4) },
+        { type: 'paste-blocked', at: at(5) },
+        { type: 'paste-blocked', at: at(6) },
+      ],
+      chat: [
+        { role: 'user', content: 'How do I count words?', questionIndex: 1 },
+        { role: 'assistant', content: 'You should use a hash map to count the words.', questionIndex: 1 },
+      ],
+    }),
+    candidate('Bea', [1, 0, 1, 0]),
+    candidate('Dan', [1, 1, 0, 0], { chat: [{ role: 'user', content: 'What is a heap?', questionIndex: 0 }] }),
+  ],
+};
+
+function hasNonFinite(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (value && typeof value === 'object') return Object.values(value).some(hasNonFinite);
+  return false;
+}
+
+describe('buildInsightsReport', () => {
+  const report: InsightsReport = buildInsightsReport(INPUT);
+  const byName = (name: string) => report.candidates.find((c) => c.name === name)!;
+
+  it('produces a report that satisfies the domain schema with no NaN or Infinity', () => {
+    expect(InsightsReportSchema.parse(report)).toEqual(report);
+    expect(hasNonFinite(report)).toBe(false);
+    expect(report.cohort).toEqual(INPUT.cohort);
+  });
+
+  it('ranks by raw score with shared ranks for ties', () => {
+    expect(report.candidates.map((c) => [c.name, c.rank, c.correct, c.rawScore])).toEqual([
+      ['Ada', 1, 3, 75],
+      ['Bea', 2, 2, 50],
+      ['Dan', 2, 2, 50],
+      ['Cal', 4, 0, 0],
+    ]);
+  });
+
+  it('orders Rasch abilities like raw scores and gives equal scores equal ability', () => {
+    const [ada, bea, dan, cal] = ['Ada', 'Bea', 'Dan', 'Cal'].map(byName);
+    expect(ada!.abilityTheta!).toBeGreaterThan(bea!.abilityTheta!);
+    expect(bea!.abilityTheta).toBeCloseTo(dan!.abilityTheta!, 12);
+    expect(cal!.abilityTheta!).toBeLessThan(bea!.abilityTheta!);
+    for (const c of [ada!, cal!]) expect(c.ability! > 0 && c.ability! < 100).toBe(true);
+    expect(ada!.abilitySe!).toBeGreaterThan(0);
+  });
+
+  it('removes credit for copied answers and halves it for consulted ones in Reasoning', () => {
+    // Ada: 1 + 0 (copied) + 1 + 0 → 50; Dan: 0.5 (consulted) + 1 → 37.5; Bea: 2/4 → 50.
+    expect(byName('Ada').reasoning).toBe(50);
+    expect(byName('Dan').reasoning).toBe(37.5);
+    expect(byName('Bea').reasoning).toBe(50);
+    expect(report.reasoningFormula).toMatch(/0\.5/);
+  });
+
+  it('measures copy writing, focus, pastes and time per candidate', () => {
+    // Ada's written words: all 6 of "use a hash map to count" copied + 8 of her own SQL → 6/14.
+    expect(byName('Ada').copyWriting).toBeCloseTo((100 * 6) / 14, 10);
+    expect(byName('Bea').copyWriting).toBe(0);
+    expect(byName('Ada').focusPercent).toBe(80);
+    expect(byName('Bea').focusPercent).toBe(100);
+    expect(byName('Ada').blockedPastes).toBe(2);
+    expect(byName('Cal').timeSpent).toBe(1200);
+    expect(report.integrity).toEqual({
+      avgTimeToCompleteSeconds: (600 * 3 + 1200) / 4,
+      focusPercent: 95,
+      externalPasteBlocked: 2,
+      copyWritingPercent: (100 * 6) / 14 / 4,
+    });
+  });
+
+  it('badges scores against a ±15 band around the cohort mean', () => {
+    // Raw score mean 43.75 → band 28.75–58.75.
+    expect(report.candidates.map((c) => c.badges.rawScore)).toEqual(['above', 'in', 'in', 'below']);
+  });
+
+  it('reports per-item statistics with AI reference and not-estimable difficulties', () => {
+    const [q0, q1, q2, q3] = report.items;
+    expect(q0!.facility).toBe(0.75);
+    expect(q0!.randomGuessScore).toBe(0.25);
+    expect(q1!.randomGuessScore).toBe(0);
+    expect(q0!.aiReference).toBe(25);
+    expect(q1!.aiReference).toBe(25);
+    expect(q2!.aiReference).toBe(0);
+    expect(q3!.topic).toBe(GENERAL_TOPIC);
+    expect(q3!.graded).toBe(3);
+    expect(q3!.facility).toBe(0);
+    expect(q3!.raschDifficulty).toBeNull();
+    expect(report.reasons['items.3.raschDifficulty']).toBe(RASCH_REASONS.noneCorrect);
+    expect(report.reasons['items.3.discriminationIndex']).toBe(REASONS.sameItemMark);
+    expect(q0!.raschDifficulty!).toBeLessThan(q1!.raschDifficulty!);
+  });
+
+  it('reports test statistics as Moodle does, in percent of the maximum score', () => {
+    // Totals 3, 2, 0, 2 of 4 → mean 1.75 = 43.75 %, median 2 = 50 %.
+    expect(report.test.mean).toBe(43.75);
+    expect(report.test.median).toBe(50);
+    expect(report.test.maxScore).toBe(4);
+    expect(report.test.candidates).toBe(4);
+    expect(report.test.cronbachAlpha).not.toBeNull();
+  });
+
+  it('summarises performance by topic and overall', () => {
+    expect(report.topics.map((t) => [t.topic, t.questions, t.rawScorePercent, t.reasoningPercent])).toEqual([
+      ['Algorithms', 2, 62.5, 43.75],
+      ['SQL', 1, 50, 50],
+      [GENERAL_TOPIC, 1, 0, 0],
+    ]);
+    expect(report.topics[2]!.abilityPercent).toBeNull();
+    expect(report.reasons[`topics.${GENERAL_TOPIC}.abilityPercent`]).toBe(RASCH_REASONS.noEstimableItems);
+    expect(report.overall.questions).toBe(4);
+    expect(report.overall.rawScorePercent).toBe(43.75);
+    expect(report.overall.reasoningPercent).toBe(34.375);
+  });
+
+  it('explains every figure it reports', () => {
+    for (const field of Object.keys(report.test).filter((f) => !['candidates', 'maxScore'].includes(f))) {
+      expect(report.explanations[`test.${field}`]).toBeTruthy();
+    }
+    for (const field of ['facility', 'discriminationIndex', 'raschDifficulty', 'aiReference', 'randomGuessScore']) {
+      expect(report.explanations[`item.${field}`]).toBeTruthy();
+    }
+    for (const field of ['rawScore', 'ability', 'reasoning', 'copyWriting', 'focusPercent']) {
+      expect(report.explanations[`candidate.${field}`]).toBeTruthy();
+    }
+  });
+
+  it('returns nulls with reasons, never made-up numbers, for a single submission', () => {
+    const single = buildInsightsReport({ ...INPUT, candidates: INPUT.candidates.slice(1, 2) });
+    expect(InsightsReportSchema.parse(single)).toEqual(single);
+    expect(hasNonFinite(single)).toBe(false);
+    expect(single.test.sd).toBeNull();
+    expect(single.reasons['test.sd']).toBe(REASONS.fewCandidates(2));
+    expect(single.candidates[0]!.ability).toBeNull();
+    expect(single.reasons['candidates.r-Ada.ability']).toBe(RASCH_REASONS.fewCandidates);
+    expect(single.reasons.rasch).toBe(RASCH_REASONS.fewCandidates);
+    expect(single.overall.abilityPercent).toBeNull();
+  });
+
+  it('returns an empty report with reasons when nobody has submitted', () => {
+    const empty = buildInsightsReport({ ...INPUT, candidates: [] });
+    expect(InsightsReportSchema.parse(empty)).toEqual(empty);
+    expect(empty.candidates).toEqual([]);
+    expect(empty.test.mean).toBeNull();
+    expect(empty.items[0]!.aiReference).toBeNull();
+    expect(empty.integrity.avgTimeToCompleteSeconds).toBeNull();
+    expect(empty.reasons['integrity.copyWritingPercent']).toBeTruthy();
+  });
+});

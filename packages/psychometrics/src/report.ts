@@ -1,0 +1,197 @@
+import type { InsightsCandidate, InsightsItem, InsightsReport, InsightsTopic } from '@exam/domain/insights';
+import { computeClassicalStatistics, REASONS } from './classical.ts';
+import { INSIGHT_EXPLANATIONS } from './explanations.ts';
+import { rangeBadge, REASONING_FORMULA, reasoningScore } from './integrity.ts';
+import { normalCdf } from './normal.ts';
+import { eapAbilities, fitRasch, type RaschAbility } from './rasch.ts';
+import { candidateFacts, competitionRanks, randomGuessScore, toMillis, type CandidateFacts, type ReportInput } from './report-input.ts';
+import type { Stat } from './stat.ts';
+
+export type { ReportInput } from './report-input.ts';
+
+/** Items with a blank topic are reported under this topic. */
+export const GENERAL_TOPIC = 'General';
+const DEFAULT_QUADRATURE_POINTS = 41;
+const NO_QUESTIONS = 'The exam has no questions.';
+
+/**
+ * The insights report of an exam (issue 5): classical statistics (Moodle's definitions), a Rasch fit,
+ * the candidate ranking, topical and overall performance and integrity figures — every number
+ * measured from the submissions given, or null with a reason.
+ */
+export function buildInsightsReport(input: ReportInput): InsightsReport {
+  const { items, candidates } = input;
+  const reasons: Record<string, string> = {};
+  const take = (key: string, stat: Stat): number | null => {
+    if (stat.value === null && stat.reason) reasons[key] = stat.reason;
+    return stat.value;
+  };
+  const facts = candidates.map((c) => candidateFacts(c, items));
+  const marks = facts.map((f) => f.marks);
+  const J = items.length;
+  const classical = computeClassicalStatistics(marks, J, items.map(randomGuessScore));
+  const quadraturePoints = input.rasch?.quadraturePoints ?? DEFAULT_QUADRATURE_POINTS;
+  const fit = fitRasch(marks, J, { ...input.rasch, quadraturePoints });
+  if (fit.reason) reasons.rasch = fit.reason;
+
+  const t = classical.test;
+  const percentOfMax = (stat: Stat): Stat =>
+    J === 0 ? { value: null, reason: NO_QUESTIONS } : stat.value === null ? stat : { value: (100 * stat.value) / J };
+  const test = {
+    candidates: t.candidates,
+    maxScore: J,
+    mean: take('test.mean', percentOfMax(t.mean)),
+    median: take('test.median', percentOfMax(t.median)),
+    sd: take('test.sd', percentOfMax(t.sd)),
+    skewness: take('test.skewness', t.skewness),
+    kurtosis: take('test.kurtosis', t.kurtosis),
+    cronbachAlpha: take('test.cronbachAlpha', t.cronbachAlpha),
+    errorRatio: take('test.errorRatio', t.errorRatio),
+    standardError: take('test.standardError', percentOfMax(t.standardError)),
+  };
+
+  const itemRows: InsightsItem[] = items.map((item, j) => {
+    const stats = classical.items[j]!;
+    const rasch = fit.items[j]!;
+    const key = (field: string) => `items.${item.questionIndex}.${field}`;
+    if (rasch.difficulty === null && rasch.reason) reasons[key('raschDifficulty')] = rasch.reason;
+    const consulted = facts.reduce((n, f) => n + (f.consulted[j] ? 1 : 0), 0);
+    return {
+      questionIndex: item.questionIndex,
+      topic: topicOf(item.topic),
+      type: item.type,
+      graded: stats.graded,
+      facility: take(key('facility'), stats.facility),
+      sd: take(key('sd'), stats.sd),
+      discriminationIndex: take(key('discriminationIndex'), stats.discriminationIndex),
+      discriminativeEfficiency: take(key('discriminativeEfficiency'), stats.discriminativeEfficiency),
+      effectiveWeight: take(key('effectiveWeight'), stats.effectiveWeight),
+      randomGuessScore: stats.randomGuessScore,
+      raschDifficulty: rasch.difficulty,
+      raschDifficultySe: rasch.se,
+      aiReference: take(key('aiReference'), candidates.length === 0 ? { value: null, reason: REASONS.noCandidates } : { value: (100 * consulted) / candidates.length }),
+    };
+  });
+
+  const candidateRows = rankCandidates(input, facts, fit.abilities, reasons);
+  const difficulties = fit.items.map((i) => i.difficulty);
+  const topics = groupTopics(input).map(({ topic, positions }) =>
+    topicRow(topic, positions, facts, fit.reason ?? null, eapAbilities(marks, difficulties, positions, quadraturePoints), reasons),
+  );
+  const mean = (key: string, values: readonly (number | null)[], reason: string) => take(key, meanOf(values, reason));
+  const noCandidates = REASONS.noCandidates;
+
+  return {
+    cohort: { ...input.cohort },
+    test,
+    items: itemRows,
+    candidates: candidateRows,
+    topics,
+    overall: {
+      questions: J,
+      rawScorePercent: mean('overall.rawScorePercent', candidateRows.map((c) => c.rawScore), J === 0 ? NO_QUESTIONS : noCandidates),
+      abilityPercent: mean('overall.abilityPercent', candidateRows.map((c) => c.ability), fit.reason ?? noCandidates),
+      reasoningPercent: mean('overall.reasoningPercent', candidateRows.map((c) => c.reasoning), J === 0 ? NO_QUESTIONS : noCandidates),
+    },
+    integrity: {
+      avgTimeToCompleteSeconds: mean('integrity.avgTimeToCompleteSeconds', facts.map((f) => f.timeSpent), noCandidates),
+      focusPercent: mean('integrity.focusPercent', facts.map((f) => f.focusPercent), noCandidates),
+      externalPasteBlocked: facts.reduce((n, f) => n + f.blockedPastes, 0),
+      copyWritingPercent: mean('integrity.copyWritingPercent', facts.map((f) => f.copyWriting), 'No candidate wrote an answer long enough to compare.'),
+    },
+    rasch: { converged: fit.converged, iterations: fit.iterations, logLikelihood: fit.logLikelihood, quadraturePoints },
+    reasoningFormula: REASONING_FORMULA,
+    explanations: { ...INSIGHT_EXPLANATIONS },
+    reasons,
+  };
+}
+
+function topicOf(topic: string): string {
+  return topic.trim() === '' ? GENERAL_TOPIC : topic.trim();
+}
+
+function meanOf(values: readonly (number | null)[], reason: string): Stat {
+  let sum = 0;
+  let n = 0;
+  for (const v of values) {
+    if (v === null) continue;
+    sum += v;
+    n += 1;
+  }
+  return n === 0 ? { value: null, reason } : { value: sum / n };
+}
+
+const abilityPercent = (a: RaschAbility) => (a.theta === null ? null : 100 * normalCdf(a.theta));
+
+function rankCandidates(input: ReportInput, facts: CandidateFacts[], abilities: RaschAbility[], reasons: Record<string, string>): InsightsCandidate[] {
+  const J = input.items.length;
+  const ranks = competitionRanks(facts.map((f) => f.correct));
+  const rows = input.candidates.map((c, i) => {
+    const f = facts[i]!;
+    const a = abilities[i]!;
+    const key = (field: string) => `candidates.${c.resultId}.${field}`;
+    if (a.theta === null && a.reason) reasons[key('ability')] = a.reason;
+    if (f.copyWriting === null) reasons[key('copyWriting')] = 'No written answer long enough to compare.';
+    if (f.timeSpent === null) reasons[key('timeSpent')] = 'The attempt has no completion time.';
+    return {
+      resultId: c.resultId,
+      name: c.name,
+      studentId: c.studentId,
+      startedAt: new Date(toMillis(c.startedAt)).toISOString(),
+      completedAt: c.completedAt === null ? null : new Date(toMillis(c.completedAt)).toISOString(),
+      rank: ranks[i]!,
+      correct: f.correct,
+      rawScore: J === 0 ? null : (100 * f.correct) / J,
+      ability: abilityPercent(a),
+      abilityTheta: a.theta,
+      abilitySe: a.se,
+      reasoning: f.reasoningScore,
+      timeSpent: f.timeSpent,
+      copyWriting: f.copyWriting,
+      focusPercent: f.focusPercent,
+      blockedPastes: f.blockedPastes,
+      badges: { rawScore: null, ability: null, reasoning: null } as InsightsCandidate['badges'],
+    };
+  });
+  for (const field of ['rawScore', 'ability', 'reasoning'] as const) {
+    const cohortMean = meanOf(rows.map((r) => r[field]), '').value;
+    for (const row of rows) {
+      const value = row[field];
+      row.badges[field] = value === null || cohortMean === null ? null : rangeBadge(value, cohortMean);
+    }
+  }
+  return rows.sort((a, b) => a.rank - b.rank || a.name.localeCompare(b.name));
+}
+
+function groupTopics(input: ReportInput): { topic: string; positions: number[] }[] {
+  const byTopic = new Map<string, number[]>();
+  input.items.forEach((item, j) => {
+    const topic = topicOf(item.topic);
+    byTopic.set(topic, [...(byTopic.get(topic) ?? []), j]);
+  });
+  return [...byTopic].map(([topic, positions]) => ({ topic, positions }));
+}
+
+function topicRow(
+  topic: string,
+  positions: number[],
+  facts: CandidateFacts[],
+  fitReason: string | null,
+  abilities: RaschAbility[],
+  reasons: Record<string, string>,
+): InsightsTopic {
+  const key = (field: string) => `topics.${topic}.${field}`;
+  const take = (field: string, stat: Stat) => {
+    if (stat.value === null && stat.reason) reasons[key(field)] = stat.reason;
+    return stat.value;
+  };
+  const share = (f: CandidateFacts) => (100 * positions.reduce((n, j) => n + (f.marks[j] ?? 0), 0)) / positions.length;
+  const abilityReason = fitReason ?? abilities.find((a) => a.reason)?.reason ?? REASONS.noCandidates;
+  return {
+    topic,
+    questions: positions.length,
+    rawScorePercent: take('rawScorePercent', meanOf(facts.map(share), REASONS.noCandidates)),
+    abilityPercent: take('abilityPercent', meanOf(abilities.map(abilityPercent), abilityReason)),
+    reasoningPercent: take('reasoningPercent', meanOf(facts.map((f) => reasoningScore(positions.map((j) => f.reasoning[j]!))), REASONS.noCandidates)),
+  };
+}
