@@ -24,6 +24,11 @@ import type { AttemptsService } from './attempts.service.ts';
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const HOUR_MS = 3600_000;
 
+function formatBytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb >= 1 ? `${Math.round(mb * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
 /** An attempt token reaches only its own attempt; any other id looks like it does not exist. */
 function ownAttempt(request: FastifyRequest, attemptId: string): AttemptClaims {
   const claims = attemptOf(request);
@@ -108,8 +113,7 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
           content = await part.toBuffer();
         } catch (err) {
           if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-            const limitMb = Math.round((opts.uploadMaxBytes / (1024 * 1024)) * 10) / 10;
-            throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `The file is too large. The maximum size is ${limitMb} MB.`);
+            throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `The file is too large. The maximum size is ${formatBytes(opts.uploadMaxBytes)}.`);
           }
           throw err;
         }

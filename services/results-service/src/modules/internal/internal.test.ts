@@ -1,0 +1,45 @@
+import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
+import { TEST_SECRETS } from '@exam/server-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, fakeClock, makeExam, startAttempt, type TestApp } from '../../testing.ts';
+
+describe('internal attempt lookup', () => {
+  const clock = fakeClock(new Date('2032-01-01T00:00:00Z'));
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await buildTestApp({ deps: { clock } });
+  });
+  afterAll(() => app.close());
+
+  const lookup = (id: string, token: string = TEST_SECRETS.INTERNAL_TOKEN) => app.inject({ method: 'GET', url: `/internal/attempts/${id}`, headers: { 'x-internal-token': token } });
+
+  it('reports an attempt open until its deadline plus grace passes', async () => {
+    const exam = app.exams.put(makeExam({ timerMinutes: 1 }));
+    const attempt = await startAttempt(app, exam.id);
+    expect((await lookup(attempt.attemptId)).json()).toEqual({
+      attemptId: attempt.attemptId,
+      examId: exam.id,
+      ownerId: exam.ownerId,
+      startedAt: attempt.startedAt,
+      deadline: attempt.deadline,
+      submittedAt: null,
+      isOpen: true,
+    });
+    clock.advance(60_000 + DEADLINE_GRACE_SECONDS * 1000 + 1);
+    expect((await lookup(attempt.attemptId)).json().isOpen).toBe(false);
+  });
+
+  it('reports a submitted attempt closed', async () => {
+    const exam = app.exams.put(makeExam({ timerEnabled: false }));
+    const attempt = await startAttempt(app, exam.id);
+    await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+    expect((await lookup(attempt.attemptId)).json()).toMatchObject({ isOpen: false, deadline: null });
+  });
+
+  it('refuses a call without the internal token and answers 404 for an unknown attempt', async () => {
+    expect((await lookup('whatever', 'wrong-token')).statusCode).toBe(401);
+    const anonymous = await app.inject({ method: 'GET', url: '/internal/attempts/whatever' });
+    expect(anonymous.statusCode).toBe(401);
+    expect((await lookup('no-such-attempt')).statusCode).toBe(404);
+  });
+});
