@@ -4,6 +4,10 @@ import type { Deps } from './deps.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
 import { attemptsRoutes } from './modules/attempts/attempts.routes.ts';
 import { createAttemptsService } from './modules/attempts/attempts.service.ts';
+import { createInsightsRepository } from './modules/insights/insights.repository.ts';
+import { insightsRoutes } from './modules/insights/insights.routes.ts';
+import { createInsightsService } from './modules/insights/insights.service.ts';
+import { createHttpTranscriptSource } from './modules/insights/transcript-source.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
 import { createResultsRepository } from './modules/results/results.repository.ts';
 import { resultsRoutes } from './modules/results/results.routes.ts';
@@ -32,6 +36,9 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(attemptsRoutes(attempts, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }));
   await app.register(resultsRoutes(results));
   await app.register(internalRoutes(attempts, deps));
+
+  const transcripts = deps.transcripts ?? createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, { timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  await app.register(insightsRoutes(createInsightsService(createInsightsRepository(deps.database), { examSource: deps.examSource, transcripts }, app.log)));
 
   return app;
 }

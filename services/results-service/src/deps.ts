@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InternalExam, WorkspaceFile } from '@exam/domain/internal';
 import type { ResultsDatabase } from './db/database.ts';
+import type { TranscriptSource } from './modules/insights/transcript-source.ts';
 
 /** Where exams come from: exam-service owns them (see adapters/exam-source.ts). */
 export type ExamSource = {
@@ -20,6 +21,8 @@ export type Deps = {
   ids: { next(): string };
   examSource: ExamSource;
   workspaceFiles: WorkspaceFiles;
+  /** llm-gateway's chat transcripts for insights; app.ts wires the HTTP adapter when absent. */
+  transcripts?: TranscriptSource;
 };
 
 export const systemClock = { now: () => new Date() };

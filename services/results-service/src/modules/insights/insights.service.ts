@@ -1,0 +1,105 @@
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { Question } from '@exam/domain/exam';
+import type { InsightsReport } from '@exam/domain/insights';
+import { buildInsightsReport, type ReportInput } from '@exam/psychometrics/report';
+import type { ExamSource } from '../../deps.ts';
+import type { StoredGrade } from '../attempts/snapshot.ts';
+import type { InsightsRepository } from './insights.repository.ts';
+import type { AttemptTranscript, TranscriptSource } from './transcript-source.ts';
+
+type Logger = { warn(obj: object, msg: string): void };
+
+/** A question's mark: 1 graded correct, 0 graded wrong, null while it waits for a grader (issue 5). */
+export function markOf(grade: StoredGrade | undefined): 0 | 1 | null {
+  if (!grade?.isGraded) return null;
+  return grade.isCorrect === true ? 1 : 0;
+}
+
+export function createInsightsService(repo: InsightsRepository, deps: { examSource: ExamSource; transcripts: TranscriptSource }, log: Logger) {
+  /** The questions the cohort sat: the newest attempt's snapshot, or the exam itself before anyone started. */
+  async function questionsOf(examId: string, ownerId: string, snapshotQuestions: Question[] | undefined): Promise<Question[]> {
+    if (snapshotQuestions) return snapshotQuestions;
+    const exam = await deps.examSource.getExam(examId);
+    // Another creator's exam looks exactly like one that does not exist.
+    if (!exam || exam.ownerId !== ownerId) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+    return exam.questions;
+  }
+
+  /** The transcripts, or the reason they cannot be had: insights still load when llm-gateway is down. */
+  async function transcriptsOf(examId: string): Promise<{ byAttempt: Map<string, AttemptTranscript>; unavailable: string | null }> {
+    try {
+      const list = await deps.transcripts.listExamTranscripts(examId);
+      return { byAttempt: new Map(list.map((t) => [t.attemptId, t])), unavailable: null };
+    } catch (err) {
+      log.warn({ err, examId }, 'insights without chat transcripts');
+      return { byAttempt: new Map(), unavailable: 'The AI assistant’s chat transcripts could not be loaded (llm-gateway is unavailable); try again later.' };
+    }
+  }
+
+  return {
+    async report(examId: string, ownerId: string): Promise<InsightsReport> {
+      const rows = await repo.attemptsOf(examId, ownerId);
+      const questions = await questionsOf(examId, ownerId, rows[0]?.snapshot.questions);
+      const submitted = rows
+        .flatMap((row) => (row.result ? [{ attemptId: row.attemptId, result: row.result }] : []))
+        .sort((a, b) => a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id));
+      const graded = submitted.filter((s) => s.result.isGraded).length;
+      const [eventRows, transcripts] = await Promise.all([
+        repo.submittedEventsOf(examId, ownerId),
+        submitted.length > 0 ? transcriptsOf(examId) : Promise.resolve({ byAttempt: new Map<string, AttemptTranscript>(), unavailable: null }),
+      ]);
+      const eventsByAttempt = new Map<string, { type: string; at: Date }[]>();
+      for (const e of eventRows) {
+        const list = eventsByAttempt.get(e.attemptId);
+        if (list) list.push(e);
+        else eventsByAttempt.set(e.attemptId, [e]);
+      }
+
+      const input: ReportInput = {
+        // Every candidate who started counts as invited: the platform has no separate invitation list.
+        cohort: { invited: rows.length, started: rows.length, submitted: submitted.length, graded, pending: submitted.length - graded },
+        items: questions.map((q, questionIndex) => ({ questionIndex, topic: q.topic, type: q.type, optionCount: q.type === 'mcq' ? q.options.length : 0 })),
+        candidates: submitted.map(({ attemptId, result }) => ({
+          resultId: result.id,
+          name: result.userName,
+          studentId: result.studentId,
+          startedAt: result.startedAt,
+          completedAt: result.completedAt,
+          marks: questions.map((_q, i) => markOf(result.grades[i])),
+          answers: questions.map((_q, i) => result.grades[i]?.answer ?? null),
+          events: (eventsByAttempt.get(attemptId) ?? []).map((e) => ({ type: e.type, at: e.at })),
+          chat: (transcripts.byAttempt.get(attemptId)?.messages ?? []).map((m) => ({ role: m.role, content: m.content, questionIndex: m.questionIndex })),
+        })),
+      };
+      const report = buildInsightsReport(input);
+      return transcripts.unavailable ? withoutAssistantFigures(report, transcripts.unavailable) : report;
+    },
+  };
+}
+export type InsightsService = ReturnType<typeof createInsightsService>;
+
+/**
+ * Without transcripts, AI reference, copy writing and Reasoning would read as "never used the
+ * assistant": they become null with the reason instead of a made-up number.
+ */
+export function withoutAssistantFigures(report: InsightsReport, reason: string): InsightsReport {
+  const reasons = { ...report.reasons };
+  const blank = (key: string) => {
+    reasons[key] = reason;
+    return null;
+  };
+  return {
+    ...report,
+    items: report.items.map((item) => ({ ...item, aiReference: blank(`items.${item.questionIndex}.aiReference`) })),
+    candidates: report.candidates.map((c) => ({
+      ...c,
+      copyWriting: blank(`candidates.${c.resultId}.copyWriting`),
+      reasoning: blank(`candidates.${c.resultId}.reasoning`),
+      badges: { ...c.badges, reasoning: null },
+    })),
+    topics: report.topics.map((t) => ({ ...t, reasoningPercent: blank(`topics.${t.topic}.reasoningPercent`) })),
+    overall: { ...report.overall, reasoningPercent: blank('overall.reasoningPercent') },
+    integrity: { ...report.integrity, copyWritingPercent: blank('integrity.copyWritingPercent') },
+    reasons,
+  };
+}

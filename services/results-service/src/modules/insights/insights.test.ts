@@ -1,0 +1,193 @@
+import type { TranscriptMessage } from '@exam/domain/internal';
+import { InsightsReportSchema } from '@exam/domain/insights';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, creatorHeaders, fakeClock, makeExam, startAttempt, type TestApp } from '../../testing.ts';
+import type { AttemptTranscript, TranscriptSource } from './transcript-source.ts';
+
+/** llm-gateway stand-in: transcripts put by the test, or down when `down` is set. */
+function fakeTranscripts() {
+  const byExam = new Map<string, AttemptTranscript[]>();
+  const source: TranscriptSource & { down: boolean; put(examId: string, t: AttemptTranscript): void } = {
+    down: false,
+    put(examId, transcript) {
+      byExam.set(examId, [...(byExam.get(examId) ?? []), transcript]);
+    },
+    async listExamTranscripts(examId) {
+      if (source.down) throw new Error('connect ECONNREFUSED 127.0.0.1:4003');
+      return byExam.get(examId) ?? [];
+    },
+  };
+  return source;
+}
+
+let messageCounter = 0;
+const message = (role: 'user' | 'assistant', content: string, questionIndex: number | null): TranscriptMessage => ({
+  id: `m${++messageCounter}`,
+  role,
+  content,
+  questionIndex,
+  isError: false,
+  files: [],
+  createdAt: new Date().toISOString(),
+});
+
+const questions = [
+  { id: 'q1', type: 'mcq', title: 'Powerhouse', topic: 'Cells', options: ['a', 'b', 'c', 'd'], correctAnswer: 'a' },
+  { id: 'q2', type: 'mcq', title: 'Membrane', topic: 'Cells', options: ['a', 'b'], correctAnswer: 'a' },
+  { id: 'q3', type: 'short-answer', title: 'Largest organ', topic: 'Organs', acceptedAnswers: ['skin'] },
+  { id: 'q4', type: 'file-upload', title: 'Lab report', topic: '' },
+];
+
+describe('GET /api/exams/{examId}/insights', () => {
+  const clock = fakeClock(new Date('2032-05-01T09:00:00Z'));
+  const transcripts = fakeTranscripts();
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await buildTestApp({ deps: { clock, transcripts } });
+  });
+  afterAll(() => app.close());
+
+  type Step = { after: number; events?: string[] };
+  /** Starts, answers, records events at the given offsets (seconds) and submits 90 s after starting. */
+  async function sit(examId: string, name: string, answers: Record<number, string>, steps: Step[] = []) {
+    const attempt = await startAttempt(app, examId, { name, studentId: `ID-${name}-${examId}` });
+    for (const [index, answer] of Object.entries(answers)) {
+      await app.inject({ method: 'PUT', url: `/api/attempts/${attempt.attemptId}/answers/${index}`, headers: attempt.headers, payload: { answer, seq: 1 } });
+    }
+    let elapsed = 0;
+    for (const step of steps) {
+      clock.advance((step.after - elapsed) * 1000);
+      elapsed = step.after;
+      const events = (step.events ?? []).map((type) => ({ type }));
+      await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/events`, headers: attempt.headers, payload: { events } });
+    }
+    clock.advance((90 - elapsed) * 1000);
+    const submit = await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+    return { attemptId: attempt.attemptId, resultId: submit.json().resultId as string };
+  }
+
+  /**
+   * The hand-checked cohort. Marks (q1..q4; q4 is a file upload graded by hand, C's still pending):
+   *   A 1 1 1 1 = 4   focus lost 30 s → 48 s of 90 s (80 %)
+   *   B 1 0 1 0 = 2   asked the assistant on q1
+   *   C 0 0 0 – = 0   asked on q3 and copied its reply as the answer; two blocked pastes
+   * D started and never submitted.
+   */
+  async function cohort() {
+    const exam = app.exams.put(makeExam({ questions }));
+    const owner = creatorHeaders(app, exam.ownerId);
+    const a = await sit(exam.id, 'Ada', { 0: 'a', 1: 'a', 2: 'skin' }, [{ after: 30, events: ['focus-lost'] }, { after: 48, events: ['focus-gained'] }]);
+    const b = await sit(exam.id, 'Bob', { 0: 'a', 1: 'b', 2: 'Skin' });
+    const c = await sit(exam.id, 'Cy', { 0: 'b', 1: 'b', 2: 'the liver is an organ here' }, [{ after: 10, events: ['paste-blocked', 'paste-blocked'] }]);
+    await startAttempt(app, exam.id, { name: 'Dee' });
+    const grade = (resultId: string, isCorrect: boolean) =>
+      app.inject({ method: 'PATCH', url: `/api/results/${resultId}`, headers: owner, payload: { grading: [{ questionIndex: 3, isGraded: true, isCorrect }] } });
+    expect((await grade(a.resultId, true)).statusCode).toBe(200);
+    expect((await grade(b.resultId, false)).statusCode).toBe(200);
+    transcripts.put(exam.id, { attemptId: b.attemptId, messages: [message('user', 'Which organelle makes energy?', 0), message('assistant', 'Think about respiration.', 0)] });
+    transcripts.put(exam.id, { attemptId: c.attemptId, messages: [message('user', 'What is the largest organ?', 2), message('assistant', 'I think the liver is an organ here indeed.', 2)] });
+    return { exam, owner, a, b, c };
+  }
+
+  const insights = (examId: string, headers: Record<string, string>) => app.inject({ method: 'GET', url: `/api/exams/${examId}/insights`, headers });
+
+  it('computes the cohort, test, item, candidate, topic and integrity figures of a hand-checked cohort', async () => {
+    const { exam, owner, a, b, c } = await cohort();
+    const response = await insights(exam.id, owner);
+    expect(response.statusCode).toBe(200);
+    const report = InsightsReportSchema.parse(response.json());
+
+    expect(report.cohort).toEqual({ invited: 4, started: 4, submitted: 3, graded: 2, pending: 1 });
+    // Totals 4, 2, 0 of 4 (pending counts 0): mean 2, sample SD 2; item variances 1/3 each → alpha = 4/3 · (1 − (4/3)/4) = 8/9.
+    expect(report.test).toMatchObject({ candidates: 3, maxScore: 4, mean: 50, median: 50, sd: 50 });
+    expect(report.test.cronbachAlpha).toBeCloseTo(8 / 9, 10);
+    expect(report.test.errorRatio).toBeCloseTo(100 / 3, 10);
+    expect(report.test.standardError).toBeCloseTo((100 * (2 / 3)) / 4, 10);
+
+    const item = (i: number) => report.items[i]!;
+    expect(report.items.map((x) => [x.questionIndex, x.topic, x.type, x.graded])).toEqual([
+      [0, 'Cells', 'mcq', 3],
+      [1, 'Cells', 'mcq', 3],
+      [2, 'Organs', 'short-answer', 3],
+      [3, 'General', 'file-upload', 2],
+    ]);
+    expect(item(0).facility).toBeCloseTo(2 / 3, 10);
+    expect(item(1).facility).toBeCloseTo(1 / 3, 10);
+    expect(item(3).facility).toBe(0.5);
+    expect(report.items.map((x) => x.randomGuessScore)).toEqual([0.25, 0.5, 0, 0]);
+    expect(item(0).aiReference).toBeCloseTo(100 / 3, 10);
+    expect(item(1).aiReference).toBe(0);
+    expect(item(2).aiReference).toBeCloseTo(100 / 3, 10);
+    expect(item(0).raschDifficulty).not.toBeNull();
+
+    expect(report.candidates.map((x) => [x.resultId, x.name, x.rank, x.correct, x.rawScore, x.timeSpent, x.focusPercent, x.blockedPastes])).toEqual([
+      [a.resultId, 'Ada', 1, 4, 100, 90, 80, 0],
+      [b.resultId, 'Bob', 2, 2, 50, 90, 100, 0],
+      [c.resultId, 'Cy', 3, 0, 0, 90, 100, 2],
+    ]);
+    // Bob's correct q1 was asked about: half credit → (0.5 + 1) / 4.
+    expect(report.candidates.map((x) => x.reasoning)).toEqual([100, 37.5, 0]);
+    expect(report.candidates.map((x) => x.copyWriting)).toEqual([null, null, 100]);
+    expect(report.candidates.map((x) => x.badges.rawScore)).toEqual(['above', 'in', 'below']);
+    const abilities = report.candidates.map((x) => x.abilityTheta!);
+    expect(abilities[0]).toBeGreaterThan(abilities[1]!);
+    expect(abilities[1]).toBeGreaterThan(abilities[2]!);
+
+    expect(report.topics.map((t) => [t.topic, t.questions])).toEqual([['Cells', 2], ['Organs', 1], ['General', 1]]);
+    expect(report.topics[0]!.rawScorePercent).toBe(50);
+    expect(report.topics[1]!.rawScorePercent).toBeCloseTo(200 / 3, 10);
+    expect(report.overall).toMatchObject({ questions: 4, rawScorePercent: 50 });
+    expect(report.overall.reasoningPercent).toBeCloseTo(137.5 / 3, 10);
+    expect(report.integrity.avgTimeToCompleteSeconds).toBe(90);
+    expect(report.integrity.focusPercent).toBeCloseTo(280 / 3, 10);
+    expect(report.integrity).toMatchObject({ externalPasteBlocked: 2, copyWritingPercent: 100 });
+    expect(report.explanations['item.facility']).toMatch(/Facility/);
+    expect(report.reasoningFormula).toMatch(/^Reasoning = /);
+  });
+
+  it('answers 404 to another creator, whether or not the exam has attempts', async () => {
+    const { exam } = await cohort();
+    expect((await insights(exam.id, creatorHeaders(app, 'someone-else'))).statusCode).toBe(404);
+    const untouched = app.exams.put(makeExam({ questions }));
+    expect((await insights(untouched.id, creatorHeaders(app, 'someone-else'))).statusCode).toBe(404);
+    expect((await insights('exam-that-does-not-exist', creatorHeaders(app, 'someone-else'))).statusCode).toBe(404);
+  });
+
+  it('answers 401 without a creator token', async () => {
+    const exam = app.exams.put(makeExam({ questions }));
+    expect((await insights(exam.id, {})).statusCode).toBe(401);
+  });
+
+  it('reports an exam nobody submitted with null figures and their reasons', async () => {
+    const exam = app.exams.put(makeExam({ questions }));
+    await startAttempt(app, exam.id);
+    const report = InsightsReportSchema.parse((await insights(exam.id, creatorHeaders(app, exam.ownerId))).json());
+    expect(report.cohort).toEqual({ invited: 1, started: 1, submitted: 0, graded: 0, pending: 0 });
+    expect(report.candidates).toEqual([]);
+    expect(report.test.mean).toBeNull();
+    expect(report.reasons['test.mean']).toBeTruthy();
+    expect(report.items[0]!.facility).toBeNull();
+    expect(report.reasons['items.0.facility']).toBeTruthy();
+  });
+
+  it('still answers when llm-gateway is down, with AI reference, copy writing and Reasoning null and the reason', async () => {
+    const { exam, owner, c } = await cohort();
+    transcripts.down = true;
+    try {
+      const response = await insights(exam.id, owner);
+      expect(response.statusCode).toBe(200);
+      const report = InsightsReportSchema.parse(response.json());
+      expect(report.items.map((x) => x.aiReference)).toEqual([null, null, null, null]);
+      expect(report.reasons['items.0.aiReference']).toMatch(/transcripts could not be loaded/);
+      expect(report.integrity.copyWritingPercent).toBeNull();
+      expect(report.reasons['integrity.copyWritingPercent']).toMatch(/llm-gateway/);
+      expect(report.candidates.every((x) => x.reasoning === null && x.badges.reasoning === null)).toBe(true);
+      expect(report.reasons[`candidates.${c.resultId}.reasoning`]).toMatch(/transcripts/);
+      // Figures that do not depend on the assistant are unaffected.
+      expect(report.candidates.map((x) => x.rawScore)).toEqual([100, 50, 0]);
+      expect(report.test.cronbachAlpha).toBeCloseTo(8 / 9, 10);
+    } finally {
+      transcripts.down = false;
+    }
+  });
+});
