@@ -1,0 +1,63 @@
+import { baseConfigShape, booleanFlag, parseConfig, resolveSecret } from '@exam/server-kit/config';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const DEFAULT_CATALOGUE = resolve(fileURLToPath(new URL('../../../infra/workspaces/catalogue.json', import.meta.url)));
+
+const ConfigSchema = z.object({
+  ...baseConfigShape,
+  PORT: z.coerce.number().int().min(0).max(65535).default(4004),
+  /** The Docker engine's unix socket. When it does not answer, CODE_SERVER_BIN is the fallback. */
+  DOCKER_SOCKET: z.string().default('/var/run/docker.sock'),
+  /** A local code-server binary, run as one process per session when no engine is reachable. */
+  CODE_SERVER_BIN: z.string().optional(),
+  WORKSPACE_CATALOGUE: z.string().default(DEFAULT_CATALOGUE),
+  /** Comma-separated `type=entry` overrides, e.g. `vscode=test` serves vscode from the catalogue's test image. */
+  WORKSPACE_IMAGE_OVERRIDES: z.string().default(''),
+  /** Names this orchestrator's containers (label exam.orchestrator) so two deployments on one engine never adopt each other's. */
+  WORKSPACE_INSTANCE: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/).default('default'),
+  /** Internal bridge (no egress, no container-to-container traffic) the proxy reaches containers on. */
+  WORKSPACE_NETWORK: z.string().default('exam-workspaces'),
+  /** Bridge with egress, for exams whose creator allowed package registries. */
+  WORKSPACE_EGRESS_NETWORK: z.string().default('exam-workspaces-egress'),
+  WORKSPACE_MEMORY_MB: z.coerce.number().int().min(16).default(1024),
+  WORKSPACE_CPUS: z.coerce.number().min(0.05).max(64).default(1),
+  WORKSPACE_PIDS_LIMIT: z.coerce.number().int().min(16).default(512),
+  WORKSPACE_TMP_MB: z.coerce.number().int().min(1).default(256),
+  /** Ready editor containers kept per workspace type whose image is present. */
+  WARM_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
+  WARM_POOL_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(5),
+  IDLE_TIMEOUT_SECONDS: z.coerce.number().min(1).default(30 * 60),
+  REAPER_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(30),
+  /** How long a started editor may take to answer its health check. */
+  START_TIMEOUT_SECONDS: z.coerce.number().min(1).default(30),
+  WORKSPACE_FILE_MAX_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
+  WORKSPACE_TOTAL_MAX_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
+  WORKSPACE_MAX_FILES: z.coerce.number().int().min(1).default(2000),
+  /** Lifetime of the proxy's session cookie; renewed while the candidate keeps working. */
+  WORKSPACE_COOKIE_TTL_SECONDS: z.coerce.number().int().min(30).default(30 * 60),
+  /** Background pool refill and reaping; tests drive them by hand. */
+  WORKSPACE_BACKGROUND: booleanFlag.default(true),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & {
+  jwtSecret: string;
+  internalToken: string;
+  pgliteDir: string;
+  localWorkspacesDir: string;
+  allowedOrigins: string[];
+};
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = parseConfig(ConfigSchema, env);
+  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
+  return {
+    ...parsed,
+    jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
+    internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
+    pgliteDir: join(parsed.DATA_DIR, 'workspace-orchestrator'),
+    localWorkspacesDir: join(parsed.DATA_DIR, 'workspaces'),
+    allowedOrigins: [new URL(parsed.TAKER_ORIGIN).origin, new URL(parsed.CREATOR_ORIGIN).origin],
+  };
+}

@@ -1,0 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import type { CodingWorkspace } from '@exam/domain/exam';
+import type { WorkspaceDatabase } from './db/database.ts';
+import type { WorkspaceEngine } from './engine/engine.ts';
+
+/** What the orchestrator needs to know about an exam and an attempt, from exam-service and results-service. */
+export type ExamDirectory = {
+  workspaceSettings(examId: string): Promise<CodingWorkspace>;
+  isAttemptOpen(attemptId: string): Promise<boolean>;
+};
+
+/** What buildApp needs from the outside world; tests pass their own engines, directory or clock. */
+export type Deps = {
+  database: WorkspaceDatabase;
+  clock: { now(): Date };
+  ids: { next(): string };
+  /** Tried in order: the Docker engine first, then the local code-server fallback when configured. */
+  engines: WorkspaceEngine[];
+  directory: ExamDirectory;
+};
+
+export const systemClock = { now: () => new Date() };
+/** Session ids appear in URLs and container names: 32 hex characters, unguessable. */
+export const sessionIds = { next: () => randomUUID().replace(/-/g, '') };

@@ -1,0 +1,151 @@
+import { WORKSPACE_FOLDER, type CatalogueEntry } from '@exam/domain/workspace';
+import Docker from 'dockerode';
+import { LABELS, type ManagedWorkspace, type StartedWorkspace, type WorkspaceEngine, type WorkspaceSpec } from './engine.ts';
+
+export type DockerEngineOptions = {
+  socketPath: string;
+  instance: string;
+  network: string;
+  egressNetwork: string;
+  memoryMb: number;
+  cpus: number;
+  pidsLimit: number;
+  tmpMb: number;
+};
+
+/** Bridge names are fixed so infra/workspaces/host-firewall.sh can keep containers away from the host's own services. */
+const BRIDGES = { internal: 'exam-ws0', egress: 'exam-ws1' } as const;
+
+const isNotFound = (err: unknown) => (err as { statusCode?: number }).statusCode === 404;
+const isConflict = (err: unknown) => (err as { statusCode?: number }).statusCode === 409;
+
+/** Workspaces as containers on a real Docker engine (dockerode over its unix socket). */
+export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
+  const docker = new Docker({ socketPath: opts.socketPath, timeout: 60_000 });
+  let networksReady: Promise<void> | undefined;
+
+  async function ensureNetwork(name: string, internal: boolean, bridge: string) {
+    try {
+      await docker.getNetwork(name).inspect();
+      return;
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    try {
+      await docker.createNetwork({
+        Name: name,
+        Driver: 'bridge',
+        // Internal: no route out. enable_icc=false: containers on the bridge cannot reach each other,
+        // only the host (the proxy) can reach them.
+        Internal: internal,
+        Options: { 'com.docker.network.bridge.enable_icc': 'false', 'com.docker.network.bridge.name': bridge },
+        Labels: { [LABELS.managed]: 'true' },
+      });
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+    }
+  }
+
+  function ensureNetworks() {
+    networksReady ??= (async () => {
+      await ensureNetwork(opts.network, true, BRIDGES.internal);
+      await ensureNetwork(opts.egressNetwork, false, BRIDGES.egress);
+    })().catch((err: unknown) => {
+      networksReady = undefined;
+      throw err;
+    });
+    return networksReady;
+  }
+
+  return {
+    kind: 'docker',
+
+    async unavailableReason() {
+      try {
+        await Promise.race([docker.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
+        return undefined;
+      } catch (err) {
+        return `the Docker engine at ${opts.socketPath} is not reachable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+      }
+    },
+
+    async entryUnavailableReason(entry: CatalogueEntry) {
+      try {
+        await docker.getImage(entry.image).inspect();
+        return undefined;
+      } catch (err) {
+        if (isNotFound(err)) return `the image ${entry.image} is not installed on this server (see infra/workspaces)`;
+        throw err;
+      }
+    },
+
+    async start(spec: WorkspaceSpec): Promise<StartedWorkspace> {
+      await ensureNetworks();
+      const network = spec.egress === 'registries' ? opts.egressNetwork : opts.network;
+      const memory = opts.memoryMb * 1024 * 1024;
+      const container = await docker.createContainer({
+        name: `exam-ws-${spec.id}`,
+        Image: spec.entry.image,
+        ...(spec.entry.command.length ? { Cmd: spec.entry.command } : {}),
+        User: '1000:1000',
+        WorkingDir: WORKSPACE_FOLDER,
+        Env: [`PASSWORD=${spec.password}`],
+        Labels: { ...spec.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance, [LABELS.sessionId]: spec.id, [LABELS.workspaceType]: spec.workspaceType },
+        // An anonymous volume (removed with the container) so files survive an editor restart and
+        // the engine's archive API can read them (it cannot see inside tmpfs mounts).
+        Volumes: { [WORKSPACE_FOLDER]: {} },
+        HostConfig: {
+          NetworkMode: network,
+          CapDrop: ['ALL'],
+          SecurityOpt: ['no-new-privileges'],
+          ReadonlyRootfs: true,
+          Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${opts.tmpMb}m,mode=1777` },
+          Memory: memory,
+          MemorySwap: memory,
+          NanoCpus: Math.round(opts.cpus * 1e9),
+          PidsLimit: opts.pidsLimit,
+          PublishAllPorts: false,
+          RestartPolicy: { Name: 'no' },
+        },
+      });
+      try {
+        await container.start();
+        const info = await container.inspect();
+        const address = info.NetworkSettings.Networks[network]?.IPAddress;
+        if (!address) throw new Error(`container has no address on ${network}`);
+        return { handle: container.id, target: `${address}:${spec.entry.port}` };
+      } catch (err) {
+        await container.remove({ force: true, v: true }).catch(() => undefined);
+        throw err;
+      }
+    },
+
+    async isRunning(handle: string) {
+      try {
+        return (await docker.getContainer(handle).inspect()).State.Running;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
+    },
+
+    async remove(handle: string) {
+      try {
+        await docker.getContainer(handle).remove({ force: true, v: true });
+      } catch (err) {
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+      }
+    },
+
+    async list(): Promise<ManagedWorkspace[]> {
+      const containers = await docker.listContainers({ all: true, filters: { label: [`${LABELS.managed}=true`, `${LABELS.instance}=${opts.instance}`] } });
+      return containers.map((c) => ({ id: c.Labels[LABELS.sessionId] ?? '', handle: c.Id, running: c.State === 'running', labels: c.Labels }));
+    },
+
+    async archiveWorkspace(workspace: { handle: string }) {
+      return (await docker.getContainer(workspace.handle).getArchive({ path: WORKSPACE_FOLDER })) as NodeJS.ReadableStream;
+    },
+
+    async close() {},
+  };
+}

@@ -1,0 +1,44 @@
+import type { CatalogueEntry } from '@exam/domain/workspace';
+
+/** What the orchestrator needs from wherever editors run: a Docker engine, or local code-server processes. */
+export type WorkspaceSpec = {
+  id: string;
+  workspaceType: string;
+  entry: CatalogueEntry;
+  /** 'none': internal bridge only; 'registries': the creator allowed package registries (egress bridge). */
+  egress: 'none' | 'registries';
+  /** The editor's per-session password; the orchestrator logs in with it on the candidate's behalf. */
+  password: string;
+  labels: Record<string, string>;
+};
+
+/** `target` is host:port the proxy forwards to; `handle` names the container or process. */
+export type StartedWorkspace = { handle: string; target: string };
+
+export type ManagedWorkspace = { id: string; handle: string; running: boolean; labels: Record<string, string> };
+
+export type WorkspaceEngine = {
+  kind: 'docker' | 'local';
+  /** Why this engine cannot run workspaces right now; undefined when it can. */
+  unavailableReason(): Promise<string | undefined>;
+  /** Why this catalogue entry cannot start (its image is missing…); undefined when it can. */
+  entryUnavailableReason(entry: CatalogueEntry): Promise<string | undefined>;
+  start(spec: WorkspaceSpec): Promise<StartedWorkspace>;
+  isRunning(handle: string): Promise<boolean>;
+  remove(handle: string): Promise<void>;
+  /** Workspaces this orchestrator instance created, found by label (re-adoption after a restart). */
+  list(): Promise<ManagedWorkspace[]>;
+  /** A tar stream of the workspace folder (entries under 'workspace/'); symlinks stay link entries, never followed. */
+  archiveWorkspace(workspace: { id: string; handle: string }): Promise<NodeJS.ReadableStream>;
+  close(): Promise<void>;
+};
+
+export const LABELS = {
+  managed: 'exam.managed',
+  instance: 'exam.orchestrator',
+  sessionId: 'exam.session-id',
+  attemptId: 'exam.attempt-id',
+  ownerId: 'exam.owner-id',
+  workspaceType: 'exam.workspace-type',
+  pool: 'exam.pool',
+} as const;

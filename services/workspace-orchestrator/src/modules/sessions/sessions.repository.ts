@@ -1,0 +1,65 @@
+import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { WorkspaceDatabase } from '../../db/database.ts';
+import { workspaces, type WorkspaceRow } from '../../db/schema.ts';
+
+export type NewWorkspace = typeof workspaces.$inferInsert;
+
+/** Queries only; the rules live in sessions.service.ts. */
+export function createSessionsRepository(database: WorkspaceDatabase) {
+  const { db } = database;
+  const live = isNull(workspaces.endedAt);
+  return {
+    async insert(row: NewWorkspace): Promise<WorkspaceRow> {
+      const [inserted] = await db.insert(workspaces).values(row).returning();
+      return inserted!;
+    },
+    async update(id: string, changes: Partial<NewWorkspace>): Promise<WorkspaceRow | undefined> {
+      const [row] = await db.update(workspaces).set(changes).where(eq(workspaces.id, id)).returning();
+      return row;
+    },
+    async find(id: string): Promise<WorkspaceRow | undefined> {
+      const [row] = await db.select().from(workspaces).where(eq(workspaces.id, id));
+      return row;
+    },
+    async findLiveByAttempt(attemptId: string): Promise<WorkspaceRow | undefined> {
+      const [row] = await db.select().from(workspaces).where(and(eq(workspaces.attemptId, attemptId), live));
+      return row;
+    },
+    /** Atomically hands the oldest warm container of a type to an attempt; concurrent claims never share one. */
+    async claimWarm(workspaceType: string, backend: 'docker' | 'local', assignment: Partial<NewWorkspace>): Promise<WorkspaceRow | undefined> {
+      const oldest = sql`(select ${workspaces.id} from ${workspaces} where ${workspaces.status} = 'warm' and ${workspaces.workspaceType} = ${workspaceType} and ${workspaces.backend} = ${backend} and ${workspaces.endedAt} is null order by ${workspaces.createdAt} limit 1 for update skip locked)`;
+      const [row] = await db
+        .update(workspaces)
+        .set({ ...assignment, status: 'ready', fromWarmPool: true })
+        .where(and(eq(workspaces.id, oldest), eq(workspaces.status, 'warm')))
+        .returning();
+      return row;
+    },
+    async countPool(workspaceType: string, backend: 'docker' | 'local'): Promise<number> {
+      const rows = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(workspaces)
+        .where(and(eq(workspaces.workspaceType, workspaceType), eq(workspaces.backend, backend), isNull(workspaces.attemptId), inArray(workspaces.status, ['warm', 'starting']), live));
+      return rows[0]?.n ?? 0;
+    },
+    async listLive(): Promise<WorkspaceRow[]> {
+      return db.select().from(workspaces).where(live).orderBy(asc(workspaces.createdAt));
+    },
+    async listLiveForAttempt(attemptId: string): Promise<WorkspaceRow[]> {
+      return db.select().from(workspaces).where(and(eq(workspaces.attemptId, attemptId), live));
+    },
+    async listLiveForOwner(ownerId: string): Promise<WorkspaceRow[]> {
+      return db.select().from(workspaces).where(and(eq(workspaces.ownerId, ownerId), live)).orderBy(asc(workspaces.createdAt));
+    },
+    async listIdle(before: Date): Promise<WorkspaceRow[]> {
+      return db.select().from(workspaces).where(and(eq(workspaces.status, 'ready'), lt(workspaces.lastActivityAt, before), live));
+    },
+    async touch(id: string, at: Date): Promise<void> {
+      await db.update(workspaces).set({ lastActivityAt: at }).where(and(eq(workspaces.id, id), live));
+    },
+    async markEnded(id: string, at: Date, reason: string, status: 'ended' | 'failed' = 'ended'): Promise<void> {
+      await db.update(workspaces).set({ status, endedAt: at, endReason: reason }).where(and(eq(workspaces.id, id), live));
+    },
+  };
+}
+export type SessionsRepository = ReturnType<typeof createSessionsRepository>;

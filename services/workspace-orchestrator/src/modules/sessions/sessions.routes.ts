@@ -1,0 +1,79 @@
+import { CollectedFilesSchema, WorkspaceFileSchema } from '@exam/domain/internal';
+import { ErrorBodySchema } from '@exam/domain/errors';
+import { CreateSessionSchema, SessionListSchema, SessionParamsSchema, SessionSchema } from '@exam/domain/workspace';
+import { attemptOf } from '@exam/server-kit/plugins/auth';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { SessionsService } from './sessions.service.ts';
+
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema };
+
+/**
+ * navigator.sendBeacon cannot set headers, so the page-close beacon carries the attempt token in its
+ * body (a plain string, or JSON { token }); it is moved into the Authorization header before the guard.
+ * The body, unlike a query string, never reaches the access logs.
+ */
+async function beaconToken(request: FastifyRequest) {
+  if (request.headers.authorization) return;
+  const body = request.body as unknown;
+  const token = typeof body === 'string' ? body.trim() : typeof body === 'object' && body && 'token' in body ? String(body.token) : '';
+  if (token) request.headers.authorization = `Bearer ${token}`;
+}
+
+export function sessionsRoutes(service: SessionsService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+    app.post(
+      '/api/session/create',
+      { onRequest: app.requireAttempt, schema: { tags: ['sessions'], body: CreateSessionSchema, response: { 200: SessionSchema, ...errors } } },
+      async (request) => service.create(attemptOf(request), request.body),
+    );
+
+    app.delete(
+      '/api/session/:sessionId',
+      { onRequest: app.requireAttempt, schema: { tags: ['sessions'], params: SessionParamsSchema, response: { 204: z.null(), ...errors } } },
+      async (request, reply) => {
+        await service.end(request.params.sessionId, attemptOf(request));
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/session/:sessionId/end',
+      {
+        preValidation: [beaconToken, app.requireAttempt],
+        schema: { tags: ['sessions'], params: SessionParamsSchema, body: z.unknown(), response: { 204: z.null(), ...errors } },
+      },
+      async (request, reply) => {
+        await service.end(request.params.sessionId, attemptOf(request));
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/api/sessions',
+      { onRequest: app.requireCreatorOrAttempt, schema: { tags: ['sessions'], response: { 200: SessionListSchema, ...errors } } },
+      async (request) => ({ sessions: await service.list(request.user) }),
+    );
+
+    app.get(
+      '/api/session/:sessionId/files',
+      {
+        onRequest: app.requireCreatorOrAttempt,
+        schema: { tags: ['sessions'], params: SessionParamsSchema, response: { 200: z.object({ workspaceFiles: z.record(z.string(), WorkspaceFileSchema) }), ...errors } },
+      },
+      async (request) => ({ workspaceFiles: await service.files(request.params.sessionId, request.user) }),
+    );
+
+    app.post(
+      '/internal/attempts/:attemptId/collect',
+      {
+        onRequest: app.requireInternal,
+        schema: { hide: true, params: z.object({ attemptId: z.string().min(1).max(64) }), body: z.unknown(), response: { 200: CollectedFilesSchema, 401: ErrorBodySchema, 503: ErrorBodySchema } },
+      },
+      async (request) => ({ files: await service.collect(request.params.attemptId) }),
+    );
+  };
+}

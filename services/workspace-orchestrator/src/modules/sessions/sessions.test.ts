@@ -1,0 +1,131 @@
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildTestApp, creatorToken, httpCall, newAttempt, TAKER_ORIGIN, type TestApp } from '../../testing.ts';
+
+const socketPath = inject('dockerSocket');
+
+describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () => {
+  let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
+  let base: string;
+  const docker = new Docker({ socketPath: socketPath ?? '' });
+
+  beforeAll(async () => {
+    app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance') });
+    base = await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => app.close());
+
+  it('starts a locked-down container for an attempt and answers its proxied editor path', async () => {
+    const attempt = newAttempt(app);
+    const response = await httpCall(base, '/api/session/create', {
+      method: 'POST',
+      headers: { ...attempt.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ userId: 'Jane  Doe', examId: attempt.claims.examId }),
+    });
+    expect(response.status).toBe(200);
+    const session = JSON.parse(response.body);
+    expect(session).toMatchObject({ status: 'ready', port: null, userId: 'Jane_Doe', attemptId: attempt.claims.sub, editorPath: `/workspace/${session.sessionId}/`, warm: false });
+
+    const [container] = await docker.listContainers({ filters: { label: [`exam.session-id=${session.sessionId}`] } });
+    const info = await docker.getContainer(container!.Id).inspect();
+    expect(info.Config.User).toBe('1000:1000');
+    expect(info.HostConfig.CapDrop).toEqual(['ALL']);
+    expect(info.HostConfig.SecurityOpt).toEqual(['no-new-privileges']);
+    expect(info.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(info.HostConfig.Memory).toBe(64 * 1024 * 1024);
+    expect(info.HostConfig.PidsLimit).toBe(64);
+    expect(info.HostConfig.NanoCpus).toBe(5e8);
+    expect(info.HostConfig.NetworkMode).toBe('exam-workspaces');
+    expect(container!.Ports.filter((p) => p.PublicPort)).toEqual([]);
+    expect(info.Config.Labels).toMatchObject({ 'exam.attempt-id': attempt.claims.sub, 'exam.owner-id': attempt.claims.ownerId, 'exam.workspace-type': 'vscode', 'exam.pool': 'assigned' });
+    expect(info.Mounts.find((m) => m.Destination === '/home/coder/workspace')?.RW).toBe(true);
+
+    const page = await httpCall(base, session.editorPath, { headers: attempt.headers });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Exam workspace');
+  });
+
+  it('reuses the attempt workspace when create is called again, even concurrently', async () => {
+    const attempt = newAttempt(app);
+    const calls = await Promise.all([1, 2, 3].map(() => app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })));
+    const ids = new Set(calls.map((c) => c.json().sessionId));
+    expect(calls.map((c) => c.statusCode)).toEqual([200, 200, 200]);
+    expect(ids.size).toBe(1);
+    const again = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    expect(again.json().sessionId).toBe([...ids][0]);
+    const running = await docker.listContainers({ filters: { label: [`exam.attempt-id=${attempt.claims.sub}`] } });
+    expect(running).toHaveLength(1);
+  });
+
+  it('answers Workspace Unavailable with the reason when the type image is absent', async () => {
+    const attempt = newAttempt(app, { workspaceType: 'r-studio' });
+    const response = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Workspace Unavailable: the image exam\/workspace-r is not installed/) });
+  });
+
+  it('refuses a creator token, a closed attempt and an exam without a workspace', async () => {
+    const asCreator = await app.inject({ method: 'POST', url: '/api/session/create', headers: creatorToken(app, 'someone'), payload: {} });
+    expect(asCreator.statusCode).toBe(403);
+    const closed = newAttempt(app);
+    app.closedAttempts.add(closed.claims.sub);
+    expect((await app.inject({ method: 'POST', url: '/api/session/create', headers: closed.headers, payload: {} })).statusCode).toBe(409);
+    const disabled = newAttempt(app, { enabled: false });
+    const off = await app.inject({ method: 'POST', url: '/api/session/create', headers: disabled.headers, payload: {} });
+    expect(off.statusCode).toBe(409);
+    expect(off.json().error.message).toBe('The coding workspace is not enabled for this exam');
+  });
+
+  it('lists sessions to their attempt and to the exam creator only, and shows files to the same people', async () => {
+    const owner = `owner-list-${Date.now()}`;
+    const attempt = newAttempt(app, {}, owner);
+    const session = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    const mine = (await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions;
+    expect(mine.map((s: { sessionId: string }) => s.sessionId)).toEqual([session.sessionId]);
+    const creators = (await app.inject({ method: 'GET', url: '/api/sessions', headers: creatorToken(app, owner) })).json().sessions;
+    expect(creators.map((s: { sessionId: string }) => s.sessionId)).toEqual([session.sessionId]);
+    const stranger = (await app.inject({ method: 'GET', url: '/api/sessions', headers: creatorToken(app, 'another-creator') })).json().sessions;
+    expect(stranger).toEqual([]);
+
+    const files = await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: creatorToken(app, owner) });
+    expect(files.statusCode).toBe(200);
+    expect(files.json()).toEqual({ workspaceFiles: {} });
+    const otherCreator = await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: creatorToken(app, 'another-creator') });
+    expect(otherCreator.statusCode).toBe(403);
+    const otherAttempt = newAttempt(app);
+    expect((await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: otherAttempt.headers })).statusCode).toBe(403);
+  });
+
+  it('ends a session on DELETE by its owner only, and on the page-close beacon', async () => {
+    const attempt = newAttempt(app);
+    const session = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    const other = newAttempt(app);
+    expect((await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: other.headers })).statusCode).toBe(403);
+    expect((await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers })).statusCode).toBe(204);
+    expect(await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${session.sessionId}`] } })).toEqual([]);
+    expect((await httpCall(base, session.editorPath, { headers: attempt.headers })).status).toBe(404);
+
+    const second = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    expect(second.sessionId).not.toBe(session.sessionId);
+    const beacon = await app.inject({ method: 'POST', url: `/api/session/${second.sessionId}/end`, headers: { 'content-type': 'text/plain;charset=UTF-8', origin: TAKER_ORIGIN }, payload: attempt.token });
+    expect(beacon.statusCode).toBe(204);
+    expect((await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions).toEqual([]);
+  });
+
+  it('hands out a warm container when the pool has one, then refills the pool', async () => {
+    const pooled = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance'), env: { WARM_POOL_SIZE: '1' } });
+    try {
+      await pooled.workspaces.lifecycle.refill();
+      const attempt = newAttempt(pooled);
+      const session = (await pooled.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+      expect(session).toMatchObject({ status: 'ready', warm: true, attemptId: attempt.claims.sub });
+      const pooledBase = await pooled.listen({ host: '127.0.0.1', port: 0 });
+      expect((await httpCall(pooledBase, session.editorPath, { headers: attempt.headers })).body).toContain('Exam workspace');
+      await pooled.workspaces.lifecycle.refill();
+      const warm = await docker.listContainers({ filters: { label: ['exam.pool=warm', `exam.orchestrator=${inject('workspaceInstance')}`] } });
+      expect(warm.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await pooled.close();
+    }
+  });
+});

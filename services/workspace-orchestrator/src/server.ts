@@ -1,0 +1,33 @@
+import { exitOnStartupError, runServer } from '@exam/server-kit/run';
+import { createHttpExamDirectory } from './adapters/exam-directory.ts';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openWorkspaceDatabase } from './db/database.ts';
+import { sessionIds, systemClock } from './deps.ts';
+import { createDockerEngine } from './engine/docker-engine.ts';
+import type { WorkspaceEngine } from './engine/engine.ts';
+import { createLocalEngine } from './engine/local-engine.ts';
+
+try {
+  const config = loadConfig(process.env);
+  const database = await openWorkspaceDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir, poolSize: config.DATABASE_POOL_SIZE });
+  const engines: WorkspaceEngine[] = [
+    createDockerEngine({
+      socketPath: config.DOCKER_SOCKET,
+      instance: config.WORKSPACE_INSTANCE,
+      network: config.WORKSPACE_NETWORK,
+      egressNetwork: config.WORKSPACE_EGRESS_NETWORK,
+      memoryMb: config.WORKSPACE_MEMORY_MB,
+      cpus: config.WORKSPACE_CPUS,
+      pidsLimit: config.WORKSPACE_PIDS_LIMIT,
+      tmpMb: config.WORKSPACE_TMP_MB,
+    }),
+  ];
+  if (config.CODE_SERVER_BIN) engines.push(createLocalEngine({ binary: config.CODE_SERVER_BIN, dir: config.localWorkspacesDir }));
+  const directory = createHttpExamDirectory({ examServiceUrl: config.EXAM_SERVICE_URL, resultsServiceUrl: config.RESULTS_SERVICE_URL, internalToken: config.internalToken });
+  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines, directory });
+  app.addHook('onClose', () => database.close());
+  await runServer(app, { host: config.HOST, port: config.PORT });
+} catch (err) {
+  exitOnStartupError(err);
+}

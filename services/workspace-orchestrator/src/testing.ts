@@ -1,0 +1,127 @@
+import { request } from 'node:http';
+import type { AttemptClaims } from '@exam/domain/auth';
+import type { CodingWorkspace } from '@exam/domain/exam';
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
+import { buildApp } from './app.ts';
+import { loadConfig, type Config } from './config.ts';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from './db/database.ts';
+import * as schema from './db/schema.ts';
+import { sessionIds, systemClock, type Deps, type ExamDirectory } from './deps.ts';
+import { createDockerEngine } from './engine/docker-engine.ts';
+
+export const TAKER_ORIGIN = 'http://taker.test';
+export const CREATOR_ORIGIN = 'http://creator.test';
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    ...TEST_SECRETS,
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/nonexistent',
+    TAKER_ORIGIN,
+    CREATOR_ORIGIN,
+    WORKSPACE_BACKGROUND: 'false',
+    WARM_POOL_SIZE: '0',
+    // vscode is served by the small busybox image; r-studio keeps its real (absent) image.
+    WORKSPACE_IMAGE_OVERRIDES: 'vscode=test',
+    WORKSPACE_MEMORY_MB: '64',
+    WORKSPACE_CPUS: '0.5',
+    WORKSPACE_PIDS_LIMIT: '64',
+    START_TIMEOUT_SECONDS: '20',
+    ...overrides,
+  });
+}
+
+/** Exams and attempts as exam-service and results-service would describe them. */
+export function fakeDirectory() {
+  const exams = new Map<string, CodingWorkspace>();
+  const closed = new Set<string>();
+  const directory: ExamDirectory = {
+    async workspaceSettings(examId) {
+      const settings = exams.get(examId);
+      if (!settings) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+      return settings;
+    },
+    async isAttemptOpen(attemptId) {
+      return !closed.has(attemptId);
+    },
+  };
+  return { directory, exams, closed };
+}
+
+export type TestApp = Awaited<ReturnType<typeof buildApp>>;
+
+/** An app on the shared test database and the test Docker engine. */
+export async function buildTestApp(opts: { socketPath: string; instance: string; env?: Record<string, string>; deps?: Partial<Deps> }) {
+  const config = testConfig({ DOCKER_SOCKET: opts.socketPath, WORKSPACE_INSTANCE: opts.instance, ...opts.env });
+  const database = await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
+  const engine = createDockerEngine({
+    socketPath: config.DOCKER_SOCKET,
+    instance: config.WORKSPACE_INSTANCE,
+    network: config.WORKSPACE_NETWORK,
+    egressNetwork: config.WORKSPACE_EGRESS_NETWORK,
+    memoryMb: config.WORKSPACE_MEMORY_MB,
+    cpus: config.WORKSPACE_CPUS,
+    pidsLimit: config.WORKSPACE_PIDS_LIMIT,
+    tmpMb: config.WORKSPACE_TMP_MB,
+  });
+  const fake = fakeDirectory();
+  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines: [engine], directory: fake.directory, ...opts.deps });
+  await app.ready();
+  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed });
+}
+
+let counter = 0;
+/** A fresh attempt of a fresh exam (workspace enabled) and its bearer token. */
+export function newAttempt(app: TestApp & { exams: Map<string, CodingWorkspace> }, settings: Partial<CodingWorkspace> = {}, ownerId = `owner-${++counter}-${Date.now()}`) {
+  const n = ++counter;
+  const claims: AttemptClaims = { kind: 'attempt', sub: `attempt-${n}-${Date.now()}`, examId: `exam-${n}-${Date.now()}`, ownerId, name: `Candidate ${n}`, studentId: `S ${n}` };
+  app.exams.set(claims.examId, { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false, ...settings });
+  const token = app.jwt.sign(claims);
+  return { claims, token, headers: { authorization: `Bearer ${token}` } };
+}
+
+export function creatorToken(app: TestApp, sub: string) {
+  return { authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub, email: `${sub}@example.test` })}` };
+}
+
+export type RawReply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+
+/** A real HTTP request (the proxy streams, so tests go over a socket rather than inject()). */
+export function httpCall(base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawReply> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** A WebSocket upgrade: the status line the proxy answers, and what arrives on the socket within a moment. */
+export function upgrade(base: string, path: string, headers: Record<string, string>): Promise<{ status: number; data: string }> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+    });
+    req.on('upgrade', (res, socket, head) => {
+      let data = head.toString('latin1');
+      socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
+      setTimeout(() => {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, data });
+      }, 500);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, data: '' });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

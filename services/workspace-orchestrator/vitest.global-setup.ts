@@ -1,0 +1,42 @@
+import { spawnSync } from 'node:child_process';
+import type {} from 'vitest';
+import type { TestProject } from 'vitest/node';
+import { startTestEngine, stopTestEngine, type TestEngine } from '../../scripts/docker-test-engine.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The test engine's socket; null only when WORKSPACE_TESTS=skip was set explicitly. */
+    dockerSocket: string | null;
+    /** Label value that marks this run's containers (exam.orchestrator). */
+    workspaceInstance: string;
+  }
+}
+
+const banner = (lines: string[]) => `\n${'!'.repeat(78)}\n${lines.map((l) => `!! ${l}`).join('\n')}\n${'!'.repeat(78)}\n`;
+
+let engine: TestEngine | undefined;
+const instance = `test-${process.pid}-${Date.now().toString(36)}`;
+
+export async function setup(project: TestProject) {
+  project.provide('workspaceInstance', instance);
+  if (process.env.WORKSPACE_TESTS === 'skip') {
+    console.warn(banner(['WORKSPACE_TESTS=skip: the Docker workspace tests are SKIPPED.', 'Nothing about containers, the proxy, limits or file collection was verified.']));
+    project.provide('dockerSocket', null);
+    return;
+  }
+  try {
+    engine = await startTestEngine();
+  } catch (err) {
+    throw new Error(banner(['No Docker engine could be started for the workspace tests:', (err as Error).message, 'Fix the engine, or set WORKSPACE_TESTS=skip to skip these tests explicitly.']));
+  }
+  project.provide('dockerSocket', engine.socketPath);
+}
+
+export async function teardown() {
+  if (!engine) return;
+  // This run's containers go, whatever the tests left behind.
+  const env = { ...process.env, DOCKER_HOST: `unix://${engine.socketPath}` };
+  const ids = spawnSync('docker', ['ps', '-aq', '--filter', `label=exam.orchestrator=${instance}`], { env, encoding: 'utf8' }).stdout.trim();
+  if (ids) spawnSync('docker', ['rm', '-fv', ...ids.split('\n')], { env });
+  if (engine.startedHere && process.env.WORKSPACE_ENGINE_KEEP !== '1') await stopTestEngine(engine.dir);
+}
