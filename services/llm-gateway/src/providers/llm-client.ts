@@ -34,7 +34,8 @@ export function createLlmClient(adapters: Record<AiProvider, ProviderAdapter>, t
     async *stream(request, signal) {
       const controller = new AbortController();
       const forwardAbort = () => controller.abort(signal.reason);
-      signal.addEventListener('abort', forwardAbort, { once: true });
+      if (signal.aborted) controller.abort(signal.reason);
+      else signal.addEventListener('abort', forwardAbort, { once: true });
       let timedOut: string | undefined;
       const deadline = (what: string, ms: number) =>
         setTimeout(() => {
@@ -43,8 +44,22 @@ export function createLlmClient(adapters: Record<AiProvider, ProviderAdapter>, t
         }, ms);
       const total = deadline('reply', timeouts.totalMs);
       let firstToken: NodeJS.Timeout | undefined = deadline('first token', timeouts.firstTokenMs);
+      const iterator = adapters[request.provider](request, controller.signal)[Symbol.asyncIterator]();
+      // A body read does not always end when its request is aborted (a stalled socket, a mocked stream), so each
+      // read races the abort.
+      const aborted = new Promise<never>((_, reject) => {
+        controller.signal.addEventListener('abort', () => reject(new UpstreamError('upstream call aborted')), { once: true });
+      });
+      aborted.catch(() => {});
+      let finished = false;
       try {
-        for await (const chunk of adapters[request.provider](request, controller.signal)) {
+        for (;;) {
+          const next = await Promise.race([iterator.next(), aborted]);
+          if (next.done) {
+            finished = true;
+            break;
+          }
+          const chunk = next.value;
           if (chunk.type === 'delta' && firstToken) {
             clearTimeout(firstToken);
             firstToken = undefined;
@@ -56,6 +71,8 @@ export function createLlmClient(adapters: Record<AiProvider, ProviderAdapter>, t
         if (timedOut) throw new UpstreamError(`upstream ${timedOut} timed out`);
         throw toUpstreamError(err);
       } finally {
+        // The consumer stopped early or the call failed: release the adapter without waiting on a stalled read.
+        if (!finished) void iterator.return?.().catch(() => {});
         clearTimeout(total);
         clearTimeout(firstToken);
         signal.removeEventListener('abort', forwardAbort);

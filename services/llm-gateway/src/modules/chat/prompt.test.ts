@@ -9,7 +9,7 @@ const questions = [
   QuestionSchema.parse({ id: 'c', type: 'coding', title: 'Write fizzbuzz', language: 'python', correctAnswer: 'CANARY-CORRECT-5519' }),
 ];
 
-function prompt(ai: Parameters<typeof makeExam>[0]['ai'] = {}, extra: { materialTexts?: { name: string; text: string }[]; questionIndex?: number | null } = {}) {
+function prompt(ai: NonNullable<Parameters<typeof makeExam>[0]>['ai'] = {}, extra: { materialTexts?: { name: string; text: string }[]; questionIndex?: number | null } = {}) {
   const exam = makeExam({ questions, ai, materialTexts: extra.materialTexts ?? [] });
   return buildSystemPrompt({ questions: exam.questions, materialTexts: exam.materialTexts, aiSettings: exam.aiSettings, questionIndex: extra.questionIndex ?? null });
 }

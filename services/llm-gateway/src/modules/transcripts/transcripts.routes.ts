@@ -5,7 +5,7 @@ import { AttemptIdParamsSchema, TranscriptResponseSchema } from '@exam/domain/ll
 import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AttemptSource } from '../../clients/platform-clients.ts';
 import type { ChatRepository } from '../chat/chat.repository.ts';
 

@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LlmMessages, parseChatStreamFrame } from '@exam/domain/llm';
+import { TEST_SECRETS } from '@exam/server-kit/testing';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../providers/provider-mocks.ts';
+import { buildTestApp, makeExam, TEST_ENDPOINTS, type TestApp } from '../testing.ts';
+import { httpAttemptSource, httpExamSource } from './platform-clients.ts';
+
+/**
+ * The gateway with its real HTTP clients, against a small local server standing in for exam-service
+ * and results-service, listening on a real port so a browser-like client can disconnect mid-stream.
+ */
+const server = setupServer();
+const calls: RecordedCall[] = [];
+const exam = makeExam();
+const attempts: Record<string, { isOpen: boolean }> = { 'attempt-open': { isOpen: true }, 'attempt-closed': { isOpen: false } };
+const seenTokens: string[] = [];
+
+function platformServer(): Server {
+  return createServer((req, res) => {
+    seenTokens.push(String(req.headers['x-internal-token']));
+    const examMatch = /^\/internal\/exams\/([^/]+)$/.exec(req.url ?? '');
+    const attemptMatch = /^\/internal\/attempts\/([^/]+)$/.exec(req.url ?? '');
+    res.setHeader('content-type', 'application/json');
+    if (examMatch && examMatch[1] === exam.id) return res.end(JSON.stringify(exam));
+    const attempt = attemptMatch && attempts[attemptMatch[1]!];
+    if (attempt) {
+      const body = { attemptId: attemptMatch[1], examId: exam.id, ownerId: exam.ownerId, startedAt: new Date().toISOString(), deadline: null, submittedAt: null, isOpen: attempt.isOpen };
+      return res.end(JSON.stringify(body));
+    }
+    res.statusCode = 404;
+    res.end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'not found' } }));
+  });
+}
+
+describe('gateway with the real exam-service and results-service clients', () => {
+  let platform: Server;
+  let app: TestApp;
+  let gatewayUrl: string;
+  beforeAll(async () => {
+    server.listen({ onUnhandledRequest: 'bypass' });
+    platform = platformServer();
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
+    const platformUrl = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
+    const opts = { timeoutMs: 2000 };
+    app = await buildTestApp({
+      deps: { exams: httpExamSource(platformUrl, TEST_SECRETS.INTERNAL_TOKEN, opts), attempts: httpAttemptSource(platformUrl, TEST_SECRETS.INTERNAL_TOKEN, opts) },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    gatewayUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    // Keep-alive sockets of the test's fetch calls would hold both servers open for seconds.
+    app.server.closeAllConnections();
+    await app.close();
+    platform.closeAllConnections();
+    await new Promise((resolve) => platform.close(resolve));
+    server.close();
+  });
+  const tokenFor = (attemptId: string) =>
+    `Bearer ${app.jwt.sign({ kind: 'attempt', sub: attemptId, examId: exam.id, ownerId: exam.ownerId, name: 'Ada', studentId: 'S-1' })}`;
+
+  it('fetches the exam and the attempt over HTTP with the internal token and streams the reply', async () => {
+    server.use(recordingHandler(`${TEST_ENDPOINTS.openai}/chat/completions`, calls, () => sseResponse(openAiFrames(['Over ', 'HTTP']))));
+    const response = await fetch(`${gatewayUrl}/api/llm/chat`, {
+      method: 'POST',
+      headers: { authorization: tokenFor('attempt-open'), 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hello', questionIndex: null }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const frames = (await response.text()).split('\n\n').filter(Boolean).map(parseChatStreamFrame);
+    expect(frames.map((f) => f?.type)).toEqual(['delta', 'delta', 'done']);
+    expect(seenTokens.every((t) => t === TEST_SECRETS.INTERNAL_TOKEN)).toBe(true);
+  });
+
+  it('refuses a closed attempt reported by results-service', async () => {
+    const response = await fetch(`${gatewayUrl}/api/llm/chat`, {
+      method: 'POST',
+      headers: { authorization: tokenFor('attempt-closed'), 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'hello', questionIndex: null }),
+    });
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(LlmMessages.attemptClosed);
+  });
+
+  it('aborts the upstream call when the candidate disconnects and stores the partial reply with its flag', async () => {
+    let upstreamAborted = false;
+    server.use(
+      http.post(`${TEST_ENDPOINTS.openai}/chat/completions`, ({ request }) => {
+        request.signal.addEventListener('abort', () => {
+          upstreamAborted = true;
+        });
+        const frames = openAiFrames(['Partial ']);
+        // The first token, then silence: the rest of the reply never comes.
+        const stream = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode(frames[0]! + frames[1]!));
+          },
+        });
+        return new HttpResponse(stream, { headers: { 'content-type': 'text/event-stream' } });
+      }),
+    );
+    const controller = new AbortController();
+    const response = await fetch(`${gatewayUrl}/api/llm/chat`, {
+      method: 'POST',
+      headers: { authorization: tokenFor('attempt-open'), 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'long answer please', questionIndex: null }),
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toContain('Partial ');
+    controller.abort();
+    let stored: { content: string; isPartial?: boolean }[] = [];
+    for (let i = 0; i < 50 && stored.length < 2; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const transcript = await fetch(`${gatewayUrl}/api/llm/transcript`, { headers: { authorization: tokenFor('attempt-open') } });
+      stored = ((await transcript.json()) as { messages: typeof stored }).messages.filter((m) => m.content.includes('long answer') || m.isPartial);
+    }
+    expect(stored.at(-1)).toMatchObject({ content: 'Partial ', isPartial: true });
+    expect(upstreamAborted).toBe(true);
+  });
+});
