@@ -73,7 +73,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   }
   let response: Response;
   try {
-    response = await fetch(path, { method: options.method ?? 'GET', headers, body, signal: options.signal });
+    // An absolute URL: the same origin in the browser, and one msw can match in tests.
+    response = await fetch(new URL(path, window.location.origin), { method: options.method ?? 'GET', headers, body, signal: options.signal });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError({ code: 'NETWORK', status: 0, userMessage: 'Cannot reach the server. Check your connection and try again.' });

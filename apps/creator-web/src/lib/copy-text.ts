@@ -15,6 +15,7 @@ export async function copyText(text: string): Promise<boolean> {
   area.style.opacity = '0';
   area.style.pointerEvents = 'none';
   document.body.appendChild(area);
+  area.focus();
   area.select();
   try {
     return document.execCommand('copy');

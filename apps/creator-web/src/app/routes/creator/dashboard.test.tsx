@@ -1,0 +1,122 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { makeExam, signInAs } from '../../../testing/factories.ts';
+import { errorBody, examStore, seedExams } from '../../../testing/handlers.ts';
+import { renderApp } from '../../../testing/render.tsx';
+import { server } from '../../../testing/server.ts';
+
+function stat(label: string) {
+  return within(screen.getByRole('region', { name: 'Summary' })).getByText(label).parentElement?.querySelector('p:nth-of-type(2)')?.textContent;
+}
+
+describe('creator dashboard', () => {
+  it('shows both empty messages when the creator has no exams', async () => {
+    seedExams();
+    signInAs();
+    renderApp('/creator/dashboard');
+    expect(await screen.findByText('No published exams yet')).toBeInTheDocument();
+    expect(screen.getByText('No draft exams yet')).toBeInTheDocument();
+  });
+
+  it('splits exams into the published and draft tables with their columns and counts', async () => {
+    seedExams(
+      makeExam({ title: 'Live Quiz', isDraft: false, isLive: true, publishedAt: '2025-03-04T10:00:00.000Z', questions: [] }),
+      makeExam({ title: 'Offline Quiz', isDraft: false, isLive: false }),
+      makeExam({ title: 'Draft Quiz', isDraft: true, createdAt: '2025-02-01T10:00:00.000Z' }),
+    );
+    server.use(http.get('*/api/results/summary', () => HttpResponse.json({ exams: [{ examId: examStore.exams[0]?.id ?? '', started: 7, submitted: 5, graded: 2, avgScore: 80 }] })));
+    signInAs();
+    renderApp('/creator/dashboard');
+    const published = await screen.findByRole('table', { name: 'Published Exams' });
+    const headers = within(published).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Title', 'Status', 'Questions', 'Published', 'Last Edit', 'Invites', 'Submissions', 'Actions']);
+    const liveRow = within(published).getByRole('row', { name: /Live Quiz/ });
+    expect(within(liveRow).getByText('Mar 4, 2025')).toBeInTheDocument();
+    expect(within(liveRow).getByRole('switch')).toBeChecked();
+    expect(within(liveRow).getByRole('cell', { name: '7' })).toBeInTheDocument();
+    expect(within(liveRow).getByRole('link', { name: 'View Insights' })).toHaveAttribute('href', `/creator/exam-insights/${examStore.exams[0]?.id}`);
+    const drafts = screen.getByRole('table', { name: 'Draft Exams' });
+    expect(within(drafts).getByRole('row', { name: /Draft Quiz/ })).toHaveTextContent('Feb 1, 2025');
+    await waitFor(() => expect(stat('Total Submissions')).toBe('5'));
+    expect(stat('Live Exams')).toBe('1');
+    expect(stat('Published Exams')).toBe('2');
+    expect(stat('Draft Exams')).toBe('1');
+  });
+
+  it("shows '—' for submissions and invites when the results service fails", async () => {
+    seedExams(makeExam({ title: 'Quiz', isDraft: false }));
+    server.use(http.get('*/api/results/summary', () => HttpResponse.json(errorBody('UNAVAILABLE', 'down'), { status: 503 })));
+    signInAs();
+    renderApp('/creator/dashboard');
+    const row = await screen.findByRole('row', { name: /Quiz/ });
+    await waitFor(() => expect(stat('Total Submissions')).toBe('—'));
+    expect(within(row).getAllByText('—')).toHaveLength(2);
+  });
+
+  it("switches an exam live and toasts 'Exam is now live'", async () => {
+    seedExams(makeExam({ title: 'Quiz', isDraft: false, isLive: false }));
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    const row = await screen.findByRole('row', { name: /Quiz/ });
+    await user.click(within(row).getByRole('switch'));
+    expect(await screen.findByText('Exam is now live')).toBeInTheDocument();
+    expect(within(row).getByRole('switch')).toBeChecked();
+    expect(examStore.writes).toEqual([{ method: 'PUT', path: `/api/exams/${examStore.exams[0]?.id}`, body: { isLive: true } }]);
+  });
+
+  it('puts the switch back and shows the error when the server refuses the change', async () => {
+    seedExams(makeExam({ title: 'Quiz', isDraft: false, isLive: true }));
+    server.use(http.put('*/api/exams/:id', () => HttpResponse.json(errorBody('INTERNAL', 'boom'), { status: 500 })));
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    const row = await screen.findByRole('row', { name: /Quiz/ });
+    await user.click(within(row).getByRole('switch'));
+    expect(await screen.findByText('Something went wrong. Please try again.')).toBeInTheDocument();
+    await waitFor(() => expect(within(row).getByRole('switch')).toBeChecked());
+  });
+
+  it('asks for confirmation with the spec wording before deleting a draft', async () => {
+    seedExams(makeExam({ title: 'Old Draft', isDraft: true }));
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    const row = await screen.findByRole('row', { name: /Old Draft/ });
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent('Are you sure you want to delete the draft "Old Draft"? This action cannot be undone.');
+    expect(examStore.writes).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(examStore.exams).toHaveLength(1);
+
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Draft exam deleted successfully')).toBeInTheDocument();
+    expect(await screen.findByText('No draft exams yet')).toBeInTheDocument();
+    expect(examStore.exams).toHaveLength(0);
+  });
+
+  it("toasts 'Error' when deleting a published exam fails", async () => {
+    seedExams(makeExam({ title: 'Final', isDraft: false }));
+    server.use(http.delete('*/api/exams/:id', () => HttpResponse.json(errorBody('INTERNAL', 'boom'), { status: 500 })));
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    const row = await screen.findByRole('row', { name: /Final/ });
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Error')).toBeInTheDocument();
+    expect(screen.getByRole('row', { name: /Final/ })).toBeInTheDocument();
+  });
+
+  it('signs out: clears storage, goes home and toasts', async () => {
+    seedExams();
+    signInAs();
+    sessionStorage.setItem('something', 'x');
+    const { user, router } = renderApp('/creator/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(await screen.findByText('Signed out successfully')).toBeInTheDocument();
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.length).toBe(0);
+  });
+});

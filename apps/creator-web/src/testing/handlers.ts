@@ -1,0 +1,64 @@
+import { AuthResponseSchema, CredentialsSchema, type AuthResponse } from '@exam/domain/auth';
+import type { ErrorBody } from '@exam/domain/errors';
+import { CreateExamSchema, ExamSchema, UpdateExamSchema, type AiSettingsInput, type Exam } from '@exam/domain/exam';
+import { http, HttpResponse } from 'msw';
+import type { ExamResultsSummary } from '../features/exams/api/get-results-summary.ts';
+import { makeExam, makeToken, makeUser } from './factories.ts';
+
+/** The exams the fake exam-service holds, and every write it received (tests assert on bodies). */
+export const examStore = { exams: [] as Exam[], writes: [] as Array<{ method: string; path: string; body: unknown }> };
+
+export function seedExams(...exams: Exam[]): void {
+  examStore.exams = exams;
+  examStore.writes = [];
+}
+
+export const errorBody = (code: string, message: string, issues?: ErrorBody['error']['issues']): ErrorBody => ({ error: { code, message, ...(issues ? { issues } : {}) } });
+
+function applyAiSettings(current: Exam['aiSettings'], input: AiSettingsInput): Exam['aiSettings'] {
+  const { apiKey, courseMaterialIds, ...fields } = input;
+  const keyView = apiKey === undefined ? { hasApiKey: current.hasApiKey, apiKeyLast4: current.apiKeyLast4 } : apiKey === null ? { hasApiKey: false, apiKeyLast4: null } : { hasApiKey: true, apiKeyLast4: apiKey.slice(-4) };
+  return { ...fields, ...keyView, courseMaterials: current.courseMaterials.filter((m) => courseMaterialIds.includes(m.id)) };
+}
+
+const notFound = () => HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'), { status: 404 });
+
+export const handlers = [
+  http.post('*/api/auth/:action', async ({ request }) => {
+    const credentials = CredentialsSchema.parse(await request.json());
+    const body: AuthResponse = AuthResponseSchema.parse({ token: makeToken({ email: credentials.email }), user: makeUser({ email: credentials.email }) });
+    return HttpResponse.json(body);
+  }),
+  http.get('*/api/exams/auth_exams', () => HttpResponse.json({ exams: examStore.exams })),
+  http.get('*/api/results/summary', () => HttpResponse.json({ exams: [] as ExamResultsSummary[] })),
+  http.get('*/api/exams/:id', ({ params }) => {
+    const exam = examStore.exams.find((e) => e.id === params.id);
+    return exam ? HttpResponse.json(exam) : notFound();
+  }),
+  http.post('*/api/exams', async ({ request }) => {
+    const raw = await request.json();
+    examStore.writes.push({ method: 'POST', path: '/api/exams', body: raw });
+    const input = CreateExamSchema.parse(raw);
+    const { aiSettings, isDraft, ...fields } = input;
+    const draft = makeExam({ isDraft, isLive: false, publishedAt: isDraft ? null : new Date().toISOString() });
+    const exam = ExamSchema.parse({ ...draft, ...fields, aiSettings: applyAiSettings(draft.aiSettings, aiSettings) });
+    examStore.exams.push(exam);
+    return HttpResponse.json({ exam }, { status: 201 });
+  }),
+  http.put('*/api/exams/:id', async ({ params, request }) => {
+    const raw = await request.json();
+    examStore.writes.push({ method: 'PUT', path: `/api/exams/${String(params.id)}`, body: raw });
+    const current = examStore.exams.find((e) => e.id === params.id);
+    if (!current) return notFound();
+    const { aiSettings, ...fields } = UpdateExamSchema.parse(raw);
+    const exam = ExamSchema.parse({ ...current, ...fields, aiSettings: aiSettings ? applyAiSettings(current.aiSettings, aiSettings) : current.aiSettings });
+    examStore.exams = examStore.exams.map((e) => (e.id === exam.id ? exam : e));
+    return HttpResponse.json(exam);
+  }),
+  http.delete('*/api/exams/:id', ({ params }) => {
+    examStore.writes.push({ method: 'DELETE', path: `/api/exams/${String(params.id)}`, body: null });
+    if (!examStore.exams.some((e) => e.id === params.id)) return notFound();
+    examStore.exams = examStore.exams.filter((e) => e.id !== params.id);
+    return HttpResponse.json({ id: String(params.id) });
+  }),
+];

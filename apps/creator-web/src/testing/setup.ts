@@ -1,0 +1,40 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { server } from './server.ts';
+
+// The machine running the suite is shared and slow; the first render of a file compiles a lot.
+configure({ asyncUtilTimeout: 5000 });
+
+// jsdom lacks the pointer-capture and layout APIs Radix calls while opening popovers.
+if (!Element.prototype.hasPointerCapture) {
+  Element.prototype.hasPointerCapture = () => false;
+  Element.prototype.setPointerCapture = () => undefined;
+  Element.prototype.releasePointerCapture = () => undefined;
+}
+if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => undefined;
+if (!globalThis.ResizeObserver) {
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+}
+
+// react-router's data router builds Request objects with jsdom's AbortSignal, which Node's Request
+// refuses; the tests never abort navigations, so the signal is dropped here.
+const NodeRequest = globalThis.Request;
+globalThis.Request = class extends NodeRequest {
+  constructor(input: RequestInfo | URL, init?: RequestInit) {
+    super(input, init ? { ...init, signal: undefined } : init);
+  }
+};
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  cleanup();
+  server.resetHandlers();
+  localStorage.clear();
+  sessionStorage.clear();
+});
+afterAll(() => server.close());
