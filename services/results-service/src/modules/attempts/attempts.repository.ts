@@ -6,6 +6,8 @@ import { answerFiles, answers, attempts, events, results } from '../../db/schema
 
 export type AttemptRow = typeof attempts.$inferSelect;
 export type NewResultRow = typeof results.$inferInsert;
+/** What a submit `build` answers when it wants the workspace files collected first. */
+export const NEEDS_FILES = 'needs-files';
 export type SubmissionCounts = { resultId: string; answered: number; total: number };
 
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
@@ -105,34 +107,43 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
     },
 
     /**
-     * Submits one attempt in a transaction: locks it (FOR UPDATE, or SKIP LOCKED for the finalizer),
-     * returns the existing submission when there is one, otherwise lets `build` score the saved answers
-     * and stores the result and the attempt's submission together.
+     * Submits one attempt in a transaction: locks it (FOR UPDATE, or SKIP LOCKED for the finalizer) and
+     * reads its saved answers in the same statement, returns the existing submission when there is one,
+     * otherwise lets `build` score the answers and stores the result and the attempt's submission
+     * together. `build` may answer NEEDS_FILES instead (nothing is written) so the caller can collect
+     * workspace files without holding the lock. Four round trips in the common case.
      */
     async submit(
       attemptId: string,
-      opts: { skipLocked: boolean; build: (attempt: AttemptRow, saved: Map<number, string>) => NewResultRow & { id: string } },
-    ): Promise<(SubmissionCounts & { created: boolean }) | undefined> {
+      opts: { skipLocked: boolean; build: (attempt: AttemptRow, saved: Map<number, string>) => (NewResultRow & { id: string }) | typeof NEEDS_FILES },
+    ): Promise<(SubmissionCounts & { created: boolean }) | typeof NEEDS_FILES | undefined> {
       return db.transaction(async (tx) => {
-        const locking = tx.select().from(attempts).where(eq(attempts.id, attemptId));
-        const [attempt] = await (opts.skipLocked ? locking.for('update', { skipLocked: true }) : locking.for('update'));
-        if (!attempt) return undefined;
+        const saved = sql<unknown>`coalesce((select json_agg(json_build_array(s.question_index, s.answer)) from ${answers} s where s.attempt_id = ${attempts.id}), '[]')`;
+        const locking = tx.select({ attempt: attempts, saved }).from(attempts).where(eq(attempts.id, attemptId));
+        const [locked] = await (opts.skipLocked ? locking.for('update', { skipLocked: true }) : locking.for('update'));
+        if (!locked) return undefined;
+        const { attempt } = locked;
         if (attempt.resultId) {
           const [existing] = await tx.select({ answered: results.answeredCount, total: results.totalQuestions }).from(results).where(eq(results.id, attempt.resultId));
           return { resultId: attempt.resultId, answered: existing?.answered ?? 0, total: existing?.total ?? 0, created: false };
         }
-        const saved = await tx.select({ questionIndex: answers.questionIndex, answer: answers.answer }).from(answers).where(eq(answers.attemptId, attemptId));
-        const row = opts.build(attempt, new Map(saved.map((s) => [s.questionIndex, s.answer])));
-        await tx.insert(results).values(row);
-        await tx.update(attempts).set({ submittedAt: row.completedAt, resultId: row.id }).where(eq(attempts.id, attemptId));
+        // postgres.js under drizzle hands json back as text, PGlite as parsed values.
+        const pairs = (typeof locked.saved === 'string' ? JSON.parse(locked.saved) : locked.saved) as [number, string][];
+        const row = opts.build(attempt, new Map(pairs));
+        if (row === NEEDS_FILES) return NEEDS_FILES;
+        // Independent statements: postgres.js pipelines them on the transaction's connection.
+        await Promise.all([
+          tx.insert(results).values(row),
+          tx.update(attempts).set({ submittedAt: row.completedAt, resultId: row.id }).where(eq(attempts.id, attemptId)),
+        ]);
         return { resultId: row.id, answered: row.answeredCount, total: row.totalQuestions, created: true };
       });
     },
 
     /** Open attempts whose deadline is before the cutoff, oldest first. */
-    async listExpired(cutoff: Date, limit: number): Promise<AttemptRow[]> {
+    async listExpired(cutoff: Date, limit: number): Promise<{ id: string }[]> {
       return db
-        .select()
+        .select({ id: attempts.id })
         .from(attempts)
         .where(and(isNull(attempts.submittedAt), lt(attempts.deadline, cutoff)))
         .orderBy(attempts.deadline)

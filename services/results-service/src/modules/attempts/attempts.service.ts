@@ -3,7 +3,7 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { WorkspaceFile } from '@exam/domain/internal';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import type { AttemptRow, AttemptsRepository } from './attempts.repository.ts';
+import { NEEDS_FILES, type AttemptRow, type AttemptsRepository } from './attempts.repository.ts';
 import { gradeSubmission, toSnapshot } from './snapshot.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
@@ -24,53 +24,63 @@ export function createAttemptsService(repo: AttemptsRepository, deps: Pick<Deps,
     return attempt;
   }
 
+  const needsFiles = (attempt: AttemptRow) => attempt.examSnapshot.codingWorkspace.enabled && attempt.examSnapshot.codingWorkspace.saveFilesInResults;
+
   /** Workspace files are a bonus: an unreachable orchestrator must never block a submission. */
-  async function collectFiles(attempt: AttemptRow): Promise<Record<string, WorkspaceFile>> {
-    const workspace = attempt.examSnapshot.codingWorkspace;
-    if (!workspace.enabled || !workspace.saveFilesInResults) return {};
+  async function collectFiles(attemptId: string): Promise<Record<string, WorkspaceFile>> {
     try {
-      return await deps.workspaceFiles.collect(attempt.id);
+      return await deps.workspaceFiles.collect(attemptId);
     } catch (err) {
-      log.warn({ err, attemptId: attempt.id }, 'workspace files could not be collected; storing none');
+      log.warn({ err, attemptId }, 'workspace files could not be collected; storing none');
       return {};
     }
   }
 
-  /** Scores and stores; `skipLocked` lets finalizers on several replicas pass over attempts another one holds. */
-  async function submitAttempt(attempt: AttemptRow, skipLocked: boolean) {
-    const workspaceFiles = attempt.resultId ? {} : await collectFiles(attempt);
+  function resultRow(locked: AttemptRow, saved: Map<number, string>, workspaceFiles: Record<string, WorkspaceFile>) {
     const now = deps.clock.now();
-    return repo.submit(attempt.id, {
-      skipLocked,
-      build: (locked, saved) => {
-        const graded = gradeSubmission(locked.examSnapshot, saved);
-        // Time stops at the deadline: a late submit (within grace, or by the finalizer) does not add time.
-        const completedAt = locked.deadline && locked.deadline < now ? locked.deadline : now;
-        return {
-          id: deps.ids.next(),
-          attemptId: locked.id,
-          examId: locked.examId,
-          ownerId: locked.ownerId,
-          examTitle: locked.examSnapshot.title,
-          userName: locked.name,
-          studentId: locked.studentId,
-          totalQuestions: graded.grades.length,
-          answeredCount: graded.answeredCount,
-          correctCount: graded.correctCount,
-          gradedCount: graded.gradedCount,
-          score: graded.score,
-          isGraded: graded.isGraded,
-          gradedAt: graded.isGraded ? completedAt : null,
-          timeSpent: Math.max(0, Math.round((completedAt.getTime() - locked.startedAt.getTime()) / 1000)),
-          startedAt: locked.startedAt,
-          completedAt,
-          grades: graded.grades,
-          workspaceFiles,
-          createdAt: now,
-          updatedAt: now,
-        };
-      },
-    });
+    const graded = gradeSubmission(locked.examSnapshot, saved);
+    // Time stops at the deadline: a late submit (within grace, or by the finalizer) does not add time.
+    const completedAt = locked.deadline && locked.deadline < now ? locked.deadline : now;
+    return {
+      id: deps.ids.next(),
+      attemptId: locked.id,
+      examId: locked.examId,
+      ownerId: locked.ownerId,
+      examTitle: locked.examSnapshot.title,
+      userName: locked.name,
+      studentId: locked.studentId,
+      totalQuestions: graded.grades.length,
+      answeredCount: graded.answeredCount,
+      correctCount: graded.correctCount,
+      gradedCount: graded.gradedCount,
+      score: graded.score,
+      isGraded: graded.isGraded,
+      gradedAt: graded.isGraded ? completedAt : null,
+      timeSpent: Math.max(0, Math.round((completedAt.getTime() - locked.startedAt.getTime()) / 1000)),
+      startedAt: locked.startedAt,
+      completedAt,
+      grades: graded.grades,
+      workspaceFiles,
+      createdAt: now,
+      updatedAt: now,
+    };
+  }
+
+  /**
+   * Scores and stores. When the exam keeps workspace files, the first pass writes nothing and the files
+   * are collected outside the transaction, then the second pass submits. `skipLocked` lets finalizers
+   * on several replicas pass over attempts another one holds (undefined comes back).
+   */
+  async function submitAttempt(attemptId: string, skipLocked: boolean) {
+    let files: Record<string, WorkspaceFile> | undefined;
+    for (;;) {
+      const outcome = await repo.submit(attemptId, {
+        skipLocked,
+        build: (locked, saved) => (files === undefined && needsFiles(locked) ? NEEDS_FILES : resultRow(locked, saved, files ?? {})),
+      });
+      if (outcome !== NEEDS_FILES) return outcome;
+      files = await collectFiles(attemptId);
+    }
   }
 
   return {
@@ -149,8 +159,7 @@ export function createAttemptsService(repo: AttemptsRepository, deps: Pick<Deps,
 
     /** Idempotent: a repeat returns the first submission. Whatever the client sent is never read. */
     async submit(attemptId: string): Promise<SubmitResponse> {
-      const attempt = await getAttempt(attemptId);
-      const submitted = await submitAttempt(attempt, false);
+      const submitted = await submitAttempt(attemptId, false);
       if (!submitted) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
       return { resultId: submitted.resultId, answered: submitted.answered, total: submitted.total };
     },
@@ -166,7 +175,7 @@ export function createAttemptsService(repo: AttemptsRepository, deps: Pick<Deps,
         const expired = await repo.listExpired(cutoff(deps.clock.now()), batchSize);
         let progressed = false;
         for (const attempt of expired) {
-          const outcome = await submitAttempt(attempt, true);
+          const outcome = await submitAttempt(attempt.id, true);
           if (outcome?.created) created++;
           if (outcome) progressed = true;
         }
