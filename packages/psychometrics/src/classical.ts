@@ -86,11 +86,13 @@ export function computeClassicalStatistics(
   randomGuessScores: readonly number[] = [],
 ): ClassicalStatistics {
   const totals = computeTotals(marks, itemCount);
+  const columns = toColumns(marks, itemCount);
   const items: ItemStatistics[] = [];
   const covWithTotal: (number | null)[] = [];
   let sumVarianceForAlpha = 0;
   for (let j = 0; j < itemCount; j += 1) {
-    const { stats, covarianceWithTotal, varianceAsZero } = itemStatistics(marks, totals, j, randomGuessScores[j] ?? 0);
+    const column = columns.subarray(j * marks.length, (j + 1) * marks.length);
+    const { stats, covarianceWithTotal, varianceAsZero } = itemStatistics(column, totals, j, randomGuessScores[j] ?? 0);
     items.push(stats);
     covWithTotal.push(covarianceWithTotal);
     sumVarianceForAlpha += varianceAsZero;
@@ -99,27 +101,38 @@ export function computeClassicalStatistics(
   return { test: testStatistics(totals, itemCount, sumVarianceForAlpha), items, totals };
 }
 
-function itemStatistics(marks: readonly (readonly Mark[])[], totals: Float64Array, j: number, randomGuessScore: number) {
-  const x: number[] = [];
-  const rest: number[] = [];
-  const total: number[] = [];
+/** Item-major copy of the marks (NaN = pending), so each item's pass reads contiguous memory. */
+function toColumns(marks: readonly (readonly Mark[])[], itemCount: number): Float64Array {
+  const n = marks.length;
+  const columns = new Float64Array(n * itemCount);
+  marks.forEach((row, c) => {
+    for (let j = 0; j < itemCount; j += 1) columns[j * n + c] = row[j] ?? Number.NaN;
+  });
+  return columns;
+}
+
+function itemStatistics(column: Float64Array, totals: Float64Array, j: number, randomGuessScore: number) {
+  const n = column.length;
+  const x = new Float64Array(n);
+  const rest = new Float64Array(n);
+  const total = new Float64Array(n);
+  let s = 0;
   let sumAsZero = 0;
   let sumSqAsZero = 0;
-  marks.forEach((row, c) => {
-    const mark = row[j] ?? null;
+  for (let c = 0; c < n; c += 1) {
+    const mark = column[c]!;
+    if (Number.isNaN(mark)) continue;
     const t = totals[c]!;
-    sumAsZero += mark ?? 0;
-    sumSqAsZero += (mark ?? 0) ** 2;
-    if (mark === null) return;
-    x.push(mark);
-    rest.push(t - mark);
-    total.push(t);
-  });
-  const n = marks.length;
+    sumAsZero += mark;
+    sumSqAsZero += mark * mark;
+    x[s] = mark;
+    rest[s] = t - mark;
+    total[s] = t;
+    s += 1;
+  }
   // Sample variance of the item with pending marks as 0, to match the totals used for alpha.
   const varianceAsZero = n > 1 ? (sumSqAsZero - (sumAsZero * sumAsZero) / n) / (n - 1) : 0;
 
-  const s = x.length;
   const base = { index: j, graded: s, randomGuessScore, effectiveWeight: unknown(REASONS.fewGraded) };
   if (s === 0) {
     const none = unknown(REASONS.noGraded);
@@ -129,9 +142,9 @@ function itemStatistics(marks: readonly (readonly Mark[])[], totals: Float64Arra
       varianceAsZero,
     };
   }
-  const xMean = mean(x);
-  const restMean = mean(rest);
-  const totalMean = mean(total);
+  const xMean = mean(x, s);
+  const restMean = mean(rest, s);
+  const totalMean = mean(total, s);
   // Facility = mean mark / max mark; max mark is 1 (Moodle: markaverage / maxmark).
   const facility = known(xMean);
   if (s < 2) {
@@ -154,9 +167,10 @@ function itemStatistics(marks: readonly (readonly Mark[])[], totals: Float64Arra
     cov += dx * dr;
     covTotal += dx * (total[i]! - totalMean);
   }
-  // Moodle's covariancemax: pair the i-th smallest mark with the i-th smallest rest score.
-  const sortedX = Float64Array.from(x).sort();
-  const sortedRest = Float64Array.from(rest).sort();
+  // Moodle's covariancemax: pair the i-th smallest mark with the i-th smallest rest score (sorting in
+  // place: the paired order is no longer needed).
+  const sortedX = x.subarray(0, s).sort();
+  const sortedRest = rest.subarray(0, s).sort();
   let covMax = 0;
   for (let i = 0; i < s; i += 1) covMax += (sortedX[i]! - xMean) * (sortedRest[i]! - restMean);
   const d = s - 1;
@@ -190,10 +204,10 @@ function assignEffectiveWeights(items: ItemStatistics[], covWithTotal: (number |
   });
 }
 
-function mean(values: readonly number[]): number {
+function mean(values: Float64Array, count: number): number {
   let sum = 0;
-  for (const v of values) sum += v;
-  return sum / values.length;
+  for (let i = 0; i < count; i += 1) sum += values[i]!;
+  return sum / count;
 }
 
 /**

@@ -60,31 +60,45 @@ export interface CopyOverlap {
   copiedWords: number;
 }
 
-/** Shingle sets of a candidate's replies, built once per shingle length. */
-export function createReplyIndex(replies: readonly string[]): (size: number) => Set<string> {
+export interface ReplyIndex {
+  /** Every word of the replies: a shingle whose first word is not here cannot match. */
+  words: ReadonlySet<string>;
+  /** Shingles of the replies of one length, built once per length. */
+  shingles(size: number): ReadonlySet<string>;
+}
+
+export function createReplyIndex(replies: readonly string[]): ReplyIndex {
   const wordLists = replies.map(normaliseWords);
   const cache = new Map<number, Set<string>>();
-  return (size) => {
-    let set = cache.get(size);
-    if (!set) {
-      set = new Set();
-      for (const words of wordLists) for (let i = 0; i + size <= words.length; i += 1) set.add(words.slice(i, i + size).join(' '));
-      cache.set(size, set);
-    }
-    return set;
+  return {
+    words: new Set(wordLists.flat()),
+    shingles(size) {
+      let set = cache.get(size);
+      if (!set) {
+        set = new Set();
+        for (const words of wordLists) for (let i = 0; i + size <= words.length; i += 1) set.add(words.slice(i, i + size).join(' '));
+        cache.set(size, set);
+      }
+      return set;
+    },
   };
 }
 
-export function copyOverlap(answer: string, replies: (size: number) => Set<string>, k = SHINGLE_SIZE): CopyOverlap {
+export function copyOverlap(answer: string, replies: ReplyIndex, k = SHINGLE_SIZE): CopyOverlap {
   const words = normaliseWords(answer);
   if (words.length < MIN_JUDGED_WORDS) return { words: 0, copiedWords: 0 };
+  if (replies.words.size === 0) return { words: words.length, copiedWords: 0 };
   const size = Math.min(k, words.length);
-  const shingles = replies(size);
-  const covered = new Uint8Array(words.length);
+  const shingles = replies.shingles(size);
+  // Words covered by a matching shingle form runs; `coveredUntil` is the end of the current run.
+  let copiedWords = 0;
+  let coveredUntil = 0;
   for (let i = 0; i + size <= words.length; i += 1) {
-    if (shingles.has(words.slice(i, i + size).join(' '))) covered.fill(1, i, i + size);
+    if (!replies.words.has(words[i]!) || !shingles.has(words.slice(i, i + size).join(' '))) continue;
+    copiedWords += i + size - Math.max(i, coveredUntil);
+    coveredUntil = i + size;
   }
-  return { words: words.length, copiedWords: covered.reduce((a, b) => a + b, 0) };
+  return { words: words.length, copiedWords };
 }
 
 export function copyShare(overlap: CopyOverlap): number | null {

@@ -12,8 +12,8 @@ import type { Quadrature } from './gauss-hermite.ts';
 export interface ResponseGroups {
   /** The item columns used (indices into the original mark rows). */
   items: readonly number[];
-  /** Answered positions (into `items`) of each answer pattern. */
-  masks: Int32Array[];
+  /** Unanswered positions (into `items`) of each answer pattern; usually few, so sums run over these. */
+  missing: Int32Array[];
   groupMask: number[];
   groupScore: number[];
   groupSize: number[];
@@ -33,7 +33,7 @@ export function groupResponses(marks: readonly (readonly (number | null)[])[], i
   const groupIds = new Map<number, number>();
   const groups: ResponseGroups = {
     items,
-    masks: [],
+    missing: [],
     groupMask: [],
     groupScore: [],
     groupSize: [],
@@ -66,11 +66,11 @@ export function groupResponses(marks: readonly (readonly (number | null)[])[], i
     }
     let maskId = maskIds.get(missing);
     if (maskId === undefined) {
-      maskId = groups.masks.length;
+      maskId = groups.missing.length;
       maskIds.set(missing, maskId);
       const positions: number[] = [];
-      for (let p = 0; p < J; p += 1) if (x[p] !== -1) positions.push(p);
-      groups.masks.push(Int32Array.from(positions));
+      for (let p = 0; p < J; p += 1) if (x[p] === -1) positions.push(p);
+      groups.missing.push(Int32Array.from(positions));
     }
     const key = maskId * (J + 1) + score;
     let g = groupIds.get(key);
@@ -108,16 +108,24 @@ export function computePosteriors(groups: ResponseGroups, difficulties: Float64A
   const J = groups.items.length;
   const nodes = quad.nodes;
   const logW = quad.weights.map(Math.log);
-  // softplusTable[p·K + k] = log(1 + e^(q_k − b_p)), computed once and summed per answer pattern:
-  // den[m·K + k] = Σ_{p∈mask m} softplusTable[p·K + k].
+  // softplusTable[p·K + k] = log(1 + e^(q_k − b_p)); a pattern's denominator is the sum over its
+  // answered items = the sum over all items minus its (few) missing ones.
   const softplusTable = new Float64Array(J * K);
-  for (let p = 0; p < J; p += 1) for (let k = 0; k < K; k += 1) softplusTable[p * K + k] = softplus(quad.nodes[k]! - difficulties[p]!);
-  const den = new Float64Array(groups.masks.length * K);
-  groups.masks.forEach((mask, m) => {
+  const full = new Float64Array(K);
+  for (let p = 0; p < J; p += 1) {
+    for (let k = 0; k < K; k += 1) {
+      const value = softplus(quad.nodes[k]! - difficulties[p]!);
+      softplusTable[p * K + k] = value;
+      full[k] = full[k]! + value;
+    }
+  }
+  const den = new Float64Array(groups.missing.length * K);
+  groups.missing.forEach((missing, m) => {
     const offset = m * K;
-    for (let i = 0; i < mask.length; i += 1) {
-      const pOff = mask[i]! * K;
-      for (let k = 0; k < K; k += 1) den[offset + k] = den[offset + k]! + softplusTable[pOff + k]!;
+    den.set(full, offset);
+    for (let i = 0; i < missing.length; i += 1) {
+      const pOff = missing[i]! * K;
+      for (let k = 0; k < K; k += 1) den[offset + k] = den[offset + k]! - softplusTable[pOff + k]!;
     }
   });
   const G = groups.groupMask.length;

@@ -146,7 +146,7 @@ function expectedCounts(groups: ResponseGroups, post: Float64Array, quad: Quadra
   const J = groups.items.length;
   const n = new Float64Array(J * K);
   const r = new Float64Array(J * K);
-  const byMask = new Float64Array(groups.masks.length * K);
+  const byMask = new Float64Array(groups.missing.length * K);
   for (let g = 0; g < groups.groupMask.length; g += 1) {
     const m = groups.groupMask[g]!;
     const size = groups.groupSize[g]!;
@@ -161,8 +161,15 @@ function expectedCounts(groups: ResponseGroups, post: Float64Array, quad: Quadra
       for (let k = 0; k < K; k += 1) r[pOff + k] = r[pOff + k]! + c * post[gOff + k]!;
     }
   }
-  groups.masks.forEach((mask, m) => {
-    for (const p of mask) for (let k = 0; k < K; k += 1) n[p * K + k]! += byMask[m * K + k]!;
+  // n_pk = expected candidates at node k who answered p = all of them minus those whose pattern misses p.
+  const everyone = new Float64Array(K);
+  for (let m = 0; m < groups.missing.length; m += 1) for (let k = 0; k < K; k += 1) everyone[k] = everyone[k]! + byMask[m * K + k]!;
+  for (let p = 0; p < J; p += 1) n.set(everyone, p * K);
+  groups.missing.forEach((missing, m) => {
+    for (let i = 0; i < missing.length; i += 1) {
+      const pOff = missing[i]! * K;
+      for (let k = 0; k < K; k += 1) n[pOff + k] = n[pOff + k]! - byMask[m * K + k]!;
+    }
   });
   return { n, r };
 }
