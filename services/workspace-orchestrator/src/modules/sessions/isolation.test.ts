@@ -1,0 +1,93 @@
+import { lookup } from 'node:dns/promises';
+import { createServer, type Server } from 'node:net';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildTestApp, containerOf, execIn, httpCall, newAttempt, type TestApp } from '../../testing.ts';
+
+const socketPath = inject('dockerSocket');
+const registryAddress = async () => (await lookup('registry.npmjs.org').catch(() => ({ address: '1.1.1.1' }))).address;
+
+describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code)', () => {
+  let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
+  let base: string;
+  const docker = new Docker({ socketPath: socketPath ?? '' });
+
+  const start = async (settings = {}) => {
+    const attempt = newAttempt(app, settings);
+    const session = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    expect(session.status).toBe('ready');
+    return { attempt, session, containerId: await containerOf(docker, session.sessionId) };
+  };
+  const answers = async (s: Awaited<ReturnType<typeof start>>) => (await httpCall(base, s.session.editorPath, { headers: s.attempt.headers })).status;
+
+  beforeAll(async () => {
+    app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance') });
+    base = await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => app.close());
+
+  it('kills a memory hog at the memory limit while another session keeps answering', async () => {
+    const hog = await start();
+    const bystander = await start();
+    const result = await execIn(docker, hog.containerId, ['awk', 'BEGIN { s = "xxxxxxxxxxxxxxxx"; while (1) s = s s }']);
+    expect(result.exitCode).toBe(137);
+    expect(await answers(bystander)).toBe(200);
+    expect(await answers(hog)).toBe(200);
+  });
+
+  it('caps a fork bomb at the pids limit while another session keeps answering', async () => {
+    const bomber = await start();
+    const bystander = await start();
+    const exec = await docker.getContainer(bomber.containerId).exec({ Cmd: ['sh', '-c', 'bomb() { bomb | bomb & }; bomb'], User: '1000:1000' });
+    await exec.start({ Detach: true });
+    await new Promise((r) => setTimeout(r, 4000));
+    const stats = (await docker.getContainer(bomber.containerId).stats({ stream: false })) as { pids_stats?: { current?: number } };
+    expect(stats.pids_stats?.current).toBeGreaterThan(30);
+    expect(stats.pids_stats?.current).toBeLessThanOrEqual(64);
+    expect(await answers(bystander)).toBe(200);
+    await app.inject({ method: 'DELETE', url: `/api/session/${bomber.session.sessionId}`, headers: bomber.attempt.headers });
+  });
+
+  describe('network', () => {
+    let hostServer: Server;
+    let hostPort = 0;
+    let connections = 0;
+    beforeAll(async () => {
+      hostServer = createServer((socket) => {
+        connections++;
+        socket.end('host service\n');
+      });
+      await new Promise<void>((r) => hostServer.listen(0, '0.0.0.0', r));
+      hostPort = (hostServer.address() as { port: number }).port;
+    });
+    afterAll(() => new Promise<void>((r) => hostServer.close(() => r())));
+
+    const tcp = async (containerId: string, host: string, port: number) => execIn(docker, containerId, ['sh', '-c', `echo ping | nc -w 3 ${host} ${port}`], { timeoutMs: 10_000 });
+
+    it('cannot reach the host, another workspace, or the outside', async () => {
+      const a = await start();
+      const b = await start();
+      const networks = (await docker.getContainer(a.containerId).inspect()).NetworkSettings.Networks;
+      const gateway = networks['exam-workspaces']!.Gateway;
+      const peer = (await docker.getContainer(b.containerId).inspect()).NetworkSettings.Networks['exam-workspaces']!.IPAddress;
+
+      expect((await tcp(a.containerId, gateway, hostPort)).exitCode).not.toBe(0);
+      expect((await tcp(a.containerId, '127.0.0.1', hostPort)).exitCode).not.toBe(0);
+      expect(connections).toBe(0);
+      expect((await tcp(a.containerId, peer, 8080)).exitCode).not.toBe(0);
+      // The npm registry is the one outside address this machine reaches, so it is the honest probe.
+      expect((await tcp(a.containerId, await registryAddress(), 443)).exitCode).not.toBe(0);
+      // The proxy on the host still reaches it.
+      expect(await answers(a)).toBe(200);
+    });
+
+    it('puts an exam that allows package registries on the egress bridge instead', async () => {
+      const open = await start({ allowPackageRegistries: true });
+      const info = await docker.getContainer(open.containerId).inspect();
+      expect(Object.keys(info.NetworkSettings.Networks)).toEqual(['exam-workspaces-egress']);
+      expect((await tcp(open.containerId, await registryAddress(), 443)).exitCode).toBe(0);
+      expect((await tcp(open.containerId, info.NetworkSettings.Networks['exam-workspaces-egress']!.Gateway, hostPort)).exitCode).not.toBe(0);
+      expect(connections).toBe(0);
+    });
+  });
+});
