@@ -9,5 +9,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Route modules and CodeMirror are transformed on first import; a cold run on 2 cores is slow.
+    testTimeout: 20_000,
   },
 });

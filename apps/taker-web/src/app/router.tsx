@@ -7,14 +7,19 @@ import { AboutRoute, CareersRoute, LandingRoute, NotFoundRoute } from './routes/
  * The route table. Only the marketing pages are in the first chunk; the taker pages (with zod and the
  * domain schemas) and the exam page (with CodeMirror behind it) load when a candidate reaches them.
  */
+function RouteLoading() {
+  return <p className="p-6 text-sm text-muted">Loading...</p>;
+}
+const loading = <RouteLoading />;
+
 export const routes: RouteObject[] = [
   { path: paths.home, element: <LandingRoute /> },
   { path: paths.about, element: <AboutRoute /> },
   { path: paths.careers, element: <CareersRoute /> },
-  { path: paths.start, lazy: async () => ({ Component: (await import('./routes/taker/start.tsx')).StartRoute }) },
-  { path: paths.credentials, lazy: async () => ({ Component: (await import('./routes/taker/credentials.tsx')).CredentialsRoute }) },
-  { path: paths.results, lazy: async () => ({ Component: (await import('./routes/taker/results.tsx')).ResultsRoute }) },
-  { path: '/exam/:examId', lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).ExamRoute }) },
+  { path: paths.start, lazy: async () => ({ Component: (await import('./routes/taker/start.tsx')).StartRoute }), hydrateFallbackElement: loading },
+  { path: paths.credentials, lazy: async () => ({ Component: (await import('./routes/taker/credentials.tsx')).CredentialsRoute }), hydrateFallbackElement: loading },
+  { path: paths.results, lazy: async () => ({ Component: (await import('./routes/taker/results.tsx')).ResultsRoute }), hydrateFallbackElement: loading },
+  { path: '/exam/:examId', lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).ExamRoute }), hydrateFallbackElement: loading },
   { path: '*', element: <NotFoundRoute /> },
 ];
 

@@ -13,8 +13,8 @@ async function setup() {
   server.use(...fake.handlers);
   const db = await openTakerDb();
   const statuses: SaveStatus[] = [];
-  const make = () => {
-    const engine = createSyncEngine({ db, attemptId: fake.attemptId, token: 't', debounceMs: 5, eventDebounceMs: 5, baseDelayMs: 10, maxDelayMs: 40, submitAttempts: 3, onStatus: (s) => statuses.push(s), isOnline: () => !fake.state.networkDown });
+  const make = (debounceMs = 5) => {
+    const engine = createSyncEngine({ db, attemptId: fake.attemptId, token: 't', debounceMs, eventDebounceMs: 5, baseDelayMs: 10, maxDelayMs: 40, submitAttempts: 3, onStatus: (s) => statuses.push(s), isOnline: () => !fake.state.networkDown });
     engines.push(engine);
     return engine;
   };
@@ -28,7 +28,7 @@ afterEach(() => {
 describe('sync engine', () => {
   it('sends only the latest value of a question typed quickly', async () => {
     const { fake, make } = await setup();
-    const engine = make();
+    const engine = make(300);
     await engine.saveAnswer(0, 'P');
     await engine.saveAnswer(0, 'Pa');
     await engine.saveAnswer(0, 'Paris');

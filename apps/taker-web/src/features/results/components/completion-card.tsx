@@ -16,7 +16,7 @@ export function CompletionCard({ result }: { result: ResultsState | undefined })
       <p className="mt-1 text-sm text-muted">Your answers have been submitted successfully.</p>
       {result && (
         <p className="mt-4 text-base font-medium text-ink" data-testid="answered-summary">
-          Questions Answered: {result.answered} of {result.total}
+          {`Questions Answered: ${result.answered} of ${result.total}`}
         </p>
       )}
       <p className="mt-4 text-sm text-muted">Your exam has been submitted and the results will be available to your instructor.</p>

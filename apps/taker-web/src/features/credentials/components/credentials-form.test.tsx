@@ -1,0 +1,47 @@
+import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { findStoredAttempt, getTakerDb } from '../../../lib/taker-db.ts';
+import { buildPublicExam } from '../../../testing/factories.ts';
+import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
+import { renderRoute } from '../../../testing/render.tsx';
+import { server } from '../../../testing/server.ts';
+
+const state = { examId: 'exam-7', examTitle: 'Physics Quiz', fullScreenRequested: false };
+
+describe('/taker/credentials', () => {
+  it('sends the candidate back to URL entry when no exam id is in the navigation state', async () => {
+    const { router } = renderRoute('/taker/credentials');
+    expect(await screen.findByRole('heading', { name: 'Enter Exam URL' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/taker/start');
+  });
+
+  it('requires both the full name and the candidate ID', async () => {
+    let started = 0;
+    server.use(http.post('/api/attempts', () => (started++, HttpResponse.json({}))));
+    const { user } = renderRoute('/taker/credentials', state);
+    expect(await screen.findByText('Physics Quiz')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Start Exam' }));
+    expect(await screen.findByText('Full Name is required')).toBeInTheDocument();
+    expect(screen.getByText('Candidate ID is required')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Full Name'), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Start Exam' }));
+    expect(await screen.findByText('Candidate ID is required')).toBeInTheDocument();
+    expect(screen.queryByText('Full Name is required')).not.toBeInTheDocument();
+    expect(started).toBe(0);
+  });
+
+  it('starts an attempt, keeps it in IndexedDB and opens the exam page', async () => {
+    const exam = buildPublicExam({ id: 'exam-7', title: 'Physics Quiz' });
+    const fake = createFakeResultsService({ exam });
+    server.use(...fake.handlers);
+    const { user, router } = renderRoute('/taker/credentials', state);
+    await user.type(await screen.findByLabelText('Full Name'), 'Ada Lovelace');
+    await user.type(screen.getByLabelText('Candidate ID'), 'S-1');
+    await user.click(screen.getByRole('button', { name: 'Start Exam' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/exam/exam-7'));
+    const stored = await findStoredAttempt(await getTakerDb(), 'exam-7');
+    expect(stored).toMatchObject({ attemptId: fake.attemptId, token: 'attempt-token', name: 'Ada Lovelace', studentId: 'S-1' });
+    expect(await screen.findByText('Ada Lovelace (S-1)')).toBeInTheDocument();
+  });
+});
