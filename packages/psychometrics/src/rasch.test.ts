@@ -19,6 +19,18 @@ describe('fitRasch', () => {
     for (const item of fit.items) expect(item.se!).toBeGreaterThan(0.03);
   });
 
+  it('reports standard errors that match the actual estimation error across seeds', () => {
+    // (b̂ − b) / SE should behave like N(0, 1): mean square near 1, no |z| far beyond 3.
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const { marks } = simulateRasch(2000, TRUE_B, seed);
+      const z = fitRasch(marks, 20).items.map((item, j) => (item.difficulty! - TRUE_B[j]!) / item.se!);
+      const meanSquare = z.reduce((a, b) => a + b * b, 0) / z.length;
+      expect(meanSquare).toBeGreaterThan(0.3);
+      expect(meanSquare).toBeLessThan(2.5);
+      expect(Math.max(...z.map(Math.abs))).toBeLessThan(4);
+    }
+  });
+
   it('recovers difficulties when a fifth of the answers are missing', () => {
     const { marks } = simulateRasch(2000, TRUE_B, 77);
     const rng = createRandom(5);
@@ -54,6 +66,14 @@ describe('fitRasch', () => {
     const plain = fitRasch(marks, 3);
     for (let j = 0; j < 3; j += 1) expect(fit.items[j]!.difficulty).toBeCloseTo(plain.items[j]!.difficulty!, 10);
     expect(fit.abilities.every((a) => Number.isFinite(a.theta))).toBe(true);
+  });
+
+  it('reports that it did not converge when stopped by the iteration limit', () => {
+    const { marks } = simulateRasch(300, TRUE_B.slice(0, 6), 8);
+    const fit = fitRasch(marks, 6, { maxIterations: 1, tolerance: 1e-12 });
+    expect(fit.converged).toBe(false);
+    expect(fit.iterations).toBe(1);
+    expect(fit.items.every((i) => Number.isFinite(i.difficulty))).toBe(true);
   });
 
   it('returns nulls with a reason when there are fewer than 2 candidates', () => {

@@ -182,6 +182,13 @@ describe('buildInsightsReport', () => {
     expect(single.overall.abilityPercent).toBeNull();
   });
 
+  it('says the Rasch figures are approximate when the fit did not converge', () => {
+    const rough = buildInsightsReport({ ...INPUT, rasch: { maxIterations: 1, tolerance: 1e-12 } });
+    expect(rough.rasch.converged).toBe(false);
+    expect(rough.reasons.rasch).toMatch(/approximate/);
+    expect(report.reasons.rasch).toBeUndefined();
+  });
+
   it('returns an empty report with reasons when nobody has submitted', () => {
     const empty = buildInsightsReport({ ...INPUT, candidates: [] });
     expect(InsightsReportSchema.parse(empty)).toEqual(empty);

@@ -33,6 +33,7 @@ export function buildInsightsReport(input: ReportInput): InsightsReport {
   const quadraturePoints = input.rasch?.quadraturePoints ?? DEFAULT_QUADRATURE_POINTS;
   const fit = fitRasch(marks, J, { ...input.rasch, quadraturePoints });
   if (fit.reason) reasons.rasch = fit.reason;
+  else if (!fit.converged) reasons.rasch = `The Rasch fit stopped after ${fit.iterations} iterations before converging; its figures are approximate.`;
 
   const t = classical.test;
   const percentOfMax = (stat: Stat): Stat =>
