@@ -101,35 +101,29 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
       return rows.length;
     },
 
-    async submissionOf(resultId: string): Promise<SubmissionCounts | undefined> {
-      const [row] = await db.select({ resultId: results.id, answered: results.answeredCount, total: results.totalQuestions }).from(results).where(eq(results.id, resultId));
-      return row;
-    },
-
     /**
-     * Submits one attempt in a transaction: locks it (FOR UPDATE, or SKIP LOCKED for the finalizer) and
-     * reads its saved answers in the same statement, returns the existing submission when there is one,
-     * otherwise lets `build` score the answers and stores the result and the attempt's submission
-     * together. `build` may answer NEEDS_FILES instead (nothing is written) so the caller can collect
-     * workspace files without holding the lock. Four round trips in the common case.
+     * Submits one attempt in a transaction: locks it (FOR UPDATE, or SKIP LOCKED for the finalizer),
+     * returns the existing submission when there is one, otherwise lets `build` score the saved answers
+     * and stores the result and the attempt's submission together. `build` may answer NEEDS_FILES
+     * instead (nothing is written) so the caller can collect workspace files without holding the lock.
      */
     async submit(
       attemptId: string,
       opts: { skipLocked: boolean; build: (attempt: AttemptRow, saved: Map<number, string>) => (NewResultRow & { id: string }) | typeof NEEDS_FILES },
     ): Promise<(SubmissionCounts & { created: boolean }) | typeof NEEDS_FILES | undefined> {
       return db.transaction(async (tx) => {
-        const saved = sql<unknown>`coalesce((select json_agg(json_build_array(s.question_index, s.answer)) from ${answers} s where s.attempt_id = ${attempts.id}), '[]')`;
-        const locking = tx.select({ attempt: attempts, saved }).from(attempts).where(eq(attempts.id, attemptId));
-        const [locked] = await (opts.skipLocked ? locking.for('update', { skipLocked: true }) : locking.for('update'));
-        if (!locked) return undefined;
-        const { attempt } = locked;
+        const locking = tx.select().from(attempts).where(eq(attempts.id, attemptId));
+        const [attempt] = await (opts.skipLocked ? locking.for('update', { skipLocked: true }) : locking.for('update'));
+        if (!attempt) return undefined;
         if (attempt.resultId) {
           const [existing] = await tx.select({ answered: results.answeredCount, total: results.totalQuestions }).from(results).where(eq(results.id, attempt.resultId));
           return { resultId: attempt.resultId, answered: existing?.answered ?? 0, total: existing?.total ?? 0, created: false };
         }
-        // postgres.js under drizzle hands json back as text, PGlite as parsed values.
-        const pairs = (typeof locked.saved === 'string' ? JSON.parse(locked.saved) : locked.saved) as [number, string][];
-        const row = opts.build(attempt, new Map(pairs));
+        // A separate statement on purpose: under READ COMMITTED it takes a snapshot after the lock was
+        // granted, so it sees every save that held the KEY SHARE lock before us. Reading the answers in
+        // the locking statement would use the snapshot from before the wait and lose those saves.
+        const pairs = await tx.select({ questionIndex: answers.questionIndex, answer: answers.answer }).from(answers).where(eq(answers.attemptId, attemptId));
+        const row = opts.build(attempt, new Map(pairs.map((p) => [p.questionIndex, p.answer])));
         if (row === NEEDS_FILES) return NEEDS_FILES;
         // Independent statements: postgres.js pipelines them on the transaction's connection.
         await Promise.all([

@@ -21,8 +21,10 @@ describe('attempts', () => {
     expect(attempt.resumed).toBe(false);
     expect(attempt.startedAt).toBe(clock.now().toISOString());
     expect(attempt.deadline).toBe(new Date(clock.now().getTime() + 45 * 60_000).toISOString());
-    const claims = app.jwt.decode<Record<string, unknown>>(attempt.token);
+    const claims = app.jwt.decode<Record<string, unknown>>(attempt.token)!;
     expect(claims).toMatchObject({ kind: 'attempt', sub: attempt.attemptId, examId: exam.id, ownerId: exam.ownerId, name: 'Ada Lovelace', studentId: attempt.studentId });
+    // Valid for the time left plus an hour, so the final submit still authenticates.
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(45 * 60 + 3600);
   });
 
   it('has no deadline when the exam has no timer', async () => {
@@ -131,6 +133,20 @@ describe('attempts', () => {
     expect(first.json()).toMatchObject({ answered: 1, total: 4 });
     const list = await app.inject({ method: 'GET', url: '/api/results', headers: creatorHeaders(app, exam.ownerId) });
     expect(list.json().results.filter((r: { examId: string }) => r.examId === exam.id)).toHaveLength(1);
+  });
+
+  it('keeps every acknowledged save in the result when saves race the submit', async () => {
+    const exam = app.exams.put(makeExam());
+    const attempt = await startAttempt(app, exam.id);
+    const saves = Array.from({ length: 20 }, (_v, i) => save(attempt, 1, `answer ${i + 1}`, i + 1));
+    const [submitted, ...responses] = await Promise.all([submit(attempt), ...saves]);
+    const acknowledged = responses.map((r, i) => ({ status: r.statusCode, applied: r.statusCode === 200 && r.json().applied, seq: i + 1 }));
+    expect(acknowledged.every((r) => r.status === 200 || r.status === 409)).toBe(true);
+    const detail = (await app.inject({ method: 'GET', url: `/api/results/${submitted!.json().resultId}`, headers: creatorHeaders(app, exam.ownerId) })).json();
+    const lastApplied = Math.max(0, ...acknowledged.filter((r) => r.applied).map((r) => r.seq));
+    expect(detail.questionAnswers[1].answer).toBe(lastApplied ? `answer ${lastApplied}` : 'No answer provided');
+    const state = (await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers })).json();
+    expect(state.answers['1']?.seq ?? 0).toBe(lastApplied);
   });
 
   it('ignores a score forged in the submit body and scores on the server', async () => {
