@@ -4,12 +4,14 @@ import { setUnauthorizedHandler } from '../lib/api-client.ts';
 import { AuthRoute } from './routes/auth/auth.tsx';
 import { CreatorLayout, creatorGuard } from './routes/creator/creator-layout.tsx';
 import { DashboardRoute } from './routes/creator/dashboard.tsx';
-import { EditExamRoute } from './routes/creator/edit-exam.tsx';
 import { ExamPublishedRoute } from './routes/creator/exam-published.tsx';
-import { NewExamRoute } from './routes/creator/new-exam.tsx';
 import { AboutRoute, CareersRoute } from './routes/marketing/coming-soon.tsx';
 import { LandingRoute } from './routes/marketing/landing.tsx';
 import { NotFoundRoute } from './routes/marketing/not-found.tsx';
+import { ExamInsightsRoute } from './routes/results/exam-insights.tsx';
+import { GradeRoute } from './routes/results/grade.tsx';
+import { ResultRoute } from './routes/results/result.tsx';
+import { SubmissionsRoute } from './routes/results/submissions.tsx';
 
 export const routes: RouteObject[] = [
   { path: paths.home, Component: LandingRoute },
@@ -25,9 +27,14 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, loader: () => redirect(paths.dashboard) },
       { path: 'dashboard', Component: DashboardRoute },
-      { path: 'new-exam', Component: NewExamRoute },
-      { path: 'edit-exam/:examId', Component: EditExamRoute },
+      // The editor is the largest screen; it loads when first opened.
+      { path: 'new-exam', lazy: async () => ({ Component: (await import('./routes/creator/new-exam.tsx')).NewExamRoute }) },
+      { path: 'edit-exam/:examId', lazy: async () => ({ Component: (await import('./routes/creator/edit-exam.tsx')).EditExamRoute }) },
       { path: 'exam-published/:examId', Component: ExamPublishedRoute },
+      { path: 'result/:resultId', Component: ResultRoute },
+      { path: 'exam-insights/:examId', Component: ExamInsightsRoute },
+      { path: 'exam-insights/:examId/submissions', Component: SubmissionsRoute },
+      { path: 'grade/:examId/candidate/:candidateId', Component: GradeRoute },
       // Legacy grader link with only a candidate id (spec section 2).
       { path: 'grade/:candidateId', loader: ({ params }) => redirect(paths.grade('1', params.candidateId ?? '')) },
     ],

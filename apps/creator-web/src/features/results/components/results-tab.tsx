@@ -1,12 +1,47 @@
+import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
-import { BarChart3 } from 'lucide-react';
+import { Skeleton } from '@exam/ui/spinner';
+import { AlertTriangle } from 'lucide-react';
+import { userMessageOf } from '../../../lib/api-client.ts';
+import { useExamSummaries, useQuestionCounts, useResults } from '../api/results-queries.ts';
+import { ExamSummaryCards } from './exam-summary-cards.tsx';
+import { GradingTable } from './grading-table.tsx';
 
-/** The dashboard's Results tab (spec section 2); grading results arrive with the results feature. */
+/** The dashboard's Results tab (spec section 2): per-exam summary cards and the grading table. */
 export function ResultsTab() {
+  const results = useResults();
+  const summaries = useExamSummaries();
+  const questionCounts = useQuestionCounts();
+
+  if (results.isPending || summaries.isPending) {
+    return (
+      <div className="flex flex-col gap-4" aria-busy="true" aria-label="Loading results">
+        <Skeleton className="h-40" />
+        <Skeleton className="h-64" />
+      </div>
+    );
+  }
+  if (results.isError || summaries.isError) {
+    return (
+      <Card>
+        <EmptyState
+          icon={<AlertTriangle aria-hidden />}
+          title="Could not load results"
+          description={userMessageOf(results.error ?? summaries.error)}
+          action={
+            <Button variant="secondary" onClick={() => void Promise.all([results.refetch(), summaries.refetch()])}>
+              Try again
+            </Button>
+          }
+        />
+      </Card>
+    );
+  }
   return (
-    <Card>
-      <EmptyState icon={<BarChart3 aria-hidden />} title="No results yet" description="Submissions appear here once candidates finish a published exam." />
-    </Card>
+    <div className="flex flex-col gap-6">
+      {summaries.data.length > 0 && <ExamSummaryCards exams={summaries.data} questionCounts={questionCounts.data} />}
+      <GradingTable results={results.data} />
+    </div>
   );
 }

@@ -1,0 +1,56 @@
+import { TranscriptResponseSchema, type TranscriptResponse } from '@exam/domain/llm';
+import { ResultDetailSchema, ResultListSchema, type GradingEntry, type ResultDetail, type ResultSummary } from '@exam/domain/result';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+/** Keys under 'results' so one invalidation refreshes the dashboard, submissions and details. */
+export const gradingKeys = {
+  results: ['results'] as const,
+  list: () => ['results', 'list'] as const,
+  detail: (resultId: string) => ['results', 'detail', resultId] as const,
+  transcript: (attemptId: string) => ['transcripts', attemptId] as const,
+};
+
+export function getResult(resultId: string): Promise<ResultDetail> {
+  return apiRequest(`/api/results/${encodeURIComponent(resultId)}`, { schema: ResultDetailSchema });
+}
+
+export const resultQuery = (resultId: string) => queryOptions({ queryKey: gradingKeys.detail(resultId), queryFn: () => getResult(resultId), enabled: resultId !== '' });
+
+export function useResult(resultId: string) {
+  return useQuery(resultQuery(resultId));
+}
+
+/** The creator's results (the grader finds its candidate among them). */
+export function useResultList() {
+  return useQuery({
+    queryKey: gradingKeys.list(),
+    queryFn: (): Promise<ResultSummary[]> => apiRequest('/api/results', { schema: ResultListSchema }).then((d) => d.results),
+  });
+}
+
+/** PATCH /api/results/{id}: the server applies the entries and recomputes the score. */
+export function gradeResult(resultId: string, grading: GradingEntry[]): Promise<ResultDetail> {
+  return apiRequest(`/api/results/${encodeURIComponent(resultId)}`, { method: 'PATCH', body: { grading }, schema: ResultDetailSchema });
+}
+
+export function useGradeResult(resultId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (grading: GradingEntry[]) => gradeResult(resultId, grading),
+    onSuccess: (detail) => {
+      queryClient.setQueryData(gradingKeys.detail(resultId), detail);
+      void queryClient.invalidateQueries({ queryKey: gradingKeys.results, predicate: (q) => q.queryKey[1] !== 'detail' });
+      void queryClient.invalidateQueries({ queryKey: ['insights'] });
+    },
+  });
+}
+
+/** GET /api/llm/attempts/{attemptId}/transcript (llm-gateway): the candidate's conversation with the assistant. */
+export function getTranscript(attemptId: string): Promise<TranscriptResponse> {
+  return apiRequest(`/api/llm/attempts/${encodeURIComponent(attemptId)}/transcript`, { schema: TranscriptResponseSchema });
+}
+
+export function useTranscript(attemptId: string | undefined) {
+  return useQuery({ queryKey: gradingKeys.transcript(attemptId ?? ''), queryFn: () => getTranscript(attemptId ?? ''), enabled: Boolean(attemptId), retry: false });
+}

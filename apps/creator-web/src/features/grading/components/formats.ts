@@ -1,0 +1,16 @@
+const dateTime = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+/** 'MMM d, yyyy HH:mm' (spec section 9); 'N/A' when missing or unparseable. */
+export function formatSubmitted(value: string | null | undefined): string {
+  if (!value) return 'N/A';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return 'N/A';
+  const parts = Object.fromEntries(dateTime.formatToParts(date).map((p) => [p.type, p.value]));
+  return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute}`;
+}
+
+/** The grader's 'Nm Ss' (spec section 9). */
+export function formatGraderTime(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  return `${Math.floor(whole / 60)}m ${whole % 60}s`;
+}

@@ -1,0 +1,149 @@
+import type { ResultDetail, ResultSummary } from '@exam/domain/result';
+import { scorePercent } from '@exam/domain/result';
+import { Button } from '@exam/ui/button';
+import { Card, CardBody, CardHeader } from '@exam/ui/card';
+import { EmptyState } from '@exam/ui/empty-state';
+import { PageHeader } from '@exam/ui/page-header';
+import { PageSpinner } from '@exam/ui/spinner';
+import { toast } from '@exam/ui/toaster';
+import { AlertTriangle, ArrowLeft, FileQuestion, Save } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { userMessageOf } from '../../../lib/api-client.ts';
+import { useGradeResult, useResult, useResultList } from '../api/result-queries.ts';
+import { gradesOf, tally, toEntries, toggleVerdict, withFeedback, type QuestionGrade } from '../grading-state.ts';
+import { ChatHistory } from './chat-history.tsx';
+import { formatGraderTime, formatSubmitted } from './formats.ts';
+import { QuestionCard } from './question-card.tsx';
+import { useWarnBeforeLeaving } from './use-warn-before-leaving.ts';
+import { WorkspaceFiles } from './workspace-files.tsx';
+
+/** The grader's candidate: a result of this exam by result id or student id; a bare result id also works (legacy links). */
+export function findCandidate(results: ResultSummary[], examId: string, candidateId: string): ResultSummary | undefined {
+  return results.find((r) => r.examId === examId && (r.id === candidateId || r.studentId === candidateId)) ?? results.find((r) => r.id === candidateId);
+}
+
+function NotFound({ title }: { title: string }) {
+  const navigate = useNavigate();
+  return (
+    <Card className="mx-auto max-w-lg">
+      <EmptyState icon={<FileQuestion aria-hidden />} title={title} action={<Button onClick={() => void navigate(-1)}>Go Back</Button>} />
+    </Card>
+  );
+}
+
+/** Spec section 2, /creator/grade/{examId}/candidate/{candidateId}. */
+export function Grader({ examId, candidateId }: { examId: string; candidateId: string }) {
+  const list = useResultList();
+  const match = list.data ? findCandidate(list.data, examId, candidateId) : undefined;
+  const detail = useResult(match?.id ?? '');
+
+  if (!examId || !candidateId) return <NotFound title="Missing exam or candidate ID" />;
+  if (list.isPending || (match && detail.isPending)) return <PageSpinner label="Loading submission…" />;
+  if (list.isError) {
+    return (
+      <Card className="mx-auto max-w-lg">
+        <EmptyState icon={<AlertTriangle aria-hidden />} title="Could not load the submission" description={userMessageOf(list.error)} action={<Button onClick={() => void list.refetch()}>Try again</Button>} />
+      </Card>
+    );
+  }
+  if (!match || !detail.data) return <NotFound title="Data not found" />;
+  return <GraderForm key={detail.data.id} examId={examId} detail={detail.data} />;
+}
+
+function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }) {
+  const navigate = useNavigate();
+  const save = useGradeResult(detail.id);
+  const [grades, setGrades] = useState<QuestionGrade[]>(() => gradesOf(detail));
+  const [unsaved, setUnsaved] = useState(false);
+  useWarnBeforeLeaving(unsaved);
+
+  const update = (index: number, next: (g: QuestionGrade) => QuestionGrade) => {
+    const current = grades[index];
+    if (!current) return;
+    const changed = next(current);
+    if (changed === current) return;
+    setGrades(grades.map((g, i) => (i === index ? changed : g)));
+    setUnsaved(true);
+  };
+  const submit = () =>
+    save.mutate(toEntries(grades), {
+      onSuccess: () => {
+        setUnsaved(false);
+        toast.success('Grading saved');
+        void navigate(paths.examSubmissions(examId));
+      },
+    });
+
+  const { correct, graded, total, allGraded } = tally(grades);
+  const score = allGraded ? `${scorePercent(correct, total)}%` : graded === 0 ? 'Not Graded' : `${scorePercent(correct, graded)}% of ${graded} graded`;
+  const name = detail.userName.trim() || 'Anonymous';
+
+  return (
+    <>
+      <PageHeader
+        back={
+          <Button asChild variant="ghost" size="sm">
+            <Link to={paths.examInsights(examId)}>
+              <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Insights
+            </Link>
+          </Button>
+        }
+        title={`Grading: ${name}`}
+        description={detail.examTitle}
+        actions={
+          <Button onClick={submit} disabled={save.isPending}>
+            <Save aria-hidden className="h-4 w-4" /> {save.isPending ? 'Saving…' : 'Save Grading'}
+          </Button>
+        }
+      />
+      {unsaved && (
+        <p role="status" className="mb-4 rounded-lg border border-yellow-200 bg-yellow-50 px-4 py-2 text-sm text-yellow-800">
+          You have unsaved changes
+        </p>
+      )}
+      {save.isError && (
+        <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
+          The grading could not be saved: {userMessageOf(save.error)} Your changes are kept; press Save Grading to try again.
+        </div>
+      )}
+      <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
+        <section aria-label="Questions & Answers" className="flex flex-col gap-4">
+          <h2 className="text-lg font-semibold">Questions &amp; Answers</h2>
+          {detail.questionAnswers.map((qa, index) => (
+            <QuestionCard
+              key={qa.questionIndex}
+              resultId={detail.id}
+              qa={qa}
+              grade={grades[index] ?? { isGraded: false, isCorrect: null, feedback: '' }}
+              onVerdict={(isCorrect) => update(index, (g) => (g.isGraded && g.isCorrect === isCorrect ? g : toggleVerdict(g, isCorrect)))}
+              onFeedback={(feedback) => update(index, (g) => withFeedback(g, feedback, true))}
+            />
+          ))}
+        </section>
+        <aside className="flex flex-col gap-6">
+          <Card>
+            <CardHeader title="Candidate Info" />
+            <CardBody>
+              <dl aria-label="Candidate Info" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+                <dt className="text-muted">Name</dt>
+                <dd>{name}</dd>
+                <dt className="text-muted">ID</dt>
+                <dd>{detail.studentId || 'N/A'}</dd>
+                <dt className="text-muted">Submitted</dt>
+                <dd>{formatSubmitted(detail.completedAt)}</dd>
+                <dt className="text-muted">Time Spent</dt>
+                <dd>{formatGraderTime(detail.timeSpent)}</dd>
+                <dt className="text-muted">Score</dt>
+                <dd data-testid="grader-score">{score}</dd>
+              </dl>
+            </CardBody>
+          </Card>
+          <WorkspaceFiles files={detail.workspace_files} />
+          <ChatHistory attemptId={detail.attemptId} />
+        </aside>
+      </div>
+    </>
+  );
+}

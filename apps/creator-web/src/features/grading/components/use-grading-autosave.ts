@@ -1,0 +1,83 @@
+import type { ResultDetail } from '@exam/domain/result';
+import { useEffect, useRef, useState } from 'react';
+import { userMessageOf } from '../../../lib/api-client.ts';
+import { toast } from '@exam/ui/toaster';
+import { gradeResult, useGradeResult } from '../api/result-queries.ts';
+import { gradesOf, toEntries, type QuestionGrade } from '../grading-state.ts';
+
+/** Spec section 9: grading auto-save delay. */
+export const AUTOSAVE_DELAY_MS = 500;
+const MAX_RETRY_DELAY_MS = 30_000;
+
+/** Wait before the n-th retry of a failed save: 1 s, 2 s, 4 s … up to 30 s. */
+export function retryDelay(failures: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, 1000 * 2 ** Math.max(0, failures - 1));
+}
+
+/**
+ * The result page's grades with auto-save (spec section 4): each change is saved 500 ms after the
+ * last one; a failed save stays visible and is retried with backoff, and changes still unsaved when
+ * the page closes are sent on the way out, so nothing is silently lost.
+ */
+export function useGradingAutosave(detail: ResultDetail) {
+  const mutation = useGradeResult(detail.id);
+  const [grades, setGrades] = useState<QuestionGrade[]>(() => gradesOf(detail));
+  const [version, setVersion] = useState(0);
+  const [savedVersion, setSavedVersion] = useState(0);
+  const [saving, setSaving] = useState(false);
+  const [failures, setFailures] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const unsaved = version !== savedVersion;
+
+  const save = async (atVersion: number, snapshot: QuestionGrade[]) => {
+    setSaving(true);
+    try {
+      await mutation.mutateAsync(toEntries(snapshot));
+      setSavedVersion(atVersion);
+      setFailures(0);
+      setError(null);
+    } catch (err) {
+      setFailures((n) => n + 1);
+      setError(userMessageOf(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  useEffect(() => {
+    if (!unsaved || saving) return;
+    const timer = setTimeout(() => void save(version, grades), failures === 0 ? AUTOSAVE_DELAY_MS : retryDelay(failures));
+    return () => clearTimeout(timer);
+    // `save` is recreated each render; the values it reads are the dependencies listed.
+  }, [unsaved, saving, version, grades, failures]);
+
+  // What to flush if the page closes before the timer fires.
+  const pending = useRef<{ resultId: string; grades: QuestionGrade[] } | null>(null);
+  useEffect(() => {
+    pending.current = unsaved && !saving ? { resultId: detail.id, grades } : null;
+  });
+  useEffect(
+    () => () => {
+      const last = pending.current;
+      if (!last) return;
+      gradeResult(last.resultId, toEntries(last.grades)).catch((err: unknown) => toast.error(`Your last grading changes could not be saved: ${userMessageOf(err)}`));
+    },
+    [],
+  );
+
+  return {
+    grades,
+    unsaved,
+    saving,
+    error,
+    failures,
+    change(index: number, next: (g: QuestionGrade) => QuestionGrade) {
+      setGrades((current) => current.map((g, i) => (i === index ? next(g) : g)));
+      setVersion((v) => v + 1);
+    },
+    /** Save Grading and Retry: now, without waiting for the timer. */
+    saveNow() {
+      if (!saving && unsaved) void save(version, grades);
+    },
+  };
+}

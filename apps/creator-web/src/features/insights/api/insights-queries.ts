@@ -1,0 +1,28 @@
+import { ExamSchema, type Exam } from '@exam/domain/exam';
+import { InsightsReportSchema, type InsightsReport } from '@exam/domain/insights';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export const insightsKeys = {
+  all: ['insights'] as const,
+  report: (examId: string) => [...insightsKeys.all, 'report', examId] as const,
+  exam: (examId: string) => [...insightsKeys.all, 'exam', examId] as const,
+};
+
+/** GET /api/exams/{examId} (exam-service): title, publish date and question titles. */
+export function getInsightsExam(examId: string): Promise<Exam> {
+  return apiRequest(`/api/exams/${encodeURIComponent(examId)}`, { schema: ExamSchema });
+}
+
+/** GET /api/exams/{examId}/insights (results-service): the psychometrics report. */
+export function getInsights(examId: string): Promise<InsightsReport> {
+  return apiRequest(`/api/exams/${encodeURIComponent(examId)}/insights`, { schema: InsightsReportSchema });
+}
+
+export function useInsightsExam(examId: string) {
+  return useQuery({ queryKey: insightsKeys.exam(examId), queryFn: () => getInsightsExam(examId), retry: false });
+}
+
+export function useInsights(examId: string) {
+  return useQuery({ queryKey: insightsKeys.report(examId), queryFn: () => getInsights(examId) });
+}

@@ -1,0 +1,145 @@
+import type { InsightsCandidate, InsightsReport, RangeBadgeValue } from '@exam/domain/insights';
+import { Badge } from '@exam/ui/badge';
+import { Button } from '@exam/ui/button';
+import { Card, CardHeader } from '@exam/ui/card';
+import { DropdownMenu, DropdownMenuItem } from '@exam/ui/dropdown-menu';
+import { EmptyState } from '@exam/ui/empty-state';
+import { Input } from '@exam/ui/input';
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
+import { ArrowDownUp, ExternalLink, Search, Users } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { DEFAULT_SORT, nextSort, pageOf, selectCandidates, SORT_KEYS, type SortState } from '../ranking.ts';
+import { Figure, formats } from './figure.tsx';
+
+const BADGES: Record<RangeBadgeValue, { text: string; tone: 'success' | 'info' | 'danger' }> = {
+  above: { text: 'Above', tone: 'success' },
+  in: { text: 'In range', tone: 'info' },
+  below: { text: 'Below', tone: 'danger' },
+};
+
+type Field = 'rawScore' | 'ability' | 'reasoning';
+
+/** Spec section 2, Candidate Ranking: search, the sort menu and real paging of ten. */
+export function CandidateRanking({ report }: { report: InsightsReport }) {
+  const [search, setSearch] = useState('');
+  const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
+  const [page, setPage] = useState(1);
+  const rows = useMemo(() => selectCandidates(report.candidates, search, sort), [report.candidates, search, sort]);
+  const view = pageOf(rows, page);
+  const sortLabel = SORT_KEYS.find((s) => s.key === sort.key)?.label ?? 'Rank';
+  const { explanations, reasons } = report;
+
+  const scoreCell = (c: InsightsCandidate, field: Field) => {
+    const badge = c.badges[field];
+    const explanation = field === 'reasoning' ? report.reasoningFormula : explanations[`candidate.${field}`];
+    return (
+      <div className="flex items-center gap-2">
+        <Figure value={c[field]} explanation={explanation} reason={reasons[`candidates.${c.resultId}.${field}`]} />
+        {badge && (
+          <Badge tone={BADGES[badge].tone} title={explanations['candidate.badge']}>
+            {BADGES[badge].text}
+          </Badge>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <Card>
+      <CardHeader
+        title="Candidate Ranking"
+        description="Ranked by raw score; badges compare each figure with a band of ±15 around the cohort average."
+        actions={
+          <DropdownMenu
+            trigger={
+              <Button variant="secondary" size="sm" aria-label={`Sort by ${sortLabel}, ${sort.direction === 'asc' ? 'ascending' : 'descending'}`}>
+                <ArrowDownUp aria-hidden className="h-4 w-4" /> Sort: {sortLabel} {sort.direction === 'asc' ? '↑' : '↓'}
+              </Button>
+            }
+          >
+            {SORT_KEYS.map((s) => (
+              <DropdownMenuItem
+                key={s.key}
+                onSelect={() => {
+                  setSort((current) => nextSort(current, s.key));
+                  setPage(1);
+                }}
+              >
+                {s.label}
+                {sort.key === s.key && <span className="ml-auto text-xs text-muted">{sort.direction === 'asc' ? 'ascending' : 'descending'}</span>}
+              </DropdownMenuItem>
+            ))}
+          </DropdownMenu>
+        }
+      />
+      <div className="border-b border-line px-5 py-3">
+        <div className="relative max-w-sm">
+          <Search aria-hidden className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted" />
+          <Input
+            type="search"
+            className="pl-9"
+            placeholder="Search candidates..."
+            aria-label="Search candidates"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage(1);
+            }}
+          />
+        </div>
+      </div>
+      <div className="h-[500px] overflow-y-auto" data-testid="ranking-scroll">
+        {view.items.length === 0 ? (
+          <EmptyState icon={<Users aria-hidden />} title={report.candidates.length === 0 ? 'No submissions yet' : 'No candidates match your search'} />
+        ) : (
+          <Table aria-label="Candidate Ranking">
+            <TableHead className="sticky top-0 bg-surface">
+              <tr>
+                {['Rank', 'Name', 'ID', 'Raw Score', 'Ability', 'Reasoning'].map((h) => (
+                  <TableHeaderCell key={h}>{h}</TableHeaderCell>
+                ))}
+                <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody>
+              {view.items.map((c) => (
+                <TableRow key={c.resultId} data-testid="ranking-row">
+                  <TableCell className="tabular-nums">
+                    <Figure value={c.rank} format={formats.count} explanation={explanations['candidate.rank']} />
+                  </TableCell>
+                  <TableCell className="font-medium">{c.name || 'Anonymous'}</TableCell>
+                  <TableCell>{c.studentId || 'N/A'}</TableCell>
+                  <TableCell>{scoreCell(c, 'rawScore')}</TableCell>
+                  <TableCell>{scoreCell(c, 'ability')}</TableCell>
+                  <TableCell>{scoreCell(c, 'reasoning')}</TableCell>
+                  <TableCell className="text-right">
+                    <Button asChild variant="ghost" size="sm">
+                      <Link to={paths.result(c.resultId)} aria-label={`Open result of ${c.name || 'Anonymous'}`}>
+                        <ExternalLink aria-hidden className="h-4 w-4" /> Open
+                      </Link>
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3 border-t border-line px-5 py-3 text-sm">
+        <p aria-live="polite" className="text-muted">
+          Showing {view.from} to {view.to} of {view.total} entries
+        </p>
+        <div className="flex gap-2">
+          <Button variant="secondary" size="sm" disabled={view.page <= 1} onClick={() => setPage(view.page - 1)}>
+            Previous
+          </Button>
+          <Button variant="secondary" size="sm" disabled={view.page >= view.pages} onClick={() => setPage(view.page + 1)}>
+            Next
+          </Button>
+        </div>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,80 @@
+import { Button } from '@exam/ui/button';
+import { Card } from '@exam/ui/card';
+import { EmptyState } from '@exam/ui/empty-state';
+import { PageHeader } from '@exam/ui/page-header';
+import { PageSpinner } from '@exam/ui/spinner';
+import { AlertTriangle, ArrowLeft, FileQuestion, ListChecks } from 'lucide-react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { userMessageOf } from '../../../lib/api-client.ts';
+import { formatDate } from '../../../lib/format-date.ts';
+import { useInsights, useInsightsExam } from '../api/insights-queries.ts';
+import { AssessmentBreakdown } from './assessment-breakdown.tsx';
+import { CandidateRanking } from './candidate-ranking.tsx';
+import { CohortBreakdown } from './cohort-breakdown.tsx';
+import { IntegrityBreakdown } from './integrity-breakdown.tsx';
+import { SummaryCards } from './summary-cards.tsx';
+import { TestStatistics } from './test-statistics.tsx';
+
+function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' }) {
+  return (
+    <Button asChild variant={variant} size={variant === 'ghost' ? 'sm' : 'md'}>
+      <Link to={paths.dashboard}>
+        <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
+      </Link>
+    </Button>
+  );
+}
+
+/** Spec section 2, /creator/exam-insights/{examId}: every figure measured from the submissions (issue 5). */
+export function ExamInsights({ examId }: { examId: string }) {
+  const exam = useInsightsExam(examId);
+  const insights = useInsights(examId);
+
+  if (exam.isPending) return <PageSpinner label="Loading insights…" />;
+  if (exam.isError) {
+    return (
+      <Card className="mx-auto max-w-lg">
+        <EmptyState icon={<FileQuestion aria-hidden />} title="Exam not found" action={<BackToDashboard variant="primary" />} />
+      </Card>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        back={<BackToDashboard />}
+        title={exam.data.title || 'Untitled exam'}
+        description={`Published ${formatDate(exam.data.publishedAt)}`}
+        actions={
+          <Button asChild variant="secondary">
+            <Link to={paths.examSubmissions(examId)}>
+              <ListChecks aria-hidden className="h-4 w-4" /> Submissions
+            </Link>
+          </Button>
+        }
+      />
+      {insights.isPending ? (
+        <PageSpinner label="Computing insights…" />
+      ) : insights.isError ? (
+        <Card>
+          <EmptyState
+            icon={<AlertTriangle aria-hidden />}
+            title="Could not load the insights"
+            description={userMessageOf(insights.error)}
+            action={<Button variant="secondary" onClick={() => void insights.refetch()}>Try again</Button>}
+          />
+        </Card>
+      ) : (
+        <div className="flex flex-col gap-6">
+          <SummaryCards examId={examId} report={insights.data} />
+          <CohortBreakdown report={insights.data} />
+          <CandidateRanking report={insights.data} />
+          <AssessmentBreakdown report={insights.data} questions={exam.data.questions} />
+          <TestStatistics report={insights.data} />
+          <IntegrityBreakdown report={insights.data} />
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import type { InsightsReport } from '@exam/domain/insights';
+import { Tooltip } from '@exam/ui/tooltip';
+import { cn } from '@exam/ui/lib/cn';
+
+const round1 = (v: number) => (Math.round(v * 10) / 10).toString();
+export const formats = {
+  percent: (v: number) => `${round1(v)}%`,
+  /** Fractions 0–1 (facility, guessability) shown as percent. */
+  fractionPercent: (v: number) => `${round1(100 * v)}%`,
+  decimal: (v: number) => (Math.round(v * 100) / 100).toFixed(2),
+  count: (v: number) => String(v),
+  seconds: (v: number) => {
+    const s = Math.round(v);
+    return s >= 3600 ? `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m` : `${Math.floor(s / 60)}m ${s % 60}s`;
+  },
+} as const;
+
+export const NOT_AVAILABLE = 'Not available.';
+
+/** Looks up a figure's hover text and why it is missing, by the keys @exam/domain/insights documents. */
+export function explain(report: InsightsReport, explanationKey: string, reasonKey: string) {
+  return { explanation: report.explanations[explanationKey], reason: report.reasons[reasonKey] };
+}
+
+type FigureProps = {
+  value: number | null;
+  format?: (v: number) => string;
+  explanation?: string | undefined;
+  reason?: string | undefined;
+  className?: string;
+};
+
+/**
+ * A number of the report with its explanation on hover. A figure that could not be computed is '—'
+ * followed by the reason (visually hidden here, in the tooltip on hover or focus).
+ */
+export function Figure({ value, format = formats.percent, explanation, reason, className }: FigureProps) {
+  const missing = value === null;
+  const why = reason ?? NOT_AVAILABLE;
+  const tip = missing ? (explanation ? `${why} ${explanation}` : why) : explanation;
+  const content = (
+    <span tabIndex={tip ? 0 : undefined} className={cn('tabular-nums', tip && 'cursor-help underline decoration-dotted decoration-slate-300 underline-offset-4', className)}>
+      {missing ? '—' : format(value)}
+      {missing && <span className="sr-only"> ({why})</span>}
+    </span>
+  );
+  return tip ? <Tooltip content={<span className="block max-w-xs">{tip}</span>}>{content}</Tooltip> : content;
+}

@@ -1,0 +1,105 @@
+import type { ResultSummary } from '@exam/domain/result';
+import { Button } from '@exam/ui/button';
+import { Card, CardHeader } from '@exam/ui/card';
+import { EmptyState } from '@exam/ui/empty-state';
+import { Input } from '@exam/ui/input';
+import { Select } from '@exam/ui/select';
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
+import { Eye, Inbox, Search } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { formatDateTime, formatDuration, listScore } from '../list-score.ts';
+import { ListScoreBadge } from './score-badge.tsx';
+
+export const RESULT_FILTERS = [
+  { value: 'all', label: 'All Results' },
+  { value: 'graded', label: 'Graded' },
+  { value: 'not-graded', label: 'Not Graded' },
+] as const;
+export const RESULT_SORTS = [
+  { value: 'recent', label: 'Recent' },
+  { value: 'name', label: 'Name' },
+  { value: 'exam', label: 'Exam' },
+  { value: 'score', label: 'Score' },
+] as const;
+type Filter = (typeof RESULT_FILTERS)[number]['value'];
+type Sort = (typeof RESULT_SORTS)[number]['value'];
+
+const nameOf = (r: ResultSummary) => r.userName.trim() || 'Anonymous';
+
+const comparators: Record<Sort, (a: ResultSummary, b: ResultSummary) => number> = {
+  recent: (a, b) => Date.parse(b.completedAt) - Date.parse(a.completedAt),
+  name: (a, b) => nameOf(a).localeCompare(nameOf(b)),
+  exam: (a, b) => a.examTitle.localeCompare(b.examTitle),
+  // Highest first; results without any grade go last.
+  score: (a, b) => (listScore(b).percent ?? -1) - (listScore(a).percent ?? -1),
+};
+
+/** Keeps the results that match the search, the filter, in the chosen order (spec section 2, Results tab). */
+export function selectResults(results: ResultSummary[], search: string, filter: Filter, sort: Sort): ResultSummary[] {
+  const needle = search.trim().toLowerCase();
+  return results
+    .filter((r) => filter === 'all' || (filter === 'graded') === r.isGraded)
+    .filter((r) => !needle || [r.userName, r.studentId, r.examTitle].some((field) => field.toLowerCase().includes(needle)))
+    .sort((a, b) => comparators[sort](a, b) || Date.parse(b.completedAt) - Date.parse(a.completedAt));
+}
+
+export function GradingTable({ results }: { results: ResultSummary[] }) {
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<Filter>('all');
+  const [sort, setSort] = useState<Sort>('recent');
+  const rows = useMemo(() => selectResults(results, search, filter, sort), [results, search, filter, sort]);
+
+  return (
+    <Card>
+      <CardHeader title="Exam Grading" description="Every submission of your exams; open one to grade it." />
+      <div className="flex flex-wrap items-center gap-3 border-b border-line px-5 py-3">
+        <div className="relative min-w-56 flex-1">
+          <Search aria-hidden className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted" />
+          <Input type="search" className="pl-9" placeholder="Search students, IDs, or exams..." aria-label="Search results" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <Select aria-label="Filter results" className="w-40" value={filter} onValueChange={(v) => setFilter(v as Filter)} options={RESULT_FILTERS} />
+        <Select aria-label="Sort results" className="w-36" value={sort} onValueChange={(v) => setSort(v as Sort)} options={RESULT_SORTS} />
+      </div>
+      {rows.length === 0 ? (
+        <EmptyState icon={<Inbox aria-hidden />} title={results.length === 0 ? 'No results yet' : 'No results match your filters'} />
+      ) : (
+        <Table aria-label="Exam Grading">
+          <TableHead>
+            <tr>
+              {['Student', 'Student ID', 'Exam', 'Score', 'Completion', 'Time Spent', 'Submitted'].map((h) => (
+                <TableHeaderCell key={h}>{h}</TableHeaderCell>
+              ))}
+              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+            </tr>
+          </TableHead>
+          <TableBody>
+            {rows.map((r) => (
+              <TableRow key={r.id} data-testid="grading-row">
+                <TableCell className="font-medium">{nameOf(r)}</TableCell>
+                <TableCell>{r.studentId || 'N/A'}</TableCell>
+                <TableCell>{r.examTitle}</TableCell>
+                <TableCell>
+                  <ListScoreBadge result={r} />
+                </TableCell>
+                <TableCell className="tabular-nums">
+                  {r.answeredCount}/{r.totalQuestions}
+                </TableCell>
+                <TableCell className="tabular-nums">{formatDuration(r.timeSpent)}</TableCell>
+                <TableCell className="whitespace-nowrap">{formatDateTime(r.completedAt)}</TableCell>
+                <TableCell className="text-right">
+                  <Button asChild variant="secondary" size="sm">
+                    <Link to={paths.result(r.id)} aria-label={`View result of ${nameOf(r)}`}>
+                      <Eye aria-hidden className="h-4 w-4" /> View
+                    </Link>
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,107 @@
+import { Badge } from '@exam/ui/badge';
+import { Button } from '@exam/ui/button';
+import { Card } from '@exam/ui/card';
+import { EmptyState } from '@exam/ui/empty-state';
+import { PageHeader } from '@exam/ui/page-header';
+import { PageSpinner } from '@exam/ui/spinner';
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
+import { toast } from '@exam/ui/toaster';
+import { AlertTriangle, ArrowLeft, Download, Inbox, PenLine } from 'lucide-react';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import { userMessageOf } from '../../../lib/api-client.ts';
+import { useDownloadResultsCsv } from '../api/download-results-csv.ts';
+import { useResults } from '../api/results-queries.ts';
+import { formatDateTime, formatHoursMinutes } from '../list-score.ts';
+import { ListScoreBadge } from './score-badge.tsx';
+
+/** Spec section 2, /creator/exam-insights/{examId}/submissions: the exam's candidates, each with a way to the grader. */
+export function SubmissionsList({ examId }: { examId: string }) {
+  const results = useResults();
+  const csv = useDownloadResultsCsv();
+  const submissions = (results.data ?? []).filter((r) => r.examId === examId).sort((a, b) => Date.parse(b.completedAt) - Date.parse(a.completedAt));
+
+  const downloadCsv = () =>
+    csv.mutate(examId, {
+      onSuccess: (fileName) => toast.success(`Downloaded ${fileName}`),
+      onError: (error) => toast.error(userMessageOf(error)),
+    });
+
+  return (
+    <>
+      <PageHeader
+        back={
+          <Button asChild variant="ghost" size="sm">
+            <Link to={paths.examInsights(examId)}>
+              <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Insights
+            </Link>
+          </Button>
+        }
+        title={
+          <span className="flex items-center gap-3">
+            Candidate Submissions
+            {results.isSuccess && (
+              <Badge tone="brand" aria-label={`${submissions.length} submissions`}>
+                {submissions.length}
+              </Badge>
+            )}
+          </span>
+        }
+        actions={
+          <Button variant="secondary" onClick={downloadCsv} disabled={csv.isPending}>
+            <Download aria-hidden className="h-4 w-4" /> {csv.isPending ? 'Downloading…' : 'Download CSV'}
+          </Button>
+        }
+      />
+      {results.isPending ? (
+        <PageSpinner label="Loading submissions…" />
+      ) : results.isError ? (
+        <Card>
+          <EmptyState icon={<AlertTriangle aria-hidden />} title="Could not load submissions" description={userMessageOf(results.error)} action={<Button variant="secondary" onClick={() => void results.refetch()}>Try again</Button>} />
+        </Card>
+      ) : submissions.length === 0 ? (
+        <Card>
+          <EmptyState icon={<Inbox aria-hidden />} title="No submissions found for this exam" />
+        </Card>
+      ) : (
+        <Card>
+          <Table aria-label="Candidate Submissions">
+            <TableHead>
+              <tr>
+                {['Name', 'Student ID', 'Submitted', 'Time Spent', 'Score', 'Status', 'Action'].map((h) => (
+                  <TableHeaderCell key={h}>{h}</TableHeaderCell>
+                ))}
+              </tr>
+            </TableHead>
+            <TableBody>
+              {submissions.map((r) => {
+                const name = r.userName.trim() || 'Anonymous';
+                return (
+                  <TableRow key={r.id} data-testid="submission-row">
+                    <TableCell className="font-medium">{name}</TableCell>
+                    <TableCell>{r.studentId || 'N/A'}</TableCell>
+                    <TableCell className="whitespace-nowrap">{formatDateTime(r.completedAt)}</TableCell>
+                    <TableCell className="tabular-nums">{formatHoursMinutes(r.timeSpent)}</TableCell>
+                    <TableCell>
+                      <ListScoreBadge result={r} />
+                    </TableCell>
+                    <TableCell>
+                      <Badge tone={r.isGraded ? 'success' : 'warning'}>{r.isGraded ? 'Graded' : 'Pending'}</Badge>
+                    </TableCell>
+                    <TableCell>
+                      <Button asChild size="sm">
+                        <Link to={paths.grade(examId, r.id)} aria-label={`Open Grader for ${name}`}>
+                          <PenLine aria-hidden className="h-4 w-4" /> Open Grader
+                        </Link>
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </Card>
+      )}
+    </>
+  );
+}
