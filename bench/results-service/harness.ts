@@ -1,0 +1,133 @@
+// Starts what the results-service benchmarks need: a fresh database on the local PostgreSQL, a stub of
+// exam-service speaking its internal contract (GET /internal/exams/{id}), and results-service itself
+// as production runs it (node src/server.ts), then tears everything down.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const JWT_SECRET = 'bench-jwt-secret-that-is-long-enough-0123456789';
+const INTERNAL_TOKEN = 'bench-internal-token-that-is-long-enough-0123456789';
+
+export const QUESTION_COUNT = 20;
+
+function benchExam(id: string) {
+  const now = new Date().toISOString();
+  const questions = Array.from({ length: QUESTION_COUNT }, (_v, i) =>
+    i % 2 === 0
+      ? { id: `q${i}`, type: 'mcq', title: `Question ${i + 1}`, content: 'Pick one', topic: '', options: ['A', 'B', 'C', 'D'], correctAnswer: 'B', acceptedAnswers: [] }
+      : { id: `q${i}`, type: 'short-answer', title: `Question ${i + 1}`, content: 'Type it', topic: '', options: [], acceptedAnswers: ['photosynthesis'] },
+  );
+  return {
+    id,
+    ownerId: 'bench-owner',
+    title: 'Benchmark exam',
+    description: '',
+    header: '',
+    rules: '',
+    timerEnabled: true,
+    timerMinutes: 120,
+    fullScreenEnabled: false,
+    questions,
+    codingWorkspace: { enabled: false, saveFilesInResults: false, workspaceType: 'vscode', allowPackageRegistries: false },
+    aiSettings: {
+      enabled: false, provider: 'openai', model: 'gpt-4o-mini', baseUrl: '', customPrompt: '', startMessage: '', stopSolutions: true, copyLLMResponse: true,
+      uploadDocuments: false, processCode: false, courseAssistanceEnabled: false, courseAssistanceLevel: 5, contextLength: 1000,
+      budget: { messagesPerWindow: 20, windowMinutes: 10, tokensPerAttempt: 100000 }, hasApiKey: false, apiKeyLast4: null, courseMaterials: [], encryptedApiKey: null,
+    },
+    materialTexts: [],
+    isLive: true,
+    isDraft: false,
+    publishedAt: now,
+    createdAt: now,
+    lastEditedAt: now,
+    updatedAt: now,
+  };
+}
+
+function startExamStub(port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    const match = /^\/internal\/exams\/([^/]+)$/.exec(req.url ?? '');
+    if (req.headers['x-internal-token'] !== INTERNAL_TOKEN || !match) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(benchExam(decodeURIComponent(match[1]!))));
+  });
+  return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
+}
+
+async function waitReady(url: string, child: ChildProcess) {
+  for (let i = 0; i < 200; i++) {
+    if (child.exitCode !== null) throw new Error(`results-service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/ready`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('results-service did not become ready');
+}
+
+export async function startStack(opts: { adminUrl: string; port: number; stubPort: number; poolSize: number }) {
+  const name = `bench_results_${Date.now()}`;
+  const admin = postgres(opts.adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const dbUrl = new URL(opts.adminUrl);
+  dbUrl.pathname = `/${name}`;
+  const stub = await startExamStub(opts.stubPort);
+  const url = `http://127.0.0.1:${opts.port}`;
+  // BENCH_SERVER_ARGS passes node flags to the service (e.g. --cpu-prof) for profiling a run.
+  const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...serverArgs, 'src/server.ts'], {
+    cwd: resolve(ROOT, 'services/results-service'),
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: dbUrl.toString(),
+      DATABASE_POOL_SIZE: String(opts.poolSize),
+      JWT_SECRET,
+      INTERNAL_TOKEN,
+      EXAM_SERVICE_URL: `http://127.0.0.1:${opts.stubPort}`,
+      FINALIZER_INTERVAL_SECONDS: '3600',
+    },
+  });
+  await waitReady(url, child);
+  const sql = postgres(dbUrl.toString(), { max: 2, onnotice: () => {} });
+  return {
+    url,
+    sql,
+    async stop() {
+      await sql.end();
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      stub.close();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Starts `count` attempts through the public API, `concurrency` at a time; returns ids and bearer tokens. */
+export async function startAttempts(url: string, count: number, concurrency = 32) {
+  const attempts: { id: string; auth: string }[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const response = await fetch(`${url}/api/attempts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ examId: 'bench-exam', name: `Candidate ${i}`, studentId: `S${i}` }),
+        });
+        if (response.status !== 201) throw new Error(`start ${i}: ${response.status} ${await response.text()}`);
+        const body = (await response.json()) as { attemptId: string; token: string };
+        attempts[i] = { id: body.attemptId, auth: `Bearer ${body.token}` };
+      }
+    }),
+  );
+  return attempts;
+}
