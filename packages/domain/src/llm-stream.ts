@@ -1,0 +1,57 @@
+import { parseChatStreamFrame, type ChatStreamEvent } from './llm.ts';
+
+/** Frames are separated by a blank line; CR and CRLF line ends are read as LF (the SSE grammar allows all three). */
+const FRAME_SEPARATOR = '\n\n';
+
+function parseFrame(frame: string): ChatStreamEvent | undefined {
+  try {
+    return parseChatStreamFrame(frame);
+  } catch {
+    // A frame whose data is not JSON is skipped; the reader reports the stream's end without a final event.
+    return undefined;
+  }
+}
+
+/**
+ * Reads the text/event-stream body of POST /api/llm/chat and /api/llm/test-chat incrementally and
+ * yields each event as soon as its frame is complete. Works on any WHATWG ReadableStream (browsers,
+ * Node 18+). Stopping the iteration early cancels the body, which aborts the request upstream.
+ */
+export async function* readChatStream(body: ReadableStream<Uint8Array>): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  // A CR that ends a chunk may be the first half of a CRLF split across chunks.
+  let pendingCr = false;
+  let finished = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      let text: string = (pendingCr ? '\r' : '') + (done ? decoder.decode() : decoder.decode(value, { stream: true }));
+      pendingCr = !done && text.endsWith('\r');
+      if (pendingCr) text = text.slice(0, -1);
+      buffer += text.replace(/\r\n?/g, '\n');
+
+      let boundary = buffer.indexOf(FRAME_SEPARATOR);
+      while (boundary !== -1) {
+        const event = parseFrame(buffer.slice(0, boundary));
+        buffer = buffer.slice(boundary + FRAME_SEPARATOR.length);
+        if (event) yield event;
+        boundary = buffer.indexOf(FRAME_SEPARATOR);
+      }
+      if (done) break;
+    }
+    finished = true;
+    // A last frame without its blank line still counts.
+    const event = buffer.trim() ? parseFrame(buffer) : undefined;
+    if (event) yield event;
+  } finally {
+    if (finished) reader.releaseLock();
+    else await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** True for the events that end a reply: after one of these no more frames are expected. */
+export function isFinalChatEvent(event: ChatStreamEvent): boolean {
+  return event.type === 'done' || event.type === 'error';
+}
