@@ -2,12 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { getTakerDb } from '../../../lib/taker-db.ts';
-import { buildAllTypesExam, buildPublicExam } from '../../../testing/factories.ts';
+import { buildAllTypesExam, buildPublicExam, buildQuestion } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { seedAttempt } from '../../../testing/seed.ts';
 import { server } from '../../../testing/server.ts';
-import { recordAnswer } from '../lib/outbox.ts';
+import { listPending, recordAnswer } from '../lib/outbox.ts';
 
 async function openExam(exam = buildAllTypesExam(), options: { deadline?: string | null } = {}) {
   const fake = createFakeResultsService({ exam, deadline: options.deadline ?? null });
@@ -36,6 +36,17 @@ describe('/exam/{examId}', () => {
     await waitFor(() => expect(fake.state.answers.get(1)?.answer).toBe('Paris'));
     expect(fake.state.answers.get(0)?.answer).toBe('7');
     await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+  });
+
+  it('uploads a file answer and records it as File: {name} without sending it again as text', async () => {
+    const exam = buildPublicExam({ questions: [buildQuestion({ type: 'file-upload', title: 'Upload your report' })] });
+    const { user, fake } = await openExam(exam);
+    server.use(http.post('/api/attempts/:id/files/:qi', () => HttpResponse.json({ questionIndex: 0, fileName: 'report.pdf', size: 4, answer: 'File: report.pdf' })));
+    await user.upload(await screen.findByLabelText('Upload file for Q1'), new File(['%PDF'], 'report.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText('File: report.pdf')).toBeInTheDocument();
+    expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
+    expect(await listPending(await getTakerDb(), fake.attemptId)).toEqual([]);
+    expect(fake.state.putCalls).toBe(0);
   });
 
   it('resumes an answer kept on this device that the server never received', async () => {
