@@ -17,8 +17,20 @@ function toOpenAiMessage(message: ProviderMessage): ChatCompletionMessageParam {
  * (vLLM, Ollama…) all speak it. Retries are off: a retry would double the call and the wait.
  */
 export function openAiAdapter(defaultBaseUrl: string): ProviderAdapter {
+  // One client per key and endpoint, reused across chats (a client is cheap, but not free on the first-token path).
+  const clients = new Map<string, OpenAI>();
+  const clientFor = (apiKey: string, baseURL: string) => {
+    const id = `${baseURL}\n${apiKey}`;
+    let client = clients.get(id);
+    if (!client) {
+      if (clients.size >= 1000) clients.clear();
+      client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
+      clients.set(id, client);
+    }
+    return client;
+  };
   return async function* stream(request, signal) {
-    const client = new OpenAI({ apiKey: request.apiKey, baseURL: request.baseUrl || defaultBaseUrl, maxRetries: 0 });
+    const client = clientFor(request.apiKey, request.baseUrl || defaultBaseUrl);
     const completion = await client.chat.completions.create(
       {
         model: request.model,

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AiBudget } from '@exam/domain/exam';
 import type { TranscriptMessage } from '@exam/domain/internal';
 import type { GatewayDatabase } from '../../db/database.ts';
@@ -19,7 +19,9 @@ export const toTranscriptMessage = (row: MessageRow): TranscriptMessage => ({
 
 export type ConversationKey = { attemptId: string; examId: string; ownerId: string };
 export type NewUserMessage = { id: string; content: string; attachmentText: string; files: StoredFile[]; questionIndex: number | null };
-export type Admission = { kind: 'ok' } | { kind: 'messages'; oldestInWindow: Date } | { kind: 'tokens' };
+type AdmitRow = { outcome: string; oldest_in_window: string | Date | null; has_history: boolean };
+/** hasHistory: the attempt had messages before this one (a first message needs no history query). */
+export type Admission = { kind: 'ok'; hasHistory: boolean } | { kind: 'messages'; oldestInWindow: Date } | { kind: 'tokens' };
 export type NewAssistantMessage = {
   id: string;
   attemptId: string;
@@ -34,24 +36,22 @@ export type NewAssistantMessage = {
 export function createChatRepository({ db }: GatewayDatabase) {
   return {
     /**
-     * Checks the attempt's budgets and stores the user's message, in one transaction that holds the
-     * conversation's row lock, so concurrent messages of one attempt (on any replica) count exactly.
+     * Checks the attempt's budgets and stores the user's message, in one round trip (the
+     * admit_user_message function of migration 0001 holds the conversation's row lock while it counts).
      */
     async admitUserMessage(key: ConversationKey, message: NewUserMessage, budget: AiBudget, now: Date): Promise<Admission> {
-      return db.transaction(async (tx) => {
-        await tx.insert(conversations).values({ ...key, createdAt: now }).onConflictDoNothing({ target: conversations.attemptId });
-        const [conversation] = await tx.select().from(conversations).where(eq(conversations.attemptId, key.attemptId)).for('update');
-        if (conversation && conversation.tokensUsed >= budget.tokensPerAttempt) return { kind: 'tokens' } as const;
-        const windowStart = new Date(now.getTime() - budget.windowMinutes * 60_000);
-        const recent = await tx
-          .select({ createdAt: messages.createdAt })
-          .from(messages)
-          .where(and(eq(messages.attemptId, key.attemptId), eq(messages.role, 'user'), gt(messages.createdAt, windowStart)))
-          .orderBy(asc(messages.createdAt));
-        if (recent.length >= budget.messagesPerWindow && recent[0]) return { kind: 'messages', oldestInWindow: recent[0].createdAt } as const;
-        await tx.insert(messages).values({ ...message, attemptId: key.attemptId, role: 'user', createdAt: now });
-        return { kind: 'ok' } as const;
-      });
+      const windowStart = new Date(now.getTime() - budget.windowMinutes * 60_000);
+      const result = await db.execute(sql`select * from llm_gateway.admit_user_message(
+        ${key.attemptId}::text, ${key.examId}::text, ${key.ownerId}::text,
+        ${message.id}::text, ${message.content}::text, ${message.attachmentText}::text, ${JSON.stringify(message.files)}::jsonb, ${message.questionIndex}::integer,
+        ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${budget.messagesPerWindow}::integer, ${budget.tokensPerAttempt}::integer)`);
+      // postgres.js answers an array of rows, PGlite an object with rows.
+      const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as AdmitRow[];
+      const row = rows[0];
+      if (!row) throw new Error('admit_user_message returned no row');
+      if (row.outcome === 'tokens') return { kind: 'tokens' };
+      if (row.outcome === 'messages') return { kind: 'messages', oldestInWindow: new Date(row.oldest_in_window ?? now) };
+      return { kind: 'ok', hasHistory: row.has_history };
     },
 
     /** The last `limit` messages before `beforeId` that the provider should see (error replies are the gateway's, not the model's). */

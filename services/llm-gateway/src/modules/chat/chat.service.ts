@@ -97,7 +97,7 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
         throw new AppError(ErrorCode.RATE_LIMITED, LlmMessages.messageLimit(Math.max(1, Math.ceil(waitMs / 60_000))));
       }
 
-      const history = await repo.history(attemptId, opts.historyMessages, userMessageId);
+      const history = admission.hasHistory ? await repo.history(attemptId, opts.historyMessages, userMessageId) : [];
       const withAttachments = (content: string, attachmentText: string) => (attachmentText ? `${content}\n\n${attachmentText}` : content);
       const conversation: ProviderMessage[] = [
         ...history.map((m) => ({ role: m.role, content: withAttachments(m.content, m.attachmentText) })),

@@ -181,6 +181,15 @@ describe('budgets', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('admits exactly the budgeted messages when one attempt sends many at once', async () => {
+    replyWith(['ok']);
+    const { headers } = startAttempt(app, makeExam({ ai: { budget: { messagesPerWindow: 3, windowMinutes: 10, tokensPerAttempt: 100_000 } } }));
+    const statuses = (await Promise.all(Array.from({ length: 8 }, (_, i) => chat(headers, `burst ${i}`)))).map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    expect(calls).toHaveLength(3);
+  });
+
   it('counts each attempt on its own', async () => {
     replyWith(['ok']);
     const exam = makeExam({ ai: { budget: { messagesPerWindow: 1, windowMinutes: 10, tokensPerAttempt: 100_000 } } });
