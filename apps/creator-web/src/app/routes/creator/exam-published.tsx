@@ -71,7 +71,7 @@ export function ExamPublishedRoute() {
             </label>
             <div className="flex gap-2">
               <Input id={urlId} readOnly value={url} onFocus={(event) => event.currentTarget.select()} className="font-mono" />
-              <Button variant="secondary" onClick={() => void copyExamUrl(url)}>
+              <Button variant="secondary" className="shrink-0 whitespace-nowrap" onClick={() => void copyExamUrl(url)}>
                 <Copy aria-hidden className="h-4 w-4" /> Copy URL
               </Button>
             </div>

@@ -81,7 +81,7 @@ export function PublishedExamsTable({ exams, summary }: Props) {
           <TableBody>
             {exams.map((exam) => (
               <TableRow key={exam.id}>
-                <TableCell className="max-w-64 truncate font-medium">{exam.title || 'Untitled exam'}</TableCell>
+                <TableCell className="min-w-32 max-w-64 break-words font-medium">{exam.title || 'Untitled exam'}</TableCell>
                 <TableCell>
                   <LiveSwitch exam={exam} />
                 </TableCell>
@@ -91,7 +91,7 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                 <TableCell className="tabular-nums">{count(countsOf(exam.id)?.started)}</TableCell>
                 <TableCell className="tabular-nums">{count(countsOf(exam.id)?.submitted)}</TableCell>
                 <TableCell>
-                  <div className="flex justify-end gap-0.5">
+                  <div className="ml-auto flex max-w-[6.5rem] flex-wrap justify-end gap-0.5 lg:max-w-none lg:flex-nowrap">
                     <IconAction label="View Insights" icon={<BarChart3 aria-hidden className="h-4 w-4" />} to={paths.examInsights(exam.id)} />
                     <IconAction label="Edit" icon={<Pencil aria-hidden className="h-4 w-4" />} to={paths.editExam(exam.id, 'published')} />
                     <IconAction label="Preview" icon={<ExternalLink aria-hidden className="h-4 w-4" />} onClick={() => preview(exam)} />

@@ -18,7 +18,7 @@ const SWITCHES: Array<{ name: SwitchName; label: string; hint: string }> = [
   { name: 'copyLLMResponse', label: 'Allow Copying AI Responses', hint: 'Candidates may select and copy the replies.' },
   { name: 'uploadDocuments', label: 'Allow Document Uploads', hint: 'Candidates may attach files to their messages.' },
   { name: 'processCode', label: 'Process Code', hint: 'The assistant may reason about and run through code.' },
-  { name: 'courseAssistanceEnabled', label: 'Course Assistance', hint: 'Use the course materials below to shape the help.' },
+  { name: 'courseAssistanceEnabled', label: 'Enable Course Assistance', hint: 'Use the course materials below to shape the help.' },
 ];
 
 export type ApiKeyState = { hasStoredKey: boolean; last4: string | null; mode: ApiKeyMode; onModeChange: (mode: ApiKeyMode) => void };

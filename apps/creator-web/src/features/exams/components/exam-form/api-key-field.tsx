@@ -24,10 +24,10 @@ export function ApiKeyField({ hasStoredKey, last4, mode, onModeChange }: Props) 
           <KeyRound aria-hidden className="h-4 w-4 text-muted" />
           <span className="text-sm text-ink">Key set (…{last4})</span>
           <div className="ml-auto flex gap-2">
-            <Button size="sm" variant="secondary" onClick={() => onModeChange('replace')}>
+            <Button size="sm" variant="secondary" aria-label="Replace API key" onClick={() => onModeChange('replace')}>
               Replace
             </Button>
-            <Button size="sm" variant="ghost" className="text-danger hover:bg-red-50" onClick={() => onModeChange('remove')}>
+            <Button size="sm" variant="ghost" className="text-danger hover:bg-red-50" aria-label="Remove API key" onClick={() => onModeChange('remove')}>
               Remove
             </Button>
           </div>
@@ -44,7 +44,7 @@ export function ApiKeyField({ hasStoredKey, last4, mode, onModeChange }: Props) 
           <Badge tone="danger">Will be removed</Badge>
           <span className="text-sm text-red-700">The stored key is deleted when you save.</span>
           <Button size="sm" variant="secondary" className="ml-auto" onClick={restore}>
-            Keep Key
+            Keep API Key
           </Button>
         </div>
       </div>
@@ -57,7 +57,7 @@ export function ApiKeyField({ hasStoredKey, last4, mode, onModeChange }: Props) 
         <Input type="password" autoComplete="off" spellCheck={false} placeholder={hasStoredKey ? 'Paste the new key' : 'sk-…'} {...register('aiSettings.apiKey')} />
       </Field>
       {hasStoredKey && (
-        <Button variant="ghost" className="mb-5" onClick={restore}>
+        <Button variant="ghost" className="mb-5" aria-label="Cancel API key change" onClick={restore}>
           Cancel
         </Button>
       )}

@@ -35,7 +35,7 @@ describe('exam editor', () => {
     await user.clear(option2);
     await user.type(option2, 'Paris');
     const group = screen.getByRole('radiogroup', { name: 'Question 1 correct option' });
-    await user.click(within(group).getByRole('radio', { name: 'Question 1 option 2 is correct' }));
+    await user.click(within(group).getByRole('radio', { name: 'Option 2 of question 1 is correct' }));
     await user.type(option2, ', France');
     await user.click(screen.getByRole('button', { name: 'Publish Exam' }));
     expect(await screen.findByText('Exam published successfully')).toBeInTheDocument();
@@ -98,7 +98,7 @@ describe('exam editor', () => {
     seedExams(exam);
     signInAs();
     const first = renderApp(`/creator/edit-exam/${exam.id}`);
-    await first.user.click(await screen.findByRole('button', { name: 'Remove' }));
+    await first.user.click(await screen.findByRole('button', { name: 'Remove API key' }));
     expect(screen.getByText('The stored key is deleted when you save.')).toBeInTheDocument();
     await first.user.click(screen.getByRole('button', { name: 'Save Changes' }));
     await screen.findByText('Draft saved successfully');
@@ -107,7 +107,7 @@ describe('exam editor', () => {
 
     seedExams(makeExam({ ...exam, aiSettings: { enabled: true, hasApiKey: true, apiKeyLast4: 'wxyz' } }));
     const second = renderApp(`/creator/edit-exam/${exam.id}`);
-    await second.user.click(await screen.findByRole('button', { name: 'Replace' }));
+    await second.user.click(await screen.findByRole('button', { name: 'Replace API key' }));
     await second.user.type(screen.getByLabelText('API Key'), 'sk-new-secret-9876');
     await second.user.click(screen.getByRole('button', { name: 'Save Changes' }));
     await screen.findByText('Draft saved successfully');

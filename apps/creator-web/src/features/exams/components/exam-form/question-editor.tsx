@@ -39,6 +39,7 @@ function McqOptions({ index }: { index: number }) {
           values={options}
           onChange={changeOptions}
           itemLabel={(i) => `Question ${n} option ${i + 1}`}
+          removeLabel={(i) => `Remove option ${i + 1} of question ${n}`}
           placeholder={(i) => `Option ${String.fromCharCode(65 + (i % 26))}`}
           addLabel={`Question ${n} add option`}
           addText="Add Option"
@@ -50,7 +51,7 @@ function McqOptions({ index }: { index: number }) {
                 type="radio"
                 name={`question-${index}-correct`}
                 className="h-4 w-4 accent-brand-600"
-                aria-label={`Question ${n} option ${i + 1} is correct`}
+                aria-label={`Option ${i + 1} of question ${n} is correct`}
                 checked={i === correctIndex}
                 onChange={() => setValue(`questions.${index}.correctAnswer`, options[i] ?? '', { shouldDirty: true })}
               />
@@ -80,6 +81,7 @@ function AcceptedAnswers({ index }: { index: number }) {
         values={answers}
         onChange={(next) => setValue(`questions.${index}.acceptedAnswers`, next, { shouldDirty: true })}
         itemLabel={(i) => `Question ${n} accepted answer ${i + 1}`}
+        removeLabel={(i) => `Remove accepted answer ${i + 1} of question ${n}`}
         placeholder={() => 'An accepted answer'}
         addLabel={`Question ${n} add accepted answer`}
         addText="Add Accepted Answer"

@@ -8,6 +8,8 @@ type Props = {
   onChange: (values: string[]) => void;
   /** Accessible name of item i (0-based), e.g. 'Question 1 option 2'. */
   itemLabel: (index: number) => string;
+  /** Names never contain another control's name, so label lookups by substring stay unambiguous. */
+  removeLabel: (index: number) => string;
   placeholder: (index: number) => string;
   addLabel: string;
   addText: string;
@@ -18,7 +20,7 @@ type Props = {
 };
 
 /** An editable list of short texts (MCQ options, accepted answers): add, edit, remove. */
-export function StringListEditor({ values, onChange, itemLabel, placeholder, addLabel, addText, minItems = 0, renderLeading, errors }: Props) {
+export function StringListEditor({ values, onChange, itemLabel, removeLabel, placeholder, addLabel, addText, minItems = 0, renderLeading, errors }: Props) {
   return (
     <div className="flex flex-col gap-2">
       <ul className="flex flex-col gap-2">
@@ -36,7 +38,7 @@ export function StringListEditor({ values, onChange, itemLabel, placeholder, add
               <Button
                 variant="ghost"
                 size="icon"
-                aria-label={`Remove ${itemLabel(index)}`}
+                aria-label={removeLabel(index)}
                 disabled={values.length <= minItems}
                 onClick={() => onChange(values.filter((_, i) => i !== index))}
               >
