@@ -1,3 +1,4 @@
+import type Docker from 'dockerode';
 import { request } from 'node:http';
 import type { AttemptClaims } from '@exam/domain/auth';
 import type { CodingWorkspace } from '@exam/domain/exam';
@@ -127,7 +128,7 @@ export function upgrade(base: string, path: string, headers: Record<string, stri
 }
 
 /** Runs a command inside a container as the candidate would from the editor's terminal. */
-export async function execIn(docker: import('dockerode'), containerId: string, cmd: string[], opts: { timeoutMs?: number } = {}): Promise<{ exitCode: number | null; output: string }> {
+export async function execIn(docker: Docker, containerId: string, cmd: string[], opts: { timeoutMs?: number } = {}): Promise<{ exitCode: number | null; output: string }> {
   const exec = await docker.getContainer(containerId).exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: '1000:1000' });
   const stream = await exec.start({ hijack: true, stdin: false });
   let output = '';
@@ -147,7 +148,7 @@ export async function execIn(docker: import('dockerode'), containerId: string, c
 }
 
 /** The container id behind a session, found by its label. */
-export async function containerOf(docker: import('dockerode'), sessionId: string): Promise<string> {
+export async function containerOf(docker: Docker, sessionId: string): Promise<string> {
   const [container] = await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${sessionId}`] } });
   if (!container) throw new Error(`no container for session ${sessionId}`);
   return container.Id;

@@ -1,0 +1,74 @@
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildTestApp, containerOf, httpCall, newAttempt, type TestApp } from '../../testing.ts';
+
+const socketPath = inject('dockerSocket');
+const instance = inject('workspaceInstance');
+
+describe.skipIf(!socketPath)('reaping and re-adoption', () => {
+  const docker = new Docker({ socketPath: socketPath ?? '' });
+  type App = TestApp & Awaited<ReturnType<typeof buildTestApp>>;
+  const create = async (app: App, attempt = newAttempt(app)) => {
+    const session = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    expect(session.status).toBe('ready');
+    return { attempt, session };
+  };
+  const exists = async (sessionId: string) => (await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${sessionId}`] } })).length > 0;
+
+  describe('reaper', () => {
+    let app: App;
+    let base: string;
+    beforeAll(async () => {
+      app = await buildTestApp({ socketPath: socketPath!, instance, env: { IDLE_TIMEOUT_SECONDS: '2' } });
+      base = await app.listen({ host: '127.0.0.1', port: 0 });
+    });
+    afterAll(() => app.close());
+
+    it('removes a session idle past the timeout and keeps one with proxied traffic', async () => {
+      const idle = await create(app);
+      const busy = await create(app);
+      await new Promise((r) => setTimeout(r, 2200));
+      expect((await httpCall(base, busy.session.editorPath, { headers: busy.attempt.headers })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 100));
+      const reaped = await app.workspaces.lifecycle.reap();
+      expect(reaped).toContain(idle.session.sessionId);
+      expect(reaped).not.toContain(busy.session.sessionId);
+      expect(await exists(idle.session.sessionId)).toBe(false);
+      expect(await exists(busy.session.sessionId)).toBe(true);
+      const again = await create(app, idle.attempt);
+      expect(again.session.sessionId).not.toBe(idle.session.sessionId);
+    });
+
+    it('ends an abandoned session whose container stopped', async () => {
+      const { attempt, session } = await create(app);
+      await docker.getContainer(await containerOf(docker, session.sessionId)).kill();
+      expect(await app.workspaces.lifecycle.reap()).toContain(session.sessionId);
+      expect((await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions).toEqual([]);
+      expect(await exists(session.sessionId)).toBe(false);
+    });
+  });
+
+  it('re-adopts its containers after a restart, removes orphans and ends sessions whose container vanished', async () => {
+    const first: App = await buildTestApp({ socketPath: socketPath!, instance });
+    const kept = await create(first);
+    const vanished = await create(first);
+    await first.close();
+    await docker.getContainer(await containerOf(docker, vanished.session.sessionId)).remove({ force: true });
+    const orphan = await docker.createContainer({ Image: 'exam/workspace-test', Labels: { 'exam.managed': 'true', 'exam.orchestrator': instance, 'exam.session-id': 'orphan-session' } });
+
+    const second: App = await buildTestApp({ socketPath: socketPath!, instance });
+    try {
+      second.exams.set(kept.attempt.claims.examId, { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false });
+      const base = await second.listen({ host: '127.0.0.1', port: 0 });
+      const page = await httpCall(base, kept.session.editorPath, { headers: kept.attempt.headers });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('Exam workspace');
+      const again = await second.inject({ method: 'POST', url: '/api/session/create', headers: kept.attempt.headers, payload: {} });
+      expect(again.json().sessionId).toBe(kept.session.sessionId);
+      await expect(orphan.inspect()).rejects.toMatchObject({ statusCode: 404 });
+      expect((await second.inject({ method: 'GET', url: '/api/sessions', headers: vanished.attempt.headers })).json().sessions).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TEST_SECRETS } from '@exam/server-kit/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDockerEngine } from '../../engine/docker-engine.ts';
+import { createLocalEngine } from '../../engine/local-engine.ts';
+import { buildTestApp, httpCall, newAttempt, type TestApp } from '../../testing.ts';
+
+const noEngine = () =>
+  createDockerEngine({ socketPath: '/nonexistent/docker.sock', instance: 'none', network: 'n', egressNetwork: 'e', memoryMb: 64, cpus: 1, pidsLimit: 64, tmpMb: 16 });
+
+describe('without a Docker engine', () => {
+  let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    app = await buildTestApp({ socketPath: '/nonexistent/docker.sock', instance: 'none', deps: { engines: [noEngine()] } });
+  });
+  afterAll(() => app.close());
+
+  it('answers 503 Workspace Unavailable with the reason while the rest of the service works', async () => {
+    const attempt = newAttempt(app);
+    const response = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error).toEqual({ code: 'UNAVAILABLE', message: 'Workspace Unavailable: the Docker engine at /nonexistent/docker.sock is not reachable (ENOENT)' });
+    expect((await app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json()).toEqual({ sessions: [] });
+  });
+});
+
+describe('without a Docker engine but with a local code-server', () => {
+  let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
+  let base: string;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'exam-local-ws-'));
+    const binary = join(dir, 'code-server');
+    const fake = fileURLToPath(new URL('../../engine/fake-code-server.ts', import.meta.url));
+    writeFileSync(binary, `#!/bin/sh\nexec "${process.execPath}" "${fake}" "$@"\n`);
+    chmodSync(binary, 0o755);
+    // No image override: a local process is always code-server, with its own /login.
+    app = await buildTestApp({ socketPath: '/nonexistent/docker.sock', instance: 'none', env: { WORKSPACE_IMAGE_OVERRIDES: '' }, deps: { engines: [noEngine(), createLocalEngine({ binary, dir: join(dir, 'sessions') })] } });
+    base = await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => app.close());
+
+  it('runs the editor as a local process per session behind the same proxy, collects its files and stops it', async () => {
+    const attempt = newAttempt(app);
+    const created = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    const session = created.json();
+    expect(session.status, created.body).toBe('ready');
+    writeFileSync(join(dir, 'sessions', session.sessionId, 'workspace', 'main.py'), 'print(42)\n');
+    const page = await httpCall(base, session.editorPath, { headers: attempt.headers });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('main.py');
+    expect((await httpCall(base, session.editorPath, { headers: newAttempt(app).headers })).status).toBe(403);
+
+    const collected = await app.inject({ method: 'POST', url: `/internal/attempts/${attempt.claims.sub}/collect`, headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN }, payload: {} });
+    expect(collected.json().files['main.py']).toMatchObject({ content: 'print(42)\n', type: 'text/x-python' });
+
+    const pid = Number((await app.workspaces.targets.get(session.sessionId)).handle);
+    expect((await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers })).statusCode).toBe(204);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
