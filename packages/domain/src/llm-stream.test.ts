@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatStreamEvent } from './llm.ts';
-import { isFinalChatEvent, readChatStream } from './llm-stream.ts';
+import { LlmMessages, type ChatStreamEvent } from './llm.ts';
+import { chatFailureMessage, isFinalChatEvent, readChatResponse, readChatStream } from './llm-stream.ts';
 
 const encoder = new TextEncoder();
 
@@ -92,5 +92,55 @@ describe('isFinalChatEvent', () => {
     expect(isFinalChatEvent(done)).toBe(true);
     expect(isFinalChatEvent({ type: 'error', message: 'x' })).toBe(true);
     expect(isFinalChatEvent({ type: 'delta', text: 'x' })).toBe(false);
+  });
+});
+
+describe('chatFailureMessage', () => {
+  it("shows the service's message for budget, not-enabled, incomplete and closed refusals", () => {
+    const body = (message: string) => ({ error: { code: 'X', message } });
+    expect(chatFailureMessage(429, body('You have reached the limit.'))).toBe('You have reached the limit.');
+    expect(chatFailureMessage(403, body(LlmMessages.notEnabled))).toBe(LlmMessages.notEnabled);
+    expect(chatFailureMessage(409, body('Not configured.'))).toBe('Not configured.');
+  });
+
+  it('falls back to the spec error reply for server errors and bodies that are not error bodies', () => {
+    expect(chatFailureMessage(500, { error: { code: 'INTERNAL', message: 'Internal Server Error' } })).toBe(LlmMessages.chatError);
+    expect(chatFailureMessage(429, 'slow down')).toBe(LlmMessages.chatError);
+    expect(chatFailureMessage(401, { error: { code: 'UNAUTHORIZED', message: 'Bad token' } })).toBe(LlmMessages.chatError);
+  });
+});
+
+describe('readChatResponse', () => {
+  const collectResponse = async (response: Response) => {
+    const events: ChatStreamEvent[] = [];
+    for await (const event of readChatResponse(response)) events.push(event);
+    return events;
+  };
+
+  it('yields the streamed events up to the final one', async () => {
+    const { stream } = bodyOf([frame({ type: 'delta', text: 'Hi' }), frame(done), frame({ type: 'delta', text: 'ignored' })]);
+    const response = new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+    expect(await collectResponse(response)).toEqual([{ type: 'delta', text: 'Hi' }, done]);
+  });
+
+  it('ends with the spec error reply when the stream stops without a final event', async () => {
+    const { stream } = bodyOf([frame({ type: 'delta', text: 'Hal' })]);
+    expect(await collectResponse(new Response(stream))).toEqual([{ type: 'delta', text: 'Hal' }, { type: 'error', message: LlmMessages.chatError }]);
+  });
+
+  it('ends with the spec error reply when the connection breaks mid-stream', async () => {
+    let reads = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (reads++ === 0) controller.enqueue(encoder.encode(frame({ type: 'delta', text: 'a' })));
+        else controller.error(new TypeError('network error'));
+      },
+    });
+    expect(await collectResponse(new Response(stream))).toEqual([{ type: 'delta', text: 'a' }, { type: 'error', message: LlmMessages.chatError }]);
+  });
+
+  it("turns a refused request into one error event with the service's message", async () => {
+    const response = Response.json({ error: { code: 'RATE_LIMITED', message: 'Please wait 3 minutes.' } }, { status: 429 });
+    expect(await collectResponse(response)).toEqual([{ type: 'error', message: 'Please wait 3 minutes.' }]);
   });
 });

@@ -1,4 +1,5 @@
-import { parseChatStreamFrame, type ChatStreamEvent } from './llm.ts';
+import { ErrorBodySchema } from './errors.ts';
+import { LlmMessages, parseChatStreamFrame, type ChatStreamEvent } from './llm.ts';
 
 /** Frames are separated by a blank line; CR and CRLF line ends are read as LF (the SSE grammar allows all three). */
 const FRAME_SEPARATOR = '\n\n';
@@ -54,4 +55,43 @@ export async function* readChatStream(body: ReadableStream<Uint8Array>): AsyncGe
 /** True for the events that end a reply: after one of these no more frames are expected. */
 export function isFinalChatEvent(event: ChatStreamEvent): boolean {
   return event.type === 'done' || event.type === 'error';
+}
+
+/**
+ * Statuses whose error message is written for the person chatting (budgets, not enabled, incomplete
+ * or closed, empty message, too large): spec section 8 shows a service-returned error as the reply text.
+ */
+const SPOKEN_STATUSES = new Set([400, 403, 409, 413, 429]);
+
+/** The reply text for a refused chat request: the service's own message where it speaks to the user, else the spec's error reply. */
+export function chatFailureMessage(status: number, body: unknown): string {
+  const parsed = ErrorBodySchema.safeParse(body);
+  return SPOKEN_STATUSES.has(status) && parsed.success && parsed.data.error.message ? parsed.data.error.message : LlmMessages.chatError;
+}
+
+/**
+ * Turns the answer of a chat request into events that always end with `done` or `error`: a refused
+ * request, a missing body, a broken connection or a stream that stops without its final event all end
+ * with an error event carrying the text to show (spec section 8).
+ */
+export async function* readChatResponse(response: Response): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  if (!response.ok) {
+    const body: unknown = await response.json().catch(() => undefined);
+    yield { type: 'error', message: chatFailureMessage(response.status, body) };
+    return;
+  }
+  if (!response.body) {
+    yield { type: 'error', message: LlmMessages.chatError };
+    return;
+  }
+  try {
+    for await (const event of readChatStream(response.body)) {
+      yield event;
+      if (isFinalChatEvent(event)) return;
+    }
+  } catch (error) {
+    // The caller's own abort is not a failure to report.
+    if (error instanceof Error && error.name === 'AbortError') throw error;
+  }
+  yield { type: 'error', message: LlmMessages.chatError };
 }
