@@ -1,0 +1,117 @@
+import { InsightsReportSchema, type InsightsCandidate, type InsightsItem, type InsightsReport } from '@exam/domain/insights';
+import type { TranscriptMessage } from '@exam/domain/internal';
+import { ResultDetailSchema, ResultSummarySchema, type QuestionAnswer, type ResultDetail, type ResultSummary } from '@exam/domain/result';
+
+let sequence = 0;
+const next = (prefix: string) => `${prefix}-${++sequence}`;
+
+/** A result as GET /api/results lists it (parsed by the domain schema so tests cannot drift from it). */
+export function makeResultSummary(overrides: Partial<ResultSummary> = {}): ResultSummary {
+  return ResultSummarySchema.parse({
+    id: next('result'),
+    examId: 'exam-1',
+    examTitle: 'Algorithms Midterm',
+    userName: 'Ada Lovelace',
+    studentId: next('S'),
+    score: null,
+    correctCount: 0,
+    gradedCount: 0,
+    totalQuestions: 3,
+    answeredCount: 3,
+    isGraded: false,
+    gradedAt: null,
+    timeSpent: 754,
+    startedAt: '2025-01-05T13:00:00.000Z',
+    completedAt: '2025-01-05T14:30:00.000Z',
+    ...overrides,
+  });
+}
+
+export function makeQuestionAnswer(overrides: Partial<QuestionAnswer> & { questionIndex: number }): QuestionAnswer {
+  return { question: `Question ${overrides.questionIndex + 1}`, content: '', questionType: 'short-answer', options: [], correctAnswer: null, answer: 'No answer provided', isCorrect: null, isGraded: false, feedback: '', ...overrides };
+}
+
+/** GET /api/results/{id}: an MCQ graded correct, an ungraded short answer and an ungraded file upload. */
+export function makeResultDetail(overrides: Partial<ResultDetail> = {}): ResultDetail {
+  const summary = makeResultSummary({ correctCount: 1, gradedCount: 1, ...overrides });
+  return ResultDetailSchema.parse({
+    ...summary,
+    attemptId: next('attempt'),
+    questionAnswers: [
+      makeQuestionAnswer({ questionIndex: 0, question: 'Big-O of binary search', questionType: 'mcq', options: ['O(n)', 'O(log n)'], correctAnswer: 'O(log n)', answer: 'O(log n)', isCorrect: true, isGraded: true }),
+      makeQuestionAnswer({ questionIndex: 1, question: 'Explain recursion', answer: 'A function calling itself' }),
+      makeQuestionAnswer({ questionIndex: 2, question: 'Upload your report', questionType: 'file-upload', answer: 'report.pdf', file: { fileName: 'report.pdf', size: 2048 } }),
+    ],
+    events: [],
+    workspace_files: {},
+    ...overrides,
+  });
+}
+
+export function makeMessage(overrides: Partial<TranscriptMessage> = {}): TranscriptMessage {
+  return { id: next('msg'), role: 'user', content: 'Hello', questionIndex: null, isError: false, files: [], createdAt: '2025-01-05T14:00:00.000Z', ...overrides };
+}
+
+export function makeCandidate(index: number, overrides: Partial<InsightsCandidate> = {}): InsightsCandidate {
+  const rawScore = 100 - index * 3;
+  return {
+    resultId: `result-${index}`,
+    name: `Candidate ${String(index).padStart(2, '0')}`,
+    studentId: `S${String(index).padStart(3, '0')}`,
+    startedAt: '2025-01-05T13:00:00.000Z',
+    completedAt: '2025-01-05T14:00:00.000Z',
+    rank: index,
+    correct: rawScore / 10,
+    rawScore,
+    ability: rawScore - 5,
+    abilityTheta: 0.5,
+    abilitySe: 0.4,
+    reasoning: rawScore - 10,
+    timeSpent: 600 + index * 30,
+    copyWriting: 0,
+    focusPercent: 100,
+    blockedPastes: 0,
+    badges: { rawScore: index < 5 ? 'above' : index < 15 ? 'in' : 'below', ability: 'in', reasoning: 'in' },
+    ...overrides,
+  };
+}
+
+export function makeItem(questionIndex: number, overrides: Partial<InsightsItem> = {}): InsightsItem {
+  return {
+    questionIndex,
+    topic: 'Sorting',
+    type: 'mcq',
+    graded: 10,
+    facility: 0.7,
+    sd: 0.46,
+    discriminationIndex: 42.5,
+    discriminativeEfficiency: 60,
+    effectiveWeight: 33.3,
+    randomGuessScore: 0.25,
+    raschDifficulty: -0.85,
+    raschDifficultySe: 0.3,
+    aiReference: 20,
+    ...overrides,
+  };
+}
+
+/** A report as GET /api/exams/{examId}/insights returns it, validated by InsightsReportSchema. */
+export function makeInsightsReport(overrides: Partial<InsightsReport> = {}): InsightsReport {
+  return InsightsReportSchema.parse({
+    cohort: { invited: 25, started: 25, submitted: 23, graded: 20, pending: 3 },
+    test: { candidates: 23, maxScore: 3, mean: 61.2, median: 66.7, sd: 20.1, skewness: -0.31, kurtosis: -1.2, cronbachAlpha: 0.78, errorRatio: 46.9, standardError: 9.4 },
+    items: [makeItem(0), makeItem(1, { topic: 'Graphs' }), makeItem(2, { topic: 'Graphs', type: 'file-upload', randomGuessScore: 0 })],
+    candidates: Array.from({ length: 23 }, (_, i) => makeCandidate(i + 1)),
+    topics: [
+      { topic: 'Sorting', questions: 1, rawScorePercent: 70, abilityPercent: 62, reasoningPercent: 55 },
+      { topic: 'Graphs', questions: 2, rawScorePercent: 58, abilityPercent: 49, reasoningPercent: 41 },
+    ],
+    overall: { questions: 3, rawScorePercent: 61.2, abilityPercent: 55, reasoningPercent: 47.5 },
+    integrity: { avgTimeToCompleteSeconds: 845, focusPercent: 93.4, externalPasteBlocked: 4, copyWritingPercent: 12.5 },
+    rasch: { converged: true, iterations: 42, logLikelihood: -120.5, quadraturePoints: 41 },
+    reasoningFormula: 'Reasoning = 100 × (sum of credits) ÷ (number of questions).',
+    explanations: { 'item.facility': 'Facility index: the share of candidates who answered correctly.', 'candidate.rawScore': 'Correct answers as a percentage.' },
+    reasons: {},
+    ...overrides,
+  });
+}

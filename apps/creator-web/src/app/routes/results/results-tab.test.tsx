@@ -1,0 +1,103 @@
+import type { ExamResultsSummary, ResultSummary } from '@exam/domain/result';
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { makeExam, signInAs } from '../../../testing/factories.ts';
+import { seedExams } from '../../../testing/handlers.ts';
+import { renderApp } from '../../../testing/render.tsx';
+import { server } from '../../../testing/server.ts';
+import { makeResultSummary } from './result-factories.ts';
+
+function serveResults(results: ResultSummary[], exams: ExamResultsSummary['exams'] = []) {
+  server.use(
+    http.get('*/api/results', () => HttpResponse.json({ results })),
+    http.get('*/api/results/summary', () => HttpResponse.json({ exams })),
+  );
+}
+
+async function openResultsTab() {
+  signInAs();
+  const view = renderApp('/creator/dashboard');
+  await view.user.click(await screen.findByRole('tab', { name: 'Results' }));
+  return view;
+}
+
+const studentsInTable = () => within(screen.getByRole('table', { name: 'Exam Grading' })).getAllByTestId('grading-row').map((row) => row.querySelector('td')?.textContent);
+
+describe('dashboard Results tab', () => {
+  const results = [
+    makeResultSummary({ userName: 'Carol', studentId: 'S-3', examTitle: 'Biology', isGraded: true, score: 45, correctCount: 9, gradedCount: 20, totalQuestions: 20, answeredCount: 18, completedAt: '2025-01-03T10:00:00.000Z' }),
+    makeResultSummary({ userName: 'alice', studentId: 'S-1', examTitle: 'Physics', isGraded: false, score: null, correctCount: 2, gradedCount: 3, completedAt: '2025-01-05T10:00:00.000Z' }),
+    makeResultSummary({ userName: 'Bob', studentId: 'X-42', examTitle: 'Algebra', isGraded: true, score: 90, correctCount: 9, gradedCount: 10, totalQuestions: 10, completedAt: '2025-01-04T10:00:00.000Z' }),
+    makeResultSummary({ userName: '', studentId: 'S-9', examTitle: 'Physics', isGraded: false, score: null, correctCount: 0, gradedCount: 0, completedAt: '2025-01-01T10:00:00.000Z' }),
+  ];
+
+  it('shows per-exam summary cards with invites (= started), attempts, graded, average score and View Insights', async () => {
+    const exam = makeExam({ id: 'exam-phys', title: 'Physics', isDraft: false, questions: [{ id: 'q1', type: 'mcq', title: 'Q', content: '', topic: '', options: ['a', 'b'], correctAnswer: 'a', acceptedAnswers: [] }] });
+    seedExams(exam);
+    serveResults(results, [{ examId: 'exam-phys', examTitle: 'Physics', started: 9, submitted: 7, graded: 5, avgScore: 72.5 }]);
+    await openResultsTab();
+    const card = await screen.findByRole('group', { name: 'Physics' });
+    expect(within(card).getByText('1 question')).toBeInTheDocument();
+    const figure = (label: string) => within(card).getByText(label).nextElementSibling?.textContent;
+    expect(figure('Invites Sent')).toBe('9');
+    expect(figure('Attempts')).toBe('7');
+    expect(figure('Graded')).toBe('5');
+    expect(figure('Avg Score')).toBe('72.5%');
+    expect(within(card).getByRole('link', { name: 'View Insights for Physics' })).toHaveAttribute('href', '/creator/exam-insights/exam-phys');
+  });
+
+  it('lists every result newest first with the list score text, colours, completion and a link to the result', async () => {
+    serveResults(results);
+    await openResultsTab();
+    await screen.findByRole('table', { name: 'Exam Grading' });
+    expect(studentsInTable()).toEqual(['alice', 'Bob', 'Carol', 'Anonymous']);
+    const row = (name: string) => screen.getByRole('row', { name: new RegExp(`^${name}`) });
+    expect(within(row('alice')).getByText('67%')).toHaveAttribute('data-tone', 'warning');
+    expect(within(row('Bob')).getByText('90%')).toHaveAttribute('data-tone', 'success');
+    expect(within(row('Carol')).getByText('45%')).toHaveAttribute('data-tone', 'danger');
+    expect(within(row('Anonymous')).getByText('Not Graded')).toHaveAttribute('data-tone', 'neutral');
+    expect(within(row('Carol')).getByText('18/20')).toBeInTheDocument();
+    expect(within(row('Bob')).getByRole('link', { name: 'View result of Bob' })).toHaveAttribute('href', `/creator/result/${results[2]!.id}`);
+  });
+
+  it('searches names, student IDs and exam titles, and says when nothing matches', async () => {
+    serveResults(results);
+    const { user } = await openResultsTab();
+    const search = await screen.findByPlaceholderText('Search students, IDs, or exams...');
+    await user.type(search, 'physics');
+    expect(studentsInTable()).toEqual(['alice', 'Anonymous']);
+    await user.clear(search);
+    await user.type(search, 'x-4');
+    expect(studentsInTable()).toEqual(['Bob']);
+    await user.type(search, 'zzz');
+    expect(screen.getByText('No results match your filters')).toBeInTheDocument();
+  });
+
+  it('filters graded and not graded results and sorts by name, exam and score', async () => {
+    serveResults(results);
+    const { user } = await openResultsTab();
+    await screen.findByRole('table', { name: 'Exam Grading' });
+    const choose = async (control: string, option: string) => {
+      await user.click(screen.getByRole('combobox', { name: control }));
+      await user.click(await screen.findByRole('option', { name: option }));
+    };
+    await choose('Filter results', 'Graded');
+    expect(studentsInTable()).toEqual(['Bob', 'Carol']);
+    await choose('Filter results', 'Not Graded');
+    expect(studentsInTable()).toEqual(['alice', 'Anonymous']);
+    await choose('Filter results', 'All Results');
+    await choose('Sort results', 'Name');
+    expect(studentsInTable()).toEqual(['alice', 'Anonymous', 'Bob', 'Carol']);
+    await choose('Sort results', 'Exam');
+    expect(studentsInTable()).toEqual(['Bob', 'Carol', 'alice', 'Anonymous']);
+    await choose('Sort results', 'Score');
+    expect(studentsInTable()).toEqual(['Bob', 'alice', 'Carol', 'Anonymous']);
+  });
+
+  it("says 'No results yet' when the creator has no submissions", async () => {
+    serveResults([]);
+    await openResultsTab();
+    expect(await screen.findByText('No results yet')).toBeInTheDocument();
+  });
+});
