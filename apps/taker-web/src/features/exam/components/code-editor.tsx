@@ -1,3 +1,4 @@
+import { StreamLanguage } from '@codemirror/language';
 import type { CodingLanguage } from '@exam/domain/exam';
 import CodeMirror, { EditorView, type Extension } from '@uiw/react-codemirror';
 import { useEffect, useMemo, useState } from 'react';
@@ -16,7 +17,7 @@ async function loadLanguage(language: CodingLanguage): Promise<Extension> {
     case 'cpp':
       return (await import('@codemirror/lang-cpp')).cpp();
     case 'r': {
-      const [{ StreamLanguage }, { r }] = await Promise.all([import('@codemirror/language'), import('@codemirror/legacy-modes/mode/r')]);
+      const { r } = await import('@codemirror/legacy-modes/mode/r');
       return StreamLanguage.define(r);
     }
   }
