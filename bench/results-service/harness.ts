@@ -2,6 +2,7 @@
 // exam-service speaking its internal contract (GET /internal/exams/{id}), and results-service itself
 // as production runs it (node src/server.ts), then tears everything down.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +100,11 @@ export async function startStack(opts: { adminUrl: string; port: number; stubPor
   return {
     url,
     sql,
+    /** CPU seconds the service process has used so far (user + system), from /proc. */
+    serverCpuSeconds(): number {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
     async stop() {
       await sql.end();
       child.kill('SIGTERM');

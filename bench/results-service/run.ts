@@ -49,8 +49,11 @@ const stack = await startStack({
 try {
   console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`);
   const startedAt = performance.now();
+  const startCpu = stack.serverCpuSeconds();
   const attempts = await startAttempts(stack.url, attemptCount);
-  console.log(`started ${attempts.length} attempts in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+  const startMs = ((stack.serverCpuSeconds() - startCpu) * 1000) / attempts.length;
+  console.log(`started ${attempts.length} attempts in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (service CPU ${startMs.toFixed(2)} ms each)`);
+  console.log(`load average at start: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
   // Saves: every request writes a new seq, round-robin over attempts and questions, so every save applies.
   let counter = 0;
@@ -84,14 +87,16 @@ try {
   await saveRun(5, saveRate); // warm-up (JIT, connection pools); not reported
   const sentBefore = counter;
   applied = 0;
+  let cpuBefore = stack.serverCpuSeconds();
   const saves = await saveRun(saveSeconds, saveRate);
-  const saveSummary = summarize(saves, applied);
+  const saveSummary = { ...summarize(saves, applied), serverCpuMsPerRequest: Number((((stack.serverCpuSeconds() - cpuBefore) * 1000) / saves.requests.total).toFixed(2)) };
   const stored = (await stack.sql`select count(*)::int as n from results_service.answers`)[0]!.n as number;
   console.log('saves', { target: `${saveRate}/s for ${saveSeconds} s`, ...saveSummary, sent: counter - sentBefore, answerRowsStored: stored });
 
   // Submissions: every attempt submits once, arriving at submitRate per second.
   let next = 0;
   const resultIds = new Set<string>();
+  cpuBefore = stack.serverCpuSeconds();
   const submits = await autocannon({
     url: stack.url,
     connections: 256,
@@ -118,10 +123,12 @@ try {
   console.log('submissions', {
     target: `${attempts.length} at ${submitRate}/s`,
     ...summarize(submits, resultIds.size),
+    serverCpuMsPerRequest: Number((((stack.serverCpuSeconds() - cpuBefore) * 1000) / submits.requests.total).toFixed(2)),
     wallSeconds: submits.duration,
     resultRows: counts.results,
     submittedAttempts: counts.submitted,
   });
+  console.log(`load average at end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 } finally {
   await stack.stop();
 }

@@ -86,7 +86,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   const deps: Deps = { database, clock: systemClock, ids: uuidIds, examSource, workspaceFiles: fakeWorkspaceFiles(), ...opts.deps };
   const app = await buildApp(testConfig(opts.env), deps);
   await app.ready();
-  return Object.assign(app, { exams: examSource, db: database.db });
+  return Object.assign(app, { exams: examSource, db: database.db, database });
 }
 
 /** A creator's bearer header, signed as exam-service would sign it. */

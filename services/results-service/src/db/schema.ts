@@ -31,6 +31,11 @@ export const attempts = resultsServiceSchema.table(
     examSnapshot: jsonb('exam_snapshot').$type<ExamSnapshot>().notNull(),
     /** Copied out of the snapshot so the answer upsert can bound-check without reading the JSON. */
     questionCount: integer('question_count').notNull(),
+    /**
+     * Bumped by every answer write. A submit that read the answers at version v commits only while the
+     * row still says v, so a save that lands in between is never left out of the result.
+     */
+    answersVersion: integer('answers_version').notNull().default(0),
   },
   (t) => [
     uniqueIndex('attempts_exam_student_idx').on(t.examId, t.studentId),

@@ -40,18 +40,18 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
 
     /**
      * The autosave hot path in one statement: the CTE checks that the attempt is open and the index in
-     * range, and takes a KEY SHARE lock so a concurrent submit (FOR UPDATE) either waits for this write
-     * or makes it see the attempt closed. The upsert only replaces an older seq. No row back means
-     * closed, out of range or stale; the caller looks up which.
+     * range and bumps answers_version (which also row-locks the attempt until this write commits, so
+     * a concurrent submit either waits for it or makes it see the attempt closed). The upsert only
+     * replaces an older seq. No row back means closed, out of range or stale; the caller finds out which.
      */
     async saveAnswerIfOpen(input: { attemptId: string; questionIndex: number; answer: string; seq: number; now: Date; cutoff: Date }): Promise<boolean> {
       const rows = await queryRows<{ seq: number }>(
         db,
         sql`with open_attempt as (
-              select id from results_service.attempts
+              update results_service.attempts set answers_version = answers_version + 1
               where id = ${input.attemptId} and submitted_at is null
                 and (deadline is null or deadline >= ${ts(input.cutoff)}) and question_count > ${input.questionIndex}
-              for key share
+              returning id
             )
             insert into results_service.answers (attempt_id, question_index, answer, seq, updated_at)
             select id, ${input.questionIndex}, ${input.answer}, ${input.seq}, ${ts(input.now)} from open_attempt
@@ -67,10 +67,10 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
     async saveFileIfOpen(input: { attemptId: string; questionIndex: number; fileName: string; mimeType: string; content: Buffer; answer: string; now: Date; cutoff: Date }): Promise<boolean> {
       return db.transaction(async (tx) => {
         const [open] = await tx
-          .select({ id: attempts.id })
-          .from(attempts)
+          .update(attempts)
+          .set({ answersVersion: sql`${attempts.answersVersion} + 1` })
           .where(and(eq(attempts.id, input.attemptId), isNull(attempts.submittedAt), sql`(${attempts.deadline} is null or ${attempts.deadline} >= ${ts(input.cutoff)})`))
-          .for('key share');
+          .returning({ id: attempts.id });
         if (!open) return false;
         const file = { fileName: input.fileName, mimeType: input.mimeType, size: input.content.length, content: input.content, uploadedAt: input.now };
         await tx
@@ -101,6 +101,48 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
       return rows.length;
     },
 
+    /** The attempt, its saved answers and, once submitted, its counts: everything a submit needs, in one read. */
+    async readForSubmit(attemptId: string) {
+      const saved = sql<unknown>`coalesce((select json_agg(json_build_array(s.question_index, s.answer)) from ${answers} s where s.attempt_id = ${attempts.id}), '[]')`;
+      const [row] = await db
+        .select({ attempt: attempts, saved, answered: results.answeredCount, total: results.totalQuestions })
+        .from(attempts)
+        .leftJoin(results, eq(results.id, attempts.resultId))
+        .where(eq(attempts.id, attemptId));
+      if (!row) return undefined;
+      // postgres.js under drizzle hands json back as text, PGlite as parsed values.
+      const pairs = (typeof row.saved === 'string' ? JSON.parse(row.saved) : row.saved) as [number, string][];
+      return { attempt: row.attempt, saved: new Map(pairs), answered: row.answered ?? 0, total: row.total ?? 0 };
+    },
+
+    /**
+     * Stores the result and marks the attempt submitted in one statement, only if the attempt is still
+     * unsubmitted at the answers_version the result was scored from. Under READ COMMITTED the UPDATE
+     * re-checks that condition on the newest row version after any lock wait, so a save committed
+     * after our read makes this return false (nothing written) and the caller scores again.
+     */
+    async commitSubmission(row: NewResultRow & { id: string }, answersVersion: number): Promise<boolean> {
+      const tsOrNull = (date: Date | null | undefined) => (date ? ts(date) : sql`null::timestamptz`);
+      const inserted = await queryRows<{ id: string }>(
+        db,
+        sql`with claimed as (
+              update results_service.attempts set submitted_at = ${ts(row.completedAt)}, result_id = ${row.id}
+              where id = ${row.attemptId} and submitted_at is null and answers_version = ${answersVersion}
+              returning id
+            )
+            insert into results_service.results (id, attempt_id, exam_id, owner_id, exam_title, user_name, student_id,
+              total_questions, answered_count, correct_count, graded_count, score, is_graded, graded_at, time_spent,
+              started_at, completed_at, grades, workspace_files, created_at, updated_at)
+            select ${row.id}, id, ${row.examId}, ${row.ownerId}, ${row.examTitle}, ${row.userName}, ${row.studentId},
+              ${row.totalQuestions}, ${row.answeredCount}, ${row.correctCount}, ${row.gradedCount}, ${row.score ?? null}::int,
+              ${row.isGraded}, ${tsOrNull(row.gradedAt)}, ${row.timeSpent}, ${ts(row.startedAt)}, ${ts(row.completedAt)},
+              ${JSON.stringify(row.grades)}::jsonb, ${JSON.stringify(row.workspaceFiles)}::jsonb, ${tsOrNull(row.createdAt)}, ${tsOrNull(row.updatedAt)}
+            from claimed
+            returning id`,
+      );
+      return inserted.length > 0;
+    },
+
     /**
      * Submits one attempt in a transaction: locks it (FOR UPDATE, or SKIP LOCKED for the finalizer),
      * returns the existing submission when there is one, otherwise lets `build` score the saved answers
@@ -120,7 +162,7 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
           return { resultId: attempt.resultId, answered: existing?.answered ?? 0, total: existing?.total ?? 0, created: false };
         }
         // A separate statement on purpose: under READ COMMITTED it takes a snapshot after the lock was
-        // granted, so it sees every save that held the KEY SHARE lock before us. Reading the answers in
+        // granted, so it sees every save that held the row lock before us. Reading the answers in
         // the locking statement would use the snapshot from before the wait and lose those saves.
         const pairs = await tx.select({ questionIndex: answers.questionIndex, answer: answers.answer }).from(answers).where(eq(answers.attemptId, attemptId));
         const row = opts.build(attempt, new Map(pairs.map((p) => [p.questionIndex, p.answer])));

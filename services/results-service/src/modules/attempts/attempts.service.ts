@@ -67,12 +67,23 @@ export function createAttemptsService(repo: AttemptsRepository, deps: Pick<Deps,
   }
 
   /**
-   * Scores and stores. When the exam keeps workspace files, the first pass writes nothing and the files
-   * are collected outside the transaction, then the second pass submits. `skipLocked` lets finalizers
-   * on several replicas pass over attempts another one holds (undefined comes back).
+   * Scores and stores. When the exam keeps workspace files they are collected first, outside any lock.
+   * Candidates' submits go the optimistic way (one read, one conditional write); when a save slipped in
+   * between, or for the finalizer, the locking transaction decides. `skipLocked` lets finalizers on
+   * several replicas pass over attempts another one holds (undefined comes back).
    */
   async function submitAttempt(attemptId: string, skipLocked: boolean) {
     let files: Record<string, WorkspaceFile> | undefined;
+    if (!skipLocked) {
+      const read = await repo.readForSubmit(attemptId);
+      if (!read) return undefined;
+      if (read.attempt.resultId) return { resultId: read.attempt.resultId, answered: read.answered, total: read.total, created: false };
+      if (needsFiles(read.attempt)) files = await collectFiles(attemptId);
+      const row = resultRow(read.attempt, read.saved, files ?? {});
+      if (await repo.commitSubmission(row, read.attempt.answersVersion)) {
+        return { resultId: row.id, answered: row.answeredCount, total: row.totalQuestions, created: true };
+      }
+    }
     for (;;) {
       const outcome = await repo.submit(attemptId, {
         skipLocked,

@@ -1,5 +1,6 @@
 import { AttemptMessages, DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAttemptsRepository } from './attempts.repository.ts';
 import { buildTestApp, CANARY, creatorHeaders, fakeClock, makeExam, startAttempt, type TestApp } from '../../testing.ts';
 
 describe('attempts', () => {
@@ -147,6 +148,21 @@ describe('attempts', () => {
     expect(detail.questionAnswers[1].answer).toBe(lastApplied ? `answer ${lastApplied}` : 'No answer provided');
     const state = (await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers })).json();
     expect(state.answers['1']?.seq ?? 0).toBe(lastApplied);
+  });
+
+  it('refuses to store a result scored from answers that a later save changed, and the retry includes the save', async () => {
+    const exam = app.exams.put(makeExam());
+    const attempt = await startAttempt(app, exam.id);
+    await save(attempt, 0, 'Nucleus', 1);
+    const repo = createAttemptsRepository(app.database);
+    const read = (await repo.readForSubmit(attempt.attemptId))!;
+    expect(read.saved.get(0)).toBe('Nucleus');
+    await save(attempt, 0, CANARY, 2);
+    const stale = { attemptId: attempt.attemptId, examId: exam.id, ownerId: exam.ownerId, examTitle: 't', userName: 'n', studentId: 's', totalQuestions: 4, answeredCount: 1, correctCount: 0, gradedCount: 2, score: null, isGraded: false, gradedAt: null, timeSpent: 1, startedAt: clock.now(), completedAt: clock.now(), grades: [], workspaceFiles: {} };
+    expect(await repo.commitSubmission({ ...stale, id: `stale-${attempt.attemptId}` }, read.attempt.answersVersion)).toBe(false);
+    const { resultId } = (await submit(attempt)).json();
+    const detail = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })).json();
+    expect(detail.questionAnswers[0]).toMatchObject({ answer: CANARY, isCorrect: true });
   });
 
   it('ignores a score forged in the submit body and scores on the server', async () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "results_service"."attempts" ADD COLUMN "answers_version" integer DEFAULT 0 NOT NULL;
