@@ -1,0 +1,111 @@
+// The gateway's neighbours for the benchmark, in one process: a fake OpenAI-compatible upstream that
+// streams TOKENS_PER_SECOND tokens after a FIRST_TOKEN_MS first token, and fake exam-service and
+// results-service internal routes. Prints "ready <upstreamPort> <platformPort>" once both listen.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export const FIRST_TOKEN_MS = 300;
+export const TOKENS_PER_SECOND = 50;
+export const BENCH_EXAM_ID = 'bench-exam';
+export const BENCH_OWNER_ID = 'bench-owner';
+
+export const tokenText = (i: number) => `tok${i} `;
+
+function chunk(content: string | null, usage?: { prompt_tokens: number; completion_tokens: number }) {
+  const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini' };
+  const body = usage
+    ? { ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }
+    : { ...base, choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: content === null ? 'stop' : null }] };
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+/** The client asks for its reply length with `tokens=N` in its message (the benchmark's two phases differ). */
+function upstream(req: IncomingMessage, res: ServerResponse) {
+  let body = '';
+  req.setEncoding('utf8');
+  req.on('data', (part: string) => (body += part));
+  req.on('end', () => {
+    const tokenCount = Number(/tokens=(\d+)/.exec(body)?.[1] ?? 20);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    let sent = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const next = () => {
+      if (res.destroyed) return;
+      res.write(chunk(tokenText(sent)));
+      sent += 1;
+      if (sent < tokenCount) {
+        timer = setTimeout(next, 1000 / TOKENS_PER_SECOND);
+        return;
+      }
+      res.write(chunk(null));
+      res.end(`${chunk(null, { prompt_tokens: 300, completion_tokens: tokenCount })}data: [DONE]\n\n`);
+    };
+    timer = setTimeout(next, FIRST_TOKEN_MS);
+    res.on('close', () => clearTimeout(timer));
+  });
+}
+
+const now = new Date().toISOString();
+const exam = {
+  id: BENCH_EXAM_ID,
+  ownerId: BENCH_OWNER_ID,
+  title: 'Benchmark exam',
+  description: '',
+  header: '',
+  rules: '',
+  timerEnabled: false,
+  timerMinutes: 60,
+  fullScreenEnabled: false,
+  questions: [{ id: 'q1', type: 'short-answer', title: 'What is a p-value?', content: '', topic: '', options: [], acceptedAnswers: ['secret'] }],
+  codingWorkspace: { enabled: false, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false },
+  aiSettings: {
+    enabled: true,
+    provider: 'openai',
+    model: 'gpt-4o-mini',
+    baseUrl: '',
+    customPrompt: 'Be brief.',
+    startMessage: '',
+    stopSolutions: true,
+    copyLLMResponse: true,
+    uploadDocuments: false,
+    processCode: false,
+    courseAssistanceEnabled: true,
+    courseAssistanceLevel: 5,
+    contextLength: 1000,
+    budget: { messagesPerWindow: 1000, windowMinutes: 10, tokensPerAttempt: 5_000_000 },
+    hasApiKey: false,
+    apiKeyLast4: null,
+    courseMaterials: [],
+    encryptedApiKey: null,
+  },
+  materialTexts: [{ name: 'notes.txt', text: 'The standard error is sigma over root n. '.repeat(40) }],
+  isLive: true,
+  isDraft: false,
+  publishedAt: now,
+  createdAt: now,
+  lastEditedAt: now,
+  updatedAt: now,
+};
+
+function platform(req: IncomingMessage, res: ServerResponse) {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === `/internal/exams/${BENCH_EXAM_ID}`) return res.end(JSON.stringify(exam));
+  const attempt = /^\/internal\/attempts\/([^/]+)$/.exec(req.url ?? '');
+  if (attempt) {
+    return res.end(JSON.stringify({ attemptId: attempt[1], examId: BENCH_EXAM_ID, ownerId: BENCH_OWNER_ID, startedAt: now, deadline: null, submittedAt: null, isOpen: true }));
+  }
+  res.statusCode = 404;
+  res.end('{}');
+}
+
+if (import.meta.main) {
+  const listen = (handler: typeof platform) =>
+    new Promise<number>((resolve) => {
+      const server = createServer(handler);
+      server.keepAliveTimeout = 60_000;
+      server.listen(0, '127.0.0.1', 4096, () => resolve((server.address() as AddressInfo).port));
+    });
+  const [upstreamPort, platformPort] = await Promise.all([listen(upstream), listen(platform)]);
+  console.log(`ready ${upstreamPort} ${platformPort}`);
+}
