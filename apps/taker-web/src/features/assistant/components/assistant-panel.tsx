@@ -1,4 +1,15 @@
 import type { PublicExam } from '@exam/domain/exam';
+import { CHAT_MAX_MESSAGE_CHARS, LlmMessages } from '@exam/domain/llm';
+import { Button } from '@exam/ui/button';
+import { ChatComposer } from '@exam/ui/chat-composer';
+import { Spinner } from '@exam/ui/spinner';
+import { AlertTriangle, Bot, Info } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useChatSession } from '../hooks/use-chat-session.ts';
+import { acceptFiles, toChatFile } from '../lib/attachments.ts';
+import { greetingOf } from '../lib/greeting.ts';
+import { AssistantMessages, type ListedMessage } from './assistant-messages.tsx';
+import { AttachButton, AttachmentChips } from './attachment-picker.tsx';
 
 export type AssistantPanelProps = {
   exam: PublicExam;
@@ -8,16 +19,113 @@ export type AssistantPanelProps = {
   activeQuestionIndex: number;
 };
 
-/** Placeholder until the chat is connected: the exam page renders this inside its assistant panel. */
-export function AssistantPanel({ exam }: AssistantPanelProps) {
-  const ai = exam.aiSettings;
-  if (!ai.enabled) {
-    return <p className="p-4 text-sm text-muted">AI Assistant is not enabled for this exam</p>;
-  }
+const COPY_DISABLED = 'Text copying is disabled.';
+const PREVIEW_NOTE = "This is a preview: the assistant does not answer here. Try it from the exam editor's Test Assistant.";
+
+function Notice({ icon, title, children }: { icon: ReactNode; title: string; children?: ReactNode }) {
   return (
-    <div className="flex h-full flex-col gap-3 p-4 text-sm" data-testid="assistant-panel">
-      {ai.startMessage && <p className="max-w-[85%] rounded-lg bg-canvas px-3 py-2 text-ink">{ai.startMessage}</p>}
-      <p className="text-muted">The chat is being connected.</p>
+    <div className="flex h-full flex-col items-center justify-center gap-2 p-4 text-center text-sm text-muted" data-testid="assistant-panel">
+      <span className="text-muted [&>svg]:h-6 [&>svg]:w-6">{icon}</span>
+      <p className="font-medium text-ink">{title}</p>
+      {children}
+    </div>
+  );
+}
+
+/** Spec sections 2, 4 and 5: the candidate's AI assistant, as the creator configured it. */
+export function AssistantPanel({ exam, attempt, preview, activeQuestionIndex }: AssistantPanelProps) {
+  const ai = exam.aiSettings;
+  if (!ai.enabled) return <Notice icon={<Bot aria-hidden />} title={LlmMessages.notEnabled} />;
+  if (ai.missing.length > 0) {
+    return (
+      <Notice icon={<AlertTriangle aria-hidden />} title={LlmMessages.configurationIncomplete}>
+        <ul aria-label="Missing settings" className="list-inside list-disc text-left">
+          {ai.missing.map((item) => (
+            <li key={item}>{item}</li>
+          ))}
+        </ul>
+      </Notice>
+    );
+  }
+  return <AssistantChat exam={exam} attempt={preview ? null : attempt} activeQuestionIndex={activeQuestionIndex} />;
+}
+
+function AssistantChat({ exam, attempt, activeQuestionIndex }: { exam: PublicExam; attempt: AssistantPanelProps['attempt']; activeQuestionIndex: number }) {
+  const ai = exam.aiSettings;
+  const chat = useChatSession(attempt);
+  const [text, setText] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [notices, setNotices] = useState<string[]>([]);
+  const [reading, setReading] = useState(false);
+  // Read when sending, not when rendering: the candidate may switch question while typing.
+  const questionRef = useRef(activeQuestionIndex);
+  useEffect(() => {
+    questionRef.current = activeQuestionIndex;
+  }, [activeQuestionIndex]);
+
+  const greeting = useMemo<ListedMessage>(() => ({ key: 'greeting', role: 'assistant', content: greetingOf(ai) }), [ai]);
+  const messages = useMemo(() => [greeting, ...chat.messages], [greeting, chat.messages]);
+  const ready = attempt !== null && chat.restored;
+  const hasContent = text.trim().length > 0 || files.length > 0;
+  const canSend = ready && !chat.pending && !reading && hasContent;
+  const streaming = chat.messages.at(-1)?.isStreaming === true;
+
+  const send = async () => {
+    if (!canSend || !chat.session) return;
+    setReading(true);
+    try {
+      const chatFiles = await Promise.all(files.map(toChatFile));
+      const message = text.trim();
+      setText('');
+      setFiles([]);
+      setNotices([]);
+      void chat.session.send({ message, files: chatFiles, questionIndex: questionRef.current });
+    } catch (error) {
+      setNotices([error instanceof Error ? error.message : 'Failed to read the attached files']);
+    } finally {
+      setReading(false);
+    }
+  };
+
+  const pick = (picked: File[]) => {
+    const result = acceptFiles(files, picked);
+    setFiles(result.files);
+    setNotices(result.skipped);
+  };
+
+  return (
+    <div className="flex h-full min-h-0 flex-col" data-testid="assistant-panel">
+      <AssistantMessages messages={messages} typing={chat.pending && !streaming} canCopy={ai.copyLLMResponse} />
+      <div className="flex flex-col gap-1.5 border-t border-line p-2">
+        {attempt === null && (
+          <p className="flex items-start gap-1.5 rounded-md bg-brand-50 p-2 text-xs text-brand-700">
+            <Info aria-hidden className="mt-0.5 h-3.5 w-3.5 shrink-0" /> {PREVIEW_NOTE}
+          </p>
+        )}
+        {attempt !== null && !chat.restored && (chat.restoreFailed ? (
+          <div role="alert" className="flex items-center justify-between gap-2 text-xs text-danger">
+            The conversation could not be loaded.
+            <Button size="sm" variant="secondary" onClick={chat.retryRestore}>
+              Try again
+            </Button>
+          </div>
+        ) : (
+          <Spinner label="Loading conversation…" className="text-xs" />
+        ))}
+        <ChatComposer
+          label="Message the AI assistant"
+          placeholder={ready ? 'Ask the assistant… (Shift+Enter for a new line)' : undefined}
+          value={text}
+          onChange={setText}
+          onSend={() => void send()}
+          canSend={canSend}
+          disabled={!ready}
+          maxLength={CHAT_MAX_MESSAGE_CHARS}
+          top={ai.uploadDocuments ? <AttachmentChips files={files} notices={notices} onRemove={(i) => setFiles((current) => current.filter((_, at) => at !== i))} /> : undefined}
+          tools={ai.uploadDocuments ? <AttachButton disabled={!ready} onPick={pick} /> : undefined}
+        />
+        {!ai.copyLLMResponse && <p className="text-center text-[11px] text-muted">{COPY_DISABLED}</p>}
+      </div>
     </div>
   );
 }

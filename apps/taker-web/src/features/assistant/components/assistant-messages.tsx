@@ -1,0 +1,81 @@
+import { Button } from '@exam/ui/button';
+import { ChatMessage, TypingIndicator, type ChatMessageView } from '@exam/ui/chat-message';
+import { Check, Copy } from 'lucide-react';
+import { useEffect, useRef, useState, type ClipboardEvent } from 'react';
+import { COPY_FAILED_MESSAGE, copyReply } from '../lib/copy-reply.ts';
+
+export type ListedMessage = ChatMessageView & { key: string };
+
+const COPIED_FEEDBACK_MS = 2000;
+
+function isInReply(node: unknown): boolean {
+  const element = node instanceof Element ? node : node instanceof Node ? node.parentElement : null;
+  return Boolean(element?.closest('[data-role="assistant"]'));
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_FEEDBACK_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copy = async () => {
+    if (await copyReply(text)) setCopied(true);
+    else window.alert(COPY_FAILED_MESSAGE);
+  };
+  return (
+    <Button size="sm" variant="ghost" className="h-6 px-1.5 text-[11px]" onClick={() => void copy()}>
+      {copied ? <Check aria-hidden className="h-3 w-3" /> : <Copy aria-hidden className="h-3 w-3" />}
+      {copied ? 'Copied' : 'Copy'}
+    </Button>
+  );
+}
+
+type Props = {
+  messages: ListedMessage[];
+  /** Waiting for the first words of a reply. */
+  typing: boolean;
+  /** Spec section 5: copyLLMResponse. Off: replies cannot be selected or copied. */
+  canCopy: boolean;
+};
+
+/** The conversation, newest at the bottom, kept scrolled to the end as replies stream in. */
+export function AssistantMessages({ messages, typing, canCopy }: Props) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const last = messages.at(-1);
+  useEffect(() => {
+    const list = listRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [messages.length, last?.content, typing]);
+
+  // A copy from a reply is refused (its target, or either end of the selection, lies in one); the
+  // candidate's own messages stay copyable.
+  const refuseReplyCopy = (event: ClipboardEvent<HTMLDivElement>) => {
+    if (canCopy) return;
+    const selection = window.getSelection();
+    if ([event.target, selection?.anchorNode, selection?.focusNode].some(isInReply)) event.preventDefault();
+  };
+
+  return (
+    <div
+      ref={listRef}
+      role="log"
+      aria-label="Conversation with the AI assistant"
+      aria-live="polite"
+      className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto p-3"
+      onCopy={refuseReplyCopy}
+      onCut={refuseReplyCopy}
+    >
+      {messages.map((message) => (
+        <ChatMessage
+          key={message.key}
+          message={message}
+          selectable={message.role === 'user' || canCopy}
+          actions={canCopy && message.role === 'assistant' && !message.isError && !message.isStreaming && message.content ? <CopyButton text={message.content} /> : undefined}
+        />
+      ))}
+      {typing && <TypingIndicator />}
+    </div>
+  );
+}
