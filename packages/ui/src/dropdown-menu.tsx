@@ -2,10 +2,13 @@ import { DropdownMenu as RadixMenu } from 'radix-ui';
 import type { ComponentProps, ReactElement, ReactNode } from 'react';
 import { cn } from './lib/cn.ts';
 
-/** A menu button: the trigger child must be a button with an accessible name. */
+/**
+ * A menu button: the trigger child must be a button with an accessible name. Non-modal, so an item
+ * may open a dialog without the menu's focus trap and pointer lock fighting the dialog's.
+ */
 export function DropdownMenu({ trigger, children, align = 'end' }: { trigger: ReactElement; children: ReactNode; align?: 'start' | 'center' | 'end' }) {
   return (
-    <RadixMenu.Root>
+    <RadixMenu.Root modal={false}>
       <RadixMenu.Trigger asChild>{trigger}</RadixMenu.Trigger>
       <RadixMenu.Portal>
         <RadixMenu.Content align={align} sideOffset={4} className="z-50 min-w-44 rounded-lg border border-line bg-surface p-1 shadow-lg">

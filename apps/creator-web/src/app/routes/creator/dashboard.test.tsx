@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { errorBody, examStore, seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
@@ -102,7 +102,8 @@ describe('creator dashboard', () => {
     signInAs();
     const { user } = renderApp('/creator/dashboard');
     const row = await screen.findByRole('row', { name: /Final/ });
-    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    await user.click(within(row).getByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Error')).toBeInTheDocument();
     expect(screen.getByRole('row', { name: /Final/ })).toBeInTheDocument();
@@ -118,5 +119,37 @@ describe('creator dashboard', () => {
     expect(await screen.findByText('Signed out successfully')).toBeInTheDocument();
     expect(localStorage.length).toBe(0);
     expect(sessionStorage.length).toBe(0);
+  });
+});
+
+describe('published exam actions', () => {
+  it('copies the taker URL of the exam and confirms with a toast', async () => {
+    seedExams(makeExam({ title: 'Shared', isDraft: false }));
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
+    const row = await screen.findByRole('row', { name: /Shared/ });
+    await user.click(within(row).getByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Copy exam URL' }));
+    expect(await screen.findByText('Exam URL copied to clipboard!')).toBeInTheDocument();
+    expect(writeText).toHaveBeenCalledWith(`http://taker.test/exam/${examStore.exams[0]?.id}`);
+  });
+
+  it('opens the preview without the token in the URL and hands it over only to the taker origin', async () => {
+    seedExams(makeExam({ title: 'Preview me', isDraft: false }));
+    const token = signInAs();
+    const previewWindow = { postMessage: vi.fn() };
+    const open = vi.spyOn(window, 'open').mockReturnValue(previewWindow as unknown as Window);
+    const { user } = renderApp('/creator/dashboard');
+    const row = await screen.findByRole('row', { name: /Preview me/ });
+    await user.click(within(row).getByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Preview' }));
+    const examId = examStore.exams[0]?.id;
+    expect(open).toHaveBeenCalledWith(`http://taker.test/exam/${examId}?creator=true`, '_blank');
+    window.dispatchEvent(new MessageEvent('message', { data: 'preview-ready', origin: 'http://evil.test', source: previewWindow as unknown as Window }));
+    expect(previewWindow.postMessage).not.toHaveBeenCalled();
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'preview-ready' }, origin: 'http://taker.test', source: previewWindow as unknown as Window }));
+    expect(previewWindow.postMessage).toHaveBeenCalledWith({ type: 'preview-token', token }, 'http://taker.test');
   });
 });

@@ -1,10 +1,12 @@
 import type { Exam } from '@exam/domain/exam';
+import { Button } from '@exam/ui/button';
 import { Card, CardHeader } from '@exam/ui/card';
+import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '@exam/ui/dropdown-menu';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Switch } from '@exam/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
-import { BarChart3, Copy, ExternalLink, Pencil, Send, Trash2 } from 'lucide-react';
+import { BarChart3, Copy, ExternalLink, MoreHorizontal, Pencil, Send, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { paths, takerPaths } from '../../../config/paths.ts';
 import { useRuntimeConfig } from '../../../config/runtime-config.ts';
@@ -81,22 +83,37 @@ export function PublishedExamsTable({ exams, summary }: Props) {
           <TableBody>
             {exams.map((exam) => (
               <TableRow key={exam.id}>
-                <TableCell className="min-w-32 max-w-64 break-words font-medium">{exam.title || 'Untitled exam'}</TableCell>
+                <TableCell className="min-w-28 max-w-64 break-words font-medium">{exam.title || 'Untitled exam'}</TableCell>
                 <TableCell>
                   <LiveSwitch exam={exam} />
                 </TableCell>
                 <TableCell className="tabular-nums">{exam.questions.length}</TableCell>
-                <TableCell className="whitespace-nowrap">{formatDate(exam.publishedAt)}</TableCell>
-                <TableCell className="whitespace-nowrap">{formatDate(exam.lastEditedAt)}</TableCell>
+                <TableCell className="min-w-20">{formatDate(exam.publishedAt)}</TableCell>
+                <TableCell className="min-w-20">{formatDate(exam.lastEditedAt)}</TableCell>
                 <TableCell className="tabular-nums">{count(countsOf(exam.id)?.started)}</TableCell>
                 <TableCell className="tabular-nums">{count(countsOf(exam.id)?.submitted)}</TableCell>
                 <TableCell>
-                  <div className="ml-auto flex max-w-[6.5rem] flex-wrap justify-end gap-0.5 lg:max-w-none lg:flex-nowrap">
+                  <div className="flex justify-end gap-0.5">
                     <IconAction label="View Insights" icon={<BarChart3 aria-hidden className="h-4 w-4" />} to={paths.examInsights(exam.id)} />
                     <IconAction label="Edit" icon={<Pencil aria-hidden className="h-4 w-4" />} to={paths.editExam(exam.id, 'published')} />
-                    <IconAction label="Preview" icon={<ExternalLink aria-hidden className="h-4 w-4" />} onClick={() => preview(exam)} />
-                    <IconAction label="Copy exam URL" icon={<Copy aria-hidden className="h-4 w-4" />} onClick={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))} />
-                    <IconAction label="Delete" tone="danger" icon={<Trash2 aria-hidden className="h-4 w-4" />} onClick={() => setToDelete(exam)} />
+                    <DropdownMenu
+                      trigger={
+                        <Button variant="ghost" size="icon" className="h-8 w-8 text-muted hover:text-ink" aria-label="More actions">
+                          <MoreHorizontal aria-hidden className="h-4 w-4" />
+                        </Button>
+                      }
+                    >
+                      <DropdownMenuItem onSelect={() => preview(exam)}>
+                        <ExternalLink aria-hidden className="h-4 w-4" /> Preview
+                      </DropdownMenuItem>
+                      <DropdownMenuItem onSelect={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}>
+                        <Copy aria-hidden className="h-4 w-4" /> Copy exam URL
+                      </DropdownMenuItem>
+                      <DropdownMenuSeparator />
+                      <DropdownMenuItem className="text-danger data-[highlighted]:bg-red-50" onSelect={() => setToDelete(exam)}>
+                        <Trash2 aria-hidden className="h-4 w-4" /> Delete
+                      </DropdownMenuItem>
+                    </DropdownMenu>
                   </div>
                 </TableCell>
               </TableRow>
