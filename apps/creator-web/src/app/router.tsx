@@ -8,10 +8,6 @@ import { ExamPublishedRoute } from './routes/creator/exam-published.tsx';
 import { AboutRoute, CareersRoute } from './routes/marketing/coming-soon.tsx';
 import { LandingRoute } from './routes/marketing/landing.tsx';
 import { NotFoundRoute } from './routes/marketing/not-found.tsx';
-import { ExamInsightsRoute } from './routes/results/exam-insights.tsx';
-import { GradeRoute } from './routes/results/grade.tsx';
-import { ResultRoute } from './routes/results/result.tsx';
-import { SubmissionsRoute } from './routes/results/submissions.tsx';
 
 export const routes: RouteObject[] = [
   { path: paths.home, Component: LandingRoute },
@@ -31,10 +27,11 @@ export const routes: RouteObject[] = [
       { path: 'new-exam', lazy: async () => ({ Component: (await import('./routes/creator/new-exam.tsx')).NewExamRoute }) },
       { path: 'edit-exam/:examId', lazy: async () => ({ Component: (await import('./routes/creator/edit-exam.tsx')).EditExamRoute }) },
       { path: 'exam-published/:examId', Component: ExamPublishedRoute },
-      { path: 'result/:resultId', Component: ResultRoute },
-      { path: 'exam-insights/:examId', Component: ExamInsightsRoute },
-      { path: 'exam-insights/:examId/submissions', Component: SubmissionsRoute },
-      { path: 'grade/:examId/candidate/:candidateId', Component: GradeRoute },
+      // Grading and insights screens load when first opened, like the editor.
+      { path: 'result/:resultId', lazy: async () => ({ Component: (await import('./routes/results/result.tsx')).ResultRoute }) },
+      { path: 'exam-insights/:examId', lazy: async () => ({ Component: (await import('./routes/results/exam-insights.tsx')).ExamInsightsRoute }) },
+      { path: 'exam-insights/:examId/submissions', lazy: async () => ({ Component: (await import('./routes/results/submissions.tsx')).SubmissionsRoute }) },
+      { path: 'grade/:examId/candidate/:candidateId', lazy: async () => ({ Component: (await import('./routes/results/grade.tsx')).GradeRoute }) },
       // Legacy grader link with only a candidate id (spec section 2).
       { path: 'grade/:candidateId', loader: ({ params }) => redirect(paths.grade('1', params.candidateId ?? '')) },
     ],
