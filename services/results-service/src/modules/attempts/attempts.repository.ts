@@ -1,7 +1,7 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
-import { queryRows } from '../../db/rows.ts';
+import { rawQuery } from '../../db/rows.ts';
 import { answerFiles, answers, attempts, events, results } from '../../db/schema.ts';
 
 export type AttemptRow = typeof attempts.$inferSelect;
@@ -11,6 +11,61 @@ export const NEEDS_FILES = 'needs-files';
 export type SubmissionCounts = { resultId: string; answered: number; total: number };
 
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+// The CTE checks the attempt is open and the index in range, and bumps answers_version, which also
+// row-locks the attempt until this write commits. The upsert only replaces an older seq.
+const SAVE_ANSWER = `
+  with open_attempt as (
+    update results_service.attempts set answers_version = answers_version + 1
+    where id = $1 and submitted_at is null and (deadline is null or deadline >= $2::timestamptz) and question_count > $3
+    returning id
+  )
+  insert into results_service.answers (attempt_id, question_index, answer, seq, updated_at)
+  select id, $3, $4, $5, $6::timestamptz from open_attempt
+  on conflict (attempt_id, question_index) do update
+    set answer = excluded.answer, seq = excluded.seq, updated_at = excluded.updated_at
+    where answers.seq < excluded.seq
+  returning 1 as applied`;
+
+const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+const READ_FOR_SUBMIT = `
+  select a.id, a.exam_id, a.owner_id, a.name, a.student_id, a.result_id, a.exam_snapshot, a.question_count, a.answers_version,
+    ${epochMs('a.started_at')} as started_ms, ${epochMs('a.deadline')} as deadline_ms, ${epochMs('a.submitted_at')} as submitted_ms,
+    r.answered_count, r.total_questions,
+    coalesce((select json_agg(json_build_array(s.question_index, s.answer)) from results_service.answers s where s.attempt_id = a.id), '[]') as saved
+  from results_service.attempts a left join results_service.results r on r.id = a.result_id
+  where a.id = $1`;
+type SubmitReadRow = {
+  id: string;
+  exam_id: string;
+  owner_id: string;
+  name: string;
+  student_id: string;
+  result_id: string | null;
+  exam_snapshot: AttemptRow['examSnapshot'];
+  question_count: number;
+  answers_version: number;
+  started_ms: number;
+  deadline_ms: number | null;
+  submitted_ms: number | null;
+  answered_count: number | null;
+  total_questions: number | null;
+  saved: [number, string][];
+};
+
+const COMMIT_SUBMISSION = `
+  with claimed as (
+    update results_service.attempts set submitted_at = $18::timestamptz, result_id = $3
+    where id = $1 and submitted_at is null and answers_version = $2
+    returning id
+  )
+  insert into results_service.results (id, attempt_id, exam_id, owner_id, exam_title, user_name, student_id,
+    total_questions, answered_count, correct_count, graded_count, score, is_graded, graded_at, time_spent,
+    started_at, completed_at, grades, workspace_files, created_at, updated_at)
+  select $3, id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::int, $14, $15::timestamptz, $16,
+    $17::timestamptz, $18::timestamptz, $19::jsonb, $20::jsonb, $21::timestamptz, $22::timestamptz
+  from claimed
+  returning id`;
 
 export function createAttemptsRepository({ db }: ResultsDatabase) {
   return {
@@ -45,21 +100,7 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
      * replaces an older seq. No row back means closed, out of range or stale; the caller finds out which.
      */
     async saveAnswerIfOpen(input: { attemptId: string; questionIndex: number; answer: string; seq: number; now: Date; cutoff: Date }): Promise<boolean> {
-      const rows = await queryRows<{ seq: number }>(
-        db,
-        sql`with open_attempt as (
-              update results_service.attempts set answers_version = answers_version + 1
-              where id = ${input.attemptId} and submitted_at is null
-                and (deadline is null or deadline >= ${ts(input.cutoff)}) and question_count > ${input.questionIndex}
-              returning id
-            )
-            insert into results_service.answers (attempt_id, question_index, answer, seq, updated_at)
-            select id, ${input.questionIndex}, ${input.answer}, ${input.seq}, ${ts(input.now)} from open_attempt
-            on conflict (attempt_id, question_index) do update
-              set answer = excluded.answer, seq = excluded.seq, updated_at = excluded.updated_at
-              where answers.seq < excluded.seq
-            returning seq`,
-      );
+      const rows = await rawQuery<{ applied: number }>(db, SAVE_ANSWER, [input.attemptId, input.cutoff.toISOString(), input.questionIndex, input.answer, input.seq, input.now.toISOString()]);
       return rows.length > 0;
     },
 
@@ -103,16 +144,23 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
 
     /** The attempt, its saved answers and, once submitted, its counts: everything a submit needs, in one read. */
     async readForSubmit(attemptId: string) {
-      const saved = sql<unknown>`coalesce((select json_agg(json_build_array(s.question_index, s.answer)) from ${answers} s where s.attempt_id = ${attempts.id}), '[]')`;
-      const [row] = await db
-        .select({ attempt: attempts, saved, answered: results.answeredCount, total: results.totalQuestions })
-        .from(attempts)
-        .leftJoin(results, eq(results.id, attempts.resultId))
-        .where(eq(attempts.id, attemptId));
+      const [row] = await rawQuery<SubmitReadRow>(db, READ_FOR_SUBMIT, [attemptId]);
       if (!row) return undefined;
-      // postgres.js under drizzle hands json back as text, PGlite as parsed values.
-      const pairs = (typeof row.saved === 'string' ? JSON.parse(row.saved) : row.saved) as [number, string][];
-      return { attempt: row.attempt, saved: new Map(pairs), answered: row.answered ?? 0, total: row.total ?? 0 };
+      const attempt: AttemptRow = {
+        id: row.id,
+        examId: row.exam_id,
+        ownerId: row.owner_id,
+        name: row.name,
+        studentId: row.student_id,
+        startedAt: new Date(row.started_ms),
+        deadline: row.deadline_ms === null ? null : new Date(row.deadline_ms),
+        submittedAt: row.submitted_ms === null ? null : new Date(row.submitted_ms),
+        resultId: row.result_id,
+        examSnapshot: row.exam_snapshot,
+        questionCount: row.question_count,
+        answersVersion: row.answers_version,
+      };
+      return { attempt, saved: new Map(row.saved), answered: row.answered_count ?? 0, total: row.total_questions ?? 0 };
     },
 
     /**
@@ -122,24 +170,12 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
      * after our read makes this return false (nothing written) and the caller scores again.
      */
     async commitSubmission(row: NewResultRow & { id: string }, answersVersion: number): Promise<boolean> {
-      const tsOrNull = (date: Date | null | undefined) => (date ? ts(date) : sql`null::timestamptz`);
-      const inserted = await queryRows<{ id: string }>(
-        db,
-        sql`with claimed as (
-              update results_service.attempts set submitted_at = ${ts(row.completedAt)}, result_id = ${row.id}
-              where id = ${row.attemptId} and submitted_at is null and answers_version = ${answersVersion}
-              returning id
-            )
-            insert into results_service.results (id, attempt_id, exam_id, owner_id, exam_title, user_name, student_id,
-              total_questions, answered_count, correct_count, graded_count, score, is_graded, graded_at, time_spent,
-              started_at, completed_at, grades, workspace_files, created_at, updated_at)
-            select ${row.id}, id, ${row.examId}, ${row.ownerId}, ${row.examTitle}, ${row.userName}, ${row.studentId},
-              ${row.totalQuestions}, ${row.answeredCount}, ${row.correctCount}, ${row.gradedCount}, ${row.score ?? null}::int,
-              ${row.isGraded}, ${tsOrNull(row.gradedAt)}, ${row.timeSpent}, ${ts(row.startedAt)}, ${ts(row.completedAt)},
-              ${JSON.stringify(row.grades)}::jsonb, ${JSON.stringify(row.workspaceFiles)}::jsonb, ${tsOrNull(row.createdAt)}, ${tsOrNull(row.updatedAt)}
-            from claimed
-            returning id`,
-      );
+      const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
+      const inserted = await rawQuery<{ id: string }>(db, COMMIT_SUBMISSION, [
+        row.attemptId, answersVersion, row.id, row.examId, row.ownerId, row.examTitle, row.userName, row.studentId,
+        row.totalQuestions, row.answeredCount, row.correctCount, row.gradedCount, row.score ?? null, row.isGraded, iso(row.gradedAt), row.timeSpent,
+        iso(row.startedAt), iso(row.completedAt), JSON.stringify(row.grades), JSON.stringify(row.workspaceFiles), iso(row.createdAt), iso(row.updatedAt),
+      ]);
       return inserted.length > 0;
     },
 
