@@ -128,6 +128,17 @@ describe('result details', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('sends changes still waiting for the timer when the grader leaves the page', async () => {
+    const detail = makeResultDetail();
+    const patches = serveResult(detail);
+    await openResult(detail);
+    fireEvent.click(verdict(3, 'Incorrect'));
+    fireEvent.click(screen.getByRole('link', { name: 'Back to Dashboard' }));
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    await waitFor(() => expect(patches).toHaveLength(1));
+    expect(patches[0]!.grading[2]).toEqual({ questionIndex: 2, isGraded: true, isCorrect: false, feedback: '' });
+  });
+
   it("shows 'Result not found' with a way back for an unknown result", async () => {
     serveResult(makeResultDetail());
     signInAs();

@@ -1,7 +1,7 @@
 import type { ResultDetail } from '@exam/domain/result';
+import { toast } from '@exam/ui/toaster';
 import { useEffect, useRef, useState } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { toast } from '@exam/ui/toaster';
 import { gradeResult, useGradeResult } from '../api/result-queries.ts';
 import { gradesOf, toEntries, type QuestionGrade } from '../grading-state.ts';
 
@@ -51,10 +51,11 @@ export function useGradingAutosave(detail: ResultDetail) {
     // `save` is recreated each render; the values it reads are the dependencies listed.
   }, [unsaved, saving, version, grades, failures]);
 
-  // What to flush if the page closes before the timer fires.
+  // What to flush if the page closes before the timer fires. A save is idempotent (every question is
+  // sent), so repeating one that was in flight is harmless.
   const pending = useRef<{ resultId: string; grades: QuestionGrade[] } | null>(null);
   useEffect(() => {
-    pending.current = unsaved && !saving ? { resultId: detail.id, grades } : null;
+    pending.current = unsaved ? { resultId: detail.id, grades } : null;
   });
   useEffect(
     () => () => {
