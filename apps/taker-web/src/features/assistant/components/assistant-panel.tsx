@@ -7,7 +7,7 @@ import { AlertTriangle, Bot, Info } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useChatSession } from '../hooks/use-chat-session.ts';
 import { acceptFiles, toChatFile } from '../lib/attachments.ts';
-import { greetingOf } from '../lib/greeting.ts';
+import { greetingOf } from '@exam/domain/llm-greeting';
 import { AssistantMessages, type ListedMessage } from './assistant-messages.tsx';
 import { AttachButton, AttachmentChips } from './attachment-picker.tsx';
 

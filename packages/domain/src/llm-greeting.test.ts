@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { greetingOf } from './greeting.ts';
+import { greetingOf } from './llm-greeting.ts';
 
 const base = { provider: 'anthropic' as const, startMessage: '', uploadDocuments: false, materialNames: [] };
 
