@@ -27,8 +27,12 @@ export default defineConfig({
   },
   webServer: {
     command: `node ${resolve(import.meta.dirname, '../../scripts/start.ts')}`,
-    url: `${E2E.takerOrigin}/runtime-config.json`,
-    timeout: 240_000,
+    // start.ts prints this once every service and both web servers answer. Not a `url`: Playwright
+    // takes whichever comes first, and the web servers are up well before the services have migrated.
+    wait: { stdout: /Exam platform is running/ },
+    timeout: 300_000,
+    // start.ts runs each child in its own process group; SIGTERM lets it stop them all, a SIGKILL would orphan them.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
     reuseExistingServer: false,
     stdout: 'pipe',
     stderr: 'pipe',

@@ -1,0 +1,107 @@
+import { expect, test } from '@playwright/test';
+import { getAttempt, listResults, publishExam, question, registerCreator } from './support/api.ts';
+import { countdownSeconds, enterExam, storedAttempt } from './support/taker.ts';
+
+const SAVED = 'Saved';
+const OFFLINE = 'Offline — answers are kept on this device';
+const CODE = 'answer = 6 * 7';
+
+/** Issue 3: a candidate sits a live exam of every question type and loses nothing on the way. */
+test('a candidate answers every question type through a reload and a network cut, and the server scores the submission', async ({ page, request }) => {
+  const creator = await registerCreator(request);
+  const exam = await publishExam(request, creator.token, {
+    title: 'Candidate Journey',
+    timerEnabled: true,
+    timerMinutes: 30,
+    questions: [
+      question.mcq('Capital of France', ['Berlin', 'Paris', 'Rome'], 'Paris'),
+      question.mcq('Two plus two', ['3', '4', '5'], '4'),
+      question.shortAnswer('Largest planet', ['Jupiter']),
+      question.fileUpload('Upload your notes'),
+      question.coding('Compute the answer', 'python'),
+    ],
+  });
+
+  await enterExam(page, exam.id, { name: 'Ada Lovelace', studentId: 'C-1815' });
+  const saveStatus = page.getByTestId('save-status');
+  const answered = page.getByTestId('answered-count');
+
+  await test.step('answers the MCQs and the short answer', async () => {
+    await expect(answered).toHaveText('Answered: 0/5');
+    await page.getByRole('radio', { name: 'Paris' }).check();
+    await page.getByRole('radio', { name: '4', exact: true }).check();
+    await page.getByLabel('Answer for Q3').fill('  jupiter ');
+    await expect(answered).toHaveText('Answered: 3/5');
+    await expect(page.getByTestId('question-status-2')).toHaveText('Answered');
+    await expect(page.getByTestId('question-status-3')).toHaveText('Pending');
+    await expect(saveStatus).toHaveText(SAVED);
+  });
+
+  await test.step('a reload keeps the answers and the remaining time', async () => {
+    const before = await countdownSeconds(page);
+    expect(before).toBeGreaterThan(29 * 60 - 60);
+    await page.reload();
+    await expect(answered).toHaveText('Answered: 3/5');
+    await expect(page.getByRole('radio', { name: 'Paris' })).toBeChecked();
+    await expect(page.getByRole('radio', { name: '4', exact: true })).toBeChecked();
+    await expect(page.getByLabel('Answer for Q3')).toHaveValue('  jupiter ');
+    const after = await countdownSeconds(page);
+    // The server owns the deadline: the reload neither resets nor loses time (beyond the seconds it took).
+    expect(after).toBeLessThanOrEqual(before);
+    expect(before - after).toBeLessThan(20);
+  });
+
+  const attempt = await storedAttempt(page, exam.id);
+
+  await test.step('uploads a file while online', async () => {
+    await page.getByLabel('Upload file for Q4').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes\n') });
+    await expect(page.getByTestId('file-answer-3')).toHaveText('File: notes.txt');
+    await expect(answered).toHaveText('Answered: 4/5');
+  });
+
+  await test.step('answers the coding question while the network is cut, and the answer arrives once it returns', async () => {
+    await page.route('**/api/attempts/**', (route) => route.abort('internetdisconnected'));
+    await page.getByLabel('Code for Q5').click();
+    await page.keyboard.type(CODE);
+    await expect(page.getByTestId('code-editor')).toContainText(CODE);
+    await expect(answered).toHaveText('Answered: 5/5');
+    await expect(saveStatus).toHaveText(OFFLINE);
+    expect((await getAttempt(request, attempt.token, attempt.attemptId)).answers['4']).toBeUndefined();
+
+    await page.unroute('**/api/attempts/**');
+    // Retries back off exponentially; a few failed rounds can put the next one several seconds away.
+    await expect(saveStatus).toHaveText(SAVED, { timeout: 45_000 });
+    const server = await getAttempt(request, attempt.token, attempt.attemptId);
+    expect(Object.fromEntries(Object.entries(server.answers).map(([i, a]) => [i, a.answer]))).toEqual({
+      '0': 'Paris',
+      '1': '4',
+      '2': '  jupiter ',
+      '3': 'File: notes.txt',
+      '4': CODE,
+    });
+  });
+
+  await test.step('submits and sees the completion page', async () => {
+    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
+    await expect(page.getByTestId('answered-summary')).toHaveText('Questions Answered: 5 of 5');
+    expect((await getAttempt(request, attempt.token, attempt.attemptId)).submittedAt).not.toBeNull();
+  });
+
+  await test.step('the creator sees one result scored on the server', async () => {
+    const results = await listResults(request, creator.token);
+    expect(results).toHaveLength(1);
+    // Two MCQs and the short answer are scored at once; the file and the code wait for a grader.
+    expect(results[0]).toMatchObject({
+      examId: exam.id,
+      userName: 'Ada Lovelace',
+      studentId: 'C-1815',
+      totalQuestions: 5,
+      answeredCount: 5,
+      correctCount: 3,
+      gradedCount: 3,
+      isGraded: false,
+      score: null,
+    });
+  });
+});

@@ -1,0 +1,125 @@
+import type { StartAttempt } from '@exam/domain/attempt';
+import type { AuthResponse } from '@exam/domain/auth';
+import type { CreateExam, Exam, UpdateExam } from '@exam/domain/exam';
+import type { ResultDetail, ResultSummary } from '@exam/domain/result';
+import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { E2E } from './env.ts';
+
+/**
+ * Setup through the public API, for the steps a journey is not about. Calls go through the web
+ * servers' /api proxy, the same path the browsers use. Bodies are typed with the domain's inputs;
+ * the service applies the schema defaults.
+ */
+export type ExamBody = Partial<CreateExam> & { title: string; questions: CreateExam['questions'] };
+export type QuestionBody = CreateExam['questions'][number];
+
+async function json<T>(response: APIResponse, what: string): Promise<T> {
+  expect(response.ok(), `${what}: ${response.status()} ${await response.text()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+let counter = 0;
+/** A unique address per call, so every test works with an account of its own. */
+export function uniqueEmail(label: string): string {
+  counter += 1;
+  return `${label}-${Date.now().toString(36)}-${process.pid}-${counter}@e2e.test`;
+}
+
+export const PASSWORD = 'e2e-secret-pw';
+
+export async function registerCreator(request: APIRequestContext, label = 'creator'): Promise<AuthResponse> {
+  const email = uniqueEmail(label);
+  const response = await request.post(`${E2E.creatorOrigin}/api/auth/register`, { data: { email, password: PASSWORD } });
+  return json<AuthResponse>(response, 'register');
+}
+
+export async function createExam(request: APIRequestContext, token: string, body: ExamBody): Promise<Exam> {
+  const response = await request.post(`${E2E.creatorOrigin}/api/exams`, { headers: bearer(token), data: body });
+  return (await json<{ exam: Exam }>(response, 'create exam')).exam;
+}
+
+export async function updateExam(request: APIRequestContext, token: string, examId: string, body: UpdateExam): Promise<Exam> {
+  const response = await request.put(`${E2E.creatorOrigin}/api/exams/${examId}`, { headers: bearer(token), data: body });
+  return json<Exam>(response, 'update exam');
+}
+
+export async function getExam(request: APIRequestContext, token: string, examId: string): Promise<Exam> {
+  const response = await request.get(`${E2E.creatorOrigin}/api/exams/${examId}`, { headers: bearer(token) });
+  return json<Exam>(response, 'get exam');
+}
+
+export async function listExams(request: APIRequestContext, token: string): Promise<Exam[]> {
+  const response = await request.get(`${E2E.creatorOrigin}/api/exams/auth_exams`, { headers: bearer(token) });
+  return (await json<{ exams: Exam[] }>(response, 'list exams')).exams;
+}
+
+/** Publishes (isDraft false starts offline) and, unless told otherwise, switches the exam live. */
+export async function publishExam(request: APIRequestContext, token: string, body: ExamBody, options: { live?: boolean } = {}): Promise<Exam> {
+  const exam = await createExam(request, token, { ...body, isDraft: false });
+  expect(exam.isLive).toBe(false);
+  if (options.live === false) return exam;
+  return updateExam(request, token, exam.id, { isLive: true });
+}
+
+export async function listResults(request: APIRequestContext, token: string): Promise<ResultSummary[]> {
+  const response = await request.get(`${E2E.creatorOrigin}/api/results`, { headers: bearer(token) });
+  return (await json<{ results: ResultSummary[] }>(response, 'list results')).results;
+}
+
+export async function getResult(request: APIRequestContext, token: string, resultId: string): Promise<ResultDetail> {
+  const response = await request.get(`${E2E.creatorOrigin}/api/results/${resultId}`, { headers: bearer(token) });
+  return json<ResultDetail>(response, 'get result');
+}
+
+export type AttemptState = { submittedAt: string | null; deadline: string | null; answers: Record<string, { answer: string; seq: number }> };
+
+/** What the server holds for an attempt, read with the candidate's own attempt token. */
+export async function getAttempt(request: APIRequestContext, attemptToken: string, attemptId: string): Promise<AttemptState> {
+  const response = await request.get(`${E2E.takerOrigin}/api/attempts/${attemptId}`, { headers: bearer(attemptToken) });
+  return json<AttemptState>(response, 'get attempt');
+}
+
+export type StartedAttempt = { attemptId: string; token: string; deadline: string | null };
+export async function startAttempt(request: APIRequestContext, body: StartAttempt): Promise<StartedAttempt> {
+  const response = await request.post(`${E2E.takerOrigin}/api/attempts`, { data: body });
+  return json<StartedAttempt>(response, 'start attempt');
+}
+
+/** Question factories: ids are unique per exam, everything else as a creator would type it. */
+let questionCounter = 0;
+const questionId = () => `q-${Date.now().toString(36)}-${(questionCounter += 1)}`;
+
+export const question = {
+  mcq: (title: string, options: string[], correctAnswer: string, topic = 'General'): QuestionBody => ({
+    id: questionId(),
+    type: 'mcq',
+    title,
+    content: '',
+    topic,
+    options,
+    correctAnswer,
+    acceptedAnswers: [],
+  }),
+  shortAnswer: (title: string, acceptedAnswers: string[], topic = 'General'): QuestionBody => ({
+    id: questionId(),
+    type: 'short-answer',
+    title,
+    content: '',
+    topic,
+    options: [],
+    acceptedAnswers,
+  }),
+  fileUpload: (title: string, topic = 'General'): QuestionBody => ({ id: questionId(), type: 'file-upload', title, content: '', topic, options: [], acceptedAnswers: [] }),
+  coding: (title: string, language: QuestionBody['language'] = 'python', topic = 'General'): QuestionBody => ({
+    id: questionId(),
+    type: 'coding',
+    title,
+    content: '',
+    topic,
+    options: [],
+    acceptedAnswers: [],
+    language,
+  }),
+};

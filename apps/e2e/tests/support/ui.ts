@@ -1,0 +1,22 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+
+/** The one visible sonner toast carrying this text (the apps show one toast at a time). */
+export function toast(page: Page, text: string | RegExp): Locator {
+  return page.locator('[data-sonner-toast]').filter({ hasText: text });
+}
+
+export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
+  await expect(toast(page, text)).toBeVisible();
+}
+
+/** The row of a titled table (the dashboard's 'Published Exams' and 'Draft Exams') holding this text. */
+export function tableRow(page: Page, table: 'Published Exams' | 'Draft Exams', text: string): Locator {
+  return page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: text });
+}
+
+/** The creator token the app keeps after signing in (localStorage 'authToken'). */
+export async function creatorTokenOf(page: Page): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('authToken'));
+  expect(token, 'the creator app keeps its token after sign-in').toBeTruthy();
+  return token ?? '';
+}
