@@ -25,7 +25,7 @@ describe('creator dashboard', () => {
       makeExam({ title: 'Offline Quiz', isDraft: false, isLive: false }),
       makeExam({ title: 'Draft Quiz', isDraft: true, createdAt: '2025-02-01T10:00:00.000Z' }),
     );
-    server.use(http.get('*/api/results/summary', () => HttpResponse.json({ exams: [{ examId: examStore.exams[0]?.id ?? '', started: 7, submitted: 5, graded: 2, avgScore: 80 }] })));
+    server.use(http.get('*/api/results/summary', () => HttpResponse.json({ exams: [{ examId: examStore.exams[0]?.id ?? '', examTitle: examStore.exams[0]?.title ?? '', started: 7, submitted: 5, graded: 2, avgScore: 80 }] })));
     signInAs();
     renderApp('/creator/dashboard');
     const published = await screen.findByRole('table', { name: 'Published Exams' });

@@ -1,20 +1,12 @@
+import { ExamResultsSummarySchema, type ExamResultsSummary as ExamResultsSummaryResponse } from '@exam/domain/result';
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-/** GET /api/results/summary (results-service): per-exam attempt counts for the dashboard. */
-export const ExamResultsSummarySchema = z.object({
-  examId: z.string(),
-  started: z.number(),
-  submitted: z.number(),
-  graded: z.number(),
-  avgScore: z.number().nullable().optional(),
-});
-export type ExamResultsSummary = z.infer<typeof ExamResultsSummarySchema>;
-export const ResultsSummarySchema = z.object({ exams: z.array(ExamResultsSummarySchema) });
+/** One exam's attempt counts (GET /api/results/summary, results-service). */
+export type ExamResultsSummary = ExamResultsSummaryResponse['exams'][number];
 
 export function getResultsSummary(): Promise<ExamResultsSummary[]> {
-  return apiRequest('/api/results/summary', { schema: ResultsSummarySchema }).then((data) => data.exams);
+  return apiRequest('/api/results/summary', { schema: ExamResultsSummarySchema }).then((data) => data.exams);
 }
 
 export function useResultsSummary() {
