@@ -1,5 +1,12 @@
 import type { PublicExam } from '@exam/domain/exam';
 import { WORKSPACE_TYPE_LABELS } from '@exam/domain/exam';
+import { WORKSPACE_UNAVAILABLE } from '@exam/domain/workspace';
+import { Button } from '@exam/ui/button';
+import { Spinner } from '@exam/ui/spinner';
+import { AlertTriangle, RotateCcw } from 'lucide-react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useWorkspaceSession, type WorkspaceState } from '../hooks/use-workspace-session.ts';
+import { editorSrc, FIRST_START_SECONDS } from '../lib/workspace-session.ts';
 
 export type WorkspacePanelProps = {
   exam: PublicExam;
@@ -8,20 +15,96 @@ export type WorkspacePanelProps = {
   activeQuestionIndex: number;
 };
 
-type WorkspaceState = 'initializing' | 'creating' | 'connecting' | 'connected' | 'failed';
+/** Spec section 2: a sandboxed frame that allows clipboard and fullscreen. */
+const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-modals';
+const FRAME_ALLOW = 'clipboard-read; clipboard-write; fullscreen';
+
+function useElapsedSeconds(running: boolean): number {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    if (!running) return;
+    setSeconds(0);
+    const timer = setInterval(() => setSeconds((s) => s + 1), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  return seconds;
+}
+
+function Notice({ children }: { children: ReactNode }) {
+  return <div className="flex h-full flex-col items-center justify-center gap-3 px-6 text-center text-sm text-muted">{children}</div>;
+}
 
 /**
- * The coding workspace frame (spec section 4 'Workspace session'). The editor iframe goes inside the
- * element marked data-workspace-frame: focus moving there is not a proctoring loss.
+ * The coding workspace (spec sections 2, 4, 8). The editor frame sits inside the element marked
+ * data-workspace-frame: focus moving there is not a proctoring loss. `data-state` mirrors the session
+ * state for the journeys.
  */
-export function WorkspacePanel({ exam }: WorkspacePanelProps) {
-  const state: WorkspaceState = 'initializing';
+export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) {
+  const { view, attemptNumber, retry } = useWorkspaceSession({ token: attempt?.token ?? null, examId: exam.id, enabled: !preview });
+  const elapsed = useElapsedSeconds(view.state === 'creating');
+  const state: WorkspaceState = view.state;
+  const session = view.state === 'connecting' || view.state === 'connected' ? view.session : null;
+
+  let body: ReactNode = null;
+  if (preview) {
+    body = (
+      <Notice>
+        <p className="font-medium text-ink">Coding workspace preview</p>
+        <p>The {WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]} workspace starts for candidates when they take the exam. No workspace is created in a creator preview.</p>
+      </Notice>
+    );
+  } else if (view.state === 'initializing') {
+    body = (
+      <Notice>
+        <Spinner label="Preparing your coding workspace…" />
+      </Notice>
+    );
+  } else if (view.state === 'creating') {
+    body = (
+      <Notice>
+        <Spinner label="Creating your coding workspace…" />
+        <p>The first start can take up to {FIRST_START_SECONDS} seconds{elapsed > 0 ? ` (${elapsed} s)` : ''}.</p>
+        {attemptNumber > 1 && <p>Attempt {attemptNumber}</p>}
+      </Notice>
+    );
+  } else if (view.state === 'failed') {
+    body = (
+      <Notice>
+        <div role="alert" className="flex flex-col items-center gap-2">
+          <AlertTriangle aria-hidden className="h-6 w-6 text-danger" />
+          <p className="text-base font-semibold text-ink">{WORKSPACE_UNAVAILABLE}</p>
+          <p>{view.reason}</p>
+        </div>
+        <p data-testid="workspace-attempt">Attempt {attemptNumber}</p>
+        <Button variant="secondary" onClick={retry}>
+          <RotateCcw aria-hidden className="h-4 w-4" />
+          Retry
+        </Button>
+      </Notice>
+    );
+  }
+
   return (
-    <div className="flex h-full flex-col bg-surface" data-testid="workspace-panel" data-state={state}>
+    <section aria-label="Workspace" className="flex h-full flex-col bg-surface" data-testid="workspace-panel" data-state={state} data-preview={preview || undefined}>
       <div className="border-b border-line px-3 py-2 text-xs font-semibold uppercase tracking-wide text-muted">{WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]}</div>
-      <div data-workspace-frame className="flex flex-1 items-center justify-center text-sm text-muted">
-        Preparing your coding workspace…
+      <div data-workspace-frame className="relative min-h-0 flex-1">
+        {session && attempt && (
+          <iframe
+            key={session.sessionId}
+            title="Coding workspace"
+            src={editorSrc(session.editorPath, attempt.token)}
+            sandbox={FRAME_SANDBOX}
+            allow={FRAME_ALLOW}
+            className="h-full w-full border-0"
+          />
+        )}
+        {view.state === 'connecting' && (
+          <div className="absolute inset-0 flex items-center justify-center bg-surface">
+            <Spinner label="Connecting to your workspace…" />
+          </div>
+        )}
+        {body}
       </div>
-    </div>
+    </section>
   );
 }

@@ -1,0 +1,31 @@
+import { workspaceUnavailable } from '@exam/domain/workspace';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../lib/api-client.ts';
+import { DEFAULT_FAILURE, editorSrc, failureReason, WorkspaceStoppedError } from './workspace-session.ts';
+
+describe('editorSrc', () => {
+  it('opens the proxied editor on /home/coder/workspace with the token the proxy exchanges for its cookie', () => {
+    const url = new URL(editorSrc('/workspace/abc/', 'a.b+c/='), 'http://taker.test');
+    expect(url.pathname).toBe('/workspace/abc/');
+    expect(url.searchParams.get('folder')).toBe('/home/coder/workspace');
+    expect(url.searchParams.get('token')).toBe('a.b+c/=');
+  });
+});
+
+describe('failureReason', () => {
+  it("returns the server's reason without the repeated title when the orchestrator says Workspace Unavailable", () => {
+    const error = new ApiError({ status: 503, code: 'UNAVAILABLE', message: workspaceUnavailable('no Docker engine is reachable') });
+    expect(failureReason(error)).toBe('no Docker engine is reachable');
+  });
+
+  it('returns another server message as is', () => {
+    expect(failureReason(new ApiError({ status: 409, code: 'ATTEMPT_CLOSED', message: 'This attempt has ended' }))).toBe('This attempt has ended');
+  });
+
+  it('returns the default message when there was no answer, an unreadable one, or a bare title', () => {
+    expect(failureReason(new ApiError({ status: 0, code: 'NETWORK', message: 'fetch failed' }))).toBe(DEFAULT_FAILURE);
+    expect(failureReason(new TypeError('bad body'))).toBe(DEFAULT_FAILURE);
+    expect(failureReason(new ApiError({ status: 503, code: 'UNAVAILABLE', message: 'Workspace Unavailable:' }))).toBe(DEFAULT_FAILURE);
+    expect(failureReason(new WorkspaceStoppedError())).toBe(DEFAULT_FAILURE);
+  });
+});
