@@ -57,6 +57,15 @@ function startExamStub(port: number): Promise<Server> {
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
 }
 
+function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // the process ended
+  }
+}
+
 async function waitReady(url: string, child: ChildProcess) {
   for (let i = 0; i < 200; i++) {
     if (child.exitCode !== null) throw new Error(`results-service exited with ${child.exitCode}`);
@@ -101,9 +110,11 @@ export async function startStack(opts: { adminUrl: string; port: number; stubPor
     url,
     sql,
     /** CPU seconds the service process has used so far (user + system), from /proc. */
-    serverCpuSeconds(): number {
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
+    serverCpuSeconds: () => cpuSecondsOf(child.pid!),
+    /** CPU seconds used so far by the PostgreSQL backends serving the bench database (not WAL writer or checkpointer). */
+    async postgresCpuSeconds(): Promise<number> {
+      const rows = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`;
+      return rows.reduce((sum, r) => sum + cpuSecondsOf(r.pid), 0);
     },
     async stop() {
       await sql.end();

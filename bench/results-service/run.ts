@@ -40,6 +40,8 @@ function summarize(result: autocannon.Result, ok: number): Summary {
   };
 }
 
+const perRequestMs = (cpuSeconds: number, result: autocannon.Result) => Number(((cpuSeconds * 1000) / result.requests.total).toFixed(2));
+
 const stack = await startStack({
   adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test',
   port: 14102,
@@ -88,8 +90,13 @@ try {
   const sentBefore = counter;
   applied = 0;
   let cpuBefore = stack.serverCpuSeconds();
+  let pgCpuBefore = await stack.postgresCpuSeconds();
   const saves = await saveRun(saveSeconds, saveRate);
-  const saveSummary = { ...summarize(saves, applied), serverCpuMsPerRequest: Number((((stack.serverCpuSeconds() - cpuBefore) * 1000) / saves.requests.total).toFixed(2)) };
+  const saveSummary = {
+    ...summarize(saves, applied),
+    serverCpuMsPerRequest: perRequestMs(stack.serverCpuSeconds() - cpuBefore, saves),
+    postgresCpuMsPerRequest: perRequestMs((await stack.postgresCpuSeconds()) - pgCpuBefore, saves),
+  };
   const stored = (await stack.sql`select count(*)::int as n from results_service.answers`)[0]!.n as number;
   console.log('saves', { target: `${saveRate}/s for ${saveSeconds} s`, ...saveSummary, sent: counter - sentBefore, answerRowsStored: stored });
 
@@ -97,6 +104,7 @@ try {
   let next = 0;
   const resultIds = new Set<string>();
   cpuBefore = stack.serverCpuSeconds();
+  pgCpuBefore = await stack.postgresCpuSeconds();
   const submits = await autocannon({
     url: stack.url,
     connections: 256,
@@ -123,11 +131,14 @@ try {
   console.log('submissions', {
     target: `${attempts.length} at ${submitRate}/s`,
     ...summarize(submits, resultIds.size),
-    serverCpuMsPerRequest: Number((((stack.serverCpuSeconds() - cpuBefore) * 1000) / submits.requests.total).toFixed(2)),
+    serverCpuMsPerRequest: perRequestMs(stack.serverCpuSeconds() - cpuBefore, submits),
+    postgresCpuMsPerRequest: perRequestMs((await stack.postgresCpuSeconds()) - pgCpuBefore, submits),
     wallSeconds: submits.duration,
     resultRows: counts.results,
     submittedAttempts: counts.submitted,
   });
+  const tables = await stack.sql`select relname, n_tup_upd, n_tup_hot_upd from pg_stat_user_tables where schemaname = 'results_service' order by relname`;
+  console.log('updates (HOT = without index writes):', tables.map((t) => `${t.relname} ${t.n_tup_hot_upd}/${t.n_tup_upd}`).join(', '));
   console.log(`load average at end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 } finally {
   await stack.stop();
