@@ -1,0 +1,31 @@
+import { LlmMessages, type ChatStreamEvent, type TestChatRequest } from '@exam/domain/llm';
+import { readChatResponse } from '@exam/domain/llm-stream';
+import { getToken } from '../../../lib/auth-storage.ts';
+
+/** The gateway's try-out endpoint (creator token); nothing is stored. */
+export const TEST_CHAT_PATH = '/api/llm/test-chat';
+
+const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+
+/**
+ * Sends the conversation so far and yields the assistant's reply as it streams (server-sent events).
+ * Always ends with `done` or `error` (whose message is the text to show); aborting stops it quietly.
+ */
+export async function* streamTestChat(body: TestChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamEvent, void, undefined> {
+  const headers = new Headers({ accept: 'text/event-stream', 'content-type': 'application/json' });
+  const token = getToken();
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  let response: Response;
+  try {
+    response = await fetch(new URL(TEST_CHAT_PATH, window.location.origin), { method: 'POST', headers, body: JSON.stringify(body), signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    yield { type: 'error', message: LlmMessages.chatError };
+    return;
+  }
+  if (response.status === 401) {
+    yield { type: 'error', message: SESSION_EXPIRED };
+    return;
+  }
+  yield* readChatResponse(response);
+}
