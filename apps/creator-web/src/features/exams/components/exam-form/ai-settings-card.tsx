@@ -6,6 +6,8 @@ import { Input, Textarea } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
 import { SwitchField } from '@exam/ui/switch';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { useParams } from 'react-router';
+import { TestAssistant } from '../../../assistant-test/components/test-assistant.tsx';
 import { ApiKeyField } from './api-key-field.tsx';
 import { CourseMaterials } from './course-materials.tsx';
 import type { ApiKeyMode, ExamFormInput } from './exam-form-model.ts';
@@ -111,9 +113,21 @@ export function AiSettingsCard({ apiKey, materials, onMaterialsChange }: Props) 
               </Field>
             </fieldset>
             <CourseMaterials materials={materials} onChange={onMaterialsChange} />
+            <TestAssistantSlot apiKeyMode={apiKey.mode} materials={materials} />
           </>
         )}
       </CardBody>
     </Card>
   );
+}
+
+/** The Test Assistant (features/assistant-test) tries the saved exam, so it needs to know whether the AI settings on screen are saved. */
+function TestAssistantSlot({ apiKeyMode, materials }: { apiKeyMode: ApiKeyMode; materials: CourseMaterial[] }) {
+  const { control, formState } = useFormContext<ExamFormInput>();
+  const { examId } = useParams();
+  const ai = useWatch({ control, name: 'aiSettings' });
+  const savedMaterialIds = formState.defaultValues?.aiSettings?.courseMaterialIds ?? [];
+  const unsaved = Boolean(formState.dirtyFields.aiSettings) || apiKeyMode === 'remove' || materials.map((m) => m.id).join() !== savedMaterialIds.join();
+  const settings = { provider: ai?.provider, startMessage: ai?.startMessage, uploadDocuments: ai?.uploadDocuments, materialNames: materials.map((m) => m.name) };
+  return <TestAssistant examId={examId} hasUnsavedChanges={unsaved} settings={settings} />;
 }
