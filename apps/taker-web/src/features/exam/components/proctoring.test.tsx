@@ -3,13 +3,14 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
+import { createFakeOrchestrator } from '../../workspace/testing/fake-orchestrator.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { seedAttempt } from '../../../testing/seed.ts';
 import { server } from '../../../testing/server.ts';
 
 async function openExam(exam = buildPublicExam()) {
   const fake = createFakeResultsService({ exam });
-  server.use(...fake.handlers);
+  server.use(...fake.handlers, ...createFakeOrchestrator().handlers);
   await seedAttempt(exam, fake.attemptId);
   const view = renderRoute(`/exam/${exam.id}`);
   await screen.findByRole('heading', { name: /^Q1:/ });
