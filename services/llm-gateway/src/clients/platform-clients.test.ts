@@ -1,20 +1,18 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LlmMessages, parseChatStreamFrame } from '@exam/domain/llm';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
-import { http, HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../providers/provider-mocks.ts';
-import { buildTestApp, makeExam, TEST_ENDPOINTS, type TestApp } from '../testing.ts';
+import { openAiFrames } from '../providers/provider-mocks.ts';
+import { buildTestApp, makeExam, type TestApp } from '../testing.ts';
 import { httpAttemptSource, httpExamSource } from './platform-clients.ts';
 
 /**
- * The gateway with its real HTTP clients, against a small local server standing in for exam-service
- * and results-service, listening on a real port so a browser-like client can disconnect mid-stream.
+ * The gateway with its real HTTP clients, against small local servers standing in for exam-service,
+ * results-service and the provider, all on real ports, so a browser-like client can disconnect
+ * mid-stream and the provider sees its connection close.
  */
-const server = setupServer();
-const calls: RecordedCall[] = [];
+let answerUpstream: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
 const exam = makeExam();
 const attempts: Record<string, { isOpen: boolean }> = { 'attempt-open': { isOpen: true }, 'attempt-closed': { isOpen: false } };
 const seenTokens: string[] = [];
@@ -38,15 +36,21 @@ function platformServer(): Server {
 
 describe('gateway with the real exam-service and results-service clients', () => {
   let platform: Server;
+  let upstream: Server;
   let app: TestApp;
   let gatewayUrl: string;
+  const listen = async (s: Server) => {
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  };
   beforeAll(async () => {
-    server.listen({ onUnhandledRequest: 'bypass' });
     platform = platformServer();
-    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.1', resolve));
-    const platformUrl = `http://127.0.0.1:${(platform.address() as AddressInfo).port}`;
+    upstream = createServer((req, res) => answerUpstream(req, res));
+    const platformUrl = await listen(platform);
+    const upstreamUrl = await listen(upstream);
     const opts = { timeoutMs: 2000 };
     app = await buildTestApp({
+      env: { OPENAI_BASE_URL: `${upstreamUrl}/v1` },
       deps: { exams: httpExamSource(platformUrl, TEST_SECRETS.INTERNAL_TOKEN, opts), attempts: httpAttemptSource(platformUrl, TEST_SECRETS.INTERNAL_TOKEN, opts) },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
@@ -56,15 +60,19 @@ describe('gateway with the real exam-service and results-service clients', () =>
     // Keep-alive sockets of the test's fetch calls would hold both servers open for seconds.
     app.server.closeAllConnections();
     await app.close();
-    platform.closeAllConnections();
-    await new Promise((resolve) => platform.close(resolve));
-    server.close();
+    for (const s of [platform, upstream]) {
+      s.closeAllConnections();
+      await new Promise((resolve) => s.close(resolve));
+    }
   });
   const tokenFor = (attemptId: string) =>
     `Bearer ${app.jwt.sign({ kind: 'attempt', sub: attemptId, examId: exam.id, ownerId: exam.ownerId, name: 'Ada', studentId: 'S-1' })}`;
 
   it('fetches the exam and the attempt over HTTP with the internal token and streams the reply', async () => {
-    server.use(recordingHandler(`${TEST_ENDPOINTS.openai}/chat/completions`, calls, () => sseResponse(openAiFrames(['Over ', 'HTTP']))));
+    answerUpstream = (req, res) => {
+      res.writeHead(req.url === '/v1/chat/completions' ? 200 : 404, { 'content-type': 'text/event-stream' });
+      res.end(openAiFrames(['Over ', 'HTTP']).join(''));
+    };
     const response = await fetch(`${gatewayUrl}/api/llm/chat`, {
       method: 'POST',
       headers: { authorization: tokenFor('attempt-open'), 'content-type': 'application/json' },
@@ -89,21 +97,15 @@ describe('gateway with the real exam-service and results-service clients', () =>
 
   it('aborts the upstream call when the candidate disconnects and stores the partial reply with its flag', async () => {
     let upstreamAborted = false;
-    server.use(
-      http.post(`${TEST_ENDPOINTS.openai}/chat/completions`, ({ request }) => {
-        request.signal.addEventListener('abort', () => {
-          upstreamAborted = true;
-        });
-        const frames = openAiFrames(['Partial ']);
-        // The first token, then silence: the rest of the reply never comes.
-        const stream = new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(new TextEncoder().encode(frames[0]! + frames[1]!));
-          },
-        });
-        return new HttpResponse(stream, { headers: { 'content-type': 'text/event-stream' } });
-      }),
-    );
+    answerUpstream = (_req, res) => {
+      res.on('close', () => {
+        upstreamAborted = !res.writableEnded;
+      });
+      const frames = openAiFrames(['Partial ']);
+      // The first token, then silence: the rest of the reply never comes.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(frames[0]! + frames[1]!);
+    };
     const controller = new AbortController();
     const response = await fetch(`${gatewayUrl}/api/llm/chat`, {
       method: 'POST',
@@ -122,6 +124,7 @@ describe('gateway with the real exam-service and results-service clients', () =>
       stored = ((await transcript.json()) as { messages: typeof stored }).messages.filter((m) => m.content.includes('long answer') || m.isPartial);
     }
     expect(stored.at(-1)).toMatchObject({ content: 'Partial ', isPartial: true });
+    for (let i = 0; i < 40 && !upstreamAborted; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(upstreamAborted).toBe(true);
   });
 });

@@ -1,53 +1,120 @@
-import OpenAI from 'openai';
-import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { ProviderAdapter, ProviderMessage } from './types.ts';
+// Default imports, called at request time: test doubles (msw) patch the module objects' request functions.
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { SseLineParser } from './sse-parser.ts';
+import { UpstreamError, type ProviderAdapter, type ProviderMessage, type StreamChunk } from './types.ts';
 
-function toOpenAiMessage(message: ProviderMessage): ChatCompletionMessageParam {
-  if (message.role === 'assistant') return { role: 'assistant', content: message.content };
-  if (!message.images?.length) return { role: 'user', content: message.content };
-  const parts: ChatCompletionContentPart[] = [
-    { type: 'text', text: message.content },
-    ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: `data:${image.mediaType};base64,${image.dataBase64}` } })),
-  ];
-  return { role: 'user', content: parts };
+type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+type OpenAiMessage = { role: 'system' | 'user' | 'assistant'; content: string | ContentPart[] };
+type Usage = { prompt_tokens?: number; completion_tokens?: number };
+type Chunk = { choices?: { delta?: { content?: string | null } }[]; usage?: Usage | null; x_groq?: { usage?: Usage } };
+
+function toOpenAiMessage(message: ProviderMessage): OpenAiMessage {
+  if (message.role === 'assistant' || !message.images?.length) return { role: message.role, content: message.content };
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text: message.content },
+      ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: `data:${image.mediaType};base64,${image.dataBase64}` } })),
+    ],
+  };
+}
+
+type Agents = { http: http.Agent; https: https.Agent; lookup: LookupFunction | undefined };
+
+// Keep-alive pools shared by every chat of one adapter: a new TCP (and TLS) connection per chat would cost
+// more than the rest of the chat's path together. No socket cap: each open stream holds its own connection.
+function agents(lookup: LookupFunction | undefined): Agents {
+  const options = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: Infinity, maxFreeSockets: 4096, scheduling: 'lifo' as const };
+  return { http: new http.Agent(options), https: new https.Agent(options), lookup };
+}
+
+function post(pool: Agents, url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const secure = url.protocol === 'https:';
+    const req = (secure ? https : http).request(url, {
+      method: 'POST',
+      agent: secure ? pool.https : pool.http,
+      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      signal,
+      ...(pool.lookup ? { lookup: pool.lookup } : {}),
+    });
+    // Each token is its own small write upstream and back: no Nagle delay.
+    req.setNoDelay(true);
+    req.once('response', resolve);
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+async function errorOf(response: IncomingMessage): Promise<UpstreamError> {
+  let text = '';
+  response.setEncoding('utf8');
+  try {
+    for await (const part of response) text += part as string;
+  } catch {
+    // the body broke off: the status is what counts
+  }
+  let message = text.slice(0, 300);
+  try {
+    message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+  } catch {
+    // not JSON: keep the raw start of the body
+  }
+  return new UpstreamError(`upstream answered ${response.statusCode}: ${message}`, response.statusCode);
+}
+
+/** The stream chunks of one `data:` payload; `[DONE]` ends the stream. */
+function* chunksOf(data: string, state: { done: boolean }): Generator<StreamChunk> {
+  if (data === '[DONE]') {
+    state.done = true;
+    return;
+  }
+  const chunk = JSON.parse(data) as Chunk;
+  const text = chunk.choices?.[0]?.delta?.content;
+  if (text) yield { type: 'delta', text };
+  // Groq reports usage in x_groq.usage on the last chunk; OpenAI and vLLM in `usage`.
+  const usage = chunk.usage ?? chunk.x_groq?.usage;
+  if (usage) yield { type: 'usage', inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
 }
 
 /**
- * The OpenAI chat completions wire format, streamed: OpenAI itself, Groq and self-hosted servers
- * (vLLM, Ollama…) all speak it. Retries are off: a retry would double the call and the wait.
+ * The OpenAI chat completions wire format, streamed, on a lean node:http client: OpenAI itself, Groq and
+ * self-hosted servers (vLLM, Ollama…) all speak it. `stream_options.include_usage` asks for the usage in
+ * a last chunk with no choices; the stream ends with `data: [DONE]`. No retries: a retry would double the
+ * call and the wait; redirects are not followed. `lookup` replaces DNS resolution of the connection (the SSRF
+ * guard's, for creators' base URLs). The official SDK cost about twice the CPU per streamed chat (bench/README.md).
  */
-export function openAiAdapter(defaultBaseUrl: string): ProviderAdapter {
-  // One client per key and endpoint, reused across chats (a client is cheap, but not free on the first-token path).
-  const clients = new Map<string, OpenAI>();
-  const clientFor = (apiKey: string, baseURL: string) => {
-    const id = `${baseURL}\n${apiKey}`;
-    let client = clients.get(id);
-    if (!client) {
-      if (clients.size >= 1000) clients.clear();
-      client = new OpenAI({ apiKey, baseURL, maxRetries: 0 });
-      clients.set(id, client);
-    }
-    return client;
-  };
+export function openAiAdapter(defaultBaseUrl: string, opts: { lookup?: LookupFunction | undefined } = {}): ProviderAdapter {
+  const pool = agents(opts.lookup);
   return async function* stream(request, signal) {
-    const client = clientFor(request.apiKey, request.baseUrl || defaultBaseUrl);
-    const completion = await client.chat.completions.create(
-      {
-        model: request.model,
-        messages: [{ role: 'system', content: request.system }, ...request.messages.map(toOpenAiMessage)],
-        temperature: request.temperature,
-        max_tokens: request.maxTokens,
-        stream: true,
-        stream_options: { include_usage: true },
-      },
-      { signal },
-    );
-    for await (const chunk of completion) {
-      const text = chunk.choices[0]?.delta?.content;
-      if (text) yield { type: 'delta', text };
-      // Groq reports usage in x_groq.usage on the last chunk; OpenAI and vLLM in `usage`.
-      const usage = chunk.usage ?? (chunk as { x_groq?: { usage?: OpenAI.CompletionUsage } }).x_groq?.usage;
-      if (usage) yield { type: 'usage', inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
+    const base = request.baseUrl || defaultBaseUrl;
+    const url = new URL('chat/completions', base.endsWith('/') ? base : `${base}/`);
+    const body = JSON.stringify({
+      model: request.model,
+      messages: [{ role: 'system', content: request.system }, ...request.messages.map(toOpenAiMessage)],
+      temperature: request.temperature,
+      max_tokens: request.maxTokens,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${request.apiKey}` };
+    const response = await post(pool, url, headers, body, signal);
+    const status = response.statusCode ?? 0;
+    if (status < 200 || status >= 300) throw await errorOf(response);
+    response.setEncoding('utf8');
+    const parser = new SseLineParser();
+    const state = { done: false };
+    for await (const part of response) {
+      for (const data of parser.push(part as string)) {
+        yield* chunksOf(data, state);
+        if (state.done) return;
+      }
+    }
+    for (const data of parser.end()) {
+      yield* chunksOf(data, state);
+      if (state.done) return;
     }
   };
 }
