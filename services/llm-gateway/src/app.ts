@@ -5,6 +5,7 @@ import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
 import { transcriptRoutes } from './modules/transcripts/transcripts.routes.ts';
+import { createBaseUrlGuard } from './providers/base-url-guard.ts';
 
 export async function buildApp(config: Config, deps: Deps) {
   const app = await createBaseApp({
@@ -20,6 +21,8 @@ export async function buildApp(config: Config, deps: Deps) {
     encryptionKey: config.encryptionKey,
     serverKeys: { openai: config.OPENAI_API_KEY, anthropic: config.ANTHROPIC_API_KEY, groq: config.GROQ_API_KEY, google: config.GEMINI_API_KEY },
     historyMessages: config.HISTORY_MESSAGES,
+    baseUrlGuard: createBaseUrlGuard({ allowedHosts: config.OPENAI_COMPATIBLE_ALLOWED_HOSTS }),
+    testChatLimit: { messages: config.TEST_CHAT_MESSAGES_PER_WINDOW, windowMs: config.TEST_CHAT_WINDOW_MINUTES * 60_000 },
     // Never the key or the ciphertext: only that it could not be read (a different ENCRYPTION_KEY).
     onDecryptFailure: () => app.log.error('the creator API key could not be decrypted; check that ENCRYPTION_KEY matches exam-service'),
   });

@@ -23,6 +23,19 @@ const ConfigSchema = z.object({
   INTERNAL_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
   /** Exam settings are cached this long per replica (0 disables); a creator's edit reaches the chat after at most this delay. */
   EXAM_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
+  /**
+   * An open attempt is remembered this long per replica (0 disables), so later messages skip the call to
+   * results-service; a candidate who submits can chat on for at most this delay.
+   */
+  ATTEMPT_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /**
+   * host[:port] entries (comma separated) that a creator's openai-compatible base URL may point to. Unset:
+   * any public host, and never a loopback, private, link-local or unique-local address (SSRF guard).
+   */
+  OPENAI_COMPATIBLE_ALLOWED_HOSTS: z.string().optional(),
+  /** The creator's Test Assistant: messages per creator per window. */
+  TEST_CHAT_MESSAGES_PER_WINDOW: z.coerce.number().int().min(1).default(30),
+  TEST_CHAT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),
   /** Stored messages sent back to the provider as the conversation so far. */
   HISTORY_MESSAGES: z.coerce.number().int().min(0).max(200).default(20),
 });

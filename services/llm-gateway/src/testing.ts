@@ -34,6 +34,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     ANTHROPIC_BASE_URL: TEST_ENDPOINTS.anthropic,
     GROQ_BASE_URL: TEST_ENDPOINTS.groq,
     GOOGLE_GEMINI_BASE_URL: TEST_ENDPOINTS.google,
+    // The tests' self-hosted server is a made-up name that does not resolve: listed, it needs no DNS.
+    OPENAI_COMPATIBLE_ALLOWED_HOSTS: new URL(TEST_ENDPOINTS.compatible).host,
     ...overrides,
   });
 }

@@ -45,3 +45,17 @@ export const messages = llmGatewaySchema.table(
   },
   (t) => [index('messages_attempt_seq_idx').on(t.attemptId, t.seq), index('messages_attempt_role_time_idx').on(t.attemptId, t.role, t.createdAt)],
 );
+
+/**
+ * One row per message a creator sends to the Test Assistant: only counted, for its rate limit (the
+ * conversation itself is the creator's browser's and is not stored).
+ */
+export const testChatMessages = llmGatewaySchema.table(
+  'test_chat_messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    creatorId: text('creator_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('test_chat_messages_creator_time_idx').on(t.creatorId, t.createdAt)],
+);

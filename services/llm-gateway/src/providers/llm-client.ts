@@ -1,5 +1,6 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
 import { anthropicAdapter } from './anthropic.ts';
+import type { BaseUrlGuard } from './base-url-guard.ts';
 import { googleAdapter } from './google.ts';
 import { openAiAdapter } from './openai.ts';
 import { UpstreamError, type LlmClient, type ProviderAdapter } from './types.ts';
@@ -7,12 +8,13 @@ import { UpstreamError, type LlmClient, type ProviderAdapter } from './types.ts'
 export type ProviderEndpoints = { openai: string; anthropic: string; groq: string; google: string };
 export type UpstreamTimeouts = { totalMs: number; firstTokenMs: number };
 
-export function realAdapters(endpoints: ProviderEndpoints): Record<AiProvider, ProviderAdapter> {
+/** `guard` pins the connections of creators' openai-compatible servers to addresses the SSRF guard allows. */
+export function realAdapters(endpoints: ProviderEndpoints, guard?: Pick<BaseUrlGuard, 'lookup'>): Record<AiProvider, ProviderAdapter> {
   return {
     openai: openAiAdapter(endpoints.openai),
     groq: openAiAdapter(endpoints.groq),
     // The creator's base URL always comes with the request; the OpenAI default is never used for it.
-    'openai-compatible': openAiAdapter(endpoints.openai),
+    'openai-compatible': openAiAdapter(endpoints.openai, { lookup: guard?.lookup }),
     anthropic: anthropicAdapter(endpoints.anthropic),
     google: googleAdapter(endpoints.google),
   };

@@ -33,6 +33,9 @@ export type NewAssistantMessage = {
   outputTokens: number;
 };
 
+// postgres.js answers an array of rows, PGlite an object with rows.
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+
 export function createChatRepository({ db }: GatewayDatabase) {
   return {
     /**
@@ -45,9 +48,7 @@ export function createChatRepository({ db }: GatewayDatabase) {
         ${key.attemptId}::text, ${key.examId}::text, ${key.ownerId}::text,
         ${message.id}::text, ${message.content}::text, ${message.attachmentText}::text, ${JSON.stringify(message.files)}::jsonb, ${message.questionIndex}::integer,
         ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${budget.messagesPerWindow}::integer, ${budget.tokensPerAttempt}::integer)`);
-      // postgres.js answers an array of rows, PGlite an object with rows.
-      const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as AdmitRow[];
-      const row = rows[0];
+      const row = rowsOf<AdmitRow>(result)[0];
       if (!row) throw new Error('admit_user_message returned no row');
       if (row.outcome === 'tokens') return { kind: 'tokens' };
       if (row.outcome === 'messages') return { kind: 'messages', oldestInWindow: new Date(row.oldest_in_window ?? now) };
@@ -66,18 +67,23 @@ export function createChatRepository({ db }: GatewayDatabase) {
       return rows.reverse();
     },
 
-    /** Stores the reply and adds its tokens to the attempt's total. */
-    async insertAssistantMessage(message: NewAssistantMessage, now: Date): Promise<void> {
-      await db.transaction(async (tx) => {
-        await tx.insert(messages).values({ ...message, role: 'assistant', createdAt: now });
-        const spent = message.inputTokens + message.outputTokens;
-        if (spent > 0) {
-          await tx
-            .update(conversations)
-            .set({ tokensUsed: sql`${conversations.tokensUsed} + ${spent}` })
-            .where(eq(conversations.attemptId, message.attemptId));
-        }
-      });
+    /** Stores the reply and adds its tokens to the attempt's total, in one statement (store_assistant_message, migration 0003). */
+    async insertAssistantMessage(m: NewAssistantMessage, now: Date): Promise<void> {
+      await db.execute(sql`select llm_gateway.store_assistant_message(
+        ${m.id}::text, ${m.attemptId}::text, ${m.content}::text, ${m.questionIndex}::integer,
+        ${m.isError}::boolean, ${m.isPartial}::boolean, ${m.inputTokens}::integer, ${m.outputTokens}::integer, ${now.toISOString()}::timestamptz)`);
+    },
+
+    /**
+     * Counts a creator's Test Assistant message against `limit` per window (admit_test_chat, migration
+     * 0003); answers the oldest message of the window when the creator is over the limit.
+     */
+    async admitTestChat(creatorId: string, limit: number, windowMs: number, now: Date): Promise<{ admitted: true } | { admitted: false; oldestInWindow: Date }> {
+      const windowStart = new Date(now.getTime() - windowMs);
+      const result = await db.execute(sql`select * from llm_gateway.admit_test_chat(${creatorId}::text, ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${limit}::integer)`);
+      const row = rowsOf<{ admitted: boolean; oldest_in_window: string | Date | null }>(result)[0];
+      if (!row) throw new Error('admit_test_chat returned no row');
+      return row.admitted ? { admitted: true } : { admitted: false, oldestInWindow: new Date(row.oldest_in_window ?? now) };
     },
 
     async findConversation(attemptId: string) {

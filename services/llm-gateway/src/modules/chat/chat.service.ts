@@ -3,6 +3,7 @@ import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';
 import { CHAT_MAX_FILE_BYTES, LlmMessages, type ChatRequest, type TestChatRequest, type TokenUsage } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
+import type { BaseUrlGuard } from '../../providers/base-url-guard.ts';
 import type { ImagePart, ProviderMessage, ProviderRequest } from '../../providers/types.ts';
 import { readAttachment } from './attachments.ts';
 import { resolveAssistant, type AssistantTarget, type ServerKeys } from './assistant-config.ts';
@@ -23,7 +24,18 @@ export type PreparedChat = {
   finish(outcome: ReplyOutcome): Promise<string | null>;
 };
 
-export type ChatServiceOptions = { encryptionKey: Buffer; serverKeys: ServerKeys; historyMessages: number; onDecryptFailure: () => void };
+export type ChatServiceOptions = {
+  encryptionKey: Buffer;
+  serverKeys: ServerKeys;
+  historyMessages: number;
+  onDecryptFailure: () => void;
+  /** The SSRF guard for creators' openai-compatible base URLs. */
+  baseUrlGuard: Pick<BaseUrlGuard, 'check'>;
+  /** The Test Assistant's limit per creator. */
+  testChatLimit: { messages: number; windowMs: number };
+};
+
+export const testChatLimitMessage = (minutes: number) => `You have reached the Test Assistant's message limit. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 
 /** Characters / 4: the usual rough token count when a provider reports no usage. */
 export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
@@ -63,6 +75,13 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
     };
   }
 
+  /** The assistant an exam calls, its base URL checked by the SSRF guard. */
+  async function targetOf(exam: InternalExam): Promise<AssistantTarget> {
+    const target = resolveAssistant(exam, opts);
+    if (target.baseUrl) await opts.baseUrlGuard.check(target.baseUrl);
+    return target;
+  }
+
   async function loadExamAndAttempt(claims: AttemptClaims) {
     const [attempt, exam] = await Promise.all([deps.attempts.findAttempt(claims.sub), deps.exams.findExam(claims.examId)]);
     if (!attempt || !attempt.isOpen || attempt.examId !== claims.examId) throw new AppError(ErrorCode.ATTEMPT_CLOSED, LlmMessages.attemptClosed);
@@ -76,7 +95,7 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
       const exam = await loadExamAndAttempt(claims);
       const files = body.files ?? [];
       // Resolving first refuses a disabled or incomplete assistant before anything is read or stored.
-      const target = resolveAssistant(exam, opts);
+      const target = await targetOf(exam);
       if (files.length && !exam.aiSettings.uploadDocuments) throw new AppError(ErrorCode.FORBIDDEN, LlmMessages.attachmentsDisabled);
       if (!body.message.trim() && !files.length) throw new AppError(ErrorCode.VALIDATION, LlmMessages.emptyMessage, [{ path: 'message', message: LlmMessages.emptyMessage }]);
       const attachments = files.length ? await readFiles(files, target.vision) : { text: '', images: [] as ImagePart[], files: [] };
@@ -133,8 +152,15 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
     async prepareTestChat(creator: CreatorClaims, body: TestChatRequest): Promise<PreparedChat> {
       const exam = await deps.exams.findExam(body.examId);
       if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
-      const request = upstreamRequest(exam, resolveAssistant(exam, opts), body.questionIndex ?? null, body.messages);
+      const request = upstreamRequest(exam, await targetOf(exam), body.questionIndex ?? null, body.messages);
       if (request.messages.at(-1)?.role !== 'user') throw new AppError(ErrorCode.VALIDATION, 'The last message must be the creator\'s', [{ path: 'messages', message: 'The last message must have the role user' }]);
+      // Counted last, so a refused request does not use up the creator's messages.
+      const now = deps.clock.now();
+      const admission = await repo.admitTestChat(creator.sub, opts.testChatLimit.messages, opts.testChatLimit.windowMs, now);
+      if (!admission.admitted) {
+        const waitMs = admission.oldestInWindow.getTime() + opts.testChatLimit.windowMs - now.getTime();
+        throw new AppError(ErrorCode.RATE_LIMITED, testChatLimitMessage(Math.max(1, Math.ceil(waitMs / 60_000))));
+      }
       return { request, secrets: [request.apiKey], finish: async () => null };
     },
 
