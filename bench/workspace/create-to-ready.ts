@@ -1,0 +1,155 @@
+// Time from POST /api/session/create to a ready editor (the proxied editor page answers 200), with
+// N candidates creating at once: warm-pool hits versus cold starts (image present). Issue 6 goals:
+// warm p95 <= 1 s, cold p95 <= 8 s, 20 concurrent sessions.
+//   [BENCH_DATABASE_URL=postgres://…] node bench/workspace/create-to-ready.ts [--sessions 20] [--rounds 3] [--image test]
+// Without BENCH_DATABASE_URL the orchestrator keeps its state in an in-memory PGlite.
+// Starts (or reuses) the private engine of scripts/docker-test-engine.ts and leaves it running.
+import { fork } from 'node:child_process';
+import { request } from 'node:http';
+import { parseArgs } from 'node:util';
+import { TEST_SECRETS } from '../../packages/server-kit/src/testing.ts';
+import { startTestEngine } from '../../scripts/docker-test-engine.ts';
+import { buildApp } from '../../services/workspace-orchestrator/src/app.ts';
+import { loadConfig } from '../../services/workspace-orchestrator/src/config.ts';
+import { openWorkspaceDatabase } from '../../services/workspace-orchestrator/src/db/database.ts';
+import { sessionIds, systemClock } from '../../services/workspace-orchestrator/src/deps.ts';
+import { createDockerEngine } from '../../services/workspace-orchestrator/src/engine/docker-engine.ts';
+
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '20' },
+    rounds: { type: 'string', default: '3' },
+    image: { type: 'string', default: 'test' },
+    serve: { type: 'string' },
+    socket: { type: 'string' },
+    instance: { type: 'string' },
+  },
+});
+const sessions = Number(values.sessions);
+const rounds = Number(values.rounds);
+
+function call(base: string, path: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { method, headers }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)]!;
+const summary = (xs: number[]) => ({ n: xs.length, p50: Math.round(percentile(xs, 50)), p95: Math.round(percentile(xs, 95)), max: Math.round(Math.max(...xs)) });
+
+/** The orchestrator under test, in this (child) process; it answers the parent's messages. */
+async function serve(mode: 'warm' | 'cold', socketPath: string, instance: string) {
+  const config = loadConfig({
+    ...TEST_SECRETS,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: '/nonexistent',
+    DOCKER_SOCKET: socketPath,
+    WORKSPACE_INSTANCE: instance,
+    WORKSPACE_IMAGE_OVERRIDES: `vscode=${values.image}`,
+    WORKSPACE_BACKGROUND: 'false',
+    WARM_POOL_SIZE: mode === 'warm' ? String(sessions) : '0',
+    WORKSPACE_MEMORY_MB: '256',
+    START_TIMEOUT_SECONDS: '60',
+  });
+  const database = await openWorkspaceDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
+  const engine = createDockerEngine({
+    socketPath,
+    instance,
+    network: config.WORKSPACE_NETWORK,
+    egressNetwork: config.WORKSPACE_EGRESS_NETWORK,
+    memoryMb: config.WORKSPACE_MEMORY_MB,
+    cpus: config.WORKSPACE_CPUS,
+    pidsLimit: config.WORKSPACE_PIDS_LIMIT,
+    tmpMb: config.WORKSPACE_TMP_MB,
+  });
+  const directory = {
+    workspaceSettings: async () => ({ enabled: true, saveFilesInResults: true, workspaceType: 'vscode' as const, allowPackageRegistries: false }),
+    isAttemptOpen: async () => true,
+  };
+  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines: [engine], directory });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  process.on('message', async (message: { type: string; round?: number }) => {
+    if (message.type === 'tokens') {
+      if (mode === 'warm') {
+        await app.workspaces.lifecycle.refill();
+        // Let the engine settle after starting the pool, as a pool filled in the background would be.
+        await new Promise((r) => setTimeout(r, 3000));
+      }
+      const tokens = Array.from({ length: sessions }, (_, i) =>
+        app.jwt.sign({ kind: 'attempt', sub: `bench-${mode}-${message.round}-${i}-${Date.now()}`, examId: 'bench-exam', ownerId: 'bench-owner', name: 'Bench', studentId: `B${i}` }),
+      );
+      process.send!({ type: 'tokens', tokens });
+    } else if (message.type === 'stop') {
+      await app.workspaces.lifecycle.stop();
+      for (const c of await engine.list()) await engine.remove(c.handle);
+      await app.close();
+      await database.close();
+      process.exit(0);
+    }
+  });
+  process.send!({ type: 'ready', base });
+}
+
+function ask<T>(child: ReturnType<typeof fork>, type: string, payload: object = {}): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (message: { type: string }) => {
+      if (message.type !== type) return;
+      child.off('message', listener);
+      resolve(message as T);
+    };
+    child.on('message', listener);
+    if (type !== 'ready') child.send({ type, ...payload });
+  });
+}
+
+/** The load generator: N candidates create at once and wait until their editor answers. */
+async function run(mode: 'warm' | 'cold', socketPath: string, instance: string) {
+  const child = fork(new URL(import.meta.url), ['--serve', mode, '--socket', socketPath, '--instance', instance, '--sessions', String(sessions), '--image', values.image!]);
+  const { base } = await ask<{ base: string }>(child, 'ready');
+  const times: number[] = [];
+  const createTimes: number[] = [];
+  let warmHits = 0;
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const { tokens } = await ask<{ tokens: string[] }>(child, 'tokens', { round });
+      const results = await Promise.all(
+        tokens.map(async (token) => {
+          const headers = { authorization: `Bearer ${token}` };
+          const started = performance.now();
+          const created = await call(base, '/api/session/create', 'POST', { ...headers, 'content-type': 'application/json' }, '{}');
+          if (created.status !== 200) throw new Error(`create answered ${created.status}: ${created.body}`);
+          const createdAt = performance.now() - started;
+          const session = JSON.parse(created.body) as { sessionId: string; editorPath: string; warm: boolean };
+          while ((await call(base, session.editorPath, 'GET', headers)).status !== 200) await new Promise((r) => setTimeout(r, 20));
+          return { ms: performance.now() - started, createMs: createdAt, warm: session.warm, sessionId: session.sessionId, headers };
+        }),
+      );
+      for (const r of results) {
+        times.push(r.ms);
+        createTimes.push(r.createMs);
+        if (r.warm) warmHits++;
+      }
+      await Promise.all(results.map((r) => call(base, `/api/session/${r.sessionId}`, 'DELETE', r.headers)));
+    }
+  } finally {
+    child.send({ type: 'stop' });
+    await new Promise((r) => child.once('exit', r));
+  }
+  return { mode, ...summary(times), warmHits, createResponse: summary(createTimes) };
+}
+
+if (values.serve) {
+  await serve(values.serve as 'warm' | 'cold', values.socket!, values.instance!);
+} else {
+  const engine = await startTestEngine();
+  const instance = `bench-${Date.now().toString(36)}`;
+  const warm = await run('warm', engine.socketPath, instance);
+  const cold = await run('cold', engine.socketPath, instance);
+  console.log(JSON.stringify({ sessions, rounds, image: values.image, warm, cold, ratio: Number((cold.p95 / warm.p95).toFixed(1)) }, null, 2));
+}
