@@ -1,0 +1,106 @@
+/**
+ * Insights benchmark (issue 5): GET /api/exams/{id}/insights for 10,000 submitted attempts × 50 items,
+ * cold, from the real local PostgreSQL. Creates a throw-away database, applies results-service's
+ * migrations, seeds it (seed.ts), then `--runs` times: starts results-service as production does
+ * (node src/server.ts), sends one request with a creator token, reads the phase timings from the
+ * Server-Timing header (INSIGHTS_SERVER_TIMING=1), stops the service. Drops the database at the end.
+ *
+ *   node bench/insights/run.ts [--candidates 10000] [--items 50] [--runs 7] [--keep]
+ *   # BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/test) is only used to create the bench database
+ */
+import { createHmac } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import postgres from 'postgres';
+import { openResultsDatabase } from '../../services/results-service/src/db/database.ts';
+import { BENCH_EXAM_ID, BENCH_OWNER_ID, seedInsights } from './seed.ts';
+import { cpuSecondsOf, percentile, startService } from './service.ts';
+
+const { values } = parseArgs({
+  options: {
+    candidates: { type: 'string', default: '10000' },
+    items: { type: 'string', default: '50' },
+    runs: { type: 'string', default: '7' },
+    port: { type: 'string', default: '14602' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const CANDIDATES = Number(values.candidates);
+const ITEMS = Number(values.items);
+const RUNS = Number(values.runs);
+const JWT_SECRET = 'bench-insights-jwt-secret-long-enough-0123456789';
+
+/** An HS256 creator token, as exam-service issues them, signed with the secret given to the service. */
+function creatorToken(secret: string, sub: string): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ kind: 'creator', sub, email: 'bench@example.com', iat: now, exp: now + 3600 })}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
+
+/** `db;dur=12.3, classical;dur=4` → { db: 12.3, classical: 4 }. */
+function parseServerTiming(header: string | null): Record<string, number> {
+  const phases: Record<string, number> = {};
+  for (const entry of (header ?? '').split(',')) {
+    const [name, ...params] = entry.trim().split(';');
+    const dur = params.map((p) => p.trim()).find((p) => p.startsWith('dur='));
+    if (name && dur) phases[name] = Number(dur.slice(4));
+  }
+  return phases;
+}
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const dbName = `bench_insights_${Date.now()}`;
+const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+await admin.unsafe(`create database "${dbName}"`);
+const dbUrl = new URL(adminUrl);
+dbUrl.pathname = `/${dbName}`;
+
+try {
+  const migrated = await openResultsDatabase({ databaseUrl: dbUrl.toString(), poolSize: 1 });
+  await migrated.close();
+  const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+  const seedStart = performance.now();
+  const seeded = await seedInsights(sql, CANDIDATES, ITEMS);
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+  const [size] = await sql<{ size: string }[]>`select pg_size_pretty(pg_database_size(current_database())) as size`;
+  await sql.end();
+  console.log(`seeded ${dbName} in ${seedSeconds.toFixed(1)} s: ${JSON.stringify(seeded)}, database ${size!.size}`);
+
+  const token = creatorToken(JWT_SECRET, BENCH_OWNER_ID);
+  const samples: Record<string, number>[] = [];
+  for (let run = 1; run <= RUNS; run += 1) {
+    const service = await startService({ port: Number(values.port), databaseUrl: dbUrl.toString(), jwtSecret: JWT_SECRET });
+    try {
+      const load = loadavg()[0]!;
+      const cpuBefore = cpuSecondsOf(service.pid);
+      const start = performance.now();
+      const response = await fetch(`${service.url}/api/exams/${BENCH_EXAM_ID}/insights`, { headers: { authorization: `Bearer ${token}` } });
+      const body = await response.text();
+      const total = performance.now() - start;
+      const cpu = (cpuSecondsOf(service.pid) - cpuBefore) * 1000;
+      if (response.status !== 200) throw new Error(`insights answered ${response.status}: ${body.slice(0, 500)}`);
+      const report = JSON.parse(body) as { candidates: unknown[]; items: unknown[]; rasch: { converged: boolean; iterations: number } };
+      if (report.candidates.length !== CANDIDATES || report.items.length !== ITEMS) throw new Error(`report has ${report.candidates.length} candidates and ${report.items.length} items`);
+      const phases = parseServerTiming(response.headers.get('server-timing'));
+      samples.push({ total, cpu, ...phases });
+      const shown = Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+      console.log(`run ${run}: total ${total.toFixed(0)} ms, service CPU ${cpu.toFixed(0)} ms, ${shown}; body ${(body.length / 1e6).toFixed(1)} MB, Rasch ${report.rasch.iterations} iterations${report.rasch.converged ? '' : ' (not converged)'}, load ${load.toFixed(1)}`);
+    } finally {
+      await service.stop();
+    }
+  }
+
+  const names = [...new Set(samples.flatMap((s) => Object.keys(s)))];
+  console.log(`\n${CANDIDATES} submitted attempts × ${ITEMS} items, ${RUNS} cold runs (Node ${process.version}), load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  console.log('| phase | p50 ms | p95 ms | max ms |');
+  console.log('|---|---|---|---|');
+  for (const name of names) {
+    const sorted = samples.map((s) => s[name]).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+    console.log(`| ${name} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${sorted.at(-1)!.toFixed(0)} |`);
+  }
+} finally {
+  if (values.keep) console.log(`kept ${dbUrl.toString()}`);
+  else await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
+  await admin.end();
+}
