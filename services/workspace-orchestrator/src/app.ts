@@ -43,8 +43,9 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(sessionsRoutes(service));
   await app.register(proxyRoutes({ targets, check, resolveEntry, clock: deps.clock }));
 
-  // A claimed warm container is replaced in the background; ended sessions leave the proxy's cache.
-  service.setOnWarmClaimed(() => void lifecycle.refill().catch((err: unknown) => app.log.warn({ err }, 'warm pool refill failed')));
+  // A claimed warm container is replaced in the background, after the burst of claims.
+  service.setOnWarmClaimed(() => lifecycle.refillSoon(config.WARM_POOL_REFILL_DELAY_MS));
+  app.addHook('onClose', () => lifecycle.stop());
   app.decorate('workspaces', { lifecycle, service, targets });
 
   app.addHook('onReady', async () => {

@@ -28,6 +28,8 @@ const ConfigSchema = z.object({
   /** Ready editor containers kept per workspace type whose image is present. */
   WARM_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
   WARM_POOL_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(5),
+  /** Quiet time after the last warm hand-out before replacements start. */
+  WARM_POOL_REFILL_DELAY_MS: z.coerce.number().int().min(0).default(1500),
   IDLE_TIMEOUT_SECONDS: z.coerce.number().min(1).default(30 * 60),
   REAPER_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(30),
   /** How long a started editor may take to answer its health check. */

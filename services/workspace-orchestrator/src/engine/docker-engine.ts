@@ -23,6 +23,9 @@ const isConflict = (err: unknown) => (err as { statusCode?: number }).statusCode
 export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
   const docker = new Docker({ socketPath: opts.socketPath, timeout: 60_000 });
   let networksReady: Promise<void> | undefined;
+  // A burst of creates asks the same questions; a recent 'yes' is reused for a moment.
+  const recentlyOk = new Map<string, number>();
+  const fresh = (key: string) => Date.now() - (recentlyOk.get(key) ?? 0) < 2000;
 
   async function ensureNetwork(name: string, internal: boolean, bridge: string) {
     try {
@@ -61,8 +64,10 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
     kind: 'docker',
 
     async unavailableReason() {
+      if (fresh('ping')) return undefined;
       try {
         await Promise.race([docker.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
+        recentlyOk.set('ping', Date.now());
         return undefined;
       } catch (err) {
         return `the Docker engine at ${opts.socketPath} is not reachable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
@@ -70,8 +75,10 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
     },
 
     async entryUnavailableReason(entry: CatalogueEntry) {
+      if (fresh(`image:${entry.image}`)) return undefined;
       try {
         await docker.getImage(entry.image).inspect();
+        recentlyOk.set(`image:${entry.image}`, Date.now());
         return undefined;
       } catch (err) {
         if (isNotFound(err)) return `the image ${entry.image} is not installed on this server (see infra/workspaces)`;

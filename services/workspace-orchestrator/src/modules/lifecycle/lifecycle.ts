@@ -19,6 +19,8 @@ export type LifecycleOptions = {
  */
 export function createLifecycle(repo: SessionsRepository, service: SessionsService, resolveEntry: EntryResolver, clock: { now(): Date }, log: FastifyBaseLogger, opts: LifecycleOptions) {
   let refilling: Promise<number> | undefined;
+  let stopped = false;
+  let debounce: NodeJS.Timeout | undefined;
 
   async function availableEngine(): Promise<WorkspaceEngine | undefined> {
     try {
@@ -53,7 +55,7 @@ export function createLifecycle(repo: SessionsRepository, service: SessionsServi
     }
     let started = 0;
     const workers = Array.from({ length: Math.min(opts.fillConcurrency ?? 2, missing.length) }, async () => {
-      for (let type = missing.shift(); type; type = missing.shift()) {
+      for (let type = missing.shift(); type && !stopped; type = missing.shift()) {
         try {
           await fillOne(engine, type);
           started++;
@@ -66,11 +68,32 @@ export function createLifecycle(repo: SessionsRepository, service: SessionsServi
     return started;
   }
 
+  /** One refill at a time; callers share the running one. */
+  function refill(): Promise<number> {
+    if (stopped) return Promise.resolve(0);
+    refilling ??= refillOnce().finally(() => (refilling = undefined));
+    return refilling;
+  }
+
   return {
-    /** One refill at a time; callers share the running one. */
-    refill(): Promise<number> {
-      refilling ??= refillOnce().finally(() => (refilling = undefined));
-      return refilling;
+    refill,
+
+    /**
+     * After a warm container is handed out: refill once the burst is over, so starting replacements
+     * does not compete for the CPU with the candidates being served right now.
+     */
+    refillSoon(delayMs: number) {
+      if (stopped) return;
+      clearTimeout(debounce);
+      debounce = setTimeout(() => void refill().catch((err: unknown) => log.warn({ err }, 'warm pool refill failed')), delayMs);
+      debounce.unref();
+    },
+
+    /** Stops background work and waits for a running refill to finish its current start. */
+    async stop() {
+      stopped = true;
+      clearTimeout(debounce);
+      await refilling?.catch(() => undefined);
     },
 
     /** Ends sessions idle past the timeout, sessions whose container died, and starts that never finished. */

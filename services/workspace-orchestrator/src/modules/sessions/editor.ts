@@ -16,11 +16,19 @@ function call(target: string, path: string, init: { method?: string; body?: stri
   });
 }
 
-/** Waits until the editor answers its health path (code-server: /healthz) or the deadline passes. */
-export async function waitUntilHealthy(target: string, entry: CatalogueEntry, timeoutMs: number): Promise<void> {
+/**
+ * Waits until the editor answers its health path (code-server: /healthz) or the deadline passes; gives
+ * up early when `isAlive` says the container or process has gone.
+ */
+export async function waitUntilHealthy(target: string, entry: CatalogueEntry, timeoutMs: number, isAlive: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
+  let nextAliveCheck = Date.now() + 1000;
   while (Date.now() < deadline) {
+    if (Date.now() > nextAliveCheck) {
+      if (!(await isAlive())) throw new Error('the workspace stopped while starting');
+      nextAliveCheck = Date.now() + 1000;
+    }
     try {
       const reply = await call(target, entry.healthPath, { timeoutMs: 1000 });
       if (reply.status === 200) return;

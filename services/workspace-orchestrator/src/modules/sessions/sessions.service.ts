@@ -72,7 +72,7 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
       const started = await engine.start({ id: row.id, workspaceType: row.workspaceType, entry, egress: row.egress, password: row.editorPassword, labels });
       handle = started.handle;
       await repo.update(row.id, { handle: started.handle, target: started.target });
-      await waitUntilHealthy(started.target, entry, opts.startTimeoutMs);
+      await waitUntilHealthy(started.target, entry, opts.startTimeoutMs, () => engine.isRunning(started.handle));
       const cookie = await loginToEditor(started.target, entry, row.editorPassword);
       const ready = await repo.update(row.id, { status: finalStatus, editorCookie: cookie });
       if (!ready) throw new Error('the session row disappeared');
