@@ -140,6 +140,9 @@ async function run(mode: 'warm' | 'cold', socketPath: string, instance: string) 
   } finally {
     child.send({ type: 'stop' });
     await new Promise((r) => child.once('exit', r));
+    // Whatever a background refill started after the child's own clean-up goes too.
+    const docker = createDockerEngine({ socketPath, instance, network: '', egressNetwork: '', memoryMb: 0, cpus: 1, pidsLimit: 0, tmpMb: 0 });
+    for (const c of await docker.list()) await docker.remove(c.handle);
   }
   return { mode, ...summary(times), warmHits, createResponse: summary(createTimes) };
 }
