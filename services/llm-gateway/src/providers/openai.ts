@@ -107,11 +107,16 @@ export function openAiAdapter(defaultBaseUrl: string, opts: { lookup?: LookupFun
     const parser = new SseLineParser();
     const state = { done: false };
     for await (const part of response) {
+      if (state.done) continue;
       for (const data of parser.push(part as string)) {
         yield* chunksOf(data, state);
-        if (state.done) return;
+        if (state.done) break;
       }
+      // Leaving the loop destroys the response and its socket; a response already complete is read to its
+      // end instead (at once), so its keep-alive connection returns to the pool for the next chat.
+      if (state.done && !response.complete) return;
     }
+    if (state.done) return;
     for (const data of parser.end()) {
       yield* chunksOf(data, state);
       if (state.done) return;
