@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +42,10 @@ describe('without a Docker engine but with a local code-server', () => {
     app = await buildTestApp({ socketPath: '/nonexistent/docker.sock', instance: 'none', env: { WORKSPACE_IMAGE_OVERRIDES: '' }, deps: { engines: [noEngine(), createLocalEngine({ binary, dir: join(dir, 'sessions') })] } });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   it('runs the editor as a local process per session behind the same proxy, collects its files and stops it', async () => {
     const attempt = newAttempt(app);
