@@ -189,6 +189,17 @@ describe('buildInsightsReport', () => {
     expect(report.reasons.rasch).toBeUndefined();
   });
 
+  it('runs its phases through the timer when one is given and builds the same report', () => {
+    const phases: string[] = [];
+    const timed = buildInsightsReport(INPUT, (phase, run) => {
+      phases.push(phase);
+      return run();
+    });
+    expect(timed).toEqual(report);
+    expect(phases.slice(0, 3)).toEqual(['candidates', 'classical', 'rasch']);
+    expect(phases.slice(3)).toEqual(report.topics.map(() => 'rasch-topics'));
+  });
+
   it('returns an empty report with reasons when nobody has submitted', () => {
     const empty = buildInsightsReport({ ...INPUT, candidates: [] });
     expect(InsightsReportSchema.parse(empty)).toEqual(empty);

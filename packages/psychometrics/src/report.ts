@@ -14,24 +14,28 @@ export const GENERAL_TOPIC = 'General';
 const DEFAULT_QUADRATURE_POINTS = 41;
 const NO_QUESTIONS = 'The exam has no questions.';
 
+/** Runs one named phase of the report; a caller may time the phases (results-service's Server-Timing). */
+export type PhaseTimer = <T>(phase: string, run: () => T) => T;
+const untimed: PhaseTimer = (_phase, run) => run();
+
 /**
  * The insights report of an exam (issue 5): classical statistics (Moodle's definitions), a Rasch fit,
  * the candidate ranking, topical and overall performance and integrity figures — every number
  * measured from the submissions given, or null with a reason.
  */
-export function buildInsightsReport(input: ReportInput): InsightsReport {
+export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untimed): InsightsReport {
   const { items, candidates } = input;
   const reasons: Record<string, string> = {};
   const take = (key: string, stat: Stat): number | null => {
     if (stat.value === null && stat.reason) reasons[key] = stat.reason;
     return stat.value;
   };
-  const facts = candidates.map((c) => candidateFacts(c, items));
+  const facts = time('candidates', () => candidates.map((c) => candidateFacts(c, items)));
   const marks = facts.map((f) => f.marks);
   const J = items.length;
-  const classical = computeClassicalStatistics(marks, J, items.map(randomGuessScore));
+  const classical = time('classical', () => computeClassicalStatistics(marks, J, items.map(randomGuessScore)));
   const quadraturePoints = input.rasch?.quadraturePoints ?? DEFAULT_QUADRATURE_POINTS;
-  const fit = fitRasch(marks, J, { ...input.rasch, quadraturePoints });
+  const fit = time('rasch', () => fitRasch(marks, J, { ...input.rasch, quadraturePoints }));
   if (fit.reason) reasons.rasch = fit.reason;
   else if (!fit.converged) reasons.rasch = `The Rasch fit stopped after ${fit.iterations} iterations before converging; its figures are approximate.`;
 
@@ -77,7 +81,7 @@ export function buildInsightsReport(input: ReportInput): InsightsReport {
   const candidateRows = rankCandidates(input, facts, fit.abilities, reasons);
   const difficulties = fit.items.map((i) => i.difficulty);
   const topics = groupTopics(input).map(({ topic, positions }) =>
-    topicRow(topic, positions, facts, fit.reason ?? null, eapAbilities(marks, difficulties, positions, quadraturePoints), reasons),
+    topicRow(topic, positions, facts, fit.reason ?? null, time('rasch-topics', () => eapAbilities(marks, difficulties, positions, quadraturePoints)), reasons),
   );
   const mean = (key: string, values: readonly (number | null)[], reason: string) => take(key, meanOf(values, reason));
   const noCandidates = REASONS.noCandidates;
