@@ -38,7 +38,7 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(internalRoutes(attempts, deps));
 
   const transcripts = deps.transcripts ?? createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, { timeoutMs: config.UPSTREAM_TIMEOUT_MS });
-  await app.register(insightsRoutes(createInsightsService(createInsightsRepository(deps.database), { examSource: deps.examSource, transcripts }, app.log)));
+  await app.register(insightsRoutes(createInsightsService(createInsightsRepository(deps.database), { examSource: deps.examSource, transcripts }, app.log), { serverTiming: config.INSIGHTS_SERVER_TIMING }));
 
   return app;
 }

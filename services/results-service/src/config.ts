@@ -1,4 +1,4 @@
-import { baseConfigShape, parseConfig, resolveSecret } from '@exam/server-kit/config';
+import { baseConfigShape, booleanFlag, parseConfig, resolveSecret } from '@exam/server-kit/config';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -11,6 +11,8 @@ const ConfigSchema = z.object({
   FINALIZER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(15),
   /** Time allowed to exam-service and workspace-orchestrator calls. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
+  /** Benchmarks: the insights route reports its phases (database, statistics, Rasch, serialization) in Server-Timing. */
+  INSIGHTS_SERVER_TIMING: booleanFlag.default(false),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

@@ -7,14 +7,39 @@ export function createInsightsRepository({ db }: ResultsDatabase) {
   const ofExam = (examId: string, ownerId: string) => and(eq(attempts.examId, examId), eq(attempts.ownerId, ownerId));
 
   return {
-    /** Every attempt of the owner's exam, newest first, with its result when it was submitted. */
+    /**
+     * Every attempt of the owner's exam with the parts of its result the report reads. The exam
+     * snapshot is left out (latestSnapshotOf reads it once): 10,000 copies of it were most of the
+     * bytes and the JSON parsing of a large cohort's report.
+     */
     attemptsOf(examId: string, ownerId: string) {
       return db
-        .select({ attemptId: attempts.id, snapshot: attempts.examSnapshot, result: results })
+        .select({
+          attemptId: attempts.id,
+          result: {
+            id: results.id,
+            userName: results.userName,
+            studentId: results.studentId,
+            isGraded: results.isGraded,
+            startedAt: results.startedAt,
+            completedAt: results.completedAt,
+            grades: results.grades,
+          },
+        })
         .from(attempts)
         .leftJoin(results, eq(results.attemptId, attempts.id))
+        .where(ofExam(examId, ownerId));
+    },
+
+    /** The snapshot of the owner's newest attempt at the exam: the questions the cohort sat. */
+    async latestSnapshotOf(examId: string, ownerId: string) {
+      const [row] = await db
+        .select({ snapshot: attempts.examSnapshot })
+        .from(attempts)
         .where(ofExam(examId, ownerId))
-        .orderBy(desc(attempts.startedAt), asc(attempts.id));
+        .orderBy(desc(attempts.startedAt), asc(attempts.id))
+        .limit(1);
+      return row?.snapshot;
     },
 
     /** Proctoring events of the exam's submitted attempts, in the order they were recorded. */

@@ -5,11 +5,18 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { InsightsService } from './insights.service.ts';
+import { createPhaseTimings } from './phase-timings.ts';
+
+export type InsightsRouteOptions = {
+  /** Adds a Server-Timing header with the report's phases (database, statistics, Rasch, serialization); for benchmarks. */
+  serverTiming?: boolean;
+};
 
 /** The psychometrics report of an exam, for its owner only (issue 5). */
-export function insightsRoutes(service: InsightsService) {
+export function insightsRoutes(service: InsightsService, options: InsightsRouteOptions = {}) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const timingsOf = new WeakMap<object, ReturnType<typeof createPhaseTimings>>();
 
     app.get(
       '/api/exams/:examId/insights',
@@ -20,8 +27,23 @@ export function insightsRoutes(service: InsightsService) {
           params: z.object({ examId: z.string().min(1).max(64) }),
           response: { 200: InsightsReportSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema },
         },
+        // onSend sees the payload already serialized, so the time since the handler returned is the serialization.
+        onSend: async (request, reply, payload) => {
+          const timings = timingsOf.get(request);
+          if (timings) reply.header('server-timing', timings.header(reply.elapsedTime));
+          return payload;
+        },
       },
-      async (request) => service.report(request.params.examId, creatorOf(request).sub),
+      async (request) => {
+        const { examId } = request.params;
+        const ownerId = creatorOf(request).sub;
+        if (!options.serverTiming) return service.report(examId, ownerId);
+        const timings = createPhaseTimings();
+        timingsOf.set(request, timings);
+        const report = await service.report(examId, ownerId, timings);
+        timings.finish();
+        return report;
+      },
     );
   };
 }

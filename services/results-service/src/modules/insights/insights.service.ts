@@ -1,13 +1,17 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Question } from '@exam/domain/exam';
 import type { InsightsReport } from '@exam/domain/insights';
-import { buildInsightsReport, type ReportInput } from '@exam/psychometrics/report';
+import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
 import type { ExamSource } from '../../deps.ts';
 import type { StoredGrade } from '../attempts/snapshot.ts';
 import type { InsightsRepository } from './insights.repository.ts';
 import type { AttemptTranscript, TranscriptSource } from './transcript-source.ts';
 
 type Logger = { warn(obj: object, msg: string): void };
+
+/** Times the report's phases for the Server-Timing header; `timeAsync` for the ones that wait on I/O. */
+export type ReportTimer = { time: PhaseTimer; timeAsync<T>(phase: string, run: () => Promise<T>): Promise<T> };
+const untimed: ReportTimer = { time: (_phase, run) => run(), timeAsync: (_phase, run) => run() };
 
 /** A question's mark: 1 graded correct, 0 graded wrong, null while it waits for a grader (issue 5). */
 export function markOf(grade: StoredGrade | undefined): 0 | 1 | null {
@@ -37,17 +41,17 @@ export function createInsightsService(repo: InsightsRepository, deps: { examSour
   }
 
   return {
-    async report(examId: string, ownerId: string): Promise<InsightsReport> {
-      const rows = await repo.attemptsOf(examId, ownerId);
-      const questions = await questionsOf(examId, ownerId, rows[0]?.snapshot.questions);
+    async report(examId: string, ownerId: string, timer: ReportTimer = untimed): Promise<InsightsReport> {
+      const [rows, snapshot, eventRows] = await timer.timeAsync('db', () =>
+        Promise.all([repo.attemptsOf(examId, ownerId), repo.latestSnapshotOf(examId, ownerId), repo.submittedEventsOf(examId, ownerId)]),
+      );
+      const questions = await questionsOf(examId, ownerId, snapshot?.questions);
       const submitted = rows
         .flatMap((row) => (row.result ? [{ attemptId: row.attemptId, result: row.result }] : []))
         .sort((a, b) => a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id));
       const graded = submitted.filter((s) => s.result.isGraded).length;
-      const [eventRows, transcripts] = await Promise.all([
-        repo.submittedEventsOf(examId, ownerId),
-        submitted.length > 0 ? transcriptsOf(examId) : Promise.resolve({ byAttempt: new Map<string, AttemptTranscript>(), unavailable: null }),
-      ]);
+      const transcripts =
+        submitted.length > 0 ? await timer.timeAsync('transcripts', () => transcriptsOf(examId)) : { byAttempt: new Map<string, AttemptTranscript>(), unavailable: null };
       const eventsByAttempt = new Map<string, { type: string; at: Date }[]>();
       for (const e of eventRows) {
         const list = eventsByAttempt.get(e.attemptId);
@@ -71,7 +75,7 @@ export function createInsightsService(repo: InsightsRepository, deps: { examSour
           chat: (transcripts.byAttempt.get(attemptId)?.messages ?? []).map((m) => ({ role: m.role, content: m.content, questionIndex: m.questionIndex })),
         })),
       };
-      const report = buildInsightsReport(input);
+      const report = timer.time('report', () => buildInsightsReport(input, timer.time));
       return transcripts.unavailable ? withoutAssistantFigures(report, transcripts.unavailable) : report;
     },
   };

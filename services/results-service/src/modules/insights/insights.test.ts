@@ -153,6 +153,32 @@ describe('GET /api/exams/{examId}/insights', () => {
     expect((await insights('exam-that-does-not-exist', creatorHeaders(app, 'someone-else'))).statusCode).toBe(404);
   });
 
+  it('sends no Server-Timing header when INSIGHTS_SERVER_TIMING is off', async () => {
+    const { exam, owner } = await cohort();
+    const response = await insights(exam.id, owner);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['server-timing']).toBeUndefined();
+  });
+
+  it('reports the database, statistics, Rasch and serialization phases in Server-Timing when INSIGHTS_SERVER_TIMING is on', async () => {
+    const { exam, owner } = await cohort();
+    const timed = await buildTestApp({ env: { INSIGHTS_SERVER_TIMING: '1' }, deps: { clock, transcripts } });
+    try {
+      const response = await timed.inject({ method: 'GET', url: `/api/exams/${exam.id}/insights`, headers: owner });
+      expect(response.statusCode).toBe(200);
+      expect(InsightsReportSchema.parse(response.json())).toEqual(InsightsReportSchema.parse((await insights(exam.id, owner)).json()));
+      const phases = Object.fromEntries(
+        String(response.headers['server-timing'])
+          .split(', ')
+          .map((entry) => /^([a-z-]+);dur=(\d+\.\d)(;desc="cpu=\d+\.\d")?$/.exec(entry)!.slice(1, 3)),
+      );
+      expect(Object.keys(phases).sort()).toEqual(['candidates', 'classical', 'db', 'rasch', 'rasch-topics', 'report', 'serialize', 'total', 'transcripts']);
+      expect(Number(phases.total)).toBeGreaterThanOrEqual(Number(phases.db) + Number(phases.report));
+    } finally {
+      await timed.close();
+    }
+  });
+
   it('answers 401 without a creator token', async () => {
     const exam = app.exams.put(makeExam({ questions }));
     expect((await insights(exam.id, {})).statusCode).toBe(401);
