@@ -6,6 +6,7 @@
  * Server-Timing header (INSIGHTS_SERVER_TIMING=1), stops the service. Drops the database at the end.
  *
  *   node bench/insights/run.ts [--candidates 10000] [--items 50] [--runs 7] [--keep]
+ *   node bench/insights/run.ts --database <url kept by --keep>   # measure again without seeding
  *   # BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/test) is only used to create the bench database
  */
 import { createHmac } from 'node:crypto';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '7' },
     port: { type: 'string', default: '14602' },
     keep: { type: 'boolean', default: false },
+    database: { type: 'string' },
   },
 });
 const CANDIDATES = Number(values.candidates);
@@ -38,34 +40,38 @@ function creatorToken(secret: string, sub: string): string {
   return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
 }
 
-/** `db;dur=12.3, classical;dur=4` → { db: 12.3, classical: 4 }. */
+/** `db;dur=12.3;desc="cpu=8.1", serialize;dur=4` → { db: 12.3, 'db CPU': 8.1, serialize: 4 }. */
 function parseServerTiming(header: string | null): Record<string, number> {
   const phases: Record<string, number> = {};
   for (const entry of (header ?? '').split(',')) {
-    const [name, ...params] = entry.trim().split(';');
-    const dur = params.map((p) => p.trim()).find((p) => p.startsWith('dur='));
-    if (name && dur) phases[name] = Number(dur.slice(4));
+    const [name, ...params] = entry.trim().split(';').map((p) => p.trim());
+    const dur = params.find((p) => p.startsWith('dur='));
+    const cpu = /^desc="cpu=([\d.]+)"$/.exec(params.find((p) => p.startsWith('desc=')) ?? '');
+    if (name && dur) phases[`server ${name}`] = Number(dur.slice(4));
+    if (name && cpu) phases[`server ${name} CPU`] = Number(cpu[1]);
   }
   return phases;
 }
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
-const dbName = `bench_insights_${Date.now()}`;
 const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-await admin.unsafe(`create database "${dbName}"`);
-const dbUrl = new URL(adminUrl);
-dbUrl.pathname = `/${dbName}`;
+const dbUrl = new URL(values.database ?? adminUrl);
+const created = values.database ? null : `bench_insights_${Date.now()}`;
 
 try {
-  const migrated = await openResultsDatabase({ databaseUrl: dbUrl.toString(), poolSize: 1 });
-  await migrated.close();
-  const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
-  const seedStart = performance.now();
-  const seeded = await seedInsights(sql, CANDIDATES, ITEMS);
-  const seedSeconds = (performance.now() - seedStart) / 1000;
-  const [size] = await sql<{ size: string }[]>`select pg_size_pretty(pg_database_size(current_database())) as size`;
-  await sql.end();
-  console.log(`seeded ${dbName} in ${seedSeconds.toFixed(1)} s: ${JSON.stringify(seeded)}, database ${size!.size}`);
+  if (created) {
+    await admin.unsafe(`create database "${created}"`);
+    dbUrl.pathname = `/${created}`;
+    const migrated = await openResultsDatabase({ databaseUrl: dbUrl.toString(), poolSize: 1 });
+    await migrated.close();
+    const sql = postgres(dbUrl.toString(), { max: 1, onnotice: () => {} });
+    const seedStart = performance.now();
+    const seeded = await seedInsights(sql, CANDIDATES, ITEMS);
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+    const [size] = await sql<{ size: string }[]>`select pg_size_pretty(pg_database_size(current_database())) as size`;
+    await sql.end();
+    console.log(`seeded ${created} in ${seedSeconds.toFixed(1)} s: ${JSON.stringify(seeded)}, database ${size!.size}`);
+  }
 
   const token = creatorToken(JWT_SECRET, BENCH_OWNER_ID);
   const samples: Record<string, number>[] = [];
@@ -83,8 +89,8 @@ try {
       const report = JSON.parse(body) as { candidates: unknown[]; items: unknown[]; rasch: { converged: boolean; iterations: number } };
       if (report.candidates.length !== CANDIDATES || report.items.length !== ITEMS) throw new Error(`report has ${report.candidates.length} candidates and ${report.items.length} items`);
       const phases = parseServerTiming(response.headers.get('server-timing'));
-      samples.push({ total, cpu, ...phases });
-      const shown = Object.entries(phases).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ');
+      samples.push({ 'response (client)': total, 'service CPU (/proc)': cpu, ...phases });
+      const shown = Object.entries(phases).map(([k, v]) => `${k.slice(7)} ${v.toFixed(0)}`).join(', ');
       console.log(`run ${run}: total ${total.toFixed(0)} ms, service CPU ${cpu.toFixed(0)} ms, ${shown}; body ${(body.length / 1e6).toFixed(1)} MB, Rasch ${report.rasch.iterations} iterations${report.rasch.converged ? '' : ' (not converged)'}, load ${load.toFixed(1)}`);
     } finally {
       await service.stop();
@@ -100,7 +106,7 @@ try {
     console.log(`| ${name} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${sorted.at(-1)!.toFixed(0)} |`);
   }
 } finally {
-  if (values.keep) console.log(`kept ${dbUrl.toString()}`);
-  else await admin.unsafe(`drop database if exists "${dbName}" with (force)`);
+  if (created && values.keep) console.log(`kept ${dbUrl.toString()}`);
+  else if (created) await admin.unsafe(`drop database if exists "${created}" with (force)`);
   await admin.end();
 }
