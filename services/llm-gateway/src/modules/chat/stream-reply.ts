@@ -10,9 +10,23 @@ export function redactSecrets(text: string, secrets: string[]): string {
   return secrets.filter((s) => s.length >= 4).reduce((acc, secret) => acc.split(secret).join('[redacted]'), text);
 }
 
-/** Writes one SSE frame; waits for the socket to drain when its buffer is full, or for it to close. */
+// Only when still corked: uncorking an uncorked response unbalances its cork count.
+const uncork = (raw: ServerResponse) => {
+  if (raw.writableCorked) raw.uncork();
+};
+
+/**
+ * Writes one SSE frame; waits for the socket to drain when its buffer is full, or for it to close.
+ * Frames written in the same tick (several tokens that arrived in one upstream read, which happens when
+ * the gateway is busy) leave in one system call: the response is corked until the next tick. It must be
+ * uncorked before end(): Node writes the last chunk of a corked chunked response after its terminator.
+ */
 async function send(raw: ServerResponse, event: ChatStreamEvent): Promise<void> {
   if (raw.destroyed || raw.writableEnded) return;
+  if (!raw.writableCorked) {
+    raw.cork();
+    process.nextTick(uncork, raw);
+  }
   if (raw.write(`data: ${JSON.stringify(event)}\n\n`)) return;
   await new Promise<void>((resolve) => {
     const done = () => {
@@ -82,6 +96,7 @@ export async function streamReply(request: FastifyRequest, reply: FastifyReply, 
     await send(raw, { type: 'error', message: LlmMessages.chatError });
   } finally {
     raw.off('close', onClose);
+    uncork(raw);
     if (!raw.writableEnded) raw.end();
   }
 }
