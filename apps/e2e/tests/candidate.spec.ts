@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { getAttempt, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { countdownSeconds, enterExam, storedAttempt, type StoredAttempt } from './support/taker.ts';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { createExam, getExam, listExams, PASSWORD, uniqueEmail } from './support/api.ts';
 import { E2E } from './support/env.ts';
 import { creatorTokenOf, expectToast, tableRow } from './support/ui.ts';

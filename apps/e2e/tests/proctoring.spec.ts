@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { getResult, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
 import { enterExam, examUrl } from './support/taker.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
 import { getAttempt, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { countdownSeconds, enterExam, storedAttempt } from './support/taker.ts';
 

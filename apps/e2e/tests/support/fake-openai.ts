@@ -1,0 +1,138 @@
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the fake received, as the gateway sent it. */
+export type RecordedRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: ChatCompletionBody };
+
+export type ChatCompletionBody = {
+  model?: string;
+  messages?: Array<{ role: string; content: unknown }>;
+  temperature?: number;
+  max_tokens?: number;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+};
+
+/**
+ * A step of the scripted reply: a piece of text sent as one chunk, or a gate the stream waits at until
+ * the test opens it, so a journey can look at the page while the reply is provably half-way.
+ */
+export type ReplyStep = { text: string } | { gate: string };
+
+export type FakeOpenAi = {
+  readonly requests: RecordedRequest[];
+  /** Resolves once the stream has reached this gate (the text before it has been written). */
+  reached(gate: string): Promise<void>;
+  /** Lets the stream go past this gate. */
+  open(gate: string): void;
+  close(): Promise<void>;
+};
+
+type Deferred = { promise: Promise<void>; resolve: () => void };
+type Gate = { reached: Deferred; opened: Deferred };
+
+// Promise.withResolvers is ES2024; this package's lib stops at ES2023.
+function deferred(): Deferred {
+  let resolve: () => void = () => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function sse(response: ServerResponse, payload: unknown): void {
+  response.write(`data: ${typeof payload === 'string' ? payload : JSON.stringify(payload)}\n\n`);
+}
+
+/**
+ * An OpenAI-compatible upstream for the journeys (the gateway reaches it through OPENAI_BASE_URL):
+ * `POST /v1/chat/completions` with `stream: true` answers the scripted reply as the real API streams
+ * it, `chat.completion.chunk` events written `delayMs` apart, a last chunk with finish_reason 'stop',
+ * the usage chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`.
+ */
+export async function startFakeOpenAi(options: { port: number; reply: ReplyStep[]; delayMs?: number }): Promise<FakeOpenAi> {
+  const delayMs = options.delayMs ?? 120;
+  const requests: RecordedRequest[] = [];
+  const gates = new Map<string, Gate>();
+  const gateOf = (name: string): Gate => {
+    let gate = gates.get(name);
+    if (!gate) {
+      gate = { reached: deferred(), opened: deferred() };
+      gates.set(name, gate);
+    }
+    return gate;
+  };
+  let sequence = 0;
+
+  async function stream(response: ServerResponse, body: ChatCompletionBody): Promise<void> {
+    sequence += 1;
+    const id = `chatcmpl-e2e-${sequence}`;
+    const created = Math.floor(Date.now() / 1000);
+    const chunk = (delta: Record<string, string>, finishReason: string | null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: body.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    });
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    response.flushHeaders();
+    sse(response, chunk({ role: 'assistant', content: '' }, null));
+    let completionTokens = 0;
+    for (const step of options.reply) {
+      if ('gate' in step) {
+        const gate = gateOf(step.gate);
+        gate.reached.resolve();
+        await gate.opened.promise;
+        continue;
+      }
+      await sleep(delayMs);
+      sse(response, chunk({ content: step.text }, null));
+      completionTokens += 1;
+    }
+    sse(response, chunk({}, 'stop'));
+    if (body.stream_options?.include_usage) {
+      sse(response, { id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: { prompt_tokens: 42, completion_tokens: completionTokens, total_tokens: 42 + completionTokens } });
+    }
+    sse(response, '[DONE]');
+    response.end();
+  }
+
+  const server: Server = createServer((request, response) => {
+    let raw = '';
+    request.setEncoding('utf8');
+    request.on('data', (part: string) => (raw += part));
+    request.on('end', () => {
+      const path = request.url ?? '';
+      if (request.method !== 'POST' || path !== '/v1/chat/completions') {
+        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.method} ${path}` } }));
+        return;
+      }
+      const body = JSON.parse(raw) as ChatCompletionBody;
+      requests.push({ method: request.method, path, headers: request.headers, body });
+      if (body.stream !== true) {
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'this fake only streams' } }));
+        return;
+      }
+      stream(response, body).catch((error: unknown) => response.destroy(error instanceof Error ? error : new Error(String(error))));
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  if ((server.address() as AddressInfo).port !== options.port) throw new Error('the fake OpenAI server is not on its port');
+
+  return {
+    requests,
+    reached: (gate) => gateOf(gate).reached.promise,
+    open: (gate) => gateOf(gate).opened.resolve(),
+    async close() {
+      // A stream still waiting at a gate would keep its connection, and close(), open.
+      for (const gate of gates.values()) gate.opened.resolve();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
