@@ -4,8 +4,10 @@
  * migrations, seeds it (seed.ts), then `--runs` times: starts results-service as production does
  * (node src/server.ts), sends one request with a creator token, reads the phase timings from the
  * Server-Timing header (INSIGHTS_SERVER_TIMING=1), stops the service. Drops the database at the end.
+ * llm-gateway is a stub serving transcripts for a third of the candidates (transcripts.ts), or with
+ * `--gateway down` nothing listens and the report comes without the assistant's figures.
  *
- *   node bench/insights/run.ts [--candidates 10000] [--items 50] [--runs 7] [--keep]
+ *   node bench/insights/run.ts [--candidates 10000] [--items 50] [--runs 7] [--gateway stub|down] [--keep]
  *   node bench/insights/run.ts --database <url kept by --keep>   # measure again without seeding
  *   # BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/test) is only used to create the bench database
  */
@@ -15,7 +17,8 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { openResultsDatabase } from '../../services/results-service/src/db/database.ts';
 import { BENCH_EXAM_ID, BENCH_OWNER_ID, seedInsights } from './seed.ts';
-import { cpuSecondsOf, percentile, startService } from './service.ts';
+import { CLOSED_PORT_URL, cpuSecondsOf, INTERNAL_TOKEN, percentile, startService } from './service.ts';
+import { startTranscriptStub } from './transcripts.ts';
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '14602' },
     keep: { type: 'boolean', default: false },
     database: { type: 'string' },
+    gateway: { type: 'string', default: 'stub' },
   },
 });
 const CANDIDATES = Number(values.candidates);
@@ -74,9 +78,12 @@ try {
   }
 
   const token = creatorToken(JWT_SECRET, BENCH_OWNER_ID);
+  const stubPort = Number(values.port) + 1;
+  const gateway = values.gateway === 'down' ? null : await startTranscriptStub(stubPort, INTERNAL_TOKEN, CANDIDATES, ITEMS);
+  const llmGatewayUrl = gateway ? `http://127.0.0.1:${stubPort}` : CLOSED_PORT_URL;
   const samples: Record<string, number>[] = [];
   for (let run = 1; run <= RUNS; run += 1) {
-    const service = await startService({ port: Number(values.port), databaseUrl: dbUrl.toString(), jwtSecret: JWT_SECRET });
+    const service = await startService({ port: Number(values.port), databaseUrl: dbUrl.toString(), jwtSecret: JWT_SECRET, llmGatewayUrl });
     try {
       const load = loadavg()[0]!;
       const cpuBefore = cpuSecondsOf(service.pid);
@@ -97,14 +104,20 @@ try {
     }
   }
 
-  const names = [...new Set(samples.flatMap((s) => Object.keys(s)))];
-  console.log(`\n${CANDIDATES} submitted attempts × ${ITEMS} items, ${RUNS} cold runs (Node ${process.version}), load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
-  console.log('| phase | p50 ms | p95 ms | max ms |');
-  console.log('|---|---|---|---|');
-  for (const name of names) {
-    const sorted = samples.map((s) => s[name]).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
-    console.log(`| ${name} | ${percentile(sorted, 50).toFixed(0)} | ${percentile(sorted, 95).toFixed(0)} | ${sorted.at(-1)!.toFixed(0)} |`);
-  }
+  gateway?.close();
+
+  const column = (name: string) => samples.map((x) => x[name]).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+  const cell = (sorted: number[], p: number) => (sorted.length === 0 ? '—' : percentile(sorted, p).toFixed(0));
+  const row = (label: string, wall: number[], cpu: number[]) => console.log(`| ${label} | ${cell(wall, 50)} | ${cell(wall, 95)} | ${cell(cpu, 50)} | ${cell(cpu, 95)} |`);
+  console.log(`\n${CANDIDATES} submitted attempts × ${ITEMS} items, ${RUNS} cold runs, llm-gateway ${gateway ? 'stub' : 'down'} (Node ${process.version}), load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  console.log('| phase | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms |');
+  console.log('|---|---|---|---|---|');
+  row('whole request, client side (CPU: service process from /proc)', column('response (client)'), column('service CPU (/proc)'));
+  const phases = [...new Set(samples.flatMap((x) => Object.keys(x)))].filter((k) => k.startsWith('server ') && !k.endsWith(' CPU'));
+  for (const name of phases) row(name.slice(7), column(name), column(`${name} CPU`));
+  const p95 = (name: string) => percentile(column(name), 95);
+  console.log(`\nclassical statistics p95 ${p95('server classical').toFixed(0)} ms (goal ≤ 1,000): ${p95('server classical') <= 1000 ? 'met' : 'NOT met'}`);
+  console.log(`Rasch fit p95 ${p95('server rasch').toFixed(0)} ms (goal ≤ 10,000): ${p95('server rasch') <= 10000 ? 'met' : 'NOT met'}`);
 } finally {
   if (created && values.keep) console.log(`kept ${dbUrl.toString()}`);
   else if (created) await admin.unsafe(`drop database if exists "${created}" with (force)`);

@@ -13,7 +13,10 @@ const OTHER_SEED = 7;
 const TOPICS = ['Algebra', 'Statistics', 'Programming', 'Databases', 'Networks'];
 const EXAM_DAY = Date.UTC(2025, 10, 3, 8);
 
-type Question = {
+/** Attempt ids are deterministic so the llm-gateway stub can serve transcripts for them. */
+export const attemptIdOf = (c: number) => `att-${String(c).padStart(6, '0')}`;
+
+export type Question = {
   id: string;
   type: 'mcq' | 'short-answer' | 'coding' | 'file-upload';
   title: string;
@@ -27,7 +30,7 @@ type Question = {
 type Grade = { answer: string | null; isCorrect: boolean | null; isGraded: boolean; feedback: string };
 
 /** Question j's type: 30 MCQ, 12 short answers, 4 coding and 4 file uploads in a 50-question exam. */
-function typeOf(j: number): Question['type'] {
+export function typeOf(j: number): Question['type'] {
   const k = j % 25;
   if (k < 15) return 'mcq';
   if (k < 21) return 'short-answer';
@@ -129,7 +132,7 @@ export async function seedInsights(sql: Sql, candidates: number, questionCount: 
     const ans: Columns = { attempt: [], index: [], answer: [], seq: [], at: [] };
     const ev: Columns = { attempt: [], type: [], detail: [], at: [] };
     for (let c = from; c < Math.min(candidates, from + batch); c += 1) {
-      const attemptId = `att-${String(c).padStart(6, '0')}`;
+      const attemptId = attemptIdOf(c);
       const resultId = `res-${String(c).padStart(6, '0')}`;
       const start = EXAM_DAY + Math.floor(rng.next() * 8 * 3600_000);
       const seconds = 1200 + Math.floor(rng.next() * 5400);

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 const SERVICE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../services/results-service');
 /** Nothing listens here: exam-service is not needed once attempts exist, and llm-gateway being down is part of the contract. */
-const CLOSED_PORT_URL = 'http://127.0.0.1:9';
+export const CLOSED_PORT_URL = 'http://127.0.0.1:9';
+export const INTERNAL_TOKEN = 'bench-insights-internal-token-long-enough-0123456789';
 
 /** Nearest-rank percentile of an ascending list. */
 export function percentile(sorted: readonly number[], p: number): number {
@@ -36,7 +37,7 @@ async function waitReady(url: string, child: ChildProcess) {
   throw new Error('results-service did not become ready in 30 s');
 }
 
-export async function startService(opts: { port: number; databaseUrl: string; jwtSecret: string }) {
+export async function startService(opts: { port: number; databaseUrl: string; jwtSecret: string; llmGatewayUrl: string }) {
   // BENCH_SERVER_ARGS passes node flags to the service (e.g. --cpu-prof --cpu-prof-dir=/tmp/p).
   const nodeArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, 'src/server.ts'], {
@@ -48,9 +49,9 @@ export async function startService(opts: { port: number; databaseUrl: string; jw
       LOG_LEVEL: 'error',
       DATABASE_URL: opts.databaseUrl,
       JWT_SECRET: opts.jwtSecret,
-      INTERNAL_TOKEN: 'bench-insights-internal-token-long-enough-0123456789',
+      INTERNAL_TOKEN,
       EXAM_SERVICE_URL: CLOSED_PORT_URL,
-      LLM_GATEWAY_URL: CLOSED_PORT_URL,
+      LLM_GATEWAY_URL: opts.llmGatewayUrl,
       WORKSPACE_ORCHESTRATOR_URL: CLOSED_PORT_URL,
       FINALIZER_INTERVAL_SECONDS: '3600',
       INSIGHTS_SERVER_TIMING: '1',
