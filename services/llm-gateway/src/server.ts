@@ -7,6 +7,8 @@ import { systemClock, uuidIds } from './deps.ts';
 import { createBaseUrlGuard } from './providers/base-url-guard.ts';
 import { createLlmClient, realAdapters } from './providers/llm-client.ts';
 
+const LISTEN_BACKLOG = 4096;
+
 try {
   const config = loadConfig(process.env);
   const database = await openGatewayDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir, poolSize: config.DATABASE_POOL_SIZE });
@@ -34,6 +36,11 @@ try {
   app.server.headersTimeout = 120_000;
   app.server.keepAliveTimeout = 75_000;
   app.server.maxRequestsPerSocket = 0;
+  // runServer (server-kit) listens with Node's default backlog of 511: a burst of new streams while the event
+  // loop is busy overflowed it, and the kernel reset the connections it had to drop (bench/README.md). The
+  // kernel caps the backlog at net.core.somaxconn.
+  const listen = app.listen.bind(app) as (opts: { host: string; port: number; backlog?: number }) => Promise<string>;
+  app.listen = ((opts: { host: string; port: number }) => listen({ ...opts, backlog: LISTEN_BACKLOG })) as typeof app.listen;
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {
   exitOnStartupError(err);
