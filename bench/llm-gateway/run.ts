@@ -125,16 +125,27 @@ async function waitReady(port: number) {
   throw new Error('gateway did not become ready');
 }
 
-/** CPU time the gateway process has used, in ms (utime + stime from /proc, 100 ticks per second). */
-function cpuMs(pid: number): number {
+/** CPU time the gateway process has used, in ms (utime and stime from /proc, 100 ticks per second). */
+function cpuOf(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  if (process.env.BENCH_CPU_SPLIT) console.log(`utime ${Number(fields[11]) * 10} ms, stime ${Number(fields[12]) * 10} ms`);
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
+
+const loadNow = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const loadAtStart = loadNow();
+
+/** Each stream holds four descriptors across the processes on this box (client, gateway twice, fake); warn before EMFILE does. */
+function checkOpenFileLimit(streams: number) {
+  const limit = Number(/Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Infinity);
+  if (limit < 2 * streams + 1024) console.warn(`open-file limit ${limit} is low for ${streams} streams: run \`ulimit -n ${4 * streams + 1024}\` first`);
+}
+checkOpenFileLimit(STREAMS);
+
+const countBy = (items: string[]) => Object.entries(Object.groupBy(items, (i) => i.slice(0, 80))).map(([k, v]) => `${v?.length ?? 0} × ${k}`);
 
 const summary = (results: Result[]) => {
   const ttft = results.filter((r) => r.ok && r.ttftMs >= 0).map((r) => r.ttftMs).sort((a, b) => a - b);
-  return { n: results.length, failed: results.filter((r) => !r.ok || !r.complete).length, p50: percentile(ttft, 50), p99: percentile(ttft, 99), errors: results.filter((r) => r.error).slice(0, 3).map((r) => r.error) };
+  return { n: results.length, failed: results.filter((r) => !r.ok || !r.complete).length, p50: percentile(ttft, 50), p95: percentile(ttft, 95), p99: percentile(ttft, 99), errors: countBy(results.filter((r) => !r.ok || !r.complete).map((r) => r.error ?? (r.ok ? `cut after ${r.tokens} tokens` : 'failed'))) };
 };
 
 const dbName = `llm_gateway_bench_${process.pid}`;
@@ -174,12 +185,14 @@ try {
   await openLoop(300, 100, () => direct(upstreamPort, PHASE1_TOKENS));
 
   console.log(`phase 1: ${RATE} new chats/s for ${SECONDS} s through the gateway, and as many directly, interleaved`);
-  const cpuBefore = cpuMs(gateway.pid!);
+  const cpuBefore = cpuOf(gateway.pid!);
   let turn = 0;
   const mixed = await openLoop(RATE * SECONDS * 2, RATE * 2, () => ((turn++ & 1) === 0 ? viaGateway(port, PHASE1_TOKENS).then((r) => ({ ...r, via: 'gw' })) : direct(upstreamPort, PHASE1_TOKENS).then((r) => ({ ...r, via: 'direct' }))));
   const gw = summary(mixed.filter((r) => (r as { via?: string }).via === 'gw'));
   const dr = summary(mixed.filter((r) => (r as { via?: string }).via === 'direct'));
-  const cpuPerChat = (cpuMs(gateway.pid!) - cpuBefore) / gw.n;
+  const cpuAfter = cpuOf(gateway.pid!);
+  const cpuPerChatSplit = { user: (cpuAfter.user - cpuBefore.user) / gw.n, system: (cpuAfter.system - cpuBefore.system) / gw.n };
+  const cpuPerChat = cpuPerChatSplit.user + cpuPerChatSplit.system;
 
   console.log(`phase 2: ${STREAMS} concurrent streams of ${STREAM_TOKENS} tokens through the gateway`);
   let open = 0;
@@ -191,18 +204,19 @@ try {
   });
   const st = summary(streams);
 
-  const row = (name: string, s: ReturnType<typeof summary>) => `| ${name} | ${s.n} | ${s.failed} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} |`;
+  const row = (name: string, s: ReturnType<typeof summary>) => `| ${name} | ${s.n} | ${s.failed} | ${s.p50.toFixed(2)} | ${s.p95.toFixed(2)} | ${s.p99.toFixed(2)} |`;
   console.log(
     [
       '',
-      '| path | chats | failed or truncated | TTFT p50 ms | TTFT p99 ms |',
-      '|---|---|---|---|---|',
+      '| path | chats | failed or truncated | TTFT p50 ms | TTFT p95 ms | TTFT p99 ms |',
+      '|---|---|---|---|---|---|',
       row(`direct to fake (${RATE}/s)`, dr),
       row(`through gateway (${RATE}/s)`, gw),
-      `| **added by the gateway** | | | **${(gw.p50 - dr.p50).toFixed(2)}** | **${(gw.p99 - dr.p99).toFixed(2)}** |`,
+      `| **added by the gateway** | | | **${(gw.p50 - dr.p50).toFixed(2)}** | **${(gw.p95 - dr.p95).toFixed(2)}** | **${(gw.p99 - dr.p99).toFixed(2)}** |`,
       row(`${STREAMS} streams × ${STREAM_TOKENS} tokens (peak ${peak} open)`, st),
       '',
-      `gateway CPU per chat (phase 1, ${PHASE1_TOKENS}-token replies): ${cpuPerChat.toFixed(2)} ms; load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores`,
+      `gateway CPU per chat (phase 1, ${PHASE1_TOKENS}-token replies): ${cpuPerChat.toFixed(2)} ms (user ${cpuPerChatSplit.user.toFixed(2)}, system ${cpuPerChatSplit.system.toFixed(2)})`,
+      `load average: ${loadAtStart} at the start, ${loadNow()} at the end, on ${availableParallelism()} cores`,
       '',
     ].join('\n'),
   );
