@@ -123,7 +123,8 @@ if (failed.length) {
   console.error(`Did not become ready: ${failed.join(', ')}`);
   await stopAll(1);
 }
-console.log(`
+// Once stopping (a child exited, or a check failed), the banner would tell callers waiting for it a lie.
+if (!stopping) console.log(`
   Exam platform is running${dev ? ' (dev mode, hot reload)' : ''}:
     Creators:   ${shared.CREATOR_ORIGIN}
     Candidates: ${shared.TAKER_ORIGIN}
