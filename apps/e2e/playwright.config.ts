@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -6,7 +6,14 @@ import { E2E } from './tests/support/env.ts';
 
 // The whole stack is started the way a user starts it (scripts/start.ts, i.e. `pnpm start`), on ports
 // of its own and a fresh data directory, so a running dev instance is never touched.
+// The runner creates it; its workers load this file again and inherit the path through the environment.
+const ownDataDir = !process.env.E2E_DATA_DIR;
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'exam-e2e-'));
+if (ownDataDir) {
+  process.env.E2E_DATA_DIR = dataDir;
+  // The runner exits after the stack is stopped; a directory passed in by the caller is left alone.
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
 
 export default defineConfig({
   testDir: './tests',
