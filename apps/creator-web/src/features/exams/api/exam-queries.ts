@@ -1,6 +1,5 @@
-import { ExamSchema, type Exam } from '@exam/domain/exam';
+import { ExamListSchema, ExamSchema, type Exam } from '@exam/domain/exam';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const examKeys = {
@@ -8,8 +7,6 @@ export const examKeys = {
   list: () => [...examKeys.all, 'list'] as const,
   detail: (examId: string) => [...examKeys.all, 'detail', examId] as const,
 };
-
-const ExamListSchema = z.object({ exams: z.array(ExamSchema) });
 
 export function listMyExams(): Promise<Exam[]> {
   return apiRequest('/api/exams/auth_exams', { schema: ExamListSchema }).then((data) => data.exams);
@@ -20,7 +17,7 @@ export function getExam(examId: string): Promise<Exam> {
 }
 
 export const myExamsQuery = () => queryOptions({ queryKey: examKeys.list(), queryFn: listMyExams });
-export const examQuery = (examId: string) => queryOptions({ queryKey: examKeys.detail(examId), queryFn: () => getExam(examId), retry: false });
+export const examQuery = (examId: string) => queryOptions({ queryKey: examKeys.detail(examId), queryFn: () => getExam(examId) });
 
 export function useMyExams() {
   return useQuery(myExamsQuery());
