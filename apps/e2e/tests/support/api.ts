@@ -123,3 +123,22 @@ export const question = {
     language,
   }),
 };
+
+/** Saves one answer with the candidate's attempt token (the taker page's autosave call). */
+export async function saveAnswer(request: APIRequestContext, attempt: StartedAttempt, questionIndex: number, answer: string, seq = 1): Promise<void> {
+  const response = await request.put(`${E2E.takerOrigin}/api/attempts/${attempt.attemptId}/answers/${questionIndex}`, { headers: bearer(attempt.token), data: { answer, seq } });
+  await json<unknown>(response, `save answer ${questionIndex}`);
+}
+
+export type SubmittedAttempt = { resultId: string; answered: number; total: number };
+export async function submitAttempt(request: APIRequestContext, attempt: StartedAttempt): Promise<SubmittedAttempt> {
+  const response = await request.post(`${E2E.takerOrigin}/api/attempts/${attempt.attemptId}/submit`, { headers: bearer(attempt.token) });
+  return json<SubmittedAttempt>(response, 'submit attempt');
+}
+
+/** A whole sitting through the API: start, answer question i with answers[i] (null leaves it blank), submit. */
+export async function sitExam(request: APIRequestContext, candidate: StartAttempt, answers: Array<string | null>): Promise<SubmittedAttempt> {
+  const attempt = await startAttempt(request, candidate);
+  for (const [index, answer] of answers.entries()) if (answer !== null) await saveAnswer(request, attempt, index, answer);
+  return submitAttempt(request, attempt);
+}

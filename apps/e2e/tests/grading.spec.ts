@@ -1,0 +1,193 @@
+import { readFile } from 'node:fs/promises';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
+import { getAttempt, listResults, PASSWORD, publishExam, question, registerCreator, sitExam } from './support/api.ts';
+import { enterExam, storedAttempt } from './support/taker.ts';
+
+const ADA = { name: 'Ada Lovelace', studentId: 'G-001' };
+const BOB = { name: 'Bob Babbage', studentId: 'G-002' };
+const CY = { name: 'Cy Hopper', studentId: 'G-003' };
+
+/** The grading table's row (dashboard Results tab) or a submissions row, found by the candidate's name. */
+const rowOf = (page: Page, testId: string, name: string): Locator => page.getByTestId(testId).filter({ hasText: name });
+
+async function openResultsTab(page: Page): Promise<void> {
+  await page.goto('/creator/dashboard');
+  await page.getByRole('tab', { name: 'Results' }).click();
+  await expect(page.getByRole('table', { name: 'Exam Grading' })).toBeVisible();
+}
+
+async function expectScore(row: Locator, text: string, tone: string): Promise<void> {
+  const badge = row.locator('[data-tone]');
+  await expect(badge).toHaveText(text);
+  await expect(badge).toHaveAttribute('data-tone', tone);
+}
+
+/**
+ * Issue 5: three candidates submit; the creator overrules the automatic mark of a short answer in the
+ * grader, and the Results tab, the submissions list, the insights and the CSV all follow the new mark.
+ *
+ *            Q1 (MCQ, Geography)  Q2 (MCQ, Arithmetic)  Q3 (short answer)          score
+ *   Ada      Paris ✓              4 ✓                   'jupiter' ✓ (accepted)     100 %
+ *   Bob      Rome ✗               4 ✓                   'the planet Jupiter' ✗→✓    33 % → 67 %
+ *   Cy       Berlin ✗             5 ✗                   'Saturn' ✗                   0 %
+ */
+test('the creator grades a short answer and every result view, the insights and the CSV follow', async ({ page, request }) => {
+  const creator = await registerCreator(request, 'grader');
+  const exam = await publishExam(request, creator.token, {
+    title: 'Grading Journey',
+    questions: [
+      question.mcq('Capital of France', ['Berlin', 'Paris', 'Rome'], 'Paris', 'Geography'),
+      question.mcq('Two plus two', ['3', '4', '5'], '4', 'Arithmetic'),
+      question.shortAnswer('Largest planet', ['Jupiter'], 'Astronomy'),
+    ],
+  });
+
+  await test.step('Ada sits the exam in the taker app', async () => {
+    // The same page serves the creator later: the two apps live on different origins, so nothing is shared.
+    const taker = page;
+    await enterExam(taker, exam.id, ADA);
+    await taker.getByRole('radio', { name: 'Paris' }).check();
+    await taker.getByRole('radio', { name: '4', exact: true }).check();
+    await taker.getByLabel('Answer for Q3').fill('jupiter');
+    const attempt = await storedAttempt(taker, exam.id);
+    await expect.poll(async () => Object.keys((await getAttempt(request, attempt.token, attempt.attemptId)).answers).sort()).toEqual(['0', '1', '2']);
+    await taker.getByRole('button', { name: 'Submit', exact: true }).click();
+    await expect(taker.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
+  });
+
+  await test.step('Bob and Cy submit through the API; the short answers are scored automatically', async () => {
+    await sitExam(request, { examId: exam.id, ...BOB }, ['Rome', '4', 'the planet Jupiter']);
+    await sitExam(request, { examId: exam.id, ...CY }, ['Berlin', '5', 'Saturn']);
+    const results = await listResults(request, creator.token);
+    const byName = Object.fromEntries(results.map((r) => [r.userName, r]));
+    expect(Object.keys(byName).sort()).toEqual([ADA.name, BOB.name, CY.name]);
+    expect(byName[ADA.name]).toMatchObject({ isGraded: true, correctCount: 3, score: 100 });
+    // Bob's answer is right but not in the accepted list, so the automatic mark is wrong until a grader looks.
+    expect(byName[BOB.name]).toMatchObject({ isGraded: true, correctCount: 1, score: 33 });
+    expect(byName[CY.name]).toMatchObject({ isGraded: true, correctCount: 0, score: 0 });
+  });
+
+  await test.step('the creator signs in and sees the three results in the Results tab', async () => {
+    await page.goto('/creator/auth');
+    await page.getByLabel('Email Address').fill(creator.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/creator\/dashboard$/);
+    await page.getByRole('tab', { name: 'Results' }).click();
+    await expect(page.getByTestId('grading-row')).toHaveCount(3);
+    await expectScore(rowOf(page, 'grading-row', ADA.name), '100%', 'success');
+    await expectScore(rowOf(page, 'grading-row', BOB.name), '33%', 'danger');
+    await expectScore(rowOf(page, 'grading-row', CY.name), '0%', 'danger');
+    await expect(rowOf(page, 'grading-row', BOB.name)).toContainText('3/3');
+    const card = page.getByRole('group', { name: 'Grading Journey' });
+    await expect(card).toContainText('Invites Sent3');
+    await expect(card).toContainText('Attempts3');
+    await expect(card).toContainText('Graded3');
+    // (100 + 33 + 0) / 3, rounded to one decimal by the server.
+    await expect(card).toContainText('Avg Score44.3%');
+  });
+
+  const submissionsUrl = `/creator/exam-insights/${exam.id}/submissions`;
+  await test.step('opens the grader for Bob from the submissions list and marks his short answer Correct', async () => {
+    await page.goto(submissionsUrl);
+    await expect(page.getByRole('heading', { name: /Candidate Submissions/ })).toBeVisible();
+    await expect(page.getByTestId('submission-row')).toHaveCount(3);
+    await expectScore(rowOf(page, 'submission-row', BOB.name), '33%', 'danger');
+    await rowOf(page, 'submission-row', BOB.name).getByRole('link', { name: `Open Grader for ${BOB.name}` }).click();
+    await expect(page.getByRole('heading', { name: `Grading: ${BOB.name}` })).toBeVisible();
+
+    const q3 = page.getByRole('group', { name: 'Question 3', exact: true });
+    await expect(q3).toContainText('the planet Jupiter');
+    await expect(q3).toContainText('Answer key: Jupiter');
+    await expect(q3.getByRole('button', { name: 'Incorrect', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('grader-score')).toHaveText('33%');
+
+    await q3.getByRole('button', { name: 'Correct', exact: true }).click();
+    await expect(q3.getByRole('button', { name: 'Correct', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(q3.getByRole('button', { name: 'Incorrect', exact: true })).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.getByText('You have unsaved changes')).toBeVisible();
+    await expect(page.getByTestId('grader-score')).toHaveText('67%');
+    // The MCQs keep their automatic marks.
+    await expect(page.getByRole('group', { name: 'Question 1', exact: true }).getByRole('button', { name: 'Incorrect', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('group', { name: 'Question 2', exact: true }).getByRole('button', { name: 'Correct', exact: true })).toHaveAttribute('aria-pressed', 'true');
+
+    await page.getByRole('button', { name: 'Save Grading' }).click();
+    await expect(page).toHaveURL(new RegExp(`${submissionsUrl}$`));
+  });
+
+  await test.step("Bob's new score shows in the submissions list and the Results tab", async () => {
+    const bob = rowOf(page, 'submission-row', BOB.name);
+    await expectScore(bob, '67%', 'warning');
+    await expect(bob).toContainText('Graded');
+    await expectScore(rowOf(page, 'submission-row', ADA.name), '100%', 'success');
+    await expectScore(rowOf(page, 'submission-row', CY.name), '0%', 'danger');
+    const saved = (await listResults(request, creator.token)).find((r) => r.userName === BOB.name);
+    expect(saved).toMatchObject({ isGraded: true, correctCount: 2, score: 67 });
+
+    await openResultsTab(page);
+    await expectScore(rowOf(page, 'grading-row', BOB.name), '67%', 'warning');
+    // (100 + 67 + 0) / 3.
+    await expect(page.getByRole('group', { name: 'Grading Journey' })).toContainText('Avg Score55.7%');
+  });
+
+  await test.step('the insights rank the candidates by raw score and the item table matches the marks', async () => {
+    await page.goto(`/creator/exam-insights/${exam.id}`);
+    await expect(page.getByRole('heading', { name: 'Grading Journey' })).toBeVisible();
+    await expect(page.getByTestId('pending-count')).toHaveText('0 pending');
+
+    const ranking = page.getByTestId('ranking-row');
+    await expect(ranking).toHaveCount(3);
+    const expected = [
+      { rank: '1', name: ADA.name, id: ADA.studentId, raw: '100%' },
+      { rank: '2', name: BOB.name, id: BOB.studentId, raw: '66.7%' },
+      { rank: '3', name: CY.name, id: CY.studentId, raw: '0%' },
+    ];
+    for (const [i, row] of expected.entries()) {
+      const cells = ranking.nth(i).getByRole('cell');
+      await expect(cells.nth(0)).toHaveText(row.rank);
+      await expect(cells.nth(1)).toHaveText(row.name);
+      await expect(cells.nth(2)).toHaveText(row.id);
+      await expect(cells.nth(3)).toContainText(row.raw);
+    }
+    await expect(page.getByText('Showing 1 to 3 of 3 entries')).toBeVisible();
+
+    // Facility = share of the three who got the item right: Q1 Ada only, Q2 Ada and Bob, Q3 Ada and Bob (after grading).
+    const items = page.getByTestId('item-row');
+    await expect(items).toHaveCount(3);
+    const facilities = [
+      { topic: 'Geography', title: 'Capital of France', facility: '33.3%', guess: '33.3%' },
+      { topic: 'Arithmetic', title: 'Two plus two', facility: '66.7%', guess: '33.3%' },
+      { topic: 'Astronomy', title: 'Largest planet', facility: '66.7%', guess: '0%' },
+    ];
+    for (const [i, item] of facilities.entries()) {
+      const cells = items.nth(i).getByRole('cell');
+      await expect(cells.nth(0)).toHaveText(String(i + 1));
+      await expect(cells.nth(1)).toHaveText(item.topic);
+      await expect(cells.nth(2)).toHaveText(item.title);
+      await expect(cells.nth(3)).toHaveText(item.facility);
+      await expect(cells.nth(7)).toHaveText(item.guess);
+    }
+  });
+
+  await test.step('downloads the CSV from the submissions page: one row per candidate with the marks', async () => {
+    await page.goto(submissionsUrl);
+    await expect(page.getByTestId('submission-row')).toHaveCount(3);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe(`results-${exam.id}.csv`);
+    const text = await readFile(await download.path(), 'utf8');
+    const [header, ...rows] = text.trimEnd().split('\r\n').map((line) => line.split(','));
+    expect(header).toEqual(['name', 'studentId', 'startedAt', 'completedAt', 'timeSpent', 'q1', 'q2', 'q3', 'score', 'focusLost', 'blockedPastes', 'fullscreenExits']);
+    const marks = Object.fromEntries(rows.map((r) => [r[0], { studentId: r[1], marks: r.slice(5, 8), score: r[8] }]));
+    expect(rows).toHaveLength(3);
+    expect(marks).toEqual({
+      [ADA.name]: { studentId: ADA.studentId, marks: ['1', '1', '1'], score: '100' },
+      [BOB.name]: { studentId: BOB.studentId, marks: ['0', '1', '1'], score: '67' },
+      [CY.name]: { studentId: CY.studentId, marks: ['0', '0', '0'], score: '0' },
+    });
+    for (const row of rows) {
+      expect(Date.parse(row[3] ?? '')).toBeGreaterThanOrEqual(Date.parse(row[2] ?? ''));
+      expect(Number(row[4])).toBeGreaterThanOrEqual(0);
+    }
+  });
+});
