@@ -34,9 +34,11 @@ export async function setup(project: TestProject) {
 
 export async function teardown() {
   if (!engine) return;
-  // This run's containers go, whatever the tests left behind.
+  // This run's containers and volumes go, whatever the tests left behind.
   const env = { ...process.env, DOCKER_HOST: `unix://${engine.socketPath}` };
   const ids = spawnSync('docker', ['ps', '-aq', '--filter', `label=exam.orchestrator=${instance}`], { env, encoding: 'utf8' }).stdout.trim();
   if (ids) spawnSync('docker', ['rm', '-fv', ...ids.split('\n')], { env });
+  const volumes = spawnSync('docker', ['volume', 'ls', '-q', '--filter', `label=exam.orchestrator=${instance}`], { env, encoding: 'utf8' }).stdout.trim();
+  if (volumes) spawnSync('docker', ['volume', 'rm', '-f', ...volumes.split('\n')], { env });
   if (engine.startedHere && process.env.WORKSPACE_ENGINE_KEEP !== '1') await stopTestEngine(engine.dir);
 }

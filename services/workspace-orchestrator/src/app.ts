@@ -25,7 +25,10 @@ export async function buildApp(config: Config, deps: Deps) {
   const startTimeoutMs = config.START_TIMEOUT_SECONDS * 1000;
   const service = createSessionsService(repo, deps, resolveEntry, {
     startTimeoutMs,
-    collect: { fileMaxBytes: config.WORKSPACE_FILE_MAX_BYTES, totalMaxBytes: config.WORKSPACE_TOTAL_MAX_BYTES, maxFiles: config.WORKSPACE_MAX_FILES },
+    volumes: {
+      collect: { fileMaxBytes: config.WORKSPACE_FILE_MAX_BYTES, totalMaxBytes: config.WORKSPACE_TOTAL_MAX_BYTES, maxFiles: config.WORKSPACE_MAX_FILES },
+      graceMs: config.WORKSPACE_VOLUME_GRACE_SECONDS * 1000,
+    },
   });
   const lifecycle = createLifecycle(repo, service, resolveEntry, deps.clock, app.log, {
     warmPoolSize: config.WARM_POOL_SIZE,

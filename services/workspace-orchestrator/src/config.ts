@@ -37,6 +37,8 @@ const ConfigSchema = z.object({
   WORKSPACE_FILE_MAX_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
   WORKSPACE_TOTAL_MAX_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
   WORKSPACE_MAX_FILES: z.coerce.number().int().min(1).default(2000),
+  /** How long an attempt's volume is kept after the attempt closed without its files being collected. */
+  WORKSPACE_VOLUME_GRACE_SECONDS: z.coerce.number().min(0).default(60 * 60),
   /** Lifetime of the proxy's session cookie; renewed while the candidate keeps working. */
   WORKSPACE_COOKIE_TTL_SECONDS: z.coerce.number().int().min(30).default(30 * 60),
   /** Background pool refill and reaping; tests drive them by hand. */

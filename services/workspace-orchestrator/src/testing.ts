@@ -52,9 +52,12 @@ export function fakeDirectory() {
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
 
-/** An app on the shared test database and the test Docker engine. */
-export async function buildTestApp(opts: { socketPath: string; instance: string; env?: Record<string, string>; deps?: Partial<Deps> }) {
-  const config = testConfig({ DOCKER_SOCKET: opts.socketPath, WORKSPACE_INSTANCE: opts.instance, ...opts.env });
+/** No engine answers here: the app builds and answers 'Workspace Unavailable' (scripts/check-generated.ts needs only its routes). */
+export const NO_ENGINE_SOCKET = '/nonexistent/docker.sock';
+
+/** An app on the shared test database and the test Docker engine (none when `socketPath` is left out). */
+export async function buildTestApp(opts: { socketPath?: string; instance?: string; env?: Record<string, string>; deps?: Partial<Deps> } = {}) {
+  const config = testConfig({ DOCKER_SOCKET: opts.socketPath ?? NO_ENGINE_SOCKET, WORKSPACE_INSTANCE: opts.instance ?? 'none', ...opts.env });
   const database = await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
   const engine = createDockerEngine({
     socketPath: config.DOCKER_SOCKET,

@@ -31,6 +31,8 @@ export const workspaces = workspaceSchema.table(
     editorPassword: text('editor_password').notNull(),
     editorCookie: text('editor_cookie'),
     fromWarmPool: boolean('from_warm_pool').notNull().default(false),
+    /** The named volume mounted at /home/coder/workspace (see `volumes`). */
+    volume: text('volume'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     assignedAt: timestamp('assigned_at', { withTimezone: true }),
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull(),
@@ -46,3 +48,29 @@ export const workspaces = workspaceSchema.table(
 );
 
 export type WorkspaceRow = typeof workspaces.$inferSelect;
+
+/**
+ * One row per workspace volume. A volume outlives its containers: a page reload ends the session (the
+ * container goes) but the candidate's files stay for the next session of the same attempt. A warm
+ * container's volume has no attempt until the container is handed out, then becomes the attempt's.
+ * Removed once the files were collected at submit and the attempt is closed, or a grace period after
+ * the reaper first saw the attempt closed.
+ */
+export const volumes = workspaceSchema.table(
+  'volumes',
+  {
+    name: text('name').primaryKey(),
+    backend: text('backend', { enum: ['docker', 'local'] }).notNull(),
+    /** The image family that created it; a helper container of the same image reads it after the session ended. */
+    workspaceType: text('workspace_type').notNull(),
+    attemptId: text('attempt_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    collectedAt: timestamp('collected_at', { withTimezone: true }),
+    /** When the reaper first found the attempt closed; the grace period runs from here. */
+    closedSeenAt: timestamp('closed_seen_at', { withTimezone: true }),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('volumes_live_attempt_idx').on(t.attemptId).where(sql`${t.removedAt} is null`)],
+);
+
+export type VolumeRow = typeof volumes.$inferSelect;

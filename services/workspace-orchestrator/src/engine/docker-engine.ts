@@ -90,6 +90,8 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
       await ensureNetworks();
       const network = spec.egress === 'registries' ? opts.egressNetwork : opts.network;
       const memory = opts.memoryMb * 1024 * 1024;
+      // Idempotent: an existing volume (the attempt's earlier session) is reused as it is.
+      await docker.createVolume({ Name: spec.volume.name, Labels: { ...spec.volume.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance } });
       const container = await docker.createContainer({
         name: `exam-ws-${spec.id}`,
         Image: spec.entry.image,
@@ -98,10 +100,10 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
         WorkingDir: WORKSPACE_FOLDER,
         Env: [`PASSWORD=${spec.password}`],
         Labels: { ...spec.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance, [LABELS.sessionId]: spec.id, [LABELS.workspaceType]: spec.workspaceType },
-        // An anonymous volume (removed with the container) so files survive an editor restart and
-        // the engine's archive API can read them (it cannot see inside tmpfs mounts).
-        Volumes: { [WORKSPACE_FOLDER]: {} },
         HostConfig: {
+          // A named volume, not tmpfs: it outlives the container (a reload ends the session, not the
+          // files) and the engine's archive API can read it. A new volume takes the image folder's owner (1000).
+          Mounts: [{ Type: 'volume', Source: spec.volume.name, Target: WORKSPACE_FOLDER }],
           NetworkMode: network,
           CapDrop: ['ALL'],
           SecurityOpt: ['no-new-privileges'],
@@ -151,6 +153,34 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
 
     async archiveWorkspace(workspace: { handle: string }) {
       return (await docker.getContainer(workspace.handle).getArchive({ path: WORKSPACE_FOLDER })) as NodeJS.ReadableStream;
+    },
+
+    async archiveVolume<T>(volume: string, entry: CatalogueEntry, read: (tar: NodeJS.ReadableStream) => Promise<T>): Promise<T> {
+      // A container that is created but never started: the archive API mounts its volumes for the copy,
+      // and nothing of the candidate's code runs. It is removed once the tar has been read.
+      const reader = await docker.createContainer({
+        Image: entry.image,
+        Labels: { [LABELS.managed]: 'true', [LABELS.instance]: opts.instance, [LABELS.sessionId]: `reader-${volume}` },
+        HostConfig: { NetworkMode: 'none', ReadonlyRootfs: true, Mounts: [{ Type: 'volume', Source: volume, Target: WORKSPACE_FOLDER, ReadOnly: true }] },
+      });
+      try {
+        return await read((await reader.getArchive({ path: WORKSPACE_FOLDER })) as NodeJS.ReadableStream);
+      } finally {
+        await reader.remove({ force: true }).catch(() => undefined);
+      }
+    },
+
+    async removeVolume(volume: string) {
+      try {
+        await docker.getVolume(volume).remove();
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+      }
+    },
+
+    async listVolumes() {
+      const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABELS.managed}=true`, `${LABELS.instance}=${opts.instance}`] } });
+      return (Volumes ?? []).map((v) => v.Name);
     },
 
     async close() {},

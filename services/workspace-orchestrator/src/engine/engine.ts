@@ -10,6 +10,8 @@ export type WorkspaceSpec = {
   /** The editor's per-session password; the orchestrator logs in with it on the candidate's behalf. */
   password: string;
   labels: Record<string, string>;
+  /** The named volume mounted at the workspace folder, created when missing; it outlives the container. */
+  volume: { name: string; labels: Record<string, string> };
 };
 
 /** `target` is host:port the proxy forwards to; `handle` names the container or process. */
@@ -25,11 +27,17 @@ export type WorkspaceEngine = {
   entryUnavailableReason(entry: CatalogueEntry): Promise<string | undefined>;
   start(spec: WorkspaceSpec): Promise<StartedWorkspace>;
   isRunning(handle: string): Promise<boolean>;
+  /** Removes the container (or stops the process); its named volume stays. */
   remove(handle: string): Promise<void>;
   /** Workspaces this orchestrator instance created, found by label (re-adoption after a restart). */
   list(): Promise<ManagedWorkspace[]>;
   /** A tar stream of the workspace folder (entries under 'workspace/'); symlinks stay link entries, never followed. */
-  archiveWorkspace(workspace: { id: string; handle: string }): Promise<NodeJS.ReadableStream>;
+  archiveWorkspace(workspace: { id: string; handle: string; volume: string }): Promise<NodeJS.ReadableStream>;
+  /** The same tar read from a volume no container runs on any more (the session ended before submit). */
+  archiveVolume<T>(volume: string, entry: CatalogueEntry, read: (tar: NodeJS.ReadableStream) => Promise<T>): Promise<T>;
+  removeVolume(volume: string): Promise<void>;
+  /** Volumes this orchestrator instance created, by name (re-adoption removes those it has no record of). */
+  listVolumes(): Promise<string[]>;
   close(): Promise<void>;
 };
 

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pack } from 'tar-stream';
+import type { CatalogueEntry } from '@exam/domain/workspace';
 import type { WorkspaceEngine, WorkspaceSpec } from './engine.ts';
 
 /**
@@ -21,6 +22,9 @@ export function createLocalEngine(opts: { binary: string; dir: string }): Worksp
         server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
       });
     });
+
+  /** A 'volume' is a folder that outlives the session's process, like the engine's named volume. */
+  const volumeFolder = (volume: string) => join(opts.dir, 'volumes', volume, 'workspace');
 
   const alive = (pid: number) => {
     try {
@@ -41,7 +45,8 @@ export function createLocalEngine(opts: { binary: string; dir: string }): Worksp
     },
     async start(spec: WorkspaceSpec) {
       const home = join(opts.dir, spec.id);
-      const workspace = join(home, 'workspace');
+      const workspace = volumeFolder(spec.volume.name);
+      mkdirSync(home, { recursive: true });
       mkdirSync(workspace, { recursive: true });
       const port = await freePort();
       const log = openSync(join(home, 'code-server.log'), 'a');
@@ -69,8 +74,17 @@ export function createLocalEngine(opts: { binary: string; dir: string }): Worksp
     async list() {
       return [];
     },
-    async archiveWorkspace(workspace: { id: string }) {
-      return packFolder(join(opts.dir, workspace.id, 'workspace'));
+    async archiveWorkspace(workspace: { volume: string }) {
+      return packFolder(volumeFolder(workspace.volume));
+    },
+    async archiveVolume<T>(volume: string, _entry: CatalogueEntry, read: (tar: NodeJS.ReadableStream) => Promise<T>) {
+      return read(packFolder(volumeFolder(volume)));
+    },
+    async removeVolume(volume: string) {
+      rmSync(join(opts.dir, 'volumes', volume), { recursive: true, force: true });
+    },
+    async listVolumes() {
+      return [];
     },
     async close() {},
   };

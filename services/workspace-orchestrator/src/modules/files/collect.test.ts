@@ -77,6 +77,9 @@ describe.skipIf(!socketPath)('collecting a real workspace on submit', () => {
     ].join(' && ');
     expect((await execIn(docker, containerId, ['sh', '-c', script])).exitCode).toBe(0);
 
+    const viaApi = await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: attempt.headers });
+    expect(Object.keys(viaApi.json().workspaceFiles).sort()).toEqual(['big.txt', 'data.bin', 'passwd-link', 'src/solution.py']);
+
     const response = await app.inject({ method: 'POST', url: `/internal/attempts/${attempt.claims.sub}/collect`, headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN }, payload: {} });
     expect(response.statusCode).toBe(200);
     const { files } = response.json();
@@ -86,9 +89,9 @@ describe.skipIf(!socketPath)('collecting a real workspace on submit', () => {
     expect(files['data.bin']).toMatchObject({ isBinary: true, content: '' });
     expect(files['big.txt']).toMatchObject({ size: 5000, truncated: true });
     expect(files['big.txt'].content).toHaveLength(1000);
-
-    const viaApi = await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: attempt.headers });
-    expect(Object.keys(viaApi.json().workspaceFiles).sort()).toEqual(['big.txt', 'data.bin', 'passwd-link', 'src/solution.py']);
+    // Collected at submit: the session has ended (the volume stays until the attempt is closed).
+    const after = await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: attempt.headers });
+    expect(after.statusCode).toBe(409);
   });
 
   it('answers an empty map for an attempt without a workspace and refuses a call without the internal token', async () => {

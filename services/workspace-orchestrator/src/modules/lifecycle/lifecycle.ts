@@ -33,6 +33,7 @@ export function createLifecycle(repo: SessionsRepository, service: SessionsServi
   async function fillOne(engine: WorkspaceEngine, workspaceType: string) {
     const entry = resolveEntry(workspaceType);
     const row = await repo.insert(service.newRow(engine, workspaceType, 'none', {}));
+    await service.volumes.record(row);
     await service.launch(engine, row, entry, { [LABELS.pool]: 'warm' }, 'warm');
   }
 
@@ -96,7 +97,10 @@ export function createLifecycle(repo: SessionsRepository, service: SessionsServi
       await refilling?.catch(() => undefined);
     },
 
-    /** Ends sessions idle past the timeout, sessions whose container died, and starts that never finished. */
+    /**
+     * Ends sessions idle past the timeout, sessions whose container died, and starts that never finished
+     * (answers their ids); then removes the volumes nobody will read again.
+     */
     async reap(): Promise<string[]> {
       const now = clock.now();
       const reaped: string[] = [];
@@ -119,16 +123,17 @@ export function createLifecycle(repo: SessionsRepository, service: SessionsServi
           reaped.push(row.id);
         }
       }
+      await service.volumes.reap();
       return reaped;
     },
 
     /**
      * At start: containers labelled for this orchestrator that have a live row are kept (their row has
      * the address and editor cookie); containers without one are removed; live rows whose container is
-     * gone are ended.
+     * gone are ended (their volumes stay with their attempts); volumes without a record are removed.
      */
-    async adopt(): Promise<{ adopted: string[]; removed: string[]; ended: string[] }> {
-      const result = { adopted: [] as string[], removed: [] as string[], ended: [] as string[] };
+    async adopt(): Promise<{ adopted: string[]; removed: string[]; ended: string[]; removedVolumes: string[] }> {
+      const result = { adopted: [] as string[], removed: [] as string[], ended: [] as string[], removedVolumes: [] as string[] };
       const engine = await availableEngine();
       if (!engine || engine.kind !== 'docker') return result;
       const containers = await engine.list();
@@ -147,6 +152,7 @@ export function createLifecycle(repo: SessionsRepository, service: SessionsServi
         await service.endRow(row, 'not found after a restart');
         result.ended.push(row.id);
       }
+      result.removedVolumes = await service.volumes.removeUnrecorded(engine);
       return result;
     },
   };

@@ -52,7 +52,8 @@ describe('without a Docker engine but with a local code-server', () => {
     const created = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
     const session = created.json();
     expect(session.status, created.body).toBe('ready');
-    writeFileSync(join(dir, 'sessions', session.sessionId, 'workspace', 'main.py'), 'print(42)\n');
+    // The local engine's 'volume' is a folder named like the engine's volume, kept apart from the process's home.
+    writeFileSync(join(dir, 'sessions', 'volumes', `exam-ws-${session.sessionId}`, 'workspace', 'main.py'), 'print(42)\n');
     const page = await httpCall(base, session.editorPath, { headers: attempt.headers });
     expect(page.status).toBe(200);
     expect(page.body).toContain('main.py');

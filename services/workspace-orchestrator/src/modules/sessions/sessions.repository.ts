@@ -1,13 +1,15 @@
 import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { WorkspaceDatabase } from '../../db/database.ts';
-import { workspaces, type WorkspaceRow } from '../../db/schema.ts';
+import { volumes, workspaces, type VolumeRow, type WorkspaceRow } from '../../db/schema.ts';
 
 export type NewWorkspace = typeof workspaces.$inferInsert;
+export type NewVolume = typeof volumes.$inferInsert;
 
 /** Queries only; the rules live in sessions.service.ts. */
 export function createSessionsRepository(database: WorkspaceDatabase) {
   const { db } = database;
   const live = isNull(workspaces.endedAt);
+  const kept = isNull(volumes.removedAt);
   return {
     async insert(row: NewWorkspace): Promise<WorkspaceRow> {
       const [inserted] = await db.insert(workspaces).values(row).returning();
@@ -59,6 +61,25 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
     },
     async markEnded(id: string, at: Date, reason: string, status: 'ended' | 'failed' = 'ended'): Promise<void> {
       await db.update(workspaces).set({ status, endedAt: at, endReason: reason }).where(and(eq(workspaces.id, id), live));
+    },
+
+    async insertVolume(row: NewVolume): Promise<void> {
+      await db.insert(volumes).values(row);
+    },
+    /** The attempt's volume that still exists (at most one, by the partial unique index). */
+    async findVolumeOfAttempt(attemptId: string): Promise<VolumeRow | undefined> {
+      const [row] = await db.select().from(volumes).where(and(eq(volumes.attemptId, attemptId), kept));
+      return row;
+    },
+    async findVolume(name: string): Promise<VolumeRow | undefined> {
+      const [row] = await db.select().from(volumes).where(eq(volumes.name, name));
+      return row;
+    },
+    async updateVolume(name: string, changes: Partial<NewVolume>): Promise<void> {
+      await db.update(volumes).set(changes).where(and(eq(volumes.name, name), kept));
+    },
+    async listKeptVolumes(): Promise<VolumeRow[]> {
+      return db.select().from(volumes).where(kept).orderBy(asc(volumes.createdAt));
     },
   };
 }

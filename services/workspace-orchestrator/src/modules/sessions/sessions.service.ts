@@ -7,11 +7,12 @@ import type { WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
 import { LABELS, type WorkspaceEngine } from '../../engine/engine.ts';
-import { collectFiles, type CollectLimits } from '../files/collect.ts';
+import { collectFiles } from '../files/collect.ts';
 import { loginToEditor, waitUntilHealthy } from './editor.ts';
 import type { NewWorkspace, SessionsRepository } from './sessions.repository.ts';
+import { createVolumes, volumeNameFor, type VolumesOptions } from './volumes.ts';
 
-export type SessionsOptions = { startTimeoutMs: number; collect: CollectLimits };
+export type SessionsOptions = { startTimeoutMs: number; volumes: VolumesOptions };
 
 const isUniqueViolation = (err: unknown): boolean => {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -38,6 +39,7 @@ export function toSession(row: WorkspaceRow): Session {
 export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps, 'database'>, resolveEntry: EntryResolver, opts: SessionsOptions) {
   const now = () => deps.clock.now();
   let onWarmClaimed: (workspaceType: string) => void = () => {};
+  const volumes = createVolumes(repo, deps, resolveEntry, opts.volumes);
 
   /** The first engine that can run workspaces now, or 503 with every engine's reason. */
   async function activeEngine(): Promise<WorkspaceEngine> {
@@ -57,9 +59,11 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
     return engine;
   }
 
+  /** Ends a session: its container goes, its volume stays for the attempt (unless it never had one). */
   async function endRow(row: WorkspaceRow, reason: string, status: 'ended' | 'failed' = 'ended') {
     await repo.markEnded(row.id, now(), reason, status);
     if (row.handle) await engineOf(row).remove(row.handle);
+    await volumes.discardUnassigned(row);
   }
 
   /**
@@ -69,7 +73,8 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
   async function launch(engine: WorkspaceEngine, row: WorkspaceRow, entry: CatalogueEntry, labels: Record<string, string>, finalStatus: 'ready' | 'warm') {
     let handle: string | undefined;
     try {
-      const started = await engine.start({ id: row.id, workspaceType: row.workspaceType, entry, egress: row.egress, password: row.editorPassword, labels });
+      const volume = { name: row.volume!, labels: volumes.labels(row) };
+      const started = await engine.start({ id: row.id, workspaceType: row.workspaceType, entry, egress: row.egress, password: row.editorPassword, labels, volume });
       handle = started.handle;
       await repo.update(row.id, { handle: started.handle, target: started.target });
       await waitUntilHealthy(started.target, entry, opts.startTimeoutMs, () => engine.isRunning(started.handle));
@@ -80,14 +85,18 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
     } catch (err) {
       await repo.markEnded(row.id, now(), `start failed: ${(err as Error).message}`, 'failed');
       if (handle) await engine.remove(handle).catch(() => undefined);
+      await volumes.discardUnassigned(row).catch(() => undefined);
       throw err;
     }
   }
 
+  /** A 'starting' row; its volume is the attempt's earlier one when `assignment.volume` names it, else a new one. */
   function newRow(engine: WorkspaceEngine, workspaceType: string, egress: 'none' | 'registries', assignment: Partial<NewWorkspace>): NewWorkspace {
     const at = now();
+    const id = deps.ids.next();
     return {
-      id: deps.ids.next(),
+      id,
+      volume: volumeNameFor(id),
       backend: engine.kind,
       workspaceType,
       egress,
@@ -126,6 +135,7 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
       const warm = await repo.claimWarm(workspaceType, engine.kind, assignment);
       if (!warm) return undefined;
       onWarmClaimed(workspaceType);
+      await volumes.assign(warm);
       if (warm.handle && (await engine.isRunning(warm.handle))) return warm;
       await endRow(warm, 'the warm workspace had stopped');
     }
@@ -136,7 +146,7 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
     if (!row.handle || row.status !== 'ready') return {};
     const engine = engineOf(row);
     if (!(await engine.isRunning(row.handle))) return {};
-    return collectFiles(await engine.archiveWorkspace({ id: row.id, handle: row.handle }), opts.collect);
+    return collectFiles(await engine.archiveWorkspace({ id: row.id, handle: row.handle, volume: row.volume ?? '' }), opts.volumes.collect);
   }
 
   return {
@@ -145,6 +155,7 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
     newRow,
     endRow,
     engineOf,
+    volumes,
     setOnWarmClaimed(listener: (workspaceType: string) => void) {
       onWarmClaimed = listener;
     },
@@ -171,10 +182,14 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
       };
       const egress = settings.allowPackageRegistries ? 'registries' : 'none';
       try {
+        // The attempt's earlier volume (a reload ended its session) comes back with its files: a cold
+        // start mounting it. Otherwise a warm container, whose fresh volume becomes the attempt's.
+        const earlier = await volumes.ofAttempt(claims.sub);
         // Warm containers sit on the internal bridge only, so an exam allowing registries always cold-starts.
-        const warm = egress === 'none' ? await claimWarm(engine, settings.workspaceType, assignment) : undefined;
+        const warm = !earlier && egress === 'none' ? await claimWarm(engine, settings.workspaceType, assignment) : undefined;
         if (warm) return toSession(warm);
-        const row = await repo.insert(newRow(engine, settings.workspaceType, egress, assignment));
+        const row = await repo.insert(newRow(engine, settings.workspaceType, egress, { ...assignment, ...(earlier ? { volume: earlier.name } : {}) }));
+        if (!earlier) await volumes.record(row);
         const labels = { [LABELS.attemptId]: claims.sub, [LABELS.ownerId]: claims.ownerId, [LABELS.pool]: 'assigned' };
         return toSession(await launch(engine, row, entry, labels, 'ready'));
       } catch (err) {
@@ -209,10 +224,21 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
       return readFiles(row);
     },
 
-    /** Submit-time collection (results-service): the files of the attempt's live workspace, or none. */
+    /**
+     * Submit-time collection (results-service): the files of the attempt's workspace, from its running
+     * container or, when the session already ended, from its volume. Then the session ends; the volume
+     * stays (a repeated collect reads it again) until the reaper finds the attempt closed.
+     */
     async collect(attemptId: string): Promise<Record<string, WorkspaceFile>> {
       const row = await repo.findLiveByAttempt(attemptId);
-      return row ? readFiles(row) : {};
+      const volume = await volumes.ofAttempt(attemptId);
+      const running = row?.status === 'ready' && row.handle ? await engineOf(row).isRunning(row.handle) : false;
+      let files: Record<string, WorkspaceFile> = {};
+      if (row && running) files = await readFiles(row);
+      else if (volume) files = await volumes.read(volume);
+      if (row) await endRow(row, 'files collected at submit');
+      if (volume) await volumes.markCollected(volume);
+      return files;
     },
   };
 }

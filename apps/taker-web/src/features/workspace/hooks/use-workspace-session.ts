@@ -40,7 +40,8 @@ type Options = { token: string | null; examId: string; enabled: boolean };
 /**
  * The panel's session: initializing → creating → connecting (3 s) → connected, or failed with a
  * reason; `retry` starts over and counts the attempt. The session is ended by a beacon when the page
- * closes, not when the panel unmounts: hiding the panel must not throw the candidate's files away.
+ * closes (the orchestrator keeps the files for the next session), not when the panel unmounts: hiding
+ * the panel must not stop the editor.
  */
 export function useWorkspaceSession({ token, examId, enabled }: Options) {
   const [attemptNumber, setAttemptNumber] = useState(1);

@@ -1,0 +1,107 @@
+import type { WorkspaceFile } from '@exam/domain/internal';
+import type { VolumeRow, WorkspaceRow } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import type { EntryResolver } from '../../engine/catalogue.ts';
+import { LABELS, type WorkspaceEngine } from '../../engine/engine.ts';
+import { collectFiles, type CollectLimits } from '../files/collect.ts';
+import type { SessionsRepository } from './sessions.repository.ts';
+
+export type VolumesOptions = { collect: CollectLimits; graceMs: number };
+
+/** Docker volume names allow [a-zA-Z0-9][a-zA-Z0-9_.-]; session ids are hex. */
+export const volumeNameFor = (sessionId: string) => `exam-ws-${sessionId}`;
+
+/**
+ * The attempt's files live in a volume that outlives its containers (issue 6: nothing a candidate
+ * typed is lost). Ending a session removes the container only; the volume goes once its files were
+ * collected at submit and the attempt is closed, or a grace period after the attempt was seen closed.
+ */
+export function createVolumes(repo: SessionsRepository, deps: Omit<Deps, 'database'>, resolveEntry: EntryResolver, opts: VolumesOptions) {
+  const now = () => deps.clock.now();
+  const engineOf = (backend: string): WorkspaceEngine | undefined => deps.engines.find((e) => e.kind === backend);
+
+  async function remove(volume: Pick<VolumeRow, 'name' | 'backend'>) {
+    await engineOf(volume.backend)?.removeVolume(volume.name);
+    await repo.updateVolume(volume.name, { removedAt: now() });
+  }
+
+  return {
+    /** Labels for the engine's volume: the attempt when it is known at creation (a warm volume gets it in the database on hand-out). */
+    labels(row: WorkspaceRow): Record<string, string> {
+      return { [LABELS.sessionId]: row.id, ...(row.attemptId ? { [LABELS.attemptId]: row.attemptId } : {}) };
+    },
+
+    /** Records a new volume; called after its workspace row exists so the reaper never sees it unused. */
+    async record(row: WorkspaceRow): Promise<void> {
+      await repo.insertVolume({ name: row.volume!, backend: row.backend, workspaceType: row.workspaceType, attemptId: row.attemptId, createdAt: now() });
+    },
+
+    /** The attempt's volume from an earlier session, if any is left. */
+    ofAttempt: (attemptId: string) => repo.findVolumeOfAttempt(attemptId),
+
+    /** A warm container's volume becomes the attempt's when the container is handed out. */
+    async assign(row: WorkspaceRow): Promise<void> {
+      if (row.volume) await repo.updateVolume(row.volume, { attemptId: row.attemptId });
+    },
+
+    /** A volume that never held an attempt's files (a warm container that was never handed out) goes with its container. */
+    async discardUnassigned(row: WorkspaceRow): Promise<void> {
+      if (!row.volume || row.attemptId) return;
+      const volume = await repo.findVolume(row.volume);
+      if (volume && !volume.attemptId && !volume.removedAt) await remove(volume);
+    },
+
+    /** The files of a volume no container runs on any more. */
+    async read(volume: VolumeRow): Promise<Record<string, WorkspaceFile>> {
+      const engine = engineOf(volume.backend);
+      if (!engine) return {};
+      return engine.archiveVolume(volume.name, resolveEntry(volume.workspaceType), (tar) => collectFiles(tar, opts.collect));
+    },
+
+    markCollected: (volume: VolumeRow) => repo.updateVolume(volume.name, { collectedAt: now() }),
+
+    /**
+     * Removes volumes nobody will read again: unassigned ones without a live container, collected ones
+     * of closed attempts, and uncollected ones whose attempt has been closed for the grace period.
+     * Answers the names removed.
+     */
+    async reap(): Promise<string[]> {
+      const removed: string[] = [];
+      const candidates = await repo.listKeptVolumes();
+      const inUse = new Set((await repo.listLive()).map((row) => row.volume));
+      for (const volume of candidates) {
+        if (inUse.has(volume.name)) continue;
+        let gone = !volume.attemptId;
+        if (volume.attemptId) {
+          let open: boolean;
+          try {
+            open = await deps.directory.isAttemptOpen(volume.attemptId);
+          } catch {
+            continue; // results-service unreachable: decide nothing now
+          }
+          if (open) continue;
+          const seen = volume.closedSeenAt ?? now();
+          if (!volume.closedSeenAt) await repo.updateVolume(volume.name, { closedSeenAt: seen });
+          gone = Boolean(volume.collectedAt) || now().getTime() - seen.getTime() >= opts.graceMs;
+        }
+        if (!gone) continue;
+        try {
+          await remove(volume);
+          removed.push(volume.name);
+        } catch {
+          // still mounted by a container being removed: the next round takes it
+        }
+      }
+      return removed;
+    },
+
+    /** At start: engine volumes of this instance without a record are removed. */
+    async removeUnrecorded(engine: WorkspaceEngine): Promise<string[]> {
+      const known = new Set((await repo.listKeptVolumes()).map((v) => v.name));
+      const orphans = (await engine.listVolumes()).filter((name) => !known.has(name));
+      for (const name of orphans) await engine.removeVolume(name).catch(() => undefined);
+      return orphans;
+    },
+  };
+}
+export type Volumes = ReturnType<typeof createVolumes>;
