@@ -8,3 +8,6 @@ for f in /home/coder/workspace/*; do
   [ -e "$f" ] && printf '<li>%s</li>\n' "$(busybox httpd -e "${f##*/}")"
 done
 printf '</ul>\n'
+# A stand-in for the editor's "save": the journeys type a file name and its text, and cgi-bin/save writes it.
+printf '<form method="post" action="cgi-bin/save"><label>File name <input name="name"></label>\n'
+printf '<label>Content <textarea name="content"></textarea></label><button type="submit">Save file</button></form>\n'

@@ -34,6 +34,19 @@ describe.skipIf(!socketPath)('the /workspace proxy', () => {
     expect(page.headers['set-cookie']).toBeUndefined();
   });
 
+  it('forwards a form post from the taker origin to the editor, which writes the file into the workspace', async () => {
+    const body = new URLSearchParams({ name: 'hello.py', content: 'print("hi") # 50% + more' }).toString();
+    const saved = await httpCall(base, `${editorPath}cgi-bin/save`, {
+      method: 'POST',
+      headers: { ...owner.headers, origin: TAKER_ORIGIN, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) },
+      body,
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.location).toBe('../');
+    const files = await app.inject({ method: 'GET', url: `/api/session/${sessionId}/files`, headers: owner.headers });
+    expect(files.json().workspaceFiles['hello.py']).toMatchObject({ content: 'print("hi") # 50% + more', type: 'text/x-python' });
+  });
+
   it('refuses a request without a token, with another attempt token, or a creator token', async () => {
     expect((await httpCall(base, editorPath)).status).toBe(401);
     const other = newAttempt(app);
