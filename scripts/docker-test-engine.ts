@@ -2,10 +2,13 @@
 // so the images are built here from an imported busybox root filesystem.
 //   node scripts/docker-test-engine.ts start    starts (or reuses) dockerd, builds the test images, prints the socket path
 //   node scripts/docker-test-engine.ts stop     stops the dockerd this script started, by its PID
+// Test runs share one engine (the orchestrator's PGlite and PostgreSQL suites and the journeys run at the
+// same time): each holds a lease while it runs, and the engine a run started is stopped by the last run
+// to release it.
 //   node scripts/docker-test-engine.ts status
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,10 +99,44 @@ function firewall(action: 'add' | 'remove') {
   if (result.status !== 0) throw new Error(`host-firewall.sh ${action} failed: ${result.stderr.trim()}`);
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+function takeLease(dir: string) {
+  mkdirSync(join(dir, 'leases'), { recursive: true });
+  writeFileSync(join(dir, 'leases', String(process.pid)), '');
+}
+
+/**
+ * Ends this process's use of the engine. An engine a test run started is stopped by the last run
+ * that still used it, so a suite finishing first never pulls the engine from under another one.
+ */
+export async function releaseTestEngine(engine: TestEngine): Promise<void> {
+  rmSync(join(engine.dir, 'leases', String(process.pid)), { force: true });
+  const marker = join(engine.dir, 'started-by-tests');
+  if (engine.startedHere) writeFileSync(marker, '');
+  if (!existsSync(marker)) return;
+  const others = readdirSync(join(engine.dir, 'leases')).filter((name) => {
+    if (alive(Number(name))) return true;
+    rmSync(join(engine.dir, 'leases', name), { force: true });
+    return false;
+  });
+  if (others.length) return;
+  rmSync(marker, { force: true });
+  await stopTestEngine(engine.dir);
+}
+
 /** Starts dockerd under `dir` (or reuses the one already running there) and makes sure the test images exist. */
 export async function startTestEngine(dir = engineDir()): Promise<TestEngine> {
   const socketPath = join(dir, 'docker.sock');
   if (pidOf(dir) && (await ping(socketPath))) {
+    takeLease(dir);
     firewall('add');
     ensureImages(socketPath);
     return { socketPath, dir, startedHere: false };
@@ -127,6 +164,7 @@ export async function startTestEngine(dir = engineDir()): Promise<TestEngine> {
     await new Promise((r) => setTimeout(r, 200));
   }
   log(`dockerd ${child.pid} listening on ${socketPath}`);
+  takeLease(dir);
   firewall('add');
   ensureImages(socketPath);
   return { socketPath, dir, startedHere: true };

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { startTestEngine, stopTestEngine, type TestEngine } from '../../scripts/docker-test-engine.ts';
+import { releaseTestEngine, startTestEngine, type TestEngine } from '../../scripts/docker-test-engine.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,5 +40,5 @@ export async function teardown() {
   if (ids) spawnSync('docker', ['rm', '-fv', ...ids.split('\n')], { env });
   const volumes = spawnSync('docker', ['volume', 'ls', '-q', '--filter', `label=exam.orchestrator=${instance}`], { env, encoding: 'utf8' }).stdout.trim();
   if (volumes) spawnSync('docker', ['volume', 'rm', '-f', ...volumes.split('\n')], { env });
-  if (engine.startedHere && process.env.WORKSPACE_ENGINE_KEEP !== '1') await stopTestEngine(engine.dir);
+  if (process.env.WORKSPACE_ENGINE_KEEP !== '1') await releaseTestEngine(engine);
 }

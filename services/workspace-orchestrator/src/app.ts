@@ -25,6 +25,7 @@ export async function buildApp(config: Config, deps: Deps) {
   const startTimeoutMs = config.START_TIMEOUT_SECONDS * 1000;
   const service = createSessionsService(repo, deps, resolveEntry, {
     startTimeoutMs,
+    pageCloseGraceMs: config.WORKSPACE_PAGE_CLOSE_GRACE_MS,
     volumes: {
       collect: { fileMaxBytes: config.WORKSPACE_FILE_MAX_BYTES, totalMaxBytes: config.WORKSPACE_TOTAL_MAX_BYTES, maxFiles: config.WORKSPACE_MAX_FILES },
       graceMs: config.WORKSPACE_VOLUME_GRACE_SECONDS * 1000,

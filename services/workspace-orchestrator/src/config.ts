@@ -39,6 +39,8 @@ const ConfigSchema = z.object({
   WORKSPACE_MAX_FILES: z.coerce.number().int().min(1).default(2000),
   /** How long an attempt's volume is kept after the attempt closed without its files being collected. */
   WORKSPACE_VOLUME_GRACE_SECONDS: z.coerce.number().min(0).default(60 * 60),
+  /** A page-close beacon this soon after a create of the same session is the reloaded page's old one, and ignored. */
+  WORKSPACE_PAGE_CLOSE_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   /** Lifetime of the proxy's session cookie; renewed while the candidate keeps working. */
   WORKSPACE_COOKIE_TTL_SECONDS: z.coerce.number().int().min(30).default(30 * 60),
   /** Background pool refill and reaping; tests drive them by hand. */

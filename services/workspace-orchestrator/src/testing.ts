@@ -29,6 +29,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     WORKSPACE_CPUS: '0.5',
     WORKSPACE_PIDS_LIMIT: '64',
     START_TIMEOUT_SECONDS: '20',
+    // Tests send the page-close beacon right after create; the reload race has a test of its own.
+    WORKSPACE_PAGE_CLOSE_GRACE_MS: '0',
     ...overrides,
   });
 }

@@ -47,7 +47,7 @@ export function sessionsRoutes(service: SessionsService) {
         schema: { tags: ['sessions'], params: SessionParamsSchema, body: z.unknown(), response: { 204: z.null(), ...errors } },
       },
       async (request, reply) => {
-        await service.end(request.params.sessionId, attemptOf(request));
+        await service.end(request.params.sessionId, attemptOf(request), { pageClose: true });
         return reply.status(204).send(null);
       },
     );

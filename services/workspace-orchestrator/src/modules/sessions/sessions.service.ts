@@ -12,7 +12,8 @@ import { loginToEditor, waitUntilHealthy } from './editor.ts';
 import type { NewWorkspace, SessionsRepository } from './sessions.repository.ts';
 import { createVolumes, volumeNameFor, type VolumesOptions } from './volumes.ts';
 
-export type SessionsOptions = { startTimeoutMs: number; volumes: VolumesOptions };
+/** `pageCloseGraceMs`: how long after a create a page-close beacon for the same session is taken to be the reloaded page's own. */
+export type SessionsOptions = { startTimeoutMs: number; pageCloseGraceMs: number; volumes: VolumesOptions };
 
 const isUniqueViolation = (err: unknown): boolean => {
   const e = err as { code?: string; cause?: { code?: string } };
@@ -40,6 +41,17 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
   const now = () => deps.clock.now();
   let onWarmClaimed: (workspaceType: string) => void = () => {};
   const volumes = createVolumes(repo, deps, resolveEntry, opts.volumes);
+  /**
+   * When create last answered each session. On a reload the old page's end beacon can reach the server
+   * after the new page's create has reused the same session; a beacon that soon after is ignored.
+   */
+  const handedOut = new Map<string, number>();
+  const handOut = (row: WorkspaceRow): Session => {
+    const at = Date.now();
+    handedOut.set(row.id, at);
+    for (const [id, when] of handedOut) if (at - when > opts.pageCloseGraceMs) handedOut.delete(id);
+    return toSession(row);
+  };
 
   /** The first engine that can run workspaces now, or 503 with every engine's reason. */
   async function activeEngine(): Promise<WorkspaceEngine> {
@@ -162,7 +174,7 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
 
     async create(claims: AttemptClaims, body: CreateSession): Promise<Session> {
       const found = await reusable(claims.sub);
-      if (found) return toSession(found);
+      if (found) return handOut(found);
       const [settings, open] = await Promise.all([deps.directory.workspaceSettings(claims.examId), deps.directory.isAttemptOpen(claims.sub)]);
       if (!open) throw new AppError(ErrorCode.ATTEMPT_CLOSED, 'This attempt has ended');
       if (!settings.enabled) throw new AppError(ErrorCode.CONFLICT, 'The coding workspace is not enabled for this exam');
@@ -187,26 +199,28 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
         const earlier = await volumes.ofAttempt(claims.sub);
         // Warm containers sit on the internal bridge only, so an exam allowing registries always cold-starts.
         const warm = !earlier && egress === 'none' ? await claimWarm(engine, settings.workspaceType, assignment) : undefined;
-        if (warm) return toSession(warm);
+        if (warm) return handOut(warm);
         const row = await repo.insert(newRow(engine, settings.workspaceType, egress, { ...assignment, ...(earlier ? { volume: earlier.name } : {}) }));
         if (!earlier) await volumes.record(row);
         const labels = { [LABELS.attemptId]: claims.sub, [LABELS.ownerId]: claims.ownerId, [LABELS.pool]: 'assigned' };
-        return toSession(await launch(engine, row, entry, labels, 'ready'));
+        return handOut(await launch(engine, row, entry, labels, 'ready'));
       } catch (err) {
         if (isUniqueViolation(err)) {
           const winner = await reusable(claims.sub);
-          if (winner) return toSession(winner);
+          if (winner) return handOut(winner);
         }
         if (err instanceof AppError) throw err;
         throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(`Failed to create your coding workspace (${(err as Error).message})`));
       }
     },
 
-    async end(sessionId: string, claims: AttemptClaims): Promise<void> {
+    /** Ends the session (its container); `pageClose` marks the page-close beacon, ignored right after a create. */
+    async end(sessionId: string, claims: AttemptClaims, how: { pageClose?: boolean } = {}): Promise<void> {
       const row = await repo.find(sessionId);
       if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'Session not found');
       if (row.attemptId !== claims.sub) throw new AppError(ErrorCode.FORBIDDEN, 'This session belongs to another attempt');
       if (row.endedAt) return;
+      if (how.pageClose && Date.now() - (handedOut.get(sessionId) ?? 0) < opts.pageCloseGraceMs) return;
       await endRow(row, 'ended by the candidate');
     },
 

@@ -63,6 +63,21 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
     expect((await volumesOf(attempt.claims.sub)).map((v) => v.Name)).toEqual([volume!.Name]);
   });
 
+  it('ignores the reloaded page’s late end beacon when the new page’s create already reused the session', async () => {
+    const graceful: App = await buildTestApp({ socketPath: socketPath!, instance, env: { WORKSPACE_PAGE_CLOSE_GRACE_MS: '60000', WORKSPACE_IMAGE_OVERRIDES: 'vscode=test,excel=test' } });
+    try {
+      const attempt = newAttempt(graceful, { workspaceType: 'excel' });
+      const session = await create(graceful, attempt);
+      expect((await beacon(graceful, session.sessionId, attempt.token)).statusCode).toBe(204);
+      expect((await containersOf(session.sessionId)).map((c) => c.State)).toEqual(['running']);
+      // An explicit DELETE is not a page close: it ends the session at once.
+      expect((await graceful.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers })).statusCode).toBe(204);
+      expect(await containersOf(session.sessionId)).toEqual([]);
+    } finally {
+      await graceful.close();
+    }
+  });
+
   it('collects at submit from the volume when the session had already ended and removes the volume once the attempt is closed', async () => {
     const attempt = coldAttempt();
     const session = await create(app, attempt);
