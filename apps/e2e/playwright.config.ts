@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { E2E } from './tests/support/env.ts';
+import { WORKSPACE_STACK_ENV } from './tests/support/workspace-engine.ts';
 
 // The whole stack is started the way a user starts it (scripts/start.ts, i.e. `pnpm start`), on ports
 // of its own and a fresh data directory, so a running dev instance is never touched.
@@ -17,6 +18,8 @@ if (ownDataDir) {
 
 export default defineConfig({
   testDir: './tests',
+  // Starts the private Docker engine the coding-workspace journey runs on (and stops it afterwards).
+  globalSetup: './tests/support/workspace-engine.ts',
   fullyParallel: false,
   workers: 1,
   // One retry, reported as 'flaky' in the output, never silently: on a shared machine Chromium cancels
@@ -49,6 +52,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       ...E2E.stackEnv,
+      ...WORKSPACE_STACK_ENV,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     },
