@@ -7,7 +7,7 @@ import { Spinner } from '@exam/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { Download, FileCode2, FolderOpen } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { saveBlob } from '../api/download-file.ts';
+import { saveBlob } from '../../../lib/download.ts';
 
 const CodeViewer = lazy(() => import('./code-viewer.tsx').then((m) => ({ default: m.CodeViewer })));
 
