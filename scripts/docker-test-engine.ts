@@ -114,28 +114,72 @@ function takeLease(dir: string) {
 }
 
 /**
+ * Runs `work` while holding the engine folder's lock, so that suites starting at the same moment (turbo
+ * runs the PGlite and PostgreSQL suites side by side) never spawn two dockerd on one PID file and socket,
+ * and a suite stopping the engine never races one that is taking a lease. A lock whose holder has died
+ * is taken over.
+ */
+async function withEngineLock<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  mkdirSync(dir, { recursive: true });
+  const lock = join(dir, 'engine.lock');
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      let holder: number;
+      try {
+        holder = Number(readFileSync(lock, 'utf8').trim());
+      } catch {
+        continue; // released between the two calls
+      }
+      // An empty file is a holder between creating and writing it; a dead holder's lock is stale.
+      if (holder && !alive(holder)) {
+        rmSync(lock, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`${lock} is held by process ${holder} for over 3 minutes`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/**
  * Ends this process's use of the engine. An engine a test run started is stopped by the last run
  * that still used it, so a suite finishing first never pulls the engine from under another one.
  */
 export async function releaseTestEngine(engine: TestEngine): Promise<void> {
-  rmSync(join(engine.dir, 'leases', String(process.pid)), { force: true });
-  const marker = join(engine.dir, 'started-by-tests');
-  if (engine.startedHere) writeFileSync(marker, '');
-  if (!existsSync(marker)) return;
-  const others = readdirSync(join(engine.dir, 'leases')).filter((name) => {
-    if (alive(Number(name))) return true;
-    rmSync(join(engine.dir, 'leases', name), { force: true });
-    return false;
+  await withEngineLock(engine.dir, async () => {
+    rmSync(join(engine.dir, 'leases', String(process.pid)), { force: true });
+    const marker = join(engine.dir, 'started-by-tests');
+    if (engine.startedHere) writeFileSync(marker, '');
+    if (!existsSync(marker)) return;
+    const others = readdirSync(join(engine.dir, 'leases')).filter((name) => {
+      if (alive(Number(name))) return true;
+      rmSync(join(engine.dir, 'leases', name), { force: true });
+      return false;
+    });
+    if (others.length) return;
+    rmSync(marker, { force: true });
+    await stopEngine(engine.dir);
   });
-  if (others.length) return;
-  rmSync(marker, { force: true });
-  await stopTestEngine(engine.dir);
 }
 
 /** Starts dockerd under `dir` (or reuses the one already running there) and makes sure the test images exist. */
-export async function startTestEngine(dir = engineDir()): Promise<TestEngine> {
+export function startTestEngine(dir = engineDir()): Promise<TestEngine> {
+  return withEngineLock(dir, () => startEngine(dir));
+}
+
+async function startEngine(dir: string): Promise<TestEngine> {
   const socketPath = join(dir, 'docker.sock');
-  if (pidOf(dir) && (await ping(socketPath))) {
+  if (await ping(socketPath)) {
     takeLease(dir);
     firewall('add');
     ensureImages(socketPath);
@@ -144,7 +188,10 @@ export async function startTestEngine(dir = engineDir()): Promise<TestEngine> {
   if (!which('dockerd')) throw new Error('dockerd is not installed (apt-get install -y docker.io)');
   if (!which('docker')) throw new Error('the docker CLI is not installed (apt-get install -y docker.io)');
   if (process.getuid?.() !== 0) throw new Error('dockerd needs root (it manages cgroups, mounts and iptables)');
-  mkdirSync(dir, { recursive: true });
+  // A dockerd whose PID file is here but which does not answer is hung or half stopped: end it first,
+  // or the new one refuses to start over its PID file.
+  await stopEngine(dir);
+  rmSync(join(dir, 'docker.pid'), { force: true });
   rmSync(socketPath, { force: true });
   const logFile = join(dir, 'dockerd.log');
   const out = openSync(logFile, 'a');
@@ -171,7 +218,11 @@ export async function startTestEngine(dir = engineDir()): Promise<TestEngine> {
 }
 
 /** Stops the dockerd whose PID file is under `dir`; waits until it has exited. */
-export async function stopTestEngine(dir = engineDir()): Promise<void> {
+export function stopTestEngine(dir = engineDir()): Promise<void> {
+  return withEngineLock(dir, () => stopEngine(dir));
+}
+
+async function stopEngine(dir: string): Promise<void> {
   const pid = pidOf(dir);
   if (!pid) return;
   process.kill(pid, 'SIGTERM');
