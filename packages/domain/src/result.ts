@@ -25,7 +25,33 @@ export const ResultSummarySchema = z.object({
 });
 export type ResultSummary = z.infer<typeof ResultSummarySchema>;
 
-export const ResultListSchema = z.object({ results: z.array(ResultSummarySchema) });
+/** GET /api/results pages: this many results unless `limit` says otherwise, never more than the max. */
+export const RESULTS_PAGE_DEFAULT = 50;
+export const RESULTS_PAGE_MAX = 200;
+
+/**
+ * GET /api/results query. Results come newest submission first (ties by id); `cursor` is the opaque
+ * `nextCursor` of the previous page. The filters narrow the list the way the creator app's views need.
+ */
+export const ListResultsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(RESULTS_PAGE_MAX).default(RESULTS_PAGE_DEFAULT),
+  cursor: z.string().min(1).max(500).optional(),
+  examId: z.string().min(1).max(64).optional(),
+  /** Exact candidate ID (the grader's links may name a candidate by it). */
+  studentId: z.string().min(1).max(100).optional(),
+  /** 'true': fully graded only; 'false': waiting for a grader. */
+  graded: z.enum(['true', 'false']).optional(),
+  /** Case-insensitive text in the candidate's name, candidate ID or the exam title. */
+  search: z.string().max(200).optional(),
+});
+export type ListResultsQuery = z.infer<typeof ListResultsQuerySchema>;
+
+export const ResultListSchema = z.object({
+  results: z.array(ResultSummarySchema),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type ResultList = z.infer<typeof ResultListSchema>;
 
 export const NO_ANSWER = 'No answer provided';
 

@@ -12,13 +12,16 @@ export const DEFAULT_SERVICE_PORTS: Record<ServiceName, number> = {
   'workspace-orchestrator': 4004,
 };
 
-/** [regular expression over the path, service]; first match wins. */
+/**
+ * [regular expression over the request target, service]; first match wins. The target includes the query
+ * string (Vite's proxy matches `req.url`), so a prefix ends at '/', '?' or the end.
+ */
 export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/exams/[^/]+/(insights|results)', 'results-service'],
-  ['^/api/(auth|exams|public|materials)(/|$)', 'exam-service'],
-  ['^/api/(attempts|results)(/|$)', 'results-service'],
-  ['^/api/llm(/|$)', 'llm-gateway'],
-  ['^/api/(session|sessions)(/|$)', 'workspace-orchestrator'],
+  ['^/api/(auth|exams|public|materials)([/?]|$)', 'exam-service'],
+  ['^/api/(attempts|results)([/?]|$)', 'results-service'],
+  ['^/api/llm([/?]|$)', 'llm-gateway'],
+  ['^/api/(session|sessions)([/?]|$)', 'workspace-orchestrator'],
   ['^/workspace/', 'workspace-orchestrator'],
   ['^/api/exam-service/', 'exam-service'],
   ['^/api/results-service/', 'results-service'],

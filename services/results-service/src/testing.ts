@@ -24,12 +24,15 @@ export function fakeClock(start = new Date()) {
 }
 
 /** exam-service stand-in: the exams a test put in it. */
-export function fakeExamSource(): ExamSource & { put(exam: InternalExam): InternalExam } {
+export function fakeExamSource(): ExamSource & { put(exam: InternalExam): InternalExam; remove(id: string): void } {
   const exams = new Map<string, InternalExam>();
   return {
     put(exam) {
       exams.set(exam.id, exam);
       return exam;
+    },
+    remove(id) {
+      exams.delete(id);
     },
     getExam: async (id) => exams.get(id),
   };
@@ -103,4 +106,40 @@ export async function startAttempt(app: TestApp, examId: string, candidate: { na
   if (response.statusCode !== 201) throw new Error(`start failed: ${response.statusCode} ${response.body}`);
   const body = response.json() as StartAttemptResponse;
   return { ...body, studentId: payload.studentId, headers: { authorization: `Bearer ${body.token}` } };
+}
+
+export type ResultFixture = { ownerId: string; examId?: string; examTitle?: string; userName?: string; studentId?: string; completedAt: Date; isGraded?: boolean; score?: number | null };
+
+/**
+ * Stores submitted results directly, for tests of listing and paging that need exact submission times
+ * (ties included) or more results than sitting each exam would make quick. Returns the new ids.
+ */
+export async function insertResults(app: TestApp, fixtures: ResultFixture[]): Promise<string[]> {
+  const rows = fixtures.map((f) => {
+    const id = randomUUID();
+    const graded = f.isGraded ?? false;
+    return {
+      id,
+      attemptId: `attempt-${id}`,
+      examId: f.examId ?? 'exam-fixture',
+      ownerId: f.ownerId,
+      examTitle: f.examTitle ?? 'Fixture exam',
+      userName: f.userName ?? 'Candidate',
+      studentId: f.studentId ?? `S-${id.slice(0, 8)}`,
+      totalQuestions: 2,
+      answeredCount: 2,
+      correctCount: graded ? 1 : 0,
+      gradedCount: graded ? 2 : 0,
+      score: graded ? (f.score ?? 50) : null,
+      isGraded: graded,
+      gradedAt: graded ? f.completedAt : null,
+      timeSpent: 60,
+      startedAt: new Date(f.completedAt.getTime() - 60_000),
+      completedAt: f.completedAt,
+      grades: [],
+      workspaceFiles: {},
+    };
+  });
+  if (rows.length) await app.db.insert(schema.results).values(rows);
+  return rows.map((r) => r.id);
 }

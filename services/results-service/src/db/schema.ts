@@ -114,7 +114,9 @@ export const results = resultsServiceSchema.table(
   },
   (t) => [
     uniqueIndex('results_attempt_idx').on(t.attemptId),
-    index('results_owner_idx').on(t.ownerId, t.completedAt),
+    // GET /api/results pages by (completed_at, id) within an owner, optionally within one exam.
+    index('results_owner_idx').on(t.ownerId, t.completedAt, t.id),
+    index('results_owner_exam_idx').on(t.ownerId, t.examId, t.completedAt, t.id),
     index('results_exam_idx').on(t.examId),
   ],
 );

@@ -1,17 +1,65 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
 import { answerFiles, attempts, events, results } from '../../db/schema.ts';
 import type { StoredGrade } from '../attempts/snapshot.ts';
+import type { ResultsCursor } from './results-cursor.ts';
 
 export type ResultRow = typeof results.$inferSelect;
+
+const summaryColumns = {
+  id: results.id,
+  examId: results.examId,
+  examTitle: results.examTitle,
+  userName: results.userName,
+  studentId: results.studentId,
+  score: results.score,
+  correctCount: results.correctCount,
+  gradedCount: results.gradedCount,
+  totalQuestions: results.totalQuestions,
+  answeredCount: results.answeredCount,
+  isGraded: results.isGraded,
+  gradedAt: results.gradedAt,
+  timeSpent: results.timeSpent,
+  startedAt: results.startedAt,
+  completedAt: results.completedAt,
+};
+export type ResultSummaryRow = Pick<ResultRow, keyof typeof summaryColumns>;
+
+export type ResultsPageQuery = {
+  limit: number;
+  after?: ResultsCursor;
+  examId?: string;
+  studentId?: string;
+  graded?: boolean;
+  search?: string;
+};
 
 export function createResultsRepository({ db }: ResultsDatabase) {
   const owned = (id: string, ownerId: string) => and(eq(results.id, id), eq(results.ownerId, ownerId));
 
   return {
-    listForOwner(ownerId: string): Promise<ResultRow[]> {
-      return db.select().from(results).where(eq(results.ownerId, ownerId)).orderBy(desc(results.completedAt));
+    /**
+     * One page of the owner's results, newest submission first and ties by id (both descending), after
+     * `after` when given. Reads one row more than asked so the caller knows whether another page follows.
+     * Only the summary columns: grades and workspace files can be large.
+     */
+    listPage(ownerId: string, page: ResultsPageQuery): Promise<ResultSummaryRow[]> {
+      const conditions: SQL[] = [eq(results.ownerId, ownerId)];
+      if (page.examId) conditions.push(eq(results.examId, page.examId));
+      if (page.studentId) conditions.push(eq(results.studentId, page.studentId));
+      if (page.graded !== undefined) conditions.push(eq(results.isGraded, page.graded));
+      if (page.search) {
+        const pattern = `%${page.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        conditions.push(or(ilike(results.userName, pattern), ilike(results.studentId, pattern), ilike(results.examTitle, pattern)) as SQL);
+      }
+      if (page.after) conditions.push(sql`(${results.completedAt}, ${results.id}) < (${page.after.completedAt.toISOString()}::timestamptz, ${page.after.id})`);
+      return db
+        .select(summaryColumns)
+        .from(results)
+        .where(and(...conditions))
+        .orderBy(desc(results.completedAt), desc(results.id))
+        .limit(page.limit + 1);
     },
 
     async findForOwner(id: string, ownerId: string) {

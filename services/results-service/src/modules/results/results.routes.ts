@@ -2,6 +2,7 @@ import { ErrorBodySchema } from '@exam/domain/errors';
 import {
   ExamResultsSummarySchema,
   GradeResultSchema,
+  ListResultsQuerySchema,
   ResultDetailSchema,
   ResultFileParamsSchema,
   ResultIdParamsSchema,
@@ -27,9 +28,11 @@ export function resultsRoutes(service: ResultsService) {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const guard = { onRequest: app.requireCreator };
 
-    app.get('/api/results', { ...guard, schema: { tags: ['results'], response: { 200: ResultListSchema, ...errors } } }, async (request) => ({
-      results: await service.list(creatorOf(request).sub),
-    }));
+    app.get(
+      '/api/results',
+      { ...guard, schema: { tags: ['results'], querystring: ListResultsQuerySchema, response: { 200: ResultListSchema, 400: ErrorBodySchema, ...errors } } },
+      async (request) => service.list(creatorOf(request).sub, request.query),
+    );
 
     app.get('/api/results/summary', { ...guard, schema: { tags: ['results'], response: { 200: ExamResultsSummarySchema, ...errors } } }, async (request) =>
       service.summary(creatorOf(request).sub),

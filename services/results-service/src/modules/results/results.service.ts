@@ -1,14 +1,15 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Question } from '@exam/domain/exam';
-import { NO_ANSWER, type ExamResultsSummary, type GradingEntry, type QuestionAnswer, type ResultDetail, type ResultSummary } from '@exam/domain/result';
+import { NO_ANSWER, type ExamResultsSummary, type GradingEntry, type ListResultsQuery, type QuestionAnswer, type ResultDetail, type ResultList, type ResultSummary } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
 import { totalsOf, type ExamSnapshot } from '../attempts/snapshot.ts';
 import { resultsCsv } from './results-csv.ts';
-import type { ResultRow, ResultsRepository } from './results.repository.ts';
+import { decodeCursor, encodeCursor } from './results-cursor.ts';
+import type { ResultSummaryRow, ResultsRepository } from './results.repository.ts';
 
 const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Result not found');
 
-export function toSummary(row: ResultRow): ResultSummary {
+export function toSummary(row: ResultSummaryRow): ResultSummary {
   return {
     id: row.id,
     examId: row.examId,
@@ -71,8 +72,20 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
   return {
     detail,
 
-    async list(ownerId: string): Promise<ResultSummary[]> {
-      return (await repo.listForOwner(ownerId)).map(toSummary);
+    /** One page of the owner's results (newest first) and the cursor of the next, if any. */
+    async list(ownerId: string, query: ListResultsQuery): Promise<ResultList> {
+      const search = query.search?.trim();
+      const rows = await repo.listPage(ownerId, {
+        limit: query.limit,
+        ...(query.cursor ? { after: decodeCursor(query.cursor) } : {}),
+        ...(query.examId ? { examId: query.examId } : {}),
+        ...(query.studentId ? { studentId: query.studentId } : {}),
+        ...(query.graded ? { graded: query.graded === 'true' } : {}),
+        ...(search ? { search } : {}),
+      });
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return { results: page.map(toSummary), nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
     },
 
     /** Applies the grader's entries and recomputes every count and the score on the server (spec section 4). */

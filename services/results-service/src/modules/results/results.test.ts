@@ -35,7 +35,7 @@ describe('creator results', () => {
     expect((await app.inject({ method: 'GET', url: `/api/results/${other.resultId}`, headers: stranger })).statusCode).toBe(404);
     const patch = await app.inject({ method: 'PATCH', url: `/api/results/${other.resultId}`, headers: stranger, payload: { grading: [{ questionIndex: 2, isGraded: true, isCorrect: true }] } });
     expect(patch.statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: '/api/results', headers: creatorHeaders(app, 'nobody') })).json()).toEqual({ results: [] });
+    expect((await app.inject({ method: 'GET', url: '/api/results', headers: creatorHeaders(app, 'nobody') })).json()).toEqual({ results: [], nextCursor: null });
   });
 
   it('shows the creator the answer key and every question with its answer', async () => {

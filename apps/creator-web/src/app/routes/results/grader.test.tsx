@@ -1,12 +1,13 @@
-import type { GradeResult, ResultDetail } from '@exam/domain/result';
+import { RESULTS_PAGE_MAX, ResultSummarySchema, type GradeResult, type ResultDetail, type ResultSummary } from '@exam/domain/result';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { signInAs } from '../../../testing/factories.ts';
+import { fakeResultList } from '../../../testing/fake-results-list.ts';
 import { errorBody } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { makeMessage, makeResultDetail } from './result-factories.ts';
+import { makeMessage, makeResultDetail, makeResultSummary } from './result-factories.ts';
 
 // CodeMirror measures text through Range, which jsdom does not lay out.
 if (!('getClientRects' in Range.prototype)) {
@@ -14,12 +15,12 @@ if (!('getClientRects' in Range.prototype)) {
 }
 
 /** A fake results-service holding one result; PATCH bodies are recorded and can be made to fail. */
-function serveResult(detail: ResultDetail, opts: { failPatches?: number; transcript?: 'error' | ReturnType<typeof makeMessage>[] } = {}) {
+function serveResult(detail: ResultDetail, opts: { failPatches?: number; transcript?: 'error' | ReturnType<typeof makeMessage>[]; others?: ResultSummary[] } = {}) {
   const patches: GradeResult[] = [];
   let failures = opts.failPatches ?? 0;
   const summary = { ...detail, questionAnswers: undefined, events: undefined, workspace_files: undefined, attemptId: undefined };
   server.use(
-    http.get('*/api/results', () => HttpResponse.json({ results: [summary] })),
+    fakeResultList([ResultSummarySchema.parse(summary), ...(opts.others ?? [])]).handler,
     http.get('*/api/results/:id', ({ params }) => (params.id === detail.id ? HttpResponse.json(detail) : HttpResponse.json(errorBody('NOT_FOUND', 'Result not found'), { status: 404 }))),
     http.patch('*/api/results/:id', async ({ request }) => {
       const body = (await request.json()) as GradeResult;
@@ -53,6 +54,15 @@ describe('grader', () => {
     expect(await screen.findByText('The candidate did not use the AI assistant.')).toBeInTheDocument();
     expect(screen.getByText('No workspace files were saved for this submission')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Insights' })).toHaveAttribute('href', `/creator/exam-insights/${detail.examId}`);
+  });
+
+  it('finds a candidate by student id among more results than one page holds', async () => {
+    const detail = makeResultDetail({ userName: 'Oldest Candidate', studentId: 'S-OLD', completedAt: '2020-01-01T00:00:00.000Z' });
+    const newer = Array.from({ length: RESULTS_PAGE_MAX + 10 }, () => makeResultSummary({ examId: detail.examId, completedAt: '2025-06-01T00:00:00.000Z' }));
+    serveResult(detail, { others: newer });
+    signInAs();
+    renderApp(graderPath(detail));
+    expect(await screen.findByLabelText('Candidate Info')).toHaveTextContent('Oldest Candidate');
   });
 
   it('shows the unsaved notice after a verdict and saves every question with the PATCH, then returns to the submissions', async () => {

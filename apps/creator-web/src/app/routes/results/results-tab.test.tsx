@@ -1,18 +1,18 @@
-import type { ExamResultsSummary, ResultSummary } from '@exam/domain/result';
-import { screen, within } from '@testing-library/react';
+import { RESULTS_PAGE_DEFAULT, type ExamResultsSummary, type ResultSummary } from '@exam/domain/result';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeExam, signInAs } from '../../../testing/factories.ts';
+import { fakeResultList } from '../../../testing/fake-results-list.ts';
 import { seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 import { makeResultSummary } from './result-factories.ts';
 
 function serveResults(results: ResultSummary[], exams: ExamResultsSummary['exams'] = []) {
-  server.use(
-    http.get('*/api/results', () => HttpResponse.json({ results })),
-    http.get('*/api/results/summary', () => HttpResponse.json({ exams })),
-  );
+  const list = fakeResultList(results);
+  server.use(list.handler, http.get('*/api/results/summary', () => HttpResponse.json({ exams })));
+  return list;
 }
 
 async function openResultsTab() {
@@ -61,21 +61,24 @@ describe('dashboard Results tab', () => {
     expect(within(row('Bob')).getByRole('link', { name: 'View result of Bob' })).toHaveAttribute('href', `/creator/result/${results[2]!.id}`);
   });
 
-  it('searches names, student IDs and exam titles, and says when nothing matches', async () => {
-    serveResults(results);
+  it('searches names, student IDs and exam titles on the server once typing pauses, and says when nothing matches', async () => {
+    const list = serveResults(results);
     const { user } = await openResultsTab();
     const search = await screen.findByPlaceholderText('Search students, IDs, or exams...');
+    await screen.findByRole('table', { name: 'Exam Grading' });
     await user.type(search, 'physics');
-    expect(studentsInTable()).toEqual(['alice', 'Anonymous']);
+    await waitFor(() => expect(studentsInTable()).toEqual(['alice', 'Anonymous']));
+    // One request for the pause after the last key, not one per key.
+    expect(list.requests.map((q) => q.get('search')).filter(Boolean)).toEqual(['physics']);
     await user.clear(search);
     await user.type(search, 'x-4');
-    expect(studentsInTable()).toEqual(['Bob']);
+    await waitFor(() => expect(studentsInTable()).toEqual(['Bob']));
     await user.type(search, 'zzz');
-    expect(screen.getByText('No results match your filters')).toBeInTheDocument();
+    expect(await screen.findByText('No results match your filters')).toBeInTheDocument();
   });
 
-  it('filters graded and not graded results and sorts by name, exam and score', async () => {
-    serveResults(results);
+  it('filters graded and not graded results on the server and sorts by name, exam and score', async () => {
+    const list = serveResults(results);
     const { user } = await openResultsTab();
     await screen.findByRole('table', { name: 'Exam Grading' });
     const choose = async (control: string, option: string) => {
@@ -83,16 +86,37 @@ describe('dashboard Results tab', () => {
       await user.click(await screen.findByRole('option', { name: option }));
     };
     await choose('Filter results', 'Graded');
-    expect(studentsInTable()).toEqual(['Bob', 'Carol']);
+    await waitFor(() => expect(studentsInTable()).toEqual(['Bob', 'Carol']));
     await choose('Filter results', 'Not Graded');
-    expect(studentsInTable()).toEqual(['alice', 'Anonymous']);
+    await waitFor(() => expect(studentsInTable()).toEqual(['alice', 'Anonymous']));
+    expect(list.requests.map((q) => q.get('graded'))).toEqual([null, 'true', 'false']);
     await choose('Filter results', 'All Results');
+    await waitFor(() => expect(studentsInTable()).toHaveLength(4));
     await choose('Sort results', 'Name');
     expect(studentsInTable()).toEqual(['alice', 'Anonymous', 'Bob', 'Carol']);
     await choose('Sort results', 'Exam');
     expect(studentsInTable()).toEqual(['Bob', 'Carol', 'alice', 'Anonymous']);
     await choose('Sort results', 'Score');
     expect(studentsInTable()).toEqual(['Bob', 'alice', 'Carol', 'Anonymous']);
+  });
+
+  it('shows the newest page first and the next one on Load more, until all are shown', async () => {
+    const many = Array.from({ length: RESULTS_PAGE_DEFAULT + 7 }, (_v, i) =>
+      makeResultSummary({ userName: `Candidate ${String(i).padStart(2, '0')}`, completedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() }),
+    );
+    const list = serveResults(many);
+    const { user } = await openResultsTab();
+    await screen.findByRole('table', { name: 'Exam Grading' });
+    expect(studentsInTable()).toHaveLength(RESULTS_PAGE_DEFAULT);
+    expect(studentsInTable()[0]).toBe(`Candidate ${RESULTS_PAGE_DEFAULT + 6}`);
+    expect(screen.getByTestId('list-count')).toHaveTextContent(`Showing the ${RESULTS_PAGE_DEFAULT} most recent results`);
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(studentsInTable()).toHaveLength(RESULTS_PAGE_DEFAULT + 7));
+    expect(studentsInTable().at(-1)).toBe('Candidate 00');
+    expect(screen.getByTestId('list-count')).toHaveTextContent(`Showing all ${RESULTS_PAGE_DEFAULT + 7} results`);
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+    expect(list.requests.map((q) => q.has('cursor'))).toEqual([false, true]);
   });
 
   it("says 'No results yet' when the creator has no submissions", async () => {

@@ -5,12 +5,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signInAs } from '../../../testing/factories.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
+import { fakeResultList } from '../../../testing/fake-results-list.ts';
 import { makeResultSummary } from './result-factories.ts';
 
 afterEach(() => vi.restoreAllMocks());
 
 function serveResults(results: ResultSummary[]) {
-  server.use(http.get('*/api/results', () => HttpResponse.json({ results })));
+  const list = fakeResultList(results);
+  server.use(list.handler);
+  return list;
 }
 
 describe('submissions list', () => {
@@ -29,6 +32,22 @@ describe('submissions list', () => {
     expect(within(second!).getAllByRole('cell').map((c) => c.textContent?.trim())).toEqual(['Linus', expect.any(String), 'Jan 4, 2025 09:05', 'N/A', 'Not Graded', 'Pending', 'Open Grader']);
     expect(within(first!).getByRole('link', { name: 'Open Grader for Anonymous' })).toHaveAttribute('href', '/creator/grade/exam-1/candidate/r1');
     expect(screen.getByRole('link', { name: 'Back to Insights' })).toHaveAttribute('href', '/creator/exam-insights/exam-1');
+  });
+
+  it("asks the server for this exam's submissions only, pages them with Load more and counts every submission", async () => {
+    const mine = Array.from({ length: 55 }, (_v, i) => makeResultSummary({ examId: 'exam-1', userName: `Candidate ${i}`, completedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() }));
+    const list = serveResults([...mine, makeResultSummary({ examId: 'other-exam', userName: 'Elsewhere', completedAt: '2026-01-01T00:00:00.000Z' })]);
+    server.use(http.get('*/api/results/summary', () => HttpResponse.json({ exams: [{ examId: 'exam-1', examTitle: 'Algorithms Midterm', started: 60, submitted: 55, graded: 0, avgScore: null }] })));
+    signInAs();
+    const { user } = renderApp('/creator/exam-insights/exam-1/submissions');
+    const table = await screen.findByRole('table', { name: 'Candidate Submissions' });
+    expect(within(table).getAllByTestId('submission-row')).toHaveLength(50);
+    expect(await screen.findByLabelText('55 submissions')).toBeInTheDocument();
+    expect(screen.queryByText('Elsewhere')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(within(table).getAllByTestId('submission-row')).toHaveLength(55));
+    expect(screen.getByTestId('list-count')).toHaveTextContent('Showing all 55 submissions');
+    expect(list.requests.every((q) => q.get('examId') === 'exam-1')).toBe(true);
   });
 
   it("says 'No submissions found for this exam' when there are none", async () => {

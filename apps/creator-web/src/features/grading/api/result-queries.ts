@@ -1,5 +1,5 @@
 import { TranscriptResponseSchema, type TranscriptResponse } from '@exam/domain/llm';
-import { ResultDetailSchema, ResultListSchema, type GradingEntry, type ResultDetail, type ResultSummary } from '@exam/domain/result';
+import { ResultDetailSchema, ResultListSchema, type GradingEntry, type ResultDetail } from '@exam/domain/result';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -7,6 +7,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 export const gradingKeys = {
   results: ['results'] as const,
   list: () => ['results', 'list'] as const,
+  candidate: (examId: string, candidateId: string) => ['results', 'candidate', examId, candidateId] as const,
   detail: (resultId: string) => ['results', 'detail', resultId] as const,
   transcript: (attemptId: string) => ['transcripts', attemptId] as const,
 };
@@ -21,11 +22,22 @@ export function useResult(resultId: string) {
   return useQuery(resultQuery(resultId));
 }
 
-/** The creator's results (the grader finds its candidate among them). */
-export function useResultList() {
+/**
+ * The result a grader link names (spec section 2, /creator/grade/{examId}/candidate/{candidateId}): the
+ * exam's submission by that candidate ID, asked of the server, or else the id of a result itself (the
+ * app's own links use result ids).
+ */
+export async function findCandidateResultId(examId: string, candidateId: string): Promise<string> {
+  const params = new URLSearchParams({ examId, studentId: candidateId, limit: '1' });
+  const page = await apiRequest(`/api/results?${params}`, { schema: ResultListSchema });
+  return page.results[0]?.id ?? candidateId;
+}
+
+export function useCandidateResultId(examId: string, candidateId: string) {
   return useQuery({
-    queryKey: gradingKeys.list(),
-    queryFn: (): Promise<ResultSummary[]> => apiRequest('/api/results', { schema: ResultListSchema }).then((d) => d.results),
+    queryKey: gradingKeys.candidate(examId, candidateId),
+    queryFn: () => findCandidateResultId(examId, candidateId),
+    enabled: examId !== '' && candidateId !== '',
   });
 }
 

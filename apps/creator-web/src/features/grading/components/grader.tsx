@@ -1,4 +1,4 @@
-import type { ResultDetail, ResultSummary } from '@exam/domain/result';
+import type { ResultDetail } from '@exam/domain/result';
 import { scorePercent } from '@exam/domain/result';
 import { Button } from '@exam/ui/button';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
@@ -10,19 +10,14 @@ import { AlertTriangle, ArrowLeft, FileQuestion, Save } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
-import { userMessageOf } from '../../../lib/api-client.ts';
-import { useGradeResult, useResult, useResultList } from '../api/result-queries.ts';
+import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
+import { useCandidateResultId, useGradeResult, useResult } from '../api/result-queries.ts';
 import { gradesOf, tally, toEntries, toggleVerdict, withFeedback, type QuestionGrade } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
 import { formatGraderTime, formatSubmitted } from './formats.ts';
 import { QuestionCard } from './question-card.tsx';
 import { useWarnBeforeLeaving } from './use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
-
-/** The grader's candidate: a result of this exam by result id or student id; a bare result id also works (legacy links). */
-export function findCandidate(results: ResultSummary[], examId: string, candidateId: string): ResultSummary | undefined {
-  return results.find((r) => r.examId === examId && (r.id === candidateId || r.studentId === candidateId)) ?? results.find((r) => r.id === candidateId);
-}
 
 function NotFound({ title }: { title: string }) {
   const navigate = useNavigate();
@@ -35,20 +30,22 @@ function NotFound({ title }: { title: string }) {
 
 /** Spec section 2, /creator/grade/{examId}/candidate/{candidateId}. */
 export function Grader({ examId, candidateId }: { examId: string; candidateId: string }) {
-  const list = useResultList();
-  const match = list.data ? findCandidate(list.data, examId, candidateId) : undefined;
-  const detail = useResult(match?.id ?? '');
+  const candidate = useCandidateResultId(examId, candidateId);
+  const detail = useResult(candidate.data ?? '');
 
   if (!examId || !candidateId) return <NotFound title="Missing exam or candidate ID" />;
-  if (list.isPending || (match && detail.isPending)) return <PageSpinner label="Loading submission…" />;
-  if (list.isError) {
+  // An unknown result (404) is 'Data not found'; anything else can be tried again.
+  const failed = candidate.error ?? (detail.error instanceof ApiError && detail.error.status === 404 ? null : detail.error);
+  if (!failed && (candidate.isPending || detail.isPending)) return <PageSpinner label="Loading submission…" />;
+  if (failed) {
+    const retry = () => void (candidate.isError ? candidate.refetch() : detail.refetch());
     return (
       <Card className="mx-auto max-w-lg">
-        <EmptyState icon={<AlertTriangle aria-hidden />} title="Could not load the submission" description={userMessageOf(list.error)} action={<Button onClick={() => void list.refetch()}>Try again</Button>} />
+        <EmptyState icon={<AlertTriangle aria-hidden />} title="Could not load the submission" description={userMessageOf(failed)} action={<Button onClick={retry}>Try again</Button>} />
       </Card>
     );
   }
-  if (!match || !detail.data) return <NotFound title="Data not found" />;
+  if (!detail.data) return <NotFound title="Data not found" />;
   return <GraderForm key={detail.data.id} examId={examId} detail={detail.data} />;
 }
 

@@ -1,6 +1,6 @@
 import { ExamSchema } from '@exam/domain/exam';
-import { ExamResultsSummarySchema, ResultListSchema, type ExamResultsSummary, type ResultSummary } from '@exam/domain/result';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { ExamResultsSummarySchema, ResultListSchema, type ExamResultsSummary, type ListResultsQuery, type ResultList } from '@exam/domain/result';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -12,9 +12,17 @@ export const resultKeys = {
   questionCounts: () => [...resultKeys.all, 'question-counts'] as const,
 };
 
-/** GET /api/results (results-service): the creator's submitted results, newest first. */
-export function listResults(): Promise<ResultSummary[]> {
-  return apiRequest('/api/results', { schema: ResultListSchema }).then((data) => data.results);
+/** What a results view narrows the list to; the server applies it before paging. */
+export type ResultFilters = Pick<ListResultsQuery, 'examId' | 'studentId' | 'graded' | 'search'>;
+
+/** GET /api/results (results-service): one page of the creator's results, newest submission first. */
+export function listResultsPage(filters: ResultFilters, cursor: string | null, limit?: number): Promise<ResultList> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  if (cursor) params.set('cursor', cursor);
+  if (limit) params.set('limit', String(limit));
+  const query = params.toString();
+  return apiRequest(`/api/results${query ? `?${query}` : ''}`, { schema: ResultListSchema });
 }
 
 /** GET /api/results/summary: started, submitted, graded and the mean graded score per exam. */
@@ -29,10 +37,21 @@ export function listQuestionCounts(): Promise<Map<string, number>> {
   return apiRequest('/api/exams/auth_exams', { schema: ExamQuestionsSchema }).then((data) => new Map(data.exams.map((e) => [e.id, e.questions.length])));
 }
 
-export const resultsQuery = () => queryOptions({ queryKey: resultKeys.list(), queryFn: listResults });
+/** Pages of results under `filters`, fetched one at a time as the view asks for more ('Load more'). */
+export const resultPagesQuery = (filters: ResultFilters) =>
+  infiniteQueryOptions({
+    queryKey: [...resultKeys.list(), filters],
+    queryFn: ({ pageParam }) => listResultsPage(filters, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    // A new search or filter keeps the rows on screen until its first page arrives.
+    placeholderData: keepPreviousData,
+  });
 
-export function useResults() {
-  return useQuery(resultsQuery());
+export function useResultPages(filters: ResultFilters) {
+  const query = useInfiniteQuery(resultPagesQuery(filters));
+  const results = query.data?.pages.flatMap((page) => page.results);
+  return { ...query, results };
 }
 
 export function useExamSummaries() {

@@ -5,11 +5,16 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { Input } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
-import { Eye, Inbox, Search } from 'lucide-react';
+import { Skeleton } from '@exam/ui/spinner';
+import { AlertTriangle, Eye, Inbox, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import { userMessageOf } from '../../../lib/api-client.ts';
+import { useResultPages, type ResultFilters } from '../api/results-queries.ts';
+import { useDebouncedValue } from '../hooks/use-debounced-value.ts';
 import { formatDateTime, formatDuration, listScore } from '../list-score.ts';
+import { LoadMore } from './load-more.tsx';
 import { ListScoreBadge } from './score-badge.tsx';
 
 export const RESULT_FILTERS = [
@@ -36,20 +41,27 @@ const comparators: Record<Sort, (a: ResultSummary, b: ResultSummary) => number> 
   score: (a, b) => (listScore(b).percent ?? -1) - (listScore(a).percent ?? -1),
 };
 
-/** Keeps the results that match the search, the filter, in the chosen order (spec section 2, Results tab). */
-export function selectResults(results: ResultSummary[], search: string, filter: Filter, sort: Sort): ResultSummary[] {
-  const needle = search.trim().toLowerCase();
-  return results
-    .filter((r) => filter === 'all' || (filter === 'graded') === r.isGraded)
-    .filter((r) => !needle || [r.userName, r.studentId, r.examTitle].some((field) => field.toLowerCase().includes(needle)))
-    .sort((a, b) => comparators[sort](a, b) || Date.parse(b.completedAt) - Date.parse(a.completedAt));
+/** The loaded results in the chosen order; the server already applied the search and the filter. */
+export function sortResults(results: ResultSummary[], sort: Sort): ResultSummary[] {
+  return [...results].sort((a, b) => comparators[sort](a, b) || Date.parse(b.completedAt) - Date.parse(a.completedAt));
 }
 
-export function GradingTable({ results }: { results: ResultSummary[] }) {
+const SEARCH_PAUSE_MS = 300;
+
+/**
+ * The Results tab's grading list (spec section 2). Search and the graded filter go to the server, which
+ * pages the matches newest first ('Load more'); the sort orders the results loaded so far.
+ */
+export function GradingTable() {
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
   const [sort, setSort] = useState<Sort>('recent');
-  const rows = useMemo(() => selectResults(results, search, filter, sort), [results, search, filter, sort]);
+  const settledSearch = useDebouncedValue(search.trim(), SEARCH_PAUSE_MS);
+  const filters: ResultFilters = { ...(filter === 'all' ? {} : { graded: filter === 'graded' ? 'true' : 'false' }), ...(settledSearch ? { search: settledSearch } : {}) };
+  const pages = useResultPages(filters);
+  const loaded = pages.results;
+  const rows = useMemo(() => sortResults(loaded ?? [], sort), [loaded, sort]);
+  const narrowed = filter !== 'all' || settledSearch !== '';
 
   return (
     <Card>
@@ -62,43 +74,63 @@ export function GradingTable({ results }: { results: ResultSummary[] }) {
         <Select aria-label="Filter results" className="w-40" value={filter} onValueChange={(v) => setFilter(v as Filter)} options={RESULT_FILTERS} />
         <Select aria-label="Sort results" className="w-36" value={sort} onValueChange={(v) => setSort(v as Sort)} options={RESULT_SORTS} />
       </div>
-      {rows.length === 0 ? (
-        <EmptyState icon={<Inbox aria-hidden />} title={results.length === 0 ? 'No results yet' : 'No results match your filters'} />
+      {pages.isPending ? (
+        <div className="p-5" aria-busy="true" aria-label="Loading results">
+          <Skeleton className="h-40" />
+        </div>
+      ) : pages.isError && !loaded ? (
+        <EmptyState
+          icon={<AlertTriangle aria-hidden />}
+          title="Could not load results"
+          description={userMessageOf(pages.error)}
+          action={
+            <Button variant="secondary" onClick={() => void pages.refetch()}>
+              Try again
+            </Button>
+          }
+        />
+      ) : rows.length === 0 ? (
+        <EmptyState icon={<Inbox aria-hidden />} title={narrowed ? 'No results match your filters' : 'No results yet'} />
       ) : (
-        <Table aria-label="Exam Grading">
-          <TableHead>
-            <tr>
-              {['Student', 'Student ID', 'Exam', 'Score', 'Completion', 'Time Spent', 'Submitted'].map((h) => (
-                <TableHeaderCell key={h}>{h}</TableHeaderCell>
+        <>
+          <Table aria-label="Exam Grading">
+            <TableHead>
+              <tr>
+                {['Student', 'Student ID', 'Exam', 'Score', 'Completion', 'Time Spent', 'Submitted'].map((h) => (
+                  <TableHeaderCell key={h}>{h}</TableHeaderCell>
+                ))}
+                <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody>
+              {rows.map((r) => (
+                <TableRow key={r.id} data-testid="grading-row">
+                  <TableCell className="font-medium">{nameOf(r)}</TableCell>
+                  <TableCell>{r.studentId || 'N/A'}</TableCell>
+                  <TableCell>{r.examTitle}</TableCell>
+                  <TableCell>
+                    <ListScoreBadge result={r} />
+                  </TableCell>
+                  <TableCell className="tabular-nums">
+                    {r.answeredCount}/{r.totalQuestions}
+                  </TableCell>
+                  <TableCell className="tabular-nums">{formatDuration(r.timeSpent)}</TableCell>
+                  <TableCell className="whitespace-nowrap">{formatDateTime(r.completedAt)}</TableCell>
+                  <TableCell className="text-right">
+                    <Button asChild variant="secondary" size="sm">
+                      <Link to={paths.result(r.id)} aria-label={`View result of ${nameOf(r)}`}>
+                        <Eye aria-hidden className="h-4 w-4" /> View
+                      </Link>
+                    </Button>
+                  </TableCell>
+                </TableRow>
               ))}
-              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
-            </tr>
-          </TableHead>
-          <TableBody>
-            {rows.map((r) => (
-              <TableRow key={r.id} data-testid="grading-row">
-                <TableCell className="font-medium">{nameOf(r)}</TableCell>
-                <TableCell>{r.studentId || 'N/A'}</TableCell>
-                <TableCell>{r.examTitle}</TableCell>
-                <TableCell>
-                  <ListScoreBadge result={r} />
-                </TableCell>
-                <TableCell className="tabular-nums">
-                  {r.answeredCount}/{r.totalQuestions}
-                </TableCell>
-                <TableCell className="tabular-nums">{formatDuration(r.timeSpent)}</TableCell>
-                <TableCell className="whitespace-nowrap">{formatDateTime(r.completedAt)}</TableCell>
-                <TableCell className="text-right">
-                  <Button asChild variant="secondary" size="sm">
-                    <Link to={paths.result(r.id)} aria-label={`View result of ${nameOf(r)}`}>
-                      <Eye aria-hidden className="h-4 w-4" /> View
-                    </Link>
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableBody>
+          </Table>
+          {sort !== 'recent' && pages.hasNextPage && <p className="px-5 pt-3 text-xs text-muted">Sorted within the results loaded so far; load more to include older ones.</p>}
+          <LoadMore shown={rows.length} hasMore={pages.hasNextPage} loading={pages.isFetchingNextPage} onLoadMore={() => void pages.fetchNextPage()} noun="results" />
+          {pages.isFetchNextPageError && <p role="alert" className="px-5 pb-3 text-sm text-danger">{userMessageOf(pages.error)}</p>}
+        </>
       )}
     </Card>
   );

@@ -4,17 +4,16 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { Skeleton } from '@exam/ui/spinner';
 import { AlertTriangle } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useExamSummaries, useQuestionCounts, useResults } from '../api/results-queries.ts';
+import { useExamSummaries, useQuestionCounts } from '../api/results-queries.ts';
 import { ExamSummaryCards } from './exam-summary-cards.tsx';
 import { GradingTable } from './grading-table.tsx';
 
-/** The dashboard's Results tab (spec section 2): per-exam summary cards and the grading table. */
+/** The dashboard's Results tab (spec section 2): per-exam summary cards and the grading table (which pages its own list). */
 export function ResultsTab() {
-  const results = useResults();
   const summaries = useExamSummaries();
   const questionCounts = useQuestionCounts();
 
-  if (results.isPending || summaries.isPending) {
+  if (summaries.isPending) {
     return (
       <div className="flex flex-col gap-4" aria-busy="true" aria-label="Loading results">
         <Skeleton className="h-40" />
@@ -22,15 +21,15 @@ export function ResultsTab() {
       </div>
     );
   }
-  if (results.isError || summaries.isError) {
+  if (summaries.isError) {
     return (
       <Card>
         <EmptyState
           icon={<AlertTriangle aria-hidden />}
           title="Could not load results"
-          description={userMessageOf(results.error ?? summaries.error)}
+          description={userMessageOf(summaries.error)}
           action={
-            <Button variant="secondary" onClick={() => void Promise.all([results.refetch(), summaries.refetch()])}>
+            <Button variant="secondary" onClick={() => void summaries.refetch()}>
               Try again
             </Button>
           }
@@ -41,7 +40,7 @@ export function ResultsTab() {
   return (
     <div className="flex flex-col gap-6">
       {summaries.data.length > 0 && <ExamSummaryCards exams={summaries.data} questionCounts={questionCounts.data} />}
-      <GradingTable results={results.data} />
+      <GradingTable />
     </div>
   );
 }

@@ -11,15 +11,22 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useDownloadResultsCsv } from '../api/download-results-csv.ts';
-import { useResults } from '../api/results-queries.ts';
+import { useExamSummaries, useResultPages } from '../api/results-queries.ts';
 import { formatDateTime, formatHoursMinutes } from '../list-score.ts';
+import { LoadMore } from './load-more.tsx';
 import { ListScoreBadge } from './score-badge.tsx';
 
-/** Spec section 2, /creator/exam-insights/{examId}/submissions: the exam's candidates, each with a way to the grader. */
+/**
+ * Spec section 2, /creator/exam-insights/{examId}/submissions: the exam's candidates, newest first, each
+ * with a way to the grader. The server pages them ('Load more'); the count comes from the exam's summary
+ * so it covers every submission, and the CSV is exported on the server with every row.
+ */
 export function SubmissionsList({ examId }: { examId: string }) {
-  const results = useResults();
+  const results = useResultPages({ examId });
+  const summaries = useExamSummaries();
   const csv = useDownloadResultsCsv();
-  const submissions = (results.data ?? []).filter((r) => r.examId === examId).sort((a, b) => Date.parse(b.completedAt) - Date.parse(a.completedAt));
+  const submissions = results.results ?? [];
+  const total = summaries.data?.find((exam) => exam.examId === examId)?.submitted ?? (results.hasNextPage ? undefined : submissions.length);
 
   const downloadCsv = () =>
     csv.mutate(examId, {
@@ -40,9 +47,9 @@ export function SubmissionsList({ examId }: { examId: string }) {
         title={
           <span className="flex items-center gap-3">
             Candidate Submissions
-            {results.isSuccess && (
-              <Badge tone="brand" aria-label={`${submissions.length} submissions`}>
-                {submissions.length}
+            {results.isSuccess && total !== undefined && (
+              <Badge tone="brand" aria-label={`${total} submissions`}>
+                {total}
               </Badge>
             )}
           </span>
@@ -55,7 +62,7 @@ export function SubmissionsList({ examId }: { examId: string }) {
       />
       {results.isPending ? (
         <PageSpinner label="Loading submissions…" />
-      ) : results.isError ? (
+      ) : results.isError && submissions.length === 0 ? (
         <Card>
           <EmptyState icon={<AlertTriangle aria-hidden />} title="Could not load submissions" description={userMessageOf(results.error)} action={<Button variant="secondary" onClick={() => void results.refetch()}>Try again</Button>} />
         </Card>
@@ -100,6 +107,8 @@ export function SubmissionsList({ examId }: { examId: string }) {
               })}
             </TableBody>
           </Table>
+          <LoadMore shown={submissions.length} hasMore={results.hasNextPage} loading={results.isFetchingNextPage} onLoadMore={() => void results.fetchNextPage()} noun="submissions" />
+          {results.isFetchNextPageError && <p role="alert" className="px-5 pb-3 text-sm text-danger">{userMessageOf(results.error)}</p>}
         </Card>
       )}
     </>

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { SERVICE_ROUTES, type ServiceName } from './service-routes.ts';
+
+/** The service the web servers' proxy sends a request target to (first match, as Vite's proxy does). */
+const serviceOf = (target: string): ServiceName | undefined => SERVICE_ROUTES.find(([pattern]) => new RegExp(pattern).test(target))?.[1];
+
+describe('SERVICE_ROUTES', () => {
+  it('routes a path to its service with or without a query string', () => {
+    expect(serviceOf('/api/results')).toBe('results-service');
+    expect(serviceOf('/api/results?examId=e1&limit=50')).toBe('results-service');
+    expect(serviceOf('/api/results/summary')).toBe('results-service');
+    expect(serviceOf('/api/attempts/a1/exam')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/results.csv')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/insights?refresh=1')).toBe('results-service');
+    expect(serviceOf('/api/exams?draft=true')).toBe('exam-service');
+    expect(serviceOf('/api/public/exams/e1')).toBe('exam-service');
+    expect(serviceOf('/api/llm?x=1')).toBe('llm-gateway');
+    expect(serviceOf('/api/sessions?attempt=1')).toBe('workspace-orchestrator');
+  });
+
+  it('does not take a longer name for a prefix', () => {
+    expect(serviceOf('/api/resultsx')).toBeUndefined();
+    expect(serviceOf('/api/llmfoo')).toBeUndefined();
+  });
+});
