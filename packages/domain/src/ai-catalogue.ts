@@ -50,6 +50,17 @@ export const AI_CATALOGUE: Record<AiProvider, { label: string; models: ModelInfo
   'openai-compatible': { label: 'OpenAI-compatible (self-hosted)', models: [] },
 };
 
+/**
+ * The environment variables holding the server-wide default key of each provider (llm-gateway uses
+ * them; other services read only whether one is set). A self-hosted server needs none.
+ */
+export const SERVER_KEY_ENV = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+  groq: 'GROQ_API_KEY',
+  google: 'GEMINI_API_KEY',
+} as const satisfies Partial<Record<AiProvider, string>>;
+
 export function isKnownModel(provider: AiProvider, model: string): boolean {
   if (provider === 'openai-compatible') return model.trim().length > 0;
   return AI_CATALOGUE[provider].models.some((m) => m.id === model);

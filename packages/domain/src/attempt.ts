@@ -42,6 +42,20 @@ export const SaveAnswerResponseSchema = z.object({
 export const AttemptParamsSchema = z.object({ attemptId: z.string().min(1).max(64) });
 export const AnswerParamsSchema = AttemptParamsSchema.extend({ questionIndex: z.coerce.number().int().min(0).max(499) });
 
+/** Largest answer file results-service takes unless UPLOAD_MAX_BYTES says otherwise. */
+export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+
+/** '10 MB', '512 KB': how a size limit is shown to a candidate. */
+export function formatBytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  return mb >= 1 ? `${Math.round(mb * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+/** Said by the server (413) and by the page before it queues anything, so both read the same. */
+export function fileTooLargeMessage(maxBytes: number): string {
+  return `The file is too large. The maximum size is ${formatBytes(maxBytes)}.`;
+}
+
 export const AttemptStateSchema = z.object({
   attemptId: z.string(),
   examId: z.string(),
@@ -53,6 +67,8 @@ export const AttemptStateSchema = z.object({
   resultId: z.string().nullable(),
   serverNow: z.string(),
   answers: z.record(z.string(), z.object({ answer: z.string(), seq: z.number().int() })),
+  /** The largest answer file the server takes, so the page can refuse a bigger one at once, even offline. */
+  uploadMaxBytes: z.number().int().positive(),
 });
 export type AttemptState = z.infer<typeof AttemptStateSchema>;
 

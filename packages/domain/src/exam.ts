@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AI_PROVIDERS } from './ai-catalogue.ts';
+import { AI_PROVIDERS, type AiProvider } from './ai-catalogue.ts';
 
 /** Exam entity and its parts (spec section 3). Dates travel as ISO strings. */
 
@@ -225,6 +225,62 @@ export function missingAiConfiguration(ai: { provider?: string; model?: string; 
   if (!ai.provider) missing.push('Provider not selected.');
   if (!ai.model) missing.push('Model not selected.');
   return missing;
+}
+
+/**
+ * Whether the assistant has a key to work with: the creator's own, the server's default for that
+ * provider, or a self-hosted OpenAI-compatible server (which needs only its base URL).
+ */
+export function hasUsableAiKey(ai: { provider: AiProvider; baseUrl: string }, keys: { hasCreatorKey: boolean; serverKeys: Partial<Record<AiProvider, boolean>> }): boolean {
+  return keys.hasCreatorKey || keys.serverKeys[ai.provider] === true || (ai.provider === 'openai-compatible' && ai.baseUrl !== '');
+}
+
+/** What the candidate's view of an exam is built from: a stored exam, or an attempt's snapshot of one. */
+export type PublicExamSource = {
+  id: string;
+  title: string;
+  description: string;
+  header: string;
+  rules: string;
+  timerEnabled: boolean;
+  timerMinutes: number;
+  fullScreenEnabled: boolean;
+  isLive: boolean;
+  questions: Question[];
+  codingWorkspace: CodingWorkspace;
+  aiSettings: { enabled: boolean; provider: AiProvider; model: string; startMessage: string; copyLLMResponse: boolean; uploadDocuments: boolean };
+};
+
+/**
+ * The candidate's view of an exam (spec sections 4 and 8), field by field so nothing else leaks:
+ * questions without their answer keys, the assistant without its key, prompt or material text.
+ * Every service that shows a candidate an exam builds it here, so they all strip the same way.
+ */
+export function toPublicExam(exam: PublicExamSource, assistant: { materialNames: string[]; hasUsableKey: boolean }): PublicExam {
+  const ai = exam.aiSettings;
+  return {
+    id: exam.id,
+    title: exam.title,
+    description: exam.description,
+    header: exam.header,
+    rules: exam.rules,
+    timerEnabled: exam.timerEnabled,
+    timerMinutes: exam.timerMinutes,
+    fullScreenEnabled: exam.fullScreenEnabled,
+    isLive: exam.isLive,
+    questions: exam.questions.map(toPublicQuestion),
+    codingWorkspace: exam.codingWorkspace,
+    aiSettings: {
+      enabled: ai.enabled,
+      provider: ai.provider,
+      model: ai.model,
+      startMessage: ai.startMessage,
+      copyLLMResponse: ai.copyLLMResponse,
+      uploadDocuments: ai.uploadDocuments,
+      materialNames: assistant.materialNames,
+      missing: missingAiConfiguration({ provider: ai.provider, model: ai.model, hasKey: assistant.hasUsableKey }),
+    },
+  };
 }
 
 export const ExamIdParamsSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AiSettingsViewSchema, ExamSchema, QuestionSchema } from './exam.ts';
+import { AiSettingsViewSchema, ExamSchema, PublicQuestionSchema, QuestionSchema } from './exam.ts';
 
 /**
  * Contracts between services (never reachable from a browser: every /internal/* route requires the
@@ -27,6 +27,11 @@ export const InternalAttemptSchema = z.object({
   deadline: z.string().nullable(),
   submittedAt: z.string().nullable(),
   isOpen: z.boolean(),
+  /**
+   * The questions of the exam as the attempt saw it at start (its snapshot), without answer keys: what the
+   * assistant talks about, so an edit to the live exam cannot shift which question the candidate means.
+   */
+  questions: z.array(PublicQuestionSchema).optional(),
 });
 export type InternalAttempt = z.infer<typeof InternalAttemptSchema>;
 

@@ -29,7 +29,7 @@ export async function buildApp(config: Config, deps: Deps) {
     checks: { database: () => deps.database.ping() },
   });
 
-  const attempts = createAttemptsService(createAttemptsRepository(deps.database), deps, app.log);
+  const attempts = createAttemptsService(createAttemptsRepository(deps.database), deps, app.log, { serverKeys: config.serverKeys, uploadMaxBytes: config.UPLOAD_MAX_BYTES });
   const results = createResultsService(createResultsRepository(deps.database), deps);
   app.decorate('finalizeExpired', () => attempts.finalizeExpired());
 

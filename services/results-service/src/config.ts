@@ -1,3 +1,5 @@
+import { DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/attempt';
+import { SERVER_KEY_ENV, type AiProvider } from '@exam/domain/ai-catalogue';
 import { baseConfigShape, booleanFlag, parseConfig, resolveSecret } from '@exam/server-kit/config';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -6,7 +8,7 @@ const ConfigSchema = z.object({
   ...baseConfigShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(4002),
   /** Largest file a candidate may upload as an answer. */
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_UPLOAD_MAX_BYTES),
   /** How often the finalizer submits attempts whose deadline (plus grace) has passed. */
   FINALIZER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(15),
   /** Time allowed to exam-service and workspace-orchestrator calls. */
@@ -16,6 +18,12 @@ const ConfigSchema = z.object({
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {
+  /**
+   * Which providers have a server-wide default key (OPENAI_API_KEY…, which llm-gateway uses), so an
+   * attempt's view of the exam can tell whether the assistant works without the creator's own key.
+   * Only whether each is set is kept, never the key.
+   */
+  serverKeys: Partial<Record<AiProvider, boolean>>;
   jwtSecret: string;
   internalToken: string;
   pgliteDir: string;
@@ -28,6 +36,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...parsed,
     jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
     internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
+    serverKeys: Object.fromEntries(Object.entries(SERVER_KEY_ENV).map(([provider, variable]) => [provider, Boolean(env[variable])])),
     pgliteDir: join(parsed.DATA_DIR, 'results-service'),
   };
 }

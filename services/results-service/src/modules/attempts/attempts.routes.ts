@@ -3,6 +3,7 @@ import {
   AnswerParamsSchema,
   AttemptParamsSchema,
   AttemptStateSchema,
+  fileTooLargeMessage,
   RecordEventsSchema,
   SaveAnswerResponseSchema,
   SaveAnswerSchema,
@@ -13,6 +14,7 @@ import {
 } from '@exam/domain/attempt';
 import type { AttemptClaims } from '@exam/domain/auth';
 import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
+import { PublicExamSchema } from '@exam/domain/exam';
 import { attemptOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -23,11 +25,6 @@ import type { AttemptsService } from './attempts.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const HOUR_MS = 3600_000;
-
-function formatBytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return mb >= 1 ? `${Math.round(mb * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
-}
 
 /** An attempt token reaches only its own attempt; any other id looks like it does not exist. */
 function ownAttempt(request: FastifyRequest, attemptId: string): AttemptClaims {
@@ -72,6 +69,23 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       },
     );
 
+    app.get(
+      '/api/attempts/:attemptId/exam',
+      {
+        onRequest: app.requireAttempt,
+        schema: {
+          tags: ['attempts'],
+          description: "The exam as this attempt shows it: the snapshot taken at start (what is graded), stripped like GET /api/public/exams/{id}.",
+          params: AttemptParamsSchema,
+          response: { 200: PublicExamSchema, ...errors, 502: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        ownAttempt(request, request.params.attemptId);
+        return service.examView(request.params.attemptId);
+      },
+    );
+
     app.put(
       '/api/attempts/:attemptId/answers/:questionIndex',
       {
@@ -113,7 +127,7 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
           content = await part.toBuffer();
         } catch (err) {
           if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-            throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `The file is too large. The maximum size is ${formatBytes(opts.uploadMaxBytes)}.`);
+            throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, fileTooLargeMessage(opts.uploadMaxBytes));
           }
           throw err;
         }

@@ -1,9 +1,12 @@
 import { AttemptMessages, DEADLINE_GRACE_SECONDS, type AttemptState, type ProctorEvent, type SaveAnswer, type StartAttempt, type SubmitResponse } from '@exam/domain/attempt';
+import type { AiProvider } from '@exam/domain/ai-catalogue';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { PublicExam } from '@exam/domain/exam';
 import type { WorkspaceFile } from '@exam/domain/internal';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { NEEDS_FILES, type AttemptRow, type AttemptsRepository } from './attempts.repository.ts';
+import { candidateView } from './candidate-view.ts';
 import { gradeSubmission, toSnapshot } from './snapshot.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
@@ -15,7 +18,12 @@ export function closedReason(attempt: Pick<AttemptRow, 'submittedAt' | 'deadline
   return undefined;
 }
 
-export function createAttemptsService(repo: AttemptsRepository, deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'workspaceFiles'>, log: FastifyBaseLogger) {
+export function createAttemptsService(
+  repo: AttemptsRepository,
+  deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'workspaceFiles'>,
+  log: FastifyBaseLogger,
+  opts: { serverKeys: Partial<Record<AiProvider, boolean>>; uploadMaxBytes: number },
+) {
   const cutoff = (now: Date) => new Date(now.getTime() - GRACE_MS);
 
   async function getAttempt(attemptId: string): Promise<AttemptRow> {
@@ -132,7 +140,14 @@ export function createAttemptsService(repo: AttemptsRepository, deps: Pick<Deps,
         resultId: attempt.resultId,
         serverNow: deps.clock.now().toISOString(),
         answers: Object.fromEntries([...saved].map(([index, value]) => [String(index), value])),
+        uploadMaxBytes: opts.uploadMaxBytes,
       };
+    },
+
+    /** The exam as this attempt shows it to the candidate: its snapshot, stripped like the public view. */
+    async examView(attemptId: string): Promise<PublicExam> {
+      const attempt = await getAttempt(attemptId);
+      return candidateView(attempt, await deps.examSource.getExam(attempt.examId), opts.serverKeys);
     },
 
     /** One statement when the write applies; the slower lookup only explains a refusal or a stale seq. */

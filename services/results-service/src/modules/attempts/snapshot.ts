@@ -12,6 +12,11 @@ export const ExamSnapshotSchema = z.object({
   timerMinutes: z.number(),
   questions: z.array(QuestionSchema),
   codingWorkspace: CodingWorkspaceSchema,
+  /** What the candidate reads around the questions. Attempts started before these were kept lack them. */
+  description: z.string().optional(),
+  header: z.string().optional(),
+  rules: z.string().optional(),
+  fullScreenEnabled: z.boolean().optional(),
 });
 export type ExamSnapshot = z.infer<typeof ExamSnapshotSchema>;
 
@@ -26,6 +31,10 @@ export function toSnapshot(exam: InternalExam): ExamSnapshot {
     timerMinutes: exam.timerMinutes,
     questions: exam.questions,
     codingWorkspace: exam.codingWorkspace,
+    description: exam.description,
+    header: exam.header,
+    rules: exam.rules,
+    fullScreenEnabled: exam.fullScreenEnabled,
   };
 }
 

@@ -14,6 +14,13 @@ describe('file-upload answers', () => {
     return app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/files/${index}`, headers: { ...attempt.headers, ...body.headers }, payload: body.payload });
   };
 
+  it('tells the page the configured size limit in the attempt state, so it can refuse a bigger file before queueing it', async () => {
+    const exam = app.exams.put(makeExam());
+    const attempt = await startAttempt(app, exam.id);
+    const state = await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers });
+    expect(state.json().uploadMaxBytes).toBe(2048);
+  });
+
   it("stores the file, records 'File: name' above the stored seq and lets the exam's creator download it", async () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);

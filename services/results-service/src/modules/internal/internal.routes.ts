@@ -1,4 +1,5 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
+import { toPublicQuestion } from '@exam/domain/exam';
 import { InternalAttemptSchema } from '@exam/domain/internal';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -6,7 +7,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import { closedReason, type AttemptsService } from '../attempts/attempts.service.ts';
 
-/** Service-to-service reads (llm-gateway and workspace-orchestrator ask whether an attempt is still open). */
+/** Service-to-service reads (llm-gateway and workspace-orchestrator ask whether an attempt is still open; the gateway also reads its questions). */
 export function internalRoutes(service: AttemptsService, deps: Pick<Deps, 'clock'>) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -26,6 +27,7 @@ export function internalRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
           deadline: attempt.deadline?.toISOString() ?? null,
           submittedAt: attempt.submittedAt?.toISOString() ?? null,
           isOpen: closedReason(attempt, deps.clock.now()) === undefined,
+          questions: attempt.examSnapshot.questions.map(toPublicQuestion),
         };
       },
     );

@@ -1,4 +1,5 @@
 import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
+import { toPublicQuestion } from '@exam/domain/exam';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, fakeClock, makeExam, startAttempt, type TestApp } from '../../testing.ts';
@@ -24,9 +25,23 @@ describe('internal attempt lookup', () => {
       deadline: attempt.deadline,
       submittedAt: null,
       isOpen: true,
+      questions: exam.questions.map(toPublicQuestion),
     });
     clock.advance(60_000 + DEADLINE_GRACE_SECONDS * 1000 + 1);
     expect((await lookup(attempt.attemptId)).json().isOpen).toBe(false);
+  });
+
+  it("answers the snapshot's questions without answer keys, even after the live exam changed", async () => {
+    const exam = app.exams.put(makeExam({ timerEnabled: false }));
+    const attempt = await startAttempt(app, exam.id);
+    app.exams.put({ ...exam, questions: [...exam.questions].reverse().map((q) => ({ ...q, title: `edited ${q.title}` })) });
+    const body = (await lookup(attempt.attemptId)).json();
+    expect(body.questions.map((q: { title: string }) => q.title)).toEqual(exam.questions.map((q) => q.title));
+    const text = JSON.stringify(body);
+    for (const q of exam.questions) {
+      if (q.correctAnswer) expect(text).not.toContain(`"correctAnswer"`);
+      for (const accepted of q.acceptedAnswers ?? []) expect(text).not.toContain(accepted);
+    }
   });
 
   it('reports a submitted attempt closed', async () => {

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { hasUsableAiKey, PublicExamSchema, QuestionSchema, toPublicExam, type PublicExamSource } from './exam.ts';
+
+const SECRET = 'SECRET-3b1d';
+
+/** An exam as a service holds it: answer keys, the assistant's key and prompt, material text. */
+function storedExam(): PublicExamSource & Record<string, unknown> {
+  return {
+    id: 'exam-1',
+    title: 'Biology',
+    description: 'Midterm',
+    header: 'Section A',
+    rules: 'No notes',
+    timerEnabled: true,
+    timerMinutes: 30,
+    fullScreenEnabled: true,
+    isLive: true,
+    questions: [
+      QuestionSchema.parse({ id: 'q1', type: 'mcq', title: 'Powerhouse', options: ['Nucleus', `${SECRET}-mcq`], correctAnswer: `${SECRET}-mcq` }),
+      QuestionSchema.parse({ id: 'q2', type: 'short-answer', title: 'Organ', options: ['left over'], acceptedAnswers: [`${SECRET}-short`] }),
+      QuestionSchema.parse({ id: 'q3', type: 'coding', title: 'Fibonacci', language: 'python' }),
+    ],
+    codingWorkspace: { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false },
+    aiSettings: {
+      enabled: true,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      startMessage: 'Hello',
+      copyLLMResponse: false,
+      uploadDocuments: true,
+      customPrompt: `${SECRET}-prompt`,
+      encryptedApiKey: `${SECRET}-key`,
+      baseUrl: '',
+    } as PublicExamSource['aiSettings'],
+    materialTexts: [{ name: 'week1.pdf', text: `${SECRET}-material` }],
+    ownerId: 'owner-1',
+  };
+}
+
+describe('toPublicExam', () => {
+  it('keeps what a candidate may see and drops answer keys, the key, the prompt and material text', () => {
+    const view = toPublicExam(storedExam(), { materialNames: ['week1.pdf'], hasUsableKey: true });
+    expect(PublicExamSchema.strict().parse(view)).toEqual(view);
+    expect(JSON.stringify(view)).not.toMatch(/SECRET-3b1d-(short|prompt|key|material)/);
+    const sent = JSON.parse(JSON.stringify(view)) as typeof view;
+    expect(sent.questions.map((q) => Object.keys(q).sort())).toEqual([
+      ['content', 'id', 'options', 'title', 'topic', 'type'],
+      ['content', 'id', 'options', 'title', 'topic', 'type'],
+      ['content', 'id', 'language', 'options', 'title', 'topic', 'type'],
+    ]);
+    // An MCQ keeps its options (one of which is the answer); other types never show options.
+    expect(view.questions[1]?.options).toEqual([]);
+    expect(view.aiSettings).toEqual({ enabled: true, provider: 'openai', model: 'gpt-4o-mini', startMessage: 'Hello', copyLLMResponse: false, uploadDocuments: true, materialNames: ['week1.pdf'], missing: [] });
+  });
+
+  it('lists the missing key when the assistant has none', () => {
+    expect(toPublicExam(storedExam(), { materialNames: [], hasUsableKey: false }).aiSettings.missing).toEqual(['API key missing.']);
+  });
+});
+
+describe('hasUsableAiKey', () => {
+  const none = { hasCreatorKey: false, serverKeys: {} };
+  it("accepts the creator's key, the server's key for that provider, or a self-hosted base URL", () => {
+    expect(hasUsableAiKey({ provider: 'openai', baseUrl: '' }, { ...none, hasCreatorKey: true })).toBe(true);
+    expect(hasUsableAiKey({ provider: 'groq', baseUrl: '' }, { hasCreatorKey: false, serverKeys: { groq: true } })).toBe(true);
+    expect(hasUsableAiKey({ provider: 'openai-compatible', baseUrl: 'http://llm.local' }, none)).toBe(true);
+  });
+
+  it("refuses a server key of another provider and a self-hosted server without a URL", () => {
+    expect(hasUsableAiKey({ provider: 'anthropic', baseUrl: '' }, { hasCreatorKey: false, serverKeys: { openai: true } })).toBe(false);
+    expect(hasUsableAiKey({ provider: 'openai-compatible', baseUrl: '' }, none)).toBe(false);
+  });
+});

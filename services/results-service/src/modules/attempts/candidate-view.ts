@@ -1,0 +1,39 @@
+import type { AiProvider } from '@exam/domain/ai-catalogue';
+import { hasUsableAiKey, toPublicExam, type PublicExam } from '@exam/domain/exam';
+import type { InternalExam } from '@exam/domain/internal';
+import type { AttemptRow } from './attempts.repository.ts';
+
+/** The assistant of an exam exam-service no longer has: off, as llm-gateway would refuse it too. */
+const NO_ASSISTANT = { enabled: false, provider: 'openai', model: '', startMessage: '', copyLLMResponse: true, uploadDocuments: false } as const;
+
+/**
+ * The candidate's view of an attempt's exam: the questions, title, timer and workspace come from the
+ * snapshot taken at start, so they are exactly what is graded however the creator edits the exam since.
+ * Whether the exam is live and the assistant's settings come from the live exam, because llm-gateway
+ * and the spec's 'exam offline' rule read those live too. `live` is undefined when exam-service no longer
+ * has the exam (deleted): the view then says it is not live.
+ */
+export function candidateView(attempt: Pick<AttemptRow, 'examId' | 'examSnapshot'>, live: InternalExam | undefined, serverKeys: Partial<Record<AiProvider, boolean>>): PublicExam {
+  const snapshot = attempt.examSnapshot;
+  const ai = live?.aiSettings;
+  return toPublicExam(
+    {
+      id: attempt.examId,
+      title: snapshot.title,
+      description: snapshot.description ?? live?.description ?? '',
+      header: snapshot.header ?? live?.header ?? '',
+      rules: snapshot.rules ?? live?.rules ?? '',
+      timerEnabled: snapshot.timerEnabled,
+      timerMinutes: snapshot.timerMinutes,
+      fullScreenEnabled: snapshot.fullScreenEnabled ?? live?.fullScreenEnabled ?? false,
+      isLive: live !== undefined && !live.isDraft && live.isLive,
+      questions: snapshot.questions,
+      codingWorkspace: snapshot.codingWorkspace,
+      aiSettings: ai ?? NO_ASSISTANT,
+    },
+    {
+      materialNames: ai?.courseMaterials.map((m) => m.name) ?? [],
+      hasUsableKey: ai !== undefined && hasUsableAiKey(ai, { hasCreatorKey: ai.hasApiKey || ai.encryptedApiKey !== null, serverKeys }),
+    },
+  );
+}
