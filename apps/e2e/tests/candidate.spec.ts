@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
-import { getAttempt, listResults, publishExam, question, registerCreator } from './support/api.ts';
+import { getAttempt, getResult, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { countdownSeconds, enterExam, storedAttempt, type StoredAttempt } from './support/taker.ts';
 
 const SAVED = 'Saved';
@@ -66,14 +66,24 @@ test('a candidate answers every question type through a reload and a network cut
     await expect(answered).toHaveText('Answered: 4/5');
   });
 
-  await test.step('answers the coding question while the network is cut, and the answer arrives once it returns', async () => {
+  await test.step('answers the coding question and replaces the file while the network is cut, keeps both through a reload, and they arrive once it returns', async () => {
     await page.route('**/api/attempts/**', (route) => route.abort('internetdisconnected'));
     await page.getByLabel('Code for Q5').click();
     await page.keyboard.type(CODE);
     await expect(page.getByTestId('code-editor')).toContainText(CODE);
+    await page.getByLabel('Upload file for Q4').setInputFiles({ name: 'notes-v2.txt', mimeType: 'text/plain', buffer: Buffer.from('my better notes\n') });
+    await expect(page.getByTestId('file-answer-3')).toHaveText('File: notes-v2.txt');
     await expect(answered).toHaveText('Answered: 5/5');
     await expect(saveStatus).toHaveText(OFFLINE);
+    expect(await serverAnswers(request, attempt)).toMatchObject({ '3': 'File: notes.txt' });
     expect((await getAttempt(request, attempt.token, attempt.attemptId)).answers['4']).toBeUndefined();
+
+    // A reload while still cut off: the page opens from what this device kept, the file included.
+    await page.reload();
+    await expect(page.getByTestId('file-answer-3')).toHaveText('File: notes-v2.txt');
+    await expect(page.getByTestId('code-editor')).toContainText(CODE);
+    await expect(answered).toHaveText('Answered: 5/5');
+    await expect(saveStatus).toHaveText(OFFLINE);
 
     await page.unroute('**/api/attempts/**');
     // Retries back off exponentially; a few failed rounds can put the next one several seconds away.
@@ -82,7 +92,7 @@ test('a candidate answers every question type through a reload and a network cut
       '0': 'Paris',
       '1': '4',
       '2': '  jupiter ',
-      '3': 'File: notes.txt',
+      '3': 'File: notes-v2.txt',
       '4': CODE,
     });
   });
@@ -109,5 +119,8 @@ test('a candidate answers every question type through a reload and a network cut
       isGraded: false,
       score: null,
     });
+    // The file chosen while offline is the one the result holds.
+    const detail = await getResult(request, creator.token, results[0]!.id);
+    expect(detail.questionAnswers[3]).toMatchObject({ answer: 'File: notes-v2.txt', file: { fileName: 'notes-v2.txt', size: 16 } });
   });
 });

@@ -14,6 +14,7 @@ export const api = {
   publicExam: (examId: string) => `/api/public/exams/${encodeURIComponent(examId)}`,
   attempts: '/api/attempts',
   attempt: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}`,
+  attemptExam: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/exam`,
   answer: (attemptId: string, questionIndex: number) => `/api/attempts/${encodeURIComponent(attemptId)}/answers/${questionIndex}`,
   file: (attemptId: string, questionIndex: number) => `/api/attempts/${encodeURIComponent(attemptId)}/files/${questionIndex}`,
   events: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/events`,

@@ -3,9 +3,17 @@ import { StartAttemptResponseSchema, type StartAttempt, type StartAttemptRespons
 import { api } from '../config/paths.ts';
 import { apiRequest } from './api-client.ts';
 
-/** Shared by the start page, the credentials page and the exam page. */
+/** The live exam: the start and credentials pages, the creator preview, and the exam page before an attempt. */
 export function getPublicExam(examId: string, token?: string | null): Promise<PublicExam> {
   return apiRequest(api.publicExam(examId), { token, schema: PublicExamSchema });
+}
+
+/**
+ * The exam as an attempt shows it (same shape as the public view): the snapshot taken at start, which
+ * is what gets graded, so a creator's later edit never changes or reorders the questions on screen.
+ */
+export function getAttemptExam(attempt: { attemptId: string; token: string }): Promise<PublicExam> {
+  return apiRequest(api.attemptExam(attempt.attemptId), { token: attempt.token, schema: PublicExamSchema });
 }
 
 export function startAttempt(body: StartAttempt): Promise<StartAttemptResponse> {

@@ -12,10 +12,12 @@ export type StoredAttempt = {
   startedAt: string;
   deadline: string | null;
   fullScreenRequested: boolean;
-  /** The last exam definition seen, so the page still opens when the network is down. */
+  /** The last view of this attempt's exam (its snapshot), so the page still opens when the network is down. */
   exam?: PublicExam;
   /** Server clock minus client clock, in ms, from the last successful sync. */
   clockOffsetMs?: number;
+  /** The largest answer file the server takes, from the last successful sync. */
+  uploadMaxBytes?: number;
 };
 
 /** The latest value of one answer; it is pending until the server has acknowledged its seq. */
@@ -29,10 +31,24 @@ export type OutboxEntry = {
 
 export type QueuedEvent = { id?: number; attemptId: string; event: ProctorEvent };
 
+/**
+ * A file chosen as an answer that the server does not hold yet (offline, or the upload failed): its bytes,
+ * name and type, so it survives a reload. One per question; choosing again replaces it (seq grows).
+ */
+export type PendingUpload = {
+  attemptId: string;
+  questionIndex: number;
+  fileName: string;
+  mimeType: string;
+  bytes: ArrayBuffer;
+  seq: number;
+};
+
 interface TakerDbSchema extends DBSchema {
   attempts: { key: string; value: StoredAttempt };
   outbox: { key: [string, number]; value: OutboxEntry; indexes: { byAttempt: string } };
   events: { key: number; value: QueuedEvent; indexes: { byAttempt: string } };
+  uploads: { key: [string, number]; value: PendingUpload; indexes: { byAttempt: string } };
 }
 
 export type TakerDb = IDBPDatabase<TakerDbSchema>;
@@ -40,11 +56,15 @@ export type TakerDb = IDBPDatabase<TakerDbSchema>;
 export const TAKER_DB_NAME = 'exam-taker';
 
 export function openTakerDb(name: string = TAKER_DB_NAME): Promise<TakerDb> {
-  return openDB<TakerDbSchema>(name, 1, {
-    upgrade(db) {
-      db.createObjectStore('attempts', { keyPath: 'examId' });
-      db.createObjectStore('outbox', { keyPath: ['attemptId', 'questionIndex'] }).createIndex('byAttempt', 'attemptId');
-      db.createObjectStore('events', { keyPath: 'id', autoIncrement: true }).createIndex('byAttempt', 'attemptId');
+  return openDB<TakerDbSchema>(name, 2, {
+    // A browser that still holds version 1 (an attempt under way) keeps its stores and gains the new one.
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        db.createObjectStore('attempts', { keyPath: 'examId' });
+        db.createObjectStore('outbox', { keyPath: ['attemptId', 'questionIndex'] }).createIndex('byAttempt', 'attemptId');
+        db.createObjectStore('events', { keyPath: 'id', autoIncrement: true }).createIndex('byAttempt', 'attemptId');
+      }
+      if (oldVersion < 2) db.createObjectStore('uploads', { keyPath: ['attemptId', 'questionIndex'] }).createIndex('byAttempt', 'attemptId');
     },
   });
 }

@@ -1,6 +1,7 @@
-import type { AttemptState, ProctorEvent } from '@exam/domain/attempt';
+import { fileTooLargeMessage, type AttemptState, type ProctorEvent } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/exam';
 import { http, HttpResponse } from 'msw';
+import { readMultipartFile } from './multipart.ts';
 
 /**
  * An in-memory stand-in for results-service with its real rules (seq ordering, 409 after submit,
@@ -14,12 +15,21 @@ export function createFakeResultsService(init: { exam: PublicExam; attemptId?: s
   const state = {
     networkDown: false,
     answers: new Map<number, { answer: string; seq: number }>(),
+    /** Answer files as the server stored them, by question. */
+    files: new Map<number, { fileName: string; mimeType: string; bytes: Uint8Array }>(),
+    uploadMaxBytes: 10 * 1024 * 1024,
+    uploadCalls: 0,
     events: [] as ProctorEvent[],
     submitted: false,
+    /** The questions that had a stored file when the submit arrived (what the result holds). */
+    filesAtSubmit: [] as number[],
     submitCalls: 0,
     putCalls: 0,
     deadline: init.deadline ?? null,
+    /** The live exam (GET /api/public/exams/{id}). */
     examResponse: init.exam as PublicExam | null,
+    /** The attempt's snapshot view (GET /api/attempts/{id}/exam); a test edits examResponse to play the creator. */
+    attemptExam: init.exam,
     examError: null as null | { status: number; code: string; message: string },
   };
   const cut = () => (state.networkDown ? HttpResponse.error() : null);
@@ -47,9 +57,11 @@ export function createFakeResultsService(init: { exam: PublicExam; attemptId?: s
         resultId: state.submitted ? 'result-1' : null,
         serverNow: now().toISOString(),
         answers: Object.fromEntries([...state.answers].map(([index, value]) => [String(index), value])),
+        uploadMaxBytes: state.uploadMaxBytes,
       };
       return HttpResponse.json(body);
     }),
+    http.get('/api/attempts/:attemptId/exam', () => cut() ?? HttpResponse.json(state.attemptExam)),
     http.put('/api/attempts/:attemptId/answers/:questionIndex', async ({ request, params }) => {
       const down = cut();
       if (down) return down;
@@ -62,6 +74,20 @@ export function createFakeResultsService(init: { exam: PublicExam; attemptId?: s
       if (applied) state.answers.set(index, { answer: body.answer, seq: body.seq });
       return HttpResponse.json({ questionIndex: index, seq: applied ? body.seq : (stored?.seq ?? 0), applied });
     }),
+    http.post('/api/attempts/:attemptId/files/:questionIndex', async ({ request, params }) => {
+      const down = cut();
+      if (down) return down;
+      state.uploadCalls += 1;
+      if (state.submitted) return closed();
+      const file = await readMultipartFile(request);
+      if (!file) return HttpResponse.json({ error: { code: 'VALIDATION', message: 'No file was sent' } }, { status: 400 });
+      if (file.bytes.length > state.uploadMaxBytes) return HttpResponse.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: fileTooLargeMessage(state.uploadMaxBytes) } }, { status: 413 });
+      const index = Number(params.questionIndex);
+      const answer = `File: ${file.fileName}`;
+      state.files.set(index, file);
+      state.answers.set(index, { answer, seq: (state.answers.get(index)?.seq ?? 0) + 1 });
+      return HttpResponse.json({ questionIndex: index, fileName: file.fileName, size: file.bytes.length, answer });
+    }),
     http.post('/api/attempts/:attemptId/events', async ({ request }) => {
       const down = cut();
       if (down) return down;
@@ -73,8 +99,9 @@ export function createFakeResultsService(init: { exam: PublicExam; attemptId?: s
       const down = cut();
       if (down) return down;
       state.submitCalls += 1;
+      if (!state.submitted) state.filesAtSubmit = [...state.files.keys()];
       state.submitted = true;
-      return HttpResponse.json({ resultId: 'result-1', answered: answered(), total: init.exam.questions.length });
+      return HttpResponse.json({ resultId: 'result-1', answered: answered(), total: state.attemptExam.questions.length });
     }),
   ];
 

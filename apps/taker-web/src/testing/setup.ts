@@ -3,6 +3,8 @@ import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { Blob as NodeBlob } from 'node:buffer';
+import { readBytes } from '../features/exam/lib/uploads.ts';
 import { resetTakerDbForTests } from '../lib/taker-db.ts';
 import { server } from './server.ts';
 
@@ -23,7 +25,37 @@ globalThis.Request = class extends NodeRequest {
 // Lazy route modules are transformed on first use, which can take a few seconds on a cold run.
 configure({ asyncUtilTimeout: 5000 });
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+/**
+ * jsdom's FormData is not the one Node's fetch knows: it would go out as the text "[object FormData]".
+ * Multipart bodies are encoded here instead, the way a browser sends them. Installed after msw so the
+ * handlers see the encoded request.
+ */
+async function encodeMultipart(form: FormData): Promise<{ body: NodeBlob; contentType: string }> {
+  const boundary = `----exam-test-${crypto.randomUUID()}`;
+  const parts: Array<string | Uint8Array> = [];
+  for (const [name, value] of form.entries()) {
+    if (typeof value === 'string') {
+      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    } else {
+      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${value.name}"\r\nContent-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`);
+      parts.push(new Uint8Array(await readBytes(value)), '\r\n');
+    }
+  }
+  parts.push(`--${boundary}--\r\n`);
+  return { body: new NodeBlob(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+beforeAll(() => {
+  server.listen({ onUnhandledRequest: 'error' });
+  const fetchThroughMsw = globalThis.fetch;
+  globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (!(init?.body instanceof FormData)) return fetchThroughMsw(input, init);
+    const { body, contentType } = await encodeMultipart(init.body);
+    const headers = new Headers(init.headers);
+    headers.set('content-type', contentType);
+    return fetchThroughMsw(input, { ...init, headers, body: body as unknown as BodyInit });
+  };
+});
 
 beforeEach(() => {
   // A fresh, empty IndexedDB per test: no test depends on another's data.

@@ -8,6 +8,7 @@ import { renderRoute } from '../../../testing/render.tsx';
 import { seedAttempt } from '../../../testing/seed.ts';
 import { server } from '../../../testing/server.ts';
 import { listPending, recordAnswer } from '../lib/outbox.ts';
+import { listUploads } from '../lib/uploads.ts';
 
 async function openExam(exam = buildAllTypesExam(), options: { deadline?: string | null } = {}) {
   const fake = createFakeResultsService({ exam, deadline: options.deadline ?? null });
@@ -41,12 +42,97 @@ describe('/exam/{examId}', () => {
   it('uploads a file answer and records it as File: {name} without sending it again as text', async () => {
     const exam = buildPublicExam({ questions: [buildQuestion({ type: 'file-upload', title: 'Upload your report' })] });
     const { user, fake } = await openExam(exam);
-    server.use(http.post('/api/attempts/:id/files/:qi', () => HttpResponse.json({ questionIndex: 0, fileName: 'report.pdf', size: 4, answer: 'File: report.pdf' })));
     await user.upload(await screen.findByLabelText('Upload file for Q1'), new File(['%PDF'], 'report.pdf', { type: 'application/pdf' }));
     expect(await screen.findByText('File: report.pdf')).toBeInTheDocument();
     expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
+    await waitFor(() => expect(fake.state.files.get(0)?.fileName).toBe('report.pdf'));
+    expect(new TextDecoder().decode(fake.state.files.get(0)?.bytes)).toBe('%PDF');
+    await waitFor(async () => expect(await listUploads(await getTakerDb(), fake.attemptId)).toEqual([]));
     expect(await listPending(await getTakerDb(), fake.attemptId)).toEqual([]);
     expect(fake.state.putCalls).toBe(0);
+  });
+
+  it('keeps a file chosen while offline through a reload and uploads it when the network returns', async () => {
+    const exam = buildPublicExam({ questions: [buildQuestion({ type: 'file-upload', title: 'Upload your report' })] });
+    const { user, fake, unmount } = await openExam(exam);
+    const input = await screen.findByLabelText('Upload file for Q1');
+    fake.state.networkDown = true;
+    await user.upload(input, new File(['lab results: 42'], 'lab.txt', { type: 'text/plain' }));
+    // Shown as the answer at once, kept on this device, not on the server.
+    expect(await screen.findByText('File: lab.txt')).toBeInTheDocument();
+    expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
+    await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Offline — answers are kept on this device'));
+    expect(fake.state.files.size).toBe(0);
+
+    // The page is reloaded while the network is still down.
+    unmount();
+    renderRoute(`/exam/${exam.id}`);
+    expect(await screen.findByText('File: lab.txt')).toBeInTheDocument();
+    expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
+    expect(await listUploads(await getTakerDb(), fake.attemptId)).toMatchObject([{ questionIndex: 0, fileName: 'lab.txt', mimeType: 'text/plain' }]);
+
+    fake.state.networkDown = false;
+    window.dispatchEvent(new Event('online'));
+    await waitFor(() => expect(fake.state.files.get(0)).toMatchObject({ fileName: 'lab.txt', mimeType: 'text/plain' }));
+    expect(new TextDecoder().decode(fake.state.files.get(0)?.bytes)).toBe('lab results: 42');
+    await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
+    expect(await listUploads(await getTakerDb(), fake.attemptId)).toEqual([]);
+    expect(fake.state.answers.get(0)?.answer).toBe('File: lab.txt');
+    expect(fake.state.putCalls).toBe(0);
+  });
+
+  it('submits only after a file kept offline has reached the server', async () => {
+    const exam = buildPublicExam({ questions: [buildQuestion({ type: 'file-upload', title: 'Upload your report' })] });
+    const { user, fake } = await openExam(exam);
+    const input = await screen.findByLabelText('Upload file for Q1');
+    fake.state.networkDown = true;
+    await user.upload(input, new File(['final'], 'final.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('File: final.txt')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    setTimeout(() => (fake.state.networkDown = false), 300);
+    expect(await screen.findByRole('heading', { name: 'Exam Completed' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByText('Questions Answered: 1 of 1')).toBeInTheDocument();
+    expect(fake.state.files.get(0)?.fileName).toBe('final.txt');
+    expect(fake.state.filesAtSubmit).toEqual([0]);
+    expect(fake.state.submitCalls).toBe(1);
+  });
+
+  it('refuses a file over the size limit at once with the reason and keeps nothing', async () => {
+    const exam = buildPublicExam({ questions: [buildQuestion({ type: 'file-upload', title: 'Upload your report' })] });
+    const fake = createFakeResultsService({ exam });
+    fake.state.uploadMaxBytes = 1024;
+    server.use(...fake.handlers);
+    await seedAttempt(exam, fake.attemptId);
+    const { user } = renderRoute(`/exam/${exam.id}`);
+    await user.upload(await screen.findByLabelText('Upload file for Q1'), new File(['x'.repeat(2048)], 'huge.bin'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The file is too large. The maximum size is 1 KB.');
+    expect(screen.queryByText('File: huge.bin')).not.toBeInTheDocument();
+    expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 0/1');
+    const db = await getTakerDb();
+    expect(await listUploads(db, fake.attemptId)).toEqual([]);
+    expect(await listPending(db, fake.attemptId)).toEqual([]);
+    expect(fake.state.uploadCalls).toBe(0);
+  });
+
+  it("shows the attempt's snapshot, not the live exam the creator edited since, also after a reload while offline", async () => {
+    const snapshot = buildPublicExam({ title: 'Algebra', questions: [buildQuestion({ title: 'Solve x + 1 = 2' }), buildQuestion({ title: 'Factor x^2 - 1' })] });
+    const fake = createFakeResultsService({ exam: snapshot });
+    fake.state.examResponse = { ...snapshot, title: 'Algebra (edited)', questions: [buildQuestion({ title: 'A question added later' }), ...snapshot.questions] };
+    server.use(...fake.handlers);
+    await seedAttempt(snapshot, fake.attemptId);
+
+    const first = renderRoute(`/exam/${snapshot.id}`);
+    expect(await screen.findByRole('heading', { name: 'Q1: Solve x + 1 = 2' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Q2: Factor x^2 - 1' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Algebra' })).toBeInTheDocument();
+    expect(screen.queryByText(/A question added later/)).not.toBeInTheDocument();
+    expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 0/2');
+    first.unmount();
+
+    fake.state.networkDown = true;
+    renderRoute(`/exam/${snapshot.id}`);
+    expect(await screen.findByRole('heading', { name: 'Q1: Solve x + 1 = 2' })).toBeInTheDocument();
+    expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 0/2');
   });
 
   it('resumes an answer kept on this device that the server never received', async () => {

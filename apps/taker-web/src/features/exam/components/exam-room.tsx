@@ -48,12 +48,25 @@ export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOff
   const [isFullscreen, setIsFullscreen] = useState(() => Boolean(document.fullscreenElement));
   const submittingRef = useRef(false);
   const submitRef = useRef<() => void>(() => undefined);
-  const onClosed = useCallback((message: string) => {
-    toast.error(message);
-    submitRef.current();
-  }, []);
-  const { engine, status } = useSyncEngine(db, preview ? null : attempt, onClosed);
-  const { answers, answered, setAnswer, setStoredAnswer, commit } = useExamAnswers(initialAnswers, engine, db, attempt);
+  const showAnswerRef = useRef<(index: number, value: string) => void>(() => undefined);
+  const engineCallbacks = useMemo(
+    () => ({
+      onClosed: (message: string) => {
+        toast.error(message);
+        submitRef.current();
+      },
+      onUploadSettled: (index: number, answer: string, error?: string) => {
+        showAnswerRef.current(index, answer);
+        if (error) toast.error(`Q${index + 1}: ${error}`);
+      },
+    }),
+    [],
+  );
+  const { engine, status } = useSyncEngine(db, preview ? null : attempt, engineCallbacks);
+  const { answers, answered, setAnswer, showAnswer, chooseFile, commit } = useExamAnswers(initialAnswers, engine, preview);
+  useEffect(() => {
+    showAnswerRef.current = showAnswer;
+  }, [showAnswer]);
   const wantsFullscreen = !preview && (fullScreenRequested ?? attempt?.fullScreenRequested ?? exam.fullScreenEnabled);
 
   const engineRef = useRef(engine);
@@ -131,7 +144,7 @@ export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOff
       <ExamPanels
         visible={panels.visible}
         questions={
-          <QuestionsPanel exam={exam} answers={answers} attempt={panelProps.attempt} onAnswer={setAnswer} onStoredAnswer={setStoredAnswer} onCommit={commit} onActive={setActiveQuestionIndex} />
+          <QuestionsPanel exam={exam} answers={answers} onAnswer={setAnswer} onFile={chooseFile} onCommit={commit} onActive={setActiveQuestionIndex} />
         }
         workspace={exam.codingWorkspace.enabled ? renderWorkspace(panelProps) : null}
         assistant={renderAssistant(panelProps)}

@@ -10,15 +10,14 @@ type QuestionCardProps = {
   index: number;
   question: PublicQuestion;
   answer: string;
-  attempt: { attemptId: string; token: string } | null;
   onAnswer: (index: number, answer: string) => void;
-  /** An answer the server already stored (an upload): keep it locally without sending it again. */
-  onStoredAnswer: (index: number, answer: string) => void;
+  /** A chosen answer file: kept on this device and uploaded by the outbox; rejects when refused. */
+  onFile: (index: number, file: File) => Promise<void>;
   onCommit: () => void;
   onActive: (index: number) => void;
 };
 
-function AnswerInput({ index, question, answer, attempt, onAnswer, onStoredAnswer, onCommit }: Omit<QuestionCardProps, 'onActive'>) {
+function AnswerInput({ index, question, answer, onAnswer, onFile, onCommit }: Omit<QuestionCardProps, 'onActive'>) {
   const label = `Answer for Q${index + 1}`;
   switch (question.type) {
     case 'mcq':
@@ -35,7 +34,7 @@ function AnswerInput({ index, question, answer, attempt, onAnswer, onStoredAnswe
     case 'short-answer':
       return <Textarea aria-label={label} value={answer} onChange={(e) => onAnswer(index, e.target.value)} onBlur={onCommit} placeholder="Type your answer" rows={4} />;
     case 'file-upload':
-      return <FileAnswer questionIndex={index} label={`Upload file for Q${index + 1}`} answer={answer} attempt={attempt} onUploaded={(value) => onStoredAnswer(index, value)} />;
+      return <FileAnswer questionIndex={index} label={`Upload file for Q${index + 1}`} answer={answer} onChoose={(file) => onFile(index, file)} />;
     case 'coding':
       return (
         <Suspense fallback={<p className="text-sm text-muted">Loading editor…</p>}>

@@ -5,9 +5,8 @@ import { QuestionCard } from './question-card.tsx';
 type QuestionsPanelProps = {
   exam: PublicExam;
   answers: Map<number, string>;
-  attempt: { attemptId: string; token: string } | null;
   onAnswer: (index: number, answer: string) => void;
-  onStoredAnswer: (index: number, answer: string) => void;
+  onFile: (index: number, file: File) => Promise<void>;
   onCommit: () => void;
   onActive: (index: number) => void;
 };

@@ -1,41 +1,53 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
-import { recordSyncedAnswer } from '../lib/outbox.ts';
 import type { SyncEngine } from '../lib/sync.ts';
+import { fileAnswer } from '../lib/uploads.ts';
 
 /**
  * The answers on screen. Each change goes to the outbox (IndexedDB first, then the server); in a
- * preview nothing is stored anywhere (spec section 6).
+ * preview (no engine) nothing is stored anywhere (spec section 6).
  */
-export function useExamAnswers(initial: Map<number, string>, engine: SyncEngine | null, db: TakerDb | null, attempt: StoredAttempt | null) {
+export function useExamAnswers(initial: Map<number, string>, engine: SyncEngine | null, preview: boolean) {
   const [answers, setAnswers] = useState(() => new Map(initial));
   const engineRef = useRef(engine);
   useEffect(() => {
     engineRef.current = engine;
   }, [engine]);
 
-  const put = (index: number, value: string) =>
-    setAnswers((current) => {
-      const next = new Map(current);
-      next.set(index, value);
-      return next;
-    });
+  /** Shows a value without sending it anywhere (the outcome of an upload, a preview's file). */
+  const showAnswer = useCallback(
+    (index: number, value: string) =>
+      setAnswers((current) => {
+        const next = new Map(current);
+        next.set(index, value);
+        return next;
+      }),
+    [],
+  );
 
-  const setAnswer = useCallback((index: number, value: string) => {
-    put(index, value);
-    engineRef.current?.saveAnswer(index, value).catch((error: unknown) => console.error('Could not keep the answer on this device', error));
-  }, []);
-
-  const setStoredAnswer = useCallback(
+  const setAnswer = useCallback(
     (index: number, value: string) => {
-      put(index, value);
-      if (db && attempt) void recordSyncedAnswer(db, attempt.attemptId, index, value);
+      showAnswer(index, value);
+      engineRef.current?.saveAnswer(index, value).catch((error: unknown) => console.error('Could not keep the answer on this device', error));
     },
-    [db, attempt],
+    [showAnswer],
+  );
+
+  /**
+   * Keeps the chosen file on this device and shows it as the answer at once; the engine uploads it now or
+   * when the network returns. Rejects (keeping nothing) when the file is over the limit.
+   */
+  const chooseFile = useCallback(
+    async (index: number, file: File) => {
+      if (preview) return showAnswer(index, fileAnswer(file.name));
+      const current = engineRef.current;
+      if (!current) throw new Error('The exam is still loading. Please choose the file again.');
+      showAnswer(index, await current.saveFile(index, file));
+    },
+    [preview, showAnswer],
   );
 
   const commit = useCallback(() => void engineRef.current?.flush(), []);
   const answered = [...answers.values()].filter((value) => value.trim() !== '').length;
 
-  return { answers, answered, setAnswer, setStoredAnswer, commit };
+  return { answers, answered, setAnswer, showAnswer, chooseFile, commit };
 }

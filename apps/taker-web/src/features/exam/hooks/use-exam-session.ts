@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, paths } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
-import { getPublicExam } from '../../../lib/exam-api.ts';
+import { getAttemptExam, getPublicExam } from '../../../lib/exam-api.ts';
 import type { CredentialsState, ResultsState } from '../../../lib/navigation-state.ts';
 import { loadRuntimeConfig } from '../../../lib/runtime-config.ts';
 import { findStoredAttempt, getTakerDb, updateStoredAttempt, type StoredAttempt, type TakerDb } from '../../../lib/taker-db.ts';
@@ -41,44 +41,58 @@ async function loadPreview(examId: string): Promise<Outcome> {
   }
 }
 
-async function loadAttempt(examId: string): Promise<Outcome> {
-  const db = await getTakerDb();
-  const stored = await findStoredAttempt(db, examId);
+/** Before this browser holds an attempt the live exam decides: back to start, or on to the details form. */
+async function loadWithoutAttempt(examId: string): Promise<Outcome> {
   let exam: PublicExam;
   try {
     exam = await getPublicExam(examId);
   } catch (error) {
-    const redirect = redirectForExamError(error);
-    if (redirect) return redirect;
-    // The network is down: an attempt already under way goes on with the exam this device kept.
-    if (!stored?.exam) return { status: 'unavailable' };
-    exam = stored.exam;
+    return redirectForExamError(error) ?? { status: 'unavailable' };
   }
   if (!exam.isLive) return { status: 'redirect', to: paths.start, toast: PageMessages.offline };
-  if (!stored) {
-    const state: CredentialsState = { examId, examTitle: exam.title, fullScreenRequested: exam.fullScreenEnabled };
-    return { status: 'redirect', to: paths.credentials, state };
-  }
-  try {
-    const startedAt = Date.now();
-    const server = await apiRequest(api.attempt(stored.attemptId), { token: stored.token, schema: AttemptStateSchema });
-    const clockOffsetMs = computeClockOffset(server.serverNow, startedAt, Date.now());
-    if (server.submittedAt) {
-      const result: ResultsState = { answered: Object.values(server.answers).filter((a) => a.answer.trim() !== '').length, total: exam.questions.length, examTitle: exam.title };
-      return { status: 'redirect', to: paths.results, state: result };
-    }
-    const answers = await mergeServerAnswers(db, stored.attemptId, server.answers);
-    await updateStoredAttempt(db, examId, { exam, clockOffsetMs, deadline: server.deadline });
-    return { status: 'ready', exam, attempt: { ...stored, exam, clockOffsetMs, deadline: server.deadline }, db, answers, clockOffsetMs, deadline: server.deadline };
-  } catch (error) {
-    if (error instanceof ApiError && !error.isRetryable) {
-      // The token or the attempt is gone: the candidate starts again from their details.
-      const state: CredentialsState = { examId, examTitle: exam.title, fullScreenRequested: exam.fullScreenEnabled };
-      return { status: 'redirect', to: paths.credentials, state };
-    }
+  const state: CredentialsState = { examId, examTitle: exam.title, fullScreenRequested: exam.fullScreenEnabled };
+  return { status: 'redirect', to: paths.credentials, state };
+}
+
+/** The attempt's state, with the clock offset measured on its own round trip. */
+async function fetchAttemptState(stored: StoredAttempt) {
+  const startedAt = Date.now();
+  const server = await apiRequest(api.attempt(stored.attemptId), { token: stored.token, schema: AttemptStateSchema });
+  return { server, clockOffsetMs: computeClockOffset(server.serverNow, startedAt, Date.now()) };
+}
+
+/** The server will never accept this token for this attempt again (expired, or the attempt is gone). */
+const isGone = (result: PromiseSettledResult<unknown>) => result.status === 'rejected' && result.reason instanceof ApiError && !result.reason.isRetryable;
+
+/**
+ * Resumes the attempt this browser holds. The questions come from the attempt's own view of the exam
+ * (the snapshot that is graded), never from the live exam, so an edit by the creator cannot shift them.
+ */
+async function loadAttempt(examId: string): Promise<Outcome> {
+  const db = await getTakerDb();
+  const stored = await findStoredAttempt(db, examId);
+  if (!stored) return loadWithoutAttempt(examId);
+  const [state, view] = await Promise.allSettled([fetchAttemptState(stored), getAttemptExam(stored)]);
+  // The token or the attempt is gone: the candidate starts again from their details.
+  if (isGone(state) || isGone(view)) return loadWithoutAttempt(examId);
+  // The network is down: an attempt already under way goes on with the exam this device kept.
+  const exam = view.status === 'fulfilled' ? view.value : stored.exam;
+  if (!exam) return { status: 'unavailable' };
+  if (!exam.isLive) return { status: 'redirect', to: paths.start, toast: PageMessages.offline };
+  if (state.status === 'rejected') {
+    if (view.status === 'fulfilled') await updateStoredAttempt(db, examId, { exam });
     const answers = new Map((await listAnswers(db, stored.attemptId)).map((entry) => [entry.questionIndex, entry.answer]));
-    return { status: 'ready', exam, attempt: stored, db, answers, clockOffsetMs: stored.clockOffsetMs ?? 0, deadline: stored.deadline };
+    return { status: 'ready', exam, attempt: { ...stored, exam }, db, answers, clockOffsetMs: stored.clockOffsetMs ?? 0, deadline: stored.deadline };
   }
+  const { server, clockOffsetMs } = state.value;
+  if (server.submittedAt) {
+    const result: ResultsState = { answered: Object.values(server.answers).filter((a) => a.answer.trim() !== '').length, total: exam.questions.length, examTitle: exam.title };
+    return { status: 'redirect', to: paths.results, state: result };
+  }
+  const answers = await mergeServerAnswers(db, stored.attemptId, server.answers);
+  const kept = { exam, clockOffsetMs, deadline: server.deadline, uploadMaxBytes: server.uploadMaxBytes };
+  await updateStoredAttempt(db, examId, kept);
+  return { status: 'ready', exam, attempt: { ...stored, ...kept }, db, answers, clockOffsetMs, deadline: server.deadline };
 }
 
 /** Loads the exam and, for a candidate, resumes the attempt this browser holds (issue 3, 'Nothing lost'). */

@@ -1,21 +1,32 @@
 import { useEffect, useRef, useState } from 'react';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
-import { createSyncEngine, type SaveStatus, type SyncEngine } from '../lib/sync.ts';
+import { createSyncEngine, type SaveStatus, type SyncEngine, type SyncOptions } from '../lib/sync.ts';
+
+type EngineCallbacks = Required<Pick<SyncOptions, 'onClosed' | 'onUploadSettled'>>;
 
 /** One sync engine per attempt, flushed whenever the page may be going away (tab hidden, pagehide). */
-export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null, onClosed: (message: string) => void) {
+export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null, callbacks: EngineCallbacks) {
   const [engine, setEngine] = useState<SyncEngine | null>(null);
   const [status, setStatus] = useState<SaveStatus>(() => (typeof navigator !== 'undefined' && !navigator.onLine ? 'offline' : 'saved'));
-  const closedRef = useRef(onClosed);
+  const callbacksRef = useRef(callbacks);
   useEffect(() => {
-    closedRef.current = onClosed;
-  }, [onClosed]);
+    callbacksRef.current = callbacks;
+  }, [callbacks]);
   const attemptId = attempt?.attemptId;
   const token = attempt?.token;
+  const uploadMaxBytes = attempt?.uploadMaxBytes;
 
   useEffect(() => {
     if (!db || !attemptId || !token) return;
-    const next = createSyncEngine({ db, attemptId, token, onStatus: setStatus, onClosed: (message) => closedRef.current(message) });
+    const next = createSyncEngine({
+      db,
+      attemptId,
+      token,
+      uploadMaxBytes,
+      onStatus: setStatus,
+      onClosed: (message) => callbacksRef.current.onClosed(message),
+      onUploadSettled: (questionIndex, answer, error) => callbacksRef.current.onUploadSettled(questionIndex, answer, error),
+    });
     next.start();
     setEngine(next);
     const flush = () => void next.flush();
@@ -29,7 +40,7 @@ export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null,
       window.removeEventListener('pagehide', flush);
       void next.flush().finally(() => next.dispose());
     };
-  }, [db, attemptId, token]);
+  }, [db, attemptId, token, uploadMaxBytes]);
 
   return { engine, status };
 }

@@ -17,17 +17,6 @@ export async function recordAnswer(db: TakerDb, attemptId: string, questionIndex
   return entry;
 }
 
-/** An answer the server already holds (an uploaded file): stored locally, nothing left to send. */
-export async function recordSyncedAnswer(db: TakerDb, attemptId: string, questionIndex: number, answer: string): Promise<OutboxEntry> {
-  const tx = db.transaction('outbox', 'readwrite');
-  const current = await tx.store.get([attemptId, questionIndex]);
-  const seq = (current?.seq ?? 0) + 1;
-  const entry: OutboxEntry = { attemptId, questionIndex, answer, seq, syncedSeq: seq };
-  await tx.store.put(entry);
-  await tx.done;
-  return entry;
-}
-
 /** Marks `seq` acknowledged; a newer local value written meanwhile stays pending. */
 export async function markSynced(db: TakerDb, attemptId: string, questionIndex: number, seq: number): Promise<void> {
   const tx = db.transaction('outbox', 'readwrite');

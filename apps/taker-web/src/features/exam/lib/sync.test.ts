@@ -3,8 +3,9 @@ import { openTakerDb } from '../../../lib/taker-db.ts';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
 import { server } from '../../../testing/server.ts';
-import { listPending, mergeServerAnswers } from './outbox.ts';
+import { listAnswers, listPending, mergeServerAnswers } from './outbox.ts';
 import { createSyncEngine, type SaveStatus, type SyncEngine } from './sync.ts';
+import { FileTooLargeError, listUploads } from './uploads.ts';
 
 const engines: SyncEngine[] = [];
 
@@ -108,6 +109,44 @@ describe('sync engine', () => {
     fake.state.networkDown = true;
     await expect(engine.submit()).rejects.toThrow();
     expect(fake.state.submitCalls).toBe(0);
+  });
+
+  it('uploads only the latest of two files chosen for a question while offline', async () => {
+    const { fake, db, make } = await setup();
+    const engine = make();
+    fake.state.networkDown = true;
+    expect(await engine.saveFile(0, new File(['first'], 'first.txt', { type: 'text/plain' }))).toBe('File: first.txt');
+    expect(await engine.saveFile(0, new File(['second'], 'second.txt', { type: 'text/plain' }))).toBe('File: second.txt');
+    expect(await listUploads(db, fake.attemptId)).toHaveLength(1);
+    fake.state.networkDown = false;
+    expect(await engine.flush()).toBe(true);
+    expect(fake.state.uploadCalls).toBe(1);
+    expect(fake.state.files.get(0)?.fileName).toBe('second.txt');
+    expect(new TextDecoder().decode(fake.state.files.get(0)?.bytes)).toBe('second');
+    expect(await listUploads(db, fake.attemptId)).toEqual([]);
+  });
+
+  it('refuses a file over the limit before keeping anything', async () => {
+    const { fake, db } = await setup();
+    const engine = createSyncEngine({ db, attemptId: fake.attemptId, token: 't', uploadMaxBytes: 1024 });
+    engines.push(engine);
+    await expect(engine.saveFile(0, new File(['x'.repeat(1025)], 'big.bin'))).rejects.toThrow(new FileTooLargeError(1024));
+    expect(await listUploads(db, fake.attemptId)).toEqual([]);
+    expect(await listAnswers(db, fake.attemptId)).toEqual([]);
+  });
+
+  it('drops a file the server refuses for good and reports why', async () => {
+    const { fake, db } = await setup();
+    fake.state.uploadMaxBytes = 1024;
+    const settled = vi.fn();
+    const engine = createSyncEngine({ db, attemptId: fake.attemptId, token: 't', baseDelayMs: 5, onUploadSettled: settled });
+    engines.push(engine);
+    // The server's limit is lower than the one this page was told (it changed since the page loaded).
+    await engine.saveFile(0, new File(['x'.repeat(2048)], 'notes.txt'));
+    await engine.flush();
+    expect(settled).toHaveBeenCalledWith(0, '', 'The file is too large. The maximum size is 1 KB.');
+    expect(await listUploads(db, fake.attemptId)).toEqual([]);
+    expect(fake.state.files.size).toBe(0);
   });
 
   it('queues proctoring events durably and sends them in a batch', async () => {

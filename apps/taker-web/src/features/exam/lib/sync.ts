@@ -1,13 +1,15 @@
-import { SubmitResponseSchema, type ProctorEvent, type SubmitResponse } from '@exam/domain/attempt';
+import { DEFAULT_UPLOAD_MAX_BYTES, SubmitResponseSchema, UploadResponseSchema, type ProctorEvent, type SubmitResponse } from '@exam/domain/attempt';
 import { ErrorCode } from '@exam/domain/errors';
 import { api } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import type { OutboxEntry, TakerDb } from '../../../lib/taker-db.ts';
 import { enqueueEvent, listPending, markSynced, peekEvents, recordAnswer, removeEvents } from './outbox.ts';
+import { fileAnswer, FileTooLargeError, listUploads, queueUpload, readBytes, settleUpload } from './uploads.ts';
 
 /**
- * Moves the outbox to the server: debounced per question, retried with exponential backoff, stopped for
- * good once the server says the attempt is closed (409 ATTEMPT_CLOSED). The page only talks to this.
+ * Moves the outbox (answers, answer files, proctoring events) to the server: debounced per question,
+ * retried with exponential backoff, stopped for good once the server says the attempt is closed
+ * (409 ATTEMPT_CLOSED). The page only talks to this.
  */
 
 export type SaveStatus = 'saved' | 'saving' | 'offline';
@@ -23,16 +25,28 @@ export type SyncOptions = {
   submitAttempts?: number;
   onStatus?: (status: SaveStatus) => void;
   onClosed?: (message: string) => void;
+  /**
+   * A kept file's upload is over: `answer` is what the question now holds ('File: {name}' from the
+   * server), or '' with `error` when the server refused the file for good.
+   */
+  onUploadSettled?: (questionIndex: number, answer: string, error?: string) => void;
+  /** The largest file the server takes; a bigger one is refused before it is kept. */
+  uploadMaxBytes?: number;
   isOnline?: () => boolean;
 };
 
 export type SyncEngine = {
   /** Writes to IndexedDB at once, sends after the debounce. */
   saveAnswer: (questionIndex: number, answer: string) => Promise<OutboxEntry>;
+  /**
+   * Keeps the file in IndexedDB, then uploads it (at once, and again after failures); returns the answer
+   * to show, 'File: {name}'. Throws FileTooLargeError, keeping nothing, for a file over the limit.
+   */
+  saveFile: (questionIndex: number, file: File) => Promise<string>;
   /** Sends everything pending now; true when nothing is left to send. */
   flush: () => Promise<boolean>;
   logEvent: (event: ProctorEvent) => Promise<void>;
-  /** Flushes, then submits until the server acknowledges or the retries run out. */
+  /** Sends everything pending (answers and files first), then submits, until acknowledged or the retries run out. */
   submit: () => Promise<SubmitResponse>;
   /** Pushes whatever an earlier page left pending and follows the browser's online events. */
   start: () => void;
@@ -68,6 +82,7 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
   let networkDown = false;
   let closed = false;
   let disposed = false;
+  let listeningOn: Window | undefined;
   let status: SaveStatus = 'saved';
   let chain: Promise<boolean> = Promise.resolve(true);
 
@@ -107,6 +122,17 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
     scheduleRetry();
   }
 
+  /**
+   * A failed answer or file send: a closed attempt is closed here and a retryable failure schedules the
+   * queue's next try; 'drop' (the server will never take it) is left to the caller.
+   */
+  function onSendFailure(error: unknown): ReturnType<typeof classify> {
+    const kind = classify(error);
+    if (kind === 'closed') close(error instanceof ApiError ? error.userMessage : 'This attempt is closed.');
+    if (kind === 'retry') noteFailure(error);
+    return kind;
+  }
+
   async function sendAnswersOnce(): Promise<boolean> {
     if (closed) return true;
     for (const entry of await listPending(db, attemptId)) {
@@ -115,15 +141,9 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
         await apiRequest(api.answer(attemptId, entry.questionIndex), { method: 'PUT', token, body, keepalive: entry.answer.length < KEEPALIVE_LIMIT });
         await markSynced(db, attemptId, entry.questionIndex, entry.seq);
       } catch (error) {
-        const kind = classify(error);
-        if (kind === 'closed') {
-          close(error instanceof ApiError ? error.userMessage : 'This attempt is closed.');
-          return true;
-        }
-        if (kind === 'retry') {
-          noteFailure(error);
-          return false;
-        }
+        const kind = onSendFailure(error);
+        if (kind === 'closed') return true;
+        if (kind === 'retry') return false;
         // A request the server will never accept (bad input, lost rights): retrying cannot help.
         console.error('Answer rejected by the server', entry.questionIndex, error);
         await markSynced(db, attemptId, entry.questionIndex, entry.seq);
@@ -131,6 +151,29 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
     }
     return true;
   }
+
+  async function sendUploadsOnce(): Promise<boolean> {
+    for (const upload of await listUploads(db, attemptId)) {
+      if (closed) return true;
+      try {
+        const body = new FormData();
+        body.append('file', new Blob([upload.bytes], { type: upload.mimeType }), upload.fileName);
+        const stored = await apiRequest(api.file(attemptId, upload.questionIndex), { method: 'POST', token, body, schema: UploadResponseSchema });
+        if (await settleUpload(db, upload, stored.answer)) options.onUploadSettled?.(upload.questionIndex, stored.answer);
+      } catch (error) {
+        const kind = onSendFailure(error);
+        if (kind === 'closed') return true;
+        if (kind === 'retry') return false;
+        // Refused for good (too large for the server, not a file question): the candidate must choose again.
+        console.error('Answer file rejected by the server', upload.questionIndex, error);
+        const message = error instanceof ApiError ? error.userMessage : 'The file could not be uploaded.';
+        if (await settleUpload(db, upload, '')) options.onUploadSettled?.(upload.questionIndex, '', message);
+      }
+    }
+    return true;
+  }
+
+  const pendingCount = async () => (await listPending(db, attemptId)).length + (await listUploads(db, attemptId)).length;
 
   async function sendEventsOnce(): Promise<boolean> {
     for (;;) {
@@ -153,13 +196,14 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
 
   async function drainOnce(): Promise<boolean> {
     const answersDone = await sendAnswersOnce();
-    const eventsDone = answersDone ? await sendEventsOnce() : false;
-    const done = answersDone && eventsDone;
+    const uploadsDone = answersDone ? await sendUploadsOnce() : false;
+    const eventsDone = uploadsDone ? await sendEventsOnce() : false;
+    const done = answersDone && uploadsDone && eventsDone;
     if (done) {
       failures = 0;
       networkDown = false;
-      const left = closed ? [] : await listPending(db, attemptId);
-      setStatus(left.length === 0 ? 'saved' : busyStatus());
+      const left = closed ? 0 : await pendingCount();
+      setStatus(left === 0 ? 'saved' : busyStatus());
     }
     return done;
   }
@@ -190,6 +234,18 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
     return entry;
   }
 
+  async function saveFile(questionIndex: number, file: File): Promise<string> {
+    const maxBytes = options.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES;
+    if (file.size > maxBytes) throw new FileTooLargeError(maxBytes);
+    const keep = async () => queueUpload(db, { attemptId, questionIndex, fileName: file.name, mimeType: file.type || 'application/octet-stream', bytes: await readBytes(file) });
+    const upload = await track(keep());
+    if (!closed && !disposed) {
+      setStatus(busyStatus());
+      void drain();
+    }
+    return fileAnswer(upload.fileName);
+  }
+
   async function logEvent(event: ProctorEvent): Promise<void> {
     await track(enqueueEvent(db, attemptId, { clientAt: new Date().toISOString(), ...event }));
     if (closed || disposed || eventTimer) return;
@@ -206,19 +262,29 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
     return drain();
   }
 
+  /**
+   * The submit is sent only once nothing is pending, so the result holds every answer and file this
+   * device kept; while something cannot be sent it counts as a failed try. After the last try the
+   * error goes to the page and everything stays kept for the next one.
+   */
   async function submit(): Promise<SubmitResponse> {
     for (let attempt = 1; ; attempt += 1) {
-      await flush();
-      try {
-        const result = await apiRequest(api.submit(attemptId), { method: 'POST', token, schema: SubmitResponseSchema });
-        closed = true;
-        setStatus('saved');
-        return result;
-      } catch (error) {
-        const retryable = !(error instanceof ApiError) || error.isRetryable;
-        if (!retryable || attempt >= submitAttempts) throw error;
-        await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs));
+      let failure: unknown;
+      if (await flush()) {
+        try {
+          const result = await apiRequest(api.submit(attemptId), { method: 'POST', token, schema: SubmitResponseSchema });
+          closed = true;
+          setStatus('saved');
+          return result;
+        } catch (error) {
+          if (error instanceof ApiError && !error.isRetryable) throw error;
+          failure = error;
+        }
+      } else {
+        failure = new Error('Answers or files kept on this device could not be sent yet');
       }
+      if (attempt >= submitAttempts) throw failure;
+      await sleep(backoffDelay(attempt, baseDelayMs, maxDelayMs));
     }
   }
 
@@ -236,12 +302,15 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
 
   return {
     saveAnswer,
+    saveFile,
     flush,
     logEvent,
     submit,
     start() {
-      window.addEventListener('online', onOnline);
-      window.addEventListener('offline', onOffline);
+      // Kept: dispose() runs after the page's last flush, when a test environment may have torn the global down.
+      listeningOn = window;
+      listeningOn.addEventListener('online', onOnline);
+      listeningOn.addEventListener('offline', onOffline);
       void drain();
     },
     dispose() {
@@ -250,8 +319,9 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
       debounces.clear();
       clearTimeout(eventTimer);
       clearTimeout(retryTimer);
-      window.removeEventListener('online', onOnline);
-      window.removeEventListener('offline', onOffline);
+      listeningOn?.removeEventListener('online', onOnline);
+      listeningOn?.removeEventListener('offline', onOffline);
+      listeningOn = undefined;
     },
     isClosed: () => closed,
   };
