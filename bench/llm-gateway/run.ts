@@ -1,7 +1,8 @@
 // Added time to first token of the llm-gateway in front of a fake OpenAI-compatible upstream (300 ms to the
 // first token, then 50 tokens/s), against calling the fake directly in the same run; then 2,000 concurrent
 // streams through the gateway, each checked token by token. Needs PostgreSQL (BENCH_DATABASE_URL).
-// Usage: node bench/llm-gateway/run.ts [--rate 300] [--seconds 20] [--streams 2000] [--stream-tokens 150]
+// Usage: node bench/llm-gateway/run.ts [--rate 300] [--seconds 20] [--streams 2000] [--stream-tokens 150] [--phase1-tokens 20]
+//        [--relay]: a bare relay (relay.ts) in the gateway's place, to show the floor of one extra hop on this box.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -19,13 +20,15 @@ const { values: args } = parseArgs({
     streams: { type: 'string', default: '2000' },
     'stream-tokens': { type: 'string', default: '150' },
     port: { type: 'string', default: '14303' },
+    'phase1-tokens': { type: 'string', default: '20' },
+    relay: { type: 'boolean', default: false },
   },
 });
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const STREAMS = Number(args.streams);
 const STREAM_TOKENS = Number(args['stream-tokens']);
-const PHASE1_TOKENS = 20;
+const PHASE1_TOKENS = Number(args['phase1-tokens']);
 const gatewayDir = fileURLToPath(new URL('../../services/llm-gateway/', import.meta.url));
 const baseDb = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const JWT_SECRET = randomBytes(32).toString('base64url');
@@ -80,7 +83,7 @@ function chat(url: string, headers: Record<string, string>, body: string, expect
 }
 
 const viaGateway = (port: number, tokens: number) =>
-  chat(`http://127.0.0.1:${port}/api/llm/chat`, { authorization: `Bearer ${attemptToken(randomUUID())}` }, JSON.stringify({ message: `Explain. tokens=${tokens}`, questionIndex: 0 }), tokens, true);
+  chat(`http://127.0.0.1:${port}/api/llm/chat`, { authorization: `Bearer ${attemptToken(randomUUID())}` }, JSON.stringify({ message: `Explain. tokens=${tokens}`, questionIndex: 0 }), tokens, !args.relay);
 const direct = (upstreamPort: number, tokens: number) =>
   chat(
     `http://127.0.0.1:${upstreamPort}/v1/chat/completions`,
@@ -159,7 +162,9 @@ try {
   children.push(fakes);
   const [, upstreamPort, platformPort] = (await waitForLine(fakes, /ready (\d+) (\d+)/)).map(Number) as [number, number, number];
   const port = Number(args.port);
-  const gateway = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), 'src/server.ts'], {
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const entry = args.relay ? fileURLToPath(new URL('./relay.ts', import.meta.url)) : 'src/server.ts';
+  const gateway = spawn(process.execPath, [...profile, entry], {
     cwd: gatewayDir,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: {
@@ -167,7 +172,7 @@ try {
       PORT: String(port),
       LOG_LEVEL: 'warn',
       DATABASE_URL: dbUrl.toString(),
-      DATABASE_POOL_SIZE: '20',
+      DATABASE_POOL_SIZE: process.env.BENCH_POOL_SIZE ?? '20',
       JWT_SECRET,
       INTERNAL_TOKEN,
       ENCRYPTION_KEY: randomBytes(32).toString('base64url'),

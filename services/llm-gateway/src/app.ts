@@ -26,7 +26,7 @@ export async function buildApp(config: Config, deps: Deps) {
     // Never the key or the ciphertext: only that it could not be read (a different ENCRYPTION_KEY).
     onDecryptFailure: () => app.log.error('the creator API key could not be decrypted; check that ENCRYPTION_KEY matches exam-service'),
   });
-  await app.register(chatRoutes(chatService, deps.llm));
+  await app.register(chatRoutes(chatService, deps.llm, { coalesceMs: config.SSE_COALESCE_MS }));
   await app.register(transcriptRoutes(repo, deps.attempts));
 
   return app;

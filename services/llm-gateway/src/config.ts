@@ -38,6 +38,11 @@ const ConfigSchema = z.object({
   TEST_CHAT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),
   /** Stored messages sent back to the provider as the conversation so far. */
   HISTORY_MESSAGES: z.coerce.number().int().min(0).max(200).default(20),
+  /**
+   * Tokens after the first are held up to this long and sent to the browser together (0: each as it
+   * arrives). Fewer writes per stream; the first token, the end and errors are never held.
+   */
+  SSE_COALESCE_MS: z.coerce.number().int().min(0).max(250).default(40),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

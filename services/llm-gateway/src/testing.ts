@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import { AiSettingsViewSchema, QuestionSchema, type Question } from '@exam/domain/exam';
+import { AiSettingsViewSchema, QuestionSchema, type PublicQuestion, type Question } from '@exam/domain/exam';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import { parseChatStreamFrame, type ChatStreamEvent } from '@exam/domain/llm';
 import { encryptSecret } from '@exam/server-kit/crypto';
@@ -112,7 +112,7 @@ export function makeExam(overrides: ExamOverrides = {}): InternalExam {
 }
 
 /** Registers the exam and an open attempt on it; returns the attempt token's header. */
-export function startAttempt(app: TestApp, exam: InternalExam, opts: { isOpen?: boolean } = {}) {
+export function startAttempt(app: TestApp, exam: InternalExam, opts: { isOpen?: boolean; questions?: PublicQuestion[] } = {}) {
   app.platform.exams.set(exam.id, exam);
   const attemptId = randomUUID();
   app.platform.attempts.set(attemptId, {
@@ -123,6 +123,7 @@ export function startAttempt(app: TestApp, exam: InternalExam, opts: { isOpen?: 
     deadline: null,
     submittedAt: opts.isOpen === false ? new Date().toISOString() : null,
     isOpen: opts.isOpen ?? true,
+    ...(opts.questions ? { questions: opts.questions } : {}),
   });
   const token = app.jwt.sign({ kind: 'attempt', sub: attemptId, examId: exam.id, ownerId: exam.ownerId, name: 'Ada', studentId: 'S-1' });
   return { attemptId, headers: { authorization: `Bearer ${token}` } };

@@ -62,7 +62,7 @@ async function pdfText(bytes: Buffer): Promise<string> {
 /**
  * Reads an attachment by its extension (spec section 5): text types as text, images as data for
  * vision models, code files under a code-file tag, csv as a preview, notebooks cell by cell, pdf as
- * its extracted text (not the original's 'not implemented' note), anything else as text.
+ * its extracted text (the spec's original only said pdfs were unsupported), anything else as text.
  */
 export async function readAttachment(file: AttachmentInput, opts: { vision: boolean }): Promise<ReadAttachment> {
   const ext = extensionOf(file.name);

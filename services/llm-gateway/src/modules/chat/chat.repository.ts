@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AiBudget } from '@exam/domain/exam';
 import type { TranscriptMessage } from '@exam/domain/internal';
 import type { GatewayDatabase } from '../../db/database.ts';
@@ -19,9 +19,10 @@ export const toTranscriptMessage = (row: MessageRow): TranscriptMessage => ({
 
 export type ConversationKey = { attemptId: string; examId: string; ownerId: string };
 export type NewUserMessage = { id: string; content: string; attachmentText: string; files: StoredFile[]; questionIndex: number | null };
-type AdmitRow = { outcome: string; oldest_in_window: string | Date | null; has_history: boolean };
-/** hasHistory: the attempt had messages before this one (a first message needs no history query). */
-export type Admission = { kind: 'ok'; hasHistory: boolean } | { kind: 'messages'; oldestInWindow: Date } | { kind: 'tokens' };
+export type HistoryMessage = { role: 'user' | 'assistant'; content: string; attachmentText: string };
+type AdmitRow = { outcome: string; oldest_in_window: string | Date | null; history: HistoryMessage[] | string | null };
+/** history: the messages the provider should see before this one, oldest first. */
+export type Admission = { kind: 'ok'; history: HistoryMessage[] } | { kind: 'messages'; oldestInWindow: Date } | { kind: 'tokens' };
 export type NewAssistantMessage = {
   id: string;
   attemptId: string;
@@ -39,32 +40,28 @@ const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (r
 export function createChatRepository({ db }: GatewayDatabase) {
   return {
     /**
-     * Checks the attempt's budgets and stores the user's message, in one round trip (the
-     * admit_user_message function of migration 0001 holds the conversation's row lock while it counts).
+     * Checks the attempt's budgets, reads the last `historyLimit` messages and stores the user's message,
+     * in one round trip (admit_user_message, migration 0004, holds the conversation's row lock while it counts).
      */
-    async admitUserMessage(key: ConversationKey, message: NewUserMessage, budget: AiBudget, now: Date): Promise<Admission> {
+    async admitUserMessage(key: ConversationKey, message: NewUserMessage, budget: AiBudget, historyLimit: number, now: Date): Promise<Admission> {
       const windowStart = new Date(now.getTime() - budget.windowMinutes * 60_000);
       const result = await db.execute(sql`select * from llm_gateway.admit_user_message(
         ${key.attemptId}::text, ${key.examId}::text, ${key.ownerId}::text,
         ${message.id}::text, ${message.content}::text, ${message.attachmentText}::text, ${JSON.stringify(message.files)}::jsonb, ${message.questionIndex}::integer,
-        ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${budget.messagesPerWindow}::integer, ${budget.tokensPerAttempt}::integer)`);
+        ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${budget.messagesPerWindow}::integer, ${budget.tokensPerAttempt}::integer,
+        ${historyLimit}::integer)`);
       const row = rowsOf<AdmitRow>(result)[0];
       if (!row) throw new Error('admit_user_message returned no row');
       if (row.outcome === 'tokens') return { kind: 'tokens' };
       if (row.outcome === 'messages') return { kind: 'messages', oldestInWindow: new Date(row.oldest_in_window ?? now) };
-      return { kind: 'ok', hasHistory: row.has_history };
+      // PGlite hands jsonb back parsed; a text value is parsed here so both drivers answer the same.
+      const history = typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryMessage[]) : (row.history ?? []);
+      return { kind: 'ok', history };
     },
 
-    /** The last `limit` messages before `beforeId` that the provider should see (error replies are the gateway's, not the model's). */
-    async history(attemptId: string, limit: number, beforeId: string): Promise<MessageRow[]> {
-      if (limit === 0) return [];
-      const rows = await db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.attemptId, attemptId), eq(messages.isError, false), ne(messages.id, beforeId)))
-        .orderBy(desc(messages.seq))
-        .limit(limit);
-      return rows.reverse();
+    /** Takes back an admitted message (retract_user_message, migration 0004): its attempt turned out to be closed. */
+    async retractUserMessage(messageId: string): Promise<void> {
+      await db.execute(sql`select llm_gateway.retract_user_message(${messageId}::text)`);
     },
 
     /** Stores the reply and adds its tokens to the attempt's total, in one statement (store_assistant_message, migration 0003). */

@@ -13,7 +13,7 @@ const CHAT_BODY_LIMIT = Math.ceil((CHAT_MAX_FILES * CHAT_MAX_FILE_BYTES * 4) / 3
 const streamed = ChatStreamEventSchema.describe('text/event-stream: one `data: <event JSON>` frame per event; ends with a done or an error event');
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema };
 
-export function chatRoutes(service: ChatService, llm: LlmClient) {
+export function chatRoutes(service: ChatService, llm: LlmClient, opts: { coalesceMs: number }) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -26,7 +26,7 @@ export function chatRoutes(service: ChatService, llm: LlmClient) {
       },
       async (request, reply) => {
         const chat = await service.prepareCandidateChat(attemptOf(request), request.body);
-        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text));
+        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), opts.coalesceMs);
         return reply;
       },
     );
@@ -39,7 +39,7 @@ export function chatRoutes(service: ChatService, llm: LlmClient) {
       },
       async (request, reply) => {
         const chat = await service.prepareTestChat(creatorOf(request), request.body);
-        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text));
+        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), opts.coalesceMs);
         return reply;
       },
     );

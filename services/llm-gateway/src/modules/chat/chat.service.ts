@@ -1,6 +1,7 @@
 import type { AttemptClaims, CreatorClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
-import type { InternalExam } from '@exam/domain/internal';
+import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
+import type { PublicQuestion } from '@exam/domain/exam';
 import { CHAT_MAX_FILE_BYTES, LlmMessages, type ChatRequest, type TestChatRequest, type TokenUsage } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import type { BaseUrlGuard } from '../../providers/base-url-guard.ts';
@@ -8,6 +9,7 @@ import type { ImagePart, ProviderMessage, ProviderRequest } from '../../provider
 import { readAttachment } from './attachments.ts';
 import { resolveAssistant, type AssistantTarget, type ServerKeys } from './assistant-config.ts';
 import type { ChatRepository } from './chat.repository.ts';
+import type { StoredFile } from '../../db/schema.ts';
 import { buildSystemPrompt, MAX_TOKENS, normaliseConversation, temperatureOf } from './prompt.ts';
 
 /** How a streamed reply ended, as the stream runner saw it. */
@@ -46,13 +48,13 @@ function estimatedUsage(request: ProviderRequest, output: string): TokenUsage {
 }
 
 export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams' | 'attempts' | 'clock' | 'ids'>, opts: ChatServiceOptions) {
-  function upstreamRequest(exam: InternalExam, target: AssistantTarget, questionIndex: number | null, conversation: ProviderMessage[]): ProviderRequest {
+  function upstreamRequest(exam: InternalExam, questions: PublicQuestion[], target: AssistantTarget, questionIndex: number | null, conversation: ProviderMessage[]): ProviderRequest {
     return {
       provider: target.provider,
       model: target.model,
       apiKey: target.apiKey,
       ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
-      system: buildSystemPrompt({ questions: exam.questions, materialTexts: exam.materialTexts, aiSettings: exam.aiSettings, questionIndex }),
+      system: buildSystemPrompt({ questions, materialTexts: exam.materialTexts, aiSettings: exam.aiSettings, questionIndex }),
       messages: normaliseConversation(conversation),
       temperature: temperatureOf(exam.aiSettings),
       maxTokens: MAX_TOKENS,
@@ -82,47 +84,74 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
     return target;
   }
 
-  async function loadExamAndAttempt(claims: AttemptClaims) {
-    const [attempt, exam] = await Promise.all([deps.attempts.findAttempt(claims.sub), deps.exams.findExam(claims.examId)]);
-    if (!attempt || !attempt.isOpen || attempt.examId !== claims.examId) throw new AppError(ErrorCode.ATTEMPT_CLOSED, LlmMessages.attemptClosed);
-    if (!exam) throw notFound('Exam');
-    return exam;
-  }
+  const isOpenFor = (claims: AttemptClaims, attempt: InternalAttempt | undefined) => !!attempt && attempt.isOpen && attempt.examId === claims.examId;
 
   return {
-    /** The candidate's message: checks, budgets and the stored user message all happen before any upstream call. */
+    /**
+     * The candidate's message: checks, budgets and the stored user message all happen before any upstream
+     * call. The attempt check (a call to results-service) runs side by side with the budget check and the
+     * store (one database round trip), so only the slower of the two is on the path to the first token;
+     * a message admitted for an attempt that turns out to be closed is taken back.
+     */
     async prepareCandidateChat(claims: AttemptClaims, body: ChatRequest): Promise<PreparedChat> {
-      const exam = await loadExamAndAttempt(claims);
-      const files = body.files ?? [];
-      // Resolving first refuses a disabled or incomplete assistant before anything is read or stored.
-      const target = await targetOf(exam);
-      if (files.length && !exam.aiSettings.uploadDocuments) throw new AppError(ErrorCode.FORBIDDEN, LlmMessages.attachmentsDisabled);
-      if (!body.message.trim() && !files.length) throw new AppError(ErrorCode.VALIDATION, LlmMessages.emptyMessage, [{ path: 'message', message: LlmMessages.emptyMessage }]);
-      const attachments = files.length ? await readFiles(files, target.vision) : { text: '', images: [] as ImagePart[], files: [] };
-
+      const attemptCheck = deps.attempts.findAttempt(claims.sub).then(
+        (found) => ({ open: isOpenFor(claims, found), attempt: found, err: undefined as unknown }),
+        (err: unknown) => ({ open: false, attempt: undefined, err }),
+      );
+      // A closed attempt is reported as closed whatever else is wrong with the message, as when the check ran first.
+      const closedOr = async (err: unknown): Promise<never> => {
+        const check = await attemptCheck;
+        if (check.err) throw check.err;
+        if (!check.open) throw new AppError(ErrorCode.ATTEMPT_CLOSED, LlmMessages.attemptClosed);
+        throw err;
+      };
+      let exam: InternalExam;
+      let target: AssistantTarget;
+      let attachments: { text: string; images: ImagePart[]; files: StoredFile[] };
+      try {
+        const found = await deps.exams.findExam(claims.examId);
+        if (!found) throw notFound('Exam');
+        exam = found;
+        const files = body.files ?? [];
+        // Resolving first refuses a disabled or incomplete assistant before anything is read or stored.
+        target = await targetOf(exam);
+        if (files.length && !exam.aiSettings.uploadDocuments) throw new AppError(ErrorCode.FORBIDDEN, LlmMessages.attachmentsDisabled);
+        if (!body.message.trim() && !files.length) throw new AppError(ErrorCode.VALIDATION, LlmMessages.emptyMessage, [{ path: 'message', message: LlmMessages.emptyMessage }]);
+        attachments = files.length ? await readFiles(files, target.vision) : { text: '', images: [], files: [] };
+      } catch (err) {
+        return closedOr(err);
+      }
       const attemptId = claims.sub;
       const userMessageId = deps.ids.next();
       const now = deps.clock.now();
       const budget = exam.aiSettings.budget;
-      const admission = await repo.admitUserMessage(
+      const admitting = repo.admitUserMessage(
         { attemptId, examId: claims.examId, ownerId: claims.ownerId },
         { id: userMessageId, content: body.message, attachmentText: attachments.text, files: attachments.files, questionIndex: body.questionIndex },
         budget,
+        opts.historyMessages,
         now,
       );
+      const [admission, check] = await Promise.all([admitting, attemptCheck]);
+      if (!check.open) {
+        if (admission.kind === 'ok') await repo.retractUserMessage(userMessageId);
+        return closedOr(undefined);
+      }
       if (admission.kind === 'tokens') throw new AppError(ErrorCode.RATE_LIMITED, LlmMessages.tokenLimit);
       if (admission.kind === 'messages') {
         const waitMs = admission.oldestInWindow.getTime() + budget.windowMinutes * 60_000 - now.getTime();
         throw new AppError(ErrorCode.RATE_LIMITED, LlmMessages.messageLimit(Math.max(1, Math.ceil(waitMs / 60_000))));
       }
 
-      const history = admission.hasHistory ? await repo.history(attemptId, opts.historyMessages, userMessageId) : [];
+      const history = admission.history;
       const withAttachments = (content: string, attachmentText: string) => (attachmentText ? `${content}\n\n${attachmentText}` : content);
       const conversation: ProviderMessage[] = [
         ...history.map((m) => ({ role: m.role, content: withAttachments(m.content, m.attachmentText) })),
         { role: 'user', content: withAttachments(body.message, attachments.text), ...(attachments.images.length ? { images: attachments.images } : {}) },
       ];
-      const request = upstreamRequest(exam, target, body.questionIndex, conversation);
+      // The questions as the attempt saw them at start (results-service's snapshot): questionIndex points into
+      // those, whatever the creator has edited since. The live exam's only for a results-service without them.
+      const request = upstreamRequest(exam, check.attempt?.questions ?? exam.questions, target, body.questionIndex, conversation);
 
       return {
         request,
@@ -152,7 +181,7 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
     async prepareTestChat(creator: CreatorClaims, body: TestChatRequest): Promise<PreparedChat> {
       const exam = await deps.exams.findExam(body.examId);
       if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
-      const request = upstreamRequest(exam, await targetOf(exam), body.questionIndex ?? null, body.messages);
+      const request = upstreamRequest(exam, exam.questions, await targetOf(exam), body.questionIndex ?? null, body.messages);
       if (request.messages.at(-1)?.role !== 'user') throw new AppError(ErrorCode.VALIDATION, 'The last message must be the creator\'s', [{ path: 'messages', message: 'The last message must have the role user' }]);
       // Counted last, so a refused request does not use up the creator's messages.
       const now = deps.clock.now();

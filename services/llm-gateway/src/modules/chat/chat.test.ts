@@ -1,3 +1,4 @@
+import { QuestionSchema, toPublicQuestion } from '@exam/domain/exam';
 import { LlmMessages } from '@exam/domain/llm';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,26 @@ describe('candidate chat', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json().error.code).toBe('ATTEMPT_CLOSED');
     expect(calls).toHaveLength(0);
+  });
+
+  it('keeps nothing of a message sent after the attempt closed (the check runs beside the store, which is taken back)', async () => {
+    const { attemptId, headers } = startAttempt(app, makeExam());
+    replyWith(['Before answer']);
+    await chat(headers, { message: 'Before' });
+    app.platform.attempts.set(attemptId, { ...app.platform.attempts.get(attemptId)!, isOpen: false, submittedAt: new Date().toISOString() });
+    const response = await chat(headers, { message: 'After' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe('ATTEMPT_CLOSED');
+    expect(calls).toHaveLength(1);
+    const transcript = await app.inject({ method: 'GET', url: '/api/llm/transcript', headers });
+    expect(transcript.json().messages.map((m: { content: string }) => m.content)).toEqual(['Before', 'Before answer']);
+  });
+
+  it('reports a closed attempt as closed even when the message is also refused for another reason', async () => {
+    const { headers } = startAttempt(app, makeExam({ ai: { enabled: false } }), { isOpen: false });
+    const response = await chat(headers, { message: '' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().error.code).toBe('ATTEMPT_CLOSED');
   });
 
   it("refuses with 403 'AI Assistant is not enabled for this exam' when the assistant is off", async () => {
@@ -84,6 +105,44 @@ describe('candidate chat', () => {
       { role: 'assistant', content: 'First answer' },
       { role: 'user', content: 'Second question' },
     ]);
+  });
+
+  it('sends at most HISTORY_MESSAGES earlier messages, the newest ones, oldest first', async () => {
+    const short = await buildTestApp({ env: { OPENAI_API_KEY: 'sk-server-default-key-0001', HISTORY_MESSAGES: '2' } });
+    try {
+      const { headers } = startAttempt(short, makeExam());
+      for (const n of [1, 2]) {
+        replyWith([`Answer ${n}`]);
+        await short.inject({ method: 'POST', url: '/api/llm/chat', headers, payload: { questionIndex: null, message: `Question ${n}` } });
+      }
+      replyWith(['Answer 3']);
+      await short.inject({ method: 'POST', url: '/api/llm/chat', headers, payload: { questionIndex: null, message: 'Question 3' } });
+      const messages = calls.at(-1)?.body.messages as { role: string; content: string }[];
+      expect(messages.slice(1)).toEqual([
+        { role: 'user', content: 'Question 2' },
+        { role: 'assistant', content: 'Answer 2' },
+        { role: 'user', content: 'Question 3' },
+      ]);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it("talks about the attempt's own questions (its snapshot), not the live exam's after an edit", async () => {
+    const exam = makeExam({
+      questions: [
+        QuestionSchema.parse({ id: 'q1', type: 'short-answer', title: 'Live edited first', acceptedAnswers: ['x'] }),
+        QuestionSchema.parse({ id: 'q0', type: 'short-answer', title: 'What is a p-value?', acceptedAnswers: ['probability'] }),
+      ],
+    });
+    const snapshot = [toPublicQuestion(QuestionSchema.parse({ id: 'q0', type: 'short-answer', title: 'What is a p-value?' }))];
+    const { headers } = startAttempt(app, exam, { questions: snapshot });
+    replyWith(['ok']);
+    await chat(headers, { message: 'Help with this one', questionIndex: 0 });
+    const system = (calls[0]?.body.messages as { role: string; content: string }[])[0]!.content;
+    expect(system).toContain('Q1: What is a p-value?');
+    expect(system).not.toContain('Live edited first');
+    expect(system).toContain('The candidate is currently looking at Q1.');
   });
 
   it('restores the transcript after a reload, error replies flagged', async () => {

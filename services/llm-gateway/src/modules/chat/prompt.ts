@@ -1,5 +1,5 @@
 import type { InternalExam } from '@exam/domain/internal';
-import type { Question } from '@exam/domain/exam';
+import type { PublicQuestion } from '@exam/domain/exam';
 import type { ProviderMessage } from '../../providers/types.ts';
 
 /** Spec section 9: every AI request asks for at most 1000 tokens. */
@@ -31,7 +31,7 @@ export function temperatureOf(ai: Pick<AiSettings, 'courseAssistanceEnabled' | '
 }
 
 /** A question as the assistant may see it: never correctAnswer or acceptedAnswers. */
-function describeQuestion(question: Question, index: number): string {
+function describeQuestion(question: PublicQuestion, index: number): string {
   const lines = [`Q${index + 1}: ${question.title || `Question ${index + 1}`} (${question.type}${question.language ? `, ${question.language}` : ''})`];
   if (question.content.trim()) lines.push(question.content.trim());
   if (question.type === 'mcq' && question.options.length) {
@@ -48,7 +48,8 @@ function materialsExcerpt(materials: InternalExam['materialTexts'], contextLengt
   return joined.slice(0, contextLength);
 }
 
-export type PromptInput = Pick<InternalExam, 'questions' | 'materialTexts'> & { aiSettings: AiSettings; questionIndex: number | null };
+/** questions: the candidate's view of them (answer keys are never needed, and never read). */
+export type PromptInput = Pick<InternalExam, 'materialTexts'> & { questions: PublicQuestion[]; aiSettings: AiSettings; questionIndex: number | null };
 
 /** The system prompt (spec section 9), assembled by the gateway from the exam's settings; never by the browser. */
 export function buildSystemPrompt(input: PromptInput): string {
