@@ -1,11 +1,16 @@
 // Time from POST /api/session/create to a ready editor (the proxied editor page answers 200), with
 // N candidates creating at once: warm-pool hits versus cold starts (image present). Issue 6 goals:
 // warm p95 <= 1 s, cold p95 <= 8 s, 20 concurrent sessions.
-//   [BENCH_DATABASE_URL=postgres://…] node bench/workspace/create-to-ready.ts [--sessions 20] [--rounds 3] [--image test]
+//   [BENCH_DATABASE_URL=postgres://…] node bench/workspace/create-to-ready.ts [--sessions 20] [--rounds 3] [--image test|vscode]
+// --image test: the small busybox stand-in; --image vscode: the real code-server image
+// (scripts/build-workspace-images.sh), whose editor page is code-server's workbench after its redirect.
 // Without BENCH_DATABASE_URL the orchestrator keeps its state in an in-memory PGlite.
-// Starts (or reuses) the private engine of scripts/docker-test-engine.ts and leaves it running.
+// Starts (or reuses) the private engine of scripts/docker-test-engine.ts and leaves it running; the
+// containers and volumes the run created are removed at the end.
 import { fork } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TEST_SECRETS } from '../../packages/server-kit/src/testing.ts';
 import { startTestEngine } from '../../scripts/docker-test-engine.ts';
@@ -28,16 +33,35 @@ const { values } = parseArgs({
 const sessions = Number(values.sessions);
 const rounds = Number(values.rounds);
 
-function call(base: string, path: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+type Reply = { status: number; body: string; location?: string };
+
+function call(base: string, path: string, method: string, headers: Record<string, string>, body?: string): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, base), { method, headers }, (res) => {
       let text = '';
       res.on('data', (c: Buffer) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, location: res.headers.location }));
     });
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** The editor page's final status: code-server answers the bare path with a relative redirect to its folder, which is followed. */
+async function editorPage(base: string, path: string, headers: Record<string, string>): Promise<number> {
+  let url = new URL(path, base);
+  for (let hops = 0; hops < 3; hops++) {
+    const reply = await call(base, url.pathname + url.search, 'GET', headers);
+    if (reply.status < 300 || reply.status >= 400 || !reply.location) return reply.status;
+    url = new URL(reply.location, url);
+  }
+  return 310;
+}
+
+/** Everything this run's orchestrator instance created on the engine: containers first, then their named volumes. */
+async function removeAll(engine: ReturnType<typeof createDockerEngine>) {
+  for (const c of await engine.list()) await engine.remove(c.handle);
+  for (const volume of await engine.listVolumes()) await engine.removeVolume(volume);
 }
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)]!;
@@ -54,7 +78,10 @@ async function serve(mode: 'warm' | 'cold', socketPath: string, instance: string
     WORKSPACE_IMAGE_OVERRIDES: `vscode=${values.image}`,
     WORKSPACE_BACKGROUND: 'false',
     WARM_POOL_SIZE: mode === 'warm' ? String(sessions) : '0',
-    WORKSPACE_MEMORY_MB: '256',
+    // Only the benchmarked type: the engine may hold the real images of the others too.
+    WARM_POOL_TYPES: 'vscode',
+    // The stand-in runs in little memory; code-server gets the production default.
+    ...(values.image === 'test' ? { WORKSPACE_MEMORY_MB: '256' } : {}),
     START_TIMEOUT_SECONDS: '60',
   });
   const database = await openWorkspaceDatabase({ databaseUrl: process.env.BENCH_DATABASE_URL });
@@ -87,7 +114,7 @@ async function serve(mode: 'warm' | 'cold', socketPath: string, instance: string
       process.send!({ type: 'tokens', tokens });
     } else if (message.type === 'stop') {
       await app.workspaces.lifecycle.stop();
-      for (const c of await engine.list()) await engine.remove(c.handle);
+      await removeAll(engine);
       await app.close();
       await database.close();
       process.exit(0);
@@ -126,7 +153,7 @@ async function run(mode: 'warm' | 'cold', socketPath: string, instance: string) 
           if (created.status !== 200) throw new Error(`create answered ${created.status}: ${created.body}`);
           const createdAt = performance.now() - started;
           const session = JSON.parse(created.body) as { sessionId: string; editorPath: string; warm: boolean };
-          while ((await call(base, session.editorPath, 'GET', headers)).status !== 200) await new Promise((r) => setTimeout(r, 20));
+          while ((await editorPage(base, session.editorPath, headers)) !== 200) await new Promise((r) => setTimeout(r, 20));
           return { ms: performance.now() - started, createMs: createdAt, warm: session.warm, sessionId: session.sessionId, headers };
         }),
       );
@@ -140,9 +167,8 @@ async function run(mode: 'warm' | 'cold', socketPath: string, instance: string) 
   } finally {
     child.send({ type: 'stop' });
     await new Promise((r) => child.once('exit', r));
-    // Whatever a background refill started after the child's own clean-up goes too.
-    const docker = createDockerEngine({ socketPath, instance, network: '', egressNetwork: '', memoryMb: 0, cpus: 1, pidsLimit: 0, tmpMb: 0 });
-    for (const c of await docker.list()) await docker.remove(c.handle);
+    // Whatever a background refill started after the child's own clean-up goes too, volumes included.
+    await removeAll(createDockerEngine({ socketPath, instance, network: '', egressNetwork: '', memoryMb: 0, cpus: 1, pidsLimit: 0, tmpMb: 0 }));
   }
   return { mode, ...summary(times), warmHits, createResponse: summary(createTimes) };
 }
@@ -155,4 +181,6 @@ if (values.serve) {
   const warm = await run('warm', engine.socketPath, instance);
   const cold = await run('cold', engine.socketPath, instance);
   console.log(JSON.stringify({ sessions, rounds, image: values.image, warm, cold, ratio: Number((cold.p95 / warm.p95).toFixed(1)) }, null, 2));
+  // The engine stays up for the next run; only this process's lease on it goes.
+  rmSync(join(engine.dir, 'leases', String(process.pid)), { force: true });
 }

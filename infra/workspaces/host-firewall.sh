@@ -1,25 +1,44 @@
 #!/bin/sh
-# Run as root on the Docker host, once per boot (add|remove). Workspace containers sit on bridges
-# named exam-ws0 (internal, no egress) and exam-ws1 (package registries allowed). Docker blocks
-# forwarding out of an internal bridge but not packets addressed to the host itself, so without
-# this a candidate could reach any host service listening on 0.0.0.0 through the bridge gateway.
-# Replies to connections the host opened (the orchestrator's proxy) stay allowed.
+# Run as root on the Docker host, once per boot (add|remove). Workspace containers sit on two internal
+# bridges (no route out): exam-ws0 (no network at all) and exam-ws1 (the exam allows package
+# registries). Docker blocks forwarding out of an internal bridge but not packets addressed to the host
+# itself, so without this a candidate could reach any host service listening on 0.0.0.0 through the
+# bridge gateway. Everything from the bridges to the host is dropped except:
+#   - replies to connections the host opened (the orchestrator's proxy to the editors);
+#   - on exam-ws1 only, new connections to the orchestrator's registry proxy, which listens on that
+#     bridge's gateway at EGRESS_PROXY_PORT (default 3128; an iptables range such as 3128:3132 also
+#     works) and lets through the hosts of EGRESS_ALLOWED_HOSTS and nothing else.
+# `remove` takes out every rule this script added, whatever port it was added with.
 set -eu
 action="${1:-add}"
+proxy_port="${EGRESS_PROXY_PORT:-3128}"
+case "$proxy_port" in
+  *[!0-9:]* | "" | :* | *: | *:*:*) echo "host-firewall.sh: EGRESS_PROXY_PORT must be a port or a range a:b, got '$proxy_port'" >&2; exit 2 ;;
+esac
+tag="exam-egress-proxy"
 rule_established="INPUT -i exam-ws+ -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT"
 rule_drop="INPUT -i exam-ws+ -j DROP"
+rule_proxy="INPUT -i exam-ws1 -p tcp -m tcp --dport $proxy_port -m comment --comment $tag -j ACCEPT"
 case "$action" in
   add)
+    # Inserted in reverse order, each at the top: the accept rules end up before the drop.
     # shellcheck disable=SC2086
     iptables -C $rule_drop 2>/dev/null || iptables -I $rule_drop
     # shellcheck disable=SC2086
     iptables -C $rule_established 2>/dev/null || iptables -I $rule_established
+    # shellcheck disable=SC2086
+    iptables -C $rule_proxy 2>/dev/null || iptables -I $rule_proxy
     ;;
   remove)
+    # The proxy rules by their comment, so one added with another port goes too.
+    iptables -S INPUT | grep -- "--comment $tag" | sed 's/^-A //' | while read -r rule; do
+      # shellcheck disable=SC2086
+      iptables -D $rule
+    done
     # shellcheck disable=SC2086
     while iptables -C $rule_established 2>/dev/null; do iptables -D $rule_established; done
     # shellcheck disable=SC2086
     while iptables -C $rule_drop 2>/dev/null; do iptables -D $rule_drop; done
     ;;
-  *) echo "usage: host-firewall.sh add|remove" >&2; exit 2 ;;
+  *) echo "usage: [EGRESS_PROXY_PORT=3128] host-firewall.sh add|remove" >&2; exit 2 ;;
 esac

@@ -24,10 +24,17 @@ export async function setup(project: TestProject) {
     project.provide('dockerSocket', null);
     return;
   }
+  // host-firewall.sh (run by startTestEngine) opens the egress proxy's port on exam-ws1; the test apps'
+  // proxies take the first free port of 3129–3132 (src/testing.ts), so the whole range is opened.
+  const firewallPort = process.env.EGRESS_PROXY_PORT;
+  process.env.EGRESS_PROXY_PORT = '3128:3132';
   try {
     engine = await startTestEngine();
   } catch (err) {
     throw new Error(banner(['No Docker engine could be started for the workspace tests:', (err as Error).message, 'Fix the engine, or set WORKSPACE_TESTS=skip to skip these tests explicitly.']));
+  } finally {
+    if (firewallPort === undefined) delete process.env.EGRESS_PROXY_PORT;
+    else process.env.EGRESS_PROXY_PORT = firewallPort;
   }
   project.provide('dockerSocket', engine.socketPath);
 }

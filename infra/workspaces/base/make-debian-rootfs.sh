@@ -4,8 +4,9 @@
 set -eu
 out="${1:?usage: make-debian-rootfs.sh OUT.tar}"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-command -v debootstrap >/dev/null || apt-get install -y debootstrap
+command -v debootstrap >/dev/null || apt-get install -y debootstrap || { apt-get update && apt-get install -y debootstrap; }
 root="$(mktemp -d)"
+chmod 755 "$root"
 trap 'rm -rf "$root"' EXIT
 debootstrap --variant=minbase bookworm "$root" "$mirror"
 rm -rf "$root/var/cache/apt/archives/"*.deb "$root/var/lib/apt/lists/"*

@@ -33,6 +33,7 @@ export async function buildApp(config: Config, deps: Deps) {
   });
   const lifecycle = createLifecycle(repo, service, resolveEntry, deps.clock, app.log, {
     warmPoolSize: config.WARM_POOL_SIZE,
+    warmPoolTypes: config.WARM_POOL_TYPES,
     idleTimeoutMs: config.IDLE_TIMEOUT_SECONDS * 1000,
     startTimeoutMs,
   });
@@ -43,6 +44,15 @@ export async function buildApp(config: Config, deps: Deps) {
     allowedOrigins: config.allowedOrigins,
     cookieTtlSeconds: config.WORKSPACE_COOKIE_TTL_SECONDS,
   });
+
+  deps.egressProxy?.attach({
+    log: app.log.child({ module: 'egress-proxy' }),
+    identify: async (address) => {
+      const row = await repo.findLiveByAddress(address);
+      return row ? { sessionId: row.id, attemptId: row.attemptId, examId: row.examId } : undefined;
+    },
+  });
+  app.addHook('onClose', async () => deps.egressProxy?.close());
 
   await app.register(sessionsRoutes(service));
   await app.register(proxyRoutes({ targets, check, resolveEntry, clock: deps.clock }));

@@ -1,7 +1,9 @@
+import { WorkspaceTypeSchema } from '@exam/domain/exam';
 import { baseConfigShape, booleanFlag, parseConfig, resolveSecret } from '@exam/server-kit/config';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEFAULT_ALLOWED_HOSTS, parseAllowlist } from './modules/egress/allowlist.ts';
 
 const DEFAULT_CATALOGUE = resolve(fileURLToPath(new URL('../../../infra/workspaces/catalogue.json', import.meta.url)));
 
@@ -19,14 +21,35 @@ const ConfigSchema = z.object({
   WORKSPACE_INSTANCE: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/).default('default'),
   /** Internal bridge (no egress, no container-to-container traffic) the proxy reaches containers on. */
   WORKSPACE_NETWORK: z.string().default('exam-workspaces'),
-  /** Bridge with egress, for exams whose creator allowed package registries. */
+  /** Internal bridge for exams whose creator allowed package registries; its only way out is the egress proxy. */
   WORKSPACE_EGRESS_NETWORK: z.string().default('exam-workspaces-egress'),
+  /**
+   * What the egress proxy lets those workspaces reach, comma-separated: `host` (ports 443 and 80) or
+   * `host:port`. Exact names, no wildcards. A name resolving to a private or loopback address is refused
+   * unless the entry is that address itself (e.g. `10.0.0.5:4873` for a registry mirror on the LAN).
+   */
+  EGRESS_ALLOWED_HOSTS: z
+    .string()
+    .default(DEFAULT_ALLOWED_HOSTS)
+    .transform((value, ctx) => {
+      const { hosts, invalid } = parseAllowlist(value);
+      for (const entry of invalid) ctx.addIssue({ code: 'custom', message: `"${entry}" is not a host or host:port` });
+      return hosts;
+    }),
+  /** The egress proxy's port on the egress bridge's gateway address (infra/workspaces/host-firewall.sh opens it there). */
+  EGRESS_PROXY_PORT: z.coerce.number().int().min(1).max(65535).default(3128),
   WORKSPACE_MEMORY_MB: z.coerce.number().int().min(16).default(1024),
   WORKSPACE_CPUS: z.coerce.number().min(0.05).max(64).default(1),
   WORKSPACE_PIDS_LIMIT: z.coerce.number().int().min(16).default(512),
   WORKSPACE_TMP_MB: z.coerce.number().int().min(1).default(256),
   /** Ready editor containers kept per workspace type whose image is present. */
   WARM_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
+  /** Comma-separated workspace types the pool keeps warm; empty: every type whose image is present. */
+  WARM_POOL_TYPES: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((type) => type.trim()).filter(Boolean))
+    .pipe(z.array(WorkspaceTypeSchema)),
   WARM_POOL_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(5),
   /** Quiet time after the last warm hand-out before replacements start. */
   WARM_POOL_REFILL_DELAY_MS: z.coerce.number().int().min(0).default(1500),

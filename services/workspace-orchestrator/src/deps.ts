@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CodingWorkspace } from '@exam/domain/exam';
 import type { WorkspaceDatabase } from './db/database.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
+import type { RegistryProxy } from './modules/egress/registry-proxy.ts';
 
 /** What the orchestrator needs to know about an exam and an attempt, from exam-service and results-service. */
 export type ExamDirectory = {
@@ -17,6 +18,8 @@ export type Deps = {
   /** Tried in order: the Docker engine first, then the local code-server fallback when configured. */
   engines: WorkspaceEngine[];
   directory: ExamDirectory;
+  /** The package-registry proxy the Docker engine starts on the egress bridge; the app logs its refusals and closes it. */
+  egressProxy?: RegistryProxy;
 };
 
 export const systemClock = { now: () => new Date() };

@@ -7,10 +7,12 @@ import { sessionIds, systemClock } from './deps.ts';
 import { createDockerEngine } from './engine/docker-engine.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
+import { createRegistryProxy } from './modules/egress/registry-proxy.ts';
 
 try {
   const config = loadConfig(process.env);
   const database = await openWorkspaceDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir, poolSize: config.DATABASE_POOL_SIZE });
+  const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS });
   const engines: WorkspaceEngine[] = [
     createDockerEngine({
       socketPath: config.DOCKER_SOCKET,
@@ -21,11 +23,13 @@ try {
       cpus: config.WORKSPACE_CPUS,
       pidsLimit: config.WORKSPACE_PIDS_LIMIT,
       tmpMb: config.WORKSPACE_TMP_MB,
+      // reusePort: replicas on one host share the port; the proxy keeps no state, so any of them may answer.
+      egressProxy: { proxy: egressProxy, ports: [config.EGRESS_PROXY_PORT], reusePort: true },
     }),
   ];
   if (config.CODE_SERVER_BIN) engines.push(createLocalEngine({ binary: config.CODE_SERVER_BIN, dir: config.localWorkspacesDir }));
   const directory = createHttpExamDirectory({ examServiceUrl: config.EXAM_SERVICE_URL, resultsServiceUrl: config.RESULTS_SERVICE_URL, internalToken: config.internalToken });
-  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines, directory });
+  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines, directory, egressProxy });
   app.addHook('onClose', () => database.close());
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {

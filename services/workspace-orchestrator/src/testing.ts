@@ -10,6 +10,7 @@ import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from './db/database.ts';
 import * as schema from './db/schema.ts';
 import { sessionIds, systemClock, type Deps, type ExamDirectory } from './deps.ts';
 import { createDockerEngine } from './engine/docker-engine.ts';
+import { createRegistryProxy } from './modules/egress/registry-proxy.ts';
 
 export const TAKER_ORIGIN = 'http://taker.test';
 export const CREATOR_ORIGIN = 'http://creator.test';
@@ -23,7 +24,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     CREATOR_ORIGIN,
     WORKSPACE_BACKGROUND: 'false',
     WARM_POOL_SIZE: '0',
-    // vscode is served by the small busybox image; r-studio keeps its real (absent) image.
+    // A test that turns the pool on pools vscode only: the engine may hold the real images of the
+    // other types (scripts/build-workspace-images.sh), and code-server does not start in 64 MB.
+    WARM_POOL_TYPES: 'vscode',
+    // vscode is served by the small busybox image; the other types keep their real images.
     WORKSPACE_IMAGE_OVERRIDES: 'vscode=test',
     WORKSPACE_MEMORY_MB: '64',
     WORKSPACE_CPUS: '0.5',
@@ -54,6 +58,13 @@ export function fakeDirectory() {
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
 
+/**
+ * The test runs' egress proxies listen on the first free one of these (the PGlite and PostgreSQL suites
+ * run at the same time on one engine, each with its own allowlist). 3128, the default, is left to a
+ * running orchestrator; vitest.global-setup.ts has host-firewall.sh open the whole range.
+ */
+export const TEST_EGRESS_PROXY_PORTS = [3129, 3130, 3131, 3132] as const;
+
 /** No engine answers here: the app builds and answers 'Workspace Unavailable' (scripts/check-generated.ts needs only its routes). */
 export const NO_ENGINE_SOCKET = '/nonexistent/docker.sock';
 
@@ -61,6 +72,7 @@ export const NO_ENGINE_SOCKET = '/nonexistent/docker.sock';
 export async function buildTestApp(opts: { socketPath?: string; instance?: string; env?: Record<string, string>; deps?: Partial<Deps> } = {}) {
   const config = testConfig({ DOCKER_SOCKET: opts.socketPath ?? NO_ENGINE_SOCKET, WORKSPACE_INSTANCE: opts.instance ?? 'none', ...opts.env });
   const database = await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
+  const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS, connectTimeoutMs: 3000 });
   const engine = createDockerEngine({
     socketPath: config.DOCKER_SOCKET,
     instance: config.WORKSPACE_INSTANCE,
@@ -70,11 +82,12 @@ export async function buildTestApp(opts: { socketPath?: string; instance?: strin
     cpus: config.WORKSPACE_CPUS,
     pidsLimit: config.WORKSPACE_PIDS_LIMIT,
     tmpMb: config.WORKSPACE_TMP_MB,
+    egressProxy: { proxy: egressProxy, ports: TEST_EGRESS_PROXY_PORTS, reusePort: false },
   });
   const fake = fakeDirectory();
-  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines: [engine], directory: fake.directory, ...opts.deps });
+  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines: [engine], directory: fake.directory, egressProxy, ...opts.deps });
   await app.ready();
-  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed });
+  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed, egressProxy });
 }
 
 let counter = 0;

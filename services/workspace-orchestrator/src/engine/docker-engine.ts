@@ -1,6 +1,7 @@
 import { WORKSPACE_FOLDER, type CatalogueEntry } from '@exam/domain/workspace';
 import Docker from 'dockerode';
-import { LABELS, type ManagedWorkspace, type StartedWorkspace, type WorkspaceEngine, type WorkspaceSpec } from './engine.ts';
+import type { RegistryProxy } from '../modules/egress/registry-proxy.ts';
+import { editorPasswordHash, LABELS, type ManagedWorkspace, type StartedWorkspace, type WorkspaceEngine, type WorkspaceSpec } from './engine.ts';
 
 export type DockerEngineOptions = {
   socketPath: string;
@@ -11,7 +12,23 @@ export type DockerEngineOptions = {
   cpus: number;
   pidsLimit: number;
   tmpMb: number;
+  /**
+   * The forward proxy that is the egress network's only way out (src/modules/egress). It listens on that
+   * bridge's gateway address at the first free port of `ports`. Without it an exam that allows package
+   * registries cannot start a workspace (it fails closed rather than open).
+   */
+  egressProxy?: { proxy: RegistryProxy; ports: readonly number[]; reusePort: boolean };
 };
+
+/** Loopback inside the container is the container's own: a candidate's local server never goes through the proxy. */
+const NO_PROXY = 'localhost,127.0.0.1,::1';
+
+/** What makes npm, pip, cargo, go, R (libcurl) and the JVM tools use the proxy. */
+export function proxyEnvironment(host: string, port: number): string[] {
+  const url = `http://${host}:${port}`;
+  const java = `-Dhttp.proxyHost=${host} -Dhttp.proxyPort=${port} -Dhttps.proxyHost=${host} -Dhttps.proxyPort=${port} -Dhttp.nonProxyHosts=localhost|127.0.0.1`;
+  return [`HTTP_PROXY=${url}`, `HTTPS_PROXY=${url}`, `http_proxy=${url}`, `https_proxy=${url}`, `NO_PROXY=${NO_PROXY}`, `no_proxy=${NO_PROXY}`, `MAVEN_OPTS=${java}`, `GRADLE_OPTS=${java}`];
+}
 
 /** Bridge names are fixed so infra/workspaces/host-firewall.sh can keep containers away from the host's own services. */
 const BRIDGES = { internal: 'exam-ws0', egress: 'exam-ws1' } as const;
@@ -23,14 +40,19 @@ const isConflict = (err: unknown) => (err as { statusCode?: number }).statusCode
 export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
   const docker = new Docker({ socketPath: opts.socketPath, timeout: 60_000 });
   let networksReady: Promise<void> | undefined;
+  let proxyReady: Promise<string[]> | undefined;
   // A burst of creates asks the same questions; a recent 'yes' is reused for a moment.
   const recentlyOk = new Map<string, number>();
   const fresh = (key: string) => Date.now() - (recentlyOk.get(key) ?? 0) < 2000;
 
-  async function ensureNetwork(name: string, internal: boolean, bridge: string) {
+  async function ensureNetwork(name: string, bridge: string) {
     try {
-      await docker.getNetwork(name).inspect();
-      return;
+      const existing = (await docker.getNetwork(name).inspect()) as { Internal?: boolean; Containers?: Record<string, unknown> };
+      if (existing.Internal) return;
+      // An egress network made before the proxy existed routes straight out: it is replaced, and
+      // refused while containers still use it.
+      if (Object.keys(existing.Containers ?? {}).length) throw new Error(`the Docker network ${name} has a route out and containers on it; remove them so it can be recreated as internal`);
+      await docker.getNetwork(name).remove();
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
@@ -38,9 +60,10 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
       await docker.createNetwork({
         Name: name,
         Driver: 'bridge',
-        // Internal: no route out. enable_icc=false: containers on the bridge cannot reach each other,
-        // only the host (the proxy) can reach them.
-        Internal: internal,
+        // Internal: no route out, on both bridges; the egress bridge's only way out is the registry
+        // proxy on its gateway. enable_icc=false: containers on the bridge cannot reach each other,
+        // only the host (the proxies) can reach them.
+        Internal: true,
         Options: { 'com.docker.network.bridge.enable_icc': 'false', 'com.docker.network.bridge.name': bridge },
         Labels: { [LABELS.managed]: 'true' },
       });
@@ -51,13 +74,30 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
 
   function ensureNetworks() {
     networksReady ??= (async () => {
-      await ensureNetwork(opts.network, true, BRIDGES.internal);
-      await ensureNetwork(opts.egressNetwork, false, BRIDGES.egress);
+      await ensureNetwork(opts.network, BRIDGES.internal);
+      await ensureNetwork(opts.egressNetwork, BRIDGES.egress);
     })().catch((err: unknown) => {
       networksReady = undefined;
       throw err;
     });
     return networksReady;
+  }
+
+  /** Starts the registry proxy on the egress bridge's gateway (once); answers the containers' proxy variables. */
+  function ensureEgressProxy(): Promise<string[]> {
+    const egress = opts.egressProxy;
+    if (!egress) return Promise.reject(new Error('package registries are allowed for this exam, but no egress proxy is configured'));
+    proxyReady ??= (async () => {
+      const info = (await docker.getNetwork(opts.egressNetwork).inspect()) as { IPAM?: { Config?: { Gateway?: string }[] } };
+      const gateway = info.IPAM?.Config?.find((c) => c.Gateway)?.Gateway;
+      if (!gateway) throw new Error(`the Docker network ${opts.egressNetwork} has no gateway address for the egress proxy`);
+      const port = await egress.proxy.listen(gateway, egress.ports, { reusePort: egress.reusePort });
+      return proxyEnvironment(gateway, port);
+    })().catch((err: unknown) => {
+      proxyReady = undefined;
+      throw err;
+    });
+    return proxyReady;
   }
 
   return {
@@ -89,6 +129,7 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
     async start(spec: WorkspaceSpec): Promise<StartedWorkspace> {
       await ensureNetworks();
       const network = spec.egress === 'registries' ? opts.egressNetwork : opts.network;
+      const proxyEnv = spec.egress === 'registries' ? await ensureEgressProxy() : [];
       const memory = opts.memoryMb * 1024 * 1024;
       // Idempotent: an existing volume (the attempt's earlier session) is reused as it is.
       await docker.createVolume({ Name: spec.volume.name, Labels: { ...spec.volume.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance } });
@@ -98,7 +139,7 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
         ...(spec.entry.command.length ? { Cmd: spec.entry.command } : {}),
         User: '1000:1000',
         WorkingDir: WORKSPACE_FOLDER,
-        Env: [`PASSWORD=${spec.password}`],
+        Env: [`HASHED_PASSWORD=${editorPasswordHash(spec.password)}`, ...proxyEnv],
         Labels: { ...spec.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance, [LABELS.sessionId]: spec.id, [LABELS.workspaceType]: spec.workspaceType },
         HostConfig: {
           // A named volume, not tmpfs: it outlives the container (a reload ends the session, not the

@@ -5,7 +5,21 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pack } from 'tar-stream';
 import type { CatalogueEntry } from '@exam/domain/workspace';
-import type { WorkspaceEngine, WorkspaceSpec } from './engine.ts';
+import { editorPasswordHash, type WorkspaceEngine, type WorkspaceSpec } from './engine.ts';
+
+/** What a local editor may inherit from the orchestrator's environment: never its secrets or database URL. */
+const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TERM', 'SHELL', 'USER', 'LOGNAME', 'TMPDIR'];
+
+/**
+ * The environment of one local editor process: a short allowlist of the orchestrator's own (locale, PATH)
+ * plus the session's password hash and its own HOME. The orchestrator's environment holds JWT_SECRET,
+ * INTERNAL_TOKEN, ENCRYPTION_KEY and DATABASE_URL, and a candidate's terminal in the editor can read its env.
+ */
+export function editorEnvironment(source: NodeJS.ProcessEnv, home: string, password: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const name of INHERITED) if (source[name] !== undefined) env[name] = source[name];
+  return { ...env, HOME: home, HASHED_PASSWORD: editorPasswordHash(password) };
+}
 
 /**
  * The laptop fallback: one code-server process per session, bound to 127.0.0.1 on a free port and
@@ -53,7 +67,7 @@ export function createLocalEngine(opts: { binary: string; dir: string }): Worksp
       const child = spawn(
         opts.binary,
         ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'password', '--disable-telemetry', '--disable-update-check', '--user-data-dir', join(home, 'data'), '--extensions-dir', join(home, 'extensions'), workspace],
-        { detached: true, stdio: ['ignore', log, log], env: { ...process.env, PASSWORD: spec.password } },
+        { detached: true, stdio: ['ignore', log, log], env: editorEnvironment(process.env, home, spec.password) },
       );
       child.unref();
       if (!child.pid) throw new Error(`cannot start ${opts.binary}`);

@@ -1,6 +1,6 @@
 # Shared by the CGI scripts: succeeds when the request carries the session cookie that
-# /cgi-bin/login hands out for the container's PASSWORD (as code-server does).
-expected="code-server-session=$(printf '%s' "$PASSWORD" | sha256sum | cut -d' ' -f1)"
+# /cgi-bin/login hands out: the container's HASHED_PASSWORD (as code-server does).
+expected="code-server-session=${HASHED_PASSWORD:-$(printf '%s' "${PASSWORD:-}" | sha256sum | cut -d' ' -f1)}"
 case "; $HTTP_COOKIE;" in
   *"; $expected;"*) authorized=1 ;;
   *) authorized=0 ;;

@@ -7,6 +7,8 @@ import type { SessionsService } from '../sessions/sessions.service.ts';
 
 export type LifecycleOptions = {
   warmPoolSize: number;
+  /** The types the pool keeps warm; empty or absent: all of them (each only while its image is present). */
+  warmPoolTypes?: readonly string[];
   idleTimeoutMs: number;
   startTimeoutMs: number;
   /** How many containers the pool starts at once (this machine has two cores). */
@@ -43,7 +45,7 @@ export function createLifecycle(repo: SessionsRepository, service: SessionsServi
     const engine = await availableEngine();
     if (!engine || engine.kind !== 'docker') return 0;
     const missing: string[] = [];
-    for (const workspaceType of WORKSPACE_TYPES) {
+    for (const workspaceType of opts.warmPoolTypes?.length ? opts.warmPoolTypes : WORKSPACE_TYPES) {
       let entry;
       try {
         entry = resolveEntry(workspaceType);

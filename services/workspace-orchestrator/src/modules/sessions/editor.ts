@@ -62,3 +62,19 @@ export async function loginToEditor(target: string, entry: CatalogueEntry, passw
   }
   throw new Error(`the editor refused its session password (status ${reply.status})`);
 }
+
+/**
+ * Asks once for the editor's page (following code-server's redirect to its folder), so code-server
+ * loads VS Code's server module, about 0.4 s on one core, before a candidate's page asks for it.
+ * Best effort: it never throws, and a slow or failed answer is not a failed start.
+ */
+export async function preloadEditor(target: string, entry: CatalogueEntry, cookie: string): Promise<void> {
+  let path = '/';
+  for (let hops = 0; hops < 3; hops++) {
+    const reply = await call(target, path, { headers: { cookie: `${entry.sessionCookie}=${cookie}` }, timeoutMs: 10_000 }).catch(() => undefined);
+    const location = reply?.headers.location;
+    if (!reply || reply.status < 300 || reply.status >= 400 || typeof location !== 'string') return;
+    const next = new URL(location, `http://editor${path}`);
+    path = `${next.pathname}${next.search}`;
+  }
+}

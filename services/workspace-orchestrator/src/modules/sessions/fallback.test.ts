@@ -59,6 +59,22 @@ describe('without a Docker engine but with a local code-server', () => {
     expect(page.body).toContain('main.py');
     expect((await httpCall(base, session.editorPath, { headers: newAttempt(app).headers })).status).toBe(403);
 
+    // The orchestrator's secrets stay out of the editor's environment (a candidate's terminal could read it).
+    process.env.EXAM_CANARY_SECRET = 'canary-never-inherited';
+    const other = newAttempt(app);
+    const again = await app.inject({ method: 'POST', url: '/api/session/create', headers: other.headers, payload: {} });
+    delete process.env.EXAM_CANARY_SECRET;
+    const envReply = await httpCall(base, `${again.json().editorPath}__env`, { headers: other.headers });
+    expect(envReply.status).toBe(200);
+    const envNames = JSON.parse(envReply.body) as string[];
+    expect(envNames).toContain('HASHED_PASSWORD');
+    expect(envNames).not.toContain('EXAM_CANARY_SECRET');
+    // The allowlist, HOME, the hash, and what the fake's #!/bin/sh wrapper adds itself.
+    const expected = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TERM', 'SHELL', 'USER', 'LOGNAME', 'TMPDIR', 'HOME', 'HASHED_PASSWORD', 'PWD', 'OLDPWD', 'SHLVL', '_'];
+    expect(envNames.filter((name) => !expected.includes(name))).toEqual([]);
+    // Ended here: the suites share one database, and another suite's reaper must not find this local session.
+    expect((await app.inject({ method: 'DELETE', url: `/api/session/${again.json().sessionId}`, headers: other.headers })).statusCode).toBe(204);
+
     const collected = await app.inject({ method: 'POST', url: `/internal/attempts/${attempt.claims.sub}/collect`, headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN }, payload: {} });
     expect(collected.json().files['main.py']).toMatchObject({ content: 'print(42)\n', type: 'text/x-python' });
 

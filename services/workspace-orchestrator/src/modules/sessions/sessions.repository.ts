@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, like, lt, sql } from 'drizzle-orm';
 import type { WorkspaceDatabase } from '../../db/database.ts';
 import { volumes, workspaces, type VolumeRow, type WorkspaceRow } from '../../db/schema.ts';
 
@@ -43,6 +43,11 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
         .from(workspaces)
         .where(and(eq(workspaces.workspaceType, workspaceType), eq(workspaces.backend, backend), isNull(workspaces.attemptId), inArray(workspaces.status, ['warm', 'starting']), live));
       return rows[0]?.n ?? 0;
+    },
+    /** The live workspace whose container has this address (the egress proxy names who asked). */
+    async findLiveByAddress(address: string): Promise<WorkspaceRow | undefined> {
+      const [row] = await db.select().from(workspaces).where(and(like(workspaces.target, `${address}:%`), live));
+      return row;
     },
     async listLive(): Promise<WorkspaceRow[]> {
       return db.select().from(workspaces).where(live).orderBy(asc(workspaces.createdAt));

@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
 import { LABELS, type WorkspaceEngine } from '../../engine/engine.ts';
 import { collectFiles } from '../files/collect.ts';
-import { loginToEditor, waitUntilHealthy } from './editor.ts';
+import { loginToEditor, preloadEditor, waitUntilHealthy } from './editor.ts';
 import type { NewWorkspace, SessionsRepository } from './sessions.repository.ts';
 import { createVolumes, volumeNameFor, type VolumesOptions } from './volumes.ts';
 
@@ -91,6 +91,10 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
       await repo.update(row.id, { handle: started.handle, target: started.target });
       await waitUntilHealthy(started.target, entry, opts.startTimeoutMs, () => engine.isRunning(started.handle));
       const cookie = await loginToEditor(started.target, entry, row.editorPassword);
+      // A warm container has VS Code loaded before anyone waits for it; a cold one loads it while
+      // the create answer and the page's redirects travel, instead of after them.
+      const preloading = preloadEditor(started.target, entry, cookie);
+      if (finalStatus === 'warm') await preloading;
       const ready = await repo.update(row.id, { status: finalStatus, editorCookie: cookie });
       if (!ready) throw new Error('the session row disappeared');
       return ready;

@@ -1,6 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, creatorToken, httpCall, newAttempt, TAKER_ORIGIN, type TestApp } from '../../testing.ts';
+import { buildTestApp, creatorToken, httpCall, newAttempt, TAKER_ORIGIN, testConfig, type TestApp } from '../../testing.ts';
 
 const socketPath = inject('dockerSocket');
 
@@ -60,10 +63,21 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
   });
 
   it('answers Workspace Unavailable with the reason when the type image is absent', async () => {
-    const attempt = newAttempt(app, { workspaceType: 'r-studio' });
-    const response = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
-    expect(response.statusCode).toBe(503);
-    expect(response.json().error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Workspace Unavailable: the image exam\/workspace-r is not installed/) });
+    // The engine may hold the real images by now, so this catalogue names one that is never built.
+    const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
+    const catalogue = JSON.parse(readFileSync(testConfig().WORKSPACE_CATALOGUE, 'utf8'));
+    catalogue.types['r-studio'].image = 'exam/workspace-never-built';
+    writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
+    const other = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance'), env: { WORKSPACE_CATALOGUE: join(dir, 'catalogue.json') } });
+    try {
+      const attempt = newAttempt(other, { workspaceType: 'r-studio' });
+      const response = await other.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Workspace Unavailable: the image exam\/workspace-never-built is not installed/) });
+    } finally {
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a creator token, a closed attempt and an exam without a workspace', async () => {
@@ -126,6 +140,8 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
       await pooled.workspaces.lifecycle.refill();
       const warm = await docker.listContainers({ filters: { label: ['exam.pool=warm', `exam.orchestrator=${inject('workspaceInstance')}`] } });
       expect(warm.length).toBeGreaterThanOrEqual(2);
+      // WARM_POOL_TYPES=vscode: no other type is pooled, even where its real image is on the engine.
+      expect(new Set(warm.map((c) => c.Labels['exam.workspace-type']))).toEqual(new Set(['vscode']));
     } finally {
       await pooled.close();
     }

@@ -1,0 +1,250 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { request } from 'node:http';
+import type { Socket } from 'node:net';
+import Docker from 'dockerode';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildTestApp, containerOf, execIn, httpCall, newAttempt, TAKER_ORIGIN, type TestApp } from '../testing.ts';
+
+// The real code-server image through the orchestrator (issue 6). Run by `pnpm --filter
+// @exam/workspace-orchestrator test:real-image`, not by `pnpm test`: the image takes many minutes to
+// build. A missing engine or image fails the run; this test is never skipped.
+const IMAGE = 'exam/workspace-vscode';
+const BUILD_HINT = 'DOCKER_HOST=unix:///tmp/exam-docker-test/docker.sock scripts/build-workspace-images.sh';
+const socketPath = inject('dockerSocket');
+// The catalogue's own entries (no test-image override) and the production limits: code-server needs
+// far more than the 64 MB the small test image runs in.
+const REAL_IMAGE_ENV = { WORKSPACE_IMAGE_OVERRIDES: '', WORKSPACE_MEMORY_MB: '1024', WORKSPACE_CPUS: '1', WORKSPACE_PIDS_LIMIT: '512', START_TIMEOUT_SECONDS: '60' };
+
+/** The engine named by the global setup, and a loud failure when an image is not built there. */
+async function engineWith(image: string): Promise<Docker> {
+  if (!socketPath) throw new Error('The real-image test needs the private Docker engine; it cannot be skipped (WORKSPACE_TESTS=skip does not apply).');
+  const docker = new Docker({ socketPath });
+  try {
+    await docker.getImage(image).inspect();
+  } catch {
+    throw new Error(`The image ${image} is not built on the engine at ${socketPath}. Build the workspace images first (about 5 minutes):\n  ${BUILD_HINT}`);
+  }
+  return docker;
+}
+
+type Frame = { opcode: number; payload: Buffer };
+
+/** One masked client frame (RFC 6455 section 5.2). */
+function clientFrame(opcode: number, payload: Buffer): Buffer {
+  const mask = randomBytes(4);
+  const length = payload.length < 126 ? Buffer.from([payload.length | 0x80]) : Buffer.from([126 | 0x80, payload.length >> 8, payload.length & 0xff]);
+  const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));
+  return Buffer.concat([Buffer.from([0x80 | opcode]), length, mask, masked]);
+}
+
+/** The complete server frames at the start of `data`, and how many bytes they used. */
+function readFrames(data: Buffer): Frame[] {
+  const frames: Frame[] = [];
+  let at = 0;
+  while (data.length - at >= 2) {
+    let length = data[at + 1]! & 0x7f;
+    let header = 2;
+    if (length === 126) [length, header] = [data.readUInt16BE(at + 2), 4];
+    else if (length === 127) [length, header] = [Number(data.readBigUInt64BE(at + 2)), 10];
+    if (data.length - at < header + length) break;
+    frames.push({ opcode: data[at]! & 0x0f, payload: data.subarray(at + header, at + header + length) });
+    at += header + length;
+  }
+  return frames;
+}
+
+/**
+ * Opens VS Code's remote connection WebSocket through the proxy and sends the first message of its
+ * protocol (a control message asking to authenticate). Returns the upgrade's status and headers and
+ * the first control message VS Code's server sends back.
+ */
+function vscodeHandshake(base: string, path: string, headers: Record<string, string>) {
+  const key = randomBytes(16).toString('base64');
+  return new Promise<{ status: number; accept: string | undefined; expectedAccept: string; reply: { type?: string } | undefined }>((resolve, reject) => {
+    const req = request(new URL(path, base), { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': key, ...headers } });
+    const expectedAccept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, accept: undefined, expectedAccept, reply: undefined });
+    });
+    req.on('upgrade', (res, socket: Socket, head) => {
+      // VS Code's persistent protocol: a 13-byte header (type, id, ack, length) before each message; type 2 is control.
+      const body = Buffer.from(JSON.stringify({ type: 'auth', auth: '00000000000000000000', data: randomBytes(8).toString('hex') }));
+      const header = Buffer.alloc(13);
+      header.writeUInt8(2, 0);
+      header.writeUInt32BE(body.length, 9);
+      socket.write(clientFrame(0x2, Buffer.concat([header, body])));
+      let data = Buffer.from(head);
+      const done = (reply: { type?: string } | undefined) => {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, accept: res.headers['sec-websocket-accept'] as string | undefined, expectedAccept, reply });
+      };
+      const timer = setTimeout(() => done(undefined), 10_000);
+      const scan = () => {
+        for (const frame of readFrames(data)) {
+          if (frame.opcode === 0x2 && frame.payload[0] === 2) return done(JSON.parse(frame.payload.subarray(13).toString('utf8')));
+        }
+      };
+      socket.on('data', (chunk: Buffer) => {
+        data = Buffer.concat([data, chunk]);
+        scan();
+      });
+      scan();
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe(`the real code-server image (${IMAGE}) through the orchestrator`, () => {
+  let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
+  let base: string;
+  let docker: Docker;
+  let attempt: ReturnType<typeof newAttempt>;
+  let session: { sessionId: string; editorPath: string; status: string; warm: boolean };
+  let containerId: string;
+  let createToReadyMs = 0;
+
+  beforeAll(async () => {
+    docker = await engineWith(IMAGE);
+    app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance'), env: REAL_IMAGE_ENV });
+    base = await app.listen({ host: '127.0.0.1', port: 0 });
+    attempt = newAttempt(app);
+    const started = performance.now();
+    const created = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    createToReadyMs = performance.now() - started;
+    if (created.statusCode !== 200) throw new Error(`create answered ${created.statusCode}: ${created.body}`);
+    session = created.json();
+    containerId = await containerOf(docker, session.sessionId);
+  });
+  afterAll(async () => {
+    if (session) await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers });
+    await app?.close();
+  });
+
+  it('becomes ready (health check answered, editor password accepted) from a cold start', () => {
+    expect(session).toMatchObject({ status: 'ready', warm: false, editorPath: `/workspace/${session.sessionId}/` });
+    console.info(`[real-image] create → ready (cold, one session): ${Math.round(createToReadyMs)} ms`);
+  });
+
+  it('runs code-server locked down: read-only root, non-root, no capabilities, internal network, no published port', async () => {
+    const info = await docker.getContainer(containerId).inspect();
+    expect(info.Config.Image).toBe(IMAGE);
+    expect(info.State.Running).toBe(true);
+    expect(info.Config.User).toBe('1000:1000');
+    expect(info.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(info.HostConfig.CapDrop).toEqual(['ALL']);
+    expect(info.HostConfig.CapAdd ?? []).toEqual([]);
+    expect(info.HostConfig.Privileged).toBe(false);
+    expect(info.HostConfig.SecurityOpt).toEqual(['no-new-privileges']);
+    expect(info.HostConfig.NetworkMode).toBe('exam-workspaces');
+    expect(Object.keys(info.NetworkSettings.Networks)).toEqual(['exam-workspaces']);
+    expect((await docker.getNetwork('exam-workspaces').inspect()).Internal).toBe(true);
+    expect(Object.values(info.NetworkSettings.Ports ?? {}).flat().filter(Boolean)).toEqual([]);
+    expect(Object.keys(info.HostConfig.Tmpfs ?? {})).toEqual(['/tmp']);
+    expect(info.Mounts.map((m) => [m.Type, m.Destination, m.RW])).toEqual([['volume', '/home/coder/workspace', true]]);
+    expect(info.HostConfig.Memory).toBe(1024 * 1024 * 1024);
+    // The editor gets its password's SHA-256 only (cheap cookie checks); the password itself never enters the container.
+    expect(info.Config.Env.filter((e) => /^(HASHED_)?PASSWORD=/.test(e)).map((e) => e.split('=')[0])).toEqual(['HASHED_PASSWORD']);
+
+    // Inside: code-server runs as uid 1000 with no effective capabilities; only /tmp and the workspace take writes.
+    const processes = await execIn(docker, containerId, ['ps', '-eo', 'uid=,args=']);
+    expect(processes.output).toMatch(/^\s*1000 .*code-server/m);
+    expect(processes.output).not.toMatch(/^\s*0 /m);
+    const caps = await execIn(docker, containerId, ['sh', '-c', 'grep CapEff /proc/1/status']);
+    expect(caps.output).toMatch(/CapEff:\s+0+\s*$/);
+    expect((await execIn(docker, containerId, ['sh', '-c', 'touch /etc/probe'])).exitCode).not.toBe(0);
+    expect((await execIn(docker, containerId, ['sh', '-c', 'touch /opt/code-server/probe'])).exitCode).not.toBe(0);
+    expect((await execIn(docker, containerId, ['sh', '-c', 'touch /tmp/probe && echo "print(42)" > /home/coder/workspace/probe.py'])).exitCode).toBe(0);
+    // The exam's editor defaults were seeded into the writable HOME: among them, VS Code's own AI chat is off.
+    const settings = await execIn(docker, containerId, ['cat', '/tmp/home/.local/share/code-server/User/settings.json']);
+    expect(JSON.parse(settings.output.slice(settings.output.indexOf('{')))).toMatchObject({ 'chat.disableAIFeatures': true, 'workbench.startupEditor': 'none' });
+    // No route out, not even to the npm registry this machine itself reaches (its address looked up here: the container has no DNS).
+    const registry = (await lookup('registry.npmjs.org').catch(() => ({ address: '1.1.1.1' }))).address;
+    const out = await execIn(docker, containerId, ['node', '-e', `require('net').connect(443, '${registry}').on('connect', () => process.exit(0)).on('error', () => process.exit(3)).setTimeout(3000, () => process.exit(4))`]);
+    expect(out.exitCode).not.toBe(0);
+    // The file written above is collected from the real image's container, as at submit.
+    const files = await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: attempt.headers });
+    expect(files.json().workspaceFiles['probe.py']).toMatchObject({ content: 'print(42)\n' });
+  });
+
+  it("serves code-server's workbench page and its assets through /workspace/{sessionId}/", async () => {
+    const first = await httpCall(base, `${session.editorPath}?token=${attempt.token}`);
+    expect(first.status).toBe(302);
+    const cookie = String(first.headers['set-cookie']).split(';')[0]!;
+    // code-server sends the bare editor path on to the folder it was started with, by a relative redirect.
+    const root = await httpCall(base, session.editorPath, { headers: { cookie } });
+    expect(root.status).toBe(302);
+    expect(root.headers.location).toBe('./?folder=/home/coder/workspace');
+    const editorUrl = new URL(root.headers.location as string, new URL(session.editorPath, base));
+    expect(editorUrl.pathname).toBe(session.editorPath);
+    const pageStarted = performance.now();
+    const page = await httpCall(base, `${editorUrl.pathname}${editorUrl.search}`, { headers: { cookie } });
+    console.info(`[real-image] workbench page through the proxy: ${Math.round(performance.now() - pageStarted)} ms`);
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('vscode-workbench-web-configuration');
+    expect(page.body).toMatch(/workbench\.js/);
+    // The editor's session cookie is the proxy's business; the browser never receives it.
+    expect(page.headers['set-cookie']).toBeUndefined();
+    // Asset URLs are relative, so they resolve under the session's path and pass the same proxy.
+    const script = /<script[^>]* src="([^"]*\/workbench\.js)"/.exec(page.body)?.[1];
+    expect(script).toMatch(/^[a-z]/);
+    // A browser sends Origin with module scripts; the page's origin is the taker's (it serves /workspace/*).
+    const asset = await httpCall(base, `${session.editorPath}${script}`, { headers: { cookie, origin: TAKER_ORIGIN } });
+    expect(asset.status).toBe(200);
+    expect(asset.body.length).toBeGreaterThan(100_000);
+  });
+
+  it("upgrades VS Code's WebSocket through the proxy, and VS Code's server answers on it", async () => {
+    const path = `${session.editorPath}?reconnectionToken=${randomBytes(8).toString('hex')}&reconnection=false&skipWebSocketFrames=false`;
+    const ws = await vscodeHandshake(base, path, { ...attempt.headers, origin: TAKER_ORIGIN });
+    expect(ws.status).toBe(101);
+    expect(ws.accept).toBe(ws.expectedAccept);
+    expect(ws.reply).toMatchObject({ type: 'sign' });
+  });
+});
+
+/** The types built on the vscode image, each with tools of its own that the candidate's terminal runs. */
+const DERIVED = [
+  { type: 'r-studio', image: 'exam/workspace-r', tool: ['Rscript', '-e', 'cat(6 * 7)'], prints: ['42'] },
+  { type: 'oracle-sql', image: 'exam/workspace-sql', tool: ['sh', '-c', 'echo "select 6 * 7;" | sqlite3 && psql --version'], prints: ['42', 'PostgreSQL'] },
+  { type: 'excel', image: 'exam/workspace-sheets', tool: ['python3', '-c', 'import openpyxl, pandas; print(6 * 7)'], prints: ['42'] },
+] as const;
+
+describe('the workspace images built on the vscode image', () => {
+  let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
+  let base: string;
+
+  beforeAll(async () => {
+    await engineWith(IMAGE);
+    app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance'), env: REAL_IMAGE_ENV });
+    base = await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+  afterAll(() => app?.close());
+
+  it.each(DERIVED)('$type ($image) starts locked down, serves the workbench through the proxy and runs its tools', async ({ type, image, tool, prints }) => {
+    const docker = await engineWith(image);
+    const attempt = newAttempt(app, { workspaceType: type });
+    const created = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    expect(created.statusCode, created.body).toBe(200);
+    const session = created.json();
+    try {
+      expect(session).toMatchObject({ status: 'ready', workspaceType: type });
+      const containerId = await containerOf(docker, session.sessionId);
+      const info = await docker.getContainer(containerId).inspect();
+      expect(info.Config.Image).toBe(image);
+      expect([info.Config.User, info.HostConfig.ReadonlyRootfs, info.HostConfig.CapDrop, info.HostConfig.NetworkMode]).toEqual(['1000:1000', true, ['ALL'], 'exam-workspaces']);
+      const page = await httpCall(base, `${session.editorPath}?folder=%2Fhome%2Fcoder%2Fworkspace`, { headers: attempt.headers });
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('vscode-workbench-web-configuration');
+      const run = await execIn(docker, containerId, [...tool]);
+      expect(run.exitCode, run.output).toBe(0);
+      for (const text of prints) expect(run.output).toContain(text);
+    } finally {
+      await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers });
+    }
+  });
+});
