@@ -111,6 +111,12 @@ async function stopAll(code: number) {
 
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
+// `pnpm start` runs this script under pnpm, and pnpm does not pass a SIGTERM on: killed, it exits and leaves
+// this process orphaned with the whole stack running. When the parent goes away, stop as if signalled.
+const parentAtStart = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentAtStart) void stopAll(0);
+}, 500).unref();
 
 const checks = [
   ...SERVICES.map((s) => [s, `${shared[`${serviceEnvPrefix(s)}_URL`]}/health`] as const),
