@@ -38,7 +38,12 @@ export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null,
     return () => {
       document.removeEventListener('visibilitychange', onVisibility);
       window.removeEventListener('pagehide', flush);
-      void next.flush().finally(() => next.dispose());
+      // Listeners go now, while the page is still there; the last flush may finish after it is gone.
+      next.stopListening();
+      void next
+        .flush()
+        .catch((error: unknown) => console.error('Could not send what this page kept before leaving; it stays on this device', error))
+        .finally(() => next.dispose());
     };
   }, [db, attemptId, token, uploadMaxBytes]);
 

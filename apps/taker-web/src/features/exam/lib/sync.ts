@@ -50,6 +50,9 @@ export type SyncEngine = {
   submit: () => Promise<SubmitResponse>;
   /** Pushes whatever an earlier page left pending and follows the browser's online events. */
   start: () => void;
+  /** Stops following the online events; pending work still goes out on flush(). */
+  stopListening: () => void;
+  /** Stops timers and listening; call after the last flush. */
   dispose: () => void;
   isClosed: () => boolean;
 };
@@ -300,6 +303,12 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
     if (status !== 'saved') setStatus('offline');
   }
 
+  function stopListening() {
+    listeningOn?.removeEventListener('online', onOnline);
+    listeningOn?.removeEventListener('offline', onOffline);
+    listeningOn = undefined;
+  }
+
   return {
     saveAnswer,
     saveFile,
@@ -307,21 +316,19 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
     logEvent,
     submit,
     start() {
-      // Kept: dispose() runs after the page's last flush, when a test environment may have torn the global down.
       listeningOn = window;
       listeningOn.addEventListener('online', onOnline);
       listeningOn.addEventListener('offline', onOffline);
       void drain();
     },
+    stopListening,
     dispose() {
       disposed = true;
       for (const timer of debounces.values()) clearTimeout(timer);
       debounces.clear();
       clearTimeout(eventTimer);
       clearTimeout(retryTimer);
-      listeningOn?.removeEventListener('online', onOnline);
-      listeningOn?.removeEventListener('offline', onOffline);
-      listeningOn = undefined;
+      stopListening();
     },
     isClosed: () => closed,
   };
