@@ -11,6 +11,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
+import { openLoop } from '../lib/open-loop.ts';
 import { BENCH_EXAM_ID, BENCH_OWNER_ID, tokenText } from './fakes.ts';
 
 const { values: args } = parseArgs({
@@ -95,17 +96,6 @@ const direct = (upstreamPort: number, tokens: number) =>
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
-/** Fires `count` calls at a fixed rate without waiting for answers (open loop). */
-async function openLoop(count: number, perSecond: number, call: () => Promise<Result>): Promise<Result[]> {
-  const started = performance.now();
-  const pending: Promise<Result>[] = [];
-  for (let i = 0; i < count; i++) {
-    await sleep(started + (i * 1000) / perSecond - performance.now());
-    pending.push(call());
-  }
-  return Promise.all(pending);
-}
 
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {

@@ -79,7 +79,7 @@ async function waitReady(url: string, child: ChildProcess) {
   throw new Error('results-service did not become ready');
 }
 
-export async function startStack(opts: { adminUrl: string; port: number; stubPort: number; poolSize: number }) {
+export async function startStack(opts: { adminUrl: string; port: number; stubPort: number; poolSize?: number }) {
   const name = `bench_results_${Date.now()}`;
   const admin = postgres(opts.adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
@@ -97,7 +97,7 @@ export async function startStack(opts: { adminUrl: string; port: number; stubPor
       PORT: String(opts.port),
       LOG_LEVEL: 'warn',
       DATABASE_URL: dbUrl.toString(),
-      DATABASE_POOL_SIZE: String(opts.poolSize),
+      ...(opts.poolSize ? { DATABASE_POOL_SIZE: String(opts.poolSize) } : {}),
       JWT_SECRET,
       INTERNAL_TOKEN,
       EXAM_SERVICE_URL: `http://127.0.0.1:${opts.stubPort}`,
