@@ -128,8 +128,7 @@ export function GradingTable() {
             </TableBody>
           </Table>
           {sort !== 'recent' && pages.hasNextPage && <p className="px-5 pt-3 text-xs text-muted">Sorted within the results loaded so far; load more to include older ones.</p>}
-          <LoadMore shown={rows.length} hasMore={pages.hasNextPage} loading={pages.isFetchingNextPage} onLoadMore={() => void pages.fetchNextPage()} noun="results" />
-          {pages.isFetchNextPageError && <p role="alert" className="px-5 pb-3 text-sm text-danger">{userMessageOf(pages.error)}</p>}
+          <LoadMore shown={rows.length} pages={pages} noun="results" />
         </>
       )}
     </Card>

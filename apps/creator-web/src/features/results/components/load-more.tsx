@@ -1,27 +1,45 @@
 import { Button } from '@exam/ui/button';
+import { userMessageOf } from '../../../lib/api-client.ts';
+
+/** The parts of a paged (infinite) query the foot of its list needs. */
+type PagedList = {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  isFetchNextPageError: boolean;
+  error: unknown;
+  fetchNextPage: () => Promise<unknown>;
+};
 
 type LoadMoreProps = {
   /** Results on screen so far. */
   shown: number;
-  hasMore: boolean;
-  loading: boolean;
-  onLoadMore: () => void;
+  pages: PagedList;
   /** What the list holds, for the count: 'results', 'submissions'. */
   noun: string;
 };
 
-/** The foot of a paged results list: how many are shown, and a button for the next page while there is one. */
-export function LoadMore({ shown, hasMore, loading, onLoadMore, noun }: LoadMoreProps) {
+/**
+ * The foot of a paged results list: how many are shown, a button for the next page while there is one,
+ * and why the last 'Load more' failed (the rows already shown stay).
+ */
+export function LoadMore({ shown, pages, noun }: LoadMoreProps) {
   return (
-    <div className="flex items-center justify-between gap-3 border-t border-line px-5 py-3 text-sm text-muted">
-      <span aria-live="polite" data-testid="list-count">
-        {hasMore ? `Showing the ${shown} most recent ${noun}` : `Showing all ${shown} ${noun}`}
-      </span>
-      {hasMore && (
-        <Button variant="secondary" size="sm" onClick={onLoadMore} disabled={loading}>
-          {loading ? 'Loading…' : 'Load more'}
-        </Button>
+    <>
+      <div className="flex items-center justify-between gap-3 border-t border-line px-5 py-3 text-sm text-muted">
+        <span aria-live="polite" data-testid="list-count">
+          {pages.hasNextPage ? `Showing the ${shown} most recent ${noun}` : `Showing all ${shown} ${noun}`}
+        </span>
+        {pages.hasNextPage && (
+          <Button variant="secondary" size="sm" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+            {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </Button>
+        )}
+      </div>
+      {pages.isFetchNextPageError && (
+        <p role="alert" className="px-5 pb-3 text-sm text-danger">
+          {userMessageOf(pages.error)}
+        </p>
       )}
-    </div>
+    </>
   );
 }

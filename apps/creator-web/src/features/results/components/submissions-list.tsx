@@ -107,8 +107,7 @@ export function SubmissionsList({ examId }: { examId: string }) {
               })}
             </TableBody>
           </Table>
-          <LoadMore shown={submissions.length} hasMore={results.hasNextPage} loading={results.isFetchingNextPage} onLoadMore={() => void results.fetchNextPage()} noun="submissions" />
-          {results.isFetchNextPageError && <p role="alert" className="px-5 pb-3 text-sm text-danger">{userMessageOf(results.error)}</p>}
+          <LoadMore shown={submissions.length} pages={results} noun="submissions" />
         </Card>
       )}
     </>
