@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createBaseUrlGuard, GuardMessages, isBlockedAddress } from './base-url-guard.ts';
+import { isInternalAddress } from '@exam/server-kit/internal-address';
+import { createBaseUrlGuard, GuardMessages } from './base-url-guard.ts';
 
 const dnsOf = (table: Record<string, string[]>) => async (host: string) => {
   const addresses = table[host];
@@ -12,7 +13,7 @@ const refusal = (promise: Promise<void>) =>
     (err: { statusCode?: number; message: string }) => err,
   );
 
-describe('isBlockedAddress', () => {
+describe('isInternalAddress', () => {
   it.each([
     ['127.0.0.1', true],
     ['127.8.9.10', true],
@@ -36,7 +37,7 @@ describe('isBlockedAddress', () => {
     ['2606:4700::1111', false],
     ['::ffff:8.8.8.8', false],
   ])('judges %s blocked: %s', (address, expected) => {
-    expect(isBlockedAddress(address)).toBe(expected);
+    expect(isInternalAddress(address)).toBe(expected);
   });
 });
 

@@ -1,32 +1,7 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-
-/**
- * Addresses a creator's openai-compatible base URL must never reach when no allow-list is configured:
- * the gateway would otherwise call into its own network on the creator's behalf (SSRF).
- */
-const blocked = new BlockList();
-blocked.addSubnet('0.0.0.0', 8, 'ipv4'); // "this network" (RFC 1122 section 3.2.1.3)
-blocked.addSubnet('127.0.0.0', 8, 'ipv4'); // loopback (RFC 1122 section 3.2.1.3)
-blocked.addSubnet('10.0.0.0', 8, 'ipv4'); // private (RFC 1918)
-blocked.addSubnet('172.16.0.0', 12, 'ipv4'); // private (RFC 1918)
-blocked.addSubnet('192.168.0.0', 16, 'ipv4'); // private (RFC 1918)
-blocked.addSubnet('100.64.0.0', 10, 'ipv4'); // shared address space behind carrier NAT (RFC 6598)
-blocked.addSubnet('169.254.0.0', 16, 'ipv4'); // link-local, cloud metadata endpoints among them (RFC 3927)
-blocked.addAddress('::', 'ipv6'); // unspecified (RFC 4291 section 2.5.2)
-blocked.addAddress('::1', 'ipv6'); // loopback (RFC 4291 section 2.5.3)
-blocked.addSubnet('fc00::', 7, 'ipv6'); // unique local (RFC 4193)
-blocked.addSubnet('fe80::', 10, 'ipv6'); // link-local unicast (RFC 4291 section 2.5.6)
-
-/** True for an address the guard refuses; an IPv4-mapped IPv6 address (RFC 4291 section 2.5.5.2) is judged as its IPv4 address. */
-export function isBlockedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+import { isInternalAddress } from '@exam/server-kit/internal-address';
 
 export type Resolve = (hostname: string) => Promise<string[]>;
 const systemResolve: Resolve = (hostname) => dns.promises.lookup(hostname, { all: true }).then((all) => all.map((a) => a.address));
@@ -72,16 +47,16 @@ export function createBaseUrlGuard(opts: { allowedHosts: string | undefined; res
   const verdicts = new Map<string, { at: number; error: AppError | undefined }>();
 
   async function publicVerdict(host: string): Promise<AppError | undefined> {
-    if (isIP(host)) return isBlockedAddress(host) ? refuse(GuardMessages.internal(host)) : undefined;
+    if (isIP(host)) return isInternalAddress(host) ? refuse(GuardMessages.internal(host)) : undefined;
     const addresses = await resolve(host).catch(() => undefined);
     if (!addresses?.length) return refuse(GuardMessages.unresolvable(host));
-    return addresses.some(isBlockedAddress) ? refuse(GuardMessages.internal(host)) : undefined;
+    return addresses.some(isInternalAddress) ? refuse(GuardMessages.internal(host)) : undefined;
   }
 
   const guardedLookup = ((hostname: string, options: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
-      const bad = addresses.find((a) => isBlockedAddress(a.address));
+      const bad = addresses.find((a) => isInternalAddress(a.address));
       if (bad) return callback(new Error(`refused to connect to ${hostname}: ${bad.address} is not a public address`), '');
       if (options.all) return callback(null, addresses);
       const first = addresses[0]!;

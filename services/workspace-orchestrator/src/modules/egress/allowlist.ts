@@ -1,4 +1,4 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 
 /**
  * Which hosts a workspace with package registries allowed may reach through the egress proxy (issue 6:
@@ -67,39 +67,4 @@ export function parseAllowlist(value: string): { hosts: AllowedHost[]; invalid: 
 export function findAllowed(hosts: readonly AllowedHost[], host: string, port: number): AllowedHost | undefined {
   const wanted = normalizeHost(host);
   return hosts.find((h) => h.host === wanted && (h.ports ?? DEFAULT_PORTS).includes(port));
-}
-
-/** Addresses a public registry never has: loopback, private, link-local, carrier-grade NAT, multicast, reserved. */
-const internal = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  internal.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const)
-  internal.addSubnet(net, prefix, 'ipv6');
-
-/** True for an address that would reach this host, its network or the workspaces themselves rather than the internet. */
-export function isInternalAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return internal.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return internal.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }

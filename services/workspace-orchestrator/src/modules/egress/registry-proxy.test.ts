@@ -1,7 +1,8 @@
 import { createServer, request, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findAllowed, isInternalAddress, parseAllowlist } from './allowlist.ts';
+import { isInternalAddress } from '@exam/server-kit/internal-address';
+import { findAllowed, parseAllowlist } from './allowlist.ts';
 import { createRegistryProxy, type RegistryProxy } from './registry-proxy.ts';
 
 /** Sends raw bytes to the proxy and collects everything it answers until it closes or `until` matches. */

@@ -2,7 +2,8 @@ import { lookup } from 'node:dns/promises';
 import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { findAllowed, isInternalAddress, splitHostPort, type AllowedHost } from './allowlist.ts';
+import { isInternalAddress } from '@exam/server-kit/internal-address';
+import { findAllowed, splitHostPort, type AllowedHost } from './allowlist.ts';
 
 /**
  * The only way out for a workspace whose exam allows package registries (issue 6). Containers sit on
