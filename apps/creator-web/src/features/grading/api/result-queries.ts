@@ -1,12 +1,12 @@
 import { TranscriptResponseSchema, type TranscriptResponse } from '@exam/domain/llm';
-import { ResultDetailSchema, ResultListSchema, type GradingEntry, type ResultDetail } from '@exam/domain/result';
+import { ResultDetailSchema, type GradingEntry, type ResultDetail } from '@exam/domain/result';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { listResultsPage } from '../../../lib/results-api.ts';
 
 /** Keys under 'results' so one invalidation refreshes the dashboard, submissions and details. */
 export const gradingKeys = {
   results: ['results'] as const,
-  list: () => ['results', 'list'] as const,
   candidate: (examId: string, candidateId: string) => ['results', 'candidate', examId, candidateId] as const,
   detail: (resultId: string) => ['results', 'detail', resultId] as const,
   transcript: (attemptId: string) => ['transcripts', attemptId] as const,
@@ -28,8 +28,7 @@ export function useResult(resultId: string) {
  * app's own links use result ids).
  */
 export async function findCandidateResultId(examId: string, candidateId: string): Promise<string> {
-  const params = new URLSearchParams({ examId, studentId: candidateId, limit: '1' });
-  const page = await apiRequest(`/api/results?${params}`, { schema: ResultListSchema });
+  const page = await listResultsPage({ examId, studentId: candidateId }, null, 1);
   return page.results[0]?.id ?? candidateId;
 }
 

@@ -1,8 +1,9 @@
 import { ExamSchema } from '@exam/domain/exam';
-import { ExamResultsSummarySchema, ResultListSchema, type ExamResultsSummary, type ListResultsQuery, type ResultList } from '@exam/domain/result';
+import { ExamResultsSummarySchema, type ExamResultsSummary } from '@exam/domain/result';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { listResultsPage, type ResultFilters } from '../../../lib/results-api.ts';
 
 /** Every key starts with 'results' so a grading save can refresh all result views at once. */
 export const resultKeys = {
@@ -11,19 +12,6 @@ export const resultKeys = {
   examSummaries: () => [...resultKeys.all, 'exam-summaries'] as const,
   questionCounts: () => [...resultKeys.all, 'question-counts'] as const,
 };
-
-/** What a results view narrows the list to; the server applies it before paging. */
-export type ResultFilters = Pick<ListResultsQuery, 'examId' | 'studentId' | 'graded' | 'search'>;
-
-/** GET /api/results (results-service): one page of the creator's results, newest submission first. */
-export function listResultsPage(filters: ResultFilters, cursor: string | null, limit?: number): Promise<ResultList> {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
-  if (cursor) params.set('cursor', cursor);
-  if (limit) params.set('limit', String(limit));
-  const query = params.toString();
-  return apiRequest(`/api/results${query ? `?${query}` : ''}`, { schema: ResultListSchema });
-}
 
 /** GET /api/results/summary: started, submitted, graded and the mean graded score per exam. */
 export function listExamSummaries(): Promise<ExamResultsSummary['exams']> {
