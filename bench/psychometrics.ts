@@ -59,7 +59,12 @@ const pending: Mark[][] = marks.map((row) => {
 const scattered: Mark[][] = marks.map((row) => row.map((x) => (rng.next() < 0.05 ? null : x)));
 
 const report: ReportInput = {
-  items: trueB.map((_, j) => ({ questionIndex: j, topic: `Topic ${j % 5}`, type: j % 4 === 3 ? 'short-answer' : 'mcq', optionCount: 4 })),
+  items: trueB.map((_, j) => ({
+    questionIndex: j,
+    topic: `Topic ${j % 5}`,
+    type: j % 4 === 3 ? 'short-answer' : 'mcq',
+    optionCount: 4,
+  })),
   cohort: { invited: N, started: N, submitted: N, graded: N, pending: 0 },
   candidates: marks.map((row, c) => ({
     resultId: `r${c}`,
@@ -68,9 +73,20 @@ const report: ReportInput = {
     startedAt: new Date(Date.UTC(2025, 0, 5, 9)).toISOString(),
     completedAt: new Date(Date.UTC(2025, 0, 5, 10, c % 60)).toISOString(),
     marks: row,
-    answers: row.map((_, j) => (j % 4 === 3 ? `candidate ${c} explains answer ${j} in their own words here` : 'Option A')),
-    events: [{ type: 'focus-lost', at: new Date(Date.UTC(2025, 0, 5, 9, 10)).toISOString() }, { type: 'focus-gained', at: new Date(Date.UTC(2025, 0, 5, 9, 12)).toISOString() }],
-    chat: c % 3 === 0 ? [{ role: 'user', content: 'hint?', questionIndex: c % J }, { role: 'assistant', content: 'Think about the definition first.', questionIndex: c % J }] : [],
+    answers: row.map((_, j) =>
+      j % 4 === 3 ? `candidate ${c} explains answer ${j} in their own words here` : 'Option A',
+    ),
+    events: [
+      { type: 'focus-lost', at: new Date(Date.UTC(2025, 0, 5, 9, 10)).toISOString() },
+      { type: 'focus-gained', at: new Date(Date.UTC(2025, 0, 5, 9, 12)).toISOString() },
+    ],
+    chat:
+      c % 3 === 0
+        ? [
+            { role: 'user', content: 'hint?', questionIndex: c % J },
+            { role: 'assistant', content: 'Think about the definition first.', questionIndex: c % J },
+          ]
+        : [],
   })),
 };
 
@@ -86,7 +102,14 @@ time('whole insights report', () => buildInsightsReport(report));
 const maxError = (f: typeof fit) => Math.max(...f.items.map((item, j) => Math.abs(item.difficulty! - trueB[j]!)));
 console.log('\n| data | EM iterations | max |b̂ − b| logits | r(EAP, θ) |');
 console.log('|---|---|---|---|');
-for (const [label, f] of [['complete', fit], ['pending', fitPending], ['scattered', fitScattered]] as const) {
-  const r = correlation(f.abilities.map((a) => a.theta!), thetas);
+for (const [label, f] of [
+  ['complete', fit],
+  ['pending', fitPending],
+  ['scattered', fitScattered],
+] as const) {
+  const r = correlation(
+    f.abilities.map((a) => a.theta!),
+    thetas,
+  );
   console.log(`| ${label} | ${f.iterations} | ${maxError(f).toFixed(3)} | ${r.toFixed(3)} |`);
 }

@@ -16,15 +16,23 @@ for (const service of SERVICES) {
   if (!existsSync(join(dir, 'drizzle.config.ts'))) continue;
   const run = spawnSync('pnpm', ['exec', 'drizzle-kit', 'generate'], { cwd: dir, encoding: 'utf8' });
   if (run.status !== 0) problems.push(`${service}: drizzle-kit generate failed\n${run.stdout}${run.stderr}`);
-  const drift = execFileSync('git', ['status', '--porcelain', '--', join(dir, 'drizzle')], { cwd: root, encoding: 'utf8' }).trim();
-  if (drift) problems.push(`${service}: the drizzle schema and the committed migrations differ; run \`pnpm exec drizzle-kit generate\` there and commit:\n${drift}`);
+  const drift = execFileSync('git', ['status', '--porcelain', '--', join(dir, 'drizzle')], {
+    cwd: root,
+    encoding: 'utf8',
+  }).trim();
+  if (drift)
+    problems.push(
+      `${service}: the drizzle schema and the committed migrations differ; run \`pnpm exec drizzle-kit generate\` there and commit:\n${drift}`,
+    );
 }
 
 for (const service of SERVICES) {
   const dir = join(root, 'services', service);
   const testing = join(dir, 'src', 'testing.ts');
   if (!existsSync(testing)) continue;
-  const { buildTestApp } = (await import(pathToFileURL(testing).href)) as { buildTestApp: () => Promise<{ swagger(): unknown; close(): Promise<void> }> };
+  const { buildTestApp } = (await import(pathToFileURL(testing).href)) as {
+    buildTestApp: () => Promise<{ swagger(): unknown; close(): Promise<void> }>;
+  };
   const app = await buildTestApp();
   const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;
   await app.close();
@@ -32,7 +40,9 @@ for (const service of SERVICES) {
   if (write) {
     writeFileSync(file, document);
   } else if (!existsSync(file) || readFileSync(file, 'utf8') !== document) {
-    problems.push(`${service}: openapi.json is out of date; run \`node scripts/check-generated.ts --write\` and commit`);
+    problems.push(
+      `${service}: openapi.json is out of date; run \`node scripts/check-generated.ts --write\` and commit`,
+    );
   }
 }
 

@@ -71,7 +71,11 @@ function contentHash(dir: string): string {
     for (const name of readdirSync(path).sort()) {
       const full = join(path, name);
       if (statSync(full).isDirectory()) walk(full);
-      else hash.update(relative(dir, full)).update(readFileSync(full)).update(String(statSync(full).mode));
+      else
+        hash
+          .update(relative(dir, full))
+          .update(readFileSync(full))
+          .update(String(statSync(full).mode));
     }
   };
   walk(dir);
@@ -82,15 +86,24 @@ function ensureImages(socketPath: string) {
   if (!docker(socketPath, ['image', 'inspect', BASE_IMAGE]).ok) {
     log(`importing ${BASE_IMAGE} from busybox-static`);
     const rootfs = spawnSync('sh', [join(WORKSPACES, 'base/make-busybox-rootfs.sh')], { maxBuffer: 64 * 1024 * 1024 });
-    if (rootfs.status !== 0) throw new Error(`cannot make the busybox root filesystem: ${rootfs.stderr.toString().trim()}`);
+    if (rootfs.status !== 0)
+      throw new Error(`cannot make the busybox root filesystem: ${rootfs.stderr.toString().trim()}`);
     const imported = docker(socketPath, ['import', '-', BASE_IMAGE], { input: rootfs.stdout });
     if (!imported.ok) throw new Error(`docker import failed: ${imported.stderr.trim()}`);
   }
   const hash = contentHash(join(WORKSPACES, 'test'));
-  const current = docker(socketPath, ['image', 'inspect', '-f', '{{index .Config.Labels "exam.content-hash"}}', TEST_IMAGE]);
+  const current = docker(socketPath, [
+    'image',
+    'inspect',
+    '-f',
+    '{{index .Config.Labels "exam.content-hash"}}',
+    TEST_IMAGE,
+  ]);
   if (current.ok && current.stdout.trim() === hash) return;
   log(`building ${TEST_IMAGE}`);
-  const built = docker(socketPath, ['build', '-q', '--label', `exam.content-hash=${hash}`, '-t', TEST_IMAGE, '.'], { cwd: join(WORKSPACES, 'test') });
+  const built = docker(socketPath, ['build', '-q', '--label', `exam.content-hash=${hash}`, '-t', TEST_IMAGE, '.'], {
+    cwd: join(WORKSPACES, 'test'),
+  });
   if (!built.ok) throw new Error(`docker build of ${TEST_IMAGE} failed: ${built.stderr.trim()}`);
 }
 
@@ -196,7 +209,17 @@ async function startEngine(dir: string): Promise<TestEngine> {
   const logFile = join(dir, 'dockerd.log');
   const out = openSync(logFile, 'a');
   // --bridge=none: no default docker0, so this engine never fights another one over that name.
-  const args = ['-H', `unix://${socketPath}`, '--data-root', join(dir, 'root'), '--exec-root', join(dir, 'exec'), '--pidfile', join(dir, 'docker.pid'), '--bridge=none'];
+  const args = [
+    '-H',
+    `unix://${socketPath}`,
+    '--data-root',
+    join(dir, 'root'),
+    '--exec-root',
+    join(dir, 'exec'),
+    '--pidfile',
+    join(dir, 'docker.pid'),
+    '--bridge=none',
+  ];
   const child = spawn('dockerd', args, { detached: true, stdio: ['ignore', out, out] });
   let exited: string | undefined;
   child.on('exit', (code, signal) => (exited = `dockerd exited (${code ?? signal})`));

@@ -6,7 +6,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SERVICE_PORTS, SERVICES, serviceEnvPrefix, type ServiceName } from '../packages/domain/src/service-routes.ts';
+import {
+  DEFAULT_SERVICE_PORTS,
+  SERVICES,
+  serviceEnvPrefix,
+  type ServiceName,
+} from '../packages/domain/src/service-routes.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -25,15 +30,32 @@ const shared: Record<string, string> = {
   TAKER_ORIGIN: env.TAKER_ORIGIN ?? `http://localhost:${takerPort}`,
   CREATOR_WEB_PORT: String(creatorPort),
   TAKER_WEB_PORT: String(takerPort),
-  ...Object.fromEntries(SERVICES.map((s) => [`${serviceEnvPrefix(s)}_URL`, env[`${serviceEnvPrefix(s)}_URL`] ?? `http://${serviceHost}:${servicePort(s)}`])),
+  ...Object.fromEntries(
+    SERVICES.map((s) => [
+      `${serviceEnvPrefix(s)}_URL`,
+      env[`${serviceEnvPrefix(s)}_URL`] ?? `http://${serviceHost}:${servicePort(s)}`,
+    ]),
+  ),
 };
 
 if (!dev) {
   console.log('Building the web apps…');
-  const build = spawnSync('pnpm', ['exec', 'turbo', 'run', 'build', '--filter=@exam/creator-web', '--filter=@exam/taker-web', '--output-logs=errors-only'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const build = spawnSync(
+    'pnpm',
+    [
+      'exec',
+      'turbo',
+      'run',
+      'build',
+      '--filter=@exam/creator-web',
+      '--filter=@exam/taker-web',
+      '--output-logs=errors-only',
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
@@ -42,7 +64,12 @@ let stopping = false;
 
 function launch(name: string, cwd: string, command: string, args: string[], extraEnv: Record<string, string>) {
   // Each child leads its own process group so stopping it also stops what it spawned.
-  const child = spawn(command, args, { cwd, env: { ...env, ...shared, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...env, ...shared, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const prefix = `[${name}]`.padEnd(26);
   const relay = (stream: NodeJS.WritableStream) => (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) if (line.trim()) stream.write(`${prefix} ${line}\n`);
@@ -58,10 +85,16 @@ function launch(name: string, cwd: string, command: string, args: string[], extr
 }
 
 for (const service of SERVICES) {
-  launch(service, join(root, 'services', service), process.execPath, dev ? ['--watch', 'src/server.ts'] : ['src/server.ts'], {
-    PORT: String(servicePort(service)),
-    HOST: serviceHost,
-  });
+  launch(
+    service,
+    join(root, 'services', service),
+    process.execPath,
+    dev ? ['--watch', 'src/server.ts'] : ['src/server.ts'],
+    {
+      PORT: String(servicePort(service)),
+      HOST: serviceHost,
+    },
+  );
 }
 for (const app of ['creator-web', 'taker-web'] as const) {
   launch(app, join(root, 'apps', app), 'pnpm', ['exec', 'vite', ...(dev ? [] : ['preview']), '--strictPort'], {});
@@ -130,7 +163,8 @@ if (failed.length) {
   await stopAll(1);
 }
 // Once stopping (a child exited, or a check failed), the banner would tell callers waiting for it a lie.
-if (!stopping) console.log(`
+if (!stopping)
+  console.log(`
   Exam platform is running${dev ? ' (dev mode, hot reload)' : ''}:
     Creators:   ${shared.CREATOR_ORIGIN}
     Candidates: ${shared.TAKER_ORIGIN}

@@ -48,7 +48,10 @@ function creatorToken(secret: string, sub: string): string {
 function parseServerTiming(header: string | null): Record<string, number> {
   const phases: Record<string, number> = {};
   for (const entry of (header ?? '').split(',')) {
-    const [name, ...params] = entry.trim().split(';').map((p) => p.trim());
+    const [name, ...params] = entry
+      .trim()
+      .split(';')
+      .map((p) => p.trim());
     const dur = params.find((p) => p.startsWith('dur='));
     const cpu = /^desc="cpu=([\d.]+)"$/.exec(params.find((p) => p.startsWith('desc=')) ?? '');
     if (name && dur) phases[`server ${name}`] = Number(dur.slice(4));
@@ -79,26 +82,43 @@ try {
 
   const token = creatorToken(JWT_SECRET, BENCH_OWNER_ID);
   const stubPort = Number(values.port) + 1;
-  const gateway = values.gateway === 'down' ? null : await startTranscriptStub(stubPort, INTERNAL_TOKEN, CANDIDATES, ITEMS);
+  const gateway =
+    values.gateway === 'down' ? null : await startTranscriptStub(stubPort, INTERNAL_TOKEN, CANDIDATES, ITEMS);
   const llmGatewayUrl = gateway ? `http://127.0.0.1:${stubPort}` : CLOSED_PORT_URL;
   const samples: Record<string, number>[] = [];
   for (let run = 1; run <= RUNS; run += 1) {
-    const service = await startService({ port: Number(values.port), databaseUrl: dbUrl.toString(), jwtSecret: JWT_SECRET, llmGatewayUrl });
+    const service = await startService({
+      port: Number(values.port),
+      databaseUrl: dbUrl.toString(),
+      jwtSecret: JWT_SECRET,
+      llmGatewayUrl,
+    });
     try {
       const load = loadavg()[0]!;
       const cpuBefore = cpuSecondsOf(service.pid);
       const start = performance.now();
-      const response = await fetch(`${service.url}/api/exams/${BENCH_EXAM_ID}/insights`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(`${service.url}/api/exams/${BENCH_EXAM_ID}/insights`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const body = await response.text();
       const total = performance.now() - start;
       const cpu = (cpuSecondsOf(service.pid) - cpuBefore) * 1000;
       if (response.status !== 200) throw new Error(`insights answered ${response.status}: ${body.slice(0, 500)}`);
-      const report = JSON.parse(body) as { candidates: unknown[]; items: unknown[]; rasch: { converged: boolean; iterations: number } };
-      if (report.candidates.length !== CANDIDATES || report.items.length !== ITEMS) throw new Error(`report has ${report.candidates.length} candidates and ${report.items.length} items`);
+      const report = JSON.parse(body) as {
+        candidates: unknown[];
+        items: unknown[];
+        rasch: { converged: boolean; iterations: number };
+      };
+      if (report.candidates.length !== CANDIDATES || report.items.length !== ITEMS)
+        throw new Error(`report has ${report.candidates.length} candidates and ${report.items.length} items`);
       const phases = parseServerTiming(response.headers.get('server-timing'));
       samples.push({ 'response (client)': total, 'service CPU (/proc)': cpu, ...phases });
-      const shown = Object.entries(phases).map(([k, v]) => `${k.slice(7)} ${v.toFixed(0)}`).join(', ');
-      console.log(`run ${run}: total ${total.toFixed(0)} ms, service CPU ${cpu.toFixed(0)} ms, ${shown}; body ${(body.length / 1e6).toFixed(1)} MB, Rasch ${report.rasch.iterations} iterations${report.rasch.converged ? '' : ' (not converged)'}, load ${load.toFixed(1)}`);
+      const shown = Object.entries(phases)
+        .map(([k, v]) => `${k.slice(7)} ${v.toFixed(0)}`)
+        .join(', ');
+      console.log(
+        `run ${run}: total ${total.toFixed(0)} ms, service CPU ${cpu.toFixed(0)} ms, ${shown}; body ${(body.length / 1e6).toFixed(1)} MB, Rasch ${report.rasch.iterations} iterations${report.rasch.converged ? '' : ' (not converged)'}, load ${load.toFixed(1)}`,
+      );
     } finally {
       await service.stop();
     }
@@ -106,18 +126,37 @@ try {
 
   gateway?.close();
 
-  const column = (name: string) => samples.map((x) => x[name]).filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+  const column = (name: string) =>
+    samples
+      .map((x) => x[name])
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
   const cell = (sorted: number[], p: number) => (sorted.length === 0 ? '—' : percentile(sorted, p).toFixed(0));
-  const row = (label: string, wall: number[], cpu: number[]) => console.log(`| ${label} | ${cell(wall, 50)} | ${cell(wall, 95)} | ${cell(cpu, 50)} | ${cell(cpu, 95)} |`);
-  console.log(`\n${CANDIDATES} submitted attempts × ${ITEMS} items, ${RUNS} cold runs, llm-gateway ${gateway ? 'stub' : 'down'} (Node ${process.version}), load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  const row = (label: string, wall: number[], cpu: number[]) =>
+    console.log(`| ${label} | ${cell(wall, 50)} | ${cell(wall, 95)} | ${cell(cpu, 50)} | ${cell(cpu, 95)} |`);
+  console.log(
+    `\n${CANDIDATES} submitted attempts × ${ITEMS} items, ${RUNS} cold runs, llm-gateway ${gateway ? 'stub' : 'down'} (Node ${process.version}), load average now ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
   console.log('| phase | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms |');
   console.log('|---|---|---|---|---|');
-  row('whole request, client side (CPU: service process from /proc)', column('response (client)'), column('service CPU (/proc)'));
-  const phases = [...new Set(samples.flatMap((x) => Object.keys(x)))].filter((k) => k.startsWith('server ') && !k.endsWith(' CPU'));
+  row(
+    'whole request, client side (CPU: service process from /proc)',
+    column('response (client)'),
+    column('service CPU (/proc)'),
+  );
+  const phases = [...new Set(samples.flatMap((x) => Object.keys(x)))].filter(
+    (k) => k.startsWith('server ') && !k.endsWith(' CPU'),
+  );
   for (const name of phases) row(name.slice(7), column(name), column(`${name} CPU`));
   const p95 = (name: string) => percentile(column(name), 95);
-  console.log(`\nclassical statistics p95 ${p95('server classical').toFixed(0)} ms (goal ≤ 1,000): ${p95('server classical') <= 1000 ? 'met' : 'NOT met'}`);
-  console.log(`Rasch fit p95 ${p95('server rasch').toFixed(0)} ms (goal ≤ 10,000): ${p95('server rasch') <= 10000 ? 'met' : 'NOT met'}`);
+  console.log(
+    `\nclassical statistics p95 ${p95('server classical').toFixed(0)} ms (goal ≤ 1,000): ${p95('server classical') <= 1000 ? 'met' : 'NOT met'}`,
+  );
+  console.log(
+    `Rasch fit p95 ${p95('server rasch').toFixed(0)} ms (goal ≤ 10,000): ${p95('server rasch') <= 10000 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   if (created && values.keep) console.log(`kept ${dbUrl.toString()}`);
   else if (created) await admin.unsafe(`drop database if exists "${created}" with (force)`);

@@ -38,7 +38,8 @@ export function typeOf(j: number): Question['type'] {
 }
 
 export function benchQuestions(count: number): Question[] {
-  const stem = 'Read the scenario carefully. A small company keeps its records in a relational database and analyses them weekly; ';
+  const stem =
+    'Read the scenario carefully. A small company keeps its records in a relational database and analyses them weekly; ';
   return Array.from({ length: count }, (_v, j) => {
     const type = typeOf(j);
     const base = {
@@ -51,7 +52,9 @@ export function benchQuestions(count: number): Question[] {
       acceptedAnswers: [] as string[],
     };
     if (type === 'mcq') {
-      const options = ['A', 'B', 'C', 'D'].map((letter) => `Option ${letter}: a plausible statement about item ${j + 1}`);
+      const options = ['A', 'B', 'C', 'D'].map(
+        (letter) => `Option ${letter}: a plausible statement about item ${j + 1}`,
+      );
       return { ...base, options, correctAnswer: options[j % 4]! };
     }
     if (type === 'short-answer') return { ...base, acceptedAnswers: [`answer ${j + 1}`, `the answer ${j + 1}`] };
@@ -66,7 +69,12 @@ function snapshotOf(questions: Question[]) {
     timerEnabled: true,
     timerMinutes: 120,
     questions,
-    codingWorkspace: { enabled: false, saveFilesInResults: false, workspaceType: 'vscode', allowPackageRegistries: false },
+    codingWorkspace: {
+      enabled: false,
+      saveFilesInResults: false,
+      workspaceType: 'vscode',
+      allowPackageRegistries: false,
+    },
   };
 }
 
@@ -75,9 +83,14 @@ function answerOf(q: Question, mark: 0 | 1, c: number, rng: Random): string | nu
   if (mark === 0 && rng.next() < 0.05) return null;
   switch (q.type) {
     case 'mcq':
-      return mark === 1 ? q.correctAnswer! : q.options.find((o) => o !== q.correctAnswer && rng.next() < 0.5) ?? q.options.find((o) => o !== q.correctAnswer)!;
+      return mark === 1
+        ? q.correctAnswer!
+        : (q.options.find((o) => o !== q.correctAnswer && rng.next() < 0.5) ??
+            q.options.find((o) => o !== q.correctAnswer)!);
     case 'short-answer':
-      return mark === 1 ? q.acceptedAnswers[c % 2]! : `i think it is about ${q.topic.toLowerCase()} and the records of part ${c % 7}`;
+      return mark === 1
+        ? q.acceptedAnswers[c % 2]!
+        : `i think it is about ${q.topic.toLowerCase()} and the records of part ${c % 7}`;
     case 'coding':
       return `def solve(rows):\n    total = 0\n    for row in rows:\n        total += row[${c % 5}]\n    return total${mark === 1 ? '' : ' - 1'}\n`;
     default:
@@ -94,10 +107,17 @@ function eventsOf(start: number, end: number, rng: Random): { type: string; at: 
   const pairs = Math.floor(rng.next() * 4);
   for (let p = 0; p < pairs; p += 1) {
     const at = start + rng.next() * span * 0.9;
-    events.push({ type: 'focus-lost', at }, { type: 'focus-gained', at: Math.min(end, at + 5_000 + rng.next() * 120_000) });
+    events.push(
+      { type: 'focus-lost', at },
+      { type: 'focus-gained', at: Math.min(end, at + 5_000 + rng.next() * 120_000) },
+    );
   }
   if (rng.next() < 0.3) events.push({ type: 'paste-blocked', at: start + rng.next() * span });
-  if (rng.next() < 0.1) events.push({ type: 'fullscreen-exit', at: start + rng.next() * span }, { type: 'fullscreen-enter', at: start + rng.next() * span });
+  if (rng.next() < 0.1)
+    events.push(
+      { type: 'fullscreen-exit', at: start + rng.next() * span },
+      { type: 'fullscreen-enter', at: start + rng.next() * span },
+    );
   return events.sort((a, b) => a.at - b.at);
 }
 
@@ -109,26 +129,63 @@ async function insertRows(sql: Sql, table: string, columns: Record<string, [stri
   // Every array travels as text[] and is cast in SQL: the driver then never has to guess element types.
   const unnest = names.map((n, i) => `$${i + 1}::text[]::${columns[n]![0]}`).join(', ');
   const params = names.map((n) => columns[n]![1].map((v) => (v === null ? null : String(v))));
-  await sql.unsafe(`insert into results_service.${table} (${names.join(', ')}) select * from unnest(${unnest})`, params as never[]);
+  await sql.unsafe(
+    `insert into results_service.${table} (${names.join(', ')}) select * from unnest(${unnest})`,
+    params as never[],
+  );
 }
 
-export type SeedSummary = { attempts: number; answers: number; events: number; graded: number; questions: number; snapshotBytes: number };
+export type SeedSummary = {
+  attempts: number;
+  answers: number;
+  events: number;
+  graded: number;
+  questions: number;
+  snapshotBytes: number;
+};
 
 /**
  * Inserts `candidates` submitted attempts of a `questionCount`-question exam. Marks come from
  * simulateRasch(candidates, difficulties −2.5…2.5, RASCH_SEED); coding and file-upload questions wait
  * for a grader in 10% of results, so those results are not fully graded.
  */
-export async function seedInsights(sql: Sql, candidates: number, questionCount: number, batch = 1000): Promise<SeedSummary> {
+export async function seedInsights(
+  sql: Sql,
+  candidates: number,
+  questionCount: number,
+  batch = 1000,
+): Promise<SeedSummary> {
   const questions = benchQuestions(questionCount);
   const snapshot = JSON.stringify(snapshotOf(questions));
   const { marks } = simulateRasch(candidates, spreadDifficulties(questionCount, -2.5, 2.5), RASCH_SEED);
   const rng = createRandom(OTHER_SEED);
-  const summary: SeedSummary = { attempts: 0, answers: 0, events: 0, graded: 0, questions: questionCount, snapshotBytes: Buffer.byteLength(snapshot) };
+  const summary: SeedSummary = {
+    attempts: 0,
+    answers: 0,
+    events: 0,
+    graded: 0,
+    questions: questionCount,
+    snapshotBytes: Buffer.byteLength(snapshot),
+  };
 
   for (let from = 0; from < candidates; from += batch) {
     const a: Columns = { id: [], student: [], name: [], started: [], deadline: [], submitted: [], result: [] };
-    const r: Columns = { id: [], attempt: [], name: [], student: [], answered: [], correct: [], graded: [], score: [], isGraded: [], gradedAt: [], time: [], started: [], completed: [], grades: [] };
+    const r: Columns = {
+      id: [],
+      attempt: [],
+      name: [],
+      student: [],
+      answered: [],
+      correct: [],
+      graded: [],
+      score: [],
+      isGraded: [],
+      gradedAt: [],
+      time: [],
+      started: [],
+      completed: [],
+      grades: [],
+    };
     const ans: Columns = { attempt: [], index: [], answer: [], seq: [], at: [] };
     const ev: Columns = { attempt: [], type: [], detail: [], at: [] };
     for (let c = from; c < Math.min(candidates, from + batch); c += 1) {
@@ -141,7 +198,12 @@ export async function seedInsights(sql: Sql, candidates: number, questionCount: 
       const grades: Grade[] = questions.map((q, j) => {
         const answer = answerOf(q, marks[c]![j]!, c, rng);
         const waiting = isManual(q) && pendingManual;
-        return { answer, isCorrect: waiting ? null : marks[c]![j] === 1, isGraded: !waiting, feedback: isManual(q) && !waiting ? 'Checked by the grader.' : '' };
+        return {
+          answer,
+          isCorrect: waiting ? null : marks[c]![j] === 1,
+          isGraded: !waiting,
+          feedback: isManual(q) && !waiting ? 'Checked by the grader.' : '',
+        };
       });
       grades.forEach((g, j) => {
         if (g.answer === null) return;
@@ -190,7 +252,20 @@ export async function seedInsights(sql: Sql, candidates: number, questionCount: 
         `insert into results_service.attempts (id, exam_id, owner_id, name, student_id, started_at, deadline, submitted_at, result_id, exam_snapshot, question_count, answers_version)
          select id, $8, $9, name, student, started, deadline, submitted, result, $10::jsonb, $11, $12
          from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::text[]) as t(id, student, name, started, deadline, submitted, result)`,
-        [a.id, a.student, a.name, a.started, a.deadline, a.submitted, a.result, BENCH_EXAM_ID, BENCH_OWNER_ID, snapshot, questionCount, questionCount] as never[],
+        [
+          a.id,
+          a.student,
+          a.name,
+          a.started,
+          a.deadline,
+          a.submitted,
+          a.result,
+          BENCH_EXAM_ID,
+          BENCH_OWNER_ID,
+          snapshot,
+          questionCount,
+          questionCount,
+        ] as never[],
       );
       await insertRows(tx as unknown as Sql, 'results', {
         id: ['text[]', r.id!],
@@ -232,6 +307,8 @@ export async function seedInsights(sql: Sql, candidates: number, questionCount: 
     summary.answers += ans.attempt!.length;
     summary.events += ev.attempt!.length;
   }
-  await sql.unsafe('analyze results_service.attempts, results_service.results, results_service.answers, results_service.events');
+  await sql.unsafe(
+    'analyze results_service.attempts, results_service.results, results_service.answers, results_service.events',
+  );
   return summary;
 }

@@ -37,7 +37,12 @@ async function waitReady(url: string, child: ChildProcess) {
   throw new Error('results-service did not become ready in 30 s');
 }
 
-export async function startService(opts: { port: number; databaseUrl: string; jwtSecret: string; llmGatewayUrl: string }) {
+export async function startService(opts: {
+  port: number;
+  databaseUrl: string;
+  jwtSecret: string;
+  llmGatewayUrl: string;
+}) {
   // BENCH_SERVER_ARGS passes node flags to the service (e.g. --cpu-prof --cpu-prof-dir=/tmp/p).
   const nodeArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, 'src/server.ts'], {

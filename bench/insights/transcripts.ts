@@ -20,7 +20,15 @@ export function benchTranscripts(candidates: number, questionCount: number) {
       c % 9 === 0 && shortAnswers.length > 0
         ? `One way to put it: i think it is about ${questions[shortAnswers[c % shortAnswers.length]!]!.topic.toLowerCase()} and the records of part ${c % 7} — check it.`
         : `Think about how ${topic} applies to the scenario before you choose; the records are the key.`;
-    const message = (n: number, role: 'user' | 'assistant', content: string) => ({ id: `m-${c}-${n}`, role, content, questionIndex: asked, isError: false, files: [], createdAt: at });
+    const message = (n: number, role: 'user' | 'assistant', content: string) => ({
+      id: `m-${c}-${n}`,
+      role,
+      content,
+      questionIndex: asked,
+      isError: false,
+      files: [],
+      createdAt: at,
+    });
     transcripts.push({
       attemptId: attemptIdOf(c),
       messages: [
@@ -34,7 +42,12 @@ export function benchTranscripts(candidates: number, questionCount: number) {
   return { transcripts };
 }
 
-export function startTranscriptStub(port: number, internalToken: string, candidates: number, questionCount: number): Promise<Server> {
+export function startTranscriptStub(
+  port: number,
+  internalToken: string,
+  candidates: number,
+  questionCount: number,
+): Promise<Server> {
   const body = JSON.stringify(benchTranscripts(candidates, questionCount));
   const path = `/internal/exams/${encodeURIComponent(BENCH_EXAM_ID)}/transcripts`;
   const server = createServer((req, res) => {

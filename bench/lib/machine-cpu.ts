@@ -17,5 +17,9 @@ export function cpuSnapshot(): CpuSnapshot {
 export function cpuShares(before: CpuSnapshot, after: CpuSnapshot) {
   const total = after.total - before.total || 1;
   const pct = (ticks: number) => Math.round((1000 * ticks) / total) / 10;
-  return { busyPct: pct(after.busy - before.busy), stealPct: pct(after.steal - before.steal), idlePct: pct(after.idle - before.idle) };
+  return {
+    busyPct: pct(after.busy - before.busy),
+    stealPct: pct(after.steal - before.steal),
+    idlePct: pct(after.idle - before.idle),
+  };
 }

@@ -13,7 +13,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
  * time), without waiting for earlier calls. Timers fire at about 1 ms granularity, so every call that is
  * due when the loop wakes starts then; `intendedAt` is still its exact planned time.
  */
-export async function openLoop<T>(count: number, perSecond: number, call: (index: number, intendedAt: number) => Promise<T>): Promise<T[]> {
+export async function openLoop<T>(
+  count: number,
+  perSecond: number,
+  call: (index: number, intendedAt: number) => Promise<T>,
+): Promise<T[]> {
   const started = performance.now();
   const due = (i: number) => started + (i * 1000) / perSecond;
   const pending: Promise<T>[] = [];
@@ -30,14 +34,25 @@ export async function openLoop<T>(count: number, perSecond: number, call: (index
 }
 
 export type Outcome = { status: number; body: string; latencyMs: number; error?: string };
-export type PlannedRequest = { method: 'GET' | 'PUT' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+export type PlannedRequest = {
+  method: 'GET' | 'PUT' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+};
 
 /**
  * Sends planned requests on a keep-alive pool of `connections` sockets (undici queues a request until a
  * socket is free; that wait counts in its latency). Failures are outcomes, never exceptions.
  */
 export function createClient(origin: string, connections: number, timeoutMs = 30_000) {
-  const pool = new Pool(origin, { connections, pipelining: 1, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 60_000 });
+  const pool = new Pool(origin, {
+    connections,
+    pipelining: 1,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    keepAliveTimeout: 60_000,
+  });
   return {
     async send(request: PlannedRequest, intendedAt: number): Promise<Outcome> {
       try {
@@ -52,7 +67,8 @@ export function createClient(origin: string, connections: number, timeoutMs = 30
   };
 }
 
-const percentile = (sorted: Float64Array, p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** Counts and latency percentiles (ms) of a run; `ok` decides which outcomes count as successes. */

@@ -15,7 +15,12 @@ function chunk(content: string | null, usage?: { prompt_tokens: number; completi
   const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini' };
   const body = usage
     ? { ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } }
-    : { ...base, choices: [{ index: 0, delta: content === null ? {} : { content }, finish_reason: content === null ? 'stop' : null }] };
+    : {
+        ...base,
+        choices: [
+          { index: 0, delta: content === null ? {} : { content }, finish_reason: content === null ? 'stop' : null },
+        ],
+      };
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
@@ -57,7 +62,17 @@ const exam = {
   timerEnabled: false,
   timerMinutes: 60,
   fullScreenEnabled: false,
-  questions: [{ id: 'q1', type: 'short-answer', title: 'What is a p-value?', content: '', topic: '', options: [], acceptedAnswers: ['secret'] }],
+  questions: [
+    {
+      id: 'q1',
+      type: 'short-answer',
+      title: 'What is a p-value?',
+      content: '',
+      topic: '',
+      options: [],
+      acceptedAnswers: ['secret'],
+    },
+  ],
   codingWorkspace: { enabled: false, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false },
   aiSettings: {
     enabled: true,
@@ -93,7 +108,17 @@ function platform(req: IncomingMessage, res: ServerResponse) {
   if (req.url === `/internal/exams/${BENCH_EXAM_ID}`) return res.end(JSON.stringify(exam));
   const attempt = /^\/internal\/attempts\/([^/]+)$/.exec(req.url ?? '');
   if (attempt) {
-    return res.end(JSON.stringify({ attemptId: attempt[1], examId: BENCH_EXAM_ID, ownerId: BENCH_OWNER_ID, startedAt: now, deadline: null, submittedAt: null, isOpen: true }));
+    return res.end(
+      JSON.stringify({
+        attemptId: attempt[1],
+        examId: BENCH_EXAM_ID,
+        ownerId: BENCH_OWNER_ID,
+        startedAt: now,
+        deadline: null,
+        submittedAt: null,
+        isOpen: true,
+      }),
+    );
   }
   res.statusCode = 404;
   res.end('{}');

@@ -12,12 +12,20 @@ createServer((req, res) => {
   req.setEncoding('utf8');
   req.on('data', (part: string) => (body += part));
   req.on('end', () => {
-    const call = request(upstream, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (answer) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.flushHeaders();
-      answer.on('data', (part: Buffer) => res.write(part));
-      answer.on('end', () => res.end());
-    });
+    const call = request(
+      upstream,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (answer) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.flushHeaders();
+        answer.on('data', (part: Buffer) => res.write(part));
+        answer.on('end', () => res.end());
+      },
+    );
     call.setNoDelay(true);
     call.end(body);
   });

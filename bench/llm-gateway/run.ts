@@ -45,57 +45,95 @@ function attemptToken(attemptId: string): string {
 type Result = { ok: boolean; ttftMs: number; tokens: number; complete: boolean; error?: string };
 
 /** One streamed chat; TTFT is from sending the request to the first token's bytes. */
-function chat(url: string, headers: Record<string, string>, body: string, expectedTokens: number, viaGateway: boolean): Promise<Result> {
+function chat(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  expectedTokens: number,
+  viaGateway: boolean,
+): Promise<Result> {
   return new Promise((resolve) => {
     const started = performance.now();
     let ttftMs = -1;
     let text = '';
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (part: string) => {
-        if (ttftMs < 0) ttftMs = performance.now() - started;
-        text += part;
-      });
-      res.on('end', () => {
-        const frames = text.split('\n\n').filter((f) => f.startsWith('data: ')).map((f) => f.slice(6));
-        let reply = '';
-        let complete = false;
-        for (const frame of frames) {
-          if (frame === '[DONE]') {
-            complete = true;
-            continue;
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+      },
+      (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (part: string) => {
+          if (ttftMs < 0) ttftMs = performance.now() - started;
+          text += part;
+        });
+        res.on('end', () => {
+          const frames = text
+            .split('\n\n')
+            .filter((f) => f.startsWith('data: '))
+            .map((f) => f.slice(6));
+          let reply = '';
+          let complete = false;
+          for (const frame of frames) {
+            if (frame === '[DONE]') {
+              complete = true;
+              continue;
+            }
+            const event = JSON.parse(frame) as {
+              type?: string;
+              text?: string;
+              choices?: { delta?: { content?: string } }[];
+            };
+            if (viaGateway) {
+              if (event.type === 'delta') reply += event.text;
+              if (event.type === 'done') complete = true;
+            } else {
+              reply += event.choices?.[0]?.delta?.content ?? '';
+            }
           }
-          const event = JSON.parse(frame) as { type?: string; text?: string; choices?: { delta?: { content?: string } }[] };
-          if (viaGateway) {
-            if (event.type === 'delta') reply += event.text;
-            if (event.type === 'done') complete = true;
-          } else {
-            reply += event.choices?.[0]?.delta?.content ?? '';
-          }
-        }
-        const expected = Array.from({ length: expectedTokens }, (_, i) => tokenText(i)).join('');
-        resolve({ ok: res.statusCode === 200, ttftMs, tokens: reply.length ? reply.split(' ').length - 1 : 0, complete: complete && reply === expected, ...(res.statusCode === 200 ? {} : { error: `${res.statusCode} ${text.slice(0, 200)}` }) });
-      });
-      res.on('error', (err) => resolve({ ok: false, ttftMs, tokens: 0, complete: false, error: err.message }));
-    });
+          const expected = Array.from({ length: expectedTokens }, (_, i) => tokenText(i)).join('');
+          resolve({
+            ok: res.statusCode === 200,
+            ttftMs,
+            tokens: reply.length ? reply.split(' ').length - 1 : 0,
+            complete: complete && reply === expected,
+            ...(res.statusCode === 200 ? {} : { error: `${res.statusCode} ${text.slice(0, 200)}` }),
+          });
+        });
+        res.on('error', (err) => resolve({ ok: false, ttftMs, tokens: 0, complete: false, error: err.message }));
+      },
+    );
     req.on('error', (err) => resolve({ ok: false, ttftMs, tokens: 0, complete: false, error: err.message }));
     req.end(body);
   });
 }
 
 const viaGateway = (port: number, tokens: number) =>
-  chat(`http://127.0.0.1:${port}/api/llm/chat`, { authorization: `Bearer ${attemptToken(randomUUID())}` }, JSON.stringify({ message: `Explain. tokens=${tokens}`, questionIndex: 0 }), tokens, !args.relay);
+  chat(
+    `http://127.0.0.1:${port}/api/llm/chat`,
+    { authorization: `Bearer ${attemptToken(randomUUID())}` },
+    JSON.stringify({ message: `Explain. tokens=${tokens}`, questionIndex: 0 }),
+    tokens,
+    !args.relay,
+  );
 const direct = (upstreamPort: number, tokens: number) =>
   chat(
     `http://127.0.0.1:${upstreamPort}/v1/chat/completions`,
     { authorization: 'Bearer sk-bench' },
-    JSON.stringify({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: `Explain. tokens=${tokens}` }] }),
+    JSON.stringify({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: `Explain. tokens=${tokens}` }],
+    }),
     tokens,
     false,
   );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
@@ -111,7 +149,9 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchA
 
 async function waitReady(port: number) {
   for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/ready`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/ready`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) return;
     await sleep(100);
   }
@@ -124,21 +164,42 @@ function cpuOf(pid: number): { user: number; system: number } {
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
-const loadNow = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const loadAtStart = loadNow();
 
 /** Each stream holds four descriptors across the processes on this box (client, gateway twice, fake); warn before EMFILE does. */
 function checkOpenFileLimit(streams: number) {
   const limit = Number(/Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Infinity);
-  if (limit < 2 * streams + 1024) console.warn(`open-file limit ${limit} is low for ${streams} streams: run \`ulimit -n ${4 * streams + 1024}\` first`);
+  if (limit < 2 * streams + 1024)
+    console.warn(
+      `open-file limit ${limit} is low for ${streams} streams: run \`ulimit -n ${4 * streams + 1024}\` first`,
+    );
 }
 checkOpenFileLimit(STREAMS);
 
-const countBy = (items: string[]) => Object.entries(Object.groupBy(items, (i) => i.slice(0, 80))).map(([k, v]) => `${v?.length ?? 0} × ${k}`);
+const countBy = (items: string[]) =>
+  Object.entries(Object.groupBy(items, (i) => i.slice(0, 80))).map(([k, v]) => `${v?.length ?? 0} × ${k}`);
 
 const summary = (results: Result[]) => {
-  const ttft = results.filter((r) => r.ok && r.ttftMs >= 0).map((r) => r.ttftMs).sort((a, b) => a - b);
-  return { n: results.length, failed: results.filter((r) => !r.ok || !r.complete).length, p50: percentile(ttft, 50), p95: percentile(ttft, 95), p99: percentile(ttft, 99), errors: countBy(results.filter((r) => !r.ok || !r.complete).map((r) => r.error ?? (r.ok ? `cut after ${r.tokens} tokens` : 'failed'))) };
+  const ttft = results
+    .filter((r) => r.ok && r.ttftMs >= 0)
+    .map((r) => r.ttftMs)
+    .sort((a, b) => a - b);
+  return {
+    n: results.length,
+    failed: results.filter((r) => !r.ok || !r.complete).length,
+    p50: percentile(ttft, 50),
+    p95: percentile(ttft, 95),
+    p99: percentile(ttft, 99),
+    errors: countBy(
+      results
+        .filter((r) => !r.ok || !r.complete)
+        .map((r) => r.error ?? (r.ok ? `cut after ${r.tokens} tokens` : 'failed')),
+    ),
+  };
 };
 
 const dbName = `llm_gateway_bench_${process.pid}`;
@@ -148,9 +209,15 @@ const dbUrl = new URL(baseDb);
 dbUrl.pathname = `/${dbName}`;
 const children: ChildProcess[] = [];
 try {
-  const fakes = spawn(process.execPath, [fileURLToPath(new URL('./fakes.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const fakes = spawn(process.execPath, [fileURLToPath(new URL('./fakes.ts', import.meta.url))], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(fakes);
-  const [, upstreamPort, platformPort] = (await waitForLine(fakes, /ready (\d+) (\d+)/)).map(Number) as [number, number, number];
+  const [, upstreamPort, platformPort] = (await waitForLine(fakes, /ready (\d+) (\d+)/)).map(Number) as [
+    number,
+    number,
+    number,
+  ];
   const port = Number(args.port);
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const entry = args.relay ? fileURLToPath(new URL('./relay.ts', import.meta.url)) : 'src/server.ts';
@@ -182,11 +249,18 @@ try {
   console.log(`phase 1: ${RATE} new chats/s for ${SECONDS} s through the gateway, and as many directly, interleaved`);
   const cpuBefore = cpuOf(gateway.pid!);
   let turn = 0;
-  const mixed = await openLoop(RATE * SECONDS * 2, RATE * 2, () => ((turn++ & 1) === 0 ? viaGateway(port, PHASE1_TOKENS).then((r) => ({ ...r, via: 'gw' })) : direct(upstreamPort, PHASE1_TOKENS).then((r) => ({ ...r, via: 'direct' }))));
+  const mixed = await openLoop(RATE * SECONDS * 2, RATE * 2, () =>
+    (turn++ & 1) === 0
+      ? viaGateway(port, PHASE1_TOKENS).then((r) => ({ ...r, via: 'gw' }))
+      : direct(upstreamPort, PHASE1_TOKENS).then((r) => ({ ...r, via: 'direct' })),
+  );
   const gw = summary(mixed.filter((r) => (r as { via?: string }).via === 'gw'));
   const dr = summary(mixed.filter((r) => (r as { via?: string }).via === 'direct'));
   const cpuAfter = cpuOf(gateway.pid!);
-  const cpuPerChatSplit = { user: (cpuAfter.user - cpuBefore.user) / gw.n, system: (cpuAfter.system - cpuBefore.system) / gw.n };
+  const cpuPerChatSplit = {
+    user: (cpuAfter.user - cpuBefore.user) / gw.n,
+    system: (cpuAfter.system - cpuBefore.system) / gw.n,
+  };
   const cpuPerChat = cpuPerChatSplit.user + cpuPerChatSplit.system;
 
   console.log(`phase 2: ${STREAMS} concurrent streams of ${STREAM_TOKENS} tokens through the gateway`);
@@ -199,7 +273,8 @@ try {
   });
   const st = summary(streams);
 
-  const row = (name: string, s: ReturnType<typeof summary>) => `| ${name} | ${s.n} | ${s.failed} | ${s.p50.toFixed(2)} | ${s.p95.toFixed(2)} | ${s.p99.toFixed(2)} |`;
+  const row = (name: string, s: ReturnType<typeof summary>) =>
+    `| ${name} | ${s.n} | ${s.failed} | ${s.p50.toFixed(2)} | ${s.p95.toFixed(2)} | ${s.p99.toFixed(2)} |`;
   console.log(
     [
       '',

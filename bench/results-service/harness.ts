@@ -18,8 +18,25 @@ function benchExam(id: string) {
   const now = new Date().toISOString();
   const questions = Array.from({ length: QUESTION_COUNT }, (_v, i) =>
     i % 2 === 0
-      ? { id: `q${i}`, type: 'mcq', title: `Question ${i + 1}`, content: 'Pick one', topic: '', options: ['A', 'B', 'C', 'D'], correctAnswer: 'B', acceptedAnswers: [] }
-      : { id: `q${i}`, type: 'short-answer', title: `Question ${i + 1}`, content: 'Type it', topic: '', options: [], acceptedAnswers: ['photosynthesis'] },
+      ? {
+          id: `q${i}`,
+          type: 'mcq',
+          title: `Question ${i + 1}`,
+          content: 'Pick one',
+          topic: '',
+          options: ['A', 'B', 'C', 'D'],
+          correctAnswer: 'B',
+          acceptedAnswers: [],
+        }
+      : {
+          id: `q${i}`,
+          type: 'short-answer',
+          title: `Question ${i + 1}`,
+          content: 'Type it',
+          topic: '',
+          options: [],
+          acceptedAnswers: ['photosynthesis'],
+        },
   );
   return {
     id,
@@ -32,11 +49,31 @@ function benchExam(id: string) {
     timerMinutes: 120,
     fullScreenEnabled: false,
     questions,
-    codingWorkspace: { enabled: false, saveFilesInResults: false, workspaceType: 'vscode', allowPackageRegistries: false },
+    codingWorkspace: {
+      enabled: false,
+      saveFilesInResults: false,
+      workspaceType: 'vscode',
+      allowPackageRegistries: false,
+    },
     aiSettings: {
-      enabled: false, provider: 'openai', model: 'gpt-4o-mini', baseUrl: '', customPrompt: '', startMessage: '', stopSolutions: true, copyLLMResponse: true,
-      uploadDocuments: false, processCode: false, courseAssistanceEnabled: false, courseAssistanceLevel: 5, contextLength: 1000,
-      budget: { messagesPerWindow: 20, windowMinutes: 10, tokensPerAttempt: 100000 }, hasApiKey: false, apiKeyLast4: null, courseMaterials: [], encryptedApiKey: null,
+      enabled: false,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseUrl: '',
+      customPrompt: '',
+      startMessage: '',
+      stopSolutions: true,
+      copyLLMResponse: true,
+      uploadDocuments: false,
+      processCode: false,
+      courseAssistanceEnabled: false,
+      courseAssistanceLevel: 5,
+      contextLength: 1000,
+      budget: { messagesPerWindow: 20, windowMinutes: 10, tokensPerAttempt: 100000 },
+      hasApiKey: false,
+      apiKeyLast4: null,
+      courseMaterials: [],
+      encryptedApiKey: null,
     },
     materialTexts: [],
     isLive: true,
@@ -52,7 +89,9 @@ function startExamStub(port: number): Promise<Server> {
   const server = createServer((req, res) => {
     const match = /^\/internal\/exams\/([^/]+)$/.exec(req.url ?? '');
     if (req.headers['x-internal-token'] !== INTERNAL_TOKEN || !match) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(benchExam(decodeURIComponent(match[1]!))));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify(benchExam(decodeURIComponent(match[1]!))));
   });
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
 }
@@ -113,7 +152,9 @@ export async function startStack(opts: { adminUrl: string; port: number; stubPor
     serverCpuSeconds: () => cpuSecondsOf(child.pid!),
     /** CPU seconds used so far by the PostgreSQL backends serving the bench database (not WAL writer or checkpointer). */
     async postgresCpuSeconds(): Promise<number> {
-      const rows = await sql<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`;
+      const rows = await sql<
+        { pid: number }[]
+      >`select pid from pg_stat_activity where datname = ${name} and pid <> pg_backend_pid()`;
       return rows.reduce((sum, r) => sum + cpuSecondsOf(r.pid), 0);
     },
     async stop() {

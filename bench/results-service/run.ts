@@ -86,7 +86,8 @@ async function runPhase(url: string, phase: Phase): Promise<Summary> {
   };
 }
 
-const perRequestMs = (cpuSeconds: number, summary: Summary) => Number(((cpuSeconds * 1000) / summary.requests).toFixed(2));
+const perRequestMs = (cpuSeconds: number, summary: Summary) =>
+  Number(((cpuSeconds * 1000) / summary.requests).toFixed(2));
 
 /** CPU used during a phase: per request by the service, its PostgreSQL backends and this client, and the machine's shares. */
 async function cpuMeter(stack: { serverCpuSeconds(): number; postgresCpuSeconds(): Promise<number> }) {
@@ -112,13 +113,22 @@ const stack = await startStack({
   ...(args['pool-size'] ? { poolSize: Number(args['pool-size']) } : {}),
 });
 try {
-  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`);
+  console.log(
+    `machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+  );
   const startedAt = performance.now();
   const startCpu = stack.serverCpuSeconds();
   const attempts = await startAttempts(stack.url, attemptCount);
   const startMs = ((stack.serverCpuSeconds() - startCpu) * 1000) / attempts.length;
-  console.log(`started ${attempts.length} attempts in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (service CPU ${startMs.toFixed(2)} ms each)`);
-  console.log(`load average at start: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `started ${attempts.length} attempts in ${((performance.now() - startedAt) / 1000).toFixed(1)} s (service CPU ${startMs.toFixed(2)} ms each)`,
+  );
+  console.log(
+    `load average at start: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 
   // Saves: every request writes a new seq, round-robin over attempts and questions, so every save applies.
   let counter = 0;
@@ -145,7 +155,13 @@ try {
   const saveRun = await runPhase(stack.url, saves(saveSeconds));
   const saveSummary = { ...saveRun, ...(await saveCpu(saveRun)) };
   const stored = (await stack.sql`select count(*)::int as n from results_service.answers`)[0]!.n as number;
-  console.log('saves', { generator, target: `${saveRate}/s for ${saveSeconds} s`, ...saveSummary, sent: counter - sentBefore, answerRowsStored: stored });
+  console.log('saves', {
+    generator,
+    target: `${saveRate}/s for ${saveSeconds} s`,
+    ...saveSummary,
+    sent: counter - sentBefore,
+    answerRowsStored: stored,
+  });
 
   // Submissions: every attempt submits once, arriving at submitRate per second.
   const resultIds = new Set<string>();
@@ -154,7 +170,11 @@ try {
     count: attempts.length,
     rate: submitRate,
     connections: 256,
-    build: (i) => ({ method: 'POST', path: `/api/attempts/${attempts[i % attempts.length]!.id}/submit`, headers: { authorization: attempts[i % attempts.length]!.auth } }),
+    build: (i) => ({
+      method: 'POST',
+      path: `/api/attempts/${attempts[i % attempts.length]!.id}/submit`,
+      headers: { authorization: attempts[i % attempts.length]!.auth },
+    }),
     ok: (o) => {
       if (o.status !== 200) return false;
       resultIds.add((JSON.parse(o.body) as { resultId: string }).resultId);
@@ -174,9 +194,18 @@ try {
     resultRows: counts.results,
     submittedAttempts: counts.submitted,
   });
-  const tables = await stack.sql`select relname, n_tup_upd, n_tup_hot_upd from pg_stat_user_tables where schemaname = 'results_service' order by relname`;
-  console.log('updates (HOT = without index writes):', tables.map((t) => `${t.relname} ${t.n_tup_hot_upd}/${t.n_tup_upd}`).join(', '));
-  console.log(`load average at end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const tables =
+    await stack.sql`select relname, n_tup_upd, n_tup_hot_upd from pg_stat_user_tables where schemaname = 'results_service' order by relname`;
+  console.log(
+    'updates (HOT = without index writes):',
+    tables.map((t) => `${t.relname} ${t.n_tup_hot_upd}/${t.n_tup_upd}`).join(', '),
+  );
+  console.log(
+    `load average at end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 } finally {
   await stack.stop();
 }

@@ -35,7 +35,13 @@ const rounds = Number(values.rounds);
 
 type Reply = { status: number; body: string; location?: string };
 
-function call(base: string, path: string, method: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+function call(
+  base: string,
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(new URL(path, base), { method, headers }, (res) => {
       let text = '';
@@ -64,8 +70,14 @@ async function removeAll(engine: ReturnType<typeof createDockerEngine>) {
   for (const volume of await engine.listVolumes()) await engine.removeVolume(volume);
 }
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)]!;
-const summary = (xs: number[]) => ({ n: xs.length, p50: Math.round(percentile(xs, 50)), p95: Math.round(percentile(xs, 95)), max: Math.round(Math.max(...xs)) });
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)]!;
+const summary = (xs: number[]) => ({
+  n: xs.length,
+  p50: Math.round(percentile(xs, 50)),
+  p95: Math.round(percentile(xs, 95)),
+  max: Math.round(Math.max(...xs)),
+});
 
 /** The orchestrator under test, in this (child) process; it answers the parent's messages. */
 async function serve(mode: 'warm' | 'cold', socketPath: string, instance: string) {
@@ -96,7 +108,12 @@ async function serve(mode: 'warm' | 'cold', socketPath: string, instance: string
     tmpMb: config.WORKSPACE_TMP_MB,
   });
   const directory = {
-    workspaceSettings: async () => ({ enabled: true, saveFilesInResults: true, workspaceType: 'vscode' as const, allowPackageRegistries: false }),
+    workspaceSettings: async () => ({
+      enabled: true,
+      saveFilesInResults: true,
+      workspaceType: 'vscode' as const,
+      allowPackageRegistries: false,
+    }),
     isAttemptOpen: async () => true,
   };
   const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines: [engine], directory });
@@ -109,7 +126,14 @@ async function serve(mode: 'warm' | 'cold', socketPath: string, instance: string
         await new Promise((r) => setTimeout(r, 3000));
       }
       const tokens = Array.from({ length: sessions }, (_, i) =>
-        app.jwt.sign({ kind: 'attempt', sub: `bench-${mode}-${message.round}-${i}-${Date.now()}`, examId: 'bench-exam', ownerId: 'bench-owner', name: 'Bench', studentId: `B${i}` }),
+        app.jwt.sign({
+          kind: 'attempt',
+          sub: `bench-${mode}-${message.round}-${i}-${Date.now()}`,
+          examId: 'bench-exam',
+          ownerId: 'bench-owner',
+          name: 'Bench',
+          studentId: `B${i}`,
+        }),
       );
       process.send!({ type: 'tokens', tokens });
     } else if (message.type === 'stop') {
@@ -137,7 +161,18 @@ function ask<T>(child: ReturnType<typeof fork>, type: string, payload: object = 
 
 /** The load generator: N candidates create at once and wait until their editor answers. */
 async function run(mode: 'warm' | 'cold', socketPath: string, instance: string) {
-  const child = fork(new URL(import.meta.url), ['--serve', mode, '--socket', socketPath, '--instance', instance, '--sessions', String(sessions), '--image', values.image!]);
+  const child = fork(new URL(import.meta.url), [
+    '--serve',
+    mode,
+    '--socket',
+    socketPath,
+    '--instance',
+    instance,
+    '--sessions',
+    String(sessions),
+    '--image',
+    values.image!,
+  ]);
   const { base } = await ask<{ base: string }>(child, 'ready');
   const times: number[] = [];
   const createTimes: number[] = [];
@@ -149,12 +184,25 @@ async function run(mode: 'warm' | 'cold', socketPath: string, instance: string) 
         tokens.map(async (token) => {
           const headers = { authorization: `Bearer ${token}` };
           const started = performance.now();
-          const created = await call(base, '/api/session/create', 'POST', { ...headers, 'content-type': 'application/json' }, '{}');
+          const created = await call(
+            base,
+            '/api/session/create',
+            'POST',
+            { ...headers, 'content-type': 'application/json' },
+            '{}',
+          );
           if (created.status !== 200) throw new Error(`create answered ${created.status}: ${created.body}`);
           const createdAt = performance.now() - started;
           const session = JSON.parse(created.body) as { sessionId: string; editorPath: string; warm: boolean };
-          while ((await editorPage(base, session.editorPath, headers)) !== 200) await new Promise((r) => setTimeout(r, 20));
-          return { ms: performance.now() - started, createMs: createdAt, warm: session.warm, sessionId: session.sessionId, headers };
+          while ((await editorPage(base, session.editorPath, headers)) !== 200)
+            await new Promise((r) => setTimeout(r, 20));
+          return {
+            ms: performance.now() - started,
+            createMs: createdAt,
+            warm: session.warm,
+            sessionId: session.sessionId,
+            headers,
+          };
         }),
       );
       for (const r of results) {
@@ -168,7 +216,18 @@ async function run(mode: 'warm' | 'cold', socketPath: string, instance: string) 
     child.send({ type: 'stop' });
     await new Promise((r) => child.once('exit', r));
     // Whatever a background refill started after the child's own clean-up goes too, volumes included.
-    await removeAll(createDockerEngine({ socketPath, instance, network: '', egressNetwork: '', memoryMb: 0, cpus: 1, pidsLimit: 0, tmpMb: 0 }));
+    await removeAll(
+      createDockerEngine({
+        socketPath,
+        instance,
+        network: '',
+        egressNetwork: '',
+        memoryMb: 0,
+        cpus: 1,
+        pidsLimit: 0,
+        tmpMb: 0,
+      }),
+    );
   }
   return { mode, ...summary(times), warmHits, createResponse: summary(createTimes) };
 }
@@ -180,7 +239,13 @@ if (values.serve) {
   const instance = `bench-${Date.now().toString(36)}`;
   const warm = await run('warm', engine.socketPath, instance);
   const cold = await run('cold', engine.socketPath, instance);
-  console.log(JSON.stringify({ sessions, rounds, image: values.image, warm, cold, ratio: Number((cold.p95 / warm.p95).toFixed(1)) }, null, 2));
+  console.log(
+    JSON.stringify(
+      { sessions, rounds, image: values.image, warm, cold, ratio: Number((cold.p95 / warm.p95).toFixed(1)) },
+      null,
+      2,
+    ),
+  );
   // The engine stays up for the next run; only this process's lease on it goes.
   rmSync(join(engine.dir, 'leases', String(process.pid)), { force: true });
 }

@@ -12,7 +12,8 @@ declare module 'vitest' {
   }
 }
 
-const banner = (lines: string[]) => `\n${'!'.repeat(78)}\n${lines.map((l) => `!! ${l}`).join('\n')}\n${'!'.repeat(78)}\n`;
+const banner = (lines: string[]) =>
+  `\n${'!'.repeat(78)}\n${lines.map((l) => `!! ${l}`).join('\n')}\n${'!'.repeat(78)}\n`;
 
 let engine: TestEngine | undefined;
 const instance = `test-${process.pid}-${Date.now().toString(36)}`;
@@ -20,7 +21,12 @@ const instance = `test-${process.pid}-${Date.now().toString(36)}`;
 export async function setup(project: TestProject) {
   project.provide('workspaceInstance', instance);
   if (process.env.WORKSPACE_TESTS === 'skip') {
-    console.warn(banner(['WORKSPACE_TESTS=skip: the Docker workspace tests are SKIPPED.', 'Nothing about containers, the proxy, limits or file collection was verified.']));
+    console.warn(
+      banner([
+        'WORKSPACE_TESTS=skip: the Docker workspace tests are SKIPPED.',
+        'Nothing about containers, the proxy, limits or file collection was verified.',
+      ]),
+    );
     project.provide('dockerSocket', null);
     return;
   }
@@ -31,7 +37,13 @@ export async function setup(project: TestProject) {
   try {
     engine = await startTestEngine();
   } catch (err) {
-    throw new Error(banner(['No Docker engine could be started for the workspace tests:', (err as Error).message, 'Fix the engine, or set WORKSPACE_TESTS=skip to skip these tests explicitly.']));
+    throw new Error(
+      banner([
+        'No Docker engine could be started for the workspace tests:',
+        (err as Error).message,
+        'Fix the engine, or set WORKSPACE_TESTS=skip to skip these tests explicitly.',
+      ]),
+    );
   } finally {
     if (firewallPort === undefined) delete process.env.EGRESS_PROXY_PORT;
     else process.env.EGRESS_PROXY_PORT = firewallPort;
@@ -43,9 +55,15 @@ export async function teardown() {
   if (!engine) return;
   // This run's containers and volumes go, whatever the tests left behind.
   const env = { ...process.env, DOCKER_HOST: `unix://${engine.socketPath}` };
-  const ids = spawnSync('docker', ['ps', '-aq', '--filter', `label=exam.orchestrator=${instance}`], { env, encoding: 'utf8' }).stdout.trim();
+  const ids = spawnSync('docker', ['ps', '-aq', '--filter', `label=exam.orchestrator=${instance}`], {
+    env,
+    encoding: 'utf8',
+  }).stdout.trim();
   if (ids) spawnSync('docker', ['rm', '-fv', ...ids.split('\n')], { env });
-  const volumes = spawnSync('docker', ['volume', 'ls', '-q', '--filter', `label=exam.orchestrator=${instance}`], { env, encoding: 'utf8' }).stdout.trim();
+  const volumes = spawnSync('docker', ['volume', 'ls', '-q', '--filter', `label=exam.orchestrator=${instance}`], {
+    env,
+    encoding: 'utf8',
+  }).stdout.trim();
   if (volumes) spawnSync('docker', ['volume', 'rm', '-f', ...volumes.split('\n')], { env });
   if (process.env.WORKSPACE_ENGINE_KEEP !== '1') await releaseTestEngine(engine);
 }

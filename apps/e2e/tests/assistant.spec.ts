@@ -12,7 +12,12 @@ const PARTIAL = 'Think about which planet looks red';
 const REST = ' in the night sky, and what iron oxide has to do with it.';
 const REPLY = PARTIAL + REST;
 const words = (text: string) => text.match(/\s*\S+/g) ?? [];
-const SCRIPT = [{ gate: 'first-word' }, ...words(PARTIAL).map((text) => ({ text })), { gate: 'half-way' }, ...words(REST).map((text) => ({ text }))];
+const SCRIPT = [
+  { gate: 'first-word' },
+  ...words(PARTIAL).map((text) => ({ text })),
+  { gate: 'half-way' },
+  ...words(REST).map((text) => ({ text })),
+];
 
 const ASKED = 'Can you help me think about the Red Planet question?';
 const MCQ_TITLE = 'Which planet is known as the Red Planet?';
@@ -46,8 +51,13 @@ async function upstreamReached(gate: string): Promise<void> {
   }
 }
 
-async function storedTranscript(request: APIRequestContext, attempt: StoredAttempt): Promise<Array<{ role: string; content: string }>> {
-  const response = await request.get(`${E2E.takerOrigin}/api/llm/transcript`, { headers: { authorization: `Bearer ${attempt.token}` } });
+async function storedTranscript(
+  request: APIRequestContext,
+  attempt: StoredAttempt,
+): Promise<Array<{ role: string; content: string }>> {
+  const response = await request.get(`${E2E.takerOrigin}/api/llm/transcript`, {
+    headers: { authorization: `Bearer ${attempt.token}` },
+  });
   expect(response.ok(), `transcript: ${response.status()}`).toBe(true);
   const body = (await response.json()) as { messages: Array<{ role: string; content: string }> };
   return body.messages.map(({ role, content }) => ({ role, content }));
@@ -63,13 +73,25 @@ async function signInCreator(page: Page, session: { token: string; user: unknown
 }
 
 /** Issue 4: the candidate's AI assistant, streamed from a provider, kept on the server, read by the grader. */
-test('a candidate watches a streamed reply from the assistant, keeps it through a reload, and the creator reads the conversation', async ({ page, request }) => {
+test('a candidate watches a streamed reply from the assistant, keeps it through a reload, and the creator reads the conversation', async ({
+  page,
+  request,
+}) => {
   const creator = await registerCreator(request, 'assistant-creator');
   const exam = await publishExam(request, creator.token, {
     title: 'Assistant Journey',
     // No key of the exam's own: the gateway uses the server's default OPENAI_API_KEY.
-    aiSettings: AiSettingsInputSchema.parse({ enabled: true, provider: 'openai', model: 'gpt-4o-mini', stopSolutions: true, copyLLMResponse: true }),
-    questions: [question.mcq(MCQ_TITLE, ['Venus', 'Mars', 'Jupiter'], 'Mars'), question.shortAnswer(SHORT_TITLE, [CANARY])],
+    aiSettings: AiSettingsInputSchema.parse({
+      enabled: true,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      stopSolutions: true,
+      copyLLMResponse: true,
+    }),
+    questions: [
+      question.mcq(MCQ_TITLE, ['Venus', 'Mars', 'Jupiter'], 'Mars'),
+      question.shortAnswer(SHORT_TITLE, [CANARY]),
+    ],
   });
 
   await enterExam(page, exam.id, { name: 'Grace Hopper', studentId: 'C-1906' });
@@ -129,10 +151,12 @@ test('a candidate watches a streamed reply from the assistant, keeps it through 
   });
 
   await test.step('a reload restores the conversation from the server', async () => {
-    await expect.poll(() => storedTranscript(request, attempt)).toEqual([
-      { role: 'user', content: ASKED },
-      { role: 'assistant', content: REPLY },
-    ]);
+    await expect
+      .poll(() => storedTranscript(request, attempt))
+      .toEqual([
+        { role: 'user', content: ASKED },
+        { role: 'assistant', content: REPLY },
+      ]);
     await page.reload();
     await expect(composer).toBeEnabled();
     await expect(asked).toHaveCount(1);

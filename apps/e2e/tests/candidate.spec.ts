@@ -13,7 +13,10 @@ async function serverAnswers(request: APIRequestContext, attempt: StoredAttempt)
 }
 
 /** Issue 3: a candidate sits a live exam of every question type and loses nothing on the way. */
-test('a candidate answers every question type through a reload and a network cut, and the server scores the submission', async ({ page, request }) => {
+test('a candidate answers every question type through a reload and a network cut, and the server scores the submission', async ({
+  page,
+  request,
+}) => {
   const creator = await registerCreator(request);
   const exam = await publishExam(request, creator.token, {
     title: 'Candidate Journey',
@@ -42,7 +45,9 @@ test('a candidate answers every question type through a reload and a network cut
     await expect(page.getByTestId('question-status-2')).toHaveText('Answered');
     await expect(page.getByTestId('question-status-3')).toHaveText('Pending');
     // 'Saved' is also the status before the first save starts, so wait for the server to hold the answers.
-    await expect.poll(async () => serverAnswers(request, attempt)).toEqual({ '0': 'Paris', '1': '4', '2': '  jupiter ' });
+    await expect
+      .poll(async () => serverAnswers(request, attempt))
+      .toEqual({ '0': 'Paris', '1': '4', '2': '  jupiter ' });
     await expect(saveStatus).toHaveText(SAVED);
   });
 
@@ -61,7 +66,9 @@ test('a candidate answers every question type through a reload and a network cut
   });
 
   await test.step('uploads a file while online', async () => {
-    await page.getByLabel('Upload file for Q4').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes\n') });
+    await page
+      .getByLabel('Upload file for Q4')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes\n') });
     await expect(page.getByTestId('file-answer-3')).toHaveText('File: notes.txt');
     await expect(answered).toHaveText('Answered: 4/5');
   });
@@ -71,7 +78,9 @@ test('a candidate answers every question type through a reload and a network cut
     await page.getByLabel('Code for Q5').click();
     await page.keyboard.type(CODE);
     await expect(page.getByTestId('code-editor')).toContainText(CODE);
-    await page.getByLabel('Upload file for Q4').setInputFiles({ name: 'notes-v2.txt', mimeType: 'text/plain', buffer: Buffer.from('my better notes\n') });
+    await page
+      .getByLabel('Upload file for Q4')
+      .setInputFiles({ name: 'notes-v2.txt', mimeType: 'text/plain', buffer: Buffer.from('my better notes\n') });
     await expect(page.getByTestId('file-answer-3')).toHaveText('File: notes-v2.txt');
     await expect(answered).toHaveText('Answered: 5/5');
     await expect(saveStatus).toHaveText(OFFLINE);
@@ -121,6 +130,9 @@ test('a candidate answers every question type through a reload and a network cut
     });
     // The file chosen while offline is the one the result holds.
     const detail = await getResult(request, creator.token, results[0]!.id);
-    expect(detail.questionAnswers[3]).toMatchObject({ answer: 'File: notes-v2.txt', file: { fileName: 'notes-v2.txt', size: 16 } });
+    expect(detail.questionAnswers[3]).toMatchObject({
+      answer: 'File: notes-v2.txt',
+      file: { fileName: 'notes-v2.txt', size: 16 },
+    });
   });
 });

@@ -4,7 +4,11 @@ import { E2E } from './support/env.ts';
 import { creatorTokenOf, expectToast, tableRow } from './support/ui.ts';
 
 /** Issue 2: a new creator signs up, builds, edits, publishes, switches live, shares and deletes exams. */
-test('a new creator builds, publishes, switches live and shares an exam, and deletes a draft', async ({ page, context, request }) => {
+test('a new creator builds, publishes, switches live and shares an exam, and deletes a draft', async ({
+  page,
+  context,
+  request,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: E2E.creatorOrigin });
   const email = uniqueEmail('author');
 
@@ -39,12 +43,14 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
 
     await page.getByLabel('Question 1 title', { exact: true }).fill('Capital of France');
     await page.getByLabel('Question 1 topic', { exact: true }).fill('Geography');
-    for (const [i, option] of ['Berlin', 'Paris', 'Rome', 'Madrid'].entries()) await page.getByLabel(`Question 1 option ${i + 1}`, { exact: true }).fill(option);
+    for (const [i, option] of ['Berlin', 'Paris', 'Rome', 'Madrid'].entries())
+      await page.getByLabel(`Question 1 option ${i + 1}`, { exact: true }).fill(option);
     await page.getByLabel('Option 2 of question 1 is correct').check();
 
     await page.getByLabel('Question 2 title', { exact: true }).fill('Two plus two');
     await page.getByLabel('Question 2 topic', { exact: true }).fill('Arithmetic');
-    for (const [i, option] of ['3', '4', '5', '22'].entries()) await page.getByLabel(`Question 2 option ${i + 1}`, { exact: true }).fill(option);
+    for (const [i, option] of ['3', '4', '5', '22'].entries())
+      await page.getByLabel(`Question 2 option ${i + 1}`, { exact: true }).fill(option);
     await page.getByLabel('Option 2 of question 2 is correct').check();
 
     await page.getByLabel('Question 3 title', { exact: true }).fill('Largest planet');
@@ -66,14 +72,25 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
   const examId = draft?.id ?? '';
   await test.step('the draft holds what was typed, answer keys included', async () => {
     const saved = await getExam(request, token, examId);
-    expect(saved).toMatchObject({ title: 'Journey Draft', isDraft: true, isLive: false, timerEnabled: true, timerMinutes: 45, fullScreenEnabled: false });
+    expect(saved).toMatchObject({
+      title: 'Journey Draft',
+      isDraft: true,
+      isLive: false,
+      timerEnabled: true,
+      timerMinutes: 45,
+      fullScreenEnabled: false,
+    });
     expect(saved.questions.map((q) => [q.type, q.title])).toEqual([
       ['mcq', 'Capital of France'],
       ['mcq', 'Two plus two'],
       ['short-answer', 'Largest planet'],
       ['file-upload', 'Your CV'],
     ]);
-    expect(saved.questions[0]).toMatchObject({ options: ['Berlin', 'Paris', 'Rome', 'Madrid'], correctAnswer: 'Paris', topic: 'Geography' });
+    expect(saved.questions[0]).toMatchObject({
+      options: ['Berlin', 'Paris', 'Rome', 'Madrid'],
+      correctAnswer: 'Paris',
+      topic: 'Geography',
+    });
     expect(saved.questions[1]).toMatchObject({ correctAnswer: '4' });
     expect(saved.questions[2]).toMatchObject({ acceptedAnswers: ['Jupiter'] });
   });
@@ -120,7 +137,9 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
     const row = tableRow(page, 'Draft Exams', 'Scratch Draft');
     await row.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete exam?' });
-    await expect(dialog).toContainText('Are you sure you want to delete the draft "Scratch Draft"? This action cannot be undone.');
+    await expect(dialog).toContainText(
+      'Are you sure you want to delete the draft "Scratch Draft"? This action cannot be undone.',
+    );
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expectToast(page, 'Draft exam deleted successfully');
     await expect(dialog).toBeHidden();
@@ -132,6 +151,8 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
     await expect(tableRow(page, 'Published Exams', 'Journey Exam').getByRole('switch')).toBeChecked();
     await expect(page.getByText('No draft exams yet')).toBeVisible();
     const exams = await listExams(request, token);
-    expect(exams.map((e) => ({ title: e.title, isDraft: e.isDraft, isLive: e.isLive }))).toEqual([{ title: 'Journey Exam', isDraft: false, isLive: true }]);
+    expect(exams.map((e) => ({ title: e.title, isDraft: e.isDraft, isLive: e.isLive }))).toEqual([
+      { title: 'Journey Exam', isDraft: false, isLive: true },
+    ]);
   });
 });

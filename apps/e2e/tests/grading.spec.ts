@@ -32,7 +32,10 @@ async function expectScore(row: Locator, text: string, tone: string): Promise<vo
  *   Bob      Rome ✗               4 ✓                   'the planet Jupiter' ✗→✓    33 % → 67 %
  *   Cy       Berlin ✗             5 ✗                   'Saturn' ✗                   0 %
  */
-test('the creator grades a short answer and every result view, the insights and the CSV follow', async ({ page, request }) => {
+test('the creator grades a short answer and every result view, the insights and the CSV follow', async ({
+  page,
+  request,
+}) => {
   const creator = await registerCreator(request, 'grader');
   const exam = await publishExam(request, creator.token, {
     title: 'Grading Journey',
@@ -51,7 +54,9 @@ test('the creator grades a short answer and every result view, the insights and 
     await taker.getByRole('radio', { name: '4', exact: true }).check();
     await taker.getByLabel('Answer for Q3').fill('jupiter');
     const attempt = await storedAttempt(taker, exam.id);
-    await expect.poll(async () => Object.keys((await getAttempt(request, attempt.token, attempt.attemptId)).answers).sort()).toEqual(['0', '1', '2']);
+    await expect
+      .poll(async () => Object.keys((await getAttempt(request, attempt.token, attempt.attemptId)).answers).sort())
+      .toEqual(['0', '1', '2']);
     await taker.getByRole('button', { name: 'Submit', exact: true }).click();
     await expect(taker.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
   });
@@ -94,7 +99,9 @@ test('the creator grades a short answer and every result view, the insights and 
     await expect(page.getByRole('heading', { name: /Candidate Submissions/ })).toBeVisible();
     await expect(page.getByTestId('submission-row')).toHaveCount(3);
     await expectScore(rowOf(page, 'submission-row', BOB.name), '33%', 'danger');
-    await rowOf(page, 'submission-row', BOB.name).getByRole('link', { name: `Open Grader for ${BOB.name}` }).click();
+    await rowOf(page, 'submission-row', BOB.name)
+      .getByRole('link', { name: `Open Grader for ${BOB.name}` })
+      .click();
     await expect(page.getByRole('heading', { name: `Grading: ${BOB.name}` })).toBeVisible();
 
     const q3 = page.getByRole('group', { name: 'Question 3', exact: true });
@@ -109,8 +116,16 @@ test('the creator grades a short answer and every result view, the insights and 
     await expect(page.getByText('You have unsaved changes')).toBeVisible();
     await expect(page.getByTestId('grader-score')).toHaveText('67%');
     // The MCQs keep their automatic marks.
-    await expect(page.getByRole('group', { name: 'Question 1', exact: true }).getByRole('button', { name: 'Incorrect', exact: true })).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByRole('group', { name: 'Question 2', exact: true }).getByRole('button', { name: 'Correct', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(
+      page
+        .getByRole('group', { name: 'Question 1', exact: true })
+        .getByRole('button', { name: 'Incorrect', exact: true }),
+    ).toHaveAttribute('aria-pressed', 'true');
+    await expect(
+      page
+        .getByRole('group', { name: 'Question 2', exact: true })
+        .getByRole('button', { name: 'Correct', exact: true }),
+    ).toHaveAttribute('aria-pressed', 'true');
 
     await page.getByRole('button', { name: 'Save Grading' }).click();
     await expect(page).toHaveURL(new RegExp(`${submissionsUrl}$`));
@@ -173,11 +188,30 @@ test('the creator grades a short answer and every result view, the insights and 
   await test.step('downloads the CSV from the submissions page: one row per candidate with the marks', async () => {
     await page.goto(submissionsUrl);
     await expect(page.getByTestId('submission-row')).toHaveCount(3);
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`results-${exam.id}.csv`);
     const text = await readFile(await download.path(), 'utf8');
-    const [header, ...rows] = text.trimEnd().split('\r\n').map((line) => line.split(','));
-    expect(header).toEqual(['name', 'studentId', 'startedAt', 'completedAt', 'timeSpent', 'q1', 'q2', 'q3', 'score', 'focusLost', 'blockedPastes', 'fullscreenExits']);
+    const [header, ...rows] = text
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    expect(header).toEqual([
+      'name',
+      'studentId',
+      'startedAt',
+      'completedAt',
+      'timeSpent',
+      'q1',
+      'q2',
+      'q3',
+      'score',
+      'focusLost',
+      'blockedPastes',
+      'fullscreenExits',
+    ]);
     const marks = Object.fromEntries(rows.map((r) => [r[0], { studentId: r[1], marks: r.slice(5, 8), score: r[8] }]));
     expect(rows).toHaveLength(3);
     expect(marks).toEqual({

@@ -23,7 +23,12 @@ async function recordedEvents(request: Parameters<typeof listResults>[0], token:
 
 test('refuses a published exam that is not live with the offline message', async ({ page, request }) => {
   const creator = await registerCreator(request);
-  const exam = await publishExam(request, creator.token, { title: 'Not Yet Live', questions: [question.shortAnswer('Anything', [])] }, { live: false });
+  const exam = await publishExam(
+    request,
+    creator.token,
+    { title: 'Not Yet Live', questions: [question.shortAnswer('Anything', [])] },
+    { live: false },
+  );
 
   await page.goto(`${E2E.takerOrigin}/taker/start`);
   await page.getByLabel('Exam URL').fill(examUrl(exam.id));
@@ -89,9 +94,15 @@ async function switchTab(page: Page, away: boolean): Promise<void> {
   }, away);
 }
 
-test('shows Attention Required and counts a warning each time the candidate leaves the exam', async ({ page, request }) => {
+test('shows Attention Required and counts a warning each time the candidate leaves the exam', async ({
+  page,
+  request,
+}) => {
   const creator = await registerCreator(request);
-  const exam = await publishExam(request, creator.token, { title: 'Focus Watch', questions: [question.mcq('Pick one', ['Yes', 'No'], 'Yes')] });
+  const exam = await publishExam(request, creator.token, {
+    title: 'Focus Watch',
+    questions: [question.mcq('Pick one', ['Yes', 'No'], 'Yes')],
+  });
   await enterExam(page, exam.id, { name: 'Alan Turing', studentId: 'F-1912' });
   const warnings = page.getByTestId('warnings-count');
   const dialog = page.getByRole('dialog', { name: 'Attention Required' });

@@ -8,7 +8,10 @@ test('submits by itself when a one-minute timer reaches zero', async ({ page, re
     title: 'One Minute',
     timerEnabled: true,
     timerMinutes: 1,
-    questions: [question.mcq('Quick one', ['Left', 'Right'], 'Right'), question.shortAnswer('No time for this', ['never'])],
+    questions: [
+      question.mcq('Quick one', ['Left', 'Right'], 'Right'),
+      question.shortAnswer('No time for this', ['never']),
+    ],
   });
   // The page's clock runs normally until the test moves it; the deadline itself stays the server's.
   await page.clock.install();
@@ -19,7 +22,9 @@ test('submits by itself when a one-minute timer reaches zero', async ({ page, re
   expect(remaining).toBeLessThanOrEqual(60);
   await page.getByRole('radio', { name: 'Right' }).check();
   const attempt = await storedAttempt(page, exam.id);
-  await expect.poll(async () => (await getAttempt(request, attempt.token, attempt.attemptId)).answers['0']?.answer).toBe('Right');
+  await expect
+    .poll(async () => (await getAttempt(request, attempt.token, attempt.attemptId)).answers['0']?.answer)
+    .toBe('Right');
 
   // Let the minute pass: the countdown reaches 0:00 and the page submits without a click.
   await page.clock.fastForward(remaining * 1000);
@@ -29,5 +34,12 @@ test('submits by itself when a one-minute timer reaches zero', async ({ page, re
   expect((await getAttempt(request, attempt.token, attempt.attemptId)).submittedAt).not.toBeNull();
   const results = await listResults(request, creator.token);
   expect(results).toHaveLength(1);
-  expect(results[0]).toMatchObject({ examId: exam.id, answeredCount: 1, correctCount: 1, gradedCount: 2, isGraded: true, score: 50 });
+  expect(results[0]).toMatchObject({
+    examId: exam.id,
+    answeredCount: 1,
+    correctCount: 1,
+    gradedCount: 2,
+    isGraded: true,
+    score: 50,
+  });
 });

@@ -21,14 +21,25 @@ async function signInCreator(page: Page, session: { token: string; user: unknown
  * Issue 6: a candidate's coding workspace, a real container on the private Docker engine (the small
  * test image stands in for code-server: its page has a form that writes a file into the workspace).
  */
-test('a candidate saves a file in the coding workspace, keeps it through a reload, and the creator reads it in the result', async ({ page, request }) => {
+test('a candidate saves a file in the coding workspace, keeps it through a reload, and the creator reads it in the result', async ({
+  page,
+  request,
+}) => {
   const engineError = process.env[ENGINE_ERROR_VARIABLE];
-  expect(engineError, `No Docker engine could be started for the workspace journey: ${engineError ?? ''}`).toBeUndefined();
+  expect(
+    engineError,
+    `No Docker engine could be started for the workspace journey: ${engineError ?? ''}`,
+  ).toBeUndefined();
 
   const creator = await registerCreator(request, 'workspace-creator');
   const exam = await publishExam(request, creator.token, {
     title: 'Workspace Journey',
-    codingWorkspace: { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false },
+    codingWorkspace: {
+      enabled: true,
+      saveFilesInResults: true,
+      workspaceType: 'vscode',
+      allowPackageRegistries: false,
+    },
     questions: [question.coding('Print the answer', 'python')],
   });
 

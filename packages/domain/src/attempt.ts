@@ -40,7 +40,9 @@ export const SaveAnswerResponseSchema = z.object({
 });
 
 export const AttemptParamsSchema = z.object({ attemptId: z.string().min(1).max(64) });
-export const AnswerParamsSchema = AttemptParamsSchema.extend({ questionIndex: z.coerce.number().int().min(0).max(499) });
+export const AnswerParamsSchema = AttemptParamsSchema.extend({
+  questionIndex: z.coerce.number().int().min(0).max(499),
+});
 
 /** Largest answer file results-service takes unless UPLOAD_MAX_BYTES says otherwise. */
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
@@ -91,10 +93,19 @@ export const ProctorEventSchema = z.object({
 export type ProctorEvent = z.infer<typeof ProctorEventSchema>;
 export const RecordEventsSchema = z.object({ events: z.array(ProctorEventSchema).min(1).max(200) });
 
-export const SubmitResponseSchema = z.object({ resultId: z.string(), answered: z.number().int(), total: z.number().int() });
+export const SubmitResponseSchema = z.object({
+  resultId: z.string(),
+  answered: z.number().int(),
+  total: z.number().int(),
+});
 export type SubmitResponse = z.infer<typeof SubmitResponseSchema>;
 
-export const UploadResponseSchema = z.object({ questionIndex: z.number().int(), fileName: z.string(), size: z.number().int(), answer: z.string() });
+export const UploadResponseSchema = z.object({
+  questionIndex: z.number().int(),
+  fileName: z.string(),
+  size: z.number().int(),
+  answer: z.string(),
+});
 
 export const AttemptMessages = {
   submitted: 'This exam has already been submitted. Changes are no longer accepted.',

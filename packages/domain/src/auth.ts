@@ -3,7 +3,10 @@ import { z } from 'zod';
 export const MIN_PASSWORD_LENGTH = 6;
 
 export const CredentialsSchema = z.object({
-  email: z.email('Enter a valid email address').max(320).transform((e) => e.trim().toLowerCase()),
+  email: z
+    .email('Enter a valid email address')
+    .max(320)
+    .transform((e) => e.trim().toLowerCase()),
   password: z.string().min(MIN_PASSWORD_LENGTH, `Password must be at least ${MIN_PASSWORD_LENGTH} characters`).max(200),
 });
 export type Credentials = z.infer<typeof CredentialsSchema>;

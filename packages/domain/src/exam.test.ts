@@ -16,11 +16,28 @@ function storedExam(): PublicExamSource & Record<string, unknown> {
     fullScreenEnabled: true,
     isLive: true,
     questions: [
-      QuestionSchema.parse({ id: 'q1', type: 'mcq', title: 'Powerhouse', options: ['Nucleus', `${SECRET}-mcq`], correctAnswer: `${SECRET}-mcq` }),
-      QuestionSchema.parse({ id: 'q2', type: 'short-answer', title: 'Organ', options: ['left over'], acceptedAnswers: [`${SECRET}-short`] }),
+      QuestionSchema.parse({
+        id: 'q1',
+        type: 'mcq',
+        title: 'Powerhouse',
+        options: ['Nucleus', `${SECRET}-mcq`],
+        correctAnswer: `${SECRET}-mcq`,
+      }),
+      QuestionSchema.parse({
+        id: 'q2',
+        type: 'short-answer',
+        title: 'Organ',
+        options: ['left over'],
+        acceptedAnswers: [`${SECRET}-short`],
+      }),
       QuestionSchema.parse({ id: 'q3', type: 'coding', title: 'Fibonacci', language: 'python' }),
     ],
-    codingWorkspace: { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false },
+    codingWorkspace: {
+      enabled: true,
+      saveFilesInResults: true,
+      workspaceType: 'vscode',
+      allowPackageRegistries: false,
+    },
     aiSettings: {
       enabled: true,
       provider: 'openai',
@@ -50,11 +67,22 @@ describe('toPublicExam', () => {
     ]);
     // An MCQ keeps its options (one of which is the answer); other types never show options.
     expect(view.questions[1]?.options).toEqual([]);
-    expect(view.aiSettings).toEqual({ enabled: true, provider: 'openai', model: 'gpt-4o-mini', startMessage: 'Hello', copyLLMResponse: false, uploadDocuments: true, materialNames: ['week1.pdf'], missing: [] });
+    expect(view.aiSettings).toEqual({
+      enabled: true,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      startMessage: 'Hello',
+      copyLLMResponse: false,
+      uploadDocuments: true,
+      materialNames: ['week1.pdf'],
+      missing: [],
+    });
   });
 
   it('lists the missing key when the assistant has none', () => {
-    expect(toPublicExam(storedExam(), { materialNames: [], hasUsableKey: false }).aiSettings.missing).toEqual(['API key missing.']);
+    expect(toPublicExam(storedExam(), { materialNames: [], hasUsableKey: false }).aiSettings.missing).toEqual([
+      'API key missing.',
+    ]);
   });
 });
 
@@ -62,12 +90,16 @@ describe('hasUsableAiKey', () => {
   const none = { hasCreatorKey: false, serverKeys: {} };
   it("accepts the creator's key, the server's key for that provider, or a self-hosted base URL", () => {
     expect(hasUsableAiKey({ provider: 'openai', baseUrl: '' }, { ...none, hasCreatorKey: true })).toBe(true);
-    expect(hasUsableAiKey({ provider: 'groq', baseUrl: '' }, { hasCreatorKey: false, serverKeys: { groq: true } })).toBe(true);
+    expect(
+      hasUsableAiKey({ provider: 'groq', baseUrl: '' }, { hasCreatorKey: false, serverKeys: { groq: true } }),
+    ).toBe(true);
     expect(hasUsableAiKey({ provider: 'openai-compatible', baseUrl: 'http://llm.local' }, none)).toBe(true);
   });
 
-  it("refuses a server key of another provider and a self-hosted server without a URL", () => {
-    expect(hasUsableAiKey({ provider: 'anthropic', baseUrl: '' }, { hasCreatorKey: false, serverKeys: { openai: true } })).toBe(false);
+  it('refuses a server key of another provider and a self-hosted server without a URL', () => {
+    expect(
+      hasUsableAiKey({ provider: 'anthropic', baseUrl: '' }, { hasCreatorKey: false, serverKeys: { openai: true } }),
+    ).toBe(false);
     expect(hasUsableAiKey({ provider: 'openai-compatible', baseUrl: '' }, none)).toBe(false);
   });
 });

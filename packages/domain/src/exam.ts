@@ -45,9 +45,14 @@ export const QuestionSchema = z
   })
   .superRefine((q, ctx) => {
     if (q.type === 'mcq') {
-      if (q.options.length < 2) ctx.addIssue({ code: 'custom', path: ['options'], message: 'An MCQ needs at least two options' });
+      if (q.options.length < 2)
+        ctx.addIssue({ code: 'custom', path: ['options'], message: 'An MCQ needs at least two options' });
       if (q.correctAnswer !== undefined && q.correctAnswer !== '' && !q.options.includes(q.correctAnswer)) {
-        ctx.addIssue({ code: 'custom', path: ['correctAnswer'], message: 'The correct answer must be one of the options' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['correctAnswer'],
+          message: 'The correct answer must be one of the options',
+        });
       }
     }
   });
@@ -135,10 +140,20 @@ const examFields = {
   header: text(2000).default(''),
   rules: text(20000).default(''),
   timerEnabled: z.boolean().default(false),
-  timerMinutes: z.number().int().min(1).max(24 * 60).default(DEFAULT_TIMER_MINUTES),
+  timerMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(DEFAULT_TIMER_MINUTES),
   fullScreenEnabled: z.boolean().default(false),
   questions: z.array(QuestionSchema).max(500).default([]),
-  codingWorkspace: CodingWorkspaceSchema.default({ enabled: false, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false }),
+  codingWorkspace: CodingWorkspaceSchema.default({
+    enabled: false,
+    saveFilesInResults: true,
+    workspaceType: 'vscode',
+    allowPackageRegistries: false,
+  }),
 };
 
 /** POST /api/exams body. `isDraft: false` publishes (starting offline). */
@@ -157,7 +172,11 @@ export const UpdateExamSchema = z
     header: text(2000),
     rules: text(20000),
     timerEnabled: z.boolean(),
-    timerMinutes: z.number().int().min(1).max(24 * 60),
+    timerMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60),
     fullScreenEnabled: z.boolean(),
     questions: z.array(QuestionSchema).max(500),
     codingWorkspace: CodingWorkspaceSchema,
@@ -215,7 +234,15 @@ export const PublicExamSchema = z.object({
 export type PublicExam = z.infer<typeof PublicExamSchema>;
 
 export function toPublicQuestion(q: Question): PublicQuestion {
-  return { id: q.id, type: q.type, title: q.title, content: q.content, topic: q.topic, options: q.type === 'mcq' ? q.options : [], language: q.language };
+  return {
+    id: q.id,
+    type: q.type,
+    title: q.title,
+    content: q.content,
+    topic: q.topic,
+    options: q.type === 'mcq' ? q.options : [],
+    language: q.language,
+  };
 }
 
 /** Spec section 5 ('AI panel requires enabled, provider and model, and lists what is missing'). */
@@ -231,8 +258,15 @@ export function missingAiConfiguration(ai: { provider?: string; model?: string; 
  * Whether the assistant has a key to work with: the creator's own, the server's default for that
  * provider, or a self-hosted OpenAI-compatible server (which needs only its base URL).
  */
-export function hasUsableAiKey(ai: { provider: AiProvider; baseUrl: string }, keys: { hasCreatorKey: boolean; serverKeys: Partial<Record<AiProvider, boolean>> }): boolean {
-  return keys.hasCreatorKey || keys.serverKeys[ai.provider] === true || (ai.provider === 'openai-compatible' && ai.baseUrl !== '');
+export function hasUsableAiKey(
+  ai: { provider: AiProvider; baseUrl: string },
+  keys: { hasCreatorKey: boolean; serverKeys: Partial<Record<AiProvider, boolean>> },
+): boolean {
+  return (
+    keys.hasCreatorKey ||
+    keys.serverKeys[ai.provider] === true ||
+    (ai.provider === 'openai-compatible' && ai.baseUrl !== '')
+  );
 }
 
 /** What the candidate's view of an exam is built from: a stored exam, or an attempt's snapshot of one. */
@@ -248,7 +282,14 @@ export type PublicExamSource = {
   isLive: boolean;
   questions: Question[];
   codingWorkspace: CodingWorkspace;
-  aiSettings: { enabled: boolean; provider: AiProvider; model: string; startMessage: string; copyLLMResponse: boolean; uploadDocuments: boolean };
+  aiSettings: {
+    enabled: boolean;
+    provider: AiProvider;
+    model: string;
+    startMessage: string;
+    copyLLMResponse: boolean;
+    uploadDocuments: boolean;
+  };
 };
 
 /**
@@ -256,7 +297,10 @@ export type PublicExamSource = {
  * questions without their answer keys, the assistant without its key, prompt or material text.
  * Every service that shows a candidate an exam builds it here, so they all strip the same way.
  */
-export function toPublicExam(exam: PublicExamSource, assistant: { materialNames: string[]; hasUsableKey: boolean }): PublicExam {
+export function toPublicExam(
+  exam: PublicExamSource,
+  assistant: { materialNames: string[]; hasUsableKey: boolean },
+): PublicExam {
   const ai = exam.aiSettings;
   return {
     id: exam.id,

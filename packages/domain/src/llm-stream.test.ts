@@ -27,11 +27,19 @@ async function collect(stream: ReadableStream<Uint8Array>): Promise<ChatStreamEv
 }
 
 const frame = (event: ChatStreamEvent) => `data: ${JSON.stringify(event)}\n\n`;
-const done: ChatStreamEvent = { type: 'done', messageId: 'm-1', usage: { inputTokens: 3, outputTokens: 2, estimated: false } };
+const done: ChatStreamEvent = {
+  type: 'done',
+  messageId: 'm-1',
+  usage: { inputTokens: 3, outputTokens: 2, estimated: false },
+};
 
 describe('readChatStream', () => {
   it('yields every event in order when frames arrive whole', async () => {
-    const { stream } = bodyOf([frame({ type: 'delta', text: 'Hel' }), frame({ type: 'delta', text: 'lo' }), frame(done)]);
+    const { stream } = bodyOf([
+      frame({ type: 'delta', text: 'Hel' }),
+      frame({ type: 'delta', text: 'lo' }),
+      frame(done),
+    ]);
     expect(await collect(stream)).toEqual([{ type: 'delta', text: 'Hel' }, { type: 'delta', text: 'lo' }, done]);
   });
 
@@ -68,7 +76,12 @@ describe('readChatStream', () => {
   });
 
   it('skips comments, unknown events and frames that are not JSON', async () => {
-    const { stream } = bodyOf([': keep-alive\n\n', 'data: {"type":"surprise"}\n\n', 'data: not json\n\n', frame({ type: 'error', message: 'Boom' })]);
+    const { stream } = bodyOf([
+      ': keep-alive\n\n',
+      'data: {"type":"surprise"}\n\n',
+      'data: not json\n\n',
+      frame({ type: 'error', message: 'Boom' }),
+    ]);
     expect(await collect(stream)).toEqual([{ type: 'error', message: 'Boom' }]);
   });
 
@@ -78,7 +91,11 @@ describe('readChatStream', () => {
   });
 
   it('cancels the body when the reader stops early', async () => {
-    const { stream, state } = bodyOf([frame({ type: 'delta', text: 'one' }), frame({ type: 'delta', text: 'two' }), frame(done)]);
+    const { stream, state } = bodyOf([
+      frame({ type: 'delta', text: 'one' }),
+      frame({ type: 'delta', text: 'two' }),
+      frame(done),
+    ]);
     for await (const event of readChatStream(stream)) {
       expect(event).toEqual({ type: 'delta', text: 'one' });
       break;
@@ -104,9 +121,13 @@ describe('chatFailureMessage', () => {
   });
 
   it('falls back to the spec error reply for server errors and bodies that are not error bodies', () => {
-    expect(chatFailureMessage(500, { error: { code: 'INTERNAL', message: 'Internal Server Error' } })).toBe(LlmMessages.chatError);
+    expect(chatFailureMessage(500, { error: { code: 'INTERNAL', message: 'Internal Server Error' } })).toBe(
+      LlmMessages.chatError,
+    );
     expect(chatFailureMessage(429, 'slow down')).toBe(LlmMessages.chatError);
-    expect(chatFailureMessage(401, { error: { code: 'UNAUTHORIZED', message: 'Bad token' } })).toBe(LlmMessages.chatError);
+    expect(chatFailureMessage(401, { error: { code: 'UNAUTHORIZED', message: 'Bad token' } })).toBe(
+      LlmMessages.chatError,
+    );
   });
 });
 
@@ -118,14 +139,21 @@ describe('readChatResponse', () => {
   };
 
   it('yields the streamed events up to the final one', async () => {
-    const { stream } = bodyOf([frame({ type: 'delta', text: 'Hi' }), frame(done), frame({ type: 'delta', text: 'ignored' })]);
+    const { stream } = bodyOf([
+      frame({ type: 'delta', text: 'Hi' }),
+      frame(done),
+      frame({ type: 'delta', text: 'ignored' }),
+    ]);
     const response = new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
     expect(await collectResponse(response)).toEqual([{ type: 'delta', text: 'Hi' }, done]);
   });
 
   it('ends with the spec error reply when the stream stops without a final event', async () => {
     const { stream } = bodyOf([frame({ type: 'delta', text: 'Hal' })]);
-    expect(await collectResponse(new Response(stream))).toEqual([{ type: 'delta', text: 'Hal' }, { type: 'error', message: LlmMessages.chatError }]);
+    expect(await collectResponse(new Response(stream))).toEqual([
+      { type: 'delta', text: 'Hal' },
+      { type: 'error', message: LlmMessages.chatError },
+    ]);
   });
 
   it('ends with the spec error reply when the connection breaks mid-stream', async () => {
@@ -136,11 +164,17 @@ describe('readChatResponse', () => {
         else controller.error(new TypeError('network error'));
       },
     });
-    expect(await collectResponse(new Response(stream))).toEqual([{ type: 'delta', text: 'a' }, { type: 'error', message: LlmMessages.chatError }]);
+    expect(await collectResponse(new Response(stream))).toEqual([
+      { type: 'delta', text: 'a' },
+      { type: 'error', message: LlmMessages.chatError },
+    ]);
   });
 
   it("turns a refused request into one error event with the service's message", async () => {
-    const response = Response.json({ error: { code: 'RATE_LIMITED', message: 'Please wait 3 minutes.' } }, { status: 429 });
+    const response = Response.json(
+      { error: { code: 'RATE_LIMITED', message: 'Please wait 3 minutes.' } },
+      { status: 429 },
+    );
     expect(await collectResponse(response)).toEqual([{ type: 'error', message: 'Please wait 3 minutes.' }]);
   });
 });

@@ -18,7 +18,9 @@ function parseFrame(frame: string): ChatStreamEvent | undefined {
  * yields each event as soon as its frame is complete. Works on any WHATWG ReadableStream (browsers,
  * Node 18+). Stopping the iteration early cancels the body, which aborts the request upstream.
  */
-export async function* readChatStream(body: ReadableStream<Uint8Array>): AsyncGenerator<ChatStreamEvent, void, undefined> {
+export async function* readChatStream(
+  body: ReadableStream<Uint8Array>,
+): AsyncGenerator<ChatStreamEvent, void, undefined> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -66,7 +68,9 @@ const SPOKEN_STATUSES = new Set([400, 403, 409, 413, 429]);
 /** The reply text for a refused chat request: the service's own message where it speaks to the user, else the spec's error reply. */
 export function chatFailureMessage(status: number, body: unknown): string {
   const parsed = ErrorBodySchema.safeParse(body);
-  return SPOKEN_STATUSES.has(status) && parsed.success && parsed.data.error.message ? parsed.data.error.message : LlmMessages.chatError;
+  return SPOKEN_STATUSES.has(status) && parsed.success && parsed.data.error.message
+    ? parsed.data.error.message
+    : LlmMessages.chatError;
 }
 
 /**

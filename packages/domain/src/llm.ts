@@ -6,11 +6,13 @@ import { TranscriptMessageSchema } from './internal.ts';
 /** Spec sections 8 and 9: the chat's own wording. */
 export const LlmMessages = {
   /** Spec section 8, chat failure: the error-styled reply. */
-  chatError: 'I encountered an error while processing your request. Please try again or contact your instructor if the issue persists.',
+  chatError:
+    'I encountered an error while processing your request. Please try again or contact your instructor if the issue persists.',
   notEnabled: 'AI Assistant is not enabled for this exam',
   configurationIncomplete: 'The AI Assistant is not fully configured for this exam.',
   attemptClosed: 'This exam attempt is no longer open.',
-  messageLimit: (minutes: number) => `You have reached the assistant's message limit. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  messageLimit: (minutes: number) =>
+    `You have reached the assistant's message limit. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   tokenLimit: "You have used the assistant's whole allowance for this exam attempt.",
   emptyMessage: 'Type a message or attach a file.',
   attachmentsDisabled: 'File attachments are not allowed for this exam.',

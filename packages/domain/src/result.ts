@@ -119,7 +119,9 @@ export const ExamResultsSummarySchema = z.object({
 export type ExamResultsSummary = z.infer<typeof ExamResultsSummarySchema>;
 
 export const ResultIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
-export const ResultFileParamsSchema = ResultIdParamsSchema.extend({ questionIndex: z.coerce.number().int().min(0).max(499) });
+export const ResultFileParamsSchema = ResultIdParamsSchema.extend({
+  questionIndex: z.coerce.number().int().min(0).max(499),
+});
 
 /** Rounded percentage of correct answers; 0 for an exam without questions (spec section 4, local variant). */
 export function scorePercent(correct: number, total: number): number {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SERVICE_ROUTES, type ServiceName } from './service-routes.ts';
 
 /** The service the web servers' proxy sends a request target to (first match, as Vite's proxy does). */
-const serviceOf = (target: string): ServiceName | undefined => SERVICE_ROUTES.find(([pattern]) => new RegExp(pattern).test(target))?.[1];
+const serviceOf = (target: string): ServiceName | undefined =>
+  SERVICE_ROUTES.find(([pattern]) => new RegExp(pattern).test(target))?.[1];
 
 describe('SERVICE_ROUTES', () => {
   it('routes a path to its service with or without a query string', () => {

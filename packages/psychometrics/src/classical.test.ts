@@ -90,7 +90,15 @@ describe('computeClassicalStatistics', () => {
   });
 
   it('returns null with a reason when every candidate has the same total', () => {
-    const { test } = computeClassicalStatistics([[1, 0], [0, 1], [1, 0], [0, 1]], 2);
+    const { test } = computeClassicalStatistics(
+      [
+        [1, 0],
+        [0, 1],
+        [1, 0],
+        [0, 1],
+      ],
+      2,
+    );
     expect(test.sd.value).toBe(0);
     for (const key of ['skewness', 'kurtosis', 'cronbachAlpha', 'errorRatio', 'standardError'] as const) {
       expect(test[key]).toEqual({ value: null, reason: REASONS.sameTotal });
@@ -99,7 +107,14 @@ describe('computeClassicalStatistics', () => {
   });
 
   it('returns a null discrimination with a reason when everyone answers an item the same way', () => {
-    const { items } = computeClassicalStatistics([[1, 1], [1, 0], [1, 1]], 2);
+    const { items } = computeClassicalStatistics(
+      [
+        [1, 1],
+        [1, 0],
+        [1, 1],
+      ],
+      2,
+    );
     expect(items[0]!.facility.value).toBe(1);
     expect(items[0]!.sd.value).toBe(0);
     expect(items[0]!.discriminationIndex).toEqual({ value: null, reason: REASONS.sameItemMark });
@@ -108,13 +123,28 @@ describe('computeClassicalStatistics', () => {
 
   it('gives no effective weight to an item that co-varies negatively with the total', () => {
     // Item 3: x = 0,0,1,0 (mean 0.25), T = 2,2,1,0 (mean 1.25): ΣdxdT = −0.25 < 0.
-    const { items } = computeClassicalStatistics([[1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 0, 0]], 3);
+    const { items } = computeClassicalStatistics(
+      [
+        [1, 1, 0],
+        [1, 1, 0],
+        [0, 0, 1],
+        [0, 0, 0],
+      ],
+      3,
+    );
     expect(items[2]!.effectiveWeight).toEqual({ value: null, reason: REASONS.negativeCovariance });
     expect(items[0]!.effectiveWeight.value! + items[1]!.effectiveWeight.value!).toBeCloseTo(100, 10);
   });
 
   it('excludes pending marks from item statistics and counts them as 0 in totals', () => {
-    const { items, totals, test } = computeClassicalStatistics([[1, null], [0, 1], [1, 1]], 2);
+    const { items, totals, test } = computeClassicalStatistics(
+      [
+        [1, null],
+        [0, 1],
+        [1, 1],
+      ],
+      2,
+    );
     expect(Array.from(totals)).toEqual([1, 1, 2]);
     expect(items[0]!.graded).toBe(3);
     expect(items[0]!.facility.value).toBeCloseTo(2 / 3, 10);

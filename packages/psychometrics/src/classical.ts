@@ -66,7 +66,8 @@ export const REASONS = {
   fewGraded: 'Needs at least 2 graded answers to this question.',
   sameItemMark: 'Every candidate got the same mark on this question, so it cannot discriminate.',
   sameRest: 'Candidates have the same score on the rest of the test.',
-  negativeCovariance: 'Marks on this question vary against the total score; Moodle gives such a question no effective weight.',
+  negativeCovariance:
+    'Marks on this question vary against the total score; Moodle gives such a question no effective weight.',
   noPositiveCovariance: 'No question co-varies positively with the total score.',
 } as const;
 
@@ -137,7 +138,14 @@ function itemStatistics(column: Float64Array, totals: Float64Array, j: number, r
   if (s === 0) {
     const none = unknown(REASONS.noGraded);
     return {
-      stats: { ...base, facility: none, sd: none, discriminationIndex: none, discriminativeEfficiency: none, effectiveWeight: none },
+      stats: {
+        ...base,
+        facility: none,
+        sd: none,
+        discriminationIndex: none,
+        discriminativeEfficiency: none,
+        effectiveWeight: none,
+      },
       covarianceWithTotal: null,
       varianceAsZero,
     };
@@ -183,7 +191,9 @@ function itemStatistics(column: Float64Array, totals: Float64Array, j: number, r
   const zeroReason = varX < ZERO_TOLERANCE ? REASONS.sameItemMark : varRest < ZERO_TOLERANCE ? REASONS.sameRest : null;
   const discriminationIndex = zeroReason ? unknown(zeroReason) : known((100 * cov) / Math.sqrt(varX * varRest));
   const discriminativeEfficiency =
-    zeroReason || Math.abs(covMax) < ZERO_TOLERANCE ? unknown(zeroReason ?? REASONS.sameRest) : known((100 * cov) / covMax);
+    zeroReason || Math.abs(covMax) < ZERO_TOLERANCE
+      ? unknown(zeroReason ?? REASONS.sameRest)
+      : known((100 * cov) / covMax);
   return {
     stats: { ...base, facility, sd: known(Math.sqrt(varX)), discriminationIndex, discriminativeEfficiency },
     covarianceWithTotal: covTotal,
@@ -239,7 +249,11 @@ function testStatistics(totals: Float64Array, itemCount: number, sumItemVariance
   result.median = known(median(totals)!);
   const few2 = unknown(REASONS.fewCandidates(2));
   if (s < 2) {
-    Object.assign(result, { sd: few2, skewness: unknown(REASONS.fewCandidates(3)), kurtosis: unknown(REASONS.fewCandidates(4)) });
+    Object.assign(result, {
+      sd: few2,
+      skewness: unknown(REASONS.fewCandidates(3)),
+      kurtosis: unknown(REASONS.fewCandidates(4)),
+    });
     Object.assign(result, { cronbachAlpha: few2, errorRatio: few2, standardError: few2 });
     return result;
   }
@@ -266,7 +280,10 @@ function testStatistics(totals: Float64Array, itemCount: number, sumItemVariance
   else result.skewness = known((s * s * m3) / ((s - 1) * (s - 2)) / k2 ** 1.5);
   if (s < 4) result.kurtosis = unknown(REASONS.fewCandidates(4));
   else if (flat) result.kurtosis = same;
-  else result.kurtosis = known((s * s * ((s + 1) * m4 - 3 * (s - 1) * m2 * m2)) / ((s - 1) * (s - 2) * (s - 3)) / (k2 * k2));
+  else
+    result.kurtosis = known(
+      (s * s * ((s + 1) * m4 - 3 * (s - 1) * m2 * m2)) / ((s - 1) * (s - 2) * (s - 3)) / (k2 * k2),
+    );
 
   const alphaMissing = itemCount < 2 ? unknown(REASONS.fewItems) : flat ? same : null;
   if (alphaMissing) {

@@ -9,20 +9,26 @@ export const INSIGHT_EXPLANATIONS: Record<string, string> = {
   'cohort.pending': 'Submitted attempts with at least one answer waiting for a grader.',
   'test.mean': 'Average score as a percentage of the maximum score.',
   'test.median': 'Half the candidates scored below this percentage of the maximum score.',
-  'test.sd': 'Standard deviation of the scores (sample, n − 1), as a percentage of the maximum score: how spread out they are.',
+  'test.sd':
+    'Standard deviation of the scores (sample, n − 1), as a percentage of the maximum score: how spread out they are.',
   'test.skewness': 'Asymmetry of the score distribution: 0 is symmetric, negative means a tail of low scores.',
-  'test.kurtosis': 'Peakedness of the score distribution relative to a normal one (0); positive means bunched scores with long tails.',
+  'test.kurtosis':
+    'Peakedness of the score distribution relative to a normal one (0); positive means bunched scores with long tails.',
   'test.cronbachAlpha':
     'Cronbach’s alpha (Moodle’s coefficient of internal consistency): how consistently the questions measure the same thing. Above 0.75 is satisfactory; below 0.64 the test as a whole needs work.',
   'test.errorRatio': 'Share of the score spread that is measurement error: 100 × √(1 − alpha). Below 50% is good.',
-  'test.standardError': 'Standard error of measurement: SD × √(1 − alpha), as a percentage of the maximum score. A candidate’s score is uncertain by about this much.',
+  'test.standardError':
+    'Standard error of measurement: SD × √(1 − alpha), as a percentage of the maximum score. A candidate’s score is uncertain by about this much.',
   'item.facility': 'Facility index: the share of candidates who answered correctly (higher is easier).',
   'item.sd': 'Standard deviation of the marks on this question.',
   'item.discriminationIndex':
     'Discrimination index: correlation (×100) between this question and the rest of the test. Above 30% discriminates well; negative means strong candidates do worse on it.',
-  'item.discriminativeEfficiency': 'Discrimination index as a percentage of the highest one possible for a question of this facility.',
-  'item.effectiveWeight': 'How much this question actually contributes to the spread of total scores, in percent (Moodle’s effective weight).',
-  'item.randomGuessScore': 'Guessability: the expected mark from a blind guess (1 ÷ number of options for multiple choice, 0 otherwise).',
+  'item.discriminativeEfficiency':
+    'Discrimination index as a percentage of the highest one possible for a question of this facility.',
+  'item.effectiveWeight':
+    'How much this question actually contributes to the spread of total scores, in percent (Moodle’s effective weight).',
+  'item.randomGuessScore':
+    'Guessability: the expected mark from a blind guess (1 ÷ number of options for multiple choice, 0 otherwise).',
   'item.raschDifficulty':
     'Rasch difficulty in logits: the ability at which a candidate has an even chance of answering correctly. 0 is an average candidate; each ±1 is about one standard deviation of ability.',
   'item.aiReference': 'Share of candidates who sent the AI assistant a message while on this question.',

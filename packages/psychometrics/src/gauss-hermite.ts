@@ -30,7 +30,8 @@ function orthonormalHermite(n: number, x: number): { p: number; dp: number } {
 }
 
 export function gaussHermiteNormal(n: number): Quadrature {
-  if (!Number.isInteger(n) || n < 1 || n > 200) throw new RangeError('Quadrature points must be an integer from 1 to 200');
+  if (!Number.isInteger(n) || n < 1 || n > 200)
+    throw new RangeError('Quadrature points must be an integer from 1 to 200');
   const x = new Float64Array(n);
   const w = new Float64Array(n);
   const half = Math.floor((n + 1) / 2);

@@ -41,13 +41,31 @@ describe('focusPercent', () => {
   });
 
   it('clamps events recorded outside the attempt to its start and end', () => {
-    expect(focusPercent([{ type: 'focus-lost', at: -MIN }, { type: 'focus-gained', at: MIN }], 0, 4 * MIN)).toBe(75);
+    expect(
+      focusPercent(
+        [
+          { type: 'focus-lost', at: -MIN },
+          { type: 'focus-gained', at: MIN },
+        ],
+        0,
+        4 * MIN,
+      ),
+    ).toBe(75);
   });
 });
 
 describe('countEvents', () => {
   it('counts only events of the given type', () => {
-    expect(countEvents([{ type: 'paste-blocked', at: 1 }, { type: 'copy', at: 2 }, { type: 'paste-blocked', at: 3 }], 'paste-blocked')).toBe(2);
+    expect(
+      countEvents(
+        [
+          { type: 'paste-blocked', at: 1 },
+          { type: 'copy', at: 2 },
+          { type: 'paste-blocked', at: 3 },
+        ],
+        'paste-blocked',
+      ),
+    ).toBe(2);
   });
 });
 

@@ -14,7 +14,9 @@ export interface TimedEvent {
  */
 export function focusPercent(events: readonly TimedEvent[], startedAt: number, completedAt: number): number {
   const total = completedAt - startedAt;
-  const changes = events.filter((e) => e.type === 'focus-lost' || e.type === 'focus-gained').sort((a, b) => a.at - b.at);
+  const changes = events
+    .filter((e) => e.type === 'focus-lost' || e.type === 'focus-gained')
+    .sort((a, b) => a.at - b.at);
   if (!(total > 0) || changes.length === 0) return 100;
   let focused = true;
   let since = startedAt;
@@ -76,7 +78,8 @@ export function createReplyIndex(replies: readonly string[]): ReplyIndex {
       let set = cache.get(size);
       if (!set) {
         set = new Set();
-        for (const words of wordLists) for (let i = 0; i + size <= words.length; i += 1) set.add(words.slice(i, i + size).join(' '));
+        for (const words of wordLists)
+          for (let i = 0; i + size <= words.length; i += 1) set.add(words.slice(i, i + size).join(' '));
         cache.set(size, set);
       }
       return set;

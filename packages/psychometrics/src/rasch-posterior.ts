@@ -27,7 +27,10 @@ export interface ResponseGroups {
 }
 
 /** Dichotomous model: a mark of 0.5 or more counts as correct; null (ungraded) counts as missing. */
-export function groupResponses(marks: readonly (readonly (number | null)[])[], items: readonly number[]): ResponseGroups {
+export function groupResponses(
+  marks: readonly (readonly (number | null)[])[],
+  items: readonly number[],
+): ResponseGroups {
   const J = items.length;
   const maskIds = new Map<string, number>();
   const groupIds = new Map<number, number>();
@@ -157,7 +160,11 @@ export function computePosteriors(groups: ResponseGroups, difficulties: Float64A
 }
 
 /** EAP (posterior mean) and posterior SD per group. */
-export function eapByGroup(post: Float64Array, groupCount: number, quad: Quadrature): { mean: Float64Array; sd: Float64Array } {
+export function eapByGroup(
+  post: Float64Array,
+  groupCount: number,
+  quad: Quadrature,
+): { mean: Float64Array; sd: Float64Array } {
   const K = quad.nodes.length;
   const mean = new Float64Array(groupCount);
   const sd = new Float64Array(groupCount);

@@ -52,7 +52,8 @@ describe('fitRasch', () => {
       byScore.set(score, theta);
     });
     const scores = [...byScore.keys()].sort((a, b) => a - b);
-    for (let i = 1; i < scores.length; i += 1) expect(byScore.get(scores[i]!)!).toBeGreaterThan(byScore.get(scores[i - 1]!)!);
+    for (let i = 1; i < scores.length; i += 1)
+      expect(byScore.get(scores[i]!)!).toBeGreaterThan(byScore.get(scores[i - 1]!)!);
   });
 
   it('reports items everyone got right or wrong as not estimable instead of diverging', () => {
@@ -84,13 +85,27 @@ describe('fitRasch', () => {
   });
 
   it('returns null abilities with a reason when no item separates the candidates', () => {
-    const fit = fitRasch([[1, 0], [1, 0]], 2);
+    const fit = fitRasch(
+      [
+        [1, 0],
+        [1, 0],
+      ],
+      2,
+    );
     expect(fit.reason).toBe(RASCH_REASONS.noEstimableItems);
     expect(fit.abilities[0]!.theta).toBeNull();
   });
 
   it('gives a candidate with no graded informative answer a null ability with a reason', () => {
-    const fit = fitRasch([[1, 0], [0, 1], [null, null], [1, 1]], 2);
+    const fit = fitRasch(
+      [
+        [1, 0],
+        [0, 1],
+        [null, null],
+        [1, 1],
+      ],
+      2,
+    );
     expect(fit.abilities[2]).toEqual({ theta: null, se: null, reason: RASCH_REASONS.noInformation });
     expect(fit.abilities[3]!.theta!).toBeGreaterThan(fit.abilities[0]!.theta!);
   });
@@ -110,12 +125,19 @@ describe('eapAbilities', () => {
   it('matches the fitted abilities when given the fitted difficulties', () => {
     const { marks } = simulateRasch(200, TRUE_B.slice(0, 6), 4);
     const fit = fitRasch(marks, 6);
-    const again = eapAbilities(marks, fit.items.map((i) => i.difficulty));
+    const again = eapAbilities(
+      marks,
+      fit.items.map((i) => i.difficulty),
+    );
     again.forEach((a, c) => expect(a.theta).toBeCloseTo(fit.abilities[c]!.theta!, 12));
   });
 
   it('uses only the chosen items when given a subset', () => {
-    const marks = [[1, 0, 0], [1, 1, 1], [0, 0, 1]];
+    const marks = [
+      [1, 0, 0],
+      [1, 1, 1],
+      [0, 0, 1],
+    ];
     const subset = eapAbilities(marks, [0, 0, 0], [0]);
     expect(subset[0]!.theta).toBeCloseTo(subset[1]!.theta!, 12);
     expect(subset[2]!.theta!).toBeLessThan(subset[0]!.theta!);

@@ -69,17 +69,37 @@ export function fitRasch(marks: readonly (readonly Mark[])[], itemCount: number,
     const answered = counts.itemAnswered[j]!;
     const correct = counts.itemCorrect[j]!;
     const reason =
-      answered === 0 ? RASCH_REASONS.noAnswers : correct === answered ? RASCH_REASONS.allCorrect : correct === 0 ? RASCH_REASONS.noneCorrect : undefined;
+      answered === 0
+        ? RASCH_REASONS.noAnswers
+        : correct === answered
+          ? RASCH_REASONS.allCorrect
+          : correct === 0
+            ? RASCH_REASONS.noneCorrect
+            : undefined;
     return { index: j, difficulty: null, se: null, ...(reason ? { reason } : {}) };
   });
   const noAbilities = (reason: string) => marks.map(() => ({ theta: null, se: null, reason }));
   if (marks.length < 2) {
     for (const item of items) item.reason = RASCH_REASONS.fewCandidates;
-    return { items, abilities: noAbilities(RASCH_REASONS.fewCandidates), converged: false, iterations: 0, logLikelihood: null, reason: RASCH_REASONS.fewCandidates };
+    return {
+      items,
+      abilities: noAbilities(RASCH_REASONS.fewCandidates),
+      converged: false,
+      iterations: 0,
+      logLikelihood: null,
+      reason: RASCH_REASONS.fewCandidates,
+    };
   }
   const estimable = items.filter((i) => i.reason === undefined).map((i) => i.index);
   if (estimable.length === 0) {
-    return { items, abilities: noAbilities(RASCH_REASONS.noEstimableItems), converged: false, iterations: 0, logLikelihood: null, reason: RASCH_REASONS.noEstimableItems };
+    return {
+      items,
+      abilities: noAbilities(RASCH_REASONS.noEstimableItems),
+      converged: false,
+      iterations: 0,
+      logLikelihood: null,
+      reason: RASCH_REASONS.noEstimableItems,
+    };
   }
   const quad = gaussHermiteNormal(quadraturePoints);
   const groups = groupResponses(marks, estimable);
@@ -117,7 +137,9 @@ export function eapAbilities(
   itemSubset?: readonly number[],
   quadraturePoints = DEFAULTS.quadraturePoints,
 ): RaschAbility[] {
-  const items = (itemSubset ?? difficulties.map((_, j) => j)).filter((j) => difficulties[j] !== null && difficulties[j] !== undefined);
+  const items = (itemSubset ?? difficulties.map((_, j) => j)).filter(
+    (j) => difficulties[j] !== null && difficulties[j] !== undefined,
+  );
   if (items.length === 0) return marks.map(() => ({ theta: null, se: null, reason: RASCH_REASONS.noEstimableItems }));
   const quad = gaussHermiteNormal(quadraturePoints);
   const groups = groupResponses(marks, items);
@@ -163,7 +185,8 @@ function expectedCounts(groups: ResponseGroups, post: Float64Array, quad: Quadra
   }
   // n_pk = expected candidates at node k who answered p = all of them minus those whose pattern misses p.
   const everyone = new Float64Array(K);
-  for (let m = 0; m < groups.missing.length; m += 1) for (let k = 0; k < K; k += 1) everyone[k] = everyone[k]! + byMask[m * K + k]!;
+  for (let m = 0; m < groups.missing.length; m += 1)
+    for (let k = 0; k < K; k += 1) everyone[k] = everyone[k]! + byMask[m * K + k]!;
   for (let p = 0; p < J; p += 1) n.set(everyone, p * K);
   groups.missing.forEach((missing, m) => {
     for (let i = 0; i < missing.length; i += 1) {

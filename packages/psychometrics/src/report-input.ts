@@ -120,7 +120,8 @@ export function competitionRanks(scores: readonly number[]): number[] {
   const ranks = new Array<number>(scores.length);
   order.forEach((candidate, position) => {
     const previous = order[position - 1];
-    ranks[candidate] = previous !== undefined && scores[previous] === scores[candidate] ? ranks[previous]! : position + 1;
+    ranks[candidate] =
+      previous !== undefined && scores[previous] === scores[candidate] ? ranks[previous]! : position + 1;
   });
   return ranks;
 }

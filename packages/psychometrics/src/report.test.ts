@@ -13,7 +13,11 @@ const ITEMS: ReportInput['items'] = [
 const at = (minutes: number) => new Date(Date.UTC(2025, 0, 5, 10, minutes)).toISOString();
 const SQL = 'SELECT name FROM users WHERE age > 30';
 
-function candidate(name: string, marks: (0 | 1 | null)[], extra: Partial<ReportInput['candidates'][number]> = {}): ReportInput['candidates'][number] {
+function candidate(
+  name: string,
+  marks: (0 | 1 | null)[],
+  extra: Partial<ReportInput['candidates'][number]> = {},
+): ReportInput['candidates'][number] {
   return {
     resultId: `r-${name}`,
     name,

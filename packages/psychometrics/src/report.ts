@@ -4,7 +4,14 @@ import { INSIGHT_EXPLANATIONS } from './explanations.ts';
 import { rangeBadge, REASONING_FORMULA, reasoningScore } from './integrity.ts';
 import { normalCdf } from './normal.ts';
 import { eapAbilities, fitRasch, type RaschAbility } from './rasch.ts';
-import { candidateFacts, competitionRanks, randomGuessScore, toMillis, type CandidateFacts, type ReportInput } from './report-input.ts';
+import {
+  candidateFacts,
+  competitionRanks,
+  randomGuessScore,
+  toMillis,
+  type CandidateFacts,
+  type ReportInput,
+} from './report-input.ts';
 import type { Stat } from './stat.ts';
 
 export type { ReportInput } from './report-input.ts';
@@ -37,7 +44,8 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
   const quadraturePoints = input.rasch?.quadraturePoints ?? DEFAULT_QUADRATURE_POINTS;
   const fit = time('rasch', () => fitRasch(marks, J, { ...input.rasch, quadraturePoints }));
   if (fit.reason) reasons.rasch = fit.reason;
-  else if (!fit.converged) reasons.rasch = `The Rasch fit stopped after ${fit.iterations} iterations before converging; its figures are approximate.`;
+  else if (!fit.converged)
+    reasons.rasch = `The Rasch fit stopped after ${fit.iterations} iterations before converging; its figures are approximate.`;
 
   const t = classical.test;
   const percentOfMax = (stat: Stat): Stat =>
@@ -74,14 +82,26 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
       randomGuessScore: stats.randomGuessScore,
       raschDifficulty: rasch.difficulty,
       raschDifficultySe: rasch.se,
-      aiReference: take(key('aiReference'), candidates.length === 0 ? { value: null, reason: REASONS.noCandidates } : { value: (100 * consulted) / candidates.length }),
+      aiReference: take(
+        key('aiReference'),
+        candidates.length === 0
+          ? { value: null, reason: REASONS.noCandidates }
+          : { value: (100 * consulted) / candidates.length },
+      ),
     };
   });
 
   const candidateRows = rankCandidates(input, facts, fit.abilities, reasons);
   const difficulties = fit.items.map((i) => i.difficulty);
   const topics = groupTopics(input).map(({ topic, positions }) =>
-    topicRow(topic, positions, facts, fit.reason ?? null, time('rasch-topics', () => eapAbilities(marks, difficulties, positions, quadraturePoints)), reasons),
+    topicRow(
+      topic,
+      positions,
+      facts,
+      fit.reason ?? null,
+      time('rasch-topics', () => eapAbilities(marks, difficulties, positions, quadraturePoints)),
+      reasons,
+    ),
   );
   const mean = (key: string, values: readonly (number | null)[], reason: string) => take(key, meanOf(values, reason));
   const noCandidates = REASONS.noCandidates;
@@ -94,15 +114,39 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
     topics,
     overall: {
       questions: J,
-      rawScorePercent: mean('overall.rawScorePercent', candidateRows.map((c) => c.rawScore), J === 0 ? NO_QUESTIONS : noCandidates),
-      abilityPercent: mean('overall.abilityPercent', candidateRows.map((c) => c.ability), fit.reason ?? noCandidates),
-      reasoningPercent: mean('overall.reasoningPercent', candidateRows.map((c) => c.reasoning), J === 0 ? NO_QUESTIONS : noCandidates),
+      rawScorePercent: mean(
+        'overall.rawScorePercent',
+        candidateRows.map((c) => c.rawScore),
+        J === 0 ? NO_QUESTIONS : noCandidates,
+      ),
+      abilityPercent: mean(
+        'overall.abilityPercent',
+        candidateRows.map((c) => c.ability),
+        fit.reason ?? noCandidates,
+      ),
+      reasoningPercent: mean(
+        'overall.reasoningPercent',
+        candidateRows.map((c) => c.reasoning),
+        J === 0 ? NO_QUESTIONS : noCandidates,
+      ),
     },
     integrity: {
-      avgTimeToCompleteSeconds: mean('integrity.avgTimeToCompleteSeconds', facts.map((f) => f.timeSpent), noCandidates),
-      focusPercent: mean('integrity.focusPercent', facts.map((f) => f.focusPercent), noCandidates),
+      avgTimeToCompleteSeconds: mean(
+        'integrity.avgTimeToCompleteSeconds',
+        facts.map((f) => f.timeSpent),
+        noCandidates,
+      ),
+      focusPercent: mean(
+        'integrity.focusPercent',
+        facts.map((f) => f.focusPercent),
+        noCandidates,
+      ),
       externalPasteBlocked: facts.reduce((n, f) => n + f.blockedPastes, 0),
-      copyWritingPercent: mean('integrity.copyWritingPercent', facts.map((f) => f.copyWriting), 'No candidate wrote an answer long enough to compare.'),
+      copyWritingPercent: mean(
+        'integrity.copyWritingPercent',
+        facts.map((f) => f.copyWriting),
+        'No candidate wrote an answer long enough to compare.',
+      ),
     },
     rasch: { converged: fit.converged, iterations: fit.iterations, logLikelihood: fit.logLikelihood, quadraturePoints },
     reasoningFormula: REASONING_FORMULA,
@@ -128,7 +172,12 @@ function meanOf(values: readonly (number | null)[], reason: string): Stat {
 
 const abilityPercent = (a: RaschAbility) => (a.theta === null ? null : 100 * normalCdf(a.theta));
 
-function rankCandidates(input: ReportInput, facts: CandidateFacts[], abilities: RaschAbility[], reasons: Record<string, string>): InsightsCandidate[] {
+function rankCandidates(
+  input: ReportInput,
+  facts: CandidateFacts[],
+  abilities: RaschAbility[],
+  reasons: Record<string, string>,
+): InsightsCandidate[] {
   const J = input.items.length;
   const ranks = competitionRanks(facts.map((f) => f.correct));
   const rows = input.candidates.map((c, i) => {
@@ -159,7 +208,10 @@ function rankCandidates(input: ReportInput, facts: CandidateFacts[], abilities: 
     };
   });
   for (const field of ['rawScore', 'ability', 'reasoning'] as const) {
-    const cohortMean = meanOf(rows.map((r) => r[field]), '').value;
+    const cohortMean = meanOf(
+      rows.map((r) => r[field]),
+      '',
+    ).value;
     for (const row of rows) {
       const value = row[field];
       row.badges[field] = value === null || cohortMean === null ? null : rangeBadge(value, cohortMean);
@@ -197,6 +249,12 @@ function topicRow(
     questions: positions.length,
     rawScorePercent: take('rawScorePercent', meanOf(facts.map(share), REASONS.noCandidates)),
     abilityPercent: take('abilityPercent', meanOf(abilities.map(abilityPercent), abilityReason)),
-    reasoningPercent: take('reasoningPercent', meanOf(facts.map((f) => reasoningScore(positions.map((j) => f.reasoning[j]!))), REASONS.noCandidates)),
+    reasoningPercent: take(
+      'reasoningPercent',
+      meanOf(
+        facts.map((f) => reasoningScore(positions.map((j) => f.reasoning[j]!))),
+        REASONS.noCandidates,
+      ),
+    ),
   };
 }

@@ -20,7 +20,9 @@ export function simulateRasch(candidates: number, difficulties: readonly number[
 
 /** Evenly spaced difficulties from `low` to `high` logits. */
 export function spreadDifficulties(count: number, low: number, high: number): number[] {
-  return Array.from({ length: count }, (_, j) => (count === 1 ? (low + high) / 2 : low + ((high - low) * j) / (count - 1)));
+  return Array.from({ length: count }, (_, j) =>
+    count === 1 ? (low + high) / 2 : low + ((high - low) * j) / (count - 1),
+  );
 }
 
 export function correlation(a: ArrayLike<number>, b: ArrayLike<number>): number {

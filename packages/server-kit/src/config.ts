@@ -7,9 +7,7 @@ import { z } from 'zod';
 /** The repository's .data folder: the embedded default for PGlite files and generated secrets. */
 export const DEFAULT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../.data');
 
-const bool = z
-  .enum(['true', 'false', '1', '0', ''])
-  .transform((v) => v === 'true' || v === '1');
+const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
 
 /** Variables every service reads. A service extends this with its own. */
 export const baseConfigShape = {
@@ -53,9 +51,14 @@ export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, 
  * Returns the configured secret, or one generated once and kept in DATA_DIR/secrets/<name>.
  * The 'wx' flag makes concurrent first starts of several services agree on one value.
  */
-export function resolveSecret(name: string, configured: string | undefined, opts: { dataDir: string; requireExplicit: boolean }): string {
+export function resolveSecret(
+  name: string,
+  configured: string | undefined,
+  opts: { dataDir: string; requireExplicit: boolean },
+): string {
   if (configured) return configured;
-  if (opts.requireExplicit) throw new ConfigError(`Invalid configuration:\n  ${name}: required when REQUIRE_EXPLICIT_SECRETS is true`);
+  if (opts.requireExplicit)
+    throw new ConfigError(`Invalid configuration:\n  ${name}: required when REQUIRE_EXPLICIT_SECRETS is true`);
   const file = join(opts.dataDir, 'secrets', name);
   mkdirSync(dirname(file), { recursive: true });
   try {

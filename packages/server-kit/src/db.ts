@@ -33,9 +33,15 @@ export type OpenDatabaseOptions<S extends Record<string, unknown>> = {
 };
 
 /** Opens the service's database and applies its committed migrations. */
-export async function openDatabase<S extends Record<string, unknown>>(opts: OpenDatabaseOptions<S>): Promise<Database<S>> {
+export async function openDatabase<S extends Record<string, unknown>>(
+  opts: OpenDatabaseOptions<S>,
+): Promise<Database<S>> {
   // Each service keeps its own journal table so several services can share one PostgreSQL database.
-  const migrationConfig = { migrationsFolder: opts.migrationsFolder, migrationsSchema: 'drizzle', migrationsTable: `__${opts.migrationsSchema}_migrations` };
+  const migrationConfig = {
+    migrationsFolder: opts.migrationsFolder,
+    migrationsSchema: 'drizzle',
+    migrationsTable: `__${opts.migrationsSchema}_migrations`,
+  };
   if (opts.databaseUrl) {
     const client = postgres(opts.databaseUrl, { max: opts.poolSize ?? 10, onnotice: () => {} });
     const db = drizzlePostgres({ client, schema: opts.schema });

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 
 /** Listens and closes gracefully on SIGINT/SIGTERM (in-flight requests finish, then hooks close the db). */
-export async function runServer(app: FastifyInstance, opts: { host: string; port: number; shutdownTimeoutMs?: number }) {
+export async function runServer(
+  app: FastifyInstance,
+  opts: { host: string; port: number; shutdownTimeoutMs?: number },
+) {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

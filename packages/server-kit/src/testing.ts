@@ -13,7 +13,11 @@ export function testDatabaseKind(): 'postgres' | 'pglite' {
   return process.env.TEST_DB_URL ? 'postgres' : 'pglite';
 }
 
-export function openTestDatabase<S extends Record<string, unknown>>(opts: { schema: S; migrationsFolder: string; migrationsSchema: string }): Promise<Database<S>> {
+export function openTestDatabase<S extends Record<string, unknown>>(opts: {
+  schema: S;
+  migrationsFolder: string;
+  migrationsSchema: string;
+}): Promise<Database<S>> {
   const key = opts.migrationsSchema;
   let db = opened.get(key);
   if (!db) {

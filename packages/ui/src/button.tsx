@@ -8,7 +8,12 @@ const variants = {
   ghost: 'text-ink hover:bg-canvas disabled:text-muted',
   danger: 'bg-danger text-white hover:bg-red-700 disabled:bg-danger/50',
 } as const;
-const sizes = { sm: 'h-8 px-3 text-sm', md: 'h-10 px-4 text-sm', lg: 'h-12 px-6 text-base', icon: 'h-9 w-9 p-0' } as const;
+const sizes = {
+  sm: 'h-8 px-3 text-sm',
+  md: 'h-10 px-4 text-sm',
+  lg: 'h-12 px-6 text-base',
+  icon: 'h-9 w-9 p-0',
+} as const;
 
 export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: keyof typeof variants;
@@ -17,7 +22,10 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   asChild?: boolean;
 };
 
-export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button({ variant = 'primary', size = 'md', asChild, className, type, ...props }, ref) {
+export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button(
+  { variant = 'primary', size = 'md', asChild, className, type, ...props },
+  ref,
+) {
   const Component = asChild ? Slot.Root : 'button';
   return (
     <Component

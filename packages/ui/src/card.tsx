@@ -5,7 +5,17 @@ export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
   return <div className={cn('rounded-card border border-line bg-surface shadow-sm', className)} {...props} />;
 }
 
-export function CardHeader({ title, description, actions, className }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; className?: string }) {
+export function CardHeader({
+  title,
+  description,
+  actions,
+  className,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+}) {
   return (
     <div className={cn('flex flex-wrap items-start justify-between gap-3 border-b border-line px-5 py-4', className)}>
       <div>
@@ -22,7 +32,19 @@ export function CardBody({ className, ...props }: HTMLAttributes<HTMLDivElement>
 }
 
 /** A summary number with its caption (dashboard and insights cards). */
-export function StatCard({ label, value, icon, hint, className }: { label: string; value: ReactNode; icon?: ReactNode; hint?: ReactNode; className?: string }) {
+export function StatCard({
+  label,
+  value,
+  icon,
+  hint,
+  className,
+}: {
+  label: string;
+  value: ReactNode;
+  icon?: ReactNode;
+  hint?: ReactNode;
+  className?: string;
+}) {
   return (
     <Card className={cn('flex items-start justify-between gap-3 p-5', className)}>
       <div>

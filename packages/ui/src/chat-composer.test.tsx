@@ -6,7 +6,15 @@ import { ChatComposer } from './chat-composer.tsx';
 
 function Harness({ onSend, canSend = true }: { onSend: (text: string) => void; canSend?: boolean }) {
   const [value, setValue] = useState('');
-  return <ChatComposer label="Message" value={value} onChange={setValue} canSend={canSend && value.trim() !== ''} onSend={() => onSend(value)} />;
+  return (
+    <ChatComposer
+      label="Message"
+      value={value}
+      onChange={setValue}
+      canSend={canSend && value.trim() !== ''}
+      onSend={() => onSend(value)}
+    />
+  );
 }
 
 describe('ChatComposer', () => {

@@ -23,7 +23,18 @@ type ChatComposerProps = {
 };
 
 /** The chat input (spec section 2): Enter sends, Shift+Enter adds a line. */
-export function ChatComposer({ value, onChange, onSend, canSend, disabled, label = 'Message', placeholder, maxLength, top, tools }: ChatComposerProps) {
+export function ChatComposer({
+  value,
+  onChange,
+  onSend,
+  canSend,
+  disabled,
+  label = 'Message',
+  placeholder,
+  maxLength,
+  top,
+  tools,
+}: ChatComposerProps) {
   const ref = useRef<HTMLTextAreaElement>(null);
 
   useLayoutEffect(() => {
@@ -44,7 +55,12 @@ export function ChatComposer({ value, onChange, onSend, canSend, disabled, label
   return (
     <div className="flex flex-col gap-2">
       {top}
-      <div className={cn('flex items-end gap-1.5 rounded-xl border border-line bg-surface p-1.5 focus-within:border-brand-500', disabled && 'opacity-60')}>
+      <div
+        className={cn(
+          'flex items-end gap-1.5 rounded-xl border border-line bg-surface p-1.5 focus-within:border-brand-500',
+          disabled && 'opacity-60',
+        )}
+      >
         {tools}
         <textarea
           ref={ref}

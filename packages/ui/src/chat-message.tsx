@@ -35,18 +35,33 @@ export function ChatMessage({ message, author, selectable = true, actions }: Cha
   const time = message.createdAt ? new Date(message.createdAt) : undefined;
   const name = author ?? (mine ? 'You' : 'Assistant');
   return (
-    <div className={cn('flex', mine ? 'justify-end' : 'justify-start')} data-testid="chat-message" data-role={message.role} data-error={message.isError ? 'true' : undefined}>
+    <div
+      className={cn('flex', mine ? 'justify-end' : 'justify-start')}
+      data-testid="chat-message"
+      data-role={message.role}
+      data-error={message.isError ? 'true' : undefined}
+    >
       <div
         aria-label={`${name} said`}
         role="group"
         className={cn(
           'max-w-[85%] min-w-0 rounded-2xl px-3 py-2 text-sm shadow-sm',
-          mine ? 'rounded-br-sm bg-brand-600 text-white' : message.isError ? 'rounded-bl-sm border border-red-200 bg-red-50 text-red-800' : 'rounded-bl-sm border border-line bg-surface text-ink',
+          mine
+            ? 'rounded-br-sm bg-brand-600 text-white'
+            : message.isError
+              ? 'rounded-bl-sm border border-red-200 bg-red-50 text-red-800'
+              : 'rounded-bl-sm border border-line bg-surface text-ink',
           !selectable && 'select-none',
         )}
       >
         <p className={cn('mb-1 flex items-center gap-1 text-[11px]', mine ? 'text-white/80' : 'text-muted')}>
-          {mine ? <User aria-hidden className="h-3 w-3" /> : message.isError ? <AlertTriangle aria-hidden className="h-3 w-3 text-danger" /> : <Bot aria-hidden className="h-3 w-3" />}
+          {mine ? (
+            <User aria-hidden className="h-3 w-3" />
+          ) : message.isError ? (
+            <AlertTriangle aria-hidden className="h-3 w-3 text-danger" />
+          ) : (
+            <Bot aria-hidden className="h-3 w-3" />
+          )}
           <span>{name}</span>
           {time && !Number.isNaN(time.getTime()) && (
             <time dateTime={message.createdAt} className="ml-auto pl-2 tabular-nums">
@@ -59,11 +74,19 @@ export function ChatMessage({ message, author, selectable = true, actions }: Cha
         ) : (
           <Markdown>{message.content}</Markdown>
         )}
-        {message.isStreaming && <span aria-hidden className="ml-0.5 inline-block h-3 w-1.5 animate-pulse bg-current align-middle" />}
+        {message.isStreaming && (
+          <span aria-hidden className="ml-0.5 inline-block h-3 w-1.5 animate-pulse bg-current align-middle" />
+        )}
         {message.files && message.files.length > 0 && (
           <ul aria-label="Attached files" className="mt-1.5 flex flex-wrap gap-1">
             {message.files.map((file, i) => (
-              <li key={`${file.name}-${i}`} className={cn('flex items-center gap-1 rounded-md px-1.5 py-0.5 text-[11px]', mine ? 'bg-white/15' : 'bg-canvas')}>
+              <li
+                key={`${file.name}-${i}`}
+                className={cn(
+                  'flex items-center gap-1 rounded-md px-1.5 py-0.5 text-[11px]',
+                  mine ? 'bg-white/15' : 'bg-canvas',
+                )}
+              >
                 <Paperclip aria-hidden className="h-3 w-3" /> {file.name}
               </li>
             ))}
@@ -79,9 +102,18 @@ export function ChatMessage({ message, author, selectable = true, actions }: Cha
 export function TypingIndicator({ label = 'Assistant is typing' }: { label?: string }) {
   return (
     <div className="flex justify-start">
-      <div role="status" aria-label={label} className="flex items-center gap-1 rounded-2xl rounded-bl-sm border border-line bg-surface px-3 py-3 shadow-sm">
+      <div
+        role="status"
+        aria-label={label}
+        className="flex items-center gap-1 rounded-2xl rounded-bl-sm border border-line bg-surface px-3 py-3 shadow-sm"
+      >
         {[0, 150, 300].map((delay) => (
-          <span key={delay} aria-hidden className="h-1.5 w-1.5 animate-bounce rounded-full bg-muted" style={{ animationDelay: `${delay}ms` }} />
+          <span
+            key={delay}
+            aria-hidden
+            className="h-1.5 w-1.5 animate-bounce rounded-full bg-muted"
+            style={{ animationDelay: `${delay}ms` }}
+          />
         ))}
       </div>
     </div>

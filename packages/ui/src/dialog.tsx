@@ -25,7 +25,11 @@ export function Dialog({ open, onOpenChange, title, description, children, foote
         <RadixDialog.Overlay className={overlay} />
         <RadixDialog.Content className={cn(panel, className)}>
           <RadixDialog.Title className="text-lg font-semibold text-ink">{title}</RadixDialog.Title>
-          {description ? <RadixDialog.Description className="mt-1 text-sm text-muted">{description}</RadixDialog.Description> : <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>}
+          {description ? (
+            <RadixDialog.Description className="mt-1 text-sm text-muted">{description}</RadixDialog.Description>
+          ) : (
+            <RadixDialog.Description className="sr-only">{title}</RadixDialog.Description>
+          )}
           {children && <div className="mt-4">{children}</div>}
           {footer && <div className="mt-6 flex justify-end gap-2">{footer}</div>}
         </RadixDialog.Content>
@@ -47,7 +51,17 @@ type ConfirmDialogProps = {
 };
 
 /** An alert dialog asking for confirmation (role="alertdialog"); Cancel has the initial focus. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel = 'Confirm', cancelLabel = 'Cancel', destructive, isPending, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  confirmLabel = 'Confirm',
+  cancelLabel = 'Cancel',
+  destructive,
+  isPending,
+  onConfirm,
+}: ConfirmDialogProps) {
   return (
     <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixAlertDialog.Portal>

@@ -6,12 +6,24 @@ import { cn } from './lib/cn.ts';
  * A menu button: the trigger child must be a button with an accessible name. Non-modal, so an item
  * may open a dialog without the menu's focus trap and pointer lock fighting the dialog's.
  */
-export function DropdownMenu({ trigger, children, align = 'end' }: { trigger: ReactElement; children: ReactNode; align?: 'start' | 'center' | 'end' }) {
+export function DropdownMenu({
+  trigger,
+  children,
+  align = 'end',
+}: {
+  trigger: ReactElement;
+  children: ReactNode;
+  align?: 'start' | 'center' | 'end';
+}) {
   return (
     <RadixMenu.Root modal={false}>
       <RadixMenu.Trigger asChild>{trigger}</RadixMenu.Trigger>
       <RadixMenu.Portal>
-        <RadixMenu.Content align={align} sideOffset={4} className="z-50 min-w-44 rounded-lg border border-line bg-surface p-1 shadow-lg">
+        <RadixMenu.Content
+          align={align}
+          sideOffset={4}
+          className="z-50 min-w-44 rounded-lg border border-line bg-surface p-1 shadow-lg"
+        >
           {children}
         </RadixMenu.Content>
       </RadixMenu.Portal>
@@ -22,7 +34,10 @@ export function DropdownMenu({ trigger, children, align = 'end' }: { trigger: Re
 export function DropdownMenuItem({ className, ...props }: ComponentProps<typeof RadixMenu.Item>) {
   return (
     <RadixMenu.Item
-      className={cn('flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[disabled]:opacity-50', className)}
+      className={cn(
+        'flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[disabled]:opacity-50',
+        className,
+      )}
       {...props}
     />
   );
@@ -35,7 +50,10 @@ export function DropdownMenuRadioGroup(props: ComponentProps<typeof RadixMenu.Ra
 export function DropdownMenuRadioItem({ className, children, ...props }: ComponentProps<typeof RadixMenu.RadioItem>) {
   return (
     <RadixMenu.RadioItem
-      className={cn('relative flex cursor-pointer select-none items-center rounded-md py-2 pl-7 pr-3 text-sm text-ink outline-none data-[highlighted]:bg-brand-50', className)}
+      className={cn(
+        'relative flex cursor-pointer select-none items-center rounded-md py-2 pl-7 pr-3 text-sm text-ink outline-none data-[highlighted]:bg-brand-50',
+        className,
+      )}
       {...props}
     >
       <RadixMenu.ItemIndicator className="absolute left-2 h-2 w-2 rounded-full bg-brand-600" />

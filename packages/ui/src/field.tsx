@@ -21,7 +21,11 @@ export function Field({ label, children, hint, error, className }: FieldProps) {
       <label htmlFor={controlId} className="text-sm font-medium text-ink">
         {label}
       </label>
-      {cloneElement(children, { id: controlId, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined })}
+      {cloneElement(children, {
+        id: controlId,
+        'aria-describedby': describedBy,
+        'aria-invalid': error ? true : undefined,
+      })}
       {hint && (
         <p id={`${id}-hint`} className="text-xs text-muted">
           {hint}

@@ -23,7 +23,11 @@ function textOf(node: HastNode): string {
 function infoStringOf(code: HastNode | undefined): string {
   if (!code || code.type !== 'element') return '';
   const classes = Array.isArray(code.properties.className) ? code.properties.className : [];
-  const language = classes.map(String).find((c) => c.startsWith('language-'))?.slice('language-'.length) ?? '';
+  const language =
+    classes
+      .map(String)
+      .find((c) => c.startsWith('language-'))
+      ?.slice('language-'.length) ?? '';
   const meta = (code.data as { meta?: unknown } | undefined)?.meta;
   return typeof meta === 'string' && meta ? `${language} ${meta}` : language;
 }
@@ -33,8 +37,13 @@ function CodeBlock({ node }: ComponentProps<'pre'> & ExtraProps) {
   const label = codeBlockLabel(infoStringOf(code));
   const text = code ? textOf(code).replace(/\n$/, '') : '';
   return (
-    <figure className="my-2 overflow-hidden rounded-lg border border-slate-700 bg-slate-900 text-slate-100" data-testid="code-block">
-      <figcaption className="border-b border-slate-700 px-3 py-1 font-mono text-[11px] uppercase tracking-wide text-slate-300">{label}</figcaption>
+    <figure
+      className="my-2 overflow-hidden rounded-lg border border-slate-700 bg-slate-900 text-slate-100"
+      data-testid="code-block"
+    >
+      <figcaption className="border-b border-slate-700 px-3 py-1 font-mono text-[11px] uppercase tracking-wide text-slate-300">
+        {label}
+      </figcaption>
       <pre className="overflow-x-auto p-3 text-xs leading-relaxed">
         <code className="font-mono">{text}</code>
       </pre>

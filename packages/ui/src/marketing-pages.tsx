@@ -14,7 +14,8 @@ const anchor: RenderLink = ({ href, className, children }) => (
 /** An entry point is a link when it has an href, otherwise a button calling onClick. */
 export type EntryAction = { href?: string; onClick?: () => void };
 
-const navLink = 'rounded-md px-3 py-2 text-sm font-medium text-muted transition-colors hover:bg-brand-50 hover:text-ink';
+const navLink =
+  'rounded-md px-3 py-2 text-sm font-medium text-muted transition-colors hover:bg-brand-50 hover:text-ink';
 
 function Brand() {
   return (
@@ -44,7 +45,15 @@ function SiteHeader({ links, renderLink }: { links: Array<{ label: string; href:
   );
 }
 
-function EntryButton({ action, variant, children }: { action: EntryAction; variant: 'primary' | 'secondary'; children: ReactNode }) {
+function EntryButton({
+  action,
+  variant,
+  children,
+}: {
+  action: EntryAction;
+  variant: 'primary' | 'secondary';
+  children: ReactNode;
+}) {
   if (action.href) {
     return (
       <Button asChild size="lg" variant={variant}>
@@ -71,9 +80,21 @@ export function LandingPage({ createAssessment, takeAssessment, renderLink = anc
     { label: 'Careers', href: '/careers' },
   ];
   const features = [
-    { icon: <ClipboardCheck aria-hidden />, title: 'Build real assessments', text: 'Multiple choice, short answers, file uploads and coding tasks in one exam.' },
-    { icon: <Sparkles aria-hidden />, title: 'Guided AI assistance', text: 'Give candidates an assistant you configure, and see how they work with it.' },
-    { icon: <Compass aria-hidden />, title: 'Fair by design', text: 'Focus, full-screen and paste tracking keep outside tools out of the room.' },
+    {
+      icon: <ClipboardCheck aria-hidden />,
+      title: 'Build real assessments',
+      text: 'Multiple choice, short answers, file uploads and coding tasks in one exam.',
+    },
+    {
+      icon: <Sparkles aria-hidden />,
+      title: 'Guided AI assistance',
+      text: 'Give candidates an assistant you configure, and see how they work with it.',
+    },
+    {
+      icon: <Compass aria-hidden />,
+      title: 'Fair by design',
+      text: 'Focus, full-screen and paste tracking keep outside tools out of the room.',
+    },
   ];
   return (
     <div className="min-h-full bg-gradient-to-b from-brand-50 via-canvas to-canvas">
@@ -83,9 +104,12 @@ export function LandingPage({ createAssessment, takeAssessment, renderLink = anc
           <p className="inline-flex items-center gap-2 rounded-full border border-brand-100 bg-surface px-3 py-1 text-xs font-medium text-brand-700">
             <Sparkles aria-hidden className="h-3.5 w-3.5" /> Assessments for the age of AI
           </p>
-          <h1 className="mt-6 text-4xl font-bold tracking-tight text-ink sm:text-5xl">Assess the human intelligence behind the language model</h1>
+          <h1 className="mt-6 text-4xl font-bold tracking-tight text-ink sm:text-5xl">
+            Assess the human intelligence behind the language model
+          </h1>
           <p className="mx-auto mt-5 max-w-2xl text-lg text-muted">
-            Create proctored exams with a coding workspace and an AI assistant you control, then see how each candidate reasons with guided help.
+            Create proctored exams with a coding workspace and an AI assistant you control, then see how each candidate
+            reasons with guided help.
           </p>
           <div className="mt-10 flex flex-wrap items-center justify-center gap-3">
             <EntryButton action={createAssessment} variant="primary">
@@ -99,7 +123,9 @@ export function LandingPage({ createAssessment, takeAssessment, renderLink = anc
         <section aria-label="Highlights" className="mt-20 grid gap-4 md:grid-cols-3">
           {features.map((f) => (
             <div key={f.title} className="rounded-card border border-line bg-surface p-6 shadow-sm">
-              <div className="mb-3 inline-flex rounded-lg bg-brand-50 p-2 text-brand-600 [&_svg]:h-5 [&_svg]:w-5">{f.icon}</div>
+              <div className="mb-3 inline-flex rounded-lg bg-brand-50 p-2 text-brand-600 [&_svg]:h-5 [&_svg]:w-5">
+                {f.icon}
+              </div>
               <h2 className="text-base font-semibold text-ink">{f.title}</h2>
               <p className="mt-1 text-sm text-muted">{f.text}</p>
             </div>
@@ -142,7 +168,13 @@ export function NotFoundPage({ path, renderLink = anchor }: { path: string; rend
       <p className="mt-2 text-sm text-muted">
         Nothing lives at <code className={cn('rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs')}>{path}</code>.
       </p>
-      <div className="mt-8">{renderLink({ href: '/', className: 'text-sm font-medium text-brand-600 underline underline-offset-4 hover:text-brand-700', children: 'Return to Home' })}</div>
+      <div className="mt-8">
+        {renderLink({
+          href: '/',
+          className: 'text-sm font-medium text-brand-600 underline underline-offset-4 hover:text-brand-700',
+          children: 'Return to Home',
+        })}
+      </div>
     </main>
   );
 }

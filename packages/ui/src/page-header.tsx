@@ -2,7 +2,19 @@ import type { ReactNode } from 'react';
 import { cn } from './lib/cn.ts';
 
 /** The heading block at the top of a page: one h1, an optional line below, actions on the right. */
-export function PageHeader({ title, description, actions, back, className }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; back?: ReactNode; className?: string }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+  back,
+  className,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  back?: ReactNode;
+  className?: string;
+}) {
   return (
     <header className={cn('mb-6 flex flex-wrap items-end justify-between gap-4', className)}>
       <div className="min-w-0">

@@ -22,7 +22,10 @@ type SelectProps = {
  * A listbox select. The trigger is a button (role="combobox"), so a <label htmlFor> names it and
  * Field can wrap it like any input.
  */
-export const Select = forwardRef<HTMLButtonElement, SelectProps>(function Select({ value, onValueChange, options, placeholder, disabled, className, ...triggerProps }, ref) {
+export const Select = forwardRef<HTMLButtonElement, SelectProps>(function Select(
+  { value, onValueChange, options, placeholder, disabled, className, ...triggerProps },
+  ref,
+) {
   return (
     <RadixSelect.Root value={value} onValueChange={onValueChange} disabled={disabled}>
       <RadixSelect.Trigger
@@ -39,7 +42,11 @@ export const Select = forwardRef<HTMLButtonElement, SelectProps>(function Select
         </RadixSelect.Icon>
       </RadixSelect.Trigger>
       <RadixSelect.Portal>
-        <RadixSelect.Content position="popper" sideOffset={4} className="z-50 max-h-72 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-lg border border-line bg-surface shadow-lg">
+        <RadixSelect.Content
+          position="popper"
+          sideOffset={4}
+          className="z-50 max-h-72 min-w-[var(--radix-select-trigger-width)] overflow-hidden rounded-lg border border-line bg-surface shadow-lg"
+        >
           <RadixSelect.Viewport className="p-1">
             {options.map((option) => (
               <RadixSelect.Item

@@ -28,7 +28,21 @@ export function Switch({ className, ...props }: SwitchProps) {
 }
 
 /** A switch with its visible label (and optional hint) tied to it; the whole row reads as one setting. */
-export function SwitchField({ label, hint, checked, onCheckedChange, disabled, className }: { label: string; hint?: string; checked: boolean; onCheckedChange: (checked: boolean) => void; disabled?: boolean; className?: string }) {
+export function SwitchField({
+  label,
+  hint,
+  checked,
+  onCheckedChange,
+  disabled,
+  className,
+}: {
+  label: string;
+  hint?: string;
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+  disabled?: boolean;
+  className?: string;
+}) {
   const id = useId();
   return (
     <div className={cn('flex items-start justify-between gap-4', className)}>
@@ -42,7 +56,13 @@ export function SwitchField({ label, hint, checked, onCheckedChange, disabled, c
           </p>
         )}
       </div>
-      <Switch id={id} checked={checked} onCheckedChange={onCheckedChange} disabled={disabled} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <Switch
+        id={id}
+        checked={checked}
+        onCheckedChange={onCheckedChange}
+        disabled={disabled}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
     </div>
   );
 }

@@ -23,7 +23,13 @@ export function TableRow({ className, ...props }: HTMLAttributes<HTMLTableRowEle
 }
 
 export function TableHeaderCell({ className, ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={cn('whitespace-nowrap px-2.5 py-3 text-xs font-semibold text-muted first:pl-5 last:pr-5', className)} {...props} />;
+  return (
+    <th
+      scope="col"
+      className={cn('whitespace-nowrap px-2.5 py-3 text-xs font-semibold text-muted first:pl-5 last:pr-5', className)}
+      {...props}
+    />
+  );
 }
 
 export function TableCell({ className, ...props }: TdHTMLAttributes<HTMLTableCellElement>) {

@@ -5,7 +5,12 @@ import { cn } from './lib/cn.ts';
 export const Tabs = RadixTabs.Root;
 
 export function TabsList({ className, ...props }: ComponentProps<typeof RadixTabs.List>) {
-  return <RadixTabs.List className={cn('inline-flex items-center gap-1 rounded-lg border border-line bg-surface p-1', className)} {...props} />;
+  return (
+    <RadixTabs.List
+      className={cn('inline-flex items-center gap-1 rounded-lg border border-line bg-surface p-1', className)}
+      {...props}
+    />
+  );
 }
 
 export function TabsTrigger({ className, ...props }: ComponentProps<typeof RadixTabs.Trigger>) {

@@ -5,7 +5,9 @@ import { Toaster as SonnerToaster } from 'sonner';
  * never covers the header's actions or the exam page's chat input.
  */
 export function Toaster() {
-  return <SonnerToaster visibleToasts={1} position="top-right" offset={{ top: 72, right: 24 }} richColors closeButton />;
+  return (
+    <SonnerToaster visibleToasts={1} position="top-right" offset={{ top: 72, right: 24 }} richColors closeButton />
+  );
 }
 
 export { toast } from 'sonner';

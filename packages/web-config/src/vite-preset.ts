@@ -13,7 +13,10 @@ function serviceUrl(service: ServiceName): string {
 /** /api/* and /workspace/* go to the service that owns them (see @exam/domain/service-routes). */
 function proxyTable(): Record<string, ProxyOptions> {
   return Object.fromEntries(
-    SERVICE_ROUTES.map(([pattern, service]) => [pattern, { target: serviceUrl(service), changeOrigin: false, ws: service === 'workspace-orchestrator', xfwd: true }]),
+    SERVICE_ROUTES.map(([pattern, service]) => [
+      pattern,
+      { target: serviceUrl(service), changeOrigin: false, ws: service === 'workspace-orchestrator', xfwd: true },
+    ]),
   );
 }
 
@@ -22,8 +25,10 @@ export type RuntimeConfig = { creatorOrigin: string; takerOrigin: string };
 
 export function runtimeConfig(): RuntimeConfig {
   return {
-    creatorOrigin: process.env.CREATOR_ORIGIN ?? `http://localhost:${process.env.CREATOR_WEB_PORT ?? DEFAULT_PORTS['creator-web']}`,
-    takerOrigin: process.env.TAKER_ORIGIN ?? `http://localhost:${process.env.TAKER_WEB_PORT ?? DEFAULT_PORTS['taker-web']}`,
+    creatorOrigin:
+      process.env.CREATOR_ORIGIN ?? `http://localhost:${process.env.CREATOR_WEB_PORT ?? DEFAULT_PORTS['creator-web']}`,
+    takerOrigin:
+      process.env.TAKER_ORIGIN ?? `http://localhost:${process.env.TAKER_WEB_PORT ?? DEFAULT_PORTS['taker-web']}`,
   };
 }
 

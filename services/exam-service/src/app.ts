@@ -33,9 +33,19 @@ export async function buildApp(config: Config, deps: Deps) {
 
   const examsRepository = createExamsRepository(deps.database);
   const materialsRepository = createMaterialsRepository(deps.database);
-  await app.register(examsRoutes(createExamsService(examsRepository, materialsRepository, deps, { encryptionKey: config.encryptionKey })));
-  await app.register(materialsRoutes(createMaterialsService(materialsRepository, deps), { maxBytes: config.MATERIAL_MAX_BYTES }));
-  await app.register(publicRoutes(createPublicService(examsRepository, materialsRepository, { defaultProviderKeys: config.defaultProviderKeys })));
+  await app.register(
+    examsRoutes(
+      createExamsService(examsRepository, materialsRepository, deps, { encryptionKey: config.encryptionKey }),
+    ),
+  );
+  await app.register(
+    materialsRoutes(createMaterialsService(materialsRepository, deps), { maxBytes: config.MATERIAL_MAX_BYTES }),
+  );
+  await app.register(
+    publicRoutes(
+      createPublicService(examsRepository, materialsRepository, { defaultProviderKeys: config.defaultProviderKeys }),
+    ),
+  );
   await app.register(internalRoutes(createInternalService(examsRepository, materialsRepository)));
 
   return app;

@@ -9,10 +9,18 @@ const ConfigSchema = z.object({
   /** AES-256-GCM key (32 bytes, base64) for creators' provider API keys. Generated under DATA_DIR when unset. */
   ENCRYPTION_KEY: z.string().optional(),
   CREATOR_TOKEN_TTL: z.string().default('12h'),
-  MATERIAL_MAX_BYTES: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
+  MATERIAL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 * 1024),
   /** Failed sign-ins allowed per address in the window before the address is throttled. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
-  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(15 * 60),
+  LOGIN_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(15 * 60),
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
   TRUST_PROXY: booleanFlag.default(true),
   /**

@@ -6,7 +6,11 @@ import { systemClock, uuidIds } from './deps.ts';
 
 try {
   const config = loadConfig(process.env);
-  const database = await openExamDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir, poolSize: config.DATABASE_POOL_SIZE });
+  const database = await openExamDatabase({
+    databaseUrl: config.DATABASE_URL,
+    pgliteDir: config.pgliteDir,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
   const app = await buildApp(config, { database, clock: systemClock, ids: uuidIds });
   app.addHook('onClose', () => database.close());
   await runServer(app, { host: config.HOST, port: config.PORT });

@@ -9,12 +9,23 @@ import { systemClock, uuidIds, type Deps } from './deps.ts';
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64url');
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ ...TEST_SECRETS, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent', SCRYPT_COST: '1024', DATA_DIR: '/nonexistent', ...overrides });
+  return loadConfig({
+    ...TEST_SECRETS,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    LOG_LEVEL: 'silent',
+    SCRYPT_COST: '1024',
+    DATA_DIR: '/nonexistent',
+    ...overrides,
+  });
 }
 
 /** An app on the shared test database (PGlite, or PostgreSQL under test:pg). */
 export async function buildTestApp(opts: { env?: Record<string, string>; deps?: Partial<Deps> } = {}) {
-  const database = await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
+  const database = await openTestDatabase({
+    schema,
+    migrationsFolder: MIGRATIONS_FOLDER,
+    migrationsSchema: MIGRATIONS_SCHEMA,
+  });
   const app = await buildApp(testConfig(opts.env), { database, clock: systemClock, ids: uuidIds, ...opts.deps });
   await app.ready();
   return app;
@@ -24,7 +35,11 @@ let counter = 0;
 /** A fresh creator account and its bearer header. */
 export async function createCreator(app: Awaited<ReturnType<typeof buildTestApp>>) {
   const email = `creator-${Date.now()}-${++counter}-${Math.floor(performance.now())}@example.test`;
-  const response = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password: 'secret123' } });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/register',
+    payload: { email, password: 'secret123' },
+  });
   const body = response.json() as { token: string; user: { id: string; email: string } };
   return { ...body, email, headers: { authorization: `Bearer ${body.token}` } };
 }
@@ -38,8 +53,21 @@ export function examBody(overrides: Record<string, unknown> = {}) {
     timerEnabled: true,
     timerMinutes: 45,
     questions: [
-      { id: 'q1', type: 'mcq', title: 'Powerhouse of the cell', topic: 'cells', options: ['Nucleus', 'ANSWER-CANARY-mitochondria'], correctAnswer: 'ANSWER-CANARY-mitochondria' },
-      { id: 'q2', type: 'short-answer', title: 'Name the pigment', topic: 'plants', acceptedAnswers: ['ACCEPTED-CANARY-chlorophyll'] },
+      {
+        id: 'q1',
+        type: 'mcq',
+        title: 'Powerhouse of the cell',
+        topic: 'cells',
+        options: ['Nucleus', 'ANSWER-CANARY-mitochondria'],
+        correctAnswer: 'ANSWER-CANARY-mitochondria',
+      },
+      {
+        id: 'q2',
+        type: 'short-answer',
+        title: 'Name the pigment',
+        topic: 'plants',
+        acceptedAnswers: ['ACCEPTED-CANARY-chlorophyll'],
+      },
       { id: 'q3', type: 'file-upload', title: 'Upload your lab report' },
     ],
     ...overrides,
@@ -47,7 +75,11 @@ export function examBody(overrides: Record<string, unknown> = {}) {
 }
 
 /** Creates an exam through the API and returns it. */
-export async function createExam(app: TestApp, headers: Record<string, string>, overrides: Record<string, unknown> = {}) {
+export async function createExam(
+  app: TestApp,
+  headers: Record<string, string>,
+  overrides: Record<string, unknown> = {},
+) {
   const response = await app.inject({ method: 'POST', url: '/api/exams', headers, payload: examBody(overrides) });
   if (response.statusCode !== 201) throw new Error(`create exam failed: ${response.statusCode} ${response.body}`);
   return (response.json() as { exam: { id: string } & Record<string, unknown> }).exam;

@@ -19,12 +19,21 @@ export async function buildApp(config: Config, deps: Deps) {
   const repo = createChatRepository(deps.database);
   const chatService = createChatService(repo, deps, {
     encryptionKey: config.encryptionKey,
-    serverKeys: { openai: config.OPENAI_API_KEY, anthropic: config.ANTHROPIC_API_KEY, groq: config.GROQ_API_KEY, google: config.GEMINI_API_KEY },
+    serverKeys: {
+      openai: config.OPENAI_API_KEY,
+      anthropic: config.ANTHROPIC_API_KEY,
+      groq: config.GROQ_API_KEY,
+      google: config.GEMINI_API_KEY,
+    },
     historyMessages: config.HISTORY_MESSAGES,
     baseUrlGuard: createBaseUrlGuard({ allowedHosts: config.OPENAI_COMPATIBLE_ALLOWED_HOSTS }),
-    testChatLimit: { messages: config.TEST_CHAT_MESSAGES_PER_WINDOW, windowMs: config.TEST_CHAT_WINDOW_MINUTES * 60_000 },
+    testChatLimit: {
+      messages: config.TEST_CHAT_MESSAGES_PER_WINDOW,
+      windowMs: config.TEST_CHAT_WINDOW_MINUTES * 60_000,
+    },
     // Never the key or the ciphertext: only that it could not be read (a different ENCRYPTION_KEY).
-    onDecryptFailure: () => app.log.error('the creator API key could not be decrypted; check that ENCRYPTION_KEY matches exam-service'),
+    onDecryptFailure: () =>
+      app.log.error('the creator API key could not be decrypted; check that ENCRYPTION_KEY matches exam-service'),
   });
   await app.register(chatRoutes(chatService, deps.llm, { coalesceMs: config.SSE_COALESCE_MS }));
   await app.register(transcriptRoutes(repo, deps.attempts));

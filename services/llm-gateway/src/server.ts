@@ -1,6 +1,11 @@
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
 import { buildApp } from './app.ts';
-import { cachedAttemptSource, cachedExamSource, httpAttemptSource, httpExamSource } from './clients/platform-clients.ts';
+import {
+  cachedAttemptSource,
+  cachedExamSource,
+  httpAttemptSource,
+  httpExamSource,
+} from './clients/platform-clients.ts';
 import { loadConfig } from './config.ts';
 import { openGatewayDatabase } from './db/database.ts';
 import { systemClock, uuidIds } from './deps.ts';
@@ -11,12 +16,21 @@ const LISTEN_BACKLOG = 4096;
 
 try {
   const config = loadConfig(process.env);
-  const database = await openGatewayDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir, poolSize: config.DATABASE_POOL_SIZE });
+  const database = await openGatewayDatabase({
+    databaseUrl: config.DATABASE_URL,
+    pgliteDir: config.pgliteDir,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
   const internal = { timeoutMs: config.INTERNAL_TIMEOUT_MS };
   const now = () => Date.now();
   const llm = createLlmClient(
     realAdapters(
-      { openai: config.OPENAI_BASE_URL, anthropic: config.ANTHROPIC_BASE_URL, groq: config.GROQ_BASE_URL, google: config.GOOGLE_GEMINI_BASE_URL },
+      {
+        openai: config.OPENAI_BASE_URL,
+        anthropic: config.ANTHROPIC_BASE_URL,
+        groq: config.GROQ_BASE_URL,
+        google: config.GOOGLE_GEMINI_BASE_URL,
+      },
       createBaseUrlGuard({ allowedHosts: config.OPENAI_COMPATIBLE_ALLOWED_HOSTS }),
     ),
     { totalMs: config.UPSTREAM_TIMEOUT_MS, firstTokenMs: config.UPSTREAM_FIRST_TOKEN_TIMEOUT_MS },
@@ -25,8 +39,14 @@ try {
     database,
     clock: systemClock,
     ids: uuidIds,
-    exams: cachedExamSource(httpExamSource(config.EXAM_SERVICE_URL, config.internalToken, internal), { ttlMs: config.EXAM_CACHE_MS, now }),
-    attempts: cachedAttemptSource(httpAttemptSource(config.RESULTS_SERVICE_URL, config.internalToken, internal), { ttlMs: config.ATTEMPT_CACHE_MS, now }),
+    exams: cachedExamSource(httpExamSource(config.EXAM_SERVICE_URL, config.internalToken, internal), {
+      ttlMs: config.EXAM_CACHE_MS,
+      now,
+    }),
+    attempts: cachedAttemptSource(httpAttemptSource(config.RESULTS_SERVICE_URL, config.internalToken, internal), {
+      ttlMs: config.ATTEMPT_CACHE_MS,
+      now,
+    }),
     llm,
   });
   app.addHook('onClose', () => database.close());
@@ -40,7 +60,8 @@ try {
   // loop is busy overflowed it, and the kernel reset the connections it had to drop (bench/README.md). The
   // kernel caps the backlog at net.core.somaxconn.
   const listen = app.listen.bind(app) as (opts: { host: string; port: number; backlog?: number }) => Promise<string>;
-  app.listen = ((opts: { host: string; port: number }) => listen({ ...opts, backlog: LISTEN_BACKLOG })) as typeof app.listen;
+  app.listen = ((opts: { host: string; port: number }) =>
+    listen({ ...opts, backlog: LISTEN_BACKLOG })) as typeof app.listen;
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {
   exitOnStartupError(err);

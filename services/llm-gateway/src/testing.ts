@@ -51,15 +51,34 @@ export function fakePlatform() {
 export type FakePlatform = ReturnType<typeof fakePlatform>;
 
 /** An app on the shared test database (PGlite, or PostgreSQL under test:pg), with the real provider adapters. */
-export async function buildTestApp(opts: { env?: Record<string, string>; deps?: Partial<Deps>; platform?: FakePlatform } = {}) {
+export async function buildTestApp(
+  opts: { env?: Record<string, string>; deps?: Partial<Deps>; platform?: FakePlatform } = {},
+) {
   const config = testConfig(opts.env);
-  const database = await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
+  const database = await openTestDatabase({
+    schema,
+    migrationsFolder: MIGRATIONS_FOLDER,
+    migrationsSchema: MIGRATIONS_SCHEMA,
+  });
   const platform = opts.platform ?? fakePlatform();
   const llm = createLlmClient(
-    realAdapters({ openai: config.OPENAI_BASE_URL, anthropic: config.ANTHROPIC_BASE_URL, groq: config.GROQ_BASE_URL, google: config.GOOGLE_GEMINI_BASE_URL }),
+    realAdapters({
+      openai: config.OPENAI_BASE_URL,
+      anthropic: config.ANTHROPIC_BASE_URL,
+      groq: config.GROQ_BASE_URL,
+      google: config.GOOGLE_GEMINI_BASE_URL,
+    }),
     { totalMs: config.UPSTREAM_TIMEOUT_MS, firstTokenMs: config.UPSTREAM_FIRST_TOKEN_TIMEOUT_MS },
   );
-  const app = await buildApp(config, { database, clock: systemClock, ids: uuidIds, exams: platform.examSource, attempts: platform.attemptSource, llm, ...opts.deps });
+  const app = await buildApp(config, {
+    database,
+    clock: systemClock,
+    ids: uuidIds,
+    exams: platform.examSource,
+    attempts: platform.attemptSource,
+    llm,
+    ...opts.deps,
+  });
   await app.ready();
   return Object.assign(app, { platform });
 }
@@ -98,21 +117,41 @@ export function makeExam(overrides: ExamOverrides = {}): InternalExam {
     timerEnabled: false,
     timerMinutes: 60,
     fullScreenEnabled: false,
-    codingWorkspace: { enabled: false, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false },
-    questions: overrides.questions ?? [QuestionSchema.parse({ id: 'q1', type: 'short-answer', title: 'What is a p-value?', acceptedAnswers: ['probability'] })],
+    codingWorkspace: {
+      enabled: false,
+      saveFilesInResults: true,
+      workspaceType: 'vscode',
+      allowPackageRegistries: false,
+    },
+    questions: overrides.questions ?? [
+      QuestionSchema.parse({
+        id: 'q1',
+        type: 'short-answer',
+        title: 'What is a p-value?',
+        acceptedAnswers: ['probability'],
+      }),
+    ],
     isLive: true,
     isDraft: false,
     publishedAt: now,
     createdAt: now,
     lastEditedAt: now,
     updatedAt: now,
-    aiSettings: { ...aiSettings, ...overrides.ai, encryptedApiKey: apiKey ? encryptSecret(apiKey, Buffer.from(TEST_ENCRYPTION_KEY, 'base64url')) : null },
+    aiSettings: {
+      ...aiSettings,
+      ...overrides.ai,
+      encryptedApiKey: apiKey ? encryptSecret(apiKey, Buffer.from(TEST_ENCRYPTION_KEY, 'base64url')) : null,
+    },
     materialTexts: overrides.materialTexts ?? [],
   };
 }
 
 /** Registers the exam and an open attempt on it; returns the attempt token's header. */
-export function startAttempt(app: TestApp, exam: InternalExam, opts: { isOpen?: boolean; questions?: PublicQuestion[] } = {}) {
+export function startAttempt(
+  app: TestApp,
+  exam: InternalExam,
+  opts: { isOpen?: boolean; questions?: PublicQuestion[] } = {},
+) {
   app.platform.exams.set(exam.id, exam);
   const attemptId = randomUUID();
   app.platform.attempts.set(attemptId, {
@@ -125,12 +164,21 @@ export function startAttempt(app: TestApp, exam: InternalExam, opts: { isOpen?: 
     isOpen: opts.isOpen ?? true,
     ...(opts.questions ? { questions: opts.questions } : {}),
   });
-  const token = app.jwt.sign({ kind: 'attempt', sub: attemptId, examId: exam.id, ownerId: exam.ownerId, name: 'Ada', studentId: 'S-1' });
+  const token = app.jwt.sign({
+    kind: 'attempt',
+    sub: attemptId,
+    examId: exam.id,
+    ownerId: exam.ownerId,
+    name: 'Ada',
+    studentId: 'S-1',
+  });
   return { attemptId, headers: { authorization: `Bearer ${token}` } };
 }
 
 export function creatorHeaders(app: TestApp, creatorId: string) {
-  return { authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: creatorId, email: `${creatorId}@example.test` })}` };
+  return {
+    authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: creatorId, email: `${creatorId}@example.test` })}`,
+  };
 }
 
 /** The events of an SSE body, in order. */

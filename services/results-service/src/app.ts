@@ -29,7 +29,10 @@ export async function buildApp(config: Config, deps: Deps) {
     checks: { database: () => deps.database.ping() },
   });
 
-  const attempts = createAttemptsService(createAttemptsRepository(deps.database), deps, app.log, { serverKeys: config.serverKeys, uploadMaxBytes: config.UPLOAD_MAX_BYTES });
+  const attempts = createAttemptsService(createAttemptsRepository(deps.database), deps, app.log, {
+    serverKeys: config.serverKeys,
+    uploadMaxBytes: config.UPLOAD_MAX_BYTES,
+  });
   const results = createResultsService(createResultsRepository(deps.database), deps);
   app.decorate('finalizeExpired', () => attempts.finalizeExpired());
 
@@ -37,8 +40,19 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(resultsRoutes(results));
   await app.register(internalRoutes(attempts, deps));
 
-  const transcripts = deps.transcripts ?? createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, { timeoutMs: config.UPSTREAM_TIMEOUT_MS });
-  await app.register(insightsRoutes(createInsightsService(createInsightsRepository(deps.database), { examSource: deps.examSource, transcripts }, app.log), { serverTiming: config.INSIGHTS_SERVER_TIMING }));
+  const transcripts =
+    deps.transcripts ??
+    createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, { timeoutMs: config.UPSTREAM_TIMEOUT_MS });
+  await app.register(
+    insightsRoutes(
+      createInsightsService(
+        createInsightsRepository(deps.database),
+        { examSource: deps.examSource, transcripts },
+        app.log,
+      ),
+      { serverTiming: config.INSIGHTS_SERVER_TIMING },
+    ),
+  );
 
   return app;
 }

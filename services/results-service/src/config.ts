@@ -36,7 +36,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...parsed,
     jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
     internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
-    serverKeys: Object.fromEntries(Object.entries(SERVER_KEY_ENV).map(([provider, variable]) => [provider, Boolean(env[variable])])),
+    serverKeys: Object.fromEntries(
+      Object.entries(SERVER_KEY_ENV).map(([provider, variable]) => [provider, Boolean(env[variable])]),
+    ),
     pgliteDir: join(parsed.DATA_DIR, 'results-service'),
   };
 }

@@ -9,7 +9,11 @@ import { startFinalizer } from './finalizer.ts';
 
 try {
   const config = loadConfig(process.env);
-  const database = await openResultsDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir, poolSize: config.DATABASE_POOL_SIZE });
+  const database = await openResultsDatabase({
+    databaseUrl: config.DATABASE_URL,
+    pgliteDir: config.pgliteDir,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
   const upstream = { timeoutMs: config.UPSTREAM_TIMEOUT_MS };
   const app = await buildApp(config, {
     database,

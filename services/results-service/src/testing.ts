@@ -39,7 +39,9 @@ export function fakeExamSource(): ExamSource & { put(exam: InternalExam): Intern
 }
 
 /** workspace-orchestrator stand-in that records the attempts it was asked about. */
-export function fakeWorkspaceFiles(files: Record<string, WorkspaceFile> | Error = {}): WorkspaceFiles & { calls: string[] } {
+export function fakeWorkspaceFiles(
+  files: Record<string, WorkspaceFile> | Error = {},
+): WorkspaceFiles & { calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
@@ -63,7 +65,13 @@ export function makeExam(overrides: Partial<Record<keyof InternalExam, unknown>>
     timerEnabled: true,
     timerMinutes: 30,
     questions: [
-      { id: 'q1', type: 'mcq', title: 'Cell powerhouse', options: ['Nucleus', CANARY, 'Ribosome'], correctAnswer: CANARY },
+      {
+        id: 'q1',
+        type: 'mcq',
+        title: 'Cell powerhouse',
+        options: ['Nucleus', CANARY, 'Ribosome'],
+        correctAnswer: CANARY,
+      },
       { id: 'q2', type: 'short-answer', title: 'Largest organ', acceptedAnswers: ['The Skin', CANARY + '-short'] },
       { id: 'q3', type: 'file-upload', title: 'Lab report' },
       { id: 'q4', type: 'coding', title: 'Fibonacci', language: 'python' },
@@ -84,9 +92,20 @@ export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 
 /** An app on the shared test database (PGlite, or PostgreSQL under test:pg) with fakes for the other services. */
 export async function buildTestApp(opts: { env?: Record<string, string>; deps?: Partial<Deps> } = {}) {
-  const database = await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
+  const database = await openTestDatabase({
+    schema,
+    migrationsFolder: MIGRATIONS_FOLDER,
+    migrationsSchema: MIGRATIONS_SCHEMA,
+  });
   const examSource = fakeExamSource();
-  const deps: Deps = { database, clock: systemClock, ids: uuidIds, examSource, workspaceFiles: fakeWorkspaceFiles(), ...opts.deps };
+  const deps: Deps = {
+    database,
+    clock: systemClock,
+    ids: uuidIds,
+    examSource,
+    workspaceFiles: fakeWorkspaceFiles(),
+    ...opts.deps,
+  };
   const app = await buildApp(testConfig(opts.env), deps);
   await app.ready();
   return Object.assign(app, { exams: examSource, db: database.db, database });
@@ -100,15 +119,32 @@ export function creatorHeaders(app: TestApp, userId: string) {
 
 let studentCounter = 0;
 /** Starts an attempt on the exam for a new candidate and returns the response and its bearer header. */
-export async function startAttempt(app: TestApp, examId: string, candidate: { name?: string; studentId?: string } = {}) {
-  const payload = { examId, name: candidate.name ?? 'Ada Lovelace', studentId: candidate.studentId ?? `S-${Date.now()}-${++studentCounter}` };
+export async function startAttempt(
+  app: TestApp,
+  examId: string,
+  candidate: { name?: string; studentId?: string } = {},
+) {
+  const payload = {
+    examId,
+    name: candidate.name ?? 'Ada Lovelace',
+    studentId: candidate.studentId ?? `S-${Date.now()}-${++studentCounter}`,
+  };
   const response = await app.inject({ method: 'POST', url: '/api/attempts', payload });
   if (response.statusCode !== 201) throw new Error(`start failed: ${response.statusCode} ${response.body}`);
   const body = response.json() as StartAttemptResponse;
   return { ...body, studentId: payload.studentId, headers: { authorization: `Bearer ${body.token}` } };
 }
 
-export type ResultFixture = { ownerId: string; examId?: string; examTitle?: string; userName?: string; studentId?: string; completedAt: Date; isGraded?: boolean; score?: number | null };
+export type ResultFixture = {
+  ownerId: string;
+  examId?: string;
+  examTitle?: string;
+  userName?: string;
+  studentId?: string;
+  completedAt: Date;
+  isGraded?: boolean;
+  score?: number | null;
+};
 
 /**
  * Stores submitted results directly, for tests of listing and paging that need exact submission times

@@ -27,7 +27,11 @@ export async function buildApp(config: Config, deps: Deps) {
     startTimeoutMs,
     pageCloseGraceMs: config.WORKSPACE_PAGE_CLOSE_GRACE_MS,
     volumes: {
-      collect: { fileMaxBytes: config.WORKSPACE_FILE_MAX_BYTES, totalMaxBytes: config.WORKSPACE_TOTAL_MAX_BYTES, maxFiles: config.WORKSPACE_MAX_FILES },
+      collect: {
+        fileMaxBytes: config.WORKSPACE_FILE_MAX_BYTES,
+        totalMaxBytes: config.WORKSPACE_TOTAL_MAX_BYTES,
+        maxFiles: config.WORKSPACE_MAX_FILES,
+      },
       graceMs: config.WORKSPACE_VOLUME_GRACE_SECONDS * 1000,
     },
   });
@@ -70,7 +74,10 @@ export async function buildApp(config: Config, deps: Deps) {
     if (adopted) app.log.info(adopted, 'workspace containers re-adopted');
     if (!config.WORKSPACE_BACKGROUND) return;
     const tick = (every: number, work: () => Promise<unknown>, name: string) => {
-      const timer = setInterval(() => void work().catch((err: unknown) => app.log.warn({ err }, `${name} failed`)), every);
+      const timer = setInterval(
+        () => void work().catch((err: unknown) => app.log.warn({ err }, `${name} failed`)),
+        every,
+      );
       timer.unref();
       app.addHook('onClose', async () => clearInterval(timer));
     };

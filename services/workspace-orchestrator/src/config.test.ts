@@ -27,6 +27,8 @@ describe('EGRESS_ALLOWED_HOSTS', () => {
   });
 
   it('names every entry it cannot read', () => {
-    expect(() => testConfig({ EGRESS_ALLOWED_HOSTS: 'pypi.org,not a host,npm.test:0' })).toThrow(/EGRESS_ALLOWED_HOSTS: "not a host" is not a host or host:port[\s\S]*"npm.test:0"/);
+    expect(() => testConfig({ EGRESS_ALLOWED_HOSTS: 'pypi.org,not a host,npm.test:0' })).toThrow(
+      /EGRESS_ALLOWED_HOSTS: "not a host" is not a host or host:port[\s\S]*"npm.test:0"/,
+    );
   });
 });

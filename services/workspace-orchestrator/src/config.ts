@@ -18,7 +18,10 @@ const ConfigSchema = z.object({
   /** Comma-separated `type=entry` overrides, e.g. `vscode=test` serves vscode from the catalogue's test image. */
   WORKSPACE_IMAGE_OVERRIDES: z.string().default(''),
   /** Names this orchestrator's containers (label exam.orchestrator) so two deployments on one engine never adopt each other's. */
-  WORKSPACE_INSTANCE: z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/).default('default'),
+  WORKSPACE_INSTANCE: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_.-]*$/)
+    .default('default'),
   /** Internal bridge (no egress, no container-to-container traffic) the proxy reaches containers on. */
   WORKSPACE_NETWORK: z.string().default('exam-workspaces'),
   /** Internal bridge for exams whose creator allowed package registries; its only way out is the egress proxy. */
@@ -48,24 +51,47 @@ const ConfigSchema = z.object({
   WARM_POOL_TYPES: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((type) => type.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((type) => type.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(WorkspaceTypeSchema)),
   WARM_POOL_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(5),
   /** Quiet time after the last warm hand-out before replacements start. */
   WARM_POOL_REFILL_DELAY_MS: z.coerce.number().int().min(0).default(1500),
-  IDLE_TIMEOUT_SECONDS: z.coerce.number().min(1).default(30 * 60),
+  IDLE_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .min(1)
+    .default(30 * 60),
   REAPER_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(30),
   /** How long a started editor may take to answer its health check. */
   START_TIMEOUT_SECONDS: z.coerce.number().min(1).default(30),
-  WORKSPACE_FILE_MAX_BYTES: z.coerce.number().int().min(1).default(1024 * 1024),
-  WORKSPACE_TOTAL_MAX_BYTES: z.coerce.number().int().min(1).default(10 * 1024 * 1024),
+  WORKSPACE_FILE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1024 * 1024),
+  WORKSPACE_TOTAL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10 * 1024 * 1024),
   WORKSPACE_MAX_FILES: z.coerce.number().int().min(1).default(2000),
   /** How long an attempt's volume is kept after the attempt closed without its files being collected. */
-  WORKSPACE_VOLUME_GRACE_SECONDS: z.coerce.number().min(0).default(60 * 60),
+  WORKSPACE_VOLUME_GRACE_SECONDS: z.coerce
+    .number()
+    .min(0)
+    .default(60 * 60),
   /** A page-close beacon this soon after a create of the same session is the reloaded page's old one, and ignored. */
   WORKSPACE_PAGE_CLOSE_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   /** Lifetime of the proxy's session cookie; renewed while the candidate keeps working. */
-  WORKSPACE_COOKIE_TTL_SECONDS: z.coerce.number().int().min(30).default(30 * 60),
+  WORKSPACE_COOKIE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(30)
+    .default(30 * 60),
   /** Background pool refill and reaping; tests drive them by hand. */
   WORKSPACE_BACKGROUND: booleanFlag.default(true),
 });

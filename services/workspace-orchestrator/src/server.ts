@@ -11,7 +11,11 @@ import { createRegistryProxy } from './modules/egress/registry-proxy.ts';
 
 try {
   const config = loadConfig(process.env);
-  const database = await openWorkspaceDatabase({ databaseUrl: config.DATABASE_URL, pgliteDir: config.pgliteDir, poolSize: config.DATABASE_POOL_SIZE });
+  const database = await openWorkspaceDatabase({
+    databaseUrl: config.DATABASE_URL,
+    pgliteDir: config.pgliteDir,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS });
   const engines: WorkspaceEngine[] = [
     createDockerEngine({
@@ -27,9 +31,21 @@ try {
       egressProxy: { proxy: egressProxy, ports: [config.EGRESS_PROXY_PORT], reusePort: true },
     }),
   ];
-  if (config.CODE_SERVER_BIN) engines.push(createLocalEngine({ binary: config.CODE_SERVER_BIN, dir: config.localWorkspacesDir }));
-  const directory = createHttpExamDirectory({ examServiceUrl: config.EXAM_SERVICE_URL, resultsServiceUrl: config.RESULTS_SERVICE_URL, internalToken: config.internalToken });
-  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines, directory, egressProxy });
+  if (config.CODE_SERVER_BIN)
+    engines.push(createLocalEngine({ binary: config.CODE_SERVER_BIN, dir: config.localWorkspacesDir }));
+  const directory = createHttpExamDirectory({
+    examServiceUrl: config.EXAM_SERVICE_URL,
+    resultsServiceUrl: config.RESULTS_SERVICE_URL,
+    internalToken: config.internalToken,
+  });
+  const app = await buildApp(config, {
+    database,
+    clock: systemClock,
+    ids: sessionIds,
+    engines,
+    directory,
+    egressProxy,
+  });
   app.addHook('onClose', () => database.close());
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {

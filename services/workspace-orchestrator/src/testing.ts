@@ -69,9 +69,19 @@ export const TEST_EGRESS_PROXY_PORTS = [3129, 3130, 3131, 3132] as const;
 export const NO_ENGINE_SOCKET = '/nonexistent/docker.sock';
 
 /** An app on the shared test database and the test Docker engine (none when `socketPath` is left out). */
-export async function buildTestApp(opts: { socketPath?: string; instance?: string; env?: Record<string, string>; deps?: Partial<Deps> } = {}) {
-  const config = testConfig({ DOCKER_SOCKET: opts.socketPath ?? NO_ENGINE_SOCKET, WORKSPACE_INSTANCE: opts.instance ?? 'none', ...opts.env });
-  const database = await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
+export async function buildTestApp(
+  opts: { socketPath?: string; instance?: string; env?: Record<string, string>; deps?: Partial<Deps> } = {},
+) {
+  const config = testConfig({
+    DOCKER_SOCKET: opts.socketPath ?? NO_ENGINE_SOCKET,
+    WORKSPACE_INSTANCE: opts.instance ?? 'none',
+    ...opts.env,
+  });
+  const database = await openTestDatabase({
+    schema,
+    migrationsFolder: MIGRATIONS_FOLDER,
+    migrationsSchema: MIGRATIONS_SCHEMA,
+  });
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS, connectTimeoutMs: 3000 });
   const engine = createDockerEngine({
     socketPath: config.DOCKER_SOCKET,
@@ -85,17 +95,42 @@ export async function buildTestApp(opts: { socketPath?: string; instance?: strin
     egressProxy: { proxy: egressProxy, ports: TEST_EGRESS_PROXY_PORTS, reusePort: false },
   });
   const fake = fakeDirectory();
-  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines: [engine], directory: fake.directory, egressProxy, ...opts.deps });
+  const app = await buildApp(config, {
+    database,
+    clock: systemClock,
+    ids: sessionIds,
+    engines: [engine],
+    directory: fake.directory,
+    egressProxy,
+    ...opts.deps,
+  });
   await app.ready();
   return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed, egressProxy });
 }
 
 let counter = 0;
 /** A fresh attempt of a fresh exam (workspace enabled) and its bearer token. */
-export function newAttempt(app: TestApp & { exams: Map<string, CodingWorkspace> }, settings: Partial<CodingWorkspace> = {}, ownerId = `owner-${++counter}-${Date.now()}`) {
+export function newAttempt(
+  app: TestApp & { exams: Map<string, CodingWorkspace> },
+  settings: Partial<CodingWorkspace> = {},
+  ownerId = `owner-${++counter}-${Date.now()}`,
+) {
   const n = ++counter;
-  const claims: AttemptClaims = { kind: 'attempt', sub: `attempt-${n}-${Date.now()}`, examId: `exam-${n}-${Date.now()}`, ownerId, name: `Candidate ${n}`, studentId: `S ${n}` };
-  app.exams.set(claims.examId, { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false, ...settings });
+  const claims: AttemptClaims = {
+    kind: 'attempt',
+    sub: `attempt-${n}-${Date.now()}`,
+    examId: `exam-${n}-${Date.now()}`,
+    ownerId,
+    name: `Candidate ${n}`,
+    studentId: `S ${n}`,
+  };
+  app.exams.set(claims.examId, {
+    enabled: true,
+    saveFilesInResults: true,
+    workspaceType: 'vscode',
+    allowPackageRegistries: false,
+    ...settings,
+  });
   const token = app.jwt.sign(claims);
   return { claims, token, headers: { authorization: `Bearer ${token}` } };
 }
@@ -107,7 +142,11 @@ export function creatorToken(app: TestApp, sub: string) {
 export type RawReply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
 /** A real HTTP request (the proxy streams, so tests go over a socket rather than inject()). */
-export function httpCall(base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawReply> {
+export function httpCall(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawReply> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
@@ -122,11 +161,21 @@ export function httpCall(base: string, path: string, init: { method?: string; he
 }
 
 /** A WebSocket upgrade: the status line the proxy answers, and what arrives on the socket within a moment. */
-export function upgrade(base: string, path: string, headers: Record<string, string>): Promise<{ status: number; data: string }> {
+export function upgrade(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; data: string }> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
     const req = request(url, {
-      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        ...headers,
+      },
     });
     req.on('upgrade', (res, socket, head) => {
       let data = head.toString('latin1');
@@ -146,8 +195,15 @@ export function upgrade(base: string, path: string, headers: Record<string, stri
 }
 
 /** Runs a command inside a container as the candidate would from the editor's terminal. */
-export async function execIn(docker: Docker, containerId: string, cmd: string[], opts: { timeoutMs?: number } = {}): Promise<{ exitCode: number | null; output: string }> {
-  const exec = await docker.getContainer(containerId).exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: '1000:1000' });
+export async function execIn(
+  docker: Docker,
+  containerId: string,
+  cmd: string[],
+  opts: { timeoutMs?: number } = {},
+): Promise<{ exitCode: number | null; output: string }> {
+  const exec = await docker
+    .getContainer(containerId)
+    .exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: '1000:1000' });
   const stream = await exec.start({ hijack: true, stdin: false });
   let output = '';
   stream.on('data', (chunk: Buffer) => (output += chunk.toString('latin1')));

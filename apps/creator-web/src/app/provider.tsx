@@ -9,13 +9,24 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       // A 4xx will not change on retry; network blips and 5xx get one more try.
-      queries: { retry: (count, error) => count < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500), refetchOnWindowFocus: false },
+      queries: {
+        retry: (count, error) => count < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+        refetchOnWindowFocus: false,
+      },
       mutations: { retry: false },
     },
   });
 }
 
-export function AppProvider({ children, queryClient, runtimeConfig }: { children: ReactNode; queryClient: QueryClient; runtimeConfig: RuntimeConfig }) {
+export function AppProvider({
+  children,
+  queryClient,
+  runtimeConfig,
+}: {
+  children: ReactNode;
+  queryClient: QueryClient;
+  runtimeConfig: RuntimeConfig;
+}) {
   return (
     <RuntimeConfigContext value={runtimeConfig}>
       <QueryClientProvider client={queryClient}>

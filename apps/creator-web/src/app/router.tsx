@@ -24,14 +24,32 @@ export const routes: RouteObject[] = [
       { index: true, loader: () => redirect(paths.dashboard) },
       { path: 'dashboard', Component: DashboardRoute },
       // The editor is the largest screen; it loads when first opened.
-      { path: 'new-exam', lazy: async () => ({ Component: (await import('./routes/creator/new-exam.tsx')).NewExamRoute }) },
-      { path: 'edit-exam/:examId', lazy: async () => ({ Component: (await import('./routes/creator/edit-exam.tsx')).EditExamRoute }) },
+      {
+        path: 'new-exam',
+        lazy: async () => ({ Component: (await import('./routes/creator/new-exam.tsx')).NewExamRoute }),
+      },
+      {
+        path: 'edit-exam/:examId',
+        lazy: async () => ({ Component: (await import('./routes/creator/edit-exam.tsx')).EditExamRoute }),
+      },
       { path: 'exam-published/:examId', Component: ExamPublishedRoute },
       // Grading and insights screens load when first opened, like the editor.
-      { path: 'result/:resultId', lazy: async () => ({ Component: (await import('./routes/results/result.tsx')).ResultRoute }) },
-      { path: 'exam-insights/:examId', lazy: async () => ({ Component: (await import('./routes/results/exam-insights.tsx')).ExamInsightsRoute }) },
-      { path: 'exam-insights/:examId/submissions', lazy: async () => ({ Component: (await import('./routes/results/submissions.tsx')).SubmissionsRoute }) },
-      { path: 'grade/:examId/candidate/:candidateId', lazy: async () => ({ Component: (await import('./routes/results/grade.tsx')).GradeRoute }) },
+      {
+        path: 'result/:resultId',
+        lazy: async () => ({ Component: (await import('./routes/results/result.tsx')).ResultRoute }),
+      },
+      {
+        path: 'exam-insights/:examId',
+        lazy: async () => ({ Component: (await import('./routes/results/exam-insights.tsx')).ExamInsightsRoute }),
+      },
+      {
+        path: 'exam-insights/:examId/submissions',
+        lazy: async () => ({ Component: (await import('./routes/results/submissions.tsx')).SubmissionsRoute }),
+      },
+      {
+        path: 'grade/:examId/candidate/:candidateId',
+        lazy: async () => ({ Component: (await import('./routes/results/grade.tsx')).GradeRoute }),
+      },
       // Legacy grader link with only a candidate id (spec section 2).
       { path: 'grade/:candidateId', loader: ({ params }) => redirect(paths.grade('1', params.candidateId ?? '')) },
     ],

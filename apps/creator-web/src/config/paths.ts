@@ -6,12 +6,14 @@ export const paths = {
   auth: '/creator/auth',
   dashboard: '/creator/dashboard',
   newExam: '/creator/new-exam',
-  editExam: (examId: string, type?: 'draft' | 'published') => `/creator/edit-exam/${encodeURIComponent(examId)}${type ? `?type=${type}` : ''}`,
+  editExam: (examId: string, type?: 'draft' | 'published') =>
+    `/creator/edit-exam/${encodeURIComponent(examId)}${type ? `?type=${type}` : ''}`,
   examPublished: (examId: string) => `/creator/exam-published/${encodeURIComponent(examId)}`,
   examInsights: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}`,
   examSubmissions: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}/submissions`,
   result: (resultId: string) => `/creator/result/${encodeURIComponent(resultId)}`,
-  grade: (examId: string, candidateId: string) => `/creator/grade/${encodeURIComponent(examId)}/candidate/${encodeURIComponent(candidateId)}`,
+  grade: (examId: string, candidateId: string) =>
+    `/creator/grade/${encodeURIComponent(examId)}/candidate/${encodeURIComponent(candidateId)}`,
 } as const;
 
 /** Links into the taker app; its origin comes from /runtime-config.json. */

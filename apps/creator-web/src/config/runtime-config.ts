@@ -17,7 +17,10 @@ export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
     if (!response.ok) return fallbackRuntimeConfig();
     const parsed = RuntimeConfigSchema.safeParse(await response.json());
     if (!parsed.success) return fallbackRuntimeConfig();
-    return { creatorOrigin: parsed.data.creatorOrigin.replace(/\/$/, ''), takerOrigin: parsed.data.takerOrigin.replace(/\/$/, '') };
+    return {
+      creatorOrigin: parsed.data.creatorOrigin.replace(/\/$/, ''),
+      takerOrigin: parsed.data.takerOrigin.replace(/\/$/, ''),
+    };
   } catch {
     return fallbackRuntimeConfig();
   }

@@ -58,7 +58,11 @@ async function errorOf(response: Response): Promise<ApiError> {
     const userMessage = response.status >= 500 ? 'Something went wrong. Please try again.' : message;
     return new ApiError({ code, status: response.status, userMessage, issues });
   }
-  return new ApiError({ code: `HTTP_${response.status}`, status: response.status, userMessage: fallbackMessages[response.status] ?? 'Something went wrong. Please try again.' });
+  return new ApiError({
+    code: `HTTP_${response.status}`,
+    status: response.status,
+    userMessage: fallbackMessages[response.status] ?? 'Something went wrong. Please try again.',
+  });
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions<T>): Promise<T> {
@@ -74,10 +78,19 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   let response: Response;
   try {
     // An absolute URL: the same origin in the browser, and one msw can match in tests.
-    response = await fetch(new URL(path, window.location.origin), { method: options.method ?? 'GET', headers, body, signal: options.signal });
+    response = await fetch(new URL(path, window.location.origin), {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal: options.signal,
+    });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError({ code: 'NETWORK', status: 0, userMessage: 'Cannot reach the server. Check your connection and try again.' });
+    throw new ApiError({
+      code: 'NETWORK',
+      status: 0,
+      userMessage: 'Cannot reach the server. Check your connection and try again.',
+    });
   }
   if (!response.ok) {
     const error = await errorOf(response);
@@ -89,7 +102,11 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   }
   const parsed = options.schema.safeParse(await response.json());
   if (!parsed.success) {
-    throw new ApiError({ code: 'BAD_RESPONSE', status: response.status, userMessage: 'The server sent an unexpected answer. Please try again.' });
+    throw new ApiError({
+      code: 'BAD_RESPONSE',
+      status: response.status,
+      userMessage: 'The server sent an unexpected answer. Please try again.',
+    });
   }
   return parsed.data;
 }

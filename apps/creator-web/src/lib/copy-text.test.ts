@@ -5,7 +5,10 @@ describe('copyText', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('falls back to a hidden text area when the Clipboard API refuses', async () => {
-    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: vi.fn().mockRejectedValue(new Error('denied')) } });
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: vi.fn().mockRejectedValue(new Error('denied')) },
+    });
     let copied = '';
     document.execCommand = vi.fn(() => {
       copied = document.querySelector('textarea')?.value ?? '';

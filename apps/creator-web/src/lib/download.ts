@@ -18,15 +18,27 @@ export function saveBlob(blob: Blob, fileName: string): void {
  * Fetches a file the creator may download (the bearer token goes in a header, never in the URL) and
  * turns a failure into an ApiError with the given messages.
  */
-export async function fetchDownload(path: string, messages: { notFound: string; failed: string }, accept?: string): Promise<Response> {
+export async function fetchDownload(
+  path: string,
+  messages: { notFound: string; failed: string },
+  accept?: string,
+): Promise<Response> {
   const headers = new Headers(accept ? { accept } : {});
   const token = getToken();
   if (token) headers.set('authorization', `Bearer ${token}`);
   const response = await fetch(new URL(path, window.location.origin), { headers }).catch(() => {
-    throw new ApiError({ code: 'NETWORK', status: 0, userMessage: 'Cannot reach the server. Check your connection and try again.' });
+    throw new ApiError({
+      code: 'NETWORK',
+      status: 0,
+      userMessage: 'Cannot reach the server. Check your connection and try again.',
+    });
   });
   if (!response.ok) {
-    throw new ApiError({ code: `HTTP_${response.status}`, status: response.status, userMessage: response.status === 404 ? messages.notFound : messages.failed });
+    throw new ApiError({
+      code: `HTTP_${response.status}`,
+      status: response.status,
+      userMessage: response.status === 404 ? messages.notFound : messages.failed,
+    });
   }
   return response;
 }

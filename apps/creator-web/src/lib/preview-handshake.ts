@@ -2,7 +2,10 @@
 const HANDSHAKE_TIMEOUT_MS = 120_000;
 
 function isPreviewReady(data: unknown): boolean {
-  return data === 'preview-ready' || (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'preview-ready');
+  return (
+    data === 'preview-ready' ||
+    (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'preview-ready')
+  );
 }
 
 /**

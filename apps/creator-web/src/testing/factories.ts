@@ -9,7 +9,10 @@ function base64Url(value: object): string {
 }
 
 /** An unsigned JWT-shaped token; the app only decodes it (the services verify signatures). */
-export function makeToken({ email = 'creator@example.com', expiresInSeconds = 3600 }: { email?: string; expiresInSeconds?: number } = {}): string {
+export function makeToken({
+  email = 'creator@example.com',
+  expiresInSeconds = 3600,
+}: { email?: string; expiresInSeconds?: number } = {}): string {
   const exp = Math.floor(Date.now() / 1000) + expiresInSeconds;
   return `${base64Url({ alg: 'HS256', typ: 'JWT' })}.${base64Url({ kind: 'creator', sub: 'user-1', email, exp })}.signature`;
 }

@@ -13,12 +13,23 @@ export function seedExams(...exams: Exam[]): void {
   examStore.writes = [];
 }
 
-export const errorBody = (code: string, message: string, issues?: ErrorBody['error']['issues']): ErrorBody => ({ error: { code, message, ...(issues ? { issues } : {}) } });
+export const errorBody = (code: string, message: string, issues?: ErrorBody['error']['issues']): ErrorBody => ({
+  error: { code, message, ...(issues ? { issues } : {}) },
+});
 
 function applyAiSettings(current: Exam['aiSettings'], input: AiSettingsInput): Exam['aiSettings'] {
   const { apiKey, courseMaterialIds, ...fields } = input;
-  const keyView = apiKey === undefined ? { hasApiKey: current.hasApiKey, apiKeyLast4: current.apiKeyLast4 } : apiKey === null ? { hasApiKey: false, apiKeyLast4: null } : { hasApiKey: true, apiKeyLast4: apiKey.slice(-4) };
-  return { ...fields, ...keyView, courseMaterials: current.courseMaterials.filter((m) => courseMaterialIds.includes(m.id)) };
+  const keyView =
+    apiKey === undefined
+      ? { hasApiKey: current.hasApiKey, apiKeyLast4: current.apiKeyLast4 }
+      : apiKey === null
+        ? { hasApiKey: false, apiKeyLast4: null }
+        : { hasApiKey: true, apiKeyLast4: apiKey.slice(-4) };
+  return {
+    ...fields,
+    ...keyView,
+    courseMaterials: current.courseMaterials.filter((m) => courseMaterialIds.includes(m.id)),
+  };
 }
 
 const notFound = () => HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'), { status: 404 });
@@ -26,7 +37,10 @@ const notFound = () => HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'
 export const handlers = [
   http.post('*/api/auth/:action', async ({ request }) => {
     const credentials = CredentialsSchema.parse(await request.json());
-    const body: AuthResponse = AuthResponseSchema.parse({ token: makeToken({ email: credentials.email }), user: makeUser({ email: credentials.email }) });
+    const body: AuthResponse = AuthResponseSchema.parse({
+      token: makeToken({ email: credentials.email }),
+      user: makeUser({ email: credentials.email }),
+    });
     return HttpResponse.json(body);
   }),
   http.get('*/api/exams/auth_exams', () => HttpResponse.json({ exams: examStore.exams })),
@@ -51,7 +65,11 @@ export const handlers = [
     const current = examStore.exams.find((e) => e.id === params.id);
     if (!current) return notFound();
     const { aiSettings, ...fields } = UpdateExamSchema.parse(raw);
-    const exam = ExamSchema.parse({ ...current, ...fields, aiSettings: aiSettings ? applyAiSettings(current.aiSettings, aiSettings) : current.aiSettings });
+    const exam = ExamSchema.parse({
+      ...current,
+      ...fields,
+      aiSettings: aiSettings ? applyAiSettings(current.aiSettings, aiSettings) : current.aiSettings,
+    });
     examStore.exams = examStore.exams.map((e) => (e.id === exam.id ? exam : e));
     return HttpResponse.json(exam);
   }),

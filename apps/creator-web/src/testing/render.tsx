@@ -5,7 +5,10 @@ import { AppProvider, createQueryClient } from '../app/provider.tsx';
 import { redirectToSignInOnUnauthorized, routes } from '../app/router.tsx';
 import type { RuntimeConfig } from '../config/runtime-config.ts';
 
-export const testRuntimeConfig: RuntimeConfig = { creatorOrigin: 'http://creator.test', takerOrigin: 'http://taker.test' };
+export const testRuntimeConfig: RuntimeConfig = {
+  creatorOrigin: 'http://creator.test',
+  takerOrigin: 'http://taker.test',
+};
 
 /** Renders the whole app (real routes, guard and providers) at a path, against the msw handlers. */
 export function renderApp(path: string) {

@@ -31,7 +31,9 @@ export const PASSWORD = 'e2e-secret-pw';
 
 export async function registerCreator(request: APIRequestContext, label = 'creator'): Promise<AuthResponse> {
   const email = uniqueEmail(label);
-  const response = await request.post(`${E2E.creatorOrigin}/api/auth/register`, { data: { email, password: PASSWORD } });
+  const response = await request.post(`${E2E.creatorOrigin}/api/auth/register`, {
+    data: { email, password: PASSWORD },
+  });
   return json<AuthResponse>(response, 'register');
 }
 
@@ -40,8 +42,16 @@ export async function createExam(request: APIRequestContext, token: string, body
   return (await json<{ exam: Exam }>(response, 'create exam')).exam;
 }
 
-export async function updateExam(request: APIRequestContext, token: string, examId: string, body: UpdateExam): Promise<Exam> {
-  const response = await request.put(`${E2E.creatorOrigin}/api/exams/${examId}`, { headers: bearer(token), data: body });
+export async function updateExam(
+  request: APIRequestContext,
+  token: string,
+  examId: string,
+  body: UpdateExam,
+): Promise<Exam> {
+  const response = await request.put(`${E2E.creatorOrigin}/api/exams/${examId}`, {
+    headers: bearer(token),
+    data: body,
+  });
   return json<Exam>(response, 'update exam');
 }
 
@@ -56,7 +66,12 @@ export async function listExams(request: APIRequestContext, token: string): Prom
 }
 
 /** Publishes (isDraft false starts offline) and, unless told otherwise, switches the exam live. */
-export async function publishExam(request: APIRequestContext, token: string, body: ExamBody, options: { live?: boolean } = {}): Promise<Exam> {
+export async function publishExam(
+  request: APIRequestContext,
+  token: string,
+  body: ExamBody,
+  options: { live?: boolean } = {},
+): Promise<Exam> {
   const exam = await createExam(request, token, { ...body, isDraft: false });
   expect(exam.isLive).toBe(false);
   if (options.live === false) return exam;
@@ -73,10 +88,18 @@ export async function getResult(request: APIRequestContext, token: string, resul
   return json<ResultDetail>(response, 'get result');
 }
 
-export type AttemptState = { submittedAt: string | null; deadline: string | null; answers: Record<string, { answer: string; seq: number }> };
+export type AttemptState = {
+  submittedAt: string | null;
+  deadline: string | null;
+  answers: Record<string, { answer: string; seq: number }>;
+};
 
 /** What the server holds for an attempt, read with the candidate's own attempt token. */
-export async function getAttempt(request: APIRequestContext, attemptToken: string, attemptId: string): Promise<AttemptState> {
+export async function getAttempt(
+  request: APIRequestContext,
+  attemptToken: string,
+  attemptId: string,
+): Promise<AttemptState> {
   const response = await request.get(`${E2E.takerOrigin}/api/attempts/${attemptId}`, { headers: bearer(attemptToken) });
   return json<AttemptState>(response, 'get attempt');
 }
@@ -111,7 +134,15 @@ export const question = {
     options: [],
     acceptedAnswers,
   }),
-  fileUpload: (title: string, topic = 'General'): QuestionBody => ({ id: questionId(), type: 'file-upload', title, content: '', topic, options: [], acceptedAnswers: [] }),
+  fileUpload: (title: string, topic = 'General'): QuestionBody => ({
+    id: questionId(),
+    type: 'file-upload',
+    title,
+    content: '',
+    topic,
+    options: [],
+    acceptedAnswers: [],
+  }),
   coding: (title: string, language: QuestionBody['language'] = 'python', topic = 'General'): QuestionBody => ({
     id: questionId(),
     type: 'coding',
@@ -125,20 +156,36 @@ export const question = {
 };
 
 /** Saves one answer with the candidate's attempt token (the taker page's autosave call). */
-export async function saveAnswer(request: APIRequestContext, attempt: StartedAttempt, questionIndex: number, answer: string, seq = 1): Promise<void> {
-  const response = await request.put(`${E2E.takerOrigin}/api/attempts/${attempt.attemptId}/answers/${questionIndex}`, { headers: bearer(attempt.token), data: { answer, seq } });
+export async function saveAnswer(
+  request: APIRequestContext,
+  attempt: StartedAttempt,
+  questionIndex: number,
+  answer: string,
+  seq = 1,
+): Promise<void> {
+  const response = await request.put(`${E2E.takerOrigin}/api/attempts/${attempt.attemptId}/answers/${questionIndex}`, {
+    headers: bearer(attempt.token),
+    data: { answer, seq },
+  });
   await json<unknown>(response, `save answer ${questionIndex}`);
 }
 
 export type SubmittedAttempt = { resultId: string; answered: number; total: number };
 export async function submitAttempt(request: APIRequestContext, attempt: StartedAttempt): Promise<SubmittedAttempt> {
-  const response = await request.post(`${E2E.takerOrigin}/api/attempts/${attempt.attemptId}/submit`, { headers: bearer(attempt.token) });
+  const response = await request.post(`${E2E.takerOrigin}/api/attempts/${attempt.attemptId}/submit`, {
+    headers: bearer(attempt.token),
+  });
   return json<SubmittedAttempt>(response, 'submit attempt');
 }
 
 /** A whole sitting through the API: start, answer question i with answers[i] (null leaves it blank), submit. */
-export async function sitExam(request: APIRequestContext, candidate: StartAttempt, answers: Array<string | null>): Promise<SubmittedAttempt> {
+export async function sitExam(
+  request: APIRequestContext,
+  candidate: StartAttempt,
+  answers: Array<string | null>,
+): Promise<SubmittedAttempt> {
   const attempt = await startAttempt(request, candidate);
-  for (const [index, answer] of answers.entries()) if (answer !== null) await saveAnswer(request, attempt, index, answer);
+  for (const [index, answer] of answers.entries())
+    if (answer !== null) await saveAnswer(request, attempt, index, answer);
   return submitAttempt(request, attempt);
 }

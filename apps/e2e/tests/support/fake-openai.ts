@@ -50,7 +50,11 @@ function sse(response: ServerResponse, payload: unknown): void {
  * it, `chat.completion.chunk` events written `delayMs` apart, a last chunk with finish_reason 'stop',
  * the usage chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`.
  */
-export async function startFakeOpenAi(options: { port: number; reply: ReplyStep[]; delayMs?: number }): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(options: {
+  port: number;
+  reply: ReplyStep[];
+  delayMs?: number;
+}): Promise<FakeOpenAi> {
   const delayMs = options.delayMs ?? 120;
   const requests: RecordedRequest[] = [];
   const gates = new Map<string, Gate>();
@@ -75,7 +79,11 @@ export async function startFakeOpenAi(options: { port: number; reply: ReplyStep[
       model: body.model,
       choices: [{ index: 0, delta, finish_reason: finishReason }],
     });
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     response.flushHeaders();
     sse(response, chunk({ role: 'assistant', content: '' }, null));
     let completionTokens = 0;
@@ -92,7 +100,14 @@ export async function startFakeOpenAi(options: { port: number; reply: ReplyStep[
     }
     sse(response, chunk({}, 'stop'));
     if (body.stream_options?.include_usage) {
-      sse(response, { id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: { prompt_tokens: 42, completion_tokens: completionTokens, total_tokens: 42 + completionTokens } });
+      sse(response, {
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: body.model,
+        choices: [],
+        usage: { prompt_tokens: 42, completion_tokens: completionTokens, total_tokens: 42 + completionTokens },
+      });
     }
     sse(response, '[DONE]');
     response.end();
@@ -105,16 +120,22 @@ export async function startFakeOpenAi(options: { port: number; reply: ReplyStep[
     request.on('end', () => {
       const path = request.url ?? '';
       if (request.method !== 'POST' || path !== '/v1/chat/completions') {
-        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.method} ${path}` } }));
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${request.method} ${path}` } }));
         return;
       }
       const body = JSON.parse(raw) as ChatCompletionBody;
       requests.push({ method: request.method, path, headers: request.headers, body });
       if (body.stream !== true) {
-        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'this fake only streams' } }));
+        response
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'this fake only streams' } }));
         return;
       }
-      stream(response, body).catch((error: unknown) => response.destroy(error instanceof Error ? error : new Error(String(error))));
+      stream(response, body).catch((error: unknown) =>
+        response.destroy(error instanceof Error ? error : new Error(String(error))),
+      );
     });
   });
 
@@ -122,7 +143,8 @@ export async function startFakeOpenAi(options: { port: number; reply: ReplyStep[
     server.once('error', reject);
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
-  if ((server.address() as AddressInfo).port !== options.port) throw new Error('the fake OpenAI server is not on its port');
+  if ((server.address() as AddressInfo).port !== options.port)
+    throw new Error('the fake OpenAI server is not on its port');
 
   return {
     requests,

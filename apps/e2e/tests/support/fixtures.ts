@@ -8,7 +8,9 @@ export const test = base.extend<{ uncaughtErrors: string[] }>({
   uncaughtErrors: [
     async ({ context }, use) => {
       const errors: string[] = [];
-      context.on('weberror', (webError) => errors.push(`${webError.page()?.url() ?? 'page'}: ${webError.error().stack ?? webError.error().message}`));
+      context.on('weberror', (webError) =>
+        errors.push(`${webError.page()?.url() ?? 'page'}: ${webError.error().stack ?? webError.error().message}`),
+      );
       await use(errors);
       expect(errors, 'uncaught exceptions in the pages').toEqual([]);
     },

@@ -5,7 +5,11 @@ import { expectToast } from './ui.ts';
 export const examUrl = (examId: string) => `${E2E.takerOrigin}/exam/${examId}`;
 
 /** The candidate's way in: paste the link at /taker/start, give name and ID, start. */
-export async function enterExam(page: Page, examId: string, candidate: { name: string; studentId: string }): Promise<void> {
+export async function enterExam(
+  page: Page,
+  examId: string,
+  candidate: { name: string; studentId: string },
+): Promise<void> {
   await page.goto(`${E2E.takerOrigin}/taker/start`);
   await page.getByLabel('Exam URL').fill(examUrl(examId));
   await page.getByRole('button', { name: 'Continue' }).click();

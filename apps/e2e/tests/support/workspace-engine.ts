@@ -1,6 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { engineDir, releaseTestEngine, startTestEngine, type TestEngine } from '../../../../scripts/docker-test-engine.ts';
+import {
+  engineDir,
+  releaseTestEngine,
+  startTestEngine,
+  type TestEngine,
+} from '../../../../scripts/docker-test-engine.ts';
 
 /**
  * The coding-workspace journey runs on the private Docker engine of scripts/docker-test-engine.ts.

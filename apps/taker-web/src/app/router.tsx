@@ -16,10 +16,26 @@ export const routes: RouteObject[] = [
   { path: paths.home, element: <LandingRoute /> },
   { path: paths.about, element: <AboutRoute /> },
   { path: paths.careers, element: <CareersRoute /> },
-  { path: paths.start, lazy: async () => ({ Component: (await import('./routes/taker/start.tsx')).StartRoute }), hydrateFallbackElement: loading },
-  { path: paths.credentials, lazy: async () => ({ Component: (await import('./routes/taker/credentials.tsx')).CredentialsRoute }), hydrateFallbackElement: loading },
-  { path: paths.results, lazy: async () => ({ Component: (await import('./routes/taker/results.tsx')).ResultsRoute }), hydrateFallbackElement: loading },
-  { path: '/exam/:examId', lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).ExamRoute }), hydrateFallbackElement: loading },
+  {
+    path: paths.start,
+    lazy: async () => ({ Component: (await import('./routes/taker/start.tsx')).StartRoute }),
+    hydrateFallbackElement: loading,
+  },
+  {
+    path: paths.credentials,
+    lazy: async () => ({ Component: (await import('./routes/taker/credentials.tsx')).CredentialsRoute }),
+    hydrateFallbackElement: loading,
+  },
+  {
+    path: paths.results,
+    lazy: async () => ({ Component: (await import('./routes/taker/results.tsx')).ResultsRoute }),
+    hydrateFallbackElement: loading,
+  },
+  {
+    path: '/exam/:examId',
+    lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).ExamRoute }),
+    hydrateFallbackElement: loading,
+  },
   { path: '*', element: <NotFoundRoute /> },
 ];
 

@@ -54,9 +54,20 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   }
   let response: Response;
   try {
-    response = await fetch(apiUrl(path), { method: options.method ?? 'GET', headers, body, signal: options.signal, keepalive: options.keepalive });
+    response = await fetch(apiUrl(path), {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal: options.signal,
+      keepalive: options.keepalive,
+    });
   } catch (cause) {
-    throw new ApiError({ status: 0, code: 'NETWORK', message: cause instanceof Error ? cause.message : 'Network error', statusText: 'Network error' });
+    throw new ApiError({
+      status: 0,
+      code: 'NETWORK',
+      message: cause instanceof Error ? cause.message : 'Network error',
+      statusText: 'Network error',
+    });
   }
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
@@ -64,7 +75,9 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     throw new ApiError({
       status: response.status,
       code: parsed.success ? parsed.data.error.code : `HTTP_${response.status}`,
-      message: parsed.success ? parsed.data.error.message : response.statusText || `Request failed (${response.status})`,
+      message: parsed.success
+        ? parsed.data.error.message
+        : response.statusText || `Request failed (${response.status})`,
       statusText: response.statusText,
     });
   }

@@ -17,7 +17,11 @@ export function readCredentialsState(value: unknown): CredentialsState | undefin
 
 export function readResultsState(value: unknown): ResultsState | undefined {
   if (!isRecord(value) || typeof value.answered !== 'number' || typeof value.total !== 'number') return undefined;
-  return { answered: value.answered, total: value.total, examTitle: typeof value.examTitle === 'string' ? value.examTitle : undefined };
+  return {
+    answered: value.answered,
+    total: value.total,
+    examTitle: typeof value.examTitle === 'string' ? value.examTitle : undefined,
+  };
 }
 
 export function readFullScreenRequested(value: unknown): boolean | undefined {

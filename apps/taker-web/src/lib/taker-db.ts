@@ -61,10 +61,17 @@ export function openTakerDb(name: string = TAKER_DB_NAME): Promise<TakerDb> {
     upgrade(db, oldVersion) {
       if (oldVersion < 1) {
         db.createObjectStore('attempts', { keyPath: 'examId' });
-        db.createObjectStore('outbox', { keyPath: ['attemptId', 'questionIndex'] }).createIndex('byAttempt', 'attemptId');
+        db.createObjectStore('outbox', { keyPath: ['attemptId', 'questionIndex'] }).createIndex(
+          'byAttempt',
+          'attemptId',
+        );
         db.createObjectStore('events', { keyPath: 'id', autoIncrement: true }).createIndex('byAttempt', 'attemptId');
       }
-      if (oldVersion < 2) db.createObjectStore('uploads', { keyPath: ['attemptId', 'questionIndex'] }).createIndex('byAttempt', 'attemptId');
+      if (oldVersion < 2)
+        db.createObjectStore('uploads', { keyPath: ['attemptId', 'questionIndex'] }).createIndex(
+          'byAttempt',
+          'attemptId',
+        );
     },
   });
 }

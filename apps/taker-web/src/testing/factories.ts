@@ -4,7 +4,15 @@ let counter = 0;
 const nextId = (prefix: string) => `${prefix}-${++counter}`;
 
 export function buildQuestion(overrides: Partial<PublicQuestion> = {}): PublicQuestion {
-  return { id: nextId('q'), type: 'short-answer', title: 'A question', content: '', topic: '', options: [], ...overrides };
+  return {
+    id: nextId('q'),
+    type: 'short-answer',
+    title: 'A question',
+    content: '',
+    topic: '',
+    options: [],
+    ...overrides,
+  };
 }
 
 export function buildPublicExam(overrides: Partial<PublicExam> = {}): PublicExam {
@@ -19,8 +27,22 @@ export function buildPublicExam(overrides: Partial<PublicExam> = {}): PublicExam
     fullScreenEnabled: false,
     isLive: true,
     questions: [buildQuestion()],
-    codingWorkspace: { enabled: false, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false },
-    aiSettings: { enabled: false, provider: 'openai', model: 'gpt-4o-mini', startMessage: '', copyLLMResponse: true, uploadDocuments: false, materialNames: [], missing: [] },
+    codingWorkspace: {
+      enabled: false,
+      saveFilesInResults: true,
+      workspaceType: 'vscode',
+      allowPackageRegistries: false,
+    },
+    aiSettings: {
+      enabled: false,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      startMessage: '',
+      copyLLMResponse: true,
+      uploadDocuments: false,
+      materialNames: [],
+      missing: [],
+    },
     ...overrides,
   };
 }

@@ -9,7 +9,12 @@ import { readMultipartFile } from './multipart.ts';
  */
 export type FakeResultsService = ReturnType<typeof createFakeResultsService>;
 
-export function createFakeResultsService(init: { exam: PublicExam; attemptId?: string; deadline?: string | null; serverNow?: () => Date }) {
+export function createFakeResultsService(init: {
+  exam: PublicExam;
+  attemptId?: string;
+  deadline?: string | null;
+  serverNow?: () => Date;
+}) {
   const attemptId = init.attemptId ?? 'attempt-1';
   const now = init.serverNow ?? (() => new Date());
   const state = {
@@ -33,16 +38,40 @@ export function createFakeResultsService(init: { exam: PublicExam; attemptId?: s
     examError: null as null | { status: number; code: string; message: string },
   };
   const cut = () => (state.networkDown ? HttpResponse.error() : null);
-  const closed = () => HttpResponse.json({ error: { code: 'ATTEMPT_CLOSED', message: 'This exam has already been submitted. Changes are no longer accepted.' } }, { status: 409 });
+  const closed = () =>
+    HttpResponse.json(
+      {
+        error: {
+          code: 'ATTEMPT_CLOSED',
+          message: 'This exam has already been submitted. Changes are no longer accepted.',
+        },
+      },
+      { status: 409 },
+    );
   const answered = () => [...state.answers.values()].filter((a) => a.answer.trim() !== '').length;
 
   const handlers = [
     http.get('/api/public/exams/:examId', () => {
       if (state.networkDown) return HttpResponse.error();
-      if (state.examError) return HttpResponse.json({ error: { code: state.examError.code, message: state.examError.message } }, { status: state.examError.status });
+      if (state.examError)
+        return HttpResponse.json(
+          { error: { code: state.examError.code, message: state.examError.message } },
+          { status: state.examError.status },
+        );
       return HttpResponse.json(state.examResponse);
     }),
-    http.post('/api/attempts', () => cut() ?? HttpResponse.json({ attemptId, token: 'attempt-token', startedAt: now().toISOString(), deadline: state.deadline, resumed: false })),
+    http.post(
+      '/api/attempts',
+      () =>
+        cut() ??
+        HttpResponse.json({
+          attemptId,
+          token: 'attempt-token',
+          startedAt: now().toISOString(),
+          deadline: state.deadline,
+          resumed: false,
+        }),
+    ),
     http.get('/api/attempts/:attemptId', () => {
       const down = cut();
       if (down) return down;
@@ -80,8 +109,13 @@ export function createFakeResultsService(init: { exam: PublicExam; attemptId?: s
       state.uploadCalls += 1;
       if (state.submitted) return closed();
       const file = await readMultipartFile(request);
-      if (!file) return HttpResponse.json({ error: { code: 'VALIDATION', message: 'No file was sent' } }, { status: 400 });
-      if (file.bytes.length > state.uploadMaxBytes) return HttpResponse.json({ error: { code: 'PAYLOAD_TOO_LARGE', message: fileTooLargeMessage(state.uploadMaxBytes) } }, { status: 413 });
+      if (!file)
+        return HttpResponse.json({ error: { code: 'VALIDATION', message: 'No file was sent' } }, { status: 400 });
+      if (file.bytes.length > state.uploadMaxBytes)
+        return HttpResponse.json(
+          { error: { code: 'PAYLOAD_TOO_LARGE', message: fileTooLargeMessage(state.uploadMaxBytes) } },
+          { status: 413 },
+        );
       const index = Number(params.questionIndex);
       const answer = `File: ${file.fileName}`;
       state.files.set(index, file);
@@ -101,7 +135,11 @@ export function createFakeResultsService(init: { exam: PublicExam; attemptId?: s
       state.submitCalls += 1;
       if (!state.submitted) state.filesAtSubmit = [...state.files.keys()];
       state.submitted = true;
-      return HttpResponse.json({ resultId: 'result-1', answered: answered(), total: state.attemptExam.questions.length });
+      return HttpResponse.json({
+        resultId: 'result-1',
+        answered: answered(),
+        total: state.attemptExam.questions.length,
+      });
     }),
   ];
 

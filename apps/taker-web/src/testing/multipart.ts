@@ -2,7 +2,10 @@
  * Reads the file part of a multipart/form-data request. Node's own `request.formData()` cannot run under
  * jsdom (it builds the global File, which jsdom replaced), so the fake services parse the body here.
  */
-export async function readMultipartFile(request: Request, field = 'file'): Promise<{ fileName: string; mimeType: string; bytes: Uint8Array } | undefined> {
+export async function readMultipartFile(
+  request: Request,
+  field = 'file',
+): Promise<{ fileName: string; mimeType: string; bytes: Uint8Array } | undefined> {
   const boundary = /boundary=(.+)$/.exec(request.headers.get('content-type') ?? '')?.[1];
   if (!boundary) return undefined;
   const body = new Uint8Array(await request.arrayBuffer());

@@ -6,7 +6,11 @@ import { routes } from '../app/router.tsx';
 
 /** Renders the real route table at `path`, with navigation state, a fresh query cache and toasts. */
 export function renderRoute(path: string, state?: unknown) {
-  const router = createMemoryRouter(routes, { initialEntries: [{ pathname: path.split('?')[0], search: path.includes('?') ? `?${path.split('?')[1]}` : '', state }] });
+  const router = createMemoryRouter(routes, {
+    initialEntries: [
+      { pathname: path.split('?')[0], search: path.includes('?') ? `?${path.split('?')[1]}` : '', state },
+    ],
+  });
   const user = userEvent.setup();
   const view = render(
     <AppProvider queryClient={createQueryClient()}>

@@ -2,7 +2,11 @@ import type { PublicExam } from '@exam/domain/exam';
 import { getTakerDb, saveStoredAttempt, type StoredAttempt } from '../lib/taker-db.ts';
 
 /** Puts an attempt in IndexedDB as the credentials page would have. */
-export async function seedAttempt(exam: PublicExam, attemptId: string, overrides: Partial<StoredAttempt> = {}): Promise<StoredAttempt> {
+export async function seedAttempt(
+  exam: PublicExam,
+  attemptId: string,
+  overrides: Partial<StoredAttempt> = {},
+): Promise<StoredAttempt> {
   const attempt: StoredAttempt = {
     examId: exam.id,
     attemptId,

@@ -37,7 +37,9 @@ async function encodeMultipart(form: FormData): Promise<{ body: NodeBlob; conten
     if (typeof value === 'string') {
       parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
     } else {
-      parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${value.name}"\r\nContent-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`);
+      parts.push(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${value.name}"\r\nContent-Type: ${value.type || 'application/octet-stream'}\r\n\r\n`,
+      );
       parts.push(new Uint8Array(await readBytes(value)), '\r\n');
     }
   }
@@ -74,7 +76,16 @@ afterAll(() => server.close());
 
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
-    ({ matches: false, media: query, onchange: null, addEventListener: () => {}, removeEventListener: () => {}, addListener: () => {}, removeListener: () => {}, dispatchEvent: () => false }) as MediaQueryList;
+    ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }) as MediaQueryList;
 }
 
 if (!globalThis.ResizeObserver) {
@@ -92,5 +103,15 @@ if (!globalThis.ResizeObserver) {
 const boundingRect = Element.prototype.getBoundingClientRect;
 Element.prototype.getBoundingClientRect = function getBoundingClientRect(this: Element) {
   if (!this.hasAttribute('data-panel-resize-handle-id')) return boundingRect.call(this);
-  return { x: -10_000, y: -10_000, top: -10_000, left: -10_000, bottom: -9_999, right: -9_999, width: 1, height: 1, toJSON: () => ({}) } as DOMRect;
+  return {
+    x: -10_000,
+    y: -10_000,
+    top: -10_000,
+    left: -10_000,
+    bottom: -9_999,
+    right: -9_999,
+    width: 1,
+    height: 1,
+    toJSON: () => ({}),
+  } as DOMRect;
 };

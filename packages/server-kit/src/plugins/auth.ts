@@ -1,6 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import jwt from '@fastify/jwt';
-import { AttemptClaimsSchema, CreatorClaimsSchema, type AttemptClaims, type CreatorClaims, type TokenClaims } from '@exam/domain/auth';
+import {
+  AttemptClaimsSchema,
+  CreatorClaimsSchema,
+  type AttemptClaims,
+  type CreatorClaims,
+  type TokenClaims,
+} from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -42,18 +48,21 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
 
   app.decorate('requireCreator', async (request: FastifyRequest) => {
     const claims = await verify(request);
-    if (!CreatorClaimsSchema.safeParse(claims).success) throw new AppError(ErrorCode.FORBIDDEN, 'A creator account is required');
+    if (!CreatorClaimsSchema.safeParse(claims).success)
+      throw new AppError(ErrorCode.FORBIDDEN, 'A creator account is required');
   });
   app.decorate('requireAttempt', async (request: FastifyRequest) => {
     const claims = await verify(request);
-    if (!AttemptClaimsSchema.safeParse(claims).success) throw new AppError(ErrorCode.FORBIDDEN, 'An exam attempt token is required');
+    if (!AttemptClaimsSchema.safeParse(claims).success)
+      throw new AppError(ErrorCode.FORBIDDEN, 'An exam attempt token is required');
   });
   app.decorate('requireCreatorOrAttempt', async (request: FastifyRequest) => {
     await verify(request);
   });
   app.decorate('requireInternal', async (request: FastifyRequest) => {
     const given = Buffer.from(String(request.headers['x-internal-token'] ?? ''));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError(ErrorCode.UNAUTHENTICATED, 'Internal token required');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw new AppError(ErrorCode.UNAUTHENTICATED, 'Internal token required');
   });
 });
 

@@ -19,7 +19,9 @@ function validationIssues(err: FastifyError): Issue[] {
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
-      return reply.status(err.statusCode).send({ error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) } });
+      return reply
+        .status(err.statusCode)
+        .send({ error: { code: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = validationIssues(err);
@@ -33,13 +35,24 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     const status = err.statusCode ?? 500;
     if (status < 500) {
-      const code = status === 413 ? ErrorCode.PAYLOAD_TOO_LARGE : status === 429 ? ErrorCode.RATE_LIMITED : status === 401 ? ErrorCode.UNAUTHENTICATED : ErrorCode.VALIDATION;
+      const code =
+        status === 413
+          ? ErrorCode.PAYLOAD_TOO_LARGE
+          : status === 429
+            ? ErrorCode.RATE_LIMITED
+            : status === 401
+              ? ErrorCode.UNAUTHENTICATED
+              : ErrorCode.VALIDATION;
       return reply.status(status).send({ error: { code, message: err.message } });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ error: { code: ErrorCode.INTERNAL, message: 'Internal server error' } });
   });
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error: { code: ErrorCode.NOT_FOUND, message: `Route ${request.method} ${request.url.split('?')[0]} not found` } });
+    reply
+      .status(404)
+      .send({
+        error: { code: ErrorCode.NOT_FOUND, message: `Route ${request.method} ${request.url.split('?')[0]} not found` },
+      });
   });
 });

@@ -6,6 +6,10 @@ export type ExamDatabase = Database<typeof schema>;
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 export const MIGRATIONS_SCHEMA = 'exam_service';
 
-export function openExamDatabase(opts: { databaseUrl?: string; pgliteDir?: string; poolSize?: number }): Promise<ExamDatabase> {
+export function openExamDatabase(opts: {
+  databaseUrl?: string;
+  pgliteDir?: string;
+  poolSize?: number;
+}): Promise<ExamDatabase> {
   return openDatabase({ ...opts, schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
 }

@@ -1,5 +1,15 @@
 import type { AiSettingsInput, CodingWorkspace, Question } from '@exam/domain/exam';
-import { boolean, customType, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /** Everything exam-service owns lives in its own PostgreSQL schema. */
 export const examServiceSchema = pgSchema('exam_service');

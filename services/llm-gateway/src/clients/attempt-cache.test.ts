@@ -8,7 +8,18 @@ function counting(attempts: Record<string, Partial<InternalAttempt>>) {
     async findAttempt(id) {
       asked.push(id);
       const a = attempts[id];
-      return a ? { attemptId: id, examId: 'e', ownerId: 'o', startedAt: '2026-01-01T00:00:00Z', deadline: null, submittedAt: null, isOpen: true, ...a } : undefined;
+      return a
+        ? {
+            attemptId: id,
+            examId: 'e',
+            ownerId: 'o',
+            startedAt: '2026-01-01T00:00:00Z',
+            deadline: null,
+            submittedAt: null,
+            isOpen: true,
+            ...a,
+          }
+        : undefined;
     },
   };
   return { source, asked };

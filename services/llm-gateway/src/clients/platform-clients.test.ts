@@ -14,7 +14,10 @@ import { httpAttemptSource, httpExamSource } from './platform-clients.ts';
  */
 let answerUpstream: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
 const exam = makeExam();
-const attempts: Record<string, { isOpen: boolean }> = { 'attempt-open': { isOpen: true }, 'attempt-closed': { isOpen: false } };
+const attempts: Record<string, { isOpen: boolean }> = {
+  'attempt-open': { isOpen: true },
+  'attempt-closed': { isOpen: false },
+};
 const seenTokens: string[] = [];
 
 function platformServer(): Server {
@@ -26,7 +29,15 @@ function platformServer(): Server {
     if (examMatch && examMatch[1] === exam.id) return res.end(JSON.stringify(exam));
     const attempt = attemptMatch && attempts[attemptMatch[1]!];
     if (attempt) {
-      const body = { attemptId: attemptMatch[1], examId: exam.id, ownerId: exam.ownerId, startedAt: new Date().toISOString(), deadline: null, submittedAt: null, isOpen: attempt.isOpen };
+      const body = {
+        attemptId: attemptMatch[1],
+        examId: exam.id,
+        ownerId: exam.ownerId,
+        startedAt: new Date().toISOString(),
+        deadline: null,
+        submittedAt: null,
+        isOpen: attempt.isOpen,
+      };
       return res.end(JSON.stringify(body));
     }
     res.statusCode = 404;
@@ -51,7 +62,10 @@ describe('gateway with the real exam-service and results-service clients', () =>
     const opts = { timeoutMs: 2000 };
     app = await buildTestApp({
       env: { OPENAI_BASE_URL: `${upstreamUrl}/v1` },
-      deps: { exams: httpExamSource(platformUrl, TEST_SECRETS.INTERNAL_TOKEN, opts), attempts: httpAttemptSource(platformUrl, TEST_SECRETS.INTERNAL_TOKEN, opts) },
+      deps: {
+        exams: httpExamSource(platformUrl, TEST_SECRETS.INTERNAL_TOKEN, opts),
+        attempts: httpAttemptSource(platformUrl, TEST_SECRETS.INTERNAL_TOKEN, opts),
+      },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     gatewayUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -120,8 +134,12 @@ describe('gateway with the real exam-service and results-service clients', () =>
     let stored: { content: string; isPartial?: boolean }[] = [];
     for (let i = 0; i < 50 && stored.length < 2; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const transcript = await fetch(`${gatewayUrl}/api/llm/transcript`, { headers: { authorization: tokenFor('attempt-open') } });
-      stored = ((await transcript.json()) as { messages: typeof stored }).messages.filter((m) => m.content.includes('long answer') || m.isPartial);
+      const transcript = await fetch(`${gatewayUrl}/api/llm/transcript`, {
+        headers: { authorization: tokenFor('attempt-open') },
+      });
+      stored = ((await transcript.json()) as { messages: typeof stored }).messages.filter(
+        (m) => m.content.includes('long answer') || m.isPartial,
+      );
     }
     expect(stored.at(-1)).toMatchObject({ content: 'Partial ', isPartial: true });
     for (let i = 0; i < 40 && !upstreamAborted; i++) await new Promise((resolve) => setTimeout(resolve, 50));

@@ -2,7 +2,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { InternalAttemptSchema, InternalExamSchema, type InternalAttempt, type InternalExam } from '@exam/domain/internal';
+import {
+  InternalAttemptSchema,
+  InternalExamSchema,
+  type InternalAttempt,
+  type InternalExam,
+} from '@exam/domain/internal';
 
 /** exam-service's view of an exam, answer keys and the encrypted creator key included. */
 export type ExamSource = { findExam(examId: string): Promise<InternalExam | undefined> };
@@ -26,20 +31,34 @@ export function internalGet(baseUrl: string, internalToken: string, opts: { time
     new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       const url = new URL(path, baseUrl);
       const secure = url.protocol === 'https:';
-      const unreachable = (err: Error) => reject(new AppError(ErrorCode.UNAVAILABLE, `Service at ${baseUrl} is unreachable: ${err.message}`));
-      const req = (secure ? https : http).request(url, { agent: secure ? httpsAgent : httpAgent, headers: { 'x-internal-token': internalToken }, timeout: opts.timeoutMs }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (part: string) => (text += part));
-        res.on('error', unreachable);
-        res.on('end', () => {
-          try {
-            resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-          } catch (err) {
-            reject(new AppError(ErrorCode.UNAVAILABLE, `Service at ${baseUrl} answered no JSON: ${(err as Error).message}`));
-          }
-        });
-      });
+      const unreachable = (err: Error) =>
+        reject(new AppError(ErrorCode.UNAVAILABLE, `Service at ${baseUrl} is unreachable: ${err.message}`));
+      const req = (secure ? https : http).request(
+        url,
+        {
+          agent: secure ? httpsAgent : httpAgent,
+          headers: { 'x-internal-token': internalToken },
+          timeout: opts.timeoutMs,
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (part: string) => (text += part));
+          res.on('error', unreachable);
+          res.on('end', () => {
+            try {
+              resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+            } catch (err) {
+              reject(
+                new AppError(
+                  ErrorCode.UNAVAILABLE,
+                  `Service at ${baseUrl} answered no JSON: ${(err as Error).message}`,
+                ),
+              );
+            }
+          });
+        },
+      );
       req.on('timeout', () => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)));
       req.on('error', unreachable);
       req.end();
@@ -98,7 +117,10 @@ export function cachedExamSource(source: ExamSource, opts: { ttlMs: number; now:
  * results-service is asked again, since it applies the grace period). The cost: a candidate who submits
  * can still chat for at most ttlMs (default 5 s) on this replica.
  */
-export function cachedAttemptSource(source: AttemptSource, opts: { ttlMs: number; now: () => number; maxEntries?: number }): AttemptSource {
+export function cachedAttemptSource(
+  source: AttemptSource,
+  opts: { ttlMs: number; now: () => number; maxEntries?: number },
+): AttemptSource {
   if (opts.ttlMs <= 0) return source;
   const maxEntries = opts.maxEntries ?? 10_000;
   const entries = new Map<string, { until: number; attempt: InternalAttempt }>();

@@ -6,6 +6,10 @@ export type GatewayDatabase = Database<typeof schema>;
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 export const MIGRATIONS_SCHEMA = 'llm_gateway';
 
-export function openGatewayDatabase(opts: { databaseUrl?: string; pgliteDir?: string; poolSize?: number }): Promise<GatewayDatabase> {
+export function openGatewayDatabase(opts: {
+  databaseUrl?: string;
+  pgliteDir?: string;
+  poolSize?: number;
+}): Promise<GatewayDatabase> {
   return openDatabase({ ...opts, schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
 }

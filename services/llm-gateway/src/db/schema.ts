@@ -43,7 +43,10 @@ export const messages = llmGatewaySchema.table(
     outputTokens: integer('output_tokens').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('messages_attempt_seq_idx').on(t.attemptId, t.seq), index('messages_attempt_role_time_idx').on(t.attemptId, t.role, t.createdAt)],
+  (t) => [
+    index('messages_attempt_seq_idx').on(t.attemptId, t.seq),
+    index('messages_attempt_role_time_idx').on(t.attemptId, t.role, t.createdAt),
+  ],
 );
 
 /**

@@ -6,10 +6,15 @@ const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as co
 type ImageType = (typeof IMAGE_TYPES)[number];
 
 function toAnthropicMessage(message: ProviderMessage): MessageParam {
-  const images = (message.images ?? []).filter((i): i is { mediaType: ImageType; dataBase64: string } => (IMAGE_TYPES as readonly string[]).includes(i.mediaType));
+  const images = (message.images ?? []).filter((i): i is { mediaType: ImageType; dataBase64: string } =>
+    (IMAGE_TYPES as readonly string[]).includes(i.mediaType),
+  );
   if (message.role === 'assistant' || !images.length) return { role: message.role, content: message.content };
   const content: ContentBlockParam[] = [
-    ...images.map((image) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: image.mediaType, data: image.dataBase64 } })),
+    ...images.map((image) => ({
+      type: 'image' as const,
+      source: { type: 'base64' as const, media_type: image.mediaType, data: image.dataBase64 },
+    })),
     { type: 'text', text: message.content },
   ];
   return { role: 'user', content };

@@ -42,7 +42,11 @@ describe('isInternalAddress', () => {
 });
 
 describe('base URL guard without an allow-list', () => {
-  const resolve = dnsOf({ 'llm.example.com': ['93.184.216.34'], 'sneaky.example.com': ['93.184.216.34', '10.0.0.7'], 'metadata.example.com': ['169.254.169.254'] });
+  const resolve = dnsOf({
+    'llm.example.com': ['93.184.216.34'],
+    'sneaky.example.com': ['93.184.216.34', '10.0.0.7'],
+    'metadata.example.com': ['169.254.169.254'],
+  });
   const guard = createBaseUrlGuard({ allowedHosts: undefined, resolve });
 
   it('allows a public host after resolving it', async () => {
@@ -50,18 +54,29 @@ describe('base URL guard without an allow-list', () => {
   });
 
   it('refuses a host when any of its addresses is private or link-local', async () => {
-    expect(await refusal(guard.check('https://sneaky.example.com/v1'))).toMatchObject({ statusCode: 409, message: GuardMessages.internal('sneaky.example.com') });
+    expect(await refusal(guard.check('https://sneaky.example.com/v1'))).toMatchObject({
+      statusCode: 409,
+      message: GuardMessages.internal('sneaky.example.com'),
+    });
     expect(await refusal(guard.check('http://metadata.example.com/latest'))).toMatchObject({ statusCode: 409 });
   });
 
   it('refuses loopback, private and unique-local literals without a DNS query', async () => {
-    for (const url of ['http://127.0.0.1:11434/v1', 'http://10.0.0.5:8000/v1', 'http://192.168.0.10/v1', 'http://[::1]:8000/v1', 'http://[fd00::5]/v1']) {
+    for (const url of [
+      'http://127.0.0.1:11434/v1',
+      'http://10.0.0.5:8000/v1',
+      'http://192.168.0.10/v1',
+      'http://[::1]:8000/v1',
+      'http://[fd00::5]/v1',
+    ]) {
       expect(await refusal(guard.check(url)), url).toMatchObject({ statusCode: 409 });
     }
   });
 
   it('refuses a host that does not resolve and a URL that is not http(s)', async () => {
-    expect(await refusal(guard.check('http://nowhere.invalid/v1'))).toMatchObject({ message: GuardMessages.unresolvable('nowhere.invalid') });
+    expect(await refusal(guard.check('http://nowhere.invalid/v1'))).toMatchObject({
+      message: GuardMessages.unresolvable('nowhere.invalid'),
+    });
     expect(await refusal(guard.check('file:///etc/passwd'))).toMatchObject({ message: GuardMessages.badUrl });
   });
 
@@ -80,8 +95,14 @@ describe('base URL guard with OPENAI_COMPATIBLE_ALLOWED_HOSTS', () => {
   });
 
   it('refuses a host that is not listed, or a listed host on another port, with a message naming it', async () => {
-    expect(await refusal(guard.check('http://vllm.internal:9999/v1'))).toMatchObject({ statusCode: 409, message: GuardMessages.notListed('vllm.internal:9999') });
-    expect(await refusal(guard.check('https://api.example.com/v1'))).toMatchObject({ statusCode: 409, message: GuardMessages.notListed('api.example.com') });
+    expect(await refusal(guard.check('http://vllm.internal:9999/v1'))).toMatchObject({
+      statusCode: 409,
+      message: GuardMessages.notListed('vllm.internal:9999'),
+    });
+    expect(await refusal(guard.check('https://api.example.com/v1'))).toMatchObject({
+      statusCode: 409,
+      message: GuardMessages.notListed('api.example.com'),
+    });
   });
 
   it('leaves DNS resolution of listed hosts to the system', () => {

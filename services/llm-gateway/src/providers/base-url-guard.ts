@@ -4,14 +4,18 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import { isInternalAddress } from '@exam/server-kit/internal-address';
 
 export type Resolve = (hostname: string) => Promise<string[]>;
-const systemResolve: Resolve = (hostname) => dns.promises.lookup(hostname, { all: true }).then((all) => all.map((a) => a.address));
+const systemResolve: Resolve = (hostname) =>
+  dns.promises.lookup(hostname, { all: true }).then((all) => all.map((a) => a.address));
 
-const refuse = (message: string) => new AppError(ErrorCode.CONFLICT, message, [{ path: 'aiSettings.baseUrl', message }]);
+const refuse = (message: string) =>
+  new AppError(ErrorCode.CONFLICT, message, [{ path: 'aiSettings.baseUrl', message }]);
 export const GuardMessages = {
-  notListed: (host: string) => `The assistant's base URL host ${host} is not in this server's list of allowed hosts (OPENAI_COMPATIBLE_ALLOWED_HOSTS).`,
-  internal: (host: string) => `The assistant's base URL host ${host} resolves to a loopback, private or link-local address, which this server does not call.`,
+  notListed: (host: string) =>
+    `The assistant's base URL host ${host} is not in this server's list of allowed hosts (OPENAI_COMPATIBLE_ALLOWED_HOSTS).`,
+  internal: (host: string) =>
+    `The assistant's base URL host ${host} resolves to a loopback, private or link-local address, which this server does not call.`,
   unresolvable: (host: string) => `The assistant's base URL host ${host} could not be resolved.`,
-  badUrl: 'The assistant\'s base URL must be an http or https URL.',
+  badUrl: "The assistant's base URL must be an http or https URL.",
 };
 
 const defaultPort = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -35,7 +39,12 @@ export type BaseUrlGuard = {
  * address is refused. The server's own OPENAI_BASE_URL and the other configured endpoints are trusted
  * configuration and never pass through here.
  */
-export function createBaseUrlGuard(opts: { allowedHosts: string | undefined; resolve?: Resolve; verdictTtlMs?: number; now?: () => number }): BaseUrlGuard {
+export function createBaseUrlGuard(opts: {
+  allowedHosts: string | undefined;
+  resolve?: Resolve;
+  verdictTtlMs?: number;
+  now?: () => number;
+}): BaseUrlGuard {
   const allowed = (opts.allowedHosts ?? '')
     .split(',')
     .map((entry) => entry.trim().toLowerCase())
@@ -53,11 +62,16 @@ export function createBaseUrlGuard(opts: { allowedHosts: string | undefined; res
     return addresses.some(isInternalAddress) ? refuse(GuardMessages.internal(host)) : undefined;
   }
 
-  const guardedLookup = ((hostname: string, options: LookupOptions, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+  const guardedLookup = ((
+    hostname: string,
+    options: LookupOptions,
+    callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const bad = addresses.find((a) => isInternalAddress(a.address));
-      if (bad) return callback(new Error(`refused to connect to ${hostname}: ${bad.address} is not a public address`), '');
+      if (bad)
+        return callback(new Error(`refused to connect to ${hostname}: ${bad.address} is not a public address`), '');
       if (options.all) return callback(null, addresses);
       const first = addresses[0]!;
       callback(null, first.address, first.family);
@@ -76,7 +90,12 @@ export function createBaseUrlGuard(opts: { allowedHosts: string | undefined; res
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(GuardMessages.badUrl);
       const host = bare(url.hostname);
       if (allowed.length) {
-        if (![host, url.hostname.toLowerCase(), `${url.hostname.toLowerCase()}:${defaultPort(url)}`].some((entry) => allowed.includes(entry))) throw refuse(GuardMessages.notListed(url.host));
+        if (
+          ![host, url.hostname.toLowerCase(), `${url.hostname.toLowerCase()}:${defaultPort(url)}`].some((entry) =>
+            allowed.includes(entry),
+          )
+        )
+          throw refuse(GuardMessages.notListed(url.host));
         return;
       }
       const cached = verdicts.get(host);

@@ -7,7 +7,9 @@ type GeminiChunk = {
 };
 
 function toGeminiContent(message: ProviderMessage) {
-  const images = (message.images ?? []).map((image) => ({ inlineData: { mimeType: image.mediaType, data: image.dataBase64 } }));
+  const images = (message.images ?? []).map((image) => ({
+    inlineData: { mimeType: image.mediaType, data: image.dataBase64 },
+  }));
   return { role: message.role === 'assistant' ? 'model' : 'user', parts: [{ text: message.content }, ...images] };
 }
 
@@ -29,7 +31,10 @@ export async function upstreamErrorOf(response: Response): Promise<UpstreamError
  */
 export function googleAdapter(baseUrl: string): ProviderAdapter {
   return async function* stream(request, signal) {
-    const url = new URL(`v1beta/models/${encodeURIComponent(request.model)}:streamGenerateContent?alt=sse`, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    const url = new URL(
+      `v1beta/models/${encodeURIComponent(request.model)}:streamGenerateContent?alt=sse`,
+      baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`,
+    );
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': request.apiKey },
@@ -50,6 +55,7 @@ export function googleAdapter(baseUrl: string): ProviderAdapter {
       // Each chunk repeats the running totals; the last one counts.
       if (chunk.usageMetadata) usage = chunk.usageMetadata;
     }
-    if (usage) yield { type: 'usage', inputTokens: usage.promptTokenCount ?? 0, outputTokens: usage.candidatesTokenCount ?? 0 };
+    if (usage)
+      yield { type: 'usage', inputTokens: usage.promptTokenCount ?? 0, outputTokens: usage.candidatesTokenCount ?? 0 };
   };
 }

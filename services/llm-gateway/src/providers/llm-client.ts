@@ -9,7 +9,10 @@ export type ProviderEndpoints = { openai: string; anthropic: string; groq: strin
 export type UpstreamTimeouts = { totalMs: number; firstTokenMs: number };
 
 /** `guard` pins the connections of creators' openai-compatible servers to addresses the SSRF guard allows. */
-export function realAdapters(endpoints: ProviderEndpoints, guard?: Pick<BaseUrlGuard, 'lookup'>): Record<AiProvider, ProviderAdapter> {
+export function realAdapters(
+  endpoints: ProviderEndpoints,
+  guard?: Pick<BaseUrlGuard, 'lookup'>,
+): Record<AiProvider, ProviderAdapter> {
   return {
     openai: openAiAdapter(endpoints.openai),
     groq: openAiAdapter(endpoints.groq),
@@ -23,7 +26,10 @@ export function realAdapters(endpoints: ProviderEndpoints, guard?: Pick<BaseUrlG
 function toUpstreamError(err: unknown): UpstreamError {
   if (err instanceof UpstreamError) return err;
   const status = (err as { status?: unknown }).status;
-  return new UpstreamError(err instanceof Error ? err.message : String(err), typeof status === 'number' ? status : undefined);
+  return new UpstreamError(
+    err instanceof Error ? err.message : String(err),
+    typeof status === 'number' ? status : undefined,
+  );
 }
 
 /**
@@ -50,7 +56,9 @@ export function createLlmClient(adapters: Record<AiProvider, ProviderAdapter>, t
       // A body read does not always end when its request is aborted (a stalled socket, a mocked stream), so each
       // read races the abort.
       const aborted = new Promise<never>((_, reject) => {
-        controller.signal.addEventListener('abort', () => reject(new UpstreamError('upstream call aborted')), { once: true });
+        controller.signal.addEventListener('abort', () => reject(new UpstreamError('upstream call aborted')), {
+          once: true,
+        });
       });
       aborted.catch(() => {});
       let finished = false;

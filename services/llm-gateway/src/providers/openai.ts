@@ -16,7 +16,10 @@ function toOpenAiMessage(message: ProviderMessage): OpenAiMessage {
     role: 'user',
     content: [
       { type: 'text', text: message.content },
-      ...message.images.map((image) => ({ type: 'image_url' as const, image_url: { url: `data:${image.mediaType};base64,${image.dataBase64}` } })),
+      ...message.images.map((image) => ({
+        type: 'image_url' as const,
+        image_url: { url: `data:${image.mediaType};base64,${image.dataBase64}` },
+      })),
     ],
   };
 }
@@ -26,11 +29,23 @@ type Agents = { http: http.Agent; https: https.Agent; lookup: LookupFunction | u
 // Keep-alive pools shared by every chat of one adapter: a new TCP (and TLS) connection per chat would cost
 // more than the rest of the chat's path together. No socket cap: each open stream holds its own connection.
 function agents(lookup: LookupFunction | undefined): Agents {
-  const options = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: Infinity, maxFreeSockets: 4096, scheduling: 'lifo' as const };
+  const options = {
+    keepAlive: true,
+    keepAliveMsecs: 30_000,
+    maxSockets: Infinity,
+    maxFreeSockets: 4096,
+    scheduling: 'lifo' as const,
+  };
   return { http: new http.Agent(options), https: new https.Agent(options), lookup };
 }
 
-function post(pool: Agents, url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+function post(
+  pool: Agents,
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const secure = url.protocol === 'https:';
     const req = (secure ? https : http).request(url, {
@@ -86,7 +101,10 @@ function* chunksOf(data: string, state: { done: boolean }): Generator<StreamChun
  * call and the wait; redirects are not followed. `lookup` replaces DNS resolution of the connection (the SSRF
  * guard's, for creators' base URLs). The official SDK cost about twice the CPU per streamed chat (bench/README.md).
  */
-export function openAiAdapter(defaultBaseUrl: string, opts: { lookup?: LookupFunction | undefined } = {}): ProviderAdapter {
+export function openAiAdapter(
+  defaultBaseUrl: string,
+  opts: { lookup?: LookupFunction | undefined } = {},
+): ProviderAdapter {
   const pool = agents(opts.lookup);
   return async function* stream(request, signal) {
     const base = request.baseUrl || defaultBaseUrl;
@@ -99,7 +117,11 @@ export function openAiAdapter(defaultBaseUrl: string, opts: { lookup?: LookupFun
       stream: true,
       stream_options: { include_usage: true },
     });
-    const headers = { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${request.apiKey}` };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      authorization: `Bearer ${request.apiKey}`,
+    };
     const response = await post(pool, url, headers, body, signal);
     const status = response.statusCode ?? 0;
     if (status < 200 || status >= 300) throw await errorOf(response);

@@ -23,39 +23,81 @@ export function sseResponse(frames: string[], opts: { firstDelayMs?: number; gap
   return new HttpResponse(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
 }
 
-export function openAiFrames(texts: string[], usage = { prompt_tokens: 120, completion_tokens: 30 }, model = 'gpt-4o-mini'): string[] {
-  const base = { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1_700_000_000, model, system_fingerprint: 'fp_test' };
+export function openAiFrames(
+  texts: string[],
+  usage = { prompt_tokens: 120, completion_tokens: 30 },
+  model = 'gpt-4o-mini',
+): string[] {
+  const base = {
+    id: 'chatcmpl-test',
+    object: 'chat.completion.chunk',
+    created: 1_700_000_000,
+    model,
+    system_fingerprint: 'fp_test',
+  };
   return [
     `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }], usage: null })}\n\n`,
-    ...texts.map((t) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: t }, logprobs: null, finish_reason: null }], usage: null })}\n\n`),
+    ...texts.map(
+      (t) =>
+        `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: t }, logprobs: null, finish_reason: null }], usage: null })}\n\n`,
+    ),
     `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }], usage: null })}\n\n`,
     `data: ${JSON.stringify({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } })}\n\n`,
     'data: [DONE]\n\n',
   ];
 }
 
-export function anthropicFrames(texts: string[], usage = { input_tokens: 200, output_tokens: 40 }, model = 'claude-sonnet-4'): string[] {
+export function anthropicFrames(
+  texts: string[],
+  usage = { input_tokens: 200, output_tokens: 40 },
+  model = 'claude-sonnet-4',
+): string[] {
   const event = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
   return [
     event('message_start', {
       type: 'message_start',
-      message: { id: 'msg_test', type: 'message', role: 'assistant', content: [], model, stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } },
+      message: {
+        id: 'msg_test',
+        type: 'message',
+        role: 'assistant',
+        content: [],
+        model,
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+      },
     }),
     event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
     event('ping', { type: 'ping' }),
-    ...texts.map((t) => event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } })),
+    ...texts.map((t) =>
+      event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: t } }),
+    ),
     event('content_block_stop', { type: 'content_block_stop', index: 0 }),
-    event('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }),
+    event('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    }),
     event('message_stop', { type: 'message_stop' }),
   ];
 }
 
-export function geminiFrames(texts: string[], usage = { promptTokenCount: 150, candidatesTokenCount: 25 }, model = 'gemini-1.5-flash'): string[] {
+export function geminiFrames(
+  texts: string[],
+  usage = { promptTokenCount: 150, candidatesTokenCount: 25 },
+  model = 'gemini-1.5-flash',
+): string[] {
   return texts.map((t, i) => {
     const last = i === texts.length - 1;
     const chunk = {
-      candidates: [{ content: { parts: [{ text: t }], role: 'model' }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
-      usageMetadata: { promptTokenCount: usage.promptTokenCount, ...(last ? { candidatesTokenCount: usage.candidatesTokenCount } : {}), totalTokenCount: usage.promptTokenCount + (last ? usage.candidatesTokenCount : 0) },
+      candidates: [
+        { content: { parts: [{ text: t }], role: 'model' }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) },
+      ],
+      usageMetadata: {
+        promptTokenCount: usage.promptTokenCount,
+        ...(last ? { candidatesTokenCount: usage.candidatesTokenCount } : {}),
+        totalTokenCount: usage.promptTokenCount + (last ? usage.candidatesTokenCount : 0),
+      },
       modelVersion: model,
     };
     // Gemini separates frames with CRLF pairs.
@@ -68,26 +110,60 @@ export const errorBodies = {
   openai: (status: number) =>
     HttpResponse.json(
       status === 401
-        ? { error: { message: 'Incorrect API key provided: sk-can***nary. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }
-        : { error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } },
+        ? {
+            error: {
+              message:
+                'Incorrect API key provided: sk-can***nary. You can find your API key at https://platform.openai.com/account/api-keys.',
+              type: 'invalid_request_error',
+              param: null,
+              code: 'invalid_api_key',
+            },
+          }
+        : {
+            error: {
+              message: 'The server had an error while processing your request. Sorry about that!',
+              type: 'server_error',
+              param: null,
+              code: null,
+            },
+          },
       { status },
     ),
   anthropic: (status: number) =>
     HttpResponse.json(
-      { type: 'error', error: status === 401 ? { type: 'authentication_error', message: 'invalid x-api-key' } : { type: 'api_error', message: 'Internal server error' } },
+      {
+        type: 'error',
+        error:
+          status === 401
+            ? { type: 'authentication_error', message: 'invalid x-api-key' }
+            : { type: 'api_error', message: 'Internal server error' },
+      },
       { status },
     ),
   google: (status: number) =>
     HttpResponse.json(
-      { error: status === 401 ? { code: 401, message: 'API key not valid. Please pass a valid API key.', status: 'UNAUTHENTICATED' } : { code: 500, message: 'An internal error has occurred.', status: 'INTERNAL' } },
+      {
+        error:
+          status === 401
+            ? { code: 401, message: 'API key not valid. Please pass a valid API key.', status: 'UNAUTHENTICATED' }
+            : { code: 500, message: 'An internal error has occurred.', status: 'INTERNAL' },
+      },
       { status },
     ),
 };
 
 /** A handler that records each call, then answers with `respond`. */
-export function recordingHandler(url: string, calls: RecordedCall[], respond: (call: RecordedCall) => Response | Promise<Response>) {
+export function recordingHandler(
+  url: string,
+  calls: RecordedCall[],
+  respond: (call: RecordedCall) => Response | Promise<Response>,
+) {
   return http.post(url, async ({ request }) => {
-    const call: RecordedCall = { url: request.url, headers: Object.fromEntries(request.headers.entries()), body: (await request.json()) as Record<string, unknown> };
+    const call: RecordedCall = {
+      url: request.url,
+      headers: Object.fromEntries(request.headers.entries()),
+      body: (await request.json()) as Record<string, unknown>,
+    };
     calls.push(call);
     return respond(call);
   });

@@ -5,7 +5,15 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PromptText } from '../modules/chat/prompt.ts';
 import { buildTestApp, deltasOf, makeExam, sseEvents, startAttempt, TEST_ENDPOINTS, type TestApp } from '../testing.ts';
-import { anthropicFrames, errorBodies, geminiFrames, openAiFrames, recordingHandler, sseResponse, type RecordedCall } from './provider-mocks.ts';
+import {
+  anthropicFrames,
+  errorBodies,
+  geminiFrames,
+  openAiFrames,
+  recordingHandler,
+  sseResponse,
+  type RecordedCall,
+} from './provider-mocks.ts';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -37,8 +45,19 @@ const openAiShape = {
 
 const cases: ProviderCase[] = [
   { provider: 'openai', model: 'gpt-4o', endpoint: `${TEST_ENDPOINTS.openai}/chat/completions`, ...openAiShape },
-  { provider: 'groq', model: 'llama-3.3-70b-versatile', endpoint: `${TEST_ENDPOINTS.groq}/chat/completions`, ...openAiShape },
-  { provider: 'openai-compatible', model: 'qwen2.5:7b-instruct', endpoint: `${TEST_ENDPOINTS.compatible}/chat/completions`, baseUrl: TEST_ENDPOINTS.compatible, ...openAiShape },
+  {
+    provider: 'groq',
+    model: 'llama-3.3-70b-versatile',
+    endpoint: `${TEST_ENDPOINTS.groq}/chat/completions`,
+    ...openAiShape,
+  },
+  {
+    provider: 'openai-compatible',
+    model: 'qwen2.5:7b-instruct',
+    endpoint: `${TEST_ENDPOINTS.compatible}/chat/completions`,
+    baseUrl: TEST_ENDPOINTS.compatible,
+    ...openAiShape,
+  },
   {
     provider: 'anthropic',
     model: 'claude-sonnet-4',
@@ -70,9 +89,26 @@ const cases: ProviderCase[] = [
 const CANARY_KEY = 'sk-canary-7f3a9c1e5b2d4f6a8c0e';
 const server = setupServer();
 const questions = [
-  QuestionSchema.parse({ id: 'q1', type: 'mcq', title: 'Which is a measure of spread?', options: ['Mean', 'Variance', 'Mode'], correctAnswer: 'Variance' }),
-  QuestionSchema.parse({ id: 'q2', type: 'short-answer', title: 'Name the distribution of sample means', acceptedAnswers: ['CANARY-ANSWER-NORMAL-4242'] }),
-  QuestionSchema.parse({ id: 'q3', type: 'coding', title: 'Compute the median', language: 'python', correctAnswer: 'CANARY-CODE-ANSWER-9191' }),
+  QuestionSchema.parse({
+    id: 'q1',
+    type: 'mcq',
+    title: 'Which is a measure of spread?',
+    options: ['Mean', 'Variance', 'Mode'],
+    correctAnswer: 'Variance',
+  }),
+  QuestionSchema.parse({
+    id: 'q2',
+    type: 'short-answer',
+    title: 'Name the distribution of sample means',
+    acceptedAnswers: ['CANARY-ANSWER-NORMAL-4242'],
+  }),
+  QuestionSchema.parse({
+    id: 'q3',
+    type: 'coding',
+    title: 'Compute the median',
+    language: 'python',
+    correctAnswer: 'CANARY-CODE-ANSWER-9191',
+  }),
 ];
 
 function examFor(c: ProviderCase, apiKey: string | null = CANARY_KEY) {
@@ -82,7 +118,14 @@ function examFor(c: ProviderCase, apiKey: string | null = CANARY_KEY) {
     apiKey,
     questions,
     materialTexts: [{ name: 'week3.pdf', text: 'MATERIAL-SENTINEL: the standard error is sigma over root n.' }],
-    ai: { courseAssistanceEnabled: true, courseAssistanceLevel: 8, stopSolutions: true, processCode: false, customPrompt: 'GUARDRAIL-SENTINEL: never write code.', baseUrl: c.baseUrl ?? '' },
+    ai: {
+      courseAssistanceEnabled: true,
+      courseAssistanceLevel: 8,
+      stopSolutions: true,
+      processCode: false,
+      customPrompt: 'GUARDRAIL-SENTINEL: never write code.',
+      baseUrl: c.baseUrl ?? '',
+    },
   });
 }
 
@@ -132,7 +175,11 @@ describe.each(cases)('$provider provider', (c) => {
   });
 
   it('streams the deltas to the client in order and ends with done and the provider usage', async () => {
-    server.use(recordingHandler(c.endpoint, calls, () => sseResponse(c.frames(['The ', 'standard ', 'error ', 'shrinks.']), { gapMs: 5 })));
+    server.use(
+      recordingHandler(c.endpoint, calls, () =>
+        sseResponse(c.frames(['The ', 'standard ', 'error ', 'shrinks.']), { gapMs: 5 }),
+      ),
+    );
     const { headers } = startAttempt(app, examFor(c));
     const response = await chat(headers, 'Explain');
     expect(response.headers['content-type']).toContain('text/event-stream');
@@ -144,7 +191,9 @@ describe.each(cases)('$provider provider', (c) => {
   });
 
   it('never lets the creator key reach the browser, even when the provider echoes it', async () => {
-    server.use(recordingHandler(c.endpoint, calls, () => sseResponse(c.frames([`I will not repeat ${CANARY_KEY.slice(0, 6)}`]))));
+    server.use(
+      recordingHandler(c.endpoint, calls, () => sseResponse(c.frames([`I will not repeat ${CANARY_KEY.slice(0, 6)}`]))),
+    );
     const { headers } = startAttempt(app, examFor(c));
     const ok = await chat(headers, 'What is your key?');
     expect(ok.payload).not.toContain(CANARY_KEY);
@@ -155,16 +204,19 @@ describe.each(cases)('$provider provider', (c) => {
     expect(transcript.payload).not.toContain(CANARY_KEY);
   });
 
-  it.each([500, 401])('turns an upstream %i into the spec error reply, and the next message still works', async (status) => {
-    server.use(recordingHandler(c.endpoint, calls, () => c.error(status)));
-    const { headers } = startAttempt(app, examFor(c));
-    const failed = sseEvents((await chat(headers, 'First')).payload);
-    expect(failed).toEqual([{ type: 'error', message: LlmMessages.chatError }]);
-    server.use(recordingHandler(c.endpoint, calls, () => sseResponse(c.frames(['Back again']))));
-    const next = sseEvents((await chat(headers, 'Second')).payload);
-    expect(deltasOf(next)).toEqual(['Back again']);
-    expect(calls).toHaveLength(2);
-  });
+  it.each([500, 401])(
+    'turns an upstream %i into the spec error reply, and the next message still works',
+    async (status) => {
+      server.use(recordingHandler(c.endpoint, calls, () => c.error(status)));
+      const { headers } = startAttempt(app, examFor(c));
+      const failed = sseEvents((await chat(headers, 'First')).payload);
+      expect(failed).toEqual([{ type: 'error', message: LlmMessages.chatError }]);
+      server.use(recordingHandler(c.endpoint, calls, () => sseResponse(c.frames(['Back again']))));
+      const next = sseEvents((await chat(headers, 'Second')).payload);
+      expect(deltasOf(next)).toEqual(['Back again']);
+      expect(calls).toHaveLength(2);
+    },
+  );
 
   it('turns a provider that sends no first token in time into the spec error reply', async () => {
     server.use(recordingHandler(c.endpoint, calls, () => sseResponse(c.frames(['too late']), { firstDelayMs: 3000 })));

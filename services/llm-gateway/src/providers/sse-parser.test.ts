@@ -11,7 +11,8 @@ describe('SseLineParser', () => {
     const stream = 'data: {"a":1}\n\nevent: ping\ndata: {"b":2}\n\n: comment\n\ndata: [DONE]\n\n';
     const whole = parseAll([stream]);
     expect(whole).toEqual(['{"a":1}', '{"b":2}', '[DONE]']);
-    for (let cut = 1; cut < stream.length; cut++) expect(parseAll([stream.slice(0, cut), stream.slice(cut)])).toEqual(whole);
+    for (let cut = 1; cut < stream.length; cut++)
+      expect(parseAll([stream.slice(0, cut), stream.slice(cut)])).toEqual(whole);
   });
 
   it('accepts CRLF and CR line ends, even a CRLF split across two pieces', () => {

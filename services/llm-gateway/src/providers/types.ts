@@ -18,7 +18,8 @@ export type ProviderRequest = {
   maxTokens: number;
 };
 
-export type StreamChunk = { type: 'delta'; text: string } | { type: 'usage'; inputTokens: number; outputTokens: number };
+export type StreamChunk =
+  { type: 'delta'; text: string } | { type: 'usage'; inputTokens: number; outputTokens: number };
 
 /** One provider's streaming call. Abort the signal to stop the upstream request. */
 export type ProviderAdapter = (request: ProviderRequest, signal: AbortSignal) => AsyncIterable<StreamChunk>;

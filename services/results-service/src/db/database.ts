@@ -6,6 +6,10 @@ export type ResultsDatabase = Database<typeof schema>;
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 export const MIGRATIONS_SCHEMA = 'results_service';
 
-export function openResultsDatabase(opts: { databaseUrl?: string; pgliteDir?: string; poolSize?: number }): Promise<ResultsDatabase> {
+export function openResultsDatabase(opts: {
+  databaseUrl?: string;
+  pgliteDir?: string;
+  poolSize?: number;
+}): Promise<ResultsDatabase> {
   return openDatabase({ ...opts, schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
 }

@@ -1,6 +1,18 @@
 import type { WorkspaceFile } from '@exam/domain/internal';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, customType, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import type { ExamSnapshot, StoredGrade } from '../modules/attempts/snapshot.ts';
 
 /** Everything results-service owns lives in its own PostgreSQL schema. */
@@ -40,7 +52,9 @@ export const attempts = resultsServiceSchema.table(
   (t) => [
     uniqueIndex('attempts_exam_student_idx').on(t.examId, t.studentId),
     index('attempts_owner_idx').on(t.ownerId, t.examId),
-    index('attempts_open_deadline_idx').on(t.deadline).where(sql`${t.submittedAt} is null and ${t.deadline} is not null`),
+    index('attempts_open_deadline_idx')
+      .on(t.deadline)
+      .where(sql`${t.submittedAt} is null and ${t.deadline} is not null`),
   ],
 );
 

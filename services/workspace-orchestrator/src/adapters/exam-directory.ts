@@ -4,7 +4,11 @@ import { createInternalClient } from '@exam/server-kit/internal-client';
 import type { ExamDirectory } from '../deps.ts';
 
 /** Reads the exam's workspace settings from exam-service and the attempt's state from results-service. */
-export function createHttpExamDirectory(opts: { examServiceUrl: string; resultsServiceUrl: string; internalToken: string }): ExamDirectory {
+export function createHttpExamDirectory(opts: {
+  examServiceUrl: string;
+  resultsServiceUrl: string;
+  internalToken: string;
+}): ExamDirectory {
   const exams = createInternalClient(opts.examServiceUrl, opts.internalToken);
   const attempts = createInternalClient(opts.resultsServiceUrl, opts.internalToken);
   return {

@@ -6,6 +6,10 @@ export type WorkspaceDatabase = Database<typeof schema>;
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 export const MIGRATIONS_SCHEMA = 'workspace_orchestrator';
 
-export function openWorkspaceDatabase(opts: { databaseUrl?: string; pgliteDir?: string; poolSize?: number }): Promise<WorkspaceDatabase> {
+export function openWorkspaceDatabase(opts: {
+  databaseUrl?: string;
+  pgliteDir?: string;
+  poolSize?: number;
+}): Promise<WorkspaceDatabase> {
   return openDatabase({ ...opts, schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
 }

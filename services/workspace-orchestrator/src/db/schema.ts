@@ -41,7 +41,9 @@ export const workspaces = workspaceSchema.table(
   },
   (t) => [
     // One live workspace per attempt; a second concurrent create loses the race and reuses the first.
-    uniqueIndex('workspaces_live_attempt_idx').on(t.attemptId).where(sql`${t.endedAt} is null`),
+    uniqueIndex('workspaces_live_attempt_idx')
+      .on(t.attemptId)
+      .where(sql`${t.endedAt} is null`),
     index('workspaces_status_type_idx').on(t.status, t.workspaceType),
     index('workspaces_owner_idx').on(t.ownerId),
   ],
@@ -70,7 +72,11 @@ export const volumes = workspaceSchema.table(
     closedSeenAt: timestamp('closed_seen_at', { withTimezone: true }),
     removedAt: timestamp('removed_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('volumes_live_attempt_idx').on(t.attemptId).where(sql`${t.removedAt} is null`)],
+  (t) => [
+    uniqueIndex('volumes_live_attempt_idx')
+      .on(t.attemptId)
+      .where(sql`${t.removedAt} is null`),
+  ],
 );
 
 export type VolumeRow = typeof volumes.$inferSelect;

@@ -18,10 +18,15 @@ export function createEntryResolver(catalogue: Catalogue, overrides: string) {
       .map((pair) => pair.trim().split('='))
       .filter((pair): pair is [string, string] => pair.length === 2 && Boolean(pair[0]) && Boolean(pair[1])),
   );
-  const named = (name: string): CatalogueEntry | undefined => catalogue.extra[name] ?? (catalogue.types as Record<string, CatalogueEntry | undefined>)[name];
+  const named = (name: string): CatalogueEntry | undefined =>
+    catalogue.extra[name] ?? (catalogue.types as Record<string, CatalogueEntry | undefined>)[name];
   return (workspaceType: string): CatalogueEntry => {
     const entry = named(map.get(workspaceType) ?? workspaceType);
-    if (!entry) throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(`no image is configured for the '${workspaceType}' workspace type`));
+    if (!entry)
+      throw new AppError(
+        ErrorCode.UNAVAILABLE,
+        workspaceUnavailable(`no image is configured for the '${workspaceType}' workspace type`),
+      );
     return entry;
   };
 }

@@ -14,16 +14,27 @@ const BUILD_HINT = 'DOCKER_HOST=unix:///tmp/exam-docker-test/docker.sock scripts
 const socketPath = inject('dockerSocket');
 // The catalogue's own entries (no test-image override) and the production limits: code-server needs
 // far more than the 64 MB the small test image runs in.
-const REAL_IMAGE_ENV = { WORKSPACE_IMAGE_OVERRIDES: '', WORKSPACE_MEMORY_MB: '1024', WORKSPACE_CPUS: '1', WORKSPACE_PIDS_LIMIT: '512', START_TIMEOUT_SECONDS: '60' };
+const REAL_IMAGE_ENV = {
+  WORKSPACE_IMAGE_OVERRIDES: '',
+  WORKSPACE_MEMORY_MB: '1024',
+  WORKSPACE_CPUS: '1',
+  WORKSPACE_PIDS_LIMIT: '512',
+  START_TIMEOUT_SECONDS: '60',
+};
 
 /** The engine named by the global setup, and a loud failure when an image is not built there. */
 async function engineWith(image: string): Promise<Docker> {
-  if (!socketPath) throw new Error('The real-image test needs the private Docker engine; it cannot be skipped (WORKSPACE_TESTS=skip does not apply).');
+  if (!socketPath)
+    throw new Error(
+      'The real-image test needs the private Docker engine; it cannot be skipped (WORKSPACE_TESTS=skip does not apply).',
+    );
   const docker = new Docker({ socketPath });
   try {
     await docker.getImage(image).inspect();
   } catch {
-    throw new Error(`The image ${image} is not built on the engine at ${socketPath}. Build the workspace images first (about 5 minutes):\n  ${BUILD_HINT}`);
+    throw new Error(
+      `The image ${image} is not built on the engine at ${socketPath}. Build the workspace images first (about 5 minutes):\n  ${BUILD_HINT}`,
+    );
   }
   return docker;
 }
@@ -33,7 +44,10 @@ type Frame = { opcode: number; payload: Buffer };
 /** One masked client frame (RFC 6455 section 5.2). */
 function clientFrame(opcode: number, payload: Buffer): Buffer {
   const mask = randomBytes(4);
-  const length = payload.length < 126 ? Buffer.from([payload.length | 0x80]) : Buffer.from([126 | 0x80, payload.length >> 8, payload.length & 0xff]);
+  const length =
+    payload.length < 126
+      ? Buffer.from([payload.length | 0x80])
+      : Buffer.from([126 | 0x80, payload.length >> 8, payload.length & 0xff]);
   const masked = Buffer.from(payload.map((byte, i) => byte ^ mask[i % 4]!));
   return Buffer.concat([Buffer.from([0x80 | opcode]), length, mask, masked]);
 }
@@ -61,8 +75,21 @@ function readFrames(data: Buffer): Frame[] {
  */
 function vscodeHandshake(base: string, path: string, headers: Record<string, string>) {
   const key = randomBytes(16).toString('base64');
-  return new Promise<{ status: number; accept: string | undefined; expectedAccept: string; reply: { type?: string } | undefined }>((resolve, reject) => {
-    const req = request(new URL(path, base), { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': key, ...headers } });
+  return new Promise<{
+    status: number;
+    accept: string | undefined;
+    expectedAccept: string;
+    reply: { type?: string } | undefined;
+  }>((resolve, reject) => {
+    const req = request(new URL(path, base), {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': key,
+        ...headers,
+      },
+    });
     const expectedAccept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
     req.on('response', (res) => {
       res.resume();
@@ -70,7 +97,9 @@ function vscodeHandshake(base: string, path: string, headers: Record<string, str
     });
     req.on('upgrade', (res, socket: Socket, head) => {
       // VS Code's persistent protocol: a 13-byte header (type, id, ack, length) before each message; type 2 is control.
-      const body = Buffer.from(JSON.stringify({ type: 'auth', auth: '00000000000000000000', data: randomBytes(8).toString('hex') }));
+      const body = Buffer.from(
+        JSON.stringify({ type: 'auth', auth: '00000000000000000000', data: randomBytes(8).toString('hex') }),
+      );
       const header = Buffer.alloc(13);
       header.writeUInt8(2, 0);
       header.writeUInt32BE(body.length, 9);
@@ -79,12 +108,18 @@ function vscodeHandshake(base: string, path: string, headers: Record<string, str
       const done = (reply: { type?: string } | undefined) => {
         clearTimeout(timer);
         socket.destroy();
-        resolve({ status: res.statusCode ?? 0, accept: res.headers['sec-websocket-accept'] as string | undefined, expectedAccept, reply });
+        resolve({
+          status: res.statusCode ?? 0,
+          accept: res.headers['sec-websocket-accept'] as string | undefined,
+          expectedAccept,
+          reply,
+        });
       };
       const timer = setTimeout(() => done(undefined), 10_000);
       const scan = () => {
         for (const frame of readFrames(data)) {
-          if (frame.opcode === 0x2 && frame.payload[0] === 2) return done(JSON.parse(frame.payload.subarray(13).toString('utf8')));
+          if (frame.opcode === 0x2 && frame.payload[0] === 2)
+            return done(JSON.parse(frame.payload.subarray(13).toString('utf8')));
         }
       };
       socket.on('data', (chunk: Buffer) => {
@@ -113,14 +148,20 @@ describe(`the real code-server image (${IMAGE}) through the orchestrator`, () =>
     base = await app.listen({ host: '127.0.0.1', port: 0 });
     attempt = newAttempt(app);
     const started = performance.now();
-    const created = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: attempt.headers,
+      payload: {},
+    });
     createToReadyMs = performance.now() - started;
     if (created.statusCode !== 200) throw new Error(`create answered ${created.statusCode}: ${created.body}`);
     session = created.json();
     containerId = await containerOf(docker, session.sessionId);
   });
   afterAll(async () => {
-    if (session) await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers });
+    if (session)
+      await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers });
     await app?.close();
   });
 
@@ -142,12 +183,18 @@ describe(`the real code-server image (${IMAGE}) through the orchestrator`, () =>
     expect(info.HostConfig.NetworkMode).toBe('exam-workspaces');
     expect(Object.keys(info.NetworkSettings.Networks)).toEqual(['exam-workspaces']);
     expect((await docker.getNetwork('exam-workspaces').inspect()).Internal).toBe(true);
-    expect(Object.values(info.NetworkSettings.Ports ?? {}).flat().filter(Boolean)).toEqual([]);
+    expect(
+      Object.values(info.NetworkSettings.Ports ?? {})
+        .flat()
+        .filter(Boolean),
+    ).toEqual([]);
     expect(Object.keys(info.HostConfig.Tmpfs ?? {})).toEqual(['/tmp']);
     expect(info.Mounts.map((m) => [m.Type, m.Destination, m.RW])).toEqual([['volume', '/home/coder/workspace', true]]);
     expect(info.HostConfig.Memory).toBe(1024 * 1024 * 1024);
     // The editor gets its password's SHA-256 only (cheap cookie checks); the password itself never enters the container.
-    expect(info.Config.Env.filter((e) => /^(HASHED_)?PASSWORD=/.test(e)).map((e) => e.split('=')[0])).toEqual(['HASHED_PASSWORD']);
+    expect(info.Config.Env.filter((e) => /^(HASHED_)?PASSWORD=/.test(e)).map((e) => e.split('=')[0])).toEqual([
+      'HASHED_PASSWORD',
+    ]);
 
     // Inside: code-server runs as uid 1000 with no effective capabilities; only /tmp and the workspace take writes.
     const processes = await execIn(docker, containerId, ['ps', '-eo', 'uid=,args=']);
@@ -157,16 +204,38 @@ describe(`the real code-server image (${IMAGE}) through the orchestrator`, () =>
     expect(caps.output).toMatch(/CapEff:\s+0+\s*$/);
     expect((await execIn(docker, containerId, ['sh', '-c', 'touch /etc/probe'])).exitCode).not.toBe(0);
     expect((await execIn(docker, containerId, ['sh', '-c', 'touch /opt/code-server/probe'])).exitCode).not.toBe(0);
-    expect((await execIn(docker, containerId, ['sh', '-c', 'touch /tmp/probe && echo "print(42)" > /home/coder/workspace/probe.py'])).exitCode).toBe(0);
+    expect(
+      (
+        await execIn(docker, containerId, [
+          'sh',
+          '-c',
+          'touch /tmp/probe && echo "print(42)" > /home/coder/workspace/probe.py',
+        ])
+      ).exitCode,
+    ).toBe(0);
     // The exam's editor defaults were seeded into the writable HOME: among them, VS Code's own AI chat is off.
-    const settings = await execIn(docker, containerId, ['cat', '/tmp/home/.local/share/code-server/User/settings.json']);
-    expect(JSON.parse(settings.output.slice(settings.output.indexOf('{')))).toMatchObject({ 'chat.disableAIFeatures': true, 'workbench.startupEditor': 'none' });
+    const settings = await execIn(docker, containerId, [
+      'cat',
+      '/tmp/home/.local/share/code-server/User/settings.json',
+    ]);
+    expect(JSON.parse(settings.output.slice(settings.output.indexOf('{')))).toMatchObject({
+      'chat.disableAIFeatures': true,
+      'workbench.startupEditor': 'none',
+    });
     // No route out, not even to the npm registry this machine itself reaches (its address looked up here: the container has no DNS).
     const registry = (await lookup('registry.npmjs.org').catch(() => ({ address: '1.1.1.1' }))).address;
-    const out = await execIn(docker, containerId, ['node', '-e', `require('net').connect(443, '${registry}').on('connect', () => process.exit(0)).on('error', () => process.exit(3)).setTimeout(3000, () => process.exit(4))`]);
+    const out = await execIn(docker, containerId, [
+      'node',
+      '-e',
+      `require('net').connect(443, '${registry}').on('connect', () => process.exit(0)).on('error', () => process.exit(3)).setTimeout(3000, () => process.exit(4))`,
+    ]);
     expect(out.exitCode).not.toBe(0);
     // The file written above is collected from the real image's container, as at submit.
-    const files = await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: attempt.headers });
+    const files = await app.inject({
+      method: 'GET',
+      url: `/api/session/${session.sessionId}/files`,
+      headers: attempt.headers,
+    });
     expect(files.json().workspaceFiles['probe.py']).toMatchObject({ content: 'print(42)\n' });
   });
 
@@ -210,8 +279,18 @@ describe(`the real code-server image (${IMAGE}) through the orchestrator`, () =>
 /** The types built on the vscode image, each with tools of its own that the candidate's terminal runs. */
 const DERIVED = [
   { type: 'r-studio', image: 'exam/workspace-r', tool: ['Rscript', '-e', 'cat(6 * 7)'], prints: ['42'] },
-  { type: 'oracle-sql', image: 'exam/workspace-sql', tool: ['sh', '-c', 'echo "select 6 * 7;" | sqlite3 && psql --version'], prints: ['42', 'PostgreSQL'] },
-  { type: 'excel', image: 'exam/workspace-sheets', tool: ['python3', '-c', 'import openpyxl, pandas; print(6 * 7)'], prints: ['42'] },
+  {
+    type: 'oracle-sql',
+    image: 'exam/workspace-sql',
+    tool: ['sh', '-c', 'echo "select 6 * 7;" | sqlite3 && psql --version'],
+    prints: ['42', 'PostgreSQL'],
+  },
+  {
+    type: 'excel',
+    image: 'exam/workspace-sheets',
+    tool: ['python3', '-c', 'import openpyxl, pandas; print(6 * 7)'],
+    prints: ['42'],
+  },
 ] as const;
 
 describe('the workspace images built on the vscode image', () => {
@@ -225,26 +304,41 @@ describe('the workspace images built on the vscode image', () => {
   });
   afterAll(() => app?.close());
 
-  it.each(DERIVED)('$type ($image) starts locked down, serves the workbench through the proxy and runs its tools', async ({ type, image, tool, prints }) => {
-    const docker = await engineWith(image);
-    const attempt = newAttempt(app, { workspaceType: type });
-    const created = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
-    expect(created.statusCode, created.body).toBe(200);
-    const session = created.json();
-    try {
-      expect(session).toMatchObject({ status: 'ready', workspaceType: type });
-      const containerId = await containerOf(docker, session.sessionId);
-      const info = await docker.getContainer(containerId).inspect();
-      expect(info.Config.Image).toBe(image);
-      expect([info.Config.User, info.HostConfig.ReadonlyRootfs, info.HostConfig.CapDrop, info.HostConfig.NetworkMode]).toEqual(['1000:1000', true, ['ALL'], 'exam-workspaces']);
-      const page = await httpCall(base, `${session.editorPath}?folder=%2Fhome%2Fcoder%2Fworkspace`, { headers: attempt.headers });
-      expect(page.status).toBe(200);
-      expect(page.body).toContain('vscode-workbench-web-configuration');
-      const run = await execIn(docker, containerId, [...tool]);
-      expect(run.exitCode, run.output).toBe(0);
-      for (const text of prints) expect(run.output).toContain(text);
-    } finally {
-      await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers });
-    }
-  });
+  it.each(DERIVED)(
+    '$type ($image) starts locked down, serves the workbench through the proxy and runs its tools',
+    async ({ type, image, tool, prints }) => {
+      const docker = await engineWith(image);
+      const attempt = newAttempt(app, { workspaceType: type });
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/session/create',
+        headers: attempt.headers,
+        payload: {},
+      });
+      expect(created.statusCode, created.body).toBe(200);
+      const session = created.json();
+      try {
+        expect(session).toMatchObject({ status: 'ready', workspaceType: type });
+        const containerId = await containerOf(docker, session.sessionId);
+        const info = await docker.getContainer(containerId).inspect();
+        expect(info.Config.Image).toBe(image);
+        expect([
+          info.Config.User,
+          info.HostConfig.ReadonlyRootfs,
+          info.HostConfig.CapDrop,
+          info.HostConfig.NetworkMode,
+        ]).toEqual(['1000:1000', true, ['ALL'], 'exam-workspaces']);
+        const page = await httpCall(base, `${session.editorPath}?folder=%2Fhome%2Fcoder%2Fworkspace`, {
+          headers: attempt.headers,
+        });
+        expect(page.status).toBe(200);
+        expect(page.body).toContain('vscode-workbench-web-configuration');
+        const run = await execIn(docker, containerId, [...tool]);
+        expect(run.exitCode, run.output).toBe(0);
+        for (const text of prints) expect(run.output).toContain(text);
+      } finally {
+        await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers });
+      }
+    },
+  );
 });

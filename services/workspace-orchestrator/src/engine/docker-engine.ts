@@ -1,7 +1,14 @@
 import { WORKSPACE_FOLDER, type CatalogueEntry } from '@exam/domain/workspace';
 import Docker from 'dockerode';
 import type { RegistryProxy } from '../modules/egress/registry-proxy.ts';
-import { editorPasswordHash, LABELS, type ManagedWorkspace, type StartedWorkspace, type WorkspaceEngine, type WorkspaceSpec } from './engine.ts';
+import {
+  editorPasswordHash,
+  LABELS,
+  type ManagedWorkspace,
+  type StartedWorkspace,
+  type WorkspaceEngine,
+  type WorkspaceSpec,
+} from './engine.ts';
 
 export type DockerEngineOptions = {
   socketPath: string;
@@ -27,7 +34,16 @@ const NO_PROXY = 'localhost,127.0.0.1,::1';
 export function proxyEnvironment(host: string, port: number): string[] {
   const url = `http://${host}:${port}`;
   const java = `-Dhttp.proxyHost=${host} -Dhttp.proxyPort=${port} -Dhttps.proxyHost=${host} -Dhttps.proxyPort=${port} -Dhttp.nonProxyHosts=localhost|127.0.0.1`;
-  return [`HTTP_PROXY=${url}`, `HTTPS_PROXY=${url}`, `http_proxy=${url}`, `https_proxy=${url}`, `NO_PROXY=${NO_PROXY}`, `no_proxy=${NO_PROXY}`, `MAVEN_OPTS=${java}`, `GRADLE_OPTS=${java}`];
+  return [
+    `HTTP_PROXY=${url}`,
+    `HTTPS_PROXY=${url}`,
+    `http_proxy=${url}`,
+    `https_proxy=${url}`,
+    `NO_PROXY=${NO_PROXY}`,
+    `no_proxy=${NO_PROXY}`,
+    `MAVEN_OPTS=${java}`,
+    `GRADLE_OPTS=${java}`,
+  ];
 }
 
 /** Bridge names are fixed so infra/workspaces/host-firewall.sh can keep containers away from the host's own services. */
@@ -47,11 +63,17 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
 
   async function ensureNetwork(name: string, bridge: string) {
     try {
-      const existing = (await docker.getNetwork(name).inspect()) as { Internal?: boolean; Containers?: Record<string, unknown> };
+      const existing = (await docker.getNetwork(name).inspect()) as {
+        Internal?: boolean;
+        Containers?: Record<string, unknown>;
+      };
       if (existing.Internal) return;
       // An egress network made before the proxy existed routes straight out: it is replaced, and
       // refused while containers still use it.
-      if (Object.keys(existing.Containers ?? {}).length) throw new Error(`the Docker network ${name} has a route out and containers on it; remove them so it can be recreated as internal`);
+      if (Object.keys(existing.Containers ?? {}).length)
+        throw new Error(
+          `the Docker network ${name} has a route out and containers on it; remove them so it can be recreated as internal`,
+        );
       await docker.getNetwork(name).remove();
     } catch (err) {
       if (!isNotFound(err)) throw err;
@@ -86,11 +108,17 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
   /** Starts the registry proxy on the egress bridge's gateway (once); answers the containers' proxy variables. */
   function ensureEgressProxy(): Promise<string[]> {
     const egress = opts.egressProxy;
-    if (!egress) return Promise.reject(new Error('package registries are allowed for this exam, but no egress proxy is configured'));
+    if (!egress)
+      return Promise.reject(
+        new Error('package registries are allowed for this exam, but no egress proxy is configured'),
+      );
     proxyReady ??= (async () => {
-      const info = (await docker.getNetwork(opts.egressNetwork).inspect()) as { IPAM?: { Config?: { Gateway?: string }[] } };
+      const info = (await docker.getNetwork(opts.egressNetwork).inspect()) as {
+        IPAM?: { Config?: { Gateway?: string }[] };
+      };
       const gateway = info.IPAM?.Config?.find((c) => c.Gateway)?.Gateway;
-      if (!gateway) throw new Error(`the Docker network ${opts.egressNetwork} has no gateway address for the egress proxy`);
+      if (!gateway)
+        throw new Error(`the Docker network ${opts.egressNetwork} has no gateway address for the egress proxy`);
       const port = await egress.proxy.listen(gateway, egress.ports, { reusePort: egress.reusePort });
       return proxyEnvironment(gateway, port);
     })().catch((err: unknown) => {
@@ -106,7 +134,10 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
     async unavailableReason() {
       if (fresh('ping')) return undefined;
       try {
-        await Promise.race([docker.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000))]);
+        await Promise.race([
+          docker.ping(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), 2000)),
+        ]);
         recentlyOk.set('ping', Date.now());
         return undefined;
       } catch (err) {
@@ -132,7 +163,10 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
       const proxyEnv = spec.egress === 'registries' ? await ensureEgressProxy() : [];
       const memory = opts.memoryMb * 1024 * 1024;
       // Idempotent: an existing volume (the attempt's earlier session) is reused as it is.
-      await docker.createVolume({ Name: spec.volume.name, Labels: { ...spec.volume.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance } });
+      await docker.createVolume({
+        Name: spec.volume.name,
+        Labels: { ...spec.volume.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance },
+      });
       const container = await docker.createContainer({
         name: `exam-ws-${spec.id}`,
         Image: spec.entry.image,
@@ -140,7 +174,13 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
         User: '1000:1000',
         WorkingDir: WORKSPACE_FOLDER,
         Env: [`HASHED_PASSWORD=${editorPasswordHash(spec.password)}`, ...proxyEnv],
-        Labels: { ...spec.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance, [LABELS.sessionId]: spec.id, [LABELS.workspaceType]: spec.workspaceType },
+        Labels: {
+          ...spec.labels,
+          [LABELS.managed]: 'true',
+          [LABELS.instance]: opts.instance,
+          [LABELS.sessionId]: spec.id,
+          [LABELS.workspaceType]: spec.workspaceType,
+        },
         HostConfig: {
           // A named volume, not tmpfs: it outlives the container (a reload ends the session, not the
           // files) and the engine's archive API can read it. A new volume takes the image folder's owner (1000).
@@ -188,21 +228,39 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
     },
 
     async list(): Promise<ManagedWorkspace[]> {
-      const containers = await docker.listContainers({ all: true, filters: { label: [`${LABELS.managed}=true`, `${LABELS.instance}=${opts.instance}`] } });
-      return containers.map((c) => ({ id: c.Labels[LABELS.sessionId] ?? '', handle: c.Id, running: c.State === 'running', labels: c.Labels }));
+      const containers = await docker.listContainers({
+        all: true,
+        filters: { label: [`${LABELS.managed}=true`, `${LABELS.instance}=${opts.instance}`] },
+      });
+      return containers.map((c) => ({
+        id: c.Labels[LABELS.sessionId] ?? '',
+        handle: c.Id,
+        running: c.State === 'running',
+        labels: c.Labels,
+      }));
     },
 
     async archiveWorkspace(workspace: { handle: string }) {
-      return (await docker.getContainer(workspace.handle).getArchive({ path: WORKSPACE_FOLDER })) as NodeJS.ReadableStream;
+      return (await docker
+        .getContainer(workspace.handle)
+        .getArchive({ path: WORKSPACE_FOLDER })) as NodeJS.ReadableStream;
     },
 
-    async archiveVolume<T>(volume: string, entry: CatalogueEntry, read: (tar: NodeJS.ReadableStream) => Promise<T>): Promise<T> {
+    async archiveVolume<T>(
+      volume: string,
+      entry: CatalogueEntry,
+      read: (tar: NodeJS.ReadableStream) => Promise<T>,
+    ): Promise<T> {
       // A container that is created but never started: the archive API mounts its volumes for the copy,
       // and nothing of the candidate's code runs. It is removed once the tar has been read.
       const reader = await docker.createContainer({
         Image: entry.image,
         Labels: { [LABELS.managed]: 'true', [LABELS.instance]: opts.instance, [LABELS.sessionId]: `reader-${volume}` },
-        HostConfig: { NetworkMode: 'none', ReadonlyRootfs: true, Mounts: [{ Type: 'volume', Source: volume, Target: WORKSPACE_FOLDER, ReadOnly: true }] },
+        HostConfig: {
+          NetworkMode: 'none',
+          ReadonlyRootfs: true,
+          Mounts: [{ Type: 'volume', Source: volume, Target: WORKSPACE_FOLDER, ReadOnly: true }],
+        },
       });
       try {
         return await read((await reader.getArchive({ path: WORKSPACE_FOLDER })) as NodeJS.ReadableStream);
@@ -220,7 +278,9 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
     },
 
     async listVolumes() {
-      const { Volumes } = await docker.listVolumes({ filters: { label: [`${LABELS.managed}=true`, `${LABELS.instance}=${opts.instance}`] } });
+      const { Volumes } = await docker.listVolumes({
+        filters: { label: [`${LABELS.managed}=true`, `${LABELS.instance}=${opts.instance}`] },
+      });
       return (Volumes ?? []).map((v) => v.Name);
     },
 

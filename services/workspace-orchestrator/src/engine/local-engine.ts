@@ -52,7 +52,9 @@ export function createLocalEngine(opts: { binary: string; dir: string }): Worksp
   return {
     kind: 'local',
     async unavailableReason() {
-      return existsSync(opts.binary) || !opts.binary.includes('/') ? undefined : `code-server was not found at ${opts.binary}`;
+      return existsSync(opts.binary) || !opts.binary.includes('/')
+        ? undefined
+        : `code-server was not found at ${opts.binary}`;
     },
     async entryUnavailableReason() {
       return undefined;
@@ -66,7 +68,19 @@ export function createLocalEngine(opts: { binary: string; dir: string }): Worksp
       const log = openSync(join(home, 'code-server.log'), 'a');
       const child = spawn(
         opts.binary,
-        ['--bind-addr', `127.0.0.1:${port}`, '--auth', 'password', '--disable-telemetry', '--disable-update-check', '--user-data-dir', join(home, 'data'), '--extensions-dir', join(home, 'extensions'), workspace],
+        [
+          '--bind-addr',
+          `127.0.0.1:${port}`,
+          '--auth',
+          'password',
+          '--disable-telemetry',
+          '--disable-update-check',
+          '--user-data-dir',
+          join(home, 'data'),
+          '--extensions-dir',
+          join(home, 'extensions'),
+          workspace,
+        ],
         { detached: true, stdio: ['ignore', log, log], env: editorEnvironment(process.env, home, spec.password) },
       );
       child.unref();
@@ -113,11 +127,13 @@ function packFolder(root: string): NodeJS.ReadableStream {
       const full = join(dir, name);
       const stat = await lstat(full);
       const entryName = `${prefix}/${name}`;
-      if (stat.isSymbolicLink()) tar.entry({ name: entryName, type: 'symlink', linkname: await readlink(full), mtime: stat.mtime });
+      if (stat.isSymbolicLink())
+        tar.entry({ name: entryName, type: 'symlink', linkname: await readlink(full), mtime: stat.mtime });
       else if (stat.isDirectory()) {
         tar.entry({ name: entryName, type: 'directory', mtime: stat.mtime });
         await walk(full, entryName);
-      } else if (stat.isFile()) tar.entry({ name: entryName, size: stat.size, mtime: stat.mtime }, await readFile(full));
+      } else if (stat.isFile())
+        tar.entry({ name: entryName, size: stat.size, mtime: stat.mtime }, await readFile(full));
     }
   };
   walk(root, base).then(

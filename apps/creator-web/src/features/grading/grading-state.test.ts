@@ -27,9 +27,18 @@ describe('grading state', () => {
   it('words and colours the result badge by the spec thresholds', () => {
     const saved = { unsaved: false, isGraded: false, gradedAt: null };
     expect(resultScoreBadge([ungraded, ungraded], saved)).toEqual({ text: 'Not Graded', tone: 'neutral' });
-    expect(resultScoreBadge([right, ungraded], { ...saved, unsaved: true })).toEqual({ text: '1/2 correct (unsaved)', tone: 'info' });
+    expect(resultScoreBadge([right, ungraded], { ...saved, unsaved: true })).toEqual({
+      text: '1/2 correct (unsaved)',
+      tone: 'info',
+    });
     expect(resultScoreBadge([right, wrong, wrong], saved)).toEqual({ text: '1/3 correct', tone: 'danger' });
     expect(resultScoreBadge([right, right, right, right, wrong], saved).tone).toBe('warning');
-    expect(resultScoreBadge([right, right, right, right, right], { unsaved: false, isGraded: true, gradedAt: '2025-01-05T12:00:00Z' })).toEqual({ text: '5 correct (graded Jan 5, 2025)', tone: 'success' });
+    expect(
+      resultScoreBadge([right, right, right, right, right], {
+        unsaved: false,
+        isGraded: true,
+        gradedAt: '2025-01-05T12:00:00Z',
+      }),
+    ).toEqual({ text: '5 correct (graded Jan 5, 2025)', tone: 'success' });
   });
 });

@@ -2,7 +2,13 @@ import type { InsightsCandidate } from '@exam/domain/insights';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SORT, nextSort, pageOf, selectCandidates } from './ranking.ts';
 
-const candidate = (name: string, rank: number, rawScore: number | null, timeSpent: number | null, studentId = name): InsightsCandidate => ({
+const candidate = (
+  name: string,
+  rank: number,
+  rawScore: number | null,
+  timeSpent: number | null,
+  studentId = name,
+): InsightsCandidate => ({
   resultId: `r-${name}`,
   name,
   studentId,
@@ -23,7 +29,11 @@ const candidate = (name: string, rank: number, rawScore: number | null, timeSpen
 });
 
 describe('candidate ranking', () => {
-  const rows = [candidate('Cy', 3, 10, null, 'S10'), candidate('Ada', 1, 90, 300, 'S2'), candidate('Bob', 2, 50, 120, 'S1')];
+  const rows = [
+    candidate('Cy', 3, 10, null, 'S10'),
+    candidate('Ada', 1, 90, 300, 'S2'),
+    candidate('Bob', 2, 50, 120, 'S1'),
+  ];
 
   it('sorts by rank ascending by default and flips the direction when the same key is chosen again', () => {
     expect(selectCandidates(rows, '', DEFAULT_SORT).map((c) => c.name)).toEqual(['Ada', 'Bob', 'Cy']);
@@ -31,7 +41,11 @@ describe('candidate ranking', () => {
     expect(byTime).toEqual({ key: 'timespent', direction: 'asc' });
     expect(selectCandidates(rows, '', byTime).map((c) => c.name)).toEqual(['Bob', 'Ada', 'Cy']);
     expect(selectCandidates(rows, '', nextSort(byTime, 'timespent')).map((c) => c.name)).toEqual(['Ada', 'Bob', 'Cy']);
-    expect(selectCandidates(rows, '', { key: 'id', direction: 'asc' }).map((c) => c.studentId)).toEqual(['S1', 'S2', 'S10']);
+    expect(selectCandidates(rows, '', { key: 'id', direction: 'asc' }).map((c) => c.studentId)).toEqual([
+      'S1',
+      'S2',
+      'S10',
+    ]);
   });
 
   it('searches names and IDs case-insensitively', () => {

@@ -14,7 +14,9 @@ export const DEFAULT_SORT: SortState = { key: 'rank', direction: 'asc' };
 
 /** Spec section 2: choosing the key already in use flips the direction; a new key starts ascending. */
 export function nextSort(current: SortState, key: SortKey): SortState {
-  return current.key === key ? { key, direction: current.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' };
+  return current.key === key
+    ? { key, direction: current.direction === 'asc' ? 'desc' : 'asc' }
+    : { key, direction: 'asc' };
 }
 
 // Missing figures sort after every number in either direction.
@@ -28,13 +30,19 @@ const compare: Record<SortKey, (a: InsightsCandidate, b: InsightsCandidate) => n
   timespent: (a, b) => byNumber(a.timeSpent, b.timeSpent),
 };
 
-export function selectCandidates(candidates: readonly InsightsCandidate[], search: string, sort: SortState): InsightsCandidate[] {
+export function selectCandidates(
+  candidates: readonly InsightsCandidate[],
+  search: string,
+  sort: SortState,
+): InsightsCandidate[] {
   const needle = search.trim().toLowerCase();
   const sign = sort.direction === 'asc' ? 1 : -1;
   return candidates
     .filter((c) => !needle || c.name.toLowerCase().includes(needle) || c.studentId.toLowerCase().includes(needle))
     .sort((a, b) => {
-      const missing = (sort.key === 'score' && (a.rawScore === null) !== (b.rawScore === null)) || (sort.key === 'timespent' && (a.timeSpent === null) !== (b.timeSpent === null));
+      const missing =
+        (sort.key === 'score' && (a.rawScore === null) !== (b.rawScore === null)) ||
+        (sort.key === 'timespent' && (a.timeSpent === null) !== (b.timeSpent === null));
       // Keep nulls last whatever the direction.
       const primary = missing ? compare[sort.key](a, b) : sign * compare[sort.key](a, b);
       return primary || a.rank - b.rank || a.name.localeCompare(b.name);
@@ -47,5 +55,12 @@ export function pageOf<T>(rows: readonly T[], page: number) {
   const current = Math.min(Math.max(1, page), pages);
   const start = (current - 1) * PAGE_SIZE;
   const items = rows.slice(start, start + PAGE_SIZE);
-  return { items, page: current, pages, from: items.length === 0 ? 0 : start + 1, to: start + items.length, total: rows.length };
+  return {
+    items,
+    page: current,
+    pages,
+    from: items.length === 0 ? 0 : start + 1,
+    to: start + items.length,
+    total: rows.length,
+  };
 }

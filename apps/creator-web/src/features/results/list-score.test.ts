@@ -3,17 +3,33 @@ import { formatDateTime, formatDuration, formatHoursMinutes, listScore } from '.
 
 describe('listScore', () => {
   it('shows the stored score when the result is graded, coloured by the 70/50 thresholds', () => {
-    expect(listScore({ isGraded: true, score: 70, correctCount: 7, gradedCount: 10 })).toEqual({ percent: 70, text: '70%', tone: 'success' });
-    expect(listScore({ isGraded: true, score: 50, correctCount: 5, gradedCount: 10 })).toEqual({ percent: 50, text: '50%', tone: 'warning' });
+    expect(listScore({ isGraded: true, score: 70, correctCount: 7, gradedCount: 10 })).toEqual({
+      percent: 70,
+      text: '70%',
+      tone: 'success',
+    });
+    expect(listScore({ isGraded: true, score: 50, correctCount: 5, gradedCount: 10 })).toEqual({
+      percent: 50,
+      text: '50%',
+      tone: 'warning',
+    });
     expect(listScore({ isGraded: true, score: 49, correctCount: 4, gradedCount: 10 }).tone).toBe('danger');
   });
 
   it('shows the share of graded answers that are correct when grading is partial', () => {
-    expect(listScore({ isGraded: false, score: null, correctCount: 2, gradedCount: 3 })).toEqual({ percent: 67, text: '67%', tone: 'warning' });
+    expect(listScore({ isGraded: false, score: null, correctCount: 2, gradedCount: 3 })).toEqual({
+      percent: 67,
+      text: '67%',
+      tone: 'warning',
+    });
   });
 
   it("shows a gray 'Not Graded' when nothing is graded", () => {
-    expect(listScore({ isGraded: false, score: null, correctCount: 0, gradedCount: 0 })).toEqual({ percent: null, text: 'Not Graded', tone: 'neutral' });
+    expect(listScore({ isGraded: false, score: null, correctCount: 0, gradedCount: 0 })).toEqual({
+      percent: null,
+      text: 'Not Graded',
+      tone: 'neutral',
+    });
   });
 });
 

@@ -8,13 +8,27 @@ export type ListScore = { percent: number | null; text: string; tone: BadgeTone 
  * answers that are correct, or 'Not Graded'. Colours: ≥ 70 green, ≥ 50 yellow, below red, gray
  * when nothing is graded.
  */
-export function listScore(result: Pick<ResultSummary, 'isGraded' | 'score' | 'correctCount' | 'gradedCount'>): ListScore {
-  const percent = result.isGraded && result.score !== null ? result.score : result.gradedCount > 0 ? Math.round((100 * result.correctCount) / result.gradedCount) : null;
+export function listScore(
+  result: Pick<ResultSummary, 'isGraded' | 'score' | 'correctCount' | 'gradedCount'>,
+): ListScore {
+  const percent =
+    result.isGraded && result.score !== null
+      ? result.score
+      : result.gradedCount > 0
+        ? Math.round((100 * result.correctCount) / result.gradedCount)
+        : null;
   if (percent === null) return { percent, text: 'Not Graded', tone: 'neutral' };
   return { percent, text: `${percent}%`, tone: percent >= 70 ? 'success' : percent >= 50 ? 'warning' : 'danger' };
 }
 
-const dateTime = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const dateTime = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** 'MMM d, yyyy HH:mm' (spec section 9), e.g. 'Jan 5, 2025 14:30'; 'N/A' when missing or unparseable. */
 export function formatDateTime(value: string | null | undefined): string {

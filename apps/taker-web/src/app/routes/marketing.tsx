@@ -19,7 +19,13 @@ export function LandingRoute() {
   const config = useRuntimeConfig();
   // Create Assessment lives in the creator app, on its own origin (GET /runtime-config.json).
   const creatorAuth = paths.creatorAuth(config?.creatorOrigin ?? '');
-  return <LandingPage createAssessment={{ href: creatorAuth }} takeAssessment={{ href: paths.start }} renderLink={routerLink} />;
+  return (
+    <LandingPage
+      createAssessment={{ href: creatorAuth }}
+      takeAssessment={{ href: paths.start }}
+      renderLink={routerLink}
+    />
+  );
 }
 
 export function AboutRoute() {

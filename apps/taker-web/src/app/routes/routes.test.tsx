@@ -27,7 +27,9 @@ describe('static routes', () => {
     expect(screen.getByText('Thank you for attempting this exam')).toBeInTheDocument();
     expect(screen.getByText('Your answers have been submitted successfully.')).toBeInTheDocument();
     expect(screen.getByText('Questions Answered: 3 of 5')).toBeInTheDocument();
-    expect(screen.getByText('Your exam has been submitted and the results will be available to your instructor.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Your exam has been submitted and the results will be available to your instructor.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Return to Home' })).toBeInTheDocument();
   });
 });

@@ -7,11 +7,18 @@ import type { AuthService } from './auth.service.ts';
 export function authRoutes(service: AuthService, opts: { tokenTtl: string }) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
-    const sign = (user: User) => app.jwt.sign({ kind: 'creator', sub: user.id, email: user.email }, { expiresIn: opts.tokenTtl });
+    const sign = (user: User) =>
+      app.jwt.sign({ kind: 'creator', sub: user.id, email: user.email }, { expiresIn: opts.tokenTtl });
 
     app.post(
       '/api/auth/register',
-      { schema: { tags: ['auth'], body: CredentialsSchema, response: { 201: AuthResponseSchema, 400: ErrorBodySchema, 409: ErrorBodySchema } } },
+      {
+        schema: {
+          tags: ['auth'],
+          body: CredentialsSchema,
+          response: { 201: AuthResponseSchema, 400: ErrorBodySchema, 409: ErrorBodySchema },
+        },
+      },
       async (request, reply) => {
         const user = await service.register(request.body);
         return reply.status(201).send({ token: sign(user), user });
@@ -24,7 +31,13 @@ export function authRoutes(service: AuthService, opts: { tokenTtl: string }) {
         schema: {
           tags: ['auth'],
           body: CredentialsSchema,
-          response: { 200: AuthResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema },
+          response: {
+            200: AuthResponseSchema,
+            400: ErrorBodySchema,
+            401: ErrorBodySchema,
+            404: ErrorBodySchema,
+            429: ErrorBodySchema,
+          },
         },
       },
       async (request) => {

@@ -5,7 +5,9 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 const KEY_LENGTH = 64;
 
 function scryptAsync(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /** Encodes as scrypt$N$r$p$salt$hash so the cost can be raised later without breaking old hashes. */
@@ -21,6 +23,11 @@ export async function verifyPassword(password: string, encoded: string): Promise
   if (algorithm !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
   const N = Number(n);
-  const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, { N, r: Number(r), p: Number(p), maxmem: 128 * N * Number(r) * 2 });
+  const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N,
+    r: Number(r),
+    p: Number(p),
+    maxmem: 128 * N * Number(r) * 2,
+  });
   return timingSafeEqual(key, expected);
 }

@@ -30,7 +30,12 @@ describe('the provider API key is write-only', () => {
   afterAll(() => app.close());
 
   it('stores a key encrypted and shows only that one is set and its last four characters', async () => {
-    const created = await call({ method: 'POST', url: '/api/exams', headers: owner.headers, payload: examBody({ isDraft: false, aiSettings: { enabled: true, apiKey: CANARY } }) });
+    const created = await call({
+      method: 'POST',
+      url: '/api/exams',
+      headers: owner.headers,
+      payload: examBody({ isDraft: false, aiSettings: { enabled: true, apiKey: CANARY } }),
+    });
     expect(created.statusCode).toBe(201);
     const { exam } = created.json();
     expect(exam.aiSettings).toMatchObject({ hasApiKey: true, apiKeyLast4: 'cdef' });
@@ -51,40 +56,110 @@ describe('the provider API key is write-only', () => {
   });
 
   it('keeps the key when aiSettings omit it and clears it on null', async () => {
-    const { exam } = (await call({ method: 'POST', url: '/api/exams', headers: owner.headers, payload: examBody({ aiSettings: { apiKey: CANARY } }) })).json();
+    const { exam } = (
+      await call({
+        method: 'POST',
+        url: '/api/exams',
+        headers: owner.headers,
+        payload: examBody({ aiSettings: { apiKey: CANARY } }),
+      })
+    ).json();
     const url = `/api/exams/${exam.id}`;
-    const kept = await call({ method: 'PUT', url, headers: owner.headers, payload: { aiSettings: { enabled: true, model: 'gpt-4o' } } });
+    const kept = await call({
+      method: 'PUT',
+      url,
+      headers: owner.headers,
+      payload: { aiSettings: { enabled: true, model: 'gpt-4o' } },
+    });
     expect(kept.json().aiSettings).toMatchObject({ hasApiKey: true, apiKeyLast4: 'cdef', model: 'gpt-4o' });
     const blank = await call({ method: 'PUT', url, headers: owner.headers, payload: { aiSettings: { apiKey: '' } } });
     expect(blank.json().aiSettings.hasApiKey).toBe(true);
-    const replaced = await call({ method: 'PUT', url, headers: owner.headers, payload: { aiSettings: { apiKey: `${CANARY}-v2WXYZ` } } });
+    const replaced = await call({
+      method: 'PUT',
+      url,
+      headers: owner.headers,
+      payload: { aiSettings: { apiKey: `${CANARY}-v2WXYZ` } },
+    });
     expect(replaced.json().aiSettings.apiKeyLast4).toBe('WXYZ');
-    const cleared = await call({ method: 'PUT', url, headers: owner.headers, payload: { aiSettings: { apiKey: null } } });
+    const cleared = await call({
+      method: 'PUT',
+      url,
+      headers: owner.headers,
+      payload: { aiSettings: { apiKey: null } },
+    });
     expect(cleared.json().aiSettings).toMatchObject({ hasApiKey: false, apiKeyLast4: null });
   });
 
   it('does not echo the key in error responses', async () => {
-    const { exam } = (await call({ method: 'POST', url: '/api/exams', headers: owner.headers, payload: examBody({ aiSettings: { apiKey: CANARY } }) })).json();
+    const { exam } = (
+      await call({
+        method: 'POST',
+        url: '/api/exams',
+        headers: owner.headers,
+        payload: examBody({ aiSettings: { apiKey: CANARY } }),
+      })
+    ).json();
     const url = `/api/exams/${exam.id}`;
     const errors = [
-      await call({ method: 'PUT', url, headers: owner.headers, payload: { timerMinutes: 0, aiSettings: { apiKey: CANARY } } }),
-      await call({ method: 'PUT', url, headers: owner.headers, payload: { aiSettings: { apiKey: CANARY.repeat(30) } } }),
-      await call({ method: 'PUT', url, headers: owner.headers, payload: { aiSettings: { apiKey: 12345, provider: CANARY } } }),
-      await call({ method: 'POST', url: '/api/exams', headers: owner.headers, payload: examBody({ title: 7, aiSettings: { apiKey: CANARY } }) }),
-      await call({ method: 'PUT', url, headers: owner.headers, payload: { aiSettings: { apiKey: CANARY, courseMaterialIds: ['missing'] } } }),
-      await call({ method: 'PUT', url: '/api/exams/unknown-id', headers: owner.headers, payload: { aiSettings: { apiKey: CANARY } } }),
+      await call({
+        method: 'PUT',
+        url,
+        headers: owner.headers,
+        payload: { timerMinutes: 0, aiSettings: { apiKey: CANARY } },
+      }),
+      await call({
+        method: 'PUT',
+        url,
+        headers: owner.headers,
+        payload: { aiSettings: { apiKey: CANARY.repeat(30) } },
+      }),
+      await call({
+        method: 'PUT',
+        url,
+        headers: owner.headers,
+        payload: { aiSettings: { apiKey: 12345, provider: CANARY } },
+      }),
+      await call({
+        method: 'POST',
+        url: '/api/exams',
+        headers: owner.headers,
+        payload: examBody({ title: 7, aiSettings: { apiKey: CANARY } }),
+      }),
+      await call({
+        method: 'PUT',
+        url,
+        headers: owner.headers,
+        payload: { aiSettings: { apiKey: CANARY, courseMaterialIds: ['missing'] } },
+      }),
+      await call({
+        method: 'PUT',
+        url: '/api/exams/unknown-id',
+        headers: owner.headers,
+        payload: { aiSettings: { apiKey: CANARY } },
+      }),
       await call({ method: 'PUT', url, payload: { aiSettings: { apiKey: CANARY } } }),
     ];
     expect(errors.map((r) => r.statusCode)).toEqual([400, 400, 400, 400, 400, 404, 401]);
     const form = multipartBody([{ name: 'notes.pdf', content: minimalPdf('Notes') }]);
-    const upload = await call({ method: 'POST', url: '/api/materials', headers: { ...owner.headers, ...form.headers }, payload: form.payload });
+    const upload = await call({
+      method: 'POST',
+      url: '/api/materials',
+      headers: { ...owner.headers, ...form.headers },
+      payload: form.payload,
+    });
     expect(upload.statusCode).toBe(201);
   });
 
   it('never stores the key in clear text', async () => {
-    const { db } = await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
+    const { db } = await openTestDatabase({
+      schema,
+      migrationsFolder: MIGRATIONS_FOLDER,
+      migrationsSchema: MIGRATIONS_SCHEMA,
+    });
     const countRows = async (pattern: string) => {
-      const result = await db.execute(sql`select count(*)::int as n from exam_service.exams where row_to_json(exams)::text like ${pattern}`);
+      const result = await db.execute(
+        sql`select count(*)::int as n from exam_service.exams where row_to_json(exams)::text like ${pattern}`,
+      );
       const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
       return (rows[0] as { n: number }).n;
     };

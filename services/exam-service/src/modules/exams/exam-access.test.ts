@@ -35,14 +35,30 @@ describe('exam routes refuse callers without a valid creator token', () => {
 
   it('answers 401 when the token has expired', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = handSignedToken({ kind: 'creator', sub: owner.user.id, email: owner.email, iat: now - 7200, exp: now - 60 });
+    const expired = handSignedToken({
+      kind: 'creator',
+      sub: owner.user.id,
+      email: owner.email,
+      iat: now - 7200,
+      exp: now - 60,
+    });
     await expectStatusEverywhere(`Bearer ${expired}`, 401);
   });
 
   it('accepts a hand-signed token that has not expired, so the expiry is what the previous test refused', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const valid = handSignedToken({ kind: 'creator', sub: owner.user.id, email: owner.email, iat: now, exp: now + 600 });
-    const response = await app.inject({ method: 'GET', url: `/api/exams/${examId}`, headers: { authorization: `Bearer ${valid}` } });
+    const valid = handSignedToken({
+      kind: 'creator',
+      sub: owner.user.id,
+      email: owner.email,
+      iat: now,
+      exp: now + 600,
+    });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${examId}`,
+      headers: { authorization: `Bearer ${valid}` },
+    });
     expect(response.statusCode).toBe(200);
   });
 
@@ -54,17 +70,29 @@ describe('exam routes refuse callers without a valid creator token', () => {
 
   it('answers 401 when the claims were changed to another creator', async () => {
     const [header, , signature] = owner.token.split('.');
-    const forgedClaims = Buffer.from(JSON.stringify({ kind: 'creator', sub: 'someone-else', email: 'x@example.test' })).toString('base64url');
+    const forgedClaims = Buffer.from(
+      JSON.stringify({ kind: 'creator', sub: 'someone-else', email: 'x@example.test' }),
+    ).toString('base64url');
     await expectStatusEverywhere(`Bearer ${header}.${forgedClaims}.${signature}`, 401);
   });
 
   it('answers 401 when the token was signed with another secret', async () => {
-    const foreign = handSignedToken({ kind: 'creator', sub: owner.user.id, email: owner.email }, 'another-secret-that-is-long-enough-0123456789');
+    const foreign = handSignedToken(
+      { kind: 'creator', sub: owner.user.id, email: owner.email },
+      'another-secret-that-is-long-enough-0123456789',
+    );
     await expectStatusEverywhere(`Bearer ${foreign}`, 401);
   });
 
   it('answers 403 when a candidate’s attempt token is used on creator routes', async () => {
-    const attempt = handSignedToken({ kind: 'attempt', sub: 'a1', examId, ownerId: owner.user.id, name: 'Ada', studentId: 's1' });
+    const attempt = handSignedToken({
+      kind: 'attempt',
+      sub: 'a1',
+      examId,
+      ownerId: owner.user.id,
+      name: 'Ada',
+      studentId: 's1',
+    });
     await expectStatusEverywhere(`Bearer ${attempt}`, 403);
   });
 });

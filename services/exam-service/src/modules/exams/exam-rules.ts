@@ -6,7 +6,8 @@ export function assertUniqueQuestionIds(questions: Question[]): void {
   const seen = new Set<string>();
   const issues: Issue[] = [];
   questions.forEach((q, index) => {
-    if (seen.has(q.id)) issues.push({ path: `questions.${index}.id`, message: `Question id "${q.id}" is used twice in this exam` });
+    if (seen.has(q.id))
+      issues.push({ path: `questions.${index}.id`, message: `Question id "${q.id}" is used twice in this exam` });
     seen.add(q.id);
   });
   if (issues.length > 0) throw new AppError(ErrorCode.VALIDATION, `${issues[0]!.path}: ${issues[0]!.message}`, issues);
@@ -20,7 +21,9 @@ function invalid(path: string, message: string): AppError {
 
 /** A new exam: `isDraft: false` publishes it, and it starts offline (spec section 4). */
 export function initialLifecycle(isDraft: boolean, now: Date): LifecycleState {
-  return isDraft ? { isDraft: true, isLive: false, publishedAt: null } : { isDraft: false, isLive: false, publishedAt: now };
+  return isDraft
+    ? { isDraft: true, isLive: false, publishedAt: null }
+    : { isDraft: false, isLive: false, publishedAt: now };
 }
 
 /**
@@ -29,7 +32,11 @@ export function initialLifecycle(isDraft: boolean, now: Date): LifecycleState {
  * the body sets it; only a published exam can be live; a published exam cannot return to draft because
  * candidates may already hold its URL and results.
  */
-export function nextLifecycle(current: LifecycleState, patch: { isDraft?: boolean; isLive?: boolean }, now: Date): LifecycleState {
+export function nextLifecycle(
+  current: LifecycleState,
+  patch: { isDraft?: boolean; isLive?: boolean },
+  now: Date,
+): LifecycleState {
   if (current.isDraft) {
     if (patch.isDraft === false) return { isDraft: false, isLive: patch.isLive ?? false, publishedAt: now };
     if (patch.isLive === true) throw invalid('isLive', 'Only a published exam can be live; publish it first');

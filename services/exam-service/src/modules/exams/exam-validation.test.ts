@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createCreator, createExam, examBody, type TestApp } from '../../testing.ts';
 
-const mcq = (overrides: Record<string, unknown>) => ({ id: 'm1', type: 'mcq', title: 'Pick one', options: ['A', 'B'], correctAnswer: 'A', ...overrides });
+const mcq = (overrides: Record<string, unknown>) => ({
+  id: 'm1',
+  type: 'mcq',
+  title: 'Pick one',
+  options: ['A', 'B'],
+  correctAnswer: 'A',
+  ...overrides,
+});
 
 /** [case, body, the path the 400 must name] */
 const badBodies: [string, Record<string, unknown>, string][] = [
@@ -10,13 +17,21 @@ const badBodies: [string, Record<string, unknown>, string][] = [
   ['timerMinutes 0', { timerMinutes: 0 }, 'timerMinutes'],
   ['a fractional timer', { timerMinutes: 1.5 }, 'timerMinutes'],
   ['an unknown question type', { questions: [mcq({ type: 'essay' })] }, 'questions.0.type'],
-  ['an MCQ whose correct answer is not an option', { questions: [mcq({ correctAnswer: 'C' })] }, 'questions.0.correctAnswer'],
+  [
+    'an MCQ whose correct answer is not an option',
+    { questions: [mcq({ correctAnswer: 'C' })] },
+    'questions.0.correctAnswer',
+  ],
   ['an unknown provider', { aiSettings: { provider: 'skynet' } }, 'aiSettings.provider'],
   ['an unknown workspace type', { codingWorkspace: { workspaceType: 'notepad' } }, 'codingWorkspace.workspaceType'],
   ['an assistance level above 10', { aiSettings: { courseAssistanceLevel: 11 } }, 'aiSettings.courseAssistanceLevel'],
   ['isLive of the wrong type', { isLive: 'yes' }, 'isLive'],
   ['two questions with one id', { questions: [mcq({ id: 'same' }), mcq({ id: 'same' })] }, 'questions.1.id'],
-  ['a course material that does not exist', { aiSettings: { courseMaterialIds: ['no-such-material'] } }, 'aiSettings.courseMaterialIds'],
+  [
+    'a course material that does not exist',
+    { aiSettings: { courseMaterialIds: ['no-such-material'] } },
+    'aiSettings.courseMaterialIds',
+  ],
 ];
 
 // isLive is not part of a new exam (it always starts offline), so the create body ignores it.
@@ -31,24 +46,42 @@ describe('exam validation', () => {
   });
   afterAll(() => app.close());
 
-  it.each(badBodies)('answers 400 naming the field and changes nothing when an update has %s', async (_case, body, path) => {
-    const exam = await createExam(app, owner.headers);
-    const response = await app.inject({ method: 'PUT', url: `/api/exams/${exam.id}`, headers: owner.headers, payload: body });
-    expect(response.statusCode).toBe(400);
-    const error = response.json().error;
-    expect(error.code).toBe('VALIDATION');
-    expect(error.issues.map((i: { path: string }) => i.path)).toContain(path);
-    const stored = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}`, headers: owner.headers });
-    expect(stored.json()).toEqual(exam);
-  });
+  it.each(badBodies)(
+    'answers 400 naming the field and changes nothing when an update has %s',
+    async (_case, body, path) => {
+      const exam = await createExam(app, owner.headers);
+      const response = await app.inject({
+        method: 'PUT',
+        url: `/api/exams/${exam.id}`,
+        headers: owner.headers,
+        payload: body,
+      });
+      expect(response.statusCode).toBe(400);
+      const error = response.json().error;
+      expect(error.code).toBe('VALIDATION');
+      expect(error.issues.map((i: { path: string }) => i.path)).toContain(path);
+      const stored = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}`, headers: owner.headers });
+      expect(stored.json()).toEqual(exam);
+    },
+  );
 
-  it.each(badNewExams)('answers 400 naming the field and stores nothing when a new exam has %s', async (_case, body, path) => {
-    const creator = await createCreator(app);
-    const response = await app.inject({ method: 'POST', url: '/api/exams', headers: creator.headers, payload: examBody(body) });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error.issues.map((i: { path: string }) => i.path)).toContain(path);
-    expect((await app.inject({ method: 'GET', url: '/api/exams/auth_exams', headers: creator.headers })).json().exams).toEqual([]);
-  });
+  it.each(badNewExams)(
+    'answers 400 naming the field and stores nothing when a new exam has %s',
+    async (_case, body, path) => {
+      const creator = await createCreator(app);
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/exams',
+        headers: creator.headers,
+        payload: examBody(body),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.issues.map((i: { path: string }) => i.path)).toContain(path);
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/exams/auth_exams', headers: creator.headers })).json().exams,
+      ).toEqual([]);
+    },
+  );
 
   it('ignores isLive on a new exam, which starts offline', async () => {
     const exam = await createExam(app, owner.headers, { isDraft: false, isLive: true });
@@ -56,7 +89,12 @@ describe('exam validation', () => {
   });
 
   it('answers 400 for a body that is not JSON', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/exams', headers: { ...owner.headers, 'content-type': 'application/json' }, payload: '{"title":' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/exams',
+      headers: { ...owner.headers, 'content-type': 'application/json' },
+      payload: '{"title":',
+    });
     expect(response.statusCode).toBe(400);
   });
 });

@@ -19,7 +19,12 @@ export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
     fullScreenEnabled: row.fullScreenEnabled,
     questions: row.questions,
     codingWorkspace: row.codingWorkspace,
-    aiSettings: { ...ai, hasApiKey: row.encryptedApiKey !== null, apiKeyLast4: row.apiKeyLast4, courseMaterials: materials },
+    aiSettings: {
+      ...ai,
+      hasApiKey: row.encryptedApiKey !== null,
+      apiKeyLast4: row.apiKeyLast4,
+      courseMaterials: materials,
+    },
     isLive: row.isLive,
     isDraft: row.isDraft,
     publishedAt: row.publishedAt?.toISOString() ?? null,

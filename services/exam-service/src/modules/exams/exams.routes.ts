@@ -1,5 +1,13 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { CreateExamSchema, DeletedSchema, ExamEnvelopeSchema, ExamIdParamsSchema, ExamListSchema, ExamSchema, UpdateExamSchema } from '@exam/domain/exam';
+import {
+  CreateExamSchema,
+  DeletedSchema,
+  ExamEnvelopeSchema,
+  ExamIdParamsSchema,
+  ExamListSchema,
+  ExamSchema,
+  UpdateExamSchema,
+} from '@exam/domain/exam';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -15,8 +23,16 @@ export function examsRoutes(service: ExamsService) {
 
     app.post(
       '/api/exams',
-      { ...guarded, schema: { tags: ['exams'], body: CreateExamSchema, response: { 201: ExamEnvelopeSchema, 400: ErrorBodySchema, ...errors } } },
-      async (request, reply) => reply.status(201).send({ exam: await service.create(creatorOf(request).sub, request.body) }),
+      {
+        ...guarded,
+        schema: {
+          tags: ['exams'],
+          body: CreateExamSchema,
+          response: { 201: ExamEnvelopeSchema, 400: ErrorBodySchema, ...errors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send({ exam: await service.create(creatorOf(request).sub, request.body) }),
     );
 
     const list = { ...guarded, schema: { tags: ['exams'], response: { 200: ExamListSchema, ...errors } } };
@@ -26,7 +42,14 @@ export function examsRoutes(service: ExamsService) {
 
     app.get(
       '/api/exams/:id',
-      { ...guarded, schema: { tags: ['exams'], params: ExamIdParamsSchema, response: { 200: ExamSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, ...errors } } },
+      {
+        ...guarded,
+        schema: {
+          tags: ['exams'],
+          params: ExamIdParamsSchema,
+          response: { 200: ExamSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, ...errors },
+        },
+      },
       async (request) => service.get(creatorOf(request).sub, request.params.id),
     );
 
@@ -34,14 +57,26 @@ export function examsRoutes(service: ExamsService) {
       '/api/exams/:id',
       {
         ...guarded,
-        schema: { tags: ['exams'], params: ExamIdParamsSchema, body: UpdateExamSchema, response: { 200: ExamSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, ...errors } },
+        schema: {
+          tags: ['exams'],
+          params: ExamIdParamsSchema,
+          body: UpdateExamSchema,
+          response: { 200: ExamSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, ...errors },
+        },
       },
       async (request) => service.update(creatorOf(request).sub, request.params.id, request.body),
     );
 
     app.delete(
       '/api/exams/:id',
-      { ...guarded, schema: { tags: ['exams'], params: ExamIdParamsSchema, response: { 200: DeletedSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, ...errors } } },
+      {
+        ...guarded,
+        schema: {
+          tags: ['exams'],
+          params: ExamIdParamsSchema,
+          response: { 200: DeletedSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, ...errors },
+        },
+      },
       async (request) => service.remove(creatorOf(request).sub, request.params.id),
     );
   };

@@ -12,7 +12,12 @@ export const EXAM_NOT_FOUND = 'Exam not found';
 
 type KeyColumns = { encryptedApiKey?: string | null; apiKeyLast4?: string | null };
 
-export function createExamsService(repo: ExamsRepository, materials: MaterialsRepository, deps: Pick<Deps, 'clock' | 'ids'>, opts: { encryptionKey: Buffer }) {
+export function createExamsService(
+  repo: ExamsRepository,
+  materials: MaterialsRepository,
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  opts: { encryptionKey: Buffer },
+) {
   /**
    * apiKey is write-only: a string sets it (encrypted; only its last four characters kept in clear),
    * null clears it, omitted keeps it. A blank string counts as omitted so an untouched form field
@@ -31,7 +36,9 @@ export function createExamsService(repo: ExamsRepository, materials: MaterialsRe
     const found = await materials.findMetadata(ownerId, ids);
     if (found.length !== ids.length) {
       const message = 'Every course material must be one you uploaded';
-      throw new AppError(ErrorCode.VALIDATION, `aiSettings.courseMaterialIds: ${message}`, [{ path: 'aiSettings.courseMaterialIds', message }]);
+      throw new AppError(ErrorCode.VALIDATION, `aiSettings.courseMaterialIds: ${message}`, [
+        { path: 'aiSettings.courseMaterialIds', message },
+      ]);
     }
     return { ...settings, courseMaterialIds: ids };
   }
@@ -82,7 +89,9 @@ export function createExamsService(repo: ExamsRepository, materials: MaterialsRe
       const patch: ExamPatch = {
         ...fields,
         ...nextLifecycle(current, { isDraft, isLive }, now),
-        ...(aiSettings ? { aiSettings: await storedAiSettings(ownerId, aiSettings), ...keyColumns(aiSettings.apiKey) } : {}),
+        ...(aiSettings
+          ? { aiSettings: await storedAiSettings(ownerId, aiSettings), ...keyColumns(aiSettings.apiKey) }
+          : {}),
         lastEditedAt: now,
         updatedAt: now,
       };

@@ -13,10 +13,22 @@ describe('exams API', () => {
   afterAll(() => app.close());
 
   it('creates a draft and answers 201 with the exam', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/exams', headers: owner.headers, payload: examBody() });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/exams',
+      headers: owner.headers,
+      payload: examBody(),
+    });
     expect(response.statusCode).toBe(201);
     const { exam } = response.json();
-    expect(exam).toMatchObject({ title: 'Cell biology midterm', ownerId: owner.user.id, isDraft: true, isLive: false, publishedAt: null, timerMinutes: 45 });
+    expect(exam).toMatchObject({
+      title: 'Cell biology midterm',
+      ownerId: owner.user.id,
+      isDraft: true,
+      isLive: false,
+      publishedAt: null,
+      timerMinutes: 45,
+    });
     expect(exam.questions).toHaveLength(3);
     expect(exam.questions[0].correctAnswer).toBe('ANSWER-CANARY-mitochondria');
     expect(exam.aiSettings).toMatchObject({ hasApiKey: false, apiKeyLast4: null, courseMaterials: [] });
@@ -44,7 +56,9 @@ describe('exams API', () => {
     const response = await app.inject({ method: 'DELETE', url: `/api/exams/${created.id}`, headers: owner.headers });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ id: created.id });
-    expect((await app.inject({ method: 'GET', url: `/api/exams/${created.id}`, headers: owner.headers })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/exams/${created.id}`, headers: owner.headers })).statusCode,
+    ).toBe(404);
   });
 
   describe('ownership', () => {
@@ -82,12 +96,26 @@ describe('exams API', () => {
 
     it('publishes a draft on PUT isDraft false, offline unless the body says live', async () => {
       const draft = await createExam(app, owner.headers);
-      const published = (await app.inject({ method: 'PUT', url: `/api/exams/${draft.id}`, headers: owner.headers, payload: { isDraft: false } })).json();
+      const published = (
+        await app.inject({
+          method: 'PUT',
+          url: `/api/exams/${draft.id}`,
+          headers: owner.headers,
+          payload: { isDraft: false },
+        })
+      ).json();
       expect(published).toMatchObject({ isDraft: false, isLive: false, createdAt: draft.createdAt });
       expect(published.publishedAt).not.toBeNull();
 
       const other = await createExam(app, owner.headers);
-      const live = (await app.inject({ method: 'PUT', url: `/api/exams/${other.id}`, headers: owner.headers, payload: { isDraft: false, isLive: true } })).json();
+      const live = (
+        await app.inject({
+          method: 'PUT',
+          url: `/api/exams/${other.id}`,
+          headers: owner.headers,
+          payload: { isDraft: false, isLive: true },
+        })
+      ).json();
       expect(live).toMatchObject({ isDraft: false, isLive: true });
     });
 
@@ -97,33 +125,73 @@ describe('exams API', () => {
       const live = await app.inject({ method: 'PUT', url, headers: owner.headers, payload: { isLive: true } });
       expect(live.json().isLive).toBe(true);
       await new Promise((resolve) => setTimeout(resolve, 5));
-      const edited = (await app.inject({ method: 'PUT', url, headers: owner.headers, payload: { ...examBody({ title: 'Renamed' }), isDraft: false } })).json();
-      expect(edited).toMatchObject({ title: 'Renamed', isLive: true, isDraft: false, createdAt: exam.createdAt, publishedAt: exam.publishedAt });
+      const edited = (
+        await app.inject({
+          method: 'PUT',
+          url,
+          headers: owner.headers,
+          payload: { ...examBody({ title: 'Renamed' }), isDraft: false },
+        })
+      ).json();
+      expect(edited).toMatchObject({
+        title: 'Renamed',
+        isLive: true,
+        isDraft: false,
+        createdAt: exam.createdAt,
+        publishedAt: exam.publishedAt,
+      });
       expect(Date.parse(edited.lastEditedAt)).toBeGreaterThan(Date.parse(exam.lastEditedAt as string));
       expect(edited.updatedAt).toBe(edited.lastEditedAt);
-      const offline = (await app.inject({ method: 'PUT', url, headers: owner.headers, payload: { isLive: false } })).json();
+      const offline = (
+        await app.inject({ method: 'PUT', url, headers: owner.headers, payload: { isLive: false } })
+      ).json();
       expect(offline.isLive).toBe(false);
     });
 
     it('refuses to make a draft live', async () => {
       const draft = await createExam(app, owner.headers);
-      const response = await app.inject({ method: 'PUT', url: `/api/exams/${draft.id}`, headers: owner.headers, payload: { isLive: true } });
+      const response = await app.inject({
+        method: 'PUT',
+        url: `/api/exams/${draft.id}`,
+        headers: owner.headers,
+        payload: { isLive: true },
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.issues[0].path).toBe('isLive');
-      expect((await app.inject({ method: 'GET', url: `/api/exams/${draft.id}`, headers: owner.headers })).json()).toEqual(draft);
+      expect(
+        (await app.inject({ method: 'GET', url: `/api/exams/${draft.id}`, headers: owner.headers })).json(),
+      ).toEqual(draft);
     });
 
     it('refuses to turn a published exam back into a draft', async () => {
       const exam = await createExam(app, owner.headers, { isDraft: false });
-      const response = await app.inject({ method: 'PUT', url: `/api/exams/${exam.id}`, headers: owner.headers, payload: { isDraft: true } });
+      const response = await app.inject({
+        method: 'PUT',
+        url: `/api/exams/${exam.id}`,
+        headers: owner.headers,
+        payload: { isDraft: true },
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.issues[0].path).toBe('isDraft');
     });
 
     it('keeps a draft a draft when saved again', async () => {
       const draft = await createExam(app, owner.headers);
-      const saved = (await app.inject({ method: 'PUT', url: `/api/exams/${draft.id}`, headers: owner.headers, payload: { title: 'Still a draft' } })).json();
-      expect(saved).toMatchObject({ title: 'Still a draft', isDraft: true, isLive: false, publishedAt: null, createdAt: draft.createdAt });
+      const saved = (
+        await app.inject({
+          method: 'PUT',
+          url: `/api/exams/${draft.id}`,
+          headers: owner.headers,
+          payload: { title: 'Still a draft' },
+        })
+      ).json();
+      expect(saved).toMatchObject({
+        title: 'Still a draft',
+        isDraft: true,
+        isLive: false,
+        publishedAt: null,
+        createdAt: draft.createdAt,
+      });
     });
   });
 });

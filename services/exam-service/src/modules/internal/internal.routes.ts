@@ -13,7 +13,11 @@ export function internalRoutes(service: InternalService) {
       '/internal/exams/:id',
       {
         onRequest: [app.requireInternal],
-        schema: { tags: ['internal'], params: ExamIdParamsSchema, response: { 200: InternalExamSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema } },
+        schema: {
+          tags: ['internal'],
+          params: ExamIdParamsSchema,
+          response: { 200: InternalExamSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema },
+        },
       },
       async (request) => service.getExam(request.params.id),
     );

@@ -12,7 +12,10 @@ export function createInternalService(exams: ExamsRepository, materials: Materia
       const row = await exams.findById(id);
       if (!row) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
       const ids = row.aiSettings.courseMaterialIds;
-      const [metadata, texts] = await Promise.all([materials.findMetadata(row.ownerId, ids), materials.findTexts(row.ownerId, ids)]);
+      const [metadata, texts] = await Promise.all([
+        materials.findMetadata(row.ownerId, ids),
+        materials.findTexts(row.ownerId, ids),
+      ]);
       const exam = toExamView(row, metadata);
       return {
         ...exam,

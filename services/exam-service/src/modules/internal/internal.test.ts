@@ -15,7 +15,11 @@ describe('internal exam route', () => {
 
   it('answers the whole exam with answer keys to another service', async () => {
     const exam = await createExam(app, owner.headers, { aiSettings: { apiKey: 'sk-internal-test-key' } });
-    const response = await app.inject({ method: 'GET', url: `/internal/exams/${exam.id}`, headers: { 'x-internal-token': TOKEN } });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/internal/exams/${exam.id}`,
+      headers: { 'x-internal-token': TOKEN },
+    });
     expect(response.statusCode).toBe(200);
     const body = InternalExamSchema.parse(response.json());
     expect(body.questions[0]!.correctAnswer).toBe('ANSWER-CANARY-mitochondria');
@@ -36,7 +40,11 @@ describe('internal exam route', () => {
   });
 
   it('answers 404 for an unknown exam', async () => {
-    const response = await app.inject({ method: 'GET', url: '/internal/exams/no-such-exam', headers: { 'x-internal-token': TOKEN } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/internal/exams/no-such-exam',
+      headers: { 'x-internal-token': TOKEN },
+    });
     expect(response.statusCode).toBe(404);
   });
 });

@@ -26,7 +26,11 @@ export function createMaterialsRepository({ db }: ExamDatabase) {
       return db.insert(courseMaterials).values(rows).returning(metadataColumns);
     },
     async listOwned(ownerId: string): Promise<CourseMaterial[]> {
-      return db.select(metadataColumns).from(courseMaterials).where(eq(courseMaterials.ownerId, ownerId)).orderBy(asc(courseMaterials.createdAt));
+      return db
+        .select(metadataColumns)
+        .from(courseMaterials)
+        .where(eq(courseMaterials.ownerId, ownerId))
+        .orderBy(asc(courseMaterials.createdAt));
     },
     /** Metadata of the owner's materials among ids, in the order of ids. */
     async findMetadata(ownerId: string, ids: string[]): Promise<CourseMaterial[]> {

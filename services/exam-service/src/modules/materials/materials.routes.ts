@@ -14,7 +14,9 @@ const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema };
 export function materialsRoutes(service: MaterialsService, opts: { maxBytes: number }) {
   return async (fastify: FastifyInstance) => {
     // Scoped to this plugin: only the upload route parses multipart bodies.
-    await fastify.register(multipart, { limits: { fileSize: opts.maxBytes, files: MAX_FILES_PER_UPLOAD, fields: 10, parts: MAX_FILES_PER_UPLOAD + 10 } });
+    await fastify.register(multipart, {
+      limits: { fileSize: opts.maxBytes, files: MAX_FILES_PER_UPLOAD, fields: 10, parts: MAX_FILES_PER_UPLOAD + 10 },
+    });
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const guarded = { onRequest: [app.requireCreator] };
 
@@ -25,7 +27,14 @@ export function materialsRoutes(service: MaterialsService, opts: { maxBytes: num
         schema: {
           tags: ['materials'],
           consumes: ['multipart/form-data'],
-          response: { 201: CourseMaterialListSchema, 400: ErrorBodySchema, 413: ErrorBodySchema, 406: ErrorBodySchema, 415: ErrorBodySchema, ...errors },
+          response: {
+            201: CourseMaterialListSchema,
+            400: ErrorBodySchema,
+            413: ErrorBodySchema,
+            406: ErrorBodySchema,
+            415: ErrorBodySchema,
+            ...errors,
+          },
         },
       },
       async (request, reply) => {
@@ -36,13 +45,24 @@ export function materialsRoutes(service: MaterialsService, opts: { maxBytes: num
       },
     );
 
-    app.get('/api/materials', { ...guarded, schema: { tags: ['materials'], response: { 200: CourseMaterialListSchema, ...errors } } }, async (request) => ({
-      materials: await service.list(creatorOf(request).sub),
-    }));
+    app.get(
+      '/api/materials',
+      { ...guarded, schema: { tags: ['materials'], response: { 200: CourseMaterialListSchema, ...errors } } },
+      async (request) => ({
+        materials: await service.list(creatorOf(request).sub),
+      }),
+    );
 
     app.delete(
       '/api/materials/:id',
-      { ...guarded, schema: { tags: ['materials'], params: z.object({ id: z.string().min(1).max(64) }), response: { 200: DeletedSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, ...errors } } },
+      {
+        ...guarded,
+        schema: {
+          tags: ['materials'],
+          params: z.object({ id: z.string().min(1).max(64) }),
+          response: { 200: DeletedSchema, 400: ErrorBodySchema, 404: ErrorBodySchema, ...errors },
+        },
+      },
       async (request) => service.remove(creatorOf(request).sub, request.params.id),
     );
   };

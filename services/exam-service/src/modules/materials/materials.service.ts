@@ -13,7 +13,9 @@ export function createMaterialsService(repo: MaterialsRepository, deps: Pick<Dep
     /** All or nothing: every file is checked and read before any is stored. */
     async upload(ownerId: string, files: UploadedFile[]): Promise<CourseMaterial[]> {
       if (files.length === 0) {
-        throw new AppError(ErrorCode.VALIDATION, 'Attach at least one file', [{ path: 'files', message: 'Attach at least one file' }]);
+        throw new AppError(ErrorCode.VALIDATION, 'Attach at least one file', [
+          { path: 'files', message: 'Attach at least one file' },
+        ]);
       }
       const kinds = files.map((f) => materialKind(f.fileName));
       const now = deps.clock.now();

@@ -17,10 +17,18 @@ describe('course materials', () => {
 
   async function upload(headers: Record<string, string>, files: { name: string; content: Buffer }[]) {
     const form = multipartBody(files);
-    return app.inject({ method: 'POST', url: '/api/materials', headers: { ...headers, ...form.headers }, payload: form.payload });
+    return app.inject({
+      method: 'POST',
+      url: '/api/materials',
+      headers: { ...headers, ...form.headers },
+      payload: form.payload,
+    });
   }
   const internalTexts = async (examId: string) =>
-    (await app.inject({ method: 'GET', url: `/internal/exams/${examId}`, headers: INTERNAL })).json().materialTexts as { name: string; text: string }[];
+    (await app.inject({ method: 'GET', url: `/internal/exams/${examId}`, headers: INTERNAL })).json().materialTexts as {
+      name: string;
+      text: string;
+    }[];
 
   it('extracts the text of a real pdf, docx and txt uploaded together', async () => {
     const response = await upload(owner.headers, [
@@ -31,10 +39,15 @@ describe('course materials', () => {
     expect(response.statusCode).toBe(201);
     const { materials } = response.json();
     expect(materials.map((m: { name: string }) => m.name)).toEqual(['cells.pdf', 'plants.docx', 'notes.txt']);
-    expect(materials[0]).toMatchObject({ mimeType: 'application/pdf', textLength: 'Mitochondria produce ATP for the cell.'.length });
+    expect(materials[0]).toMatchObject({
+      mimeType: 'application/pdf',
+      textLength: 'Mitochondria produce ATP for the cell.'.length,
+    });
     expect(materials[1].mimeType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
 
-    const exam = await createExam(app, owner.headers, { aiSettings: { courseMaterialIds: materials.map((m: { id: string }) => m.id) } });
+    const exam = await createExam(app, owner.headers, {
+      aiSettings: { courseMaterialIds: materials.map((m: { id: string }) => m.id) },
+    });
     expect((exam.aiSettings as { courseMaterials: unknown[] }).courseMaterials).toEqual(materials);
     expect(await internalTexts(exam.id)).toEqual([
       { name: 'cells.pdf', text: 'Mitochondria produce ATP for the cell.' },
@@ -44,7 +57,8 @@ describe('course materials', () => {
   });
 
   it('lists the caller’s materials only', async () => {
-    const mine = (await upload(owner.headers, [{ name: 'mine.txt', content: Buffer.from('mine') }])).json().materials[0];
+    const mine = (await upload(owner.headers, [{ name: 'mine.txt', content: Buffer.from('mine') }])).json()
+      .materials[0];
     const list = (await app.inject({ method: 'GET', url: '/api/materials', headers: other.headers })).json();
     expect(list.materials.map((m: { id: string }) => m.id)).not.toContain(mine.id);
   });
@@ -56,8 +70,12 @@ describe('course materials', () => {
       { name: 'slides.pptx', content: Buffer.from('PK') },
     ]);
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toBe('"slides.pptx" is not a supported course material; upload pdf, doc, docx, txt files');
-    expect((await app.inject({ method: 'GET', url: '/api/materials', headers: creator.headers })).json().materials).toEqual([]);
+    expect(response.json().error.message).toBe(
+      '"slides.pptx" is not a supported course material; upload pdf, doc, docx, txt files',
+    );
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/materials', headers: creator.headers })).json().materials,
+    ).toEqual([]);
   });
 
   it('answers 400 when a file’s content does not match its extension', async () => {
@@ -80,22 +98,40 @@ describe('course materials', () => {
 
   it('answers 401 without a token', async () => {
     const form = multipartBody([{ name: 'a.txt', content: Buffer.from('a') }]);
-    expect((await app.inject({ method: 'POST', url: '/api/materials', headers: form.headers, payload: form.payload })).statusCode).toBe(401);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/materials', headers: form.headers, payload: form.payload }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('refuses an exam that references another creator’s material', async () => {
-    const theirs = (await upload(other.headers, [{ name: 'theirs.txt', content: Buffer.from('private notes') }])).json().materials[0];
-    const response = await app.inject({ method: 'POST', url: '/api/exams', headers: owner.headers, payload: { title: 'x', aiSettings: { courseMaterialIds: [theirs.id] } } });
+    const theirs = (await upload(other.headers, [{ name: 'theirs.txt', content: Buffer.from('private notes') }])).json()
+      .materials[0];
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/exams',
+      headers: owner.headers,
+      payload: { title: 'x', aiSettings: { courseMaterialIds: [theirs.id] } },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.issues[0].path).toBe('aiSettings.courseMaterialIds');
   });
 
   it('lets only the owner delete a material, and exams then stop listing it', async () => {
-    const material = (await upload(owner.headers, [{ name: 'old.txt', content: Buffer.from('old') }])).json().materials[0];
+    const material = (await upload(owner.headers, [{ name: 'old.txt', content: Buffer.from('old') }])).json()
+      .materials[0];
     const exam = await createExam(app, owner.headers, { aiSettings: { courseMaterialIds: [material.id] } });
-    const refused = await app.inject({ method: 'DELETE', url: `/api/materials/${material.id}`, headers: other.headers });
+    const refused = await app.inject({
+      method: 'DELETE',
+      url: `/api/materials/${material.id}`,
+      headers: other.headers,
+    });
     expect(refused.statusCode).toBe(404);
-    const deleted = await app.inject({ method: 'DELETE', url: `/api/materials/${material.id}`, headers: owner.headers });
+    const deleted = await app.inject({
+      method: 'DELETE',
+      url: `/api/materials/${material.id}`,
+      headers: owner.headers,
+    });
     expect(deleted.statusCode).toBe(200);
     expect(deleted.json()).toEqual({ id: material.id });
     const after = (await app.inject({ method: 'GET', url: `/api/exams/${exam.id}`, headers: owner.headers })).json();

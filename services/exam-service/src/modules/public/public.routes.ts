@@ -11,7 +11,13 @@ export function publicRoutes(service: PublicService) {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     app.get(
       '/api/public/exams/:id',
-      { schema: { tags: ['public'], params: ExamIdParamsSchema, response: { 200: PublicExamSchema, 400: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema } } },
+      {
+        schema: {
+          tags: ['public'],
+          params: ExamIdParamsSchema,
+          response: { 200: PublicExamSchema, 400: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
+        },
+      },
       async (request) => service.getForCandidate(request.params.id, await optionalClaims(request)),
     );
   };

@@ -5,7 +5,11 @@ import { hasUsableAiKey, PublicExamMessages, toPublicExam, type PublicExam } fro
 import type { ExamsRepository } from '../exams/exams.repository.ts';
 import type { MaterialsRepository } from '../materials/materials.repository.ts';
 
-export function createPublicService(exams: ExamsRepository, materials: MaterialsRepository, opts: { defaultProviderKeys: Record<AiProvider, boolean> }) {
+export function createPublicService(
+  exams: ExamsRepository,
+  materials: MaterialsRepository,
+  opts: { defaultProviderKeys: Record<AiProvider, boolean> },
+) {
   return {
     /**
      * The candidate's view (spec sections 4 and 8): unknown ids and drafts are not found, a published
@@ -14,13 +18,19 @@ export function createPublicService(exams: ExamsRepository, materials: Materials
     async getForCandidate(id: string, viewer: TokenClaims | undefined): Promise<PublicExam> {
       const row = await exams.findById(id);
       const isOwnerPreview = row !== undefined && viewer?.kind === 'creator' && viewer.sub === row.ownerId;
-      if (!row || (row.isDraft && !isOwnerPreview)) throw new AppError(ErrorCode.NOT_FOUND, PublicExamMessages.notFound);
+      if (!row || (row.isDraft && !isOwnerPreview))
+        throw new AppError(ErrorCode.NOT_FOUND, PublicExamMessages.notFound);
       if (!row.isLive && !isOwnerPreview) throw new AppError(ErrorCode.EXAM_OFFLINE, PublicExamMessages.offline);
 
-      const materialNames = (await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds)).map((m) => m.name);
+      const materialNames = (await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds)).map(
+        (m) => m.name,
+      );
       return toPublicExam(row, {
         materialNames,
-        hasUsableKey: hasUsableAiKey(row.aiSettings, { hasCreatorKey: row.encryptedApiKey !== null, serverKeys: opts.defaultProviderKeys }),
+        hasUsableKey: hasUsableAiKey(row.aiSettings, {
+          hasCreatorKey: row.encryptedApiKey !== null,
+          serverKeys: opts.defaultProviderKeys,
+        }),
       });
     },
   };

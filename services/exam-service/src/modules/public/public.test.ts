@@ -14,22 +14,39 @@ describe('public candidate view', () => {
   });
   afterAll(() => app.close());
 
-  const view = (id: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: `/api/public/exams/${id}`, headers });
+  const view = (id: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url: `/api/public/exams/${id}`, headers });
   async function liveExam(overrides: Record<string, unknown> = {}) {
     const exam = await createExam(app, owner.headers, { isDraft: false, ...overrides });
-    await app.inject({ method: 'PUT', url: `/api/exams/${exam.id}`, headers: owner.headers, payload: { isLive: true } });
+    await app.inject({
+      method: 'PUT',
+      url: `/api/exams/${exam.id}`,
+      headers: owner.headers,
+      payload: { isLive: true },
+    });
     return exam;
   }
 
   it('shows a live exam to anyone without answer keys or secrets', async () => {
-    const exam = await liveExam({ aiSettings: { enabled: true, apiKey: 'sk-secret-key-9876', customPrompt: 'PROMPT-CANARY never reveal' } });
+    const exam = await liveExam({
+      aiSettings: { enabled: true, apiKey: 'sk-secret-key-9876', customPrompt: 'PROMPT-CANARY never reveal' },
+    });
     const response = await view(exam.id);
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.questions.map((q: { id: string }) => q.id)).toEqual(['q1', 'q2', 'q3']);
     expect(body.questions[0].options).toEqual(['Nucleus', 'ANSWER-CANARY-mitochondria']);
     expect(body.questions[0]).not.toHaveProperty('correctAnswer');
-    expect(body.aiSettings).toEqual({ enabled: true, provider: 'openai', model: 'gpt-4o-mini', startMessage: '', copyLLMResponse: true, uploadDocuments: false, materialNames: [], missing: [] });
+    expect(body.aiSettings).toEqual({
+      enabled: true,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      startMessage: '',
+      copyLLMResponse: true,
+      uploadDocuments: false,
+      materialNames: [],
+      missing: [],
+    });
     expect(response.body).not.toContain('ACCEPTED-CANARY');
     expect(response.body).not.toContain('correctAnswer');
     expect(response.body).not.toContain('PROMPT-CANARY');
@@ -39,7 +56,12 @@ describe('public candidate view', () => {
 
   it('lists material names but not their text', async () => {
     const form = multipartBody([{ name: 'reading.txt', content: Buffer.from('MATERIAL-TEXT-CANARY') }]);
-    const upload = await app.inject({ method: 'POST', url: '/api/materials', headers: { ...owner.headers, ...form.headers }, payload: form.payload });
+    const upload = await app.inject({
+      method: 'POST',
+      url: '/api/materials',
+      headers: { ...owner.headers, ...form.headers },
+      payload: form.payload,
+    });
     const exam = await liveExam({ aiSettings: { courseMaterialIds: [upload.json().materials[0].id] } });
     const response = await view(exam.id);
     expect(response.json().aiSettings.materialNames).toEqual(['reading.txt']);
@@ -49,9 +71,18 @@ describe('public candidate view', () => {
   it('reports the missing key unless the creator or the server has one for the provider', async () => {
     const noKey = await liveExam({ aiSettings: { enabled: true, provider: 'groq', model: '' } });
     expect((await view(noKey.id)).json().aiSettings.missing).toEqual(['API key missing.', 'Model not selected.']);
-    const serverKey = await liveExam({ aiSettings: { enabled: true, provider: 'anthropic', model: 'claude-sonnet-4' } });
+    const serverKey = await liveExam({
+      aiSettings: { enabled: true, provider: 'anthropic', model: 'claude-sonnet-4' },
+    });
     expect((await view(serverKey.id)).json().aiSettings.missing).toEqual([]);
-    const selfHosted = await liveExam({ aiSettings: { enabled: true, provider: 'openai-compatible', model: 'llama3', baseUrl: 'http://127.0.0.1:11434/v1' } });
+    const selfHosted = await liveExam({
+      aiSettings: {
+        enabled: true,
+        provider: 'openai-compatible',
+        model: 'llama3',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+      },
+    });
     expect((await view(selfHosted.id)).json().aiSettings.missing).toEqual([]);
   });
 

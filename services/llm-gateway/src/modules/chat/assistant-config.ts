@@ -8,7 +8,13 @@ import { decryptSecret } from '@exam/server-kit/crypto';
 export type ServerKeys = Partial<Record<AiProvider, string>>;
 
 /** The provider call an exam's settings allow: provider, model, key and endpoint. */
-export type AssistantTarget = { provider: AiProvider; model: string; apiKey: string; baseUrl?: string; vision: boolean };
+export type AssistantTarget = {
+  provider: AiProvider;
+  model: string;
+  apiKey: string;
+  baseUrl?: string;
+  vision: boolean;
+};
 
 // Self-hosted OpenAI-compatible servers often need no key; the SDK still wants a non-empty one.
 const NO_KEY = 'none';
@@ -29,12 +35,19 @@ function creatorKey(exam: InternalExam, encryptionKey: Buffer, onDecryptFailure:
  * list ('API key missing.' …) when it is incomplete. The creator's key is decrypted here and nowhere else;
  * without one the server's key for that provider serves the exam.
  */
-export function resolveAssistant(exam: InternalExam, opts: { encryptionKey: Buffer; serverKeys: ServerKeys; onDecryptFailure: () => void }): AssistantTarget {
+export function resolveAssistant(
+  exam: InternalExam,
+  opts: { encryptionKey: Buffer; serverKeys: ServerKeys; onDecryptFailure: () => void },
+): AssistantTarget {
   const ai = exam.aiSettings;
   if (!ai.enabled) throw new AppError(ErrorCode.FORBIDDEN, LlmMessages.notEnabled);
   const selfHosted = ai.provider === 'openai-compatible';
   const apiKey = creatorKey(exam, opts.encryptionKey, opts.onDecryptFailure) ?? opts.serverKeys[ai.provider];
-  const missing = missingAiConfiguration({ provider: ai.provider, model: ai.model.trim(), hasKey: Boolean(apiKey) || selfHosted });
+  const missing = missingAiConfiguration({
+    provider: ai.provider,
+    model: ai.model.trim(),
+    hasKey: Boolean(apiKey) || selfHosted,
+  });
   if (selfHosted && !ai.baseUrl) missing.push('Base URL missing.');
   if (missing.length) {
     throw new AppError(
@@ -44,5 +57,11 @@ export function resolveAssistant(exam: InternalExam, opts: { encryptionKey: Buff
     );
   }
   const vision = AI_CATALOGUE[ai.provider].models.find((m) => m.id === ai.model)?.vision ?? false;
-  return { provider: ai.provider, model: ai.model.trim(), apiKey: apiKey ?? NO_KEY, ...(selfHosted ? { baseUrl: ai.baseUrl } : {}), vision };
+  return {
+    provider: ai.provider,
+    model: ai.model.trim(),
+    apiKey: apiKey ?? NO_KEY,
+    ...(selfHosted ? { baseUrl: ai.baseUrl } : {}),
+    vision,
+  };
 }

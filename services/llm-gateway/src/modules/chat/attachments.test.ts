@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { csvPreview, readAttachment, renderNotebook } from './attachments.ts';
 
-const file = (name: string, content: string | Buffer, type = '') => ({ name, type, bytes: Buffer.isBuffer(content) ? content : Buffer.from(content) });
+const file = (name: string, content: string | Buffer, type = '') => ({
+  name,
+  type,
+  bytes: Buffer.isBuffer(content) ? content : Buffer.from(content),
+});
 
 /** A one-page PDF with a text object, its xref offsets computed so any reader accepts it. */
 function tinyPdf(text: string): Buffer {
@@ -53,15 +57,30 @@ describe('attachments', () => {
     expect(preview.split('\n')).toHaveLength(12);
     expect(preview.endsWith('... (truncated)')).toBe(true);
     expect(csvPreview('a,b\n1,2\n')).toBe('Rows: 2\na,b\n1,2');
-    expect((await readAttachment(file('data.csv', rows), { vision: false })).text.startsWith('[CSV file: data.csv]\nRows: 15')).toBe(true);
+    expect(
+      (await readAttachment(file('data.csv', rows), { vision: false })).text.startsWith(
+        '[CSV file: data.csv]\nRows: 15',
+      ),
+    ).toBe(true);
   });
 
   it('renders a notebook cell by cell with its outputs', () => {
     const notebook = {
       cells: [
         { cell_type: 'markdown', source: ['# Title'] },
-        { cell_type: 'code', source: ['x = 1\n', 'print(x)'], outputs: [{ output_type: 'stream', name: 'stdout', text: ['1\n'] }] },
-        { cell_type: 'code', source: 'x', outputs: [{ output_type: 'execute_result', data: { 'text/plain': ['1'] } }, { output_type: 'error', ename: 'NameError', evalue: "name 'y' is not defined" }] },
+        {
+          cell_type: 'code',
+          source: ['x = 1\n', 'print(x)'],
+          outputs: [{ output_type: 'stream', name: 'stdout', text: ['1\n'] }],
+        },
+        {
+          cell_type: 'code',
+          source: 'x',
+          outputs: [
+            { output_type: 'execute_result', data: { 'text/plain': ['1'] } },
+            { output_type: 'error', ename: 'NameError', evalue: "name 'y' is not defined" },
+          ],
+        },
       ],
     };
     const text = renderNotebook(JSON.stringify(notebook));
@@ -72,7 +91,9 @@ describe('attachments', () => {
 
   it("answers 'Error parsing notebook' for a broken notebook", async () => {
     expect(renderNotebook('{not json')).toBe('Error parsing notebook');
-    expect((await readAttachment(file('broken.ipynb', '{"cells": 3}'), { vision: false })).text).toContain('Error parsing notebook');
+    expect((await readAttachment(file('broken.ipynb', '{"cells": 3}'), { vision: false })).text).toContain(
+      'Error parsing notebook',
+    );
   });
 
   it('extracts the text of a pdf', async () => {

@@ -13,7 +13,8 @@ const VISION_IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'ima
 export type AttachmentInput = { name: string; type: string; bytes: Buffer };
 export type ReadAttachment = { text: string; image?: ImagePart };
 
-const cut = (text: string) => (text.length > ATTACHMENT_MAX_CHARS ? `${text.slice(0, ATTACHMENT_MAX_CHARS)}\n... (truncated)` : text);
+const cut = (text: string) =>
+  text.length > ATTACHMENT_MAX_CHARS ? `${text.slice(0, ATTACHMENT_MAX_CHARS)}\n... (truncated)` : text;
 
 export function csvPreview(text: string): string {
   const rows = text.split(/\r?\n/).filter((line) => line.trim() !== '');
@@ -21,7 +22,13 @@ export function csvPreview(text: string): string {
   return `Rows: ${rows.length}\n${shown}${rows.length > CSV_PREVIEW_ROWS ? '\n... (truncated)' : ''}`;
 }
 
-type NotebookOutput = { output_type?: string; text?: string | string[]; data?: Record<string, string | string[]>; ename?: string; evalue?: string };
+type NotebookOutput = {
+  output_type?: string;
+  text?: string | string[];
+  data?: Record<string, string | string[]>;
+  ename?: string;
+  evalue?: string;
+};
 type Notebook = { cells?: { cell_type?: string; source?: string | string[]; outputs?: NotebookOutput[] }[] };
 const joinLines = (value: string | string[] | undefined) => (Array.isArray(value) ? value.join('') : (value ?? ''));
 
@@ -72,7 +79,10 @@ export async function readAttachment(file: AttachmentInput, opts: { vision: bool
   const imageType = IMAGE_MEDIA_TYPES[ext];
   if (imageType) {
     if (opts.vision && VISION_IMAGE_TYPES.has(imageType)) {
-      return { text: `${header('Image')} (${imageType}, ${file.bytes.length} bytes)`, image: { mediaType: imageType, dataBase64: file.bytes.toString('base64') } };
+      return {
+        text: `${header('Image')} (${imageType}, ${file.bytes.length} bytes)`,
+        image: { mediaType: imageType, dataBase64: file.bytes.toString('base64') },
+      };
     }
     if (imageType === 'image/svg+xml') return { text: `${header('Image')} (SVG source)\n${cut(asText())}` };
     return { text: `${header('Image')} (${imageType}, ${file.bytes.length} bytes; this model cannot view images)` };

@@ -18,11 +18,18 @@ export const toTranscriptMessage = (row: MessageRow): TranscriptMessage => ({
 });
 
 export type ConversationKey = { attemptId: string; examId: string; ownerId: string };
-export type NewUserMessage = { id: string; content: string; attachmentText: string; files: StoredFile[]; questionIndex: number | null };
+export type NewUserMessage = {
+  id: string;
+  content: string;
+  attachmentText: string;
+  files: StoredFile[];
+  questionIndex: number | null;
+};
 export type HistoryMessage = { role: 'user' | 'assistant'; content: string; attachmentText: string };
 type AdmitRow = { outcome: string; oldest_in_window: string | Date | null; history: HistoryMessage[] | string | null };
 /** history: the messages the provider should see before this one, oldest first. */
-export type Admission = { kind: 'ok'; history: HistoryMessage[] } | { kind: 'messages'; oldestInWindow: Date } | { kind: 'tokens' };
+export type Admission =
+  { kind: 'ok'; history: HistoryMessage[] } | { kind: 'messages'; oldestInWindow: Date } | { kind: 'tokens' };
 export type NewAssistantMessage = {
   id: string;
   attemptId: string;
@@ -35,7 +42,8 @@ export type NewAssistantMessage = {
 };
 
 // postgres.js answers an array of rows, PGlite an object with rows.
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
+const rowsOf = <T>(result: unknown): T[] =>
+  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
 export function createChatRepository({ db }: GatewayDatabase) {
   return {
@@ -43,7 +51,13 @@ export function createChatRepository({ db }: GatewayDatabase) {
      * Checks the attempt's budgets, reads the last `historyLimit` messages and stores the user's message,
      * in one round trip (admit_user_message, migration 0004, holds the conversation's row lock while it counts).
      */
-    async admitUserMessage(key: ConversationKey, message: NewUserMessage, budget: AiBudget, historyLimit: number, now: Date): Promise<Admission> {
+    async admitUserMessage(
+      key: ConversationKey,
+      message: NewUserMessage,
+      budget: AiBudget,
+      historyLimit: number,
+      now: Date,
+    ): Promise<Admission> {
       const windowStart = new Date(now.getTime() - budget.windowMinutes * 60_000);
       const result = await db.execute(sql`select * from llm_gateway.admit_user_message(
         ${key.attemptId}::text, ${key.examId}::text, ${key.ownerId}::text,
@@ -53,9 +67,11 @@ export function createChatRepository({ db }: GatewayDatabase) {
       const row = rowsOf<AdmitRow>(result)[0];
       if (!row) throw new Error('admit_user_message returned no row');
       if (row.outcome === 'tokens') return { kind: 'tokens' };
-      if (row.outcome === 'messages') return { kind: 'messages', oldestInWindow: new Date(row.oldest_in_window ?? now) };
+      if (row.outcome === 'messages')
+        return { kind: 'messages', oldestInWindow: new Date(row.oldest_in_window ?? now) };
       // PGlite hands jsonb back parsed; a text value is parsed here so both drivers answer the same.
-      const history = typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryMessage[]) : (row.history ?? []);
+      const history =
+        typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryMessage[]) : (row.history ?? []);
       return { kind: 'ok', history };
     },
 
@@ -75,12 +91,21 @@ export function createChatRepository({ db }: GatewayDatabase) {
      * Counts a creator's Test Assistant message against `limit` per window (admit_test_chat, migration
      * 0003); answers the oldest message of the window when the creator is over the limit.
      */
-    async admitTestChat(creatorId: string, limit: number, windowMs: number, now: Date): Promise<{ admitted: true } | { admitted: false; oldestInWindow: Date }> {
+    async admitTestChat(
+      creatorId: string,
+      limit: number,
+      windowMs: number,
+      now: Date,
+    ): Promise<{ admitted: true } | { admitted: false; oldestInWindow: Date }> {
       const windowStart = new Date(now.getTime() - windowMs);
-      const result = await db.execute(sql`select * from llm_gateway.admit_test_chat(${creatorId}::text, ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${limit}::integer)`);
+      const result = await db.execute(
+        sql`select * from llm_gateway.admit_test_chat(${creatorId}::text, ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${limit}::integer)`,
+      );
       const row = rowsOf<{ admitted: boolean; oldest_in_window: string | Date | null }>(result)[0];
       if (!row) throw new Error('admit_test_chat returned no row');
-      return row.admitted ? { admitted: true } : { admitted: false, oldestInWindow: new Date(row.oldest_in_window ?? now) };
+      return row.admitted
+        ? { admitted: true }
+        : { admitted: false, oldestInWindow: new Date(row.oldest_in_window ?? now) };
     },
 
     async findConversation(attemptId: string) {
@@ -94,7 +119,11 @@ export function createChatRepository({ db }: GatewayDatabase) {
     },
 
     async listTranscriptsOfExam(examId: string): Promise<{ attemptId: string; messages: TranscriptMessage[] }[]> {
-      const owned = await db.select({ attemptId: conversations.attemptId }).from(conversations).where(eq(conversations.examId, examId)).orderBy(asc(conversations.createdAt));
+      const owned = await db
+        .select({ attemptId: conversations.attemptId })
+        .from(conversations)
+        .where(eq(conversations.examId, examId))
+        .orderBy(asc(conversations.createdAt));
       if (!owned.length) return [];
       const ids = owned.map((c) => c.attemptId);
       const rows = await db.select().from(messages).where(inArray(messages.attemptId, ids)).orderBy(asc(messages.seq));

@@ -1,5 +1,11 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { CHAT_MAX_FILE_BYTES, CHAT_MAX_FILES, ChatRequestSchema, ChatStreamEventSchema, TestChatRequestSchema } from '@exam/domain/llm';
+import {
+  CHAT_MAX_FILE_BYTES,
+  CHAT_MAX_FILES,
+  ChatRequestSchema,
+  ChatStreamEventSchema,
+  TestChatRequestSchema,
+} from '@exam/domain/llm';
 import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,8 +16,19 @@ import { streamReply } from './stream-reply.ts';
 // Base64 grows bytes by 4/3; the rest is room for the message and JSON.
 const CHAT_BODY_LIMIT = Math.ceil((CHAT_MAX_FILES * CHAT_MAX_FILE_BYTES * 4) / 3) + 1024 * 1024;
 
-const streamed = ChatStreamEventSchema.describe('text/event-stream: one `data: <event JSON>` frame per event; ends with a done or an error event');
-const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 413: ErrorBodySchema, 429: ErrorBodySchema, 503: ErrorBodySchema };
+const streamed = ChatStreamEventSchema.describe(
+  'text/event-stream: one `data: <event JSON>` frame per event; ends with a done or an error event',
+);
+const errors = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  403: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema,
+  413: ErrorBodySchema,
+  429: ErrorBodySchema,
+  503: ErrorBodySchema,
+};
 
 export function chatRoutes(service: ChatService, llm: LlmClient, opts: { coalesceMs: number }) {
   return async (fastify: FastifyInstance) => {
@@ -22,11 +39,23 @@ export function chatRoutes(service: ChatService, llm: LlmClient, opts: { coalesc
       {
         onRequest: [app.requireAttempt],
         bodyLimit: CHAT_BODY_LIMIT,
-        schema: { tags: ['chat'], security: [{ bearer: [] }], body: ChatRequestSchema, response: { 200: streamed, ...errors } },
+        schema: {
+          tags: ['chat'],
+          security: [{ bearer: [] }],
+          body: ChatRequestSchema,
+          response: { 200: streamed, ...errors },
+        },
       },
       async (request, reply) => {
         const chat = await service.prepareCandidateChat(attemptOf(request), request.body);
-        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), opts.coalesceMs);
+        await streamReply(
+          request,
+          reply,
+          llm,
+          chat,
+          (text) => service.estimatedUsage(chat.request, text),
+          opts.coalesceMs,
+        );
         return reply;
       },
     );
@@ -35,11 +64,23 @@ export function chatRoutes(service: ChatService, llm: LlmClient, opts: { coalesc
       '/api/llm/test-chat',
       {
         onRequest: [app.requireCreator],
-        schema: { tags: ['chat'], security: [{ bearer: [] }], body: TestChatRequestSchema, response: { 200: streamed, ...errors } },
+        schema: {
+          tags: ['chat'],
+          security: [{ bearer: [] }],
+          body: TestChatRequestSchema,
+          response: { 200: streamed, ...errors },
+        },
       },
       async (request, reply) => {
         const chat = await service.prepareTestChat(creatorOf(request), request.body);
-        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), opts.coalesceMs);
+        await streamReply(
+          request,
+          reply,
+          llm,
+          chat,
+          (text) => service.estimatedUsage(chat.request, text),
+          opts.coalesceMs,
+        );
         return reply;
       },
     );

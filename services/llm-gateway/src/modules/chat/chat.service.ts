@@ -2,7 +2,13 @@ import type { AttemptClaims, CreatorClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import type { PublicQuestion } from '@exam/domain/exam';
-import { CHAT_MAX_FILE_BYTES, LlmMessages, type ChatRequest, type TestChatRequest, type TokenUsage } from '@exam/domain/llm';
+import {
+  CHAT_MAX_FILE_BYTES,
+  LlmMessages,
+  type ChatRequest,
+  type TestChatRequest,
+  type TokenUsage,
+} from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import type { BaseUrlGuard } from '../../providers/base-url-guard.ts';
 import type { ImagePart, ProviderMessage, ProviderRequest } from '../../providers/types.ts';
@@ -37,7 +43,8 @@ export type ChatServiceOptions = {
   testChatLimit: { messages: number; windowMs: number };
 };
 
-export const testChatLimitMessage = (minutes: number) => `You have reached the Test Assistant's message limit. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+export const testChatLimitMessage = (minutes: number) =>
+  `You have reached the Test Assistant's message limit. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 
 /** Characters / 4: the usual rough token count when a provider reports no usage. */
 export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
@@ -47,14 +54,29 @@ function estimatedUsage(request: ProviderRequest, output: string): TokenUsage {
   return { inputTokens: estimateTokens(inputChars), outputTokens: estimateTokens(output.length), estimated: true };
 }
 
-export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams' | 'attempts' | 'clock' | 'ids'>, opts: ChatServiceOptions) {
-  function upstreamRequest(exam: InternalExam, questions: PublicQuestion[], target: AssistantTarget, questionIndex: number | null, conversation: ProviderMessage[]): ProviderRequest {
+export function createChatService(
+  repo: ChatRepository,
+  deps: Pick<Deps, 'exams' | 'attempts' | 'clock' | 'ids'>,
+  opts: ChatServiceOptions,
+) {
+  function upstreamRequest(
+    exam: InternalExam,
+    questions: PublicQuestion[],
+    target: AssistantTarget,
+    questionIndex: number | null,
+    conversation: ProviderMessage[],
+  ): ProviderRequest {
     return {
       provider: target.provider,
       model: target.model,
       apiKey: target.apiKey,
       ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
-      system: buildSystemPrompt({ questions, materialTexts: exam.materialTexts, aiSettings: exam.aiSettings, questionIndex }),
+      system: buildSystemPrompt({
+        questions,
+        materialTexts: exam.materialTexts,
+        aiSettings: exam.aiSettings,
+        questionIndex,
+      }),
       messages: normaliseConversation(conversation),
       temperature: temperatureOf(exam.aiSettings),
       maxTokens: MAX_TOKENS,
@@ -65,7 +87,8 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
     const read = await Promise.all(
       files.map(async (file) => {
         const bytes = Buffer.from(file.dataBase64, 'base64');
-        if (bytes.length > CHAT_MAX_FILE_BYTES) throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `${file.name} is larger than ${CHAT_MAX_FILE_BYTES} bytes`);
+        if (bytes.length > CHAT_MAX_FILE_BYTES)
+          throw new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `${file.name} is larger than ${CHAT_MAX_FILE_BYTES} bytes`);
         const content = await readAttachment({ name: file.name, type: file.type, bytes }, { vision });
         return { ...content, meta: { name: file.name, type: file.type, size: bytes.length } };
       }),
@@ -84,7 +107,8 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
     return target;
   }
 
-  const isOpenFor = (claims: AttemptClaims, attempt: InternalAttempt | undefined) => !!attempt && attempt.isOpen && attempt.examId === claims.examId;
+  const isOpenFor = (claims: AttemptClaims, attempt: InternalAttempt | undefined) =>
+    !!attempt && attempt.isOpen && attempt.examId === claims.examId;
 
   return {
     /**
@@ -115,8 +139,12 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
         const files = body.files ?? [];
         // Resolving first refuses a disabled or incomplete assistant before anything is read or stored.
         target = await targetOf(exam);
-        if (files.length && !exam.aiSettings.uploadDocuments) throw new AppError(ErrorCode.FORBIDDEN, LlmMessages.attachmentsDisabled);
-        if (!body.message.trim() && !files.length) throw new AppError(ErrorCode.VALIDATION, LlmMessages.emptyMessage, [{ path: 'message', message: LlmMessages.emptyMessage }]);
+        if (files.length && !exam.aiSettings.uploadDocuments)
+          throw new AppError(ErrorCode.FORBIDDEN, LlmMessages.attachmentsDisabled);
+        if (!body.message.trim() && !files.length)
+          throw new AppError(ErrorCode.VALIDATION, LlmMessages.emptyMessage, [
+            { path: 'message', message: LlmMessages.emptyMessage },
+          ]);
         attachments = files.length ? await readFiles(files, target.vision) : { text: '', images: [], files: [] };
       } catch (err) {
         return closedOr(err);
@@ -127,7 +155,13 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
       const budget = exam.aiSettings.budget;
       const admitting = repo.admitUserMessage(
         { attemptId, examId: claims.examId, ownerId: claims.ownerId },
-        { id: userMessageId, content: body.message, attachmentText: attachments.text, files: attachments.files, questionIndex: body.questionIndex },
+        {
+          id: userMessageId,
+          content: body.message,
+          attachmentText: attachments.text,
+          files: attachments.files,
+          questionIndex: body.questionIndex,
+        },
         budget,
         opts.historyMessages,
         now,
@@ -144,21 +178,37 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
       }
 
       const history = admission.history;
-      const withAttachments = (content: string, attachmentText: string) => (attachmentText ? `${content}\n\n${attachmentText}` : content);
+      const withAttachments = (content: string, attachmentText: string) =>
+        attachmentText ? `${content}\n\n${attachmentText}` : content;
       const conversation: ProviderMessage[] = [
         ...history.map((m) => ({ role: m.role, content: withAttachments(m.content, m.attachmentText) })),
-        { role: 'user', content: withAttachments(body.message, attachments.text), ...(attachments.images.length ? { images: attachments.images } : {}) },
+        {
+          role: 'user',
+          content: withAttachments(body.message, attachments.text),
+          ...(attachments.images.length ? { images: attachments.images } : {}),
+        },
       ];
       // The questions as the attempt saw them at start (results-service's snapshot): questionIndex points into
       // those, whatever the creator has edited since. The live exam's only for a results-service without them.
-      const request = upstreamRequest(exam, check.attempt?.questions ?? exam.questions, target, body.questionIndex, conversation);
+      const request = upstreamRequest(
+        exam,
+        check.attempt?.questions ?? exam.questions,
+        target,
+        body.questionIndex,
+        conversation,
+      );
 
       return {
         request,
         secrets: [request.apiKey],
         async finish(outcome) {
           const id = deps.ids.next();
-          const usage = outcome.kind === 'done' ? outcome.usage : outcome.text ? estimatedUsage(request, outcome.text) : { inputTokens: 0, outputTokens: 0 };
+          const usage =
+            outcome.kind === 'done'
+              ? outcome.usage
+              : outcome.text
+                ? estimatedUsage(request, outcome.text)
+                : { inputTokens: 0, outputTokens: 0 };
           await repo.insertAssistantMessage(
             {
               id,
@@ -181,11 +231,25 @@ export function createChatService(repo: ChatRepository, deps: Pick<Deps, 'exams'
     async prepareTestChat(creator: CreatorClaims, body: TestChatRequest): Promise<PreparedChat> {
       const exam = await deps.exams.findExam(body.examId);
       if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
-      const request = upstreamRequest(exam, exam.questions, await targetOf(exam), body.questionIndex ?? null, body.messages);
-      if (request.messages.at(-1)?.role !== 'user') throw new AppError(ErrorCode.VALIDATION, 'The last message must be the creator\'s', [{ path: 'messages', message: 'The last message must have the role user' }]);
+      const request = upstreamRequest(
+        exam,
+        exam.questions,
+        await targetOf(exam),
+        body.questionIndex ?? null,
+        body.messages,
+      );
+      if (request.messages.at(-1)?.role !== 'user')
+        throw new AppError(ErrorCode.VALIDATION, "The last message must be the creator's", [
+          { path: 'messages', message: 'The last message must have the role user' },
+        ]);
       // Counted last, so a refused request does not use up the creator's messages.
       const now = deps.clock.now();
-      const admission = await repo.admitTestChat(creator.sub, opts.testChatLimit.messages, opts.testChatLimit.windowMs, now);
+      const admission = await repo.admitTestChat(
+        creator.sub,
+        opts.testChatLimit.messages,
+        opts.testChatLimit.windowMs,
+        now,
+      );
       if (!admission.admitted) {
         const waitMs = admission.oldestInWindow.getTime() + opts.testChatLimit.windowMs - now.getTime();
         throw new AppError(ErrorCode.RATE_LIMITED, testChatLimitMessage(Math.max(1, Math.ceil(waitMs / 60_000))));

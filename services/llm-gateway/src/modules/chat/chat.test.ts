@@ -3,7 +3,15 @@ import { LlmMessages } from '@exam/domain/llm';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../providers/provider-mocks.ts';
-import { buildTestApp, deltasOf, makeExam, sseEvents, startAttempt, TEST_ENDPOINTS, type TestApp } from '../../testing.ts';
+import {
+  buildTestApp,
+  deltasOf,
+  makeExam,
+  sseEvents,
+  startAttempt,
+  TEST_ENDPOINTS,
+  type TestApp,
+} from '../../testing.ts';
 
 const OPENAI = `${TEST_ENDPOINTS.openai}/chat/completions`;
 const server = setupServer();
@@ -25,7 +33,8 @@ describe('candidate chat', () => {
     await app.close();
     server.close();
   });
-  const chat = (headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/llm/chat', headers, payload: { questionIndex: null, ...payload } });
+  const chat = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url: '/api/llm/chat', headers, payload: { questionIndex: null, ...payload } });
 
   it('refuses with 409 when the attempt is no longer open, without an upstream call', async () => {
     replyWith(['never']);
@@ -40,7 +49,11 @@ describe('candidate chat', () => {
     const { attemptId, headers } = startAttempt(app, makeExam());
     replyWith(['Before answer']);
     await chat(headers, { message: 'Before' });
-    app.platform.attempts.set(attemptId, { ...app.platform.attempts.get(attemptId)!, isOpen: false, submittedAt: new Date().toISOString() });
+    app.platform.attempts.set(attemptId, {
+      ...app.platform.attempts.get(attemptId)!,
+      isOpen: false,
+      submittedAt: new Date().toISOString(),
+    });
     const response = await chat(headers, { message: 'After' });
     expect(response.statusCode).toBe(409);
     expect(response.json().error.code).toBe('ATTEMPT_CLOSED');
@@ -67,7 +80,10 @@ describe('candidate chat', () => {
     const { headers } = startAttempt(app, makeExam({ provider: 'anthropic', model: '', apiKey: null }));
     const response = await chat(headers, { message: 'hi' });
     expect(response.statusCode).toBe(409);
-    expect(response.json().error.issues.map((i: { message: string }) => i.message)).toEqual(['API key missing.', 'Model not selected.']);
+    expect(response.json().error.issues.map((i: { message: string }) => i.message)).toEqual([
+      'API key missing.',
+      'Model not selected.',
+    ]);
   });
 
   it("uses the server's key for the exam's provider when the creator set none", async () => {
@@ -88,7 +104,9 @@ describe('candidate chat', () => {
   });
 
   it('requires an attempt token: a creator token is refused', async () => {
-    const creator = { authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: 'c1', email: 'c@example.test' })}` };
+    const creator = {
+      authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: 'c1', email: 'c@example.test' })}`,
+    };
     expect((await chat(creator, { message: 'hi' })).statusCode).toBe(403);
     expect((await chat({}, { message: 'hi' })).statusCode).toBe(401);
   });
@@ -113,10 +131,20 @@ describe('candidate chat', () => {
       const { headers } = startAttempt(short, makeExam());
       for (const n of [1, 2]) {
         replyWith([`Answer ${n}`]);
-        await short.inject({ method: 'POST', url: '/api/llm/chat', headers, payload: { questionIndex: null, message: `Question ${n}` } });
+        await short.inject({
+          method: 'POST',
+          url: '/api/llm/chat',
+          headers,
+          payload: { questionIndex: null, message: `Question ${n}` },
+        });
       }
       replyWith(['Answer 3']);
-      await short.inject({ method: 'POST', url: '/api/llm/chat', headers, payload: { questionIndex: null, message: 'Question 3' } });
+      await short.inject({
+        method: 'POST',
+        url: '/api/llm/chat',
+        headers,
+        payload: { questionIndex: null, message: 'Question 3' },
+      });
       const messages = calls.at(-1)?.body.messages as { role: string; content: string }[];
       expect(messages.slice(1)).toEqual([
         { role: 'user', content: 'Question 2' },
@@ -132,10 +160,17 @@ describe('candidate chat', () => {
     const exam = makeExam({
       questions: [
         QuestionSchema.parse({ id: 'q1', type: 'short-answer', title: 'Live edited first', acceptedAnswers: ['x'] }),
-        QuestionSchema.parse({ id: 'q0', type: 'short-answer', title: 'What is a p-value?', acceptedAnswers: ['probability'] }),
+        QuestionSchema.parse({
+          id: 'q0',
+          type: 'short-answer',
+          title: 'What is a p-value?',
+          acceptedAnswers: ['probability'],
+        }),
       ],
     });
-    const snapshot = [toPublicQuestion(QuestionSchema.parse({ id: 'q0', type: 'short-answer', title: 'What is a p-value?' }))];
+    const snapshot = [
+      toPublicQuestion(QuestionSchema.parse({ id: 'q0', type: 'short-answer', title: 'What is a p-value?' })),
+    ];
     const { headers } = startAttempt(app, exam, { questions: snapshot });
     replyWith(['ok']);
     await chat(headers, { message: 'Help with this one', questionIndex: 0 });
@@ -154,7 +189,9 @@ describe('candidate chat', () => {
     const response = await app.inject({ method: 'GET', url: '/api/llm/transcript', headers });
     expect(response.statusCode).toBe(200);
     const messages = response.json().messages;
-    expect(messages.map((m: { role: string; content: string; isError: boolean }) => [m.role, m.content, m.isError])).toEqual([
+    expect(
+      messages.map((m: { role: string; content: string; isError: boolean }) => [m.role, m.content, m.isError]),
+    ).toEqual([
       ['user', 'Hi', false],
       ['assistant', 'Hello Ada', false],
       ['user', 'Again', false],
@@ -191,7 +228,11 @@ describe('candidate chat', () => {
     ];
     const response = await chat(headers, { message: 'Look', files });
     expect(deltasOf(sseEvents(response.payload))).toEqual(['Seen']);
-    const last = (calls[0]?.body.messages as { content: unknown }[]).at(-1)?.content as { type: string; text?: string; image_url?: { url: string } }[];
+    const last = (calls[0]?.body.messages as { content: unknown }[]).at(-1)?.content as {
+      type: string;
+      text?: string;
+      image_url?: { url: string };
+    }[];
     expect(last[0]?.text).toContain('[Code file (python): analysis.py]');
     expect(last[1]?.image_url?.url).toBe(`data:image/png;base64,${png.toString('base64')}`);
     const transcript = (await app.inject({ method: 'GET', url: '/api/llm/transcript', headers })).json();
@@ -217,11 +258,15 @@ describe('budgets', () => {
     await app.close();
     server.close();
   });
-  const chat = (headers: Record<string, string>, message: string) => app.inject({ method: 'POST', url: '/api/llm/chat', headers, payload: { message, questionIndex: null } });
+  const chat = (headers: Record<string, string>, message: string) =>
+    app.inject({ method: 'POST', url: '/api/llm/chat', headers, payload: { message, questionIndex: null } });
 
   it('answers 429 past the messages of the window, and makes no upstream call', async () => {
     replyWith(['ok']);
-    const { headers } = startAttempt(app, makeExam({ ai: { budget: { messagesPerWindow: 2, windowMinutes: 10, tokensPerAttempt: 100_000 } } }));
+    const { headers } = startAttempt(
+      app,
+      makeExam({ ai: { budget: { messagesPerWindow: 2, windowMinutes: 10, tokensPerAttempt: 100_000 } } }),
+    );
     expect((await chat(headers, 'one')).statusCode).toBe(200);
     expect((await chat(headers, 'two')).statusCode).toBe(200);
     const limited = await chat(headers, 'three');
@@ -232,7 +277,10 @@ describe('budgets', () => {
 
   it('answers 429 once the token budget is spent, counting the provider usage', async () => {
     replyWith(['big'], { prompt_tokens: 900, completion_tokens: 200 });
-    const { headers } = startAttempt(app, makeExam({ ai: { budget: { messagesPerWindow: 20, windowMinutes: 10, tokensPerAttempt: 1000 } } }));
+    const { headers } = startAttempt(
+      app,
+      makeExam({ ai: { budget: { messagesPerWindow: 20, windowMinutes: 10, tokensPerAttempt: 1000 } } }),
+    );
     expect((await chat(headers, 'one')).statusCode).toBe(200);
     const limited = await chat(headers, 'two');
     expect(limited.statusCode).toBe(429);
@@ -242,8 +290,13 @@ describe('budgets', () => {
 
   it('admits exactly the budgeted messages when one attempt sends many at once', async () => {
     replyWith(['ok']);
-    const { headers } = startAttempt(app, makeExam({ ai: { budget: { messagesPerWindow: 3, windowMinutes: 10, tokensPerAttempt: 100_000 } } }));
-    const statuses = (await Promise.all(Array.from({ length: 8 }, (_, i) => chat(headers, `burst ${i}`)))).map((r) => r.statusCode);
+    const { headers } = startAttempt(
+      app,
+      makeExam({ ai: { budget: { messagesPerWindow: 3, windowMinutes: 10, tokensPerAttempt: 100_000 } } }),
+    );
+    const statuses = (await Promise.all(Array.from({ length: 8 }, (_, i) => chat(headers, `burst ${i}`)))).map(
+      (r) => r.statusCode,
+    );
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(5);
     expect(calls).toHaveLength(3);

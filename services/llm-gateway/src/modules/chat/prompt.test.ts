@@ -1,17 +1,50 @@
 import { QuestionSchema } from '@exam/domain/exam';
 import { describe, expect, it } from 'vitest';
 import { makeExam } from '../../testing.ts';
-import { buildSystemPrompt, clarityOf, DEFAULT_TEMPERATURE, normaliseConversation, PromptText, temperatureOf } from './prompt.ts';
+import {
+  buildSystemPrompt,
+  clarityOf,
+  DEFAULT_TEMPERATURE,
+  normaliseConversation,
+  PromptText,
+  temperatureOf,
+} from './prompt.ts';
 
 const questions = [
-  QuestionSchema.parse({ id: 'a', type: 'mcq', title: 'Pick the mean', content: 'Of 1, 2, 3', options: ['1', '2', '3'], correctAnswer: '2' }),
-  QuestionSchema.parse({ id: 'b', type: 'short-answer', title: 'Name the test', acceptedAnswers: ['CANARY-ACCEPTED-7731'] }),
-  QuestionSchema.parse({ id: 'c', type: 'coding', title: 'Write fizzbuzz', language: 'python', correctAnswer: 'CANARY-CORRECT-5519' }),
+  QuestionSchema.parse({
+    id: 'a',
+    type: 'mcq',
+    title: 'Pick the mean',
+    content: 'Of 1, 2, 3',
+    options: ['1', '2', '3'],
+    correctAnswer: '2',
+  }),
+  QuestionSchema.parse({
+    id: 'b',
+    type: 'short-answer',
+    title: 'Name the test',
+    acceptedAnswers: ['CANARY-ACCEPTED-7731'],
+  }),
+  QuestionSchema.parse({
+    id: 'c',
+    type: 'coding',
+    title: 'Write fizzbuzz',
+    language: 'python',
+    correctAnswer: 'CANARY-CORRECT-5519',
+  }),
 ];
 
-function prompt(ai: NonNullable<Parameters<typeof makeExam>[0]>['ai'] = {}, extra: { materialTexts?: { name: string; text: string }[]; questionIndex?: number | null } = {}) {
+function prompt(
+  ai: NonNullable<Parameters<typeof makeExam>[0]>['ai'] = {},
+  extra: { materialTexts?: { name: string; text: string }[]; questionIndex?: number | null } = {},
+) {
   const exam = makeExam({ questions, ai, materialTexts: extra.materialTexts ?? [] });
-  return buildSystemPrompt({ questions: exam.questions, materialTexts: exam.materialTexts, aiSettings: exam.aiSettings, questionIndex: extra.questionIndex ?? null });
+  return buildSystemPrompt({
+    questions: exam.questions,
+    materialTexts: exam.materialTexts,
+    aiSettings: exam.aiSettings,
+    questionIndex: extra.questionIndex ?? null,
+  });
 }
 
 describe('system prompt', () => {
@@ -51,7 +84,15 @@ describe('system prompt', () => {
   });
 
   it('joins the course materials and cuts them to contextLength characters', () => {
-    const text = prompt({ contextLength: 100 }, { materialTexts: [{ name: 'week1.pdf', text: 'A'.repeat(40) }, { name: 'week2.txt', text: 'B'.repeat(40) }] });
+    const text = prompt(
+      { contextLength: 100 },
+      {
+        materialTexts: [
+          { name: 'week1.pdf', text: 'A'.repeat(40) },
+          { name: 'week2.txt', text: 'B'.repeat(40) },
+        ],
+      },
+    );
     const excerpt = text.split('Course materials (excerpt):\n')[1] ?? '';
     expect(excerpt).toHaveLength(100);
     expect(excerpt.startsWith('[week1.pdf]\nAAAA')).toBe(true);
@@ -75,7 +116,14 @@ describe('temperature and clarity', () => {
   });
 
   it('says very clear above 0.7, moderate above 0.4 and ambiguous otherwise (boundaries excluded)', () => {
-    expect([10, 8, 7, 5, 4, 0].map(clarityOf)).toEqual(['very clear', 'very clear', 'moderate', 'moderate', 'ambiguous', 'ambiguous']);
+    expect([10, 8, 7, 5, 4, 0].map(clarityOf)).toEqual([
+      'very clear',
+      'very clear',
+      'moderate',
+      'moderate',
+      'ambiguous',
+      'ambiguous',
+    ]);
   });
 });
 

@@ -32,10 +32,14 @@ export function temperatureOf(ai: Pick<AiSettings, 'courseAssistanceEnabled' | '
 
 /** A question as the assistant may see it: never correctAnswer or acceptedAnswers. */
 function describeQuestion(question: PublicQuestion, index: number): string {
-  const lines = [`Q${index + 1}: ${question.title || `Question ${index + 1}`} (${question.type}${question.language ? `, ${question.language}` : ''})`];
+  const lines = [
+    `Q${index + 1}: ${question.title || `Question ${index + 1}`} (${question.type}${question.language ? `, ${question.language}` : ''})`,
+  ];
   if (question.content.trim()) lines.push(question.content.trim());
   if (question.type === 'mcq' && question.options.length) {
-    lines.push(`Options: ${question.options.map((option, i) => `${String.fromCharCode(65 + i)}) ${option}`).join('; ')}`);
+    lines.push(
+      `Options: ${question.options.map((option, i) => `${String.fromCharCode(65 + i)}) ${option}`).join('; ')}`,
+    );
   }
   return lines.join('\n');
 }
@@ -49,7 +53,11 @@ function materialsExcerpt(materials: InternalExam['materialTexts'], contextLengt
 }
 
 /** questions: the candidate's view of them (answer keys are never needed, and never read). */
-export type PromptInput = Pick<InternalExam, 'materialTexts'> & { questions: PublicQuestion[]; aiSettings: AiSettings; questionIndex: number | null };
+export type PromptInput = Pick<InternalExam, 'materialTexts'> & {
+  questions: PublicQuestion[];
+  aiSettings: AiSettings;
+  questionIndex: number | null;
+};
 
 /** The system prompt (spec section 9), assembled by the gateway from the exam's settings; never by the browser. */
 export function buildSystemPrompt(input: PromptInput): string {
@@ -58,9 +66,11 @@ export function buildSystemPrompt(input: PromptInput): string {
   if (input.questions.length) {
     sections.push(`The exam's questions:\n\n${input.questions.map(describeQuestion).join('\n\n')}`);
     const current = input.questionIndex;
-    if (current !== null && current >= 0 && current < input.questions.length) sections.push(`The candidate is currently looking at Q${current + 1}.`);
+    if (current !== null && current >= 0 && current < input.questions.length)
+      sections.push(`The candidate is currently looking at Q${current + 1}.`);
   }
-  if (ai.customPrompt.trim()) sections.push(`The exam creator's guidelines (follow them strictly):\n${ai.customPrompt.trim()}`);
+  if (ai.customPrompt.trim())
+    sections.push(`The exam creator's guidelines (follow them strictly):\n${ai.customPrompt.trim()}`);
   if (ai.stopSolutions) sections.push(PromptText.stopSolutions);
   if (!ai.processCode) sections.push(PromptText.noCodeExecution);
   if (ai.courseAssistanceEnabled) {

@@ -6,7 +6,8 @@ import { redactSecrets, SseWriter } from './stream-reply.ts';
 
 describe('redactSecrets', () => {
   it('removes every occurrence of each key from a log text', () => {
-    const text = 'upstream answered 401: Incorrect API key provided: sk-canary-123456. Key sk-canary-123456 again; server sk-server-999';
+    const text =
+      'upstream answered 401: Incorrect API key provided: sk-canary-123456. Key sk-canary-123456 again; server sk-server-999';
     const redacted = redactSecrets(text, ['sk-canary-123456', 'sk-server-999']);
     expect(redacted).not.toContain('sk-canary-123456');
     expect(redacted).not.toContain('sk-server-999');
@@ -31,7 +32,16 @@ function recordingSink() {
       callback();
     },
   });
-  return { sink, writes, texts: () => writes.map((batch) => batch.map((frame) => (JSON.parse(frame.slice(6)) as { text?: string; type: string }).text ?? frame.slice(6, 30))) };
+  return {
+    sink,
+    writes,
+    texts: () =>
+      writes.map((batch) =>
+        batch.map(
+          (frame) => (JSON.parse(frame.slice(6)) as { text?: string; type: string }).text ?? frame.slice(6, 30),
+        ),
+      ),
+  };
 }
 
 const delta = (text: string) => ({ type: 'delta' as const, text });

@@ -84,7 +84,14 @@ export class SseWriter {
  * leaves aborts the upstream call, and what had arrived is stored as a partial reply. Any upstream
  * failure or timeout becomes the spec's error reply (section 8); its detail goes to the log, keys redacted.
  */
-export async function streamReply(request: FastifyRequest, reply: FastifyReply, llm: LlmClient, chat: PreparedChat, estimate: (output: string) => TokenUsage, coalesceMs: number) {
+export async function streamReply(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  llm: LlmClient,
+  chat: PreparedChat,
+  estimate: (output: string) => TokenUsage,
+  coalesceMs: number,
+) {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -130,13 +137,20 @@ export async function streamReply(request: FastifyRequest, reply: FastifyReply, 
     await frames.send({ type: 'done', messageId, usage: final }, true);
   } catch (err) {
     if (clientGone) {
-      await chat.finish({ kind: 'disconnected', text }).catch((e: unknown) => request.log.error({ err: e }, 'could not store the partial reply'));
+      await chat
+        .finish({ kind: 'disconnected', text })
+        .catch((e: unknown) => request.log.error({ err: e }, 'could not store the partial reply'));
       return;
     }
     const reason = redactSecrets(err instanceof Error ? err.message : String(err), chat.secrets);
     const status = err instanceof UpstreamError ? err.status : undefined;
-    request.log.warn({ provider: chat.request.provider, model: chat.request.model, upstreamStatus: status, reason }, 'assistant reply failed');
-    await chat.finish({ kind: 'error', text }).catch((e: unknown) => request.log.error({ err: e }, 'could not store the error reply'));
+    request.log.warn(
+      { provider: chat.request.provider, model: chat.request.model, upstreamStatus: status, reason },
+      'assistant reply failed',
+    );
+    await chat
+      .finish({ kind: 'error', text })
+      .catch((e: unknown) => request.log.error({ err: e }, 'could not store the error reply'));
     await frames.send({ type: 'error', message: LlmMessages.chatError }, true);
   } finally {
     raw.off('close', onClose);

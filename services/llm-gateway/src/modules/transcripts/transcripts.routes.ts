@@ -16,7 +16,14 @@ export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) 
     // The candidate's own conversation, to restore the panel after a reload.
     app.get(
       '/api/llm/transcript',
-      { onRequest: [app.requireAttempt], schema: { tags: ['transcripts'], security: [{ bearer: [] }], response: { 200: TranscriptResponseSchema, 401: ErrorBodySchema, 403: ErrorBodySchema } } },
+      {
+        onRequest: [app.requireAttempt],
+        schema: {
+          tags: ['transcripts'],
+          security: [{ bearer: [] }],
+          response: { 200: TranscriptResponseSchema, 401: ErrorBodySchema, 403: ErrorBodySchema },
+        },
+      },
       async (request) => ({ messages: await repo.listMessages(attemptOf(request).sub) }),
     );
 
@@ -29,7 +36,14 @@ export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) 
           tags: ['transcripts'],
           security: [{ bearer: [] }],
           params: AttemptIdParamsSchema,
-          response: { 200: TranscriptResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema },
+          response: {
+            200: TranscriptResponseSchema,
+            400: ErrorBodySchema,
+            401: ErrorBodySchema,
+            403: ErrorBodySchema,
+            404: ErrorBodySchema,
+            503: ErrorBodySchema,
+          },
         },
       },
       async (request) => {
@@ -51,9 +65,15 @@ export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) 
       '/internal/exams/:id/transcripts',
       {
         onRequest: [app.requireInternal],
-        schema: { hide: true, params: ExamIdParamsSchema, response: { 200: InternalTranscriptsSchema, 400: ErrorBodySchema, 401: ErrorBodySchema } },
+        schema: {
+          hide: true,
+          params: ExamIdParamsSchema,
+          response: { 200: InternalTranscriptsSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
+        },
       },
-      async (request): Promise<z.infer<typeof InternalTranscriptsSchema>> => ({ transcripts: await repo.listTranscriptsOfExam(request.params.id) }),
+      async (request): Promise<z.infer<typeof InternalTranscriptsSchema>> => ({
+        transcripts: await repo.listTranscriptsOfExam(request.params.id),
+      }),
     );
   };
 }

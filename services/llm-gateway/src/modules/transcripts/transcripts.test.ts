@@ -4,7 +4,16 @@ import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../providers/provider-mocks.ts';
-import { buildTestApp, creatorHeaders, deltasOf, makeExam, sseEvents, startAttempt, TEST_ENDPOINTS, type TestApp } from '../../testing.ts';
+import {
+  buildTestApp,
+  creatorHeaders,
+  deltasOf,
+  makeExam,
+  sseEvents,
+  startAttempt,
+  TEST_ENDPOINTS,
+  type TestApp,
+} from '../../testing.ts';
 
 const server = setupServer();
 const calls: RecordedCall[] = [];
@@ -13,7 +22,11 @@ describe('transcripts and the test chat', () => {
   let app: TestApp;
   beforeAll(async () => {
     server.listen({ onUnhandledRequest: 'error' });
-    server.use(recordingHandler(`${TEST_ENDPOINTS.openai}/chat/completions`, calls, () => sseResponse(openAiFrames(['Sure', '.']))));
+    server.use(
+      recordingHandler(`${TEST_ENDPOINTS.openai}/chat/completions`, calls, () =>
+        sseResponse(openAiFrames(['Sure', '.'])),
+      ),
+    );
     app = await buildTestApp();
   });
   afterEach(() => {
@@ -27,31 +40,56 @@ describe('transcripts and the test chat', () => {
   async function attemptWithConversation() {
     const exam = makeExam();
     const attempt = startAttempt(app, exam);
-    await app.inject({ method: 'POST', url: '/api/llm/chat', headers: attempt.headers, payload: { message: 'Help me', questionIndex: 0 } });
+    await app.inject({
+      method: 'POST',
+      url: '/api/llm/chat',
+      headers: attempt.headers,
+      payload: { message: 'Help me', questionIndex: 0 },
+    });
     return { exam, ...attempt };
   }
 
   it("gives the exam's owner the candidate's conversation", async () => {
     const { exam, attemptId } = await attemptWithConversation();
-    const response = await app.inject({ method: 'GET', url: `/api/llm/attempts/${attemptId}/transcript`, headers: creatorHeaders(app, exam.ownerId) });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/llm/attempts/${attemptId}/transcript`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().messages.map((m: { content: string }) => m.content)).toEqual(['Help me', 'Sure.']);
   });
 
   it('returns 404 when another creator asks for the conversation', async () => {
     const { attemptId } = await attemptWithConversation();
-    const response = await app.inject({ method: 'GET', url: `/api/llm/attempts/${attemptId}/transcript`, headers: creatorHeaders(app, randomUUID()) });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/llm/attempts/${attemptId}/transcript`,
+      headers: creatorHeaders(app, randomUUID()),
+    });
     expect(response.statusCode).toBe(404);
   });
 
   it('returns an empty conversation to the owner when the candidate never used the assistant, and 404 to others', async () => {
     const exam = makeExam();
     const { attemptId } = startAttempt(app, exam);
-    const owner = await app.inject({ method: 'GET', url: `/api/llm/attempts/${attemptId}/transcript`, headers: creatorHeaders(app, exam.ownerId) });
+    const owner = await app.inject({
+      method: 'GET',
+      url: `/api/llm/attempts/${attemptId}/transcript`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
     expect(owner.json()).toEqual({ messages: [] });
-    const stranger = await app.inject({ method: 'GET', url: `/api/llm/attempts/${attemptId}/transcript`, headers: creatorHeaders(app, randomUUID()) });
+    const stranger = await app.inject({
+      method: 'GET',
+      url: `/api/llm/attempts/${attemptId}/transcript`,
+      headers: creatorHeaders(app, randomUUID()),
+    });
     expect(stranger.statusCode).toBe(404);
-    const unknown = await app.inject({ method: 'GET', url: `/api/llm/attempts/${randomUUID()}/transcript`, headers: creatorHeaders(app, exam.ownerId) });
+    const unknown = await app.inject({
+      method: 'GET',
+      url: `/api/llm/attempts/${randomUUID()}/transcript`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
     expect(unknown.statusCode).toBe(404);
   });
 
@@ -65,7 +103,11 @@ describe('transcripts and the test chat', () => {
     const { exam, attemptId } = await attemptWithConversation();
     const url = `/internal/exams/${exam.id}/transcripts`;
     expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
-    const response = await app.inject({ method: 'GET', url, headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN } });
+    const response = await app.inject({
+      method: 'GET',
+      url,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+    });
     const body = InternalTranscriptsSchema.parse(response.json());
     expect(body.transcripts).toHaveLength(1);
     expect(body.transcripts[0]?.attemptId).toBe(attemptId);
@@ -79,15 +121,25 @@ describe('transcripts and the test chat', () => {
       method: 'POST',
       url: '/api/llm/test-chat',
       headers: creatorHeaders(app, exam.ownerId),
-      payload: { examId: exam.id, messages: [{ role: 'user', content: 'Is this a good assistant?' }], questionIndex: 0 },
+      payload: {
+        examId: exam.id,
+        messages: [{ role: 'user', content: 'Is this a good assistant?' }],
+        questionIndex: 0,
+      },
     });
     expect(response.statusCode).toBe(200);
     const events = sseEvents(response.payload);
     expect(deltasOf(events)).toEqual(['Sure', '.']);
     expect(events.at(-1)).toMatchObject({ type: 'done', messageId: null });
     expect(calls[0]?.body.temperature).toBe(0.7);
-    expect((calls[0]?.body.messages as { content: string }[])[0]?.content).toContain('Do not provide complete solutions');
-    const stored = await app.inject({ method: 'GET', url: `/internal/exams/${exam.id}/transcripts`, headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN } });
+    expect((calls[0]?.body.messages as { content: string }[])[0]?.content).toContain(
+      'Do not provide complete solutions',
+    );
+    const stored = await app.inject({
+      method: 'GET',
+      url: `/internal/exams/${exam.id}/transcripts`,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+    });
     expect(stored.json()).toEqual({ transcripts: [] });
   });
 

@@ -12,10 +12,22 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
   afterAll(() => app.close());
 
   const view = (attempt: { attemptId: string; headers?: Record<string, string> }) =>
-    app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}/exam`, ...(attempt.headers ? { headers: attempt.headers } : {}) });
+    app.inject({
+      method: 'GET',
+      url: `/api/attempts/${attempt.attemptId}/exam`,
+      ...(attempt.headers ? { headers: attempt.headers } : {}),
+    });
 
   it('returns the snapshot taken at start even after the creator edits the live exam', async () => {
-    const exam = app.exams.put(makeExam({ title: 'Biology midterm', timerMinutes: 30, description: 'Read carefully', rules: 'No notes', fullScreenEnabled: true }));
+    const exam = app.exams.put(
+      makeExam({
+        title: 'Biology midterm',
+        timerMinutes: 30,
+        description: 'Read carefully',
+        rules: 'No notes',
+        fullScreenEnabled: true,
+      }),
+    );
     const attempt = await startAttempt(app, exam.id);
     // The creator rewrites the exam mid-attempt: new first question, a question removed, new timer and texts.
     app.exams.put({
@@ -26,7 +38,15 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
       rules: 'Changed',
       fullScreenEnabled: false,
       questions: [
-        { id: 'new', type: 'short-answer', title: 'A new first question', content: '', topic: '', options: [], acceptedAnswers: ['x'] },
+        {
+          id: 'new',
+          type: 'short-answer',
+          title: 'A new first question',
+          content: '',
+          topic: '',
+          options: [],
+          acceptedAnswers: ['x'],
+        },
         ...exam.questions.slice(0, 2),
       ],
     });
@@ -34,7 +54,15 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
     const response = await view(attempt);
     expect(response.statusCode).toBe(200);
     const body = PublicExamSchema.parse(response.json());
-    expect(body).toMatchObject({ id: exam.id, title: 'Biology midterm', timerMinutes: 30, description: 'Read carefully', rules: 'No notes', fullScreenEnabled: true, isLive: true });
+    expect(body).toMatchObject({
+      id: exam.id,
+      title: 'Biology midterm',
+      timerMinutes: 30,
+      description: 'Read carefully',
+      rules: 'No notes',
+      fullScreenEnabled: true,
+      isLive: true,
+    });
     expect(body.questions.map((q) => [q.id, q.type, q.title])).toEqual([
       ['q1', 'mcq', 'Cell powerhouse'],
       ['q2', 'short-answer', 'Largest organ'],
@@ -49,7 +77,14 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
       makeExam({
         questions: [
           { id: 'q1', type: 'short-answer', title: 'Largest organ', acceptedAnswers: [CANARY] },
-          { id: 'q2', type: 'mcq', title: 'Pick', options: ['A', 'B'], correctAnswer: 'B', acceptedAnswers: [`${CANARY}-mcq`] },
+          {
+            id: 'q2',
+            type: 'mcq',
+            title: 'Pick',
+            options: ['A', 'B'],
+            correctAnswer: 'B',
+            acceptedAnswers: [`${CANARY}-mcq`],
+          },
         ],
         aiSettings: {
           enabled: true,
@@ -78,18 +113,49 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
     const attempt = await startAttempt(app, exam.id);
     expect((await view(attempt)).json().aiSettings).toMatchObject({ enabled: false, missing: ['API key missing.'] });
 
-    app.exams.put({ ...exam, isLive: false, aiSettings: { ...exam.aiSettings, enabled: true, provider: 'openai-compatible', baseUrl: 'http://llm.local', model: 'qwen' } });
+    app.exams.put({
+      ...exam,
+      isLive: false,
+      aiSettings: {
+        ...exam.aiSettings,
+        enabled: true,
+        provider: 'openai-compatible',
+        baseUrl: 'http://llm.local',
+        model: 'qwen',
+      },
+    });
     const offline = (await view(attempt)).json() as PublicExam;
     expect(offline.isLive).toBe(false);
-    expect(offline.aiSettings).toMatchObject({ enabled: true, provider: 'openai-compatible', model: 'qwen', missing: [] });
+    expect(offline.aiSettings).toMatchObject({
+      enabled: true,
+      provider: 'openai-compatible',
+      model: 'qwen',
+      missing: [],
+    });
   });
 
   it('counts the server default key of the provider as a usable key', async () => {
     const withKeys = await buildTestApp({ env: { OPENAI_API_KEY: 'sk-server-default' } });
     try {
-      const exam = withKeys.exams.put(makeExam({ aiSettings: { enabled: true, provider: 'openai', model: 'gpt-4o-mini', hasApiKey: false, apiKeyLast4: null, courseMaterials: [], encryptedApiKey: null } }));
+      const exam = withKeys.exams.put(
+        makeExam({
+          aiSettings: {
+            enabled: true,
+            provider: 'openai',
+            model: 'gpt-4o-mini',
+            hasApiKey: false,
+            apiKeyLast4: null,
+            courseMaterials: [],
+            encryptedApiKey: null,
+          },
+        }),
+      );
       const attempt = await startAttempt(withKeys, exam.id);
-      const response = await withKeys.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}/exam`, headers: attempt.headers });
+      const response = await withKeys.inject({
+        method: 'GET',
+        url: `/api/attempts/${attempt.attemptId}/exam`,
+        headers: attempt.headers,
+      });
       expect(response.json().aiSettings.missing).toEqual([]);
       expect(response.body).not.toContain('sk-server-default');
     } finally {
@@ -98,7 +164,11 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
   });
 
   it('still serves the snapshot when exam-service no longer has the exam, marked not live with the assistant off', async () => {
-    const exam = app.exams.put(makeExam({ aiSettings: { enabled: true, hasApiKey: true, apiKeyLast4: 'ab12', courseMaterials: [], encryptedApiKey: 'x' } }));
+    const exam = app.exams.put(
+      makeExam({
+        aiSettings: { enabled: true, hasApiKey: true, apiKeyLast4: 'ab12', courseMaterials: [], encryptedApiKey: 'x' },
+      }),
+    );
     const attempt = await startAttempt(app, exam.id);
     app.exams.remove(exam.id);
     const response = await view(attempt);
@@ -110,13 +180,20 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
   });
 
   it('falls back to the live texts for an attempt whose snapshot predates them', async () => {
-    const exam = app.exams.put(makeExam({ description: 'Live description', header: 'Live header', fullScreenEnabled: true }));
+    const exam = app.exams.put(
+      makeExam({ description: 'Live description', header: 'Live header', fullScreenEnabled: true }),
+    );
     const attempt = await startAttempt(app, exam.id);
     await app.db
       .update(attempts)
       .set({ examSnapshot: sql`${attempts.examSnapshot} - 'description' - 'header' - 'rules' - 'fullScreenEnabled'` })
       .where(eq(attempts.id, attempt.attemptId));
-    expect((await view(attempt)).json()).toMatchObject({ description: 'Live description', header: 'Live header', rules: '', fullScreenEnabled: true });
+    expect((await view(attempt)).json()).toMatchObject({
+      description: 'Live description',
+      header: 'Live header',
+      rules: '',
+      fullScreenEnabled: true,
+    });
   });
 
   it("answers 404 to another attempt's token, 403 to a creator and 401 without a token", async () => {
@@ -124,7 +201,9 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
     const mine = await startAttempt(app, exam.id);
     const other = await startAttempt(app, exam.id);
     expect((await view({ attemptId: mine.attemptId, headers: other.headers })).statusCode).toBe(404);
-    expect((await view({ attemptId: mine.attemptId, headers: creatorHeaders(app, exam.ownerId) })).statusCode).toBe(403);
+    expect((await view({ attemptId: mine.attemptId, headers: creatorHeaders(app, exam.ownerId) })).statusCode).toBe(
+      403,
+    );
     expect((await view({ attemptId: mine.attemptId })).statusCode).toBe(401);
   });
 });

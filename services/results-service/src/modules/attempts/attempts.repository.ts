@@ -71,9 +71,17 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
   return {
     /** Inserts the attempt unless (examId, studentId) already has one; returns the stored attempt either way. */
     async insertOrFind(row: typeof attempts.$inferInsert): Promise<{ attempt: AttemptRow; created: boolean }> {
-      const [inserted] = await db.insert(attempts).values(row).onConflictDoNothing({ target: [attempts.examId, attempts.studentId] }).returning();
+      const [inserted] = await db
+        .insert(attempts)
+        .values(row)
+        .onConflictDoNothing({ target: [attempts.examId, attempts.studentId] })
+        .returning();
       if (inserted) return { attempt: inserted, created: true };
-      const [existing] = await db.select().from(attempts).where(and(eq(attempts.examId, row.examId), eq(attempts.studentId, row.studentId))).limit(1);
+      const [existing] = await db
+        .select()
+        .from(attempts)
+        .where(and(eq(attempts.examId, row.examId), eq(attempts.studentId, row.studentId)))
+        .limit(1);
       if (!existing) throw new Error('attempt vanished between insert and select');
       return { attempt: existing, created: false };
     },
@@ -89,7 +97,10 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
     },
 
     async storedSeq(attemptId: string, questionIndex: number): Promise<number | undefined> {
-      const [row] = await db.select({ seq: answers.seq }).from(answers).where(and(eq(answers.attemptId, attemptId), eq(answers.questionIndex, questionIndex)));
+      const [row] = await db
+        .select({ seq: answers.seq })
+        .from(answers)
+        .where(and(eq(answers.attemptId, attemptId), eq(answers.questionIndex, questionIndex)));
       return row?.seq;
     },
 
@@ -99,28 +110,69 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
      * a concurrent submit either waits for it or makes it see the attempt closed). The upsert only
      * replaces an older seq. No row back means closed, out of range or stale; the caller finds out which.
      */
-    async saveAnswerIfOpen(input: { attemptId: string; questionIndex: number; answer: string; seq: number; now: Date; cutoff: Date }): Promise<boolean> {
-      const rows = await rawQuery<{ applied: number }>(db, SAVE_ANSWER, [input.attemptId, input.cutoff.toISOString(), input.questionIndex, input.answer, input.seq, input.now.toISOString()]);
+    async saveAnswerIfOpen(input: {
+      attemptId: string;
+      questionIndex: number;
+      answer: string;
+      seq: number;
+      now: Date;
+      cutoff: Date;
+    }): Promise<boolean> {
+      const rows = await rawQuery<{ applied: number }>(db, SAVE_ANSWER, [
+        input.attemptId,
+        input.cutoff.toISOString(),
+        input.questionIndex,
+        input.answer,
+        input.seq,
+        input.now.toISOString(),
+      ]);
       return rows.length > 0;
     },
 
     /** Stores an uploaded file and records 'File: name' with a seq above the stored one, while the attempt is open. */
-    async saveFileIfOpen(input: { attemptId: string; questionIndex: number; fileName: string; mimeType: string; content: Buffer; answer: string; now: Date; cutoff: Date }): Promise<boolean> {
+    async saveFileIfOpen(input: {
+      attemptId: string;
+      questionIndex: number;
+      fileName: string;
+      mimeType: string;
+      content: Buffer;
+      answer: string;
+      now: Date;
+      cutoff: Date;
+    }): Promise<boolean> {
       return db.transaction(async (tx) => {
         const [open] = await tx
           .update(attempts)
           .set({ answersVersion: sql`${attempts.answersVersion} + 1` })
-          .where(and(eq(attempts.id, input.attemptId), isNull(attempts.submittedAt), sql`(${attempts.deadline} is null or ${attempts.deadline} >= ${ts(input.cutoff)})`))
+          .where(
+            and(
+              eq(attempts.id, input.attemptId),
+              isNull(attempts.submittedAt),
+              sql`(${attempts.deadline} is null or ${attempts.deadline} >= ${ts(input.cutoff)})`,
+            ),
+          )
           .returning({ id: attempts.id });
         if (!open) return false;
-        const file = { fileName: input.fileName, mimeType: input.mimeType, size: input.content.length, content: input.content, uploadedAt: input.now };
+        const file = {
+          fileName: input.fileName,
+          mimeType: input.mimeType,
+          size: input.content.length,
+          content: input.content,
+          uploadedAt: input.now,
+        };
         await tx
           .insert(answerFiles)
           .values({ attemptId: input.attemptId, questionIndex: input.questionIndex, ...file })
           .onConflictDoUpdate({ target: [answerFiles.attemptId, answerFiles.questionIndex], set: file });
         await tx
           .insert(answers)
-          .values({ attemptId: input.attemptId, questionIndex: input.questionIndex, answer: input.answer, seq: 1, updatedAt: input.now })
+          .values({
+            attemptId: input.attemptId,
+            questionIndex: input.questionIndex,
+            answer: input.answer,
+            seq: 1,
+            updatedAt: input.now,
+          })
           .onConflictDoUpdate({
             target: [answers.attemptId, answers.questionIndex],
             set: { answer: input.answer, seq: sql`${answers.seq} + 1`, updatedAt: input.now },
@@ -172,9 +224,28 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
     async commitSubmission(row: NewResultRow & { id: string }, answersVersion: number): Promise<boolean> {
       const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
       const inserted = await rawQuery<{ id: string }>(db, COMMIT_SUBMISSION, [
-        row.attemptId, answersVersion, row.id, row.examId, row.ownerId, row.examTitle, row.userName, row.studentId,
-        row.totalQuestions, row.answeredCount, row.correctCount, row.gradedCount, row.score ?? null, row.isGraded, iso(row.gradedAt), row.timeSpent,
-        iso(row.startedAt), iso(row.completedAt), JSON.stringify(row.grades), JSON.stringify(row.workspaceFiles), iso(row.createdAt), iso(row.updatedAt),
+        row.attemptId,
+        answersVersion,
+        row.id,
+        row.examId,
+        row.ownerId,
+        row.examTitle,
+        row.userName,
+        row.studentId,
+        row.totalQuestions,
+        row.answeredCount,
+        row.correctCount,
+        row.gradedCount,
+        row.score ?? null,
+        row.isGraded,
+        iso(row.gradedAt),
+        row.timeSpent,
+        iso(row.startedAt),
+        iso(row.completedAt),
+        JSON.stringify(row.grades),
+        JSON.stringify(row.workspaceFiles),
+        iso(row.createdAt),
+        iso(row.updatedAt),
       ]);
       return inserted.length > 0;
     },
@@ -187,20 +258,37 @@ export function createAttemptsRepository({ db }: ResultsDatabase) {
      */
     async submit(
       attemptId: string,
-      opts: { skipLocked: boolean; build: (attempt: AttemptRow, saved: Map<number, string>) => (NewResultRow & { id: string }) | typeof NEEDS_FILES },
+      opts: {
+        skipLocked: boolean;
+        build: (
+          attempt: AttemptRow,
+          saved: Map<number, string>,
+        ) => (NewResultRow & { id: string }) | typeof NEEDS_FILES;
+      },
     ): Promise<(SubmissionCounts & { created: boolean }) | typeof NEEDS_FILES | undefined> {
       return db.transaction(async (tx) => {
         const locking = tx.select().from(attempts).where(eq(attempts.id, attemptId));
         const [attempt] = await (opts.skipLocked ? locking.for('update', { skipLocked: true }) : locking.for('update'));
         if (!attempt) return undefined;
         if (attempt.resultId) {
-          const [existing] = await tx.select({ answered: results.answeredCount, total: results.totalQuestions }).from(results).where(eq(results.id, attempt.resultId));
-          return { resultId: attempt.resultId, answered: existing?.answered ?? 0, total: existing?.total ?? 0, created: false };
+          const [existing] = await tx
+            .select({ answered: results.answeredCount, total: results.totalQuestions })
+            .from(results)
+            .where(eq(results.id, attempt.resultId));
+          return {
+            resultId: attempt.resultId,
+            answered: existing?.answered ?? 0,
+            total: existing?.total ?? 0,
+            created: false,
+          };
         }
         // A separate statement on purpose: under READ COMMITTED it takes a snapshot after the lock was
         // granted, so it sees every save that held the row lock before us. Reading the answers in
         // the locking statement would use the snapshot from before the wait and lose those saves.
-        const pairs = await tx.select({ questionIndex: answers.questionIndex, answer: answers.answer }).from(answers).where(eq(answers.attemptId, attemptId));
+        const pairs = await tx
+          .select({ questionIndex: answers.questionIndex, answer: answers.answer })
+          .from(answers)
+          .where(eq(answers.attemptId, attemptId));
         const row = opts.build(attempt, new Map(pairs.map((p) => [p.questionIndex, p.answer])));
         if (row === NEEDS_FILES) return NEEDS_FILES;
         // Independent statements: postgres.js pipelines them on the transaction's connection.

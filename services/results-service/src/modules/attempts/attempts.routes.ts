@@ -40,14 +40,35 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
 
     /** Valid until an hour past the deadline (so the final submit still works), or a day without a timer. */
     const signAttempt = (attempt: AttemptRow) => {
-      const lifetimeMs = attempt.deadline ? Math.max(0, attempt.deadline.getTime() - deps.clock.now().getTime()) + HOUR_MS : 24 * HOUR_MS;
-      const claims: AttemptClaims = { kind: 'attempt', sub: attempt.id, examId: attempt.examId, ownerId: attempt.ownerId, name: attempt.name, studentId: attempt.studentId };
+      const lifetimeMs = attempt.deadline
+        ? Math.max(0, attempt.deadline.getTime() - deps.clock.now().getTime()) + HOUR_MS
+        : 24 * HOUR_MS;
+      const claims: AttemptClaims = {
+        kind: 'attempt',
+        sub: attempt.id,
+        examId: attempt.examId,
+        ownerId: attempt.ownerId,
+        name: attempt.name,
+        studentId: attempt.studentId,
+      };
       return app.jwt.sign(claims, { expiresIn: `${Math.ceil(lifetimeMs / 1000)}s` });
     };
 
     app.post(
       '/api/attempts',
-      { schema: { tags: ['attempts'], body: StartAttemptSchema, response: { 201: StartAttemptResponseSchema, 400: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema } } },
+      {
+        schema: {
+          tags: ['attempts'],
+          body: StartAttemptSchema,
+          response: {
+            201: StartAttemptResponseSchema,
+            400: ErrorBodySchema,
+            403: ErrorBodySchema,
+            404: ErrorBodySchema,
+            409: ErrorBodySchema,
+          },
+        },
+      },
       async (request, reply) => {
         const { attempt, resumed } = await service.start(request.body);
         return reply.status(201).send({
@@ -62,7 +83,10 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
 
     app.get(
       '/api/attempts/:attemptId',
-      { onRequest: app.requireAttempt, schema: { tags: ['attempts'], params: AttemptParamsSchema, response: { 200: AttemptStateSchema, ...errors } } },
+      {
+        onRequest: app.requireAttempt,
+        schema: { tags: ['attempts'], params: AttemptParamsSchema, response: { 200: AttemptStateSchema, ...errors } },
+      },
       async (request) => {
         ownAttempt(request, request.params.attemptId);
         return service.state(request.params.attemptId);
@@ -75,7 +99,8 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
         onRequest: app.requireAttempt,
         schema: {
           tags: ['attempts'],
-          description: "The exam as this attempt shows it: the snapshot taken at start (what is graded), stripped like GET /api/public/exams/{id}.",
+          description:
+            'The exam as this attempt shows it: the snapshot taken at start (what is graded), stripped like GET /api/public/exams/{id}.',
           params: AttemptParamsSchema,
           response: { 200: PublicExamSchema, ...errors, 502: ErrorBodySchema },
         },
@@ -90,7 +115,12 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/api/attempts/:attemptId/answers/:questionIndex',
       {
         onRequest: app.requireAttempt,
-        schema: { tags: ['attempts'], params: AnswerParamsSchema, body: SaveAnswerSchema, response: { 200: SaveAnswerResponseSchema, ...errors, 409: ErrorBodySchema } },
+        schema: {
+          tags: ['attempts'],
+          params: AnswerParamsSchema,
+          body: SaveAnswerSchema,
+          response: { 200: SaveAnswerResponseSchema, ...errors, 409: ErrorBodySchema },
+        },
       },
       async (request) => {
         ownAttempt(request, request.params.attemptId);
@@ -102,7 +132,12 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/api/attempts/:attemptId/events',
       {
         onRequest: app.requireAttempt,
-        schema: { tags: ['attempts'], params: AttemptParamsSchema, body: RecordEventsSchema, response: { 202: z.object({ recorded: z.number().int() }), ...errors } },
+        schema: {
+          tags: ['attempts'],
+          params: AttemptParamsSchema,
+          body: RecordEventsSchema,
+          response: { 202: z.object({ recorded: z.number().int() }), ...errors },
+        },
       },
       async (request, reply) => {
         ownAttempt(request, request.params.attemptId);
@@ -115,7 +150,12 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/api/attempts/:attemptId/files/:questionIndex',
       {
         onRequest: app.requireAttempt,
-        schema: { tags: ['attempts'], consumes: ['multipart/form-data'], params: AnswerParamsSchema, response: { 200: UploadResponseSchema, ...errors, 409: ErrorBodySchema, 413: ErrorBodySchema } },
+        schema: {
+          tags: ['attempts'],
+          consumes: ['multipart/form-data'],
+          params: AnswerParamsSchema,
+          response: { 200: UploadResponseSchema, ...errors, 409: ErrorBodySchema, 413: ErrorBodySchema },
+        },
       },
       async (request) => {
         ownAttempt(request, request.params.attemptId);
@@ -132,13 +172,20 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
           throw err;
         }
         const fileName = part.filename.trim().slice(0, 255) || 'upload';
-        return service.saveFile(request.params.attemptId, request.params.questionIndex, { fileName, mimeType: part.mimetype || 'application/octet-stream', content });
+        return service.saveFile(request.params.attemptId, request.params.questionIndex, {
+          fileName,
+          mimeType: part.mimetype || 'application/octet-stream',
+          content,
+        });
       },
     );
 
     app.post(
       '/api/attempts/:attemptId/submit',
-      { onRequest: app.requireAttempt, schema: { tags: ['attempts'], params: AttemptParamsSchema, response: { 200: SubmitResponseSchema, ...errors } } },
+      {
+        onRequest: app.requireAttempt,
+        schema: { tags: ['attempts'], params: AttemptParamsSchema, response: { 200: SubmitResponseSchema, ...errors } },
+      },
       async (request) => {
         ownAttempt(request, request.params.attemptId);
         return service.submit(request.params.attemptId);

@@ -1,4 +1,12 @@
-import { AttemptMessages, DEADLINE_GRACE_SECONDS, type AttemptState, type ProctorEvent, type SaveAnswer, type StartAttempt, type SubmitResponse } from '@exam/domain/attempt';
+import {
+  AttemptMessages,
+  DEADLINE_GRACE_SECONDS,
+  type AttemptState,
+  type ProctorEvent,
+  type SaveAnswer,
+  type StartAttempt,
+  type SubmitResponse,
+} from '@exam/domain/attempt';
 import type { AiProvider } from '@exam/domain/ai-catalogue';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { PublicExam } from '@exam/domain/exam';
@@ -32,7 +40,8 @@ export function createAttemptsService(
     return attempt;
   }
 
-  const needsFiles = (attempt: AttemptRow) => attempt.examSnapshot.codingWorkspace.enabled && attempt.examSnapshot.codingWorkspace.saveFilesInResults;
+  const needsFiles = (attempt: AttemptRow) =>
+    attempt.examSnapshot.codingWorkspace.enabled && attempt.examSnapshot.codingWorkspace.saveFilesInResults;
 
   /** Workspace files are a bonus: an unreachable orchestrator must never block a submission. */
   async function collectFiles(attemptId: string): Promise<Record<string, WorkspaceFile>> {
@@ -85,7 +94,8 @@ export function createAttemptsService(
     if (!skipLocked) {
       const read = await repo.readForSubmit(attemptId);
       if (!read) return undefined;
-      if (read.attempt.resultId) return { resultId: read.attempt.resultId, answered: read.answered, total: read.total, created: false };
+      if (read.attempt.resultId)
+        return { resultId: read.attempt.resultId, answered: read.answered, total: read.total, created: false };
       if (needsFiles(read.attempt)) files = await collectFiles(attemptId);
       const row = resultRow(read.attempt, read.saved, files ?? {});
       if (await repo.commitSubmission(row, read.attempt.answersVersion)) {
@@ -95,7 +105,8 @@ export function createAttemptsService(
     for (;;) {
       const outcome = await repo.submit(attemptId, {
         skipLocked,
-        build: (locked, saved) => (files === undefined && needsFiles(locked) ? NEEDS_FILES : resultRow(locked, saved, files ?? {})),
+        build: (locked, saved) =>
+          files === undefined && needsFiles(locked) ? NEEDS_FILES : resultRow(locked, saved, files ?? {}),
       });
       if (outcome !== NEEDS_FILES) return outcome;
       files = await collectFiles(attemptId);
@@ -153,13 +164,23 @@ export function createAttemptsService(
     /** One statement when the write applies; the slower lookup only explains a refusal or a stale seq. */
     async saveAnswer(attemptId: string, questionIndex: number, body: SaveAnswer) {
       const now = deps.clock.now();
-      if (await repo.saveAnswerIfOpen({ attemptId, questionIndex, answer: body.answer, seq: body.seq, now, cutoff: cutoff(now) })) {
+      if (
+        await repo.saveAnswerIfOpen({
+          attemptId,
+          questionIndex,
+          answer: body.answer,
+          seq: body.seq,
+          now,
+          cutoff: cutoff(now),
+        })
+      ) {
         return { questionIndex, seq: body.seq, applied: true };
       }
       const attempt = await getAttempt(attemptId);
       const closed = closedReason(attempt, now);
       if (closed) throw new AppError(ErrorCode.ATTEMPT_CLOSED, closed);
-      if (questionIndex >= attempt.questionCount) throw new AppError(ErrorCode.VALIDATION, `This exam has no question ${questionIndex + 1}`);
+      if (questionIndex >= attempt.questionCount)
+        throw new AppError(ErrorCode.VALIDATION, `This exam has no question ${questionIndex + 1}`);
       return { questionIndex, seq: (await repo.storedSeq(attemptId, questionIndex)) ?? body.seq, applied: false };
     },
 
@@ -168,17 +189,25 @@ export function createAttemptsService(
       return repo.insertEvents(attemptId, list, deps.clock.now());
     },
 
-    async saveFile(attemptId: string, questionIndex: number, file: { fileName: string; mimeType: string; content: Buffer }) {
+    async saveFile(
+      attemptId: string,
+      questionIndex: number,
+      file: { fileName: string; mimeType: string; content: Buffer },
+    ) {
       const now = deps.clock.now();
       const attempt = await getAttempt(attemptId);
       const closed = closedReason(attempt, now);
       if (closed) throw new AppError(ErrorCode.ATTEMPT_CLOSED, closed);
       const question = attempt.examSnapshot.questions[questionIndex];
       if (!question) throw new AppError(ErrorCode.VALIDATION, `This exam has no question ${questionIndex + 1}`);
-      if (question.type !== 'file-upload') throw new AppError(ErrorCode.VALIDATION, 'This question does not take a file');
+      if (question.type !== 'file-upload')
+        throw new AppError(ErrorCode.VALIDATION, 'This question does not take a file');
       const answer = `File: ${file.fileName}`;
       if (!(await repo.saveFileIfOpen({ attemptId, questionIndex, ...file, answer, now, cutoff: cutoff(now) }))) {
-        throw new AppError(ErrorCode.ATTEMPT_CLOSED, closedReason(await getAttempt(attemptId), now) ?? AttemptMessages.submitted);
+        throw new AppError(
+          ErrorCode.ATTEMPT_CLOSED,
+          closedReason(await getAttempt(attemptId), now) ?? AttemptMessages.submitted,
+        );
       }
       return { questionIndex, fileName: file.fileName, size: file.content.length, answer };
     },

@@ -1,7 +1,15 @@
 import { AttemptMessages, DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttemptsRepository } from './attempts.repository.ts';
-import { buildTestApp, CANARY, creatorHeaders, fakeClock, makeExam, startAttempt, type TestApp } from '../../testing.ts';
+import {
+  buildTestApp,
+  CANARY,
+  creatorHeaders,
+  fakeClock,
+  makeExam,
+  startAttempt,
+  type TestApp,
+} from '../../testing.ts';
 
 describe('attempts', () => {
   const clock = fakeClock(new Date('2030-01-01T09:00:00Z'));
@@ -11,10 +19,25 @@ describe('attempts', () => {
   });
   afterAll(() => app.close());
 
-  const save = (attempt: { attemptId: string; headers: Record<string, string> }, index: number, answer: string, seq: number) =>
-    app.inject({ method: 'PUT', url: `/api/attempts/${attempt.attemptId}/answers/${index}`, headers: attempt.headers, payload: { answer, seq } });
+  const save = (
+    attempt: { attemptId: string; headers: Record<string, string> },
+    index: number,
+    answer: string,
+    seq: number,
+  ) =>
+    app.inject({
+      method: 'PUT',
+      url: `/api/attempts/${attempt.attemptId}/answers/${index}`,
+      headers: attempt.headers,
+      payload: { answer, seq },
+    });
   const submit = (attempt: { attemptId: string; headers: Record<string, string> }, payload?: unknown) =>
-    app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers, ...(payload ? { payload } : {}) });
+    app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/submit`,
+      headers: attempt.headers,
+      ...(payload ? { payload } : {}),
+    });
 
   it('starts an attempt with a deadline computed from the server clock when the exam is live', async () => {
     const exam = app.exams.put(makeExam({ timerMinutes: 45 }));
@@ -23,7 +46,14 @@ describe('attempts', () => {
     expect(attempt.startedAt).toBe(clock.now().toISOString());
     expect(attempt.deadline).toBe(new Date(clock.now().getTime() + 45 * 60_000).toISOString());
     const claims = app.jwt.decode<Record<string, unknown>>(attempt.token)!;
-    expect(claims).toMatchObject({ kind: 'attempt', sub: attempt.attemptId, examId: exam.id, ownerId: exam.ownerId, name: 'Ada Lovelace', studentId: attempt.studentId });
+    expect(claims).toMatchObject({
+      kind: 'attempt',
+      sub: attempt.attemptId,
+      examId: exam.id,
+      ownerId: exam.ownerId,
+      name: 'Ada Lovelace',
+      studentId: attempt.studentId,
+    });
     // Valid for the time left plus an hour, so the final submit still authenticates.
     expect(Number(claims.exp) - Number(claims.iat)).toBe(45 * 60 + 3600);
   });
@@ -49,17 +79,29 @@ describe('attempts', () => {
     const draft = app.exams.put(makeExam({ isDraft: true, isLive: false }));
     const offline = app.exams.put(makeExam({ isLive: false }));
     for (const examId of [draft.id, 'no-such-exam']) {
-      const response = await app.inject({ method: 'POST', url: '/api/attempts', payload: { examId, name: 'A', studentId: 'B' } });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/attempts',
+        payload: { examId, name: 'A', studentId: 'B' },
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json().error.message).toBe(AttemptMessages.notFound);
     }
-    const response = await app.inject({ method: 'POST', url: '/api/attempts', payload: { examId: offline.id, name: 'A', studentId: 'B' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/attempts',
+      payload: { examId: offline.id, name: 'A', studentId: 'B' },
+    });
     expect(response.statusCode).toBe(403);
     expect(response.json().error).toMatchObject({ code: 'EXAM_OFFLINE', message: AttemptMessages.offline });
   });
 
   it('rejects a start without a name with 400 naming the field', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/attempts', payload: { examId: 'x', name: '  ', studentId: 'B' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/attempts',
+      payload: { examId: 'x', name: '  ', studentId: 'B' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.issues[0].path).toBe('name');
   });
@@ -68,7 +110,11 @@ describe('attempts', () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id, { studentId: 'S-done' });
     expect((await submit(attempt)).statusCode).toBe(200);
-    const again = await app.inject({ method: 'POST', url: '/api/attempts', payload: { examId: exam.id, name: 'Ada', studentId: 'S-done' } });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/attempts',
+      payload: { examId: exam.id, name: 'Ada', studentId: 'S-done' },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe(AttemptMessages.submitted);
   });
@@ -77,9 +123,19 @@ describe('attempts', () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);
     expect((await save(attempt, 1, 'skin', 3)).json()).toEqual({ questionIndex: 1, seq: 3, applied: true });
-    const state = await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers });
+    const state = await app.inject({
+      method: 'GET',
+      url: `/api/attempts/${attempt.attemptId}`,
+      headers: attempt.headers,
+    });
     expect(state.statusCode).toBe(200);
-    expect(state.json()).toMatchObject({ attemptId: attempt.attemptId, examId: exam.id, serverNow: clock.now().toISOString(), submittedAt: null, answers: { '1': { answer: 'skin', seq: 3 } } });
+    expect(state.json()).toMatchObject({
+      attemptId: attempt.attemptId,
+      examId: exam.id,
+      serverNow: clock.now().toISOString(),
+      submittedAt: null,
+      answers: { '1': { answer: 'skin', seq: 3 } },
+    });
   });
 
   it('ignores a save whose seq is older than the stored one', async () => {
@@ -91,7 +147,11 @@ describe('attempts', () => {
     expect(stale.json()).toEqual({ questionIndex: 0, seq: 5, applied: false });
     const repeat = await save(attempt, 0, 'Ribosome', 5);
     expect(repeat.json().applied).toBe(false);
-    const state = await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers });
+    const state = await app.inject({
+      method: 'GET',
+      url: `/api/attempts/${attempt.attemptId}`,
+      headers: attempt.headers,
+    });
     expect(state.json().answers['0']).toEqual({ answer: 'Nucleus', seq: 5 });
   });
 
@@ -141,12 +201,24 @@ describe('attempts', () => {
     const attempt = await startAttempt(app, exam.id);
     const saves = Array.from({ length: 20 }, (_v, i) => save(attempt, 1, `answer ${i + 1}`, i + 1));
     const [submitted, ...responses] = await Promise.all([submit(attempt), ...saves]);
-    const acknowledged = responses.map((r, i) => ({ status: r.statusCode, applied: r.statusCode === 200 && r.json().applied, seq: i + 1 }));
+    const acknowledged = responses.map((r, i) => ({
+      status: r.statusCode,
+      applied: r.statusCode === 200 && r.json().applied,
+      seq: i + 1,
+    }));
     expect(acknowledged.every((r) => r.status === 200 || r.status === 409)).toBe(true);
-    const detail = (await app.inject({ method: 'GET', url: `/api/results/${submitted!.json().resultId}`, headers: creatorHeaders(app, exam.ownerId) })).json();
+    const detail = (
+      await app.inject({
+        method: 'GET',
+        url: `/api/results/${submitted!.json().resultId}`,
+        headers: creatorHeaders(app, exam.ownerId),
+      })
+    ).json();
     const lastApplied = Math.max(0, ...acknowledged.filter((r) => r.applied).map((r) => r.seq));
     expect(detail.questionAnswers[1].answer).toBe(lastApplied ? `answer ${lastApplied}` : 'No answer provided');
-    const state = (await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers })).json();
+    const state = (
+      await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers })
+    ).json();
     expect(state.answers['1']?.seq ?? 0).toBe(lastApplied);
   });
 
@@ -158,10 +230,33 @@ describe('attempts', () => {
     const read = (await repo.readForSubmit(attempt.attemptId))!;
     expect(read.saved.get(0)).toBe('Nucleus');
     await save(attempt, 0, CANARY, 2);
-    const stale = { attemptId: attempt.attemptId, examId: exam.id, ownerId: exam.ownerId, examTitle: 't', userName: 'n', studentId: 's', totalQuestions: 4, answeredCount: 1, correctCount: 0, gradedCount: 2, score: null, isGraded: false, gradedAt: null, timeSpent: 1, startedAt: clock.now(), completedAt: clock.now(), grades: [], workspaceFiles: {} };
-    expect(await repo.commitSubmission({ ...stale, id: `stale-${attempt.attemptId}` }, read.attempt.answersVersion)).toBe(false);
+    const stale = {
+      attemptId: attempt.attemptId,
+      examId: exam.id,
+      ownerId: exam.ownerId,
+      examTitle: 't',
+      userName: 'n',
+      studentId: 's',
+      totalQuestions: 4,
+      answeredCount: 1,
+      correctCount: 0,
+      gradedCount: 2,
+      score: null,
+      isGraded: false,
+      gradedAt: null,
+      timeSpent: 1,
+      startedAt: clock.now(),
+      completedAt: clock.now(),
+      grades: [],
+      workspaceFiles: {},
+    };
+    expect(
+      await repo.commitSubmission({ ...stale, id: `stale-${attempt.attemptId}` }, read.attempt.answersVersion),
+    ).toBe(false);
     const { resultId } = (await submit(attempt)).json();
-    const detail = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })).json();
+    const detail = (
+      await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
+    ).json();
     expect(detail.questionAnswers[0]).toMatchObject({ answer: CANARY, isCorrect: true });
   });
 
@@ -171,7 +266,11 @@ describe('attempts', () => {
     await save(attempt, 0, 'Nucleus', 1);
     const response = await submit(attempt, { score: 100, correctCount: 4, isGraded: true, answers: { 0: CANARY } });
     expect(response.statusCode).toBe(200);
-    const detail = await app.inject({ method: 'GET', url: `/api/results/${response.json().resultId}`, headers: creatorHeaders(app, exam.ownerId) });
+    const detail = await app.inject({
+      method: 'GET',
+      url: `/api/results/${response.json().resultId}`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
     expect(detail.json()).toMatchObject({ correctCount: 0, score: null, isGraded: false });
     expect(detail.json().questionAnswers[0]).toMatchObject({ answer: 'Nucleus', isCorrect: false, isGraded: true });
   });
@@ -182,19 +281,38 @@ describe('attempts', () => {
     await save(attempt, 0, CANARY, 1);
     await save(attempt, 1, '  the   SKIN ', 1);
     const { resultId } = (await submit(attempt)).json();
-    const detail = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })).json();
-    expect(detail.questionAnswers.map((q: { isCorrect: boolean | null }) => q.isCorrect)).toEqual([true, true, null, null]);
+    const detail = (
+      await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
+    ).json();
+    expect(detail.questionAnswers.map((q: { isCorrect: boolean | null }) => q.isCorrect)).toEqual([
+      true,
+      true,
+      null,
+      null,
+    ]);
     expect(detail.questionAnswers[2].answer).toBe('No answer provided');
-    expect(detail).toMatchObject({ correctCount: 2, gradedCount: 2, answeredCount: 2, totalQuestions: 4, isGraded: false, score: null });
+    expect(detail).toMatchObject({
+      correctCount: 2,
+      gradedCount: 2,
+      answeredCount: 2,
+      totalQuestions: 4,
+      isGraded: false,
+      score: null,
+    });
   });
 
   it('grades with the snapshot taken at start even when the exam changes later', async () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);
-    app.exams.put({ ...exam, questions: exam.questions.map((q, i) => (i === 0 ? { ...q, correctAnswer: 'Nucleus' } : q)) });
+    app.exams.put({
+      ...exam,
+      questions: exam.questions.map((q, i) => (i === 0 ? { ...q, correctAnswer: 'Nucleus' } : q)),
+    });
     await save(attempt, 0, CANARY, 1);
     const { resultId } = (await submit(attempt)).json();
-    const detail = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })).json();
+    const detail = (
+      await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
+    ).json();
     expect(detail.questionAnswers[0].isCorrect).toBe(true);
   });
 
@@ -205,15 +323,33 @@ describe('attempts', () => {
       { type: 'focus-lost', clientAt: '2030-01-01T08:59:58Z', questionIndex: 1 },
       { type: 'paste-blocked', detail: 'len=40' },
     ];
-    const response = await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/events`, headers: attempt.headers, payload: { events } });
+    const response = await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/events`,
+      headers: attempt.headers,
+      payload: { events },
+    });
     expect(response.statusCode).toBe(202);
     expect(response.json()).toEqual({ recorded: 2 });
-    const bad = await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/events`, headers: attempt.headers, payload: { events: [{ type: 'teleport' }] } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/events`,
+      headers: attempt.headers,
+      payload: { events: [{ type: 'teleport' }] },
+    });
     expect(bad.statusCode).toBe(400);
     const { resultId } = (await submit(attempt)).json();
-    const detail = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })).json();
+    const detail = (
+      await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
+    ).json();
     expect(detail.events).toEqual([
-      { type: 'focus-lost', at: clock.now().toISOString(), clientAt: '2030-01-01T08:59:58Z', questionIndex: 1, detail: null },
+      {
+        type: 'focus-lost',
+        at: clock.now().toISOString(),
+        clientAt: '2030-01-01T08:59:58Z',
+        questionIndex: 1,
+        detail: null,
+      },
       { type: 'paste-blocked', at: clock.now().toISOString(), clientAt: null, questionIndex: null, detail: 'len=40' },
     ]);
   });

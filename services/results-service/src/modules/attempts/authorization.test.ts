@@ -35,7 +35,11 @@ describe('attempt routes authorization and secrecy', () => {
       const response = await app.inject({ ...route, headers: { ...route.headers, ...intruder.headers } });
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(404);
     }
-    const state = await app.inject({ method: 'GET', url: `/api/attempts/${victim.attemptId}`, headers: victim.headers });
+    const state = await app.inject({
+      method: 'GET',
+      url: `/api/attempts/${victim.attemptId}`,
+      headers: victim.headers,
+    });
     expect(state.json()).toMatchObject({ submittedAt: null, answers: {} });
   });
 
@@ -43,7 +47,10 @@ describe('attempt routes authorization and secrecy', () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);
     for (const route of routes(attempt.attemptId)) {
-      const asCreator = await app.inject({ ...route, headers: { ...route.headers, ...creatorHeaders(app, exam.ownerId) } });
+      const asCreator = await app.inject({
+        ...route,
+        headers: { ...route.headers, ...creatorHeaders(app, exam.ownerId) },
+      });
       expect(asCreator.statusCode, `${route.method} ${route.url}`).toBe(403);
       const anonymous = await app.inject(route);
       expect(anonymous.statusCode, `${route.method} ${route.url}`).toBe(401);
@@ -53,8 +60,15 @@ describe('attempt routes authorization and secrecy', () => {
   it('answers 403 to an attempt token on the creator routes', async () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);
-    const { resultId } = (await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers })).json();
-    for (const url of ['/api/results', '/api/results/summary', `/api/results/${resultId}`, `/api/exams/${exam.id}/results.csv`]) {
+    const { resultId } = (
+      await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers })
+    ).json();
+    for (const url of [
+      '/api/results',
+      '/api/results/summary',
+      `/api/results/${resultId}`,
+      `/api/exams/${exam.id}/results.csv`,
+    ]) {
       expect((await app.inject({ method: 'GET', url, headers: attempt.headers })).statusCode, url).toBe(403);
     }
   });
@@ -68,7 +82,15 @@ describe('attempt routes authorization and secrecy', () => {
       expect(response.statusCode, `${route.method} ${route.url}`).toBeLessThan(300);
       bodies.push(route.url.endsWith('/exam') ? withoutMcqOptions(response.body) : response.body);
     }
-    bodies.push((await app.inject({ method: 'POST', url: '/api/attempts', payload: { examId: exam.id, name: 'x', studentId: attempt.studentId } })).body);
+    bodies.push(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/api/attempts',
+          payload: { examId: exam.id, name: 'x', studentId: attempt.studentId },
+        })
+      ).body,
+    );
     for (const body of bodies) expect(body).not.toContain(CANARY);
   });
 });

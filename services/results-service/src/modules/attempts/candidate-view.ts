@@ -4,7 +4,14 @@ import type { InternalExam } from '@exam/domain/internal';
 import type { AttemptRow } from './attempts.repository.ts';
 
 /** The assistant of an exam exam-service no longer has: off, as llm-gateway would refuse it too. */
-const NO_ASSISTANT = { enabled: false, provider: 'openai', model: '', startMessage: '', copyLLMResponse: true, uploadDocuments: false } as const;
+const NO_ASSISTANT = {
+  enabled: false,
+  provider: 'openai',
+  model: '',
+  startMessage: '',
+  copyLLMResponse: true,
+  uploadDocuments: false,
+} as const;
 
 /**
  * The candidate's view of an attempt's exam: the questions, title, timer and workspace come from the
@@ -13,7 +20,11 @@ const NO_ASSISTANT = { enabled: false, provider: 'openai', model: '', startMessa
  * and the spec's 'exam offline' rule read those live too. `live` is undefined when exam-service no longer
  * has the exam (deleted): the view then says it is not live.
  */
-export function candidateView(attempt: Pick<AttemptRow, 'examId' | 'examSnapshot'>, live: InternalExam | undefined, serverKeys: Partial<Record<AiProvider, boolean>>): PublicExam {
+export function candidateView(
+  attempt: Pick<AttemptRow, 'examId' | 'examSnapshot'>,
+  live: InternalExam | undefined,
+  serverKeys: Partial<Record<AiProvider, boolean>>,
+): PublicExam {
   const snapshot = attempt.examSnapshot;
   const ai = live?.aiSettings;
   return toPublicExam(
@@ -33,7 +44,9 @@ export function candidateView(attempt: Pick<AttemptRow, 'examId' | 'examSnapshot
     },
     {
       materialNames: ai?.courseMaterials.map((m) => m.name) ?? [],
-      hasUsableKey: ai !== undefined && hasUsableAiKey(ai, { hasCreatorKey: ai.hasApiKey || ai.encryptedApiKey !== null, serverKeys }),
+      hasUsableKey:
+        ai !== undefined &&
+        hasUsableAiKey(ai, { hasCreatorKey: ai.hasApiKey || ai.encryptedApiKey !== null, serverKeys }),
     },
   );
 }

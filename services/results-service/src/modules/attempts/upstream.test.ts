@@ -5,23 +5,46 @@ import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpExamSource } from '../../adapters/exam-source.ts';
 import { createHttpWorkspaceFiles } from '../../adapters/workspace-files.ts';
-import { buildTestApp, creatorHeaders, fakeWorkspaceFiles, makeExam, startAttempt, type TestApp } from '../../testing.ts';
+import {
+  buildTestApp,
+  creatorHeaders,
+  fakeWorkspaceFiles,
+  makeExam,
+  startAttempt,
+  type TestApp,
+} from '../../testing.ts';
 
-const FILES = { 'main.py': { content: 'print(1)', lastModified: '2030-01-01T00:00:00Z', size: 8, type: 'text/x-python', isBinary: false, truncated: false } };
+const FILES = {
+  'main.py': {
+    content: 'print(1)',
+    lastModified: '2030-01-01T00:00:00Z',
+    size: 8,
+    type: 'text/x-python',
+    isBinary: false,
+    truncated: false,
+  },
+};
 
 /** A tiny stand-in for exam-service and workspace-orchestrator that speaks their internal contracts. */
 function upstream(exams: Map<string, InternalExam>) {
   const seen: { method: string; url: string; token: string | undefined }[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', token: req.headers['x-internal-token'] as string | undefined });
+    seen.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      token: req.headers['x-internal-token'] as string | undefined,
+    });
     if (req.headers['x-internal-token'] !== TEST_SECRETS.INTERNAL_TOKEN) return res.writeHead(401).end();
     const examMatch = /^\/internal\/exams\/([^/]+)$/.exec(req.url ?? '');
     const exam = examMatch ? exams.get(decodeURIComponent(examMatch[1]!)) : undefined;
-    if (req.method === 'GET' && exam) return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(exam));
+    if (req.method === 'GET' && exam)
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(exam));
     if (req.method === 'POST' && /^\/internal\/attempts\/[^/]+\/collect$/.test(req.url ?? '')) {
       return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ files: FILES }));
     }
-    res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Exam not found' } }));
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { code: 'NOT_FOUND', message: 'Exam not found' } }));
   });
   return { server, seen };
 }
@@ -51,11 +74,19 @@ describe('exam-service and workspace-orchestrator over HTTP', () => {
     exams.set(exam.id, exam);
     const attempt = await startAttempt(app, exam.id);
     expect(attempt.attemptId).toBeTruthy();
-    expect(seen.at(-1)).toEqual({ method: 'GET', url: `/internal/exams/${exam.id}`, token: TEST_SECRETS.INTERNAL_TOKEN });
+    expect(seen.at(-1)).toEqual({
+      method: 'GET',
+      url: `/internal/exams/${exam.id}`,
+      token: TEST_SECRETS.INTERNAL_TOKEN,
+    });
   });
 
   it('answers 404 when exam-service does not know the exam', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/attempts', payload: { examId: 'missing-exam', name: 'A', studentId: 'B' } });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/attempts',
+      payload: { examId: 'missing-exam', name: 'A', studentId: 'B' },
+    });
     expect(response.statusCode).toBe(404);
   });
 
@@ -65,12 +96,23 @@ describe('exam-service and workspace-orchestrator over HTTP', () => {
   });
 
   it('stores the workspace files collected at submit when the exam saves them', async () => {
-    const exam = makeExam({ codingWorkspace: { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false } });
+    const exam = makeExam({
+      codingWorkspace: {
+        enabled: true,
+        saveFilesInResults: true,
+        workspaceType: 'vscode',
+        allowPackageRegistries: false,
+      },
+    });
     exams.set(exam.id, exam);
     const attempt = await startAttempt(app, exam.id);
-    const { resultId } = (await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers })).json();
+    const { resultId } = (
+      await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers })
+    ).json();
     expect(seen.at(-1)).toMatchObject({ method: 'POST', url: `/internal/attempts/${attempt.attemptId}/collect` });
-    const detail = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })).json();
+    const detail = (
+      await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
+    ).json();
     expect(detail.workspace_files).toEqual(FILES);
   });
 });
@@ -80,15 +122,43 @@ describe('workspace files at submit', () => {
     const failing = fakeWorkspaceFiles(new Error('orchestrator down'));
     const app = await buildTestApp({ deps: { workspaceFiles: failing } });
     try {
-      const saving = app.exams.put(makeExam({ codingWorkspace: { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false } }));
-      const notSaving = app.exams.put(makeExam({ codingWorkspace: { enabled: true, saveFilesInResults: false, workspaceType: 'vscode', allowPackageRegistries: false } }));
+      const saving = app.exams.put(
+        makeExam({
+          codingWorkspace: {
+            enabled: true,
+            saveFilesInResults: true,
+            workspaceType: 'vscode',
+            allowPackageRegistries: false,
+          },
+        }),
+      );
+      const notSaving = app.exams.put(
+        makeExam({
+          codingWorkspace: {
+            enabled: true,
+            saveFilesInResults: false,
+            workspaceType: 'vscode',
+            allowPackageRegistries: false,
+          },
+        }),
+      );
       const first = await startAttempt(app, saving.id);
       const second = await startAttempt(app, notSaving.id);
-      const submitted = await app.inject({ method: 'POST', url: `/api/attempts/${first.attemptId}/submit`, headers: first.headers });
+      const submitted = await app.inject({
+        method: 'POST',
+        url: `/api/attempts/${first.attemptId}/submit`,
+        headers: first.headers,
+      });
       expect(submitted.statusCode).toBe(200);
       await app.inject({ method: 'POST', url: `/api/attempts/${second.attemptId}/submit`, headers: second.headers });
       expect(failing.calls).toEqual([first.attemptId]);
-      const detail = (await app.inject({ method: 'GET', url: `/api/results/${submitted.json().resultId}`, headers: creatorHeaders(app, saving.ownerId) })).json();
+      const detail = (
+        await app.inject({
+          method: 'GET',
+          url: `/api/results/${submitted.json().resultId}`,
+          headers: creatorHeaders(app, saving.ownerId),
+        })
+      ).json();
       expect(detail.workspace_files).toEqual({});
     } finally {
       await app.close();

@@ -25,7 +25,15 @@ export function insightsRoutes(service: InsightsService, options: InsightsRouteO
         schema: {
           tags: ['insights'],
           params: z.object({ examId: z.string().min(1).max(64) }),
-          response: { 200: InsightsReportSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema },
+          response: {
+            200: InsightsReportSchema,
+            400: ErrorBodySchema,
+            401: ErrorBodySchema,
+            403: ErrorBodySchema,
+            404: ErrorBodySchema,
+            502: ErrorBodySchema,
+            503: ErrorBodySchema,
+          },
         },
         // onSend sees the payload already serialized, so the time since the handler returned is the serialization.
         onSend: async (request, reply, payload) => {

@@ -19,9 +19,17 @@ export function markOf(grade: StoredGrade | undefined): 0 | 1 | null {
   return grade.isCorrect === true ? 1 : 0;
 }
 
-export function createInsightsService(repo: InsightsRepository, deps: { examSource: ExamSource; transcripts: TranscriptSource }, log: Logger) {
+export function createInsightsService(
+  repo: InsightsRepository,
+  deps: { examSource: ExamSource; transcripts: TranscriptSource },
+  log: Logger,
+) {
   /** The questions the cohort sat: the newest attempt's snapshot, or the exam itself before anyone started. */
-  async function questionsOf(examId: string, ownerId: string, snapshotQuestions: Question[] | undefined): Promise<Question[]> {
+  async function questionsOf(
+    examId: string,
+    ownerId: string,
+    snapshotQuestions: Question[] | undefined,
+  ): Promise<Question[]> {
     if (snapshotQuestions) return snapshotQuestions;
     const exam = await deps.examSource.getExam(examId);
     // Another creator's exam looks exactly like one that does not exist.
@@ -30,28 +38,43 @@ export function createInsightsService(repo: InsightsRepository, deps: { examSour
   }
 
   /** The transcripts, or the reason they cannot be had: insights still load when llm-gateway is down. */
-  async function transcriptsOf(examId: string): Promise<{ byAttempt: Map<string, AttemptTranscript>; unavailable: string | null }> {
+  async function transcriptsOf(
+    examId: string,
+  ): Promise<{ byAttempt: Map<string, AttemptTranscript>; unavailable: string | null }> {
     try {
       const list = await deps.transcripts.listExamTranscripts(examId);
       return { byAttempt: new Map(list.map((t) => [t.attemptId, t])), unavailable: null };
     } catch (err) {
       log.warn({ err, examId }, 'insights without chat transcripts');
-      return { byAttempt: new Map(), unavailable: 'The AI assistant’s chat transcripts could not be loaded (llm-gateway is unavailable); try again later.' };
+      return {
+        byAttempt: new Map(),
+        unavailable:
+          'The AI assistant’s chat transcripts could not be loaded (llm-gateway is unavailable); try again later.',
+      };
     }
   }
 
   return {
     async report(examId: string, ownerId: string, timer: ReportTimer = untimed): Promise<InsightsReport> {
       const [rows, snapshot, eventRows] = await timer.timeAsync('db', () =>
-        Promise.all([repo.attemptsOf(examId, ownerId), repo.latestSnapshotOf(examId, ownerId), repo.submittedEventsOf(examId, ownerId)]),
+        Promise.all([
+          repo.attemptsOf(examId, ownerId),
+          repo.latestSnapshotOf(examId, ownerId),
+          repo.submittedEventsOf(examId, ownerId),
+        ]),
       );
       const questions = await questionsOf(examId, ownerId, snapshot?.questions);
       const submitted = rows
         .flatMap((row) => (row.result ? [{ attemptId: row.attemptId, result: row.result }] : []))
-        .sort((a, b) => a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id));
+        .sort(
+          (a, b) =>
+            a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id),
+        );
       const graded = submitted.filter((s) => s.result.isGraded).length;
       const transcripts =
-        submitted.length > 0 ? await timer.timeAsync('transcripts', () => transcriptsOf(examId)) : { byAttempt: new Map<string, AttemptTranscript>(), unavailable: null };
+        submitted.length > 0
+          ? await timer.timeAsync('transcripts', () => transcriptsOf(examId))
+          : { byAttempt: new Map<string, AttemptTranscript>(), unavailable: null };
       const eventsByAttempt = new Map<string, { type: string; at: Date }[]>();
       for (const e of eventRows) {
         const list = eventsByAttempt.get(e.attemptId);
@@ -61,8 +84,19 @@ export function createInsightsService(repo: InsightsRepository, deps: { examSour
 
       const input: ReportInput = {
         // Every candidate who started counts as invited: the platform has no separate invitation list.
-        cohort: { invited: rows.length, started: rows.length, submitted: submitted.length, graded, pending: submitted.length - graded },
-        items: questions.map((q, questionIndex) => ({ questionIndex, topic: q.topic, type: q.type, optionCount: q.type === 'mcq' ? q.options.length : 0 })),
+        cohort: {
+          invited: rows.length,
+          started: rows.length,
+          submitted: submitted.length,
+          graded,
+          pending: submitted.length - graded,
+        },
+        items: questions.map((q, questionIndex) => ({
+          questionIndex,
+          topic: q.topic,
+          type: q.type,
+          optionCount: q.type === 'mcq' ? q.options.length : 0,
+        })),
         candidates: submitted.map(({ attemptId, result }) => ({
           resultId: result.id,
           name: result.userName,
@@ -72,7 +106,11 @@ export function createInsightsService(repo: InsightsRepository, deps: { examSour
           marks: questions.map((_q, i) => markOf(result.grades[i])),
           answers: questions.map((_q, i) => result.grades[i]?.answer ?? null),
           events: (eventsByAttempt.get(attemptId) ?? []).map((e) => ({ type: e.type, at: e.at })),
-          chat: (transcripts.byAttempt.get(attemptId)?.messages ?? []).map((m) => ({ role: m.role, content: m.content, questionIndex: m.questionIndex })),
+          chat: (transcripts.byAttempt.get(attemptId)?.messages ?? []).map((m) => ({
+            role: m.role,
+            content: m.content,
+            questionIndex: m.questionIndex,
+          })),
         })),
       };
       const report = timer.time('report', () => buildInsightsReport(input, timer.time));

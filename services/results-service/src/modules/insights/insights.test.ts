@@ -52,17 +52,31 @@ describe('GET /api/exams/{examId}/insights', () => {
   async function sit(examId: string, name: string, answers: Record<number, string>, steps: Step[] = []) {
     const attempt = await startAttempt(app, examId, { name, studentId: `ID-${name}-${examId}` });
     for (const [index, answer] of Object.entries(answers)) {
-      await app.inject({ method: 'PUT', url: `/api/attempts/${attempt.attemptId}/answers/${index}`, headers: attempt.headers, payload: { answer, seq: 1 } });
+      await app.inject({
+        method: 'PUT',
+        url: `/api/attempts/${attempt.attemptId}/answers/${index}`,
+        headers: attempt.headers,
+        payload: { answer, seq: 1 },
+      });
     }
     let elapsed = 0;
     for (const step of steps) {
       clock.advance((step.after - elapsed) * 1000);
       elapsed = step.after;
       const events = (step.events ?? []).map((type) => ({ type }));
-      await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/events`, headers: attempt.headers, payload: { events } });
+      await app.inject({
+        method: 'POST',
+        url: `/api/attempts/${attempt.attemptId}/events`,
+        headers: attempt.headers,
+        payload: { events },
+      });
     }
     clock.advance((90 - elapsed) * 1000);
-    const submit = await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+    const submit = await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/submit`,
+      headers: attempt.headers,
+    });
     return { attemptId: attempt.attemptId, resultId: submit.json().resultId as string };
   }
 
@@ -76,20 +90,43 @@ describe('GET /api/exams/{examId}/insights', () => {
   async function cohort() {
     const exam = app.exams.put(makeExam({ questions }));
     const owner = creatorHeaders(app, exam.ownerId);
-    const a = await sit(exam.id, 'Ada', { 0: 'a', 1: 'a', 2: 'skin' }, [{ after: 30, events: ['focus-lost'] }, { after: 48, events: ['focus-gained'] }]);
+    const a = await sit(exam.id, 'Ada', { 0: 'a', 1: 'a', 2: 'skin' }, [
+      { after: 30, events: ['focus-lost'] },
+      { after: 48, events: ['focus-gained'] },
+    ]);
     const b = await sit(exam.id, 'Bob', { 0: 'a', 1: 'b', 2: 'Skin' });
-    const c = await sit(exam.id, 'Cy', { 0: 'b', 1: 'b', 2: 'the liver is an organ here' }, [{ after: 10, events: ['paste-blocked', 'paste-blocked'] }]);
+    const c = await sit(exam.id, 'Cy', { 0: 'b', 1: 'b', 2: 'the liver is an organ here' }, [
+      { after: 10, events: ['paste-blocked', 'paste-blocked'] },
+    ]);
     await startAttempt(app, exam.id, { name: 'Dee' });
     const grade = (resultId: string, isCorrect: boolean) =>
-      app.inject({ method: 'PATCH', url: `/api/results/${resultId}`, headers: owner, payload: { grading: [{ questionIndex: 3, isGraded: true, isCorrect }] } });
+      app.inject({
+        method: 'PATCH',
+        url: `/api/results/${resultId}`,
+        headers: owner,
+        payload: { grading: [{ questionIndex: 3, isGraded: true, isCorrect }] },
+      });
     expect((await grade(a.resultId, true)).statusCode).toBe(200);
     expect((await grade(b.resultId, false)).statusCode).toBe(200);
-    transcripts.put(exam.id, { attemptId: b.attemptId, messages: [message('user', 'Which organelle makes energy?', 0), message('assistant', 'Think about respiration.', 0)] });
-    transcripts.put(exam.id, { attemptId: c.attemptId, messages: [message('user', 'What is the largest organ?', 2), message('assistant', 'I think the liver is an organ here indeed.', 2)] });
+    transcripts.put(exam.id, {
+      attemptId: b.attemptId,
+      messages: [
+        message('user', 'Which organelle makes energy?', 0),
+        message('assistant', 'Think about respiration.', 0),
+      ],
+    });
+    transcripts.put(exam.id, {
+      attemptId: c.attemptId,
+      messages: [
+        message('user', 'What is the largest organ?', 2),
+        message('assistant', 'I think the liver is an organ here indeed.', 2),
+      ],
+    });
     return { exam, owner, a, b, c };
   }
 
-  const insights = (examId: string, headers: Record<string, string>) => app.inject({ method: 'GET', url: `/api/exams/${examId}/insights`, headers });
+  const insights = (examId: string, headers: Record<string, string>) =>
+    app.inject({ method: 'GET', url: `/api/exams/${examId}/insights`, headers });
 
   it('computes the cohort, test, item, candidate, topic and integrity figures of a hand-checked cohort', async () => {
     const { exam, owner, a, b, c } = await cohort();
@@ -120,7 +157,18 @@ describe('GET /api/exams/{examId}/insights', () => {
     expect(item(2).aiReference).toBeCloseTo(100 / 3, 10);
     expect(item(0).raschDifficulty).not.toBeNull();
 
-    expect(report.candidates.map((x) => [x.resultId, x.name, x.rank, x.correct, x.rawScore, x.timeSpent, x.focusPercent, x.blockedPastes])).toEqual([
+    expect(
+      report.candidates.map((x) => [
+        x.resultId,
+        x.name,
+        x.rank,
+        x.correct,
+        x.rawScore,
+        x.timeSpent,
+        x.focusPercent,
+        x.blockedPastes,
+      ]),
+    ).toEqual([
       [a.resultId, 'Ada', 1, 4, 100, 90, 80, 0],
       [b.resultId, 'Bob', 2, 2, 50, 90, 100, 0],
       [c.resultId, 'Cy', 3, 0, 0, 90, 100, 2],
@@ -133,7 +181,11 @@ describe('GET /api/exams/{examId}/insights', () => {
     expect(abilities[0]).toBeGreaterThan(abilities[1]!);
     expect(abilities[1]).toBeGreaterThan(abilities[2]!);
 
-    expect(report.topics.map((t) => [t.topic, t.questions])).toEqual([['Cells', 2], ['Organs', 1], ['General', 1]]);
+    expect(report.topics.map((t) => [t.topic, t.questions])).toEqual([
+      ['Cells', 2],
+      ['Organs', 1],
+      ['General', 1],
+    ]);
     expect(report.topics[0]!.rawScorePercent).toBe(50);
     expect(report.topics[1]!.rawScorePercent).toBeCloseTo(200 / 3, 10);
     expect(report.overall).toMatchObject({ questions: 4, rawScorePercent: 50 });
@@ -166,13 +218,25 @@ describe('GET /api/exams/{examId}/insights', () => {
     try {
       const response = await timed.inject({ method: 'GET', url: `/api/exams/${exam.id}/insights`, headers: owner });
       expect(response.statusCode).toBe(200);
-      expect(InsightsReportSchema.parse(response.json())).toEqual(InsightsReportSchema.parse((await insights(exam.id, owner)).json()));
+      expect(InsightsReportSchema.parse(response.json())).toEqual(
+        InsightsReportSchema.parse((await insights(exam.id, owner)).json()),
+      );
       const phases = Object.fromEntries(
         String(response.headers['server-timing'])
           .split(', ')
           .map((entry) => /^([a-z-]+);dur=(\d+\.\d)(;desc="cpu=\d+\.\d")?$/.exec(entry)!.slice(1, 3)),
       );
-      expect(Object.keys(phases).sort()).toEqual(['candidates', 'classical', 'db', 'rasch', 'rasch-topics', 'report', 'serialize', 'total', 'transcripts']);
+      expect(Object.keys(phases).sort()).toEqual([
+        'candidates',
+        'classical',
+        'db',
+        'rasch',
+        'rasch-topics',
+        'report',
+        'serialize',
+        'total',
+        'transcripts',
+      ]);
       expect(Number(phases.total)).toBeGreaterThanOrEqual(Number(phases.db) + Number(phases.report));
     } finally {
       await timed.close();

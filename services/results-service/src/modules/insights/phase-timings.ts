@@ -41,7 +41,9 @@ export function createPhaseTimings() {
     /** The header, once the payload is serialized; `totalMs` is the whole request as Fastify measured it. */
     header(totalMs: number): string {
       add('serialize', performance.now() - finished.wall, cpuMs() - finished.cpu);
-      const timed = [...phases].map(([phase, ms]) => `${phase};dur=${ms.wall.toFixed(1)};desc="cpu=${ms.cpu.toFixed(1)}"`);
+      const timed = [...phases].map(
+        ([phase, ms]) => `${phase};dur=${ms.wall.toFixed(1)};desc="cpu=${ms.cpu.toFixed(1)}"`,
+      );
       return [...timed, `total;dur=${totalMs.toFixed(1)}`].join(', ');
     },
   };

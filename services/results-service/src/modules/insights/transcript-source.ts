@@ -10,14 +10,23 @@ export type TranscriptSource = {
 };
 
 /** Reads llm-gateway's GET /internal/exams/{id}/transcripts. */
-export function createHttpTranscriptSource(baseUrl: string, internalToken: string, opts: { timeoutMs?: number } = {}): TranscriptSource {
+export function createHttpTranscriptSource(
+  baseUrl: string,
+  internalToken: string,
+  opts: { timeoutMs?: number } = {},
+): TranscriptSource {
   const request = createInternalClient(baseUrl, internalToken, opts);
   return {
     async listExamTranscripts(examId) {
       const { status, body } = await request<unknown>(`/internal/exams/${encodeURIComponent(examId)}/transcripts`);
-      if (status !== 200) throw new AppError(ErrorCode.UPSTREAM, `llm-gateway answered ${status} for the transcripts of exam ${examId}`);
+      if (status !== 200)
+        throw new AppError(ErrorCode.UPSTREAM, `llm-gateway answered ${status} for the transcripts of exam ${examId}`);
       const parsed = InternalTranscriptsSchema.safeParse(body);
-      if (!parsed.success) throw new AppError(ErrorCode.UPSTREAM, `llm-gateway sent transcripts that do not match the contract: ${parsed.error.message}`);
+      if (!parsed.success)
+        throw new AppError(
+          ErrorCode.UPSTREAM,
+          `llm-gateway sent transcripts that do not match the contract: ${parsed.error.message}`,
+        );
       return parsed.data.transcripts;
     },
   };

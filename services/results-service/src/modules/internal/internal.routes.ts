@@ -15,7 +15,11 @@ export function internalRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/internal/attempts/:id',
       {
         onRequest: app.requireInternal,
-        schema: { hide: true, params: z.object({ id: z.string().min(1).max(64) }), response: { 200: InternalAttemptSchema, 401: ErrorBodySchema, 404: ErrorBodySchema } },
+        schema: {
+          hide: true,
+          params: z.object({ id: z.string().min(1).max(64) }),
+          response: { 200: InternalAttemptSchema, 401: ErrorBodySchema, 404: ErrorBodySchema },
+        },
       },
       async (request) => {
         const attempt = await service.getAttempt(request.params.id);

@@ -12,7 +12,8 @@ describe('internal attempt lookup', () => {
   });
   afterAll(() => app.close());
 
-  const lookup = (id: string, token: string = TEST_SECRETS.INTERNAL_TOKEN) => app.inject({ method: 'GET', url: `/internal/attempts/${id}`, headers: { 'x-internal-token': token } });
+  const lookup = (id: string, token: string = TEST_SECRETS.INTERNAL_TOKEN) =>
+    app.inject({ method: 'GET', url: `/internal/attempts/${id}`, headers: { 'x-internal-token': token } });
 
   it('reports an attempt open until its deadline plus grace passes', async () => {
     const exam = app.exams.put(makeExam({ timerMinutes: 1 }));
@@ -34,7 +35,10 @@ describe('internal attempt lookup', () => {
   it("answers the snapshot's questions without answer keys, even after the live exam changed", async () => {
     const exam = app.exams.put(makeExam({ timerEnabled: false }));
     const attempt = await startAttempt(app, exam.id);
-    app.exams.put({ ...exam, questions: [...exam.questions].reverse().map((q) => ({ ...q, title: `edited ${q.title}` })) });
+    app.exams.put({
+      ...exam,
+      questions: [...exam.questions].reverse().map((q) => ({ ...q, title: `edited ${q.title}` })),
+    });
     const body = (await lookup(attempt.attemptId)).json();
     expect(body.questions.map((q: { title: string }) => q.title)).toEqual(exam.questions.map((q) => q.title));
     const text = JSON.stringify(body);

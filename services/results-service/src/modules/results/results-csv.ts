@@ -30,7 +30,18 @@ const mark = (grade: StoredGrade | undefined) => (grade?.isGraded ? (grade.isCor
 /** One row per submitted candidate; lines end with CRLF as RFC 4180 specifies. */
 export function resultsCsv(candidates: CsvCandidate[], questionCount: number): string {
   const questions = Array.from({ length: questionCount }, (_v, i) => `q${i + 1}`);
-  const header = ['name', 'studentId', 'startedAt', 'completedAt', 'timeSpent', ...questions, 'score', 'focusLost', 'blockedPastes', 'fullscreenExits'];
+  const header = [
+    'name',
+    'studentId',
+    'startedAt',
+    'completedAt',
+    'timeSpent',
+    ...questions,
+    'score',
+    'focusLost',
+    'blockedPastes',
+    'fullscreenExits',
+  ];
   const lines = candidates.map((c) =>
     [
       c.userName,

@@ -23,7 +23,9 @@ export function decodeCursor(value: string): ResultsCursor {
   }
   const parsed = CursorSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new AppError(ErrorCode.VALIDATION, 'The cursor is not one this list handed out', [{ path: 'cursor', message: 'Pass the nextCursor of the previous page unchanged' }]);
+    throw new AppError(ErrorCode.VALIDATION, 'The cursor is not one this list handed out', [
+      { path: 'cursor', message: 'Pass the nextCursor of the previous page unchanged' },
+    ]);
   }
   return { completedAt: new Date(parsed.data[0]), id: parsed.data[1] };
 }

@@ -51,9 +51,18 @@ export function createResultsRepository({ db }: ResultsDatabase) {
       if (page.graded !== undefined) conditions.push(eq(results.isGraded, page.graded));
       if (page.search) {
         const pattern = `%${page.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        conditions.push(or(ilike(results.userName, pattern), ilike(results.studentId, pattern), ilike(results.examTitle, pattern)) as SQL);
+        conditions.push(
+          or(
+            ilike(results.userName, pattern),
+            ilike(results.studentId, pattern),
+            ilike(results.examTitle, pattern),
+          ) as SQL,
+        );
       }
-      if (page.after) conditions.push(sql`(${results.completedAt}, ${results.id}) < (${page.after.completedAt.toISOString()}::timestamptz, ${page.after.id})`);
+      if (page.after)
+        conditions.push(
+          sql`(${results.completedAt}, ${results.id}) < (${page.after.completedAt.toISOString()}::timestamptz, ${page.after.id})`,
+        );
       return db
         .select(summaryColumns)
         .from(results)
@@ -88,11 +97,19 @@ export function createResultsRepository({ db }: ResultsDatabase) {
     },
 
     eventsOf(attemptId: string) {
-      return db.select().from(events).where(eq(events.attemptId, attemptId)).orderBy(asc(events.recordedAt), asc(events.id));
+      return db
+        .select()
+        .from(events)
+        .where(eq(events.attemptId, attemptId))
+        .orderBy(asc(events.recordedAt), asc(events.id));
     },
 
     /** Rewrites the grades under a row lock so two graders' saves apply one after the other. */
-    async updateGrades(id: string, ownerId: string, apply: (row: ResultRow) => { grades: StoredGrade[] } & Partial<ResultRow>): Promise<boolean> {
+    async updateGrades(
+      id: string,
+      ownerId: string,
+      apply: (row: ResultRow) => { grades: StoredGrade[] } & Partial<ResultRow>,
+    ): Promise<boolean> {
       return db.transaction(async (tx) => {
         const [row] = await tx.select().from(results).where(owned(id, ownerId)).for('update');
         if (!row) return false;
@@ -103,7 +120,14 @@ export function createResultsRepository({ db }: ResultsDatabase) {
 
     /** Per exam of the owner: candidates who started, submitted, were graded, and the mean graded score. */
     examSummaries(ownerId: string) {
-      return queryRows<{ exam_id: string; exam_title: string; started: number; submitted: number; graded: number; avg_score: string | null }>(
+      return queryRows<{
+        exam_id: string;
+        exam_title: string;
+        started: number;
+        submitted: number;
+        graded: number;
+        avg_score: string | null;
+      }>(
         db,
         sql`select a.exam_id,
                    (array_agg(a.exam_snapshot->>'title' order by a.started_at desc))[1] as exam_title,
@@ -123,7 +147,12 @@ export function createResultsRepository({ db }: ResultsDatabase) {
     examRows(examId: string, ownerId: string) {
       const count = (type: string) => sql<number>`(count(${events.id}) filter (where ${events.type} = ${type}))::int`;
       return db
-        .select({ result: results, focusLost: count('focus-lost'), blockedPastes: count('paste-blocked'), fullscreenExits: count('fullscreen-exit') })
+        .select({
+          result: results,
+          focusLost: count('focus-lost'),
+          blockedPastes: count('paste-blocked'),
+          fullscreenExits: count('fullscreen-exit'),
+        })
         .from(results)
         .leftJoin(events, eq(events.attemptId, results.attemptId))
         .where(and(eq(results.examId, examId), eq(results.ownerId, ownerId)))

@@ -30,17 +30,33 @@ export function resultsRoutes(service: ResultsService) {
 
     app.get(
       '/api/results',
-      { ...guard, schema: { tags: ['results'], querystring: ListResultsQuerySchema, response: { 200: ResultListSchema, 400: ErrorBodySchema, ...errors } } },
+      {
+        ...guard,
+        schema: {
+          tags: ['results'],
+          querystring: ListResultsQuerySchema,
+          response: { 200: ResultListSchema, 400: ErrorBodySchema, ...errors },
+        },
+      },
       async (request) => service.list(creatorOf(request).sub, request.query),
     );
 
-    app.get('/api/results/summary', { ...guard, schema: { tags: ['results'], response: { 200: ExamResultsSummarySchema, ...errors } } }, async (request) =>
-      service.summary(creatorOf(request).sub),
+    app.get(
+      '/api/results/summary',
+      { ...guard, schema: { tags: ['results'], response: { 200: ExamResultsSummarySchema, ...errors } } },
+      async (request) => service.summary(creatorOf(request).sub),
     );
 
     app.get(
       '/api/results/:id',
-      { ...guard, schema: { tags: ['results'], params: ResultIdParamsSchema, response: { 200: ResultDetailSchema, 400: ErrorBodySchema, ...errors } } },
+      {
+        ...guard,
+        schema: {
+          tags: ['results'],
+          params: ResultIdParamsSchema,
+          response: { 200: ResultDetailSchema, 400: ErrorBodySchema, ...errors },
+        },
+      },
       async (request) => service.detail(request.params.id, creatorOf(request).sub),
     );
 
@@ -48,7 +64,12 @@ export function resultsRoutes(service: ResultsService) {
       '/api/results/:id',
       {
         ...guard,
-        schema: { tags: ['results'], params: ResultIdParamsSchema, body: GradeResultSchema, response: { 200: ResultDetailSchema, 400: ErrorBodySchema, ...errors } },
+        schema: {
+          tags: ['results'],
+          params: ResultIdParamsSchema,
+          body: GradeResultSchema,
+          response: { 200: ResultDetailSchema, 400: ErrorBodySchema, ...errors },
+        },
       },
       async (request) => service.grade(request.params.id, creatorOf(request).sub, request.body.grading),
     );
@@ -65,7 +86,11 @@ export function resultsRoutes(service: ResultsService) {
       },
       async (request, reply) => {
         const file = await service.file(request.params.id, creatorOf(request).sub, request.params.questionIndex);
-        return reply.header('content-type', file.mimeType).header('content-disposition', contentDisposition(file.fileName)).header('x-content-type-options', 'nosniff').send(file.content);
+        return reply
+          .header('content-type', file.mimeType)
+          .header('content-disposition', contentDisposition(file.fileName))
+          .header('x-content-type-options', 'nosniff')
+          .send(file.content);
       },
     );
 
@@ -76,7 +101,11 @@ export function resultsRoutes(service: ResultsService) {
         schema: {
           tags: ['results'],
           params: z.object({ examId: z.string().min(1).max(64) }),
-          response: { 200: z.string().describe('text/csv, one row per submitted candidate'), 400: ErrorBodySchema, ...errors },
+          response: {
+            200: z.string().describe('text/csv, one row per submitted candidate'),
+            400: ErrorBodySchema,
+            ...errors,
+          },
         },
       },
       async (request, reply) => {

@@ -1,6 +1,15 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Question } from '@exam/domain/exam';
-import { NO_ANSWER, type ExamResultsSummary, type GradingEntry, type ListResultsQuery, type QuestionAnswer, type ResultDetail, type ResultList, type ResultSummary } from '@exam/domain/result';
+import {
+  NO_ANSWER,
+  type ExamResultsSummary,
+  type GradingEntry,
+  type ListResultsQuery,
+  type QuestionAnswer,
+  type ResultDetail,
+  type ResultList,
+  type ResultSummary,
+} from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
 import { totalsOf, type ExamSnapshot } from '../attempts/snapshot.ts';
 import { resultsCsv } from './results-csv.ts';
@@ -64,7 +73,13 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
       ...toSummary(result),
       attemptId: result.attemptId,
       questionAnswers,
-      events: eventRows.map((e) => ({ type: e.type, at: e.recordedAt.toISOString(), clientAt: e.clientAt, questionIndex: e.questionIndex, detail: e.detail })),
+      events: eventRows.map((e) => ({
+        type: e.type,
+        at: e.recordedAt.toISOString(),
+        clientAt: e.clientAt,
+        questionIndex: e.questionIndex,
+        detail: e.detail,
+      })),
       workspace_files: result.workspaceFiles,
     };
   }
@@ -85,7 +100,10 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
       });
       const page = rows.slice(0, query.limit);
       const last = page.at(-1);
-      return { results: page.map(toSummary), nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+      return {
+        results: page.map(toSummary),
+        nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+      };
     },
 
     /** Applies the grader's entries and recomputes every count and the score on the server (spec section 4). */
@@ -95,8 +113,16 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
         const grades = row.grades.map((g) => ({ ...g }));
         for (const entry of entries) {
           const current = grades[entry.questionIndex];
-          if (!current) throw new AppError(ErrorCode.VALIDATION, `This result has no question ${entry.questionIndex + 1}`, [{ path: 'grading.questionIndex', message: 'Out of range' }]);
-          grades[entry.questionIndex] = { ...current, isGraded: entry.isGraded, isCorrect: entry.isGraded ? (entry.isCorrect ?? null) : null, feedback: entry.feedback };
+          if (!current)
+            throw new AppError(ErrorCode.VALIDATION, `This result has no question ${entry.questionIndex + 1}`, [
+              { path: 'grading.questionIndex', message: 'Out of range' },
+            ]);
+          grades[entry.questionIndex] = {
+            ...current,
+            isGraded: entry.isGraded,
+            isCorrect: entry.isGraded ? (entry.isCorrect ?? null) : null,
+            feedback: entry.feedback,
+          };
         }
         const totals = totalsOf(grades);
         return { grades, ...totals, gradedAt: totals.isGraded ? now : null, updatedAt: now };
@@ -137,7 +163,12 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
         questionCount = exam.questions.length;
       }
       return resultsCsv(
-        rows.map((r) => ({ ...r.result, focusLost: r.focusLost, blockedPastes: r.blockedPastes, fullscreenExits: r.fullscreenExits })),
+        rows.map((r) => ({
+          ...r.result,
+          focusLost: r.focusLost,
+          blockedPastes: r.blockedPastes,
+          fullscreenExits: r.fullscreenExits,
+        })),
         questionCount,
       );
     },

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, CANARY, creatorHeaders, fakeClock, makeExam, startAttempt, type TestApp } from '../../testing.ts';
+import {
+  buildTestApp,
+  CANARY,
+  creatorHeaders,
+  fakeClock,
+  makeExam,
+  startAttempt,
+  type TestApp,
+} from '../../testing.ts';
 
 describe('creator results', () => {
   const clock = fakeClock(new Date('2031-03-01T10:00:00Z'));
@@ -10,13 +18,26 @@ describe('creator results', () => {
   afterAll(() => app.close());
 
   /** Starts, answers and submits; returns the result id. */
-  async function sit(examId: string, answers: Record<number, string>, candidate: { name?: string; studentId?: string } = {}) {
+  async function sit(
+    examId: string,
+    answers: Record<number, string>,
+    candidate: { name?: string; studentId?: string } = {},
+  ) {
     const attempt = await startAttempt(app, examId, candidate);
     for (const [index, answer] of Object.entries(answers)) {
-      await app.inject({ method: 'PUT', url: `/api/attempts/${attempt.attemptId}/answers/${index}`, headers: attempt.headers, payload: { answer, seq: 1 } });
+      await app.inject({
+        method: 'PUT',
+        url: `/api/attempts/${attempt.attemptId}/answers/${index}`,
+        headers: attempt.headers,
+        payload: { answer, seq: 1 },
+      });
     }
     clock.advance(90_000);
-    const response = await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+    const response = await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/submit`,
+      headers: attempt.headers,
+    });
     return { resultId: response.json().resultId as string, attempt };
   }
 
@@ -29,24 +50,90 @@ describe('creator results', () => {
     const list = await app.inject({ method: 'GET', url: '/api/results', headers: creatorHeaders(app, mine.ownerId) });
     expect(list.statusCode).toBe(200);
     expect(list.json().results).toHaveLength(1);
-    expect(list.json().results[0]).toMatchObject({ id: resultId, examId: mine.id, examTitle: 'Mine', userName: 'Ada Lovelace', timeSpent: 90, answeredCount: 1, correctCount: 1, gradedCount: 2, isGraded: false, score: null });
+    expect(list.json().results[0]).toMatchObject({
+      id: resultId,
+      examId: mine.id,
+      examTitle: 'Mine',
+      userName: 'Ada Lovelace',
+      timeSpent: 90,
+      answeredCount: 1,
+      correctCount: 1,
+      gradedCount: 2,
+      isGraded: false,
+      score: null,
+    });
 
     const stranger = creatorHeaders(app, mine.ownerId);
-    expect((await app.inject({ method: 'GET', url: `/api/results/${other.resultId}`, headers: stranger })).statusCode).toBe(404);
-    const patch = await app.inject({ method: 'PATCH', url: `/api/results/${other.resultId}`, headers: stranger, payload: { grading: [{ questionIndex: 2, isGraded: true, isCorrect: true }] } });
+    expect(
+      (await app.inject({ method: 'GET', url: `/api/results/${other.resultId}`, headers: stranger })).statusCode,
+    ).toBe(404);
+    const patch = await app.inject({
+      method: 'PATCH',
+      url: `/api/results/${other.resultId}`,
+      headers: stranger,
+      payload: { grading: [{ questionIndex: 2, isGraded: true, isCorrect: true }] },
+    });
     expect(patch.statusCode).toBe(404);
-    expect((await app.inject({ method: 'GET', url: '/api/results', headers: creatorHeaders(app, 'nobody') })).json()).toEqual({ results: [], nextCursor: null });
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/results', headers: creatorHeaders(app, 'nobody') })).json(),
+    ).toEqual({ results: [], nextCursor: null });
   });
 
   it('shows the creator the answer key and every question with its answer', async () => {
     const exam = app.exams.put(makeExam());
     const { resultId } = await sit(exam.id, { 0: 'Nucleus', 3: 'def fib(n): ...' });
-    const detail = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })).json();
+    const detail = (
+      await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
+    ).json();
     expect(detail.questionAnswers).toEqual([
-      { questionIndex: 0, question: 'Cell powerhouse', content: '', questionType: 'mcq', options: ['Nucleus', CANARY, 'Ribosome'], correctAnswer: CANARY, answer: 'Nucleus', isCorrect: false, isGraded: true, feedback: '' },
-      { questionIndex: 1, question: 'Largest organ', content: '', questionType: 'short-answer', options: [], correctAnswer: `The Skin | ${CANARY}-short`, answer: 'No answer provided', isCorrect: false, isGraded: true, feedback: '' },
-      { questionIndex: 2, question: 'Lab report', content: '', questionType: 'file-upload', options: [], correctAnswer: null, answer: 'No answer provided', isCorrect: null, isGraded: false, feedback: '' },
-      { questionIndex: 3, question: 'Fibonacci', content: '', questionType: 'coding', options: [], correctAnswer: null, answer: 'def fib(n): ...', isCorrect: null, isGraded: false, feedback: '' },
+      {
+        questionIndex: 0,
+        question: 'Cell powerhouse',
+        content: '',
+        questionType: 'mcq',
+        options: ['Nucleus', CANARY, 'Ribosome'],
+        correctAnswer: CANARY,
+        answer: 'Nucleus',
+        isCorrect: false,
+        isGraded: true,
+        feedback: '',
+      },
+      {
+        questionIndex: 1,
+        question: 'Largest organ',
+        content: '',
+        questionType: 'short-answer',
+        options: [],
+        correctAnswer: `The Skin | ${CANARY}-short`,
+        answer: 'No answer provided',
+        isCorrect: false,
+        isGraded: true,
+        feedback: '',
+      },
+      {
+        questionIndex: 2,
+        question: 'Lab report',
+        content: '',
+        questionType: 'file-upload',
+        options: [],
+        correctAnswer: null,
+        answer: 'No answer provided',
+        isCorrect: null,
+        isGraded: false,
+        feedback: '',
+      },
+      {
+        questionIndex: 3,
+        question: 'Fibonacci',
+        content: '',
+        questionType: 'coding',
+        options: [],
+        correctAnswer: null,
+        answer: 'def fib(n): ...',
+        isCorrect: null,
+        isGraded: false,
+        feedback: '',
+      },
     ]);
     expect(detail.workspace_files).toEqual({});
   });
@@ -55,72 +142,147 @@ describe('creator results', () => {
     const exam = app.exams.put(makeExam());
     const { resultId } = await sit(exam.id, { 0: CANARY, 1: 'the skin', 3: 'code' });
     const owner = creatorHeaders(app, exam.ownerId);
-    const patch = (grading: unknown[]) => app.inject({ method: 'PATCH', url: `/api/results/${resultId}`, headers: owner, payload: { grading } });
+    const patch = (grading: unknown[]) =>
+      app.inject({ method: 'PATCH', url: `/api/results/${resultId}`, headers: owner, payload: { grading } });
 
     const partial = await patch([{ questionIndex: 3, isGraded: true, isCorrect: true, feedback: 'Neat' }]);
     expect(partial.statusCode).toBe(200);
-    expect(partial.json()).toMatchObject({ correctCount: 3, gradedCount: 3, isGraded: false, gradedAt: null, score: null });
+    expect(partial.json()).toMatchObject({
+      correctCount: 3,
+      gradedCount: 3,
+      isGraded: false,
+      gradedAt: null,
+      score: null,
+    });
     expect(partial.json().questionAnswers[3]).toMatchObject({ isCorrect: true, isGraded: true, feedback: 'Neat' });
 
     clock.advance(60_000);
-    const full = (await patch([{ questionIndex: 2, isGraded: true, isCorrect: false, feedback: 'No file' }, { questionIndex: 0, isGraded: true, isCorrect: false }])).json();
-    expect(full).toMatchObject({ correctCount: 2, gradedCount: 4, isGraded: true, gradedAt: clock.now().toISOString(), score: 50 });
+    const full = (
+      await patch([
+        { questionIndex: 2, isGraded: true, isCorrect: false, feedback: 'No file' },
+        { questionIndex: 0, isGraded: true, isCorrect: false },
+      ])
+    ).json();
+    expect(full).toMatchObject({
+      correctCount: 2,
+      gradedCount: 4,
+      isGraded: true,
+      gradedAt: clock.now().toISOString(),
+      score: 50,
+    });
 
     const ungraded = (await patch([{ questionIndex: 1, isGraded: false, isCorrect: true }])).json();
     expect(ungraded).toMatchObject({ correctCount: 1, gradedCount: 3, isGraded: false, gradedAt: null, score: null });
     expect(ungraded.questionAnswers[1]).toMatchObject({ isGraded: false, isCorrect: null });
 
     const list = (await app.inject({ method: 'GET', url: '/api/results', headers: owner })).json();
-    expect(list.results.find((r: { id: string }) => r.id === resultId)).toMatchObject({ correctCount: 1, isGraded: false });
+    expect(list.results.find((r: { id: string }) => r.id === resultId)).toMatchObject({
+      correctCount: 1,
+      isGraded: false,
+    });
   });
 
   it('answers 400 for a grading entry beyond the questions and for a malformed body', async () => {
     const exam = app.exams.put(makeExam());
     const { resultId } = await sit(exam.id, {});
     const owner = creatorHeaders(app, exam.ownerId);
-    const beyond = await app.inject({ method: 'PATCH', url: `/api/results/${resultId}`, headers: owner, payload: { grading: [{ questionIndex: 9, isGraded: true, isCorrect: true }] } });
+    const beyond = await app.inject({
+      method: 'PATCH',
+      url: `/api/results/${resultId}`,
+      headers: owner,
+      payload: { grading: [{ questionIndex: 9, isGraded: true, isCorrect: true }] },
+    });
     expect(beyond.statusCode).toBe(400);
-    const malformed = await app.inject({ method: 'PATCH', url: `/api/results/${resultId}`, headers: owner, payload: { score: 100 } });
+    const malformed = await app.inject({
+      method: 'PATCH',
+      url: `/api/results/${resultId}`,
+      headers: owner,
+      payload: { score: 100 },
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error.issues[0].path).toBe('grading');
   });
 
   it('summarises started, submitted, graded and the mean graded score per exam', async () => {
     const ownerId = `owner-summary-${Date.now()}`;
-    const exam = app.exams.put(makeExam({ ownerId, title: 'Quiz', questions: [{ id: 'q', type: 'mcq', title: 'Pick', options: ['a', 'b'], correctAnswer: 'a' }, { id: 'r', type: 'mcq', title: 'Pick', options: ['a', 'b'], correctAnswer: 'a' }, { id: 's', type: 'mcq', title: 'Pick', options: ['a', 'b'], correctAnswer: 'a' }] }));
+    const exam = app.exams.put(
+      makeExam({
+        ownerId,
+        title: 'Quiz',
+        questions: [
+          { id: 'q', type: 'mcq', title: 'Pick', options: ['a', 'b'], correctAnswer: 'a' },
+          { id: 'r', type: 'mcq', title: 'Pick', options: ['a', 'b'], correctAnswer: 'a' },
+          { id: 's', type: 'mcq', title: 'Pick', options: ['a', 'b'], correctAnswer: 'a' },
+        ],
+      }),
+    );
     await sit(exam.id, { 0: 'a' });
     await sit(exam.id, { 0: 'a', 1: 'a' });
     await startAttempt(app, exam.id);
-    const summary = (await app.inject({ method: 'GET', url: '/api/results/summary', headers: creatorHeaders(app, ownerId) })).json();
+    const summary = (
+      await app.inject({ method: 'GET', url: '/api/results/summary', headers: creatorHeaders(app, ownerId) })
+    ).json();
     // Scores 33 and 67: the mean is 50.0.
-    expect(summary).toEqual({ exams: [{ examId: exam.id, examTitle: 'Quiz', started: 3, submitted: 2, graded: 2, avgScore: 50 }] });
+    expect(summary).toEqual({
+      exams: [{ examId: exam.id, examTitle: 'Quiz', started: 3, submitted: 2, graded: 2, avgScore: 50 }],
+    });
   });
 
   it('exports one CSV row per submitted candidate with marks, score and integrity counts, quoted per RFC 4180', async () => {
     const exam = app.exams.put(makeExam());
     const first = await sit(exam.id, { 0: CANARY, 1: 'nope' }, { name: 'Smith, "Jo"', studentId: '=HYPERLINK(1)' });
-    await app.inject({ method: 'POST', url: `/api/attempts/${first.attempt.attemptId}/events`, headers: first.attempt.headers, payload: { events: [{ type: 'focus-lost' }, { type: 'focus-lost' }, { type: 'paste-blocked' }, { type: 'fullscreen-exit' }, { type: 'copy' }] } });
+    await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${first.attempt.attemptId}/events`,
+      headers: first.attempt.headers,
+      payload: {
+        events: [
+          { type: 'focus-lost' },
+          { type: 'focus-lost' },
+          { type: 'paste-blocked' },
+          { type: 'fullscreen-exit' },
+          { type: 'copy' },
+        ],
+      },
+    });
     const second = await sit(exam.id, {}, { name: 'Line\nBreak', studentId: 'S2' });
     const owner = creatorHeaders(app, exam.ownerId);
-    await app.inject({ method: 'PATCH', url: `/api/results/${second.resultId}`, headers: owner, payload: { grading: [2, 3].map((questionIndex) => ({ questionIndex, isGraded: true, isCorrect: false })) } });
+    await app.inject({
+      method: 'PATCH',
+      url: `/api/results/${second.resultId}`,
+      headers: owner,
+      payload: { grading: [2, 3].map((questionIndex) => ({ questionIndex, isGraded: true, isCorrect: false })) },
+    });
 
     const response = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}/results.csv`, headers: owner });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = response.body.split('\r\n');
-    expect(lines[0]).toBe('name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,focusLost,blockedPastes,fullscreenExits');
+    expect(lines[0]).toBe(
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,focusLost,blockedPastes,fullscreenExits',
+    );
     expect(lines[1]).toMatch(/^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,,2,1,1$/);
     expect(lines[2]).toMatch(/^"Line\nBreak",S2,[^,]+,[^,]+,90,0,0,0,0,0,0,0,0$/);
     expect(lines[3]).toBe('');
     expect(lines).toHaveLength(4);
 
-    const stranger = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}/results.csv`, headers: creatorHeaders(app, 'someone-else') });
+    const stranger = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/results.csv`,
+      headers: creatorHeaders(app, 'someone-else'),
+    });
     expect(stranger.statusCode).toBe(404);
   });
 
   it('exports only the header for an own exam without submissions', async () => {
     const exam = app.exams.put(makeExam());
-    const response = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}/results.csv`, headers: creatorHeaders(app, exam.ownerId) });
-    expect(response.body).toBe('name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,focusLost,blockedPastes,fullscreenExits\r\n');
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/results.csv`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    expect(response.body).toBe(
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,focusLost,blockedPastes,fullscreenExits\r\n',
+    );
   });
 });

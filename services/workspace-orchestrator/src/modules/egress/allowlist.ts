@@ -24,7 +24,12 @@ const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](
 const validHost = (host: string) => isIP(host) !== 0 || HOSTNAME.test(host);
 
 /** Lower-cases, drops a trailing dot and IPv6 brackets, so `Registry.NPMJS.org.` and `registry.npmjs.org` are one host. */
-export const normalizeHost = (host: string): string => host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+export const normalizeHost = (host: string): string =>
+  host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 
 /** `host`, `host:port`, `1.2.3.4:port` or `[::1]:port` as host and port (undefined when absent); undefined when malformed. */
 export function splitHostPort(value: string): { host: string; port?: number } | undefined {
@@ -48,7 +53,10 @@ export function splitHostPort(value: string): { host: string; port?: number } | 
 export function parseAllowlist(value: string): { hosts: AllowedHost[]; invalid: string[] } {
   const hosts: AllowedHost[] = [];
   const invalid: string[] = [];
-  for (const item of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const parsed = splitHostPort(item);
     if (!parsed) {
       invalid.push(item);

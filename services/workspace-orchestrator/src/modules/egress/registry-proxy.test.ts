@@ -32,14 +32,21 @@ function raw(port: number, text: string, until?: RegExp): Promise<string> {
 }
 
 /** A plain HTTP request sent to the proxy the way npm or pip sends one (absolute URI in the request line). */
-function viaProxy(port: number, url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function viaProxy(
+  port: number,
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: url, headers: { host: new URL(url).host, ...headers } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path: url, headers: { host: new URL(url).host, ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -47,7 +54,9 @@ function viaProxy(port: number, url: string, headers: Record<string, string> = {
 
 describe('the egress allowlist', () => {
   it('reads hosts and host:port entries and names the ones it cannot read', () => {
-    const { hosts, invalid } = parseAllowlist(' Registry.NPMJS.org. , pypi.org:8443, 10.0.0.5:4873, [::1]:9000, bad host, x:99999, pypi.org ');
+    const { hosts, invalid } = parseAllowlist(
+      ' Registry.NPMJS.org. , pypi.org:8443, 10.0.0.5:4873, [::1]:9000, bad host, x:99999, pypi.org ',
+    );
     expect(hosts).toEqual([
       { host: 'registry.npmjs.org', isAddress: false },
       { host: 'pypi.org', ports: [8443, 443, 80], isAddress: false },
@@ -68,10 +77,24 @@ describe('the egress allowlist', () => {
   });
 
   it('treats loopback, private, link-local and mapped internal addresses as internal', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', 'not-an-ip']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      'not-an-ip',
+    ]) {
       expect(isInternalAddress(address), address).toBe(true);
     }
-    for (const address of ['104.16.0.1', '151.101.0.223', '2606:4700::1111', '::ffff:104.16.0.1']) expect(isInternalAddress(address), address).toBe(false);
+    for (const address of ['104.16.0.1', '151.101.0.223', '2606:4700::1111', '::ffff:104.16.0.1'])
+      expect(isInternalAddress(address), address).toBe(false);
   });
 });
 
@@ -95,8 +118,12 @@ describe('the registry proxy', () => {
     const { hosts } = parseAllowlist(`127.0.0.1:${registryPort},localhost:${registryPort},registry.test`);
     proxy = createRegistryProxy({ allowed: hosts, connectTimeoutMs: 2000 });
     proxy.attach({
-      log: { info: (entry) => logged.push({ level: 'info', entry: entry as Record<string, unknown> }), warn: (entry) => logged.push({ level: 'warn', entry: entry as Record<string, unknown> }) },
-      identify: async (address) => (address === '127.0.0.1' ? { sessionId: 'session-1', attemptId: 'attempt-1' } : undefined),
+      log: {
+        info: (entry) => logged.push({ level: 'info', entry: entry as Record<string, unknown> }),
+        warn: (entry) => logged.push({ level: 'warn', entry: entry as Record<string, unknown> }),
+      },
+      identify: async (address) =>
+        address === '127.0.0.1' ? { sessionId: 'session-1', attemptId: 'attempt-1' } : undefined,
     });
     proxyPort = await proxy.listen('127.0.0.1', [0]);
   });
@@ -119,13 +146,15 @@ describe('the registry proxy', () => {
     const answer = await raw(proxyPort, 'CONNECT chat.example.com:443 HTTP/1.1\r\nHost: chat.example.com:443\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden/);
     expect(answer).toContain('chat.example.com:443 is not one of the package registries this exam allows');
-    await expect.poll(() => logged.find((l) => l.level === 'warn' && l.entry.host === 'chat.example.com')?.entry).toMatchObject({
-      source: '127.0.0.1',
-      sessionId: 'session-1',
-      attemptId: 'attempt-1',
-      port: 443,
-      method: 'CONNECT',
-    });
+    await expect
+      .poll(() => logged.find((l) => l.level === 'warn' && l.entry.host === 'chat.example.com')?.entry)
+      .toMatchObject({
+        source: '127.0.0.1',
+        sessionId: 'session-1',
+        attemptId: 'attempt-1',
+        port: 443,
+        method: 'CONNECT',
+      });
   });
 
   it('refuses an allowed name on a port its entry does not name', async () => {
@@ -135,7 +164,9 @@ describe('the registry proxy', () => {
   });
 
   it('forwards an absolute-URI HTTP request to an allowed host, keeping its Host and dropping proxy headers', async () => {
-    const reply = await viaProxy(proxyPort, `http://127.0.0.1:${registryPort}/simple/requests/?x=1`, { 'proxy-authorization': 'Basic c2VjcmV0' });
+    const reply = await viaProxy(proxyPort, `http://127.0.0.1:${registryPort}/simple/requests/?x=1`, {
+      'proxy-authorization': 'Basic c2VjcmV0',
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toBe('registry answered GET /simple/requests/?x=1');
     expect(seen.at(-1)).toEqual({ host: `127.0.0.1:${registryPort}`, proxyHeader: undefined });
@@ -162,7 +193,10 @@ describe('the registry proxy', () => {
     expect(originForm).toMatch(/^HTTP\/1\.1 400 Bad Request/);
     expect(originForm).toContain('a forward proxy needs an absolute http:// URL or CONNECT host:port');
 
-    const https = await raw(proxyPort, 'GET https://registry.test/ HTTP/1.1\r\nHost: registry.test\r\nConnection: close\r\n\r\n');
+    const https = await raw(
+      proxyPort,
+      'GET https://registry.test/ HTTP/1.1\r\nHost: registry.test\r\nConnection: close\r\n\r\n',
+    );
     expect(https).toMatch(/^HTTP\/1\.1 400 Bad Request/);
     expect(https).toContain('use CONNECT for https:');
 

@@ -39,13 +39,25 @@ export type RegistryProxy = {
 type Decision = { ok: true; address: string } | { ok: false; status: 403 | 502; reason: string };
 const STATUS_TEXT = { 400: 'Bad Request', 403: 'Forbidden', 502: 'Bad Gateway' } as const;
 /** Hop-by-hop headers (RFC 9110 §7.6.1) and the proxy's own, never passed on. */
-const HOP_BY_HOP = ['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP = [
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 function withoutHopByHop(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const listed = String(headers.connection ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase());
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.includes(name) && !listed.includes(name)));
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !HOP_BY_HOP.includes(name) && !listed.includes(name)),
+  );
 }
 
 /** A refusal as a complete HTTP response on a raw socket (CONNECT and client errors have no ServerResponse). */
@@ -59,7 +71,11 @@ function refuseOnSocket(socket: Duplex, status: keyof typeof STATUS_TEXT, reason
 
 function refuse(res: ServerResponse, status: keyof typeof STATUS_TEXT, reason: string) {
   if (res.headersSent) return void res.destroy();
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-exam-egress': 'refused', connection: 'close' });
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'x-exam-egress': 'refused',
+    connection: 'close',
+  });
   res.end(`${reason}\n`);
 }
 
@@ -73,18 +89,32 @@ export function createRegistryProxy(opts: RegistryProxyOptions): RegistryProxy {
   /** Allowlist first (no DNS for a refused name), then the resolved address, which is the one connected to. */
   async function decide(host: string, port: number): Promise<Decision> {
     const entry = findAllowed(opts.allowed, host, port);
-    if (!entry) return { ok: false, status: 403, reason: `${host}:${port} is not one of the package registries this exam allows` };
+    if (!entry)
+      return {
+        ok: false,
+        status: 403,
+        reason: `${host}:${port} is not one of the package registries this exam allows`,
+      };
     // An address named in the allowlist is taken as it is, even an internal one (a registry mirror on the LAN).
     if (entry.isAddress) return { ok: true, address: entry.host };
     let addresses: string[];
     try {
       addresses = (await lookup(entry.host, { all: true })).map((a) => a.address);
     } catch (err) {
-      return { ok: false, status: 502, reason: `${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+      return {
+        ok: false,
+        status: 502,
+        reason: `${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      };
     }
     // Any internal answer refuses the name: it would let the proxy reach this host's own services.
     const inside = addresses.find(isInternalAddress);
-    if (inside || !addresses[0]) return { ok: false, status: 403, reason: `${host} resolves to an internal address (${inside ?? 'none'}), which workspaces may not reach` };
+    if (inside || !addresses[0])
+      return {
+        ok: false,
+        status: 403,
+        reason: `${host} resolves to an internal address (${inside ?? 'none'}), which workspaces may not reach`,
+      };
     return { ok: true, address: addresses[0] };
   }
 
@@ -103,7 +133,11 @@ export function createRegistryProxy(opts: RegistryProxyOptions): RegistryProxy {
       return refuseOnSocket(client, 400, `CONNECT needs host:port, got "${req.url ?? ''}"`);
     }
     const decision = await decide(target.host, target.port);
-    void record(source, { method: 'CONNECT', host: target.host, port: target.port }, decision.ok ? undefined : decision.reason);
+    void record(
+      source,
+      { method: 'CONNECT', host: target.host, port: target.port },
+      decision.ok ? undefined : decision.reason,
+    );
     if (!decision.ok) return refuseOnSocket(client, decision.status, decision.reason);
     if (client.destroyed) return;
     const upstream = connect({ host: decision.address, port: target.port, timeout: connectTimeoutMs });
@@ -120,7 +154,12 @@ export function createRegistryProxy(opts: RegistryProxyOptions): RegistryProxy {
     });
     upstream.on('timeout', () => (open ? upstream.destroy() : upstream.destroy(new Error('connect timed out'))));
     upstream.on('error', (err) => {
-      if (!open) refuseOnSocket(client, 502, `${target.host}:${target.port} could not be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`);
+      if (!open)
+        refuseOnSocket(
+          client,
+          502,
+          `${target.host}:${target.port} could not be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`,
+        );
       else client.destroy();
     });
     upstream.on('close', () => open && client.destroy());
@@ -137,7 +176,9 @@ export function createRegistryProxy(opts: RegistryProxyOptions): RegistryProxy {
       url = undefined;
     }
     if (!url || url.protocol !== 'http:') {
-      const reason = url ? `only http:// URLs are proxied as requests; use CONNECT for ${url.protocol}` : 'a forward proxy needs an absolute http:// URL or CONNECT host:port';
+      const reason = url
+        ? `only http:// URLs are proxied as requests; use CONNECT for ${url.protocol}`
+        : 'a forward proxy needs an absolute http:// URL or CONNECT host:port';
       void record(source, { method: req.method, target: req.url }, reason);
       req.resume();
       return refuse(res, 400, reason);
@@ -151,22 +192,39 @@ export function createRegistryProxy(opts: RegistryProxyOptions): RegistryProxy {
       return refuse(res, decision.status, decision.reason);
     }
     const headers = { ...withoutHopByHop(req.headers), host: url.host };
-    const upstream = request({ host: decision.address, family: isIP(decision.address), port, method: req.method, path: `${url.pathname}${url.search}`, headers, setHost: false, timeout: idleTimeoutMs });
+    const upstream = request({
+      host: decision.address,
+      family: isIP(decision.address),
+      port,
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      setHost: false,
+      timeout: idleTimeoutMs,
+    });
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
       answer.pipe(res);
     });
     upstream.on('timeout', () => upstream.destroy(new Error('timed out')));
-    upstream.on('error', (err) => refuse(res, 502, `${host}:${port} could not be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`));
+    upstream.on('error', (err) =>
+      refuse(res, 502, `${host}:${port} could not be reached (${(err as NodeJS.ErrnoException).code ?? err.message})`),
+    );
     res.on('close', () => upstream.destroy());
     req.pipe(upstream);
   }
 
   const server = createServer();
   server.on('request', (req, res) => void onRequest(req, res).catch(() => refuse(res, 502, 'the proxy failed')));
-  server.on('connect', (req: IncomingMessage, socket: Duplex, head: Buffer) => void onConnect(req, socket, head).catch(() => refuseOnSocket(socket, 502, 'the proxy failed')));
+  server.on(
+    'connect',
+    (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      void onConnect(req, socket, head).catch(() => refuseOnSocket(socket, 502, 'the proxy failed')),
+  );
   // WebSocket upgrades are not a registry's business; without a listener Node closes the socket.
-  server.on('clientError', (err, socket) => refuseOnSocket(socket, 400, `bad request (${(err as NodeJS.ErrnoException).code ?? err.message})`));
+  server.on('clientError', (err, socket) =>
+    refuseOnSocket(socket, 400, `bad request (${(err as NodeJS.ErrnoException).code ?? err.message})`),
+  );
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -194,7 +252,9 @@ export function createRegistryProxy(opts: RegistryProxyOptions): RegistryProxy {
           lastError = err as Error;
         }
       }
-      throw new Error(`the egress proxy cannot listen on ${host} (ports ${ports.join(', ')}): ${lastError?.message ?? 'no port given'}`);
+      throw new Error(
+        `the egress proxy cannot listen on ${host} (ports ${ports.join(', ')}): ${lastError?.message ?? 'no port given'}`,
+      );
     },
 
     async close() {

@@ -9,7 +9,10 @@ export type CollectLimits = { fileMaxBytes: number; totalMaxBytes: number; maxFi
  * archive are read, so a symlink (even to /etc/passwd) is recorded as a link with empty content and
  * never followed. Per-file and per-workspace caps keep a huge or hostile workspace from exhausting memory.
  */
-export async function collectFiles(tar: NodeJS.ReadableStream, limits: CollectLimits): Promise<Record<string, WorkspaceFile>> {
+export async function collectFiles(
+  tar: NodeJS.ReadableStream,
+  limits: CollectLimits,
+): Promise<Record<string, WorkspaceFile>> {
   const files: Record<string, WorkspaceFile> = {};
   let total = 0;
   let count = 0;

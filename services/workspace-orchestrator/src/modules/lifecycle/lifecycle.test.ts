@@ -9,11 +9,14 @@ describe.skipIf(!socketPath)('reaping and re-adoption', () => {
   const docker = new Docker({ socketPath: socketPath ?? '' });
   type App = TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   const create = async (app: App, attempt = newAttempt(app)) => {
-    const session = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    const session = (
+      await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
+    ).json();
     expect(session.status).toBe('ready');
     return { attempt, session };
   };
-  const exists = async (sessionId: string) => (await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${sessionId}`] } })).length > 0;
+  const exists = async (sessionId: string) =>
+    (await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${sessionId}`] } })).length > 0;
 
   describe('reaper', () => {
     let app: App;
@@ -43,7 +46,9 @@ describe.skipIf(!socketPath)('reaping and re-adoption', () => {
       const { attempt, session } = await create(app);
       await docker.getContainer(await containerOf(docker, session.sessionId)).kill();
       expect(await app.workspaces.lifecycle.reap()).toContain(session.sessionId);
-      expect((await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions).toEqual([]);
+      expect(
+        (await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions,
+      ).toEqual([]);
       expect(await exists(session.sessionId)).toBe(false);
     });
   });
@@ -54,19 +59,35 @@ describe.skipIf(!socketPath)('reaping and re-adoption', () => {
     const vanished = await create(first);
     await first.close();
     await docker.getContainer(await containerOf(docker, vanished.session.sessionId)).remove({ force: true });
-    const orphan = await docker.createContainer({ Image: 'exam/workspace-test', Labels: { 'exam.managed': 'true', 'exam.orchestrator': instance, 'exam.session-id': 'orphan-session' } });
+    const orphan = await docker.createContainer({
+      Image: 'exam/workspace-test',
+      Labels: { 'exam.managed': 'true', 'exam.orchestrator': instance, 'exam.session-id': 'orphan-session' },
+    });
 
     const second: App = await buildTestApp({ socketPath: socketPath!, instance });
     try {
-      second.exams.set(kept.attempt.claims.examId, { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false });
+      second.exams.set(kept.attempt.claims.examId, {
+        enabled: true,
+        saveFilesInResults: true,
+        workspaceType: 'vscode',
+        allowPackageRegistries: false,
+      });
       const base = await second.listen({ host: '127.0.0.1', port: 0 });
       const page = await httpCall(base, kept.session.editorPath, { headers: kept.attempt.headers });
       expect(page.status).toBe(200);
       expect(page.body).toContain('Exam workspace');
-      const again = await second.inject({ method: 'POST', url: '/api/session/create', headers: kept.attempt.headers, payload: {} });
+      const again = await second.inject({
+        method: 'POST',
+        url: '/api/session/create',
+        headers: kept.attempt.headers,
+        payload: {},
+      });
       expect(again.json().sessionId).toBe(kept.session.sessionId);
       await expect(orphan.inspect()).rejects.toMatchObject({ statusCode: 404 });
-      expect((await second.inject({ method: 'GET', url: '/api/sessions', headers: vanished.attempt.headers })).json().sessions).toEqual([]);
+      expect(
+        (await second.inject({ method: 'GET', url: '/api/sessions', headers: vanished.attempt.headers })).json()
+          .sessions,
+      ).toEqual([]);
     } finally {
       await second.close();
     }

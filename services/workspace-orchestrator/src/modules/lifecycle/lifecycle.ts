@@ -19,7 +19,14 @@ export type LifecycleOptions = {
  * Background work: the warm pool, the reaper, and re-adoption at start. Everything it decides comes
  * from the database and the engine's labels, so any orchestrator process can pick it up after a restart.
  */
-export function createLifecycle(repo: SessionsRepository, service: SessionsService, resolveEntry: EntryResolver, clock: { now(): Date }, log: FastifyBaseLogger, opts: LifecycleOptions) {
+export function createLifecycle(
+  repo: SessionsRepository,
+  service: SessionsService,
+  resolveEntry: EntryResolver,
+  clock: { now(): Date },
+  log: FastifyBaseLogger,
+  opts: LifecycleOptions,
+) {
   let refilling: Promise<number> | undefined;
   let stopped = false;
   let debounce: NodeJS.Timeout | undefined;
@@ -88,7 +95,10 @@ export function createLifecycle(repo: SessionsRepository, service: SessionsServi
     refillSoon(delayMs: number) {
       if (stopped) return;
       clearTimeout(debounce);
-      debounce = setTimeout(() => void refill().catch((err: unknown) => log.warn({ err }, 'warm pool refill failed')), delayMs);
+      debounce = setTimeout(
+        () => void refill().catch((err: unknown) => log.warn({ err }, 'warm pool refill failed')),
+        delayMs,
+      );
       debounce.unref();
     },
 
@@ -135,7 +145,12 @@ export function createLifecycle(repo: SessionsRepository, service: SessionsServi
      * gone are ended (their volumes stay with their attempts); volumes without a record are removed.
      */
     async adopt(): Promise<{ adopted: string[]; removed: string[]; ended: string[]; removedVolumes: string[] }> {
-      const result = { adopted: [] as string[], removed: [] as string[], ended: [] as string[], removedVolumes: [] as string[] };
+      const result = {
+        adopted: [] as string[],
+        removed: [] as string[],
+        ended: [] as string[],
+        removedVolumes: [] as string[],
+      };
       const engine = await availableEngine();
       if (!engine || engine.kind !== 'docker') return result;
       const containers = await engine.list();

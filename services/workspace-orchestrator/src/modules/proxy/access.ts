@@ -51,7 +51,9 @@ export function createAccessChecker(opts: AccessOptions) {
 
   function issueCookie(sessionId: string, attemptId: string, nowSeconds: number, cap: number, secure: boolean): string {
     const exp = Math.min(nowSeconds + opts.cookieTtlSeconds, cap);
-    const data = Buffer.from(JSON.stringify({ s: sessionId, a: attemptId, exp, cap } satisfies CookiePayload)).toString('base64url');
+    const data = Buffer.from(JSON.stringify({ s: sessionId, a: attemptId, exp, cap } satisfies CookiePayload)).toString(
+      'base64url',
+    );
     const maxAge = Math.max(0, exp - nowSeconds);
     return `${PROXY_COOKIE}=${data}.${sign(data)}; Path=/workspace/${sessionId}/; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
   }
@@ -78,13 +80,15 @@ export function createAccessChecker(opts: AccessOptions) {
     }
     const parsed = AttemptClaimsSchema.safeParse(claims);
     if (!parsed.success) throw new AppError(ErrorCode.FORBIDDEN, 'An exam attempt token is required');
-    if (parsed.data.sub !== attemptId) throw new AppError(ErrorCode.FORBIDDEN, 'This workspace belongs to another attempt');
+    if (parsed.data.sub !== attemptId)
+      throw new AppError(ErrorCode.FORBIDDEN, 'This workspace belongs to another attempt');
     return { exp: Number((claims as { exp?: number }).exp ?? 0) };
   }
 
   return function check(request: AccessRequest): Access {
     const origin = request.headers.origin;
-    if (origin !== undefined && !opts.allowedOrigins.includes(origin)) throw new AppError(ErrorCode.FORBIDDEN, 'Origin not allowed');
+    if (origin !== undefined && !opts.allowedOrigins.includes(origin))
+      throw new AppError(ErrorCode.FORBIDDEN, 'Origin not allowed');
     if (request.upgrade && origin === undefined) throw new AppError(ErrorCode.FORBIDDEN, 'Origin required');
     const nowSeconds = Math.floor(request.now.getTime() / 1000);
     const secure = request.headers['x-forwarded-proto'] === 'https';
@@ -96,15 +100,31 @@ export function createAccessChecker(opts: AccessOptions) {
     }
     if (request.queryToken) {
       const { exp } = attemptFromToken(request.queryToken, request.attemptId);
-      return { setCookie: issueCookie(request.sessionId, request.attemptId, nowSeconds, exp || nowSeconds + opts.cookieTtlSeconds, secure), redirect: true };
+      return {
+        setCookie: issueCookie(
+          request.sessionId,
+          request.attemptId,
+          nowSeconds,
+          exp || nowSeconds + opts.cookieTtlSeconds,
+          secure,
+        ),
+        redirect: true,
+      };
     }
     const cookie = parseCookies(request.headers.cookie).find(([name]) => name === PROXY_COOKIE)?.[1];
     const payload = cookie ? readCookie(cookie) : undefined;
-    if (!payload || payload.exp <= nowSeconds || payload.s !== request.sessionId) throw new AppError(ErrorCode.UNAUTHENTICATED, 'Missing, invalid or expired token');
-    if (payload.a !== request.attemptId) throw new AppError(ErrorCode.FORBIDDEN, 'This workspace belongs to another attempt');
+    if (!payload || payload.exp <= nowSeconds || payload.s !== request.sessionId)
+      throw new AppError(ErrorCode.UNAUTHENTICATED, 'Missing, invalid or expired token');
+    if (payload.a !== request.attemptId)
+      throw new AppError(ErrorCode.FORBIDDEN, 'This workspace belongs to another attempt');
     // Sliding renewal while the candidate works, never past the attempt token's own expiry.
     const renew = payload.exp - nowSeconds < opts.cookieTtlSeconds / 2 && payload.exp < payload.cap;
-    return { redirect: false, ...(renew ? { setCookie: issueCookie(request.sessionId, request.attemptId, nowSeconds, payload.cap, secure) } : {}) };
+    return {
+      redirect: false,
+      ...(renew
+        ? { setCookie: issueCookie(request.sessionId, request.attemptId, nowSeconds, payload.cap, secure) }
+        : {}),
+    };
   };
 }
 export type AccessChecker = ReturnType<typeof createAccessChecker>;

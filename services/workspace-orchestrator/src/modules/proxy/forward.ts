@@ -1,17 +1,30 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
 import { PROXY_COOKIE, parseCookies } from './access.ts';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 /**
  * Headers sent to the editor: the candidate's token and proxy cookie are removed, the editor's own
  * session cookie (from the orchestrator's login) is added, and Origin is dropped because the proxy
  * has already checked it and the editor compares it against its own host.
  */
-export function upstreamHeaders(headers: IncomingHttpHeaders, opts: { target: string; editorCookieName: string; editorCookie: string; upgrade: boolean }): OutgoingHttpHeaders {
+export function upstreamHeaders(
+  headers: IncomingHttpHeaders,
+  opts: { target: string; editorCookieName: string; editorCookie: string; upgrade: boolean },
+): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || name === 'authorization' || name === 'origin' || name === 'cookie' || name === 'host') continue;
+    if (value === undefined || name === 'authorization' || name === 'origin' || name === 'cookie' || name === 'host')
+      continue;
     if (HOP_BY_HOP.has(name) && !(opts.upgrade && (name === 'upgrade' || name === 'connection'))) continue;
     out[name] = value;
   }
@@ -22,7 +35,10 @@ export function upstreamHeaders(headers: IncomingHttpHeaders, opts: { target: st
 }
 
 /** Headers sent back to the browser: hop-by-hop removed, and the editor's session cookie never leaves. */
-export function downstreamHeaders(headers: IncomingHttpHeaders, opts: { editorCookieName: string; setCookie?: string }): OutgoingHttpHeaders {
+export function downstreamHeaders(
+  headers: IncomingHttpHeaders,
+  opts: { editorCookieName: string; setCookie?: string },
+): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || HOP_BY_HOP.has(name) || name === 'set-cookie') continue;
@@ -40,7 +56,8 @@ export function downstreamHeaders(headers: IncomingHttpHeaders, opts: { editorCo
 export function rawRequestHead(method: string, path: string, headers: OutgoingHttpHeaders): string {
   const lines = [`${method} ${path} HTTP/1.1`];
   for (const [name, value] of Object.entries(headers)) {
-    for (const v of ([] as Array<string | number>).concat(value as string | number | string[])) lines.push(`${name}: ${v}`);
+    for (const v of ([] as Array<string | number>).concat(value as string | number | string[]))
+      lines.push(`${name}: ${v}`);
   }
   return `${lines.join('\r\n')}\r\n\r\n`;
 }

@@ -43,9 +43,21 @@ export function proxyRoutes(deps: ProxyDeps) {
       const parts = splitUrl(url);
       if (!parts) throw new AppError(ErrorCode.NOT_FOUND, 'Session not found');
       const row = await deps.targets.get(parts.sessionId);
-      const access = deps.check({ sessionId: parts.sessionId, attemptId: row.attemptId!, headers, queryToken: parts.token, upgrade, now: deps.clock.now() });
+      const access = deps.check({
+        sessionId: parts.sessionId,
+        attemptId: row.attemptId!,
+        headers,
+        queryToken: parts.token,
+        upgrade,
+        now: deps.clock.now(),
+      });
       const entry = deps.resolveEntry(row.workspaceType);
-      const forward = { target: row.target!, editorCookieName: entry.sessionCookie, editorCookie: row.editorCookie!, upgrade };
+      const forward = {
+        target: row.target!,
+        editorCookieName: entry.sessionCookie,
+        editorCookie: row.editorCookie!,
+        upgrade,
+      };
       return { parts, row, access, forward };
     }
 
@@ -58,14 +70,26 @@ export function proxyRoutes(deps: ProxyDeps) {
       const { parts, access, forward } = await authorize(request.raw.url ?? '', request.headers, false);
       if (access.redirect) {
         // The token leaves the address bar (and history, and Referer) at once; the cookie carries on.
-        return reply.header('set-cookie', access.setCookie).header('cache-control', 'no-store').redirect(`/workspace/${parts.sessionId}${parts.path}`, 302);
+        return reply
+          .header('set-cookie', access.setCookie)
+          .header('cache-control', 'no-store')
+          .redirect(`/workspace/${parts.sessionId}${parts.path}`, 302);
       }
       deps.targets.touch(parts.sessionId);
       reply.hijack();
       const { host, port } = hostPort(forward.target);
-      const upstream = httpRequest({ host, port, method: request.method, path: parts.path, headers: upstreamHeaders(request.headers, forward) });
+      const upstream = httpRequest({
+        host,
+        port,
+        method: request.method,
+        path: parts.path,
+        headers: upstreamHeaders(request.headers, forward),
+      });
       upstream.on('response', (res) => {
-        reply.raw.writeHead(res.statusCode ?? 502, downstreamHeaders(res.headers, { editorCookieName: forward.editorCookieName, setCookie: access.setCookie }));
+        reply.raw.writeHead(
+          res.statusCode ?? 502,
+          downstreamHeaders(res.headers, { editorCookieName: forward.editorCookieName, setCookie: access.setCookie }),
+        );
         res.pipe(reply.raw);
         res.on('data', () => deps.targets.touch(parts.sessionId));
       });
@@ -73,7 +97,9 @@ export function proxyRoutes(deps: ProxyDeps) {
         request.log.warn({ err, sessionId: parts.sessionId }, 'workspace upstream failed');
         if (!reply.raw.headersSent) {
           reply.raw.writeHead(502, { 'content-type': 'application/json' });
-          reply.raw.end(JSON.stringify({ error: { code: ErrorCode.UPSTREAM, message: 'The workspace did not answer' } }));
+          reply.raw.end(
+            JSON.stringify({ error: { code: ErrorCode.UPSTREAM, message: 'The workspace did not answer' } }),
+          );
         } else reply.raw.destroy();
       });
       request.raw.pipe(upstream);
@@ -84,7 +110,9 @@ export function proxyRoutes(deps: ProxyDeps) {
       const appError = err instanceof AppError ? err : new AppError(ErrorCode.INTERNAL, 'Internal error');
       const status = statusOfErrorCode[appError.code];
       const body = JSON.stringify({ error: { code: appError.code, message: appError.message } });
-      socket.end(`HTTP/1.1 ${status} ${appError.code}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 ${status} ${appError.code}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
     };
 
     const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, CREATOR_ORIGIN, creatorToken, httpCall, newAttempt, TAKER_ORIGIN, upgrade, type TestApp } from '../../testing.ts';
+import {
+  buildTestApp,
+  CREATOR_ORIGIN,
+  creatorToken,
+  httpCall,
+  newAttempt,
+  TAKER_ORIGIN,
+  upgrade,
+  type TestApp,
+} from '../../testing.ts';
 
 const socketPath = inject('dockerSocket');
 
@@ -14,7 +23,9 @@ describe.skipIf(!socketPath)('the /workspace proxy', () => {
     app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance') });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
     owner = newAttempt(app);
-    const session = (await app.inject({ method: 'POST', url: '/api/session/create', headers: owner.headers, payload: {} })).json();
+    const session = (
+      await app.inject({ method: 'POST', url: '/api/session/create', headers: owner.headers, payload: {} })
+    ).json();
     sessionId = session.sessionId;
     editorPath = session.editorPath;
   });
@@ -25,7 +36,9 @@ describe.skipIf(!socketPath)('the /workspace proxy', () => {
     expect(first.status).toBe(302);
     expect(first.headers.location).toBe(`${editorPath}?folder=%2Fhome%2Fcoder%2Fworkspace`);
     const setCookie = String(first.headers['set-cookie']);
-    expect(setCookie).toMatch(new RegExp(`^exam_ws=[^;]+; Path=/workspace/${sessionId}/; Max-Age=\\d+; HttpOnly; SameSite=Strict`));
+    expect(setCookie).toMatch(
+      new RegExp(`^exam_ws=[^;]+; Path=/workspace/${sessionId}/; Max-Age=\\d+; HttpOnly; SameSite=Strict`),
+    );
     const cookie = setCookie.split(';')[0]!;
     const page = await httpCall(base, editorPath, { headers: { cookie } });
     expect(page.status).toBe(200);
@@ -38,13 +51,21 @@ describe.skipIf(!socketPath)('the /workspace proxy', () => {
     const body = new URLSearchParams({ name: 'hello.py', content: 'print("hi") # 50% + more' }).toString();
     const saved = await httpCall(base, `${editorPath}cgi-bin/save`, {
       method: 'POST',
-      headers: { ...owner.headers, origin: TAKER_ORIGIN, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) },
+      headers: {
+        ...owner.headers,
+        origin: TAKER_ORIGIN,
+        'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(body.length),
+      },
       body,
     });
     expect(saved.status).toBe(303);
     expect(saved.headers.location).toBe('../');
     const files = await app.inject({ method: 'GET', url: `/api/session/${sessionId}/files`, headers: owner.headers });
-    expect(files.json().workspaceFiles['hello.py']).toMatchObject({ content: 'print("hi") # 50% + more', type: 'text/x-python' });
+    expect(files.json().workspaceFiles['hello.py']).toMatchObject({
+      content: 'print("hi") # 50% + more',
+      type: 'text/x-python',
+    });
   });
 
   it('refuses a request without a token, with another attempt token, or a creator token', async () => {
@@ -59,9 +80,15 @@ describe.skipIf(!socketPath)('the /workspace proxy', () => {
   });
 
   it('refuses a foreign origin and accepts the taker and creator origins', async () => {
-    expect((await httpCall(base, editorPath, { headers: { ...owner.headers, origin: 'http://evil.test' } })).status).toBe(403);
-    expect((await httpCall(base, editorPath, { headers: { ...owner.headers, origin: TAKER_ORIGIN } })).status).toBe(200);
-    expect((await httpCall(base, editorPath, { headers: { ...owner.headers, origin: CREATOR_ORIGIN } })).status).toBe(200);
+    expect(
+      (await httpCall(base, editorPath, { headers: { ...owner.headers, origin: 'http://evil.test' } })).status,
+    ).toBe(403);
+    expect((await httpCall(base, editorPath, { headers: { ...owner.headers, origin: TAKER_ORIGIN } })).status).toBe(
+      200,
+    );
+    expect((await httpCall(base, editorPath, { headers: { ...owner.headers, origin: CREATOR_ORIGIN } })).status).toBe(
+      200,
+    );
   });
 
   it('upgrades a WebSocket for the owner from the taker origin and relays the editor frames', async () => {

@@ -6,7 +6,11 @@ import type { SessionsRepository } from '../sessions/sessions.repository.ts';
  * Where /workspace/{sessionId}/ goes. An editor loads dozens of assets at once, so a row is cached for
  * a moment; activity is written at most every few seconds per session (the reaper reads it).
  */
-export function createProxyTargets(repo: SessionsRepository, clock: { now(): Date }, opts: { cacheMs?: number; touchEveryMs?: number } = {}) {
+export function createProxyTargets(
+  repo: SessionsRepository,
+  clock: { now(): Date },
+  opts: { cacheMs?: number; touchEveryMs?: number } = {},
+) {
   const cacheMs = opts.cacheMs ?? 2000;
   const touchEveryMs = opts.touchEveryMs ?? 5000;
   const cache = new Map<string, { row: WorkspaceRow | undefined; at: number }>();
@@ -21,7 +25,8 @@ export function createProxyTargets(repo: SessionsRepository, clock: { now(): Dat
         cache.set(sessionId, { row, at: Date.now() });
       }
       if (!row || !row.attemptId || row.endedAt) throw new AppError(ErrorCode.NOT_FOUND, 'Session not found');
-      if (row.status !== 'ready' || !row.target || !row.editorCookie) throw new AppError(ErrorCode.UNAVAILABLE, 'The workspace is still starting');
+      if (row.status !== 'ready' || !row.target || !row.editorCookie)
+        throw new AppError(ErrorCode.UNAVAILABLE, 'The workspace is still starting');
       return row;
     },
     forget(sessionId: string) {

@@ -3,13 +3,20 @@ import type { CatalogueEntry } from '@exam/domain/workspace';
 
 type Reply = { status: number; headers: Record<string, string | string[] | undefined> };
 
-function call(target: string, path: string, init: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs: number }): Promise<Reply> {
+function call(
+  target: string,
+  path: string,
+  init: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs: number },
+): Promise<Reply> {
   const [host, port] = target.split(':');
   return new Promise((resolve, reject) => {
-    const req = request({ host, port: Number(port), path, method: init.method ?? 'GET', headers: init.headers, timeout: init.timeoutMs }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
-    });
+    const req = request(
+      { host, port: Number(port), path, method: init.method ?? 'GET', headers: init.headers, timeout: init.timeoutMs },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
     req.end(init.body);
@@ -20,7 +27,12 @@ function call(target: string, path: string, init: { method?: string; body?: stri
  * Waits until the editor answers its health path (code-server: /healthz) or the deadline passes; gives
  * up early when `isAlive` says the container or process has gone.
  */
-export async function waitUntilHealthy(target: string, entry: CatalogueEntry, timeoutMs: number, isAlive: () => Promise<boolean>): Promise<void> {
+export async function waitUntilHealthy(
+  target: string,
+  entry: CatalogueEntry,
+  timeoutMs: number,
+  isAlive: () => Promise<boolean>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   let nextAliveCheck = Date.now() + 1000;
@@ -71,7 +83,10 @@ export async function loginToEditor(target: string, entry: CatalogueEntry, passw
 export async function preloadEditor(target: string, entry: CatalogueEntry, cookie: string): Promise<void> {
   let path = '/';
   for (let hops = 0; hops < 3; hops++) {
-    const reply = await call(target, path, { headers: { cookie: `${entry.sessionCookie}=${cookie}` }, timeoutMs: 10_000 }).catch(() => undefined);
+    const reply = await call(target, path, {
+      headers: { cookie: `${entry.sessionCookie}=${cookie}` },
+      timeoutMs: 10_000,
+    }).catch(() => undefined);
     const location = reply?.headers.location;
     if (!reply || reply.status < 300 || reply.status >= 400 || typeof location !== 'string') return;
     const next = new URL(location, `http://editor${path}`);

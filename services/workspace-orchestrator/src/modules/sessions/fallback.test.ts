@@ -9,22 +9,45 @@ import { createLocalEngine } from '../../engine/local-engine.ts';
 import { buildTestApp, httpCall, newAttempt, type TestApp } from '../../testing.ts';
 
 const noEngine = () =>
-  createDockerEngine({ socketPath: '/nonexistent/docker.sock', instance: 'none', network: 'n', egressNetwork: 'e', memoryMb: 64, cpus: 1, pidsLimit: 64, tmpMb: 16 });
+  createDockerEngine({
+    socketPath: '/nonexistent/docker.sock',
+    instance: 'none',
+    network: 'n',
+    egressNetwork: 'e',
+    memoryMb: 64,
+    cpus: 1,
+    pidsLimit: 64,
+    tmpMb: 16,
+  });
 
 describe('without a Docker engine', () => {
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
-    app = await buildTestApp({ socketPath: '/nonexistent/docker.sock', instance: 'none', deps: { engines: [noEngine()] } });
+    app = await buildTestApp({
+      socketPath: '/nonexistent/docker.sock',
+      instance: 'none',
+      deps: { engines: [noEngine()] },
+    });
   });
   afterAll(() => app.close());
 
   it('answers 503 Workspace Unavailable with the reason while the rest of the service works', async () => {
     const attempt = newAttempt(app);
-    const response = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: attempt.headers,
+      payload: {},
+    });
     expect(response.statusCode).toBe(503);
-    expect(response.json().error).toEqual({ code: 'UNAVAILABLE', message: 'Workspace Unavailable: the Docker engine at /nonexistent/docker.sock is not reachable (ENOENT)' });
+    expect(response.json().error).toEqual({
+      code: 'UNAVAILABLE',
+      message: 'Workspace Unavailable: the Docker engine at /nonexistent/docker.sock is not reachable (ENOENT)',
+    });
     expect((await app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json()).toEqual({ sessions: [] });
+    expect((await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json()).toEqual({
+      sessions: [],
+    });
   });
 });
 
@@ -39,7 +62,12 @@ describe('without a Docker engine but with a local code-server', () => {
     writeFileSync(binary, `#!/bin/sh\nexec "${process.execPath}" "${fake}" "$@"\n`);
     chmodSync(binary, 0o755);
     // No image override: a local process is always code-server, with its own /login.
-    app = await buildTestApp({ socketPath: '/nonexistent/docker.sock', instance: 'none', env: { WORKSPACE_IMAGE_OVERRIDES: '' }, deps: { engines: [noEngine(), createLocalEngine({ binary, dir: join(dir, 'sessions') })] } });
+    app = await buildTestApp({
+      socketPath: '/nonexistent/docker.sock',
+      instance: 'none',
+      env: { WORKSPACE_IMAGE_OVERRIDES: '' },
+      deps: { engines: [noEngine(), createLocalEngine({ binary, dir: join(dir, 'sessions') })] },
+    });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
@@ -49,11 +77,19 @@ describe('without a Docker engine but with a local code-server', () => {
 
   it('runs the editor as a local process per session behind the same proxy, collects its files and stops it', async () => {
     const attempt = newAttempt(app);
-    const created = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: attempt.headers,
+      payload: {},
+    });
     const session = created.json();
     expect(session.status, created.body).toBe('ready');
     // The local engine's 'volume' is a folder named like the engine's volume, kept apart from the process's home.
-    writeFileSync(join(dir, 'sessions', 'volumes', `exam-ws-${session.sessionId}`, 'workspace', 'main.py'), 'print(42)\n');
+    writeFileSync(
+      join(dir, 'sessions', 'volumes', `exam-ws-${session.sessionId}`, 'workspace', 'main.py'),
+      'print(42)\n',
+    );
     const page = await httpCall(base, session.editorPath, { headers: attempt.headers });
     expect(page.status).toBe(200);
     expect(page.body).toContain('main.py');
@@ -70,16 +106,44 @@ describe('without a Docker engine but with a local code-server', () => {
     expect(envNames).toContain('HASHED_PASSWORD');
     expect(envNames).not.toContain('EXAM_CANARY_SECRET');
     // The allowlist, HOME, the hash, and what the fake's #!/bin/sh wrapper adds itself.
-    const expected = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TERM', 'SHELL', 'USER', 'LOGNAME', 'TMPDIR', 'HOME', 'HASHED_PASSWORD', 'PWD', 'OLDPWD', 'SHLVL', '_'];
+    const expected = [
+      'PATH',
+      'LANG',
+      'LC_ALL',
+      'LC_CTYPE',
+      'TZ',
+      'TERM',
+      'SHELL',
+      'USER',
+      'LOGNAME',
+      'TMPDIR',
+      'HOME',
+      'HASHED_PASSWORD',
+      'PWD',
+      'OLDPWD',
+      'SHLVL',
+      '_',
+    ];
     expect(envNames.filter((name) => !expected.includes(name))).toEqual([]);
     // Ended here: the suites share one database, and another suite's reaper must not find this local session.
-    expect((await app.inject({ method: 'DELETE', url: `/api/session/${again.json().sessionId}`, headers: other.headers })).statusCode).toBe(204);
+    expect(
+      (await app.inject({ method: 'DELETE', url: `/api/session/${again.json().sessionId}`, headers: other.headers }))
+        .statusCode,
+    ).toBe(204);
 
-    const collected = await app.inject({ method: 'POST', url: `/internal/attempts/${attempt.claims.sub}/collect`, headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN }, payload: {} });
+    const collected = await app.inject({
+      method: 'POST',
+      url: `/internal/attempts/${attempt.claims.sub}/collect`,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+      payload: {},
+    });
     expect(collected.json().files['main.py']).toMatchObject({ content: 'print(42)\n', type: 'text/x-python' });
 
     const pid = Number((await app.workspaces.targets.get(session.sessionId)).handle);
-    expect((await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers })).statusCode).toBe(204);
+    expect(
+      (await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers }))
+        .statusCode,
+    ).toBe(204);
     await new Promise((r) => setTimeout(r, 300));
     expect(() => process.kill(pid, 0)).toThrow();
   });

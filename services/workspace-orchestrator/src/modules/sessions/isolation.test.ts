@@ -14,11 +14,14 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
 
   const start = async (settings = {}) => {
     const attempt = newAttempt(app, settings);
-    const session = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    const session = (
+      await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
+    ).json();
     expect(session.status).toBe('ready');
     return { attempt, session, containerId: await containerOf(docker, session.sessionId) };
   };
-  const answers = async (s: Awaited<ReturnType<typeof start>>) => (await httpCall(base, s.session.editorPath, { headers: s.attempt.headers })).status;
+  const answers = async (s: Awaited<ReturnType<typeof start>>) =>
+    (await httpCall(base, s.session.editorPath, { headers: s.attempt.headers })).status;
 
   beforeAll(async () => {
     app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance') });
@@ -29,7 +32,10 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
   it('kills a memory hog at the memory limit while another session keeps answering', async () => {
     const hog = await start();
     const bystander = await start();
-    const result = await execIn(docker, hog.containerId, ['awk', 'BEGIN { s = "xxxxxxxxxxxxxxxx"; while (1) s = s s }']);
+    const result = await execIn(docker, hog.containerId, [
+      'awk',
+      'BEGIN { s = "xxxxxxxxxxxxxxxx"; while (1) s = s s }',
+    ]);
     expect(result.exitCode).toBe(137);
     expect(await answers(bystander)).toBe(200);
     expect(await answers(hog)).toBe(200);
@@ -38,14 +44,22 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
   it('caps a fork bomb at the pids limit while another session keeps answering', async () => {
     const bomber = await start();
     const bystander = await start();
-    const exec = await docker.getContainer(bomber.containerId).exec({ Cmd: ['sh', '-c', 'bomb() { bomb | bomb & }; bomb'], User: '1000:1000' });
+    const exec = await docker
+      .getContainer(bomber.containerId)
+      .exec({ Cmd: ['sh', '-c', 'bomb() { bomb | bomb & }; bomb'], User: '1000:1000' });
     await exec.start({ Detach: true });
     await new Promise((r) => setTimeout(r, 4000));
-    const stats = (await docker.getContainer(bomber.containerId).stats({ stream: false })) as { pids_stats?: { current?: number } };
+    const stats = (await docker.getContainer(bomber.containerId).stats({ stream: false })) as {
+      pids_stats?: { current?: number };
+    };
     expect(stats.pids_stats?.current).toBeGreaterThan(30);
     expect(stats.pids_stats?.current).toBeLessThanOrEqual(64);
     expect(await answers(bystander)).toBe(200);
-    await app.inject({ method: 'DELETE', url: `/api/session/${bomber.session.sessionId}`, headers: bomber.attempt.headers });
+    await app.inject({
+      method: 'DELETE',
+      url: `/api/session/${bomber.session.sessionId}`,
+      headers: bomber.attempt.headers,
+    });
   });
 
   describe('network', () => {
@@ -62,14 +76,16 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
     });
     afterAll(() => new Promise<void>((r) => hostServer.close(() => r())));
 
-    const tcp = async (containerId: string, host: string, port: number) => execIn(docker, containerId, ['sh', '-c', `echo ping | nc -w 3 ${host} ${port}`], { timeoutMs: 10_000 });
+    const tcp = async (containerId: string, host: string, port: number) =>
+      execIn(docker, containerId, ['sh', '-c', `echo ping | nc -w 3 ${host} ${port}`], { timeoutMs: 10_000 });
 
     it('cannot reach the host, another workspace, or the outside', async () => {
       const a = await start();
       const b = await start();
       const networks = (await docker.getContainer(a.containerId).inspect()).NetworkSettings.Networks;
       const gateway = networks['exam-workspaces']!.Gateway;
-      const peer = (await docker.getContainer(b.containerId).inspect()).NetworkSettings.Networks['exam-workspaces']!.IPAddress;
+      const peer = (await docker.getContainer(b.containerId).inspect()).NetworkSettings.Networks['exam-workspaces']!
+        .IPAddress;
 
       expect((await tcp(a.containerId, gateway, hostPort)).exitCode).not.toBe(0);
       expect((await tcp(a.containerId, '127.0.0.1', hostPort)).exitCode).not.toBe(0);
@@ -87,7 +103,10 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
       expect(Object.keys(info.NetworkSettings.Networks)).toEqual(['exam-workspaces-egress']);
       // Only the registry proxy gets out (src/modules/egress/egress.test.ts).
       expect((await tcp(open.containerId, await registryAddress(), 443)).exitCode).not.toBe(0);
-      expect((await tcp(open.containerId, info.NetworkSettings.Networks['exam-workspaces-egress']!.Gateway, hostPort)).exitCode).not.toBe(0);
+      expect(
+        (await tcp(open.containerId, info.NetworkSettings.Networks['exam-workspaces-egress']!.Gateway, hostPort))
+          .exitCode,
+      ).not.toBe(0);
       expect(connections).toBe(0);
     });
   });

@@ -24,11 +24,18 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
       return row;
     },
     async findLiveByAttempt(attemptId: string): Promise<WorkspaceRow | undefined> {
-      const [row] = await db.select().from(workspaces).where(and(eq(workspaces.attemptId, attemptId), live));
+      const [row] = await db
+        .select()
+        .from(workspaces)
+        .where(and(eq(workspaces.attemptId, attemptId), live));
       return row;
     },
     /** Atomically hands the oldest warm container of a type to an attempt; concurrent claims never share one. */
-    async claimWarm(workspaceType: string, backend: 'docker' | 'local', assignment: Partial<NewWorkspace>): Promise<WorkspaceRow | undefined> {
+    async claimWarm(
+      workspaceType: string,
+      backend: 'docker' | 'local',
+      assignment: Partial<NewWorkspace>,
+    ): Promise<WorkspaceRow | undefined> {
       const oldest = sql`(select ${workspaces.id} from ${workspaces} where ${workspaces.status} = 'warm' and ${workspaces.workspaceType} = ${workspaceType} and ${workspaces.backend} = ${backend} and ${workspaces.endedAt} is null order by ${workspaces.createdAt} limit 1 for update skip locked)`;
       const [row] = await db
         .update(workspaces)
@@ -41,31 +48,58 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
       const rows = await db
         .select({ n: sql<number>`count(*)::int` })
         .from(workspaces)
-        .where(and(eq(workspaces.workspaceType, workspaceType), eq(workspaces.backend, backend), isNull(workspaces.attemptId), inArray(workspaces.status, ['warm', 'starting']), live));
+        .where(
+          and(
+            eq(workspaces.workspaceType, workspaceType),
+            eq(workspaces.backend, backend),
+            isNull(workspaces.attemptId),
+            inArray(workspaces.status, ['warm', 'starting']),
+            live,
+          ),
+        );
       return rows[0]?.n ?? 0;
     },
     /** The live workspace whose container has this address (the egress proxy names who asked). */
     async findLiveByAddress(address: string): Promise<WorkspaceRow | undefined> {
-      const [row] = await db.select().from(workspaces).where(and(like(workspaces.target, `${address}:%`), live));
+      const [row] = await db
+        .select()
+        .from(workspaces)
+        .where(and(like(workspaces.target, `${address}:%`), live));
       return row;
     },
     async listLive(): Promise<WorkspaceRow[]> {
       return db.select().from(workspaces).where(live).orderBy(asc(workspaces.createdAt));
     },
     async listLiveForAttempt(attemptId: string): Promise<WorkspaceRow[]> {
-      return db.select().from(workspaces).where(and(eq(workspaces.attemptId, attemptId), live));
+      return db
+        .select()
+        .from(workspaces)
+        .where(and(eq(workspaces.attemptId, attemptId), live));
     },
     async listLiveForOwner(ownerId: string): Promise<WorkspaceRow[]> {
-      return db.select().from(workspaces).where(and(eq(workspaces.ownerId, ownerId), live)).orderBy(asc(workspaces.createdAt));
+      return db
+        .select()
+        .from(workspaces)
+        .where(and(eq(workspaces.ownerId, ownerId), live))
+        .orderBy(asc(workspaces.createdAt));
     },
     async listIdle(before: Date): Promise<WorkspaceRow[]> {
-      return db.select().from(workspaces).where(and(eq(workspaces.status, 'ready'), lt(workspaces.lastActivityAt, before), live));
+      return db
+        .select()
+        .from(workspaces)
+        .where(and(eq(workspaces.status, 'ready'), lt(workspaces.lastActivityAt, before), live));
     },
     async touch(id: string, at: Date): Promise<void> {
-      await db.update(workspaces).set({ lastActivityAt: at }).where(and(eq(workspaces.id, id), live));
+      await db
+        .update(workspaces)
+        .set({ lastActivityAt: at })
+        .where(and(eq(workspaces.id, id), live));
     },
     async markEnded(id: string, at: Date, reason: string, status: 'ended' | 'failed' = 'ended'): Promise<void> {
-      await db.update(workspaces).set({ status, endedAt: at, endReason: reason }).where(and(eq(workspaces.id, id), live));
+      await db
+        .update(workspaces)
+        .set({ status, endedAt: at, endReason: reason })
+        .where(and(eq(workspaces.id, id), live));
     },
 
     async insertVolume(row: NewVolume): Promise<void> {
@@ -73,7 +107,10 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
     },
     /** The attempt's volume that still exists (at most one, by the partial unique index). */
     async findVolumeOfAttempt(attemptId: string): Promise<VolumeRow | undefined> {
-      const [row] = await db.select().from(volumes).where(and(eq(volumes.attemptId, attemptId), kept));
+      const [row] = await db
+        .select()
+        .from(volumes)
+        .where(and(eq(volumes.attemptId, attemptId), kept));
       return row;
     },
     async findVolume(name: string): Promise<VolumeRow | undefined> {
@@ -81,7 +118,10 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
       return row;
     },
     async updateVolume(name: string, changes: Partial<NewVolume>): Promise<void> {
-      await db.update(volumes).set(changes).where(and(eq(volumes.name, name), kept));
+      await db
+        .update(volumes)
+        .set(changes)
+        .where(and(eq(volumes.name, name), kept));
     },
     async listKeptVolumes(): Promise<VolumeRow[]> {
       return db.select().from(volumes).where(kept).orderBy(asc(volumes.createdAt));

@@ -7,7 +7,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SessionsService } from './sessions.service.ts';
 
-const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema, 503: ErrorBodySchema };
+const errors = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  403: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema,
+  503: ErrorBodySchema,
+};
 
 /**
  * navigator.sendBeacon cannot set headers, so the page-close beacon carries the attempt token in its
@@ -17,7 +24,12 @@ const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchem
 async function beaconToken(request: FastifyRequest) {
   if (request.headers.authorization) return;
   const body = request.body as unknown;
-  const token = typeof body === 'string' ? body.trim() : typeof body === 'object' && body && 'token' in body ? String(body.token) : '';
+  const token =
+    typeof body === 'string'
+      ? body.trim()
+      : typeof body === 'object' && body && 'token' in body
+        ? String(body.token)
+        : '';
   if (token) request.headers.authorization = `Bearer ${token}`;
 }
 
@@ -27,13 +39,19 @@ export function sessionsRoutes(service: SessionsService) {
 
     app.post(
       '/api/session/create',
-      { onRequest: app.requireAttempt, schema: { tags: ['sessions'], body: CreateSessionSchema, response: { 200: SessionSchema, ...errors } } },
+      {
+        onRequest: app.requireAttempt,
+        schema: { tags: ['sessions'], body: CreateSessionSchema, response: { 200: SessionSchema, ...errors } },
+      },
       async (request) => service.create(attemptOf(request), request.body),
     );
 
     app.delete(
       '/api/session/:sessionId',
-      { onRequest: app.requireAttempt, schema: { tags: ['sessions'], params: SessionParamsSchema, response: { 204: z.null(), ...errors } } },
+      {
+        onRequest: app.requireAttempt,
+        schema: { tags: ['sessions'], params: SessionParamsSchema, response: { 204: z.null(), ...errors } },
+      },
       async (request, reply) => {
         await service.end(request.params.sessionId, attemptOf(request));
         return reply.status(204).send(null);
@@ -44,7 +62,12 @@ export function sessionsRoutes(service: SessionsService) {
       '/api/session/:sessionId/end',
       {
         preValidation: [beaconToken, app.requireAttempt],
-        schema: { tags: ['sessions'], params: SessionParamsSchema, body: z.unknown(), response: { 204: z.null(), ...errors } },
+        schema: {
+          tags: ['sessions'],
+          params: SessionParamsSchema,
+          body: z.unknown(),
+          response: { 204: z.null(), ...errors },
+        },
       },
       async (request, reply) => {
         await service.end(request.params.sessionId, attemptOf(request), { pageClose: true });
@@ -54,7 +77,10 @@ export function sessionsRoutes(service: SessionsService) {
 
     app.get(
       '/api/sessions',
-      { onRequest: app.requireCreatorOrAttempt, schema: { tags: ['sessions'], response: { 200: SessionListSchema, ...errors } } },
+      {
+        onRequest: app.requireCreatorOrAttempt,
+        schema: { tags: ['sessions'], response: { 200: SessionListSchema, ...errors } },
+      },
       async (request) => ({ sessions: await service.list(request.user) }),
     );
 
@@ -62,7 +88,11 @@ export function sessionsRoutes(service: SessionsService) {
       '/api/session/:sessionId/files',
       {
         onRequest: app.requireCreatorOrAttempt,
-        schema: { tags: ['sessions'], params: SessionParamsSchema, response: { 200: z.object({ workspaceFiles: z.record(z.string(), WorkspaceFileSchema) }), ...errors } },
+        schema: {
+          tags: ['sessions'],
+          params: SessionParamsSchema,
+          response: { 200: z.object({ workspaceFiles: z.record(z.string(), WorkspaceFileSchema) }), ...errors },
+        },
       },
       async (request) => ({ workspaceFiles: await service.files(request.params.sessionId, request.user) }),
     );
@@ -71,7 +101,12 @@ export function sessionsRoutes(service: SessionsService) {
       '/internal/attempts/:attemptId/collect',
       {
         onRequest: app.requireInternal,
-        schema: { hide: true, params: z.object({ attemptId: z.string().min(1).max(64) }), body: z.unknown(), response: { 200: CollectedFilesSchema, 401: ErrorBodySchema, 503: ErrorBodySchema } },
+        schema: {
+          hide: true,
+          params: z.object({ attemptId: z.string().min(1).max(64) }),
+          body: z.unknown(),
+          response: { 200: CollectedFilesSchema, 401: ErrorBodySchema, 503: ErrorBodySchema },
+        },
       },
       async (request) => ({ files: await service.collect(request.params.attemptId) }),
     );

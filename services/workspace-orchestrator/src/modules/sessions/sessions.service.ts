@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { AttemptClaims, TokenClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { WorkspaceFile } from '@exam/domain/internal';
-import { editorPathOf, toWorkspaceUserId, workspaceUnavailable, type CatalogueEntry, type CreateSession, type Session } from '@exam/domain/workspace';
+import {
+  editorPathOf,
+  toWorkspaceUserId,
+  workspaceUnavailable,
+  type CatalogueEntry,
+  type CreateSession,
+  type Session,
+} from '@exam/domain/workspace';
 import type { WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
@@ -37,7 +44,12 @@ export function toSession(row: WorkspaceRow): Session {
 }
 
 /** Session rules: one workspace per attempt, warm pool first, cold start otherwise (issue 6). */
-export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps, 'database'>, resolveEntry: EntryResolver, opts: SessionsOptions) {
+export function createSessionsService(
+  repo: SessionsRepository,
+  deps: Omit<Deps, 'database'>,
+  resolveEntry: EntryResolver,
+  opts: SessionsOptions,
+) {
   const now = () => deps.clock.now();
   let onWarmClaimed: (workspaceType: string) => void = () => {};
   const volumes = createVolumes(repo, deps, resolveEntry, opts.volumes);
@@ -67,7 +79,11 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
 
   function engineOf(row: WorkspaceRow): WorkspaceEngine {
     const engine = deps.engines.find((e) => e.kind === row.backend);
-    if (!engine) throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(`the ${row.backend} backend of this session is not configured`));
+    if (!engine)
+      throw new AppError(
+        ErrorCode.UNAVAILABLE,
+        workspaceUnavailable(`the ${row.backend} backend of this session is not configured`),
+      );
     return engine;
   }
 
@@ -82,11 +98,25 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
    * Starts a container (or process) for a row already inserted as 'starting', waits for the editor and
    * logs in with its password. On any failure the row is marked failed and the container removed.
    */
-  async function launch(engine: WorkspaceEngine, row: WorkspaceRow, entry: CatalogueEntry, labels: Record<string, string>, finalStatus: 'ready' | 'warm') {
+  async function launch(
+    engine: WorkspaceEngine,
+    row: WorkspaceRow,
+    entry: CatalogueEntry,
+    labels: Record<string, string>,
+    finalStatus: 'ready' | 'warm',
+  ) {
     let handle: string | undefined;
     try {
       const volume = { name: row.volume!, labels: volumes.labels(row) };
-      const started = await engine.start({ id: row.id, workspaceType: row.workspaceType, entry, egress: row.egress, password: row.editorPassword, labels, volume });
+      const started = await engine.start({
+        id: row.id,
+        workspaceType: row.workspaceType,
+        entry,
+        egress: row.egress,
+        password: row.editorPassword,
+        labels,
+        volume,
+      });
       handle = started.handle;
       await repo.update(row.id, { handle: started.handle, target: started.target });
       await waitUntilHealthy(started.target, entry, opts.startTimeoutMs, () => engine.isRunning(started.handle));
@@ -107,7 +137,12 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
   }
 
   /** A 'starting' row; its volume is the attempt's earlier one when `assignment.volume` names it, else a new one. */
-  function newRow(engine: WorkspaceEngine, workspaceType: string, egress: 'none' | 'registries', assignment: Partial<NewWorkspace>): NewWorkspace {
+  function newRow(
+    engine: WorkspaceEngine,
+    workspaceType: string,
+    egress: 'none' | 'registries',
+    assignment: Partial<NewWorkspace>,
+  ): NewWorkspace {
     const at = now();
     const id = deps.ids.next();
     return {
@@ -132,7 +167,8 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
       await new Promise((r) => setTimeout(r, 200));
       current = await repo.find(row.id);
     }
-    if (!current || current.status !== 'ready') throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable('Failed to create your coding workspace'));
+    if (!current || current.status !== 'ready')
+      throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable('Failed to create your coding workspace'));
     return current;
   }
 
@@ -162,7 +198,10 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
     if (!row.handle || row.status !== 'ready') return {};
     const engine = engineOf(row);
     if (!(await engine.isRunning(row.handle))) return {};
-    return collectFiles(await engine.archiveWorkspace({ id: row.id, handle: row.handle, volume: row.volume ?? '' }), opts.volumes.collect);
+    return collectFiles(
+      await engine.archiveWorkspace({ id: row.id, handle: row.handle, volume: row.volume ?? '' }),
+      opts.volumes.collect,
+    );
   }
 
   return {
@@ -179,9 +218,13 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
     async create(claims: AttemptClaims, body: CreateSession): Promise<Session> {
       const found = await reusable(claims.sub);
       if (found) return handOut(found);
-      const [settings, open] = await Promise.all([deps.directory.workspaceSettings(claims.examId), deps.directory.isAttemptOpen(claims.sub)]);
+      const [settings, open] = await Promise.all([
+        deps.directory.workspaceSettings(claims.examId),
+        deps.directory.isAttemptOpen(claims.sub),
+      ]);
       if (!open) throw new AppError(ErrorCode.ATTEMPT_CLOSED, 'This attempt has ended');
-      if (!settings.enabled) throw new AppError(ErrorCode.CONFLICT, 'The coding workspace is not enabled for this exam');
+      if (!settings.enabled)
+        throw new AppError(ErrorCode.CONFLICT, 'The coding workspace is not enabled for this exam');
       const engine = await activeEngine();
       const entry = resolveEntry(settings.workspaceType);
       const reason = await engine.entryUnavailableReason(entry);
@@ -202,9 +245,15 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
         // start mounting it. Otherwise a warm container, whose fresh volume becomes the attempt's.
         const earlier = await volumes.ofAttempt(claims.sub);
         // Warm containers sit on the internal bridge only, so an exam allowing registries always cold-starts.
-        const warm = !earlier && egress === 'none' ? await claimWarm(engine, settings.workspaceType, assignment) : undefined;
+        const warm =
+          !earlier && egress === 'none' ? await claimWarm(engine, settings.workspaceType, assignment) : undefined;
         if (warm) return handOut(warm);
-        const row = await repo.insert(newRow(engine, settings.workspaceType, egress, { ...assignment, ...(earlier ? { volume: earlier.name } : {}) }));
+        const row = await repo.insert(
+          newRow(engine, settings.workspaceType, egress, {
+            ...assignment,
+            ...(earlier ? { volume: earlier.name } : {}),
+          }),
+        );
         if (!earlier) await volumes.record(row);
         const labels = { [LABELS.attemptId]: claims.sub, [LABELS.ownerId]: claims.ownerId, [LABELS.pool]: 'assigned' };
         return handOut(await launch(engine, row, entry, labels, 'ready'));
@@ -214,7 +263,10 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
           if (winner) return handOut(winner);
         }
         if (err instanceof AppError) throw err;
-        throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(`Failed to create your coding workspace (${(err as Error).message})`));
+        throw new AppError(
+          ErrorCode.UNAVAILABLE,
+          workspaceUnavailable(`Failed to create your coding workspace (${(err as Error).message})`),
+        );
       }
     },
 
@@ -222,14 +274,16 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
     async end(sessionId: string, claims: AttemptClaims, how: { pageClose?: boolean } = {}): Promise<void> {
       const row = await repo.find(sessionId);
       if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'Session not found');
-      if (row.attemptId !== claims.sub) throw new AppError(ErrorCode.FORBIDDEN, 'This session belongs to another attempt');
+      if (row.attemptId !== claims.sub)
+        throw new AppError(ErrorCode.FORBIDDEN, 'This session belongs to another attempt');
       if (row.endedAt) return;
       if (how.pageClose && Date.now() - (handedOut.get(sessionId) ?? 0) < opts.pageCloseGraceMs) return;
       await endRow(row, 'ended by the candidate');
     },
 
     async list(claims: TokenClaims): Promise<Session[]> {
-      const rows = claims.kind === 'attempt' ? await repo.listLiveForAttempt(claims.sub) : await repo.listLiveForOwner(claims.sub);
+      const rows =
+        claims.kind === 'attempt' ? await repo.listLiveForAttempt(claims.sub) : await repo.listLiveForOwner(claims.sub);
       return rows.map(toSession);
     },
 
@@ -238,7 +292,8 @@ export function createSessionsService(repo: SessionsRepository, deps: Omit<Deps,
       if (!row || !row.attemptId) throw new AppError(ErrorCode.NOT_FOUND, 'Session not found');
       const allowed = claims.kind === 'attempt' ? row.attemptId === claims.sub : row.ownerId === claims.sub;
       if (!allowed) throw new AppError(ErrorCode.FORBIDDEN, 'This session belongs to another attempt');
-      if (row.endedAt) throw new AppError(ErrorCode.CONFLICT, 'This workspace session has ended; its files are kept in the result');
+      if (row.endedAt)
+        throw new AppError(ErrorCode.CONFLICT, 'This workspace session has ended; its files are kept in the result');
       return readFiles(row);
     },
 

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, creatorToken, httpCall, newAttempt, TAKER_ORIGIN, testConfig, type TestApp } from '../../testing.ts';
+import {
+  buildTestApp,
+  creatorToken,
+  httpCall,
+  newAttempt,
+  TAKER_ORIGIN,
+  testConfig,
+  type TestApp,
+} from '../../testing.ts';
 
 const socketPath = inject('dockerSocket');
 
@@ -27,7 +35,13 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
     });
     expect(response.status).toBe(200);
     const session = JSON.parse(response.body);
-    expect(session).toMatchObject({ status: 'ready', port: null, userId: 'Jane_Doe', attemptId: attempt.claims.sub, editorPath: `/workspace/${session.sessionId}/` });
+    expect(session).toMatchObject({
+      status: 'ready',
+      port: null,
+      userId: 'Jane_Doe',
+      attemptId: attempt.claims.sub,
+      editorPath: `/workspace/${session.sessionId}/`,
+    });
     // Warm or cold depends on whether an earlier file of the run left a pool for this instance; both must be locked down.
     expect(typeof session.warm).toBe('boolean');
 
@@ -42,7 +56,12 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
     expect(info.HostConfig.NanoCpus).toBe(5e8);
     expect(info.HostConfig.NetworkMode).toBe('exam-workspaces');
     expect(container!.Ports.filter((p) => p.PublicPort)).toEqual([]);
-    expect(info.Config.Labels).toMatchObject({ 'exam.attempt-id': attempt.claims.sub, 'exam.owner-id': attempt.claims.ownerId, 'exam.workspace-type': 'vscode', 'exam.pool': 'assigned' });
+    expect(info.Config.Labels).toMatchObject({
+      'exam.attempt-id': attempt.claims.sub,
+      'exam.owner-id': attempt.claims.ownerId,
+      'exam.workspace-type': 'vscode',
+      'exam.pool': 'assigned',
+    });
     expect(info.Mounts.find((m) => m.Destination === '/home/coder/workspace')?.RW).toBe(true);
 
     const page = await httpCall(base, session.editorPath, { headers: attempt.headers });
@@ -52,11 +71,20 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
 
   it('reuses the attempt workspace when create is called again, even concurrently', async () => {
     const attempt = newAttempt(app);
-    const calls = await Promise.all([1, 2, 3].map(() => app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })));
+    const calls = await Promise.all(
+      [1, 2, 3].map(() =>
+        app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} }),
+      ),
+    );
     const ids = new Set(calls.map((c) => c.json().sessionId));
     expect(calls.map((c) => c.statusCode)).toEqual([200, 200, 200]);
     expect(ids.size).toBe(1);
-    const again = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: attempt.headers,
+      payload: {},
+    });
     expect(again.json().sessionId).toBe([...ids][0]);
     const running = await docker.listContainers({ filters: { label: [`exam.attempt-id=${attempt.claims.sub}`] } });
     expect(running).toHaveLength(1);
@@ -68,12 +96,26 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
     const catalogue = JSON.parse(readFileSync(testConfig().WORKSPACE_CATALOGUE, 'utf8'));
     catalogue.types['r-studio'].image = 'exam/workspace-never-built';
     writeFileSync(join(dir, 'catalogue.json'), JSON.stringify(catalogue));
-    const other = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance'), env: { WORKSPACE_CATALOGUE: join(dir, 'catalogue.json') } });
+    const other = await buildTestApp({
+      socketPath: socketPath!,
+      instance: inject('workspaceInstance'),
+      env: { WORKSPACE_CATALOGUE: join(dir, 'catalogue.json') },
+    });
     try {
       const attempt = newAttempt(other, { workspaceType: 'r-studio' });
-      const response = await other.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+      const response = await other.inject({
+        method: 'POST',
+        url: '/api/session/create',
+        headers: attempt.headers,
+        payload: {},
+      });
       expect(response.statusCode).toBe(503);
-      expect(response.json().error).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^Workspace Unavailable: the image exam\/workspace-never-built is not installed/) });
+      expect(response.json().error).toMatchObject({
+        code: 'UNAVAILABLE',
+        message: expect.stringMatching(
+          /^Workspace Unavailable: the image exam\/workspace-never-built is not installed/,
+        ),
+      });
     } finally {
       await other.close();
       rmSync(dir, { recursive: true, force: true });
@@ -81,13 +123,26 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
   });
 
   it('refuses a creator token, a closed attempt and an exam without a workspace', async () => {
-    const asCreator = await app.inject({ method: 'POST', url: '/api/session/create', headers: creatorToken(app, 'someone'), payload: {} });
+    const asCreator = await app.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: creatorToken(app, 'someone'),
+      payload: {},
+    });
     expect(asCreator.statusCode).toBe(403);
     const closed = newAttempt(app);
     app.closedAttempts.add(closed.claims.sub);
-    expect((await app.inject({ method: 'POST', url: '/api/session/create', headers: closed.headers, payload: {} })).statusCode).toBe(409);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/session/create', headers: closed.headers, payload: {} }))
+        .statusCode,
+    ).toBe(409);
     const disabled = newAttempt(app, { enabled: false });
-    const off = await app.inject({ method: 'POST', url: '/api/session/create', headers: disabled.headers, payload: {} });
+    const off = await app.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: disabled.headers,
+      payload: {},
+    });
     expect(off.statusCode).toBe(409);
     expect(off.json().error.message).toBe('The coding workspace is not enabled for this exam');
   });
@@ -95,50 +150,101 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
   it('lists sessions to their attempt and to the exam creator only, and shows files to the same people', async () => {
     const owner = `owner-list-${Date.now()}`;
     const attempt = newAttempt(app, {}, owner);
-    const session = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    const session = (
+      await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
+    ).json();
     const mine = (await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions;
     expect(mine.map((s: { sessionId: string }) => s.sessionId)).toEqual([session.sessionId]);
-    const creators = (await app.inject({ method: 'GET', url: '/api/sessions', headers: creatorToken(app, owner) })).json().sessions;
+    const creators = (
+      await app.inject({ method: 'GET', url: '/api/sessions', headers: creatorToken(app, owner) })
+    ).json().sessions;
     expect(creators.map((s: { sessionId: string }) => s.sessionId)).toEqual([session.sessionId]);
-    const stranger = (await app.inject({ method: 'GET', url: '/api/sessions', headers: creatorToken(app, 'another-creator') })).json().sessions;
+    const stranger = (
+      await app.inject({ method: 'GET', url: '/api/sessions', headers: creatorToken(app, 'another-creator') })
+    ).json().sessions;
     expect(stranger).toEqual([]);
 
-    const files = await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: creatorToken(app, owner) });
+    const files = await app.inject({
+      method: 'GET',
+      url: `/api/session/${session.sessionId}/files`,
+      headers: creatorToken(app, owner),
+    });
     expect(files.statusCode).toBe(200);
     expect(files.json()).toEqual({ workspaceFiles: {} });
-    const otherCreator = await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: creatorToken(app, 'another-creator') });
+    const otherCreator = await app.inject({
+      method: 'GET',
+      url: `/api/session/${session.sessionId}/files`,
+      headers: creatorToken(app, 'another-creator'),
+    });
     expect(otherCreator.statusCode).toBe(403);
     const otherAttempt = newAttempt(app);
-    expect((await app.inject({ method: 'GET', url: `/api/session/${session.sessionId}/files`, headers: otherAttempt.headers })).statusCode).toBe(403);
+    expect(
+      (
+        await app.inject({
+          method: 'GET',
+          url: `/api/session/${session.sessionId}/files`,
+          headers: otherAttempt.headers,
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
   it('ends a session on DELETE by its owner only, and on the page-close beacon', async () => {
     const attempt = newAttempt(app);
-    const session = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    const session = (
+      await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
+    ).json();
     const other = newAttempt(app);
-    expect((await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: other.headers })).statusCode).toBe(403);
-    expect((await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers })).statusCode).toBe(204);
-    expect(await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${session.sessionId}`] } })).toEqual([]);
+    expect(
+      (await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: other.headers }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers }))
+        .statusCode,
+    ).toBe(204);
+    expect(
+      await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${session.sessionId}`] } }),
+    ).toEqual([]);
     expect((await httpCall(base, session.editorPath, { headers: attempt.headers })).status).toBe(404);
 
-    const second = (await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+    const second = (
+      await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
+    ).json();
     expect(second.sessionId).not.toBe(session.sessionId);
-    const beacon = await app.inject({ method: 'POST', url: `/api/session/${second.sessionId}/end`, headers: { 'content-type': 'text/plain;charset=UTF-8', origin: TAKER_ORIGIN }, payload: attempt.token });
+    const beacon = await app.inject({
+      method: 'POST',
+      url: `/api/session/${second.sessionId}/end`,
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: TAKER_ORIGIN },
+      payload: attempt.token,
+    });
     expect(beacon.statusCode).toBe(204);
-    expect((await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions).toEqual([]);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions,
+    ).toEqual([]);
   });
 
   it('hands out a warm container when the pool has one, then refills the pool', async () => {
-    const pooled = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance'), env: { WARM_POOL_SIZE: '1' } });
+    const pooled = await buildTestApp({
+      socketPath: socketPath!,
+      instance: inject('workspaceInstance'),
+      env: { WARM_POOL_SIZE: '1' },
+    });
     try {
       await pooled.workspaces.lifecycle.refill();
       const attempt = newAttempt(pooled);
-      const session = (await pooled.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })).json();
+      const session = (
+        await pooled.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
+      ).json();
       expect(session).toMatchObject({ status: 'ready', warm: true, attemptId: attempt.claims.sub });
       const pooledBase = await pooled.listen({ host: '127.0.0.1', port: 0 });
-      expect((await httpCall(pooledBase, session.editorPath, { headers: attempt.headers })).body).toContain('Exam workspace');
+      expect((await httpCall(pooledBase, session.editorPath, { headers: attempt.headers })).body).toContain(
+        'Exam workspace',
+      );
       await pooled.workspaces.lifecycle.refill();
-      const warm = await docker.listContainers({ filters: { label: ['exam.pool=warm', `exam.orchestrator=${inject('workspaceInstance')}`] } });
+      const warm = await docker.listContainers({
+        filters: { label: ['exam.pool=warm', `exam.orchestrator=${inject('workspaceInstance')}`] },
+      });
       expect(warm.length).toBeGreaterThanOrEqual(2);
       // WARM_POOL_TYPES=vscode: no other type is pooled, even where its real image is on the engine.
       expect(new Set(warm.map((c) => c.Labels['exam.workspace-type']))).toEqual(new Set(['vscode']));

@@ -8,8 +8,13 @@ const socketPath = inject('dockerSocket');
 /** The engine multiplexes an exec's output in frames (8-byte header: stream, 0, 0, 0, 32-bit length); execIn keeps them as latin1. */
 function stdoutOf(raw: string): string {
   let out = '';
-  for (let i = 0; i + 8 <= raw.length; ) {
-    const length = ((raw.charCodeAt(i + 4) << 24) | (raw.charCodeAt(i + 5) << 16) | (raw.charCodeAt(i + 6) << 8) | raw.charCodeAt(i + 7)) >>> 0;
+  for (let i = 0; i + 8 <= raw.length;) {
+    const length =
+      ((raw.charCodeAt(i + 4) << 24) |
+        (raw.charCodeAt(i + 5) << 16) |
+        (raw.charCodeAt(i + 6) << 8) |
+        raw.charCodeAt(i + 7)) >>>
+      0;
     if (raw.charCodeAt(i) === 1) out += raw.slice(i + 8, i + 8 + length);
     i += 8 + length;
   }
@@ -23,27 +28,59 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
   let app: App;
   beforeAll(async () => {
     // 'excel' is served by the test image too; no other test fills a pool for it, so these creates are cold starts.
-    app = await buildTestApp({ socketPath: socketPath!, instance, env: { WORKSPACE_VOLUME_GRACE_SECONDS: '1', WORKSPACE_IMAGE_OVERRIDES: 'vscode=test,excel=test' } });
+    app = await buildTestApp({
+      socketPath: socketPath!,
+      instance,
+      env: { WORKSPACE_VOLUME_GRACE_SECONDS: '1', WORKSPACE_IMAGE_OVERRIDES: 'vscode=test,excel=test' },
+    });
   });
   const coldAttempt = () => newAttempt(app, { workspaceType: 'excel' });
   afterAll(() => app.close());
 
   const create = async (a: App, attempt: ReturnType<typeof newAttempt>) => {
-    const response = await a.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    const response = await a.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: attempt.headers,
+      payload: {},
+    });
     expect(response.statusCode, response.body).toBe(200);
     return response.json() as { sessionId: string; warm: boolean };
   };
   const write = async (sessionId: string, name: string, text: string) => {
-    const done = await execIn(docker, await containerOf(docker, sessionId), ['sh', '-c', `printf '%s' "$1" > /home/coder/workspace/${name}`, 'sh', text]);
+    const done = await execIn(docker, await containerOf(docker, sessionId), [
+      'sh',
+      '-c',
+      `printf '%s' "$1" > /home/coder/workspace/${name}`,
+      'sh',
+      text,
+    ]);
     expect(done.exitCode).toBe(0);
   };
-  const read = async (sessionId: string, name: string) => stdoutOf((await execIn(docker, await containerOf(docker, sessionId), ['cat', `/home/coder/workspace/${name}`])).output);
+  const read = async (sessionId: string, name: string) =>
+    stdoutOf(
+      (await execIn(docker, await containerOf(docker, sessionId), ['cat', `/home/coder/workspace/${name}`])).output,
+    );
   const beacon = (a: App, sessionId: string, token: string) =>
-    a.inject({ method: 'POST', url: `/api/session/${sessionId}/end`, headers: { 'content-type': 'text/plain;charset=UTF-8', origin: TAKER_ORIGIN }, payload: token });
-  const collect = (a: App, attemptId: string) => a.inject({ method: 'POST', url: `/internal/attempts/${attemptId}/collect`, headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN }, payload: {} });
-  const volumesOf = async (attemptId: string) => (await docker.listVolumes({ filters: { label: [`exam.attempt-id=${attemptId}`] } })).Volumes ?? [];
-  const volumeExists = async (name: string) => (await docker.listVolumes({ filters: { name: [name] } })).Volumes?.some((v) => v.Name === name) ?? false;
-  const containersOf = async (sessionId: string) => docker.listContainers({ all: true, filters: { label: [`exam.session-id=${sessionId}`] } });
+    a.inject({
+      method: 'POST',
+      url: `/api/session/${sessionId}/end`,
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: TAKER_ORIGIN },
+      payload: token,
+    });
+  const collect = (a: App, attemptId: string) =>
+    a.inject({
+      method: 'POST',
+      url: `/internal/attempts/${attemptId}/collect`,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+      payload: {},
+    });
+  const volumesOf = async (attemptId: string) =>
+    (await docker.listVolumes({ filters: { label: [`exam.attempt-id=${attemptId}`] } })).Volumes ?? [];
+  const volumeExists = async (name: string) =>
+    (await docker.listVolumes({ filters: { name: [name] } })).Volumes?.some((v) => v.Name === name) ?? false;
+  const containersOf = async (sessionId: string) =>
+    docker.listContainers({ all: true, filters: { label: [`exam.session-id=${sessionId}`] } });
 
   it('keeps the files when the page-close beacon ends the session and mounts them again on the next create', async () => {
     const attempt = coldAttempt();
@@ -64,14 +101,26 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
   });
 
   it('ignores the reloaded page’s late end beacon when the new page’s create already reused the session', async () => {
-    const graceful: App = await buildTestApp({ socketPath: socketPath!, instance, env: { WORKSPACE_PAGE_CLOSE_GRACE_MS: '60000', WORKSPACE_IMAGE_OVERRIDES: 'vscode=test,excel=test' } });
+    const graceful: App = await buildTestApp({
+      socketPath: socketPath!,
+      instance,
+      env: { WORKSPACE_PAGE_CLOSE_GRACE_MS: '60000', WORKSPACE_IMAGE_OVERRIDES: 'vscode=test,excel=test' },
+    });
     try {
       const attempt = newAttempt(graceful, { workspaceType: 'excel' });
       const session = await create(graceful, attempt);
       expect((await beacon(graceful, session.sessionId, attempt.token)).statusCode).toBe(204);
       expect((await containersOf(session.sessionId)).map((c) => c.State)).toEqual(['running']);
       // An explicit DELETE is not a page close: it ends the session at once.
-      expect((await graceful.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers })).statusCode).toBe(204);
+      expect(
+        (
+          await graceful.inject({
+            method: 'DELETE',
+            url: `/api/session/${session.sessionId}`,
+            headers: attempt.headers,
+          })
+        ).statusCode,
+      ).toBe(204);
       expect(await containersOf(session.sessionId)).toEqual([]);
     } finally {
       await graceful.close();
@@ -89,7 +138,9 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
     expect(collected.statusCode).toBe(200);
     expect(collected.json().files['notes.txt']).toMatchObject({ content: 'typed before the reload', size: 23 });
     // The helper container that read the volume is gone too.
-    expect(await docker.listContainers({ all: true, filters: { label: [`exam.session-id=reader-${volume!.Name}`] } })).toEqual([]);
+    expect(
+      await docker.listContainers({ all: true, filters: { label: [`exam.session-id=reader-${volume!.Name}`] } }),
+    ).toEqual([]);
 
     await app.workspaces.service.volumes.reap();
     expect(await volumeExists(volume!.Name)).toBe(true);
@@ -105,7 +156,9 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
     const first = await collect(app, attempt.claims.sub);
     expect(first.json().files['main.js']).toMatchObject({ content: 'console.log(1)\n', type: 'text/javascript' });
     expect(await containersOf(session.sessionId)).toEqual([]);
-    expect((await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions).toEqual([]);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions,
+    ).toEqual([]);
 
     // results-service retries a submit whose store failed: the files are still there.
     expect((await collect(app, attempt.claims.sub)).json().files['main.js']?.content).toBe('console.log(1)\n');
@@ -143,7 +196,9 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
       expect(again.warm).toBe(false);
       expect(await read(again.sessionId, 'warm.txt')).toBe('from the warm container');
 
-      const [spare] = await docker.listContainers({ filters: { label: ['exam.pool=warm', `exam.orchestrator=${instance}`] } });
+      const [spare] = await docker.listContainers({
+        filters: { label: ['exam.pool=warm', `exam.orchestrator=${instance}`] },
+      });
       const spareId = spare!.Labels['exam.session-id']!;
       const spareVolume = spare!.Mounts.find((m) => m.Destination === '/home/coder/workspace')!.Name!;
       await docker.getContainer(spare!.Id).kill();

@@ -16,7 +16,12 @@ export const volumeNameFor = (sessionId: string) => `exam-ws-${sessionId}`;
  * typed is lost). Ending a session removes the container only; the volume goes once its files were
  * collected at submit and the attempt is closed, or a grace period after the attempt was seen closed.
  */
-export function createVolumes(repo: SessionsRepository, deps: Omit<Deps, 'database'>, resolveEntry: EntryResolver, opts: VolumesOptions) {
+export function createVolumes(
+  repo: SessionsRepository,
+  deps: Omit<Deps, 'database'>,
+  resolveEntry: EntryResolver,
+  opts: VolumesOptions,
+) {
   const now = () => deps.clock.now();
   const engineOf = (backend: string): WorkspaceEngine | undefined => deps.engines.find((e) => e.kind === backend);
 
@@ -33,7 +38,13 @@ export function createVolumes(repo: SessionsRepository, deps: Omit<Deps, 'databa
 
     /** Records a new volume; called after its workspace row exists so the reaper never sees it unused. */
     async record(row: WorkspaceRow): Promise<void> {
-      await repo.insertVolume({ name: row.volume!, backend: row.backend, workspaceType: row.workspaceType, attemptId: row.attemptId, createdAt: now() });
+      await repo.insertVolume({
+        name: row.volume!,
+        backend: row.backend,
+        workspaceType: row.workspaceType,
+        attemptId: row.attemptId,
+        createdAt: now(),
+      });
     },
 
     /** The attempt's volume from an earlier session, if any is left. */
@@ -55,7 +66,9 @@ export function createVolumes(repo: SessionsRepository, deps: Omit<Deps, 'databa
     async read(volume: VolumeRow): Promise<Record<string, WorkspaceFile>> {
       const engine = engineOf(volume.backend);
       if (!engine) return {};
-      return engine.archiveVolume(volume.name, resolveEntry(volume.workspaceType), (tar) => collectFiles(tar, opts.collect));
+      return engine.archiveVolume(volume.name, resolveEntry(volume.workspaceType), (tar) =>
+        collectFiles(tar, opts.collect),
+      );
     },
 
     markCollected: (volume: VolumeRow) => repo.updateVolume(volume.name, { collectedAt: now() }),

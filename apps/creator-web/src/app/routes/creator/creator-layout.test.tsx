@@ -36,7 +36,11 @@ describe('creator route guard', () => {
 
   it('drops the token and returns to sign-in when an API call answers 401', async () => {
     signInAs();
-    server.use(http.get('*/api/exams/auth_exams', () => HttpResponse.json(errorBody('UNAUTHENTICATED', 'Token expired'), { status: 401 })));
+    server.use(
+      http.get('*/api/exams/auth_exams', () =>
+        HttpResponse.json(errorBody('UNAUTHENTICATED', 'Token expired'), { status: 401 }),
+      ),
+    );
     const { router } = renderApp('/creator/dashboard');
     await waitFor(() => expect(router.state.location.pathname).toBe('/creator/auth'));
     expect(localStorage.getItem('authToken')).toBeNull();

@@ -5,7 +5,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { GraduationCap, LogOut } from 'lucide-react';
 import { Link, Outlet, redirect, useLoaderData, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
-import { clearAllStorage, clearToken, emailOfToken, findStoredUser, getToken, isTokenUsable } from '../../../lib/auth-storage.ts';
+import {
+  clearAllStorage,
+  clearToken,
+  emailOfToken,
+  findStoredUser,
+  getToken,
+  isTokenUsable,
+} from '../../../lib/auth-storage.ts';
 
 /** Spec section 2, Guard: a missing, undecodable or expired token is removed and the creator signs in again. */
 export function creatorGuard(): { email: string } {

@@ -7,7 +7,9 @@ import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 
 function stat(label: string) {
-  return within(screen.getByRole('region', { name: 'Summary' })).getByText(label).parentElement?.querySelector('p:nth-of-type(2)')?.textContent;
+  return within(screen.getByRole('region', { name: 'Summary' }))
+    .getByText(label)
+    .parentElement?.querySelector('p:nth-of-type(2)')?.textContent;
 }
 
 describe('creator dashboard', () => {
@@ -21,21 +23,56 @@ describe('creator dashboard', () => {
 
   it('splits exams into the published and draft tables with their columns and counts', async () => {
     seedExams(
-      makeExam({ title: 'Live Quiz', isDraft: false, isLive: true, publishedAt: '2025-03-04T10:00:00.000Z', questions: [] }),
+      makeExam({
+        title: 'Live Quiz',
+        isDraft: false,
+        isLive: true,
+        publishedAt: '2025-03-04T10:00:00.000Z',
+        questions: [],
+      }),
       makeExam({ title: 'Offline Quiz', isDraft: false, isLive: false }),
       makeExam({ title: 'Draft Quiz', isDraft: true, createdAt: '2025-02-01T10:00:00.000Z' }),
     );
-    server.use(http.get('*/api/results/summary', () => HttpResponse.json({ exams: [{ examId: examStore.exams[0]?.id ?? '', examTitle: examStore.exams[0]?.title ?? '', started: 7, submitted: 5, graded: 2, avgScore: 80 }] })));
+    server.use(
+      http.get('*/api/results/summary', () =>
+        HttpResponse.json({
+          exams: [
+            {
+              examId: examStore.exams[0]?.id ?? '',
+              examTitle: examStore.exams[0]?.title ?? '',
+              started: 7,
+              submitted: 5,
+              graded: 2,
+              avgScore: 80,
+            },
+          ],
+        }),
+      ),
+    );
     signInAs();
     renderApp('/creator/dashboard');
     const published = await screen.findByRole('table', { name: 'Published Exams' });
-    const headers = within(published).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['Title', 'Status', 'Questions', 'Published', 'Last Edit', 'Invites', 'Submissions', 'Actions']);
+    const headers = within(published)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual([
+      'Title',
+      'Status',
+      'Questions',
+      'Published',
+      'Last Edit',
+      'Invites',
+      'Submissions',
+      'Actions',
+    ]);
     const liveRow = within(published).getByRole('row', { name: /Live Quiz/ });
     expect(within(liveRow).getByText('Mar 4, 2025')).toBeInTheDocument();
     expect(within(liveRow).getByRole('switch')).toBeChecked();
     expect(within(liveRow).getByRole('cell', { name: '7' })).toBeInTheDocument();
-    expect(within(liveRow).getByRole('link', { name: 'View Insights' })).toHaveAttribute('href', `/creator/exam-insights/${examStore.exams[0]?.id}`);
+    expect(within(liveRow).getByRole('link', { name: 'View Insights' })).toHaveAttribute(
+      'href',
+      `/creator/exam-insights/${examStore.exams[0]?.id}`,
+    );
     const drafts = screen.getByRole('table', { name: 'Draft Exams' });
     expect(within(drafts).getByRole('row', { name: /Draft Quiz/ })).toHaveTextContent('Feb 1, 2025');
     await waitFor(() => expect(stat('Total Submissions')).toBe('5'));
@@ -46,7 +83,9 @@ describe('creator dashboard', () => {
 
   it("shows '—' for submissions and invites when the results service fails", async () => {
     seedExams(makeExam({ title: 'Quiz', isDraft: false }));
-    server.use(http.get('*/api/results/summary', () => HttpResponse.json(errorBody('UNAVAILABLE', 'down'), { status: 503 })));
+    server.use(
+      http.get('*/api/results/summary', () => HttpResponse.json(errorBody('UNAVAILABLE', 'down'), { status: 503 })),
+    );
     signInAs();
     renderApp('/creator/dashboard');
     const row = await screen.findByRole('row', { name: /Quiz/ });
@@ -62,7 +101,9 @@ describe('creator dashboard', () => {
     await user.click(within(row).getByRole('switch'));
     expect(await screen.findByText('Exam is now live')).toBeInTheDocument();
     expect(within(row).getByRole('switch')).toBeChecked();
-    expect(examStore.writes).toEqual([{ method: 'PUT', path: `/api/exams/${examStore.exams[0]?.id}`, body: { isLive: true } }]);
+    expect(examStore.writes).toEqual([
+      { method: 'PUT', path: `/api/exams/${examStore.exams[0]?.id}`, body: { isLive: true } },
+    ]);
   });
 
   it('puts the switch back and shows the error when the server refuses the change', async () => {
@@ -83,7 +124,9 @@ describe('creator dashboard', () => {
     const row = await screen.findByRole('row', { name: /Old Draft/ });
     await user.click(within(row).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('alertdialog');
-    expect(dialog).toHaveTextContent('Are you sure you want to delete the draft "Old Draft"? This action cannot be undone.');
+    expect(dialog).toHaveTextContent(
+      'Are you sure you want to delete the draft "Old Draft"? This action cannot be undone.',
+    );
     expect(examStore.writes).toEqual([]);
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
@@ -147,9 +190,21 @@ describe('published exam actions', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Preview' }));
     const examId = examStore.exams[0]?.id;
     expect(open).toHaveBeenCalledWith(`http://taker.test/exam/${examId}?creator=true`, '_blank');
-    window.dispatchEvent(new MessageEvent('message', { data: 'preview-ready', origin: 'http://evil.test', source: previewWindow as unknown as Window }));
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: 'preview-ready',
+        origin: 'http://evil.test',
+        source: previewWindow as unknown as Window,
+      }),
+    );
     expect(previewWindow.postMessage).not.toHaveBeenCalled();
-    window.dispatchEvent(new MessageEvent('message', { data: { type: 'preview-ready' }, origin: 'http://taker.test', source: previewWindow as unknown as Window }));
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { type: 'preview-ready' },
+        origin: 'http://taker.test',
+        source: previewWindow as unknown as Window,
+      }),
+    );
     expect(previewWindow.postMessage).toHaveBeenCalledWith({ type: 'preview-token', token }, 'http://taker.test');
   });
 });

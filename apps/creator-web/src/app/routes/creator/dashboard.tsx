@@ -52,7 +52,16 @@ export function DashboardRoute() {
         <ExamsLoading />
       ) : exams.isError ? (
         <Card>
-          <EmptyState icon={<AlertTriangle aria-hidden />} title="Could not load your exams" description={userMessageOf(exams.error)} action={<Button variant="secondary" onClick={() => void exams.refetch()}>Try again</Button>} />
+          <EmptyState
+            icon={<AlertTriangle aria-hidden />}
+            title="Could not load your exams"
+            description={userMessageOf(exams.error)}
+            action={
+              <Button variant="secondary" onClick={() => void exams.refetch()}>
+                Try again
+              </Button>
+            }
+          />
         </Card>
       ) : (
         <div className="flex flex-col gap-6">

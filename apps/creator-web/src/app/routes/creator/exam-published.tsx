@@ -37,7 +37,12 @@ export function ExamPublishedRoute() {
   if (exam.isError) {
     return (
       <Card className="mx-auto max-w-lg">
-        <EmptyState icon={<FileQuestion aria-hidden />} title="Exam Not Found" description="It may have been deleted, or it belongs to another account." action={<BackToDashboard variant="primary" />} />
+        <EmptyState
+          icon={<FileQuestion aria-hidden />}
+          title="Exam Not Found"
+          description="It may have been deleted, or it belongs to another account."
+          action={<BackToDashboard variant="primary" />}
+        />
       </Card>
     );
   }
@@ -48,7 +53,12 @@ export function ExamPublishedRoute() {
     setLive.mutate(
       { examId: data.id, isLive },
       {
-        onSuccess: () => toast.success(isLive ? 'Exam is now live! Candidates can access it.' : 'Exam is no longer live. Candidates cannot access it.'),
+        onSuccess: () =>
+          toast.success(
+            isLive
+              ? 'Exam is now live! Candidates can access it.'
+              : 'Exam is no longer live. Candidates cannot access it.',
+          ),
         onError: (error) => toast.error(userMessageOf(error)),
       },
     );
@@ -70,19 +80,36 @@ export function ExamPublishedRoute() {
               Exam URL
             </label>
             <div className="flex gap-2">
-              <Input id={urlId} readOnly value={url} onFocus={(event) => event.currentTarget.select()} className="font-mono" />
+              <Input
+                id={urlId}
+                readOnly
+                value={url}
+                onFocus={(event) => event.currentTarget.select()}
+                className="font-mono"
+              />
               <Button variant="secondary" className="shrink-0 whitespace-nowrap" onClick={() => void copyExamUrl(url)}>
                 <Copy aria-hidden className="h-4 w-4" /> Copy URL
               </Button>
             </div>
           </div>
-          <SwitchField label="Make Exam Live" hint="Only live exams can be opened by candidates." checked={data.isLive} onCheckedChange={toggleLive} />
+          <SwitchField
+            label="Make Exam Live"
+            hint="Only live exams can be opened by candidates."
+            checked={data.isLive}
+            onCheckedChange={toggleLive}
+          />
           <div
             role="status"
-            className={data.isLive ? 'flex items-center gap-2 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800' : 'flex items-center gap-2 rounded-lg border border-yellow-200 bg-yellow-50 px-3 py-2 text-sm text-yellow-800'}
+            className={
+              data.isLive
+                ? 'flex items-center gap-2 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800'
+                : 'flex items-center gap-2 rounded-lg border border-yellow-200 bg-yellow-50 px-3 py-2 text-sm text-yellow-800'
+            }
           >
             {data.isLive ? <Radio aria-hidden className="h-4 w-4" /> : <WifiOff aria-hidden className="h-4 w-4" />}
-            {data.isLive ? 'This exam is live. Candidates can access it.' : 'This exam is offline. Candidates cannot access it until you make it live.'}
+            {data.isLive
+              ? 'This exam is live. Candidates can access it.'
+              : 'This exam is offline. Candidates cannot access it until you make it live.'}
           </div>
         </CardBody>
       </Card>

@@ -9,9 +9,20 @@ import { server } from '../../../testing/server.ts';
 import { makeInsightsReport, makeItem } from './result-factories.ts';
 
 function serveInsights(report: InsightsReport) {
-  const exam = makeExam({ id: 'exam-ins', title: 'Data Structures Final', isDraft: false, publishedAt: '2025-01-06T09:00:00.000Z' });
+  const exam = makeExam({
+    id: 'exam-ins',
+    title: 'Data Structures Final',
+    isDraft: false,
+    publishedAt: '2025-01-06T09:00:00.000Z',
+  });
   seedExams(exam);
-  server.use(http.get('*/api/exams/:examId/insights', ({ params }) => (params.examId === exam.id ? HttpResponse.json(report) : HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'), { status: 404 }))));
+  server.use(
+    http.get('*/api/exams/:examId/insights', ({ params }) =>
+      params.examId === exam.id
+        ? HttpResponse.json(report)
+        : HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'), { status: 404 }),
+    ),
+  );
   return exam;
 }
 
@@ -23,7 +34,10 @@ async function openInsights(report: InsightsReport) {
   return view;
 }
 
-const rankingNames = () => within(screen.getByRole('table', { name: 'Candidate Ranking' })).getAllByTestId('ranking-row').map((row) => row.querySelectorAll('td')[1]?.textContent);
+const rankingNames = () =>
+  within(screen.getByRole('table', { name: 'Candidate Ranking' }))
+    .getAllByTestId('ranking-row')
+    .map((row) => row.querySelectorAll('td')[1]?.textContent);
 const footer = () => screen.getByText(/^Showing \d+ to \d+ of \d+ entries$/).textContent;
 
 describe('exam insights', () => {
@@ -35,7 +49,10 @@ describe('exam insights', () => {
     expect(within(summary).getByText('Cohort Size').nextElementSibling).toHaveTextContent('25');
     expect(within(summary).getByText('Exam Submitted').nextElementSibling).toHaveTextContent('23');
     expect(within(summary).getByTestId('pending-count')).toHaveTextContent('3 pending');
-    expect(within(summary).getByRole('link', { name: 'Grade now' })).toHaveAttribute('href', '/creator/exam-insights/exam-ins/submissions');
+    expect(within(summary).getByRole('link', { name: 'Grade now' })).toHaveAttribute(
+      'href',
+      '/creator/exam-insights/exam-ins/submissions',
+    );
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/creator/dashboard');
   });
 
@@ -76,7 +93,12 @@ describe('exam insights', () => {
   it("shows '—' with the reason for a figure that could not be computed, and the explanation of the others", async () => {
     const report = makeInsightsReport({
       items: [makeItem(0, { facility: null, discriminationIndex: null }), makeItem(1)],
-      integrity: { avgTimeToCompleteSeconds: 845, focusPercent: 93.4, externalPasteBlocked: 4, copyWritingPercent: null },
+      integrity: {
+        avgTimeToCompleteSeconds: 845,
+        focusPercent: 93.4,
+        externalPasteBlocked: 4,
+        copyWritingPercent: null,
+      },
       reasons: {
         'items.0.facility': 'No candidate has a mark for this question yet.',
         'items.0.discriminationIndex': 'Zero variance: every candidate got the same mark.',
@@ -85,21 +107,31 @@ describe('exam insights', () => {
     });
     const { user } = await openInsights(report);
     const first = within(screen.getByRole('table', { name: 'Assessment Breakdown' })).getAllByTestId('item-row')[0]!;
-    expect(within(first).getByText('(No candidate has a mark for this question yet.)', { exact: false })).toBeInTheDocument();
+    expect(
+      within(first).getByText('(No candidate has a mark for this question yet.)', { exact: false }),
+    ).toBeInTheDocument();
     expect(within(first).getByText(/Zero variance/)).toBeInTheDocument();
     expect(within(first).getAllByText('—')).toHaveLength(2);
     const integrity = screen.getByRole('region', { name: 'Integrity Breakdown' });
-    expect(within(integrity).getAllByText(/No candidate wrote an answer long enough to compare\./).length).toBeGreaterThan(0);
+    expect(
+      within(integrity).getAllByText(/No candidate wrote an answer long enough to compare\./).length,
+    ).toBeGreaterThan(0);
     expect(within(integrity).getByText('4 blocked')).toBeInTheDocument();
 
     const second = within(screen.getByRole('table', { name: 'Assessment Breakdown' })).getAllByTestId('item-row')[1]!;
     await user.hover(within(second).getByText('70%'));
-    expect(await screen.findByRole('tooltip')).toHaveTextContent('Facility index: the share of candidates who answered correctly.');
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      'Facility index: the share of candidates who answered correctly.',
+    );
   });
 
   it("shows 'Exam not found' with Back to Dashboard when the exam cannot be loaded", async () => {
     seedExams();
-    server.use(http.get('*/api/exams/:examId/insights', () => HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'), { status: 404 })));
+    server.use(
+      http.get('*/api/exams/:examId/insights', () =>
+        HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'), { status: 404 }),
+      ),
+    );
     signInAs();
     renderApp('/creator/exam-insights/missing');
     expect(await screen.findByText('Exam not found')).toBeInTheDocument();

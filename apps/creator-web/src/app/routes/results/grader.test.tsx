@@ -1,4 +1,10 @@
-import { RESULTS_PAGE_MAX, ResultSummarySchema, type GradeResult, type ResultDetail, type ResultSummary } from '@exam/domain/result';
+import {
+  RESULTS_PAGE_MAX,
+  ResultSummarySchema,
+  type GradeResult,
+  type ResultDetail,
+  type ResultSummary,
+} from '@exam/domain/result';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -15,13 +21,30 @@ if (!('getClientRects' in Range.prototype)) {
 }
 
 /** A fake results-service holding one result; PATCH bodies are recorded and can be made to fail. */
-function serveResult(detail: ResultDetail, opts: { failPatches?: number; transcript?: 'error' | ReturnType<typeof makeMessage>[]; others?: ResultSummary[] } = {}) {
+function serveResult(
+  detail: ResultDetail,
+  opts: {
+    failPatches?: number;
+    transcript?: 'error' | ReturnType<typeof makeMessage>[];
+    others?: ResultSummary[];
+  } = {},
+) {
   const patches: GradeResult[] = [];
   let failures = opts.failPatches ?? 0;
-  const summary = { ...detail, questionAnswers: undefined, events: undefined, workspace_files: undefined, attemptId: undefined };
+  const summary = {
+    ...detail,
+    questionAnswers: undefined,
+    events: undefined,
+    workspace_files: undefined,
+    attemptId: undefined,
+  };
   server.use(
     fakeResultList([ResultSummarySchema.parse(summary), ...(opts.others ?? [])]).handler,
-    http.get('*/api/results/:id', ({ params }) => (params.id === detail.id ? HttpResponse.json(detail) : HttpResponse.json(errorBody('NOT_FOUND', 'Result not found'), { status: 404 }))),
+    http.get('*/api/results/:id', ({ params }) =>
+      params.id === detail.id
+        ? HttpResponse.json(detail)
+        : HttpResponse.json(errorBody('NOT_FOUND', 'Result not found'), { status: 404 }),
+    ),
     http.patch('*/api/results/:id', async ({ request }) => {
       const body = (await request.json()) as GradeResult;
       patches.push(body);
@@ -32,13 +55,16 @@ function serveResult(detail: ResultDetail, opts: { failPatches?: number; transcr
       return HttpResponse.json({ ...detail, isGraded: true });
     }),
     http.get('*/api/llm/attempts/:attemptId/transcript', () =>
-      opts.transcript === 'error' ? HttpResponse.json(errorBody('UNAVAILABLE', 'llm-gateway is unavailable'), { status: 503 }) : HttpResponse.json({ messages: opts.transcript ?? [] }),
+      opts.transcript === 'error'
+        ? HttpResponse.json(errorBody('UNAVAILABLE', 'llm-gateway is unavailable'), { status: 503 })
+        : HttpResponse.json({ messages: opts.transcript ?? [] }),
     ),
   );
   return patches;
 }
 
-const graderPath = (detail: ResultDetail, candidate = detail.studentId) => `/creator/grade/${detail.examId}/candidate/${candidate}`;
+const graderPath = (detail: ResultDetail, candidate = detail.studentId) =>
+  `/creator/grade/${detail.examId}/candidate/${candidate}`;
 
 describe('grader', () => {
   it('finds the candidate by student id and shows the candidate info, answers and the empty chat', async () => {
@@ -50,15 +76,26 @@ describe('grader', () => {
     expect(candidate).toHaveTextContent('Grace Hopper');
     expect(candidate).toHaveTextContent('S-77');
     expect(candidate).toHaveTextContent('12m 34s');
-    expect(within(screen.getByRole('group', { name: 'Question 3' })).getByRole('button', { name: 'Download File' })).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('group', { name: 'Question 3' })).getByRole('button', { name: 'Download File' }),
+    ).toBeInTheDocument();
     expect(await screen.findByText('The candidate did not use the AI assistant.')).toBeInTheDocument();
     expect(screen.getByText('No workspace files were saved for this submission')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Back to Insights' })).toHaveAttribute('href', `/creator/exam-insights/${detail.examId}`);
+    expect(screen.getByRole('link', { name: 'Back to Insights' })).toHaveAttribute(
+      'href',
+      `/creator/exam-insights/${detail.examId}`,
+    );
   });
 
   it('finds a candidate by student id among more results than one page holds', async () => {
-    const detail = makeResultDetail({ userName: 'Oldest Candidate', studentId: 'S-OLD', completedAt: '2020-01-01T00:00:00.000Z' });
-    const newer = Array.from({ length: RESULTS_PAGE_MAX + 10 }, () => makeResultSummary({ examId: detail.examId, completedAt: '2025-06-01T00:00:00.000Z' }));
+    const detail = makeResultDetail({
+      userName: 'Oldest Candidate',
+      studentId: 'S-OLD',
+      completedAt: '2020-01-01T00:00:00.000Z',
+    });
+    const newer = Array.from({ length: RESULTS_PAGE_MAX + 10 }, () =>
+      makeResultSummary({ examId: detail.examId, completedAt: '2025-06-01T00:00:00.000Z' }),
+    );
     serveResult(detail, { others: newer });
     signInAs();
     renderApp(graderPath(detail));
@@ -75,7 +112,10 @@ describe('grader', () => {
     await user.click(within(second).getByRole('button', { name: 'Correct' }));
     expect(within(second).getByRole('button', { name: 'Correct' })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByText('You have unsaved changes')).toBeInTheDocument();
-    await user.type(within(screen.getByRole('group', { name: 'Question 3' })).getByLabelText('Feedback for question 3'), 'No file');
+    await user.type(
+      within(screen.getByRole('group', { name: 'Question 3' })).getByLabelText('Feedback for question 3'),
+      'No file',
+    );
     await user.click(screen.getByRole('button', { name: 'Save Grading' }));
     expect(await screen.findByRole('heading', { name: /Candidate Submissions/ })).toBeInTheDocument();
     expect(patches).toEqual([
@@ -103,7 +143,9 @@ describe('grader', () => {
     expect(router.state.location.pathname).toBe(graderPath(detail));
 
     await user.click(screen.getByRole('button', { name: 'Save Grading' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/creator/exam-insights/${detail.examId}/submissions`));
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/creator/exam-insights/${detail.examId}/submissions`),
+    );
     expect(patches).toHaveLength(2);
     expect(patches[1]).toEqual(patches[0]);
     expect(patches[1]!.grading[1]).toEqual({ questionIndex: 1, isGraded: true, isCorrect: false, feedback: '' });
@@ -111,7 +153,12 @@ describe('grader', () => {
 
   it('shows the real chat transcript, or the error when it cannot be loaded', async () => {
     const detail = makeResultDetail();
-    serveResult(detail, { transcript: [makeMessage({ role: 'user', content: 'What is recursion?', questionIndex: 1 }), makeMessage({ role: 'assistant', content: 'A function that calls itself.' })] });
+    serveResult(detail, {
+      transcript: [
+        makeMessage({ role: 'user', content: 'What is recursion?', questionIndex: 1 }),
+        makeMessage({ role: 'assistant', content: 'A function that calls itself.' }),
+      ],
+    });
     signInAs();
     const view = renderApp(graderPath(detail));
     const conversation = await screen.findByRole('list', { name: 'Conversation' });
@@ -128,7 +175,18 @@ describe('grader', () => {
   });
 
   it('opens a workspace file read-only with the language of its extension', async () => {
-    const detail = makeResultDetail({ workspace_files: { 'src/main.py': { content: 'print("hi")\n', lastModified: '2025-01-05T14:00:00Z', size: 12, type: 'text/x-python', isBinary: false, truncated: false } } });
+    const detail = makeResultDetail({
+      workspace_files: {
+        'src/main.py': {
+          content: 'print("hi")\n',
+          lastModified: '2025-01-05T14:00:00Z',
+          size: 12,
+          type: 'text/x-python',
+          isBinary: false,
+          truncated: false,
+        },
+      },
+    });
     serveResult(detail);
     signInAs();
     const { user } = renderApp(graderPath(detail));

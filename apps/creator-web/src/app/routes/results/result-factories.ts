@@ -1,6 +1,17 @@
-import { InsightsReportSchema, type InsightsCandidate, type InsightsItem, type InsightsReport } from '@exam/domain/insights';
+import {
+  InsightsReportSchema,
+  type InsightsCandidate,
+  type InsightsItem,
+  type InsightsReport,
+} from '@exam/domain/insights';
 import type { TranscriptMessage } from '@exam/domain/internal';
-import { ResultDetailSchema, ResultSummarySchema, type QuestionAnswer, type ResultDetail, type ResultSummary } from '@exam/domain/result';
+import {
+  ResultDetailSchema,
+  ResultSummarySchema,
+  type QuestionAnswer,
+  type ResultDetail,
+  type ResultSummary,
+} from '@exam/domain/result';
 
 let sequence = 0;
 const next = (prefix: string) => `${prefix}-${++sequence}`;
@@ -28,7 +39,18 @@ export function makeResultSummary(overrides: Partial<ResultSummary> = {}): Resul
 }
 
 export function makeQuestionAnswer(overrides: Partial<QuestionAnswer> & { questionIndex: number }): QuestionAnswer {
-  return { question: `Question ${overrides.questionIndex + 1}`, content: '', questionType: 'short-answer', options: [], correctAnswer: null, answer: 'No answer provided', isCorrect: null, isGraded: false, feedback: '', ...overrides };
+  return {
+    question: `Question ${overrides.questionIndex + 1}`,
+    content: '',
+    questionType: 'short-answer',
+    options: [],
+    correctAnswer: null,
+    answer: 'No answer provided',
+    isCorrect: null,
+    isGraded: false,
+    feedback: '',
+    ...overrides,
+  };
 }
 
 /** GET /api/results/{id}: an MCQ graded correct, an ungraded short answer and an ungraded file upload. */
@@ -38,9 +60,24 @@ export function makeResultDetail(overrides: Partial<ResultDetail> = {}): ResultD
     ...summary,
     attemptId: next('attempt'),
     questionAnswers: [
-      makeQuestionAnswer({ questionIndex: 0, question: 'Big-O of binary search', questionType: 'mcq', options: ['O(n)', 'O(log n)'], correctAnswer: 'O(log n)', answer: 'O(log n)', isCorrect: true, isGraded: true }),
+      makeQuestionAnswer({
+        questionIndex: 0,
+        question: 'Big-O of binary search',
+        questionType: 'mcq',
+        options: ['O(n)', 'O(log n)'],
+        correctAnswer: 'O(log n)',
+        answer: 'O(log n)',
+        isCorrect: true,
+        isGraded: true,
+      }),
       makeQuestionAnswer({ questionIndex: 1, question: 'Explain recursion', answer: 'A function calling itself' }),
-      makeQuestionAnswer({ questionIndex: 2, question: 'Upload your report', questionType: 'file-upload', answer: 'report.pdf', file: { fileName: 'report.pdf', size: 2048 } }),
+      makeQuestionAnswer({
+        questionIndex: 2,
+        question: 'Upload your report',
+        questionType: 'file-upload',
+        answer: 'report.pdf',
+        file: { fileName: 'report.pdf', size: 2048 },
+      }),
     ],
     events: [],
     workspace_files: {},
@@ -49,7 +86,16 @@ export function makeResultDetail(overrides: Partial<ResultDetail> = {}): ResultD
 }
 
 export function makeMessage(overrides: Partial<TranscriptMessage> = {}): TranscriptMessage {
-  return { id: next('msg'), role: 'user', content: 'Hello', questionIndex: null, isError: false, files: [], createdAt: '2025-01-05T14:00:00.000Z', ...overrides };
+  return {
+    id: next('msg'),
+    role: 'user',
+    content: 'Hello',
+    questionIndex: null,
+    isError: false,
+    files: [],
+    createdAt: '2025-01-05T14:00:00.000Z',
+    ...overrides,
+  };
 }
 
 export function makeCandidate(index: number, overrides: Partial<InsightsCandidate> = {}): InsightsCandidate {
@@ -99,8 +145,23 @@ export function makeItem(questionIndex: number, overrides: Partial<InsightsItem>
 export function makeInsightsReport(overrides: Partial<InsightsReport> = {}): InsightsReport {
   return InsightsReportSchema.parse({
     cohort: { invited: 25, started: 25, submitted: 23, graded: 20, pending: 3 },
-    test: { candidates: 23, maxScore: 3, mean: 61.2, median: 66.7, sd: 20.1, skewness: -0.31, kurtosis: -1.2, cronbachAlpha: 0.78, errorRatio: 46.9, standardError: 9.4 },
-    items: [makeItem(0), makeItem(1, { topic: 'Graphs' }), makeItem(2, { topic: 'Graphs', type: 'file-upload', randomGuessScore: 0 })],
+    test: {
+      candidates: 23,
+      maxScore: 3,
+      mean: 61.2,
+      median: 66.7,
+      sd: 20.1,
+      skewness: -0.31,
+      kurtosis: -1.2,
+      cronbachAlpha: 0.78,
+      errorRatio: 46.9,
+      standardError: 9.4,
+    },
+    items: [
+      makeItem(0),
+      makeItem(1, { topic: 'Graphs' }),
+      makeItem(2, { topic: 'Graphs', type: 'file-upload', randomGuessScore: 0 }),
+    ],
     candidates: Array.from({ length: 23 }, (_, i) => makeCandidate(i + 1)),
     topics: [
       { topic: 'Sorting', questions: 1, rawScorePercent: 70, abilityPercent: 62, reasoningPercent: 55 },
@@ -110,7 +171,10 @@ export function makeInsightsReport(overrides: Partial<InsightsReport> = {}): Ins
     integrity: { avgTimeToCompleteSeconds: 845, focusPercent: 93.4, externalPasteBlocked: 4, copyWritingPercent: 12.5 },
     rasch: { converged: true, iterations: 42, logLikelihood: -120.5, quadraturePoints: 41 },
     reasoningFormula: 'Reasoning = 100 × (sum of credits) ÷ (number of questions).',
-    explanations: { 'item.facility': 'Facility index: the share of candidates who answered correctly.', 'candidate.rawScore': 'Correct answers as a percentage.' },
+    explanations: {
+      'item.facility': 'Facility index: the share of candidates who answered correctly.',
+      'candidate.rawScore': 'Correct answers as a percentage.',
+    },
     reasons: {},
     ...overrides,
   });

@@ -19,7 +19,11 @@ function serveResult(initial: ResultDetail, opts: { failPatches?: number } = {})
   let failures = opts.failPatches ?? 0;
   let current = initial;
   server.use(
-    http.get('*/api/results/:id', ({ params }) => (params.id === current.id ? HttpResponse.json(current) : HttpResponse.json(errorBody('NOT_FOUND', 'Result not found'), { status: 404 }))),
+    http.get('*/api/results/:id', ({ params }) =>
+      params.id === current.id
+        ? HttpResponse.json(current)
+        : HttpResponse.json(errorBody('NOT_FOUND', 'Result not found'), { status: 404 }),
+    ),
     http.patch('*/api/results/:id', async ({ request }) => {
       const body = (await request.json()) as GradeResult;
       patches.push(body);
@@ -29,12 +33,27 @@ function serveResult(initial: ResultDetail, opts: { failPatches?: number } = {})
       }
       const questionAnswers = current.questionAnswers.map((qa) => {
         const entry = body.grading.find((g) => g.questionIndex === qa.questionIndex);
-        return entry ? { ...qa, isGraded: entry.isGraded, isCorrect: entry.isGraded ? (entry.isCorrect ?? null) : null, feedback: entry.feedback } : qa;
+        return entry
+          ? {
+              ...qa,
+              isGraded: entry.isGraded,
+              isCorrect: entry.isGraded ? (entry.isCorrect ?? null) : null,
+              feedback: entry.feedback,
+            }
+          : qa;
       });
       const gradedCount = questionAnswers.filter((qa) => qa.isGraded).length;
       const correctCount = questionAnswers.filter((qa) => qa.isCorrect === true).length;
       const isGraded = gradedCount === questionAnswers.length;
-      current = { ...current, questionAnswers, gradedCount, correctCount, isGraded, gradedAt: isGraded ? '2025-01-06T09:00:00.000Z' : null, score: isGraded ? Math.round((100 * correctCount) / questionAnswers.length) : null };
+      current = {
+        ...current,
+        questionAnswers,
+        gradedCount,
+        correctCount,
+        isGraded,
+        gradedAt: isGraded ? '2025-01-06T09:00:00.000Z' : null,
+        score: isGraded ? Math.round((100 * correctCount) / questionAnswers.length) : null,
+      };
       return HttpResponse.json(current);
     }),
     http.get('*/api/llm/attempts/:attemptId/transcript', () => HttpResponse.json({ messages: [] })),
@@ -49,7 +68,8 @@ async function openResult(detail: ResultDetail) {
 }
 
 const badge = () => screen.getByTestId('result-score');
-const verdict = (question: number, name: 'Correct' | 'Incorrect') => within(screen.getByRole('group', { name: `Question ${question}` })).getByRole('button', { name });
+const verdict = (question: number, name: 'Correct' | 'Incorrect') =>
+  within(screen.getByRole('group', { name: `Question ${question}` })).getByRole('button', { name });
 
 describe('result details', () => {
   it('auto-saves a verdict 500 ms after the change, showing it unsaved meanwhile', async () => {

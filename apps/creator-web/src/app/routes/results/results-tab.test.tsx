@@ -11,7 +11,10 @@ import { makeResultSummary } from './result-factories.ts';
 
 function serveResults(results: ResultSummary[], exams: ExamResultsSummary['exams'] = []) {
   const list = fakeResultList(results);
-  server.use(list.handler, http.get('*/api/results/summary', () => HttpResponse.json({ exams })));
+  server.use(
+    list.handler,
+    http.get('*/api/results/summary', () => HttpResponse.json({ exams })),
+  );
   return list;
 }
 
@@ -22,20 +25,80 @@ async function openResultsTab() {
   return view;
 }
 
-const studentsInTable = () => within(screen.getByRole('table', { name: 'Exam Grading' })).getAllByTestId('grading-row').map((row) => row.querySelector('td')?.textContent);
+const studentsInTable = () =>
+  within(screen.getByRole('table', { name: 'Exam Grading' }))
+    .getAllByTestId('grading-row')
+    .map((row) => row.querySelector('td')?.textContent);
 
 describe('dashboard Results tab', () => {
   const results = [
-    makeResultSummary({ userName: 'Carol', studentId: 'S-3', examTitle: 'Biology', isGraded: true, score: 45, correctCount: 9, gradedCount: 20, totalQuestions: 20, answeredCount: 18, completedAt: '2025-01-03T10:00:00.000Z' }),
-    makeResultSummary({ userName: 'alice', studentId: 'S-1', examTitle: 'Physics', isGraded: false, score: null, correctCount: 2, gradedCount: 3, completedAt: '2025-01-05T10:00:00.000Z' }),
-    makeResultSummary({ userName: 'Bob', studentId: 'X-42', examTitle: 'Algebra', isGraded: true, score: 90, correctCount: 9, gradedCount: 10, totalQuestions: 10, completedAt: '2025-01-04T10:00:00.000Z' }),
-    makeResultSummary({ userName: '', studentId: 'S-9', examTitle: 'Physics', isGraded: false, score: null, correctCount: 0, gradedCount: 0, completedAt: '2025-01-01T10:00:00.000Z' }),
+    makeResultSummary({
+      userName: 'Carol',
+      studentId: 'S-3',
+      examTitle: 'Biology',
+      isGraded: true,
+      score: 45,
+      correctCount: 9,
+      gradedCount: 20,
+      totalQuestions: 20,
+      answeredCount: 18,
+      completedAt: '2025-01-03T10:00:00.000Z',
+    }),
+    makeResultSummary({
+      userName: 'alice',
+      studentId: 'S-1',
+      examTitle: 'Physics',
+      isGraded: false,
+      score: null,
+      correctCount: 2,
+      gradedCount: 3,
+      completedAt: '2025-01-05T10:00:00.000Z',
+    }),
+    makeResultSummary({
+      userName: 'Bob',
+      studentId: 'X-42',
+      examTitle: 'Algebra',
+      isGraded: true,
+      score: 90,
+      correctCount: 9,
+      gradedCount: 10,
+      totalQuestions: 10,
+      completedAt: '2025-01-04T10:00:00.000Z',
+    }),
+    makeResultSummary({
+      userName: '',
+      studentId: 'S-9',
+      examTitle: 'Physics',
+      isGraded: false,
+      score: null,
+      correctCount: 0,
+      gradedCount: 0,
+      completedAt: '2025-01-01T10:00:00.000Z',
+    }),
   ];
 
   it('shows per-exam summary cards with invites (= started), attempts, graded, average score and View Insights', async () => {
-    const exam = makeExam({ id: 'exam-phys', title: 'Physics', isDraft: false, questions: [{ id: 'q1', type: 'mcq', title: 'Q', content: '', topic: '', options: ['a', 'b'], correctAnswer: 'a', acceptedAnswers: [] }] });
+    const exam = makeExam({
+      id: 'exam-phys',
+      title: 'Physics',
+      isDraft: false,
+      questions: [
+        {
+          id: 'q1',
+          type: 'mcq',
+          title: 'Q',
+          content: '',
+          topic: '',
+          options: ['a', 'b'],
+          correctAnswer: 'a',
+          acceptedAnswers: [],
+        },
+      ],
+    });
     seedExams(exam);
-    serveResults(results, [{ examId: 'exam-phys', examTitle: 'Physics', started: 9, submitted: 7, graded: 5, avgScore: 72.5 }]);
+    serveResults(results, [
+      { examId: 'exam-phys', examTitle: 'Physics', started: 9, submitted: 7, graded: 5, avgScore: 72.5 },
+    ]);
     await openResultsTab();
     const card = await screen.findByRole('group', { name: 'Physics' });
     expect(within(card).getByText('1 question')).toBeInTheDocument();
@@ -44,7 +107,10 @@ describe('dashboard Results tab', () => {
     expect(figure('Attempts')).toBe('7');
     expect(figure('Graded')).toBe('5');
     expect(figure('Avg Score')).toBe('72.5%');
-    expect(within(card).getByRole('link', { name: 'View Insights for Physics' })).toHaveAttribute('href', '/creator/exam-insights/exam-phys');
+    expect(within(card).getByRole('link', { name: 'View Insights for Physics' })).toHaveAttribute(
+      'href',
+      '/creator/exam-insights/exam-phys',
+    );
   });
 
   it('lists every result newest first with the list score text, colours, completion and a link to the result', async () => {
@@ -58,7 +124,10 @@ describe('dashboard Results tab', () => {
     expect(within(row('Carol')).getByText('45%')).toHaveAttribute('data-tone', 'danger');
     expect(within(row('Anonymous')).getByText('Not Graded')).toHaveAttribute('data-tone', 'neutral');
     expect(within(row('Carol')).getByText('18/20')).toBeInTheDocument();
-    expect(within(row('Bob')).getByRole('link', { name: 'View result of Bob' })).toHaveAttribute('href', `/creator/result/${results[2]!.id}`);
+    expect(within(row('Bob')).getByRole('link', { name: 'View result of Bob' })).toHaveAttribute(
+      'href',
+      `/creator/result/${results[2]!.id}`,
+    );
   });
 
   it('searches names, student IDs and exam titles on the server once typing pauses, and says when nothing matches', async () => {
@@ -102,14 +171,19 @@ describe('dashboard Results tab', () => {
 
   it('shows the newest page first and the next one on Load more, until all are shown', async () => {
     const many = Array.from({ length: RESULTS_PAGE_DEFAULT + 7 }, (_v, i) =>
-      makeResultSummary({ userName: `Candidate ${String(i).padStart(2, '0')}`, completedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() }),
+      makeResultSummary({
+        userName: `Candidate ${String(i).padStart(2, '0')}`,
+        completedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+      }),
     );
     const list = serveResults(many);
     const { user } = await openResultsTab();
     await screen.findByRole('table', { name: 'Exam Grading' });
     expect(studentsInTable()).toHaveLength(RESULTS_PAGE_DEFAULT);
     expect(studentsInTable()[0]).toBe(`Candidate ${RESULTS_PAGE_DEFAULT + 6}`);
-    expect(screen.getByTestId('list-count')).toHaveTextContent(`Showing the ${RESULTS_PAGE_DEFAULT} most recent results`);
+    expect(screen.getByTestId('list-count')).toHaveTextContent(
+      `Showing the ${RESULTS_PAGE_DEFAULT} most recent results`,
+    );
 
     await user.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(studentsInTable()).toHaveLength(RESULTS_PAGE_DEFAULT + 7));

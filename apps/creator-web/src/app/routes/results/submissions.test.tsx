@@ -19,8 +19,25 @@ function serveResults(results: ResultSummary[]) {
 describe('submissions list', () => {
   it("lists the exam's submissions with defaults, formats, status and Open Grader links", async () => {
     serveResults([
-      makeResultSummary({ id: 'r1', examId: 'exam-1', userName: '', studentId: '', completedAt: new Date(2025, 0, 5, 14, 30).toISOString(), timeSpent: 3 * 3600 + 25 * 60, isGraded: true, score: 80, correctCount: 4, gradedCount: 5 }),
-      makeResultSummary({ id: 'r2', examId: 'exam-1', userName: 'Linus', completedAt: new Date(2025, 0, 4, 9, 5).toISOString(), timeSpent: 0 }),
+      makeResultSummary({
+        id: 'r1',
+        examId: 'exam-1',
+        userName: '',
+        studentId: '',
+        completedAt: new Date(2025, 0, 5, 14, 30).toISOString(),
+        timeSpent: 3 * 3600 + 25 * 60,
+        isGraded: true,
+        score: 80,
+        correctCount: 4,
+        gradedCount: 5,
+      }),
+      makeResultSummary({
+        id: 'r2',
+        examId: 'exam-1',
+        userName: 'Linus',
+        completedAt: new Date(2025, 0, 4, 9, 5).toISOString(),
+        timeSpent: 0,
+      }),
       makeResultSummary({ id: 'r3', examId: 'other-exam', userName: 'Elsewhere' }),
     ]);
     signInAs();
@@ -28,16 +45,54 @@ describe('submissions list', () => {
     const table = await screen.findByRole('table', { name: 'Candidate Submissions' });
     expect(screen.getByLabelText('2 submissions')).toHaveTextContent('2');
     const [first, second] = within(table).getAllByTestId('submission-row');
-    expect(within(first!).getAllByRole('cell').map((c) => c.textContent?.trim())).toEqual(['Anonymous', 'N/A', 'Jan 5, 2025 14:30', '3h 25m', '80%', 'Graded', 'Open Grader']);
-    expect(within(second!).getAllByRole('cell').map((c) => c.textContent?.trim())).toEqual(['Linus', expect.any(String), 'Jan 4, 2025 09:05', 'N/A', 'Not Graded', 'Pending', 'Open Grader']);
-    expect(within(first!).getByRole('link', { name: 'Open Grader for Anonymous' })).toHaveAttribute('href', '/creator/grade/exam-1/candidate/r1');
-    expect(screen.getByRole('link', { name: 'Back to Insights' })).toHaveAttribute('href', '/creator/exam-insights/exam-1');
+    expect(
+      within(first!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent?.trim()),
+    ).toEqual(['Anonymous', 'N/A', 'Jan 5, 2025 14:30', '3h 25m', '80%', 'Graded', 'Open Grader']);
+    expect(
+      within(second!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent?.trim()),
+    ).toEqual(['Linus', expect.any(String), 'Jan 4, 2025 09:05', 'N/A', 'Not Graded', 'Pending', 'Open Grader']);
+    expect(within(first!).getByRole('link', { name: 'Open Grader for Anonymous' })).toHaveAttribute(
+      'href',
+      '/creator/grade/exam-1/candidate/r1',
+    );
+    expect(screen.getByRole('link', { name: 'Back to Insights' })).toHaveAttribute(
+      'href',
+      '/creator/exam-insights/exam-1',
+    );
   });
 
   it("asks the server for this exam's submissions only, pages them with Load more and counts every submission", async () => {
-    const mine = Array.from({ length: 55 }, (_v, i) => makeResultSummary({ examId: 'exam-1', userName: `Candidate ${i}`, completedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString() }));
-    const list = serveResults([...mine, makeResultSummary({ examId: 'other-exam', userName: 'Elsewhere', completedAt: '2026-01-01T00:00:00.000Z' })]);
-    server.use(http.get('*/api/results/summary', () => HttpResponse.json({ exams: [{ examId: 'exam-1', examTitle: 'Algorithms Midterm', started: 60, submitted: 55, graded: 0, avgScore: null }] })));
+    const mine = Array.from({ length: 55 }, (_v, i) =>
+      makeResultSummary({
+        examId: 'exam-1',
+        userName: `Candidate ${i}`,
+        completedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+      }),
+    );
+    const list = serveResults([
+      ...mine,
+      makeResultSummary({ examId: 'other-exam', userName: 'Elsewhere', completedAt: '2026-01-01T00:00:00.000Z' }),
+    ]);
+    server.use(
+      http.get('*/api/results/summary', () =>
+        HttpResponse.json({
+          exams: [
+            {
+              examId: 'exam-1',
+              examTitle: 'Algorithms Midterm',
+              started: 60,
+              submitted: 55,
+              graded: 0,
+              avgScore: null,
+            },
+          ],
+        }),
+      ),
+    );
     signInAs();
     const { user } = renderApp('/creator/exam-insights/exam-1/submissions');
     const table = await screen.findByRole('table', { name: 'Candidate Submissions' });
@@ -63,7 +118,12 @@ describe('submissions list', () => {
     server.use(
       http.get('*/api/exams/:examId/results.csv', ({ request }) => {
         authorization = request.headers.get('authorization');
-        return new HttpResponse('name,studentId\r\nAda,S1\r\n', { headers: { 'content-type': 'text/csv', 'content-disposition': `attachment; filename="results-exam-1.csv"; filename*=UTF-8''results-exam-1.csv` } });
+        return new HttpResponse('name,studentId\r\nAda,S1\r\n', {
+          headers: {
+            'content-type': 'text/csv',
+            'content-disposition': `attachment; filename="results-exam-1.csv"; filename*=UTF-8''results-exam-1.csv`,
+          },
+        });
       }),
     );
     const created: Blob[] = [];

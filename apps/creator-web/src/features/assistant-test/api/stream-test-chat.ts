@@ -11,13 +11,21 @@ const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
  * Sends the conversation so far and yields the assistant's reply as it streams (server-sent events).
  * Always ends with `done` or `error` (whose message is the text to show); aborting stops it quietly.
  */
-export async function* streamTestChat(body: TestChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamEvent, void, undefined> {
+export async function* streamTestChat(
+  body: TestChatRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ChatStreamEvent, void, undefined> {
   const headers = new Headers({ accept: 'text/event-stream', 'content-type': 'application/json' });
   const token = getToken();
   if (token) headers.set('authorization', `Bearer ${token}`);
   let response: Response;
   try {
-    response = await fetch(new URL(TEST_CHAT_PATH, window.location.origin), { method: 'POST', headers, body: JSON.stringify(body), signal });
+    response = await fetch(new URL(TEST_CHAT_PATH, window.location.origin), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal,
+    });
   } catch (error) {
     if (signal.aborted) throw error;
     yield { type: 'error', message: LlmMessages.chatError };

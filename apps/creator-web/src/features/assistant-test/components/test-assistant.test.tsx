@@ -15,9 +15,17 @@ const encoder = new TextEncoder();
 function controlledStream() {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const stream = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c) });
-  return { stream, push: (event: ChatStreamEvent) => controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`)), close: () => controller.close() };
+  return {
+    stream,
+    push: (event: ChatStreamEvent) => controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`)),
+    close: () => controller.close(),
+  };
 }
-const done: ChatStreamEvent = { type: 'done', messageId: null, usage: { inputTokens: 4, outputTokens: 2, estimated: false } };
+const done: ChatStreamEvent = {
+  type: 'done',
+  messageId: null,
+  usage: { inputTokens: 4, outputTokens: 2, estimated: false },
+};
 
 function fakeTestChat(reply: (body: TestChatRequest) => Response) {
   const requests: Array<{ body: TestChatRequest; authorization: string | null }> = [];
@@ -31,7 +39,17 @@ function fakeTestChat(reply: (body: TestChatRequest) => Response) {
   return requests;
 }
 
-const aiExam = () => makeExam({ aiSettings: { enabled: true, provider: 'anthropic', model: 'claude-sonnet-4', startMessage: 'Hello tester!', hasApiKey: true, apiKeyLast4: 'abcd' } });
+const aiExam = () =>
+  makeExam({
+    aiSettings: {
+      enabled: true,
+      provider: 'anthropic',
+      model: 'claude-sonnet-4',
+      startMessage: 'Hello tester!',
+      hasApiKey: true,
+      apiKeyLast4: 'abcd',
+    },
+  });
 
 async function openTestAssistant(exam = aiExam()) {
   seedExams(exam);
@@ -42,18 +60,27 @@ async function openTestAssistant(exam = aiExam()) {
   return { ...view, exam, token, dialog };
 }
 
-const bubbles = (dialog: HTMLElement) => within(within(dialog).getByRole('log', { name: 'Test conversation' })).getAllByTestId('chat-message');
+const bubbles = (dialog: HTMLElement) =>
+  within(within(dialog).getByRole('log', { name: 'Test conversation' })).getAllByTestId('chat-message');
 
 describe('Test Assistant in the exam editor', () => {
   it('sends the conversation to the gateway and shows the streamed reply as it arrives', async () => {
     const first = controlledStream();
-    const requests = fakeTestChat(() => new HttpResponse(first.stream, { headers: { 'content-type': 'text/event-stream' } }));
+    const requests = fakeTestChat(
+      () => new HttpResponse(first.stream, { headers: { 'content-type': 'text/event-stream' } }),
+    );
     const { user, exam, token, dialog } = await openTestAssistant();
     expect(bubbles(dialog)[0]).toHaveTextContent('Hello tester!');
 
-    await user.type(within(dialog).getByRole('textbox', { name: 'Message to test the assistant' }), 'What is Big-O?{Enter}');
+    await user.type(
+      within(dialog).getByRole('textbox', { name: 'Message to test the assistant' }),
+      'What is Big-O?{Enter}',
+    );
     await waitFor(() => expect(requests).toHaveLength(1));
-    expect(requests[0]).toEqual({ body: { examId: exam.id, messages: [{ role: 'user', content: 'What is Big-O?' }], questionIndex: null }, authorization: `Bearer ${token}` });
+    expect(requests[0]).toEqual({
+      body: { examId: exam.id, messages: [{ role: 'user', content: 'What is Big-O?' }], questionIndex: null },
+      authorization: `Bearer ${token}`,
+    });
     expect(within(dialog).getByRole('status', { name: 'Assistant is typing' })).toBeInTheDocument();
 
     first.push({ type: 'delta', text: 'It describes ' });
@@ -61,17 +88,24 @@ describe('Test Assistant in the exam editor', () => {
     first.push({ type: 'delta', text: '`growth`.' });
     first.push(done);
     first.close();
-    await waitFor(() => expect(within(bubbles(dialog)[2] as HTMLElement).getByRole('button', { name: 'Copy' })).toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(bubbles(dialog)[2] as HTMLElement).getByRole('button', { name: 'Copy' })).toBeInTheDocument(),
+    );
     expect(within(bubbles(dialog)[2] as HTMLElement).getByText('growth').tagName).toBe('CODE');
 
     const second = controlledStream();
-    server.use(http.post('*/api/llm/test-chat', async ({ request }) => {
-      requests.push({ body: TestChatRequestSchema.parse(await request.json()), authorization: request.headers.get('authorization') });
-      second.push({ type: 'delta', text: 'Sure.' });
-      second.push(done);
-      second.close();
-      return new HttpResponse(second.stream, { headers: { 'content-type': 'text/event-stream' } });
-    }));
+    server.use(
+      http.post('*/api/llm/test-chat', async ({ request }) => {
+        requests.push({
+          body: TestChatRequestSchema.parse(await request.json()),
+          authorization: request.headers.get('authorization'),
+        });
+        second.push({ type: 'delta', text: 'Sure.' });
+        second.push(done);
+        second.close();
+        return new HttpResponse(second.stream, { headers: { 'content-type': 'text/event-stream' } });
+      }),
+    );
     await user.type(within(dialog).getByRole('textbox', { name: 'Message to test the assistant' }), 'And O(n)?{Enter}');
     await waitFor(() => expect(bubbles(dialog)).toHaveLength(5));
     expect(requests[1]?.body.messages).toEqual([
@@ -111,10 +145,26 @@ describe('Test Assistant in the exam editor', () => {
 });
 
 describe('historyOf', () => {
-  const entry = (role: 'user' | 'assistant', content: string, isError = false) => ({ key: content, role, content, createdAt: '', isError, isStreaming: false });
+  const entry = (role: 'user' | 'assistant', content: string, isError = false) => ({
+    key: content,
+    role,
+    content,
+    createdAt: '',
+    isError,
+    isStreaming: false,
+  });
 
   it('leaves out failed exchanges and empty replies', () => {
-    expect(historyOf([entry('user', 'a'), entry('assistant', 'b'), entry('user', 'c'), entry('assistant', 'failed', true), entry('user', 'd'), entry('assistant', ' ')])).toEqual([
+    expect(
+      historyOf([
+        entry('user', 'a'),
+        entry('assistant', 'b'),
+        entry('user', 'c'),
+        entry('assistant', 'failed', true),
+        entry('user', 'd'),
+        entry('assistant', ' '),
+      ]),
+    ).toEqual([
       { role: 'user', content: 'a' },
       { role: 'assistant', content: 'b' },
       { role: 'user', content: 'd' },

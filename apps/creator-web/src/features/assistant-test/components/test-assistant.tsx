@@ -14,7 +14,12 @@ import { useTestChat } from '../hooks/use-test-chat.ts';
 export const SAVE_FIRST_MESSAGE = 'Save the exam to test the assistant with these settings';
 
 /** The saved settings the greeting is made from (the same rule as the candidate's panel). */
-export type TestAssistantSettings = { provider?: AiProvider | undefined; startMessage?: string | undefined; uploadDocuments?: boolean | undefined; materialNames: string[] };
+export type TestAssistantSettings = {
+  provider?: AiProvider | undefined;
+  startMessage?: string | undefined;
+  uploadDocuments?: boolean | undefined;
+  materialNames: string[];
+};
 
 type Props = {
   /** Undefined while the exam has never been saved. */
@@ -29,25 +34,47 @@ export function TestAssistant({ examId, hasUnsavedChanges, settings }: Props) {
   const [open, setOpen] = useState(false);
   const canTest = examId !== undefined && !hasUnsavedChanges;
   return (
-    <div className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-dashed border-line p-4" data-testid="test-assistant">
+    <div
+      className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-dashed border-line p-4"
+      data-testid="test-assistant"
+    >
       <div className="flex flex-col gap-0.5">
         <span className="text-sm font-medium text-ink">Try the assistant</span>
-        <span className="text-xs text-muted">{canTest ? 'Chat with it exactly as candidates will. Nothing is stored.' : SAVE_FIRST_MESSAGE}</span>
+        <span className="text-xs text-muted">
+          {canTest ? 'Chat with it exactly as candidates will. Nothing is stored.' : SAVE_FIRST_MESSAGE}
+        </span>
       </div>
       <Button variant="secondary" disabled={!canTest} onClick={() => setOpen(true)}>
         <FlaskConical aria-hidden className="h-4 w-4" /> Test Assistant
       </Button>
-      {examId !== undefined && <TestAssistantDialog examId={examId} open={open && canTest} onOpenChange={setOpen} settings={settings} />}
+      {examId !== undefined && (
+        <TestAssistantDialog examId={examId} open={open && canTest} onOpenChange={setOpen} settings={settings} />
+      )}
     </div>
   );
 }
 
-function TestAssistantDialog({ examId, open, onOpenChange, settings }: { examId: string; open: boolean; onOpenChange: (open: boolean) => void; settings: TestAssistantSettings }) {
+function TestAssistantDialog({
+  examId,
+  open,
+  onOpenChange,
+  settings,
+}: {
+  examId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  settings: TestAssistantSettings;
+}) {
   const chat = useTestChat(examId);
   const [text, setText] = useState('');
   const listRef = useRef<HTMLDivElement>(null);
   const last = chat.messages.at(-1);
-  const greeting = greetingOf({ provider: settings.provider ?? 'openai', startMessage: settings.startMessage ?? '', uploadDocuments: settings.uploadDocuments ?? false, materialNames: settings.materialNames });
+  const greeting = greetingOf({
+    provider: settings.provider ?? 'openai',
+    startMessage: settings.startMessage ?? '',
+    uploadDocuments: settings.uploadDocuments ?? false,
+    materialNames: settings.materialNames,
+  });
   const canSend = !chat.pending && text.trim().length > 0;
 
   useEffect(() => {
@@ -74,7 +101,13 @@ function TestAssistantDialog({ examId, open, onOpenChange, settings }: { examId:
       className="flex h-[min(88vh,44rem)] w-[min(94vw,44rem)] flex-col"
     >
       <div className="flex h-[min(62vh,32rem)] flex-col gap-2">
-        <div ref={listRef} role="log" aria-label="Test conversation" aria-live="polite" className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto rounded-lg bg-canvas p-3">
+        <div
+          ref={listRef}
+          role="log"
+          aria-label="Test conversation"
+          aria-live="polite"
+          className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto rounded-lg bg-canvas p-3"
+        >
           <ChatMessage message={{ role: 'assistant', content: greeting }} />
           {chat.messages.map((m) => (
             <ChatMessage
@@ -83,7 +116,12 @@ function TestAssistantDialog({ examId, open, onOpenChange, settings }: { examId:
               author={m.role === 'user' ? 'You (testing)' : 'Assistant'}
               actions={
                 m.role === 'assistant' && !m.isError && !m.isStreaming ? (
-                  <Button size="sm" variant="ghost" className="h-6 px-1.5 text-[11px]" onClick={() => void copy(m.content)}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    className="h-6 px-1.5 text-[11px]"
+                    onClick={() => void copy(m.content)}
+                  >
                     <Copy aria-hidden className="h-3 w-3" /> Copy
                   </Button>
                 ) : undefined
@@ -92,7 +130,15 @@ function TestAssistantDialog({ examId, open, onOpenChange, settings }: { examId:
           ))}
           {chat.pending && !last?.isStreaming && <TypingIndicator />}
         </div>
-        <ChatComposer label="Message to test the assistant" placeholder="Ask what a candidate might ask…" value={text} onChange={setText} onSend={send} canSend={canSend} maxLength={CHAT_MAX_MESSAGE_CHARS} />
+        <ChatComposer
+          label="Message to test the assistant"
+          placeholder="Ask what a candidate might ask…"
+          value={text}
+          onChange={setText}
+          onSend={send}
+          canSend={canSend}
+          maxLength={CHAT_MAX_MESSAGE_CHARS}
+        />
         <div className="flex justify-end">
           <Button size="sm" variant="ghost" disabled={chat.messages.length === 0} onClick={chat.reset}>
             <RotateCcw aria-hidden className="h-3.5 w-3.5" /> Start over

@@ -2,7 +2,14 @@ import { LlmMessages, type TestChatRequest } from '@exam/domain/llm';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { streamTestChat } from '../api/stream-test-chat.ts';
 
-export type TestChatEntry = { key: string; role: 'user' | 'assistant'; content: string; createdAt: string; isError: boolean; isStreaming: boolean };
+export type TestChatEntry = {
+  key: string;
+  role: 'user' | 'assistant';
+  content: string;
+  createdAt: string;
+  isError: boolean;
+  isStreaming: boolean;
+};
 
 /** TestChatRequestSchema accepts at most 50 messages; the oldest are left out. */
 const MAX_HISTORY = 50;
@@ -12,7 +19,9 @@ const nextKey = () => `test-${++keys}`;
 
 /** The conversation sent to the gateway: failed exchanges (a message and its error reply) are left out. */
 export function historyOf(entries: TestChatEntry[]): TestChatRequest['messages'] {
-  const kept = entries.filter((entry, i) => !entry.isError && !(entry.role === 'user' && entries[i + 1]?.isError) && entry.content.trim() !== '');
+  const kept = entries.filter(
+    (entry, i) => !entry.isError && !(entry.role === 'user' && entries[i + 1]?.isError) && entry.content.trim() !== '',
+  );
   return kept.map(({ role, content }) => ({ role, content }));
 }
 
@@ -24,21 +33,45 @@ export function useTestChat(examId: string) {
   useEffect(() => () => controller.current?.abort(), []);
 
   const update = (key: string, change: Partial<TestChatEntry> | ((entry: TestChatEntry) => Partial<TestChatEntry>)) =>
-    setMessages((current) => current.map((m) => (m.key === key ? { ...m, ...(typeof change === 'function' ? change(m) : change) } : m)));
+    setMessages((current) =>
+      current.map((m) => (m.key === key ? { ...m, ...(typeof change === 'function' ? change(m) : change) } : m)),
+    );
 
   const send = useCallback(
     async (text: string) => {
       if (pending || !text.trim()) return;
-      const user: TestChatEntry = { key: nextKey(), role: 'user', content: text.trim(), createdAt: new Date().toISOString(), isError: false, isStreaming: false };
-      const reply: TestChatEntry = { key: nextKey(), role: 'assistant', content: '', createdAt: new Date().toISOString(), isError: false, isStreaming: true };
-      const body: TestChatRequest = { examId, messages: [...historyOf(messages), { role: 'user' as const, content: user.content }].slice(-MAX_HISTORY), questionIndex: null };
+      const user: TestChatEntry = {
+        key: nextKey(),
+        role: 'user',
+        content: text.trim(),
+        createdAt: new Date().toISOString(),
+        isError: false,
+        isStreaming: false,
+      };
+      const reply: TestChatEntry = {
+        key: nextKey(),
+        role: 'assistant',
+        content: '',
+        createdAt: new Date().toISOString(),
+        isError: false,
+        isStreaming: true,
+      };
+      const body: TestChatRequest = {
+        examId,
+        messages: [...historyOf(messages), { role: 'user' as const, content: user.content }].slice(-MAX_HISTORY),
+        questionIndex: null,
+      };
       setMessages((current) => [...current, user]);
       setPending(true);
       const abort = new AbortController();
       controller.current = abort;
       let started = false;
       const finish = (content: string | undefined, isError: boolean) => {
-        if (!started) setMessages((current) => [...current, { ...reply, content: content ?? 'No response generated', isError, isStreaming: false }]);
+        if (!started)
+          setMessages((current) => [
+            ...current,
+            { ...reply, content: content ?? 'No response generated', isError, isStreaming: false },
+          ]);
         else update(reply.key, (m) => ({ content: content ?? m.content, isError, isStreaming: false }));
       };
       try {

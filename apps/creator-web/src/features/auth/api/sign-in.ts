@@ -10,5 +10,8 @@ export function authenticate(mode: AuthMode, credentials: Credentials): Promise<
 }
 
 export function useAuthenticate() {
-  return useMutation({ mutationFn: ({ mode, credentials }: { mode: AuthMode; credentials: Credentials }) => authenticate(mode, credentials) });
+  return useMutation({
+    mutationFn: ({ mode, credentials }: { mode: AuthMode; credentials: Credentials }) =>
+      authenticate(mode, credentials),
+  });
 }

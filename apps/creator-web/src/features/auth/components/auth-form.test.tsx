@@ -8,7 +8,11 @@ import { server } from '../../../testing/server.ts';
 
 describe('creator sign-in and sign-up', () => {
   it('shows the server message when the email is unknown', async () => {
-    server.use(http.post('*/api/auth/login', () => HttpResponse.json(errorBody('NOT_FOUND', AuthMessages.userNotFound), { status: 404 })));
+    server.use(
+      http.post('*/api/auth/login', () =>
+        HttpResponse.json(errorBody('NOT_FOUND', AuthMessages.userNotFound), { status: 404 }),
+      ),
+    );
     const { user } = renderApp('/creator/auth');
     await user.type(screen.getByLabelText('Email Address'), 'nobody@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret123');
@@ -18,7 +22,11 @@ describe('creator sign-in and sign-up', () => {
   });
 
   it('shows the wrong-password message without leaving the page when login answers 401', async () => {
-    server.use(http.post('*/api/auth/login', () => HttpResponse.json(errorBody('UNAUTHENTICATED', AuthMessages.invalidPassword), { status: 401 })));
+    server.use(
+      http.post('*/api/auth/login', () =>
+        HttpResponse.json(errorBody('UNAUTHENTICATED', AuthMessages.invalidPassword), { status: 401 }),
+      ),
+    );
     const { user, router } = renderApp('/creator/auth');
     await user.type(screen.getByLabelText('Email Address'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'wrong-password');
@@ -48,7 +56,17 @@ describe('creator sign-in and sign-up', () => {
 
   it('shows Processing... and disables the inputs while the request is pending', async () => {
     let release: () => void = () => undefined;
-    server.use(http.post('*/api/auth/login', () => new Promise<Response>((resolve) => (release = () => resolve(HttpResponse.json(errorBody('NOT_FOUND', AuthMessages.userNotFound), { status: 404 }))))));
+    server.use(
+      http.post(
+        '*/api/auth/login',
+        () =>
+          new Promise<Response>(
+            (resolve) =>
+              (release = () =>
+                resolve(HttpResponse.json(errorBody('NOT_FOUND', AuthMessages.userNotFound), { status: 404 }))),
+          ),
+      ),
+    );
     const { user } = renderApp('/creator/auth');
     await user.type(screen.getByLabelText('Email Address'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret123');

@@ -15,15 +15,28 @@ import { useAuthenticate, type AuthMode } from '../api/sign-in.ts';
 export const REDIRECT_DELAY_MS = 1000;
 
 const copy = {
-  signin: { title: 'Sign In', subtitle: 'Welcome back. Sign in to manage your exams.', submit: 'Sign In', toggle: "Don't have an account? Create One" },
-  signup: { title: 'Create Account', subtitle: 'Create a creator account to build and publish exams.', submit: 'Create Account', toggle: 'Already have an account? Sign In' },
+  signin: {
+    title: 'Sign In',
+    subtitle: 'Welcome back. Sign in to manage your exams.',
+    submit: 'Sign In',
+    toggle: "Don't have an account? Create One",
+  },
+  signup: {
+    title: 'Create Account',
+    subtitle: 'Create a creator account to build and publish exams.',
+    submit: 'Create Account',
+    toggle: 'Already have an account? Sign In',
+  },
 } as const;
 
 export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
   const [mode, setMode] = useState<AuthMode>('signin');
   const [isRedirecting, setIsRedirecting] = useState(false);
   const authenticate = useAuthenticate();
-  const form = useForm<Credentials>({ resolver: zodResolver(CredentialsSchema), defaultValues: { email: '', password: '' } });
+  const form = useForm<Credentials>({
+    resolver: zodResolver(CredentialsSchema),
+    defaultValues: { email: '', password: '' },
+  });
   const { errors } = form.formState;
   const isProcessing = authenticate.isPending || isRedirecting;
   const text = copy[mode];
@@ -53,23 +66,45 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
       <p className="mt-1 text-sm text-muted">{text.subtitle}</p>
       <form className="mt-6 flex flex-col gap-4" onSubmit={submit} noValidate>
         {authenticate.isError && (
-          <div role="alert" className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+          <div
+            role="alert"
+            className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
+          >
             <AlertCircle aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
             {userMessageOf(authenticate.error)}
           </div>
         )}
         <Field label="Email Address" error={errors.email?.message}>
-          <Input type="email" autoComplete="email" placeholder="you@example.com" disabled={isProcessing} required {...form.register('email')} />
+          <Input
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            disabled={isProcessing}
+            required
+            {...form.register('email')}
+          />
         </Field>
         <Field label="Password" error={errors.password?.message}>
-          <Input type="password" autoComplete={mode === 'signin' ? 'current-password' : 'new-password'} placeholder="At least 6 characters" disabled={isProcessing} required {...form.register('password')} />
+          <Input
+            type="password"
+            autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
+            placeholder="At least 6 characters"
+            disabled={isProcessing}
+            required
+            {...form.register('password')}
+          />
         </Field>
         <Button type="submit" size="lg" disabled={isProcessing} className="mt-2 w-full">
           {isProcessing ? 'Processing...' : text.submit}
         </Button>
       </form>
       <div className="mt-6 flex flex-col items-center gap-3 text-sm">
-        <button type="button" onClick={switchMode} disabled={isProcessing} className="font-medium text-brand-600 hover:text-brand-700 hover:underline disabled:text-muted">
+        <button
+          type="button"
+          onClick={switchMode}
+          disabled={isProcessing}
+          className="font-medium text-brand-600 hover:text-brand-700 hover:underline disabled:text-muted"
+        >
           {text.toggle}
         </button>
       </div>

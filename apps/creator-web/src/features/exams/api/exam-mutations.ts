@@ -5,7 +5,9 @@ import { apiRequest } from '../../../lib/api-client.ts';
 import { examKeys } from './exam-queries.ts';
 
 export function createExam(body: CreateExam): Promise<Exam> {
-  return apiRequest('/api/exams', { method: 'POST', body, schema: z.object({ exam: ExamSchema }) }).then((data) => data.exam);
+  return apiRequest('/api/exams', { method: 'POST', body, schema: z.object({ exam: ExamSchema }) }).then(
+    (data) => data.exam,
+  );
 }
 
 export function updateExam(examId: string, body: UpdateExam): Promise<Exam> {
@@ -13,7 +15,10 @@ export function updateExam(examId: string, body: UpdateExam): Promise<Exam> {
 }
 
 export function deleteExam(examId: string): Promise<{ id: string }> {
-  return apiRequest(`/api/exams/${encodeURIComponent(examId)}`, { method: 'DELETE', schema: z.object({ id: z.string() }) });
+  return apiRequest(`/api/exams/${encodeURIComponent(examId)}`, {
+    method: 'DELETE',
+    schema: z.object({ id: z.string() }),
+  });
 }
 
 export function useCreateExam() {
@@ -47,7 +52,9 @@ export function useSetExamLive() {
       await queryClient.cancelQueries({ queryKey: examKeys.list() });
       const previousList = queryClient.getQueryData<Exam[]>(examKeys.list());
       const previousExam = queryClient.getQueryData<Exam>(examKeys.detail(examId));
-      queryClient.setQueryData<Exam[]>(examKeys.list(), (exams) => exams?.map((e) => (e.id === examId ? { ...e, isLive } : e)));
+      queryClient.setQueryData<Exam[]>(examKeys.list(), (exams) =>
+        exams?.map((e) => (e.id === examId ? { ...e, isLive } : e)),
+      );
       if (previousExam) queryClient.setQueryData<Exam>(examKeys.detail(examId), { ...previousExam, isLive });
       return { previousList, previousExam };
     },

@@ -17,7 +17,8 @@ export function getExam(examId: string): Promise<Exam> {
 }
 
 export const myExamsQuery = () => queryOptions({ queryKey: examKeys.list(), queryFn: listMyExams });
-export const examQuery = (examId: string) => queryOptions({ queryKey: examKeys.detail(examId), queryFn: () => getExam(examId) });
+export const examQuery = (examId: string) =>
+  queryOptions({ queryKey: examKeys.detail(examId), queryFn: () => getExam(examId) });
 
 export function useMyExams() {
   return useQuery(myExamsQuery());

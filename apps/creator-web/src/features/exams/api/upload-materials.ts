@@ -9,7 +9,11 @@ export const MATERIAL_ACCEPT = '.pdf,.doc,.docx,.txt';
 export function uploadMaterials(files: File[]): Promise<CourseMaterial[]> {
   const body = new FormData();
   for (const file of files) body.append('files', file, file.name);
-  return apiRequest('/api/materials', { method: 'POST', body, schema: z.object({ materials: z.array(CourseMaterialSchema) }) }).then((data) => data.materials);
+  return apiRequest('/api/materials', {
+    method: 'POST',
+    body,
+    schema: z.object({ materials: z.array(CourseMaterialSchema) }),
+  }).then((data) => data.materials);
 }
 
 export function useUploadMaterials() {

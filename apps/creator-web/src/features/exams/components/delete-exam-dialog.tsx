@@ -11,14 +11,17 @@ export function DeleteExamDialog({ exam, onClose }: { exam: Exam | null; onClose
       open={exam !== null}
       onOpenChange={(open) => !open && onClose()}
       title="Delete exam?"
-      description={exam ? `Are you sure you want to delete the draft "${exam.title}"? This action cannot be undone.` : ''}
+      description={
+        exam ? `Are you sure you want to delete the draft "${exam.title}"? This action cannot be undone.` : ''
+      }
       confirmLabel="Delete"
       destructive
       isPending={deleteExam.isPending}
       onConfirm={() => {
         if (!exam) return;
         deleteExam.mutate(exam.id, {
-          onSuccess: () => toast.success(exam.isDraft ? 'Draft exam deleted successfully' : 'Published exam deleted successfully'),
+          onSuccess: () =>
+            toast.success(exam.isDraft ? 'Draft exam deleted successfully' : 'Published exam deleted successfully'),
           onError: () => toast.error('Error'),
           onSettled: onClose,
         });

@@ -35,8 +35,17 @@ export function DraftExamsTable({ exams }: { exams: Exam[] }) {
                 <TableCell className="whitespace-nowrap">{formatDate(exam.lastEditedAt)}</TableCell>
                 <TableCell>
                   <div className="flex justify-end gap-0.5">
-                    <IconAction label="Edit" icon={<Pencil aria-hidden className="h-4 w-4" />} to={paths.editExam(exam.id, 'draft')} />
-                    <IconAction label="Delete" tone="danger" icon={<Trash2 aria-hidden className="h-4 w-4" />} onClick={() => setToDelete(exam)} />
+                    <IconAction
+                      label="Edit"
+                      icon={<Pencil aria-hidden className="h-4 w-4" />}
+                      to={paths.editExam(exam.id, 'draft')}
+                    />
+                    <IconAction
+                      label="Delete"
+                      tone="danger"
+                      icon={<Trash2 aria-hidden className="h-4 w-4" />}
+                      onClick={() => setToDelete(exam)}
+                    />
                   </div>
                 </TableCell>
               </TableRow>

@@ -62,7 +62,8 @@ export function PublishedExamsTable({ exams, summary }: Props) {
   const preview = (exam: Exam) => {
     const token = getToken();
     if (!token) return;
-    if (!openPreview(takerPaths.preview(takerOrigin, exam.id), takerOrigin, token)) toast.error('Allow pop-ups for this site to open the preview.');
+    if (!openPreview(takerPaths.preview(takerOrigin, exam.id), takerOrigin, token))
+      toast.error('Allow pop-ups for this site to open the preview.');
   };
 
   return (
@@ -83,7 +84,9 @@ export function PublishedExamsTable({ exams, summary }: Props) {
           <TableBody>
             {exams.map((exam) => (
               <TableRow key={exam.id}>
-                <TableCell className="min-w-28 max-w-64 break-words font-medium">{exam.title || 'Untitled exam'}</TableCell>
+                <TableCell className="min-w-28 max-w-64 break-words font-medium">
+                  {exam.title || 'Untitled exam'}
+                </TableCell>
                 <TableCell>
                   <LiveSwitch exam={exam} />
                 </TableCell>
@@ -94,11 +97,24 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                 <TableCell className="tabular-nums">{count(countsOf(exam.id)?.submitted)}</TableCell>
                 <TableCell>
                   <div className="flex justify-end gap-0.5">
-                    <IconAction label="View Insights" icon={<BarChart3 aria-hidden className="h-4 w-4" />} to={paths.examInsights(exam.id)} />
-                    <IconAction label="Edit" icon={<Pencil aria-hidden className="h-4 w-4" />} to={paths.editExam(exam.id, 'published')} />
+                    <IconAction
+                      label="View Insights"
+                      icon={<BarChart3 aria-hidden className="h-4 w-4" />}
+                      to={paths.examInsights(exam.id)}
+                    />
+                    <IconAction
+                      label="Edit"
+                      icon={<Pencil aria-hidden className="h-4 w-4" />}
+                      to={paths.editExam(exam.id, 'published')}
+                    />
                     <DropdownMenu
                       trigger={
-                        <Button variant="ghost" size="icon" className="h-8 w-8 text-muted hover:text-ink" aria-label="More actions">
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          className="h-8 w-8 text-muted hover:text-ink"
+                          aria-label="More actions"
+                        >
                           <MoreHorizontal aria-hidden className="h-4 w-4" />
                         </Button>
                       }
@@ -110,7 +126,10 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                         <Copy aria-hidden className="h-4 w-4" /> Copy exam URL
                       </DropdownMenuItem>
                       <DropdownMenuSeparator />
-                      <DropdownMenuItem className="text-danger data-[highlighted]:bg-red-50" onSelect={() => setToDelete(exam)}>
+                      <DropdownMenuItem
+                        className="text-danger data-[highlighted]:bg-red-50"
+                        onSelect={() => setToDelete(exam)}
+                      >
                         <Trash2 aria-hidden className="h-4 w-4" /> Delete
                       </DropdownMenuItem>
                     </DropdownMenu>

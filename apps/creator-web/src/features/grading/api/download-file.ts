@@ -2,7 +2,15 @@ import { useMutation } from '@tanstack/react-query';
 import { fetchDownload, saveBlob } from '../../../lib/download.ts';
 
 /** GET /api/results/{id}/files/{questionIndex}: a candidate's uploaded answer, saved under its own name. */
-export async function downloadAnswerFile({ resultId, questionIndex, fileName }: { resultId: string; questionIndex: number; fileName: string }): Promise<void> {
+export async function downloadAnswerFile({
+  resultId,
+  questionIndex,
+  fileName,
+}: {
+  resultId: string;
+  questionIndex: number;
+  fileName: string;
+}): Promise<void> {
   const response = await fetchDownload(`/api/results/${encodeURIComponent(resultId)}/files/${questionIndex}`, {
     notFound: 'The file was not found.',
     failed: 'The file could not be downloaded. Please try again.',

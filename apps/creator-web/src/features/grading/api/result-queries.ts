@@ -16,7 +16,12 @@ export function getResult(resultId: string): Promise<ResultDetail> {
   return apiRequest(`/api/results/${encodeURIComponent(resultId)}`, { schema: ResultDetailSchema });
 }
 
-export const resultQuery = (resultId: string) => queryOptions({ queryKey: gradingKeys.detail(resultId), queryFn: () => getResult(resultId), enabled: resultId !== '' });
+export const resultQuery = (resultId: string) =>
+  queryOptions({
+    queryKey: gradingKeys.detail(resultId),
+    queryFn: () => getResult(resultId),
+    enabled: resultId !== '',
+  });
 
 export function useResult(resultId: string) {
   return useQuery(resultQuery(resultId));
@@ -42,7 +47,11 @@ export function useCandidateResultId(examId: string, candidateId: string) {
 
 /** PATCH /api/results/{id}: the server applies the entries and recomputes the score. */
 export function gradeResult(resultId: string, grading: GradingEntry[]): Promise<ResultDetail> {
-  return apiRequest(`/api/results/${encodeURIComponent(resultId)}`, { method: 'PATCH', body: { grading }, schema: ResultDetailSchema });
+  return apiRequest(`/api/results/${encodeURIComponent(resultId)}`, {
+    method: 'PATCH',
+    body: { grading },
+    schema: ResultDetailSchema,
+  });
 }
 
 export function useGradeResult(resultId: string) {
@@ -51,7 +60,10 @@ export function useGradeResult(resultId: string) {
     mutationFn: (grading: GradingEntry[]) => gradeResult(resultId, grading),
     onSuccess: (detail) => {
       queryClient.setQueryData(gradingKeys.detail(resultId), detail);
-      void queryClient.invalidateQueries({ queryKey: gradingKeys.results, predicate: (q) => q.queryKey[1] !== 'detail' });
+      void queryClient.invalidateQueries({
+        queryKey: gradingKeys.results,
+        predicate: (q) => q.queryKey[1] !== 'detail',
+      });
       void queryClient.invalidateQueries({ queryKey: ['insights'] });
     },
   });
@@ -59,9 +71,16 @@ export function useGradeResult(resultId: string) {
 
 /** GET /api/llm/attempts/{attemptId}/transcript (llm-gateway): the candidate's conversation with the assistant. */
 export function getTranscript(attemptId: string): Promise<TranscriptResponse> {
-  return apiRequest(`/api/llm/attempts/${encodeURIComponent(attemptId)}/transcript`, { schema: TranscriptResponseSchema });
+  return apiRequest(`/api/llm/attempts/${encodeURIComponent(attemptId)}/transcript`, {
+    schema: TranscriptResponseSchema,
+  });
 }
 
 export function useTranscript(attemptId: string | undefined) {
-  return useQuery({ queryKey: gradingKeys.transcript(attemptId ?? ''), queryFn: () => getTranscript(attemptId ?? ''), enabled: Boolean(attemptId), retry: false });
+  return useQuery({
+    queryKey: gradingKeys.transcript(attemptId ?? ''),
+    queryFn: () => getTranscript(attemptId ?? ''),
+    enabled: Boolean(attemptId),
+    retry: false,
+  });
 }

@@ -6,7 +6,12 @@ import { AlertTriangle, Bot, MessageSquareOff, Paperclip, User } from 'lucide-re
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranscript } from '../api/result-queries.ts';
 
-const time = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const time = new Intl.DateTimeFormat('en-US', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** The candidate's real conversation with the AI assistant (llm-gateway transcript). */
 export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: string; title?: string }) {
@@ -21,7 +26,8 @@ export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: 
         ) : transcript.isError ? (
           <div role="alert" className="flex flex-col items-start gap-2 text-sm text-danger">
             <p className="flex items-center gap-2">
-              <AlertTriangle aria-hidden className="h-4 w-4" /> The conversation could not be loaded: {userMessageOf(transcript.error)}
+              <AlertTriangle aria-hidden className="h-4 w-4" /> The conversation could not be loaded:{' '}
+              {userMessageOf(transcript.error)}
             </p>
             <Button variant="secondary" size="sm" onClick={() => void transcript.refetch()}>
               Try again
@@ -35,7 +41,9 @@ export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: 
               const mine = m.role === 'user';
               return (
                 <li key={m.id} className={mine ? 'flex justify-end' : 'flex justify-start'} data-role={m.role}>
-                  <div className={`max-w-[85%] rounded-lg px-3 py-2 text-sm ${mine ? 'bg-brand-50 text-ink' : m.isError ? 'bg-red-50 text-danger' : 'bg-canvas text-ink'}`}>
+                  <div
+                    className={`max-w-[85%] rounded-lg px-3 py-2 text-sm ${mine ? 'bg-brand-50 text-ink' : m.isError ? 'bg-red-50 text-danger' : 'bg-canvas text-ink'}`}
+                  >
                     <p className="mb-1 flex items-center gap-1 text-xs text-muted">
                       {mine ? <User aria-hidden className="h-3 w-3" /> : <Bot aria-hidden className="h-3 w-3" />}
                       {mine ? 'Candidate' : 'Assistant'} · {time.format(new Date(m.createdAt))}

@@ -47,7 +47,15 @@ export function CodeViewer({ fileName, content }: { fileName: string; content: s
       <p className="text-xs text-muted" data-testid="code-language">
         {language.name}
       </p>
-      <CodeMirror value={content} editable={false} readOnly basicSetup={{ foldGutter: false }} extensions={extensions} maxHeight="60vh" aria-label={`Contents of ${fileName}`} />
+      <CodeMirror
+        value={content}
+        editable={false}
+        readOnly
+        basicSetup={{ foldGutter: false }}
+        extensions={extensions}
+        maxHeight="60vh"
+        aria-label={`Contents of ${fileName}`}
+      />
     </div>
   );
 }

@@ -1,4 +1,11 @@
-const dateTime = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const dateTime = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** 'MMM d, yyyy HH:mm' (spec section 9); 'N/A' when missing or unparseable. */
 export function formatSubmitted(value: string | null | undefined): string {

@@ -23,7 +23,11 @@ function NotFound({ title }: { title: string }) {
   const navigate = useNavigate();
   return (
     <Card className="mx-auto max-w-lg">
-      <EmptyState icon={<FileQuestion aria-hidden />} title={title} action={<Button onClick={() => void navigate(-1)}>Go Back</Button>} />
+      <EmptyState
+        icon={<FileQuestion aria-hidden />}
+        title={title}
+        action={<Button onClick={() => void navigate(-1)}>Go Back</Button>}
+      />
     </Card>
   );
 }
@@ -35,13 +39,19 @@ export function Grader({ examId, candidateId }: { examId: string; candidateId: s
 
   if (!examId || !candidateId) return <NotFound title="Missing exam or candidate ID" />;
   // An unknown result (404) is 'Data not found'; anything else can be tried again.
-  const failed = candidate.error ?? (detail.error instanceof ApiError && detail.error.status === 404 ? null : detail.error);
+  const failed =
+    candidate.error ?? (detail.error instanceof ApiError && detail.error.status === 404 ? null : detail.error);
   if (!failed && (candidate.isPending || detail.isPending)) return <PageSpinner label="Loading submission…" />;
   if (failed) {
     const retry = () => void (candidate.isError ? candidate.refetch() : detail.refetch());
     return (
       <Card className="mx-auto max-w-lg">
-        <EmptyState icon={<AlertTriangle aria-hidden />} title="Could not load the submission" description={userMessageOf(failed)} action={<Button onClick={retry}>Try again</Button>} />
+        <EmptyState
+          icon={<AlertTriangle aria-hidden />}
+          title="Could not load the submission"
+          description={userMessageOf(failed)}
+          action={<Button onClick={retry}>Try again</Button>}
+        />
       </Card>
     );
   }
@@ -74,7 +84,11 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
     });
 
   const { correct, graded, total, allGraded } = tally(grades);
-  const score = allGraded ? `${scorePercent(correct, total)}%` : graded === 0 ? 'Not Graded' : `${scorePercent(correct, graded)}% of ${graded} graded`;
+  const score = allGraded
+    ? `${scorePercent(correct, total)}%`
+    : graded === 0
+      ? 'Not Graded'
+      : `${scorePercent(correct, graded)}% of ${graded} graded`;
   const name = detail.userName.trim() || 'Anonymous';
 
   return (
@@ -96,13 +110,17 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
         }
       />
       {unsaved && (
-        <p role="status" className="mb-4 rounded-lg border border-yellow-200 bg-yellow-50 px-4 py-2 text-sm text-yellow-800">
+        <p
+          role="status"
+          className="mb-4 rounded-lg border border-yellow-200 bg-yellow-50 px-4 py-2 text-sm text-yellow-800"
+        >
           You have unsaved changes
         </p>
       )}
       {save.isError && (
         <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
-          The grading could not be saved: {userMessageOf(save.error)} Your changes are kept; press Save Grading to try again.
+          The grading could not be saved: {userMessageOf(save.error)} Your changes are kept; press Save Grading to try
+          again.
         </div>
       )}
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
@@ -114,7 +132,9 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
               resultId={detail.id}
               qa={qa}
               grade={grades[index] ?? { isGraded: false, isCorrect: null, feedback: '' }}
-              onVerdict={(isCorrect) => update(index, (g) => (g.isGraded && g.isCorrect === isCorrect ? g : toggleVerdict(g, isCorrect)))}
+              onVerdict={(isCorrect) =>
+                update(index, (g) => (g.isGraded && g.isCorrect === isCorrect ? g : toggleVerdict(g, isCorrect)))
+              }
               onFeedback={(feedback) => update(index, (g) => withFeedback(g, feedback, true))}
             />
           ))}

@@ -18,17 +18,33 @@ type Props = {
   onFeedback: (feedback: string) => void;
 };
 
-const TYPE_LABELS: Record<string, string> = { mcq: 'Multiple choice', 'short-answer': 'Short answer', 'file-upload': 'File upload', coding: 'Coding' };
+const TYPE_LABELS: Record<string, string> = {
+  mcq: 'Multiple choice',
+  'short-answer': 'Short answer',
+  'file-upload': 'File upload',
+  coding: 'Coding',
+};
 
 /** One question with the candidate's answer and the grader's controls (spec section 2, Questions & Answers). */
 export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Props) {
   const feedbackId = useId();
   const download = useDownloadAnswerFile();
   const number = qa.questionIndex + 1;
-  const status = grade.isGraded ? (grade.isCorrect === true ? 'Correct' : grade.isCorrect === false ? 'Incorrect' : 'Graded') : 'Ungraded';
+  const status = grade.isGraded
+    ? grade.isCorrect === true
+      ? 'Correct'
+      : grade.isCorrect === false
+        ? 'Incorrect'
+        : 'Graded'
+    : 'Ungraded';
 
   return (
-    <Card className="flex flex-col gap-3 p-5" role="group" aria-label={`Question ${number}`} data-testid={`question-${qa.questionIndex}`}>
+    <Card
+      className="flex flex-col gap-3 p-5"
+      role="group"
+      aria-label={`Question ${number}`}
+      data-testid={`question-${qa.questionIndex}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="font-semibold text-ink">
@@ -36,7 +52,19 @@ export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Pro
           </h3>
           <p className="text-xs text-muted">{TYPE_LABELS[qa.questionType] ?? qa.questionType}</p>
         </div>
-        <Badge tone={status === 'Correct' ? 'success' : status === 'Incorrect' ? 'danger' : status === 'Graded' ? 'brand' : 'neutral'}>{status}</Badge>
+        <Badge
+          tone={
+            status === 'Correct'
+              ? 'success'
+              : status === 'Incorrect'
+                ? 'danger'
+                : status === 'Graded'
+                  ? 'brand'
+                  : 'neutral'
+          }
+        >
+          {status}
+        </Badge>
       </div>
       {qa.content && <p className="whitespace-pre-wrap text-sm text-ink">{qa.content}</p>}
       {qa.options.length > 0 && (
@@ -48,7 +76,9 @@ export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Pro
       )}
       <div>
         <p className="text-xs font-medium uppercase tracking-wide text-muted">Answer</p>
-        <pre className="mt-1 whitespace-pre-wrap break-words rounded-md bg-canvas p-3 font-sans text-sm text-ink">{qa.answer}</pre>
+        <pre className="mt-1 whitespace-pre-wrap break-words rounded-md bg-canvas p-3 font-sans text-sm text-ink">
+          {qa.answer}
+        </pre>
         {qa.correctAnswer && <p className="mt-1 text-xs text-muted">Answer key: {qa.correctAnswer}</p>}
       </div>
       {qa.file && (
@@ -57,7 +87,12 @@ export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Pro
             variant="secondary"
             size="sm"
             disabled={download.isPending}
-            onClick={() => download.mutate({ resultId, questionIndex: qa.questionIndex, fileName: qa.file?.fileName ?? 'answer' }, { onError: (e) => toast.error(userMessageOf(e)) })}
+            onClick={() =>
+              download.mutate(
+                { resultId, questionIndex: qa.questionIndex, fileName: qa.file?.fileName ?? 'answer' },
+                { onError: (e) => toast.error(userMessageOf(e)) },
+              )
+            }
           >
             <Download aria-hidden className="h-4 w-4" /> Download File
           </Button>
@@ -65,10 +100,20 @@ export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Pro
         </div>
       )}
       <div className="flex flex-wrap gap-2" role="group" aria-label={`Verdict for question ${number}`}>
-        <Button variant={grade.isGraded && grade.isCorrect === true ? 'primary' : 'secondary'} size="sm" aria-pressed={grade.isGraded && grade.isCorrect === true} onClick={() => onVerdict(true)}>
+        <Button
+          variant={grade.isGraded && grade.isCorrect === true ? 'primary' : 'secondary'}
+          size="sm"
+          aria-pressed={grade.isGraded && grade.isCorrect === true}
+          onClick={() => onVerdict(true)}
+        >
           <Check aria-hidden className="h-4 w-4" /> Correct
         </Button>
-        <Button variant={grade.isGraded && grade.isCorrect === false ? 'danger' : 'secondary'} size="sm" aria-pressed={grade.isGraded && grade.isCorrect === false} onClick={() => onVerdict(false)}>
+        <Button
+          variant={grade.isGraded && grade.isCorrect === false ? 'danger' : 'secondary'}
+          size="sm"
+          aria-pressed={grade.isGraded && grade.isCorrect === false}
+          onClick={() => onVerdict(false)}
+        >
           <X aria-hidden className="h-4 w-4" /> Incorrect
         </Button>
       </div>
@@ -76,7 +121,13 @@ export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Pro
         <label htmlFor={feedbackId} className="text-sm font-medium text-ink">
           Feedback for question {number}
         </label>
-        <Textarea id={feedbackId} value={grade.feedback} maxLength={20000} onChange={(e) => onFeedback(e.target.value)} placeholder="Optional feedback for the candidate" />
+        <Textarea
+          id={feedbackId}
+          value={grade.feedback}
+          maxLength={20000}
+          onChange={(e) => onFeedback(e.target.value)}
+          placeholder="Optional feedback for the candidate"
+        />
       </div>
     </Card>
   );

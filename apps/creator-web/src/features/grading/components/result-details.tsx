@@ -52,7 +52,11 @@ export function ResultDetails({ resultId }: { resultId: string }) {
 function ResultView({ detail }: { detail: ResultDetail }) {
   const grading = useGradingAutosave(detail);
   useWarnBeforeLeaving(grading.unsaved);
-  const badge = resultScoreBadge(grading.grades, { unsaved: grading.unsaved, isGraded: detail.isGraded, gradedAt: detail.gradedAt });
+  const badge = resultScoreBadge(grading.grades, {
+    unsaved: grading.unsaved,
+    isGraded: detail.isGraded,
+    gradedAt: detail.gradedAt,
+  });
   const name = detail.userName.trim() || 'Anonymous';
 
   return (
@@ -78,7 +82,10 @@ function ResultView({ detail }: { detail: ResultDetail }) {
         {grading.saving ? (
           <Spinner label="Saving grading…" />
         ) : grading.error ? (
-          <div role="alert" className="flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-4 py-2 text-danger">
+          <div
+            role="alert"
+            className="flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-4 py-2 text-danger"
+          >
             <span>
               The grading could not be saved: {grading.error} Your changes are kept and will be retried automatically.
             </span>

@@ -46,7 +46,10 @@ export function useGradingAutosave(detail: ResultDetail) {
 
   useEffect(() => {
     if (!unsaved || saving) return;
-    const timer = setTimeout(() => void save(version, grades), failures === 0 ? AUTOSAVE_DELAY_MS : retryDelay(failures));
+    const timer = setTimeout(
+      () => void save(version, grades),
+      failures === 0 ? AUTOSAVE_DELAY_MS : retryDelay(failures),
+    );
     return () => clearTimeout(timer);
     // `save` is recreated each render; the values it reads are the dependencies listed.
   }, [unsaved, saving, version, grades, failures]);
@@ -61,7 +64,9 @@ export function useGradingAutosave(detail: ResultDetail) {
     () => () => {
       const last = pending.current;
       if (!last) return;
-      gradeResult(last.resultId, toEntries(last.grades)).catch((err: unknown) => toast.error(`Your last grading changes could not be saved: ${userMessageOf(err)}`));
+      gradeResult(last.resultId, toEntries(last.grades)).catch((err: unknown) =>
+        toast.error(`Your last grading changes could not be saved: ${userMessageOf(err)}`),
+      );
     },
     [],
   );

@@ -47,7 +47,13 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
                 <TableCell className="tabular-nums">{formatBytes(file.size)}</TableCell>
                 <TableCell className="text-right">
                   <div className="flex justify-end gap-2">
-                    <Button variant="secondary" size="sm" onClick={() => setOpen(name)} disabled={file.isBinary} aria-label={`Open ${name}`}>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => setOpen(name)}
+                      disabled={file.isBinary}
+                      aria-label={`Open ${name}`}
+                    >
                       <FileCode2 aria-hidden className="h-4 w-4" /> Open
                     </Button>
                     <Button
@@ -55,7 +61,12 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
                       size="sm"
                       disabled={file.isBinary}
                       aria-label={`Download ${name}`}
-                      onClick={() => saveBlob(new Blob([file.content], { type: file.type || 'text/plain' }), name.split('/').pop() ?? name)}
+                      onClick={() =>
+                        saveBlob(
+                          new Blob([file.content], { type: file.type || 'text/plain' }),
+                          name.split('/').pop() ?? name,
+                        )
+                      }
                     >
                       <Download aria-hidden className="h-4 w-4" /> Download
                     </Button>
@@ -66,7 +77,13 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
           </TableBody>
         </Table>
       )}
-      <Dialog open={opened !== undefined} onOpenChange={(isOpen) => !isOpen && setOpen(null)} title={open ?? ''} description="Read-only view of the saved file." className="w-[min(94vw,56rem)]">
+      <Dialog
+        open={opened !== undefined}
+        onOpenChange={(isOpen) => !isOpen && setOpen(null)}
+        title={open ?? ''}
+        description="Read-only view of the saved file."
+        className="w-[min(94vw,56rem)]"
+      >
         {opened && open && (
           <Suspense fallback={<Spinner label="Loading viewer…" />}>
             <CodeViewer fileName={open} content={opened.content} />

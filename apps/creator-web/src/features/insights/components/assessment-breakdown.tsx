@@ -4,24 +4,62 @@ import { Card, CardHeader } from '@exam/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { Figure, formats } from './figure.tsx';
 
-type Column = { header: string; field: keyof InsightsItem & string; explanationKey: string; format: (v: number) => string };
+type Column = {
+  header: string;
+  field: keyof InsightsItem & string;
+  explanationKey: string;
+  format: (v: number) => string;
+};
 
 /** Units per @exam/domain/insights: facility and guessability are fractions, the Moodle indices percent, Rasch logits. */
 const COLUMNS: Column[] = [
-  { header: 'Difficulty (facility)', field: 'facility', explanationKey: 'item.facility', format: formats.fractionPercent },
-  { header: 'Discrimination', field: 'discriminationIndex', explanationKey: 'item.discriminationIndex', format: formats.percent },
-  { header: 'Disc. efficiency', field: 'discriminativeEfficiency', explanationKey: 'item.discriminativeEfficiency', format: formats.percent },
-  { header: 'Effective weight', field: 'effectiveWeight', explanationKey: 'item.effectiveWeight', format: formats.percent },
-  { header: 'Guessability', field: 'randomGuessScore', explanationKey: 'item.randomGuessScore', format: formats.fractionPercent },
+  {
+    header: 'Difficulty (facility)',
+    field: 'facility',
+    explanationKey: 'item.facility',
+    format: formats.fractionPercent,
+  },
+  {
+    header: 'Discrimination',
+    field: 'discriminationIndex',
+    explanationKey: 'item.discriminationIndex',
+    format: formats.percent,
+  },
+  {
+    header: 'Disc. efficiency',
+    field: 'discriminativeEfficiency',
+    explanationKey: 'item.discriminativeEfficiency',
+    format: formats.percent,
+  },
+  {
+    header: 'Effective weight',
+    field: 'effectiveWeight',
+    explanationKey: 'item.effectiveWeight',
+    format: formats.percent,
+  },
+  {
+    header: 'Guessability',
+    field: 'randomGuessScore',
+    explanationKey: 'item.randomGuessScore',
+    format: formats.fractionPercent,
+  },
   { header: 'AI Reference', field: 'aiReference', explanationKey: 'item.aiReference', format: formats.percent },
-  { header: 'Rasch difficulty', field: 'raschDifficulty', explanationKey: 'item.raschDifficulty', format: (v) => `${formats.decimal(v)} logits` },
+  {
+    header: 'Rasch difficulty',
+    field: 'raschDifficulty',
+    explanationKey: 'item.raschDifficulty',
+    format: (v) => `${formats.decimal(v)} logits`,
+  },
 ];
 
 /** Spec section 2, Assessment Breakdown: one row per question with Moodle's item statistics and the Rasch difficulty. */
 export function AssessmentBreakdown({ report, questions }: { report: InsightsReport; questions: readonly Question[] }) {
   return (
     <Card>
-      <CardHeader title="Assessment Breakdown" description={`Per question, over ${report.test.candidates} submitted attempt${report.test.candidates === 1 ? '' : 's'}.`} />
+      <CardHeader
+        title="Assessment Breakdown"
+        description={`Per question, over ${report.test.candidates} submitted attempt${report.test.candidates === 1 ? '' : 's'}.`}
+      />
       <Table aria-label="Assessment Breakdown">
         <TableHead>
           <tr>
@@ -38,7 +76,9 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
             <TableRow key={item.questionIndex} data-testid="item-row">
               <TableCell className="tabular-nums">{item.questionIndex + 1}</TableCell>
               <TableCell>{item.topic}</TableCell>
-              <TableCell className="max-w-64 truncate">{questions[item.questionIndex]?.title || `Question ${item.questionIndex + 1}`}</TableCell>
+              <TableCell className="max-w-64 truncate">
+                {questions[item.questionIndex]?.title || `Question ${item.questionIndex + 1}`}
+              </TableCell>
               {COLUMNS.map((c) => {
                 const value = item[c.field];
                 return (

@@ -54,7 +54,11 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
         actions={
           <DropdownMenu
             trigger={
-              <Button variant="secondary" size="sm" aria-label={`Sort by ${sortLabel}, ${sort.direction === 'asc' ? 'ascending' : 'descending'}`}>
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label={`Sort by ${sortLabel}, ${sort.direction === 'asc' ? 'ascending' : 'descending'}`}
+              >
                 <ArrowDownUp aria-hidden className="h-4 w-4" /> Sort: {sortLabel} {sort.direction === 'asc' ? '↑' : '↓'}
               </Button>
             }
@@ -68,7 +72,11 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
                 }}
               >
                 {s.label}
-                {sort.key === s.key && <span className="ml-auto text-xs text-muted">{sort.direction === 'asc' ? 'ascending' : 'descending'}</span>}
+                {sort.key === s.key && (
+                  <span className="ml-auto text-xs text-muted">
+                    {sort.direction === 'asc' ? 'ascending' : 'descending'}
+                  </span>
+                )}
               </DropdownMenuItem>
             ))}
           </DropdownMenu>
@@ -76,7 +84,10 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
       />
       <div className="border-b border-line px-5 py-3">
         <div className="relative max-w-sm">
-          <Search aria-hidden className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted" />
+          <Search
+            aria-hidden
+            className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted"
+          />
           <Input
             type="search"
             className="pl-9"
@@ -92,7 +103,10 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
       </div>
       <div className="h-[500px] overflow-y-auto" data-testid="ranking-scroll">
         {view.items.length === 0 ? (
-          <EmptyState icon={<Users aria-hidden />} title={report.candidates.length === 0 ? 'No submissions yet' : 'No candidates match your search'} />
+          <EmptyState
+            icon={<Users aria-hidden />}
+            title={report.candidates.length === 0 ? 'No submissions yet' : 'No candidates match your search'}
+          />
         ) : (
           <Table aria-label="Candidate Ranking">
             <TableHead className="sticky top-0 bg-surface">
@@ -135,7 +149,12 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
           <Button variant="secondary" size="sm" disabled={view.page <= 1} onClick={() => setPage(view.page - 1)}>
             Previous
           </Button>
-          <Button variant="secondary" size="sm" disabled={view.page >= view.pages} onClick={() => setPage(view.page + 1)}>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={view.page >= view.pages}
+            onClick={() => setPage(view.page + 1)}
+          >
             Next
           </Button>
         </div>

@@ -4,7 +4,17 @@ import { Progress } from '@exam/ui/progress';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { Figure, formats } from './figure.tsx';
 
-function Bar({ label, value, explanation, reason }: { label: string; value: number | null; explanation?: string | undefined; reason?: string | undefined }) {
+function Bar({
+  label,
+  value,
+  explanation,
+  reason,
+}: {
+  label: string;
+  value: number | null;
+  explanation?: string | undefined;
+  reason?: string | undefined;
+}) {
   return (
     <div className="flex flex-col gap-1">
       <div className="flex items-center justify-between text-sm">
@@ -20,8 +30,20 @@ function Bar({ label, value, explanation, reason }: { label: string; value: numb
 /** Spec section 2, Cohort Breakdown: Overall Performance bars and the Topical Performance table. */
 export function CohortBreakdown({ report }: { report: InsightsReport }) {
   const { overall, topics, explanations, reasons } = report;
-  const topicCell = (topic: string, field: 'rawScorePercent' | 'abilityPercent' | 'reasoningPercent', value: number | null) => (
-    <Figure value={value} explanation={field === 'reasoningPercent' ? `${explanations['topic.reasoningPercent'] ?? ''} ${report.reasoningFormula}`.trim() : explanations[`topic.${field}`]} reason={reasons[`topics.${topic}.${field}`]} />
+  const topicCell = (
+    topic: string,
+    field: 'rawScorePercent' | 'abilityPercent' | 'reasoningPercent',
+    value: number | null,
+  ) => (
+    <Figure
+      value={value}
+      explanation={
+        field === 'reasoningPercent'
+          ? `${explanations['topic.reasoningPercent'] ?? ''} ${report.reasoningFormula}`.trim()
+          : explanations[`topic.${field}`]
+      }
+      reason={reasons[`topics.${topic}.${field}`]}
+    />
   );
   return (
     <section aria-label="Cohort Breakdown" className="grid gap-6 lg:grid-cols-2">
@@ -32,9 +54,24 @@ export function CohortBreakdown({ report }: { report: InsightsReport }) {
             <span className="text-muted">Questions</span>
             <Figure value={overall.questions} format={formats.count} className="font-medium" />
           </div>
-          <Bar label="Raw Score" value={overall.rawScorePercent} explanation={explanations['candidate.rawScore']} reason={reasons['overall.rawScorePercent']} />
-          <Bar label="Ability" value={overall.abilityPercent} explanation={explanations['candidate.ability']} reason={reasons['overall.abilityPercent']} />
-          <Bar label="Reasoning" value={overall.reasoningPercent} explanation={report.reasoningFormula} reason={reasons['overall.reasoningPercent']} />
+          <Bar
+            label="Raw Score"
+            value={overall.rawScorePercent}
+            explanation={explanations['candidate.rawScore']}
+            reason={reasons['overall.rawScorePercent']}
+          />
+          <Bar
+            label="Ability"
+            value={overall.abilityPercent}
+            explanation={explanations['candidate.ability']}
+            reason={reasons['overall.abilityPercent']}
+          />
+          <Bar
+            label="Reasoning"
+            value={overall.reasoningPercent}
+            explanation={report.reasoningFormula}
+            reason={reasons['overall.reasoningPercent']}
+          />
         </CardBody>
       </Card>
       <Card>

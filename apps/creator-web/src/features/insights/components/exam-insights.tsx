@@ -35,7 +35,11 @@ export function ExamInsights({ examId }: { examId: string }) {
   if (exam.isError) {
     return (
       <Card className="mx-auto max-w-lg">
-        <EmptyState icon={<FileQuestion aria-hidden />} title="Exam not found" action={<BackToDashboard variant="primary" />} />
+        <EmptyState
+          icon={<FileQuestion aria-hidden />}
+          title="Exam not found"
+          action={<BackToDashboard variant="primary" />}
+        />
       </Card>
     );
   }
@@ -62,7 +66,11 @@ export function ExamInsights({ examId }: { examId: string }) {
             icon={<AlertTriangle aria-hidden />}
             title="Could not load the insights"
             description={userMessageOf(insights.error)}
-            action={<Button variant="secondary" onClick={() => void insights.refetch()}>Try again</Button>}
+            action={
+              <Button variant="secondary" onClick={() => void insights.refetch()}>
+                Try again
+              </Button>
+            }
           />
         </Card>
       ) : (

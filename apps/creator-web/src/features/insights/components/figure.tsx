@@ -39,7 +39,14 @@ export function Figure({ value, format = formats.percent, explanation, reason, c
   const why = reason ?? NOT_AVAILABLE;
   const tip = missing ? (explanation ? `${why} ${explanation}` : why) : explanation;
   const content = (
-    <span tabIndex={tip ? 0 : undefined} className={cn('tabular-nums', tip && 'cursor-help underline decoration-dotted decoration-slate-300 underline-offset-4', className)}>
+    <span
+      tabIndex={tip ? 0 : undefined}
+      className={cn(
+        'tabular-nums',
+        tip && 'cursor-help underline decoration-dotted decoration-slate-300 underline-offset-4',
+        className,
+      )}
+    >
       {missing ? '—' : format(value)}
       {missing && <span className="sr-only"> ({why})</span>}
     </span>

@@ -13,7 +13,9 @@ export function IntegrityBreakdown({ report }: { report: InsightsReport }) {
       <StatCard
         label={label}
         icon={icon}
-        value={<Figure value={value} format={format} explanation={explanations[`integrity.${field}`]} reason={reason} />}
+        value={
+          <Figure value={value} format={format} explanation={explanations[`integrity.${field}`]} reason={reason} />
+        }
         hint={value === null ? (reason ?? NOT_AVAILABLE) : undefined}
       />
     );

@@ -9,12 +9,27 @@ import { Figure, formats } from './figure.tsx';
 /** Spec section 2: Cohort Size, Exam Started, Exam Submitted, Graded (with pending and Grade now). */
 export function SummaryCards({ examId, report }: { examId: string; report: InsightsReport }) {
   const { cohort, explanations } = report;
-  const figure = (value: number, key: string) => <Figure value={value} format={formats.count} explanation={explanations[key]} />;
+  const figure = (value: number, key: string) => (
+    <Figure value={value} format={formats.count} explanation={explanations[key]} />
+  );
   return (
     <section aria-label="Summary" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      <StatCard label="Cohort Size" value={figure(cohort.invited, 'cohort.invited')} icon={<Users aria-hidden />} hint="Candidates who opened the exam" />
-      <StatCard label="Exam Started" value={figure(cohort.started, 'cohort.started')} icon={<PlayCircle aria-hidden />} />
-      <StatCard label="Exam Submitted" value={figure(cohort.submitted, 'cohort.submitted')} icon={<Send aria-hidden />} />
+      <StatCard
+        label="Cohort Size"
+        value={figure(cohort.invited, 'cohort.invited')}
+        icon={<Users aria-hidden />}
+        hint="Candidates who opened the exam"
+      />
+      <StatCard
+        label="Exam Started"
+        value={figure(cohort.started, 'cohort.started')}
+        icon={<PlayCircle aria-hidden />}
+      />
+      <StatCard
+        label="Exam Submitted"
+        value={figure(cohort.submitted, 'cohort.submitted')}
+        icon={<Send aria-hidden />}
+      />
       <StatCard
         label="Graded"
         value={figure(cohort.graded, 'cohort.graded')}

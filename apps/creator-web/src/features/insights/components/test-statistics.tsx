@@ -18,14 +18,22 @@ const FIGURES: { field: Field; label: string; format: (v: number) => string }[] 
 export function TestStatistics({ report }: { report: InsightsReport }) {
   return (
     <Card>
-      <CardHeader title="Test Statistics" description={`${report.test.candidates} submitted attempts, ${report.test.maxScore} marks.`} />
+      <CardHeader
+        title="Test Statistics"
+        description={`${report.test.candidates} submitted attempts, ${report.test.maxScore} marks.`}
+      />
       <CardBody>
         <dl aria-label="Test Statistics" className="grid grid-cols-2 gap-4 sm:grid-cols-4">
           {FIGURES.map(({ field, label, format }) => (
             <div key={field}>
               <dt className="text-xs text-muted">{label}</dt>
               <dd className="text-lg font-semibold">
-                <Figure value={report.test[field]} format={format} explanation={report.explanations[`test.${field}`]} reason={report.reasons[`test.${field}`]} />
+                <Figure
+                  value={report.test[field]}
+                  format={format}
+                  explanation={report.explanations[`test.${field}`]}
+                  reason={report.reasons[`test.${field}`]}
+                />
               </dd>
             </div>
           ))}

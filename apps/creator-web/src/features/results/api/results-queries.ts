@@ -22,7 +22,9 @@ const ExamQuestionsSchema = z.object({ exams: z.array(ExamSchema.pick({ id: true
 
 /** The question count of each exam, from exam-service (the summary cards show it). */
 export function listQuestionCounts(): Promise<Map<string, number>> {
-  return apiRequest('/api/exams/auth_exams', { schema: ExamQuestionsSchema }).then((data) => new Map(data.exams.map((e) => [e.id, e.questions.length])));
+  return apiRequest('/api/exams/auth_exams', { schema: ExamQuestionsSchema }).then(
+    (data) => new Map(data.exams.map((e) => [e.id, e.questions.length])),
+  );
 }
 
 /** Pages of results under `filters`, fetched one at a time as the view asks for more ('Load more'). */

@@ -26,7 +26,9 @@ export function ExamSummaryCards({ exams, questionCounts }: Props) {
           <Card key={exam.examId} className="flex flex-col gap-4 p-5" aria-label={exam.examTitle} role="group">
             <div>
               <h3 className="truncate text-base font-semibold text-ink">{exam.examTitle}</h3>
-              <p className="text-sm text-muted">{questions === undefined ? '— questions' : `${questions} question${questions === 1 ? '' : 's'}`}</p>
+              <p className="text-sm text-muted">
+                {questions === undefined ? '— questions' : `${questions} question${questions === 1 ? '' : 's'}`}
+              </p>
             </div>
             <dl className="grid grid-cols-2 gap-3">
               <Figure label="Invites Sent" value={exam.started} />

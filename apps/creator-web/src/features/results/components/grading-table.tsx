@@ -58,7 +58,10 @@ export function GradingTable() {
   const [filter, setFilter] = useState<Filter>('all');
   const [sort, setSort] = useState<Sort>('recent');
   const settledSearch = useDebouncedValue(search.trim(), SEARCH_PAUSE_MS);
-  const filters: ResultFilters = { ...(filter === 'all' ? {} : { graded: filter === 'graded' ? 'true' : 'false' }), ...(settledSearch ? { search: settledSearch } : {}) };
+  const filters: ResultFilters = {
+    ...(filter === 'all' ? {} : { graded: filter === 'graded' ? 'true' : 'false' }),
+    ...(settledSearch ? { search: settledSearch } : {}),
+  };
   const pages = useResultPages(filters);
   const loaded = pages.results;
   const rows = useMemo(() => sortResults(loaded ?? [], sort), [loaded, sort]);
@@ -69,11 +72,33 @@ export function GradingTable() {
       <CardHeader title="Exam Grading" description="Every submission of your exams; open one to grade it." />
       <div className="flex flex-wrap items-center gap-3 border-b border-line px-5 py-3">
         <div className="relative min-w-56 flex-1">
-          <Search aria-hidden className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted" />
-          <Input type="search" className="pl-9" placeholder="Search students, IDs, or exams..." aria-label="Search results" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <Search
+            aria-hidden
+            className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted"
+          />
+          <Input
+            type="search"
+            className="pl-9"
+            placeholder="Search students, IDs, or exams..."
+            aria-label="Search results"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
-        <Select aria-label="Filter results" className="w-40" value={filter} onValueChange={(v) => setFilter(v as Filter)} options={RESULT_FILTERS} />
-        <Select aria-label="Sort results" className="w-36" value={sort} onValueChange={(v) => setSort(v as Sort)} options={RESULT_SORTS} />
+        <Select
+          aria-label="Filter results"
+          className="w-40"
+          value={filter}
+          onValueChange={(v) => setFilter(v as Filter)}
+          options={RESULT_FILTERS}
+        />
+        <Select
+          aria-label="Sort results"
+          className="w-36"
+          value={sort}
+          onValueChange={(v) => setSort(v as Sort)}
+          options={RESULT_SORTS}
+        />
       </div>
       {pages.isPending ? (
         <div className="p-5" aria-busy="true" aria-label="Loading results">
@@ -91,7 +116,10 @@ export function GradingTable() {
           }
         />
       ) : rows.length === 0 ? (
-        <EmptyState icon={<Inbox aria-hidden />} title={narrowed ? 'No results match your filters' : 'No results yet'} />
+        <EmptyState
+          icon={<Inbox aria-hidden />}
+          title={narrowed ? 'No results match your filters' : 'No results yet'}
+        />
       ) : (
         <>
           <Table aria-label="Exam Grading">
@@ -128,7 +156,11 @@ export function GradingTable() {
               ))}
             </TableBody>
           </Table>
-          {sort !== 'recent' && pages.hasNextPage && <p className="px-5 pt-3 text-xs text-muted">Sorted within the results loaded so far; load more to include older ones.</p>}
+          {sort !== 'recent' && pages.hasNextPage && (
+            <p className="px-5 pt-3 text-xs text-muted">
+              Sorted within the results loaded so far; load more to include older ones.
+            </p>
+          )}
           <LoadMore shown={rows.length} pages={pages} noun="results" />
         </>
       )}

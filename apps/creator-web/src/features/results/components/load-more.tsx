@@ -30,7 +30,12 @@ export function LoadMore({ shown, pages, noun }: LoadMoreProps) {
           {pages.hasNextPage ? `Showing the ${shown} most recent ${noun}` : `Showing all ${shown} ${noun}`}
         </span>
         {pages.hasNextPage && (
-          <Button variant="secondary" size="sm" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => void pages.fetchNextPage()}
+            disabled={pages.isFetchingNextPage}
+          >
             {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
           </Button>
         )}

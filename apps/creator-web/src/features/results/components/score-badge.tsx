@@ -3,7 +3,11 @@ import type { ResultSummary } from '@exam/domain/result';
 import { listScore } from '../list-score.ts';
 
 /** The list score of a result (spec section 4) as a coloured badge. */
-export function ListScoreBadge({ result }: { result: Pick<ResultSummary, 'isGraded' | 'score' | 'correctCount' | 'gradedCount'> }) {
+export function ListScoreBadge({
+  result,
+}: {
+  result: Pick<ResultSummary, 'isGraded' | 'score' | 'correctCount' | 'gradedCount'>;
+}) {
   const score = listScore(result);
   return (
     <Badge tone={score.tone} data-tone={score.tone}>

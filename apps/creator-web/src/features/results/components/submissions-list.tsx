@@ -26,7 +26,9 @@ export function SubmissionsList({ examId }: { examId: string }) {
   const summaries = useExamSummaries();
   const csv = useDownloadResultsCsv();
   const submissions = results.results ?? [];
-  const total = summaries.data?.find((exam) => exam.examId === examId)?.submitted ?? (results.hasNextPage ? undefined : submissions.length);
+  const total =
+    summaries.data?.find((exam) => exam.examId === examId)?.submitted ??
+    (results.hasNextPage ? undefined : submissions.length);
 
   const downloadCsv = () =>
     csv.mutate(examId, {
@@ -64,7 +66,16 @@ export function SubmissionsList({ examId }: { examId: string }) {
         <PageSpinner label="Loading submissions…" />
       ) : results.isError && submissions.length === 0 ? (
         <Card>
-          <EmptyState icon={<AlertTriangle aria-hidden />} title="Could not load submissions" description={userMessageOf(results.error)} action={<Button variant="secondary" onClick={() => void results.refetch()}>Try again</Button>} />
+          <EmptyState
+            icon={<AlertTriangle aria-hidden />}
+            title="Could not load submissions"
+            description={userMessageOf(results.error)}
+            action={
+              <Button variant="secondary" onClick={() => void results.refetch()}>
+                Try again
+              </Button>
+            }
+          />
         </Card>
       ) : submissions.length === 0 ? (
         <Card>

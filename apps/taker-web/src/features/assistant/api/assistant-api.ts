@@ -29,7 +29,11 @@ export function useTranscript(attempt: { attemptId: string; token: string } | nu
  * Sends one message and yields the reply as it streams (server-sent events). Always ends with a
  * `done` or an `error` event whose message is the text to show; aborting stops it quietly.
  */
-export async function* streamChatReply(token: string, body: ChatRequest, signal: AbortSignal): AsyncGenerator<ChatStreamEvent, void, undefined> {
+export async function* streamChatReply(
+  token: string,
+  body: ChatRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ChatStreamEvent, void, undefined> {
   let response: Response;
   try {
     response = await fetch(apiUrl(assistantApi.chat), {

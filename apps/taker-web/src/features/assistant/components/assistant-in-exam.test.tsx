@@ -12,10 +12,24 @@ const REPLY = 'Use the quadratic formula on both roots.';
 
 async function openExamWithAssistant() {
   const exam = buildPublicExam({
-    aiSettings: { enabled: true, provider: 'openai', model: 'gpt-4o-mini', startMessage: 'Hi!', copyLLMResponse: true, uploadDocuments: false, materialNames: [], missing: [] },
+    aiSettings: {
+      enabled: true,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      startMessage: 'Hi!',
+      copyLLMResponse: true,
+      uploadDocuments: false,
+      materialNames: [],
+      missing: [],
+    },
   });
   const fake = createFakeResultsService({ exam, attemptId: crypto.randomUUID() });
-  const gateway = createFakeGateway({ transcript: [transcriptMessage({ role: 'user', content: 'How do I start?' }), transcriptMessage({ role: 'assistant', content: REPLY })] });
+  const gateway = createFakeGateway({
+    transcript: [
+      transcriptMessage({ role: 'user', content: 'How do I start?' }),
+      transcriptMessage({ role: 'assistant', content: REPLY }),
+    ],
+  });
   server.use(...fake.handlers, ...gateway.handlers);
   await seedAttempt(exam, fake.attemptId);
   const view = renderRoute(`/exam/${exam.id}`);
@@ -26,7 +40,9 @@ async function openExamWithAssistant() {
 /** jsdom has no ClipboardEvent; an Event with clipboardData is what the page's paste guard reads. */
 function paste(target: Element, text: string): Event {
   const event = new Event('paste', { bubbles: true, cancelable: true });
-  Object.defineProperty(event, 'clipboardData', { value: { getData: (format: string) => (format === 'text/plain' ? text : '') } });
+  Object.defineProperty(event, 'clipboardData', {
+    value: { getData: (format: string) => (format === 'text/plain' ? text : '') },
+  });
   act(() => void target.dispatchEvent(event));
   return event;
 }
@@ -41,7 +57,9 @@ describe('the assistant inside the exam page', () => {
     expect(await within(replyBubble).findByRole('button', { name: 'Copied' })).toBeInTheDocument();
     await expect(navigator.clipboard.readText()).resolves.toBe(REPLY);
     expect(paste(answer, REPLY).defaultPrevented).toBe(false);
-    await waitFor(() => expect(fake.state.events.map((e) => e.type)).toEqual(expect.arrayContaining(['copy', 'paste-allowed'])));
+    await waitFor(() =>
+      expect(fake.state.events.map((e) => e.type)).toEqual(expect.arrayContaining(['copy', 'paste-allowed'])),
+    );
   });
 
   it('tells the candidate to copy by hand when the clipboard refuses', async () => {

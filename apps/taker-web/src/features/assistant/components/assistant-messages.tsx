@@ -72,7 +72,11 @@ export function AssistantMessages({ messages, typing, canCopy }: Props) {
           key={message.key}
           message={message}
           selectable={message.role === 'user' || canCopy}
-          actions={canCopy && message.role === 'assistant' && !message.isError && !message.isStreaming && message.content ? <CopyButton text={message.content} /> : undefined}
+          actions={
+            canCopy && message.role === 'assistant' && !message.isError && !message.isStreaming && message.content ? (
+              <CopyButton text={message.content} />
+            ) : undefined
+          }
         />
       ))}
       {typing && <TypingIndicator />}

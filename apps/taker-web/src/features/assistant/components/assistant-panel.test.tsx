@@ -10,9 +10,25 @@ import { server } from '../../../testing/server.ts';
 import { controlledStream, createFakeGateway, replyStream, sse, transcriptMessage } from '../testing/fake-gateway.ts';
 import { AssistantPanel } from './assistant-panel.tsx';
 
-const readyAi: PublicAiSettings = { enabled: true, provider: 'openai', model: 'gpt-4o-mini', startMessage: '', copyLLMResponse: true, uploadDocuments: false, materialNames: [], missing: [] };
+const readyAi: PublicAiSettings = {
+  enabled: true,
+  provider: 'openai',
+  model: 'gpt-4o-mini',
+  startMessage: '',
+  copyLLMResponse: true,
+  uploadDocuments: false,
+  materialNames: [],
+  missing: [],
+};
 
-function renderPanel(options: { ai?: Partial<PublicAiSettings>; preview?: boolean; activeQuestionIndex?: number; gateway?: ReturnType<typeof createFakeGateway> } = {}) {
+function renderPanel(
+  options: {
+    ai?: Partial<PublicAiSettings>;
+    preview?: boolean;
+    activeQuestionIndex?: number;
+    gateway?: ReturnType<typeof createFakeGateway>;
+  } = {},
+) {
   const gateway = options.gateway ?? createFakeGateway();
   server.use(...gateway.handlers);
   const exam = buildPublicExam({ aiSettings: { ...readyAi, ...options.ai } });
@@ -20,13 +36,19 @@ function renderPanel(options: { ai?: Partial<PublicAiSettings>; preview?: boolea
   const user = userEvent.setup();
   render(
     <AppProvider queryClient={createQueryClient()}>
-      <AssistantPanel exam={exam} attempt={attempt} preview={options.preview ?? false} activeQuestionIndex={options.activeQuestionIndex ?? 0} />
+      <AssistantPanel
+        exam={exam}
+        attempt={attempt}
+        preview={options.preview ?? false}
+        activeQuestionIndex={options.activeQuestionIndex ?? 0}
+      />
     </AppProvider>,
   );
   return { user, gateway };
 }
 
-const messagesOf = () => within(screen.getByRole('log', { name: 'Conversation with the AI assistant' })).queryAllByTestId('chat-message');
+const messagesOf = () =>
+  within(screen.getByRole('log', { name: 'Conversation with the AI assistant' })).queryAllByTestId('chat-message');
 const textbox = () => screen.getByRole('textbox', { name: 'Message the AI assistant' });
 const readyTextbox = async () => {
   await waitFor(() => expect(textbox()).toBeEnabled());
@@ -79,7 +101,10 @@ describe('AssistantPanel', () => {
     expect(messagesOf()[1]).toHaveTextContent('What is a prime?');
     expect(textbox()).toHaveValue('');
     await waitFor(() => expect(gateway.state.chats).toHaveLength(1));
-    expect(gateway.state.chats[0]).toEqual({ body: { message: 'What is a prime?', questionIndex: 2 }, authorization: 'Bearer attempt-token' });
+    expect(gateway.state.chats[0]).toEqual({
+      body: { message: 'What is a prime?', questionIndex: 2 },
+      authorization: 'Bearer attempt-token',
+    });
 
     reply.push({ type: 'delta', text: 'A prime has ' });
     await waitFor(() => expect(messagesOf()[2]).toHaveTextContent('A prime has'));
@@ -89,14 +114,18 @@ describe('AssistantPanel', () => {
     reply.push({ type: 'delta', text: 'exactly two divisors.' });
     reply.push({ type: 'done', messageId: 'm-2', usage: { inputTokens: 5, outputTokens: 6, estimated: false } });
     reply.close();
-    await waitFor(() => expect(within(messagesOf()[2] as HTMLElement).getByRole('button', { name: 'Copy' })).toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(messagesOf()[2] as HTMLElement).getByRole('button', { name: 'Copy' })).toBeInTheDocument(),
+    );
     expect(messagesOf()[2]).toHaveTextContent('A prime has exactly two divisors.');
     expect(messagesOf()[2]).not.toHaveAttribute('data-error');
   });
 
   it("shows the gateway's budget message as the reply when it answers 429", async () => {
     const limit = LlmMessages.messageLimit(3);
-    const gateway = createFakeGateway({ reply: () => HttpResponse.json({ error: { code: 'RATE_LIMITED', message: limit } }, { status: 429 }) });
+    const gateway = createFakeGateway({
+      reply: () => HttpResponse.json({ error: { code: 'RATE_LIMITED', message: limit } }, { status: 429 }),
+    });
     const { user } = renderPanel({ gateway });
     await user.type(await readyTextbox(), 'One more question{Enter}');
     await waitFor(() => expect(messagesOf()[2]).toHaveTextContent(limit));
@@ -132,7 +161,9 @@ describe('AssistantPanel', () => {
   });
 
   it('makes replies unselectable, refuses copying them and says so when copying is off', async () => {
-    const gateway = createFakeGateway({ transcript: [transcriptMessage({ role: 'assistant', content: 'Secret sauce' })] });
+    const gateway = createFakeGateway({
+      transcript: [transcriptMessage({ role: 'assistant', content: 'Secret sauce' })],
+    });
     renderPanel({ gateway, ai: { copyLLMResponse: false } });
     await readyTextbox();
     expect(screen.getByText('Text copying is disabled.')).toBeInTheDocument();
@@ -153,20 +184,33 @@ describe('AssistantPanel', () => {
     const { user, gateway } = renderPanel({ ai: { uploadDocuments: true } });
     await readyTextbox();
     const input = screen.getByLabelText('Choose files to attach');
-    await user.upload(input, [new File(['a,b\n1,2'], 'data.csv', { type: 'text/csv' }), new File(['hi'], 'notes.txt', { type: 'text/plain' })]);
+    await user.upload(input, [
+      new File(['a,b\n1,2'], 'data.csv', { type: 'text/csv' }),
+      new File(['hi'], 'notes.txt', { type: 'text/plain' }),
+    ]);
     const chips = screen.getByRole('list', { name: 'Files to send' });
-    expect(within(chips).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['data.csv', 'notes.txt']);
+    expect(
+      within(chips)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['data.csv', 'notes.txt']);
     await user.click(screen.getByRole('button', { name: 'Remove notes.txt' }));
     expect(screen.getByRole('button', { name: 'Send message' })).toBeEnabled();
     await user.click(screen.getByRole('button', { name: 'Send message' }));
     await waitFor(() => expect(gateway.state.chats).toHaveLength(1));
-    expect(gateway.state.chats[0]?.body.files).toEqual([{ name: 'data.csv', type: 'text/csv', size: 7, dataBase64: btoa('a,b\n1,2') }]);
-    expect(within(messagesOf()[1] as HTMLElement).getByRole('list', { name: 'Attached files' })).toHaveTextContent('data.csv');
+    expect(gateway.state.chats[0]?.body.files).toEqual([
+      { name: 'data.csv', type: 'text/csv', size: 7, dataBase64: btoa('a,b\n1,2') },
+    ]);
+    expect(within(messagesOf()[1] as HTMLElement).getByRole('list', { name: 'Attached files' })).toHaveTextContent(
+      'data.csv',
+    );
     expect(screen.queryByRole('list', { name: 'Files to send' })).not.toBeInTheDocument();
   });
 
   it('labels a fenced code block in a reply with its language', async () => {
-    const gateway = createFakeGateway({ reply: () => sse(replyStream('Like this:\n\n```python\n', 'print("hi")\n```\n')) });
+    const gateway = createFakeGateway({
+      reply: () => sse(replyStream('Like this:\n\n```python\n', 'print("hi")\n```\n')),
+    });
     const { user } = renderPanel({ gateway });
     await user.type(await readyTextbox(), 'Show me code{Enter}');
     const block = await screen.findByTestId('code-block');
@@ -183,7 +227,11 @@ describe('AssistantPanel', () => {
   it('lists what is missing when the configuration is incomplete', () => {
     renderPanel({ ai: { missing: ['API key missing.', 'Model not selected.'] } });
     expect(screen.getByText(LlmMessages.configurationIncomplete)).toBeInTheDocument();
-    expect(within(screen.getByRole('list', { name: 'Missing settings' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['API key missing.', 'Model not selected.']);
+    expect(
+      within(screen.getByRole('list', { name: 'Missing settings' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['API key missing.', 'Model not selected.']);
   });
 
   it("shows the greeting in a preview and points to the editor's Test Assistant without calling the gateway", () => {

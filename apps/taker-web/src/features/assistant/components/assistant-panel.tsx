@@ -20,11 +20,15 @@ export type AssistantPanelProps = {
 };
 
 const COPY_DISABLED = 'Text copying is disabled.';
-const PREVIEW_NOTE = "This is a preview: the assistant does not answer here. Try it from the exam editor's Test Assistant.";
+const PREVIEW_NOTE =
+  "This is a preview: the assistant does not answer here. Try it from the exam editor's Test Assistant.";
 
 function Notice({ icon, title, children }: { icon: ReactNode; title: string; children?: ReactNode }) {
   return (
-    <div className="flex h-full flex-col items-center justify-center gap-2 p-4 text-center text-sm text-muted" data-testid="assistant-panel">
+    <div
+      className="flex h-full flex-col items-center justify-center gap-2 p-4 text-center text-sm text-muted"
+      data-testid="assistant-panel"
+    >
       <span className="text-muted [&>svg]:h-6 [&>svg]:w-6">{icon}</span>
       <p className="font-medium text-ink">{title}</p>
       {children}
@@ -50,7 +54,15 @@ export function AssistantPanel({ exam, attempt, preview, activeQuestionIndex }: 
   return <AssistantChat exam={exam} attempt={preview ? null : attempt} activeQuestionIndex={activeQuestionIndex} />;
 }
 
-function AssistantChat({ exam, attempt, activeQuestionIndex }: { exam: PublicExam; attempt: AssistantPanelProps['attempt']; activeQuestionIndex: number }) {
+function AssistantChat({
+  exam,
+  attempt,
+  activeQuestionIndex,
+}: {
+  exam: PublicExam;
+  attempt: AssistantPanelProps['attempt'];
+  activeQuestionIndex: number;
+}) {
   const ai = exam.aiSettings;
   const chat = useChatSession(attempt);
   const [text, setText] = useState('');
@@ -63,7 +75,10 @@ function AssistantChat({ exam, attempt, activeQuestionIndex }: { exam: PublicExa
     questionRef.current = activeQuestionIndex;
   }, [activeQuestionIndex]);
 
-  const greeting = useMemo<ListedMessage>(() => ({ key: 'greeting', role: 'assistant', content: greetingOf(ai) }), [ai]);
+  const greeting = useMemo<ListedMessage>(
+    () => ({ key: 'greeting', role: 'assistant', content: greetingOf(ai) }),
+    [ai],
+  );
   const messages = useMemo(() => [greeting, ...chat.messages], [greeting, chat.messages]);
   const ready = attempt !== null && chat.restored;
   const hasContent = text.trim().length > 0 || files.length > 0;
@@ -102,16 +117,18 @@ function AssistantChat({ exam, attempt, activeQuestionIndex }: { exam: PublicExa
             <Info aria-hidden className="mt-0.5 h-3.5 w-3.5 shrink-0" /> {PREVIEW_NOTE}
           </p>
         )}
-        {attempt !== null && !chat.restored && (chat.restoreFailed ? (
-          <div role="alert" className="flex items-center justify-between gap-2 text-xs text-danger">
-            The conversation could not be loaded.
-            <Button size="sm" variant="secondary" onClick={chat.retryRestore}>
-              Try again
-            </Button>
-          </div>
-        ) : (
-          <Spinner label="Loading conversation…" className="text-xs" />
-        ))}
+        {attempt !== null &&
+          !chat.restored &&
+          (chat.restoreFailed ? (
+            <div role="alert" className="flex items-center justify-between gap-2 text-xs text-danger">
+              The conversation could not be loaded.
+              <Button size="sm" variant="secondary" onClick={chat.retryRestore}>
+                Try again
+              </Button>
+            </div>
+          ) : (
+            <Spinner label="Loading conversation…" className="text-xs" />
+          ))}
         <ChatComposer
           label="Message the AI assistant"
           placeholder={ready ? 'Ask the assistant… (Shift+Enter for a new line)' : undefined}
@@ -121,7 +138,15 @@ function AssistantChat({ exam, attempt, activeQuestionIndex }: { exam: PublicExa
           canSend={canSend}
           disabled={!ready}
           maxLength={CHAT_MAX_MESSAGE_CHARS}
-          top={ai.uploadDocuments ? <AttachmentChips files={files} notices={notices} onRemove={(i) => setFiles((current) => current.filter((_, at) => at !== i))} /> : undefined}
+          top={
+            ai.uploadDocuments ? (
+              <AttachmentChips
+                files={files}
+                notices={notices}
+                onRemove={(i) => setFiles((current) => current.filter((_, at) => at !== i))}
+              />
+            ) : undefined
+          }
           tools={ai.uploadDocuments ? <AttachButton disabled={!ready} onPick={pick} /> : undefined}
         />
         {!ai.copyLLMResponse && <p className="text-center text-[11px] text-muted">{COPY_DISABLED}</p>}

@@ -7,7 +7,13 @@ export function AttachButton({ disabled, onPick }: { disabled: boolean; onPick: 
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
-      <Button size="icon" variant="ghost" aria-label="Attach files" disabled={disabled} onClick={() => input.current?.click()}>
+      <Button
+        size="icon"
+        variant="ghost"
+        aria-label="Attach files"
+        disabled={disabled}
+        onClick={() => input.current?.click()}
+      >
         <Paperclip aria-hidden className="h-4 w-4" />
       </Button>
       <input
@@ -28,17 +34,33 @@ export function AttachButton({ disabled, onPick }: { disabled: boolean; onPick: 
 }
 
 /** The files waiting to be sent, each removable, and why any were skipped. */
-export function AttachmentChips({ files, notices, onRemove }: { files: File[]; notices: string[]; onRemove: (index: number) => void }) {
+export function AttachmentChips({
+  files,
+  notices,
+  onRemove,
+}: {
+  files: File[];
+  notices: string[];
+  onRemove: (index: number) => void;
+}) {
   if (files.length === 0 && notices.length === 0) return null;
   return (
     <div className="flex flex-col gap-1">
       {files.length > 0 && (
         <ul aria-label="Files to send" className="flex flex-wrap gap-1.5">
           {files.map((file, index) => (
-            <li key={`${file.name}-${index}`} className="flex items-center gap-1 rounded-full border border-line bg-canvas py-0.5 pr-0.5 pl-2 text-xs text-ink">
+            <li
+              key={`${file.name}-${index}`}
+              className="flex items-center gap-1 rounded-full border border-line bg-canvas py-0.5 pr-0.5 pl-2 text-xs text-ink"
+            >
               <Paperclip aria-hidden className="h-3 w-3 text-muted" />
               <span className="max-w-40 truncate">{file.name}</span>
-              <button type="button" aria-label={`Remove ${file.name}`} className="rounded-full p-0.5 text-muted hover:bg-line hover:text-ink" onClick={() => onRemove(index)}>
+              <button
+                type="button"
+                aria-label={`Remove ${file.name}`}
+                className="rounded-full p-0.5 text-muted hover:bg-line hover:text-ink"
+                onClick={() => onRemove(index)}
+              >
                 <X aria-hidden className="h-3 w-3" />
               </button>
             </li>

@@ -25,12 +25,20 @@ describe('acceptFiles', () => {
     const full = Array.from({ length: CHAT_MAX_FILES }, (_, i) => file(`f${i}.txt`));
     const result = acceptFiles(full, [big, file('extra.txt')]);
     expect(result.files).toHaveLength(CHAT_MAX_FILES);
-    expect(result.skipped).toEqual(['big.bin is larger than 5 MB.', `extra.txt: at most ${CHAT_MAX_FILES} files per message.`]);
+    expect(result.skipped).toEqual([
+      'big.bin is larger than 5 MB.',
+      `extra.txt: at most ${CHAT_MAX_FILES} files per message.`,
+    ]);
   });
 });
 
 describe('toChatFile', () => {
   it("reads the file's bytes as base64 with its name, type and size", async () => {
-    expect(await toChatFile(file('hello.txt', 'hello'))).toEqual({ name: 'hello.txt', type: 'text/plain', size: 5, dataBase64: btoa('hello') });
+    expect(await toChatFile(file('hello.txt', 'hello'))).toEqual({
+      name: 'hello.txt',
+      type: 'text/plain',
+      size: 5,
+      dataBase64: btoa('hello'),
+    });
   });
 });

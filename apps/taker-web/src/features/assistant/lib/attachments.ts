@@ -16,8 +16,10 @@ export function acceptFiles(current: File[], incoming: Iterable<unknown>): { fil
   const skipped: string[] = [];
   for (const candidate of incoming) {
     if (!isValidFile(candidate)) continue;
-    if (candidate.size > CHAT_MAX_FILE_BYTES) skipped.push(`${candidate.name} is larger than ${megabytes(CHAT_MAX_FILE_BYTES)}.`);
-    else if (files.length >= CHAT_MAX_FILES) skipped.push(`${candidate.name}: at most ${CHAT_MAX_FILES} files per message.`);
+    if (candidate.size > CHAT_MAX_FILE_BYTES)
+      skipped.push(`${candidate.name} is larger than ${megabytes(CHAT_MAX_FILE_BYTES)}.`);
+    else if (files.length >= CHAT_MAX_FILES)
+      skipped.push(`${candidate.name}: at most ${CHAT_MAX_FILES} files per message.`);
     else files.push(candidate);
   }
   return { files, skipped };

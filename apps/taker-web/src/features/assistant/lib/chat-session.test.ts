@@ -4,13 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { createChatSession, EMPTY_REPLY, type StreamReply } from './chat-session.ts';
 import { transcriptMessage } from '../testing/fake-gateway.ts';
 
-const done: ChatStreamEvent = { type: 'done', messageId: 'm', usage: { inputTokens: 1, outputTokens: 1, estimated: false } };
+const done: ChatStreamEvent = {
+  type: 'done',
+  messageId: 'm',
+  usage: { inputTokens: 1, outputTokens: 1, estimated: false },
+};
 const replying = (...events: ChatStreamEvent[]): StreamReply =>
   async function* () {
     yield* events;
   };
 const input = (message: string) => ({ message, files: [], questionIndex: 0 });
-const view = (session: ReturnType<typeof createChatSession>) => session.getSnapshot().messages.map((m) => [m.role, m.content, m.isError]);
+const view = (session: ReturnType<typeof createChatSession>) =>
+  session.getSnapshot().messages.map((m) => [m.role, m.content, m.isError]);
 
 describe('createChatSession', () => {
   it('puts the restored transcript before messages sent meanwhile, and restores only once', () => {
@@ -65,7 +70,9 @@ describe('createChatSession', () => {
   it('stops quietly when aborted', async () => {
     const session = createChatSession(async function* (_body, signal) {
       yield { type: 'delta', text: 'partial' };
-      await new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError'))));
+      await new Promise((_resolve, reject) =>
+        signal.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError'))),
+      );
     });
     const sending = session.send(input('x'));
     await new Promise((resolve) => setTimeout(resolve, 0));

@@ -22,7 +22,15 @@ let localKeys = 0;
 const localKey = () => `local-${++localKeys}`;
 
 export function entryOf(message: TranscriptMessage): ChatEntry {
-  return { key: message.id, role: message.role, content: message.content, createdAt: message.createdAt, isError: message.isError, isStreaming: false, files: message.files };
+  return {
+    key: message.id,
+    role: message.role,
+    content: message.content,
+    createdAt: message.createdAt,
+    isError: message.isError,
+    isStreaming: false,
+    files: message.files,
+  };
 }
 
 /**
@@ -38,7 +46,8 @@ export function createChatSession(streamReply: StreamReply, now: () => Date = ()
     snapshot = { ...snapshot, ...next };
     for (const listener of listeners) listener();
   };
-  const updateEntry = (key: string, change: (entry: ChatEntry) => ChatEntry) => update({ messages: snapshot.messages.map((m) => (m.key === key ? change(m) : m)) });
+  const updateEntry = (key: string, change: (entry: ChatEntry) => ChatEntry) =>
+    update({ messages: snapshot.messages.map((m) => (m.key === key ? change(m) : m)) });
   const append = (entry: ChatEntry) => update({ messages: [...snapshot.messages, entry] });
 
   return {
@@ -57,13 +66,29 @@ export function createChatSession(streamReply: StreamReply, now: () => Date = ()
     /** Sends a message and streams the reply into the conversation; one at a time (spec section 5). */
     async send(input: { message: string; files: ChatFile[]; questionIndex: number | null }): Promise<void> {
       if (snapshot.pending) return;
-      append({ key: localKey(), role: 'user', content: input.message, createdAt: now().toISOString(), isError: false, isStreaming: false, files: input.files.map((f) => ({ name: f.name })) });
+      append({
+        key: localKey(),
+        role: 'user',
+        content: input.message,
+        createdAt: now().toISOString(),
+        isError: false,
+        isStreaming: false,
+        files: input.files.map((f) => ({ name: f.name })),
+      });
       update({ pending: true });
       let replyKey: string | undefined;
       const settle = (event: Extract<ChatStreamEvent, { type: 'done' | 'error' }>) => {
         if (!replyKey) {
           const content = event.type === 'error' ? event.message : EMPTY_REPLY;
-          append({ key: localKey(), role: 'assistant', content, createdAt: now().toISOString(), isError: event.type === 'error', isStreaming: false, files: [] });
+          append({
+            key: localKey(),
+            role: 'assistant',
+            content,
+            createdAt: now().toISOString(),
+            isError: event.type === 'error',
+            isStreaming: false,
+            files: [],
+          });
           return;
         }
         // The gateway stores the spec's error text in place of a reply that failed half-way; show the same.
@@ -71,7 +96,11 @@ export function createChatSession(streamReply: StreamReply, now: () => Date = ()
         updateEntry(replyKey, (m) => ({ ...m, ...final, isStreaming: false }));
       };
       try {
-        const body: ChatRequest = { message: input.message, questionIndex: input.questionIndex, ...(input.files.length ? { files: input.files } : {}) };
+        const body: ChatRequest = {
+          message: input.message,
+          questionIndex: input.questionIndex,
+          ...(input.files.length ? { files: input.files } : {}),
+        };
         for await (const event of streamReply(body, controller.signal)) {
           if (event.type !== 'delta') {
             settle(event);
@@ -81,7 +110,15 @@ export function createChatSession(streamReply: StreamReply, now: () => Date = ()
           if (replyKey) updateEntry(replyKey, (m) => ({ ...m, content: m.content + text }));
           else {
             replyKey = localKey();
-            append({ key: replyKey, role: 'assistant', content: text, createdAt: now().toISOString(), isError: false, isStreaming: true, files: [] });
+            append({
+              key: replyKey,
+              role: 'assistant',
+              content: text,
+              createdAt: now().toISOString(),
+              isError: false,
+              isStreaming: true,
+              files: [],
+            });
           }
         }
         settle({ type: 'error', message: LlmMessages.chatError });

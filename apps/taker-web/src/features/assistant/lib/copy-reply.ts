@@ -14,7 +14,9 @@ function announceCopy(text: string): void {
     event = new ClipboardEvent('copy', { bubbles: true, clipboardData: data });
   } else {
     event = new Event('copy', { bubbles: true });
-    Object.defineProperty(event, 'clipboardData', { value: { getData: (type: string) => (type === 'text/plain' ? text : '') } });
+    Object.defineProperty(event, 'clipboardData', {
+      value: { getData: (type: string) => (type === 'text/plain' ? text : '') },
+    });
   }
   document.dispatchEvent(event);
 }

@@ -19,27 +19,46 @@ export function controlledStream() {
   };
 }
 
-export const sse = (stream: ReadableStream<Uint8Array>) => new HttpResponse(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
+export const sse = (stream: ReadableStream<Uint8Array>) =>
+  new HttpResponse(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
 
 /** A whole reply as one stream: its deltas, then done. */
 export function replyStream(...deltas: string[]): ReadableStream<Uint8Array> {
   const { stream, push, close } = controlledStream();
   for (const text of deltas) push({ type: 'delta', text });
-  push({ type: 'done', messageId: 'reply-1', usage: { inputTokens: 10, outputTokens: deltas.length, estimated: false } });
+  push({
+    type: 'done',
+    messageId: 'reply-1',
+    usage: { inputTokens: 10, outputTokens: deltas.length, estimated: false },
+  });
   close();
   return stream;
 }
 
 export function transcriptMessage(overrides: Partial<TranscriptMessage> = {}): TranscriptMessage {
-  return { id: crypto.randomUUID(), role: 'user', content: 'Hello', questionIndex: 0, isError: false, files: [], createdAt: '2026-01-05T14:30:00.000Z', ...overrides };
+  return {
+    id: crypto.randomUUID(),
+    role: 'user',
+    content: 'Hello',
+    questionIndex: 0,
+    isError: false,
+    files: [],
+    createdAt: '2026-01-05T14:30:00.000Z',
+    ...overrides,
+  };
 }
 
 /**
  * The llm-gateway's candidate endpoints as msw handlers typed by the domain contracts. `reply` answers
  * each chat request (default: a short streamed reply); every request is recorded with its token.
  */
-export function createFakeGateway(init: { transcript?: TranscriptMessage[]; reply?: (body: ChatRequest) => Response | Promise<Response> } = {}) {
-  const state = { chats: [] as Array<{ body: ChatRequest; authorization: string | null }>, transcriptReads: [] as Array<string | null> };
+export function createFakeGateway(
+  init: { transcript?: TranscriptMessage[]; reply?: (body: ChatRequest) => Response | Promise<Response> } = {},
+) {
+  const state = {
+    chats: [] as Array<{ body: ChatRequest; authorization: string | null }>,
+    transcriptReads: [] as Array<string | null>,
+  };
   const handlers = [
     http.get('/api/llm/transcript', ({ request }) => {
       state.transcriptReads.push(request.headers.get('authorization'));

@@ -41,7 +41,12 @@ describe('/taker/credentials', () => {
     await user.click(screen.getByRole('button', { name: 'Start Exam' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/exam/exam-7'));
     const stored = await findStoredAttempt(await getTakerDb(), 'exam-7');
-    expect(stored).toMatchObject({ attemptId: fake.attemptId, token: 'attempt-token', name: 'Ada Lovelace', studentId: 'S-1' });
+    expect(stored).toMatchObject({
+      attemptId: fake.attemptId,
+      token: 'attempt-token',
+      name: 'Ada Lovelace',
+      studentId: 'S-1',
+    });
     expect(await screen.findByText('Ada Lovelace (S-1)')).toBeInTheDocument();
   });
 });

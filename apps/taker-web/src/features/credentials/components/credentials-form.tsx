@@ -49,7 +49,8 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
       const state: ExamState = { ...exam, name: input.name, studentId: input.studentId };
       void navigate(paths.exam(input.examId), { state });
     },
-    onError: (error) => toast.error(error instanceof ApiError ? error.userMessage : 'Could not start the exam. Please try again.'),
+    onError: (error) =>
+      toast.error(error instanceof ApiError ? error.userMessage : 'Could not start the exam. Please try again.'),
   });
 
   function onSubmit(event: FormEvent) {
@@ -83,10 +84,23 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
       )}
       <form className="mt-6 flex flex-col gap-4" onSubmit={onSubmit} noValidate>
         <Field label="Full Name" error={errors.name}>
-          <Input name="name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} disabled={start.isPending} />
+          <Input
+            name="name"
+            autoComplete="name"
+            required
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            disabled={start.isPending}
+          />
         </Field>
         <Field label="Candidate ID" error={errors.studentId}>
-          <Input name="studentId" required value={studentId} onChange={(e) => setStudentId(e.target.value)} disabled={start.isPending} />
+          <Input
+            name="studentId"
+            required
+            value={studentId}
+            onChange={(e) => setStudentId(e.target.value)}
+            disabled={start.isPending}
+          />
         </Field>
         <Button type="submit" disabled={start.isPending}>
           {start.isPending ? 'Starting…' : 'Start Exam'}

@@ -42,10 +42,25 @@ export default function CodeEditor({ value, language, label, onChange, onBlur }:
       cancelled = true;
     };
   }, [language]);
-  const extensions = useMemo(() => [EditorView.contentAttributes.of({ 'aria-label': label }), EditorView.lineWrapping, ...(grammar ? [grammar] : [])], [grammar, label]);
+  const extensions = useMemo(
+    () => [
+      EditorView.contentAttributes.of({ 'aria-label': label }),
+      EditorView.lineWrapping,
+      ...(grammar ? [grammar] : []),
+    ],
+    [grammar, label],
+  );
   return (
     <div className="overflow-hidden rounded-lg border border-line" data-testid="code-editor" data-language={language}>
-      <CodeMirror value={value} onChange={onChange} onBlur={onBlur} extensions={extensions} minHeight="160px" maxHeight="480px" basicSetup={{ foldGutter: false }} />
+      <CodeMirror
+        value={value}
+        onChange={onChange}
+        onBlur={onBlur}
+        extensions={extensions}
+        minHeight="160px"
+        maxHeight="480px"
+        basicSetup={{ foldGutter: false }}
+      />
     </div>
   );
 }

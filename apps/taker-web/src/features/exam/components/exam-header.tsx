@@ -5,8 +5,16 @@ import type { SaveStatus } from '../lib/sync.ts';
 import { formatCountdown } from '../lib/clock.ts';
 import type { PanelKey, PanelVisibility } from './exam-panels.tsx';
 
-const SAVE_LABEL: Record<SaveStatus, string> = { saved: 'Saved', saving: 'Saving...', offline: 'Offline — answers are kept on this device' };
-const PANEL_LABEL: Record<PanelKey, string> = { questions: 'Questions', workspace: 'Workspace', assistant: 'Assistant' };
+const SAVE_LABEL: Record<SaveStatus, string> = {
+  saved: 'Saved',
+  saving: 'Saving...',
+  offline: 'Offline — answers are kept on this device',
+};
+const PANEL_LABEL: Record<PanelKey, string> = {
+  questions: 'Questions',
+  workspace: 'Workspace',
+  assistant: 'Assistant',
+};
 
 type ExamHeaderProps = {
   title: string;
@@ -34,7 +42,11 @@ export function ExamHeader(props: ExamHeaderProps) {
       <div className="flex min-w-0 items-center gap-2">
         <h1 className="truncate text-base font-semibold text-ink">{props.title}</h1>
         {props.preview && <Badge tone="info">Creator Preview</Badge>}
-        <Badge tone={props.warnings > 0 ? 'warning' : 'neutral'} data-testid="warnings-count" aria-label={`Warnings: ${props.warnings}`}>
+        <Badge
+          tone={props.warnings > 0 ? 'warning' : 'neutral'}
+          data-testid="warnings-count"
+          aria-label={`Warnings: ${props.warnings}`}
+        >
           <AlertTriangle aria-hidden className="h-3 w-3" /> {props.warnings}
         </Badge>
       </div>
@@ -47,7 +59,12 @@ export function ExamHeader(props: ExamHeaderProps) {
         Answered: {props.answered}/{props.total}
       </span>
       {props.remaining !== null && (
-        <span role="timer" aria-label="Time remaining" className={`inline-flex items-center gap-1 font-mono text-sm font-semibold ${props.remaining < 60 ? 'text-danger' : 'text-ink'}`} data-testid="countdown">
+        <span
+          role="timer"
+          aria-label="Time remaining"
+          className={`inline-flex items-center gap-1 font-mono text-sm font-semibold ${props.remaining < 60 ? 'text-danger' : 'text-ink'}`}
+          data-testid="countdown"
+        >
           <Clock aria-hidden className="h-4 w-4" />
           {formatCountdown(props.remaining)}
         </span>
@@ -55,7 +72,13 @@ export function ExamHeader(props: ExamHeaderProps) {
       <div className="ml-auto flex flex-wrap items-center gap-2">
         <div role="group" aria-label="Panels" className="flex items-center gap-1">
           {availablePanels.map((key) => (
-            <Button key={key} size="sm" variant={panels[key] ? 'secondary' : 'ghost'} aria-pressed={panels[key]} onClick={() => props.onTogglePanel(key)}>
+            <Button
+              key={key}
+              size="sm"
+              variant={panels[key] ? 'secondary' : 'ghost'}
+              aria-pressed={panels[key]}
+              onClick={() => props.onTogglePanel(key)}
+            >
               {PANEL_LABEL[key]}
             </Button>
           ))}
@@ -66,12 +89,25 @@ export function ExamHeader(props: ExamHeaderProps) {
           )}
         </div>
         {props.fullScreen.enabled && (
-          <Button size="icon" variant="ghost" aria-label={props.fullScreen.active ? 'Exit fullscreen' : 'Enter fullscreen'} onClick={props.fullScreen.onToggle}>
-            {props.fullScreen.active ? <Minimize aria-hidden className="h-4 w-4" /> : <Maximize aria-hidden className="h-4 w-4" />}
+          <Button
+            size="icon"
+            variant="ghost"
+            aria-label={props.fullScreen.active ? 'Exit fullscreen' : 'Enter fullscreen'}
+            onClick={props.fullScreen.onToggle}
+          >
+            {props.fullScreen.active ? (
+              <Minimize aria-hidden className="h-4 w-4" />
+            ) : (
+              <Maximize aria-hidden className="h-4 w-4" />
+            )}
           </Button>
         )}
         {props.saveStatus && (
-          <span aria-live="polite" data-testid="save-status" className={`text-xs ${props.saveStatus === 'offline' ? 'text-warning' : 'text-muted'}`}>
+          <span
+            aria-live="polite"
+            data-testid="save-status"
+            className={`text-xs ${props.saveStatus === 'offline' ? 'text-warning' : 'text-muted'}`}
+          >
             {SAVE_LABEL[props.saveStatus]}
           </span>
         )}

@@ -42,7 +42,10 @@ describe('/exam/{examId}', () => {
   it('uploads a file answer and records it as File: {name} without sending it again as text', async () => {
     const exam = buildPublicExam({ questions: [buildQuestion({ type: 'file-upload', title: 'Upload your report' })] });
     const { user, fake } = await openExam(exam);
-    await user.upload(await screen.findByLabelText('Upload file for Q1'), new File(['%PDF'], 'report.pdf', { type: 'application/pdf' }));
+    await user.upload(
+      await screen.findByLabelText('Upload file for Q1'),
+      new File(['%PDF'], 'report.pdf', { type: 'application/pdf' }),
+    );
     expect(await screen.findByText('File: report.pdf')).toBeInTheDocument();
     expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
     await waitFor(() => expect(fake.state.files.get(0)?.fileName).toBe('report.pdf'));
@@ -61,7 +64,9 @@ describe('/exam/{examId}', () => {
     // Shown as the answer at once, kept on this device, not on the server.
     expect(await screen.findByText('File: lab.txt')).toBeInTheDocument();
     expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
-    await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Offline — answers are kept on this device'));
+    await waitFor(() =>
+      expect(screen.getByTestId('save-status')).toHaveTextContent('Offline — answers are kept on this device'),
+    );
     expect(fake.state.files.size).toBe(0);
 
     // The page is reloaded while the network is still down.
@@ -69,7 +74,9 @@ describe('/exam/{examId}', () => {
     renderRoute(`/exam/${exam.id}`);
     expect(await screen.findByText('File: lab.txt')).toBeInTheDocument();
     expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
-    expect(await listUploads(await getTakerDb(), fake.attemptId)).toMatchObject([{ questionIndex: 0, fileName: 'lab.txt', mimeType: 'text/plain' }]);
+    expect(await listUploads(await getTakerDb(), fake.attemptId)).toMatchObject([
+      { questionIndex: 0, fileName: 'lab.txt', mimeType: 'text/plain' },
+    ]);
 
     fake.state.networkDown = false;
     window.dispatchEvent(new Event('online'));
@@ -115,9 +122,16 @@ describe('/exam/{examId}', () => {
   });
 
   it("shows the attempt's snapshot, not the live exam the creator edited since, also after a reload while offline", async () => {
-    const snapshot = buildPublicExam({ title: 'Algebra', questions: [buildQuestion({ title: 'Solve x + 1 = 2' }), buildQuestion({ title: 'Factor x^2 - 1' })] });
+    const snapshot = buildPublicExam({
+      title: 'Algebra',
+      questions: [buildQuestion({ title: 'Solve x + 1 = 2' }), buildQuestion({ title: 'Factor x^2 - 1' })],
+    });
     const fake = createFakeResultsService({ exam: snapshot });
-    fake.state.examResponse = { ...snapshot, title: 'Algebra (edited)', questions: [buildQuestion({ title: 'A question added later' }), ...snapshot.questions] };
+    fake.state.examResponse = {
+      ...snapshot,
+      title: 'Algebra (edited)',
+      questions: [buildQuestion({ title: 'A question added later' }), ...snapshot.questions],
+    };
     server.use(...fake.handlers);
     await seedAttempt(snapshot, fake.attemptId);
 
@@ -154,7 +168,9 @@ describe('/exam/{examId}', () => {
     const field = await screen.findByLabelText('Answer for Q1');
     fake.state.networkDown = true;
     await user.type(field, 'offline answer');
-    await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Offline — answers are kept on this device'));
+    await waitFor(() =>
+      expect(screen.getByTestId('save-status')).toHaveTextContent('Offline — answers are kept on this device'),
+    );
     fake.state.networkDown = false;
     window.dispatchEvent(new Event('online'));
     await waitFor(() => expect(fake.state.answers.get(0)?.answer).toBe('offline answer'));
@@ -180,7 +196,11 @@ describe('/exam/{examId}', () => {
   });
 
   it('redirects to the start page with a toast when the exam is offline', async () => {
-    server.use(http.get('/api/public/exams/:id', () => HttpResponse.json({ error: { code: 'EXAM_OFFLINE', message: 'offline' } }, { status: 403 })));
+    server.use(
+      http.get('/api/public/exams/:id', () =>
+        HttpResponse.json({ error: { code: 'EXAM_OFFLINE', message: 'offline' } }, { status: 403 }),
+      ),
+    );
     const { router } = renderRoute('/exam/gone');
     expect(await screen.findByText('This exam is currently offline')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/taker/start'));

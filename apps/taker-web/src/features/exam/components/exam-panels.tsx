@@ -53,17 +53,27 @@ export function ExamPanels({ visible, questions, workspace, assistant }: ExamPan
     assistant: (
       <div className="flex h-full flex-col bg-surface" data-testid="assistant-frame">
         <div className="flex items-center justify-between border-b border-line px-2 py-1">
-          {!assistantCollapsed && <span className="text-xs font-semibold uppercase tracking-wide text-muted">AI Assistant</span>}
+          {!assistantCollapsed && (
+            <span className="text-xs font-semibold uppercase tracking-wide text-muted">AI Assistant</span>
+          )}
           <Button
             size="icon"
             variant="ghost"
             aria-label={assistantCollapsed ? 'Expand assistant' : 'Minimize assistant'}
             onClick={() => (assistantCollapsed ? assistantRef.current?.expand() : assistantRef.current?.collapse())}
           >
-            {assistantCollapsed ? <ChevronsLeft aria-hidden className="h-4 w-4" /> : <ChevronsRight aria-hidden className="h-4 w-4" />}
+            {assistantCollapsed ? (
+              <ChevronsLeft aria-hidden className="h-4 w-4" />
+            ) : (
+              <ChevronsRight aria-hidden className="h-4 w-4" />
+            )}
           </Button>
         </div>
-        {assistantCollapsed ? <Bot aria-hidden className="mx-auto mt-3 h-5 w-5 text-muted" /> : <div className="min-h-0 flex-1">{assistant}</div>}
+        {assistantCollapsed ? (
+          <Bot aria-hidden className="mx-auto mt-3 h-5 w-5 text-muted" />
+        ) : (
+          <div className="min-h-0 flex-1">{assistant}</div>
+        )}
       </div>
     ),
   };
@@ -78,7 +88,13 @@ export function ExamPanels({ visible, questions, workspace, assistant }: ExamPan
             minSize={SIZES[key].minSize}
             data-testid={`panel-${key}`}
             {...(key === 'assistant'
-              ? { ref: assistantRef, collapsible: true, collapsedSize: ASSISTANT_COLLAPSED, onCollapse: () => setAssistantCollapsed(true), onExpand: () => setAssistantCollapsed(false) }
+              ? {
+                  ref: assistantRef,
+                  collapsible: true,
+                  collapsedSize: ASSISTANT_COLLAPSED,
+                  onCollapse: () => setAssistantCollapsed(true),
+                  onExpand: () => setAssistantCollapsed(false),
+                }
               : {})}
           >
             {content[key]}

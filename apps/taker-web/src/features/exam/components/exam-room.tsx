@@ -18,7 +18,12 @@ import { AttentionDialog, PasteNotice, PausedScreen } from './proctor-overlays.t
 import { QuestionsPanel } from './questions-panel.tsx';
 
 /** What the workspace and assistant panels receive (their features render inside this page). */
-export type ExamPanelProps = { exam: PublicExam; attempt: { attemptId: string; token: string } | null; preview: boolean; activeQuestionIndex: number };
+export type ExamPanelProps = {
+  exam: PublicExam;
+  attempt: { attemptId: string; token: string } | null;
+  preview: boolean;
+  activeQuestionIndex: number;
+};
 
 export type ExamRoomProps = {
   exam: PublicExam;
@@ -41,7 +46,18 @@ function effectiveDeadline(exam: PublicExam, attempt: StoredAttempt | null, dead
   return new Date(Date.parse(attempt.startedAt) + exam.timerMinutes * 60_000).toISOString();
 }
 
-export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOffsetMs, preview, fullScreenRequested, renderWorkspace, renderAssistant }: ExamRoomProps) {
+export function ExamRoom({
+  exam,
+  attempt,
+  db,
+  initialAnswers,
+  deadline,
+  clockOffsetMs,
+  preview,
+  fullScreenRequested,
+  renderWorkspace,
+  renderAssistant,
+}: ExamRoomProps) {
   const navigate = useNavigate();
   const [activeQuestionIndex, setActiveQuestionIndex] = useState(0);
   const [submitting, setSubmitting] = useState(false);
@@ -63,7 +79,11 @@ export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOff
     [],
   );
   const { engine, status } = useSyncEngine(db, preview ? null : attempt, engineCallbacks);
-  const { answers, answered, setAnswer, showAnswer, chooseFile, commit } = useExamAnswers(initialAnswers, engine, preview);
+  const { answers, answered, setAnswer, showAnswer, chooseFile, commit } = useExamAnswers(
+    initialAnswers,
+    engine,
+    preview,
+  );
   useEffect(() => {
     showAnswerRef.current = showAnswer;
   }, [showAnswer]);
@@ -75,7 +95,9 @@ export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOff
   }, [engine]);
   const logEvent = useCallback(
     (event: ProctorEvent) => {
-      engineRef.current?.logEvent({ ...event, questionIndex: event.questionIndex ?? activeQuestionIndex }).catch((error: unknown) => console.error('Could not record the event', error));
+      engineRef.current
+        ?.logEvent({ ...event, questionIndex: event.questionIndex ?? activeQuestionIndex })
+        .catch((error: unknown) => console.error('Could not record the event', error));
     },
     [activeQuestionIndex],
   );
@@ -111,7 +133,10 @@ export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOff
     useCallback(() => submitRef.current(), []),
   );
 
-  const available = useMemo<PanelKey[]>(() => (exam.codingWorkspace.enabled ? ['questions', 'workspace', 'assistant'] : ['questions', 'assistant']), [exam.codingWorkspace.enabled]);
+  const available = useMemo<PanelKey[]>(
+    () => (exam.codingWorkspace.enabled ? ['questions', 'workspace', 'assistant'] : ['questions', 'assistant']),
+    [exam.codingWorkspace.enabled],
+  );
   const panels = usePanels(available);
 
   useEffect(() => {
@@ -120,7 +145,12 @@ export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOff
     return () => document.removeEventListener('fullscreenchange', onChange);
   }, []);
 
-  const panelProps: ExamPanelProps = { exam, attempt: attempt ? { attemptId: attempt.attemptId, token: attempt.token } : null, preview, activeQuestionIndex };
+  const panelProps: ExamPanelProps = {
+    exam,
+    attempt: attempt ? { attemptId: attempt.attemptId, token: attempt.token } : null,
+    preview,
+    activeQuestionIndex,
+  };
 
   return (
     <div className="flex h-full flex-col">
@@ -136,7 +166,11 @@ export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOff
         availablePanels={available}
         onTogglePanel={panels.toggle}
         onRestoreAll={panels.restoreAll}
-        fullScreen={{ enabled: exam.fullScreenEnabled, active: isFullscreen, onToggle: () => void (isFullscreen ? exitFullscreen() : enterFullscreen()) }}
+        fullScreen={{
+          enabled: exam.fullScreenEnabled,
+          active: isFullscreen,
+          onToggle: () => void (isFullscreen ? exitFullscreen() : enterFullscreen()),
+        }}
         saveStatus={preview ? null : status}
         submitting={submitting}
         onSubmit={() => void submit()}
@@ -144,12 +178,23 @@ export function ExamRoom({ exam, attempt, db, initialAnswers, deadline, clockOff
       <ExamPanels
         visible={panels.visible}
         questions={
-          <QuestionsPanel exam={exam} answers={answers} onAnswer={setAnswer} onFile={chooseFile} onCommit={commit} onActive={setActiveQuestionIndex} />
+          <QuestionsPanel
+            exam={exam}
+            answers={answers}
+            onAnswer={setAnswer}
+            onFile={chooseFile}
+            onCommit={commit}
+            onActive={setActiveQuestionIndex}
+          />
         }
         workspace={exam.codingWorkspace.enabled ? renderWorkspace(panelProps) : null}
         assistant={renderAssistant(panelProps)}
       />
-      {proctoring.paused ? <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} /> : <AttentionDialog open={proctoring.attention} onResume={proctoring.resume} />}
+      {proctoring.paused ? (
+        <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} />
+      ) : (
+        <AttentionDialog open={proctoring.attention} onResume={proctoring.resume} />
+      )}
       <PasteNotice visible={paste.noticeVisible} />
     </div>
   );

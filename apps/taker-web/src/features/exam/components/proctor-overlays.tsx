@@ -18,7 +18,12 @@ export function AttentionDialog({ open, onResume }: { open: boolean; onResume: (
 /** Spec section 4: past 100 warnings the Paused screen replaces the dialog. */
 export function PausedScreen({ warnings, onResume }: { warnings: number; onResume: () => void }) {
   return (
-    <div role="alertdialog" aria-modal="true" aria-labelledby="paused-title" className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-3 bg-slate-900/90 p-6 text-center text-white">
+    <div
+      role="alertdialog"
+      aria-modal="true"
+      aria-labelledby="paused-title"
+      className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-3 bg-slate-900/90 p-6 text-center text-white"
+    >
       <PauseCircle aria-hidden className="h-14 w-14" />
       <h2 id="paused-title" className="text-3xl font-semibold">
         Paused
@@ -36,7 +41,10 @@ export function PausedScreen({ warnings, onResume }: { warnings: number; onResum
 export function PasteNotice({ visible }: { visible: boolean }) {
   if (!visible) return null;
   return (
-    <div role="status" className="fixed bottom-4 right-4 z-50 max-w-sm rounded-lg bg-danger px-4 py-3 text-sm font-medium text-white shadow-lg">
+    <div
+      role="status"
+      className="fixed bottom-4 right-4 z-50 max-w-sm rounded-lg bg-danger px-4 py-3 text-sm font-medium text-white shadow-lg"
+    >
       {PASTE_BLOCKED_MESSAGE}
     </div>
   );

@@ -20,7 +20,9 @@ async function openExam(exam = buildPublicExam()) {
 /** jsdom has no ClipboardEvent; an Event with clipboardData is what the page's listeners read. */
 function clipboardEvent(type: 'copy' | 'paste', target: Element, text: string): Event {
   const event = new Event(type, { bubbles: true, cancelable: true });
-  Object.defineProperty(event, 'clipboardData', { value: { getData: (format: string) => (format === 'text/plain' ? text : '') } });
+  Object.defineProperty(event, 'clipboardData', {
+    value: { getData: (format: string) => (format === 'text/plain' ? text : '') },
+  });
   act(() => void target.dispatchEvent(event));
   return event;
 }
@@ -39,7 +41,16 @@ describe('proctoring on the exam page', () => {
   });
 
   it('does not count focus moving into the workspace frame as a loss', async () => {
-    await openExam(buildPublicExam({ codingWorkspace: { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false } }));
+    await openExam(
+      buildPublicExam({
+        codingWorkspace: {
+          enabled: true,
+          saveFilesInResults: true,
+          workspaceType: 'vscode',
+          allowPackageRegistries: false,
+        },
+      }),
+    );
     const frame = document.querySelector('[data-workspace-frame]');
     expect(frame).not.toBeNull();
     const iframe = document.createElement('iframe');
@@ -58,7 +69,10 @@ describe('proctoring on the exam page', () => {
     const field = screen.getByLabelText('Answer for Q1');
     const paste = clipboardEvent('paste', field, 'answer from a chatbot');
     expect(paste.defaultPrevented).toBe(true);
-    expect(await screen.findByText('Paste blocked. Please copy from within the exam interface.')).toHaveAttribute('role', 'status');
+    expect(await screen.findByText('Paste blocked. Please copy from within the exam interface.')).toHaveAttribute(
+      'role',
+      'status',
+    );
     await waitFor(() => expect(fake.state.events.map((e) => e.type)).toContain('paste-blocked'));
   });
 
@@ -87,7 +101,9 @@ describe('creator preview (?creator=true)', () => {
     let attemptCalls = 0;
     server.use(
       http.get('/api/public/exams/:id', ({ request }) =>
-        request.headers.get('authorization') === 'Bearer creator-jwt' ? HttpResponse.json(exam) : HttpResponse.json({ error: { code: 'EXAM_OFFLINE', message: 'offline' } }, { status: 403 }),
+        request.headers.get('authorization') === 'Bearer creator-jwt'
+          ? HttpResponse.json(exam)
+          : HttpResponse.json({ error: { code: 'EXAM_OFFLINE', message: 'offline' } }, { status: 403 }),
       ),
       http.all('/api/attempts/*', () => (attemptCalls++, HttpResponse.json({}))),
     );
@@ -95,8 +111,21 @@ describe('creator preview (?creator=true)', () => {
       postMessage: vi.fn((message: unknown, origin: string) => {
         expect(message).toEqual({ type: 'preview-ready' });
         // Another origin's answer is ignored; the creator's is used.
-        setTimeout(() => window.dispatchEvent(new MessageEvent('message', { data: { type: 'preview-token', token: 'forged' }, origin: 'http://evil.test' })));
-        setTimeout(() => window.dispatchEvent(new MessageEvent('message', { data: { type: 'preview-token', token: 'creator-jwt' }, origin })), 20);
+        setTimeout(() =>
+          window.dispatchEvent(
+            new MessageEvent('message', {
+              data: { type: 'preview-token', token: 'forged' },
+              origin: 'http://evil.test',
+            }),
+          ),
+        );
+        setTimeout(
+          () =>
+            window.dispatchEvent(
+              new MessageEvent('message', { data: { type: 'preview-token', token: 'creator-jwt' }, origin }),
+            ),
+          20,
+        );
       }),
     };
     Object.defineProperty(window, 'opener', { value: opener, configurable: true, writable: true });

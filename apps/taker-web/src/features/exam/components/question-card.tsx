@@ -24,21 +24,53 @@ function AnswerInput({ index, question, answer, onAnswer, onFile, onCommit }: Om
       return (
         <div role="radiogroup" aria-labelledby={`q-${index}-title`} className="flex flex-col gap-2">
           {question.options.map((option, optionIndex) => (
-            <label key={optionIndex} className="flex cursor-pointer items-center gap-3 rounded-lg border border-line px-3 py-2 text-sm hover:bg-canvas has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50">
-              <input type="radio" name={`q-${index}`} value={option} checked={answer === option} onChange={() => onAnswer(index, option)} className="accent-brand-600" />
+            <label
+              key={optionIndex}
+              className="flex cursor-pointer items-center gap-3 rounded-lg border border-line px-3 py-2 text-sm hover:bg-canvas has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50"
+            >
+              <input
+                type="radio"
+                name={`q-${index}`}
+                value={option}
+                checked={answer === option}
+                onChange={() => onAnswer(index, option)}
+                className="accent-brand-600"
+              />
               <span>{option}</span>
             </label>
           ))}
         </div>
       );
     case 'short-answer':
-      return <Textarea aria-label={label} value={answer} onChange={(e) => onAnswer(index, e.target.value)} onBlur={onCommit} placeholder="Type your answer" rows={4} />;
+      return (
+        <Textarea
+          aria-label={label}
+          value={answer}
+          onChange={(e) => onAnswer(index, e.target.value)}
+          onBlur={onCommit}
+          placeholder="Type your answer"
+          rows={4}
+        />
+      );
     case 'file-upload':
-      return <FileAnswer questionIndex={index} label={`Upload file for Q${index + 1}`} answer={answer} onChoose={(file) => onFile(index, file)} />;
+      return (
+        <FileAnswer
+          questionIndex={index}
+          label={`Upload file for Q${index + 1}`}
+          answer={answer}
+          onChoose={(file) => onFile(index, file)}
+        />
+      );
     case 'coding':
       return (
         <Suspense fallback={<p className="text-sm text-muted">Loading editor…</p>}>
-          <CodeEditor value={answer} language={question.language ?? 'python'} label={`Code for Q${index + 1}`} onChange={(value) => onAnswer(index, value)} onBlur={onCommit} />
+          <CodeEditor
+            value={answer}
+            language={question.language ?? 'python'}
+            label={`Code for Q${index + 1}`}
+            onChange={(value) => onAnswer(index, value)}
+            onBlur={onCommit}
+          />
         </Suspense>
       );
   }
@@ -49,7 +81,13 @@ export function QuestionCard(props: QuestionCardProps) {
   const { index, question, answer, onActive } = props;
   const answered = answer.trim() !== '';
   return (
-    <section aria-labelledby={`q-${index}-title`} data-testid={`question-${index}`} className="rounded-card border border-line bg-surface p-4" onFocusCapture={() => onActive(index)} onPointerDownCapture={() => onActive(index)}>
+    <section
+      aria-labelledby={`q-${index}-title`}
+      data-testid={`question-${index}`}
+      className="rounded-card border border-line bg-surface p-4"
+      onFocusCapture={() => onActive(index)}
+      onPointerDownCapture={() => onActive(index)}
+    >
       <div className="mb-2 flex items-start justify-between gap-3">
         <h3 id={`q-${index}-title`} className="text-sm font-semibold text-ink">
           Q{index + 1}: {question.title}

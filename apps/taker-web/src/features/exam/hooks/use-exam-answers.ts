@@ -27,7 +27,9 @@ export function useExamAnswers(initial: Map<number, string>, engine: SyncEngine 
   const setAnswer = useCallback(
     (index: number, value: string) => {
       showAnswer(index, value);
-      engineRef.current?.saveAnswer(index, value).catch((error: unknown) => console.error('Could not keep the answer on this device', error));
+      engineRef.current
+        ?.saveAnswer(index, value)
+        .catch((error: unknown) => console.error('Could not keep the answer on this device', error));
     },
     [showAnswer],
   );

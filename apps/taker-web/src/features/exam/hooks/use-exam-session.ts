@@ -8,7 +8,13 @@ import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import { getAttemptExam, getPublicExam } from '../../../lib/exam-api.ts';
 import type { CredentialsState, ResultsState } from '../../../lib/navigation-state.ts';
 import { loadRuntimeConfig } from '../../../lib/runtime-config.ts';
-import { findStoredAttempt, getTakerDb, updateStoredAttempt, type StoredAttempt, type TakerDb } from '../../../lib/taker-db.ts';
+import {
+  findStoredAttempt,
+  getTakerDb,
+  updateStoredAttempt,
+  type StoredAttempt,
+  type TakerDb,
+} from '../../../lib/taker-db.ts';
 import { computeClockOffset } from '../lib/clock.ts';
 import { listAnswers, mergeServerAnswers } from '../lib/outbox.ts';
 import { requestPreviewToken } from '../lib/preview-token.ts';
@@ -16,9 +22,20 @@ import { requestPreviewToken } from '../lib/preview-token.ts';
 export type ExamSession =
   | { status: 'loading' }
   | { status: 'unavailable' }
-  | { status: 'ready'; exam: PublicExam; attempt: StoredAttempt | null; db: TakerDb | null; answers: Map<number, string>; clockOffsetMs: number; deadline: string | null };
+  | {
+      status: 'ready';
+      exam: PublicExam;
+      attempt: StoredAttempt | null;
+      db: TakerDb | null;
+      answers: Map<number, string>;
+      clockOffsetMs: number;
+      deadline: string | null;
+    };
 
-const PageMessages = { offline: 'This exam is currently offline', notFound: 'Exam not found or is not available' } as const;
+const PageMessages = {
+  offline: 'This exam is currently offline',
+  notFound: 'Exam not found or is not available',
+} as const;
 
 type Outcome = ExamSession | { status: 'redirect'; to: string; state?: unknown; toast?: string };
 
@@ -26,7 +43,8 @@ type Outcome = ExamSession | { status: 'redirect'; to: string; state?: unknown; 
 function redirectForExamError(error: unknown): Outcome | undefined {
   if (!(error instanceof ApiError)) return undefined;
   if (error.code === 'EXAM_OFFLINE') return { status: 'redirect', to: paths.start, toast: PageMessages.offline };
-  if (error.status === 404 || error.status === 400) return { status: 'redirect', to: paths.start, toast: PageMessages.notFound };
+  if (error.status === 404 || error.status === 400)
+    return { status: 'redirect', to: paths.start, toast: PageMessages.notFound };
   return undefined;
 }
 
@@ -62,7 +80,8 @@ async function fetchAttemptState(stored: StoredAttempt) {
 }
 
 /** The server will never accept this token for this attempt again (expired, or the attempt is gone). */
-const isGone = (result: PromiseSettledResult<unknown>) => result.status === 'rejected' && result.reason instanceof ApiError && !result.reason.isRetryable;
+const isGone = (result: PromiseSettledResult<unknown>) =>
+  result.status === 'rejected' && result.reason instanceof ApiError && !result.reason.isRetryable;
 
 /**
  * Resumes the attempt this browser holds. The questions come from the attempt's own view of the exam
@@ -81,18 +100,40 @@ async function loadAttempt(examId: string): Promise<Outcome> {
   if (!exam.isLive) return { status: 'redirect', to: paths.start, toast: PageMessages.offline };
   if (state.status === 'rejected') {
     if (view.status === 'fulfilled') await updateStoredAttempt(db, examId, { exam });
-    const answers = new Map((await listAnswers(db, stored.attemptId)).map((entry) => [entry.questionIndex, entry.answer]));
-    return { status: 'ready', exam, attempt: { ...stored, exam }, db, answers, clockOffsetMs: stored.clockOffsetMs ?? 0, deadline: stored.deadline };
+    const answers = new Map(
+      (await listAnswers(db, stored.attemptId)).map((entry) => [entry.questionIndex, entry.answer]),
+    );
+    return {
+      status: 'ready',
+      exam,
+      attempt: { ...stored, exam },
+      db,
+      answers,
+      clockOffsetMs: stored.clockOffsetMs ?? 0,
+      deadline: stored.deadline,
+    };
   }
   const { server, clockOffsetMs } = state.value;
   if (server.submittedAt) {
-    const result: ResultsState = { answered: Object.values(server.answers).filter((a) => a.answer.trim() !== '').length, total: exam.questions.length, examTitle: exam.title };
+    const result: ResultsState = {
+      answered: Object.values(server.answers).filter((a) => a.answer.trim() !== '').length,
+      total: exam.questions.length,
+      examTitle: exam.title,
+    };
     return { status: 'redirect', to: paths.results, state: result };
   }
   const answers = await mergeServerAnswers(db, stored.attemptId, server.answers);
   const kept = { exam, clockOffsetMs, deadline: server.deadline, uploadMaxBytes: server.uploadMaxBytes };
   await updateStoredAttempt(db, examId, kept);
-  return { status: 'ready', exam, attempt: { ...stored, ...kept }, db, answers, clockOffsetMs, deadline: server.deadline };
+  return {
+    status: 'ready',
+    exam,
+    attempt: { ...stored, ...kept },
+    db,
+    answers,
+    clockOffsetMs,
+    deadline: server.deadline,
+  };
 }
 
 /** Loads the exam and, for a candidate, resumes the attempt this browser holds (issue 3, 'Nothing lost'). */

@@ -29,7 +29,9 @@ describe('useProctoring', () => {
   });
 
   it('shows the Paused state once warnings pass 100', () => {
-    const { result } = renderHook(() => useProctoring({ enabled: true, fullScreenRequested: false, onEvent: () => {} }));
+    const { result } = renderHook(() =>
+      useProctoring({ enabled: true, fullScreenRequested: false, onEvent: () => {} }),
+    );
     loseAndRegainFocus(100);
     expect(result.current.paused).toBe(false);
     loseAndRegainFocus(1);
@@ -38,7 +40,10 @@ describe('useProctoring', () => {
   });
 
   it('blocks Escape only while fullscreen is requested', () => {
-    const { rerender } = renderHook((requested: boolean) => useProctoring({ enabled: true, fullScreenRequested: requested, onEvent: () => {} }), { initialProps: true });
+    const { rerender } = renderHook(
+      (requested: boolean) => useProctoring({ enabled: true, fullScreenRequested: requested, onEvent: () => {} }),
+      { initialProps: true },
+    );
     const blocked = new KeyboardEvent('keydown', { key: 'Escape', cancelable: true });
     window.dispatchEvent(blocked);
     expect(blocked.defaultPrevented).toBe(true);

@@ -63,7 +63,8 @@ export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options
     if (!enabled) return;
     const check = () => {
       const away = isAway();
-      if (away && !awayRef.current) warn({ type: 'focus-lost', detail: document.visibilityState === 'hidden' ? 'tab hidden' : 'window blurred' });
+      if (away && !awayRef.current)
+        warn({ type: 'focus-lost', detail: document.visibilityState === 'hidden' ? 'tab hidden' : 'window blurred' });
       awayRef.current = away;
     };
     const timer = setInterval(check, FOCUS_POLL_MS);
@@ -113,5 +114,11 @@ export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options
     setAttention(false);
   }, []);
 
-  return { warnings, attention: enabled && attention, paused: enabled && warnings > PAUSE_AFTER_WARNINGS, resume, suspend };
+  return {
+    warnings,
+    attention: enabled && attention,
+    paused: enabled && warnings > PAUSE_AFTER_WARNINGS,
+    resume,
+    suspend,
+  };
 }

@@ -7,7 +7,9 @@ type EngineCallbacks = Required<Pick<SyncOptions, 'onClosed' | 'onUploadSettled'
 /** One sync engine per attempt, flushed whenever the page may be going away (tab hidden, pagehide). */
 export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null, callbacks: EngineCallbacks) {
   const [engine, setEngine] = useState<SyncEngine | null>(null);
-  const [status, setStatus] = useState<SaveStatus>(() => (typeof navigator !== 'undefined' && !navigator.onLine ? 'offline' : 'saved'));
+  const [status, setStatus] = useState<SaveStatus>(() =>
+    typeof navigator !== 'undefined' && !navigator.onLine ? 'offline' : 'saved',
+  );
   const callbacksRef = useRef(callbacks);
   useEffect(() => {
     callbacksRef.current = callbacks;
@@ -25,7 +27,8 @@ export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null,
       uploadMaxBytes,
       onStatus: setStatus,
       onClosed: (message) => callbacksRef.current.onClosed(message),
-      onUploadSettled: (questionIndex, answer, error) => callbacksRef.current.onUploadSettled(questionIndex, answer, error),
+      onUploadSettled: (questionIndex, answer, error) =>
+        callbacksRef.current.onUploadSettled(questionIndex, answer, error),
     });
     next.start();
     setEngine(next);
@@ -42,7 +45,9 @@ export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null,
       next.stopListening();
       void next
         .flush()
-        .catch((error: unknown) => console.error('Could not send what this page kept before leaving; it stays on this device', error))
+        .catch((error: unknown) =>
+          console.error('Could not send what this page kept before leaving; it stays on this device', error),
+        )
         .finally(() => next.dispose());
     };
   }, [db, attemptId, token, uploadMaxBytes]);

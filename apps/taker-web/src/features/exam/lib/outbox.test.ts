@@ -29,7 +29,10 @@ describe('outbox', () => {
     const db = await openTakerDb();
     await recordAnswer(db, 'a1', 0, 'draft');
     await recordAnswer(db, 'a1', 0, 'final');
-    const merged = await mergeServerAnswers(db, 'a1', { '0': { answer: 'draft', seq: 1 }, '1': { answer: 'from server', seq: 4 } });
+    const merged = await mergeServerAnswers(db, 'a1', {
+      '0': { answer: 'draft', seq: 1 },
+      '1': { answer: 'from server', seq: 4 },
+    });
     expect(merged.get(0)).toBe('final');
     expect(merged.get(1)).toBe('from server');
     expect((await listPending(db, 'a1')).map((e) => e.answer)).toEqual(['final']);

@@ -8,10 +8,21 @@ import type { OutboxEntry, TakerDb } from '../../../lib/taker-db.ts';
 
 export type ServerAnswers = Record<string, { answer: string; seq: number }>;
 
-export async function recordAnswer(db: TakerDb, attemptId: string, questionIndex: number, answer: string): Promise<OutboxEntry> {
+export async function recordAnswer(
+  db: TakerDb,
+  attemptId: string,
+  questionIndex: number,
+  answer: string,
+): Promise<OutboxEntry> {
   const tx = db.transaction('outbox', 'readwrite');
   const current = await tx.store.get([attemptId, questionIndex]);
-  const entry: OutboxEntry = { attemptId, questionIndex, answer, seq: (current?.seq ?? 0) + 1, syncedSeq: current?.syncedSeq ?? 0 };
+  const entry: OutboxEntry = {
+    attemptId,
+    questionIndex,
+    answer,
+    seq: (current?.seq ?? 0) + 1,
+    syncedSeq: current?.syncedSeq ?? 0,
+  };
   await tx.store.put(entry);
   await tx.done;
   return entry;
@@ -37,7 +48,11 @@ export async function listPending(db: TakerDb, attemptId: string): Promise<Outbo
  * Resume: the server's answers fill in what this device lacks or holds an older seq of; a local value
  * with a newer seq wins and stays pending. Returns the merged answers by question index.
  */
-export async function mergeServerAnswers(db: TakerDb, attemptId: string, server: ServerAnswers): Promise<Map<number, string>> {
+export async function mergeServerAnswers(
+  db: TakerDb,
+  attemptId: string,
+  server: ServerAnswers,
+): Promise<Map<number, string>> {
   const tx = db.transaction('outbox', 'readwrite');
   for (const [key, remote] of Object.entries(server)) {
     const questionIndex = Number(key);
@@ -57,7 +72,11 @@ export async function enqueueEvent(db: TakerDb, attemptId: string, event: Procto
   await db.add('events', { attemptId, event });
 }
 
-export async function peekEvents(db: TakerDb, attemptId: string, limit: number): Promise<Array<{ id: number; event: ProctorEvent }>> {
+export async function peekEvents(
+  db: TakerDb,
+  attemptId: string,
+  limit: number,
+): Promise<Array<{ id: number; event: ProctorEvent }>> {
   const rows = await db.getAllFromIndex('events', 'byAttempt', attemptId, limit);
   return rows.flatMap((row) => (row.id === undefined ? [] : [{ id: row.id, event: row.event }]));
 }

@@ -6,7 +6,12 @@ export type PreviewReady = { type: 'preview-ready' };
 export type PreviewTokenMessage = { type: 'preview-token'; token: string };
 
 function isTokenMessage(data: unknown): data is PreviewTokenMessage {
-  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'preview-token' && typeof (data as { token?: unknown }).token === 'string';
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    (data as { type?: unknown }).type === 'preview-token' &&
+    typeof (data as { token?: unknown }).token === 'string'
+  );
 }
 
 /** Resolves with the token, or null when there is no opener or it does not answer in time. */

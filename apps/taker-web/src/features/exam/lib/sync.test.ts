@@ -15,7 +15,18 @@ async function setup() {
   const db = await openTakerDb();
   const statuses: SaveStatus[] = [];
   const make = (debounceMs = 5) => {
-    const engine = createSyncEngine({ db, attemptId: fake.attemptId, token: 't', debounceMs, eventDebounceMs: 5, baseDelayMs: 10, maxDelayMs: 40, submitAttempts: 3, onStatus: (s) => statuses.push(s), isOnline: () => !fake.state.networkDown });
+    const engine = createSyncEngine({
+      db,
+      attemptId: fake.attemptId,
+      token: 't',
+      debounceMs,
+      eventDebounceMs: 5,
+      baseDelayMs: 10,
+      maxDelayMs: 40,
+      submitAttempts: 3,
+      onStatus: (s) => statuses.push(s),
+      isOnline: () => !fake.state.networkDown,
+    });
     engines.push(engine);
     return engine;
   };
@@ -79,7 +90,14 @@ describe('sync engine', () => {
     const { fake } = await setup();
     const db = await openTakerDb();
     const onClosed = vi.fn();
-    const engine = createSyncEngine({ db, attemptId: fake.attemptId, token: 't', debounceMs: 5, baseDelayMs: 5, onClosed });
+    const engine = createSyncEngine({
+      db,
+      attemptId: fake.attemptId,
+      token: 't',
+      debounceMs: 5,
+      baseDelayMs: 5,
+      onClosed,
+    });
     engines.push(engine);
     fake.state.submitted = true;
     await engine.saveAnswer(0, 'too late');
@@ -116,7 +134,9 @@ describe('sync engine', () => {
     const engine = make();
     fake.state.networkDown = true;
     expect(await engine.saveFile(0, new File(['first'], 'first.txt', { type: 'text/plain' }))).toBe('File: first.txt');
-    expect(await engine.saveFile(0, new File(['second'], 'second.txt', { type: 'text/plain' }))).toBe('File: second.txt');
+    expect(await engine.saveFile(0, new File(['second'], 'second.txt', { type: 'text/plain' }))).toBe(
+      'File: second.txt',
+    );
     expect(await listUploads(db, fake.attemptId)).toHaveLength(1);
     fake.state.networkDown = false;
     expect(await engine.flush()).toBe(true);
@@ -130,7 +150,9 @@ describe('sync engine', () => {
     const { fake, db } = await setup();
     const engine = createSyncEngine({ db, attemptId: fake.attemptId, token: 't', uploadMaxBytes: 1024 });
     engines.push(engine);
-    await expect(engine.saveFile(0, new File(['x'.repeat(1025)], 'big.bin'))).rejects.toThrow(new FileTooLargeError(1024));
+    await expect(engine.saveFile(0, new File(['x'.repeat(1025)], 'big.bin'))).rejects.toThrow(
+      new FileTooLargeError(1024),
+    );
     expect(await listUploads(db, fake.attemptId)).toEqual([]);
     expect(await listAnswers(db, fake.attemptId)).toEqual([]);
   });
@@ -139,7 +161,13 @@ describe('sync engine', () => {
     const { fake, db } = await setup();
     fake.state.uploadMaxBytes = 1024;
     const settled = vi.fn();
-    const engine = createSyncEngine({ db, attemptId: fake.attemptId, token: 't', baseDelayMs: 5, onUploadSettled: settled });
+    const engine = createSyncEngine({
+      db,
+      attemptId: fake.attemptId,
+      token: 't',
+      baseDelayMs: 5,
+      onUploadSettled: settled,
+    });
     engines.push(engine);
     // The server's limit is lower than the one this page was told (it changed since the page loaded).
     await engine.saveFile(0, new File(['x'.repeat(2048)], 'notes.txt'));

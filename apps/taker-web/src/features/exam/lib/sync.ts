@@ -1,4 +1,10 @@
-import { DEFAULT_UPLOAD_MAX_BYTES, SubmitResponseSchema, UploadResponseSchema, type ProctorEvent, type SubmitResponse } from '@exam/domain/attempt';
+import {
+  DEFAULT_UPLOAD_MAX_BYTES,
+  SubmitResponseSchema,
+  UploadResponseSchema,
+  type ProctorEvent,
+  type SubmitResponse,
+} from '@exam/domain/attempt';
 import { ErrorCode } from '@exam/domain/errors';
 import { api } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
@@ -105,10 +111,13 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
 
   function scheduleRetry() {
     if (disposed || closed || retryTimer) return;
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
-      void drain();
-    }, backoffDelay(failures, baseDelayMs, maxDelayMs));
+    retryTimer = setTimeout(
+      () => {
+        retryTimer = undefined;
+        void drain();
+      },
+      backoffDelay(failures, baseDelayMs, maxDelayMs),
+    );
   }
 
   /** Returns 'retry' for failures worth repeating; anything else cannot succeed later. */
@@ -141,7 +150,12 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
     for (const entry of await listPending(db, attemptId)) {
       const body = { answer: entry.answer, seq: entry.seq };
       try {
-        await apiRequest(api.answer(attemptId, entry.questionIndex), { method: 'PUT', token, body, keepalive: entry.answer.length < KEEPALIVE_LIMIT });
+        await apiRequest(api.answer(attemptId, entry.questionIndex), {
+          method: 'PUT',
+          token,
+          body,
+          keepalive: entry.answer.length < KEEPALIVE_LIMIT,
+        });
         await markSynced(db, attemptId, entry.questionIndex, entry.seq);
       } catch (error) {
         const kind = onSendFailure(error);
@@ -161,8 +175,14 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
       try {
         const body = new FormData();
         body.append('file', new Blob([upload.bytes], { type: upload.mimeType }), upload.fileName);
-        const stored = await apiRequest(api.file(attemptId, upload.questionIndex), { method: 'POST', token, body, schema: UploadResponseSchema });
-        if (await settleUpload(db, upload, stored.answer)) options.onUploadSettled?.(upload.questionIndex, stored.answer);
+        const stored = await apiRequest(api.file(attemptId, upload.questionIndex), {
+          method: 'POST',
+          token,
+          body,
+          schema: UploadResponseSchema,
+        });
+        if (await settleUpload(db, upload, stored.answer))
+          options.onUploadSettled?.(upload.questionIndex, stored.answer);
       } catch (error) {
         const kind = onSendFailure(error);
         if (kind === 'closed') return true;
@@ -176,7 +196,8 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
     return true;
   }
 
-  const pendingCount = async () => (await listPending(db, attemptId)).length + (await listUploads(db, attemptId)).length;
+  const pendingCount = async () =>
+    (await listPending(db, attemptId)).length + (await listUploads(db, attemptId)).length;
 
   async function sendEventsOnce(): Promise<boolean> {
     for (;;) {
@@ -184,7 +205,11 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
       const batch = await peekEvents(db, attemptId, EVENT_BATCH);
       if (batch.length === 0) return true;
       try {
-        await apiRequest(api.events(attemptId), { method: 'POST', token, body: { events: batch.map((row) => row.event) } });
+        await apiRequest(api.events(attemptId), {
+          method: 'POST',
+          token,
+          body: { events: batch.map((row) => row.event) },
+        });
       } catch (error) {
         const kind = classify(error);
         if (kind === 'retry') {
@@ -193,7 +218,10 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
         }
         console.error('Proctoring events rejected by the server', error);
       }
-      await removeEvents(db, batch.map((row) => row.id));
+      await removeEvents(
+        db,
+        batch.map((row) => row.id),
+      );
     }
   }
 
@@ -240,7 +268,14 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
   async function saveFile(questionIndex: number, file: File): Promise<string> {
     const maxBytes = options.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES;
     if (file.size > maxBytes) throw new FileTooLargeError(maxBytes);
-    const keep = async () => queueUpload(db, { attemptId, questionIndex, fileName: file.name, mimeType: file.type || 'application/octet-stream', bytes: await readBytes(file) });
+    const keep = async () =>
+      queueUpload(db, {
+        attemptId,
+        questionIndex,
+        fileName: file.name,
+        mimeType: file.type || 'application/octet-stream',
+        bytes: await readBytes(file),
+      });
     const upload = await track(keep());
     if (!closed && !disposed) {
       setStatus(busyStatus());
@@ -275,7 +310,11 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
       let failure: unknown;
       if (await flush()) {
         try {
-          const result = await apiRequest(api.submit(attemptId), { method: 'POST', token, schema: SubmitResponseSchema });
+          const result = await apiRequest(api.submit(attemptId), {
+            method: 'POST',
+            token,
+            schema: SubmitResponseSchema,
+          });
           closed = true;
           setStatus('saved');
           return result;

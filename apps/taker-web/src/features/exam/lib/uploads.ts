@@ -30,7 +30,10 @@ export function readBytes(file: Blob): Promise<ArrayBuffer> {
   });
 }
 
-const key = (upload: Pick<PendingUpload, 'attemptId' | 'questionIndex'>): [string, number] => [upload.attemptId, upload.questionIndex];
+const key = (upload: Pick<PendingUpload, 'attemptId' | 'questionIndex'>): [string, number] => [
+  upload.attemptId,
+  upload.questionIndex,
+];
 
 /**
  * Keeps the file and shows it as the answer, in one transaction. The answer is recorded as already
@@ -46,7 +49,13 @@ export async function queueUpload(db: TakerDb, file: Omit<PendingUpload, 'seq'>)
   await uploads.put(upload);
   const current = await outbox.get(key(file));
   const seq = (current?.seq ?? 0) + 1;
-  await outbox.put({ attemptId: file.attemptId, questionIndex: file.questionIndex, answer: fileAnswer(file.fileName), seq, syncedSeq: seq });
+  await outbox.put({
+    attemptId: file.attemptId,
+    questionIndex: file.questionIndex,
+    answer: fileAnswer(file.fileName),
+    seq,
+    syncedSeq: seq,
+  });
   await tx.done;
   return upload;
 }

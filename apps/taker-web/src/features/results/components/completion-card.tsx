@@ -19,7 +19,9 @@ export function CompletionCard({ result }: { result: ResultsState | undefined })
           {`Questions Answered: ${result.answered} of ${result.total}`}
         </p>
       )}
-      <p className="mt-4 text-sm text-muted">Your exam has been submitted and the results will be available to your instructor.</p>
+      <p className="mt-4 text-sm text-muted">
+        Your exam has been submitted and the results will be available to your instructor.
+      </p>
       <Button className="mt-6" onClick={() => void navigate(paths.home)}>
         Return to Home
       </Button>

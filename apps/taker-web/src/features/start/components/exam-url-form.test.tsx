@@ -25,36 +25,62 @@ describe('/taker/start', () => {
   });
 
   it('says the exam was not found when the server answers 404', async () => {
-    server.use(http.get('/api/public/exams/:id', () => HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'Exam not found' } }, { status: 404 })));
+    server.use(
+      http.get('/api/public/exams/:id', () =>
+        HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'Exam not found' } }, { status: 404 }),
+      ),
+    );
     await submitUrl('http://localhost:5174/exam/missing1');
-    expect(await screen.findByText('Exam not found. Please check the URL or contact your test provider.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Exam not found. Please check the URL or contact your test provider.'),
+    ).toBeInTheDocument();
   });
 
   it('says the exam is offline when the server answers 403 EXAM_OFFLINE', async () => {
-    server.use(http.get('/api/public/exams/:id', () => HttpResponse.json({ error: { code: 'EXAM_OFFLINE', message: 'offline' } }, { status: 403 })));
+    server.use(
+      http.get('/api/public/exams/:id', () =>
+        HttpResponse.json({ error: { code: 'EXAM_OFFLINE', message: 'offline' } }, { status: 403 }),
+      ),
+    );
     await submitUrl('http://localhost:5174/exam/off1');
-    expect(await screen.findByText('This exam is currently offline. Please contact your test provider.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('This exam is currently offline. Please contact your test provider.'),
+    ).toBeInTheDocument();
   });
 
   it('shows the validation error with the status text when the server fails', async () => {
-    server.use(http.get('/api/public/exams/:id', () => new HttpResponse('boom', { status: 502, statusText: 'Bad Gateway' })));
+    server.use(
+      http.get('/api/public/exams/:id', () => new HttpResponse('boom', { status: 502, statusText: 'Bad Gateway' })),
+    );
     await submitUrl('http://localhost:5174/exam/e1');
-    expect(await screen.findByText('An error occurred while validating the exam URL. Please try again. Bad Gateway')).toBeInTheDocument();
+    expect(
+      await screen.findByText('An error occurred while validating the exam URL. Please try again. Bad Gateway'),
+    ).toBeInTheDocument();
   });
 
   it('shows the validation error when the network is down', async () => {
     server.use(http.get('/api/public/exams/:id', () => HttpResponse.error()));
     await submitUrl('http://localhost:5174/exam/e1');
-    expect(await screen.findByText(/^An error occurred while validating the exam URL\. Please try again\./)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/^An error occurred while validating the exam URL\. Please try again\./),
+    ).toBeInTheDocument();
   });
 
   it('announces the exam and moves on to the details form with its title when the exam is live', async () => {
     const exam = buildPublicExam({ id: 'live42', title: 'Statistics Midterm', fullScreenEnabled: true });
-    server.use(http.get('/api/public/exams/:id', ({ params }) => (params.id === 'live42' ? HttpResponse.json(exam) : HttpResponse.json({}, { status: 404 }))));
+    server.use(
+      http.get('/api/public/exams/:id', ({ params }) =>
+        params.id === 'live42' ? HttpResponse.json(exam) : HttpResponse.json({}, { status: 404 }),
+      ),
+    );
     const { router } = await submitUrl('https://exams.example.com/take?examId=live42');
     expect(await screen.findByText('Valid exam found! Redirecting...')).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Enter Your Details' })).toBeInTheDocument();
     expect(screen.getByText('Statistics Midterm')).toBeInTheDocument();
-    expect(router.state.location.state).toMatchObject({ examId: 'live42', examTitle: 'Statistics Midterm', fullScreenRequested: true });
+    expect(router.state.location.state).toMatchObject({
+      examId: 'live42',
+      examTitle: 'Statistics Midterm',
+      fullScreenRequested: true,
+    });
   });
 });

@@ -34,7 +34,12 @@ export function ExamUrlForm() {
         return;
       }
       toast.success(StartMessages.found);
-      const state: CredentialsState = { examId, examTitle: exam.title, examUrl: url.trim(), fullScreenRequested: exam.fullScreenEnabled };
+      const state: CredentialsState = {
+        examId,
+        examTitle: exam.title,
+        examUrl: url.trim(),
+        fullScreenRequested: exam.fullScreenEnabled,
+      };
       void navigate(paths.credentials, { state });
     },
     onError: (failure) => setError(messageFor(failure)),
@@ -55,7 +60,15 @@ export function ExamUrlForm() {
       <p className="mt-1 text-sm text-muted">Paste the link your test provider sent you.</p>
       <form className="mt-6 flex flex-col gap-4" onSubmit={onSubmit} noValidate>
         <Field label="Exam URL" error={error}>
-          <Input type="url" name="examUrl" placeholder="https://…/exam/…" value={url} onChange={(e) => setUrl(e.target.value)} disabled={validate.isPending} autoFocus />
+          <Input
+            type="url"
+            name="examUrl"
+            placeholder="https://…/exam/…"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            disabled={validate.isPending}
+            autoFocus
+          />
         </Field>
         <Button type="submit" disabled={validate.isPending}>
           {validate.isPending ? 'Checking…' : 'Continue'}

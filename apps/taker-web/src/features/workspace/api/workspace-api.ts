@@ -28,9 +28,15 @@ export async function findSession(token: string, sessionId: string, signal: Abor
  * the browser refuses it, a keepalive DELETE with the header does the same.
  */
 export function endSessionOnPageClose(sessionId: string, token: string): void {
-  const queued = typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(apiUrl(workspaceApi.endBeacon(sessionId)), token);
+  const queued =
+    typeof navigator.sendBeacon === 'function' &&
+    navigator.sendBeacon(apiUrl(workspaceApi.endBeacon(sessionId)), token);
   if (queued) return;
-  void fetch(apiUrl(workspaceApi.session(sessionId)), { method: 'DELETE', headers: { authorization: `Bearer ${token}` }, keepalive: true }).catch(() => undefined);
+  void fetch(apiUrl(workspaceApi.session(sessionId)), {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${token}` },
+    keepalive: true,
+  }).catch(() => undefined);
 }
 
 /**
@@ -41,7 +47,10 @@ export function endSessionOnPageClose(sessionId: string, token: string): void {
  */
 export async function renewEditorAccess(editorPath: string, token: string): Promise<boolean> {
   try {
-    const response = await fetch(apiUrl(`${editorPath}healthz?token=${encodeURIComponent(token)}`), { credentials: 'same-origin', cache: 'no-store' });
+    const response = await fetch(apiUrl(`${editorPath}healthz?token=${encodeURIComponent(token)}`), {
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
     return response.status !== 404;
   } catch {
     return true;

@@ -8,17 +8,31 @@ import { CONNECTING_MS, RENEW_ACCESS_MS } from '../lib/workspace-session.ts';
 import { createFakeOrchestrator, unavailable } from '../testing/fake-orchestrator.ts';
 import { WorkspacePanel } from './workspace-panel.tsx';
 
-const codingExam = () => buildPublicExam({ codingWorkspace: { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false } });
+const codingExam = () =>
+  buildPublicExam({
+    codingWorkspace: {
+      enabled: true,
+      saveFilesInResults: true,
+      workspaceType: 'vscode',
+      allowPackageRegistries: false,
+    },
+  });
 
-function renderPanel(fake: ReturnType<typeof createFakeOrchestrator>, opts: { preview?: boolean; attempt?: { attemptId: string; token: string } | null } = {}) {
+function renderPanel(
+  fake: ReturnType<typeof createFakeOrchestrator>,
+  opts: { preview?: boolean; attempt?: { attemptId: string; token: string } | null } = {},
+) {
   const exam = codingExam();
   const attempt = opts.attempt === undefined ? { attemptId: 'attempt-1', token: fake.token } : opts.attempt;
-  const view = render(<WorkspacePanel exam={exam} attempt={attempt} preview={opts.preview ?? false} activeQuestionIndex={0} />);
+  const view = render(
+    <WorkspacePanel exam={exam} attempt={attempt} preview={opts.preview ?? false} activeQuestionIndex={0} />,
+  );
   return { ...view, exam, panel: screen.getByTestId('workspace-panel') };
 }
 
 /** Only the timers are faked: fetch, msw and promises run as usual; vi.waitFor advances the clock. */
-const useFakeTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+const useFakeTimers = () =>
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -52,7 +66,10 @@ describe('WorkspacePanel', () => {
     expect(iframe.tagName).toBe('IFRAME');
     expect(iframe.closest('[data-workspace-frame]')).not.toBeNull();
     expect(panel.contains(iframe)).toBe(true);
-    expect(iframe).toHaveAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-modals');
+    expect(iframe).toHaveAttribute(
+      'sandbox',
+      'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-modals',
+    );
     expect(iframe).toHaveAttribute('allow', 'clipboard-read; clipboard-write; fullscreen');
     const src = new URL(iframe.getAttribute('src') ?? '', 'http://taker.test');
     expect(src.pathname).toBe('/workspace/ws-1/');
@@ -61,7 +78,9 @@ describe('WorkspacePanel', () => {
   });
 
   it('shows Workspace Unavailable with the reason and Attempt 1, and Retry counts Attempt 2 and connects when creation fails once', async () => {
-    const fake = createFakeOrchestrator({ failures: [unavailable('the image exam/vscode is not present on this engine')] });
+    const fake = createFakeOrchestrator({
+      failures: [unavailable('the image exam/vscode is not present on this engine')],
+    });
     server.use(...fake.handlers);
     const user = userEvent.setup();
     const { panel } = renderPanel(fake);
@@ -83,7 +102,10 @@ describe('WorkspacePanel', () => {
 
   it('counts every retry and keeps the failed state with the default message when the network is down', async () => {
     const fake = createFakeOrchestrator();
-    server.use(http.post('/api/session/create', () => HttpResponse.error()), ...fake.handlers);
+    server.use(
+      http.post('/api/session/create', () => HttpResponse.error()),
+      ...fake.handlers,
+    );
     const user = userEvent.setup();
     const { panel } = renderPanel(fake);
 
@@ -96,7 +118,9 @@ describe('WorkspacePanel', () => {
   });
 
   it("shows the server's message as the reason when it is not a Workspace Unavailable one", async () => {
-    const fake = createFakeOrchestrator({ failures: [{ status: 409, code: 'ATTEMPT_CLOSED', message: 'This attempt has ended' }] });
+    const fake = createFakeOrchestrator({
+      failures: [{ status: 409, code: 'ATTEMPT_CLOSED', message: 'This attempt has ended' }],
+    });
     server.use(...fake.handlers);
     renderPanel(fake);
     const alert = await screen.findByRole('alert');
@@ -112,7 +136,10 @@ describe('WorkspacePanel', () => {
 
     await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'creating'), { interval: 10 });
     expect(screen.getByText(/The first start can take up to 30 seconds/)).toBeInTheDocument();
-    await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'connecting'), { interval: 100, timeout: 10_000 });
+    await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'connecting'), {
+      interval: 100,
+      timeout: 10_000,
+    });
     expect(fake.state.listCalls).toBe(3);
     expect(fake.state.createCalls).toBe(1);
   });
@@ -146,7 +173,11 @@ describe('WorkspacePanel', () => {
       act(() => void window.dispatchEvent(new Event('pagehide')));
       expect(sendBeacon).toHaveBeenCalledTimes(1);
       expect(String(sendBeacon.mock.calls[0]?.[0])).toMatch(/\/api\/session\/ws-1\/end$/);
-      await waitFor(() => expect(fake.state.beacons).toEqual([{ sessionId: 'ws-1', body: fake.token, contentType: 'text/plain;charset=UTF-8' }]));
+      await waitFor(() =>
+        expect(fake.state.beacons).toEqual([
+          { sessionId: 'ws-1', body: fake.token, contentType: 'text/plain;charset=UTF-8' },
+        ]),
+      );
     } finally {
       vi.unstubAllGlobals();
     }

@@ -31,7 +31,11 @@ function useElapsedSeconds(running: boolean): number {
 }
 
 function Notice({ children }: { children: ReactNode }) {
-  return <div className="flex h-full flex-col items-center justify-center gap-3 px-6 text-center text-sm text-muted">{children}</div>;
+  return (
+    <div className="flex h-full flex-col items-center justify-center gap-3 px-6 text-center text-sm text-muted">
+      {children}
+    </div>
+  );
 }
 
 /**
@@ -40,7 +44,11 @@ function Notice({ children }: { children: ReactNode }) {
  * state for the journeys.
  */
 export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) {
-  const { view, attemptNumber, retry } = useWorkspaceSession({ token: attempt?.token ?? null, examId: exam.id, enabled: !preview });
+  const { view, attemptNumber, retry } = useWorkspaceSession({
+    token: attempt?.token ?? null,
+    examId: exam.id,
+    enabled: !preview,
+  });
   const elapsed = useElapsedSeconds(view.state === 'creating');
   const state: WorkspaceState = view.state;
   const session = view.state === 'connecting' || view.state === 'connected' ? view.session : null;
@@ -50,7 +58,10 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
     body = (
       <Notice>
         <p className="font-medium text-ink">Coding workspace preview</p>
-        <p>The {WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]} workspace starts for candidates when they take the exam. No workspace is created in a creator preview.</p>
+        <p>
+          The {WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]} workspace starts for candidates when they take
+          the exam. No workspace is created in a creator preview.
+        </p>
       </Notice>
     );
   } else if (view.state === 'initializing') {
@@ -63,7 +74,9 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
     body = (
       <Notice>
         <Spinner label="Creating your coding workspace…" />
-        <p>The first start can take up to {FIRST_START_SECONDS} seconds{elapsed > 0 ? ` (${elapsed} s)` : ''}.</p>
+        <p>
+          The first start can take up to {FIRST_START_SECONDS} seconds{elapsed > 0 ? ` (${elapsed} s)` : ''}.
+        </p>
         {attemptNumber > 1 && <p>Attempt {attemptNumber}</p>}
       </Notice>
     );
@@ -85,8 +98,16 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
   }
 
   return (
-    <section aria-label="Workspace" className="flex h-full flex-col bg-surface" data-testid="workspace-panel" data-state={state} data-preview={preview || undefined}>
-      <div className="border-b border-line px-3 py-2 text-xs font-semibold uppercase tracking-wide text-muted">{WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]}</div>
+    <section
+      aria-label="Workspace"
+      className="flex h-full flex-col bg-surface"
+      data-testid="workspace-panel"
+      data-state={state}
+      data-preview={preview || undefined}
+    >
+      <div className="border-b border-line px-3 py-2 text-xs font-semibold uppercase tracking-wide text-muted">
+        {WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]}
+      </div>
       <div data-workspace-frame className="relative min-h-0 flex-1">
         {session && attempt && (
           <iframe

@@ -1,7 +1,15 @@
 import type { Session } from '@exam/domain/workspace';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createSession, endSessionOnPageClose, findSession, renewEditorAccess } from '../api/workspace-api.ts';
-import { CONNECTING_MS, CREATE_TIMEOUT_MS, DEFAULT_FAILURE, failureReason, RENEW_ACCESS_MS, STATUS_POLL_MS, WorkspaceStoppedError } from '../lib/workspace-session.ts';
+import {
+  CONNECTING_MS,
+  CREATE_TIMEOUT_MS,
+  DEFAULT_FAILURE,
+  failureReason,
+  RENEW_ACCESS_MS,
+  STATUS_POLL_MS,
+  WorkspaceStoppedError,
+} from '../lib/workspace-session.ts';
 
 /** Spec section 4 'Workspace session'. */
 export type WorkspaceView =
@@ -15,10 +23,14 @@ export type WorkspaceState = WorkspaceView['state'];
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
 }
 
@@ -57,16 +69,22 @@ export function useWorkspaceSession({ token, examId, enabled }: Options) {
       controller.abort();
     }, CREATE_TIMEOUT_MS);
     setView({ state: 'creating' });
-    startSession(token, examId, controller.signal).then(
-      (session) => {
-        live.current = { sessionId: session.sessionId, token };
-        setView({ state: 'connecting', session });
-      },
-      (error: unknown) => {
-        if (timedOut) setView({ state: 'failed', reason: `${DEFAULT_FAILURE} (it did not start within ${CREATE_TIMEOUT_MS / 1000} seconds)` });
-        else if (!controller.signal.aborted) setView({ state: 'failed', reason: failureReason(error) });
-      },
-    ).finally(() => clearTimeout(timeout));
+    startSession(token, examId, controller.signal)
+      .then(
+        (session) => {
+          live.current = { sessionId: session.sessionId, token };
+          setView({ state: 'connecting', session });
+        },
+        (error: unknown) => {
+          if (timedOut)
+            setView({
+              state: 'failed',
+              reason: `${DEFAULT_FAILURE} (it did not start within ${CREATE_TIMEOUT_MS / 1000} seconds)`,
+            });
+          else if (!controller.signal.aborted) setView({ state: 'failed', reason: failureReason(error) });
+        },
+      )
+      .finally(() => clearTimeout(timeout));
     return () => {
       clearTimeout(timeout);
       controller.abort();

@@ -8,7 +8,9 @@ type Failure = { status: number; code: string; message: string };
  * session schema. `failures` are answered, in order, before creation succeeds; `startingPolls` is
  * how many status reads still say 'starting' after a create that answered 'starting'.
  */
-export function createFakeOrchestrator(init: { token?: string; failures?: Failure[]; createStatus?: SessionStatus; startingPolls?: number } = {}) {
+export function createFakeOrchestrator(
+  init: { token?: string; failures?: Failure[]; createStatus?: SessionStatus; startingPolls?: number } = {},
+) {
   const token = init.token ?? 'attempt-token';
   const state = {
     failures: [...(init.failures ?? [])],
@@ -26,9 +28,25 @@ export function createFakeOrchestrator(init: { token?: string; failures?: Failur
   const session = (status: SessionStatus): Session => {
     const sessionId = `ws-${state.createCalls}`;
     const at = new Date().toISOString();
-    return { sessionId, attemptId: 'attempt-1', examId: 'exam-1', userId: 'S-1', workspaceType: 'vscode', status, editorPath: editorPathOf(sessionId), port: null, warm: true, createdAt: at, lastActivityAt: at };
+    return {
+      sessionId,
+      attemptId: 'attempt-1',
+      examId: 'exam-1',
+      userId: 'S-1',
+      workspaceType: 'vscode',
+      status,
+      editorPath: editorPathOf(sessionId),
+      port: null,
+      warm: true,
+      createdAt: at,
+      lastActivityAt: at,
+    };
   };
-  const unauthorized = () => HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: 'Missing, invalid or expired token' } }, { status: 401 });
+  const unauthorized = () =>
+    HttpResponse.json(
+      { error: { code: 'UNAUTHENTICATED', message: 'Missing, invalid or expired token' } },
+      { status: 401 },
+    );
   const authorized = (request: Request) => request.headers.get('authorization') === `Bearer ${token}`;
 
   const handlers = [
@@ -37,7 +55,11 @@ export function createFakeOrchestrator(init: { token?: string; failures?: Failur
       state.createCalls += 1;
       state.createBodies.push(await request.json());
       const failure = state.failures.shift();
-      if (failure) return HttpResponse.json({ error: { code: failure.code, message: failure.message } }, { status: failure.status });
+      if (failure)
+        return HttpResponse.json(
+          { error: { code: failure.code, message: failure.message } },
+          { status: failure.status },
+        );
       state.session = session(init.createStatus ?? 'ready');
       return HttpResponse.json(state.session);
     }),
@@ -53,7 +75,11 @@ export function createFakeOrchestrator(init: { token?: string; failures?: Failur
     http.post('/api/session/:sessionId/end', async ({ request, params }) => {
       const body = await request.text();
       if (body !== token) return unauthorized();
-      state.beacons.push({ sessionId: String(params.sessionId), body, contentType: request.headers.get('content-type') });
+      state.beacons.push({
+        sessionId: String(params.sessionId),
+        body,
+        contentType: request.headers.get('content-type'),
+      });
       state.ended.add(String(params.sessionId));
       return new HttpResponse(null, { status: 204 });
     }),
@@ -67,7 +93,8 @@ export function createFakeOrchestrator(init: { token?: string; failures?: Failur
       const sessionId = String(params.sessionId);
       if (new URL(request.url).searchParams.get('token') !== token) return unauthorized();
       state.renewals.push(sessionId);
-      if (state.ended.has(sessionId)) return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'Session not found' } }, { status: 404 });
+      if (state.ended.has(sessionId))
+        return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'Session not found' } }, { status: 404 });
       return HttpResponse.json({ status: 'alive' });
     }),
   ];
@@ -75,4 +102,8 @@ export function createFakeOrchestrator(init: { token?: string; failures?: Failur
   return { handlers, state, token };
 }
 
-export const unavailable = (reason: string): Failure => ({ status: 503, code: 'UNAVAILABLE', message: workspaceUnavailable(reason) });
+export const unavailable = (reason: string): Failure => ({
+  status: 503,
+  code: 'UNAVAILABLE',
+  message: workspaceUnavailable(reason),
+});

@@ -20,18 +20,34 @@ const SWITCHES: Array<{ name: SwitchName; label: string; hint: string }> = [
   { name: 'copyLLMResponse', label: 'Allow Copying AI Responses', hint: 'Candidates may select and copy the replies.' },
   { name: 'uploadDocuments', label: 'Allow Document Uploads', hint: 'Candidates may attach files to their messages.' },
   { name: 'processCode', label: 'Process Code', hint: 'The assistant may reason about and run through code.' },
-  { name: 'courseAssistanceEnabled', label: 'Enable Course Assistance', hint: 'Use the course materials below to shape the help.' },
+  {
+    name: 'courseAssistanceEnabled',
+    label: 'Enable Course Assistance',
+    hint: 'Use the course materials below to shape the help.',
+  },
 ];
 
-export type ApiKeyState = { hasStoredKey: boolean; last4: string | null; mode: ApiKeyMode; onModeChange: (mode: ApiKeyMode) => void };
-type Props = { apiKey: ApiKeyState; materials: CourseMaterial[]; onMaterialsChange: (materials: CourseMaterial[]) => void };
+export type ApiKeyState = {
+  hasStoredKey: boolean;
+  last4: string | null;
+  mode: ApiKeyMode;
+  onModeChange: (mode: ApiKeyMode) => void;
+};
+type Props = {
+  apiKey: ApiKeyState;
+  materials: CourseMaterial[];
+  onMaterialsChange: (materials: CourseMaterial[]) => void;
+};
 
 function ProviderAndModel() {
   const { control, register, setValue, formState } = useFormContext<ExamFormInput>();
   const provider = useWatch({ control, name: 'aiSettings.provider' }) ?? 'openai';
   const model = useWatch({ control, name: 'aiSettings.model' }) ?? '';
   const errors = formState.errors.aiSettings;
-  const models = AI_CATALOGUE[provider].models.map((m) => ({ value: m.id, label: m.contextTokens ? `${m.id} (${m.contextTokens.toLocaleString('en-US')} tokens)` : m.id }));
+  const models = AI_CATALOGUE[provider].models.map((m) => ({
+    value: m.id,
+    label: m.contextTokens ? `${m.id} (${m.contextTokens.toLocaleString('en-US')} tokens)` : m.id,
+  }));
 
   const changeProvider = (next: AiProvider) => {
     setValue('aiSettings.provider', next, { shouldDirty: true });
@@ -50,11 +66,21 @@ function ProviderAndModel() {
         </Field>
       ) : (
         <Field label="Model" error={errors?.model?.message}>
-          <Select value={model} placeholder="Select a model" options={models} onValueChange={(v) => setValue('aiSettings.model', v, { shouldDirty: true })} />
+          <Select
+            value={model}
+            placeholder="Select a model"
+            options={models}
+            onValueChange={(v) => setValue('aiSettings.model', v, { shouldDirty: true })}
+          />
         </Field>
       )}
       {provider === 'openai-compatible' && (
-        <Field label="Base URL" hint="The server's OpenAI-compatible endpoint, e.g. http://localhost:11434/v1" error={errors?.baseUrl?.message} className="md:col-span-2">
+        <Field
+          label="Base URL"
+          hint="The server's OpenAI-compatible endpoint, e.g. http://localhost:11434/v1"
+          error={errors?.baseUrl?.message}
+          className="md:col-span-2"
+        >
           <Input type="url" placeholder="https://…" {...register('aiSettings.baseUrl')} />
         </Field>
       )}
@@ -69,18 +95,43 @@ export function AiSettingsCard({ apiKey, materials, onMaterialsChange }: Props) 
   const errors = formState.errors.aiSettings;
   return (
     <Card>
-      <CardHeader title="AI Assistant Settings" description="An assistant candidates can talk to during the exam, on your terms." />
+      <CardHeader
+        title="AI Assistant Settings"
+        description="An assistant candidates can talk to during the exam, on your terms."
+      />
       <CardBody className="flex flex-col gap-5">
-        <Controller control={control} name="aiSettings.enabled" render={({ field }) => <SwitchField label="Enable AI Assistant" checked={field.value ?? false} onCheckedChange={field.onChange} />} />
+        <Controller
+          control={control}
+          name="aiSettings.enabled"
+          render={({ field }) => (
+            <SwitchField label="Enable AI Assistant" checked={field.value ?? false} onCheckedChange={field.onChange} />
+          )}
+        />
         {enabled && (
           <>
             <ProviderAndModel />
             <ApiKeyField {...apiKey} />
-            <Field label="Custom Prompt (guardrails)" hint="Rules the assistant follows, added to its instructions." error={errors?.customPrompt?.message}>
-              <Textarea rows={4} placeholder="e.g. Explain concepts, never write the final code." {...register('aiSettings.customPrompt')} />
+            <Field
+              label="Custom Prompt (guardrails)"
+              hint="Rules the assistant follows, added to its instructions."
+              error={errors?.customPrompt?.message}
+            >
+              <Textarea
+                rows={4}
+                placeholder="e.g. Explain concepts, never write the final code."
+                {...register('aiSettings.customPrompt')}
+              />
             </Field>
-            <Field label="Welcome Message" hint="The assistant's first message to the candidate." error={errors?.startMessage?.message}>
-              <Textarea rows={2} placeholder="Hello! I can help you understand the questions." {...register('aiSettings.startMessage')} />
+            <Field
+              label="Welcome Message"
+              hint="The assistant's first message to the candidate."
+              error={errors?.startMessage?.message}
+            >
+              <Textarea
+                rows={2}
+                placeholder="Hello! I can help you understand the questions."
+                {...register('aiSettings.startMessage')}
+              />
             </Field>
             <div className="grid gap-4 rounded-lg border border-line p-4 md:grid-cols-2">
               {SWITCHES.map((s) => (
@@ -88,28 +139,70 @@ export function AiSettingsCard({ apiKey, materials, onMaterialsChange }: Props) 
                   key={s.name}
                   control={control}
                   name={`aiSettings.${s.name}`}
-                  render={({ field }) => <SwitchField label={s.label} hint={s.hint} checked={field.value ?? false} onCheckedChange={field.onChange} />}
+                  render={({ field }) => (
+                    <SwitchField
+                      label={s.label}
+                      hint={s.hint}
+                      checked={field.value ?? false}
+                      onCheckedChange={field.onChange}
+                    />
+                  )}
                 />
               ))}
             </div>
             <div className="grid gap-5 md:grid-cols-2">
-              <Field label="Course Assistance Level" hint={`${level ?? 5} of 10 — higher gives clearer, more direct help.`}>
-                <input type="range" min={0} max={10} step={1} className="h-10 w-full accent-brand-600" {...register('aiSettings.courseAssistanceLevel', { valueAsNumber: true })} />
+              <Field
+                label="Course Assistance Level"
+                hint={`${level ?? 5} of 10 — higher gives clearer, more direct help.`}
+              >
+                <input
+                  type="range"
+                  min={0}
+                  max={10}
+                  step={1}
+                  className="h-10 w-full accent-brand-600"
+                  {...register('aiSettings.courseAssistanceLevel', { valueAsNumber: true })}
+                />
               </Field>
-              <Field label="Context Length (characters)" hint="Between 100 and 10000." error={errors?.contextLength?.message}>
-                <Input type="number" min={100} max={10000} step={100} {...register('aiSettings.contextLength', { valueAsNumber: true })} />
+              <Field
+                label="Context Length (characters)"
+                hint="Between 100 and 10000."
+                error={errors?.contextLength?.message}
+              >
+                <Input
+                  type="number"
+                  min={100}
+                  max={10000}
+                  step={100}
+                  {...register('aiSettings.contextLength', { valueAsNumber: true })}
+                />
               </Field>
             </div>
             <fieldset className="grid gap-5 rounded-lg border border-line p-4 md:grid-cols-3">
               <legend className="px-1 text-sm font-medium text-ink">Budget per candidate</legend>
               <Field label="Messages per Window" error={errors?.budget?.messagesPerWindow?.message}>
-                <Input type="number" min={1} max={1000} {...register('aiSettings.budget.messagesPerWindow', { valueAsNumber: true })} />
+                <Input
+                  type="number"
+                  min={1}
+                  max={1000}
+                  {...register('aiSettings.budget.messagesPerWindow', { valueAsNumber: true })}
+                />
               </Field>
               <Field label="Window (minutes)" error={errors?.budget?.windowMinutes?.message}>
-                <Input type="number" min={1} max={240} {...register('aiSettings.budget.windowMinutes', { valueAsNumber: true })} />
+                <Input
+                  type="number"
+                  min={1}
+                  max={240}
+                  {...register('aiSettings.budget.windowMinutes', { valueAsNumber: true })}
+                />
               </Field>
               <Field label="Tokens per Attempt" error={errors?.budget?.tokensPerAttempt?.message}>
-                <Input type="number" min={1000} step={1000} {...register('aiSettings.budget.tokensPerAttempt', { valueAsNumber: true })} />
+                <Input
+                  type="number"
+                  min={1000}
+                  step={1000}
+                  {...register('aiSettings.budget.tokensPerAttempt', { valueAsNumber: true })}
+                />
               </Field>
             </fieldset>
             <CourseMaterials materials={materials} onChange={onMaterialsChange} />
@@ -127,7 +220,15 @@ function TestAssistantSlot({ apiKeyMode, materials }: { apiKeyMode: ApiKeyMode; 
   const { examId } = useParams();
   const ai = useWatch({ control, name: 'aiSettings' });
   const savedMaterialIds = formState.defaultValues?.aiSettings?.courseMaterialIds ?? [];
-  const unsaved = Boolean(formState.dirtyFields.aiSettings) || apiKeyMode === 'remove' || materials.map((m) => m.id).join() !== savedMaterialIds.join();
-  const settings = { provider: ai?.provider, startMessage: ai?.startMessage, uploadDocuments: ai?.uploadDocuments, materialNames: materials.map((m) => m.name) };
+  const unsaved =
+    Boolean(formState.dirtyFields.aiSettings) ||
+    apiKeyMode === 'remove' ||
+    materials.map((m) => m.id).join() !== savedMaterialIds.join();
+  const settings = {
+    provider: ai?.provider,
+    startMessage: ai?.startMessage,
+    uploadDocuments: ai?.uploadDocuments,
+    materialNames: materials.map((m) => m.name),
+  };
   return <TestAssistant examId={examId} hasUnsavedChanges={unsaved} settings={settings} />;
 }

@@ -6,7 +6,12 @@ import { KeyRound } from 'lucide-react';
 import { useFormContext } from 'react-hook-form';
 import type { ApiKeyMode, ExamFormInput } from './exam-form-model.ts';
 
-type Props = { hasStoredKey: boolean; last4: string | null; mode: ApiKeyMode; onModeChange: (mode: ApiKeyMode) => void };
+type Props = {
+  hasStoredKey: boolean;
+  last4: string | null;
+  mode: ApiKeyMode;
+  onModeChange: (mode: ApiKeyMode) => void;
+};
 
 /** The key is write-only: the editor never sees it again, only that one is set and its last four characters. */
 export function ApiKeyField({ hasStoredKey, last4, mode, onModeChange }: Props) {
@@ -27,7 +32,13 @@ export function ApiKeyField({ hasStoredKey, last4, mode, onModeChange }: Props) 
             <Button size="sm" variant="secondary" aria-label="Replace API key" onClick={() => onModeChange('replace')}>
               Replace
             </Button>
-            <Button size="sm" variant="ghost" className="text-danger hover:bg-red-50" aria-label="Remove API key" onClick={() => onModeChange('remove')}>
+            <Button
+              size="sm"
+              variant="ghost"
+              className="text-danger hover:bg-red-50"
+              aria-label="Remove API key"
+              onClick={() => onModeChange('remove')}
+            >
               Remove
             </Button>
           </div>
@@ -54,7 +65,13 @@ export function ApiKeyField({ hasStoredKey, last4, mode, onModeChange }: Props) 
   return (
     <div className="flex items-end gap-2">
       <Field label="API Key" hint="Stored encrypted; it is never shown again after saving." className="flex-1">
-        <Input type="password" autoComplete="off" spellCheck={false} placeholder={hasStoredKey ? 'Paste the new key' : 'sk-…'} {...register('aiSettings.apiKey')} />
+        <Input
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder={hasStoredKey ? 'Paste the new key' : 'sk-…'}
+          {...register('aiSettings.apiKey')}
+        />
       </Field>
       {hasStoredKey && (
         <Button variant="ghost" className="mb-5" aria-label="Cancel API key change" onClick={restore}>

@@ -14,7 +14,13 @@ function formatSize(bytes: number): string {
 }
 
 /** Course materials the assistant may draw on (spec: pdf, doc, docx, txt; several at once). */
-export function CourseMaterials({ materials, onChange }: { materials: CourseMaterial[]; onChange: (materials: CourseMaterial[]) => void }) {
+export function CourseMaterials({
+  materials,
+  onChange,
+}: {
+  materials: CourseMaterial[];
+  onChange: (materials: CourseMaterial[]) => void;
+}) {
   const upload = useUploadMaterials();
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -60,7 +66,12 @@ export function CourseMaterials({ materials, onChange }: { materials: CourseMate
               <FileText aria-hidden className="h-4 w-4 text-muted" />
               <span className="min-w-0 flex-1 truncate text-ink">{m.name}</span>
               <span className="text-xs text-muted">{formatSize(m.size)}</span>
-              <Button variant="ghost" size="icon" aria-label={`Remove ${m.name}`} onClick={() => onChange(materials.filter((x) => x.id !== m.id))}>
+              <Button
+                variant="ghost"
+                size="icon"
+                aria-label={`Remove ${m.name}`}
+                onClick={() => onChange(materials.filter((x) => x.id !== m.id))}
+              >
                 <X aria-hidden className="h-4 w-4" />
               </Button>
             </li>

@@ -24,11 +24,25 @@ export function DetailsCard() {
             <Controller
               control={control}
               name="timerEnabled"
-              render={({ field }) => <SwitchField label="Enable Timer" hint="Submit automatically when time runs out." checked={field.value ?? false} onCheckedChange={field.onChange} />}
+              render={({ field }) => (
+                <SwitchField
+                  label="Enable Timer"
+                  hint="Submit automatically when time runs out."
+                  checked={field.value ?? false}
+                  onCheckedChange={field.onChange}
+                />
+              )}
             />
             {timerEnabled && (
               <Field label="Duration (minutes)" error={errors.timerMinutes?.message}>
-                <Input type="number" min={1} step={1} inputMode="numeric" className="max-w-40" {...register('timerMinutes', { valueAsNumber: true })} />
+                <Input
+                  type="number"
+                  min={1}
+                  step={1}
+                  inputMode="numeric"
+                  className="max-w-40"
+                  {...register('timerMinutes', { valueAsNumber: true })}
+                />
               </Field>
             )}
           </div>
@@ -36,7 +50,14 @@ export function DetailsCard() {
             <Controller
               control={control}
               name="fullScreenEnabled"
-              render={({ field }) => <SwitchField label="Fullscreen Mode" hint="Candidates must stay in full screen." checked={field.value ?? false} onCheckedChange={field.onChange} />}
+              render={({ field }) => (
+                <SwitchField
+                  label="Fullscreen Mode"
+                  hint="Candidates must stay in full screen."
+                  checked={field.value ?? false}
+                  onCheckedChange={field.onChange}
+                />
+              )}
             />
           </div>
         </div>

@@ -54,9 +54,17 @@ export function examToForm(exam: Exam): ExamFormInput {
     timerEnabled: exam.timerEnabled,
     timerMinutes: exam.timerMinutes,
     fullScreenEnabled: exam.fullScreenEnabled,
-    questions: exam.questions.map((q) => ({ ...q, correctAnswer: q.correctAnswer ?? (q.type === 'mcq' ? '' : undefined) })),
+    questions: exam.questions.map((q) => ({
+      ...q,
+      correctAnswer: q.correctAnswer ?? (q.type === 'mcq' ? '' : undefined),
+    })),
     codingWorkspace: exam.codingWorkspace,
-    aiSettings: { ...AiSettingsInputSchema.parse({}), ...ai, apiKey: undefined, courseMaterialIds: courseMaterials.map((m) => m.id) },
+    aiSettings: {
+      ...AiSettingsInputSchema.parse({}),
+      ...ai,
+      apiKey: undefined,
+      courseMaterialIds: courseMaterials.map((m) => m.id),
+    },
     isDraft: exam.isDraft,
   };
 }

@@ -6,7 +6,13 @@ import { errorBody, examStore, seedExams } from '../../../../testing/handlers.ts
 import { renderApp } from '../../../../testing/render.tsx';
 import { server } from '../../../../testing/server.ts';
 
-type WrittenBody = { title: string; isDraft?: boolean; isLive?: boolean; questions: Array<Record<string, unknown>>; aiSettings: Record<string, unknown> };
+type WrittenBody = {
+  title: string;
+  isDraft?: boolean;
+  isLive?: boolean;
+  questions: Array<Record<string, unknown>>;
+  aiSettings: Record<string, unknown>;
+};
 const lastBody = () => examStore.writes.at(-1)?.body as WrittenBody;
 
 describe('exam editor', () => {
@@ -41,8 +47,15 @@ describe('exam editor', () => {
     expect(await screen.findByText('Exam published successfully')).toBeInTheDocument();
     const body = lastBody();
     expect(body.isDraft).toBe(false);
-    expect(body.questions[0]).toMatchObject({ type: 'mcq', title: 'Question 1', options: ['Option A', 'Paris, France', 'Option C', 'Option D'], correctAnswer: 'Paris, France' });
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/creator/exam-published/${examStore.exams[0]?.id}`));
+    expect(body.questions[0]).toMatchObject({
+      type: 'mcq',
+      title: 'Question 1',
+      options: ['Option A', 'Paris, France', 'Option C', 'Option D'],
+      correctAnswer: 'Paris, France',
+    });
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe(`/creator/exam-published/${examStore.exams[0]?.id}`),
+    );
     expect(await screen.findByRole('heading', { name: 'Exam Published!' })).toBeInTheDocument();
   });
 
@@ -60,13 +73,27 @@ describe('exam editor', () => {
     await user.type(screen.getByLabelText('Question 1 topic'), 'Sorting');
     await user.click(screen.getByRole('button', { name: 'Save as Draft' }));
     expect(await screen.findByText('Exam saved as draft')).toBeInTheDocument();
-    expect(lastBody()).toMatchObject({ isDraft: true, timerEnabled: true, timerMinutes: 45, questions: [{ type: 'short-answer', topic: 'Sorting', acceptedAnswers: ['O(n log n)'] }] });
+    expect(lastBody()).toMatchObject({
+      isDraft: true,
+      timerEnabled: true,
+      timerMinutes: 45,
+      questions: [{ type: 'short-answer', topic: 'Sorting', acceptedAnswers: ['O(n log n)'] }],
+    });
     await waitFor(() => expect(router.state.location.pathname).toBe('/creator/dashboard'), { timeout: 3000 });
   });
 
   it('shows a server validation issue next to its field and keeps what was typed', async () => {
     seedExams();
-    server.use(http.post('*/api/exams', () => HttpResponse.json(errorBody('VALIDATION', 'questions.0.title: Too long', [{ path: 'questions.0.title', message: 'Title is too long' }]), { status: 400 })));
+    server.use(
+      http.post('*/api/exams', () =>
+        HttpResponse.json(
+          errorBody('VALIDATION', 'questions.0.title: Too long', [
+            { path: 'questions.0.title', message: 'Title is too long' },
+          ]),
+          { status: 400 },
+        ),
+      ),
+    );
     signInAs();
     const { user } = renderApp('/creator/new-exam');
     await user.type(await screen.findByLabelText('Exam Title'), 'Physics');
@@ -80,7 +107,11 @@ describe('exam editor', () => {
   });
 
   it('shows only that an API key is set and keeps it when saving untouched', async () => {
-    const exam = makeExam({ title: 'AI Exam', isDraft: true, aiSettings: { enabled: true, hasApiKey: true, apiKeyLast4: 'wxyz' } });
+    const exam = makeExam({
+      title: 'AI Exam',
+      isDraft: true,
+      aiSettings: { enabled: true, hasApiKey: true, apiKeyLast4: 'wxyz' },
+    });
     seedExams(exam);
     signInAs();
     const { user } = renderApp(`/creator/edit-exam/${exam.id}?type=draft`);
@@ -94,7 +125,11 @@ describe('exam editor', () => {
   });
 
   it('sends apiKey null after Remove and the new key after Replace', async () => {
-    const exam = makeExam({ title: 'AI Exam', isDraft: true, aiSettings: { enabled: true, hasApiKey: true, apiKeyLast4: 'wxyz' } });
+    const exam = makeExam({
+      title: 'AI Exam',
+      isDraft: true,
+      aiSettings: { enabled: true, hasApiKey: true, apiKeyLast4: 'wxyz' },
+    });
     seedExams(exam);
     signInAs();
     const first = renderApp(`/creator/edit-exam/${exam.id}`);

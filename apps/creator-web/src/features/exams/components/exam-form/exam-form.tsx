@@ -20,12 +20,26 @@ import { WorkspaceCard } from './workspace-card.tsx';
 export const SAVED_REDIRECT_DELAY_MS = 1000;
 
 type Action = 'create-draft' | 'create-publish' | 'save-draft' | 'publish-draft' | 'update-published';
-const FORM_FIELDS = ['title', 'description', 'header', 'rules', 'timerEnabled', 'timerMinutes', 'fullScreenEnabled', 'questions', 'codingWorkspace', 'aiSettings'];
+const FORM_FIELDS = [
+  'title',
+  'description',
+  'header',
+  'rules',
+  'timerEnabled',
+  'timerMinutes',
+  'fullScreenEnabled',
+  'questions',
+  'codingWorkspace',
+  'aiSettings',
+];
 
 /** Create and edit share this form (spec: /creator/new-exam and /creator/edit-exam/{id}). */
 export function ExamForm({ exam }: { exam?: Exam }) {
   const navigate = useNavigate();
-  const form = useForm<ExamFormInput, unknown, CreateExam>({ resolver: zodResolver(CreateExamSchema), defaultValues: exam ? examToForm(exam) : emptyExamForm() });
+  const form = useForm<ExamFormInput, unknown, CreateExam>({
+    resolver: zodResolver(CreateExamSchema),
+    defaultValues: exam ? examToForm(exam) : emptyExamForm(),
+  });
   const [materials, setMaterials] = useState<CourseMaterial[]>(exam?.aiSettings.courseMaterials ?? []);
   const hasStoredKey = exam?.aiSettings.hasApiKey ?? false;
   const [apiKeyMode, setApiKeyMode] = useState<ApiKeyMode>(hasStoredKey ? 'keep' : 'replace');
@@ -67,7 +81,9 @@ export function ExamForm({ exam }: { exam?: Exam }) {
             { ...body, isDraft },
             {
               onSuccess: (created) =>
-                isDraft ? leaveAfter('Exam saved as draft', paths.dashboard, SAVED_REDIRECT_DELAY_MS) : leaveAfter('Exam published successfully', paths.examPublished(created.id), 0),
+                isDraft
+                  ? leaveAfter('Exam saved as draft', paths.dashboard, SAVED_REDIRECT_DELAY_MS)
+                  : leaveAfter('Exam published successfully', paths.examPublished(created.id), 0),
               onError: showServerError,
             },
           );
@@ -76,12 +92,30 @@ export function ExamForm({ exam }: { exam?: Exam }) {
         if (!exam) return;
         const update =
           action === 'save-draft'
-            ? { body: { ...fields, isDraft: true }, message: 'Draft saved successfully', to: paths.dashboard, delay: SAVED_REDIRECT_DELAY_MS }
+            ? {
+                body: { ...fields, isDraft: true },
+                message: 'Draft saved successfully',
+                to: paths.dashboard,
+                delay: SAVED_REDIRECT_DELAY_MS,
+              }
             : action === 'publish-draft'
-              ? { body: { ...fields, isDraft: false, isLive: true }, message: 'Exam published successfully', to: paths.examPublished(exam.id), delay: 0 }
+              ? {
+                  body: { ...fields, isDraft: false, isLive: true },
+                  message: 'Exam published successfully',
+                  to: paths.examPublished(exam.id),
+                  delay: 0,
+                }
               : // Updating a published exam keeps its live state (issue 2 corrects the spec here).
-                { body: fields, message: 'Published exam updated successfully', to: paths.dashboard, delay: SAVED_REDIRECT_DELAY_MS };
-        updateExam.mutate({ examId: exam.id, body: update.body }, { onSuccess: () => leaveAfter(update.message, update.to, update.delay), onError: showServerError });
+                {
+                  body: fields,
+                  message: 'Published exam updated successfully',
+                  to: paths.dashboard,
+                  delay: SAVED_REDIRECT_DELAY_MS,
+                };
+        updateExam.mutate(
+          { examId: exam.id, body: update.body },
+          { onSuccess: () => leaveAfter(update.message, update.to, update.delay), onError: showServerError },
+        );
       },
       () => toast.error('Please fix the highlighted fields.'),
     );
@@ -93,7 +127,11 @@ export function ExamForm({ exam }: { exam?: Exam }) {
     <FormProvider {...form}>
       <PageHeader
         title={heading}
-        description={exam ? `Last edited ${new Date(exam.lastEditedAt).toLocaleString('en-US')}` : 'Set up the details, questions, workspace and assistant.'}
+        description={
+          exam
+            ? `Last edited ${new Date(exam.lastEditedAt).toLocaleString('en-US')}`
+            : 'Set up the details, questions, workspace and assistant.'
+        }
         back={
           <Button asChild variant="ghost" size="sm" className="-ml-3">
             <Link to={paths.dashboard}>
@@ -106,7 +144,16 @@ export function ExamForm({ exam }: { exam?: Exam }) {
         <DetailsCard />
         <QuestionsCard />
         <WorkspaceCard />
-        <AiSettingsCard apiKey={{ hasStoredKey, last4: exam?.aiSettings.apiKeyLast4 ?? null, mode: apiKeyMode, onModeChange: setApiKeyMode }} materials={materials} onMaterialsChange={setMaterials} />
+        <AiSettingsCard
+          apiKey={{
+            hasStoredKey,
+            last4: exam?.aiSettings.apiKeyLast4 ?? null,
+            mode: apiKeyMode,
+            onModeChange: setApiKeyMode,
+          }}
+          materials={materials}
+          onMaterialsChange={setMaterials}
+        />
         <div className="fixed inset-x-0 bottom-0 z-20 border-t border-line bg-surface/95 backdrop-blur">
           <div className="mx-auto flex max-w-6xl items-center justify-end gap-3 px-6 py-3">
             {!canPublish && !isPublishedExam && <p className="mr-auto text-xs text-muted">Add a title to publish.</p>}

@@ -9,8 +9,20 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { StringListEditor } from './string-list-editor.tsx';
 
-export const QUESTION_TYPE_LABELS = { mcq: 'Multiple choice', 'short-answer': 'Short answer', 'file-upload': 'File upload', coding: 'Coding' } as const;
-export const LANGUAGE_LABELS: Record<CodingLanguage, string> = { python: 'Python', javascript: 'JavaScript', sql: 'SQL', r: 'R', java: 'Java', cpp: 'C++' };
+export const QUESTION_TYPE_LABELS = {
+  mcq: 'Multiple choice',
+  'short-answer': 'Short answer',
+  'file-upload': 'File upload',
+  coding: 'Coding',
+} as const;
+export const LANGUAGE_LABELS: Record<CodingLanguage, string> = {
+  python: 'Python',
+  javascript: 'JavaScript',
+  sql: 'SQL',
+  r: 'R',
+  java: 'Java',
+  cpp: 'C++',
+};
 export const LANGUAGE_OPTIONS = CODING_LANGUAGES.map((value) => ({ value, label: LANGUAGE_LABELS[value] }));
 
 function McqOptions({ index }: { index: number }) {
@@ -20,7 +32,9 @@ function McqOptions({ index }: { index: number }) {
   const correct = useWatch({ control, name: `questions.${index}.correctAnswer` }) ?? '';
   const correctIndex = correct === '' ? -1 : options.indexOf(correct);
   const questionErrors = formState.errors.questions?.[index];
-  const optionErrors = Array.isArray(questionErrors?.options) ? questionErrors.options.map((e) => e?.message) : undefined;
+  const optionErrors = Array.isArray(questionErrors?.options)
+    ? questionErrors.options.map((e) => e?.message)
+    : undefined;
 
   // correctAnswer is the option's text (issue 2), so editing the marked option carries the mark along.
   const changeOptions = (next: string[]) => {
@@ -76,7 +90,9 @@ function AcceptedAnswers({ index }: { index: number }) {
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-2 text-sm font-medium text-ink">Accepted answers</legend>
-      <p className="-mt-1 mb-1 text-xs text-muted">Answers matching one of these (ignoring case and spaces) are marked correct. Leave empty to grade by hand.</p>
+      <p className="-mt-1 mb-1 text-xs text-muted">
+        Answers matching one of these (ignoring case and spaces) are marked correct. Leave empty to grade by hand.
+      </p>
       <StringListEditor
         values={answers}
         onChange={(next) => setValue(`questions.${index}.acceptedAnswers`, next, { shouldDirty: true })}
@@ -106,13 +122,31 @@ export function QuestionEditor({ index, count, onRemove, onMove }: Props) {
           <Badge tone="brand">{QUESTION_TYPE_LABELS[type]}</Badge>
         </div>
         <div className="flex items-center gap-1">
-          <Button variant="ghost" size="icon" aria-label={`Move question ${n} up`} disabled={index === 0} onClick={() => onMove(index - 1)}>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Move question ${n} up`}
+            disabled={index === 0}
+            onClick={() => onMove(index - 1)}
+          >
             <ArrowUp aria-hidden className="h-4 w-4" />
           </Button>
-          <Button variant="ghost" size="icon" aria-label={`Move question ${n} down`} disabled={index === count - 1} onClick={() => onMove(index + 1)}>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Move question ${n} down`}
+            disabled={index === count - 1}
+            onClick={() => onMove(index + 1)}
+          >
             <ArrowDown aria-hidden className="h-4 w-4" />
           </Button>
-          <Button variant="ghost" size="sm" className="text-danger hover:bg-red-50" aria-label={`Remove question ${n}`} onClick={onRemove}>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="text-danger hover:bg-red-50"
+            aria-label={`Remove question ${n}`}
+            onClick={onRemove}
+          >
             <Trash2 aria-hidden className="h-4 w-4" /> Remove
           </Button>
         </div>
@@ -127,11 +161,21 @@ export function QuestionEditor({ index, count, onRemove, onMove }: Props) {
           </Field>
         </div>
         <Field label={`Question ${n} content`} error={errors?.content?.message}>
-          <Textarea rows={3} placeholder="The full question, instructions or context" {...register(`questions.${index}.content`)} />
+          <Textarea
+            rows={3}
+            placeholder="The full question, instructions or context"
+            {...register(`questions.${index}.content`)}
+          />
         </Field>
         {type === 'coding' && (
           <Field label={`Question ${n} language`} className="max-w-56">
-            <Select value={language} options={LANGUAGE_OPTIONS} onValueChange={(value) => setValue(`questions.${index}.language`, value as CodingLanguage, { shouldDirty: true })} />
+            <Select
+              value={language}
+              options={LANGUAGE_OPTIONS}
+              onValueChange={(value) =>
+                setValue(`questions.${index}.language`, value as CodingLanguage, { shouldDirty: true })
+              }
+            />
           </Field>
         )}
         {type === 'mcq' && <McqOptions index={index} />}

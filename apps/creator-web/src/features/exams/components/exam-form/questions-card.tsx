@@ -19,12 +19,28 @@ export function QuestionsCard() {
 
   return (
     <Card>
-      <CardHeader title="Questions" description={`${fields.length} ${fields.length === 1 ? 'question' : 'questions'}`} />
+      <CardHeader
+        title="Questions"
+        description={`${fields.length} ${fields.length === 1 ? 'question' : 'questions'}`}
+      />
       <CardBody className="flex flex-col gap-4">
         {fields.length === 0 ? (
-          <EmptyState icon={<ListPlus aria-hidden />} title="No questions yet" description="Add a question with the buttons below." className="rounded-lg border border-dashed border-line" />
+          <EmptyState
+            icon={<ListPlus aria-hidden />}
+            title="No questions yet"
+            description="Add a question with the buttons below."
+            className="rounded-lg border border-dashed border-line"
+          />
         ) : (
-          fields.map((field, index) => <QuestionEditor key={field.fieldKey} index={index} count={fields.length} onRemove={() => remove(index)} onMove={(to) => move(index, to)} />)
+          fields.map((field, index) => (
+            <QuestionEditor
+              key={field.fieldKey}
+              index={index}
+              count={fields.length}
+              onRemove={() => remove(index)}
+              onMove={(to) => move(index, to)}
+            />
+          ))
         )}
         <div className="flex flex-wrap items-end gap-2 border-t border-line pt-4">
           <Button variant="secondary" onClick={() => add('mcq')}>
@@ -41,7 +57,13 @@ export function QuestionsCard() {
               <label htmlFor={languageId} className="text-xs font-medium text-muted">
                 Coding language
               </label>
-              <Select id={languageId} value={codingLanguage} options={LANGUAGE_OPTIONS} onValueChange={(v) => setCodingLanguage(v as CodingLanguage)} className="w-36" />
+              <Select
+                id={languageId}
+                value={codingLanguage}
+                options={LANGUAGE_OPTIONS}
+                onValueChange={(v) => setCodingLanguage(v as CodingLanguage)}
+                className="w-36"
+              />
             </div>
             <Button variant="secondary" onClick={() => add('coding')}>
               <Code2 aria-hidden className="h-4 w-4" /> Add Coding Question

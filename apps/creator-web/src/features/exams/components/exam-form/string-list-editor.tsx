@@ -20,7 +20,18 @@ type Props = {
 };
 
 /** An editable list of short texts (MCQ options, accepted answers): add, edit, remove. */
-export function StringListEditor({ values, onChange, itemLabel, removeLabel, placeholder, addLabel, addText, minItems = 0, renderLeading, errors }: Props) {
+export function StringListEditor({
+  values,
+  onChange,
+  itemLabel,
+  removeLabel,
+  placeholder,
+  addLabel,
+  addText,
+  minItems = 0,
+  renderLeading,
+  errors,
+}: Props) {
   return (
     <div className="flex flex-col gap-2">
       <ul className="flex flex-col gap-2">

@@ -18,7 +18,13 @@ export function WorkspaceCard() {
         <Controller
           control={control}
           name="codingWorkspace.enabled"
-          render={({ field }) => <SwitchField label="Enable Coding Workspace" checked={field.value ?? false} onCheckedChange={field.onChange} />}
+          render={({ field }) => (
+            <SwitchField
+              label="Enable Coding Workspace"
+              checked={field.value ?? false}
+              onCheckedChange={field.onChange}
+            />
+          )}
         />
         {enabled && (
           <>
@@ -27,7 +33,11 @@ export function WorkspaceCard() {
               name="codingWorkspace.workspaceType"
               render={({ field }) => (
                 <Field label="Workspace Type" className="max-w-72">
-                  <Select value={field.value ?? 'vscode'} options={WORKSPACE_OPTIONS} onValueChange={(v) => field.onChange(v as WorkspaceType)} />
+                  <Select
+                    value={field.value ?? 'vscode'}
+                    options={WORKSPACE_OPTIONS}
+                    onValueChange={(v) => field.onChange(v as WorkspaceType)}
+                  />
                 </Field>
               )}
             />
@@ -35,14 +45,24 @@ export function WorkspaceCard() {
               control={control}
               name="codingWorkspace.saveFilesInResults"
               render={({ field }) => (
-                <SwitchField label="Save Files in Results" hint="Keep the candidate's workspace files with the submission." checked={field.value ?? true} onCheckedChange={field.onChange} />
+                <SwitchField
+                  label="Save Files in Results"
+                  hint="Keep the candidate's workspace files with the submission."
+                  checked={field.value ?? true}
+                  onCheckedChange={field.onChange}
+                />
               )}
             />
             <Controller
               control={control}
               name="codingWorkspace.allowPackageRegistries"
               render={({ field }) => (
-                <SwitchField label="Allow Package Registries" hint="Let the workspace install packages (pip, npm…). Off keeps it offline." checked={field.value ?? false} onCheckedChange={field.onChange} />
+                <SwitchField
+                  label="Allow Package Registries"
+                  hint="Let the workspace install packages (pip, npm…). Off keeps it offline."
+                  checked={field.value ?? false}
+                  onCheckedChange={field.onChange}
+                />
               )}
             />
           </>
