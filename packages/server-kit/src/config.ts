@@ -68,3 +68,36 @@ export function resolveSecret(
   }
   return readFileSync(file, 'utf8').trim();
 }
+
+type SecretVars = {
+  DATA_DIR: string;
+  REQUIRE_EXPLICIT_SECRETS: boolean;
+  JWT_SECRET?: string | undefined;
+  INTERNAL_TOKEN?: string | undefined;
+  ENCRYPTION_KEY?: string | undefined;
+};
+
+/**
+ * The shared secrets of a service, each configured or generated once under DATA_DIR/secrets (the same
+ * file for every service, so they agree). The encryption key is resolved only for services that ask.
+ */
+export function resolveServiceSecrets(
+  parsed: SecretVars,
+  opts: { encryptionKey: true },
+): ServiceSecrets & { encryptionKey: Buffer };
+export function resolveServiceSecrets(parsed: SecretVars, opts?: { encryptionKey?: false }): ServiceSecrets;
+export function resolveServiceSecrets(parsed: SecretVars, opts: { encryptionKey?: boolean } = {}) {
+  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
+  const secrets: ServiceSecrets & { encryptionKey?: Buffer } = {
+    jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
+    internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
+  };
+  if (opts.encryptionKey) {
+    secrets.encryptionKey = Buffer.from(
+      resolveSecret('ENCRYPTION_KEY', parsed.ENCRYPTION_KEY, secretOpts),
+      'base64url',
+    );
+  }
+  return secrets;
+}
+export type ServiceSecrets = { jwtSecret: string; internalToken: string };

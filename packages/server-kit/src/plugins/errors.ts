@@ -49,10 +49,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return reply.status(500).send({ error: { code: ErrorCode.INTERNAL, message: 'Internal server error' } });
   });
   app.setNotFoundHandler((request, reply) => {
-    reply
-      .status(404)
-      .send({
-        error: { code: ErrorCode.NOT_FOUND, message: `Route ${request.method} ${request.url.split('?')[0]} not found` },
-      });
+    reply.status(404).send({
+      error: { code: ErrorCode.NOT_FOUND, message: `Route ${request.method} ${request.url.split('?')[0]} not found` },
+    });
   });
 });
