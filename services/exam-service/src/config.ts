@@ -1,5 +1,5 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import { baseConfigShape, booleanFlag, parseConfig, resolveSecret } from '@exam/server-kit/config';
+import { baseConfigShape, booleanFlag, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -46,13 +46,9 @@ export type Config = Omit<z.infer<typeof ConfigSchema>, DefaultKeyVar> & {
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const { OPENAI_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY, GEMINI_API_KEY, ...parsed } = parseConfig(ConfigSchema, env);
-  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
-  const encryptionKey = Buffer.from(resolveSecret('ENCRYPTION_KEY', parsed.ENCRYPTION_KEY, secretOpts), 'base64url');
   return {
     ...parsed,
-    jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
-    internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
-    encryptionKey,
+    ...resolveServiceSecrets(parsed, { encryptionKey: true }),
     defaultProviderKeys: {
       openai: Boolean(OPENAI_API_KEY),
       anthropic: Boolean(ANTHROPIC_API_KEY),

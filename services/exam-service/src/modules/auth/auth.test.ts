@@ -1,6 +1,6 @@
 import { AuthMessages } from '@exam/domain/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCreator } from '../../testing.ts';
+import { buildTestApp, createCreator } from '../../testing/app.ts';
 
 describe('auth', () => {
   let app: Awaited<ReturnType<typeof buildTestApp>>;

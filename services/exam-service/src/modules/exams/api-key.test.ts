@@ -5,8 +5,8 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../../db/database.ts';
 import * as schema from '../../db/schema.ts';
-import { buildTestApp, createCreator, examBody, TEST_ENCRYPTION_KEY, type TestApp } from '../../testing.ts';
-import { minimalPdf, multipartBody } from '../materials/test-files.ts';
+import { buildTestApp, createCreator, examBody, TEST_ENCRYPTION_KEY, type TestApp } from '../../testing/app.ts';
+import { minimalPdf, multipartBody } from '../../testing/files.ts';
 
 const CANARY = 'sk-CANARY-1234567890abcdef';
 /** What may never leave the service: every key this suite sets contains it. */

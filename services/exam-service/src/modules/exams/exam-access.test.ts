@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCreator, createExam, examBody, handSignedToken, type TestApp } from '../../testing.ts';
+import { buildTestApp, createCreator, createExam, examBody, handSignedToken, type TestApp } from '../../testing/app.ts';
 
 describe('exam routes refuse callers without a valid creator token', () => {
   let app: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCreator, createExam, examBody, type TestApp } from '../../testing.ts';
+import { buildTestApp, createCreator, createExam, examBody, type TestApp } from '../../testing/app.ts';
 
 describe('exams API', () => {
   let app: TestApp;

@@ -1,6 +1,6 @@
 import { InternalExamSchema } from '@exam/domain/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing.ts';
+import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
 
 const TOKEN = 'test-internal-token-that-is-long-enough-0123456789';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing.ts';
-import { minimalDocx, minimalPdf, multipartBody } from './test-files.ts';
+import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
+import { minimalDocx, minimalPdf, multipartBody } from '../../testing/files.ts';
 
 const INTERNAL = { 'x-internal-token': 'test-internal-token-that-is-long-enough-0123456789' };
 

@@ -1,7 +1,7 @@
 import { PublicExamMessages } from '@exam/domain/exam';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing.ts';
-import { multipartBody } from '../materials/test-files.ts';
+import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
+import { multipartBody } from '../../testing/files.ts';
 
 describe('public candidate view', () => {
   let app: TestApp;

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
-import { buildApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
-import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from './db/database.ts';
-import * as schema from './db/schema.ts';
-import { systemClock, uuidIds, type Deps } from './deps.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
+import * as schema from '../db/schema.ts';
+import { systemClock, uuidIds, type Deps } from '../deps.ts';
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64url');
 

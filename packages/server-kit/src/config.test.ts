@@ -1,0 +1,57 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { baseConfigShape, ConfigError, parseConfig, resolveServiceSecrets } from './config.ts';
+
+const Schema = z.object({ ...baseConfigShape, PORT: z.coerce.number().int().min(1).max(65535) });
+
+describe('parseConfig', () => {
+  it('lists every bad variable at once', () => {
+    let error: unknown;
+    try {
+      parseConfig(Schema, { PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'not a url' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/LOG_LEVEL/);
+    expect(message).toMatch(/DATABASE_URL/);
+  });
+
+  it('treats an empty variable as unset, so its default applies', () => {
+    const config = parseConfig(Schema, { PORT: '4001', LOG_LEVEL: '' });
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.PORT).toBe(4001);
+  });
+});
+
+describe('resolveServiceSecrets', () => {
+  const base = (dataDir: string) => ({ DATA_DIR: dataDir, REQUIRE_EXPLICIT_SECRETS: false });
+
+  it('generates each secret once under DATA_DIR/secrets, so every service reads the same value', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
+    const first = resolveServiceSecrets(base(dir), { encryptionKey: true });
+    const second = resolveServiceSecrets(base(dir), { encryptionKey: true });
+    expect(second).toEqual(first);
+    expect(first.jwtSecret).not.toBe(first.internalToken);
+    expect(first.encryptionKey).toHaveLength(32);
+    expect(readFileSync(join(dir, 'secrets', 'JWT_SECRET'), 'utf8')).toBe(first.jwtSecret);
+  });
+
+  it('prefers configured values and leaves the encryption key out unless asked', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
+    const secrets = resolveServiceSecrets({ ...base(dir), JWT_SECRET: 'j'.repeat(40), INTERNAL_TOKEN: 'i'.repeat(40) });
+    expect(secrets).toEqual({ jwtSecret: 'j'.repeat(40), internalToken: 'i'.repeat(40) });
+  });
+
+  it('refuses to generate when REQUIRE_EXPLICIT_SECRETS is set, naming the variable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
+    expect(() => resolveServiceSecrets({ DATA_DIR: dir, REQUIRE_EXPLICIT_SECRETS: true })).toThrow(
+      /JWT_SECRET: required/,
+    );
+  });
+});

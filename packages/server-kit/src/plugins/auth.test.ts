@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createBaseApp } from '../base-app.ts';
+import type { App } from '../create-server.ts';
+import { TEST_SECRETS } from '../testing.ts';
+import { attemptOf, creatorOf } from './auth.ts';
+
+describe('auth guards', () => {
+  let app: App;
+  beforeEach(async () => {
+    app = (await createBaseApp({
+      service: 'test-service',
+      logLevel: 'silent',
+      jwtSecret: TEST_SECRETS.JWT_SECRET,
+      internalToken: TEST_SECRETS.INTERNAL_TOKEN,
+      checks: {},
+    })) as App;
+    app.get('/creator', { onRequest: app.requireCreator }, (request) => ({ sub: creatorOf(request).sub }));
+    app.get('/attempt', { onRequest: app.requireAttempt }, (request) => ({ id: attemptOf(request).sub }));
+    app.get('/internal', { onRequest: app.requireInternal }, () => ({ ok: true }));
+    await app.ready();
+  });
+  afterEach(() => app.close());
+
+  const creatorToken = () => app.jwt.sign({ kind: 'creator', sub: 'user-1', email: 'a@example.test' });
+  const attemptToken = () =>
+    app.jwt.sign({
+      kind: 'attempt',
+      sub: 'attempt-1',
+      examId: 'exam-1',
+      ownerId: 'user-1',
+      name: 'Ada',
+      studentId: 's-1',
+    });
+
+  it('lets a creator token through the creator guard', async () => {
+    const response = await app.inject({ url: '/creator', headers: { authorization: `Bearer ${creatorToken()}` } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ sub: 'user-1' });
+  });
+
+  it('answers 401 without a token and with a token signed by another secret', async () => {
+    expect((await app.inject({ url: '/creator' })).statusCode).toBe(401);
+    const forged = creatorToken().replace(/\.[^.]+$/, '.c2lnbmF0dXJl');
+    const response = await app.inject({ url: '/creator', headers: { authorization: `Bearer ${forged}` } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json().error.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('answers 403 when a creator token asks for an attempt route', async () => {
+    const response = await app.inject({ url: '/attempt', headers: { authorization: `Bearer ${creatorToken()}` } });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe('FORBIDDEN');
+  });
+
+  it('answers 401 for an expired token', async () => {
+    const expired = app.jwt.sign({ kind: 'creator', sub: 'user-1', email: 'a@example.test' }, { expiresIn: -10 });
+    const response = await app.inject({ url: '/creator', headers: { authorization: `Bearer ${expired}` } });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('accepts only the exact internal token on internal routes', async () => {
+    const ok = await app.inject({ url: '/internal', headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN } });
+    expect(ok.statusCode).toBe(200);
+    const wrong = await app.inject({
+      url: '/internal',
+      headers: { 'x-internal-token': 'x'.repeat(TEST_SECRETS.INTERNAL_TOKEN.length) },
+    });
+    expect(wrong.statusCode).toBe(401);
+    const short = await app.inject({ url: '/internal', headers: { 'x-internal-token': 'short' } });
+    expect(short.statusCode).toBe(401);
+  });
+});
+
+describe('attempt tokens', () => {
+  it('lets an attempt token through the attempt guard and refuses it on creator routes', async () => {
+    const app = (await createBaseApp({
+      service: 'test-service',
+      logLevel: 'silent',
+      jwtSecret: TEST_SECRETS.JWT_SECRET,
+      internalToken: TEST_SECRETS.INTERNAL_TOKEN,
+      checks: {},
+    })) as App;
+    app.get('/attempt', { onRequest: app.requireAttempt }, (request) => ({ id: attemptOf(request).sub }));
+    app.get('/creator', { onRequest: app.requireCreator }, () => ({}));
+    const token = app.jwt.sign({
+      kind: 'attempt',
+      sub: 'attempt-1',
+      examId: 'exam-1',
+      ownerId: 'user-1',
+      name: 'Ada',
+      studentId: 's-1',
+    });
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await app.inject({ url: '/attempt', headers })).json()).toEqual({ id: 'attempt-1' });
+    expect((await app.inject({ url: '/creator', headers })).statusCode).toBe(403);
+    await app.close();
+  });
+});

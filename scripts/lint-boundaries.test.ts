@@ -1,0 +1,63 @@
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import boundaries of ARCHITECTURE.md ("Layers") are lint rules; each case lints a deliberate
+ * violation placed at a real path of the tree and expects the rule to fail it (and the allowed twin to pass).
+ */
+const root = join(import.meta.dirname, '..');
+const eslint = new ESLint({ cwd: root });
+
+async function ruleIdsFor(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+describe('import boundaries', () => {
+  it('fails a feature of an app importing another feature, and passes its own files', async () => {
+    const file = 'apps/creator-web/src/features/grading/components/boundary-probe.tsx';
+    expect(await ruleIdsFor(file, "export { rankCandidates } from '../../insights/ranking.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    expect(await ruleIdsFor(file, "export * from '../../grading/grading-state.ts';\n")).toEqual([]);
+  });
+
+  it('fails a feature importing the app layer above it', async () => {
+    const file = 'apps/creator-web/src/features/grading/components/boundary-probe.tsx';
+    expect(await ruleIdsFor(file, "export * from '../../../app/router.tsx';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+  });
+
+  it('fails a service db file importing a module (an arrow up the layers)', async () => {
+    const file = 'services/exam-service/src/db/boundary-probe.ts';
+    expect(await ruleIdsFor(file, "export * from '../modules/exams/exams.service.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+  });
+
+  it('fails a service importing another service', async () => {
+    const file = 'services/exam-service/src/modules/exams/boundary-probe.ts';
+    expect(await ruleIdsFor(file, "export * from '../../../../results-service/src/config.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+  });
+
+  it('fails production code importing a test helper, and lets a test import it', async () => {
+    const code = "export * from '../../testing/app.ts';\n";
+    expect(await ruleIdsFor('services/exam-service/src/modules/exams/boundary-probe.ts', code)).toContain(
+      'no-restricted-imports',
+    );
+    expect(await ruleIdsFor('services/exam-service/src/modules/exams/boundary-probe.test.ts', code)).toEqual([]);
+    expect(await ruleIdsFor('packages/server-kit/src/boundary-probe.ts', "export * from 'msw';\n")).toContain(
+      'no-restricted-imports',
+    );
+  });
+
+  it('fails the domain importing anything but zod and itself', async () => {
+    const file = 'packages/domain/src/boundary-probe.ts';
+    expect(await ruleIdsFor(file, "export { default } from 'fastify';\n")).toContain('no-restricted-imports');
+    expect(await ruleIdsFor(file, "export * from 'zod';\nexport * from './errors.ts';\n")).toEqual([]);
+  });
+});
