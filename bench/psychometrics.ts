@@ -1,5 +1,5 @@
 /**
- * In-memory benchmark of @exam/psychometrics (issue 5): classical statistics, the Rasch fit and the whole
+ * In-memory benchmark of @exam/psychometrics: classical statistics, the Rasch fit and the whole
  * insights report for simulated cohorts (default 10,000 candidates × 50 items), timed over several runs
  * after one warm-up. The DB-backed benchmark (cold, from PostgreSQL) is separate.
  *

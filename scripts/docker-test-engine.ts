@@ -1,4 +1,4 @@
-// A private Docker engine for the workspace tests and benchmark (issue 6). No registry is reachable,
+// A private Docker engine for the workspace tests and benchmark. No registry is reachable,
 // so the images are built here from an imported busybox root filesystem.
 //   node scripts/docker-test-engine.ts start    starts (or reuses) dockerd, builds the test images, prints the socket path
 //   node scripts/docker-test-engine.ts stop     stops the dockerd this script started, by its PID

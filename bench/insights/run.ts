@@ -1,5 +1,5 @@
 /**
- * Insights benchmark (issue 5): GET /api/exams/{id}/insights for 10,000 submitted attempts × 50 items,
+ * Insights benchmark: GET /api/exams/{id}/insights for 10,000 submitted attempts × 50 items,
  * cold, from the real local PostgreSQL. Creates a throw-away database, applies results-service's
  * migrations, seeds it (seed.ts), then `--runs` times: starts results-service as production does
  * (node src/server.ts), sends one request with a creator token, reads the phase timings from the

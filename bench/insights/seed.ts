@@ -1,5 +1,5 @@
 // Seeds one exam's worth of submitted attempts into a results-service database for the insights
-// benchmark (issue 5): every attempt with its exam snapshot, saved answers, proctoring events and a
+// benchmark: every attempt with its exam snapshot, saved answers, proctoring events and a
 // result whose grades follow a Rasch model simulated with a fixed seed. Rows go in as multi-row
 // INSERT … SELECT FROM unnest(…) batches, one round trip per few thousand rows.
 import type { Sql } from 'postgres';

@@ -1,4 +1,4 @@
-// Benchmark of results-service on the real local PostgreSQL (issue 3):
+// Benchmark of results-service on the real local PostgreSQL:
 //   1. answer saves: PUT /api/attempts/{id}/answers/{i} at a fixed arrival rate — goal 1,500/s, p99 <= 50 ms, no errors;
 //   2. submissions: 10,000 POST /api/attempts/{id}/submit arriving within 10 s — goal all acknowledged, p99 <= 1 s,
 //      and 10,000 result rows counted in the database afterwards.

@@ -1,4 +1,4 @@
-/** Provider and model catalogue (spec section 3, "AI provider catalogue"). */
+/** Provider and model catalogue (docs/product.md#the-assistant). */
 export const AI_PROVIDERS = ['openai', 'anthropic', 'groq', 'google', 'openai-compatible'] as const;
 export type AiProvider = (typeof AI_PROVIDERS)[number];
 

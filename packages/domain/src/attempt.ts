@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Candidate attempts (issue 3): the server owns the clock, the answers and the score. */
+/** Candidate attempts (docs/product.md#sitting-an-exam): the server owns the clock, the answers and the score. */
 
 /** Seconds after the deadline during which in-flight saves are still accepted. */
 export const DEADLINE_GRACE_SECONDS = 30;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AI_PROVIDERS, type AiProvider } from './ai-catalogue.ts';
 
-/** Exam entity and its parts (spec section 3). Dates travel as ISO strings. */
+/** Exam entity and its parts (docs/product.md#exams). Dates travel as ISO strings. */
 
 export const QUESTION_TYPES = ['mcq', 'short-answer', 'file-upload', 'coding'] as const;
 export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
@@ -293,7 +293,7 @@ export type PublicExamSource = {
 };
 
 /**
- * The candidate's view of an exam (spec sections 4 and 8), field by field so nothing else leaks:
+ * The candidate's view of an exam (docs/product.md#sitting-an-exam), field by field so nothing else leaks:
  * questions without their answer keys, the assistant without its key, prompt or material text.
  * Every service that shows a candidate an exam builds it here, so they all strip the same way.
  */
@@ -329,17 +329,17 @@ export function toPublicExam(
 
 export const ExamIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
-/** Response envelopes of the exams API (spec section 7: `data.exam.id`, `data.exams[]`). */
+/** Response envelopes of the exams API (`data.exam.id`, `data.exams[]`). */
 export const ExamEnvelopeSchema = z.object({ exam: ExamSchema });
 export const ExamListSchema = z.object({ exams: z.array(ExamSchema) });
 export const DeletedSchema = z.object({ id: z.string() });
 export const CourseMaterialListSchema = z.object({ materials: z.array(CourseMaterialSchema) });
 export type CourseMaterialList = z.infer<typeof CourseMaterialListSchema>;
 
-/** Course material uploads (spec section 5: pdf, doc, docx and txt, multiple files). */
+/** Course material uploads (pdf, doc, docx and txt, several at once). */
 export const COURSE_MATERIAL_EXTENSIONS = ['pdf', 'doc', 'docx', 'txt'] as const;
 
-/** The candidate-facing messages of the public exam view (spec section 8, taker start). */
+/** The candidate-facing messages of the public exam view (shown on the candidate's start page). */
 export const PublicExamMessages = {
   notFound: 'Exam not found. Please check the URL or contact your test provider.',
   offline: 'This exam is currently offline. Please contact your test provider.',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * GET /api/exams/{examId}/insights (issue 5): the psychometrics report of an exam, computed by
+ * GET /api/exams/{examId}/insights (docs/product.md#insights): the psychometrics report of an exam, computed by
  * @exam/psychometrics/report from the submitted attempts.
  *
  * Units: facility, cronbachAlpha and randomGuessScore are fractions 0–1; discriminationIndex,

@@ -39,7 +39,7 @@ export const TranscriptMessageSchema = z.object({
   id: z.string(),
   role: z.enum(['user', 'assistant']),
   content: z.string(),
-  /** The question the candidate had open when sending (AI reference %, issue 5). */
+  /** The question the candidate had open when sending (for the AI reference % of insights). */
   questionIndex: z.number().int().nullable(),
   isError: z.boolean(),
   /** An assistant reply cut short because the candidate left while it streamed (llm-gateway). */
@@ -59,7 +59,7 @@ export const WorkspaceFileSchema = z.object({
   lastModified: z.string(),
   size: z.number().int(),
   type: z.string(),
-  /** Binary files keep size and type; content is empty (issue 6). */
+  /** Binary files keep size and type; content is empty (only text files are copied into results). */
   isBinary: z.boolean().default(false),
   truncated: z.boolean().default(false),
 });

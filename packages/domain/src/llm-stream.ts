@@ -61,7 +61,7 @@ export function isFinalChatEvent(event: ChatStreamEvent): boolean {
 
 /**
  * Statuses whose error message is written for the person chatting (budgets, not enabled, incomplete
- * or closed, empty message, too large): spec section 8 shows a service-returned error as the reply text.
+ * or closed, empty message, too large): the page shows a service-returned error as the reply text.
  */
 const SPOKEN_STATUSES = new Set([400, 403, 409, 413, 429]);
 
@@ -76,7 +76,7 @@ export function chatFailureMessage(status: number, body: unknown): string {
 /**
  * Turns the answer of a chat request into events that always end with `done` or `error`: a refused
  * request, a missing body, a broken connection or a stream that stops without its final event all end
- * with an error event carrying the text to show (spec section 8).
+ * with an error event carrying the text to show.
  */
 export async function* readChatResponse(response: Response): AsyncGenerator<ChatStreamEvent, void, undefined> {
   if (!response.ok) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { QuestionTypeSchema } from './exam.ts';
 import { WorkspaceFileSchema } from './internal.ts';
 
-/** Submitted results as creators read and grade them (spec sections 3, 4; issues 3 and 5). */
+/** Submitted results as creators read and grade them (docs/product.md#results-and-grading). */
 
 export const ResultSummarySchema = z.object({
   id: z.string(),
@@ -111,7 +111,7 @@ export const ExamResultsSummarySchema = z.object({
       started: z.number().int(),
       submitted: z.number().int(),
       graded: z.number().int(),
-      /** Mean of graded scores to one decimal (spec section 9); null when none is graded. */
+      /** Mean of graded scores to one decimal; null when none is graded. */
       avgScore: z.number().nullable(),
     }),
   ),
@@ -123,7 +123,7 @@ export const ResultFileParamsSchema = ResultIdParamsSchema.extend({
   questionIndex: z.coerce.number().int().min(0).max(499),
 });
 
-/** Rounded percentage of correct answers; 0 for an exam without questions (spec section 4, local variant). */
+/** Rounded percentage of correct answers; 0 for an exam without questions . */
 export function scorePercent(correct: number, total: number): number {
   return total === 0 ? 0 : Math.round((correct / total) * 100);
 }

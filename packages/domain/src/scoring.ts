@@ -1,6 +1,6 @@
 import type { Question } from './exam.ts';
 
-/** Short answers match case- and space-insensitively (issue 3). */
+/** Short answers match case- and space-insensitively. */
 export function normalizeShortAnswer(value: string): string {
   return value.toLowerCase().replace(/\s+/g, '');
 }

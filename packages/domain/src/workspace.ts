@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CodingLanguageSchema, WorkspaceTypeSchema } from './exam.ts';
 
-/** Coding workspace sessions (spec sections 3, 4, 7, 8; issue 6). */
+/** Coding workspace sessions (docs/product.md#the-coding-workspace). */
 
 /** The spec's failure title; every 'no workspace' reason starts with it so the panel can show it as is. */
 export const WORKSPACE_UNAVAILABLE = 'Workspace Unavailable';

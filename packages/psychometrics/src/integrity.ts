@@ -1,4 +1,4 @@
-/** Integrity figures of the insights page (spec §2 Integrity Breakdown, §9) as pure functions. */
+/** Integrity figures of the insights page (docs/product.md#insights) as pure functions. */
 
 export interface TimedEvent {
   type: string;
@@ -7,7 +7,7 @@ export interface TimedEvent {
 }
 
 /**
- * Focus % (spec §9: "focus time over total, rounded, 100 when there is no data"): the share of the
+ * Focus % (docs/product.md#insights: focus time over total, 100 when there is no data): the share of the
  * attempt, from start to submission, during which the exam page had focus. The page starts focused;
  * 'focus-lost' and 'focus-gained' events switch the state; events outside the attempt are clamped to it.
  * No focus events, or an attempt without a positive duration, is "no data" → 100.
@@ -137,7 +137,7 @@ export function reasoningScore(questions: readonly ReasoningInput[]): number | n
 }
 
 /**
- * Range badge (spec §5): 'in' within a band of ±15 around the cohort mean, the band's lower bound
+ * Range badge (docs/product.md#insights): 'in' within a band of ±15 around the cohort mean, the band's lower bound
  * raised to at least 10 and its upper bound lowered to at most 90; 'above' / 'below' outside it.
  */
 export const BADGE_HALF_WIDTH = 15;

@@ -26,7 +26,7 @@ export type PhaseTimer = <T>(phase: string, run: () => T) => T;
 const untimed: PhaseTimer = (_phase, run) => run();
 
 /**
- * The insights report of an exam (issue 5): classical statistics (Moodle's definitions), a Rasch fit,
+ * The insights report of an exam (docs/product.md#insights): classical statistics (Moodle's definitions), a Rasch fit,
  * the candidate ranking, topical and overall performance and integrity figures — every number
  * measured from the submissions given, or null with a reason.
  */

@@ -22,7 +22,7 @@ type ChatComposerProps = {
   tools?: ReactNode;
 };
 
-/** The chat input (spec section 2): Enter sends, Shift+Enter adds a line. */
+/** The chat input (docs/product.md#pages-and-messages): Enter sends, Shift+Enter adds a line. */
 export function ChatComposer({
   value,
   onChange,

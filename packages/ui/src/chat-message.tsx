@@ -20,14 +20,14 @@ type ChatMessageProps = {
   message: ChatMessageView;
   /** Who is speaking, as shown above the text ('You', 'Assistant'). */
   author?: string;
-  /** False makes an assistant reply unselectable (spec section 5: copying not allowed). */
+  /** False makes an assistant reply unselectable (the exam does not allow copying replies). */
   selectable?: boolean;
   /** Controls under the reply, such as a Copy button. */
   actions?: ReactNode;
 };
 
 /**
- * One chat bubble (spec sections 2 and 9: at most 85% of the panel wide). The user's own text is shown
+ * One chat bubble (at most 85% of the panel wide, docs/product.md#pages-and-messages). The user's own text is shown
  * as typed; assistant replies are markdown; an error reply is styled as one.
  */
 export function ChatMessage({ message, author, selectable = true, actions }: ChatMessageProps) {

@@ -70,7 +70,7 @@ function EntryButton({
 
 type LandingPageProps = { createAssessment: EntryAction; takeAssessment: EntryAction; renderLink?: RenderLink };
 
-/** Landing page `/` (spec section 1): two entry points; Demo and Pricing lead nowhere yet. */
+/** Landing page `/` (docs/product.md#pages-and-messages): two entry points; Demo and Pricing lead nowhere yet. */
 export function LandingPage({ createAssessment, takeAssessment, renderLink = anchor }: LandingPageProps) {
   const links = [
     { label: 'Home', href: '/' },
@@ -142,7 +142,7 @@ const placeholderLinks = [
   { label: 'Careers', href: '/careers' },
 ];
 
-/** /about and /careers (spec section 2): a Coming Soon message under the Home/About/Careers header. */
+/** /about and /careers (docs/product.md#pages-and-messages): a Coming Soon message under the Home/About/Careers header. */
 export function ComingSoonPage({ title, renderLink = anchor }: { title?: string; renderLink?: RenderLink }) {
   return (
     <div className="min-h-full">
@@ -156,7 +156,7 @@ export function ComingSoonPage({ title, renderLink = anchor }: { title?: string;
   );
 }
 
-/** Any unknown path (spec section 2): the missing path is logged for whoever reads the console. */
+/** Any unknown path (docs/product.md#pages-and-messages): the missing path is logged for whoever reads the console. */
 export function NotFoundPage({ path, renderLink = anchor }: { path: string; renderLink?: RenderLink }) {
   useEffect(() => {
     console.warn('404 Error: User attempted to access non-existent route:', path);

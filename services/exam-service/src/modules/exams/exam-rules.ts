@@ -19,7 +19,7 @@ function invalid(path: string, message: string): AppError {
   return new AppError(ErrorCode.VALIDATION, `${path}: ${message}`, [{ path, message }]);
 }
 
-/** A new exam: `isDraft: false` publishes it, and it starts offline (spec section 4). */
+/** A new exam: `isDraft: false` publishes it, and it starts offline (docs/product.md#exams). */
 export function initialLifecycle(isDraft: boolean, now: Date): LifecycleState {
   return isDraft
     ? { isDraft: true, isLive: false, publishedAt: null }
@@ -27,7 +27,7 @@ export function initialLifecycle(isDraft: boolean, now: Date): LifecycleState {
 }
 
 /**
- * The state after an update (spec section 4, with the issue's correction): publishing a draft sets
+ * The state after an update (docs/product.md#exams: an update keeps the live state): publishing a draft sets
  * publishedAt and starts offline unless the body says live; a published exam keeps its live state unless
  * the body sets it; only a published exam can be live; a published exam cannot return to draft because
  * candidates may already hold its URL and results.

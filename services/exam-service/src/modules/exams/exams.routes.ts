@@ -15,7 +15,7 @@ import type { ExamsService } from './exams.service.ts';
 
 const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema };
 
-/** The creator's exams API (spec section 7). Every route is creator-only and scoped to the caller. */
+/** The creator's exams API. Every route is creator-only and scoped to the caller. */
 export function examsRoutes(service: ExamsService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();

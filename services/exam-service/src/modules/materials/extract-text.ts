@@ -15,7 +15,7 @@ export const MIME_TYPES: Record<MaterialKind, string> = {
 
 const ACCEPTED = COURSE_MATERIAL_EXTENSIONS.join(', ');
 
-/** The kind by file extension (spec section 5: pdf, doc, docx and txt); anything else is refused. */
+/** The kind by file extension (pdf, doc, docx and txt); anything else is refused. */
 export function materialKind(fileName: string): MaterialKind {
   const extension = fileName.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? '';
   const kind = COURSE_MATERIAL_EXTENSIONS.find((k) => k === extension);

@@ -10,7 +10,7 @@ import type { MaterialsService, UploadedFile } from './materials.service.ts';
 const MAX_FILES_PER_UPLOAD = 20;
 const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema };
 
-/** Course materials (spec section 3, aiSettings.courseMaterials): uploaded once, referenced by exams by id. */
+/** Course materials (aiSettings.courseMaterials, docs/product.md#exams): uploaded once, referenced by exams by id. */
 export function materialsRoutes(service: MaterialsService, opts: { maxBytes: number }) {
   return async (fastify: FastifyInstance) => {
     // Scoped to this plugin: only the upload route parses multipart bodies.

@@ -12,8 +12,8 @@ export function createPublicService(
 ) {
   return {
     /**
-     * The candidate's view (spec sections 4 and 8): unknown ids and drafts are not found, a published
-     * exam that is not live is offline. The owner's own token previews it in any state (spec section 6).
+     * The candidate's view (docs/product.md#sitting-an-exam): unknown ids and drafts are not found, a published
+     * exam that is not live is offline. The owner's own token previews it in any state (a preview).
      */
     async getForCandidate(id: string, viewer: TokenClaims | undefined): Promise<PublicExam> {
       const row = await exams.findById(id);
