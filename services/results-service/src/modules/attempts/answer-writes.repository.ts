@@ -1,0 +1,120 @@
+import type { ProctorEvent } from '@exam/domain/attempt';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { rawQuery } from '../../db/rows.ts';
+import { answerFiles, answers, attempts, events } from '../../db/schema.ts';
+import type { ResultsDb } from './attempt-rows.ts';
+
+// The CTE checks the attempt is open and the index in range, and bumps answers_version, which also
+// row-locks the attempt until this write commits. The upsert only replaces an older seq.
+const SAVE_ANSWER = `
+  with open_attempt as (
+    update results_service.attempts set answers_version = answers_version + 1
+    where id = $1 and submitted_at is null and (deadline is null or deadline >= $2::timestamptz) and question_count > $3
+    returning id
+  )
+  insert into results_service.answers (attempt_id, question_index, answer, seq, updated_at)
+  select id, $3, $4, $5, $6::timestamptz from open_attempt
+  on conflict (attempt_id, question_index) do update
+    set answer = excluded.answer, seq = excluded.seq, updated_at = excluded.updated_at
+    where answers.seq < excluded.seq
+  returning 1 as applied`;
+
+type SaveAnswerInput = {
+  attemptId: string;
+  questionIndex: number;
+  answer: string;
+  seq: number;
+  now: Date;
+  cutoff: Date;
+};
+type SaveFileInput = {
+  attemptId: string;
+  questionIndex: number;
+  fileName: string;
+  mimeType: string;
+  content: Buffer;
+  answer: string;
+  now: Date;
+  cutoff: Date;
+};
+
+/** What a candidate writes while the attempt is open: answers, uploaded files, proctoring events. */
+export function answerWrites(db: ResultsDb) {
+  return {
+    /**
+     * The autosave hot path in one statement: the CTE checks that the attempt is open and the index in
+     * range and bumps answers_version (which also row-locks the attempt until this write commits, so
+     * a concurrent submit either waits for it or makes it see the attempt closed). The upsert only
+     * replaces an older seq. No row back means closed, out of range or stale; the caller finds out which.
+     */
+    async saveAnswerIfOpen(input: SaveAnswerInput): Promise<boolean> {
+      const rows = await rawQuery<{ applied: number }>(db, SAVE_ANSWER, [
+        input.attemptId,
+        input.cutoff.toISOString(),
+        input.questionIndex,
+        input.answer,
+        input.seq,
+        input.now.toISOString(),
+      ]);
+      return rows.length > 0;
+    },
+
+    /** Stores an uploaded file and records 'File: name' with a seq above the stored one, while the attempt is open. */
+    saveFileIfOpen: (input: SaveFileInput) => saveFileIfOpen(db, input),
+
+    async insertEvents(attemptId: string, list: ProctorEvent[], now: Date): Promise<number> {
+      const rows = list.map((e) => ({
+        attemptId,
+        type: e.type,
+        questionIndex: e.questionIndex ?? null,
+        detail: e.detail ?? null,
+        clientAt: e.clientAt ?? null,
+        recordedAt: now,
+      }));
+      await db.insert(events).values(rows);
+      return rows.length;
+    },
+  };
+}
+
+function saveFileIfOpen(db: ResultsDb, input: SaveFileInput): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [open] = await tx
+      .update(attempts)
+      .set({ answersVersion: sql`${attempts.answersVersion} + 1` })
+      .where(
+        and(
+          eq(attempts.id, input.attemptId),
+          isNull(attempts.submittedAt),
+          sql`(${attempts.deadline} is null or ${attempts.deadline} >= ${input.cutoff.toISOString()}::timestamptz)`,
+        ),
+      )
+      .returning({ id: attempts.id });
+    if (!open) return false;
+    const file = {
+      fileName: input.fileName,
+      mimeType: input.mimeType,
+      size: input.content.length,
+      content: input.content,
+      uploadedAt: input.now,
+    };
+    await tx
+      .insert(answerFiles)
+      .values({ attemptId: input.attemptId, questionIndex: input.questionIndex, ...file })
+      .onConflictDoUpdate({ target: [answerFiles.attemptId, answerFiles.questionIndex], set: file });
+    await tx
+      .insert(answers)
+      .values({
+        attemptId: input.attemptId,
+        questionIndex: input.questionIndex,
+        answer: input.answer,
+        seq: 1,
+        updatedAt: input.now,
+      })
+      .onConflictDoUpdate({
+        target: [answers.attemptId, answers.questionIndex],
+        set: { answer: input.answer, seq: sql`${answers.seq} + 1`, updatedAt: input.now },
+      });
+    return true;
+  });
+}

@@ -1,0 +1,43 @@
+import { and, eq } from 'drizzle-orm';
+import { answers, attempts } from '../../db/schema.ts';
+import type { AttemptRow, NewAttemptRow, ResultsDb } from './attempt-rows.ts';
+
+/** Starting an attempt and reading it back with its saved answers. */
+export function attemptReads(db: ResultsDb) {
+  return {
+    /** Inserts the attempt unless (examId, studentId) already has one; returns the stored attempt either way. */
+    async insertOrFind(row: NewAttemptRow): Promise<{ attempt: AttemptRow; created: boolean }> {
+      const [inserted] = await db
+        .insert(attempts)
+        .values(row)
+        .onConflictDoNothing({ target: [attempts.examId, attempts.studentId] })
+        .returning();
+      if (inserted) return { attempt: inserted, created: true };
+      const [existing] = await db
+        .select()
+        .from(attempts)
+        .where(and(eq(attempts.examId, row.examId), eq(attempts.studentId, row.studentId)))
+        .limit(1);
+      if (!existing) throw new Error('attempt vanished between insert and select');
+      return { attempt: existing, created: false };
+    },
+
+    async findAttempt(id: string): Promise<AttemptRow | undefined> {
+      const [row] = await db.select().from(attempts).where(eq(attempts.id, id)).limit(1);
+      return row;
+    },
+
+    async answersOf(attemptId: string): Promise<Map<number, { answer: string; seq: number }>> {
+      const rows = await db.select().from(answers).where(eq(answers.attemptId, attemptId));
+      return new Map(rows.map((r) => [r.questionIndex, { answer: r.answer, seq: r.seq }]));
+    },
+
+    async storedSeq(attemptId: string, questionIndex: number): Promise<number | undefined> {
+      const [row] = await db
+        .select({ seq: answers.seq })
+        .from(answers)
+        .where(and(eq(answers.attemptId, attemptId), eq(answers.questionIndex, questionIndex)));
+      return row?.seq;
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { ResultsDatabase } from '../../db/database.ts';
+import type { attempts, results } from '../../db/schema.ts';
+
+export type AttemptRow = typeof attempts.$inferSelect;
+export type NewAttemptRow = typeof attempts.$inferInsert;
+export type NewResultRow = typeof results.$inferInsert;
+/** What a submit `build` answers when it wants the workspace files collected first. */
+export const NEEDS_FILES = 'needs-files';
+export type SubmissionCounts = { resultId: string; answered: number; total: number };
+
+/** The database handle every part of the attempts repository works on. */
+export type ResultsDb = ResultsDatabase['db'];

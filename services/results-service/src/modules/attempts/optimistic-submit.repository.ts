@@ -1,0 +1,119 @@
+import { rawQuery } from '../../db/rows.ts';
+import type { AttemptRow, NewResultRow, ResultsDb } from './attempt-rows.ts';
+
+const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+const READ_FOR_SUBMIT = `
+  select a.id, a.exam_id, a.owner_id, a.name, a.student_id, a.result_id, a.exam_snapshot, a.question_count, a.answers_version,
+    ${epochMs('a.started_at')} as started_ms, ${epochMs('a.deadline')} as deadline_ms, ${epochMs('a.submitted_at')} as submitted_ms,
+    r.answered_count, r.total_questions,
+    coalesce((select json_agg(json_build_array(s.question_index, s.answer)) from results_service.answers s where s.attempt_id = a.id), '[]') as saved
+  from results_service.attempts a left join results_service.results r on r.id = a.result_id
+  where a.id = $1`;
+type SubmitReadRow = {
+  id: string;
+  exam_id: string;
+  owner_id: string;
+  name: string;
+  student_id: string;
+  result_id: string | null;
+  exam_snapshot: AttemptRow['examSnapshot'];
+  question_count: number;
+  answers_version: number;
+  started_ms: number;
+  deadline_ms: number | null;
+  submitted_ms: number | null;
+  answered_count: number | null;
+  total_questions: number | null;
+  saved: [number, string][];
+};
+
+const COMMIT_SUBMISSION = `
+  with claimed as (
+    update results_service.attempts set submitted_at = $18::timestamptz, result_id = $3
+    where id = $1 and submitted_at is null and answers_version = $2
+    returning id
+  )
+  insert into results_service.results (id, attempt_id, exam_id, owner_id, exam_title, user_name, student_id,
+    total_questions, answered_count, correct_count, graded_count, score, is_graded, graded_at, time_spent,
+    started_at, completed_at, grades, workspace_files, created_at, updated_at)
+  select $3, id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::int, $14, $15::timestamptz, $16,
+    $17::timestamptz, $18::timestamptz, $19::jsonb, $20::jsonb, $21::timestamptz, $22::timestamptz
+  from claimed
+  returning id`;
+
+/**
+ * A candidate's submit, the optimistic way: one read of everything it needs, then one conditional write.
+ * Raw statements because this is a hot path (see db/rows.ts).
+ */
+export function optimisticSubmit(db: ResultsDb) {
+  return {
+    /** The attempt, its saved answers and, once submitted, its counts: everything a submit needs, in one read. */
+    async readForSubmit(attemptId: string) {
+      const [row] = await rawQuery<SubmitReadRow>(db, READ_FOR_SUBMIT, [attemptId]);
+      if (!row) return undefined;
+      return {
+        attempt: toAttemptRow(row),
+        saved: new Map(row.saved),
+        answered: row.answered_count ?? 0,
+        total: row.total_questions ?? 0,
+      };
+    },
+
+    /**
+     * Stores the result and marks the attempt submitted in one statement, only if the attempt is still
+     * unsubmitted at the answers_version the result was scored from. Under READ COMMITTED the UPDATE
+     * re-checks that condition on the newest row version after any lock wait, so a save committed
+     * after our read makes this return false (nothing written) and the caller scores again.
+     */
+    async commitSubmission(row: NewResultRow & { id: string }, answersVersion: number): Promise<boolean> {
+      const inserted = await rawQuery<{ id: string }>(db, COMMIT_SUBMISSION, commitParams(row, answersVersion));
+      return inserted.length > 0;
+    },
+  };
+}
+
+function toAttemptRow(row: SubmitReadRow): AttemptRow {
+  return {
+    id: row.id,
+    examId: row.exam_id,
+    ownerId: row.owner_id,
+    name: row.name,
+    studentId: row.student_id,
+    startedAt: new Date(row.started_ms),
+    deadline: row.deadline_ms === null ? null : new Date(row.deadline_ms),
+    submittedAt: row.submitted_ms === null ? null : new Date(row.submitted_ms),
+    resultId: row.result_id,
+    examSnapshot: row.exam_snapshot,
+    questionCount: row.question_count,
+    answersVersion: row.answers_version,
+  };
+}
+
+/** COMMIT_SUBMISSION's parameters, in its $1…$22 order. */
+function commitParams(row: NewResultRow & { id: string }, answersVersion: number): unknown[] {
+  const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
+  return [
+    row.attemptId,
+    answersVersion,
+    row.id,
+    row.examId,
+    row.ownerId,
+    row.examTitle,
+    row.userName,
+    row.studentId,
+    row.totalQuestions,
+    row.answeredCount,
+    row.correctCount,
+    row.gradedCount,
+    row.score ?? null,
+    row.isGraded,
+    iso(row.gradedAt),
+    row.timeSpent,
+    iso(row.startedAt),
+    iso(row.completedAt),
+    JSON.stringify(row.grades),
+    JSON.stringify(row.workspaceFiles),
+    iso(row.createdAt),
+    iso(row.updatedAt),
+  ];
+}
