@@ -26,11 +26,13 @@ import type { AttemptsService } from './attempts.service.ts';
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const HOUR_MS = 3600_000;
 
-/** An attempt token reaches only its own attempt; any other id looks like it does not exist. */
-function ownAttempt(request: FastifyRequest, attemptId: string): AttemptClaims {
-  const claims = attemptOf(request);
-  if (claims.sub !== attemptId) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
-  return claims;
+/**
+ * Route guard, after `requireAttempt`: an attempt token reaches only its own attempt; any other id looks
+ * like it does not exist. A preHandler, so the params are validated first (a malformed request is still 400).
+ */
+async function ownAttempt(request: FastifyRequest) {
+  const { attemptId } = request.params as { attemptId: string };
+  if (attemptOf(request).sub !== attemptId) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
 }
 
 export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock'>, opts: { uploadMaxBytes: number }) {
@@ -85,10 +87,10 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/api/attempts/:attemptId',
       {
         onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
         schema: { tags: ['attempts'], params: AttemptParamsSchema, response: { 200: AttemptStateSchema, ...errors } },
       },
       async (request) => {
-        ownAttempt(request, request.params.attemptId);
         return service.state(request.params.attemptId);
       },
     );
@@ -97,6 +99,7 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/api/attempts/:attemptId/exam',
       {
         onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
         schema: {
           tags: ['attempts'],
           description:
@@ -106,7 +109,6 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
         },
       },
       async (request) => {
-        ownAttempt(request, request.params.attemptId);
         return service.examView(request.params.attemptId);
       },
     );
@@ -115,6 +117,7 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/api/attempts/:attemptId/answers/:questionIndex',
       {
         onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
         schema: {
           tags: ['attempts'],
           params: AnswerParamsSchema,
@@ -123,7 +126,6 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
         },
       },
       async (request) => {
-        ownAttempt(request, request.params.attemptId);
         return service.saveAnswer(request.params.attemptId, request.params.questionIndex, request.body);
       },
     );
@@ -132,6 +134,7 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/api/attempts/:attemptId/events',
       {
         onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
         schema: {
           tags: ['attempts'],
           params: AttemptParamsSchema,
@@ -140,7 +143,6 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
         },
       },
       async (request, reply) => {
-        ownAttempt(request, request.params.attemptId);
         const recorded = await service.recordEvents(request.params.attemptId, request.body.events);
         return reply.status(202).send({ recorded });
       },
@@ -150,6 +152,7 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/api/attempts/:attemptId/files/:questionIndex',
       {
         onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
         schema: {
           tags: ['attempts'],
           consumes: ['multipart/form-data'],
@@ -158,7 +161,6 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
         },
       },
       async (request) => {
-        ownAttempt(request, request.params.attemptId);
         if (!request.isMultipart()) throw new AppError(ErrorCode.VALIDATION, 'Send the file as multipart/form-data');
         const part = await request.file();
         if (!part) throw new AppError(ErrorCode.VALIDATION, 'No file was sent');
@@ -184,10 +186,10 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       '/api/attempts/:attemptId/submit',
       {
         onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
         schema: { tags: ['attempts'], params: AttemptParamsSchema, response: { 200: SubmitResponseSchema, ...errors } },
       },
       async (request) => {
-        ownAttempt(request, request.params.attemptId);
         return service.submit(request.params.attemptId);
       },
     );
