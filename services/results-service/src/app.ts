@@ -7,7 +7,6 @@ import { createAttemptsService } from './modules/attempts/attempts.service.ts';
 import { createInsightsRepository } from './modules/insights/insights.repository.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { createInsightsService } from './modules/insights/insights.service.ts';
-import { createHttpTranscriptSource } from './modules/insights/transcript-source.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
 import { createResultsRepository } from './modules/results/results.repository.ts';
 import { resultsRoutes } from './modules/results/results.routes.ts';
@@ -15,7 +14,7 @@ import { createResultsService } from './modules/results/results.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Submits expired attempts once; server.ts runs it on an interval, tests call it directly. */
+    /** Submits expired attempts once; server.ts runs it on an interval (jobs/finalizer.ts), tests call it directly. */
     finalizeExpired: () => Promise<number>;
   }
 }
@@ -34,25 +33,13 @@ export async function buildApp(config: Config, deps: Deps) {
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
   });
   const results = createResultsService(createResultsRepository(deps.database), deps);
+  const insights = createInsightsService(createInsightsRepository(deps.database), deps, app.log);
   app.decorate('finalizeExpired', () => attempts.finalizeExpired());
 
   await app.register(attemptsRoutes(attempts, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }));
   await app.register(resultsRoutes(results));
   await app.register(internalRoutes(attempts, deps));
-
-  const transcripts =
-    deps.transcripts ??
-    createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, { timeoutMs: config.UPSTREAM_TIMEOUT_MS });
-  await app.register(
-    insightsRoutes(
-      createInsightsService(
-        createInsightsRepository(deps.database),
-        { examSource: deps.examSource, transcripts },
-        app.log,
-      ),
-      { serverTiming: config.INSIGHTS_SERVER_TIMING },
-    ),
-  );
+  await app.register(insightsRoutes(insights, { serverTiming: config.INSIGHTS_SERVER_TIMING }));
 
   return app;
 }

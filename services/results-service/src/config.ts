@@ -1,6 +1,6 @@
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/attempt';
 import { SERVER_KEY_ENV, type AiProvider } from '@exam/domain/ai-catalogue';
-import { baseConfigShape, booleanFlag, parseConfig, resolveSecret } from '@exam/server-kit/config';
+import { baseConfigShape, booleanFlag, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -11,7 +11,7 @@ const ConfigSchema = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_UPLOAD_MAX_BYTES),
   /** How often the finalizer submits attempts whose deadline (plus grace) has passed. */
   FINALIZER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(15),
-  /** Time allowed to exam-service and workspace-orchestrator calls. */
+  /** Time allowed to calls to exam-service, workspace-orchestrator and llm-gateway. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   /** Benchmarks: the insights route reports its phases (database, statistics, Rasch, serialization) in Server-Timing. */
   INSIGHTS_SERVER_TIMING: booleanFlag.default(false),
@@ -31,11 +31,9 @@ export type Config = z.infer<typeof ConfigSchema> & {
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = parseConfig(ConfigSchema, env);
-  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
   return {
     ...parsed,
-    jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
-    internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
+    ...resolveServiceSecrets(parsed),
     serverKeys: Object.fromEntries(
       Object.entries(SERVER_KEY_ENV).map(([provider, variable]) => [provider, Boolean(env[variable])]),
     ),

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { InternalExam, WorkspaceFile } from '@exam/domain/internal';
+import type { InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
 import type { ResultsDatabase } from './db/database.ts';
-import type { TranscriptSource } from './modules/insights/transcript-source.ts';
 
 /** Where exams come from: exam-service owns them (see adapters/exam-source.ts). */
 export type ExamSource = {
   /** The exam with its answer keys, or undefined when exam-service does not know it. */
-  getExam(id: string): Promise<InternalExam | undefined>;
+  findExam(id: string): Promise<InternalExam | undefined>;
 };
 
 /** Collects a candidate's coding-workspace files at submit (workspace-orchestrator). */
@@ -14,15 +13,22 @@ export type WorkspaceFiles = {
   collect(attemptId: string): Promise<Record<string, WorkspaceFile>>;
 };
 
-/** What buildApp needs from the outside world; tests pass their own clock, ids and fakes. */
+export type AttemptTranscript = { attemptId: string; messages: TranscriptMessage[] };
+
+/** The candidates' conversations with the AI assistant (llm-gateway owns them; see adapters/transcript-source.ts). */
+export type TranscriptSource = {
+  listExamTranscripts(examId: string): Promise<AttemptTranscript[]>;
+};
+
+/** What buildApp needs from the outside world; server.ts wires the HTTP adapters, tests pass fakes. */
 export type Deps = {
   database: ResultsDatabase;
   clock: { now(): Date };
   ids: { next(): string };
   examSource: ExamSource;
   workspaceFiles: WorkspaceFiles;
-  /** llm-gateway's chat transcripts for insights; app.ts wires the HTTP adapter when absent. */
-  transcripts?: TranscriptSource;
+  /** llm-gateway's chat transcripts, for insights. */
+  transcripts: TranscriptSource;
 };
 
 export const systemClock = { now: () => new Date() };

@@ -1,11 +1,12 @@
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
 import { createHttpExamSource } from './adapters/exam-source.ts';
+import { createHttpTranscriptSource } from './adapters/transcript-source.ts';
 import { createHttpWorkspaceFiles } from './adapters/workspace-files.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openResultsDatabase } from './db/database.ts';
 import { systemClock, uuidIds } from './deps.ts';
-import { startFinalizer } from './finalizer.ts';
+import { startFinalizer } from './jobs/finalizer.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -21,8 +22,13 @@ try {
     ids: uuidIds,
     examSource: createHttpExamSource(config.EXAM_SERVICE_URL, config.internalToken, upstream),
     workspaceFiles: createHttpWorkspaceFiles(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream),
+    transcripts: createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, upstream),
   });
-  startFinalizer(app, config.FINALIZER_INTERVAL_SECONDS * 1000);
+  const finalizer = startFinalizer(() => app.finalizeExpired(), {
+    intervalMs: config.FINALIZER_INTERVAL_SECONDS * 1000,
+    log: app.log,
+  });
+  app.addHook('onClose', () => finalizer.stop());
   app.addHook('onClose', () => database.close());
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {

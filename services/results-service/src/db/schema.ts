@@ -13,7 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { ExamSnapshot, StoredGrade } from '../modules/attempts/snapshot.ts';
+import type { ExamSnapshot, StoredGrade } from '../grading/snapshot.ts';
 
 /** Everything results-service owns lives in its own PostgreSQL schema. */
 export const resultsServiceSchema = pgSchema('results_service');

@@ -2,7 +2,8 @@ import { PublicExamSchema, type PublicExam } from '@exam/domain/exam';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attempts } from '../../db/schema.ts';
-import { buildTestApp, CANARY, creatorHeaders, makeExam, startAttempt, type TestApp } from '../../testing.ts';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { CANARY, makeExam } from '../../testing/exams.ts';
 
 describe('GET /api/attempts/{attemptId}/exam', () => {
   let app: TestApp;

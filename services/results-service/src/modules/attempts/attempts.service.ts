@@ -14,12 +14,12 @@ import type { WorkspaceFile } from '@exam/domain/internal';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { NEEDS_FILES, type AttemptRow, type AttemptsRepository } from './attempts.repository.ts';
-import { candidateView } from './candidate-view.ts';
-import { gradeSubmission, toSnapshot } from './snapshot.ts';
+import { candidateView } from '../../grading/candidate-view.ts';
+import { gradeSubmission, toSnapshot } from '../../grading/snapshot.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
 
-/** Closed = submitted, or past the deadline plus the grace for in-flight saves (issue 3). */
+/** Closed = submitted, or past the deadline plus the grace for saves already in flight (docs/product.md#sitting-an-exam). */
 export function closedReason(attempt: Pick<AttemptRow, 'submittedAt' | 'deadline'>, now: Date): string | undefined {
   if (attempt.submittedAt) return AttemptMessages.submitted;
   if (attempt.deadline && now.getTime() > attempt.deadline.getTime() + GRACE_MS) return AttemptMessages.expired;
@@ -117,7 +117,7 @@ export function createAttemptsService(
     getAttempt,
 
     async start(input: StartAttempt): Promise<{ attempt: AttemptRow; resumed: boolean }> {
-      const exam = await deps.examSource.getExam(input.examId);
+      const exam = await deps.examSource.findExam(input.examId);
       if (!exam || exam.isDraft) throw new AppError(ErrorCode.NOT_FOUND, AttemptMessages.notFound);
       if (!exam.isLive) throw new AppError(ErrorCode.EXAM_OFFLINE, AttemptMessages.offline);
       const now = deps.clock.now();
@@ -158,7 +158,7 @@ export function createAttemptsService(
     /** The exam as this attempt shows it to the candidate: its snapshot, stripped like the public view. */
     async examView(attemptId: string): Promise<PublicExam> {
       const attempt = await getAttempt(attemptId);
-      return candidateView(attempt, await deps.examSource.getExam(attempt.examId), opts.serverKeys);
+      return candidateView(attempt, await deps.examSource.findExam(attempt.examId), opts.serverKeys);
     },
 
     /** One statement when the write applies; the slower lookup only explains a refusal or a stale seq. */

@@ -1,15 +1,9 @@
 import { AttemptMessages, DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttemptsRepository } from './attempts.repository.ts';
-import {
-  buildTestApp,
-  CANARY,
-  creatorHeaders,
-  fakeClock,
-  makeExam,
-  startAttempt,
-  type TestApp,
-} from '../../testing.ts';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { CANARY, makeExam } from '../../testing/exams.ts';
+import { fakeClock } from '../../testing/fakes.ts';
 
 describe('attempts', () => {
   const clock = fakeClock(new Date('2030-01-01T09:00:00Z'));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, CANARY, creatorHeaders, makeExam, startAttempt, type TestApp } from '../../testing.ts';
-import { multipart } from './multipart.testing.ts';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { CANARY, makeExam } from '../../testing/exams.ts';
+import { multipart } from '../../testing/multipart.ts';
 
 /** The exam view lists an MCQ's options, one of which is the key; nothing else may mention the key. */
 function withoutMcqOptions(body: string): string {

@@ -2,15 +2,9 @@ import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { results } from '../../db/schema.ts';
-import {
-  buildTestApp,
-  CANARY,
-  creatorHeaders,
-  fakeClock,
-  makeExam,
-  startAttempt,
-  type TestApp,
-} from '../../testing.ts';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { CANARY, makeExam } from '../../testing/exams.ts';
+import { fakeClock } from '../../testing/fakes.ts';
 
 describe('finalizer', () => {
   // Later than every other suite's clock, so draining first leaves only this suite's attempts.

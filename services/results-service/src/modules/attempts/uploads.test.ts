@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, creatorHeaders, makeExam, startAttempt, type TestApp } from '../../testing.ts';
-import { multipart } from './multipart.testing.ts';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { multipart } from '../../testing/multipart.ts';
 
 describe('file-upload answers', () => {
   let app: TestApp;

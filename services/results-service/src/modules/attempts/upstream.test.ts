@@ -5,14 +5,9 @@ import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpExamSource } from '../../adapters/exam-source.ts';
 import { createHttpWorkspaceFiles } from '../../adapters/workspace-files.ts';
-import {
-  buildTestApp,
-  creatorHeaders,
-  fakeWorkspaceFiles,
-  makeExam,
-  startAttempt,
-  type TestApp,
-} from '../../testing.ts';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { fakeWorkspaceFiles } from '../../testing/fakes.ts';
 
 const FILES = {
   'main.py': {
@@ -92,7 +87,7 @@ describe('exam-service and workspace-orchestrator over HTTP', () => {
 
   it('answers 503 when exam-service is unreachable', async () => {
     const source = createHttpExamSource('http://127.0.0.1:9', TEST_SECRETS.INTERNAL_TOKEN, { timeoutMs: 500 });
-    await expect(source.getExam('x')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+    await expect(source.findExam('x')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
   });
 
   it('stores the workspace files collected at submit when the exam saves them', async () => {

@@ -12,7 +12,7 @@ export type InsightsRouteOptions = {
   serverTiming?: boolean;
 };
 
-/** The psychometrics report of an exam, for its owner only (issue 5). */
+/** The psychometrics report of an exam, for its owner only (docs/product.md#insights). */
 export function insightsRoutes(service: InsightsService, options: InsightsRouteOptions = {}) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -2,10 +2,9 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Question } from '@exam/domain/exam';
 import type { InsightsReport } from '@exam/domain/insights';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
-import type { ExamSource } from '../../deps.ts';
-import type { StoredGrade } from '../attempts/snapshot.ts';
+import type { AttemptTranscript, Deps } from '../../deps.ts';
+import type { StoredGrade } from '../../grading/snapshot.ts';
 import type { InsightsRepository } from './insights.repository.ts';
-import type { AttemptTranscript, TranscriptSource } from './transcript-source.ts';
 
 type Logger = { warn(obj: object, msg: string): void };
 
@@ -13,7 +12,7 @@ type Logger = { warn(obj: object, msg: string): void };
 export type ReportTimer = { time: PhaseTimer; timeAsync<T>(phase: string, run: () => Promise<T>): Promise<T> };
 const untimed: ReportTimer = { time: (_phase, run) => run(), timeAsync: (_phase, run) => run() };
 
-/** A question's mark: 1 graded correct, 0 graded wrong, null while it waits for a grader (issue 5). */
+/** A question's mark: 1 graded correct, 0 graded wrong, null while it waits for a grader. */
 export function markOf(grade: StoredGrade | undefined): 0 | 1 | null {
   if (!grade?.isGraded) return null;
   return grade.isCorrect === true ? 1 : 0;
@@ -21,7 +20,7 @@ export function markOf(grade: StoredGrade | undefined): 0 | 1 | null {
 
 export function createInsightsService(
   repo: InsightsRepository,
-  deps: { examSource: ExamSource; transcripts: TranscriptSource },
+  deps: Pick<Deps, 'examSource' | 'transcripts'>,
   log: Logger,
 ) {
   /** The questions the cohort sat: the newest attempt's snapshot, or the exam itself before anyone started. */
@@ -31,7 +30,7 @@ export function createInsightsService(
     snapshotQuestions: Question[] | undefined,
   ): Promise<Question[]> {
     if (snapshotQuestions) return snapshotQuestions;
-    const exam = await deps.examSource.getExam(examId);
+    const exam = await deps.examSource.findExam(examId);
     // Another creator's exam looks exactly like one that does not exist.
     if (!exam || exam.ownerId !== ownerId) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
     return exam.questions;

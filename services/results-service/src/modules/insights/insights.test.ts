@@ -1,24 +1,9 @@
 import type { TranscriptMessage } from '@exam/domain/internal';
 import { InsightsReportSchema } from '@exam/domain/insights';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, creatorHeaders, fakeClock, makeExam, startAttempt, type TestApp } from '../../testing.ts';
-import type { AttemptTranscript, TranscriptSource } from './transcript-source.ts';
-
-/** llm-gateway stand-in: transcripts put by the test, or down when `down` is set. */
-function fakeTranscripts() {
-  const byExam = new Map<string, AttemptTranscript[]>();
-  const source: TranscriptSource & { down: boolean; put(examId: string, t: AttemptTranscript): void } = {
-    down: false,
-    put(examId, transcript) {
-      byExam.set(examId, [...(byExam.get(examId) ?? []), transcript]);
-    },
-    async listExamTranscripts(examId) {
-      if (source.down) throw new Error('connect ECONNREFUSED 127.0.0.1:4003');
-      return byExam.get(examId) ?? [];
-    },
-  };
-  return source;
-}
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { fakeClock, fakeTranscripts } from '../../testing/fakes.ts';
 
 let messageCounter = 0;
 const message = (role: 'user' | 'assistant', content: string, questionIndex: number | null): TranscriptMessage => ({

@@ -2,7 +2,9 @@ import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
 import { toPublicQuestion } from '@exam/domain/exam';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, fakeClock, makeExam, startAttempt, type TestApp } from '../../testing.ts';
+import { buildTestApp, startAttempt, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { fakeClock } from '../../testing/fakes.ts';
 
 describe('internal attempt lookup', () => {
   const clock = fakeClock(new Date('2032-01-01T00:00:00Z'));

@@ -1,4 +1,4 @@
-import type { StoredGrade } from '../attempts/snapshot.ts';
+import type { StoredGrade } from '../../grading/snapshot.ts';
 
 export type CsvCandidate = {
   userName: string;

@@ -1,7 +1,7 @@
 import { RESULTS_PAGE_DEFAULT, RESULTS_PAGE_MAX, type ResultList } from '@exam/domain/result';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, creatorHeaders, insertResults, type TestApp } from '../../testing.ts';
+import { buildTestApp, creatorHeaders, insertResults, type TestApp } from '../../testing/app.ts';
 
 describe('GET /api/results paging', () => {
   let app: TestApp;

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
 import { answerFiles, attempts, events, results } from '../../db/schema.ts';
-import type { StoredGrade } from '../attempts/snapshot.ts';
+import type { StoredGrade } from '../../grading/snapshot.ts';
 import type { ResultsCursor } from './results-cursor.ts';
 
 export type ResultRow = typeof results.$inferSelect;

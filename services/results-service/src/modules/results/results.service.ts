@@ -11,7 +11,7 @@ import {
   type ResultSummary,
 } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
-import { totalsOf, type ExamSnapshot } from '../attempts/snapshot.ts';
+import { totalsOf, type ExamSnapshot } from '../../grading/snapshot.ts';
 import { resultsCsv } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
 import type { ResultSummaryRow, ResultsRepository } from './results.repository.ts';
@@ -106,7 +106,7 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
       };
     },
 
-    /** Applies the grader's entries and recomputes every count and the score on the server (spec section 4). */
+    /** Applies the grader's entries and recomputes every count and the score on the server, never in the browser (docs/product.md#results-and-grading). */
     async grade(id: string, ownerId: string, entries: GradingEntry[]): Promise<ResultDetail> {
       const now = deps.clock.now();
       const updated = await repo.updateGrades(id, ownerId, (row) => {
@@ -158,7 +158,7 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
       const rows = await repo.examRows(examId, ownerId);
       let questionCount = Math.max(0, ...rows.map((r) => r.result.totalQuestions));
       if (rows.length === 0) {
-        const exam = await deps.examSource.getExam(examId);
+        const exam = await deps.examSource.findExam(examId);
         if (!exam || exam.ownerId !== ownerId) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
         questionCount = exam.questions.length;
       }

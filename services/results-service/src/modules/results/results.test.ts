@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildTestApp,
-  CANARY,
-  creatorHeaders,
-  fakeClock,
-  makeExam,
-  startAttempt,
-  type TestApp,
-} from '../../testing.ts';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { CANARY, makeExam } from '../../testing/exams.ts';
+import { fakeClock } from '../../testing/fakes.ts';
 
 describe('creator results', () => {
   const clock = fakeClock(new Date('2031-03-01T10:00:00Z'));

@@ -1,7 +1,7 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
 import { hasUsableAiKey, toPublicExam, type PublicExam } from '@exam/domain/exam';
 import type { InternalExam } from '@exam/domain/internal';
-import type { AttemptRow } from './attempts.repository.ts';
+import type { ExamSnapshot } from './snapshot.ts';
 
 /** The assistant of an exam exam-service no longer has: off, as llm-gateway would refuse it too. */
 const NO_ASSISTANT = {
@@ -16,12 +16,12 @@ const NO_ASSISTANT = {
 /**
  * The candidate's view of an attempt's exam: the questions, title, timer and workspace come from the
  * snapshot taken at start, so they are exactly what is graded however the creator edits the exam since.
- * Whether the exam is live and the assistant's settings come from the live exam, because llm-gateway
- * and the spec's 'exam offline' rule read those live too. `live` is undefined when exam-service no longer
- * has the exam (deleted): the view then says it is not live.
+ * Whether the exam is live and the assistant's settings come from the live exam, because llm-gateway reads
+ * those live too, and the candidate must see the exam as offline as soon as its creator switches it off.
+ * `live` is undefined when exam-service no longer has the exam (deleted): the view then says it is not live.
  */
 export function candidateView(
-  attempt: Pick<AttemptRow, 'examId' | 'examSnapshot'>,
+  attempt: { examId: string; examSnapshot: ExamSnapshot },
   live: InternalExam | undefined,
   serverKeys: Partial<Record<AiProvider, boolean>>,
 ): PublicExam {

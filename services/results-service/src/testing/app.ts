@@ -1,91 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { StartAttemptResponse } from '@exam/domain/attempt';
-import { InternalExamSchema, type InternalExam, type WorkspaceFile } from '@exam/domain/internal';
 import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
-import { buildApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
-import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from './db/database.ts';
-import * as schema from './db/schema.ts';
-import { systemClock, uuidIds, type Deps, type ExamSource, type WorkspaceFiles } from './deps.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
+import * as schema from '../db/schema.ts';
+import { systemClock, uuidIds, type Deps } from '../deps.ts';
+import { fakeExamSource, fakeTranscripts, fakeWorkspaceFiles } from './fakes.ts';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({ ...TEST_SECRETS, LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...overrides });
-}
-
-/** A clock the test moves by hand. */
-export function fakeClock(start = new Date()) {
-  let now = start.getTime();
-  return {
-    now: () => new Date(now),
-    advance(ms: number) {
-      now += ms;
-    },
-  };
-}
-
-/** exam-service stand-in: the exams a test put in it. */
-export function fakeExamSource(): ExamSource & { put(exam: InternalExam): InternalExam; remove(id: string): void } {
-  const exams = new Map<string, InternalExam>();
-  return {
-    put(exam) {
-      exams.set(exam.id, exam);
-      return exam;
-    },
-    remove(id) {
-      exams.delete(id);
-    },
-    getExam: async (id) => exams.get(id),
-  };
-}
-
-/** workspace-orchestrator stand-in that records the attempts it was asked about. */
-export function fakeWorkspaceFiles(
-  files: Record<string, WorkspaceFile> | Error = {},
-): WorkspaceFiles & { calls: string[] } {
-  const calls: string[] = [];
-  return {
-    calls,
-    async collect(attemptId) {
-      calls.push(attemptId);
-      if (files instanceof Error) throw files;
-      return files;
-    },
-  };
-}
-
-export const CANARY = 'CANARY-7f3e-correct-answer';
-
-/** A published, live exam with one question of each auto-scored kind and a file upload. */
-export function makeExam(overrides: Partial<Record<keyof InternalExam, unknown>> = {}): InternalExam {
-  const now = new Date().toISOString();
-  return InternalExamSchema.parse({
-    id: `exam-${randomUUID()}`,
-    ownerId: `owner-${randomUUID()}`,
-    title: 'Biology midterm',
-    timerEnabled: true,
-    timerMinutes: 30,
-    questions: [
-      {
-        id: 'q1',
-        type: 'mcq',
-        title: 'Cell powerhouse',
-        options: ['Nucleus', CANARY, 'Ribosome'],
-        correctAnswer: CANARY,
-      },
-      { id: 'q2', type: 'short-answer', title: 'Largest organ', acceptedAnswers: ['The Skin', CANARY + '-short'] },
-      { id: 'q3', type: 'file-upload', title: 'Lab report' },
-      { id: 'q4', type: 'coding', title: 'Fibonacci', language: 'python' },
-    ],
-    aiSettings: { hasApiKey: false, apiKeyLast4: null, courseMaterials: [], encryptedApiKey: null },
-    materialTexts: [],
-    isLive: true,
-    isDraft: false,
-    publishedAt: now,
-    createdAt: now,
-    lastEditedAt: now,
-    updatedAt: now,
-    ...overrides,
-  });
 }
 
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
@@ -104,6 +28,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     ids: uuidIds,
     examSource,
     workspaceFiles: fakeWorkspaceFiles(),
+    transcripts: fakeTranscripts(),
     ...opts.deps,
   };
   const app = await buildApp(testConfig(opts.env), deps);
