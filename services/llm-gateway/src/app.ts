@@ -5,7 +5,6 @@ import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
 import { transcriptRoutes } from './modules/transcripts/transcripts.routes.ts';
-import { createBaseUrlGuard } from './providers/base-url-guard.ts';
 
 export async function buildApp(config: Config, deps: Deps) {
   const app = await createBaseApp({
@@ -26,7 +25,6 @@ export async function buildApp(config: Config, deps: Deps) {
       google: config.GEMINI_API_KEY,
     },
     historyMessages: config.HISTORY_MESSAGES,
-    baseUrlGuard: createBaseUrlGuard({ allowedHosts: config.OPENAI_COMPATIBLE_ALLOWED_HOSTS }),
     testChatLimit: {
       messages: config.TEST_CHAT_MESSAGES_PER_WINDOW,
       windowMs: config.TEST_CHAT_WINDOW_MINUTES * 60_000,

@@ -1,4 +1,4 @@
-import { baseConfigShape, parseConfig, resolveSecret } from '@exam/server-kit/config';
+import { baseConfigShape, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -54,14 +54,10 @@ export type Config = z.infer<typeof ConfigSchema> & {
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = parseConfig(ConfigSchema, env);
-  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
-  // Same name and folder as exam-service, so both resolve the one generated key.
-  const encryptionKey = Buffer.from(resolveSecret('ENCRYPTION_KEY', parsed.ENCRYPTION_KEY, secretOpts), 'base64url');
   return {
     ...parsed,
-    jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
-    internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
-    encryptionKey,
+    // The encryption key has the same name and folder as exam-service's, so both resolve the one generated key.
+    ...resolveServiceSecrets(parsed, { encryptionKey: true }),
     pgliteDir: join(parsed.DATA_DIR, 'llm-gateway'),
   };
 }

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { AttemptSource, ExamSource } from './clients/platform-clients.ts';
+import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
+import type { BaseUrlGuard } from './adapters/providers/base-url-guard.ts';
+import type { LlmClient } from './adapters/providers/types.ts';
 import type { GatewayDatabase } from './db/database.ts';
-import type { LlmClient } from './providers/types.ts';
 
-/** What buildApp needs from the outside world; tests pass fakes for the other services and may pass their own clock. */
+/** exam-service's view of an exam, answer keys and the encrypted creator key included (adapters/platform-clients.ts). */
+export type ExamSource = { findExam(examId: string): Promise<InternalExam | undefined> };
+/** results-service's view of an attempt: is it still open? (adapters/platform-clients.ts) */
+export type AttemptSource = { findAttempt(attemptId: string): Promise<InternalAttempt | undefined> };
+
+/**
+ * What buildApp needs from the outside world. server.ts wires the HTTP clients and the providers
+ * (adapters/providers/providers.ts); tests pass fakes for the other services and may pass their own clock.
+ */
 export type Deps = {
   database: GatewayDatabase;
   clock: { now(): Date };
@@ -11,6 +20,8 @@ export type Deps = {
   exams: ExamSource;
   attempts: AttemptSource;
   llm: LlmClient;
+  /** The SSRF check on a creator's openai-compatible base URL; the same guard pins the adapter's connections. */
+  baseUrlGuard: Pick<BaseUrlGuard, 'check'>;
 };
 
 export const systemClock = { now: () => new Date() };

@@ -31,8 +31,8 @@ function creatorKey(exam: InternalExam, encryptionKey: Buffer, onDecryptFailure:
 }
 
 /**
- * Resolves what the assistant of an exam calls, or refuses: 403 when it is off, 409 with the spec's
- * list ('API key missing.' …) when it is incomplete. The creator's key is decrypted here and nowhere else;
+ * Resolves what the assistant of an exam calls, or refuses: 403 when it is off, 409 listing what is
+ * missing ('API key missing.' …) when it is incomplete. The creator's key is decrypted here and nowhere else;
  * without one the server's key for that provider serves the exam.
  */
 export function resolveAssistant(

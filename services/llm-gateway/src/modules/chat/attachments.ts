@@ -1,5 +1,5 @@
 import { extractText, getDocumentProxy } from 'unpdf';
-import type { ImagePart } from '../../providers/types.ts';
+import type { ImagePart } from '../../adapters/providers/types.ts';
 import { CODE_LANGUAGES, extensionOf, IMAGE_MEDIA_TYPES, mediaTypeOf, TEXT_EXTENSIONS } from './file-types.ts';
 
 /** Spec section 9: CSV preview of 10 rows. */
@@ -38,7 +38,7 @@ function outputText(output: NotebookOutput): string {
   return joinLines(output.data?.['text/plain']);
 }
 
-/** A notebook cell by cell with its outputs, or the spec's 'Error parsing notebook'. */
+/** A notebook cell by cell with its outputs, or 'Error parsing notebook' when it is not valid notebook JSON. */
 export function renderNotebook(text: string): string {
   try {
     const notebook = JSON.parse(text) as Notebook;
@@ -67,9 +67,9 @@ async function pdfText(bytes: Buffer): Promise<string> {
 }
 
 /**
- * Reads an attachment by its extension (spec section 5): text types as text, images as data for
- * vision models, code files under a code-file tag, csv as a preview, notebooks cell by cell, pdf as
- * its extracted text (the spec's original only said pdfs were unsupported), anything else as text.
+ * Reads an attachment by its extension (docs/product.md#the-assistant): text types as text, images as data
+ * for vision models, code files under a code-file tag, csv as a preview, notebooks cell by cell, pdf as its
+ * extracted text (the original product only said pdfs were unsupported), anything else as text.
  */
 export async function readAttachment(file: AttachmentInput, opts: { vision: boolean }): Promise<ReadAttachment> {
   const ext = extensionOf(file.name);

@@ -9,7 +9,7 @@ import {
 import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { LlmClient } from '../../providers/types.ts';
+import type { LlmClient } from '../../adapters/providers/types.ts';
 import type { ChatService } from './chat.service.ts';
 import { streamReply } from './stream-reply.ts';
 

@@ -10,8 +10,7 @@ import {
   type TokenUsage,
 } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
-import type { BaseUrlGuard } from '../../providers/base-url-guard.ts';
-import type { ImagePart, ProviderMessage, ProviderRequest } from '../../providers/types.ts';
+import type { ImagePart, ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
 import { readAttachment } from './attachments.ts';
 import { resolveAssistant, type AssistantTarget, type ServerKeys } from './assistant-config.ts';
 import type { ChatRepository } from './chat.repository.ts';
@@ -37,8 +36,6 @@ export type ChatServiceOptions = {
   serverKeys: ServerKeys;
   historyMessages: number;
   onDecryptFailure: () => void;
-  /** The SSRF guard for creators' openai-compatible base URLs. */
-  baseUrlGuard: Pick<BaseUrlGuard, 'check'>;
   /** The Test Assistant's limit per creator. */
   testChatLimit: { messages: number; windowMs: number };
 };
@@ -56,7 +53,7 @@ function estimatedUsage(request: ProviderRequest, output: string): TokenUsage {
 
 export function createChatService(
   repo: ChatRepository,
-  deps: Pick<Deps, 'exams' | 'attempts' | 'clock' | 'ids'>,
+  deps: Pick<Deps, 'exams' | 'attempts' | 'clock' | 'ids' | 'baseUrlGuard'>,
   opts: ChatServiceOptions,
 ) {
   function upstreamRequest(
@@ -103,7 +100,7 @@ export function createChatService(
   /** The assistant an exam calls, its base URL checked by the SSRF guard. */
   async function targetOf(exam: InternalExam): Promise<AssistantTarget> {
     const target = resolveAssistant(exam, opts);
-    if (target.baseUrl) await opts.baseUrlGuard.check(target.baseUrl);
+    if (target.baseUrl) await deps.baseUrlGuard.check(target.baseUrl);
     return target;
   }
 

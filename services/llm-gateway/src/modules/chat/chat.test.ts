@@ -2,16 +2,10 @@ import { QuestionSchema, toPublicQuestion } from '@exam/domain/exam';
 import { LlmMessages } from '@exam/domain/llm';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../providers/provider-mocks.ts';
-import {
-  buildTestApp,
-  deltasOf,
-  makeExam,
-  sseEvents,
-  startAttempt,
-  TEST_ENDPOINTS,
-  type TestApp,
-} from '../../testing.ts';
+import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../testing/provider-mocks.ts';
+import { buildTestApp, startAttempt, TEST_ENDPOINTS, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { deltasOf, sseEvents } from '../../testing/sse.ts';
 
 const OPENAI = `${TEST_ENDPOINTS.openai}/chat/completions`;
 const server = setupServer();

@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GuardMessages } from '../../providers/base-url-guard.ts';
-import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../providers/provider-mocks.ts';
-import {
-  buildTestApp,
-  creatorHeaders,
-  deltasOf,
-  makeExam,
-  sseEvents,
-  startAttempt,
-  TEST_ENDPOINTS,
-  type TestApp,
-} from '../../testing.ts';
+import { GuardMessages } from '../../adapters/providers/base-url-guard.ts';
+import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../testing/provider-mocks.ts';
+import { buildTestApp, creatorHeaders, startAttempt, TEST_ENDPOINTS, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { deltasOf, sseEvents } from '../../testing/sse.ts';
 import { testChatLimitMessage } from './chat.service.ts';
 
 const server = setupServer();

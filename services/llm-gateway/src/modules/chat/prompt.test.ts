@@ -1,6 +1,6 @@
 import { QuestionSchema } from '@exam/domain/exam';
 import { describe, expect, it } from 'vitest';
-import { makeExam } from '../../testing.ts';
+import { makeExam } from '../../testing/exams.ts';
 import {
   buildSystemPrompt,
   clarityOf,

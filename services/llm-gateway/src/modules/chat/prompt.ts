@@ -1,6 +1,6 @@
 import type { InternalExam } from '@exam/domain/internal';
 import type { PublicQuestion } from '@exam/domain/exam';
-import type { ProviderMessage } from '../../providers/types.ts';
+import type { ProviderMessage } from '../../adapters/providers/types.ts';
 
 /** Spec section 9: every AI request asks for at most 1000 tokens. */
 export const MAX_TOKENS = 1000;
@@ -59,7 +59,7 @@ export type PromptInput = Pick<InternalExam, 'materialTexts'> & {
   questionIndex: number | null;
 };
 
-/** The system prompt (spec section 9), assembled by the gateway from the exam's settings; never by the browser. */
+/** The system prompt, assembled by the gateway from the exam's settings (docs/product.md#the-assistant); never by the browser. */
 export function buildSystemPrompt(input: PromptInput): string {
   const ai = input.aiSettings;
   const sections: string[] = [PromptText.base];

@@ -1,8 +1,8 @@
 import type { Writable } from 'node:stream';
 import { LlmMessages, type ChatStreamEvent, type TokenUsage } from '@exam/domain/llm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { LlmClient } from '../../providers/types.ts';
-import { UpstreamError } from '../../providers/types.ts';
+import type { LlmClient } from '../../adapters/providers/types.ts';
+import { UpstreamError } from '../../adapters/providers/types.ts';
 import type { PreparedChat } from './chat.service.ts';
 
 /** Replaces every secret in a text (provider error messages sometimes echo part of a key). */
@@ -82,7 +82,8 @@ export class SseWriter {
 /**
  * Streams the provider's reply to the browser as server-sent events, frame by frame. A candidate who
  * leaves aborts the upstream call, and what had arrived is stored as a partial reply. Any upstream
- * failure or timeout becomes the spec's error reply (section 8); its detail goes to the log, keys redacted.
+ * failure or timeout becomes the one error reply the candidate sees (LlmMessages.chatError); its detail goes
+ * to the log, keys redacted.
  */
 export async function streamReply(
   request: FastifyRequest,

@@ -6,7 +6,7 @@ import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { AttemptSource } from '../../clients/platform-clients.ts';
+import type { AttemptSource } from '../../deps.ts';
 import type { ChatRepository } from '../chat/chat.repository.ts';
 
 export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) {

@@ -3,17 +3,10 @@ import { InternalTranscriptsSchema } from '@exam/domain/internal';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../providers/provider-mocks.ts';
-import {
-  buildTestApp,
-  creatorHeaders,
-  deltasOf,
-  makeExam,
-  sseEvents,
-  startAttempt,
-  TEST_ENDPOINTS,
-  type TestApp,
-} from '../../testing.ts';
+import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../testing/provider-mocks.ts';
+import { buildTestApp, creatorHeaders, startAttempt, TEST_ENDPOINTS, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { deltasOf, sseEvents } from '../../testing/sse.ts';
 
 const server = setupServer();
 const calls: RecordedCall[] = [];

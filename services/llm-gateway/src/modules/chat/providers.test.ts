@@ -3,8 +3,10 @@ import { QuestionSchema } from '@exam/domain/exam';
 import { LlmMessages } from '@exam/domain/llm';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PromptText } from '../modules/chat/prompt.ts';
-import { buildTestApp, deltasOf, makeExam, sseEvents, startAttempt, TEST_ENDPOINTS, type TestApp } from '../testing.ts';
+import { PromptText } from './prompt.ts';
+import { buildTestApp, startAttempt, TEST_ENDPOINTS, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { deltasOf, sseEvents } from '../../testing/sse.ts';
 import {
   anthropicFrames,
   errorBodies,
@@ -13,7 +15,7 @@ import {
   recordingHandler,
   sseResponse,
   type RecordedCall,
-} from './provider-mocks.ts';
+} from '../../testing/provider-mocks.ts';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -205,7 +207,7 @@ describe.each(cases)('$provider provider', (c) => {
   });
 
   it.each([500, 401])(
-    'turns an upstream %i into the spec error reply, and the next message still works',
+    'turns an upstream %i into the error reply the candidate sees, and the next message still works',
     async (status) => {
       server.use(recordingHandler(c.endpoint, calls, () => c.error(status)));
       const { headers } = startAttempt(app, examFor(c));
@@ -218,7 +220,7 @@ describe.each(cases)('$provider provider', (c) => {
     },
   );
 
-  it('turns a provider that sends no first token in time into the spec error reply', async () => {
+  it('turns a provider that sends no first token in time into the error reply the candidate sees', async () => {
     server.use(recordingHandler(c.endpoint, calls, () => sseResponse(c.frames(['too late']), { firstDelayMs: 3000 })));
     const { headers } = startAttempt(app, examFor(c));
     const started = Date.now();

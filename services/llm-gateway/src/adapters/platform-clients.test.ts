@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { LlmMessages, parseChatStreamFrame } from '@exam/domain/llm';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAiFrames } from '../providers/provider-mocks.ts';
-import { buildTestApp, makeExam, type TestApp } from '../testing.ts';
+import { openAiFrames } from '../testing/provider-mocks.ts';
+import { buildTestApp, type TestApp } from '../testing/app.ts';
+import { makeExam } from '../testing/exams.ts';
 import { httpAttemptSource, httpExamSource } from './platform-clients.ts';
 
 /**

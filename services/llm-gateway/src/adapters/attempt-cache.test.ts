@@ -1,6 +1,7 @@
 import type { InternalAttempt } from '@exam/domain/internal';
 import { describe, expect, it } from 'vitest';
-import { cachedAttemptSource, type AttemptSource } from './platform-clients.ts';
+import type { AttemptSource } from '../deps.ts';
+import { cachedAttemptSource } from './platform-clients.ts';
 
 function counting(attempts: Record<string, Partial<InternalAttempt>>) {
   const asked: string[] = [];

@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { AiProvider } from '@exam/domain/ai-catalogue';
-import { AiSettingsViewSchema, QuestionSchema, type PublicQuestion, type Question } from '@exam/domain/exam';
+import type { PublicQuestion } from '@exam/domain/exam';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
-import { parseChatStreamFrame, type ChatStreamEvent } from '@exam/domain/llm';
-import { encryptSecret } from '@exam/server-kit/crypto';
 import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
-import { buildApp } from './app.ts';
-import type { AttemptSource, ExamSource } from './clients/platform-clients.ts';
-import { loadConfig, type Config } from './config.ts';
-import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from './db/database.ts';
-import * as schema from './db/schema.ts';
-import { systemClock, uuidIds, type Deps } from './deps.ts';
-import { createLlmClient, realAdapters } from './providers/llm-client.ts';
+import { createProviders } from '../adapters/providers/providers.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
+import * as schema from '../db/schema.ts';
+import { systemClock, uuidIds, type AttemptSource, type Deps, type ExamSource } from '../deps.ts';
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64url');
 
@@ -61,15 +57,16 @@ export async function buildTestApp(
     migrationsSchema: MIGRATIONS_SCHEMA,
   });
   const platform = opts.platform ?? fakePlatform();
-  const llm = createLlmClient(
-    realAdapters({
+  const { llm, baseUrlGuard } = createProviders({
+    endpoints: {
       openai: config.OPENAI_BASE_URL,
       anthropic: config.ANTHROPIC_BASE_URL,
       groq: config.GROQ_BASE_URL,
       google: config.GOOGLE_GEMINI_BASE_URL,
-    }),
-    { totalMs: config.UPSTREAM_TIMEOUT_MS, firstTokenMs: config.UPSTREAM_FIRST_TOKEN_TIMEOUT_MS },
-  );
+    },
+    timeouts: { totalMs: config.UPSTREAM_TIMEOUT_MS, firstTokenMs: config.UPSTREAM_FIRST_TOKEN_TIMEOUT_MS },
+    allowedHosts: config.OPENAI_COMPATIBLE_ALLOWED_HOSTS,
+  });
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -77,74 +74,13 @@ export async function buildTestApp(
     exams: platform.examSource,
     attempts: platform.attemptSource,
     llm,
+    baseUrlGuard,
     ...opts.deps,
   });
   await app.ready();
   return Object.assign(app, { platform });
 }
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
-
-type ExamOverrides = {
-  provider?: AiProvider;
-  model?: string;
-  apiKey?: string | null;
-  questions?: Question[];
-  materialTexts?: InternalExam['materialTexts'];
-  ownerId?: string;
-  ai?: Partial<InternalExam['aiSettings']>;
-};
-
-/** An exam as exam-service's internal route returns it; the creator's key encrypted with the test key. */
-export function makeExam(overrides: ExamOverrides = {}): InternalExam {
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  const apiKey = overrides.apiKey === undefined ? `sk-creator-${id}` : overrides.apiKey;
-  const aiSettings = AiSettingsViewSchema.parse({
-    enabled: true,
-    provider: overrides.provider ?? 'openai',
-    model: overrides.model ?? 'gpt-4o-mini',
-    hasApiKey: apiKey !== null,
-    apiKeyLast4: apiKey ? apiKey.slice(-4) : null,
-    courseMaterials: [],
-  });
-  return {
-    id,
-    ownerId: overrides.ownerId ?? randomUUID(),
-    title: 'Statistics midterm',
-    description: '',
-    header: '',
-    rules: '',
-    timerEnabled: false,
-    timerMinutes: 60,
-    fullScreenEnabled: false,
-    codingWorkspace: {
-      enabled: false,
-      saveFilesInResults: true,
-      workspaceType: 'vscode',
-      allowPackageRegistries: false,
-    },
-    questions: overrides.questions ?? [
-      QuestionSchema.parse({
-        id: 'q1',
-        type: 'short-answer',
-        title: 'What is a p-value?',
-        acceptedAnswers: ['probability'],
-      }),
-    ],
-    isLive: true,
-    isDraft: false,
-    publishedAt: now,
-    createdAt: now,
-    lastEditedAt: now,
-    updatedAt: now,
-    aiSettings: {
-      ...aiSettings,
-      ...overrides.ai,
-      encryptedApiKey: apiKey ? encryptSecret(apiKey, Buffer.from(TEST_ENCRYPTION_KEY, 'base64url')) : null,
-    },
-    materialTexts: overrides.materialTexts ?? [],
-  };
-}
 
 /** Registers the exam and an open attempt on it; returns the attempt token's header. */
 export function startAttempt(
@@ -180,13 +116,3 @@ export function creatorHeaders(app: TestApp, creatorId: string) {
     authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: creatorId, email: `${creatorId}@example.test` })}`,
   };
 }
-
-/** The events of an SSE body, in order. */
-export function sseEvents(payload: string): ChatStreamEvent[] {
-  return payload
-    .split('\n\n')
-    .map((frame) => (frame.trim() ? parseChatStreamFrame(frame) : undefined))
-    .filter((e): e is ChatStreamEvent => e !== undefined);
-}
-
-export const deltasOf = (events: ChatStreamEvent[]) => events.flatMap((e) => (e.type === 'delta' ? [e.text] : []));
