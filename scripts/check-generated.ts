@@ -28,8 +28,12 @@ for (const service of SERVICES) {
 
 for (const service of SERVICES) {
   const dir = join(root, 'services', service);
-  const testing = join(dir, 'src', 'testing.ts');
-  if (!existsSync(testing)) continue;
+  // Every service builds its test app in src/testing/app.ts; a missing one is a failure, never a skip.
+  const testing = join(dir, 'src', 'testing', 'app.ts');
+  if (!existsSync(testing)) {
+    problems.push(`${service}: src/testing/app.ts (buildTestApp) not found, so its OpenAPI document cannot be checked`);
+    continue;
+  }
   const { buildTestApp } = (await import(pathToFileURL(testing).href)) as {
     buildTestApp: () => Promise<{ swagger(): unknown; close(): Promise<void> }>;
   };

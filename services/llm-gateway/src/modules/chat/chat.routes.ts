@@ -27,6 +27,7 @@ const errors = {
   409: ErrorBodySchema,
   413: ErrorBodySchema,
   429: ErrorBodySchema,
+  502: ErrorBodySchema,
   503: ErrorBodySchema,
 };
 

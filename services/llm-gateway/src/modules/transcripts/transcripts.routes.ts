@@ -42,6 +42,7 @@ export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) 
             401: ErrorBodySchema,
             403: ErrorBodySchema,
             404: ErrorBodySchema,
+            502: ErrorBodySchema,
             503: ErrorBodySchema,
           },
         },
