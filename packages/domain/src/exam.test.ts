@@ -61,9 +61,9 @@ describe('toPublicExam', () => {
     expect(JSON.stringify(view)).not.toMatch(/SECRET-3b1d-(short|prompt|key|material)/);
     const sent = JSON.parse(JSON.stringify(view)) as typeof view;
     expect(sent.questions.map((q) => Object.keys(q).sort())).toEqual([
-      ['content', 'id', 'options', 'title', 'topic', 'type'],
-      ['content', 'id', 'options', 'title', 'topic', 'type'],
-      ['content', 'id', 'language', 'options', 'title', 'topic', 'type'],
+      ['content', 'id', 'multipleAnswers', 'options', 'points', 'title', 'topic', 'type'],
+      ['content', 'id', 'multipleAnswers', 'options', 'points', 'title', 'topic', 'type'],
+      ['content', 'id', 'language', 'multipleAnswers', 'options', 'points', 'title', 'topic', 'type'],
     ]);
     // An MCQ keeps its options (one of which is the answer); other types never show options.
     expect(view.questions[1]?.options).toEqual([]);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AI_PROVIDERS, type AiProvider } from './ai-catalogue.ts';
+import { SCORING_RULES } from './grading.ts';
 
 /** Exam entity and its parts (docs/product.md#exams). Dates travel as ISO strings. */
 
@@ -28,6 +29,50 @@ export const DEFAULT_ASSISTANCE_LEVEL = 5;
 
 const text = (max: number) => z.string().max(max);
 
+/** Points of a question or a rubric criterion: more than 0, at most 1000, at most two decimals. */
+export const PointsSchema = z
+  .number()
+  .positive('Points must be more than 0')
+  .max(1000)
+  .refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-6, 'Points have at most two decimals');
+
+export const RubricCriterionSchema = z.object({
+  id: z.string().min(1).max(64),
+  description: text(1000),
+  points: PointsSchema,
+});
+/** A marking scheme kept on the exam and attached to any of its questions by id. */
+export const RubricSchema = z.object({
+  id: z.string().min(1).max(64),
+  title: text(200).default(''),
+  criteria: z.array(RubricCriterionSchema).min(1, 'A rubric needs at least one criterion').max(30),
+});
+export type Rubric = z.infer<typeof RubricSchema>;
+
+export const AnswerMatchingSchema = z.object({
+  caseSensitive: z.boolean().default(false),
+  /** Numeric answers: accepted when within the tolerance of an accepted answer ("3.14 ± 0.01"). */
+  numeric: z
+    .object({ tolerance: z.number().min(0).max(1e12), mode: z.enum(['absolute', 'relative']).default('absolute') })
+    .nullable()
+    .default(null),
+});
+
+/**
+ * The spec's short-answer `correctAnswer` is one accepted answer: it is merged into `acceptedAnswers` on
+ * input, never stored beside them and ignored.
+ */
+function foldShortAnswerKey<Q extends { type: string; correctAnswer?: string | undefined; acceptedAnswers: string[] }>(
+  q: Q,
+): Q {
+  if (q.type !== 'short-answer' || q.correctAnswer === undefined) return q;
+  const { correctAnswer, ...rest } = q;
+  const key = correctAnswer.trim();
+  const acceptedAnswers =
+    key === '' || q.acceptedAnswers.includes(correctAnswer) ? q.acceptedAnswers : [...q.acceptedAnswers, correctAnswer];
+  return { ...rest, acceptedAnswers } as Q;
+}
+
 /** A question as the creator authors it, answer key included. Never sent to a candidate. */
 export const QuestionSchema = z
   .object({
@@ -36,26 +81,42 @@ export const QuestionSchema = z
     title: text(500),
     content: text(20000).default(''),
     topic: text(120).default(''),
+    points: PointsSchema.default(1),
     options: z.array(text(1000)).max(20).default([]),
-    /** MCQ: the text of the correct option. */
+    /** Single-answer MCQ: the text of the correct option. Without it a grader decides. */
     correctAnswer: text(1000).optional(),
-    /** Short answer: answers accepted, compared case- and space-insensitively. */
+    /** MCQ: the candidate ticks boxes, and `correctAnswers` is the key. */
+    multipleAnswers: z.boolean().default(false),
+    correctAnswers: z.array(text(1000)).max(20).default([]),
+    scoring: z.enum(SCORING_RULES).default('all-or-nothing'),
+    /** Short answer: answers accepted, compared as `matching` says. Empty: a grader decides. */
     acceptedAnswers: z.array(text(1000)).max(50).default([]),
+    matching: AnswerMatchingSchema.default({ caseSensitive: false, numeric: null }),
+    /** A rubric of the exam the grader ticks for this question. */
+    rubricId: z.string().max(64).nullable().default(null),
     language: CodingLanguageSchema.optional(),
   })
   .superRefine((q, ctx) => {
-    if (q.type === 'mcq') {
-      if (q.options.length < 2)
-        ctx.addIssue({ code: 'custom', path: ['options'], message: 'An MCQ needs at least two options' });
-      if (q.correctAnswer !== undefined && q.correctAnswer !== '' && !q.options.includes(q.correctAnswer)) {
+    if (q.type !== 'mcq') return;
+    if (q.options.length < 2)
+      ctx.addIssue({ code: 'custom', path: ['options'], message: 'An MCQ needs at least two options' });
+    if (q.correctAnswer !== undefined && q.correctAnswer !== '' && !q.options.includes(q.correctAnswer)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['correctAnswer'],
+        message: 'The correct answer must be one of the options',
+      });
+    }
+    q.correctAnswers.forEach((answer, i) => {
+      if (!q.options.includes(answer))
         ctx.addIssue({
           code: 'custom',
-          path: ['correctAnswer'],
-          message: 'The correct answer must be one of the options',
+          path: ['correctAnswers', i],
+          message: 'Each correct answer must be one of the options',
         });
-      }
-    }
-  });
+    });
+  })
+  .transform(foldShortAnswerKey);
 export type Question = z.infer<typeof QuestionSchema>;
 
 /** What a candidate may see of a question. */
@@ -66,6 +127,9 @@ export const PublicQuestionSchema = z.object({
   content: z.string(),
   topic: z.string(),
   options: z.array(z.string()),
+  /** MCQ: tick every right option (checkboxes) instead of choosing one. */
+  multipleAnswers: z.boolean().default(false),
+  points: z.number().default(1),
   language: CodingLanguageSchema.optional(),
 });
 export type PublicQuestion = z.infer<typeof PublicQuestionSchema>;
@@ -134,6 +198,46 @@ export const AiSettingsViewSchema = z.object({
 });
 export type AiSettingsView = z.infer<typeof AiSettingsViewSchema>;
 
+/**
+ * When candidates see their result: never; when the creator releases it; or as soon as it is graded (at
+ * submission for an exam the key scores entirely).
+ */
+export const RELEASE_POLICIES = ['never', 'on-release', 'immediately'] as const;
+export const ReleasePolicySchema = z.enum(RELEASE_POLICIES);
+export type ReleasePolicy = z.infer<typeof ReleasePolicySchema>;
+
+/** Rubric references and totals across an exam: a question's rubric exists and fits within its points. */
+export function rubricIssues(
+  questions: ReadonlyArray<{ points: number; rubricId: string | null }>,
+  rubrics: ReadonlyArray<Rubric>,
+): Array<{ path: Array<string | number>; message: string }> {
+  const byId = new Map(rubrics.map((r) => [r.id, r]));
+  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+  questions.forEach((q, i) => {
+    if (q.rubricId === null) return;
+    const rubric = byId.get(q.rubricId);
+    if (!rubric) {
+      issues.push({ path: ['questions', i, 'rubricId'], message: 'No rubric of this exam has that id' });
+      return;
+    }
+    const total = Math.round(rubric.criteria.reduce((sum, c) => sum + c.points * 100, 0)) / 100;
+    if (total > q.points)
+      issues.push({
+        path: ['questions', i, 'rubricId'],
+        message: `The rubric's criteria add up to ${total} points, more than the question's ${q.points}`,
+      });
+  });
+  return issues;
+}
+
+function checkRubrics(
+  exam: { questions?: Array<{ points: number; rubricId: string | null }>; rubrics?: Rubric[] },
+  ctx: z.RefinementCtx,
+) {
+  if (!exam.questions || !exam.rubrics) return;
+  for (const issue of rubricIssues(exam.questions, exam.rubrics)) ctx.addIssue({ code: 'custom', ...issue });
+}
+
 const examFields = {
   title: text(300).default(''),
   description: text(20000).default(''),
@@ -148,6 +252,10 @@ const examFields = {
     .default(DEFAULT_TIMER_MINUTES),
   fullScreenEnabled: z.boolean().default(false),
   questions: z.array(QuestionSchema).max(500).default([]),
+  rubrics: z.array(RubricSchema).max(50).default([]),
+  releasePolicy: ReleasePolicySchema.default('on-release'),
+  /** Whether a released result shows the candidate the answer keys. */
+  showAnswerKeys: z.boolean().default(false),
   codingWorkspace: CodingWorkspaceSchema.default({
     enabled: false,
     saveFilesInResults: true,
@@ -157,11 +265,13 @@ const examFields = {
 };
 
 /** POST /api/exams body. `isDraft: false` publishes (starting offline). */
-export const CreateExamSchema = z.object({
-  ...examFields,
-  aiSettings: AiSettingsInputSchema.default(AiSettingsInputSchema.parse({})),
-  isDraft: z.boolean().default(true),
-});
+export const CreateExamSchema = z
+  .object({
+    ...examFields,
+    aiSettings: AiSettingsInputSchema.default(AiSettingsInputSchema.parse({})),
+    isDraft: z.boolean().default(true),
+  })
+  .superRefine(checkRubrics);
 export type CreateExam = z.infer<typeof CreateExamSchema>;
 
 /** PUT /api/exams/{id} body: full or partial. */
@@ -179,12 +289,16 @@ export const UpdateExamSchema = z
       .max(24 * 60),
     fullScreenEnabled: z.boolean(),
     questions: z.array(QuestionSchema).max(500),
+    rubrics: z.array(RubricSchema).max(50),
+    releasePolicy: ReleasePolicySchema,
+    showAnswerKeys: z.boolean(),
     codingWorkspace: CodingWorkspaceSchema,
     aiSettings: AiSettingsInputSchema,
     isDraft: z.boolean(),
     isLive: z.boolean(),
   })
-  .partial();
+  .partial()
+  .superRefine(checkRubrics);
 export type UpdateExam = z.infer<typeof UpdateExamSchema>;
 
 export const ExamSchema = z.object({
@@ -241,6 +355,8 @@ export function toPublicQuestion(q: Question): PublicQuestion {
     content: q.content,
     topic: q.topic,
     options: q.type === 'mcq' ? q.options : [],
+    multipleAnswers: q.type === 'mcq' && q.multipleAnswers,
+    points: q.points,
     language: q.language,
   };
 }

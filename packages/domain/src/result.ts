@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { QuestionTypeSchema } from './exam.ts';
+import { RubricSchema, QuestionTypeSchema } from './exam.ts';
+import { RESULT_STATUSES } from './grading.ts';
 import { WorkspaceFileSchema } from './internal.ts';
 
 /** Submitted results as creators read and grade them (docs/product.md#results-and-grading). */
@@ -10,13 +11,21 @@ export const ResultSummarySchema = z.object({
   examTitle: z.string(),
   userName: z.string(),
   studentId: z.string(),
-  /** Rounded percentage of questions graded correct; null until every question is graded. */
-  score: z.number().int().min(0).max(100).nullable(),
-  correctCount: z.number().int(),
-  gradedCount: z.number().int(),
+  /**
+   * Points earned, points possible and score / maxScore × 100 (unrounded), from the one computation in
+   * @exam/domain/grading. While `status` is 'pending' the score counts only what is marked so far.
+   */
+  score: z.number(),
+  maxScore: z.number(),
+  percentage: z.number(),
+  status: z.enum(RESULT_STATUSES),
+  /** Questions that still wait for a grader. */
+  pendingCount: z.number().int(),
   totalQuestions: z.number().int(),
   answeredCount: z.number().int(),
+  /** status is not 'pending'. */
   isGraded: z.boolean(),
+  releasedAt: z.string().nullable(),
   gradedAt: z.string().nullable(),
   /** Seconds from start to submission. */
   timeSpent: z.number().int(),
@@ -62,12 +71,22 @@ export const QuestionAnswerSchema = z.object({
   content: z.string(),
   questionType: QuestionTypeSchema,
   options: z.array(z.string()),
-  /** MCQ: the correct option; short answer: the accepted answers joined by ' | '. Creators only. */
+  /** The key as people read it: the correct option(s) or the accepted answers joined by ' | '. Creators only. */
   correctAnswer: z.string().nullable(),
+  multipleAnswers: z.boolean(),
+  /** MCQ with multiple answers: the options ticked. */
+  choices: z.array(z.string()),
   answer: z.string(),
-  isCorrect: z.boolean().nullable(),
+  /** null while the question waits for a grader. */
+  points: z.number().nullable(),
+  maxPoints: z.number(),
+  /** The key decided the points; false when a grader marked it (or must). */
+  autoScored: z.boolean(),
   isGraded: z.boolean(),
   feedback: z.string(),
+  /** Rubric criteria the grader ticked, and the rubric itself when the question has one. */
+  criteria: z.array(z.string()),
+  rubric: RubricSchema.nullable(),
   file: z.object({ fileName: z.string(), size: z.number().int() }).optional(),
 });
 export type QuestionAnswer = z.infer<typeof QuestionAnswerSchema>;
@@ -82,20 +101,38 @@ export const ResultEventSchema = z.object({
 });
 export type ResultEvent = z.infer<typeof ResultEventSchema>;
 
+/** One change of a grade, kept forever (append-only). */
+export const GradeHistoryEntrySchema = z.object({
+  at: z.string(),
+  /** The creator's e-mail, or 'regrade' / 'system'. */
+  by: z.string(),
+  kind: z.enum(['grade', 'regrade', 'release', 'unrelease']),
+  /** null for changes of the whole result (release). */
+  questionIndex: z.number().int().nullable(),
+  before: z.object({ points: z.number().nullable(), feedback: z.string() }).nullable(),
+  after: z.object({ points: z.number().nullable(), feedback: z.string() }).nullable(),
+});
+export type GradeHistoryEntry = z.infer<typeof GradeHistoryEntrySchema>;
+
 export const ResultDetailSchema = ResultSummarySchema.extend({
   attemptId: z.string(),
   questionAnswers: z.array(QuestionAnswerSchema),
   events: z.array(ResultEventSchema),
   workspace_files: z.record(z.string(), WorkspaceFileSchema),
+  history: z.array(GradeHistoryEntrySchema),
 });
 export type ResultDetail = z.infer<typeof ResultDetailSchema>;
 
+/**
+ * A grader's mark of one question. `points` between 0 and the question's points (two decimals); with a
+ * rubric, `criteria` are the ticked criterion ids and `points` must equal their sum. `points: null` removes
+ * the grader's mark (the key, or pending, applies again): an explicit action, never a toggle.
+ */
 export const GradingEntrySchema = z.object({
   questionIndex: z.number().int().min(0).max(499),
-  isGraded: z.boolean(),
-  /** Ignored (stored as null) when isGraded is false. */
-  isCorrect: z.boolean().nullable().optional(),
+  points: z.number().min(0).max(1000).nullable(),
   feedback: z.string().max(20000).default(''),
+  criteria: z.array(z.string().max(64)).max(30).default([]),
 });
 export type GradingEntry = z.infer<typeof GradingEntrySchema>;
 
@@ -111,8 +148,10 @@ export const ExamResultsSummarySchema = z.object({
       started: z.number().int(),
       submitted: z.number().int(),
       graded: z.number().int(),
-      /** Mean of graded scores to one decimal; null when none is graded. */
+      /** Mean percentage of the graded results (unrounded); null when none is graded. */
       avgScore: z.number().nullable(),
+      /** Results still waiting for a grader. */
+      pending: z.number().int(),
     }),
   ),
 });
@@ -123,7 +162,57 @@ export const ResultFileParamsSchema = ResultIdParamsSchema.extend({
   questionIndex: z.coerce.number().int().min(0).max(499),
 });
 
-/** Rounded percentage of correct answers; 0 for an exam without questions . */
-export function scorePercent(correct: number, total: number): number {
-  return total === 0 ? 0 : Math.round((correct / total) * 100);
-}
+/** POST /api/exams/{id}/regrade?dryRun=true|false: what re-scoring every result with the exam's current keys does. */
+export const RegradeQuerySchema = z.object({ dryRun: z.enum(['true', 'false']).default('true') });
+export const RegradeReportSchema = z.object({
+  dryRun: z.boolean(),
+  results: z.number().int(),
+  changed: z.number().int(),
+  up: z.number().int(),
+  down: z.number().int(),
+  questions: z.array(
+    z.object({
+      questionIndex: z.number().int(),
+      title: z.string(),
+      changed: z.number().int(),
+      up: z.number().int(),
+      down: z.number().int(),
+    }),
+  ),
+  changes: z.array(
+    z.object({
+      resultId: z.string(),
+      userName: z.string(),
+      studentId: z.string(),
+      before: z.number(),
+      after: z.number(),
+    }),
+  ),
+});
+export type RegradeReport = z.infer<typeof RegradeReportSchema>;
+
+/** POST /api/results/{id}/release body, and /api/exams/{id}/release for every graded result of an exam. */
+export const ReleaseSchema = z.object({ released: z.boolean() });
+
+/** GET /api/attempts/{id}/result: the candidate's own released result; keys only if the exam shows them. */
+export const CandidateResultSchema = z.object({
+  examTitle: z.string(),
+  userName: z.string(),
+  score: z.number(),
+  maxScore: z.number(),
+  percentage: z.number(),
+  status: z.enum(RESULT_STATUSES),
+  releasedAt: z.string().nullable(),
+  questions: z.array(
+    z.object({
+      title: z.string(),
+      questionType: QuestionTypeSchema,
+      answer: z.string(),
+      points: z.number().nullable(),
+      maxPoints: z.number(),
+      feedback: z.string(),
+      correctAnswer: z.string().nullable(),
+    }),
+  ),
+});
+export type CandidateResult = z.infer<typeof CandidateResultSchema>;
