@@ -17,7 +17,7 @@ export const DEFAULT_SERVICE_PORTS: Record<ServiceName, number> = {
  * string (Vite's proxy matches `req.url`), so a prefix ends at '/', '?' or the end.
  */
 export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
-  ['^/api/exams/[^/]+/(insights|results)', 'results-service'],
+  ['^/api/exams/[^/]+/(insights|results|regrade|release)', 'results-service'],
   ['^/api/(auth|exams|public|materials)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],
