@@ -1,4 +1,4 @@
-import type { AiSettingsInput, CodingWorkspace, Question } from '@exam/domain/exam';
+import type { AiSettingsInput, CodingWorkspace, Question, ReleasePolicy, Rubric } from '@exam/domain/exam';
 import {
   boolean,
   customType,
@@ -54,6 +54,10 @@ export const exams = examServiceSchema.table(
     timerMinutes: integer('timer_minutes').notNull(),
     fullScreenEnabled: boolean('full_screen_enabled').notNull(),
     questions: jsonb('questions').$type<Question[]>().notNull(),
+    /** Marking schemes the exam's questions refer to by id. */
+    rubrics: jsonb('rubrics').$type<Rubric[]>().notNull().default([]),
+    releasePolicy: text('release_policy').$type<ReleasePolicy>().notNull().default('on-release'),
+    showAnswerKeys: boolean('show_answer_keys').notNull().default(false),
     codingWorkspace: jsonb('coding_workspace').$type<CodingWorkspace>().notNull(),
     aiSettings: jsonb('ai_settings').$type<StoredAiSettings>().notNull(),
     /** AES-256-GCM ciphertext of the creator's provider key (@exam/server-kit/crypto). */

@@ -26,6 +26,22 @@ const badBodies: [string, Record<string, unknown>, string][] = [
   ['an unknown workspace type', { codingWorkspace: { workspaceType: 'notepad' } }, 'codingWorkspace.workspaceType'],
   ['an assistance level above 10', { aiSettings: { courseAssistanceLevel: 11 } }, 'aiSettings.courseAssistanceLevel'],
   ['isLive of the wrong type', { isLive: 'yes' }, 'isLive'],
+  ['a question worth 0 points', { questions: [mcq({ points: 0 })] }, 'questions.0.points'],
+  ['points with three decimals', { questions: [mcq({ points: 1.005 })] }, 'questions.0.points'],
+  [
+    'a multiple-answer key that is not an option',
+    { questions: [mcq({ multipleAnswers: true, correctAnswers: ['A', 'Z'] })] },
+    'questions.0.correctAnswers.1',
+  ],
+  [
+    'a rubric worth more than its question',
+    {
+      questions: [{ id: 'f1', type: 'file-upload', title: 'Report', points: 2, rubricId: 'r1' }],
+      rubrics: [{ id: 'r1', title: 'Report', criteria: [{ id: 'c1', description: 'All of it', points: 3 }] }],
+    },
+    'questions.0.rubricId',
+  ],
+  ['an unknown release policy', { releasePolicy: 'sometimes' }, 'releasePolicy'],
   ['two questions with one id', { questions: [mcq({ id: 'same' }), mcq({ id: 'same' })] }, 'questions.1.id'],
   [
     'a course material that does not exist',

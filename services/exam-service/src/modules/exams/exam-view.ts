@@ -1,4 +1,4 @@
-import type { CourseMaterial, Exam } from '@exam/domain/exam';
+import { QuestionSchema, type CourseMaterial, type Exam } from '@exam/domain/exam';
 import type { ExamRow } from './exams.repository.ts';
 
 /**
@@ -17,7 +17,11 @@ export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
     timerEnabled: row.timerEnabled,
     timerMinutes: row.timerMinutes,
     fullScreenEnabled: row.fullScreenEnabled,
-    questions: row.questions,
+    // Parsed so questions stored before a field existed read with its default (e.g. 1 point each).
+    questions: row.questions.map((q) => QuestionSchema.parse(q)),
+    rubrics: row.rubrics,
+    releasePolicy: row.releasePolicy,
+    showAnswerKeys: row.showAnswerKeys,
     codingWorkspace: row.codingWorkspace,
     aiSettings: {
       ...ai,

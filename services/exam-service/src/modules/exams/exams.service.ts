@@ -1,5 +1,12 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { AiSettingsInput, CreateExam, Exam, UpdateExam } from '@exam/domain/exam';
+import {
+  QuestionSchema,
+  rubricIssues,
+  type AiSettingsInput,
+  type CreateExam,
+  type Exam,
+  type UpdateExam,
+} from '@exam/domain/exam';
 import { encryptSecret } from '@exam/server-kit/crypto';
 import type { StoredAiSettings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -84,6 +91,19 @@ export function createExamsService(
     async update(ownerId: string, id: string, input: UpdateExam): Promise<Exam> {
       const current = await getRow(ownerId, id);
       if (input.questions) assertUniqueQuestionIds(input.questions);
+      // A partial update may change questions or rubrics alone: check them against what the other one is.
+      if (input.questions || input.rubrics) {
+        const questions = input.questions ?? current.questions.map((q) => QuestionSchema.parse(q));
+        const issues = rubricIssues(questions, input.rubrics ?? current.rubrics);
+        if (issues.length) {
+          const first = issues[0]!;
+          throw new AppError(
+            ErrorCode.VALIDATION,
+            `${first.path.join('.')}: ${first.message}`,
+            issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+          );
+        }
+      }
       const now = deps.clock.now();
       const { aiSettings, isDraft, isLive, ...fields } = input;
       const patch: ExamPatch = {
