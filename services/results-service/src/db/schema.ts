@@ -2,18 +2,22 @@ import type { WorkspaceFile } from '@exam/domain/internal';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  boolean,
+  check,
   customType,
   index,
   integer,
   jsonb,
+  numeric,
   pgSchema,
   primaryKey,
   text,
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { ExamSnapshot, StoredGrade } from '../grading/snapshot.ts';
+import type { ResultStatus } from '@exam/domain/grading';
+import type { GradeHistoryEntry } from '@exam/domain/result';
+import type { StoredGrade } from '../grading/score.ts';
+import { parseSnapshot, type ExamSnapshot } from '../grading/snapshot.ts';
 
 /** Everything results-service owns lives in its own PostgreSQL schema. */
 export const resultsServiceSchema = pgSchema('results_service');
@@ -23,6 +27,19 @@ const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => Buffer.from(value),
 });
+
+/**
+ * The exam snapshot, parsed on read: snapshots stored before a field of the exam existed come back with
+ * its default (docs/product.md#sitting-an-exam), so no caller ever sees a question without points.
+ */
+const snapshotJson = customType<{ data: ExamSnapshot; driverData: unknown }>({
+  dataType: () => 'jsonb',
+  toDriver: (value) => JSON.stringify(value),
+  fromDriver: (value) => parseSnapshot(typeof value === 'string' ? JSON.parse(value) : value),
+});
+
+/** Points with hundredths exact (question points have at most two decimals; totals are summed in hundredths). */
+const points = (name: string) => numeric(name, { precision: 12, scale: 2, mode: 'number' });
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -40,7 +57,7 @@ export const attempts = resultsServiceSchema.table(
     submittedAt: at('submitted_at'),
     resultId: text('result_id'),
     /** The exam as it was at start (answer keys included), so later edits never change this attempt's grading. */
-    examSnapshot: jsonb('exam_snapshot').$type<ExamSnapshot>().notNull(),
+    examSnapshot: snapshotJson('exam_snapshot').notNull(),
     /** Copied out of the snapshot so the answer upsert can bound-check without reading the JSON. */
     questionCount: integer('question_count').notNull(),
     /**
@@ -112,11 +129,18 @@ export const results = resultsServiceSchema.table(
     studentId: text('student_id').notNull(),
     totalQuestions: integer('total_questions').notNull(),
     answeredCount: integer('answered_count').notNull(),
-    correctCount: integer('correct_count').notNull(),
-    gradedCount: integer('graded_count').notNull(),
-    score: integer('score'),
-    isGraded: boolean('is_graded').notNull(),
+    /**
+     * Points earned, points possible, status and questions waiting for a grader, all from
+     * grading/score.ts's scoreAttempt. The percentage is never stored: score / max_score × 100.
+     */
+    score: points('score').notNull(),
+    maxScore: points('max_score').notNull(),
+    status: text('status').$type<ResultStatus>().notNull(),
+    pendingCount: integer('pending_count').notNull(),
+    /** When status last left 'pending'; null while pending. */
     gradedAt: at('graded_at'),
+    /** Set while the candidate may see the result (exams whose releasePolicy is 'on-release'). */
+    releasedAt: at('released_at'),
     timeSpent: integer('time_spent').notNull(),
     startedAt: at('started_at').notNull(),
     completedAt: at('completed_at').notNull(),
@@ -132,5 +156,30 @@ export const results = resultsServiceSchema.table(
     index('results_owner_idx').on(t.ownerId, t.completedAt, t.id),
     index('results_owner_exam_idx').on(t.ownerId, t.examId, t.completedAt, t.id),
     index('results_exam_idx').on(t.examId),
+    check('results_status_known', sql`${t.status} in ('pending', 'graded', 'released')`),
+  ],
+);
+
+/**
+ * Every change of a grade, a release or an unrelease, kept forever: rows are only ever inserted (a trigger
+ * refuses updates and deletes; see the migration that creates it).
+ */
+export const gradeHistory = resultsServiceSchema.table(
+  'grade_history',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    resultId: text('result_id').notNull(),
+    at: at('at').notNull(),
+    /** The creator's e-mail. */
+    by: text('by').notNull(),
+    kind: text('kind').$type<GradeHistoryEntry['kind']>().notNull(),
+    /** null for a change of the whole result (release, unrelease). */
+    questionIndex: integer('question_index'),
+    before: jsonb('before').$type<GradeHistoryEntry['before']>(),
+    after: jsonb('after').$type<GradeHistoryEntry['after']>(),
+  },
+  (t) => [
+    index('grade_history_result_idx').on(t.resultId, t.id),
+    check('grade_history_kind_known', sql`${t.kind} in ('grade', 'regrade', 'release', 'unrelease')`),
   ],
 );

@@ -1,10 +1,12 @@
-import { CodingWorkspaceSchema, QuestionSchema } from '@exam/domain/exam';
+import { CodingWorkspaceSchema, QuestionSchema, ReleasePolicySchema, RubricSchema } from '@exam/domain/exam';
 import type { InternalExam } from '@exam/domain/internal';
-import { scorePercent } from '@exam/domain/result';
-import { autoScore, isAnswered } from '@exam/domain/scoring';
 import { z } from 'zod';
 
-/** What an attempt keeps of its exam at start: enough to grade and to show the result later. */
+/**
+ * What an attempt keeps of its exam at start: enough to grade and to show the result later. Stored as
+ * JSON and parsed on every read, so snapshots kept before a field existed read with its default
+ * (questions worth 1 point, no rubrics, results shown on release, keys hidden).
+ */
 export const ExamSnapshotSchema = z.object({
   title: z.string(),
   ownerId: z.string(),
@@ -12,6 +14,9 @@ export const ExamSnapshotSchema = z.object({
   timerMinutes: z.number(),
   questions: z.array(QuestionSchema),
   codingWorkspace: CodingWorkspaceSchema,
+  rubrics: z.array(RubricSchema).default([]),
+  releasePolicy: ReleasePolicySchema.default('on-release'),
+  showAnswerKeys: z.boolean().default(false),
   /** What the candidate reads around the questions. Attempts started before these were kept lack them. */
   description: z.string().optional(),
   header: z.string().optional(),
@@ -20,8 +25,9 @@ export const ExamSnapshotSchema = z.object({
 });
 export type ExamSnapshot = z.infer<typeof ExamSnapshotSchema>;
 
-/** One question's answer as submitted and its grade, stored with the result. */
-export type StoredGrade = { answer: string | null; isCorrect: boolean | null; isGraded: boolean; feedback: string };
+export function parseSnapshot(stored: unknown): ExamSnapshot {
+  return ExamSnapshotSchema.parse(stored);
+}
 
 export function toSnapshot(exam: InternalExam): ExamSnapshot {
   return {
@@ -31,6 +37,9 @@ export function toSnapshot(exam: InternalExam): ExamSnapshot {
     timerMinutes: exam.timerMinutes,
     questions: exam.questions,
     codingWorkspace: exam.codingWorkspace,
+    rubrics: exam.rubrics,
+    releasePolicy: exam.releasePolicy,
+    showAnswerKeys: exam.showAnswerKeys,
     description: exam.description,
     header: exam.header,
     rules: exam.rules,
@@ -38,22 +47,32 @@ export function toSnapshot(exam: InternalExam): ExamSnapshot {
   };
 }
 
-export type GradeTotals = { correctCount: number; gradedCount: number; isGraded: boolean; score: number | null };
-
-export function totalsOf(grades: StoredGrade[]): GradeTotals {
-  const gradedCount = grades.filter((g) => g.isGraded).length;
-  const correctCount = grades.filter((g) => g.isGraded && g.isCorrect === true).length;
-  const isGraded = gradedCount === grades.length;
-  return { correctCount, gradedCount, isGraded, score: isGraded ? scorePercent(correctCount, grades.length) : null };
-}
-
-/** Scores saved answers against the snapshot's answer keys; file and coding answers wait for a grader. */
-export function gradeSubmission(snapshot: ExamSnapshot, saved: Map<number, string>) {
-  const grades: StoredGrade[] = snapshot.questions.map((question, index) => {
-    const answer = saved.get(index);
-    const isCorrect = autoScore(question, answer);
-    return { answer: answer ?? null, isCorrect: isCorrect ?? null, isGraded: isCorrect !== undefined, feedback: '' };
+/**
+ * The snapshot with the scoring fields of every question the current exam still has (matched by id:
+ * points, keys, scoring rule, matching and rubric) and the exam's rubrics. The wording and options stay as
+ * the candidate saw them; questions the exam no longer has keep their snapshot keys.
+ */
+export function withCurrentKeys(
+  snapshot: ExamSnapshot,
+  exam: Pick<InternalExam, 'questions' | 'rubrics'>,
+): ExamSnapshot {
+  const current = new Map(exam.questions.map((q) => [q.id, q]));
+  const questions = snapshot.questions.map((q) => {
+    const now = current.get(q.id);
+    if (!now) return q;
+    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- dropped: the current key replaces it, or there is none
+    const { correctAnswer, ...wording } = q;
+    return {
+      ...wording,
+      points: now.points,
+      ...(now.correctAnswer !== undefined ? { correctAnswer: now.correctAnswer } : {}),
+      correctAnswers: now.correctAnswers,
+      multipleAnswers: now.multipleAnswers,
+      scoring: now.scoring,
+      acceptedAnswers: now.acceptedAnswers,
+      matching: now.matching,
+      rubricId: now.rubricId,
+    };
   });
-  const answeredCount = snapshot.questions.filter((_q, index) => isAnswered(saved.get(index))).length;
-  return { grades, answeredCount, ...totalsOf(grades) };
+  return { ...snapshot, questions, rubrics: exam.rubrics };
 }

@@ -1,0 +1,101 @@
+import type { Question } from '@exam/domain/exam';
+import { decodeChoices, scoreResult, type ManualMark, type ResultStatus } from '@exam/domain/grading';
+import type { ExamSnapshot } from './snapshot.ts';
+
+/**
+ * One question of a result as stored: the answer as submitted and where its points stand. Every score a
+ * screen shows is computed from these by scoreAttempt (@exam/domain/grading's scoreResult underneath).
+ */
+export type StoredGrade = {
+  answer: string | null;
+  /** null while the question waits for a grader. */
+  points: number | null;
+  /** The key decided the points. */
+  autoScored: boolean;
+  /** The grader's feedback; kept when the grader's mark is removed. */
+  feedback: string;
+  /** Rubric criteria the grader ticked. */
+  criteria: string[];
+  /** The points are the grader's: a regrade never changes them. */
+  manual: boolean;
+};
+
+/** What a result row keeps of its score; the percentage is always derived (percentageOf). */
+export type ResultTotals = { score: number; maxScore: number; status: ResultStatus; pendingCount: number };
+
+/** score / maxScore × 100, unrounded; 0 for a result worth no points. */
+export function percentageOf(score: number, maxScore: number): number {
+  return maxScore > 0 ? (score / maxScore) * 100 : 0;
+}
+
+/** The grader's marks among stored grades, as scoreResult takes them. */
+export function manualMarks(grades: ReadonlyArray<StoredGrade | undefined>): Map<number, ManualMark> {
+  const marks = new Map<number, ManualMark>();
+  grades.forEach((g, i) => {
+    if (g?.manual && g.points !== null) marks.set(i, { points: g.points, feedback: g.feedback, criteria: g.criteria });
+  });
+  return marks;
+}
+
+/**
+ * Scores the answers against the snapshot, keeping the grader's marks (and feedback) of `previous`.
+ * The one path by which submission, grading, regrade and release compute a result's score and status.
+ */
+export function scoreAttempt(
+  snapshot: Pick<ExamSnapshot, 'questions'>,
+  answers: ReadonlyArray<string | null | undefined>,
+  previous: ReadonlyArray<StoredGrade | undefined>,
+  opts: { released: boolean },
+): { grades: StoredGrade[]; totals: ResultTotals } {
+  const marks = manualMarks(previous);
+  const scored = scoreResult(
+    snapshot.questions,
+    snapshot.questions.map((_q, i) => answers[i] ?? undefined),
+    marks,
+    opts,
+  );
+  const grades = scored.questions.map((q, i) => ({
+    answer: answers[i] ?? null,
+    points: q.points,
+    autoScored: q.autoScored,
+    feedback: marks.has(i) ? q.feedback : (previous[i]?.feedback ?? ''),
+    criteria: q.criteria,
+    manual: marks.has(i),
+  }));
+  return {
+    grades,
+    totals: {
+      score: scored.score,
+      maxScore: scored.maxScore,
+      status: scored.status,
+      pendingCount: grades.filter((g) => g.points === null).length,
+    },
+  };
+}
+
+/** Whether the candidate gave an answer: a multiple-answer MCQ counts once a box is ticked. */
+export function isAnswered(q: Pick<Question, 'type' | 'multipleAnswers'>, answer: string | null | undefined): boolean {
+  if (answer === null || answer === undefined || answer.trim() === '') return false;
+  return q.type === 'mcq' && q.multipleAnswers ? decodeChoices(answer).length > 0 : true;
+}
+
+/** Scores a submission: the saved answers against the snapshot's keys; the rest waits for a grader. */
+export function gradeSubmission(snapshot: ExamSnapshot, saved: ReadonlyMap<number, string>) {
+  const answers = snapshot.questions.map((_q, i) => saved.get(i));
+  const { grades, totals } = scoreAttempt(snapshot, answers, [], { released: false });
+  const answeredCount = snapshot.questions.filter((q, i) => isAnswered(q, answers[i])).length;
+  return { grades, answeredCount, ...totals };
+}
+
+/** The key as people read it: the correct option(s), or the accepted answers joined by ' | '; null without one. */
+export function answerKeyText(q: Question): string | null {
+  if (q.type === 'mcq') {
+    if (q.multipleAnswers) return q.correctAnswers.length ? q.correctAnswers.join(' | ') : null;
+    return q.correctAnswer || null;
+  }
+  if (q.type === 'short-answer') {
+    const accepted = q.acceptedAnswers.filter((a) => a.trim() !== '');
+    return accepted.length ? accepted.join(' | ') : null;
+  }
+  return null;
+}
