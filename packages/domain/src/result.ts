@@ -193,6 +193,13 @@ export type RegradeReport = z.infer<typeof RegradeReportSchema>;
 
 /** POST /api/results/{id}/release body, and /api/exams/{id}/release for every graded result of an exam. */
 export const ReleaseSchema = z.object({ released: z.boolean() });
+/** POST /api/exams/{id}/release answer: results whose release changed, and results skipped as still pending. */
+export const ExamReleaseReportSchema = z.object({
+  released: z.boolean(),
+  changed: z.number().int(),
+  pending: z.number().int(),
+});
+export type ExamReleaseReport = z.infer<typeof ExamReleaseReportSchema>;
 
 /** GET /api/attempts/{id}/result: the candidate's own released result; keys only if the exam shows them. */
 export const CandidateResultSchema = z.object({

@@ -8,6 +8,10 @@ import { createInsightsRepository } from './modules/insights/insights.repository
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { createInsightsService } from './modules/insights/insights.service.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
+import { gradingRoutes } from './modules/results/grading.routes.ts';
+import { createGradingService } from './modules/results/grading.service.ts';
+import { createRegradeService } from './modules/results/regrade.service.ts';
+import { createResultWritesRepository } from './modules/results/result-writes.repository.ts';
 import { createResultsRepository } from './modules/results/results.repository.ts';
 import { resultsRoutes } from './modules/results/results.routes.ts';
 import { createResultsService } from './modules/results/results.service.ts';
@@ -33,11 +37,15 @@ export async function buildApp(config: Config, deps: Deps) {
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
   });
   const results = createResultsService(createResultsRepository(deps.database), deps);
+  const resultWrites = createResultWritesRepository(deps.database);
+  const grading = createGradingService(resultWrites, deps);
+  const regrade = createRegradeService(resultWrites, deps);
   const insights = createInsightsService(createInsightsRepository(deps.database), deps, app.log);
   app.decorate('finalizeExpired', () => attempts.finalizeExpired());
 
   await app.register(attemptsRoutes(attempts, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }));
   await app.register(resultsRoutes(results));
+  await app.register(gradingRoutes({ results, grading, regrade }));
   await app.register(internalRoutes(attempts, deps));
   await app.register(insightsRoutes(insights, { serverTiming: config.INSIGHTS_SERVER_TIMING }));
 

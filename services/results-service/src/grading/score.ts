@@ -99,3 +99,24 @@ export function answerKeyText(q: Question): string | null {
   }
   return null;
 }
+
+/** The parts of a result row that follow its score. */
+export type ResultState = ResultTotals & { gradedAt: Date | null; releasedAt: Date | null };
+
+/**
+ * A result's state after a re-score (grading, regrade): gradedAt is stamped when the result stops being
+ * pending and cleared when it becomes pending again; a result that becomes pending is no longer released,
+ * since a candidate is never shown a score that is still moving.
+ */
+export function nextResultState(
+  current: Pick<ResultState, 'status' | 'gradedAt' | 'releasedAt'>,
+  totals: ResultTotals,
+  now: Date,
+): ResultState {
+  if (totals.status === 'pending') return { ...totals, gradedAt: null, releasedAt: null };
+  return {
+    ...totals,
+    gradedAt: current.status === 'pending' || !current.gradedAt ? now : current.gradedAt,
+    releasedAt: current.releasedAt,
+  };
+}

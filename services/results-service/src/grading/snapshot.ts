@@ -60,8 +60,8 @@ export function withCurrentKeys(
   const questions = snapshot.questions.map((q) => {
     const now = current.get(q.id);
     if (!now) return q;
-    // eslint-disable-next-line @typescript-eslint/no-unused-vars -- dropped: the current key replaces it, or there is none
-    const { correctAnswer, ...wording } = q;
+    // The snapshot's single-answer key goes: the current one replaces it, or there is none.
+    const { correctAnswer: _replaced, ...wording } = q;
     return {
       ...wording,
       points: now.points,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { StartAttemptResponse } from '@exam/domain/attempt';
+import type { ResultStatus } from '@exam/domain/grading';
 import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
@@ -67,8 +68,10 @@ export type ResultFixture = {
   userName?: string;
   studentId?: string;
   completedAt: Date;
-  isGraded?: boolean;
-  score?: number | null;
+  /** 'pending' unless given. */
+  status?: ResultStatus;
+  score?: number;
+  maxScore?: number;
 };
 
 /**
@@ -78,7 +81,7 @@ export type ResultFixture = {
 export async function insertResults(app: TestApp, fixtures: ResultFixture[]): Promise<string[]> {
   const rows = fixtures.map((f) => {
     const id = randomUUID();
-    const graded = f.isGraded ?? false;
+    const status = f.status ?? 'pending';
     return {
       id,
       attemptId: `attempt-${id}`,
@@ -89,11 +92,12 @@ export async function insertResults(app: TestApp, fixtures: ResultFixture[]): Pr
       studentId: f.studentId ?? `S-${id.slice(0, 8)}`,
       totalQuestions: 2,
       answeredCount: 2,
-      correctCount: graded ? 1 : 0,
-      gradedCount: graded ? 2 : 0,
-      score: graded ? (f.score ?? 50) : null,
-      isGraded: graded,
-      gradedAt: graded ? f.completedAt : null,
+      score: f.score ?? 1,
+      maxScore: f.maxScore ?? 2,
+      status,
+      pendingCount: status === 'pending' ? 1 : 0,
+      gradedAt: status === 'pending' ? null : f.completedAt,
+      releasedAt: status === 'released' ? f.completedAt : null,
       timeSpent: 60,
       startedAt: new Date(f.completedAt.getTime() - 60_000),
       completedAt: f.completedAt,

@@ -1,4 +1,4 @@
-import { PublicExamSchema, type PublicExam } from '@exam/domain/exam';
+import { PublicExamSchema, QuestionSchema, type PublicExam } from '@exam/domain/exam';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attempts } from '../../db/schema.ts';
@@ -39,15 +39,12 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
       rules: 'Changed',
       fullScreenEnabled: false,
       questions: [
-        {
+        QuestionSchema.parse({
           id: 'new',
           type: 'short-answer',
           title: 'A new first question',
-          content: '',
-          topic: '',
-          options: [],
           acceptedAnswers: ['x'],
-        },
+        }),
         ...exam.questions.slice(0, 2),
       ],
     });

@@ -15,7 +15,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { NEEDS_FILES, type AttemptRow, type AttemptsRepository } from './attempts.repository.ts';
 import { candidateView } from '../../grading/candidate-view.ts';
-import { gradeSubmission, toSnapshot } from '../../grading/snapshot.ts';
+import { gradeSubmission } from '../../grading/score.ts';
+import { toSnapshot } from '../../grading/snapshot.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
 
@@ -68,11 +69,12 @@ export function createAttemptsService(
       studentId: locked.studentId,
       totalQuestions: graded.grades.length,
       answeredCount: graded.answeredCount,
-      correctCount: graded.correctCount,
-      gradedCount: graded.gradedCount,
       score: graded.score,
-      isGraded: graded.isGraded,
-      gradedAt: graded.isGraded ? completedAt : null,
+      maxScore: graded.maxScore,
+      status: graded.status,
+      pendingCount: graded.pendingCount,
+      gradedAt: graded.status === 'pending' ? null : completedAt,
+      releasedAt: null,
       timeSpent: Math.max(0, Math.round((completedAt.getTime() - locked.startedAt.getTime()) / 1000)),
       startedAt: locked.startedAt,
       completedAt,

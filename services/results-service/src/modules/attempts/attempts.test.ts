@@ -233,10 +233,10 @@ describe('attempts', () => {
       studentId: 's',
       totalQuestions: 4,
       answeredCount: 1,
-      correctCount: 0,
-      gradedCount: 2,
-      score: null,
-      isGraded: false,
+      score: 0,
+      maxScore: 4,
+      status: 'pending' as const,
+      pendingCount: 2,
       gradedAt: null,
       timeSpent: 1,
       startedAt: clock.now(),
@@ -251,7 +251,7 @@ describe('attempts', () => {
     const detail = (
       await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
     ).json();
-    expect(detail.questionAnswers[0]).toMatchObject({ answer: CANARY, isCorrect: true });
+    expect(detail.questionAnswers[0]).toMatchObject({ answer: CANARY, points: 1, autoScored: true });
   });
 
   it('ignores a score forged in the submit body and scores on the server', async () => {
@@ -265,11 +265,11 @@ describe('attempts', () => {
       url: `/api/results/${response.json().resultId}`,
       headers: creatorHeaders(app, exam.ownerId),
     });
-    expect(detail.json()).toMatchObject({ correctCount: 0, score: null, isGraded: false });
-    expect(detail.json().questionAnswers[0]).toMatchObject({ answer: 'Nucleus', isCorrect: false, isGraded: true });
+    expect(detail.json()).toMatchObject({ score: 0, maxScore: 4, status: 'pending', isGraded: false });
+    expect(detail.json().questionAnswers[0]).toMatchObject({ answer: 'Nucleus', points: 0, isGraded: true });
   });
 
-  it('scores MCQ by exact option and short answers case- and space-insensitively', async () => {
+  it('scores MCQ by exact option and short answers case-insensitively with spaces collapsed', async () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);
     await save(attempt, 0, CANARY, 1);
@@ -278,20 +278,17 @@ describe('attempts', () => {
     const detail = (
       await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
     ).json();
-    expect(detail.questionAnswers.map((q: { isCorrect: boolean | null }) => q.isCorrect)).toEqual([
-      true,
-      true,
-      null,
-      null,
-    ]);
+    expect(detail.questionAnswers.map((q: { points: number | null }) => q.points)).toEqual([1, 1, null, null]);
     expect(detail.questionAnswers[2].answer).toBe('No answer provided');
     expect(detail).toMatchObject({
-      correctCount: 2,
-      gradedCount: 2,
+      score: 2,
+      maxScore: 4,
+      percentage: 50,
+      status: 'pending',
+      pendingCount: 2,
       answeredCount: 2,
       totalQuestions: 4,
       isGraded: false,
-      score: null,
     });
   });
 
@@ -307,7 +304,7 @@ describe('attempts', () => {
     const detail = (
       await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
     ).json();
-    expect(detail.questionAnswers[0].isCorrect).toBe(true);
+    expect(detail.questionAnswers[0].points).toBe(1);
   });
 
   it('records events with the server time and the client time', async () => {

@@ -68,7 +68,7 @@ describe('finalizer', () => {
         headers: creatorHeaders(app, exam.ownerId),
       })
     ).json();
-    expect(detail).toMatchObject({ answeredCount: 2, correctCount: 2, totalQuestions: 4 });
+    expect(detail).toMatchObject({ answeredCount: 2, score: 2, maxScore: 4, totalQuestions: 4 });
 
     const repeat = await app.inject({
       method: 'POST',

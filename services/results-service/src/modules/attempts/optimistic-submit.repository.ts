@@ -1,4 +1,5 @@
 import { rawQuery } from '../../db/rows.ts';
+import { parseSnapshot } from '../../grading/snapshot.ts';
 import type { AttemptRow, NewResultRow, ResultsDb } from './attempt-rows.ts';
 
 const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
@@ -16,7 +17,7 @@ type SubmitReadRow = {
   name: string;
   student_id: string;
   result_id: string | null;
-  exam_snapshot: AttemptRow['examSnapshot'];
+  exam_snapshot: unknown;
   question_count: number;
   answers_version: number;
   started_ms: number;
@@ -34,9 +35,9 @@ const COMMIT_SUBMISSION = `
     returning id
   )
   insert into results_service.results (id, attempt_id, exam_id, owner_id, exam_title, user_name, student_id,
-    total_questions, answered_count, correct_count, graded_count, score, is_graded, graded_at, time_spent,
+    total_questions, answered_count, score, max_score, status, pending_count, graded_at, time_spent,
     started_at, completed_at, grades, workspace_files, created_at, updated_at)
-  select $3, id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::int, $14, $15::timestamptz, $16,
+  select $3, id, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13, $14::int, $15::timestamptz, $16,
     $17::timestamptz, $18::timestamptz, $19::jsonb, $20::jsonb, $21::timestamptz, $22::timestamptz
   from claimed
   returning id`;
@@ -83,7 +84,7 @@ function toAttemptRow(row: SubmitReadRow): AttemptRow {
     deadline: row.deadline_ms === null ? null : new Date(row.deadline_ms),
     submittedAt: row.submitted_ms === null ? null : new Date(row.submitted_ms),
     resultId: row.result_id,
-    examSnapshot: row.exam_snapshot,
+    examSnapshot: parseSnapshot(row.exam_snapshot),
     questionCount: row.question_count,
     answersVersion: row.answers_version,
   };
@@ -103,10 +104,10 @@ function commitParams(row: NewResultRow & { id: string }, answersVersion: number
     row.studentId,
     row.totalQuestions,
     row.answeredCount,
-    row.correctCount,
-    row.gradedCount,
-    row.score ?? null,
-    row.isGraded,
+    row.score,
+    row.maxScore,
+    row.status,
+    row.pendingCount,
     iso(row.gradedAt),
     row.timeSpent,
     iso(row.startedAt),

@@ -20,7 +20,7 @@ export function createInsightsRepository({ db }: ResultsDatabase) {
             id: results.id,
             userName: results.userName,
             studentId: results.studentId,
-            isGraded: results.isGraded,
+            status: results.status,
             startedAt: results.startedAt,
             completedAt: results.completedAt,
             grades: results.grades,

@@ -3,7 +3,7 @@ import type { Question } from '@exam/domain/exam';
 import type { InsightsReport } from '@exam/domain/insights';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
 import type { AttemptTranscript, Deps } from '../../deps.ts';
-import type { StoredGrade } from '../../grading/snapshot.ts';
+import type { StoredGrade } from '../../grading/score.ts';
 import type { InsightsRepository } from './insights.repository.ts';
 
 type Logger = { warn(obj: object, msg: string): void };
@@ -12,10 +12,16 @@ type Logger = { warn(obj: object, msg: string): void };
 export type ReportTimer = { time: PhaseTimer; timeAsync<T>(phase: string, run: () => Promise<T>): Promise<T> };
 const untimed: ReportTimer = { time: (_phase, run) => run(), timeAsync: (_phase, run) => run() };
 
-/** A question's mark: 1 graded correct, 0 graded wrong, null while it waits for a grader. */
-export function markOf(grade: StoredGrade | undefined): 0 | 1 | null {
-  if (!grade?.isGraded) return null;
-  return grade.isCorrect === true ? 1 : 0;
+/**
+ * A question's mark for @exam/psychometrics, whose items are each worth 1: the share of the question's
+ * points earned (0–1, so partial credit and rubric points keep their weight in the classical statistics;
+ * its Rasch fit counts a mark of at least one half as right). null while the question waits for a grader:
+ * a pending answer is missing, never wrong.
+ */
+export function markOf(grade: StoredGrade | undefined, maxPoints: number): number | null {
+  if (!grade || grade.points === null) return null;
+  if (maxPoints <= 0) return null;
+  return Math.min(1, Math.max(0, grade.points / maxPoints));
 }
 
 export function createInsightsService(
@@ -69,7 +75,7 @@ export function createInsightsService(
           (a, b) =>
             a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id),
         );
-      const graded = submitted.filter((s) => s.result.isGraded).length;
+      const graded = submitted.filter((s) => s.result.status !== 'pending').length;
       const transcripts =
         submitted.length > 0
           ? await timer.timeAsync('transcripts', () => transcriptsOf(examId))
@@ -102,7 +108,7 @@ export function createInsightsService(
           studentId: result.studentId,
           startedAt: result.startedAt,
           completedAt: result.completedAt,
-          marks: questions.map((_q, i) => markOf(result.grades[i])),
+          marks: questions.map((q, i) => markOf(result.grades[i], q.points)),
           answers: questions.map((_q, i) => result.grades[i]?.answer ?? null),
           events: (eventsByAttempt.get(attemptId) ?? []).map((e) => ({ type: e.type, at: e.at })),
           chat: (transcripts.byAttempt.get(attemptId)?.messages ?? []).map((m) => ({

@@ -89,7 +89,7 @@ describe('GET /api/exams/{examId}/insights', () => {
         method: 'PATCH',
         url: `/api/results/${resultId}`,
         headers: owner,
-        payload: { grading: [{ questionIndex: 3, isGraded: true, isCorrect }] },
+        payload: { grading: [{ questionIndex: 3, points: isCorrect ? 1 : 0 }] },
       });
     expect((await grade(a.resultId, true)).statusCode).toBe(200);
     expect((await grade(b.resultId, false)).statusCode).toBe(200);

@@ -1,4 +1,5 @@
-import type { StoredGrade } from '../../grading/snapshot.ts';
+import type { ResultStatus } from '@exam/domain/grading';
+import { percentageOf, type StoredGrade } from '../../grading/score.ts';
 
 export type CsvCandidate = {
   userName: string;
@@ -7,7 +8,9 @@ export type CsvCandidate = {
   completedAt: Date;
   timeSpent: number;
   grades: StoredGrade[];
-  score: number | null;
+  score: number;
+  maxScore: number;
+  status: ResultStatus;
   focusLost: number;
   blockedPastes: number;
   fullscreenExits: number;
@@ -24,10 +27,17 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** 1 for correct, 0 for graded incorrect, blank while a grader has not decided. */
-const mark = (grade: StoredGrade | undefined) => (grade?.isGraded ? (grade.isCorrect === true ? 1 : 0) : null);
+/** Points to the hundredth, as formatPoints shows them; blank while a grader has not decided. */
+const hundredths = (n: number) => Math.round(n * 100) / 100;
+const points = (grade: StoredGrade | undefined) =>
+  grade === undefined || grade.points === null ? null : hundredths(grade.points);
+/** One decimal, as formatPercentage rounds it (without the % sign, so spreadsheets read a number). */
+const percentage = (c: CsvCandidate) => Math.round(percentageOf(c.score, c.maxScore) * 10) / 10;
 
-/** One row per submitted candidate; lines end with CRLF as RFC 4180 specifies. */
+/**
+ * One row per submitted candidate: each question's points, then the score, maximum, percentage and status
+ * as every screen shows them. Lines end with CRLF as RFC 4180 specifies.
+ */
 export function resultsCsv(candidates: CsvCandidate[], questionCount: number): string {
   const questions = Array.from({ length: questionCount }, (_v, i) => `q${i + 1}`);
   const header = [
@@ -38,6 +48,9 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
     'timeSpent',
     ...questions,
     'score',
+    'maxScore',
+    'percentage',
+    'status',
     'focusLost',
     'blockedPastes',
     'fullscreenExits',
@@ -49,8 +62,11 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
       c.startedAt.toISOString(),
       c.completedAt.toISOString(),
       c.timeSpent,
-      ...questions.map((_q, i) => mark(c.grades[i])),
-      c.score,
+      ...questions.map((_q, i) => points(c.grades[i])),
+      hundredths(c.score),
+      hundredths(c.maxScore),
+      percentage(c),
+      c.status,
       c.focusLost,
       c.blockedPastes,
       c.fullscreenExits,

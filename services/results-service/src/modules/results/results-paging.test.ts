@@ -182,7 +182,7 @@ describe('GET /api/results paging', () => {
         examTitle: 'Algebra',
         userName: 'Ada',
         studentId: 'S-1',
-        isGraded: true,
+        status: 'graded',
       },
       {
         ownerId: owner,
@@ -199,7 +199,7 @@ describe('GET /api/results paging', () => {
         examTitle: 'Biology 100%',
         userName: 'Linus',
         studentId: 'S-3',
-        isGraded: true,
+        status: 'graded',
       },
       {
         ownerId: owner,

@@ -1,8 +1,7 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
-import { answerFiles, attempts, events, results } from '../../db/schema.ts';
-import type { StoredGrade } from '../../grading/snapshot.ts';
+import { answerFiles, attempts, events, gradeHistory, results } from '../../db/schema.ts';
 import type { ResultsCursor } from './results-cursor.ts';
 
 export type ResultRow = typeof results.$inferSelect;
@@ -14,12 +13,13 @@ const summaryColumns = {
   userName: results.userName,
   studentId: results.studentId,
   score: results.score,
-  correctCount: results.correctCount,
-  gradedCount: results.gradedCount,
+  maxScore: results.maxScore,
+  status: results.status,
+  pendingCount: results.pendingCount,
   totalQuestions: results.totalQuestions,
   answeredCount: results.answeredCount,
-  isGraded: results.isGraded,
   gradedAt: results.gradedAt,
+  releasedAt: results.releasedAt,
   timeSpent: results.timeSpent,
   startedAt: results.startedAt,
   completedAt: results.completedAt,
@@ -31,10 +31,12 @@ export type ResultsPageQuery = {
   after?: ResultsCursor;
   examId?: string;
   studentId?: string;
+  /** true: no question waits for a grader (status is not 'pending'); false: some does. */
   graded?: boolean;
   search?: string;
 };
 
+/** Reads of the owner's results; another creator's are never returned. */
 export function createResultsRepository({ db }: ResultsDatabase) {
   const owned = (id: string, ownerId: string) => and(eq(results.id, id), eq(results.ownerId, ownerId));
 
@@ -48,7 +50,8 @@ export function createResultsRepository({ db }: ResultsDatabase) {
       const conditions: SQL[] = [eq(results.ownerId, ownerId)];
       if (page.examId) conditions.push(eq(results.examId, page.examId));
       if (page.studentId) conditions.push(eq(results.studentId, page.studentId));
-      if (page.graded !== undefined) conditions.push(eq(results.isGraded, page.graded));
+      if (page.graded !== undefined)
+        conditions.push(page.graded ? ne(results.status, 'pending') : eq(results.status, 'pending'));
       if (page.search) {
         const pattern = `%${page.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         conditions.push(
@@ -104,21 +107,15 @@ export function createResultsRepository({ db }: ResultsDatabase) {
         .orderBy(asc(events.recordedAt), asc(events.id));
     },
 
-    /** Rewrites the grades under a row lock so two graders' saves apply one after the other. */
-    async updateGrades(
-      id: string,
-      ownerId: string,
-      apply: (row: ResultRow) => { grades: StoredGrade[] } & Partial<ResultRow>,
-    ): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const [row] = await tx.select().from(results).where(owned(id, ownerId)).for('update');
-        if (!row) return false;
-        await tx.update(results).set(apply(row)).where(eq(results.id, id));
-        return true;
-      });
+    /** The result's grade history, oldest first. */
+    historyOf(resultId: string) {
+      return db.select().from(gradeHistory).where(eq(gradeHistory.resultId, resultId)).orderBy(asc(gradeHistory.id));
     },
 
-    /** Per exam of the owner: candidates who started, submitted, were graded, and the mean graded score. */
+    /**
+     * Per exam of the owner: candidates who started, submitted, fully graded, still pending, and the mean
+     * percentage of the graded ones (unrounded; score / max_score × 100, 0 for an exam worth no points).
+     */
     examSummaries(ownerId: string) {
       return queryRows<{
         exam_id: string;
@@ -126,15 +123,18 @@ export function createResultsRepository({ db }: ResultsDatabase) {
         started: number;
         submitted: number;
         graded: number;
-        avg_score: string | null;
+        pending: number;
+        avg_percentage: number | null;
       }>(
         db,
         sql`select a.exam_id,
                    (array_agg(a.exam_snapshot->>'title' order by a.started_at desc))[1] as exam_title,
                    count(*)::int as started,
                    count(r.id)::int as submitted,
-                   (count(r.id) filter (where r.is_graded))::int as graded,
-                   round(avg(r.score) filter (where r.is_graded), 1)::text as avg_score
+                   (count(r.id) filter (where r.status <> 'pending'))::int as graded,
+                   (count(r.id) filter (where r.status = 'pending'))::int as pending,
+                   (avg(case when r.max_score > 0 then r.score * 100 / r.max_score else 0 end)
+                      filter (where r.status <> 'pending'))::float8 as avg_percentage
             from results_service.attempts a
             left join results_service.results r on r.attempt_id = a.id
             where a.owner_id = ${ownerId}

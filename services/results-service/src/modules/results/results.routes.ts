@@ -1,7 +1,6 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
 import {
   ExamResultsSummarySchema,
-  GradeResultSchema,
   ListResultsQuerySchema,
   ResultDetailSchema,
   ResultFileParamsSchema,
@@ -22,7 +21,7 @@ function contentDisposition(fileName: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-/** Creators read and grade the results of their own exams; another creator's look like they do not exist. */
+/** Creators read the results of their own exams; another creator's look like they do not exist. */
 export function resultsRoutes(service: ResultsService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -58,20 +57,6 @@ export function resultsRoutes(service: ResultsService) {
         },
       },
       async (request) => service.detail(request.params.id, creatorOf(request).sub),
-    );
-
-    app.patch(
-      '/api/results/:id',
-      {
-        ...guard,
-        schema: {
-          tags: ['results'],
-          params: ResultIdParamsSchema,
-          body: GradeResultSchema,
-          response: { 200: ResultDetailSchema, 400: ErrorBodySchema, ...errors },
-        },
-      },
-      async (request) => service.grade(request.params.id, creatorOf(request).sub, request.body.grading),
     );
 
     app.get(

@@ -1,91 +1,47 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { Question } from '@exam/domain/exam';
-import {
-  NO_ANSWER,
-  type ExamResultsSummary,
-  type GradingEntry,
-  type ListResultsQuery,
-  type QuestionAnswer,
-  type ResultDetail,
-  type ResultList,
-  type ResultSummary,
-} from '@exam/domain/result';
+import type { ExamResultsSummary, ListResultsQuery, ResultDetail, ResultList } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
-import { totalsOf, type ExamSnapshot } from '../../grading/snapshot.ts';
 import { resultsCsv } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
-import type { ResultSummaryRow, ResultsRepository } from './results.repository.ts';
+import type { ResultsRepository } from './results.repository.ts';
+import { toHistoryEntry, toQuestionAnswers, toSummary } from './result-views.ts';
 
-const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Result not found');
+export const resultNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Result not found');
 
-export function toSummary(row: ResultSummaryRow): ResultSummary {
+/** Another creator's exam looks exactly like one that does not exist. */
+export async function assertOwnsExam(deps: Pick<Deps, 'examSource'>, examId: string, ownerId: string) {
+  const exam = await deps.examSource.findExam(examId);
+  if (!exam || exam.ownerId !== ownerId) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+  return exam;
+}
+
+/** What creators read of their results; every figure comes from the stored score (grading/score.ts). */
+export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, 'examSource'>) {
   return {
-    id: row.id,
-    examId: row.examId,
-    examTitle: row.examTitle,
-    userName: row.userName,
-    studentId: row.studentId,
-    score: row.score,
-    correctCount: row.correctCount,
-    gradedCount: row.gradedCount,
-    totalQuestions: row.totalQuestions,
-    answeredCount: row.answeredCount,
-    isGraded: row.isGraded,
-    gradedAt: row.gradedAt?.toISOString() ?? null,
-    timeSpent: row.timeSpent,
-    startedAt: row.startedAt.toISOString(),
-    completedAt: row.completedAt.toISOString(),
-  };
-}
-
-/** What the creator sees as the key: the MCQ option, or a short answer's accepted answers. */
-function answerKey(q: Question): string | null {
-  if (q.type === 'mcq') return q.correctAnswer || null;
-  if (q.type === 'short-answer') return q.acceptedAnswers.length ? q.acceptedAnswers.join(' | ') : null;
-  return null;
-}
-
-export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, 'clock' | 'examSource'>) {
-  async function detail(id: string, ownerId: string): Promise<ResultDetail> {
-    const found = await repo.findForOwner(id, ownerId);
-    if (!found) throw notFound();
-    const { result, snapshot } = found;
-    const [files, eventRows] = await Promise.all([repo.filesOf(result.attemptId), repo.eventsOf(result.attemptId)]);
-    const fileAt = new Map(files.map((f) => [f.questionIndex, f]));
-    const questionAnswers: QuestionAnswer[] = (snapshot as ExamSnapshot).questions.map((q, index) => {
-      const grade = result.grades[index];
-      const file = fileAt.get(index);
+    async detail(id: string, ownerId: string): Promise<ResultDetail> {
+      const found = await repo.findForOwner(id, ownerId);
+      if (!found) throw resultNotFound();
+      const { result, snapshot } = found;
+      const [files, eventRows, history] = await Promise.all([
+        repo.filesOf(result.attemptId),
+        repo.eventsOf(result.attemptId),
+        repo.historyOf(result.id),
+      ]);
       return {
-        questionIndex: index,
-        question: q.title,
-        content: q.content,
-        questionType: q.type,
-        options: q.type === 'mcq' ? q.options : [],
-        correctAnswer: answerKey(q),
-        answer: grade?.answer?.trim() ? grade.answer : NO_ANSWER,
-        isCorrect: grade?.isCorrect ?? null,
-        isGraded: grade?.isGraded ?? false,
-        feedback: grade?.feedback ?? '',
-        ...(file ? { file: { fileName: file.fileName, size: file.size } } : {}),
+        ...toSummary(result),
+        attemptId: result.attemptId,
+        questionAnswers: toQuestionAnswers(snapshot, result.grades, new Map(files.map((f) => [f.questionIndex, f]))),
+        events: eventRows.map((e) => ({
+          type: e.type,
+          at: e.recordedAt.toISOString(),
+          clientAt: e.clientAt,
+          questionIndex: e.questionIndex,
+          detail: e.detail,
+        })),
+        workspace_files: result.workspaceFiles,
+        history: history.map(toHistoryEntry),
       };
-    });
-    return {
-      ...toSummary(result),
-      attemptId: result.attemptId,
-      questionAnswers,
-      events: eventRows.map((e) => ({
-        type: e.type,
-        at: e.recordedAt.toISOString(),
-        clientAt: e.clientAt,
-        questionIndex: e.questionIndex,
-        detail: e.detail,
-      })),
-      workspace_files: result.workspaceFiles,
-    };
-  }
-
-  return {
-    detail,
+    },
 
     /** One page of the owner's results (newest first) and the cursor of the next, if any. */
     async list(ownerId: string, query: ListResultsQuery): Promise<ResultList> {
@@ -106,34 +62,9 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
       };
     },
 
-    /** Applies the grader's entries and recomputes every count and the score on the server, never in the browser (docs/product.md#results-and-grading). */
-    async grade(id: string, ownerId: string, entries: GradingEntry[]): Promise<ResultDetail> {
-      const now = deps.clock.now();
-      const updated = await repo.updateGrades(id, ownerId, (row) => {
-        const grades = row.grades.map((g) => ({ ...g }));
-        for (const entry of entries) {
-          const current = grades[entry.questionIndex];
-          if (!current)
-            throw new AppError(ErrorCode.VALIDATION, `This result has no question ${entry.questionIndex + 1}`, [
-              { path: 'grading.questionIndex', message: 'Out of range' },
-            ]);
-          grades[entry.questionIndex] = {
-            ...current,
-            isGraded: entry.isGraded,
-            isCorrect: entry.isGraded ? (entry.isCorrect ?? null) : null,
-            feedback: entry.feedback,
-          };
-        }
-        const totals = totalsOf(grades);
-        return { grades, ...totals, gradedAt: totals.isGraded ? now : null, updatedAt: now };
-      });
-      if (!updated) throw notFound();
-      return detail(id, ownerId);
-    },
-
     async file(id: string, ownerId: string, questionIndex: number) {
       const found = await repo.findForOwner(id, ownerId);
-      if (!found) throw notFound();
+      if (!found) throw resultNotFound();
       const file = await repo.file(found.result.attemptId, questionIndex);
       if (!file) throw new AppError(ErrorCode.NOT_FOUND, 'No file was uploaded for this question');
       return file;
@@ -148,7 +79,8 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
           started: r.started,
           submitted: r.submitted,
           graded: r.graded,
-          avgScore: r.avg_score === null ? null : Number(r.avg_score),
+          avgScore: r.avg_percentage === null ? null : Number(r.avg_percentage),
+          pending: r.pending,
         })),
       };
     },
@@ -157,11 +89,7 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
     async csv(examId: string, ownerId: string): Promise<string> {
       const rows = await repo.examRows(examId, ownerId);
       let questionCount = Math.max(0, ...rows.map((r) => r.result.totalQuestions));
-      if (rows.length === 0) {
-        const exam = await deps.examSource.findExam(examId);
-        if (!exam || exam.ownerId !== ownerId) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
-        questionCount = exam.questions.length;
-      }
+      if (rows.length === 0) questionCount = (await assertOwnsExam(deps, examId, ownerId)).questions.length;
       return resultsCsv(
         rows.map((r) => ({
           ...r.result,

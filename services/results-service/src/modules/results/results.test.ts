@@ -51,10 +51,13 @@ describe('creator results', () => {
       userName: 'Ada Lovelace',
       timeSpent: 90,
       answeredCount: 1,
-      correctCount: 1,
-      gradedCount: 2,
+      score: 1,
+      maxScore: 4,
+      percentage: 25,
+      status: 'pending',
+      pendingCount: 2,
       isGraded: false,
-      score: null,
+      releasedAt: null,
     });
 
     const stranger = creatorHeaders(app, mine.ownerId);
@@ -65,7 +68,7 @@ describe('creator results', () => {
       method: 'PATCH',
       url: `/api/results/${other.resultId}`,
       headers: stranger,
-      payload: { grading: [{ questionIndex: 2, isGraded: true, isCorrect: true }] },
+      payload: { grading: [{ questionIndex: 2, points: 1 }] },
     });
     expect(patch.statusCode).toBe(404);
     expect(
@@ -79,8 +82,10 @@ describe('creator results', () => {
     const detail = (
       await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
     ).json();
+    const unanswered = { choices: [], multipleAnswers: false, criteria: [], rubric: null, feedback: '' };
     expect(detail.questionAnswers).toEqual([
       {
+        ...unanswered,
         questionIndex: 0,
         question: 'Cell powerhouse',
         content: '',
@@ -88,11 +93,13 @@ describe('creator results', () => {
         options: ['Nucleus', CANARY, 'Ribosome'],
         correctAnswer: CANARY,
         answer: 'Nucleus',
-        isCorrect: false,
+        points: 0,
+        maxPoints: 1,
+        autoScored: true,
         isGraded: true,
-        feedback: '',
       },
       {
+        ...unanswered,
         questionIndex: 1,
         question: 'Largest organ',
         content: '',
@@ -100,11 +107,13 @@ describe('creator results', () => {
         options: [],
         correctAnswer: `The Skin | ${CANARY}-short`,
         answer: 'No answer provided',
-        isCorrect: false,
+        points: 0,
+        maxPoints: 1,
+        autoScored: true,
         isGraded: true,
-        feedback: '',
       },
       {
+        ...unanswered,
         questionIndex: 2,
         question: 'Lab report',
         content: '',
@@ -112,11 +121,13 @@ describe('creator results', () => {
         options: [],
         correctAnswer: null,
         answer: 'No answer provided',
-        isCorrect: null,
+        points: null,
+        maxPoints: 1,
+        autoScored: false,
         isGraded: false,
-        feedback: '',
       },
       {
+        ...unanswered,
         questionIndex: 3,
         question: 'Fibonacci',
         content: '',
@@ -124,54 +135,66 @@ describe('creator results', () => {
         options: [],
         correctAnswer: null,
         answer: 'def fib(n): ...',
-        isCorrect: null,
+        points: null,
+        maxPoints: 1,
+        autoScored: false,
         isGraded: false,
-        feedback: '',
       },
     ]);
+    expect(detail.history).toEqual([]);
     expect(detail.workspace_files).toEqual({});
   });
 
-  it('recomputes the score on the server and stamps gradedAt only when every question is graded', async () => {
+  it('recomputes the score on the server and stamps gradedAt only when no question is pending', async () => {
     const exam = app.exams.put(makeExam());
     const { resultId } = await sit(exam.id, { 0: CANARY, 1: 'the skin', 3: 'code' });
     const owner = creatorHeaders(app, exam.ownerId);
     const patch = (grading: unknown[]) =>
       app.inject({ method: 'PATCH', url: `/api/results/${resultId}`, headers: owner, payload: { grading } });
 
-    const partial = await patch([{ questionIndex: 3, isGraded: true, isCorrect: true, feedback: 'Neat' }]);
+    const partial = await patch([{ questionIndex: 3, points: 1, feedback: 'Neat' }]);
     expect(partial.statusCode).toBe(200);
     expect(partial.json()).toMatchObject({
-      correctCount: 3,
-      gradedCount: 3,
+      score: 3,
+      maxScore: 4,
+      percentage: 75,
+      status: 'pending',
+      pendingCount: 1,
       isGraded: false,
       gradedAt: null,
-      score: null,
     });
-    expect(partial.json().questionAnswers[3]).toMatchObject({ isCorrect: true, isGraded: true, feedback: 'Neat' });
+    expect(partial.json().questionAnswers[3]).toMatchObject({
+      points: 1,
+      autoScored: false,
+      isGraded: true,
+      feedback: 'Neat',
+    });
 
     clock.advance(60_000);
     const full = (
       await patch([
-        { questionIndex: 2, isGraded: true, isCorrect: false, feedback: 'No file' },
-        { questionIndex: 0, isGraded: true, isCorrect: false },
+        { questionIndex: 2, points: 0, feedback: 'No file' },
+        { questionIndex: 0, points: 0 },
       ])
     ).json();
     expect(full).toMatchObject({
-      correctCount: 2,
-      gradedCount: 4,
+      score: 2,
+      maxScore: 4,
+      percentage: 50,
+      status: 'graded',
+      pendingCount: 0,
       isGraded: true,
       gradedAt: clock.now().toISOString(),
-      score: 50,
     });
 
-    const ungraded = (await patch([{ questionIndex: 1, isGraded: false, isCorrect: true }])).json();
-    expect(ungraded).toMatchObject({ correctCount: 1, gradedCount: 3, isGraded: false, gradedAt: null, score: null });
-    expect(ungraded.questionAnswers[1]).toMatchObject({ isGraded: false, isCorrect: null });
+    const removed = (await patch([{ questionIndex: 2, points: null }])).json();
+    expect(removed).toMatchObject({ score: 2, status: 'pending', pendingCount: 1, isGraded: false, gradedAt: null });
+    expect(removed.questionAnswers[2]).toMatchObject({ isGraded: false, points: null });
 
     const list = (await app.inject({ method: 'GET', url: '/api/results', headers: owner })).json();
     expect(list.results.find((r: { id: string }) => r.id === resultId)).toMatchObject({
-      correctCount: 1,
+      score: 2,
+      status: 'pending',
       isGraded: false,
     });
   });
@@ -184,9 +207,12 @@ describe('creator results', () => {
       method: 'PATCH',
       url: `/api/results/${resultId}`,
       headers: owner,
-      payload: { grading: [{ questionIndex: 9, isGraded: true, isCorrect: true }] },
+      payload: { grading: [{ questionIndex: 9, points: 1 }] },
     });
     expect(beyond.statusCode).toBe(400);
+    expect(beyond.json().error.issues).toEqual([
+      { path: 'grading.0.questionIndex', message: 'This result has no question 10' },
+    ]);
     const malformed = await app.inject({
       method: 'PATCH',
       url: `/api/results/${resultId}`,
@@ -197,7 +223,7 @@ describe('creator results', () => {
     expect(malformed.json().error.issues[0].path).toBe('grading');
   });
 
-  it('summarises started, submitted, graded and the mean graded score per exam', async () => {
+  it('summarises started, submitted, graded, pending and the mean percentage of graded results per exam', async () => {
     const ownerId = `owner-summary-${Date.now()}`;
     const exam = app.exams.put(
       makeExam({
@@ -216,13 +242,13 @@ describe('creator results', () => {
     const summary = (
       await app.inject({ method: 'GET', url: '/api/results/summary', headers: creatorHeaders(app, ownerId) })
     ).json();
-    // Scores 33 and 67: the mean is 50.0.
+    // 1 of 3 and 2 of 3 points: the mean percentage is exactly 50.
     expect(summary).toEqual({
-      exams: [{ examId: exam.id, examTitle: 'Quiz', started: 3, submitted: 2, graded: 2, avgScore: 50 }],
+      exams: [{ examId: exam.id, examTitle: 'Quiz', started: 3, submitted: 2, graded: 2, avgScore: 50, pending: 0 }],
     });
   });
 
-  it('exports one CSV row per submitted candidate with marks, score and integrity counts, quoted per RFC 4180', async () => {
+  it('exports one CSV row per submitted candidate with points, score, maximum, percentage, status and integrity counts, quoted per RFC 4180', async () => {
     const exam = app.exams.put(makeExam());
     const first = await sit(exam.id, { 0: CANARY, 1: 'nope' }, { name: 'Smith, "Jo"', studentId: '=HYPERLINK(1)' });
     await app.inject({
@@ -245,7 +271,7 @@ describe('creator results', () => {
       method: 'PATCH',
       url: `/api/results/${second.resultId}`,
       headers: owner,
-      payload: { grading: [2, 3].map((questionIndex) => ({ questionIndex, isGraded: true, isCorrect: false })) },
+      payload: { grading: [2, 3].map((questionIndex) => ({ questionIndex, points: 0 })) },
     });
 
     const response = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}/results.csv`, headers: owner });
@@ -253,10 +279,10 @@ describe('creator results', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = response.body.split('\r\n');
     expect(lines[0]).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,focusLost,blockedPastes,fullscreenExits',
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits',
     );
-    expect(lines[1]).toMatch(/^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,,2,1,1$/);
-    expect(lines[2]).toMatch(/^"Line\nBreak",S2,[^,]+,[^,]+,90,0,0,0,0,0,0,0,0$/);
+    expect(lines[1]).toMatch(/^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,1,4,25,pending,2,1,1$/);
+    expect(lines[2]).toMatch(/^"Line\nBreak",S2,[^,]+,[^,]+,90,0,0,0,0,0,4,0,graded,0,0,0$/);
     expect(lines[3]).toBe('');
     expect(lines).toHaveLength(4);
 
@@ -276,7 +302,7 @@ describe('creator results', () => {
       headers: creatorHeaders(app, exam.ownerId),
     });
     expect(response.body).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,focusLost,blockedPastes,fullscreenExits\r\n',
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits\r\n',
     );
   });
 });

@@ -1,0 +1,103 @@
+import { ErrorBodySchema } from '@exam/domain/errors';
+import {
+  ExamReleaseReportSchema,
+  GradeResultSchema,
+  RegradeQuerySchema,
+  RegradeReportSchema,
+  ReleaseSchema,
+  ResultDetailSchema,
+  ResultIdParamsSchema,
+} from '@exam/domain/result';
+import { creatorOf } from '@exam/server-kit/plugins/auth';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { GradingService } from './grading.service.ts';
+import type { RegradeService } from './regrade.service.ts';
+import type { ResultsService } from './results.service.ts';
+
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+const ExamParamsSchema = z.object({ examId: z.string().min(1).max(64) });
+
+/**
+ * Grading, releases and regrades, for the exam's owner only: another creator's result or exam answers 404
+ * as if it did not exist.
+ */
+export function gradingRoutes(services: { results: ResultsService; grading: GradingService; regrade: RegradeService }) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const guard = { onRequest: app.requireCreator };
+
+    app.patch(
+      '/api/results/:id',
+      {
+        ...guard,
+        schema: {
+          tags: ['grading'],
+          description:
+            "Sets or removes the grader's points, feedback and rubric criteria per question; the score is recomputed on the server. The same request twice changes nothing the second time.",
+          params: ResultIdParamsSchema,
+          body: GradeResultSchema,
+          response: { 200: ResultDetailSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const creator = creatorOf(request);
+        await services.grading.grade(request.params.id, creator, request.body.grading);
+        return services.results.detail(request.params.id, creator.sub);
+      },
+    );
+
+    app.post(
+      '/api/results/:id/release',
+      {
+        ...guard,
+        schema: {
+          tags: ['grading'],
+          description: 'Shows (or hides) the result to its candidate. A result still awaiting grading answers 409.',
+          params: ResultIdParamsSchema,
+          body: ReleaseSchema,
+          response: { 200: ResultDetailSchema, ...errors, 409: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const creator = creatorOf(request);
+        await services.grading.release(request.params.id, creator, request.body.released);
+        return services.results.detail(request.params.id, creator.sub);
+      },
+    );
+
+    app.post(
+      '/api/exams/:examId/release',
+      {
+        ...guard,
+        schema: {
+          tags: ['grading'],
+          description:
+            'Releases (or hides) every graded result of the exam; results awaiting grading are counted and left.',
+          params: ExamParamsSchema,
+          body: ReleaseSchema,
+          response: { 200: ExamReleaseReportSchema, ...errors, 503: ErrorBodySchema },
+        },
+      },
+      async (request) => services.grading.releaseExam(request.params.examId, creatorOf(request), request.body.released),
+    );
+
+    app.post(
+      '/api/exams/:examId/regrade',
+      {
+        ...guard,
+        schema: {
+          tags: ['grading'],
+          description:
+            "Re-scores every result with the exam's current keys and points; grader's marks are kept. dryRun=true (the default) only reports.",
+          params: ExamParamsSchema,
+          querystring: RegradeQuerySchema,
+          response: { 200: RegradeReportSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
+        },
+      },
+      async (request) =>
+        services.regrade.regrade(request.params.examId, creatorOf(request), request.query.dryRun === 'true'),
+    );
+  };
+}

@@ -1,0 +1,105 @@
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { ExamReleaseReport, GradingEntry } from '@exam/domain/result';
+import type { Deps } from '../../deps.ts';
+import { applyGradingEntries, gradeChanges } from '../../grading/marks.ts';
+import { nextResultState, scoreAttempt } from '../../grading/score.ts';
+import type { HistoryRow, LockedResult, ResultWritesRepository, Writes } from './result-writes.repository.ts';
+import { assertOwnsExam, resultNotFound } from './results.service.ts';
+
+/** Who changes a grade: the creator's id (ownership) and e-mail (the history's `by`). */
+export type Grader = { sub: string; email: string };
+
+export const ReleaseMessages = {
+  pending: 'This result is still awaiting grading: mark every question before releasing it.',
+} as const;
+
+/**
+ * A grader's marks and releases (docs/product.md#results-and-grading). Every change is recomputed on the
+ * server through scoreAttempt and leaves one history row per question changed (or per release).
+ */
+export function createGradingService(writes: ResultWritesRepository, deps: Pick<Deps, 'clock' | 'examSource'>) {
+  /** A result released, or no longer released, with its history row; undefined when it already is. */
+  function setReleased({ result }: LockedResult, released: boolean, by: string, now: Date): Writes | undefined {
+    if (released === (result.releasedAt !== null)) return undefined;
+    if (released && result.status === 'pending') throw new AppError(ErrorCode.CONFLICT, ReleaseMessages.pending);
+    const history: HistoryRow = {
+      resultId: result.id,
+      at: now,
+      by,
+      kind: released ? 'release' : 'unrelease',
+      questionIndex: null,
+      before: null,
+      after: null,
+    };
+    return {
+      writes: [
+        {
+          resultId: result.id,
+          attemptId: result.attemptId,
+          result: { releasedAt: released ? now : null, status: released ? 'released' : 'graded', updatedAt: now },
+        },
+      ],
+      history: [history],
+    };
+  }
+
+  return {
+    /**
+     * Applies the grader's entries. Explicit values, so the same request twice changes nothing the second
+     * time (no history rows either). Returns false when the owner has no such result.
+     */
+    async grade(id: string, grader: Grader, entries: readonly GradingEntry[]): Promise<void> {
+      const now = deps.clock.now();
+      const found = await writes.changeResult(id, grader.sub, ({ result, snapshot }) => {
+        const marked = applyGradingEntries(snapshot, result.grades, entries);
+        const answers = result.grades.map((g) => g.answer);
+        const { grades, totals } = scoreAttempt(snapshot, answers, marked, { released: result.releasedAt !== null });
+        const changes = gradeChanges(result.grades, grades);
+        if (changes.length === 0) return undefined;
+        const state = nextResultState(result, totals, now);
+        const history: HistoryRow[] = changes.map((c) => ({
+          resultId: id,
+          at: now,
+          by: grader.email,
+          kind: 'grade',
+          ...c,
+        }));
+        if (result.releasedAt && !state.releasedAt)
+          history.push({ resultId: id, at: now, by: grader.email, kind: 'unrelease', questionIndex: null });
+        return {
+          writes: [{ resultId: id, attemptId: result.attemptId, result: { grades, ...state, updatedAt: now } }],
+          history,
+        };
+      });
+      if (!found) throw resultNotFound();
+    },
+
+    /** Releases (or withdraws) one graded result; a pending one is a 409. */
+    async release(id: string, grader: Grader, released: boolean): Promise<void> {
+      const now = deps.clock.now();
+      const found = await writes.changeResult(id, grader.sub, (locked) =>
+        setReleased(locked, released, grader.email, now),
+      );
+      if (!found) throw resultNotFound();
+    },
+
+    /** Releases (or withdraws) every graded result of the owner's exam; pending ones are counted and left. */
+    async releaseExam(examId: string, grader: Grader, released: boolean): Promise<ExamReleaseReport> {
+      const now = deps.clock.now();
+      const report = await writes.changeExamResults(examId, grader.sub, { apply: true }, (locked) => {
+        const pending = locked.filter((l) => l.result.status === 'pending');
+        const changed = locked
+          .filter((l) => l.result.status !== 'pending')
+          .flatMap((l) => setReleased(l, released, grader.email, now) ?? []);
+        return {
+          writes: changed.flatMap((c) => c.writes),
+          history: changed.flatMap((c) => c.history),
+          value: { released, changed: changed.length, pending: pending.length, results: locked.length },
+        };
+      });
+      if (report.results === 0) await assertOwnsExam(deps, examId, grader.sub);
+      return { released: report.released, changed: report.changed, pending: report.pending };
+    },
+  };
+}
+export type GradingService = ReturnType<typeof createGradingService>;

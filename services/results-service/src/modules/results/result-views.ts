@@ -1,0 +1,84 @@
+import type { Question } from '@exam/domain/exam';
+import { decodeChoices } from '@exam/domain/grading';
+import { NO_ANSWER, type GradeHistoryEntry, type QuestionAnswer, type ResultSummary } from '@exam/domain/result';
+import type { gradeHistory } from '../../db/schema.ts';
+import { answerKeyText, percentageOf, type StoredGrade } from '../../grading/score.ts';
+import type { ExamSnapshot } from '../../grading/snapshot.ts';
+import type { ResultSummaryRow } from './results.repository.ts';
+
+/** Rows as creators read them: one score (points, maximum, percentage, status) on every screen. */
+export function toSummary(row: ResultSummaryRow): ResultSummary {
+  return {
+    id: row.id,
+    examId: row.examId,
+    examTitle: row.examTitle,
+    userName: row.userName,
+    studentId: row.studentId,
+    score: row.score,
+    maxScore: row.maxScore,
+    percentage: percentageOf(row.score, row.maxScore),
+    status: row.status,
+    pendingCount: row.pendingCount,
+    totalQuestions: row.totalQuestions,
+    answeredCount: row.answeredCount,
+    isGraded: row.status !== 'pending',
+    releasedAt: row.releasedAt?.toISOString() ?? null,
+    gradedAt: row.gradedAt?.toISOString() ?? null,
+    timeSpent: row.timeSpent,
+    startedAt: row.startedAt.toISOString(),
+    completedAt: row.completedAt.toISOString(),
+  };
+}
+
+/** The answer as shown: the text, or NO_ANSWER when blank (an MCQ with several answers shows its ticks joined). */
+export function answerText(q: Question, answer: string | null | undefined): string {
+  if (!answer?.trim()) return NO_ANSWER;
+  if (q.type === 'mcq' && q.multipleAnswers) {
+    const choices = decodeChoices(answer);
+    return choices.length ? choices.join(', ') : NO_ANSWER;
+  }
+  return answer;
+}
+
+export function toQuestionAnswers(
+  snapshot: ExamSnapshot,
+  grades: readonly StoredGrade[],
+  files: ReadonlyMap<number, { fileName: string; size: number }>,
+): QuestionAnswer[] {
+  const rubrics = new Map(snapshot.rubrics.map((r) => [r.id, r]));
+  return snapshot.questions.map((q, index) => {
+    const grade = grades[index];
+    const file = files.get(index);
+    const multipleAnswers = q.type === 'mcq' && q.multipleAnswers;
+    return {
+      questionIndex: index,
+      question: q.title,
+      content: q.content,
+      questionType: q.type,
+      options: q.type === 'mcq' ? q.options : [],
+      correctAnswer: answerKeyText(q),
+      multipleAnswers,
+      choices: multipleAnswers ? decodeChoices(grade?.answer ?? undefined) : [],
+      answer: answerText(q, grade?.answer),
+      points: grade?.points ?? null,
+      maxPoints: q.points,
+      autoScored: grade?.autoScored ?? false,
+      isGraded: (grade?.points ?? null) !== null,
+      feedback: grade?.feedback ?? '',
+      criteria: grade?.criteria ?? [],
+      rubric: (q.rubricId !== null && rubrics.get(q.rubricId)) || null,
+      ...(file ? { file: { fileName: file.fileName, size: file.size } } : {}),
+    };
+  });
+}
+
+export function toHistoryEntry(row: typeof gradeHistory.$inferSelect): GradeHistoryEntry {
+  return {
+    at: row.at.toISOString(),
+    by: row.by,
+    kind: row.kind,
+    questionIndex: row.questionIndex,
+    before: row.before ?? null,
+    after: row.after ?? null,
+  };
+}

@@ -1,0 +1,95 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { ResultsDatabase } from '../../db/database.ts';
+import { attempts, gradeHistory, results } from '../../db/schema.ts';
+import type { ExamSnapshot } from '../../grading/snapshot.ts';
+import type { ResultRow } from './results.repository.ts';
+
+export type HistoryRow = Omit<typeof gradeHistory.$inferInsert, 'id'>;
+export type LockedResult = { result: ResultRow; snapshot: ExamSnapshot };
+/** What a change writes: result columns, the attempt's new snapshot (regrade), and history rows. */
+export type ResultWrite = {
+  resultId: string;
+  attemptId: string;
+  result?: Partial<Omit<ResultRow, 'id'>>;
+  snapshot?: ExamSnapshot;
+};
+export type Writes = { writes: ResultWrite[]; history: HistoryRow[] };
+
+/** Independent statements of one transaction go out together (postgres.js pipelines them). */
+const BATCH = 50;
+
+/**
+ * Changes of grades, scores and releases. Each runs in one transaction over rows locked FOR UPDATE, so two
+ * graders (or a grader and a regrade) apply one after the other, and a change and its history rows are
+ * written together or not at all.
+ */
+export function createResultWritesRepository({ db }: ResultsDatabase) {
+  type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+
+  async function write(tx: Tx, { writes, history }: Writes) {
+    for (let i = 0; i < writes.length; i += BATCH) {
+      await Promise.all(
+        writes
+          .slice(i, i + BATCH)
+          .flatMap((w) => [
+            ...(w.result ? [tx.update(results).set(w.result).where(eq(results.id, w.resultId))] : []),
+            ...(w.snapshot
+              ? [tx.update(attempts).set({ examSnapshot: w.snapshot }).where(eq(attempts.id, w.attemptId))]
+              : []),
+          ]),
+      );
+    }
+    for (let i = 0; i < history.length; i += 500) await tx.insert(gradeHistory).values(history.slice(i, i + 500));
+  }
+
+  const lockedSelect = (tx: Tx) =>
+    tx
+      .select({ result: results, snapshot: attempts.examSnapshot })
+      .from(results)
+      .innerJoin(attempts, eq(attempts.id, results.attemptId));
+
+  return {
+    /**
+     * Locks one of the owner's results and lets `change` decide what to write (nothing: undefined).
+     * Returns false when the owner has no such result. An error thrown by `change` writes nothing.
+     */
+    async changeResult(
+      id: string,
+      ownerId: string,
+      change: (locked: LockedResult) => Writes | undefined,
+    ): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const [locked] = await lockedSelect(tx)
+          .where(and(eq(results.id, id), eq(results.ownerId, ownerId)))
+          .for('update');
+        if (!locked) return false;
+        const writes = change(locked);
+        if (writes) await write(tx, writes);
+        return true;
+      });
+    },
+
+    /**
+     * Every result of the owner's exam with its attempt's snapshot, in submission order; `change` returns
+     * what to write and a value for the caller. With `apply: false` the rows are read unlocked and nothing
+     * is written (a dry run).
+     */
+    async changeExamResults<T>(
+      examId: string,
+      ownerId: string,
+      opts: { apply: boolean },
+      change: (locked: LockedResult[]) => Writes & { value: T },
+    ): Promise<T> {
+      return db.transaction(async (tx) => {
+        const query = lockedSelect(tx)
+          .where(and(eq(results.examId, examId), eq(results.ownerId, ownerId)))
+          .orderBy(asc(results.completedAt), asc(results.id));
+        const rows = await (opts.apply ? query.for('update') : query);
+        const { value, ...writes } = change(rows);
+        if (opts.apply) await write(tx, writes);
+        return value;
+      });
+    },
+  };
+}
+export type ResultWritesRepository = ReturnType<typeof createResultWritesRepository>;
