@@ -4,6 +4,7 @@ import type { Deps } from './deps.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
 import { attemptsRoutes } from './modules/attempts/attempts.routes.ts';
 import { createAttemptsService } from './modules/attempts/attempts.service.ts';
+import { createCandidateResultService } from './modules/attempts/candidate-result.service.ts';
 import { createInsightsRepository } from './modules/insights/insights.repository.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { createInsightsService } from './modules/insights/insights.service.ts';
@@ -32,7 +33,9 @@ export async function buildApp(config: Config, deps: Deps) {
     checks: { database: () => deps.database.ping() },
   });
 
-  const attempts = createAttemptsService(createAttemptsRepository(deps.database), deps, app.log, {
+  const attemptsRepository = createAttemptsRepository(deps.database);
+  const candidateResults = createCandidateResultService(attemptsRepository, deps);
+  const attempts = createAttemptsService(attemptsRepository, deps, app.log, {
     serverKeys: config.serverKeys,
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
   });
@@ -43,7 +46,7 @@ export async function buildApp(config: Config, deps: Deps) {
   const insights = createInsightsService(createInsightsRepository(deps.database), deps, app.log);
   app.decorate('finalizeExpired', () => attempts.finalizeExpired());
 
-  await app.register(attemptsRoutes(attempts, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }));
+  await app.register(attemptsRoutes(attempts, candidateResults, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }));
   await app.register(resultsRoutes(results));
   await app.register(gradingRoutes({ results, grading, regrade }));
   await app.register(internalRoutes(attempts, deps));

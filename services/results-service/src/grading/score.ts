@@ -1,5 +1,6 @@
 import type { Question } from '@exam/domain/exam';
 import { decodeChoices, scoreResult, type ManualMark, type ResultStatus } from '@exam/domain/grading';
+import { NO_ANSWER } from '@exam/domain/result';
 import type { ExamSnapshot } from './snapshot.ts';
 
 /**
@@ -85,6 +86,16 @@ export function gradeSubmission(snapshot: ExamSnapshot, saved: ReadonlyMap<numbe
   const { grades, totals } = scoreAttempt(snapshot, answers, [], { released: false });
   const answeredCount = snapshot.questions.filter((q, i) => isAnswered(q, answers[i])).length;
   return { grades, answeredCount, ...totals };
+}
+
+/** The answer as shown: the text, or NO_ANSWER when blank; an MCQ with several answers shows its ticks joined by ' | '. */
+export function answerText(q: Question, answer: string | null | undefined): string {
+  if (!answer?.trim()) return NO_ANSWER;
+  if (q.type === 'mcq' && q.multipleAnswers) {
+    const choices = decodeChoices(answer);
+    return choices.length ? choices.join(' | ') : NO_ANSWER;
+  }
+  return answer;
 }
 
 /** The key as people read it: the correct option(s), or the accepted answers joined by ' | '; null without one. */

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { answers, attempts } from '../../db/schema.ts';
+import { answers, attempts, results } from '../../db/schema.ts';
 import type { AttemptRow, NewAttemptRow, ResultsDb } from './attempt-rows.ts';
 
 /** Starting an attempt and reading it back with its saved answers. */
@@ -24,6 +24,11 @@ export function attemptReads(db: ResultsDb) {
 
     async findAttempt(id: string): Promise<AttemptRow | undefined> {
       const [row] = await db.select().from(attempts).where(eq(attempts.id, id)).limit(1);
+      return row;
+    },
+
+    async findResult(id: string) {
+      const [row] = await db.select().from(results).where(eq(results.id, id)).limit(1);
       return row;
     },
 

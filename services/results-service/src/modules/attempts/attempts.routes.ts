@@ -15,6 +15,7 @@ import {
 import type { AttemptClaims } from '@exam/domain/auth';
 import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
 import { PublicExamSchema } from '@exam/domain/exam';
+import { CandidateResultSchema } from '@exam/domain/result';
 import { attemptOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,6 +23,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import type { AttemptRow } from './attempts.repository.ts';
 import type { AttemptsService } from './attempts.service.ts';
+import type { CandidateResultService } from './candidate-result.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const HOUR_MS = 3600_000;
@@ -35,7 +37,12 @@ async function ownAttempt(request: FastifyRequest) {
   if (attemptOf(request).sub !== attemptId) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
 }
 
-export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock'>, opts: { uploadMaxBytes: number }) {
+export function attemptsRoutes(
+  service: AttemptsService,
+  results: CandidateResultService,
+  deps: Pick<Deps, 'clock'>,
+  opts: { uploadMaxBytes: number },
+) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     await app.register(multipart, { limits: { fileSize: opts.uploadMaxBytes, files: 1, fields: 10 } });
@@ -180,6 +187,22 @@ export function attemptsRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
           content,
         });
       },
+    );
+
+    app.get(
+      '/api/attempts/:attemptId/result',
+      {
+        onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
+        schema: {
+          tags: ['attempts'],
+          description:
+            "The candidate's own result, as the exam's release policy allows: 403 with the reason while it may not be shown. Answer keys only when the exam shows them.",
+          params: AttemptParamsSchema,
+          response: { 200: CandidateResultSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
+        },
+      },
+      async (request) => results.result(request.params.attemptId),
     );
 
     app.post(

@@ -26,6 +26,7 @@ describe('attempt routes authorization and secrecy', () => {
     { method: 'POST', url: `/api/attempts/${attemptId}/events`, payload: { events: [{ type: 'copy' }] } },
     { method: 'POST', url: `/api/attempts/${attemptId}/files/2`, ...multipart('report.txt', Buffer.from('hello')) },
     { method: 'POST', url: `/api/attempts/${attemptId}/submit` },
+    { method: 'GET', url: `/api/attempts/${attemptId}/result` },
   ];
 
   it("answers 404 on every attempt route when a candidate uses their token on another candidate's attempt", async () => {
@@ -78,11 +79,32 @@ describe('attempt routes authorization and secrecy', () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);
     const bodies: string[] = [JSON.stringify(attempt)];
+    let resultId = '';
     for (const route of routes(attempt.attemptId)) {
+      // The result is read below, once a grader has marked and released it.
+      if (route.url.endsWith('/result')) continue;
       const response = await app.inject({ ...route, headers: { ...route.headers, ...attempt.headers } });
       expect(response.statusCode, `${route.method} ${route.url}`).toBeLessThan(300);
+      if (route.url.endsWith('/submit')) resultId = response.json<{ resultId: string }>().resultId;
       bodies.push(route.url.endsWith('/exam') ? withoutMcqOptions(response.body) : response.body);
     }
+    const owner = creatorHeaders(app, exam.ownerId);
+    const grading = [2, 3].map((questionIndex) => ({ questionIndex, points: 1 }));
+    await app.inject({ method: 'PATCH', url: `/api/results/${resultId}`, headers: owner, payload: { grading } });
+    const released = await app.inject({
+      method: 'POST',
+      url: `/api/results/${resultId}/release`,
+      headers: owner,
+      payload: { released: true },
+    });
+    expect(released.statusCode).toBe(200);
+    const result = await app.inject({
+      method: 'GET',
+      url: `/api/attempts/${attempt.attemptId}/result`,
+      headers: attempt.headers,
+    });
+    expect(result.statusCode).toBe(200);
+    bodies.push(result.body);
     bodies.push(
       (
         await app.inject({

@@ -182,6 +182,40 @@ describe('GET /api/exams/{examId}/insights', () => {
     expect(report.reasoningFormula).toMatch(/^Reasoning = /);
   });
 
+  it('weighs a partly earned question by its share of the points and leaves a pending answer out, not wrong', async () => {
+    const exam = app.exams.put(
+      makeExam({
+        questions: [
+          { id: 'k', type: 'mcq', title: 'Pick', options: ['a', 'b'], correctAnswer: 'a' },
+          { id: 'e', type: 'file-upload', title: 'Essay', points: 4 },
+        ],
+      }),
+    );
+    const owner = creatorHeaders(app, exam.ownerId);
+    const a = await sit(exam.id, 'Ann', { 0: 'a' });
+    const b = await sit(exam.id, 'Ben', { 0: 'b' });
+    await sit(exam.id, 'Cat', { 0: 'a' });
+    for (const [resultId, points] of [
+      [a.resultId, 3],
+      [b.resultId, 1],
+    ] as const) {
+      const marked = await app.inject({
+        method: 'PATCH',
+        url: `/api/results/${resultId}`,
+        headers: owner,
+        payload: { grading: [{ questionIndex: 1, points }] },
+      });
+      expect(marked.statusCode).toBe(200);
+    }
+    const report = InsightsReportSchema.parse((await insights(exam.id, owner)).json());
+    expect(report.cohort).toMatchObject({ submitted: 3, graded: 2, pending: 1 });
+    // The essay: 3/4 and 1/4 of its points; Cat's is still pending, so only two candidates have a mark.
+    expect(report.items[1]).toMatchObject({ graded: 2, facility: 0.5 });
+    expect(report.items[0]).toMatchObject({ graded: 3 });
+    const correct = Object.fromEntries(report.candidates.map((x) => [x.name, x.correct]));
+    expect(correct).toEqual({ Ann: 1.75, Ben: 0.25, Cat: 1 });
+  });
+
   it('answers 404 to another creator, whether or not the exam has attempts', async () => {
     const { exam } = await cohort();
     expect((await insights(exam.id, creatorHeaders(app, 'someone-else'))).statusCode).toBe(404);

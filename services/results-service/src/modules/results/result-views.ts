@@ -1,8 +1,7 @@
-import type { Question } from '@exam/domain/exam';
 import { decodeChoices } from '@exam/domain/grading';
-import { NO_ANSWER, type GradeHistoryEntry, type QuestionAnswer, type ResultSummary } from '@exam/domain/result';
+import type { GradeHistoryEntry, QuestionAnswer, ResultSummary } from '@exam/domain/result';
 import type { gradeHistory } from '../../db/schema.ts';
-import { answerKeyText, percentageOf, type StoredGrade } from '../../grading/score.ts';
+import { answerKeyText, answerText, percentageOf, type StoredGrade } from '../../grading/score.ts';
 import type { ExamSnapshot } from '../../grading/snapshot.ts';
 import type { ResultSummaryRow } from './results.repository.ts';
 
@@ -28,16 +27,6 @@ export function toSummary(row: ResultSummaryRow): ResultSummary {
     startedAt: row.startedAt.toISOString(),
     completedAt: row.completedAt.toISOString(),
   };
-}
-
-/** The answer as shown: the text, or NO_ANSWER when blank (an MCQ with several answers shows its ticks joined). */
-export function answerText(q: Question, answer: string | null | undefined): string {
-  if (!answer?.trim()) return NO_ANSWER;
-  if (q.type === 'mcq' && q.multipleAnswers) {
-    const choices = decodeChoices(answer);
-    return choices.length ? choices.join(', ') : NO_ANSWER;
-  }
-  return answer;
 }
 
 export function toQuestionAnswers(

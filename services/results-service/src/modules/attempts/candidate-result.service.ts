@@ -1,0 +1,58 @@
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { CandidateResult } from '@exam/domain/result';
+import type { Deps } from '../../deps.ts';
+import { answerKeyText, answerText, percentageOf } from '../../grading/score.ts';
+import type { AttemptsRepository } from './attempts.repository.ts';
+
+export const CandidateResultMessages = {
+  never: 'Results are not released for this exam',
+  notReleased: 'Your result has not been released yet',
+  pending: 'Your result is awaiting grading',
+  notSubmitted: 'This attempt has not been submitted yet',
+} as const;
+
+/**
+ * The candidate's own result, when the exam's release policy allows it (docs/product.md#results-and-grading).
+ * The policy and whether keys are shown come from the exam as it is now, so a creator who turns results off
+ * hides them at once; the snapshot decides only when exam-service no longer has the exam.
+ */
+export function createCandidateResultService(repo: AttemptsRepository, deps: Pick<Deps, 'examSource'>) {
+  return {
+    async result(attemptId: string): Promise<CandidateResult> {
+      const attempt = await repo.findAttempt(attemptId);
+      if (!attempt) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
+      const snapshot = attempt.examSnapshot;
+      const live = await deps.examSource.findExam(attempt.examId);
+      const policy = live?.releasePolicy ?? snapshot.releasePolicy;
+      const showKeys = live?.showAnswerKeys ?? snapshot.showAnswerKeys;
+      if (policy === 'never') throw new AppError(ErrorCode.FORBIDDEN, CandidateResultMessages.never);
+      const result = attempt.resultId ? await repo.findResult(attempt.resultId) : undefined;
+      if (!result) throw new AppError(ErrorCode.NOT_FOUND, CandidateResultMessages.notSubmitted);
+      if (policy === 'on-release' && result.status !== 'released')
+        throw new AppError(ErrorCode.FORBIDDEN, CandidateResultMessages.notReleased);
+      if (result.status === 'pending') throw new AppError(ErrorCode.FORBIDDEN, CandidateResultMessages.pending);
+      return {
+        examTitle: result.examTitle,
+        userName: result.userName,
+        score: result.score,
+        maxScore: result.maxScore,
+        percentage: percentageOf(result.score, result.maxScore),
+        status: result.status,
+        releasedAt: result.releasedAt?.toISOString() ?? null,
+        questions: snapshot.questions.map((q, i) => {
+          const grade = result.grades[i];
+          return {
+            title: q.title,
+            questionType: q.type,
+            answer: answerText(q, grade?.answer),
+            points: grade?.points ?? null,
+            maxPoints: q.points,
+            feedback: grade?.feedback ?? '',
+            correctAnswer: showKeys ? answerKeyText(q) : null,
+          };
+        }),
+      };
+    },
+  };
+}
+export type CandidateResultService = ReturnType<typeof createCandidateResultService>;

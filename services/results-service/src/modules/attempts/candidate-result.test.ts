@@ -1,0 +1,142 @@
+import { CandidateResultSchema } from '@exam/domain/result';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { CANARY, makeExam } from '../../testing/exams.ts';
+import { sitExam } from '../../testing/sitting.ts';
+
+/** Two keyed questions, so a submission is graded at once. */
+const keyedQuestions = [
+  { id: 'q1', type: 'mcq', title: 'Cell powerhouse', options: ['Nucleus', CANARY], correctAnswer: CANARY, points: 2 },
+  { id: 'q2', type: 'short-answer', title: 'Largest organ', acceptedAnswers: [`${CANARY}-short`] },
+];
+
+describe('GET /api/attempts/{attemptId}/result', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await buildTestApp();
+  });
+  afterAll(() => app.close());
+
+  const read = (attempt: { attemptId: string; headers: Record<string, string> }, headers = attempt.headers) =>
+    app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}/result`, headers });
+
+  async function sat(exam: ReturnType<typeof makeExam>, answers: Record<number, string> = { 0: 'Nucleus' }) {
+    app.exams.put(exam);
+    const { resultId, attempt } = await sitExam(app, exam.id, answers);
+    const release = (released = true) =>
+      app.inject({
+        method: 'POST',
+        url: `/api/results/${resultId}/release`,
+        headers: creatorHeaders(app, exam.ownerId),
+        payload: { released },
+      });
+    return { resultId, attempt, release };
+  }
+
+  it('stays hidden until the creator releases it (on-release), then shows points and feedback without the keys', async () => {
+    const exam = makeExam({ questions: keyedQuestions, releasePolicy: 'on-release' });
+    const { attempt, release, resultId } = await sat(exam);
+    const hidden = await read(attempt);
+    expect(hidden.statusCode).toBe(403);
+    expect(hidden.json().error.message).toBe('Your result has not been released yet');
+
+    await app.inject({
+      method: 'PATCH',
+      url: `/api/results/${resultId}`,
+      headers: creatorHeaders(app, exam.ownerId),
+      payload: { grading: [{ questionIndex: 1, points: 0, feedback: 'Think bigger' }] },
+    });
+    expect((await release()).statusCode).toBe(200);
+    const shown = await read(attempt);
+    expect(shown.statusCode).toBe(200);
+    const body = CandidateResultSchema.parse(shown.json());
+    expect(body).toMatchObject({ score: 0, maxScore: 3, percentage: 0, status: 'released', userName: 'Ada Lovelace' });
+    expect(body.releasedAt).not.toBeNull();
+    expect(body.questions).toEqual([
+      {
+        title: 'Cell powerhouse',
+        questionType: 'mcq',
+        answer: 'Nucleus',
+        points: 0,
+        maxPoints: 2,
+        feedback: '',
+        correctAnswer: null,
+      },
+      {
+        title: 'Largest organ',
+        questionType: 'short-answer',
+        answer: 'No answer provided',
+        points: 0,
+        maxPoints: 1,
+        feedback: 'Think bigger',
+        correctAnswer: null,
+      },
+    ]);
+    expect(shown.body).not.toContain(CANARY);
+
+    await release(false);
+    expect((await read(attempt)).statusCode).toBe(403);
+  });
+
+  it('shows the answer keys only when the exam allows it', async () => {
+    const exam = makeExam({ questions: keyedQuestions, releasePolicy: 'immediately', showAnswerKeys: true });
+    const { attempt } = await sat(exam);
+    const body = CandidateResultSchema.parse((await read(attempt)).json());
+    expect(body.questions.map((q) => q.correctAnswer)).toEqual([CANARY, `${CANARY}-short`]);
+    expect(body.status).toBe('graded');
+
+    app.exams.put({ ...exam, showAnswerKeys: false });
+    expect((await read(attempt)).body).not.toContain(CANARY);
+  });
+
+  it('shows an immediately-released result once nothing awaits a grader', async () => {
+    const exam = makeExam({ releasePolicy: 'immediately' });
+    const { attempt, resultId } = await sat(exam);
+    const waiting = await read(attempt);
+    expect(waiting.statusCode).toBe(403);
+    expect(waiting.json().error.message).toBe('Your result is awaiting grading');
+    await app.inject({
+      method: 'PATCH',
+      url: `/api/results/${resultId}`,
+      headers: creatorHeaders(app, exam.ownerId),
+      payload: { grading: [2, 3].map((questionIndex) => ({ questionIndex, points: 1 })) },
+    });
+    expect((await read(attempt)).json()).toMatchObject({ score: 2, maxScore: 4, percentage: 50, status: 'graded' });
+  });
+
+  it("never shows results of an exam whose policy is 'never', even released, and follows the exam's current policy", async () => {
+    const exam = makeExam({ questions: keyedQuestions, releasePolicy: 'on-release' });
+    const { attempt, release } = await sat(exam);
+    await release();
+    expect((await read(attempt)).statusCode).toBe(200);
+    app.exams.put({ ...exam, releasePolicy: 'never' });
+    const refused = await read(attempt);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toBe('Results are not released for this exam');
+  });
+
+  it('falls back to the policy in the snapshot when exam-service no longer has the exam', async () => {
+    const exam = makeExam({ questions: keyedQuestions, releasePolicy: 'immediately' });
+    const { attempt } = await sat(exam);
+    app.exams.remove(exam.id);
+    expect((await read(attempt)).statusCode).toBe(200);
+  });
+
+  it('answers 404 before the attempt is submitted', async () => {
+    const exam = app.exams.put(makeExam({ releasePolicy: 'immediately' }));
+    const attempt = await startAttempt(app, exam.id);
+    const response = await read(attempt);
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.message).toBe('This attempt has not been submitted yet');
+  });
+
+  it("answers 404 to another candidate's token and 403 to the exam's creator", async () => {
+    const exam = makeExam({ questions: keyedQuestions, releasePolicy: 'immediately', showAnswerKeys: true });
+    const { attempt } = await sat(exam);
+    const other = await startAttempt(app, exam.id);
+    const intruder = await read(attempt, other.headers);
+    expect(intruder.statusCode).toBe(404);
+    expect(intruder.body).not.toContain(CANARY);
+    expect((await read(attempt, creatorHeaders(app, exam.ownerId))).statusCode).toBe(403);
+  });
+});

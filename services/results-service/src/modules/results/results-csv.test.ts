@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredGrade } from '../../grading/score.ts';
+import { resultsCsv } from './results-csv.ts';
+
+const grade = (points: number | null): StoredGrade => ({
+  answer: 'x',
+  points,
+  autoScored: false,
+  feedback: '',
+  criteria: [],
+  manual: points !== null,
+});
+
+describe('results CSV', () => {
+  it('writes points to the hundredth, blank while pending, and the percentage to one decimal', () => {
+    const csv = resultsCsv(
+      [
+        {
+          userName: 'Ada',
+          studentId: 'S1',
+          startedAt: new Date('2030-01-01T10:00:00Z'),
+          completedAt: new Date('2030-01-01T10:01:00Z'),
+          timeSpent: 60,
+          grades: [grade(2 / 3), grade(null), grade(1.5)],
+          score: 2.17,
+          maxScore: 6,
+          status: 'pending',
+          focusLost: 0,
+          blockedPastes: 0,
+          fullscreenExits: 0,
+        },
+      ],
+      3,
+    );
+    expect(csv.split('\r\n')[1]).toBe(
+      'Ada,S1,2030-01-01T10:00:00.000Z,2030-01-01T10:01:00.000Z,60,0.67,,1.5,2.17,6,36.2,pending,0,0,0',
+    );
+  });
+});
