@@ -78,6 +78,9 @@ describe('scoring a submission', () => {
       codingWorkspace: { enabled: false, saveFilesInResults: true, workspaceType: 'vscode' },
     });
     expect(old.questions[0]?.points).toBe(1);
+    expect(old.version).toBe(2);
+    // A snapshot of this version is read as stored.
+    expect(parseSnapshot(old)).toBe(old);
     expect(gradeSubmission(old, new Map([[0, 'a']]))).toMatchObject({ score: 1, maxScore: 1, status: 'graded' });
   });
 
