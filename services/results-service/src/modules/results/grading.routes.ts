@@ -77,7 +77,7 @@ export function gradingRoutes(services: { results: ResultsService; grading: Grad
             'Releases (or hides) every graded result of the exam; results awaiting grading are counted and left.',
           params: ExamParamsSchema,
           body: ReleaseSchema,
-          response: { 200: ExamReleaseReportSchema, ...errors, 503: ErrorBodySchema },
+          response: { 200: ExamReleaseReportSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
         },
       },
       async (request) => services.grading.releaseExam(request.params.examId, creatorOf(request), request.body.released),
