@@ -46,7 +46,7 @@ export function createGradingService(writes: ResultWritesRepository, deps: Pick<
   return {
     /**
      * Applies the grader's entries. Explicit values, so the same request twice changes nothing the second
-     * time (no history rows either). Returns false when the owner has no such result.
+     * time (no history rows either). Another creator's result is a 404, as if it did not exist.
      */
     async grade(id: string, grader: Grader, entries: readonly GradingEntry[]): Promise<void> {
       const now = deps.clock.now();
