@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RESULT_STATUSES } from './grading.ts';
 
 /**
  * GET /api/exams/{examId}/insights (docs/product.md#insights): the psychometrics report of an exam, computed by
@@ -70,8 +71,12 @@ export const InsightsCandidateSchema = z.object({
   startedAt: z.string(),
   completedAt: z.string().nullable(),
   rank: z.number().int().positive(),
-  /** Correct answers (pending manual answers count 0 until graded). */
+  /** Sum of the question marks as fractions of their points (pending answers count 0 until graded). */
   correct: z.number().nonnegative(),
+  /** The result's score exactly as every other screen shows it; results-service adds it to the report. */
+  result: z
+    .object({ score: z.number(), maxScore: z.number(), percentage: z.number(), status: z.enum(RESULT_STATUSES) })
+    .optional(),
   rawScore: figure,
   ability: figure,
   abilityTheta: figure,

@@ -21,6 +21,8 @@ export function createInsightsRepository({ db }: ResultsDatabase) {
             userName: results.userName,
             studentId: results.studentId,
             status: results.status,
+            score: results.score,
+            maxScore: results.maxScore,
             startedAt: results.startedAt,
             completedAt: results.completedAt,
             grades: results.grades,

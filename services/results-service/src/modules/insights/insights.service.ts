@@ -3,7 +3,8 @@ import type { Question } from '@exam/domain/exam';
 import type { InsightsReport } from '@exam/domain/insights';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
 import type { AttemptTranscript, Deps } from '../../deps.ts';
-import type { StoredGrade } from '../../grading/score.ts';
+import { percentageOf, type StoredGrade } from '../../grading/score.ts';
+import type { ResultStatus } from '@exam/domain/grading';
 import type { InsightsRepository } from './insights.repository.ts';
 
 type Logger = { warn(obj: object, msg: string): void };
@@ -118,12 +119,38 @@ export function createInsightsService(
           })),
         })),
       };
-      const report = timer.time('report', () => buildInsightsReport(input, timer.time));
+      const built = timer.time('report', () => buildInsightsReport(input, timer.time));
+      const report = withResultScores(
+        built,
+        submitted.map(({ result }) => result),
+      );
       return transcripts.unavailable ? withoutAssistantFigures(report, transcripts.unavailable) : report;
     },
   };
 }
 export type InsightsService = ReturnType<typeof createInsightsService>;
+
+/** Puts each candidate's result score (the one every screen shows) beside the psychometric figures. */
+function withResultScores(
+  report: InsightsReport,
+  results: ReadonlyArray<{ id: string; score: number; maxScore: number; status: ResultStatus }>,
+): InsightsReport {
+  const byId = new Map(results.map((r) => [r.id, r]));
+  return {
+    ...report,
+    candidates: report.candidates.map((c) => {
+      const r = byId.get(c.resultId);
+      if (!r) return c;
+      const result = {
+        score: r.score,
+        maxScore: r.maxScore,
+        percentage: percentageOf(r.score, r.maxScore),
+        status: r.status,
+      };
+      return { ...c, result };
+    }),
+  };
+}
 
 /**
  * Without transcripts, AI reference, copy writing and Reasoning would read as "never used the

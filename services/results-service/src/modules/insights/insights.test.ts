@@ -113,6 +113,26 @@ describe('GET /api/exams/{examId}/insights', () => {
   const insights = (examId: string, headers: Record<string, string>) =>
     app.inject({ method: 'GET', url: `/api/exams/${examId}/insights`, headers });
 
+  it('ranks each candidate with the same score, max score, percentage and status as the result itself', async () => {
+    const { exam, owner, a, c } = await cohort();
+    const report = InsightsReportSchema.parse((await insights(exam.id, owner)).json());
+    for (const resultId of [a.resultId, c.resultId]) {
+      const result = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: owner })).json();
+      const candidate = report.candidates.find((x) => x.resultId === resultId);
+      expect(candidate?.result).toEqual({
+        score: result.score,
+        maxScore: result.maxScore,
+        percentage: result.percentage,
+        status: result.status,
+      });
+    }
+    expect(report.candidates.find((x) => x.resultId === a.resultId)?.result).toMatchObject({
+      score: 4,
+      status: 'graded',
+    });
+    expect(report.candidates.find((x) => x.resultId === c.resultId)?.result?.status).toBe('pending');
+  });
+
   it('computes the cohort, test, item, candidate, topic and integrity figures of a hand-checked cohort', async () => {
     const { exam, owner, a, b, c } = await cohort();
     const response = await insights(exam.id, owner);
