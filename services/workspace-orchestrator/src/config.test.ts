@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testConfig } from './testing.ts';
+import { testConfig } from './testing/app.ts';
 
 describe('WARM_POOL_TYPES', () => {
   it('takes a comma-separated list of workspace types, empty meaning all of them', () => {

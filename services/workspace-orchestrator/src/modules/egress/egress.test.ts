@@ -2,7 +2,8 @@ import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:http';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, containerOf, execIn, newAttempt, type TestApp } from '../../testing.ts';
+import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
+import { containerOf, execIn } from '../../testing/docker.ts';
 
 const socketPath = inject('dockerSocket');
 const registryAddress = async () => (await lookup('registry.npmjs.org').catch(() => ({ address: '1.1.1.1' }))).address;

@@ -2,7 +2,8 @@ import Docker from 'dockerode';
 import { pack } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
-import { buildTestApp, containerOf, execIn, newAttempt, type TestApp } from '../../testing.ts';
+import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
+import { containerOf, execIn } from '../../testing/docker.ts';
 import { collectFiles } from './collect.ts';
 
 const limits = { fileMaxBytes: 16, totalMaxBytes: 40, maxFiles: 10 };

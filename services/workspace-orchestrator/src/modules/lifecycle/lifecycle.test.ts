@@ -1,6 +1,8 @@
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, containerOf, httpCall, newAttempt, type TestApp } from '../../testing.ts';
+import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
+import { containerOf } from '../../testing/docker.ts';
+import { httpCall } from '../../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 const instance = inject('workspaceInstance');

@@ -2,7 +2,9 @@ import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:net';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, containerOf, execIn, httpCall, newAttempt, type TestApp } from '../../testing.ts';
+import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
+import { containerOf, execIn } from '../../testing/docker.ts';
+import { httpCall } from '../../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 const registryAddress = async () => (await lookup('registry.npmjs.org').catch(() => ({ address: '1.1.1.1' }))).address;

@@ -3,15 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  buildTestApp,
-  creatorToken,
-  httpCall,
-  newAttempt,
-  TAKER_ORIGIN,
-  testConfig,
-  type TestApp,
-} from '../../testing.ts';
+import { buildTestApp, creatorToken, newAttempt, TAKER_ORIGIN, testConfig, type TestApp } from '../../testing/app.ts';
+import { httpCall } from '../../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 

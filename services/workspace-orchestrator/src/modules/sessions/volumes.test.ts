@@ -1,7 +1,8 @@
 import Docker from 'dockerode';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, containerOf, execIn, newAttempt, TAKER_ORIGIN, type TestApp } from '../../testing.ts';
+import { buildTestApp, newAttempt, TAKER_ORIGIN, type TestApp } from '../../testing/app.ts';
+import { containerOf, execIn } from '../../testing/docker.ts';
 
 const socketPath = inject('dockerSocket');
 

@@ -1,16 +1,14 @@
-import type Docker from 'dockerode';
-import { request } from 'node:http';
 import type { AttemptClaims } from '@exam/domain/auth';
 import type { CodingWorkspace } from '@exam/domain/exam';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
-import { buildApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
-import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from './db/database.ts';
-import * as schema from './db/schema.ts';
-import { sessionIds, systemClock, type Deps, type ExamDirectory } from './deps.ts';
-import { createDockerEngine } from './engine/docker-engine.ts';
-import { createRegistryProxy } from './modules/egress/registry-proxy.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
+import * as schema from '../db/schema.ts';
+import { sessionIds, systemClock, type Deps, type ExamDirectory } from '../deps.ts';
+import { createDockerEngine } from '../engine/docker-engine.ts';
+import { createRegistryProxy } from '../modules/egress/registry-proxy.ts';
 
 export const TAKER_ORIGIN = 'http://taker.test';
 export const CREATOR_ORIGIN = 'http://creator.test';
@@ -137,93 +135,4 @@ export function newAttempt(
 
 export function creatorToken(app: TestApp, sub: string) {
   return { authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub, email: `${sub}@example.test` })}` };
-}
-
-export type RawReply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
-
-/** A real HTTP request (the proxy streams, so tests go over a socket rather than inject()). */
-export function httpCall(
-  base: string,
-  path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<RawReply> {
-  const url = new URL(path, base);
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
-
-/** A WebSocket upgrade: the status line the proxy answers, and what arrives on the socket within a moment. */
-export function upgrade(
-  base: string,
-  path: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; data: string }> {
-  const url = new URL(path, base);
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      headers: {
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-        ...headers,
-      },
-    });
-    req.on('upgrade', (res, socket, head) => {
-      let data = head.toString('latin1');
-      socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
-      setTimeout(() => {
-        socket.destroy();
-        resolve({ status: res.statusCode ?? 0, data });
-      }, 500);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, data: '' });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Runs a command inside a container as the candidate would from the editor's terminal. */
-export async function execIn(
-  docker: Docker,
-  containerId: string,
-  cmd: string[],
-  opts: { timeoutMs?: number } = {},
-): Promise<{ exitCode: number | null; output: string }> {
-  const exec = await docker
-    .getContainer(containerId)
-    .exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: '1000:1000' });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  let output = '';
-  stream.on('data', (chunk: Buffer) => (output += chunk.toString('latin1')));
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      stream.destroy();
-      resolve();
-    }, opts.timeoutMs ?? 20_000);
-    stream.on('end', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  const info = await exec.inspect();
-  return { exitCode: info.ExitCode, output };
-}
-
-/** The container id behind a session, found by its label. */
-export async function containerOf(docker: Docker, sessionId: string): Promise<string> {
-  const [container] = await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${sessionId}`] } });
-  if (!container) throw new Error(`no container for session ${sessionId}`);
-  return container.Id;
 }

@@ -4,7 +4,9 @@ import { request } from 'node:http';
 import type { Socket } from 'node:net';
 import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, containerOf, execIn, httpCall, newAttempt, TAKER_ORIGIN, type TestApp } from '../testing.ts';
+import { buildTestApp, newAttempt, TAKER_ORIGIN, type TestApp } from './app.ts';
+import { containerOf, execIn } from './docker.ts';
+import { httpCall } from './http.ts';
 
 // The real code-server image through the orchestrator (issue 6). Run by `pnpm --filter
 // @exam/workspace-orchestrator test:real-image`, not by `pnpm test`: the image takes many minutes to
