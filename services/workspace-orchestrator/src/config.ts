@@ -3,7 +3,7 @@ import { baseConfigShape, booleanFlag, parseConfig, resolveSecret } from '@exam/
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DEFAULT_ALLOWED_HOSTS, parseAllowlist } from './modules/egress/allowlist.ts';
+import { DEFAULT_ALLOWED_HOSTS, parseAllowlist } from './engine/egress/allowlist.ts';
 
 const DEFAULT_CATALOGUE = resolve(fileURLToPath(new URL('../../../infra/workspaces/catalogue.json', import.meta.url)));
 

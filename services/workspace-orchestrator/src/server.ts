@@ -7,7 +7,7 @@ import { sessionIds, systemClock } from './deps.ts';
 import { createDockerEngine } from './engine/docker-engine.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
-import { createRegistryProxy } from './modules/egress/registry-proxy.ts';
+import { createRegistryProxy } from './engine/egress/registry-proxy.ts';
 
 try {
   const config = loadConfig(process.env);

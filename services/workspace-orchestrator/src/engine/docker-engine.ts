@@ -1,6 +1,6 @@
 import { WORKSPACE_FOLDER, type CatalogueEntry } from '@exam/domain/workspace';
 import Docker from 'dockerode';
-import type { RegistryProxy } from '../modules/egress/registry-proxy.ts';
+import type { RegistryProxy } from './egress/registry-proxy.ts';
 import {
   editorPasswordHash,
   LABELS,
@@ -20,7 +20,7 @@ export type DockerEngineOptions = {
   pidsLimit: number;
   tmpMb: number;
   /**
-   * The forward proxy that is the egress network's only way out (src/modules/egress). It listens on that
+   * The forward proxy that is the egress network's only way out (engine/egress). It listens on that
    * bridge's gateway address at the first free port of `ports`. Without it an exam that allows package
    * registries cannot start a workspace (it fails closed rather than open).
    */

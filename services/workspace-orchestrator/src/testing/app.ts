@@ -8,7 +8,7 @@ import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
 import * as schema from '../db/schema.ts';
 import { sessionIds, systemClock, type Deps, type ExamDirectory } from '../deps.ts';
 import { createDockerEngine } from '../engine/docker-engine.ts';
-import { createRegistryProxy } from '../modules/egress/registry-proxy.ts';
+import { createRegistryProxy } from '../engine/egress/registry-proxy.ts';
 
 export const TAKER_ORIGIN = 'http://taker.test';
 export const CREATOR_ORIGIN = 'http://creator.test';

@@ -103,7 +103,7 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
       const open = await start({ allowPackageRegistries: true });
       const info = await docker.getContainer(open.containerId).inspect();
       expect(Object.keys(info.NetworkSettings.Networks)).toEqual(['exam-workspaces-egress']);
-      // Only the registry proxy gets out (src/modules/egress/egress.test.ts).
+      // Only the registry proxy gets out (egress.test.ts beside this file).
       expect((await tcp(open.containerId, await registryAddress(), 443)).exitCode).not.toBe(0);
       expect(
         (await tcp(open.containerId, info.NetworkSettings.Networks['exam-workspaces-egress']!.Gateway, hostPort))

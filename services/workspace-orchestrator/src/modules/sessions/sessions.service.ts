@@ -14,7 +14,7 @@ import type { WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
 import { LABELS, type WorkspaceEngine } from '../../engine/engine.ts';
-import { collectFiles } from '../files/collect.ts';
+import { collectFiles } from '../../engine/collect-files.ts';
 import { loginToEditor, preloadEditor, waitUntilHealthy } from './editor.ts';
 import type { NewWorkspace, SessionsRepository } from './sessions.repository.ts';
 import { createVolumes, volumeNameFor, type VolumesOptions } from './volumes.ts';

@@ -3,7 +3,7 @@ import type { VolumeRow, WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
 import { LABELS, type WorkspaceEngine } from '../../engine/engine.ts';
-import { collectFiles, type CollectLimits } from '../files/collect.ts';
+import { collectFiles, type CollectLimits } from '../../engine/collect-files.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 
 export type VolumesOptions = { collect: CollectLimits; graceMs: number };
