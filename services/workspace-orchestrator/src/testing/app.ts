@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
 import * as schema from '../db/schema.ts';
 import { sessionIds, systemClock, type Deps, type ExamDirectory } from '../deps.ts';
-import { createDockerEngine } from '../engine/docker-engine.ts';
+import { createDockerEngine, dockerEngineOptions } from '../engine/docker-engine.ts';
 import { createRegistryProxy } from '../engine/egress/registry-proxy.ts';
 
 export const TAKER_ORIGIN = 'http://taker.test';
@@ -82,14 +82,7 @@ export async function buildTestApp(
   });
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS, connectTimeoutMs: 3000 });
   const engine = createDockerEngine({
-    socketPath: config.DOCKER_SOCKET,
-    instance: config.WORKSPACE_INSTANCE,
-    network: config.WORKSPACE_NETWORK,
-    egressNetwork: config.WORKSPACE_EGRESS_NETWORK,
-    memoryMb: config.WORKSPACE_MEMORY_MB,
-    cpus: config.WORKSPACE_CPUS,
-    pidsLimit: config.WORKSPACE_PIDS_LIMIT,
-    tmpMb: config.WORKSPACE_TMP_MB,
+    ...dockerEngineOptions(config),
     egressProxy: { proxy: egressProxy, ports: TEST_EGRESS_PROXY_PORTS, reusePort: false },
   });
   const fake = fakeDirectory();

@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type Docker from 'dockerode';
+import { dockerClient } from '../engine/docker-client.ts';
 import { buildTestApp, newAttempt, TAKER_ORIGIN, type TestApp } from './app.ts';
 import { containerOf, execIn } from './docker.ts';
 import { httpCall } from './http.ts';
@@ -30,7 +31,7 @@ async function engineWith(image: string): Promise<Docker> {
     throw new Error(
       'The real-image test needs the private Docker engine; it cannot be skipped (WORKSPACE_TESTS=skip does not apply).',
     );
-  const docker = new Docker({ socketPath });
+  const docker = dockerClient(socketPath);
   try {
     await docker.getImage(image).inspect();
   } catch {

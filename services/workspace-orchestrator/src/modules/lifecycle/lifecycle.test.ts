@@ -1,5 +1,5 @@
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { dockerClient } from '../../engine/docker-client.ts';
 import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
 import { containerOf } from '../../testing/docker.ts';
 import { httpCall } from '../../testing/http.ts';
@@ -8,7 +8,7 @@ const socketPath = inject('dockerSocket');
 const instance = inject('workspaceInstance');
 
 describe.skipIf(!socketPath)('reaping and re-adoption', () => {
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
   type App = TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   const create = async (app: App, attempt = newAttempt(app)) => {
     const session = (

@@ -1,5 +1,5 @@
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { dockerClient } from '../../engine/docker-client.ts';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
 import { containerOf, execIn } from '../../testing/docker.ts';
@@ -8,7 +8,7 @@ const socketPath = inject('dockerSocket');
 
 describe.skipIf(!socketPath)('collecting a real workspace on submit', () => {
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
   beforeAll(async () => {
     app = await buildTestApp({
       socketPath: socketPath!,

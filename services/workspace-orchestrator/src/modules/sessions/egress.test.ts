@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:http';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { dockerClient } from '../../engine/docker-client.ts';
 import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
 import { containerOf, execIn } from '../../testing/docker.ts';
 
@@ -17,7 +17,7 @@ describe.skipIf(!socketPath)('package registries through the egress proxy (real 
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   let registry: Server;
   let registryPort = 0;
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
   const refused: Record<string, unknown>[] = [];
 
   const start = async (settings = {}) => {

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:net';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { dockerClient } from '../../engine/docker-client.ts';
 import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
 import { containerOf, execIn } from '../../testing/docker.ts';
 import { httpCall } from '../../testing/http.ts';
@@ -12,7 +12,7 @@ const registryAddress = async () => (await lookup('registry.npmjs.org').catch(()
 describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code)', () => {
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   let base: string;
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
 
   const start = async (settings = {}) => {
     const attempt = newAttempt(app, settings);

@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { dockerClient } from '../../engine/docker-client.ts';
 import { buildTestApp, creatorToken, newAttempt, TAKER_ORIGIN, testConfig, type TestApp } from '../../testing/app.ts';
 import { httpCall } from '../../testing/http.ts';
 
@@ -11,7 +11,7 @@ const socketPath = inject('dockerSocket');
 describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () => {
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   let base: string;
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
 
   beforeAll(async () => {
     app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance') });

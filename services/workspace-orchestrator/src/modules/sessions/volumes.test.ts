@@ -1,6 +1,6 @@
-import Docker from 'dockerode';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { dockerClient } from '../../engine/docker-client.ts';
 import { buildTestApp, newAttempt, TAKER_ORIGIN, type TestApp } from '../../testing/app.ts';
 import { containerOf, execIn } from '../../testing/docker.ts';
 
@@ -25,7 +25,7 @@ const instance = inject('workspaceInstance');
 
 describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
   type App = TestApp & Awaited<ReturnType<typeof buildTestApp>>;
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
   let app: App;
   beforeAll(async () => {
     // 'excel' is served by the test image too; no other test fills a pool for it, so these creates are cold starts.
