@@ -2,7 +2,7 @@ import type { ChatStreamEvent } from '@exam/domain/llm';
 import { LlmMessages } from '@exam/domain/llm';
 import { describe, expect, it } from 'vitest';
 import { createChatSession, EMPTY_REPLY, type StreamReply } from './chat-session.ts';
-import { transcriptMessage } from '../testing/fake-gateway.ts';
+import { transcriptMessage } from '../../../testing/fake-gateway.ts';
 
 const done: ChatStreamEvent = {
   type: 'done',
