@@ -16,7 +16,7 @@ import { gradesOf, tally, toEntries, toggleVerdict, withFeedback, type QuestionG
 import { ChatHistory } from './chat-history.tsx';
 import { formatGraderTime, formatSubmitted } from './formats.ts';
 import { QuestionCard } from './question-card.tsx';
-import { useWarnBeforeLeaving } from './use-warn-before-leaving.ts';
+import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
 
 function NotFound({ title }: { title: string }) {

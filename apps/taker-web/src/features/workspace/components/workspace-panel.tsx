@@ -4,7 +4,8 @@ import { WORKSPACE_UNAVAILABLE } from '@exam/domain/workspace';
 import { Button } from '@exam/ui/button';
 import { Spinner } from '@exam/ui/spinner';
 import { AlertTriangle, RotateCcw } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useElapsedSeconds } from '../hooks/use-elapsed-seconds.ts';
 import { useWorkspaceSession, type WorkspaceState } from '../hooks/use-workspace-session.ts';
 import { editorSrc, FIRST_START_SECONDS } from '../lib/workspace-session.ts';
 
@@ -18,17 +19,6 @@ export type WorkspacePanelProps = {
 /** Spec section 2: a sandboxed frame that allows clipboard and fullscreen. */
 const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-modals';
 const FRAME_ALLOW = 'clipboard-read; clipboard-write; fullscreen';
-
-function useElapsedSeconds(running: boolean): number {
-  const [seconds, setSeconds] = useState(0);
-  useEffect(() => {
-    if (!running) return;
-    setSeconds(0);
-    const timer = setInterval(() => setSeconds((s) => s + 1), 1000);
-    return () => clearInterval(timer);
-  }, [running]);
-  return seconds;
-}
 
 function Notice({ children }: { children: ReactNode }) {
   return (
