@@ -7,6 +7,7 @@ import { sessionIds, systemClock } from './deps.ts';
 import { createDockerEngine, dockerEngineOptions } from './engine/docker-engine.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
+import { startWorkspaceJobs, workspaceJobOptions } from './jobs/workspace-jobs.ts';
 import { createRegistryProxy } from './engine/egress/registry-proxy.ts';
 
 try {
@@ -39,6 +40,11 @@ try {
     directory,
     egressProxy,
   });
+  const jobs = await startWorkspaceJobs(
+    { ...app.workspaces, clock: systemClock, directory, log: app.log },
+    workspaceJobOptions(config),
+  );
+  app.addHook('onClose', () => jobs.stop());
   app.addHook('onClose', () => database.close());
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {

@@ -9,6 +9,7 @@ import * as schema from '../db/schema.ts';
 import { sessionIds, systemClock, type Deps, type ExamDirectory } from '../deps.ts';
 import { createDockerEngine, dockerEngineOptions } from '../engine/docker-engine.ts';
 import { createRegistryProxy } from '../engine/egress/registry-proxy.ts';
+import { testJobs } from './jobs.ts';
 
 export const TAKER_ORIGIN = 'http://taker.test';
 export const CREATOR_ORIGIN = 'http://creator.test';
@@ -86,7 +87,7 @@ export async function buildTestApp(
     egressProxy: { proxy: egressProxy, ports: TEST_EGRESS_PROXY_PORTS, reusePort: false },
   });
   const fake = fakeDirectory();
-  const app = await buildApp(config, {
+  const deps: Deps = {
     database,
     clock: systemClock,
     ids: sessionIds,
@@ -94,9 +95,13 @@ export async function buildTestApp(
     directory: fake.directory,
     egressProxy,
     ...opts.deps,
-  });
+  };
+  const app = await buildApp(config, deps);
+  // The jobs server.ts starts, for the test to run by hand (none runs on its own).
+  const jobs = testJobs(app, deps, config);
+  app.addHook('onClose', () => jobs.stop());
   await app.ready();
-  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed, egressProxy });
+  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed, egressProxy, jobs });
 }
 
 let counter = 0;

@@ -224,7 +224,7 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
       env: { WARM_POOL_SIZE: '1' },
     });
     try {
-      await pooled.workspaces.lifecycle.refill();
+      await pooled.jobs.refill();
       const attempt = newAttempt(pooled);
       const session = (
         await pooled.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
@@ -234,7 +234,7 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
       expect((await httpCall(pooledBase, session.editorPath, { headers: attempt.headers })).body).toContain(
         'Exam workspace',
       );
-      await pooled.workspaces.lifecycle.refill();
+      await pooled.jobs.refill();
       const warm = await docker.listContainers({
         filters: { label: ['exam.pool=warm', `exam.orchestrator=${inject('workspaceInstance')}`] },
       });
