@@ -9,7 +9,7 @@ import { buildTestApp, newAttempt, TAKER_ORIGIN, type TestApp } from './app.ts';
 import { containerOf, execIn } from './docker.ts';
 import { httpCall } from './http.ts';
 
-// The real code-server image through the orchestrator (issue 6). Run by `pnpm --filter
+// The real code-server image through the orchestrator: the editor candidates actually get. Run by `pnpm --filter
 // @exam/workspace-orchestrator test:real-image`, not by `pnpm test`: the image takes many minutes to
 // build. A missing engine or image fails the run; this test is never skipped.
 const IMAGE = 'exam/workspace-vscode';
