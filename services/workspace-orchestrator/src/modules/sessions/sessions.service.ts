@@ -1,7 +1,8 @@
-import type { AttemptClaims, TokenClaims } from '@exam/domain/auth';
+import type { TokenClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { WorkspaceFile } from '@exam/domain/internal';
 import type { Session } from '@exam/domain/workspace';
+import type { WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
 import type { CollectLimits } from '../../engine/collect-files.ts';
@@ -55,14 +56,13 @@ export function createSessionsService(
     create: starts.create,
     collect: files.collect,
 
+    /** The session, live or ended; undefined when there is none by that id. */
+    findSession: (sessionId: string) => repo.find(sessionId),
+
     /** Ends the session (its container); `pageClose` marks the page-close beacon, ignored right after a create. */
-    async end(sessionId: string, claims: AttemptClaims, how: { pageClose?: boolean } = {}): Promise<void> {
-      const row = await repo.find(sessionId);
-      if (!row) throw new AppError(ErrorCode.NOT_FOUND, 'Session not found');
-      if (row.attemptId !== claims.sub)
-        throw new AppError(ErrorCode.FORBIDDEN, 'This session belongs to another attempt');
+    async end(row: WorkspaceRow, how: { pageClose?: boolean } = {}): Promise<void> {
       if (row.endedAt) return;
-      if (how.pageClose && handOuts.isFresh(sessionId)) return;
+      if (how.pageClose && handOuts.isFresh(row.id)) return;
       await runs.endRow(row, 'ended by the candidate');
     },
 
@@ -72,11 +72,8 @@ export function createSessionsService(
       return rows.map(toSession);
     },
 
-    async files(sessionId: string, claims: TokenClaims): Promise<Record<string, WorkspaceFile>> {
-      const row = await repo.find(sessionId);
-      if (!row || !row.attemptId) throw new AppError(ErrorCode.NOT_FOUND, 'Session not found');
-      const allowed = claims.kind === 'attempt' ? row.attemptId === claims.sub : row.ownerId === claims.sub;
-      if (!allowed) throw new AppError(ErrorCode.FORBIDDEN, 'This session belongs to another attempt');
+    /** The files of a session whose container still runs (the route's guard has checked who asks). */
+    async files(row: WorkspaceRow): Promise<Record<string, WorkspaceFile>> {
       if (row.endedAt)
         throw new AppError(ErrorCode.CONFLICT, 'This workspace session has ended; its files are kept in the result');
       return files.readFiles(row);
