@@ -25,7 +25,7 @@ export function historyOf(entries: TestChatEntry[]): TestChatRequest['messages']
   return kept.map(({ role, content }) => ({ role, content }));
 }
 
-/** The creator's try-out conversation: kept in this page only, never stored (issue 4). */
+/** The creator's try-out conversation: kept in this page only, never stored: it is a trial, not a candidate's conversation. */
 export function useTestChat(examId: string) {
   const [messages, setMessages] = useState<TestChatEntry[]>([]);
   const [pending, setPending] = useState(false);

@@ -44,7 +44,7 @@ export function useUpdateExam() {
   });
 }
 
-/** The Live/Offline switch: the list changes at once and goes back if the server refuses (spec section 4). */
+/** The Live/Offline switch: the list changes at once and goes back if the server refuses. */
 export function useSetExamLive() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-/** Spec section 5: course materials are pdf, doc, docx or txt, several at once. */
+/** Course materials are pdf, doc, docx or txt (the formats the server extracts text from), several at once. */
 export const MATERIAL_ACCEPT = '.pdf,.doc,.docx,.txt';
 
 export function uploadMaterials(files: File[]): Promise<CourseMaterial[]> {

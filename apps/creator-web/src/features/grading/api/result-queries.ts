@@ -29,7 +29,7 @@ export function useResult(resultId: string) {
 }
 
 /**
- * The result a grader link names (spec section 2, /creator/grade/{examId}/candidate/{candidateId}): the
+ * The result a grader link names (/creator/grade/{examId}/candidate/{candidateId}): the
  * exam's submission by that candidate ID, asked of the server, or else the id of a result itself (the
  * app's own links use result ids).
  */

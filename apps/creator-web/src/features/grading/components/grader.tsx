@@ -32,7 +32,7 @@ function NotFound({ title }: { title: string }) {
   );
 }
 
-/** Spec section 2, /creator/grade/{examId}/candidate/{candidateId}. */
+/** /creator/grade/{examId}/candidate/{candidateId}: one candidate's submission, graded on one page. */
 export function Grader({ examId, candidateId }: { examId: string; candidateId: string }) {
   const candidate = useCandidateResultId(examId, candidateId);
   const detail = useResult(candidate.data ?? '');

@@ -29,7 +29,7 @@ function BackButton() {
   );
 }
 
-/** Spec section 2, /creator/result/{resultId}: the result with auto-saved grading. */
+/** /creator/result/{resultId}: the result with auto-saved grading. */
 export function ResultDetails({ resultId }: { resultId: string }) {
   const result = useResult(resultId);
   if (result.isPending) return <PageSpinner label="Loading result…" />;
