@@ -1,4 +1,4 @@
-/** Every URL of the taker app (style: one place for paths). */
+/** Every URL of the taker app, in one place. */
 export const paths = {
   home: '/',
   about: '/about',

@@ -1,7 +1,7 @@
 import type { TranscriptMessage } from '@exam/domain/internal';
 import { LlmMessages, type ChatFile, type ChatRequest, type ChatStreamEvent } from '@exam/domain/llm';
 
-/** Spec section 8: a reply that arrives empty. */
+/** What shows in place of a reply that arrives empty. */
 export const EMPTY_REPLY = 'No response generated';
 
 export type ChatEntry = {
@@ -63,7 +63,7 @@ export function createChatSession(streamReply: StreamReply, now: () => Date = ()
       update({ messages: [...messages.map(entryOf), ...snapshot.messages], restored: true });
     },
 
-    /** Sends a message and streams the reply into the conversation; one at a time (spec section 5). */
+    /** Sends a message and streams the reply into the conversation; one at a time, so replies never interleave. */
     async send(input: { message: string; files: ChatFile[]; questionIndex: number | null }): Promise<void> {
       if (snapshot.pending) return;
       append({
@@ -91,7 +91,7 @@ export function createChatSession(streamReply: StreamReply, now: () => Date = ()
           });
           return;
         }
-        // The gateway stores the spec's error text in place of a reply that failed half-way; show the same.
+        // The gateway stores its error text in place of a reply that failed half-way; show the same.
         const final = event.type === 'error' ? { content: event.message, isError: true } : {};
         updateEntry(replyKey, (m) => ({ ...m, ...final, isStreaming: false }));
       };

@@ -15,7 +15,7 @@ export async function findSession(token: string, sessionId: string, signal: Abor
 }
 
 /**
- * Spec section 4: the session is deleted when the page closes. Only its container stops: the files
+ * The session is deleted when the page closes, so an abandoned tab does not hold a container. Only its container stops: the files
  * stay in the attempt's volume, and the next create (a reload) mounts them again. A beacon survives the unload; where
  * the browser refuses it, a keepalive DELETE with the header does the same.
  */

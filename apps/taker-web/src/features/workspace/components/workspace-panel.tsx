@@ -16,7 +16,7 @@ export type WorkspacePanelProps = {
   activeQuestionIndex: number;
 };
 
-/** Spec section 2: a sandboxed frame that allows clipboard and fullscreen. */
+/** A sandboxed frame that still allows the clipboard and fullscreen the editor needs. */
 const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-modals';
 const FRAME_ALLOW = 'clipboard-read; clipboard-write; fullscreen';
 
@@ -29,7 +29,7 @@ function Notice({ children }: { children: ReactNode }) {
 }
 
 /**
- * The coding workspace (spec sections 2, 4, 8). The editor frame sits inside the element marked
+ * The coding workspace (docs/product.md#the-coding-workspace). The editor frame sits inside the element marked
  * data-workspace-frame: focus moving there is not a proctoring loss. `data-state` mirrors the session
  * state for the journeys.
  */
