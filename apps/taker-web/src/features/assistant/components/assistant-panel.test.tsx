@@ -137,7 +137,7 @@ describe('AssistantPanel', () => {
     await waitFor(() => expect(textbox()).toBeEnabled());
   });
 
-  it('shows the spec error reply when the stream ends with an error event, in place of the partial text', async () => {
+  it('shows the standard error reply when the stream ends with an error event, in place of the partial text', async () => {
     const reply = controlledStream();
     const gateway = createFakeGateway({ reply: () => sse(reply.stream) });
     const { user } = renderPanel({ gateway });
