@@ -1,5 +1,5 @@
 // Time from POST /api/session/create to a ready editor (the proxied editor page answers 200), with
-// N candidates creating at once: warm-pool hits versus cold starts (image present). Issue 6 goals:
+// N candidates creating at once: warm-pool hits versus cold starts (image present). Goals (bench/README.md):
 // warm p95 <= 1 s, cold p95 <= 8 s, 20 concurrent sessions.
 //   [BENCH_DATABASE_URL=postgres://…] node bench/workspace/create-to-ready.ts [--sessions 20] [--rounds 3] [--image test|vscode]
 // --image test: the small busybox stand-in; --image vscode: the real code-server image
