@@ -1,5 +1,5 @@
 // Time from POST /api/session/create to a ready editor (the proxied editor page answers 200), with
-// N candidates creating at once: warm-pool hits versus cold starts (image present). Issue 6 goals:
+// N candidates creating at once: warm-pool hits versus cold starts (image present). Goals (bench/README.md):
 // warm p95 <= 1 s, cold p95 <= 8 s, 20 concurrent sessions.
 //   [BENCH_DATABASE_URL=postgres://…] node bench/workspace/create-to-ready.ts [--sessions 20] [--rounds 3] [--image test|vscode]
 // --image test: the small busybox stand-in; --image vscode: the real code-server image
@@ -19,6 +19,10 @@ import { loadConfig } from '../../services/workspace-orchestrator/src/config.ts'
 import { openWorkspaceDatabase } from '../../services/workspace-orchestrator/src/db/database.ts';
 import { sessionIds, systemClock } from '../../services/workspace-orchestrator/src/deps.ts';
 import { createDockerEngine } from '../../services/workspace-orchestrator/src/engine/docker-engine.ts';
+import {
+  startWorkspaceJobs,
+  workspaceJobOptions,
+} from '../../services/workspace-orchestrator/src/jobs/workspace-jobs.ts';
 
 const { values } = parseArgs({
   options: {
@@ -117,11 +121,16 @@ async function serve(mode: 'warm' | 'cold', socketPath: string, instance: string
     isAttemptOpen: async () => true,
   };
   const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines: [engine], directory });
+  // Re-adoption and the refill after warm hand-outs, as server.ts starts them (WORKSPACE_BACKGROUND=false: no timers).
+  const jobs = await startWorkspaceJobs(
+    { ...app.workspaces, clock: systemClock, directory, log: app.log },
+    workspaceJobOptions(config),
+  );
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   process.on('message', async (message: { type: string; round?: number }) => {
     if (message.type === 'tokens') {
       if (mode === 'warm') {
-        await app.workspaces.lifecycle.refill();
+        await jobs.warmPool.refill();
         // Let the engine settle after starting the pool, as a pool filled in the background would be.
         await new Promise((r) => setTimeout(r, 3000));
       }
@@ -137,7 +146,7 @@ async function serve(mode: 'warm' | 'cold', socketPath: string, instance: string
       );
       process.send!({ type: 'tokens', tokens });
     } else if (message.type === 'stop') {
-      await app.workspaces.lifecycle.stop();
+      await jobs.stop();
       await removeAll(engine);
       await app.close();
       await database.close();

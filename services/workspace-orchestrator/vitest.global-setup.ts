@@ -31,7 +31,7 @@ export async function setup(project: TestProject) {
     return;
   }
   // host-firewall.sh (run by startTestEngine) opens the egress proxy's port on exam-ws1; the test apps'
-  // proxies take the first free port of 3129–3132 (src/testing.ts), so the whole range is opened.
+  // proxies take the first free port of 3129–3132 (TEST_EGRESS_PROXY_PORTS in src/testing/app.ts), so the whole range is opened.
   const firewallPort = process.env.EGRESS_PROXY_PORT;
   process.env.EGRESS_PROXY_PORT = '3128:3132';
   try {

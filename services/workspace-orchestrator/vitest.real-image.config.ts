@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // `pnpm --filter @exam/workspace-orchestrator test:real-image`; it fails before any test when an image is absent.
 export default defineConfig({
   test: {
-    include: ['src/**/*.real-image.ts'],
+    include: ['src/testing/*.real-image.ts'],
     globalSetup: ['./vitest.real-image.setup.ts'],
     pool: 'forks',
     poolOptions: { forks: { singleFork: true } },

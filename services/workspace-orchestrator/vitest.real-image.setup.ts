@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import Docker from 'dockerode';
 import type { TestProject } from 'vitest/node';
+import { dockerClient } from './src/engine/docker-client.ts';
 import { setup as startEngine, teardown } from './vitest.global-setup.ts';
 
 export { teardown };
@@ -20,7 +20,7 @@ export async function setup(project: TestProject) {
     throw new Error(banner(['test:real-image cannot be skipped; unset WORKSPACE_TESTS to run it.']));
   await startEngine(project);
   const socketPath = project.getProvidedContext().dockerSocket!;
-  const docker = new Docker({ socketPath });
+  const docker = dockerClient(socketPath);
   const missing: string[] = [];
   for (const { image } of Object.values(catalogue.types)) {
     if (

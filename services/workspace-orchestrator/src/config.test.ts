@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testConfig } from './testing.ts';
+import { testConfig } from './testing/app.ts';
 
 describe('WARM_POOL_TYPES', () => {
   it('takes a comma-separated list of workspace types, empty meaning all of them', () => {
@@ -13,7 +13,7 @@ describe('WARM_POOL_TYPES', () => {
 });
 
 describe('EGRESS_ALLOWED_HOSTS', () => {
-  it('defaults to the registries of the spec languages, on ports 443 and 80', () => {
+  it('defaults to the registries of the coding languages an exam may use, on ports 443 and 80', () => {
     expect(testConfig().EGRESS_ALLOWED_HOSTS.map((h) => h.host)).toEqual([
       'registry.npmjs.org',
       'pypi.org',

@@ -1,9 +1,9 @@
 import { WorkspaceTypeSchema } from '@exam/domain/exam';
-import { baseConfigShape, booleanFlag, parseConfig, resolveSecret } from '@exam/server-kit/config';
+import { baseConfigShape, booleanFlag, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DEFAULT_ALLOWED_HOSTS, parseAllowlist } from './modules/egress/allowlist.ts';
+import { DEFAULT_ALLOWED_HOSTS, parseAllowlist } from './engine/egress/allowlist.ts';
 
 const DEFAULT_CATALOGUE = resolve(fileURLToPath(new URL('../../../infra/workspaces/catalogue.json', import.meta.url)));
 
@@ -92,7 +92,7 @@ const ConfigSchema = z.object({
     .int()
     .min(30)
     .default(30 * 60),
-  /** Background pool refill and reaping; tests drive them by hand. */
+  /** Background pool refill and reaping on their intervals (jobs/workspace-jobs.ts, started by server.ts). */
   WORKSPACE_BACKGROUND: booleanFlag.default(true),
 });
 
@@ -106,11 +106,9 @@ export type Config = z.infer<typeof ConfigSchema> & {
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = parseConfig(ConfigSchema, env);
-  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
   return {
     ...parsed,
-    jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
-    internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),
+    ...resolveServiceSecrets(parsed),
     pgliteDir: join(parsed.DATA_DIR, 'workspace-orchestrator'),
     localWorkspacesDir: join(parsed.DATA_DIR, 'workspaces'),
     allowedOrigins: [new URL(parsed.TAKER_ORIGIN).origin, new URL(parsed.CREATOR_ORIGIN).origin],

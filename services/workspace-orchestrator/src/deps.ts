@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CodingWorkspace } from '@exam/domain/exam';
 import type { WorkspaceDatabase } from './db/database.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
-import type { RegistryProxy } from './modules/egress/registry-proxy.ts';
+import type { RegistryProxy } from './engine/egress/registry-proxy.ts';
 
 /** What the orchestrator needs to know about an exam and an attempt, from exam-service and results-service. */
 export type ExamDirectory = {

@@ -4,10 +4,11 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openWorkspaceDatabase } from './db/database.ts';
 import { sessionIds, systemClock } from './deps.ts';
-import { createDockerEngine } from './engine/docker-engine.ts';
+import { createDockerEngine, dockerEngineOptions } from './engine/docker-engine.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
-import { createRegistryProxy } from './modules/egress/registry-proxy.ts';
+import { startWorkspaceJobs, workspaceJobOptions } from './jobs/workspace-jobs.ts';
+import { createRegistryProxy } from './engine/egress/registry-proxy.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -19,14 +20,7 @@ try {
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS });
   const engines: WorkspaceEngine[] = [
     createDockerEngine({
-      socketPath: config.DOCKER_SOCKET,
-      instance: config.WORKSPACE_INSTANCE,
-      network: config.WORKSPACE_NETWORK,
-      egressNetwork: config.WORKSPACE_EGRESS_NETWORK,
-      memoryMb: config.WORKSPACE_MEMORY_MB,
-      cpus: config.WORKSPACE_CPUS,
-      pidsLimit: config.WORKSPACE_PIDS_LIMIT,
-      tmpMb: config.WORKSPACE_TMP_MB,
+      ...dockerEngineOptions(config),
       // reusePort: replicas on one host share the port; the proxy keeps no state, so any of them may answer.
       egressProxy: { proxy: egressProxy, ports: [config.EGRESS_PROXY_PORT], reusePort: true },
     }),
@@ -46,6 +40,11 @@ try {
     directory,
     egressProxy,
   });
+  const jobs = await startWorkspaceJobs(
+    { ...app.workspaces, clock: systemClock, directory, log: app.log },
+    workspaceJobOptions(config),
+  );
+  app.addHook('onClose', () => jobs.stop());
   app.addHook('onClose', () => database.close());
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {

@@ -50,7 +50,7 @@ export const routes: RouteObject[] = [
         path: 'grade/:examId/candidate/:candidateId',
         lazy: async () => ({ Component: (await import('./routes/results/grade.tsx')).GradeRoute }),
       },
-      // Legacy grader link with only a candidate id (spec section 2).
+      // Older grader links carry only a candidate id; they still open the grader.
       { path: 'grade/:candidateId', loader: ({ params }) => redirect(paths.grade('1', params.candidateId ?? '')) },
     ],
   },

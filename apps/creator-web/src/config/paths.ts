@@ -22,3 +22,25 @@ export const takerPaths = {
   exam: (takerOrigin: string, examId: string) => `${takerOrigin}/exam/${encodeURIComponent(examId)}`,
   preview: (takerOrigin: string, examId: string) => `${takerOrigin}/exam/${encodeURIComponent(examId)}?creator=true`,
 } as const;
+
+const id = encodeURIComponent;
+
+/** The endpoints the app calls; exam-service, results-service and llm-gateway answer under one origin's /api. */
+export const api = {
+  login: '/api/auth/login',
+  register: '/api/auth/register',
+  exams: '/api/exams',
+  myExams: '/api/exams/auth_exams',
+  exam: (examId: string) => `/api/exams/${id(examId)}`,
+  examInsights: (examId: string) => `/api/exams/${id(examId)}/insights`,
+  examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,
+  materials: '/api/materials',
+  /** `query` is a URLSearchParams string, '' for none. */
+  results: (query: string) => `/api/results${query ? `?${query}` : ''}`,
+  resultsSummary: '/api/results/summary',
+  result: (resultId: string) => `/api/results/${id(resultId)}`,
+  resultFile: (resultId: string, questionIndex: number) => `/api/results/${id(resultId)}/files/${questionIndex}`,
+  transcript: (attemptId: string) => `/api/llm/attempts/${id(attemptId)}/transcript`,
+  testChat: '/api/llm/test-chat',
+  runtimeConfig: '/runtime-config.json',
+} as const;

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import { z } from 'zod';
+import { api } from './paths.ts';
 
 export const RuntimeConfigSchema = z.object({ creatorOrigin: z.string(), takerOrigin: z.string() });
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;
@@ -13,7 +14,7 @@ export function fallbackRuntimeConfig(): RuntimeConfig {
 /** Fetched once at startup: the origins depend on where the apps are deployed, not on the build. */
 export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
   try {
-    const response = await fetch('/runtime-config.json', { headers: { accept: 'application/json' } });
+    const response = await fetch(api.runtimeConfig, { headers: { accept: 'application/json' } });
     if (!response.ok) return fallbackRuntimeConfig();
     const parsed = RuntimeConfigSchema.safeParse(await response.json());
     if (!parsed.success) return fallbackRuntimeConfig();

@@ -1,23 +1,10 @@
-import { ErrorBodySchema, type Issue } from '@exam/domain/errors';
+import { ApiError, ClientErrorCode, httpErrorCode } from '@exam/domain/api-error';
+import { ErrorBodySchema } from '@exam/domain/errors';
 import type { z } from 'zod';
 import { clearToken, getToken } from './auth-storage.ts';
 
-/** Every failed call becomes one of these: a code to branch on and a message a person can read. */
-export class ApiError extends Error {
-  readonly code: string;
-  readonly status: number;
-  readonly userMessage: string;
-  readonly issues: Issue[];
-
-  constructor(init: { code: string; status: number; userMessage: string; issues?: Issue[] }) {
-    super(init.userMessage);
-    this.name = 'ApiError';
-    this.code = init.code;
-    this.status = init.status;
-    this.userMessage = init.userMessage;
-    this.issues = init.issues ?? [];
-  }
-}
+/** Every failed call becomes an ApiError: a code to branch on and a message a person can read. */
+export { ApiError };
 
 const fallbackMessages: Record<number, string> = {
   401: 'Your session has expired. Please sign in again.',
@@ -29,7 +16,7 @@ const fallbackMessages: Record<number, string> = {
 
 let onUnauthorized: () => void = () => undefined;
 
-/** The router registers what a 401 on an authenticated call does (spec: token removed, back to sign-in). */
+/** The router registers what a 401 on an authenticated call does: the token is gone, so back to sign-in. */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
@@ -56,11 +43,12 @@ async function errorOf(response: Response): Promise<ApiError> {
     const { code, message, issues } = parsed.data.error;
     // A 500 carries a generic text meant for logs; show a steady sentence instead.
     const userMessage = response.status >= 500 ? 'Something went wrong. Please try again.' : message;
-    return new ApiError({ code, status: response.status, userMessage, issues });
+    return new ApiError({ code, status: response.status, statusText: response.statusText, userMessage, issues });
   }
   return new ApiError({
-    code: `HTTP_${response.status}`,
+    code: httpErrorCode(response.status),
     status: response.status,
+    statusText: response.statusText,
     userMessage: fallbackMessages[response.status] ?? 'Something went wrong. Please try again.',
   });
 }
@@ -87,7 +75,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiError({
-      code: 'NETWORK',
+      code: ClientErrorCode.NETWORK,
       status: 0,
       userMessage: 'Cannot reach the server. Check your connection and try again.',
     });
@@ -103,7 +91,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   const parsed = options.schema.safeParse(await response.json());
   if (!parsed.success) {
     throw new ApiError({
-      code: 'BAD_RESPONSE',
+      code: ClientErrorCode.BAD_RESPONSE,
       status: response.status,
       userMessage: 'The server sent an unexpected answer. Please try again.',
     });

@@ -17,7 +17,7 @@ export function clearToken(): void {
   localStorage.removeItem(USER_KEY);
 }
 
-/** Sign-out clears all browser storage (spec section 2, dashboard header). */
+/** Sign-out (the dashboard header's button) clears all browser storage, so nothing of the creator stays behind. */
 export function clearAllStorage(): void {
   localStorage.clear();
   sessionStorage.clear();
@@ -50,7 +50,7 @@ function decodePayload(token: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The guard's check (spec section 2): a token that decodes and whose exp is still in the future. */
+/** The guard's check: a token that decodes and whose exp is still in the future. */
 export function isTokenUsable(token: string | null, nowMs = Date.now()): token is string {
   if (!token) return false;
   const payload = decodePayload(token);

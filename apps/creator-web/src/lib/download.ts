@@ -1,3 +1,4 @@
+import { ClientErrorCode, httpErrorCode } from '@exam/domain/api-error';
 import { ApiError } from './api-client.ts';
 import { getToken } from './auth-storage.ts';
 
@@ -28,14 +29,14 @@ export async function fetchDownload(
   if (token) headers.set('authorization', `Bearer ${token}`);
   const response = await fetch(new URL(path, window.location.origin), { headers }).catch(() => {
     throw new ApiError({
-      code: 'NETWORK',
+      code: ClientErrorCode.NETWORK,
       status: 0,
       userMessage: 'Cannot reach the server. Check your connection and try again.',
     });
   });
   if (!response.ok) {
     throw new ApiError({
-      code: `HTTP_${response.status}`,
+      code: httpErrorCode(response.status),
       status: response.status,
       userMessage: response.status === 404 ? messages.notFound : messages.failed,
     });

@@ -1,4 +1,5 @@
 import { ResultListSchema, type ListResultsQuery, type ResultList } from '@exam/domain/result';
+import { api } from '../config/paths.ts';
 import { apiRequest } from './api-client.ts';
 
 /** What a results view narrows the list to; the server applies it before paging. */
@@ -13,6 +14,5 @@ export function listResultsPage(filters: ResultFilters, cursor: string | null, l
   for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
   if (cursor) params.set('cursor', cursor);
   if (limit) params.set('limit', String(limit));
-  const query = params.toString();
-  return apiRequest(`/api/results${query ? `?${query}` : ''}`, { schema: ResultListSchema });
+  return apiRequest(api.results(params.toString()), { schema: ResultListSchema });
 }

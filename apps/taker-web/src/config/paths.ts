@@ -1,4 +1,4 @@
-/** Every URL of the taker app (style: one place for paths). */
+/** Every URL of the taker app, in one place. */
 export const paths = {
   home: '/',
   about: '/about',
@@ -11,6 +11,7 @@ export const paths = {
   creatorAuth: (creatorOrigin: string) => `${creatorOrigin}/creator/auth`,
 } as const;
 
+/** The endpoints the app calls; every service answers under this origin's /api. */
 export const api = {
   publicExam: (examId: string) => `/api/public/exams/${encodeURIComponent(examId)}`,
   attempts: '/api/attempts',
@@ -22,5 +23,16 @@ export const api = {
     `/api/attempts/${encodeURIComponent(attemptId)}/files/${questionIndex}`,
   events: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/events`,
   submit: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/submit`,
+  /** The orchestrator's candidate endpoints (services/workspace-orchestrator, attempt token). */
+  createSession: '/api/session/create',
+  sessions: '/api/sessions',
+  session: (sessionId: string) => `/api/session/${encodeURIComponent(sessionId)}`,
+  /** The page-close variant: a POST whose plain-text body is the attempt token (beacons cannot set headers). */
+  endSessionBeacon: (sessionId: string) => `/api/session/${encodeURIComponent(sessionId)}/end`,
+  /** The workspace proxy's health check under the editor's path; it renews the proxy's cookie. */
+  editorHealth: (editorPath: string, token: string) => `${editorPath}healthz?token=${encodeURIComponent(token)}`,
+  /** The gateway's candidate endpoints (services/llm-gateway, attempt token). */
+  transcript: '/api/llm/transcript',
+  chat: '/api/llm/chat',
   runtimeConfig: '/runtime-config.json',
 } as const;

@@ -1,32 +1,9 @@
+import { ApiError, ClientErrorCode, httpErrorCode } from '@exam/domain/api-error';
 import { ErrorBodySchema } from '@exam/domain/errors';
 import type { z } from 'zod';
 
-/** The one place that turns a failed request into { code, status, userMessage } (style: api-client). */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly statusText: string;
-  readonly userMessage: string;
-
-  constructor(init: { status: number; code: string; message: string; statusText?: string }) {
-    super(init.message);
-    this.name = 'ApiError';
-    this.status = init.status;
-    this.code = init.code;
-    this.statusText = init.statusText ?? '';
-    this.userMessage = init.message;
-  }
-
-  /** No answer from the server at all (offline, DNS, aborted). */
-  get isNetwork(): boolean {
-    return this.status === 0;
-  }
-
-  /** Worth trying again later: no connection, a timeout, rate limiting or a server-side failure. */
-  get isRetryable(): boolean {
-    return this.status === 0 || this.status === 408 || this.status === 429 || this.status >= 500;
-  }
-}
+/** The one place that turns a failed request into an ApiError: { status, code, userMessage, issues }. */
+export { ApiError };
 
 type RequestOptions<T> = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -64,8 +41,8 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   } catch (cause) {
     throw new ApiError({
       status: 0,
-      code: 'NETWORK',
-      message: cause instanceof Error ? cause.message : 'Network error',
+      code: ClientErrorCode.NETWORK,
+      userMessage: cause instanceof Error ? cause.message : 'Network error',
       statusText: 'Network error',
     });
   }
@@ -74,10 +51,11 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     const parsed = ErrorBodySchema.safeParse(payload);
     throw new ApiError({
       status: response.status,
-      code: parsed.success ? parsed.data.error.code : `HTTP_${response.status}`,
-      message: parsed.success
+      code: parsed.success ? parsed.data.error.code : httpErrorCode(response.status),
+      userMessage: parsed.success
         ? parsed.data.error.message
         : response.statusText || `Request failed (${response.status})`,
+      issues: parsed.success ? parsed.data.error.issues : undefined,
       statusText: response.statusText,
     });
   }

@@ -1,4 +1,4 @@
-/** What one taker page hands the next through router state (spec section 2, 'navigation state'). */
+/** What one taker page hands the next through router state; a reload or a bookmark arrives without it. */
 export type CredentialsState = { examId: string; examTitle: string; examUrl?: string; fullScreenRequested: boolean };
 export type ExamState = CredentialsState & { name: string; studentId: string };
 export type ResultsState = { answered: number; total: number; examTitle?: string };

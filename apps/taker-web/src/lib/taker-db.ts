@@ -2,7 +2,7 @@ import type { ProctorEvent } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/exam';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
-/** An attempt this browser started, kept so a reload or a crash resumes it (issue 3, 'Nothing lost'). */
+/** An attempt this browser started, kept so a reload or a crash resumes it (docs/product.md#sitting-an-exam, 'Nothing lost'). */
 export type StoredAttempt = {
   examId: string;
   attemptId: string;

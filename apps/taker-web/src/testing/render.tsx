@@ -1,5 +1,6 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProvider, createQueryClient } from '../app/provider.tsx';
 import { routes } from '../app/router.tsx';
@@ -18,4 +19,9 @@ export function renderRoute(path: string, state?: unknown) {
     </AppProvider>,
   );
   return { ...view, user, router };
+}
+
+/** Renders one component with the app's providers (a fresh query cache and toasts) and no router. */
+export function renderWithProviders(ui: ReactElement) {
+  return render(<AppProvider queryClient={createQueryClient()}>{ui}</AppProvider>);
 }

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { InternalAttemptSchema, InternalExamSchema } from '@exam/domain/internal';
-import { createInternalClient } from '@exam/server-kit/internal-client';
+import { createInternalClient, parseUpstream, unexpectedStatus } from '@exam/server-kit/internal-client';
 import type { ExamDirectory } from '../deps.ts';
 
 /** Reads the exam's workspace settings from exam-service and the attempt's state from results-service. */
@@ -13,16 +13,16 @@ export function createHttpExamDirectory(opts: {
   const attempts = createInternalClient(opts.resultsServiceUrl, opts.internalToken);
   return {
     async workspaceSettings(examId) {
-      const { status, body } = await exams<unknown>(`/internal/exams/${encodeURIComponent(examId)}`);
+      const { status, body } = await exams(`/internal/exams/${encodeURIComponent(examId)}`);
       if (status === 404) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
-      if (status !== 200) throw new AppError(ErrorCode.UPSTREAM, `exam-service answered ${status}`);
-      return InternalExamSchema.parse(body).codingWorkspace;
+      if (status !== 200) throw unexpectedStatus('exam-service', status, `exam ${examId}`);
+      return parseUpstream('exam-service', InternalExamSchema, body, 'an exam').codingWorkspace;
     },
     async isAttemptOpen(attemptId) {
-      const { status, body } = await attempts<unknown>(`/internal/attempts/${encodeURIComponent(attemptId)}`);
+      const { status, body } = await attempts(`/internal/attempts/${encodeURIComponent(attemptId)}`);
       if (status === 404) return false;
-      if (status !== 200) throw new AppError(ErrorCode.UPSTREAM, `results-service answered ${status}`);
-      return InternalAttemptSchema.parse(body).isOpen;
+      if (status !== 200) throw unexpectedStatus('results-service', status, `attempt ${attemptId}`);
+      return parseUpstream('results-service', InternalAttemptSchema, body, 'an attempt').isOpen;
     },
   };
 }

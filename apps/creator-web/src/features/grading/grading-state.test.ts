@@ -24,7 +24,7 @@ describe('grading state', () => {
     ]);
   });
 
-  it('words and colours the result badge by the spec thresholds', () => {
+  it('words and colours the result badge by its score thresholds', () => {
     const saved = { unsaved: false, isGraded: false, gradedAt: null };
     expect(resultScoreBadge([ungraded, ungraded], saved)).toEqual({ text: 'Not Graded', tone: 'neutral' });
     expect(resultScoreBadge([right, ungraded], { ...saved, unsaved: true })).toEqual({

@@ -13,7 +13,7 @@ export function gradesOf(detail: Pick<ResultDetail, 'questionAnswers'>): Questio
   }));
 }
 
-/** The PATCH body entries (spec section 3, grading entry): every question, so a save is idempotent. */
+/** The PATCH body's grading entries: every question, so a save is idempotent. */
 export function toEntries(grades: readonly QuestionGrade[]): GradingEntry[] {
   return grades.map((g, questionIndex) => ({
     questionIndex,
@@ -23,13 +23,13 @@ export function toEntries(grades: readonly QuestionGrade[]): GradingEntry[] {
   }));
 }
 
-/** Correct or Incorrect; choosing the verdict the question already has unchecks it back to ungraded (spec section 4). */
+/** Correct or Incorrect; choosing the verdict the question already has unchecks it back to ungraded. */
 export function toggleVerdict(grade: QuestionGrade, isCorrect: boolean): QuestionGrade {
   if (grade.isGraded && grade.isCorrect === isCorrect) return { ...grade, isGraded: false, isCorrect: null };
   return { ...grade, isGraded: true, isCorrect };
 }
 
-/** Grader page (spec section 4): typing feedback also marks the question graded. */
+/** On the grader page typing feedback also marks the question graded: feedback is a grading decision. */
 export function withFeedback(grade: QuestionGrade, feedback: string, marksGraded: boolean): QuestionGrade {
   return marksGraded ? { ...grade, feedback, isGraded: true } : { ...grade, feedback };
 }
@@ -43,7 +43,7 @@ export function tally(grades: readonly QuestionGrade[]) {
 export type ScoreBadge = { text: string; tone: BadgeTone };
 
 /**
- * The result screen's score badge (spec section 4): 'Not Graded', 'X/Y correct', 'X/Y correct (unsaved)'
+ * The result screen's score badge: 'Not Graded', 'X/Y correct', 'X/Y correct (unsaved)'
  * or 'N correct (graded date)'; above 80 % green, above 60 % yellow, otherwise red, blue while unsaved.
  */
 export function resultScoreBadge(

@@ -12,7 +12,7 @@ export type SortKey = (typeof SORT_KEYS)[number]['key'];
 export type SortState = { key: SortKey; direction: 'asc' | 'desc' };
 export const DEFAULT_SORT: SortState = { key: 'rank', direction: 'asc' };
 
-/** Spec section 2: choosing the key already in use flips the direction; a new key starts ascending. */
+/** Choosing the sort key already in use flips the direction; a new key starts ascending. */
 export function nextSort(current: SortState, key: SortKey): SortState {
   return current.key === key
     ? { key, direction: current.direction === 'asc' ? 'desc' : 'asc' }

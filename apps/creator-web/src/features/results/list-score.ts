@@ -4,7 +4,7 @@ import type { ResultSummary } from '@exam/domain/result';
 export type ListScore = { percent: number | null; text: string; tone: BadgeTone };
 
 /**
- * Spec section 4, list score text: the stored score when graded, otherwise the share of graded
+ * The score a results list shows: the stored score when graded, otherwise the share of graded
  * answers that are correct, or 'Not Graded'. Colours: ≥ 70 green, ≥ 50 yellow, below red, gray
  * when nothing is graded.
  */
@@ -30,7 +30,7 @@ const dateTime = new Intl.DateTimeFormat('en-US', {
   hourCycle: 'h23',
 });
 
-/** 'MMM d, yyyy HH:mm' (spec section 9), e.g. 'Jan 5, 2025 14:30'; 'N/A' when missing or unparseable. */
+/** 'MMM d, yyyy HH:mm', e.g. 'Jan 5, 2025 14:30'; 'N/A' when missing or unparseable. */
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return 'N/A';
   const date = new Date(value);
@@ -39,7 +39,7 @@ export function formatDateTime(value: string | null | undefined): string {
   return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute}`;
 }
 
-/** 'Xh Ym' (spec section 9, submissions list); 'N/A' when there is no time. */
+/** 'Xh Ym' for the submissions list; 'N/A' when there is no time. */
 export function formatHoursMinutes(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return 'N/A';
   const minutes = Math.floor(seconds / 60);

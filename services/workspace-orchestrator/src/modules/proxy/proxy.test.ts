@@ -3,12 +3,11 @@ import {
   buildTestApp,
   CREATOR_ORIGIN,
   creatorToken,
-  httpCall,
   newAttempt,
   TAKER_ORIGIN,
-  upgrade,
   type TestApp,
-} from '../../testing.ts';
+} from '../../testing/app.ts';
+import { httpCall, upgrade } from '../../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 

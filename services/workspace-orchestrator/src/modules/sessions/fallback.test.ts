@@ -6,7 +6,8 @@ import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDockerEngine } from '../../engine/docker-engine.ts';
 import { createLocalEngine } from '../../engine/local-engine.ts';
-import { buildTestApp, httpCall, newAttempt, type TestApp } from '../../testing.ts';
+import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
+import { httpCall } from '../../testing/http.ts';
 
 const noEngine = () =>
   createDockerEngine({
@@ -58,7 +59,7 @@ describe('without a Docker engine but with a local code-server', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'exam-local-ws-'));
     const binary = join(dir, 'code-server');
-    const fake = fileURLToPath(new URL('../../engine/fake-code-server.ts', import.meta.url));
+    const fake = fileURLToPath(new URL('../../testing/fake-code-server.ts', import.meta.url));
     writeFileSync(binary, `#!/bin/sh\nexec "${process.execPath}" "${fake}" "$@"\n`);
     chmodSync(binary, 0o755);
     // No image override: a local process is always code-server, with its own /login.

@@ -1,8 +1,10 @@
 import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:net';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, containerOf, execIn, httpCall, newAttempt, type TestApp } from '../../testing.ts';
+import { dockerClient } from '../../engine/docker-client.ts';
+import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
+import { containerOf, execIn } from '../../testing/docker.ts';
+import { httpCall } from '../../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 const registryAddress = async () => (await lookup('registry.npmjs.org').catch(() => ({ address: '1.1.1.1' }))).address;
@@ -10,7 +12,7 @@ const registryAddress = async () => (await lookup('registry.npmjs.org').catch(()
 describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code)', () => {
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   let base: string;
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
 
   const start = async (settings = {}) => {
     const attempt = newAttempt(app, settings);
@@ -101,7 +103,7 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
       const open = await start({ allowPackageRegistries: true });
       const info = await docker.getContainer(open.containerId).inspect();
       expect(Object.keys(info.NetworkSettings.Networks)).toEqual(['exam-workspaces-egress']);
-      // Only the registry proxy gets out (src/modules/egress/egress.test.ts).
+      // Only the registry proxy gets out (egress.test.ts beside this file).
       expect((await tcp(open.containerId, await registryAddress(), 443)).exitCode).not.toBe(0);
       expect(
         (await tcp(open.containerId, info.NetworkSettings.Networks['exam-workspaces-egress']!.Gateway, hostPort))

@@ -5,6 +5,7 @@ import { attemptOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sessionGuards } from './sessions.guards.ts';
 import type { SessionsService } from './sessions.service.ts';
 
 const errors = {
@@ -36,6 +37,7 @@ async function beaconToken(request: FastifyRequest) {
 export function sessionsRoutes(service: SessionsService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const { ownSession, sessionViewer, sessionOf } = sessionGuards(service);
 
     app.post(
       '/api/session/create',
@@ -50,10 +52,11 @@ export function sessionsRoutes(service: SessionsService) {
       '/api/session/:sessionId',
       {
         onRequest: app.requireAttempt,
+        preHandler: ownSession,
         schema: { tags: ['sessions'], params: SessionParamsSchema, response: { 204: z.null(), ...errors } },
       },
       async (request, reply) => {
-        await service.end(request.params.sessionId, attemptOf(request));
+        await service.end(sessionOf(request));
         return reply.status(204).send(null);
       },
     );
@@ -62,6 +65,7 @@ export function sessionsRoutes(service: SessionsService) {
       '/api/session/:sessionId/end',
       {
         preValidation: [beaconToken, app.requireAttempt],
+        preHandler: ownSession,
         schema: {
           tags: ['sessions'],
           params: SessionParamsSchema,
@@ -70,7 +74,7 @@ export function sessionsRoutes(service: SessionsService) {
         },
       },
       async (request, reply) => {
-        await service.end(request.params.sessionId, attemptOf(request), { pageClose: true });
+        await service.end(sessionOf(request), { pageClose: true });
         return reply.status(204).send(null);
       },
     );
@@ -88,13 +92,14 @@ export function sessionsRoutes(service: SessionsService) {
       '/api/session/:sessionId/files',
       {
         onRequest: app.requireCreatorOrAttempt,
+        preHandler: sessionViewer,
         schema: {
           tags: ['sessions'],
           params: SessionParamsSchema,
           response: { 200: z.object({ workspaceFiles: z.record(z.string(), WorkspaceFileSchema) }), ...errors },
         },
       },
-      async (request) => ({ workspaceFiles: await service.files(request.params.sessionId, request.user) }),
+      async (request) => ({ workspaceFiles: await service.files(sessionOf(request)) }),
     );
 
     app.post(

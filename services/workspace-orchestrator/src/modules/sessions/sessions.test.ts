@@ -1,24 +1,17 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  buildTestApp,
-  creatorToken,
-  httpCall,
-  newAttempt,
-  TAKER_ORIGIN,
-  testConfig,
-  type TestApp,
-} from '../../testing.ts';
+import { dockerClient } from '../../engine/docker-client.ts';
+import { buildTestApp, creatorToken, newAttempt, TAKER_ORIGIN, testConfig, type TestApp } from '../../testing/app.ts';
+import { httpCall } from '../../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 
 describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () => {
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   let base: string;
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
 
   beforeAll(async () => {
     app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance') });
@@ -231,7 +224,7 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
       env: { WARM_POOL_SIZE: '1' },
     });
     try {
-      await pooled.workspaces.lifecycle.refill();
+      await pooled.jobs.refill();
       const attempt = newAttempt(pooled);
       const session = (
         await pooled.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
@@ -241,7 +234,7 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
       expect((await httpCall(pooledBase, session.editorPath, { headers: attempt.headers })).body).toContain(
         'Exam workspace',
       );
-      await pooled.workspaces.lifecycle.refill();
+      await pooled.jobs.refill();
       const warm = await docker.listContainers({
         filters: { label: ['exam.pool=warm', `exam.orchestrator=${inject('workspaceInstance')}`] },
       });

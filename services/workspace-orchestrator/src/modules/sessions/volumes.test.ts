@@ -1,7 +1,8 @@
-import Docker from 'dockerode';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, containerOf, execIn, newAttempt, TAKER_ORIGIN, type TestApp } from '../../testing.ts';
+import { dockerClient } from '../../engine/docker-client.ts';
+import { buildTestApp, newAttempt, TAKER_ORIGIN, type TestApp } from '../../testing/app.ts';
+import { containerOf, execIn } from '../../testing/docker.ts';
 
 const socketPath = inject('dockerSocket');
 
@@ -24,7 +25,7 @@ const instance = inject('workspaceInstance');
 
 describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
   type App = TestApp & Awaited<ReturnType<typeof buildTestApp>>;
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
   let app: App;
   beforeAll(async () => {
     // 'excel' is served by the test image too; no other test fills a pool for it, so these creates are cold starts.
@@ -142,10 +143,10 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
       await docker.listContainers({ all: true, filters: { label: [`exam.session-id=reader-${volume!.Name}`] } }),
     ).toEqual([]);
 
-    await app.workspaces.service.volumes.reap();
+    await app.jobs.reapVolumes();
     expect(await volumeExists(volume!.Name)).toBe(true);
     app.closedAttempts.add(attempt.claims.sub);
-    expect(await app.workspaces.service.volumes.reap()).toContain(volume!.Name);
+    expect(await app.jobs.reapVolumes()).toContain(volume!.Name);
     expect(await volumeExists(volume!.Name)).toBe(false);
   });
 
@@ -164,7 +165,7 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
     expect((await collect(app, attempt.claims.sub)).json().files['main.js']?.content).toBe('console.log(1)\n');
     const [volume] = await volumesOf(attempt.claims.sub);
     app.closedAttempts.add(attempt.claims.sub);
-    await app.workspaces.lifecycle.reap();
+    await app.jobs.reap();
     expect(await volumeExists(volume!.Name)).toBe(false);
   });
 
@@ -174,16 +175,16 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
     const [volume] = await volumesOf(attempt.claims.sub);
     expect((await beacon(app, session.sessionId, attempt.token)).statusCode).toBe(204);
     app.closedAttempts.add(attempt.claims.sub);
-    expect(await app.workspaces.service.volumes.reap()).not.toContain(volume!.Name);
+    expect(await app.jobs.reapVolumes()).not.toContain(volume!.Name);
     await new Promise((r) => setTimeout(r, 1100));
-    expect(await app.workspaces.service.volumes.reap()).toContain(volume!.Name);
+    expect(await app.jobs.reapVolumes()).toContain(volume!.Name);
     expect(await volumeExists(volume!.Name)).toBe(false);
   });
 
   it('gives a warm container a fresh volume that becomes the attempt’s on hand-out, and removes the volume of an unused warm container', async () => {
     const pooled: App = await buildTestApp({ socketPath: socketPath!, instance, env: { WARM_POOL_SIZE: '1' } });
     try {
-      await pooled.workspaces.lifecycle.refill();
+      await pooled.jobs.refill();
       const attempt = newAttempt(pooled);
       const first = await create(pooled, attempt);
       expect(first.warm).toBe(true);
@@ -191,7 +192,7 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
       expect((await beacon(pooled, first.sessionId, attempt.token)).statusCode).toBe(204);
 
       // The pool may hold another warm container now; the attempt still gets its own volume back.
-      await pooled.workspaces.lifecycle.refill();
+      await pooled.jobs.refill();
       const again = await create(pooled, attempt);
       expect(again.warm).toBe(false);
       expect(await read(again.sessionId, 'warm.txt')).toBe('from the warm container');
@@ -202,7 +203,7 @@ describe.skipIf(!socketPath)('workspace volumes outlive their sessions', () => {
       const spareId = spare!.Labels['exam.session-id']!;
       const spareVolume = spare!.Mounts.find((m) => m.Destination === '/home/coder/workspace')!.Name!;
       await docker.getContainer(spare!.Id).kill();
-      expect(await pooled.workspaces.lifecycle.reap()).toContain(spareId);
+      expect(await pooled.jobs.reap()).toContain(spareId);
       expect(await volumeExists(spareVolume)).toBe(false);
     } finally {
       await pooled.close();

@@ -3,24 +3,23 @@ import type { VolumeRow, WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
 import { LABELS, type WorkspaceEngine } from '../../engine/engine.ts';
-import { collectFiles, type CollectLimits } from '../files/collect.ts';
+import { collectFiles, type CollectLimits } from '../../engine/collect-files.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
-
-export type VolumesOptions = { collect: CollectLimits; graceMs: number };
 
 /** Docker volume names allow [a-zA-Z0-9][a-zA-Z0-9_.-]; session ids are hex. */
 export const volumeNameFor = (sessionId: string) => `exam-ws-${sessionId}`;
 
 /**
- * The attempt's files live in a volume that outlives its containers (issue 6: nothing a candidate
- * typed is lost). Ending a session removes the container only; the volume goes once its files were
- * collected at submit and the attempt is closed, or a grace period after the attempt was seen closed.
+ * The attempt's files live in a volume that outlives its containers, so nothing a candidate typed is
+ * lost to a reload. Ending a session removes the container only; the volume goes once its files were
+ * collected at submit and the attempt is closed, or a grace period after the attempt was seen closed
+ * (jobs/volume-reaper.ts).
  */
 export function createVolumes(
   repo: SessionsRepository,
   deps: Omit<Deps, 'database'>,
   resolveEntry: EntryResolver,
-  opts: VolumesOptions,
+  collect: CollectLimits,
 ) {
   const now = () => deps.clock.now();
   const engineOf = (backend: string): WorkspaceEngine | undefined => deps.engines.find((e) => e.kind === backend);
@@ -31,6 +30,9 @@ export function createVolumes(
   }
 
   return {
+    /** Removes the volume from its engine and records that it is gone. */
+    remove,
+
     /** Labels for the engine's volume: the attempt when it is known at creation (a warm volume gets it in the database on hand-out). */
     labels(row: WorkspaceRow): Record<string, string> {
       return { [LABELS.sessionId]: row.id, ...(row.attemptId ? { [LABELS.attemptId]: row.attemptId } : {}) };
@@ -66,55 +68,10 @@ export function createVolumes(
     async read(volume: VolumeRow): Promise<Record<string, WorkspaceFile>> {
       const engine = engineOf(volume.backend);
       if (!engine) return {};
-      return engine.archiveVolume(volume.name, resolveEntry(volume.workspaceType), (tar) =>
-        collectFiles(tar, opts.collect),
-      );
+      return engine.archiveVolume(volume.name, resolveEntry(volume.workspaceType), (tar) => collectFiles(tar, collect));
     },
 
     markCollected: (volume: VolumeRow) => repo.updateVolume(volume.name, { collectedAt: now() }),
-
-    /**
-     * Removes volumes nobody will read again: unassigned ones without a live container, collected ones
-     * of closed attempts, and uncollected ones whose attempt has been closed for the grace period.
-     * Answers the names removed.
-     */
-    async reap(): Promise<string[]> {
-      const removed: string[] = [];
-      const candidates = await repo.listKeptVolumes();
-      const inUse = new Set((await repo.listLive()).map((row) => row.volume));
-      for (const volume of candidates) {
-        if (inUse.has(volume.name)) continue;
-        let gone = !volume.attemptId;
-        if (volume.attemptId) {
-          let open: boolean;
-          try {
-            open = await deps.directory.isAttemptOpen(volume.attemptId);
-          } catch {
-            continue; // results-service unreachable: decide nothing now
-          }
-          if (open) continue;
-          const seen = volume.closedSeenAt ?? now();
-          if (!volume.closedSeenAt) await repo.updateVolume(volume.name, { closedSeenAt: seen });
-          gone = Boolean(volume.collectedAt) || now().getTime() - seen.getTime() >= opts.graceMs;
-        }
-        if (!gone) continue;
-        try {
-          await remove(volume);
-          removed.push(volume.name);
-        } catch {
-          // still mounted by a container being removed: the next round takes it
-        }
-      }
-      return removed;
-    },
-
-    /** At start: engine volumes of this instance without a record are removed. */
-    async removeUnrecorded(engine: WorkspaceEngine): Promise<string[]> {
-      const known = new Set((await repo.listKeptVolumes()).map((v) => v.name));
-      const orphans = (await engine.listVolumes()).filter((name) => !known.has(name));
-      for (const name of orphans) await engine.removeVolume(name).catch(() => undefined);
-      return orphans;
-    },
   };
 }
 export type Volumes = ReturnType<typeof createVolumes>;

@@ -14,7 +14,7 @@ import {
   isTokenUsable,
 } from '../../../lib/auth-storage.ts';
 
-/** Spec section 2, Guard: a missing, undecodable or expired token is removed and the creator signs in again. */
+/** The creator pages' guard: a missing, undecodable or expired token is removed and the creator signs in again. */
 export function creatorGuard(): { email: string } {
   const token = getToken();
   if (!isTokenUsable(token)) {

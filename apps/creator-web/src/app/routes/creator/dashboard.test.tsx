@@ -117,7 +117,7 @@ describe('creator dashboard', () => {
     await waitFor(() => expect(within(row).getByRole('switch')).toBeChecked());
   });
 
-  it('asks for confirmation with the spec wording before deleting a draft', async () => {
+  it('asks for confirmation with the fixed wording before deleting a draft', async () => {
     seedExams(makeExam({ title: 'Old Draft', isDraft: true }));
     signInAs();
     const { user } = renderApp('/creator/dashboard');

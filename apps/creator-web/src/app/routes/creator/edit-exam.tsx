@@ -3,11 +3,12 @@ import { toast } from '@exam/ui/toaster';
 import { useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import { TestAssistant } from '../../../features/assistant-test/components/test-assistant.tsx';
 import { useExam } from '../../../features/exams/api/exam-queries.ts';
 import { ExamForm } from '../../../features/exams/components/exam-form/exam-form.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';
 
-/** Spec: an exam that cannot be loaded sends the creator back to the dashboard. */
+/** An exam that cannot be loaded sends the creator back to the dashboard, with the reason in a toast. */
 export function EditExamRoute() {
   const { examId = '' } = useParams();
   const exam = useExam(examId);
@@ -17,5 +18,5 @@ export function EditExamRoute() {
   if (exam.isPending) return <PageSpinner label="Loading exam…" />;
   if (exam.isError) return <Navigate to={paths.dashboard} replace />;
   // Keyed by id so switching exams starts a fresh form.
-  return <ExamForm key={exam.data.id} exam={exam.data} />;
+  return <ExamForm key={exam.data.id} exam={exam.data} renderTestAssistant={(props) => <TestAssistant {...props} />} />;
 }

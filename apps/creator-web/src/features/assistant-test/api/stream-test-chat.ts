@@ -1,9 +1,7 @@
 import { LlmMessages, type ChatStreamEvent, type TestChatRequest } from '@exam/domain/llm';
 import { readChatResponse } from '@exam/domain/llm-stream';
+import { api } from '../../../config/paths.ts';
 import { getToken } from '../../../lib/auth-storage.ts';
-
-/** The gateway's try-out endpoint (creator token); nothing is stored. */
-export const TEST_CHAT_PATH = '/api/llm/test-chat';
 
 const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 
@@ -20,7 +18,7 @@ export async function* streamTestChat(
   if (token) headers.set('authorization', `Bearer ${token}`);
   let response: Response;
   try {
-    response = await fetch(new URL(TEST_CHAT_PATH, window.location.origin), {
+    response = await fetch(new URL(api.testChat, window.location.origin), {
       method: 'POST',
       headers,
       body: JSON.stringify(body),

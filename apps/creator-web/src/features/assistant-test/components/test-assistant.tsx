@@ -29,7 +29,7 @@ type Props = {
   settings: TestAssistantSettings;
 };
 
-/** The exam editor's Test Assistant (issue 4): the creator chats with the assistant exactly as saved, before publishing. */
+/** The exam editor's Test Assistant: the creator chats with the assistant exactly as saved, before publishing. */
 export function TestAssistant({ examId, hasUnsavedChanges, settings }: Props) {
   const [open, setOpen] = useState(false);
   const canTest = examId !== undefined && !hasUnsavedChanges;

@@ -1,5 +1,5 @@
 import { LlmMessages, type TestChatRequest } from '@exam/domain/llm';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { streamTestChat } from '../api/stream-test-chat.ts';
 
 export type TestChatEntry = {
@@ -25,37 +25,61 @@ export function historyOf(entries: TestChatEntry[]): TestChatRequest['messages']
   return kept.map(({ role, content }) => ({ role, content }));
 }
 
-/** The creator's try-out conversation: kept in this page only, never stored (issue 4). */
+type SetMessages = Dispatch<SetStateAction<TestChatEntry[]>>;
+
+function newEntry(role: TestChatEntry['role'], content: string, isStreaming = false): TestChatEntry {
+  return { key: nextKey(), role, content, createdAt: new Date().toISOString(), isError: false, isStreaming };
+}
+
+/**
+ * Streams one reply into the conversation: the first delta appends it, later ones extend it, and the end
+ * (or a failure) settles it. An abort (a reset, the page closing) only stops the streaming mark.
+ */
+async function streamReplyInto(setMessages: SetMessages, body: TestChatRequest, signal: AbortSignal): Promise<void> {
+  const reply = newEntry('assistant', '', true);
+  const update = (change: Partial<TestChatEntry> | ((entry: TestChatEntry) => Partial<TestChatEntry>)) =>
+    setMessages((current) =>
+      current.map((m) => (m.key === reply.key ? { ...m, ...(typeof change === 'function' ? change(m) : change) } : m)),
+    );
+  let started = false;
+  const finish = (content: string | undefined, isError: boolean) => {
+    if (!started)
+      setMessages((current) => [
+        ...current,
+        { ...reply, content: content ?? 'No response generated', isError, isStreaming: false },
+      ]);
+    else update((m) => ({ content: content ?? m.content, isError, isStreaming: false }));
+  };
+  try {
+    for await (const event of streamTestChat(body, signal)) {
+      if (event.type === 'delta') {
+        if (!started) {
+          started = true;
+          setMessages((current) => [...current, { ...reply, content: event.text }]);
+        } else update((m) => ({ content: m.content + event.text }));
+      } else {
+        finish(event.type === 'error' ? event.message : undefined, event.type === 'error');
+        return;
+      }
+    }
+  } catch (error) {
+    if (!signal.aborted) finish(LlmMessages.chatError, true);
+    else if (started) update({ isStreaming: false });
+    if (!signal.aborted) console.error('The test reply failed', error);
+  }
+}
+
+/** The creator's try-out conversation: kept in this page only and never stored, since it is a trial, not a candidate's. */
 export function useTestChat(examId: string) {
   const [messages, setMessages] = useState<TestChatEntry[]>([]);
   const [pending, setPending] = useState(false);
   const controller = useRef<AbortController | null>(null);
   useEffect(() => () => controller.current?.abort(), []);
 
-  const update = (key: string, change: Partial<TestChatEntry> | ((entry: TestChatEntry) => Partial<TestChatEntry>)) =>
-    setMessages((current) =>
-      current.map((m) => (m.key === key ? { ...m, ...(typeof change === 'function' ? change(m) : change) } : m)),
-    );
-
   const send = useCallback(
     async (text: string) => {
       if (pending || !text.trim()) return;
-      const user: TestChatEntry = {
-        key: nextKey(),
-        role: 'user',
-        content: text.trim(),
-        createdAt: new Date().toISOString(),
-        isError: false,
-        isStreaming: false,
-      };
-      const reply: TestChatEntry = {
-        key: nextKey(),
-        role: 'assistant',
-        content: '',
-        createdAt: new Date().toISOString(),
-        isError: false,
-        isStreaming: true,
-      };
+      const user = newEntry('user', text.trim());
       const body: TestChatRequest = {
         examId,
         messages: [...historyOf(messages), { role: 'user' as const, content: user.content }].slice(-MAX_HISTORY),
@@ -65,31 +89,8 @@ export function useTestChat(examId: string) {
       setPending(true);
       const abort = new AbortController();
       controller.current = abort;
-      let started = false;
-      const finish = (content: string | undefined, isError: boolean) => {
-        if (!started)
-          setMessages((current) => [
-            ...current,
-            { ...reply, content: content ?? 'No response generated', isError, isStreaming: false },
-          ]);
-        else update(reply.key, (m) => ({ content: content ?? m.content, isError, isStreaming: false }));
-      };
       try {
-        for await (const event of streamTestChat(body, abort.signal)) {
-          if (event.type === 'delta') {
-            if (!started) {
-              started = true;
-              setMessages((current) => [...current, { ...reply, content: event.text }]);
-            } else update(reply.key, (m) => ({ content: m.content + event.text }));
-          } else {
-            finish(event.type === 'error' ? event.message : undefined, event.type === 'error');
-            return;
-          }
-        }
-      } catch (error) {
-        if (!abort.signal.aborted) finish(LlmMessages.chatError, true);
-        else if (started) update(reply.key, { isStreaming: false });
-        if (!abort.signal.aborted) console.error('The test reply failed', error);
+        await streamReplyInto(setMessages, body, abort.signal);
       } finally {
         setPending(false);
       }

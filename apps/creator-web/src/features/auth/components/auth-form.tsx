@@ -11,7 +11,7 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { saveSession } from '../../../lib/auth-storage.ts';
 import { useAuthenticate, type AuthMode } from '../api/sign-in.ts';
 
-/** Spec section 9: the dashboard opens about a second after a successful sign-in. */
+/** The dashboard opens about a second after a successful sign-in, so the success toast can be read. */
 export const REDIRECT_DELAY_MS = 1000;
 
 const copy = {

@@ -1,21 +1,22 @@
 import { ExamSchema, type CreateExam, type Exam, type UpdateExam } from '@exam/domain/exam';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { examKeys } from './exam-queries.ts';
 
 export function createExam(body: CreateExam): Promise<Exam> {
-  return apiRequest('/api/exams', { method: 'POST', body, schema: z.object({ exam: ExamSchema }) }).then(
+  return apiRequest(api.exams, { method: 'POST', body, schema: z.object({ exam: ExamSchema }) }).then(
     (data) => data.exam,
   );
 }
 
 export function updateExam(examId: string, body: UpdateExam): Promise<Exam> {
-  return apiRequest(`/api/exams/${encodeURIComponent(examId)}`, { method: 'PUT', body, schema: ExamSchema });
+  return apiRequest(api.exam(examId), { method: 'PUT', body, schema: ExamSchema });
 }
 
 export function deleteExam(examId: string): Promise<{ id: string }> {
-  return apiRequest(`/api/exams/${encodeURIComponent(examId)}`, {
+  return apiRequest(api.exam(examId), {
     method: 'DELETE',
     schema: z.object({ id: z.string() }),
   });
@@ -43,7 +44,7 @@ export function useUpdateExam() {
   });
 }
 
-/** The Live/Offline switch: the list changes at once and goes back if the server refuses (spec section 4). */
+/** The Live/Offline switch: the list changes at once and goes back if the server refuses. */
 export function useSetExamLive() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -1,5 +1,6 @@
 import { ExamListSchema, ExamSchema, type Exam } from '@exam/domain/exam';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const examKeys = {
@@ -9,11 +10,11 @@ export const examKeys = {
 };
 
 export function listMyExams(): Promise<Exam[]> {
-  return apiRequest('/api/exams/auth_exams', { schema: ExamListSchema }).then((data) => data.exams);
+  return apiRequest(api.myExams, { schema: ExamListSchema }).then((data) => data.exams);
 }
 
 export function getExam(examId: string): Promise<Exam> {
-  return apiRequest(`/api/exams/${encodeURIComponent(examId)}`, { schema: ExamSchema });
+  return apiRequest(api.exam(examId), { schema: ExamSchema });
 }
 
 export const myExamsQuery = () => queryOptions({ queryKey: examKeys.list(), queryFn: listMyExams });

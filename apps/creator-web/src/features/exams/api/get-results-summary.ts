@@ -1,12 +1,13 @@
 import { ExamResultsSummarySchema, type ExamResultsSummary as ExamResultsSummaryResponse } from '@exam/domain/result';
 import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /** One exam's attempt counts (GET /api/results/summary, results-service). */
 export type ExamResultsSummary = ExamResultsSummaryResponse['exams'][number];
 
 export function getResultsSummary(): Promise<ExamResultsSummary[]> {
-  return apiRequest('/api/results/summary', { schema: ExamResultsSummarySchema }).then((data) => data.exams);
+  return apiRequest(api.resultsSummary, { schema: ExamResultsSummarySchema }).then((data) => data.exams);
 }
 
 export function useResultsSummary() {

@@ -3,7 +3,7 @@ import { ConfirmDialog } from '@exam/ui/dialog';
 import { toast } from '@exam/ui/toaster';
 import { useDeleteExam } from '../api/exam-mutations.ts';
 
-/** Spec section 5: the same confirmation wording for drafts and published exams. */
+/** One confirmation wording for drafts and published exams: deleting either cannot be undone. */
 export function DeleteExamDialog({ exam, onClose }: { exam: Exam | null; onClose: () => void }) {
   const deleteExam = useDeleteExam();
   return (

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { api } from '../../../config/paths.ts';
 import { fetchDownload, saveBlob } from '../../../lib/download.ts';
 
 /** GET /api/results/{id}/files/{questionIndex}: a candidate's uploaded answer, saved under its own name. */
@@ -11,7 +12,7 @@ export async function downloadAnswerFile({
   questionIndex: number;
   fileName: string;
 }): Promise<void> {
-  const response = await fetchDownload(`/api/results/${encodeURIComponent(resultId)}/files/${questionIndex}`, {
+  const response = await fetchDownload(api.resultFile(resultId, questionIndex), {
     notFound: 'The file was not found.',
     failed: 'The file could not be downloaded. Please try again.',
   });

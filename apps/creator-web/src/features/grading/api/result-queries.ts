@@ -1,6 +1,7 @@
 import { TranscriptResponseSchema, type TranscriptResponse } from '@exam/domain/llm';
 import { ResultDetailSchema, type GradingEntry, type ResultDetail } from '@exam/domain/result';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { listResultsPage } from '../../../lib/results-api.ts';
 
@@ -13,7 +14,7 @@ export const gradingKeys = {
 };
 
 export function getResult(resultId: string): Promise<ResultDetail> {
-  return apiRequest(`/api/results/${encodeURIComponent(resultId)}`, { schema: ResultDetailSchema });
+  return apiRequest(api.result(resultId), { schema: ResultDetailSchema });
 }
 
 export const resultQuery = (resultId: string) =>
@@ -28,7 +29,7 @@ export function useResult(resultId: string) {
 }
 
 /**
- * The result a grader link names (spec section 2, /creator/grade/{examId}/candidate/{candidateId}): the
+ * The result a grader link names (/creator/grade/{examId}/candidate/{candidateId}): the
  * exam's submission by that candidate ID, asked of the server, or else the id of a result itself (the
  * app's own links use result ids).
  */
@@ -47,7 +48,7 @@ export function useCandidateResultId(examId: string, candidateId: string) {
 
 /** PATCH /api/results/{id}: the server applies the entries and recomputes the score. */
 export function gradeResult(resultId: string, grading: GradingEntry[]): Promise<ResultDetail> {
-  return apiRequest(`/api/results/${encodeURIComponent(resultId)}`, {
+  return apiRequest(api.result(resultId), {
     method: 'PATCH',
     body: { grading },
     schema: ResultDetailSchema,
@@ -71,7 +72,7 @@ export function useGradeResult(resultId: string) {
 
 /** GET /api/llm/attempts/{attemptId}/transcript (llm-gateway): the candidate's conversation with the assistant. */
 export function getTranscript(attemptId: string): Promise<TranscriptResponse> {
-  return apiRequest(`/api/llm/attempts/${encodeURIComponent(attemptId)}/transcript`, {
+  return apiRequest(api.transcript(attemptId), {
     schema: TranscriptResponseSchema,
   });
 }

@@ -7,7 +7,7 @@ const dateTime = new Intl.DateTimeFormat('en-US', {
   hourCycle: 'h23',
 });
 
-/** 'MMM d, yyyy HH:mm' (spec section 9); 'N/A' when missing or unparseable. */
+/** 'MMM d, yyyy HH:mm'; 'N/A' when missing or unparseable. */
 export function formatSubmitted(value: string | null | undefined): string {
   if (!value) return 'N/A';
   const date = new Date(value);
@@ -16,7 +16,7 @@ export function formatSubmitted(value: string | null | undefined): string {
   return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute}`;
 }
 
-/** The grader's 'Nm Ss' (spec section 9). */
+/** The grader's time taken, 'Nm Ss'. */
 export function formatGraderTime(seconds: number): string {
   const whole = Math.max(0, Math.round(seconds));
   return `${Math.floor(whole / 60)}m ${whole % 60}s`;

@@ -16,7 +16,7 @@ import { gradesOf, tally, toEntries, toggleVerdict, withFeedback, type QuestionG
 import { ChatHistory } from './chat-history.tsx';
 import { formatGraderTime, formatSubmitted } from './formats.ts';
 import { QuestionCard } from './question-card.tsx';
-import { useWarnBeforeLeaving } from './use-warn-before-leaving.ts';
+import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
 
 function NotFound({ title }: { title: string }) {
@@ -32,7 +32,7 @@ function NotFound({ title }: { title: string }) {
   );
 }
 
-/** Spec section 2, /creator/grade/{examId}/candidate/{candidateId}. */
+/** /creator/grade/{examId}/candidate/{candidateId}: one candidate's submission, graded on one page. */
 export function Grader({ examId, candidateId }: { examId: string; candidateId: string }) {
   const candidate = useCandidateResultId(examId, candidateId);
   const detail = useResult(candidate.data ?? '');

@@ -25,7 +25,7 @@ const TYPE_LABELS: Record<string, string> = {
   coding: 'Coding',
 };
 
-/** One question with the candidate's answer and the grader's controls (spec section 2, Questions & Answers). */
+/** One question of 'Questions & Answers': the candidate's answer and the grader's controls. */
 export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Props) {
   const feedbackId = useId();
   const download = useDownloadAnswerFile();

@@ -15,8 +15,8 @@ import { ChatHistory } from './chat-history.tsx';
 import { EventsSummary } from './events-summary.tsx';
 import { formatGraderTime, formatSubmitted } from './formats.ts';
 import { QuestionCard } from './question-card.tsx';
-import { useGradingAutosave } from './use-grading-autosave.ts';
-import { useWarnBeforeLeaving } from './use-warn-before-leaving.ts';
+import { useGradingAutosave } from '../hooks/use-grading-autosave.ts';
+import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
 
 function BackButton() {
@@ -29,7 +29,7 @@ function BackButton() {
   );
 }
 
-/** Spec section 2, /creator/result/{resultId}: the result with auto-saved grading. */
+/** /creator/result/{resultId}: the result with auto-saved grading. */
 export function ResultDetails({ resultId }: { resultId: string }) {
   const result = useResult(resultId);
   if (result.isPending) return <PageSpinner label="Loading result…" />;

@@ -1,6 +1,7 @@
 import { ExamSchema, type Exam } from '@exam/domain/exam';
 import { InsightsReportSchema, type InsightsReport } from '@exam/domain/insights';
 import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const insightsKeys = {
@@ -11,12 +12,12 @@ export const insightsKeys = {
 
 /** GET /api/exams/{examId} (exam-service): title, publish date and question titles. */
 export function getInsightsExam(examId: string): Promise<Exam> {
-  return apiRequest(`/api/exams/${encodeURIComponent(examId)}`, { schema: ExamSchema });
+  return apiRequest(api.exam(examId), { schema: ExamSchema });
 }
 
 /** GET /api/exams/{examId}/insights (results-service): the psychometrics report. */
 export function getInsights(examId: string): Promise<InsightsReport> {
-  return apiRequest(`/api/exams/${encodeURIComponent(examId)}/insights`, { schema: InsightsReportSchema });
+  return apiRequest(api.examInsights(examId), { schema: InsightsReportSchema });
 }
 
 export function useInsightsExam(examId: string) {

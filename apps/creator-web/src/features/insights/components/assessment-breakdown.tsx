@@ -52,7 +52,7 @@ const COLUMNS: Column[] = [
   },
 ];
 
-/** Spec section 2, Assessment Breakdown: one row per question with Moodle's item statistics and the Rasch difficulty. */
+/** Assessment Breakdown: one row per question with Moodle's item statistics and the Rasch difficulty. */
 export function AssessmentBreakdown({ report, questions }: { report: InsightsReport; questions: readonly Question[] }) {
   return (
     <Card>

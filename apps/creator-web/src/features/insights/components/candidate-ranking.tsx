@@ -21,7 +21,7 @@ const BADGES: Record<RangeBadgeValue, { text: string; tone: 'success' | 'info' |
 
 type Field = 'rawScore' | 'ability' | 'reasoning';
 
-/** Spec section 2, Candidate Ranking: search, the sort menu and real paging of ten. */
+/** Candidate Ranking: search, the sort menu and real paging of ten. */
 export function CandidateRanking({ report }: { report: InsightsReport }) {
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);

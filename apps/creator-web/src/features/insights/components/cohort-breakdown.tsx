@@ -27,7 +27,7 @@ function Bar({
   );
 }
 
-/** Spec section 2, Cohort Breakdown: Overall Performance bars and the Topical Performance table. */
+/** Cohort Breakdown: Overall Performance bars and the Topical Performance table. */
 export function CohortBreakdown({ report }: { report: InsightsReport }) {
   const { overall, topics, explanations, reasons } = report;
   const topicCell = (

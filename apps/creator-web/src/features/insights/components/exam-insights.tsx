@@ -26,7 +26,7 @@ function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' 
   );
 }
 
-/** Spec section 2, /creator/exam-insights/{examId}: every figure measured from the submissions (issue 5). */
+/** /creator/exam-insights/{examId}: every figure measured from the submissions, none invented (docs/product.md#insights). */
 export function ExamInsights({ examId }: { examId: string }) {
   const exam = useInsightsExam(examId);
   const insights = useInsights(examId);

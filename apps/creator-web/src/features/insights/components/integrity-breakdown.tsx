@@ -3,7 +3,7 @@ import { StatCard } from '@exam/ui/card';
 import { ClipboardX, Clock, Eye, Quote } from 'lucide-react';
 import { Figure, formats, NOT_AVAILABLE } from './figure.tsx';
 
-/** Spec section 2, Integrity Breakdown cards. */
+/** The Integrity Breakdown cards: time to complete, focus, blocked pastes and copy writing across the cohort. */
 export function IntegrityBreakdown({ report }: { report: InsightsReport }) {
   const { integrity, explanations, reasons } = report;
   const card = (label: string, field: keyof typeof integrity, format: (v: number) => string, icon: React.ReactNode) => {

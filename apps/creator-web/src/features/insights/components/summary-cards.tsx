@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { Figure, formats } from './figure.tsx';
 
-/** Spec section 2: Cohort Size, Exam Started, Exam Submitted, Graded (with pending and Grade now). */
+/** The insights summary: Cohort Size, Exam Started, Exam Submitted, Graded (with pending and Grade now). */
 export function SummaryCards({ examId, report }: { examId: string; report: InsightsReport }) {
   const { cohort, explanations } = report;
   const figure = (value: number, key: string) => (

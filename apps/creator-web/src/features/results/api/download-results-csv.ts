@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { api } from '../../../config/paths.ts';
 import { fetchDownload, saveBlob } from '../../../lib/download.ts';
 
 /** The file name the server suggests (RFC 6266 filename* first), or the fallback. */
@@ -13,7 +14,7 @@ export function fileNameOf(disposition: string | null, fallback: string): string
 /** GET /api/exams/{examId}/results.csv with the creator's token, saved as a file. */
 export async function downloadResultsCsv(examId: string): Promise<string> {
   const response = await fetchDownload(
-    `/api/exams/${encodeURIComponent(examId)}/results.csv`,
+    api.examResultsCsv(examId),
     { notFound: 'Exam not found', failed: 'The CSV could not be downloaded. Please try again.' },
     'text/csv',
   );

@@ -2,6 +2,7 @@ import { ExamSchema } from '@exam/domain/exam';
 import { ExamResultsSummarySchema, type ExamResultsSummary } from '@exam/domain/result';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
+import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { listResultsPage, type ResultFilters } from '../../../lib/results-api.ts';
 
@@ -15,14 +16,14 @@ export const resultKeys = {
 
 /** GET /api/results/summary: started, submitted, graded and the mean graded score per exam. */
 export function listExamSummaries(): Promise<ExamResultsSummary['exams']> {
-  return apiRequest('/api/results/summary', { schema: ExamResultsSummarySchema }).then((data) => data.exams);
+  return apiRequest(api.resultsSummary, { schema: ExamResultsSummarySchema }).then((data) => data.exams);
 }
 
 const ExamQuestionsSchema = z.object({ exams: z.array(ExamSchema.pick({ id: true, questions: true })) });
 
 /** The question count of each exam, from exam-service (the summary cards show it). */
 export function listQuestionCounts(): Promise<Map<string, number>> {
-  return apiRequest('/api/exams/auth_exams', { schema: ExamQuestionsSchema }).then(
+  return apiRequest(api.myExams, { schema: ExamQuestionsSchema }).then(
     (data) => new Map(data.exams.map((e) => [e.id, e.questions.length])),
   );
 }

@@ -16,7 +16,7 @@ function Figure({ label, value }: { label: string; value: string | number }) {
   );
 }
 
-/** One card per exam with candidates (spec section 2, Results tab): 'Invites Sent' counts those who started. */
+/** One card per exam with candidates on the Results tab: 'Invites Sent' counts those who started. */
 export function ExamSummaryCards({ exams, questionCounts }: Props) {
   return (
     <section aria-label="Exam summaries" className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">

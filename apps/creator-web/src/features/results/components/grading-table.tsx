@@ -50,7 +50,7 @@ export function sortResults(results: ResultSummary[], sort: Sort): ResultSummary
 const SEARCH_PAUSE_MS = 300;
 
 /**
- * The Results tab's grading list (spec section 2). Search and the graded filter go to the server, which
+ * The Results tab's grading list. Search and the graded filter go to the server, which
  * pages the matches newest first ('Load more'); the sort orders the results loaded so far.
  */
 export function GradingTable() {

@@ -8,7 +8,7 @@ import { useExamSummaries, useQuestionCounts } from '../api/results-queries.ts';
 import { ExamSummaryCards } from './exam-summary-cards.tsx';
 import { GradingTable } from './grading-table.tsx';
 
-/** The dashboard's Results tab (spec section 2): per-exam summary cards and the grading table (which pages its own list). */
+/** The dashboard's Results tab: per-exam summary cards and the grading table (which pages its own list). */
 export function ResultsTab() {
   const summaries = useExamSummaries();
   const questionCounts = useQuestionCounts();

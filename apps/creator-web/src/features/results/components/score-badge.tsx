@@ -2,7 +2,7 @@ import { Badge } from '@exam/ui/badge';
 import type { ResultSummary } from '@exam/domain/result';
 import { listScore } from '../list-score.ts';
 
-/** The list score of a result (spec section 4) as a coloured badge. */
+/** The list score of a result (see list-score.ts) as a coloured badge. */
 export function ListScoreBadge({
   result,
 }: {

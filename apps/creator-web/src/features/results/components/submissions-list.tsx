@@ -17,7 +17,7 @@ import { LoadMore } from './load-more.tsx';
 import { ListScoreBadge } from './score-badge.tsx';
 
 /**
- * Spec section 2, /creator/exam-insights/{examId}/submissions: the exam's candidates, newest first, each
+ * /creator/exam-insights/{examId}/submissions: the exam's candidates, newest first, each
  * with a way to the grader. The server pages them ('Load more'); the count comes from the exam's summary
  * so it covers every submission, and the CSV is exported on the server with every row.
  */

@@ -4,7 +4,7 @@ import { ExamPage } from '../../../features/exam/components/exam-page.tsx';
 import { WorkspacePanel } from '../../../features/workspace/components/workspace-panel.tsx';
 import { readFullScreenRequested } from '../../../lib/navigation-state.ts';
 
-/** /exam/{examId}; `?creator=true` makes it a creator preview (spec section 2). Composes the three features. */
+/** /exam/{examId}; `?creator=true` makes it a creator preview. Composes the three features. */
 export function ExamRoute() {
   const { examId = '' } = useParams();
   const [search] = useSearchParams();

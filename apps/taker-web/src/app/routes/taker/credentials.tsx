@@ -5,7 +5,7 @@ import { readCredentialsState } from '../../../lib/navigation-state.ts';
 
 export function CredentialsRoute() {
   const exam = readCredentialsState(useLocation().state);
-  // Spec section 5: without an exam id in the navigation state the candidate goes back to URL entry.
+  // Without an exam id in the navigation state (a bookmark, a reload) the candidate goes back to URL entry.
   if (!exam) return <Navigate to={paths.start} replace />;
   return (
     <main className="flex min-h-full items-center justify-center bg-gradient-to-b from-brand-50 to-canvas px-4 py-12">

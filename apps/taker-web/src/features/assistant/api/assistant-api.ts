@@ -2,16 +2,11 @@ import type { ChatRequest, ChatStreamEvent } from '@exam/domain/llm';
 import { LlmMessages, TranscriptResponseSchema, type TranscriptResponse } from '@exam/domain/llm';
 import { readChatResponse } from '@exam/domain/llm-stream';
 import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../config/paths.ts';
 import { apiRequest, apiUrl } from '../../../lib/api-client.ts';
 
-/** The gateway's candidate endpoints (services/llm-gateway, attempt token). */
-export const assistantApi = {
-  transcript: '/api/llm/transcript',
-  chat: '/api/llm/chat',
-} as const;
-
 export function getTranscript(token: string, signal?: AbortSignal): Promise<TranscriptResponse> {
-  return apiRequest(assistantApi.transcript, { token, schema: TranscriptResponseSchema, signal });
+  return apiRequest(api.transcript, { token, schema: TranscriptResponseSchema, signal });
 }
 
 /** The stored conversation of this attempt, to restore the panel after a reload. Loaded once per attempt. */
@@ -36,7 +31,7 @@ export async function* streamChatReply(
 ): AsyncGenerator<ChatStreamEvent, void, undefined> {
   let response: Response;
   try {
-    response = await fetch(apiUrl(assistantApi.chat), {
+    response = await fetch(apiUrl(api.chat), {
       method: 'POST',
       headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(body),

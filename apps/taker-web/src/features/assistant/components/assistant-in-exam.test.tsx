@@ -6,7 +6,7 @@ import { renderRoute } from '../../../testing/render.tsx';
 import { seedAttempt } from '../../../testing/seed.ts';
 import { server } from '../../../testing/server.ts';
 import { COPY_FAILED_MESSAGE } from '../lib/copy-reply.ts';
-import { createFakeGateway, transcriptMessage } from '../testing/fake-gateway.ts';
+import { createFakeGateway, transcriptMessage } from '../../../testing/fake-gateway.ts';
 
 const REPLY = 'Use the quadratic formula on both roots.';
 

@@ -36,7 +36,7 @@ type Props = {
   messages: ListedMessage[];
   /** Waiting for the first words of a reply. */
   typing: boolean;
-  /** Spec section 5: copyLLMResponse. Off: replies cannot be selected or copied. */
+  /** The exam's copyLLMResponse setting. Off: replies cannot be selected or copied. */
   canCopy: boolean;
 };
 

@@ -1,13 +1,19 @@
 import type { PublicAiSettings } from '@exam/domain/exam';
 import { LlmMessages } from '@exam/domain/llm';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { AppProvider, createQueryClient } from '../../../app/provider.tsx';
 import { buildPublicExam } from '../../../testing/factories.ts';
+import { renderWithProviders } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { controlledStream, createFakeGateway, replyStream, sse, transcriptMessage } from '../testing/fake-gateway.ts';
+import {
+  controlledStream,
+  createFakeGateway,
+  replyStream,
+  sse,
+  transcriptMessage,
+} from '../../../testing/fake-gateway.ts';
 import { AssistantPanel } from './assistant-panel.tsx';
 
 const readyAi: PublicAiSettings = {
@@ -34,15 +40,13 @@ function renderPanel(
   const exam = buildPublicExam({ aiSettings: { ...readyAi, ...options.ai } });
   const attempt = options.preview ? null : { attemptId: crypto.randomUUID(), token: 'attempt-token' };
   const user = userEvent.setup();
-  render(
-    <AppProvider queryClient={createQueryClient()}>
-      <AssistantPanel
-        exam={exam}
-        attempt={attempt}
-        preview={options.preview ?? false}
-        activeQuestionIndex={options.activeQuestionIndex ?? 0}
-      />
-    </AppProvider>,
+  renderWithProviders(
+    <AssistantPanel
+      exam={exam}
+      attempt={attempt}
+      preview={options.preview ?? false}
+      activeQuestionIndex={options.activeQuestionIndex ?? 0}
+    />,
   );
   return { user, gateway };
 }
@@ -133,7 +137,7 @@ describe('AssistantPanel', () => {
     await waitFor(() => expect(textbox()).toBeEnabled());
   });
 
-  it('shows the spec error reply when the stream ends with an error event, in place of the partial text', async () => {
+  it('shows the standard error reply when the stream ends with an error event, in place of the partial text', async () => {
     const reply = controlledStream();
     const gateway = createFakeGateway({ reply: () => sse(reply.stream) });
     const { user } = renderPanel({ gateway });

@@ -36,7 +36,7 @@ function Notice({ icon, title, children }: { icon: ReactNode; title: string; chi
   );
 }
 
-/** Spec sections 2, 4 and 5: the candidate's AI assistant, as the creator configured it. */
+/** The candidate's AI assistant, as the creator configured it (docs/product.md#the-assistant). */
 export function AssistantPanel({ exam, attempt, preview, activeQuestionIndex }: AssistantPanelProps) {
   const ai = exam.aiSettings;
   if (!ai.enabled) return <Notice icon={<Bot aria-hidden />} title={LlmMessages.notEnabled} />;

@@ -2,7 +2,7 @@ import { Button } from '@exam/ui/button';
 import { Paperclip, X } from 'lucide-react';
 import { useRef } from 'react';
 
-/** The attach button (spec section 5: any type, several at once); shown only when uploadDocuments is on. */
+/** The attach button (any file type, several at once); shown only when uploadDocuments is on. */
 export function AttachButton({ disabled, onPick }: { disabled: boolean; onPick: (files: File[]) => void }) {
   const input = useRef<HTMLInputElement>(null);
   return (

@@ -2,13 +2,13 @@ import { CHAT_MAX_FILE_BYTES, CHAT_MAX_FILES, type ChatFile } from '@exam/domain
 
 const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
-/** Spec section 5: a file counts only when it is a file with a non-empty name and a size of at least 0. */
+/** A file counts only when it is a file with a non-empty name and a size of at least 0. */
 export function isValidFile(value: unknown): value is File {
   return value instanceof File && value.name.length > 0 && Number.isFinite(value.size) && value.size >= 0;
 }
 
 /**
- * Adds picked files to the ones already attached. Invalid files are skipped silently (spec); files past
+ * Adds picked files to the ones already attached. Invalid files are skipped silently (nothing the candidate could fix); files past
  * the gateway's caps (CHAT_MAX_FILES, CHAT_MAX_FILE_BYTES) are skipped with a reason to show.
  */
 export function acceptFiles(current: File[], incoming: Iterable<unknown>): { files: File[]; skipped: string[] } {

@@ -2,7 +2,7 @@ import type { ChatStreamEvent } from '@exam/domain/llm';
 import { LlmMessages } from '@exam/domain/llm';
 import { describe, expect, it } from 'vitest';
 import { createChatSession, EMPTY_REPLY, type StreamReply } from './chat-session.ts';
-import { transcriptMessage } from '../testing/fake-gateway.ts';
+import { transcriptMessage } from '../../../testing/fake-gateway.ts';
 
 const done: ChatStreamEvent = {
   type: 'done',
@@ -26,7 +26,7 @@ describe('createChatSession', () => {
     expect(session.getSnapshot().restored).toBe(true);
   });
 
-  it('shows a reply with no text as the spec\'s "No response generated"', async () => {
+  it('shows a reply with no text as "No response generated"', async () => {
     const session = createChatSession(replying(done));
     await session.send(input('hi'));
     expect(view(session)).toEqual([
@@ -54,7 +54,7 @@ describe('createChatSession', () => {
     expect(session.getSnapshot().pending).toBe(false);
   });
 
-  it('ends with the spec error reply when the stream fails or stops without a final event', async () => {
+  it('ends with the standard error reply when the stream fails or stops without a final event', async () => {
     const failing = createChatSession(async function* () {
       yield { type: 'delta', text: 'half' };
       throw new Error('boom');

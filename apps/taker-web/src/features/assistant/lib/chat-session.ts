@@ -1,7 +1,7 @@
 import type { TranscriptMessage } from '@exam/domain/internal';
 import { LlmMessages, type ChatFile, type ChatRequest, type ChatStreamEvent } from '@exam/domain/llm';
 
-/** Spec section 8: a reply that arrives empty. */
+/** What shows in place of a reply that arrives empty. */
 export const EMPTY_REPLY = 'No response generated';
 
 export type ChatEntry = {
@@ -33,40 +33,96 @@ export function entryOf(message: TranscriptMessage): ChatEntry {
   };
 }
 
-/**
- * One attempt's conversation, kept outside React so a reply keeps streaming while the panel is hidden
- * or re-laid out (the exam page remounts panels when their set changes).
- */
-export function createChatSession(streamReply: StreamReply, now: () => Date = () => new Date()) {
+/** The conversation and whoever listens to it (the shape useSyncExternalStore reads). */
+function createChatStore() {
   let snapshot: ChatSnapshot = { messages: [], pending: false, restored: false };
   const listeners = new Set<() => void>();
-  const controller = new AbortController();
-
   const update = (next: Partial<ChatSnapshot>) => {
     snapshot = { ...snapshot, ...next };
     for (const listener of listeners) listener();
   };
-  const updateEntry = (key: string, change: (entry: ChatEntry) => ChatEntry) =>
-    update({ messages: snapshot.messages.map((m) => (m.key === key ? change(m) : m)) });
-  const append = (entry: ChatEntry) => update({ messages: [...snapshot.messages, entry] });
-
   return {
     subscribe(listener: () => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     getSnapshot: () => snapshot,
+    update,
+    updateEntry: (key: string, change: (entry: ChatEntry) => ChatEntry) =>
+      update({ messages: snapshot.messages.map((m) => (m.key === key ? change(m) : m)) }),
+    append: (entry: ChatEntry) => update({ messages: [...snapshot.messages, entry] }),
+  };
+}
+type ChatStore = ReturnType<typeof createChatStore>;
+
+type Settled = Extract<ChatStreamEvent, { type: 'done' | 'error' }>;
+
+/** The assistant's reply as it streams: the first delta appends it, later ones extend it, the end settles it. */
+function createReplyWriter(store: ChatStore, now: () => Date) {
+  let replyKey: string | undefined;
+  const entry = (content: string, change: Partial<ChatEntry>): ChatEntry => ({
+    key: localKey(),
+    role: 'assistant',
+    content,
+    createdAt: now().toISOString(),
+    isError: false,
+    isStreaming: false,
+    files: [],
+    ...change,
+  });
+  return {
+    delta(text: string) {
+      if (replyKey) store.updateEntry(replyKey, (m) => ({ ...m, content: m.content + text }));
+      else {
+        const first = entry(text, { isStreaming: true });
+        replyKey = first.key;
+        store.append(first);
+      }
+    },
+    settle(event: Settled) {
+      if (!replyKey) {
+        const content = event.type === 'error' ? event.message : EMPTY_REPLY;
+        store.append(entry(content, { isError: event.type === 'error' }));
+        return;
+      }
+      // The gateway stores its error text in place of a reply that failed half-way; show the same.
+      const final = event.type === 'error' ? { content: event.message, isError: true } : {};
+      store.updateEntry(replyKey, (m) => ({ ...m, ...final, isStreaming: false }));
+    },
+  };
+}
+
+type ChatInput = { message: string; files: ChatFile[]; questionIndex: number | null };
+
+const requestOf = (input: ChatInput): ChatRequest => ({
+  message: input.message,
+  questionIndex: input.questionIndex,
+  ...(input.files.length ? { files: input.files } : {}),
+});
+
+/**
+ * One attempt's conversation, kept outside React so a reply keeps streaming while the panel is hidden
+ * or re-laid out (the exam page remounts panels when their set changes).
+ */
+export function createChatSession(streamReply: StreamReply, now: () => Date = () => new Date()) {
+  const store = createChatStore();
+  const controller = new AbortController();
+
+  return {
+    subscribe: store.subscribe,
+    getSnapshot: store.getSnapshot,
 
     /** The stored transcript comes first; anything sent before it arrived stays after it. */
     restore(messages: TranscriptMessage[]) {
+      const snapshot = store.getSnapshot();
       if (snapshot.restored) return;
-      update({ messages: [...messages.map(entryOf), ...snapshot.messages], restored: true });
+      store.update({ messages: [...messages.map(entryOf), ...snapshot.messages], restored: true });
     },
 
-    /** Sends a message and streams the reply into the conversation; one at a time (spec section 5). */
-    async send(input: { message: string; files: ChatFile[]; questionIndex: number | null }): Promise<void> {
-      if (snapshot.pending) return;
-      append({
+    /** Sends a message and streams the reply into the conversation; one at a time, so replies never interleave. */
+    async send(input: ChatInput): Promise<void> {
+      if (store.getSnapshot().pending) return;
+      store.append({
         key: localKey(),
         role: 'user',
         content: input.message,
@@ -75,59 +131,23 @@ export function createChatSession(streamReply: StreamReply, now: () => Date = ()
         isStreaming: false,
         files: input.files.map((f) => ({ name: f.name })),
       });
-      update({ pending: true });
-      let replyKey: string | undefined;
-      const settle = (event: Extract<ChatStreamEvent, { type: 'done' | 'error' }>) => {
-        if (!replyKey) {
-          const content = event.type === 'error' ? event.message : EMPTY_REPLY;
-          append({
-            key: localKey(),
-            role: 'assistant',
-            content,
-            createdAt: now().toISOString(),
-            isError: event.type === 'error',
-            isStreaming: false,
-            files: [],
-          });
-          return;
-        }
-        // The gateway stores the spec's error text in place of a reply that failed half-way; show the same.
-        const final = event.type === 'error' ? { content: event.message, isError: true } : {};
-        updateEntry(replyKey, (m) => ({ ...m, ...final, isStreaming: false }));
-      };
+      store.update({ pending: true });
+      const reply = createReplyWriter(store, now);
       try {
-        const body: ChatRequest = {
-          message: input.message,
-          questionIndex: input.questionIndex,
-          ...(input.files.length ? { files: input.files } : {}),
-        };
-        for await (const event of streamReply(body, controller.signal)) {
+        for await (const event of streamReply(requestOf(input), controller.signal)) {
           if (event.type !== 'delta') {
-            settle(event);
+            reply.settle(event);
             return;
           }
-          const text = event.text;
-          if (replyKey) updateEntry(replyKey, (m) => ({ ...m, content: m.content + text }));
-          else {
-            replyKey = localKey();
-            append({
-              key: replyKey,
-              role: 'assistant',
-              content: text,
-              createdAt: now().toISOString(),
-              isError: false,
-              isStreaming: true,
-              files: [],
-            });
-          }
+          reply.delta(event.text);
         }
-        settle({ type: 'error', message: LlmMessages.chatError });
+        reply.settle({ type: 'error', message: LlmMessages.chatError });
       } catch (error) {
         if (controller.signal.aborted) return;
         console.error('The assistant reply failed', error);
-        settle({ type: 'error', message: LlmMessages.chatError });
+        reply.settle({ type: 'error', message: LlmMessages.chatError });
       } finally {
-        update({ pending: false });
+        store.update({ pending: false });
       }
     },
 

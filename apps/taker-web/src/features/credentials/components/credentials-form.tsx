@@ -15,7 +15,10 @@ import { getTakerDb, saveStoredAttempt } from '../../../lib/taker-db.ts';
 
 type Errors = { name?: string; studentId?: string };
 
-/** Fullscreen must be asked for inside the click; a refusal is logged and the exam goes on (spec section 4). */
+/**
+ * Fullscreen must be asked for inside the click; a refusal is logged and the exam goes on, since a browser
+ * that cannot go full screen must not lock the candidate out.
+ */
 async function requestFullscreen(): Promise<void> {
   try {
     await document.documentElement.requestFullscreen();

@@ -12,7 +12,7 @@ export function ExamLoading() {
   );
 }
 
-/** Spec section 2 fallback screens: 'Exam not found or unavailable' and 'This exam has no questions'. */
+/** The exam page's fallback screens: 'Exam not found or unavailable' and 'This exam has no questions'. */
 export function ExamFallback({ message }: { message: string }) {
   const navigate = useNavigate();
   return (

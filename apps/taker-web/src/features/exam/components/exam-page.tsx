@@ -11,7 +11,7 @@ type ExamPageProps = {
   renderAssistant: (props: ExamPanelProps) => ReactNode;
 };
 
-/** /exam/{examId}: the fallback screens, then the exam itself (spec section 2). */
+/** /exam/{examId}: the fallback screens, then the exam itself. */
 export function ExamPage({ examId, preview, fullScreenRequested, renderWorkspace, renderAssistant }: ExamPageProps) {
   const session = useExamSession(examId, preview);
   if (session.status === 'loading') return <ExamLoading />;

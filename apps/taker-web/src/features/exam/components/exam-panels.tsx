@@ -6,7 +6,7 @@ import { Panel, PanelGroup, PanelResizeHandle, type ImperativePanelHandle } from
 export type PanelKey = 'questions' | 'workspace' | 'assistant';
 export type PanelVisibility = Record<PanelKey, boolean>;
 
-/** Spec section 9: default and minimum sizes in percent. */
+/** Default and minimum sizes in percent (docs/product.md#pages-and-messages). */
 const SIZES: Record<PanelKey, { defaultSize: number; minSize: number }> = {
   questions: { defaultSize: 25, minSize: 15 },
   workspace: { defaultSize: 60, minSize: 20 },
@@ -41,7 +41,7 @@ type ExamPanelsProps = {
   assistant: ReactNode;
 };
 
-/** Spec section 2 'Body': three horizontal resizable panels; handles take arrow keys once focused. */
+/** The exam body: three horizontal resizable panels; handles take arrow keys once focused. */
 export function ExamPanels({ visible, questions, workspace, assistant }: ExamPanelsProps) {
   const assistantRef = useRef<ImperativePanelHandle>(null);
   const [assistantCollapsed, setAssistantCollapsed] = useState(false);

@@ -1,17 +1,14 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/exam';
-import { toast } from '@exam/ui/toaster';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
-import { paths } from '../../../config/paths.ts';
-import type { ResultsState } from '../../../lib/navigation-state.ts';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
 import { useCountdown } from '../hooks/use-countdown.ts';
-import { useExamAnswers } from '../hooks/use-exam-answers.ts';
+import { useExamOutbox } from '../hooks/use-exam-outbox.ts';
+import { useExamSubmit } from '../hooks/use-exam-submit.ts';
+import { useIsFullscreen } from '../hooks/use-is-fullscreen.ts';
 import { usePanels } from '../hooks/use-panels.ts';
 import { usePasteGuard } from '../hooks/use-paste-guard.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
-import { useSyncEngine } from '../hooks/use-sync-engine.ts';
 import { ExamHeader } from './exam-header.tsx';
 import { ExamPanels, type PanelKey } from './exam-panels.tsx';
 import { AttentionDialog, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
@@ -58,35 +55,16 @@ export function ExamRoom({
   renderWorkspace,
   renderAssistant,
 }: ExamRoomProps) {
-  const navigate = useNavigate();
   const [activeQuestionIndex, setActiveQuestionIndex] = useState(0);
-  const [submitting, setSubmitting] = useState(false);
-  const [isFullscreen, setIsFullscreen] = useState(() => Boolean(document.fullscreenElement));
-  const submittingRef = useRef(false);
+  const isFullscreen = useIsFullscreen();
   const submitRef = useRef<() => void>(() => undefined);
-  const showAnswerRef = useRef<(index: number, value: string) => void>(() => undefined);
-  const engineCallbacks = useMemo(
-    () => ({
-      onClosed: (message: string) => {
-        toast.error(message);
-        submitRef.current();
-      },
-      onUploadSettled: (index: number, answer: string, error?: string) => {
-        showAnswerRef.current(index, answer);
-        if (error) toast.error(`Q${index + 1}: ${error}`);
-      },
-    }),
-    [],
-  );
-  const { engine, status } = useSyncEngine(db, preview ? null : attempt, engineCallbacks);
-  const { answers, answered, setAnswer, showAnswer, chooseFile, commit } = useExamAnswers(
+  const { engine, status, answers, answered, setAnswer, chooseFile, commit } = useExamOutbox({
+    db,
+    attempt,
     initialAnswers,
-    engine,
     preview,
-  );
-  useEffect(() => {
-    showAnswerRef.current = showAnswer;
-  }, [showAnswer]);
+    submitRef,
+  });
   const wantsFullscreen = !preview && (fullScreenRequested ?? attempt?.fullScreenRequested ?? exam.fullScreenEnabled);
 
   const engineRef = useRef(engine);
@@ -103,26 +81,7 @@ export function ExamRoom({
   );
   const proctoring = useProctoring({ enabled: !preview, fullScreenRequested: wantsFullscreen, onEvent: logEvent });
   const paste = usePasteGuard(!preview, logEvent);
-
-  const submit = useCallback(async () => {
-    if (submittingRef.current) return;
-    submittingRef.current = true;
-    setSubmitting(true);
-    proctoring.suspend();
-    try {
-      const current = engineRef.current;
-      const outcome = current ? await current.submit() : { answered, total: exam.questions.length };
-      await exitFullscreen();
-      toast.success('Exam submitted successfully!');
-      const state: ResultsState = { answered: outcome.answered, total: outcome.total, examTitle: exam.title };
-      void navigate(paths.results, { replace: true, state });
-    } catch (error) {
-      console.error('Submit failed', error);
-      toast.error('Failed to submit exam');
-      submittingRef.current = false;
-      setSubmitting(false);
-    }
-  }, [answered, exam, navigate, proctoring]);
+  const { submit, submitting } = useExamSubmit({ exam, engineRef, answered, proctoring });
   useEffect(() => {
     submitRef.current = () => void submit();
   }, [submit]);
@@ -138,12 +97,6 @@ export function ExamRoom({
     [exam.codingWorkspace.enabled],
   );
   const panels = usePanels(available);
-
-  useEffect(() => {
-    const onChange = () => setIsFullscreen(Boolean(document.fullscreenElement));
-    document.addEventListener('fullscreenchange', onChange);
-    return () => document.removeEventListener('fullscreenchange', onChange);
-  }, []);
 
   const panelProps: ExamPanelProps = {
     exam,

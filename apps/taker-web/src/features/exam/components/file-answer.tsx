@@ -10,7 +10,7 @@ type FileAnswerProps = {
 };
 
 /**
- * Spec section 5: a file-upload answer is recorded as 'File: {filename}'. The answer shows as soon as the
+ * A file-upload answer is recorded as 'File: {filename}'. The answer shows as soon as the
  * file is kept on this device; the upload follows, also after the network returns or a reload.
  */
 export function FileAnswer({ questionIndex, label, answer, onChoose }: FileAnswerProps) {

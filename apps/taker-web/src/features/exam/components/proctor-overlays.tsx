@@ -15,7 +15,7 @@ export function AttentionDialog({ open, onResume }: { open: boolean; onResume: (
   );
 }
 
-/** Spec section 4: past 100 warnings the Paused screen replaces the dialog. */
+/** Past 100 warnings the Paused screen replaces the dialog (docs/product.md#proctoring-and-integrity). */
 export function PausedScreen({ warnings, onResume }: { warnings: number; onResume: () => void }) {
   return (
     <div
@@ -37,7 +37,7 @@ export function PausedScreen({ warnings, onResume }: { warnings: number; onResum
   );
 }
 
-/** Spec section 5: shown 3 s at the bottom right. */
+/** Shown 3 s at the bottom right. */
 export function PasteNotice({ visible }: { visible: boolean }) {
   if (!visible) return null;
   return (

@@ -3,7 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
-import { createFakeOrchestrator } from '../../workspace/testing/fake-orchestrator.ts';
+import { createFakeOrchestrator } from '../../../testing/fake-orchestrator.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { seedAttempt } from '../../../testing/seed.ts';
 import { server } from '../../../testing/server.ts';

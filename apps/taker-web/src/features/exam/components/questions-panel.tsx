@@ -13,7 +13,7 @@ type QuestionsPanelProps = {
 
 const EDITABLE = 'input, textarea, select, [contenteditable="true"], .cm-editor';
 
-/** Spec section 2: text selection and the context menu are disabled here, except inside inputs and editors. */
+/** Text selection and the context menu are disabled here (docs/product.md#proctoring-and-integrity), except inside inputs and editors. */
 function blockContextMenu(event: MouseEvent) {
   if (event.target instanceof Element && event.target.closest(EDITABLE)) return;
   event.preventDefault();

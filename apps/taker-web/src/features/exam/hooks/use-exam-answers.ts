@@ -4,7 +4,7 @@ import { fileAnswer } from '../lib/uploads.ts';
 
 /**
  * The answers on screen. Each change goes to the outbox (IndexedDB first, then the server); in a
- * preview (no engine) nothing is stored anywhere (spec section 6).
+ * preview (no engine) nothing is stored anywhere: a creator trying the exam leaves no attempt behind.
  */
 export function useExamAnswers(initial: Map<number, string>, engine: SyncEngine | null, preview: boolean) {
   const [answers, setAnswers] = useState(() => new Map(initial));

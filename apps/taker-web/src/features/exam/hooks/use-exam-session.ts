@@ -39,7 +39,7 @@ const PageMessages = {
 
 type Outcome = ExamSession | { status: 'redirect'; to: string; state?: unknown; toast?: string };
 
-/** Spec section 4 'Exam page load': a missing or offline exam sends the candidate back with a toast. */
+/** On load, a missing or offline exam sends the candidate back to URL entry with a toast. */
 function redirectForExamError(error: unknown): Outcome | undefined {
   if (!(error instanceof ApiError)) return undefined;
   if (error.code === 'EXAM_OFFLINE') return { status: 'redirect', to: paths.start, toast: PageMessages.offline };
@@ -136,7 +136,7 @@ async function loadAttempt(examId: string): Promise<Outcome> {
   };
 }
 
-/** Loads the exam and, for a candidate, resumes the attempt this browser holds (issue 3, 'Nothing lost'). */
+/** Loads the exam and, for a candidate, resumes the attempt this browser holds (docs/product.md#sitting-an-exam, 'Nothing lost'). */
 export function useExamSession(examId: string, preview: boolean): ExamSession {
   const navigate = useNavigate();
   const [session, setSession] = useState<ExamSession>({ status: 'loading' });

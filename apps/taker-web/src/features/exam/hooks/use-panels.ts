@@ -3,7 +3,7 @@ import type { PanelKey, PanelVisibility } from '../components/exam-panels.tsx';
 
 const ALL_SHOWN: PanelVisibility = { questions: true, workspace: true, assistant: true };
 
-/** Spec section 4 'Panels': hiding the last shown panel restores all of them. */
+/** Hiding the last shown panel restores all of them, so the page is never left empty. */
 export function usePanels(available: PanelKey[]) {
   const [visible, setVisible] = useState<PanelVisibility>(ALL_SHOWN);
   const toggle = useCallback(

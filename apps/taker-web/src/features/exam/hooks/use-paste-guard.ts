@@ -12,7 +12,7 @@ function selectedText(): string {
 }
 
 /**
- * Remembers what is copied inside the exam and blocks pasting anything else (spec section 5).
+ * Remembers what is copied inside the exam and blocks pasting anything else (docs/product.md#proctoring-and-integrity).
  * Paste is caught in the capture phase so editors (CodeMirror) never see a blocked paste.
  */
 export function usePasteGuard(enabled: boolean, onEvent: (event: ProctorEvent) => void): { noticeVisible: boolean } {

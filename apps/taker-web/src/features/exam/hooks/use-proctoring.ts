@@ -1,7 +1,7 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Spec sections 4 and 9: focus polled every 100 ms, fullscreen entered after ~300 ms, pause past 100 warnings. */
+/** Focus polled every 100 ms, fullscreen entered after ~300 ms, pause past 100 warnings (docs/product.md#proctoring-and-integrity). */
 export const FOCUS_POLL_MS = 100;
 export const FULLSCREEN_DELAY_MS = 300;
 export const PAUSE_AFTER_WARNINGS = 100;
@@ -87,7 +87,7 @@ export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options
         warn({ type: 'fullscreen-exit' });
       }
     };
-    // Spec: Escape is blocked while fullscreen is requested (the browser may still leave fullscreen).
+    // Escape is blocked while fullscreen is requested (the browser may still leave fullscreen).
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
       event.preventDefault();

@@ -1,5 +1,5 @@
 /**
- * The countdown follows the server's deadline (issue 3): the page measures how far its clock is from
+ * The countdown follows the server's deadline, never the device's clock: the page measures how far its clock is from
  * the server's, so a reload or a second device shows the same remaining time.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Spec sections 4, 5 and 9: text copied inside the exam is remembered for 10 s; a plain-text paste is
+ * Text copied inside the exam is remembered for 10 s (docs/product.md#proctoring-and-integrity); a plain-text paste is
  * allowed only when it overlaps something remembered.
  */
 export const PASTE_MEMORY_MS = 10_000;

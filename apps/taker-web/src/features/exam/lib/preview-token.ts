@@ -1,5 +1,5 @@
 /**
- * Creator preview (issue 3): the creator app opens this page and, once it hears 'preview-ready', answers
+ * Creator preview: the creator app opens this page and, once it hears 'preview-ready', answers
  * with its bearer token. Only a message from the creator's origin is believed.
  */
 export type PreviewReady = { type: 'preview-ready' };

@@ -6,7 +6,7 @@ import type { PendingUpload, TakerDb } from '../../../lib/taker-db.ts';
  * offline, or whose upload failed, survives a reload and is sent when the network returns.
  */
 
-/** Spec section 5: a file-upload answer reads 'File: {filename}'. */
+/** A file-upload answer reads 'File: {filename}'; the server records the same text when the file arrives. */
 export const fileAnswer = (fileName: string) => `File: ${fileName}`;
 
 /** A file over the server's limit: refused before anything is kept, with the server's own wording. */

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import type { ResultsState } from '../../../lib/navigation-state.ts';
 
-/** /taker/results (spec section 2, completion page). */
+/** /taker/results: the completion page. */
 export function CompletionCard({ result }: { result: ResultsState | undefined }) {
   const navigate = useNavigate();
   return (

@@ -12,7 +12,7 @@ import { getPublicExam } from '../../../lib/exam-api.ts';
 import type { CredentialsState } from '../../../lib/navigation-state.ts';
 import { findExamId, StartMessages } from '../lib/parse-exam-url.ts';
 
-/** Spec section 8: which message a failed validation shows. */
+/** Which message a failed validation shows: not found, offline, or the network failure with its reason. */
 function messageFor(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 404 || error.status === 400) return StartMessages.notFound;

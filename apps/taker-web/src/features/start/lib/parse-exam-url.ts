@@ -1,4 +1,4 @@
-/** Spec section 5: the exam id comes from /exam/{id}, an examId= parameter, or /exam/{alphanumeric}. */
+/** The exam id comes from /exam/{id}, an examId= parameter, or /exam/{alphanumeric}. */
 const PATTERNS = [/\/exam\/([^/?#\s]+)/, /[?&]examId=([^&#\s]+)/i, /\/exam\/([a-z0-9]+)/i];
 
 function decode(value: string): string {
@@ -9,7 +9,7 @@ function decode(value: string): string {
   }
 }
 
-/** The exam id a pasted URL points at, or undefined when the URL has none of the spec's shapes. */
+/** The exam id a pasted URL points at, or undefined when the URL has none of these shapes. */
 export function findExamId(input: string): string | undefined {
   const url = input.trim();
   for (const pattern of PATTERNS) {

@@ -1,38 +1,29 @@
 import { SessionListSchema, SessionSchema, type Session } from '@exam/domain/workspace';
+import { api } from '../../../config/paths.ts';
 import { apiRequest, apiUrl } from '../../../lib/api-client.ts';
-
-/** The orchestrator's candidate endpoints (services/workspace-orchestrator, attempt token). */
-export const workspaceApi = {
-  create: '/api/session/create',
-  sessions: '/api/sessions',
-  session: (sessionId: string) => `/api/session/${encodeURIComponent(sessionId)}`,
-  /** The page-close variant: a POST whose plain-text body is the attempt token (beacons cannot set headers). */
-  endBeacon: (sessionId: string) => `/api/session/${encodeURIComponent(sessionId)}/end`,
-} as const;
 
 /** Starts or reuses the attempt's workspace; the orchestrator answers once the editor is up (or 503). */
 export function createSession(token: string, examId: string, signal: AbortSignal): Promise<Session> {
   // The user id is left to the token's studentId: the token is the authority, the body only advisory.
-  return apiRequest(workspaceApi.create, { method: 'POST', token, body: { examId }, schema: SessionSchema, signal });
+  return apiRequest(api.createSession, { method: 'POST', token, body: { examId }, schema: SessionSchema, signal });
 }
 
 /** The session as the orchestrator sees it now; undefined once it is no longer live. */
 export async function findSession(token: string, sessionId: string, signal: AbortSignal): Promise<Session | undefined> {
-  const { sessions } = await apiRequest(workspaceApi.sessions, { token, schema: SessionListSchema, signal });
+  const { sessions } = await apiRequest(api.sessions, { token, schema: SessionListSchema, signal });
   return sessions.find((session) => session.sessionId === sessionId);
 }
 
 /**
- * Spec section 4: the session is deleted when the page closes. Only its container stops: the files
+ * The session is deleted when the page closes, so an abandoned tab does not hold a container. Only its container stops: the files
  * stay in the attempt's volume, and the next create (a reload) mounts them again. A beacon survives the unload; where
  * the browser refuses it, a keepalive DELETE with the header does the same.
  */
 export function endSessionOnPageClose(sessionId: string, token: string): void {
   const queued =
-    typeof navigator.sendBeacon === 'function' &&
-    navigator.sendBeacon(apiUrl(workspaceApi.endBeacon(sessionId)), token);
+    typeof navigator.sendBeacon === 'function' && navigator.sendBeacon(apiUrl(api.endSessionBeacon(sessionId)), token);
   if (queued) return;
-  void fetch(apiUrl(workspaceApi.session(sessionId)), {
+  void fetch(apiUrl(api.session(sessionId)), {
     method: 'DELETE',
     headers: { authorization: `Bearer ${token}` },
     keepalive: true,
@@ -47,7 +38,7 @@ export function endSessionOnPageClose(sessionId: string, token: string): void {
  */
 export async function renewEditorAccess(editorPath: string, token: string): Promise<boolean> {
   try {
-    const response = await fetch(apiUrl(`${editorPath}healthz?token=${encodeURIComponent(token)}`), {
+    const response = await fetch(apiUrl(api.editorHealth(editorPath, token)), {
       credentials: 'same-origin',
       cache: 'no-store',
     });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { server } from '../../../testing/server.ts';
 import { CONNECTING_MS, RENEW_ACCESS_MS } from '../lib/workspace-session.ts';
-import { createFakeOrchestrator, unavailable } from '../testing/fake-orchestrator.ts';
+import { createFakeOrchestrator, unavailable } from '../../../testing/fake-orchestrator.ts';
 import { WorkspacePanel } from './workspace-panel.tsx';
 
 const codingExam = () =>

@@ -4,7 +4,8 @@ import { WORKSPACE_UNAVAILABLE } from '@exam/domain/workspace';
 import { Button } from '@exam/ui/button';
 import { Spinner } from '@exam/ui/spinner';
 import { AlertTriangle, RotateCcw } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { useElapsedSeconds } from '../hooks/use-elapsed-seconds.ts';
 import { useWorkspaceSession, type WorkspaceState } from '../hooks/use-workspace-session.ts';
 import { editorSrc, FIRST_START_SECONDS } from '../lib/workspace-session.ts';
 
@@ -15,20 +16,9 @@ export type WorkspacePanelProps = {
   activeQuestionIndex: number;
 };
 
-/** Spec section 2: a sandboxed frame that allows clipboard and fullscreen. */
+/** A sandboxed frame that still allows the clipboard and fullscreen the editor needs. */
 const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-modals';
 const FRAME_ALLOW = 'clipboard-read; clipboard-write; fullscreen';
-
-function useElapsedSeconds(running: boolean): number {
-  const [seconds, setSeconds] = useState(0);
-  useEffect(() => {
-    if (!running) return;
-    setSeconds(0);
-    const timer = setInterval(() => setSeconds((s) => s + 1), 1000);
-    return () => clearInterval(timer);
-  }, [running]);
-  return seconds;
-}
 
 function Notice({ children }: { children: ReactNode }) {
   return (
@@ -39,7 +29,7 @@ function Notice({ children }: { children: ReactNode }) {
 }
 
 /**
- * The coding workspace (spec sections 2, 4, 8). The editor frame sits inside the element marked
+ * The coding workspace (docs/product.md#the-coding-workspace). The editor frame sits inside the element marked
  * data-workspace-frame: focus moving there is not a proctoring loss. `data-state` mirrors the session
  * state for the journeys.
  */

@@ -11,7 +11,7 @@ import {
   WorkspaceStoppedError,
 } from '../lib/workspace-session.ts';
 
-/** Spec section 4 'Workspace session'. */
+/** The workspace panel's states: creating the session, waiting for the editor, connected, or failed with a reason. */
 export type WorkspaceView =
   | { state: 'initializing' }
   | { state: 'creating' }

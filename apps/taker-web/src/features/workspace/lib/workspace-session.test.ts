@@ -17,23 +17,25 @@ describe('failureReason', () => {
     const error = new ApiError({
       status: 503,
       code: 'UNAVAILABLE',
-      message: workspaceUnavailable('no Docker engine is reachable'),
+      userMessage: workspaceUnavailable('no Docker engine is reachable'),
     });
     expect(failureReason(error)).toBe('no Docker engine is reachable');
   });
 
   it('returns another server message as is', () => {
     expect(
-      failureReason(new ApiError({ status: 409, code: 'ATTEMPT_CLOSED', message: 'This attempt has ended' })),
+      failureReason(new ApiError({ status: 409, code: 'ATTEMPT_CLOSED', userMessage: 'This attempt has ended' })),
     ).toBe('This attempt has ended');
   });
 
   it('returns the default message when there was no answer, an unreadable one, or a bare title', () => {
-    expect(failureReason(new ApiError({ status: 0, code: 'NETWORK', message: 'fetch failed' }))).toBe(DEFAULT_FAILURE);
-    expect(failureReason(new TypeError('bad body'))).toBe(DEFAULT_FAILURE);
-    expect(failureReason(new ApiError({ status: 503, code: 'UNAVAILABLE', message: 'Workspace Unavailable:' }))).toBe(
+    expect(failureReason(new ApiError({ status: 0, code: 'NETWORK', userMessage: 'fetch failed' }))).toBe(
       DEFAULT_FAILURE,
     );
+    expect(failureReason(new TypeError('bad body'))).toBe(DEFAULT_FAILURE);
+    expect(
+      failureReason(new ApiError({ status: 503, code: 'UNAVAILABLE', userMessage: 'Workspace Unavailable:' })),
+    ).toBe(DEFAULT_FAILURE);
     expect(failureReason(new WorkspaceStoppedError())).toBe(DEFAULT_FAILURE);
   });
 });

@@ -1,7 +1,7 @@
 import { WORKSPACE_FOLDER, WORKSPACE_UNAVAILABLE } from '@exam/domain/workspace';
 import { ApiError } from '../../../lib/api-client.ts';
 
-/** Spec sections 4, 8 and 9. */
+/** The panel's timings and its default failure text. */
 export const CONNECTING_MS = 3000;
 export const FIRST_START_SECONDS = 30;
 export const DEFAULT_FAILURE = 'Failed to create your coding workspace';
@@ -30,8 +30,8 @@ export class WorkspaceStoppedError extends Error {
 }
 
 /**
- * The text under 'Workspace Unavailable' (spec section 8): the server's reason without the repeated
- * title, or the spec's default when there is no usable message (no connection, an unreadable answer).
+ * The text under 'Workspace Unavailable': the server's reason without the repeated
+ * title, or the default when there is no usable message (no connection, an unreadable answer).
  */
 export function failureReason(error: unknown): string {
   let message = '';

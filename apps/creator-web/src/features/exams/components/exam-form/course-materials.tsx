@@ -13,7 +13,7 @@ function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** Course materials the assistant may draw on (spec: pdf, doc, docx, txt; several at once). */
+/** Course materials the assistant may draw on (pdf, doc, docx or txt, several at once: the formats the server extracts text from). */
 export function CourseMaterials({
   materials,
   onChange,

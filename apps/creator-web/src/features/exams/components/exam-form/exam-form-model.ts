@@ -15,7 +15,7 @@ export type ExamFormInput = z.input<typeof CreateExamSchema>;
 export type QuestionInput = NonNullable<ExamFormInput['questions']>[number];
 
 /**
- * The write-only API key (spec: the key never comes back): keep the stored one, replace it with
+ * The write-only API key (the server never sends a stored key back): keep the stored one, replace it with
  * what was typed, or remove it.
  */
 export type ApiKeyMode = 'keep' | 'replace' | 'remove';
@@ -70,7 +70,7 @@ export function examToForm(exam: Exam): ExamFormInput {
 }
 
 /**
- * The request body from validated values: blank question titles get the spec's default
+ * The request body from validated values: blank question titles get the default
  * 'Question N', materials come from the upload list, and the key follows the creator's choice.
  */
 export function toRequestBody(values: CreateExam, materials: CourseMaterial[], apiKeyMode: ApiKeyMode): CreateExam {

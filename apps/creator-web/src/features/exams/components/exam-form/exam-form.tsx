@@ -10,31 +10,22 @@ import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../../lib/api-client.ts';
 import { useCreateExam, useUpdateExam } from '../../api/exam-mutations.ts';
-import { AiSettingsCard } from './ai-settings-card.tsx';
+import { AiSettingsCard, type RenderTestAssistant } from './ai-settings-card.tsx';
+import {
+  afterCreate,
+  formIssues,
+  isCreateAction,
+  planUpdate,
+  type AfterWrite,
+  type ExamFormAction,
+} from './exam-form-actions.ts';
 import { DetailsCard } from './details-card.tsx';
 import { emptyExamForm, examToForm, toRequestBody, type ApiKeyMode, type ExamFormInput } from './exam-form-model.ts';
 import { QuestionsCard } from './questions-card.tsx';
 import { WorkspaceCard } from './workspace-card.tsx';
 
-/** Spec section 9: draft-saved navigation delay. */
-export const SAVED_REDIRECT_DELAY_MS = 1000;
-
-type Action = 'create-draft' | 'create-publish' | 'save-draft' | 'publish-draft' | 'update-published';
-const FORM_FIELDS = [
-  'title',
-  'description',
-  'header',
-  'rules',
-  'timerEnabled',
-  'timerMinutes',
-  'fullScreenEnabled',
-  'questions',
-  'codingWorkspace',
-  'aiSettings',
-];
-
-/** Create and edit share this form (spec: /creator/new-exam and /creator/edit-exam/{id}). */
-export function ExamForm({ exam }: { exam?: Exam }) {
+/** Create and edit share this form (/creator/new-exam and /creator/edit-exam/{id}). */
+export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTestAssistant: RenderTestAssistant }) {
   const navigate = useNavigate();
   const form = useForm<ExamFormInput, unknown, CreateExam>({
     resolver: zodResolver(CreateExamSchema),
@@ -52,71 +43,41 @@ export function ExamForm({ exam }: { exam?: Exam }) {
 
   const showServerError = (error: unknown) => {
     // A 400 names the fields; mark them in place so nothing typed is lost.
-    const issues = error instanceof ApiError ? error.issues : [];
-    let marked = 0;
+    const issues = formIssues(error instanceof ApiError ? error.issues : []);
     for (const issue of issues) {
-      const path = issue.path.replace(/^body\./, '');
-      if (FORM_FIELDS.includes(path.split('.')[0] ?? '')) {
-        form.setError(path as Path<ExamFormInput>, { type: 'server', message: issue.message });
-        marked += 1;
-      }
+      form.setError(issue.path as Path<ExamFormInput>, { type: 'server', message: issue.message });
     }
-    toast.error(marked > 0 ? 'Please fix the highlighted fields.' : userMessageOf(error));
+    toast.error(issues.length > 0 ? 'Please fix the highlighted fields.' : userMessageOf(error));
   };
 
-  const leaveAfter = (message: string, to: string, delay: number) => {
+  const leaveAfter = ({ message, to, delay }: AfterWrite) => {
     setIsLeaving(true);
     toast.success(message);
     window.setTimeout(() => void navigate(to), delay);
   };
 
-  const run = (action: Action) =>
+  const send = (action: ExamFormAction, values: CreateExam) => {
+    const body = toRequestBody(values, materials, apiKeyMode);
+    if (isCreateAction(action)) {
+      const isDraft = action === 'create-draft';
+      createExam.mutate(
+        { ...body, isDraft },
+        { onSuccess: (created) => leaveAfter(afterCreate(isDraft, created)), onError: showServerError },
+      );
+      return;
+    }
+    if (!exam) return;
+    const { isDraft: _isDraft, ...fields } = body;
+    const update = planUpdate(action, exam, fields);
+    updateExam.mutate(
+      { examId: exam.id, body: update.body },
+      { onSuccess: () => leaveAfter(update), onError: showServerError },
+    );
+  };
+
+  const run = (action: ExamFormAction) =>
     form.handleSubmit(
-      (values) => {
-        const body = toRequestBody(values, materials, apiKeyMode);
-        const { isDraft: _isDraft, ...fields } = body;
-        if (action === 'create-draft' || action === 'create-publish') {
-          const isDraft = action === 'create-draft';
-          createExam.mutate(
-            { ...body, isDraft },
-            {
-              onSuccess: (created) =>
-                isDraft
-                  ? leaveAfter('Exam saved as draft', paths.dashboard, SAVED_REDIRECT_DELAY_MS)
-                  : leaveAfter('Exam published successfully', paths.examPublished(created.id), 0),
-              onError: showServerError,
-            },
-          );
-          return;
-        }
-        if (!exam) return;
-        const update =
-          action === 'save-draft'
-            ? {
-                body: { ...fields, isDraft: true },
-                message: 'Draft saved successfully',
-                to: paths.dashboard,
-                delay: SAVED_REDIRECT_DELAY_MS,
-              }
-            : action === 'publish-draft'
-              ? {
-                  body: { ...fields, isDraft: false, isLive: true },
-                  message: 'Exam published successfully',
-                  to: paths.examPublished(exam.id),
-                  delay: 0,
-                }
-              : // Updating a published exam keeps its live state (issue 2 corrects the spec here).
-                {
-                  body: fields,
-                  message: 'Published exam updated successfully',
-                  to: paths.dashboard,
-                  delay: SAVED_REDIRECT_DELAY_MS,
-                };
-        updateExam.mutate(
-          { examId: exam.id, body: update.body },
-          { onSuccess: () => leaveAfter(update.message, update.to, update.delay), onError: showServerError },
-        );
-      },
+      (values) => send(action, values),
       () => toast.error('Please fix the highlighted fields.'),
     );
 
@@ -153,38 +114,61 @@ export function ExamForm({ exam }: { exam?: Exam }) {
           }}
           materials={materials}
           onMaterialsChange={setMaterials}
+          renderTestAssistant={renderTestAssistant}
         />
-        <div className="fixed inset-x-0 bottom-0 z-20 border-t border-line bg-surface/95 backdrop-blur">
-          <div className="mx-auto flex max-w-6xl items-center justify-end gap-3 px-6 py-3">
-            {!canPublish && !isPublishedExam && <p className="mr-auto text-xs text-muted">Add a title to publish.</p>}
-            {!exam && (
-              <>
-                <Button variant="secondary" disabled={isBusy} onClick={run('create-draft')}>
-                  <Save aria-hidden className="h-4 w-4" /> Save as Draft
-                </Button>
-                <Button disabled={!canPublish} onClick={run('create-publish')}>
-                  <Send aria-hidden className="h-4 w-4" /> Publish Exam
-                </Button>
-              </>
-            )}
-            {exam && !isPublishedExam && (
-              <>
-                <Button variant="secondary" disabled={isBusy} onClick={run('save-draft')}>
-                  <Save aria-hidden className="h-4 w-4" /> Save Changes
-                </Button>
-                <Button disabled={!canPublish} onClick={run('publish-draft')}>
-                  <Send aria-hidden className="h-4 w-4" /> Publish Exam
-                </Button>
-              </>
-            )}
-            {isPublishedExam && (
-              <Button disabled={isBusy} onClick={run('update-published')}>
-                <Save aria-hidden className="h-4 w-4" /> Update Published Exam
-              </Button>
-            )}
-          </div>
-        </div>
+        <ExamFormActions
+          mode={!exam ? 'new' : isPublishedExam ? 'published' : 'draft'}
+          canPublish={canPublish}
+          isBusy={isBusy}
+          run={run}
+        />
       </form>
     </FormProvider>
+  );
+}
+
+/** The sticky bar of save and publish buttons; which ones show depends on the exam being new, a draft or published. */
+function ExamFormActions({
+  mode,
+  canPublish,
+  isBusy,
+  run,
+}: {
+  mode: 'new' | 'draft' | 'published';
+  canPublish: boolean;
+  isBusy: boolean;
+  run: (action: ExamFormAction) => () => void;
+}) {
+  return (
+    <div className="fixed inset-x-0 bottom-0 z-20 border-t border-line bg-surface/95 backdrop-blur">
+      <div className="mx-auto flex max-w-6xl items-center justify-end gap-3 px-6 py-3">
+        {!canPublish && mode !== 'published' && <p className="mr-auto text-xs text-muted">Add a title to publish.</p>}
+        {mode === 'new' && (
+          <>
+            <Button variant="secondary" disabled={isBusy} onClick={run('create-draft')}>
+              <Save aria-hidden className="h-4 w-4" /> Save as Draft
+            </Button>
+            <Button disabled={!canPublish} onClick={run('create-publish')}>
+              <Send aria-hidden className="h-4 w-4" /> Publish Exam
+            </Button>
+          </>
+        )}
+        {mode === 'draft' && (
+          <>
+            <Button variant="secondary" disabled={isBusy} onClick={run('save-draft')}>
+              <Save aria-hidden className="h-4 w-4" /> Save Changes
+            </Button>
+            <Button disabled={!canPublish} onClick={run('publish-draft')}>
+              <Send aria-hidden className="h-4 w-4" /> Publish Exam
+            </Button>
+          </>
+        )}
+        {mode === 'published' && (
+          <Button disabled={isBusy} onClick={run('update-published')}>
+            <Save aria-hidden className="h-4 w-4" /> Update Published Exam
+          </Button>
+        )}
+      </div>
+    </div>
   );
 }

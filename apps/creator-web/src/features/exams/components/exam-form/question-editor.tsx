@@ -36,7 +36,7 @@ function McqOptions({ index }: { index: number }) {
     ? questionErrors.options.map((e) => e?.message)
     : undefined;
 
-  // correctAnswer is the option's text (issue 2), so editing the marked option carries the mark along.
+  // correctAnswer is the option's text, not its index, so editing the marked option carries the mark along.
   const changeOptions = (next: string[]) => {
     const stillThere = correctIndex >= 0 && next.length === options.length;
     setValue(`questions.${index}.options`, next, { shouldDirty: true });

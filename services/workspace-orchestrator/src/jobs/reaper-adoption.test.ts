@@ -1,12 +1,14 @@
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, containerOf, httpCall, newAttempt, type TestApp } from '../../testing.ts';
+import { dockerClient } from '../engine/docker-client.ts';
+import { buildTestApp, newAttempt, type TestApp } from '../testing/app.ts';
+import { containerOf } from '../testing/docker.ts';
+import { httpCall } from '../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 const instance = inject('workspaceInstance');
 
 describe.skipIf(!socketPath)('reaping and re-adoption', () => {
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
   type App = TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   const create = async (app: App, attempt = newAttempt(app)) => {
     const session = (
@@ -33,7 +35,7 @@ describe.skipIf(!socketPath)('reaping and re-adoption', () => {
       await new Promise((r) => setTimeout(r, 2200));
       expect((await httpCall(base, busy.session.editorPath, { headers: busy.attempt.headers })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 100));
-      const reaped = await app.workspaces.lifecycle.reap();
+      const reaped = await app.jobs.reap();
       expect(reaped).toContain(idle.session.sessionId);
       expect(reaped).not.toContain(busy.session.sessionId);
       expect(await exists(idle.session.sessionId)).toBe(false);
@@ -45,7 +47,7 @@ describe.skipIf(!socketPath)('reaping and re-adoption', () => {
     it('ends an abandoned session whose container stopped', async () => {
       const { attempt, session } = await create(app);
       await docker.getContainer(await containerOf(docker, session.sessionId)).kill();
-      expect(await app.workspaces.lifecycle.reap()).toContain(session.sessionId);
+      expect(await app.jobs.reap()).toContain(session.sessionId);
       expect(
         (await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions,
       ).toEqual([]);
@@ -65,6 +67,8 @@ describe.skipIf(!socketPath)('reaping and re-adoption', () => {
     });
 
     const second: App = await buildTestApp({ socketPath: socketPath!, instance });
+    // What server.ts does at start, before it listens.
+    await second.jobs.adopt();
     try {
       second.exams.set(kept.attempt.claims.examId, {
         enabled: true,

@@ -5,7 +5,7 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { gradeResult, useGradeResult } from '../api/result-queries.ts';
 import { gradesOf, toEntries, type QuestionGrade } from '../grading-state.ts';
 
-/** Spec section 9: grading auto-save delay. */
+/** How long the grader waits after the last change before saving. */
 export const AUTOSAVE_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 30_000;
 
@@ -15,7 +15,28 @@ export function retryDelay(failures: number): number {
 }
 
 /**
- * The result page's grades with auto-save (spec section 4): each change is saved 500 ms after the
+ * Unsaved grades still go out when the page closes before the timer fires. A save is idempotent (every
+ * question is sent), so repeating one that was in flight is harmless.
+ */
+function useSaveOnLeave(resultId: string, unsavedGrades: QuestionGrade[] | null) {
+  const pending = useRef<{ resultId: string; grades: QuestionGrade[] } | null>(null);
+  useEffect(() => {
+    pending.current = unsavedGrades ? { resultId, grades: unsavedGrades } : null;
+  });
+  useEffect(
+    () => () => {
+      const last = pending.current;
+      if (!last) return;
+      gradeResult(last.resultId, toEntries(last.grades)).catch((err: unknown) =>
+        toast.error(`Your last grading changes could not be saved: ${userMessageOf(err)}`),
+      );
+    },
+    [],
+  );
+}
+
+/**
+ * The result page's grades with auto-save: each change is saved 500 ms after the
  * last one; a failed save stays visible and is retried with backoff, and changes still unsaved when
  * the page closes are sent on the way out, so nothing is silently lost.
  */
@@ -54,22 +75,7 @@ export function useGradingAutosave(detail: ResultDetail) {
     // `save` is recreated each render; the values it reads are the dependencies listed.
   }, [unsaved, saving, version, grades, failures]);
 
-  // What to flush if the page closes before the timer fires. A save is idempotent (every question is
-  // sent), so repeating one that was in flight is harmless.
-  const pending = useRef<{ resultId: string; grades: QuestionGrade[] } | null>(null);
-  useEffect(() => {
-    pending.current = unsaved ? { resultId: detail.id, grades } : null;
-  });
-  useEffect(
-    () => () => {
-      const last = pending.current;
-      if (!last) return;
-      gradeResult(last.resultId, toEntries(last.grades)).catch((err: unknown) =>
-        toast.error(`Your last grading changes could not be saved: ${userMessageOf(err)}`),
-      );
-    },
-    [],
-  );
+  useSaveOnLeave(detail.id, unsaved ? grades : null);
 
   return {
     grades,

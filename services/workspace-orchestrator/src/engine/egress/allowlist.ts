@@ -1,13 +1,14 @@
+// In engine/: the egress proxy's rules, read by config.ts and applied by the proxy the Docker engine starts.
 import { isIP } from 'node:net';
 
 /**
- * Which hosts a workspace with package registries allowed may reach through the egress proxy (issue 6:
- * "no network by default; a creator may allow the package registries of the language").
+ * Which hosts a workspace with package registries allowed may reach through the egress proxy: workspaces
+ * have no network by default, and an exam's creator may allow the package registries of its language.
  * `ports` undefined: the entry named no port, so 443 and 80 only.
  */
 export type AllowedHost = { host: string; ports?: number[]; isAddress: boolean };
 
-/** Registries of the spec's coding languages (python, javascript, sql, r, java, cpp): PyPI, npm, Maven Central, CRAN. */
+/** Registries of the coding languages an exam may use (python, javascript, sql, r, java, cpp): PyPI, npm, Maven Central, CRAN. */
 export const DEFAULT_ALLOWED_HOSTS = [
   'registry.npmjs.org',
   'pypi.org',

@@ -1,3 +1,4 @@
+// In engine/: it reads the tar the engines' archive APIs produce; both the sessions and the volumes use it.
 import type { WorkspaceFile } from '@exam/domain/internal';
 import { looksBinary, workspaceFileType } from '@exam/domain/workspace';
 import { extract, type Header } from 'tar-stream';

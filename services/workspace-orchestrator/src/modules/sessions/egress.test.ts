@@ -1,8 +1,9 @@
 import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:http';
-import Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp, containerOf, execIn, newAttempt, type TestApp } from '../../testing.ts';
+import { dockerClient } from '../../engine/docker-client.ts';
+import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
+import { containerOf, execIn } from '../../testing/docker.ts';
 
 const socketPath = inject('dockerSocket');
 const registryAddress = async () => (await lookup('registry.npmjs.org').catch(() => ({ address: '1.1.1.1' }))).address;
@@ -16,7 +17,7 @@ describe.skipIf(!socketPath)('package registries through the egress proxy (real 
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   let registry: Server;
   let registryPort = 0;
-  const docker = new Docker({ socketPath: socketPath ?? '' });
+  const docker = dockerClient(socketPath ?? '');
   const refused: Record<string, unknown>[] = [];
 
   const start = async (settings = {}) => {

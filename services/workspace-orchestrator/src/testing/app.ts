@@ -1,16 +1,15 @@
-import type Docker from 'dockerode';
-import { request } from 'node:http';
 import type { AttemptClaims } from '@exam/domain/auth';
 import type { CodingWorkspace } from '@exam/domain/exam';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
-import { buildApp } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
-import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from './db/database.ts';
-import * as schema from './db/schema.ts';
-import { sessionIds, systemClock, type Deps, type ExamDirectory } from './deps.ts';
-import { createDockerEngine } from './engine/docker-engine.ts';
-import { createRegistryProxy } from './modules/egress/registry-proxy.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
+import * as schema from '../db/schema.ts';
+import { sessionIds, systemClock, type Deps, type ExamDirectory } from '../deps.ts';
+import { createDockerEngine, dockerEngineOptions } from '../engine/docker-engine.ts';
+import { createRegistryProxy } from '../engine/egress/registry-proxy.ts';
+import { testJobs } from './jobs.ts';
 
 export const TAKER_ORIGIN = 'http://taker.test';
 export const CREATOR_ORIGIN = 'http://creator.test';
@@ -84,18 +83,11 @@ export async function buildTestApp(
   });
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS, connectTimeoutMs: 3000 });
   const engine = createDockerEngine({
-    socketPath: config.DOCKER_SOCKET,
-    instance: config.WORKSPACE_INSTANCE,
-    network: config.WORKSPACE_NETWORK,
-    egressNetwork: config.WORKSPACE_EGRESS_NETWORK,
-    memoryMb: config.WORKSPACE_MEMORY_MB,
-    cpus: config.WORKSPACE_CPUS,
-    pidsLimit: config.WORKSPACE_PIDS_LIMIT,
-    tmpMb: config.WORKSPACE_TMP_MB,
+    ...dockerEngineOptions(config),
     egressProxy: { proxy: egressProxy, ports: TEST_EGRESS_PROXY_PORTS, reusePort: false },
   });
   const fake = fakeDirectory();
-  const app = await buildApp(config, {
+  const deps: Deps = {
     database,
     clock: systemClock,
     ids: sessionIds,
@@ -103,9 +95,13 @@ export async function buildTestApp(
     directory: fake.directory,
     egressProxy,
     ...opts.deps,
-  });
+  };
+  const app = await buildApp(config, deps);
+  // The jobs server.ts starts, for the test to run by hand (none runs on its own).
+  const jobs = testJobs(app, deps, config);
+  app.addHook('onClose', () => jobs.stop());
   await app.ready();
-  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed, egressProxy });
+  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed, egressProxy, jobs });
 }
 
 let counter = 0;
@@ -137,93 +133,4 @@ export function newAttempt(
 
 export function creatorToken(app: TestApp, sub: string) {
   return { authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub, email: `${sub}@example.test` })}` };
-}
-
-export type RawReply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
-
-/** A real HTTP request (the proxy streams, so tests go over a socket rather than inject()). */
-export function httpCall(
-  base: string,
-  path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<RawReply> {
-  const url = new URL(path, base);
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
-}
-
-/** A WebSocket upgrade: the status line the proxy answers, and what arrives on the socket within a moment. */
-export function upgrade(
-  base: string,
-  path: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; data: string }> {
-  const url = new URL(path, base);
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      headers: {
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
-        ...headers,
-      },
-    });
-    req.on('upgrade', (res, socket, head) => {
-      let data = head.toString('latin1');
-      socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
-      setTimeout(() => {
-        socket.destroy();
-        resolve({ status: res.statusCode ?? 0, data });
-      }, 500);
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, data: '' });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Runs a command inside a container as the candidate would from the editor's terminal. */
-export async function execIn(
-  docker: Docker,
-  containerId: string,
-  cmd: string[],
-  opts: { timeoutMs?: number } = {},
-): Promise<{ exitCode: number | null; output: string }> {
-  const exec = await docker
-    .getContainer(containerId)
-    .exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true, User: '1000:1000' });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  let output = '';
-  stream.on('data', (chunk: Buffer) => (output += chunk.toString('latin1')));
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      stream.destroy();
-      resolve();
-    }, opts.timeoutMs ?? 20_000);
-    stream.on('end', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-  const info = await exec.inspect();
-  return { exitCode: info.ExitCode, output };
-}
-
-/** The container id behind a session, found by its label. */
-export async function containerOf(docker: Docker, sessionId: string): Promise<string> {
-  const [container] = await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${sessionId}`] } });
-  if (!container) throw new Error(`no container for session ${sessionId}`);
-  return container.Id;
 }

@@ -1,0 +1,41 @@
+import { toast } from '@exam/ui/toaster';
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
+import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
+import { useExamAnswers } from './use-exam-answers.ts';
+import { useSyncEngine } from './use-sync-engine.ts';
+
+/**
+ * The answers on screen and the sync engine that keeps and sends them. The engine's callbacks reach the
+ * page through refs, so the engine is created once per attempt: a closed attempt is submitted, and a
+ * settled upload shows the answer the server recorded (or the reason it refused the file).
+ */
+export function useExamOutbox(options: {
+  db: TakerDb | null;
+  attempt: StoredAttempt | null;
+  initialAnswers: Map<number, string>;
+  preview: boolean;
+  submitRef: RefObject<() => void>;
+}) {
+  const { submitRef } = options;
+  const showAnswerRef = useRef<(index: number, value: string) => void>(() => undefined);
+  const engineCallbacks = useMemo(
+    () => ({
+      onClosed: (message: string) => {
+        toast.error(message);
+        submitRef.current();
+      },
+      onUploadSettled: (index: number, answer: string, error?: string) => {
+        showAnswerRef.current(index, answer);
+        if (error) toast.error(`Q${index + 1}: ${error}`);
+      },
+    }),
+    [submitRef],
+  );
+  const { engine, status } = useSyncEngine(options.db, options.preview ? null : options.attempt, engineCallbacks);
+  const answers = useExamAnswers(options.initialAnswers, engine, options.preview);
+  const { showAnswer } = answers;
+  useEffect(() => {
+    showAnswerRef.current = showAnswer;
+  }, [showAnswer]);
+  return { engine, status, ...answers };
+}

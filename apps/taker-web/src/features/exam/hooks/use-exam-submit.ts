@@ -1,0 +1,52 @@
+import type { PublicExam } from '@exam/domain/exam';
+import { toast } from '@exam/ui/toaster';
+import { useCallback, useRef, useState, type RefObject } from 'react';
+import { useNavigate } from 'react-router';
+import { paths } from '../../../config/paths.ts';
+import type { ResultsState } from '../../../lib/navigation-state.ts';
+import type { SyncEngine } from '../lib/sync.ts';
+import { exitFullscreen } from './use-proctoring.ts';
+
+/**
+ * Submits once at a time: the engine sends what is pending, then the submit (a preview has no engine and
+ * only counts the answers); then full screen is left and the completion page opens. A failure leaves the
+ * candidate on the page to try again.
+ */
+export function useExamSubmit({
+  exam,
+  engineRef,
+  answered,
+  proctoring,
+}: {
+  exam: PublicExam;
+  engineRef: RefObject<SyncEngine | null>;
+  answered: number;
+  /** Stops counting warnings while the page leaves full screen on purpose. */
+  proctoring: { suspend: () => void };
+}) {
+  const navigate = useNavigate();
+  const [submitting, setSubmitting] = useState(false);
+  const submittingRef = useRef(false);
+
+  const submit = useCallback(async () => {
+    if (submittingRef.current) return;
+    submittingRef.current = true;
+    setSubmitting(true);
+    proctoring.suspend();
+    try {
+      const current = engineRef.current;
+      const outcome = current ? await current.submit() : { answered, total: exam.questions.length };
+      await exitFullscreen();
+      toast.success('Exam submitted successfully!');
+      const state: ResultsState = { answered: outcome.answered, total: outcome.total, examTitle: exam.title };
+      void navigate(paths.results, { replace: true, state });
+    } catch (error) {
+      console.error('Submit failed', error);
+      toast.error('Failed to submit exam');
+      submittingRef.current = false;
+      setSubmitting(false);
+    }
+  }, [answered, exam, navigate, proctoring, engineRef]);
+
+  return { submit, submitting };
+}

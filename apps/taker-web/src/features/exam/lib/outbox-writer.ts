@@ -1,0 +1,95 @@
+import { DEFAULT_UPLOAD_MAX_BYTES, type ProctorEvent } from '@exam/domain/attempt';
+import type { OutboxEntry, TakerDb } from '../../../lib/taker-db.ts';
+import { enqueueEvent, recordAnswer } from './outbox.ts';
+import { fileAnswer, FileTooLargeError, queueUpload, readBytes } from './uploads.ts';
+
+/**
+ * The page's writes into IndexedDB (answers, answer files, proctoring events), each followed by a send:
+ * answers after a debounce per question, events after one shared debounce, files at once.
+ */
+export function createOutboxWriter(options: {
+  db: TakerDb;
+  attemptId: string;
+  debounceMs: number;
+  eventDebounceMs: number;
+  uploadMaxBytes: number | undefined;
+  /** Closed or disposed: keep the write, send nothing. */
+  isStopped: () => boolean;
+  /** Something now waits to be sent. */
+  showBusy: () => void;
+  send: () => void;
+}) {
+  const { db, attemptId } = options;
+  const debounces = new Map<number, ReturnType<typeof setTimeout>>();
+  const writes = new Set<Promise<unknown>>();
+  let eventTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function track<T>(promise: Promise<T>): Promise<T> {
+    writes.add(promise);
+    void promise.finally(() => writes.delete(promise)).catch(() => undefined);
+    return promise;
+  }
+
+  function clearDebounces() {
+    for (const timer of debounces.values()) clearTimeout(timer);
+    debounces.clear();
+  }
+
+  async function saveAnswer(questionIndex: number, answer: string): Promise<OutboxEntry> {
+    const entry = await track(recordAnswer(db, attemptId, questionIndex, answer));
+    if (options.isStopped()) return entry;
+    options.showBusy();
+    clearTimeout(debounces.get(questionIndex));
+    debounces.set(
+      questionIndex,
+      setTimeout(() => {
+        debounces.delete(questionIndex);
+        options.send();
+      }, options.debounceMs),
+    );
+    return entry;
+  }
+
+  async function saveFile(questionIndex: number, file: File): Promise<string> {
+    const maxBytes = options.uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES;
+    if (file.size > maxBytes) throw new FileTooLargeError(maxBytes);
+    const keep = async () =>
+      queueUpload(db, {
+        attemptId,
+        questionIndex,
+        fileName: file.name,
+        mimeType: file.type || 'application/octet-stream',
+        bytes: await readBytes(file),
+      });
+    const upload = await track(keep());
+    if (!options.isStopped()) {
+      options.showBusy();
+      options.send();
+    }
+    return fileAnswer(upload.fileName);
+  }
+
+  async function logEvent(event: ProctorEvent): Promise<void> {
+    await track(enqueueEvent(db, attemptId, { clientAt: new Date().toISOString(), ...event }));
+    if (options.isStopped() || eventTimer) return;
+    eventTimer = setTimeout(() => {
+      eventTimer = undefined;
+      options.send();
+    }, options.eventDebounceMs);
+  }
+
+  return {
+    saveAnswer,
+    saveFile,
+    logEvent,
+    /** Skips the answer debounces and waits for the writes still going into IndexedDB. */
+    async settle() {
+      clearDebounces();
+      await Promise.allSettled([...writes]);
+    },
+    dispose() {
+      clearDebounces();
+      clearTimeout(eventTimer);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { ErrorCode } from '@exam/domain/errors';
+import { ApiError } from '../../../lib/api-client.ts';
+import type { TakerDb } from '../../../lib/taker-db.ts';
+
+export type FailureKind = 'retry' | 'closed' | 'drop';
+
+/** What each sender needs: the outbox, whom to send as, and how a failure is reported. */
+export type SendContext = {
+  db: TakerDb;
+  attemptId: string;
+  token: string;
+  isClosed: () => boolean;
+  close: (message: string) => void;
+  /** A retryable failure: the page shows 'offline' or 'saving' and the next try is scheduled. */
+  noteFailure: (error: unknown) => void;
+  /**
+   * A kept file's upload is over: `answer` is what the question now holds ('File: {name}' from the
+   * server), or '' with `error` when the server refused the file for good.
+   */
+  onUploadSettled?: ((questionIndex: number, answer: string, error?: string) => void) | undefined;
+};
+
+/** Returns 'retry' for failures worth repeating; anything else cannot succeed later. */
+export function classifyFailure(error: unknown): FailureKind {
+  if (!(error instanceof ApiError)) return 'retry';
+  if (error.code === ErrorCode.ATTEMPT_CLOSED) return 'closed';
+  return error.isRetryable ? 'retry' : 'drop';
+}
+
+/**
+ * A failed answer or file send: a closed attempt is closed here and a retryable failure schedules the
+ * queue's next try; 'drop' (the server will never take it) is left to the caller.
+ */
+export function handleSendFailure(ctx: SendContext, error: unknown): FailureKind {
+  const kind = classifyFailure(error);
+  if (kind === 'closed') ctx.close(error instanceof ApiError ? error.userMessage : 'This attempt is closed.');
+  if (kind === 'retry') ctx.noteFailure(error);
+  return kind;
+}

@@ -1,0 +1,33 @@
+import { UploadResponseSchema } from '@exam/domain/attempt';
+import { api } from '../../../config/paths.ts';
+import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { handleSendFailure, type SendContext } from './send-context.ts';
+import { listUploads, settleUpload } from './uploads.ts';
+
+/** Uploads every kept answer file; false when a retryable failure stopped the run. */
+export async function sendUploads(ctx: SendContext): Promise<boolean> {
+  const { db, attemptId, token } = ctx;
+  for (const upload of await listUploads(db, attemptId)) {
+    if (ctx.isClosed()) return true;
+    try {
+      const body = new FormData();
+      body.append('file', new Blob([upload.bytes], { type: upload.mimeType }), upload.fileName);
+      const stored = await apiRequest(api.file(attemptId, upload.questionIndex), {
+        method: 'POST',
+        token,
+        body,
+        schema: UploadResponseSchema,
+      });
+      if (await settleUpload(db, upload, stored.answer)) ctx.onUploadSettled?.(upload.questionIndex, stored.answer);
+    } catch (error) {
+      const kind = handleSendFailure(ctx, error);
+      if (kind === 'closed') return true;
+      if (kind === 'retry') return false;
+      // Refused for good (too large for the server, not a file question): the candidate must choose again.
+      console.error('Answer file rejected by the server', upload.questionIndex, error);
+      const message = error instanceof ApiError ? error.userMessage : 'The file could not be uploaded.';
+      if (await settleUpload(db, upload, '')) ctx.onUploadSettled?.(upload.questionIndex, '', message);
+    }
+  }
+  return true;
+}

@@ -1,0 +1,117 @@
+import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
+import type Docker from 'dockerode';
+import { isConflict, isNotFound } from './docker-client.ts';
+import type { DockerNetworks } from './docker-networks.ts';
+import {
+  editorPasswordHash,
+  LABELS,
+  type ManagedWorkspace,
+  type StartedWorkspace,
+  type WorkspaceSpec,
+} from './engine.ts';
+
+/** How every workspace container is confined. */
+export type ContainerLimits = { instance: string; memoryMb: number; cpus: number; pidsLimit: number; tmpMb: number };
+
+/** The locked-down container of one workspace: non-root, read-only root, no capabilities, no published port. */
+function workspaceContainer(
+  spec: WorkspaceSpec,
+  limits: ContainerLimits,
+  network: string,
+  proxyEnv: string[],
+): Docker.ContainerCreateOptions {
+  const memory = limits.memoryMb * 1024 * 1024;
+  return {
+    name: `exam-ws-${spec.id}`,
+    Image: spec.entry.image,
+    ...(spec.entry.command.length ? { Cmd: spec.entry.command } : {}),
+    User: '1000:1000',
+    WorkingDir: WORKSPACE_FOLDER,
+    Env: [`HASHED_PASSWORD=${editorPasswordHash(spec.password)}`, ...proxyEnv],
+    Labels: {
+      ...spec.labels,
+      [LABELS.managed]: 'true',
+      [LABELS.instance]: limits.instance,
+      [LABELS.sessionId]: spec.id,
+      [LABELS.workspaceType]: spec.workspaceType,
+    },
+    HostConfig: {
+      // A named volume, not tmpfs: it outlives the container (a reload ends the session, not the
+      // files) and the engine's archive API can read it. A new volume takes the image folder's owner (1000).
+      Mounts: [{ Type: 'volume', Source: spec.volume.name, Target: WORKSPACE_FOLDER }],
+      NetworkMode: network,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': `rw,nosuid,nodev,size=${limits.tmpMb}m,mode=1777` },
+      Memory: memory,
+      MemorySwap: memory,
+      NanoCpus: Math.round(limits.cpus * 1e9),
+      PidsLimit: limits.pidsLimit,
+      PublishAllPorts: false,
+      RestartPolicy: { Name: 'no' },
+    },
+  };
+}
+
+/** Workspace containers: started on the bridge their exam's network profile names, listed and removed by label. */
+export function createContainers(
+  docker: Docker,
+  networks: DockerNetworks,
+  opts: ContainerLimits & { network: string; egressNetwork: string },
+) {
+  return {
+    async start(spec: WorkspaceSpec): Promise<StartedWorkspace> {
+      await networks.ensure();
+      const registries = spec.egress === 'registries';
+      const network = registries ? opts.egressNetwork : opts.network;
+      const proxyEnv = registries ? await networks.egressEnvironment() : [];
+      // Idempotent: an existing volume (the attempt's earlier session) is reused as it is.
+      await docker.createVolume({
+        Name: spec.volume.name,
+        Labels: { ...spec.volume.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance },
+      });
+      const container = await docker.createContainer(workspaceContainer(spec, opts, network, proxyEnv));
+      try {
+        await container.start();
+        const info = await container.inspect();
+        const address = info.NetworkSettings.Networks[network]?.IPAddress;
+        if (!address) throw new Error(`container has no address on ${network}`);
+        return { handle: container.id, target: `${address}:${spec.entry.port}` };
+      } catch (err) {
+        await container.remove({ force: true, v: true }).catch(() => undefined);
+        throw err;
+      }
+    },
+
+    async isRunning(handle: string) {
+      try {
+        return (await docker.getContainer(handle).inspect()).State.Running;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
+    },
+
+    async remove(handle: string) {
+      try {
+        await docker.getContainer(handle).remove({ force: true, v: true });
+      } catch (err) {
+        if (!isNotFound(err) && !isConflict(err)) throw err;
+      }
+    },
+
+    async list(): Promise<ManagedWorkspace[]> {
+      const containers = await docker.listContainers({
+        all: true,
+        filters: { label: [`${LABELS.managed}=true`, `${LABELS.instance}=${opts.instance}`] },
+      });
+      return containers.map((c) => ({
+        id: c.Labels[LABELS.sessionId] ?? '',
+        handle: c.Id,
+        running: c.State === 'running',
+        labels: c.Labels,
+      }));
+    },
+  };
+}

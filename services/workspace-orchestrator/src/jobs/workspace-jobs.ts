@@ -1,0 +1,68 @@
+import type { Config } from '../config.ts';
+import { adoptWorkspaces } from './adoption.ts';
+import type { JobContext } from './job-context.ts';
+import { reapWorkspaces, type ReaperOptions } from './reaper.ts';
+import { createWarmPool, type WarmPoolOptions } from './warm-pool.ts';
+
+export type WorkspaceJobOptions = {
+  warmPool: WarmPoolOptions;
+  reaper: ReaperOptions;
+  /** Quiet time after the last warm hand-out before replacements start. */
+  refillDelayMs: number;
+  /** Whether the pool refill and the reaper run on their intervals (off: they run only when called). */
+  background: boolean;
+  warmPoolIntervalMs: number;
+  reaperIntervalMs: number;
+};
+
+export function workspaceJobOptions(config: Config): WorkspaceJobOptions {
+  return {
+    warmPool: { size: config.WARM_POOL_SIZE, types: config.WARM_POOL_TYPES },
+    reaper: {
+      idleTimeoutMs: config.IDLE_TIMEOUT_SECONDS * 1000,
+      startTimeoutMs: config.START_TIMEOUT_SECONDS * 1000,
+      volumeGraceMs: config.WORKSPACE_VOLUME_GRACE_SECONDS * 1000,
+    },
+    refillDelayMs: config.WARM_POOL_REFILL_DELAY_MS,
+    background: config.WORKSPACE_BACKGROUND,
+    warmPoolIntervalMs: config.WARM_POOL_INTERVAL_SECONDS * 1000,
+    reaperIntervalMs: config.REAPER_INTERVAL_SECONDS * 1000,
+  };
+}
+
+/**
+ * The orchestrator's background work, started by server.ts: re-adoption of this instance's containers,
+ * then the warm pool (refilled on an interval and after each hand-out) and the reaper. `stop` clears
+ * the timers and waits for a running refill.
+ */
+export async function startWorkspaceJobs(ctx: JobContext, opts: WorkspaceJobOptions) {
+  const warmPool = createWarmPool(ctx, opts.warmPool);
+  // A claimed warm container is replaced in the background, after the burst of claims.
+  ctx.service.setOnWarmClaimed(() => warmPool.refillSoon(opts.refillDelayMs));
+  const adopted = await adoptWorkspaces(ctx).catch((err: unknown) => {
+    ctx.log.warn({ err }, 're-adoption failed');
+    return undefined;
+  });
+  if (adopted) ctx.log.info(adopted, 'workspace containers re-adopted');
+  const timers: NodeJS.Timeout[] = [];
+  const every = (intervalMs: number, work: () => Promise<unknown>, name: string) => {
+    const timer = setInterval(
+      () => void work().catch((err: unknown) => ctx.log.warn({ err }, `${name} failed`)),
+      intervalMs,
+    );
+    timer.unref();
+    timers.push(timer);
+  };
+  if (opts.background) {
+    every(opts.warmPoolIntervalMs, () => warmPool.refill(), 'warm pool refill');
+    every(opts.reaperIntervalMs, () => reapWorkspaces(ctx, opts.reaper), 'reaper');
+    void warmPool.refill().catch(() => undefined);
+  }
+  return {
+    warmPool,
+    async stop() {
+      for (const timer of timers) clearInterval(timer);
+      await warmPool.stop();
+    },
+  };
+}

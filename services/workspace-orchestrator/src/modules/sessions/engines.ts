@@ -1,0 +1,33 @@
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import { workspaceUnavailable } from '@exam/domain/workspace';
+import type { WorkspaceRow } from '../../db/schema.ts';
+import type { WorkspaceEngine } from '../../engine/engine.ts';
+
+/** Which engine runs a new workspace (the first that can, in the configured order) and which runs an existing one. */
+export function createEngineChoice(engines: readonly WorkspaceEngine[]) {
+  return {
+    /** The first engine that can run workspaces now, or 503 with every engine's reason. */
+    async activeEngine(): Promise<WorkspaceEngine> {
+      const reasons: string[] = [];
+      for (const engine of engines) {
+        const reason = await engine.unavailableReason();
+        if (!reason) return engine;
+        reasons.push(reason);
+      }
+      if (!reasons.length) reasons.push('no Docker engine or local code-server is configured');
+      throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(reasons.join('; ')));
+    },
+
+    /** The engine a session was started on, or 503 when that backend is not configured any more. */
+    engineOf(row: WorkspaceRow): WorkspaceEngine {
+      const engine = engines.find((e) => e.kind === row.backend);
+      if (!engine)
+        throw new AppError(
+          ErrorCode.UNAVAILABLE,
+          workspaceUnavailable(`the ${row.backend} backend of this session is not configured`),
+        );
+      return engine;
+    },
+  };
+}
+export type EngineChoice = ReturnType<typeof createEngineChoice>;

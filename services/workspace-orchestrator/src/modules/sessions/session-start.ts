@@ -1,0 +1,120 @@
+import type { AttemptClaims } from '@exam/domain/auth';
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { CodingWorkspace } from '@exam/domain/exam';
+import {
+  toWorkspaceUserId,
+  workspaceUnavailable,
+  type CatalogueEntry,
+  type CreateSession,
+  type Session,
+} from '@exam/domain/workspace';
+import type { WorkspaceRow } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import type { EntryResolver } from '../../engine/catalogue.ts';
+import { LABELS, type WorkspaceEngine } from '../../engine/engine.ts';
+import type { EngineChoice } from './engines.ts';
+import { isUniqueViolation, newWorkspaceRow, type HandOuts } from './session-rows.ts';
+import type { NewWorkspace, SessionsRepository } from './sessions.repository.ts';
+import type { Volumes } from './volumes.ts';
+import type { WorkspaceRuns } from './workspace-runs.ts';
+
+type StartParts = {
+  volumes: Volumes;
+  engines: EngineChoice;
+  runs: WorkspaceRuns;
+  handOuts: HandOuts;
+  resolveEntry: EntryResolver;
+  /** Told each time a warm container is handed out (the warm pool job refills after the burst). */
+  onWarmClaimed(workspaceType: string): void;
+};
+type Prepared = { settings: CodingWorkspace; engine: WorkspaceEngine; entry: CatalogueEntry };
+
+/** Create: one workspace per attempt, the attempt's earlier volume first, then the warm pool, a cold start otherwise. */
+export function createSessionStarts(repo: SessionsRepository, deps: Omit<Deps, 'database'>, parts: StartParts) {
+  const { volumes, engines, runs, handOuts } = parts;
+
+  /** The attempt's live session if its container still runs; a dead one is ended so a new one can start. */
+  async function reusable(attemptId: string): Promise<WorkspaceRow | undefined> {
+    const existing = await repo.findLiveByAttempt(attemptId);
+    if (!existing) return undefined;
+    if (existing.status === 'starting') return runs.waitUntilSettled(existing);
+    if (existing.handle && (await engines.engineOf(existing).isRunning(existing.handle))) return existing;
+    await runs.endRow(existing, 'the workspace stopped');
+    return undefined;
+  }
+
+  async function claimWarm(engine: WorkspaceEngine, workspaceType: string, assignment: Partial<NewWorkspace>) {
+    for (let tries = 0; tries < 3; tries++) {
+      const warm = await repo.claimWarm(workspaceType, engine.kind, assignment);
+      if (!warm) return undefined;
+      parts.onWarmClaimed(workspaceType);
+      await volumes.assign(warm);
+      if (warm.handle && (await engine.isRunning(warm.handle))) return warm;
+      await runs.endRow(warm, 'the warm workspace had stopped');
+    }
+    return undefined;
+  }
+
+  /** The exam's settings, once the attempt is open and its exam has a workspace this server can run now. */
+  async function prepare(claims: AttemptClaims): Promise<Prepared> {
+    const [settings, open] = await Promise.all([
+      deps.directory.workspaceSettings(claims.examId),
+      deps.directory.isAttemptOpen(claims.sub),
+    ]);
+    if (!open) throw new AppError(ErrorCode.ATTEMPT_CLOSED, 'This attempt has ended');
+    if (!settings.enabled) throw new AppError(ErrorCode.CONFLICT, 'The coding workspace is not enabled for this exam');
+    const engine = await engines.activeEngine();
+    const entry = parts.resolveEntry(settings.workspaceType);
+    const reason = await engine.entryUnavailableReason(entry);
+    if (reason) throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(reason));
+    return { settings, engine, entry };
+  }
+
+  async function start(claims: AttemptClaims, body: CreateSession, { settings, engine, entry }: Prepared) {
+    const at = deps.clock.now();
+    const assignment = {
+      attemptId: claims.sub,
+      examId: claims.examId,
+      ownerId: claims.ownerId,
+      userId: toWorkspaceUserId(body.userId ?? claims.studentId),
+      assignedAt: at,
+      lastActivityAt: at,
+    };
+    const egress = settings.allowPackageRegistries ? 'registries' : 'none';
+    // The attempt's earlier volume (a reload ended its session) comes back with its files: a cold
+    // start mounting it. Otherwise a warm container, whose fresh volume becomes the attempt's.
+    const earlier = await volumes.ofAttempt(claims.sub);
+    // Warm containers sit on the internal bridge only, so an exam allowing registries always cold-starts.
+    const warm =
+      !earlier && egress === 'none' ? await claimWarm(engine, settings.workspaceType, assignment) : undefined;
+    if (warm) return warm;
+    const volume = earlier ? { volume: earlier.name } : {};
+    const row = await repo.insert(
+      newWorkspaceRow(deps, engine, settings.workspaceType, egress, { ...assignment, ...volume }),
+    );
+    if (!earlier) await volumes.record(row);
+    const labels = { [LABELS.attemptId]: claims.sub, [LABELS.ownerId]: claims.ownerId, [LABELS.pool]: 'assigned' };
+    return runs.launch(engine, row, entry, labels, 'ready');
+  }
+
+  return {
+    async create(claims: AttemptClaims, body: CreateSession): Promise<Session> {
+      const found = await reusable(claims.sub);
+      if (found) return handOuts.handOut(found);
+      const prepared = await prepare(claims);
+      try {
+        return handOuts.handOut(await start(claims, body, prepared));
+      } catch (err) {
+        if (isUniqueViolation(err)) {
+          const winner = await reusable(claims.sub);
+          if (winner) return handOuts.handOut(winner);
+        }
+        if (err instanceof AppError) throw err;
+        throw new AppError(
+          ErrorCode.UNAVAILABLE,
+          workspaceUnavailable(`Failed to create your coding workspace (${(err as Error).message})`),
+        );
+      }
+    },
+  };
+}
