@@ -11,6 +11,8 @@ export function buildQuestion(overrides: Partial<PublicQuestion> = {}): PublicQu
     content: '',
     topic: '',
     options: [],
+    multipleAnswers: false,
+    points: 1,
     ...overrides,
   };
 }

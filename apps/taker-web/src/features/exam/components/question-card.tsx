@@ -1,7 +1,9 @@
 import type { PublicQuestion } from '@exam/domain/exam';
+import { formatPoints } from '@exam/domain/grading';
 import { Badge } from '@exam/ui/badge';
 import { Textarea } from '@exam/ui/input';
 import { lazy, Suspense } from 'react';
+import { ChoiceAnswer } from './choice-answer.tsx';
 import { FileAnswer } from './file-answer.tsx';
 
 const CodeEditor = lazy(() => import('./code-editor.tsx'));
@@ -21,26 +23,7 @@ function AnswerInput({ index, question, answer, onAnswer, onFile, onCommit }: Om
   const label = `Answer for Q${index + 1}`;
   switch (question.type) {
     case 'mcq':
-      return (
-        <div role="radiogroup" aria-labelledby={`q-${index}-title`} className="flex flex-col gap-2">
-          {question.options.map((option, optionIndex) => (
-            <label
-              key={optionIndex}
-              className="flex cursor-pointer items-center gap-3 rounded-lg border border-line px-3 py-2 text-sm hover:bg-canvas has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50"
-            >
-              <input
-                type="radio"
-                name={`q-${index}`}
-                value={option}
-                checked={answer === option}
-                onChange={() => onAnswer(index, option)}
-                className="accent-brand-600"
-              />
-              <span>{option}</span>
-            </label>
-          ))}
-        </div>
-      );
+      return <ChoiceAnswer index={index} question={question} answer={answer} onAnswer={onAnswer} />;
     case 'short-answer':
       return (
         <Textarea
@@ -76,7 +59,12 @@ function AnswerInput({ index, question, answer, onAnswer, onFile, onCommit }: Om
   }
 }
 
-/** One question: 'Q{n}: title', its content, the input for its type and Answered/Pending. */
+/** "1 pt", "2 pts", "0.5 pts". */
+export function pointsLabel(points: number): string {
+  return `${formatPoints(points)} ${points === 1 ? 'pt' : 'pts'}`;
+}
+
+/** One question: 'Q{n}: title', its points, its content, the input for its type and Answered/Pending. */
 export function QuestionCard(props: QuestionCardProps) {
   const { index, question, answer, onActive } = props;
   const answered = answer.trim() !== '';
@@ -92,9 +80,14 @@ export function QuestionCard(props: QuestionCardProps) {
         <h3 id={`q-${index}-title`} className="text-sm font-semibold text-ink">
           Q{index + 1}: {question.title}
         </h3>
-        <Badge tone={answered ? 'success' : 'neutral'} data-testid={`question-status-${index}`}>
-          {answered ? 'Answered' : 'Pending'}
-        </Badge>
+        <div className="flex shrink-0 items-center gap-2">
+          <span className="text-xs text-muted" data-testid={`question-points-${index}`}>
+            {pointsLabel(question.points)}
+          </span>
+          <Badge tone={answered ? 'success' : 'neutral'} data-testid={`question-status-${index}`}>
+            {answered ? 'Answered' : 'Pending'}
+          </Badge>
+        </div>
       </div>
       {question.content && <p className="mb-3 whitespace-pre-wrap text-sm text-muted">{question.content}</p>}
       <AnswerInput {...props} />
