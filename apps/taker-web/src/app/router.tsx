@@ -32,6 +32,11 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: loading,
   },
   {
+    path: paths.resultPattern,
+    lazy: async () => ({ Component: (await import('./routes/taker/result.tsx')).ResultRoute }),
+    hydrateFallbackElement: loading,
+  },
+  {
     path: '/exam/:examId',
     lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).ExamRoute }),
     hydrateFallbackElement: loading,

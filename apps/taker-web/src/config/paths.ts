@@ -6,6 +6,9 @@ export const paths = {
   start: '/taker/start',
   credentials: '/taker/credentials',
   results: '/taker/results',
+  /** The candidate's released result, readable on the device that took the exam. */
+  result: (attemptId: string) => `/taker/results/${encodeURIComponent(attemptId)}`,
+  resultPattern: '/taker/results/:attemptId',
   exam: (examId: string, opts: { preview?: boolean } = {}) =>
     `/exam/${encodeURIComponent(examId)}${opts.preview ? '?creator=true' : ''}`,
   creatorAuth: (creatorOrigin: string) => `${creatorOrigin}/creator/auth`,
@@ -23,6 +26,8 @@ export const api = {
     `/api/attempts/${encodeURIComponent(attemptId)}/files/${questionIndex}`,
   events: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/events`,
   submit: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/submit`,
+  /** The candidate's own result, as the exam's release policy allows (403 with the reason until then). */
+  result: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/result`,
   /** The orchestrator's candidate endpoints (services/workspace-orchestrator, attempt token). */
   createSession: '/api/session/create',
   sessions: '/api/sessions',

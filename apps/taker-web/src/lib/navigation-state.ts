@@ -1,7 +1,8 @@
 /** What one taker page hands the next through router state; a reload or a bookmark arrives without it. */
 export type CredentialsState = { examId: string; examTitle: string; examUrl?: string; fullScreenRequested: boolean };
 export type ExamState = CredentialsState & { name: string; studentId: string };
-export type ResultsState = { answered: number; total: number; examTitle?: string };
+/** `attemptId` links the completion page to the released result; a preview has none. */
+export type ResultsState = { answered: number; total: number; examTitle?: string; attemptId?: string };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -21,6 +22,7 @@ export function readResultsState(value: unknown): ResultsState | undefined {
     answered: value.answered,
     total: value.total,
     examTitle: typeof value.examTitle === 'string' ? value.examTitle : undefined,
+    attemptId: typeof value.attemptId === 'string' && value.attemptId ? value.attemptId : undefined,
   };
 }
 

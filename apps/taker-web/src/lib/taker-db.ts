@@ -93,6 +93,11 @@ export async function findStoredAttempt(db: TakerDb, examId: string): Promise<St
   return db.get('attempts', examId);
 }
 
+/** The attempts store is keyed by exam; a result link names the attempt, so this looks through them. */
+export async function findStoredAttemptById(db: TakerDb, attemptId: string): Promise<StoredAttempt | undefined> {
+  return (await db.getAll('attempts')).find((attempt) => attempt.attemptId === attemptId);
+}
+
 export async function saveStoredAttempt(db: TakerDb, attempt: StoredAttempt): Promise<void> {
   await db.put('attempts', attempt);
 }

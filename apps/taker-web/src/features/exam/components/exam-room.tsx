@@ -81,7 +81,13 @@ export function ExamRoom({
   );
   const proctoring = useProctoring({ enabled: !preview, fullScreenRequested: wantsFullscreen, onEvent: logEvent });
   const paste = usePasteGuard(!preview, logEvent);
-  const { submit, submitting } = useExamSubmit({ exam, engineRef, answered, proctoring });
+  const { submit, submitting } = useExamSubmit({
+    exam,
+    engineRef,
+    answered,
+    proctoring,
+    attemptId: attempt?.attemptId,
+  });
   useEffect(() => {
     submitRef.current = () => void submit();
   }, [submit]);

@@ -119,6 +119,7 @@ async function loadAttempt(examId: string): Promise<Outcome> {
       answered: Object.values(server.answers).filter((a) => a.answer.trim() !== '').length,
       total: exam.questions.length,
       examTitle: exam.title,
+      attemptId: stored.attemptId,
     };
     return { status: 'redirect', to: paths.results, state: result };
   }

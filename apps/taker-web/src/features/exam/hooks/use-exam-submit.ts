@@ -17,12 +17,15 @@ export function useExamSubmit({
   engineRef,
   answered,
   proctoring,
+  attemptId,
 }: {
   exam: PublicExam;
   engineRef: RefObject<SyncEngine | null>;
   answered: number;
   /** Stops counting warnings while the page leaves full screen on purpose. */
   proctoring: { suspend: () => void };
+  /** The attempt submitted, so the completion page can link to its result; none in a preview. */
+  attemptId?: string | undefined;
 }) {
   const navigate = useNavigate();
   const [submitting, setSubmitting] = useState(false);
@@ -38,7 +41,12 @@ export function useExamSubmit({
       const outcome = current ? await current.submit() : { answered, total: exam.questions.length };
       await exitFullscreen();
       toast.success('Exam submitted successfully!');
-      const state: ResultsState = { answered: outcome.answered, total: outcome.total, examTitle: exam.title };
+      const state: ResultsState = {
+        answered: outcome.answered,
+        total: outcome.total,
+        examTitle: exam.title,
+        attemptId,
+      };
       void navigate(paths.results, { replace: true, state });
     } catch (error) {
       console.error('Submit failed', error);
@@ -46,7 +54,7 @@ export function useExamSubmit({
       submittingRef.current = false;
       setSubmitting(false);
     }
-  }, [answered, exam, navigate, proctoring, engineRef]);
+  }, [answered, exam, navigate, proctoring, engineRef, attemptId]);
 
   return { submit, submitting };
 }

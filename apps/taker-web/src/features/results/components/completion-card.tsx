@@ -1,7 +1,7 @@
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { CheckCircle2 } from 'lucide-react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import type { ResultsState } from '../../../lib/navigation-state.ts';
 
@@ -22,6 +22,13 @@ export function CompletionCard({ result }: { result: ResultsState | undefined })
       <p className="mt-4 text-sm text-muted">
         Your exam has been submitted and the results will be available to your instructor.
       </p>
+      {result?.attemptId && (
+        <p className="mt-4">
+          <Link className="font-medium text-brand-600 underline" to={paths.result(result.attemptId)}>
+            View your result
+          </Link>
+        </p>
+      )}
       <Button className="mt-6" onClick={() => void navigate(paths.home)}>
         Return to Home
       </Button>
