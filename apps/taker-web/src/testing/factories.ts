@@ -1,4 +1,5 @@
 import type { PublicExam, PublicQuestion } from '@exam/domain/exam';
+import type { CandidateResult } from '@exam/domain/result';
 
 let counter = 0;
 const nextId = (prefix: string) => `${prefix}-${++counter}`;
@@ -59,4 +60,34 @@ export function buildAllTypesExam(overrides: Partial<PublicExam> = {}): PublicEx
     ],
     ...overrides,
   });
+}
+
+type CandidateQuestion = CandidateResult['questions'][number];
+
+export function buildCandidateQuestion(overrides: Partial<CandidateQuestion> = {}): CandidateQuestion {
+  return {
+    title: 'A question',
+    questionType: 'short-answer',
+    answer: 'An answer',
+    points: 1,
+    maxPoints: 1,
+    feedback: '',
+    correctAnswer: null,
+    ...overrides,
+  };
+}
+
+/** GET /api/attempts/{id}/result as the server sends a released result (no answer keys unless overridden). */
+export function buildCandidateResult(overrides: Partial<CandidateResult> = {}): CandidateResult {
+  return {
+    examTitle: 'Algebra Basics',
+    userName: 'Ada Lovelace',
+    score: 1,
+    maxScore: 1,
+    percentage: 100,
+    status: 'released',
+    releasedAt: new Date().toISOString(),
+    questions: [buildCandidateQuestion()],
+    ...overrides,
+  };
 }

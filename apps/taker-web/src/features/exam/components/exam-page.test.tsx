@@ -177,12 +177,16 @@ describe('/exam/{examId}', () => {
     await waitFor(() => expect(screen.getByTestId('save-status')).toHaveTextContent('Saved'));
   });
 
-  it('submits, then shows the completion page with the answered count', async () => {
+  it('submits, then shows the completion page with the answered count and a link to the result', async () => {
     const { user, fake } = await openExam(buildPublicExam());
     await user.type(await screen.findByLabelText('Answer for Q1'), 'done');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(await screen.findByRole('heading', { name: 'Exam Completed' })).toBeInTheDocument();
     expect(screen.getByText('Questions Answered: 1 of 1')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View your result' })).toHaveAttribute(
+      'href',
+      `/taker/results/${fake.attemptId}`,
+    );
     expect(fake.state.answers.get(0)?.answer).toBe('done');
     expect(fake.state.submitCalls).toBe(1);
   });

@@ -1,0 +1,102 @@
+import { http, HttpResponse } from 'msw';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { buildCandidateQuestion, buildCandidateResult, buildPublicExam } from '../../../testing/factories.ts';
+import { renderRoute } from '../../../testing/render.tsx';
+import { seedAttempt } from '../../../testing/seed.ts';
+import { server } from '../../../testing/server.ts';
+
+const attemptId = 'attempt-7';
+
+/** Answers the candidate's result endpoint and records the credential it was asked with. */
+function answerResult(respond: () => Response) {
+  const seen: { authorization: string | null } = { authorization: null };
+  server.use(
+    http.get('/api/attempts/:attemptId/result', ({ request, params }) => {
+      seen.authorization = request.headers.get('authorization');
+      if (params.attemptId !== attemptId)
+        return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'x' } }, { status: 404 });
+      return respond();
+    }),
+  );
+  return seen;
+}
+
+describe('/taker/results/{attemptId}', () => {
+  it("shows the server's score, each question's points and feedback with this device's attempt token", async () => {
+    await seedAttempt(buildPublicExam(), attemptId, { token: 'token-of-this-device' });
+    const seen = answerResult(() =>
+      HttpResponse.json(
+        buildCandidateResult({
+          examTitle: 'Physics Midterm',
+          score: 7,
+          maxScore: 9,
+          percentage: (7 / 9) * 100,
+          questions: [
+            buildCandidateQuestion({ title: 'Speed of light', answer: '3e8', points: 2, maxPoints: 2 }),
+            buildCandidateQuestion({
+              title: 'Lab report',
+              questionType: 'file-upload',
+              answer: 'File: lab.pdf',
+              points: 2.5,
+              maxPoints: 4,
+              feedback: 'Good method, weak conclusion.',
+            }),
+          ],
+        }),
+      ),
+    );
+    renderRoute(`/taker/results/${attemptId}`);
+    expect(await screen.findByRole('heading', { name: 'Your result' })).toBeInTheDocument();
+    expect(screen.getByText('Physics Midterm')).toBeInTheDocument();
+    expect(screen.getByTestId('result-score')).toHaveTextContent('7 / 9 pts · 77.8%');
+    expect(screen.getByRole('heading', { name: 'Q1: Speed of light' })).toBeInTheDocument();
+    expect(screen.getByText('3e8')).toBeInTheDocument();
+    expect(screen.getByText('2 / 2 pts')).toBeInTheDocument();
+    expect(screen.getByText('2.5 / 4 pts')).toBeInTheDocument();
+    expect(screen.getByText('Good method, weak conclusion.')).toBeInTheDocument();
+    expect(screen.queryByText(/Correct answer:/)).not.toBeInTheDocument();
+    expect(seen.authorization).toBe('Bearer token-of-this-device');
+  });
+
+  it('shows the answer key only for the questions the server sent one for', async () => {
+    await seedAttempt(buildPublicExam(), attemptId);
+    answerResult(() =>
+      HttpResponse.json(
+        buildCandidateResult({
+          questions: [
+            buildCandidateQuestion({ title: 'Capital of France', answer: 'Lyon', points: 0, correctAnswer: 'Paris' }),
+            buildCandidateQuestion({ title: 'Essay', questionType: 'file-upload', correctAnswer: null }),
+          ],
+        }),
+      ),
+    );
+    renderRoute(`/taker/results/${attemptId}`);
+    expect(await screen.findByText('Correct answer: Paris')).toBeInTheDocument();
+    expect(screen.getAllByText(/Correct answer:/)).toHaveLength(1);
+    expect(screen.getByText('0 / 1 pts')).toBeInTheDocument();
+  });
+
+  it("shows only the server's message while the result is not released", async () => {
+    await seedAttempt(buildPublicExam(), attemptId);
+    answerResult(() =>
+      HttpResponse.json(
+        { error: { code: 'FORBIDDEN', message: 'Your result has not been released yet' } },
+        { status: 403 },
+      ),
+    );
+    renderRoute(`/taker/results/${attemptId}`);
+    expect(await screen.findByText('Your result has not been released yet')).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Your result' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/pts/)).not.toBeInTheDocument();
+  });
+
+  it('says the result opens only on the device that took the exam when this browser holds no credentials', async () => {
+    const seen = answerResult(() => HttpResponse.json(buildCandidateResult()));
+    renderRoute(`/taker/results/${attemptId}`);
+    expect(
+      await screen.findByText('This result can only be opened on the device that took the exam'),
+    ).toBeInTheDocument();
+    expect(seen.authorization).toBeNull();
+  });
+});
