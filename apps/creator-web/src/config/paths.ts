@@ -34,11 +34,15 @@ export const api = {
   exam: (examId: string) => `/api/exams/${id(examId)}`,
   examInsights: (examId: string) => `/api/exams/${id(examId)}/insights`,
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,
+  /** Releases (or hides) every graded result of the exam. */
+  examRelease: (examId: string) => `/api/exams/${id(examId)}/release`,
+  examRegrade: (examId: string, dryRun: boolean) => `/api/exams/${id(examId)}/regrade?dryRun=${String(dryRun)}`,
   materials: '/api/materials',
   /** `query` is a URLSearchParams string, '' for none. */
   results: (query: string) => `/api/results${query ? `?${query}` : ''}`,
   resultsSummary: '/api/results/summary',
   result: (resultId: string) => `/api/results/${id(resultId)}`,
+  resultRelease: (resultId: string) => `/api/results/${id(resultId)}/release`,
   resultFile: (resultId: string, questionIndex: number) => `/api/results/${id(resultId)}/files/${questionIndex}`,
   transcript: (attemptId: string) => `/api/llm/attempts/${id(attemptId)}/transcript`,
   testChat: '/api/llm/test-chat',

@@ -1,44 +1,54 @@
 import { describe, expect, it } from 'vitest';
-import { resultScoreBadge, toEntries, toggleVerdict, withFeedback, type QuestionGrade } from './grading-state.ts';
+import {
+  clearMark,
+  parsePoints,
+  setPoints,
+  toEntries,
+  withCriteria,
+  withFeedback,
+  type QuestionGrade,
+} from './grading-state.ts';
 
-const ungraded: QuestionGrade = { isGraded: false, isCorrect: null, feedback: '' };
-const right: QuestionGrade = { isGraded: true, isCorrect: true, feedback: '' };
-const wrong: QuestionGrade = { isGraded: true, isCorrect: false, feedback: '' };
+const untouched: QuestionGrade = { points: null, feedback: '', criteria: [], touched: false };
 
 describe('grading state', () => {
-  it('marks a question correct or incorrect, and unchecks it when the same verdict is chosen again', () => {
-    expect(toggleVerdict(ungraded, true)).toEqual(right);
-    expect(toggleVerdict(right, false)).toEqual(wrong);
-    expect(toggleVerdict(wrong, false)).toEqual(ungraded);
+  it('sets points explicitly: the same mark twice leaves it as it is (never a toggle)', () => {
+    const full = setPoints(untouched, 2);
+    expect(full).toEqual({ points: 2, feedback: '', criteria: [], touched: true });
+    expect(setPoints(full, 2)).toBe(full);
+    expect(setPoints(full, 0).points).toBe(0);
   });
 
-  it('marks a question graded when feedback is typed on the grader page only', () => {
-    expect(withFeedback(ungraded, 'Good', true)).toEqual({ isGraded: true, isCorrect: null, feedback: 'Good' });
-    expect(withFeedback(ungraded, 'Good', false)).toEqual({ ...ungraded, feedback: 'Good' });
-  });
-
-  it('sends one entry per question and no verdict for ungraded ones', () => {
-    expect(toEntries([right, { ...ungraded, isCorrect: true, feedback: 'x' }])).toEqual([
-      { questionIndex: 0, isGraded: true, isCorrect: true, feedback: '' },
-      { questionIndex: 1, isGraded: false, isCorrect: null, feedback: 'x' },
+  it('clears a mark as its own action, sent as points: null', () => {
+    expect(toEntries([clearMark(setPoints(untouched, 1))])).toEqual([
+      { questionIndex: 0, points: null, feedback: '', criteria: [] },
     ]);
   });
 
-  it('words and colours the result badge by its score thresholds', () => {
-    const saved = { unsaved: false, isGraded: false, gradedAt: null };
-    expect(resultScoreBadge([ungraded, ungraded], saved)).toEqual({ text: 'Not Graded', tone: 'neutral' });
-    expect(resultScoreBadge([right, ungraded], { ...saved, unsaved: true })).toEqual({
-      text: '1/2 correct (unsaved)',
-      tone: 'info',
-    });
-    expect(resultScoreBadge([right, wrong, wrong], saved)).toEqual({ text: '1/3 correct', tone: 'danger' });
-    expect(resultScoreBadge([right, right, right, right, wrong], saved).tone).toBe('warning');
-    expect(
-      resultScoreBadge([right, right, right, right, right], {
-        unsaved: false,
-        isGraded: true,
-        gradedAt: '2025-01-05T12:00:00Z',
-      }),
-    ).toEqual({ text: '5 correct (graded Jan 5, 2025)', tone: 'success' });
+  it('sends only the questions the grader touched, so the key keeps scoring the others', () => {
+    const scoredByKey: QuestionGrade = { ...untouched, points: 1 };
+    expect(toEntries([scoredByKey, withFeedback(untouched, 'Good')])).toEqual([
+      { questionIndex: 1, points: null, feedback: 'Good', criteria: [] },
+    ]);
+  });
+
+  it('sets the points to the sum of the ticked rubric criteria', () => {
+    const rubric = {
+      id: 'r1',
+      title: 'Essay',
+      criteria: [
+        { id: 'c1', description: 'Clear', points: 1.5 },
+        { id: 'c2', description: 'Correct', points: 0.25 },
+      ],
+    };
+    expect(withCriteria(untouched, rubric, ['c1', 'c2'])).toMatchObject({ points: 1.75, criteria: ['c1', 'c2'] });
+  });
+
+  it('accepts typed points between 0 and the maximum with at most two decimals', () => {
+    expect(parsePoints('1.25', 2)).toBe(1.25);
+    expect(parsePoints('2.5', 2)).toBeUndefined();
+    expect(parsePoints('-1', 2)).toBeUndefined();
+    expect(parsePoints('0.333', 2)).toBeUndefined();
+    expect(parsePoints('', 2)).toBeUndefined();
   });
 });

@@ -1,61 +1,66 @@
-import type { BadgeTone } from '@exam/ui/badge';
-import type { GradingEntry, ResultDetail } from '@exam/domain/result';
-import { formatDate } from '../../lib/format-date.ts';
+import { rubricPoints, sumPoints } from '@exam/domain/grading';
+import type { GradingEntry, QuestionAnswer, ResultDetail } from '@exam/domain/result';
 
-/** One question's grade as the grader edits it. */
-export type QuestionGrade = { isGraded: boolean; isCorrect: boolean | null; feedback: string };
+/**
+ * One question's mark as the grader edits it. `touched` marks questions the grader changed on this page:
+ * only those are sent, so opening a result and saving never turns the key's points into a grader's mark
+ * (a regrade keeps grader marks, docs/product.md#results-and-grading).
+ */
+export type QuestionGrade = { points: number | null; feedback: string; criteria: string[]; touched: boolean };
 
 export function gradesOf(detail: Pick<ResultDetail, 'questionAnswers'>): QuestionGrade[] {
   return detail.questionAnswers.map((qa) => ({
-    isGraded: qa.isGraded,
-    isCorrect: qa.isGraded ? qa.isCorrect : null,
+    points: qa.points,
     feedback: qa.feedback,
+    criteria: qa.criteria,
+    touched: false,
   }));
 }
-
-/** The PATCH body's grading entries: every question, so a save is idempotent. */
-export function toEntries(grades: readonly QuestionGrade[]): GradingEntry[] {
-  return grades.map((g, questionIndex) => ({
-    questionIndex,
-    isGraded: g.isGraded,
-    isCorrect: g.isGraded ? g.isCorrect : null,
-    feedback: g.feedback,
-  }));
-}
-
-/** Correct or Incorrect; choosing the verdict the question already has unchecks it back to ungraded. */
-export function toggleVerdict(grade: QuestionGrade, isCorrect: boolean): QuestionGrade {
-  if (grade.isGraded && grade.isCorrect === isCorrect) return { ...grade, isGraded: false, isCorrect: null };
-  return { ...grade, isGraded: true, isCorrect };
-}
-
-/** On the grader page typing feedback also marks the question graded: feedback is a grading decision. */
-export function withFeedback(grade: QuestionGrade, feedback: string, marksGraded: boolean): QuestionGrade {
-  return marksGraded ? { ...grade, feedback, isGraded: true } : { ...grade, feedback };
-}
-
-export function tally(grades: readonly QuestionGrade[]) {
-  const graded = grades.filter((g) => g.isGraded).length;
-  const correct = grades.filter((g) => g.isGraded && g.isCorrect === true).length;
-  return { graded, correct, total: grades.length, allGraded: graded === grades.length };
-}
-
-export type ScoreBadge = { text: string; tone: BadgeTone };
 
 /**
- * The result screen's score badge: 'Not Graded', 'X/Y correct', 'X/Y correct (unsaved)'
- * or 'N correct (graded date)'; above 80 % green, above 60 % yellow, otherwise red, blue while unsaved.
+ * The PATCH body: an entry per question the grader touched. Sending the same entries again changes
+ * nothing on the server, so a retried or repeated save is harmless.
  */
-export function resultScoreBadge(
-  grades: readonly QuestionGrade[],
-  saved: { unsaved: boolean; isGraded: boolean; gradedAt: string | null },
-): ScoreBadge {
-  const { graded, correct, total } = tally(grades);
-  if (saved.unsaved) return { text: `${correct}/${total} correct (unsaved)`, tone: 'info' };
-  if (graded === 0) return { text: 'Not Graded', tone: 'neutral' };
-  const percent = total === 0 ? 0 : (100 * correct) / total;
-  const tone: BadgeTone = percent > 80 ? 'success' : percent > 60 ? 'warning' : 'danger';
-  if (saved.isGraded && saved.gradedAt)
-    return { text: `${correct} correct (graded ${formatDate(saved.gradedAt)})`, tone };
-  return { text: `${correct}/${total} correct`, tone };
+export function toEntries(grades: readonly QuestionGrade[]): GradingEntry[] {
+  return grades.flatMap((g, questionIndex) =>
+    g.touched ? [{ questionIndex, points: g.points, feedback: g.feedback, criteria: g.criteria }] : [],
+  );
+}
+
+/** Sets the points (Full marks, Zero, or typed). Setting the points a question already has changes nothing. */
+export function setPoints(grade: QuestionGrade, points: number): QuestionGrade {
+  if (grade.points === points && grade.touched) return grade;
+  return { ...grade, points, criteria: [], touched: true };
+}
+
+/** Clear mark: removes the grader's mark explicitly (sent as points: null; the key, or pending, applies again). */
+export function clearMark(grade: QuestionGrade): QuestionGrade {
+  return { ...grade, points: null, criteria: [], touched: true };
+}
+
+export function withFeedback(grade: QuestionGrade, feedback: string): QuestionGrade {
+  return { ...grade, feedback, touched: true };
+}
+
+/** Ticking rubric criteria: the points are the sum of the ticked criteria. */
+export function withCriteria(grade: QuestionGrade, rubric: NonNullable<QuestionAnswer['rubric']>, ticked: string[]) {
+  return { ...grade, criteria: ticked, points: rubricPoints(rubric, ticked), touched: true };
+}
+
+/** Points typed into the input: 0 to the question's points, at most two decimals; undefined when invalid. */
+export function parsePoints(value: string, maxPoints: number): number | undefined {
+  if (value.trim() === '') return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > maxPoints) return undefined;
+  return sumPoints([n]) === n ? n : undefined;
+}
+
+/** The grader's controls of one question, applied through `change` (the page's state or its autosave). */
+export function markingActionsFor(qa: QuestionAnswer, change: (next: (g: QuestionGrade) => QuestionGrade) => void) {
+  return {
+    onPoints: (points: number) => change((g) => setPoints(g, points)),
+    onClear: () => change(clearMark),
+    onCriteria: (ticked: string[]) => change((g) => (qa.rubric ? withCriteria(g, qa.rubric, ticked) : g)),
+    onFeedback: (feedback: string) => change((g) => withFeedback(g, feedback)),
+  };
 }

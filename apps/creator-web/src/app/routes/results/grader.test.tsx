@@ -102,15 +102,16 @@ describe('grader', () => {
     expect(await screen.findByLabelText('Candidate Info')).toHaveTextContent('Oldest Candidate');
   });
 
-  it('shows the unsaved notice after a verdict and saves every question with the PATCH, then returns to the submissions', async () => {
+  it('shows the unsaved notice after a mark and saves the touched questions with the PATCH, then returns to the submissions', async () => {
     const detail = makeResultDetail();
     const patches = serveResult(detail);
     signInAs();
     const { user } = renderApp(graderPath(detail, detail.id));
     const second = await screen.findByRole('group', { name: 'Question 2' });
+    expect(screen.getByTestId('grader-score')).toHaveTextContent('1 / 3 pts · awaiting grading');
     expect(screen.queryByText('You have unsaved changes')).not.toBeInTheDocument();
-    await user.click(within(second).getByRole('button', { name: 'Correct' }));
-    expect(within(second).getByRole('button', { name: 'Correct' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(within(second).getByRole('button', { name: 'Full marks' }));
+    expect(within(second).getByLabelText('Points for question 2')).toHaveValue(1);
     expect(screen.getByText('You have unsaved changes')).toBeInTheDocument();
     await user.type(
       within(screen.getByRole('group', { name: 'Question 3' })).getByLabelText('Feedback for question 3'),
@@ -121,11 +122,30 @@ describe('grader', () => {
     expect(patches).toEqual([
       {
         grading: [
-          { questionIndex: 0, isGraded: true, isCorrect: true, feedback: '' },
-          { questionIndex: 1, isGraded: true, isCorrect: true, feedback: '' },
-          { questionIndex: 2, isGraded: true, isCorrect: null, feedback: 'No file' },
+          { questionIndex: 1, points: 1, feedback: '', criteria: [] },
+          { questionIndex: 2, points: null, feedback: 'No file', criteria: [] },
         ],
       },
+    ]);
+  });
+
+  it('leaves the points at the maximum when Full marks is pressed twice, and Clear mark sends null', async () => {
+    const detail = makeResultDetail();
+    const patches = serveResult(detail);
+    signInAs();
+    const { user } = renderApp(graderPath(detail));
+    const first = await screen.findByRole('group', { name: 'Question 1' });
+    const second = screen.getByRole('group', { name: 'Question 2' });
+    await user.click(within(second).getByRole('button', { name: 'Full marks' }));
+    await user.click(within(second).getByRole('button', { name: 'Full marks' }));
+    expect(within(second).getByLabelText('Points for question 2')).toHaveValue(1);
+    expect(within(second).getByText('1 / 1 pts')).toBeInTheDocument();
+    await user.click(within(first).getByRole('button', { name: 'Clear mark' }));
+    await user.click(screen.getByRole('button', { name: 'Save Grading' }));
+    await screen.findByRole('heading', { name: /Candidate Submissions/ });
+    expect(patches[0]!.grading).toEqual([
+      { questionIndex: 0, points: null, feedback: '', criteria: [] },
+      { questionIndex: 1, points: 1, feedback: '', criteria: [] },
     ]);
   });
 
@@ -135,11 +155,11 @@ describe('grader', () => {
     signInAs();
     const { user, router } = renderApp(graderPath(detail));
     const second = await screen.findByRole('group', { name: 'Question 2' });
-    await user.click(within(second).getByRole('button', { name: 'Incorrect' }));
+    await user.click(within(second).getByRole('button', { name: 'Zero' }));
     await user.click(screen.getByRole('button', { name: 'Save Grading' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('The grading could not be saved');
     expect(screen.getByText('You have unsaved changes')).toBeInTheDocument();
-    expect(within(second).getByRole('button', { name: 'Incorrect' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(second).getByLabelText('Points for question 2')).toHaveValue(0);
     expect(router.state.location.pathname).toBe(graderPath(detail));
 
     await user.click(screen.getByRole('button', { name: 'Save Grading' }));
@@ -148,7 +168,7 @@ describe('grader', () => {
     );
     expect(patches).toHaveLength(2);
     expect(patches[1]).toEqual(patches[0]);
-    expect(patches[1]!.grading[1]).toEqual({ questionIndex: 1, isGraded: true, isCorrect: false, feedback: '' });
+    expect(patches[1]!.grading[0]).toEqual({ questionIndex: 1, points: 0, feedback: '', criteria: [] });
   });
 
   it('shows the real chat transcript, or the error when it cannot be loaded', async () => {

@@ -16,21 +16,30 @@ import {
 let sequence = 0;
 const next = (prefix: string) => `${prefix}-${++sequence}`;
 
-/** A result as GET /api/results lists it (parsed by the domain schema so tests cannot drift from it). */
+/**
+ * A result as GET /api/results lists it (parsed by the domain schema so tests cannot drift from it). By
+ * default it awaits grading; `score`, `maxScore` and `status` set the rest the way the server derives it.
+ */
 export function makeResultSummary(overrides: Partial<ResultSummary> = {}): ResultSummary {
+  const score = overrides.score ?? 0;
+  const maxScore = overrides.maxScore ?? 3;
+  const status = overrides.status ?? 'pending';
   return ResultSummarySchema.parse({
     id: next('result'),
     examId: 'exam-1',
     examTitle: 'Algorithms Midterm',
     userName: 'Ada Lovelace',
     studentId: next('S'),
-    score: null,
-    correctCount: 0,
-    gradedCount: 0,
+    score,
+    maxScore,
+    percentage: maxScore > 0 ? (score / maxScore) * 100 : 0,
+    status,
+    pendingCount: status === 'pending' ? 1 : 0,
     totalQuestions: 3,
     answeredCount: 3,
-    isGraded: false,
-    gradedAt: null,
+    isGraded: status !== 'pending',
+    releasedAt: status === 'released' ? '2025-01-06T09:00:00.000Z' : null,
+    gradedAt: status === 'pending' ? null : '2025-01-06T08:00:00.000Z',
     timeSpent: 754,
     startedAt: '2025-01-05T13:00:00.000Z',
     completedAt: '2025-01-05T14:30:00.000Z',
@@ -45,17 +54,26 @@ export function makeQuestionAnswer(overrides: Partial<QuestionAnswer> & { questi
     questionType: 'short-answer',
     options: [],
     correctAnswer: null,
+    multipleAnswers: false,
+    choices: [],
     answer: 'No answer provided',
-    isCorrect: null,
+    points: null,
+    maxPoints: 1,
+    autoScored: false,
     isGraded: false,
     feedback: '',
+    criteria: [],
+    rubric: null,
     ...overrides,
   };
 }
 
-/** GET /api/results/{id}: an MCQ graded correct, an ungraded short answer and an ungraded file upload. */
+/**
+ * GET /api/results/{id}: an MCQ the key scored (1 of 1 pt), a short answer and a file upload awaiting a
+ * grader, so the result reads "1 / 3 pts · awaiting grading".
+ */
 export function makeResultDetail(overrides: Partial<ResultDetail> = {}): ResultDetail {
-  const summary = makeResultSummary({ correctCount: 1, gradedCount: 1, ...overrides });
+  const summary = makeResultSummary({ score: 1, maxScore: 3, status: 'pending', pendingCount: 2, ...overrides });
   return ResultDetailSchema.parse({
     ...summary,
     attemptId: next('attempt'),
@@ -67,7 +85,8 @@ export function makeResultDetail(overrides: Partial<ResultDetail> = {}): ResultD
         options: ['O(n)', 'O(log n)'],
         correctAnswer: 'O(log n)',
         answer: 'O(log n)',
-        isCorrect: true,
+        points: 1,
+        autoScored: true,
         isGraded: true,
       }),
       makeQuestionAnswer({ questionIndex: 1, question: 'Explain recursion', answer: 'A function calling itself' }),
@@ -81,6 +100,7 @@ export function makeResultDetail(overrides: Partial<ResultDetail> = {}): ResultD
     ],
     events: [],
     workspace_files: {},
+    history: [],
     ...overrides,
   });
 }

@@ -1,10 +1,9 @@
-import type { GradeResult, ResultDetail } from '@exam/domain/result';
+import type { ResultDetail } from '@exam/domain/result';
 import { notifyManager } from '@tanstack/react-query';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInAs } from '../../../testing/factories.ts';
-import { errorBody } from '../../../testing/handlers.ts';
+import { fakeResultService } from '../../../testing/fake-result-service.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 import { makeResultDetail } from './result-factories.ts';
@@ -13,150 +12,184 @@ import { makeResultDetail } from './result-factories.ts';
 beforeAll(() => notifyManager.setScheduler(queueMicrotask));
 afterEach(() => vi.useRealTimers());
 
-/** A fake results-service that applies PATCHes like the real one (score over graded questions) and can fail. */
 function serveResult(initial: ResultDetail, opts: { failPatches?: number } = {}) {
-  const patches: GradeResult[] = [];
-  let failures = opts.failPatches ?? 0;
-  let current = initial;
-  server.use(
-    http.get('*/api/results/:id', ({ params }) =>
-      params.id === current.id
-        ? HttpResponse.json(current)
-        : HttpResponse.json(errorBody('NOT_FOUND', 'Result not found'), { status: 404 }),
-    ),
-    http.patch('*/api/results/:id', async ({ request }) => {
-      const body = (await request.json()) as GradeResult;
-      patches.push(body);
-      if (failures > 0) {
-        failures -= 1;
-        return HttpResponse.json(errorBody('INTERNAL', 'boom'), { status: 500 });
-      }
-      const questionAnswers = current.questionAnswers.map((qa) => {
-        const entry = body.grading.find((g) => g.questionIndex === qa.questionIndex);
-        return entry
-          ? {
-              ...qa,
-              isGraded: entry.isGraded,
-              isCorrect: entry.isGraded ? (entry.isCorrect ?? null) : null,
-              feedback: entry.feedback,
-            }
-          : qa;
-      });
-      const gradedCount = questionAnswers.filter((qa) => qa.isGraded).length;
-      const correctCount = questionAnswers.filter((qa) => qa.isCorrect === true).length;
-      const isGraded = gradedCount === questionAnswers.length;
-      current = {
-        ...current,
-        questionAnswers,
-        gradedCount,
-        correctCount,
-        isGraded,
-        gradedAt: isGraded ? '2025-01-06T09:00:00.000Z' : null,
-        score: isGraded ? Math.round((100 * correctCount) / questionAnswers.length) : null,
-      };
-      return HttpResponse.json(current);
-    }),
-    http.get('*/api/llm/attempts/:attemptId/transcript', () => HttpResponse.json({ messages: [] })),
-  );
-  return patches;
+  const fake = fakeResultService(initial, opts);
+  server.use(...fake.handlers);
+  return fake;
 }
 
 async function openResult(detail: ResultDetail) {
   signInAs();
-  renderApp(`/creator/result/${detail.id}`);
+  const view = renderApp(`/creator/result/${detail.id}`);
   await screen.findByRole('heading', { name: 'Exam Result Details' });
+  return view;
 }
 
-const badge = () => screen.getByTestId('result-score');
-const verdict = (question: number, name: 'Correct' | 'Incorrect') =>
-  within(screen.getByRole('group', { name: `Question ${question}` })).getByRole('button', { name });
+const score = () => screen.getByTestId('result-score');
+const question = (n: number) => screen.getByRole('group', { name: `Question ${n}` });
+const action = (n: number, name: 'Full marks' | 'Zero' | 'Clear mark') =>
+  within(question(n)).getByRole('button', { name });
 
 describe('result details', () => {
-  it('auto-saves a verdict 500 ms after the change, showing it unsaved meanwhile', async () => {
+  it('reads "awaiting grading" for a pending result, never Incorrect or 0%', async () => {
     const detail = makeResultDetail();
-    const patches = serveResult(detail);
+    serveResult(detail);
     await openResult(detail);
-    expect(badge()).toHaveTextContent('1/3 correct');
+    expect(score()).toHaveTextContent('1 / 3 pts · awaiting grading');
+    expect(score()).toHaveTextContent('Pending');
+    expect(within(question(1)).getByText('1 / 1 pts')).toBeInTheDocument();
+    expect(within(question(1)).getByText('Scored by key')).toBeInTheDocument();
+    expect(within(question(2)).getByText('— / 1 pts')).toBeInTheDocument();
+    expect(within(question(2)).getByText('Awaiting grading')).toBeInTheDocument();
+    expect(screen.queryByText(/Incorrect/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/0%/)).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Release result' })).toBeDisabled();
+  });
+
+  it('auto-saves a mark 500 ms after the change and shows the score the server computed', async () => {
+    const detail = makeResultDetail();
+    const fake = serveResult(detail);
+    await openResult(detail);
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fireEvent.click(verdict(2, 'Correct'));
-    expect(badge()).toHaveTextContent('2/3 correct (unsaved)');
-    expect(badge()).toHaveAttribute('data-tone', 'info');
+    fireEvent.click(action(2, 'Full marks'));
+    expect(within(question(2)).getByText('1 / 1 pts')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save Grading' })).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(499));
-    expect(patches).toHaveLength(0);
+    expect(fake.patches).toHaveLength(0);
     act(() => vi.advanceTimersByTime(1));
     vi.useRealTimers();
 
-    await waitFor(() => expect(patches).toHaveLength(1));
-    expect(patches[0]!.grading[1]).toEqual({ questionIndex: 1, isGraded: true, isCorrect: true, feedback: '' });
-    await waitFor(() => expect(badge()).toHaveTextContent(/^2\/3 correct$/));
-    expect(badge()).toHaveAttribute('data-tone', 'warning');
+    await waitFor(() => expect(fake.patches).toHaveLength(1));
+    expect(fake.patches[0]!.grading).toEqual([{ questionIndex: 1, points: 1, feedback: '', criteria: [] }]);
+    await waitFor(() => expect(score()).toHaveTextContent('2 / 3 pts · awaiting grading'));
     expect(screen.queryByRole('button', { name: 'Save Grading' })).not.toBeInTheDocument();
   });
 
-  it('debounces quick changes into one save and unchecks a verdict back to ungraded', async () => {
+  it('sets points with Full marks (pressing it again changes nothing) and removes a mark with Clear mark (null)', async () => {
     const detail = makeResultDetail();
-    const patches = serveResult(detail);
+    const fake = serveResult(detail);
+    const { user } = await openResult(detail);
+    const points = within(question(2)).getByLabelText('Points for question 2');
+
+    await user.click(action(2, 'Full marks'));
+    await user.click(action(2, 'Full marks'));
+    expect(points).toHaveValue(1);
+    await waitFor(() => expect(fake.patches).toHaveLength(1));
+    expect(fake.patches[0]!.grading).toEqual([{ questionIndex: 1, points: 1, feedback: '', criteria: [] }]);
+    await waitFor(() => expect(score()).toHaveTextContent('2 / 3 pts'));
+
+    await user.click(action(2, 'Clear mark'));
+    expect(points).toHaveValue(null);
+    await waitFor(() => expect(fake.patches).toHaveLength(2));
+    expect(fake.patches[1]!.grading).toEqual([{ questionIndex: 1, points: null, feedback: '', criteria: [] }]);
+    await waitFor(() => expect(score()).toHaveTextContent('1 / 3 pts · awaiting grading'));
+  });
+
+  it('debounces quick changes into one save of the touched questions', async () => {
+    const detail = makeResultDetail();
+    const fake = serveResult(detail);
     await openResult(detail);
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fireEvent.click(verdict(2, 'Correct'));
+    fireEvent.click(action(2, 'Full marks'));
     act(() => vi.advanceTimersByTime(300));
-    fireEvent.click(verdict(3, 'Incorrect'));
+    fireEvent.change(within(question(3)).getByLabelText('Points for question 3'), { target: { value: '0.5' } });
     act(() => vi.advanceTimersByTime(300));
-    fireEvent.click(verdict(1, 'Correct'));
-    expect(verdict(1, 'Correct')).toHaveAttribute('aria-pressed', 'false');
+    fireEvent.click(action(1, 'Zero'));
     act(() => vi.advanceTimersByTime(499));
-    expect(patches).toHaveLength(0);
+    expect(fake.patches).toHaveLength(0);
     act(() => vi.advanceTimersByTime(1));
     vi.useRealTimers();
 
-    await waitFor(() => expect(patches).toHaveLength(1));
-    expect(patches[0]!.grading.map((g) => [g.isGraded, g.isCorrect])).toEqual([
-      [false, null],
-      [true, true],
-      [true, false],
+    await waitFor(() => expect(fake.patches).toHaveLength(1));
+    expect(fake.patches[0]!.grading.map((g) => [g.questionIndex, g.points])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 0.5],
     ]);
-    await waitFor(() => expect(badge()).toHaveTextContent(/^1\/3 correct$/));
+    await waitFor(() => expect(score()).toHaveTextContent('1.5 / 3 pts · 50%'));
+    expect(score()).toHaveTextContent('Graded');
   });
 
   it('shows a failed save with Retry, keeps the change and retries it automatically with backoff', async () => {
     const detail = makeResultDetail();
-    const patches = serveResult(detail, { failPatches: 1 });
+    const fake = serveResult(detail, { failPatches: 1 });
     await openResult(detail);
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    fireEvent.click(verdict(2, 'Correct'));
-    fireEvent.click(verdict(3, 'Correct'));
+    fireEvent.click(action(2, 'Full marks'));
+    fireEvent.click(action(3, 'Full marks'));
     act(() => vi.advanceTimersByTime(500));
     vi.useRealTimers();
     expect(await screen.findByRole('alert')).toHaveTextContent('The grading could not be saved');
     expect(screen.getByRole('button', { name: 'Retry now' })).toBeInTheDocument();
-    expect(badge()).toHaveTextContent('3/3 correct (unsaved)');
-    expect(patches).toHaveLength(1);
+    expect(score()).toHaveTextContent('1 / 3 pts · awaiting grading');
+    expect(fake.patches).toHaveLength(1);
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     act(() => vi.advanceTimersByTime(999));
-    expect(patches).toHaveLength(1);
+    expect(fake.patches).toHaveLength(1);
     act(() => vi.advanceTimersByTime(1));
     vi.useRealTimers();
-    await waitFor(() => expect(patches).toHaveLength(2));
-    expect(patches[1]).toEqual(patches[0]);
-    await waitFor(() => expect(badge()).toHaveTextContent('3 correct (graded Jan 6, 2025)'));
-    expect(badge()).toHaveAttribute('data-tone', 'success');
+    await waitFor(() => expect(fake.patches).toHaveLength(2));
+    expect(fake.patches[1]).toEqual(fake.patches[0]);
+    await waitFor(() => expect(score()).toHaveTextContent('3 / 3 pts · 100%'));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('sends changes still waiting for the timer when the grader leaves the page', async () => {
     const detail = makeResultDetail();
-    const patches = serveResult(detail);
+    const fake = serveResult(detail);
     await openResult(detail);
-    fireEvent.click(verdict(3, 'Incorrect'));
+    fireEvent.click(action(3, 'Zero'));
     fireEvent.click(screen.getByRole('link', { name: 'Back to Dashboard' }));
     await screen.findByRole('heading', { name: 'Dashboard' });
-    await waitFor(() => expect(patches).toHaveLength(1));
-    expect(patches[0]!.grading[2]).toEqual({ questionIndex: 2, isGraded: true, isCorrect: false, feedback: '' });
+    await waitFor(() => expect(fake.patches).toHaveLength(1));
+    expect(fake.patches[0]!.grading).toEqual([{ questionIndex: 2, points: 0, feedback: '', criteria: [] }]);
+  });
+
+  it('sets the points to the sum of the ticked rubric criteria', async () => {
+    const detail = makeResultDetail();
+    detail.questionAnswers[1] = {
+      ...detail.questionAnswers[1]!,
+      maxPoints: 3,
+      rubric: {
+        id: 'r1',
+        title: 'Explanation',
+        criteria: [
+          { id: 'c1', description: 'Names the base case', points: 1 },
+          { id: 'c2', description: 'Gives an example', points: 1.5 },
+        ],
+      },
+    };
+    const fake = serveResult(detail);
+    const { user } = await openResult(detail);
+    await user.click(within(question(2)).getByRole('checkbox', { name: 'Names the base case (1 pts)' }));
+    await user.click(within(question(2)).getByRole('checkbox', { name: 'Gives an example (1.5 pts)' }));
+    expect(within(question(2)).getByLabelText('Points for question 2')).toHaveValue(2.5);
+    await waitFor(() =>
+      expect(fake.patches.at(-1)?.grading).toEqual([
+        { questionIndex: 1, points: 2.5, feedback: '', criteria: ['c1', 'c2'] },
+      ]),
+    );
+  });
+
+  it('lists the grade history and releases a graded result, then withdraws the release', async () => {
+    const detail = makeResultDetail();
+    serveResult(detail);
+    const { user } = await openResult(detail);
+    await user.click(action(2, 'Full marks'));
+    await user.click(action(3, 'Zero'));
+    await waitFor(() => expect(score()).toHaveTextContent('2 / 3 pts · 66.7%'));
+    const history = screen.getByRole('list', { name: 'Grade history' });
+    expect(history).toHaveTextContent('creator@example.com · Q2: — → 1 pts');
+
+    await user.click(screen.getByRole('button', { name: 'Release result' }));
+    await waitFor(() => expect(score()).toHaveTextContent('Released'));
+    expect(screen.getByRole('list', { name: 'Grade history' })).toHaveTextContent('Released to the candidate');
+    await user.click(screen.getByRole('button', { name: 'Withdraw release' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Release result' })).toBeEnabled());
   });
 
   it("shows 'Result not found' with a way back for an unknown result", async () => {

@@ -1,3 +1,4 @@
+import { QuestionSchema } from '@exam/domain/exam';
 import { RESULTS_PAGE_DEFAULT, type ExamResultsSummary, type ResultSummary } from '@exam/domain/result';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -36,10 +37,9 @@ describe('dashboard Results tab', () => {
       userName: 'Carol',
       studentId: 'S-3',
       examTitle: 'Biology',
-      isGraded: true,
-      score: 45,
-      correctCount: 9,
-      gradedCount: 20,
+      status: 'graded',
+      score: 9,
+      maxScore: 20,
       totalQuestions: 20,
       answeredCount: 18,
       completedAt: '2025-01-03T10:00:00.000Z',
@@ -48,20 +48,18 @@ describe('dashboard Results tab', () => {
       userName: 'alice',
       studentId: 'S-1',
       examTitle: 'Physics',
-      isGraded: false,
-      score: null,
-      correctCount: 2,
-      gradedCount: 3,
+      status: 'pending',
+      score: 2,
+      maxScore: 3,
       completedAt: '2025-01-05T10:00:00.000Z',
     }),
     makeResultSummary({
       userName: 'Bob',
       studentId: 'X-42',
       examTitle: 'Algebra',
-      isGraded: true,
-      score: 90,
-      correctCount: 9,
-      gradedCount: 10,
+      status: 'released',
+      score: 9,
+      maxScore: 10,
       totalQuestions: 10,
       completedAt: '2025-01-04T10:00:00.000Z',
     }),
@@ -69,10 +67,8 @@ describe('dashboard Results tab', () => {
       userName: '',
       studentId: 'S-9',
       examTitle: 'Physics',
-      isGraded: false,
-      score: null,
-      correctCount: 0,
-      gradedCount: 0,
+      status: 'pending',
+      score: 0,
       completedAt: '2025-01-01T10:00:00.000Z',
     }),
   ];
@@ -82,22 +78,11 @@ describe('dashboard Results tab', () => {
       id: 'exam-phys',
       title: 'Physics',
       isDraft: false,
-      questions: [
-        {
-          id: 'q1',
-          type: 'mcq',
-          title: 'Q',
-          content: '',
-          topic: '',
-          options: ['a', 'b'],
-          correctAnswer: 'a',
-          acceptedAnswers: [],
-        },
-      ],
+      questions: [QuestionSchema.parse({ id: 'q1', type: 'mcq', title: 'Q', options: ['a', 'b'], correctAnswer: 'a' })],
     });
     seedExams(exam);
     serveResults(results, [
-      { examId: 'exam-phys', examTitle: 'Physics', started: 9, submitted: 7, graded: 5, avgScore: 72.5 },
+      { examId: 'exam-phys', examTitle: 'Physics', started: 9, submitted: 7, graded: 5, avgScore: 72.46, pending: 2 },
     ]);
     await openResultsTab();
     const card = await screen.findByRole('group', { name: 'Physics' });
@@ -107,22 +92,24 @@ describe('dashboard Results tab', () => {
     expect(figure('Attempts')).toBe('7');
     expect(figure('Graded')).toBe('5');
     expect(figure('Avg Score')).toBe('72.5%');
+    expect(within(card).getByText('2 awaiting grading')).toBeInTheDocument();
     expect(within(card).getByRole('link', { name: 'View Insights for Physics' })).toHaveAttribute(
       'href',
       '/creator/exam-insights/exam-phys',
     );
   });
 
-  it('lists every result newest first with the list score text, colours, completion and a link to the result', async () => {
+  it("lists every result newest first with the server's score and status, completion and a link to the result", async () => {
     serveResults(results);
     await openResultsTab();
     await screen.findByRole('table', { name: 'Exam Grading' });
     expect(studentsInTable()).toEqual(['alice', 'Bob', 'Carol', 'Anonymous']);
     const row = (name: string) => screen.getByRole('row', { name: new RegExp(`^${name}`) });
-    expect(within(row('alice')).getByText('67%')).toHaveAttribute('data-tone', 'warning');
-    expect(within(row('Bob')).getByText('90%')).toHaveAttribute('data-tone', 'success');
-    expect(within(row('Carol')).getByText('45%')).toHaveAttribute('data-tone', 'danger');
-    expect(within(row('Anonymous')).getByText('Not Graded')).toHaveAttribute('data-tone', 'neutral');
+    expect(within(row('alice')).getByTestId('score')).toHaveTextContent('2 / 3 pts · awaiting gradingPending');
+    expect(within(row('Bob')).getByTestId('score')).toHaveTextContent('9 / 10 pts · 90%Released');
+    expect(within(row('Carol')).getByTestId('score')).toHaveTextContent('9 / 20 pts · 45%Graded');
+    expect(within(row('Anonymous')).getByTestId('score')).toHaveTextContent('0 / 3 pts · awaiting gradingPending');
+    expect(within(row('alice')).queryByText(/%/)).not.toBeInTheDocument();
     expect(within(row('Carol')).getByText('18/20')).toBeInTheDocument();
     expect(within(row('Bob')).getByRole('link', { name: 'View result of Bob' })).toHaveAttribute(
       'href',
@@ -166,7 +153,8 @@ describe('dashboard Results tab', () => {
     await choose('Sort results', 'Exam');
     expect(studentsInTable()).toEqual(['Bob', 'Carol', 'alice', 'Anonymous']);
     await choose('Sort results', 'Score');
-    expect(studentsInTable()).toEqual(['Bob', 'alice', 'Carol', 'Anonymous']);
+    // Highest percentage first; results awaiting grading after the graded ones.
+    expect(studentsInTable()).toEqual(['Bob', 'Carol', 'alice', 'Anonymous']);
   });
 
   it('shows the newest page first and the next one on Load more, until all are shown', async () => {

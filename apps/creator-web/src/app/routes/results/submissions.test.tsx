@@ -17,7 +17,7 @@ function serveResults(results: ResultSummary[]) {
 }
 
 describe('submissions list', () => {
-  it("lists the exam's submissions with defaults, formats, status and Open Grader links", async () => {
+  it("lists the exam's submissions with defaults, formats, the server's score and status and Open Grader links", async () => {
     serveResults([
       makeResultSummary({
         id: 'r1',
@@ -26,10 +26,9 @@ describe('submissions list', () => {
         studentId: '',
         completedAt: new Date(2025, 0, 5, 14, 30).toISOString(),
         timeSpent: 3 * 3600 + 25 * 60,
-        isGraded: true,
-        score: 80,
-        correctCount: 4,
-        gradedCount: 5,
+        status: 'graded',
+        score: 4,
+        maxScore: 5,
       }),
       makeResultSummary({
         id: 'r2',
@@ -49,12 +48,19 @@ describe('submissions list', () => {
       within(first!)
         .getAllByRole('cell')
         .map((c) => c.textContent?.trim()),
-    ).toEqual(['Anonymous', 'N/A', 'Jan 5, 2025 14:30', '3h 25m', '80%', 'Graded', 'Open Grader']);
+    ).toEqual(['Anonymous', 'N/A', 'Jan 5, 2025 14:30', '3h 25m', '4 / 5 pts · 80%Graded', 'Open Grader']);
     expect(
       within(second!)
         .getAllByRole('cell')
         .map((c) => c.textContent?.trim()),
-    ).toEqual(['Linus', expect.any(String), 'Jan 4, 2025 09:05', 'N/A', 'Not Graded', 'Pending', 'Open Grader']);
+    ).toEqual([
+      'Linus',
+      expect.any(String),
+      'Jan 4, 2025 09:05',
+      '0s',
+      '0 / 3 pts · awaiting gradingPending',
+      'Open Grader',
+    ]);
     expect(within(first!).getByRole('link', { name: 'Open Grader for Anonymous' })).toHaveAttribute(
       'href',
       '/creator/grade/exam-1/candidate/r1',
@@ -88,6 +94,7 @@ describe('submissions list', () => {
               submitted: 55,
               graded: 0,
               avgScore: null,
+              pending: 55,
             },
           ],
         }),
@@ -141,5 +148,21 @@ describe('submissions list', () => {
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
     expect(authorization).toBe(`Bearer ${token}`);
     expect(created[0]!.size).toBe('name,studentId\r\nAda,S1\r\n'.length);
+  });
+
+  it('releases the graded results of the exam and says how many', async () => {
+    serveResults([makeResultSummary({ examId: 'exam-1', status: 'graded', score: 2 })]);
+    const bodies: unknown[] = [];
+    server.use(
+      http.post('*/api/exams/:examId/release', async ({ request, params }) => {
+        bodies.push({ examId: params.examId, body: await request.json() });
+        return HttpResponse.json({ released: true, changed: 4, pending: 1 });
+      }),
+    );
+    signInAs();
+    const { user } = renderApp('/creator/exam-insights/exam-1/submissions');
+    await user.click(await screen.findByRole('button', { name: 'Release graded results' }));
+    expect(await screen.findByText('Released 4 results')).toBeInTheDocument();
+    expect(bodies).toEqual([{ examId: 'exam-1', body: { released: true } }]);
   });
 });

@@ -85,3 +85,26 @@ export function useTranscript(attemptId: string | undefined) {
     retry: false,
   });
 }
+
+/** POST /api/results/{id}/release: shows (or hides) the result to its candidate; 409 while it awaits grading. */
+export function releaseResult(resultId: string, released: boolean): Promise<ResultDetail> {
+  return apiRequest(api.resultRelease(resultId), {
+    method: 'POST',
+    body: { released },
+    schema: ResultDetailSchema,
+  });
+}
+
+export function useReleaseResult(resultId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (released: boolean) => releaseResult(resultId, released),
+    onSuccess: (detail) => {
+      queryClient.setQueryData(gradingKeys.detail(resultId), detail);
+      void queryClient.invalidateQueries({
+        queryKey: gradingKeys.results,
+        predicate: (q) => q.queryKey[1] !== 'detail',
+      });
+    },
+  });
+}

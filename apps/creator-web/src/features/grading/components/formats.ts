@@ -15,9 +15,3 @@ export function formatSubmitted(value: string | null | undefined): string {
   const parts = Object.fromEntries(dateTime.formatToParts(date).map((p) => [p.type, p.value]));
   return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute}`;
 }
-
-/** The grader's time taken, 'Nm Ss'. */
-export function formatGraderTime(seconds: number): string {
-  const whole = Math.max(0, Math.round(seconds));
-  return `${Math.floor(whole / 60)}m ${whole % 60}s`;
-}

@@ -1,5 +1,5 @@
+import { formatDuration } from '@exam/domain/grading';
 import type { ResultDetail } from '@exam/domain/result';
-import { scorePercent } from '@exam/domain/result';
 import { Button } from '@exam/ui/button';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
@@ -9,12 +9,13 @@ import { toast } from '@exam/ui/toaster';
 import { AlertTriangle, ArrowLeft, FileQuestion, Save } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useCandidateResultId, useGradeResult, useResult } from '../api/result-queries.ts';
-import { gradesOf, tally, toEntries, toggleVerdict, withFeedback, type QuestionGrade } from '../grading-state.ts';
+import { gradesOf, markingActionsFor, toEntries, type QuestionGrade } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
-import { formatGraderTime, formatSubmitted } from './formats.ts';
+import { formatSubmitted } from './formats.ts';
 import { QuestionCard } from './question-card.tsx';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
@@ -74,21 +75,21 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
     setGrades(grades.map((g, i) => (i === index ? changed : g)));
     setUnsaved(true);
   };
-  const submit = () =>
-    save.mutate(toEntries(grades), {
+  const submit = () => {
+    const entries = toEntries(grades);
+    if (entries.length === 0) {
+      void navigate(paths.examSubmissions(examId));
+      return;
+    }
+    save.mutate(entries, {
       onSuccess: () => {
         setUnsaved(false);
         toast.success('Grading saved');
         void navigate(paths.examSubmissions(examId));
       },
     });
+  };
 
-  const { correct, graded, total, allGraded } = tally(grades);
-  const score = allGraded
-    ? `${scorePercent(correct, total)}%`
-    : graded === 0
-      ? 'Not Graded'
-      : `${scorePercent(correct, graded)}% of ${graded} graded`;
   const name = detail.userName.trim() || 'Anonymous';
 
   return (
@@ -131,11 +132,10 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
               key={qa.questionIndex}
               resultId={detail.id}
               qa={qa}
-              grade={grades[index] ?? { isGraded: false, isCorrect: null, feedback: '' }}
-              onVerdict={(isCorrect) =>
-                update(index, (g) => (g.isGraded && g.isCorrect === isCorrect ? g : toggleVerdict(g, isCorrect)))
+              grade={
+                grades[index] ?? { points: qa.points, feedback: qa.feedback, criteria: qa.criteria, touched: false }
               }
-              onFeedback={(feedback) => update(index, (g) => withFeedback(g, feedback, true))}
+              actions={markingActionsFor(qa, (next) => update(index, next))}
             />
           ))}
         </section>
@@ -151,9 +151,12 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
                 <dt className="text-muted">Submitted</dt>
                 <dd>{formatSubmitted(detail.completedAt)}</dd>
                 <dt className="text-muted">Time Spent</dt>
-                <dd>{formatGraderTime(detail.timeSpent)}</dd>
+                <dd>{formatDuration(detail.timeSpent)}</dd>
                 <dt className="text-muted">Score</dt>
-                <dd data-testid="grader-score">{score}</dd>
+                <dd data-testid="grader-score">
+                  <ScoreBadge result={detail} />
+                  {unsaved && <p className="mt-1 text-xs text-muted">Saved score; save to apply your changes.</p>}
+                </dd>
               </dl>
             </CardBody>
           </Card>

@@ -1,21 +1,20 @@
+import { formatPoints } from '@exam/domain/grading';
 import type { QuestionAnswer } from '@exam/domain/result';
-import { Badge } from '@exam/ui/badge';
+import { Badge, type BadgeTone } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
-import { Textarea } from '@exam/ui/input';
 import { toast } from '@exam/ui/toaster';
-import { Check, Download, X } from 'lucide-react';
-import { useId } from 'react';
+import { Download } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useDownloadAnswerFile } from '../api/download-file.ts';
 import type { QuestionGrade } from '../grading-state.ts';
+import { QuestionMarking, type MarkingActions } from './question-marking.tsx';
 
 type Props = {
   resultId: string;
   qa: QuestionAnswer;
   grade: QuestionGrade;
-  onVerdict: (isCorrect: boolean) => void;
-  onFeedback: (feedback: string) => void;
+  actions: MarkingActions;
 };
 
 const TYPE_LABELS: Record<string, string> = {
@@ -25,18 +24,20 @@ const TYPE_LABELS: Record<string, string> = {
   coding: 'Coding',
 };
 
-/** One question of 'Questions & Answers': the candidate's answer and the grader's controls. */
-export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Props) {
-  const feedbackId = useId();
+/** The question's state as the grader sees it: the key's points, a grader's mark, or waiting for one. */
+function markBadge(qa: QuestionAnswer, grade: QuestionGrade): { text: string; tone: BadgeTone } {
+  if (grade.points === null && grade.touched) return { text: 'Mark cleared', tone: 'neutral' };
+  if (grade.points === null) return { text: 'Awaiting grading', tone: 'warning' };
+  if (qa.autoScored && !grade.touched) return { text: 'Scored by key', tone: 'info' };
+  return { text: 'Marked by grader', tone: 'brand' };
+}
+
+/** One question of the result: the candidate's answer, its points and the grader's controls. */
+export function QuestionCard({ resultId, qa, grade, actions }: Props) {
   const download = useDownloadAnswerFile();
   const number = qa.questionIndex + 1;
-  const status = grade.isGraded
-    ? grade.isCorrect === true
-      ? 'Correct'
-      : grade.isCorrect === false
-        ? 'Incorrect'
-        : 'Graded'
-    : 'Ungraded';
+  const badge = markBadge(qa, grade);
+  const points = grade.points === null ? '—' : formatPoints(grade.points);
 
   return (
     <Card
@@ -48,23 +49,19 @@ export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Pro
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="font-semibold text-ink">
-            Question {number}: {qa.question || `Question ${number}`}
+            Q{number}: {qa.question || `Question ${number}`}
           </h3>
           <p className="text-xs text-muted">{TYPE_LABELS[qa.questionType] ?? qa.questionType}</p>
         </div>
-        <Badge
-          tone={
-            status === 'Correct'
-              ? 'success'
-              : status === 'Incorrect'
-                ? 'danger'
-                : status === 'Graded'
-                  ? 'brand'
-                  : 'neutral'
-          }
-        >
-          {status}
-        </Badge>
+        <div className="flex items-center gap-2">
+          <span
+            className="tabular-nums text-sm font-medium text-ink"
+            data-testid={`question-points-${qa.questionIndex}`}
+          >
+            {points} / {formatPoints(qa.maxPoints)} pts
+          </span>
+          <Badge tone={badge.tone}>{badge.text}</Badge>
+        </div>
       </div>
       {qa.content && <p className="whitespace-pre-wrap text-sm text-ink">{qa.content}</p>}
       {qa.options.length > 0 && (
@@ -77,7 +74,7 @@ export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Pro
       <div>
         <p className="text-xs font-medium uppercase tracking-wide text-muted">Answer</p>
         <pre className="mt-1 whitespace-pre-wrap break-words rounded-md bg-canvas p-3 font-sans text-sm text-ink">
-          {qa.answer}
+          {qa.multipleAnswers && qa.choices.length > 0 ? qa.choices.join(', ') : qa.answer}
         </pre>
         {qa.correctAnswer && <p className="mt-1 text-xs text-muted">Answer key: {qa.correctAnswer}</p>}
       </div>
@@ -99,36 +96,7 @@ export function QuestionCard({ resultId, qa, grade, onVerdict, onFeedback }: Pro
           <span className="ml-2 text-xs text-muted">{qa.file.fileName}</span>
         </div>
       )}
-      <div className="flex flex-wrap gap-2" role="group" aria-label={`Verdict for question ${number}`}>
-        <Button
-          variant={grade.isGraded && grade.isCorrect === true ? 'primary' : 'secondary'}
-          size="sm"
-          aria-pressed={grade.isGraded && grade.isCorrect === true}
-          onClick={() => onVerdict(true)}
-        >
-          <Check aria-hidden className="h-4 w-4" /> Correct
-        </Button>
-        <Button
-          variant={grade.isGraded && grade.isCorrect === false ? 'danger' : 'secondary'}
-          size="sm"
-          aria-pressed={grade.isGraded && grade.isCorrect === false}
-          onClick={() => onVerdict(false)}
-        >
-          <X aria-hidden className="h-4 w-4" /> Incorrect
-        </Button>
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={feedbackId} className="text-sm font-medium text-ink">
-          Feedback for question {number}
-        </label>
-        <Textarea
-          id={feedbackId}
-          value={grade.feedback}
-          maxLength={20000}
-          onChange={(e) => onFeedback(e.target.value)}
-          placeholder="Optional feedback for the candidate"
-        />
-      </div>
+      <QuestionMarking qa={qa} grade={grade} actions={actions} />
     </Card>
   );
 }

@@ -1,5 +1,5 @@
+import { formatDuration } from '@exam/domain/grading';
 import type { ResultDetail } from '@exam/domain/result';
-import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
@@ -7,14 +7,17 @@ import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner, Spinner } from '@exam/ui/spinner';
 import { AlertTriangle, ArrowLeft, FileQuestion, RotateCw, Save } from 'lucide-react';
 import { Link } from 'react-router';
+import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useResult } from '../api/result-queries.ts';
-import { resultScoreBadge, toggleVerdict, withFeedback } from '../grading-state.ts';
+import { markingActionsFor } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
 import { EventsSummary } from './events-summary.tsx';
-import { formatGraderTime, formatSubmitted } from './formats.ts';
+import { formatSubmitted } from './formats.ts';
+import { GradeHistory } from './grade-history.tsx';
 import { QuestionCard } from './question-card.tsx';
+import { ReleaseButton } from './release-button.tsx';
 import { useGradingAutosave } from '../hooks/use-grading-autosave.ts';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
@@ -52,11 +55,6 @@ export function ResultDetails({ resultId }: { resultId: string }) {
 function ResultView({ detail }: { detail: ResultDetail }) {
   const grading = useGradingAutosave(detail);
   useWarnBeforeLeaving(grading.unsaved);
-  const badge = resultScoreBadge(grading.grades, {
-    unsaved: grading.unsaved,
-    isGraded: detail.isGraded,
-    gradedAt: detail.gradedAt,
-  });
   const name = detail.userName.trim() || 'Anonymous';
 
   return (
@@ -67,9 +65,10 @@ function ResultView({ detail }: { detail: ResultDetail }) {
         description={detail.examTitle}
         actions={
           <>
-            <Badge tone={badge.tone} data-tone={badge.tone} data-testid="result-score" className="text-sm">
-              {badge.text}
-            </Badge>
+            <span data-testid="result-score">
+              <ScoreBadge result={detail} />
+            </span>
+            <ReleaseButton detail={detail} />
             {grading.unsaved && (
               <Button onClick={grading.saveNow} disabled={grading.saving}>
                 <Save aria-hidden className="h-4 w-4" /> Save Grading
@@ -104,9 +103,15 @@ function ResultView({ detail }: { detail: ResultDetail }) {
               key={qa.questionIndex}
               resultId={detail.id}
               qa={qa}
-              grade={grading.grades[index] ?? { isGraded: false, isCorrect: null, feedback: '' }}
-              onVerdict={(isCorrect) => grading.change(index, (g) => toggleVerdict(g, isCorrect))}
-              onFeedback={(feedback) => grading.change(index, (g) => withFeedback(g, feedback, false))}
+              grade={
+                grading.grades[index] ?? {
+                  points: qa.points,
+                  feedback: qa.feedback,
+                  criteria: qa.criteria,
+                  touched: false,
+                }
+              }
+              actions={markingActionsFor(qa, (next) => grading.change(index, next))}
             />
           ))}
         </section>
@@ -124,7 +129,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
                 <dt className="text-muted">Submitted</dt>
                 <dd>{formatSubmitted(detail.completedAt)}</dd>
                 <dt className="text-muted">Time Spent</dt>
-                <dd>{formatGraderTime(detail.timeSpent)}</dd>
+                <dd>{formatDuration(detail.timeSpent)}</dd>
                 <dt className="text-muted">Completion</dt>
                 <dd>
                   {detail.answeredCount}/{detail.totalQuestions} answered
@@ -134,6 +139,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
           </Card>
           <ChatHistory attemptId={detail.attemptId} title="AI Conversation" />
           <WorkspaceFiles files={detail.workspace_files} />
+          <GradeHistory history={detail.history} />
           <EventsSummary events={detail.events} />
         </aside>
       </div>

@@ -9,6 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } fro
 import { ArrowDownUp, ExternalLink, Search, Users } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { paths } from '../../../config/paths.ts';
 import { DEFAULT_SORT, nextSort, pageOf, selectCandidates, SORT_KEYS, type SortState } from '../ranking.ts';
 import { Figure, formats } from './figure.tsx';
@@ -111,7 +112,7 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
           <Table aria-label="Candidate Ranking">
             <TableHead className="sticky top-0 bg-surface">
               <tr>
-                {['Rank', 'Name', 'ID', 'Raw Score', 'Ability', 'Reasoning'].map((h) => (
+                {['Rank', 'Name', 'ID', 'Score', 'Raw Score', 'Ability', 'Reasoning'].map((h) => (
                   <TableHeaderCell key={h}>{h}</TableHeaderCell>
                 ))}
                 <TableHeaderCell className="text-right">Actions</TableHeaderCell>
@@ -125,6 +126,7 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
                   </TableCell>
                   <TableCell className="font-medium">{c.name || 'Anonymous'}</TableCell>
                   <TableCell>{c.studentId || 'N/A'}</TableCell>
+                  <TableCell>{c.result ? <ScoreBadge result={c.result} /> : '—'}</TableCell>
                   <TableCell>{scoreCell(c, 'rawScore')}</TableCell>
                   <TableCell>{scoreCell(c, 'ability')}</TableCell>
                   <TableCell>{scoreCell(c, 'reasoning')}</TableCell>

@@ -1,3 +1,4 @@
+import { formatDuration } from '@exam/domain/grading';
 import type { InsightsReport } from '@exam/domain/insights';
 import { Tooltip } from '@exam/ui/tooltip';
 import { cn } from '@exam/ui/lib/cn';
@@ -9,10 +10,8 @@ export const formats = {
   fractionPercent: (v: number) => `${round1(100 * v)}%`,
   decimal: (v: number) => (Math.round(v * 100) / 100).toFixed(2),
   count: (v: number) => String(v),
-  seconds: (v: number) => {
-    const s = Math.round(v);
-    return s >= 3600 ? `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m` : `${Math.floor(s / 60)}m ${s % 60}s`;
-  },
+  /** The app's one time-spent format. */
+  seconds: formatDuration,
 } as const;
 
 export const NOT_AVAILABLE = 'Not available.';

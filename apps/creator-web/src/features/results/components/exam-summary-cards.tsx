@@ -1,3 +1,4 @@
+import { formatPercentage } from '@exam/domain/grading';
 import type { ExamResultsSummary } from '@exam/domain/result';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
@@ -34,8 +35,9 @@ export function ExamSummaryCards({ exams, questionCounts }: Props) {
               <Figure label="Invites Sent" value={exam.started} />
               <Figure label="Attempts" value={exam.submitted} />
               <Figure label="Graded" value={exam.graded} />
-              <Figure label="Avg Score" value={exam.avgScore === null ? '—' : `${exam.avgScore}%`} />
+              <Figure label="Avg Score" value={exam.avgScore === null ? '—' : formatPercentage(exam.avgScore)} />
             </dl>
+            <p className="text-sm text-muted">{exam.pending} awaiting grading</p>
             <Button asChild variant="secondary" size="sm" className="self-start">
               <Link to={paths.examInsights(exam.examId)} aria-label={`View Insights for ${exam.examTitle}`}>
                 <BarChart3 aria-hidden className="h-4 w-4" /> View Insights

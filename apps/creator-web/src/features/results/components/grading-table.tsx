@@ -1,3 +1,4 @@
+import { formatDuration } from '@exam/domain/grading';
 import type { ResultSummary } from '@exam/domain/result';
 import { Button } from '@exam/ui/button';
 import { Card, CardHeader } from '@exam/ui/card';
@@ -9,17 +10,18 @@ import { Skeleton } from '@exam/ui/spinner';
 import { AlertTriangle, Eye, Inbox, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import type { ResultFilters } from '../../../lib/results-api.ts';
 import { useResultPages } from '../api/results-queries.ts';
 import { useDebouncedValue } from '../hooks/use-debounced-value.ts';
-import { formatDateTime, formatDuration, listScore } from '../list-score.ts';
+import { formatDateTime } from '../format-date-time.ts';
 import { LoadMore } from './load-more.tsx';
-import { ListScoreBadge } from './score-badge.tsx';
 
 export const RESULT_FILTERS = [
   { value: 'all', label: 'All Results' },
+  // 'Graded' is every result whose status is graded or released; 'Not Graded' the ones still pending.
   { value: 'graded', label: 'Graded' },
   { value: 'not-graded', label: 'Not Graded' },
 ] as const;
@@ -38,8 +40,8 @@ const comparators: Record<Sort, (a: ResultSummary, b: ResultSummary) => number> 
   recent: (a, b) => Date.parse(b.completedAt) - Date.parse(a.completedAt),
   name: (a, b) => nameOf(a).localeCompare(nameOf(b)),
   exam: (a, b) => a.examTitle.localeCompare(b.examTitle),
-  // Highest first; results without any grade go last.
-  score: (a, b) => (listScore(b).percent ?? -1) - (listScore(a).percent ?? -1),
+  // Highest percentage first (the server's own figure); results awaiting grading after the graded ones.
+  score: (a, b) => Number(a.status === 'pending') - Number(b.status === 'pending') || b.percentage - a.percentage,
 };
 
 /** The loaded results in the chosen order; the server already applied the search and the filter. */
@@ -138,7 +140,7 @@ export function GradingTable() {
                   <TableCell>{r.studentId || 'N/A'}</TableCell>
                   <TableCell>{r.examTitle}</TableCell>
                   <TableCell>
-                    <ListScoreBadge result={r} />
+                    <ScoreBadge result={r} />
                   </TableCell>
                   <TableCell className="tabular-nums">
                     {r.answeredCount}/{r.totalQuestions}

@@ -1,3 +1,4 @@
+import { formatDuration } from '@exam/domain/grading';
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
@@ -6,15 +7,16 @@ import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
-import { AlertTriangle, ArrowLeft, Download, Inbox, PenLine } from 'lucide-react';
+import { AlertTriangle, ArrowLeft, Download, Inbox, PenLine, Send } from 'lucide-react';
 import { Link } from 'react-router';
+import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useDownloadResultsCsv } from '../api/download-results-csv.ts';
 import { useExamSummaries, useResultPages } from '../api/results-queries.ts';
-import { formatDateTime, formatHoursMinutes } from '../list-score.ts';
+import { useReleaseExamResults } from '../api/release-exam-results.ts';
+import { formatDateTime } from '../format-date-time.ts';
 import { LoadMore } from './load-more.tsx';
-import { ListScoreBadge } from './score-badge.tsx';
 
 /**
  * /creator/exam-insights/{examId}/submissions: the exam's candidates, newest first, each
@@ -25,6 +27,7 @@ export function SubmissionsList({ examId }: { examId: string }) {
   const results = useResultPages({ examId });
   const summaries = useExamSummaries();
   const csv = useDownloadResultsCsv();
+  const release = useReleaseExamResults();
   const submissions = results.results ?? [];
   const total =
     summaries.data?.find((exam) => exam.examId === examId)?.submitted ??
@@ -33,6 +36,15 @@ export function SubmissionsList({ examId }: { examId: string }) {
   const downloadCsv = () =>
     csv.mutate(examId, {
       onSuccess: (fileName) => toast.success(`Downloaded ${fileName}`),
+      onError: (error) => toast.error(userMessageOf(error)),
+    });
+
+  const releaseGraded = () =>
+    release.mutate(examId, {
+      onSuccess: (report) =>
+        toast.success(`Released ${report.changed} results`, {
+          description: report.pending > 0 ? `${report.pending} still awaiting grading` : undefined,
+        }),
       onError: (error) => toast.error(userMessageOf(error)),
     });
 
@@ -57,9 +69,14 @@ export function SubmissionsList({ examId }: { examId: string }) {
           </span>
         }
         actions={
-          <Button variant="secondary" onClick={downloadCsv} disabled={csv.isPending}>
-            <Download aria-hidden className="h-4 w-4" /> {csv.isPending ? 'Downloading…' : 'Download CSV'}
-          </Button>
+          <>
+            <Button variant="secondary" onClick={releaseGraded} disabled={release.isPending}>
+              <Send aria-hidden className="h-4 w-4" /> Release graded results
+            </Button>
+            <Button variant="secondary" onClick={downloadCsv} disabled={csv.isPending}>
+              <Download aria-hidden className="h-4 w-4" /> {csv.isPending ? 'Downloading…' : 'Download CSV'}
+            </Button>
+          </>
         }
       />
       {results.isPending ? (
@@ -86,7 +103,7 @@ export function SubmissionsList({ examId }: { examId: string }) {
           <Table aria-label="Candidate Submissions">
             <TableHead>
               <tr>
-                {['Name', 'Student ID', 'Submitted', 'Time Spent', 'Score', 'Status', 'Action'].map((h) => (
+                {['Name', 'Student ID', 'Submitted', 'Time Spent', 'Score', 'Action'].map((h) => (
                   <TableHeaderCell key={h}>{h}</TableHeaderCell>
                 ))}
               </tr>
@@ -99,12 +116,9 @@ export function SubmissionsList({ examId }: { examId: string }) {
                     <TableCell className="font-medium">{name}</TableCell>
                     <TableCell>{r.studentId || 'N/A'}</TableCell>
                     <TableCell className="whitespace-nowrap">{formatDateTime(r.completedAt)}</TableCell>
-                    <TableCell className="tabular-nums">{formatHoursMinutes(r.timeSpent)}</TableCell>
+                    <TableCell className="tabular-nums">{formatDuration(r.timeSpent)}</TableCell>
                     <TableCell>
-                      <ListScoreBadge result={r} />
-                    </TableCell>
-                    <TableCell>
-                      <Badge tone={r.isGraded ? 'success' : 'warning'}>{r.isGraded ? 'Graded' : 'Pending'}</Badge>
+                      <ScoreBadge result={r} />
                     </TableCell>
                     <TableCell>
                       <Button asChild size="sm">

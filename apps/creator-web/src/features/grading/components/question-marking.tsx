@@ -1,0 +1,120 @@
+import { formatPoints } from '@exam/domain/grading';
+import type { QuestionAnswer } from '@exam/domain/result';
+import { Button } from '@exam/ui/button';
+import { Input, Textarea } from '@exam/ui/input';
+import { useEffect, useId, useState } from 'react';
+import { parsePoints, type QuestionGrade } from '../grading-state.ts';
+
+export type MarkingActions = {
+  onPoints: (points: number) => void;
+  onClear: () => void;
+  onCriteria: (ticked: string[]) => void;
+  onFeedback: (feedback: string) => void;
+};
+
+/** The typed points follow the grade unless the grader is mid-way through typing a number. */
+function usePointsDraft(points: number | null) {
+  const [draft, setDraft] = useState(points === null ? '' : formatPoints(points));
+  useEffect(() => {
+    setDraft((current) =>
+      Number(current) === points && current !== '' ? current : points === null ? '' : formatPoints(points),
+    );
+  }, [points]);
+  return [draft, setDraft] as const;
+}
+
+/**
+ * A grader's controls for one question (docs/product.md#results-and-grading): explicit actions only. Full
+ * marks and Zero set the points (pressing one again changes nothing), Clear mark removes the mark, and a
+ * rubric's ticked criteria add up to the points.
+ */
+export function QuestionMarking({
+  qa,
+  grade,
+  actions,
+}: { qa: QuestionAnswer; grade: QuestionGrade } & {
+  actions: MarkingActions;
+}) {
+  const n = qa.questionIndex + 1;
+  const pointsId = useId();
+  const feedbackId = useId();
+  const [draft, setDraft] = usePointsDraft(grade.points);
+  const invalid = draft !== '' && parsePoints(draft, qa.maxPoints) === undefined;
+
+  return (
+    <div className="flex flex-col gap-3 border-t border-line pt-3">
+      <div className="flex flex-wrap items-end gap-2">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={pointsId} className="text-sm font-medium text-ink">
+            Points for question {n}
+          </label>
+          <Input
+            id={pointsId}
+            type="number"
+            className="w-32"
+            min={0}
+            max={qa.maxPoints}
+            step={0.01}
+            value={draft}
+            aria-invalid={invalid || undefined}
+            aria-describedby={invalid ? `${pointsId}-error` : undefined}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              const points = parsePoints(e.target.value, qa.maxPoints);
+              if (points !== undefined) actions.onPoints(points);
+            }}
+          />
+        </div>
+        <Button
+          variant={grade.points === qa.maxPoints ? 'primary' : 'secondary'}
+          size="sm"
+          onClick={() => actions.onPoints(qa.maxPoints)}
+        >
+          Full marks
+        </Button>
+        <Button variant={grade.points === 0 ? 'primary' : 'secondary'} size="sm" onClick={() => actions.onPoints(0)}>
+          Zero
+        </Button>
+        <Button variant="ghost" size="sm" onClick={actions.onClear}>
+          Clear mark
+        </Button>
+      </div>
+      {invalid && (
+        <p id={`${pointsId}-error`} className="text-xs text-danger">
+          Points go from 0 to {formatPoints(qa.maxPoints)}, with at most two decimals.
+        </p>
+      )}
+      {qa.rubric && (
+        <fieldset className="flex flex-col gap-1">
+          <legend className="text-sm font-medium text-ink">{qa.rubric.title || 'Rubric'}</legend>
+          {qa.rubric.criteria.map((c) => (
+            <label key={c.id} className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={grade.criteria.includes(c.id)}
+                onChange={(e) =>
+                  actions.onCriteria(
+                    e.target.checked ? [...grade.criteria, c.id] : grade.criteria.filter((id) => id !== c.id),
+                  )
+                }
+              />
+              {`${c.description} (${formatPoints(c.points)} pts)`}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <div className="flex flex-col gap-1">
+        <label htmlFor={feedbackId} className="text-sm font-medium text-ink">
+          Feedback for question {n}
+        </label>
+        <Textarea
+          id={feedbackId}
+          value={grade.feedback}
+          maxLength={20000}
+          onChange={(e) => actions.onFeedback(e.target.value)}
+          placeholder="Optional feedback for the candidate"
+        />
+      </div>
+    </div>
+  );
+}
