@@ -123,10 +123,12 @@ test('a candidate answers every question type through a reload and a network cut
       studentId: 'C-1815',
       totalQuestions: 5,
       answeredCount: 5,
-      correctCount: 3,
-      gradedCount: 3,
+      score: 3,
+      maxScore: 5,
+      percentage: 60,
+      status: 'pending',
+      pendingCount: 2,
       isGraded: false,
-      score: null,
     });
     // The file chosen while offline is the one the result holds.
     const detail = await getResult(request, creator.token, results[0]!.id);

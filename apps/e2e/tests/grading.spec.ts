@@ -17,20 +17,20 @@ async function openResultsTab(page: Page): Promise<void> {
   await expect(page.getByRole('table', { name: 'Exam Grading' })).toBeVisible();
 }
 
-async function expectScore(row: Locator, text: string, tone: string): Promise<void> {
-  const badge = row.locator('[data-tone]');
-  await expect(badge).toHaveText(text);
-  await expect(badge).toHaveAttribute('data-tone', tone);
+/** The one score component (formatScore's text, then the status badge) inside a row or a page section. */
+async function expectScore(scope: Locator, text: string, status: 'Pending' | 'Graded' | 'Released'): Promise<void> {
+  await expect(scope.locator('[data-testid="score"] > span').first()).toHaveText(text);
+  await expect(scope.locator('[data-testid="score"] [data-status]')).toHaveText(status);
 }
 
 /**
- * Issue 5: three candidates submit; the creator overrules the automatic mark of a short answer in the
- * grader, and the Results tab, the submissions list, the insights and the CSV all follow the new mark.
+ * Three candidates submit; the creator overrules the automatic mark of a short answer in the grader, and
+ * the Results tab, the submissions list, the insights and the CSV all follow the new mark. One point each.
  *
- *            Q1 (MCQ, Geography)  Q2 (MCQ, Arithmetic)  Q3 (short answer)          score
- *   Ada      Paris ✓              4 ✓                   'jupiter' ✓ (accepted)     100 %
- *   Bob      Rome ✗               4 ✓                   'the planet Jupiter' ✗→✓    33 % → 67 %
- *   Cy       Berlin ✗             5 ✗                   'Saturn' ✗                   0 %
+ *            Q1 (MCQ, Geography)  Q2 (MCQ, Arithmetic)  Q3 (short answer)           score
+ *   Ada      Paris ✓              4 ✓                   'jupiter' ✓ (accepted)      3 / 3 pts · 100%
+ *   Bob      Rome ✗               4 ✓                   'the planet Jupiter' 0 → 1   1 / 3 pts · 33.3% → 2 / 3 pts · 66.7%
+ *   Cy       Berlin ✗             5 ✗                   'Saturn' ✗                  0 / 3 pts · 0%
  */
 test('the creator grades a short answer and every result view, the insights and the CSV follow', async ({
   page,
@@ -67,10 +67,10 @@ test('the creator grades a short answer and every result view, the insights and 
     const results = await listResults(request, creator.token);
     const byName = Object.fromEntries(results.map((r) => [r.userName, r]));
     expect(Object.keys(byName).sort()).toEqual([ADA.name, BOB.name, CY.name]);
-    expect(byName[ADA.name]).toMatchObject({ isGraded: true, correctCount: 3, score: 100 });
+    expect(byName[ADA.name]).toMatchObject({ status: 'graded', score: 3, maxScore: 3, percentage: 100 });
     // Bob's answer is right but not in the accepted list, so the automatic mark is wrong until a grader looks.
-    expect(byName[BOB.name]).toMatchObject({ isGraded: true, correctCount: 1, score: 33 });
-    expect(byName[CY.name]).toMatchObject({ isGraded: true, correctCount: 0, score: 0 });
+    expect(byName[BOB.name]).toMatchObject({ status: 'graded', score: 1, maxScore: 3 });
+    expect(byName[CY.name]).toMatchObject({ status: 'graded', score: 0, maxScore: 3, percentage: 0 });
   });
 
   await test.step('the creator signs in and sees the three results in the Results tab', async () => {
@@ -81,24 +81,23 @@ test('the creator grades a short answer and every result view, the insights and 
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
     await page.getByRole('tab', { name: 'Results' }).click();
     await expect(page.getByTestId('grading-row')).toHaveCount(3);
-    await expectScore(rowOf(page, 'grading-row', ADA.name), '100%', 'success');
-    await expectScore(rowOf(page, 'grading-row', BOB.name), '33%', 'danger');
-    await expectScore(rowOf(page, 'grading-row', CY.name), '0%', 'danger');
-    await expect(rowOf(page, 'grading-row', BOB.name)).toContainText('3/3');
+    await expectScore(rowOf(page, 'grading-row', ADA.name), '3 / 3 pts · 100%', 'Graded');
+    await expectScore(rowOf(page, 'grading-row', BOB.name), '1 / 3 pts · 33.3%', 'Graded');
+    await expectScore(rowOf(page, 'grading-row', CY.name), '0 / 3 pts · 0%', 'Graded');
     const card = page.getByRole('group', { name: 'Grading Journey' });
     await expect(card).toContainText('Invites Sent3');
     await expect(card).toContainText('Attempts3');
     await expect(card).toContainText('Graded3');
-    // (100 + 33 + 0) / 3, rounded to one decimal by the server.
-    await expect(card).toContainText('Avg Score44.3%');
+    // The mean of the percentages (100 + 33.3… + 0) / 3, rounded for display only.
+    await expect(card).toContainText('Avg Score44.4%');
   });
 
   const submissionsUrl = `/creator/exam-insights/${exam.id}/submissions`;
-  await test.step('opens the grader for Bob from the submissions list and marks his short answer Correct', async () => {
+  await test.step('opens the grader for Bob from the submissions list and gives his short answer full marks', async () => {
     await page.goto(submissionsUrl);
     await expect(page.getByRole('heading', { name: /Candidate Submissions/ })).toBeVisible();
     await expect(page.getByTestId('submission-row')).toHaveCount(3);
-    await expectScore(rowOf(page, 'submission-row', BOB.name), '33%', 'danger');
+    await expectScore(rowOf(page, 'submission-row', BOB.name), '1 / 3 pts · 33.3%', 'Graded');
     await rowOf(page, 'submission-row', BOB.name)
       .getByRole('link', { name: `Open Grader for ${BOB.name}` })
       .click();
@@ -107,25 +106,17 @@ test('the creator grades a short answer and every result view, the insights and 
     const q3 = page.getByRole('group', { name: 'Question 3', exact: true });
     await expect(q3).toContainText('the planet Jupiter');
     await expect(q3).toContainText('Answer key: Jupiter');
-    await expect(q3.getByRole('button', { name: 'Incorrect', exact: true })).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByTestId('grader-score')).toHaveText('33%');
+    await expect(page.getByTestId('question-points-2')).toHaveText('0 / 1 pts');
+    await expect(q3).toContainText('Scored by key');
+    await expectScore(page.getByTestId('grader-score'), '1 / 3 pts · 33.3%', 'Graded');
 
-    await q3.getByRole('button', { name: 'Correct', exact: true }).click();
-    await expect(q3.getByRole('button', { name: 'Correct', exact: true })).toHaveAttribute('aria-pressed', 'true');
-    await expect(q3.getByRole('button', { name: 'Incorrect', exact: true })).toHaveAttribute('aria-pressed', 'false');
-    await expect(page.getByText('You have unsaved changes')).toBeVisible();
-    await expect(page.getByTestId('grader-score')).toHaveText('67%');
+    await q3.getByRole('button', { name: 'Full marks', exact: true }).click();
+    await expect(page.getByLabel('Points for question 3')).toHaveValue('1');
+    await expect(page.getByTestId('question-points-2')).toHaveText('1 / 1 pts');
+    await expect(q3).toContainText('Marked by grader');
     // The MCQs keep their automatic marks.
-    await expect(
-      page
-        .getByRole('group', { name: 'Question 1', exact: true })
-        .getByRole('button', { name: 'Incorrect', exact: true }),
-    ).toHaveAttribute('aria-pressed', 'true');
-    await expect(
-      page
-        .getByRole('group', { name: 'Question 2', exact: true })
-        .getByRole('button', { name: 'Correct', exact: true }),
-    ).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByTestId('question-points-0')).toHaveText('0 / 1 pts');
+    await expect(page.getByTestId('question-points-1')).toHaveText('1 / 1 pts');
 
     await page.getByRole('button', { name: 'Save Grading' }).click();
     await expect(page).toHaveURL(new RegExp(`${submissionsUrl}$`));
@@ -133,17 +124,16 @@ test('the creator grades a short answer and every result view, the insights and 
 
   await test.step("Bob's new score shows in the submissions list and the Results tab", async () => {
     const bob = rowOf(page, 'submission-row', BOB.name);
-    await expectScore(bob, '67%', 'warning');
-    await expect(bob).toContainText('Graded');
-    await expectScore(rowOf(page, 'submission-row', ADA.name), '100%', 'success');
-    await expectScore(rowOf(page, 'submission-row', CY.name), '0%', 'danger');
+    await expectScore(bob, '2 / 3 pts · 66.7%', 'Graded');
+    await expectScore(rowOf(page, 'submission-row', ADA.name), '3 / 3 pts · 100%', 'Graded');
+    await expectScore(rowOf(page, 'submission-row', CY.name), '0 / 3 pts · 0%', 'Graded');
     const saved = (await listResults(request, creator.token)).find((r) => r.userName === BOB.name);
-    expect(saved).toMatchObject({ isGraded: true, correctCount: 2, score: 67 });
+    expect(saved).toMatchObject({ status: 'graded', score: 2, maxScore: 3 });
 
     await openResultsTab(page);
-    await expectScore(rowOf(page, 'grading-row', BOB.name), '67%', 'warning');
-    // (100 + 67 + 0) / 3.
-    await expect(page.getByRole('group', { name: 'Grading Journey' })).toContainText('Avg Score55.7%');
+    await expectScore(rowOf(page, 'grading-row', BOB.name), '2 / 3 pts · 66.7%', 'Graded');
+    // (100 + 66.7… + 0) / 3.
+    await expect(page.getByRole('group', { name: 'Grading Journey' })).toContainText('Avg Score55.6%');
   });
 
   await test.step('the insights rank the candidates by raw score and the item table matches the marks', async () => {
@@ -154,9 +144,9 @@ test('the creator grades a short answer and every result view, the insights and 
     const ranking = page.getByTestId('ranking-row');
     await expect(ranking).toHaveCount(3);
     const expected = [
-      { rank: '1', name: ADA.name, id: ADA.studentId, raw: '100%' },
-      { rank: '2', name: BOB.name, id: BOB.studentId, raw: '66.7%' },
-      { rank: '3', name: CY.name, id: CY.studentId, raw: '0%' },
+      { rank: '1', name: ADA.name, id: ADA.studentId, raw: '3 / 3 pts · 100%' },
+      { rank: '2', name: BOB.name, id: BOB.studentId, raw: '2 / 3 pts · 66.7%' },
+      { rank: '3', name: CY.name, id: CY.studentId, raw: '0 / 3 pts · 0%' },
     ];
     for (const [i, row] of expected.entries()) {
       const cells = ranking.nth(i).getByRole('cell');
@@ -208,16 +198,21 @@ test('the creator grades a short answer and every result view, the insights and 
       'q2',
       'q3',
       'score',
+      'maxScore',
+      'percentage',
+      'status',
       'focusLost',
       'blockedPastes',
       'fullscreenExits',
     ]);
-    const marks = Object.fromEntries(rows.map((r) => [r[0], { studentId: r[1], marks: r.slice(5, 8), score: r[8] }]));
+    const marks = Object.fromEntries(
+      rows.map((r) => [r[0], { studentId: r[1], marks: r.slice(5, 8), score: r.slice(8, 12) }]),
+    );
     expect(rows).toHaveLength(3);
     expect(marks).toEqual({
-      [ADA.name]: { studentId: ADA.studentId, marks: ['1', '1', '1'], score: '100' },
-      [BOB.name]: { studentId: BOB.studentId, marks: ['0', '1', '1'], score: '67' },
-      [CY.name]: { studentId: CY.studentId, marks: ['0', '0', '0'], score: '0' },
+      [ADA.name]: { studentId: ADA.studentId, marks: ['1', '1', '1'], score: ['3', '3', '100', 'graded'] },
+      [BOB.name]: { studentId: BOB.studentId, marks: ['0', '1', '1'], score: ['2', '3', '66.7', 'graded'] },
+      [CY.name]: { studentId: CY.studentId, marks: ['0', '0', '0'], score: ['0', '3', '0', 'graded'] },
     });
     for (const row of rows) {
       expect(Date.parse(row[3] ?? '')).toBeGreaterThanOrEqual(Date.parse(row[2] ?? ''));

@@ -1,7 +1,7 @@
 import type { StartAttempt } from '@exam/domain/attempt';
 import type { AuthResponse } from '@exam/domain/auth';
 import type { CreateExam, Exam, UpdateExam } from '@exam/domain/exam';
-import type { ResultDetail, ResultSummary } from '@exam/domain/result';
+import type { GradingEntry, ResultDetail, ResultSummary } from '@exam/domain/result';
 import { expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { E2E } from './env.ts';
 
@@ -88,6 +88,20 @@ export async function getResult(request: APIRequestContext, token: string, resul
   return json<ResultDetail>(response, 'get result');
 }
 
+/** A grader's marks through the API (PATCH /api/results/{id}), for results a journey does not grade on screen. */
+export async function gradeResult(
+  request: APIRequestContext,
+  token: string,
+  resultId: string,
+  grading: Array<Partial<GradingEntry> & Pick<GradingEntry, 'questionIndex' | 'points'>>,
+): Promise<ResultDetail> {
+  const response = await request.patch(`${E2E.creatorOrigin}/api/results/${resultId}`, {
+    headers: bearer(token),
+    data: { grading },
+  });
+  return json<ResultDetail>(response, 'grade result');
+}
+
 export type AttemptState = {
   submittedAt: string | null;
   deadline: string | null;
@@ -114,43 +128,58 @@ export async function startAttempt(request: APIRequestContext, body: StartAttemp
 let questionCounter = 0;
 const questionId = () => `q-${Date.now().toString(36)}-${(questionCounter += 1)}`;
 
+/** The fields the exam schema defaults (one point, no key, no rubric), so a factory names only what differs. */
+type QuestionExtras = Partial<Omit<QuestionBody, 'id' | 'type' | 'title'>>;
+const base = (type: QuestionBody['type'], title: string, topic: string): QuestionBody => ({
+  id: questionId(),
+  type,
+  title,
+  content: '',
+  topic,
+  points: 1,
+  options: [],
+  multipleAnswers: false,
+  correctAnswers: [],
+  scoring: 'all-or-nothing',
+  acceptedAnswers: [],
+  matching: { caseSensitive: false, numeric: null },
+  rubricId: null,
+});
+
 export const question = {
-  mcq: (title: string, options: string[], correctAnswer: string, topic = 'General'): QuestionBody => ({
-    id: questionId(),
-    type: 'mcq',
-    title,
-    content: '',
-    topic,
+  /** A single-answer MCQ; an empty correctAnswer leaves it without a key (a grader decides). */
+  mcq: (
+    title: string,
+    options: string[],
+    correctAnswer: string,
+    topic = 'General',
+    extras: QuestionExtras = {},
+  ): QuestionBody => ({
+    ...base('mcq', title, topic),
     options,
-    correctAnswer,
-    acceptedAnswers: [],
+    ...(correctAnswer ? { correctAnswer } : {}),
+    ...extras,
   }),
-  shortAnswer: (title: string, acceptedAnswers: string[], topic = 'General'): QuestionBody => ({
-    id: questionId(),
-    type: 'short-answer',
-    title,
-    content: '',
-    topic,
-    options: [],
-    acceptedAnswers,
-  }),
-  fileUpload: (title: string, topic = 'General'): QuestionBody => ({
-    id: questionId(),
-    type: 'file-upload',
-    title,
-    content: '',
-    topic,
-    options: [],
-    acceptedAnswers: [],
+  /** The candidate ticks boxes; `correctAnswers` is the key. */
+  multipleAnswers: (
+    title: string,
+    options: string[],
+    correctAnswers: string[],
+    topic = 'General',
+    extras: QuestionExtras = {},
+  ): QuestionBody => ({ ...base('mcq', title, topic), options, multipleAnswers: true, correctAnswers, ...extras }),
+  shortAnswer: (
+    title: string,
+    acceptedAnswers: string[],
+    topic = 'General',
+    extras: QuestionExtras = {},
+  ): QuestionBody => ({ ...base('short-answer', title, topic), acceptedAnswers, ...extras }),
+  fileUpload: (title: string, topic = 'General', extras: QuestionExtras = {}): QuestionBody => ({
+    ...base('file-upload', title, topic),
+    ...extras,
   }),
   coding: (title: string, language: QuestionBody['language'] = 'python', topic = 'General'): QuestionBody => ({
-    id: questionId(),
-    type: 'coding',
-    title,
-    content: '',
-    topic,
-    options: [],
-    acceptedAnswers: [],
+    ...base('coding', title, topic),
     language,
   }),
 };
