@@ -44,6 +44,7 @@ describe('creator dashboard', () => {
               submitted: 5,
               graded: 2,
               avgScore: 80,
+              pending: 3,
             },
           ],
         }),

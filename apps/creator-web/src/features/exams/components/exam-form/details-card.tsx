@@ -1,9 +1,18 @@
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { Field } from '@exam/ui/field';
 import { Input, Textarea } from '@exam/ui/input';
+import { Select } from '@exam/ui/select';
 import { SwitchField } from '@exam/ui/switch';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import type { ReleasePolicy } from '@exam/domain/exam';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { CheckboxField } from './question-scoring.tsx';
+
+const RELEASE_OPTIONS = [
+  { value: 'never', label: 'Never' },
+  { value: 'on-release', label: 'When I release them' },
+  { value: 'immediately', label: 'As soon as they are graded' },
+];
 
 export function DetailsCard() {
   const { register, control, formState } = useFormContext<ExamFormInput>();
@@ -60,6 +69,32 @@ export function DetailsCard() {
               )}
             />
           </div>
+        </div>
+        <div className="grid gap-5 md:grid-cols-2">
+          <Controller
+            control={control}
+            name="releasePolicy"
+            render={({ field }) => (
+              <Field label="Results for candidates" hint="When candidates can see their score and feedback.">
+                <Select
+                  value={field.value ?? 'on-release'}
+                  options={RELEASE_OPTIONS}
+                  onValueChange={(v) => field.onChange(v as ReleasePolicy)}
+                />
+              </Field>
+            )}
+          />
+          <Controller
+            control={control}
+            name="showAnswerKeys"
+            render={({ field }) => (
+              <CheckboxField
+                label="Show answer keys in released results"
+                checked={field.value ?? false}
+                onChange={field.onChange}
+              />
+            )}
+          />
         </div>
       </CardBody>
     </Card>

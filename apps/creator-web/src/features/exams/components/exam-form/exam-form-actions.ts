@@ -60,6 +60,9 @@ const FORM_FIELDS = [
   'timerMinutes',
   'fullScreenEnabled',
   'questions',
+  'rubrics',
+  'releasePolicy',
+  'showAnswerKeys',
   'codingWorkspace',
   'aiSettings',
 ];

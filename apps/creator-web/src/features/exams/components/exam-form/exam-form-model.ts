@@ -31,9 +31,15 @@ export function newQuestion(type: QuestionType, language: CodingLanguage = 'pyth
     title: '',
     content: '',
     topic: '',
+    points: 1,
     options: type === 'mcq' ? [...DEFAULT_MCQ_OPTIONS] : [],
     correctAnswer: type === 'mcq' ? '' : undefined,
+    multipleAnswers: false,
+    correctAnswers: [],
+    scoring: 'all-or-nothing',
     acceptedAnswers: [],
+    matching: { caseSensitive: false, numeric: null },
+    rubricId: null,
     language: type === 'coding' ? language : undefined,
   };
 }
@@ -58,6 +64,9 @@ export function examToForm(exam: Exam): ExamFormInput {
       ...q,
       correctAnswer: q.correctAnswer ?? (q.type === 'mcq' ? '' : undefined),
     })),
+    rubrics: exam.rubrics,
+    releasePolicy: exam.releasePolicy,
+    showAnswerKeys: exam.showAnswerKeys,
     codingWorkspace: exam.codingWorkspace,
     aiSettings: {
       ...AiSettingsInputSchema.parse({}),

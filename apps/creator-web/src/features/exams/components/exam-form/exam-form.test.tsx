@@ -178,4 +178,95 @@ describe('exam editor', () => {
     const { router } = renderApp('/creator/edit-exam/missing?type=draft');
     await waitFor(() => expect(router.state.location.pathname).toBe('/creator/dashboard'));
   });
+
+  it('round-trips points, multiple answers with partial credit, a numeric tolerance, a rubric and the release settings', async () => {
+    seedExams();
+    signInAs();
+    const { user } = renderApp('/creator/new-exam');
+    const choose = async (label: string, option: string, within_: HTMLElement = document.body) => {
+      await user.click(within(within_).getByRole('combobox', { name: label }));
+      await user.click(await screen.findByRole('option', { name: option }));
+    };
+    await user.type(await screen.findByLabelText('Exam Title'), 'Scoring');
+    await user.click(screen.getByRole('button', { name: 'Add MCQ' }));
+    const q1 = screen.getByRole('region', { name: 'Question 1' });
+    expect(within(q1).getByText('No key: a grader marks this question')).toBeInTheDocument();
+    await user.clear(within(q1).getByLabelText('Points'));
+    await user.type(within(q1).getByLabelText('Points'), '2.5');
+    await user.click(within(q1).getByLabelText('Several answers are correct'));
+    await user.click(within(q1).getByLabelText('Option 1 is correct'));
+    await user.click(within(q1).getByLabelText('Option 3 is correct'));
+    expect(within(q1).queryByText('No key: a grader marks this question')).not.toBeInTheDocument();
+    await choose('Scoring', 'Partial credit', q1);
+
+    await user.click(screen.getByRole('button', { name: 'Add Short Answer' }));
+    const q2 = screen.getByRole('region', { name: 'Question 2' });
+    await user.click(within(q2).getByRole('button', { name: 'Question 2 add accepted answer' }));
+    await user.type(within(q2).getByLabelText('Question 2 accepted answer 1'), '3.14');
+    await user.click(within(q2).getByLabelText('Numeric answer'));
+    await user.clear(within(q2).getByLabelText('Tolerance'));
+    await user.type(within(q2).getByLabelText('Tolerance'), '0.01');
+    await choose('Tolerance type', 'Relative', q2);
+
+    await user.click(screen.getByRole('button', { name: 'Add rubric' }));
+    await user.type(screen.getByLabelText('Rubric title'), 'Working');
+    await user.type(screen.getByLabelText('Criterion description'), 'Shows the steps');
+    await user.clear(screen.getByLabelText('Criterion points'));
+    await user.type(screen.getByLabelText('Criterion points'), '0.5');
+    await choose('Rubric', 'Working', q2);
+    await choose('Results for candidates', 'As soon as they are graded');
+    await user.click(screen.getByLabelText('Show answer keys in released results'));
+
+    await user.click(screen.getByRole('button', { name: 'Save as Draft' }));
+    expect(await screen.findByText('Exam saved as draft')).toBeInTheDocument();
+    const body = lastBody() as WrittenBody & { rubrics: Array<{ id: string }> };
+    const rubricId = body.rubrics[0]?.id;
+    expect(body).toMatchObject({
+      releasePolicy: 'immediately',
+      showAnswerKeys: true,
+      rubrics: [{ title: 'Working', criteria: [{ description: 'Shows the steps', points: 0.5 }] }],
+      questions: [
+        {
+          type: 'mcq',
+          points: 2.5,
+          multipleAnswers: true,
+          correctAnswers: ['Option A', 'Option C'],
+          scoring: 'partial',
+          rubricId: null,
+        },
+        {
+          type: 'short-answer',
+          points: 1,
+          acceptedAnswers: ['3.14'],
+          matching: { caseSensitive: false, numeric: { tolerance: 0.01, mode: 'relative' } },
+          rubricId,
+        },
+      ],
+    });
+
+    const saved = examStore.exams[0]!;
+    renderApp(`/creator/edit-exam/${saved.id}?type=draft`);
+    const again = await screen.findAllByRole('region', { name: 'Question 1' });
+    const edited = again.at(-1)!;
+    expect(within(edited).getByLabelText('Points')).toHaveValue(2.5);
+    expect(within(edited).getByLabelText('Several answers are correct')).toBeChecked();
+    expect(within(edited).getByLabelText('Option 3 is correct')).toBeChecked();
+    expect(within(edited).getByRole('combobox', { name: 'Scoring' })).toHaveTextContent('Partial credit');
+    const second = (await screen.findAllByRole('region', { name: 'Question 2' })).at(-1)!;
+    expect(within(second).getByLabelText('Tolerance')).toHaveValue(0.01);
+    expect(within(second).getByRole('combobox', { name: 'Rubric' })).toHaveTextContent('Working');
+  });
+
+  it('shows a points error from the domain schema under the Points input', async () => {
+    seedExams();
+    signInAs();
+    const { user } = renderApp('/creator/new-exam');
+    await user.type(await screen.findByLabelText('Exam Title'), 'Bad points');
+    await user.click(screen.getByRole('button', { name: 'Add Short Answer' }));
+    const q1 = screen.getByRole('region', { name: 'Question 1' });
+    await user.clear(within(q1).getByLabelText('Points'));
+    await user.type(within(q1).getByLabelText('Points'), '1.234');
+    await user.click(screen.getByRole('button', { name: 'Save as Draft' }));
+    expect(await within(q1).findByText('Points have at most two decimals')).toBeInTheDocument();
+  });
 });

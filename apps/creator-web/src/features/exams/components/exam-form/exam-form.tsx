@@ -22,6 +22,7 @@ import {
 import { DetailsCard } from './details-card.tsx';
 import { emptyExamForm, examToForm, toRequestBody, type ApiKeyMode, type ExamFormInput } from './exam-form-model.ts';
 import { QuestionsCard } from './questions-card.tsx';
+import { RubricsCard } from './rubrics-card.tsx';
 import { WorkspaceCard } from './workspace-card.tsx';
 
 /** Create and edit share this form (/creator/new-exam and /creator/edit-exam/{id}). */
@@ -104,6 +105,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
       <form className="flex flex-col gap-6 pb-28" noValidate onSubmit={(event) => event.preventDefault()}>
         <DetailsCard />
         <QuestionsCard />
+        <RubricsCard />
         <WorkspaceCard />
         <AiSettingsCard
           apiKey={{

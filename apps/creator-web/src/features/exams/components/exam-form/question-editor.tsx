@@ -7,6 +7,14 @@ import { Select } from '@exam/ui/select';
 import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
+import {
+  MatchingFields,
+  MultipleAnswersFields,
+  NO_KEY_HINT,
+  PointsField,
+  RubricSelect,
+  useHasKey,
+} from './question-scoring.tsx';
 import { StringListEditor } from './string-list-editor.tsx';
 
 export const QUESTION_TYPE_LABELS = {
@@ -30,6 +38,8 @@ function McqOptions({ index }: { index: number }) {
   const n = index + 1;
   const options = useWatch({ control, name: `questions.${index}.options` }) ?? [];
   const correct = useWatch({ control, name: `questions.${index}.correctAnswer` }) ?? '';
+  const multiple = useWatch({ control, name: `questions.${index}.multipleAnswers` }) ?? false;
+  const correctSet = useWatch({ control, name: `questions.${index}.correctAnswers` }) ?? [];
   const correctIndex = correct === '' ? -1 : options.indexOf(correct);
   const questionErrors = formState.errors.questions?.[index];
   const optionErrors = Array.isArray(questionErrors?.options)
@@ -41,14 +51,31 @@ function McqOptions({ index }: { index: number }) {
     const stillThere = correctIndex >= 0 && next.length === options.length;
     setValue(`questions.${index}.options`, next, { shouldDirty: true });
     const nextCorrect = stillThere ? (next[correctIndex] ?? '') : next.includes(correct) ? correct : '';
-    setValue(`questions.${index}.correctAnswer`, nextCorrect, { shouldDirty: true });
+    setValue(`questions.${index}.correctAnswer`, multiple ? '' : nextCorrect, { shouldDirty: true });
+    // Ticked options follow their position when an option is edited, and drop out when it is removed.
+    const ticked =
+      next.length === options.length
+        ? options.flatMap((o, i) => (correctSet.includes(o) ? [next[i] ?? ''] : []))
+        : correctSet.filter((c) => next.includes(c));
+    setValue(`questions.${index}.correctAnswers`, ticked, { shouldDirty: true });
   };
+  const tick = (option: string, on: boolean) =>
+    setValue(
+      `questions.${index}.correctAnswers`,
+      on ? options.filter((o) => o === option || correctSet.includes(o)) : correctSet.filter((c) => c !== option),
+      { shouldDirty: true },
+    );
 
   return (
     <fieldset className="flex flex-col gap-2">
       <legend className="mb-2 text-sm font-medium text-ink">Options</legend>
-      <p className="-mt-1 mb-1 text-xs text-muted">Select the radio button next to the correct option.</p>
-      <div role="radiogroup" aria-label={`Question ${n} correct option`}>
+      <p className="-mt-1 mb-1 text-xs text-muted">
+        {multiple ? 'Tick every correct option.' : 'Select the radio button next to the correct option.'}
+      </p>
+      <div
+        role={multiple ? 'group' : 'radiogroup'}
+        aria-label={multiple ? `Question ${n} correct options` : `Question ${n} correct option`}
+      >
         <StringListEditor
           values={options}
           onChange={changeOptions}
@@ -59,24 +86,42 @@ function McqOptions({ index }: { index: number }) {
           addText="Add Option"
           minItems={2}
           errors={optionErrors}
-          renderLeading={(i) => (
-            <label className="flex shrink-0 items-center gap-1.5 text-xs text-muted">
-              <input
-                type="radio"
-                name={`question-${index}-correct`}
-                className="h-4 w-4 accent-brand-600"
-                aria-label={`Option ${i + 1} of question ${n} is correct`}
-                checked={i === correctIndex}
-                onChange={() => setValue(`questions.${index}.correctAnswer`, options[i] ?? '', { shouldDirty: true })}
-              />
-              <span aria-hidden>Correct</span>
-            </label>
-          )}
+          renderLeading={(i) =>
+            multiple ? (
+              <label className="flex shrink-0 items-center gap-1.5 text-xs text-muted">
+                <input
+                  type="checkbox"
+                  className="h-4 w-4 accent-brand-600"
+                  aria-label={`Option ${i + 1} is correct`}
+                  checked={correctSet.includes(options[i] ?? '')}
+                  onChange={(e) => tick(options[i] ?? '', e.target.checked)}
+                />
+                <span aria-hidden>Correct</span>
+              </label>
+            ) : (
+              <label className="flex shrink-0 items-center gap-1.5 text-xs text-muted">
+                <input
+                  type="radio"
+                  name={`question-${index}-correct`}
+                  className="h-4 w-4 accent-brand-600"
+                  aria-label={`Option ${i + 1} of question ${n} is correct`}
+                  checked={i === correctIndex}
+                  onChange={() => setValue(`questions.${index}.correctAnswer`, options[i] ?? '', { shouldDirty: true })}
+                />
+                <span aria-hidden>Correct</span>
+              </label>
+            )
+          }
         />
       </div>
       {(questionErrors?.options?.message || questionErrors?.correctAnswer?.message) && (
         <p role="alert" className="text-xs text-danger">
           {questionErrors.options?.message ?? questionErrors.correctAnswer?.message}
+        </p>
+      )}
+      {Array.isArray(questionErrors?.correctAnswers) && (
+        <p role="alert" className="text-xs text-danger">
+          {questionErrors.correctAnswers.find((e) => e?.message)?.message}
         </p>
       )}
     </fieldset>
@@ -113,6 +158,7 @@ export function QuestionEditor({ index, count, onRemove, onMove }: Props) {
   const type = useWatch({ control, name: `questions.${index}.type` }) ?? 'mcq';
   const language = useWatch({ control, name: `questions.${index}.language` }) ?? 'python';
   const errors = formState.errors.questions?.[index];
+  const hasKey = useHasKey(index);
   const n = index + 1;
   return (
     <section aria-label={`Question ${n}`} className="rounded-lg border border-line bg-canvas/40 p-4">
@@ -178,8 +224,15 @@ export function QuestionEditor({ index, count, onRemove, onMove }: Props) {
             />
           </Field>
         )}
+        {type === 'mcq' && <MultipleAnswersFields index={index} />}
         {type === 'mcq' && <McqOptions index={index} />}
         {type === 'short-answer' && <AcceptedAnswers index={index} />}
+        {type === 'short-answer' && <MatchingFields index={index} />}
+        {!hasKey && <p className="text-sm text-muted">{NO_KEY_HINT}</p>}
+        <div className="flex flex-wrap items-start gap-4">
+          <PointsField index={index} />
+          <RubricSelect index={index} />
+        </div>
         {type === 'file-upload' && <p className="text-sm text-muted">Candidates upload one file as their answer.</p>}
       </div>
     </section>

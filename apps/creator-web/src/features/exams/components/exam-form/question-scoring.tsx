@@ -1,0 +1,179 @@
+import { Field } from '@exam/ui/field';
+import { Input } from '@exam/ui/input';
+import { Select } from '@exam/ui/select';
+import { useFormContext, useWatch } from 'react-hook-form';
+import type { ExamFormInput } from './exam-form-model.ts';
+
+/** A checkbox with its visible label; the label names it for assistive technology and tests. */
+export function CheckboxField({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  return (
+    <label className="flex items-center gap-2 text-sm text-ink">
+      <input
+        type="checkbox"
+        className="h-4 w-4 accent-brand-600"
+        checked={checked}
+        onChange={(e) => onChange(e.target.checked)}
+      />
+      {label}
+    </label>
+  );
+}
+
+const SCORING_OPTIONS = [
+  { value: 'all-or-nothing', label: 'All or nothing' },
+  { value: 'partial', label: 'Partial credit' },
+];
+const TOLERANCE_OPTIONS = [
+  { value: 'absolute', label: 'Absolute' },
+  { value: 'relative', label: 'Relative' },
+];
+/** Radix items cannot carry an empty value, so "no rubric" travels as this and becomes null. */
+const NO_RUBRIC = 'none';
+
+export const NO_KEY_HINT = 'No key: a grader marks this question';
+
+/** Points of the question: any positive number with at most two decimals (docs/product.md#results-and-grading). */
+export function PointsField({ index }: { index: number }) {
+  const { register, formState } = useFormContext<ExamFormInput>();
+  return (
+    <Field label="Points" error={formState.errors.questions?.[index]?.points?.message} className="max-w-40">
+      <Input
+        type="number"
+        min={0.01}
+        step={0.01}
+        inputMode="decimal"
+        {...register(`questions.${index}.points`, { valueAsNumber: true })}
+      />
+    </Field>
+  );
+}
+
+/** The multiple-answers switch of an MCQ, and its scoring rule when several answers are correct. */
+export function MultipleAnswersFields({ index }: { index: number }) {
+  const { control, setValue, getValues } = useFormContext<ExamFormInput>();
+  const multiple = useWatch({ control, name: `questions.${index}.multipleAnswers` }) ?? false;
+  const scoring = useWatch({ control, name: `questions.${index}.scoring` }) ?? 'all-or-nothing';
+
+  // Switching carries the key across: the single correct option becomes the one ticked box and back.
+  const toggle = (on: boolean) => {
+    const correctAnswer = getValues(`questions.${index}.correctAnswer`);
+    const correctAnswers = getValues(`questions.${index}.correctAnswers`);
+    setValue(`questions.${index}.multipleAnswers`, on, { shouldDirty: true });
+    if (on) {
+      setValue(`questions.${index}.correctAnswers`, correctAnswer ? [correctAnswer] : [], { shouldDirty: true });
+      setValue(`questions.${index}.correctAnswer`, '', { shouldDirty: true });
+    } else {
+      setValue(`questions.${index}.correctAnswer`, correctAnswers?.[0] ?? '', { shouldDirty: true });
+      setValue(`questions.${index}.correctAnswers`, [], { shouldDirty: true });
+    }
+  };
+
+  return (
+    <div className="flex flex-wrap items-end gap-4">
+      <CheckboxField label="Several answers are correct" checked={multiple} onChange={toggle} />
+      {multiple && (
+        <Field label="Scoring" className="w-48">
+          <Select
+            value={scoring}
+            options={SCORING_OPTIONS}
+            onValueChange={(v) =>
+              setValue(`questions.${index}.scoring`, v as 'all-or-nothing' | 'partial', { shouldDirty: true })
+            }
+          />
+        </Field>
+      )}
+    </div>
+  );
+}
+
+/** Short answers: case sensitivity and numeric matching within a tolerance. */
+export function MatchingFields({ index }: { index: number }) {
+  const { control, setValue, register, formState } = useFormContext<ExamFormInput>();
+  const matching = useWatch({ control, name: `questions.${index}.matching` });
+  const numeric = matching?.numeric ?? null;
+  const errors = formState.errors.questions?.[index]?.matching;
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-wrap gap-4">
+        <CheckboxField
+          label="Case-sensitive"
+          checked={matching?.caseSensitive ?? false}
+          onChange={(on) => setValue(`questions.${index}.matching.caseSensitive`, on, { shouldDirty: true })}
+        />
+        <CheckboxField
+          label="Numeric answer"
+          checked={numeric !== null}
+          onChange={(on) =>
+            setValue(`questions.${index}.matching.numeric`, on ? { tolerance: 0, mode: 'absolute' } : null, {
+              shouldDirty: true,
+            })
+          }
+        />
+      </div>
+      {numeric && (
+        <div className="flex flex-wrap gap-4">
+          <Field label="Tolerance" error={errors?.numeric?.tolerance?.message} className="w-40">
+            <Input
+              type="number"
+              min={0}
+              step="any"
+              inputMode="decimal"
+              {...register(`questions.${index}.matching.numeric.tolerance`, { valueAsNumber: true })}
+            />
+          </Field>
+          <Field label="Tolerance type" className="w-40">
+            <Select
+              value={numeric.mode ?? 'absolute'}
+              options={TOLERANCE_OPTIONS}
+              onValueChange={(v) =>
+                setValue(`questions.${index}.matching.numeric.mode`, v as 'absolute' | 'relative', {
+                  shouldDirty: true,
+                })
+              }
+            />
+          </Field>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The exam's rubric the grader ticks for this question; server errors (questions.N.rubricId) show here. */
+export function RubricSelect({ index }: { index: number }) {
+  const { control, setValue, formState } = useFormContext<ExamFormInput>();
+  const rubrics = useWatch({ control, name: 'rubrics' }) ?? [];
+  const rubricId = useWatch({ control, name: `questions.${index}.rubricId` }) ?? null;
+  const options = [
+    { value: NO_RUBRIC, label: 'None' },
+    ...rubrics.map((r, i) => ({ value: r.id, label: r.title?.trim() || `Rubric ${i + 1}` })),
+  ];
+  return (
+    <Field label="Rubric" error={formState.errors.questions?.[index]?.rubricId?.message} className="max-w-72">
+      <Select
+        value={rubricId ?? NO_RUBRIC}
+        options={options}
+        onValueChange={(v) =>
+          setValue(`questions.${index}.rubricId`, v === NO_RUBRIC ? null : v, { shouldDirty: true })
+        }
+      />
+    </Field>
+  );
+}
+
+/** Whether the question as edited has a key the server scores by; without one a grader decides. */
+export function useHasKey(index: number): boolean {
+  const { control } = useFormContext<ExamFormInput>();
+  const q = useWatch({ control, name: `questions.${index}` });
+  if (!q) return false;
+  if (q.type === 'mcq') return q.multipleAnswers ? (q.correctAnswers ?? []).length > 0 : Boolean(q.correctAnswer);
+  if (q.type === 'short-answer') return (q.acceptedAnswers ?? []).some((a) => a.trim() !== '');
+  return true;
+}
