@@ -45,6 +45,18 @@ export const handlers = [
   }),
   http.get('*/api/exams/auth_exams', () => HttpResponse.json({ exams: examStore.exams })),
   http.get('*/api/results/summary', () => HttpResponse.json({ exams: [] as ExamResultsSummary[] })),
+  // A regrade dry run of an exam without submissions: nothing changes.
+  http.post('*/api/exams/:id/regrade', ({ request }) =>
+    HttpResponse.json({
+      dryRun: new URL(request.url).searchParams.get('dryRun') !== 'false',
+      results: 0,
+      changed: 0,
+      up: 0,
+      down: 0,
+      questions: [],
+      changes: [],
+    }),
+  ),
   http.get('*/api/exams/:id', ({ params }) => {
     const exam = examStore.exams.find((e) => e.id === params.id);
     return exam ? HttpResponse.json(exam) : notFound();

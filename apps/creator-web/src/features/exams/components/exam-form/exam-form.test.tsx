@@ -269,4 +269,48 @@ describe('exam editor', () => {
     await user.click(screen.getByRole('button', { name: 'Save as Draft' }));
     expect(await within(q1).findByText('Points have at most two decimals')).toBeInTheDocument();
   });
+
+  it('offers a regrade after updating a published exam when the dry run finds changes, and applies it', async () => {
+    const exam = makeExam({ title: 'Published one', isDraft: false, isLive: true });
+    seedExams(exam);
+    const calls: string[] = [];
+    server.use(
+      http.post('*/api/exams/:id/regrade', ({ request }) => {
+        const dryRun = new URL(request.url).searchParams.get('dryRun') === 'true';
+        calls.push(dryRun ? 'dry-run' : 'apply');
+        return HttpResponse.json({
+          dryRun,
+          results: 5,
+          changed: 3,
+          up: 2,
+          down: 1,
+          questions: [
+            { questionIndex: 0, title: 'Capitals', changed: 3, up: 2, down: 1 },
+            { questionIndex: 1, title: 'Rivers', changed: 0, up: 0, down: 0 },
+          ],
+          changes: [],
+        });
+      }),
+    );
+    signInAs();
+    const { user } = renderApp(`/creator/edit-exam/${exam.id}?type=published`);
+    await user.click(await screen.findByRole('button', { name: 'Update Published Exam' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Regrade submissions?' });
+    expect(dialog).toHaveTextContent('3 results change: +2 up, −1 down');
+    expect(within(dialog).getByText(/Q1 Capitals/)).toBeInTheDocument();
+    expect(within(dialog).queryByText(/Rivers/)).not.toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Apply regrade' }));
+    expect(await screen.findByText('Regraded 3 results')).toBeInTheDocument();
+    expect(calls).toEqual(['dry-run', 'apply']);
+  });
+
+  it('shows no regrade dialog when the dry run changes nothing', async () => {
+    const exam = makeExam({ title: 'Published one', isDraft: false, isLive: true });
+    seedExams(exam);
+    signInAs();
+    const { user } = renderApp(`/creator/edit-exam/${exam.id}?type=published`);
+    await user.click(await screen.findByRole('button', { name: 'Update Published Exam' }));
+    expect(await screen.findByText('Published exam updated successfully')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Regrade submissions?' })).not.toBeInTheDocument();
+  });
 });

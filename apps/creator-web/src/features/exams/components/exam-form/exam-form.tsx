@@ -1,4 +1,5 @@
 import { CreateExamSchema, type CourseMaterial, type CreateExam, type Exam } from '@exam/domain/exam';
+import type { RegradeReport } from '@exam/domain/result';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@exam/ui/button';
 import { PageHeader } from '@exam/ui/page-header';
@@ -10,6 +11,7 @@ import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../../lib/api-client.ts';
 import { useCreateExam, useUpdateExam } from '../../api/exam-mutations.ts';
+import { useRegradeExam } from '../../api/regrade-exam.ts';
 import { AiSettingsCard, type RenderTestAssistant } from './ai-settings-card.tsx';
 import {
   afterCreate,
@@ -22,6 +24,7 @@ import {
 import { DetailsCard } from './details-card.tsx';
 import { emptyExamForm, examToForm, toRequestBody, type ApiKeyMode, type ExamFormInput } from './exam-form-model.ts';
 import { QuestionsCard } from './questions-card.tsx';
+import { RegradeDialog } from './regrade-dialog.tsx';
 import { RubricsCard } from './rubrics-card.tsx';
 import { WorkspaceCard } from './workspace-card.tsx';
 
@@ -38,6 +41,8 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
   const [isLeaving, setIsLeaving] = useState(false);
   const createExam = useCreateExam();
   const updateExam = useUpdateExam();
+  const regrade = useRegradeExam();
+  const [regradeOffer, setRegradeOffer] = useState<{ report: RegradeReport; after: AfterWrite } | null>(null);
   const title = useWatch({ control: form.control, name: 'title' }) ?? '';
   const isBusy = createExam.isPending || updateExam.isPending || isLeaving;
   const isPublishedExam = exam !== undefined && !exam.isDraft;
@@ -57,6 +62,31 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
     window.setTimeout(() => void navigate(to), delay);
   };
 
+  // Changed keys, points or rubrics of a published exam: a dry run says what a regrade would change first.
+  const offerRegrade = (examId: string, after: AfterWrite) => {
+    regrade.mutate(
+      { examId, dryRun: true },
+      {
+        onSuccess: (report) => (report.changed > 0 ? setRegradeOffer({ report, after }) : leaveAfter(after)),
+        onError: () => leaveAfter(after),
+      },
+    );
+  };
+  const applyRegrade = () => {
+    if (!regradeOffer || !exam) return;
+    regrade.mutate(
+      { examId: exam.id, dryRun: false },
+      {
+        onSuccess: (report) => {
+          toast.success(`Regraded ${report.changed} results`);
+          setRegradeOffer(null);
+          leaveAfter(regradeOffer.after);
+        },
+        onError: (error) => toast.error(userMessageOf(error)),
+      },
+    );
+  };
+
   const send = (action: ExamFormAction, values: CreateExam) => {
     const body = toRequestBody(values, materials, apiKeyMode);
     if (isCreateAction(action)) {
@@ -72,7 +102,10 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
     const update = planUpdate(action, exam, fields);
     updateExam.mutate(
       { examId: exam.id, body: update.body },
-      { onSuccess: () => leaveAfter(update), onError: showServerError },
+      {
+        onSuccess: () => (action === 'update-published' ? offerRegrade(exam.id, update) : leaveAfter(update)),
+        onError: showServerError,
+      },
     );
   };
 
@@ -106,6 +139,16 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
         <DetailsCard />
         <QuestionsCard />
         <RubricsCard />
+        <RegradeDialog
+          report={regradeOffer?.report ?? null}
+          isPending={regrade.isPending}
+          onApply={applyRegrade}
+          onKeep={() => {
+            const after = regradeOffer?.after;
+            setRegradeOffer(null);
+            if (after) leaveAfter(after);
+          }}
+        />
         <WorkspaceCard />
         <AiSettingsCard
           apiKey={{
