@@ -48,6 +48,8 @@ test('every screen, the CSV and the candidate read the same score; a pending one
   context,
   request,
 }) => {
+  // Eleven screens and a download on a shared two-core machine: longer than the suite's default.
+  test.setTimeout(360_000);
   const creator = await registerCreator(request, 'scorer');
   const exam = await publishExam(request, creator.token, {
     title: 'Scoring Journey',
@@ -173,7 +175,8 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     await expect(scoreText(row)).toHaveText(expected[name]!.text);
     await expect(statusBadge(row)).toHaveText(STATUS_LABEL[expected[name]!.status]!);
     if (name === BOB.name) {
-      await expect(row).not.toContainText('%');
+      // The score reads as awaiting grading, never a percentage (other figures, e.g. the ranking's, may have one).
+      await expect(row.getByTestId('score')).not.toContainText('%');
       await expect(row).not.toContainText('Incorrect');
     }
   };
@@ -193,7 +196,8 @@ test('every screen, the CSV and the candidate read the same score; a pending one
   });
 
   await test.step('each result page and each grader show the same score', async () => {
-    for (const name of NAMES) {
+    // Bob last, so his grader is the page left open for the checks below.
+    for (const name of [ADA.name, CY.name, BOB.name]) {
       await page.goto(`/creator/result/${encodeURIComponent(ids[name]!)}`);
       await expectRow(page.getByTestId('result-score'), name);
 
@@ -206,10 +210,6 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     }
     // Bob's unmarked questions wait for a grader; none reads as wrong.
     const q4 = page.getByRole('group', { name: 'Question 4', exact: true });
-    await page.goto(submissionsUrl);
-    await rowOf(page, 'submission-row', BOB.name)
-      .getByRole('link', { name: `Open Grader for ${BOB.name}` })
-      .click();
     await expect(q4).toContainText('Awaiting grading');
     await expect(page.getByTestId('question-points-3')).toHaveText('— / 1 pts');
     await expect(page.getByTestId('question-points-4')).toHaveText('— / 4 pts');
