@@ -59,6 +59,13 @@ export function Grader({ examId, candidateId }: { examId: string; candidateId: s
   return <GraderForm key={detail.data.id} examId={examId} detail={detail.data} />;
 }
 
+/** The score so far: the percentage once everything is graded, else the share of what is graded. */
+function graderScore(grades: QuestionGrade[]): string {
+  const { correct, graded, total, allGraded } = tally(grades);
+  if (allGraded) return `${scorePercent(correct, total)}%`;
+  return graded === 0 ? 'Not Graded' : `${scorePercent(correct, graded)}% of ${graded} graded`;
+}
+
 function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }) {
   const navigate = useNavigate();
   const save = useGradeResult(detail.id);
@@ -83,12 +90,6 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
       },
     });
 
-  const { correct, graded, total, allGraded } = tally(grades);
-  const score = allGraded
-    ? `${scorePercent(correct, total)}%`
-    : graded === 0
-      ? 'Not Graded'
-      : `${scorePercent(correct, graded)}% of ${graded} graded`;
   const name = detail.userName.trim() || 'Anonymous';
 
   return (
@@ -140,27 +141,33 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
           ))}
         </section>
         <aside className="flex flex-col gap-6">
-          <Card>
-            <CardHeader title="Candidate Info" />
-            <CardBody>
-              <dl aria-label="Candidate Info" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-                <dt className="text-muted">Name</dt>
-                <dd>{name}</dd>
-                <dt className="text-muted">ID</dt>
-                <dd>{detail.studentId || 'N/A'}</dd>
-                <dt className="text-muted">Submitted</dt>
-                <dd>{formatSubmitted(detail.completedAt)}</dd>
-                <dt className="text-muted">Time Spent</dt>
-                <dd>{formatGraderTime(detail.timeSpent)}</dd>
-                <dt className="text-muted">Score</dt>
-                <dd data-testid="grader-score">{score}</dd>
-              </dl>
-            </CardBody>
-          </Card>
+          <CandidateInfoCard name={name} detail={detail} score={graderScore(grades)} />
           <WorkspaceFiles files={detail.workspace_files} />
           <ChatHistory attemptId={detail.attemptId} />
         </aside>
       </div>
     </>
+  );
+}
+
+function CandidateInfoCard({ name, detail, score }: { name: string; detail: ResultDetail; score: string }) {
+  return (
+    <Card>
+      <CardHeader title="Candidate Info" />
+      <CardBody>
+        <dl aria-label="Candidate Info" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-muted">Name</dt>
+          <dd>{name}</dd>
+          <dt className="text-muted">ID</dt>
+          <dd>{detail.studentId || 'N/A'}</dd>
+          <dt className="text-muted">Submitted</dt>
+          <dd>{formatSubmitted(detail.completedAt)}</dd>
+          <dt className="text-muted">Time Spent</dt>
+          <dd>{formatGraderTime(detail.timeSpent)}</dd>
+          <dt className="text-muted">Score</dt>
+          <dd data-testid="grader-score">{score}</dd>
+        </dl>
+      </CardBody>
+    </Card>
   );
 }
