@@ -1,7 +1,77 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const root = import.meta.dirname;
+const folders = (dir) =>
+  readdirSync(join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+
+/**
+ * Import boundaries (ARCHITECTURE.md, "Layers"). Each zone forbids `target` files from importing `from` files.
+ * The lint tests in scripts/lint-boundaries.test.ts prove every rule fails on a deliberate violation.
+ */
+function appZones(app) {
+  const src = `apps/${app}/src`;
+  const features = folders(`${src}/features`);
+  return [
+    // Features do not import each other: shared code goes to lib/ or @exam/ui, composition happens in app/.
+    ...features.map((feature) => ({
+      target: `${src}/features/${feature}`,
+      from: `${src}/features`,
+      except: [`./${feature}`],
+      message: 'features do not import each other; compose them in app/ or move the shared part to lib/',
+    })),
+    { target: `${src}/features`, from: `${src}/app`, message: 'features do not import the app layer above them' },
+    {
+      target: [`${src}/lib`, `${src}/config`],
+      from: [`${src}/features`, `${src}/app`],
+      message: 'lib/ and config/ sit below features and app',
+    },
+  ];
+}
+
+function serviceZones(service) {
+  const src = `services/${service}/src`;
+  const top = [`${src}/app.ts`, `${src}/server.ts`];
+  return [
+    {
+      target: [`${src}/db`, `${src}/adapters`, `${src}/engine`, `${src}/grading`],
+      from: [`${src}/modules`, `${src}/jobs`, ...top],
+      message: 'db/, adapters/, engine/ and grading/ sit below modules and jobs',
+    },
+    { target: `${src}/modules`, from: [`${src}/jobs`, ...top], message: 'modules do not import jobs or the app' },
+    { target: `${src}/jobs`, from: top, message: 'jobs do not import the app' },
+  ];
+}
+
+const boundaryZones = [
+  ...['creator-web', 'taker-web'].flatMap(appZones),
+  ...folders('services').flatMap(serviceZones),
+  // Services never import each other; apps never import services.
+  ...folders('services').map((service) => ({
+    target: `services/${service}`,
+    from: 'services',
+    except: [`./${service}`],
+    message: 'services talk over HTTP (server-kit internal client), never by import',
+  })),
+  { target: 'apps', from: 'services', message: 'apps reach services over HTTP only' },
+];
+
+/** Test helpers (src/testing/, *.testing.ts, @exam/*\/testing, msw) are for tests only. */
+const testOnlyImports = {
+  patterns: [
+    {
+      group: ['**/testing', '**/testing/**', '**/testing.ts', '**/*.testing.ts', '@exam/*/testing', 'msw', 'msw/*'],
+      message: 'test helpers are imported by tests only',
+    },
+  ],
+};
 
 export default tseslint.config(
   {
@@ -18,9 +88,34 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
+    },
+  },
+  {
+    files: ['{apps,services,packages}/*/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/testing/**', '**/testing.ts', '**/*.testing.ts', '**/*.real-image.ts'],
+    rules: { 'no-restricted-imports': ['error', testOnlyImports] },
+  },
+  {
+    files: ['packages/domain/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|zod/|\\.{1,2}/)',
+              message: 'the domain holds pure rules: it imports only zod and itself',
+            },
+          ],
+        },
+      ],
     },
   },
   {
