@@ -5,7 +5,7 @@ import {
   httpAttemptSource,
   httpExamSource,
 } from './adapters/platform-clients.ts';
-import { createProviders } from './adapters/providers/providers.ts';
+import { providersFromConfig } from './adapters/providers/providers.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openGatewayDatabase } from './db/database.ts';
@@ -20,16 +20,7 @@ try {
   });
   const internal = { timeoutMs: config.INTERNAL_TIMEOUT_MS };
   const now = () => Date.now();
-  const { llm, baseUrlGuard } = createProviders({
-    endpoints: {
-      openai: config.OPENAI_BASE_URL,
-      anthropic: config.ANTHROPIC_BASE_URL,
-      groq: config.GROQ_BASE_URL,
-      google: config.GOOGLE_GEMINI_BASE_URL,
-    },
-    timeouts: { totalMs: config.UPSTREAM_TIMEOUT_MS, firstTokenMs: config.UPSTREAM_FIRST_TOKEN_TIMEOUT_MS },
-    allowedHosts: config.OPENAI_COMPATIBLE_ALLOWED_HOSTS,
-  });
+  const { llm, baseUrlGuard } = providersFromConfig(config);
   const app = await buildApp(config, {
     database,
     clock: systemClock,

@@ -22,15 +22,6 @@ describe('auth guards', () => {
   afterEach(() => app.close());
 
   const creatorToken = () => app.jwt.sign({ kind: 'creator', sub: 'user-1', email: 'a@example.test' });
-  const attemptToken = () =>
-    app.jwt.sign({
-      kind: 'attempt',
-      sub: 'attempt-1',
-      examId: 'exam-1',
-      ownerId: 'user-1',
-      name: 'Ada',
-      studentId: 's-1',
-    });
 
   it('lets a creator token through the creator guard', async () => {
     const response = await app.inject({ url: '/creator', headers: { authorization: `Bearer ${creatorToken()}` } });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PublicQuestion } from '@exam/domain/exam';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
-import { createProviders } from '../adapters/providers/providers.ts';
+import { providersFromConfig } from '../adapters/providers/providers.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
@@ -57,16 +57,7 @@ export async function buildTestApp(
     migrationsSchema: MIGRATIONS_SCHEMA,
   });
   const platform = opts.platform ?? fakePlatform();
-  const { llm, baseUrlGuard } = createProviders({
-    endpoints: {
-      openai: config.OPENAI_BASE_URL,
-      anthropic: config.ANTHROPIC_BASE_URL,
-      groq: config.GROQ_BASE_URL,
-      google: config.GOOGLE_GEMINI_BASE_URL,
-    },
-    timeouts: { totalMs: config.UPSTREAM_TIMEOUT_MS, firstTokenMs: config.UPSTREAM_FIRST_TOKEN_TIMEOUT_MS },
-    allowedHosts: config.OPENAI_COMPATIBLE_ALLOWED_HOSTS,
-  });
+  const { llm, baseUrlGuard } = providersFromConfig(config);
   const app = await buildApp(config, {
     database,
     clock: systemClock,

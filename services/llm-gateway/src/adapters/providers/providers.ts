@@ -1,3 +1,4 @@
+import type { Config } from '../../config.ts';
 import { createBaseUrlGuard, type BaseUrlGuard } from './base-url-guard.ts';
 import { createLlmClient, realAdapters, type ProviderEndpoints, type UpstreamTimeouts } from './llm-client.ts';
 import type { LlmClient } from './types.ts';
@@ -15,4 +16,29 @@ export function createProviders(opts: {
 }): { llm: LlmClient; baseUrlGuard: BaseUrlGuard } {
   const baseUrlGuard = createBaseUrlGuard({ allowedHosts: opts.allowedHosts });
   return { llm: createLlmClient(realAdapters(opts.endpoints, baseUrlGuard), opts.timeouts), baseUrlGuard };
+}
+
+/** The providers as the service's configuration describes them (server.ts and the test app wire the same). */
+export function providersFromConfig(
+  config: Pick<
+    Config,
+    | 'OPENAI_BASE_URL'
+    | 'ANTHROPIC_BASE_URL'
+    | 'GROQ_BASE_URL'
+    | 'GOOGLE_GEMINI_BASE_URL'
+    | 'UPSTREAM_TIMEOUT_MS'
+    | 'UPSTREAM_FIRST_TOKEN_TIMEOUT_MS'
+    | 'OPENAI_COMPATIBLE_ALLOWED_HOSTS'
+  >,
+) {
+  return createProviders({
+    endpoints: {
+      openai: config.OPENAI_BASE_URL,
+      anthropic: config.ANTHROPIC_BASE_URL,
+      groq: config.GROQ_BASE_URL,
+      google: config.GOOGLE_GEMINI_BASE_URL,
+    },
+    timeouts: { totalMs: config.UPSTREAM_TIMEOUT_MS, firstTokenMs: config.UPSTREAM_FIRST_TOKEN_TIMEOUT_MS },
+    allowedHosts: config.OPENAI_COMPATIBLE_ALLOWED_HOSTS,
+  });
 }

@@ -1,3 +1,4 @@
+import type { Exam } from '@exam/domain/exam';
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
@@ -31,7 +32,6 @@ export function ExamPublishedRoute() {
   const exam = useExam(examId);
   const setLive = useSetExamLive();
   const { takerOrigin } = useRuntimeConfig();
-  const urlId = useId();
 
   if (exam.isPending) return <PageSpinner label="Loading exam…" />;
   if (exam.isError) {
@@ -72,65 +72,87 @@ export function ExamPublishedRoute() {
         <h1 className="mt-4 text-2xl font-semibold text-ink">Exam Published!</h1>
         <p className="mt-1 text-sm text-muted">Share the link below with your candidates.</p>
       </div>
-      <Card>
-        <CardHeader title="Candidate link" />
-        <CardBody className="flex flex-col gap-5">
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={urlId} className="text-sm font-medium text-ink">
-              Exam URL
-            </label>
-            <div className="flex gap-2">
-              <Input
-                id={urlId}
-                readOnly
-                value={url}
-                onFocus={(event) => event.currentTarget.select()}
-                className="font-mono"
-              />
-              <Button variant="secondary" className="shrink-0 whitespace-nowrap" onClick={() => void copyExamUrl(url)}>
-                <Copy aria-hidden className="h-4 w-4" /> Copy URL
-              </Button>
-            </div>
-          </div>
-          <SwitchField
-            label="Make Exam Live"
-            hint="Only live exams can be opened by candidates."
-            checked={data.isLive}
-            onCheckedChange={toggleLive}
-          />
-          <div
-            role="status"
-            className={
-              data.isLive
-                ? 'flex items-center gap-2 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800'
-                : 'flex items-center gap-2 rounded-lg border border-yellow-200 bg-yellow-50 px-3 py-2 text-sm text-yellow-800'
-            }
-          >
-            {data.isLive ? <Radio aria-hidden className="h-4 w-4" /> : <WifiOff aria-hidden className="h-4 w-4" />}
-            {data.isLive
-              ? 'This exam is live. Candidates can access it.'
-              : 'This exam is offline. Candidates cannot access it until you make it live.'}
-          </div>
-        </CardBody>
-      </Card>
-      <Card>
-        <CardHeader title="Summary" />
-        <CardBody>
-          <dl className="grid grid-cols-[10rem_1fr] gap-y-3 text-sm">
-            <dt className="text-muted">Title</dt>
-            <dd className="font-medium text-ink">{data.title}</dd>
-            <dt className="text-muted">Questions</dt>
-            <dd className="text-ink">{data.questions.length}</dd>
-            <dt className="text-muted">AI assistant</dt>
-            <dd>{data.aiSettings.enabled ? <Badge tone="success">On</Badge> : <Badge>Off</Badge>}</dd>
-            <dt className="text-muted">Timer</dt>
-            <dd className="text-ink">{data.timerEnabled ? `${data.timerMinutes} minutes` : 'No timer'}</dd>
-          </dl>
-        </CardBody>
-      </Card>
+      <CandidateLinkCard url={url} isLive={data.isLive} onToggleLive={toggleLive} />
+      <ExamSummaryCard exam={data} />
       <div className="flex justify-center">
         <BackToDashboard />
       </div>
     </div>
+  );
+}
+
+/** The link to share, and the switch that decides whether candidates can open it. */
+function CandidateLinkCard({
+  url,
+  isLive,
+  onToggleLive,
+}: {
+  url: string;
+  isLive: boolean;
+  onToggleLive: (isLive: boolean) => void;
+}) {
+  const urlId = useId();
+  return (
+    <Card>
+      <CardHeader title="Candidate link" />
+      <CardBody className="flex flex-col gap-5">
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={urlId} className="text-sm font-medium text-ink">
+            Exam URL
+          </label>
+          <div className="flex gap-2">
+            <Input
+              id={urlId}
+              readOnly
+              value={url}
+              onFocus={(event) => event.currentTarget.select()}
+              className="font-mono"
+            />
+            <Button variant="secondary" className="shrink-0 whitespace-nowrap" onClick={() => void copyExamUrl(url)}>
+              <Copy aria-hidden className="h-4 w-4" /> Copy URL
+            </Button>
+          </div>
+        </div>
+        <SwitchField
+          label="Make Exam Live"
+          hint="Only live exams can be opened by candidates."
+          checked={isLive}
+          onCheckedChange={onToggleLive}
+        />
+        <div
+          role="status"
+          className={
+            isLive
+              ? 'flex items-center gap-2 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800'
+              : 'flex items-center gap-2 rounded-lg border border-yellow-200 bg-yellow-50 px-3 py-2 text-sm text-yellow-800'
+          }
+        >
+          {isLive ? <Radio aria-hidden className="h-4 w-4" /> : <WifiOff aria-hidden className="h-4 w-4" />}
+          {isLive
+            ? 'This exam is live. Candidates can access it.'
+            : 'This exam is offline. Candidates cannot access it until you make it live.'}
+        </div>
+      </CardBody>
+    </Card>
+  );
+}
+
+function ExamSummaryCard({ exam }: { exam: Exam }) {
+  return (
+    <Card>
+      <CardHeader title="Summary" />
+      <CardBody>
+        <dl className="grid grid-cols-[10rem_1fr] gap-y-3 text-sm">
+          <dt className="text-muted">Title</dt>
+          <dd className="font-medium text-ink">{exam.title}</dd>
+          <dt className="text-muted">Questions</dt>
+          <dd className="text-ink">{exam.questions.length}</dd>
+          <dt className="text-muted">AI assistant</dt>
+          <dd>{exam.aiSettings.enabled ? <Badge tone="success">On</Badge> : <Badge>Off</Badge>}</dd>
+          <dt className="text-muted">Timer</dt>
+          <dd className="text-ink">{exam.timerEnabled ? `${exam.timerMinutes} minutes` : 'No timer'}</dd>
+        </dl>
+      </CardBody>
+    </Card>
   );
 }

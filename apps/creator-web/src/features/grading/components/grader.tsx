@@ -140,30 +140,36 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
           ))}
         </section>
         <aside className="flex flex-col gap-6">
-          <Card>
-            <CardHeader title="Candidate Info" />
-            <CardBody>
-              <dl aria-label="Candidate Info" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-                <dt className="text-muted">Name</dt>
-                <dd>{name}</dd>
-                <dt className="text-muted">ID</dt>
-                <dd>{detail.studentId || 'N/A'}</dd>
-                <dt className="text-muted">Submitted</dt>
-                <dd>{formatSubmitted(detail.completedAt)}</dd>
-                <dt className="text-muted">Time Spent</dt>
-                <dd>{formatDuration(detail.timeSpent)}</dd>
-                <dt className="text-muted">Score</dt>
-                <dd data-testid="grader-score">
-                  <ScoreBadge result={detail} />
-                  {unsaved && <p className="mt-1 text-xs text-muted">Saved score; save to apply your changes.</p>}
-                </dd>
-              </dl>
-            </CardBody>
-          </Card>
+          <CandidateInfoCard name={name} detail={detail} unsaved={unsaved} />
           <WorkspaceFiles files={detail.workspace_files} />
           <ChatHistory attemptId={detail.attemptId} />
         </aside>
       </div>
     </>
+  );
+}
+
+function CandidateInfoCard({ name, detail, unsaved }: { name: string; detail: ResultDetail; unsaved: boolean }) {
+  return (
+    <Card>
+      <CardHeader title="Candidate Info" />
+      <CardBody>
+        <dl aria-label="Candidate Info" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-muted">Name</dt>
+          <dd>{name}</dd>
+          <dt className="text-muted">ID</dt>
+          <dd>{detail.studentId || 'N/A'}</dd>
+          <dt className="text-muted">Submitted</dt>
+          <dd>{formatSubmitted(detail.completedAt)}</dd>
+          <dt className="text-muted">Time Spent</dt>
+          <dd>{formatDuration(detail.timeSpent)}</dd>
+          <dt className="text-muted">Score</dt>
+          <dd data-testid="grader-score">
+            <ScoreBadge result={detail} />
+            {unsaved && <p className="mt-1 text-xs text-muted">Saved score; save to apply your changes.</p>}
+          </dd>
+        </dl>
+      </CardBody>
+    </Card>
   );
 }

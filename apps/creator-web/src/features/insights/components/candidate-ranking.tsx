@@ -29,23 +29,6 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
   const [page, setPage] = useState(1);
   const rows = useMemo(() => selectCandidates(report.candidates, search, sort), [report.candidates, search, sort]);
   const view = pageOf(rows, page);
-  const sortLabel = SORT_KEYS.find((s) => s.key === sort.key)?.label ?? 'Rank';
-  const { explanations, reasons } = report;
-
-  const scoreCell = (c: InsightsCandidate, field: Field) => {
-    const badge = c.badges[field];
-    const explanation = field === 'reasoning' ? report.reasoningFormula : explanations[`candidate.${field}`];
-    return (
-      <div className="flex items-center gap-2">
-        <Figure value={c[field]} explanation={explanation} reason={reasons[`candidates.${c.resultId}.${field}`]} />
-        {badge && (
-          <Badge tone={BADGES[badge].tone} title={explanations['candidate.badge']}>
-            {BADGES[badge].text}
-          </Badge>
-        )}
-      </div>
-    );
-  };
 
   return (
     <Card>
@@ -53,34 +36,13 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
         title="Candidate Ranking"
         description="Ranked by raw score; badges compare each figure with a band of ±15 around the cohort average."
         actions={
-          <DropdownMenu
-            trigger={
-              <Button
-                variant="secondary"
-                size="sm"
-                aria-label={`Sort by ${sortLabel}, ${sort.direction === 'asc' ? 'ascending' : 'descending'}`}
-              >
-                <ArrowDownUp aria-hidden className="h-4 w-4" /> Sort: {sortLabel} {sort.direction === 'asc' ? '↑' : '↓'}
-              </Button>
-            }
-          >
-            {SORT_KEYS.map((s) => (
-              <DropdownMenuItem
-                key={s.key}
-                onSelect={() => {
-                  setSort((current) => nextSort(current, s.key));
-                  setPage(1);
-                }}
-              >
-                {s.label}
-                {sort.key === s.key && (
-                  <span className="ml-auto text-xs text-muted">
-                    {sort.direction === 'asc' ? 'ascending' : 'descending'}
-                  </span>
-                )}
-              </DropdownMenuItem>
-            ))}
-          </DropdownMenu>
+          <SortMenu
+            sort={sort}
+            onSelect={(key) => {
+              setSort((current) => nextSort(current, key));
+              setPage(1);
+            }}
+          />
         }
       />
       <div className="border-b border-line px-5 py-3">
@@ -109,38 +71,7 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
             title={report.candidates.length === 0 ? 'No submissions yet' : 'No candidates match your search'}
           />
         ) : (
-          <Table aria-label="Candidate Ranking">
-            <TableHead className="sticky top-0 bg-surface">
-              <tr>
-                {['Rank', 'Name', 'ID', 'Score', 'Raw Score', 'Ability', 'Reasoning'].map((h) => (
-                  <TableHeaderCell key={h}>{h}</TableHeaderCell>
-                ))}
-                <TableHeaderCell className="text-right">Actions</TableHeaderCell>
-              </tr>
-            </TableHead>
-            <TableBody>
-              {view.items.map((c) => (
-                <TableRow key={c.resultId} data-testid="ranking-row">
-                  <TableCell className="tabular-nums">
-                    <Figure value={c.rank} format={formats.count} explanation={explanations['candidate.rank']} />
-                  </TableCell>
-                  <TableCell className="font-medium">{c.name || 'Anonymous'}</TableCell>
-                  <TableCell>{c.studentId || 'N/A'}</TableCell>
-                  <TableCell>{c.result ? <ScoreBadge result={c.result} /> : '—'}</TableCell>
-                  <TableCell>{scoreCell(c, 'rawScore')}</TableCell>
-                  <TableCell>{scoreCell(c, 'ability')}</TableCell>
-                  <TableCell>{scoreCell(c, 'reasoning')}</TableCell>
-                  <TableCell className="text-right">
-                    <Button asChild variant="ghost" size="sm">
-                      <Link to={paths.result(c.resultId)} aria-label={`Open result of ${c.name || 'Anonymous'}`}>
-                        <ExternalLink aria-hidden className="h-4 w-4" /> Open
-                      </Link>
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <RankingTable candidates={view.items} report={report} />
         )}
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-line px-5 py-3 text-sm">
@@ -162,5 +93,105 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
         </div>
       </div>
     </Card>
+  );
+}
+
+/** The sort menu: choosing the key in use flips its direction. */
+function SortMenu({ sort, onSelect }: { sort: SortState; onSelect: (key: SortState['key']) => void }) {
+  const sortLabel = SORT_KEYS.find((s) => s.key === sort.key)?.label ?? 'Rank';
+  return (
+    <DropdownMenu
+      trigger={
+        <Button
+          variant="secondary"
+          size="sm"
+          aria-label={`Sort by ${sortLabel}, ${sort.direction === 'asc' ? 'ascending' : 'descending'}`}
+        >
+          <ArrowDownUp aria-hidden className="h-4 w-4" /> Sort: {sortLabel} {sort.direction === 'asc' ? '↑' : '↓'}
+        </Button>
+      }
+    >
+      {SORT_KEYS.map((s) => (
+        <DropdownMenuItem key={s.key} onSelect={() => onSelect(s.key)}>
+          {s.label}
+          {sort.key === s.key && (
+            <span className="ml-auto text-xs text-muted">{sort.direction === 'asc' ? 'ascending' : 'descending'}</span>
+          )}
+        </DropdownMenuItem>
+      ))}
+    </DropdownMenu>
+  );
+}
+
+function RankingTable({ candidates, report }: { candidates: InsightsCandidate[]; report: InsightsReport }) {
+  const { explanations } = report;
+  return (
+    <Table aria-label="Candidate Ranking">
+      <TableHead className="sticky top-0 bg-surface">
+        <tr>
+          {['Rank', 'Name', 'ID', 'Score', 'Raw Score', 'Ability', 'Reasoning'].map((h) => (
+            <TableHeaderCell key={h}>{h}</TableHeaderCell>
+          ))}
+          <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+        </tr>
+      </TableHead>
+      <TableBody>
+        {candidates.map((c) => (
+          <TableRow key={c.resultId} data-testid="ranking-row">
+            <TableCell className="tabular-nums">
+              <Figure value={c.rank} format={formats.count} explanation={explanations['candidate.rank']} />
+            </TableCell>
+            <TableCell className="font-medium">{c.name || 'Anonymous'}</TableCell>
+            <TableCell>{c.studentId || 'N/A'}</TableCell>
+            <TableCell>{c.result ? <ScoreBadge result={c.result} /> : '—'}</TableCell>
+            <TableCell>
+              <ScoreCell candidate={c} field="rawScore" report={report} />
+            </TableCell>
+            <TableCell>
+              <ScoreCell candidate={c} field="ability" report={report} />
+            </TableCell>
+            <TableCell>
+              <ScoreCell candidate={c} field="reasoning" report={report} />
+            </TableCell>
+            <TableCell className="text-right">
+              <Button asChild variant="ghost" size="sm">
+                <Link to={paths.result(c.resultId)} aria-label={`Open result of ${c.name || 'Anonymous'}`}>
+                  <ExternalLink aria-hidden className="h-4 w-4" /> Open
+                </Link>
+              </Button>
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+/** A candidate's figure with its explanation, and the range badge when it has one. */
+function ScoreCell({
+  candidate,
+  field,
+  report,
+}: {
+  candidate: InsightsCandidate;
+  field: Field;
+  report: InsightsReport;
+}) {
+  const { explanations, reasons } = report;
+  const badge = candidate.badges[field];
+  const explanation = field === 'reasoning' ? report.reasoningFormula : explanations[`candidate.${field}`];
+  return (
+    <div className="flex items-center gap-2">
+      <Figure
+        value={candidate[field]}
+        explanation={explanation}
+        reason={reasons[`candidates.${candidate.resultId}.${field}`]}
+      />
+      {badge && (
+        <Badge tone={BADGES[badge].tone} title={explanations['candidate.badge']}>
+          {BADGES[badge].text}
+        </Badge>
+      )}
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 
 /** Focus polled every 100 ms, fullscreen entered after ~300 ms, pause past 100 warnings (docs/product.md#proctoring-and-integrity). */
 export const FOCUS_POLL_MS = 100;
@@ -41,24 +41,9 @@ export async function exitFullscreen(): Promise<void> {
   }
 }
 
-export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options) {
-  const [warnings, setWarnings] = useState(0);
-  const [attention, setAttention] = useState(false);
+/** Polls focus (and follows tab visibility): each move away from the page is one warning. */
+function useFocusWatch(enabled: boolean, warn: (event: ProctorEvent) => void) {
   const awayRef = useRef(false);
-  const inFullscreenRef = useRef(false);
-  const suspendedRef = useRef(false);
-  const eventRef = useRef(onEvent);
-  useEffect(() => {
-    eventRef.current = onEvent;
-  }, [onEvent]);
-
-  const warn = useCallback((event: ProctorEvent) => {
-    if (suspendedRef.current) return;
-    eventRef.current(event);
-    setWarnings((n) => n + 1);
-    setAttention(true);
-  }, []);
-
   useEffect(() => {
     if (!enabled) return;
     const check = () => {
@@ -74,9 +59,17 @@ export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options
       document.removeEventListener('visibilitychange', check);
     };
   }, [enabled, warn]);
+}
 
+/** Enters full screen shortly after the page opens; leaving it is a warning, entering it is recorded. */
+function useFullscreenWatch(
+  active: boolean,
+  warn: (event: ProctorEvent) => void,
+  eventRef: RefObject<(event: ProctorEvent) => void>,
+) {
+  const inFullscreenRef = useRef(false);
   useEffect(() => {
-    if (!enabled || !fullScreenRequested) return;
+    if (!active) return;
     const timer = setTimeout(() => void enterFullscreen(), FULLSCREEN_DELAY_MS);
     const onChange = () => {
       if (document.fullscreenElement) {
@@ -100,7 +93,27 @@ export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options
       document.removeEventListener('fullscreenchange', onChange);
       window.removeEventListener('keydown', onKeyDown, true);
     };
-  }, [enabled, fullScreenRequested, warn]);
+  }, [active, warn, eventRef]);
+}
+
+export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options) {
+  const [warnings, setWarnings] = useState(0);
+  const [attention, setAttention] = useState(false);
+  const suspendedRef = useRef(false);
+  const eventRef = useRef(onEvent);
+  useEffect(() => {
+    eventRef.current = onEvent;
+  }, [onEvent]);
+
+  const warn = useCallback((event: ProctorEvent) => {
+    if (suspendedRef.current) return;
+    eventRef.current(event);
+    setWarnings((n) => n + 1);
+    setAttention(true);
+  }, []);
+
+  useFocusWatch(enabled, warn);
+  useFullscreenWatch(enabled && fullScreenRequested, warn, eventRef);
 
   const resume = useCallback(() => {
     eventRef.current({ type: 'focus-gained' });

@@ -1,5 +1,5 @@
 import type { Session } from '@exam/domain/workspace';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { createSession, endSessionOnPageClose, findSession, renewEditorAccess } from '../api/workspace-api.ts';
 import {
   CONNECTING_MS,
@@ -48,18 +48,16 @@ async function startSession(token: string, examId: string, signal: AbortSignal):
 }
 
 type Options = { token: string | null; examId: string; enabled: boolean };
+type LiveSession = { sessionId: string; token: string } | null;
+type SetView = (view: WorkspaceView) => void;
 
-/**
- * The panel's session: initializing → creating → connecting (3 s) → connected, or failed with a
- * reason; `retry` starts over and counts the attempt. The session is ended by a beacon when the page
- * closes (the orchestrator keeps the files for the next session), not when the panel unmounts: hiding
- * the panel must not stop the editor.
- */
-export function useWorkspaceSession({ token, examId, enabled }: Options) {
-  const [attemptNumber, setAttemptNumber] = useState(1);
-  const [view, setView] = useState<WorkspaceView>({ state: 'initializing' });
-  const live = useRef<{ sessionId: string; token: string } | null>(null);
-
+/** Starts the session for each attempt number (a retry is a new number); gives up after CREATE_TIMEOUT_MS. */
+function useStartSession(
+  { token, examId, enabled }: Options,
+  attemptNumber: number,
+  setView: SetView,
+  live: RefObject<LiveSession>,
+) {
   useEffect(() => {
     if (!enabled || !token) return;
     const controller = new AbortController();
@@ -89,7 +87,52 @@ export function useWorkspaceSession({ token, examId, enabled }: Options) {
       clearTimeout(timeout);
       controller.abort();
     };
-  }, [enabled, token, examId, attemptNumber]);
+  }, [enabled, token, examId, attemptNumber, setView, live]);
+}
+
+/** Keeps the proxy cookie fresh and notices a session the orchestrator has ended (reaped, restarted). */
+function useRenewEditorAccess(editorPath: string | null, token: string | null, onEnded: () => void) {
+  useEffect(() => {
+    if (!editorPath || !token) return;
+    let stopped = false;
+    const timer = setInterval(() => {
+      void renewEditorAccess(editorPath, token).then((alive) => {
+        if (alive || stopped) return;
+        onEnded();
+      });
+    }, RENEW_ACCESS_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [editorPath, token, onEnded]);
+}
+
+/** Ends the live session when the page closes. */
+function useEndSessionOnPageHide(live: RefObject<LiveSession>) {
+  useEffect(() => {
+    const onPageHide = (event: PageTransitionEvent) => {
+      // A page kept in the back/forward cache may come back with its editor; the idle reaper covers it otherwise.
+      if (event.persisted || !live.current) return;
+      endSessionOnPageClose(live.current.sessionId, live.current.token);
+      live.current = null;
+    };
+    window.addEventListener('pagehide', onPageHide);
+    return () => window.removeEventListener('pagehide', onPageHide);
+  }, [live]);
+}
+
+/**
+ * The panel's session: initializing → creating → connecting (3 s) → connected, or failed with a
+ * reason; `retry` starts over and counts the attempt. The session is ended by a beacon when the page
+ * closes (the orchestrator keeps the files for the next session), not when the panel unmounts: hiding
+ * the panel must not stop the editor.
+ */
+export function useWorkspaceSession(options: Options) {
+  const [attemptNumber, setAttemptNumber] = useState(1);
+  const [view, setView] = useState<WorkspaceView>({ state: 'initializing' });
+  const live = useRef<LiveSession>(null);
+  useStartSession(options, attemptNumber, setView, live);
 
   const sessionId = view.state === 'connecting' || view.state === 'connected' ? view.session.sessionId : null;
   const editorPath = view.state === 'connecting' || view.state === 'connected' ? view.session.editorPath : null;
@@ -101,33 +144,12 @@ export function useWorkspaceSession({ token, examId, enabled }: Options) {
     return () => clearTimeout(timer);
   }, [view]);
 
-  // Keeps the proxy cookie fresh and notices a session the orchestrator has ended (reaped, restarted).
-  useEffect(() => {
-    if (!editorPath || !token) return;
-    let stopped = false;
-    const timer = setInterval(() => {
-      void renewEditorAccess(editorPath, token).then((alive) => {
-        if (alive || stopped) return;
-        live.current = null;
-        setView({ state: 'failed', reason: 'Your workspace session has ended' });
-      });
-    }, RENEW_ACCESS_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [editorPath, token]);
-
-  useEffect(() => {
-    const onPageHide = (event: PageTransitionEvent) => {
-      // A page kept in the back/forward cache may come back with its editor; the idle reaper covers it otherwise.
-      if (event.persisted || !live.current) return;
-      endSessionOnPageClose(live.current.sessionId, live.current.token);
-      live.current = null;
-    };
-    window.addEventListener('pagehide', onPageHide);
-    return () => window.removeEventListener('pagehide', onPageHide);
+  const onEnded = useCallback(() => {
+    live.current = null;
+    setView({ state: 'failed', reason: 'Your workspace session has ended' });
   }, []);
+  useRenewEditorAccess(editorPath, options.token, onEnded);
+  useEndSessionOnPageHide(live);
 
   const retry = useCallback(() => setAttemptNumber((n) => n + 1), []);
   return { view, attemptNumber, retry, sessionId };
