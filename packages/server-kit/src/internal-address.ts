@@ -27,18 +27,60 @@ for (const [net, prefix] of [
   ['fc00::', 7], // unique local (RFC 4193)
   ['fe80::', 10], // link-local unicast (RFC 4291 section 2.5.6)
   ['ff00::', 8], // multicast (RFC 4291 section 2.7)
-  ['64:ff9b::', 96], // IPv4/IPv6 translation, which could reach any IPv4 address above (RFC 6052)
+  // Local-use IPv4/IPv6 translation (RFC 8215): the operator picks where the IPv4 address sits (any
+  // RFC 6052 section 2.2 format) and what it reaches, so none of it is trusted
+  ['64:ff9b:1::', 48],
 ] as const)
   internal.addSubnet(net, prefix, 'ipv6');
 
 /**
- * True for an internal address (see above) and for anything that is not an IP address at all. An
- * IPv4-mapped IPv6 address (RFC 4291 section 2.5.5.2) is judged as its IPv4 address.
+ * True for an internal address (see above) and for anything that is not an IP address at all. An IPv6
+ * address that carries an IPv4 address (see `embeddedIPv4`) is also judged by that IPv4 address, since
+ * the host or a translator on the way may deliver the connection to it.
  */
 export function isInternalAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return internal.check(mapped[1]!, 'ipv4');
   const family = isIP(address);
-  if (family === 0) return true;
-  return internal.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (family === 4) return internal.check(address, 'ipv4');
+  if (family !== 6) return true;
+  // A zone index ("fe80::1%eth0") names an interface, not part of the address (RFC 4007 section 11)
+  const bare = address.replace(/%.*$/, '');
+  if (internal.check(bare, 'ipv6')) return true;
+  return embeddedIPv4(ipv6Groups(bare)).some((ipv4) => internal.check(ipv4, 'ipv4'));
+}
+
+/**
+ * The IPv4 addresses an IPv6 address embeds, by the formats that put one in a fixed place:
+ * - IPv4-compatible ::a.b.c.d, deprecated but still routed by some stacks (RFC 4291 section 2.5.5.1)
+ * - IPv4-mapped ::ffff:a.b.c.d (RFC 4291 section 2.5.5.2)
+ * - IPv4-translated ::ffff:0:a.b.c.d (RFC 6145 section 2, first in RFC 2765)
+ * - the NAT64 well-known prefix 64:ff9b::a.b.c.d (RFC 6052 section 2.1)
+ * - 6to4 2002:AABB:CCDD::/48, the relay's IPv4 in bits 16-47 (RFC 3056 section 2)
+ * - Teredo 2001:0::/32: the server's IPv4 in bits 32-63 and the client's, every bit inverted, in
+ *   bits 96-127 (RFC 4380 section 4)
+ */
+function embeddedIPv4(groups: number[]): string[] {
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  const zeroUpTo = (end: number) => groups.slice(0, end).every((group) => group === 0);
+  const embedded: string[] = [];
+  if (zeroUpTo(6)) embedded.push(ipv4Of(g6, g7));
+  if (zeroUpTo(5) && g5 === 0xffff) embedded.push(ipv4Of(g6, g7));
+  if (zeroUpTo(4) && g4 === 0xffff && g5 === 0) embedded.push(ipv4Of(g6, g7));
+  if (g0 === 0x64 && g1 === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) embedded.push(ipv4Of(g6, g7));
+  if (g0 === 0x2002) embedded.push(ipv4Of(g1, g2));
+  if (g0 === 0x2001 && g1 === 0) embedded.push(ipv4Of(g2, g3), ipv4Of(g6 ^ 0xffff, g7 ^ 0xffff));
+  return embedded;
+}
+
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+
+/** The eight 16-bit groups of an IPv6 address that `isIP` has already accepted (RFC 4291 section 2.2). */
+function ipv6Groups(address: string): number[] {
+  const hex = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a: string, b: string, c: string, d: string) =>
+    [(Number(a) << 8) | Number(b), (Number(c) << 8) | Number(d)].map((group) => group.toString(16)).join(':'),
+  );
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => Number.parseInt(group, 16)));
+  const [head = '', tail] = hex.split('::');
+  if (tail === undefined) return parse(head);
+  const [before, after] = [parse(head), parse(tail)];
+  return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
