@@ -39,7 +39,13 @@ export async function buildApp(config: Config, deps: Deps) {
     ),
   );
   await app.register(
-    materialsRoutes(createMaterialsService(materialsRepository, deps), { maxBytes: config.MATERIAL_MAX_BYTES }),
+    materialsRoutes(
+      createMaterialsService(materialsRepository, deps, {
+        maxTextChars: config.MATERIAL_MAX_TEXT_CHARS,
+        maxDecompressedBytes: config.MATERIAL_MAX_DECOMPRESSED_BYTES,
+      }),
+      { maxBytes: config.MATERIAL_MAX_BYTES },
+    ),
   );
   await app.register(
     publicRoutes(

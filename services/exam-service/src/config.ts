@@ -14,6 +14,14 @@ const ConfigSchema = z.object({
     .int()
     .min(1024)
     .default(20 * 1024 * 1024),
+  /** Course-material text longer than this is refused; the assistant reads only a bounded context of it. */
+  MATERIAL_MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(2_000_000),
+  /** What a .docx (a ZIP archive) may unpack to; checked before it is inflated in memory. */
+  MATERIAL_MAX_DECOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * 1024 * 1024),
   /** Failed sign-ins allowed per address in the window before the address is throttled. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_SECONDS: z.coerce

@@ -28,8 +28,11 @@ export function minimalPdf(sentence: string): Buffer {
   return Buffer.from(body, 'latin1');
 }
 
-/** A ZIP archive (PKWARE APPNOTE 6.3: local headers, central directory, end record), deflated. */
-function zip(files: Record<string, string>): Buffer {
+/**
+ * A ZIP archive (PKWARE APPNOTE 6.3: local headers, central directory, end record), deflated.
+ * `understateSizes` declares every entry's uncompressed size as 1 byte, as a zip bomb might.
+ */
+function zip(files: Record<string, string>, opts: { understateSizes?: boolean } = {}): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -38,13 +41,14 @@ function zip(files: Record<string, string>): Buffer {
     const packed = deflateRawSync(data);
     const fileName = Buffer.from(name, 'utf8');
     const crc = crc32(data);
+    const declaredSize = opts.understateSizes ? 1 : data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(8, 8); // deflate
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
+    local.writeUInt32LE(declaredSize, 22);
     local.writeUInt16LE(fileName.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
@@ -53,7 +57,7 @@ function zip(files: Record<string, string>): Buffer {
     central.writeUInt16LE(8, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    central.writeUInt32LE(declaredSize, 24);
     central.writeUInt16LE(fileName.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, fileName, packed);
@@ -70,22 +74,29 @@ function zip(files: Record<string, string>): Buffer {
   return Buffer.concat([...locals, directory, end]);
 }
 
-/** The smallest WordprocessingML package Word and mammoth accept: one paragraph. */
-export function minimalDocx(sentence: string): Buffer {
+/**
+ * The smallest WordprocessingML package Word and mammoth accept: one paragraph. `padding` adds an XML
+ * comment of that many characters to word/document.xml: it inflates but adds no text.
+ */
+export function minimalDocx(sentence: string, opts: { padding?: number; understateSizes?: boolean } = {}): Buffer {
   const escaped = sentence.replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  return zip({
-    '[Content_Types].xml':
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    '_rels/.rels':
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-    'word/document.xml':
-      '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
-      `<w:body><w:p><w:r><w:t>${escaped}</w:t></w:r></w:p></w:body></w:document>`,
-  });
+  const padding = opts.padding ? `<!--${'x'.repeat(opts.padding)}-->` : '';
+  return zip(
+    {
+      '[Content_Types].xml':
+        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+        '<Default Extension="xml" ContentType="application/xml"/>' +
+        '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      '_rels/.rels':
+        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+        '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      'word/document.xml':
+        '<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">' +
+        `${padding}<w:body><w:p><w:r><w:t>${escaped}</w:t></w:r></w:p></w:body></w:document>`,
+    },
+    opts,
+  );
 }
 
 /** A multipart/form-data body for inject(). */

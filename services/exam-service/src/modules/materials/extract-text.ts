@@ -3,6 +3,7 @@ import { COURSE_MATERIAL_EXTENSIONS } from '@exam/domain/exam';
 import mammoth from 'mammoth';
 import { extractText as extractPdfText } from 'unpdf';
 import WordExtractor from 'word-extractor';
+import { checkDocxArchive } from './docx-archive.ts';
 
 export type MaterialKind = (typeof COURSE_MATERIAL_EXTENSIONS)[number];
 
@@ -41,13 +42,46 @@ async function extractByKind(kind: MaterialKind, bytes: Buffer): Promise<string>
   }
 }
 
-/** The text the assistant will read. A file whose content does not match its extension is a 400, not a 500. */
-export async function extractMaterialText(fileName: string, kind: MaterialKind, bytes: Buffer): Promise<string> {
+/** MATERIAL_MAX_TEXT_CHARS and MATERIAL_MAX_DECOMPRESSED_BYTES (config.ts). */
+export type ExtractionLimits = { maxTextChars: number; maxDecompressedBytes: number };
+
+function unreadable(fileName: string, kind: MaterialKind): AppError {
+  const message = `Could not read the text of "${fileName}"; is it a valid ${kind} file?`;
+  return new AppError(ErrorCode.VALIDATION, message, [{ path: 'files', message }]);
+}
+
+function tooLarge(message: string): AppError {
+  return new AppError(ErrorCode.PAYLOAD_TOO_LARGE, message, [{ path: 'files', message }]);
+}
+
+/**
+ * The text the assistant will read. A file whose content does not match its extension is a 400, not a 500;
+ * a docx that unpacks past the limit is refused before it is inflated, and text past the limit is refused.
+ */
+export async function extractMaterialText(
+  fileName: string,
+  kind: MaterialKind,
+  bytes: Buffer,
+  limits: ExtractionLimits,
+): Promise<string> {
+  if (kind === 'docx') {
+    const archive = await checkDocxArchive(bytes, limits.maxDecompressedBytes);
+    if (archive === 'unreadable') throw unreadable(fileName, kind);
+    if (archive === 'too-large') {
+      throw tooLarge(
+        `"${fileName}" unpacks to more than ${limits.maxDecompressedBytes} bytes (MATERIAL_MAX_DECOMPRESSED_BYTES)`,
+      );
+    }
+  }
+  let text: string;
   try {
     // PostgreSQL text cannot hold NUL characters, which some Word files carry.
-    return (await extractByKind(kind, bytes)).replace(/\r\n/g, '\n').replaceAll('\u0000', '').trim();
+    text = (await extractByKind(kind, bytes)).replace(/\r\n/g, '\n').replaceAll('\u0000', '').trim();
   } catch {
-    const message = `Could not read the text of "${fileName}"; is it a valid ${kind} file?`;
-    throw new AppError(ErrorCode.VALIDATION, message, [{ path: 'files', message }]);
+    throw unreadable(fileName, kind);
   }
+  if (text.length > limits.maxTextChars) {
+    throw tooLarge(`"${fileName}" has more than ${limits.maxTextChars} characters of text (MATERIAL_MAX_TEXT_CHARS)`);
+  }
+  return text;
 }

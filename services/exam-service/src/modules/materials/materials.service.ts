@@ -1,14 +1,18 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { CourseMaterial } from '@exam/domain/exam';
 import type { Deps } from '../../deps.ts';
-import { extractMaterialText, materialKind, MIME_TYPES } from './extract-text.ts';
+import { extractMaterialText, materialKind, MIME_TYPES, type ExtractionLimits } from './extract-text.ts';
 import type { MaterialsRepository, NewMaterialRow } from './materials.repository.ts';
 
 export type UploadedFile = { fileName: string; bytes: Buffer };
 
 export const MATERIAL_NOT_FOUND = 'Course material not found';
 
-export function createMaterialsService(repo: MaterialsRepository, deps: Pick<Deps, 'clock' | 'ids'>) {
+export function createMaterialsService(
+  repo: MaterialsRepository,
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  limits: ExtractionLimits,
+) {
   return {
     /** All or nothing: every file is checked and read before any is stored. */
     async upload(ownerId: string, files: UploadedFile[]): Promise<CourseMaterial[]> {
@@ -22,7 +26,7 @@ export function createMaterialsService(repo: MaterialsRepository, deps: Pick<Dep
       const rows: NewMaterialRow[] = [];
       for (const [index, file] of files.entries()) {
         const kind = kinds[index]!;
-        const text = await extractMaterialText(file.fileName, kind, file.bytes);
+        const text = await extractMaterialText(file.fileName, kind, file.bytes, limits);
         rows.push({
           id: deps.ids.next(),
           ownerId,

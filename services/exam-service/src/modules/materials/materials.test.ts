@@ -9,7 +9,9 @@ describe('course materials', () => {
   let owner: Awaited<ReturnType<typeof createCreator>>;
   let other: Awaited<ReturnType<typeof createCreator>>;
   beforeAll(async () => {
-    app = await buildTestApp({ env: { MATERIAL_MAX_BYTES: '4096' } });
+    app = await buildTestApp({
+      env: { MATERIAL_MAX_BYTES: '4096', MATERIAL_MAX_DECOMPRESSED_BYTES: '65536', MATERIAL_MAX_TEXT_CHARS: '2000' },
+    });
     owner = await createCreator(app);
     other = await createCreator(app);
   });
@@ -94,6 +96,59 @@ describe('course materials', () => {
     const response = await upload(owner.headers, [{ name: 'big.txt', content: Buffer.alloc(5000, 'a') }]);
     expect(response.statusCode).toBe(413);
     expect(response.json().error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  const listOf = async (headers: Record<string, string>) =>
+    (await app.inject({ method: 'GET', url: '/api/materials', headers })).json().materials;
+
+  it('refuses with 413 a docx that inflates past MATERIAL_MAX_DECOMPRESSED_BYTES, storing none of the batch', async () => {
+    const creator = await createCreator(app);
+    const bomb = minimalDocx('Looks harmless.', { padding: 200_000 });
+    expect(bomb.length).toBeLessThan(4096);
+    const response = await upload(creator.headers, [
+      { name: 'ok.txt', content: Buffer.from('fine') },
+      { name: 'bomb.docx', content: bomb },
+    ]);
+    expect(response.statusCode).toBe(413);
+    expect(response.json().error).toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: '"bomb.docx" unpacks to more than 65536 bytes (MATERIAL_MAX_DECOMPRESSED_BYTES)',
+      issues: [{ path: 'files' }],
+    });
+    expect(await listOf(creator.headers)).toEqual([]);
+  });
+
+  it('refuses with 413 a docx whose zip understates the sizes it inflates to', async () => {
+    const creator = await createCreator(app);
+    const bomb = minimalDocx('Looks harmless.', { padding: 200_000, understateSizes: true });
+    const response = await upload(creator.headers, [{ name: 'liar.docx', content: bomb }]);
+    expect(response.statusCode).toBe(413);
+    expect(response.json().error.message).toBe(
+      '"liar.docx" unpacks to more than 65536 bytes (MATERIAL_MAX_DECOMPRESSED_BYTES)',
+    );
+    expect(await listOf(creator.headers)).toEqual([]);
+  });
+
+  it('refuses with 413 a txt or docx whose text is longer than MATERIAL_MAX_TEXT_CHARS', async () => {
+    const creator = await createCreator(app);
+    for (const [name, content] of [
+      ['long.txt', Buffer.from('a'.repeat(2001))],
+      ['long.docx', minimalDocx('b'.repeat(2001))],
+    ] as const) {
+      const response = await upload(creator.headers, [{ name, content }]);
+      expect(response.statusCode, name).toBe(413);
+      expect(response.json().error).toMatchObject({
+        code: 'PAYLOAD_TOO_LARGE',
+        message: `"${name}" has more than 2000 characters of text (MATERIAL_MAX_TEXT_CHARS)`,
+      });
+    }
+    expect(await listOf(creator.headers)).toEqual([]);
+  });
+
+  it('accepts text exactly at MATERIAL_MAX_TEXT_CHARS', async () => {
+    const response = await upload(owner.headers, [{ name: 'full.docx', content: minimalDocx('c'.repeat(2000)) }]);
+    expect(response.statusCode).toBe(201);
+    expect(response.json().materials[0].textLength).toBe(2000);
   });
 
   it('answers 401 without a token', async () => {
