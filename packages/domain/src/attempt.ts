@@ -91,7 +91,19 @@ export const ProctorEventSchema = z.object({
   detail: z.string().max(2000).optional(),
 });
 export type ProctorEvent = z.infer<typeof ProctorEventSchema>;
-export const RecordEventsSchema = z.object({ events: z.array(ProctorEventSchema).min(1).max(200) });
+/** Events one request may carry; taker-web sends its outbox in batches of this size. */
+export const EVENTS_PER_REQUEST_MAX = 200;
+/** Events stored per attempt unless EVENTS_PER_ATTEMPT_MAX says otherwise; later ones are dropped, not stored. */
+export const DEFAULT_EVENTS_PER_ATTEMPT_MAX = 2000;
+/** The newest events a result's detail lists; its per-type summary still counts every stored event. */
+export const RESULT_EVENTS_MAX = 200;
+export const RecordEventsSchema = z.object({ events: z.array(ProctorEventSchema).min(1).max(EVENTS_PER_REQUEST_MAX) });
+export const RecordEventsResponseSchema = z.object({
+  /** Events stored by this request. */
+  recorded: z.number().int(),
+  /** Events not stored because the attempt already holds as many as the server keeps. */
+  dropped: z.number().int(),
+});
 
 export const SubmitResponseSchema = z.object({
   resultId: z.string(),

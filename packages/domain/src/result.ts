@@ -117,7 +117,12 @@ export type GradeHistoryEntry = z.infer<typeof GradeHistoryEntrySchema>;
 export const ResultDetailSchema = ResultSummarySchema.extend({
   attemptId: z.string(),
   questionAnswers: z.array(QuestionAnswerSchema),
+  /** The newest events (at most RESULT_EVENTS_MAX), oldest of them first. */
   events: z.array(ResultEventSchema),
+  /** How many events of each type the attempt stored, all of them, not only those listed. */
+  eventSummary: z.record(z.string(), z.number().int()).default({}),
+  /** True when `events` lists only the newest of the stored events. */
+  eventsTruncated: z.boolean().default(false),
   workspace_files: z.record(z.string(), WorkspaceFileSchema),
   history: z.array(GradeHistoryEntrySchema),
 });

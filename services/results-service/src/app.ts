@@ -38,6 +38,7 @@ export async function buildApp(config: Config, deps: Deps) {
   const attempts = createAttemptsService(attemptsRepository, deps, app.log, {
     serverKeys: config.serverKeys,
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
+    eventsPerAttemptMax: config.EVENTS_PER_ATTEMPT_MAX,
   });
   const results = createResultsService(createResultsRepository(deps.database), deps);
   const resultWrites = createResultWritesRepository(deps.database);

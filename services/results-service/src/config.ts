@@ -1,4 +1,4 @@
-import { DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/attempt';
+import { DEFAULT_EVENTS_PER_ATTEMPT_MAX, DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/attempt';
 import { SERVER_KEY_ENV, type AiProvider } from '@exam/domain/ai-catalogue';
 import { baseConfigShape, booleanFlag, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join } from 'node:path';
@@ -9,6 +9,11 @@ const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4002),
   /** Largest file a candidate may upload as an answer. */
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_UPLOAD_MAX_BYTES),
+  /**
+   * Proctoring events stored per attempt. Past it a request is still answered 202 (reporting how many
+   * were dropped): taker-web retries a 429 for ever, and a candidate must never be stopped by events.
+   */
+  EVENTS_PER_ATTEMPT_MAX: z.coerce.number().int().min(1).default(DEFAULT_EVENTS_PER_ATTEMPT_MAX),
   /** How often the finalizer submits attempts whose deadline (plus grace) has passed. */
   FINALIZER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(15),
   /** Time allowed to calls to exam-service, workspace-orchestrator and llm-gateway. */

@@ -1,5 +1,5 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import { rawQuery } from '../../db/rows.ts';
 import { answerFiles, answers, attempts, events } from '../../db/schema.ts';
 import type { ResultsDb } from './attempt-rows.ts';
@@ -27,6 +27,7 @@ type SaveAnswerInput = {
   now: Date;
   cutoff: Date;
 };
+type InsertEventsInput = { attemptId: string; list: ProctorEvent[]; now: Date; cutoff: Date; max: number };
 type SaveFileInput = {
   attemptId: string;
   questionIndex: number;
@@ -62,17 +63,38 @@ export function answerWrites(db: ResultsDb) {
     /** Stores an uploaded file and records 'File: name' with a seq above the stored one, while the attempt is open. */
     saveFileIfOpen: (input: SaveFileInput) => saveFileIfOpen(db, input),
 
-    async insertEvents(attemptId: string, list: ProctorEvent[], now: Date): Promise<number> {
-      const rows = list.map((e) => ({
-        attemptId,
-        type: e.type,
-        questionIndex: e.questionIndex ?? null,
-        detail: e.detail ?? null,
-        clientAt: e.clientAt ?? null,
-        recordedAt: now,
-      }));
-      await db.insert(events).values(rows);
-      return rows.length;
+    /**
+     * Stores events while the attempt is open, up to `max` per attempt. The attempt's row lock orders
+     * this against a submit and against concurrent event writes, so the cap holds. `open: false` means
+     * closed (or missing); the caller finds out which.
+     */
+    async insertEventsIfOpen(input: InsertEventsInput): Promise<{ open: boolean; stored: number }> {
+      return db.transaction(async (tx) => {
+        const [open] = await tx
+          .select({ id: attempts.id })
+          .from(attempts)
+          .where(
+            and(
+              eq(attempts.id, input.attemptId),
+              isNull(attempts.submittedAt),
+              or(isNull(attempts.deadline), gte(attempts.deadline, input.cutoff)),
+            ),
+          )
+          .for('update');
+        if (!open) return { open: false, stored: 0 };
+        const [held] = await tx.select({ n: count() }).from(events).where(eq(events.attemptId, input.attemptId));
+        const room = Math.max(0, input.max - (held?.n ?? 0));
+        const rows = input.list.slice(0, room).map((e) => ({
+          attemptId: input.attemptId,
+          type: e.type,
+          questionIndex: e.questionIndex ?? null,
+          detail: e.detail ?? null,
+          clientAt: e.clientAt ?? null,
+          recordedAt: input.now,
+        }));
+        if (rows.length > 0) await tx.insert(events).values(rows);
+        return { open: true, stored: rows.length };
+      });
     },
   };
 }

@@ -4,6 +4,7 @@ import {
   AttemptParamsSchema,
   AttemptStateSchema,
   fileTooLargeMessage,
+  RecordEventsResponseSchema,
   RecordEventsSchema,
   SaveAnswerResponseSchema,
   SaveAnswerSchema,
@@ -19,7 +20,6 @@ import { CandidateResultSchema } from '@exam/domain/result';
 import { attemptOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import type { AttemptRow } from './attempts.repository.ts';
 import type { AttemptsService } from './attempts.service.ts';
@@ -146,12 +146,11 @@ export function attemptsRoutes(
           tags: ['attempts'],
           params: AttemptParamsSchema,
           body: RecordEventsSchema,
-          response: { 202: z.object({ recorded: z.number().int() }), ...errors },
+          response: { 202: RecordEventsResponseSchema, ...errors, 409: ErrorBodySchema },
         },
       },
       async (request, reply) => {
-        const recorded = await service.recordEvents(request.params.attemptId, request.body.events);
-        return reply.status(202).send({ recorded });
+        return reply.status(202).send(await service.recordEvents(request.params.attemptId, request.body.events));
       },
     );
 

@@ -31,7 +31,7 @@ export function createAttemptsService(
   repo: AttemptsRepository,
   deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'workspaceFiles'>,
   log: FastifyBaseLogger,
-  opts: { serverKeys: Partial<Record<AiProvider, boolean>>; uploadMaxBytes: number },
+  opts: { serverKeys: Partial<Record<AiProvider, boolean>>; uploadMaxBytes: number; eventsPerAttemptMax: number },
 ) {
   const cutoff = (now: Date) => new Date(now.getTime() - GRACE_MS);
 
@@ -186,9 +186,21 @@ export function createAttemptsService(
       return { questionIndex, seq: (await repo.storedSeq(attemptId, questionIndex)) ?? body.seq, applied: false };
     },
 
-    async recordEvents(attemptId: string, list: ProctorEvent[]): Promise<number> {
-      await getAttempt(attemptId);
-      return repo.insertEvents(attemptId, list, deps.clock.now());
+    /** Like answers, events are taken only while the attempt is open; past the per-attempt cap they are dropped. */
+    async recordEvents(attemptId: string, list: ProctorEvent[]): Promise<{ recorded: number; dropped: number }> {
+      const now = deps.clock.now();
+      const outcome = await repo.insertEventsIfOpen({
+        attemptId,
+        list,
+        now,
+        cutoff: cutoff(now),
+        max: opts.eventsPerAttemptMax,
+      });
+      if (!outcome.open) {
+        const closed = closedReason(await getAttempt(attemptId), now);
+        throw new AppError(ErrorCode.ATTEMPT_CLOSED, closed ?? AttemptMessages.submitted);
+      }
+      return { recorded: outcome.stored, dropped: list.length - outcome.stored };
     },
 
     async saveFile(

@@ -321,7 +321,7 @@ describe('attempts', () => {
       payload: { events },
     });
     expect(response.statusCode).toBe(202);
-    expect(response.json()).toEqual({ recorded: 2 });
+    expect(response.json()).toEqual({ recorded: 2, dropped: 0 });
     const bad = await app.inject({
       method: 'POST',
       url: `/api/attempts/${attempt.attemptId}/events`,

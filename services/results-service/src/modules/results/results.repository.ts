@@ -99,12 +99,23 @@ export function createResultsRepository({ db }: ResultsDatabase) {
       return row;
     },
 
-    eventsOf(attemptId: string) {
+    /** The attempt's newest `limit` events, newest first. */
+    newestEventsOf(attemptId: string, limit: number) {
       return db
         .select()
         .from(events)
         .where(eq(events.attemptId, attemptId))
-        .orderBy(asc(events.recordedAt), asc(events.id));
+        .orderBy(desc(events.recordedAt), desc(events.id))
+        .limit(limit);
+    },
+
+    /** How many events of each type the attempt stored. */
+    eventCountsOf(attemptId: string) {
+      return db
+        .select({ type: events.type, count: sql<number>`count(*)::int` })
+        .from(events)
+        .where(eq(events.attemptId, attemptId))
+        .groupBy(events.type);
     },
 
     /** The result's grade history, oldest first. */

@@ -1,3 +1,4 @@
+import { RESULT_EVENTS_MAX } from '@exam/domain/attempt';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { ExamResultsSummary, ListResultsQuery, ResultDetail, ResultList } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
@@ -22,22 +23,28 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
       const found = await repo.findForOwner(id, ownerId);
       if (!found) throw resultNotFound();
       const { result, snapshot } = found;
-      const [files, eventRows, history] = await Promise.all([
+      const [files, newestEvents, eventCounts, history] = await Promise.all([
         repo.filesOf(result.attemptId),
-        repo.eventsOf(result.attemptId),
+        repo.newestEventsOf(result.attemptId, RESULT_EVENTS_MAX),
+        repo.eventCountsOf(result.attemptId),
         repo.historyOf(result.id),
       ]);
+      const eventSummary = Object.fromEntries(eventCounts.map((c) => [c.type, c.count]));
+      const storedEvents = eventCounts.reduce((sum, c) => sum + c.count, 0);
       return {
         ...toSummary(result),
         attemptId: result.attemptId,
         questionAnswers: toQuestionAnswers(snapshot, result.grades, new Map(files.map((f) => [f.questionIndex, f]))),
-        events: eventRows.map((e) => ({
+        // The page stays bounded however many events were stored; they are listed oldest first.
+        events: newestEvents.reverse().map((e) => ({
           type: e.type,
           at: e.recordedAt.toISOString(),
           clientAt: e.clientAt,
           questionIndex: e.questionIndex,
           detail: e.detail,
         })),
+        eventSummary,
+        eventsTruncated: storedEvents > newestEvents.length,
         workspace_files: result.workspaceFiles,
         history: history.map(toHistoryEntry),
       };

@@ -16,8 +16,18 @@ describe('creator results', () => {
     examId: string,
     answers: Record<number, string>,
     candidate: { name?: string; studentId?: string } = {},
+    events: { type: string }[] = [],
   ) {
     const attempt = await startAttempt(app, examId, candidate);
+    if (events.length > 0) {
+      // Before the submit: a closed attempt takes no more events.
+      await app.inject({
+        method: 'POST',
+        url: `/api/attempts/${attempt.attemptId}/events`,
+        headers: attempt.headers,
+        payload: { events },
+      });
+    }
     for (const [index, answer] of Object.entries(answers)) {
       await app.inject({
         method: 'PUT',
@@ -250,21 +260,13 @@ describe('creator results', () => {
 
   it('exports one CSV row per submitted candidate with points, score, maximum, percentage, status and integrity counts, quoted per RFC 4180', async () => {
     const exam = app.exams.put(makeExam());
-    const first = await sit(exam.id, { 0: CANARY, 1: 'nope' }, { name: 'Smith, "Jo"', studentId: '=HYPERLINK(1)' });
-    await app.inject({
-      method: 'POST',
-      url: `/api/attempts/${first.attempt.attemptId}/events`,
-      headers: first.attempt.headers,
-      payload: {
-        events: [
-          { type: 'focus-lost' },
-          { type: 'focus-lost' },
-          { type: 'paste-blocked' },
-          { type: 'fullscreen-exit' },
-          { type: 'copy' },
-        ],
-      },
-    });
+    await sit(exam.id, { 0: CANARY, 1: 'nope' }, { name: 'Smith, "Jo"', studentId: '=HYPERLINK(1)' }, [
+      { type: 'focus-lost' },
+      { type: 'focus-lost' },
+      { type: 'paste-blocked' },
+      { type: 'fullscreen-exit' },
+      { type: 'copy' },
+    ]);
     const second = await sit(exam.id, {}, { name: 'Line\nBreak', studentId: 'S2' });
     const owner = creatorHeaders(app, exam.ownerId);
     await app.inject({
