@@ -31,6 +31,21 @@ const action = (n: number, name: 'Full marks' | 'Zero' | 'Clear mark') =>
   within(question(n)).getByRole('button', { name });
 
 describe('result details', () => {
+  it("counts proctoring events from the server's summary, not from the newest events it lists", async () => {
+    const detail = makeResultDetail({
+      events: [
+        { type: 'focus-lost', at: '2030-01-01T10:00:00.000Z', clientAt: null, questionIndex: null, detail: null },
+      ],
+      eventSummary: { 'focus-lost': 250, 'paste-blocked': 3 },
+      eventsTruncated: true,
+    });
+    serveResult(detail);
+    await openResult(detail);
+    const counts = screen.getByLabelText('Event counts');
+    expect(within(counts).getByText('Focus lost').nextElementSibling).toHaveTextContent('250');
+    expect(within(counts).getByText('External pastes blocked').nextElementSibling).toHaveTextContent('3');
+  });
+
   it('reads "awaiting grading" for a pending result, never Incorrect or 0%', async () => {
     const detail = makeResultDetail();
     serveResult(detail);

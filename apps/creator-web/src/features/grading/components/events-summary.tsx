@@ -1,4 +1,3 @@
-import type { ResultEvent } from '@exam/domain/result';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 
 const LABELS: Record<string, string> = {
@@ -11,10 +10,12 @@ const LABELS: Record<string, string> = {
   copy: 'Copies inside the exam',
 };
 
-/** How often each proctoring event happened during the attempt. */
-export function EventsSummary({ events }: { events: ResultEvent[] }) {
-  const counts = new Map<string, number>();
-  for (const e of events) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+/**
+ * How often each proctoring event happened during the attempt: the server's count over every stored event
+ * (the result lists only the newest ones).
+ */
+export function EventsSummary({ summary }: { summary: Record<string, number> }) {
+  const counts = new Map(Object.entries(summary));
   return (
     <Card>
       <CardHeader title="Events" description="Proctoring events recorded during the attempt." />

@@ -140,7 +140,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
           <ChatHistory attemptId={detail.attemptId} title="AI Conversation" />
           <WorkspaceFiles files={detail.workspace_files} />
           <GradeHistory history={detail.history} />
-          <EventsSummary events={detail.events} />
+          <EventsSummary summary={detail.eventSummary} />
         </aside>
       </div>
     </>
