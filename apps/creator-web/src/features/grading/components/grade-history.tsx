@@ -1,14 +1,14 @@
 import { formatPoints } from '@exam/domain/grading';
 import type { GradeHistoryEntry } from '@exam/domain/result';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
-import { formatSubmitted } from './formats.ts';
+import { formatDateTime } from '../../../lib/format-date.ts';
 
 const pointsOf = (side: GradeHistoryEntry['before']) =>
   side?.points === null || side?.points === undefined ? '—' : formatPoints(side.points);
 
 /** "{time} · {by} · Q{n}: {before} → {after} pts", or the release row of the whole result. */
 export function historyLine(entry: GradeHistoryEntry): string {
-  const head = `${formatSubmitted(entry.at)} · ${entry.by}`;
+  const head = `${formatDateTime(entry.at)} · ${entry.by}`;
   if (entry.kind === 'release') return `${head} · Released to the candidate`;
   if (entry.kind === 'unrelease') return `${head} · Release withdrawn`;
   const question = entry.questionIndex === null ? 'Result' : `Q${entry.questionIndex + 1}`;

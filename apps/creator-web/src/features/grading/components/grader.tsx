@@ -15,7 +15,7 @@ import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useCandidateResultId, useGradeResult, useResult } from '../api/result-queries.ts';
 import { gradesOf, markingActionsFor, toEntries, type QuestionGrade } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
-import { formatSubmitted } from './formats.ts';
+import { formatDateTime } from '../../../lib/format-date.ts';
 import { QuestionCard } from './question-card.tsx';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
@@ -160,7 +160,7 @@ function CandidateInfoCard({ name, detail, unsaved }: { name: string; detail: Re
           <dt className="text-muted">ID</dt>
           <dd>{detail.studentId || 'N/A'}</dd>
           <dt className="text-muted">Submitted</dt>
-          <dd>{formatSubmitted(detail.completedAt)}</dd>
+          <dd>{formatDateTime(detail.completedAt)}</dd>
           <dt className="text-muted">Time Spent</dt>
           <dd>{formatDuration(detail.timeSpent)}</dd>
           <dt className="text-muted">Score</dt>

@@ -14,7 +14,7 @@ import { useResult } from '../api/result-queries.ts';
 import { markingActionsFor } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
 import { EventsSummary } from './events-summary.tsx';
-import { formatSubmitted } from './formats.ts';
+import { formatDateTime } from '../../../lib/format-date.ts';
 import { GradeHistory } from './grade-history.tsx';
 import { QuestionCard } from './question-card.tsx';
 import { ReleaseButton } from './release-button.tsx';
@@ -127,7 +127,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
                 <dt className="text-muted">Exam</dt>
                 <dd>{detail.examTitle}</dd>
                 <dt className="text-muted">Submitted</dt>
-                <dd>{formatSubmitted(detail.completedAt)}</dd>
+                <dd>{formatDateTime(detail.completedAt)}</dd>
                 <dt className="text-muted">Time Spent</dt>
                 <dd>{formatDuration(detail.timeSpent)}</dd>
                 <dt className="text-muted">Completion</dt>

@@ -16,7 +16,7 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import type { ResultFilters } from '../../../lib/results-api.ts';
 import { useResultPages } from '../api/results-queries.ts';
 import { useDebouncedValue } from '../hooks/use-debounced-value.ts';
-import { formatDateTime } from '../format-date-time.ts';
+import { formatDateTime } from '../../../lib/format-date.ts';
 import { LoadMore } from './load-more.tsx';
 
 export const RESULT_FILTERS = [

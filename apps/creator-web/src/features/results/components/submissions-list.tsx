@@ -15,7 +15,7 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { useDownloadResultsCsv } from '../api/download-results-csv.ts';
 import { useExamSummaries, useResultPages } from '../api/results-queries.ts';
 import { useReleaseExamResults } from '../api/release-exam-results.ts';
-import { formatDateTime } from '../format-date-time.ts';
+import { formatDateTime } from '../../../lib/format-date.ts';
 import { LoadMore } from './load-more.tsx';
 
 /**

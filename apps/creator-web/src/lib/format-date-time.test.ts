@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime } from './format-date-time.ts';
+import { formatDateTime } from './format-date.ts';
 
 describe('formatDateTime', () => {
   it("formats a timestamp like 'Jan 5, 2025 14:30' in local time", () => {
