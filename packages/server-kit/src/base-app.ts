@@ -10,6 +10,8 @@ export type BaseAppOptions = {
   jwtSecret: string;
   internalToken: string;
   bodyLimit?: number;
+  /** TRUSTED_PROXIES: whose X-Forwarded-For is believed. */
+  trustedProxies?: string[];
   /** Readiness checks (the database ping, a Docker engine…). */
   checks: Record<string, () => Promise<void>>;
 };
@@ -19,7 +21,7 @@ export type BaseAppOptions = {
  * mapped, then the OpenAPI collector (it must see every route), auth guards, health.
  */
 export async function createBaseApp(opts: BaseAppOptions) {
-  const app = createServer({ logLevel: opts.logLevel, bodyLimit: opts.bodyLimit });
+  const app = createServer({ logLevel: opts.logLevel, bodyLimit: opts.bodyLimit, trustedProxies: opts.trustedProxies });
   await app.register(errorsPlugin);
   await app.register(openapiPlugin, { service: opts.service });
   await app.register(authPlugin, { jwtSecret: opts.jwtSecret, internalToken: opts.internalToken });

@@ -29,6 +29,26 @@ describe('parseConfig', () => {
   });
 });
 
+describe('TRUSTED_PROXIES', () => {
+  it('defaults to the loopback addresses of the local web servers', () => {
+    expect(parseConfig(Schema, { PORT: '4001' }).TRUSTED_PROXIES).toEqual(['127.0.0.1', '::1']);
+  });
+
+  it('reads a comma-separated list of addresses, CIDRs and named ranges; none trusts no proxy', () => {
+    const config = parseConfig(Schema, { PORT: '4001', TRUSTED_PROXIES: ' 10.0.0.0/8, ::1,fd00::/8 ,loopback' });
+    expect(config.TRUSTED_PROXIES).toEqual(['10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    expect(parseConfig(Schema, { PORT: '4001', TRUSTED_PROXIES: 'none' }).TRUSTED_PROXIES).toEqual([]);
+  });
+
+  it('refuses an entry that is not an address or CIDR, naming it', () => {
+    for (const bad of ['true', '10.0.0.0/33', 'example.com', '10.0.0.1/8/2']) {
+      expect(() => parseConfig(Schema, { PORT: '4001', TRUSTED_PROXIES: `127.0.0.1,${bad}` })).toThrow(
+        new RegExp(`TRUSTED_PROXIES: "${bad}" is not`),
+      );
+    }
+  });
+});
+
 describe('resolveServiceSecrets', () => {
   const base = (dataDir: string) => ({ DATA_DIR: dataDir, REQUIRE_EXPLICIT_SECRETS: false });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -8,6 +9,42 @@ import { z } from 'zod';
 export const DEFAULT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../.data');
 
 const bool = z.enum(['true', 'false', '1', '0', '']).transform((v) => v === 'true' || v === '1');
+
+/** proxy-addr's named ranges, which Fastify's trustProxy accepts besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Comma-separated addresses/CIDRs whose X-Forwarded-For is believed; `none` trusts no proxy. A request
+ * from any other address is identified by its socket address, whatever headers it sends.
+ */
+export const DEFAULT_TRUSTED_PROXIES = '127.0.0.1,::1';
+
+export const trustedProxiesSchema = z.string().transform((v, ctx) => {
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
+  if (entries.length === 1 && entries[0] === 'none') return [];
+  for (const entry of entries) {
+    if (!isProxyEntry(entry)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" is not an IP address, a CIDR, loopback, linklocal, uniquelocal or none`,
+      });
+    }
+  }
+  return entries;
+});
 
 /** Variables every service reads. A service extends this with its own. */
 export const baseConfigShape = {
@@ -30,6 +67,11 @@ export const baseConfigShape = {
   RESULTS_SERVICE_URL: z.url().default('http://127.0.0.1:4002'),
   LLM_GATEWAY_URL: z.url().default('http://127.0.0.1:4003'),
   WORKSPACE_ORCHESTRATOR_URL: z.url().default('http://127.0.0.1:4004'),
+  /**
+   * Proxies whose X-Forwarded-For gives the client address (sign-in throttling, logs). The default is
+   * the local web servers that proxy /api in `pnpm start`; list a load balancer's address or CIDR here.
+   */
+  TRUSTED_PROXIES: trustedProxiesSchema.prefault(DEFAULT_TRUSTED_PROXIES),
 };
 
 export const booleanFlag = bool;

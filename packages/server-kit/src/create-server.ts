@@ -7,6 +7,11 @@ export type ServerOptions = {
   /** Largest accepted body; uploads set their own limit on the route. */
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Addresses/CIDRs whose X-Forwarded-For is believed (request.ip, request.protocol). Any other peer is
+   * known by its socket address. Default: loopback only.
+   */
+  trustedProxies?: string[];
 };
 
 /**
@@ -38,7 +43,7 @@ export function createServer(opts: ServerOptions) {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
-    trustProxy: true,
+    trustProxy: opts.trustedProxies ?? ['127.0.0.1', '::1'],
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -19,6 +19,7 @@ export async function buildApp(config: Config, deps: Deps) {
   const app = await createBaseApp({
     service: 'exam-service',
     logLevel: config.LOG_LEVEL,
+    trustedProxies: config.TRUSTED_PROXIES,
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     checks: { database: () => deps.database.ping() },
@@ -28,6 +29,9 @@ export async function buildApp(config: Config, deps: Deps) {
     scryptCost: config.SCRYPT_COST,
     maxFailures: config.LOGIN_MAX_FAILURES,
     windowSeconds: config.LOGIN_WINDOW_SECONDS,
+    accountFreeFailures: config.LOGIN_ACCOUNT_FREE_FAILURES,
+    accountBaseDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_SECONDS,
+    accountMaxDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS,
   });
   await app.register(authRoutes(authService, { tokenTtl: config.CREATOR_TOKEN_TTL }));
 

@@ -1,5 +1,5 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import { baseConfigShape, booleanFlag, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
+import { baseConfigShape, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join } from 'node:path';
 import { z } from 'zod';
 
@@ -29,8 +29,12 @@ const ConfigSchema = z.object({
     .int()
     .min(1)
     .default(15 * 60),
+  /** Sign-in attempts on one account (from any address) in the window before each further one waits. */
+  LOGIN_ACCOUNT_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
+  /** The first wait after the free failures; it doubles with every further attempt, up to the max. */
+  LOGIN_ACCOUNT_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(1),
+  LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(300),
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
-  TRUST_PROXY: booleanFlag.default(true),
   /**
    * Server-wide default provider keys (the llm-gateway uses them). This service reads them only to tell
    * candidates whether the assistant can work without the creator's own key; the values are dropped.

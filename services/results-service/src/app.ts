@@ -28,6 +28,7 @@ export async function buildApp(config: Config, deps: Deps) {
   const app = await createBaseApp({
     service: 'results-service',
     logLevel: config.LOG_LEVEL,
+    trustedProxies: config.TRUSTED_PROXIES,
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     checks: { database: () => deps.database.ping() },

@@ -13,6 +13,7 @@ export async function buildApp(config: Config, deps: Deps) {
   const app = await createBaseApp({
     service: 'workspace-orchestrator',
     logLevel: config.LOG_LEVEL,
+    trustedProxies: config.TRUSTED_PROXIES,
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     // The engine is not a readiness check: without one the orchestrator still answers 'Workspace Unavailable'.

@@ -36,6 +36,23 @@ export const loginFailures = examServiceSchema.table(
   (t) => [index('login_failures_window_idx').on(t.windowStartedAt)],
 );
 
+/**
+ * Sign-in attempts per account (the normalised email, whether or not a user has it), so a guesser who
+ * rotates addresses is slowed too. Every attempt that reaches the password check is counted when it
+ * starts and a success deletes the row; past the free failures each attempt waits a doubling delay
+ * after the previous one.
+ */
+export const loginAccountAttempts = examServiceSchema.table(
+  'login_account_attempts',
+  {
+    email: text('email').primaryKey(),
+    attempts: integer('attempts').notNull(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('login_account_attempts_window_idx').on(t.windowStartedAt)],
+);
+
 /** aiSettings as stored: the key lives in its own encrypted column, never in the json. */
 export type StoredAiSettings = Omit<AiSettingsInput, 'apiKey'>;
 

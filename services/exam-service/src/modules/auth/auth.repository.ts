@@ -1,9 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { User } from '@exam/domain/auth';
 import type { ExamDatabase } from '../../db/database.ts';
-import { loginFailures, users } from '../../db/schema.ts';
+import { loginAccountAttempts, loginFailures, users } from '../../db/schema.ts';
 
 type Row = typeof users.$inferSelect;
+export type AccountAttempts = typeof loginAccountAttempts.$inferSelect;
 const toUser = (row: Row): User => ({ id: row.id, email: row.email, createdAt: row.createdAt.toISOString() });
 
 export function createAuthRepository({ db }: ExamDatabase) {
@@ -17,9 +18,12 @@ export function createAuthRepository({ db }: ExamDatabase) {
       const [row] = await db.insert(users).values(user).onConflictDoNothing({ target: users.email }).returning();
       return row ? toUser(row) : undefined;
     },
-    async failuresInWindow(address: string, windowStart: Date): Promise<number> {
+    /** The address's failures in the current window and when that window started (none: 0 failures). */
+    async failuresInWindow(address: string, windowStart: Date): Promise<{ failures: number; windowStartedAt?: Date }> {
       const [row] = await db.select().from(loginFailures).where(eq(loginFailures.address, address)).limit(1);
-      return row && row.windowStartedAt >= windowStart ? row.failures : 0;
+      return row && row.windowStartedAt >= windowStart
+        ? { failures: row.failures, windowStartedAt: row.windowStartedAt }
+        : { failures: 0 };
     },
     /** Counts one failure; a window older than windowStart restarts at 1. */
     async recordFailure(address: string, now: Date, windowStart: Date): Promise<void> {
@@ -38,6 +42,49 @@ export function createAuthRepository({ db }: ExamDatabase) {
     },
     async clearFailures(address: string): Promise<void> {
       await db.delete(loginFailures).where(eq(loginFailures.address, address));
+    },
+    async accountAttempts(email: string): Promise<AccountAttempts | undefined> {
+      const [row] = await db.select().from(loginAccountAttempts).where(eq(loginAccountAttempts.email, email)).limit(1);
+      return row;
+    },
+    /**
+     * Counts one attempt on the account, but only if the row is still the one the caller read (`seen`),
+     * so concurrent attempts on several replicas cannot all pass one backoff check: the losers get false.
+     * With `restart` (the count went stale) it starts again at 1.
+     */
+    async claimAccountAttempt(
+      email: string,
+      seen: AccountAttempts | undefined,
+      now: Date,
+      restart: boolean,
+    ): Promise<boolean> {
+      if (!seen) {
+        const inserted = await db
+          .insert(loginAccountAttempts)
+          .values({ email, attempts: 1, windowStartedAt: now, lastAttemptAt: now })
+          .onConflictDoNothing({ target: loginAccountAttempts.email })
+          .returning({ email: loginAccountAttempts.email });
+        return inserted.length > 0;
+      }
+      const updated = await db
+        .update(loginAccountAttempts)
+        .set({
+          attempts: restart ? 1 : seen.attempts + 1,
+          windowStartedAt: restart ? now : seen.windowStartedAt,
+          lastAttemptAt: now,
+        })
+        .where(
+          and(
+            eq(loginAccountAttempts.email, email),
+            eq(loginAccountAttempts.attempts, seen.attempts),
+            eq(loginAccountAttempts.lastAttemptAt, seen.lastAttemptAt),
+          ),
+        )
+        .returning({ email: loginAccountAttempts.email });
+      return updated.length > 0;
+    },
+    async clearAccountAttempts(email: string): Promise<void> {
+      await db.delete(loginAccountAttempts).where(eq(loginAccountAttempts.email, email));
     },
   };
 }

@@ -2,7 +2,7 @@ import { AuthResponseSchema, CredentialsSchema, type User } from '@exam/domain/a
 import { ErrorBodySchema } from '@exam/domain/errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AuthService } from './auth.service.ts';
+import { LoginThrottledError, type AuthService } from './auth.service.ts';
 
 export function authRoutes(service: AuthService, opts: { tokenTtl: string }) {
   return async (fastify: FastifyInstance) => {
@@ -35,14 +35,18 @@ export function authRoutes(service: AuthService, opts: { tokenTtl: string }) {
             200: AuthResponseSchema,
             400: ErrorBodySchema,
             401: ErrorBodySchema,
-            404: ErrorBodySchema,
             429: ErrorBodySchema,
           },
         },
       },
-      async (request) => {
-        const user = await service.login(request.body, request.ip);
-        return { token: sign(user), user };
+      async (request, reply) => {
+        try {
+          const user = await service.login(request.body, request.ip);
+          return { token: sign(user), user };
+        } catch (err) {
+          if (err instanceof LoginThrottledError) reply.header('retry-after', String(err.retryAfterSeconds));
+          throw err;
+        }
       },
     );
   };

@@ -1,4 +1,5 @@
 import { AuthMessages } from '@exam/domain/auth';
+import { INVALID_CREDENTIALS_MESSAGE } from './auth.service.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createCreator } from '../../testing/app.ts';
 
@@ -47,7 +48,8 @@ describe('auth', () => {
       url: '/api/auth/login',
       payload: { email: 'short@example.test', password: '123456' },
     });
-    expect(login.json().error.message).toBe(AuthMessages.userNotFound);
+    expect(login.statusCode).toBe(401);
+    expect(login.json().error.message).toBe(INVALID_CREDENTIALS_MESSAGE);
   });
 
   it('signs in with the right password and refuses a wrong one', async () => {
@@ -67,7 +69,7 @@ describe('auth', () => {
       remoteAddress: '10.0.0.1',
     });
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json().error.message).toBe(AuthMessages.invalidPassword);
+    expect(wrong.json().error.message).toBe(INVALID_CREDENTIALS_MESSAGE);
   });
 
   it('throttles an address after repeated failures, even for the right password', async () => {
@@ -96,5 +98,113 @@ describe('auth', () => {
       remoteAddress: '10.8.8.8',
     });
     expect(elsewhere.statusCode).toBe(200);
+  });
+});
+
+describe('auth throttling behind proxies and per account', () => {
+  const PROXY = '10.200.0.1';
+  let nowMs = Date.now();
+  const clock = { now: () => new Date(nowMs) };
+  let app: Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    app = await buildTestApp({
+      env: {
+        LOGIN_MAX_FAILURES: '3',
+        LOGIN_ACCOUNT_FREE_FAILURES: '3',
+        LOGIN_ACCOUNT_BACKOFF_SECONDS: '10',
+        LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS: '40',
+        TRUSTED_PROXIES: PROXY,
+      },
+      deps: { clock },
+    });
+  });
+  afterAll(() => app.close());
+
+  let seq = 0;
+  const unique = () => `${Date.now() % 100000}-${++seq}`;
+  const octet = () => (Date.now() + ++seq) % 250;
+  const login = (email: string, password: string, remoteAddress: string, forwardedFor?: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      remoteAddress,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    });
+
+  it('counts an untrusted client by its own address however it rotates X-Forwarded-For', async () => {
+    const client = `203.0.${octet()}.${octet()}`;
+    for (let i = 0; i < 3; i++) {
+      const r = await login(`nobody-${unique()}@example.test`, 'wrong-pass', client, `198.51.100.${i + 1}`);
+      expect(r.statusCode).toBe(401);
+    }
+    const rotated = await login(`nobody-${unique()}@example.test`, 'wrong-pass', client, '198.51.100.77');
+    expect(rotated.statusCode).toBe(429);
+    expect(rotated.json().error.code).toBe('RATE_LIMITED');
+    expect(Number(rotated.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('does not let an untrusted client lock out another address by forging X-Forwarded-For', async () => {
+    const victim = await createCreator(app);
+    const victimAddress = `198.18.${octet()}.${octet()}`;
+    const attacker = `203.0.${octet()}.${octet()}`;
+    for (let i = 0; i < 3; i++) {
+      await login(`nobody-${unique()}@example.test`, 'wrong-pass', attacker, victimAddress);
+    }
+    const ok = await login(victim.email, 'secret123', victimAddress);
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('counts the forwarded client address when the peer is a trusted proxy', async () => {
+    const creator = await createCreator(app);
+    const client = `198.19.${octet()}.${octet()}`;
+    for (let i = 0; i < 3; i++) {
+      const r = await login(`nobody-${unique()}@example.test`, 'wrong-pass', PROXY, client);
+      expect(r.statusCode).toBe(401);
+    }
+    expect((await login(creator.email, 'secret123', PROXY, client)).statusCode).toBe(429);
+    // Other clients behind the same proxy are not affected, nor is the client when it comes directly.
+    expect((await login(creator.email, 'secret123', PROXY, `198.19.${octet()}.1`)).statusCode).toBe(200);
+  });
+
+  it('slows failures on one account from many addresses with a doubling backoff; other accounts are unaffected', async () => {
+    const victim = await createCreator(app);
+    const bystander = await createCreator(app);
+    const from = () => `100.64.${octet()}.${octet()}`;
+    for (let i = 0; i < 3; i++) {
+      expect((await login(victim.email, `guess-${i}-x`, from())).statusCode).toBe(401);
+    }
+    const slowed = await login(victim.email, 'guess-3-x', from());
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json().error.code).toBe('RATE_LIMITED');
+    expect(slowed.headers['retry-after']).toBe('10');
+    // Even the right password waits: a guesser must not learn anything while the account is slowed.
+    expect((await login(victim.email, 'secret123', from())).statusCode).toBe(429);
+    expect((await login(bystander.email, 'secret123', from())).statusCode).toBe(200);
+
+    nowMs += 10_000;
+    expect((await login(victim.email, 'guess-4-x', from())).statusCode).toBe(401);
+    const doubled = await login(victim.email, 'guess-5-x', from());
+    expect(doubled.statusCode).toBe(429);
+    expect(doubled.headers['retry-after']).toBe('20');
+
+    nowMs += 20_000;
+    const owner = await login(victim.email, 'secret123', from());
+    expect(owner.statusCode).toBe(200);
+    // The success reset the count: the next failures are free again.
+    for (let i = 0; i < 3; i++) {
+      expect((await login(victim.email, `again-${i}-x`, from())).statusCode).toBe(401);
+    }
+  });
+
+  it('answers an unknown email and a wrong password with the same status and message', async () => {
+    const creator = await createCreator(app);
+    const unknown = await login(`nobody-${unique()}@example.test`, 'secret123', `100.65.${octet()}.1`);
+    const wrong = await login(creator.email, 'wrong-pass', `100.65.${octet()}.2`);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.json()).toEqual(wrong.json());
+    expect(unknown.json().error.message).not.toBe(AuthMessages.userNotFound);
+    expect(unknown.json().error.message).not.toBe(AuthMessages.invalidPassword);
   });
 });
