@@ -1,7 +1,13 @@
-/** Ports and origins of the stack the journeys start (distinct from the defaults of `pnpm start`). */
-const creatorPort = 5273;
-const takerPort = 5274;
-export const FAKE_OPENAI_PORT = 4199;
+/**
+ * Ports and origins of the stack the journeys start (distinct from the defaults of `pnpm start`).
+ * E2E_PORT_OFFSET shifts every port, so two checkouts on one machine can run their journeys at once.
+ */
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
+const creatorPort = 5273 + offset;
+const takerPort = 5274 + offset;
+export const FAKE_OPENAI_PORT = 4199 + offset;
+/** Names this run's workspace containers, so one run's cleanup never removes another's. */
+export const E2E_INSTANCE = offset ? `e2e-${offset}` : 'e2e';
 
 export const E2E = {
   creatorOrigin: `http://localhost:${creatorPort}`,
@@ -9,10 +15,10 @@ export const E2E = {
   stackEnv: {
     CREATOR_WEB_PORT: String(creatorPort),
     TAKER_WEB_PORT: String(takerPort),
-    EXAM_SERVICE_PORT: '4101',
-    RESULTS_SERVICE_PORT: '4102',
-    LLM_GATEWAY_PORT: '4103',
-    WORKSPACE_ORCHESTRATOR_PORT: '4104',
+    EXAM_SERVICE_PORT: String(4101 + offset),
+    RESULTS_SERVICE_PORT: String(4102 + offset),
+    LLM_GATEWAY_PORT: String(4103 + offset),
+    WORKSPACE_ORCHESTRATOR_PORT: String(4104 + offset),
     OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
     OPENAI_API_KEY: 'sk-e2e-server-default-key',
   },

@@ -6,13 +6,14 @@ import {
   startTestEngine,
   type TestEngine,
 } from '../../../../scripts/docker-test-engine.ts';
+import { E2E_INSTANCE } from './env.ts';
 
 /**
  * The coding-workspace journey runs on the private Docker engine of scripts/docker-test-engine.ts.
  * Playwright starts the stack (webServer) before the global setup, so the orchestrator is pointed at
  * the engine's fixed socket path and reaches it once the setup has started it.
  */
-const INSTANCE = 'e2e';
+const INSTANCE = E2E_INSTANCE;
 const socketPath = () => join(engineDir(), 'docker.sock');
 
 /** Environment the stack's workspace-orchestrator gets: the engine, the small test image for 'vscode', no warm pool. */
