@@ -67,3 +67,10 @@ export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
 
 /** POST {WORKSPACE_ORCHESTRATOR_URL}/internal/attempts/{attemptId}/collect: the workspace files at submit. */
 export const CollectedFilesSchema = z.object({ files: z.record(z.string(), WorkspaceFileSchema) });
+
+/**
+ * GET {EXAM_SERVICE_URL}/internal/creator-sessions/{sid}: the creator whose sign-in session this is, while it
+ * is open; 404 once it was signed out, revoked (password change or reset, "sign out everywhere") or expired.
+ */
+export const InternalCreatorSessionSchema = z.object({ userId: z.string() });
+export type InternalCreatorSession = z.infer<typeof InternalCreatorSessionSchema>;

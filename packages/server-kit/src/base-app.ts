@@ -1,5 +1,5 @@
 import { createServer } from './create-server.ts';
-import { authPlugin } from './plugins/auth.ts';
+import { authPlugin, type CreatorSessionCheck } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
@@ -9,6 +9,8 @@ export type BaseAppOptions = {
   logLevel: string;
   jwtSecret: string;
   internalToken: string;
+  /** Whether a creator token's session is still open: exam-service's table, or a call to exam-service. */
+  creatorSessions: CreatorSessionCheck;
   bodyLimit?: number;
   /** TRUSTED_PROXIES: whose X-Forwarded-For is believed. */
   trustedProxies?: string[];
@@ -24,7 +26,11 @@ export async function createBaseApp(opts: BaseAppOptions) {
   const app = createServer({ logLevel: opts.logLevel, bodyLimit: opts.bodyLimit, trustedProxies: opts.trustedProxies });
   await app.register(errorsPlugin);
   await app.register(openapiPlugin, { service: opts.service });
-  await app.register(authPlugin, { jwtSecret: opts.jwtSecret, internalToken: opts.internalToken });
+  await app.register(authPlugin, {
+    jwtSecret: opts.jwtSecret,
+    internalToken: opts.internalToken,
+    creatorSessions: opts.creatorSessions,
+  });
   await app.register(healthPlugin, { service: opts.service, checks: opts.checks });
   return app;
 }

@@ -37,3 +37,16 @@ export const TEST_SECRETS = {
   JWT_SECRET: 'test-jwt-secret-that-is-long-enough-0123456789',
   INTERNAL_TOKEN: 'test-internal-token-that-is-long-enough-0123456789',
 } as const;
+
+/**
+ * Creator sessions for a service's own tests, where exam-service does not run: every session is open
+ * until the test revokes it. The real check (creator-sessions.ts) is tested against exam-service itself.
+ */
+export function testCreatorSessions() {
+  const revoked = new Set<string>();
+  const check = async (claims: { sid: string }) => !revoked.has(claims.sid);
+  return Object.assign(check, { revoke: (sid: string) => void revoked.add(sid) });
+}
+
+/** The claims of a creator token for tests: a session id is required by every creator guard. */
+export const TEST_CREATOR_SESSION = 'test-session';

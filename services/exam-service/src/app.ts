@@ -1,9 +1,14 @@
 import { createBaseApp } from '@exam/server-kit/base-app';
+import { createMailer } from '@exam/server-kit/mail';
+import { join } from 'node:path';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createPasswordResetRepository } from './modules/auth/password-reset.repository.ts';
+import { createPasswordResetService } from './modules/auth/password-reset.service.ts';
+import { createSessionsRepository } from './modules/auth/sessions.repository.ts';
 import { createExamsRepository } from './modules/exams/exams.repository.ts';
 import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
@@ -16,16 +21,9 @@ import { publicRoutes } from './modules/public/public.routes.ts';
 import { createPublicService } from './modules/public/public.service.ts';
 
 export async function buildApp(config: Config, deps: Deps) {
-  const app = await createBaseApp({
-    service: 'exam-service',
-    logLevel: config.LOG_LEVEL,
-    trustedProxies: config.TRUSTED_PROXIES,
-    jwtSecret: config.jwtSecret,
-    internalToken: config.internalToken,
-    checks: { database: () => deps.database.ping() },
-  });
-
-  const authService = createAuthService(createAuthRepository(deps.database), deps, {
+  const authRepository = createAuthRepository(deps.database);
+  const sessionsRepository = createSessionsRepository(deps.database);
+  const authService = createAuthService(authRepository, sessionsRepository, deps, {
     scryptCost: config.SCRYPT_COST,
     maxFailures: config.LOGIN_MAX_FAILURES,
     windowSeconds: config.LOGIN_WINDOW_SECONDS,
@@ -33,7 +31,46 @@ export async function buildApp(config: Config, deps: Deps) {
     accountBaseDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_SECONDS,
     accountMaxDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS,
   });
-  await app.register(authRoutes(authService, { tokenTtl: config.CREATOR_TOKEN_TTL }));
+
+  const app = await createBaseApp({
+    service: 'exam-service',
+    logLevel: config.LOG_LEVEL,
+    trustedProxies: config.TRUSTED_PROXIES,
+    jwtSecret: config.jwtSecret,
+    internalToken: config.internalToken,
+    // This service owns the sessions: its guards read the table directly.
+    creatorSessions: (claims) => authService.isSessionOpen({ userId: claims.sub, sessionId: claims.sid }),
+    checks: { database: () => deps.database.ping() },
+  });
+
+  const mailer =
+    deps.mailer ??
+    createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: join(config.DATA_DIR, 'outbox'),
+      log: app.log,
+    });
+  const passwordReset = createPasswordResetService(
+    createPasswordResetRepository(deps.database),
+    authRepository,
+    sessionsRepository,
+    { clock: deps.clock, mailer },
+    app.log,
+    {
+      scryptCost: config.SCRYPT_COST,
+      ttlMinutes: config.PASSWORD_RESET_TTL_MINUTES,
+      maxPerAccount: config.PASSWORD_RESET_MAX_PER_ACCOUNT,
+      maxPerAddress: config.PASSWORD_RESET_MAX_PER_ADDRESS,
+      windowSeconds: config.PASSWORD_RESET_WINDOW_SECONDS,
+      creatorOrigin: config.CREATOR_ORIGIN,
+    },
+  );
+  app.addHook('onClose', async () => {
+    await passwordReset.drain();
+    mailer.close();
+  });
+  await app.register(authRoutes(authService, passwordReset, { tokenTtl: config.CREATOR_TOKEN_TTL }));
 
   const examsRepository = createExamsRepository(deps.database);
   const materialsRepository = createMaterialsRepository(deps.database);

@@ -1,10 +1,12 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
 import { baseConfigShape, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
+import { mailConfigShape } from '@exam/server-kit/mail';
 import { join } from 'node:path';
 import { z } from 'zod';
 
 const ConfigSchema = z.object({
   ...baseConfigShape,
+  ...mailConfigShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(4001),
   /** AES-256-GCM key (32 bytes, base64) for creators' provider API keys. Generated under DATA_DIR when unset. */
   ENCRYPTION_KEY: z.string().optional(),
@@ -34,6 +36,22 @@ const ConfigSchema = z.object({
   /** The first wait after the free failures; it doubles with every further attempt, up to the max. */
   LOGIN_ACCOUNT_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(1),
   LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** How long a password-reset link works. */
+  PASSWORD_RESET_TTL_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
+  /** Reset mails sent to one account per window; further requests get the same answer but no mail. */
+  PASSWORD_RESET_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(3),
+  /** Reset requests from one client address per window before it is answered 429. */
+  PASSWORD_RESET_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  PASSWORD_RESET_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60),
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
   /**
    * Server-wide default provider keys (the llm-gateway uses them). This service reads them only to tell

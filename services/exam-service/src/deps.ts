@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Mailer } from '@exam/server-kit/mail';
 import type { ExamDatabase } from './db/database.ts';
 
 /** What buildApp needs from the outside world; tests pass their own clock or ids. */
@@ -6,6 +7,8 @@ export type Deps = {
   database: ExamDatabase;
   clock: { now(): Date };
   ids: { next(): string };
+  /** Outgoing mail; when absent, the transport SMTP_URL names (or the DATA_DIR/outbox folder). */
+  mailer?: Mailer;
 };
 
 export const systemClock = { now: () => new Date() };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import type { BaseUrlGuard } from './adapters/providers/base-url-guard.ts';
 import type { LlmClient } from './adapters/providers/types.ts';
@@ -22,6 +23,8 @@ export type Deps = {
   llm: LlmClient;
   /** The SSRF check on a creator's openai-compatible base URL; the same guard pins the adapter's connections. */
   baseUrlGuard: Pick<BaseUrlGuard, 'check'>;
+  /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
+  creatorSessions: CreatorSessionCheck;
 };
 
 export const systemClock = { now: () => new Date() };

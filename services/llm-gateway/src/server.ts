@@ -1,3 +1,4 @@
+import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
 import {
   cachedAttemptSource,
@@ -21,6 +22,7 @@ try {
   const internal = { timeoutMs: config.INTERNAL_TIMEOUT_MS };
   const now = () => Date.now();
   const { llm, baseUrlGuard } = providersFromConfig(config);
+  const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, internal);
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -35,7 +37,9 @@ try {
     }),
     llm,
     baseUrlGuard,
+    creatorSessions,
   });
+  app.addHook('onClose', () => creatorSessions.close());
   app.addHook('onClose', () => database.close());
   await runServer(app, {
     host: config.HOST,

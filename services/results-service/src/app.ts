@@ -31,6 +31,7 @@ export async function buildApp(config: Config, deps: Deps) {
     trustedProxies: config.TRUSTED_PROXIES,
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
+    creatorSessions: deps.creatorSessions,
     checks: { database: () => deps.database.ping() },
   });
 

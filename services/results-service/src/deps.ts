@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
 import type { ResultsDatabase } from './db/database.ts';
 
@@ -29,6 +30,8 @@ export type Deps = {
   workspaceFiles: WorkspaceFiles;
   /** llm-gateway's chat transcripts, for insights. */
   transcripts: TranscriptSource;
+  /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
+  creatorSessions: CreatorSessionCheck;
 };
 
 export const systemClock = { now: () => new Date() };

@@ -1,3 +1,4 @@
+import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
 import { createHttpExamSource } from './adapters/exam-source.ts';
 import { createHttpTranscriptSource } from './adapters/transcript-source.ts';
@@ -16,6 +17,7 @@ try {
     poolSize: config.DATABASE_POOL_SIZE,
   });
   const upstream = { timeoutMs: config.UPSTREAM_TIMEOUT_MS };
+  const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, upstream);
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -23,7 +25,9 @@ try {
     examSource: createHttpExamSource(config.EXAM_SERVICE_URL, config.internalToken, upstream),
     workspaceFiles: createHttpWorkspaceFiles(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream),
     transcripts: createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, upstream),
+    creatorSessions,
   });
+  app.addHook('onClose', () => creatorSessions.close());
   const finalizer = startFinalizer(() => app.finalizeExpired(), {
     intervalMs: config.FINALIZER_INTERVAL_SECONDS * 1000,
     log: app.log,

@@ -16,6 +16,7 @@ export async function buildApp(config: Config, deps: Deps) {
     trustedProxies: config.TRUSTED_PROXIES,
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
+    creatorSessions: deps.creatorSessions,
     // The engine is not a readiness check: without one the orchestrator still answers 'Workspace Unavailable'.
     checks: { database: () => deps.database.ping() },
   });

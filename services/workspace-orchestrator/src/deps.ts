@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { CodingWorkspace } from '@exam/domain/exam';
 import type { WorkspaceDatabase } from './db/database.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
@@ -20,6 +21,8 @@ export type Deps = {
   directory: ExamDirectory;
   /** The package-registry proxy the Docker engine starts on the egress bridge; the app logs its refusals and closes it. */
   egressProxy?: RegistryProxy;
+  /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
+  creatorSessions: CreatorSessionCheck;
 };
 
 export const systemClock = { now: () => new Date() };

@@ -1,3 +1,4 @@
+import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
 import { createHttpExamDirectory } from './adapters/exam-directory.ts';
 import { buildApp } from './app.ts';
@@ -32,6 +33,7 @@ try {
     resultsServiceUrl: config.RESULTS_SERVICE_URL,
     internalToken: config.internalToken,
   });
+  const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken);
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -39,7 +41,9 @@ try {
     engines,
     directory,
     egressProxy,
+    creatorSessions,
   });
+  app.addHook('onClose', () => creatorSessions.close());
   const jobs = await startWorkspaceJobs(
     { ...app.workspaces, clock: systemClock, directory, log: app.log },
     workspaceJobOptions(config),

@@ -1,27 +1,54 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBaseApp } from '../base-app.ts';
 import type { App } from '../create-server.ts';
-import { TEST_SECRETS } from '../testing.ts';
-import { attemptOf, creatorOf } from './auth.ts';
+import { TEST_SECRETS, testCreatorSessions } from '../testing.ts';
+import { attemptOf, creatorOf, optionalClaims } from './auth.ts';
 
 describe('auth guards', () => {
   let app: App;
+  let sessions: ReturnType<typeof testCreatorSessions>;
   beforeEach(async () => {
+    sessions = testCreatorSessions();
     app = (await createBaseApp({
       service: 'test-service',
       logLevel: 'silent',
       jwtSecret: TEST_SECRETS.JWT_SECRET,
       internalToken: TEST_SECRETS.INTERNAL_TOKEN,
+      creatorSessions: sessions,
       checks: {},
     })) as App;
     app.get('/creator', { onRequest: app.requireCreator }, (request) => ({ sub: creatorOf(request).sub }));
+    app.get('/either', { onRequest: app.requireCreatorOrAttempt }, (request) => ({ kind: request.user.kind }));
+    app.get('/optional', async (request) => ({ kind: (await optionalClaims(request))?.kind ?? null }));
     app.get('/attempt', { onRequest: app.requireAttempt }, (request) => ({ id: attemptOf(request).sub }));
     app.get('/internal', { onRequest: app.requireInternal }, () => ({ ok: true }));
     await app.ready();
   });
   afterEach(() => app.close());
 
-  const creatorToken = () => app.jwt.sign({ kind: 'creator', sub: 'user-1', email: 'a@example.test' });
+  const creatorToken = (sid = 's-1') => app.jwt.sign({ kind: 'creator', sub: 'user-1', email: 'a@example.test', sid });
+
+  it('refuses a creator token whose session was closed, on every guard that accepts creators', async () => {
+    const token = creatorToken('s-closed');
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await app.inject({ url: '/creator', headers })).statusCode).toBe(200);
+    sessions.revoke('s-closed');
+    const refused = await app.inject({ url: '/creator', headers });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.message).toBe('Your session has ended. Please sign in again.');
+    expect((await app.inject({ url: '/either', headers })).statusCode).toBe(401);
+    expect((await app.inject({ url: '/optional', headers })).json()).toEqual({ kind: null });
+    // Another session of the same creator is untouched.
+    const other = { authorization: `Bearer ${creatorToken('s-open')}` };
+    expect((await app.inject({ url: '/either', headers: other })).json()).toEqual({ kind: 'creator' });
+    expect((await app.inject({ url: '/optional', headers: other })).json()).toEqual({ kind: 'creator' });
+  });
+
+  it('answers 401 for a creator token without a session id (issued before sessions existed)', async () => {
+    const legacy = app.jwt.sign({ kind: 'creator', sub: 'user-1', email: 'a@example.test' } as never);
+    const response = await app.inject({ url: '/creator', headers: { authorization: `Bearer ${legacy}` } });
+    expect(response.statusCode).toBe(401);
+  });
 
   it('lets a creator token through the creator guard', async () => {
     const response = await app.inject({ url: '/creator', headers: { authorization: `Bearer ${creatorToken()}` } });
@@ -44,7 +71,10 @@ describe('auth guards', () => {
   });
 
   it('answers 401 for an expired token', async () => {
-    const expired = app.jwt.sign({ kind: 'creator', sub: 'user-1', email: 'a@example.test' }, { expiresIn: -10 });
+    const expired = app.jwt.sign(
+      { kind: 'creator', sub: 'user-1', email: 'a@example.test', sid: 's-1' },
+      { expiresIn: -10 },
+    );
     const response = await app.inject({ url: '/creator', headers: { authorization: `Bearer ${expired}` } });
     expect(response.statusCode).toBe(401);
   });
@@ -69,6 +99,7 @@ describe('attempt tokens', () => {
       logLevel: 'silent',
       jwtSecret: TEST_SECRETS.JWT_SECRET,
       internalToken: TEST_SECRETS.INTERNAL_TOKEN,
+      creatorSessions: testCreatorSessions(),
       checks: {},
     })) as App;
     app.get('/attempt', { onRequest: app.requireAttempt }, (request) => ({ id: attemptOf(request).sub }));

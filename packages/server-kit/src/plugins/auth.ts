@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import jwt from '@fastify/jwt';
 import {
   AttemptClaimsSchema,
+  AuthMessages,
   CreatorClaimsSchema,
   type AttemptClaims,
   type CreatorClaims,
@@ -28,10 +29,24 @@ declare module 'fastify' {
     requireCreatorOrAttempt: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Route guard: a call from another service of the platform. */
     requireInternal: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Whether a creator token's session is still open (see CreatorSessionCheck). */
+    creatorSessionOpen: CreatorSessionCheck;
   }
 }
 
-export type AuthPluginOptions = { jwtSecret: string; internalToken: string; creatorTokenTtl?: string };
+/**
+ * Whether a creator token's sign-in session is still open. exam-service owns sessions and reads its own
+ * table; every other service asks exam-service (creator-sessions.ts). No cache: a revoked token is refused
+ * on the very next request, by every replica.
+ */
+export type CreatorSessionCheck = (claims: CreatorClaims) => Promise<boolean>;
+
+export type AuthPluginOptions = {
+  jwtSecret: string;
+  internalToken: string;
+  creatorTokenTtl?: string;
+  creatorSessions: CreatorSessionCheck;
+};
 
 async function verify(request: FastifyRequest): Promise<TokenClaims> {
   try {
@@ -45,11 +60,18 @@ async function verify(request: FastifyRequest): Promise<TokenClaims> {
 export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOptions) => {
   await app.register(jwt, { secret: opts.jwtSecret, sign: { expiresIn: opts.creatorTokenTtl ?? '12h' } });
   const expected = Buffer.from(opts.internalToken);
+  app.decorate('creatorSessionOpen', opts.creatorSessions);
+
+  const requireOpenSession = async (claims: TokenClaims) => {
+    if (claims.kind !== 'creator') throw new AppError(ErrorCode.FORBIDDEN, 'A creator account is required');
+    // A creator token without a session id predates sessions: it can no longer be checked, so it has ended.
+    const creator = CreatorClaimsSchema.safeParse(claims);
+    if (!creator.success || !(await opts.creatorSessions(creator.data)))
+      throw new AppError(ErrorCode.UNAUTHENTICATED, AuthMessages.sessionEnded);
+  };
 
   app.decorate('requireCreator', async (request: FastifyRequest) => {
-    const claims = await verify(request);
-    if (!CreatorClaimsSchema.safeParse(claims).success)
-      throw new AppError(ErrorCode.FORBIDDEN, 'A creator account is required');
+    await requireOpenSession(await verify(request));
   });
   app.decorate('requireAttempt', async (request: FastifyRequest) => {
     const claims = await verify(request);
@@ -57,7 +79,8 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
       throw new AppError(ErrorCode.FORBIDDEN, 'An exam attempt token is required');
   });
   app.decorate('requireCreatorOrAttempt', async (request: FastifyRequest) => {
-    await verify(request);
+    const claims = await verify(request);
+    if (claims.kind !== 'attempt') await requireOpenSession(claims);
   });
   app.decorate('requireInternal', async (request: FastifyRequest) => {
     const given = Buffer.from(String(request.headers['x-internal-token'] ?? ''));
@@ -83,9 +106,15 @@ export function attemptOf(request: FastifyRequest): AttemptClaims {
 /** Returns the claims when the request carries a valid token, undefined otherwise (optional auth). */
 export async function optionalClaims(request: FastifyRequest): Promise<TokenClaims | undefined> {
   if (!request.headers.authorization) return undefined;
+  let claims: TokenClaims;
   try {
-    return await request.jwtVerify<TokenClaims>();
+    claims = await request.jwtVerify<TokenClaims>();
   } catch {
     return undefined;
   }
+  if (claims.kind !== 'attempt') {
+    const creator = CreatorClaimsSchema.safeParse(claims);
+    if (!creator.success || !(await request.server.creatorSessionOpen(creator.data))) return undefined;
+  }
+  return claims;
 }

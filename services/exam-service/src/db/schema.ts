@@ -53,6 +53,46 @@ export const loginAccountAttempts = examServiceSchema.table(
   (t) => [index('login_account_attempts_window_idx').on(t.windowStartedAt)],
 );
 
+/**
+ * Creator sign-in sessions. Every creator token names one (`sid`); every service accepts the token only
+ * while its row is open, so signing out, a password change and "sign out everywhere" take effect at once.
+ */
+export const creatorSessions = examServiceSchema.table(
+  'creator_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('creator_sessions_user_idx').on(t.userId)],
+);
+
+/** Password-reset links: only a hash of the token is kept; a link works once, until it expires. */
+export const passwordResetTokens = examServiceSchema.table(
+  'password_reset_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('password_reset_tokens_user_idx').on(t.userId)],
+);
+
+/** Reset requests per key (`account:<email>` or `address:<ip>`) in the current window, shared by replicas. */
+export const passwordResetRequests = examServiceSchema.table('password_reset_requests', {
+  key: text('key').primaryKey(),
+  requests: integer('requests').notNull(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+});
+
 /** aiSettings as stored: the key lives in its own encrypted column, never in the json. */
 export type StoredAiSettings = Omit<AiSettingsInput, 'apiKey'>;
 

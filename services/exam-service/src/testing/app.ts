@@ -31,6 +31,15 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   return app;
 }
 
+/** A password the policy accepts (long enough, on no list of common passwords). */
+export const TEST_PASSWORD = 'quiet-otter-harbour-41';
+
+/** The session id a creator token names. */
+export function sessionIdOf(token: string): string {
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { sid: string };
+  return claims.sid;
+}
+
 let counter = 0;
 /** A fresh creator account and its bearer header. */
 export async function createCreator(app: Awaited<ReturnType<typeof buildTestApp>>) {
@@ -38,10 +47,10 @@ export async function createCreator(app: Awaited<ReturnType<typeof buildTestApp>
   const response = await app.inject({
     method: 'POST',
     url: '/api/auth/register',
-    payload: { email, password: 'secret123' },
+    payload: { email, password: TEST_PASSWORD },
   });
   const body = response.json() as { token: string; user: { id: string; email: string } };
-  return { ...body, email, headers: { authorization: `Bearer ${body.token}` } };
+  return { ...body, email, sid: sessionIdOf(body.token), headers: { authorization: `Bearer ${body.token}` } };
 }
 
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PublicQuestion } from '@exam/domain/exam';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
-import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
+import { openTestDatabase, TEST_CREATOR_SESSION, TEST_SECRETS, testCreatorSessions } from '@exam/server-kit/testing';
 import { providersFromConfig } from '../adapters/providers/providers.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
@@ -66,6 +66,7 @@ export async function buildTestApp(
     attempts: platform.attemptSource,
     llm,
     baseUrlGuard,
+    creatorSessions: testCreatorSessions(),
     ...opts.deps,
   });
   await app.ready();
@@ -104,6 +105,6 @@ export function startAttempt(
 
 export function creatorHeaders(app: TestApp, creatorId: string) {
   return {
-    authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: creatorId, email: `${creatorId}@example.test` })}`,
+    authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: creatorId, email: `${creatorId}@example.test`, sid: TEST_CREATOR_SESSION })}`,
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StartAttemptResponse } from '@exam/domain/attempt';
 import type { ResultStatus } from '@exam/domain/grading';
-import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
+import { openTestDatabase, TEST_CREATOR_SESSION, TEST_SECRETS, testCreatorSessions } from '@exam/server-kit/testing';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
@@ -30,6 +30,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     examSource,
     workspaceFiles: fakeWorkspaceFiles(),
     transcripts: fakeTranscripts(),
+    creatorSessions: testCreatorSessions(),
     ...opts.deps,
   };
   const app = await buildApp(testConfig(opts.env), deps);
@@ -39,7 +40,12 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
 
 /** A creator's bearer header, signed as exam-service would sign it. */
 export function creatorHeaders(app: TestApp, userId: string) {
-  const token = app.jwt.sign({ kind: 'creator', sub: userId, email: `${userId}@example.test` });
+  const token = app.jwt.sign({
+    kind: 'creator',
+    sub: userId,
+    email: `${userId}@example.test`,
+    sid: TEST_CREATOR_SESSION,
+  });
   return { authorization: `Bearer ${token}` };
 }
 

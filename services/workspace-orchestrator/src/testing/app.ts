@@ -1,7 +1,7 @@
 import type { AttemptClaims } from '@exam/domain/auth';
 import type { CodingWorkspace } from '@exam/domain/exam';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
+import { openTestDatabase, TEST_CREATOR_SESSION, TEST_SECRETS, testCreatorSessions } from '@exam/server-kit/testing';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
@@ -94,6 +94,7 @@ export async function buildTestApp(
     engines: [engine],
     directory: fake.directory,
     egressProxy,
+    creatorSessions: testCreatorSessions(),
     ...opts.deps,
   };
   const app = await buildApp(config, deps);
@@ -132,5 +133,7 @@ export function newAttempt(
 }
 
 export function creatorToken(app: TestApp, sub: string) {
-  return { authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub, email: `${sub}@example.test` })}` };
+  return {
+    authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub, email: `${sub}@example.test`, sid: TEST_CREATOR_SESSION })}`,
+  };
 }

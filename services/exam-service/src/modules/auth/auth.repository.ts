@@ -83,6 +83,13 @@ export function createAuthRepository({ db }: ExamDatabase) {
         .returning({ email: loginAccountAttempts.email });
       return updated.length > 0;
     },
+    async findById(id: string): Promise<(User & { passwordHash: string }) | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row ? { ...toUser(row), passwordHash: row.passwordHash } : undefined;
+    },
+    async setPasswordHash(id: string, passwordHash: string): Promise<void> {
+      await db.update(users).set({ passwordHash }).where(eq(users.id, id));
+    },
     async clearAccountAttempts(email: string): Promise<void> {
       await db.delete(loginAccountAttempts).where(eq(loginAccountAttempts.email, email));
     },

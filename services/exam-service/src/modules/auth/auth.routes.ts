@@ -1,14 +1,43 @@
-import { AuthResponseSchema, CredentialsSchema, type User } from '@exam/domain/auth';
-import { ErrorBodySchema } from '@exam/domain/errors';
-import type { FastifyInstance } from 'fastify';
+import {
+  AuthMessages,
+  AuthResponseSchema,
+  CredentialsSchema,
+  LoginSchema,
+  PasswordChangeSchema,
+  PasswordResetAcceptedSchema,
+  PasswordResetConfirmSchema,
+  PasswordResetRequestSchema,
+  type User,
+} from '@exam/domain/auth';
+import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
+import { InternalCreatorSessionSchema } from '@exam/domain/internal';
+import { creatorOf } from '@exam/server-kit/plugins/auth';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LoginThrottledError, type AuthService } from './auth.service.ts';
+import { z } from 'zod';
+import { LoginThrottledError, type AuthService, type SessionRef } from './auth.service.ts';
+import { ResetThrottledError, type PasswordResetService } from './password-reset.service.ts';
 
-export function authRoutes(service: AuthService, opts: { tokenTtl: string }) {
+const sessionOf = (request: FastifyRequest): SessionRef => {
+  const creator = creatorOf(request);
+  return { userId: creator.sub, sessionId: creator.sid };
+};
+
+export function authRoutes(service: AuthService, reset: PasswordResetService, opts: { tokenTtl: string }) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
-    const sign = (user: User) =>
-      app.jwt.sign({ kind: 'creator', sub: user.id, email: user.email }, { expiresIn: opts.tokenTtl });
+    const signIn = async (user: User) => {
+      const token = await service.openSession(user.id, (sid) => {
+        const signed = app.jwt.sign(
+          { kind: 'creator', sub: user.id, email: user.email, sid },
+          { expiresIn: opts.tokenTtl },
+        );
+        const { exp } = app.jwt.decode<{ exp: number }>(signed)!;
+        return { token: signed, expiresAt: new Date(exp * 1000) };
+      });
+      return { token, user };
+    };
+    const signedIn = { onRequest: [app.requireCreator] };
 
     app.post(
       '/api/auth/register',
@@ -19,10 +48,7 @@ export function authRoutes(service: AuthService, opts: { tokenTtl: string }) {
           response: { 201: AuthResponseSchema, 400: ErrorBodySchema, 409: ErrorBodySchema },
         },
       },
-      async (request, reply) => {
-        const user = await service.register(request.body);
-        return reply.status(201).send({ token: sign(user), user });
-      },
+      async (request, reply) => reply.status(201).send(await signIn(await service.register(request.body))),
     );
 
     app.post(
@@ -30,7 +56,7 @@ export function authRoutes(service: AuthService, opts: { tokenTtl: string }) {
       {
         schema: {
           tags: ['auth'],
-          body: CredentialsSchema,
+          body: LoginSchema,
           response: {
             200: AuthResponseSchema,
             400: ErrorBodySchema,
@@ -41,12 +67,97 @@ export function authRoutes(service: AuthService, opts: { tokenTtl: string }) {
       },
       async (request, reply) => {
         try {
-          const user = await service.login(request.body, request.ip);
-          return { token: sign(user), user };
+          return await signIn(await service.login(request.body, request.ip));
         } catch (err) {
           if (err instanceof LoginThrottledError) reply.header('retry-after', String(err.retryAfterSeconds));
           throw err;
         }
+      },
+    );
+
+    app.post(
+      '/api/auth/logout',
+      { ...signedIn, schema: { tags: ['auth'], response: { 204: z.null(), 401: ErrorBodySchema } } },
+      async (request, reply) => {
+        await service.signOut(sessionOf(request));
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/auth/logout-all',
+      { ...signedIn, schema: { tags: ['auth'], response: { 204: z.null(), 401: ErrorBodySchema } } },
+      async (request, reply) => {
+        await service.signOutEverywhere(sessionOf(request).userId);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/auth/password',
+      {
+        ...signedIn,
+        schema: {
+          tags: ['auth'],
+          body: PasswordChangeSchema,
+          response: { 204: z.null(), 400: ErrorBodySchema, 401: ErrorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        await service.changePassword(sessionOf(request), request.body);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.post(
+      '/api/auth/password-reset',
+      {
+        schema: {
+          tags: ['auth'],
+          body: PasswordResetRequestSchema,
+          response: { 202: PasswordResetAcceptedSchema, 400: ErrorBodySchema, 429: ErrorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        try {
+          await reset.request(request.body.email, request.ip);
+        } catch (err) {
+          if (err instanceof ResetThrottledError) reply.header('retry-after', String(err.retryAfterSeconds));
+          throw err;
+        }
+        return reply.status(202).send({ message: AuthMessages.resetAccepted });
+      },
+    );
+
+    app.post(
+      '/api/auth/password-reset/confirm',
+      {
+        schema: {
+          tags: ['auth'],
+          body: PasswordResetConfirmSchema,
+          response: { 204: z.null(), 400: ErrorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        await reset.confirm(request.body);
+        return reply.status(204).send(null);
+      },
+    );
+
+    app.get(
+      '/internal/creator-sessions/:sid',
+      {
+        onRequest: [app.requireInternal],
+        schema: {
+          tags: ['internal'],
+          params: z.object({ sid: z.string().min(1).max(200) }),
+          response: { 200: InternalCreatorSessionSchema, 401: ErrorBodySchema, 404: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const userId = await service.findSessionOwner(request.params.sid);
+        if (!userId) throw new AppError(ErrorCode.NOT_FOUND, 'No open session');
+        return { userId };
       },
     );
   };

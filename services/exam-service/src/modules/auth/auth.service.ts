@@ -1,8 +1,10 @@
-import { AuthMessages, type Credentials, type User } from '@exam/domain/auth';
+import { AuthMessages, type Credentials, type PasswordChange, type User } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Deps } from '../../deps.ts';
 import type { AccountAttempts, AuthRepository } from './auth.repository.ts';
 import { hashPassword, verifyPassword } from './password.ts';
+import { assertPasswordAllowed } from './password-policy.ts';
+import type { SessionsRepository } from './sessions.repository.ts';
 
 export type AuthServiceOptions = {
   scryptCost: number;
@@ -31,7 +33,18 @@ export class LoginThrottledError extends AppError {
   }
 }
 
-export function createAuthService(repo: AuthRepository, deps: Pick<Deps, 'clock' | 'ids'>, opts: AuthServiceOptions) {
+/** What a creator token identifies: its user and its sign-in session. */
+export type SessionRef = { userId: string; sessionId: string };
+
+/** Signs a creator token for a session id; answers the token and when it expires. */
+export type SignSessionToken = (sessionId: string) => { token: string; expiresAt: Date };
+
+export function createAuthService(
+  repo: AuthRepository,
+  sessions: SessionsRepository,
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  opts: AuthServiceOptions,
+) {
   const windowMs = opts.windowSeconds * 1000;
   // Compared against for an unknown email, so both failures cost one scrypt and take as long.
   let dummyHash: Promise<string> | undefined;
@@ -48,6 +61,7 @@ export function createAuthService(repo: AuthRepository, deps: Pick<Deps, 'clock'
   return {
     async register(credentials: Credentials): Promise<User> {
       if (await repo.findByEmail(credentials.email)) throw new AppError(ErrorCode.CONFLICT, AuthMessages.userExists);
+      assertPasswordAllowed(credentials.password, 'password');
       const passwordHash = await hashPassword(credentials.password, opts.scryptCost);
       const user = await repo.insert({ id: deps.ids.next(), email: credentials.email, passwordHash });
       if (!user) throw new AppError(ErrorCode.CONFLICT, AuthMessages.userExists);
@@ -90,6 +104,50 @@ export function createAuthService(repo: AuthRepository, deps: Pick<Deps, 'clock'
       await repo.clearAccountAttempts(email);
       const { passwordHash: _hash, ...user } = found;
       return user;
+    },
+
+    /** Opens a sign-in session and answers the token that names it; the session ends when the token does. */
+    async openSession(userId: string, sign: SignSessionToken): Promise<string> {
+      const now = deps.clock.now();
+      const id = deps.ids.next();
+      const { token, expiresAt } = sign(id);
+      await sessions.pruneEnded(userId, now);
+      await sessions.insert({ id, userId, createdAt: now, expiresAt });
+      return token;
+    },
+
+    /** Whether the token's session is still open: the check every creator guard of this service makes. */
+    async isSessionOpen(ref: SessionRef): Promise<boolean> {
+      return (await sessions.findOpenOwner(ref.sessionId, deps.clock.now())) === ref.userId;
+    },
+
+    /** The owner of an open session (the internal check other services make), or undefined. */
+    findSessionOwner(sessionId: string): Promise<string | undefined> {
+      return sessions.findOpenOwner(sessionId, deps.clock.now());
+    },
+
+    async signOut(ref: SessionRef): Promise<void> {
+      await sessions.revoke(ref.sessionId, ref.userId, deps.clock.now());
+    },
+
+    async signOutEverywhere(userId: string): Promise<void> {
+      await sessions.revokeAll(userId, deps.clock.now());
+    },
+
+    /**
+     * Needs the current password; the new one follows the policy. Every other session of the creator
+     * ends (a thief's included), the one that asked stays signed in.
+     */
+    async changePassword(ref: SessionRef, change: PasswordChange): Promise<void> {
+      const found = await repo.findById(ref.userId);
+      if (!found || !(await verifyPassword(change.currentPassword, found.passwordHash))) {
+        throw new AppError(ErrorCode.VALIDATION, AuthMessages.wrongCurrentPassword, [
+          { path: 'currentPassword', message: AuthMessages.wrongCurrentPassword },
+        ]);
+      }
+      assertPasswordAllowed(change.newPassword, 'newPassword');
+      await repo.setPasswordHash(ref.userId, await hashPassword(change.newPassword, opts.scryptCost));
+      await sessions.revokeAll(ref.userId, deps.clock.now(), ref.sessionId);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { AuthMessages } from '@exam/domain/auth';
 import { INVALID_CREDENTIALS_MESSAGE } from './auth.service.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCreator } from '../../testing/app.ts';
+import { buildTestApp, createCreator, TEST_PASSWORD } from '../../testing/app.ts';
 
 describe('auth', () => {
   let app: Awaited<ReturnType<typeof buildTestApp>>;
@@ -15,13 +15,13 @@ describe('auth', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { email, password: 'secret123' },
+      payload: { email, password: TEST_PASSWORD },
     });
     expect(response.statusCode).toBe(201);
     const body = response.json();
     expect(body.user.email).toBe(email);
     expect(body.token.split('.')).toHaveLength(3);
-    expect(JSON.stringify(body)).not.toContain('secret123');
+    expect(JSON.stringify(body)).not.toContain(TEST_PASSWORD);
   });
 
   it('refuses a duplicate email with the spec message', async () => {
@@ -29,7 +29,7 @@ describe('auth', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { email: creator.email, password: 'another1' },
+      payload: { email: creator.email, password: 'another-long-one-7' },
     });
     expect(response.statusCode).toBe(409);
     expect(response.json().error.message).toBe(AuthMessages.userExists);
@@ -57,7 +57,7 @@ describe('auth', () => {
     const ok = await app.inject({
       method: 'POST',
       url: '/api/auth/login',
-      payload: { email: creator.email, password: 'secret123' },
+      payload: { email: creator.email, password: TEST_PASSWORD },
       remoteAddress: '10.0.0.1',
     });
     expect(ok.statusCode).toBe(200);
@@ -87,14 +87,14 @@ describe('auth', () => {
     const blocked = await app.inject({
       method: 'POST',
       url: '/api/auth/login',
-      payload: { email: creator.email, password: 'secret123' },
+      payload: { email: creator.email, password: TEST_PASSWORD },
       remoteAddress: address,
     });
     expect(blocked.statusCode).toBe(429);
     const elsewhere = await app.inject({
       method: 'POST',
       url: '/api/auth/login',
-      payload: { email: creator.email, password: 'secret123' },
+      payload: { email: creator.email, password: TEST_PASSWORD },
       remoteAddress: '10.8.8.8',
     });
     expect(elsewhere.statusCode).toBe(200);
@@ -151,7 +151,7 @@ describe('auth throttling behind proxies and per account', () => {
     for (let i = 0; i < 3; i++) {
       await login(`nobody-${unique()}@example.test`, 'wrong-pass', attacker, victimAddress);
     }
-    const ok = await login(victim.email, 'secret123', victimAddress);
+    const ok = await login(victim.email, TEST_PASSWORD, victimAddress);
     expect(ok.statusCode).toBe(200);
   });
 
@@ -162,9 +162,9 @@ describe('auth throttling behind proxies and per account', () => {
       const r = await login(`nobody-${unique()}@example.test`, 'wrong-pass', PROXY, client);
       expect(r.statusCode).toBe(401);
     }
-    expect((await login(creator.email, 'secret123', PROXY, client)).statusCode).toBe(429);
+    expect((await login(creator.email, TEST_PASSWORD, PROXY, client)).statusCode).toBe(429);
     // Other clients behind the same proxy are not affected, nor is the client when it comes directly.
-    expect((await login(creator.email, 'secret123', PROXY, `198.19.${octet()}.1`)).statusCode).toBe(200);
+    expect((await login(creator.email, TEST_PASSWORD, PROXY, `198.19.${octet()}.1`)).statusCode).toBe(200);
   });
 
   it('slows failures on one account from many addresses with a doubling backoff; other accounts are unaffected', async () => {
@@ -179,8 +179,8 @@ describe('auth throttling behind proxies and per account', () => {
     expect(slowed.json().error.code).toBe('RATE_LIMITED');
     expect(slowed.headers['retry-after']).toBe('10');
     // Even the right password waits: a guesser must not learn anything while the account is slowed.
-    expect((await login(victim.email, 'secret123', from())).statusCode).toBe(429);
-    expect((await login(bystander.email, 'secret123', from())).statusCode).toBe(200);
+    expect((await login(victim.email, TEST_PASSWORD, from())).statusCode).toBe(429);
+    expect((await login(bystander.email, TEST_PASSWORD, from())).statusCode).toBe(200);
 
     nowMs += 10_000;
     expect((await login(victim.email, 'guess-4-x', from())).statusCode).toBe(401);
@@ -189,7 +189,7 @@ describe('auth throttling behind proxies and per account', () => {
     expect(doubled.headers['retry-after']).toBe('20');
 
     nowMs += 20_000;
-    const owner = await login(victim.email, 'secret123', from());
+    const owner = await login(victim.email, TEST_PASSWORD, from());
     expect(owner.statusCode).toBe(200);
     // The success reset the count: the next failures are free again.
     for (let i = 0; i < 3; i++) {
@@ -199,7 +199,7 @@ describe('auth throttling behind proxies and per account', () => {
 
   it('answers an unknown email and a wrong password with the same status and message', async () => {
     const creator = await createCreator(app);
-    const unknown = await login(`nobody-${unique()}@example.test`, 'secret123', `100.65.${octet()}.1`);
+    const unknown = await login(`nobody-${unique()}@example.test`, TEST_PASSWORD, `100.65.${octet()}.1`);
     const wrong = await login(creator.email, 'wrong-pass', `100.65.${octet()}.2`);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);

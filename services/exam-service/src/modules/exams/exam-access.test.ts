@@ -39,6 +39,7 @@ describe('exam routes refuse callers without a valid creator token', () => {
       kind: 'creator',
       sub: owner.user.id,
       email: owner.email,
+      sid: owner.sid,
       iat: now - 7200,
       exp: now - 60,
     });
@@ -51,6 +52,7 @@ describe('exam routes refuse callers without a valid creator token', () => {
       kind: 'creator',
       sub: owner.user.id,
       email: owner.email,
+      sid: owner.sid,
       iat: now,
       exp: now + 600,
     });
@@ -71,14 +73,14 @@ describe('exam routes refuse callers without a valid creator token', () => {
   it('answers 401 when the claims were changed to another creator', async () => {
     const [header, , signature] = owner.token.split('.');
     const forgedClaims = Buffer.from(
-      JSON.stringify({ kind: 'creator', sub: 'someone-else', email: 'x@example.test' }),
+      JSON.stringify({ kind: 'creator', sub: 'someone-else', email: 'x@example.test', sid: owner.sid }),
     ).toString('base64url');
     await expectStatusEverywhere(`Bearer ${header}.${forgedClaims}.${signature}`, 401);
   });
 
   it('answers 401 when the token was signed with another secret', async () => {
     const foreign = handSignedToken(
-      { kind: 'creator', sub: owner.user.id, email: owner.email },
+      { kind: 'creator', sub: owner.user.id, email: owner.email, sid: owner.sid },
       'another-secret-that-is-long-enough-0123456789',
     );
     await expectStatusEverywhere(`Bearer ${foreign}`, 401);

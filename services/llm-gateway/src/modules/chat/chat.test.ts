@@ -99,7 +99,7 @@ describe('candidate chat', () => {
 
   it('requires an attempt token: a creator token is refused', async () => {
     const creator = {
-      authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: 'c1', email: 'c@example.test' })}`,
+      authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: 'c1', email: 'c@example.test', sid: 'test-session' })}`,
     };
     expect((await chat(creator, { message: 'hi' })).statusCode).toBe(403);
     expect((await chat({}, { message: 'hi' })).statusCode).toBe(401);
