@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { openTestDatabase, TEST_SECRETS } from '@exam/server-kit/testing';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
@@ -28,7 +29,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   });
   const app = await buildApp(testConfig(opts.env), { database, clock: systemClock, ids: uuidIds, ...opts.deps });
   await app.ready();
-  return app;
+  return Object.assign(app, { examDatabase: database });
 }
 
 /** A password the policy accepts (long enough, on no list of common passwords). */
@@ -92,6 +93,15 @@ export async function createExam(
   const response = await app.inject({ method: 'POST', url: '/api/exams', headers, payload: examBody(overrides) });
   if (response.statusCode !== 201) throw new Error(`create exam failed: ${response.statusCode} ${response.body}`);
   return (response.json() as { exam: { id: string } & Record<string, unknown> }).exam;
+}
+
+/** The stored digests of a user's password-reset links. */
+export async function queryResetTokenHashes(app: TestApp, userId: string): Promise<string[]> {
+  const rows = await app.examDatabase.db
+    .select({ tokenHash: schema.passwordResetTokens.tokenHash })
+    .from(schema.passwordResetTokens)
+    .where(eq(schema.passwordResetTokens.userId, userId));
+  return rows.map((r) => r.tokenHash);
 }
 
 /** An HS256 JWT signed by hand, so tests can make expired or tampered tokens the app did not issue. */

@@ -1,5 +1,7 @@
 import { AuthMessages } from '@exam/domain/auth';
+import { users } from '../../db/schema.ts';
 import { INVALID_CREDENTIALS_MESSAGE } from './auth.service.ts';
+import { hashPassword } from './password.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createCreator, TEST_PASSWORD } from '../../testing/app.ts';
 
@@ -35,21 +37,48 @@ describe('auth', () => {
     expect(response.json().error.message).toBe(AuthMessages.userExists);
   });
 
-  it('rejects a short password with 400 naming the field', async () => {
+  it('refuses a password under 10 characters with 400 naming the field and the reason, and creates nothing', async () => {
+    const email = `short-${Date.now()}@example.test`;
     const response = await app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { email: 'short@example.test', password: '123' },
+      payload: { email, password: 'k7#pQ2x!' },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.issues[0].path).toBe('password');
+    expect(response.json().error.issues).toEqual([
+      { path: 'password', message: 'Password must be at least 10 characters' },
+    ]);
     const login = await app.inject({
       method: 'POST',
       url: '/api/auth/login',
-      payload: { email: 'short@example.test', password: '123456' },
+      payload: { email, password: 'k7#pQ2x!' },
     });
     expect(login.statusCode).toBe(401);
     expect(login.json().error.message).toBe(INVALID_CREDENTIALS_MESSAGE);
+  });
+
+  it.each(['password123', 'qwertyuiop', '1234567890', 'Iloveyou123'])(
+    'refuses the common password %s with 400 naming the field, and creates nothing',
+    async (password) => {
+      const email = `common-${Date.now()}-${password.length}@example.test`;
+      const response = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password } });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.issues).toEqual([{ path: 'password', message: AuthMessages.commonPassword }]);
+      const again = await app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email, password: TEST_PASSWORD },
+      });
+      expect(again.statusCode).toBe(201);
+    },
+  );
+
+  it('still signs in an account whose password predates the policy', async () => {
+    const email = `legacy-${Date.now()}@example.test`;
+    const passwordHash = await hashPassword('123456', 1024);
+    await app.examDatabase.db.insert(users).values({ id: `legacy-${Date.now()}`, email, passwordHash });
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: '123456' } });
+    expect(login.statusCode).toBe(200);
   });
 
   it('signs in with the right password and refuses a wrong one', async () => {
