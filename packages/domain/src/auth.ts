@@ -43,8 +43,9 @@ export const PasswordResetConfirmSchema = z.object({
 });
 export type PasswordResetConfirm = z.infer<typeof PasswordResetConfirmSchema>;
 
-/** The same answer to every reset request, whether or not the address has an account. */
-export const PasswordResetAcceptedSchema = z.object({ message: z.string() });
+/** The answer of the account actions (sign-out, password change, reset): a sentence to show. */
+export const AuthNoticeSchema = z.object({ message: z.string() });
+export type AuthNotice = z.infer<typeof AuthNoticeSchema>;
 
 export const UserSchema = z.object({ id: z.string(), email: z.string(), createdAt: z.string() });
 export type User = z.infer<typeof UserSchema>;
@@ -64,6 +65,10 @@ export const AuthMessages = {
   resetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
   resetThrottled: 'Too many reset requests. Please wait and try again.',
   sessionEnded: 'Your session has ended. Please sign in again.',
+  signedOut: 'Signed out.',
+  signedOutEverywhere: 'Signed out on every device.',
+  passwordChanged: 'Password changed. Your other devices were signed out.',
+  passwordReset: 'Your password was reset. Sign in with the new password.',
 } as const;
 
 /**

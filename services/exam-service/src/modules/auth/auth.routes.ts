@@ -4,7 +4,7 @@ import {
   CredentialsSchema,
   LoginSchema,
   PasswordChangeSchema,
-  PasswordResetAcceptedSchema,
+  AuthNoticeSchema,
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
   type User,
@@ -77,19 +77,19 @@ export function authRoutes(service: AuthService, reset: PasswordResetService, op
 
     app.post(
       '/api/auth/logout',
-      { ...signedIn, schema: { tags: ['auth'], response: { 204: z.null(), 401: ErrorBodySchema } } },
-      async (request, reply) => {
+      { ...signedIn, schema: { tags: ['auth'], response: { 200: AuthNoticeSchema, 401: ErrorBodySchema } } },
+      async (request) => {
         await service.signOut(sessionOf(request));
-        return reply.status(204).send(null);
+        return { message: AuthMessages.signedOut };
       },
     );
 
     app.post(
       '/api/auth/logout-all',
-      { ...signedIn, schema: { tags: ['auth'], response: { 204: z.null(), 401: ErrorBodySchema } } },
-      async (request, reply) => {
+      { ...signedIn, schema: { tags: ['auth'], response: { 200: AuthNoticeSchema, 401: ErrorBodySchema } } },
+      async (request) => {
         await service.signOutEverywhere(sessionOf(request).userId);
-        return reply.status(204).send(null);
+        return { message: AuthMessages.signedOutEverywhere };
       },
     );
 
@@ -100,12 +100,12 @@ export function authRoutes(service: AuthService, reset: PasswordResetService, op
         schema: {
           tags: ['auth'],
           body: PasswordChangeSchema,
-          response: { 204: z.null(), 400: ErrorBodySchema, 401: ErrorBodySchema },
+          response: { 200: AuthNoticeSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await service.changePassword(sessionOf(request), request.body);
-        return reply.status(204).send(null);
+        return { message: AuthMessages.passwordChanged };
       },
     );
 
@@ -115,7 +115,7 @@ export function authRoutes(service: AuthService, reset: PasswordResetService, op
         schema: {
           tags: ['auth'],
           body: PasswordResetRequestSchema,
-          response: { 202: PasswordResetAcceptedSchema, 400: ErrorBodySchema, 429: ErrorBodySchema },
+          response: { 202: AuthNoticeSchema, 400: ErrorBodySchema, 429: ErrorBodySchema },
         },
       },
       async (request, reply) => {
@@ -135,12 +135,12 @@ export function authRoutes(service: AuthService, reset: PasswordResetService, op
         schema: {
           tags: ['auth'],
           body: PasswordResetConfirmSchema,
-          response: { 204: z.null(), 400: ErrorBodySchema },
+          response: { 200: AuthNoticeSchema, 400: ErrorBodySchema },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         await reset.confirm(request.body);
-        return reply.status(204).send(null);
+        return { message: AuthMessages.passwordReset };
       },
     );
 
