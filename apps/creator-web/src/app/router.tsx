@@ -2,6 +2,9 @@ import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { setUnauthorizedHandler } from '../lib/api-client.ts';
 import { AuthRoute } from './routes/auth/auth.tsx';
+import { ForgotPasswordRoute } from './routes/auth/forgot-password.tsx';
+import { ResetPasswordRoute } from './routes/auth/reset-password.tsx';
+import { AccountRoute } from './routes/creator/account.tsx';
 import { CreatorLayout, creatorGuard } from './routes/creator/creator-layout.tsx';
 import { DashboardRoute } from './routes/creator/dashboard.tsx';
 import { ExamPublishedRoute } from './routes/creator/exam-published.tsx';
@@ -14,6 +17,8 @@ export const routes: RouteObject[] = [
   { path: paths.about, Component: AboutRoute },
   { path: paths.careers, Component: CareersRoute },
   { path: paths.auth, Component: AuthRoute },
+  { path: paths.forgotPassword, Component: ForgotPasswordRoute },
+  { path: paths.resetPassword, Component: ResetPasswordRoute },
   {
     path: '/creator',
     loader: creatorGuard,
@@ -23,6 +28,7 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, loader: () => redirect(paths.dashboard) },
       { path: 'dashboard', Component: DashboardRoute },
+      { path: 'account', Component: AccountRoute },
       // The editor is the largest screen; it loads when first opened.
       {
         path: 'new-exam',

@@ -4,7 +4,11 @@ export const paths = {
   about: '/about',
   careers: '/careers',
   auth: '/creator/auth',
+  forgotPassword: '/forgot-password',
+  /** The link in the reset mail: `/reset-password#token=…` (the token stays out of server logs). */
+  resetPassword: '/reset-password',
   dashboard: '/creator/dashboard',
+  account: '/creator/account',
   newExam: '/creator/new-exam',
   editExam: (examId: string, type?: 'draft' | 'published') =>
     `/creator/edit-exam/${encodeURIComponent(examId)}${type ? `?type=${type}` : ''}`,
@@ -29,6 +33,11 @@ const id = encodeURIComponent;
 export const api = {
   login: '/api/auth/login',
   register: '/api/auth/register',
+  logout: '/api/auth/logout',
+  logoutAll: '/api/auth/logout-all',
+  changePassword: '/api/auth/password',
+  passwordReset: '/api/auth/password-reset',
+  passwordResetConfirm: '/api/auth/password-reset/confirm',
   exams: '/api/exams',
   myExams: '/api/exams/auth_exams',
   exam: (examId: string) => `/api/exams/${id(examId)}`,

@@ -1,4 +1,4 @@
-import { AuthResponseSchema, CredentialsSchema, type AuthResponse } from '@exam/domain/auth';
+import { AuthMessages, AuthResponseSchema, LoginSchema, type AuthNotice, type AuthResponse } from '@exam/domain/auth';
 import type { ErrorBody } from '@exam/domain/errors';
 import { CreateExamSchema, ExamSchema, UpdateExamSchema, type AiSettingsInput, type Exam } from '@exam/domain/exam';
 import { http, HttpResponse } from 'msw';
@@ -35,8 +35,19 @@ function applyAiSettings(current: Exam['aiSettings'], input: AiSettingsInput): E
 const notFound = () => HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'), { status: 404 });
 
 export const handlers = [
+  http.post('*/api/auth/logout', () => HttpResponse.json<AuthNotice>({ message: AuthMessages.signedOut })),
+  http.post('*/api/auth/logout-all', () =>
+    HttpResponse.json<AuthNotice>({ message: AuthMessages.signedOutEverywhere }),
+  ),
+  http.post('*/api/auth/password', () => HttpResponse.json<AuthNotice>({ message: AuthMessages.passwordChanged })),
+  http.post('*/api/auth/password-reset', () =>
+    HttpResponse.json<AuthNotice>({ message: AuthMessages.resetAccepted }, { status: 202 }),
+  ),
+  http.post('*/api/auth/password-reset/confirm', () =>
+    HttpResponse.json<AuthNotice>({ message: AuthMessages.passwordReset }),
+  ),
   http.post('*/api/auth/:action', async ({ request }) => {
-    const credentials = CredentialsSchema.parse(await request.json());
+    const credentials = LoginSchema.parse(await request.json());
     const body: AuthResponse = AuthResponseSchema.parse({
       token: makeToken({ email: credentials.email }),
       user: makeUser({ email: credentials.email }),

@@ -2,9 +2,12 @@ import { Button } from '@exam/ui/button';
 import { AppShell } from '@exam/ui/app-shell';
 import { toast } from '@exam/ui/toaster';
 import { useQueryClient } from '@tanstack/react-query';
-import { GraduationCap, LogOut } from 'lucide-react';
+import { GraduationCap, LogOut, UserRound } from 'lucide-react';
+import { useState } from 'react';
 import { Link, Outlet, redirect, useLoaderData, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import { signOut as endServerSession } from '../../../features/auth/api/account.ts';
+import { ApiError } from '../../../lib/api-client.ts';
 import {
   clearAllStorage,
   clearToken,
@@ -29,11 +32,21 @@ export function CreatorLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
-  const signOut = () => {
+  const [signingOut, setSigningOut] = useState(false);
+
+  // The server ends the session first, so the token stops working everywhere, not only in this browser.
+  const signOut = async () => {
+    setSigningOut(true);
+    // A 401 means the session had already ended (signed out elsewhere): nothing is left to end.
+    const ended = await endServerSession().then(
+      () => true,
+      (error: unknown) => error instanceof ApiError && error.status === 401,
+    );
     clearAllStorage();
     queryClient.clear();
     void navigate(paths.home);
-    toast.success('Signed out successfully');
+    if (ended) toast.success('Signed out successfully');
+    else toast.error('Signed out in this browser, but the server could not be reached: use Sign Out Everywhere later.');
   };
 
   return (
@@ -49,7 +62,13 @@ export function CreatorLayout() {
       actions={
         <>
           <span className="hidden text-sm text-muted sm:inline">Welcome, {email}</span>
-          <Button variant="secondary" size="sm" onClick={signOut}>
+          <Link
+            to={paths.account}
+            className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"
+          >
+            <UserRound aria-hidden className="h-4 w-4" /> Account
+          </Link>
+          <Button variant="secondary" size="sm" disabled={signingOut} onClick={() => void signOut()}>
             <LogOut aria-hidden className="h-4 w-4" /> Sign Out
           </Button>
         </>

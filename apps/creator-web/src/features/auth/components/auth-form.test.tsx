@@ -4,35 +4,25 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
+
+/** What exam-service answers for an unknown email and a wrong password alike. */
+const INVALID_CREDENTIALS = 'Invalid email or password.';
 import { server } from '../../../testing/server.ts';
 
 describe('creator sign-in and sign-up', () => {
-  it('shows the server message when the email is unknown', async () => {
+  it('shows the one invalid-credentials message the server answers (401) and stays on the page', async () => {
     server.use(
       http.post('*/api/auth/login', () =>
-        HttpResponse.json(errorBody('NOT_FOUND', AuthMessages.userNotFound), { status: 404 }),
-      ),
-    );
-    const { user } = renderApp('/creator/auth');
-    await user.type(screen.getByLabelText('Email Address'), 'nobody@example.com');
-    await user.type(screen.getByLabelText('Password'), 'secret123');
-    await user.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByText('User not found. Please sign up first.')).toBeInTheDocument();
-    expect(localStorage.getItem('authToken')).toBeNull();
-  });
-
-  it('shows the wrong-password message without leaving the page when login answers 401', async () => {
-    server.use(
-      http.post('*/api/auth/login', () =>
-        HttpResponse.json(errorBody('UNAUTHENTICATED', AuthMessages.invalidPassword), { status: 401 }),
+        HttpResponse.json(errorBody('UNAUTHENTICATED', INVALID_CREDENTIALS), { status: 401 }),
       ),
     );
     const { user, router } = renderApp('/creator/auth');
-    await user.type(screen.getByLabelText('Email Address'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Email Address'), 'nobody@example.com');
     await user.type(screen.getByLabelText('Password'), 'wrong-password');
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
-    expect(await screen.findByText('Invalid password.')).toBeInTheDocument();
+    expect(await screen.findByText(INVALID_CREDENTIALS)).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/creator/auth');
+    expect(localStorage.getItem('authToken')).toBeNull();
   });
 
   it('registers through the Create Account mode and shows the duplicate message on 409', async () => {
@@ -47,7 +37,7 @@ describe('creator sign-in and sign-up', () => {
     await user.click(screen.getByRole('button', { name: "Don't have an account? Create One" }));
     expect(screen.getByRole('heading', { name: 'Create Account' })).toBeInTheDocument();
     await user.type(screen.getByLabelText('Email Address'), 'ada@example.com');
-    await user.type(screen.getByLabelText('Password'), 'secret123');
+    await user.type(screen.getByLabelText('Password'), 'long-enough-pw');
     await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('User already exists. Please sign in instead.')).toBeInTheDocument();
     expect(registerCalls).toBe(1);
@@ -63,7 +53,7 @@ describe('creator sign-in and sign-up', () => {
           new Promise<Response>(
             (resolve) =>
               (release = () =>
-                resolve(HttpResponse.json(errorBody('NOT_FOUND', AuthMessages.userNotFound), { status: 404 }))),
+                resolve(HttpResponse.json(errorBody('UNAUTHENTICATED', INVALID_CREDENTIALS), { status: 401 }))),
           ),
       ),
     );
@@ -75,20 +65,57 @@ describe('creator sign-in and sign-up', () => {
     expect(screen.getByLabelText('Email Address')).toBeDisabled();
     expect(screen.getByLabelText('Password')).toBeDisabled();
     release();
-    expect(await screen.findByText(AuthMessages.userNotFound)).toBeInTheDocument();
+    expect(await screen.findByText(INVALID_CREDENTIALS)).toBeInTheDocument();
     expect(screen.getByLabelText('Email Address')).toBeEnabled();
   });
 
-  it('rejects a bad email and a short password on the client without calling the server', async () => {
+  it('rejects a bad email, and on sign-up a password under 10 characters, without calling the server', async () => {
     let calls = 0;
-    server.use(http.post('*/api/auth/login', () => ((calls += 1), HttpResponse.json({}))));
+    server.use(http.post('*/api/auth/register', () => ((calls += 1), HttpResponse.json({}))));
     const { user } = renderApp('/creator/auth');
+    await user.click(screen.getByRole('button', { name: "Don't have an account? Create One" }));
     await user.type(screen.getByLabelText('Email Address'), 'not-an-email');
-    await user.type(screen.getByLabelText('Password'), '123');
-    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await user.type(screen.getByLabelText('Password'), '123456789');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
     expect(await screen.findByText('Enter a valid email address')).toBeInTheDocument();
-    expect(screen.getByText('Password must be at least 6 characters')).toBeInTheDocument();
+    expect(screen.getByText('Password must be at least 10 characters')).toBeInTheDocument();
     expect(calls).toBe(0);
+  });
+
+  it('shows the server’s reason under the password field when sign-up refuses a common password', async () => {
+    server.use(
+      http.post('*/api/auth/register', () =>
+        HttpResponse.json(
+          errorBody('VALIDATION', AuthMessages.commonPassword, [
+            { path: 'password', message: AuthMessages.commonPassword },
+          ]),
+          { status: 400 },
+        ),
+      ),
+    );
+    const { user } = renderApp('/creator/auth');
+    await user.click(screen.getByRole('button', { name: "Don't have an account? Create One" }));
+    await user.type(screen.getByLabelText('Email Address'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'password123');
+    await user.click(screen.getByRole('button', { name: 'Create Account' }));
+    const password = screen.getByLabelText('Password');
+    await waitFor(() => expect(password).toHaveAccessibleDescription(AuthMessages.commonPassword));
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('still sends a short password on sign-in, for accounts made before the policy', async () => {
+    const { user, router } = renderApp('/creator/auth');
+    await user.type(screen.getByLabelText('Email Address'), 'old@example.com');
+    await user.type(screen.getByLabelText('Password'), '123456');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/creator/dashboard'), { timeout: 3000 });
+  });
+
+  it('links to the forgotten-password page from sign-in', async () => {
+    const { user, router } = renderApp('/creator/auth');
+    await user.click(screen.getByRole('link', { name: 'Forgot your password?' }));
+    expect(router.state.location.pathname).toBe('/forgot-password');
+    expect(await screen.findByRole('heading', { name: 'Reset your password' })).toBeInTheDocument();
   });
 
   it('stores the session and opens the dashboard about a second after signing in', async () => {

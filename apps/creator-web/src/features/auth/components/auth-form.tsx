@@ -1,15 +1,20 @@
-import { CredentialsSchema, type Credentials } from '@exam/domain/auth';
+import { CredentialsSchema, LoginSchema, MIN_PASSWORD_LENGTH, type Credentials } from '@exam/domain/auth';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { Field } from '@exam/ui/field';
 import { Input } from '@exam/ui/input';
 import { AlertCircle } from 'lucide-react';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useRef, useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { Link } from 'react-router';
+import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { saveSession } from '../../../lib/auth-storage.ts';
 import { useAuthenticate, type AuthMode } from '../api/sign-in.ts';
+import { placeServerIssues } from './server-issues.ts';
+
+const FIELDS = ['email', 'password'] as const;
 
 /** The dashboard opens about a second after a successful sign-in, so the success toast can be read. */
 export const REDIRECT_DELAY_MS = 1000;
@@ -32,11 +37,14 @@ const copy = {
 export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
   const [mode, setMode] = useState<AuthMode>('signin');
   const [isRedirecting, setIsRedirecting] = useState(false);
+  const [issuesPlaced, setIssuesPlaced] = useState(false);
   const authenticate = useAuthenticate();
-  const form = useForm<Credentials>({
-    resolver: zodResolver(CredentialsSchema),
-    defaultValues: { email: '', password: '' },
-  });
+  // Sign-up applies the password policy; sign-in accepts any password, so older accounts can still sign in.
+  const modeRef = useRef(mode);
+  modeRef.current = mode;
+  const resolver: Resolver<Credentials> = (values, context, options) =>
+    zodResolver(modeRef.current === 'signin' ? LoginSchema : CredentialsSchema)(values, context, options);
+  const form = useForm<Credentials>({ resolver, defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
   const isProcessing = authenticate.isPending || isRedirecting;
   const text = copy[mode];
@@ -45,6 +53,7 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
     authenticate.mutate(
       { mode, credentials },
       {
+        onError: (error) => setIssuesPlaced(placeServerIssues(error, FIELDS, form.setError)),
         onSuccess: (session) => {
           saveSession(session);
           setIsRedirecting(true);
@@ -57,6 +66,7 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
   const switchMode = () => {
     setMode(mode === 'signin' ? 'signup' : 'signin');
     authenticate.reset();
+    setIssuesPlaced(false);
     form.clearErrors();
   };
 
@@ -65,7 +75,7 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
       <h1 className="text-2xl font-semibold tracking-tight text-ink">{text.title}</h1>
       <p className="mt-1 text-sm text-muted">{text.subtitle}</p>
       <form className="mt-6 flex flex-col gap-4" onSubmit={submit} noValidate>
-        {authenticate.isError && (
+        {authenticate.isError && !issuesPlaced && (
           <div
             role="alert"
             className="flex items-start gap-2 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700"
@@ -88,7 +98,7 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
           <Input
             type="password"
             autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
-            placeholder="At least 6 characters"
+            placeholder={mode === 'signup' ? `At least ${MIN_PASSWORD_LENGTH} characters` : undefined}
             disabled={isProcessing}
             required
             {...form.register('password')}
@@ -99,6 +109,11 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
         </Button>
       </form>
       <div className="mt-6 flex flex-col items-center gap-3 text-sm">
+        {mode === 'signin' && (
+          <Link to={paths.forgotPassword} className="font-medium text-muted hover:text-ink hover:underline">
+            Forgot your password?
+          </Link>
+        )}
         <button
           type="button"
           onClick={switchMode}
