@@ -1,0 +1,100 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import { expect, test } from './support/fixtures.ts';
+import { PASSWORD, uniqueEmail } from './support/api.ts';
+import { E2E } from './support/env.ts';
+import { creatorTokenOf } from './support/ui.ts';
+
+/** The stack runs without SMTP_URL, so exam-service writes each mail as an .eml file to DATA_DIR/outbox. */
+async function resetLinkMailedTo(email: string): Promise<string> {
+  const outbox = join(process.env.E2E_DATA_DIR ?? '', 'outbox');
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        for (const name of await readdir(outbox).catch(() => [] as string[])) {
+          const mail = await simpleParser(await readFile(join(outbox, name)));
+          const to = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
+          if (to === email) link = /https?:\/\/\S+\/reset-password#token=[\w-]+/.exec(mail.text ?? '')?.[0];
+        }
+        return link;
+      },
+      { message: `a reset mail to ${email} in ${outbox}`, timeout: 20_000 },
+    )
+    .toBeTruthy();
+  return link ?? '';
+}
+
+test('a creator’s sign-out ends the token on the server, and a forgotten password is reset from the mailed link', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('account');
+  const newPassword = 'fresh-orchard-lamp-58';
+
+  await test.step('signs up, after a common password is refused with its reason', async () => {
+    await page.goto('/creator/auth');
+    await page.getByRole('button', { name: "Don't have an account? Create One" }).click();
+    await page.getByLabel('Email Address').fill(email);
+    await page.getByLabel('Password').fill('password123');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText(/This password is too common/)).toBeVisible();
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page).toHaveURL(/\/creator\/dashboard$/);
+  });
+
+  await test.step('signs out; the old token is refused by exam-service and results-service alike', async () => {
+    const oldToken = await creatorTokenOf(page);
+    const headers = { authorization: `Bearer ${oldToken}` };
+    expect((await request.get(`${E2E.creatorOrigin}/api/results`, { headers })).status()).toBe(200);
+
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await expect(page).toHaveURL(`${E2E.creatorOrigin}/`);
+    expect((await request.get(`${E2E.creatorOrigin}/api/exams/auth_exams`, { headers })).status()).toBe(401);
+    expect((await request.get(`${E2E.creatorOrigin}/api/results`, { headers })).status()).toBe(401);
+
+    // Even a browser that kept a copy of the token is sent back to sign-in.
+    await page.evaluate((token) => localStorage.setItem('authToken', token), oldToken);
+    await page.goto('/creator/dashboard');
+    await expect(page).toHaveURL(/\/creator\/auth$/);
+  });
+
+  await test.step('asks for a reset link from the sign-in page', async () => {
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email Address').fill(email);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByText(/If an account exists for that address/)).toBeVisible();
+  });
+
+  await test.step('opens the mailed link and sets a new password', async () => {
+    const link = await resetLinkMailedTo(email);
+    expect(link.startsWith(`${E2E.creatorOrigin}/reset-password#token=`)).toBe(true);
+    await page.goto(link);
+    await page.getByLabel('New Password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Repeat New Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Set New Password' }).click();
+    await expect(page.getByText('Your password was reset. Sign in with the new password.')).toBeVisible();
+
+    // The link works once (a fresh page load, not the same page's state).
+    await page.goto('/');
+    await page.goto(link);
+    await page.getByLabel('New Password', { exact: true }).fill('another-orchard-lamp-59');
+    await page.getByLabel('Repeat New Password').fill('another-orchard-lamp-59');
+    await page.getByRole('button', { name: 'Set New Password' }).click();
+    await expect(page.getByText(/This reset link is invalid or has expired/)).toBeVisible();
+  });
+
+  await test.step('the old password is refused and the new one signs in', async () => {
+    await page.goto('/creator/auth');
+    await page.getByLabel('Email Address').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('Invalid email or password.')).toBeVisible();
+    await page.getByLabel('Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/creator\/dashboard$/);
+    await expect(page.getByText(`Welcome, ${email}`)).toBeVisible();
+  });
+});
