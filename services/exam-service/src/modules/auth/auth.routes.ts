@@ -100,11 +100,16 @@ export function authRoutes(service: AuthService, reset: PasswordResetService, op
         schema: {
           tags: ['auth'],
           body: PasswordChangeSchema,
-          response: { 200: AuthNoticeSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
+          response: { 200: AuthNoticeSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 429: ErrorBodySchema },
         },
       },
-      async (request) => {
-        await service.changePassword(sessionOf(request), request.body);
+      async (request, reply) => {
+        try {
+          await service.changePassword(sessionOf(request), request.body, request.ip);
+        } catch (err) {
+          if (err instanceof LoginThrottledError) reply.header('retry-after', String(err.retryAfterSeconds));
+          throw err;
+        }
         return { message: AuthMessages.passwordChanged };
       },
     );

@@ -58,7 +58,7 @@ export function createAuthService(
     return row.lastAttemptAt.getTime() + delayMs - now.getTime();
   };
 
-  return {
+  const service = {
     async register(credentials: Credentials): Promise<User> {
       if (await repo.findByEmail(credentials.email)) throw new AppError(ErrorCode.CONFLICT, AuthMessages.userExists);
       assertPasswordAllowed(credentials.password, 'password');
@@ -138,17 +138,25 @@ export function createAuthService(
      * Needs the current password; the new one follows the policy. Every other session of the creator
      * ends (a thief's included), the one that asked stays signed in.
      */
-    async changePassword(ref: SessionRef, change: PasswordChange): Promise<void> {
+    async changePassword(ref: SessionRef, change: PasswordChange, address: string): Promise<void> {
       const found = await repo.findById(ref.userId);
-      if (!found || !(await verifyPassword(change.currentPassword, found.passwordHash))) {
-        throw new AppError(ErrorCode.VALIDATION, AuthMessages.wrongCurrentPassword, [
-          { path: 'currentPassword', message: AuthMessages.wrongCurrentPassword },
-        ]);
+      if (!found) throw new AppError(ErrorCode.UNAUTHENTICATED, AuthMessages.sessionEnded);
+      // Checked as a sign-in is, with its throttles, so a stolen session cannot be used to guess the password.
+      try {
+        await service.login({ email: found.email, password: change.currentPassword }, address);
+      } catch (err) {
+        if (err instanceof AppError && err.code === ErrorCode.UNAUTHENTICATED) {
+          throw new AppError(ErrorCode.VALIDATION, AuthMessages.wrongCurrentPassword, [
+            { path: 'currentPassword', message: AuthMessages.wrongCurrentPassword },
+          ]);
+        }
+        throw err;
       }
       assertPasswordAllowed(change.newPassword, 'newPassword');
       await repo.setPasswordHash(ref.userId, await hashPassword(change.newPassword, opts.scryptCost));
       await sessions.revokeAll(ref.userId, deps.clock.now(), ref.sessionId);
     },
   };
+  return service;
 }
 export type AuthService = ReturnType<typeof createAuthService>;

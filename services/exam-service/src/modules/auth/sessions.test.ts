@@ -117,6 +117,31 @@ describe('creator sessions', () => {
   });
 });
 
+describe('password change throttling', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await buildTestApp({ env: { LOGIN_ACCOUNT_FREE_FAILURES: '2', LOGIN_ACCOUNT_BACKOFF_SECONDS: '30' } });
+  });
+  afterAll(() => app.close());
+
+  it('counts wrong current passwords like failed sign-ins, so a stolen session cannot guess the password', async () => {
+    const creator = await createCreator(app);
+    const attempt = (currentPassword: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/auth/password',
+        headers: { authorization: `Bearer ${creator.token}` },
+        payload: { currentPassword, newPassword: 'lantern-meadow-93-fjord' },
+        remoteAddress: '203.0.113.50',
+      });
+    expect((await attempt('guess-one-x')).statusCode).toBe(400);
+    expect((await attempt('guess-two-x')).statusCode).toBe(400);
+    const slowed = await attempt(TEST_PASSWORD);
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.headers['retry-after']).toBe('30');
+  });
+});
+
 /**
  * Another service (results-service, llm-gateway, workspace-orchestrator) checks a creator token through
  * server-kit's remote check against a running exam-service, over real HTTP, as production does.
