@@ -1,5 +1,6 @@
 import { ResumeMessages } from '@exam/domain/attempt-binding';
 import type { Deps } from '../../deps.ts';
+import { clientBucket } from './client-bucket.ts';
 import { RetryLaterError } from './retry-later.ts';
 import type { StartLimitsRepository } from './start-limits.repository.ts';
 
@@ -23,7 +24,7 @@ export function createStartLimiter(repo: StartLimitsRepository, deps: Pick<Deps,
 
   return {
     /** Before the exam is looked up, so a flood costs exam-service nothing past the limit. */
-    takeClient: (ip: string) => take(`client:${ip}`, limits.perClient, ResumeMessages.startsPerClient),
+    takeClient: (ip: string) => take(`client:${clientBucket(ip)}`, limits.perClient, ResumeMessages.startsPerClient),
     takeExam: (examId: string) => take(`exam:${examId}`, limits.perExam, ResumeMessages.startsPerExam),
     /** Deletes windows older than the longest one. */
     prune: () => {

@@ -86,6 +86,13 @@ describe('attempt start limits', () => {
     expect((await start(app, other.id, newAddress())).statusCode).toBe(201);
   });
 
+  it('counts an IPv6 client by its /64, so rotating the address within it does not reset the limit', async () => {
+    const exam = app.exams.put(makeExam());
+    const prefix = `2001:db8:${process.pid.toString(16)}:${(++addressCounter).toString(16)}`;
+    for (let i = 1; i <= 3; i++) expect((await start(app, exam.id, `${prefix}::${i}`)).statusCode).toBe(201);
+    expect((await start(app, exam.id, `${prefix}::ffff`)).statusCode).toBe(429);
+  });
+
   it('counts a flood from one client: 10 starts in a row give 3 attempts and 7 refusals', async () => {
     const exam = app.exams.put(makeExam());
     const address = newAddress();
