@@ -4,6 +4,7 @@ import type { Deps } from './deps.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
 import { attemptsRoutes } from './modules/attempts/attempts.routes.ts';
 import { createAttemptsService } from './modules/attempts/attempts.service.ts';
+import { resumeCodeKey } from './modules/attempts/resume-credentials.ts';
 import { createStartService } from './modules/attempts/start-attempt.service.ts';
 import { createStartLimiter } from './modules/attempts/start-limits.service.ts';
 import { createStartLimitsRepository } from './modules/attempts/start-limits.repository.ts';
@@ -49,7 +50,7 @@ export async function buildApp(config: Config, deps: Deps) {
     perExam: { max: config.START_LIMIT_PER_EXAM, windowSeconds: config.START_LIMIT_PER_EXAM_WINDOW_SECONDS },
   });
   const starts = createStartService(attemptsRepository, deps, limiter, {
-    codeKey: config.jwtSecret,
+    codeKey: resumeCodeKey(config.jwtSecret),
     codeFreeTries: config.RESUME_CODE_FREE_TRIES,
     unlockMinutes: config.RESUME_UNLOCK_MINUTES,
   });

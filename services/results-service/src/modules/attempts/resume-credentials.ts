@@ -19,6 +19,11 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
  * 40 bits are few enough to try them all against a stolen plain hash, so the code's hash is an HMAC keyed
  * with a server secret and bound to the attempt id: the database alone does not give the code away.
  */
+/** A key of its own for code hashes, derived from the service secret, so it never doubles as the JWT signing key. */
+export function resumeCodeKey(serviceSecret: string): string {
+  return createHmac('sha256', serviceSecret).update('results-service/resume-code/v1').digest('hex');
+}
+
 export function hashCode(key: string, attemptId: string, code: string): string {
   return createHmac('sha256', key)
     .update(`${attemptId}:${normaliseResumeCode(code)}`)
