@@ -9,6 +9,10 @@ export const StartAttemptSchema = z.object({
   examId: z.string().min(1).max(64),
   name: z.string().trim().min(1, 'Name is required').max(200),
   studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+  /** The secret this browser got when it started the attempt (attempt-binding.ts): a silent resume. */
+  resumeSecret: z.string().max(200).optional(),
+  /** The resume code shown on the device that started the attempt, typed on another device. */
+  resumeCode: z.string().max(40).optional(),
 });
 export type StartAttempt = z.infer<typeof StartAttemptSchema>;
 
@@ -19,6 +23,12 @@ export const StartAttemptResponseSchema = z.object({
   /** null when the exam has no timer. */
   deadline: z.string().nullable(),
   resumed: z.boolean(),
+  /**
+   * Sent when the server issues them (the first start; a resume by code or by the examiner's unlock gets a
+   * new secret for that device, and after an unlock a new code): the page keeps both, and shows the code.
+   */
+  resumeSecret: z.string().optional(),
+  resumeCode: z.string().optional(),
 });
 export type StartAttemptResponse = z.infer<typeof StartAttemptResponseSchema>;
 

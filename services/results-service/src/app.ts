@@ -4,6 +4,10 @@ import type { Deps } from './deps.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
 import { attemptsRoutes } from './modules/attempts/attempts.routes.ts';
 import { createAttemptsService } from './modules/attempts/attempts.service.ts';
+import { resumeCodeKey } from './modules/attempts/resume-credentials.ts';
+import { createStartService } from './modules/attempts/start-attempt.service.ts';
+import { createStartLimiter } from './modules/attempts/start-limits.service.ts';
+import { createStartLimitsRepository } from './modules/attempts/start-limits.repository.ts';
 import { createCandidateResultService } from './modules/attempts/candidate-result.service.ts';
 import { createInsightsRepository } from './modules/insights/insights.repository.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
@@ -42,14 +46,29 @@ export async function buildApp(config: Config, deps: Deps) {
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
     eventsPerAttemptMax: config.EVENTS_PER_ATTEMPT_MAX,
   });
+  const limiter = createStartLimiter(createStartLimitsRepository(deps.database), deps, {
+    perClient: { max: config.START_LIMIT_PER_CLIENT, windowSeconds: config.START_LIMIT_PER_CLIENT_WINDOW_SECONDS },
+    perExam: { max: config.START_LIMIT_PER_EXAM, windowSeconds: config.START_LIMIT_PER_EXAM_WINDOW_SECONDS },
+  });
+  const starts = createStartService(attemptsRepository, deps, limiter, {
+    codeKey: resumeCodeKey(config.jwtSecret),
+    codeFreeTries: config.RESUME_CODE_FREE_TRIES,
+    unlockMinutes: config.RESUME_UNLOCK_MINUTES,
+  });
   const results = createResultsService(createResultsRepository(deps.database), deps);
   const resultWrites = createResultWritesRepository(deps.database);
   const grading = createGradingService(resultWrites, deps);
   const regrade = createRegradeService(resultWrites, deps);
   const insights = createInsightsService(createInsightsRepository(deps.database), deps, app.log);
-  app.decorate('finalizeExpired', () => attempts.finalizeExpired());
+  // The finalizer's interval also drops start-limit windows that are over.
+  app.decorate('finalizeExpired', async () => {
+    await starts.prune();
+    return attempts.finalizeExpired();
+  });
 
-  await app.register(attemptsRoutes(attempts, candidateResults, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }));
+  await app.register(
+    attemptsRoutes(attempts, starts, candidateResults, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }),
+  );
   await app.register(resultsRoutes(results));
   await app.register(gradingRoutes({ results, grading, regrade }));
   await app.register(internalRoutes(attempts, deps));

@@ -14,6 +14,24 @@ const ConfigSchema = z.object({
    * were dropped): taker-web retries a 429 for ever, and a candidate must never be stopped by events.
    */
   EVENTS_PER_ATTEMPT_MAX: z.coerce.number().int().min(1).default(DEFAULT_EVENTS_PER_ATTEMPT_MAX),
+  /**
+   * Attempt starts per client address (as TRUSTED_PROXIES resolves it) per window. A whole class behind
+   * one school NAT starts within minutes, so this is sized for a large lecture hall (about 100 candidates
+   * plus retries) while a flood from one address stops after a few seconds. Resumes with the browser's
+   * resume secret do not count.
+   */
+  START_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).default(150),
+  START_LIMIT_PER_CLIENT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  /**
+   * New attempts per exam per window, from all addresses together: enough for a large exam whose
+   * candidates all start in the same minute, low enough that a spread-out flood cannot create rows without bound.
+   */
+  START_LIMIT_PER_EXAM: z.coerce.number().int().min(1).default(1000),
+  START_LIMIT_PER_EXAM_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Wrong resume codes allowed per attempt before each further try waits (30 s, doubling, at most an hour). */
+  RESUME_CODE_FREE_TRIES: z.coerce.number().int().min(1).default(5),
+  /** How long the examiner's unlock lets the next start resume without a code. */
+  RESUME_UNLOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   /** How often the finalizer submits attempts whose deadline (plus grace) has passed. */
   FINALIZER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(15),
   /** Time allowed to calls to exam-service, workspace-orchestrator and llm-gateway. */

@@ -26,6 +26,8 @@ export function createFakeResultsService(init: {
     uploadCalls: 0,
     events: [] as ProctorEvent[],
     submitted: false,
+    /** The bodies POST /api/attempts received, in order. */
+    startBodies: [] as Record<string, unknown>[],
     /** The questions that had a stored file when the submit arrived (what the result holds). */
     filesAtSubmit: [] as number[],
     submitCalls: 0,
@@ -60,18 +62,20 @@ export function createFakeResultsService(init: {
         );
       return HttpResponse.json(state.examResponse);
     }),
-    http.post(
-      '/api/attempts',
-      () =>
-        cut() ??
-        HttpResponse.json({
-          attemptId,
-          token: 'attempt-token',
-          startedAt: now().toISOString(),
-          deadline: state.deadline,
-          resumed: false,
-        }),
-    ),
+    http.post('/api/attempts', async ({ request }) => {
+      const down = cut();
+      if (down) return down;
+      state.startBodies.push((await request.json()) as Record<string, unknown>);
+      return HttpResponse.json({
+        attemptId,
+        token: 'attempt-token',
+        startedAt: now().toISOString(),
+        deadline: state.deadline,
+        resumed: false,
+        resumeSecret: 'secret-of-this-browser',
+        resumeCode: '7KQ2M9XD',
+      });
+    }),
     http.get('/api/attempts/:attemptId', () => {
       const down = cut();
       if (down) return down;

@@ -63,6 +63,7 @@ beforeEach(() => {
   // A fresh, empty IndexedDB per test: no test depends on another's data.
   globalThis.indexedDB = new IDBFactory();
   resetTakerDbForTests();
+  window.localStorage.clear();
   // jsdom reports no focus until something is focused; a real page that just loaded has it.
   vi.spyOn(document, 'hasFocus').mockReturnValue(true);
 });

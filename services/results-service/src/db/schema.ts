@@ -50,7 +50,25 @@ export const attempts = resultsServiceSchema.table(
     examId: text('exam_id').notNull(),
     ownerId: text('owner_id').notNull(),
     name: text('name').notNull(),
+    /** As the candidate typed it, for display. */
     studentId: text('student_id').notNull(),
+    /**
+     * What identifies the candidate within the exam: candidateKey(studentId) from @exam/domain/attempt-binding.
+     * Rows that collided when the key was introduced carry a suffix (see the migration add_attempt_binding).
+     */
+    candidateKey: text('candidate_key').notNull(),
+    /** SHA-256 of each resume secret handed to a browser that may resume silently (one per device). */
+    resumeSecretHashes: text('resume_secret_hashes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** SHA-256 of the resume code; null for attempts started before codes existed (only an unlock resumes them). */
+    resumeCodeHash: text('resume_code_hash'),
+    /** Wrong resume codes since the last right one; from RESUME_CODE_FREE_TRIES on, each blocks for longer. */
+    resumeFailures: integer('resume_failures').notNull().default(0),
+    resumeBlockedUntil: at('resume_blocked_until'),
+    /** Set by the examiner's unlock: the next start with this candidate ID before then resumes without a code. */
+    unlockedUntil: at('unlocked_until'),
     startedAt: at('started_at').notNull(),
     /** null when the exam has no timer. */
     deadline: at('deadline'),
@@ -67,7 +85,7 @@ export const attempts = resultsServiceSchema.table(
     answersVersion: integer('answers_version').notNull().default(0),
   },
   (t) => [
-    uniqueIndex('attempts_exam_student_idx').on(t.examId, t.studentId),
+    uniqueIndex('attempts_exam_candidate_idx').on(t.examId, t.candidateKey),
     index('attempts_owner_idx').on(t.ownerId, t.examId),
     index('attempts_open_deadline_idx')
       .on(t.deadline)
@@ -182,4 +200,18 @@ export const gradeHistory = resultsServiceSchema.table(
     index('grade_history_result_idx').on(t.resultId, t.id),
     check('grade_history_kind_known', sql`${t.kind} in ('grade', 'regrade', 'release', 'unrelease')`),
   ],
+);
+
+/**
+ * Fixed-window counters of attempt starts (per client address, per exam), in the database so every
+ * replica counts against the same limit. Old windows are deleted as new ones are counted.
+ */
+export const startCounters = resultsServiceSchema.table(
+  'start_counters',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: at('window_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
 );

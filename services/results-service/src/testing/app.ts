@@ -10,7 +10,9 @@ import { systemClock, uuidIds, type Deps } from '../deps.ts';
 import { fakeExamSource, fakeTranscripts, fakeWorkspaceFiles } from './fakes.ts';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ ...TEST_SECRETS, LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...overrides });
+  // Suites start many attempts from one inject() address; the start limits have suites of their own.
+  const unlimited = { START_LIMIT_PER_CLIENT: '1000000', START_LIMIT_PER_EXAM: '1000000' };
+  return loadConfig({ ...TEST_SECRETS, LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...unlimited, ...overrides });
 }
 
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
@@ -50,16 +52,18 @@ export function creatorHeaders(app: TestApp, userId: string) {
 }
 
 let studentCounter = 0;
-/** Starts an attempt on the exam for a new candidate and returns the response and its bearer header. */
+/** Starts (or, with its secret or code, resumes) an attempt and returns the response and its bearer header. */
 export async function startAttempt(
   app: TestApp,
   examId: string,
-  candidate: { name?: string; studentId?: string } = {},
+  candidate: { name?: string; studentId?: string; resumeSecret?: string; resumeCode?: string } = {},
 ) {
   const payload = {
     examId,
     name: candidate.name ?? 'Ada Lovelace',
     studentId: candidate.studentId ?? `S-${Date.now()}-${++studentCounter}`,
+    ...(candidate.resumeSecret ? { resumeSecret: candidate.resumeSecret } : {}),
+    ...(candidate.resumeCode ? { resumeCode: candidate.resumeCode } : {}),
   };
   const response = await app.inject({ method: 'POST', url: '/api/attempts', payload });
   if (response.statusCode !== 201) throw new Error(`start failed: ${response.statusCode} ${response.body}`);

@@ -5,21 +5,30 @@ import type { AttemptRow, NewAttemptRow, ResultsDb } from './attempt-rows.ts';
 /** Starting an attempt and reading it back with its saved answers. */
 export function attemptReads(db: ResultsDb) {
   return {
-    /** Inserts the attempt unless (examId, studentId) already has one; returns the stored attempt either way. */
+    /** Inserts the attempt unless (examId, candidateKey) already has one; returns the stored attempt either way. */
     async insertOrFind(row: NewAttemptRow): Promise<{ attempt: AttemptRow; created: boolean }> {
       const [inserted] = await db
         .insert(attempts)
         .values(row)
-        .onConflictDoNothing({ target: [attempts.examId, attempts.studentId] })
+        .onConflictDoNothing({ target: [attempts.examId, attempts.candidateKey] })
         .returning();
       if (inserted) return { attempt: inserted, created: true };
       const [existing] = await db
         .select()
         .from(attempts)
-        .where(and(eq(attempts.examId, row.examId), eq(attempts.studentId, row.studentId)))
+        .where(and(eq(attempts.examId, row.examId), eq(attempts.candidateKey, row.candidateKey)))
         .limit(1);
       if (!existing) throw new Error('attempt vanished between insert and select');
       return { attempt: existing, created: false };
+    },
+
+    async findByCandidate(examId: string, candidateKey: string): Promise<AttemptRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(attempts)
+        .where(and(eq(attempts.examId, examId), eq(attempts.candidateKey, candidateKey)))
+        .limit(1);
+      return row;
     },
 
     async findAttempt(id: string): Promise<AttemptRow | undefined> {

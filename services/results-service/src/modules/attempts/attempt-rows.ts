@@ -2,6 +2,11 @@ import type { ResultsDatabase } from '../../db/database.ts';
 import type { attempts, results } from '../../db/schema.ts';
 
 export type AttemptRow = typeof attempts.$inferSelect;
+/** The attempt without its binding to the candidate (binding.repository.ts): what scoring and submitting read. */
+export type SubmitAttemptRow = Omit<
+  AttemptRow,
+  'candidateKey' | 'resumeSecretHashes' | 'resumeCodeHash' | 'resumeFailures' | 'resumeBlockedUntil' | 'unlockedUntil'
+>;
 export type NewAttemptRow = typeof attempts.$inferInsert;
 export type NewResultRow = typeof results.$inferInsert;
 /** What a submit `build` answers when it wants the workspace files collected first. */

@@ -13,20 +13,25 @@ import {
   SubmitResponseSchema,
   UploadResponseSchema,
 } from '@exam/domain/attempt';
+import { UnlockAttemptResponseSchema, UnlockAttemptSchema } from '@exam/domain/attempt-binding';
 import type { AttemptClaims } from '@exam/domain/auth';
 import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
 import { PublicExamSchema } from '@exam/domain/exam';
 import { CandidateResultSchema } from '@exam/domain/result';
-import { attemptOf } from '@exam/server-kit/plugins/auth';
+import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import type { AttemptRow } from './attempts.repository.ts';
 import type { AttemptsService } from './attempts.service.ts';
+import { RetryLaterError } from './retry-later.ts';
+import type { StartService } from './start-attempt.service.ts';
 import type { CandidateResultService } from './candidate-result.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const HOUR_MS = 3600_000;
+const ExamParamsSchema = z.object({ examId: z.string().min(1).max(64) });
 
 /**
  * Route guard, after `requireAttempt`: an attempt token reaches only its own attempt; any other id looks
@@ -39,6 +44,7 @@ async function ownAttempt(request: FastifyRequest) {
 
 export function attemptsRoutes(
   service: AttemptsService,
+  starts: StartService,
   results: CandidateResultService,
   deps: Pick<Deps, 'clock'>,
   opts: { uploadMaxBytes: number },
@@ -68,6 +74,8 @@ export function attemptsRoutes(
       {
         schema: {
           tags: ['attempts'],
+          description:
+            "Starts the attempt of this candidate ID (trimmed, NFKC, case-folded), or resumes it: silently with the resume secret this browser got, on another device with the resume code or after the examiner's unlock. Without them: 403 naming the resumeCode field, nothing of the attempt revealed. Wrong codes and starts per client and per exam are limited (429 with Retry-After).",
           body: StartAttemptSchema,
           response: {
             201: StartAttemptResponseSchema,
@@ -75,19 +83,43 @@ export function attemptsRoutes(
             403: ErrorBodySchema,
             404: ErrorBodySchema,
             409: ErrorBodySchema,
+            429: ErrorBodySchema,
           },
         },
       },
       async (request, reply) => {
-        const { attempt, resumed } = await service.start(request.body);
-        return reply.status(201).send({
-          attemptId: attempt.id,
-          token: signAttempt(attempt),
-          startedAt: attempt.startedAt.toISOString(),
-          deadline: attempt.deadline?.toISOString() ?? null,
-          resumed,
-        });
+        try {
+          const { attempt, resumed, resumeSecret, resumeCode } = await starts.start(request.body, { ip: request.ip });
+          return await reply.status(201).send({
+            attemptId: attempt.id,
+            token: signAttempt(attempt),
+            startedAt: attempt.startedAt.toISOString(),
+            deadline: attempt.deadline?.toISOString() ?? null,
+            resumed,
+            ...(resumeSecret ? { resumeSecret } : {}),
+            ...(resumeCode ? { resumeCode } : {}),
+          });
+        } catch (err) {
+          if (err instanceof RetryLaterError) reply.header('retry-after', String(err.retryAfterSeconds));
+          throw err;
+        }
       },
+    );
+
+    app.post(
+      '/api/exams/:examId/attempts/unlock',
+      {
+        onRequest: app.requireCreator,
+        schema: {
+          tags: ['attempts'],
+          description:
+            "The exam's owner lets the next start with this candidate ID resume its open attempt without the resume code (once, for RESUME_UNLOCK_MINUTES); that start gets a new code. 404 when the caller owns no such open attempt.",
+          params: ExamParamsSchema,
+          body: UnlockAttemptSchema,
+          response: { 200: UnlockAttemptResponseSchema, ...errors },
+        },
+      },
+      async (request) => starts.unlock(request.params.examId, request.body.studentId, creatorOf(request).sub),
     );
 
     app.get(

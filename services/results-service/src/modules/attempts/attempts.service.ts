@@ -4,7 +4,6 @@ import {
   type AttemptState,
   type ProctorEvent,
   type SaveAnswer,
-  type StartAttempt,
   type SubmitResponse,
 } from '@exam/domain/attempt';
 import type { AiProvider } from '@exam/domain/ai-catalogue';
@@ -13,10 +12,9 @@ import type { PublicExam } from '@exam/domain/exam';
 import type { WorkspaceFile } from '@exam/domain/internal';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { NEEDS_FILES, type AttemptRow, type AttemptsRepository } from './attempts.repository.ts';
+import { NEEDS_FILES, type AttemptRow, type AttemptsRepository, type SubmitAttemptRow } from './attempts.repository.ts';
 import { candidateView } from '../../grading/candidate-view.ts';
 import { gradeSubmission } from '../../grading/score.ts';
-import { toSnapshot } from '../../grading/snapshot.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
 
@@ -41,7 +39,7 @@ export function createAttemptsService(
     return attempt;
   }
 
-  const needsFiles = (attempt: AttemptRow) =>
+  const needsFiles = (attempt: SubmitAttemptRow) =>
     attempt.examSnapshot.codingWorkspace.enabled && attempt.examSnapshot.codingWorkspace.saveFilesInResults;
 
   /** Workspace files are a bonus: an unreachable orchestrator must never block a submission. */
@@ -54,7 +52,11 @@ export function createAttemptsService(
     }
   }
 
-  function resultRow(locked: AttemptRow, saved: Map<number, string>, workspaceFiles: Record<string, WorkspaceFile>) {
+  function resultRow(
+    locked: SubmitAttemptRow,
+    saved: Map<number, string>,
+    workspaceFiles: Record<string, WorkspaceFile>,
+  ) {
     const now = deps.clock.now();
     const graded = gradeSubmission(locked.examSnapshot, saved);
     // Time stops at the deadline: a late submit (within grace, or by the finalizer) does not add time.
@@ -117,27 +119,6 @@ export function createAttemptsService(
 
   return {
     getAttempt,
-
-    async start(input: StartAttempt): Promise<{ attempt: AttemptRow; resumed: boolean }> {
-      const exam = await deps.examSource.findExam(input.examId);
-      if (!exam || exam.isDraft) throw new AppError(ErrorCode.NOT_FOUND, AttemptMessages.notFound);
-      if (!exam.isLive) throw new AppError(ErrorCode.EXAM_OFFLINE, AttemptMessages.offline);
-      const now = deps.clock.now();
-      const snapshot = toSnapshot(exam);
-      const { attempt, created } = await repo.insertOrFind({
-        id: deps.ids.next(),
-        examId: exam.id,
-        ownerId: exam.ownerId,
-        name: input.name,
-        studentId: input.studentId,
-        startedAt: now,
-        deadline: exam.timerEnabled ? new Date(now.getTime() + exam.timerMinutes * 60_000) : null,
-        examSnapshot: snapshot,
-        questionCount: snapshot.questions.length,
-      });
-      if (attempt.submittedAt) throw new AppError(ErrorCode.ATTEMPT_CLOSED, AttemptMessages.submitted);
-      return { attempt, resumed: !created };
-    },
 
     async state(attemptId: string): Promise<AttemptState> {
       const attempt = await getAttempt(attemptId);

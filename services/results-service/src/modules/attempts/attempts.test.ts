@@ -58,11 +58,11 @@ describe('attempts', () => {
     expect(attempt.deadline).toBeNull();
   });
 
-  it('resumes the same attempt with the same deadline and a fresh token when the candidate starts again', async () => {
+  it('resumes the same attempt with the same deadline and a fresh token when the candidate starts again on the same browser', async () => {
     const exam = app.exams.put(makeExam());
     const first = await startAttempt(app, exam.id, { studentId: 'S-resume' });
     clock.advance(5 * 60_000);
-    const again = await startAttempt(app, exam.id, { studentId: 'S-resume' });
+    const again = await startAttempt(app, exam.id, { studentId: 'S-resume', resumeSecret: first.resumeSecret });
     expect(again.attemptId).toBe(first.attemptId);
     expect(again.resumed).toBe(true);
     expect(again.deadline).toBe(first.deadline);
@@ -107,7 +107,7 @@ describe('attempts', () => {
     const again = await app.inject({
       method: 'POST',
       url: '/api/attempts',
-      payload: { examId: exam.id, name: 'Ada', studentId: 'S-done' },
+      payload: { examId: exam.id, name: 'Ada', studentId: 'S-done', resumeSecret: attempt.resumeSecret },
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().error.message).toBe(AttemptMessages.submitted);

@@ -1,6 +1,6 @@
 import { rawQuery } from '../../db/rows.ts';
 import { parseSnapshot } from '../../grading/snapshot.ts';
-import type { AttemptRow, NewResultRow, ResultsDb } from './attempt-rows.ts';
+import type { NewResultRow, ResultsDb, SubmitAttemptRow } from './attempt-rows.ts';
 
 const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 const READ_FOR_SUBMIT = `
@@ -73,7 +73,7 @@ export function optimisticSubmit(db: ResultsDb) {
   };
 }
 
-function toAttemptRow(row: SubmitReadRow): AttemptRow {
+function toAttemptRow(row: SubmitReadRow): SubmitAttemptRow {
   return {
     id: row.id,
     examId: row.exam_id,

@@ -1,7 +1,13 @@
 import { useParams } from 'react-router';
 import { SubmissionsList } from '../../../features/results/components/submissions-list.tsx';
+import { UnlockAttemptCard } from '../../../features/results/components/unlock-attempt-card.tsx';
 
 export function SubmissionsRoute() {
   const { examId = '' } = useParams();
-  return <SubmissionsList examId={examId} />;
+  return (
+    <>
+      <SubmissionsList examId={examId} />
+      <UnlockAttemptCard examId={examId} />
+    </>
+  );
 }

@@ -8,12 +8,14 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
-import { ApiError } from '../../../lib/api-client.ts';
 import { startAttempt } from '../../../lib/exam-api.ts';
 import type { CredentialsState, ExamState } from '../../../lib/navigation-state.ts';
+import { findResume, saveResume } from '../../../lib/resume-store.ts';
 import { getTakerDb, saveStoredAttempt } from '../../../lib/taker-db.ts';
+import { startFailure } from '../lib/start-failure.ts';
 
-type Errors = { name?: string; studentId?: string };
+type Errors = { name?: string; studentId?: string; resumeCode?: string };
+type StartInput = { examId: string; name: string; studentId: string; resumeCode?: string | undefined };
 
 /**
  * Fullscreen must be asked for inside the click; a refusal is logged and the exam goes on, since a browser
@@ -32,9 +34,20 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
   const [name, setName] = useState('');
   const [studentId, setStudentId] = useState('');
   const [errors, setErrors] = useState<Errors>({});
+  // Set once the server says this candidate ID has an attempt elsewhere: the form then asks for its code.
+  const [codeAsked, setCodeAsked] = useState<string>();
+  const [resumeCode, setResumeCode] = useState('');
+  const [notice, setNotice] = useState<string>();
   const start = useMutation({
-    mutationFn: async (input: { examId: string; name: string; studentId: string }) => {
-      const attempt = await startAttempt(input);
+    mutationFn: async (input: StartInput) => {
+      const kept = findResume(input.examId, input.studentId);
+      const attempt = await startAttempt({ ...input, resumeSecret: kept?.secret });
+      // The secret first: whatever happens next, this browser can resume silently.
+      saveResume(input.examId, input.studentId, {
+        attemptId: attempt.attemptId,
+        secret: attempt.resumeSecret,
+        code: attempt.resumeCode ?? input.resumeCode?.trim().toUpperCase(),
+      });
       await saveStoredAttempt(await getTakerDb(), {
         examId: input.examId,
         attemptId: attempt.attemptId,
@@ -52,8 +65,17 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
       const state: ExamState = { ...exam, name: input.name, studentId: input.studentId };
       void navigate(paths.exam(input.examId), { state });
     },
-    onError: (error) =>
-      toast.error(error instanceof ApiError ? error.userMessage : 'Could not start the exam. Please try again.'),
+    onError: (error, input) => {
+      const failure = startFailure(error, Boolean(input.resumeCode));
+      if (failure.kind === 'code') {
+        // The first refusal asks for the code; a refusal of a typed code is that field's error.
+        if (failure.sentCode) setErrors({ resumeCode: failure.message });
+        else setCodeAsked(failure.message);
+        return;
+      }
+      if (failure.kind === 'wait') setNotice(failure.message);
+      toast.error(failure.message);
+    },
   });
 
   function onSubmit(event: FormEvent) {
@@ -62,7 +84,8 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
       void navigate(paths.start);
       return;
     }
-    const parsed = StartAttemptSchema.safeParse({ examId: exam.examId, name, studentId });
+    const typedCode = codeAsked !== undefined && resumeCode.trim() ? resumeCode : undefined;
+    const parsed = StartAttemptSchema.safeParse({ examId: exam.examId, name, studentId, resumeCode: typedCode });
     if (!parsed.success) {
       const next: Errors = {};
       for (const issue of parsed.error.issues) {
@@ -72,7 +95,12 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
       setErrors(next);
       return;
     }
+    if (codeAsked !== undefined && !typedCode) {
+      setErrors({ resumeCode: 'Enter the resume code' });
+      return;
+    }
     setErrors({});
+    setNotice(undefined);
     if (exam.fullScreenRequested) void requestFullscreen();
     start.mutate(parsed.data);
   }
@@ -101,10 +129,38 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
             name="studentId"
             required
             value={studentId}
-            onChange={(e) => setStudentId(e.target.value)}
+            onChange={(e) => {
+              setStudentId(e.target.value);
+              // Another ID is another attempt: the code asked for the previous one no longer applies.
+              setCodeAsked(undefined);
+            }}
             disabled={start.isPending}
           />
         </Field>
+        {codeAsked !== undefined && (
+          <>
+            <p role="status" className="rounded-md bg-warning/10 p-3 text-sm text-ink" data-testid="resume-code-notice">
+              {codeAsked}
+            </p>
+            <Field label="Resume code" hint="8 characters, e.g. 7KQ2-M9XD" error={errors.resumeCode}>
+              <Input
+                name="resumeCode"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                value={resumeCode}
+                onChange={(e) => setResumeCode(e.target.value)}
+                disabled={start.isPending}
+                autoFocus
+              />
+            </Field>
+          </>
+        )}
+        {notice && (
+          <p role="alert" className="text-sm text-danger">
+            {notice}
+          </p>
+        )}
         <Button type="submit" disabled={start.isPending}>
           {start.isPending ? 'Starting…' : 'Start Exam'}
         </Button>

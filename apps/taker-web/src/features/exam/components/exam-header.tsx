@@ -1,6 +1,7 @@
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { AlertTriangle, Clock, Maximize, Minimize } from 'lucide-react';
+import { ResumeCodeMenu } from '../../../lib/resume-code.tsx';
 import type { SaveStatus } from '../lib/sync.ts';
 import { formatCountdown } from '../lib/clock.ts';
 import type { PanelKey, PanelVisibility } from './exam-panels.tsx';
@@ -20,7 +21,7 @@ type ExamHeaderProps = {
   title: string;
   preview: boolean;
   warnings: number;
-  candidate: { name: string; studentId: string } | null;
+  candidate: { name: string; studentId: string; attemptId?: string } | null;
   answered: number;
   total: number;
   remaining: number | null;
@@ -70,6 +71,7 @@ export function ExamHeader(props: ExamHeaderProps) {
         </span>
       )}
       <div className="ml-auto flex flex-wrap items-center gap-2">
+        {props.candidate?.attemptId && <ResumeCodeMenu attemptId={props.candidate.attemptId} />}
         <div role="group" aria-label="Panels" className="flex items-center gap-1">
           {availablePanels.map((key) => (
             <Button

@@ -117,7 +117,7 @@ export function ExamRoom({
         title={exam.title}
         preview={preview}
         warnings={proctoring.warnings}
-        candidate={attempt ? { name: attempt.name, studentId: attempt.studentId } : null}
+        candidate={attempt ? { name: attempt.name, studentId: attempt.studentId, attemptId: attempt.attemptId } : null}
         answered={answered}
         total={exam.questions.length}
         remaining={remaining}

@@ -4,6 +4,7 @@ import { CheckCircle2 } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import type { ResultsState } from '../../../lib/navigation-state.ts';
+import { ResumeCodeNote } from '../../../lib/resume-code.tsx';
 
 /** /taker/results: the completion page. */
 export function CompletionCard({ result }: { result: ResultsState | undefined }) {
@@ -22,6 +23,7 @@ export function CompletionCard({ result }: { result: ResultsState | undefined })
       <p className="mt-4 text-sm text-muted">
         Your exam has been submitted and the results will be available to your instructor.
       </p>
+      {result?.attemptId && <ResumeCodeNote attemptId={result.attemptId} />}
       {result?.attemptId && (
         <p className="mt-4">
           <Link className="font-medium text-brand-600 underline" to={paths.result(result.attemptId)}>

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/**
+ * What binds an attempt to the person sitting it (docs/product.md#sitting-an-exam): the candidate ID
+ * identifies the attempt only after normalising, and resuming needs this browser's resume secret, the
+ * resume code shown on the first device, or the examiner's unlock.
+ */
+
+/**
+ * The key that identifies a candidate within an exam: Unicode NFKC (so full-width and compatibility
+ * forms equal their plain letters, https://unicode.org/reports/tr15/), trimmed, lower-cased. The ID as
+ * typed is kept for display.
+ */
+export function candidateKey(studentId: string): string {
+  return studentId.normalize('NFKC').trim().toLowerCase();
+}
+
+/**
+ * Crockford's base32 alphabet (https://www.crockford.com/base32.html): digits and upper-case letters
+ * without I, L, O and U, so a code read aloud or copied by hand is not misread.
+ */
+export const RESUME_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const RESUME_CODE_LENGTH = 8;
+
+/**
+ * A typed code as the server compares it: spaces and dashes dropped, upper case, and the letters
+ * Crockford's decoding maps (I and L to 1, O to 0) folded in.
+ */
+export function normaliseResumeCode(input: string): string {
+  return input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
+}
+
+/** How the code is shown: two groups of four, easier to copy. */
+export function formatResumeCode(code: string): string {
+  return code.length === RESUME_CODE_LENGTH ? `${code.slice(0, 4)}-${code.slice(4)}` : code;
+}
+
+/** The field a 403 or 429 of POST /api/attempts names when the resume code is what is missing or wrong. */
+export const RESUME_CODE_FIELD = 'resumeCode';
+
+export const ResumeMessages = {
+  required:
+    'This candidate ID already has an attempt on another device. Enter the resume code shown in that exam’s menu, or ask your examiner to unlock your attempt.',
+  wrong: 'That resume code is not correct. Check it and try again, or ask your examiner to unlock your attempt.',
+  tooMany: (seconds: number) =>
+    `Too many wrong resume codes. Try again in ${seconds} seconds, or ask your examiner to unlock your attempt.`,
+  startsPerClient: (seconds: number) =>
+    `Too many exams were started from your network just now. Please wait ${seconds} seconds and try again.`,
+  startsPerExam: (seconds: number) =>
+    `Too many candidates are starting this exam at once. Please wait ${seconds} seconds and try again.`,
+} as const;
+
+export const UnlockAttemptSchema = z.object({
+  studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+});
+export type UnlockAttempt = z.infer<typeof UnlockAttemptSchema>;
+
+export const UnlockAttemptResponseSchema = z.object({
+  attemptId: z.string(),
+  name: z.string(),
+  studentId: z.string(),
+  /** Until when the next start with this candidate ID resumes without a code (once). */
+  unlockedUntil: z.string(),
+});
+export type UnlockAttemptResponse = z.infer<typeof UnlockAttemptResponseSchema>;

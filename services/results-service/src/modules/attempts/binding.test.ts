@@ -1,0 +1,248 @@
+import { AttemptMessages } from '@exam/domain/attempt';
+import { RESUME_CODE_ALPHABET, ResumeMessages } from '@exam/domain/attempt-binding';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { fakeClock } from '../../testing/fakes.ts';
+
+type Start = { name?: string; studentId: string; resumeSecret?: string; resumeCode?: string };
+
+describe('binding an attempt to its candidate', () => {
+  const clock = fakeClock(new Date('2031-03-01T09:00:00Z'));
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await buildTestApp({ deps: { clock } });
+  });
+  afterAll(() => app.close());
+
+  const post = (examId: string, body: Start, target: TestApp = app) =>
+    target.inject({ method: 'POST', url: '/api/attempts', payload: { examId, name: body.name ?? 'Mallory', ...body } });
+  const saveAnswer = async (attempt: { attemptId: string; headers: Record<string, string> }, answer: string) => {
+    const saved = await app.inject({
+      method: 'PUT',
+      url: `/api/attempts/${attempt.attemptId}/answers/1`,
+      headers: attempt.headers,
+      payload: { answer, seq: 1 },
+    });
+    expect(saved.statusCode).toBe(200);
+  };
+  const answersOf = async (token: string, attemptId: string) => {
+    const state = await app.inject({
+      method: 'GET',
+      url: `/api/attempts/${attemptId}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(state.statusCode).toBe(200);
+    return state.json<{ answers: Record<string, { answer: string }> }>().answers;
+  };
+  /** The victim's attempt with a saved answer. */
+  async function victim(studentId: string) {
+    const exam = app.exams.put(makeExam());
+    const attempt = await startAttempt(app, exam.id, { name: 'Vera Victim', studentId });
+    await saveAnswer(attempt, 'victim-secret-answer');
+    return { exam, attempt };
+  }
+
+  it('gives the first start a high-entropy resume secret and an 8-character Crockford resume code', async () => {
+    const exam = app.exams.put(makeExam());
+    const first = await startAttempt(app, exam.id);
+    expect(first.resumed).toBe(false);
+    expect(first.resumeSecret?.length).toBeGreaterThanOrEqual(43);
+    expect(first.resumeCode).toMatch(new RegExp(`^[${RESUME_CODE_ALPHABET}]{8}$`));
+    expect(first.resumeCode).not.toMatch(/[ILOU]/);
+  });
+
+  it('refuses a start with a known candidate ID but no secret or code with 403 naming the resumeCode field, revealing nothing', async () => {
+    const { exam, attempt } = await victim('S-takeover');
+    for (const name of ['Mallory', 'Vera Victim']) {
+      const stolen = await post(exam.id, { name, studentId: 'S-takeover' });
+      expect(stolen.statusCode).toBe(403);
+      const body = stolen.json();
+      expect(body.error).toEqual({
+        code: 'FORBIDDEN',
+        message: ResumeMessages.required,
+        issues: [{ path: 'resumeCode', message: ResumeMessages.required }],
+      });
+      expect(stolen.body).not.toContain(attempt.attemptId);
+      expect(stolen.body).not.toContain('victim-secret-answer');
+      expect(stolen.body).not.toContain('Vera');
+      expect(stolen.headers.authorization).toBeUndefined();
+    }
+  });
+
+  it('resumes silently with the resume secret this browser got', async () => {
+    const { exam, attempt } = await victim('S-secret');
+    const again = await startAttempt(app, exam.id, { studentId: 'S-secret', resumeSecret: attempt.resumeSecret });
+    expect(again).toMatchObject({ attemptId: attempt.attemptId, resumed: true });
+    expect(again.resumeSecret).toBeUndefined();
+    expect(await answersOf(again.token, again.attemptId)).toMatchObject({ 1: { answer: 'victim-secret-answer' } });
+  });
+
+  it("refuses another attempt's secret", async () => {
+    const { exam } = await victim('S-other-secret');
+    const mine = await startAttempt(app, exam.id, { studentId: 'S-mine' });
+    const stolen = await post(exam.id, { studentId: 'S-other-secret', resumeSecret: mine.resumeSecret });
+    expect(stolen.statusCode).toBe(403);
+  });
+
+  it('resumes on another device with the resume code, whose new secret then resumes that device silently', async () => {
+    const { exam, attempt } = await victim('S-code');
+    const typed = `${attempt.resumeCode!.slice(0, 4).toLowerCase()}-${attempt.resumeCode!.slice(4)} `;
+    const other = await startAttempt(app, exam.id, { studentId: 'S-code', resumeCode: typed });
+    expect(other).toMatchObject({ attemptId: attempt.attemptId, resumed: true });
+    expect(other.resumeSecret).toBeDefined();
+    expect(other.resumeSecret).not.toBe(attempt.resumeSecret);
+    expect(await answersOf(other.token, other.attemptId)).toMatchObject({ 1: { answer: 'victim-secret-answer' } });
+    // Both devices now resume silently.
+    for (const resumeSecret of [attempt.resumeSecret, other.resumeSecret]) {
+      expect((await post(exam.id, { studentId: 'S-code', resumeSecret })).statusCode).toBe(201);
+    }
+  });
+
+  it('refuses a wrong code with 403, then after five wrong codes answers 429 with Retry-After on every replica, even to the right code', async () => {
+    const { exam, attempt } = await victim('S-guess');
+    const replica = await buildTestApp({ deps: { clock, database: app.database } });
+    replica.exams.put(exam);
+    try {
+      for (let i = 0; i < 5; i++) {
+        const wrong = await post(exam.id, { studentId: 'S-guess', resumeCode: 'ZZZZZZZZ' }, i % 2 ? replica : app);
+        expect(wrong.statusCode).toBe(403);
+        expect(wrong.json().error.message).toBe(ResumeMessages.wrong);
+        expect(wrong.json().error.issues).toEqual([{ path: 'resumeCode', message: ResumeMessages.wrong }]);
+      }
+      for (const target of [app, replica]) {
+        const blocked = await post(exam.id, { studentId: 'S-guess', resumeCode: attempt.resumeCode }, target);
+        expect(blocked.statusCode).toBe(429);
+        expect(blocked.headers['retry-after']).toBe('30');
+        expect(blocked.json().error.message).toBe(ResumeMessages.tooMany(30));
+        expect(blocked.body).not.toContain(attempt.attemptId);
+      }
+      clock.advance(31_000);
+      const right = await post(exam.id, { studentId: 'S-guess', resumeCode: attempt.resumeCode });
+      expect(right.statusCode).toBe(201);
+      expect(right.json().attemptId).toBe(attempt.attemptId);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('waits twice as long after each further wrong code once the free tries are used', async () => {
+    const { exam } = await victim('S-backoff');
+    for (let i = 0; i < 5; i++) await post(exam.id, { studentId: 'S-backoff', resumeCode: 'ZZZZZZZZ' });
+    clock.advance(31_000);
+    expect((await post(exam.id, { studentId: 'S-backoff', resumeCode: 'ZZZZZZZZ' })).statusCode).toBe(403);
+    const blocked = await post(exam.id, { studentId: 'S-backoff', resumeCode: 'ZZZZZZZZ' });
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.headers['retry-after']).toBe('60');
+  });
+
+  it('lets the next start resume without a code once after the owner unlocks it, with a new code that replaces the old', async () => {
+    const { exam, attempt } = await victim('S-unlock');
+    const unlock = await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/attempts/unlock`,
+      headers: creatorHeaders(app, exam.ownerId),
+      payload: { studentId: ' s-UNLOCK ' },
+    });
+    expect(unlock.statusCode).toBe(200);
+    expect(unlock.json()).toEqual({
+      attemptId: attempt.attemptId,
+      name: 'Vera Victim',
+      studentId: 'S-unlock',
+      unlockedUntil: new Date(clock.now().getTime() + 10 * 60_000).toISOString(),
+    });
+    const resumed = await post(exam.id, { studentId: 'S-unlock' });
+    expect(resumed.statusCode).toBe(201);
+    const body = resumed.json();
+    expect(body).toMatchObject({ attemptId: attempt.attemptId, resumed: true });
+    expect(body.resumeCode).toMatch(/^[0-9A-Z]{8}$/);
+    expect(body.resumeCode).not.toBe(attempt.resumeCode);
+    expect(await answersOf(body.token, body.attemptId)).toMatchObject({ 1: { answer: 'victim-secret-answer' } });
+    // Once only; and the old code stopped working.
+    expect((await post(exam.id, { studentId: 'S-unlock' })).statusCode).toBe(403);
+    expect((await post(exam.id, { studentId: 'S-unlock', resumeCode: attempt.resumeCode })).statusCode).toBe(403);
+    expect((await post(exam.id, { studentId: 'S-unlock', resumeCode: body.resumeCode })).statusCode).toBe(201);
+  });
+
+  it('lets an unlock expire after its minutes', async () => {
+    const { exam } = await victim('S-expire');
+    const headers = creatorHeaders(app, exam.ownerId);
+    const url = `/api/exams/${exam.id}/attempts/unlock`;
+    expect((await app.inject({ method: 'POST', url, headers, payload: { studentId: 'S-expire' } })).statusCode).toBe(
+      200,
+    );
+    clock.advance(10 * 60_000 + 1000);
+    expect((await post(exam.id, { studentId: 'S-expire' })).statusCode).toBe(403);
+  });
+
+  it('refuses an unlock from another creator with 404 and leaves the attempt locked', async () => {
+    const { exam, attempt } = await victim('S-not-yours');
+    const refused = await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/attempts/unlock`,
+      headers: creatorHeaders(app, 'someone-else'),
+      payload: { studentId: 'S-not-yours' },
+    });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.body).not.toContain(attempt.attemptId);
+    expect((await post(exam.id, { studentId: 'S-not-yours' })).statusCode).toBe(403);
+    const anonymous = await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/attempts/unlock`,
+      payload: { studentId: 'S-not-yours' },
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('answers an unlock without a candidate ID with 400 naming the field', async () => {
+    const exam = app.exams.put(makeExam());
+    const bad = await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/attempts/unlock`,
+      headers: creatorHeaders(app, exam.ownerId),
+      payload: { studentId: '  ' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.issues[0].path).toBe('studentId');
+  });
+
+  it('finds the same attempt for candidate IDs that differ in case, surrounding spaces or width', async () => {
+    const { exam, attempt } = await victim('S-Case-7');
+    for (const studentId of ['s-case-7', '  S-CASE-7 ', 'Ｓ-ＣＡＳＥ-７']) {
+      const without = await post(exam.id, { studentId });
+      expect(without.statusCode).toBe(403);
+      const withSecret = await post(exam.id, { studentId, resumeSecret: attempt.resumeSecret });
+      expect(withSecret.statusCode).toBe(201);
+      expect(withSecret.json().attemptId).toBe(attempt.attemptId);
+    }
+  });
+
+  it('tells a candidate whose ID someone else started first to ask the examiner, and the unlock lets them in', async () => {
+    const exam = app.exams.put(makeExam());
+    await startAttempt(app, exam.id, { name: 'Mallory', studentId: 'S-first' });
+    const real = await post(exam.id, { name: 'Real Candidate', studentId: 'S-first' });
+    expect(real.statusCode).toBe(403);
+    expect(real.json().error.message).toMatch(/ask your examiner to unlock/);
+    await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/attempts/unlock`,
+      headers: creatorHeaders(app, exam.ownerId),
+      payload: { studentId: 'S-first' },
+    });
+    expect((await post(exam.id, { name: 'Real Candidate', studentId: 'S-first' })).statusCode).toBe(201);
+  });
+
+  it('answers 409 for a submitted attempt only to a caller who may resume it', async () => {
+    const { exam, attempt } = await victim('S-submitted');
+    const submitted = await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/submit`,
+      headers: attempt.headers,
+    });
+    expect(submitted.statusCode).toBe(200);
+    expect((await post(exam.id, { studentId: 'S-submitted' })).statusCode).toBe(403);
+    const closed = await post(exam.id, { studentId: 'S-submitted', resumeCode: attempt.resumeCode });
+    expect(closed.statusCode).toBe(409);
+    expect(closed.json().error.message).toBe(AttemptMessages.submitted);
+  });
+});

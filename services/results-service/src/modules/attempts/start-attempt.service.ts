@@ -1,0 +1,126 @@
+import { AttemptMessages, type StartAttempt } from '@exam/domain/attempt';
+import {
+  candidateKey,
+  RESUME_CODE_FIELD,
+  ResumeMessages,
+  type UnlockAttemptResponse,
+} from '@exam/domain/attempt-binding';
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { Deps } from '../../deps.ts';
+import { toSnapshot } from '../../grading/snapshot.ts';
+import type { AttemptRow, AttemptsRepository } from './attempts.repository.ts';
+import { hashCode, hashSecret, newResumeCode, newResumeSecret, sameHash } from './resume-credentials.ts';
+import { RetryLaterError } from './retry-later.ts';
+import type { StartLimiter } from './start-limits.service.ts';
+
+export type StartOutcome = {
+  attempt: AttemptRow;
+  resumed: boolean;
+  /** Issued to this device: on the first start, and on a resume by code or unlock. */
+  resumeSecret?: string;
+  /** Issued on the first start and after an unlock (which replaces the old code). */
+  resumeCode?: string;
+};
+
+const codeIssue = (message: string) => [{ path: RESUME_CODE_FIELD, message }];
+
+/**
+ * Starting and resuming an attempt (docs/product.md#sitting-an-exam). The candidate ID, normalised, names
+ * the attempt; who may resume it is decided by the browser's resume secret, the resume code or the
+ * examiner's unlock. A caller without one learns nothing of the attempt but that the ID is taken.
+ */
+export function createStartService(
+  repo: AttemptsRepository,
+  deps: Pick<Deps, 'clock' | 'ids' | 'examSource'>,
+  limiter: StartLimiter,
+  opts: { codeKey: string; codeFreeTries: number; unlockMinutes: number },
+) {
+  const holdsSecret = (attempt: AttemptRow, secret: string | undefined) => {
+    if (!secret) return false;
+    const hash = hashSecret(secret);
+    return attempt.resumeSecretHashes.some((stored) => sameHash(stored, hash));
+  };
+
+  async function liveExam(examId: string) {
+    const exam = await deps.examSource.findExam(examId);
+    if (!exam || exam.isDraft) throw new AppError(ErrorCode.NOT_FOUND, AttemptMessages.notFound);
+    if (!exam.isLive) throw new AppError(ErrorCode.EXAM_OFFLINE, AttemptMessages.offline);
+    return exam;
+  }
+
+  /** Another device: the examiner's unlock if one is waiting, else a right code within the try limit. */
+  async function resumeElsewhere(attempt: AttemptRow, code: string | undefined): Promise<StartOutcome> {
+    const now = deps.clock.now();
+    const secret = newResumeSecret();
+    const freshCode = newResumeCode();
+    if (await repo.consumeUnlock(attempt.id, now, hashSecret(secret), hashCode(opts.codeKey, attempt.id, freshCode))) {
+      return { attempt, resumed: true, resumeSecret: secret, resumeCode: freshCode };
+    }
+    if (!code?.trim())
+      throw new AppError(ErrorCode.FORBIDDEN, ResumeMessages.required, codeIssue(ResumeMessages.required));
+    const claim = await repo.claimCodeTry(attempt.id, now, opts.codeFreeTries);
+    if (!claim.claimed) {
+      throw new RetryLaterError(claim.blockedUntil.getTime() - now.getTime(), ResumeMessages.tooMany, [
+        { path: RESUME_CODE_FIELD, message: 'Too many wrong resume codes' },
+      ]);
+    }
+    // Attempts started before resume codes existed have none: only the examiner's unlock resumes them.
+    const right =
+      attempt.resumeCodeHash !== null && sameHash(attempt.resumeCodeHash, hashCode(opts.codeKey, attempt.id, code));
+    if (!right) throw new AppError(ErrorCode.FORBIDDEN, ResumeMessages.wrong, codeIssue(ResumeMessages.wrong));
+    await repo.acceptCode(attempt.id, hashSecret(secret));
+    return { attempt, resumed: true, resumeSecret: secret };
+  }
+
+  return {
+    async start(input: StartAttempt, client: { ip: string }): Promise<StartOutcome> {
+      const key = candidateKey(input.studentId);
+      let attempt = await repo.findByCandidate(input.examId, key);
+      const silent = attempt !== undefined && holdsSecret(attempt, input.resumeSecret);
+      if (!silent) await limiter.takeClient(client.ip);
+      const exam = await liveExam(input.examId);
+      if (!attempt) {
+        await limiter.takeExam(exam.id);
+        const now = deps.clock.now();
+        const snapshot = toSnapshot(exam);
+        const id = deps.ids.next();
+        const secret = newResumeSecret();
+        const code = newResumeCode();
+        const inserted = await repo.insertOrFind({
+          id,
+          examId: exam.id,
+          ownerId: exam.ownerId,
+          name: input.name,
+          studentId: input.studentId,
+          candidateKey: key,
+          resumeSecretHashes: [hashSecret(secret)],
+          resumeCodeHash: hashCode(opts.codeKey, id, code),
+          startedAt: now,
+          deadline: exam.timerEnabled ? new Date(now.getTime() + exam.timerMinutes * 60_000) : null,
+          examSnapshot: snapshot,
+          questionCount: snapshot.questions.length,
+        });
+        if (inserted.created)
+          return { attempt: inserted.attempt, resumed: false, resumeSecret: secret, resumeCode: code };
+        // Someone with the same candidate ID started a moment earlier: theirs is the attempt, bound to them.
+        attempt = inserted.attempt;
+      }
+      const outcome = silent ? { attempt, resumed: true } : await resumeElsewhere(attempt, input.resumeCode);
+      if (attempt.submittedAt) throw new AppError(ErrorCode.ATTEMPT_CLOSED, AttemptMessages.submitted);
+      return outcome;
+    },
+
+    /** The examiner lets the next start of this candidate resume without a code, once, for a few minutes. */
+    async unlock(examId: string, studentId: string, ownerId: string): Promise<UnlockAttemptResponse> {
+      const until = new Date(deps.clock.now().getTime() + opts.unlockMinutes * 60_000);
+      const unlocked = await repo.unlock({ examId, candidateKey: candidateKey(studentId), ownerId, until });
+      if (!unlocked) {
+        throw new AppError(ErrorCode.NOT_FOUND, 'No attempt in progress with this candidate ID in your exam');
+      }
+      return { ...unlocked, unlockedUntil: until.toISOString() };
+    },
+
+    prune: () => limiter.prune(),
+  };
+}
+export type StartService = ReturnType<typeof createStartService>;

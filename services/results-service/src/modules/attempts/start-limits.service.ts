@@ -1,0 +1,36 @@
+import { ResumeMessages } from '@exam/domain/attempt-binding';
+import type { Deps } from '../../deps.ts';
+import { clientBucket } from './client-bucket.ts';
+import { RetryLaterError } from './retry-later.ts';
+import type { StartLimitsRepository } from './start-limits.repository.ts';
+
+export type StartLimits = {
+  perClient: { max: number; windowSeconds: number };
+  perExam: { max: number; windowSeconds: number };
+};
+
+/**
+ * Caps attempt starts per client address and per exam in fixed windows counted in the database, so
+ * every replica enforces the same limit. Resumes with this browser's secret are not counted.
+ */
+export function createStartLimiter(repo: StartLimitsRepository, deps: Pick<Deps, 'clock'>, limits: StartLimits) {
+  async function take(bucket: string, limit: StartLimits['perClient'], message: (seconds: number) => string) {
+    const windowMs = limit.windowSeconds * 1000;
+    const now = deps.clock.now().getTime();
+    const windowStart = Math.floor(now / windowMs) * windowMs;
+    const count = await repo.count(bucket, new Date(windowStart));
+    if (count > limit.max) throw new RetryLaterError(windowStart + windowMs - now, message);
+  }
+
+  return {
+    /** Before the exam is looked up, so a flood costs exam-service nothing past the limit. */
+    takeClient: (ip: string) => take(`client:${clientBucket(ip)}`, limits.perClient, ResumeMessages.startsPerClient),
+    takeExam: (examId: string) => take(`exam:${examId}`, limits.perExam, ResumeMessages.startsPerExam),
+    /** Deletes windows older than the longest one. */
+    prune: () => {
+      const longest = Math.max(limits.perClient.windowSeconds, limits.perExam.windowSeconds) * 1000;
+      return repo.prune(new Date(deps.clock.now().getTime() - longest));
+    },
+  };
+}
+export type StartLimiter = ReturnType<typeof createStartLimiter>;
