@@ -11,7 +11,7 @@ import { usePasteGuard } from '../hooks/use-paste-guard.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
 import { ExamHeader } from './exam-header.tsx';
 import { ExamPanels, type PanelKey } from './exam-panels.tsx';
-import { AttentionDialog, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
+import { AttentionDialog, FullscreenPrompt, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
 import { questionAnchor } from './question-card.tsx';
 import { QuestionsPanel } from './questions-panel.tsx';
 import { SubmitDialog } from './submit-dialog.tsx';
@@ -170,6 +170,12 @@ export function ExamRoom({
       />
       {proctoring.paused ? (
         <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} />
+      ) : proctoring.fullscreenPrompt ? (
+        <FullscreenPrompt
+          reason={proctoring.fullscreenPrompt}
+          refused={proctoring.fullscreenRefused}
+          onReturn={proctoring.returnToFullscreen}
+        />
       ) : (
         <AttentionDialog open={proctoring.attention} onResume={proctoring.resume} />
       )}
