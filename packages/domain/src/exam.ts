@@ -347,6 +347,24 @@ export const PublicExamSchema = z.object({
 });
 export type PublicExam = z.infer<typeof PublicExamSchema>;
 
+/**
+ * GET /api/public/exams/{id}: what the start pages need before an attempt exists. The questions reach a
+ * browser only with an attempt (its snapshot) or an owner's preview token (docs/product.md#sitting-an-exam).
+ */
+export const PublicExamSummarySchema = PublicExamSchema.omit({ questions: true });
+export type PublicExamSummary = z.infer<typeof PublicExamSummarySchema>;
+
+/** POST /api/exams/{id}/preview-token: a short-lived, read-only token for one exam's preview. */
+export const PreviewTokenResponseSchema = z.object({ token: z.string(), expiresAt: z.string() });
+export type PreviewTokenResponse = z.infer<typeof PreviewTokenResponseSchema>;
+
+/** What the preview page and GET /api/public/exams/{id}/preview say when the preview is refused. */
+export const PreviewMessages = {
+  missing: 'This preview link is not valid. Open the preview from your dashboard.',
+  invalid: 'This preview link is not valid or has expired. Open the preview again from your dashboard.',
+  otherExam: 'This preview token is for another exam.',
+} as const;
+
 export function toPublicQuestion(q: Question): PublicQuestion {
   return {
     id: q.id,

@@ -48,6 +48,10 @@ type ConfirmDialogProps = {
   destructive?: boolean;
   isPending?: boolean;
   onConfirm: () => void;
+  /** More content between the description and the buttons (a list, a note). */
+  children?: ReactNode;
+  /** Where focus goes when the dialog closes; call event.preventDefault() to move it yourself. */
+  onCloseAutoFocus?: (event: Event) => void;
 };
 
 /** An alert dialog asking for confirmation (role="alertdialog"); Cancel has the initial focus. */
@@ -61,14 +65,17 @@ export function ConfirmDialog({
   destructive,
   isPending,
   onConfirm,
+  children,
+  onCloseAutoFocus,
 }: ConfirmDialogProps) {
   return (
     <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixAlertDialog.Portal>
         <RadixAlertDialog.Overlay className={overlay} />
-        <RadixAlertDialog.Content className={panel}>
+        <RadixAlertDialog.Content className={panel} onCloseAutoFocus={onCloseAutoFocus}>
           <RadixAlertDialog.Title className="text-lg font-semibold text-ink">{title}</RadixAlertDialog.Title>
           <RadixAlertDialog.Description className="mt-2 text-sm text-muted">{description}</RadixAlertDialog.Description>
+          {children && <div className="mt-3">{children}</div>}
           <div className="mt-6 flex justify-end gap-2">
             <RadixAlertDialog.Cancel asChild>
               <Button variant="secondary">{cancelLabel}</Button>

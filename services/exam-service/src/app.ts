@@ -17,6 +17,9 @@ import { createInternalService } from './modules/internal/internal.service.ts';
 import { createMaterialsRepository } from './modules/materials/materials.repository.ts';
 import { materialsRoutes } from './modules/materials/materials.routes.ts';
 import { createMaterialsService } from './modules/materials/materials.service.ts';
+import { createPreviewTokens } from './modules/preview/preview-token.ts';
+import { previewRoutes } from './modules/preview/preview.routes.ts';
+import { createPreviewService } from './modules/preview/preview.service.ts';
 import { publicRoutes } from './modules/public/public.routes.ts';
 import { createPublicService } from './modules/public/public.service.ts';
 
@@ -88,9 +91,17 @@ export async function buildApp(config: Config, deps: Deps) {
       { maxBytes: config.MATERIAL_MAX_BYTES },
     ),
   );
+  const candidateView = { defaultProviderKeys: config.defaultProviderKeys };
+  await app.register(publicRoutes(createPublicService(examsRepository, materialsRepository, candidateView)));
+  const previewTokens = createPreviewTokens({
+    jwtSecret: config.jwtSecret,
+    ttlSeconds: config.PREVIEW_TOKEN_TTL_SECONDS,
+    clock: deps.clock,
+  });
   await app.register(
-    publicRoutes(
-      createPublicService(examsRepository, materialsRepository, { defaultProviderKeys: config.defaultProviderKeys }),
+    previewRoutes(
+      createPreviewService(examsRepository, materialsRepository, previewTokens, candidateView),
+      previewTokens,
     ),
   );
   await app.register(internalRoutes(createInternalService(examsRepository, materialsRepository)));

@@ -24,7 +24,9 @@ export const paths = {
 export const takerPaths = {
   start: (takerOrigin: string) => `${takerOrigin}/taker/start`,
   exam: (takerOrigin: string, examId: string) => `${takerOrigin}/exam/${encodeURIComponent(examId)}`,
-  preview: (takerOrigin: string, examId: string) => `${takerOrigin}/exam/${encodeURIComponent(examId)}?creator=true`,
+  /** The preview token goes in the fragment: never sent to a server, logged or passed on as Referer. */
+  preview: (takerOrigin: string, examId: string, previewToken: string) =>
+    `${takerOrigin}/exam/${encodeURIComponent(examId)}/preview#token=${encodeURIComponent(previewToken)}`,
 } as const;
 
 const id = encodeURIComponent;
@@ -41,6 +43,7 @@ export const api = {
   exams: '/api/exams',
   myExams: '/api/exams/auth_exams',
   exam: (examId: string) => `/api/exams/${id(examId)}`,
+  previewToken: (examId: string) => `/api/exams/${id(examId)}/preview-token`,
   examInsights: (examId: string) => `/api/exams/${id(examId)}/insights`,
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,
   /** Releases (or hides) every graded result of the exam. */

@@ -37,8 +37,13 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: loading,
   },
   {
-    path: '/exam/:examId',
+    path: paths.examPattern,
     lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).ExamRoute }),
+    hydrateFallbackElement: loading,
+  },
+  {
+    path: paths.previewPattern,
+    lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).PreviewRoute }),
     hydrateFallbackElement: loading,
   },
   { path: '*', element: <NotFoundRoute /> },

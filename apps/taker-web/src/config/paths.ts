@@ -9,14 +9,19 @@ export const paths = {
   /** The candidate's released result, readable on the device that took the exam. */
   result: (attemptId: string) => `/taker/results/${encodeURIComponent(attemptId)}`,
   resultPattern: '/taker/results/:attemptId',
-  exam: (examId: string, opts: { preview?: boolean } = {}) =>
-    `/exam/${encodeURIComponent(examId)}${opts.preview ? '?creator=true' : ''}`,
+  exam: (examId: string) => `/exam/${encodeURIComponent(examId)}`,
+  examPattern: '/exam/:examId',
+  /** The creator's preview; the creator app puts the preview token in the fragment (#token=…). */
+  preview: (examId: string) => `/exam/${encodeURIComponent(examId)}/preview`,
+  previewPattern: '/exam/:examId/preview',
   creatorAuth: (creatorOrigin: string) => `${creatorOrigin}/creator/auth`,
 } as const;
 
 /** The endpoints the app calls; every service answers under this origin's /api. */
 export const api = {
   publicExam: (examId: string) => `/api/public/exams/${encodeURIComponent(examId)}`,
+  /** The exam with its questions, for the bearer of the owner's preview token only. */
+  previewExam: (examId: string) => `/api/public/exams/${encodeURIComponent(examId)}/preview`,
   attempts: '/api/attempts',
   attempt: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}`,
   attemptExam: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/exam`,

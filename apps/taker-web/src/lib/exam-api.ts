@@ -1,11 +1,16 @@
-import { PublicExamSchema, type PublicExam } from '@exam/domain/exam';
+import { PublicExamSchema, PublicExamSummarySchema, type PublicExam, type PublicExamSummary } from '@exam/domain/exam';
 import { StartAttemptResponseSchema, type StartAttempt, type StartAttemptResponse } from '@exam/domain/attempt';
 import { api } from '../config/paths.ts';
 import { apiRequest } from './api-client.ts';
 
-/** The live exam: the start and credentials pages, the creator preview, and the exam page before an attempt. */
-export function getPublicExam(examId: string, token?: string | null): Promise<PublicExam> {
-  return apiRequest(api.publicExam(examId), { token, schema: PublicExamSchema });
+/** The live exam without its questions: the start page and the exam page before an attempt. */
+export function getPublicExam(examId: string): Promise<PublicExamSummary> {
+  return apiRequest(api.publicExam(examId), { schema: PublicExamSummarySchema });
+}
+
+/** The creator's preview: the exam as a candidate sees it, read with the owner's preview token. */
+export function getPreviewExam(examId: string, previewToken: string): Promise<PublicExam> {
+  return apiRequest(api.previewExam(examId), { token: previewToken, schema: PublicExamSchema });
 }
 
 /**

@@ -60,7 +60,10 @@ export function createFakeResultsService(init: {
           { error: { code: state.examError.code, message: state.examError.message } },
           { status: state.examError.status },
         );
-      return HttpResponse.json(state.examResponse);
+      if (!state.examResponse) return HttpResponse.json(null);
+      // As exam-service answers: the questions come only with an attempt or a preview token.
+      const { questions: _questions, ...summary } = state.examResponse;
+      return HttpResponse.json(summary);
     }),
     http.post('/api/attempts', async ({ request }) => {
       const down = cut();

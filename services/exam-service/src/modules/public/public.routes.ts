@@ -1,11 +1,10 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { ExamIdParamsSchema, PublicExamSchema } from '@exam/domain/exam';
-import { optionalClaims } from '@exam/server-kit/plugins/auth';
+import { ExamIdParamsSchema, PublicExamSummarySchema } from '@exam/domain/exam';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { PublicService } from './public.service.ts';
 
-/** What a candidate's browser loads before and during an attempt; no token needed. */
+/** What a candidate's browser loads before an attempt; no token needed, and no token changes the answer. */
 export function publicRoutes(service: PublicService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -15,10 +14,15 @@ export function publicRoutes(service: PublicService) {
         schema: {
           tags: ['public'],
           params: ExamIdParamsSchema,
-          response: { 200: PublicExamSchema, 400: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema },
+          response: {
+            200: PublicExamSummarySchema,
+            400: ErrorBodySchema,
+            403: ErrorBodySchema,
+            404: ErrorBodySchema,
+          },
         },
       },
-      async (request) => service.getForCandidate(request.params.id, await optionalClaims(request)),
+      async (request) => service.getSummary(request.params.id),
     );
   };
 }

@@ -1,37 +1,52 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import type { TokenClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { hasUsableAiKey, PublicExamMessages, toPublicExam, type PublicExam } from '@exam/domain/exam';
-import type { ExamsRepository } from '../exams/exams.repository.ts';
+import {
+  hasUsableAiKey,
+  PublicExamMessages,
+  toPublicExam,
+  type PublicExam,
+  type PublicExamSummary,
+} from '@exam/domain/exam';
+import type { ExamRow, ExamsRepository } from '../exams/exams.repository.ts';
 import type { MaterialsRepository } from '../materials/materials.repository.ts';
+
+export type CandidateViewOptions = { defaultProviderKeys: Record<AiProvider, boolean> };
+
+/** The exam as a candidate sees it, questions included but no answer key, API key, prompt or material text. */
+export async function candidateViewOf(
+  row: ExamRow,
+  materials: MaterialsRepository,
+  opts: CandidateViewOptions,
+): Promise<PublicExam> {
+  const materialNames = (await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds)).map(
+    (m) => m.name,
+  );
+  return toPublicExam(row, {
+    materialNames,
+    hasUsableKey: hasUsableAiKey(row.aiSettings, {
+      hasCreatorKey: row.encryptedApiKey !== null,
+      serverKeys: opts.defaultProviderKeys,
+    }),
+  });
+}
 
 export function createPublicService(
   exams: ExamsRepository,
   materials: MaterialsRepository,
-  opts: { defaultProviderKeys: Record<AiProvider, boolean> },
+  opts: CandidateViewOptions,
 ) {
   return {
     /**
-     * The candidate's view (docs/product.md#sitting-an-exam): unknown ids and drafts are not found, a published
-     * exam that is not live is offline. The owner's own token previews it in any state (a preview).
+     * What anyone with the link learns before starting (docs/product.md#sitting-an-exam): unknown ids and
+     * drafts are not found, a published exam that is not live is offline. No questions: they come with an
+     * attempt (its snapshot) or with the owner's preview token, never to an anonymous caller.
      */
-    async getForCandidate(id: string, viewer: TokenClaims | undefined): Promise<PublicExam> {
+    async getSummary(id: string): Promise<PublicExamSummary> {
       const row = await exams.findById(id);
-      const isOwnerPreview = row !== undefined && viewer?.kind === 'creator' && viewer.sub === row.ownerId;
-      if (!row || (row.isDraft && !isOwnerPreview))
-        throw new AppError(ErrorCode.NOT_FOUND, PublicExamMessages.notFound);
-      if (!row.isLive && !isOwnerPreview) throw new AppError(ErrorCode.EXAM_OFFLINE, PublicExamMessages.offline);
-
-      const materialNames = (await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds)).map(
-        (m) => m.name,
-      );
-      return toPublicExam(row, {
-        materialNames,
-        hasUsableKey: hasUsableAiKey(row.aiSettings, {
-          hasCreatorKey: row.encryptedApiKey !== null,
-          serverKeys: opts.defaultProviderKeys,
-        }),
-      });
+      if (!row || row.isDraft) throw new AppError(ErrorCode.NOT_FOUND, PublicExamMessages.notFound);
+      if (!row.isLive) throw new AppError(ErrorCode.EXAM_OFFLINE, PublicExamMessages.offline);
+      const { questions: _questions, ...summary } = await candidateViewOf(row, materials, opts);
+      return summary;
     },
   };
 }

@@ -27,16 +27,18 @@ describe('public candidate view', () => {
     return exam;
   }
 
-  it('shows a live exam to anyone without answer keys or secrets', async () => {
+  it('shows anyone a live exam without its questions, answer keys or secrets', async () => {
     const exam = await liveExam({
       aiSettings: { enabled: true, apiKey: 'sk-secret-key-9876', customPrompt: 'PROMPT-CANARY never reveal' },
     });
     const response = await view(exam.id);
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body.questions.map((q: { id: string }) => q.id)).toEqual(['q1', 'q2', 'q3']);
-    expect(body.questions[0].options).toEqual(['Nucleus', 'ANSWER-CANARY-mitochondria']);
-    expect(body.questions[0]).not.toHaveProperty('correctAnswer');
+    expect(body).toMatchObject({ id: exam.id, title: 'Cell biology midterm', isLive: true, timerMinutes: 45 });
+    // The questions come only with an attempt or the owner's preview token.
+    expect(body).not.toHaveProperty('questions');
+    expect(response.body).not.toContain('Powerhouse of the cell');
+    expect(response.body).not.toContain('ANSWER-CANARY');
     expect(body.aiSettings).toEqual({
       enabled: true,
       provider: 'openai',
@@ -52,6 +54,18 @@ describe('public candidate view', () => {
     expect(response.body).not.toContain('PROMPT-CANARY');
     expect(response.body).not.toContain('sk-secret');
     expect(response.body).not.toContain('ownerId');
+  });
+
+  it("ignores ?creator=true and the owner's own token: neither shows the questions", async () => {
+    const exam = await liveExam();
+    for (const response of [
+      await app.inject({ method: 'GET', url: `/api/public/exams/${exam.id}?creator=true` }),
+      await view(exam.id, owner.headers),
+    ]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).not.toHaveProperty('questions');
+      expect(response.body).not.toContain('Powerhouse of the cell');
+    }
   });
 
   it('lists material names but not their text', async () => {
@@ -103,20 +117,14 @@ describe('public candidate view', () => {
     expect(response.body).not.toContain('Cell biology');
   });
 
-  it('lets the owner preview an offline exam and a draft', async () => {
+  it("no longer previews an offline exam or a draft for the owner's creator token", async () => {
     const offline = await createExam(app, owner.headers, { isDraft: false });
-    const preview = await view(offline.id, owner.headers);
-    expect(preview.statusCode).toBe(200);
-    expect(preview.json()).toMatchObject({ id: offline.id, isLive: false });
-    expect(preview.body).not.toContain('ACCEPTED-CANARY');
-    const draft = await createExam(app, owner.headers);
-    expect((await view(draft.id, owner.headers)).statusCode).toBe(200);
-  });
-
-  it('does not let another creator preview an offline exam or a draft', async () => {
-    const offline = await createExam(app, owner.headers, { isDraft: false });
+    const asOwner = await view(offline.id, owner.headers);
+    expect(asOwner.statusCode).toBe(403);
+    expect(asOwner.body).not.toContain('Cell biology');
     expect((await view(offline.id, other.headers)).statusCode).toBe(403);
     const draft = await createExam(app, owner.headers);
+    expect((await view(draft.id, owner.headers)).statusCode).toBe(404);
     expect((await view(draft.id, other.headers)).statusCode).toBe(404);
   });
 

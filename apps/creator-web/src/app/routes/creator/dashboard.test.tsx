@@ -180,32 +180,68 @@ describe('published exam actions', () => {
     expect(writeText).toHaveBeenCalledWith(`http://taker.test/exam/${examStore.exams[0]?.id}`);
   });
 
-  it('opens the preview without the token in the URL and hands it over only to the taker origin', async () => {
-    seedExams(makeExam({ title: 'Preview me', isDraft: false }));
-    const token = signInAs();
-    const previewWindow = { postMessage: vi.fn() };
-    const open = vi.spyOn(window, 'open').mockReturnValue(previewWindow as unknown as Window);
-    const { user } = renderApp('/creator/dashboard');
-    const row = await screen.findByRole('row', { name: /Preview me/ });
+  /** A stand-in for the tab window.open returns: where the page sends it, and whether it closed it. */
+  function fakeTab() {
+    const tab = { opener: {} as unknown, location: { replace: vi.fn() }, close: vi.fn() };
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
+    return { tab, open };
+  }
+
+  async function choosePreview(user: ReturnType<typeof renderApp>['user'], title: string) {
+    const row = await screen.findByRole('row', { name: new RegExp(title) });
     await user.click(within(row).getByRole('button', { name: 'More actions' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Preview' }));
-    const examId = examStore.exams[0]?.id;
-    expect(open).toHaveBeenCalledWith(`http://taker.test/exam/${examId}?creator=true`, '_blank');
-    window.dispatchEvent(
-      new MessageEvent('message', {
-        data: 'preview-ready',
-        origin: 'http://evil.test',
-        source: previewWindow as unknown as Window,
+  }
+
+  it("opens the preview with a preview token from the server in the fragment, never the creator's token", async () => {
+    seedExams(makeExam({ title: 'Preview me', isDraft: false }));
+    const creatorToken = signInAs();
+    const asked: Array<string | null> = [];
+    server.use(
+      http.post('*/api/exams/:id/preview-token', ({ request }) => {
+        asked.push(request.headers.get('authorization'));
+        return HttpResponse.json({ token: 'preview.jwt.x', expiresAt: '2030-01-01T00:15:00.000Z' }, { status: 201 });
       }),
     );
-    expect(previewWindow.postMessage).not.toHaveBeenCalled();
-    window.dispatchEvent(
-      new MessageEvent('message', {
-        data: { type: 'preview-ready' },
-        origin: 'http://taker.test',
-        source: previewWindow as unknown as Window,
-      }),
+    const { tab, open } = fakeTab();
+    const { user } = renderApp('/creator/dashboard');
+    await choosePreview(user, 'Preview me');
+    const examId = examStore.exams[0]?.id ?? '';
+
+    // The tab opens inside the click, cut off from this page, and goes to the preview once the token is there.
+    expect(open).toHaveBeenCalledWith('', '_blank');
+    expect(tab.opener).toBeNull();
+    await waitFor(() =>
+      expect(tab.location.replace).toHaveBeenCalledWith(`http://taker.test/exam/${examId}/preview#token=preview.jwt.x`),
     );
-    expect(previewWindow.postMessage).toHaveBeenCalledWith({ type: 'preview-token', token }, 'http://taker.test');
+    expect(asked).toEqual([`Bearer ${creatorToken}`]);
+    const url = String(tab.location.replace.mock.calls[0]?.[0]);
+    expect(url).not.toContain(creatorToken);
+    expect(url).not.toContain('?');
+  });
+
+  it('closes the tab and says why when the server refuses the preview token', async () => {
+    seedExams(makeExam({ title: 'Not mine', isDraft: false }));
+    signInAs();
+    server.use(
+      http.post('*/api/exams/:id/preview-token', () =>
+        HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'), { status: 404 }),
+      ),
+    );
+    const { tab } = fakeTab();
+    const { user } = renderApp('/creator/dashboard');
+    await choosePreview(user, 'Not mine');
+    expect(await screen.findByText('Exam not found')).toBeInTheDocument();
+    expect(tab.close).toHaveBeenCalled();
+    expect(tab.location.replace).not.toHaveBeenCalled();
+  });
+
+  it('asks to allow pop-ups when the browser blocks the tab', async () => {
+    seedExams(makeExam({ title: 'Blocked', isDraft: false }));
+    signInAs();
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    const { user } = renderApp('/creator/dashboard');
+    await choosePreview(user, 'Blocked');
+    expect(await screen.findByText('Allow pop-ups for this site to open the preview.')).toBeInTheDocument();
   });
 });

@@ -11,12 +11,11 @@ import { useState } from 'react';
 import { paths, takerPaths } from '../../../config/paths.ts';
 import { useRuntimeConfig } from '../../../config/runtime-config.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { getToken } from '../../../lib/auth-storage.ts';
 import { copyText } from '../../../lib/copy-text.ts';
 import { formatDate } from '../../../lib/format-date.ts';
-import { openPreview } from '../../../lib/preview-handshake.ts';
 import { useSetExamLive } from '../api/exam-mutations.ts';
 import type { ExamResultsSummary } from '../api/get-results-summary.ts';
+import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { IconAction } from './icon-action.tsx';
 
@@ -58,13 +57,6 @@ export function PublishedExamsTable({ exams, summary }: Props) {
   const countsOf = (examId: string) => summary?.find((s) => s.examId === examId);
   // Without the results service the counts are unknown, not zero.
   const count = (value: number | undefined) => (summary ? (value ?? 0) : '—');
-
-  const preview = (exam: Exam) => {
-    const token = getToken();
-    if (!token) return;
-    if (!openPreview(takerPaths.preview(takerOrigin, exam.id), takerOrigin, token))
-      toast.error('Allow pop-ups for this site to open the preview.');
-  };
 
   return (
     <Card>
@@ -119,7 +111,7 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                         </Button>
                       }
                     >
-                      <DropdownMenuItem onSelect={() => preview(exam)}>
+                      <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
                         <ExternalLink aria-hidden className="h-4 w-4" /> Preview
                       </DropdownMenuItem>
                       <DropdownMenuItem onSelect={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}>

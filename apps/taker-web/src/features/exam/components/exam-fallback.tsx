@@ -22,3 +22,15 @@ export function ExamFallback({ message }: { message: string }) {
     </main>
   );
 }
+
+/** A preview link without a valid preview token: said plainly, with nothing of the exam on the page. */
+export function PreviewRefused({ message }: { message: string }) {
+  return (
+    <main className="flex min-h-full flex-col items-center justify-center gap-3 px-6 text-center">
+      <h1 className="text-xl font-semibold text-ink">Preview not available</h1>
+      <p role="alert" className="max-w-md text-sm text-muted">
+        {message}
+      </p>
+    </main>
+  );
+}

@@ -96,6 +96,7 @@ describe('/exam/{examId}', () => {
     await user.upload(input, new File(['final'], 'final.txt', { type: 'text/plain' }));
     expect(await screen.findByText('File: final.txt')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Submit exam' }));
     setTimeout(() => (fake.state.networkDown = false), 300);
     expect(await screen.findByRole('heading', { name: 'Exam Completed' }, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.getByText('Questions Answered: 1 of 1')).toBeInTheDocument();
@@ -181,6 +182,7 @@ describe('/exam/{examId}', () => {
     const { user, fake } = await openExam(buildPublicExam());
     await user.type(await screen.findByLabelText('Answer for Q1'), 'done');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Submit exam' }));
     expect(await screen.findByRole('heading', { name: 'Exam Completed' })).toBeInTheDocument();
     expect(screen.getByText('Questions Answered: 1 of 1')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View your result' })).toHaveAttribute(

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useExamSession } from '../hooks/use-exam-session.ts';
-import { ExamFallback, ExamLoading } from './exam-fallback.tsx';
+import { ExamFallback, ExamLoading, PreviewRefused } from './exam-fallback.tsx';
 import { ExamRoom, type ExamPanelProps } from './exam-room.tsx';
 
 type ExamPageProps = {
@@ -16,6 +16,7 @@ export function ExamPage({ examId, preview, fullScreenRequested, renderWorkspace
   const session = useExamSession(examId, preview);
   if (session.status === 'loading') return <ExamLoading />;
   if (session.status === 'unavailable') return <ExamFallback message="Exam not found or unavailable" />;
+  if (session.status === 'refused') return <PreviewRefused message={session.message} />;
   if (session.exam.questions.length === 0) return <ExamFallback message="This exam has no questions" />;
   return (
     <ExamRoom

@@ -11,8 +11,10 @@ import { usePasteGuard } from '../hooks/use-paste-guard.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
 import { ExamHeader } from './exam-header.tsx';
 import { ExamPanels, type PanelKey } from './exam-panels.tsx';
-import { AttentionDialog, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
+import { AttentionDialog, FullscreenPrompt, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
+import { questionAnchor } from './question-card.tsx';
 import { QuestionsPanel } from './questions-panel.tsx';
+import { SubmitDialog } from './submit-dialog.tsx';
 
 /** What the workspace and assistant panels receive (their features render inside this page). */
 export type ExamPanelProps = {
@@ -103,6 +105,23 @@ export function ExamRoom({
     [exam.codingWorkspace.enabled],
   );
   const panels = usePanels(available);
+  const [confirmingSubmit, setConfirmingSubmit] = useState(false);
+  const { visible: visiblePanels, toggle: togglePanel } = panels;
+  const jumpToQuestion = useCallback(
+    (index: number) => {
+      if (!visiblePanels.questions) togglePanel('questions');
+      setActiveQuestionIndex(index);
+      // After the questions panel has rendered (it may just have been shown again).
+      requestAnimationFrame(() => {
+        const section = document.getElementById(questionAnchor(index));
+        if (!section) return;
+        if (typeof section.scrollIntoView === 'function') section.scrollIntoView({ block: 'start' });
+        const field = section.querySelector<HTMLElement>('input, textarea, select, [contenteditable="true"]');
+        (field ?? section).focus();
+      });
+    },
+    [visiblePanels.questions, togglePanel],
+  );
 
   const panelProps: ExamPanelProps = {
     exam,
@@ -132,7 +151,7 @@ export function ExamRoom({
         }}
         saveStatus={preview ? null : status}
         submitting={submitting}
-        onSubmit={() => void submit()}
+        onSubmit={() => setConfirmingSubmit(true)}
       />
       <ExamPanels
         visible={panels.visible}
@@ -151,9 +170,24 @@ export function ExamRoom({
       />
       {proctoring.paused ? (
         <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} />
+      ) : proctoring.fullscreenPrompt ? (
+        <FullscreenPrompt
+          reason={proctoring.fullscreenPrompt}
+          refused={proctoring.fullscreenRefused}
+          onReturn={proctoring.returnToFullscreen}
+        />
       ) : (
         <AttentionDialog open={proctoring.attention} onResume={proctoring.resume} />
       )}
+      <SubmitDialog
+        open={confirmingSubmit}
+        onOpenChange={setConfirmingSubmit}
+        exam={exam}
+        answers={answers}
+        submitting={submitting}
+        onConfirm={() => void submit()}
+        onJump={jumpToQuestion}
+      />
       <PasteNotice visible={paste.noticeVisible} />
     </div>
   );

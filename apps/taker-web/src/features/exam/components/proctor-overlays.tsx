@@ -1,6 +1,7 @@
 import { Button } from '@exam/ui/button';
 import { Dialog } from '@exam/ui/dialog';
 import { PauseCircle } from 'lucide-react';
+import type { FullscreenPrompt as PromptReason } from '../hooks/use-proctoring.ts';
 import { PASTE_BLOCKED_MESSAGE } from '../lib/paste-guard.ts';
 
 export function AttentionDialog({ open, onResume }: { open: boolean; onResume: () => void }) {
@@ -12,6 +13,46 @@ export function AttentionDialog({ open, onResume }: { open: boolean; onResume: (
       description="You left the exam window. This has been recorded. Return to the exam to continue."
       footer={<Button onClick={onResume}>Resume Exam</Button>}
     />
+  );
+}
+
+export const FullscreenMessages = {
+  title: 'Full screen required',
+  enter: 'This exam must be taken in full screen. Return to full screen to continue.',
+  return: 'You left full screen. This has been recorded as a warning. Return to full screen to continue the exam.',
+  refused:
+    'Your browser did not switch to full screen. Press the button again; if it keeps failing, tell your instructor.',
+  button: 'Return to full screen',
+} as const;
+
+/**
+ * Blocks the exam while an exam that requires full screen is not in it: after the candidate left it, and
+ * after a reload (browsers enter full screen only from a click, so the button is that click). Neither
+ * Escape nor a click outside closes it.
+ */
+export function FullscreenPrompt({
+  reason,
+  refused,
+  onReturn,
+}: {
+  reason: PromptReason;
+  refused: boolean;
+  onReturn: () => void;
+}) {
+  return (
+    <Dialog
+      open
+      onOpenChange={() => undefined}
+      title={FullscreenMessages.title}
+      description={FullscreenMessages[reason]}
+      footer={<Button onClick={onReturn}>{FullscreenMessages.button}</Button>}
+    >
+      {refused && (
+        <p role="alert" className="text-sm text-danger">
+          {FullscreenMessages.refused}
+        </p>
+      )}
+    </Dialog>
   );
 }
 

@@ -1,6 +1,5 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
 import { createFakeOrchestrator } from '../../../testing/fake-orchestrator.ts';
@@ -92,59 +91,5 @@ describe('proctoring on the exam page', () => {
     expect(clipboardEvent('paste', field, 'my own').defaultPrevented).toBe(false);
     expect(screen.queryByText('Paste blocked. Please copy from within the exam interface.')).not.toBeInTheDocument();
     await waitFor(() => expect(fake.state.events.filter((e) => e.type === 'copy')).toHaveLength(2));
-  });
-});
-
-describe('creator preview (?creator=true)', () => {
-  it('loads the exam with the token the creator window sends, with no timer, proctoring or saving', async () => {
-    const exam = buildPublicExam({ id: 'draft-1', title: 'Offline Draft', isLive: false, timerEnabled: true });
-    let attemptCalls = 0;
-    server.use(
-      http.get('/api/public/exams/:id', ({ request }) =>
-        request.headers.get('authorization') === 'Bearer creator-jwt'
-          ? HttpResponse.json(exam)
-          : HttpResponse.json({ error: { code: 'EXAM_OFFLINE', message: 'offline' } }, { status: 403 }),
-      ),
-      http.all('/api/attempts/*', () => (attemptCalls++, HttpResponse.json({}))),
-    );
-    const opener = {
-      postMessage: vi.fn((message: unknown, origin: string) => {
-        expect(message).toEqual({ type: 'preview-ready' });
-        // Another origin's answer is ignored; the creator's is used.
-        setTimeout(() =>
-          window.dispatchEvent(
-            new MessageEvent('message', {
-              data: { type: 'preview-token', token: 'forged' },
-              origin: 'http://evil.test',
-            }),
-          ),
-        );
-        setTimeout(
-          () =>
-            window.dispatchEvent(
-              new MessageEvent('message', { data: { type: 'preview-token', token: 'creator-jwt' }, origin }),
-            ),
-          20,
-        );
-      }),
-    };
-    Object.defineProperty(window, 'opener', { value: opener, configurable: true, writable: true });
-    onTestFinished(() => {
-      window.opener = null;
-    });
-    const { user } = renderRoute('/exam/draft-1?creator=true');
-
-    expect(await screen.findByRole('heading', { name: 'Offline Draft' })).toBeInTheDocument();
-    expect(opener.postMessage).toHaveBeenCalledWith({ type: 'preview-ready' }, 'http://creator.test');
-    expect(screen.getByText('Creator Preview')).toBeInTheDocument();
-    expect(screen.queryByRole('timer')).not.toBeInTheDocument();
-    expect(screen.queryByTestId('save-status')).not.toBeInTheDocument();
-
-    await user.type(screen.getByLabelText('Answer for Q1'), 'just looking');
-    expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
-    vi.spyOn(document, 'hasFocus').mockReturnValue(false);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(screen.queryByRole('dialog', { name: 'Attention Required' })).not.toBeInTheDocument();
-    expect(attemptCalls).toBe(0);
   });
 });

@@ -64,12 +64,17 @@ export function pointsLabel(points: number): string {
   return `${formatPoints(points)} ${points === 1 ? 'pt' : 'pts'}`;
 }
 
+/** The element id of question `index` on the page; the submit dialog links to it. */
+export const questionAnchor = (index: number) => `question-${index + 1}`;
+
 /** One question: 'Q{n}: title', its points, its content, the input for its type and Answered/Pending. */
 export function QuestionCard(props: QuestionCardProps) {
   const { index, question, answer, onActive } = props;
   const answered = answer.trim() !== '';
   return (
     <section
+      id={questionAnchor(index)}
+      tabIndex={-1}
       aria-labelledby={`q-${index}-title`}
       data-testid={`question-${index}`}
       className="rounded-card border border-line bg-surface p-4"

@@ -1,13 +1,12 @@
 import { AttemptStateSchema } from '@exam/domain/attempt';
-import type { PublicExam } from '@exam/domain/exam';
+import { PreviewMessages, type PublicExam, type PublicExamSummary } from '@exam/domain/exam';
 import { toast } from '@exam/ui/toaster';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, paths } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
-import { getAttemptExam, getPublicExam } from '../../../lib/exam-api.ts';
+import { getAttemptExam, getPreviewExam, getPublicExam } from '../../../lib/exam-api.ts';
 import type { CredentialsState, ResultsState } from '../../../lib/navigation-state.ts';
-import { loadRuntimeConfig } from '../../../lib/runtime-config.ts';
 import {
   findStoredAttempt,
   getTakerDb,
@@ -17,11 +16,13 @@ import {
 } from '../../../lib/taker-db.ts';
 import { computeClockOffset } from '../lib/clock.ts';
 import { listAnswers, mergeServerAnswers } from '../lib/outbox.ts';
-import { requestPreviewToken } from '../lib/preview-token.ts';
+import { forgetPreviewToken, takePreviewToken } from '../lib/preview-token.ts';
 
 export type ExamSession =
   | { status: 'loading' }
   | { status: 'unavailable' }
+  /** A preview without a valid preview token for this exam: the server showed nothing. */
+  | { status: 'refused'; message: string }
   | {
       status: 'ready';
       exam: PublicExam;
@@ -48,20 +49,28 @@ function redirectForExamError(error: unknown): Outcome | undefined {
   return undefined;
 }
 
+/**
+ * The creator's preview reads the exam with the preview token the creator app put in the link; without
+ * one, or when the server refuses it (expired, another exam, not the owner), nothing of the exam is shown.
+ */
 async function loadPreview(examId: string): Promise<Outcome> {
-  const { creatorOrigin } = await loadRuntimeConfig();
-  const token = await requestPreviewToken(creatorOrigin);
+  const token = takePreviewToken(examId);
+  if (!token) return { status: 'refused', message: PreviewMessages.missing };
   try {
-    const exam = await getPublicExam(examId, token);
+    const exam = await getPreviewExam(examId, token);
     return { status: 'ready', exam, attempt: null, db: null, answers: new Map(), clockOffsetMs: 0, deadline: null };
   } catch (error) {
+    if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+      forgetPreviewToken(examId);
+      return { status: 'refused', message: PreviewMessages.invalid };
+    }
     return redirectForExamError(error) ?? { status: 'unavailable' };
   }
 }
 
 /** Before this browser holds an attempt the live exam decides: back to start, or on to the details form. */
 async function loadWithoutAttempt(examId: string): Promise<Outcome> {
-  let exam: PublicExam;
+  let exam: PublicExamSummary;
   try {
     exam = await getPublicExam(examId);
   } catch (error) {

@@ -53,6 +53,22 @@ describe('useProctoring', () => {
     expect(allowed.defaultPrevented).toBe(false);
   });
 
+  it('lets Escape through to an alert dialog (a confirmation to cancel) while fullscreen is requested', () => {
+    renderHook(() => useProctoring({ enabled: true, fullScreenRequested: true, onEvent: () => {} }));
+    const dialog = document.createElement('div');
+    dialog.setAttribute('role', 'alertdialog');
+    const button = dialog.appendChild(document.createElement('button'));
+    document.body.append(dialog);
+    const reached = vi.fn();
+    document.addEventListener('keydown', reached);
+    const escape = new KeyboardEvent('keydown', { key: 'Escape', cancelable: true, bubbles: true });
+    button.dispatchEvent(escape);
+    document.removeEventListener('keydown', reached);
+    dialog.remove();
+    expect(escape.defaultPrevented).toBe(false);
+    expect(reached).toHaveBeenCalledTimes(1);
+  });
+
   it('does nothing in a preview', () => {
     const onEvent = vi.fn();
     const { result } = renderHook(() => useProctoring({ enabled: false, fullScreenRequested: true, onEvent }));

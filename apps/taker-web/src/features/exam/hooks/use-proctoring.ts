@@ -61,44 +61,74 @@ function useFocusWatch(enabled: boolean, warn: (event: ProctorEvent) => void) {
   }, [enabled, warn]);
 }
 
-/** Enters full screen shortly after the page opens; leaving it is a warning, entering it is recorded. */
-function useFullscreenWatch(
-  active: boolean,
-  warn: (event: ProctorEvent) => void,
-  eventRef: RefObject<(event: ProctorEvent) => void>,
-) {
-  const inFullscreenRef = useRef(false);
+/** Whether this browser can put the page in full screen at all (some phones cannot). */
+function canFullscreen(): boolean {
+  return typeof document.documentElement.requestFullscreen === 'function' && document.fullscreenEnabled !== false;
+}
+
+/** Escape is blocked while full screen is requested, except to cancel a confirmation (an alert dialog). */
+function blockEscape(event: KeyboardEvent) {
+  if (event.key !== 'Escape') return;
+  if (event.target instanceof Element && event.target.closest('[role="alertdialog"]')) return;
+  event.preventDefault();
+  event.stopPropagation();
+}
+
+type FullscreenHandlers = {
+  /** The page went into full screen (by the first try or the candidate's button). */
+  onEnter: () => void;
+  /** The page left full screen it was in. */
+  onExit: () => void;
+  /** The first try found no full screen: the browser refused it (no click since a reload) or the page is not in it. */
+  onNotEntered: () => void;
+};
+
+/**
+ * Tries full screen shortly after the page opens; the click that opened the exam usually lets it through.
+ * After a reload there is no click, the browser refuses, and the candidate is asked (onNotEntered).
+ */
+function useFullscreenWatch(active: boolean, handlersRef: RefObject<FullscreenHandlers>) {
   useEffect(() => {
     if (!active) return;
-    const timer = setTimeout(() => void enterFullscreen(), FULLSCREEN_DELAY_MS);
+    window.addEventListener('keydown', blockEscape, true);
+    return () => window.removeEventListener('keydown', blockEscape, true);
+  }, [active]);
+  useEffect(() => {
+    if (!active || !canFullscreen()) return;
+    let inFullscreen = Boolean(document.fullscreenElement);
+    const timer = setTimeout(() => {
+      void enterFullscreen().then(() => {
+        if (!document.fullscreenElement) handlersRef.current.onNotEntered();
+      });
+    }, FULLSCREEN_DELAY_MS);
     const onChange = () => {
       if (document.fullscreenElement) {
-        inFullscreenRef.current = true;
-        eventRef.current({ type: 'fullscreen-enter' });
-      } else if (inFullscreenRef.current) {
-        inFullscreenRef.current = false;
-        warn({ type: 'fullscreen-exit' });
+        inFullscreen = true;
+        handlersRef.current.onEnter();
+      } else if (inFullscreen) {
+        inFullscreen = false;
+        handlersRef.current.onExit();
       }
     };
-    // Escape is blocked while fullscreen is requested (the browser may still leave fullscreen).
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.preventDefault();
-      event.stopPropagation();
-    };
     document.addEventListener('fullscreenchange', onChange);
-    window.addEventListener('keydown', onKeyDown, true);
     return () => {
       clearTimeout(timer);
       document.removeEventListener('fullscreenchange', onChange);
-      window.removeEventListener('keydown', onKeyDown, true);
     };
-  }, [active, warn, eventRef]);
+  }, [active, handlersRef]);
 }
+
+/**
+ * Why the full-screen prompt is up: 'enter' when the page is not in full screen yet (after a reload),
+ * 'return' after the candidate left it (a warning was counted).
+ */
+export type FullscreenPrompt = 'enter' | 'return';
 
 export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options) {
   const [warnings, setWarnings] = useState(0);
   const [attention, setAttention] = useState(false);
+  const [fullscreenPrompt, setFullscreenPrompt] = useState<FullscreenPrompt | null>(null);
+  const [fullscreenRefused, setFullscreenRefused] = useState(false);
   const suspendedRef = useRef(false);
   const eventRef = useRef(onEvent);
   useEffect(() => {
@@ -112,8 +142,26 @@ export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options
     setAttention(true);
   }, []);
 
+  // Leaving full screen counts like a focus loss (docs/product.md#proctoring-and-integrity) and blocks the
+  // page until the candidate goes back with the prompt's button.
+  const fullscreenHandlers = useRef<FullscreenHandlers>({
+    onEnter: () => {
+      eventRef.current({ type: 'fullscreen-enter' });
+      setFullscreenPrompt(null);
+      setFullscreenRefused(false);
+    },
+    onExit: () => {
+      if (suspendedRef.current) return;
+      warn({ type: 'fullscreen-exit' });
+      setFullscreenPrompt('return');
+    },
+    onNotEntered: () => {
+      if (!suspendedRef.current) setFullscreenPrompt((current) => current ?? 'enter');
+    },
+  });
+
   useFocusWatch(enabled, warn);
-  useFullscreenWatch(enabled && fullScreenRequested, warn, eventRef);
+  useFullscreenWatch(enabled && fullScreenRequested, fullscreenHandlers);
 
   const resume = useCallback(() => {
     eventRef.current({ type: 'focus-gained' });
@@ -121,17 +169,28 @@ export function useProctoring({ enabled, fullScreenRequested, onEvent }: Options
     if (fullScreenRequested) void enterFullscreen();
   }, [fullScreenRequested]);
 
+  /** The prompt's button: requestFullscreen runs inside this click, the user gesture browsers require. */
+  const returnToFullscreen = useCallback(() => {
+    setAttention(false);
+    void enterFullscreen().then(() => setFullscreenRefused(!document.fullscreenElement));
+  }, []);
+
   /** Submitting leaves fullscreen on purpose; that must not count as a warning. */
   const suspend = useCallback(() => {
     suspendedRef.current = true;
     setAttention(false);
+    setFullscreenPrompt(null);
   }, []);
 
+  const active = enabled && fullScreenRequested;
   return {
     warnings,
     attention: enabled && attention,
     paused: enabled && warnings > PAUSE_AFTER_WARNINGS,
+    fullscreenPrompt: active ? fullscreenPrompt : null,
+    fullscreenRefused,
     resume,
+    returnToFullscreen,
     suspend,
   };
 }

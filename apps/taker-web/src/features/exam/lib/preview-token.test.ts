@@ -1,33 +1,28 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { requestPreviewToken } from './preview-token.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { forgetPreviewToken, takePreviewToken } from './preview-token.ts';
 
-function withOpener(reply: (origin: string) => void) {
-  const opener = { postMessage: vi.fn((_message: unknown, origin: string) => reply(origin)) };
-  Object.defineProperty(window, 'opener', { value: opener, configurable: true, writable: true });
-  return opener;
-}
-
-const send = (data: unknown, origin: string) => window.dispatchEvent(new MessageEvent('message', { data, origin }));
-
-describe('requestPreviewToken', () => {
+describe('takePreviewToken', () => {
   afterEach(() => {
-    window.opener = null;
+    sessionStorage.clear();
+    window.history.replaceState(null, '', '/');
   });
 
-  it('resolves null at once when the page has no opener', async () => {
-    await expect(requestPreviewToken('http://creator.test')).resolves.toBeNull();
+  it('takes the token from the fragment, removes the fragment and keeps the token for a reload', () => {
+    window.history.replaceState(null, '', '/exam/e1/preview#token=abc.def.ghi');
+    expect(takePreviewToken('e1')).toBe('abc.def.ghi');
+    expect(window.location.hash).toBe('');
+    expect(window.location.pathname).toBe('/exam/e1/preview');
+    // The reload: no fragment any more, the tab still has the token.
+    expect(takePreviewToken('e1')).toBe('abc.def.ghi');
   });
 
-  it('ignores a token posted from another origin and takes the creator origin one', async () => {
-    withOpener(() => {
-      setTimeout(() => send({ type: 'preview-token', token: 'forged' }, 'http://evil.test'));
-      setTimeout(() => send({ type: 'preview-token', token: 'real' }, 'http://creator.test'), 10);
-    });
-    await expect(requestPreviewToken('http://creator.test')).resolves.toBe('real');
-  });
-
-  it('gives up with null when the opener does not answer in time', async () => {
-    withOpener(() => undefined);
-    await expect(requestPreviewToken('http://creator.test', 30)).resolves.toBeNull();
+  it('has no token for a link without one, for another exam, or once the token is forgotten', () => {
+    window.history.replaceState(null, '', '/exam/e1/preview?creator=true');
+    expect(takePreviewToken('e1')).toBeNull();
+    window.history.replaceState(null, '', '/exam/e1/preview#token=t1');
+    expect(takePreviewToken('e1')).toBe('t1');
+    expect(takePreviewToken('e2')).toBeNull();
+    forgetPreviewToken('e1');
+    expect(takePreviewToken('e1')).toBeNull();
   });
 });

@@ -1,41 +1,37 @@
 /**
- * Creator preview: the creator app opens this page and, once it hears 'preview-ready', answers
- * with its bearer token. Only a message from the creator's origin is believed.
+ * The creator app opens the preview at /exam/{id}/preview#token=…, with a short-lived preview token the
+ * server issued to the exam's owner. A fragment never reaches a server, a log or a Referer header. The page
+ * moves the token into this tab's sessionStorage (so a reload keeps working until the token expires) and
+ * takes the fragment out of the address bar and the history entry.
  */
-export type PreviewReady = { type: 'preview-ready' };
-export type PreviewTokenMessage = { type: 'preview-token'; token: string };
+const storageKey = (examId: string) => `exam-preview-token:${examId}`;
 
-function isTokenMessage(data: unknown): data is PreviewTokenMessage {
-  return (
-    typeof data === 'object' &&
-    data !== null &&
-    (data as { type?: unknown }).type === 'preview-token' &&
-    typeof (data as { token?: unknown }).token === 'string'
-  );
+function readStored(examId: string): string | null {
+  try {
+    return sessionStorage.getItem(storageKey(examId));
+  } catch {
+    return null;
+  }
 }
 
-/** Resolves with the token, or null when there is no opener or it does not answer in time. */
-export function requestPreviewToken(creatorOrigin: string, timeoutMs = 3000): Promise<string | null> {
-  const opener = window.opener as Window | null;
-  if (!opener) return Promise.resolve(null);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => finish(null), timeoutMs);
-    function onMessage(event: MessageEvent) {
-      if (event.origin !== creatorOrigin || !isTokenMessage(event.data)) return;
-      finish(event.data.token);
-    }
-    function finish(token: string | null) {
-      clearTimeout(timer);
-      window.removeEventListener('message', onMessage);
-      resolve(token);
-    }
-    window.addEventListener('message', onMessage);
-    try {
-      const ready: PreviewReady = { type: 'preview-ready' };
-      opener.postMessage(ready, creatorOrigin);
-    } catch (error) {
-      console.warn('Could not reach the creator window', error);
-      finish(null);
-    }
-  });
+export function takePreviewToken(examId: string): string | null {
+  const fromFragment = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  if (!fromFragment) return readStored(examId);
+  try {
+    sessionStorage.setItem(storageKey(examId), fromFragment);
+  } catch (error) {
+    console.warn('The preview token cannot be kept for a reload', error);
+  }
+  const { pathname, search } = window.location;
+  window.history.replaceState(window.history.state, '', `${pathname}${search}`);
+  return fromFragment;
+}
+
+/** A token the server refused is of no further use in this tab. */
+export function forgetPreviewToken(examId: string): void {
+  try {
+    sessionStorage.removeItem(storageKey(examId));
+  } catch {
+    // Storage is unavailable: there is nothing kept to forget.
+  }
 }
