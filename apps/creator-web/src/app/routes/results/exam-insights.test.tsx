@@ -85,6 +85,12 @@ describe('exam insights', () => {
     expect(within(spend).getByText('Exam budget 4 · candidate budgets 2; in total 10 and 8')).toBeInTheDocument();
   });
 
+  it('counts the assistant replies the guardrail stopped in the integrity breakdown', async () => {
+    await openInsights(makeInsightsReport());
+    const integrity = screen.getByRole('region', { name: 'Integrity Breakdown' });
+    expect(within(integrity).getByText('Answers Withheld').nextElementSibling).toHaveTextContent('3 stopped');
+  });
+
   it('pages the ranking ten at a time with working Previous and Next', async () => {
     const { user } = await openInsights(makeInsightsReport());
     const previous = screen.getByRole('button', { name: 'Previous' });
