@@ -153,12 +153,44 @@ export const CourseMaterialSchema = z.object({
 });
 export type CourseMaterial = z.infer<typeof CourseMaterialSchema>;
 
+/**
+ * Defaults of the exam-wide budget: what every attempt of one exam may spend together in any hour. A class of
+ * 30 asking about 20 questions an hour each sends 600 messages; one exchange carries the system prompt (the
+ * questions and up to contextLength characters of material), the history and a reply of at most 1000 tokens,
+ * typically 1,000–2,000 tokens, so 600 of them need about 1,000,000 tokens. A flood of new attempts can then
+ * spend at most that much of the creator's key per hour (the per-attempt limits alone grow with every attempt
+ * started); a creator with a larger class raises both.
+ */
+export const DEFAULT_EXAM_TOKENS_PER_HOUR = 1_000_000;
+export const DEFAULT_EXAM_REQUESTS_PER_HOUR = 600;
+
 export const AiBudgetSchema = z.object({
   messagesPerWindow: z.number().int().min(1).max(1000).default(20),
   windowMinutes: z.number().int().min(1).max(240).default(10),
   tokensPerAttempt: z.number().int().min(1000).max(5_000_000).default(100_000),
+  /** The exam-wide budget: tokens (prompt and reply) all attempts of the exam may use in any 60 minutes. */
+  examTokensPerHour: z
+    .number({ error: 'Enter a whole number of tokens' })
+    .int('Enter a whole number of tokens')
+    .min(1000, 'At least 1,000 tokens per hour')
+    .max(100_000_000, 'At most 100,000,000 tokens per hour')
+    .default(DEFAULT_EXAM_TOKENS_PER_HOUR),
+  /** The exam-wide budget: messages all attempts of the exam may send in any 60 minutes. */
+  examRequestsPerHour: z
+    .number({ error: 'Enter a whole number of messages' })
+    .int('Enter a whole number of messages')
+    .min(1, 'At least 1 message per hour')
+    .max(100_000, 'At most 100,000 messages per hour')
+    .default(DEFAULT_EXAM_REQUESTS_PER_HOUR),
 });
 export type AiBudget = z.infer<typeof AiBudgetSchema>;
+export const DEFAULT_AI_BUDGET: AiBudget = {
+  messagesPerWindow: 20,
+  windowMinutes: 10,
+  tokensPerAttempt: 100_000,
+  examTokensPerHour: DEFAULT_EXAM_TOKENS_PER_HOUR,
+  examRequestsPerHour: DEFAULT_EXAM_REQUESTS_PER_HOUR,
+};
 
 const aiSettingsFields = {
   enabled: z.boolean().default(false),
@@ -175,7 +207,7 @@ const aiSettingsFields = {
   courseAssistanceEnabled: z.boolean().default(false),
   courseAssistanceLevel: z.number().int().min(0).max(10).default(DEFAULT_ASSISTANCE_LEVEL),
   contextLength: z.number().int().min(100).max(10000).default(DEFAULT_CONTEXT_LENGTH),
-  budget: AiBudgetSchema.default({ messagesPerWindow: 20, windowMinutes: 10, tokensPerAttempt: 100_000 }),
+  budget: AiBudgetSchema.default(() => ({ ...DEFAULT_AI_BUDGET })),
 };
 
 /**

@@ -86,6 +86,11 @@ export const InsightsCandidateSchema = z.object({
   copyWriting: figure,
   focusPercent: z.number(),
   blockedPastes: count,
+  /**
+   * Assistant replies to this candidate that the "stop solutions" guardrail stopped because they were about
+   * to give an answer key away (llm-gateway's transcript); null when the transcripts could not be read.
+   */
+  answersWithheld: figure.optional(),
   badges: z.object({
     rawScore: RangeBadgeSchema.nullable(),
     ability: RangeBadgeSchema.nullable(),
@@ -108,6 +113,8 @@ export const InsightsIntegritySchema = z.object({
   focusPercent: figure,
   externalPasteBlocked: count,
   copyWritingPercent: figure,
+  /** Replies stopped by the guardrail, over all candidates (null without transcripts). */
+  answersWithheld: figure.optional(),
 });
 
 export const InsightsRaschSchema = z.object({

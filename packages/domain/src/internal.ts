@@ -44,6 +44,12 @@ export const TranscriptMessageSchema = z.object({
   isError: z.boolean(),
   /** An assistant reply cut short because the candidate left while it streamed (llm-gateway). */
   isPartial: z.boolean().optional(),
+  /**
+   * An assistant reply the gateway stopped because it was about to give away the key of the question at
+   * withheldQuestionIndex (of the exam's questions); content is only what reached the candidate.
+   */
+  isWithheld: z.boolean().optional(),
+  withheldQuestionIndex: z.number().int().nullable().optional(),
   files: z.array(z.object({ name: z.string(), type: z.string(), size: z.number() })),
   createdAt: z.string(),
 });

@@ -56,7 +56,7 @@ export async function* readChatStream(
 
 /** True for the events that end a reply: after one of these no more frames are expected. */
 export function isFinalChatEvent(event: ChatStreamEvent): boolean {
-  return event.type === 'done' || event.type === 'error';
+  return event.type === 'done' || event.type === 'error' || event.type === 'withheld';
 }
 
 /**

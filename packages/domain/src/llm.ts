@@ -14,6 +14,11 @@ export const LlmMessages = {
   messageLimit: (minutes: number) =>
     `You have reached the assistant's message limit. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}.`,
   tokenLimit: "You have used the assistant's whole allowance for this exam attempt.",
+  /** The exam-wide budget (all attempts together) is spent for now. */
+  examBudget: (minutes: number) =>
+    `The assistant has reached this exam's usage limit for the hour. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  /** A reply stopped by the "stop solutions" guardrail because it was about to give an answer away. */
+  answerWithheld: 'The assistant cannot give answers to exam questions, so this reply was stopped.',
   emptyMessage: 'Type a message or attach a file.',
   attachmentsDisabled: 'File attachments are not allowed for this exam.',
 } as const;
@@ -65,6 +70,11 @@ export const ChatStreamEventSchema = z.discriminatedUnion('type', [
   /** messageId is the stored assistant message (null for test-chat, which stores nothing). */
   z.object({ type: z.literal('done'), messageId: z.string().nullable(), usage: TokenUsageSchema }),
   z.object({ type: z.literal('error'), message: z.string() }),
+  /**
+   * The reply was stopped before it gave an exam answer away (the "stop solutions" guardrail): the deltas
+   * before it are all the candidate gets, and message says why. messageId as for done.
+   */
+  z.object({ type: z.literal('withheld'), messageId: z.string().nullable(), message: z.string() }),
 ]);
 export type ChatStreamEvent = z.infer<typeof ChatStreamEventSchema>;
 
@@ -85,3 +95,28 @@ export function parseChatStreamFrame(frame: string): ChatStreamEvent | undefined
   const parsed = ChatStreamEventSchema.safeParse(JSON.parse(data));
   return parsed.success ? parsed.data : undefined;
 }
+
+/** What a window of the exam-wide counters holds: messages admitted, tokens used, and messages each budget refused. */
+export const AiSpendSchema = z.object({
+  requests: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  refusals: z.object({
+    /** Refused by the exam-wide budget (messages or tokens per hour, all attempts together). */
+    examRequests: z.number().int().nonnegative(),
+    examTokens: z.number().int().nonnegative(),
+    /** Refused by one attempt's own budget (messages per window, tokens per attempt). */
+    attemptMessages: z.number().int().nonnegative(),
+    attemptTokens: z.number().int().nonnegative(),
+  }),
+});
+export type AiSpend = z.infer<typeof AiSpendSchema>;
+
+/** GET /api/llm/exams/{examId}/usage (the exam's owner): the assistant's spend against the exam-wide budget. */
+export const ExamAiUsageSchema = z.object({
+  examId: z.string(),
+  budget: z.object({ tokensPerHour: z.number().int(), requestsPerHour: z.number().int() }),
+  /** The 60 minutes up to now (to the minute), the window the exam-wide budget is checked against. */
+  lastHour: AiSpendSchema,
+  total: AiSpendSchema,
+});
+export type ExamAiUsage = z.infer<typeof ExamAiUsageSchema>;

@@ -5,6 +5,7 @@ import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
 import { transcriptRoutes } from './modules/transcripts/transcripts.routes.ts';
+import { usageRoutes } from './modules/usage/usage.routes.ts';
 
 export async function buildApp(config: Config, deps: Deps) {
   const app = await createBaseApp({
@@ -37,6 +38,7 @@ export async function buildApp(config: Config, deps: Deps) {
   });
   await app.register(chatRoutes(chatService, deps.llm, { coalesceMs: config.SSE_COALESCE_MS }));
   await app.register(transcriptRoutes(repo, deps.attempts));
+  await app.register(usageRoutes(repo, deps));
 
   return app;
 }

@@ -21,8 +21,6 @@ const ConfigSchema = z.object({
   UPSTREAM_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
   /** Calls to exam-service and results-service. */
   INTERNAL_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
-  /** Exam settings are cached this long per replica (0 disables); a creator's edit reaches the chat after at most this delay. */
-  EXAM_CACHE_MS: z.coerce.number().int().min(0).default(5_000),
   /**
    * An open attempt is remembered this long per replica (0 disables), so later messages skip the call to
    * results-service; a candidate who submits can chat on for at most this delay.

@@ -1,11 +1,6 @@
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
-import {
-  cachedAttemptSource,
-  cachedExamSource,
-  httpAttemptSource,
-  httpExamSource,
-} from './adapters/platform-clients.ts';
+import { platformSources } from './adapters/platform-clients.ts';
 import { providersFromConfig } from './adapters/providers/providers.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -19,21 +14,19 @@ try {
     pgliteDir: config.pgliteDir,
     poolSize: config.DATABASE_POOL_SIZE,
   });
-  const internal = { timeoutMs: config.INTERNAL_TIMEOUT_MS };
-  const now = () => Date.now();
   const { llm, baseUrlGuard } = providersFromConfig(config);
   const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, internal);
   const app = await buildApp(config, {
     database,
     clock: systemClock,
     ids: uuidIds,
-    exams: cachedExamSource(httpExamSource(config.EXAM_SERVICE_URL, config.internalToken, internal), {
-      ttlMs: config.EXAM_CACHE_MS,
-      now,
-    }),
-    attempts: cachedAttemptSource(httpAttemptSource(config.RESULTS_SERVICE_URL, config.internalToken, internal), {
-      ttlMs: config.ATTEMPT_CACHE_MS,
-      now,
+    ...platformSources({
+      examServiceUrl: config.EXAM_SERVICE_URL,
+      resultsServiceUrl: config.RESULTS_SERVICE_URL,
+      internalToken: config.internalToken,
+      timeoutMs: config.INTERNAL_TIMEOUT_MS,
+      attemptCacheMs: config.ATTEMPT_CACHE_MS,
+      now: () => Date.now(),
     }),
     llm,
     baseUrlGuard,

@@ -58,6 +58,8 @@ export const api = {
   resultRelease: (resultId: string) => `/api/results/${id(resultId)}/release`,
   resultFile: (resultId: string, questionIndex: number) => `/api/results/${id(resultId)}/files/${questionIndex}`,
   transcript: (attemptId: string) => `/api/llm/attempts/${id(attemptId)}/transcript`,
+  /** The assistant's spend on the exam against its exam-wide budget (llm-gateway, the owner only). */
+  examAiUsage: (examId: string) => `/api/llm/exams/${id(examId)}/usage`,
   testChat: '/api/llm/test-chat',
   runtimeConfig: '/runtime-config.json',
 } as const;

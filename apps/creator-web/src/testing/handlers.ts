@@ -1,6 +1,15 @@
 import { AuthMessages, AuthResponseSchema, LoginSchema, type AuthNotice, type AuthResponse } from '@exam/domain/auth';
 import type { ErrorBody } from '@exam/domain/errors';
-import { CreateExamSchema, ExamSchema, UpdateExamSchema, type AiSettingsInput, type Exam } from '@exam/domain/exam';
+import {
+  CreateExamSchema,
+  DEFAULT_EXAM_REQUESTS_PER_HOUR,
+  DEFAULT_EXAM_TOKENS_PER_HOUR,
+  ExamSchema,
+  UpdateExamSchema,
+  type AiSettingsInput,
+  type Exam,
+} from '@exam/domain/exam';
+import type { ExamAiUsage } from '@exam/domain/llm';
 import { http, HttpResponse } from 'msw';
 import type { ExamResultsSummary } from '../features/exams/api/get-results-summary.ts';
 import { makeExam, makeToken, makeUser } from './factories.ts';
@@ -68,6 +77,20 @@ export const handlers = [
       changes: [],
     }),
   ),
+  // The assistant's spend of an exam nobody has chatted in yet, against the default budget.
+  http.get('*/api/llm/exams/:id/usage', ({ params }) => {
+    const none = {
+      requests: 0,
+      tokens: 0,
+      refusals: { examRequests: 0, examTokens: 0, attemptMessages: 0, attemptTokens: 0 },
+    };
+    return HttpResponse.json({
+      examId: String(params.id),
+      budget: { tokensPerHour: DEFAULT_EXAM_TOKENS_PER_HOUR, requestsPerHour: DEFAULT_EXAM_REQUESTS_PER_HOUR },
+      lastHour: none,
+      total: none,
+    } satisfies ExamAiUsage);
+  }),
   http.get('*/api/exams/:id', ({ params }) => {
     const exam = examStore.exams.find((e) => e.id === params.id);
     return exam ? HttpResponse.json(exam) : notFound();

@@ -14,7 +14,8 @@ import { httpAttemptSource, httpExamSource } from './platform-clients.ts';
  * mid-stream and the provider sees its connection close.
  */
 let answerUpstream: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
-const exam = makeExam();
+// The guardrail is off: these tests watch each delta leave as it arrives (guardrail.test.ts covers the hold-back).
+const exam = makeExam({ ai: { stopSolutions: false } });
 const attempts: Record<string, { isOpen: boolean }> = {
   'attempt-open': { isOpen: true },
   'attempt-closed': { isOpen: false },

@@ -1,9 +1,4 @@
-import {
-  InternalAttemptSchema,
-  InternalExamSchema,
-  type InternalAttempt,
-  type InternalExam,
-} from '@exam/domain/internal';
+import { InternalAttemptSchema, InternalExamSchema, type InternalAttempt } from '@exam/domain/internal';
 import { createInternalClient, parseUpstream, unexpectedStatus } from '@exam/server-kit/internal-client';
 import type { AttemptSource, ExamSource } from '../deps.ts';
 
@@ -41,28 +36,6 @@ export function httpAttemptSource(baseUrl: string, internalToken: string, opts: 
 }
 
 /**
- * Keeps each exam for ttlMs in this replica (the chat asks for it on every message). Only settings are
- * cached, never counters; an edit by the creator reaches the chat after at most ttlMs.
- */
-export function cachedExamSource(source: ExamSource, opts: { ttlMs: number; now: () => number }): ExamSource {
-  if (opts.ttlMs <= 0) return source;
-  const entries = new Map<string, { at: number; exam: Promise<InternalExam | undefined> }>();
-  return {
-    findExam(examId) {
-      const now = opts.now();
-      const hit = entries.get(examId);
-      if (hit && now - hit.at < opts.ttlMs) return hit.exam;
-      const exam = source.findExam(examId);
-      entries.set(examId, { at: now, exam });
-      // A failure is not cached: the next message asks again.
-      exam.catch(() => entries.delete(examId));
-      if (entries.size > 10_000) entries.delete(entries.keys().next().value as string);
-      return exam;
-    },
-  };
-}
-
-/**
  * Remembers that an attempt is open for ttlMs, in a bounded LRU, so a candidate's later messages skip
  * the call to results-service. Only "open" is remembered, and never past the attempt's deadline (then
  * results-service is asked again, since it applies the grace period). The cost: a candidate who submits
@@ -92,5 +65,31 @@ export function cachedAttemptSource(
       }
       return attempt;
     },
+  };
+}
+
+/**
+ * The two platform sources as production wires them. The exam (its settings, the creator's encrypted key
+ * and the answer keys) is read from exam-service for every message, never kept per replica: a creator who
+ * turns the assistant off or replaces the key is obeyed by the very next message on every replica, with no
+ * invalidation to deliver (PGlite has no LISTEN/NOTIFY, and exam-service owns the settings). The read runs
+ * before the budget check, which needs the exam's limits. An open attempt may be remembered for
+ * attemptCacheMs (cachedAttemptSource).
+ */
+export function platformSources(opts: {
+  examServiceUrl: string;
+  resultsServiceUrl: string;
+  internalToken: string;
+  timeoutMs: number;
+  attemptCacheMs: number;
+  now: () => number;
+}): { exams: ExamSource; attempts: AttemptSource } {
+  const internal = { timeoutMs: opts.timeoutMs };
+  return {
+    exams: httpExamSource(opts.examServiceUrl, opts.internalToken, internal),
+    attempts: cachedAttemptSource(httpAttemptSource(opts.resultsServiceUrl, opts.internalToken, internal), {
+      ttlMs: opts.attemptCacheMs,
+      now: opts.now,
+    }),
   };
 }

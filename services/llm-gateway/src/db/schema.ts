@@ -1,4 +1,15 @@
-import { bigserial, boolean, index, integer, jsonb, pgSchema, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /** Everything llm-gateway owns lives in its own PostgreSQL schema. */
 export const llmGatewaySchema = pgSchema('llm_gateway');
@@ -39,6 +50,10 @@ export const messages = llmGatewaySchema.table(
     isError: boolean('is_error').notNull().default(false),
     /** The candidate left while the reply streamed: content is what had arrived. */
     isPartial: boolean('is_partial').notNull().default(false),
+    /** Stopped by the "stop solutions" guardrail: content is what reached the candidate, never the key. */
+    isWithheld: boolean('is_withheld').notNull().default(false),
+    /** The question (of the exam's questions) whose key the stopped reply was about to give away. */
+    withheldQuestionIndex: integer('withheld_question_index'),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -61,4 +76,40 @@ export const testChatMessages = llmGatewaySchema.table(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('test_chat_messages_creator_time_idx').on(t.creatorId, t.createdAt)],
+);
+
+/** Counters of one exam's assistant: the same columns per exam (all time) and per exam and minute. */
+const spendColumns = {
+  /** Messages admitted (a message taken back because its attempt was closed is not counted). */
+  requests: bigint('requests', { mode: 'number' }).notNull().default(0),
+  /** Tokens of the stored replies (prompt and reply, as the provider reported or as estimated). */
+  tokens: bigint('tokens', { mode: 'number' }).notNull().default(0),
+  /** Messages refused, by the budget that refused them. */
+  refusedExamRequests: integer('refused_exam_requests').notNull().default(0),
+  refusedExamTokens: integer('refused_exam_tokens').notNull().default(0),
+  refusedAttemptMessages: integer('refused_attempt_messages').notNull().default(0),
+  refusedAttemptTokens: integer('refused_attempt_tokens').notNull().default(0),
+};
+
+/**
+ * One row per exam whose assistant was used: totals since the first message. Its row lock serialises the
+ * exam-wide budget check of every attempt of the exam, on any replica (admit_user_message, migration 0006).
+ */
+export const examUsage = llmGatewaySchema.table('exam_usage', {
+  examId: text('exam_id').primaryKey(),
+  ...spendColumns,
+});
+
+/**
+ * The same counters per minute, for the exam-wide budget's sliding hour: the last 60 rows of an exam are
+ * its window; older rows are deleted by the admission that finds them.
+ */
+export const examUsageMinutes = llmGatewaySchema.table(
+  'exam_usage_minutes',
+  {
+    examId: text('exam_id').notNull(),
+    minute: timestamp('minute', { withTimezone: true }).notNull(),
+    ...spendColumns,
+  },
+  (t) => [primaryKey({ columns: [t.examId, t.minute] })],
 );

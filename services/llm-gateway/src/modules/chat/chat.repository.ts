@@ -1,8 +1,10 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AiBudget } from '@exam/domain/exam';
 import type { TranscriptMessage } from '@exam/domain/internal';
+import type { AiSpend } from '@exam/domain/llm';
 import type { GatewayDatabase } from '../../db/database.ts';
-import { conversations, messages, type StoredFile } from '../../db/schema.ts';
+import { conversations, examUsage, examUsageMinutes, messages, type StoredFile } from '../../db/schema.ts';
 
 type MessageRow = typeof messages.$inferSelect;
 
@@ -13,6 +15,8 @@ export const toTranscriptMessage = (row: MessageRow): TranscriptMessage => ({
   questionIndex: row.questionIndex,
   isError: row.isError,
   isPartial: row.isPartial,
+  isWithheld: row.isWithheld,
+  withheldQuestionIndex: row.withheldQuestionIndex,
   files: row.files,
   createdAt: row.createdAt.toISOString(),
 });
@@ -26,10 +30,21 @@ export type NewUserMessage = {
   questionIndex: number | null;
 };
 export type HistoryMessage = { role: 'user' | 'assistant'; content: string; attachmentText: string };
-type AdmitRow = { outcome: string; oldest_in_window: string | Date | null; history: HistoryMessage[] | string | null };
-/** history: the messages the provider should see before this one, oldest first. */
+type AdmitRow = {
+  outcome: string;
+  oldest_in_window: string | Date | null;
+  history: HistoryMessage[] | string | null;
+  retry_at: string | Date | null;
+};
+/**
+ * history: the messages the provider should see before this one, oldest first. The exam-wide refusals carry
+ * when the sliding hour will have room again.
+ */
 export type Admission =
-  { kind: 'ok'; history: HistoryMessage[] } | { kind: 'messages'; oldestInWindow: Date } | { kind: 'tokens' };
+  | { kind: 'ok'; history: HistoryMessage[] }
+  | { kind: 'messages'; oldestInWindow: Date }
+  | { kind: 'tokens' }
+  | { kind: 'exam_requests' | 'exam_tokens'; retryAt: Date };
 export type NewAssistantMessage = {
   id: string;
   attemptId: string;
@@ -37,9 +52,33 @@ export type NewAssistantMessage = {
   questionIndex: number | null;
   isError: boolean;
   isPartial: boolean;
+  /** Set when the guardrail stopped the reply: the question whose key it was about to give away. */
+  withheldQuestionIndex: number | null;
   inputTokens: number;
   outputTokens: number;
 };
+
+/** The minute the exam-wide budget's sliding hour starts at (admit_user_message, migration 0006). */
+export const hourWindowStart = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000 - 59 * 60_000);
+
+type SpendRow = {
+  requests: number;
+  tokens: number;
+  refusedExamRequests: number;
+  refusedExamTokens: number;
+  refusedAttemptMessages: number;
+  refusedAttemptTokens: number;
+};
+const toSpend = (row: Partial<SpendRow> | undefined): AiSpend => ({
+  requests: Number(row?.requests ?? 0),
+  tokens: Number(row?.tokens ?? 0),
+  refusals: {
+    examRequests: Number(row?.refusedExamRequests ?? 0),
+    examTokens: Number(row?.refusedExamTokens ?? 0),
+    attemptMessages: Number(row?.refusedAttemptMessages ?? 0),
+    attemptTokens: Number(row?.refusedAttemptTokens ?? 0),
+  },
+});
 
 // postgres.js answers an array of rows, PGlite an object with rows.
 const rowsOf = <T>(result: unknown): T[] =>
@@ -48,8 +87,9 @@ const rowsOf = <T>(result: unknown): T[] =>
 export function createChatRepository({ db }: GatewayDatabase) {
   return {
     /**
-     * Checks the attempt's budgets, reads the last `historyLimit` messages and stores the user's message,
-     * in one round trip (admit_user_message, migration 0004, holds the conversation's row lock while it counts).
+     * Checks the attempt's budgets and the exam-wide one, reads the last `historyLimit` messages and stores the
+     * user's message, in one round trip (admit_user_message, migration 0006, holds the exam's and the
+     * conversation's row locks while it counts; a refusal is counted on the exam's counters).
      */
     async admitUserMessage(
       key: ConversationKey,
@@ -63,10 +103,12 @@ export function createChatRepository({ db }: GatewayDatabase) {
         ${key.attemptId}::text, ${key.examId}::text, ${key.ownerId}::text,
         ${message.id}::text, ${message.content}::text, ${message.attachmentText}::text, ${JSON.stringify(message.files)}::jsonb, ${message.questionIndex}::integer,
         ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${budget.messagesPerWindow}::integer, ${budget.tokensPerAttempt}::integer,
-        ${historyLimit}::integer)`);
+        ${historyLimit}::integer, ${budget.examRequestsPerHour}::integer, ${budget.examTokensPerHour}::bigint)`);
       const row = rowsOf<AdmitRow>(result)[0];
       if (!row) throw new Error('admit_user_message returned no row');
       if (row.outcome === 'tokens') return { kind: 'tokens' };
+      if (row.outcome === 'exam_requests' || row.outcome === 'exam_tokens')
+        return { kind: row.outcome, retryAt: new Date(row.retry_at ?? now.getTime() + 60_000) };
       if (row.outcome === 'messages')
         return { kind: 'messages', oldestInWindow: new Date(row.oldest_in_window ?? now) };
       // PGlite hands jsonb back parsed; a text value is parsed here so both drivers answer the same.
@@ -80,11 +122,35 @@ export function createChatRepository({ db }: GatewayDatabase) {
       await db.execute(sql`select llm_gateway.retract_user_message(${messageId}::text)`);
     },
 
-    /** Stores the reply and adds its tokens to the attempt's total, in one statement (store_assistant_message, migration 0003). */
+    /**
+     * Stores the reply and adds its tokens to the attempt's total and the exam's counters, in one statement
+     * (store_assistant_message, migration 0006).
+     */
     async insertAssistantMessage(m: NewAssistantMessage, now: Date): Promise<void> {
       await db.execute(sql`select llm_gateway.store_assistant_message(
         ${m.id}::text, ${m.attemptId}::text, ${m.content}::text, ${m.questionIndex}::integer,
-        ${m.isError}::boolean, ${m.isPartial}::boolean, ${m.inputTokens}::integer, ${m.outputTokens}::integer, ${now.toISOString()}::timestamptz)`);
+        ${m.isError}::boolean, ${m.isPartial}::boolean, ${m.inputTokens}::integer, ${m.outputTokens}::integer, ${now.toISOString()}::timestamptz,
+        ${m.withheldQuestionIndex !== null}::boolean, ${m.withheldQuestionIndex}::integer)`);
+    },
+
+    /** The exam's counters: all time, and summed over the sliding hour that ends at `now`. */
+    async examSpend(examId: string, now: Date): Promise<{ lastHour: AiSpend; total: AiSpend }> {
+      const sum = (column: AnyPgColumn) => sql<number>`coalesce(sum(${column}), 0)`;
+      const [[total], [lastHour]] = await Promise.all([
+        db.select().from(examUsage).where(eq(examUsage.examId, examId)).limit(1),
+        db
+          .select({
+            requests: sum(examUsageMinutes.requests),
+            tokens: sum(examUsageMinutes.tokens),
+            refusedExamRequests: sum(examUsageMinutes.refusedExamRequests),
+            refusedExamTokens: sum(examUsageMinutes.refusedExamTokens),
+            refusedAttemptMessages: sum(examUsageMinutes.refusedAttemptMessages),
+            refusedAttemptTokens: sum(examUsageMinutes.refusedAttemptTokens),
+          })
+          .from(examUsageMinutes)
+          .where(and(eq(examUsageMinutes.examId, examId), gte(examUsageMinutes.minute, hourWindowStart(now)))),
+      ]);
+      return { lastHour: toSpend(lastHour), total: toSpend(total) };
     },
 
     /**

@@ -10,7 +10,7 @@ import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { LlmClient } from '../../adapters/providers/types.ts';
-import type { ChatService } from './chat.service.ts';
+import { BudgetRefusal, type ChatService } from './chat.service.ts';
 import { streamReply } from './stream-reply.ts';
 
 // Base64 grows bytes by 4/3; the rest is room for the message and JSON.
@@ -48,7 +48,10 @@ export function chatRoutes(service: ChatService, llm: LlmClient, opts: { coalesc
         },
       },
       async (request, reply) => {
-        const chat = await service.prepareCandidateChat(attemptOf(request), request.body);
+        const chat = await service.prepareCandidateChat(attemptOf(request), request.body).catch((err: unknown) => {
+          if (err instanceof BudgetRefusal) void reply.header('retry-after', String(err.retryAfterSeconds));
+          throw err;
+        });
         await streamReply(
           request,
           reply,

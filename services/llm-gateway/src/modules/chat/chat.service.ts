@@ -11,6 +11,7 @@ import {
 } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import type { ImagePart, ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
+import { answerKeysOf, type AnswerKey } from './answer-guard.ts';
 import { readAttachment } from './attachments.ts';
 import { resolveAssistant, type AssistantTarget, type ServerKeys } from './assistant-config.ts';
 import type { ChatRepository } from './chat.repository.ts';
@@ -21,12 +22,17 @@ import { buildSystemPrompt, MAX_TOKENS, normaliseConversation, temperatureOf } f
 export type ReplyOutcome =
   | { kind: 'done'; text: string; usage: TokenUsage }
   | { kind: 'error'; text: string }
-  | { kind: 'disconnected'; text: string };
+  /** text: what reached the candidate; received: what the provider sent (what the tokens are estimated on). */
+  | { kind: 'disconnected'; text: string; received: string }
+  /** Stopped by the guardrail before the key of the question at questionIndex reached the candidate. */
+  | { kind: 'withheld'; text: string; received: string; questionIndex: number };
 
 /** A chat ready to stream: the upstream request, the secrets to keep out of logs, and what to do at the end. */
 export type PreparedChat = {
   request: ProviderRequest;
   secrets: string[];
+  /** The answer keys the reply is checked against as it streams (empty: the guardrail is off). */
+  answerKeys: AnswerKey[];
   /** Stores the outcome where the chat is stored; returns the stored reply's id (null when nothing is stored). */
   finish(outcome: ReplyOutcome): Promise<string | null>;
 };
@@ -42,6 +48,15 @@ export type ChatServiceOptions = {
 
 export const testChatLimitMessage = (minutes: number) =>
   `You have reached the Test Assistant's message limit. Please wait ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+
+/** A budget that frees up again later: 429, and when to retry (the route sends it as Retry-After, in seconds). */
+export class BudgetRefusal extends AppError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, waitMs: number) {
+    super(ErrorCode.RATE_LIMITED, message);
+    this.retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+  }
+}
 
 /** Characters / 4: the usual rough token count when a provider reports no usage. */
 export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
@@ -103,6 +118,10 @@ export function createChatService(
     if (target.baseUrl) await deps.baseUrlGuard.check(target.baseUrl);
     return target;
   }
+
+  // The live exam's keys (exam-service's answer keys), whatever snapshot the attempt shows: a key the creator
+  // has since changed is still an answer worth guarding, and the grader reads the live exam's questions.
+  const guardedKeys = (exam: InternalExam) => (exam.aiSettings.stopSolutions ? answerKeysOf(exam.questions) : []);
 
   const isOpenFor = (claims: AttemptClaims, attempt: InternalAttempt | undefined) =>
     !!attempt && attempt.isOpen && attempt.examId === claims.examId;
@@ -171,7 +190,12 @@ export function createChatService(
       if (admission.kind === 'tokens') throw new AppError(ErrorCode.RATE_LIMITED, LlmMessages.tokenLimit);
       if (admission.kind === 'messages') {
         const waitMs = admission.oldestInWindow.getTime() + budget.windowMinutes * 60_000 - now.getTime();
-        throw new AppError(ErrorCode.RATE_LIMITED, LlmMessages.messageLimit(Math.max(1, Math.ceil(waitMs / 60_000))));
+        throw new BudgetRefusal(LlmMessages.messageLimit(Math.max(1, Math.ceil(waitMs / 60_000))), waitMs);
+      }
+      if (admission.kind !== 'ok') {
+        // The exam-wide budget (requests or tokens in the sliding hour).
+        const waitMs = admission.retryAt.getTime() - now.getTime();
+        throw new BudgetRefusal(LlmMessages.examBudget(Math.max(1, Math.ceil(waitMs / 60_000))), waitMs);
       }
 
       const history = admission.history;
@@ -198,13 +222,15 @@ export function createChatService(
       return {
         request,
         secrets: [request.apiKey],
+        answerKeys: guardedKeys(exam),
         async finish(outcome) {
           const id = deps.ids.next();
+          const spent = 'received' in outcome ? outcome.received : outcome.text;
           const usage =
             outcome.kind === 'done'
               ? outcome.usage
-              : outcome.text
-                ? estimatedUsage(request, outcome.text)
+              : spent
+                ? estimatedUsage(request, spent)
                 : { inputTokens: 0, outputTokens: 0 };
           await repo.insertAssistantMessage(
             {
@@ -214,6 +240,7 @@ export function createChatService(
               questionIndex: body.questionIndex,
               isError: outcome.kind === 'error',
               isPartial: outcome.kind === 'disconnected',
+              withheldQuestionIndex: outcome.kind === 'withheld' ? outcome.questionIndex : null,
               inputTokens: usage.inputTokens,
               outputTokens: usage.outputTokens,
             },
@@ -251,7 +278,7 @@ export function createChatService(
         const waitMs = admission.oldestInWindow.getTime() + opts.testChatLimit.windowMs - now.getTime();
         throw new AppError(ErrorCode.RATE_LIMITED, testChatLimitMessage(Math.max(1, Math.ceil(waitMs / 60_000))));
       }
-      return { request, secrets: [request.apiKey], finish: async () => null };
+      return { request, secrets: [request.apiKey], answerKeys: guardedKeys(exam), finish: async () => null };
     },
 
     estimatedUsage,

@@ -1,4 +1,4 @@
-import { QuestionSchema, toPublicQuestion } from '@exam/domain/exam';
+import { DEFAULT_AI_BUDGET, QuestionSchema, toPublicQuestion } from '@exam/domain/exam';
 import { LlmMessages } from '@exam/domain/llm';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -259,7 +259,9 @@ describe('budgets', () => {
     replyWith(['ok']);
     const { headers } = startAttempt(
       app,
-      makeExam({ ai: { budget: { messagesPerWindow: 2, windowMinutes: 10, tokensPerAttempt: 100_000 } } }),
+      makeExam({
+        ai: { budget: { ...DEFAULT_AI_BUDGET, messagesPerWindow: 2, windowMinutes: 10, tokensPerAttempt: 100_000 } },
+      }),
     );
     expect((await chat(headers, 'one')).statusCode).toBe(200);
     expect((await chat(headers, 'two')).statusCode).toBe(200);
@@ -273,7 +275,9 @@ describe('budgets', () => {
     replyWith(['big'], { prompt_tokens: 900, completion_tokens: 200 });
     const { headers } = startAttempt(
       app,
-      makeExam({ ai: { budget: { messagesPerWindow: 20, windowMinutes: 10, tokensPerAttempt: 1000 } } }),
+      makeExam({
+        ai: { budget: { ...DEFAULT_AI_BUDGET, messagesPerWindow: 20, windowMinutes: 10, tokensPerAttempt: 1000 } },
+      }),
     );
     expect((await chat(headers, 'one')).statusCode).toBe(200);
     const limited = await chat(headers, 'two');
@@ -286,7 +290,9 @@ describe('budgets', () => {
     replyWith(['ok']);
     const { headers } = startAttempt(
       app,
-      makeExam({ ai: { budget: { messagesPerWindow: 3, windowMinutes: 10, tokensPerAttempt: 100_000 } } }),
+      makeExam({
+        ai: { budget: { ...DEFAULT_AI_BUDGET, messagesPerWindow: 3, windowMinutes: 10, tokensPerAttempt: 100_000 } },
+      }),
     );
     const statuses = (await Promise.all(Array.from({ length: 8 }, (_, i) => chat(headers, `burst ${i}`)))).map(
       (r) => r.statusCode,
@@ -298,7 +304,9 @@ describe('budgets', () => {
 
   it('counts each attempt on its own', async () => {
     replyWith(['ok']);
-    const exam = makeExam({ ai: { budget: { messagesPerWindow: 1, windowMinutes: 10, tokensPerAttempt: 100_000 } } });
+    const exam = makeExam({
+      ai: { budget: { ...DEFAULT_AI_BUDGET, messagesPerWindow: 1, windowMinutes: 10, tokensPerAttempt: 100_000 } },
+    });
     const first = startAttempt(app, exam);
     const second = startAttempt(app, exam);
     expect((await chat(first.headers, 'one')).statusCode).toBe(200);

@@ -186,7 +186,9 @@ describe.each(cases)('$provider provider', (c) => {
     const response = await chat(headers, 'Explain');
     expect(response.headers['content-type']).toContain('text/event-stream');
     const events = sseEvents(response.payload);
-    expect(deltasOf(events)).toEqual(['The ', 'standard ', 'error ', 'shrinks.']);
+    // The guardrail ("stop solutions" is on) holds back a tail as long as the longest answer key, so the
+    // deltas may be regrouped; their text and order are the provider's.
+    expect(deltasOf(events).join('')).toBe('The standard error shrinks.');
     const done = events.at(-1);
     expect(done).toMatchObject({ type: 'done', usage: { ...c.usage, estimated: false } });
     expect(done?.type === 'done' && done.messageId).toBeTruthy();

@@ -3,6 +3,7 @@ import { LlmMessages, type ChatStreamEvent, type TokenUsage } from '@exam/domain
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LlmClient } from '../../adapters/providers/types.ts';
 import { UpstreamError } from '../../adapters/providers/types.ts';
+import { AnswerGuard, type AnswerKey, type GuardStep } from './answer-guard.ts';
 import type { PreparedChat } from './chat.service.ts';
 
 /** Replaces every secret in a text (provider error messages sometimes echo part of a key). */
@@ -83,7 +84,9 @@ export class SseWriter {
  * Streams the provider's reply to the browser as server-sent events, frame by frame. A candidate who
  * leaves aborts the upstream call, and what had arrived is stored as a partial reply. Any upstream
  * failure or timeout becomes the one error reply the candidate sees (LlmMessages.chatError); its detail goes
- * to the log, keys redacted.
+ * to the log, keys redacted. When the chat carries answer keys (the "stop solutions" guardrail), the text
+ * passes through an AnswerGuard first: a reply about to give a key away is cut off upstream, ends with a
+ * withheld event, and is stored as what the candidate saw.
  */
 export async function streamReply(
   request: FastifyRequest,
@@ -115,22 +118,42 @@ export async function streamReply(
   };
   raw.on('close', onClose);
 
+  const guard = chat.answerKeys.length ? new AnswerGuard(chat.answerKeys) : undefined;
+  /** What arrived from the provider, and what of it was sent to the browser. */
+  let received = '';
   let text = '';
   let sentFirst = false;
   let usage: TokenUsage | undefined;
+  let leak: AnswerKey | undefined;
+  const forward = async (step: GuardStep) => {
+    leak = step.leak;
+    if (!step.release) return;
+    text += step.release;
+    await frames.send({ type: 'delta', text: step.release }, !sentFirst);
+    sentFirst = true;
+  };
   try {
     for await (const chunk of llm.stream(chat.request, upstream.signal)) {
       if (chunk.type === 'delta') {
-        text += chunk.text;
-        await frames.send({ type: 'delta', text: chunk.text }, !sentFirst);
-        sentFirst = true;
+        received += chunk.text;
+        await forward(guard ? guard.push(chunk.text) : { release: chunk.text, leak: undefined });
+        // Nothing after the key may be read or sent: leaving the loop closes the upstream stream.
+        if (leak) break;
       } else {
         usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens, estimated: false };
       }
       if (clientGone) break;
     }
     if (clientGone) {
-      await chat.finish({ kind: 'disconnected', text });
+      await chat.finish({ kind: 'disconnected', text, received });
+      return;
+    }
+    if (guard && !leak) await forward(guard.end());
+    if (leak) {
+      upstream.abort();
+      request.log.info({ questionIndex: leak.questionIndex }, 'the guardrail stopped a reply that gave an answer away');
+      const messageId = await chat.finish({ kind: 'withheld', text, received, questionIndex: leak.questionIndex });
+      await frames.send({ type: 'withheld', messageId, message: LlmMessages.answerWithheld }, true);
       return;
     }
     const final = usage ?? estimate(text);
@@ -139,7 +162,7 @@ export async function streamReply(
   } catch (err) {
     if (clientGone) {
       await chat
-        .finish({ kind: 'disconnected', text })
+        .finish({ kind: 'disconnected', text, received })
         .catch((e: unknown) => request.log.error({ err: e }, 'could not store the partial reply'));
       return;
     }
@@ -150,7 +173,7 @@ export async function streamReply(
       'assistant reply failed',
     );
     await chat
-      .finish({ kind: 'error', text })
+      .finish({ kind: 'error', text: received })
       .catch((e: unknown) => request.log.error({ err: e }, 'could not store the error reply'));
     await frames.send({ type: 'error', message: LlmMessages.chatError }, true);
   } finally {

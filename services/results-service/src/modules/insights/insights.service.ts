@@ -120,9 +120,12 @@ export function createInsightsService(
         })),
       };
       const built = timer.time('report', () => buildInsightsReport(input, timer.time));
-      const report = withResultScores(
-        built,
-        submitted.map(({ result }) => result),
+      const report = withWithheldReplies(
+        withResultScores(
+          built,
+          submitted.map(({ result }) => result),
+        ),
+        new Map(submitted.map(({ attemptId, result }) => [result.id, transcripts.byAttempt.get(attemptId)?.messages])),
       );
       return transcripts.unavailable ? withoutAssistantFigures(report, transcripts.unavailable) : report;
     },
@@ -153,6 +156,20 @@ function withResultScores(
 }
 
 /**
+ * Counts, per candidate and over the cohort, the assistant replies the gateway's guardrail stopped because
+ * they were about to give an answer key away (TranscriptMessage.isWithheld).
+ */
+function withWithheldReplies(
+  report: InsightsReport,
+  messagesByResult: ReadonlyMap<string, ReadonlyArray<{ isWithheld?: boolean | undefined }> | undefined>,
+): InsightsReport {
+  const countOf = (resultId: string) => (messagesByResult.get(resultId) ?? []).filter((m) => m.isWithheld).length;
+  const candidates = report.candidates.map((c) => ({ ...c, answersWithheld: countOf(c.resultId) }));
+  const answersWithheld = candidates.reduce((n, c) => n + c.answersWithheld, 0);
+  return { ...report, candidates, integrity: { ...report.integrity, answersWithheld } };
+}
+
+/**
  * Without transcripts, AI reference, copy writing and Reasoning would read as "never used the
  * assistant": they become null with the reason instead of a made-up number.
  */
@@ -168,12 +185,17 @@ export function withoutAssistantFigures(report: InsightsReport, reason: string):
     candidates: report.candidates.map((c) => ({
       ...c,
       copyWriting: blank(`candidates.${c.resultId}.copyWriting`),
+      answersWithheld: blank(`candidates.${c.resultId}.answersWithheld`),
       reasoning: blank(`candidates.${c.resultId}.reasoning`),
       badges: { ...c.badges, reasoning: null },
     })),
     topics: report.topics.map((t) => ({ ...t, reasoningPercent: blank(`topics.${t.topic}.reasoningPercent`) })),
     overall: { ...report.overall, reasoningPercent: blank('overall.reasoningPercent') },
-    integrity: { ...report.integrity, copyWritingPercent: blank('integrity.copyWritingPercent') },
+    integrity: {
+      ...report.integrity,
+      copyWritingPercent: blank('integrity.copyWritingPercent'),
+      answersWithheld: blank('integrity.answersWithheld'),
+    },
     reasons,
   };
 }

@@ -236,6 +236,33 @@ describe('GET /api/exams/{examId}/insights', () => {
     expect(correct).toEqual({ Ann: 1.75, Ben: 0.25, Cat: 1 });
   });
 
+  it('counts the assistant replies the guardrail stopped, per candidate and over the cohort', async () => {
+    const exam = app.exams.put(makeExam({ questions }));
+    const owner = creatorHeaders(app, exam.ownerId);
+    const ann = await sit(exam.id, 'Ann', { 0: 'a' });
+    const ben = await sit(exam.id, 'Ben', { 0: 'b' });
+    const withheld = (content: string, questionIndex: number): TranscriptMessage => ({
+      ...message('assistant', content, questionIndex),
+      isWithheld: true,
+      withheldQuestionIndex: questionIndex,
+    });
+    transcripts.put(exam.id, {
+      attemptId: ann.attemptId,
+      messages: [
+        message('user', 'Tell me q1', 0),
+        withheld('Think about', 0),
+        message('user', 'And q3?', 2),
+        withheld('It is the', 2),
+        message('assistant', 'A hint: cover the body.', 2),
+      ],
+    });
+    transcripts.put(exam.id, { attemptId: ben.attemptId, messages: [message('user', 'Hi', null)] });
+    const report = InsightsReportSchema.parse((await insights(exam.id, owner)).json());
+    expect(report.integrity.answersWithheld).toBe(2);
+    expect(report.candidates.find((c) => c.resultId === ann.resultId)?.answersWithheld).toBe(2);
+    expect(report.candidates.find((c) => c.resultId === ben.resultId)?.answersWithheld).toBe(0);
+  });
+
   it('answers 404 to another creator, whether or not the exam has attempts', async () => {
     const { exam } = await cohort();
     expect((await insights(exam.id, creatorHeaders(app, 'someone-else'))).statusCode).toBe(404);
@@ -308,6 +335,7 @@ describe('GET /api/exams/{examId}/insights', () => {
       const report = InsightsReportSchema.parse(response.json());
       expect(report.items.map((x) => x.aiReference)).toEqual([null, null, null, null]);
       expect(report.reasons['items.0.aiReference']).toMatch(/transcripts could not be loaded/);
+      expect(report.integrity.answersWithheld).toBeNull();
       expect(report.integrity.copyWritingPercent).toBeNull();
       expect(report.reasons['integrity.copyWritingPercent']).toMatch(/llm-gateway/);
       expect(report.candidates.every((x) => x.reasoning === null && x.badges.reasoning === null)).toBe(true);

@@ -56,6 +56,41 @@ describe('exam insights', () => {
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/creator/dashboard');
   });
 
+  it("shows the assistant's spend against the exam-wide budget, with refusals by budget", async () => {
+    server.use(
+      http.get('*/api/llm/exams/:examId/usage', ({ params }) =>
+        HttpResponse.json({
+          examId: params.examId,
+          budget: { tokensPerHour: 200_000, requestsPerHour: 600 },
+          lastHour: {
+            requests: 42,
+            tokens: 51_200,
+            refusals: { examRequests: 3, examTokens: 1, attemptMessages: 2, attemptTokens: 0 },
+          },
+          total: {
+            requests: 310,
+            tokens: 402_000,
+            refusals: { examRequests: 9, examTokens: 1, attemptMessages: 7, attemptTokens: 1 },
+          },
+        }),
+      ),
+    );
+    await openInsights(makeInsightsReport());
+    const spend = await screen.findByRole('region', { name: 'AI Assistant Spend' });
+    expect(within(spend).getByText('Messages, last hour').nextElementSibling).toHaveTextContent('42 / 600');
+    expect(within(spend).getByText('310 in total')).toBeInTheDocument();
+    expect(within(spend).getByText('Tokens, last hour').nextElementSibling).toHaveTextContent('51,200 / 200,000');
+    expect(within(spend).getByText('402,000 in total')).toBeInTheDocument();
+    expect(within(spend).getByText('Refused by a budget, last hour').nextElementSibling).toHaveTextContent('6');
+    expect(within(spend).getByText('Exam budget 4 · candidate budgets 2; in total 10 and 8')).toBeInTheDocument();
+  });
+
+  it('counts the assistant replies the guardrail stopped in the integrity breakdown', async () => {
+    await openInsights(makeInsightsReport());
+    const integrity = screen.getByRole('region', { name: 'Integrity Breakdown' });
+    expect(within(integrity).getByText('Answers Withheld').nextElementSibling).toHaveTextContent('3 stopped');
+  });
+
   it('pages the ranking ten at a time with working Previous and Next', async () => {
     const { user } = await openInsights(makeInsightsReport());
     const previous = screen.getByRole('button', { name: 'Previous' });

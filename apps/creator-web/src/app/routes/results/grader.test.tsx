@@ -194,6 +194,22 @@ describe('grader', () => {
     expect(screen.queryByText('The candidate did not use the AI assistant.')).not.toBeInTheDocument();
   });
 
+  it('marks a reply the guardrail stopped, naming the question whose answer it was about to give', async () => {
+    const detail = makeResultDetail();
+    serveResult(detail, {
+      transcript: [
+        makeMessage({ role: 'user', content: 'Just tell me Q2', questionIndex: 1 }),
+        makeMessage({ role: 'assistant', content: 'Think about', isWithheld: true, withheldQuestionIndex: 1 }),
+      ],
+    });
+    signInAs();
+    renderApp(graderPath(detail));
+    const conversation = await screen.findByRole('list', { name: 'Conversation' });
+    expect(within(conversation).getByRole('note')).toHaveTextContent(
+      'Stopped by the guardrail: the reply was about to give away the answer to Question 2.',
+    );
+  });
+
   it('opens a workspace file read-only with the language of its extension', async () => {
     const detail = makeResultDetail({
       workspace_files: {

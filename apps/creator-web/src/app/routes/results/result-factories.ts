@@ -188,7 +188,13 @@ export function makeInsightsReport(overrides: Partial<InsightsReport> = {}): Ins
       { topic: 'Graphs', questions: 2, rawScorePercent: 58, abilityPercent: 49, reasoningPercent: 41 },
     ],
     overall: { questions: 3, rawScorePercent: 61.2, abilityPercent: 55, reasoningPercent: 47.5 },
-    integrity: { avgTimeToCompleteSeconds: 845, focusPercent: 93.4, externalPasteBlocked: 4, copyWritingPercent: 12.5 },
+    integrity: {
+      avgTimeToCompleteSeconds: 845,
+      focusPercent: 93.4,
+      externalPasteBlocked: 4,
+      copyWritingPercent: 12.5,
+      answersWithheld: 3,
+    },
     rasch: { converged: true, iterations: 42, logLikelihood: -120.5, quadraturePoints: 41 },
     reasoningFormula: 'Reasoning = 100 × (sum of credits) ÷ (number of questions).',
     explanations: {

@@ -115,6 +115,19 @@ describe('Test Assistant in the exam editor', () => {
     ]);
   });
 
+  it('shows a reply the guardrail stopped with what arrived and why it stopped', async () => {
+    const reply = controlledStream();
+    fakeTestChat(() => new HttpResponse(reply.stream, { headers: { 'content-type': 'text/event-stream' } }));
+    const { user, dialog } = await openTestAssistant();
+    await user.type(within(dialog).getByRole('textbox', { name: 'Message to test the assistant' }), 'Answer Q1{Enter}');
+    reply.push({ type: 'delta', text: 'Think about spread.' });
+    reply.push({ type: 'withheld', messageId: null, message: LlmMessages.answerWithheld });
+    reply.close();
+    await waitFor(() => expect(bubbles(dialog)[2]).toHaveTextContent(LlmMessages.answerWithheld));
+    expect(bubbles(dialog)[2]).toHaveTextContent('Think about spread.');
+    expect(bubbles(dialog)[2]).not.toHaveAttribute('data-error');
+  });
+
   it("shows the gateway's message as the reply when the configuration is incomplete", async () => {
     const message = `${LlmMessages.configurationIncomplete} API key missing.`;
     fakeTestChat(() => HttpResponse.json({ error: { code: 'CONFLICT', message } }, { status: 409 }));

@@ -42,6 +42,7 @@ async function streamReplyInto(setMessages: SetMessages, body: TestChatRequest, 
       current.map((m) => (m.key === reply.key ? { ...m, ...(typeof change === 'function' ? change(m) : change) } : m)),
     );
   let started = false;
+  let shown = '';
   const finish = (content: string | undefined, isError: boolean) => {
     if (!started)
       setMessages((current) => [
@@ -53,10 +54,15 @@ async function streamReplyInto(setMessages: SetMessages, body: TestChatRequest, 
   try {
     for await (const event of streamTestChat(body, signal)) {
       if (event.type === 'delta') {
+        shown += event.text;
         if (!started) {
           started = true;
           setMessages((current) => [...current, { ...reply, content: event.text }]);
         } else update((m) => ({ content: m.content + event.text }));
+      } else if (event.type === 'withheld') {
+        // The guardrail stopped the reply, as it would a candidate's: what arrived, then why it stopped.
+        finish(shown ? `${shown}\n\n*${event.message}*` : event.message, false);
+        return;
       } else {
         finish(event.type === 'error' ? event.message : undefined, event.type === 'error');
         return;

@@ -2,7 +2,7 @@ import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Spinner } from '@exam/ui/spinner';
 import { Button } from '@exam/ui/button';
-import { AlertTriangle, Bot, MessageSquareOff, Paperclip, User } from 'lucide-react';
+import { AlertTriangle, Bot, MessageSquareOff, Paperclip, ShieldAlert, User } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranscript } from '../api/result-queries.ts';
 
@@ -51,6 +51,14 @@ export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: 
                       {m.isPartial && ' · cut short'}
                     </p>
                     <p className="whitespace-pre-wrap break-words">{m.content}</p>
+                    {m.isWithheld && (
+                      <p role="note" className="mt-1 flex items-center gap-1 text-xs font-medium text-amber-800">
+                        <ShieldAlert aria-hidden className="h-3 w-3" />
+                        Stopped by the guardrail: the reply was about to give away the answer
+                        {m.withheldQuestionIndex != null ? ` to Question ${m.withheldQuestionIndex + 1}` : ''}. The
+                        candidate saw only the text above.
+                      </p>
+                    )}
                     {m.files.length > 0 && (
                       <p className="mt-1 flex items-center gap-1 text-xs text-muted">
                         <Paperclip aria-hidden className="h-3 w-3" /> {m.files.map((f) => f.name).join(', ')}

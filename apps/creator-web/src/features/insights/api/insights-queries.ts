@@ -1,5 +1,6 @@
 import { ExamSchema, type Exam } from '@exam/domain/exam';
 import { InsightsReportSchema, type InsightsReport } from '@exam/domain/insights';
+import { ExamAiUsageSchema, type ExamAiUsage } from '@exam/domain/llm';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -8,6 +9,7 @@ export const insightsKeys = {
   all: ['insights'] as const,
   report: (examId: string) => [...insightsKeys.all, 'report', examId] as const,
   exam: (examId: string) => [...insightsKeys.all, 'exam', examId] as const,
+  aiUsage: (examId: string) => [...insightsKeys.all, 'ai-usage', examId] as const,
 };
 
 /** GET /api/exams/{examId} (exam-service): title, publish date and question titles. */
@@ -26,4 +28,18 @@ export function useInsightsExam(examId: string) {
 
 export function useInsights(examId: string) {
   return useQuery({ queryKey: insightsKeys.report(examId), queryFn: () => getInsights(examId) });
+}
+
+/** GET /api/llm/exams/{examId}/usage (llm-gateway): the assistant's spend, last hour and in total. */
+export function getExamAiUsage(examId: string): Promise<ExamAiUsage> {
+  return apiRequest(api.examAiUsage(examId), { schema: ExamAiUsageSchema });
+}
+
+/** Refreshed every minute while the page is open: the last hour slides. */
+export function useExamAiUsage(examId: string) {
+  return useQuery({
+    queryKey: insightsKeys.aiUsage(examId),
+    queryFn: () => getExamAiUsage(examId),
+    refetchInterval: 60_000,
+  });
 }

@@ -10,6 +10,7 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { useInsights, useInsightsExam } from '../api/insights-queries.ts';
 import { AssessmentBreakdown } from './assessment-breakdown.tsx';
+import { AssistantSpend } from './assistant-spend.tsx';
 import { CandidateRanking } from './candidate-ranking.tsx';
 import { CohortBreakdown } from './cohort-breakdown.tsx';
 import { IntegrityBreakdown } from './integrity-breakdown.tsx';
@@ -58,6 +59,9 @@ export function ExamInsights({ examId }: { examId: string }) {
           </Button>
         }
       />
+      <div className="mb-6">
+        <AssistantSpend examId={examId} />
+      </div>
       {insights.isPending ? (
         <PageSpinner label="Computing insights…" />
       ) : insights.isError ? (

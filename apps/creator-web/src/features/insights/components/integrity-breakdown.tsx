@@ -1,13 +1,17 @@
 import type { InsightsReport } from '@exam/domain/insights';
 import { StatCard } from '@exam/ui/card';
-import { ClipboardX, Clock, Eye, Quote } from 'lucide-react';
+import { ClipboardX, Clock, Eye, Quote, ShieldAlert } from 'lucide-react';
 import { Figure, formats, NOT_AVAILABLE } from './figure.tsx';
 
-/** The Integrity Breakdown cards: time to complete, focus, blocked pastes and copy writing across the cohort. */
+/**
+ * The Integrity Breakdown cards: time to complete, focus, blocked pastes, copy writing and the assistant replies
+ * the guardrail stopped, across the cohort.
+ */
 export function IntegrityBreakdown({ report }: { report: InsightsReport }) {
   const { integrity, explanations, reasons } = report;
   const card = (label: string, field: keyof typeof integrity, format: (v: number) => string, icon: React.ReactNode) => {
-    const value = integrity[field];
+    // answersWithheld is absent from a report of a results-service that does not count it yet.
+    const value = integrity[field] ?? null;
     const reason = reasons[`integrity.${field}`];
     return (
       <StatCard
@@ -28,6 +32,7 @@ export function IntegrityBreakdown({ report }: { report: InsightsReport }) {
         {card('Focus', 'focusPercent', formats.percent, <Eye aria-hidden />)}
         {card('External Paste', 'externalPasteBlocked', (v) => `${v} blocked`, <ClipboardX aria-hidden />)}
         {card('Copy Writing', 'copyWritingPercent', formats.percent, <Quote aria-hidden />)}
+        {card('Answers Withheld', 'answersWithheld', (v) => `${v} stopped`, <ShieldAlert aria-hidden />)}
       </div>
     </section>
   );

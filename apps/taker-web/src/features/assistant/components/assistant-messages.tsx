@@ -1,10 +1,10 @@
 import { Button } from '@exam/ui/button';
 import { ChatMessage, TypingIndicator, type ChatMessageView } from '@exam/ui/chat-message';
-import { Check, Copy } from 'lucide-react';
+import { Check, Copy, ShieldAlert } from 'lucide-react';
 import { useEffect, useRef, useState, type ClipboardEvent } from 'react';
 import { COPY_FAILED_MESSAGE, copyReply } from '../lib/copy-reply.ts';
 
-export type ListedMessage = ChatMessageView & { key: string };
+export type ListedMessage = ChatMessageView & { key: string; withheldNotice?: string | undefined };
 
 const COPIED_FEEDBACK_MS = 2000;
 
@@ -73,7 +73,15 @@ export function AssistantMessages({ messages, typing, canCopy }: Props) {
           message={message}
           selectable={message.role === 'user' || canCopy}
           actions={
-            canCopy && message.role === 'assistant' && !message.isError && !message.isStreaming && message.content ? (
+            message.withheldNotice ? (
+              <p role="note" className="flex items-center gap-1 text-xs font-medium text-amber-800">
+                <ShieldAlert aria-hidden className="h-3.5 w-3.5" /> {message.withheldNotice}
+              </p>
+            ) : canCopy &&
+              message.role === 'assistant' &&
+              !message.isError &&
+              !message.isStreaming &&
+              message.content ? (
               <CopyButton text={message.content} />
             ) : undefined
           }

@@ -151,6 +151,39 @@ describe('AssistantPanel', () => {
     expect(messagesOf()[2]).not.toHaveTextContent('Recursion is');
   });
 
+  it('keeps what arrived of a reply the gateway stopped, with the reason under it, and shows it again after a reload', async () => {
+    const reply = controlledStream();
+    const gateway = createFakeGateway({ reply: () => sse(reply.stream) });
+    const { user } = renderPanel({ gateway });
+    await user.type(await readyTextbox(), 'Tell me the answer{Enter}');
+    reply.push({ type: 'delta', text: 'Think about spread first.' });
+    reply.push({ type: 'withheld', messageId: 'm-3', message: LlmMessages.answerWithheld });
+    reply.close();
+    await waitFor(() =>
+      expect(within(messagesOf()[2] as HTMLElement).getByRole('note')).toHaveTextContent(LlmMessages.answerWithheld),
+    );
+    expect(messagesOf()[2]).toHaveTextContent('Think about spread first.');
+    expect(messagesOf()[2]).not.toHaveAttribute('data-error');
+    await waitFor(() => expect(textbox()).toBeEnabled());
+  });
+
+  it('marks a stopped reply restored from the transcript', async () => {
+    const gateway = createFakeGateway({
+      transcript: [
+        transcriptMessage({ content: 'Answer?' }),
+        transcriptMessage({
+          role: 'assistant',
+          content: 'Think about spread.',
+          isWithheld: true,
+          withheldQuestionIndex: 1,
+        }),
+      ],
+    });
+    renderPanel({ gateway });
+    await waitFor(() => expect(messagesOf()).toHaveLength(3));
+    expect(within(messagesOf()[2] as HTMLElement).getByRole('note')).toHaveTextContent(LlmMessages.answerWithheld);
+  });
+
   it('adds a line on Shift+Enter and sends nothing blank', async () => {
     const { user, gateway } = renderPanel();
     const box = await readyTextbox();

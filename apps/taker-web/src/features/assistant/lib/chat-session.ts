@@ -12,6 +12,8 @@ export type ChatEntry = {
   isError: boolean;
   isStreaming: boolean;
   files: Array<{ name: string }>;
+  /** Why the gateway stopped this reply (it was about to give an exam answer away); undefined for a whole reply. */
+  withheldNotice?: string | undefined;
 };
 
 export type ChatSnapshot = { messages: ChatEntry[]; pending: boolean; restored: boolean };
@@ -30,6 +32,7 @@ export function entryOf(message: TranscriptMessage): ChatEntry {
     isError: message.isError,
     isStreaming: false,
     files: message.files,
+    ...(message.isWithheld ? { withheldNotice: LlmMessages.answerWithheld } : {}),
   };
 }
 
@@ -55,7 +58,7 @@ function createChatStore() {
 }
 type ChatStore = ReturnType<typeof createChatStore>;
 
-type Settled = Extract<ChatStreamEvent, { type: 'done' | 'error' }>;
+type Settled = Extract<ChatStreamEvent, { type: 'done' | 'error' | 'withheld' }>;
 
 /** The assistant's reply as it streams: the first delta appends it, later ones extend it, the end settles it. */
 function createReplyWriter(store: ChatStore, now: () => Date) {
@@ -80,13 +83,15 @@ function createReplyWriter(store: ChatStore, now: () => Date) {
       }
     },
     settle(event: Settled) {
+      // A stopped reply keeps what arrived before the stop, with the gateway's reason under it.
+      const notice = event.type === 'withheld' ? { withheldNotice: event.message } : {};
       if (!replyKey) {
-        const content = event.type === 'error' ? event.message : EMPTY_REPLY;
-        store.append(entry(content, { isError: event.type === 'error' }));
+        const content = event.type === 'error' ? event.message : event.type === 'withheld' ? '' : EMPTY_REPLY;
+        store.append(entry(content, { isError: event.type === 'error', ...notice }));
         return;
       }
       // The gateway stores its error text in place of a reply that failed half-way; show the same.
-      const final = event.type === 'error' ? { content: event.message, isError: true } : {};
+      const final = event.type === 'error' ? { content: event.message, isError: true } : notice;
       store.updateEntry(replyKey, (m) => ({ ...m, ...final, isStreaming: false }));
     },
   };

@@ -9,6 +9,7 @@ import {
   AssistanceFields,
   AssistantSwitches,
   BudgetFields,
+  ExamBudgetFields,
   PromptFields,
   ProviderAndModel,
 } from './ai-settings-fields.tsx';
@@ -70,6 +71,7 @@ export function AiSettingsCard({ apiKey, materials, onMaterialsChange, renderTes
             <AssistantSwitches />
             <AssistanceFields />
             <BudgetFields />
+            <ExamBudgetFields />
             <CourseMaterials materials={materials} onChange={onMaterialsChange} />
             <TestAssistantSlot apiKeyMode={apiKey.mode} materials={materials} render={renderTestAssistant} />
           </>

@@ -1,4 +1,5 @@
 import { AI_CATALOGUE, AI_PROVIDERS, type AiProvider } from '@exam/domain/ai-catalogue';
+import { DEFAULT_EXAM_REQUESTS_PER_HOUR, DEFAULT_EXAM_TOKENS_PER_HOUR } from '@exam/domain/exam';
 import { Field } from '@exam/ui/field';
 import { Input, Textarea } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
@@ -185,6 +186,45 @@ export function BudgetFields() {
           min={1000}
           step={1000}
           {...register('aiSettings.budget.tokensPerAttempt', { valueAsNumber: true })}
+        />
+      </Field>
+    </fieldset>
+  );
+}
+
+/**
+ * The exam-wide budget: what all candidates together may spend in any hour, so a flood of new attempts
+ * cannot spend the key without bound. Defaults and their reasoning: DEFAULT_EXAM_*_PER_HOUR in @exam/domain/exam.
+ */
+export function ExamBudgetFields() {
+  const { register, formState } = useFormContext<ExamFormInput>();
+  const errors = formState.errors.aiSettings?.budget;
+  return (
+    <fieldset className="grid gap-5 rounded-lg border border-line p-4 md:grid-cols-2">
+      <legend className="px-1 text-sm font-medium text-ink">Budget for the whole exam</legend>
+      <Field
+        label="Messages per Hour (all candidates)"
+        hint={`Default ${DEFAULT_EXAM_REQUESTS_PER_HOUR.toLocaleString('en-US')}. Past it, candidates are asked to wait.`}
+        error={errors?.examRequestsPerHour?.message}
+      >
+        <Input
+          type="number"
+          min={1}
+          max={100_000}
+          {...register('aiSettings.budget.examRequestsPerHour', { valueAsNumber: true })}
+        />
+      </Field>
+      <Field
+        label="Tokens per Hour (all candidates)"
+        hint={`Default ${DEFAULT_EXAM_TOKENS_PER_HOUR.toLocaleString('en-US')}: prompts and replies together.`}
+        error={errors?.examTokensPerHour?.message}
+      >
+        <Input
+          type="number"
+          min={1000}
+          max={100_000_000}
+          step={1000}
+          {...register('aiSettings.budget.examTokensPerHour', { valueAsNumber: true })}
         />
       </Field>
     </fieldset>

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
+import { DEFAULT_EXAM_REQUESTS_PER_HOUR, DEFAULT_EXAM_TOKENS_PER_HOUR } from '@exam/domain/exam';
 import { describe, expect, it } from 'vitest';
 import { makeExam, signInAs } from '../../../../testing/factories.ts';
 import { errorBody, examStore, seedExams } from '../../../../testing/handlers.ts';
@@ -122,6 +123,41 @@ describe('exam editor', () => {
     expect(await screen.findByText('Draft saved successfully')).toBeInTheDocument();
     expect(lastBody().aiSettings).not.toHaveProperty('apiKey');
     expect(lastBody().isDraft).toBe(true);
+  });
+
+  it('saves the exam-wide AI budget the creator sets, starting from the defaults', async () => {
+    const exam = makeExam({ title: 'AI Exam', isDraft: true, aiSettings: { enabled: true, hasApiKey: true } });
+    seedExams(exam);
+    signInAs();
+    const { user } = renderApp(`/creator/edit-exam/${exam.id}?type=draft`);
+    const messages = await screen.findByLabelText('Messages per Hour (all candidates)');
+    const tokens = screen.getByLabelText('Tokens per Hour (all candidates)');
+    expect(messages).toHaveValue(DEFAULT_EXAM_REQUESTS_PER_HOUR);
+    expect(tokens).toHaveValue(DEFAULT_EXAM_TOKENS_PER_HOUR);
+    await user.clear(messages);
+    await user.type(messages, '120');
+    await user.clear(tokens);
+    await user.type(tokens, '250000');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Draft saved successfully')).toBeInTheDocument();
+    expect(lastBody().aiSettings.budget).toMatchObject({ examRequestsPerHour: 120, examTokensPerHour: 250_000 });
+  });
+
+  it('explains an exam-wide budget out of range under its field and saves nothing', async () => {
+    const exam = makeExam({ title: 'AI Exam', isDraft: true, aiSettings: { enabled: true, hasApiKey: true } });
+    seedExams(exam);
+    signInAs();
+    const { user } = renderApp(`/creator/edit-exam/${exam.id}?type=draft`);
+    const tokens = await screen.findByLabelText('Tokens per Hour (all candidates)');
+    await user.clear(tokens);
+    await user.type(tokens, '10');
+    const messages = screen.getByLabelText('Messages per Hour (all candidates)');
+    await user.clear(messages);
+    const writes = examStore.writes.length;
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('At least 1,000 tokens per hour')).toBeInTheDocument();
+    expect(screen.getByText('Enter a whole number of messages')).toBeInTheDocument();
+    expect(examStore.writes).toHaveLength(writes);
   });
 
   it('sends apiKey null after Remove and the new key after Replace', async () => {
