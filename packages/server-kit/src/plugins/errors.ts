@@ -12,6 +12,24 @@ function validationIssues(err: FastifyError): Issue[] {
 }
 
 /**
+ * The multipart parser (@fastify/busboy, under @fastify/multipart) reports a body without a boundary, or one
+ * that ends before its closing boundary, as plain errors with no status; reading a file part of such a body
+ * ends in Node's premature-close error. Each is the client's fault (or the client went away).
+ */
+const MALFORMED_MULTIPART = /^(Multipart: Boundary not found|Boundary required)$|unexpected end of multipart data$/i;
+
+export function isMalformedMultipart(
+  err: { message?: unknown; statusCode?: unknown; code?: unknown },
+  isMultipart: boolean,
+) {
+  if (err.statusCode !== undefined || !isMultipart) return false;
+  return (
+    err.code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    (typeof err.message === 'string' && MALFORMED_MULTIPART.test(err.message))
+  );
+}
+
+/**
  * One mapping from errors to responses: AppError by its code, schema failures as 400 with the field
  * and reason, Fastify's own client errors (bad JSON, body too large) as they are, anything else as a
  * logged, generic 500.
@@ -32,6 +50,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (isResponseSerializationError(err)) {
       request.log.error({ err, cause: err.cause }, 'response did not match its schema');
       return reply.status(500).send({ error: { code: ErrorCode.INTERNAL, message: 'Internal server error' } });
+    }
+    if (isMalformedMultipart(err, /^multipart\//i.test(request.headers['content-type'] ?? ''))) {
+      const reason = err.code === 'ERR_STREAM_PREMATURE_CLOSE' ? 'it ended before its closing boundary' : err.message;
+      const message = `The multipart body is malformed: ${reason}`;
+      return reply
+        .status(400)
+        .send({ error: { code: ErrorCode.VALIDATION, message, issues: [{ path: 'body', message: reason }] } });
     }
     const status = err.statusCode ?? 500;
     if (status < 500) {
