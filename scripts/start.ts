@@ -1,7 +1,7 @@
-// Starts the whole platform: the four services and the two web servers (built bundles served by
-// `vite preview`, or `vite` with hot reload under --dev), each web server proxying /api/* to the
-// service that owns the path. Embedded defaults: PGlite under .data/, generated secrets, no external
-// service. Ctrl-C (SIGINT) or SIGTERM stops every process it started.
+// Starts the whole platform: the four services, then, once every service is ready, the two web servers
+// (built bundles served by packages/web-server with the security headers, or `vite` with hot reload under
+// --dev), each proxying /api/* to the service that owns the path. Embedded defaults: PGlite under .data/,
+// generated secrets, no external service. Ctrl-C (SIGINT) or SIGTERM stops every process it started.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -12,6 +12,7 @@ import {
   serviceEnvPrefix,
   type ServiceName,
 } from '../packages/domain/src/service-routes.ts';
+import { startInOrder } from './start-order.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -21,6 +22,8 @@ const servicePort = (s: ServiceName) => Number(env[`${serviceEnvPrefix(s)}_PORT`
 const creatorPort = Number(env.CREATOR_WEB_PORT ?? 5173);
 const takerPort = Number(env.TAKER_WEB_PORT ?? 5174);
 const serviceHost = env.SERVICE_HOST ?? '127.0.0.1';
+// The orchestrator's second listener: the editors, on an origin of their own (never the taker app's).
+const workspacePort = Number(env.WORKSPACE_PORT ?? 4005);
 const dataDir = resolve(env.DATA_DIR ?? join(root, '.data'));
 mkdirSync(dataDir, { recursive: true });
 
@@ -28,6 +31,8 @@ const shared: Record<string, string> = {
   DATA_DIR: dataDir,
   CREATOR_ORIGIN: env.CREATOR_ORIGIN ?? `http://localhost:${creatorPort}`,
   TAKER_ORIGIN: env.TAKER_ORIGIN ?? `http://localhost:${takerPort}`,
+  WORKSPACE_PORT: String(workspacePort),
+  WORKSPACE_ORIGIN: env.WORKSPACE_ORIGIN ?? `http://localhost:${workspacePort}`,
   CREATOR_WEB_PORT: String(creatorPort),
   TAKER_WEB_PORT: String(takerPort),
   ...Object.fromEntries(
@@ -96,24 +101,6 @@ for (const service of SERVICES) {
     },
   );
 }
-for (const app of ['creator-web', 'taker-web'] as const) {
-  launch(app, join(root, 'apps', app), 'pnpm', ['exec', 'vite', ...(dev ? [] : ['preview']), '--strictPort'], {});
-}
-
-async function waitFor(url: string, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end && !stopping) {
-    try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (response.ok) return true;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return false;
-}
-
 async function stopAll(code: number) {
   if (stopping) return;
   stopping = true;
@@ -151,13 +138,25 @@ setInterval(() => {
   if (process.ppid !== parentAtStart) void stopAll(0);
 }, 500).unref();
 
-const checks = [
-  ...SERVICES.map((s) => [s, `${shared[`${serviceEnvPrefix(s)}_URL`]}/health`] as const),
-  ['creator-web', `http://localhost:${creatorPort}/runtime-config.json`] as const,
-  ['taker-web', `http://localhost:${takerPort}/runtime-config.json`] as const,
-];
-const results = await Promise.all(checks.map(async ([name, url]) => [name, await waitFor(url, 120_000)] as const));
-const failed = results.filter(([, ok]) => !ok).map(([name]) => name);
+function startWebServers() {
+  for (const app of ['creator-web', 'taker-web'] as const) {
+    const [command, args] = dev
+      ? ['pnpm', ['exec', 'vite', '--strictPort']]
+      : [process.execPath, [join(root, 'packages', 'web-server', 'src', 'server.ts'), app]];
+    launch(app, join(root, 'apps', app), command, args, {});
+  }
+  return [
+    { name: 'creator-web', url: `http://localhost:${creatorPort}/runtime-config.json` },
+    { name: 'taker-web', url: `http://localhost:${takerPort}/runtime-config.json` },
+  ];
+}
+
+const failed = await startInOrder({
+  services: SERVICES.map((s) => ({ name: s, url: `${shared[`${serviceEnvPrefix(s)}_URL`]}/ready` })),
+  startWeb: startWebServers,
+  timeoutMs: 120_000,
+  stopped: () => stopping,
+});
 if (failed.length) {
   console.error(`Did not become ready: ${failed.join(', ')}`);
   await stopAll(1);

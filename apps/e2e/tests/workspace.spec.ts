@@ -52,6 +52,29 @@ test('a candidate saves a file in the coding workspace, keeps it through a reloa
     await expect(editor.getByRole('heading', { name: 'Exam workspace (test image)' })).toBeVisible();
   });
 
+  await test.step('the editor runs on an origin of its own, and neither page can read the other', async () => {
+    const frameElement = page.locator('iframe[title="Coding workspace"]');
+    const src = new URL((await frameElement.getAttribute('src')) ?? '');
+    expect(src.origin).toBe(E2E.workspaceOrigin);
+    expect(src.origin).not.toBe(new URL(page.url()).origin);
+    // The frame's address holds a one-time launch token, never the candidate's attempt token.
+    expect(src.searchParams.get('launch')).toBeTruthy();
+    expect(src.searchParams.get('token')).toBeNull();
+    expect(await frameElement.evaluate((frame: HTMLIFrameElement) => frame.contentDocument === null)).toBe(true);
+    const editorFrame = page.frames().find((frame) => frame.url().startsWith(`${E2E.workspaceOrigin}/`));
+    expect(editorFrame, 'the editor frame').toBeDefined();
+    // The launch token left the frame's address at once (the orchestrator redirected with its cookie set).
+    expect(new URL(editorFrame!.url()).searchParams.get('launch')).toBeNull();
+    const reachesExamPage = await editorFrame!.evaluate(() => {
+      try {
+        return String(window.parent.localStorage.length >= 0 && window.parent.document.title);
+      } catch {
+        return 'blocked';
+      }
+    });
+    expect(reachesExamPage).toBe('blocked');
+  });
+
   await test.step('writes a file in the workspace', async () => {
     await editor.getByLabel('File name').fill(FILE);
     await editor.getByLabel('Content').fill(CODE);

@@ -58,3 +58,10 @@ export class ApiError extends Error {
     return this.status === 0 || this.status === 408 || this.status === 429 || this.status >= 500;
   }
 }
+
+/**
+ * The header a web server's proxy sets on its own 503 when it could not connect to the service at all
+ * (refused, unresolvable, unreachable). The request never reached the service, so a client may send it
+ * again, even a POST; a 503 without this header came from the service and is not resent blindly.
+ */
+export const UNREACHABLE_HEADER = 'x-upstream-unreachable';

@@ -1,6 +1,7 @@
 /**
  * Which service answers which public path. Both web servers proxy /api/* with this table, and an
- * ingress in front of the services would use the same one. More specific prefixes come first.
+ * ingress in front of the services would use the same one. More specific prefixes come first. The editors
+ * (/workspace/*) are not here: they live on an origin of their own (WORKSPACE_ORIGIN), never the apps'.
  */
 export const SERVICES = ['exam-service', 'results-service', 'llm-gateway', 'workspace-orchestrator'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -22,7 +23,6 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],
   ['^/api/(session|sessions)([/?]|$)', 'workspace-orchestrator'],
-  ['^/workspace/', 'workspace-orchestrator'],
   ['^/api/exam-service/', 'exam-service'],
   ['^/api/results-service/', 'results-service'],
   ['^/api/llm-gateway/', 'llm-gateway'],

@@ -126,3 +126,10 @@ export function looksBinary(bytes: Uint8Array, opts: { truncated?: boolean } = {
     return true;
   }
 }
+
+/**
+ * POST /api/session/{id}/launch: the address the exam page frames, on WORKSPACE_ORIGIN, carrying a one-time
+ * launch token that the orchestrator exchanges for its own cookie there. Used once; ask again to reload.
+ */
+export const SessionLaunchSchema = z.object({ editorUrl: z.string(), expiresAt: z.string() });
+export type SessionLaunch = z.infer<typeof SessionLaunchSchema>;

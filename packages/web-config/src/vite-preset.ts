@@ -1,35 +1,46 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { DEFAULT_SERVICE_PORTS, SERVICE_ROUTES, serviceEnvPrefix, type ServiceName } from '@exam/domain/service-routes';
+import { UNREACHABLE_HEADER } from '@exam/domain/api-error';
+import { SERVICE_ROUTES } from '@exam/domain/service-routes';
 import type { Connect, Plugin, ProxyOptions, UserConfig } from 'vite';
+import { cspStylesPlugin } from './csp-styles-plugin.ts';
+import { isUnreachable, unreachableBody, RETRY_AFTER_SECONDS } from './proxy-errors.ts';
+import { appPort, runtimeConfig, serviceUrl, type AppName } from './runtime-config.ts';
 
-export type AppName = 'creator-web' | 'taker-web';
-const DEFAULT_PORTS: Record<AppName, number> = { 'creator-web': 5173, 'taker-web': 5174 };
+export type { AppName, RuntimeConfig } from './runtime-config.ts';
+export { runtimeConfig } from './runtime-config.ts';
 
-function serviceUrl(service: ServiceName): string {
-  return process.env[`${serviceEnvPrefix(service)}_URL`] ?? `http://127.0.0.1:${DEFAULT_SERVICE_PORTS[service]}`;
+/**
+ * Vite's proxy (dev mode) answers a failed upstream connection with an empty 500 by default; like the
+ * production web server, it answers 503 with a JSON body, Retry-After and UNREACHABLE_HEADER when the
+ * service could not be reached, and a JSON 502 when it broke off.
+ */
+function onProxyError(err: Error & { code?: string }, _req: IncomingMessage, res: ServerResponse | unknown) {
+  if (!(res && typeof res === 'object' && 'writeHead' in res)) return;
+  const response = res as ServerResponse;
+  if (response.headersSent) return void response.destroy();
+  const unreachable = isUnreachable(err);
+  response.writeHead(unreachable ? 503 : 502, {
+    'content-type': 'application/json; charset=utf-8',
+    ...(unreachable ? { 'retry-after': String(RETRY_AFTER_SECONDS), [UNREACHABLE_HEADER]: '1' } : {}),
+  });
+  response.end(JSON.stringify(unreachableBody(unreachable)));
 }
 
-/** /api/* and /workspace/* go to the service that owns them (see @exam/domain/service-routes). */
+/** /api/* goes to the service that owns it (see @exam/domain/service-routes). */
 function proxyTable(): Record<string, ProxyOptions> {
   return Object.fromEntries(
     SERVICE_ROUTES.map(([pattern, service]) => [
       pattern,
-      { target: serviceUrl(service), changeOrigin: false, ws: service === 'workspace-orchestrator', xfwd: true },
+      {
+        target: serviceUrl(service),
+        changeOrigin: false,
+        xfwd: true,
+        configure: (proxy) => void proxy.on('error', onProxyError),
+      } satisfies ProxyOptions,
     ]),
   );
-}
-
-/** Origins the apps need at run time (links to the taker app), served as /runtime-config.json. */
-export type RuntimeConfig = { creatorOrigin: string; takerOrigin: string };
-
-export function runtimeConfig(): RuntimeConfig {
-  return {
-    creatorOrigin:
-      process.env.CREATOR_ORIGIN ?? `http://localhost:${process.env.CREATOR_WEB_PORT ?? DEFAULT_PORTS['creator-web']}`,
-    takerOrigin:
-      process.env.TAKER_ORIGIN ?? `http://localhost:${process.env.TAKER_WEB_PORT ?? DEFAULT_PORTS['taker-web']}`,
-  };
 }
 
 function runtimeConfigPlugin(): Plugin {
@@ -46,14 +57,16 @@ function runtimeConfigPlugin(): Plugin {
   };
 }
 
-/** The Vite config both apps share: React, Tailwind, the API proxy, runtime config, fixed ports. */
+/**
+ * The Vite config both apps share: React, Tailwind, the API proxy, runtime config, fixed ports. `pnpm start`
+ * serves the build with packages/web-server (security headers included); the dev server sends none.
+ */
 export function appViteConfig(app: AppName): UserConfig {
-  const envPort = process.env[app === 'creator-web' ? 'CREATOR_WEB_PORT' : 'TAKER_WEB_PORT'];
-  const port = envPort ? Number(envPort) : DEFAULT_PORTS[app];
+  const port = appPort(app);
   const host = process.env.WEB_HOST ?? 'localhost';
   const proxy = proxyTable();
   return {
-    plugins: [react(), tailwindcss(), runtimeConfigPlugin()],
+    plugins: [react(), tailwindcss(), runtimeConfigPlugin(), cspStylesPlugin()],
     server: { port, host, strictPort: true, proxy },
     preview: { port, host, strictPort: true, proxy },
     build: { sourcemap: true, target: 'es2022' },

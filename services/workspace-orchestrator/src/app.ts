@@ -1,8 +1,12 @@
 import { createBaseApp } from '@exam/server-kit/base-app';
+import { createServer } from '@exam/server-kit/create-server';
+import { errorsPlugin } from '@exam/server-kit/plugins/errors';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { createEntryResolver, loadCatalogue } from './engine/catalogue.ts';
 import { createAccessChecker } from './modules/proxy/access.ts';
+import { createLaunchTokens } from './modules/proxy/launch-tokens.ts';
+import { launchRoutes } from './modules/proxy/launch.routes.ts';
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts';
 import { createProxyTargets } from './modules/proxy/targets.ts';
 import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
@@ -33,11 +37,12 @@ export async function buildApp(config: Config, deps: Deps) {
     },
   });
   const targets = createProxyTargets(repo, deps.clock);
+  const launchTokens = createLaunchTokens(deps.database, { ttlSeconds: config.WORKSPACE_LAUNCH_TTL_SECONDS });
   const check = createAccessChecker({
-    verifyToken: (token) => app.jwt.verify(token),
     secret: config.jwtSecret,
-    allowedOrigins: config.allowedOrigins,
+    workspaceOrigin: config.workspaceOrigin,
     cookieTtlSeconds: config.WORKSPACE_COOKIE_TTL_SECONDS,
+    launchTokens,
   });
 
   deps.egressProxy?.attach({
@@ -50,9 +55,19 @@ export async function buildApp(config: Config, deps: Deps) {
   app.addHook('onClose', async () => deps.egressProxy?.close());
 
   await app.register(sessionsRoutes(service));
-  await app.register(proxyRoutes({ targets, check, resolveEntry, clock: deps.clock }));
+  await app.register(
+    launchRoutes({ service, launchTokens, workspaceOrigin: config.workspaceOrigin, clock: deps.clock }),
+  );
+
+  // The editors are served by a listener of their own (WORKSPACE_PORT, reached as WORKSPACE_ORIGIN): nothing
+  // but /workspace/* answers there, and the API above never serves an editor.
+  const editors = createServer({ logLevel: config.LOG_LEVEL, trustedProxies: config.TRUSTED_PROXIES });
+  await editors.register(errorsPlugin);
+  await editors.register(proxyRoutes({ targets, check, resolveEntry, clock: deps.clock }));
+  app.addHook('onClose', async () => editors.close());
 
   app.decorate('workspaces', { repo, service, targets, resolveEntry });
+  app.decorate('editors', editors);
   return app;
 }
 
@@ -68,5 +83,7 @@ declare module 'fastify' {
       targets: ReturnType<typeof createProxyTargets>;
       resolveEntry: ReturnType<typeof createEntryResolver>;
     };
+    /** The editors' own server (WORKSPACE_PORT); server.ts listens on it beside the API. */
+    editors: FastifyInstance;
   }
 }

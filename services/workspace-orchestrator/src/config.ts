@@ -92,6 +92,15 @@ const ConfigSchema = z.object({
     .int()
     .min(30)
     .default(30 * 60),
+  /**
+   * The editors' own listener and the origin browsers reach it by. The editor never shares an origin with the
+   * exam page (so it cannot read the page's storage or attempt token); it must be same-site with TAKER_ORIGIN
+   * (e.g. workspace.exam.example beside exam.example) so its SameSite cookie is sent inside the exam page's frame.
+   */
+  WORKSPACE_PORT: z.coerce.number().int().min(0).max(65535).default(4005),
+  WORKSPACE_ORIGIN: z.url().optional(),
+  /** How long a launch token (the one-time ticket in the editor frame's URL) may wait to be exchanged. */
+  WORKSPACE_LAUNCH_TTL_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
   /** Background pool refill and reaping on their intervals (jobs/workspace-jobs.ts, started by server.ts). */
   WORKSPACE_BACKGROUND: booleanFlag.default(true),
 });
@@ -102,6 +111,7 @@ export type Config = z.infer<typeof ConfigSchema> & {
   pgliteDir: string;
   localWorkspacesDir: string;
   allowedOrigins: string[];
+  workspaceOrigin: string;
 };
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -112,5 +122,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     pgliteDir: join(parsed.DATA_DIR, 'workspace-orchestrator'),
     localWorkspacesDir: join(parsed.DATA_DIR, 'workspaces'),
     allowedOrigins: [new URL(parsed.TAKER_ORIGIN).origin, new URL(parsed.CREATOR_ORIGIN).origin],
+    workspaceOrigin: new URL(parsed.WORKSPACE_ORIGIN ?? `http://localhost:${parsed.WORKSPACE_PORT}`).origin,
   };
 }

@@ -50,6 +50,7 @@ try {
   );
   app.addHook('onClose', () => jobs.stop());
   app.addHook('onClose', () => database.close());
+  await app.editors.listen({ host: config.HOST, port: config.WORKSPACE_PORT });
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {
   exitOnStartupError(err);

@@ -5,6 +5,8 @@
 const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
 const creatorPort = 5273 + offset;
 const takerPort = 5274 + offset;
+/** The orchestrator's editors' listener: the coding workspace's own origin (WORKSPACE_ORIGIN). */
+const workspacePort = 4105 + offset;
 export const FAKE_OPENAI_PORT = 4199 + offset;
 /** Names this run's workspace containers, so one run's cleanup never removes another's. */
 export const E2E_INSTANCE = offset ? `e2e-${offset}` : 'e2e';
@@ -12,6 +14,7 @@ export const E2E_INSTANCE = offset ? `e2e-${offset}` : 'e2e';
 export const E2E = {
   creatorOrigin: `http://localhost:${creatorPort}`,
   takerOrigin: `http://localhost:${takerPort}`,
+  workspaceOrigin: `http://localhost:${workspacePort}`,
   stackEnv: {
     CREATOR_WEB_PORT: String(creatorPort),
     TAKER_WEB_PORT: String(takerPort),
@@ -19,6 +22,7 @@ export const E2E = {
     RESULTS_SERVICE_PORT: String(4102 + offset),
     LLM_GATEWAY_PORT: String(4103 + offset),
     WORKSPACE_ORCHESTRATOR_PORT: String(4104 + offset),
+    WORKSPACE_PORT: String(workspacePort),
     OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
     OPENAI_API_KEY: 'sk-e2e-server-default-key',
   },

@@ -39,8 +39,8 @@ export const api = {
   session: (sessionId: string) => `/api/session/${encodeURIComponent(sessionId)}`,
   /** The page-close variant: a POST whose plain-text body is the attempt token (beacons cannot set headers). */
   endSessionBeacon: (sessionId: string) => `/api/session/${encodeURIComponent(sessionId)}/end`,
-  /** The workspace proxy's health check under the editor's path; it renews the proxy's cookie. */
-  editorHealth: (editorPath: string, token: string) => `${editorPath}healthz?token=${encodeURIComponent(token)}`,
+  /** A one-time address of the session's editor on WORKSPACE_ORIGIN (the frame's source; opening it sets the cookie). */
+  launchEditor: (sessionId: string) => `/api/session/${encodeURIComponent(sessionId)}/launch`,
   /** The gateway's candidate endpoints (services/llm-gateway, attempt token). */
   transcript: '/api/llm/transcript',
   chat: '/api/llm/chat',

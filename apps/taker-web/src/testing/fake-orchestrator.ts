@@ -3,6 +3,9 @@ import { http, HttpResponse } from 'msw';
 
 type Failure = { status: number; code: string; message: string };
 
+/** Where the fake's editors live: an origin of their own, as WORKSPACE_ORIGIN is. */
+export const FAKE_WORKSPACE_ORIGIN = 'http://workspace.test';
+
 /**
  * An in-memory stand-in for workspace-orchestrator's candidate endpoints, typed by @exam/domain's
  * session schema. `failures` are answered, in order, before creation succeeds; `startingPolls` is
@@ -20,7 +23,8 @@ export function createFakeOrchestrator(
     startingPolls: init.startingPolls ?? 0,
     beacons: [] as Array<{ sessionId: string; body: string; contentType: string | null }>,
     deletes: [] as string[],
-    renewals: [] as string[],
+    /** Sessions a launch address was asked for: the frame's first load, then each renewal. */
+    launches: [] as string[],
     ended: new Set<string>(),
     session: null as Session | null,
   };
@@ -89,13 +93,16 @@ export function createFakeOrchestrator(
       state.ended.add(String(params.sessionId));
       return new HttpResponse(null, { status: 204 });
     }),
-    http.get('/workspace/:sessionId/healthz', ({ request, params }) => {
+    http.post('/api/session/:sessionId/launch', ({ request, params }) => {
+      if (!authorized(request)) return unauthorized();
       const sessionId = String(params.sessionId);
-      if (new URL(request.url).searchParams.get('token') !== token) return unauthorized();
-      state.renewals.push(sessionId);
+      state.launches.push(sessionId);
       if (state.ended.has(sessionId))
         return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'Session not found' } }, { status: 404 });
-      return HttpResponse.json({ status: 'alive' });
+      return HttpResponse.json({
+        editorUrl: `${FAKE_WORKSPACE_ORIGIN}${editorPathOf(sessionId)}?launch=launch-${state.launches.length}`,
+        expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      });
     }),
   ];
 

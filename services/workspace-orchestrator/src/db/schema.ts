@@ -80,3 +80,22 @@ export const volumes = workspaceSchema.table(
 );
 
 export type VolumeRow = typeof volumes.$inferSelect;
+
+/**
+ * One-time tickets that let the candidate's browser into an editor on WORKSPACE_ORIGIN: issued to the attempt
+ * that owns the session (POST /api/session/{id}/launch), carried once in the frame's URL, and exchanged there
+ * for the orchestrator's own cookie. Only a hash is stored; `usedAt` makes each single-use across replicas.
+ */
+export const launchTokens = workspaceSchema.table(
+  'launch_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    sessionId: text('session_id').notNull(),
+    attemptId: text('attempt_id').notNull(),
+    /** The cookie it buys never outlives the attempt token that asked for it. */
+    capAt: timestamp('cap_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('launch_tokens_expires_idx').on(t.expiresAt)],
+);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dockerClient } from '../engine/docker-client.ts';
 import { buildTestApp, newAttempt, type TestApp } from '../testing/app.ts';
 import { containerOf } from '../testing/docker.ts';
-import { httpCall } from '../testing/http.ts';
+import { editorCookie, editorsBase, httpCall } from '../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 const instance = inject('workspaceInstance');
@@ -25,7 +25,7 @@ describe.skipIf(!socketPath)('reaping and re-adoption', () => {
     let base: string;
     beforeAll(async () => {
       app = await buildTestApp({ socketPath: socketPath!, instance, env: { IDLE_TIMEOUT_SECONDS: '2' } });
-      base = await app.listen({ host: '127.0.0.1', port: 0 });
+      base = await editorsBase(app);
     });
     afterAll(() => app.close());
 
@@ -33,7 +33,8 @@ describe.skipIf(!socketPath)('reaping and re-adoption', () => {
       const idle = await create(app);
       const busy = await create(app);
       await new Promise((r) => setTimeout(r, 2200));
-      expect((await httpCall(base, busy.session.editorPath, { headers: busy.attempt.headers })).status).toBe(200);
+      const cookie = await editorCookie(app, busy.attempt.headers, busy.session.sessionId);
+      expect((await httpCall(base, busy.session.editorPath, { headers: cookie })).status).toBe(200);
       await new Promise((r) => setTimeout(r, 100));
       const reaped = await app.jobs.reap();
       expect(reaped).toContain(idle.session.sessionId);
@@ -76,8 +77,9 @@ describe.skipIf(!socketPath)('reaping and re-adoption', () => {
         workspaceType: 'vscode',
         allowPackageRegistries: false,
       });
-      const base = await second.listen({ host: '127.0.0.1', port: 0 });
-      const page = await httpCall(base, kept.session.editorPath, { headers: kept.attempt.headers });
+      const page = await httpCall(await editorsBase(second), kept.session.editorPath, {
+        headers: await editorCookie(second, kept.attempt.headers, kept.session.sessionId),
+      });
       expect(page.status).toBe(200);
       expect(page.body).toContain('Exam workspace');
       const again = await second.inject({

@@ -13,6 +13,8 @@ import { testJobs } from './jobs.ts';
 
 export const TAKER_ORIGIN = 'http://taker.test';
 export const CREATOR_ORIGIN = 'http://creator.test';
+/** Where the test apps' editors are served (the editors' listener, app.editors). */
+export const WORKSPACE_ORIGIN = 'http://workspace.test';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
@@ -21,6 +23,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     DATA_DIR: '/nonexistent',
     TAKER_ORIGIN,
     CREATOR_ORIGIN,
+    WORKSPACE_ORIGIN,
     WORKSPACE_BACKGROUND: 'false',
     WARM_POOL_SIZE: '0',
     // A test that turns the pool on pools vscode only: the engine may hold the real images of the

@@ -3,9 +3,9 @@ import { lookup } from 'node:dns/promises';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dockerClient } from '../engine/docker-client.ts';
-import { buildTestApp, newAttempt, TAKER_ORIGIN, type TestApp } from './app.ts';
+import { buildTestApp, newAttempt, WORKSPACE_ORIGIN, type TestApp } from './app.ts';
 import { containerOf, execIn } from './docker.ts';
-import { httpCall } from './http.ts';
+import { editorCookie, editorsBase, httpCall } from './http.ts';
 import { vscodeHandshake } from './vscode-websocket.ts';
 
 // The real code-server image through the orchestrator: the editor candidates actually get. Run by `pnpm --filter
@@ -53,7 +53,7 @@ describe(`the real code-server image (${IMAGE}) through the orchestrator`, () =>
   beforeAll(async () => {
     docker = await engineWith(IMAGE);
     app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance'), env: REAL_IMAGE_ENV });
-    base = await app.listen({ host: '127.0.0.1', port: 0 });
+    base = await editorsBase(app);
     attempt = newAttempt(app);
     const started = performance.now();
     const created = await app.inject({
@@ -148,9 +148,7 @@ describe(`the real code-server image (${IMAGE}) through the orchestrator`, () =>
   });
 
   it("serves code-server's workbench page and its assets through /workspace/{sessionId}/", async () => {
-    const first = await httpCall(base, `${session.editorPath}?token=${attempt.token}`);
-    expect(first.status).toBe(302);
-    const cookie = String(first.headers['set-cookie']).split(';')[0]!;
+    const { cookie } = await editorCookie(app, attempt.headers, session.sessionId);
     // code-server sends the bare editor path on to the folder it was started with, by a relative redirect.
     const root = await httpCall(base, session.editorPath, { headers: { cookie } });
     expect(root.status).toBe(302);
@@ -169,15 +167,20 @@ describe(`the real code-server image (${IMAGE}) through the orchestrator`, () =>
     // Asset URLs are relative, so they resolve under the session's path and pass the same proxy.
     const script = /<script[^>]* src="([^"]*\/workbench\.js)"/.exec(page.body)?.[1];
     expect(script).toMatch(/^[a-z]/);
-    // A browser sends Origin with module scripts; the page's origin is the taker's (it serves /workspace/*).
-    const asset = await httpCall(base, `${session.editorPath}${script}`, { headers: { cookie, origin: TAKER_ORIGIN } });
+    // A browser sends Origin with module scripts; the page's origin is WORKSPACE_ORIGIN (the editors' own).
+    const asset = await httpCall(base, `${session.editorPath}${script}`, {
+      headers: { cookie, origin: WORKSPACE_ORIGIN },
+    });
     expect(asset.status).toBe(200);
     expect(asset.body.length).toBeGreaterThan(100_000);
   });
 
   it("upgrades VS Code's WebSocket through the proxy, and VS Code's server answers on it", async () => {
     const path = `${session.editorPath}?reconnectionToken=${randomBytes(8).toString('hex')}&reconnection=false&skipWebSocketFrames=false`;
-    const ws = await vscodeHandshake(base, path, { ...attempt.headers, origin: TAKER_ORIGIN });
+    const ws = await vscodeHandshake(base, path, {
+      ...(await editorCookie(app, attempt.headers, session.sessionId)),
+      origin: WORKSPACE_ORIGIN,
+    });
     expect(ws.status).toBe(101);
     expect(ws.accept).toBe(ws.expectedAccept);
     expect(ws.reply).toMatchObject({ type: 'sign' });
@@ -208,7 +211,7 @@ describe('the workspace images built on the vscode image', () => {
   beforeAll(async () => {
     await engineWith(IMAGE);
     app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance'), env: REAL_IMAGE_ENV });
-    base = await app.listen({ host: '127.0.0.1', port: 0 });
+    base = await editorsBase(app);
   });
   afterAll(() => app?.close());
 
@@ -237,7 +240,7 @@ describe('the workspace images built on the vscode image', () => {
           info.HostConfig.NetworkMode,
         ]).toEqual(['1000:1000', true, ['ALL'], 'exam-workspaces']);
         const page = await httpCall(base, `${session.editorPath}?folder=%2Fhome%2Fcoder%2Fworkspace`, {
-          headers: attempt.headers,
+          headers: await editorCookie(app, attempt.headers, session.sessionId),
         });
         expect(page.status).toBe(200);
         expect(page.body).toContain('vscode-workbench-web-configuration');

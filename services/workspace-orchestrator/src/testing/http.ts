@@ -1,4 +1,6 @@
 import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 
 export type RawReply = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 
@@ -53,4 +55,35 @@ export function upgrade(
     req.on('error', reject);
     req.end();
   });
+}
+
+const editorBases = new WeakMap<FastifyInstance, Promise<string>>();
+
+/** The test app's editors' listener (what WORKSPACE_ORIGIN reaches), on a free port, started once per app. */
+export function editorsBase(app: FastifyInstance): Promise<string> {
+  let base = editorBases.get(app);
+  if (!base) {
+    base = app.editors
+      .listen({ host: '127.0.0.1', port: 0 })
+      .then(() => `http://127.0.0.1:${(app.editors.server.address() as AddressInfo).port}`);
+    editorBases.set(app, base);
+  }
+  return base;
+}
+
+/**
+ * What the candidate's browser holds after the exam page framed the editor: the orchestrator's cookie for
+ * that session, bought with a launch token (POST /api/session/{id}/launch, then opening its address).
+ */
+export async function editorCookie(
+  app: FastifyInstance,
+  attemptHeaders: Record<string, string>,
+  sessionId: string,
+): Promise<{ cookie: string }> {
+  const launch = await app.inject({ method: 'POST', url: `/api/session/${sessionId}/launch`, headers: attemptHeaders });
+  if (launch.statusCode !== 200) throw new Error(`launch answered ${launch.statusCode}: ${launch.body}`);
+  const url = new URL((launch.json() as { editorUrl: string }).editorUrl);
+  const opened = await httpCall(await editorsBase(app), `${url.pathname}${url.search}`);
+  if (opened.status !== 302) throw new Error(`opening the launch address answered ${opened.status}: ${opened.body}`);
+  return { cookie: String(opened.headers['set-cookie']).split(';')[0]! };
 }

@@ -1,28 +1,30 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { AttemptClaimsSchema } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { LaunchTokens } from './launch-tokens.ts';
 
 export const PROXY_COOKIE = 'exam_ws';
+/** The query parameter that carries a one-time launch token into the editor's frame. */
+export const LAUNCH_PARAM = 'launch';
 
 export type AccessOptions = {
-  /** Verifies a JWT with the shared secret; throws when it is invalid or expired. */
-  verifyToken: (token: string) => unknown;
   secret: string;
-  allowedOrigins: string[];
+  /** WORKSPACE_ORIGIN: the only origin the editor's own page (and its WebSockets) comes from. */
+  workspaceOrigin: string;
   cookieTtlSeconds: number;
+  launchTokens: Pick<LaunchTokens, 'consume'>;
 };
 
 export type AccessRequest = {
   sessionId: string;
   attemptId: string;
   headers: IncomingHttpHeaders;
-  queryToken: string | undefined;
+  launchToken: string | undefined;
   upgrade: boolean;
   now: Date;
 };
 
-/** `setCookie`: a Set-Cookie header to send; `redirect`: the token came in the URL and should leave it. */
+/** `setCookie`: a Set-Cookie header to send; `redirect`: a launch token came in the URL and should leave it. */
 export type Access = { setCookie?: string; redirect: boolean };
 
 type CookiePayload = { s: string; a: string; exp: number; cap: number };
@@ -40,10 +42,11 @@ export function parseCookies(header: string | undefined): Array<[string, string]
 }
 
 /**
- * Who may reach /workspace/{sessionId}/: the attempt that owns the session, proven by its token (the
- * Authorization header, or `?token=` once, which is exchanged for a short-lived HttpOnly cookie scoped
- * to the session's path), from the taker or creator origin. A browser always sends Origin on a
- * WebSocket upgrade, so there it is required; plain navigations may omit it.
+ * Who may reach /workspace/{sessionId}/ on WORKSPACE_ORIGIN: a browser holding the orchestrator's own cookie
+ * for that session. The cookie is bought once with a launch token (one-time, short-lived, issued to the
+ * attempt that owns the session) and is HttpOnly, SameSite=Strict and scoped to the session's path; the
+ * candidate's attempt token never reaches this origin. A browser always sends Origin on a WebSocket upgrade,
+ * so there it is required; plain navigations may omit it.
  */
 export function createAccessChecker(opts: AccessOptions) {
   const key = createHmac('sha256', opts.secret).update('workspace-proxy-cookie').digest();
@@ -71,50 +74,26 @@ export function createAccessChecker(opts: AccessOptions) {
     }
   }
 
-  function attemptFromToken(token: string, attemptId: string): { exp: number } {
-    let claims: unknown;
-    try {
-      claims = opts.verifyToken(token);
-    } catch {
-      throw new AppError(ErrorCode.UNAUTHENTICATED, 'Missing, invalid or expired token');
-    }
-    const parsed = AttemptClaimsSchema.safeParse(claims);
-    if (!parsed.success) throw new AppError(ErrorCode.FORBIDDEN, 'An exam attempt token is required');
-    if (parsed.data.sub !== attemptId)
-      throw new AppError(ErrorCode.FORBIDDEN, 'This workspace belongs to another attempt');
-    return { exp: Number((claims as { exp?: number }).exp ?? 0) };
-  }
-
-  return function check(request: AccessRequest): Access {
+  return async function check(request: AccessRequest): Promise<Access> {
     const origin = request.headers.origin;
-    if (origin !== undefined && !opts.allowedOrigins.includes(origin))
+    if (origin !== undefined && origin !== opts.workspaceOrigin)
       throw new AppError(ErrorCode.FORBIDDEN, 'Origin not allowed');
     if (request.upgrade && origin === undefined) throw new AppError(ErrorCode.FORBIDDEN, 'Origin required');
     const nowSeconds = Math.floor(request.now.getTime() / 1000);
-    const secure = request.headers['x-forwarded-proto'] === 'https';
+    const secure = request.headers['x-forwarded-proto'] === 'https' || opts.workspaceOrigin.startsWith('https:');
 
-    const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (bearer) {
-      attemptFromToken(bearer, request.attemptId);
-      return { redirect: false };
-    }
-    if (request.queryToken) {
-      const { exp } = attemptFromToken(request.queryToken, request.attemptId);
-      return {
-        setCookie: issueCookie(
-          request.sessionId,
-          request.attemptId,
-          nowSeconds,
-          exp || nowSeconds + opts.cookieTtlSeconds,
-          secure,
-        ),
-        redirect: true,
-      };
+    if (request.launchToken && !request.upgrade) {
+      const launch = await opts.launchTokens.consume(request.launchToken, request.sessionId, request.now);
+      if (!launch) throw new AppError(ErrorCode.UNAUTHENTICATED, 'This workspace link is used up or expired');
+      if (launch.attemptId !== request.attemptId)
+        throw new AppError(ErrorCode.FORBIDDEN, 'This workspace belongs to another attempt');
+      const cap = Math.floor(launch.capAt.getTime() / 1000);
+      return { setCookie: issueCookie(request.sessionId, request.attemptId, nowSeconds, cap, secure), redirect: true };
     }
     const cookie = parseCookies(request.headers.cookie).find(([name]) => name === PROXY_COOKIE)?.[1];
     const payload = cookie ? readCookie(cookie) : undefined;
     if (!payload || payload.exp <= nowSeconds || payload.s !== request.sessionId)
-      throw new AppError(ErrorCode.UNAUTHENTICATED, 'Missing, invalid or expired token');
+      throw new AppError(ErrorCode.UNAUTHENTICATED, 'Missing, invalid or expired workspace cookie');
     if (payload.a !== request.attemptId)
       throw new AppError(ErrorCode.FORBIDDEN, 'This workspace belongs to another attempt');
     // Sliding renewal while the candidate works, never past the attempt token's own expiry.

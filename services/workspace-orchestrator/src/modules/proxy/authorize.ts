@@ -1,19 +1,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { EntryResolver } from '../../engine/catalogue.ts';
-import type { AccessChecker } from './access.ts';
+import { LAUNCH_PARAM, type AccessChecker } from './access.ts';
 import type { ProxyTargets } from './targets.ts';
 
 const PREFIX = /^\/workspace\/([A-Za-z0-9_-]{1,64})(\/.*)?$/;
 
-/** Splits /workspace/{id}/rest?query into the session id, the editor's path, and a `token` query parameter (removed). */
+/** Splits /workspace/{id}/rest?query into the session id, the editor's path, and a launch token (removed). */
 function splitUrl(url: string) {
   const [pathname = '', query = ''] = url.split(/\?(.*)/s);
   const match = PREFIX.exec(pathname);
   if (!match) return undefined;
   const params = new URLSearchParams(query);
-  const token = params.get('token') ?? undefined;
-  params.delete('token');
+  const token = params.get(LAUNCH_PARAM) ?? undefined;
+  params.delete(LAUNCH_PARAM);
   const rest = params.toString();
   return { sessionId: match[1]!, path: `${match[2] ?? '/'}${rest ? `?${rest}` : ''}`, token };
 }
@@ -36,11 +36,11 @@ export function createAuthorizer(deps: ProxyDeps) {
     const parts = splitUrl(url);
     if (!parts) throw new AppError(ErrorCode.NOT_FOUND, 'Session not found');
     const row = await deps.targets.get(parts.sessionId);
-    const access = deps.check({
+    const access = await deps.check({
       sessionId: parts.sessionId,
       attemptId: row.attemptId!,
       headers,
-      queryToken: parts.token,
+      launchToken: parts.token,
       upgrade,
       now: deps.clock.now(),
     });

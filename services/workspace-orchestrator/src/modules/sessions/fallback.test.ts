@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDockerEngine } from '../../engine/docker-engine.ts';
 import { createLocalEngine } from '../../engine/local-engine.ts';
 import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
-import { httpCall } from '../../testing/http.ts';
+import { editorCookie, editorsBase, httpCall } from '../../testing/http.ts';
 
 const noEngine = () =>
   createDockerEngine({
@@ -69,7 +69,7 @@ describe('without a Docker engine but with a local code-server', () => {
       env: { WORKSPACE_IMAGE_OVERRIDES: '' },
       deps: { engines: [noEngine(), createLocalEngine({ binary, dir: join(dir, 'sessions') })] },
     });
-    base = await app.listen({ host: '127.0.0.1', port: 0 });
+    base = await editorsBase(app);
   });
   afterAll(async () => {
     await app.close();
@@ -91,17 +91,26 @@ describe('without a Docker engine but with a local code-server', () => {
       join(dir, 'sessions', 'volumes', `exam-ws-${session.sessionId}`, 'workspace', 'main.py'),
       'print(42)\n',
     );
-    const page = await httpCall(base, session.editorPath, { headers: attempt.headers });
+    const page = await httpCall(base, session.editorPath, {
+      headers: await editorCookie(app, attempt.headers, session.sessionId),
+    });
     expect(page.status).toBe(200);
     expect(page.body).toContain('main.py');
-    expect((await httpCall(base, session.editorPath, { headers: newAttempt(app).headers })).status).toBe(403);
+    const launchByStranger = await app.inject({
+      method: 'POST',
+      url: `/api/session/${session.sessionId}/launch`,
+      headers: newAttempt(app).headers,
+    });
+    expect(launchByStranger.statusCode).toBe(403);
 
     // The orchestrator's secrets stay out of the editor's environment (a candidate's terminal could read it).
     process.env.EXAM_CANARY_SECRET = 'canary-never-inherited';
     const other = newAttempt(app);
     const again = await app.inject({ method: 'POST', url: '/api/session/create', headers: other.headers, payload: {} });
     delete process.env.EXAM_CANARY_SECRET;
-    const envReply = await httpCall(base, `${again.json().editorPath}__env`, { headers: other.headers });
+    const envReply = await httpCall(base, `${again.json().editorPath}__env`, {
+      headers: await editorCookie(app, other.headers, again.json().sessionId),
+    });
     expect(envReply.status).toBe(200);
     const envNames = JSON.parse(envReply.body) as string[];
     expect(envNames).toContain('HASHED_PASSWORD');
@@ -140,7 +149,8 @@ describe('without a Docker engine but with a local code-server', () => {
     });
     expect(collected.json().files['main.py']).toMatchObject({ content: 'print(42)\n', type: 'text/x-python' });
 
-    const pid = Number((await app.workspaces.targets.get(session.sessionId)).handle);
+    // The row, not the proxy's target (collecting at submit may already have ended the session).
+    const pid = Number((await app.workspaces.repo.find(session.sessionId))!.handle);
     expect(
       (await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers }))
         .statusCode,

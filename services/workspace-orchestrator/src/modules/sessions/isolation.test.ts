@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dockerClient } from '../../engine/docker-client.ts';
 import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
 import { containerOf, execIn } from '../../testing/docker.ts';
-import { httpCall } from '../../testing/http.ts';
+import { editorCookie, editorsBase, httpCall } from '../../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 const registryAddress = async () => (await lookup('registry.npmjs.org').catch(() => ({ address: '1.1.1.1' }))).address;
@@ -20,14 +20,15 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
       await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
     ).json();
     expect(session.status).toBe('ready');
-    return { attempt, session, containerId: await containerOf(docker, session.sessionId) };
+    const cookie = await editorCookie(app, attempt.headers, session.sessionId);
+    return { attempt, session, cookie, containerId: await containerOf(docker, session.sessionId) };
   };
   const answers = async (s: Awaited<ReturnType<typeof start>>) =>
-    (await httpCall(base, s.session.editorPath, { headers: s.attempt.headers })).status;
+    (await httpCall(base, s.session.editorPath, { headers: s.cookie })).status;
 
   beforeAll(async () => {
     app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance') });
-    base = await app.listen({ host: '127.0.0.1', port: 0 });
+    base = await editorsBase(app);
   });
   afterAll(() => app.close());
 

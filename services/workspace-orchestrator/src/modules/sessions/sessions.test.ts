@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dockerClient } from '../../engine/docker-client.ts';
 import { buildTestApp, creatorToken, newAttempt, TAKER_ORIGIN, testConfig, type TestApp } from '../../testing/app.ts';
-import { httpCall } from '../../testing/http.ts';
+import { editorCookie, editorsBase, httpCall } from '../../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 
@@ -57,7 +57,9 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
     });
     expect(info.Mounts.find((m) => m.Destination === '/home/coder/workspace')?.RW).toBe(true);
 
-    const page = await httpCall(base, session.editorPath, { headers: attempt.headers });
+    const page = await httpCall(await editorsBase(app), session.editorPath, {
+      headers: await editorCookie(app, attempt.headers, session.sessionId),
+    });
     expect(page.status).toBe(200);
     expect(page.body).toContain('Exam workspace');
   });
@@ -199,7 +201,7 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
     expect(
       await docker.listContainers({ all: true, filters: { label: [`exam.session-id=${session.sessionId}`] } }),
     ).toEqual([]);
-    expect((await httpCall(base, session.editorPath, { headers: attempt.headers })).status).toBe(404);
+    expect((await httpCall(await editorsBase(app), session.editorPath)).status).toBe(404);
 
     const second = (
       await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
@@ -230,10 +232,9 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
         await pooled.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
       ).json();
       expect(session).toMatchObject({ status: 'ready', warm: true, attemptId: attempt.claims.sub });
-      const pooledBase = await pooled.listen({ host: '127.0.0.1', port: 0 });
-      expect((await httpCall(pooledBase, session.editorPath, { headers: attempt.headers })).body).toContain(
-        'Exam workspace',
-      );
+      const pooledBase = await editorsBase(pooled);
+      const cookie = await editorCookie(pooled, attempt.headers, session.sessionId);
+      expect((await httpCall(pooledBase, session.editorPath, { headers: cookie })).body).toContain('Exam workspace');
       await pooled.jobs.refill();
       const warm = await docker.listContainers({
         filters: { label: ['exam.pool=warm', `exam.orchestrator=${inject('workspaceInstance')}`] },

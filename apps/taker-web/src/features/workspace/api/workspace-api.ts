@@ -1,6 +1,6 @@
-import { SessionListSchema, SessionSchema, type Session } from '@exam/domain/workspace';
+import { SessionLaunchSchema, SessionListSchema, SessionSchema, type Session } from '@exam/domain/workspace';
 import { api } from '../../../config/paths.ts';
-import { apiRequest, apiUrl } from '../../../lib/api-client.ts';
+import { ApiError, apiRequest, apiUrl } from '../../../lib/api-client.ts';
 
 /** Starts or reuses the attempt's workspace; the orchestrator answers once the editor is up (or 503). */
 export function createSession(token: string, examId: string, signal: AbortSignal): Promise<Session> {
@@ -31,19 +31,52 @@ export function endSessionOnPageClose(sessionId: string, token: string): void {
 }
 
 /**
- * Re-exchanges the token for the proxy's session cookie (it is HttpOnly, path-scoped and lasts
- * WORKSPACE_COOKIE_TTL_SECONDS; only HTTP requests renew it, so a quiet editor whose WebSocket drops
- * would otherwise be locked out). The request also counts as activity for the idle reaper.
- * Resolves false when the session is gone (404).
+ * A one-time address of the session's editor on WORKSPACE_ORIGIN: the orchestrator exchanges its launch token
+ * for its own cookie there, so the attempt token never reaches the editor's origin. Ask again for each load.
  */
-export async function renewEditorAccess(editorPath: string, token: string): Promise<boolean> {
+export async function launchEditor(token: string, sessionId: string, signal?: AbortSignal): Promise<string> {
+  const { editorUrl } = await apiRequest(api.launchEditor(sessionId), {
+    method: 'POST',
+    token,
+    schema: SessionLaunchSchema,
+    ...(signal ? { signal } : {}),
+  });
+  return editorUrl;
+}
+
+/** Loads an address in an invisible frame (the page's CSP allows frames of WORKSPACE_ORIGIN, not fetches). */
+function loadInHiddenFrame(url: string): Promise<void> {
+  return new Promise((resolve) => {
+    const frame = document.createElement('iframe');
+    frame.hidden = true;
+    frame.setAttribute('aria-hidden', 'true');
+    frame.setAttribute('sandbox', '');
+    const done = () => {
+      frame.remove();
+      resolve();
+    };
+    frame.addEventListener('load', done, { once: true });
+    setTimeout(done, 10_000);
+    frame.src = url;
+    document.body.append(frame);
+  });
+}
+
+/**
+ * Renews the orchestrator's cookie on the editor's origin (HttpOnly, path-scoped, WORKSPACE_COOKIE_TTL_SECONDS;
+ * only HTTP requests renew it, so a quiet editor whose WebSocket drops would otherwise be locked out): a fresh
+ * launch address of the editor's health check, opened in an invisible frame. The request also counts as
+ * activity for the idle reaper. Resolves false when the session is gone (404).
+ */
+export async function renewEditorAccess(sessionId: string, token: string): Promise<boolean> {
+  let editorUrl: string;
   try {
-    const response = await fetch(apiUrl(api.editorHealth(editorPath, token)), {
-      credentials: 'same-origin',
-      cache: 'no-store',
-    });
-    return response.status !== 404;
-  } catch {
-    return true;
+    editorUrl = await launchEditor(token, sessionId);
+  } catch (error) {
+    return !(error instanceof ApiError && error.status === 404);
   }
+  const health = new URL('healthz', editorUrl);
+  health.search = new URL(editorUrl).search;
+  await loadInHiddenFrame(health.toString());
+  return true;
 }

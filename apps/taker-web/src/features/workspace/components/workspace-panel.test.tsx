@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { server } from '../../../testing/server.ts';
 import { CONNECTING_MS, RENEW_ACCESS_MS } from '../lib/workspace-session.ts';
-import { createFakeOrchestrator, unavailable } from '../../../testing/fake-orchestrator.ts';
+import { createFakeOrchestrator, FAKE_WORKSPACE_ORIGIN, unavailable } from '../../../testing/fake-orchestrator.ts';
 import { WorkspacePanel } from './workspace-panel.tsx';
 
 const codingExam = () =>
@@ -57,7 +57,7 @@ describe('WorkspacePanel', () => {
     expect(screen.queryByText('Connecting to your workspace…')).not.toBeInTheDocument();
   });
 
-  it('embeds the proxied editor inside the workspace frame with the sandbox, permissions, folder and token when connecting', async () => {
+  it('embeds the editor from its own origin with a one-time launch token, never the attempt token, inside the workspace frame', async () => {
     const fake = createFakeOrchestrator();
     server.use(...fake.handlers);
     const { panel } = renderPanel(fake);
@@ -70,11 +70,14 @@ describe('WorkspacePanel', () => {
       'sandbox',
       'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-modals',
     );
-    expect(iframe).toHaveAttribute('allow', 'clipboard-read; clipboard-write; fullscreen');
-    const src = new URL(iframe.getAttribute('src') ?? '', 'http://taker.test');
+    expect(iframe).toHaveAttribute('allow', 'clipboard-read; clipboard-write');
+    const src = new URL(iframe.getAttribute('src') ?? '');
+    expect(src.origin).toBe(FAKE_WORKSPACE_ORIGIN);
+    expect(src.origin).not.toBe(window.location.origin);
     expect(src.pathname).toBe('/workspace/ws-1/');
     expect(src.searchParams.get('folder')).toBe('/home/coder/workspace');
-    expect(src.searchParams.get('token')).toBe(fake.token);
+    expect(src.searchParams.get('launch')).toBe('launch-1');
+    expect(src.toString()).not.toContain(fake.token);
   });
 
   it('shows Workspace Unavailable with the reason and Attempt 1, and Retry counts Attempt 2 and connects when creation fails once', async () => {
@@ -224,7 +227,7 @@ describe('WorkspacePanel', () => {
     await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'connecting'), { interval: 10 });
 
     await act(() => vi.advanceTimersByTimeAsync(RENEW_ACCESS_MS));
-    await vi.waitFor(() => expect(fake.state.renewals).toEqual(['ws-1']), { interval: 10 });
+    await vi.waitFor(() => expect(fake.state.launches).toEqual(['ws-1', 'ws-1']), { interval: 10 });
     expect(panel).toHaveAttribute('data-state', 'connected');
 
     fake.state.ended.add('ws-1');

@@ -16,9 +16,13 @@ export type WorkspacePanelProps = {
   activeQuestionIndex: number;
 };
 
-/** A sandboxed frame that still allows the clipboard and fullscreen the editor needs. */
+/**
+ * A sandboxed frame that still allows the clipboard the editor needs. allow-same-origin gives the editor its own
+ * origin (WORKSPACE_ORIGIN, for its cookie and storage), which is never the exam page's: the editor's scripts
+ * cannot read this page, its storage or its attempt token.
+ */
 const FRAME_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-downloads allow-modals';
-const FRAME_ALLOW = 'clipboard-read; clipboard-write; fullscreen';
+const FRAME_ALLOW = 'clipboard-read; clipboard-write';
 
 function Notice({ children }: { children: ReactNode }) {
   return (
@@ -41,7 +45,7 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
   });
   const elapsed = useElapsedSeconds(view.state === 'creating');
   const state: WorkspaceState = view.state;
-  const session = view.state === 'connecting' || view.state === 'connected' ? view.session : null;
+  const connected = view.state === 'connecting' || view.state === 'connected' ? view : null;
 
   let body: ReactNode = null;
   if (preview) {
@@ -99,11 +103,11 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
         {WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]}
       </div>
       <div data-workspace-frame className="relative min-h-0 flex-1">
-        {session && attempt && (
+        {connected && attempt && (
           <iframe
-            key={session.sessionId}
+            key={connected.session.sessionId}
             title="Coding workspace"
-            src={editorSrc(session.editorPath, attempt.token)}
+            src={editorSrc(connected.editorUrl)}
             sandbox={FRAME_SANDBOX}
             allow={FRAME_ALLOW}
             className="h-full w-full border-0"

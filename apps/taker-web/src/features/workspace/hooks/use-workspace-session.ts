@@ -1,6 +1,12 @@
 import type { Session } from '@exam/domain/workspace';
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
-import { createSession, endSessionOnPageClose, findSession, renewEditorAccess } from '../api/workspace-api.ts';
+import {
+  createSession,
+  endSessionOnPageClose,
+  findSession,
+  launchEditor,
+  renewEditorAccess,
+} from '../api/workspace-api.ts';
 import {
   CONNECTING_MS,
   CREATE_TIMEOUT_MS,
@@ -15,8 +21,8 @@ import {
 export type WorkspaceView =
   | { state: 'initializing' }
   | { state: 'creating' }
-  | { state: 'connecting'; session: Session }
-  | { state: 'connected'; session: Session }
+  | { state: 'connecting'; session: Session; editorUrl: string }
+  | { state: 'connected'; session: Session; editorUrl: string }
   | { state: 'failed'; reason: string };
 export type WorkspaceState = WorkspaceView['state'];
 
@@ -35,7 +41,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Creates (or reuses) the attempt's session and waits while the orchestrator still reports it 'starting'. */
-async function startSession(token: string, examId: string, signal: AbortSignal): Promise<Session> {
+async function startSession(token: string, examId: string, signal: AbortSignal) {
   let session = await createSession(token, examId, signal);
   while (session.status === 'starting') {
     await sleep(STATUS_POLL_MS, signal);
@@ -44,7 +50,7 @@ async function startSession(token: string, examId: string, signal: AbortSignal):
     session = current;
   }
   if (session.status !== 'ready') throw new WorkspaceStoppedError();
-  return session;
+  return { session, editorUrl: await launchEditor(token, session.sessionId, signal) };
 }
 
 type Options = { token: string | null; examId: string; enabled: boolean };
@@ -69,9 +75,9 @@ function useStartSession(
     setView({ state: 'creating' });
     startSession(token, examId, controller.signal)
       .then(
-        (session) => {
+        ({ session, editorUrl }) => {
           live.current = { sessionId: session.sessionId, token };
-          setView({ state: 'connecting', session });
+          setView({ state: 'connecting', session, editorUrl });
         },
         (error: unknown) => {
           if (timedOut)
@@ -91,12 +97,12 @@ function useStartSession(
 }
 
 /** Keeps the proxy cookie fresh and notices a session the orchestrator has ended (reaped, restarted). */
-function useRenewEditorAccess(editorPath: string | null, token: string | null, onEnded: () => void) {
+function useRenewEditorAccess(sessionId: string | null, token: string | null, onEnded: () => void) {
   useEffect(() => {
-    if (!editorPath || !token) return;
+    if (!sessionId || !token) return;
     let stopped = false;
     const timer = setInterval(() => {
-      void renewEditorAccess(editorPath, token).then((alive) => {
+      void renewEditorAccess(sessionId, token).then((alive) => {
         if (alive || stopped) return;
         onEnded();
       });
@@ -105,7 +111,7 @@ function useRenewEditorAccess(editorPath: string | null, token: string | null, o
       stopped = true;
       clearInterval(timer);
     };
-  }, [editorPath, token, onEnded]);
+  }, [sessionId, token, onEnded]);
 }
 
 /** Ends the live session when the page closes. */
@@ -135,12 +141,11 @@ export function useWorkspaceSession(options: Options) {
   useStartSession(options, attemptNumber, setView, live);
 
   const sessionId = view.state === 'connecting' || view.state === 'connected' ? view.session.sessionId : null;
-  const editorPath = view.state === 'connecting' || view.state === 'connected' ? view.session.editorPath : null;
 
   useEffect(() => {
     if (view.state !== 'connecting') return;
-    const { session } = view;
-    const timer = setTimeout(() => setView({ state: 'connected', session }), CONNECTING_MS);
+    const { session, editorUrl } = view;
+    const timer = setTimeout(() => setView({ state: 'connected', session, editorUrl }), CONNECTING_MS);
     return () => clearTimeout(timer);
   }, [view]);
 
@@ -148,7 +153,7 @@ export function useWorkspaceSession(options: Options) {
     live.current = null;
     setView({ state: 'failed', reason: 'Your workspace session has ended' });
   }, []);
-  useRenewEditorAccess(editorPath, options.token, onEnded);
+  useRenewEditorAccess(sessionId, options.token, onEnded);
   useEndSessionOnPageHide(live);
 
   const retry = useCallback(() => setAttemptNumber((n) => n + 1), []);

@@ -4,11 +4,12 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { DEFAULT_FAILURE, editorSrc, failureReason, WorkspaceStoppedError } from './workspace-session.ts';
 
 describe('editorSrc', () => {
-  it('opens the proxied editor on /home/coder/workspace with the token the proxy exchanges for its cookie', () => {
-    const url = new URL(editorSrc('/workspace/abc/', 'a.b+c/='), 'http://taker.test');
+  it('opens the editor on its own origin on /home/coder/workspace, keeping the launch token the orchestrator exchanges', () => {
+    const url = new URL(editorSrc('http://workspace.test/workspace/abc/?launch=one-time'));
+    expect(url.origin).toBe('http://workspace.test');
     expect(url.pathname).toBe('/workspace/abc/');
     expect(url.searchParams.get('folder')).toBe('/home/coder/workspace');
-    expect(url.searchParams.get('token')).toBe('a.b+c/=');
+    expect(url.searchParams.get('launch')).toBe('one-time');
   });
 });
 

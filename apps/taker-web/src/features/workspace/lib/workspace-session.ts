@@ -12,13 +12,14 @@ export const STATUS_POLL_MS = 1000;
 export const RENEW_ACCESS_MS = 5 * 60_000;
 
 /**
- * The frame's address: the proxied editor opened on the workspace folder (code-server's `folder`
- * parameter). The proxy exchanges `token` for a path-scoped HttpOnly cookie and redirects to the same
- * address without it, so the token leaves the frame's URL on the first request.
+ * The frame's address: the editor on WORKSPACE_ORIGIN (its own origin, never the exam page's) opened on the
+ * workspace folder (code-server's `folder` parameter). The launch token in `editorUrl` is exchanged by the
+ * orchestrator for its cookie on that origin and removed from the frame's URL by a redirect.
  */
-export function editorSrc(editorPath: string, token: string): string {
-  const params = new URLSearchParams({ folder: WORKSPACE_FOLDER, token });
-  return `${editorPath}?${params.toString()}`;
+export function editorSrc(editorUrl: string): string {
+  const url = new URL(editorUrl);
+  url.searchParams.set('folder', WORKSPACE_FOLDER);
+  return url.toString();
 }
 
 /** A session that stopped (ended, failed or vanished) while the panel waited for it. */

@@ -1,0 +1,37 @@
+/** Polls a URL until it answers 2xx, or gives up at the deadline (or when `stopped()` says so). */
+export async function waitFor(url: string, timeoutMs: number, stopped: () => boolean = () => false): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end && !stopped()) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(1000) });
+      await response.body?.cancel();
+      if (response.ok) return true;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+export type Stage = { name: string; url: string };
+
+/**
+ * The order `pnpm start` keeps: the web servers start only once every service answers its readiness check
+ * (/ready: listening, migrations applied, database reachable), so the apps never take traffic the platform
+ * cannot serve. Returns the names that did not become ready; `startWeb` is not called if there are any.
+ */
+export async function startInOrder(opts: {
+  services: Stage[];
+  startWeb: () => Stage[];
+  timeoutMs: number;
+  stopped?: () => boolean;
+}): Promise<string[]> {
+  const ready = async (stages: Stage[]) =>
+    (await Promise.all(stages.map(async (s) => [s.name, await waitFor(s.url, opts.timeoutMs, opts.stopped)] as const)))
+      .filter(([, ok]) => !ok)
+      .map(([name]) => name);
+  const servicesFailed = await ready(opts.services);
+  if (servicesFailed.length) return servicesFailed;
+  return ready(opts.startWeb());
+}
