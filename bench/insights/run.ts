@@ -18,7 +18,7 @@ import postgres from 'postgres';
 import { openResultsDatabase } from '../../services/results-service/src/db/database.ts';
 import { BENCH_EXAM_ID, BENCH_OWNER_ID, seedInsights } from './seed.ts';
 import { CLOSED_PORT_URL, cpuSecondsOf, INTERNAL_TOKEN, percentile, startService } from './service.ts';
-import { startTranscriptStub } from './transcripts.ts';
+import { BENCH_SESSION_ID, startSessionStub, startTranscriptStub } from './transcripts.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,7 +40,7 @@ const JWT_SECRET = 'bench-insights-jwt-secret-long-enough-0123456789';
 function creatorToken(secret: string, sub: string): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
-  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ kind: 'creator', sub, email: 'bench@example.com', iat: now, exp: now + 3600 })}`;
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ kind: 'creator', sub, email: 'bench@example.com', sid: BENCH_SESSION_ID, iat: now, exp: now + 3600 })}`;
   return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
 }
 
@@ -85,6 +85,8 @@ try {
   const gateway =
     values.gateway === 'down' ? null : await startTranscriptStub(stubPort, INTERNAL_TOKEN, CANDIDATES, ITEMS);
   const llmGatewayUrl = gateway ? `http://127.0.0.1:${stubPort}` : CLOSED_PORT_URL;
+  const sessions = await startSessionStub(stubPort + 1, INTERNAL_TOKEN, BENCH_OWNER_ID);
+  const examServiceUrl = `http://127.0.0.1:${stubPort + 1}`;
   const samples: Record<string, number>[] = [];
   for (let run = 1; run <= RUNS; run += 1) {
     const service = await startService({
@@ -92,6 +94,7 @@ try {
       databaseUrl: dbUrl.toString(),
       jwtSecret: JWT_SECRET,
       llmGatewayUrl,
+      examServiceUrl,
     });
     try {
       const load = loadavg()[0]!;
@@ -125,6 +128,7 @@ try {
   }
 
   gateway?.close();
+  sessions.close();
 
   const column = (name: string) =>
     samples

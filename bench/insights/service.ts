@@ -42,6 +42,7 @@ export async function startService(opts: {
   databaseUrl: string;
   jwtSecret: string;
   llmGatewayUrl: string;
+  examServiceUrl: string;
 }) {
   // BENCH_SERVER_ARGS passes node flags to the service (e.g. --cpu-prof --cpu-prof-dir=/tmp/p).
   const nodeArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
@@ -55,7 +56,7 @@ export async function startService(opts: {
       DATABASE_URL: opts.databaseUrl,
       JWT_SECRET: opts.jwtSecret,
       INTERNAL_TOKEN,
-      EXAM_SERVICE_URL: CLOSED_PORT_URL,
+      EXAM_SERVICE_URL: opts.examServiceUrl,
       LLM_GATEWAY_URL: opts.llmGatewayUrl,
       WORKSPACE_ORCHESTRATOR_URL: CLOSED_PORT_URL,
       FINALIZER_INTERVAL_SECONDS: '3600',

@@ -56,3 +56,18 @@ export function startTranscriptStub(
   });
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
 }
+
+/**
+ * exam-service's creator-session check (ARCHITECTURE.md, "Creator sessions"): every creator request to
+ * results-service asks it, so the bench's creator token names a session this stand-in reports as open.
+ */
+export const BENCH_SESSION_ID = 'bench-session';
+
+export function startSessionStub(port: number, internalToken: string, ownerId: string): Promise<Server> {
+  const path = `/internal/creator-sessions/${BENCH_SESSION_ID}`;
+  const server = createServer((req, res) => {
+    if (req.headers['x-internal-token'] !== internalToken || req.url !== path) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ userId: ownerId }));
+  });
+  return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
+}

@@ -120,7 +120,15 @@ async function serve(mode: 'warm' | 'cold', socketPath: string, instance: string
     }),
     isAttemptOpen: async () => true,
   };
-  const app = await buildApp(config, { database, clock: systemClock, ids: sessionIds, engines: [engine], directory });
+  // The bench sends attempt tokens only: no creator session is ever open.
+  const app = await buildApp(config, {
+    database,
+    clock: systemClock,
+    ids: sessionIds,
+    engines: [engine],
+    directory,
+    creatorSessions: async () => false,
+  });
   // Re-adoption and the refill after warm hand-outs, as server.ts starts them (WORKSPACE_BACKGROUND=false: no timers).
   const jobs = await startWorkspaceJobs(
     { ...app.workspaces, clock: systemClock, directory, log: app.log },

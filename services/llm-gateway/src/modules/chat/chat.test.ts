@@ -1,5 +1,6 @@
 import { DEFAULT_AI_BUDGET, QuestionSchema, toPublicQuestion } from '@exam/domain/exam';
 import { LlmMessages } from '@exam/domain/llm';
+import { TEST_CREATOR_SESSION } from '@exam/server-kit/testing';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../testing/provider-mocks.ts';
@@ -99,7 +100,7 @@ describe('candidate chat', () => {
 
   it('requires an attempt token: a creator token is refused', async () => {
     const creator = {
-      authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: 'c1', email: 'c@example.test', sid: 'test-session' })}`,
+      authorization: `Bearer ${app.jwt.sign({ kind: 'creator', sub: 'c1', email: 'c@example.test', sid: TEST_CREATOR_SESSION })}`,
     };
     expect((await chat(creator, { message: 'hi' })).statusCode).toBe(403);
     expect((await chat({}, { message: 'hi' })).statusCode).toBe(401);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AuthMessages } from '@exam/domain/auth';
-import { testCreatorSessions } from '@exam/server-kit/testing';
+import { TEST_CREATOR_SESSION, testCreatorSessions } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorHeaders, type TestApp } from '../../testing/app.ts';
 
@@ -17,7 +17,7 @@ describe('creator sessions', () => {
     const url = `/api/llm/attempts/${randomUUID()}/transcript`;
     // An unknown attempt: the token itself was accepted, the transcript was not found.
     expect((await app.inject({ url, headers })).statusCode).toBe(404);
-    sessions.revoke('test-session');
+    sessions.revoke(TEST_CREATOR_SESSION);
     const refused = await app.inject({ url, headers });
     expect(refused.statusCode).toBe(401);
     expect(refused.json().error.message).toBe(AuthMessages.sessionEnded);

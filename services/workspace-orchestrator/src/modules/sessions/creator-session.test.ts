@@ -1,5 +1,5 @@
 import { AuthMessages } from '@exam/domain/auth';
-import { testCreatorSessions } from '@exam/server-kit/testing';
+import { TEST_CREATOR_SESSION, testCreatorSessions } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorToken, NO_ENGINE_SOCKET } from '../../testing/app.ts';
 
@@ -14,7 +14,7 @@ describe('creator sessions', () => {
   it('refuses a creator token on the next request once exam-service says its session ended', async () => {
     const headers = creatorToken(app, `creator-${Date.now()}`);
     expect((await app.inject({ url: '/api/sessions', headers })).statusCode).toBe(200);
-    sessions.revoke('test-session');
+    sessions.revoke(TEST_CREATOR_SESSION);
     const refused = await app.inject({ url: '/api/sessions', headers });
     expect(refused.statusCode).toBe(401);
     expect(refused.json().error.message).toBe(AuthMessages.sessionEnded);
