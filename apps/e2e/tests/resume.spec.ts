@@ -17,8 +17,17 @@ async function giveDetails(page: Page, examId: string, candidate: { name: string
   await page.getByRole('button', { name: 'Start Exam' }).click();
 }
 
+/** Signs the creator in the way creator-web keeps a session (localStorage 'authToken' and 'user'). */
+async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
+  await page.goto(E2E.creatorOrigin);
+  await page.evaluate((s) => {
+    localStorage.setItem('authToken', s.token);
+    localStorage.setItem('user', JSON.stringify(s.user));
+  }, session);
+}
+
 /** Integrity: knowing a candidate's ID is not enough to take over their attempt; their resume code is. */
-test('a second device needs the resume code shown on the first; the same browser resumes silently', async ({
+test("a second device needs the resume code shown on the first, a third the examiner's unlock; the same browser resumes silently", async ({
   page,
   browser,
   request,
@@ -101,5 +110,32 @@ test('a second device needs the resume code shown on the first; the same browser
     });
   } finally {
     await other.close();
+  }
+
+  const examiner = await browser.newContext();
+  const third = await browser.newContext();
+  try {
+    await test.step("the examiner unlocks the candidate's attempt on the exam's submissions page", async () => {
+      const creatorPage = await examiner.newPage();
+      await signInCreator(creatorPage, creator);
+      await creatorPage.goto(`${E2E.creatorOrigin}/creator/exam-insights/${exam.id}/submissions`);
+      await creatorPage.getByLabel('Candidate ID').fill('r-1815');
+      await creatorPage.getByRole('button', { name: 'Unlock resume' }).click();
+      await expect(creatorPage.getByTestId('unlock-status')).toContainText(
+        'Ada Lovelace (R-1815) can continue without the code until',
+      );
+    });
+
+    await test.step('a third browser then continues without a code, with a new code of its own', async () => {
+      const page3 = await third.newPage();
+      await giveDetails(page3, exam.id, candidate);
+      await expect(page3).toHaveURL(new RegExp(`/exam/${exam.id}$`));
+      await expect(answered(page3)).toHaveText('Answered: 2/2');
+      await page3.getByRole('button', { name: 'Resume code' }).click();
+      await expect(page3.getByTestId('resume-code')).not.toHaveText(code);
+    });
+  } finally {
+    await third.close();
+    await examiner.close();
   }
 });

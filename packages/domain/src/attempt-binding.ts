@@ -50,7 +50,9 @@ export const ResumeMessages = {
     `Too many candidates are starting this exam at once. Please wait ${seconds} seconds and try again.`,
 } as const;
 
+/** POST /api/attempts/unlock (under /api/attempts so every proxy's table already sends it to results-service). */
 export const UnlockAttemptSchema = z.object({
+  examId: z.string().min(1).max(64),
   studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
 });
 export type UnlockAttempt = z.infer<typeof UnlockAttemptSchema>;

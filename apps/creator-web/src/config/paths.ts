@@ -48,7 +48,7 @@ export const api = {
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,
   /** Releases (or hides) every graded result of the exam. */
   examRelease: (examId: string) => `/api/exams/${id(examId)}/release`,
-  examAttemptUnlock: (examId: string) => `/api/exams/${id(examId)}/attempts/unlock`,
+  attemptUnlock: '/api/attempts/unlock',
   examRegrade: (examId: string, dryRun: boolean) => `/api/exams/${id(examId)}/regrade?dryRun=${String(dryRun)}`,
   materials: '/api/materials',
   /** `query` is a URLSearchParams string, '' for none. */

@@ -21,7 +21,6 @@ import { CandidateResultSchema } from '@exam/domain/result';
 import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import type { AttemptRow } from './attempts.repository.ts';
 import type { AttemptsService } from './attempts.service.ts';
@@ -31,7 +30,6 @@ import type { CandidateResultService } from './candidate-result.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const HOUR_MS = 3600_000;
-const ExamParamsSchema = z.object({ examId: z.string().min(1).max(64) });
 
 /**
  * Route guard, after `requireAttempt`: an attempt token reaches only its own attempt; any other id looks
@@ -107,19 +105,18 @@ export function attemptsRoutes(
     );
 
     app.post(
-      '/api/exams/:examId/attempts/unlock',
+      '/api/attempts/unlock',
       {
         onRequest: app.requireCreator,
         schema: {
           tags: ['attempts'],
           description:
             "The exam's owner lets the next start with this candidate ID resume its open attempt without the resume code (once, for RESUME_UNLOCK_MINUTES); that start gets a new code. 404 when the caller owns no such open attempt.",
-          params: ExamParamsSchema,
           body: UnlockAttemptSchema,
           response: { 200: UnlockAttemptResponseSchema, ...errors },
         },
       },
-      async (request) => starts.unlock(request.params.examId, request.body.studentId, creatorOf(request).sub),
+      async (request) => starts.unlock(request.body.examId, request.body.studentId, creatorOf(request).sub),
     );
 
     app.get(

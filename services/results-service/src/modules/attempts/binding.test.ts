@@ -140,9 +140,9 @@ describe('binding an attempt to its candidate', () => {
     const { exam, attempt } = await victim('S-unlock');
     const unlock = await app.inject({
       method: 'POST',
-      url: `/api/exams/${exam.id}/attempts/unlock`,
+      url: '/api/attempts/unlock',
       headers: creatorHeaders(app, exam.ownerId),
-      payload: { studentId: ' s-UNLOCK ' },
+      payload: { examId: exam.id, studentId: ' s-UNLOCK ' },
     });
     expect(unlock.statusCode).toBe(200);
     expect(unlock.json()).toEqual({
@@ -167,10 +167,11 @@ describe('binding an attempt to its candidate', () => {
   it('lets an unlock expire after its minutes', async () => {
     const { exam } = await victim('S-expire');
     const headers = creatorHeaders(app, exam.ownerId);
-    const url = `/api/exams/${exam.id}/attempts/unlock`;
-    expect((await app.inject({ method: 'POST', url, headers, payload: { studentId: 'S-expire' } })).statusCode).toBe(
-      200,
-    );
+    const url = '/api/attempts/unlock';
+    expect(
+      (await app.inject({ method: 'POST', url, headers, payload: { examId: exam.id, studentId: 'S-expire' } }))
+        .statusCode,
+    ).toBe(200);
     clock.advance(10 * 60_000 + 1000);
     expect((await post(exam.id, { studentId: 'S-expire' })).statusCode).toBe(403);
   });
@@ -179,17 +180,17 @@ describe('binding an attempt to its candidate', () => {
     const { exam, attempt } = await victim('S-not-yours');
     const refused = await app.inject({
       method: 'POST',
-      url: `/api/exams/${exam.id}/attempts/unlock`,
+      url: '/api/attempts/unlock',
       headers: creatorHeaders(app, 'someone-else'),
-      payload: { studentId: 'S-not-yours' },
+      payload: { examId: exam.id, studentId: 'S-not-yours' },
     });
     expect(refused.statusCode).toBe(404);
     expect(refused.body).not.toContain(attempt.attemptId);
     expect((await post(exam.id, { studentId: 'S-not-yours' })).statusCode).toBe(403);
     const anonymous = await app.inject({
       method: 'POST',
-      url: `/api/exams/${exam.id}/attempts/unlock`,
-      payload: { studentId: 'S-not-yours' },
+      url: '/api/attempts/unlock',
+      payload: { examId: exam.id, studentId: 'S-not-yours' },
     });
     expect(anonymous.statusCode).toBe(401);
   });
@@ -198,9 +199,9 @@ describe('binding an attempt to its candidate', () => {
     const exam = app.exams.put(makeExam());
     const bad = await app.inject({
       method: 'POST',
-      url: `/api/exams/${exam.id}/attempts/unlock`,
+      url: '/api/attempts/unlock',
       headers: creatorHeaders(app, exam.ownerId),
-      payload: { studentId: '  ' },
+      payload: { examId: exam.id, studentId: '  ' },
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.issues[0].path).toBe('studentId');
@@ -225,9 +226,9 @@ describe('binding an attempt to its candidate', () => {
     expect(real.json().error.message).toMatch(/ask your examiner to unlock/);
     await app.inject({
       method: 'POST',
-      url: `/api/exams/${exam.id}/attempts/unlock`,
+      url: '/api/attempts/unlock',
       headers: creatorHeaders(app, exam.ownerId),
-      payload: { studentId: 'S-first' },
+      payload: { examId: exam.id, studentId: 'S-first' },
     });
     expect((await post(exam.id, { name: 'Real Candidate', studentId: 'S-first' })).statusCode).toBe(201);
   });

@@ -11,8 +11,8 @@ describe("unlocking a candidate's attempt from the submissions page", () => {
     const bodies: unknown[] = [];
     server.use(
       fakeResultList([]).handler,
-      http.post('/api/exams/:examId/attempts/unlock', async ({ request, params }) => {
-        bodies.push({ examId: params.examId, ...((await request.json()) as object) });
+      http.post('/api/attempts/unlock', async ({ request }) => {
+        bodies.push(await request.json());
         return HttpResponse.json({
           attemptId: 'attempt-1',
           name: 'Ada Lovelace',
@@ -35,7 +35,7 @@ describe("unlocking a candidate's attempt from the submissions page", () => {
     const message = 'No attempt in progress with this candidate ID in your exam';
     server.use(
       fakeResultList([]).handler,
-      http.post('/api/exams/:examId/attempts/unlock', () =>
+      http.post('/api/attempts/unlock', () =>
         HttpResponse.json({ error: { code: 'NOT_FOUND', message } }, { status: 404 }),
       ),
     );
@@ -51,7 +51,7 @@ describe("unlocking a candidate's attempt from the submissions page", () => {
     let sent = 0;
     server.use(
       fakeResultList([]).handler,
-      http.post('/api/exams/:examId/attempts/unlock', () => (sent++, HttpResponse.json({}))),
+      http.post('/api/attempts/unlock', () => (sent++, HttpResponse.json({}))),
     );
     signInAs();
     const { user } = renderApp('/creator/exam-insights/exam-1/submissions');

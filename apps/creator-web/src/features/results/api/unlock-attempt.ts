@@ -4,14 +4,14 @@ import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 /**
- * POST /api/exams/{examId}/attempts/unlock: the next start with this candidate ID resumes its open attempt
+ * POST /api/attempts/unlock: the next start with this candidate ID resumes its open attempt
  * without the resume code, once, within a few minutes (a candidate who lost the code, or whose ID someone
  * else started first).
  */
 export function unlockAttempt(examId: string, studentId: string): Promise<UnlockAttemptResponse> {
-  return apiRequest(api.examAttemptUnlock(examId), {
+  return apiRequest(api.attemptUnlock, {
     method: 'POST',
-    body: { studentId },
+    body: { examId, studentId },
     schema: UnlockAttemptResponseSchema,
   });
 }

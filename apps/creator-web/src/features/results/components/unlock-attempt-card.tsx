@@ -22,7 +22,7 @@ export function UnlockAttemptCard({ examId }: { examId: string }) {
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     setError(undefined);
-    const parsed = UnlockAttemptSchema.safeParse({ studentId });
+    const parsed = UnlockAttemptSchema.safeParse({ examId, studentId });
     if (!parsed.success) return setError('Candidate ID is required');
     unlock.mutate(parsed.data.studentId, { onError: (failure) => setError(userMessageOf(failure)) });
   }
