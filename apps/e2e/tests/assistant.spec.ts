@@ -7,9 +7,12 @@ import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { enterExam, storedAttempt, type StoredAttempt } from './support/taker.ts';
 
 // The reply the fake upstream streams, word by word. It stops twice on the way: before the first word
-// (the panel must show the typing indicator) and half-way (the panel must show the words so far).
-const PARTIAL = 'Think about which planet looks red';
-const REST = ' in the night sky, and what iron oxide has to do with it.';
+// (the panel must show the typing indicator) and half-way (the panel must show the words so far). "Stop
+// solutions" is on, so the gateway holds back the last words of what has arrived (as many characters as the
+// longest answer key) until it knows they are not a key: half-way, SHOWN_BY_THEN is on the page.
+const SHOWN_BY_THEN = 'Think about which planet looks red';
+const PARTIAL = `${SHOWN_BY_THEN} in the night sky, low over the horizon just after sunset,`;
+const REST = ' and what iron oxide has to do with it.';
 const REPLY = PARTIAL + REST;
 const words = (text: string) => text.match(/\s*\S+/g) ?? [];
 const SCRIPT = [
@@ -123,10 +126,10 @@ test('a candidate watches a streamed reply from the assistant, keeps it through 
   const reply = replies.nth(1);
   await test.step('the reply streams in: part of it is shown before the rest exists', async () => {
     await upstreamReached('half-way');
-    await expect(reply).toContainText(PARTIAL);
+    await expect(reply).toContainText(SHOWN_BY_THEN);
     await expect(typing).toBeHidden();
     const shown = (await reply.textContent()) ?? '';
-    expect(shown).not.toContain('night sky');
+    expect(shown).not.toContain('iron oxide');
     // No Copy button while the reply is still arriving.
     await expect(reply.getByRole('button', { name: 'Copy' })).toHaveCount(0);
     fake.open('half-way');

@@ -21,8 +21,8 @@ import type { Question } from '@exam/domain/exam';
  *
  * Across chunk boundaries: the reply is normalised incrementally, each normalised character remembering
  * the raw character it came from, and searched over its whole accumulated text. Only raw text that can no
- * longer be the start of a match is released: the last (longest key + 1) normalised characters are held
- * until more text (or the end of the reply) shows they are not a key.
+ * longer be the start of a match is released: the last (longest key + 1) normalised characters, back to a
+ * word break, are held until more text (or the end of the reply) shows they are not a key.
  */
 
 export const MIN_KEY_CHARS = 4;
@@ -128,8 +128,9 @@ export class AnswerGuard {
     }
     const leak = this.#scan();
     if (leak) return { release: '', leak };
-    // A match not complete yet starts (with its leading space) within the last longest+1 characters.
-    const safe = this.#norm.length - this.#longest - 1;
+    // A match not complete yet starts (with its leading space) within the last longest+1 characters; the cut
+    // goes back to the word break before that, so a stopped reply never ends in half a word.
+    const safe = this.#norm.lastIndexOf(' ', this.#norm.length - this.#longest - 1);
     return { release: safe > 0 ? this.#releaseTo(this.#origin[safe] ?? this.#released) : '', leak: undefined };
   }
 
