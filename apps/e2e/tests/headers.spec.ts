@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
-import { enterExam } from './support/taker.ts';
+import { enterExam, examUrl } from './support/taker.ts';
 
 /** The policy's directives by name. */
 function directives(policy: string | undefined): Record<string, string[]> {
@@ -86,13 +86,19 @@ test('the built pages run under the policy with no violation', async ({ page, re
     await expect(page.getByText('Headers Journey')).toBeVisible();
   });
 
-  await test.step('the taker app: start, a toast, and an exam page with a code editor', async () => {
-    await enterExam(page, exam.id, { name: 'Ada Lovelace', studentId: 'H-1815' });
-    await expect(page.locator('.cm-editor').first()).toBeVisible();
-    // sonner's rules come from the bundled stylesheet: a toaster placed by them is fixed on screen.
+  await test.step('the taker app: a toast styled by the bundled stylesheet', async () => {
+    await page.goto(`${E2E.takerOrigin}/taker/start`);
+    await page.getByLabel('Exam URL').fill(examUrl(exam.id));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    // sonner's rules come from the bundled stylesheet, not a <style> it injects: its toaster is fixed on screen.
     const toaster = page.locator('[data-sonner-toaster]');
     await expect(toaster).toHaveCount(1);
     expect(await toaster.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+  });
+
+  await test.step('the taker app: an exam page with a code editor', async () => {
+    await enterExam(page, exam.id, { name: 'Ada Lovelace', studentId: 'H-1815' });
+    await expect(page.locator('.cm-editor').first()).toBeVisible();
   });
 
   expect(violations).toEqual([]);
