@@ -4,7 +4,7 @@ import { expect, test } from './support/fixtures.ts';
 import { listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E, FAKE_OPENAI_PORT } from './support/env.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
-import { enterExam, storedAttempt, type StoredAttempt } from './support/taker.ts';
+import { enterExam, storedAttempt, submitExam, type StoredAttempt } from './support/taker.ts';
 
 // The reply the fake upstream streams, word by word. It stops twice on the way: before the first word
 // (the panel must show the typing indicator) and half-way (the panel must show the words so far). "Stop
@@ -171,7 +171,7 @@ test('a candidate watches a streamed reply from the assistant, keeps it through 
   });
 
   await test.step('submits the exam', async () => {
-    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await submitExam(page);
     await expect(page.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
   });
 

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, getResult, listResults, publishExam, question, registerCreator } from './support/api.ts';
-import { countdownSeconds, enterExam, storedAttempt, type StoredAttempt } from './support/taker.ts';
+import { countdownSeconds, enterExam, storedAttempt, submitExam, type StoredAttempt } from './support/taker.ts';
 
 const SAVED = 'Saved';
 const OFFLINE = 'Offline — answers are kept on this device';
@@ -107,7 +107,7 @@ test('a candidate answers every question type through a reload and a network cut
   });
 
   await test.step('submits and sees the completion page', async () => {
-    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await submitExam(page, { answered: 5, total: 5 });
     await expect(page.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
     await expect(page.getByTestId('answered-summary')).toHaveText('Questions Answered: 5 of 5');
     expect((await getAttempt(request, attempt.token, attempt.attemptId)).submittedAt).not.toBeNull();

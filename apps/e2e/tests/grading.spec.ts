@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, listResults, PASSWORD, publishExam, question, registerCreator, sitExam } from './support/api.ts';
-import { enterExam, storedAttempt } from './support/taker.ts';
+import { enterExam, storedAttempt, submitExam } from './support/taker.ts';
 
 const ADA = { name: 'Ada Lovelace', studentId: 'G-001' };
 const BOB = { name: 'Bob Babbage', studentId: 'G-002' };
@@ -57,7 +57,7 @@ test('the creator grades a short answer and every result view, the insights and 
     await expect
       .poll(async () => Object.keys((await getAttempt(request, attempt.token, attempt.attemptId)).answers).sort())
       .toEqual(['0', '1', '2']);
-    await taker.getByRole('button', { name: 'Submit', exact: true }).click();
+    await submitExam(taker);
     await expect(taker.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
   });
 

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { getResult, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
-import { enterExam, examUrl } from './support/taker.ts';
+import { enterExam, examUrl, submitExam } from './support/taker.ts';
 import { expectToast } from './support/ui.ts';
 
 const PASTE_BLOCKED = 'Paste blocked. Please copy from within the exam interface.';
@@ -10,7 +10,7 @@ const OFFLINE_EXAM = 'This exam is currently offline. Please contact your test p
 
 /** Submits from the header and waits for the completion page, so every queued event reaches the server. */
 async function submit(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Submit', exact: true }).click();
+  await submitExam(page);
   await expect(page.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
 }
 

@@ -14,7 +14,7 @@ import {
   sitExam,
 } from './support/api.ts';
 import { E2E } from './support/env.ts';
-import { enterExam, storedAttempt } from './support/taker.ts';
+import { enterExam, storedAttempt, submitExam } from './support/taker.ts';
 
 const ADA = { name: 'Ada Lovelace', studentId: 'S-001' };
 const BOB = { name: 'Bob Babbage', studentId: 'S-002' };
@@ -93,7 +93,7 @@ test('every screen, the CSV and the candidate read the same score; a pending one
         return Object.fromEntries(Object.entries(answers).map(([i, a]) => [i, a.answer]));
       })
       .toEqual({ '0': 'Green', '1': '["2","3"]', '2': '3.141', '3': 'Agree', '4': 'File: report.txt' });
-    await taker.getByRole('button', { name: 'Submit', exact: true }).click();
+    await submitExam(taker);
     await expect(taker.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
     await taker.getByRole('link', { name: 'View your result' }).click();
     await expect(taker).toHaveURL(`${E2E.takerOrigin}/taker/results/${adaAttemptId}`);

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
-import { enterExam } from './support/taker.ts';
+import { enterExam, submitExam } from './support/taker.ts';
 import { ENGINE_ERROR_VARIABLE } from './support/workspace-engine.ts';
 
 const FILE = 'solution.py';
@@ -89,7 +89,7 @@ test('a candidate saves a file in the coding workspace, keeps it through a reloa
   });
 
   await test.step('submits the exam', async () => {
-    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await submitExam(page);
     await expect(page.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
   });
 

@@ -24,6 +24,21 @@ export async function enterExam(
 
 export type StoredAttempt = { attemptId: string; token: string; deadline: string | null };
 
+/**
+ * Submits from the header: Submit opens the confirmation ("Submit exam?") and only its "Submit exam"
+ * button submits. `expectAnswered` checks the dialog's "You have answered N of M questions." first.
+ */
+export async function submitExam(page: Page, expectAnswered?: { answered: number; total: number }): Promise<void> {
+  await page.getByRole('button', { name: 'Submit', exact: true }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Submit exam?' });
+  await expect(dialog).toBeVisible();
+  if (expectAnswered)
+    await expect(dialog).toContainText(
+      `You have answered ${expectAnswered.answered} of ${expectAnswered.total} questions.`,
+    );
+  await dialog.getByRole('button', { name: 'Submit exam' }).click();
+}
+
 /** The attempt this browser holds for an exam, as the taker app keeps it in IndexedDB ('exam-taker'). */
 export async function storedAttempt(page: Page, examId: string): Promise<StoredAttempt> {
   const stored = await page.evaluate(
