@@ -88,7 +88,14 @@ const exam = {
     courseAssistanceEnabled: true,
     courseAssistanceLevel: 5,
     contextLength: 1000,
-    budget: { messagesPerWindow: 1000, windowMinutes: 10, tokensPerAttempt: 5_000_000 },
+    // High enough that no budget, per attempt or exam-wide, refuses a message of the run.
+    budget: {
+      messagesPerWindow: 1000,
+      windowMinutes: 10,
+      tokensPerAttempt: 5_000_000,
+      examRequestsPerHour: 100_000,
+      examTokensPerHour: 100_000_000,
+    },
     hasApiKey: false,
     apiKeyLast4: null,
     courseMaterials: [],
