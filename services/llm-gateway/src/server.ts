@@ -15,7 +15,9 @@ try {
     poolSize: config.DATABASE_POOL_SIZE,
   });
   const { llm, baseUrlGuard } = providersFromConfig(config);
-  const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, internal);
+  const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, {
+    timeoutMs: config.INTERNAL_TIMEOUT_MS,
+  });
   const app = await buildApp(config, {
     database,
     clock: systemClock,

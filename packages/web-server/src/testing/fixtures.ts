@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBaseApp } from '@exam/server-kit/base-app';
+import { testCreatorSessions } from '@exam/server-kit/testing';
 import multipart from '@fastify/multipart';
 import { NONCE_PLACEHOLDER } from '@exam/web-config/security-headers';
 
@@ -37,6 +38,7 @@ export async function startKitService() {
     jwtSecret: 'web-server-test-secret-that-is-long-enough-0123456789',
     internalToken: 'web-server-test-internal-token-long-enough-0123456789',
     checks: {},
+    creatorSessions: testCreatorSessions(),
   });
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: 4096 } });
