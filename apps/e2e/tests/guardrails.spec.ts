@@ -5,7 +5,7 @@ import { expect, test } from './support/fixtures.ts';
 import { listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E, FAKE_OPENAI_PORT } from './support/env.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
-import { enterExam } from './support/taker.ts';
+import { enterExam, submitExam } from './support/taker.ts';
 
 // The short answer's key, and a reply that gives it away split over three chunks (and in another case).
 const KEY = 'Hematite crystals';
@@ -93,7 +93,7 @@ test('a reply that would give an answer away is stopped before the key reaches t
   });
 
   await test.step('submits the exam', async () => {
-    await page.getByRole('button', { name: 'Submit', exact: true }).click();
+    await submitExam(page);
     await expect(page.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
   });
 

@@ -1,11 +1,12 @@
-import { ApiError, ClientErrorCode, httpErrorCode, UNREACHABLE_HEADER } from '@exam/domain/api-error';
+import { ApiError, ClientErrorCode, httpErrorCode } from '@exam/domain/api-error';
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { toast } from '@exam/ui/toaster';
+import { fetchUntilDelivered } from '@exam/ui/lib/fetch-until-delivered';
 import type { z } from 'zod';
 import { clearToken, getToken } from './auth-storage.ts';
 
 /** Every failed call becomes an ApiError: a code to branch on and a message a person can read. */
 export { ApiError };
+export { platformStartingRetry } from '@exam/ui/lib/fetch-until-delivered';
 
 const fallbackMessages: Record<number, string> = {
   401: 'Your session has expired. Please sign in again.',
@@ -14,52 +15,6 @@ const fallbackMessages: Record<number, string> = {
   413: 'The upload is too large.',
   429: 'Too many requests. Please wait a moment and try again.',
 };
-
-/**
- * A call the web server's proxy could not deliver (the platform is starting, or a service restarts) never
- * reached the service, so it is resent, even a POST, with growing pauses for up to `windowMs`, while a toast
- * says the platform is starting. A 503 the service itself sent (no UNREACHABLE_HEADER) is not resent here.
- */
-export const platformStartingRetry = { windowMs: 30_000, firstDelayMs: 500, maxDelayMs: 4_000 };
-const STARTING_TOAST = 'platform-starting';
-
-const neverReachedService = (response: Response) =>
-  response.status === 503 && response.headers.get(UNREACHABLE_HEADER) !== null;
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason as Error);
-      },
-      { once: true },
-    );
-  });
-}
-
-async function fetchUntilDelivered(send: () => Promise<Response>, signal: AbortSignal | undefined) {
-  const started = Date.now();
-  let delay = platformStartingRetry.firstDelayMs;
-  let response = await send();
-  let toastShown = false;
-  try {
-    while (neverReachedService(response) && Date.now() - started + delay <= platformStartingRetry.windowMs) {
-      toast.loading('The platform is starting…', { id: STARTING_TOAST });
-      toastShown = true;
-      void response.body?.cancel().catch(() => undefined);
-      await pause(delay, signal);
-      delay = Math.min(delay * 2, platformStartingRetry.maxDelayMs);
-      response = await send();
-    }
-  } finally {
-    if (toastShown) toast.dismiss(STARTING_TOAST);
-  }
-  return response;
-}
 
 let onUnauthorized: () => void = () => undefined;
 
