@@ -96,11 +96,15 @@ function useFullscreenWatch(active: boolean, handlersRef: RefObject<FullscreenHa
   useEffect(() => {
     if (!active || !canFullscreen()) return;
     let inFullscreen = Boolean(document.fullscreenElement);
-    const timer = setTimeout(() => {
-      void enterFullscreen().then(() => {
-        if (!document.fullscreenElement) handlersRef.current.onNotEntered();
-      });
-    }, FULLSCREEN_DELAY_MS);
+    // Only a page that is not in full screen when the exam opens asks for it; one already there (the Start
+    // click) must not re-enter on its own after the candidate left it in the meantime.
+    const timer = inFullscreen
+      ? undefined
+      : setTimeout(() => {
+          void enterFullscreen().then(() => {
+            if (!document.fullscreenElement) handlersRef.current.onNotEntered();
+          });
+        }, FULLSCREEN_DELAY_MS);
     const onChange = () => {
       if (document.fullscreenElement) {
         inFullscreen = true;
