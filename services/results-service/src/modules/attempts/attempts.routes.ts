@@ -111,7 +111,7 @@ export function attemptsRoutes(
         schema: {
           tags: ['attempts'],
           description:
-            "The exam's owner lets the next start with this candidate ID resume its open attempt without the resume code (once, for RESUME_UNLOCK_MINUTES); that start gets a new code. 404 when the caller owns no such open attempt.",
+            "The exam's owner lets the next start with this candidate ID resume its open attempt without the resume code (once, for RESUME_UNLOCK_MINUTES), or begin the next attempt after a submitted one when attempts are left; that start gets a new code. 404 when the caller owns no attempt of this candidate.",
           body: UnlockAttemptSchema,
           response: { 200: UnlockAttemptResponseSchema, ...errors },
         },
