@@ -64,15 +64,15 @@ export function createInsightsService(
 
   return {
     async report(examId: string, ownerId: string, timer: ReportTimer = untimed): Promise<InsightsReport> {
-      // Each candidate counts once, with the result the exam's keepGrade keeps (kept-results.ts).
-      await timer.timeAsync('exam', () => refreshKeepGrade(examId, ownerId));
-      const [rows, snapshot, eventRows] = await timer.timeAsync('db', () =>
-        Promise.all([
+      const [rows, snapshot, eventRows] = await timer.timeAsync('db', async () => {
+        // Each candidate counts once, with the result the exam's keepGrade keeps (kept-results.ts).
+        await refreshKeepGrade(examId, ownerId);
+        return Promise.all([
           repo.attemptsOf(examId, ownerId),
           repo.latestSnapshotOf(examId, ownerId),
           repo.submittedEventsOf(examId, ownerId),
-        ]),
-      );
+        ]);
+      });
       const questions = await questionsOf(examId, ownerId, snapshot?.questions);
       const submitted = rows
         .flatMap((row) => (row.result ? [{ attemptId: row.attemptId, result: row.result }] : []))
