@@ -66,9 +66,9 @@ describe('OverrideInputSchema', () => {
   });
 });
 
-describe('a candidate\'s window', () => {
+describe("a candidate's window", () => {
   const exam = { opensAt: '2026-12-01T09:00:00Z', closesAt: '2026-12-01T12:00:00Z' };
-  it('takes the override\'s opening or closing where set and the exam\'s otherwise', () => {
+  it("takes the override's opening or closing where set and the exam's otherwise", () => {
     expect(effectiveWindow(exam, null)).toEqual(exam);
     expect(effectiveWindow(exam, { opensAt: null, closesAt: '2026-12-02T12:00:00Z' })).toEqual({
       opensAt: '2026-12-01T09:00:00Z',
@@ -85,15 +85,15 @@ describe('a candidate\'s window', () => {
   });
 });
 
-describe('a candidate\'s time', () => {
+describe("a candidate's time", () => {
   const timed = { timerEnabled: true, timerMinutes: 60 };
   it('is the timer times the factor plus the extra minutes, and none without a timer', () => {
     expect(candidateDurationMinutes(timed)).toBe(60);
     expect(candidateDurationMinutes(timed, { timeFactor: 1.5, extraMinutes: null })).toBe(90);
     expect(candidateDurationMinutes(timed, { timeFactor: 1.5, extraMinutes: 10 })).toBe(100);
-    expect(candidateDurationMinutes({ timerEnabled: false, timerMinutes: 60 }, { timeFactor: 2, extraMinutes: 5 })).toBe(
-      null,
-    );
+    expect(
+      candidateDurationMinutes({ timerEnabled: false, timerMinutes: 60 }, { timeFactor: 2, extraMinutes: 5 }),
+    ).toBe(null);
   });
   it('ends at the start plus the duration, but never after the window closes', () => {
     const start = new Date('2026-12-01T11:00:00Z');
@@ -106,7 +106,7 @@ describe('a candidate\'s time', () => {
 });
 
 describe('attempts', () => {
-  it('leaves the override\'s count, else the exam\'s, less those used, never below zero', () => {
+  it("leaves the override's count, else the exam's, less those used, never below zero", () => {
     expect(attemptsLeft({ attemptsAllowed: 2 }, null, 1)).toBe(1);
     expect(attemptsLeft({ attemptsAllowed: 2 }, { attemptsAllowed: null }, 2)).toBe(0);
     expect(attemptsLeft({ attemptsAllowed: 1 }, { attemptsAllowed: 3 }, 1)).toBe(2);

@@ -93,7 +93,9 @@ export function createStartService(
     const state = windowState(rules.window, now);
     if (state === 'not-yet-open' && rules.window.opensAt) {
       const opensAt = new Date(rules.window.opensAt).toISOString();
-      throw new AppError(ErrorCode.CONFLICT, WindowMessages.notYetOpen(opensAt), [{ path: 'opensAt', message: opensAt }]);
+      throw new AppError(ErrorCode.CONFLICT, WindowMessages.notYetOpen(opensAt), [
+        { path: 'opensAt', message: opensAt },
+      ]);
     }
     if (state === 'closed' && rules.window.closesAt) {
       const closesAt = new Date(rules.window.closesAt).toISOString();

@@ -1,9 +1,4 @@
-import {
-  candidateDurationMinutes,
-  effectiveWindow,
-  type CandidateOverride,
-  type Override,
-} from '@exam/domain/cohort';
+import { candidateDurationMinutes, effectiveWindow, type CandidateOverride, type Override } from '@exam/domain/cohort';
 import type { InternalExam } from '@exam/domain/internal';
 import type { OverrideRow } from './cohort.repository.ts';
 

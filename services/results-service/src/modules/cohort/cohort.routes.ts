@@ -60,9 +60,15 @@ export function cohortRoutes(overrides: OverridesService, briefings: BriefingSer
         schema: {
           tags: ['attempts'],
           description:
-            "What the candidate reads before Start, for this candidate ID: their duration with extra time, their window and where it stands, attempts allowed and used, whether one is in progress. Creates nothing; counted by the per-client start limit (429 with Retry-After).",
+            'What the candidate reads before Start, for this candidate ID: their duration with extra time, their window and where it stands, attempts allowed and used, whether one is in progress. Creates nothing; counted by the per-client start limit (429 with Retry-After).',
           body: BriefingRequestSchema,
-          response: { 200: BriefingSchema, 400: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 429: ErrorBodySchema },
+          response: {
+            200: BriefingSchema,
+            400: ErrorBodySchema,
+            403: ErrorBodySchema,
+            404: ErrorBodySchema,
+            429: ErrorBodySchema,
+          },
         },
       },
       async (request, reply) => {

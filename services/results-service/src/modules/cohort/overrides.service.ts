@@ -49,7 +49,9 @@ export function createOverridesService(repo: CohortRepository, deps: Pick<Deps, 
       const rules = candidateRules(exam, toOverride(row));
       const issue = windowIssue(rules.window);
       if (issue) {
-        throw new AppError(ErrorCode.VALIDATION, issue.message, [{ path: issue.path.join('.'), message: issue.message }]);
+        throw new AppError(ErrorCode.VALIDATION, issue.message, [
+          { path: issue.path.join('.'), message: issue.message },
+        ]);
       }
       const saved = await repo.saveOverride(row);
       await repo.rememberKeepGrade(exam.id, exam.keepGrade, now);

@@ -105,7 +105,11 @@ describe('availability windows and accommodations', () => {
     expect(put.statusCode).toBe(200);
     expect(put.json().override).toMatchObject({ studentId: 'S-during', extraMinutes: 15, timeFactor: null });
     expect((await deadlineOf(attempt.attemptId))?.toISOString()).toBe(at(35));
-    const state = await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers });
+    const state = await app.inject({
+      method: 'GET',
+      url: `/api/attempts/${attempt.attemptId}`,
+      headers: attempt.headers,
+    });
     expect(state.json().deadline).toBe(at(35));
 
     // Omitted fields keep what was set; the close (40 minutes from now) caps a factor of 2.
@@ -117,13 +121,12 @@ describe('availability windows and accommodations', () => {
     expect((await deadlineOf(attempt.attemptId))?.toISOString()).toBe(at(20));
   });
 
-  it('finalizes an attempt with ×1.5 at its extended deadline, not at the exam\'s', async () => {
+  it("finalizes an attempt with ×1.5 at its extended deadline, not at the exam's", async () => {
     const exam = app.exams.put(makeExam({ timerMinutes: 20 }));
     await putOverride(exam.id, 'S-slow', { timeFactor: 1.5 }, exam.ownerId);
     const slow = await startAttempt(app, exam.id, { studentId: 'S-slow' });
     const plain = await startAttempt(app, exam.id, { studentId: 'S-base' });
-    const resultOf = async (attemptId: string) =>
-      app.db.select().from(results).where(eq(results.attemptId, attemptId));
+    const resultOf = async (attemptId: string) => app.db.select().from(results).where(eq(results.attemptId, attemptId));
 
     clock.advance(20 * MIN + DEADLINE_GRACE_SECONDS * 1000 + 1000);
     await app.finalizeExpired();
@@ -214,7 +217,9 @@ describe('availability windows and accommodations', () => {
     expect(during.json()).toMatchObject({ windowState: 'open', attemptsUsed: 1, inProgress: true });
     expect(during.body).not.toContain(started.attemptId);
     expect(during.body).not.toContain('Bea');
-    expect((await app.inject({ method: 'POST', url: '/api/attempts/briefing', payload: { examId: exam.id } })).json()
-      .error.issues[0].path).toBe('name');
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/attempts/briefing', payload: { examId: exam.id } })).json().error
+        .issues[0].path,
+    ).toBe('name');
   });
 });

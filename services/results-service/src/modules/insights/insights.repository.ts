@@ -37,7 +37,10 @@ export function createInsightsRepository({ db }: ResultsDatabase) {
         .orderBy(
           attempts.candidateKey,
           sql`${results.id} is null`,
-          keepOrder({ score: results.score, maxScore: results.maxScore, attemptNo: attempts.attemptNo }, keepGradeColumn),
+          keepOrder(
+            { score: results.score, maxScore: results.maxScore, attemptNo: attempts.attemptNo },
+            keepGradeColumn,
+          ),
           desc(attempts.attemptNo),
         );
     },

@@ -16,7 +16,11 @@ const keepGradeOf = (examId: SQL | typeof attempts.examId) =>
  * attempt), the newest attempt, or the first, as `keep` says.
  */
 export function keepOrder(
-  row: { score: SQL | typeof results.score; maxScore: SQL | typeof results.maxScore; attemptNo: SQL | typeof attempts.attemptNo },
+  row: {
+    score: SQL | typeof results.score;
+    maxScore: SQL | typeof results.maxScore;
+    attemptNo: SQL | typeof attempts.attemptNo;
+  },
   keep: SQL,
 ): SQL {
   return sql`case when ${keep} = 'highest' then (case when ${row.maxScore} > 0 then ${row.score} / ${row.maxScore} else 0 end) end desc nulls last,
