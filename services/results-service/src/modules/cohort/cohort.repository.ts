@@ -45,6 +45,20 @@ export function createCohortRepository({ db }: ResultsDatabase) {
       return row;
     },
 
+    /** Every attempt of the exam in progress, with what its deadline is computed from. */
+    openAttemptsOfExam(examId: string) {
+      return db
+        .select({
+          id: attempts.id,
+          candidateKey: attempts.candidateKey,
+          startedAt: attempts.startedAt,
+          deadline: attempts.deadline,
+          snapshot: attempts.examSnapshot,
+        })
+        .from(attempts)
+        .where(and(eq(attempts.examId, examId), isNull(attempts.submittedAt)));
+    },
+
     /** Moves the deadline of an attempt still in progress (a submitted one keeps its own). */
     async setDeadline(attemptId: string, deadline: Date | null): Promise<boolean> {
       const moved = await db

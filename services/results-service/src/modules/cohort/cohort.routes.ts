@@ -55,6 +55,19 @@ export function cohortRoutes(overrides: OverridesService, briefings: BriefingSer
     );
 
     app.post(
+      '/internal/exams/:id/deadlines',
+      {
+        onRequest: app.requireInternal,
+        schema: {
+          hide: true,
+          params: z.object({ id: z.string().min(1).max(64) }),
+          response: { 200: z.object({ moved: z.number().int() }), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        },
+      },
+      async (request) => ({ moved: await overrides.recomputeDeadlines(request.params.id) }),
+    );
+
+    app.post(
       '/api/attempts/briefing',
       {
         schema: {

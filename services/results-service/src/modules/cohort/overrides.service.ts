@@ -1,6 +1,7 @@
 import { candidateKey } from '@exam/domain/attempt-binding';
 import { attemptDeadline, windowIssue, type Override, type OverrideInput } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { InternalExam } from '@exam/domain/internal';
 import type { Deps } from '../../deps.ts';
 import { assertOwnsExam } from '../results/results.service.ts';
 import { candidateRules, toOverride } from './cohort-rules.ts';
@@ -56,18 +57,38 @@ export function createOverridesService(repo: CohortRepository, deps: Pick<Deps, 
       const saved = await repo.saveOverride(row);
       await repo.rememberKeepGrade(exam.id, exam.keepGrade, now);
       const open = await repo.openAttemptOf(examId, key);
-      if (open) {
-        // The attempt's own exam (its snapshot) sets the timer; the live exam and the override set the close.
-        const own = candidateRules({ ...exam, ...pickTimer(open.snapshot) }, toOverride(saved));
-        await repo.setDeadline(open.id, attemptDeadline(open.startedAt, own.durationMinutes, own.window.closesAt));
-      }
+      if (open) await repo.setDeadline(open.id, deadlineOf(exam, open, saved));
       return toOverride(saved);
+    },
+
+    /**
+     * After the exam's own window or timer changed (exam-service calls POST /internal/exams/:id/deadlines),
+     * every attempt in progress gets the deadline the exam and its candidate's override now give it.
+     */
+    async recomputeDeadlines(examId: string): Promise<number> {
+      const exam = await deps.examSource.findExam(examId);
+      if (!exam) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+      const [open, list] = await Promise.all([repo.openAttemptsOfExam(examId), repo.listOverrides(examId)]);
+      const byKey = new Map(list.map((o) => [o.candidateKey, o]));
+      let moved = 0;
+      for (const attempt of open) {
+        const deadline = deadlineOf(exam, attempt, byKey.get(attempt.candidateKey));
+        if ((deadline?.getTime() ?? null) === (attempt.deadline?.getTime() ?? null)) continue;
+        if (await repo.setDeadline(attempt.id, deadline)) moved++;
+      }
+      return moved;
     },
   };
 }
 export type OverridesService = ReturnType<typeof createOverridesService>;
 
-const pickTimer = (snapshot: { timerEnabled: boolean; timerMinutes: number }) => ({
-  timerEnabled: snapshot.timerEnabled,
-  timerMinutes: snapshot.timerMinutes,
-});
+/** The attempt's own exam (its snapshot) sets the timer; the live exam and the override set the close. */
+function deadlineOf(
+  exam: InternalExam,
+  attempt: { startedAt: Date; snapshot: { timerEnabled: boolean; timerMinutes: number } },
+  override: OverrideRow | undefined,
+): Date | null {
+  const timer = { timerEnabled: attempt.snapshot.timerEnabled, timerMinutes: attempt.snapshot.timerMinutes };
+  const rules = candidateRules({ ...exam, ...timer }, override ? toOverride(override) : null);
+  return attemptDeadline(attempt.startedAt, rules.durationMinutes, rules.window.closesAt);
+}

@@ -1,5 +1,6 @@
 import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
 import { WindowMessages } from '@exam/domain/cohort';
+import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attempts, results } from '../../db/schema.ts';
@@ -119,6 +120,26 @@ describe('availability windows and accommodations', () => {
     // null clears: back to the exam's timer.
     await putOverride(exam.id, 'S-during', { timeFactor: null, extraMinutes: null }, exam.ownerId);
     expect((await deadlineOf(attempt.attemptId))?.toISOString()).toBe(at(20));
+  });
+
+  it("moves the deadlines of attempts in progress when exam-service says the exam's close changed", async () => {
+    const exam = app.exams.put(makeExam({ timerMinutes: 60, closesAt: at(120) }));
+    await putOverride(exam.id, 'S-long', { extraMinutes: 30 }, exam.ownerId);
+    const long = await startAttempt(app, exam.id, { studentId: 'S-long' });
+    const plain = await startAttempt(app, exam.id, { studentId: 'S-short' });
+    expect([long.deadline, plain.deadline]).toEqual([at(90), at(60)]);
+    app.exams.put({ ...exam, closesAt: at(75) });
+    const recompute = (token: string) =>
+      app.inject({
+        method: 'POST',
+        url: `/internal/exams/${exam.id}/deadlines`,
+        headers: { 'x-internal-token': token },
+      });
+    expect((await recompute('wrong')).statusCode).toBe(401);
+    const moved = await recompute(TEST_SECRETS.INTERNAL_TOKEN);
+    expect(moved.json()).toEqual({ moved: 1 });
+    expect((await deadlineOf(long.attemptId))?.toISOString()).toBe(at(75));
+    expect((await deadlineOf(plain.attemptId))?.toISOString()).toBe(at(60));
   });
 
   it("finalizes an attempt with ×1.5 at its extended deadline, not at the exam's", async () => {
