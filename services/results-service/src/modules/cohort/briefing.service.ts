@@ -19,7 +19,7 @@ export function createBriefingService(
 ) {
   return {
     async briefing(input: BriefingRequest, client: { ip: string }): Promise<Briefing> {
-      await limiter.takeClient(client.ip);
+      await limiter.takeBriefing(client.ip);
       const exam = await deps.examSource.findExam(input.examId);
       if (!exam || exam.isDraft) throw new AppError(ErrorCode.NOT_FOUND, AttemptMessages.notFound);
       if (!exam.isLive) throw new AppError(ErrorCode.EXAM_OFFLINE, AttemptMessages.offline);

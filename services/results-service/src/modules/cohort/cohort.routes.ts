@@ -73,7 +73,7 @@ export function cohortRoutes(overrides: OverridesService, briefings: BriefingSer
         schema: {
           tags: ['attempts'],
           description:
-            'What the candidate reads before Start, for this candidate ID: their duration with extra time, their window and where it stands, attempts allowed and used, whether one is in progress. Creates nothing; counted by the per-client start limit (429 with Retry-After).',
+            'What the candidate reads before Start, for this candidate ID: their duration with extra time, their window and where it stands, attempts allowed and used, whether one is in progress. Creates nothing; limited per client like starts (START_LIMIT_PER_CLIENT, counted apart from them; 429 with Retry-After).',
           body: BriefingRequestSchema,
           response: {
             200: BriefingSchema,
