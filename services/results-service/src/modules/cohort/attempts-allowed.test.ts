@@ -130,6 +130,12 @@ describe('attempts allowed and the grade kept', () => {
       ['S-keep', 1, false, 0],
     ]);
 
+    // Equal percentages keep the earlier attempt.
+    const tie = app.exams.put(makePointsExam({ attemptsAllowed: 2, keepGrade: 'highest' }));
+    const first = await sit(tie.id, 'S-tie', true);
+    await sit(tie.id, 'S-tie', true, { resumeSecret: first.resumeSecret! });
+    expect(await keptOf(tie)).toEqual([{ studentId: 'S-tie', attemptNo: 1 }]);
+
     // A rule the creator changes later applies at the next read.
     app.exams.put({ ...exam, keepGrade: 'last' });
     expect(await keptOf(exam)).toEqual([
