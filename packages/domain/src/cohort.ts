@@ -107,9 +107,9 @@ export function questionsPerCandidate(
 }
 
 /**
- * One candidate's accommodation (PUT /api/exams/{id}/overrides/{studentId}). Omitted fields fall back to the
- * exam's; null on a window field clears that part of the candidate's own window. extraMinutes and timeFactor
- * both apply: duration × factor + minutes.
+ * One candidate's accommodation (PUT /api/exams/{id}/overrides/{studentId}). An omitted field keeps what the
+ * candidate's override already says; null clears it, so the exam's setting applies again. extraMinutes and
+ * timeFactor both apply: duration × factor + minutes.
  */
 export const OverrideInputSchema = z
   .object({
@@ -118,15 +118,17 @@ export const OverrideInputSchema = z
       .int('Enter a whole number of minutes')
       .min(0, 'Extra time cannot be negative')
       .max(MAX_EXTRA_MINUTES, `At most ${MAX_EXTRA_MINUTES} extra minutes`)
+      .nullable()
       .optional(),
     timeFactor: z
       .number({ error: 'Enter a number such as 1.5' })
       .min(1, 'A time factor is at least 1')
       .max(MAX_TIME_FACTOR, `A time factor is at most ${MAX_TIME_FACTOR}`)
+      .nullable()
       .optional(),
     opensAt: InstantSchema.nullable().optional(),
     closesAt: InstantSchema.nullable().optional(),
-    attemptsAllowed: AttemptsAllowedSchema.optional(),
+    attemptsAllowed: AttemptsAllowedSchema.nullable().optional(),
   })
   .superRefine((o, ctx) => {
     const issue = windowIssue(o);
@@ -197,3 +199,86 @@ export const WindowMessages = {
   closed: 'This exam has closed.',
   noAttemptsLeft: 'You have used every attempt this exam allows.',
 } as const;
+
+/**
+ * The rules applying the schemas above (docs/product.md#windows-attempts-and-accommodations). What an exam
+ * says, then what one candidate's override changes: the override's own values win, its nulls fall back.
+ */
+export type ExamCohortRules = {
+  opensAt: string | null;
+  closesAt: string | null;
+  attemptsAllowed: number;
+  timerEnabled: boolean;
+  timerMinutes: number;
+};
+export type CandidateOverride = Pick<
+  Override,
+  'extraMinutes' | 'timeFactor' | 'opensAt' | 'closesAt' | 'attemptsAllowed'
+>;
+
+/** The candidate's window: their override's opening and closing where set, the exam's otherwise. */
+export function effectiveWindow(
+  exam: Pick<ExamCohortRules, 'opensAt' | 'closesAt'>,
+  override?: Pick<CandidateOverride, 'opensAt' | 'closesAt'> | null,
+): { opensAt: string | null; closesAt: string | null } {
+  return { opensAt: override?.opensAt ?? exam.opensAt, closesAt: override?.closesAt ?? exam.closesAt };
+}
+
+/** Open from opensAt (included) until closesAt (excluded); an open end never limits. */
+export function windowState(window: { opensAt: string | null; closesAt: string | null }, now: Date): WindowState {
+  if (window.opensAt && now.getTime() < Date.parse(window.opensAt)) return 'not-yet-open';
+  if (window.closesAt && now.getTime() >= Date.parse(window.closesAt)) return 'closed';
+  return 'open';
+}
+
+/** Minutes this candidate has: the exam's timer × their factor + their extra minutes; null without a timer. */
+export function candidateDurationMinutes(
+  exam: Pick<ExamCohortRules, 'timerEnabled' | 'timerMinutes'>,
+  override?: Pick<CandidateOverride, 'extraMinutes' | 'timeFactor'> | null,
+): number | null {
+  if (!exam.timerEnabled) return null;
+  return exam.timerMinutes * (override?.timeFactor ?? 1) + (override?.extraMinutes ?? 0);
+}
+
+/**
+ * When an attempt started at `startedAt` must end: its duration from the start, but never after the
+ * candidate's window closes (the finalizer submits at that instant). Without a timer, the close or null.
+ */
+export function attemptDeadline(startedAt: Date, durationMinutes: number | null, closesAt: string | null): Date | null {
+  const byTimer = durationMinutes === null ? null : startedAt.getTime() + Math.round(durationMinutes * 60_000);
+  const byClose = closesAt ? Date.parse(closesAt) : null;
+  if (byTimer === null) return byClose === null ? null : new Date(byClose);
+  return new Date(byClose === null ? byTimer : Math.min(byTimer, byClose));
+}
+
+/** Attempts the candidate may still start: the override's count when set, else the exam's, less those used. */
+export function attemptsLeft(
+  exam: Pick<ExamCohortRules, 'attemptsAllowed'>,
+  override: Pick<CandidateOverride, 'attemptsAllowed'> | null | undefined,
+  used: number,
+): number {
+  return Math.max(0, (override?.attemptsAllowed ?? exam.attemptsAllowed) - used);
+}
+
+/** A submitted attempt as keepGrade compares them: its number (1 = first) and its score. */
+export type GradedAttempt = { attemptNo: number; score: number; maxScore: number };
+
+const shareOf = (a: GradedAttempt) => (a.maxScore > 0 ? a.score / a.maxScore : 0);
+
+/**
+ * Which of one candidate's submitted attempts counts: the highest percentage (ties to the earliest
+ * attempt), the last or the first. undefined when there is none.
+ */
+export function keptAttempt<T extends GradedAttempt>(attempts: readonly T[], keep: KeepGrade): T | undefined {
+  let kept: T | undefined;
+  for (const a of attempts) {
+    if (kept === undefined) kept = a;
+    else if (keep === 'last' ? a.attemptNo > kept.attemptNo : keep === 'first' ? a.attemptNo < kept.attemptNo : false)
+      kept = a;
+    else if (keep === 'highest') {
+      const diff = shareOf(a) - shareOf(kept);
+      if (diff > 1e-12 || (Math.abs(diff) <= 1e-12 && a.attemptNo < kept.attemptNo)) kept = a;
+    }
+  }
+  return kept;
+}

@@ -31,6 +31,9 @@ export const ResultSummarySchema = z.object({
   timeSpent: z.number().int(),
   startedAt: z.string(),
   completedAt: z.string(),
+  /** Which of the candidate's attempts this is (1 = first), and whether it is the one the exam's keepGrade counts. */
+  attemptNo: z.number().int(),
+  kept: z.boolean(),
 });
 export type ResultSummary = z.infer<typeof ResultSummarySchema>;
 

@@ -15,6 +15,8 @@ describe('SERVICE_ROUTES', () => {
     expect(serviceOf('/api/exams/e1/insights?refresh=1')).toBe('results-service');
     expect(serviceOf('/api/exams/e1/regrade?dryRun=true')).toBe('results-service');
     expect(serviceOf('/api/exams/e1/release')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/overrides')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/overrides/S-1')).toBe('results-service');
     expect(serviceOf('/api/exams/e1')).toBe('exam-service');
     expect(serviceOf('/api/exams?draft=true')).toBe('exam-service');
     expect(serviceOf('/api/public/exams/e1')).toBe('exam-service');

@@ -18,7 +18,7 @@ export const DEFAULT_SERVICE_PORTS: Record<ServiceName, number> = {
  * string (Vite's proxy matches `req.url`), so a prefix ends at '/', '?' or the end.
  */
 export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
-  ['^/api/exams/[^/]+/(insights|results|regrade|release)', 'results-service'],
+  ['^/api/exams/[^/]+/(insights|results|regrade|release|overrides)', 'results-service'],
   ['^/api/(auth|exams|public|materials)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],

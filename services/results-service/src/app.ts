@@ -9,6 +9,11 @@ import { createStartService } from './modules/attempts/start-attempt.service.ts'
 import { createStartLimiter } from './modules/attempts/start-limits.service.ts';
 import { createStartLimitsRepository } from './modules/attempts/start-limits.repository.ts';
 import { createCandidateResultService } from './modules/attempts/candidate-result.service.ts';
+import { createBriefingService } from './modules/cohort/briefing.service.ts';
+import { cohortRoutes } from './modules/cohort/cohort.routes.ts';
+import { createCohortRepository } from './modules/cohort/cohort.repository.ts';
+import { keepGradeRefresher } from './modules/cohort/keep-grade-refresh.ts';
+import { createOverridesService } from './modules/cohort/overrides.service.ts';
 import { createInsightsRepository } from './modules/insights/insights.repository.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { createInsightsService } from './modules/insights/insights.service.ts';
@@ -40,6 +45,8 @@ export async function buildApp(config: Config, deps: Deps) {
   });
 
   const attemptsRepository = createAttemptsRepository(deps.database);
+  const cohort = createCohortRepository(deps.database);
+  const refreshKeepGrade = keepGradeRefresher(cohort, deps);
   const candidateResults = createCandidateResultService(attemptsRepository, deps);
   const attempts = createAttemptsService(attemptsRepository, deps, app.log, {
     serverKeys: config.serverKeys,
@@ -50,16 +57,22 @@ export async function buildApp(config: Config, deps: Deps) {
     perClient: { max: config.START_LIMIT_PER_CLIENT, windowSeconds: config.START_LIMIT_PER_CLIENT_WINDOW_SECONDS },
     perExam: { max: config.START_LIMIT_PER_EXAM, windowSeconds: config.START_LIMIT_PER_EXAM_WINDOW_SECONDS },
   });
-  const starts = createStartService(attemptsRepository, deps, limiter, {
-    codeKey: resumeCodeKey(config.jwtSecret),
-    codeFreeTries: config.RESUME_CODE_FREE_TRIES,
-    unlockMinutes: config.RESUME_UNLOCK_MINUTES,
-  });
-  const results = createResultsService(createResultsRepository(deps.database), deps);
+  const starts = createStartService(
+    attemptsRepository,
+    deps,
+    limiter,
+    {
+      codeKey: resumeCodeKey(config.jwtSecret),
+      codeFreeTries: config.RESUME_CODE_FREE_TRIES,
+      unlockMinutes: config.RESUME_UNLOCK_MINUTES,
+    },
+    cohort,
+  );
+  const results = createResultsService(createResultsRepository(deps.database), deps, refreshKeepGrade);
   const resultWrites = createResultWritesRepository(deps.database);
   const grading = createGradingService(resultWrites, deps);
   const regrade = createRegradeService(resultWrites, deps);
-  const insights = createInsightsService(createInsightsRepository(deps.database), deps, app.log);
+  const insights = createInsightsService(createInsightsRepository(deps.database), deps, app.log, refreshKeepGrade);
   // The finalizer's interval also drops start-limit windows that are over.
   app.decorate('finalizeExpired', async () => {
     await starts.prune();
@@ -72,6 +85,7 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(resultsRoutes(results));
   await app.register(gradingRoutes({ results, grading, regrade }));
   await app.register(internalRoutes(attempts, deps));
+  await app.register(cohortRoutes(createOverridesService(cohort, deps), createBriefingService(cohort, deps, limiter)));
   await app.register(insightsRoutes(insights, { serverTiming: config.INSIGHTS_SERVER_TIMING }));
 
   return app;

@@ -4,6 +4,7 @@ import {
   bigint,
   check,
   customType,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -14,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { KeepGrade } from '@exam/domain/cohort';
 import type { ResultStatus } from '@exam/domain/grading';
 import type { GradeHistoryEntry } from '@exam/domain/result';
 import type { StoredGrade } from '../grading/score.ts';
@@ -57,6 +59,8 @@ export const attempts = resultsServiceSchema.table(
      * Rows that collided when the key was introduced carry a suffix (see the migration add_attempt_binding).
      */
     candidateKey: text('candidate_key').notNull(),
+    /** The candidate's 1st, 2nd… attempt at the exam (docs/product.md#windows-attempts-and-accommodations). */
+    attemptNo: integer('attempt_no').notNull().default(1),
     /** SHA-256 of each resume secret handed to a browser that may resume silently (one per device). */
     resumeSecretHashes: text('resume_secret_hashes')
       .array()
@@ -70,7 +74,10 @@ export const attempts = resultsServiceSchema.table(
     /** Set by the examiner's unlock: the next start with this candidate ID before then resumes without a code. */
     unlockedUntil: at('unlocked_until'),
     startedAt: at('started_at').notNull(),
-    /** null when the exam has no timer. */
+    /**
+     * The effective deadline: start + the candidate's duration (override included), never after their window
+     * closes; null without a timer or a close. An override changed during the attempt rewrites it.
+     */
     deadline: at('deadline'),
     submittedAt: at('submitted_at'),
     resultId: text('result_id'),
@@ -85,7 +92,7 @@ export const attempts = resultsServiceSchema.table(
     answersVersion: integer('answers_version').notNull().default(0),
   },
   (t) => [
-    uniqueIndex('attempts_exam_candidate_idx').on(t.examId, t.candidateKey),
+    uniqueIndex('attempts_exam_candidate_no_idx').on(t.examId, t.candidateKey, t.attemptNo),
     index('attempts_owner_idx').on(t.ownerId, t.examId),
     index('attempts_open_deadline_idx')
       .on(t.deadline)
@@ -215,3 +222,36 @@ export const startCounters = resultsServiceSchema.table(
   },
   (t) => [primaryKey({ columns: [t.bucket, t.windowStart] })],
 );
+
+/**
+ * Per-candidate accommodations (PUT /api/exams/:id/overrides/:studentId), keyed like attempts by the
+ * normalised candidate ID. A null column falls back to the exam's setting.
+ */
+export const overrides = resultsServiceSchema.table(
+  'overrides',
+  {
+    examId: text('exam_id').notNull(),
+    candidateKey: text('candidate_key').notNull(),
+    /** As the creator typed it, for display. */
+    studentId: text('student_id').notNull(),
+    extraMinutes: integer('extra_minutes'),
+    timeFactor: doublePrecision('time_factor'),
+    opensAt: at('opens_at'),
+    closesAt: at('closes_at'),
+    attemptsAllowed: integer('attempts_allowed'),
+    updatedAt: at('updated_at').notNull(),
+    /** The creator's e-mail. */
+    updatedBy: text('updated_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.examId, t.candidateKey] })],
+);
+
+/**
+ * Which result of a candidate counts (the exam's keepGrade), as results-service last read the exam from
+ * exam-service: at every start, briefing and overrides call, and before results, CSV and insights are read.
+ */
+export const examKeepGrades = resultsServiceSchema.table('exam_keep_grades', {
+  examId: text('exam_id').primaryKey(),
+  keepGrade: text('keep_grade').$type<KeepGrade>().notNull(),
+  updatedAt: at('updated_at').notNull(),
+});

@@ -5,7 +5,13 @@ export type AttemptRow = typeof attempts.$inferSelect;
 /** The attempt without its binding to the candidate (binding.repository.ts): what scoring and submitting read. */
 export type SubmitAttemptRow = Omit<
   AttemptRow,
-  'candidateKey' | 'resumeSecretHashes' | 'resumeCodeHash' | 'resumeFailures' | 'resumeBlockedUntil' | 'unlockedUntil'
+  | 'candidateKey'
+  | 'attemptNo'
+  | 'resumeSecretHashes'
+  | 'resumeCodeHash'
+  | 'resumeFailures'
+  | 'resumeBlockedUntil'
+  | 'unlockedUntil'
 >;
 export type NewAttemptRow = typeof attempts.$inferInsert;
 export type NewResultRow = typeof results.$inferInsert;

@@ -1,3 +1,4 @@
+import { WindowMessages } from '@exam/domain/cohort';
 import { AttemptMessages, DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAttemptsRepository } from './attempts.repository.ts';
@@ -110,7 +111,7 @@ describe('attempts', () => {
       payload: { examId: exam.id, name: 'Ada', studentId: 'S-done', resumeSecret: attempt.resumeSecret },
     });
     expect(again.statusCode).toBe(409);
-    expect(again.json().error.message).toBe(AttemptMessages.submitted);
+    expect(again.json().error.message).toBe(WindowMessages.noAttemptsLeft);
   });
 
   it('returns the saved answers and the server time in the attempt state', async () => {

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { attempts } from '../../db/schema.ts';
 import type { ResultsDb } from './attempt-rows.ts';
 
@@ -74,19 +74,27 @@ export function bindingWrites(db: ResultsDb) {
       return used.length > 0;
     },
 
-    /** The examiner's unlock of the open attempt of this candidate, within the owner's own exam. */
+    /**
+     * The examiner's unlock of this candidate's newest attempt within the owner's own exam: one in progress
+     * (to resume it), or a submitted one (to start the next, when the exam allows more attempts).
+     */
     async unlock(q: { examId: string; candidateKey: string; ownerId: string; until: Date }) {
-      const [row] = await db
-        .update(attempts)
-        .set({ unlockedUntil: q.until, resumeFailures: 0, resumeBlockedUntil: null })
+      const newest = db
+        .select({ id: attempts.id })
+        .from(attempts)
         .where(
           and(
             eq(attempts.examId, q.examId),
             eq(attempts.candidateKey, q.candidateKey),
             eq(attempts.ownerId, q.ownerId),
-            isNull(attempts.submittedAt),
           ),
         )
+        .orderBy(desc(attempts.attemptNo))
+        .limit(1);
+      const [row] = await db
+        .update(attempts)
+        .set({ unlockedUntil: q.until, resumeFailures: 0, resumeBlockedUntil: null })
+        .where(inArray(attempts.id, newest))
         .returning({ attemptId: attempts.id, name: attempts.name, studentId: attempts.studentId });
       return row;
     },

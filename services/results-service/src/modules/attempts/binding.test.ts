@@ -1,4 +1,4 @@
-import { AttemptMessages } from '@exam/domain/attempt';
+import { WindowMessages } from '@exam/domain/cohort';
 import { RESUME_CODE_ALPHABET, ResumeMessages } from '@exam/domain/attempt-binding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
@@ -244,6 +244,7 @@ describe('binding an attempt to its candidate', () => {
     expect((await post(exam.id, { studentId: 'S-submitted' })).statusCode).toBe(403);
     const closed = await post(exam.id, { studentId: 'S-submitted', resumeCode: attempt.resumeCode });
     expect(closed.statusCode).toBe(409);
-    expect(closed.json().error.message).toBe(AttemptMessages.submitted);
+    // With one attempt allowed, the candidate who may resume it is told they have used it.
+    expect(closed.json().error.message).toBe(WindowMessages.noAttemptsLeft);
   });
 });

@@ -5,9 +5,13 @@ import {
   ResumeMessages,
   type UnlockAttemptResponse,
 } from '@exam/domain/attempt-binding';
+import { attemptDeadline, WindowMessages, windowState } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { InternalExam } from '@exam/domain/internal';
 import type { Deps } from '../../deps.ts';
 import { toSnapshot } from '../../grading/snapshot.ts';
+import { candidateRules, toOverride } from '../cohort/cohort-rules.ts';
+import type { CohortRepository } from '../cohort/cohort.repository.ts';
 import type { AttemptRow, AttemptsRepository } from './attempts.repository.ts';
 import { hashCode, hashSecret, newResumeCode, newResumeSecret, sameHash } from './resume-credentials.ts';
 import { RetryLaterError } from './retry-later.ts';
@@ -34,6 +38,7 @@ export function createStartService(
   deps: Pick<Deps, 'clock' | 'ids' | 'examSource'>,
   limiter: StartLimiter,
   opts: { codeKey: string; codeFreeTries: number; unlockMinutes: number },
+  cohort: CohortRepository,
 ) {
   const holdsSecret = (attempt: AttemptRow, secret: string | undefined) => {
     if (!secret) return false;
@@ -72,50 +77,93 @@ export function createStartService(
     return { attempt, resumed: true, resumeSecret: secret };
   }
 
+  /**
+   * A new attempt, inside the candidate's window (409 outside it, with the instant it opens or closed in the
+   * issue), with their own deadline: their duration from now, never after their window closes.
+   */
+  async function startNew(
+    exam: InternalExam,
+    input: StartAttempt,
+    key: string,
+    attemptNo: number,
+  ): Promise<Required<StartOutcome> | { attempt: AttemptRow }> {
+    const now = deps.clock.now();
+    const override = await cohort.findOverride(exam.id, key);
+    const rules = candidateRules(exam, override ? toOverride(override) : null);
+    const state = windowState(rules.window, now);
+    if (state === 'not-yet-open' && rules.window.opensAt) {
+      const opensAt = new Date(rules.window.opensAt).toISOString();
+      throw new AppError(ErrorCode.CONFLICT, WindowMessages.notYetOpen(opensAt), [
+        { path: 'opensAt', message: opensAt },
+      ]);
+    }
+    if (state === 'closed' && rules.window.closesAt) {
+      const closesAt = new Date(rules.window.closesAt).toISOString();
+      throw new AppError(ErrorCode.CONFLICT, WindowMessages.closed, [{ path: 'closesAt', message: closesAt }]);
+    }
+    await limiter.takeExam(exam.id);
+    await cohort.rememberKeepGrade(exam.id, exam.keepGrade, now);
+    const snapshot = toSnapshot(exam);
+    const id = deps.ids.next();
+    const secret = newResumeSecret();
+    const code = newResumeCode();
+    const inserted = await repo.insertOrFind({
+      id,
+      examId: exam.id,
+      ownerId: exam.ownerId,
+      name: input.name,
+      studentId: input.studentId,
+      candidateKey: key,
+      attemptNo,
+      resumeSecretHashes: [hashSecret(secret)],
+      resumeCodeHash: hashCode(opts.codeKey, id, code),
+      startedAt: now,
+      deadline: attemptDeadline(now, rules.durationMinutes, rules.window.closesAt),
+      examSnapshot: snapshot,
+      questionCount: snapshot.questions.length,
+    });
+    if (inserted.created) return { attempt: inserted.attempt, resumed: false, resumeSecret: secret, resumeCode: code };
+    return { attempt: inserted.attempt };
+  }
+
   return {
     async start(input: StartAttempt, client: { ip: string }): Promise<StartOutcome> {
       const key = candidateKey(input.studentId);
+      // The candidate's newest attempt: the one a resume continues, or the one a further attempt follows.
       let attempt = await repo.findByCandidate(input.examId, key);
-      const silent = attempt !== undefined && holdsSecret(attempt, input.resumeSecret);
+      let silent = attempt !== undefined && holdsSecret(attempt, input.resumeSecret);
       if (!silent) await limiter.takeClient(client.ip);
       const exam = await liveExam(input.examId);
-      if (!attempt) {
-        await limiter.takeExam(exam.id);
-        const now = deps.clock.now();
-        const snapshot = toSnapshot(exam);
-        const id = deps.ids.next();
-        const secret = newResumeSecret();
-        const code = newResumeCode();
-        const inserted = await repo.insertOrFind({
-          id,
-          examId: exam.id,
-          ownerId: exam.ownerId,
-          name: input.name,
-          studentId: input.studentId,
-          candidateKey: key,
-          resumeSecretHashes: [hashSecret(secret)],
-          resumeCodeHash: hashCode(opts.codeKey, id, code),
-          startedAt: now,
-          deadline: exam.timerEnabled ? new Date(now.getTime() + exam.timerMinutes * 60_000) : null,
-          examSnapshot: snapshot,
-          questionCount: snapshot.questions.length,
-        });
-        if (inserted.created)
-          return { attempt: inserted.attempt, resumed: false, resumeSecret: secret, resumeCode: code };
+      if (attempt?.submittedAt) {
+        // A further attempt needs the same proof as a resume, so nobody else spends the candidate's attempts.
+        if (!silent) await resumeElsewhere(attempt, input.resumeCode);
+        const override = await cohort.findOverride(exam.id, key);
+        if (candidateRules(exam, override ? toOverride(override) : null).attemptsAllowed <= attempt.attemptNo) {
+          throw new AppError(ErrorCode.ATTEMPT_CLOSED, WindowMessages.noAttemptsLeft);
+        }
+      }
+      if (!attempt || attempt.submittedAt) {
+        const attemptNo = (attempt?.attemptNo ?? 0) + 1;
+        const created = await startNew(exam, input, key, attemptNo);
+        if ('resumeCode' in created) return created;
         // Someone with the same candidate ID started a moment earlier: theirs is the attempt, bound to them.
-        attempt = inserted.attempt;
+        attempt = created.attempt;
+        silent = holdsSecret(attempt, input.resumeSecret);
       }
       const outcome = silent ? { attempt, resumed: true } : await resumeElsewhere(attempt, input.resumeCode);
       if (attempt.submittedAt) throw new AppError(ErrorCode.ATTEMPT_CLOSED, AttemptMessages.submitted);
       return outcome;
     },
 
-    /** The examiner lets the next start of this candidate resume without a code, once, for a few minutes. */
+    /**
+     * The examiner lets the next start of this candidate resume without a code, once, for a few minutes;
+     * after a submitted attempt, that start may begin the next attempt when the exam allows more.
+     */
     async unlock(examId: string, studentId: string, ownerId: string): Promise<UnlockAttemptResponse> {
       const until = new Date(deps.clock.now().getTime() + opts.unlockMinutes * 60_000);
       const unlocked = await repo.unlock({ examId, candidateKey: candidateKey(studentId), ownerId, until });
       if (!unlocked) {
-        throw new AppError(ErrorCode.NOT_FOUND, 'No attempt in progress with this candidate ID in your exam');
+        throw new AppError(ErrorCode.NOT_FOUND, 'No attempt with this candidate ID in your exam');
       }
       return { ...unlocked, unlockedUntil: until.toISOString() };
     },

@@ -25,6 +25,12 @@ export function createStartLimiter(repo: StartLimitsRepository, deps: Pick<Deps,
   return {
     /** Before the exam is looked up, so a flood costs exam-service nothing past the limit. */
     takeClient: (ip: string) => take(`client:${clientBucket(ip)}`, limits.perClient, ResumeMessages.startsPerClient),
+    /**
+     * Briefings (POST /api/attempts/briefing) per client, on the same limit but counted apart: every candidate
+     * reads one before starting, and a lecture hall behind one address must not use up its starts on them.
+     */
+    takeBriefing: (ip: string) =>
+      take(`briefing:${clientBucket(ip)}`, limits.perClient, ResumeMessages.startsPerClient),
     takeExam: (examId: string) => take(`exam:${examId}`, limits.perExam, ResumeMessages.startsPerExam),
     /** Deletes windows older than the longest one. */
     prune: () => {

@@ -37,6 +37,23 @@ describe('attempt start limits', () => {
       payload: { examId, name: 'Flood', studentId: `F-${++candidate}`, ...extra },
     });
 
+  it('limits briefings per client on the same limit, counted apart from starts', async () => {
+    const exam = replica.exams.put(app.exams.put(makeExam()));
+    const address = newAddress();
+    const brief = (target: TestApp) =>
+      target.inject({
+        method: 'POST',
+        url: '/api/attempts/briefing',
+        remoteAddress: address,
+        payload: { examId: exam.id, name: 'Flood', studentId: `F-${++candidate}` },
+      });
+    for (const target of [app, replica, app]) expect((await brief(target)).statusCode).toBe(200);
+    const limited = await brief(replica);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await start(app, exam.id, address)).statusCode).toBe(201);
+  });
+
   it('answers 429 with Retry-After once one client has started its limit, counted across replicas', async () => {
     const exam = app.exams.put(makeExam());
     replica.exams.put(exam);

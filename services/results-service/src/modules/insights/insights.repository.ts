@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
-import { attempts, events, results } from '../../db/schema.ts';
+import { attempts, events, examKeepGrades, results } from '../../db/schema.ts';
+import { keepGradeColumn, keepOrder } from '../results/kept-results.ts';
 
 /** Reads what the insights report of one exam is built from; every query is scoped to the exam's owner. */
 export function createInsightsRepository({ db }: ResultsDatabase) {
@@ -8,11 +9,28 @@ export function createInsightsRepository({ db }: ResultsDatabase) {
 
   return {
     /**
-     * Every attempt of the owner's exam with the parts of its result the report reads. The exam
+     * One attempt per candidate of the owner's exam, with the parts of its result the report reads: the
+     * result the exam's keepGrade keeps, or the newest attempt while none is submitted. The exam
      * snapshot is left out (latestSnapshotOf reads it once): 10,000 copies of it were most of the
      * bytes and the JSON parsing of a large cohort's report.
      */
     attemptsOf(examId: string, ownerId: string) {
+      // Ranked on narrow columns first, so the grades of 10,000 results are never sorted.
+      const kept = db
+        .selectDistinctOn([attempts.candidateKey], { id: attempts.id })
+        .from(attempts)
+        .leftJoin(results, eq(results.attemptId, attempts.id))
+        .leftJoin(examKeepGrades, eq(examKeepGrades.examId, attempts.examId))
+        .where(ofExam(examId, ownerId))
+        .orderBy(
+          attempts.candidateKey,
+          sql`${results.id} is null`,
+          keepOrder(
+            { score: results.score, maxScore: results.maxScore, attemptNo: attempts.attemptNo },
+            keepGradeColumn,
+          ),
+          desc(attempts.attemptNo),
+        );
       return db
         .select({
           attemptId: attempts.id,
@@ -30,7 +48,7 @@ export function createInsightsRepository({ db }: ResultsDatabase) {
         })
         .from(attempts)
         .leftJoin(results, eq(results.attemptId, attempts.id))
-        .where(ofExam(examId, ownerId));
+        .where(and(ofExam(examId, ownerId), inArray(attempts.id, kept)));
     },
 
     /** The snapshot of the owner's newest attempt at the exam: the questions the cohort sat. */

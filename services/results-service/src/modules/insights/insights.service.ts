@@ -3,6 +3,7 @@ import type { Question } from '@exam/domain/exam';
 import type { InsightsReport } from '@exam/domain/insights';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
 import type { AttemptTranscript, Deps } from '../../deps.ts';
+import type { RefreshKeepGrade } from '../cohort/keep-grade-refresh.ts';
 import { percentageOf, type StoredGrade } from '../../grading/score.ts';
 import type { ResultStatus } from '@exam/domain/grading';
 import type { InsightsRepository } from './insights.repository.ts';
@@ -29,6 +30,7 @@ export function createInsightsService(
   repo: InsightsRepository,
   deps: Pick<Deps, 'examSource' | 'transcripts'>,
   log: Logger,
+  refreshKeepGrade: RefreshKeepGrade = async () => {},
 ) {
   /** The questions the cohort sat: the newest attempt's snapshot, or the exam itself before anyone started. */
   async function questionsOf(
@@ -62,13 +64,15 @@ export function createInsightsService(
 
   return {
     async report(examId: string, ownerId: string, timer: ReportTimer = untimed): Promise<InsightsReport> {
-      const [rows, snapshot, eventRows] = await timer.timeAsync('db', () =>
-        Promise.all([
+      const [rows, snapshot, eventRows] = await timer.timeAsync('db', async () => {
+        // Each candidate counts once, with the result the exam's keepGrade keeps (kept-results.ts).
+        await refreshKeepGrade(examId, ownerId);
+        return Promise.all([
           repo.attemptsOf(examId, ownerId),
           repo.latestSnapshotOf(examId, ownerId),
           repo.submittedEventsOf(examId, ownerId),
-        ]),
-      );
+        ]);
+      });
       const questions = await questionsOf(examId, ownerId, snapshot?.questions);
       const submitted = rows
         .flatMap((row) => (row.result ? [{ attemptId: row.attemptId, result: row.result }] : []))

@@ -26,6 +26,8 @@ export function toSummary(row: ResultSummaryRow): ResultSummary {
     timeSpent: row.timeSpent,
     startedAt: row.startedAt.toISOString(),
     completedAt: row.completedAt.toISOString(),
+    attemptNo: row.attemptNo,
+    kept: row.kept,
   };
 }
 

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
 import { answerFiles, attempts, events, gradeHistory, results } from '../../db/schema.ts';
+import { isKept, keptResultIdOf } from './kept-results.ts';
 import type { ResultsCursor } from './results-cursor.ts';
 
 export type ResultRow = typeof results.$inferSelect;
@@ -24,7 +25,12 @@ const summaryColumns = {
   startedAt: results.startedAt,
   completedAt: results.completedAt,
 };
-export type ResultSummaryRow = Pick<ResultRow, keyof typeof summaryColumns>;
+/** A result as lists show it, with its attempt's number and whether keepGrade counts it. */
+export type ResultSummaryRow = Pick<ResultRow, keyof typeof summaryColumns> & { attemptNo: number; kept: boolean };
+const attemptColumns = {
+  attemptNo: sql<number>`coalesce(${attempts.attemptNo}, 1)`.mapWith(Number),
+  kept: isKept(),
+};
 
 export type ResultsPageQuery = {
   limit: number;
@@ -67,8 +73,9 @@ export function createResultsRepository({ db }: ResultsDatabase) {
           sql`(${results.completedAt}, ${results.id}) < (${page.after.completedAt.toISOString()}::timestamptz, ${page.after.id})`,
         );
       return db
-        .select(summaryColumns)
+        .select({ ...summaryColumns, ...attemptColumns })
         .from(results)
+        .leftJoin(attempts, eq(attempts.id, results.attemptId))
         .where(and(...conditions))
         .orderBy(desc(results.completedAt), desc(results.id))
         .limit(page.limit + 1);
@@ -76,7 +83,7 @@ export function createResultsRepository({ db }: ResultsDatabase) {
 
     async findForOwner(id: string, ownerId: string) {
       const [row] = await db
-        .select({ result: results, snapshot: attempts.examSnapshot })
+        .select({ result: results, snapshot: attempts.examSnapshot, ...attemptColumns })
         .from(results)
         .innerJoin(attempts, eq(attempts.id, results.attemptId))
         .where(owned(id, ownerId))
@@ -125,7 +132,7 @@ export function createResultsRepository({ db }: ResultsDatabase) {
 
     /**
      * Per exam of the owner: candidates who started, submitted, fully graded, still pending, and the mean
-     * percentage of the graded ones (unrounded; score / max_score × 100, 0 for an exam worth no points).
+     * percentage of the graded ones, counting each candidate's kept result only (kept-results.ts) (unrounded; score / max_score × 100, 0 for an exam worth no points).
      */
     examSummaries(ownerId: string) {
       return queryRows<{
@@ -140,21 +147,22 @@ export function createResultsRepository({ db }: ResultsDatabase) {
         db,
         sql`select a.exam_id,
                    (array_agg(a.exam_snapshot->>'title' order by a.started_at desc))[1] as exam_title,
-                   count(*)::int as started,
+                   count(distinct a.candidate_key)::int as started,
                    count(r.id)::int as submitted,
                    (count(r.id) filter (where r.status <> 'pending'))::int as graded,
                    (count(r.id) filter (where r.status = 'pending'))::int as pending,
                    (avg(case when r.max_score > 0 then r.score * 100 / r.max_score else 0 end)
                       filter (where r.status <> 'pending'))::float8 as avg_percentage
             from results_service.attempts a
-            left join results_service.results r on r.attempt_id = a.id
+            left join results_service.results r
+              on r.attempt_id = a.id and r.id = ${keptResultIdOf(sql.raw('a.exam_id'), sql.raw('a.candidate_key'))}
             where a.owner_id = ${ownerId}
             group by a.exam_id
             order by max(a.started_at) desc`,
       );
     },
 
-    /** Submitted results of one exam with each candidate's integrity counts, in submission order. */
+    /** Each candidate's kept result of one exam with their integrity counts, in submission order. */
     examRows(examId: string, ownerId: string) {
       const count = (type: string) => sql<number>`(count(${events.id}) filter (where ${events.type} = ${type}))::int`;
       return db
@@ -165,8 +173,9 @@ export function createResultsRepository({ db }: ResultsDatabase) {
           fullscreenExits: count('fullscreen-exit'),
         })
         .from(results)
+        .leftJoin(attempts, eq(attempts.id, results.attemptId))
         .leftJoin(events, eq(events.attemptId, results.attemptId))
-        .where(and(eq(results.examId, examId), eq(results.ownerId, ownerId)))
+        .where(and(eq(results.examId, examId), eq(results.ownerId, ownerId), isKept()))
         .groupBy(results.id)
         .orderBy(asc(results.completedAt), asc(results.id));
     },

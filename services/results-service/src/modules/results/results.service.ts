@@ -2,6 +2,7 @@ import { RESULT_EVENTS_MAX } from '@exam/domain/attempt';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { ExamResultsSummary, ListResultsQuery, ResultDetail, ResultList } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
+import type { RefreshKeepGrade } from '../cohort/keep-grade-refresh.ts';
 import { resultsCsv } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
 import type { ResultsRepository } from './results.repository.ts';
@@ -17,12 +18,16 @@ export async function assertOwnsExam(deps: Pick<Deps, 'examSource'>, examId: str
 }
 
 /** What creators read of their results; every figure comes from the stored score (grading/score.ts). */
-export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, 'examSource'>) {
+export function createResultsService(
+  repo: ResultsRepository,
+  deps: Pick<Deps, 'examSource'>,
+  refreshKeepGrade: RefreshKeepGrade = async () => {},
+) {
   return {
     async detail(id: string, ownerId: string): Promise<ResultDetail> {
       const found = await repo.findForOwner(id, ownerId);
       if (!found) throw resultNotFound();
-      const { result, snapshot } = found;
+      const { result, snapshot, attemptNo, kept } = found;
       const [files, newestEvents, eventCounts, history] = await Promise.all([
         repo.filesOf(result.attemptId),
         repo.newestEventsOf(result.attemptId, RESULT_EVENTS_MAX),
@@ -32,7 +37,7 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
       const eventSummary = Object.fromEntries(eventCounts.map((c) => [c.type, c.count]));
       const storedEvents = eventCounts.reduce((sum, c) => sum + c.count, 0);
       return {
-        ...toSummary(result),
+        ...toSummary({ ...result, attemptNo, kept }),
         attemptId: result.attemptId,
         questionAnswers: toQuestionAnswers(snapshot, result.grades, new Map(files.map((f) => [f.questionIndex, f]))),
         // The page stays bounded however many events were stored; they are listed oldest first.
@@ -53,6 +58,7 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
     /** One page of the owner's results (newest first) and the cursor of the next, if any. */
     async list(ownerId: string, query: ListResultsQuery): Promise<ResultList> {
       const search = query.search?.trim();
+      if (query.examId) await refreshKeepGrade(query.examId, ownerId);
       const rows = await repo.listPage(ownerId, {
         limit: query.limit,
         ...(query.cursor ? { after: decodeCursor(query.cursor) } : {}),
@@ -94,6 +100,7 @@ export function createResultsService(repo: ResultsRepository, deps: Pick<Deps, '
 
     /** Another creator's exam is 404; an own exam without submissions gives the header only. */
     async csv(examId: string, ownerId: string): Promise<string> {
+      await refreshKeepGrade(examId, ownerId);
       const rows = await repo.examRows(examId, ownerId);
       let questionCount = Math.max(0, ...rows.map((r) => r.result.totalQuestions));
       if (rows.length === 0) questionCount = (await assertOwnsExam(deps, examId, ownerId)).questions.length;

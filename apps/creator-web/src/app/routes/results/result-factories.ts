@@ -43,6 +43,8 @@ export function makeResultSummary(overrides: Partial<ResultSummary> = {}): Resul
     timeSpent: 754,
     startedAt: '2025-01-05T13:00:00.000Z',
     completedAt: '2025-01-05T14:30:00.000Z',
+    attemptNo: 1,
+    kept: true,
     ...overrides,
   });
 }

@@ -1,0 +1,97 @@
+import {
+  BriefingRequestSchema,
+  BriefingSchema,
+  OverrideEnvelopeSchema,
+  OverrideInputSchema,
+  OverrideListSchema,
+  OverrideParamsSchema,
+} from '@exam/domain/cohort';
+import { ErrorBodySchema } from '@exam/domain/errors';
+import { creatorOf } from '@exam/server-kit/plugins/auth';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { RetryLaterError } from '../attempts/retry-later.ts';
+import type { BriefingService } from './briefing.service.ts';
+import type { OverridesService } from './overrides.service.ts';
+
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+
+/** Accommodations (the exam's owner only; another creator's exam is 404) and the candidate's briefing. */
+export function cohortRoutes(overrides: OverridesService, briefings: BriefingService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+    app.get(
+      '/api/exams/:id/overrides',
+      {
+        onRequest: app.requireCreator,
+        schema: {
+          tags: ['cohort'],
+          description: "The exam's per-candidate accommodations, by candidate ID.",
+          params: z.object({ id: z.string().min(1).max(64) }),
+          response: { 200: OverrideListSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
+        },
+      },
+      async (request) => ({ overrides: await overrides.list(request.params.id, creatorOf(request).sub) }),
+    );
+
+    app.put(
+      '/api/exams/:id/overrides/:studentId',
+      {
+        onRequest: app.requireCreator,
+        schema: {
+          tags: ['cohort'],
+          description:
+            "Sets one candidate's accommodation: extra minutes and/or a time factor, a window of their own, more attempts. An omitted field keeps what was set, null clears it. During the candidate's attempt its deadline moves at once (never past their window's close). 400 names the field, also when the window that results closes before it opens.",
+          params: OverrideParamsSchema,
+          body: OverrideInputSchema,
+          response: { 200: OverrideEnvelopeSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
+        },
+      },
+      async (request) => ({
+        override: await overrides.put(request.params.id, request.params.studentId, request.body, creatorOf(request)),
+      }),
+    );
+
+    app.post(
+      '/internal/exams/:id/deadlines',
+      {
+        onRequest: app.requireInternal,
+        schema: {
+          hide: true,
+          params: z.object({ id: z.string().min(1).max(64) }),
+          response: { 200: z.object({ moved: z.number().int() }), 401: ErrorBodySchema, 404: ErrorBodySchema },
+        },
+      },
+      async (request) => ({ moved: await overrides.recomputeDeadlines(request.params.id) }),
+    );
+
+    app.post(
+      '/api/attempts/briefing',
+      {
+        schema: {
+          tags: ['attempts'],
+          description:
+            'What the candidate reads before Start, for this candidate ID: their duration with extra time, their window and where it stands, attempts allowed and used, whether one is in progress. Creates nothing; limited per client like starts (START_LIMIT_PER_CLIENT, counted apart from them; 429 with Retry-After).',
+          body: BriefingRequestSchema,
+          response: {
+            200: BriefingSchema,
+            400: ErrorBodySchema,
+            403: ErrorBodySchema,
+            404: ErrorBodySchema,
+            429: ErrorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        try {
+          return await briefings.briefing(request.body, { ip: request.ip });
+        } catch (err) {
+          if (err instanceof RetryLaterError) reply.header('retry-after', String(err.retryAfterSeconds));
+          throw err;
+        }
+      },
+    );
+  };
+}
