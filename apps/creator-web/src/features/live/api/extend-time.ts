@@ -1,42 +1,29 @@
+import { OverrideEnvelopeSchema, OverrideListSchema, type OverrideInput } from '@exam/domain/cohort';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { liveKeys } from './live-queries.ts';
 
-/** The fields of a candidate's override this page reads back and keeps (the rest stay as the server has them). */
-const OverrideFieldsSchema = z.object({
-  studentId: z.string(),
-  extraMinutes: z.number().nullish(),
-  timeFactor: z.number().nullish(),
-  opensAt: z.string().nullish(),
-  closesAt: z.string().nullish(),
-  attemptsAllowed: z.number().int().nullish(),
-});
-const OverrideListSchema = z.union([
-  z.array(OverrideFieldsSchema),
-  z.object({ overrides: z.array(OverrideFieldsSchema) }).transform((body) => body.overrides),
-]);
-
-const defined = <T extends Record<string, unknown>>(record: T) =>
-  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null && value !== undefined));
-
 /**
  * Adds minutes to one candidate's extra time: reads their current override (GET /api/exams/{id}/overrides),
- * then PUTs it back with the minutes added, keeping its other accommodations. The server recomputes the
- * deadline of the attempt in progress, and the candidate's page picks it up at its next poll.
+ * then PUTs it back with the minutes added. A PUT replaces the override (omitted fields fall back to the
+ * exam's), so its other accommodations are sent back as they were. The server recomputes the deadline of
+ * the attempt in progress, and the candidate's page picks it up at its next poll. Returns the new extra time.
  */
 export async function extendTime(examId: string, studentId: string, minutes: number): Promise<number> {
-  const list = await apiRequest(api.examOverrides(examId), { schema: OverrideListSchema });
-  const current = list.find((o) => o.studentId === studentId);
-  const { studentId: _id, ...fields } = current ?? { studentId };
-  const extraMinutes = (current?.extraMinutes ?? 0) + minutes;
-  await apiRequest(api.examOverride(examId, studentId), {
+  const { overrides } = await apiRequest(api.examOverrides(examId), { schema: OverrideListSchema });
+  const current = overrides.find((o) => o.studentId === studentId);
+  const body: OverrideInput = { extraMinutes: (current?.extraMinutes ?? 0) + minutes };
+  if (current?.timeFactor != null) body.timeFactor = current.timeFactor;
+  if (current?.opensAt != null) body.opensAt = current.opensAt;
+  if (current?.closesAt != null) body.closesAt = current.closesAt;
+  if (current?.attemptsAllowed != null) body.attemptsAllowed = current.attemptsAllowed;
+  const { override } = await apiRequest(api.examOverride(examId, studentId), {
     method: 'PUT',
-    body: { ...defined(fields), extraMinutes },
-    schema: z.unknown(),
+    body,
+    schema: OverrideEnvelopeSchema,
   });
-  return extraMinutes;
+  return override.extraMinutes ?? body.extraMinutes ?? minutes;
 }
 
 export function useExtendTime(examId: string) {

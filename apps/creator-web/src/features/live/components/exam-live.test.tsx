@@ -1,3 +1,4 @@
+import type { Override } from '@exam/domain/cohort';
 import type { Announcement, ExamLive, LiveAttempt } from '@exam/domain/live';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
@@ -28,6 +29,17 @@ function liveAttempt(overrides: Partial<LiveAttempt> = {}): LiveAttempt {
   };
 }
 
+const override = (fields: Partial<Override>): Override => ({
+  studentId: 'S-1',
+  extraMinutes: null,
+  timeFactor: null,
+  opensAt: null,
+  closesAt: null,
+  attemptsAllowed: null,
+  updatedAt: NOW,
+  ...fields,
+});
+
 /** A fake live endpoint and the writes the page made. */
 function fakeLive(examId: string, attempts: LiveAttempt[]) {
   const announcements: Announcement[] = [];
@@ -48,11 +60,12 @@ function fakeLive(examId: string, attempts: LiveAttempt[]) {
       return HttpResponse.json({ resultId: 'r1', answered: 2, total: 4, endedAt: NOW, endedBy: 'creator@example.com' });
     }),
     http.get(`*/api/exams/${examId}/overrides`, () =>
-      HttpResponse.json({ overrides: [{ studentId: 'S-1', extraMinutes: 5, timeFactor: 1.5, closesAt: null }] }),
+      HttpResponse.json<{ overrides: Override[] }>({ overrides: [override({ extraMinutes: 5, timeFactor: 1.5 })] }),
     ),
     http.put(`*/api/exams/${examId}/overrides/:studentId`, async ({ params, request }) => {
-      calls.puts.push({ studentId: params.studentId, body: await request.json() });
-      return HttpResponse.json({});
+      const body = (await request.json()) as Partial<Override>;
+      calls.puts.push({ studentId: params.studentId, body });
+      return HttpResponse.json({ override: override(body) });
     }),
   );
   return calls;

@@ -8,7 +8,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useExtendTime } from '../api/extend-time.ts';
 
-/** Whole minutes, 1 to a day: more is not an extension but a different exam. */
+/** Whole minutes, 1 to a day at a time (the override itself holds up to MAX_EXTRA_MINUTES). */
 export const EXTEND_MAX_MINUTES = 24 * 60;
 
 export function parseMinutes(value: string): number | string {
