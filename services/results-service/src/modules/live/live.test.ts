@@ -55,6 +55,8 @@ describe('live proctor view', () => {
       expect((await save(ada, 1, 'skin')).statusCode).toBe(200);
       expect((await save(ada, 3, '   ')).statusCode).toBe(200);
       expect((await sendEvents(ada, ['focus-lost', 'focus-gained', 'focus-lost', 'copy'])).statusCode).toBe(202);
+      // Last seen is recorded after the reply has gone.
+      await vi.waitFor(async () => expect(await lastSeen(ada.attemptId)).toBeDefined());
       clock.advance(60_000);
 
       const response = await live(exam.id, owner);
