@@ -50,6 +50,8 @@ describe('live proctor view', () => {
     it('lists each attempt in progress with answered n/total, warnings by kind and the time left', async () => {
       const { exam, owner } = setup();
       const ada = await startAttempt(app, exam.id, { name: 'Ada' });
+      // Oldest start first: Bob starts a second later (same-instant starts are ordered by id).
+      clock.advance(1000);
       const bob = await startAttempt(app, exam.id, { name: 'Bob' });
       expect((await save(ada, 0, CANARY)).statusCode).toBe(200);
       expect((await save(ada, 1, 'skin')).statusCode).toBe(200);
@@ -73,7 +75,7 @@ describe('live proctor view', () => {
         warnings: { 'focus-lost': 2, copy: 1 },
         status: 'in-progress',
         deadline: ada.deadline,
-        secondsLeft: 29 * 60,
+        secondsLeft: 29 * 60 - 1,
         submittedAt: null,
         endedBy: null,
       });
