@@ -18,6 +18,11 @@ describe('SERVICE_ROUTES', () => {
     expect(serviceOf('/api/exams/e1/overrides')).toBe('results-service');
     expect(serviceOf('/api/exams/e1/overrides/S-1')).toBe('results-service');
     expect(serviceOf('/api/exams/e1')).toBe('exam-service');
+    expect(serviceOf('/api/exams/e1/live')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/live?since=1')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/announcements')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/attempts/a1/end')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/lively')).toBe('exam-service');
     expect(serviceOf('/api/exams?draft=true')).toBe('exam-service');
     expect(serviceOf('/api/public/exams/e1')).toBe('exam-service');
     expect(serviceOf('/api/llm?x=1')).toBe('llm-gateway');

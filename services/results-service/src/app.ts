@@ -18,6 +18,9 @@ import { createInsightsRepository } from './modules/insights/insights.repository
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { createInsightsService } from './modules/insights/insights.service.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
+import { createLiveRepository } from './modules/live/live.repository.ts';
+import { liveRoutes, recordPresence } from './modules/live/live.routes.ts';
+import { createLiveService } from './modules/live/live.service.ts';
 import { gradingRoutes } from './modules/results/grading.routes.ts';
 import { createGradingService } from './modules/results/grading.service.ts';
 import { createRegradeService } from './modules/results/regrade.service.ts';
@@ -79,6 +82,10 @@ export async function buildApp(config: Config, deps: Deps) {
     return attempts.finalizeExpired();
   });
 
+  const live = createLiveService(createLiveRepository(deps.database), deps, (attemptId) => attempts.submit(attemptId));
+  // Before the routes, so it applies to every candidate request (modules/live/live.routes.ts).
+  app.addHook('onResponse', recordPresence(live, app.log));
+
   await app.register(
     attemptsRoutes(attempts, starts, candidateResults, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }),
   );
@@ -87,6 +94,7 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(internalRoutes(attempts, deps));
   await app.register(cohortRoutes(createOverridesService(cohort, deps), createBriefingService(cohort, deps, limiter)));
   await app.register(insightsRoutes(insights, { serverTiming: config.INSIGHTS_SERVER_TIMING }));
+  await app.register(liveRoutes(live));
 
   return app;
 }

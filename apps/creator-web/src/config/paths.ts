@@ -14,6 +14,7 @@ export const paths = {
     `/creator/edit-exam/${encodeURIComponent(examId)}${type ? `?type=${type}` : ''}`,
   examPublished: (examId: string) => `/creator/exam-published/${encodeURIComponent(examId)}`,
   examInsights: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}`,
+  examLive: (examId: string) => `/creator/exam-live/${encodeURIComponent(examId)}`,
   examSubmissions: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}/submissions`,
   result: (resultId: string) => `/creator/result/${encodeURIComponent(resultId)}`,
   grade: (examId: string, candidateId: string) =>
@@ -49,6 +50,14 @@ export const api = {
   /** Releases (or hides) every graded result of the exam. */
   examRelease: (examId: string) => `/api/exams/${id(examId)}/release`,
   attemptUnlock: '/api/attempts/unlock',
+  /** The live proctor view (results-service): who is sitting the exam now, announcements, ending an attempt. */
+  examLive: (examId: string) => `/api/exams/${id(examId)}/live`,
+  examAnnouncements: (examId: string) => `/api/exams/${id(examId)}/announcements`,
+  endAttempt: (examId: string, attemptId: string) => `/api/exams/${id(examId)}/attempts/${id(attemptId)}/end`,
+  resultAnnouncements: (resultId: string) => `/api/results/${id(resultId)}/announcements`,
+  /** Per-candidate accommodations (extra time, window, attempts). */
+  examOverrides: (examId: string) => `/api/exams/${id(examId)}/overrides`,
+  examOverride: (examId: string, studentId: string) => `/api/exams/${id(examId)}/overrides/${id(studentId)}`,
   examRegrade: (examId: string, dryRun: boolean) => `/api/exams/${id(examId)}/regrade?dryRun=${String(dryRun)}`,
   materials: '/api/materials',
   /** `query` is a URLSearchParams string, '' for none. */

@@ -41,6 +41,8 @@ export function makeExam(overrides: ExamOverrides = {}): Exam {
     title: 'Algorithms Midterm',
     questions: [],
     isLive: false,
+    // Cohort fields: an exam without an access code (ExamSchema requires the flag).
+    hasAccessCode: false,
     isDraft,
     publishedAt: isDraft ? null : '2025-01-06T09:00:00.000Z',
     createdAt: '2025-01-05T10:00:00.000Z',

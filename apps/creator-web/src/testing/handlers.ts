@@ -125,4 +125,8 @@ export const handlers = [
     examStore.exams = examStore.exams.filter((e) => e.id !== params.id);
     return HttpResponse.json({ id: String(params.id) });
   }),
+  // The live view's log of a result: no announcements, nobody ended it (features/live).
+  http.get('*/api/results/:id/announcements', () =>
+    HttpResponse.json({ announcements: [], endedBy: null, endedAt: null }),
+  ),
 ];

@@ -25,6 +25,8 @@ export const api = {
   attempts: '/api/attempts',
   attempt: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}`,
   attemptExam: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/exam`,
+  /** Polled while the exam is open: announcements, the current deadline, and whether the examiner ended it. */
+  attemptLive: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/live`,
   answer: (attemptId: string, questionIndex: number) =>
     `/api/attempts/${encodeURIComponent(attemptId)}/answers/${questionIndex}`,
   file: (attemptId: string, questionIndex: number) =>

@@ -2,7 +2,14 @@
 export type CredentialsState = { examId: string; examTitle: string; examUrl?: string; fullScreenRequested: boolean };
 export type ExamState = CredentialsState & { name: string; studentId: string };
 /** `attemptId` links the completion page to the released result; a preview has none. */
-export type ResultsState = { answered: number; total: number; examTitle?: string; attemptId?: string };
+export type ResultsState = {
+  answered: number;
+  total: number;
+  examTitle?: string;
+  attemptId?: string;
+  /** Why the exam ended when the candidate did not submit it (the examiner ended it). */
+  notice?: string;
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 
@@ -23,6 +30,7 @@ export function readResultsState(value: unknown): ResultsState | undefined {
     total: value.total,
     examTitle: typeof value.examTitle === 'string' ? value.examTitle : undefined,
     attemptId: typeof value.attemptId === 'string' && value.attemptId ? value.attemptId : undefined,
+    notice: typeof value.notice === 'string' && value.notice ? value.notice : undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 import { fileTooLargeMessage, type AttemptState, type ProctorEvent } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/exam';
+import type { Announcement, CandidateLive } from '@exam/domain/live';
 import { http, HttpResponse } from 'msw';
 import { readMultipartFile } from './multipart.ts';
 
@@ -38,6 +39,10 @@ export function createFakeResultsService(init: {
     /** The attempt's snapshot view (GET /api/attempts/{id}/exam); a test edits examResponse to play the creator. */
     attemptExam: init.exam,
     examError: null as null | { status: number; code: string; message: string },
+    /** The live view's side (GET /api/attempts/{id}/live): the examiner's announcements and ending. */
+    announcements: [] as Announcement[],
+    endedAt: null as string | null,
+    liveCalls: 0,
   };
   const cut = () => (state.networkDown ? HttpResponse.error() : null);
   const closed = () =>
@@ -94,6 +99,19 @@ export function createFakeResultsService(init: {
         serverNow: now().toISOString(),
         answers: Object.fromEntries([...state.answers].map(([index, value]) => [String(index), value])),
         uploadMaxBytes: state.uploadMaxBytes,
+      };
+      return HttpResponse.json(body);
+    }),
+    http.get('/api/attempts/:attemptId/live', () => {
+      const down = cut();
+      if (down) return down;
+      state.liveCalls += 1;
+      const body: CandidateLive = {
+        serverNow: now().toISOString(),
+        deadline: state.deadline,
+        submittedAt: state.submitted ? (state.endedAt ?? now().toISOString()) : null,
+        endedAt: state.endedAt,
+        announcements: state.announcements,
       };
       return HttpResponse.json(body);
     }),

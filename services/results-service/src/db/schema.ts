@@ -255,3 +255,35 @@ export const examKeepGrades = resultsServiceSchema.table('exam_keep_grades', {
   keepGrade: text('keep_grade').$type<KeepGrade>().notNull(),
   updatedAt: at('updated_at').notNull(),
 });
+
+/**
+ * When each candidate's page last talked to the server, for the live proctor view. Its own table, so
+ * recording it never waits on the attempt's row lock; written at most every few seconds per attempt.
+ */
+export const attemptPresence = resultsServiceSchema.table('attempt_presence', {
+  attemptId: text('attempt_id').primaryKey(),
+  lastSeenAt: at('last_seen_at').notNull(),
+});
+
+/** Attempts the examiner ended from the live view: who and when (the submission itself is the attempt's). */
+export const attemptEndings = resultsServiceSchema.table('attempt_endings', {
+  attemptId: text('attempt_id').primaryKey(),
+  /** The examiner's e-mail. */
+  endedBy: text('ended_by').notNull(),
+  endedAt: at('ended_at').notNull(),
+});
+
+/** The examiner's announcements to everyone sitting an exam; kept, so a result shows those made during it. */
+export const announcements = resultsServiceSchema.table(
+  'announcements',
+  {
+    id: text('id').primaryKey(),
+    examId: text('exam_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    text: text('text').notNull(),
+    /** The examiner's e-mail. */
+    createdBy: text('created_by').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('announcements_exam_idx').on(t.examId, t.createdAt)],
+);

@@ -1,7 +1,13 @@
 import { useParams } from 'react-router';
 import { ResultDetails } from '../../../features/grading/components/result-details.tsx';
+import { ResultLiveLog } from '../../../features/live/components/result-live-log.tsx';
 
 export function ResultRoute() {
   const { resultId = '' } = useParams();
-  return <ResultDetails resultId={resultId} />;
+  return (
+    <>
+      <ResultDetails resultId={resultId} />
+      <ResultLiveLog resultId={resultId} />
+    </>
+  );
 }

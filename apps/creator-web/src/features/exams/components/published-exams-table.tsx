@@ -6,7 +6,7 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { Switch } from '@exam/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
-import { BarChart3, Copy, ExternalLink, MoreHorizontal, Pencil, Send, Trash2 } from 'lucide-react';
+import { BarChart3, Copy, ExternalLink, MoreHorizontal, Pencil, Radio, Send, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { paths, takerPaths } from '../../../config/paths.ts';
 import { useRuntimeConfig } from '../../../config/runtime-config.ts';
@@ -89,6 +89,11 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                 <TableCell className="tabular-nums">{count(countsOf(exam.id)?.submitted)}</TableCell>
                 <TableCell>
                   <div className="flex justify-end gap-0.5">
+                    <IconAction
+                      label="Live view"
+                      icon={<Radio aria-hidden className="h-4 w-4" />}
+                      to={paths.examLive(exam.id)}
+                    />
                     <IconAction
                       label="View Insights"
                       icon={<BarChart3 aria-hidden className="h-4 w-4" />}

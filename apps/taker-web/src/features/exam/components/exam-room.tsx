@@ -1,14 +1,17 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/exam';
+import { EndedByExaminerMessage } from '@exam/domain/live';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
 import { useCountdown } from '../hooks/use-countdown.ts';
 import { useExamOutbox } from '../hooks/use-exam-outbox.ts';
 import { useExamSubmit } from '../hooks/use-exam-submit.ts';
 import { useIsFullscreen } from '../hooks/use-is-fullscreen.ts';
+import { useLiveAttempt } from '../hooks/use-live-attempt.ts';
 import { usePanels } from '../hooks/use-panels.ts';
 import { usePasteGuard } from '../hooks/use-paste-guard.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
+import { AnnouncementsBanner } from './announcements-banner.tsx';
 import { ExamHeader } from './exam-header.tsx';
 import { ExamPanels, type PanelKey } from './exam-panels.tsx';
 import { AttentionDialog, FullscreenPrompt, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
@@ -83,19 +86,33 @@ export function ExamRoom({
   );
   const proctoring = useProctoring({ enabled: !preview, fullScreenRequested: wantsFullscreen, onEvent: logEvent });
   const paste = usePasteGuard(!preview, logEvent);
+  const endedNotice = useRef<string | undefined>(undefined);
   const { submit, submitting } = useExamSubmit({
     exam,
     engineRef,
     answered,
     proctoring,
     attemptId: attempt?.attemptId,
+    notice: endedNotice,
   });
   useEffect(() => {
     submitRef.current = () => void submit();
   }, [submit]);
+  // The examiner's announcements, a changed deadline, and the end of the attempt (docs/product.md#the-live-proctor-view).
+  const live = useLiveAttempt({
+    attempt: preview ? null : attempt,
+    deadline,
+    onFinished: useCallback(
+      (ended: boolean) => {
+        if (ended) endedNotice.current = EndedByExaminerMessage;
+        void submit();
+      },
+      [submit],
+    ),
+  });
 
   const remaining = useCountdown(
-    preview ? null : effectiveDeadline(exam, attempt, deadline),
+    preview ? null : effectiveDeadline(exam, attempt, live.deadline),
     clockOffsetMs,
     useCallback(() => submitRef.current(), []),
   );
@@ -153,6 +170,7 @@ export function ExamRoom({
         submitting={submitting}
         onSubmit={() => setConfirmingSubmit(true)}
       />
+      <AnnouncementsBanner announcements={live.announcements} onDismiss={live.dismiss} />
       <ExamPanels
         visible={panels.visible}
         questions={

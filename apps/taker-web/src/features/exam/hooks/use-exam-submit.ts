@@ -18,6 +18,7 @@ export function useExamSubmit({
   answered,
   proctoring,
   attemptId,
+  notice,
 }: {
   exam: PublicExam;
   engineRef: RefObject<SyncEngine | null>;
@@ -26,6 +27,8 @@ export function useExamSubmit({
   proctoring: { suspend: () => void };
   /** The attempt submitted, so the completion page can link to its result; none in a preview. */
   attemptId?: string | undefined;
+  /** Set when the examiner ended the attempt: said on the completion page instead of the usual toast. */
+  notice?: RefObject<string | undefined>;
 }) {
   const navigate = useNavigate();
   const [submitting, setSubmitting] = useState(false);
@@ -40,12 +43,15 @@ export function useExamSubmit({
       const current = engineRef.current;
       const outcome = current ? await current.submit() : { answered, total: exam.questions.length };
       await exitFullscreen();
-      toast.success('Exam submitted successfully!');
+      const ended = notice?.current;
+      if (ended) toast.info(ended);
+      else toast.success('Exam submitted successfully!');
       const state: ResultsState = {
         answered: outcome.answered,
         total: outcome.total,
         examTitle: exam.title,
         attemptId,
+        ...(ended ? { notice: ended } : {}),
       };
       void navigate(paths.results, { replace: true, state });
     } catch (error) {
@@ -54,7 +60,7 @@ export function useExamSubmit({
       submittingRef.current = false;
       setSubmitting(false);
     }
-  }, [answered, exam, navigate, proctoring, engineRef, attemptId]);
+  }, [answered, exam, navigate, proctoring, engineRef, attemptId, notice]);
 
   return { submit, submitting };
 }

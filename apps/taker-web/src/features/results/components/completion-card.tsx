@@ -13,6 +13,15 @@ export function CompletionCard({ result }: { result: ResultsState | undefined })
     <Card className="w-full max-w-lg p-8 text-center">
       <CheckCircle2 aria-hidden className="mx-auto h-12 w-12 text-success" />
       <h1 className="mt-4 text-2xl font-semibold text-ink">Exam Completed</h1>
+      {result?.notice && (
+        <p
+          role="status"
+          className="mt-3 rounded-lg bg-yellow-50 p-3 font-medium text-yellow-900"
+          data-testid="completion-notice"
+        >
+          {result.notice}
+        </p>
+      )}
       <p className="mt-2 text-ink">Thank you for attempting this exam</p>
       <p className="mt-1 text-sm text-muted">Your answers have been submitted successfully.</p>
       {result && (

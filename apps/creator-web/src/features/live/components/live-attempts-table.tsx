@@ -1,0 +1,151 @@
+import type { LiveAttempt, LiveAttemptStatus } from '@exam/domain/live';
+import { Badge, type BadgeTone } from '@exam/ui/badge';
+import { Button } from '@exam/ui/button';
+import { EmptyState } from '@exam/ui/empty-state';
+import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
+import { Clock, LockOpen, Square, Users } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { formatAgo, formatTimeLeft, secondsLeftNow } from '../lib/time-left.ts';
+
+const STATUS: Record<LiveAttemptStatus, { label: string; tone: BadgeTone }> = {
+  'in-progress': { label: 'In progress', tone: 'brand' },
+  submitted: { label: 'Submitted', tone: 'success' },
+  ended: { label: 'Ended by examiner', tone: 'warning' },
+  expired: { label: 'Time up', tone: 'neutral' },
+};
+
+const WARNING_LABELS: Record<string, string> = {
+  'focus-lost': 'Focus lost',
+  'fullscreen-exit': 'Left full screen',
+  'paste-blocked': 'Paste blocked',
+  'paste-allowed': 'Pasted',
+  copy: 'Copied',
+};
+
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+
+function Warnings({ warnings }: { warnings: Record<string, number> }) {
+  const entries = Object.entries(warnings).filter(([, n]) => n > 0);
+  if (entries.length === 0) return <span className="text-muted">None</span>;
+  return (
+    <ul className="flex flex-col gap-0.5">
+      {entries.map(([type, n]) => (
+        <li key={type} className="whitespace-nowrap">
+          {`${WARNING_LABELS[type] ?? type}: `}
+          <span className="font-medium tabular-nums">{n}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Ticks once a second, so the time left counts down between two polls. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
+export type AttemptAction = 'extend' | 'unlock' | 'end';
+
+type Props = {
+  attempts: LiveAttempt[];
+  serverNow: string;
+  /** When this answer arrived (the query's dataUpdatedAt), for the local countdown. */
+  receivedAt: number;
+  onAction: (action: AttemptAction, attempt: LiveAttempt) => void;
+};
+
+/** One row per attempt in progress or lately submitted; the actions apply to those in progress. */
+export function LiveAttemptsTable({ attempts, serverNow, receivedAt, onAction }: Props) {
+  const now = useNow();
+  if (attempts.length === 0) {
+    return <EmptyState icon={<Users aria-hidden />} title="Nobody is sitting this exam right now" />;
+  }
+  return (
+    <Table aria-label="Candidates">
+      <TableHead>
+        <tr>
+          {['Candidate', 'Status', 'Started', 'Last seen', 'Answered', 'Warnings', 'Time left'].map((h) => (
+            <TableHeaderCell key={h} scope="col">
+              {h}
+            </TableHeaderCell>
+          ))}
+          <TableHeaderCell scope="col" className="text-right">
+            Actions
+          </TableHeaderCell>
+        </tr>
+      </TableHead>
+      <TableBody>
+        {attempts.map((attempt) => {
+          const who = `${attempt.name} (${attempt.studentId})`;
+          const open = attempt.status === 'in-progress';
+          return (
+            <TableRow key={attempt.attemptId} data-testid={`live-row-${attempt.studentId}`}>
+              <TableHeaderCell scope="row" className="min-w-36 font-medium normal-case tracking-normal text-ink">
+                <span className="block">{attempt.name}</span>
+                <span className="block text-xs font-normal text-muted">{attempt.studentId}</span>
+              </TableHeaderCell>
+              <TableCell>
+                <Badge tone={STATUS[attempt.status].tone}>{STATUS[attempt.status].label}</Badge>
+              </TableCell>
+              <TableCell className="tabular-nums">{timeOf(attempt.startedAt)}</TableCell>
+              <TableCell className="whitespace-nowrap tabular-nums">
+                {formatAgo(attempt.lastSeenAt, serverNow)}
+              </TableCell>
+              <TableCell
+                className="tabular-nums"
+                data-testid="answered"
+              >{`${attempt.answered} / ${attempt.total}`}</TableCell>
+              <TableCell>
+                <Warnings warnings={attempt.warnings} />
+              </TableCell>
+              <TableCell className="tabular-nums" data-testid="time-left">
+                {attempt.secondsLeft === null
+                  ? '—'
+                  : formatTimeLeft(secondsLeftNow(attempt.secondsLeft, receivedAt, now))}
+              </TableCell>
+              <TableCell>
+                {open ? (
+                  <div className="flex justify-end gap-1">
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      aria-label={`Extend time for ${who}`}
+                      onClick={() => onAction('extend', attempt)}
+                    >
+                      <Clock aria-hidden className="h-4 w-4" /> Extend
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      aria-label={`Unlock resume for ${who}`}
+                      onClick={() => onAction('unlock', attempt)}
+                    >
+                      <LockOpen aria-hidden className="h-4 w-4" /> Unlock
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      aria-label={`End attempt of ${who}`}
+                      onClick={() => onAction('end', attempt)}
+                    >
+                      <Square aria-hidden className="h-4 w-4" /> End
+                    </Button>
+                  </div>
+                ) : (
+                  <span className="block text-right text-xs text-muted">
+                    {attempt.endedBy ? `Ended by ${attempt.endedBy}` : '—'}
+                  </span>
+                )}
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}

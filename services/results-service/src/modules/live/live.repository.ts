@@ -1,0 +1,188 @@
+import { ANNOUNCEMENTS_LISTED_MAX, WARNING_EVENT_TYPES } from '@exam/domain/live';
+import { and, desc, eq, gte, lte } from 'drizzle-orm';
+import type { ResultsDatabase } from '../../db/database.ts';
+import { rawQuery } from '../../db/rows.ts';
+import { announcements, attemptEndings, attemptPresence, attempts, results } from '../../db/schema.ts';
+
+const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+const warningTypes = WARNING_EVENT_TYPES.map((type) => `'${type}'`).join(', ');
+
+/**
+ * Every attempt of the exam still open or submitted since $3, with what the live view shows, in one
+ * statement. Each subquery is an index lookup per attempt: answers by its primary key (attempt_id, …),
+ * events by events_attempt_idx. An answer counts once it holds more than blanks or an empty choice list.
+ */
+const LIVE_ATTEMPTS = `
+  select a.id, a.name, a.student_id, a.question_count,
+    ${epochMs('a.started_at')} as started_ms, ${epochMs('a.deadline')} as deadline_ms,
+    ${epochMs('a.submitted_at')} as submitted_ms, ${epochMs('p.last_seen_at')} as last_seen_ms,
+    e.ended_by,
+    (select count(*)::int from results_service.answers s
+      where s.attempt_id = a.id and btrim(s.answer) not in ('', '[]')) as answered,
+    coalesce((select json_object_agg(w.type, w.n) from (
+      select v.type, count(*)::int as n from results_service.events v
+      where v.attempt_id = a.id and v.type in (${warningTypes}) group by v.type) w), '{}'::json) as warnings
+  from results_service.attempts a
+  left join results_service.attempt_presence p on p.attempt_id = a.id
+  left join results_service.attempt_endings e on e.attempt_id = a.id
+  where a.exam_id = $1 and a.owner_id = $2 and (a.submitted_at is null or a.submitted_at >= $3::timestamptz)
+  order by a.started_at, a.id`;
+
+type LiveAttemptDbRow = {
+  id: string;
+  name: string;
+  student_id: string;
+  question_count: number;
+  started_ms: number;
+  deadline_ms: number | null;
+  submitted_ms: number | null;
+  last_seen_ms: number | null;
+  ended_by: string | null;
+  answered: number;
+  warnings: Record<string, number> | string;
+};
+
+/**
+ * Records the candidate's page as seen unless it was seen less than `minGapMs` ago: no write while it
+ * is fresh, so a burst of saves costs one index lookup each and a write every few seconds at most.
+ */
+const TOUCH = `
+  insert into results_service.attempt_presence (attempt_id, last_seen_at) values ($1, $2::timestamptz)
+  on conflict (attempt_id) do update set last_seen_at = excluded.last_seen_at
+    where attempt_presence.last_seen_at < excluded.last_seen_at - make_interval(secs => $3::float8 / 1000)`;
+
+const nullableDate = (ms: number | null) => (ms === null ? null : new Date(ms));
+
+export type LiveAttemptRow = {
+  id: string;
+  name: string;
+  studentId: string;
+  questionCount: number;
+  startedAt: Date;
+  deadline: Date | null;
+  submittedAt: Date | null;
+  lastSeenAt: Date | null;
+  endedBy: string | null;
+  answered: number;
+  warnings: Record<string, number>;
+};
+
+export type AnnouncementRow = typeof announcements.$inferSelect;
+
+/** The live view's storage: presence, endings and announcements, and the one query over an exam's attempts. */
+export function createLiveRepository({ db }: ResultsDatabase) {
+  return {
+    async listLiveAttempts(examId: string, ownerId: string, submittedSince: Date): Promise<LiveAttemptRow[]> {
+      const rows = await rawQuery<LiveAttemptDbRow>(db, LIVE_ATTEMPTS, [examId, ownerId, submittedSince.toISOString()]);
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        studentId: row.student_id,
+        questionCount: row.question_count,
+        startedAt: new Date(row.started_ms),
+        deadline: nullableDate(row.deadline_ms),
+        submittedAt: nullableDate(row.submitted_ms),
+        lastSeenAt: nullableDate(row.last_seen_ms),
+        endedBy: row.ended_by,
+        answered: Number(row.answered),
+        // postgres.js hands json back as text when it is not told the column type.
+        warnings:
+          typeof row.warnings === 'string' ? (JSON.parse(row.warnings) as Record<string, number>) : row.warnings,
+      }));
+    },
+
+    async touch(attemptId: string, now: Date, minGapMs: number): Promise<void> {
+      await rawQuery(db, TOUCH, [attemptId, now.toISOString(), minGapMs]);
+    },
+
+    async findLastSeen(attemptId: string): Promise<Date | undefined> {
+      const [row] = await db
+        .select({ at: attemptPresence.lastSeenAt })
+        .from(attemptPresence)
+        .where(eq(attemptPresence.attemptId, attemptId));
+      return row?.at;
+    },
+
+    async findAttempt(attemptId: string) {
+      const [row] = await db
+        .select({
+          id: attempts.id,
+          examId: attempts.examId,
+          ownerId: attempts.ownerId,
+          startedAt: attempts.startedAt,
+          deadline: attempts.deadline,
+          submittedAt: attempts.submittedAt,
+        })
+        .from(attempts)
+        .where(eq(attempts.id, attemptId))
+        .limit(1);
+      return row;
+    },
+
+    async findResult(resultId: string) {
+      const [row] = await db
+        .select({
+          attemptId: results.attemptId,
+          examId: results.examId,
+          ownerId: results.ownerId,
+          startedAt: results.startedAt,
+          completedAt: results.completedAt,
+        })
+        .from(results)
+        .where(eq(results.id, resultId))
+        .limit(1);
+      return row;
+    },
+
+    async findEnding(attemptId: string) {
+      const [row] = await db.select().from(attemptEndings).where(eq(attemptEndings.attemptId, attemptId));
+      return row;
+    },
+
+    /** False when the attempt was already ended (the first ending stays). */
+    async insertEnding(row: typeof attemptEndings.$inferInsert): Promise<boolean> {
+      const inserted = await db
+        .insert(attemptEndings)
+        .values(row)
+        .onConflictDoNothing()
+        .returning({ id: attemptEndings.attemptId });
+      return inserted.length > 0;
+    },
+
+    async deleteEnding(attemptId: string): Promise<void> {
+      await db.delete(attemptEndings).where(eq(attemptEndings.attemptId, attemptId));
+    },
+
+    async insertAnnouncement(row: AnnouncementRow): Promise<void> {
+      await db.insert(announcements).values(row);
+    },
+
+    /** The exam's newest announcements first. */
+    async listAnnouncements(examId: string): Promise<AnnouncementRow[]> {
+      return db
+        .select()
+        .from(announcements)
+        .where(eq(announcements.examId, examId))
+        .orderBy(desc(announcements.createdAt), desc(announcements.id))
+        .limit(ANNOUNCEMENTS_LISTED_MAX);
+    },
+
+    /** The exam's announcements made between `from` and `until` (open-ended without it), oldest first. */
+    async listAnnouncementsBetween(examId: string, from: Date, until: Date | null): Promise<AnnouncementRow[]> {
+      const newest = await db
+        .select()
+        .from(announcements)
+        .where(
+          and(
+            eq(announcements.examId, examId),
+            gte(announcements.createdAt, from),
+            until ? lte(announcements.createdAt, until) : undefined,
+          ),
+        )
+        .orderBy(desc(announcements.createdAt), desc(announcements.id))
+        .limit(ANNOUNCEMENTS_LISTED_MAX);
+      return newest.reverse();
+    },
+  };
+}
+export type LiveRepository = ReturnType<typeof createLiveRepository>;

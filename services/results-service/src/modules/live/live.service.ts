@@ -1,0 +1,167 @@
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import {
+  LIVE_RECENT_SUBMITTED_MINUTES,
+  type Announcement,
+  type CandidateLive,
+  type EndAttemptResponse,
+  type ExamLive,
+  type LiveAttempt,
+  type LiveAttemptStatus,
+  type ResultLiveLog,
+} from '@exam/domain/live';
+import type { Deps } from '../../deps.ts';
+import type { AnnouncementRow, LiveAttemptRow, LiveRepository } from './live.repository.ts';
+
+type Creator = { sub: string; email: string };
+/** The submission path every other submit takes (attempts.service.ts): scores and stores the result. */
+type Submit = (attemptId: string) => Promise<{ resultId: string; answered: number; total: number }>;
+
+const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+const announcementOf = (row: AnnouncementRow): Announcement => ({
+  id: row.id,
+  text: row.text,
+  at: row.createdAt.toISOString(),
+});
+
+/**
+ * Ended by the examiner; expired when time ran out (a submission at or after the deadline is the
+ * finalizer's, or a save within the grace); otherwise submitted or still in progress.
+ */
+export function liveStatus(
+  row: Pick<LiveAttemptRow, 'deadline' | 'submittedAt' | 'endedBy'>,
+  now: Date,
+): LiveAttemptStatus {
+  if (row.endedBy) return 'ended';
+  if (row.submittedAt) return row.deadline && row.submittedAt >= row.deadline ? 'expired' : 'submitted';
+  return row.deadline && now > row.deadline ? 'expired' : 'in-progress';
+}
+
+export function createLiveService(
+  repo: LiveRepository,
+  deps: Pick<Deps, 'clock' | 'ids' | 'examSource'>,
+  submit: Submit,
+) {
+  /** Another creator's exam, or one exam-service does not know, looks exactly like a missing one. */
+  async function assertOwner(examId: string, ownerId: string): Promise<void> {
+    const exam = await deps.examSource.findExam(examId);
+    if (!exam || exam.ownerId !== ownerId) throw notFound();
+  }
+
+  function liveAttempt(row: LiveAttemptRow, now: Date): LiveAttempt {
+    const status = liveStatus(row, now);
+    const secondsLeft =
+      status === 'in-progress' && row.deadline
+        ? Math.max(0, Math.floor((row.deadline.getTime() - now.getTime()) / 1000))
+        : null;
+    return {
+      attemptId: row.id,
+      name: row.name,
+      studentId: row.studentId,
+      startedAt: row.startedAt.toISOString(),
+      lastSeenAt: iso(row.lastSeenAt),
+      answered: Math.min(row.answered, row.questionCount),
+      total: row.questionCount,
+      warnings: row.warnings,
+      deadline: iso(row.deadline),
+      secondsLeft,
+      status,
+      submittedAt: iso(row.submittedAt),
+      endedBy: row.endedBy,
+    };
+  }
+
+  return {
+    /**
+     * Two indexed queries, in parallel. Only when the exam has no attempt to show is exam-service asked
+     * whether the caller owns it (the attempts carry their owner).
+     */
+    async examLive(examId: string, ownerId: string): Promise<ExamLive> {
+      const now = deps.clock.now();
+      const since = new Date(now.getTime() - LIVE_RECENT_SUBMITTED_MINUTES * 60_000);
+      const [rows, announced] = await Promise.all([
+        repo.listLiveAttempts(examId, ownerId, since),
+        repo.listAnnouncements(examId),
+      ]);
+      if (rows.length === 0) await assertOwner(examId, ownerId);
+      return {
+        examId,
+        serverNow: now.toISOString(),
+        attempts: rows.map((row) => liveAttempt(row, now)),
+        announcements: announced.filter((a) => a.ownerId === ownerId).map(announcementOf),
+      };
+    },
+
+    async announce(examId: string, creator: Creator, text: string): Promise<Announcement> {
+      await assertOwner(examId, creator.sub);
+      const row: AnnouncementRow = {
+        id: deps.ids.next(),
+        examId,
+        ownerId: creator.sub,
+        text,
+        createdBy: creator.email,
+        createdAt: deps.clock.now(),
+      };
+      await repo.insertAnnouncement(row);
+      return announcementOf(row);
+    },
+
+    /**
+     * Ends an attempt in progress: records who ended it, then submits it the way a candidate's submit
+     * does (its saved answers scored). An attempt already submitted answers 409; when the submission
+     * fails the ending is taken back, so the attempt stays as it was.
+     */
+    async end(examId: string, attemptId: string, creator: Creator): Promise<EndAttemptResponse> {
+      const attempt = await repo.findAttempt(attemptId);
+      if (!attempt || attempt.examId !== examId || attempt.ownerId !== creator.sub)
+        throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
+      if (attempt.submittedAt) throw new AppError(ErrorCode.CONFLICT, 'This attempt has already been submitted');
+      const endedAt = deps.clock.now();
+      if (!(await repo.insertEnding({ attemptId, endedBy: creator.email, endedAt })))
+        throw new AppError(ErrorCode.CONFLICT, 'This attempt has already been ended');
+      try {
+        const submitted = await submit(attemptId);
+        return { ...submitted, endedAt: endedAt.toISOString(), endedBy: creator.email };
+      } catch (err) {
+        await repo.deleteEnding(attemptId);
+        throw err;
+      }
+    },
+
+    /** The candidate's poll: deadline, submission, ending, and the exam's announcements during the attempt. */
+    async candidateLive(attemptId: string): Promise<CandidateLive> {
+      const attempt = await repo.findAttempt(attemptId);
+      if (!attempt) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
+      const [ending, announced] = await Promise.all([
+        repo.findEnding(attemptId),
+        repo.listAnnouncementsBetween(attempt.examId, attempt.startedAt, attempt.submittedAt),
+      ]);
+      return {
+        serverNow: deps.clock.now().toISOString(),
+        deadline: iso(attempt.deadline),
+        submittedAt: iso(attempt.submittedAt),
+        endedAt: iso(ending?.endedAt ?? null),
+        announcements: announced.filter((a) => a.ownerId === attempt.ownerId).map(announcementOf),
+      };
+    },
+
+    /** The creator's result detail: announcements made while the attempt was open, and its ending. */
+    async resultLog(resultId: string, ownerId: string): Promise<ResultLiveLog> {
+      const result = await repo.findResult(resultId);
+      if (!result || result.ownerId !== ownerId) throw new AppError(ErrorCode.NOT_FOUND, 'Result not found');
+      const [ending, announced] = await Promise.all([
+        repo.findEnding(result.attemptId),
+        repo.listAnnouncementsBetween(result.examId, result.startedAt, result.completedAt),
+      ]);
+      return {
+        announcements: announced.filter((a) => a.ownerId === ownerId).map(announcementOf),
+        endedBy: ending?.endedBy ?? null,
+        endedAt: iso(ending?.endedAt ?? null),
+      };
+    },
+
+    /** Records the candidate's page as seen, at most every `minGapMs` per attempt. */
+    touch: (attemptId: string, minGapMs: number) => repo.touch(attemptId, deps.clock.now(), minGapMs),
+  };
+}
+export type LiveService = ReturnType<typeof createLiveService>;
