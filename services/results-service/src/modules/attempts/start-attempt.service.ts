@@ -82,8 +82,8 @@ export function createStartService(
       if (!attempt) {
         await limiter.takeExam(exam.id);
         const now = deps.clock.now();
-        const snapshot = toSnapshot(exam);
         const id = deps.ids.next();
+        const snapshot = toSnapshot(exam, id);
         const secret = newResumeSecret();
         const code = newResumeCode();
         const inserted = await repo.insertOrFind({
