@@ -19,7 +19,7 @@ export const DEFAULT_SERVICE_PORTS: Record<ServiceName, number> = {
  */
 export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/exams/[^/]+/(insights|results|regrade|release)', 'results-service'],
-  ['^/api/(auth|exams|public|materials)([/?]|$)', 'exam-service'],
+  ['^/api/(auth|exams|public|materials|bank)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],
   ['^/api/(session|sessions)([/?]|$)', 'workspace-orchestrator'],
