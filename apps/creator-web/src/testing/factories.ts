@@ -42,6 +42,7 @@ export function makeExam(overrides: ExamOverrides = {}): Exam {
     questions: [],
     isLive: false,
     isDraft,
+    hasAccessCode: false,
     publishedAt: isDraft ? null : '2025-01-06T09:00:00.000Z',
     createdAt: '2025-01-05T10:00:00.000Z',
     lastEditedAt: '2025-01-07T12:00:00.000Z',
