@@ -168,7 +168,7 @@ export function createResultsRepository({ db }: ResultsDatabase) {
             then jsonb_path_query_array(${attempts.examSnapshot}, '$.questions[*].id') end`,
         })
         .from(results)
-        .innerJoin(attempts, eq(attempts.id, results.attemptId))
+        .leftJoin(attempts, eq(attempts.id, results.attemptId))
         .leftJoin(events, eq(events.attemptId, results.attemptId))
         .where(and(eq(results.examId, examId), eq(results.ownerId, ownerId)))
         .groupBy(results.id, attempts.id)
