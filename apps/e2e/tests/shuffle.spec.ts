@@ -131,3 +131,50 @@ test('two candidates of a shuffled exam see their own question and option order,
   await ada.context.close();
   await bob.context.close();
 });
+
+test('a question saved to the bank is added to another exam as a copy that later bank edits leave alone', async ({
+  page,
+  request,
+}) => {
+  const creator = await registerCreator(request, 'banker');
+  const source = await createExam(request, creator.token, {
+    title: 'Bank source',
+    questions: [question.shortAnswer('Organ that pumps blood', ['heart'], 'Organs')],
+  });
+  const target = await createExam(request, creator.token, { title: 'Bank target', questions: [] });
+
+  await page.goto('/creator/auth');
+  await page.getByLabel('Email Address').fill(creator.user.email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/creator\/dashboard$/);
+
+  await test.step('Save to bank in the editor', async () => {
+    await page.goto(`/creator/edit-exam/${source.id}?type=draft`);
+    await page.getByRole('button', { name: 'Save question 1 to bank' }).click();
+    await expectToast(page, 'Question 1 saved to your question bank');
+  });
+
+  await test.step('Add from bank in another exam, then save it', async () => {
+    await page.goto(`/creator/edit-exam/${target.id}?type=draft`);
+    await page.getByRole('button', { name: 'Add from bank' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add from your question bank' });
+    await dialog.getByRole('checkbox', { name: /Organ that pumps blood/ }).check();
+    await dialog.getByRole('button', { name: 'Add 1 question' }).click();
+    await expect(page.getByLabel('Question 1 title')).toHaveValue('Organ that pumps blood');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expectToast(page, 'Draft saved successfully');
+    await expect(page).toHaveURL(/\/creator\/dashboard$/);
+  });
+
+  await test.step('editing the bank question leaves the exam’s copy alone', async () => {
+    await page.goto('/creator/question-bank');
+    await page.getByRole('button', { name: 'Edit Organ that pumps blood' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit bank question' });
+    await dialog.getByLabel('Question', { exact: true }).fill('Which organ pumps blood?');
+    await dialog.getByRole('button', { name: 'Save question' }).click();
+    await expect(page.getByTestId('bank-row').first()).toContainText('Which organ pumps blood?');
+    await page.goto(`/creator/edit-exam/${target.id}?type=draft`);
+    await expect(page.getByLabel('Question 1 title')).toHaveValue('Organ that pumps blood');
+  });
+});
