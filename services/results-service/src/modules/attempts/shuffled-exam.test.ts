@@ -140,6 +140,17 @@ describe('shuffled and pooled exams', () => {
     expect(lines[0]).toContain('q1,q2,q3,q4,q5,q6,score');
     const bobLine = lines.find((l) => l.startsWith('Bob'))!;
     expect(bobLine).toContain(',0,1,0,1,0,1,3,6,');
+
+    // Insights report each question of the exam as written: both got the short answers, only Ada the MCQs.
+    const insights = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/insights`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    const report = InsightsReportSchema.parse(insights.json());
+    expect(report.items.map((i) => [i.type, i.facility, i.drawn])).toEqual(
+      sixQuestions.map((q) => [q.type, q.type === 'mcq' ? 0.5 : 1, 2]),
+    );
   });
 
   it('draws each pool for each candidate at the pool’s points, regrades with the pool’s new points and reports N per item', async () => {
