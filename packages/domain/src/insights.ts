@@ -53,6 +53,8 @@ export const InsightsItemSchema = z.object({
   type: z.string(),
   /** Candidates with a mark for this question (ungraded manual answers excluded). */
   graded: count,
+  /** N: submitted candidates who were given this question (a pool draws it for some of them). */
+  drawn: count.optional(),
   facility: figure,
   sd: figure,
   discriminationIndex: figure,

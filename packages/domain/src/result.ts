@@ -69,6 +69,8 @@ export const NO_ANSWER = 'No answer provided';
 
 export const QuestionAnswerSchema = z.object({
   questionIndex: z.number().int(),
+  /** Shuffled or pooled exams: the question's index in the exam as the creator wrote it (questionIndex is the candidate's). */
+  examQuestionIndex: z.number().int().optional(),
   /** The question's title. */
   question: z.string(),
   content: z.string(),

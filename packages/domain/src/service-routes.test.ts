@@ -25,6 +25,7 @@ describe('SERVICE_ROUTES', () => {
     expect(serviceOf('/api/exams/e1/lively')).toBe('exam-service');
     expect(serviceOf('/api/exams?draft=true')).toBe('exam-service');
     expect(serviceOf('/api/public/exams/e1')).toBe('exam-service');
+    expect(serviceOf('/api/bank/questions?search=cell')).toBe('exam-service');
     expect(serviceOf('/api/llm?x=1')).toBe('llm-gateway');
     expect(serviceOf('/api/sessions?attempt=1')).toBe('workspace-orchestrator');
   });

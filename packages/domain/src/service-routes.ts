@@ -21,7 +21,7 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/exams/[^/]+/(insights|results|regrade|release|overrides)', 'results-service'],
   // The live proctor view: /api/exams/:id/live, its announcements and its actions on attempts.
   ['^/api/exams/[^/]+/(live|announcements|attempts)([/?]|$)', 'results-service'],
-  ['^/api/(auth|exams|public|materials)([/?]|$)', 'exam-service'],
+  ['^/api/(auth|exams|public|materials|bank)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],
   ['^/api/(session|sessions)([/?]|$)', 'workspace-orchestrator'],

@@ -9,6 +9,9 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { createPasswordResetRepository } from './modules/auth/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/auth/password-reset.service.ts';
 import { createSessionsRepository } from './modules/auth/sessions.repository.ts';
+import { bankRoutes } from './modules/bank/bank.routes.ts';
+import { createBankRepository } from './modules/bank/bank.repository.ts';
+import { createBankService } from './modules/bank/bank.service.ts';
 import { createExamsRepository } from './modules/exams/exams.repository.ts';
 import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
@@ -77,14 +80,12 @@ export async function buildApp(config: Config, deps: Deps) {
 
   const examsRepository = createExamsRepository(deps.database);
   const materialsRepository = createMaterialsRepository(deps.database);
-  await app.register(
-    examsRoutes(
-      createExamsService(examsRepository, materialsRepository, deps, {
-        encryptionKey: config.encryptionKey,
-        scryptCost: config.SCRYPT_COST,
-      }),
-    ),
-  );
+  const examsService = createExamsService(examsRepository, materialsRepository, deps, {
+    encryptionKey: config.encryptionKey,
+    scryptCost: config.SCRYPT_COST,
+  });
+  await app.register(examsRoutes(examsService));
+  await app.register(bankRoutes(createBankService(createBankRepository(deps.database), examsService, deps)));
   await app.register(
     materialsRoutes(
       createMaterialsService(materialsRepository, deps, {

@@ -29,6 +29,10 @@ export const routes: RouteObject[] = [
       { index: true, loader: () => redirect(paths.dashboard) },
       { path: 'dashboard', Component: DashboardRoute },
       { path: 'account', Component: AccountRoute },
+      {
+        path: 'question-bank',
+        lazy: async () => ({ Component: (await import('./routes/creator/question-bank.tsx')).QuestionBankRoute }),
+      },
       // The editor is the largest screen; it loads when first opened.
       {
         path: 'new-exam',

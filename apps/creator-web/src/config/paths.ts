@@ -9,6 +9,7 @@ export const paths = {
   resetPassword: '/reset-password',
   dashboard: '/creator/dashboard',
   account: '/creator/account',
+  questionBank: '/creator/question-bank',
   newExam: '/creator/new-exam',
   editExam: (examId: string, type?: 'draft' | 'published') =>
     `/creator/edit-exam/${encodeURIComponent(examId)}${type ? `?type=${type}` : ''}`,
@@ -60,6 +61,9 @@ export const api = {
   examOverride: (examId: string, studentId: string) => `/api/exams/${id(examId)}/overrides/${id(studentId)}`,
   examRegrade: (examId: string, dryRun: boolean) => `/api/exams/${id(examId)}/regrade?dryRun=${String(dryRun)}`,
   materials: '/api/materials',
+  /** `query` is a URLSearchParams string, '' for none. */
+  bankQuestions: (query = '') => `/api/bank/questions${query ? `?${query}` : ''}`,
+  bankQuestion: (bankId: string) => `/api/bank/questions/${id(bankId)}`,
   /** `query` is a URLSearchParams string, '' for none. */
   results: (query: string) => `/api/results${query ? `?${query}` : ''}`,
   resultsSummary: '/api/results/summary',

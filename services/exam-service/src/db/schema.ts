@@ -165,3 +165,18 @@ export const courseMaterials = examServiceSchema.table(
   },
   (t) => [index('course_materials_owner_idx').on(t.ownerId, t.createdAt)],
 );
+
+/** A creator's question bank (docs/product.md#question-bank); exams hold copies, never references. */
+export const bankQuestions = examServiceSchema.table(
+  'bank_questions',
+  {
+    id: text('id').primaryKey(),
+    ownerId: text('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    question: jsonb('question').$type<Question>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('bank_questions_owner_updated_idx').on(t.ownerId, t.updatedAt)],
+);

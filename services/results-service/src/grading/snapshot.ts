@@ -1,3 +1,4 @@
+import { arrangedQuestions, arrangeExam, isArranged } from '@exam/domain/arrangement';
 import { CodingWorkspaceSchema, QuestionSchema, ReleasePolicySchema, RubricSchema } from '@exam/domain/exam';
 import type { InternalExam } from '@exam/domain/internal';
 import { z } from 'zod';
@@ -26,6 +27,20 @@ export const ExamSnapshotSchema = z.object({
   header: z.string().optional(),
   rules: z.string().optional(),
   fullScreenEnabled: z.boolean().optional(),
+  /**
+   * The candidate's own arrangement (@exam/domain/arrangement), when the exam shuffles or draws from pools:
+   * `questions` above are then the candidate's, in their order (answers are addressed by that index), and
+   * sourceIndices[i] is questions[i]'s index in the exam at start. Questions keep the creator's ids, by which
+   * regrade, the CSV export and insights map back.
+   */
+  arrangement: z
+    .object({
+      seed: z.string(),
+      sourceIndices: z.array(z.number().int().nonnegative()),
+      /** The exam's question count at start (pools hold more than a candidate draws). */
+      examQuestionCount: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type ExamSnapshot = z.infer<typeof ExamSnapshotSchema>;
 
@@ -39,14 +54,19 @@ export function parseSnapshot(stored: unknown): ExamSnapshot {
   return ExamSnapshotSchema.parse(stored);
 }
 
-export function toSnapshot(exam: InternalExam): ExamSnapshot {
+/**
+ * The snapshot an attempt keeps at start. `arrangementSeed` (the attempt's id) fixes the candidate's draw and
+ * order when the exam shuffles or has pools; the same seed always gives the same arrangement.
+ */
+export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSnapshot {
+  const arrangement = isArranged(exam) ? arrangeExam(exam, arrangementSeed) : null;
   return {
     version: SNAPSHOT_VERSION,
     title: exam.title,
     ownerId: exam.ownerId,
     timerEnabled: exam.timerEnabled,
     timerMinutes: exam.timerMinutes,
-    questions: exam.questions,
+    questions: arrangement ? arrangedQuestions(exam.questions, arrangement) : exam.questions,
     codingWorkspace: exam.codingWorkspace,
     rubrics: exam.rubrics,
     releasePolicy: exam.releasePolicy,
@@ -55,19 +75,30 @@ export function toSnapshot(exam: InternalExam): ExamSnapshot {
     header: exam.header,
     rules: exam.rules,
     fullScreenEnabled: exam.fullScreenEnabled,
+    ...(arrangement
+      ? {
+          arrangement: {
+            seed: arrangementSeed,
+            sourceIndices: arrangement.map((a) => a.sourceIndex),
+            examQuestionCount: exam.questions.length,
+          },
+        }
+      : {}),
   };
 }
 
 /**
  * The snapshot with the scoring fields of every question the current exam still has (matched by id:
  * points, keys, scoring rule, matching and rubric) and the exam's rubrics. The wording and options stay as
- * the candidate saw them; questions the exam no longer has keep their snapshot keys.
+ * the candidate saw them (in the candidate's order); questions the exam no longer has keep their snapshot
+ * keys. A question the exam keeps in a pool is worth the pool's current points per draw.
  */
 export function withCurrentKeys(
   snapshot: ExamSnapshot,
-  exam: Pick<InternalExam, 'questions' | 'rubrics'>,
+  exam: Pick<InternalExam, 'questions' | 'rubrics'> & { pools?: InternalExam['pools'] },
 ): ExamSnapshot {
   const current = new Map(exam.questions.map((q) => [q.id, q]));
+  const pools = new Map((exam.pools ?? []).map((p) => [p.id, p]));
   const questions = snapshot.questions.map((q) => {
     const now = current.get(q.id);
     if (!now) return q;
@@ -75,7 +106,8 @@ export function withCurrentKeys(
     const { correctAnswer: _replaced, ...wording } = q;
     return {
       ...wording,
-      points: now.points,
+      points: (now.poolId === null ? undefined : pools.get(now.poolId)?.points) ?? now.points,
+      poolId: now.poolId,
       ...(now.correctAnswer !== undefined ? { correctAnswer: now.correctAnswer } : {}),
       correctAnswers: now.correctAnswers,
       multipleAnswers: now.multipleAnswers,

@@ -103,8 +103,9 @@ export function createStartService(
     }
     await limiter.takeExam(exam.id);
     await cohort.rememberKeepGrade(exam.id, exam.keepGrade, now);
-    const snapshot = toSnapshot(exam);
     const id = deps.ids.next();
+    // The attempt id seeds the candidate's arrangement (pool draws, question and option order).
+    const snapshot = toSnapshot(exam, id);
     const secret = newResumeSecret();
     const code = newResumeCode();
     const inserted = await repo.insertOrFind({

@@ -34,6 +34,11 @@ export function createInsightsRepository({ db }: ResultsDatabase) {
       return db
         .select({
           attemptId: attempts.id,
+          /**
+           * The attempt's question ids in its order: a few bytes of the snapshot read in SQL, so insights map
+           * each candidate's answers of a shuffled or pooled exam back to the exam's questions.
+           */
+          questionIds: sql<string[]>`jsonb_path_query_array(${attempts.examSnapshot}, '$.questions[*].id')`,
           result: {
             id: results.id,
             userName: results.userName,

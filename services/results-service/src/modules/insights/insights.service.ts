@@ -45,6 +45,17 @@ export function createInsightsService(
     return exam.questions;
   }
 
+  /** The exam's questions as the creator wrote them, a pooled question worth its pool's points per draw. */
+  async function examQuestionsOf(examId: string, ownerId: string): Promise<Question[]> {
+    const exam = await deps.examSource.findExam(examId);
+    if (!exam || exam.ownerId !== ownerId) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+    const pools = new Map(exam.pools.map((p) => [p.id, p]));
+    return exam.questions.map((q) => {
+      const pool = q.poolId === null ? undefined : pools.get(q.poolId);
+      return pool ? { ...q, points: pool.points } : q;
+    });
+  }
+
   /** The transcripts, or the reason they cannot be had: insights still load when llm-gateway is down. */
   async function transcriptsOf(
     examId: string,
@@ -73,9 +84,18 @@ export function createInsightsService(
           repo.submittedEventsOf(examId, ownerId),
         ]);
       });
-      const questions = await questionsOf(examId, ownerId, snapshot?.questions);
+      // A shuffled or pooled exam's candidates each sat their own list: their answers are mapped by question
+      // id onto the exam's questions as the creator wrote them, each item over those who drew it.
+      const arranged = snapshot?.arrangement !== undefined;
+      const questions = arranged
+        ? await examQuestionsOf(examId, ownerId)
+        : await questionsOf(examId, ownerId, snapshot?.questions);
       const submitted = rows
-        .flatMap((row) => (row.result ? [{ attemptId: row.attemptId, result: row.result }] : []))
+        .flatMap((row) =>
+          row.result
+            ? [{ attemptId: row.attemptId, result: row.result, places: placesOf(questions, row.questionIds, arranged) }]
+            : [],
+        )
         .sort(
           (a, b) =>
             a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id),
@@ -107,27 +127,30 @@ export function createInsightsService(
           type: q.type,
           optionCount: q.type === 'mcq' ? q.options.length : 0,
         })),
-        candidates: submitted.map(({ attemptId, result }) => ({
+        candidates: submitted.map(({ attemptId, result, places }) => ({
           resultId: result.id,
           name: result.userName,
           studentId: result.studentId,
           startedAt: result.startedAt,
           completedAt: result.completedAt,
-          marks: questions.map((q, i) => markOf(result.grades[i], q.points)),
-          answers: questions.map((_q, i) => result.grades[i]?.answer ?? null),
+          marks: questions.map((q, i) => markOf(gradeAt(result.grades, places[i]), q.points)),
+          answers: questions.map((_q, i) => gradeAt(result.grades, places[i])?.answer ?? null),
           events: (eventsByAttempt.get(attemptId) ?? []).map((e) => ({ type: e.type, at: e.at })),
           chat: (transcripts.byAttempt.get(attemptId)?.messages ?? []).map((m) => ({
             role: m.role,
             content: m.content,
-            questionIndex: m.questionIndex,
+            questionIndex: examIndexOf(places, m.questionIndex),
           })),
         })),
       };
       const built = timer.time('report', () => buildInsightsReport(input, timer.time));
       const report = withWithheldReplies(
-        withResultScores(
-          built,
-          submitted.map(({ result }) => result),
+        withDrawnCounts(
+          withResultScores(
+            built,
+            submitted.map(({ result }) => result),
+          ),
+          questions.map((_q, i) => submitted.filter((s) => s.places[i] !== undefined).length),
         ),
         new Map(submitted.map(({ attemptId, result }) => [result.id, transcripts.byAttempt.get(attemptId)?.messages])),
       );
@@ -136,6 +159,35 @@ export function createInsightsService(
   };
 }
 export type InsightsService = ReturnType<typeof createInsightsService>;
+
+/**
+ * Where each of `questions` sits in one candidate's list: places[i] is the candidate's index of questions[i],
+ * undefined when they did not draw it. Without an arrangement the candidate's list is the exam's.
+ */
+export function placesOf(
+  questions: ReadonlyArray<{ id: string }>,
+  candidateIds: readonly string[] | null,
+  arranged: boolean,
+): Array<number | undefined> {
+  if (!arranged || !candidateIds) return questions.map((_q, i) => i);
+  const at = new Map(candidateIds.map((id, i) => [id, i]));
+  return questions.map((q) => at.get(q.id));
+}
+
+/** The exam's index of a candidate's question index (a chat message's open question), null when none. */
+function examIndexOf(places: ReadonlyArray<number | undefined>, candidateIndex: number | null): number | null {
+  if (candidateIndex === null) return null;
+  const i = places.indexOf(candidateIndex);
+  return i < 0 ? null : i;
+}
+
+const gradeAt = (grades: readonly StoredGrade[], place: number | undefined) =>
+  place === undefined ? undefined : grades[place];
+
+/** Each item's N: how many submitted candidates were given the question (pools draw it for some). */
+function withDrawnCounts(report: InsightsReport, drawn: readonly number[]): InsightsReport {
+  return { ...report, items: report.items.map((item) => ({ ...item, drawn: drawn[item.questionIndex] ?? 0 })) };
+}
 
 /** Puts each candidate's result score (the one every screen shows) beside the psychometric figures. */
 function withResultScores(

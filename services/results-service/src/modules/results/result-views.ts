@@ -41,8 +41,10 @@ export function toQuestionAnswers(
     const grade = grades[index];
     const file = files.get(index);
     const multipleAnswers = q.type === 'mcq' && q.multipleAnswers;
+    const examQuestionIndex = snapshot.arrangement?.sourceIndices[index];
     return {
       questionIndex: index,
+      ...(examQuestionIndex !== undefined ? { examQuestionIndex } : {}),
       question: q.title,
       content: q.content,
       questionType: q.type,

@@ -7,7 +7,7 @@ export type CsvCandidate = {
   startedAt: Date;
   completedAt: Date;
   timeSpent: number;
-  grades: StoredGrade[];
+  grades: ReadonlyArray<StoredGrade | undefined>;
   score: number;
   maxScore: number;
   status: ResultStatus;

@@ -171,12 +171,15 @@ export function createResultsRepository({ db }: ResultsDatabase) {
           focusLost: count('focus-lost'),
           blockedPastes: count('paste-blocked'),
           fullscreenExits: count('fullscreen-exit'),
+          /** A shuffled or pooled attempt's question ids in the candidate's order (null otherwise). */
+          questionIds: sql<string[] | null>`case when ${attempts.examSnapshot} -> 'arrangement' is not null
+            then jsonb_path_query_array(${attempts.examSnapshot}, '$.questions[*].id') end`,
         })
         .from(results)
         .leftJoin(attempts, eq(attempts.id, results.attemptId))
         .leftJoin(events, eq(events.attemptId, results.attemptId))
         .where(and(eq(results.examId, examId), eq(results.ownerId, ownerId), isKept()))
-        .groupBy(results.id)
+        .groupBy(results.id, attempts.id)
         .orderBy(asc(results.completedAt), asc(results.id));
     },
   };

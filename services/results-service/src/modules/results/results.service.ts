@@ -17,6 +17,19 @@ export async function assertOwnsExam(deps: Pick<Deps, 'examSource'>, examId: str
   return exam;
 }
 
+/** A candidate's grades in the exam's question order, by id; undefined where they did not get the question. */
+function byExamQuestion<G>(
+  questions: ReadonlyArray<{ id: string }>,
+  candidateIds: readonly string[],
+  grades: readonly G[],
+) {
+  const at = new Map(candidateIds.map((id, i) => [id, i]));
+  return questions.map((q) => {
+    const i = at.get(q.id);
+    return i === undefined ? undefined : grades[i];
+  });
+}
+
 /** What creators read of their results; every figure comes from the stored score (grading/score.ts). */
 export function createResultsService(
   repo: ResultsRepository,
@@ -103,10 +116,16 @@ export function createResultsService(
       await refreshKeepGrade(examId, ownerId);
       const rows = await repo.examRows(examId, ownerId);
       let questionCount = Math.max(0, ...rows.map((r) => r.result.totalQuestions));
-      if (rows.length === 0) questionCount = (await assertOwnsExam(deps, examId, ownerId)).questions.length;
+      // Shuffled or pooled attempts: the columns are the exam's questions as the creator wrote them, each
+      // candidate's points mapped by question id (blank for a question they did not draw).
+      const arranged = rows.some((r) => r.questionIds !== null);
+      const exam = rows.length === 0 || arranged ? await assertOwnsExam(deps, examId, ownerId) : undefined;
+      if (exam) questionCount = exam.questions.length;
       return resultsCsv(
         rows.map((r) => ({
           ...r.result,
+          grades:
+            exam && r.questionIds ? byExamQuestion(exam.questions, r.questionIds, r.result.grades) : r.result.grades,
           focusLost: r.focusLost,
           blockedPastes: r.blockedPastes,
           fullscreenExits: r.fullscreenExits,

@@ -2,7 +2,7 @@ import { Button } from '@exam/ui/button';
 import { AppShell } from '@exam/ui/app-shell';
 import { toast } from '@exam/ui/toaster';
 import { useQueryClient } from '@tanstack/react-query';
-import { GraduationCap, LogOut, UserRound } from 'lucide-react';
+import { GraduationCap, Library, LogOut, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Outlet, redirect, useLoaderData, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
@@ -62,6 +62,12 @@ export function CreatorLayout() {
       actions={
         <>
           <span className="hidden text-sm text-muted sm:inline">Welcome, {email}</span>
+          <Link
+            to={paths.questionBank}
+            className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"
+          >
+            <Library aria-hidden className="h-4 w-4" /> Question bank
+          </Link>
           <Link
             to={paths.account}
             className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"

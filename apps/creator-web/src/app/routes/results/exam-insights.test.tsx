@@ -160,6 +160,26 @@ describe('exam insights', () => {
     );
   });
 
+  it('shows N per question when candidates drew questions from a pool, and no N column otherwise', async () => {
+    await openInsights(
+      makeInsightsReport({
+        items: [makeItem(0, { drawn: 23 }), makeItem(1, { drawn: 9 }), makeItem(2, { drawn: 14 })],
+      }),
+    );
+    const table = screen.getByRole('table', { name: 'Assessment Breakdown' });
+    expect(within(table).getByRole('columnheader', { name: 'N (drew it)' })).toBeInTheDocument();
+    const drawn = within(table)
+      .getAllByTestId('item-row')
+      .map((row) => row.querySelectorAll('td')[3]?.textContent);
+    expect(drawn).toEqual(['23', '9', '14']);
+  });
+
+  it('shows no N column when every candidate had every question', async () => {
+    await openInsights(makeInsightsReport({ items: [makeItem(0, { drawn: 23 })] }));
+    const table = screen.getByRole('table', { name: 'Assessment Breakdown' });
+    expect(within(table).queryByRole('columnheader', { name: 'N (drew it)' })).not.toBeInTheDocument();
+  });
+
   it("shows 'Exam not found' with Back to Dashboard when the exam cannot be loaded", async () => {
     seedExams();
     server.use(

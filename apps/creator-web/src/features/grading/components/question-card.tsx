@@ -51,7 +51,16 @@ export function QuestionCard({ resultId, qa, grade, actions }: Props) {
           <h3 className="font-semibold text-ink">
             Q{number}: {qa.question || `Question ${number}`}
           </h3>
-          <p className="text-xs text-muted">{TYPE_LABELS[qa.questionType] ?? qa.questionType}</p>
+          <p className="text-xs text-muted">
+            {TYPE_LABELS[qa.questionType] ?? qa.questionType}
+            {/* A shuffled or pooled exam: Q{number} is the candidate's order; this is the exam's own. */}
+            {qa.examQuestionIndex !== undefined && qa.examQuestionIndex !== qa.questionIndex && (
+              <span data-testid={`exam-question-${qa.questionIndex}`}>
+                {' '}
+                · question {qa.examQuestionIndex + 1} of the exam
+              </span>
+            )}
+          </p>
         </div>
         <div className="flex items-center gap-2">
           <span

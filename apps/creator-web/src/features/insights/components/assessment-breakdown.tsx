@@ -54,6 +54,10 @@ const COLUMNS: Column[] = [
 
 /** Assessment Breakdown: one row per question with Moodle's item statistics and the Rasch difficulty. */
 export function AssessmentBreakdown({ report, questions }: { report: InsightsReport; questions: readonly Question[] }) {
+  // With pools each question is answered only by those who drew it: its N is shown beside its figures.
+  const showDrawn =
+    questions.some((q) => (q.poolId ?? null) !== null) ||
+    report.items.some((i) => i.drawn !== undefined && i.drawn !== report.test.candidates);
   return (
     <Card>
       <CardHeader
@@ -66,6 +70,7 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
             <TableHeaderCell>#</TableHeaderCell>
             <TableHeaderCell>Topic</TableHeaderCell>
             <TableHeaderCell>Summary</TableHeaderCell>
+            {showDrawn && <TableHeaderCell>N (drew it)</TableHeaderCell>}
             {COLUMNS.map((c) => (
               <TableHeaderCell key={c.field}>{c.header}</TableHeaderCell>
             ))}
@@ -79,6 +84,7 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
               <TableCell className="max-w-64 truncate">
                 {questions[item.questionIndex]?.title || `Question ${item.questionIndex + 1}`}
               </TableCell>
+              {showDrawn && <TableCell className="tabular-nums">{item.drawn ?? '—'}</TableCell>}
               {COLUMNS.map((c) => {
                 const value = item[c.field];
                 return (

@@ -40,6 +40,7 @@ export function newQuestion(type: QuestionType, language: CodingLanguage = 'pyth
     acceptedAnswers: [],
     matching: { caseSensitive: false, numeric: null },
     rubricId: null,
+    poolId: null,
     language: type === 'coding' ? language : undefined,
   };
 }
@@ -68,6 +69,9 @@ export function examToForm(exam: Exam): ExamFormInput {
     releasePolicy: exam.releasePolicy,
     showAnswerKeys: exam.showAnswerKeys,
     codingWorkspace: exam.codingWorkspace,
+    shuffleQuestions: exam.shuffleQuestions,
+    shuffleOptions: exam.shuffleOptions,
+    pools: exam.pools,
     aiSettings: {
       ...AiSettingsInputSchema.parse({}),
       ...ai,

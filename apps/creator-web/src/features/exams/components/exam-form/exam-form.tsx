@@ -23,6 +23,7 @@ import {
 } from './exam-form-actions.ts';
 import { DetailsCard } from './details-card.tsx';
 import { emptyExamForm, examToForm, toRequestBody, type ApiKeyMode, type ExamFormInput } from './exam-form-model.ts';
+import { OrderPoolsCard } from './order-pools-card.tsx';
 import { QuestionsCard } from './questions-card.tsx';
 import { RegradeDialog } from './regrade-dialog.tsx';
 import { RubricsCard } from './rubrics-card.tsx';
@@ -139,6 +140,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
         <DetailsCard />
         <QuestionsCard />
         <RubricsCard />
+        <OrderPoolsCard />
         <RegradeDialog
           report={regradeOffer?.report ?? null}
           isPending={regrade.isPending}

@@ -15,6 +15,8 @@ import {
   RubricSelect,
   useHasKey,
 } from './question-scoring.tsx';
+import { SaveToBankButton } from './save-to-bank-button.tsx';
+import { PoolSelect } from './pool-select.tsx';
 import { StringListEditor } from './string-list-editor.tsx';
 
 export const QUESTION_TYPE_LABELS = {
@@ -168,6 +170,7 @@ export function QuestionEditor({ index, count, onRemove, onMove }: Props) {
           <Badge tone="brand">{QUESTION_TYPE_LABELS[type]}</Badge>
         </div>
         <div className="flex items-center gap-1">
+          <SaveToBankButton index={index} />
           <Button
             variant="ghost"
             size="icon"
@@ -232,6 +235,7 @@ export function QuestionEditor({ index, count, onRemove, onMove }: Props) {
         <div className="flex flex-wrap items-start gap-4">
           <PointsField index={index} />
           <RubricSelect index={index} />
+          <PoolSelect index={index} />
         </div>
         {type === 'file-upload' && <p className="text-sm text-muted">Candidates upload one file as their answer.</p>}
       </div>

@@ -6,6 +6,7 @@ import { Select } from '@exam/ui/select';
 import { Code2, FileUp, ListChecks, ListPlus, TextCursorInput } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useFieldArray, useFormContext } from 'react-hook-form';
+import { AddFromBankButton } from './add-from-bank-button.tsx';
 import { newQuestion, type ExamFormInput } from './exam-form-model.ts';
 import { LANGUAGE_OPTIONS, QuestionEditor } from './question-editor.tsx';
 
@@ -52,6 +53,7 @@ export function QuestionsCard() {
           <Button variant="secondary" onClick={() => add('file-upload')}>
             <FileUp aria-hidden className="h-4 w-4" /> Add File Upload
           </Button>
+          <AddFromBankButton onAdd={(questions) => append(questions, { shouldFocus: false })} />
           <div className="ml-auto flex items-end gap-2">
             <div className="flex flex-col gap-1.5">
               <label htmlFor={languageId} className="text-xs font-medium text-muted">

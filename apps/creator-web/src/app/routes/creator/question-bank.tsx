@@ -1,0 +1,5 @@
+import { QuestionBank } from '../../../features/bank/components/question-bank.tsx';
+
+export function QuestionBankRoute() {
+  return <QuestionBank />;
+}

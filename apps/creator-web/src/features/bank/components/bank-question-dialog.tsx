@@ -1,0 +1,158 @@
+import { QuestionSchema, type Question, type QuestionType } from '@exam/domain/exam';
+import { Button } from '@exam/ui/button';
+import { Dialog } from '@exam/ui/dialog';
+import { Field } from '@exam/ui/field';
+import { Input, Textarea } from '@exam/ui/input';
+import { Select } from '@exam/ui/select';
+import { useState } from 'react';
+
+export const TYPE_LABELS: Record<QuestionType, string> = {
+  mcq: 'Multiple choice',
+  'short-answer': 'Short answer',
+  'file-upload': 'File upload',
+  coding: 'Coding',
+};
+const TYPE_OPTIONS = (Object.keys(TYPE_LABELS) as QuestionType[]).map((value) => ({
+  value,
+  label: TYPE_LABELS[value],
+}));
+
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+
+type Draft = {
+  type: QuestionType;
+  title: string;
+  topic: string;
+  content: string;
+  points: string;
+  options: string;
+  correctAnswer: string;
+  acceptedAnswers: string;
+};
+
+const draftOf = (q: Question | undefined): Draft => ({
+  type: q?.type ?? 'short-answer',
+  title: q?.title ?? '',
+  topic: q?.topic ?? '',
+  content: q?.content ?? '',
+  points: String(q?.points ?? 1),
+  options: (q?.options ?? []).join('\n'),
+  correctAnswer: q?.correctAnswer ?? '',
+  acceptedAnswers: (q?.acceptedAnswers ?? []).join('\n'),
+});
+
+/**
+ * Types a bank question or edits one: wording, topic, points and the simple keys (an MCQ's options and its one
+ * correct option, a short answer's accepted answers). Settings this form does not show are kept as they are.
+ */
+export function BankQuestionDialog({
+  open,
+  question,
+  isPending,
+  onOpenChange,
+  onSave,
+}: {
+  open: boolean;
+  question: Question | undefined;
+  isPending: boolean;
+  onOpenChange: (open: boolean) => void;
+  onSave: (question: Question) => void;
+}) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(question));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = (field: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
+  const submit = () => {
+    const options = draft.type === 'mcq' ? lines(draft.options) : [];
+    const parsed = QuestionSchema.safeParse({
+      ...(question ?? { id: 'bank' }),
+      type: draft.type,
+      title: draft.title.trim(),
+      topic: draft.topic.trim(),
+      content: draft.content,
+      points: Number(draft.points),
+      options,
+      correctAnswer: draft.type === 'mcq' && draft.correctAnswer.trim() ? draft.correctAnswer.trim() : undefined,
+      acceptedAnswers: draft.type === 'short-answer' ? lines(draft.acceptedAnswers) : [],
+      ...(draft.type === 'coding' ? { language: question?.language ?? 'python' } : {}),
+    });
+    if (!parsed.success) {
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      return;
+    }
+    if (!parsed.data.title) {
+      setErrors({ title: 'Enter the question' });
+      return;
+    }
+    setErrors({});
+    onSave(parsed.data);
+  };
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={question ? 'Edit bank question' : 'New bank question'}
+      className="w-[min(92vw,40rem)]"
+      footer={
+        <>
+          <Button variant="secondary" onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button disabled={isPending} onClick={submit}>
+            Save question
+          </Button>
+        </>
+      }
+    >
+      <div className="flex max-h-[60vh] flex-col gap-4 overflow-y-auto pr-1">
+        {!question && (
+          <Field label="Question type">
+            <Select value={draft.type} options={TYPE_OPTIONS} onValueChange={(v) => set('type')(v as QuestionType)} />
+          </Field>
+        )}
+        <Field label="Question" error={errors.title}>
+          <Input value={draft.title} onChange={(e) => set('title')(e.target.value)} />
+        </Field>
+        <div className="grid gap-4 md:grid-cols-2">
+          <Field label="Topic" error={errors.topic}>
+            <Input value={draft.topic} onChange={(e) => set('topic')(e.target.value)} />
+          </Field>
+          <Field label="Points" error={errors.points}>
+            <Input
+              type="number"
+              min={0.01}
+              step={0.01}
+              value={draft.points}
+              onChange={(e) => set('points')(e.target.value)}
+            />
+          </Field>
+        </div>
+        <Field label="Content" error={errors.content}>
+          <Textarea rows={3} value={draft.content} onChange={(e) => set('content')(e.target.value)} />
+        </Field>
+        {draft.type === 'mcq' && (
+          <>
+            <Field label="Options (one per line)" error={errors.options}>
+              <Textarea rows={4} value={draft.options} onChange={(e) => set('options')(e.target.value)} />
+            </Field>
+            <Field
+              label="Correct option"
+              hint="Exactly as one of the options; blank lets a grader decide."
+              error={errors.correctAnswer}
+            >
+              <Input value={draft.correctAnswer} onChange={(e) => set('correctAnswer')(e.target.value)} />
+            </Field>
+          </>
+        )}
+        {draft.type === 'short-answer' && (
+          <Field label="Accepted answers (one per line)" error={errors.acceptedAnswers}>
+            <Textarea rows={3} value={draft.acceptedAnswers} onChange={(e) => set('acceptedAnswers')(e.target.value)} />
+          </Field>
+        )}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,108 @@
+import { Button } from '@exam/ui/button';
+import { Card, CardBody, CardHeader } from '@exam/ui/card';
+import { Field } from '@exam/ui/field';
+import { Input } from '@exam/ui/input';
+import { SwitchField } from '@exam/ui/switch';
+import { Plus, Trash2 } from 'lucide-react';
+import { Controller, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
+import type { ExamFormInput } from './exam-form-model.ts';
+
+function PoolEditor({ index, onRemove }: { index: number; onRemove: () => void }) {
+  const { control, register, formState } = useFormContext<ExamFormInput>();
+  const poolId = useWatch({ control, name: `pools.${index}.id` });
+  const questions = useWatch({ control, name: 'questions' }) ?? [];
+  const size = questions.filter((q) => q.poolId === poolId).length;
+  const errors = formState.errors.pools?.[index];
+  const n = index + 1;
+  return (
+    <section aria-label={`Pool ${n}`} className="flex flex-wrap items-end gap-3 rounded-lg border border-line p-4">
+      <Field label={`Pool ${n} title`} error={errors?.title?.message} className="min-w-56 flex-1">
+        <Input placeholder="e.g. Cell biology" {...register(`pools.${index}.title`)} />
+      </Field>
+      <Field label={`Pool ${n} questions drawn`} error={errors?.draw?.message} className="w-40">
+        <Input type="number" min={1} step={1} {...register(`pools.${index}.draw`, { valueAsNumber: true })} />
+      </Field>
+      <Field label={`Pool ${n} points per draw`} error={errors?.points?.message} className="w-40">
+        <Input type="number" min={0.01} step={0.01} {...register(`pools.${index}.points`, { valueAsNumber: true })} />
+      </Field>
+      <p className="pb-2 text-sm text-muted">
+        {size} {size === 1 ? 'question' : 'questions'} in the pool
+      </p>
+      <Button variant="ghost" size="sm" className="text-danger" aria-label={`Remove pool ${n}`} onClick={onRemove}>
+        <Trash2 aria-hidden className="h-4 w-4" /> Remove
+      </Button>
+    </section>
+  );
+}
+
+/**
+ * Each candidate's order and draw (docs/product.md#cohorts): shuffled questions and options, and pools from
+ * which every candidate draws N questions worth the same points. Questions join a pool in their editor.
+ */
+export function OrderPoolsCard() {
+  const { control, getValues, setValue } = useFormContext<ExamFormInput>();
+  const pools = useFieldArray({ control, name: 'pools', keyName: 'key' });
+  const removePool = (index: number) => {
+    const id = getValues(`pools.${index}.id`);
+    // Its questions go back to being asked of everyone rather than naming a pool that is gone.
+    (getValues('questions') ?? []).forEach((q, i) => {
+      if (q.poolId === id) setValue(`questions.${i}.poolId`, null, { shouldDirty: true });
+    });
+    pools.remove(index);
+  };
+  return (
+    <Card>
+      <CardHeader
+        title="Order and pools"
+        description="Each candidate's order is fixed when they start, so a reload shows the same order."
+      />
+      <CardBody className="flex flex-col gap-4">
+        <div className="grid gap-4 md:grid-cols-2">
+          <Controller
+            control={control}
+            name="shuffleQuestions"
+            render={({ field }) => (
+              <SwitchField
+                label="Shuffle question order"
+                hint="Every candidate gets the questions in their own order."
+                checked={field.value ?? false}
+                onCheckedChange={field.onChange}
+                className="rounded-lg border border-line p-4"
+              />
+            )}
+          />
+          <Controller
+            control={control}
+            name="shuffleOptions"
+            render={({ field }) => (
+              <SwitchField
+                label="Shuffle answer options"
+                hint="Multiple-choice options appear in a different order for each candidate."
+                checked={field.value ?? false}
+                onCheckedChange={field.onChange}
+                className="rounded-lg border border-line p-4"
+              />
+            )}
+          />
+        </div>
+        <div className="flex flex-col gap-3">
+          <h3 className="text-sm font-semibold text-ink">Question pools</h3>
+          <p className="-mt-2 text-sm text-muted">
+            Each candidate draws the given number of a pool&apos;s questions at random, each worth the pool&apos;s
+            points. Put a question in a pool from its editor.
+          </p>
+          {pools.fields.map((field, i) => (
+            <PoolEditor key={field.key} index={i} onRemove={() => removePool(i)} />
+          ))}
+          <Button
+            variant="secondary"
+            className="self-start"
+            onClick={() => pools.append({ id: crypto.randomUUID(), title: '', draw: 1, points: 1 })}
+          >
+            <Plus aria-hidden className="h-4 w-4" /> Add pool
+          </Button>
+        </div>
+      </CardBody>
+    </Card>
+  );
+}
