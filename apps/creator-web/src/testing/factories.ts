@@ -40,6 +40,7 @@ export function makeExam(overrides: ExamOverrides = {}): Exam {
     ownerId: 'user-1',
     title: 'Algorithms Midterm',
     questions: [],
+    hasAccessCode: false,
     isLive: false,
     isDraft,
     publishedAt: isDraft ? null : '2025-01-06T09:00:00.000Z',

@@ -68,6 +68,10 @@ export function examToForm(exam: Exam): ExamFormInput {
     releasePolicy: exam.releasePolicy,
     showAnswerKeys: exam.showAnswerKeys,
     codingWorkspace: exam.codingWorkspace,
+    opensAt: exam.opensAt,
+    closesAt: exam.closesAt,
+    attemptsAllowed: exam.attemptsAllowed,
+    keepGrade: exam.keepGrade,
     aiSettings: {
       ...AiSettingsInputSchema.parse({}),
       ...ai,
