@@ -53,3 +53,15 @@ export function formatWithZone(iso: string): string {
   if (Number.isNaN(at.getTime())) return '';
   return `${formatLocalDateTime(iso)} (${localTimeZone()}, UTC${localOffset(at)})`;
 }
+
+/** 'Dec 1, 2026, 09:00' in the viewer's zone, for tables; '' for an unreadable value. */
+export function formatLocalShort(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  return new Intl.DateTimeFormat('en-US', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    hourCycle: 'h23',
+    timeZone: localTimeZone(),
+  }).format(at);
+}

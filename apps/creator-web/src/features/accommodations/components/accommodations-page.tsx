@@ -3,7 +3,7 @@ import type { Exam } from '@exam/domain/exam';
 import { Button } from '@exam/ui/button';
 import { Card, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
-import { localTimeZone } from '@exam/ui/lib/local-time';
+import { formatLocalShort, localTimeZone } from '@exam/ui/lib/local-time';
 import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
@@ -12,7 +12,6 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { formatDateTime } from '../../../lib/format-date.ts';
 import { useAccommodationsExam, useOverrides } from '../api/overrides.ts';
 import { durationChange } from '../lib/duration.ts';
 import { draftOf, emptyDraft, OverrideForm, type OverrideDraft } from './override-form.tsx';
@@ -30,8 +29,8 @@ function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' 
 /** The exam's window in a line: 'Always open', 'Opens …', 'Opens … · Closes …'. */
 function windowText(window: { opensAt: string | null; closesAt: string | null }, fallback: string): string {
   const parts = [
-    window.opensAt ? `Opens ${formatDateTime(window.opensAt)}` : null,
-    window.closesAt ? `Closes ${formatDateTime(window.closesAt)}` : null,
+    window.opensAt ? `Opens ${formatLocalShort(window.opensAt)}` : null,
+    window.closesAt ? `Closes ${formatLocalShort(window.closesAt)}` : null,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(' · ') : fallback;
 }
