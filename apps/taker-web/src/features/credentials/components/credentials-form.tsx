@@ -5,7 +5,7 @@ import { Field } from '@exam/ui/field';
 import { Input } from '@exam/ui/input';
 import { toast } from '@exam/ui/toaster';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { startAttempt } from '../../../lib/exam-api.ts';
@@ -16,6 +16,17 @@ import { startFailure } from '../lib/start-failure.ts';
 
 type Errors = { name?: string; studentId?: string; resumeCode?: string };
 type StartInput = { examId: string; name: string; studentId: string; resumeCode?: string | undefined };
+type Details = { examId: string; name: string; studentId: string };
+
+/** What the route's briefing (features/start) gets: the candidate's details, and Start. */
+export type BriefingSlot = {
+  request: Details;
+  onStart: () => void;
+  isStarting: boolean;
+  /** The last refused start (undefined: none). */
+  startError: unknown;
+  onBack: () => void;
+};
 
 /**
  * Fullscreen must be asked for inside the click; a refusal is logged and the exam goes on, since a browser
@@ -29,7 +40,20 @@ async function requestFullscreen(): Promise<void> {
   }
 }
 
-export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }) {
+/**
+ * Name and candidate ID, then the briefing (composed by the route), whose Start Exam starts the attempt. A start
+ * refused for the resume code comes back here, asking for the code; that submit starts directly.
+ */
+export function CredentialsForm({
+  exam,
+  renderBriefing,
+  notice,
+}: {
+  exam: CredentialsState | undefined;
+  renderBriefing: (slot: BriefingSlot) => ReactNode;
+  /** Shown above the fields: the exam's availability window. */
+  notice?: ReactNode;
+}) {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [studentId, setStudentId] = useState('');
@@ -37,7 +61,10 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
   // Set once the server says this candidate ID has an attempt elsewhere: the form then asks for its code.
   const [codeAsked, setCodeAsked] = useState<string>();
   const [resumeCode, setResumeCode] = useState('');
-  const [notice, setNotice] = useState<string>();
+  const [failure, setFailure] = useState<string>();
+  // The details the briefing is shown for; the form shows again when they are cleared.
+  const [briefed, setBriefed] = useState<Details>();
+  const [startError, setStartError] = useState<unknown>(undefined);
   const start = useMutation({
     mutationFn: async (input: StartInput) => {
       const kept = findResume(input.examId, input.studentId);
@@ -66,15 +93,18 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
       void navigate(paths.exam(input.examId), { state });
     },
     onError: (error, input) => {
-      const failure = startFailure(error, Boolean(input.resumeCode));
-      if (failure.kind === 'code') {
-        // The first refusal asks for the code; a refusal of a typed code is that field's error.
-        if (failure.sentCode) setErrors({ resumeCode: failure.message });
-        else setCodeAsked(failure.message);
+      const refused = startFailure(error, Boolean(input.resumeCode));
+      if (refused.kind === 'code') {
+        // Back to the form: the first refusal asks for the code; a refusal of a typed code is that field's error.
+        setBriefed(undefined);
+        if (refused.sentCode) setErrors({ resumeCode: refused.message });
+        else setCodeAsked(refused.message);
         return;
       }
-      if (failure.kind === 'wait') setNotice(failure.message);
-      toast.error(failure.message);
+      // On the briefing the refusal shows there (the window, the attempts left).
+      if (briefed) return setStartError(error);
+      if (refused.kind === 'wait') setFailure(refused.message);
+      toast.error(refused.message);
     },
   });
 
@@ -100,9 +130,32 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
       return;
     }
     setErrors({});
-    setNotice(undefined);
+    setFailure(undefined);
+    if (typedCode === undefined) {
+      // First the briefing; its Start Exam starts the attempt.
+      setStartError(undefined);
+      setBriefed({ examId: parsed.data.examId, name: parsed.data.name, studentId: parsed.data.studentId });
+      return;
+    }
     if (exam.fullScreenRequested) void requestFullscreen();
     start.mutate(parsed.data);
+  }
+
+  if (exam && briefed) {
+    return renderBriefing({
+      request: briefed,
+      onStart: () => {
+        setStartError(undefined);
+        if (exam.fullScreenRequested) void requestFullscreen();
+        start.mutate(briefed);
+      },
+      isStarting: start.isPending,
+      startError,
+      onBack: () => {
+        setBriefed(undefined);
+        setStartError(undefined);
+      },
+    });
   }
 
   return (
@@ -113,6 +166,7 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
           {exam.examTitle}
         </p>
       )}
+      {notice}
       <form className="mt-6 flex flex-col gap-4" onSubmit={onSubmit} noValidate>
         <Field label="Full Name" error={errors.name}>
           <Input
@@ -156,13 +210,13 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
             </Field>
           </>
         )}
-        {notice && (
+        {failure && (
           <p role="alert" className="text-sm text-danger">
-            {notice}
+            {failure}
           </p>
         )}
         <Button type="submit" disabled={start.isPending}>
-          {start.isPending ? 'Starting…' : 'Start Exam'}
+          {start.isPending ? 'Starting…' : codeAsked !== undefined ? 'Start Exam' : 'Continue'}
         </Button>
         <Button variant="ghost" onClick={() => void navigate(paths.start)}>
           Back to URL Entry
