@@ -79,7 +79,7 @@ test('a candidate before the window sees when it opens and cannot start; with a 
       await creatorPage.getByRole('switch', { name: 'Enable Timer' }).click();
       await creatorPage.getByLabel('Duration (minutes)').fill('60');
       await expect(creatorPage.getByTestId('availability-zone')).toContainText(`Times are in ${CREATOR_ZONE} (UTC+0`);
-      await creatorPage.getByLabel('Opens at').fill(tomorrowNine);
+      await creatorPage.getByLabel('Opens at', { exact: true }).fill(tomorrowNine);
       await creatorPage.getByRole('button', { name: 'Add MCQ' }).click();
       await creatorPage.getByRole('button', { name: 'Publish Exam' }).click();
       await expect(creatorPage).toHaveURL(/\/creator\/exam-published\/[^/]+$/);
@@ -130,7 +130,7 @@ test('a candidate before the window sees when it opens and cannot start; with a 
 
     await test.step('the creator moves the window to now in the exam form', async () => {
       await creatorPage.getByRole('link', { name: 'Edit exam' }).click();
-      const opens = creatorPage.getByLabel('Opens at');
+      const opens = creatorPage.getByLabel('Opens at', { exact: true });
       await expect(opens).toHaveValue(tomorrowNine);
       await opens.fill(localInput(new Date(Date.now() - 60_000), CREATOR_ZONE));
       await creatorPage.getByRole('button', { name: 'Update Published Exam' }).click();
