@@ -107,9 +107,9 @@ export function questionsPerCandidate(
 }
 
 /**
- * One candidate's accommodation (PUT /api/exams/{id}/overrides/{studentId}). Omitted fields fall back to the
- * exam's; null on a window field clears that part of the candidate's own window. extraMinutes and timeFactor
- * both apply: duration × factor + minutes.
+ * One candidate's accommodation (PUT /api/exams/{id}/overrides/{studentId}). An omitted field keeps what the
+ * candidate's override already says; null clears it, so the exam's setting applies again. extraMinutes and
+ * timeFactor both apply: duration × factor + minutes.
  */
 export const OverrideInputSchema = z
   .object({
@@ -118,15 +118,17 @@ export const OverrideInputSchema = z
       .int('Enter a whole number of minutes')
       .min(0, 'Extra time cannot be negative')
       .max(MAX_EXTRA_MINUTES, `At most ${MAX_EXTRA_MINUTES} extra minutes`)
+      .nullable()
       .optional(),
     timeFactor: z
       .number({ error: 'Enter a number such as 1.5' })
       .min(1, 'A time factor is at least 1')
       .max(MAX_TIME_FACTOR, `A time factor is at most ${MAX_TIME_FACTOR}`)
+      .nullable()
       .optional(),
     opensAt: InstantSchema.nullable().optional(),
     closesAt: InstantSchema.nullable().optional(),
-    attemptsAllowed: AttemptsAllowedSchema.optional(),
+    attemptsAllowed: AttemptsAllowedSchema.nullable().optional(),
   })
   .superRefine((o, ctx) => {
     const issue = windowIssue(o);

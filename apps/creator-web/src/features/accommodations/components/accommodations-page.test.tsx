@@ -40,7 +40,7 @@ function serveOverrides(examId: string, initial: Override[]) {
       const body = (await request.json()) as OverrideInput;
       const studentId = String(params.studentId);
       puts.push({ studentId, body });
-      if (body.extraMinutes !== undefined && body.extraMinutes > 600)
+      if (typeof body.extraMinutes === 'number' && body.extraMinutes > 600)
         return HttpResponse.json(
           errorBody('VALIDATION', 'extraMinutes: too much', [
             { path: 'body.extraMinutes', message: 'The server refuses this much extra time' },
@@ -108,7 +108,16 @@ describe('the accommodations page', () => {
     await user.click(screen.getByRole('button', { name: 'Save accommodation' }));
     expect(await screen.findByText('Accommodation saved for C-150')).toBeInTheDocument();
     expect(puts).toEqual([
-      { studentId: 'C-150', body: { timeFactor: 1.5, opensAt: '2026-12-01T09:00:00+09:00', closesAt: null } },
+      {
+        studentId: 'C-150',
+        body: {
+          extraMinutes: null,
+          timeFactor: 1.5,
+          opensAt: '2026-12-01T09:00:00+09:00',
+          closesAt: null,
+          attemptsAllowed: null,
+        },
+      },
     ]);
     await waitFor(() => expect(rows()).toHaveLength(1));
     expect(rows()[0]).toHaveTextContent('60 min → 90 min');
@@ -126,7 +135,11 @@ describe('the accommodations page', () => {
     await user.type(screen.getByLabelText('Extra minutes'), '30');
     await user.click(screen.getByRole('button', { name: 'Save accommodation' }));
     await waitFor(() => expect(puts).toHaveLength(1));
-    expect(puts[0]).toEqual({ studentId: 'C-7', body: { extraMinutes: 30, opensAt: null, closesAt: null } });
+    // Every field is sent; the blank ones as null, so the exam's settings apply to them.
+    expect(puts[0]).toEqual({
+      studentId: 'C-7',
+      body: { extraMinutes: 30, timeFactor: null, opensAt: null, closesAt: null, attemptsAllowed: null },
+    });
     await waitFor(() => expect(rows()[0]).toHaveTextContent('60 min → 90 min'));
   });
 

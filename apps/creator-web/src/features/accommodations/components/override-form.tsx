@@ -50,21 +50,20 @@ export function draftOf(override: Override): OverrideDraft {
   };
 }
 
-const numberOrUndefined = (value: string) => (value.trim() === '' ? undefined : Number(value.replace(',', '.')));
+const numberOrNull = (value: string) => (value.trim() === '' ? null : Number(value.replace(',', '.')));
 
-/** The PUT body: blank numbers are left out (the exam's apply), a blank window field is null (cleared). */
+/**
+ * The PUT body: every field is sent, a blank one as null, which clears it so the exam's setting applies
+ * (an omitted field would keep what the candidate's override already said).
+ */
 export function toOverrideInput(draft: OverrideDraft): OverrideInput {
-  const body: OverrideInput = {
+  return {
+    extraMinutes: numberOrNull(draft.extraMinutes),
+    timeFactor: numberOrNull(draft.timeFactor.replace(/^[×x]/i, '')),
     opensAt: fromLocalInputValue(draft.opensAt),
     closesAt: fromLocalInputValue(draft.closesAt),
+    attemptsAllowed: numberOrNull(draft.attemptsAllowed),
   };
-  const extraMinutes = numberOrUndefined(draft.extraMinutes);
-  const timeFactor = numberOrUndefined(draft.timeFactor.replace(/^[×x]/i, ''));
-  const attemptsAllowed = numberOrUndefined(draft.attemptsAllowed);
-  if (extraMinutes !== undefined) body.extraMinutes = extraMinutes;
-  if (timeFactor !== undefined) body.timeFactor = timeFactor;
-  if (attemptsAllowed !== undefined) body.attemptsAllowed = attemptsAllowed;
-  return body;
 }
 
 const FIELDS: FieldName[] = ['studentId', 'extraMinutes', 'timeFactor', 'opensAt', 'closesAt', 'attemptsAllowed'];
@@ -94,8 +93,8 @@ export function OverrideForm({
   const set = (name: FieldName) => (value: string) => onDraftChange({ ...draft, [name]: value });
   const typed = toOverrideInput(draft);
   const duration = durationChange(exam, {
-    extraMinutes: Number.isFinite(typed.extraMinutes) ? typed.extraMinutes : undefined,
-    timeFactor: Number.isFinite(typed.timeFactor) ? typed.timeFactor : undefined,
+    extraMinutes: Number.isFinite(typed.extraMinutes) ? typed.extraMinutes : null,
+    timeFactor: Number.isFinite(typed.timeFactor) ? typed.timeFactor : null,
   });
 
   function onSubmit(event: FormEvent) {
