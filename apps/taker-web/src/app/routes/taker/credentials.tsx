@@ -12,7 +12,7 @@ function Credentials({ exam }: { exam: NonNullable<ReturnType<typeof readCredent
   return (
     <CredentialsForm
       exam={exam}
-      notice={<ExamWindowNotice window={window} />}
+      windowNotice={<ExamWindowNotice window={window} />}
       renderBriefing={(slot) => <Briefing {...slot} />}
     />
   );

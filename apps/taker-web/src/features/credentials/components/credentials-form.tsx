@@ -16,7 +16,8 @@ import { startFailure } from '../lib/start-failure.ts';
 
 type Errors = { name?: string; studentId?: string; resumeCode?: string };
 type StartInput = { examId: string; name: string; studentId: string; resumeCode?: string | undefined };
-type Details = { examId: string; name: string; studentId: string };
+/** The details the briefing is read for and the start sends (with the exam's access code or invitation, if any). */
+type Details = Omit<StartInput, 'resumeCode'> & { accessCode?: string; inviteToken?: string };
 
 /** What the route's briefing (features/start) gets: the candidate's details, and Start. */
 export type BriefingSlot = {
@@ -47,12 +48,12 @@ async function requestFullscreen(): Promise<void> {
 export function CredentialsForm({
   exam,
   renderBriefing,
-  notice,
+  windowNotice,
 }: {
   exam: CredentialsState | undefined;
   renderBriefing: (slot: BriefingSlot) => ReactNode;
   /** Shown above the fields: the exam's availability window. */
-  notice?: ReactNode;
+  windowNotice?: ReactNode;
 }) {
   const navigate = useNavigate();
   const [name, setName] = useState('');
@@ -61,7 +62,7 @@ export function CredentialsForm({
   // Set once the server says this candidate ID has an attempt elsewhere: the form then asks for its code.
   const [codeAsked, setCodeAsked] = useState<string>();
   const [resumeCode, setResumeCode] = useState('');
-  const [failure, setFailure] = useState<string>();
+  const [notice, setNotice] = useState<string>();
   // The details the briefing is shown for; the form shows again when they are cleared.
   const [briefed, setBriefed] = useState<Details>();
   const [startError, setStartError] = useState<unknown>(undefined);
@@ -103,7 +104,7 @@ export function CredentialsForm({
       }
       // On the briefing the refusal shows there (the window, the attempts left).
       if (briefed) return setStartError(error);
-      if (refused.kind === 'wait') setFailure(refused.message);
+      if (refused.kind === 'wait') setNotice(refused.message);
       toast.error(refused.message);
     },
   });
@@ -130,11 +131,12 @@ export function CredentialsForm({
       return;
     }
     setErrors({});
-    setFailure(undefined);
+    setNotice(undefined);
     if (typedCode === undefined) {
       // First the briefing; its Start Exam starts the attempt.
       setStartError(undefined);
-      setBriefed({ examId: parsed.data.examId, name: parsed.data.name, studentId: parsed.data.studentId });
+      const { resumeCode: _code, resumeSecret: _secret, ...details } = parsed.data;
+      setBriefed(details);
       return;
     }
     if (exam.fullScreenRequested) void requestFullscreen();
@@ -166,7 +168,7 @@ export function CredentialsForm({
           {exam.examTitle}
         </p>
       )}
-      {notice}
+      {windowNotice}
       <form className="mt-6 flex flex-col gap-4" onSubmit={onSubmit} noValidate>
         <Field label="Full Name" error={errors.name}>
           <Input
@@ -210,9 +212,9 @@ export function CredentialsForm({
             </Field>
           </>
         )}
-        {failure && (
+        {notice && (
           <p role="alert" className="text-sm text-danger">
-            {failure}
+            {notice}
           </p>
         )}
         <Button type="submit" disabled={start.isPending}>
