@@ -16,18 +16,6 @@ import { startFailure } from '../lib/start-failure.ts';
 
 type Errors = { name?: string; studentId?: string; resumeCode?: string };
 type StartInput = { examId: string; name: string; studentId: string; resumeCode?: string | undefined };
-/** The details the briefing is read for and the start sends (with the exam's access code or invitation, if any). */
-type Details = Omit<StartInput, 'resumeCode'> & { accessCode?: string; inviteToken?: string };
-
-/** What the route's briefing (features/start) gets: the candidate's details, and Start. */
-export type BriefingSlot = {
-  request: Details;
-  onStart: () => void;
-  isStarting: boolean;
-  /** The last refused start (undefined: none). */
-  startError: unknown;
-  onBack: () => void;
-};
 
 /**
  * Fullscreen must be asked for inside the click; a refusal is logged and the exam goes on, since a browser
@@ -40,6 +28,19 @@ async function requestFullscreen(): Promise<void> {
     console.warn('Fullscreen request was refused', error);
   }
 }
+
+/** The details the briefing is read for and the start sends (with the exam's access code or invitation, if any). */
+type Details = Omit<StartInput, 'resumeCode'> & { accessCode?: string; inviteToken?: string };
+
+/** What the route's briefing (features/start) gets: the candidate's details, and Start. */
+export type BriefingSlot = {
+  request: Details;
+  onStart: () => void;
+  isStarting: boolean;
+  /** The last refused start (undefined: none). */
+  startError: unknown;
+  onBack: () => void;
+};
 
 /**
  * Name and candidate ID, then the briefing (composed by the route), whose Start Exam starts the attempt. A start
@@ -59,13 +60,13 @@ export function CredentialsForm({
   const [name, setName] = useState('');
   const [studentId, setStudentId] = useState('');
   const [errors, setErrors] = useState<Errors>({});
+  // The details the briefing is shown for; the form shows again when they are cleared.
+  const [briefed, setBriefed] = useState<Details>();
+  const [startError, setStartError] = useState<unknown>(undefined);
   // Set once the server says this candidate ID has an attempt elsewhere: the form then asks for its code.
   const [codeAsked, setCodeAsked] = useState<string>();
   const [resumeCode, setResumeCode] = useState('');
   const [notice, setNotice] = useState<string>();
-  // The details the briefing is shown for; the form shows again when they are cleared.
-  const [briefed, setBriefed] = useState<Details>();
-  const [startError, setStartError] = useState<unknown>(undefined);
   const start = useMutation({
     mutationFn: async (input: StartInput) => {
       const kept = findResume(input.examId, input.studentId);
@@ -94,18 +95,18 @@ export function CredentialsForm({
       void navigate(paths.exam(input.examId), { state });
     },
     onError: (error, input) => {
-      const refused = startFailure(error, Boolean(input.resumeCode));
-      if (refused.kind === 'code') {
-        // Back to the form: the first refusal asks for the code; a refusal of a typed code is that field's error.
-        setBriefed(undefined);
-        if (refused.sentCode) setErrors({ resumeCode: refused.message });
-        else setCodeAsked(refused.message);
+      const failure = startFailure(error, Boolean(input.resumeCode));
+      if (failure.kind === 'code') {
+        // The first refusal asks for the code; a refusal of a typed code is that field's error.
+        setBriefed(undefined); // (back from the briefing to the form)
+        if (failure.sentCode) setErrors({ resumeCode: failure.message });
+        else setCodeAsked(failure.message);
         return;
       }
       // On the briefing the refusal shows there (the window, the attempts left).
       if (briefed) return setStartError(error);
-      if (refused.kind === 'wait') setNotice(refused.message);
-      toast.error(refused.message);
+      if (failure.kind === 'wait') setNotice(failure.message);
+      toast.error(failure.message);
     },
   });
 
