@@ -6,7 +6,7 @@ import { enterExam, examUrl, storedAttempt } from './support/taker.ts';
 import { expectToast } from './support/ui.ts';
 import { E2E } from './support/env.ts';
 
-/** The details form up to the click on Start Exam, without expecting the exam page (it may ask for a code). */
+/** The details form and the briefing up to the click on Start Exam, without expecting the exam page (it may ask for a code). */
 async function giveDetails(page: Page, examId: string, candidate: { name: string; studentId: string }) {
   await page.goto(`${E2E.takerOrigin}/taker/start`);
   await page.getByLabel('Exam URL').fill(examUrl(examId));
@@ -14,6 +14,7 @@ async function giveDetails(page: Page, examId: string, candidate: { name: string
   await expectToast(page, 'Valid exam found! Redirecting...');
   await page.getByLabel('Full Name').fill(candidate.name);
   await page.getByLabel('Candidate ID').fill(candidate.studentId);
+  await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Start Exam' }).click();
 }
 

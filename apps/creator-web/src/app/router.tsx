@@ -57,6 +57,12 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/results/exam-insights.tsx')).ExamInsightsRoute }),
       },
       {
+        path: 'exam-accommodations/:examId',
+        lazy: async () => ({
+          Component: (await import('./routes/creator/exam-accommodations.tsx')).ExamAccommodationsRoute,
+        }),
+      },
+      {
         path: 'exam-insights/:examId/submissions',
         lazy: async () => ({ Component: (await import('./routes/results/submissions.tsx')).SubmissionsRoute }),
       },

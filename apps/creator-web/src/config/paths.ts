@@ -16,6 +16,7 @@ export const paths = {
   examPublished: (examId: string) => `/creator/exam-published/${encodeURIComponent(examId)}`,
   examInsights: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}`,
   examLive: (examId: string) => `/creator/exam-live/${encodeURIComponent(examId)}`,
+  examAccommodations: (examId: string) => `/creator/exam-accommodations/${encodeURIComponent(examId)}`,
   examSubmissions: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}/submissions`,
   result: (resultId: string) => `/creator/result/${encodeURIComponent(resultId)}`,
   grade: (examId: string, candidateId: string) =>
@@ -45,6 +46,9 @@ export const api = {
   exams: '/api/exams',
   myExams: '/api/exams/auth_exams',
   exam: (examId: string) => `/api/exams/${id(examId)}`,
+  /** Per-candidate accommodations (results-service): listed, and set one candidate at a time. */
+  examOverrides: (examId: string) => `/api/exams/${id(examId)}/overrides`,
+  examOverride: (examId: string, studentId: string) => `/api/exams/${id(examId)}/overrides/${id(studentId)}`,
   previewToken: (examId: string) => `/api/exams/${id(examId)}/preview-token`,
   examInsights: (examId: string) => `/api/exams/${id(examId)}/insights`,
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,

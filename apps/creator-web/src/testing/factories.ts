@@ -40,6 +40,7 @@ export function makeExam(overrides: ExamOverrides = {}): Exam {
     ownerId: 'user-1',
     title: 'Algorithms Midterm',
     questions: [],
+    hasAccessCode: false,
     isLive: false,
     // Cohort fields: an exam without an access code (ExamSchema requires the flag).
     hasAccessCode: false,

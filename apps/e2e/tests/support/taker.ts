@@ -4,7 +4,7 @@ import { expectToast } from './ui.ts';
 
 export const examUrl = (examId: string) => `${E2E.takerOrigin}/exam/${examId}`;
 
-/** The candidate's way in: paste the link at /taker/start, give name and ID, start. */
+/** The candidate's way in: paste the link at /taker/start, give name and ID, read the briefing, start. */
 export async function enterExam(
   page: Page,
   examId: string,
@@ -17,6 +17,7 @@ export async function enterExam(
   await expect(page).toHaveURL(/\/taker\/credentials$/);
   await page.getByLabel('Full Name').fill(candidate.name);
   await page.getByLabel('Candidate ID').fill(candidate.studentId);
+  await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Start Exam' }).click();
   await expect(page).toHaveURL(new RegExp(`/exam/${examId}$`));
   await expect(page.getByTestId('answered-count')).toBeVisible();

@@ -23,6 +23,8 @@ export const api = {
   /** The exam with its questions, for the bearer of the owner's preview token only. */
   previewExam: (examId: string) => `/api/public/exams/${encodeURIComponent(examId)}/preview`,
   attempts: '/api/attempts',
+  /** What the candidate is told before Start, for them (extra time, window, attempts left); creates nothing. */
+  briefing: '/api/attempts/briefing',
   attempt: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}`,
   attemptExam: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/exam`,
   /** Polled while the exam is open: announcements, the current deadline, and whether the examiner ended it. */

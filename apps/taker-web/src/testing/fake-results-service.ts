@@ -1,4 +1,5 @@
 import { fileTooLargeMessage, type AttemptState, type ProctorEvent } from '@exam/domain/attempt';
+import type { Briefing } from '@exam/domain/cohort';
 import type { PublicExam } from '@exam/domain/exam';
 import type { Announcement, CandidateLive } from '@exam/domain/live';
 import { http, HttpResponse } from 'msw';
@@ -43,6 +44,11 @@ export function createFakeResultsService(init: {
     announcements: [] as Announcement[],
     endedAt: null as string | null,
     liveCalls: 0,
+    /** The bodies POST /api/attempts/briefing received, and what the briefing says beyond the exam's own. */
+    briefingBodies: [] as Record<string, unknown>[],
+    briefing: {} as Partial<Briefing>,
+    /** A refusal POST /api/attempts answers with instead of starting (the window, the attempts). */
+    startRefusal: null as null | { status: number; code: string; message: string },
   };
   const cut = () => (state.networkDown ? HttpResponse.error() : null);
   const closed = () =>
@@ -70,10 +76,43 @@ export function createFakeResultsService(init: {
       const { questions: _questions, ...summary } = state.examResponse;
       return HttpResponse.json(summary);
     }),
+    http.post('/api/attempts/briefing', async ({ request }) => {
+      const down = cut();
+      if (down) return down;
+      state.briefingBodies.push((await request.json()) as Record<string, unknown>);
+      const exam = state.examResponse ?? init.exam;
+      const minutes = exam.timerEnabled ? exam.timerMinutes : null;
+      const body: Briefing = {
+        examId: exam.id,
+        title: exam.title,
+        description: exam.description,
+        rules: exam.rules,
+        durationMinutes: minutes,
+        baseDurationMinutes: minutes,
+        opensAt: exam.opensAt,
+        closesAt: exam.closesAt,
+        windowState: 'open',
+        fullScreenEnabled: exam.fullScreenEnabled,
+        workspaceEnabled: exam.codingWorkspace.enabled,
+        assistantEnabled: exam.aiSettings.enabled,
+        questionCount: exam.questionCount,
+        attemptsAllowed: exam.attemptsAllowed,
+        attemptsUsed: 0,
+        inProgress: false,
+        serverNow: now().toISOString(),
+        ...state.briefing,
+      };
+      return HttpResponse.json(body);
+    }),
     http.post('/api/attempts', async ({ request }) => {
       const down = cut();
       if (down) return down;
       state.startBodies.push((await request.json()) as Record<string, unknown>);
+      if (state.startRefusal)
+        return HttpResponse.json(
+          { error: { code: state.startRefusal.code, message: state.startRefusal.message } },
+          { status: state.startRefusal.status },
+        );
       return HttpResponse.json({
         attemptId,
         token: 'attempt-token',

@@ -2,7 +2,7 @@ import type { Exam } from '@exam/domain/exam';
 import { Card, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
-import { FileText, Pencil, Trash2 } from 'lucide-react';
+import { FileText, Pencil, Trash2, UserCog } from 'lucide-react';
 import { useState } from 'react';
 import { paths } from '../../../config/paths.ts';
 import { formatDate } from '../../../lib/format-date.ts';
@@ -39,6 +39,11 @@ export function DraftExamsTable({ exams }: { exams: Exam[] }) {
                       label="Edit"
                       icon={<Pencil aria-hidden className="h-4 w-4" />}
                       to={paths.editExam(exam.id, 'draft')}
+                    />
+                    <IconAction
+                      label="Accommodations"
+                      icon={<UserCog aria-hidden className="h-4 w-4" />}
+                      to={paths.examAccommodations(exam.id)}
                     />
                     <IconAction
                       label="Delete"

@@ -6,7 +6,7 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { Switch } from '@exam/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
-import { BarChart3, Copy, ExternalLink, MoreHorizontal, Pencil, Radio, Send, Trash2 } from 'lucide-react';
+import { BarChart3, Copy, ExternalLink, MoreHorizontal, Pencil, Radio, Send, Trash2, UserCog } from 'lucide-react';
 import { useState } from 'react';
 import { paths, takerPaths } from '../../../config/paths.ts';
 import { useRuntimeConfig } from '../../../config/runtime-config.ts';
@@ -103,6 +103,11 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                       label="Edit"
                       icon={<Pencil aria-hidden className="h-4 w-4" />}
                       to={paths.editExam(exam.id, 'published')}
+                    />
+                    <IconAction
+                      label="Accommodations"
+                      icon={<UserCog aria-hidden className="h-4 w-4" />}
+                      to={paths.examAccommodations(exam.id)}
                     />
                     <DropdownMenu
                       trigger={

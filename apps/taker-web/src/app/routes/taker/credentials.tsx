@@ -1,7 +1,22 @@
 import { Navigate, useLocation } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { CredentialsForm } from '../../../features/credentials/components/credentials-form.tsx';
+import { useExamWindow } from '../../../features/start/api/get-exam-window.ts';
+import { Briefing } from '../../../features/start/components/briefing.tsx';
+import { ExamWindowNotice } from '../../../features/start/components/exam-window-notice.tsx';
 import { readCredentialsState } from '../../../lib/navigation-state.ts';
+
+/** The details form with the exam's window above it, then the candidate's briefing before Start. */
+function Credentials({ exam }: { exam: NonNullable<ReturnType<typeof readCredentialsState>> }) {
+  const window = useExamWindow(exam.examId);
+  return (
+    <CredentialsForm
+      exam={exam}
+      windowNotice={<ExamWindowNotice window={window} />}
+      renderBriefing={(slot) => <Briefing {...slot} />}
+    />
+  );
+}
 
 export function CredentialsRoute() {
   const exam = readCredentialsState(useLocation().state);
@@ -9,7 +24,7 @@ export function CredentialsRoute() {
   if (!exam) return <Navigate to={paths.start} replace />;
   return (
     <main className="flex min-h-full items-center justify-center bg-gradient-to-b from-brand-50 to-canvas px-4 py-12">
-      <CredentialsForm exam={exam} />
+      <Credentials exam={exam} />
     </main>
   );
 }

@@ -18,17 +18,22 @@ describe('/taker/credentials', () => {
 
   it('requires both the full name and the candidate ID', async () => {
     let started = 0;
-    server.use(http.post('/api/attempts', () => (started++, HttpResponse.json({}))));
+    const fake = createFakeResultsService({ exam: buildPublicExam({ id: 'exam-7', title: 'Physics Quiz' }) });
+    server.use(
+      ...fake.handlers,
+      http.post('/api/attempts', () => (started++, HttpResponse.json({}))),
+    );
     const { user } = renderRoute('/taker/credentials', state);
     expect(await screen.findByText('Physics Quiz')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Start Exam' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Full Name is required')).toBeInTheDocument();
     expect(screen.getByText('Candidate ID is required')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Full Name'), 'Ada');
-    await user.click(screen.getByRole('button', { name: 'Start Exam' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByText('Candidate ID is required')).toBeInTheDocument();
     expect(screen.queryByText('Full Name is required')).not.toBeInTheDocument();
     expect(started).toBe(0);
+    expect(fake.state.briefingBodies).toHaveLength(0);
   });
 
   it('starts an attempt, keeps it in IndexedDB and opens the exam page', async () => {
@@ -38,7 +43,8 @@ describe('/taker/credentials', () => {
     const { user, router } = renderRoute('/taker/credentials', state);
     await user.type(await screen.findByLabelText('Full Name'), 'Ada Lovelace');
     await user.type(screen.getByLabelText('Candidate ID'), 'S-1');
-    await user.click(screen.getByRole('button', { name: 'Start Exam' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(await screen.findByRole('button', { name: 'Start Exam' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/exam/exam-7'));
     const stored = await findStoredAttempt(await getTakerDb(), 'exam-7');
     expect(stored).toMatchObject({

@@ -5,7 +5,7 @@ import { Field } from '@exam/ui/field';
 import { Input } from '@exam/ui/input';
 import { toast } from '@exam/ui/toaster';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { startAttempt } from '../../../lib/exam-api.ts';
@@ -29,11 +29,40 @@ async function requestFullscreen(): Promise<void> {
   }
 }
 
-export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }) {
+/** The details the briefing is read for and the start sends (with the exam's access code or invitation, if any). */
+type Details = Omit<StartInput, 'resumeCode'> & { accessCode?: string; inviteToken?: string };
+
+/** What the route's briefing (features/start) gets: the candidate's details, and Start. */
+export type BriefingSlot = {
+  request: Details;
+  onStart: () => void;
+  isStarting: boolean;
+  /** The last refused start (undefined: none). */
+  startError: unknown;
+  onBack: () => void;
+};
+
+/**
+ * Name and candidate ID, then the briefing (composed by the route), whose Start Exam starts the attempt. A start
+ * refused for the resume code comes back here, asking for the code; that submit starts directly.
+ */
+export function CredentialsForm({
+  exam,
+  renderBriefing,
+  windowNotice,
+}: {
+  exam: CredentialsState | undefined;
+  renderBriefing: (slot: BriefingSlot) => ReactNode;
+  /** Shown above the fields: the exam's availability window. */
+  windowNotice?: ReactNode;
+}) {
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [studentId, setStudentId] = useState('');
   const [errors, setErrors] = useState<Errors>({});
+  // The details the briefing is shown for; the form shows again when they are cleared.
+  const [briefed, setBriefed] = useState<Details>();
+  const [startError, setStartError] = useState<unknown>(undefined);
   // Set once the server says this candidate ID has an attempt elsewhere: the form then asks for its code.
   const [codeAsked, setCodeAsked] = useState<string>();
   const [resumeCode, setResumeCode] = useState('');
@@ -69,10 +98,13 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
       const failure = startFailure(error, Boolean(input.resumeCode));
       if (failure.kind === 'code') {
         // The first refusal asks for the code; a refusal of a typed code is that field's error.
+        setBriefed(undefined); // (back from the briefing to the form)
         if (failure.sentCode) setErrors({ resumeCode: failure.message });
         else setCodeAsked(failure.message);
         return;
       }
+      // On the briefing the refusal shows there (the window, the attempts left).
+      if (briefed) return setStartError(error);
       if (failure.kind === 'wait') setNotice(failure.message);
       toast.error(failure.message);
     },
@@ -101,8 +133,32 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
     }
     setErrors({});
     setNotice(undefined);
+    if (typedCode === undefined) {
+      // First the briefing; its Start Exam starts the attempt.
+      setStartError(undefined);
+      const { resumeCode: _code, resumeSecret: _secret, ...details } = parsed.data;
+      setBriefed(details);
+      return;
+    }
     if (exam.fullScreenRequested) void requestFullscreen();
     start.mutate(parsed.data);
+  }
+
+  if (exam && briefed) {
+    return renderBriefing({
+      request: briefed,
+      onStart: () => {
+        setStartError(undefined);
+        if (exam.fullScreenRequested) void requestFullscreen();
+        start.mutate(briefed);
+      },
+      isStarting: start.isPending,
+      startError,
+      onBack: () => {
+        setBriefed(undefined);
+        setStartError(undefined);
+      },
+    });
   }
 
   return (
@@ -113,6 +169,7 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
           {exam.examTitle}
         </p>
       )}
+      {windowNotice}
       <form className="mt-6 flex flex-col gap-4" onSubmit={onSubmit} noValidate>
         <Field label="Full Name" error={errors.name}>
           <Input
@@ -162,7 +219,7 @@ export function CredentialsForm({ exam }: { exam: CredentialsState | undefined }
           </p>
         )}
         <Button type="submit" disabled={start.isPending}>
-          {start.isPending ? 'Starting…' : 'Start Exam'}
+          {start.isPending ? 'Starting…' : codeAsked !== undefined ? 'Start Exam' : 'Continue'}
         </Button>
         <Button variant="ghost" onClick={() => void navigate(paths.start)}>
           Back to URL Entry

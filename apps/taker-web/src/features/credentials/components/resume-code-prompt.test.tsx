@@ -1,7 +1,7 @@
 import { ResumeMessages } from '@exam/domain/attempt-binding';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { findResume } from '../../../lib/resume-store.ts';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
@@ -38,13 +38,20 @@ function attemptElsewhere() {
   return bodies;
 }
 
+/** Name and ID, Continue, then Start Exam on the briefing. */
 async function fillDetails(user: ReturnType<typeof renderRoute>['user']) {
   await user.type(await screen.findByLabelText('Full Name'), 'Ada Lovelace');
   await user.type(screen.getByLabelText('Candidate ID'), 'S-42');
-  await user.click(screen.getByRole('button', { name: 'Start Exam' }));
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.click(await screen.findByRole('button', { name: 'Start Exam' }));
 }
 
 describe('the resume code on the details form', () => {
+  // The exam's summary and the briefing on the way in; each test adds the starts it plays.
+  beforeEach(() => {
+    server.use(...createFakeResultsService({ exam: buildPublicExam({ id: 'exam-9', title: 'Chemistry' }) }).handlers);
+  });
+
   it('asks for the resume code when the server says the attempt started elsewhere, keeping what was typed', async () => {
     attemptElsewhere();
     const { user, router } = renderRoute('/taker/credentials', state);
@@ -136,7 +143,8 @@ describe('the resume code on the details form', () => {
     const again = renderRoute('/taker/credentials', state);
     await again.user.type(await screen.findByLabelText('Full Name'), 'Ada Lovelace');
     await again.user.type(screen.getByLabelText('Candidate ID'), ' s-42 ');
-    await again.user.click(screen.getByRole('button', { name: 'Start Exam' }));
+    await again.user.click(screen.getByRole('button', { name: 'Continue' }));
+    await again.user.click(await screen.findByRole('button', { name: 'Start Exam' }));
     await waitFor(() => expect(fake.state.startBodies).toHaveLength(2));
     expect(fake.state.startBodies[0]?.resumeSecret).toBeUndefined();
     expect(fake.state.startBodies[1]?.resumeSecret).toBe('secret-of-this-browser');

@@ -65,6 +65,10 @@ const FORM_FIELDS = [
   'showAnswerKeys',
   'codingWorkspace',
   'aiSettings',
+  'opensAt',
+  'closesAt',
+  'attemptsAllowed',
+  'keepGrade',
 ];
 
 /** The issues of a 400 that name a field of the form, with the path the form knows them by. */

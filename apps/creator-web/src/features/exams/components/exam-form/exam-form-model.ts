@@ -72,6 +72,10 @@ export function examToForm(exam: Exam): ExamFormInput {
     shuffleQuestions: exam.shuffleQuestions,
     shuffleOptions: exam.shuffleOptions,
     pools: exam.pools,
+    opensAt: exam.opensAt,
+    closesAt: exam.closesAt,
+    attemptsAllowed: exam.attemptsAllowed,
+    keepGrade: exam.keepGrade,
     aiSettings: {
       ...AiSettingsInputSchema.parse({}),
       ...ai,

@@ -13,6 +13,7 @@ import { ApiError, userMessageOf } from '../../../../lib/api-client.ts';
 import { useCreateExam, useUpdateExam } from '../../api/exam-mutations.ts';
 import { useRegradeExam } from '../../api/regrade-exam.ts';
 import { AiSettingsCard, type RenderTestAssistant } from './ai-settings-card.tsx';
+import { AvailabilityCard } from './availability-card.tsx';
 import {
   afterCreate,
   formIssues,
@@ -138,6 +139,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
       />
       <form className="flex flex-col gap-6 pb-28" noValidate onSubmit={(event) => event.preventDefault()}>
         <DetailsCard />
+        <AvailabilityCard examId={exam?.id} />
         <QuestionsCard />
         <RubricsCard />
         <OrderPoolsCard />

@@ -1,0 +1,132 @@
+import { WindowMessages } from '@exam/domain/cohort';
+import { screen, waitFor } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findStoredAttempt, getTakerDb } from '../../../lib/taker-db.ts';
+import { buildPublicExam } from '../../../testing/factories.ts';
+import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
+import { renderRoute } from '../../../testing/render.tsx';
+import { server } from '../../../testing/server.ts';
+
+const savedTz = process.env.TZ;
+beforeAll(() => {
+  process.env.TZ = 'Asia/Tokyo';
+});
+afterAll(() => {
+  if (savedTz === undefined) delete process.env.TZ;
+  else process.env.TZ = savedTz;
+});
+
+const state = { examId: 'exam-b', examTitle: 'Statistics Final', fullScreenRequested: false };
+
+function serveTimedExam() {
+  const exam = buildPublicExam({
+    id: 'exam-b',
+    title: 'Statistics Final',
+    description: 'Chapters 1 to 6.',
+    rules: 'No phones.\nOne sheet of notes.',
+    timerEnabled: true,
+    timerMinutes: 60,
+    fullScreenEnabled: true,
+    questionCount: 12,
+    attemptsAllowed: 3,
+    closesAt: '2030-03-04T09:00:00.000Z',
+  });
+  const fake = createFakeResultsService({ exam });
+  // The briefing says the workspace is on (the exam page itself is not opened with one here).
+  fake.state.briefing = { workspaceEnabled: true };
+  server.use(...fake.handlers);
+  return fake;
+}
+
+async function giveDetails(user: ReturnType<typeof renderRoute>['user'], studentId = 'C-150') {
+  await user.type(await screen.findByLabelText('Full Name'), 'Mary Somerville');
+  await user.type(screen.getByLabelText('Candidate ID'), studentId);
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+}
+
+describe('the briefing before Start', () => {
+  it('shows the exam as this candidate will sit it, with their extra time, and starts only on Start Exam', async () => {
+    const fake = serveTimedExam();
+    fake.state.briefing = { ...fake.state.briefing, durationMinutes: 90, baseDurationMinutes: 60, attemptsUsed: 1 };
+    fake.state.deadline = new Date(Date.now() + 90 * 60_000).toISOString();
+    const { user, router } = renderRoute('/taker/credentials', state);
+    await giveDetails(user);
+    expect(await screen.findByRole('heading', { name: 'Statistics Final' })).toBeInTheDocument();
+    expect(screen.getByTestId('briefing-candidate')).toHaveTextContent('Mary Somerville (C-150)');
+    expect(screen.getByText('Chapters 1 to 6.')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Rules' })).toHaveTextContent('No phones. One sheet of notes.');
+    expect(screen.getByTestId('briefing-duration')).toHaveTextContent('90 minutes (60 + extra time)');
+    expect(screen.getByTestId('briefing-questions')).toHaveTextContent('12');
+    expect(screen.getByTestId('briefing-availability')).toHaveTextContent(
+      'This exam closes on Monday, March 4, 2030 at 6:00 PM (Asia/Tokyo, UTC+09:00).',
+    );
+    expect(screen.getByTestId('briefing-full-screen')).toHaveTextContent('Required');
+    expect(screen.getByTestId('briefing-coding-workspace')).toHaveTextContent('On');
+    expect(screen.getByTestId('briefing-ai-assistant')).toHaveTextContent('Off');
+    expect(screen.getByTestId('briefing-attempts')).toHaveTextContent('1 of 3 used');
+    expect(screen.getByText('The timer starts when you press Start Exam.')).toBeInTheDocument();
+    expect(fake.state.briefingBodies).toEqual([{ examId: 'exam-b', name: 'Mary Somerville', studentId: 'C-150' }]);
+    // Nothing started yet: the clock runs from Start Exam.
+    expect(fake.state.startBodies).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Start Exam' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/exam/exam-b'));
+    expect(fake.state.startBodies).toEqual([{ examId: 'exam-b', name: 'Mary Somerville', studentId: 'C-150' }]);
+    expect(await findStoredAttempt(await getTakerDb(), 'exam-b')).toMatchObject({ deadline: fake.state.deadline });
+    // The exam page counts down to the server's deadline: the 90 minutes, not the exam's 60.
+    const timer = await screen.findByRole('timer', { name: 'Time remaining' });
+    expect(timer.textContent).toMatch(/^(89:5\d|90:00)$/);
+  });
+
+  it('shows a plain duration without extra time, and no timer for an untimed exam', async () => {
+    const fake = serveTimedExam();
+    const { user } = renderRoute('/taker/credentials', state);
+    await giveDetails(user);
+    expect(await screen.findByTestId('briefing-duration')).toHaveTextContent(/^60 minutes$/);
+    await user.click(screen.getByRole('button', { name: 'Change my details' }));
+    fake.state.briefing = { durationMinutes: null, baseDurationMinutes: null };
+    expect(screen.getByLabelText('Full Name')).toHaveValue('Mary Somerville');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByTestId('briefing-duration')).toHaveTextContent('No time limit');
+  });
+
+  it("shows a 409 not-yet-open with the opening time in the candidate's zone, and stays on the briefing", async () => {
+    const fake = serveTimedExam();
+    fake.state.startRefusal = {
+      status: 409,
+      code: 'CONFLICT',
+      message: WindowMessages.notYetOpen('2030-03-04T00:30:00.000Z'),
+    };
+    const { user, router } = renderRoute('/taker/credentials', state);
+    await giveDetails(user);
+    await user.click(await screen.findByRole('button', { name: 'Start Exam' }));
+    expect(await screen.findByTestId('briefing-refusal')).toHaveTextContent(
+      'This exam opens on Monday, March 4, 2030 at 9:30 AM (Asia/Tokyo, UTC+09:00).',
+    );
+    expect(router.state.location.pathname).toBe('/taker/credentials');
+  });
+
+  it('shows the closed and no-attempts-left refusals as the server words them', async () => {
+    const fake = serveTimedExam();
+    fake.state.startRefusal = { status: 409, code: 'CONFLICT', message: WindowMessages.closed };
+    const { user } = renderRoute('/taker/credentials', state);
+    await giveDetails(user);
+    await user.click(await screen.findByRole('button', { name: 'Start Exam' }));
+    expect(await screen.findByTestId('briefing-refusal')).toHaveTextContent(WindowMessages.closed);
+    fake.state.startRefusal = { status: 409, code: 'CONFLICT', message: WindowMessages.noAttemptsLeft };
+    await user.click(screen.getByRole('button', { name: 'Start Exam' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('briefing-refusal')).toHaveTextContent(WindowMessages.noAttemptsLeft),
+    );
+    expect(fake.state.startBodies).toHaveLength(2);
+  });
+
+  it('offers no Start when every attempt is used, and says why', async () => {
+    const fake = serveTimedExam();
+    fake.state.briefing = { attemptsUsed: 3 };
+    const { user } = renderRoute('/taker/credentials', state);
+    await giveDetails(user);
+    expect(await screen.findByRole('button', { name: 'Start Exam' })).toBeDisabled();
+    expect(screen.getByTestId('briefing-refusal')).toHaveTextContent(WindowMessages.noAttemptsLeft);
+  });
+});
