@@ -40,12 +40,10 @@ export function makeExam(overrides: ExamOverrides = {}): Exam {
     ownerId: 'user-1',
     title: 'Algorithms Midterm',
     questions: [],
+    // An exam without an access code (ExamSchema requires the flag).
     hasAccessCode: false,
     isLive: false,
-    // Cohort fields: an exam without an access code (ExamSchema requires the flag).
-    hasAccessCode: false,
     isDraft,
-    hasAccessCode: false,
     publishedAt: isDraft ? null : '2025-01-06T09:00:00.000Z',
     createdAt: '2025-01-05T10:00:00.000Z',
     lastEditedAt: '2025-01-07T12:00:00.000Z',
