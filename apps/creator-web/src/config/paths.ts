@@ -60,9 +60,6 @@ export const api = {
   examAnnouncements: (examId: string) => `/api/exams/${id(examId)}/announcements`,
   endAttempt: (examId: string, attemptId: string) => `/api/exams/${id(examId)}/attempts/${id(attemptId)}/end`,
   resultAnnouncements: (resultId: string) => `/api/results/${id(resultId)}/announcements`,
-  /** Per-candidate accommodations (extra time, window, attempts). */
-  examOverrides: (examId: string) => `/api/exams/${id(examId)}/overrides`,
-  examOverride: (examId: string, studentId: string) => `/api/exams/${id(examId)}/overrides/${id(studentId)}`,
   examRegrade: (examId: string, dryRun: boolean) => `/api/exams/${id(examId)}/regrade?dryRun=${String(dryRun)}`,
   materials: '/api/materials',
   /** `query` is a URLSearchParams string, '' for none. */
