@@ -51,10 +51,16 @@ export function attemptsRoutes(
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     await app.register(multipart, { limits: { fileSize: opts.uploadMaxBytes, files: 1, fields: 10 } });
 
-    /** Valid until an hour past the deadline (so the final submit still works), or a day without a timer. */
+    /**
+     * Valid until a day past the deadline, or a day without a timer. The token only says who the candidate is:
+     * every write is checked against the attempt's stored deadline, so the day grants no time. It covers the
+     * final submit and an examiner's extension during the exam (live view, accommodations), which moves the
+     * stored deadline but not a token already handed out; past it, the page goes back to the details form and
+     * the candidate's browser resumes with its secret and a new token.
+     */
     const signAttempt = (attempt: AttemptRow) => {
       const lifetimeMs = attempt.deadline
-        ? Math.max(0, attempt.deadline.getTime() - deps.clock.now().getTime()) + HOUR_MS
+        ? Math.max(0, attempt.deadline.getTime() - deps.clock.now().getTime()) + 24 * HOUR_MS
         : 24 * HOUR_MS;
       const claims: AttemptClaims = {
         kind: 'attempt',
