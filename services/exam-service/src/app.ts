@@ -14,6 +14,7 @@ import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
 import { createInternalService } from './modules/internal/internal.service.ts';
+import { createMailQueue, type MailQueue } from './modules/mail/mail-queue.service.ts';
 import { createMaterialsRepository } from './modules/materials/materials.repository.ts';
 import { materialsRoutes } from './modules/materials/materials.routes.ts';
 import { createMaterialsService } from './modules/materials/materials.service.ts';
@@ -22,6 +23,13 @@ import { previewRoutes } from './modules/preview/preview.routes.ts';
 import { createPreviewService } from './modules/preview/preview.service.ts';
 import { publicRoutes } from './modules/public/public.routes.ts';
 import { createPublicService } from './modules/public/public.service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The outgoing mail queue; server.ts runs its sender (jobs/mail-sender.ts), tests call sendDue directly. */
+    mailQueue: MailQueue;
+  }
+}
 
 export async function buildApp(config: Config, deps: Deps) {
   const authRepository = createAuthRepository(deps.database);
@@ -54,11 +62,17 @@ export async function buildApp(config: Config, deps: Deps) {
       outboxDir: join(config.DATA_DIR, 'outbox'),
       log: app.log,
     });
+  const mailQueue = createMailQueue(deps.database, { ...deps, mailer }, app.log, {
+    maxAttempts: config.MAIL_MAX_ATTEMPTS,
+    baseDelayMs: config.MAIL_RETRY_BASE_SECONDS * 1000,
+    maxDelayMs: config.MAIL_RETRY_MAX_SECONDS * 1000,
+  });
+  app.decorate('mailQueue', mailQueue);
   const passwordReset = createPasswordResetService(
     createPasswordResetRepository(deps.database),
     authRepository,
     sessionsRepository,
-    { clock: deps.clock, mailer },
+    { clock: deps.clock, mail: mailQueue },
     app.log,
     {
       scryptCost: config.SCRYPT_COST,
