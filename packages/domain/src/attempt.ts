@@ -13,6 +13,10 @@ export const StartAttemptSchema = z.object({
   resumeSecret: z.string().max(200).optional(),
   /** The resume code shown on the device that started the attempt, typed on another device. */
   resumeCode: z.string().max(40).optional(),
+  /** The exam's access code, when its access is `code` (cohort.ts). */
+  accessCode: z.string().max(100).optional(),
+  /** The token of a roster candidate's personal invitation link. */
+  inviteToken: z.string().max(200).optional(),
 });
 export type StartAttempt = z.infer<typeof StartAttemptSchema>;
 

@@ -15,6 +15,12 @@ function storedExam(): PublicExamSource & Record<string, unknown> {
     timerMinutes: 30,
     fullScreenEnabled: true,
     isLive: true,
+    opensAt: new Date('2026-12-01T09:00:00Z'),
+    closesAt: null,
+    access: 'code',
+    attemptsAllowed: 2,
+    pools: [],
+    accessCodeHash: `${SECRET}-key-hash`,
     questions: [
       QuestionSchema.parse({
         id: 'q1',
@@ -76,6 +82,13 @@ describe('toPublicExam', () => {
       uploadDocuments: true,
       materialNames: ['week1.pdf'],
       missing: [],
+    });
+    expect(view).toMatchObject({
+      opensAt: '2026-12-01T09:00:00.000Z',
+      closesAt: null,
+      access: 'code',
+      attemptsAllowed: 2,
+      questionCount: 3,
     });
   });
 

@@ -1,5 +1,18 @@
 import { z } from 'zod';
 import { AI_PROVIDERS, type AiProvider } from './ai-catalogue.ts';
+import {
+  type AccessMode,
+  type Pool,
+  AccessCodeInputSchema,
+  AccessModeSchema,
+  AttemptsAllowedSchema,
+  InstantSchema,
+  KeepGradeSchema,
+  PoolSchema,
+  poolIssues,
+  questionsPerCandidate,
+  windowIssue,
+} from './cohort.ts';
 import { SCORING_RULES } from './grading.ts';
 
 /** Exam entity and its parts (docs/product.md#exams). Dates travel as ISO strings. */
@@ -95,6 +108,8 @@ export const QuestionSchema = z
     /** A rubric of the exam the grader ticks for this question. */
     rubricId: z.string().max(64).nullable().default(null),
     language: CodingLanguageSchema.optional(),
+    /** The exam's pool this question belongs to (cohort.ts): candidates draw from the pool instead. */
+    poolId: z.string().max(64).nullable().default(null),
   })
   .superRefine((q, ctx) => {
     if (q.type !== 'mcq') return;
@@ -262,12 +277,23 @@ export function rubricIssues(
   return issues;
 }
 
-function checkRubrics(
-  exam: { questions?: Array<{ points: number; rubricId: string | null }>; rubrics?: Rubric[] },
+/** Cross-field rules of an exam body: rubrics and pools the questions refer to, and the window's order. */
+function checkExam(
+  exam: {
+    questions?: Array<{ points: number; rubricId: string | null; poolId: string | null }>;
+    rubrics?: Rubric[];
+    pools?: Array<z.infer<typeof PoolSchema>>;
+    opensAt?: string | null;
+    closesAt?: string | null;
+  },
   ctx: z.RefinementCtx,
 ) {
-  if (!exam.questions || !exam.rubrics) return;
-  for (const issue of rubricIssues(exam.questions, exam.rubrics)) ctx.addIssue({ code: 'custom', ...issue });
+  if (exam.questions && exam.rubrics)
+    for (const issue of rubricIssues(exam.questions, exam.rubrics)) ctx.addIssue({ code: 'custom', ...issue });
+  if (exam.questions && exam.pools)
+    for (const issue of poolIssues(exam.questions, exam.pools)) ctx.addIssue({ code: 'custom', ...issue });
+  const window = windowIssue(exam);
+  if (window) ctx.addIssue({ code: 'custom', ...window });
 }
 
 const examFields = {
@@ -294,6 +320,15 @@ const examFields = {
     workspaceType: 'vscode',
     allowPackageRegistries: false,
   }),
+  // Cohorts (cohort.ts): the availability window, attempts, access and per-candidate order.
+  opensAt: InstantSchema.nullable().default(null),
+  closesAt: InstantSchema.nullable().default(null),
+  attemptsAllowed: AttemptsAllowedSchema.default(1),
+  keepGrade: KeepGradeSchema.default('highest'),
+  shuffleQuestions: z.boolean().default(false),
+  shuffleOptions: z.boolean().default(false),
+  access: AccessModeSchema.default('link'),
+  pools: z.array(PoolSchema).max(50).default([]),
 };
 
 /** POST /api/exams body. `isDraft: false` publishes (starting offline). */
@@ -301,9 +336,10 @@ export const CreateExamSchema = z
   .object({
     ...examFields,
     aiSettings: AiSettingsInputSchema.default(AiSettingsInputSchema.parse({})),
+    accessCode: AccessCodeInputSchema,
     isDraft: z.boolean().default(true),
   })
-  .superRefine(checkRubrics);
+  .superRefine(checkExam);
 export type CreateExam = z.infer<typeof CreateExamSchema>;
 
 /** PUT /api/exams/{id} body: full or partial. */
@@ -326,11 +362,20 @@ export const UpdateExamSchema = z
     showAnswerKeys: z.boolean(),
     codingWorkspace: CodingWorkspaceSchema,
     aiSettings: AiSettingsInputSchema,
+    opensAt: InstantSchema.nullable(),
+    closesAt: InstantSchema.nullable(),
+    attemptsAllowed: AttemptsAllowedSchema,
+    keepGrade: KeepGradeSchema,
+    shuffleQuestions: z.boolean(),
+    shuffleOptions: z.boolean(),
+    access: AccessModeSchema,
+    accessCode: AccessCodeInputSchema,
+    pools: z.array(PoolSchema).max(50),
     isDraft: z.boolean(),
     isLive: z.boolean(),
   })
   .partial()
-  .superRefine(checkRubrics);
+  .superRefine(checkExam);
 export type UpdateExam = z.infer<typeof UpdateExamSchema>;
 
 export const ExamSchema = z.object({
@@ -338,6 +383,8 @@ export const ExamSchema = z.object({
   ownerId: z.string(),
   ...examFields,
   aiSettings: AiSettingsViewSchema,
+  /** Whether an access code is set; the code itself is never returned. */
+  hasAccessCode: z.boolean(),
   isLive: z.boolean(),
   isDraft: z.boolean(),
   publishedAt: z.string().nullable(),
@@ -376,6 +423,12 @@ export const PublicExamSchema = z.object({
   questions: z.array(PublicQuestionSchema),
   codingWorkspace: CodingWorkspaceSchema,
   aiSettings: PublicAiSettingsSchema,
+  opensAt: z.string().nullable(),
+  closesAt: z.string().nullable(),
+  access: AccessModeSchema,
+  attemptsAllowed: z.number().int(),
+  /** Questions each candidate gets (pools draw fewer than they hold). */
+  questionCount: z.number().int(),
 });
 export type PublicExam = z.infer<typeof PublicExamSchema>;
 
@@ -448,6 +501,11 @@ export type PublicExamSource = {
   isLive: boolean;
   questions: Question[];
   codingWorkspace: CodingWorkspace;
+  opensAt: Date | string | null;
+  closesAt: Date | string | null;
+  access: AccessMode;
+  attemptsAllowed: number;
+  pools: Array<Pick<Pool, 'id' | 'draw'>>;
   aiSettings: {
     enabled: boolean;
     provider: AiProvider;
@@ -457,6 +515,9 @@ export type PublicExamSource = {
     uploadDocuments: boolean;
   };
 };
+
+const instant = (value: Date | string | null): string | null =>
+  value === null ? null : typeof value === 'string' ? value : value.toISOString();
 
 /**
  * The candidate's view of an exam (docs/product.md#sitting-an-exam), field by field so nothing else leaks:
@@ -480,6 +541,11 @@ export function toPublicExam(
     isLive: exam.isLive,
     questions: exam.questions.map(toPublicQuestion),
     codingWorkspace: exam.codingWorkspace,
+    opensAt: instant(exam.opensAt),
+    closesAt: instant(exam.closesAt),
+    access: exam.access,
+    attemptsAllowed: exam.attemptsAllowed,
+    questionCount: questionsPerCandidate(exam.questions, exam.pools),
     aiSettings: {
       enabled: ai.enabled,
       provider: ai.provider,

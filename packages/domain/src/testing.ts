@@ -20,6 +20,7 @@ export function buildInternalExam(overrides: Partial<Record<keyof InternalExam, 
     questions: [{ id: 'q1', type: 'short-answer', title: 'Largest organ', acceptedAnswers: ['skin'] }],
     aiSettings: { hasApiKey: false, apiKeyLast4: null, courseMaterials: [], encryptedApiKey: null },
     materialTexts: [],
+    hasAccessCode: false,
     ...overrides,
   });
 }

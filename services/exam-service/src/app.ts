@@ -93,7 +93,10 @@ export async function buildApp(config: Config, deps: Deps) {
   const materialsRepository = createMaterialsRepository(deps.database);
   await app.register(
     examsRoutes(
-      createExamsService(examsRepository, materialsRepository, deps, { encryptionKey: config.encryptionKey }),
+      createExamsService(examsRepository, materialsRepository, deps, {
+        encryptionKey: config.encryptionKey,
+        scryptCost: config.SCRYPT_COST,
+      }),
     ),
   );
   await app.register(

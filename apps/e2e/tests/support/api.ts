@@ -144,6 +144,7 @@ const base = (type: QuestionBody['type'], title: string, topic: string): Questio
   acceptedAnswers: [],
   matching: { caseSensitive: false, numeric: null },
   rubricId: null,
+  poolId: null,
 });
 
 export const question = {

@@ -30,6 +30,11 @@ export function buildPublicExam(overrides: Partial<PublicExam> = {}): PublicExam
     fullScreenEnabled: false,
     isLive: true,
     questions: [buildQuestion()],
+    opensAt: null,
+    closesAt: null,
+    access: 'link',
+    attemptsAllowed: 1,
+    questionCount: 1,
     codingWorkspace: {
       enabled: false,
       saveFilesInResults: true,

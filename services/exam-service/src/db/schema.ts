@@ -1,3 +1,4 @@
+import type { AccessMode, KeepGrade, Pool } from '@exam/domain/cohort';
 import type { AiSettingsInput, CodingWorkspace, Question, ReleasePolicy, Rubric } from '@exam/domain/exam';
 import {
   boolean,
@@ -116,6 +117,17 @@ export const exams = examServiceSchema.table(
     releasePolicy: text('release_policy').$type<ReleasePolicy>().notNull().default('on-release'),
     showAnswerKeys: boolean('show_answer_keys').notNull().default(false),
     codingWorkspace: jsonb('coding_workspace').$type<CodingWorkspace>().notNull(),
+    // Cohorts (packages/domain/src/cohort.ts).
+    opensAt: timestamp('opens_at', { withTimezone: true }),
+    closesAt: timestamp('closes_at', { withTimezone: true }),
+    attemptsAllowed: integer('attempts_allowed').notNull().default(1),
+    keepGrade: text('keep_grade').$type<KeepGrade>().notNull().default('highest'),
+    shuffleQuestions: boolean('shuffle_questions').notNull().default(false),
+    shuffleOptions: boolean('shuffle_options').notNull().default(false),
+    access: text('access').$type<AccessMode>().notNull().default('link'),
+    /** scrypt hash of the access code (modules/auth/password.ts); the code itself is never stored. */
+    accessCodeHash: text('access_code_hash'),
+    pools: jsonb('pools').$type<Pool[]>().notNull().default([]),
     aiSettings: jsonb('ai_settings').$type<StoredAiSettings>().notNull(),
     /** AES-256-GCM ciphertext of the creator's provider key (@exam/server-kit/crypto). */
     encryptedApiKey: text('encrypted_api_key'),

@@ -41,6 +41,13 @@ export function candidateView(
       questions: snapshot.questions,
       codingWorkspace: snapshot.codingWorkspace,
       aiSettings: ai ?? NO_ASSISTANT,
+      // The window and access rules are the live exam's (the server enforces them live too); the snapshot's
+      // questions are already the candidate's own draw from any pool.
+      opensAt: live?.opensAt ?? null,
+      closesAt: live?.closesAt ?? null,
+      access: live?.access ?? 'link',
+      attemptsAllowed: live?.attemptsAllowed ?? 1,
+      pools: [],
     },
     {
       materialNames: ai?.courseMaterials.map((m) => m.name) ?? [],

@@ -48,6 +48,22 @@ const badBodies: [string, Record<string, unknown>, string][] = [
     { aiSettings: { courseMaterialIds: ['no-such-material'] } },
     'aiSettings.courseMaterialIds',
   ],
+  [
+    'a window that closes before it opens',
+    { opensAt: '2026-12-02T09:00:00Z', closesAt: '2026-12-01T09:00:00Z' },
+    'closesAt',
+  ],
+  ['an opening time without a time zone', { opensAt: '2026-12-02T09:00' }, 'opensAt'],
+  ['no attempts allowed', { attemptsAllowed: 0 }, 'attemptsAllowed'],
+  ['an unknown grade to keep', { keepGrade: 'average' }, 'keepGrade'],
+  ['an unknown access mode', { access: 'password' }, 'access'],
+  ['an access code of two characters', { accessCode: 'ab' }, 'accessCode'],
+  [
+    'a pool drawing more questions than it holds',
+    { pools: [{ id: 'p1', draw: 2 }], questions: [mcq({ poolId: 'p1' })] },
+    'pools.0.draw',
+  ],
+  ['a question of an unknown pool', { questions: [mcq({ poolId: 'nope' })] }, 'questions.0.poolId'],
 ];
 
 // isLive is not part of a new exam (it always starts offline), so the create body ignores it.

@@ -1,4 +1,5 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import { poolIssues, windowIssue } from '@exam/domain/cohort';
 import {
   QuestionSchema,
   rubricIssues,
@@ -10,6 +11,7 @@ import {
 import { encryptSecret } from '@exam/server-kit/crypto';
 import type { StoredAiSettings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { hashPassword } from '../auth/password.ts';
 import type { MaterialsRepository } from '../materials/materials.repository.ts';
 import { assertUniqueQuestionIds, initialLifecycle, nextLifecycle } from './exam-rules.ts';
 import { toExamView } from './exam-view.ts';
@@ -19,12 +21,34 @@ export const EXAM_NOT_FOUND = 'Exam not found';
 
 type KeyColumns = { encryptedApiKey?: string | null; apiKeyLast4?: string | null };
 
+function validationError(issues: Array<{ path: Array<string | number>; message: string }>): AppError | null {
+  if (issues.length === 0) return null;
+  const flat = issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  return new AppError(ErrorCode.VALIDATION, `${flat[0]!.path}: ${flat[0]!.message}`, flat);
+}
+
+const toDate = (value: string | null | undefined): Date | null | undefined =>
+  value === undefined || value === null ? value : new Date(value);
+
+/** The window's columns from ISO strings: undefined keeps a column, null clears it. */
+function window(input: { opensAt?: string | null; closesAt?: string | null }) {
+  const opensAt = toDate(input.opensAt);
+  const closesAt = toDate(input.closesAt);
+  return { ...(opensAt !== undefined && { opensAt }), ...(closesAt !== undefined && { closesAt }) };
+}
+
 export function createExamsService(
   repo: ExamsRepository,
   materials: MaterialsRepository,
   deps: Pick<Deps, 'clock' | 'ids'>,
-  opts: { encryptionKey: Buffer },
+  opts: { encryptionKey: Buffer; scryptCost: number },
 ) {
+  /** The access code is write-only too: a string sets it (scrypt-hashed like a password), null clears it. */
+  async function accessCodeColumn(code: string | null | undefined): Promise<{ accessCodeHash?: string | null }> {
+    if (code === undefined) return {};
+    return { accessCodeHash: code === null ? null : await hashPassword(code, opts.scryptCost) };
+  }
+
   /**
    * apiKey is write-only: a string sets it (encrypted; only its last four characters kept in clear),
    * null clears it, omitted keeps it. A blank string counts as omitted so an untouched form field
@@ -64,9 +88,11 @@ export function createExamsService(
     async create(ownerId: string, input: CreateExam): Promise<Exam> {
       assertUniqueQuestionIds(input.questions);
       const now = deps.clock.now();
-      const { aiSettings, isDraft, ...fields } = input;
+      const { aiSettings, isDraft, accessCode, opensAt, closesAt, ...fields } = input;
       const row = await repo.insert({
         ...fields,
+        ...window({ opensAt, closesAt }),
+        ...(await accessCodeColumn(accessCode)),
         id: deps.ids.next(),
         ownerId,
         aiSettings: await storedAiSettings(ownerId, aiSettings),
@@ -91,23 +117,27 @@ export function createExamsService(
     async update(ownerId: string, id: string, input: UpdateExam): Promise<Exam> {
       const current = await getRow(ownerId, id);
       if (input.questions) assertUniqueQuestionIds(input.questions);
-      // A partial update may change questions or rubrics alone: check them against what the other one is.
-      if (input.questions || input.rubrics) {
-        const questions = input.questions ?? current.questions.map((q) => QuestionSchema.parse(q));
-        const issues = rubricIssues(questions, input.rubrics ?? current.rubrics);
-        if (issues.length) {
-          const first = issues[0]!;
-          throw new AppError(
-            ErrorCode.VALIDATION,
-            `${first.path.join('.')}: ${first.message}`,
-            issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-          );
-        }
+      // A partial update may change one side of a cross-field rule alone: check it against the stored other side.
+      const questions = input.questions ?? current.questions.map((q) => QuestionSchema.parse(q));
+      const crossField = [
+        ...(input.questions || input.rubrics ? rubricIssues(questions, input.rubrics ?? current.rubrics) : []),
+        ...(input.questions || input.pools ? poolIssues(questions, input.pools ?? current.pools) : []),
+      ];
+      if (input.opensAt !== undefined || input.closesAt !== undefined) {
+        const issue = windowIssue({
+          opensAt: input.opensAt !== undefined ? input.opensAt : (current.opensAt?.toISOString() ?? null),
+          closesAt: input.closesAt !== undefined ? input.closesAt : (current.closesAt?.toISOString() ?? null),
+        });
+        if (issue) crossField.push(issue);
       }
+      const invalid = validationError(crossField);
+      if (invalid) throw invalid;
       const now = deps.clock.now();
-      const { aiSettings, isDraft, isLive, ...fields } = input;
+      const { aiSettings, isDraft, isLive, accessCode, opensAt, closesAt, ...fields } = input;
       const patch: ExamPatch = {
         ...fields,
+        ...window({ opensAt, closesAt }),
+        ...(await accessCodeColumn(accessCode)),
         ...nextLifecycle(current, { isDraft, isLive }, now),
         ...(aiSettings
           ? { aiSettings: await storedAiSettings(ownerId, aiSettings), ...keyColumns(aiSettings.apiKey) }
