@@ -11,7 +11,8 @@ export const RosterMessages = {
   duplicate: 'This candidate ID is already on the roster',
   csvHeader: 'The first line must name the columns: name, candidate id, email (in any order)',
   csvEmpty: 'The CSV has no candidate rows',
-  notOnRoster: 'Only candidates on this exam’s roster may start it. Use the link in your invitation, or ask the examiner.',
+  notOnRoster:
+    'Only candidates on this exam’s roster may start it. Use the link in your invitation, or ask the examiner.',
   wrongCode: 'The access code is not right',
   codeRequired: 'This exam needs an access code',
   inviteInvalid: 'This invitation link is not valid for this exam',
@@ -35,6 +36,8 @@ export const RosterEntryInputSchema = z.object({
   email: email.prefault(''),
 });
 export type RosterEntryInput = z.input<typeof RosterEntryInputSchema>;
+/** The entry as validated: e-mail lower-cased, or null when none. */
+export type RosterEntryValues = z.output<typeof RosterEntryInputSchema>;
 
 export const RosterEntrySchema = z.object({
   id: z.string(),

@@ -29,7 +29,12 @@ describe('roster CSV', () => {
   });
 
   it('lists every bad row with its line number and field', () => {
-    const csv = ['name,candidate id,email', 'Ada,S-1,ada@example.test', 'Grace,,grace@example.test', ',S-3,not-an-email'].join('\n');
+    const csv = [
+      'name,candidate id,email',
+      'Ada,S-1,ada@example.test',
+      'Grace,,grace@example.test',
+      ',S-3,not-an-email',
+    ].join('\n');
     expect(issuesOf(csv)).toEqual([
       { path: 'rows.3.candidateId', message: `Row 3: ${RosterMessages.candidateIdRequired}` },
       { path: 'rows.4.name', message: `Row 4: ${RosterMessages.nameRequired}` },

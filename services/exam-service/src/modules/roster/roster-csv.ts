@@ -39,7 +39,7 @@ export function parseRosterCsv(text: string): RosterRow[] {
       relax_column_count: true,
       trim: true,
       info: true,
-    }) as { record: string[]; info: { lines: number } }[];
+    }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch (err) {
     const line = (err as { lines?: number }).lines;
     const message = `The CSV cannot be read${line ? ` at line ${line}` : ''}: ${(err as Error).message}`;
@@ -63,7 +63,8 @@ export function parseRosterCsv(text: string): RosterRow[] {
     });
     const parsed = RosterEntryInputSchema.safeParse(cells);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) issues.push(rowIssue(line, String(issue.path[0] ?? 'row'), issue.message));
+      for (const issue of parsed.error.issues)
+        issues.push(rowIssue(line, String(issue.path[0] ?? 'row'), issue.message));
       continue;
     }
     const key = candidateKey(parsed.data.candidateId);
@@ -75,6 +76,10 @@ export function parseRosterCsv(text: string): RosterRow[] {
     seen.set(key, line);
     rows.push({ name: parsed.data.name, candidateId: parsed.data.candidateId, email: parsed.data.email });
   }
-  if (issues.length) throw invalid(issues, `The roster has errors in ${new Set(issues.map((i) => i.path.split('.')[1])).size} row(s); nothing was imported`);
+  if (issues.length)
+    throw invalid(
+      issues,
+      `The roster has errors in ${new Set(issues.map((i) => i.path.split('.')[1])).size} row(s); nothing was imported`,
+    );
   return rows;
 }

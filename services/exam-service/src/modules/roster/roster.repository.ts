@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
-import { rosterEntries } from '../../db/schema.ts';
+import { exams, rosterEntries } from '../../db/schema.ts';
 
 export type RosterRow = typeof rosterEntries.$inferSelect;
 export type NewRosterEntry = Pick<RosterRow, 'id' | 'examId' | 'name' | 'candidateId' | 'candidateKey' | 'email'>;
@@ -126,8 +126,28 @@ export function createRosterRepository({ db }: ExamDatabase) {
       return db
         .select()
         .from(rosterEntries)
+        .where(and(eq(rosterEntries.examId, examId), isNotNull(rosterEntries.email), isNull(rosterEntries.remindedAt)));
+    },
+
+    /** Published, live exams closing in (from, until] that have roster entries still to remind. */
+    listExamsClosingBetween(from: Date, until: Date) {
+      const unreminded = db
+        .select({ one: sql`1` })
+        .from(rosterEntries)
         .where(
-          and(eq(rosterEntries.examId, examId), isNotNull(rosterEntries.email), isNull(rosterEntries.remindedAt)),
+          and(eq(rosterEntries.examId, exams.id), isNotNull(rosterEntries.email), isNull(rosterEntries.remindedAt)),
+        );
+      return db
+        .select({ id: exams.id, title: exams.title, closesAt: exams.closesAt })
+        .from(exams)
+        .where(
+          and(
+            eq(exams.isDraft, false),
+            eq(exams.isLive, true),
+            gt(exams.closesAt, from),
+            lte(exams.closesAt, until),
+            exists(unreminded),
+          ),
         );
     },
 

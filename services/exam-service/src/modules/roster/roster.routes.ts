@@ -71,8 +71,7 @@ export function rosterRoutes(roster: RosterService, admission: AdmissionService,
           response: { 200: RosterEntrySchema, 409: ErrorBodySchema, ...creatorErrors },
         },
       },
-      async (request) =>
-        roster.update(creatorOf(request).sub, request.params.id, request.params.entryId, request.body),
+      async (request) => roster.update(creatorOf(request).sub, request.params.id, request.params.entryId, request.body),
     );
 
     app.delete(

@@ -1,13 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { candidateKey } from '@exam/domain/attempt-binding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import {
-  RosterEntryInputSchema,
-  RosterMessages,
-  type InvitationIdentity,
-  type RosterEntry,
-  type RosterEntryInput,
-} from '@exam/domain/roster';
+import { RosterMessages, type InvitationIdentity, type RosterEntry, type RosterEntryValues } from '@exam/domain/roster';
 import type { Deps } from '../../deps.ts';
 import type { ExamsRepository } from '../exams/exams.repository.ts';
 import type { MailQueue } from '../mail/mail-queue.service.ts';
@@ -51,10 +45,7 @@ export function createRosterService(
   const listEntries = async (examId: string) => (await repo.list(examId)).map(toRosterEntry);
   const inviteLink = (examId: string, token: string) =>
     `${opts.takerOrigin.replace(/\/$/, '')}/exam/${encodeURIComponent(examId)}?invite=${token}`;
-  const entryFields = (input: RosterEntryInput) => {
-    const parsed = RosterEntryInputSchema.parse(input);
-    return { ...parsed, candidateKey: candidateKey(parsed.candidateId) };
-  };
+  const entryFields = (input: RosterEntryValues) => ({ ...input, candidateKey: candidateKey(input.candidateId) });
 
   return {
     async list(ownerId: string, examId: string): Promise<RosterEntry[]> {
@@ -62,14 +53,14 @@ export function createRosterService(
       return listEntries(examId);
     },
 
-    async add(ownerId: string, examId: string, input: RosterEntryInput): Promise<RosterEntry> {
+    async add(ownerId: string, examId: string, input: RosterEntryValues): Promise<RosterEntry> {
       await ownedExam(ownerId, examId);
       const row = await repo.insert({ id: deps.ids.next(), examId, ...entryFields(input) }, deps.clock.now());
       if (!row) throw duplicate();
       return toRosterEntry(row);
     },
 
-    async update(ownerId: string, examId: string, entryId: string, input: RosterEntryInput): Promise<RosterEntry> {
+    async update(ownerId: string, examId: string, entryId: string, input: RosterEntryValues): Promise<RosterEntry> {
       await ownedExam(ownerId, examId);
       const row = await repo.update(examId, entryId, entryFields(input));
       if (row === 'duplicate') throw duplicate();
@@ -83,7 +74,11 @@ export function createRosterService(
     },
 
     /** All rows or none: any bad row refuses the whole file (400 listing every bad row). */
-    async importCsv(ownerId: string, examId: string, csv: string): Promise<{ entries: RosterEntry[]; imported: number }> {
+    async importCsv(
+      ownerId: string,
+      examId: string,
+      csv: string,
+    ): Promise<{ entries: RosterEntry[]; imported: number }> {
       await ownedExam(ownerId, examId);
       const rows = parseRosterCsv(csv);
       const now = deps.clock.now();
@@ -102,7 +97,11 @@ export function createRosterService(
      * link; a new invitation replaces the candidate's earlier link. The tokens and the mails are written in
      * one transaction; sending happens later (the mail queue), so an SMTP failure never fails this.
      */
-    async invite(ownerId: string, examId: string, entryIds?: string[]): Promise<{ entries: RosterEntry[]; invited: number }> {
+    async invite(
+      ownerId: string,
+      examId: string,
+      entryIds?: string[],
+    ): Promise<{ entries: RosterEntry[]; invited: number }> {
       const exam = await ownedExam(ownerId, examId);
       const all = await repo.list(examId);
       let chosen = all.filter((e) => e.email);
