@@ -8,6 +8,7 @@ import {
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Deps } from '../../deps.ts';
 import { toSnapshot } from '../../grading/snapshot.ts';
+import { admitCandidate } from './admission.ts';
 import type { AttemptRow, AttemptsRepository } from './attempts.repository.ts';
 import { hashCode, hashSecret, newResumeCode, newResumeSecret, sameHash } from './resume-credentials.ts';
 import { RetryLaterError } from './retry-later.ts';
@@ -31,7 +32,7 @@ const codeIssue = (message: string) => [{ path: RESUME_CODE_FIELD, message }];
  */
 export function createStartService(
   repo: AttemptsRepository,
-  deps: Pick<Deps, 'clock' | 'ids' | 'examSource'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'examAccess'>,
   limiter: StartLimiter,
   opts: { codeKey: string; codeFreeTries: number; unlockMinutes: number },
 ) {
@@ -80,6 +81,7 @@ export function createStartService(
       if (!silent) await limiter.takeClient(client.ip);
       const exam = await liveExam(input.examId);
       if (!attempt) {
+        const name = await admitCandidate(deps, exam.id, input);
         await limiter.takeExam(exam.id);
         const now = deps.clock.now();
         const snapshot = toSnapshot(exam);
@@ -90,7 +92,7 @@ export function createStartService(
           id,
           examId: exam.id,
           ownerId: exam.ownerId,
-          name: input.name,
+          name,
           studentId: input.studentId,
           candidateKey: key,
           resumeSecretHashes: [hashSecret(secret)],
