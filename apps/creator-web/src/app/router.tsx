@@ -39,6 +39,10 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/creator/edit-exam.tsx')).EditExamRoute }),
       },
       { path: 'exam-published/:examId', Component: ExamPublishedRoute },
+      {
+        path: 'exam-roster/:examId',
+        lazy: async () => ({ Component: (await import('./routes/creator/exam-roster.tsx')).ExamRosterRoute }),
+      },
       // Grading and insights screens load when first opened, like the editor.
       {
         path: 'result/:resultId',

@@ -14,6 +14,8 @@ export const paths = {
     `/creator/edit-exam/${encodeURIComponent(examId)}${type ? `?type=${type}` : ''}`,
   examPublished: (examId: string) => `/creator/exam-published/${encodeURIComponent(examId)}`,
   examInsights: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}`,
+  /** The exam's roster: candidates, CSV import and invitations. */
+  examRoster: (examId: string) => `/creator/exam-roster/${encodeURIComponent(examId)}`,
   examSubmissions: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}/submissions`,
   result: (resultId: string) => `/creator/result/${encodeURIComponent(resultId)}`,
   grade: (examId: string, candidateId: string) =>
@@ -48,6 +50,10 @@ export const api = {
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,
   /** Releases (or hides) every graded result of the exam. */
   examRelease: (examId: string) => `/api/exams/${id(examId)}/release`,
+  roster: (examId: string) => `/api/exams/${id(examId)}/roster`,
+  rosterEntry: (examId: string, entryId: string) => `/api/exams/${id(examId)}/roster/${id(entryId)}`,
+  rosterImport: (examId: string) => `/api/exams/${id(examId)}/roster/import`,
+  invitations: (examId: string) => `/api/exams/${id(examId)}/invitations`,
   attemptUnlock: '/api/attempts/unlock',
   examRegrade: (examId: string, dryRun: boolean) => `/api/exams/${id(examId)}/regrade?dryRun=${String(dryRun)}`,
   materials: '/api/materials',

@@ -68,6 +68,7 @@ export function examToForm(exam: Exam): ExamFormInput {
     releasePolicy: exam.releasePolicy,
     showAnswerKeys: exam.showAnswerKeys,
     codingWorkspace: exam.codingWorkspace,
+    access: exam.access,
     aiSettings: {
       ...AiSettingsInputSchema.parse({}),
       ...ai,
