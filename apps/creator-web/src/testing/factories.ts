@@ -46,6 +46,7 @@ export function makeExam(overrides: ExamOverrides = {}): Exam {
     createdAt: '2025-01-05T10:00:00.000Z',
     lastEditedAt: '2025-01-07T12:00:00.000Z',
     updatedAt: '2025-01-07T12:00:00.000Z',
+    hasAccessCode: false,
     ...rest,
     aiSettings: AiSettingsViewSchema.parse({ hasApiKey: false, apiKeyLast4: null, courseMaterials: [], ...aiSettings }),
   });
