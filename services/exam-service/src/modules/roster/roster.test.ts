@@ -33,7 +33,7 @@ describe('rosters, invitations and admission', () => {
     app.inject({ method: 'POST', url: `/api/exams/${examId}/roster/import`, headers, payload: { csv } });
   const invite = (examId: string, headers: Record<string, string>, entryIds?: string[]) =>
     app.inject({ method: 'POST', url: `/api/exams/${examId}/invitations`, headers, payload: { entryIds } });
-  const admit = (examId: string, payload: Record<string, unknown>, headers = internal) =>
+  const admit = (examId: string, payload: Record<string, unknown>, headers: Record<string, string> = internal) =>
     app.inject({ method: 'POST', url: `/internal/exams/${examId}/admit`, headers, payload });
   const threeCsv = (tag: string) =>
     [
