@@ -148,6 +148,11 @@ describe('rosters, invitations and admission', () => {
     expect(identity.statusCode).toBe(200);
     expect(identity.json()).toEqual({ name: 'Grace Hopper', studentId: 'S-2' });
     expect((await app.inject({ url: `/api/public/exams/${examId}/invitations/not-a-token` })).statusCode).toBe(404);
+    // A link works for its own exam only.
+    const elsewhere = await setup();
+    expect(
+      (await app.inject({ url: `/api/public/exams/${elsewhere.examId}/invitations/${link![1]}` })).statusCode,
+    ).toBe(404);
 
     // Inviting one candidate again replaces their link.
     const graceId = (invited.json().entries as { id: string; candidateId: string }[]).find(
