@@ -26,6 +26,10 @@ const serviceHost = env.SERVICE_HOST ?? '127.0.0.1';
 const workspacePort = Number(env.WORKSPACE_PORT ?? 4005);
 const dataDir = resolve(env.DATA_DIR ?? join(root, '.data'));
 mkdirSync(dataDir, { recursive: true });
+// Without a real SMTP server every mail goes to the embedded mailbox (packages/mailbox), readable on its page.
+const mailbox = env.SMTP_URL
+  ? undefined
+  : { smtpPort: Number(env.MAILBOX_SMTP_PORT ?? 2525), httpPort: Number(env.MAILBOX_PORT ?? 4025) };
 
 const shared: Record<string, string> = {
   DATA_DIR: dataDir,
@@ -35,6 +39,7 @@ const shared: Record<string, string> = {
   WORKSPACE_ORIGIN: env.WORKSPACE_ORIGIN ?? `http://localhost:${workspacePort}`,
   CREATOR_WEB_PORT: String(creatorPort),
   TAKER_WEB_PORT: String(takerPort),
+  ...(mailbox ? { SMTP_URL: `smtp://127.0.0.1:${mailbox.smtpPort}` } : {}),
   ...Object.fromEntries(
     SERVICES.map((s) => [
       `${serviceEnvPrefix(s)}_URL`,
@@ -89,6 +94,12 @@ function launch(name: string, cwd: string, command: string, args: string[], extr
   children.push({ name, child });
 }
 
+if (mailbox) {
+  launch('mailbox', join(root, 'packages', 'mailbox'), process.execPath, ['src/server.ts'], {
+    MAILBOX_PORT: String(mailbox.httpPort),
+    MAILBOX_SMTP_PORT: String(mailbox.smtpPort),
+  });
+}
 for (const service of SERVICES) {
   launch(
     service,
@@ -167,5 +178,6 @@ if (!stopping)
   Exam platform is running${dev ? ' (dev mode, hot reload)' : ''}:
     Creators:   ${shared.CREATOR_ORIGIN}
     Candidates: ${shared.TAKER_ORIGIN}
+    Mailbox:    ${mailbox ? `http://localhost:${mailbox.httpPort}` : `mail is sent through ${env.SMTP_URL?.replace(/\/\/[^@/]*@/, '//')}`}
   Data: ${dataDir}    Stop: Ctrl-C
 `);

@@ -1,30 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { simpleParser } from 'mailparser';
 import { expect, test } from './support/fixtures.ts';
 import { PASSWORD, uniqueEmail } from './support/api.ts';
 import { E2E } from './support/env.ts';
+import { mailTo } from './support/mailbox.ts';
 import { creatorTokenOf } from './support/ui.ts';
-
-/** The stack runs without SMTP_URL, so exam-service writes each mail as an .eml file to DATA_DIR/outbox. */
-async function resetLinkMailedTo(email: string): Promise<string> {
-  const outbox = join(process.env.E2E_DATA_DIR ?? '', 'outbox');
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        for (const name of await readdir(outbox).catch(() => [] as string[])) {
-          const mail = await simpleParser(await readFile(join(outbox, name)));
-          const to = Array.isArray(mail.to) ? mail.to[0]?.text : mail.to?.text;
-          if (to === email) link = /https?:\/\/\S+\/reset-password#token=[\w-]+/.exec(mail.text ?? '')?.[0];
-        }
-        return link;
-      },
-      { message: `a reset mail to ${email} in ${outbox}`, timeout: 20_000 },
-    )
-    .toBeTruthy();
-  return link ?? '';
-}
 
 test('a creator’s sign-out ends the token on the server, and a forgotten password is reset from the mailed link', async ({
   page,
@@ -69,7 +47,8 @@ test('a creator’s sign-out ends the token on the server, and a forgotten passw
   });
 
   await test.step('opens the mailed link and sets a new password', async () => {
-    const link = await resetLinkMailedTo(email);
+    const mail = await mailTo(request, email, /Reset your password/);
+    const link = /https?:\/\/\S+\/reset-password#token=[\w-]+/.exec(mail.text)?.[0] ?? '';
     expect(link.startsWith(`${E2E.creatorOrigin}/reset-password#token=`)).toBe(true);
     await page.goto(link);
     await page.getByLabel('New Password', { exact: true }).fill(newPassword);

@@ -2,7 +2,7 @@ import { createBaseApp } from '@exam/server-kit/base-app';
 import { createMailer } from '@exam/server-kit/mail';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
-import type { Deps } from './deps.ts';
+import type { Deps, SubmittedCandidates } from './deps.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
@@ -17,6 +17,12 @@ import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
 import { createInternalService } from './modules/internal/internal.service.ts';
+import { createMailQueue, type MailQueue } from './modules/mail/mail-queue.service.ts';
+import { createAdmissionService } from './modules/roster/admission.service.ts';
+import { createNoticesService } from './modules/roster/notices.service.ts';
+import { createRosterRepository } from './modules/roster/roster.repository.ts';
+import { rosterRoutes } from './modules/roster/roster.routes.ts';
+import { createRosterService } from './modules/roster/roster.service.ts';
 import { createMaterialsRepository } from './modules/materials/materials.repository.ts';
 import { materialsRoutes } from './modules/materials/materials.routes.ts';
 import { createMaterialsService } from './modules/materials/materials.service.ts';
@@ -25,6 +31,18 @@ import { previewRoutes } from './modules/preview/preview.routes.ts';
 import { createPreviewService } from './modules/preview/preview.service.ts';
 import { publicRoutes } from './modules/public/public.routes.ts';
 import { createPublicService } from './modules/public/public.service.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The outgoing mail queue; server.ts runs its sender (jobs/mail-sender.ts), tests call sendDue directly. */
+    mailQueue: MailQueue;
+    /** One pass of the roster reminders; server.ts runs it on an interval (jobs/reminders.ts). */
+    sendReminders: () => Promise<number>;
+  }
+}
+
+/** Without a results-service (a test that does not need one), nobody counts as submitted. */
+const noSubmissions: SubmittedCandidates = { submittedCandidateKeys: async () => [] };
 
 export async function buildApp(config: Config, deps: Deps) {
   const authRepository = createAuthRepository(deps.database);
@@ -57,11 +75,17 @@ export async function buildApp(config: Config, deps: Deps) {
       outboxDir: join(config.DATA_DIR, 'outbox'),
       log: app.log,
     });
+  const mailQueue = createMailQueue(deps.database, { ...deps, mailer }, app.log, {
+    maxAttempts: config.MAIL_MAX_ATTEMPTS,
+    baseDelayMs: config.MAIL_RETRY_BASE_SECONDS * 1000,
+    maxDelayMs: config.MAIL_RETRY_MAX_SECONDS * 1000,
+  });
+  app.decorate('mailQueue', mailQueue);
   const passwordReset = createPasswordResetService(
     createPasswordResetRepository(deps.database),
     authRepository,
     sessionsRepository,
-    { clock: deps.clock, mailer },
+    { clock: deps.clock, mail: mailQueue },
     app.log,
     {
       scryptCost: config.SCRYPT_COST,
@@ -109,6 +133,23 @@ export async function buildApp(config: Config, deps: Deps) {
     ),
   );
   await app.register(internalRoutes(createInternalService(examsRepository, materialsRepository)));
+
+  const rosterRepository = createRosterRepository(deps.database);
+  const mailDeps = { ...deps, mail: mailQueue };
+  const notices = createNoticesService(
+    rosterRepository,
+    examsRepository,
+    { ...mailDeps, submissions: deps.submissions ?? noSubmissions },
+    { takerOrigin: config.TAKER_ORIGIN, reminderHours: config.REMINDER_HOURS_BEFORE_CLOSE },
+  );
+  app.decorate('sendReminders', () => notices.sendReminders());
+  await app.register(
+    rosterRoutes(
+      createRosterService(rosterRepository, examsRepository, mailDeps, { takerOrigin: config.TAKER_ORIGIN }),
+      createAdmissionService(rosterRepository, examsRepository),
+      notices,
+    ),
+  );
 
   return app;
 }

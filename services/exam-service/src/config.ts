@@ -55,6 +55,25 @@ const ConfigSchema = z.object({
     .min(1)
     .default(60 * 60),
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
+  /** Sends tried per queued mail (the first included) before it is marked failed. */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /** The wait after a mail's first failed send; it doubles per further failure, up to MAIL_RETRY_MAX_SECONDS. */
+  MAIL_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).default(30),
+  MAIL_RETRY_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60),
+  /** How often each replica looks for due mail (a mail queued on a replica is sent at once anyway). */
+  MAIL_SEND_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(5),
+  /** Roster candidates who have not submitted get one reminder this long before the exam closes. */
+  REMINDER_HOURS_BEFORE_CLOSE: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
+  /** How often the reminder job looks for exams closing within REMINDER_HOURS_BEFORE_CLOSE. */
+  REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(300),
   /**
    * Server-wide default provider keys (the llm-gateway uses them). This service reads them only to tell
    * candidates whether the assistant can work without the creator's own key; the values are dropped.

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Mailer } from '@exam/server-kit/mail';
 import type { ExamDatabase } from './db/database.ts';
 
+/** Which candidates (normalised IDs) have submitted an exam: results-service owns attempts (adapters/submissions.ts). */
+export type SubmittedCandidates = { submittedCandidateKeys(examId: string): Promise<string[]> };
+
 /** What buildApp needs from the outside world; tests pass their own clock or ids. */
 export type Deps = {
   database: ExamDatabase;
@@ -9,6 +12,8 @@ export type Deps = {
   ids: { next(): string };
   /** Outgoing mail; when absent, the transport SMTP_URL names (or the DATA_DIR/outbox folder). */
   mailer?: Mailer;
+  /** For the reminders before an exam closes; server.ts wires results-service, tests a fake. */
+  submissions?: SubmittedCandidates;
 };
 
 export const systemClock = { now: () => new Date() };

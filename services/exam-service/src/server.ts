@@ -3,6 +3,9 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openExamDatabase } from './db/database.ts';
 import { systemClock, uuidIds } from './deps.ts';
+import { startMailSender } from './jobs/mail-sender.ts';
+import { startReminders } from './jobs/reminders.ts';
+import { createHttpSubmissions } from './adapters/submissions.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -11,7 +14,23 @@ try {
     pgliteDir: config.pgliteDir,
     poolSize: config.DATABASE_POOL_SIZE,
   });
-  const app = await buildApp(config, { database, clock: systemClock, ids: uuidIds });
+  const app = await buildApp(config, {
+    database,
+    clock: systemClock,
+    ids: uuidIds,
+    submissions: createHttpSubmissions(config.RESULTS_SERVICE_URL, config.internalToken),
+  });
+  const mailSender = startMailSender(() => app.mailQueue.sendDue(), {
+    intervalMs: config.MAIL_SEND_INTERVAL_SECONDS * 1000,
+    log: app.log,
+    onEnqueued: (listener) => app.mailQueue.onEnqueued(listener),
+  });
+  app.addHook('onClose', () => mailSender.stop());
+  const reminders = startReminders(() => app.sendReminders(), {
+    intervalMs: config.REMINDER_INTERVAL_SECONDS * 1000,
+    log: app.log,
+  });
+  app.addHook('onClose', () => reminders.stop());
   app.addHook('onClose', () => database.close());
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {

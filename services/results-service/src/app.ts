@@ -21,7 +21,10 @@ import { internalRoutes } from './modules/internal/internal.routes.ts';
 import { createLiveRepository } from './modules/live/live.repository.ts';
 import { liveRoutes, recordPresence } from './modules/live/live.routes.ts';
 import { createLiveService } from './modules/live/live.service.ts';
+import { createSubmissionsRepository } from './modules/internal/submissions.repository.ts';
+import { submissionsRoutes } from './modules/internal/submissions.routes.ts';
 import { gradingRoutes } from './modules/results/grading.routes.ts';
+import { createReleaseNotices, type ReleaseNotices } from './modules/results/release-notices.ts';
 import { createGradingService } from './modules/results/grading.service.ts';
 import { createRegradeService } from './modules/results/regrade.service.ts';
 import { createResultWritesRepository } from './modules/results/result-writes.repository.ts';
@@ -33,6 +36,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Submits expired attempts once; server.ts runs it on an interval (jobs/finalizer.ts), tests call it directly. */
     finalizeExpired: () => Promise<number>;
+    /** Release notices still being handed to exam-service (tests wait for them). */
+    releaseNotices: ReleaseNotices;
   }
 }
 
@@ -90,9 +95,14 @@ export async function buildApp(config: Config, deps: Deps) {
     attemptsRoutes(attempts, starts, candidateResults, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }),
   );
   await app.register(resultsRoutes(results));
-  await app.register(gradingRoutes({ results, grading, regrade }));
+  const submissions = createSubmissionsRepository(deps.database);
+  const releaseNotices = createReleaseNotices(submissions, deps, app.log);
+  app.decorate('releaseNotices', releaseNotices);
+  app.addHook('onClose', () => releaseNotices.drain());
+  await app.register(gradingRoutes({ results, grading, regrade, releaseNotices }));
   await app.register(internalRoutes(attempts, deps));
   await app.register(cohortRoutes(createOverridesService(cohort, deps), createBriefingService(cohort, deps, limiter)));
+  await app.register(submissionsRoutes(submissions));
   await app.register(insightsRoutes(insights, { serverTiming: config.INSIGHTS_SERVER_TIMING }));
   await app.register(liveRoutes(live));
 

@@ -1,12 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
+import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
 import type { ResultsDatabase } from './db/database.ts';
 
 /** Where exams come from: exam-service owns them (see adapters/exam-source.ts). */
 export type ExamSource = {
   /** The exam with its answer keys, or undefined when exam-service does not know it. */
   findExam(id: string): Promise<InternalExam | undefined>;
+};
+
+/** exam-service's access rules and roster mails (see adapters/exam-access.ts). */
+export type ExamAccess = {
+  /** The name to record the new attempt under; throws FORBIDDEN (with the field) when the candidate may not start. */
+  admit(examId: string, candidate: AdmitRequest): Promise<AdmitResponse>;
+  /** Queues result-release notices to these candidates' roster entries; answers how many were queued. */
+  notifyRelease(examId: string, candidateKeys: string[]): Promise<number>;
 };
 
 /** Collects a candidate's coding-workspace files at submit (workspace-orchestrator). */
@@ -27,6 +36,7 @@ export type Deps = {
   clock: { now(): Date };
   ids: { next(): string };
   examSource: ExamSource;
+  examAccess: ExamAccess;
   workspaceFiles: WorkspaceFiles;
   /** llm-gateway's chat transcripts, for insights. */
   transcripts: TranscriptSource;

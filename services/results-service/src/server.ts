@@ -1,5 +1,6 @@
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
+import { createHttpExamAccess } from './adapters/exam-access.ts';
 import { createHttpExamSource } from './adapters/exam-source.ts';
 import { createHttpTranscriptSource } from './adapters/transcript-source.ts';
 import { createHttpWorkspaceFiles } from './adapters/workspace-files.ts';
@@ -23,6 +24,7 @@ try {
     clock: systemClock,
     ids: uuidIds,
     examSource: createHttpExamSource(config.EXAM_SERVICE_URL, config.internalToken, upstream),
+    examAccess: createHttpExamAccess(config.EXAM_SERVICE_URL, config.internalToken, upstream),
     workspaceFiles: createHttpWorkspaceFiles(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream),
     transcripts: createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, upstream),
     creatorSessions,

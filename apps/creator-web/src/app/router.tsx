@@ -47,6 +47,10 @@ export const routes: RouteObject[] = [
         path: 'exam-live/:examId',
         lazy: async () => ({ Component: (await import('./routes/creator/exam-live.tsx')).ExamLiveRoute }),
       },
+      {
+        path: 'exam-roster/:examId',
+        lazy: async () => ({ Component: (await import('./routes/creator/exam-roster.tsx')).ExamRosterRoute }),
+      },
       // Grading and insights screens load when first opened, like the editor.
       {
         path: 'result/:resultId',

@@ -17,6 +17,8 @@ export const paths = {
   examInsights: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}`,
   examLive: (examId: string) => `/creator/exam-live/${encodeURIComponent(examId)}`,
   examAccommodations: (examId: string) => `/creator/exam-accommodations/${encodeURIComponent(examId)}`,
+  /** The exam's roster: candidates, CSV import and invitations. */
+  examRoster: (examId: string) => `/creator/exam-roster/${encodeURIComponent(examId)}`,
   examSubmissions: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}/submissions`,
   result: (resultId: string) => `/creator/result/${encodeURIComponent(resultId)}`,
   grade: (examId: string, candidateId: string) =>
@@ -54,6 +56,10 @@ export const api = {
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,
   /** Releases (or hides) every graded result of the exam. */
   examRelease: (examId: string) => `/api/exams/${id(examId)}/release`,
+  roster: (examId: string) => `/api/exams/${id(examId)}/roster`,
+  rosterEntry: (examId: string, entryId: string) => `/api/exams/${id(examId)}/roster/${id(entryId)}`,
+  rosterImport: (examId: string) => `/api/exams/${id(examId)}/roster/import`,
+  invitations: (examId: string) => `/api/exams/${id(examId)}/invitations`,
   attemptUnlock: '/api/attempts/unlock',
   /** The live proctor view (results-service): who is sitting the exam now, announcements, ending an attempt. */
   examLive: (examId: string) => `/api/exams/${id(examId)}/live`,

@@ -8,6 +8,9 @@ const takerPort = 5274 + offset;
 /** The orchestrator's editors' listener: the coding workspace's own origin (WORKSPACE_ORIGIN). */
 const workspacePort = 4105 + offset;
 export const FAKE_OPENAI_PORT = 4199 + offset;
+/** The embedded mailbox start.ts runs when SMTP_URL is unset: its page and API, and its SMTP receiver. */
+const mailboxPort = 4125 + offset;
+const mailboxSmtpPort = 2625 + offset;
 /** Names this run's workspace containers, so one run's cleanup never removes another's. */
 export const E2E_INSTANCE = offset ? `e2e-${offset}` : 'e2e';
 
@@ -15,7 +18,10 @@ export const E2E = {
   creatorOrigin: `http://localhost:${creatorPort}`,
   takerOrigin: `http://localhost:${takerPort}`,
   workspaceOrigin: `http://localhost:${workspacePort}`,
+  mailboxOrigin: `http://localhost:${mailboxPort}`,
   stackEnv: {
+    MAILBOX_PORT: String(mailboxPort),
+    MAILBOX_SMTP_PORT: String(mailboxSmtpPort),
     CREATOR_WEB_PORT: String(creatorPort),
     TAKER_WEB_PORT: String(takerPort),
     EXAM_SERVICE_PORT: String(4101 + offset),

@@ -20,6 +20,9 @@ export const paths = {
 /** The endpoints the app calls; every service answers under this origin's /api. */
 export const api = {
   publicExam: (examId: string) => `/api/public/exams/${encodeURIComponent(examId)}`,
+  /** The identity a roster candidate's personal invitation link fills in. */
+  invitation: (examId: string, token: string) =>
+    `/api/public/exams/${encodeURIComponent(examId)}/invitations/${encodeURIComponent(token)}`,
   /** The exam with its questions, for the bearer of the owner's preview token only. */
   previewExam: (examId: string) => `/api/public/exams/${encodeURIComponent(examId)}/preview`,
   attempts: '/api/attempts',

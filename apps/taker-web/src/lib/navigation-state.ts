@@ -1,5 +1,16 @@
+import { ACCESS_MODES, type AccessMode } from '@exam/domain/cohort';
+
 /** What one taker page hands the next through router state; a reload or a bookmark arrives without it. */
-export type CredentialsState = { examId: string; examTitle: string; examUrl?: string; fullScreenRequested: boolean };
+export type CredentialsState = {
+  examId: string;
+  examTitle: string;
+  examUrl?: string;
+  fullScreenRequested: boolean;
+  /** Who may start (link, access code or roster); absent means the open link. */
+  access?: AccessMode;
+  /** From a roster candidate's personal link (`/exam/{id}?invite=…`): fills and locks their identity. */
+  inviteToken?: string;
+};
 export type ExamState = CredentialsState & { name: string; studentId: string };
 /** `attemptId` links the completion page to the released result; a preview has none. */
 export type ResultsState = {
@@ -20,6 +31,8 @@ export function readCredentialsState(value: unknown): CredentialsState | undefin
     examTitle: typeof value.examTitle === 'string' ? value.examTitle : '',
     examUrl: typeof value.examUrl === 'string' ? value.examUrl : undefined,
     fullScreenRequested: value.fullScreenRequested === true,
+    ...(ACCESS_MODES.includes(value.access as AccessMode) && { access: value.access as AccessMode }),
+    ...(typeof value.inviteToken === 'string' && value.inviteToken && { inviteToken: value.inviteToken }),
   };
 }
 

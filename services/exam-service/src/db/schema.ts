@@ -180,3 +180,59 @@ export const bankQuestions = examServiceSchema.table(
   },
   (t) => [index('bank_questions_owner_updated_idx').on(t.ownerId, t.updatedAt)],
 );
+
+export const MAIL_KINDS = ['password-reset', 'invitation', 'reminder', 'result-release'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+export type MailStatus = 'pending' | 'sent' | 'failed';
+
+/**
+ * Outgoing mail, queued so a creator's action never waits for (or fails with) an SMTP server. The sender
+ * job (jobs/mail-sender.ts) claims due rows with FOR UPDATE SKIP LOCKED, so replicas never send one twice;
+ * a claim moves next_attempt_at past a lease, so a row whose sender died is picked up again.
+ */
+export const mailQueue = examServiceSchema.table(
+  'mail_queue',
+  {
+    id: text('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    kind: text('kind').$type<MailKind>().notNull(),
+    status: text('status').$type<MailStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [index('mail_queue_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+/**
+ * An exam's roster: who may start a roster-only exam, and who gets invitations, reminders and release
+ * notices. The candidate ID is compared normalised (candidate_key, @exam/domain/attempt-binding).
+ */
+export const rosterEntries = examServiceSchema.table(
+  'roster_entries',
+  {
+    id: text('id').primaryKey(),
+    examId: text('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    candidateId: text('candidate_id').notNull(),
+    candidateKey: text('candidate_key').notNull(),
+    email: text('email'),
+    /** SHA-256 of the personal invitation token; the token itself is only in the mail. */
+    inviteTokenHash: text('invite_token_hash'),
+    invitedAt: timestamp('invited_at', { withTimezone: true }),
+    remindedAt: timestamp('reminded_at', { withTimezone: true }),
+    releaseNotifiedAt: timestamp('release_notified_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('roster_entries_exam_candidate_idx').on(t.examId, t.candidateKey),
+    uniqueIndex('roster_entries_invite_idx').on(t.inviteTokenHash),
+  ],
+);

@@ -1,5 +1,7 @@
 import type { InternalExam, WorkspaceFile } from '@exam/domain/internal';
-import type { AttemptTranscript, ExamSource, TranscriptSource, WorkspaceFiles } from '../deps.ts';
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { AdmitRequest } from '@exam/domain/roster';
+import type { AttemptTranscript, ExamAccess, ExamSource, TranscriptSource, WorkspaceFiles } from '../deps.ts';
 
 /** A clock the test moves by hand. */
 export function fakeClock(start = new Date()) {
@@ -56,4 +58,42 @@ export function fakeTranscripts() {
     },
   };
   return source;
+}
+
+/**
+ * exam-service's admission stand-in: admits everyone under the name given, unless the test lists a
+ * refusal for the exam; records the admissions and release notices it was asked for.
+ */
+export function fakeExamAccess() {
+  const refusals = new Map<string, { message: string; field?: string }>();
+  const names = new Map<string, string>();
+  const access: ExamAccess & {
+    admitted: { examId: string; candidate: AdmitRequest }[];
+    released: { examId: string; candidateKeys: string[] }[];
+    refuse(examId: string, refusal: { message: string; field?: string }): void;
+    /** Admits this candidate key under another name, as a roster would. */
+    rename(examId: string, studentId: string, name: string): void;
+    down: boolean;
+  } = {
+    admitted: [],
+    released: [],
+    down: false,
+    refuse: (examId, refusal) => void refusals.set(examId, refusal),
+    rename: (examId, studentId, name) => void names.set(`${examId}/${studentId}`, name),
+    async admit(examId, candidate) {
+      const refusal = refusals.get(examId);
+      if (refusal) {
+        const issues = refusal.field ? [{ path: refusal.field, message: refusal.message }] : undefined;
+        throw new AppError(ErrorCode.FORBIDDEN, refusal.message, issues);
+      }
+      access.admitted.push({ examId, candidate });
+      return { name: names.get(`${examId}/${candidate.studentId}`) ?? candidate.name };
+    },
+    async notifyRelease(examId, candidateKeys) {
+      if (access.down) throw new AppError(ErrorCode.UNAVAILABLE, 'exam-service is unreachable');
+      access.released.push({ examId, candidateKeys });
+      return candidateKeys.length;
+    },
+  };
+  return access;
 }

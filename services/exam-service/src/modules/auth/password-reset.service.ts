@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthMessages, type PasswordResetConfirm } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { Mailer } from '@exam/server-kit/mail';
 import type { Deps } from '../../deps.ts';
+import type { MailQueue } from '../mail/mail-queue.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import { hashPassword } from './password.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
@@ -42,12 +42,13 @@ export function createPasswordResetService(
   repo: PasswordResetRepository,
   users: AuthRepository,
   sessions: SessionsRepository,
-  deps: Pick<Deps, 'clock'> & { mailer: Mailer },
+  deps: Pick<Deps, 'clock'> & { mail: Pick<MailQueue, 'enqueue'> },
   log: { error(obj: object, msg: string): void },
   opts: PasswordResetOptions,
 ) {
   const windowMs = opts.windowSeconds * 1000;
-  // Mails go out after the answer, so its timing does not tell whether the account exists; close waits.
+  // The link is stored and its mail queued after the answer, so its timing does not tell whether the
+  // account exists; close waits.
   const pending = new Set<Promise<void>>();
 
   async function sendLink(userId: string, email: string, now: Date): Promise<void> {
@@ -60,18 +61,21 @@ export function createPasswordResetService(
       expiresAt: new Date(now.getTime() + opts.ttlMinutes * 60_000),
     });
     const link = resetLink(opts.creatorOrigin, token);
-    await deps.mailer.send({
-      to: email,
-      subject: 'Reset your password',
-      text: [
-        'Someone asked to reset the password of your account on the exam platform.',
-        '',
-        `To choose a new password, open this link within ${opts.ttlMinutes} minutes:`,
-        link,
-        '',
-        'The link works once. If you did not ask for it, ignore this message: your password stays as it is.',
-      ].join('\n'),
-    });
+    await deps.mail.enqueue([
+      {
+        kind: 'password-reset',
+        to: email,
+        subject: 'Reset your password',
+        text: [
+          'Someone asked to reset the password of your account on the exam platform.',
+          '',
+          `To choose a new password, open this link within ${opts.ttlMinutes} minutes:`,
+          link,
+          '',
+          'The link works once. If you did not ask for it, ignore this message: your password stays as it is.',
+        ].join('\n'),
+      },
+    ]);
   }
 
   return {
@@ -92,7 +96,7 @@ export function createPasswordResetService(
       const user = await users.findByEmail(email);
       if (!user) return;
       const task = sendLink(user.id, user.email, now)
-        .catch((err: unknown) => log.error({ err }, 'the password-reset mail could not be sent'))
+        .catch((err: unknown) => log.error({ err }, 'the password-reset mail could not be queued'))
         .finally(() => pending.delete(task));
       pending.add(task);
     },
@@ -117,7 +121,7 @@ export function createPasswordResetService(
       await users.clearAccountAttempts(owner.email);
     },
 
-    /** Waits for mails still being sent (the app's close). */
+    /** Waits for links still being stored and queued (the app's close). */
     async drain(): Promise<void> {
       await Promise.all(pending);
     },

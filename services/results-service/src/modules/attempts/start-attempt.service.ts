@@ -12,6 +12,7 @@ import type { Deps } from '../../deps.ts';
 import { toSnapshot } from '../../grading/snapshot.ts';
 import { candidateRules, toOverride } from '../cohort/cohort-rules.ts';
 import type { CohortRepository } from '../cohort/cohort.repository.ts';
+import { admitCandidate } from './admission.ts';
 import type { AttemptRow, AttemptsRepository } from './attempts.repository.ts';
 import { hashCode, hashSecret, newResumeCode, newResumeSecret, sameHash } from './resume-credentials.ts';
 import { RetryLaterError } from './retry-later.ts';
@@ -35,7 +36,7 @@ const codeIssue = (message: string) => [{ path: RESUME_CODE_FIELD, message }];
  */
 export function createStartService(
   repo: AttemptsRepository,
-  deps: Pick<Deps, 'clock' | 'ids' | 'examSource'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'examAccess'>,
   limiter: StartLimiter,
   opts: { codeKey: string; codeFreeTries: number; unlockMinutes: number },
   cohort: CohortRepository,
@@ -101,6 +102,8 @@ export function createStartService(
       const closesAt = new Date(rules.window.closesAt).toISOString();
       throw new AppError(ErrorCode.CONFLICT, WindowMessages.closed, [{ path: 'closesAt', message: closesAt }]);
     }
+    // Access code or roster (exam-service decides); a roster candidate is recorded under the roster's name.
+    const name = await admitCandidate(deps, exam.id, input);
     await limiter.takeExam(exam.id);
     await cohort.rememberKeepGrade(exam.id, exam.keepGrade, now);
     const id = deps.ids.next();
@@ -112,7 +115,7 @@ export function createStartService(
       id,
       examId: exam.id,
       ownerId: exam.ownerId,
-      name: input.name,
+      name,
       studentId: input.studentId,
       candidateKey: key,
       attemptNo,

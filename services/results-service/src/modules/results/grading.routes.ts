@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GradingService } from './grading.service.ts';
 import type { RegradeService } from './regrade.service.ts';
+import type { ReleaseNotices } from './release-notices.ts';
 import type { ResultsService } from './results.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
@@ -23,7 +24,12 @@ const ExamParamsSchema = z.object({ examId: z.string().min(1).max(64) });
  * Grading, releases and regrades, for the exam's owner only: another creator's result or exam answers 404
  * as if it did not exist.
  */
-export function gradingRoutes(services: { results: ResultsService; grading: GradingService; regrade: RegradeService }) {
+export function gradingRoutes(services: {
+  results: ResultsService;
+  grading: GradingService;
+  regrade: RegradeService;
+  releaseNotices?: ReleaseNotices;
+}) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const guard = { onRequest: app.requireCreator };
@@ -63,7 +69,9 @@ export function gradingRoutes(services: { results: ResultsService; grading: Grad
       async (request) => {
         const creator = creatorOf(request);
         await services.grading.release(request.params.id, creator, request.body.released);
-        return services.results.detail(request.params.id, creator.sub);
+        const detail = await services.results.detail(request.params.id, creator.sub);
+        if (request.body.released) services.releaseNotices?.afterRelease(detail.examId);
+        return detail;
       },
     );
 
@@ -80,7 +88,15 @@ export function gradingRoutes(services: { results: ResultsService; grading: Grad
           response: { 200: ExamReleaseReportSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
         },
       },
-      async (request) => services.grading.releaseExam(request.params.examId, creatorOf(request), request.body.released),
+      async (request) => {
+        const report = await services.grading.releaseExam(
+          request.params.examId,
+          creatorOf(request),
+          request.body.released,
+        );
+        if (request.body.released) services.releaseNotices?.afterRelease(request.params.examId);
+        return report;
+      },
     );
 
     app.post(

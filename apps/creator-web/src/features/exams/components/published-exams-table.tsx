@@ -6,7 +6,8 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { Switch } from '@exam/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
-import { BarChart3, Copy, ExternalLink, MoreHorizontal, Pencil, Radio, Send, Trash2, UserCog } from 'lucide-react';
+import { BarChart3, Copy, ExternalLink, MoreHorizontal, Pencil, Radio, Send, Trash2, UserCog, Users } from 'lucide-react';
+import { Link } from 'react-router';
 import { useState } from 'react';
 import { paths, takerPaths } from '../../../config/paths.ts';
 import { useRuntimeConfig } from '../../../config/runtime-config.ts';
@@ -123,6 +124,11 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                     >
                       <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
                         <ExternalLink aria-hidden className="h-4 w-4" /> Preview
+                      </DropdownMenuItem>
+                      <DropdownMenuItem asChild>
+                        <Link to={paths.examRoster(exam.id)}>
+                          <Users aria-hidden className="h-4 w-4" /> Roster &amp; invitations
+                        </Link>
                       </DropdownMenuItem>
                       <DropdownMenuItem onSelect={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}>
                         <Copy aria-hidden className="h-4 w-4" /> Copy exam URL

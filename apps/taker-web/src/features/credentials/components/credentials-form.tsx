@@ -1,4 +1,5 @@
-import { StartAttemptSchema } from '@exam/domain/attempt';
+import { StartAttemptSchema, type StartAttempt } from '@exam/domain/attempt';
+import { RosterMessages } from '@exam/domain/roster';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { Field } from '@exam/ui/field';
@@ -12,10 +13,15 @@ import { startAttempt } from '../../../lib/exam-api.ts';
 import type { CredentialsState, ExamState } from '../../../lib/navigation-state.ts';
 import { findResume, saveResume } from '../../../lib/resume-store.ts';
 import { getTakerDb, saveStoredAttempt } from '../../../lib/taker-db.ts';
+import { useInvitation } from '../api/get-invitation.ts';
 import { startFailure } from '../lib/start-failure.ts';
+import { AccessCodeField, accessCodeError, RosterNotice } from './access-fields.tsx';
 
-type Errors = { name?: string; studentId?: string; resumeCode?: string };
-type StartInput = { examId: string; name: string; studentId: string; resumeCode?: string | undefined };
+type Errors = { name?: string; studentId?: string; resumeCode?: string; accessCode?: string };
+type StartInput = { examId: string; name: string; studentId: string; resumeCode?: string | undefined } & Pick<
+  StartAttempt,
+  'accessCode' | 'inviteToken'
+>;
 
 /**
  * Fullscreen must be asked for inside the click; a refusal is logged and the exam goes on, since a browser
@@ -67,6 +73,12 @@ export function CredentialsForm({
   const [codeAsked, setCodeAsked] = useState<string>();
   const [resumeCode, setResumeCode] = useState('');
   const [notice, setNotice] = useState<string>();
+  // Access (docs/product.md#access): an invitation link fills and locks the identity; a code exam asks for its code.
+  const [accessCode, setAccessCode] = useState('');
+  const invitation = useInvitation(exam?.examId ?? '', exam?.inviteToken);
+  const invited = invitation.data;
+  const shownName = invited?.name ?? name;
+  const shownStudentId = invited?.studentId ?? studentId;
   const start = useMutation({
     mutationFn: async (input: StartInput) => {
       const kept = findResume(input.examId, input.studentId);
@@ -95,6 +107,11 @@ export function CredentialsForm({
       void navigate(paths.exam(input.examId), { state });
     },
     onError: (error, input) => {
+      const codeRefused = accessCodeError(error);
+      if (codeRefused) {
+        setErrors({ accessCode: codeRefused });
+        return;
+      }
       const failure = startFailure(error, Boolean(input.resumeCode));
       if (failure.kind === 'code') {
         // The first refusal asks for the code; a refusal of a typed code is that field's error.
@@ -117,13 +134,21 @@ export function CredentialsForm({
       return;
     }
     const typedCode = codeAsked !== undefined && resumeCode.trim() ? resumeCode : undefined;
-    const parsed = StartAttemptSchema.safeParse({ examId: exam.examId, name, studentId, resumeCode: typedCode });
+    const parsed = StartAttemptSchema.safeParse({
+      examId: exam.examId,
+      name: shownName,
+      studentId: shownStudentId,
+      resumeCode: typedCode,
+      ...(exam.access === 'code' && { accessCode }),
+      ...(invited && { inviteToken: exam.inviteToken }),
+    });
     if (!parsed.success) {
       const next: Errors = {};
       for (const issue of parsed.error.issues) {
         if (issue.path[0] === 'name') next.name = 'Full Name is required';
         if (issue.path[0] === 'studentId') next.studentId = 'Candidate ID is required';
       }
+      if (next.name === undefined && next.studentId === undefined) next.accessCode = parsed.error.issues[0]?.message;
       setErrors(next);
       return;
     }
@@ -171,13 +196,20 @@ export function CredentialsForm({
       )}
       {windowNotice}
       <form className="mt-6 flex flex-col gap-4" onSubmit={onSubmit} noValidate>
+        {exam?.access === 'roster' && <RosterNotice invited={Boolean(invited)} />}
+        {invitation.isError && (
+          <p role="alert" className="text-sm text-danger">
+            {RosterMessages.inviteInvalid}
+          </p>
+        )}
         <Field label="Full Name" error={errors.name}>
           <Input
             name="name"
             autoComplete="name"
             required
-            value={name}
+            value={shownName}
             onChange={(e) => setName(e.target.value)}
+            readOnly={Boolean(invited)}
             disabled={start.isPending}
           />
         </Field>
@@ -185,7 +217,8 @@ export function CredentialsForm({
           <Input
             name="studentId"
             required
-            value={studentId}
+            value={shownStudentId}
+            readOnly={Boolean(invited)}
             onChange={(e) => {
               setStudentId(e.target.value);
               // Another ID is another attempt: the code asked for the previous one no longer applies.
@@ -194,6 +227,14 @@ export function CredentialsForm({
             disabled={start.isPending}
           />
         </Field>
+        {exam?.access === 'code' && (
+          <AccessCodeField
+            value={accessCode}
+            onChange={setAccessCode}
+            error={errors.accessCode}
+            disabled={start.isPending}
+          />
+        )}
         {codeAsked !== undefined && (
           <>
             <p role="status" className="rounded-md bg-warning/10 p-3 text-sm text-ink" data-testid="resume-code-notice">

@@ -77,7 +77,14 @@ async function loadWithoutAttempt(examId: string): Promise<Outcome> {
     return redirectForExamError(error) ?? { status: 'unavailable' };
   }
   if (!exam.isLive) return { status: 'redirect', to: paths.start, toast: PageMessages.offline };
-  const state: CredentialsState = { examId, examTitle: exam.title, fullScreenRequested: exam.fullScreenEnabled };
+  const inviteToken = new URLSearchParams(window.location.search).get('invite') ?? undefined;
+  const state: CredentialsState = {
+    examId,
+    examTitle: exam.title,
+    fullScreenRequested: exam.fullScreenEnabled,
+    access: exam.access,
+    ...(inviteToken && { inviteToken }),
+  };
   return { status: 'redirect', to: paths.credentials, state };
 }
 

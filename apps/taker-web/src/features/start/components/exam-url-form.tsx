@@ -10,7 +10,7 @@ import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { getPublicExam } from '../../../lib/exam-api.ts';
 import type { CredentialsState } from '../../../lib/navigation-state.ts';
-import { findExamId, StartMessages } from '../lib/parse-exam-url.ts';
+import { findExamId, parseInviteToken, StartMessages } from '../lib/parse-exam-url.ts';
 
 /** Which message a failed validation shows: not found, offline, or the network failure with its reason. */
 function messageFor(error: unknown): string {
@@ -39,6 +39,8 @@ export function ExamUrlForm() {
         examTitle: exam.title,
         examUrl: url.trim(),
         fullScreenRequested: exam.fullScreenEnabled,
+        access: exam.access,
+        ...(parseInviteToken(url) && { inviteToken: parseInviteToken(url) }),
       };
       void navigate(paths.credentials, { state });
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findExamId } from './parse-exam-url.ts';
+import { findExamId, parseInviteToken } from './parse-exam-url.ts';
 
 describe('findExamId', () => {
   it('returns the id when the URL has an /exam/{id} path', () => {
@@ -30,5 +30,12 @@ describe('findExamId', () => {
 
   it('returns undefined for an empty input', () => {
     expect(findExamId('   ')).toBeUndefined();
+  });
+});
+
+describe('parseInviteToken', () => {
+  it('reads the token of a pasted invitation link, and nothing from a plain exam link', () => {
+    expect(parseInviteToken('https://exam.example/exam/abc?invite=Tok_en-1')).toBe('Tok_en-1');
+    expect(parseInviteToken('https://exam.example/exam/abc')).toBeUndefined();
   });
 });

@@ -28,3 +28,8 @@ export const StartMessages = {
   network: 'An error occurred while validating the exam URL. Please try again.',
   found: 'Valid exam found! Redirecting...',
 } as const;
+
+/** The personal invitation token of a pasted invitation link (`/exam/{id}?invite=…`), if it has one. */
+export function parseInviteToken(input: string): string | undefined {
+  return /[?&]invite=([\w-]+)/.exec(input)?.[1];
+}

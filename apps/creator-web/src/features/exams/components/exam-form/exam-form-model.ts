@@ -76,6 +76,7 @@ export function examToForm(exam: Exam): ExamFormInput {
     closesAt: exam.closesAt,
     attemptsAllowed: exam.attemptsAllowed,
     keepGrade: exam.keepGrade,
+    access: exam.access,
     aiSettings: {
       ...AiSettingsInputSchema.parse({}),
       ...ai,

@@ -12,6 +12,7 @@ import { paths } from '../../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../../lib/api-client.ts';
 import { useCreateExam, useUpdateExam } from '../../api/exam-mutations.ts';
 import { useRegradeExam } from '../../api/regrade-exam.ts';
+import { AccessCard } from './access-card.tsx';
 import { AiSettingsCard, type RenderTestAssistant } from './ai-settings-card.tsx';
 import { AvailabilityCard } from './availability-card.tsx';
 import {
@@ -153,6 +154,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
             if (after) leaveAfter(after);
           }}
         />
+        <AccessCard examId={exam?.id} hasAccessCode={exam?.hasAccessCode ?? false} />
         <WorkspaceCard />
         <AiSettingsCard
           apiKey={{

@@ -1,0 +1,82 @@
+import {
+  InviteResponseSchema,
+  RosterEntrySchema,
+  RosterImportResponseSchema,
+  RosterResponseSchema,
+  type RosterEntry,
+  type RosterEntryInput,
+} from '@exam/domain/roster';
+import { DeletedSchema } from '@exam/domain/exam';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../config/paths.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export const rosterKeys = { exam: (examId: string) => ['roster', examId] as const };
+
+export const rosterQuery = (examId: string) =>
+  queryOptions({
+    queryKey: rosterKeys.exam(examId),
+    queryFn: () => apiRequest(api.roster(examId), { schema: RosterResponseSchema }).then((r) => r.entries),
+  });
+
+export function useRoster(examId: string) {
+  return useQuery(rosterQuery(examId));
+}
+
+/** Every roster change answers the new roster (or an entry of it); the cached list is replaced or refetched. */
+function useRosterMutation<V, R>(
+  examId: string,
+  request: (vars: V) => Promise<R>,
+  entriesOf?: (r: R) => RosterEntry[],
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: request,
+    onSuccess: (result) => {
+      if (entriesOf) queryClient.setQueryData(rosterKeys.exam(examId), entriesOf(result));
+      else void queryClient.invalidateQueries({ queryKey: rosterKeys.exam(examId) });
+    },
+  });
+}
+
+export function useAddRosterEntry(examId: string) {
+  return useRosterMutation(examId, (entry: RosterEntryInput) =>
+    apiRequest(api.roster(examId), { method: 'POST', body: entry, schema: RosterEntrySchema }),
+  );
+}
+
+export function useUpdateRosterEntry(examId: string) {
+  return useRosterMutation(examId, ({ id, ...entry }: RosterEntryInput & { id: string }) =>
+    apiRequest(api.rosterEntry(examId, id), { method: 'PUT', body: entry, schema: RosterEntrySchema }),
+  );
+}
+
+export function useRemoveRosterEntry(examId: string) {
+  return useRosterMutation(examId, (id: string) =>
+    apiRequest(api.rosterEntry(examId, id), { method: 'DELETE', schema: DeletedSchema }),
+  );
+}
+
+/** All or nothing: a 400 lists every bad row (issues with paths rows.<line>.<field>). */
+export function useImportRoster(examId: string) {
+  return useRosterMutation(
+    examId,
+    (csv: string) =>
+      apiRequest(api.rosterImport(examId), { method: 'POST', body: { csv }, schema: RosterImportResponseSchema }),
+    (r) => r.entries,
+  );
+}
+
+/** Without ids, every candidate with an e-mail is invited. */
+export function useInviteCandidates(examId: string) {
+  return useRosterMutation(
+    examId,
+    (entryIds: string[] | undefined) =>
+      apiRequest(api.invitations(examId), {
+        method: 'POST',
+        body: entryIds ? { entryIds } : {},
+        schema: InviteResponseSchema,
+      }),
+    (r) => r.entries,
+  );
+}

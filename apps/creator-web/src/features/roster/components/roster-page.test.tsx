@@ -1,0 +1,72 @@
+import type { RosterEntry } from '@exam/domain/roster';
+import { screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { makeExam, signInAs } from '../../../testing/factories.ts';
+import { seedExams } from '../../../testing/handlers.ts';
+import { renderApp } from '../../../testing/render.tsx';
+import { server } from '../../../testing/server.ts';
+
+const entry = (n: number, invitedAt: string | null = null): RosterEntry => ({
+  id: `e-${n}`,
+  name: `Candidate ${n}`,
+  candidateId: `S-${n}`,
+  email: `c${n}@example.test`,
+  invitedAt,
+});
+
+describe('the exam roster page', () => {
+  it('lists the per-row errors of a refused CSV and imports nothing', async () => {
+    seedExams(makeExam({ id: 'exam-1', title: 'Biology', access: 'roster' }));
+    const sent: unknown[] = [];
+    server.use(
+      http.get('*/api/exams/exam-1/roster', () => HttpResponse.json({ entries: [] })),
+      http.post('*/api/exams/exam-1/roster/import', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json(
+          {
+            error: {
+              code: 'VALIDATION',
+              message: 'The roster has errors',
+              issues: [
+                { path: 'rows.3.candidateId', message: 'Row 3: Candidate ID is required' },
+                { path: 'rows.4.email', message: 'Row 4: Enter a valid e-mail address' },
+              ],
+            },
+          },
+          { status: 400 },
+        );
+      }),
+    );
+    signInAs();
+    const { user } = renderApp('/creator/exam-roster/exam-1');
+    expect(await screen.findByText('Only candidates on this roster may start.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Roster CSV'), 'name,candidate id{enter}Ada,');
+    await user.click(screen.getByRole('button', { name: 'Import CSV' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Row 3: Candidate ID is required');
+    expect(alert).toHaveTextContent('Row 4: Enter a valid e-mail address');
+    expect(sent).toEqual([{ csv: 'name,candidate id\nAda,' }]);
+    expect(screen.getByText('No candidates yet')).toBeInTheDocument();
+  });
+
+  it('invites the selected candidates and shows who was invited', async () => {
+    seedExams(makeExam({ id: 'exam-2', title: 'Chemistry' }));
+    const bodies: unknown[] = [];
+    server.use(
+      http.get('*/api/exams/exam-2/roster', () => HttpResponse.json({ entries: [entry(1), entry(2)] })),
+      http.post('*/api/exams/exam-2/invitations', async ({ request }) => {
+        bodies.push(await request.json());
+        return HttpResponse.json({ invited: 1, entries: [entry(1), entry(2, '2030-01-01T10:00:00.000Z')] });
+      }),
+    );
+    signInAs();
+    const { user } = renderApp('/creator/exam-roster/exam-2');
+    const table = await screen.findByRole('table', { name: 'Roster' });
+    expect(within(table).getAllByText('Not invited')).toHaveLength(2);
+    await user.click(screen.getByRole('checkbox', { name: 'Select Candidate 2' }));
+    await user.click(screen.getByRole('button', { name: 'Invite Selected (1)' }));
+    expect(await within(table).findByText(/^Invited /)).toBeInTheDocument();
+    expect(bodies).toEqual([{ entryIds: ['e-2'] }]);
+  });
+});

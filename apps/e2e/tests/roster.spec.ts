@@ -1,0 +1,122 @@
+import { expect, test } from './support/fixtures.ts';
+import { PASSWORD, publishExam, question, registerCreator } from './support/api.ts';
+import { mailTo } from './support/mailbox.ts';
+import { E2E } from './support/env.ts';
+import { examUrl } from './support/taker.ts';
+import { expectToast } from './support/ui.ts';
+
+const QUESTIONS = [question.mcq('Capital of France', ['Berlin', 'Paris'], 'Paris')];
+
+test('a creator imports a roster of three from CSV and invites them; a mailed link fills the candidate’s identity and starts the exam', async ({
+  page,
+  request,
+}) => {
+  const tag = Date.now().toString(36);
+  const people = [
+    { name: 'Ada Lovelace', id: 'S-1', email: `ada-${tag}@e2e.test` },
+    { name: 'Grace Hopper', id: 'S-2', email: `grace-${tag}@e2e.test` },
+    { name: 'Alan Turing', id: 'S-3', email: `alan-${tag}@e2e.test` },
+  ];
+  const creator = await registerCreator(request, 'roster');
+  const exam = await publishExam(request, creator.token, {
+    title: 'Roster Journey',
+    access: 'roster',
+    questions: QUESTIONS,
+  });
+
+  await test.step('the creator opens the exam’s roster from the dashboard', async () => {
+    await page.goto('/creator/auth');
+    await page.getByLabel('Email Address').fill(creator.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/creator\/dashboard$/);
+    await page.getByRole('table', { name: 'Published Exams' }).getByRole('button', { name: 'More actions' }).click();
+    await page.getByRole('menuitem', { name: 'Roster & invitations' }).click();
+    await expect(page).toHaveURL(new RegExp(`/creator/exam-roster/${exam.id}$`));
+    await expect(page.getByText('Only candidates on this roster may start.')).toBeVisible();
+  });
+
+  await test.step('a CSV with a bad row is refused with the row named, and nothing is imported', async () => {
+    await page
+      .getByLabel('Roster CSV')
+      .fill('name,candidate id,email\nAda Lovelace,S-1,ada@e2e.test\nNo Id,,x@e2e.test');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await expect(page.getByRole('alert')).toContainText('Row 3: Candidate ID is required');
+    await expect(page.getByText('No candidates yet')).toBeVisible();
+  });
+
+  await test.step('the CSV file of three is imported', async () => {
+    const csv = ['Email,Name,Candidate ID', ...people.map((p) => `${p.email},${p.name},${p.id}`)].join('\n');
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'roster.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await expectToast(page, 'Imported 3 candidates');
+    const rows = page.getByRole('table', { name: 'Roster' }).getByRole('row');
+    await expect(rows).toHaveCount(4);
+    for (const p of people) await expect(rows.filter({ hasText: p.name })).toContainText('Not invited');
+  });
+
+  await test.step('invitations go out and each arrives in the embedded mailbox', async () => {
+    await page.getByRole('button', { name: 'Invite All' }).click();
+    await expectToast(page, 'Queued 3 invitations');
+    const rows = page.getByRole('table', { name: 'Roster' }).getByRole('row');
+    for (const p of people) await expect(rows.filter({ hasText: p.name })).toContainText('Invited');
+    for (const p of people) {
+      const mail = await mailTo(request, p.email, /Invitation: Roster Journey/);
+      expect(mail.text).toContain(`Your candidate ID: ${p.id}`);
+    }
+  });
+
+  await test.step('someone not on the roster is told only invited candidates may start', async () => {
+    await page.goto(examUrl(exam.id));
+    await expect(page).toHaveURL(/\/taker\/credentials$/);
+    await expect(page.getByTestId('roster-notice')).toContainText('Only invited candidates may start this exam');
+    await page.getByLabel('Full Name').fill('Mallory');
+    await page.getByLabel('Candidate ID').fill('S-99');
+    await page.getByRole('button', { name: 'Start Exam' }).click();
+    await expectToast(page, /Only candidates on this exam’s roster may start it/);
+  });
+
+  await test.step('Grace opens her link: her name and ID are filled and locked, and she starts', async () => {
+    const mail = await mailTo(request, people[1]!.email, /Invitation/);
+    const link = new RegExp(`${E2E.takerOrigin}/exam/${exam.id}\\?invite=[\\w-]+`).exec(mail.text)?.[0];
+    expect(link, 'a personal link in the invitation').toBeTruthy();
+    await page.goto(link!);
+    await expect(page).toHaveURL(/\/taker\/credentials$/);
+    await expect(page.getByLabel('Full Name')).toHaveValue('Grace Hopper');
+    await expect(page.getByLabel('Candidate ID')).toHaveValue('S-2');
+    await expect(page.getByLabel('Full Name')).toHaveAttribute('readonly', '');
+    await expect(page.getByTestId('roster-notice')).toContainText('Your invitation filled in your name');
+    await page.getByRole('button', { name: 'Start Exam' }).click();
+    await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
+    await expect(page.getByTestId('answered-count')).toBeVisible();
+  });
+});
+
+test('an access-code exam refuses a wrong code on its field and starts with the right one', async ({
+  page,
+  request,
+}) => {
+  const creator = await registerCreator(request, 'code');
+  const exam = await publishExam(request, creator.token, {
+    title: 'Code Journey',
+    access: 'code',
+    accessCode: 'open-sesame-42',
+    questions: QUESTIONS,
+  });
+  await page.goto(`${E2E.takerOrigin}/taker/start`);
+  await page.getByLabel('Exam URL').fill(examUrl(exam.id));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/taker\/credentials$/);
+  await page.getByLabel('Full Name').fill('Ada Lovelace');
+  await page.getByLabel('Candidate ID').fill('C-42');
+  await page.getByLabel('Access Code').fill('open-says-me');
+  await page.getByRole('button', { name: 'Start Exam' }).click();
+  await expect(page.getByText('The access code is not right')).toBeVisible();
+  await expect(page).toHaveURL(/\/taker\/credentials$/);
+
+  await page.getByLabel('Access Code').fill('open-sesame-42');
+  await page.getByRole('button', { name: 'Start Exam' }).click();
+  await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
+  await expect(page.getByTestId('answered-count')).toBeVisible();
+});

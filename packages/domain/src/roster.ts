@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * An exam's roster and its invitations (docs/product.md#rosters-and-invitations). The candidate ID is
+ * compared normalised (candidateKey in attempt-binding.ts), as an attempt names its candidate.
+ */
+export const RosterMessages = {
+  nameRequired: 'Name is required',
+  candidateIdRequired: 'Candidate ID is required',
+  badEmail: 'Enter a valid e-mail address',
+  duplicate: 'This candidate ID is already on the roster',
+  csvHeader: 'The first line must name the columns: name, candidate id, email (in any order)',
+  csvEmpty: 'The CSV has no candidate rows',
+  notOnRoster:
+    'Only candidates on this exam’s roster may start it. Use the link in your invitation, or ask the examiner.',
+  wrongCode: 'The access code is not right',
+  codeRequired: 'This exam needs an access code',
+  inviteInvalid: 'This invitation link is not valid for this exam',
+  noEmail: 'These candidates have no e-mail address',
+} as const;
+
+/** The request field a wrong or missing access code is reported on. */
+export const ACCESS_CODE_FIELD = 'accessCode';
+
+const email = z
+  .string()
+  .trim()
+  .max(254)
+  .refine((v) => v === '' || z.email().safeParse(v).success, RosterMessages.badEmail)
+  .transform((v) => (v === '' ? null : v.toLowerCase()));
+
+/** One candidate as typed or imported; an empty e-mail means none (no invitation can be sent). */
+export const RosterEntryInputSchema = z.object({
+  name: z.string().trim().min(1, RosterMessages.nameRequired).max(200),
+  candidateId: z.string().trim().min(1, RosterMessages.candidateIdRequired).max(100),
+  email: email.prefault(''),
+});
+export type RosterEntryInput = z.input<typeof RosterEntryInputSchema>;
+/** The entry as validated: e-mail lower-cased, or null when none. */
+export type RosterEntryValues = z.output<typeof RosterEntryInputSchema>;
+
+export const RosterEntrySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  candidateId: z.string(),
+  email: z.string().nullable(),
+  /** When the last invitation was queued; null when never invited. */
+  invitedAt: z.string().nullable(),
+});
+export type RosterEntry = z.infer<typeof RosterEntrySchema>;
+
+export const RosterResponseSchema = z.object({ entries: z.array(RosterEntrySchema) });
+export type RosterResponse = z.infer<typeof RosterResponseSchema>;
+
+/** CSV text (a file's content or pasted), header line first; at most 1 MB. */
+export const RosterImportSchema = z.object({ csv: z.string().max(1_000_000) });
+export type RosterImport = z.infer<typeof RosterImportSchema>;
+
+export const RosterImportResponseSchema = RosterResponseSchema.extend({
+  /** Rows added or updated (a candidate ID already on the roster gets the row's name and e-mail). */
+  imported: z.number().int(),
+});
+export type RosterImportResponse = z.infer<typeof RosterImportResponseSchema>;
+
+/** Without entryIds, every roster entry with an e-mail is invited. */
+export const InviteRequestSchema = z.object({ entryIds: z.array(z.string().min(1).max(64)).max(5000).optional() });
+export type InviteRequest = z.infer<typeof InviteRequestSchema>;
+
+export const InviteResponseSchema = RosterResponseSchema.extend({ invited: z.number().int() });
+export type InviteResponse = z.infer<typeof InviteResponseSchema>;
+
+/** What an invitation link fills in on the start page (and locks). */
+export const InvitationIdentitySchema = z.object({ name: z.string(), studentId: z.string() });
+export type InvitationIdentity = z.infer<typeof InvitationIdentitySchema>;
+
+/** results-service asks exam-service whether a candidate may start a new attempt. */
+export const AdmitRequestSchema = z.object({
+  studentId: z.string().min(1).max(100),
+  name: z.string().min(1).max(200),
+  accessCode: z.string().max(200).optional(),
+  inviteToken: z.string().max(200).optional(),
+});
+export type AdmitRequest = z.infer<typeof AdmitRequestSchema>;
+
+/** Admitted: the name the attempt is recorded under (the roster's, for a roster candidate). */
+export const AdmitResponseSchema = z.object({ name: z.string() });
+export type AdmitResponse = z.infer<typeof AdmitResponseSchema>;
+
+/** results-service tells exam-service whose results were released, so their roster entries get a notice. */
+export const ReleaseNoticeRequestSchema = z.object({ candidateKeys: z.array(z.string().max(100)).max(100_000) });
+export const ReleaseNoticeResponseSchema = z.object({ queued: z.number().int() });
+
+/** Which candidates of an exam have submitted (results-service), for the reminders before close. */
+export const SubmittedCandidatesSchema = z.object({ candidateKeys: z.array(z.string()) });
+export type SubmittedCandidates = z.infer<typeof SubmittedCandidatesSchema>;

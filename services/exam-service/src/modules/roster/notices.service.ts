@@ -1,0 +1,79 @@
+import type { Deps, SubmittedCandidates } from '../../deps.ts';
+import type { ExamsRepository } from '../exams/exams.repository.ts';
+import type { MailQueue } from '../mail/mail-queue.service.ts';
+import { releaseMail, reminderMail } from './roster-mails.ts';
+import type { RosterRepository } from './roster.repository.ts';
+
+/**
+ * The roster's automatic mails (docs/product.md#rosters-and-invitations): one reminder per candidate who
+ * has not submitted, `reminderHours` before the exam closes, and one notice per candidate when their
+ * result is released. Each entry is claimed (reminded_at, release_notified_at) in the transaction that
+ * queues its mail, so replicas running the same job never mail a candidate twice.
+ */
+export function createNoticesService(
+  repo: RosterRepository,
+  exams: ExamsRepository,
+  deps: Pick<Deps, 'clock'> & { mail: Pick<MailQueue, 'enqueue' | 'notify'>; submissions: SubmittedCandidates },
+  opts: { takerOrigin: string; reminderHours: number },
+) {
+  const origin = opts.takerOrigin.replace(/\/$/, '');
+
+  return {
+    /** Queues release notices to these candidates' roster entries; answers how many were queued. */
+    async releaseNotices(examId: string, candidateKeys: string[]): Promise<number> {
+      const exam = await exams.findById(examId);
+      if (!exam) return 0;
+      const now = deps.clock.now();
+      const queued = await repo.transaction(async (tx) => {
+        const entries = await repo.claimReleaseNotices(examId, candidateKeys, now, tx);
+        await deps.mail.enqueue(
+          entries.map((entry) =>
+            releaseMail({ exam, entry, to: entry.email ?? '', resultsLink: `${origin}/taker/results` }),
+          ),
+          tx,
+        );
+        return entries.length;
+      });
+      if (queued) deps.mail.notify();
+      return queued;
+    },
+
+    /**
+     * One pass of the reminder job: for each live exam closing within the reminder time, the roster
+     * candidates with an e-mail who have neither submitted nor been reminded get one reminder.
+     */
+    async sendReminders(): Promise<number> {
+      const now = deps.clock.now();
+      const until = new Date(now.getTime() + opts.reminderHours * 3_600_000);
+      let queued = 0;
+      for (const exam of await repo.listExamsClosingBetween(now, until)) {
+        const pending = await repo.listUnreminded(exam.id);
+        if (pending.length === 0) continue;
+        const submitted = new Set(await deps.submissions.submittedCandidateKeys(exam.id));
+        const due = pending.filter((e) => !submitted.has(e.candidateKey));
+        queued += await repo.transaction(async (tx) => {
+          const claimed = await repo.claimReminders(
+            due.map((e) => e.id),
+            now,
+            tx,
+          );
+          await deps.mail.enqueue(
+            claimed.map((entry) =>
+              reminderMail({
+                exam,
+                entry,
+                to: entry.email ?? '',
+                link: `${origin}/exam/${encodeURIComponent(exam.id)}`,
+              }),
+            ),
+            tx,
+          );
+          return claimed.length;
+        });
+      }
+      if (queued) deps.mail.notify();
+      return queued;
+    },
+  };
+}
+export type NoticesService = ReturnType<typeof createNoticesService>;

@@ -1,0 +1,148 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { candidateKey } from '@exam/domain/attempt-binding';
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import { RosterMessages, type InvitationIdentity, type RosterEntry, type RosterEntryValues } from '@exam/domain/roster';
+import type { Deps } from '../../deps.ts';
+import type { ExamsRepository } from '../exams/exams.repository.ts';
+import type { MailQueue } from '../mail/mail-queue.service.ts';
+import { invitationMail } from './roster-mails.ts';
+import { parseRosterCsv } from './roster-csv.ts';
+import type { RosterRepository, RosterRow } from './roster.repository.ts';
+
+/** Only this digest of an invitation token is stored: a copy of the table gives no working links. */
+export const inviteDigest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export const toRosterEntry = (row: RosterRow): RosterEntry => ({
+  id: row.id,
+  name: row.name,
+  candidateId: row.candidateId,
+  email: row.email,
+  invitedAt: row.invitedAt?.toISOString() ?? null,
+});
+
+const examNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+const entryNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Roster entry not found');
+const duplicate = () =>
+  new AppError(ErrorCode.CONFLICT, RosterMessages.duplicate, [
+    { path: 'candidateId', message: RosterMessages.duplicate },
+  ]);
+
+/**
+ * An exam's roster and invitations (docs/product.md#rosters-and-invitations), for the exam's owner only:
+ * another creator's exam answers 404 as if it did not exist.
+ */
+export function createRosterService(
+  repo: RosterRepository,
+  exams: ExamsRepository,
+  deps: Pick<Deps, 'clock' | 'ids'> & { mail: Pick<MailQueue, 'enqueue' | 'notify'> },
+  opts: { takerOrigin: string },
+) {
+  async function ownedExam(ownerId: string, examId: string) {
+    const exam = await exams.findOwned(ownerId, examId);
+    if (!exam) throw examNotFound();
+    return exam;
+  }
+  const listEntries = async (examId: string) => (await repo.list(examId)).map(toRosterEntry);
+  const inviteLink = (examId: string, token: string) =>
+    `${opts.takerOrigin.replace(/\/$/, '')}/exam/${encodeURIComponent(examId)}?invite=${token}`;
+  const entryFields = (input: RosterEntryValues) => ({ ...input, candidateKey: candidateKey(input.candidateId) });
+
+  return {
+    async list(ownerId: string, examId: string): Promise<RosterEntry[]> {
+      await ownedExam(ownerId, examId);
+      return listEntries(examId);
+    },
+
+    async add(ownerId: string, examId: string, input: RosterEntryValues): Promise<RosterEntry> {
+      await ownedExam(ownerId, examId);
+      const row = await repo.insert({ id: deps.ids.next(), examId, ...entryFields(input) }, deps.clock.now());
+      if (!row) throw duplicate();
+      return toRosterEntry(row);
+    },
+
+    async update(ownerId: string, examId: string, entryId: string, input: RosterEntryValues): Promise<RosterEntry> {
+      await ownedExam(ownerId, examId);
+      const row = await repo.update(examId, entryId, entryFields(input));
+      if (row === 'duplicate') throw duplicate();
+      if (!row) throw entryNotFound();
+      return toRosterEntry(row);
+    },
+
+    async remove(ownerId: string, examId: string, entryId: string): Promise<void> {
+      await ownedExam(ownerId, examId);
+      if (!(await repo.remove(examId, entryId))) throw entryNotFound();
+    },
+
+    /** All rows or none: any bad row refuses the whole file (400 listing every bad row). */
+    async importCsv(
+      ownerId: string,
+      examId: string,
+      csv: string,
+    ): Promise<{ entries: RosterEntry[]; imported: number }> {
+      await ownedExam(ownerId, examId);
+      const rows = parseRosterCsv(csv);
+      const now = deps.clock.now();
+      await repo.transaction((tx) =>
+        repo.upsertMany(
+          rows.map((r) => ({ id: deps.ids.next(), examId, ...r, candidateKey: candidateKey(r.candidateId) })),
+          now,
+          tx,
+        ),
+      );
+      return { entries: await listEntries(examId), imported: rows.length };
+    },
+
+    /**
+     * Queues one invitation per candidate (every entry with an e-mail, or the chosen ones) with a personal
+     * link; a new invitation replaces the candidate's earlier link. The tokens and the mails are written in
+     * one transaction; sending happens later (the mail queue), so an SMTP failure never fails this.
+     */
+    async invite(
+      ownerId: string,
+      examId: string,
+      entryIds?: string[],
+    ): Promise<{ entries: RosterEntry[]; invited: number }> {
+      const exam = await ownedExam(ownerId, examId);
+      const all = await repo.list(examId);
+      let chosen = all.filter((e) => e.email);
+      if (entryIds) {
+        const wanted = new Set(entryIds);
+        const unknown = entryIds.filter((id) => !all.some((e) => e.id === id));
+        if (unknown.length) throw entryNotFound();
+        const selected = all.filter((e) => wanted.has(e.id));
+        const withoutEmail = selected.filter((e) => !e.email);
+        if (withoutEmail.length) {
+          const message = `${RosterMessages.noEmail}: ${withoutEmail.map((e) => e.candidateId).join(', ')}`;
+          throw new AppError(ErrorCode.VALIDATION, message, [{ path: 'entryIds', message }]);
+        }
+        chosen = selected;
+      }
+      const now = deps.clock.now();
+      const invitations = chosen.map((entry) => ({ entry, token: randomBytes(24).toString('base64url') }));
+      await repo.transaction(async (tx) => {
+        await repo.setInvited(
+          invitations.map(({ entry, token }) => ({ id: entry.id, tokenHash: inviteDigest(token) })),
+          now,
+          tx,
+        );
+        await deps.mail.enqueue(
+          invitations.map(({ entry, token }) =>
+            invitationMail({ exam, entry, link: inviteLink(examId, token), to: entry.email ?? '' }),
+          ),
+          tx,
+        );
+      });
+      deps.mail.notify();
+      return { entries: await listEntries(examId), invited: invitations.length };
+    },
+
+    /** The identity an invitation link fills in on the start page; 404 for a link not of this exam. */
+    async invitation(examId: string, token: string): Promise<InvitationIdentity> {
+      const exam = await exams.findById(examId);
+      const entry = exam && !exam.isDraft ? await repo.findByInvite(examId, inviteDigest(token)) : undefined;
+      if (!entry) throw new AppError(ErrorCode.NOT_FOUND, RosterMessages.inviteInvalid);
+      return { name: entry.name, studentId: entry.candidateId };
+    },
+  };
+}
+export type RosterService = ReturnType<typeof createRosterService>;
