@@ -107,6 +107,7 @@ export async function buildApp(config: Config, deps: Deps) {
   const examsService = createExamsService(examsRepository, materialsRepository, deps, {
     encryptionKey: config.encryptionKey,
     scryptCost: config.SCRYPT_COST,
+    log: app.log,
   });
   await app.register(examsRoutes(examsService));
   await app.register(bankRoutes(createBankService(createBankRepository(deps.database), examsService, deps)));

@@ -5,6 +5,9 @@ import type { ExamDatabase } from './db/database.ts';
 /** Which candidates (normalised IDs) have submitted an exam: results-service owns attempts (adapters/submissions.ts). */
 export type SubmittedCandidates = { submittedCandidateKeys(examId: string): Promise<string[]> };
 
+/** Moves the deadlines of attempts in progress after an exam's window changed (adapters/attempt-deadlines.ts). */
+export type AttemptDeadlines = { recompute(examId: string): Promise<void> };
+
 /** What buildApp needs from the outside world; tests pass their own clock or ids. */
 export type Deps = {
   database: ExamDatabase;
@@ -14,6 +17,8 @@ export type Deps = {
   mailer?: Mailer;
   /** For the reminders before an exam closes; server.ts wires results-service, tests a fake. */
   submissions?: SubmittedCandidates;
+  /** For a window changed while attempts are in progress; server.ts wires results-service, tests a fake. */
+  attemptDeadlines?: AttemptDeadlines;
 };
 
 export const systemClock = { now: () => new Date() };

@@ -5,6 +5,7 @@ import { openExamDatabase } from './db/database.ts';
 import { systemClock, uuidIds } from './deps.ts';
 import { startMailSender } from './jobs/mail-sender.ts';
 import { startReminders } from './jobs/reminders.ts';
+import { createHttpAttemptDeadlines } from './adapters/attempt-deadlines.ts';
 import { createHttpSubmissions } from './adapters/submissions.ts';
 
 try {
@@ -19,6 +20,7 @@ try {
     clock: systemClock,
     ids: uuidIds,
     submissions: createHttpSubmissions(config.RESULTS_SERVICE_URL, config.internalToken),
+    attemptDeadlines: createHttpAttemptDeadlines(config.RESULTS_SERVICE_URL, config.internalToken),
   });
   const mailSender = startMailSender(() => app.mailQueue.sendDue(), {
     intervalMs: config.MAIL_SEND_INTERVAL_SECONDS * 1000,

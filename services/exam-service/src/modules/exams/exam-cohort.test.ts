@@ -4,8 +4,23 @@ import { buildTestApp, createCreator, createExam, type TestApp } from '../../tes
 describe('exam cohort settings', () => {
   let app: TestApp;
   let owner: Awaited<ReturnType<typeof createCreator>>;
+  /** The exams results-service was asked to move the deadlines of; the first call fails, like a service down. */
+  const moved: string[] = [];
+  let failNext = false;
   beforeAll(async () => {
-    app = await buildTestApp();
+    app = await buildTestApp({
+      deps: {
+        attemptDeadlines: {
+          async recompute(examId) {
+            if (failNext) {
+              failNext = false;
+              throw new Error('results-service is unreachable');
+            }
+            moved.push(examId);
+          },
+        },
+      },
+    });
     owner = await createCreator(app);
   });
   afterAll(() => app.close());
@@ -61,7 +76,43 @@ describe('exam cohort settings', () => {
     expect(set.json()).toMatchObject({ access: 'code', hasAccessCode: true });
     expect(set.body).not.toContain('open sesame');
     expect((await put(exam.id, { title: 'Renamed' })).json().hasAccessCode).toBe(true);
-    expect((await put(exam.id, { accessCode: null })).json().hasAccessCode).toBe(false);
+    const refused = await put(exam.id, { accessCode: null });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.issues[0].path).toBe('accessCode');
+    expect((await put(exam.id, { access: 'link', accessCode: null })).json()).toMatchObject({
+      access: 'link',
+      hasAccessCode: false,
+    });
+  });
+
+  it('refuses access by code without a code, on a new exam and on an update', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/exams',
+      headers: owner.headers,
+      payload: { title: 'Coded', access: 'code' },
+    });
+    expect(created.statusCode).toBe(400);
+    expect(created.json().error.issues[0].path).toBe('accessCode');
+    const exam = await createExam(app, owner.headers);
+    const updated = await put(exam.id, { access: 'code' });
+    expect(updated.statusCode).toBe(400);
+    expect(updated.json().error.issues[0].path).toBe('accessCode');
+  });
+
+  it("asks results-service to move running attempts' deadlines when a published exam's window moves", async () => {
+    const exam = await createExam(app, owner.headers, { isDraft: false });
+    moved.length = 0;
+    await put(exam.id, { title: 'Same window' });
+    expect(moved).toEqual([]);
+    await put(exam.id, { closesAt: '2026-12-01T12:00:00Z' });
+    await put(exam.id, { closesAt: '2026-12-01T12:00:00.000+00:00' });
+    expect(moved).toEqual([exam.id]);
+    // results-service down: the change is still saved.
+    failNext = true;
+    const saved = await put(exam.id, { closesAt: '2026-12-01T11:00:00Z' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().closesAt).toBe('2026-12-01T11:00:00.000Z');
   });
 
   it('checks pools against the stored questions when only the pools change', async () => {

@@ -9,6 +9,7 @@ import {
   type UpdateExam,
 } from '@exam/domain/exam';
 import { encryptSecret } from '@exam/server-kit/crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { StoredAiSettings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { hashPassword } from '../auth/password.ts';
@@ -37,11 +38,21 @@ function window(input: { opensAt?: string | null; closesAt?: string | null }) {
   return { ...(opensAt !== undefined && { opensAt }), ...(closesAt !== undefined && { closesAt }) };
 }
 
+const time = (value: Date | null) => value?.getTime() ?? null;
+const windowMoved = (before: ExamRow, after: ExamRow) =>
+  time(before.opensAt) !== time(after.opensAt) || time(before.closesAt) !== time(after.closesAt);
+
+/** An exam whose access is by code needs one, or nobody could start it. */
+function accessCodeMissing(): AppError {
+  const message = 'Set an access code, or choose another access';
+  return new AppError(ErrorCode.VALIDATION, `accessCode: ${message}`, [{ path: 'accessCode', message }]);
+}
+
 export function createExamsService(
   repo: ExamsRepository,
   materials: MaterialsRepository,
-  deps: Pick<Deps, 'clock' | 'ids'>,
-  opts: { encryptionKey: Buffer; scryptCost: number },
+  deps: Pick<Deps, 'clock' | 'ids' | 'attemptDeadlines'>,
+  opts: { encryptionKey: Buffer; scryptCost: number; log: FastifyBaseLogger },
 ) {
   /** The access code is write-only too: a string sets it (scrypt-hashed like a password), null clears it. */
   async function accessCodeColumn(code: string | null | undefined): Promise<{ accessCodeHash?: string | null }> {
@@ -74,6 +85,18 @@ export function createExamsService(
     return { ...settings, courseMaterialIds: ids };
   }
 
+  /**
+   * Attempts in progress end at the exam's close: when it moves, results-service recomputes their deadlines.
+   * Best effort: the creator's change is saved either way, and each new attempt reads the window anew.
+   */
+  async function moveDeadlines(examId: string) {
+    try {
+      await deps.attemptDeadlines?.recompute(examId);
+    } catch (err) {
+      opts.log.warn({ err, examId }, 'the deadlines of attempts in progress were not moved to the new window');
+    }
+  }
+
   async function view(row: ExamRow): Promise<Exam> {
     return toExamView(row, await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds));
   }
@@ -89,6 +112,7 @@ export function createExamsService(
       assertUniqueQuestionIds(input.questions);
       const now = deps.clock.now();
       const { aiSettings, isDraft, accessCode, opensAt, closesAt, ...fields } = input;
+      if (fields.access === 'code' && !accessCode) throw accessCodeMissing();
       const row = await repo.insert({
         ...fields,
         ...window({ opensAt, closesAt }),
@@ -145,8 +169,12 @@ export function createExamsService(
         lastEditedAt: now,
         updatedAt: now,
       };
+      const access = patch.access ?? current.access;
+      const codeHash = patch.accessCodeHash !== undefined ? patch.accessCodeHash : current.accessCodeHash;
+      if (access === 'code' && codeHash === null) throw accessCodeMissing();
       const row = await repo.updateOwned(ownerId, id, patch);
       if (!row) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
+      if (!row.isDraft && windowMoved(current, row)) await moveDeadlines(row.id);
       return view(row);
     },
 

@@ -3,6 +3,7 @@ import { candidateKey } from '@exam/domain/attempt-binding';
 import { questionsPerCandidate, windowState, type Briefing, type BriefingRequest } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Deps } from '../../deps.ts';
+import { admitCandidate } from '../attempts/admission.ts';
 import type { StartLimiter } from '../attempts/start-limits.service.ts';
 import { candidateRules, toOverride } from './cohort-rules.ts';
 import type { CohortRepository } from './cohort.repository.ts';
@@ -14,7 +15,7 @@ import type { CohortRepository } from './cohort.repository.ts';
  */
 export function createBriefingService(
   repo: CohortRepository,
-  deps: Pick<Deps, 'clock' | 'examSource'>,
+  deps: Pick<Deps, 'clock' | 'examSource' | 'examAccess'>,
   limiter: StartLimiter,
 ) {
   return {
@@ -26,6 +27,9 @@ export function createBriefingService(
       const key = candidateKey(input.studentId);
       const now = deps.clock.now();
       const [override, usage] = await Promise.all([repo.findOverride(exam.id, key), repo.attemptsOf(exam.id, key)]);
+      // The same admission as a new attempt's (access code, roster), so a wrong code is said before Start and a
+      // stranger to a code or roster exam learns nothing of a candidate's accommodations. A resume needs none.
+      if (!usage.inProgress) await admitCandidate(deps, exam.id, input);
       const rules = candidateRules(exam, override ? toOverride(override) : null);
       return {
         examId: exam.id,

@@ -202,6 +202,20 @@ describe('availability windows and accommodations', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it('asks for the same admission as a start before briefing a new candidate, and says nothing when refused', async () => {
+    const exam = app.exams.put(makeExam({ timerMinutes: 40 }));
+    await putOverride(exam.id, 'S-private', { timeFactor: 2 }, exam.ownerId);
+    app.access.refuse(exam.id, { message: 'The access code is not right', field: 'accessCode' });
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/attempts/briefing',
+      payload: { examId: exam.id, name: 'Eve', studentId: 'S-private', accessCode: 'guess' },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.issues[0].path).toBe('accessCode');
+    expect(refused.body).not.toContain('80');
+  });
+
   it('briefs a candidate with ×1.5 on their own time and window, creating nothing', async () => {
     const exam = app.exams.put(
       makeExam({ timerMinutes: 40, opensAt: at(30), closesAt: at(300), attemptsAllowed: 2, rules: 'No notes' }),

@@ -109,6 +109,7 @@ export function CredentialsForm({
     onError: (error, input) => {
       const codeRefused = accessCodeError(error);
       if (codeRefused) {
+        setBriefed(undefined); // (back from the briefing to the form, where the access code is typed)
         setErrors({ accessCode: codeRefused });
         return;
       }
