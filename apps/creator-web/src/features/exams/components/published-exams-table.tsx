@@ -6,7 +6,18 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { Switch } from '@exam/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
-import { BarChart3, Copy, ExternalLink, MoreHorizontal, Pencil, Radio, Send, Trash2, UserCog, Users } from 'lucide-react';
+import {
+  BarChart3,
+  Copy,
+  ExternalLink,
+  MoreHorizontal,
+  Pencil,
+  Radio,
+  Send,
+  Trash2,
+  UserCog,
+  Users,
+} from 'lucide-react';
 import { Link } from 'react-router';
 import { useState } from 'react';
 import { paths, takerPaths } from '../../../config/paths.ts';
