@@ -7,7 +7,7 @@ import { expectToast } from './support/ui.ts';
 
 const QUESTIONS = [question.mcq('Capital of France', ['Berlin', 'Paris'], 'Paris')];
 
-test('a creator imports a roster of three from CSV and invites them; a mailed link fills the candidate’s identity and starts the exam', async ({
+test('a creator imports a roster of three from CSV and invites them, one with ×1.5 time; a mailed link fills the candidate’s identity, and her briefing shows her time', async ({
   page,
   request,
 }) => {
@@ -21,6 +21,8 @@ test('a creator imports a roster of three from CSV and invites them; a mailed li
   const exam = await publishExam(request, creator.token, {
     title: 'Roster Journey',
     access: 'roster',
+    timerEnabled: true,
+    timerMinutes: 60,
     questions: QUESTIONS,
   });
 
@@ -73,8 +75,17 @@ test('a creator imports a roster of three from CSV and invites them; a mailed li
     await expect(page.getByTestId('roster-notice')).toContainText('Only invited candidates may start this exam');
     await page.getByLabel('Full Name').fill('Mallory');
     await page.getByLabel('Candidate ID').fill('S-99');
-    await page.getByRole('button', { name: 'Start Exam' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await expectToast(page, /Only candidates on this exam’s roster may start it/);
+    await expect(page.getByLabel('Candidate ID')).toHaveValue('S-99');
+  });
+
+  await test.step('Grace, on the roster, gets ×1.5 time from the exam’s accommodations', async () => {
+    const response = await request.put(`${E2E.creatorOrigin}/api/exams/${exam.id}/overrides/S-2`, {
+      headers: { authorization: `Bearer ${creator.token}` },
+      data: { timeFactor: 1.5 },
+    });
+    expect(response.status()).toBe(200);
   });
 
   await test.step('Grace opens her link: her name and ID are filled and locked, and she starts', async () => {
@@ -87,6 +98,8 @@ test('a creator imports a roster of three from CSV and invites them; a mailed li
     await expect(page.getByLabel('Candidate ID')).toHaveValue('S-2');
     await expect(page.getByLabel('Full Name')).toHaveAttribute('readonly', '');
     await expect(page.getByTestId('roster-notice')).toContainText('Your invitation filled in your name');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect(page.getByTestId('briefing-duration')).toHaveText('90 minutes (60 + extra time)');
     await page.getByRole('button', { name: 'Start Exam' }).click();
     await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
     await expect(page.getByTestId('answered-count')).toBeVisible();
@@ -111,11 +124,13 @@ test('an access-code exam refuses a wrong code on its field and starts with the 
   await page.getByLabel('Full Name').fill('Ada Lovelace');
   await page.getByLabel('Candidate ID').fill('C-42');
   await page.getByLabel('Access Code').fill('open-says-me');
-  await page.getByRole('button', { name: 'Start Exam' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('The access code is not right')).toBeVisible();
+  await expect(page.getByLabel('Access Code')).toHaveAttribute('aria-invalid', 'true');
   await expect(page).toHaveURL(/\/taker\/credentials$/);
 
   await page.getByLabel('Access Code').fill('open-sesame-42');
+  await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Start Exam' }).click();
   await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
   await expect(page.getByTestId('answered-count')).toBeVisible();

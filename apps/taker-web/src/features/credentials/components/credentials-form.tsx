@@ -9,6 +9,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import type { ApiError } from '../../../lib/api-client.ts';
 import { startAttempt } from '../../../lib/exam-api.ts';
 import type { CredentialsState, ExamState } from '../../../lib/navigation-state.ts';
 import { findResume, saveResume } from '../../../lib/resume-store.ts';
@@ -46,6 +47,8 @@ export type BriefingSlot = {
   /** The last refused start (undefined: none). */
   startError: unknown;
   onBack: () => void;
+  /** The briefing was refused for who the candidate is (a wrong access code, not on the roster). */
+  onRefused: (error: ApiError) => void;
 };
 
 /**
@@ -183,6 +186,13 @@ export function CredentialsForm({
       onBack: () => {
         setBriefed(undefined);
         setStartError(undefined);
+      },
+      onRefused: (error) => {
+        // Back to the details: a wrong access code is that field's error, any other refusal is said at once.
+        setBriefed(undefined);
+        const codeRefused = accessCodeError(error);
+        if (codeRefused) setErrors({ accessCode: codeRefused });
+        else toast.error(error.userMessage);
       },
     });
   }

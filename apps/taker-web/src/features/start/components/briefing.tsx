@@ -3,7 +3,7 @@ import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { Spinner } from '@exam/ui/spinner';
 import { ArrowLeft, Play } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useBriefing } from '../api/get-briefing.ts';
 import { startRefusalMessage, windowMessage } from '../lib/exam-window.ts';
@@ -16,6 +16,11 @@ export type BriefingProps = {
   /** The last refused start, shown in the candidate's words (409: not yet open, closed, no attempts left). */
   startError: unknown;
   onBack: () => void;
+  /**
+   * The briefing was refused for who the candidate is (403: a wrong access code, not on the roster): the
+   * details form takes it back, with the refusal on its field.
+   */
+  onRefused?: (error: ApiError) => void;
 };
 
 /** '90 minutes (60 + extra time)', '60 minutes', 'No time limit'. */
@@ -67,8 +72,12 @@ function blockedReason(briefing: BriefingData): string | null {
  * The briefing between the candidate's details and the exam (docs/product.md#cohorts): what the exam is, for
  * them, and a Start button. Nothing is created and no clock runs until Start.
  */
-export function Briefing({ request, onStart, isStarting, startError, onBack }: BriefingProps) {
+export function Briefing({ request, onStart, isStarting, startError, onBack, onRefused }: BriefingProps) {
   const briefing = useBriefing(request);
+  const refusal = briefing.error instanceof ApiError && briefing.error.status === 403 ? briefing.error : null;
+  useEffect(() => {
+    if (refusal && onRefused) onRefused(refusal);
+  }, [refusal, onRefused]);
   const back = (
     <Button variant="ghost" onClick={onBack} disabled={isStarting}>
       <ArrowLeft aria-hidden className="h-4 w-4" /> Change my details
@@ -82,6 +91,8 @@ export function Briefing({ request, onStart, isStarting, startError, onBack }: B
       </Card>
     );
   }
+  // The details form takes a refusal back (its effect above): nothing to show here meanwhile.
+  if (refusal && onRefused) return null;
   if (briefing.isError) {
     return (
       <Card className="w-full max-w-xl p-8">
