@@ -1,3 +1,4 @@
+import { startPeriodic } from '@exam/server-kit/periodic';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
@@ -10,36 +11,11 @@ export function startMailSender(
   sendDue: () => Promise<number>,
   opts: { intervalMs: number; log: FastifyBaseLogger; onEnqueued(listener: () => void): () => void },
 ) {
-  let running: Promise<void> | undefined;
-  let again = false;
-  const tick = (): void => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = sendDue()
-      .then((count) => {
-        if (count > 0) opts.log.info({ count }, 'mail sent');
-      })
-      .catch((err: unknown) => opts.log.error({ err }, 'mail sender run failed'))
-      .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          tick();
-        }
-      });
-  };
-  const unsubscribe = opts.onEnqueued(tick);
-  const timer = setInterval(tick, opts.intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      unsubscribe();
-      clearInterval(timer);
-      again = false;
-      await running;
-    },
-  };
+  return startPeriodic(sendDue, {
+    intervalMs: opts.intervalMs,
+    log: opts.log,
+    did: 'mail sent',
+    failed: 'mail sender run failed',
+    wake: opts.onEnqueued,
+  });
 }

@@ -1,3 +1,4 @@
+import { startPeriodic } from '@exam/server-kit/periodic';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
@@ -9,25 +10,5 @@ export function startReminders(
   sendReminders: () => Promise<number>,
   opts: { intervalMs: number; log: FastifyBaseLogger },
 ) {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = sendReminders()
-      .then((count) => {
-        if (count > 0) opts.log.info({ count }, 'reminders queued');
-      })
-      .catch((err: unknown) => opts.log.error({ err }, 'reminder run failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, opts.intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic(sendReminders, { ...opts, did: 'reminders queued', failed: 'reminder run failed' });
 }

@@ -1,3 +1,4 @@
+import { startPeriodic } from '@exam/server-kit/periodic';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
@@ -9,26 +10,5 @@ export function startFinalizer(
   finalizeExpired: () => Promise<number>,
   opts: { intervalMs: number; log: FastifyBaseLogger },
 ) {
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = finalizeExpired()
-      .then((count) => {
-        if (count > 0) opts.log.info({ count }, 'finalized expired attempts');
-      })
-      .catch((err: unknown) => opts.log.error({ err }, 'finalizer run failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, opts.intervalMs);
-  timer.unref();
-  tick();
-  return {
-    /** Stops the timer and waits for a run in progress. */
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startPeriodic(finalizeExpired, { ...opts, did: 'finalized expired attempts', failed: 'finalizer run failed' });
 }
