@@ -74,6 +74,14 @@ const ConfigSchema = z.object({
     .default(24),
   /** How often the reminder job looks for exams closing within REMINDER_HOURS_BEFORE_CLOSE. */
   REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** Sent or failed mail, ended sessions and spent reset links are deleted once older than this. */
+  RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** How often each replica prunes them. */
+  PRUNE_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(60 * 60),
   /**
    * Server-wide default provider keys (the llm-gateway uses them). This service reads them only to tell
    * candidates whether the assistant can work without the creator's own key; the values are dropped.

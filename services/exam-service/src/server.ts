@@ -1,12 +1,14 @@
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
+import { createHttpAttemptDeadlines } from './adapters/attempt-deadlines.ts';
+import { createHttpSubmissions } from './adapters/submissions.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openExamDatabase } from './db/database.ts';
 import { systemClock, uuidIds } from './deps.ts';
 import { startMailSender } from './jobs/mail-sender.ts';
+import { startPruning } from './jobs/prune.ts';
 import { startReminders } from './jobs/reminders.ts';
-import { createHttpAttemptDeadlines } from './adapters/attempt-deadlines.ts';
-import { createHttpSubmissions } from './adapters/submissions.ts';
+import { createPruneRepository } from './modules/housekeeping/prune.repository.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -33,6 +35,13 @@ try {
     log: app.log,
   });
   app.addHook('onClose', () => reminders.stop());
+  const pruning = startPruning(createPruneRepository(database), {
+    intervalMs: config.PRUNE_INTERVAL_SECONDS * 1000,
+    retentionDays: config.RETENTION_DAYS,
+    clock: systemClock,
+    log: app.log,
+  });
+  app.addHook('onClose', () => pruning.stop());
   app.addHook('onClose', () => database.close());
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {
