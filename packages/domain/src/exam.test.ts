@@ -69,7 +69,21 @@ describe('toPublicExam', () => {
     expect(sent.questions.map((q) => Object.keys(q).sort())).toEqual([
       ['content', 'id', 'multipleAnswers', 'options', 'points', 'title', 'topic', 'type'],
       ['content', 'id', 'multipleAnswers', 'options', 'points', 'title', 'topic', 'type'],
-      ['content', 'id', 'language', 'multipleAnswers', 'options', 'points', 'title', 'topic', 'type'],
+      [
+        'content',
+        'hiddenTestCount',
+        'id',
+        'language',
+        'multipleAnswers',
+        'options',
+        'points',
+        'starterCode',
+        'title',
+        'topic',
+        'type',
+        'visibleTests',
+        'workspaceFile',
+      ],
     ]);
     // An MCQ keeps its options (one of which is the answer); other types never show options.
     expect(view.questions[1]?.options).toEqual([]);

@@ -13,6 +13,7 @@ import {
   questionsPerCandidate,
   windowIssue,
 } from './cohort.ts';
+import { codingIssues, codingQuestionFields, isTestGraded, testPoints, type TestCase } from './coding.ts';
 import { SCORING_RULES } from './grading.ts';
 
 /** Exam entity and its parts (docs/product.md#exams). Dates travel as ISO strings. */
@@ -41,6 +42,9 @@ export const DEFAULT_CONTEXT_LENGTH = 1000;
 export const DEFAULT_ASSISTANCE_LEVEL = 5;
 
 const text = (max: number) => z.string().max(max);
+
+export const DEFAULT_SIMILARITY_THRESHOLD = 0.8;
+export const SimilarityThresholdSchema = z.number().min(0.3, 'At least 0.3').max(1, 'At most 1');
 
 /** Points of a question or a rubric criterion: more than 0, at most 1000, at most two decimals. */
 export const PointsSchema = z
@@ -110,8 +114,11 @@ export const QuestionSchema = z
     language: CodingLanguageSchema.optional(),
     /** The exam's pool this question belongs to (cohort.ts): candidates draw from the pool instead. */
     poolId: z.string().max(64).nullable().default(null),
+    // Coding questions graded by tests (coding.ts).
+    ...codingQuestionFields,
   })
   .superRefine((q, ctx) => {
+    for (const issue of codingIssues(q)) ctx.addIssue({ code: 'custom', ...issue });
     if (q.type !== 'mcq') return;
     if (q.options.length < 2)
       ctx.addIssue({ code: 'custom', path: ['options'], message: 'An MCQ needs at least two options' });
@@ -131,8 +138,27 @@ export const QuestionSchema = z
         });
     });
   })
-  .transform(foldShortAnswerKey);
+  .transform(foldShortAnswerKey)
+  .transform(pointsFromTests);
 export type Question = z.infer<typeof QuestionSchema>;
+
+/** A question graded by tests is worth the sum of its tests' points, whatever `points` said. */
+function pointsFromTests<
+  Q extends { type: QuestionType; language?: string | undefined; tests: TestCase[]; points: number },
+>(q: Q): Q {
+  return isTestGraded(q) ? { ...q, points: testPoints(q.tests) } : q;
+}
+
+/** What a candidate sees of a visible test: its input and expected output, to run and compare. */
+export const PublicTestCaseSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  stdin: z.string(),
+  args: z.array(z.string()),
+  expected: z.string(),
+  points: z.number(),
+});
+export type PublicTestCase = z.infer<typeof PublicTestCaseSchema>;
 
 /** What a candidate may see of a question. */
 export const PublicQuestionSchema = z.object({
@@ -146,6 +172,14 @@ export const PublicQuestionSchema = z.object({
   multipleAnswers: z.boolean().default(false),
   points: z.number().default(1),
   language: CodingLanguageSchema.optional(),
+  /** Coding: the code the editor starts with. */
+  starterCode: z.string().optional(),
+  /** Coding graded by tests: the visible tests (the candidate can run them) and how many are hidden. */
+  visibleTests: z.array(PublicTestCaseSchema).optional(),
+  hiddenTestCount: z.number().int().optional(),
+  limits: z.object({ cpuSeconds: z.number(), memoryMb: z.number() }).optional(),
+  /** With a coding workspace: the workspace file that is the answer. */
+  workspaceFile: z.string().nullable().optional(),
 });
 export type PublicQuestion = z.infer<typeof PublicQuestionSchema>;
 
@@ -329,6 +363,8 @@ const examFields = {
   shuffleOptions: z.boolean().default(false),
   access: AccessModeSchema.default('link'),
   pools: z.array(PoolSchema).max(50).default([]),
+  /** Coding answers at least this similar (0–1, similarity.ts) are flagged on the insights page. */
+  similarityThreshold: SimilarityThresholdSchema.default(DEFAULT_SIMILARITY_THRESHOLD),
 };
 
 /** POST /api/exams body. `isDraft: false` publishes (starting offline). */
@@ -371,6 +407,7 @@ export const UpdateExamSchema = z
     access: AccessModeSchema,
     accessCode: AccessCodeInputSchema,
     pools: z.array(PoolSchema).max(50),
+    similarityThreshold: SimilarityThresholdSchema,
     isDraft: z.boolean(),
     isLive: z.boolean(),
   })
@@ -461,6 +498,32 @@ export function toPublicQuestion(q: Question): PublicQuestion {
     multipleAnswers: q.type === 'mcq' && q.multipleAnswers,
     points: q.points,
     language: q.language,
+    ...(q.type === 'coding' ? codingView(q) : {}),
+  };
+}
+
+/** A coding question's starter code, visible tests, hidden test count and limits for the candidate. */
+function codingView(
+  q: Question,
+): Pick<PublicQuestion, 'starterCode' | 'visibleTests' | 'hiddenTestCount' | 'limits' | 'workspaceFile'> {
+  const graded = isTestGraded(q);
+  return {
+    starterCode: q.starterCode,
+    visibleTests: graded
+      ? q.tests
+          .filter((t) => t.visible)
+          .map((t) => ({
+            id: t.id,
+            name: t.name,
+            stdin: t.stdin,
+            args: t.args,
+            expected: t.expected,
+            points: t.points,
+          }))
+      : [],
+    hiddenTestCount: graded ? q.tests.filter((t) => !t.visible).length : 0,
+    limits: graded ? q.limits : undefined,
+    workspaceFile: q.workspaceFile,
   };
 }
 

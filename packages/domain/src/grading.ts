@@ -26,7 +26,26 @@ export type ScorableQuestion = {
   scoring: ScoringRule;
   acceptedAnswers: string[];
   matching: AnswerMatching;
+  /** Coding: with a language and tests, the runner's verdicts decide the points (coding.ts). */
+  language?: string | undefined;
+  tests?: ReadonlyArray<{ points: number }>;
 };
+
+/**
+ * A coding question's test run as scoring reads it: done with a verdict per test, or not (yet). Only a
+ * done run gives points; any other state leaves the question to a grader (pending).
+ */
+export type TestsOutcome = { state: string; verdicts: ReadonlyArray<{ outcome: string; maxPoints: number }> };
+
+/** Whether the question is scored by running its tests. */
+export function gradedByTests(q: Pick<ScorableQuestion, 'type' | 'language' | 'tests'>): boolean {
+  return q.type === 'coding' && q.language !== undefined && (q.tests?.length ?? 0) > 0;
+}
+
+/** Points of the passed tests. */
+export function passedTestPoints(verdicts: TestsOutcome['verdicts']): number {
+  return sumPoints(verdicts.filter((v) => v.outcome === 'passed').map((v) => v.maxPoints));
+}
 
 /** A grader's mark of one question: points given, feedback, and the rubric criteria ticked (if any). */
 export type ManualMark = { points: number; feedback: string; criteria: string[] };
@@ -134,7 +153,12 @@ export function autoPoints(q: ScorableQuestion, answer: string | undefined): num
 }
 
 /** One question: a grader's mark wins over the key; without either the question is pending. */
-export function scoreQuestion(q: ScorableQuestion, answer: string | undefined, mark?: ManualMark): QuestionScore {
+export function scoreQuestion(
+  q: ScorableQuestion,
+  answer: string | undefined,
+  mark?: ManualMark,
+  tests?: TestsOutcome,
+): QuestionScore {
   if (mark) {
     return {
       maxPoints: q.points,
@@ -143,6 +167,10 @@ export function scoreQuestion(q: ScorableQuestion, answer: string | undefined, m
       feedback: mark.feedback,
       criteria: mark.criteria,
     };
+  }
+  if (gradedByTests(q)) {
+    const points = tests?.state === 'done' ? Math.min(q.points, passedTestPoints(tests.verdicts)) : null;
+    return { maxPoints: q.points, points, autoScored: points !== null, feedback: '', criteria: [] };
   }
   const points = autoPoints(q, answer);
   return { maxPoints: q.points, points, autoScored: points !== null, feedback: '', criteria: [] };
@@ -157,11 +185,11 @@ export function scoreResult(
   questions: readonly ScorableQuestion[],
   answers: ReadonlyMap<number, string> | ReadonlyArray<string | undefined>,
   marks: ReadonlyMap<number, ManualMark>,
-  opts: { released: boolean },
+  opts: { released: boolean; tests?: ReadonlyMap<number, TestsOutcome> },
 ): ResultScore {
   const answerAt = (i: number) =>
     Array.isArray(answers) ? answers[i] : (answers as ReadonlyMap<number, string>).get(i);
-  const scored = questions.map((q, i) => scoreQuestion(q, answerAt(i), marks.get(i)));
+  const scored = questions.map((q, i) => scoreQuestion(q, answerAt(i), marks.get(i), opts.tests?.get(i)));
   const score = sumPoints(scored.map((s) => s.points ?? 0));
   const maxScore = sumPoints(scored.map((s) => s.maxPoints));
   const pending = scored.some((s) => s.points === null);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TestGradingSchema } from './coding.ts';
 import { RubricSchema, QuestionTypeSchema } from './exam.ts';
 import { RESULT_STATUSES } from './grading.ts';
 import { WorkspaceFileSchema } from './internal.ts';
@@ -93,6 +94,8 @@ export const QuestionAnswerSchema = z.object({
   criteria: z.array(z.string()),
   rubric: RubricSchema.nullable(),
   file: z.object({ fileName: z.string(), size: z.number().int() }).optional(),
+  /** Coding graded by tests: the run's state and a verdict per test (hidden ones included, for creators). */
+  tests: TestGradingSchema.optional(),
 });
 export type QuestionAnswer = z.infer<typeof QuestionAnswerSchema>;
 
@@ -111,11 +114,14 @@ export const GradeHistoryEntrySchema = z.object({
   at: z.string(),
   /** The creator's e-mail, or 'regrade' / 'system'. */
   by: z.string(),
-  kind: z.enum(['grade', 'regrade', 'release', 'unrelease']),
+  /** `tests`: a coding question's test run finished and set its points (by 'runner'). */
+  kind: z.enum(['grade', 'regrade', 'release', 'unrelease', 'tests']),
   /** null for changes of the whole result (release). */
   questionIndex: z.number().int().nullable(),
   before: z.object({ points: z.number().nullable(), feedback: z.string() }).nullable(),
   after: z.object({ points: z.number().nullable(), feedback: z.string() }).nullable(),
+  /** Why a grader overrode the points the tests gave (required for that override). */
+  reason: z.string().optional(),
 });
 export type GradeHistoryEntry = z.infer<typeof GradeHistoryEntrySchema>;
 
@@ -143,6 +149,8 @@ export const GradingEntrySchema = z.object({
   points: z.number().min(0).max(1000).nullable(),
   feedback: z.string().max(20000).default(''),
   criteria: z.array(z.string().max(64)).max(30).default([]),
+  /** Required when the mark overrides points a question's tests gave; kept in the grade history. */
+  reason: z.string().trim().max(2000).optional(),
 });
 export type GradingEntry = z.infer<typeof GradingEntrySchema>;
 
@@ -229,6 +237,8 @@ export const CandidateResultSchema = z.object({
       maxPoints: z.number(),
       feedback: z.string(),
       correctAnswer: z.string().nullable(),
+      /** Coding graded by tests: outcomes of every test; data only for the visible ones (candidateReport). */
+      tests: TestGradingSchema.optional(),
     }),
   ),
 });

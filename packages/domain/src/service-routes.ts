@@ -24,7 +24,7 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/(auth|exams|public|materials|bank)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],
-  ['^/api/(session|sessions)([/?]|$)', 'workspace-orchestrator'],
+  ['^/api/(session|sessions|runner)([/?]|$)', 'workspace-orchestrator'],
   ['^/api/exam-service/', 'exam-service'],
   ['^/api/results-service/', 'results-service'],
   ['^/api/llm-gateway/', 'llm-gateway'],

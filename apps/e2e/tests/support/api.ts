@@ -145,6 +145,12 @@ const base = (type: QuestionBody['type'], title: string, topic: string): Questio
   matching: { caseSensitive: false, numeric: null },
   rubricId: null,
   poolId: null,
+  starterCode: '',
+  tests: [],
+  limits: { cpuSeconds: 2, memoryMb: 256 },
+  setupScript: '',
+  referenceSolution: '',
+  workspaceFile: null,
 });
 
 export const question = {

@@ -2,6 +2,7 @@ import type { AccessMode, KeepGrade, Pool } from '@exam/domain/cohort';
 import type { AiSettingsInput, CodingWorkspace, Question, ReleasePolicy, Rubric } from '@exam/domain/exam';
 import {
   boolean,
+  doublePrecision,
   customType,
   index,
   integer,
@@ -128,6 +129,8 @@ export const exams = examServiceSchema.table(
     /** scrypt hash of the access code (modules/auth/password.ts); the code itself is never stored. */
     accessCodeHash: text('access_code_hash'),
     pools: jsonb('pools').$type<Pool[]>().notNull().default([]),
+    /** Coding answers at least this similar are flagged on the insights page (@exam/domain/similarity). */
+    similarityThreshold: doublePrecision('similarity_threshold').notNull().default(0.8),
     aiSettings: jsonb('ai_settings').$type<StoredAiSettings>().notNull(),
     /** AES-256-GCM ciphertext of the creator's provider key (@exam/server-kit/crypto). */
     encryptedApiKey: text('encrypted_api_key'),

@@ -32,6 +32,7 @@ export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
     access: row.access,
     hasAccessCode: row.accessCodeHash !== null,
     pools: row.pools,
+    similarityThreshold: row.similarityThreshold,
     aiSettings: {
       ...ai,
       hasApiKey: row.encryptedApiKey !== null,

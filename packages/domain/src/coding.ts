@@ -1,0 +1,309 @@
+import { z } from 'zod';
+import { gradedByTests, parseNumber, passedTestPoints, sumPoints } from './grading.ts';
+
+/**
+ * Coding questions graded by tests (docs/product.md#coding-questions). The creator writes test cases; the
+ * runner (workspace-orchestrator's `modules/runner`) runs a candidate's code against them in a fresh,
+ * locked-down container and reports one verdict per test; the question's points are the sum of the points
+ * of its passed tests. Everything here is pure: schemas, the comparison of an output against the expected
+ * one, and what a candidate may see of a report.
+ */
+
+/** How a test's output is compared with the expected output. */
+export const COMPARISONS = ['exact', 'trimmed', 'numeric', 'unordered'] as const;
+export const ComparisonSchema = z.enum(COMPARISONS);
+export type Comparison = z.infer<typeof ComparisonSchema>;
+export const COMPARISON_LABELS: Record<Comparison, string> = {
+  exact: 'Exact',
+  trimmed: 'Trimmed (trailing spaces and blank lines ignored)',
+  numeric: 'Numbers within a tolerance',
+  unordered: 'Lines or rows in any order',
+};
+
+const text = (max: number) => z.string().max(max);
+
+/** 256 KB of input or expected output per test. */
+export const MAX_TEST_IO = 256 * 1024;
+
+export const TestCaseSchema = z.object({
+  id: z.string().min(1).max(64),
+  name: text(200).default(''),
+  /**
+   * Standard input. For SQL: statements run after the question's setup script and before the candidate's
+   * query (the test's own rows).
+   */
+  stdin: text(MAX_TEST_IO).default(''),
+  /** Command-line arguments (not used by SQL). */
+  args: z.array(text(1000)).max(20).default([]),
+  /** The expected standard output; for SQL the expected rows, one per line, columns separated by tabs. */
+  expected: text(MAX_TEST_IO).default(''),
+  comparison: ComparisonSchema.default('trimmed'),
+  /** `numeric`: the absolute difference allowed between each expected and actual number. */
+  tolerance: z.number().min(0).max(1e12).default(1e-6),
+  points: z
+    .number()
+    .positive('Points must be more than 0')
+    .max(1000)
+    .refine((p) => Math.abs(Math.round(p * 100) - p * 100) < 1e-6, 'Points have at most two decimals')
+    .default(1),
+  /** Visible tests are the ones a candidate can run during the exam and whose expected output they see. */
+  visible: z.boolean().default(false),
+});
+export type TestCase = z.infer<typeof TestCaseSchema>;
+
+export const DEFAULT_CPU_SECONDS = 2;
+export const DEFAULT_MEMORY_MB = 256;
+
+/** Limits of one test: CPU seconds (also the wall-clock limit, doubled) and memory. */
+export const CodingLimitsSchema = z.object({
+  cpuSeconds: z.number().min(0.1, 'At least 0.1 s').max(30, 'At most 30 s').default(DEFAULT_CPU_SECONDS),
+  memoryMb: z
+    .number()
+    .int('Whole megabytes')
+    .min(32, 'At least 32 MB')
+    .max(2048, 'At most 2048 MB')
+    .default(DEFAULT_MEMORY_MB),
+});
+export type CodingLimits = z.infer<typeof CodingLimitsSchema>;
+
+/** The coding fields of a question (merged into QuestionSchema). */
+export const codingQuestionFields = {
+  starterCode: text(100_000).default(''),
+  tests: z.array(TestCaseSchema).max(50).default([]),
+  limits: CodingLimitsSchema.default({ cpuSeconds: DEFAULT_CPU_SECONDS, memoryMb: DEFAULT_MEMORY_MB }),
+  /** SQL: the schema and seed rows every test starts from. Ignored by the other languages. */
+  setupScript: text(MAX_TEST_IO).default(''),
+  /** The creator's own solution, run against the tests from the editor. Never sent to a candidate. */
+  referenceSolution: text(100_000).default(''),
+  /**
+   * With a coding workspace: the file (relative to the workspace folder) whose content is the answer, e.g.
+   * `q1/solution.py`. When it exists in the workspace it is what runs; otherwise the inline editor's code.
+   */
+  workspaceFile: z
+    .string()
+    .max(200)
+    .regex(/^(?!\/)(?!.*\.\.)[\w./-]*$/, 'A path inside the workspace, e.g. q1/solution.py')
+    .nullable()
+    .default(null),
+};
+
+/** The file name the runner gives the candidate's code, per language. */
+export const SOURCE_FILES = {
+  python: 'main.py',
+  javascript: 'main.js',
+  sql: 'main.sql',
+  r: 'main.R',
+  java: 'Main.java',
+  cpp: 'main.cpp',
+} as const;
+
+/** Whether a question is graded by running tests. */
+export const isTestGraded = gradedByTests;
+
+/** A question graded by tests is worth the sum of its tests' points. */
+export function testPoints(tests: ReadonlyArray<Pick<TestCase, 'points'>>): number {
+  return sumPoints(tests.map((t) => t.points));
+}
+
+// --- verdicts -------------------------------------------------------------------------------------------
+
+export const TEST_OUTCOMES = ['passed', 'failed', 'timeout', 'memory', 'runtime-error', 'compile-error'] as const;
+export const TestOutcomeSchema = z.enum(TEST_OUTCOMES);
+export type TestOutcome = z.infer<typeof TestOutcomeSchema>;
+export const TEST_OUTCOME_LABELS: Record<TestOutcome, string> = {
+  passed: 'Passed',
+  failed: 'Wrong output',
+  timeout: 'Time limit exceeded',
+  memory: 'Memory limit exceeded',
+  'runtime-error': 'Runtime error',
+  'compile-error': 'Compile error',
+};
+
+/** What one test did. `expected`/`actual`/`stdin` reach a candidate only for visible tests. */
+export const TestVerdictSchema = z.object({
+  testId: z.string(),
+  name: z.string(),
+  visible: z.boolean(),
+  outcome: TestOutcomeSchema,
+  points: z.number(),
+  maxPoints: z.number(),
+  timeMs: z.number().nonnegative(),
+  exitCode: z.number().int().nullable(),
+  /** Excerpts (at most MAX_EXCERPT characters each). */
+  stdin: z.string().optional(),
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  stderr: z.string().optional(),
+});
+export type TestVerdict = z.infer<typeof TestVerdictSchema>;
+
+export const MAX_EXCERPT = 4000;
+
+/**
+ * A run's state. `queued`/`running` are on their way; `done` has a verdict per test; `unavailable` means no
+ * sandbox could run it (no Docker engine; `reason` says why) and the question falls back to a grader;
+ * `error` is the runner failing on its side (`reason`), also left to a grader.
+ */
+export const RUN_STATES = ['queued', 'running', 'done', 'unavailable', 'error'] as const;
+export const RunStateSchema = z.enum(RUN_STATES);
+export type RunState = z.infer<typeof RunStateSchema>;
+
+export const RunReportSchema = z.object({
+  runId: z.string(),
+  state: RunStateSchema,
+  verdicts: z.array(TestVerdictSchema),
+  /** The compiler's output when compilation failed (excerpt). */
+  compileOutput: z.string().optional(),
+  reason: z.string().optional(),
+  /** Points of passed tests / all tests; 0 / max until done. */
+  points: z.number(),
+  maxPoints: z.number(),
+  queuedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type RunReport = z.infer<typeof RunReportSchema>;
+
+export const RUN_PURPOSES = ['check', 'grade', 'reference'] as const;
+export type RunPurpose = (typeof RUN_PURPOSES)[number];
+
+/** POST /internal/runs (results-service → workspace-orchestrator). */
+export const RunRequestSchema = z.object({
+  purpose: z.enum(RUN_PURPOSES),
+  language: z.enum(['python', 'javascript', 'sql', 'r', 'java', 'cpp']),
+  code: text(200_000),
+  tests: z.array(TestCaseSchema).min(1).max(50),
+  limits: CodingLimitsSchema,
+  setupScript: text(MAX_TEST_IO).default(''),
+  /** Who the run is for, for logs and clean-up: the attempt and question, or the creator's exam. */
+  attemptId: z.string().max(64).nullable().default(null),
+  examId: z.string().max(64).nullable().default(null),
+  questionIndex: z.number().int().min(0).nullable().default(null),
+});
+export type RunRequest = z.infer<typeof RunRequestSchema>;
+
+/** POST /api/runner/reference (creator): the question's tests against the reference solution. */
+export const ReferenceRunRequestSchema = RunRequestSchema.pick({
+  language: true,
+  code: true,
+  tests: true,
+  limits: true,
+  setupScript: true,
+}).extend({ examId: z.string().max(64).nullable().default(null) });
+export type ReferenceRunRequest = z.infer<typeof ReferenceRunRequestSchema>;
+
+/** POST /internal/runs/lookup: the reports of several runs (the grading job's poll). */
+export const RunLookupSchema = z.object({ ids: z.array(z.string()).min(1).max(500) });
+export const RunReportsSchema = z.object({ runs: z.array(RunReportSchema) });
+
+/** The message for a run refused because no sandbox is reachable (the question goes to a grader). */
+export const RunnerMessages = {
+  unavailable: 'Tests cannot run here: no code sandbox is available. A grader will mark this question.',
+  rateLimited: 'You are running tests too often. Wait a few seconds and try again.',
+  noVisibleTests: 'This question has no tests you can run.',
+} as const;
+
+/** What a candidate may see of a report: hidden tests keep their outcome and points, never their data. */
+export function candidateReport(report: RunReport): RunReport {
+  return {
+    ...report,
+    verdicts: report.verdicts.map((v) =>
+      v.visible
+        ? v
+        : {
+            testId: v.testId,
+            name: v.name,
+            visible: false,
+            outcome: v.outcome,
+            points: v.points,
+            maxPoints: v.maxPoints,
+            timeMs: v.timeMs,
+            exitCode: v.exitCode,
+          },
+    ),
+  };
+}
+
+/** Points a finished report earns: the sum of the points of its passed tests. */
+export const reportPoints: (verdicts: ReadonlyArray<Pick<TestVerdict, 'outcome' | 'maxPoints'>>) => number =
+  passedTestPoints;
+
+/**
+ * A question's test grading as a result keeps it (StoredGrade.tests in results-service): the run's state,
+ * its verdicts once done, and why it fell back to a grader when it did.
+ */
+export const TestGradingSchema = z.object({
+  state: RunStateSchema,
+  runId: z.string().nullable(),
+  verdicts: z.array(TestVerdictSchema).default([]),
+  compileOutput: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type TestGrading = z.infer<typeof TestGradingSchema>;
+
+// --- comparison -----------------------------------------------------------------------------------------
+
+const lines = (s: string) => s.replace(/\r\n?/g, '\n').split('\n');
+
+/** Trailing spaces of each line and trailing blank lines dropped. */
+export function trimOutput(s: string): string {
+  return lines(s)
+    .map((l) => l.replace(/[ \t]+$/, ''))
+    .join('\n')
+    .replace(/\n+$/, '');
+}
+
+/**
+ * Whether `actual` matches `expected` under the test's comparison.
+ * - exact: byte for byte (line endings normalised);
+ * - trimmed: trailing whitespace of lines and trailing blank lines ignored;
+ * - numeric: the same tokens, numbers within `tolerance` of each other, other tokens equal;
+ * - unordered: the same multiset of trimmed non-empty lines (SQL rows in any order).
+ */
+export function outputMatches(expected: string, actual: string, comparison: Comparison, tolerance = 1e-6): boolean {
+  switch (comparison) {
+    case 'exact':
+      return expected.replace(/\r\n?/g, '\n') === actual.replace(/\r\n?/g, '\n');
+    case 'trimmed':
+      return trimOutput(expected) === trimOutput(actual);
+    case 'numeric': {
+      const want = expected.trim().split(/\s+/).filter(Boolean);
+      const got = actual.trim().split(/\s+/).filter(Boolean);
+      if (want.length !== got.length) return false;
+      return want.every((w, i) => {
+        const a = parseNumber(w);
+        const b = parseNumber(got[i]!);
+        if (a === undefined || b === undefined) return w === got[i];
+        return Math.abs(a - b) <= tolerance + 1e-12 * Math.max(1, Math.abs(a));
+      });
+    }
+    case 'unordered': {
+      const norm = (s: string) =>
+        lines(s)
+          .map((l) => l.trim())
+          .filter((l) => l !== '')
+          .sort();
+      const a = norm(expected);
+      const b = norm(actual);
+      return a.length === b.length && a.every((l, i) => l === b[i]);
+    }
+  }
+}
+
+/** The issues of a coding question's tests: duplicate ids, tests without a language. */
+export function codingIssues(q: {
+  type: string;
+  language?: string | undefined;
+  tests: ReadonlyArray<{ id: string }>;
+}): Array<{ path: Array<string | number>; message: string }> {
+  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+  if (q.tests.length === 0) return issues;
+  if (q.type !== 'coding') issues.push({ path: ['tests'], message: 'Only coding questions have tests' });
+  else if (q.language === undefined)
+    issues.push({ path: ['language'], message: 'Choose the language the tests run in' });
+  const seen = new Set<string>();
+  q.tests.forEach((t, i) => {
+    if (seen.has(t.id)) issues.push({ path: ['tests', i, 'id'], message: 'Each test needs its own id' });
+    seen.add(t.id);
+  });
+  return issues;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "exam_service"."exams" ADD COLUMN "similarity_threshold" double precision DEFAULT 0.8 NOT NULL;
