@@ -53,6 +53,8 @@ export const api = {
   examOverride: (examId: string, studentId: string) => `/api/exams/${id(examId)}/overrides/${id(studentId)}`,
   previewToken: (examId: string) => `/api/exams/${id(examId)}/preview-token`,
   examInsights: (examId: string) => `/api/exams/${id(examId)}/insights`,
+  examSimilarity: (examId: string, threshold: number) =>
+    `/api/exams/${id(examId)}/insights/similarity?threshold=${encodeURIComponent(threshold)}`,
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,
   /** Releases (or hides) every graded result of the exam. */
   examRelease: (examId: string) => `/api/exams/${id(examId)}/release`,

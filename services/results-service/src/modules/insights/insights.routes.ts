@@ -1,5 +1,6 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
 import { InsightsReportSchema } from '@exam/domain/insights';
+import { SimilarityQuerySchema, SimilarityReportSchema } from '@exam/domain/similarity';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -52,6 +53,29 @@ export function insightsRoutes(service: InsightsService, options: InsightsRouteO
         timings.finish();
         return report;
       },
+    );
+
+    app.get(
+      '/api/exams/:examId/insights/similarity',
+      {
+        onRequest: app.requireCreator,
+        schema: {
+          tags: ['insights'],
+          summary: 'Coding answers that look copied from each other or from the AI assistant (owner only)',
+          params: z.object({ examId: z.string().min(1).max(64) }),
+          querystring: SimilarityQuerySchema,
+          response: {
+            200: SimilarityReportSchema,
+            400: ErrorBodySchema,
+            401: ErrorBodySchema,
+            403: ErrorBodySchema,
+            404: ErrorBodySchema,
+            502: ErrorBodySchema,
+            503: ErrorBodySchema,
+          },
+        },
+      },
+      async (request) => service.similarity(request.params.examId, creatorOf(request).sub, request.query.threshold),
     );
   };
 }

@@ -1,12 +1,14 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Question } from '@exam/domain/exam';
 import type { InsightsReport } from '@exam/domain/insights';
+import type { SimilarityReport } from '@exam/domain/similarity';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
 import type { AttemptTranscript, Deps } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../cohort/keep-grade-refresh.ts';
 import { percentageOf, type StoredGrade } from '../../grading/score.ts';
 import type { ResultStatus } from '@exam/domain/grading';
 import type { InsightsRepository } from './insights.repository.ts';
+import { buildSimilarityReport } from './similarity.service.ts';
 
 type Logger = { warn(obj: object, msg: string): void };
 
@@ -155,6 +157,52 @@ export function createInsightsService(
         new Map(submitted.map(({ attemptId, result }) => [result.id, transcripts.byAttempt.get(attemptId)?.messages])),
       );
       return transcripts.unavailable ? withoutAssistantFigures(report, transcripts.unavailable) : report;
+    },
+
+    /**
+     * Code similarity of the coding answers (docs/product.md#code-similarity), over the same kept results as
+     * the report, at `threshold` or the exam's own similarityThreshold.
+     */
+    async similarity(examId: string, ownerId: string, threshold?: number): Promise<SimilarityReport> {
+      const exam = await deps.examSource.findExam(examId);
+      if (!exam || exam.ownerId !== ownerId) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+      await refreshKeepGrade(examId, ownerId);
+      const [rows, snapshot] = await Promise.all([
+        repo.attemptsOf(examId, ownerId),
+        repo.latestSnapshotOf(examId, ownerId),
+      ]);
+      // As in the report: a shuffled or pooled cohort's answers are mapped onto the exam's questions by id.
+      const arranged = snapshot?.arrangement !== undefined;
+      const questions = arranged ? exam.questions : (snapshot?.questions ?? exam.questions);
+      const submitted = rows
+        .flatMap((row) =>
+          row.result
+            ? [{ attemptId: row.attemptId, result: row.result, places: placesOf(questions, row.questionIds, arranged) }]
+            : [],
+        )
+        // The cap on compared answers keeps the earliest submissions.
+        .sort(
+          (a, b) =>
+            a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id),
+        );
+      const hasCoding = questions.some((q) => q.type === 'coding');
+      const transcripts =
+        submitted.length > 0 && hasCoding
+          ? await transcriptsOf(examId)
+          : { byAttempt: new Map<string, AttemptTranscript>(), unavailable: null };
+      return buildSimilarityReport({
+        questions,
+        entrants: submitted.map(({ attemptId, result, places }) => ({
+          resultId: result.id,
+          name: result.userName,
+          studentId: result.studentId,
+          answers: questions.map((_q, i) => gradeAt(result.grades, places[i])?.answer ?? null),
+          replies: (transcripts.byAttempt.get(attemptId)?.messages ?? []).filter((m) => m.role === 'assistant'),
+        })),
+        threshold: threshold ?? exam.similarityThreshold,
+        examThreshold: exam.similarityThreshold,
+        assistantMatchesUnavailable: transcripts.unavailable,
+      });
     },
   };
 }

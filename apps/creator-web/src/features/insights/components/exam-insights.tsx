@@ -12,6 +12,7 @@ import { useInsights, useInsightsExam } from '../api/insights-queries.ts';
 import { AssessmentBreakdown } from './assessment-breakdown.tsx';
 import { AssistantSpend } from './assistant-spend.tsx';
 import { CandidateRanking } from './candidate-ranking.tsx';
+import { CodeSimilarity } from './code-similarity.tsx';
 import { CohortBreakdown } from './cohort-breakdown.tsx';
 import { IntegrityBreakdown } from './integrity-breakdown.tsx';
 import { SummaryCards } from './summary-cards.tsx';
@@ -85,6 +86,11 @@ export function ExamInsights({ examId }: { examId: string }) {
           <AssessmentBreakdown report={insights.data} questions={exam.data.questions} />
           <TestStatistics report={insights.data} />
           <IntegrityBreakdown report={insights.data} />
+        </div>
+      )}
+      {exam.data.questions.some((q) => q.type === 'coding') && (
+        <div className="mt-6">
+          <CodeSimilarity examId={examId} savedThreshold={exam.data.similarityThreshold} />
         </div>
       )}
     </>
