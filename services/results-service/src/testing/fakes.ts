@@ -149,6 +149,8 @@ export function fakeCodeRunner() {
     hold: boolean;
     unavailable: string | undefined;
     down: boolean;
+    /** Milliseconds each enqueue takes (to hold a job's transaction open while another runs). */
+    delayMs: number;
     finish(): void;
     /** Ends a run with this state instead of verdicts (the runner failing). */
     fail(runId: string, state: 'error' | 'unavailable', reason: string): void;
@@ -157,7 +159,9 @@ export function fakeCodeRunner() {
     hold: false,
     unavailable: undefined,
     down: false,
+    delayMs: 0,
     async enqueue(request) {
+      if (runner.delayMs) await new Promise((resolve) => setTimeout(resolve, runner.delayMs));
       if (runner.unavailable !== undefined) return { ok: false, reason: runner.unavailable };
       if (runner.down) throw new AppError(ErrorCode.UPSTREAM, 'workspace-orchestrator answered 500 for a new run');
       runner.requests.push(request);

@@ -81,14 +81,24 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
       decide: (claimed: ClaimedGrading[]) => Promise<Map<ClaimedGrading, GradingStep>>,
     ): Promise<number> {
       return db.transaction(async (tx) => {
-        const rows = await tx
-          .select({ row: testGradings, snapshot: attempts.examSnapshot, examId: attempts.examId })
+        const locked = await tx
+          .select()
           .from(testGradings)
-          .innerJoin(attempts, eq(attempts.id, testGradings.attemptId))
           .where(and(inArray(testGradings.state, states), lte(testGradings.nextAt, now)))
           .orderBy(asc(testGradings.nextAt))
           .limit(limit)
-          .for('update', { of: testGradings, skipLocked: true });
+          .for('update', { skipLocked: true });
+        if (locked.length === 0) return 0;
+        const ids = [...new Set(locked.map((r) => r.attemptId))];
+        const owners = await tx
+          .select({ id: attempts.id, snapshot: attempts.examSnapshot, examId: attempts.examId })
+          .from(attempts)
+          .where(inArray(attempts.id, ids));
+        const byId = new Map(owners.map((a) => [a.id, a]));
+        const rows = locked.flatMap((row) => {
+          const attempt = byId.get(row.attemptId);
+          return attempt ? [{ row, snapshot: attempt.snapshot, examId: attempt.examId }] : [];
+        });
         if (rows.length === 0) return 0;
         const steps = await decide(rows);
         let moved = 0;
