@@ -2,7 +2,7 @@ import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
 import { RunnerMessages, RunReportSchema } from '@exam/domain/coding';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events } from '../../db/schema.ts';
+import { attempts, events } from '../../db/schema.ts';
 import { buildTestApp, startAttempt, type TestApp } from '../../testing/app.ts';
 import { HIDDEN, makeCodingExam, makeExam } from '../../testing/exams.ts';
 import { fakeClock, fakeWorkspaceFiles } from '../../testing/fakes.ts';
@@ -172,5 +172,28 @@ describe('Run tests (candidate check runs)', () => {
     const report = (await run(attempt, 1, 'pass all')).json();
     expect(report.verdicts.map((v: { outcome: string }) => v.outcome)).toEqual(['passed', 'failed']);
     expect(app.runner.requests.at(-1)!.code).toBe('pass small');
+  });
+
+  it("runs the question at the candidate's index in a shuffled exam", async () => {
+    const base = makeCodingExam();
+    const other = {
+      ...base.questions[1]!,
+      id: 'product',
+      title: 'Multiply two numbers',
+      tests: [{ ...base.questions[1]!.tests[0]!, id: 'product-small' }],
+    };
+    const exam = app.exams.put({ ...base, shuffleQuestions: true, questions: [...base.questions, other] });
+    for (let tries = 0; tries < 20; tries++) {
+      const attempt = await startAttempt(app, exam.id);
+      const [row] = await app.db.select().from(attempts).where(eq(attempts.id, attempt.attemptId));
+      const order = row!.examSnapshot.questions.map((q) => q.id);
+      const index = order.indexOf('product');
+      if (index === 2) continue; // the exam's own order: try another arrangement
+      expect((await run(attempt, index, 'pass all')).statusCode).toBe(200);
+      expect(app.runner.requests.at(-1)).toMatchObject({ questionIndex: index });
+      expect(app.runner.requests.at(-1)!.tests.map((t) => t.id)).toEqual(['product-small']);
+      return;
+    }
+    throw new Error('no attempt was arranged differently from the exam');
   });
 });

@@ -65,6 +65,9 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
       after: { points: after.points, feedback: after.feedback },
       ...(tests.reason ? { reason: tests.reason } : {}),
     });
+    // A re-run makes a released result pending again: it is withdrawn, as a grader's change would do.
+    if (result.releasedAt && !state.releasedAt)
+      await tx.insert(gradeHistory).values({ resultId, at: now, by, kind: 'unrelease', questionIndex: null });
   }
 
   return {

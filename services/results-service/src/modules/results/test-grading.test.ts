@@ -260,4 +260,27 @@ describe('grading coding questions by tests at submission', () => {
       await workspaceApp.close();
     }
   });
+
+  it('keeps the verdicts through a regrade and a release', async () => {
+    const { exam, resultId, owner, detail } = await sat('pass small\npass large', { releasePolicy: 'on-release' });
+    await drain();
+    const graded = await detail();
+    expect(graded.questionAnswers[1]!.points).toBe(3);
+    const regraded = await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/regrade?dryRun=false`,
+      headers: owner,
+    });
+    expect(regraded.statusCode).toBe(200);
+    const released = await app.inject({
+      method: 'POST',
+      url: `/api/results/${resultId}/release`,
+      headers: owner,
+      payload: { released: true },
+    });
+    expect(released.statusCode).toBe(200);
+    const after = await detail();
+    expect(after).toMatchObject({ score: 4, status: 'released' });
+    expect(after.questionAnswers[1]!.tests).toEqual(graded.questionAnswers[1]!.tests);
+  });
 });
