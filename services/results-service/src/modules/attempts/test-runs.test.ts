@@ -60,6 +60,16 @@ describe('Run tests (candidate check runs)', () => {
     });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(report);
+    const view = await app.inject({
+      method: 'GET',
+      url: `/api/attempts/${attempt.attemptId}/exam`,
+      headers: attempt.headers,
+    });
+    expect(view.json().questions[1]).toMatchObject({
+      hiddenTestCount: 1,
+      visibleTests: [{ id: 'small' }, { id: 'large' }],
+    });
+    expect(view.body).not.toContain(HIDDEN);
     const logged = await app.db.select().from(events).where(eq(events.attemptId, attempt.attemptId));
     expect(logged.map((e) => [e.type, e.questionIndex, e.detail])).toEqual([['tests-run', 1, report.runId]]);
   });

@@ -75,14 +75,14 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
 
     /**
      * Claims up to `limit` due rows in `states`, lets `decide` say what each becomes (it may call the runner
-     * for the whole batch), and writes it. Returns how many rows changed state (a run still going does not count).
+     * for the whole batch), and writes it. Returns how many rows it claimed and how many changed state (a run still going did not).
      */
     async process(
       states: Array<TestGradingRow['state']>,
       now: Date,
       limit: number,
       decide: (claimed: ClaimedGrading[]) => Promise<Map<ClaimedGrading, GradingStep>>,
-    ): Promise<number> {
+    ): Promise<{ claimed: number; moved: number }> {
       return db.transaction(async (tx) => {
         const locked = await tx
           .select()
@@ -91,7 +91,7 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
           .orderBy(asc(testGradings.nextAt))
           .limit(limit)
           .for('update', { skipLocked: true });
-        if (locked.length === 0) return 0;
+        if (locked.length === 0) return { claimed: 0, moved: 0 };
         const ids = [...new Set(locked.map((r) => r.attemptId))];
         const owners = await tx
           .select({ id: attempts.id, snapshot: attempts.examSnapshot, examId: attempts.examId })
@@ -102,9 +102,16 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
           const attempt = byId.get(row.attemptId);
           return attempt ? [{ row, snapshot: attempt.snapshot, examId: attempt.examId }] : [];
         });
-        if (rows.length === 0) return 0;
+        // A row whose attempt is gone has nothing to run; it is closed so it is never claimed again.
+        const orphans = locked.filter((row) => !byId.has(row.attemptId));
+        for (const row of orphans)
+          await tx
+            .update(testGradings)
+            .set({ state: 'error', updatedAt: now })
+            .where(and(eq(testGradings.resultId, row.resultId), eq(testGradings.questionIndex, row.questionIndex)));
+        if (rows.length === 0) return { claimed: locked.length, moved: orphans.length };
         const steps = await decide(rows);
-        let moved = 0;
+        let moved = orphans.length;
         for (const [claimed, step] of steps) {
           if (step.row.state !== undefined || step.tests) moved++;
           const key = and(
@@ -118,7 +125,7 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
           if (step.tests)
             await writeTests(tx, claimed.row.resultId, claimed.row.questionIndex, step.tests, now, 'runner');
         }
-        return moved;
+        return { claimed: locked.length, moved };
       });
     },
 

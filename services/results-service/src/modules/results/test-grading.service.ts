@@ -125,9 +125,17 @@ export function createTestGradingService(
   return {
     /** One pass: starts queued runs, then collects finished ones. Returns how many gradings moved on. */
     async gradeTests(batchSize = 50): Promise<number> {
-      const started = await repo.process(['queued'], deps.clock.now(), batchSize, startRuns);
+      // Few rows per transaction, since they stay locked while the runner is called for each; batches follow
+      // one another until the queue is empty (a burst of submissions) or another replica holds the rest.
+      const startBatch = Math.min(batchSize, 10);
+      let moved = 0;
+      for (let batch = 0; batch < 50; batch++) {
+        const started = await repo.process(['queued'], deps.clock.now(), startBatch, startRuns);
+        moved += started.moved;
+        if (started.claimed < startBatch) break;
+      }
       const polled = await repo.process(['running'], deps.clock.now(), batchSize * 4, pollRuns);
-      return started + polled;
+      return moved + polled.moved;
     },
 
     /** A creator asks for a question's tests to run again (after 'unavailable' or 'error', or a runner fix). */

@@ -283,4 +283,19 @@ describe('grading coding questions by tests at submission', () => {
     expect(after).toMatchObject({ score: 4, status: 'released' });
     expect(after.questionAnswers[1]!.tests).toEqual(graded.questionAnswers[1]!.tests);
   });
+
+  it('starts every queued run in one pass, batch after batch', async () => {
+    await drain();
+    app.runner.hold = true;
+    const sittings = [];
+    for (let i = 0; i < 23; i++) sittings.push(await sat('pass all'));
+    const attemptIds = new Set(sittings.map((s) => s.attempt.attemptId));
+    const before = app.runner.requests.length;
+    await app.gradeTests();
+    const sent = app.runner.requests.slice(before).filter((r) => attemptIds.has(r.attemptId ?? ''));
+    expect(sent).toHaveLength(23);
+    app.runner.finish();
+    await app.gradeTests();
+    for (const s of sittings) expect((await s.detail()).status).toBe('graded');
+  });
 });
