@@ -243,3 +243,13 @@ export const CandidateResultSchema = z.object({
   ),
 });
 export type CandidateResult = z.infer<typeof CandidateResultSchema>;
+
+/** POST /api/attempts/{id}/questions/{questionIndex}/test-runs: the inline editor's code to run against the visible tests. */
+export const TestRunBodySchema = z.object({ code: z.string().max(200_000) });
+export type TestRunBody = z.infer<typeof TestRunBodySchema>;
+export const TestRunParamsSchema = z.object({
+  attemptId: z.string().min(1).max(64),
+  runId: z.string().min(1).max(64),
+});
+/** How long a read of a run may wait for it to finish (milliseconds). */
+export const RunWaitQuerySchema = z.object({ waitMs: z.coerce.number().int().min(0).max(25_000).default(0) });

@@ -31,11 +31,18 @@ import { createResultWritesRepository } from './modules/results/result-writes.re
 import { createResultsRepository } from './modules/results/results.repository.ts';
 import { resultsRoutes } from './modules/results/results.routes.ts';
 import { createResultsService } from './modules/results/results.service.ts';
+import { createTestGradingRepository } from './modules/results/test-grading.repository.ts';
+import { createTestGradingService } from './modules/results/test-grading.service.ts';
+import { createTestRunsRepository } from './modules/attempts/test-runs.repository.ts';
+import { testRunsRoutes } from './modules/attempts/test-runs.routes.ts';
+import { createTestRunsService } from './modules/attempts/test-runs.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Submits expired attempts once; server.ts runs it on an interval (jobs/finalizer.ts), tests call it directly. */
     finalizeExpired: () => Promise<number>;
+    /** One pass of the test-grading job (jobs/test-grading.ts); server.ts runs it on an interval, tests directly. */
+    gradeTests: () => Promise<number>;
     /** Release notices still being handed to exam-service (tests wait for them). */
     releaseNotices: ReleaseNotices;
   }
@@ -61,7 +68,8 @@ export async function buildApp(config: Config, deps: Deps) {
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
     eventsPerAttemptMax: config.EVENTS_PER_ATTEMPT_MAX,
   });
-  const limiter = createStartLimiter(createStartLimitsRepository(deps.database), deps, {
+  const startLimits = createStartLimitsRepository(deps.database);
+  const limiter = createStartLimiter(startLimits, deps, {
     perClient: { max: config.START_LIMIT_PER_CLIENT, windowSeconds: config.START_LIMIT_PER_CLIENT_WINDOW_SECONDS },
     perExam: { max: config.START_LIMIT_PER_EXAM, windowSeconds: config.START_LIMIT_PER_EXAM_WINDOW_SECONDS },
   });
@@ -80,6 +88,16 @@ export async function buildApp(config: Config, deps: Deps) {
   const resultWrites = createResultWritesRepository(deps.database);
   const grading = createGradingService(resultWrites, deps);
   const regrade = createRegradeService(resultWrites, deps);
+  const testGrading = createTestGradingService(createTestGradingRepository(deps.database), deps, app.log);
+  app.decorate('gradeTests', () => testGrading.gradeTests());
+  const testRuns = createTestRunsService(
+    createTestRunsRepository(deps.database),
+    attemptsRepository,
+    startLimits,
+    deps,
+    app.log,
+    { perMinute: config.TEST_RUNS_PER_MINUTE },
+  );
   const insights = createInsightsService(createInsightsRepository(deps.database), deps, app.log, refreshKeepGrade);
   // The finalizer's interval also drops start-limit windows that are over.
   app.decorate('finalizeExpired', async () => {
@@ -94,12 +112,13 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(
     attemptsRoutes(attempts, starts, candidateResults, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }),
   );
+  await app.register(testRunsRoutes(testRuns));
   await app.register(resultsRoutes(results));
   const submissions = createSubmissionsRepository(deps.database);
   const releaseNotices = createReleaseNotices(submissions, deps, app.log);
   app.decorate('releaseNotices', releaseNotices);
   app.addHook('onClose', () => releaseNotices.drain());
-  await app.register(gradingRoutes({ results, grading, regrade, releaseNotices }));
+  await app.register(gradingRoutes({ results, grading, regrade, releaseNotices, testGrading }));
   await app.register(internalRoutes(attempts, deps));
   await app.register(cohortRoutes(createOverridesService(cohort, deps), createBriefingService(cohort, deps, limiter)));
   await app.register(submissionsRoutes(submissions));

@@ -34,6 +34,10 @@ const ConfigSchema = z.object({
   RESUME_UNLOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   /** How often the finalizer submits attempts whose deadline (plus grace) has passed. */
   FINALIZER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(15),
+  /** "Run tests" runs per attempt per minute, counted in PostgreSQL across replicas. */
+  TEST_RUNS_PER_MINUTE: z.coerce.number().int().min(1).default(6),
+  /** How often the test-grading job starts queued grade runs and collects finished ones. */
+  TEST_GRADING_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3),
   /** Time allowed to calls to exam-service, workspace-orchestrator and llm-gateway. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   /** Benchmarks: the insights route reports its phases (database, statistics, Rasch, serialization) in Server-Timing. */

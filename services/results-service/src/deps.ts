@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
+import type { RunReport, RunRequest } from '@exam/domain/coding';
 import type { InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
 import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
 import type { ResultsDatabase } from './db/database.ts';
@@ -23,6 +24,22 @@ export type WorkspaceFiles = {
   collect(attemptId: string): Promise<Record<string, WorkspaceFile>>;
 };
 
+/** What the runner said to a new run: accepted (its report, queued) or refused because no sandbox can run it. */
+export type RunnerAnswer = { ok: true; report: RunReport } | { ok: false; reason: string };
+
+/**
+ * workspace-orchestrator's code runner (see adapters/code-runner.ts). `enqueue` answers unavailable (with
+ * the reason) rather than throwing when there is no sandbox or the orchestrator cannot be reached; the
+ * reads throw UNAVAILABLE/UPSTREAM like every internal call.
+ */
+export type CodeRunner = {
+  enqueue(request: RunRequest): Promise<RunnerAnswer>;
+  /** The run's report, after waiting up to `waitMs` for it to finish; undefined when the runner knows no such run. */
+  get(runId: string, waitMs: number): Promise<RunReport | undefined>;
+  /** The reports of the runs the runner knows among `ids` (unknown ones are left out). */
+  lookup(ids: string[]): Promise<RunReport[]>;
+};
+
 export type AttemptTranscript = { attemptId: string; messages: TranscriptMessage[] };
 
 /** The candidates' conversations with the AI assistant (llm-gateway owns them; see adapters/transcript-source.ts). */
@@ -38,6 +55,8 @@ export type Deps = {
   examSource: ExamSource;
   examAccess: ExamAccess;
   workspaceFiles: WorkspaceFiles;
+  /** Runs candidates' code against a coding question's tests (workspace-orchestrator). */
+  codeRunner: CodeRunner;
   /** llm-gateway's chat transcripts, for insights. */
   transcripts: TranscriptSource;
   /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */

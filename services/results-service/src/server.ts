@@ -1,5 +1,6 @@
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
+import { createHttpCodeRunner } from './adapters/code-runner.ts';
 import { createHttpExamAccess } from './adapters/exam-access.ts';
 import { createHttpExamSource } from './adapters/exam-source.ts';
 import { createHttpTranscriptSource } from './adapters/transcript-source.ts';
@@ -9,6 +10,7 @@ import { loadConfig } from './config.ts';
 import { openResultsDatabase } from './db/database.ts';
 import { systemClock, uuidIds } from './deps.ts';
 import { startFinalizer } from './jobs/finalizer.ts';
+import { startTestGrading } from './jobs/test-grading.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -19,6 +21,7 @@ try {
   });
   const upstream = { timeoutMs: config.UPSTREAM_TIMEOUT_MS };
   const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, upstream);
+  const codeRunner = createHttpCodeRunner(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream);
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -26,15 +29,22 @@ try {
     examSource: createHttpExamSource(config.EXAM_SERVICE_URL, config.internalToken, upstream),
     examAccess: createHttpExamAccess(config.EXAM_SERVICE_URL, config.internalToken, upstream),
     workspaceFiles: createHttpWorkspaceFiles(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream),
+    codeRunner,
     transcripts: createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, upstream),
     creatorSessions,
   });
   app.addHook('onClose', () => creatorSessions.close());
+  app.addHook('onClose', () => codeRunner.close());
   const finalizer = startFinalizer(() => app.finalizeExpired(), {
     intervalMs: config.FINALIZER_INTERVAL_SECONDS * 1000,
     log: app.log,
   });
   app.addHook('onClose', () => finalizer.stop());
+  const testGrading = startTestGrading(() => app.gradeTests(), {
+    intervalMs: config.TEST_GRADING_INTERVAL_SECONDS * 1000,
+    log: app.log,
+  });
+  app.addHook('onClose', () => testGrading.stop());
   app.addHook('onClose', () => database.close());
   await runServer(app, { host: config.HOST, port: config.PORT });
 } catch (err) {

@@ -202,11 +202,59 @@ export const gradeHistory = resultsServiceSchema.table(
     questionIndex: integer('question_index'),
     before: jsonb('before').$type<GradeHistoryEntry['before']>(),
     after: jsonb('after').$type<GradeHistoryEntry['after']>(),
+    /** Why a grader overrode the points a question's tests gave (required for that override). */
+    reason: text('reason'),
   },
   (t) => [
     index('grade_history_result_idx').on(t.resultId, t.id),
-    check('grade_history_kind_known', sql`${t.kind} in ('grade', 'regrade', 'release', 'unrelease')`),
+    check('grade_history_kind_known', sql`${t.kind} in ('grade', 'regrade', 'release', 'unrelease', 'tests')`),
   ],
+);
+
+/**
+ * The outbox of test-graded coding questions (docs/product.md#coding-questions): one row per question of a
+ * submitted result, written in the submission's transaction. The grading job (jobs/test-grading.ts) hands
+ * unsent rows to the runner, then polls the runs it started and writes their verdicts into the result.
+ * Replicas claim rows with FOR UPDATE SKIP LOCKED, so a run is never started twice.
+ */
+export const testGradings = resultsServiceSchema.table(
+  'test_gradings',
+  {
+    resultId: text('result_id').notNull(),
+    attemptId: text('attempt_id').notNull(),
+    /** The candidate's index (the snapshot's order). */
+    questionIndex: integer('question_index').notNull(),
+    /** What runs: the submitted answer, or the workspace file the question names when it was collected. */
+    code: text('code').notNull(),
+    /** The runner's run once it was enqueued. */
+    runId: text('run_id'),
+    /** queued (not sent yet), running (sent; polled), done, unavailable, error: the last two go to a grader. */
+    state: text('state').$type<'queued' | 'running' | 'done' | 'unavailable' | 'error'>().notNull(),
+    /** Failed tries to reach the runner; past the limit the question goes to a grader. */
+    tries: integer('tries').notNull().default(0),
+    /** Not looked at again before this time (back-off after a failure, polling interval). */
+    nextAt: at('next_at').notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.resultId, t.questionIndex] }),
+    index('test_gradings_due_idx')
+      .on(t.nextAt)
+      .where(sql`${t.state} in ('queued', 'running')`),
+  ],
+);
+
+/** The candidate's own test runs ("Run tests"), so an attempt reads only the runs it started. */
+export const testRuns = resultsServiceSchema.table(
+  'test_runs',
+  {
+    runId: text('run_id').primaryKey(),
+    attemptId: text('attempt_id').notNull(),
+    questionIndex: integer('question_index').notNull(),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [index('test_runs_attempt_idx').on(t.attemptId)],
 );
 
 /**

@@ -1,3 +1,4 @@
+import { isTestGraded, type TestGrading } from '@exam/domain/coding';
 import type { Question } from '@exam/domain/exam';
 import { decodeChoices, scoreResult, type ManualMark, type ResultStatus } from '@exam/domain/grading';
 import { NO_ANSWER } from '@exam/domain/result';
@@ -19,6 +20,29 @@ export type StoredGrade = {
   criteria: string[];
   /** The points are the grader's: a regrade never changes them. */
   manual: boolean;
+  /**
+   * A coding question graded by tests: its run and, once done, the verdicts that decide its points. Kept
+   * through every re-score (grading, regrade, release); only the test-grading job changes it.
+   */
+  tests?: TestGrading;
+};
+
+/** The test gradings among stored grades, as scoreResult takes them (`opts.tests`). */
+export function testOutcomes(grades: ReadonlyArray<StoredGrade | undefined>): Map<number, TestGrading> {
+  const tests = new Map<number, TestGrading>();
+  grades.forEach((g, i) => {
+    if (g?.tests) tests.set(i, g.tests);
+  });
+  return tests;
+}
+
+const EMPTY_GRADE: StoredGrade = {
+  answer: null,
+  points: null,
+  autoScored: false,
+  feedback: '',
+  criteria: [],
+  manual: false,
 };
 
 /** What a result row keeps of its score; the percentage is always derived (percentageOf). */
@@ -49,20 +73,25 @@ export function scoreAttempt(
   opts: { released: boolean },
 ): { grades: StoredGrade[]; totals: ResultTotals } {
   const marks = manualMarks(previous);
+  const tests = testOutcomes(previous);
   const scored = scoreResult(
     snapshot.questions,
     snapshot.questions.map((_q, i) => answers[i] ?? undefined),
     marks,
-    opts,
+    { ...opts, tests },
   );
-  const grades = scored.questions.map((q, i) => ({
-    answer: answers[i] ?? null,
-    points: q.points,
-    autoScored: q.autoScored,
-    feedback: marks.has(i) ? q.feedback : (previous[i]?.feedback ?? ''),
-    criteria: q.criteria,
-    manual: marks.has(i),
-  }));
+  const grades = scored.questions.map((q, i) => {
+    const grade: StoredGrade = {
+      answer: answers[i] ?? null,
+      points: q.points,
+      autoScored: q.autoScored,
+      feedback: marks.has(i) ? q.feedback : (previous[i]?.feedback ?? ''),
+      criteria: q.criteria,
+      manual: marks.has(i),
+    };
+    const run = tests.get(i);
+    return run ? { ...grade, tests: run } : grade;
+  });
   return {
     grades,
     totals: {
@@ -80,10 +109,17 @@ export function isAnswered(q: Pick<Question, 'type' | 'multipleAnswers'>, answer
   return q.type === 'mcq' && q.multipleAnswers ? decodeChoices(answer).length > 0 : true;
 }
 
-/** Scores a submission: the saved answers against the snapshot's keys; the rest waits for a grader. */
+/** A test grading not yet handed to the runner. */
+export const QUEUED_TESTS: TestGrading = { state: 'queued', runId: null, verdicts: [] };
+
+/**
+ * Scores a submission: the saved answers against the snapshot's keys; the rest waits for a grader.
+ * Questions graded by tests start queued (pending) until the test-grading job brings their verdicts.
+ */
 export function gradeSubmission(snapshot: ExamSnapshot, saved: ReadonlyMap<number, string>) {
   const answers = snapshot.questions.map((_q, i) => saved.get(i));
-  const { grades, totals } = scoreAttempt(snapshot, answers, [], { released: false });
+  const queued = snapshot.questions.map((q) => (isTestGraded(q) ? { ...EMPTY_GRADE, tests: QUEUED_TESTS } : undefined));
+  const { grades, totals } = scoreAttempt(snapshot, answers, queued, { released: false });
   const answeredCount = snapshot.questions.filter((q, i) => isAnswered(q, answers[i])).length;
   return { grades, answeredCount, ...totals };
 }

@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../config.ts';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
 import * as schema from '../db/schema.ts';
 import { systemClock, uuidIds, type Deps } from '../deps.ts';
-import { fakeExamAccess, fakeExamSource, fakeTranscripts, fakeWorkspaceFiles } from './fakes.ts';
+import { fakeCodeRunner, fakeExamAccess, fakeExamSource, fakeTranscripts, fakeWorkspaceFiles } from './fakes.ts';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   // Suites start many attempts from one inject() address; the start limits have suites of their own.
@@ -26,6 +26,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   });
   const examSource = fakeExamSource();
   const examAccess = fakeExamAccess();
+  const codeRunner = fakeCodeRunner();
   const deps: Deps = {
     examAccess,
     database,
@@ -33,13 +34,14 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     ids: uuidIds,
     examSource,
     workspaceFiles: fakeWorkspaceFiles(),
+    codeRunner,
     transcripts: fakeTranscripts(),
     creatorSessions: testCreatorSessions(),
     ...opts.deps,
   };
   const app = await buildApp(testConfig(opts.env), deps);
   await app.ready();
-  return Object.assign(app, { exams: examSource, access: examAccess, db: database.db, database });
+  return Object.assign(app, { exams: examSource, access: examAccess, runner: codeRunner, db: database.db, database });
 }
 
 /** A creator's bearer header, signed as exam-service would sign it. */

@@ -59,3 +59,32 @@ export function makePointsExam(overrides: Partial<Record<keyof InternalExam, unk
     ...overrides,
   });
 }
+
+/** Data only a hidden test holds: a candidate response that contains it has leaked a hidden test. */
+export const HIDDEN = 'HIDDEN-9c1d-test-data';
+
+/**
+ * An exam with one MCQ (1 point) and a Python question graded by tests: two visible tests (1 and 2 points)
+ * and a hidden one (3 points) whose input and expected output are HIDDEN. The question is worth 6.
+ */
+export function makeCodingExam(overrides: Partial<Record<keyof InternalExam, unknown>> = {}): InternalExam {
+  return buildInternalExam({
+    questions: [
+      { id: 'pick', type: 'mcq', title: 'Pick one', options: ['a', 'b'], correctAnswer: 'a', points: 1 },
+      {
+        id: 'sum',
+        type: 'coding',
+        title: 'Sum two numbers',
+        language: 'python',
+        starterCode: 'print(0)',
+        points: 6,
+        tests: [
+          { id: 'small', name: 'Small numbers', stdin: '1 2', expected: '3', points: 1, visible: true },
+          { id: 'large', name: 'Large numbers', stdin: '100 200', expected: '300', points: 2, visible: true },
+          { id: 'secret', name: 'Edge case', stdin: HIDDEN, expected: `${HIDDEN}-out`, points: 3, visible: false },
+        ],
+      },
+    ],
+    ...overrides,
+  });
+}

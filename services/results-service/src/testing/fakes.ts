@@ -1,7 +1,15 @@
+import type { RunReport, RunRequest } from '@exam/domain/coding';
 import type { InternalExam, WorkspaceFile } from '@exam/domain/internal';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { AdmitRequest } from '@exam/domain/roster';
-import type { AttemptTranscript, ExamAccess, ExamSource, TranscriptSource, WorkspaceFiles } from '../deps.ts';
+import type {
+  AttemptTranscript,
+  CodeRunner,
+  ExamAccess,
+  ExamSource,
+  TranscriptSource,
+  WorkspaceFiles,
+} from '../deps.ts';
 
 /** A clock the test moves by hand. */
 export function fakeClock(start = new Date()) {
@@ -96,4 +104,100 @@ export function fakeExamAccess() {
     },
   };
   return access;
+}
+
+/**
+ * workspace-orchestrator's runner stand-in. A test passes when the code says so: the line `pass <testId>` or
+ * `pass all`. Runs finish at once unless `hold` is set (then `finish()` completes them); `unavailable` makes
+ * every new run refused with that reason. Records every request, so a test can see what reached the runner.
+ */
+export function fakeCodeRunner() {
+  const reports = new Map<string, RunReport>();
+  const pending = new Map<string, RunRequest>();
+  let counter = 0;
+  const judge = (request: RunRequest): RunReport['verdicts'] =>
+    request.tests.map((t) => {
+      const passed = request.code.includes(`pass ${t.id}`) || request.code.includes('pass all');
+      return {
+        testId: t.id,
+        name: t.name,
+        visible: t.visible,
+        outcome: passed ? 'passed' : 'failed',
+        points: passed ? t.points : 0,
+        maxPoints: t.points,
+        timeMs: 5,
+        exitCode: 0,
+        stdin: t.stdin,
+        expected: t.expected,
+        actual: passed ? t.expected : 'something else',
+        stderr: '',
+      };
+    });
+  const complete = (runId: string, request: RunRequest) => {
+    const verdicts = judge(request);
+    const report = reports.get(runId)!;
+    reports.set(runId, {
+      ...report,
+      state: 'done',
+      verdicts,
+      points: verdicts.filter((v) => v.outcome === 'passed').reduce((s, v) => s + v.maxPoints, 0),
+      finishedAt: new Date().toISOString(),
+    });
+  };
+  const runner: CodeRunner & {
+    requests: RunRequest[];
+    hold: boolean;
+    unavailable: string | undefined;
+    down: boolean;
+    /** Milliseconds each enqueue takes (to hold a job's transaction open while another runs). */
+    delayMs: number;
+    finish(): void;
+    /** Ends a run with this state instead of verdicts (the runner failing). */
+    fail(runId: string, state: 'error' | 'unavailable', reason: string): void;
+  } = {
+    requests: [],
+    hold: false,
+    unavailable: undefined,
+    down: false,
+    delayMs: 0,
+    async enqueue(request) {
+      if (runner.delayMs) await new Promise((resolve) => setTimeout(resolve, runner.delayMs));
+      if (runner.unavailable !== undefined) return { ok: false, reason: runner.unavailable };
+      if (runner.down) throw new AppError(ErrorCode.UPSTREAM, 'workspace-orchestrator answered 500 for a new run');
+      runner.requests.push(request);
+      const runId = `run-${++counter}`;
+      const maxPoints = request.tests.reduce((s, t) => s + t.points, 0);
+      const report: RunReport = {
+        runId,
+        state: 'queued',
+        verdicts: [],
+        points: 0,
+        maxPoints,
+        queuedAt: new Date().toISOString(),
+        finishedAt: null,
+      };
+      reports.set(runId, report);
+      if (runner.hold) pending.set(runId, request);
+      else complete(runId, request);
+      return { ok: true, report };
+    },
+    async get(runId) {
+      if (runner.down) throw new AppError(ErrorCode.UNAVAILABLE, 'workspace-orchestrator is unreachable');
+      return reports.get(runId);
+    },
+    async lookup(ids) {
+      if (runner.down) throw new AppError(ErrorCode.UNAVAILABLE, 'workspace-orchestrator is unreachable');
+      return ids.flatMap((id) => reports.get(id) ?? []);
+    },
+    finish() {
+      for (const [runId, request] of pending) complete(runId, request);
+      pending.clear();
+    },
+    fail(runId, state, reason) {
+      pending.delete(runId);
+      const report = reports.get(runId);
+      if (report) reports.set(runId, { ...report, state, reason, finishedAt: new Date().toISOString() });
+    },
+  };
+  return runner;
 }

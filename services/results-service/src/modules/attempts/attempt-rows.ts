@@ -15,6 +15,8 @@ export type SubmitAttemptRow = Omit<
 >;
 export type NewAttemptRow = typeof attempts.$inferInsert;
 export type NewResultRow = typeof results.$inferInsert;
+/** A submission: the result row, and the test-graded questions to queue for the runner in the same write. */
+export type SubmissionRow = NewResultRow & { id: string; testGradings: Array<{ questionIndex: number; code: string }> };
 /** What a submit `build` answers when it wants the workspace files collected first. */
 export const NEEDS_FILES = 'needs-files';
 export type SubmissionCounts = { resultId: string; answered: number; total: number };

@@ -35,7 +35,7 @@ const HOUR_MS = 3600_000;
  * Route guard, after `requireAttempt`: an attempt token reaches only its own attempt; any other id looks
  * like it does not exist. A preHandler, so the params are validated first (a malformed request is still 400).
  */
-async function ownAttempt(request: FastifyRequest) {
+export async function ownAttempt(request: FastifyRequest) {
   const { attemptId } = request.params as { attemptId: string };
   if (attemptOf(request).sub !== attemptId) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
 }

@@ -13,8 +13,10 @@ import type { WorkspaceFile } from '@exam/domain/internal';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { NEEDS_FILES, type AttemptRow, type AttemptsRepository, type SubmitAttemptRow } from './attempts.repository.ts';
+import type { SubmissionRow } from './attempt-rows.ts';
 import { candidateView } from '../../grading/candidate-view.ts';
 import { gradeSubmission } from '../../grading/score.ts';
+import { needsWorkspaceForTests, testGradingsOf } from '../../grading/test-code.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
 
@@ -39,8 +41,10 @@ export function createAttemptsService(
     return attempt;
   }
 
+  /** The files are kept in the result, or a question graded by tests runs a file of the workspace. */
   const needsFiles = (attempt: SubmitAttemptRow) =>
-    attempt.examSnapshot.codingWorkspace.enabled && attempt.examSnapshot.codingWorkspace.saveFilesInResults;
+    attempt.examSnapshot.codingWorkspace.enabled &&
+    (attempt.examSnapshot.codingWorkspace.saveFilesInResults || needsWorkspaceForTests(attempt.examSnapshot));
 
   /** Workspace files are a bonus: an unreachable orchestrator must never block a submission. */
   async function collectFiles(attemptId: string): Promise<Record<string, WorkspaceFile>> {
@@ -56,7 +60,7 @@ export function createAttemptsService(
     locked: SubmitAttemptRow,
     saved: Map<number, string>,
     workspaceFiles: Record<string, WorkspaceFile>,
-  ) {
+  ): SubmissionRow {
     const now = deps.clock.now();
     const graded = gradeSubmission(locked.examSnapshot, saved);
     // Time stops at the deadline: a late submit (within grace, or by the finalizer) does not add time.
@@ -81,7 +85,8 @@ export function createAttemptsService(
       startedAt: locked.startedAt,
       completedAt,
       grades: graded.grades,
-      workspaceFiles,
+      workspaceFiles: locked.examSnapshot.codingWorkspace.saveFilesInResults ? workspaceFiles : {},
+      testGradings: testGradingsOf(locked.examSnapshot, saved, workspaceFiles),
       createdAt: now,
       updatedAt: now,
     };

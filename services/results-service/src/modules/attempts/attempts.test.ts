@@ -244,6 +244,7 @@ describe('attempts', () => {
       completedAt: clock.now(),
       grades: [],
       workspaceFiles: {},
+      testGradings: [],
     };
     expect(
       await repo.commitSubmission({ ...stale, id: `stale-${attempt.attemptId}` }, read.attempt.answersVersion),

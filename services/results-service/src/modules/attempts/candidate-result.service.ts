@@ -1,3 +1,4 @@
+import { candidateReport, type TestGrading } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { CandidateResult } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
@@ -10,6 +11,20 @@ export const CandidateResultMessages = {
   pending: 'Your result is awaiting grading',
   notSubmitted: 'This attempt has not been submitted yet',
 } as const;
+
+/** A question's test grading as its candidate may see it: every outcome, data of the visible tests only. */
+export function candidateTests(tests: TestGrading): TestGrading {
+  const { verdicts } = candidateReport({
+    runId: tests.runId ?? '',
+    state: tests.state,
+    verdicts: tests.verdicts,
+    points: 0,
+    maxPoints: 0,
+    queuedAt: '',
+    finishedAt: null,
+  });
+  return { ...tests, verdicts };
+}
 
 /**
  * The candidate's own result, when the exam's release policy allows it (docs/product.md#results-and-grading).
@@ -49,6 +64,7 @@ export function createCandidateResultService(repo: AttemptsRepository, deps: Pic
             maxPoints: q.points,
             feedback: grade?.feedback ?? '',
             correctAnswer: showKeys ? answerKeyText(q) : null,
+            ...(grade?.tests ? { tests: candidateTests(grade.tests) } : {}),
           };
         }),
       };

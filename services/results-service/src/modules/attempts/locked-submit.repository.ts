@@ -1,17 +1,14 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
-import { answers, attempts, results } from '../../db/schema.ts';
+import { answers, attempts, results, testGradings } from '../../db/schema.ts';
 import {
   NEEDS_FILES,
   type AttemptRow,
-  type NewResultRow,
   type ResultsDb,
+  type SubmissionRow,
   type SubmissionCounts,
 } from './attempt-rows.ts';
 
-type BuildResult = (
-  attempt: AttemptRow,
-  saved: Map<number, string>,
-) => (NewResultRow & { id: string }) | typeof NEEDS_FILES;
+type BuildResult = (attempt: AttemptRow, saved: Map<number, string>) => SubmissionRow | typeof NEEDS_FILES;
 
 /** The locking submit (a candidate's retry after a race, and the finalizer) and the finalizer's search. */
 export function lockedSubmit(db: ResultsDb) {
@@ -51,9 +48,26 @@ export function lockedSubmit(db: ResultsDb) {
           .where(eq(answers.attemptId, attemptId));
         const row = opts.build(attempt, new Map(pairs.map((p) => [p.questionIndex, p.answer])));
         if (row === NEEDS_FILES) return NEEDS_FILES;
+        const { testGradings: outbox, ...result } = row;
         // Independent statements: postgres.js pipelines them on the transaction's connection.
         await Promise.all([
-          tx.insert(results).values(row),
+          tx.insert(results).values(result),
+          ...(outbox.length
+            ? [
+                tx.insert(testGradings).values(
+                  outbox.map((o) => ({
+                    resultId: row.id,
+                    attemptId,
+                    questionIndex: o.questionIndex,
+                    code: o.code,
+                    state: 'queued' as const,
+                    nextAt: row.completedAt,
+                    createdAt: row.createdAt ?? row.completedAt,
+                    updatedAt: row.createdAt ?? row.completedAt,
+                  })),
+                ),
+              ]
+            : []),
           tx.update(attempts).set({ submittedAt: row.completedAt, resultId: row.id }).where(eq(attempts.id, attemptId)),
         ]);
         return { resultId: row.id, answered: row.answeredCount, total: row.totalQuestions, created: true };

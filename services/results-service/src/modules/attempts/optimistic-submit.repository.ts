@@ -1,6 +1,6 @@
 import { rawQuery } from '../../db/rows.ts';
 import { parseSnapshot } from '../../grading/snapshot.ts';
-import type { NewResultRow, ResultsDb, SubmitAttemptRow } from './attempt-rows.ts';
+import type { ResultsDb, SubmissionRow, SubmitAttemptRow } from './attempt-rows.ts';
 
 const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
 const READ_FOR_SUBMIT = `
@@ -28,19 +28,31 @@ type SubmitReadRow = {
   saved: [number, string][];
 };
 
-const COMMIT_SUBMISSION = `
-  with claimed as (
+const CLAIM = `
     update results_service.attempts set submitted_at = $18::timestamptz, result_id = $3
     where id = $1 and submitted_at is null and answers_version = $2
-    returning id
+    returning id`;
+const INSERT_RESULT = `
+    insert into results_service.results (id, attempt_id, exam_id, owner_id, exam_title, user_name, student_id,
+      total_questions, answered_count, score, max_score, status, pending_count, graded_at, time_spent,
+      started_at, completed_at, grades, workspace_files, created_at, updated_at)
+    select $3, id, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13, $14::int, $15::timestamptz, $16,
+      $17::timestamptz, $18::timestamptz, $19::jsonb, $20::jsonb, $21::timestamptz, $22::timestamptz
+    from claimed
+    returning id`;
+const COMMIT_SUBMISSION = `with claimed as (${CLAIM}) ${INSERT_RESULT}`;
+/**
+ * The same with the test-grading outbox rows of the questions graded by tests ($23: [{question_index, code}]),
+ * still one statement: the runner's work is queued exactly when the submission commits.
+ */
+const COMMIT_SUBMISSION_WITH_TESTS = `
+  with claimed as (${CLAIM}), inserted as (${INSERT_RESULT}), outbox as (
+    insert into results_service.test_gradings (result_id, attempt_id, question_index, code, state, tries, next_at,
+      created_at, updated_at)
+    select inserted.id, $1, o.question_index, o.code, 'queued', 0, $21::timestamptz, $21::timestamptz, $21::timestamptz
+    from inserted, jsonb_to_recordset($23::jsonb) as o(question_index int, code text)
   )
-  insert into results_service.results (id, attempt_id, exam_id, owner_id, exam_title, user_name, student_id,
-    total_questions, answered_count, score, max_score, status, pending_count, graded_at, time_spent,
-    started_at, completed_at, grades, workspace_files, created_at, updated_at)
-  select $3, id, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13, $14::int, $15::timestamptz, $16,
-    $17::timestamptz, $18::timestamptz, $19::jsonb, $20::jsonb, $21::timestamptz, $22::timestamptz
-  from claimed
-  returning id`;
+  select id from inserted`;
 
 /**
  * A candidate's submit, the optimistic way: one read of everything it needs, then one conditional write.
@@ -66,8 +78,12 @@ export function optimisticSubmit(db: ResultsDb) {
      * re-checks that condition on the newest row version after any lock wait, so a save committed
      * after our read makes this return false (nothing written) and the caller scores again.
      */
-    async commitSubmission(row: NewResultRow & { id: string }, answersVersion: number): Promise<boolean> {
-      const inserted = await rawQuery<{ id: string }>(db, COMMIT_SUBMISSION, commitParams(row, answersVersion));
+    async commitSubmission(row: SubmissionRow, answersVersion: number): Promise<boolean> {
+      const params = commitParams(row, answersVersion);
+      const outbox = row.testGradings.map((o) => ({ question_index: o.questionIndex, code: o.code }));
+      const inserted = outbox.length
+        ? await rawQuery<{ id: string }>(db, COMMIT_SUBMISSION_WITH_TESTS, [...params, JSON.stringify(outbox)])
+        : await rawQuery<{ id: string }>(db, COMMIT_SUBMISSION, params);
       return inserted.length > 0;
     },
   };
@@ -91,7 +107,7 @@ function toAttemptRow(row: SubmitReadRow): SubmitAttemptRow {
 }
 
 /** COMMIT_SUBMISSION's parameters, in its $1…$22 order. */
-function commitParams(row: NewResultRow & { id: string }, answersVersion: number): unknown[] {
+function commitParams(row: SubmissionRow, answersVersion: number): unknown[] {
   const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
   return [
     row.attemptId,

@@ -6,6 +6,7 @@ import {
   RegradeReportSchema,
   ReleaseSchema,
   ResultDetailSchema,
+  ResultFileParamsSchema,
   ResultIdParamsSchema,
 } from '@exam/domain/result';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
@@ -16,6 +17,7 @@ import type { GradingService } from './grading.service.ts';
 import type { RegradeService } from './regrade.service.ts';
 import type { ReleaseNotices } from './release-notices.ts';
 import type { ResultsService } from './results.service.ts';
+import type { TestGradingService } from './test-grading.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const ExamParamsSchema = z.object({ examId: z.string().min(1).max(64) });
@@ -29,6 +31,7 @@ export function gradingRoutes(services: {
   grading: GradingService;
   regrade: RegradeService;
   releaseNotices?: ReleaseNotices;
+  testGrading?: TestGradingService;
 }) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -41,7 +44,7 @@ export function gradingRoutes(services: {
         schema: {
           tags: ['grading'],
           description:
-            "Sets or removes the grader's points, feedback and rubric criteria per question; the score is recomputed on the server. The same request twice changes nothing the second time.",
+            "Sets or removes the grader's points, feedback and rubric criteria per question; the score is recomputed on the server. The same request twice changes nothing the second time. Overriding the points of a question whose tests have run needs a reason (400 naming grading.<n>.reason), kept in the history.",
           params: ResultIdParamsSchema,
           body: GradeResultSchema,
           response: { 200: ResultDetailSchema, ...errors },
@@ -53,6 +56,27 @@ export function gradingRoutes(services: {
         return services.results.detail(request.params.id, creator.sub);
       },
     );
+
+    const testGrading = services.testGrading;
+    if (testGrading)
+      app.post(
+        '/api/results/:id/questions/:questionIndex/rerun-tests',
+        {
+          ...guard,
+          schema: {
+            tags: ['grading'],
+            description:
+              "Runs a test-graded coding question's tests again on the submitted code (after the runner was unavailable or failed): the question is pending again until the new verdicts land. A grader's mark stays. 400 when the question is not graded by tests.",
+            params: ResultFileParamsSchema,
+            response: { 200: ResultDetailSchema, ...errors },
+          },
+        },
+        async (request) => {
+          const creator = creatorOf(request);
+          await testGrading.rerun(request.params.id, creator, request.params.questionIndex);
+          return services.results.detail(request.params.id, creator.sub);
+        },
+      );
 
     app.post(
       '/api/results/:id/release',

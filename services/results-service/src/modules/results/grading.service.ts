@@ -2,12 +2,29 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { ExamReleaseReport, GradingEntry } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
 import { applyGradingEntries, gradeChanges } from '../../grading/marks.ts';
-import { nextResultState, scoreAttempt } from '../../grading/score.ts';
+import { nextResultState, scoreAttempt, type StoredGrade } from '../../grading/score.ts';
 import type { HistoryRow, LockedResult, ResultWritesRepository, Writes } from './result-writes.repository.ts';
 import { assertOwnsExam, resultNotFound } from './results.service.ts';
 
 /** Who changes a grade: the creator's id (ownership) and e-mail (the history's `by`). */
 export type Grader = { sub: string; email: string };
+
+export const OverrideMessages = {
+  reason: 'Say why you override the points the tests gave',
+} as const;
+
+/**
+ * A grader may override the points a question's finished tests gave, but says why (kept in the history):
+ * every entry setting points on such a question needs a reason, reported as `grading.<entry>.reason`.
+ */
+function assertOverrideReasons(grades: readonly StoredGrade[], entries: readonly GradingEntry[]) {
+  const issues = entries.flatMap((entry, at) =>
+    entry.points !== null && grades[entry.questionIndex]?.tests?.state === 'done' && !entry.reason
+      ? [{ path: `grading.${at}.reason`, message: OverrideMessages.reason }]
+      : [],
+  );
+  if (issues.length) throw new AppError(ErrorCode.VALIDATION, 'Some grades cannot be saved', issues);
+}
 
 export const ReleaseMessages = {
   pending: 'This result is still awaiting grading: mark every question before releasing it.',
@@ -51,7 +68,9 @@ export function createGradingService(writes: ResultWritesRepository, deps: Pick<
     async grade(id: string, grader: Grader, entries: readonly GradingEntry[]): Promise<void> {
       const now = deps.clock.now();
       const found = await writes.changeResult(id, grader.sub, ({ result, snapshot }) => {
+        assertOverrideReasons(result.grades, entries);
         const marked = applyGradingEntries(snapshot, result.grades, entries);
+        const reasons = new Map(entries.flatMap((e) => (e.reason ? [[e.questionIndex, e.reason] as const] : [])));
         const answers = result.grades.map((g) => g.answer);
         const { grades, totals } = scoreAttempt(snapshot, answers, marked, { released: result.releasedAt !== null });
         const changes = gradeChanges(result.grades, grades);
@@ -63,6 +82,7 @@ export function createGradingService(writes: ResultWritesRepository, deps: Pick<
           by: grader.email,
           kind: 'grade',
           ...c,
+          ...(reasons.has(c.questionIndex) ? { reason: reasons.get(c.questionIndex) } : {}),
         }));
         if (result.releasedAt && !state.releasedAt)
           history.push({ resultId: id, at: now, by: grader.email, kind: 'unrelease', questionIndex: null });

@@ -61,6 +61,7 @@ export function toQuestionAnswers(
       criteria: grade?.criteria ?? [],
       rubric: (q.rubricId !== null && rubrics.get(q.rubricId)) || null,
       ...(file ? { file: { fileName: file.fileName, size: file.size } } : {}),
+      ...(grade?.tests ? { tests: grade.tests } : {}),
     };
   });
 }
@@ -73,5 +74,6 @@ export function toHistoryEntry(row: typeof gradeHistory.$inferSelect): GradeHist
     questionIndex: row.questionIndex,
     before: row.before ?? null,
     after: row.after ?? null,
+    ...(row.reason ? { reason: row.reason } : {}),
   };
 }

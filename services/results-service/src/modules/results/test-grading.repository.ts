@@ -1,0 +1,181 @@
+import { and, asc, eq, inArray, lte } from 'drizzle-orm';
+import { isTestGraded, type TestGrading } from '@exam/domain/coding';
+import type { ResultsDatabase } from '../../db/database.ts';
+import { attempts, gradeHistory, results, testGradings } from '../../db/schema.ts';
+import { nextResultState, QUEUED_TESTS, scoreAttempt, type StoredGrade } from '../../grading/score.ts';
+import { codeToRun } from '../../grading/test-code.ts';
+import type { ExamSnapshot } from '../../grading/snapshot.ts';
+
+export type TestGradingRow = typeof testGradings.$inferSelect;
+/** A claimed outbox row with what a run needs: the question as the attempt's snapshot has it. */
+export type ClaimedGrading = { row: TestGradingRow; snapshot: ExamSnapshot; examId: string };
+/** What the job decided for one claimed row: the row's new columns and, when final, the result's new test grading. */
+export type GradingStep = {
+  row: Partial<Pick<TestGradingRow, 'runId' | 'state' | 'tries' | 'nextAt'>>;
+  tests?: TestGrading;
+};
+
+/**
+ * The test-grading outbox (test_gradings). Each pass claims due rows FOR UPDATE SKIP LOCKED, so replicas
+ * running the job at once share the rows and a run is started once; the decision (`decide`, which may call
+ * the runner) and its writes, result included, happen in the claiming transaction.
+ */
+export function createTestGradingRepository({ db }: ResultsDatabase) {
+  type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+
+  /** Sets the question's test grading in the result and re-scores it through scoreAttempt, with a history row. */
+  async function writeTests(
+    tx: Tx,
+    resultId: string,
+    questionIndex: number,
+    tests: TestGrading,
+    now: Date,
+    by: string,
+  ) {
+    const [locked] = await tx
+      .select({ result: results, snapshot: attempts.examSnapshot })
+      .from(results)
+      .innerJoin(attempts, eq(attempts.id, results.attemptId))
+      .where(eq(results.id, resultId))
+      .for('update');
+    if (!locked) return;
+    const { result, snapshot } = locked;
+    const before = result.grades[questionIndex];
+    if (!before) return;
+    const previous: StoredGrade[] = result.grades.map((g, i) => (i === questionIndex ? { ...g, tests } : g));
+    const { grades, totals } = scoreAttempt(
+      snapshot,
+      result.grades.map((g) => g.answer),
+      previous,
+      { released: result.releasedAt !== null },
+    );
+    const state = nextResultState(result, totals, now);
+    const after = grades[questionIndex]!;
+    await tx
+      .update(results)
+      .set({ grades, ...state, updatedAt: now })
+      .where(eq(results.id, resultId));
+    await tx.insert(gradeHistory).values({
+      resultId,
+      at: now,
+      by,
+      kind: 'tests',
+      questionIndex,
+      before: { points: before.points, feedback: before.feedback },
+      after: { points: after.points, feedback: after.feedback },
+      ...(tests.reason ? { reason: tests.reason } : {}),
+    });
+    // A re-run makes a released result pending again: it is withdrawn, as a grader's change would do.
+    if (result.releasedAt && !state.releasedAt)
+      await tx.insert(gradeHistory).values({ resultId, at: now, by, kind: 'unrelease', questionIndex: null });
+  }
+
+  return {
+    writeTests,
+
+    /**
+     * Claims up to `limit` due rows in `states`, lets `decide` say what each becomes (it may call the runner
+     * for the whole batch), and writes it. Returns how many rows it claimed and how many changed state (a run still going did not).
+     */
+    async process(
+      states: Array<TestGradingRow['state']>,
+      now: Date,
+      limit: number,
+      decide: (claimed: ClaimedGrading[]) => Promise<Map<ClaimedGrading, GradingStep>>,
+    ): Promise<{ claimed: number; moved: number }> {
+      return db.transaction(async (tx) => {
+        const locked = await tx
+          .select()
+          .from(testGradings)
+          .where(and(inArray(testGradings.state, states), lte(testGradings.nextAt, now)))
+          .orderBy(asc(testGradings.nextAt))
+          .limit(limit)
+          .for('update', { skipLocked: true });
+        if (locked.length === 0) return { claimed: 0, moved: 0 };
+        const ids = [...new Set(locked.map((r) => r.attemptId))];
+        const owners = await tx
+          .select({ id: attempts.id, snapshot: attempts.examSnapshot, examId: attempts.examId })
+          .from(attempts)
+          .where(inArray(attempts.id, ids));
+        const byId = new Map(owners.map((a) => [a.id, a]));
+        const rows = locked.flatMap((row) => {
+          const attempt = byId.get(row.attemptId);
+          return attempt ? [{ row, snapshot: attempt.snapshot, examId: attempt.examId }] : [];
+        });
+        // A row whose attempt is gone has nothing to run; it is closed so it is never claimed again.
+        const orphans = locked.filter((row) => !byId.has(row.attemptId));
+        for (const row of orphans)
+          await tx
+            .update(testGradings)
+            .set({ state: 'error', updatedAt: now })
+            .where(and(eq(testGradings.resultId, row.resultId), eq(testGradings.questionIndex, row.questionIndex)));
+        if (rows.length === 0) return { claimed: locked.length, moved: orphans.length };
+        const steps = await decide(rows);
+        let moved = orphans.length;
+        for (const [claimed, step] of steps) {
+          if (step.row.state !== undefined || step.tests) moved++;
+          const key = and(
+            eq(testGradings.resultId, claimed.row.resultId),
+            eq(testGradings.questionIndex, claimed.row.questionIndex),
+          );
+          await tx
+            .update(testGradings)
+            .set({ ...step.row, updatedAt: now })
+            .where(key);
+          if (step.tests)
+            await writeTests(tx, claimed.row.resultId, claimed.row.questionIndex, step.tests, now, 'runner');
+        }
+        return { claimed: locked.length, moved };
+      });
+    },
+
+    /**
+     * Queues a question's grading again (a creator's re-run): the outbox row is locked first, then the
+     * result, the same order as the job, so the two never deadlock. False when the owner has no such result.
+     */
+    async requeue(
+      resultId: string,
+      ownerId: string,
+      questionIndex: number,
+      now: Date,
+      by: string,
+    ): Promise<'queued' | 'not-found' | 'not-tested'> {
+      return db.transaction(async (tx) => {
+        const key = and(eq(testGradings.resultId, resultId), eq(testGradings.questionIndex, questionIndex));
+        const [existing] = await tx.select().from(testGradings).where(key).for('update');
+        const [owned] = await tx
+          .select({
+            attemptId: results.attemptId,
+            grades: results.grades,
+            files: results.workspaceFiles,
+            snapshot: attempts.examSnapshot,
+          })
+          .from(results)
+          .innerJoin(attempts, eq(attempts.id, results.attemptId))
+          .where(and(eq(results.id, resultId), eq(results.ownerId, ownerId)));
+        if (!owned) return 'not-found';
+        const q = owned.snapshot.questions[questionIndex];
+        if (!q || !isTestGraded(q)) return 'not-tested';
+        const queued = { runId: null, state: 'queued' as const, tries: 0, nextAt: now, updatedAt: now };
+        if (existing) await tx.update(testGradings).set(queued).where(key);
+        else
+          await tx.insert(testGradings).values({
+            resultId,
+            attemptId: owned.attemptId,
+            questionIndex,
+            code: codeToRun(owned.snapshot, q, owned.grades[questionIndex]?.answer, owned.files),
+            createdAt: now,
+            ...queued,
+          });
+        await writeTests(tx, resultId, questionIndex, QUEUED_TESTS, now, by);
+        return 'queued';
+      });
+    },
+
+    /** The outbox rows of a result (tests and the result view). */
+    listOf(resultId: string) {
+      return db.select().from(testGradings).where(eq(testGradings.resultId, resultId));
+    },
+  };
+}
+export type TestGradingRepository = ReturnType<typeof createTestGradingRepository>;
