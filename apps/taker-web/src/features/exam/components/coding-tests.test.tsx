@@ -84,6 +84,22 @@ describe('Run tests on a coding question', () => {
     );
   });
 
+  it('names the workspace file that is the answer when the question has one', async () => {
+    renderWithProviders(
+      <QuestionCard
+        index={0}
+        question={{ ...codingQuestion(), workspaceFile: 'q1/solution.py' }}
+        answer=""
+        onAnswer={() => undefined}
+        onFile={() => Promise.resolve()}
+        onCommit={() => undefined}
+        onActive={() => undefined}
+        attempt={attempt}
+      />,
+    );
+    expect(await screen.findByTestId('workspace-file-0')).toHaveTextContent('q1/solution.py in your workspace');
+  });
+
   it('keeps the code the candidate typed rather than the starter code', async () => {
     renderCard('print(42)');
     const editor = await screen.findByRole('textbox', { name: 'Code for Q1' });

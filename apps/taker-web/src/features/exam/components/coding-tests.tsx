@@ -70,6 +70,12 @@ export function CodingTests({ index, question, code, attempt }: CodingTestsProps
           </Button>
         )}
       </div>
+      {question.workspaceFile && (
+        <p className="text-xs text-muted" data-testid={`workspace-file-${index}`}>
+          Your answer is <code className="font-mono">{question.workspaceFile}</code> in your workspace when it exists;
+          otherwise the code in this editor.
+        </p>
+      )}
       {/* One live region: the busy state, then the summary of the run, or why it failed. */}
       <p role="status" aria-live="polite" className="text-sm text-ink" data-testid={`run-summary-${index}`}>
         {run.isPending
