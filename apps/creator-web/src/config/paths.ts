@@ -79,6 +79,10 @@ export const api = {
   result: (resultId: string) => `/api/results/${id(resultId)}`,
   resultRelease: (resultId: string) => `/api/results/${id(resultId)}/release`,
   resultFile: (resultId: string, questionIndex: number) => `/api/results/${id(resultId)}/files/${questionIndex}`,
+  /** The creator's reference solution against a coding question's tests (workspace-orchestrator's runner). */
+  referenceRun: '/api/runner/reference',
+  /** One of the creator's own reference runs; `waitMs` holds the request until it finishes or the wait ends. */
+  runnerRun: (runId: string, waitMs: number) => `/api/runner/runs/${id(runId)}?waitMs=${waitMs}`,
   transcript: (attemptId: string) => `/api/llm/attempts/${id(attemptId)}/transcript`,
   /** The assistant's spend on the exam against its exam-wide budget (llm-gateway, the owner only). */
   examAiUsage: (examId: string) => `/api/llm/exams/${id(examId)}/usage`,

@@ -56,7 +56,11 @@ describe('apiRequest while the platform starts', () => {
       }),
     );
     const signup = apiRequest('/api/auth/signup', { method: 'POST', body: {}, schema: z.unknown(), anonymous: true });
-    await expect(signup).rejects.toMatchObject({ status: 503, code: 'UNAVAILABLE' });
+    await expect(signup).rejects.toMatchObject({
+      status: 503,
+      code: 'UNAVAILABLE',
+      userMessage: 'Database is unavailable',
+    });
     expect(calls).toBe(1);
     expect(toast.loading).not.toHaveBeenCalled();
   });

@@ -43,8 +43,10 @@ async function errorOf(response: Response): Promise<ApiError> {
   const parsed = ErrorBodySchema.safeParse(body);
   if (parsed.success) {
     const { code, message, issues } = parsed.data.error;
-    // A 500 carries a generic text meant for logs; show a steady sentence instead.
-    const userMessage = response.status >= 500 ? 'Something went wrong. Please try again.' : message;
+    // A 500 carries a generic text meant for logs; show a steady sentence instead. A 503 a service sent on
+    // purpose says what is missing (e.g. no code sandbox to run tests), so it is shown as sent.
+    const userMessage =
+      response.status >= 500 && response.status !== 503 ? 'Something went wrong. Please try again.' : message;
     return new ApiError({ code, status: response.status, statusText: response.statusText, userMessage, issues });
   }
   return new ApiError({

@@ -44,6 +44,19 @@ export function fakeResultService(initial: ResultDetail, opts: { failPatches?: n
     initial.questionAnswers.filter((qa) => qa.autoScored).map((qa) => [qa.questionIndex, qa.points]),
   );
 
+  /**
+   * results-service's rule for coding questions graded by tests: once the tests are done, an entry that
+   * changes their points needs a reason (400 `grading.<n>.reason`, n the entry's position).
+   */
+  const missingReason = (body: GradeResult) =>
+    body.grading.flatMap((entry, n) => {
+      const qa = current.questionAnswers.find((q) => q.questionIndex === entry.questionIndex);
+      const overrides = qa?.tests?.state === 'done' && entry.points !== qa.points;
+      return overrides && !entry.reason?.trim()
+        ? [{ path: `grading.${n}.reason`, message: 'Say why you change the points the tests gave' }]
+        : [];
+    });
+
   const grade = (body: GradeResult) => {
     const history = [...current.history];
     const questionAnswers = current.questionAnswers.map((qa) => {
@@ -69,6 +82,7 @@ export function fakeResultService(initial: ResultDetail, opts: { failPatches?: n
           questionIndex: qa.questionIndex,
           before: { points: qa.points, feedback: qa.feedback },
           after: { points: next.points, feedback: next.feedback },
+          ...(entry.reason ? { reason: entry.reason } : {}),
         });
       return next;
     });
@@ -89,6 +103,9 @@ export function fakeResultService(initial: ResultDetail, opts: { failPatches?: n
         failures -= 1;
         return HttpResponse.json(errorBody('INTERNAL', 'boom'), { status: 500 });
       }
+      const issues = missingReason(body);
+      if (issues.length > 0)
+        return HttpResponse.json(errorBody('VALIDATION_FAILED', 'Invalid request', issues), { status: 400 });
       grade(body);
       return HttpResponse.json(current);
     }),
@@ -117,5 +134,17 @@ export function fakeResultService(initial: ResultDetail, opts: { failPatches?: n
     }),
     http.get('*/api/llm/attempts/:attemptId/transcript', () => HttpResponse.json({ messages: [] })),
   ];
-  return { handlers, patches, releases, current: () => current };
+  return {
+    handlers,
+    patches,
+    releases,
+    current: () => current,
+    /** Plays the runner: the grade run of a question finished (or failed), setting the result as the server would. */
+    setQuestion(questionIndex: number, change: Partial<QuestionAnswer>) {
+      current = rescore(
+        current,
+        current.questionAnswers.map((qa) => (qa.questionIndex === questionIndex ? { ...qa, ...change } : qa)),
+      );
+    },
+  };
 }

@@ -37,6 +37,12 @@ export const api = {
   file: (attemptId: string, questionIndex: number) =>
     `/api/attempts/${encodeURIComponent(attemptId)}/files/${questionIndex}`,
   events: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/events`,
+  /** Runs the visible tests of a coding question against the code sent (results-service, attempt token). */
+  testRuns: (attemptId: string, questionIndex: number) =>
+    `/api/attempts/${encodeURIComponent(attemptId)}/questions/${questionIndex}/test-runs`,
+  /** One of the attempt's test runs; `waitMs` holds the request until it finishes or the wait ends. */
+  testRun: (attemptId: string, runId: string, waitMs: number) =>
+    `/api/attempts/${encodeURIComponent(attemptId)}/test-runs/${encodeURIComponent(runId)}?waitMs=${waitMs}`,
   submit: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/submit`,
   /** The candidate's own result, as the exam's release policy allows (403 with the reason until then). */
   result: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/result`,

@@ -67,3 +67,8 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   }
   return options.schema ? options.schema.parse(payload) : (payload as T);
 }
+
+/** What to tell the candidate about a failed request: the server's message, or a generic one. */
+export function userMessageOf(error: unknown): string {
+  return error instanceof ApiError ? error.userMessage : 'Something went wrong. Please try again.';
+}

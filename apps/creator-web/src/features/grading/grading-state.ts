@@ -6,7 +6,14 @@ import type { GradingEntry, QuestionAnswer, ResultDetail } from '@exam/domain/re
  * only those are sent, so opening a result and saving never turns the key's points into a grader's mark
  * (a regrade keeps grader marks, docs/product.md#results-and-grading).
  */
-export type QuestionGrade = { points: number | null; feedback: string; criteria: string[]; touched: boolean };
+export type QuestionGrade = {
+  points: number | null;
+  feedback: string;
+  criteria: string[];
+  touched: boolean;
+  /** Why the grader's mark overrides the points the question's tests gave (required by the server then). */
+  reason?: string;
+};
 
 export function gradesOf(detail: Pick<ResultDetail, 'questionAnswers'>): QuestionGrade[] {
   return detail.questionAnswers.map((qa) => ({
@@ -22,9 +29,49 @@ export function gradesOf(detail: Pick<ResultDetail, 'questionAnswers'>): Questio
  * nothing on the server, so a retried or repeated save is harmless.
  */
 export function toEntries(grades: readonly QuestionGrade[]): GradingEntry[] {
-  return grades.flatMap((g, questionIndex) =>
-    g.touched ? [{ questionIndex, points: g.points, feedback: g.feedback, criteria: g.criteria }] : [],
-  );
+  return grades.flatMap((g, questionIndex) => {
+    if (!g.touched) return [];
+    const reason = g.reason?.trim();
+    return [
+      { questionIndex, points: g.points, feedback: g.feedback, criteria: g.criteria, ...(reason ? { reason } : {}) },
+    ];
+  });
+}
+
+/**
+ * The grades after the server's result changed under the page (a test run finished, a save came back): the
+ * questions the grader has not touched follow the server; touched ones keep the grader's edits.
+ */
+export function followServer(current: readonly QuestionGrade[], detail: Pick<ResultDetail, 'questionAnswers'>) {
+  const fresh = gradesOf(detail);
+  return fresh.map((g, i) => {
+    const mine = current[i];
+    return mine?.touched ? mine : g;
+  });
+}
+
+/** Whether a question's tests have set its points, so a grader's different mark must say why. */
+export const testsDone = (qa: Pick<QuestionAnswer, 'tests'>) => qa.tests?.state === 'done';
+
+export function withReason(grade: QuestionGrade, reason: string): QuestionGrade {
+  return { ...grade, reason, touched: true };
+}
+
+/**
+ * The reason errors of a refused save, by question: a 400 names `grading.<n>.reason`, n being the entry's
+ * position in the body that was sent.
+ */
+export function reasonErrors(
+  issues: ReadonlyArray<{ path: string; message: string }>,
+  sent: readonly GradingEntry[],
+): Map<number, string> {
+  const errors = new Map<number, string>();
+  for (const issue of issues) {
+    const match = /^(?:body\.)?grading\.(\d+)\.reason$/.exec(issue.path);
+    const entry = match ? sent[Number(match[1])] : undefined;
+    if (entry) errors.set(entry.questionIndex, issue.message);
+  }
+  return errors;
 }
 
 /** Sets the points (Full marks, Zero, or typed). Setting the points a question already has changes nothing. */
@@ -62,5 +109,6 @@ export function markingActionsFor(qa: QuestionAnswer, change: (next: (g: Questio
     onClear: () => change(clearMark),
     onCriteria: (ticked: string[]) => change((g) => (qa.rubric ? withCriteria(g, qa.rubric, ticked) : g)),
     onFeedback: (feedback: string) => change((g) => withFeedback(g, feedback)),
+    onReason: (reason: string) => change((g) => withReason(g, reason)),
   };
 }

@@ -17,11 +17,19 @@ export function getResult(resultId: string): Promise<ResultDetail> {
   return apiRequest(api.result(resultId), { schema: ResultDetailSchema });
 }
 
+/** How often a result is read again while a coding question's tests are still running. */
+export const TESTS_POLL_MS = 3000;
+
+const testsRunning = (detail: ResultDetail | undefined) =>
+  detail?.questionAnswers.some((qa) => qa.tests?.state === 'queued' || qa.tests?.state === 'running') ?? false;
+
 export const resultQuery = (resultId: string) =>
   queryOptions({
     queryKey: gradingKeys.detail(resultId),
     queryFn: () => getResult(resultId),
     enabled: resultId !== '',
+    // The grade run finishes after submission; its verdicts and points arrive without a reload.
+    refetchInterval: (query) => (testsRunning(query.state.data) ? TESTS_POLL_MS : false),
   });
 
 export function useResult(resultId: string) {

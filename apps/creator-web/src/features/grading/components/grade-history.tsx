@@ -12,7 +12,9 @@ export function historyLine(entry: GradeHistoryEntry): string {
   if (entry.kind === 'release') return `${head} · Released to the candidate`;
   if (entry.kind === 'unrelease') return `${head} · Release withdrawn`;
   const question = entry.questionIndex === null ? 'Result' : `Q${entry.questionIndex + 1}`;
-  return `${head} · ${question}: ${pointsOf(entry.before)} → ${pointsOf(entry.after)} pts`;
+  const what = entry.kind === 'tests' ? ' tests' : '';
+  const reason = entry.reason ? ` · Reason: ${entry.reason}` : '';
+  return `${head} · ${question}${what}: ${pointsOf(entry.before)} → ${pointsOf(entry.after)} pts${reason}`;
 }
 
 /** The result's append-only grade history, oldest first (docs/product.md#results-and-grading). */

@@ -7,13 +7,20 @@ import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { toast } from '@exam/ui/toaster';
 import { AlertTriangle, ArrowLeft, FileQuestion, Save } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useCandidateResultId, useGradeResult, useResult } from '../api/result-queries.ts';
-import { gradesOf, markingActionsFor, toEntries, type QuestionGrade } from '../grading-state.ts';
+import {
+  followServer,
+  gradesOf,
+  markingActionsFor,
+  reasonErrors,
+  toEntries,
+  type QuestionGrade,
+} from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { QuestionCard } from './question-card.tsx';
@@ -66,6 +73,10 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
   const [grades, setGrades] = useState<QuestionGrade[]>(() => gradesOf(detail));
   const [unsaved, setUnsaved] = useState(false);
   useWarnBeforeLeaving(unsaved);
+  // A test run finishing (the page polls while one is on its way) changes the questions nobody touched here.
+  useEffect(() => setGrades((current) => followServer(current, detail)), [detail]);
+  const fieldErrors =
+    save.error instanceof ApiError && save.variables ? reasonErrors(save.error.issues, save.variables) : new Map();
 
   const update = (index: number, next: (g: QuestionGrade) => QuestionGrade) => {
     const current = grades[index];
@@ -136,6 +147,7 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
                 grades[index] ?? { points: qa.points, feedback: qa.feedback, criteria: qa.criteria, touched: false }
               }
               actions={markingActionsFor(qa, (next) => update(index, next))}
+              reasonError={fieldErrors.get(index)}
             />
           ))}
         </section>

@@ -3,6 +3,7 @@ import type { QuestionAnswer } from '@exam/domain/result';
 import { Badge, type BadgeTone } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
+import { TestVerdicts, verdictSummary } from '@exam/ui/test-verdicts';
 import { toast } from '@exam/ui/toaster';
 import { Download } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
@@ -15,6 +16,7 @@ type Props = {
   qa: QuestionAnswer;
   grade: QuestionGrade;
   actions: MarkingActions;
+  reasonError?: string | undefined;
 };
 
 const TYPE_LABELS: Record<string, string> = {
@@ -27,13 +29,47 @@ const TYPE_LABELS: Record<string, string> = {
 /** The question's state as the grader sees it: the key's points, a grader's mark, or waiting for one. */
 function markBadge(qa: QuestionAnswer, grade: QuestionGrade): { text: string; tone: BadgeTone } {
   if (grade.points === null && grade.touched) return { text: 'Mark cleared', tone: 'neutral' };
+  if (!grade.touched && (qa.tests?.state === 'queued' || qa.tests?.state === 'running'))
+    return { text: 'Tests running…', tone: 'info' };
+  if (qa.tests?.state === 'done' && !grade.touched && grade.points !== null)
+    return { text: 'Scored by tests', tone: 'info' };
   if (grade.points === null) return { text: 'Awaiting grading', tone: 'warning' };
   if (qa.autoScored && !grade.touched) return { text: 'Scored by key', tone: 'info' };
   return { text: 'Marked by grader', tone: 'brand' };
 }
 
 /** One question of the result: the candidate's answer, its points and the grader's controls. */
-export function QuestionCard({ resultId, qa, grade, actions }: Props) {
+/** A coding question's grade run: on its way, fallen back to a grader (and why), or its verdicts. */
+function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['tests']>; number: number }) {
+  if (tests.state === 'queued' || tests.state === 'running')
+    return (
+      <p className="text-sm text-muted" data-testid={`tests-state-${number - 1}`}>
+        Tests running…
+      </p>
+    );
+  if (tests.state !== 'done')
+    return (
+      <p className="text-sm text-ink" data-testid={`tests-state-${number - 1}`}>
+        Graded by hand:{' '}
+        {tests.reason ?? (tests.state === 'error' ? 'the test runner failed' : 'the tests could not run')}
+      </p>
+    );
+  return (
+    <div className="flex flex-col gap-2">
+      <p className="text-sm text-ink" data-testid={`tests-state-${number - 1}`}>
+        {verdictSummary(tests.verdicts)}
+      </p>
+      <TestVerdicts
+        verdicts={tests.verdicts}
+        compileOutput={tests.compileOutput}
+        label={`Tests of question ${number}`}
+        showPoints
+      />
+    </div>
+  );
+}
+
+export function QuestionCard({ resultId, qa, grade, actions, reasonError }: Props) {
   const download = useDownloadAnswerFile();
   const number = qa.questionIndex + 1;
   const badge = markBadge(qa, grade);
@@ -105,7 +141,15 @@ export function QuestionCard({ resultId, qa, grade, actions }: Props) {
           <span className="ml-2 text-xs text-muted">{qa.file.fileName}</span>
         </div>
       )}
-      <QuestionMarking qa={qa} grade={grade} actions={actions} />
+      {qa.tests && (
+        <div>
+          <p className="text-xs font-medium uppercase tracking-wide text-muted">Tests</p>
+          <div className="mt-1">
+            <QuestionTests tests={qa.tests} number={number} />
+          </div>
+        </div>
+      )}
+      <QuestionMarking qa={qa} grade={grade} actions={actions} reasonError={reasonError} />
     </Card>
   );
 }

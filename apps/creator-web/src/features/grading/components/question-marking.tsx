@@ -3,13 +3,14 @@ import type { QuestionAnswer } from '@exam/domain/result';
 import { Button } from '@exam/ui/button';
 import { Input, Textarea } from '@exam/ui/input';
 import { useEffect, useId, useState } from 'react';
-import { parsePoints, type QuestionGrade } from '../grading-state.ts';
+import { parsePoints, testsDone, type QuestionGrade } from '../grading-state.ts';
 
 export type MarkingActions = {
   onPoints: (points: number) => void;
   onClear: () => void;
   onCriteria: (ticked: string[]) => void;
   onFeedback: (feedback: string) => void;
+  onReason: (reason: string) => void;
 };
 
 /** The typed points follow the grade unless the grader is mid-way through typing a number. */
@@ -32,12 +33,19 @@ export function QuestionMarking({
   qa,
   grade,
   actions,
+  reasonError,
 }: { qa: QuestionAnswer; grade: QuestionGrade } & {
   actions: MarkingActions;
+  /** The server's refusal of a mark without a reason (400 grading.<n>.reason). */
+  reasonError?: string | undefined;
 }) {
   const n = qa.questionIndex + 1;
   const pointsId = useId();
   const feedbackId = useId();
+  const reasonId = useId();
+  // Once the tests have set the points, a grader's different mark must say why (kept in the grade history).
+  const overridesTests = testsDone(qa) && grade.touched && grade.points !== qa.points;
+  const needsReason = overridesTests && !grade.reason?.trim();
   const [draft, setDraft] = usePointsDraft(grade.points);
   const invalid = draft !== '' && parsePoints(draft, qa.maxPoints) === undefined;
 
@@ -83,6 +91,26 @@ export function QuestionMarking({
         <p id={`${pointsId}-error`} className="text-xs text-danger">
           Points go from 0 to {formatPoints(qa.maxPoints)}, with at most two decimals.
         </p>
+      )}
+      {testsDone(qa) && (overridesTests || grade.reason || reasonError) && (
+        <div className="flex flex-col gap-1">
+          <label htmlFor={reasonId} className="text-sm font-medium text-ink">
+            Reason for overriding the tests of question {n}
+          </label>
+          <Textarea
+            id={reasonId}
+            value={grade.reason ?? ''}
+            maxLength={2000}
+            rows={2}
+            aria-invalid={Boolean(reasonError) || needsReason || undefined}
+            aria-describedby={`${reasonId}-note`}
+            onChange={(e) => actions.onReason(e.target.value)}
+            placeholder="Why your mark differs from the points the tests gave"
+          />
+          <p id={`${reasonId}-note`} role={reasonError ? 'alert' : undefined} className="text-xs text-danger">
+            {reasonError ?? (needsReason ? 'A reason is required to change the points the tests gave.' : '')}
+          </p>
+        </div>
       )}
       {qa.rubric && (
         <fieldset className="flex flex-col gap-1">

@@ -112,6 +112,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
                 }
               }
               actions={markingActionsFor(qa, (next) => grading.change(index, next))}
+              reasonError={grading.fieldErrors.get(index)}
             />
           ))}
         </section>

@@ -1,9 +1,9 @@
 import type { ResultDetail } from '@exam/domain/result';
 import { toast } from '@exam/ui/toaster';
 import { useEffect, useRef, useState } from 'react';
-import { userMessageOf } from '../../../lib/api-client.ts';
+import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { gradeResult, useGradeResult } from '../api/result-queries.ts';
-import { gradesOf, toEntries, type QuestionGrade } from '../grading-state.ts';
+import { followServer, gradesOf, reasonErrors, toEntries, type QuestionGrade } from '../grading-state.ts';
 
 /** How long the grader waits after the last change before saving. */
 export const AUTOSAVE_DELAY_MS = 500;
@@ -48,18 +48,25 @@ export function useGradingAutosave(detail: ResultDetail) {
   const [saving, setSaving] = useState(false);
   const [failures, setFailures] = useState(0);
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Map<number, string>>(() => new Map());
   const unsaved = version !== savedVersion;
+
+  // A test run finishing (the page polls while one is on its way) changes the questions nobody touched here.
+  useEffect(() => setGrades((current) => followServer(current, detail)), [detail]);
 
   const save = async (atVersion: number, snapshot: QuestionGrade[]) => {
     setSaving(true);
+    const entries = toEntries(snapshot);
     try {
-      await mutation.mutateAsync(toEntries(snapshot));
+      await mutation.mutateAsync(entries);
       setSavedVersion(atVersion);
       setFailures(0);
       setError(null);
+      setFieldErrors(new Map());
     } catch (err) {
       setFailures((n) => n + 1);
       setError(userMessageOf(err));
+      setFieldErrors(err instanceof ApiError ? reasonErrors(err.issues, entries) : new Map());
     } finally {
       setSaving(false);
     }
@@ -82,6 +89,8 @@ export function useGradingAutosave(detail: ResultDetail) {
     unsaved,
     saving,
     error,
+    /** The server's field errors of the last refused save, by question (a missing reason). */
+    fieldErrors,
     failures,
     change(index: number, next: (g: QuestionGrade) => QuestionGrade) {
       setGrades((current) => current.map((g, i) => (i === index ? next(g) : g)));

@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { buildCandidateQuestion, buildCandidateResult, buildPublicExam } from '../../../testing/factories.ts';
 import { renderRoute } from '../../../testing/render.tsx';
@@ -98,5 +98,69 @@ describe('/taker/results/{attemptId}', () => {
       await screen.findByText('This result can only be opened on the device that took the exam'),
     ).toBeInTheDocument();
     expect(seen.authorization).toBeNull();
+  });
+
+  it("lists a coding question's test outcomes, with input and outputs only where the server sent them", async () => {
+    await seedAttempt(buildPublicExam(), attemptId);
+    const base = { points: 0, maxPoints: 1, timeMs: 30, exitCode: 0 };
+    answerResult(() =>
+      HttpResponse.json(
+        buildCandidateResult({
+          questions: [
+            buildCandidateQuestion({
+              title: 'Sum',
+              questionType: 'coding',
+              answer: 'print(3)',
+              points: 1,
+              maxPoints: 2,
+              tests: {
+                state: 'done',
+                runId: 'run-1',
+                verdicts: [
+                  {
+                    ...base,
+                    testId: 'a',
+                    name: 'Visible one',
+                    visible: true,
+                    outcome: 'failed',
+                    expected: '4',
+                    actual: '3',
+                  },
+                  { ...base, testId: 'b', name: '', visible: false, outcome: 'passed', points: 1 },
+                ],
+              },
+            }),
+          ],
+        }),
+      ),
+    );
+    renderRoute(`/taker/results/${attemptId}`);
+    const list = await screen.findByRole('list', { name: 'Tests of Q1' });
+    const visible = within(list).getByRole('listitem', { name: 'Visible one: Wrong output' });
+    expect(within(visible).getByTestId('verdict-0-expected')).toHaveTextContent('4');
+    expect(within(visible).getByTestId('verdict-0-actual')).toHaveTextContent('3');
+    const hidden = within(list).getByRole('listitem', { name: 'Test 2: Passed' });
+    expect(within(hidden).getByText('Hidden')).toBeInTheDocument();
+    expect(within(hidden).queryByText('Expected')).not.toBeInTheDocument();
+    expect(within(hidden).getByText('1 / 1 pts')).toBeInTheDocument();
+  });
+
+  it('says the tests are still running while the grade run has not finished', async () => {
+    await seedAttempt(buildPublicExam(), attemptId);
+    answerResult(() =>
+      HttpResponse.json(
+        buildCandidateResult({
+          questions: [
+            buildCandidateQuestion({
+              questionType: 'coding',
+              points: null,
+              tests: { state: 'running', runId: 'run-1', verdicts: [] },
+            }),
+          ],
+        }),
+      ),
+    );
+    renderRoute(`/taker/results/${attemptId}`);
+    expect(await screen.findByText('Tests running…')).toBeInTheDocument();
   });
 });

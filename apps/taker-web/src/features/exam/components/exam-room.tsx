@@ -181,6 +181,7 @@ export function ExamRoom({
             onFile={chooseFile}
             onCommit={commit}
             onActive={setActiveQuestionIndex}
+            attempt={panelProps.attempt}
           />
         }
         workspace={exam.codingWorkspace.enabled ? renderWorkspace(panelProps) : null}

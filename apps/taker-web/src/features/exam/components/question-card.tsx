@@ -2,8 +2,9 @@ import type { PublicQuestion } from '@exam/domain/exam';
 import { formatPoints } from '@exam/domain/grading';
 import { Badge } from '@exam/ui/badge';
 import { Textarea } from '@exam/ui/input';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ChoiceAnswer } from './choice-answer.tsx';
+import { CodingTests } from './coding-tests.tsx';
 import { FileAnswer } from './file-answer.tsx';
 
 const CodeEditor = lazy(() => import('./code-editor.tsx'));
@@ -17,9 +18,19 @@ type QuestionCardProps = {
   onFile: (index: number, file: File) => Promise<void>;
   onCommit: () => void;
   onActive: (index: number) => void;
+  /** The attempt the coding questions' Run tests runs for; null in the creator's preview. */
+  attempt?: { attemptId: string; token: string } | null;
 };
 
-function AnswerInput({ index, question, answer, onAnswer, onFile, onCommit }: Omit<QuestionCardProps, 'onActive'>) {
+function AnswerInput({
+  index,
+  question,
+  answer,
+  onAnswer,
+  onFile,
+  onCommit,
+  attempt,
+}: Omit<QuestionCardProps, 'onActive'>) {
   const label = `Answer for Q${index + 1}`;
   switch (question.type) {
     case 'mcq':
@@ -46,17 +57,52 @@ function AnswerInput({ index, question, answer, onAnswer, onFile, onCommit }: Om
       );
     case 'coding':
       return (
-        <Suspense fallback={<p className="text-sm text-muted">Loading editor…</p>}>
-          <CodeEditor
-            value={answer}
-            language={question.language ?? 'python'}
-            label={`Code for Q${index + 1}`}
-            onChange={(value) => onAnswer(index, value)}
-            onBlur={onCommit}
-          />
-        </Suspense>
+        <CodingAnswer
+          index={index}
+          question={question}
+          answer={answer}
+          onAnswer={onAnswer}
+          onCommit={onCommit}
+          attempt={attempt ?? null}
+        />
       );
   }
+}
+
+/**
+ * The code editor, opened on the starter code while the answer is empty. The starter code becomes the answer
+ * only once the candidate edits it, so an untouched question stays unanswered, and what they typed (saved as
+ * the answer) is what a reload shows.
+ */
+function CodingAnswer({
+  index,
+  question,
+  answer,
+  onAnswer,
+  onCommit,
+  attempt,
+}: Pick<QuestionCardProps, 'index' | 'question' | 'answer' | 'onAnswer' | 'onCommit'> & {
+  attempt: { attemptId: string; token: string } | null;
+}) {
+  const [edited, setEdited] = useState(answer !== '');
+  const code = edited || answer !== '' ? answer : (question.starterCode ?? '');
+  return (
+    <>
+      <Suspense fallback={<p className="text-sm text-muted">Loading editor…</p>}>
+        <CodeEditor
+          value={code}
+          language={question.language ?? 'python'}
+          label={`Code for Q${index + 1}`}
+          onChange={(value) => {
+            setEdited(true);
+            onAnswer(index, value);
+          }}
+          onBlur={onCommit}
+        />
+      </Suspense>
+      <CodingTests index={index} question={question} code={code} attempt={attempt} />
+    </>
+  );
 }
 
 /** "1 pt", "2 pts", "0.5 pts". */

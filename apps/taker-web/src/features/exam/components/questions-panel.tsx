@@ -9,6 +9,7 @@ type QuestionsPanelProps = {
   onFile: (index: number, file: File) => Promise<void>;
   onCommit: () => void;
   onActive: (index: number) => void;
+  attempt: { attemptId: string; token: string } | null;
 };
 
 const EDITABLE = 'input, textarea, select, [contenteditable="true"], .cm-editor';

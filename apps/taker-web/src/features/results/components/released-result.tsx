@@ -1,6 +1,7 @@
 import { formatPoints, formatScore } from '@exam/domain/grading';
 import type { CandidateResult } from '@exam/domain/result';
 import { Card } from '@exam/ui/card';
+import { TestVerdicts } from '@exam/ui/test-verdicts';
 
 type ResultQuestion = CandidateResult['questions'][number];
 
@@ -25,6 +26,7 @@ function ResultQuestionItem({ question, index }: { question: ResultQuestion; ind
         <span className="text-muted">Your answer: </span>
         {question.answer}
       </p>
+      {question.tests && <QuestionTests tests={question.tests} index={index} />}
       {question.feedback && (
         <p className="mt-2 whitespace-pre-wrap text-sm text-ink">
           <span className="text-muted">Feedback: </span>
@@ -36,6 +38,23 @@ function ResultQuestionItem({ question, index }: { question: ResultQuestion; ind
         <p className="mt-2 text-sm text-success">{`Correct answer: ${question.correctAnswer}`}</p>
       )}
     </li>
+  );
+}
+
+/** The tests' verdicts: every test's outcome; input and outputs only for the visible ones (the server's cut). */
+function QuestionTests({ tests, index }: { tests: NonNullable<ResultQuestion['tests']>; index: number }) {
+  if (tests.state === 'queued' || tests.state === 'running')
+    return <p className="mt-2 text-sm text-muted">Tests running…</p>;
+  if (tests.state !== 'done') return null;
+  return (
+    <div className="mt-3">
+      <TestVerdicts
+        verdicts={tests.verdicts}
+        compileOutput={tests.compileOutput}
+        label={`Tests of Q${index + 1}`}
+        showPoints
+      />
+    </div>
   );
 }
 

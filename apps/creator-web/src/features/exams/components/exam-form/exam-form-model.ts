@@ -1,3 +1,4 @@
+import { DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_MB } from '@exam/domain/coding';
 import {
   AiSettingsInputSchema,
   CreateExamSchema,
@@ -13,6 +14,7 @@ import type { z } from 'zod';
 /** What the form holds: the POST body as typed (defaults not yet applied by the schema). */
 export type ExamFormInput = z.input<typeof CreateExamSchema>;
 export type QuestionInput = NonNullable<ExamFormInput['questions']>[number];
+export type TestCaseInput = NonNullable<QuestionInput['tests']>[number];
 
 /**
  * The write-only API key (the server never sends a stored key back): keep the stored one, replace it with
@@ -42,6 +44,13 @@ export function newQuestion(type: QuestionType, language: CodingLanguage = 'pyth
     rubricId: null,
     poolId: null,
     language: type === 'coding' ? language : undefined,
+    // The coding fields' defaults, so their inputs start from the values the schema would apply.
+    starterCode: '',
+    tests: [],
+    limits: { cpuSeconds: DEFAULT_CPU_SECONDS, memoryMb: DEFAULT_MEMORY_MB },
+    setupScript: '',
+    referenceSolution: '',
+    workspaceFile: null,
   };
 }
 
@@ -77,6 +86,7 @@ export function examToForm(exam: Exam): ExamFormInput {
     attemptsAllowed: exam.attemptsAllowed,
     keepGrade: exam.keepGrade,
     access: exam.access,
+    similarityThreshold: exam.similarityThreshold,
     aiSettings: {
       ...AiSettingsInputSchema.parse({}),
       ...ai,
@@ -101,7 +111,12 @@ export function toRequestBody(values: CreateExam, materials: CourseMaterial[], a
   return {
     ...values,
     title: values.title.trim(),
-    questions: values.questions.map((q, i) => ({ ...q, title: q.title.trim() || `Question ${i + 1}` })),
+    questions: values.questions.map((q, i) => ({
+      ...q,
+      title: q.title.trim() || `Question ${i + 1}`,
+      // Arguments are typed one per line; blank lines are not arguments.
+      tests: q.tests.map((t) => ({ ...t, args: t.args.filter((a) => a.trim() !== '') })),
+    })),
     aiSettings: { ...ai, ...(apiKey === undefined ? {} : { apiKey }), courseMaterialIds: materials.map((m) => m.id) },
   };
 }

@@ -141,7 +141,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
       <form className="flex flex-col gap-6 pb-28" noValidate onSubmit={(event) => event.preventDefault()}>
         <DetailsCard />
         <AvailabilityCard examId={exam?.id} />
-        <QuestionsCard />
+        <QuestionsCard examId={exam?.id} />
         <RubricsCard />
         <OrderPoolsCard />
         <RegradeDialog

@@ -15,6 +15,7 @@ import {
   RubricSelect,
   useHasKey,
 } from './question-scoring.tsx';
+import { CodingFields } from './coding-fields.tsx';
 import { SaveToBankButton } from './save-to-bank-button.tsx';
 import { PoolSelect } from './pool-select.tsx';
 import { StringListEditor } from './string-list-editor.tsx';
@@ -153,9 +154,15 @@ function AcceptedAnswers({ index }: { index: number }) {
   );
 }
 
-type Props = { index: number; count: number; onRemove: () => void; onMove: (to: number) => void };
+type Props = {
+  index: number;
+  count: number;
+  onRemove: () => void;
+  onMove: (to: number) => void;
+  examId?: string | undefined;
+};
 
-export function QuestionEditor({ index, count, onRemove, onMove }: Props) {
+export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props) {
   const { register, control, setValue, formState } = useFormContext<ExamFormInput>();
   const type = useWatch({ control, name: `questions.${index}.type` }) ?? 'mcq';
   const language = useWatch({ control, name: `questions.${index}.language` }) ?? 'python';
@@ -227,6 +234,7 @@ export function QuestionEditor({ index, count, onRemove, onMove }: Props) {
             />
           </Field>
         )}
+        {type === 'coding' && <CodingFields index={index} examId={examId} />}
         {type === 'mcq' && <MultipleAnswersFields index={index} />}
         {type === 'mcq' && <McqOptions index={index} />}
         {type === 'short-answer' && <AcceptedAnswers index={index} />}

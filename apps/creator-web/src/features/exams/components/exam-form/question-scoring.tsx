@@ -1,3 +1,5 @@
+import { testPoints } from '@exam/domain/coding';
+import { formatPoints } from '@exam/domain/grading';
 import { Field } from '@exam/ui/field';
 import { Input } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
@@ -42,7 +44,18 @@ export const NO_KEY_HINT = 'No key: a grader marks this question';
 
 /** Points of the question: any positive number with at most two decimals (docs/product.md#results-and-grading). */
 export function PointsField({ index }: { index: number }) {
-  const { register, formState } = useFormContext<ExamFormInput>();
+  const { register, formState, control } = useFormContext<ExamFormInput>();
+  const type = useWatch({ control, name: `questions.${index}.type` });
+  const tests = useWatch({ control, name: `questions.${index}.tests` }) ?? [];
+  // A coding question graded by tests is worth the sum of its tests' points (the schema sets it on save).
+  if (type === 'coding' && tests.length > 0) {
+    const sum = testPoints(tests.map((t) => ({ points: Number.isFinite(t.points) ? (t.points ?? 1) : 0 })));
+    return (
+      <Field label="Points" hint="Sum of test points" className="max-w-40">
+        <Input value={formatPoints(sum)} readOnly data-testid={`question-points-${index}`} />
+      </Field>
+    );
+  }
   return (
     <Field label="Points" error={formState.errors.questions?.[index]?.points?.message} className="max-w-40">
       <Input

@@ -10,7 +10,8 @@ import { AddFromBankButton } from './add-from-bank-button.tsx';
 import { newQuestion, type ExamFormInput } from './exam-form-model.ts';
 import { LANGUAGE_OPTIONS, QuestionEditor } from './question-editor.tsx';
 
-export function QuestionsCard() {
+/** `examId` names a saved exam to the runner's reference runs (none while the exam is new). */
+export function QuestionsCard({ examId }: { examId?: string | undefined } = {}) {
   const { control } = useFormContext<ExamFormInput>();
   // Questions carry their own `id`, so the field array keeps its React keys elsewhere.
   const { fields, append, remove, move } = useFieldArray({ control, name: 'questions', keyName: 'fieldKey' });
@@ -35,6 +36,7 @@ export function QuestionsCard() {
         ) : (
           fields.map((field, index) => (
             <QuestionEditor
+              examId={examId}
               key={field.fieldKey}
               index={index}
               count={fields.length}

@@ -1,0 +1,184 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './support/fixtures.ts';
+import { getAttempt, getResult, listResults, registerCreator, sitExam, updateExam } from './support/api.ts';
+import { replaceCode } from './support/code-editor.ts';
+import { E2E } from './support/env.ts';
+import { enterExam, storedAttempt, submitExam } from './support/taker.ts';
+import { ENGINE_ERROR_VARIABLE } from './support/workspace-engine.ts';
+
+const ADA = { name: 'Ada Lovelace', studentId: 'C-001' };
+const BOB = { name: 'Bob Babbage', studentId: 'C-002' };
+const CY = { name: 'Cy Hopper', studentId: 'C-003' };
+
+const STARTER = 'a, b = map(int, input().split())\n';
+const REFERENCE = 'a, b = map(int, input().split())\nprint(a + b)\n';
+/** Two visible tests a candidate can run, three hidden ones that run at submission; one point each. */
+const TESTS = [
+  { name: 'Small numbers', stdin: '1 2', expected: '3', visible: true },
+  { name: 'Tens', stdin: '10 20', expected: '30', visible: true },
+  { name: 'Hundreds', stdin: '100 200', expected: '300', visible: false },
+  { name: 'Negative', stdin: '-5 5', expected: '0', visible: false },
+  { name: 'Large', stdin: '123456789 1', expected: '123456790', visible: false },
+];
+/** Ada's first try subtracts; her fix adds. */
+const ADA_BUGGY = 'a, b = map(int, input().split())\nprint(a - b)\n';
+const ADA_FIXED = 'a, b = map(int, input().split())\nprint(a + b)\n';
+/** Bob adds absolute values: right for every test but the negative one (4 of 5). */
+const BOB_PARTLY =
+  'import sys\nnums = [int(t) for t in sys.stdin.read().split()]\ntotal = 0\nfor n in nums: total += abs(n)\nprint(total)\n';
+/** Cy copies Ada's fixed solution and renames the variables. */
+const CY_COPY = 'first, second = map(int, input().split())\nprint(first + second)\n';
+
+/** Signs the creator in the way creator-web keeps a session (localStorage 'authToken' and 'user'). */
+async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
+  await page.goto(E2E.creatorOrigin);
+  await page.evaluate((s) => {
+    localStorage.setItem('authToken', s.token);
+    localStorage.setItem('user', JSON.stringify(s.user));
+  }, session);
+}
+
+/**
+ * docs/product.md#coding-questions: a coding question graded by tests, from the creator's editor to the
+ * candidate's Run tests, the grade run at submission, partial points, and the similarity of two answers.
+ * Runs on the runner's sandbox (workspace-orchestrator on the private Docker engine, python runner image).
+ */
+test('a coding question graded by tests: authored in the editor, run by candidates, graded at submission, copies flagged', async ({
+  page,
+  context,
+  request,
+}) => {
+  // Reference run, two candidate runs and three grade runs in containers on a shared two-core machine.
+  test.setTimeout(600_000);
+  const engineError = process.env[ENGINE_ERROR_VARIABLE];
+  expect(engineError, `No Docker engine could be started for the runner: ${engineError ?? ''}`).toBeUndefined();
+  const creator = await registerCreator(request, 'coder');
+  await signInCreator(page, creator);
+  let examId = '';
+
+  await test.step('the creator writes a Python question with two visible and three hidden tests', async () => {
+    await page.goto(`${E2E.creatorOrigin}/creator/new-exam`);
+    await page.getByLabel('Exam Title').fill('Coding Journey');
+    await page.getByRole('button', { name: 'Add Coding Question' }).click();
+    await page.getByLabel('Question 1 title', { exact: true }).fill('Add two numbers');
+    await page
+      .getByLabel('Question 1 content', { exact: true })
+      .fill('Read two integers from one line and print their sum.');
+    await replaceCode(page, 'Question 1 starter code', STARTER);
+    for (const [i, t] of TESTS.entries()) {
+      await page.getByRole('button', { name: 'Question 1 add test' }).click();
+      const row = page.getByRole('group', { name: `Question 1 test ${i + 1}` });
+      await row.getByLabel('Name', { exact: true }).fill(t.name);
+      await row.getByLabel('Input (stdin)', { exact: true }).fill(t.stdin);
+      await row.getByLabel('Expected output', { exact: true }).fill(t.expected);
+      await row.getByRole('checkbox', { name: 'Visible to candidates' }).setChecked(t.visible);
+    }
+    await expect(page.getByTestId('question-points-0')).toHaveValue('5');
+  });
+
+  await test.step('the reference solution passes every test', async () => {
+    await replaceCode(page, 'Question 1 reference solution', REFERENCE);
+    await page.getByRole('button', { name: 'Question 1 run reference' }).click();
+    await expect(page.getByTestId('reference-summary-0')).toHaveText('All 5 tests pass', { timeout: 120_000 });
+    const verdicts = page.getByRole('list', { name: 'Question 1 reference verdicts' }).getByRole('listitem');
+    await expect(verdicts).toHaveCount(5);
+  });
+
+  await test.step('publishes the exam and switches it live', async () => {
+    await page.getByRole('button', { name: 'Publish Exam' }).click();
+    await expect(page).toHaveURL(/\/creator\/exam-published\/[^/]+$/);
+    examId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+    const exam = await updateExam(request, creator.token, examId, { isLive: true });
+    expect(exam.questions[0]).toMatchObject({ type: 'coding', language: 'python', points: 5, starterCode: STARTER });
+    expect(exam.questions[0]?.tests.map((t) => [t.name, t.visible])).toEqual(TESTS.map((t) => [t.name, t.visible]));
+  });
+
+  const taker = await context.newPage();
+  await test.step('Ada opens the link, runs a buggy solution and sees the failure, expected against actual', async () => {
+    await enterExam(taker, examId, ADA);
+    const editor = taker.getByRole('textbox', { name: 'Code for Q1' });
+    await expect(editor).toContainText('a, b = map(int, input().split())');
+    await expect(taker.getByTestId('limits-0')).toHaveText('2 s · 256 MB');
+    await expect(taker.getByTestId('test-counts-0')).toHaveText(
+      '2 visible tests · 3 hidden tests (run when you submit)',
+    );
+    await replaceCode(taker, 'Code for Q1', ADA_BUGGY);
+    await taker.getByRole('button', { name: 'Run tests' }).click();
+    await expect(taker.getByTestId('run-summary-0')).toHaveText('0 of 2 visible tests passed', { timeout: 120_000 });
+    const first = taker
+      .getByRole('list', { name: 'Test results for Q1' })
+      .getByRole('listitem', { name: 'Small numbers: Wrong output' });
+    await expect(first.getByTestId('verdict-0-expected')).toHaveText('3');
+    await expect(first.getByTestId('verdict-0-actual')).toHaveText('-1');
+    // Only the visible tests ran.
+    await expect(taker.getByRole('list', { name: 'Test results for Q1' }).getByRole('listitem')).toHaveCount(2);
+  });
+
+  await test.step('Ada fixes it, the visible tests pass, and she submits', async () => {
+    await replaceCode(taker, 'Code for Q1', ADA_FIXED);
+    await taker.getByRole('button', { name: 'Run tests' }).click();
+    await expect(taker.getByTestId('run-summary-0')).toHaveText('2 of 2 visible tests passed', { timeout: 120_000 });
+    const attempt = await storedAttempt(taker, examId);
+    await expect
+      .poll(async () => (await getAttempt(request, attempt.token, attempt.attemptId)).answers['0']?.answer)
+      .toBe(ADA_FIXED);
+    await submitExam(taker, { answered: 1, total: 1 });
+    await expect(taker.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
+  });
+
+  const resultOf = async (name: string) => {
+    const found = (await listResults(request, creator.token)).find((r) => r.userName === name);
+    expect(found, `${name}'s result`).toBeDefined();
+    return found?.id ?? '';
+  };
+
+  await test.step("the creator's result shows all five tests passed and full points once graded", async () => {
+    await page.goto(`${E2E.creatorOrigin}/creator/result/${encodeURIComponent(await resultOf(ADA.name))}`);
+    const card = page.getByRole('group', { name: 'Question 1' });
+    // The page polls while the grade run is on its way.
+    await expect(card.getByTestId('question-points-0')).toHaveText('5 / 5 pts', { timeout: 180_000 });
+    await expect(card.getByTestId('tests-state-0')).toHaveText('All 5 tests pass');
+    const verdicts = card.getByRole('list', { name: 'Tests of question 1' }).getByRole('listitem');
+    await expect(verdicts).toHaveCount(5);
+    await expect(verdicts.filter({ hasText: 'Passed' })).toHaveCount(5);
+    await expect(verdicts.filter({ hasText: 'Hidden' })).toHaveCount(3);
+    await expect(page.getByTestId('result-score')).toContainText('5 / 5 pts');
+  });
+
+  await test.step('Bob submits a partly right solution and gets the points of the tests it passes', async () => {
+    await sitExam(request, { examId, ...BOB }, [BOB_PARTLY]);
+    const id = await resultOf(BOB.name);
+    await expect
+      .poll(async () => (await getResult(request, creator.token, id)).questionAnswers[0]?.points, {
+        timeout: 180_000,
+        intervals: [2000],
+      })
+      .toBe(4);
+    const detail = await getResult(request, creator.token, id);
+    expect(detail.questionAnswers[0]?.tests?.verdicts.map((v) => [v.name, v.outcome])).toEqual([
+      ['Small numbers', 'passed'],
+      ['Tens', 'passed'],
+      ['Hundreds', 'passed'],
+      ['Negative', 'failed'],
+      ['Large', 'passed'],
+    ]);
+  });
+
+  await test.step("Cy submits Ada's solution with renamed variables, and the insights flag the pair", async () => {
+    await sitExam(request, { examId, ...CY }, [CY_COPY]);
+    const id = await resultOf(CY.name);
+    await expect
+      .poll(async () => (await getResult(request, creator.token, id)).questionAnswers[0]?.points, {
+        timeout: 180_000,
+        intervals: [2000],
+      })
+      .toBe(5);
+    await expect(async () => {
+      await page.goto(`${E2E.creatorOrigin}/creator/exam-insights/${encodeURIComponent(examId)}`);
+      await expect(page.getByRole('heading', { name: 'Code similarity' })).toBeVisible();
+      await expect(
+        page.getByTestId('similarity-pair').filter({ hasText: ADA.name }).filter({ hasText: CY.name }),
+      ).toBeVisible({ timeout: 5000 });
+    }).toPass({ timeout: 60_000 });
+  });
+});
