@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import type { RunJob } from '../db/schema.ts';
-import { makeBundle, OUTPUT_MAX, parseHarnessOutput, type HarnessReport } from '../modules/runner/runner-protocol.ts';
+import { makeBundle, OUTPUT_MAX, parseHarnessOutput, type HarnessReport } from './runner-protocol.ts';
 import { dockerClient, isNotFound } from './docker-client.ts';
 import { LABELS } from './engine.ts';
 

@@ -7,7 +7,7 @@ import {
   type TestVerdict,
 } from '@exam/domain/coding';
 import type { RunOutcome } from '../../db/schema.ts';
-import type { HarnessReport, TestFrame } from './runner-protocol.ts';
+import type { HarnessReport, TestFrame } from '../../engine/runner-protocol.ts';
 
 /** Exit statuses of a process ended by a signal, as the shell reports them (128 + signal number). */
 const SIGKILL = 128 + 9;

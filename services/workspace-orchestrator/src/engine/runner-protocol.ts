@@ -1,6 +1,6 @@
 import { SOURCE_FILES } from '@exam/domain/coding';
 import { pack } from 'tar-stream';
-import type { RunJob } from '../../db/schema.ts';
+import type { RunJob } from '../db/schema.ts';
 
 /**
  * The wire format between the orchestrator and the harness inside a runner container
@@ -15,7 +15,7 @@ export const OUTPUT_MAX = 64 * 1024;
 export async function makeBundle(job: RunJob, nonce: string): Promise<Buffer> {
   const tar = pack();
   const chunks: Buffer[] = [];
-  tar.on('data', (chunk: Buffer) => chunks.push(chunk));
+  tar.on('data', (chunk) => void chunks.push(chunk as Buffer));
   const ended = new Promise<void>((resolve, reject) => {
     tar.on('end', resolve);
     tar.on('error', reject);
@@ -23,7 +23,8 @@ export async function makeBundle(job: RunJob, nonce: string): Promise<Buffer> {
   const add = (name: string, content: string) => tar.entry({ name, mode: 0o644 }, Buffer.from(content, 'utf8'));
   add('nonce', nonce);
   add(SOURCE_FILES[job.language], job.code);
-  if (job.language === 'sql') add('setup.sql', job.setupScript.endsWith('\n') ? job.setupScript : `${job.setupScript}\n`);
+  if (job.language === 'sql')
+    add('setup.sql', job.setupScript.endsWith('\n') ? job.setupScript : `${job.setupScript}\n`);
   job.tests.forEach((test, i) => {
     const stdin = job.language === 'sql' && test.stdin && !test.stdin.endsWith('\n') ? `${test.stdin}\n` : test.stdin;
     add(`tests/${i}/stdin`, stdin);
@@ -51,7 +52,8 @@ export type HarnessReport = {
   done: boolean;
 };
 
-const decode = (field: string | undefined) => (!field || field === '-' ? '' : Buffer.from(field, 'base64').toString('utf8'));
+const decode = (field: string | undefined) =>
+  !field || field === '-' ? '' : Buffer.from(field, 'base64').toString('utf8');
 
 /**
  * Parses the harness's lines. Only lines carrying this run's nonce count (it is deleted from the container
