@@ -92,6 +92,9 @@ for ((i = 0; i < RUNNER_TESTS; i++)); do
   (
     cd run || exit 1
     ulimit -t $((cpu_limit + 1)) && ulimit -S -t "$cpu_limit" && ulimit -f 16384 || exit 1
+    # Native code is held to the question's memory by its address space (the container has room to compile);
+    # Java by -Xmx, the interpreted languages by the container's memory cgroup.
+    if [ "$RUNNER_LANGUAGE" = cpp ]; then ulimit -v $((RUNNER_MEMORY_MB * 1024 + 32768)) || exit 1; fi
     exec timeout -s KILL "$wall" /opt/harness/harness.sh exec-test "${args[@]}"
   ) <"$input" 2>err | head -c $((max + 1)) >out
   status="${PIPESTATUS[0]}"

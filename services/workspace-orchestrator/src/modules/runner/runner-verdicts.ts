@@ -31,8 +31,10 @@ function failureOf(frame: TestFrame, limits: CodingLimits): TestOutcome | undefi
     if (frame.ms >= limits.cpuSeconds * 1000 * 0.95) return 'timeout';
     return frame.oomKills === undefined ? 'memory' : 'runtime-error';
   }
-  if (frame.status !== 0) return OUT_OF_MEMORY.test(frame.stderr) ? 'memory' : 'runtime-error';
+  // Past the output cap the harness stopped reading: the program then dies of a broken pipe, which is the
+  // consequence of the flood, not an error of its own.
   if (frame.truncated) return 'failed';
+  if (frame.status !== 0) return OUT_OF_MEMORY.test(frame.stderr) ? 'memory' : 'runtime-error';
   return undefined;
 }
 
