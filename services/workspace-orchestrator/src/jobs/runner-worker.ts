@@ -25,6 +25,8 @@ export type RunnerWorkerContext = {
   log: FastifyBaseLogger;
 };
 
+const RECOVER_EVERY_MS = 5000;
+
 /** A run's lease: its longest possible duration and a margin, after which another replica takes it over. */
 const leaseFor = (now: Date) => (row: CodeRunRow) => new Date(now.getTime() + runDeadlineMs(row.job) + 30_000);
 
@@ -60,9 +62,14 @@ export function createRunnerWorker(ctx: RunnerWorkerContext, opts: RunnerWorkerO
     }
   }
 
+  let recoveredAt = 0;
   async function pass(): Promise<number> {
     const now = ctx.clock.now();
-    await ctx.repo.recoverExpired(now, opts.maxClaims);
+    // Leases are minutes long: looking for expired ones every few seconds is soon enough.
+    if (now.getTime() - recoveredAt >= RECOVER_EVERY_MS) {
+      recoveredAt = now.getTime();
+      await ctx.repo.recoverExpired(now, opts.maxClaims);
+    }
     const rows = await ctx.repo.claim(now, opts.concurrency - active.size, leaseFor(now), opts.globalConcurrency);
     for (const row of rows) {
       const running = execute(row)
