@@ -21,6 +21,11 @@ export type RunnerEngine = {
   execute(job: RunJob): Promise<RunnerExecution>;
   /** How many runner containers of this instance exist right now (the burst benchmark samples it). */
   countContainers(): Promise<number>;
+  /**
+   * Removes this instance's runner containers created more than `olderThanMs` ago: those of a replica that
+   * died mid-run (a live run removes its own container). Returns how many went.
+   */
+  removeStale(olderThanMs: number): Promise<number>;
 };
 
 export type RunnerEngineOptions = { socketPath: string; instance: string; pidsLimit: number };
@@ -115,6 +120,11 @@ export function createDockerRunnerEngine(opts: RunnerEngineOptions): RunnerEngin
   const docker = dockerClient(opts.socketPath, { timeoutMs: 60_000 });
   const recentlyOk = new Map<string, number>();
   const fresh = (key: string) => Date.now() - (recentlyOk.get(key) ?? 0) < 2000;
+  const listOwn = () =>
+    docker.listContainers({
+      all: true,
+      filters: { label: [`${RUNNER_LABEL}=true`, `${LABELS.instance}=${opts.instance}`] },
+    });
 
   return {
     async unavailableReason(language) {
@@ -177,11 +187,18 @@ export function createDockerRunnerEngine(opts: RunnerEngineOptions): RunnerEngin
     },
 
     async countContainers() {
-      const list = await docker.listContainers({
-        all: true,
-        filters: { label: [`${RUNNER_LABEL}=true`, `${LABELS.instance}=${opts.instance}`] },
-      });
-      return list.length;
+      return (await listOwn()).length;
+    },
+
+    async removeStale(olderThanMs) {
+      const cutoff = (Date.now() - olderThanMs) / 1000;
+      const stale = (await listOwn()).filter((c) => c.Created < cutoff);
+      for (const c of stale)
+        await docker
+          .getContainer(c.Id)
+          .remove({ force: true, v: true })
+          .catch(() => undefined);
+      return stale.length;
     },
   };
 }

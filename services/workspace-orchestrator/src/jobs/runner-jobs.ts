@@ -26,7 +26,7 @@ export function runnerJobOptions(config: Config): RunnerJobOptions {
 export function startRunnerJobs(ctx: RunnerWorkerContext, opts: RunnerJobOptions) {
   const worker = createRunnerWorker(ctx, opts);
   const loop = opts.worker ? worker.start() : undefined;
-  const pruning = startRunPruning(ctx.repo, {
+  const pruning = startRunPruning(ctx, {
     intervalMs: 3600_000,
     retentionDays: opts.retentionDays,
     clock: ctx.clock,

@@ -109,15 +109,26 @@ export function createRunnerWorker(ctx: RunnerWorkerContext, opts: RunnerWorkerO
   };
 }
 
-/** Every `intervalMs`, deletes finished runs older than `retentionDays`. */
+/** No run lives longer than this (50 tests at the 30 s CPU limit, and the compile): its container is a leftover. */
+const STALE_CONTAINER_MS = 2 * 3600_000;
+
+/**
+ * Every `intervalMs`, deletes finished runs older than `retentionDays`, and removes runner containers a
+ * replica that died mid-run left on the engine (when the engine answers).
+ */
 export function startRunPruning(
-  repo: RunnerRepository,
+  ctx: Pick<RunnerWorkerContext, 'repo' | 'engine'>,
   opts: { intervalMs: number; retentionDays: number; clock: { now(): Date }; log: FastifyBaseLogger },
 ) {
-  return startPeriodic(() => repo.prune(new Date(opts.clock.now().getTime() - opts.retentionDays * 24 * 3600_000)), {
+  const pass = async () => {
+    const pruned = await ctx.repo.prune(new Date(opts.clock.now().getTime() - opts.retentionDays * 24 * 3600_000));
+    const removed = await ctx.engine.removeStale(STALE_CONTAINER_MS).catch(() => 0);
+    return pruned + removed;
+  };
+  return startPeriodic(pass, {
     intervalMs: opts.intervalMs,
     log: opts.log,
-    did: 'old code runs pruned',
+    did: 'old code runs and leftover runner containers removed',
     failed: 'code run pruning failed',
   });
 }

@@ -58,6 +58,9 @@ export function fakeRunnerEngine() {
     async countContainers() {
       return running;
     },
+    async removeStale() {
+      return 0;
+    },
   };
 
   return {

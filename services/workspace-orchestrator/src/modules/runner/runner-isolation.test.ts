@@ -174,4 +174,15 @@ describe.skipIf(!socketPath)('code runs in the real runner container (python)', 
     });
     expect(info!.Config.Labels).toMatchObject({ [RUNNER_LABEL]: 'true', 'exam.orchestrator': instance });
   });
+
+  it('removes the runner containers a replica that died mid-run left behind', async () => {
+    const left = await docker.createContainer({
+      Image: 'exam/runner-python',
+      Entrypoint: ['sleep', '60'],
+      Labels: { [RUNNER_LABEL]: 'true', 'exam.orchestrator': instance },
+    });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await app.runner.engine.removeStale(1000)).toBe(1);
+    await expect(left.inspect()).rejects.toMatchObject({ statusCode: 404 });
+  });
 });
