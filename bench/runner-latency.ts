@@ -21,6 +21,8 @@ const PROGRAMS: Record<string, string> = {
   javascript:
     'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(/\\s+/).map(Number);\nconsole.log(a + b);\n',
   cpp: '#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << "\\n"; }\n',
+  java: 'import java.util.Scanner;\npublic class Main {\n  public static void main(String[] args) {\n    Scanner s = new Scanner(System.in);\n    System.out.println(s.nextLong() + s.nextLong());\n  }\n}\n',
+  r: 'x <- scan(file("stdin"), quiet = TRUE)\ncat(x[1] + x[2], "\\n")\n',
 };
 
 const languages = values.languages.split(',');
