@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
+import { networkInterfaces } from 'node:os';
 import type { RunReport, TestVerdict } from '@exam/domain/coding';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -99,12 +100,17 @@ describe.skipIf(!socketPath)('code runs in the real runner container (python)', 
     expect(['runtime-error', 'timeout']).toContain(only((await finished(bomb)).verdicts).outcome);
   });
 
-  it('has no network: a connection to an outside address fails (runtime-error)', async () => {
-    const verdict = only(
-      await run('import urllib.request\nurllib.request.urlopen("http://1.1.1.1", timeout=3)\nprint("reached")', [{}]),
+  it("has no network: neither an outside address nor the host's own address and PostgreSQL port answer", async () => {
+    const hostAddress =
+      Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a && a.family === 'IPv4' && !a.internal)?.address ?? '10.0.0.1';
+    const verdicts = await run(
+      'import socket, sys\nsocket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3)\nprint("reached")',
+      [{ args: ['1.1.1.1', '80'] }, { args: [hostAddress, '5432'] }],
     );
-    expect(verdict.outcome).toBe('runtime-error');
-    expect(verdict.actual).not.toContain('reached');
+    expect(verdicts.map((v) => v.outcome)).toEqual(['runtime-error', 'runtime-error']);
+    expect(verdicts[1]?.stderr).toMatch(/unreachable|refused|timed out/i);
   });
 
   it("cannot read the host's files", async () => {
