@@ -170,7 +170,8 @@ export function createDockerRunnerEngine(opts: RunnerEngineOptions): RunnerEngin
         stream.on('close', () => stdout.end());
         // Each test's two outputs in base64, plus the compiler's: more than that is not the harness talking.
         const output = collect(stdout, (job.tests.length * 2 + 1) * (OUTPUT_MAX * 1.4 + 200), kill);
-        const exited = container.wait();
+        // Asked before the start: the default condition (not-running) would answer at once for a created container.
+        const exited = container.wait({ condition: 'next-exit' });
         await container.start();
         stream.end(bundle);
         const timer = setTimeout(kill, runDeadlineMs(job));

@@ -78,6 +78,15 @@ describe.skipIf(!socketPath)('code runs in the real runner container (python)', 
     expect(verdicts[1]).toMatchObject({ expected: '5', actual: '4\n', exitCode: 0 });
   });
 
+  it('lets a run take as long as its tests need (three tests of about a second each)', async () => {
+    const verdicts = await run('import time\ntime.sleep(0.9)\nprint("slept")', [
+      { expected: 'slept' },
+      { expected: 'slept' },
+      { expected: 'slept' },
+    ]);
+    expect(verdicts.map((v) => v.outcome)).toEqual(['passed', 'passed', 'passed']);
+  });
+
   it('kills an infinite loop at the time limit (timeout)', async () => {
     const verdict = only(await run('while True:\n    pass', [{}], { cpuSeconds: 0.5, memoryMb: 64 }));
     expect(verdict.outcome).toBe('timeout');
