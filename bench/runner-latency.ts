@@ -1,7 +1,7 @@
 // One code run end to end, one at a time: POST /internal/runs (a one-test run) → the worker's container →
 // GET /internal/runs/:id?waitMs answering `done`. Goals (bench/README.md): p50 ≤ 700 ms, p95 ≤ 1.5 s;
 // C++ with its compile p95 ≤ 3 s.
-//   [BENCH_DATABASE_URL=postgres://…] node bench/runner-latency.ts [--runs 30] [--warmup 3] [--languages python,javascript,cpp]
+//   [BENCH_DATABASE_URL=postgres://…] node bench/runner-latency.ts [--runs 30] [--warmup 3] [--languages python,javascript,cpp] (also java, r, sql)
 // Starts (or reuses) the private engine of scripts/docker-test-engine.ts, builds the runner images it
 // lacks (scripts/build-runner-images.sh), and runs a real orchestrator process against it.
 import { parseArgs } from 'node:util';
@@ -22,6 +22,7 @@ const PROGRAMS: Record<string, string> = {
     'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(/\\s+/).map(Number);\nconsole.log(a + b);\n',
   cpp: '#include <iostream>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << "\\n"; }\n',
   java: 'import java.util.Scanner;\npublic class Main {\n  public static void main(String[] args) {\n    Scanner s = new Scanner(System.in);\n    System.out.println(s.nextLong() + s.nextLong());\n  }\n}\n',
+  sql: 'select a + b from t;\n',
   r: 'x <- scan(file("stdin"), quiet = TRUE)\ncat(x[1] + x[2], "\\n")\n',
 };
 
@@ -38,7 +39,15 @@ try {
         purpose: 'check',
         language,
         code: PROGRAMS[language],
-        tests: [{ id: 't', stdin: `${i} 2`, expected: String(i + 2) }],
+        // SQL reads its numbers as the test's own rows on top of the setup script's table.
+        tests: [
+          {
+            id: 't',
+            stdin: language === 'sql' ? `insert into t values (${i}, 2);` : `${i} 2`,
+            expected: String(i + 2),
+          },
+        ],
+        setupScript: language === 'sql' ? 'create table t (a integer, b integer);' : '',
         limits: { cpuSeconds: 2, memoryMb: 256 },
       });
       const report = await finished(orchestrator.base, queued.runId);
