@@ -126,8 +126,10 @@ function ensureRunnerImages(socketPath: string) {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
+  // Not fatal to the engine: the workspace suites do not need these images, and a suite that does fails on
+  // its own with the orchestrator's reason ("runner image exam/runner-python is not built").
   if (built.status !== 0)
-    throw new Error(`building the runner images (${languages.join(', ')}) failed: ${built.stderr.trim().slice(-2000)}`);
+    log(`building the runner images (${languages.join(', ')}) failed: ${built.stderr.trim().slice(-2000)}`);
 }
 
 function firewall(action: 'add' | 'remove') {
