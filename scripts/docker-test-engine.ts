@@ -1,5 +1,6 @@
 // A private Docker engine for the workspace tests and benchmark. No registry is reachable,
-// so the images are built here from an imported busybox root filesystem.
+// so the images are built here from an imported busybox root filesystem (the workspace test image)
+// and from debootstrap trees (the code runner's images, scripts/build-runner-images.sh).
 //   node scripts/docker-test-engine.ts start    starts (or reuses) dockerd, builds the test images, prints the socket path
 //   node scripts/docker-test-engine.ts stop     stops the dockerd this script started, by its PID
 // Test runs share one engine (the orchestrator's PGlite and PostgreSQL suites and the journeys run at the
@@ -105,6 +106,30 @@ function ensureImages(socketPath: string) {
     cwd: join(WORKSPACES, 'test'),
   });
   if (!built.ok) throw new Error(`docker build of ${TEST_IMAGE} failed: ${built.stderr.trim()}`);
+  ensureRunnerImages(socketPath);
+}
+
+/**
+ * The code runner's images the tests use (RUNNER_TEST_LANGUAGES, comma-separated, default python), built by
+ * scripts/build-runner-images.sh: the first time a debootstrap of the toolchain (under a minute), after that
+ * only when infra/runners changed (seconds), and nothing at all when they are up to date. They stay in the
+ * engine's data root between runs.
+ */
+function ensureRunnerImages(socketPath: string) {
+  const languages = (process.env.RUNNER_TEST_LANGUAGES ?? 'python')
+    .split(',')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  if (!languages.length) return;
+  const built = spawnSync('sh', [join(WORKSPACES, '../../scripts/build-runner-images.sh'), ...languages], {
+    env: { ...process.env, DOCKER_HOST: `unix://${socketPath}` },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  // Not fatal to the engine: the workspace suites do not need these images, and a suite that does fails on
+  // its own with the orchestrator's reason ("runner image exam/runner-python is not built").
+  if (built.status !== 0)
+    log(`building the runner images (${languages.join(', ')}) failed: ${built.stderr.trim().slice(-2000)}`);
 }
 
 function firewall(action: 'add' | 'remove') {

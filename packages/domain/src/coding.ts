@@ -195,6 +195,12 @@ export type ReferenceRunRequest = z.infer<typeof ReferenceRunRequestSchema>;
 export const RunLookupSchema = z.object({ ids: z.array(z.string()).min(1).max(500) });
 export const RunReportsSchema = z.object({ runs: z.array(RunReportSchema) });
 
+/**
+ * The error code of a run refused because no sandbox can take it (503 from the orchestrator: no Docker
+ * engine, or no runner image for the language; the message says which).
+ */
+export const RUNNER_UNAVAILABLE = 'RUNNER_UNAVAILABLE';
+
 /** The message for a run refused because no sandbox is reachable (the question goes to a grader). */
 export const RunnerMessages = {
   unavailable: 'Tests cannot run here: no code sandbox is available. A grader will mark this question.',

@@ -2,13 +2,16 @@ import { createBaseApp } from '@exam/server-kit/base-app';
 import { createServer } from '@exam/server-kit/create-server';
 import { errorsPlugin } from '@exam/server-kit/plugins/errors';
 import type { Config } from './config.ts';
-import type { Deps } from './deps.ts';
+import { runIds, type Deps } from './deps.ts';
 import { createEntryResolver, loadCatalogue } from './engine/catalogue.ts';
 import { createAccessChecker } from './modules/proxy/access.ts';
 import { createLaunchTokens } from './modules/proxy/launch-tokens.ts';
 import { launchRoutes } from './modules/proxy/launch.routes.ts';
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts';
 import { createProxyTargets } from './modules/proxy/targets.ts';
+import { createRunnerRepository } from './modules/runner/runner.repository.ts';
+import { runnerRoutes } from './modules/runner/runner.routes.ts';
+import { createRunnerService } from './modules/runner/runner.service.ts';
 import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { createSessionsService } from './modules/sessions/sessions.service.ts';
@@ -59,6 +62,14 @@ export async function buildApp(config: Config, deps: Deps) {
     launchRoutes({ service, launchTokens, workspaceOrigin: config.workspaceOrigin, clock: deps.clock }),
   );
 
+  const runnerRepo = createRunnerRepository(deps.database);
+  const runner = createRunnerService(
+    runnerRepo,
+    { engine: deps.runnerEngine, clock: deps.clock, ids: runIds },
+    { referenceRunsPerMinute: config.RUNNER_REFERENCE_PER_MINUTE, pollMs: 100 },
+  );
+  await app.register(runnerRoutes(runner));
+
   // The editors are served by a listener of their own (WORKSPACE_PORT, reached as WORKSPACE_ORIGIN): nothing
   // but /workspace/* answers there, and the API above never serves an editor.
   const editors = createServer({ logLevel: config.LOG_LEVEL, trustedProxies: config.TRUSTED_PROXIES });
@@ -68,6 +79,7 @@ export async function buildApp(config: Config, deps: Deps) {
 
   app.decorate('workspaces', { repo, service, targets, resolveEntry });
   app.decorate('editors', editors);
+  app.decorate('runner', { repo: runnerRepo, service: runner, engine: deps.runnerEngine });
   return app;
 }
 
@@ -82,6 +94,12 @@ declare module 'fastify' {
       service: ReturnType<typeof createSessionsService>;
       targets: ReturnType<typeof createProxyTargets>;
       resolveEntry: ReturnType<typeof createEntryResolver>;
+    };
+    /** The code runner's parts: server.ts starts its worker (jobs/runner-worker.ts) with them. */
+    runner: {
+      repo: ReturnType<typeof createRunnerRepository>;
+      service: ReturnType<typeof createRunnerService>;
+      engine: Deps['runnerEngine'];
     };
     /** The editors' own server (WORKSPACE_PORT); server.ts listens on it beside the API. */
     editors: FastifyInstance;

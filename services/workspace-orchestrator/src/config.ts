@@ -103,6 +103,20 @@ const ConfigSchema = z.object({
   WORKSPACE_LAUNCH_TTL_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
   /** Background pool refill and reaping on their intervals (jobs/workspace-jobs.ts, started by server.ts). */
   WORKSPACE_BACKGROUND: booleanFlag.default(true),
+  /** Whether this replica executes queued code runs (jobs/runner-worker.ts); off, it only queues and answers. */
+  RUNNER_WORKER: booleanFlag.default(true),
+  /** Code runs one replica executes at once (one container each). */
+  RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /** Code runs executing at once across every replica; unset, each replica's RUNNER_CONCURRENCY is the only cap. */
+  RUNNER_GLOBAL_CONCURRENCY: z.coerce.number().int().min(1).max(1024).optional(),
+  /** How often an idle replica looks for runs queued on another replica. */
+  RUNNER_POLL_MS: z.coerce.number().int().min(10).default(200),
+  /** Finished runs are deleted this long after they finished. */
+  RUNNER_RETENTION_DAYS: z.coerce.number().min(0).default(30),
+  /** A creator's reference runs allowed per minute. */
+  RUNNER_REFERENCE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Processes (and threads) a run's container may hold: a fork bomb stops here. */
+  RUNNER_PIDS_LIMIT: z.coerce.number().int().min(8).default(64),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

@@ -4,6 +4,7 @@ import type { CodingWorkspace } from '@exam/domain/exam';
 import type { WorkspaceDatabase } from './db/database.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
 import type { RegistryProxy } from './engine/egress/registry-proxy.ts';
+import type { RunnerEngine } from './engine/runner-engine.ts';
 
 /** What the orchestrator needs to know about an exam and an attempt, from exam-service and results-service. */
 export type ExamDirectory = {
@@ -21,6 +22,8 @@ export type Deps = {
   directory: ExamDirectory;
   /** The package-registry proxy the Docker engine starts on the egress bridge; the app logs its refusals and closes it. */
   egressProxy?: RegistryProxy;
+  /** Where candidates' and creators' code runs against tests (engine/runner-engine.ts). */
+  runnerEngine: RunnerEngine;
   /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
   creatorSessions: CreatorSessionCheck;
 };
@@ -28,3 +31,5 @@ export type Deps = {
 export const systemClock = { now: () => new Date() };
 /** Session ids appear in URLs and container names: 32 hex characters, unguessable. */
 export const sessionIds = { next: () => randomUUID().replace(/-/g, '') };
+/** Run ids: UUIDs (they appear in URLs of results-service and the creator's editor). */
+export const runIds = { next: () => randomUUID() };

@@ -5,6 +5,8 @@ import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openWorkspaceDatabase } from './db/database.ts';
 import { sessionIds, systemClock } from './deps.ts';
+import { createDockerRunnerEngine } from './engine/runner-engine.ts';
+import { runnerJobOptions, startRunnerJobs } from './jobs/runner-jobs.ts';
 import { createDockerEngine, dockerEngineOptions } from './engine/docker-engine.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
@@ -42,6 +44,11 @@ try {
     directory,
     egressProxy,
     creatorSessions,
+    runnerEngine: createDockerRunnerEngine({
+      socketPath: config.DOCKER_SOCKET,
+      instance: config.WORKSPACE_INSTANCE,
+      pidsLimit: config.RUNNER_PIDS_LIMIT,
+    }),
   });
   app.addHook('onClose', () => creatorSessions.close());
   const jobs = await startWorkspaceJobs(
@@ -49,6 +56,8 @@ try {
     workspaceJobOptions(config),
   );
   app.addHook('onClose', () => jobs.stop());
+  const runnerJobs = startRunnerJobs({ ...app.runner, clock: systemClock, log: app.log }, runnerJobOptions(config));
+  app.addHook('onClose', () => runnerJobs.stop());
   app.addHook('onClose', () => database.close());
   await app.editors.listen({ host: config.HOST, port: config.WORKSPACE_PORT });
   await runServer(app, { host: config.HOST, port: config.PORT });

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgSchema, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { CodingLimits, RunRequest, TestCase, TestVerdict } from '@exam/domain/coding';
+import { boolean, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** Everything workspace-orchestrator owns lives in its own PostgreSQL schema. */
 export const workspaceSchema = pgSchema('workspace_orchestrator');
@@ -99,3 +100,53 @@ export const launchTokens = workspaceSchema.table(
   },
   (t) => [index('launch_tokens_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * The code runner's queue and its results (modules/runner): one row per run of a candidate's or a creator's
+ * code against a question's tests. Workers on every replica claim queued rows with FOR UPDATE SKIP LOCKED
+ * and hold them under a lease; a run whose lease ran out (its replica died) is queued again, and a run that
+ * failed on the runner's side twice ends in `error`. Finished rows are pruned after RUNNER_RETENTION_DAYS.
+ */
+/** A run's input as queued. */
+export type RunJob = {
+  language: RunRequest['language'];
+  code: string;
+  tests: TestCase[];
+  limits: CodingLimits;
+  setupScript: string;
+};
+
+/** A finished run's result. */
+export type RunOutcome = { verdicts: TestVerdict[]; compileOutput?: string; reason?: string };
+
+export const codeRuns = workspaceSchema.table(
+  'code_runs',
+  {
+    id: text('id').primaryKey(),
+    purpose: text('purpose', { enum: ['check', 'grade', 'reference'] }).notNull(),
+    /** The creator who asked for a reference run (the only one who may read it). */
+    creatorId: text('creator_id'),
+    attemptId: text('attempt_id'),
+    examId: text('exam_id'),
+    questionIndex: integer('question_index'),
+    language: text('language').notNull(),
+    /** What runs: the code, the tests (with their expected outputs), the limits and the SQL setup script. */
+    job: jsonb('job').$type<RunJob>().notNull(),
+    state: text('state', { enum: ['queued', 'running', 'done', 'unavailable', 'error'] }).notNull(),
+    /** Verdicts once done; the reason once unavailable or in error. */
+    outcome: jsonb('outcome').$type<RunOutcome>(),
+    /** How many times a worker claimed it. */
+    claims: integer('claims').notNull().default(0),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    queuedAt: timestamp('queued_at', { withTimezone: true }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('code_runs_state_queued_idx').on(t.state, t.queuedAt),
+    index('code_runs_creator_idx').on(t.creatorId, t.queuedAt),
+    index('code_runs_finished_idx').on(t.finishedAt),
+  ],
+);
+
+export type CodeRunRow = typeof codeRuns.$inferSelect;

@@ -9,6 +9,7 @@ import * as schema from '../db/schema.ts';
 import { sessionIds, systemClock, type Deps, type ExamDirectory } from '../deps.ts';
 import { createDockerEngine, dockerEngineOptions } from '../engine/docker-engine.ts';
 import { createRegistryProxy } from '../engine/egress/registry-proxy.ts';
+import { createDockerRunnerEngine } from '../engine/runner-engine.ts';
 import { testJobs } from './jobs.ts';
 
 export const TAKER_ORIGIN = 'http://taker.test';
@@ -98,6 +99,11 @@ export async function buildTestApp(
     directory: fake.directory,
     egressProxy,
     creatorSessions: testCreatorSessions(),
+    runnerEngine: createDockerRunnerEngine({
+      socketPath: config.DOCKER_SOCKET,
+      instance: config.WORKSPACE_INSTANCE,
+      pidsLimit: config.RUNNER_PIDS_LIMIT,
+    }),
     ...opts.deps,
   };
   const app = await buildApp(config, deps);

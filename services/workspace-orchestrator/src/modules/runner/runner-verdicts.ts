@@ -1,0 +1,80 @@
+import {
+  MAX_EXCERPT,
+  outputMatches,
+  type CodingLimits,
+  type TestCase,
+  type TestOutcome,
+  type TestVerdict,
+} from '@exam/domain/coding';
+import type { RunOutcome } from '../../db/schema.ts';
+import type { HarnessReport, TestFrame } from '../../engine/runner-protocol.ts';
+
+/** Exit statuses of a process ended by a signal, as the shell reports them (128 + signal number). */
+const SIGKILL = 128 + 9;
+const SIGXCPU = 128 + 24;
+
+/** What language runtimes print when an allocation beyond their heap limit fails. */
+const OUT_OF_MEMORY =
+  /MemoryError|java\.lang\.OutOfMemoryError|std::bad_alloc|JavaScript heap out of memory|cannot allocate vector|out of memory/i;
+
+export const TRUNCATED_MARKER = '\n… [output truncated]';
+
+const excerpt = (s: string) => (s.length > MAX_EXCERPT ? `${s.slice(0, MAX_EXCERPT - 1)}…` : s);
+
+/** The outcome of a test the harness reported, before the output is compared. */
+function failureOf(frame: TestFrame, limits: CodingLimits): TestOutcome | undefined {
+  if (frame.oomKills !== undefined && frame.oomKills > 0) return 'memory';
+  if (frame.status === SIGXCPU) return 'timeout';
+  if (frame.status === SIGKILL) {
+    // A kill at the CPU or wall-clock limit is a timeout; an earlier one is the memory cgroup's OOM killer
+    // (when the container could read its counter, that counter already said so above).
+    if (frame.ms >= limits.cpuSeconds * 1000 * 0.95) return 'timeout';
+    return frame.oomKills === undefined ? 'memory' : 'runtime-error';
+  }
+  // Past the output cap the harness stopped reading: the program then dies of a broken pipe, which is the
+  // consequence of the flood, not an error of its own.
+  if (frame.truncated) return 'failed';
+  if (frame.status !== 0) return OUT_OF_MEMORY.test(frame.stderr) ? 'memory' : 'runtime-error';
+  return undefined;
+}
+
+/**
+ * One verdict per test from the harness's report. A test the harness never reported (the whole run hit its
+ * wall clock) is a timeout. Excerpts of the data are kept for every test; `candidateReport` strips them
+ * from the hidden ones before a candidate sees a report.
+ */
+export function verdictsOf(tests: TestCase[], limits: CodingLimits, report: HarnessReport): RunOutcome {
+  const compileFailed = report.compile !== undefined && report.compile.status !== 0;
+  const verdicts = tests.map((test, i): TestVerdict => {
+    const base = {
+      testId: test.id,
+      name: test.name,
+      visible: test.visible,
+      maxPoints: test.points,
+      stdin: excerpt(test.stdin),
+      expected: excerpt(test.expected),
+    };
+    if (compileFailed) return { ...base, outcome: 'compile-error', points: 0, timeMs: 0, exitCode: null };
+    const frame = report.tests.get(i);
+    if (!frame) return { ...base, outcome: 'timeout', points: 0, timeMs: 0, exitCode: null };
+    const actual = frame.truncated
+      ? `${frame.stdout.slice(0, MAX_EXCERPT - TRUNCATED_MARKER.length)}${TRUNCATED_MARKER}`
+      : excerpt(frame.stdout);
+    const outcome =
+      failureOf(frame, limits) ??
+      (outputMatches(test.expected, frame.stdout, test.comparison, test.tolerance) ? 'passed' : 'failed');
+    return {
+      ...base,
+      outcome,
+      points: outcome === 'passed' ? test.points : 0,
+      timeMs: Math.max(0, frame.ms),
+      exitCode: frame.status > 128 ? null : frame.status,
+      actual,
+      ...(frame.stderr ? { stderr: excerpt(frame.stderr) } : {}),
+    };
+  });
+  return {
+    verdicts,
+    ...(compileFailed ? { compileOutput: excerpt(report.compile?.output ?? '') } : {}),
+  };
+}
