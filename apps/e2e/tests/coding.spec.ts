@@ -180,5 +180,12 @@ test('a coding question graded by tests: authored in the editor, run by candidat
         page.getByTestId('similarity-pair').filter({ hasText: ADA.name }).filter({ hasText: CY.name }),
       ).toBeVisible({ timeout: 5000 });
     }).toPass({ timeout: 60_000 });
+    // Bob's own solution is flagged with nobody.
+    await expect(page.getByTestId('similarity-pair')).toHaveCount(1);
+    // The pair opens side by side: the only differing line is the renamed one.
+    await page.getByTestId('similarity-pair').getByRole('button').click();
+    const diff = page.getByRole('table', { name: /Ada Lovelace \(left\) and Cy Hopper \(right\)/ });
+    await expect(diff).toBeVisible();
+    await expect(diff).toContainText('first + second');
   });
 });

@@ -47,7 +47,7 @@ function QuestionMatches({ question }: { question: QuestionSimilarity }) {
           {question.pairs.length > 0 && (
             <ul aria-label="Similar pairs" className="flex flex-col gap-1">
               {question.pairs.map((p, index) => (
-                <li key={`${p.a.resultId}-${p.b.resultId}`}>
+                <li key={`${p.a.resultId}-${p.b.resultId}`} data-testid="similarity-pair">
                   <Button
                     variant="ghost"
                     size="sm"
