@@ -85,13 +85,17 @@ function benchExam(id: string) {
   };
 }
 
-function startExamStub(port: number): Promise<Server> {
+/** The exam the stub serves: the default one, or `questions` of the caller's (e.g. a coding question). */
+export type BenchExamOptions = { questions?: object[] };
+
+function startExamStub(port: number, internalToken: string, exam: BenchExamOptions): Promise<Server> {
   const server = createServer((req, res) => {
     const match = /^\/internal\/exams\/([^/]+)$/.exec(req.url ?? '');
-    if (req.headers['x-internal-token'] !== INTERNAL_TOKEN || !match) return res.writeHead(404).end();
+    if (req.headers['x-internal-token'] !== internalToken || !match) return res.writeHead(404).end();
+    const body = benchExam(decodeURIComponent(match[1]!));
     res
       .writeHead(200, { 'content-type': 'application/json' })
-      .end(JSON.stringify(benchExam(decodeURIComponent(match[1]!))));
+      .end(JSON.stringify(exam.questions ? { ...body, questions: exam.questions } : body));
   });
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
 }
@@ -118,13 +122,24 @@ async function waitReady(url: string, child: ChildProcess) {
   throw new Error('results-service did not become ready');
 }
 
-export async function startStack(opts: { adminUrl: string; port: number; stubPort: number; poolSize?: number }) {
+export async function startStack(opts: {
+  adminUrl: string;
+  port: number;
+  stubPort: number;
+  poolSize?: number;
+  exam?: BenchExamOptions;
+  /** Shared with other services the bench starts (the orchestrator checks it too). */
+  internalToken?: string;
+  /** More settings for results-service (e.g. WORKSPACE_ORCHESTRATOR_URL). */
+  env?: Record<string, string>;
+}) {
+  const internalToken = opts.internalToken ?? INTERNAL_TOKEN;
   const name = `bench_results_${Date.now()}`;
   const admin = postgres(opts.adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
   const dbUrl = new URL(opts.adminUrl);
   dbUrl.pathname = `/${name}`;
-  const stub = await startExamStub(opts.stubPort);
+  const stub = await startExamStub(opts.stubPort, internalToken, opts.exam ?? {});
   const url = `http://127.0.0.1:${opts.port}`;
   // BENCH_SERVER_ARGS passes node flags to the service (e.g. --cpu-prof) for profiling a run.
   const serverArgs = (process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
@@ -138,12 +153,13 @@ export async function startStack(opts: { adminUrl: string; port: number; stubPor
       DATABASE_URL: dbUrl.toString(),
       ...(opts.poolSize ? { DATABASE_POOL_SIZE: String(opts.poolSize) } : {}),
       JWT_SECRET,
-      INTERNAL_TOKEN,
+      INTERNAL_TOKEN: internalToken,
       EXAM_SERVICE_URL: `http://127.0.0.1:${opts.stubPort}`,
       FINALIZER_INTERVAL_SECONDS: '3600',
       // Every bench attempt starts from this one address; the start limits are not what is measured.
       START_LIMIT_PER_CLIENT: '1000000',
       START_LIMIT_PER_EXAM: '1000000',
+      ...opts.env,
     },
   });
   await waitReady(url, child);

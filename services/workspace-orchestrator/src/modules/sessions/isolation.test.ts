@@ -51,12 +51,18 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
       .getContainer(bomber.containerId)
       .exec({ Cmd: ['sh', '-c', 'bomb() { bomb | bomb & }; bomb'], User: '1000:1000' });
     await exec.start({ Detach: true });
-    await new Promise((r) => setTimeout(r, 4000));
-    const stats = (await docker.getContainer(bomber.containerId).stats({ stream: false })) as {
-      pids_stats?: { current?: number };
-    };
-    expect(stats.pids_stats?.current).toBeGreaterThan(30);
-    expect(stats.pids_stats?.current).toBeLessThanOrEqual(64);
+    // Sampled for a few seconds: on a loaded machine the bomb's shells die of failed forks and respawn, so
+    // one sample can land in a trough. The cap holds when no sample exceeds it and the bomb did reach it.
+    const samples: number[] = [];
+    for (const end = Date.now() + 5000; Date.now() < end;) {
+      const stats = (await docker.getContainer(bomber.containerId).stats({ stream: false })) as {
+        pids_stats?: { current?: number };
+      };
+      samples.push(stats.pids_stats?.current ?? 0);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(Math.max(...samples)).toBeGreaterThan(30);
+    expect(Math.max(...samples)).toBeLessThanOrEqual(64);
     expect(await answers(bystander)).toBe(200);
     await app.inject({
       method: 'DELETE',
