@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { TEST_SECRETS } from '../packages/server-kit/src/testing.ts';
 import { createClient, openLoop, summarizeOutcomes, type Outcome } from './lib/open-loop.ts';
 import { startAttempts, startStack } from './results-service/harness.ts';
-import { engineWithImages, startOrchestrator } from './runner-common.ts';
+import { engineWithImages, maxSampler, startOrchestrator } from './runner-common.ts';
 
 const { values } = parseArgs({
   options: {
@@ -90,14 +90,7 @@ try {
   const anchor = await saves();
   console.log('saves, no burst (anchor)', anchor);
 
-  let maxContainers = 0;
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      maxContainers = Math.max(maxContainers, await orchestrator.containers());
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  })();
+  const sampler = maxSampler(() => orchestrator.containers());
   const started = performance.now();
   const during = saves();
   const submitted = await Promise.all(
@@ -125,8 +118,7 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
   const duringSaves = await during;
-  sampling = false;
-  await sampler;
+  const maxContainers = await sampler.stop();
 
   const scores = await stack.sql<{ score: number; n: number }[]>`
     select score::float as score, count(*)::int as n from results_service.results group by score order by score`;

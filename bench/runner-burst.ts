@@ -4,7 +4,7 @@
 // filtered by the runner's labels), none lost (every run ends `done` with 5 verdicts).
 //   [BENCH_DATABASE_URL=postgres://…] node bench/runner-burst.ts [--runs 100] [--tests 5] [--concurrency 2] [--language python]
 import { parseArgs } from 'node:util';
-import { engineWithImages, enqueue, internal, startOrchestrator, type Report } from './runner-common.ts';
+import { engineWithImages, enqueue, internal, maxSampler, startOrchestrator, type Report } from './runner-common.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,14 +29,7 @@ try {
     const n = 1000 * (i + 1);
     return { id: `t${i}`, stdin: String(n), expected: String((n * (n - 1)) / 2) };
   });
-  let maxContainers = 0;
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      maxContainers = Math.max(maxContainers, await orchestrator.containers());
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  })();
+  const sampler = maxSampler(() => orchestrator.containers());
   const started = performance.now();
   const queued = await Promise.all(
     Array.from({ length: runs }, () =>
@@ -64,8 +57,7 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
   const drainedMs = performance.now() - started;
-  sampling = false;
-  await sampler;
+  const maxContainers = await sampler.stop();
   const done = reports.filter((r) => r.state === 'done' && r.verdicts.length === tests.length);
   const passed = done.filter((r) => r.verdicts.every((v) => v.outcome === 'passed'));
   console.log(

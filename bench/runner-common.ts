@@ -110,3 +110,22 @@ export async function finished(base: string, runId: string): Promise<Report> {
 
 export const percentile = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil((p / 100) * xs.length) - 1)]!;
+
+/** Samples `read` every 25 ms until `stop`, which resolves to the largest value seen (e.g. runner containers). */
+export function maxSampler(read: () => Promise<number>) {
+  let max = 0;
+  let sampling = true;
+  const loop = (async () => {
+    while (sampling) {
+      max = Math.max(max, await read());
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  })();
+  return {
+    async stop(): Promise<number> {
+      sampling = false;
+      await loop;
+      return max;
+    },
+  };
+}

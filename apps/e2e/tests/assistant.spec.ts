@@ -1,10 +1,11 @@
 import { AiSettingsInputSchema } from '@exam/domain/exam';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E, FAKE_OPENAI_PORT } from './support/env.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { enterExam, storedAttempt, submitExam, type StoredAttempt } from './support/taker.ts';
+import { signInCreator } from './support/ui.ts';
 
 // The reply the fake upstream streams, word by word. It stops twice on the way: before the first word
 // (the panel must show the typing indicator) and half-way (the panel must show the words so far). "Stop
@@ -64,15 +65,6 @@ async function storedTranscript(
   expect(response.ok(), `transcript: ${response.status()}`).toBe(true);
   const body = (await response.json()) as { messages: Array<{ role: string; content: string }> };
   return body.messages.map(({ role, content }) => ({ role, content }));
-}
-
-/** Signs the creator in the way creator-web keeps a session (localStorage 'authToken' and 'user'). */
-async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
-  await page.goto(E2E.creatorOrigin);
-  await page.evaluate((s) => {
-    localStorage.setItem('authToken', s.token);
-    localStorage.setItem('user', JSON.stringify(s.user));
-  }, session);
 }
 
 /** Issue 4: the candidate's AI assistant, streamed from a provider, kept on the server, read by the grader. */

@@ -1,10 +1,10 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, getResult, listResults, registerCreator, sitExam, updateExam } from './support/api.ts';
 import { replaceCode } from './support/code-editor.ts';
 import { E2E } from './support/env.ts';
 import { enterExam, storedAttempt, submitExam } from './support/taker.ts';
 import { ENGINE_ERROR_VARIABLE } from './support/workspace-engine.ts';
+import { signInCreator } from './support/ui.ts';
 
 const ADA = { name: 'Ada Lovelace', studentId: 'C-001' };
 const BOB = { name: 'Bob Babbage', studentId: 'C-002' };
@@ -28,15 +28,6 @@ const BOB_PARTLY =
   'import sys\nnums = [int(t) for t in sys.stdin.read().split()]\ntotal = 0\nfor n in nums: total += abs(n)\nprint(total)\n';
 /** Cy copies Ada's fixed solution and renames the variables. */
 const CY_COPY = 'first, second = map(int, input().split())\nprint(first + second)\n';
-
-/** Signs the creator in the way creator-web keeps a session (localStorage 'authToken' and 'user'). */
-async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
-  await page.goto(E2E.creatorOrigin);
-  await page.evaluate((s) => {
-    localStorage.setItem('authToken', s.token);
-    localStorage.setItem('user', JSON.stringify(s.user));
-  }, session);
-}
 
 /**
  * docs/product.md#coding-questions: a coding question graded by tests, from the creator's editor to the

@@ -1,11 +1,11 @@
 import { AiSettingsInputSchema } from '@exam/domain/exam';
 import { LlmMessages } from '@exam/domain/llm';
-import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E, FAKE_OPENAI_PORT } from './support/env.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { enterExam, submitExam } from './support/taker.ts';
+import { signInCreator } from './support/ui.ts';
 
 // The short answer's key, and a reply that gives it away split over three chunks (and in another case).
 const KEY = 'Hematite crystals';
@@ -26,14 +26,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await (fake as FakeOpenAi | undefined)?.close();
 });
-
-async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
-  await page.goto(E2E.creatorOrigin);
-  await page.evaluate((s) => {
-    localStorage.setItem('authToken', s.token);
-    localStorage.setItem('user', JSON.stringify(s.user));
-  }, session);
-}
 
 /** The "stop solutions" guardrail enforced by the gateway, and the exam-wide budget, as candidate and creator see them. */
 test('a reply that would give an answer away is stopped before the key reaches the candidate, and the creator sees it and the spend', async ({

@@ -1,19 +1,9 @@
 import { EndedByExaminerMessage } from '@exam/domain/live';
-import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
 import { countdownSeconds, enterExam, storedAttempt } from './support/taker.ts';
-import { expectToast } from './support/ui.ts';
-
-/** Signs the creator in the way creator-web keeps a session (localStorage 'authToken' and 'user'). */
-async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
-  await page.goto(E2E.creatorOrigin);
-  await page.evaluate((s) => {
-    localStorage.setItem('authToken', s.token);
-    localStorage.setItem('user', JSON.stringify(s.user));
-  }, session);
-}
+import { expectToast, signInCreator } from './support/ui.ts';
 
 /** The promise: an announcement reaches every candidate's page within 5 s. */
 const WITHIN_5_S = { timeout: 5_000 };

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, publishExam, question, registerCreator } from './support/api.ts';
 import { enterExam, examUrl, storedAttempt } from './support/taker.ts';
-import { expectToast } from './support/ui.ts';
+import { expectToast, signInCreator } from './support/ui.ts';
 import { E2E } from './support/env.ts';
 
 /** The details form and the briefing up to the click on Start Exam, without expecting the exam page (it may ask for a code). */
@@ -16,15 +16,6 @@ async function giveDetails(page: Page, examId: string, candidate: { name: string
   await page.getByLabel('Candidate ID').fill(candidate.studentId);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('button', { name: 'Start Exam' }).click();
-}
-
-/** Signs the creator in the way creator-web keeps a session (localStorage 'authToken' and 'user'). */
-async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
-  await page.goto(E2E.creatorOrigin);
-  await page.evaluate((s) => {
-    localStorage.setItem('authToken', s.token);
-    localStorage.setItem('user', JSON.stringify(s.user));
-  }, session);
 }
 
 /** Integrity: knowing a candidate's ID is not enough to take over their attempt; their resume code is. */

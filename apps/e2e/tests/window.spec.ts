@@ -1,23 +1,13 @@
 import { WindowMessages } from '@exam/domain/cohort';
-import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { getExam, registerCreator, updateExam } from './support/api.ts';
 import { E2E } from './support/env.ts';
 import { countdownSeconds, examUrl, storedAttempt } from './support/taker.ts';
-import { expectToast, tableRow } from './support/ui.ts';
+import { expectToast, signInCreator, tableRow } from './support/ui.ts';
 
 /** The creator works in Berlin, the candidate in New York: each reads times in their own zone. */
 const CREATOR_ZONE = 'Europe/Berlin';
 const CANDIDATE_ZONE = 'America/New_York';
-
-/** Signs the creator in the way creator-web keeps a session (localStorage 'authToken' and 'user'). */
-async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
-  await page.goto(E2E.creatorOrigin);
-  await page.evaluate((s) => {
-    localStorage.setItem('authToken', s.token);
-    localStorage.setItem('user', JSON.stringify(s.user));
-  }, session);
-}
 
 /** What a datetime-local field holds for an instant in a zone: '2026-11-26T09:00'. */
 function localInput(at: Date, timeZone: string): string {

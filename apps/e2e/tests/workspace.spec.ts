@@ -1,21 +1,12 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
 import { enterExam, submitExam } from './support/taker.ts';
 import { ENGINE_ERROR_VARIABLE } from './support/workspace-engine.ts';
+import { signInCreator } from './support/ui.ts';
 
 const FILE = 'solution.py';
 const CODE = 'print(6 * 7)';
-
-/** Signs the creator in the way creator-web keeps a session (localStorage 'authToken' and 'user'). */
-async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
-  await page.goto(E2E.creatorOrigin);
-  await page.evaluate((s) => {
-    localStorage.setItem('authToken', s.token);
-    localStorage.setItem('user', JSON.stringify(s.user));
-  }, session);
-}
 
 /**
  * Issue 6: a candidate's coding workspace, a real container on the private Docker engine (the small

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { E2E } from './env.ts';
 
 /** The one visible sonner toast carrying this text (the apps show one toast at a time). */
 export function toast(page: Page, text: string | RegExp): Locator {
@@ -19,4 +20,13 @@ export async function creatorTokenOf(page: Page): Promise<string> {
   const token = await page.evaluate(() => localStorage.getItem('authToken'));
   expect(token, 'the creator app keeps its token after sign-in').toBeTruthy();
   return token ?? '';
+}
+
+/** Signs the creator in the way creator-web keeps a session (localStorage 'authToken' and 'user'). */
+export async function signInCreator(page: Page, session: { token: string; user: unknown }): Promise<void> {
+  await page.goto(E2E.creatorOrigin);
+  await page.evaluate((s) => {
+    localStorage.setItem('authToken', s.token);
+    localStorage.setItem('user', JSON.stringify(s.user));
+  }, session);
 }

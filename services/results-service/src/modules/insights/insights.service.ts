@@ -92,16 +92,7 @@ export function createInsightsService(
       const questions = arranged
         ? await examQuestionsOf(examId, ownerId)
         : await questionsOf(examId, ownerId, snapshot?.questions);
-      const submitted = rows
-        .flatMap((row) =>
-          row.result
-            ? [{ attemptId: row.attemptId, result: row.result, places: placesOf(questions, row.questionIds, arranged) }]
-            : [],
-        )
-        .sort(
-          (a, b) =>
-            a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id),
-        );
+      const submitted = submittedInOrder(rows, questions, arranged);
       const graded = submitted.filter((s) => s.result.status !== 'pending').length;
       const transcripts =
         submitted.length > 0
@@ -174,17 +165,8 @@ export function createInsightsService(
       // As in the report: a shuffled or pooled cohort's answers are mapped onto the exam's questions by id.
       const arranged = snapshot?.arrangement !== undefined;
       const questions = arranged ? exam.questions : (snapshot?.questions ?? exam.questions);
-      const submitted = rows
-        .flatMap((row) =>
-          row.result
-            ? [{ attemptId: row.attemptId, result: row.result, places: placesOf(questions, row.questionIds, arranged) }]
-            : [],
-        )
-        // The cap on compared answers keeps the earliest submissions.
-        .sort(
-          (a, b) =>
-            a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id),
-        );
+      // The cap on compared answers keeps the earliest submissions.
+      const submitted = submittedInOrder(rows, questions, arranged);
       const hasCoding = questions.some((q) => q.type === 'coding');
       const transcripts =
         submitted.length > 0 && hasCoding
@@ -220,6 +202,25 @@ export function placesOf(
   if (!arranged || !candidateIds) return questions.map((_q, i) => i);
   const at = new Map(candidateIds.map((id, i) => [id, i]));
   return questions.map((q) => at.get(q.id));
+}
+
+type AttemptRow = Awaited<ReturnType<InsightsRepository['attemptsOf']>>[number];
+
+/**
+ * The submitted attempts, oldest submission first (ties by result id), each with where the exam's questions sit
+ * in its candidate's list.
+ */
+function submittedInOrder(rows: readonly AttemptRow[], questions: ReadonlyArray<{ id: string }>, arranged: boolean) {
+  return rows
+    .flatMap((row) =>
+      row.result
+        ? [{ attemptId: row.attemptId, result: row.result, places: placesOf(questions, row.questionIds, arranged) }]
+        : [],
+    )
+    .sort(
+      (a, b) =>
+        a.result.completedAt.getTime() - b.result.completedAt.getTime() || a.result.id.localeCompare(b.result.id),
+    );
 }
 
 /** The exam's index of a candidate's question index (a chat message's open question), null when none. */

@@ -7,7 +7,7 @@ import { ChoiceAnswer } from './choice-answer.tsx';
 import { CodingTests } from './coding-tests.tsx';
 import { FileAnswer } from './file-answer.tsx';
 
-const CodeEditor = lazy(() => import('./code-editor.tsx'));
+const CodeEditor = lazy(() => import('@exam/ui/code-editor'));
 
 type QuestionCardProps = {
   index: number;

@@ -6,7 +6,7 @@ import type { ExamFormInput } from './exam-form-model.ts';
 import { ReferenceRun } from './reference-run.tsx';
 import { TestsEditor } from './tests-editor.tsx';
 
-const CodeInput = lazy(() => import('./code-input.tsx'));
+const CodeInput = lazy(() => import('@exam/ui/code-editor'));
 
 /** CPU seconds and memory of each test run (CodingLimitsSchema). */
 function LimitsFields({ index }: { index: number }) {
@@ -65,6 +65,8 @@ export function CodingFields({ index, examId }: { index: number; examId?: string
             label={`Question ${n} starter code`}
             onChange={(value) => setValue(`questions.${index}.starterCode`, value, { shouldDirty: true })}
             testId={`starter-code-${index}`}
+            minHeight="120px"
+            maxHeight="400px"
           />
         </Suspense>
       </div>

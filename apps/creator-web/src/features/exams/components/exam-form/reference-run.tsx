@@ -9,7 +9,7 @@ import { userMessageOf } from '../../../../lib/api-client.ts';
 import { useRunReference } from '../../api/run-reference.ts';
 import type { ExamFormInput } from './exam-form-model.ts';
 
-const CodeInput = lazy(() => import('./code-input.tsx'));
+const CodeInput = lazy(() => import('@exam/ui/code-editor'));
 
 /** What a finished (or refused) reference run says in one line. */
 export function referenceSummary(report: RunReport): string {
@@ -78,6 +78,8 @@ export function ReferenceRun({ index, examId }: { index: number; examId?: string
           label={`Question ${n} reference solution`}
           onChange={(value) => setValue(`questions.${index}.referenceSolution`, value, { shouldDirty: true })}
           testId={`reference-solution-${index}`}
+          minHeight="120px"
+          maxHeight="400px"
         />
       </Suspense>
       <div className="flex flex-wrap items-center gap-3">

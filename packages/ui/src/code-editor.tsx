@@ -3,7 +3,7 @@ import type { CodingLanguage } from '@exam/domain/exam';
 import CodeMirror, { EditorView, type Extension } from '@uiw/react-codemirror';
 import { useEffect, useMemo, useState } from 'react';
 
-/** Each language's grammar is its own chunk, fetched when a coding question needs it. */
+/** Each language's grammar is its own chunk, fetched when an editor in that language first shows. */
 async function loadLanguage(language: CodingLanguage): Promise<Extension> {
   switch (language) {
     case 'python':
@@ -23,16 +23,32 @@ async function loadLanguage(language: CodingLanguage): Promise<Extension> {
   }
 }
 
-type CodeInputProps = {
+export type CodeEditorProps = {
   value: string;
   language: CodingLanguage;
+  /** The editable area's accessible name. */
   label: string;
   onChange: (value: string) => void;
+  onBlur?: () => void;
   testId?: string;
+  minHeight?: string;
+  maxHeight?: string;
 };
 
-/** The editor for a coding question's starter code and reference solution (the candidate's editor's twin). */
-export default function CodeInput({ value, language, label, onChange, testId }: CodeInputProps) {
+/**
+ * The one code editor (CodeMirror): the candidate's answer to a coding question, and the creator's starter
+ * code and reference solution. A default export, so each app loads it lazily in a chunk of its own.
+ */
+export default function CodeEditor({
+  value,
+  language,
+  label,
+  onChange,
+  onBlur,
+  testId = 'code-editor',
+  minHeight = '160px',
+  maxHeight = '480px',
+}: CodeEditorProps) {
   const [grammar, setGrammar] = useState<Extension | null>(null);
   useEffect(() => {
     let cancelled = false;
@@ -56,9 +72,10 @@ export default function CodeInput({ value, language, label, onChange, testId }: 
       <CodeMirror
         value={value}
         onChange={onChange}
+        onBlur={onBlur}
         extensions={extensions}
-        minHeight="120px"
-        maxHeight="400px"
+        minHeight={minHeight}
+        maxHeight={maxHeight}
         basicSetup={{ foldGutter: false }}
       />
     </div>
