@@ -185,6 +185,8 @@ export const RegradeQuerySchema = z.object({ dryRun: z.enum(['true', 'false']).d
 export const RegradeReportSchema = z.object({
   dryRun: z.boolean(),
   results: z.number().int(),
+  /** Test-graded answers whose tests changed: run again (pending until their verdicts land). */
+  testsRerun: z.number().int().default(0),
   changed: z.number().int(),
   up: z.number().int(),
   down: z.number().int(),

@@ -87,8 +87,8 @@ export async function buildApp(config: Config, deps: Deps) {
   const results = createResultsService(createResultsRepository(deps.database), deps, refreshKeepGrade);
   const resultWrites = createResultWritesRepository(deps.database);
   const grading = createGradingService(resultWrites, deps);
-  const regrade = createRegradeService(resultWrites, deps);
   const testGrading = createTestGradingService(createTestGradingRepository(deps.database), deps, app.log);
+  const regrade = createRegradeService(resultWrites, testGrading, deps);
   app.decorate('gradeTests', () => testGrading.gradeTests());
   const testRuns = createTestRunsService(
     createTestRunsRepository(deps.database),

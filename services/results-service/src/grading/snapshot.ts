@@ -115,6 +115,10 @@ export function withCurrentKeys(
       acceptedAnswers: now.acceptedAnswers,
       matching: now.matching,
       rubricId: now.rubricId,
+      // Coding graded by tests: the current tests decide (a changed one is run again by the regrade).
+      ...(now.type === 'coding'
+        ? { language: now.language, tests: now.tests, limits: now.limits, setupScript: now.setupScript }
+        : {}),
     };
   });
   return { ...snapshot, questions, rubrics: exam.rubrics };

@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+import { isTestGraded } from '@exam/domain/coding';
 import type { InternalExam } from '@exam/domain/internal';
 import type { RegradeReport } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
@@ -5,9 +7,19 @@ import { nextResultState, scoreAttempt } from '../../grading/score.ts';
 import { withCurrentKeys } from '../../grading/snapshot.ts';
 import type { Grader } from './grading.service.ts';
 import type { HistoryRow, LockedResult, ResultWrite, ResultWritesRepository } from './result-writes.repository.ts';
+import type { TestGradingService } from './test-grading.service.ts';
 import { assertOwnsExam } from './results.service.ts';
 
 type QuestionTally = RegradeReport['questions'][number];
+type SnapshotQuestion = LockedResult['snapshot']['questions'][number];
+
+/** What a test run depends on: a change of any of it makes the stored verdicts stale. */
+const testSetup = (q: SnapshotQuestion | undefined) =>
+  q && isTestGraded(q) ? [q.language, q.tests, q.limits, q.setupScript] : null;
+
+/** Compared by value: the stored snapshot (jsonb) keeps its keys in an order of its own. */
+const setupChanged = (now: SnapshotQuestion, before: SnapshotQuestion | undefined) =>
+  testSetup(now) !== null && !isDeepStrictEqual(testSetup(now), testSetup(before));
 
 /** One result re-scored with the exam's current keys: what it writes and how its points moved. */
 function regradeOne({ result, snapshot }: LockedResult, exam: InternalExam, by: string, now: Date) {
@@ -46,7 +58,9 @@ function regradeOne({ result, snapshot }: LockedResult, exam: InternalExam, by: 
     snapshot: next,
     ...(changed ? { result: { grades, ...state, updatedAt: now } } : {}),
   };
-  return { write, history, moved, changed, before: result.score, after: totals.score };
+  // Questions whose tests (or limits, setup, language) changed are run again once the regrade is stored.
+  const retest = next.questions.flatMap((q, i) => (setupChanged(q, snapshot.questions[i]) ? [i] : []));
+  return { write, history, moved, changed, retest, before: result.score, after: totals.score };
 }
 
 /**
@@ -55,13 +69,20 @@ function regradeOne({ result, snapshot }: LockedResult, exam: InternalExam, by: 
  * exam's rubrics. A dry run reports and writes nothing; otherwise snapshots, grades and scores are stored
  * with one history row per question whose points moved.
  */
-export function createRegradeService(writes: ResultWritesRepository, deps: Pick<Deps, 'clock' | 'examSource'>) {
+export function createRegradeService(
+  writes: ResultWritesRepository,
+  testGrading: Pick<TestGradingService, 'rerun'>,
+  deps: Pick<Deps, 'clock' | 'examSource'>,
+) {
   return {
     async regrade(examId: string, grader: Grader, dryRun: boolean): Promise<RegradeReport> {
       const exam = await assertOwnsExam(deps, examId, grader.sub);
       const now = deps.clock.now();
-      return writes.changeExamResults(examId, grader.sub, { apply: !dryRun }, (locked) => {
+      const retests: Array<{ resultId: string; questionIndex: number }> = [];
+      const report = await writes.changeExamResults(examId, grader.sub, { apply: !dryRun }, (locked) => {
         const regraded = locked.map((l) => ({ l, ...regradeOne(l, exam, grader.email, now) }));
+        for (const r of regraded)
+          for (const questionIndex of r.retest) retests.push({ resultId: r.l.result.id, questionIndex });
         const tallies = new Map<string, QuestionTally>(
           exam.questions.map((q, questionIndex) => [
             q.id,
@@ -84,6 +105,7 @@ export function createRegradeService(writes: ResultWritesRepository, deps: Pick<
           value: {
             dryRun,
             results: locked.length,
+            testsRerun: regraded.reduce((n, r) => n + r.retest.length, 0),
             changed: changed.length,
             up: changed.filter((r) => r.after > r.before).length,
             down: changed.filter((r) => r.after < r.before).length,
@@ -98,6 +120,9 @@ export function createRegradeService(writes: ResultWritesRepository, deps: Pick<
           },
         };
       });
+      // After the regrade's transaction, as the job does it: the outbox row is locked before the result.
+      if (!dryRun) for (const r of retests) await testGrading.rerun(r.resultId, grader, r.questionIndex);
+      return report;
     },
   };
 }

@@ -284,6 +284,48 @@ describe('grading coding questions by tests at submission', () => {
     expect(after.questionAnswers[1]!.tests).toEqual(graded.questionAnswers[1]!.tests);
   });
 
+  it('runs the tests again when a regrade finds they changed, and scores the new verdicts', async () => {
+    const { exam, owner, detail } = await sat('pass small\npass large', { releasePolicy: 'on-release' });
+    await drain();
+    expect((await detail()).questionAnswers[1]).toMatchObject({ points: 3, maxPoints: 6 });
+    // The creator makes the hidden test worth more and adds one.
+    const changed = structuredClone(exam);
+    const coding = changed.questions[1]!;
+    coding.tests = [
+      ...coding.tests.map((t) => (t.id === 'secret' ? { ...t, points: 5 } : t)),
+      { ...coding.tests[0]!, id: 'extra', name: 'Extra', visible: false, points: 2 },
+    ];
+    coding.points = 10;
+    app.exams.put(changed);
+    const regrade = (dryRun: boolean) =>
+      app.inject({ method: 'POST', url: `/api/exams/${exam.id}/regrade?dryRun=${dryRun}`, headers: owner });
+    const preview = await regrade(true);
+    expect(preview.json()).toMatchObject({ dryRun: true, testsRerun: 1 });
+    expect((await detail()).questionAnswers[1]!.tests!.state).toBe('done');
+
+    const before = app.runner.requests.length;
+    expect((await regrade(false)).json()).toMatchObject({ dryRun: false, testsRerun: 1 });
+    const pending = await detail();
+    expect(pending.questionAnswers[1]).toMatchObject({ points: null, maxPoints: 10, tests: { state: 'queued' } });
+    expect(pending.status).toBe('pending');
+    await drain();
+    const sent = app.runner.requests.slice(before).filter((r) => r.examId === exam.id);
+    expect(sent.map((r) => r.tests.map((t) => [t.id, t.points]))).toEqual([
+      [
+        ['small', 1],
+        ['large', 2],
+        ['secret', 5],
+        ['extra', 2],
+      ],
+    ]);
+    const regraded = await detail();
+    expect(regraded.questionAnswers[1]).toMatchObject({ points: 3, maxPoints: 10, tests: { state: 'done' } });
+    expect(regraded.questionAnswers[1]!.tests!.verdicts).toHaveLength(4);
+    expect(regraded.status).toBe('graded');
+    // Unchanged tests are not run again by a second regrade.
+    expect((await regrade(false)).json()).toMatchObject({ testsRerun: 0 });
+  });
+
   it('starts every queued run in one pass, batch after batch', async () => {
     await drain();
     app.runner.hold = true;

@@ -340,6 +340,35 @@ describe('exam editor', () => {
     expect(calls).toEqual(['dry-run', 'apply']);
   });
 
+  it('offers a regrade when only coding tests changed: the answers run against the new tests', async () => {
+    const exam = makeExam({ title: 'Published one', isDraft: false, isLive: true });
+    seedExams(exam);
+    server.use(
+      http.post('*/api/exams/:id/regrade', ({ request }) => {
+        const dryRun = new URL(request.url).searchParams.get('dryRun') === 'true';
+        return HttpResponse.json({
+          dryRun,
+          results: 4,
+          testsRerun: 4,
+          changed: 0,
+          up: 0,
+          down: 0,
+          questions: [],
+          changes: [],
+        });
+      }),
+    );
+    signInAs();
+    const { user } = renderApp(`/creator/edit-exam/${exam.id}?type=published`);
+    await user.click(await screen.findByRole('button', { name: 'Update Published Exam' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Regrade submissions?' });
+    expect(within(dialog).getByTestId('regrade-tests-rerun')).toHaveTextContent(
+      '4 coding answers run against the changed tests again',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Apply regrade' }));
+    expect(await screen.findByText('Regraded 0 results; 4 coding answers are being tested again')).toBeInTheDocument();
+  });
+
   it('shows no regrade dialog when the dry run changes nothing', async () => {
     const exam = makeExam({ title: 'Published one', isDraft: false, isLive: true });
     seedExams(exam);

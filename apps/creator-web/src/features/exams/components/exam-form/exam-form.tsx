@@ -70,7 +70,8 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
     regrade.mutate(
       { examId, dryRun: true },
       {
-        onSuccess: (report) => (report.changed > 0 ? setRegradeOffer({ report, after }) : leaveAfter(after)),
+        onSuccess: (report) =>
+          report.changed > 0 || report.testsRerun > 0 ? setRegradeOffer({ report, after }) : leaveAfter(after),
         onError: () => leaveAfter(after),
       },
     );
@@ -81,7 +82,11 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
       { examId: exam.id, dryRun: false },
       {
         onSuccess: (report) => {
-          toast.success(`Regraded ${report.changed} results`);
+          toast.success(
+            report.testsRerun > 0
+              ? `Regraded ${report.changed} results; ${report.testsRerun} coding answers are being tested again`
+              : `Regraded ${report.changed} results`,
+          );
           setRegradeOffer(null);
           leaveAfter(regradeOffer.after);
         },

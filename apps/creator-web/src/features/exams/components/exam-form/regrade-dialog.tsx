@@ -40,6 +40,12 @@ export function RegradeDialog({
             </li>
           ))}
       </ul>
+      {report && report.testsRerun > 0 && (
+        <p className="mt-3 text-sm" data-testid="regrade-tests-rerun">
+          {report.testsRerun} coding answers run against the changed tests again; they show as awaiting grading until
+          their verdicts arrive.
+        </p>
+      )}
       <p className="mt-3 text-xs text-muted">A grader&apos;s marks are kept either way.</p>
     </Dialog>
   );
