@@ -76,6 +76,7 @@ function benchExam(id: string) {
       encryptedApiKey: null,
     },
     materialTexts: [],
+    hasAccessCode: false,
     isLive: true,
     isDraft: false,
     publishedAt: now,
@@ -90,8 +91,19 @@ export type BenchExamOptions = { questions?: object[] };
 
 function startExamStub(port: number, internalToken: string, exam: BenchExamOptions): Promise<Server> {
   const server = createServer((req, res) => {
+    if (req.headers['x-internal-token'] !== internalToken) return res.writeHead(404).end();
+    // Admission (POST /internal/exams/{id}/admit): a link exam admits everyone under the name they gave.
+    if (req.method === 'POST' && /^\/internal\/exams\/[^/]+\/admit$/.test(req.url ?? '')) {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        const { name } = JSON.parse(body) as { name: string };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name }));
+      });
+      return;
+    }
     const match = /^\/internal\/exams\/([^/]+)$/.exec(req.url ?? '');
-    if (req.headers['x-internal-token'] !== internalToken || !match) return res.writeHead(404).end();
+    if (!match) return res.writeHead(404).end();
     const body = benchExam(decodeURIComponent(match[1]!));
     res
       .writeHead(200, { 'content-type': 'application/json' })
