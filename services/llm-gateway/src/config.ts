@@ -22,11 +22,6 @@ const ConfigSchema = z.object({
   /** Calls to exam-service and results-service. */
   INTERNAL_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
   /**
-   * An open attempt is remembered this long per replica (0 disables), so later messages skip the call to
-   * results-service; a candidate who submits can chat on for at most this delay.
-   */
-  ATTEMPT_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
-  /**
    * host[:port] entries (comma separated) that a creator's openai-compatible base URL may point to. Unset:
    * any public host, and never a loopback, private, link-local or unique-local address (SSRF guard).
    */

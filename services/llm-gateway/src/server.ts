@@ -27,8 +27,6 @@ try {
       resultsServiceUrl: config.RESULTS_SERVICE_URL,
       internalToken: config.internalToken,
       timeoutMs: config.INTERNAL_TIMEOUT_MS,
-      attemptCacheMs: config.ATTEMPT_CACHE_MS,
-      now: () => Date.now(),
     }),
     llm,
     baseUrlGuard,

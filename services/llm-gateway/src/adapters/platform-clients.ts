@@ -1,4 +1,4 @@
-import { InternalAttemptSchema, InternalExamSchema, type InternalAttempt } from '@exam/domain/internal';
+import { InternalAttemptSchema, InternalExamSchema } from '@exam/domain/internal';
 import { createInternalClient, parseUpstream, unexpectedStatus } from '@exam/server-kit/internal-client';
 import type { AttemptSource, ExamSource } from '../deps.ts';
 
@@ -36,60 +36,24 @@ export function httpAttemptSource(baseUrl: string, internalToken: string, opts: 
 }
 
 /**
- * Remembers that an attempt is open for ttlMs, in a bounded LRU, so a candidate's later messages skip
- * the call to results-service. Only "open" is remembered, and never past the attempt's deadline (then
- * results-service is asked again, since it applies the grace period). The cost: a candidate who submits
- * can still chat for at most ttlMs (default 5 s) on this replica.
- */
-export function cachedAttemptSource(
-  source: AttemptSource,
-  opts: { ttlMs: number; now: () => number; maxEntries?: number },
-): AttemptSource {
-  if (opts.ttlMs <= 0) return source;
-  const maxEntries = opts.maxEntries ?? 10_000;
-  const entries = new Map<string, { until: number; attempt: InternalAttempt }>();
-  return {
-    async findAttempt(attemptId) {
-      const now = opts.now();
-      const hit = entries.get(attemptId);
-      entries.delete(attemptId);
-      if (hit && now < hit.until) {
-        entries.set(attemptId, hit);
-        return hit.attempt;
-      }
-      const attempt = await source.findAttempt(attemptId);
-      if (attempt?.isOpen) {
-        const deadline = attempt.deadline ? Date.parse(attempt.deadline) : Infinity;
-        entries.set(attemptId, { until: Math.min(opts.now() + opts.ttlMs, deadline), attempt });
-        if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
-      }
-      return attempt;
-    },
-  };
-}
-
-/**
- * The two platform sources as production wires them. The exam (its settings, the creator's encrypted key
- * and the answer keys) is read from exam-service for every message, never kept per replica: a creator who
- * turns the assistant off or replaces the key is obeyed by the very next message on every replica, with no
- * invalidation to deliver (PGlite has no LISTEN/NOTIFY, and exam-service owns the settings). The read runs
- * before the budget check, which needs the exam's limits. An open attempt may be remembered for
- * attemptCacheMs (cachedAttemptSource).
+ * The two platform sources as production wires them. Neither is kept per replica (ARCHITECTURE.md, "Where
+ * state lives"): the exam (its settings, the creator's encrypted key and the answer keys) is read from
+ * exam-service for every message, so a creator who turns the assistant off or replaces the key is obeyed by
+ * the very next message on every replica; and results-service is asked whether the attempt is open for every
+ * message, so a submitted candidate's next message is refused on every replica. No invalidation has to be
+ * delivered: exam-service and results-service own those facts and may keep them in databases the gateway
+ * cannot listen to (PGlite, or separate PostgreSQL servers). The attempt read runs beside the budget check,
+ * so it adds a round trip in parallel, not in series.
  */
 export function platformSources(opts: {
   examServiceUrl: string;
   resultsServiceUrl: string;
   internalToken: string;
   timeoutMs: number;
-  attemptCacheMs: number;
-  now: () => number;
 }): { exams: ExamSource; attempts: AttemptSource } {
   const internal = { timeoutMs: opts.timeoutMs };
   return {
     exams: httpExamSource(opts.examServiceUrl, opts.internalToken, internal),
-    attempts: cachedAttemptSource(httpAttemptSource(opts.resultsServiceUrl, opts.internalToken, internal), {
-      ttlMs: opts.attemptCacheMs,
-      now: opts.now,
-    }),
+    attempts: httpAttemptSource(opts.resultsServiceUrl, opts.internalToken, internal),
   };
 }

@@ -19,7 +19,7 @@ const RESULTS_SERVICE = 'http://results-service.test';
 const server = setupServer();
 const calls: RecordedCall[] = [];
 let exam: InternalExam = makeExam();
-// A new attempt per test: the attempt cache remembers an open attempt with its exam.
+// A new attempt per test, so no test sees another's messages.
 let attemptId = '';
 
 const withKey = (current: InternalExam, key: string): InternalExam => ({
@@ -41,8 +41,6 @@ describe('a change to the exam settings', () => {
         resultsServiceUrl: RESULTS_SERVICE,
         internalToken: TEST_SECRETS.INTERNAL_TOKEN,
         timeoutMs: 2000,
-        attemptCacheMs: 5000,
-        now: () => Date.now(),
       }),
     });
   });

@@ -52,7 +52,10 @@ export function createBaseUrlGuard(opts: {
   const resolve = opts.resolve ?? systemResolve;
   const now = opts.now ?? Date.now;
   const ttl = opts.verdictTtlMs ?? 30_000;
-  // Resolving on every message would add a DNS round trip to each chat; a verdict holds for ttl.
+  // Resolving on every message would add a DNS round trip to each chat; a verdict holds for ttl. It is kept
+  // per replica on purpose: it is derived from DNS alone (no change inside the platform makes it stale, a new
+  // base URL is a new key), every replica derives the same one, and the socket lookup below refuses a
+  // private address at connect time whatever the verdict said (ARCHITECTURE.md, "Where state lives").
   const verdicts = new Map<string, { at: number; error: AppError | undefined }>();
 
   async function publicVerdict(host: string): Promise<AppError | undefined> {
