@@ -148,4 +148,18 @@ describe('the editor on its own origin', () => {
       404,
     );
   });
+
+  it("keeps no memory of requests for sessions that do not exist: 1,000 made-up ids leave the proxy's maps as they were", async () => {
+    const session = await readySession();
+    const url = await launchUrl(session);
+    const cookie = cookieOf((await open(`${url.pathname}${url.search}`)).headers['set-cookie']);
+    expect((await open(session.path, { cookie })).statusCode).toBe(200);
+    const before = app.workspaces.targets.size();
+    expect(before.rows).toBeGreaterThan(0);
+    for (let i = 0; i < 1000; i++) {
+      const id = `made-up-${i}-${Math.random().toString(36).slice(2)}`;
+      expect((await open(`/workspace/${id}/`, { cookie })).statusCode).toBe(404);
+    }
+    expect(app.workspaces.targets.size()).toEqual(before);
+  });
 });
