@@ -22,6 +22,11 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[a-z0-9][a-z0-9_.-]*$/)
     .default('default'),
+  /**
+   * Names the machine this orchestrator's engine runs on, recorded on every session and volume so that an
+   * orchestrator on another host leaves them alone at re-adoption and reaping. Unset: the Docker engine's ID.
+   */
+  WORKSPACE_HOST_ID: z.string().min(1).max(200).optional(),
   /** Internal bridge (no egress, no container-to-container traffic) the proxy reaches containers on. */
   WORKSPACE_NETWORK: z.string().default('exam-workspaces'),
   /** Internal bridge for exams whose creator allowed package registries; its only way out is the egress proxy. */

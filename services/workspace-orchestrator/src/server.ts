@@ -29,7 +29,13 @@ try {
     }),
   ];
   if (config.CODE_SERVER_BIN)
-    engines.push(createLocalEngine({ binary: config.CODE_SERVER_BIN, dir: config.localWorkspacesDir }));
+    engines.push(
+      createLocalEngine({
+        binary: config.CODE_SERVER_BIN,
+        dir: config.localWorkspacesDir,
+        ...(config.WORKSPACE_HOST_ID ? { hostId: config.WORKSPACE_HOST_ID } : {}),
+      }),
+    );
   const directory = createHttpExamDirectory({
     examServiceUrl: config.EXAM_SERVICE_URL,
     resultsServiceUrl: config.RESULTS_SERVICE_URL,

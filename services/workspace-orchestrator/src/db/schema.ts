@@ -18,6 +18,12 @@ export const workspaces = workspaceSchema.table(
     backend: text('backend', { enum: ['docker', 'local'] }).notNull(),
     /** Container id, or the local process id. */
     handle: text('handle'),
+    /**
+     * The machine (or cluster) whose engine runs the container: WORKSPACE_HOST_ID, else the Docker engine's own
+     * ID. Re-adoption and the reaper only judge rows of their own host, since an engine cannot see another
+     * host's containers. Null on rows from before hosts were recorded: taken to be on any host (one host then).
+     */
+    host: text('host'),
     workspaceType: text('workspace_type').notNull(),
     /** Which network profile the container was started with. */
     egress: text('egress', { enum: ['none', 'registries'] }).notNull(),
@@ -64,6 +70,8 @@ export const volumes = workspaceSchema.table(
   {
     name: text('name').primaryKey(),
     backend: text('backend', { enum: ['docker', 'local'] }).notNull(),
+    /** The host whose engine holds the volume (as workspaces.host). */
+    host: text('host'),
     /** The image family that created it; a helper container of the same image reads it after the session ended. */
     workspaceType: text('workspace_type').notNull(),
     attemptId: text('attempt_id'),

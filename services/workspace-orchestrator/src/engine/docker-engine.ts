@@ -17,6 +17,8 @@ export type DockerEngineOptions = ContainerLimits & {
    * registries cannot start a workspace (it fails closed rather than open).
    */
   egressProxy?: EgressProxyOptions;
+  /** WORKSPACE_HOST_ID; unset, the engine's own ID (`docker info`), which is stable for its data root. */
+  hostId?: string;
 };
 
 /** The engine's options as the configuration names them (everything but the egress proxy). */
@@ -24,6 +26,7 @@ export function dockerEngineOptions(config: Config): Omit<DockerEngineOptions, '
   return {
     socketPath: config.DOCKER_SOCKET,
     instance: config.WORKSPACE_INSTANCE,
+    ...(config.WORKSPACE_HOST_ID ? { hostId: config.WORKSPACE_HOST_ID } : {}),
     network: config.WORKSPACE_NETWORK,
     egressNetwork: config.WORKSPACE_EGRESS_NETWORK,
     memoryMb: config.WORKSPACE_MEMORY_MB,
@@ -70,8 +73,22 @@ function createProbes(docker: Docker, socketPath: string) {
 export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
   const docker = dockerClient(opts.socketPath, { timeoutMs: 60_000 });
   const networks = createNetworks(docker, opts);
+  let hostId: Promise<string> | undefined = opts.hostId ? Promise.resolve(opts.hostId) : undefined;
   return {
     kind: 'docker',
+    hostId() {
+      hostId ??= docker.info().then(
+        (info: { ID?: string }) => {
+          if (!info.ID) throw new Error('the Docker engine reported no ID');
+          return `docker:${info.ID}`;
+        },
+        (err: unknown) => {
+          hostId = undefined;
+          throw err;
+        },
+      );
+      return hostId;
+    },
     ...createProbes(docker, opts.socketPath),
     ...createContainers(docker, networks, opts),
     ...createVolumeArchives(docker, opts),

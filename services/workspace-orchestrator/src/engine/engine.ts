@@ -22,6 +22,11 @@ export type ManagedWorkspace = { id: string; handle: string; running: boolean; l
 
 export type WorkspaceEngine = {
   kind: 'docker' | 'local';
+  /**
+   * Which machine (or cluster) this engine's containers live on, recorded on each session and volume: jobs
+   * judge only their own host's rows, since this engine cannot see another host's containers.
+   */
+  hostId(): Promise<string>;
   /** Why this engine cannot run workspaces right now; undefined when it can. */
   unavailableReason(): Promise<string | undefined>;
   /** Why this catalogue entry cannot start (its image is missing…); undefined when it can. */

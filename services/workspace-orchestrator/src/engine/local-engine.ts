@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pack } from 'tar-stream';
 import type { CatalogueEntry } from '@exam/domain/workspace';
@@ -26,7 +27,7 @@ export function editorEnvironment(source: NodeJS.ProcessEnv, home: string, passw
  * reached only through the proxy. No container isolation, so it is for `pnpm start` without Docker,
  * never for a real exam.
  */
-export function createLocalEngine(opts: { binary: string; dir: string }): WorkspaceEngine {
+export function createLocalEngine(opts: { binary: string; dir: string; hostId?: string }): WorkspaceEngine {
   const freePort = () =>
     new Promise<number>((resolve, reject) => {
       const server = createServer();
@@ -51,6 +52,8 @@ export function createLocalEngine(opts: { binary: string; dir: string }): Worksp
 
   return {
     kind: 'local',
+    // Local editors are processes of this machine: its name tells the hosts apart.
+    hostId: async () => opts.hostId ?? `local:${hostname()}`,
     async unavailableReason() {
       return existsSync(opts.binary) || !opts.binary.includes('/')
         ? undefined

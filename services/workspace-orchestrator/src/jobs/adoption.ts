@@ -3,7 +3,7 @@ import { availableEngine, type JobContext } from './job-context.ts';
 
 export type Adoption = { adopted: string[]; removed: string[]; ended: string[]; removedVolumes: string[] };
 
-/** Engine volumes of this instance without a record are removed; answers their names. */
+/** Engine volumes of this instance without a record (on any host: names are unique) are removed; answers their names. */
 async function removeUnrecordedVolumes(ctx: JobContext, engine: WorkspaceEngine): Promise<string[]> {
   const known = new Set((await ctx.repo.listKeptVolumes()).map((v) => v.name));
   const orphans = (await engine.listVolumes()).filter((name) => !known.has(name));
@@ -14,14 +14,20 @@ async function removeUnrecordedVolumes(ctx: JobContext, engine: WorkspaceEngine)
 /**
  * At start: containers labelled for this orchestrator that have a live row are kept (their row has
  * the address and editor cookie); containers without one are removed; live rows whose container is
- * gone are ended (their volumes stay with their attempts); volumes without a record are removed.
+ * gone are ended (their volumes stay with their attempts); volumes without a record are removed. Only
+ * rows of this host are judged: another host's containers are invisible to this engine, not gone.
  */
 export async function adoptWorkspaces(ctx: JobContext): Promise<Adoption> {
   const result: Adoption = { adopted: [], removed: [], ended: [], removedVolumes: [] };
   const engine = await availableEngine(ctx);
   if (!engine || engine.kind !== 'docker') return result;
   const containers = await engine.list();
-  const rows = new Map((await ctx.repo.listLive()).filter((r) => r.backend === 'docker').map((r) => [r.id, r]));
+  const host = await engine.hostId();
+  const rows = new Map(
+    (await ctx.repo.listLive())
+      .filter((r) => r.backend === 'docker' && (r.host === null || r.host === host))
+      .map((r) => [r.id, r]),
+  );
   for (const container of containers) {
     const row = rows.get(container.id);
     if (row && container.running && row.handle === container.handle && row.status !== 'starting') {

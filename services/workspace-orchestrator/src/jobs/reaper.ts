@@ -5,16 +5,19 @@ export type ReaperOptions = { idleTimeoutMs: number; startTimeoutMs: number; vol
 
 /**
  * Ends sessions idle past the timeout, sessions whose container died, and starts that never finished
- * (answers their ids); then removes the volumes nobody will read again.
+ * (answers their ids); then removes the volumes nobody will read again. Each host's orchestrators reap
+ * that host's sessions only: this engine cannot remove, or see running, another host's containers.
  */
 export async function reapWorkspaces(ctx: JobContext, opts: ReaperOptions): Promise<string[]> {
   const now = ctx.clock.now();
   const reaped: string[] = [];
   for (const row of await ctx.repo.listIdle(new Date(now.getTime() - opts.idleTimeoutMs))) {
+    if (!(await ctx.service.isOnThisHost(row))) continue;
     await ctx.service.endRow(row, 'idle timeout');
     reaped.push(row.id);
   }
   for (const row of await ctx.repo.listLive()) {
+    if (!(await ctx.service.isOnThisHost(row))) continue;
     const stuck = row.status === 'starting' && now.getTime() - row.createdAt.getTime() > opts.startTimeoutMs * 2;
     let dead = false;
     if (!stuck && row.status !== 'starting' && row.handle) {

@@ -32,6 +32,7 @@ export async function reapVolumes(ctx: JobContext, opts: { graceMs: number }): P
   const inUse = new Set((await ctx.repo.listLive()).map((row) => row.volume));
   for (const volume of candidates) {
     if (inUse.has(volume.name)) continue;
+    if (!(await ctx.service.isOnThisHost(volume))) continue;
     if (!(await isDone(ctx, volume, opts.graceMs))) continue;
     try {
       await ctx.service.volumes.remove(volume);

@@ -1,4 +1,5 @@
 import { WORKSPACE_TYPES } from '@exam/domain/exam';
+import type { WorkspaceRow } from '../db/schema.ts';
 import { LABELS, type WorkspaceEngine } from '../engine/engine.ts';
 import { availableEngine, type JobContext } from './job-context.ts';
 
@@ -10,9 +11,9 @@ export type WarmPoolOptions = {
   fillConcurrency?: number;
 };
 
-/** The workspace types to start, one entry per missing container: each type whose image is present, up to the pool size. */
-async function missingContainers(ctx: JobContext, engine: WorkspaceEngine, opts: WarmPoolOptions) {
-  const missing: string[] = [];
+/** The workspace types the pool keeps warm whose image is present on this engine. */
+async function poolTypes(ctx: JobContext, engine: WorkspaceEngine, opts: WarmPoolOptions) {
+  const types: string[] = [];
   for (const workspaceType of opts.types?.length ? opts.types : WORKSPACE_TYPES) {
     let entry;
     try {
@@ -20,18 +21,14 @@ async function missingContainers(ctx: JobContext, engine: WorkspaceEngine, opts:
     } catch {
       continue;
     }
-    if (await engine.entryUnavailableReason(entry)) continue;
-    const have = await ctx.repo.countPool(workspaceType, engine.kind);
-    for (let i = have; i < opts.size; i++) missing.push(workspaceType);
+    if (!(await engine.entryUnavailableReason(entry))) types.push(workspaceType);
   }
-  return missing;
+  return types;
 }
 
-async function startWarm(ctx: JobContext, engine: WorkspaceEngine, workspaceType: string) {
-  const entry = ctx.resolveEntry(workspaceType);
-  const row = await ctx.repo.insert(ctx.service.newRow(engine, workspaceType, 'none', {}));
+async function startWarm(ctx: JobContext, engine: WorkspaceEngine, row: WorkspaceRow) {
   await ctx.service.volumes.record(row);
-  await ctx.service.launch(engine, row, entry, { [LABELS.pool]: 'warm' }, 'warm');
+  await ctx.service.launch(engine, row, ctx.resolveEntry(row.workspaceType), { [LABELS.pool]: 'warm' }, 'warm');
 }
 
 /**
@@ -48,15 +45,23 @@ export function createWarmPool(ctx: JobContext, opts: WarmPoolOptions) {
     if (opts.size === 0) return 0;
     const engine = await availableEngine(ctx);
     if (!engine || engine.kind !== 'docker') return 0;
-    const missing = await missingContainers(ctx, engine, opts);
+    const pool = { host: await engine.hostId(), backend: engine.kind, size: opts.size };
+    const missing = await ctx.repo.reservePool({ ...pool, types: await poolTypes(ctx, engine, opts) }, (type) =>
+      ctx.service.newRow(engine, type, 'none', {}),
+    );
     let started = 0;
     const workers = Array.from({ length: Math.min(opts.fillConcurrency ?? 2, missing.length) }, async () => {
-      for (let type = missing.shift(); type && !stopped; type = missing.shift()) {
+      for (let row = missing.shift(); row; row = missing.shift()) {
+        // Stopping: a reserved row nobody will start is ended, so it no longer counts towards the pool.
+        if (stopped) {
+          await ctx.repo.markEnded(row.id, ctx.clock.now(), 'the orchestrator stopped before starting it');
+          continue;
+        }
         try {
-          await startWarm(ctx, engine, type);
+          await startWarm(ctx, engine, row);
           started++;
         } catch (err) {
-          ctx.log.warn({ err, workspaceType: type }, 'warm pool start failed');
+          ctx.log.warn({ err, workspaceType: row.workspaceType }, 'warm pool start failed');
         }
       }
     });

@@ -18,6 +18,21 @@ export function createEngineChoice(engines: readonly WorkspaceEngine[]) {
       throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(reasons.join('; ')));
     },
 
+    /**
+     * Whether a session or volume is on this orchestrator's host: its engine is configured here and names
+     * the host it was recorded with (no host recorded: yes). Undefined when the engine cannot say now.
+     */
+    async isOnThisHost(row: { backend: string; host: string | null }): Promise<boolean | undefined> {
+      const engine = engines.find((e) => e.kind === row.backend);
+      if (!engine) return false;
+      if (row.host === null) return true;
+      try {
+        return (await engine.hostId()) === row.host;
+      } catch {
+        return undefined;
+      }
+    },
+
     /** The engine a session was started on, or 503 when that backend is not configured any more. */
     engineOf(row: WorkspaceRow): WorkspaceEngine {
       const engine = engines.find((e) => e.kind === row.backend);

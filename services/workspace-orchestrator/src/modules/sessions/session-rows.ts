@@ -28,20 +28,24 @@ export const isUniqueViolation = (err: unknown): boolean => {
   return e.code === '23505' || e.cause?.code === '23505';
 };
 
-/** A 'starting' row; its volume is the attempt's earlier one when `assignment.volume` names it, else a new one. */
-export function newWorkspaceRow(
+/**
+ * A 'starting' row on the engine's host; its volume is the attempt's earlier one when `assignment.volume`
+ * names it, else a new one.
+ */
+export async function newWorkspaceRow(
   deps: Pick<Deps, 'clock' | 'ids'>,
   engine: WorkspaceEngine,
   workspaceType: string,
   egress: 'none' | 'registries',
   assignment: Partial<NewWorkspace>,
-): NewWorkspace {
+): Promise<NewWorkspace> {
   const at = deps.clock.now();
   const id = deps.ids.next();
   return {
     id,
     volume: volumeNameFor(id),
     backend: engine.kind,
+    host: await engine.hostId(),
     workspaceType,
     egress,
     status: 'starting',

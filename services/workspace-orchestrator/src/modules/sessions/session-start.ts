@@ -38,6 +38,8 @@ export function createSessionStarts(repo: SessionsRepository, deps: Omit<Deps, '
     const existing = await repo.findLiveByAttempt(attemptId);
     if (!existing) return undefined;
     if (existing.status === 'starting') return runs.waitUntilSettled(existing);
+    // Another host's engine runs it: this one cannot see the container, and that host's reaper judges it.
+    if ((await engines.isOnThisHost(existing)) === false) return existing;
     if (existing.handle && (await engines.engineOf(existing).isRunning(existing.handle))) return existing;
     await runs.endRow(existing, 'the workspace stopped');
     return undefined;
@@ -45,7 +47,7 @@ export function createSessionStarts(repo: SessionsRepository, deps: Omit<Deps, '
 
   async function claimWarm(engine: WorkspaceEngine, workspaceType: string, assignment: Partial<NewWorkspace>) {
     for (let tries = 0; tries < 3; tries++) {
-      const warm = await repo.claimWarm(workspaceType, engine.kind, assignment);
+      const warm = await repo.claimWarm(workspaceType, engine.kind, await engine.hostId(), assignment);
       if (!warm) return undefined;
       parts.onWarmClaimed(workspaceType);
       await volumes.assign(warm);
@@ -90,7 +92,7 @@ export function createSessionStarts(repo: SessionsRepository, deps: Omit<Deps, '
     if (warm) return warm;
     const volume = earlier ? { volume: earlier.name } : {};
     const row = await repo.insert(
-      newWorkspaceRow(deps, engine, settings.workspaceType, egress, { ...assignment, ...volume }),
+      await newWorkspaceRow(deps, engine, settings.workspaceType, egress, { ...assignment, ...volume }),
     );
     if (!earlier) await volumes.record(row);
     const labels = { [LABELS.attemptId]: claims.sub, [LABELS.ownerId]: claims.ownerId, [LABELS.pool]: 'assigned' };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, like, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, like, lt, or, sql } from 'drizzle-orm';
 import type { WorkspaceDatabase } from '../../db/database.ts';
 import { volumes, workspaces, type VolumeRow, type WorkspaceRow } from '../../db/schema.ts';
 
@@ -30,13 +30,17 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
         .where(and(eq(workspaces.attemptId, attemptId), live));
       return row;
     },
-    /** Atomically hands the oldest warm container of a type to an attempt; concurrent claims never share one. */
+    /**
+     * Atomically hands the oldest warm container of a type on this host to an attempt; concurrent claims never
+     * share one.
+     */
     async claimWarm(
       workspaceType: string,
       backend: 'docker' | 'local',
+      host: string,
       assignment: Partial<NewWorkspace>,
     ): Promise<WorkspaceRow | undefined> {
-      const oldest = sql`(select ${workspaces.id} from ${workspaces} where ${workspaces.status} = 'warm' and ${workspaces.workspaceType} = ${workspaceType} and ${workspaces.backend} = ${backend} and ${workspaces.endedAt} is null order by ${workspaces.createdAt} limit 1 for update skip locked)`;
+      const oldest = sql`(select ${workspaces.id} from ${workspaces} where ${workspaces.status} = 'warm' and ${workspaces.workspaceType} = ${workspaceType} and ${workspaces.backend} = ${backend} and (${workspaces.host} = ${host} or ${workspaces.host} is null) and ${workspaces.endedAt} is null order by ${workspaces.createdAt} limit 1 for update skip locked)`;
       const [row] = await db
         .update(workspaces)
         .set({ ...assignment, status: 'ready', fromWarmPool: true })
@@ -44,20 +48,37 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
         .returning();
       return row;
     },
-    async countPool(workspaceType: string, backend: 'docker' | 'local'): Promise<number> {
-      const rows = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(workspaces)
-        .where(
-          and(
-            eq(workspaces.workspaceType, workspaceType),
-            eq(workspaces.backend, backend),
-            isNull(workspaces.attemptId),
-            inArray(workspaces.status, ['warm', 'starting']),
-            live,
-          ),
-        );
-      return rows[0]?.n ?? 0;
+    /**
+     * Tops a host's warm pool up to `size` per type by inserting 'starting' rows, which count as pool
+     * members at once. The count and the inserts run under a per-host advisory lock, so two orchestrator
+     * replicas refilling at the same moment never both see the pool short and overfill it. Answers the
+     * rows inserted; the caller starts their containers after the lock is released.
+     */
+    async reservePool(
+      pool: { host: string; backend: 'docker' | 'local'; size: number; types: readonly string[] },
+      newRow: (workspaceType: string) => Promise<NewWorkspace>,
+    ): Promise<WorkspaceRow[]> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`warm-pool:${pool.backend}:${pool.host}`}))`);
+        const wanted: NewWorkspace[] = [];
+        for (const workspaceType of pool.types) {
+          const [counted] = await tx
+            .select({ n: sql<number>`count(*)::int` })
+            .from(workspaces)
+            .where(
+              and(
+                eq(workspaces.workspaceType, workspaceType),
+                eq(workspaces.backend, pool.backend),
+                or(eq(workspaces.host, pool.host), isNull(workspaces.host)),
+                isNull(workspaces.attemptId),
+                inArray(workspaces.status, ['warm', 'starting']),
+                live,
+              ),
+            );
+          for (let have = counted?.n ?? 0; have < pool.size; have++) wanted.push(await newRow(workspaceType));
+        }
+        return wanted.length ? tx.insert(workspaces).values(wanted).returning() : [];
+      });
     },
     /** The live workspace whose container has this address (the egress proxy names who asked). */
     async findLiveByAddress(address: string): Promise<WorkspaceRow | undefined> {

@@ -43,6 +43,7 @@ export function createVolumes(
       await repo.insertVolume({
         name: row.volume!,
         backend: row.backend,
+        host: row.host,
         workspaceType: row.workspaceType,
         attemptId: row.attemptId,
         createdAt: now(),

@@ -1,0 +1,2 @@
+ALTER TABLE "workspace_orchestrator"."volumes" ADD COLUMN "host" text;--> statement-breakpoint
+ALTER TABLE "workspace_orchestrator"."workspaces" ADD COLUMN "host" text;
