@@ -42,6 +42,12 @@ export const workspaces = workspaceSchema.table(
     volume: text('volume'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     assignedAt: timestamp('assigned_at', { withTimezone: true }),
+    /**
+     * When create last answered with this session. A reloaded page's create reuses the session while the old
+     * page's close beacon may still be on its way, possibly to another replica: a beacon this soon after is
+     * ignored (WORKSPACE_PAGE_CLOSE_GRACE_MS).
+     */
+    handedOutAt: timestamp('handed_out_at', { withTimezone: true }),
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     endReason: text('end_reason'),

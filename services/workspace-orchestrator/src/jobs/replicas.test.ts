@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewWorkspace } from '../modules/sessions/sessions.repository.ts';
-import { buildTestApp, newAttempt } from '../testing/app.ts';
+import { buildTestApp, newAttempt, TAKER_ORIGIN } from '../testing/app.ts';
 import { fakeEngine } from '../testing/fake-engine.ts';
 
 /**
@@ -127,5 +127,35 @@ describe('orchestrator replicas on one database', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().sessionId).toBe(theirs.id);
     expect(b.fake.started).toHaveLength(0);
+  });
+
+  it("ignores on replica B the old page's close beacon right after replica A handed the session to the reloaded page", async () => {
+    const host = `host-${randomUUID()}`;
+    const env = { WORKSPACE_PAGE_CLOSE_GRACE_MS: '60000' };
+    const a = await replica(host, env);
+    const b = await replica(host, env);
+    const attempt = newAttempt(a.app);
+    b.app.exams.set(attempt.claims.examId, a.app.exams.get(attempt.claims.examId)!);
+    const create = await a.app.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: attempt.headers,
+      payload: {},
+    });
+    expect(create.statusCode).toBe(200);
+    const sessionId = create.json().sessionId as string;
+    const beacon = await b.app.inject({
+      method: 'POST',
+      url: `/api/session/${sessionId}/end`,
+      headers: { 'content-type': 'text/plain;charset=UTF-8', origin: TAKER_ORIGIN },
+      payload: attempt.token,
+    });
+    expect(beacon.statusCode).toBe(204);
+    expect((await b.app.workspaces.repo.find(sessionId))?.endedAt).toBeNull();
+    // An explicit end is not a page close: it ends the session at once, on any replica.
+    expect(
+      (await b.app.inject({ method: 'DELETE', url: `/api/session/${sessionId}`, headers: attempt.headers })).statusCode,
+    ).toBe(204);
+    expect((await a.app.workspaces.repo.find(sessionId))?.endedAt).not.toBeNull();
   });
 });

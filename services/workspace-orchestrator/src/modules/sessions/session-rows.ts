@@ -3,7 +3,7 @@ import { editorPathOf, type Session } from '@exam/domain/workspace';
 import type { WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { WorkspaceEngine } from '../../engine/engine.ts';
-import type { NewWorkspace } from './sessions.repository.ts';
+import type { NewWorkspace, SessionsRepository } from './sessions.repository.ts';
 import { volumeNameFor } from './volumes.ts';
 
 export function toSession(row: WorkspaceRow): Session {
@@ -57,21 +57,23 @@ export async function newWorkspaceRow(
 }
 
 /**
- * When create last answered each session. On a reload the old page's end beacon can reach the server
- * after the new page's create has reused the same session; a beacon that soon after is ignored.
+ * When create last answered each session, kept on the row so that every replica knows it. On a reload the
+ * old page's end beacon can reach a replica after the new page's create has reused the same session; a
+ * beacon that soon after is ignored.
  */
-export function createHandOuts(pageCloseGraceMs: number) {
-  const handedOut = new Map<string, number>();
+export function createHandOuts(
+  repo: Pick<SessionsRepository, 'update'>,
+  clock: { now(): Date },
+  pageCloseGraceMs: number,
+) {
   return {
-    handOut(row: WorkspaceRow): Session {
-      const at = Date.now();
-      handedOut.set(row.id, at);
-      for (const [id, when] of handedOut) if (at - when > pageCloseGraceMs) handedOut.delete(id);
+    async handOut(row: WorkspaceRow): Promise<Session> {
+      if (pageCloseGraceMs > 0) await repo.update(row.id, { handedOutAt: clock.now() });
       return toSession(row);
     },
     /** Whether create answered this session so recently that a page-close beacon is the reloaded page's own. */
-    isFresh(sessionId: string): boolean {
-      return Date.now() - (handedOut.get(sessionId) ?? 0) < pageCloseGraceMs;
+    isFresh(row: WorkspaceRow): boolean {
+      return !!row.handedOutAt && clock.now().getTime() - row.handedOutAt.getTime() < pageCloseGraceMs;
     },
   };
 }

@@ -32,7 +32,7 @@ export function createSessionsService(
   const engines = createEngineChoice(deps.engines);
   const volumes = createVolumes(repo, deps, resolveEntry, opts.collect);
   const runs = createWorkspaceRuns(repo, deps, { volumes, engines }, opts);
-  const handOuts = createHandOuts(opts.pageCloseGraceMs);
+  const handOuts = createHandOuts(repo, deps.clock, opts.pageCloseGraceMs);
   let onWarmClaimed: (workspaceType: string) => void = () => {};
   const starts = createSessionStarts(repo, deps, {
     volumes,
@@ -62,7 +62,7 @@ export function createSessionsService(
     /** Ends the session (its container); `pageClose` marks the page-close beacon, ignored right after a create. */
     async end(row: WorkspaceRow, how: { pageClose?: boolean } = {}): Promise<void> {
       if (row.endedAt) return;
-      if (how.pageClose && handOuts.isFresh(row.id)) return;
+      if (how.pageClose && handOuts.isFresh(row)) return;
       await runs.endRow(row, 'ended by the candidate');
     },
 
