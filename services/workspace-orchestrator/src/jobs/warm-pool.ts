@@ -26,9 +26,13 @@ async function poolTypes(ctx: JobContext, engine: WorkspaceEngine, opts: WarmPoo
   return types;
 }
 
-async function startWarm(ctx: JobContext, engine: WorkspaceEngine, row: WorkspaceRow) {
+/** Starts a reserved row's container; false when the row was ended while it waited for its turn. */
+async function startWarm(ctx: JobContext, engine: WorkspaceEngine, reserved: WorkspaceRow): Promise<boolean> {
+  const row = await ctx.repo.beginStart(reserved.id, ctx.clock.now());
+  if (!row) return false;
   await ctx.service.volumes.record(row);
   await ctx.service.launch(engine, row, ctx.resolveEntry(row.workspaceType), { [LABELS.pool]: 'warm' }, 'warm');
+  return true;
 }
 
 /**
@@ -54,12 +58,14 @@ export function createWarmPool(ctx: JobContext, opts: WarmPoolOptions) {
       for (let row = missing.shift(); row; row = missing.shift()) {
         // Stopping: a reserved row nobody will start is ended, so it no longer counts towards the pool.
         if (stopped) {
-          await ctx.repo.markEnded(row.id, ctx.clock.now(), 'the orchestrator stopped before starting it');
+          // Unreachable database: the reaper ends it later as a start that never finished.
+          await ctx.repo
+            .markEnded(row.id, ctx.clock.now(), 'the orchestrator stopped before starting it')
+            .catch(() => undefined);
           continue;
         }
         try {
-          await startWarm(ctx, engine, row);
-          started++;
+          if (await startWarm(ctx, engine, row)) started++;
         } catch (err) {
           ctx.log.warn({ err, workspaceType: row.workspaceType }, 'warm pool start failed');
         }

@@ -80,6 +80,18 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
         return wanted.length ? tx.insert(workspaces).values(wanted).returning() : [];
       });
     },
+    /**
+     * A reserved pool row whose start begins now: its start clock restarts (the reaper's start timeout counts
+     * from here, not from the reservation). Undefined when the row was ended meanwhile.
+     */
+    async beginStart(id: string, at: Date): Promise<WorkspaceRow | undefined> {
+      const [row] = await db
+        .update(workspaces)
+        .set({ createdAt: at, lastActivityAt: at })
+        .where(and(eq(workspaces.id, id), eq(workspaces.status, 'starting'), live))
+        .returning();
+      return row;
+    },
     /** The live workspace whose container has this address (the egress proxy names who asked). */
     async findLiveByAddress(address: string): Promise<WorkspaceRow | undefined> {
       const [row] = await db
