@@ -37,6 +37,9 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
     });
     // Warm or cold depends on whether an earlier file of the run left a pool for this instance; both must be locked down.
     expect(typeof session.warm).toBe('boolean');
+    // The session names the engine's host (its `docker info` ID), so orchestrators on other hosts leave it alone.
+    const engineId = ((await docker.info()) as { ID: string }).ID;
+    expect((await app.workspaces.repo.find(session.sessionId))?.host).toBe(`docker:${engineId}`);
 
     const [container] = await docker.listContainers({ filters: { label: [`exam.session-id=${session.sessionId}`] } });
     const info = await docker.getContainer(container!.Id).inspect();
