@@ -51,7 +51,10 @@ export async function buildApp(config: Config, deps: Deps) {
   deps.egressProxy?.attach({
     log: app.log.child({ module: 'egress-proxy' }),
     identify: async (address) => {
-      const row = await repo.findLiveByAddress(address);
+      // The proxy listens on this host's egress bridge: only this host's Docker containers reach it.
+      const docker = deps.engines.find((engine) => engine.kind === 'docker');
+      if (!docker) return undefined;
+      const row = await repo.findLiveByAddress(address, await docker.hostId());
       return row ? { sessionId: row.id, attemptId: row.attemptId, examId: row.examId } : undefined;
     },
   });

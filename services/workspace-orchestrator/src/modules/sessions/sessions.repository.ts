@@ -92,12 +92,22 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
         .returning();
       return row;
     },
-    /** The live workspace whose container has this address (the egress proxy names who asked). */
-    async findLiveByAddress(address: string): Promise<WorkspaceRow | undefined> {
+    /**
+     * The live workspace on this host whose container has this address (the egress proxy names who asked;
+     * bridge addresses repeat from host to host).
+     */
+    async findLiveByAddress(address: string, host: string): Promise<WorkspaceRow | undefined> {
       const [row] = await db
         .select()
         .from(workspaces)
-        .where(and(like(workspaces.target, `${address}:%`), live));
+        .where(
+          and(
+            like(workspaces.target, `${address}:%`),
+            eq(workspaces.backend, 'docker'),
+            or(eq(workspaces.host, host), isNull(workspaces.host)),
+            live,
+          ),
+        );
       return row;
     },
     async listLive(): Promise<WorkspaceRow[]> {
