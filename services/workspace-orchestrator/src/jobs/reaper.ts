@@ -1,4 +1,4 @@
-import type { JobContext } from './job-context.ts';
+import { availableEngine, type JobContext } from './job-context.ts';
 import { reapVolumes } from './volume-reaper.ts';
 
 export type ReaperOptions = { idleTimeoutMs: number; startTimeoutMs: number; volumeGraceMs: number };
@@ -32,6 +32,25 @@ export async function reapWorkspaces(ctx: JobContext, opts: ReaperOptions): Prom
       reaped.push(row.id);
     }
   }
+  await removeEndedContainers(ctx);
   await reapVolumes(ctx, { graceMs: opts.volumeGraceMs });
   return reaped;
+}
+
+/**
+ * Containers on this host whose session was ended by a replica on another host (a candidate's end request
+ * can land on any replica, whose engine cannot reach this container). Answers the sessions whose container went.
+ */
+export async function removeEndedContainers(ctx: JobContext): Promise<string[]> {
+  const engine = await availableEngine(ctx);
+  if (!engine || engine.kind !== 'docker') return [];
+  const containers = (await engine.list()).filter((c) => c.id);
+  const ended = new Set(await ctx.repo.listEndedAmong(containers.map((c) => c.id)));
+  const removed: string[] = [];
+  for (const container of containers) {
+    if (!ended.has(container.id)) continue;
+    await engine.remove(container.handle);
+    removed.push(container.id);
+  }
+  return removed;
 }

@@ -158,4 +158,27 @@ describe('orchestrator replicas on one database', () => {
     ).toBe(204);
     expect((await a.app.workspaces.repo.find(sessionId))?.endedAt).not.toBeNull();
   });
+
+  it("removes, on the session's own host, the container of a session another host's replica ended", async () => {
+    const a = await replica(`host-${randomUUID()}`);
+    const b = await replica(`host-${randomUUID()}`);
+    const attempt = newAttempt(a.app);
+    const create = await a.app.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: attempt.headers,
+      payload: {},
+    });
+    expect(create.statusCode).toBe(200);
+    const sessionId = create.json().sessionId as string;
+    expect(a.fake.containers.size).toBe(1);
+    // The candidate's end lands on host B's replica: the row ends there, the container is out of its reach.
+    const end = await b.app.inject({ method: 'DELETE', url: `/api/session/${sessionId}`, headers: attempt.headers });
+    expect(end.statusCode).toBe(204);
+    expect(a.fake.containers.size).toBe(1);
+    await b.app.jobs.reap();
+    expect(a.fake.containers.size).toBe(1);
+    await a.app.jobs.reap();
+    expect(a.fake.containers.size).toBe(0);
+  });
 });

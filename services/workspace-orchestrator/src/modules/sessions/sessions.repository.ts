@@ -110,6 +110,15 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
         );
       return row;
     },
+    /** Which of these sessions have ended (their containers may go). */
+    async listEndedAmong(ids: string[]): Promise<string[]> {
+      if (!ids.length) return [];
+      const rows = await db
+        .select({ id: workspaces.id })
+        .from(workspaces)
+        .where(and(inArray(workspaces.id, ids), sql`${workspaces.endedAt} is not null`));
+      return rows.map((row) => row.id);
+    },
     async listLive(): Promise<WorkspaceRow[]> {
       return db.select().from(workspaces).where(live).orderBy(asc(workspaces.createdAt));
     },
