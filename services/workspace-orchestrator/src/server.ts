@@ -12,6 +12,7 @@ import type { WorkspaceEngine } from './engine/engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
 import { startWorkspaceJobs, workspaceJobOptions } from './jobs/workspace-jobs.ts';
 import { createRegistryProxy } from './engine/egress/registry-proxy.ts';
+import { registerRunnerMetrics } from './modules/metrics/service-metrics.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -58,6 +59,7 @@ try {
   app.addHook('onClose', () => jobs.stop());
   const runnerJobs = startRunnerJobs({ ...app.runner, clock: systemClock, log: app.log }, runnerJobOptions(config));
   app.addHook('onClose', () => runnerJobs.stop());
+  registerRunnerMetrics(app, () => runnerJobs.worker.activeCount());
   app.addHook('onClose', () => database.close());
   await app.editors.listen({ host: config.HOST, port: config.WORKSPACE_PORT });
   await runServer(app, { host: config.HOST, port: config.PORT });
