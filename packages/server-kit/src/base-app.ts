@@ -4,6 +4,7 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
+import { tracingPlugin } from './tracing.ts';
 
 export type BaseAppOptions = {
   service: string;
@@ -23,7 +24,7 @@ export type BaseAppOptions = {
 
 /**
  * The plugins every service registers, in a fixed order: errors first so every later failure is
- * mapped, then metrics (its hook times every later route), the OpenAPI collector (it must see every
+ * mapped, then metrics and tracing (their hooks see every later route), the OpenAPI collector (it must see every
  * route), auth guards, health.
  */
 export async function createBaseApp(opts: BaseAppOptions) {
@@ -34,6 +35,7 @@ export async function createBaseApp(opts: BaseAppOptions) {
     token: opts.metrics?.token,
     cacheMs: opts.metrics?.cacheMs,
   });
+  await app.register(tracingPlugin);
   await app.register(openapiPlugin, { service: opts.service });
   await app.register(authPlugin, {
     jwtSecret: opts.jwtSecret,
