@@ -137,6 +137,35 @@ describe('tracing', () => {
     },
   );
 
+  // PostgreSQL through postgres.js; PGlite has no spans. `pnpm test:pg` runs it (scripts/run-if-pg.ts).
+  it.runIf(process.env.TEST_DB_URL)(
+    "adds a span per PostgreSQL query under the request's span, inside transactions too",
+    { timeout: 30_000 },
+    async () => {
+      const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' };
+      const d = await startService({
+        ...otel,
+        FIXTURE_SERVICE: 'service-d',
+        FIXTURE_DATABASE_URL: process.env.TEST_DB_URL!,
+      });
+      children.push(d.child);
+      const response = await fetch(`http://127.0.0.1:${d.port}/internal/hop/with-db`);
+      expect(await response.json()).toEqual({ id: 'with-db' });
+      const query = await until(() => receiver.spans.find((s) => s.service === 'service-d' && s.name === 'SELECT'));
+      const server = receiver.spans.find((s) => s.service === 'service-d' && s.kind === SPAN_KIND_SERVER);
+      expect(query.kind).toBe(SPAN_KIND_CLIENT);
+      expect(query.traceId).toBe(server?.traceId);
+      expect(query.parentSpanId).toBe(server?.spanId);
+      expect(query.attributes).toContainEqual({ key: 'db.system.name', value: { stringValue: 'postgresql' } });
+      // The text is parameterised: the value never leaves the service.
+      const text = query.attributes.find((a) => a.key === 'db.query.text')?.value.stringValue ?? '';
+      expect(text).toMatch(/select \$1::text as id/);
+      expect(text).not.toContain('with-db');
+      // The migrations at start ran outside any request: no span of theirs.
+      expect(receiver.spans.filter((s) => s.service === 'service-d' && !s.parentSpanId)).toHaveLength(1);
+    },
+  );
+
   it('does not trace health probes or metric scrapes', { timeout: 30_000 }, async () => {
     const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' };
     const c = await startService({ ...otel, FIXTURE_SERVICE: 'service-c' });

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
+import type * as OpenTelemetryApi from '@opentelemetry/api';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -32,6 +33,8 @@ export type Tracing = {
 let active: Tracing | undefined;
 /** Sets the route of the current server span; present only while tracing runs. */
 let nameServerSpan: ((route: string) => void) | undefined;
+/** The OpenTelemetry API, once tracing runs. */
+let otel: typeof OpenTelemetryApi | undefined;
 
 /** Probes and scrapes are not traced: they would be most of the spans and say nothing. */
 const UNTRACED_PATHS = new Set(['/health', '/ready', '/metrics']);
@@ -42,7 +45,7 @@ export async function startTracing(
 ): Promise<Tracing | undefined> {
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
   if (active) return active;
-  const [{ NodeSDK }, { HttpInstrumentation }, { OTLPTraceExporter }, { context, trace }, { getRPCMetadata, RPCType }] =
+  const [{ NodeSDK }, { HttpInstrumentation }, { OTLPTraceExporter }, api, { getRPCMetadata, RPCType }] =
     await Promise.all([
       import('@opentelemetry/sdk-node'),
       import('@opentelemetry/instrumentation-http'),
@@ -64,6 +67,7 @@ export async function startTracing(
     ],
   });
   sdk.start();
+  const { context, trace } = api;
   // The instrumentation patches node:http and node:https when they are next required. ES modules import
   // them without require, and Node 24 loads the CommonJS packages an ES module imports (Fastify) without
   // Module.prototype.require, so nothing would trigger it: require them here. Both import styles share these
@@ -71,6 +75,7 @@ export async function startTracing(
   const require = createRequire(import.meta.url);
   require('node:http');
   require('node:https');
+  otel = api;
   nameServerSpan = (route) => {
     const metadata = getRPCMetadata(context.active());
     if (metadata?.type === RPCType.HTTP) metadata.route = route;
@@ -81,6 +86,7 @@ export async function startTracing(
     shutdown: async () => {
       active = undefined;
       nameServerSpan = undefined;
+      otel = undefined;
       await sdk.shutdown();
     },
   };
@@ -106,3 +112,71 @@ export const tracingPlugin = fp(
   },
   { name: 'tracing' },
 );
+
+/** What a postgres.js client offers that drizzle calls: queries, transactions and savepoints. */
+type PostgresClient = {
+  unsafe: (...args: never[]) => PromiseLike<unknown>;
+  begin?: (...args: never[]) => unknown;
+  savepoint?: (...args: never[]) => unknown;
+};
+
+/**
+ * PostgreSQL spans for a postgres.js client (which has no OpenTelemetry instrumentation): each query drizzle
+ * sends (`unsafe`, also inside transactions and savepoints) becomes a client span named by its operation, with
+ * the parameterised text (never the values). Only queries made inside a traced request get a span, so the
+ * jobs' polling and the migrations at start add none. A postgres.js query runs when it is first awaited, so
+ * the span starts there. Does nothing unless tracing runs.
+ */
+export function traceDatabaseClient<C>(client: C): C {
+  const api = otel;
+  if (!api) return client;
+  const tracer = api.trace.getTracer('@exam/server-kit/db');
+  const wrap = (sql: PostgresClient) => {
+    const unsafe = sql.unsafe.bind(sql) as (query: string, ...rest: unknown[]) => PromiseLike<unknown>;
+    sql.unsafe = ((query: string, ...rest: unknown[]) => {
+      const pending = unsafe(query, ...rest);
+      const parent = api.trace.getSpan(api.context.active());
+      if (!parent) return pending;
+      const then = pending.then;
+      let settled: PromiseLike<unknown> | undefined;
+      pending.then = ((onFulfilled, onRejected) => {
+        if (!settled) {
+          const operation = /^\s*(\w+)/.exec(query)?.[1]?.toUpperCase() ?? 'QUERY';
+          const span = tracer.startSpan(operation, {
+            kind: api.SpanKind.CLIENT,
+            attributes: { 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': query },
+          });
+          settled = then.call(
+            pending,
+            (value) => {
+              span.end();
+              return value;
+            },
+            (err: unknown) => {
+              span.recordException(err as Error);
+              span.setStatus({ code: api.SpanStatusCode.ERROR });
+              span.end();
+              throw err;
+            },
+          );
+        }
+        return settled.then(onFulfilled, onRejected);
+      }) as typeof pending.then;
+      return pending;
+    }) as PostgresClient['unsafe'];
+    // A transaction or savepoint runs its callback with a client of its own: trace that one too.
+    for (const method of ['begin', 'savepoint'] as const) {
+      const original = sql[method];
+      if (!original) continue;
+      sql[method] = ((...args: unknown[]) => {
+        const last = args.length - 1;
+        const callback = args[last];
+        if (typeof callback === 'function')
+          args[last] = (inner: PostgresClient) => (callback as (c: PostgresClient) => unknown)(wrap(inner));
+        return (original as (...a: unknown[]) => unknown).apply(sql, args);
+      }) as PostgresClient[typeof method];
+    }
+    return sql;
+  };
+  return wrap(client as PostgresClient) as C;
+}
