@@ -2,7 +2,9 @@ import { createServer } from './create-server.ts';
 import { authPlugin, type CreatorSessionCheck } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
+import { tracingPlugin } from './tracing.ts';
 
 export type BaseAppOptions = {
   service: string;
@@ -16,15 +18,24 @@ export type BaseAppOptions = {
   trustedProxies?: string[];
   /** Readiness checks (the database ping, a Docker engine…). */
   checks: Record<string, () => Promise<void>>;
+  /** GET /metrics: METRICS_TOKEN (a bearer token the scrape must send) and METRICS_CACHE_MS. */
+  metrics?: { token?: string | undefined; cacheMs?: number | undefined };
 };
 
 /**
  * The plugins every service registers, in a fixed order: errors first so every later failure is
- * mapped, then the OpenAPI collector (it must see every route), auth guards, health.
+ * mapped, then metrics and tracing (their hooks see every later route), the OpenAPI collector (it must see every
+ * route), auth guards, health.
  */
 export async function createBaseApp(opts: BaseAppOptions) {
   const app = createServer({ logLevel: opts.logLevel, bodyLimit: opts.bodyLimit, trustedProxies: opts.trustedProxies });
   await app.register(errorsPlugin);
+  await app.register(metricsPlugin, {
+    service: opts.service,
+    token: opts.metrics?.token,
+    cacheMs: opts.metrics?.cacheMs,
+  });
+  await app.register(tracingPlugin);
   await app.register(openapiPlugin, { service: opts.service });
   await app.register(authPlugin, {
     jwtSecret: opts.jwtSecret,

@@ -72,6 +72,12 @@ export const baseConfigShape = {
    * the local web servers that proxy /api in `pnpm start`; list a load balancer's address or CIDR here.
    */
   TRUSTED_PROXIES: trustedProxiesSchema.prefault(DEFAULT_TRUSTED_PROXIES),
+  /** When set, GET /metrics answers only a scrape that sends it as `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** How long a database-backed gauge (queue depths, workspace counts) is reused between scrapes. */
+  METRICS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
+  /** OpenTelemetry: traces are exported to this OTLP/HTTP endpoint; unset, tracing is off (src/tracing.ts). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
 };
 
 export const booleanFlag = bool;

@@ -7,6 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { traceDatabaseClient } from './tracing.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Db<S extends Record<string, unknown> = Record<string, any>> = PgDatabase<PgQueryResultHKT, S>;
@@ -43,7 +44,8 @@ export async function openDatabase<S extends Record<string, unknown>>(
     migrationsTable: `__${opts.migrationsSchema}_migrations`,
   };
   if (opts.databaseUrl) {
-    const client = postgres(opts.databaseUrl, { max: opts.poolSize ?? 10, onnotice: () => {} });
+    // Query spans when tracing runs (src/tracing.ts); PGlite is one process's embedded database and has none.
+    const client = traceDatabaseClient(postgres(opts.databaseUrl, { max: opts.poolSize ?? 10, onnotice: () => {} }));
     const db = drizzlePostgres({ client, schema: opts.schema });
     await migratePostgres(db, migrationConfig);
     return {

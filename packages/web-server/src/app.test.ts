@@ -171,6 +171,20 @@ describe('web server', () => {
       expect(((await response.json()) as { error: { code: string; message: string } }).error.code).toBe('NOT_FOUND');
     });
 
+    it("never serves a service's Prometheus metrics, which are not under /api", async () => {
+      expect((await fetch(`${kit.url}/metrics`)).status).toBe(200);
+      const web = await start('creator-web');
+      for (const path of [
+        '/metrics',
+        '/api/metrics',
+        '/api/exam-service/metrics',
+        '/api/exam-service/%2e%2e/%2e%2e/metrics',
+      ]) {
+        const response = await fetch(`${web}${path}`);
+        expect(await response.text(), path).not.toContain('http_request_duration_seconds');
+      }
+    });
+
     it('streams an upload to the service and its answer back', async () => {
       const form = new FormData();
       form.append('file', new Blob(['hello']), 'notes.txt');

@@ -26,6 +26,7 @@ import { createRosterService } from './modules/roster/roster.service.ts';
 import { createMaterialsRepository } from './modules/materials/materials.repository.ts';
 import { materialsRoutes } from './modules/materials/materials.routes.ts';
 import { createMaterialsService } from './modules/materials/materials.service.ts';
+import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
 import { createPreviewTokens } from './modules/preview/preview-token.ts';
 import { previewRoutes } from './modules/preview/preview.routes.ts';
 import { createPreviewService } from './modules/preview/preview.service.ts';
@@ -60,12 +61,14 @@ export async function buildApp(config: Config, deps: Deps) {
     service: 'exam-service',
     logLevel: config.LOG_LEVEL,
     trustedProxies: config.TRUSTED_PROXIES,
+    metrics: { token: config.METRICS_TOKEN, cacheMs: config.METRICS_CACHE_MS },
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     // This service owns the sessions: its guards read the table directly.
     creatorSessions: (claims) => authService.isSessionOpen({ userId: claims.sub, sessionId: claims.sid }),
     checks: { database: () => deps.database.ping() },
   });
+  registerServiceMetrics(app, deps.database);
 
   const mailer =
     deps.mailer ??

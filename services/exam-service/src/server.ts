@@ -1,3 +1,4 @@
+import './instrumentation.ts';
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
 import { createHttpAttemptDeadlines } from './adapters/attempt-deadlines.ts';
 import { createHttpSubmissions } from './adapters/submissions.ts';

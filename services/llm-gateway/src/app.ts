@@ -1,6 +1,7 @@
 import { createBaseApp } from '@exam/server-kit/base-app';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
+import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
 import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
@@ -12,11 +13,13 @@ export async function buildApp(config: Config, deps: Deps) {
     service: 'llm-gateway',
     logLevel: config.LOG_LEVEL,
     trustedProxies: config.TRUSTED_PROXIES,
+    metrics: { token: config.METRICS_TOKEN, cacheMs: config.METRICS_CACHE_MS },
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     creatorSessions: deps.creatorSessions,
     checks: { database: () => deps.database.ping() },
   });
+  registerServiceMetrics(app);
 
   const repo = createChatRepository(deps.database);
   const chatService = createChatService(repo, deps, {

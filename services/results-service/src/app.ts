@@ -1,6 +1,7 @@
 import { createBaseApp } from '@exam/server-kit/base-app';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
+import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
 import { attemptsRoutes } from './modules/attempts/attempts.routes.ts';
 import { createAttemptsService } from './modules/attempts/attempts.service.ts';
@@ -53,11 +54,13 @@ export async function buildApp(config: Config, deps: Deps) {
     service: 'results-service',
     logLevel: config.LOG_LEVEL,
     trustedProxies: config.TRUSTED_PROXIES,
+    metrics: { token: config.METRICS_TOKEN, cacheMs: config.METRICS_CACHE_MS },
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     creatorSessions: deps.creatorSessions,
     checks: { database: () => deps.database.ping() },
   });
+  registerServiceMetrics(app, deps.database);
 
   const attemptsRepository = createAttemptsRepository(deps.database);
   const cohort = createCohortRepository(deps.database);

@@ -1,3 +1,4 @@
+import './instrumentation.ts';
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
 import { createHttpCodeRunner } from './adapters/code-runner.ts';

@@ -7,6 +7,7 @@ import { createEntryResolver, loadCatalogue } from './engine/catalogue.ts';
 import { createAccessChecker } from './modules/proxy/access.ts';
 import { createLaunchTokens } from './modules/proxy/launch-tokens.ts';
 import { launchRoutes } from './modules/proxy/launch.routes.ts';
+import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts';
 import { createProxyTargets } from './modules/proxy/targets.ts';
 import { createRunnerRepository } from './modules/runner/runner.repository.ts';
@@ -21,12 +22,14 @@ export async function buildApp(config: Config, deps: Deps) {
     service: 'workspace-orchestrator',
     logLevel: config.LOG_LEVEL,
     trustedProxies: config.TRUSTED_PROXIES,
+    metrics: { token: config.METRICS_TOKEN, cacheMs: config.METRICS_CACHE_MS },
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     creatorSessions: deps.creatorSessions,
     // The engine is not a readiness check: without one the orchestrator still answers 'Workspace Unavailable'.
     checks: { database: () => deps.database.ping() },
   });
+  registerServiceMetrics(app, deps.database);
 
   const resolveEntry = createEntryResolver(loadCatalogue(config.WORKSPACE_CATALOGUE), config.WORKSPACE_IMAGE_OVERRIDES);
   const repo = createSessionsRepository(deps.database);

@@ -1,3 +1,4 @@
+import './instrumentation.ts';
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer } from '@exam/server-kit/run';
 import { createHttpExamDirectory } from './adapters/exam-directory.ts';
@@ -12,6 +13,7 @@ import type { WorkspaceEngine } from './engine/engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
 import { startWorkspaceJobs, workspaceJobOptions } from './jobs/workspace-jobs.ts';
 import { createRegistryProxy } from './engine/egress/registry-proxy.ts';
+import { registerRunnerMetrics } from './modules/metrics/service-metrics.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -64,6 +66,7 @@ try {
   app.addHook('onClose', () => jobs.stop());
   const runnerJobs = startRunnerJobs({ ...app.runner, clock: systemClock, log: app.log }, runnerJobOptions(config));
   app.addHook('onClose', () => runnerJobs.stop());
+  registerRunnerMetrics(app, () => runnerJobs.worker.activeCount());
   app.addHook('onClose', () => database.close());
   await app.editors.listen({ host: config.HOST, port: config.WORKSPACE_PORT });
   await runServer(app, { host: config.HOST, port: config.PORT });
