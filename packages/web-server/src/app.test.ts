@@ -125,6 +125,18 @@ describe('web server', () => {
       expect((await fetch(`${base}/assets/gone-123.js`)).status).toBe(404);
     });
 
+    it('answers the liveness and readiness probes in JSON, not with the page', async () => {
+      const base = await start('creator-web');
+      for (const [path, status] of [
+        ['/health', 'ok'],
+        ['/ready', 'ready'],
+      ] as const) {
+        const response = await fetch(`${base}${path}`);
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ status, service: 'creator-web' });
+      }
+    });
+
     it('serves the runtime config with the workspace origin', async () => {
       const response = await fetch(`${await start('taker-web')}/runtime-config.json`);
       expect(await response.json()).toEqual({

@@ -99,6 +99,12 @@ export async function buildWebServer(opts: WebServerOptions) {
   app.all('/api', proxy);
   app.all('/api/*', proxy);
 
+  // Probes for Kubernetes and compose (README, "Deploying"): the server needs nothing but its bundle, which it
+  // read before listening, so it is ready as soon as it answers. Neither is under /api, so neither is proxied.
+  const probe = { logLevel: 'warn' as const };
+  app.get('/health', probe, async () => ({ status: 'ok', service: opts.app }));
+  app.get('/ready', probe, async () => ({ status: 'ready', service: opts.app }));
+
   app.get('/runtime-config.json', async (_request, reply) =>
     reply.header('cache-control', 'no-store').send(opts.runtimeConfig),
   );
