@@ -1,0 +1,35 @@
+import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
+import { ServiceAccount } from 'kubernetes-models/v1';
+import type { DeployOptions } from './options.ts';
+import { labelsOf } from './workloads.ts';
+
+const NAME = 'workspace-orchestrator';
+const VERBS = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
+
+/**
+ * The orchestrator's Kubernetes engine runs each workspace as a pod with its attempt's volume as a claim,
+ * a Service the editor proxy reaches, and a NetworkPolicy for the egress rule — in the workspaces'
+ * namespace only. It gets no rights in its own namespace or the cluster.
+ */
+export function orchestratorRbacOf(opts: DeployOptions) {
+  return [
+    new ServiceAccount({
+      metadata: { name: NAME, namespace: opts.namespace, labels: labelsOf(NAME) },
+      automountServiceAccountToken: true,
+    }),
+    new Role({
+      metadata: { name: NAME, namespace: opts.workspacesNamespace },
+      rules: [
+        { apiGroups: [''], resources: ['pods', 'services', 'persistentvolumeclaims'], verbs: VERBS },
+        // Reading a workspace's log and status while it starts.
+        { apiGroups: [''], resources: ['pods/log', 'pods/status'], verbs: ['get'] },
+        { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: VERBS },
+      ],
+    }),
+    new RoleBinding({
+      metadata: { name: NAME, namespace: opts.workspacesNamespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: NAME },
+      subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: opts.namespace }],
+    }),
+  ];
+}
