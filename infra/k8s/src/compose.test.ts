@@ -33,7 +33,8 @@ describe('the compose file', () => {
       expect(service, component).toMatchObject({ read_only: true, cap_drop: ['ALL'], tmpfs: ['/tmp'] });
       expect(service.security_opt).toContain('no-new-privileges:true');
       expect(service.environment.REQUIRE_EXPLICIT_SECRETS).toBe('true');
-      expect(service.environment.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?/);
+      for (const secret of ['JWT_SECRET', 'INTERNAL_TOKEN', 'ENCRYPTION_KEY'])
+        expect(service.environment[secret], secret).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
     }
   });
 

@@ -56,4 +56,11 @@ export const DEFAULT_OPTIONS: DeployOptions = {
 export const CONFIG_MAP_NAME = 'exam-config';
 export const SECRET_NAME = 'exam-secrets';
 /** Keys the Secret must hold (README "Deploying" shows the kubectl line that makes it). */
-export const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'JWT_SECRET', 'INTERNAL_TOKEN', 'METRICS_TOKEN'] as const;
+export const SECRET_KEYS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'JWT_SECRET',
+  'INTERNAL_TOKEN',
+  'ENCRYPTION_KEY',
+  'METRICS_TOKEN',
+] as const;
