@@ -7,6 +7,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 if command -v docker-compose >/dev/null 2>&1; then compose=docker-compose; else compose="docker compose"; fi
 placeholder=check-compose-placeholder-secret-0123456789
 JWT_SECRET="${JWT_SECRET:-$placeholder}" INTERNAL_TOKEN="${INTERNAL_TOKEN:-$placeholder}" \
+  ENCRYPTION_KEY="${ENCRYPTION_KEY:-$placeholder}" \
   POSTGRES_PASSWORD="${POSTGRES_PASSWORD:-$placeholder}" \
   $compose -f "$here/infra/compose.yaml" config -q
 echo "infra/compose.yaml is valid ($compose)"

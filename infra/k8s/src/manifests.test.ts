@@ -111,7 +111,7 @@ describe('the Kubernetes manifests', () => {
     expect(rules).toEqual([
       ['creator.domain', { name: 'creator-web', port: { name: 'http' } }],
       ['exam.domain', { name: 'taker-web', port: { name: 'http' } }],
-      ['workspace.domain', { name: 'workspace-orchestrator', port: { name: 'workspace' } }],
+      ['workspace.exam.domain', { name: 'workspace-orchestrator', port: { name: 'workspace' } }],
     ]);
   });
 

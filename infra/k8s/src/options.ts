@@ -7,7 +7,7 @@ export type DeployOptions = {
   workspacesNamespace: string;
   creatorHost: string;
   takerHost: string;
-  /** The editors' own origin (ARCHITECTURE.md: never the apps' origin). */
+  /** The editors' own origin: never the apps' origin, but same-site with the taker's (README, WORKSPACE_ORIGIN). */
   workspaceHost: string;
   ingressClassName: string;
   /** The TLS certificate Secret for the three hosts (made by cert-manager or by hand). */
@@ -32,7 +32,7 @@ export const DEFAULT_OPTIONS: DeployOptions = {
   workspacesNamespace: 'exam-workspaces',
   creatorHost: 'creator.domain',
   takerHost: 'exam.domain',
-  workspaceHost: 'workspace.domain',
+  workspaceHost: 'workspace.exam.domain',
   ingressClassName: 'nginx',
   tlsSecretName: 'exam-tls',
   ingressNamespace: 'ingress-nginx',
