@@ -47,6 +47,11 @@ for component in $components; do
   case "$component" in
     exam-service | results-service | llm-gateway | workspace-orchestrator)
       stage "@exam/$component" "$ctx/app"
+      # The orchestrator reads the workspace catalogue from the repository's infra/ (WORKSPACE_CATALOGUE).
+      if [ "$component" = workspace-orchestrator ]; then
+        mkdir -p "$ctx/app/infra/workspaces"
+        cp "$root/infra/workspaces/catalogue.json" "$ctx/app/infra/workspaces/"
+      fi
       cp "$images/Dockerfile.service" "$ctx/Dockerfile"
       build_args="--build-arg SERVICE=$component"
       ;;

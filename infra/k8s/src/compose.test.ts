@@ -18,13 +18,27 @@ describe('the compose file', () => {
     );
   });
 
-  it('gives every component a replica count from its own variable and a healthcheck on its /ready', () => {
+  it('gives every component but the orchestrator a replica count from its own variable, and each a healthcheck on its /ready', () => {
     for (const component of [...SERVICES, ...WEB_APPS]) {
       const service = compose.services[component];
       const variable = `${component.toUpperCase().replace(/-/g, '_')}_REPLICAS`;
-      expect(service.deploy.replicas, component).toBe(`\${${variable}:-2}`);
-      expect(service.healthcheck.test.join(' '), component).toContain(`http://127.0.0.1:${portOf(component)}/ready`);
+      const host = component === 'workspace-orchestrator' ? '${BRIDGE_GATEWAY:-172.30.0.1}' : '127.0.0.1';
+      expect(service.healthcheck.test.join(' '), component).toContain(`http://${host}:${portOf(component)}/ready`);
+      if (component !== 'workspace-orchestrator') expect(service.deploy.replicas, component).toBe(`\${${variable}:-2}`);
     }
+  });
+
+  it("runs one orchestrator per host in the host's network, reaching the services through the proxy", () => {
+    const orchestrator = compose.services['workspace-orchestrator'];
+    expect(orchestrator).toMatchObject({ network_mode: 'host', deploy: { replicas: 1 } });
+    expect(orchestrator.environment.HOST).toBe('${BRIDGE_GATEWAY:-172.30.0.1}');
+    expect(orchestrator.environment.EXAM_SERVICE_URL).toBe('http://${BRIDGE_GATEWAY:-172.30.0.1}:4001');
+    expect(compose.services.proxy.ports).toEqual(
+      expect.arrayContaining(['${BRIDGE_GATEWAY:-172.30.0.1}:4001:9001', '${BRIDGE_GATEWAY:-172.30.0.1}:4002:9002']),
+    );
+    const template = readFileSync(join(INFRA, 'proxy/default.conf.template'), 'utf8');
+    expect(template).toMatch(/listen 9001;\s+location \/ \{\s+set \$upstream http:\/\/exam-service:4001;/);
+    expect(template).toMatch(/listen 9002;\s+location \/ \{\s+set \$upstream http:\/\/results-service:4002;/);
   });
 
   it('locks every platform container down and makes it refuse generated secrets', () => {
@@ -47,7 +61,7 @@ describe('the compose file', () => {
     expect(hosts).toEqual([
       ['${CREATOR_HOST}', 'http://creator-web:5173'],
       ['${TAKER_HOST}', 'http://taker-web:5174'],
-      ['${WORKSPACE_HOST}', 'http://workspace-orchestrator:4005'],
+      ['${WORKSPACE_HOST}', 'http://${BRIDGE_GATEWAY}:4005'],
     ]);
     expect(compose.services.proxy.environment).toMatchObject({
       CREATOR_HOST: '${CREATOR_HOST:-creator.domain}',
