@@ -1,4 +1,5 @@
 import { InternalExamSchema, type InternalExam } from './internal.ts';
+import type { TestVerdict } from './coding.ts';
 
 /**
  * Test factory shared by every service's suite: an exam as exam-service's internal route returns it
@@ -24,3 +25,19 @@ export function buildInternalExam(overrides: Partial<Record<keyof InternalExam, 
     ...overrides,
   });
 }
+
+/** One test's verdict as the runner reports it: a passed one-point test unless `overrides` say otherwise. */
+export function makeVerdict(overrides: Partial<TestVerdict> = {}): TestVerdict {
+  return {
+    testId: 'a',
+    name: 'Small',
+    visible: true,
+    outcome: 'passed',
+    points: 1,
+    maxPoints: 1,
+    timeMs: 12,
+    exitCode: 0,
+    ...overrides,
+  };
+}
+

@@ -2,18 +2,9 @@ import type { TestVerdict } from '@exam/domain/coding';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TestVerdicts, verdictSummary } from './test-verdicts.tsx';
+import { makeVerdict } from '@exam/domain/testing';
 
-const verdict = (overrides: Partial<TestVerdict>): TestVerdict => ({
-  testId: 'a',
-  name: 'Small',
-  visible: true,
-  outcome: 'passed',
-  points: 1,
-  maxPoints: 1,
-  timeMs: 12,
-  exitCode: 0,
-  ...overrides,
-});
+const verdict = (overrides: Partial<TestVerdict>): TestVerdict => makeVerdict(overrides);
 
 describe('verdictSummary', () => {
   it('says every test passes, or names the failing ones with "Test n" for unnamed tests', () => {

@@ -7,18 +7,9 @@ import { fakeResultService } from '../../../testing/fake-result-service.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 import { makeQuestionAnswer, makeResultDetail } from './result-factories.ts';
+import { makeVerdict } from '@exam/domain/testing';
 
-const verdict = (overrides: Partial<TestVerdict>): TestVerdict => ({
-  testId: 'a',
-  name: 'Small',
-  visible: true,
-  outcome: 'passed',
-  points: 1,
-  maxPoints: 1,
-  timeMs: 30,
-  exitCode: 0,
-  ...overrides,
-});
+const verdict = (overrides: Partial<TestVerdict>): TestVerdict => makeVerdict({ timeMs: 30, ...overrides });
 
 const doneTests: TestGrading = {
   state: 'done',

@@ -7,6 +7,7 @@ import { makeExam, signInAs } from '../../../../testing/factories.ts';
 import { errorBody, examStore, seedExams } from '../../../../testing/handlers.ts';
 import { renderApp } from '../../../../testing/render.tsx';
 import { server } from '../../../../testing/server.ts';
+import { makeVerdict } from '@exam/domain/testing';
 
 // jsdom has no layout; CodeMirror measures text ranges for the cursor.
 beforeAll(() => {
@@ -16,17 +17,7 @@ beforeAll(() => {
 type Written = { questions: Array<Record<string, unknown>> };
 const lastBody = () => examStore.writes.at(-1)?.body as Written;
 
-const verdict = (overrides: Partial<TestVerdict>): TestVerdict => ({
-  testId: 'a',
-  name: 'Small',
-  visible: true,
-  outcome: 'passed',
-  points: 1,
-  maxPoints: 1,
-  timeMs: 25,
-  exitCode: 0,
-  ...overrides,
-});
+const verdict = (overrides: Partial<TestVerdict>): TestVerdict => makeVerdict({ timeMs: 25, ...overrides });
 
 const report = (overrides: Partial<RunReport>): RunReport => ({
   runId: 'ref-1',
