@@ -40,4 +40,3 @@ export function makeVerdict(overrides: Partial<TestVerdict> = {}): TestVerdict {
     ...overrides,
   };
 }
-
