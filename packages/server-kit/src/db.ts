@@ -33,6 +33,23 @@ export type OpenDatabaseOptions<S extends Record<string, unknown>> = {
   migrationsSchema: string;
 };
 
+/**
+ * Replicas of a service that start together would each apply the same pending migrations and fail on each
+ * other's tables. They take turns under a PostgreSQL advisory lock named after the service's journal, held on
+ * a connection of its own (the migrations run on the pool): the first applies them, the next finds its journal
+ * current and applies nothing.
+ */
+async function oneMigrationAtATime(url: string, journal: string, migrate: () => Promise<void>): Promise<void> {
+  const lock = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await lock`select pg_advisory_lock(hashtext(${`exam.migrations.${journal}`}))`;
+    await migrate();
+  } finally {
+    // Ending the session releases the lock, also when a migration failed.
+    await lock.end({ timeout: 5 });
+  }
+}
+
 /** Opens the service's database and applies its committed migrations. */
 export async function openDatabase<S extends Record<string, unknown>>(
   opts: OpenDatabaseOptions<S>,
@@ -47,7 +64,9 @@ export async function openDatabase<S extends Record<string, unknown>>(
     // Query spans when tracing runs (src/tracing.ts); PGlite is one process's embedded database and has none.
     const client = traceDatabaseClient(postgres(opts.databaseUrl, { max: opts.poolSize ?? 10, onnotice: () => {} }));
     const db = drizzlePostgres({ client, schema: opts.schema });
-    await migratePostgres(db, migrationConfig);
+    await oneMigrationAtATime(opts.databaseUrl, migrationConfig.migrationsTable, () =>
+      migratePostgres(db, migrationConfig),
+    );
     return {
       db: db as unknown as Db<S>,
       kind: 'postgres',
