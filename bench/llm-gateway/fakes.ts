@@ -102,6 +102,7 @@ const exam = {
     encryptedApiKey: null,
   },
   materialTexts: [{ name: 'notes.txt', text: 'The standard error is sigma over root n. '.repeat(40) }],
+  hasAccessCode: false,
   isLive: true,
   isDraft: false,
   publishedAt: now,
