@@ -273,16 +273,24 @@ export async function startScaleStack(opts: ScaleStackOptions) {
     throw err;
   }
 
-  /** haproxy's view of every server, from its stats page (CSV): 'UP', 'DOWN', 'UP 1/2'… */
-  async function serverStates(): Promise<Map<string, string>> {
+  /**
+   * haproxy's view (its stats page as CSV): each server's state ('UP', 'DOWN', 'UP 1/2'…) and, per backend,
+   * the requests it sent again (wretr) and sent again to another server (wredis).
+   */
+  async function proxyStats() {
     const csv = await (await fetch(`http://127.0.0.1:${ports.stats}/stats;csv`)).text();
     const states = new Map<string, string>();
+    const retries: Record<string, { retries: number; redispatches: number }> = {};
     for (const line of csv.split('\n')) {
       const [proxy, server, ...fields] = line.split(',');
-      if (!proxy || !server || proxy.startsWith('#') || server === 'FRONTEND' || server === 'BACKEND') continue;
-      states.set(`${proxy}/${server}`, fields[15] ?? '');
+      if (!proxy || !server || proxy.startsWith('#') || server === 'FRONTEND') continue;
+      if (server === 'BACKEND') retries[proxy] = { retries: Number(fields[13]), redispatches: Number(fields[14]) };
+      else states.set(`${proxy}/${server}`, fields[15] ?? '');
     }
-    return states;
+    return { states, retries };
+  }
+  async function serverStates() {
+    return (await proxyStats()).states;
   }
 
   async function waitServersUp(timeoutMs = 20_000) {
@@ -312,6 +320,7 @@ export async function startScaleStack(opts: ScaleStackOptions) {
     replicas,
     workDir,
     serverStates,
+    proxyStats,
     /** Resolves once haproxy counts every replica UP again. */
     waitServersUp,
     /** SIGKILL to the replica's whole process group: no drain, no goodbye, sockets reset by the kernel. */
