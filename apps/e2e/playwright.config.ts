@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { journeyDefaults } from './browser-options.ts';
 import { E2E } from './tests/support/env.ts';
 import { WORKSPACE_STACK_ENV } from './tests/support/workspace-engine.ts';
 
@@ -17,37 +18,9 @@ if (ownDataDir) {
 }
 
 export default defineConfig({
-  testDir: './tests',
+  ...journeyDefaults,
   // Starts the private Docker engine the coding-workspace journey runs on (and stops it afterwards).
   globalSetup: './tests/support/workspace-engine.ts',
-  fullyParallel: false,
-  workers: 1,
-  // One retry, reported as 'flaky' in the output, never silently: on a shared machine Chromium cancels
-  // in-flight localhost requests with net::ERR_NETWORK_CHANGED whenever a host interface changes (each
-  // workspace container adds a veth), and a parallel `vite build` empties the dist/ the stack serves.
-  retries: 1,
-  // Generous: other jobs share this 2-core machine; the assertions themselves stay strict.
-  timeout: 180_000,
-  expect: { timeout: 15_000 },
-  reporter: [['list']],
-  use: {
-    baseURL: E2E.creatorOrigin,
-    trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
-  },
   webServer: {
     command: `node ${resolve(import.meta.dirname, '../../scripts/start.ts')}`,
     // start.ts prints this once every service and both web servers answer. Not a `url`: Playwright

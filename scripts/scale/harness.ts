@@ -25,6 +25,7 @@ export type ScaleStackOptions = {
   web?: { creatorPort: number; takerPort: number };
   /** The OpenAI-compatible upstream the gateways use by default (a fake in tests). */
   openAiBaseUrl: string;
+  openAiApiKey?: string;
   redisUrl?: string;
   /** More settings for every service. */
   env?: Record<string, string>;
@@ -133,7 +134,7 @@ export async function startScaleStack(opts: ScaleStackOptions) {
     TAKER_ORIGIN: takerOrigin,
     WORKSPACE_ORIGIN: `http://localhost:${ports.workspaceFrontend}`,
     OPENAI_BASE_URL: opts.openAiBaseUrl,
-    OPENAI_API_KEY: 'sk-scale-server-default-key',
+    OPENAI_API_KEY: opts.openAiApiKey ?? 'sk-scale-server-default-key',
     // Every simulated candidate comes from 127.0.0.1: the per-address start limit would refuse the 151st.
     START_LIMIT_PER_CLIENT: '100000',
     START_LIMIT_PER_EXAM: '100000',
