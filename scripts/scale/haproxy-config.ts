@@ -13,9 +13,9 @@ export type ProxiedBackend = {
 /**
  * The generated haproxy configuration: one frontend and one round-robin backend per service.
  *
- * Health: every replica is probed with `GET /ready` every 250 ms (two failures take it out, two successes
- * put it back), and `observe layer4` takes it out at the first refused connection, without waiting for
- * the next probe.
+ * Health: every replica is probed with `GET /ready` every 500 ms (250 ms while it changes state; three
+ * failures take it out, two successes put it back), and `observe layer4` takes it out at the first refused
+ * connection, without waiting for the next probe: a killed replica is out at once, a slow one stays in.
  *
  * Retries: a request whose connection to a replica failed never reached it, so any request is re-sent to
  * the other replica (`retry-on conn-failure`, `option redispatch 1`). A request the replica received and
@@ -44,7 +44,10 @@ export function haproxyConfig(backends: ProxiedBackend[], opts: { statsPort?: nu
     '  retries 3',
     '  option redispatch 1',
     '  retry-on conn-failure empty-response',
-    '  default-server inter 250ms fastinter 250ms downinter 250ms fall 2 rise 2 observe layer4 error-limit 1 on-error mark-down',
+    // A probe may take 2 s: on a loaded box /ready waits for a pooled connection, and a replica that is merely
+    // busy must not leave the rotation (with both out, haproxy answers 503 itself).
+    '  timeout check 2s',
+    '  default-server inter 500ms fastinter 250ms downinter 250ms fall 3 rise 2 observe layer4 error-limit 1 on-error mark-down',
     '',
   ];
   if (opts.statsPort) {

@@ -233,7 +233,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
         finish: record.index % 3 === 0 ? early : late,
         saveEveryMs: opts.saveEveryMs,
         chatEveryMs: opts.chatEveryMs,
-        startWithinMs: Math.min(3000, opts.beforeFaultMs / 2),
+        startWithinMs: opts.beforeFaultMs / 2,
       })),
     ]);
     timeline.endedAt = Date.now();
