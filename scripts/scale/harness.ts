@@ -216,14 +216,16 @@ export async function startScaleStack(opts: ScaleStackOptions) {
   ];
   writeFileSync(haproxyFile, haproxyConfig(backends, { statsPort: ports.stats }));
 
-  async function stop() {
+  /** Stops everything and drops the database; `keepLogs` leaves the replicas' logs in workDir for a post-mortem. */
+  async function stop(stopOpts: { keepLogs?: boolean } = {}) {
     for (const child of [...replicas.map((r) => r.child), ...others.map((o) => o.child)]) signalGroup(child, 'SIGTERM');
     const all = [...replicas.flatMap((r) => (r.child ? [r.child] : [])), ...others.map((o) => o.child)];
     await Promise.all(all.map((child) => exited(child, 10_000)));
     for (const child of all) signalGroup(child, 'SIGKILL');
     await admin.unsafe(`drop database if exists "${databaseName}" with (force)`).catch(() => undefined);
     await admin.end();
-    rmSync(workDir, { recursive: true, force: true });
+    if (stopOpts.keepLogs) log(`[scale] logs kept in ${workDir}`);
+    else rmSync(workDir, { recursive: true, force: true });
   }
 
   try {

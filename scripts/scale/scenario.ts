@@ -188,6 +188,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
   const log = opts.log ?? ((line: string) => console.log(line));
   const provider = await startFakeProvider({ port: opts.basePort + 30, delayMs: opts.replyDelayMs });
   let stack: ScaleStack | undefined;
+  let failed = true;
   try {
     stack = await startScaleStack({
       adminDatabaseUrl: opts.adminDatabaseUrl,
@@ -247,9 +248,11 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
       chatDeduplication: 'clientMessageId' in ChatRequestSchema.shape,
       proxy: await proxyCounters(running),
     };
-    return { ...partial, violations: judge(partial) };
+    const violations = judge(partial);
+    failed = violations.length > 0;
+    return { ...partial, violations };
   } finally {
-    await stack?.stop();
+    await stack?.stop({ keepLogs: failed || process.env.SCALE_KEEP_LOGS === '1' });
     await provider.close();
   }
 }
