@@ -22,7 +22,7 @@ function table(header: string[], rows: string[][]): string {
 const statCells = (s: WindowStats) => [
   String(s.operations),
   `${s.firstTryFailures} (${pct(s.firstTryFailures, s.operations)})`,
-  String(s.interruptedChats),
+  String(s.inFlightAtKill),
   `${s.clientFailures} (${pct(s.clientFailures, s.operations)})`,
 ];
 
@@ -35,7 +35,14 @@ export function formatReport(report: ScenarioReport): string {
     fault: t.backAt - t.killedAt,
     after: t.endedAt - t.backAt,
   };
-  const header = ['window', 'kind', 'requests', 'failed first try', 'of them replies cut', 'failed after retries'];
+  const header = [
+    'window',
+    'kind',
+    'requests',
+    'failed first try',
+    'of them in flight at the kill',
+    'failed after retries',
+  ];
   const rows: string[][] = [];
   for (const w of windows) {
     rows.push([`${w} (${seconds(windowLength[w])})`, 'all', ...statCells(report.windows[w])]);
