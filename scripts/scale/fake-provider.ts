@@ -83,6 +83,11 @@ export async function startFakeProvider(opts: { port: number; delayMs: number })
       stream(response, body).catch(() => response.destroy());
     });
   });
+  // Node closes an idle keep-alive connection after 5 s; the gateway pools its upstream connections and does not
+  // retry a reply whose pooled connection was closed under it (one such reply error was seen in a short run).
+  // Providers' front ends keep idle connections for longer; so does this fake, so that a reply error here is the
+  // kill's doing, not that race.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, '127.0.0.1', () => resolve());
