@@ -38,7 +38,8 @@ export type WindowStats = {
   firstTryFailures: number;
   clientFailures: number;
   /**
-   * First tries that were in flight at the kill (sent before it, failed after it) and that no proxy may send
+   * First tries that were in flight at the kill (sent before the killed processes were gone, failed after the
+   * signal) and that no proxy may send
    * again: a chat message the dying gateway had taken (cut mid-reply, or no answer at all). The client asks
    * again with the same clientMessageId.
    */
@@ -47,7 +48,15 @@ export type WindowStats = {
 
 export type ScenarioReport = {
   options: ScenarioOptions;
-  timeline: { startedAt: number; killedAt: number; restartedAt: number; backAt: number; endedAt: number };
+  timeline: {
+    startedAt: number;
+    /** When SIGKILL was sent, and when both processes were seen gone (a request in between may still be taken). */
+    killedAt: number;
+    deadAt: number;
+    restartedAt: number;
+    backAt: number;
+    endedAt: number;
+  };
   windows: Record<WindowName, WindowStats>;
   byKind: Record<string, Record<WindowName, WindowStats>>;
   failures: Array<{ window: WindowName; kind: string; outcome: string; count: number }>;
@@ -134,7 +143,7 @@ function tally(operations: Operation[], timeline: ScenarioReport['timeline']) {
       if (
         NOT_REPEATABLE.has(op.kind) &&
         !first.ok &&
-        first.startedAt < timeline.killedAt &&
+        first.startedAt < timeline.deadAt &&
         first.endedAt >= timeline.killedAt
       )
         stats.inFlightAtKill += 1;
@@ -215,7 +224,14 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
     const examId = await createLiveExam(running, questionCount);
     const candidates = createCandidates({ count: opts.candidates, url: running.proxyUrl });
 
-    const timeline = { startedAt: Date.now(), killedAt: Infinity, restartedAt: Infinity, backAt: Infinity, endedAt: 0 };
+    const timeline = {
+      startedAt: Date.now(),
+      killedAt: Infinity,
+      deadAt: Infinity,
+      restartedAt: Infinity,
+      backAt: Infinity,
+      endedAt: 0,
+    };
     let finishEarly: () => void = () => undefined;
     let finishLate: () => void = () => undefined;
     const early = new Promise<void>((resolve) => (finishEarly = resolve));
@@ -225,6 +241,7 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
       await sleep(opts.beforeFaultMs);
       timeline.killedAt = Date.now();
       await Promise.all(FAULTS.map(([service, index]) => running.kill(service, index)));
+      timeline.deadAt = Date.now();
       log(`[scale] SIGKILLed ${FAULTS.map(([s, i]) => `${s}#${i}`).join(' and ')}`);
       // A third of the candidates submit while the replicas are down.
       setTimeout(finishEarly, Math.min(1000, opts.downMs / 2));
