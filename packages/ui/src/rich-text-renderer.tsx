@@ -1,0 +1,219 @@
+import type { LanguageSupport } from '@codemirror/language';
+import { Fragment, memo, useEffect, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+import ReactMarkdown, { type Components, type ExtraProps, type Options } from 'react-markdown';
+import remarkBreaks from 'remark-breaks';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import { highlight, type CodeToken } from './lib/code-highlight.ts';
+import { fenceLanguage, loadLanguage } from './lib/code-languages.ts';
+
+type Pluggable = NonNullable<Options['rehypePlugins']>[number];
+
+/** Spec section 5: a fence's first line names the language when it is under 20 characters without spaces. */
+const MAX_LABEL_LENGTH = 20;
+
+export function codeBlockLabel(infoString: string): string {
+  const info = infoString.trim();
+  return info.length > 0 && info.length < MAX_LABEL_LENGTH && !/\s/.test(info) ? info : 'code';
+}
+
+/** Link and image schemes that are kept; any other (javascript:, data:, vbscript:, file:…) is dropped. */
+const SAFE_PROTOCOLS = new Set(['http', 'https', 'mailto']);
+
+/**
+ * The URL of a link or image when it is safe to follow: http(s), mailto or relative (no scheme before the first
+ * '/', '?' or '#'); otherwise ''. The scheme is read up to the first ':' as browsers read it, so a tab or
+ * newline inside "java\tscript:" does not slip a script through as a "relative" URL.
+ */
+export function safeUrl(url: string): string {
+  const colon = url.indexOf(':');
+  if (colon === -1) return url;
+  const firstOther = url.search(/[/?#]/);
+  if (firstOther !== -1 && firstOther < colon) return url;
+  return SAFE_PROTOCOLS.has(url.slice(0, colon).toLowerCase()) ? url : '';
+}
+
+type HastNode = NonNullable<ExtraProps['node']>['children'][number];
+
+function textOf(node: HastNode): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element') return node.children.map(textOf).join('');
+  return '';
+}
+
+function languageOf(code: HastNode | undefined): string {
+  if (!code || code.type !== 'element') return '';
+  const classes = Array.isArray(code.properties.className) ? code.properties.className : [];
+  return (
+    classes
+      .map(String)
+      .find((c) => c.startsWith('language-'))
+      ?.slice('language-'.length) ?? ''
+  );
+}
+
+/** The fence's whole info string: react-markdown keeps its first word as `language-x` and the rest as meta. */
+function infoStringOf(code: HastNode | undefined): string {
+  const language = languageOf(code);
+  const meta = code?.type === 'element' ? (code.data as { meta?: unknown } | undefined)?.meta : undefined;
+  return typeof meta === 'string' && meta ? `${language} ${meta}` : language;
+}
+
+/** Grammars already fetched, so a later block in the same language is coloured on its first render. */
+const loadedLanguages = new Map<string, LanguageSupport>();
+
+/** The code's tokens coloured by the editor's highlighter, or undefined for a language the editor lacks. */
+function useHighlighted(code: string, fenceName: string): CodeToken[] | undefined {
+  const language = fenceLanguage(fenceName);
+  const [support, setSupport] = useState(() => (language ? loadedLanguages.get(language) : undefined));
+  useEffect(() => {
+    if (!language || loadedLanguages.has(language)) {
+      setSupport(language ? loadedLanguages.get(language) : undefined);
+      return;
+    }
+    let live = true;
+    loadLanguage(language)
+      .then((loaded) => {
+        loadedLanguages.set(language, loaded);
+        if (live) setSupport(loaded);
+      })
+      .catch((error: unknown) => console.warn('Could not load the highlighter for', language, error));
+    return () => {
+      live = false;
+    };
+  }, [language]);
+  return useMemo(() => (support ? highlight(code, support) : undefined), [code, support]);
+}
+
+function CodeBlock({ node }: ComponentProps<'pre'> & ExtraProps) {
+  const code = node?.children.find((child) => child.type === 'element' && child.tagName === 'code');
+  const label = codeBlockLabel(infoStringOf(code));
+  const text = code ? textOf(code).replace(/\n$/, '') : '';
+  const tokens = useHighlighted(text, languageOf(code));
+  return (
+    <figure className="my-2 overflow-hidden rounded-lg border border-line bg-surface text-ink" data-testid="code-block">
+      <figcaption className="border-b border-line bg-canvas px-3 py-1 font-mono text-[11px] uppercase tracking-wide text-muted">
+        {label}
+      </figcaption>
+      <pre className="overflow-x-auto p-3 text-xs leading-relaxed" data-highlighted={tokens ? 'true' : undefined}>
+        <code className="font-mono">
+          {tokens
+            ? tokens.map((token, i) =>
+                token.className ? (
+                  <span key={i} className={token.className}>
+                    {token.text}
+                  </span>
+                ) : (
+                  <Fragment key={i}>{token.text}</Fragment>
+                ),
+              )
+            : text}
+        </code>
+      </pre>
+    </figure>
+  );
+}
+
+/** A link opens in a new tab without handing the page to it; one whose URL was dropped is plain text. */
+function Link({ node: _node, href, children, ...props }: ComponentProps<'a'> & ExtraProps) {
+  if (!href) return <span>{children}</span>;
+  if (href.startsWith('#'))
+    return (
+      <a {...props} href={href}>
+        {children}
+      </a>
+    );
+  return (
+    <a {...props} href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  );
+}
+
+/**
+ * Images are never loaded: a picture from another site would tell it who is sitting the exam (and the pages'
+ * CSP blocks them anyway). The image becomes a link to it, named by its alt text.
+ */
+function Image({ src, alt }: ComponentProps<'img'> & ExtraProps) {
+  const label = `Image: ${alt || 'untitled'}`;
+  if (typeof src !== 'string' || !src) return <span>{label}</span>;
+  return (
+    <a href={src} target="_blank" rel="noopener noreferrer">
+      {label}
+    </a>
+  );
+}
+
+/** An option label is one line of inline text: what would start a block (a list, a heading…) stays text. */
+const BLOCK_CONSTRUCTS = [
+  'blockQuote',
+  'codeFenced',
+  'codeIndented',
+  'definition',
+  'headingAtx',
+  'htmlFlow',
+  'list',
+  'mathFlow',
+  'setextUnderline',
+  'table',
+  'thematicBreak',
+];
+
+function remarkInlineOnly(this: { data(): { micromarkExtensions?: unknown[] } }) {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push({ disable: { null: BLOCK_CONSTRUCTS } });
+}
+
+/** `$$…$$` is math (inline in a sentence, displayed on lines of its own); a lone `$` stays a dollar sign. */
+const MATH: Pluggable = [remarkMath, { singleDollarTextMath: false }];
+const BLOCK_PLUGINS = [remarkGfm, remarkBreaks, MATH];
+const INLINE_PLUGINS = [remarkGfm, remarkBreaks, MATH, remarkInlineOnly as Pluggable];
+
+const blockComponents: Components = { pre: CodeBlock, a: Link, img: Image };
+const inlineComponents: Components = {
+  ...blockComponents,
+  p: ({ children }: { children?: ReactNode }) => <>{children}</>,
+};
+
+let mathLoad: Promise<Pluggable> | undefined;
+let mathPlugin: Pluggable | undefined;
+
+/** KaTeX, fetched once and only when some text holds a formula. */
+function useMath(needed: boolean): Pluggable | undefined {
+  const [plugin, setPlugin] = useState(() => mathPlugin);
+  useEffect(() => {
+    if (!needed || plugin) return;
+    let live = true;
+    mathLoad ??= import('./rich-text-math.ts').then(({ rehypeMath }) => (mathPlugin = rehypeMath));
+    mathLoad
+      .then((loaded) => live && setPlugin(() => loaded))
+      .catch((error: unknown) => console.warn('Could not load KaTeX', error));
+    return () => {
+      live = false;
+    };
+  }, [needed, plugin]);
+  return needed ? plugin : undefined;
+}
+
+export type RichTextRendererProps = { text: string; inline?: boolean };
+
+/**
+ * Markdown to React (GitHub flavour, `$$` math, a line break where the author broke the line). Raw HTML is
+ * shown as the text it is and never becomes markup; URLs go through `safeUrl`.
+ */
+const RichTextRenderer = memo(function RichTextRenderer({ text, inline = false }: RichTextRendererProps) {
+  const math = useMath(text.includes('$$'));
+  const rehypePlugins = useMemo(() => (math ? [math] : []), [math]);
+  return (
+    <ReactMarkdown
+      remarkPlugins={inline ? INLINE_PLUGINS : BLOCK_PLUGINS}
+      rehypePlugins={rehypePlugins}
+      components={inline ? inlineComponents : blockComponents}
+      urlTransform={safeUrl}
+    >
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+export default RichTextRenderer;
