@@ -1,11 +1,11 @@
-import type { LanguageSupport } from '@codemirror/language';
+import type { CodingLanguage } from '@exam/domain/exam';
 import { Fragment, memo, useEffect, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
 import ReactMarkdown, { type Components, type ExtraProps, type Options } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
-import { highlight, type CodeToken } from './lib/code-highlight.ts';
-import { fenceLanguage, loadLanguage } from './lib/code-languages.ts';
+import type { CodeToken, Highlighter } from './lib/code-highlight.ts';
+import { fenceLanguage } from './lib/fence-languages.ts';
 
 type Pluggable = NonNullable<Options['rehypePlugins']>[number];
 
@@ -59,30 +59,35 @@ function infoStringOf(code: HastNode | undefined): string {
   return typeof meta === 'string' && meta ? `${language} ${meta}` : language;
 }
 
-/** Grammars already fetched, so a later block in the same language is coloured on its first render. */
-const loadedLanguages = new Map<string, LanguageSupport>();
+/** Highlighters already fetched, so a later block in the same language is coloured on its first render. */
+const highlighters = new Map<CodingLanguage, Highlighter>();
 
-/** The code's tokens coloured by the editor's highlighter, or undefined for a language the editor lacks. */
+/**
+ * The code's tokens coloured by the editor's highlighter, or undefined for a language the editor lacks (and
+ * until the highlighter arrives: CodeMirror and each grammar are fetched only for text with such a block).
+ */
 function useHighlighted(code: string, fenceName: string): CodeToken[] | undefined {
   const language = fenceLanguage(fenceName);
-  const [support, setSupport] = useState(() => (language ? loadedLanguages.get(language) : undefined));
+  const [highlighter, setHighlighter] = useState(() => (language ? highlighters.get(language) : undefined));
   useEffect(() => {
-    if (!language || loadedLanguages.has(language)) {
-      setSupport(language ? loadedLanguages.get(language) : undefined);
+    const known = language ? highlighters.get(language) : undefined;
+    if (!language || known) {
+      setHighlighter(() => known);
       return;
     }
     let live = true;
-    loadLanguage(language)
+    import('./lib/code-highlight.ts')
+      .then(({ loadHighlighter }) => loadHighlighter(language))
       .then((loaded) => {
-        loadedLanguages.set(language, loaded);
-        if (live) setSupport(loaded);
+        highlighters.set(language, loaded);
+        if (live) setHighlighter(() => loaded);
       })
       .catch((error: unknown) => console.warn('Could not load the highlighter for', language, error));
     return () => {
       live = false;
     };
   }, [language]);
-  return useMemo(() => (support ? highlight(code, support) : undefined), [code, support]);
+  return useMemo(() => highlighter?.(code), [code, highlighter]);
 }
 
 function CodeBlock({ node }: ComponentProps<'pre'> & ExtraProps) {

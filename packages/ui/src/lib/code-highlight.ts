@@ -1,9 +1,13 @@
 import { defaultHighlightStyle, type LanguageSupport } from '@codemirror/language';
+import type { CodingLanguage } from '@exam/domain/exam';
 import { highlightCode } from '@lezer/highlight';
 import { StyleModule } from 'style-mod';
+import { loadLanguage } from './code-languages.ts';
 
 /** A run of code text and the highlighter's class names for it ('' when the text is not a token). */
 export type CodeToken = { text: string; className: string };
+
+export type Highlighter = (code: string) => CodeToken[];
 
 let mounted = false;
 
@@ -35,4 +39,10 @@ export function highlight(code: string, language: LanguageSupport): CodeToken[] 
     () => tokens.push({ text: '\n', className: '' }),
   );
   return tokens;
+}
+
+/** The highlighter of one editor language, once its grammar has been fetched. */
+export async function loadHighlighter(language: CodingLanguage): Promise<Highlighter> {
+  const support = await loadLanguage(language);
+  return (code) => highlight(code, support);
 }
