@@ -1,5 +1,15 @@
 import type { CodingLanguage } from '@exam/domain/exam';
-import { Fragment, memo, useEffect, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+import {
+  Fragment,
+  memo,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from 'react';
 import ReactMarkdown, { type Components, type ExtraProps, type Options } from 'react-markdown';
 import remarkBreaks from 'remark-breaks';
 import remarkGfm from 'remark-gfm';
@@ -7,7 +17,7 @@ import remarkMath from 'remark-math';
 import type { CodeToken, Highlighter } from './lib/code-highlight.ts';
 import { fenceLanguage } from './lib/fence-languages.ts';
 
-type Pluggable = NonNullable<Options['rehypePlugins']>[number];
+type Pluggable = NonNullable<Options['remarkPlugins']>[number];
 
 /** Spec section 5: a fence's first line names the language when it is under 20 characters without spaces. */
 const MAX_LABEL_LENGTH = 20;
@@ -90,8 +100,65 @@ function useHighlighted(code: string, fenceName: string): CodeToken[] | undefine
   return useMemo(() => highlighter?.(code), [code, highlighter]);
 }
 
+function hasClass(node: HastNode | undefined, name: string): boolean {
+  if (!node || node.type !== 'element') return false;
+  const classes = node.properties.className;
+  return Array.isArray(classes) && classes.map(String).includes(name);
+}
+
+type MathRenderer = (tex: string, element: HTMLElement, displayMode: boolean) => void;
+let mathLoad: Promise<MathRenderer> | undefined;
+let mathRenderer: MathRenderer | undefined;
+
+/** KaTeX, fetched once and only when some text holds a formula. */
+function useMathRenderer(): MathRenderer | undefined {
+  const [renderer, setRenderer] = useState(() => mathRenderer);
+  useEffect(() => {
+    if (renderer) return;
+    let live = true;
+    mathLoad ??= import('./rich-text-math.ts').then(({ renderMath }) => (mathRenderer = renderMath));
+    mathLoad
+      .then((loaded) => live && setRenderer(() => loaded))
+      .catch((error: unknown) => console.warn('Could not load KaTeX', error));
+    return () => {
+      live = false;
+    };
+  }, [renderer]);
+  return renderer;
+}
+
+/**
+ * A `$$…$$` formula, typeset by KaTeX into an element React leaves empty (KaTeX owns its children); its
+ * source shows until KaTeX has arrived.
+ */
+function Formula({ tex, display }: { tex: string; display: boolean }) {
+  const render = useMathRenderer();
+  const target = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    if (render && target.current) render(tex, target.current, display);
+  }, [render, tex, display]);
+  const Wrapper = display ? 'div' : 'span';
+  return (
+    <Wrapper className={display ? 'my-2' : undefined} data-math={display ? 'display' : 'inline'}>
+      <span ref={target} />
+      {!render && <code>{tex}</code>}
+    </Wrapper>
+  );
+}
+
+/** Inline code, or an inline formula (remark-math marks it as code of class `math-inline`). */
+function InlineCode({ node, children, className }: ComponentProps<'code'> & ExtraProps) {
+  if (hasClass(node, 'math-inline')) return <Formula tex={node ? textOf(node) : ''} display={false} />;
+  return <code className={className}>{children}</code>;
+}
+
 function CodeBlock({ node }: ComponentProps<'pre'> & ExtraProps) {
   const code = node?.children.find((child) => child.type === 'element' && child.tagName === 'code');
+  if (hasClass(code, 'math-display')) return <Formula tex={code ? textOf(code) : ''} display />;
+  return <FencedCode code={code} />;
+}
+
+function FencedCode({ code }: { code: HastNode | undefined }) {
   const label = codeBlockLabel(infoStringOf(code));
   const text = code ? textOf(code).replace(/\n$/, '') : '';
   const tokens = useHighlighted(text, languageOf(code));
@@ -174,31 +241,11 @@ const MATH: Pluggable = [remarkMath, { singleDollarTextMath: false }];
 const BLOCK_PLUGINS = [remarkGfm, remarkBreaks, MATH];
 const INLINE_PLUGINS = [remarkGfm, remarkBreaks, MATH, remarkInlineOnly as Pluggable];
 
-const blockComponents: Components = { pre: CodeBlock, a: Link, img: Image };
+const blockComponents: Components = { pre: CodeBlock, code: InlineCode, a: Link, img: Image };
 const inlineComponents: Components = {
   ...blockComponents,
   p: ({ children }: { children?: ReactNode }) => <>{children}</>,
 };
-
-let mathLoad: Promise<Pluggable> | undefined;
-let mathPlugin: Pluggable | undefined;
-
-/** KaTeX, fetched once and only when some text holds a formula. */
-function useMath(needed: boolean): Pluggable | undefined {
-  const [plugin, setPlugin] = useState(() => mathPlugin);
-  useEffect(() => {
-    if (!needed || plugin) return;
-    let live = true;
-    mathLoad ??= import('./rich-text-math.ts').then(({ rehypeMath }) => (mathPlugin = rehypeMath));
-    mathLoad
-      .then((loaded) => live && setPlugin(() => loaded))
-      .catch((error: unknown) => console.warn('Could not load KaTeX', error));
-    return () => {
-      live = false;
-    };
-  }, [needed, plugin]);
-  return needed ? plugin : undefined;
-}
 
 export type RichTextRendererProps = { text: string; inline?: boolean };
 
@@ -207,12 +254,9 @@ export type RichTextRendererProps = { text: string; inline?: boolean };
  * shown as the text it is and never becomes markup; URLs go through `safeUrl`.
  */
 const RichTextRenderer = memo(function RichTextRenderer({ text, inline = false }: RichTextRendererProps) {
-  const math = useMath(text.includes('$$'));
-  const rehypePlugins = useMemo(() => (math ? [math] : []), [math]);
   return (
     <ReactMarkdown
       remarkPlugins={inline ? INLINE_PLUGINS : BLOCK_PLUGINS}
-      rehypePlugins={rehypePlugins}
       components={inline ? inlineComponents : blockComponents}
       urlTransform={safeUrl}
     >
