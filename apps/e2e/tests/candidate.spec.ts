@@ -6,6 +6,9 @@ import { countdownSeconds, enterExam, storedAttempt, submitExam, type StoredAtte
 const SAVED = 'Saved';
 const OFFLINE = 'Offline — answers are kept on this device';
 const CODE = 'answer = 6 * 7';
+/** Issue 15: question content is Markdown, with a highlighted fence and a KaTeX formula. */
+const RICH_CONTENT =
+  'Read this first:\n\n```python\ndef capital(country):\n    return "Paris"  # of course\n```\n\nand $$\\sqrt{x^2}$$.';
 
 async function serverAnswers(request: APIRequestContext, attempt: StoredAttempt): Promise<Record<string, string>> {
   const state = await getAttempt(request, attempt.token, attempt.attemptId);
@@ -23,7 +26,7 @@ test('a candidate answers every question type through a reload and a network cut
     timerEnabled: true,
     timerMinutes: 30,
     questions: [
-      question.mcq('Capital of France', ['Berlin', 'Paris', 'Rome'], 'Paris'),
+      question.mcq('Capital of France', ['Berlin', 'Paris', 'Rome'], 'Paris', 'General', { content: RICH_CONTENT }),
       question.mcq('Two plus two', ['3', '4', '5'], '4'),
       question.shortAnswer('Largest planet', ['Jupiter']),
       question.fileUpload('Upload your notes'),
@@ -35,6 +38,27 @@ test('a candidate answers every question type through a reload and a network cut
   const attempt = await storedAttempt(page, exam.id);
   const saveStatus = page.getByTestId('save-status');
   const answered = page.getByTestId('answered-count');
+
+  await test.step("renders the question's Markdown: code coloured by the editor's highlighter, the formula by KaTeX, under the page's CSP", async () => {
+    const content = page.getByTestId('question-content-0');
+    const code = content.getByTestId('code-block');
+    await expect(code.locator('figcaption')).toHaveText('python');
+    await expect(code.locator('pre')).toHaveAttribute('data-highlighted', 'true');
+    const keyword = code.locator('pre span', { hasText: /^def$/ });
+    const comment = code.locator('pre span', { hasText: '# of course' });
+    const colour = (l: typeof keyword) => l.evaluate((el) => getComputedStyle(el).color);
+    const plain = await code.locator('pre').evaluate((el) => getComputedStyle(el).color);
+    // The highlight style's constructed stylesheet applies: keyword and comment differ from plain text and each other.
+    expect(await colour(keyword)).not.toBe(plain);
+    expect(await colour(comment)).not.toBe(plain);
+    expect(await colour(keyword)).not.toBe(await colour(comment));
+    const formula = content.locator('.katex');
+    await expect(formula).toHaveCount(1);
+    await expect(formula.locator('annotation')).toHaveText('\\sqrt{x^2}');
+    // KaTeX's stylesheet and its bundled font load from the page's own origin.
+    expect(await formula.evaluate((el) => getComputedStyle(el).fontFamily)).toContain('KaTeX_Main');
+    await expect(formula.locator('.sqrt')).toBeVisible();
+  });
 
   await test.step('answers the MCQs and the short answer', async () => {
     await expect(answered).toHaveText('Answered: 0/5');

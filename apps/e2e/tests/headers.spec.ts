@@ -71,7 +71,13 @@ test('the built pages run under the policy with no violation', async ({ page, re
   const creator = await registerCreator(request, 'headers-creator');
   const exam = await publishExam(request, creator.token, {
     title: 'Headers Journey',
-    questions: [question.coding('Print the answer', 'python')],
+    // Rich text under the policy: a highlighted fence (a constructed stylesheet) and KaTeX (inline styles, fonts).
+    questions: [
+      {
+        ...question.coding('Print the answer', 'python'),
+        content: 'Print it:\n\n```python\nprint(42)  # the answer\n```\n\nwhere $$x = \\frac{84}{2}$$.',
+      },
+    ],
   });
 
   await test.step('the creator app: landing, sign-in and its dashboard', async () => {
@@ -99,6 +105,8 @@ test('the built pages run under the policy with no violation', async ({ page, re
   await test.step('the taker app: an exam page with a code editor', async () => {
     await enterExam(page, exam.id, { name: 'Ada Lovelace', studentId: 'H-1815' });
     await expect(page.locator('.cm-editor').first()).toBeVisible();
+    await expect(page.locator('pre[data-highlighted="true"]')).toContainText('print(42)');
+    await expect(page.locator('.katex .mfrac')).toBeVisible();
   });
 
   expect(violations).toEqual([]);

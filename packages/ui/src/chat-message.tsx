@@ -1,7 +1,7 @@
 import { AlertTriangle, Bot, Paperclip, User } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { cn } from './lib/cn.ts';
-import { Markdown } from './markdown.tsx';
+import { RichText } from './rich-text.tsx';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
@@ -72,7 +72,7 @@ export function ChatMessage({ message, author, selectable = true, actions }: Cha
         {mine ? (
           message.content && <p className="whitespace-pre-wrap break-words">{message.content}</p>
         ) : (
-          <Markdown>{message.content}</Markdown>
+          <RichText className="text-sm leading-relaxed">{message.content}</RichText>
         )}
         {message.isStreaming && (
           <span aria-hidden className="ml-0.5 inline-block h-3 w-1.5 animate-pulse bg-current align-middle" />

@@ -1,27 +1,7 @@
-import { StreamLanguage } from '@codemirror/language';
 import type { CodingLanguage } from '@exam/domain/exam';
 import CodeMirror, { EditorView, type Extension } from '@uiw/react-codemirror';
 import { useEffect, useMemo, useState } from 'react';
-
-/** Each language's grammar is its own chunk, fetched when an editor in that language first shows. */
-async function loadLanguage(language: CodingLanguage): Promise<Extension> {
-  switch (language) {
-    case 'python':
-      return (await import('@codemirror/lang-python')).python();
-    case 'javascript':
-      return (await import('@codemirror/lang-javascript')).javascript();
-    case 'sql':
-      return (await import('@codemirror/lang-sql')).sql();
-    case 'java':
-      return (await import('@codemirror/lang-java')).java();
-    case 'cpp':
-      return (await import('@codemirror/lang-cpp')).cpp();
-    case 'r': {
-      const { r } = await import('@codemirror/legacy-modes/mode/r');
-      return StreamLanguage.define(r);
-    }
-  }
-}
+import { loadLanguage } from './lib/code-languages.ts';
 
 export type CodeEditorProps = {
   value: string;

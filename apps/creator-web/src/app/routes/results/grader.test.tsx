@@ -175,15 +175,17 @@ describe('grader', () => {
     const detail = makeResultDetail();
     serveResult(detail, {
       transcript: [
-        makeMessage({ role: 'user', content: 'What is recursion?', questionIndex: 1 }),
-        makeMessage({ role: 'assistant', content: 'A function that calls itself.' }),
+        makeMessage({ role: 'user', content: 'What is recursion? **really**', questionIndex: 1 }),
+        makeMessage({ role: 'assistant', content: 'A function that calls **itself**.' }),
       ],
     });
     signInAs();
     const view = renderApp(graderPath(detail));
     const conversation = await screen.findByRole('list', { name: 'Conversation' });
-    expect(within(conversation).getByText('What is recursion?')).toBeInTheDocument();
-    expect(within(conversation).getByText('A function that calls itself.')).toBeInTheDocument();
+    // The candidate's words as typed; the reply as the candidate saw it (rich text).
+    expect(within(conversation).getByText('What is recursion? **really**')).toBeInTheDocument();
+    expect((await within(conversation).findByText('itself')).tagName).toBe('STRONG');
+    expect(conversation.querySelector('[data-role="assistant"]')).toHaveTextContent('A function that calls itself.');
     expect(within(conversation).getByText(/Candidate · .* · Question 2/)).toBeInTheDocument();
     view.unmount();
 

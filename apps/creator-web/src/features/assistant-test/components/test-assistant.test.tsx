@@ -91,7 +91,7 @@ describe('Test Assistant in the exam editor', () => {
     await waitFor(() =>
       expect(within(bubbles(dialog)[2] as HTMLElement).getByRole('button', { name: 'Copy' })).toBeInTheDocument(),
     );
-    expect(within(bubbles(dialog)[2] as HTMLElement).getByText('growth').tagName).toBe('CODE');
+    expect((await within(bubbles(dialog)[2] as HTMLElement).findByText('growth')).tagName).toBe('CODE');
 
     const second = controlledStream();
     server.use(

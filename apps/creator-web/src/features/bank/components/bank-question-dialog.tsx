@@ -5,6 +5,7 @@ import { Field } from '@exam/ui/field';
 import { Input, Textarea } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
 import { useState } from 'react';
+import { RichTextField } from '../../../components/rich-text-field.tsx';
 
 export const TYPE_LABELS: Record<QuestionType, string> = {
   mcq: 'Multiple choice',
@@ -130,9 +131,9 @@ export function BankQuestionDialog({
             />
           </Field>
         </div>
-        <Field label="Content" error={errors.content}>
-          <Textarea rows={3} value={draft.content} onChange={(e) => set('content')(e.target.value)} />
-        </Field>
+        <RichTextField label="Content" error={errors.content} text={draft.content} stacked>
+          <Textarea rows={4} value={draft.content} onChange={(e) => set('content')(e.target.value)} />
+        </RichTextField>
         {draft.type === 'mcq' && (
           <>
             <Field label="Options (one per line)" error={errors.options}>

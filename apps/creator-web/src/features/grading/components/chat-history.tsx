@@ -2,6 +2,7 @@ import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Spinner } from '@exam/ui/spinner';
 import { Button } from '@exam/ui/button';
+import { RichText } from '@exam/ui/rich-text';
 import { AlertTriangle, Bot, MessageSquareOff, Paperclip, ShieldAlert, User } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranscript } from '../api/result-queries.ts';
@@ -50,7 +51,12 @@ export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: 
                       {m.questionIndex !== null && ` · Question ${m.questionIndex + 1}`}
                       {m.isPartial && ' · cut short'}
                     </p>
-                    <p className="whitespace-pre-wrap break-words">{m.content}</p>
+                    {/* Replies as the candidate saw them (rich text); the candidate's own words as typed. */}
+                    {mine || m.isError ? (
+                      <p className="whitespace-pre-wrap break-words">{m.content}</p>
+                    ) : (
+                      <RichText>{m.content}</RichText>
+                    )}
                     {m.isWithheld && (
                       <p role="note" className="mt-1 flex items-center gap-1 text-xs font-medium text-amber-800">
                         <ShieldAlert aria-hidden className="h-3 w-3" />

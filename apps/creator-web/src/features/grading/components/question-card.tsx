@@ -3,6 +3,7 @@ import type { QuestionAnswer } from '@exam/domain/result';
 import { Badge, type BadgeTone } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
+import { InlineRichText, RichText } from '@exam/ui/rich-text';
 import { TestVerdicts, verdictSummary } from '@exam/ui/test-verdicts';
 import { toast } from '@exam/ui/toaster';
 import { Download } from 'lucide-react';
@@ -108,11 +109,17 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError }: Prop
           <Badge tone={badge.tone}>{badge.text}</Badge>
         </div>
       </div>
-      {qa.content && <p className="whitespace-pre-wrap text-sm text-ink">{qa.content}</p>}
+      {qa.content && (
+        <RichText className="text-sm text-ink" testId={`question-content-${qa.questionIndex}`}>
+          {qa.content}
+        </RichText>
+      )}
       {qa.options.length > 0 && (
         <ul className="list-inside list-disc text-sm text-muted">
           {qa.options.map((option) => (
-            <li key={option}>{option}</li>
+            <li key={option}>
+              <InlineRichText>{option}</InlineRichText>
+            </li>
           ))}
         </ul>
       )}

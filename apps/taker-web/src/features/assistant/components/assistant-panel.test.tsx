@@ -90,7 +90,8 @@ describe('AssistantPanel', () => {
     expect(messages).toHaveLength(4);
     expect(messages[1]).toHaveTextContent('What is a limit?');
     expect(messages[1]).toHaveAttribute('data-role', 'user');
-    expect(within(messages[2] as HTMLElement).getByText('approaches').tagName).toBe('STRONG');
+    // Replies are rich text, whose renderer is a lazy chunk.
+    expect((await within(messages[2] as HTMLElement).findByText('approaches')).tagName).toBe('STRONG');
     expect(messages[3]).toHaveAttribute('data-error', 'true');
     expect(gateway.state.transcriptReads).toEqual(['Bearer attempt-token']);
   });

@@ -64,3 +64,35 @@ describe('multiple-answer MCQ', () => {
     expect(screen.getByTestId('question-status-0')).toHaveTextContent('Pending');
   });
 });
+
+describe('rich text in a question', () => {
+  it('renders the content and options as Markdown but saves the option as the author wrote it', async () => {
+    const written = '`a < b` is **true**';
+    const exam = buildPublicExam({
+      questions: [
+        buildQuestion({
+          type: 'mcq',
+          title: 'Compare',
+          content: 'Given\n\n```python\nx = 1\n```\n\nand $$x^2$$, which holds? <img src=x onerror="alert(1)">',
+          options: [written, 'neither'],
+          points: 1,
+        }),
+      ],
+    });
+    const fake = createFakeResultsService({ exam });
+    server.use(...fake.handlers);
+    await seedAttempt(exam, fake.attemptId);
+    const { user } = renderRoute(`/exam/${exam.id}`);
+
+    const content = await screen.findByTestId('question-content-0');
+    await waitFor(() => expect(content.querySelector('pre[data-highlighted="true"]')).toHaveTextContent('x = 1'));
+    await waitFor(() => expect(content.querySelector('.katex')).not.toBeNull());
+    expect(content.querySelector('img')).toBeNull();
+    expect(content).toHaveTextContent('<img src=x onerror="alert(1)">');
+
+    const option = await screen.findByRole('radio', { name: 'a < b is true' });
+    expect(option.closest('label')?.querySelector('code')).toHaveTextContent('a < b');
+    await user.click(option);
+    await waitFor(() => expect(fake.state.answers.get(0)?.answer).toBe(written));
+  });
+});

@@ -1,5 +1,6 @@
 import { decodeChoices, encodeChoices } from '@exam/domain/grading';
 import type { PublicQuestion } from '@exam/domain/exam';
+import { InlineRichText } from '@exam/ui/rich-text';
 
 type ChoiceAnswerProps = {
   index: number;
@@ -30,7 +31,7 @@ export function ChoiceAnswer({ index, question, answer, onAnswer }: ChoiceAnswer
               onChange={() => onAnswer(index, option)}
               className="accent-brand-600"
             />
-            <span>{option}</span>
+            <InlineRichText>{option}</InlineRichText>
           </label>
         ))}
       </div>
@@ -54,7 +55,7 @@ export function ChoiceAnswer({ index, question, answer, onAnswer }: ChoiceAnswer
             onChange={(e) => toggle(option, e.target.checked)}
             className="accent-brand-600"
           />
-          <span>{option}</span>
+          <InlineRichText>{option}</InlineRichText>
         </label>
       ))}
     </div>

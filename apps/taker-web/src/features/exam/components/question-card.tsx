@@ -2,6 +2,7 @@ import type { PublicQuestion } from '@exam/domain/exam';
 import { formatPoints } from '@exam/domain/grading';
 import { Badge } from '@exam/ui/badge';
 import { Textarea } from '@exam/ui/input';
+import { RichText } from '@exam/ui/rich-text';
 import { lazy, Suspense, useState } from 'react';
 import { ChoiceAnswer } from './choice-answer.tsx';
 import { CodingTests } from './coding-tests.tsx';
@@ -140,7 +141,11 @@ export function QuestionCard(props: QuestionCardProps) {
           </Badge>
         </div>
       </div>
-      {question.content && <p className="mb-3 whitespace-pre-wrap text-sm text-muted">{question.content}</p>}
+      {question.content && (
+        <RichText className="mb-3 text-sm text-muted" testId={`question-content-${index}`}>
+          {question.content}
+        </RichText>
+      )}
       <AnswerInput {...props} />
     </section>
   );

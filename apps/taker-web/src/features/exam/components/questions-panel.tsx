@@ -1,4 +1,5 @@
 import type { PublicExam } from '@exam/domain/exam';
+import { RichText } from '@exam/ui/rich-text';
 import type { MouseEvent } from 'react';
 import { QuestionCard } from './question-card.tsx';
 
@@ -30,7 +31,7 @@ export function QuestionsPanel({ exam, answers, ...handlers }: QuestionsPanelPro
       {(exam.header || exam.description) && (
         <div className="mb-4 text-sm text-muted">
           {exam.header && <p className="font-medium text-ink">{exam.header}</p>}
-          {exam.description && <p className="mt-1 whitespace-pre-wrap">{exam.description}</p>}
+          {exam.description && <RichText className="mt-1">{exam.description}</RichText>}
         </div>
       )}
       <ol className="flex flex-col gap-4">

@@ -2,6 +2,7 @@ import type { Briefing as BriefingData, BriefingRequest } from '@exam/domain/coh
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { Spinner } from '@exam/ui/spinner';
+import { RichText } from '@exam/ui/rich-text';
 import { ArrowLeft, Play } from 'lucide-react';
 import { useEffect, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -116,12 +117,18 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
       <p className="mt-1 text-sm text-muted" data-testid="briefing-candidate">
         {request.name} ({request.studentId})
       </p>
-      {data.description && <p className="mt-4 whitespace-pre-wrap text-sm text-ink">{data.description}</p>}
+      {data.description && (
+        <RichText className="mt-4 text-sm text-ink" testId="briefing-description">
+          {data.description}
+        </RichText>
+      )}
       <BriefingFacts briefing={data} />
       {data.rules && (
         <section className="mt-6" aria-label="Rules">
           <h2 className="text-sm font-semibold text-ink">Rules</h2>
-          <p className="mt-1 whitespace-pre-wrap text-sm text-ink">{data.rules}</p>
+          <RichText className="mt-1 text-sm text-ink" testId="briefing-rules">
+            {data.rules}
+          </RichText>
         </section>
       )}
       <p className="mt-6 text-sm text-muted">

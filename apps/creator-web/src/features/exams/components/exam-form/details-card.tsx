@@ -5,6 +5,7 @@ import { Select } from '@exam/ui/select';
 import { SwitchField } from '@exam/ui/switch';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import type { ReleasePolicy } from '@exam/domain/exam';
+import { RichTextField } from '../../../../components/rich-text-field.tsx';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { CheckboxField } from './question-scoring.tsx';
 
@@ -17,6 +18,8 @@ const RELEASE_OPTIONS = [
 export function DetailsCard() {
   const { register, control, formState } = useFormContext<ExamFormInput>();
   const timerEnabled = useWatch({ control, name: 'timerEnabled' });
+  const description = useWatch({ control, name: 'description' }) ?? '';
+  const rules = useWatch({ control, name: 'rules' }) ?? '';
   const { errors } = formState;
   return (
     <Card>
@@ -25,9 +28,22 @@ export function DetailsCard() {
         <Field label="Exam Title" error={errors.title?.message}>
           <Input placeholder="e.g. Data Structures Midterm" {...register('title')} />
         </Field>
-        <Field label="Description" hint="Shown to candidates before they start." error={errors.description?.message}>
-          <Textarea rows={3} placeholder="What this exam covers" {...register('description')} />
-        </Field>
+        <RichTextField
+          label="Description"
+          hint="Shown to candidates before they start and above the questions."
+          error={errors.description?.message}
+          text={description}
+        >
+          <Textarea rows={4} placeholder="What this exam covers" {...register('description')} />
+        </RichTextField>
+        <RichTextField
+          label="Rules"
+          hint="Shown to candidates on the briefing, before they start."
+          error={errors.rules?.message}
+          text={rules}
+        >
+          <Textarea rows={4} placeholder="e.g. No notes; a calculator is allowed" {...register('rules')} />
+        </RichTextField>
         <div className="grid gap-5 md:grid-cols-2">
           <div className="flex flex-col gap-3 rounded-lg border border-line p-4">
             <Controller

@@ -60,6 +60,39 @@ describe('exam editor', () => {
     expect(await screen.findByRole('heading', { name: 'Exam Published!' })).toBeInTheDocument();
   });
 
+  it('previews the description, rules and question content as the candidate will see them, live', async () => {
+    seedExams();
+    signInAs();
+    const { user } = renderApp('/creator/new-exam');
+    await user.type(await screen.findByLabelText('Exam Title'), 'Sorting');
+    await user.type(screen.getByLabelText('Description'), 'Read **carefully**');
+    await user.click(screen.getByLabelText('Rules'));
+    await user.paste('No notes <script>alert(1)</script>');
+    await user.click(screen.getByRole('button', { name: 'Add Short Answer' }));
+    const preview = screen.getByRole('region', { name: 'Question 1 content preview' });
+    expect(preview).toHaveTextContent('Nothing to preview yet.');
+    await user.click(screen.getByLabelText('Question 1 content'));
+    await user.paste('Cost: $$O(n \\log n)$$\n\n```python\nxs = sorted(ys)\n```');
+
+    const description = screen.getByRole('region', { name: 'Description preview' });
+    expect(await within(description).findByText('carefully')).toHaveProperty('tagName', 'STRONG');
+    const rules = screen.getByRole('region', { name: 'Rules preview' });
+    await waitFor(() => expect(rules).toHaveTextContent('No notes <script>alert(1)</script>'));
+    expect(rules.querySelector('script')).toBeNull();
+    await waitFor(() =>
+      expect(preview.querySelector('pre[data-highlighted="true"]')).toHaveTextContent('xs = sorted(ys)'),
+    );
+    await waitFor(() => expect(preview.querySelector('.katex annotation')).toHaveTextContent('O(n \\log n)'));
+
+    await user.click(screen.getByRole('button', { name: 'Save as Draft' }));
+    expect(await screen.findByText('Exam saved as draft')).toBeInTheDocument();
+    expect(examStore.writes.at(-1)?.body).toMatchObject({
+      description: 'Read **carefully**',
+      rules: 'No notes <script>alert(1)</script>',
+      questions: [{ content: 'Cost: $$O(n \\log n)$$\n\n```python\nxs = sorted(ys)\n```' }],
+    });
+  });
+
   it('saves a draft with the timer and short-answer keys, then returns to the dashboard', async () => {
     seedExams();
     signInAs();

@@ -6,6 +6,7 @@ import { Input, Textarea } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
 import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
 import { useFormContext, useWatch } from 'react-hook-form';
+import { RichTextField } from '../../../../components/rich-text-field.tsx';
 import type { ExamFormInput } from './exam-form-model.ts';
 import {
   MatchingFields,
@@ -166,6 +167,7 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
   const { register, control, setValue, formState } = useFormContext<ExamFormInput>();
   const type = useWatch({ control, name: `questions.${index}.type` }) ?? 'mcq';
   const language = useWatch({ control, name: `questions.${index}.language` }) ?? 'python';
+  const content = useWatch({ control, name: `questions.${index}.content` }) ?? '';
   const errors = formState.errors.questions?.[index];
   const hasKey = useHasKey(index);
   const n = index + 1;
@@ -216,13 +218,13 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
             <Input placeholder="e.g. Recursion" {...register(`questions.${index}.topic`)} />
           </Field>
         </div>
-        <Field label={`Question ${n} content`} error={errors?.content?.message}>
+        <RichTextField label={`Question ${n} content`} error={errors?.content?.message} text={content}>
           <Textarea
-            rows={3}
+            rows={5}
             placeholder="The full question, instructions or context"
             {...register(`questions.${index}.content`)}
           />
-        </Field>
+        </RichTextField>
         {type === 'coding' && (
           <Field label={`Question ${n} language`} className="max-w-56">
             <Select
