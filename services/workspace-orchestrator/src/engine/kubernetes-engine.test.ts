@@ -1,0 +1,380 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CatalogueEntry } from '@exam/domain/workspace';
+import type { V1Container, V1NetworkPolicyEgressRule, V1Volume } from '@kubernetes/client-node';
+import { pack } from 'tar-stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { workspaceEngines } from '../deps.ts';
+import { createRegistryProxy } from './egress/registry-proxy.ts';
+import { testConfig } from '../testing/app.ts';
+import { startFakeKubernetes, type FakeKubernetes } from '../testing/fake-kubernetes.ts';
+import { collectFiles } from './collect-files.ts';
+import { editorPasswordHash, LABELS, type WorkspaceEngine, type WorkspaceSpec } from './engine.ts';
+import { kubeConfigForServer } from './kubernetes-client.ts';
+import { createKubernetesEngine, type KubernetesEngineOptions } from './kubernetes-engine.ts';
+import { objectName } from './kubernetes-objects.ts';
+
+const entry: CatalogueEntry = {
+  image: 'exam/workspace-vscode',
+  languages: ['python'],
+  port: 8080,
+  command: ['--bind-addr', '0.0.0.0:8080', '--auth', 'password'],
+  healthPath: '/healthz',
+  loginPath: '/login',
+  sessionCookie: 'code-server-session',
+  description: '',
+};
+
+const specOf = (id: string, overrides: Partial<WorkspaceSpec> = {}): WorkspaceSpec => ({
+  id,
+  workspaceType: 'vscode',
+  entry,
+  egress: 'none',
+  password: 'per-session-password',
+  labels: { [LABELS.attemptId]: 'attempt-1', [LABELS.ownerId]: 'ana@example.com', [LABELS.pool]: 'assigned' },
+  volume: { name: `exam-ws-${id}`, labels: { [LABELS.sessionId]: id, [LABELS.attemptId]: 'attempt-1' } },
+  ...overrides,
+});
+
+async function tarBuffer(files: Record<string, string>): Promise<Buffer> {
+  const tar = pack();
+  tar.entry({ name: 'workspace/', type: 'directory' });
+  for (const [name, content] of Object.entries(files)) tar.entry({ name: `workspace/${name}` }, content);
+  tar.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of tar) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const limits = { fileMaxBytes: 1024, totalMaxBytes: 4096, maxFiles: 10 };
+const ID = 'a'.repeat(32);
+const NAME = `exam-ws-${ID}`;
+
+let fake: FakeKubernetes;
+let engine: WorkspaceEngine;
+
+function engineOf(overrides: Partial<KubernetesEngineOptions> = {}) {
+  return createKubernetesEngine({
+    kubeConfig: kubeConfigForServer(fake.url, { token: 'orchestrator-token' }),
+    namespace: 'exam-workspaces',
+    instance: 'test',
+    memoryMb: 512,
+    cpus: 1,
+    tmpMb: 64,
+    imagePullPolicy: 'IfNotPresent',
+    volumeSize: '2Gi',
+    storageClass: 'fast',
+    readyTimeoutMs: 5000,
+    ...overrides,
+  });
+}
+
+beforeEach(async () => {
+  fake = await startFakeKubernetes({ readyAfterMs: 150 });
+  engine = engineOf();
+});
+afterEach(async () => {
+  await engine.close();
+  await fake.close();
+});
+
+describe('Kubernetes engine start', () => {
+  it('creates the claim, egress policy, Service and a locked-down pod, and answers the Service address once Ready', async () => {
+    const started = await engine.start(specOf(ID));
+
+    expect(started).toEqual({ handle: NAME, target: `${NAME}.exam-workspaces.svc:8080` });
+    expect(fake.get('pods', NAME)!.status!.conditions).toContainEqual(
+      expect.objectContaining({ type: 'Ready', status: 'True' }),
+    );
+    const [claim] = fake.created('persistentvolumeclaims');
+    expect(claim).toMatchObject({
+      metadata: { name: NAME, labels: { [LABELS.managed]: 'true', [LABELS.instance]: 'test', [LABELS.sessionId]: ID } },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } }, storageClassName: 'fast' },
+    });
+
+    const [pod] = fake.created('pods');
+    expect(pod!.spec).toMatchObject({
+      automountServiceAccountToken: false,
+      enableServiceLinks: false,
+      restartPolicy: 'Never',
+      securityContext: {
+        runAsNonRoot: true,
+        runAsUser: 1000,
+        runAsGroup: 1000,
+        fsGroup: 1000,
+        seccompProfile: { type: 'RuntimeDefault' },
+      },
+      volumes: [
+        { name: 'workspace', persistentVolumeClaim: { claimName: NAME } },
+        { name: 'tmp', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } },
+      ],
+    });
+    const [container] = pod!.spec!.containers as V1Container[];
+    expect(container).toMatchObject({
+      image: 'exam/workspace-vscode',
+      imagePullPolicy: 'IfNotPresent',
+      args: entry.command,
+      env: [{ name: 'HASHED_PASSWORD', value: editorPasswordHash('per-session-password') }],
+      securityContext: {
+        runAsNonRoot: true,
+        privileged: false,
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        capabilities: { drop: ['ALL'] },
+      },
+      resources: { limits: { memory: '512Mi', cpu: '1000m' }, requests: { memory: '512Mi', cpu: '250m' } },
+      readinessProbe: { tcpSocket: { port: 8080 } },
+      volumeMounts: [
+        { name: 'workspace', mountPath: '/home/coder/workspace' },
+        { name: 'tmp', mountPath: '/tmp' },
+      ],
+    });
+    expect(JSON.stringify(pod)).not.toContain('per-session-password');
+    expect(pod!.metadata.labels).toMatchObject({
+      [LABELS.managed]: 'true',
+      [LABELS.instance]: 'test',
+      [LABELS.sessionId]: ID,
+      [LABELS.workspaceType]: 'vscode',
+      [LABELS.attemptId]: 'attempt-1',
+    });
+
+    const [service] = fake.created('services');
+    expect(service!.spec).toEqual({
+      type: 'ClusterIP',
+      selector: { [LABELS.managed]: 'true', [LABELS.instance]: 'test', [LABELS.sessionId]: ID },
+      ports: [{ name: 'editor', port: 8080, targetPort: 8080, protocol: 'TCP' }],
+    });
+    expect(fake.created('networkpolicies')[0]!.spec).toEqual({
+      podSelector: { matchLabels: { [LABELS.managed]: 'true', [LABELS.instance]: 'test', [LABELS.sessionId]: ID } },
+      policyTypes: ['Egress'],
+      egress: [],
+    });
+    expect(fake.requests.every((r) => r.path.includes('/exec') || r.token === 'orchestrator-token')).toBe(true);
+  });
+
+  it('waits for Ready through a watch on the pod, from the version it was created at', async () => {
+    await engine.start(specOf(ID));
+    const created = fake.requests.find((r) => r.method === 'POST' && r.path.endsWith('/pods'))!;
+    const watch = fake.requests.find((r) => r.query.get('watch') === 'true')!;
+    expect(created).toBeDefined();
+    expect(watch.path).toBe('/api/v1/namespaces/exam-workspaces/pods');
+    expect(watch.query.get('fieldSelector')).toBe(`metadata.name=${NAME}`);
+    expect(Number(watch.query.get('resourceVersion'))).toBeGreaterThan(0);
+    // No polling: one watch, no GET of the pod.
+    expect(fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/pods/${NAME}`))).toEqual([]);
+  });
+
+  it('fails when the pod is never Ready, and removes the pod, Service and policy but keeps the claim', async () => {
+    fake.state.podBehaviour = () => 'never-ready';
+    engine = engineOf({ readyTimeoutMs: 600 });
+    await expect(engine.start(specOf(ID))).rejects.toThrow(
+      /was not Ready within 1 s \(it was still ContainerCreating\)/,
+    );
+    expect(fake.names('pods')).toEqual([]);
+    expect(fake.names('services')).toEqual([]);
+    expect(fake.names('networkpolicies')).toEqual([]);
+    expect(fake.names('persistentvolumeclaims')).toEqual([NAME]);
+  });
+
+  it('fails at once with the reason when the image cannot be pulled', async () => {
+    fake.state.podBehaviour = () => 'image-pull-error';
+    const started = Date.now();
+    await expect(engine.start(specOf(ID))).rejects.toThrow(/cannot start: ErrImagePull: .*exam\/workspace-vscode/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(fake.names('pods')).toEqual([]);
+  });
+
+  it('allows DNS and ports 443 and 80 to public addresses only when the exam allows registries', async () => {
+    await engine.start(specOf(ID, { egress: 'registries' }));
+    const [policy] = fake.created('networkpolicies');
+    const [dns, web] = policy!.spec!.egress as V1NetworkPolicyEgressRule[];
+    expect(dns!.ports).toEqual([
+      { protocol: 'UDP', port: 53 },
+      { protocol: 'TCP', port: 53 },
+    ]);
+    expect(web!.ports).toEqual([
+      { protocol: 'TCP', port: 443 },
+      { protocol: 'TCP', port: 80 },
+    ]);
+    expect(web!.to![0]!.ipBlock).toEqual({
+      cidr: '0.0.0.0/0',
+      except: expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16']),
+    });
+  });
+
+  it("reuses the attempt's claim when it already exists (AlreadyExists) and replaces a pod left from an earlier start", async () => {
+    const first = await engine.start(specOf(ID));
+    const firstUid = fake.get('pods', NAME)!.metadata.uid;
+    // A second start of the same session (its first pod still there) and a later session on the same volume.
+    await engine.start(specOf(ID));
+    expect(fake.get('pods', NAME)!.metadata.uid).not.toBe(firstUid);
+    const later = 'b'.repeat(32);
+    await engine.start(specOf(later, { volume: { name: first.handle, labels: { [LABELS.sessionId]: ID } } }));
+    expect(fake.names('persistentvolumeclaims')).toEqual([NAME]);
+    expect(fake.created('persistentvolumeclaims')).toHaveLength(3);
+    expect((fake.get('pods', `exam-ws-${later}`)!.spec!.volumes as V1Volume[])[0]).toEqual({
+      name: 'workspace',
+      persistentVolumeClaim: { claimName: NAME },
+    });
+  });
+});
+
+describe('Kubernetes engine bookkeeping', () => {
+  it('lists its pods by label with the labels it was given, even those Kubernetes cannot hold as labels', async () => {
+    await engine.start(specOf(ID));
+    const other = engineOf({ instance: 'other' });
+    expect(await other.list()).toEqual([]);
+    const [listed] = await engine.list();
+    expect(listed).toMatchObject({ id: ID, handle: NAME, running: true });
+    expect(listed!.labels[LABELS.ownerId]).toBe('ana@example.com');
+    // '@' is not allowed in a label value: the pod holds it in an annotation only.
+    expect(fake.get('pods', NAME)!.metadata.labels![LABELS.ownerId]).toBeUndefined();
+    expect(
+      fake.requests
+        .filter((r) => r.method === 'GET' && r.path.endsWith('/pods') && !r.query.has('watch'))
+        .at(-1)!
+        .query.get('labelSelector'),
+    ).toBe(`${LABELS.managed}=true,${LABELS.instance}=test`);
+  });
+
+  it('removes the pod, Service and policy but keeps the claim; removeVolume deletes the claim', async () => {
+    await engine.start(specOf(ID));
+    expect(await engine.isRunning(NAME)).toBe(true);
+    await engine.remove(NAME);
+    expect(await engine.isRunning(NAME)).toBe(false);
+    expect(fake.names('pods')).toEqual([]);
+    expect(fake.names('services')).toEqual([]);
+    expect(fake.names('networkpolicies')).toEqual([]);
+    expect(await engine.listVolumes()).toEqual([NAME]);
+    await engine.remove(NAME);
+    await engine.removeVolume(NAME);
+    await engine.removeVolume(NAME);
+    expect(await engine.listVolumes()).toEqual([]);
+  });
+
+  it('names the cluster by the uid of its namespace, unless a host id is configured', async () => {
+    const uid = fake.get('configmaps', 'kube-root-ca.crt')!.metadata.uid;
+    expect(await engine.hostId()).toBe(`kubernetes:${uid}`);
+    expect(await engineOf({ hostId: 'cluster-eu-1' }).hostId()).toBe('cluster-eu-1');
+  });
+
+  it('says the API refused it when the service account lacks the rights', async () => {
+    expect(await engine.unavailableReason()).toBeUndefined();
+    fake.state.forbidden = true;
+    const fresh = engineOf();
+    expect(await fresh.unavailableReason()).toMatch(
+      /^the Kubernetes API refused the orchestrator in the namespace exam-workspaces \(403: pods is forbidden: User "system:serviceaccount:exam:workspace-orchestrator" cannot list/,
+    );
+    await expect(fresh.start(specOf(ID))).rejects.toThrow();
+  });
+
+  it('says the API is not reachable when nothing answers', async () => {
+    const url = fake.url;
+    await fake.close();
+    const unreachable = engineOf({ kubeConfig: kubeConfigForServer(url) });
+    expect(await unreachable.unavailableReason()).toMatch(/^the Kubernetes API is not reachable \(.+\)$/);
+    fake = await startFakeKubernetes();
+  });
+
+  it('derives valid names from ids Kubernetes would refuse, distinct for distinct ids', () => {
+    const names = ['Exam_WS.1', 'exam-ws-1', '9abc', '-', 'x'.repeat(80), 'x'.repeat(81)].map(objectName);
+    for (const name of names) expect(name).toMatch(/^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/);
+    expect(new Set(names).size).toBe(names.length);
+    expect(objectName(NAME)).toBe(NAME);
+  });
+});
+
+describe('Kubernetes engine archives', () => {
+  it("reads the workspace folder through tar run by exec in the pod's editor container", async () => {
+    await engine.start(specOf(ID));
+    const tar = await tarBuffer({ 'main.py': 'print(1)\n', 'notes.md': '# notes\n' });
+    const seen: string[][] = [];
+    fake.state.exec = (pod, command) => {
+      seen.push([pod.metadata.name, ...command]);
+      return { stdout: tar, exitCode: 0 };
+    };
+    const files = await collectFiles(await engine.archiveWorkspace({ id: ID, handle: NAME, volume: NAME }), limits);
+    expect(Object.keys(files).sort()).toEqual(['main.py', 'notes.md']);
+    expect(files['main.py']!.content).toBe('print(1)\n');
+    expect(seen).toEqual([[NAME, 'tar', '-cf', '-', '-C', '/home/coder', 'workspace']]);
+    const exec = fake.requests.find((r) => r.path.endsWith('/exec'))!;
+    expect(exec.query.get('container')).toBe('editor');
+    expect(exec.query.get('stdout')).toBe('true');
+  });
+
+  it('carries a large tar whole across many channel messages', async () => {
+    await engine.start(specOf(ID));
+    const big = 'x'.repeat(200 * 1024);
+    fake.state.exec = () => ({ stdout: Buffer.alloc(0), exitCode: 0 });
+    const tar = await tarBuffer({ 'big.txt': big });
+    fake.state.exec = () => ({ stdout: tar, exitCode: 0 });
+    const chunks: Buffer[] = [];
+    for await (const chunk of await engine.archiveWorkspace({ id: ID, handle: NAME, volume: NAME }))
+      chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(tar)).toBe(true);
+  });
+
+  it("fails the stream when tar fails, and accepts GNU tar's 'some files differ'", async () => {
+    await engine.start(specOf(ID));
+    fake.state.exec = () => ({ stdout: Buffer.alloc(0), stderr: 'tar: workspace: Cannot open', exitCode: 2 });
+    await expect(
+      collectFiles(await engine.archiveWorkspace({ id: ID, handle: NAME, volume: NAME }), limits),
+    ).rejects.toThrow(/tar in the pod .* failed: .*exit code 2 tar: workspace: Cannot open/);
+    const tar = await tarBuffer({ 'a.txt': 'a' });
+    fake.state.exec = () => ({ stdout: tar, stderr: 'tar: workspace/a.txt: file changed as we read it', exitCode: 1 });
+    expect(
+      Object.keys(await collectFiles(await engine.archiveWorkspace({ id: ID, handle: NAME, volume: NAME }), limits)),
+    ).toEqual(['a.txt']);
+  });
+
+  it('reads a claim no workspace runs on through a reader pod that mounts it read-only, then deletes the reader', async () => {
+    await engine.start(specOf(ID));
+    await engine.remove(NAME);
+    const tar = await tarBuffer({ 'kept.py': 'kept\n' });
+    fake.state.exec = () => ({ stdout: tar, exitCode: 0 });
+    const files = await engine.archiveVolume(NAME, entry, (stream) => collectFiles(stream, limits));
+    expect(Object.keys(files)).toEqual(['kept.py']);
+    const reader = fake.created('pods').at(-1)!;
+    expect(reader.metadata.name).toMatch(/^exam-reader-[0-9a-f]{16}$/);
+    expect(reader.spec).toMatchObject({
+      automountServiceAccountToken: false,
+      activeDeadlineSeconds: 600,
+      securityContext: { runAsNonRoot: true, runAsUser: 1000 },
+      volumes: [{ name: 'workspace', persistentVolumeClaim: { claimName: NAME, readOnly: true } }],
+    });
+    expect((reader.spec!.containers as V1Container[])[0]).toMatchObject({
+      command: ['sleep', '600'],
+      securityContext: {
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+      },
+      volumeMounts: [{ name: 'workspace', mountPath: '/home/coder/workspace', readOnly: true }],
+    });
+    expect(fake.names('pods')).toEqual([]);
+  });
+});
+
+describe('WORKSPACE_ENGINE=kubernetes', () => {
+  it('runs workspaces only on the cluster its kubeconfig names (no local fallback)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubeconfig-'));
+    const path = join(dir, 'config');
+    writeFileSync(
+      path,
+      [
+        'apiVersion: v1',
+        'kind: Config',
+        `clusters: [{name: fake, cluster: {server: "${fake.url}", insecure-skip-tls-verify: true}}]`,
+        'users: [{name: orchestrator, user: {token: from-file}}]',
+        'contexts: [{name: fake, context: {cluster: fake, user: orchestrator}}]',
+        'current-context: fake',
+      ].join('\n'),
+    );
+    const config = testConfig({ WORKSPACE_ENGINE: 'kubernetes', KUBECONFIG: path, CODE_SERVER_BIN: '/bin/true' });
+    const engines = workspaceEngines(config, createRegistryProxy({ allowed: [] }));
+    expect(engines.map((e) => e.kind)).toEqual(['kubernetes']);
+    expect(await engines[0]!.unavailableReason()).toBeUndefined();
+    expect(fake.requests.at(-1)!.token).toBe('from-file');
+  });
+});

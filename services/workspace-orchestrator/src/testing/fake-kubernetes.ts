@@ -1,0 +1,465 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+
+/**
+ * A Kubernetes API server in one process, for the calls the Kubernetes engine makes, speaking the wire format of
+ * the real one (Kubernetes API reference, "API Concepts"):
+ * - objects are JSON with apiVersion, kind and metadata; the server sets metadata.uid, .resourceVersion (one
+ *   counter for everything, as etcd's revision) and .creationTimestamp (RFC 3339, whole seconds);
+ * - create answers 201 with the stored object; list answers `<Kind>List` whose items carry no kind/apiVersion;
+ * - failures are `Status` objects: {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",
+ *   "message":"pods \"x\" already exists","reason":"AlreadyExists","details":{"name":"x","kind":"pods"},"code":409},
+ *   and the same with NotFound/404, Forbidden/403 and Invalid/422 (details.causes naming the field);
+ * - `labelSelector` (k=v, k==v, k!=v, k, !k) and `fieldSelector=metadata.name=x` filter lists and watches;
+ * - `?watch=true` answers 200 and streams one JSON event a line, {"type":"ADDED"|"MODIFIED"|"DELETED","object":{…}},
+ *   from after `resourceVersion` when given (replayed from the log), else an ADDED for every current object first;
+ * - pods/exec is a WebSocket upgrade with the channel subprotocols (v5.channel.k8s.io … channel.k8s.io): every
+ *   binary message starts with its channel, 1 stdout, 2 stderr, 3 the command's Status ({"metadata":{},
+ *   "status":"Success"}, or Failure with reason NonZeroExitCode and details.causes [{"reason":"ExitCode",
+ *   "message":"2"}]).
+ * A created pod is Pending (ContainerCreating) and, unless a test says otherwise, turns Running and Ready after
+ * `readyAfterMs`, through a MODIFIED event, as the kubelet's status updates arrive.
+ */
+
+type Obj = {
+  apiVersion?: string;
+  kind?: string;
+  metadata: {
+    name: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    creationTimestamp?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+  [key: string]: unknown;
+};
+
+type Resource = 'pods' | 'services' | 'persistentvolumeclaims' | 'configmaps' | 'networkpolicies';
+const RESOURCES: Record<Resource, { kind: string; apiVersion: string }> = {
+  pods: { kind: 'Pod', apiVersion: 'v1' },
+  services: { kind: 'Service', apiVersion: 'v1' },
+  persistentvolumeclaims: { kind: 'PersistentVolumeClaim', apiVersion: 'v1' },
+  configmaps: { kind: 'ConfigMap', apiVersion: 'v1' },
+  networkpolicies: { kind: 'NetworkPolicy', apiVersion: 'networking.k8s.io/v1' },
+};
+
+/** How a new pod behaves: Ready after a while, never Ready, or stuck on a bad image. */
+export type PodBehaviour = 'ready' | 'never-ready' | 'image-pull-error';
+export type ExecResult = { stdout: Buffer; stderr?: string; exitCode: number };
+export type RecordedRequest = { method: string; path: string; query: URLSearchParams; body?: Obj; token?: string };
+
+type WatchEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: Resource; namespace: string; object: Obj };
+type Watcher = { resource: Resource; namespace: string; matches: (o: Obj) => boolean; res: ServerResponse };
+
+const status = (code: number, reason: string, message: string, details: Record<string, unknown> = {}) => ({
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message,
+  reason,
+  details,
+  code,
+});
+
+/** RFC 1123 label (pods, claims, policies, config maps take the longer subdomain; every name here is a label). */
+const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** RFC 1035 label: what a Service's name must be. */
+const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+function selectorMatches(selector: string | null, labels: Record<string, string> = {}): boolean {
+  if (!selector) return true;
+  return selector.split(',').every((term) => {
+    const t = term.trim();
+    if (!t) return true;
+    const notEqual = t.match(/^([^!=]+)!=(.*)$/);
+    if (notEqual) return labels[notEqual[1]!] !== notEqual[2];
+    const equal = t.match(/^([^!=]+)==?(.*)$/);
+    if (equal) return labels[equal[1]!] === equal[2];
+    if (t.startsWith('!')) return !(t.slice(1) in labels);
+    return t in labels;
+  });
+}
+
+function fieldMatches(selector: string | null, object: Obj): boolean {
+  if (!selector) return true;
+  return selector.split(',').every((term) => {
+    const [field, value] = term.split('=');
+    if (field === 'metadata.name') return object.metadata.name === value;
+    if (field === 'metadata.namespace') return object.metadata.namespace === value;
+    return false;
+  });
+}
+
+const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+
+export type FakeKubernetes = Awaited<ReturnType<typeof startFakeKubernetes>>;
+
+export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAfterMs?: number } = {}) {
+  let revision = 100;
+  const namespaces = new Set(opts.namespaces ?? ['exam-workspaces']);
+  const store = new Map<string, Obj>();
+  const log: WatchEvent[] = [];
+  const watchers = new Set<Watcher>();
+  const timers = new Set<NodeJS.Timeout>();
+  const requests: RecordedRequest[] = [];
+  const state = {
+    readyAfterMs: opts.readyAfterMs ?? 50,
+    podBehaviour: (_pod: Obj): PodBehaviour => 'ready',
+    /** Answers every call with 403 Forbidden, as the API server does for a service account without the Role. */
+    forbidden: false,
+    exec: (_pod: Obj, _command: string[]): ExecResult => ({ stdout: Buffer.alloc(0), exitCode: 0 }),
+  };
+  const key = (resource: Resource, namespace: string, name: string) => `${resource}/${namespace}/${name}`;
+
+  function emit(type: WatchEvent['type'], resource: Resource, namespace: string, object: Obj) {
+    const event = { type, resource, namespace, object: structuredClone(object) };
+    log.push(event);
+    for (const w of watchers)
+      if (w.resource === resource && w.namespace === namespace && w.matches(object))
+        w.res.write(`${JSON.stringify({ type, object: event.object })}\n`);
+  }
+
+  function put(resource: Resource, namespace: string, object: Obj, type: 'ADDED' | 'MODIFIED') {
+    object.metadata.resourceVersion = String(++revision);
+    store.set(key(resource, namespace, object.metadata.name), object);
+    emit(type, resource, namespace, object);
+  }
+
+  /** The kubelet's side: the pod's status as its container starts (or does not). */
+  function schedulePod(namespace: string, name: string) {
+    const pod = store.get(key('pods', namespace, name));
+    if (!pod) return;
+    const behaviour = state.podBehaviour(pod);
+    if (behaviour === 'never-ready') return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const current = store.get(key('pods', namespace, name));
+      if (!current || current.metadata.uid !== pod.metadata.uid) return;
+      const container = ((current.spec?.containers as { name: string; image: string }[]) ?? [])[0]!;
+      const next = structuredClone(current);
+      if (behaviour === 'image-pull-error') {
+        next.status = {
+          ...next.status,
+          containerStatuses: [
+            {
+              name: container.name,
+              image: container.image,
+              ready: false,
+              restartCount: 0,
+              state: {
+                waiting: {
+                  reason: 'ErrImagePull',
+                  message: `rpc error: code = NotFound desc = failed to pull and unpack image "${container.image}": not found`,
+                },
+              },
+            },
+          ],
+        };
+      } else {
+        const at = now();
+        next.status = {
+          phase: 'Running',
+          hostIP: '10.0.1.4',
+          podIP: '10.244.1.17',
+          podIPs: [{ ip: '10.244.1.17' }],
+          startTime: at,
+          qosClass: 'Burstable',
+          conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({
+            type,
+            status: 'True',
+            lastProbeTime: null,
+            lastTransitionTime: at,
+          })),
+          containerStatuses: [
+            {
+              name: container.name,
+              image: container.image,
+              imageID: `${container.image}@sha256:${'0'.repeat(64)}`,
+              ready: true,
+              started: true,
+              restartCount: 0,
+              state: { running: { startedAt: at } },
+            },
+          ],
+        };
+      }
+      put('pods', namespace, next, 'MODIFIED');
+    }, state.readyAfterMs);
+    timers.add(timer);
+  }
+
+  /** What the API server adds on create beyond metadata: a pod's first status, a Service's cluster IP. */
+  function defaults(resource: Resource, object: Obj) {
+    if (resource === 'pods') {
+      const containers = (object.spec?.containers as { name: string; image: string }[]) ?? [];
+      object.status = {
+        phase: 'Pending',
+        qosClass: 'Burstable',
+        conditions: [{ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: now() }],
+        containerStatuses: containers.map((c) => ({
+          name: c.name,
+          image: c.image,
+          ready: false,
+          restartCount: 0,
+          state: { waiting: { reason: 'ContainerCreating' } },
+        })),
+      };
+    }
+    if (resource === 'services') {
+      const ip = `10.96.${(revision >> 8) & 255}.${revision & 255}`;
+      object.spec = { ...object.spec, clusterIP: ip, clusterIPs: [ip], sessionAffinity: 'None' };
+      object.status = { loadBalancer: {} };
+    }
+    if (resource === 'persistentvolumeclaims') object.status = { phase: 'Pending' };
+  }
+
+  function invalid(resource: Resource, object: Obj): string | undefined {
+    const name = object.metadata?.name ?? '';
+    const pattern = resource === 'services' ? DNS_1035_LABEL : DNS_1123_LABEL;
+    if (!pattern.test(name) || name.length > 63) return `metadata.name: Invalid value: "${name}"`;
+    for (const [label, value] of Object.entries(object.metadata.labels ?? {}))
+      if (value.length > 63 || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(value))
+        return `metadata.labels: Invalid value: "${value}" (${label})`;
+    return undefined;
+  }
+
+  function send(res: ServerResponse, code: number, body: unknown) {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+
+  async function readBody(req: IncomingMessage): Promise<Obj | undefined> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Obj) : undefined;
+  }
+
+  function route(url: URL) {
+    const match =
+      url.pathname.match(/^\/api\/v1\/namespaces\/([^/]+)\/([^/]+)(?:\/([^/]+))?(?:\/([^/]+))?$/) ??
+      url.pathname.match(/^\/apis\/networking\.k8s\.io\/v1\/namespaces\/([^/]+)\/(networkpolicies)(?:\/([^/]+))?$/);
+    if (!match || !(match[2]! in RESOURCES)) return undefined;
+    if (match[2] === 'networkpolicies' && !url.pathname.startsWith('/apis/')) return undefined;
+    return { namespace: match[1]!, resource: match[2] as Resource, name: match[3], sub: match[4] };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    const token = req.headers.authorization?.replace(/^Bearer /, '');
+    requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body, token });
+    const target = route(url);
+    if (!target) return send(res, 404, status(404, 'NotFound', 'the server could not find the requested resource'));
+    const { namespace, resource, name } = target;
+    const { kind, apiVersion } = RESOURCES[resource];
+    if (state.forbidden) {
+      const verb = req.method === 'POST' ? 'create' : req.method === 'DELETE' ? 'delete' : name ? 'get' : 'list';
+      return send(
+        res,
+        403,
+        status(
+          403,
+          'Forbidden',
+          `${resource}${name ? ` "${name}"` : ''} is forbidden: User "system:serviceaccount:exam:workspace-orchestrator" cannot ${verb} resource "${resource}" in API group "${apiVersion.includes('/') ? apiVersion.split('/')[0] : ''}" in the namespace "${namespace}"`,
+          { ...(name ? { name } : {}), kind: resource },
+        ),
+      );
+    }
+    const item = name ? store.get(key(resource, namespace, name)) : undefined;
+    const notFound = () =>
+      send(res, 404, status(404, 'NotFound', `${resource} "${name}" not found`, { name, kind: resource }));
+
+    if (req.method === 'GET' && !name && url.searchParams.get('watch') === 'true')
+      return watch(res, resource, namespace, url.searchParams);
+    if (req.method === 'GET' && !name) {
+      const items = [...store.values()]
+        .filter((o) => o.kind === kind && o.metadata.namespace === namespace)
+        .filter((o) => selectorMatches(url.searchParams.get('labelSelector'), o.metadata.labels))
+        .filter((o) => fieldMatches(url.searchParams.get('fieldSelector'), o))
+        .slice(0, Number(url.searchParams.get('limit') ?? Infinity) || Infinity)
+        .map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest);
+      return send(res, 200, {
+        kind: `${kind}List`,
+        apiVersion,
+        metadata: { resourceVersion: String(revision) },
+        items,
+      });
+    }
+    if (req.method === 'GET') return item ? send(res, 200, item) : notFound();
+    if (req.method === 'DELETE') {
+      if (!item) return notFound();
+      store.delete(key(resource, namespace, name!));
+      // Deleted at once: the engine deletes pods with gracePeriodSeconds=0; claims and Services have no
+      // finalizers here (a real claim keeps kubernetes.io/pvc-protection until no pod uses it).
+      const deleted = { ...item, metadata: { ...item.metadata, resourceVersion: String(++revision) } };
+      emit('DELETED', resource, namespace, deleted);
+      if (resource === 'networkpolicies')
+        return send(res, 200, {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Success',
+          details: { name, group: 'networking.k8s.io', kind: resource, uid: item.metadata.uid },
+        });
+      return send(res, 200, deleted);
+    }
+    if (req.method === 'POST' && !name && body) {
+      if (!namespaces.has(namespace))
+        return send(
+          res,
+          404,
+          status(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' }),
+        );
+      const problem = invalid(resource, body);
+      if (problem)
+        return send(
+          res,
+          422,
+          status(422, 'Invalid', `${kind} "${body.metadata?.name}" is invalid: ${problem}`, {
+            name: body.metadata?.name,
+            kind,
+            causes: [{ reason: 'FieldValueInvalid', message: problem, field: problem.split(':')[0] }],
+          }),
+        );
+      const existing = store.get(key(resource, namespace, body.metadata.name));
+      if (existing)
+        return send(
+          res,
+          409,
+          status(409, 'AlreadyExists', `${resource} "${body.metadata.name}" already exists`, {
+            name: body.metadata.name,
+            kind: resource,
+          }),
+        );
+      const object: Obj = {
+        ...body,
+        kind,
+        apiVersion,
+        metadata: { ...body.metadata, namespace, uid: randomUUID(), creationTimestamp: now() },
+      };
+      defaults(resource, object);
+      put(resource, namespace, object, 'ADDED');
+      if (resource === 'pods') schedulePod(namespace, object.metadata.name);
+      return send(res, 201, object);
+    }
+    send(res, 405, status(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource'));
+  }
+
+  function watch(res: ServerResponse, resource: Resource, namespace: string, query: URLSearchParams) {
+    const matches = (o: Obj) =>
+      selectorMatches(query.get('labelSelector'), o.metadata.labels) && fieldMatches(query.get('fieldSelector'), o);
+    res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    const from = query.get('resourceVersion');
+    const line = (type: string, object: Obj) => res.write(`${JSON.stringify({ type, object })}\n`);
+    if (from && from !== '0') {
+      for (const e of log)
+        if (
+          e.resource === resource &&
+          e.namespace === namespace &&
+          Number(e.object.metadata.resourceVersion) > Number(from) &&
+          matches(e.object)
+        )
+          line(e.type, e.object);
+    } else {
+      for (const o of store.values())
+        if (o.kind === RESOURCES[resource].kind && o.metadata.namespace === namespace && matches(o)) line('ADDED', o);
+    }
+    const watcher = { resource, namespace, matches, res };
+    watchers.add(watcher);
+    res.on('close', () => watchers.delete(watcher));
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => send(res, 500, status(500, 'InternalError', String(err))));
+  });
+
+  const sockets = new WebSocketServer({
+    noServer: true,
+    handleProtocols: (offered) => ['v5.channel.k8s.io', 'v4.channel.k8s.io'].find((p) => offered.has(p)) ?? false,
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const target = route(url);
+    requests.push({ method: 'GET', path: url.pathname, query: url.searchParams });
+    const pod = target && target.name ? store.get(key('pods', target.namespace, target.name)) : undefined;
+    if (!target || target.sub !== 'exec' || !pod || state.forbidden) {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    sockets.handleUpgrade(req, socket, head, (ws) => runExec(ws, pod, url.searchParams.getAll('command')));
+  });
+
+  function runExec(ws: WebSocket, pod: Obj, command: string[]) {
+    const frame = (channel: number, data: Buffer) => ws.send(Buffer.concat([Buffer.from([channel]), data]));
+    const result = state.exec(pod, command);
+    // Large outputs arrive in many messages, as the kubelet's stream copies them.
+    for (let at = 0; at < result.stdout.length; at += 16 * 1024) frame(1, result.stdout.subarray(at, at + 16 * 1024));
+    if (result.stderr) frame(2, Buffer.from(result.stderr));
+    const outcome =
+      result.exitCode === 0
+        ? { metadata: {}, status: 'Success' }
+        : {
+            metadata: {},
+            status: 'Failure',
+            message: `command terminated with non-zero exit code: error executing command [${command.join(' ')}], exit code ${result.exitCode}`,
+            reason: 'NonZeroExitCode',
+            details: { causes: [{ reason: 'ExitCode', message: String(result.exitCode) }] },
+          };
+    frame(3, Buffer.from(JSON.stringify(outcome)));
+    ws.close(1000);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  /** Every namespace gets the kube-root-ca.crt ConfigMap, as the root CA publisher controller puts it there. */
+  for (const namespace of namespaces)
+    put(
+      'configmaps',
+      namespace,
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'kube-root-ca.crt', namespace, uid: randomUUID(), creationTimestamp: now() },
+        data: { 'ca.crt': '-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----\n' },
+      },
+      'ADDED',
+    );
+
+  return {
+    url,
+    state,
+    requests,
+    /** The stored object, as a GET would answer it. */
+    get: (resource: Resource, name: string, namespace = 'exam-workspaces') => store.get(key(resource, namespace, name)),
+    names: (resource: Resource, namespace = 'exam-workspaces') =>
+      [...store.values()]
+        .filter((o) => o.kind === RESOURCES[resource].kind && o.metadata.namespace === namespace)
+        .map((o) => o.metadata.name)
+        .sort(),
+    /** Bodies the engine posted for a resource, in order. */
+    created: (resource: Resource) =>
+      requests.filter((r) => r.method === 'POST' && r.path.endsWith(`/${resource}`)).map((r) => r.body!),
+    /** Changes a stored object as a controller would (a MODIFIED event follows). */
+    modify(resource: Resource, name: string, change: (o: Obj) => void, namespace = 'exam-workspaces') {
+      const object = structuredClone(store.get(key(resource, namespace, name))!);
+      change(object);
+      put(resource, namespace, object, 'MODIFIED');
+    },
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      for (const w of watchers) w.res.end();
+      for (const client of sockets.clients) client.terminate();
+      sockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
