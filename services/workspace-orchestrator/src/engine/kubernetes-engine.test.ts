@@ -277,6 +277,11 @@ describe('Kubernetes engine bookkeeping', () => {
     fake = await startFakeKubernetes();
   });
 
+  it('refuses an instance name that cannot be a label value, since every selector uses it', () => {
+    expect(() => engineOf({ instance: 'ends-with-dash-' })).toThrow(/WORKSPACE_INSTANCE "ends-with-dash-"/);
+    expect(() => engineOf({ instance: 'x'.repeat(64) })).toThrow(/WORKSPACE_INSTANCE/);
+  });
+
   it('derives valid names from ids Kubernetes would refuse, distinct for distinct ids', () => {
     const names = ['Exam_WS.1', 'exam-ws-1', '9abc', '-', 'x'.repeat(80), 'x'.repeat(81)].map(objectName);
     for (const name of names) expect(name).toMatch(/^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/);

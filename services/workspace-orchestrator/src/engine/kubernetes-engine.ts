@@ -19,6 +19,7 @@ import {
 import {
   claimOf,
   egressPolicyOf,
+  isLabelValue,
   labelsOf,
   managedSelector,
   objectName,
@@ -70,6 +71,11 @@ async function createOrKeep(create: () => Promise<unknown>): Promise<void> {
  * the orchestrator sees the same pods, so the cluster (not a machine) is the "host" sessions are recorded on.
  */
 export function createKubernetesEngine(opts: KubernetesEngineOptions): WorkspaceEngine {
+  // Selectors and the Service's selector use it as a label value; WORKSPACE_INSTANCE allows a little more.
+  if (!isLabelValue(opts.instance))
+    throw new Error(
+      `WORKSPACE_INSTANCE "${opts.instance}" cannot be a Kubernetes label value (63 characters at most, alphanumeric at both ends)`,
+    );
   const core = opts.kubeConfig.makeApiClient(CoreV1Api);
   const networking = opts.kubeConfig.makeApiClient(NetworkingV1Api);
   const { namespace } = opts;

@@ -47,7 +47,7 @@ export function objectName(raw: string): string {
 }
 
 /** A label value Kubernetes accepts: at most 63 characters of [A-Za-z0-9-_.], alphanumeric at both ends. */
-const isLabelValue = (value: string) => /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/.test(value);
+export const isLabelValue = (value: string) => /^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$/.test(value);
 
 /**
  * Labels are what list and select by; a value Kubernetes would refuse (an owner id with '@', say) is left out

@@ -95,10 +95,13 @@ export async function waitForReady(
             settle({});
           },
         )
-        .then((c) => {
-          controller = c;
-          if (settled) c.abort();
-        });
+        .then(
+          (c) => {
+            controller = c;
+            if (settled) c.abort();
+          },
+          (err: unknown) => settle({ error: err instanceof Error ? err : new Error(String(err)) }),
+        );
     });
     if (outcome.ready) return outcome.ready;
     if (outcome.error) throw outcome.error;
