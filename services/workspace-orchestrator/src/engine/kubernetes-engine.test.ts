@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CatalogueEntry } from '@exam/domain/workspace';
 import type { V1Container, V1NetworkPolicyEgressRule, V1Volume } from '@kubernetes/client-node';
 import { pack } from 'tar-stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { workspaceEngines } from '../deps.ts';
 import { createRegistryProxy } from './egress/registry-proxy.ts';
 import { testConfig } from '../testing/app.ts';
@@ -163,6 +163,21 @@ describe('Kubernetes engine start', () => {
     expect(Number(watch.query.get('resourceVersion'))).toBeGreaterThan(0);
     // No polling: one watch, no GET of the pod.
     expect(fake.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/pods/${NAME}`))).toEqual([]);
+  });
+
+  it('opens the watch again from the last version seen when the server ends it, and misses no change', async () => {
+    fake.state.podBehaviour = () => 'never-ready';
+    const starting = engine.start(specOf(ID));
+    await vi.waitFor(() => expect(fake.watchCount()).toBe(1));
+    fake.dropWatches();
+    // The pod turns Ready while no watch is open: the next watch replays it from the version it resumes at.
+    fake.modify('pods', NAME, (pod) => {
+      pod.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+    });
+    await expect(starting).resolves.toMatchObject({ handle: NAME });
+    const watches = fake.requests.filter((r) => r.query.get('watch') === 'true');
+    expect(watches.length).toBeGreaterThanOrEqual(2);
+    expect(watches[1]!.query.get('resourceVersion')).toBe(watches[0]!.query.get('resourceVersion'));
   });
 
   it('fails when the pod is never Ready, and removes the pod, Service and policy but keeps the claim', async () => {

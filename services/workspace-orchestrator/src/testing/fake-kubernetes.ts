@@ -447,6 +447,12 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
     /** Bodies the engine posted for a resource, in order. */
     created: (resource: Resource) =>
       requests.filter((r) => r.method === 'POST' && r.path.endsWith(`/${resource}`)).map((r) => r.body!),
+    /** Ends every open watch, as the API server does when a watch's timeout runs out or it restarts. */
+    dropWatches() {
+      for (const w of watchers) w.res.end();
+      watchers.clear();
+    },
+    watchCount: () => watchers.size,
     /** Changes a stored object as a controller would (a MODIFIED event follows). */
     modify(resource: Resource, name: string, change: (o: Obj) => void, namespace = 'exam-workspaces') {
       const object = structuredClone(store.get(key(resource, namespace, name))!);
