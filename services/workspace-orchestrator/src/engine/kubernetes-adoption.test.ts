@@ -1,22 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { CatalogueEntry } from '@exam/domain/workspace';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, newAttempt } from '../testing/app.ts';
 import { startFakeKubernetes, type FakeKubernetes } from '../testing/fake-kubernetes.ts';
+import { entry } from '../testing/kubernetes.ts';
 import { LABELS, type WorkspaceEngine } from './engine.ts';
 import { kubeConfigForServer } from './kubernetes-client.ts';
 import { createKubernetesEngine } from './kubernetes-engine.ts';
-
-const entry: CatalogueEntry = {
-  image: 'exam/workspace-vscode',
-  languages: ['python'],
-  port: 8080,
-  command: [],
-  healthPath: '/healthz',
-  loginPath: '/login',
-  sessionCookie: 'code-server-session',
-  description: '',
-};
 
 /** The orchestrator's start-up re-adoption with the Kubernetes engine: its pods and claims judged against the rows. */
 describe('re-adoption on a Kubernetes cluster', () => {

@@ -1,74 +1,24 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CatalogueEntry } from '@exam/domain/workspace';
 import type { V1Container, V1NetworkPolicyEgressRule, V1Volume } from '@kubernetes/client-node';
-import { pack } from 'tar-stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { workspaceEngines } from '../deps.ts';
-import { createRegistryProxy } from './egress/registry-proxy.ts';
 import { testConfig } from '../testing/app.ts';
 import { startFakeKubernetes, type FakeKubernetes } from '../testing/fake-kubernetes.ts';
-import { collectFiles } from './collect-files.ts';
-import { editorPasswordHash, LABELS, type WorkspaceEngine, type WorkspaceSpec } from './engine.ts';
+import { entry, kubernetesEngineFor, specOf } from '../testing/kubernetes.ts';
+import { createRegistryProxy } from './egress/registry-proxy.ts';
+import { editorPasswordHash, LABELS, type WorkspaceEngine } from './engine.ts';
 import { kubeConfigForServer } from './kubernetes-client.ts';
-import { createKubernetesEngine, type KubernetesEngineOptions } from './kubernetes-engine.ts';
+import type { KubernetesEngineOptions } from './kubernetes-engine.ts';
 import { objectName } from './kubernetes-objects.ts';
 
-const entry: CatalogueEntry = {
-  image: 'exam/workspace-vscode',
-  languages: ['python'],
-  port: 8080,
-  command: ['--bind-addr', '0.0.0.0:8080', '--auth', 'password'],
-  healthPath: '/healthz',
-  loginPath: '/login',
-  sessionCookie: 'code-server-session',
-  description: '',
-};
-
-const specOf = (id: string, overrides: Partial<WorkspaceSpec> = {}): WorkspaceSpec => ({
-  id,
-  workspaceType: 'vscode',
-  entry,
-  egress: 'none',
-  password: 'per-session-password',
-  labels: { [LABELS.attemptId]: 'attempt-1', [LABELS.ownerId]: 'ana@example.com', [LABELS.pool]: 'assigned' },
-  volume: { name: `exam-ws-${id}`, labels: { [LABELS.sessionId]: id, [LABELS.attemptId]: 'attempt-1' } },
-  ...overrides,
-});
-
-async function tarBuffer(files: Record<string, string>): Promise<Buffer> {
-  const tar = pack();
-  tar.entry({ name: 'workspace/', type: 'directory' });
-  for (const [name, content] of Object.entries(files)) tar.entry({ name: `workspace/${name}` }, content);
-  tar.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of tar) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-const limits = { fileMaxBytes: 1024, totalMaxBytes: 4096, maxFiles: 10 };
 const ID = 'a'.repeat(32);
 const NAME = `exam-ws-${ID}`;
 
 let fake: FakeKubernetes;
 let engine: WorkspaceEngine;
-
-function engineOf(overrides: Partial<KubernetesEngineOptions> = {}) {
-  return createKubernetesEngine({
-    kubeConfig: kubeConfigForServer(fake.url, { token: 'orchestrator-token' }),
-    namespace: 'exam-workspaces',
-    instance: 'test',
-    memoryMb: 512,
-    cpus: 1,
-    tmpMb: 64,
-    imagePullPolicy: 'IfNotPresent',
-    volumeSize: '2Gi',
-    storageClass: 'fast',
-    readyTimeoutMs: 5000,
-    ...overrides,
-  });
-}
+const engineOf = (overrides: Partial<KubernetesEngineOptions> = {}) => kubernetesEngineFor(fake, overrides);
 
 beforeEach(async () => {
   fake = await startFakeKubernetes({ readyAfterMs: 150 });
@@ -302,77 +252,6 @@ describe('Kubernetes engine bookkeeping', () => {
     for (const name of names) expect(name).toMatch(/^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/);
     expect(new Set(names).size).toBe(names.length);
     expect(objectName(NAME)).toBe(NAME);
-  });
-});
-
-describe('Kubernetes engine archives', () => {
-  it("reads the workspace folder through tar run by exec in the pod's editor container", async () => {
-    await engine.start(specOf(ID));
-    const tar = await tarBuffer({ 'main.py': 'print(1)\n', 'notes.md': '# notes\n' });
-    const seen: string[][] = [];
-    fake.state.exec = (pod, command) => {
-      seen.push([pod.metadata.name, ...command]);
-      return { stdout: tar, exitCode: 0 };
-    };
-    const files = await collectFiles(await engine.archiveWorkspace({ id: ID, handle: NAME, volume: NAME }), limits);
-    expect(Object.keys(files).sort()).toEqual(['main.py', 'notes.md']);
-    expect(files['main.py']!.content).toBe('print(1)\n');
-    expect(seen).toEqual([[NAME, 'tar', '-cf', '-', '-C', '/home/coder', 'workspace']]);
-    const exec = fake.requests.find((r) => r.path.endsWith('/exec'))!;
-    expect(exec.query.get('container')).toBe('editor');
-    expect(exec.query.get('stdout')).toBe('true');
-  });
-
-  it('carries a large tar whole across many channel messages', async () => {
-    await engine.start(specOf(ID));
-    const big = 'x'.repeat(200 * 1024);
-    fake.state.exec = () => ({ stdout: Buffer.alloc(0), exitCode: 0 });
-    const tar = await tarBuffer({ 'big.txt': big });
-    fake.state.exec = () => ({ stdout: tar, exitCode: 0 });
-    const chunks: Buffer[] = [];
-    for await (const chunk of await engine.archiveWorkspace({ id: ID, handle: NAME, volume: NAME }))
-      chunks.push(chunk as Buffer);
-    expect(Buffer.concat(chunks).equals(tar)).toBe(true);
-  });
-
-  it("fails the stream when tar fails, and accepts GNU tar's 'some files differ'", async () => {
-    await engine.start(specOf(ID));
-    fake.state.exec = () => ({ stdout: Buffer.alloc(0), stderr: 'tar: workspace: Cannot open', exitCode: 2 });
-    await expect(
-      collectFiles(await engine.archiveWorkspace({ id: ID, handle: NAME, volume: NAME }), limits),
-    ).rejects.toThrow(/tar in the pod .* failed: .*exit code 2 tar: workspace: Cannot open/);
-    const tar = await tarBuffer({ 'a.txt': 'a' });
-    fake.state.exec = () => ({ stdout: tar, stderr: 'tar: workspace/a.txt: file changed as we read it', exitCode: 1 });
-    expect(
-      Object.keys(await collectFiles(await engine.archiveWorkspace({ id: ID, handle: NAME, volume: NAME }), limits)),
-    ).toEqual(['a.txt']);
-  });
-
-  it('reads a claim no workspace runs on through a reader pod that mounts it read-only, then deletes the reader', async () => {
-    await engine.start(specOf(ID));
-    await engine.remove(NAME);
-    const tar = await tarBuffer({ 'kept.py': 'kept\n' });
-    fake.state.exec = () => ({ stdout: tar, exitCode: 0 });
-    const files = await engine.archiveVolume(NAME, entry, (stream) => collectFiles(stream, limits));
-    expect(Object.keys(files)).toEqual(['kept.py']);
-    const reader = fake.created('pods').at(-1)!;
-    expect(reader.metadata.name).toMatch(/^exam-reader-[0-9a-f]{16}$/);
-    expect(reader.spec).toMatchObject({
-      automountServiceAccountToken: false,
-      activeDeadlineSeconds: 600,
-      securityContext: { runAsNonRoot: true, runAsUser: 1000 },
-      volumes: [{ name: 'workspace', persistentVolumeClaim: { claimName: NAME, readOnly: true } }],
-    });
-    expect((reader.spec!.containers as V1Container[])[0]).toMatchObject({
-      command: ['sleep', '600'],
-      securityContext: {
-        readOnlyRootFilesystem: true,
-        allowPrivilegeEscalation: false,
-        capabilities: { drop: ['ALL'] },
-      },
-      volumeMounts: [{ name: 'workspace', mountPath: '/home/coder/workspace', readOnly: true }],
-    });
-    expect(fake.names('pods')).toEqual([]);
   });
 });
 

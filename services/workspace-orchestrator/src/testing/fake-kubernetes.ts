@@ -1,7 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
+import {
+  fieldMatches,
+  invalidObject,
+  now,
+  pullErrorStatus,
+  readyPodStatus,
+  RESOURCES,
+  selectorMatches,
+  sendExecResult,
+  status,
+  type ExecResult,
+  type Obj,
+  type PodBehaviour,
+  type RecordedRequest,
+  type Resource,
+} from './fake-kubernetes-wire.ts';
+
+export type { ExecResult, PodBehaviour } from './fake-kubernetes-wire.ts';
 
 /**
  * A Kubernetes API server in one process, for the calls the Kubernetes engine makes, speaking the wire format of
@@ -23,81 +41,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
  * `readyAfterMs`, through a MODIFIED event, as the kubelet's status updates arrive.
  */
 
-type Obj = {
-  apiVersion?: string;
-  kind?: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    creationTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
-  spec?: Record<string, unknown>;
-  status?: Record<string, unknown>;
-  [key: string]: unknown;
-};
-
-type Resource = 'pods' | 'services' | 'persistentvolumeclaims' | 'configmaps' | 'networkpolicies';
-const RESOURCES: Record<Resource, { kind: string; apiVersion: string }> = {
-  pods: { kind: 'Pod', apiVersion: 'v1' },
-  services: { kind: 'Service', apiVersion: 'v1' },
-  persistentvolumeclaims: { kind: 'PersistentVolumeClaim', apiVersion: 'v1' },
-  configmaps: { kind: 'ConfigMap', apiVersion: 'v1' },
-  networkpolicies: { kind: 'NetworkPolicy', apiVersion: 'networking.k8s.io/v1' },
-};
-
-/** How a new pod behaves: Ready after a while, never Ready, or stuck on a bad image. */
-export type PodBehaviour = 'ready' | 'never-ready' | 'image-pull-error';
-export type ExecResult = { stdout: Buffer; stderr?: string; exitCode: number };
-export type RecordedRequest = { method: string; path: string; query: URLSearchParams; body?: Obj; token?: string };
-
 type WatchEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: Resource; namespace: string; object: Obj };
 type Watcher = { resource: Resource; namespace: string; matches: (o: Obj) => boolean; res: ServerResponse };
-
-const status = (code: number, reason: string, message: string, details: Record<string, unknown> = {}) => ({
-  kind: 'Status',
-  apiVersion: 'v1',
-  metadata: {},
-  status: 'Failure',
-  message,
-  reason,
-  details,
-  code,
-});
-
-/** RFC 1123 label (pods, claims, policies, config maps take the longer subdomain; every name here is a label). */
-const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-/** RFC 1035 label: what a Service's name must be. */
-const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-
-function selectorMatches(selector: string | null, labels: Record<string, string> = {}): boolean {
-  if (!selector) return true;
-  return selector.split(',').every((term) => {
-    const t = term.trim();
-    if (!t) return true;
-    const notEqual = t.match(/^([^!=]+)!=(.*)$/);
-    if (notEqual) return labels[notEqual[1]!] !== notEqual[2];
-    const equal = t.match(/^([^!=]+)==?(.*)$/);
-    if (equal) return labels[equal[1]!] === equal[2];
-    if (t.startsWith('!')) return !(t.slice(1) in labels);
-    return t in labels;
-  });
-}
-
-function fieldMatches(selector: string | null, object: Obj): boolean {
-  if (!selector) return true;
-  return selector.split(',').every((term) => {
-    const [field, value] = term.split('=');
-    if (field === 'metadata.name') return object.metadata.name === value;
-    if (field === 'metadata.namespace') return object.metadata.namespace === value;
-    return false;
-  });
-}
-
-const now = () => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 
 export type FakeKubernetes = Awaited<ReturnType<typeof startFakeKubernetes>>;
 
@@ -145,50 +90,9 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
       const container = ((current.spec?.containers as { name: string; image: string }[]) ?? [])[0]!;
       const next = structuredClone(current);
       if (behaviour === 'image-pull-error') {
-        next.status = {
-          ...next.status,
-          containerStatuses: [
-            {
-              name: container.name,
-              image: container.image,
-              ready: false,
-              restartCount: 0,
-              state: {
-                waiting: {
-                  reason: 'ErrImagePull',
-                  message: `rpc error: code = NotFound desc = failed to pull and unpack image "${container.image}": not found`,
-                },
-              },
-            },
-          ],
-        };
+        next.status = { ...next.status, containerStatuses: [pullErrorStatus(container)] };
       } else {
-        const at = now();
-        next.status = {
-          phase: 'Running',
-          hostIP: '10.0.1.4',
-          podIP: '10.244.1.17',
-          podIPs: [{ ip: '10.244.1.17' }],
-          startTime: at,
-          qosClass: 'Burstable',
-          conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({
-            type,
-            status: 'True',
-            lastProbeTime: null,
-            lastTransitionTime: at,
-          })),
-          containerStatuses: [
-            {
-              name: container.name,
-              image: container.image,
-              imageID: `${container.image}@sha256:${'0'.repeat(64)}`,
-              ready: true,
-              started: true,
-              restartCount: 0,
-              state: { running: { startedAt: at } },
-            },
-          ],
-        };
+        next.status = readyPodStatus(container);
       }
       put('pods', namespace, next, 'MODIFIED');
     }, state.readyAfterMs);
@@ -218,16 +122,6 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
       object.status = { loadBalancer: {} };
     }
     if (resource === 'persistentvolumeclaims') object.status = { phase: 'Pending' };
-  }
-
-  function invalid(resource: Resource, object: Obj): string | undefined {
-    const name = object.metadata?.name ?? '';
-    const pattern = resource === 'services' ? DNS_1035_LABEL : DNS_1123_LABEL;
-    if (!pattern.test(name) || name.length > 63) return `metadata.name: Invalid value: "${name}"`;
-    for (const [label, value] of Object.entries(object.metadata.labels ?? {}))
-      if (value.length > 63 || !/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(value))
-        return `metadata.labels: Invalid value: "${value}" (${label})`;
-    return undefined;
   }
 
   function send(res: ServerResponse, code: number, body: unknown) {
@@ -317,7 +211,7 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
           404,
           status(404, 'NotFound', `namespaces "${namespace}" not found`, { name: namespace, kind: 'namespaces' }),
         );
-      const problem = invalid(resource, body);
+      const problem = invalidObject(resource, body);
       if (problem)
         return send(
           res,
@@ -393,28 +287,11 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    sockets.handleUpgrade(req, socket, head, (ws) => runExec(ws, pod, url.searchParams.getAll('command')));
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      const command = url.searchParams.getAll('command');
+      sendExecResult(ws, command, state.exec(pod, command));
+    });
   });
-
-  function runExec(ws: WebSocket, pod: Obj, command: string[]) {
-    const frame = (channel: number, data: Buffer) => ws.send(Buffer.concat([Buffer.from([channel]), data]));
-    const result = state.exec(pod, command);
-    // Large outputs arrive in many messages, as the kubelet's stream copies them.
-    for (let at = 0; at < result.stdout.length; at += 16 * 1024) frame(1, result.stdout.subarray(at, at + 16 * 1024));
-    if (result.stderr) frame(2, Buffer.from(result.stderr));
-    const outcome =
-      result.exitCode === 0
-        ? { metadata: {}, status: 'Success' }
-        : {
-            metadata: {},
-            status: 'Failure',
-            message: `command terminated with non-zero exit code: error executing command [${command.join(' ')}], exit code ${result.exitCode}`,
-            reason: 'NonZeroExitCode',
-            details: { causes: [{ reason: 'ExitCode', message: String(result.exitCode) }] },
-          };
-    frame(3, Buffer.from(JSON.stringify(outcome)));
-    ws.close(1000);
-  }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
