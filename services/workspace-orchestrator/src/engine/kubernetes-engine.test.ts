@@ -130,6 +130,24 @@ describe('Kubernetes engine start', () => {
     expect(watches[1]!.query.get('resourceVersion')).toBe(watches[0]!.query.get('resourceVersion'));
   });
 
+  it('reads the pod and watches from its version when the one it had is too old (410 Expired)', async () => {
+    fake.state.expireNextWatch = true;
+    fake.state.podBehaviour = () => 'never-ready';
+    const starting = engine.start(specOf(ID));
+    await vi.waitFor(() => expect(fake.requests.filter((r) => r.query.get('watch') === 'true')).toHaveLength(2));
+    fake.modify('pods', NAME, (pod) => {
+      pod.status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+    });
+    await expect(starting).resolves.toMatchObject({ handle: NAME });
+    const watches = fake.requests.filter((r) => r.query.get('watch') === 'true');
+    const read = fake.requests.findIndex((r) => r.method === 'GET' && r.path.endsWith(`/pods/${NAME}`));
+    expect(read).toBeGreaterThan(fake.requests.indexOf(watches[0]!));
+    expect(watches).toHaveLength(2);
+    expect(Number(watches[1]!.query.get('resourceVersion'))).toBeGreaterThanOrEqual(
+      Number(watches[0]!.query.get('resourceVersion')),
+    );
+  });
+
   it('fails when the pod is never Ready, and removes the pod, Service and policy but keeps the claim', async () => {
     fake.state.podBehaviour = () => 'never-ready';
     engine = engineOf({ readyTimeoutMs: 600 });

@@ -109,6 +109,9 @@ export async function waitForReady(
     if (!resourceVersion) {
       const current = await core.readNamespacedPod({ name: pod.name, namespace: pod.namespace });
       if (isReady(current)) return current;
+      const failure = failureOf(current);
+      if (failure) throw new Error(`the pod ${pod.name} cannot start: ${failure}`);
+      lastProblem = problemOf(current);
       resourceVersion = current.metadata?.resourceVersion;
     }
     await new Promise((r) => setTimeout(r, 200));

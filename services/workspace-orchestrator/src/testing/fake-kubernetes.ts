@@ -59,6 +59,11 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
     podBehaviour: (_pod: Obj): PodBehaviour => 'ready',
     /** Answers every call with 403 Forbidden, as the API server does for a service account without the Role. */
     forbidden: false,
+    /**
+     * The next watch from a resourceVersion finds it compacted away: 200, then one ERROR event carrying a 410
+     * Expired Status ("too old resource version"), and the stream ends, as etcd's compaction makes the API do.
+     */
+    expireNextWatch: false,
     exec: (_pod: Obj, _command: string[]): ExecResult => ({ stdout: Buffer.alloc(0), exitCode: 0 }),
   };
   const key = (resource: Resource, namespace: string, name: string) => `${resource}/${namespace}/${name}`;
@@ -252,6 +257,14 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
     res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
     const from = query.get('resourceVersion');
     const line = (type: string, object: Obj) => res.write(`${JSON.stringify({ type, object })}\n`);
+    if (from && from !== '0' && state.expireNextWatch) {
+      state.expireNextWatch = false;
+      line('ERROR', {
+        ...status(410, 'Expired', `too old resource version: ${from} (${revision})`),
+        metadata: {},
+      } as unknown as Obj);
+      return void res.end();
+    }
     if (from && from !== '0') {
       for (const e of log)
         if (
