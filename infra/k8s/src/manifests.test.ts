@@ -171,7 +171,11 @@ describe('the Kubernetes manifests', () => {
     const role = named('Role', 'workspace-orchestrator');
     expect(role.metadata.namespace).toBe(opts.workspacesNamespace);
     const granted = role.rules.filter((r: Obj) => r.verbs.includes('create')).flatMap((r: Obj) => r.resources);
-    expect(granted.sort()).toEqual(['networkpolicies', 'persistentvolumeclaims', 'pods', 'services']);
+    expect(granted.sort()).toEqual(['networkpolicies', 'persistentvolumeclaims', 'pods', 'pods/exec', 'services']);
+    // Nothing else in the namespace is readable: one ConfigMap by name (the engine's host id), no Secrets.
+    const reads = role.rules.filter((r: Obj) => !r.verbs.includes('create'));
+    expect(reads.flatMap((r: Obj) => r.resources).sort()).toEqual(['configmaps', 'pods/log', 'pods/status']);
+    expect(role.rules.find((r: Obj) => r.resources.includes('configmaps')).resourceNames).toEqual(['kube-root-ca.crt']);
     expect(named('RoleBinding', 'workspace-orchestrator').subjects).toEqual([
       { kind: 'ServiceAccount', name: 'workspace-orchestrator', namespace: opts.namespace },
     ]);

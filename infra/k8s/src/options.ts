@@ -5,6 +5,10 @@ export type DeployOptions = {
   namespace: string;
   /** Where the orchestrator's Kubernetes engine creates workspace pods, claims and policies. */
   workspacesNamespace: string;
+  /** The StorageClass of the attempts' claims (WORKSPACE_STORAGE_CLASS); undefined, the cluster's default. */
+  workspaceStorageClass?: string;
+  /** Each attempt's claim (WORKSPACE_VOLUME_SIZE). */
+  workspaceVolumeSize: string;
   creatorHost: string;
   takerHost: string;
   /** The editors' own origin: never the apps' origin, but same-site with the taker's (README, WORKSPACE_ORIGIN). */
@@ -30,6 +34,7 @@ export type DeployOptions = {
 export const DEFAULT_OPTIONS: DeployOptions = {
   namespace: 'exam',
   workspacesNamespace: 'exam-workspaces',
+  workspaceVolumeSize: '2Gi',
   creatorHost: 'creator.domain',
   takerHost: 'exam.domain',
   workspaceHost: 'workspace.exam.domain',

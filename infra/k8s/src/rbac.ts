@@ -23,6 +23,13 @@ export function orchestratorRbacOf(opts: DeployOptions) {
         { apiGroups: [''], resources: ['pods', 'services', 'persistentvolumeclaims'], verbs: VERBS },
         // Reading a workspace's log and status while it starts.
         { apiGroups: [''], resources: ['pods/log', 'pods/status'], verbs: ['get'] },
+        // The workspace folder is read with `tar` through exec (at submit, and from a claim no workspace runs
+        // on through a reader pod). The exec WebSocket is authorised as `create` by older API servers and as
+        // `get` by those that stream it over WebSockets natively (1.30 on), so both.
+        { apiGroups: [''], resources: ['pods/exec'], verbs: ['create', 'get'] },
+        // The engine's host id is the uid of this ConfigMap, which Kubernetes puts in every namespace: a Role
+        // cannot grant reading the (cluster-scoped) Namespace itself.
+        { apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-root-ca.crt'], verbs: ['get'] },
         { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: VERBS },
       ],
     }),

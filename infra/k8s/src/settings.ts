@@ -47,8 +47,12 @@ export function configMapOf(opts: DeployOptions) {
       TRUSTED_PROXIES: 'uniquelocal',
       // PGlite and generated secrets are never used with DATABASE_URL and the Secret set; the root is read-only.
       DATA_DIR: '/tmp/data',
+      // The orchestrator runs workspaces as pods (services/workspace-orchestrator/src/engine/kubernetes-engine.ts)
+      // through its service account (rbac.ts), pulling images as the Deployments do.
       WORKSPACE_ENGINE: 'kubernetes',
       WORKSPACE_NAMESPACE: opts.workspacesNamespace,
+      WORKSPACE_VOLUME_SIZE: opts.workspaceVolumeSize,
+      ...(opts.workspaceStorageClass ? { WORKSPACE_STORAGE_CLASS: opts.workspaceStorageClass } : {}),
       ...serviceUrls,
     },
   });

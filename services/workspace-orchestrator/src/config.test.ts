@@ -32,3 +32,50 @@ describe('EGRESS_ALLOWED_HOSTS', () => {
     );
   });
 });
+
+describe('WORKSPACE_ENGINE', () => {
+  it('defaults to the Docker engine', () => {
+    expect(testConfig().WORKSPACE_ENGINE).toBe('docker');
+  });
+
+  it("reads the Kubernetes engine's namespace, claims and pull policy, with in-cluster defaults", () => {
+    const config = testConfig({ WORKSPACE_ENGINE: 'kubernetes' });
+    expect(config).toMatchObject({
+      WORKSPACE_NAMESPACE: 'exam-workspaces',
+      WORKSPACE_VOLUME_SIZE: '2Gi',
+      WORKSPACE_IMAGE_PULL_POLICY: 'IfNotPresent',
+      WORKSPACE_POD_READY_TIMEOUT_SECONDS: 120,
+    });
+    expect(config.KUBECONFIG).toBeUndefined();
+    expect(config.WORKSPACE_STORAGE_CLASS).toBeUndefined();
+    expect(
+      testConfig({
+        WORKSPACE_ENGINE: 'kubernetes',
+        WORKSPACE_NAMESPACE: 'ws-eu',
+        WORKSPACE_STORAGE_CLASS: 'ssd',
+        WORKSPACE_VOLUME_SIZE: '500Mi',
+        WORKSPACE_IMAGE_PULL_POLICY: 'Always',
+        KUBECONFIG: '/etc/exam/kubeconfig',
+      }),
+    ).toMatchObject({
+      WORKSPACE_NAMESPACE: 'ws-eu',
+      WORKSPACE_STORAGE_CLASS: 'ssd',
+      WORKSPACE_VOLUME_SIZE: '500Mi',
+      WORKSPACE_IMAGE_PULL_POLICY: 'Always',
+      KUBECONFIG: '/etc/exam/kubeconfig',
+    });
+  });
+
+  it('names every bad Kubernetes setting', () => {
+    expect(() =>
+      testConfig({
+        WORKSPACE_ENGINE: 'nomad',
+        WORKSPACE_NAMESPACE: 'Exam_Workspaces',
+        WORKSPACE_VOLUME_SIZE: 'two gigs',
+        WORKSPACE_IMAGE_PULL_POLICY: 'Sometimes',
+      }),
+    ).toThrow(
+      /WORKSPACE_ENGINE[\s\S]*WORKSPACE_NAMESPACE: must be a Kubernetes namespace name[\s\S]*WORKSPACE_VOLUME_SIZE: must be a Kubernetes quantity[\s\S]*WORKSPACE_IMAGE_PULL_POLICY/,
+    );
+  });
+});

@@ -10,6 +10,28 @@ const DEFAULT_CATALOGUE = resolve(fileURLToPath(new URL('../../../infra/workspac
 const ConfigSchema = z.object({
   ...baseConfigShape,
   PORT: z.coerce.number().int().min(0).max(65535).default(4004),
+  /**
+   * Where workspaces run: containers on the Docker engine at DOCKER_SOCKET (with CODE_SERVER_BIN as the fallback),
+   * or pods in WORKSPACE_NAMESPACE of a Kubernetes cluster (engine/kubernetes-engine.ts).
+   */
+  WORKSPACE_ENGINE: z.enum(['docker', 'kubernetes']).default('docker'),
+  /** The namespace of the workspace pods, claims, Services and policies (infra/k8s grants the rights there). */
+  WORKSPACE_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
+    .default('exam-workspaces'),
+  /** A kubeconfig file for the Kubernetes engine; unset, the pod's own service account (in-cluster). */
+  KUBECONFIG: z.string().min(1).optional(),
+  /** The StorageClass of the attempts' claims; unset, the cluster's default class. */
+  WORKSPACE_STORAGE_CLASS: z.string().min(1).optional(),
+  /** Each attempt's claim size, a Kubernetes quantity (the collected files are capped far lower; installed packages are not). */
+  WORKSPACE_VOLUME_SIZE: z
+    .string()
+    .regex(/^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as 2Gi')
+    .default('2Gi'),
+  WORKSPACE_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
+  /** How long a workspace pod may take to become Ready: scheduling, attaching its claim, pulling the image. */
+  WORKSPACE_POD_READY_TIMEOUT_SECONDS: z.coerce.number().min(1).default(120),
   /** The Docker engine's unix socket. When it does not answer, CODE_SERVER_BIN is the fallback. */
   DOCKER_SOCKET: z.string().default('/var/run/docker.sock'),
   /** A local code-server binary, run as one process per session when no engine is reachable. */
@@ -24,7 +46,8 @@ const ConfigSchema = z.object({
     .default('default'),
   /**
    * Names the machine this orchestrator's engine runs on, recorded on every session and volume so that an
-   * orchestrator on another host leaves them alone at re-adoption and reaping. Unset: the Docker engine's ID.
+   * orchestrator on another host leaves them alone at re-adoption and reaping. Unset: the Docker engine's ID, or
+   * for the Kubernetes engine an identity of its namespace in its cluster.
    */
   WORKSPACE_HOST_ID: z.string().min(1).max(200).optional(),
   /** Internal bridge (no egress, no container-to-container traffic) the proxy reaches containers on. */

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { CodingWorkspace } from '@exam/domain/exam';
+import type { Config } from './config.ts';
 import type { WorkspaceDatabase } from './db/database.ts';
+import { createDockerEngine, dockerEngineOptions } from './engine/docker-engine.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
 import type { RegistryProxy } from './engine/egress/registry-proxy.ts';
+import { createKubernetesEngine, kubernetesEngineOptions } from './engine/kubernetes-engine.ts';
+import { createLocalEngine } from './engine/local-engine.ts';
 import type { RunnerEngine } from './engine/runner-engine.ts';
 
 /** What the orchestrator needs to know about an exam and an attempt, from exam-service and results-service. */
@@ -17,7 +21,7 @@ export type Deps = {
   database: WorkspaceDatabase;
   clock: { now(): Date };
   ids: { next(): string };
-  /** Tried in order: the Docker engine first, then the local code-server fallback when configured. */
+  /** Tried in order: the configured engine first, then the local code-server fallback (Docker only). */
   engines: WorkspaceEngine[];
   directory: ExamDirectory;
   /** The package-registry proxy the Docker engine starts on the egress bridge; the app logs its refusals and closes it. */
@@ -33,3 +37,27 @@ export const systemClock = { now: () => new Date() };
 export const sessionIds = { next: () => randomUUID().replace(/-/g, '') };
 /** Run ids: UUIDs (they appear in URLs of results-service and the creator's editor). */
 export const runIds = { next: () => randomUUID() };
+
+/**
+ * The engines WORKSPACE_ENGINE names, in the order they are tried. Docker keeps the local code-server fallback
+ * (a developer's machine without an engine); a Kubernetes deployment has no local machine to fall back to.
+ */
+export function workspaceEngines(config: Config, egressProxy: RegistryProxy): WorkspaceEngine[] {
+  if (config.WORKSPACE_ENGINE === 'kubernetes') return [createKubernetesEngine(kubernetesEngineOptions(config))];
+  const engines: WorkspaceEngine[] = [
+    createDockerEngine({
+      ...dockerEngineOptions(config),
+      // reusePort: replicas on one host share the port; the proxy keeps no state, so any of them may answer.
+      egressProxy: { proxy: egressProxy, ports: [config.EGRESS_PROXY_PORT], reusePort: true },
+    }),
+  ];
+  if (config.CODE_SERVER_BIN)
+    engines.push(
+      createLocalEngine({
+        binary: config.CODE_SERVER_BIN,
+        dir: config.localWorkspacesDir,
+        ...(config.WORKSPACE_HOST_ID ? { hostId: config.WORKSPACE_HOST_ID } : {}),
+      }),
+    );
+  return engines;
+}

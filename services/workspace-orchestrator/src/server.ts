@@ -5,12 +5,9 @@ import { createHttpExamDirectory } from './adapters/exam-directory.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openWorkspaceDatabase } from './db/database.ts';
-import { sessionIds, systemClock } from './deps.ts';
+import { sessionIds, systemClock, workspaceEngines } from './deps.ts';
 import { createDockerRunnerEngine } from './engine/runner-engine.ts';
 import { runnerJobOptions, startRunnerJobs } from './jobs/runner-jobs.ts';
-import { createDockerEngine, dockerEngineOptions } from './engine/docker-engine.ts';
-import type { WorkspaceEngine } from './engine/engine.ts';
-import { createLocalEngine } from './engine/local-engine.ts';
 import { startWorkspaceJobs, workspaceJobOptions } from './jobs/workspace-jobs.ts';
 import { createRegistryProxy } from './engine/egress/registry-proxy.ts';
 import { registerRunnerMetrics } from './modules/metrics/service-metrics.ts';
@@ -23,21 +20,7 @@ try {
     poolSize: config.DATABASE_POOL_SIZE,
   });
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS });
-  const engines: WorkspaceEngine[] = [
-    createDockerEngine({
-      ...dockerEngineOptions(config),
-      // reusePort: replicas on one host share the port; the proxy keeps no state, so any of them may answer.
-      egressProxy: { proxy: egressProxy, ports: [config.EGRESS_PROXY_PORT], reusePort: true },
-    }),
-  ];
-  if (config.CODE_SERVER_BIN)
-    engines.push(
-      createLocalEngine({
-        binary: config.CODE_SERVER_BIN,
-        dir: config.localWorkspacesDir,
-        ...(config.WORKSPACE_HOST_ID ? { hostId: config.WORKSPACE_HOST_ID } : {}),
-      }),
-    );
+  const engines = workspaceEngines(config, egressProxy);
   const directory = createHttpExamDirectory({
     examServiceUrl: config.EXAM_SERVICE_URL,
     resultsServiceUrl: config.RESULTS_SERVICE_URL,

@@ -15,7 +15,7 @@ export const workspaces = workspaceSchema.table(
   'workspaces',
   {
     id: text('id').primaryKey(),
-    backend: text('backend', { enum: ['docker', 'local'] }).notNull(),
+    backend: text('backend', { enum: ['docker', 'kubernetes', 'local'] }).notNull(),
     /** Container id, or the local process id. */
     handle: text('handle'),
     /**
@@ -75,7 +75,7 @@ export const volumes = workspaceSchema.table(
   'volumes',
   {
     name: text('name').primaryKey(),
-    backend: text('backend', { enum: ['docker', 'local'] }).notNull(),
+    backend: text('backend', { enum: ['docker', 'kubernetes', 'local'] }).notNull(),
     /** The host whose engine holds the volume (as workspaces.host). */
     host: text('host'),
     /** The image family that created it; a helper container of the same image reads it after the session ended. */

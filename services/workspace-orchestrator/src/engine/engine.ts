@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { CatalogueEntry } from '@exam/domain/workspace';
 
-/** What the orchestrator needs from wherever editors run: a Docker engine, or local code-server processes. */
+/** Where editors run: containers on a Docker engine, pods on a Kubernetes cluster, or local code-server processes. */
+export type EngineKind = 'docker' | 'kubernetes' | 'local';
+
+/** What the orchestrator needs from wherever editors run (EngineKind). */
 export type WorkspaceSpec = {
   id: string;
   workspaceType: string;
@@ -21,7 +24,7 @@ export type StartedWorkspace = { handle: string; target: string };
 export type ManagedWorkspace = { id: string; handle: string; running: boolean; labels: Record<string, string> };
 
 export type WorkspaceEngine = {
-  kind: 'docker' | 'local';
+  kind: EngineKind;
   /**
    * Which machine (or cluster) this engine's containers live on, recorded on each session and volume: jobs
    * judge only their own host's rows, since this engine cannot see another host's containers.

@@ -20,12 +20,12 @@ async function removeUnrecordedVolumes(ctx: JobContext, engine: WorkspaceEngine)
 export async function adoptWorkspaces(ctx: JobContext): Promise<Adoption> {
   const result: Adoption = { adopted: [], removed: [], ended: [], removedVolumes: [] };
   const engine = await availableEngine(ctx);
-  if (!engine || engine.kind !== 'docker') return result;
+  if (!engine || engine.kind === 'local') return result;
   const containers = await engine.list();
   const host = await engine.hostId();
   const rows = new Map(
     (await ctx.repo.listLive())
-      .filter((r) => r.backend === 'docker' && (r.host === null || r.host === host))
+      .filter((r) => r.backend === engine.kind && (r.host === null || r.host === host))
       .map((r) => [r.id, r]),
   );
   for (const container of containers) {

@@ -43,7 +43,7 @@ export async function reapWorkspaces(ctx: JobContext, opts: ReaperOptions): Prom
  */
 export async function removeEndedContainers(ctx: JobContext): Promise<string[]> {
   const engine = await availableEngine(ctx);
-  if (!engine || engine.kind !== 'docker') return [];
+  if (!engine || engine.kind === 'local') return [];
   const containers = (await engine.list()).filter((c) => c.id);
   const ended = new Set(await ctx.repo.listEndedAmong(containers.map((c) => c.id)));
   const removed: string[] = [];

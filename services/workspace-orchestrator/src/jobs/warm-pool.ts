@@ -48,7 +48,7 @@ export function createWarmPool(ctx: JobContext, opts: WarmPoolOptions) {
   async function refillOnce(): Promise<number> {
     if (opts.size === 0) return 0;
     const engine = await availableEngine(ctx);
-    if (!engine || engine.kind !== 'docker') return 0;
+    if (!engine || engine.kind === 'local') return 0;
     const pool = { host: await engine.hostId(), backend: engine.kind, size: opts.size };
     const missing = await ctx.repo.reservePool({ ...pool, types: await poolTypes(ctx, engine, opts) }, (type) =>
       ctx.service.newRow(engine, type, 'none', {}),

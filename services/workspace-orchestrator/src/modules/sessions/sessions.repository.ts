@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, like, lt, or, sql } from 'drizzle-orm';
 import type { WorkspaceDatabase } from '../../db/database.ts';
 import { volumes, workspaces, type VolumeRow, type WorkspaceRow } from '../../db/schema.ts';
+import type { EngineKind } from '../../engine/engine.ts';
 
 export type NewWorkspace = typeof workspaces.$inferInsert;
 export type NewVolume = typeof volumes.$inferInsert;
@@ -36,7 +37,7 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
      */
     async claimWarm(
       workspaceType: string,
-      backend: 'docker' | 'local',
+      backend: EngineKind,
       host: string,
       assignment: Partial<NewWorkspace>,
     ): Promise<WorkspaceRow | undefined> {
@@ -55,7 +56,7 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
      * rows inserted; the caller starts their containers after the lock is released.
      */
     async reservePool(
-      pool: { host: string; backend: 'docker' | 'local'; size: number; types: readonly string[] },
+      pool: { host: string; backend: EngineKind; size: number; types: readonly string[] },
       newRow: (workspaceType: string) => Promise<NewWorkspace>,
     ): Promise<WorkspaceRow[]> {
       return db.transaction(async (tx) => {
