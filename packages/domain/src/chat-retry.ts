@@ -80,7 +80,8 @@ async function* tryOnce(opts: SendChatOptions, body: ChatRequest): AsyncGenerato
   }
   if (!response.ok) {
     if (RETRIABLE_STATUSES.has(response.status)) {
-      await response.body?.cancel().catch(() => undefined);
+      // Not awaited: some fetch implementations settle a cancelled body only once it is read to the end.
+      void response.body?.cancel().catch(() => undefined);
       return 'retry';
     }
     const refusal: unknown = await response.json().catch(() => undefined);
