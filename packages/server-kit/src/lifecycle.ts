@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -19,6 +20,8 @@ const lifecycles = new WeakMap<object, Lifecycle>();
 function createLifecycle(): Lifecycle {
   let draining = false;
   const streams = new AbortController();
+  // Every open stream listens to it: thousands at once on a busy gateway, which is no leak.
+  setMaxListeners(0, streams.signal);
   return {
     get isDraining() {
       return draining;
