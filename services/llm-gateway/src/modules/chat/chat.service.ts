@@ -228,12 +228,8 @@ export function createChatService(
         throw new BudgetRefusal(LlmMessages.messageLimit(Math.max(1, Math.ceil(waitMs / 60_000))), waitMs);
       }
       if (admission.kind === 'seen') {
-        return retryOf(attemptId, admission.messageId, body.clientMessageId!, tryId!, (history) => ({
-          request: requestWith(history),
-          secrets: [target.apiKey],
-          answerKeys: guardedKeys(exam),
-          finish: finishWith(requestWith(history)),
-        }));
+        // 'seen' is only ever answered for a message that carries a clientMessageId, so tryId is set too.
+        return retryOf(attemptId, admission.messageId, body.clientMessageId ?? '', tryId ?? '', prepared);
       }
       if (admission.kind !== 'ok') {
         // The exam-wide budget (requests or tokens in the sliding hour).
@@ -241,8 +237,12 @@ export function createChatService(
         throw new BudgetRefusal(LlmMessages.examBudget(Math.max(1, Math.ceil(waitMs / 60_000))), waitMs);
       }
 
-      const request = requestWith(admission.history);
-      return { request, secrets: [request.apiKey], answerKeys: guardedKeys(exam), finish: finishWith(request) };
+      return prepared(admission.history);
+
+      function prepared(history: HistoryMessage[]): PreparedChat {
+        const request = requestWith(history);
+        return { request, secrets: [request.apiKey], answerKeys: guardedKeys(exam), finish: finishWith(request) };
+      }
 
       function requestWith(history: HistoryMessage[]): ProviderRequest {
         const withAttachments = (content: string, attachmentText: string) =>
