@@ -136,15 +136,6 @@ export async function streamReply(
   if (opts.streamsEnd.aborted) onStreamsEnd();
   else opts.streamsEnd.addEventListener('abort', onStreamsEnd, { once: true });
 
-  /** Stores what arrived as a partial reply (replaced when the browser retries) and tells the browser to retry. */
-  const endInterrupted = async () => {
-    request.log.info('the replica is shutting down: a reply still streaming was interrupted');
-    await chat
-      .finish({ kind: 'disconnected', text, received })
-      .catch((e: unknown) => request.log.error({ err: e }, 'could not store the partial reply'));
-    await frames.send({ type: 'interrupted' }, true);
-  };
-
   const guard = chat.answerKeys.length ? new AnswerGuard(chat.answerKeys) : undefined;
   /** What arrived from the provider, and what of it was sent to the browser. */
   let received = '';
@@ -159,6 +150,16 @@ export async function streamReply(
     await frames.send({ type: 'delta', text: step.release }, !sentFirst);
     sentFirst = true;
   };
+  /** Stores what arrived as a partial reply (replaced when the browser retries) and tells the browser to retry. */
+  const endInterrupted = async () => {
+    request.log.info('the replica is shutting down: a reply still streaming was interrupted');
+    await chat
+      .finish({ kind: 'disconnected', text, received })
+      .catch((e: unknown) => request.log.error({ err: e }, 'could not store the partial reply'));
+    await frames.send({ type: 'interrupted' }, true);
+  };
+  /** Set when the loop is left because of the drain, not because the provider finished. */
+  let cutShort = false;
   try {
     for await (const chunk of llm.stream(chat.request, upstream.signal)) {
       if (chunk.type === 'delta') {
@@ -169,13 +170,17 @@ export async function streamReply(
       } else {
         usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens, estimated: false };
       }
-      if (clientGone || interrupted) break;
+      if (clientGone) break;
+      if (interrupted) {
+        cutShort = true;
+        break;
+      }
     }
     if (clientGone) {
       await chat.finish({ kind: 'disconnected', text, received });
       return;
     }
-    if (interrupted) {
+    if (cutShort) {
       await endInterrupted();
       return;
     }
