@@ -60,7 +60,7 @@ export function containerOf(component: ComponentName, opts: DeployOptions, extra
     imagePullPolicy: 'IfNotPresent',
     ports,
     envFrom: [{ configMapRef: { name: CONFIG_MAP_NAME } }, { secretRef: { name: SECRET_NAME } }],
-    env: isService(component) ? [{ name: 'PORT', value: String(port) }] : [],
+    env: [...(isService(component) ? [{ name: 'PORT', value: String(port) }] : []), ...SHUTDOWN_ENV],
     resources: isService(component) ? RESOURCES.service : RESOURCES.web,
     securityContext: CONTAINER_SECURITY,
     // The root filesystem is read-only; uploads in flight and Node's own temporary files go here.
@@ -68,6 +68,21 @@ export function containerOf(component: ComponentName, opts: DeployOptions, extra
     ...extra,
   });
 }
+
+/**
+ * Graceful shutdown (ARCHITECTURE.md, "Graceful shutdown"): a terminating pod leaves its Service's endpoints at
+ * once, but kube-proxy and the ingress learn it a moment later; on SIGTERM /ready turns 503 (for any other load
+ * balancer) and the replica serves on for SHUTDOWN_DELAY_MS while they catch up, then lets requests and streams in flight run for up to
+ * SHUTDOWN_DRAIN_MS. Delay + drain + the last second for streams + 5 s for closing must stay under
+ * TERMINATION_GRACE_SECONDS, or the kubelet's SIGKILL cuts the drain short.
+ */
+const SHUTDOWN_DELAY_MS = 5_000;
+const SHUTDOWN_DRAIN_MS = 45_000;
+const TERMINATION_GRACE_SECONDS = 60;
+const SHUTDOWN_ENV = [
+  { name: 'SHUTDOWN_DELAY_MS', value: String(SHUTDOWN_DELAY_MS) },
+  { name: 'SHUTDOWN_DRAIN_MS', value: String(SHUTDOWN_DRAIN_MS) },
+];
 
 export function podSpecOf(component: ComponentName, containers: IContainer[]): IPodSpec {
   return {
@@ -99,8 +114,8 @@ export function deploymentOf(component: ComponentName, opts: DeployOptions) {
         metadata: { labels: labelsOf(component) },
         spec: {
           ...podSpecOf(component, [container]),
-          // On SIGTERM a replica stops taking requests and drains its streams before it exits.
-          terminationGracePeriodSeconds: 60,
+          // On SIGTERM a replica stops taking requests and drains its streams before it exits (SHUTDOWN_ENV above).
+          terminationGracePeriodSeconds: TERMINATION_GRACE_SECONDS,
           topologySpreadConstraints: [
             {
               maxSkew: 1,

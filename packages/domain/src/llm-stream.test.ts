@@ -156,6 +156,14 @@ describe('readChatResponse', () => {
     ]);
   });
 
+  it('ends with the spec error reply when the gateway interrupts the stream (it is shutting down)', async () => {
+    const { stream } = bodyOf([frame({ type: 'delta', text: 'Hal' }), frame({ type: 'interrupted' })]);
+    expect(await collectResponse(new Response(stream))).toEqual([
+      { type: 'delta', text: 'Hal' },
+      { type: 'error', message: LlmMessages.chatError },
+    ]);
+  });
+
   it('ends with the spec error reply when the connection breaks mid-stream', async () => {
     let reads = 0;
     const stream = new ReadableStream<Uint8Array>({

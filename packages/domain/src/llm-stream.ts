@@ -90,6 +90,8 @@ export async function* readChatResponse(response: Response): AsyncGenerator<Chat
   }
   try {
     for await (const event of readChatStream(response.body)) {
+      // Without a retry (sendChatWithRetry in chat-retry.ts does one), a reply cut off by a shutdown is a failure.
+      if (event.type === 'interrupted') break;
       yield event;
       if (isFinalChatEvent(event)) return;
     }

@@ -42,6 +42,13 @@ export const ChatRequestSchema = z.object({
   message: z.string().max(CHAT_MAX_MESSAGE_CHARS),
   questionIndex: z.number().int().min(0).nullable(),
   files: z.array(ChatFileSchema).max(CHAT_MAX_FILES).optional(),
+  /**
+   * Chosen by the client for each message, and sent again unchanged when it retries that message (a stream cut
+   * by a replica's shutdown or crash). The gateway keeps one user message and one reply per id: a reply already
+   * completed is sent again as it was stored; one that never completed is generated again (docs/product.md,
+   * "Assistant replies across restarts").
+   */
+  clientMessageId: z.uuid().optional(),
 });
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
@@ -75,6 +82,11 @@ export const ChatStreamEventSchema = z.discriminatedUnion('type', [
    * before it are all the candidate gets, and message says why. messageId as for done.
    */
   z.object({ type: z.literal('withheld'), messageId: z.string().nullable(), message: z.string() }),
+  /**
+   * The gateway is shutting down and ended the stream before the reply was complete: send the same request again
+   * (same clientMessageId) and another replica answers it. The deltas before it are to be discarded.
+   */
+  z.object({ type: z.literal('interrupted') }),
 ]);
 export type ChatStreamEvent = z.infer<typeof ChatStreamEventSchema>;
 

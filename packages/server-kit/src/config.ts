@@ -78,6 +78,10 @@ export const baseConfigShape = {
   METRICS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** OpenTelemetry: traces are exported to this OTLP/HTTP endpoint; unset, tracing is off (src/tracing.ts). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** Graceful shutdown (src/run.ts): how long /ready answers 503 before the listener closes. */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** Graceful shutdown: how long requests and streams in flight may run once the listener is closed. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 };
 
 export const booleanFlag = bool;

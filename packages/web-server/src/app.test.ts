@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UNREACHABLE_HEADER } from '@exam/domain/api-error';
+import { lifecycleOf } from '@exam/server-kit/lifecycle';
 import type { AppName } from '@exam/web-config/runtime-config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebServer, type WebServerOptions } from './app.ts';
@@ -135,6 +136,16 @@ describe('web server', () => {
         expect(response.status).toBe(200);
         expect(await response.json()).toEqual({ status, service: 'creator-web' });
       }
+    });
+
+    it('answers 503 on the readiness probe once shutting down, while it still serves', async () => {
+      const base = await start('taker-web');
+      const server = servers.at(-1) as Awaited<ReturnType<typeof buildWebServer>>;
+      lifecycleOf(server).beginDrain();
+      const ready = await fetch(`${base}/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ status: 'draining', service: 'taker-web' });
+      expect((await fetch(`${base}/health`)).status).toBe(200);
     });
 
     it('serves the runtime config with the workspace origin', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { UNREACHABLE_HEADER } from '@exam/domain/api-error';
 import { ErrorCode } from '@exam/domain/errors';
 import type { ServiceName } from '@exam/domain/service-routes';
+import { lifecycleOf } from '@exam/server-kit/lifecycle';
 import { isUnreachable, RETRY_AFTER_SECONDS, unreachableBody } from '@exam/web-config/proxy-errors';
 import type { AppName, RuntimeConfig } from '@exam/web-config/runtime-config';
 import { routeOf } from '@exam/web-config/runtime-config';
@@ -103,7 +104,13 @@ export async function buildWebServer(opts: WebServerOptions) {
   // read before listening, so it is ready as soon as it answers. Neither is under /api, so neither is proxied.
   const probe = { logLevel: 'warn' as const };
   app.get('/health', probe, async () => ({ status: 'ok', service: opts.app }));
-  app.get('/ready', probe, async () => ({ status: 'ready', service: opts.app }));
+  // Not ready once shutting down (server-kit's runServer), so routing moves away before the listener closes.
+  const lifecycle = lifecycleOf(app);
+  app.get('/ready', probe, async (_request, reply) =>
+    lifecycle.isDraining
+      ? reply.status(503).send({ status: 'draining', service: opts.app })
+      : { status: 'ready', service: opts.app },
+  );
 
   app.get('/runtime-config.json', async (_request, reply) =>
     reply.header('cache-control', 'no-store').send(opts.runtimeConfig),

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { SERVICES, type ServiceName } from '@exam/domain/service-routes';
 import { appPort, runtimeConfig, serviceUrl, type AppName } from '@exam/web-config/runtime-config';
+import { runServer } from '@exam/server-kit/run';
 import { buildWebServer } from './app.ts';
 
 const app = process.argv[2] as AppName;
@@ -23,9 +24,11 @@ const server = await buildWebServer({
     .filter(Boolean),
   logLevel: env.LOG_LEVEL ?? 'info',
 });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void server.close().then(() => process.exit(0));
-  });
-}
-await server.listen({ host: env.WEB_HOST ?? 'localhost', port: appPort(app) });
+// The same graceful shutdown as the services (server-kit's runServer): proxied streams in flight run on for
+// SHUTDOWN_DRAIN_MS, then are cut and the browser retries them through another replica.
+await runServer(server, {
+  host: env.WEB_HOST ?? 'localhost',
+  port: appPort(app),
+  shutdownDelayMs: Number(env.SHUTDOWN_DELAY_MS ?? 0),
+  shutdownDrainMs: Number(env.SHUTDOWN_DRAIN_MS ?? 10_000),
+});

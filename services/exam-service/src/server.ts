@@ -1,5 +1,5 @@
 import './instrumentation.ts';
-import { exitOnStartupError, runServer } from '@exam/server-kit/run';
+import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit/run';
 import { createHttpAttemptDeadlines } from './adapters/attempt-deadlines.ts';
 import { createHttpSubmissions } from './adapters/submissions.ts';
 import { buildApp } from './app.ts';
@@ -44,7 +44,7 @@ try {
   });
   app.addHook('onClose', () => pruning.stop());
   app.addHook('onClose', () => database.close());
-  await runServer(app, { host: config.HOST, port: config.PORT });
+  await runServer(app, { host: config.HOST, port: config.PORT, ...shutdownOptions(config) });
 } catch (err) {
   exitOnStartupError(err);
 }

@@ -1,4 +1,5 @@
 import { createBaseApp } from '@exam/server-kit/base-app';
+import { lifecycleOf } from '@exam/server-kit/lifecycle';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
@@ -39,7 +40,9 @@ export async function buildApp(config: Config, deps: Deps) {
     onDecryptFailure: () =>
       app.log.error('the creator API key could not be decrypted; check that ENCRYPTION_KEY matches exam-service'),
   });
-  await app.register(chatRoutes(chatService, deps.llm, { coalesceMs: config.SSE_COALESCE_MS }));
+  await app.register(
+    chatRoutes(chatService, deps.llm, { coalesceMs: config.SSE_COALESCE_MS, streamsEnd: lifecycleOf(app).streamsEnd }),
+  );
   await app.register(transcriptRoutes(repo, deps.attempts));
   await app.register(usageRoutes(repo, deps));
 

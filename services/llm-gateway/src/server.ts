@@ -1,6 +1,6 @@
 import './instrumentation.ts';
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
-import { exitOnStartupError, runServer } from '@exam/server-kit/run';
+import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit/run';
 import { platformSources } from './adapters/platform-clients.ts';
 import { providersFromConfig } from './adapters/providers/providers.ts';
 import { buildApp } from './app.ts';
@@ -38,6 +38,7 @@ try {
   await runServer(app, {
     host: config.HOST,
     port: config.PORT,
+    ...shutdownOptions(config),
     // Node's default backlog of 511 overflowed under a burst of new streams while the event loop was busy,
     // and the kernel reset the connections it had to drop (bench/README.md). The kernel caps the backlog
     // at net.core.somaxconn.

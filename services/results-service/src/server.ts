@@ -1,6 +1,6 @@
 import './instrumentation.ts';
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
-import { exitOnStartupError, runServer } from '@exam/server-kit/run';
+import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit/run';
 import { createHttpCodeRunner } from './adapters/code-runner.ts';
 import { createHttpExamAccess } from './adapters/exam-access.ts';
 import { createHttpExamSource } from './adapters/exam-source.ts';
@@ -47,7 +47,7 @@ try {
   });
   app.addHook('onClose', () => testGrading.stop());
   app.addHook('onClose', () => database.close());
-  await runServer(app, { host: config.HOST, port: config.PORT });
+  await runServer(app, { host: config.HOST, port: config.PORT, ...shutdownOptions(config) });
 } catch (err) {
   exitOnStartupError(err);
 }

@@ -1,6 +1,6 @@
 import './instrumentation.ts';
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
-import { exitOnStartupError, runServer } from '@exam/server-kit/run';
+import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit/run';
 import { createHttpExamDirectory } from './adapters/exam-directory.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -52,7 +52,7 @@ try {
   registerRunnerMetrics(app, () => runnerJobs.worker.activeCount());
   app.addHook('onClose', () => database.close());
   await app.editors.listen({ host: config.HOST, port: config.WORKSPACE_PORT });
-  await runServer(app, { host: config.HOST, port: config.PORT });
+  await runServer(app, { host: config.HOST, port: config.PORT, ...shutdownOptions(config) });
 } catch (err) {
   exitOnStartupError(err);
 }

@@ -9,7 +9,9 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
 /** Everything llm-gateway owns lives in its own PostgreSQL schema. */
 export const llmGatewaySchema = pgSchema('llm_gateway');
@@ -56,11 +58,22 @@ export const messages = llmGatewaySchema.table(
     withheldQuestionIndex: integer('withheld_question_index'),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
+    /**
+     * The id the candidate's browser gave the message (ChatRequest.clientMessageId), on the user message and on
+     * its reply: a retry of the same message finds them (docs/product.md, "Assistant replies across restarts").
+     */
+    clientMessageId: text('client_message_id'),
+    /** On a user message: the try (one request) whose reply may be stored; a retry takes it over. */
+    tryId: text('try_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('messages_attempt_seq_idx').on(t.attemptId, t.seq),
     index('messages_attempt_role_time_idx').on(t.attemptId, t.role, t.createdAt),
+    // One user message per id and attempt, however many times the browser sends it.
+    uniqueIndex('messages_attempt_client_message_idx')
+      .on(t.attemptId, t.clientMessageId)
+      .where(sql`${t.role} = 'user'`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, not, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AiBudget } from '@exam/domain/exam';
 import type { TranscriptMessage } from '@exam/domain/internal';
@@ -28,6 +28,9 @@ export type NewUserMessage = {
   attachmentText: string;
   files: StoredFile[];
   questionIndex: number | null;
+  /** ChatRequest.clientMessageId, and the try whose reply may be stored (null without a clientMessageId). */
+  clientMessageId: string | null;
+  tryId: string | null;
 };
 export type HistoryMessage = { role: 'user' | 'assistant'; content: string; attachmentText: string };
 type AdmitRow = {
@@ -35,6 +38,7 @@ type AdmitRow = {
   oldest_in_window: string | Date | null;
   history: HistoryMessage[] | string | null;
   retry_at: string | Date | null;
+  seen_message_id: string | null;
 };
 /**
  * history: the messages the provider should see before this one, oldest first. The exam-wide refusals carry
@@ -42,6 +46,8 @@ type AdmitRow = {
  */
 export type Admission =
   | { kind: 'ok'; history: HistoryMessage[] }
+  /** The message was sent before (same clientMessageId): messageId is the stored one; nothing was counted. */
+  | { kind: 'seen'; messageId: string }
   | { kind: 'messages'; oldestInWindow: Date }
   | { kind: 'tokens' }
   | { kind: 'exam_requests' | 'exam_tokens'; retryAt: Date };
@@ -56,6 +62,9 @@ export type NewAssistantMessage = {
   withheldQuestionIndex: number | null;
   inputTokens: number;
   outputTokens: number;
+  /** The message's clientMessageId and the try that generated this reply (null without a clientMessageId). */
+  clientMessageId: string | null;
+  tryId: string | null;
 };
 
 /** The minute the exam-wide budget's sliding hour starts at (admit_user_message, migration 0006). */
@@ -103,9 +112,11 @@ export function createChatRepository({ db }: GatewayDatabase) {
         ${key.attemptId}::text, ${key.examId}::text, ${key.ownerId}::text,
         ${message.id}::text, ${message.content}::text, ${message.attachmentText}::text, ${JSON.stringify(message.files)}::jsonb, ${message.questionIndex}::integer,
         ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${budget.messagesPerWindow}::integer, ${budget.tokensPerAttempt}::integer,
-        ${historyLimit}::integer, ${budget.examRequestsPerHour}::integer, ${budget.examTokensPerHour}::bigint)`);
+        ${historyLimit}::integer, ${budget.examRequestsPerHour}::integer, ${budget.examTokensPerHour}::bigint,
+        ${message.clientMessageId}::text, ${message.tryId}::text)`);
       const row = rowsOf<AdmitRow>(result)[0];
       if (!row) throw new Error('admit_user_message returned no row');
+      if (row.outcome === 'seen' && row.seen_message_id) return { kind: 'seen', messageId: row.seen_message_id };
       if (row.outcome === 'tokens') return { kind: 'tokens' };
       if (row.outcome === 'exam_requests' || row.outcome === 'exam_tokens')
         return { kind: row.outcome, retryAt: new Date(row.retry_at ?? now.getTime() + 60_000) };
@@ -124,13 +135,54 @@ export function createChatRepository({ db }: GatewayDatabase) {
 
     /**
      * Stores the reply and adds its tokens to the attempt's total and the exam's counters, in one statement
-     * (store_assistant_message, migration 0006).
+     * (store_assistant_message, migration 0008). With a clientMessageId the reply replaces what earlier tries of
+     * the message stored, and only the latest try stores one: false when a newer try has taken the message over
+     * (its tokens are counted all the same).
      */
-    async insertAssistantMessage(m: NewAssistantMessage, now: Date): Promise<void> {
-      await db.execute(sql`select llm_gateway.store_assistant_message(
+    async insertAssistantMessage(m: NewAssistantMessage, now: Date): Promise<boolean> {
+      const result = await db.execute(sql`select llm_gateway.store_assistant_message(
         ${m.id}::text, ${m.attemptId}::text, ${m.content}::text, ${m.questionIndex}::integer,
         ${m.isError}::boolean, ${m.isPartial}::boolean, ${m.inputTokens}::integer, ${m.outputTokens}::integer, ${now.toISOString()}::timestamptz,
-        ${m.withheldQuestionIndex !== null}::boolean, ${m.withheldQuestionIndex}::integer)`);
+        ${m.withheldQuestionIndex !== null}::boolean, ${m.withheldQuestionIndex}::integer,
+        ${m.clientMessageId}::text, ${m.tryId}::text) as stored`);
+      return rowsOf<{ stored: boolean }>(result)[0]?.stored === true;
+    },
+
+    /** The reply stored for a message sent with this clientMessageId, if any (at most one: each replaces the last). */
+    async findReplyOf(attemptId: string, clientMessageId: string): Promise<MessageRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(messages)
+        .where(
+          and(
+            eq(messages.attemptId, attemptId),
+            eq(messages.role, 'assistant'),
+            eq(messages.clientMessageId, clientMessageId),
+          ),
+        )
+        .orderBy(desc(messages.seq))
+        .limit(1);
+      return row;
+    },
+
+    /**
+     * Makes `tryId` the try of a stored user message whose reply may be stored (a retry takes over from an earlier
+     * try that never completed), and reads the `historyLimit` messages before it, oldest first.
+     */
+    async takeOverMessage(messageId: string, tryId: string, historyLimit: number): Promise<HistoryMessage[]> {
+      const [claimed] = await db
+        .update(messages)
+        .set({ tryId })
+        .where(eq(messages.id, messageId))
+        .returning({ seq: messages.seq, attemptId: messages.attemptId });
+      if (!claimed) return [];
+      const rows = await db
+        .select({ role: messages.role, content: messages.content, attachmentText: messages.attachmentText })
+        .from(messages)
+        .where(and(eq(messages.attemptId, claimed.attemptId), lt(messages.seq, claimed.seq), not(messages.isError)))
+        .orderBy(desc(messages.seq))
+        .limit(Math.max(historyLimit, 0));
+      return rows.reverse();
     },
 
     /** The exam's counters: all time, and summed over the sliding hour that ends at `now`. */

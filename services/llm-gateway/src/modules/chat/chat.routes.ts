@@ -17,7 +17,7 @@ import { streamReply } from './stream-reply.ts';
 const CHAT_BODY_LIMIT = Math.ceil((CHAT_MAX_FILES * CHAT_MAX_FILE_BYTES * 4) / 3) + 1024 * 1024;
 
 const streamed = ChatStreamEventSchema.describe(
-  'text/event-stream: one `data: <event JSON>` frame per event; ends with a done or an error event',
+  'text/event-stream: one `data: <event JSON>` frame per event; ends with done, withheld, error or interrupted (send the message again with the same clientMessageId)',
 );
 const errors = {
   400: ErrorBodySchema,
@@ -31,7 +31,12 @@ const errors = {
   503: ErrorBodySchema,
 };
 
-export function chatRoutes(service: ChatService, llm: LlmClient, opts: { coalesceMs: number }) {
+/** coalesceMs: SSE_COALESCE_MS; streamsEnd: aborted when a shutting-down replica's drain time is up. */
+export function chatRoutes(
+  service: ChatService,
+  llm: LlmClient,
+  opts: { coalesceMs: number; streamsEnd: AbortSignal },
+) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -52,14 +57,7 @@ export function chatRoutes(service: ChatService, llm: LlmClient, opts: { coalesc
           if (err instanceof BudgetRefusal) void reply.header('retry-after', String(err.retryAfterSeconds));
           throw err;
         });
-        await streamReply(
-          request,
-          reply,
-          llm,
-          chat,
-          (text) => service.estimatedUsage(chat.request, text),
-          opts.coalesceMs,
-        );
+        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), opts);
         return reply;
       },
     );
@@ -77,14 +75,7 @@ export function chatRoutes(service: ChatService, llm: LlmClient, opts: { coalesc
       },
       async (request, reply) => {
         const chat = await service.prepareTestChat(creatorOf(request), request.body);
-        await streamReply(
-          request,
-          reply,
-          llm,
-          chat,
-          (text) => service.estimatedUsage(chat.request, text),
-          opts.coalesceMs,
-        );
+        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), opts);
         return reply;
       },
     );

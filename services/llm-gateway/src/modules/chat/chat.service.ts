@@ -14,7 +14,7 @@ import type { ImagePart, ProviderMessage, ProviderRequest } from '../../adapters
 import { answerKeysOf, type AnswerKey } from './answer-guard.ts';
 import { readAttachment } from './attachments.ts';
 import { resolveAssistant, type AssistantTarget, type ServerKeys } from './assistant-config.ts';
-import type { ChatRepository } from './chat.repository.ts';
+import type { ChatRepository, HistoryMessage } from './chat.repository.ts';
 import type { StoredFile } from '../../db/schema.ts';
 import { buildSystemPrompt, MAX_TOKENS, normaliseConversation, temperatureOf } from './prompt.ts';
 
@@ -35,7 +35,12 @@ export type PreparedChat = {
   answerKeys: AnswerKey[];
   /** Stores the outcome where the chat is stored; returns the stored reply's id (null when nothing is stored). */
   finish(outcome: ReplyOutcome): Promise<string | null>;
+  /** A message sent again whose reply was completed and stored: it is sent as stored, with no upstream call. */
+  replay?: StoredReply;
 };
+
+/** A completed reply as stored: its text, and whether the guardrail stopped it (withheld) or it ended (done). */
+export type StoredReply = { messageId: string; text: string; usage: TokenUsage; withheld: boolean };
 
 export type ChatServiceOptions = {
   encryptionKey: Buffer;
@@ -126,6 +131,32 @@ export function createChatService(
   const isOpenFor = (claims: AttemptClaims, attempt: InternalAttempt | undefined) =>
     !!attempt && attempt.isOpen && attempt.examId === claims.examId;
 
+  /**
+   * A message sent again with the clientMessageId of a stored one (the browser's retry after a cut stream; it
+   * was admitted and counted the first time, docs/product.md "Assistant replies across restarts"): a reply
+   * completed by an earlier try is replayed as stored, with no upstream call and nothing counted; otherwise
+   * this try takes the message over and generates the reply again from the conversation before it.
+   */
+  async function retryOf(
+    attemptId: string,
+    messageId: string,
+    clientMessageId: string,
+    tryId: string,
+    generate: (history: HistoryMessage[]) => PreparedChat,
+  ): Promise<PreparedChat> {
+    const earlier = await repo.findReplyOf(attemptId, clientMessageId);
+    if (earlier && !earlier.isPartial && !earlier.isError) {
+      const replay: StoredReply = {
+        messageId: earlier.id,
+        text: earlier.content,
+        usage: { inputTokens: earlier.inputTokens, outputTokens: earlier.outputTokens, estimated: false },
+        withheld: earlier.isWithheld,
+      };
+      return { ...generate([]), replay, finish: async () => earlier.id };
+    }
+    return generate(await repo.takeOverMessage(messageId, tryId, opts.historyMessages));
+  }
+
   return {
     /**
      * The candidate's message: checks, budgets and the stored user message all happen before any upstream
@@ -167,6 +198,8 @@ export function createChatService(
       }
       const attemptId = claims.sub;
       const userMessageId = deps.ids.next();
+      // One try of the message: a retry (same clientMessageId) gets a new one and takes the message over.
+      const tryId = body.clientMessageId ? deps.ids.next() : null;
       const now = deps.clock.now();
       const budget = exam.aiSettings.budget;
       const admitting = repo.admitUserMessage(
@@ -177,6 +210,8 @@ export function createChatService(
           attachmentText: attachments.text,
           files: attachments.files,
           questionIndex: body.questionIndex,
+          clientMessageId: body.clientMessageId ?? null,
+          tryId,
         },
         budget,
         opts.historyMessages,
@@ -192,38 +227,47 @@ export function createChatService(
         const waitMs = admission.oldestInWindow.getTime() + budget.windowMinutes * 60_000 - now.getTime();
         throw new BudgetRefusal(LlmMessages.messageLimit(Math.max(1, Math.ceil(waitMs / 60_000))), waitMs);
       }
+      if (admission.kind === 'seen') {
+        // 'seen' is only ever answered for a message that carries a clientMessageId, so tryId is set too.
+        return retryOf(attemptId, admission.messageId, body.clientMessageId ?? '', tryId ?? '', prepared);
+      }
       if (admission.kind !== 'ok') {
         // The exam-wide budget (requests or tokens in the sliding hour).
         const waitMs = admission.retryAt.getTime() - now.getTime();
         throw new BudgetRefusal(LlmMessages.examBudget(Math.max(1, Math.ceil(waitMs / 60_000))), waitMs);
       }
 
-      const history = admission.history;
-      const withAttachments = (content: string, attachmentText: string) =>
-        attachmentText ? `${content}\n\n${attachmentText}` : content;
-      const conversation: ProviderMessage[] = [
-        ...history.map((m) => ({ role: m.role, content: withAttachments(m.content, m.attachmentText) })),
-        {
-          role: 'user',
-          content: withAttachments(body.message, attachments.text),
-          ...(attachments.images.length ? { images: attachments.images } : {}),
-        },
-      ];
-      // The questions as the attempt saw them at start (results-service's snapshot): questionIndex points into
-      // those, whatever the creator has edited since. The live exam's only for a results-service without them.
-      const request = upstreamRequest(
-        exam,
-        check.attempt?.questions ?? exam.questions,
-        target,
-        body.questionIndex,
-        conversation,
-      );
+      return prepared(admission.history);
 
-      return {
-        request,
-        secrets: [request.apiKey],
-        answerKeys: guardedKeys(exam),
-        async finish(outcome) {
+      function prepared(history: HistoryMessage[]): PreparedChat {
+        const request = requestWith(history);
+        return { request, secrets: [request.apiKey], answerKeys: guardedKeys(exam), finish: finishWith(request) };
+      }
+
+      function requestWith(history: HistoryMessage[]): ProviderRequest {
+        const withAttachments = (content: string, attachmentText: string) =>
+          attachmentText ? `${content}\n\n${attachmentText}` : content;
+        const conversation: ProviderMessage[] = [
+          ...history.map((m) => ({ role: m.role, content: withAttachments(m.content, m.attachmentText) })),
+          {
+            role: 'user',
+            content: withAttachments(body.message, attachments.text),
+            ...(attachments.images.length ? { images: attachments.images } : {}),
+          },
+        ];
+        // The questions as the attempt saw them at start (results-service's snapshot): questionIndex points into
+        // those, whatever the creator has edited since. The live exam's only for a results-service without them.
+        return upstreamRequest(
+          exam,
+          check.attempt?.questions ?? exam.questions,
+          target,
+          body.questionIndex,
+          conversation,
+        );
+      }
+
+      function finishWith(request: ProviderRequest): PreparedChat['finish'] {
+        return async (outcome) => {
           const id = deps.ids.next();
           const spent = 'received' in outcome ? outcome.received : outcome.text;
           const usage =
@@ -232,7 +276,7 @@ export function createChatService(
               : spent
                 ? estimatedUsage(request, spent)
                 : { inputTokens: 0, outputTokens: 0 };
-          await repo.insertAssistantMessage(
+          const stored = await repo.insertAssistantMessage(
             {
               id,
               attemptId,
@@ -243,12 +287,15 @@ export function createChatService(
               withheldQuestionIndex: outcome.kind === 'withheld' ? outcome.questionIndex : null,
               inputTokens: usage.inputTokens,
               outputTokens: usage.outputTokens,
+              clientMessageId: body.clientMessageId ?? null,
+              tryId,
             },
             deps.clock.now(),
           );
-          return id;
-        },
-      };
+          // Not stored: a newer try of the same message took it over and stores its own reply.
+          return stored ? id : null;
+        };
+      }
     },
 
     /** The creator's try-out of the assistant exactly as configured; the conversation is the client's and nothing is stored. */

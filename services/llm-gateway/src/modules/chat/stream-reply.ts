@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LlmClient } from '../../adapters/providers/types.ts';
 import { UpstreamError } from '../../adapters/providers/types.ts';
 import { AnswerGuard, type AnswerKey, type GuardStep } from './answer-guard.ts';
-import type { PreparedChat } from './chat.service.ts';
+import type { PreparedChat, StoredReply } from './chat.service.ts';
 
 /** Replaces every secret in a text (provider error messages sometimes echo part of a key). */
 export function redactSecrets(text: string, secrets: string[]): string {
@@ -87,6 +87,11 @@ export class SseWriter {
  * to the log, keys redacted. When the chat carries answer keys (the "stop solutions" guardrail), the text
  * passes through an AnswerGuard first: a reply about to give a key away is cut off upstream, ends with a
  * withheld event, and is stored as what the candidate saw.
+ *
+ * When the replica shuts down and its drain time is up (`streamsEnd`, server-kit's lifecycle), a reply still
+ * streaming is stopped upstream, stored as partial, and ends with an `interrupted` event: the browser sends the
+ * message again (same clientMessageId) and another replica generates it again in its place. A message whose
+ * reply was completed before is replayed as stored instead (`chat.replay`).
  */
 export async function streamReply(
   request: FastifyRequest,
@@ -94,7 +99,7 @@ export async function streamReply(
   llm: LlmClient,
   chat: PreparedChat,
   estimate: (output: string) => TokenUsage,
-  coalesceMs: number,
+  opts: { coalesceMs: number; streamsEnd: AbortSignal },
 ) {
   reply.hijack();
   const raw = reply.raw;
@@ -107,7 +112,13 @@ export async function streamReply(
   });
   raw.flushHeaders();
   // Headers are flushed, so the socket is attached; a response whose client already left writes nothing.
-  const frames = new SseWriter(raw, raw.socket ?? raw, coalesceMs);
+  const frames = new SseWriter(raw, raw.socket ?? raw, opts.coalesceMs);
+  if (chat.replay) {
+    await replayReply(frames, chat.replay);
+    frames.close();
+    raw.end();
+    return;
+  }
 
   const upstream = new AbortController();
   let clientGone = false;
@@ -117,6 +128,13 @@ export async function streamReply(
     upstream.abort();
   };
   raw.on('close', onClose);
+  let interrupted = false;
+  const onStreamsEnd = () => {
+    interrupted = true;
+    upstream.abort();
+  };
+  if (opts.streamsEnd.aborted) onStreamsEnd();
+  else opts.streamsEnd.addEventListener('abort', onStreamsEnd, { once: true });
 
   const guard = chat.answerKeys.length ? new AnswerGuard(chat.answerKeys) : undefined;
   /** What arrived from the provider, and what of it was sent to the browser. */
@@ -132,6 +150,16 @@ export async function streamReply(
     await frames.send({ type: 'delta', text: step.release }, !sentFirst);
     sentFirst = true;
   };
+  /** Stores what arrived as a partial reply (replaced when the browser retries) and tells the browser to retry. */
+  const endInterrupted = async () => {
+    request.log.info('the replica is shutting down: a reply still streaming was interrupted');
+    await chat
+      .finish({ kind: 'disconnected', text, received })
+      .catch((e: unknown) => request.log.error({ err: e }, 'could not store the partial reply'));
+    await frames.send({ type: 'interrupted' }, true);
+  };
+  /** Set when the loop is left because of the drain, not because the provider finished. */
+  let cutShort = false;
   try {
     for await (const chunk of llm.stream(chat.request, upstream.signal)) {
       if (chunk.type === 'delta') {
@@ -143,9 +171,17 @@ export async function streamReply(
         usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens, estimated: false };
       }
       if (clientGone) break;
+      if (interrupted) {
+        cutShort = true;
+        break;
+      }
     }
     if (clientGone) {
       await chat.finish({ kind: 'disconnected', text, received });
+      return;
+    }
+    if (cutShort) {
+      await endInterrupted();
       return;
     }
     if (guard && !leak) await forward(guard.end());
@@ -160,6 +196,10 @@ export async function streamReply(
     const messageId = await chat.finish({ kind: 'done', text, usage: final });
     await frames.send({ type: 'done', messageId, usage: final }, true);
   } catch (err) {
+    if (interrupted && !clientGone) {
+      await endInterrupted();
+      return;
+    }
     if (clientGone) {
       await chat
         .finish({ kind: 'disconnected', text, received })
@@ -178,7 +218,19 @@ export async function streamReply(
     await frames.send({ type: 'error', message: LlmMessages.chatError }, true);
   } finally {
     raw.off('close', onClose);
+    opts.streamsEnd.removeEventListener('abort', onStreamsEnd);
     frames.close();
     if (!raw.writableEnded) raw.end();
   }
+}
+
+/** Sends a stored reply again as a stream: its text in one delta, then done or withheld with the stored id. */
+async function replayReply(frames: SseWriter, stored: StoredReply) {
+  if (stored.text) await frames.send({ type: 'delta', text: stored.text }, true);
+  await frames.send(
+    stored.withheld
+      ? { type: 'withheld', messageId: stored.messageId, message: LlmMessages.answerWithheld }
+      : { type: 'done', messageId: stored.messageId, usage: stored.usage },
+    true,
+  );
 }

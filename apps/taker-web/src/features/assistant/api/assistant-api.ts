@@ -1,6 +1,6 @@
-import type { ChatRequest, ChatStreamEvent } from '@exam/domain/llm';
-import { LlmMessages, TranscriptResponseSchema, type TranscriptResponse } from '@exam/domain/llm';
-import { readChatResponse } from '@exam/domain/llm-stream';
+import { sendChatWithRetry, type ChatReplyEvent } from '@exam/domain/chat-retry';
+import type { ChatRequest } from '@exam/domain/llm';
+import { TranscriptResponseSchema, type TranscriptResponse } from '@exam/domain/llm';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest, apiUrl } from '../../../lib/api-client.ts';
@@ -21,26 +21,20 @@ export function useTranscript(attempt: { attemptId: string; token: string } | nu
 }
 
 /**
- * Sends one message and yields the reply as it streams (server-sent events). Always ends with a
- * `done` or an `error` event whose message is the text to show; aborting stops it quietly.
+ * Sends one message and yields the reply as it streams (server-sent events). A stream cut by a restarting
+ * gateway is sent again with the same clientMessageId (`reconnecting` before each try); it always ends with
+ * `done`, `withheld` or an `error` whose message is the text to show; aborting stops it quietly.
  */
-export async function* streamChatReply(
+export function streamChatReply(
   token: string,
   body: ChatRequest,
   signal: AbortSignal,
-): AsyncGenerator<ChatStreamEvent, void, undefined> {
-  let response: Response;
-  try {
-    response = await fetch(apiUrl(api.chat), {
-      method: 'POST',
-      headers: { accept: 'text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    yield { type: 'error', message: LlmMessages.chatError };
-    return;
-  }
-  yield* readChatResponse(response);
+): AsyncGenerator<ChatReplyEvent, void, undefined> {
+  return sendChatWithRetry({
+    fetch: (url, init) => fetch(url, init),
+    url: apiUrl(api.chat),
+    headers: { authorization: `Bearer ${token}` },
+    body,
+    signal,
+  });
 }

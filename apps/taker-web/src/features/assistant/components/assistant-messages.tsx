@@ -36,12 +36,14 @@ type Props = {
   messages: ListedMessage[];
   /** Waiting for the first words of a reply. */
   typing: boolean;
+  /** The reply's stream was cut and the message is being sent again. */
+  reconnecting?: boolean;
   /** The exam's copyLLMResponse setting. Off: replies cannot be selected or copied. */
   canCopy: boolean;
 };
 
 /** The conversation, newest at the bottom, kept scrolled to the end as replies stream in. */
-export function AssistantMessages({ messages, typing, canCopy }: Props) {
+export function AssistantMessages({ messages, typing, reconnecting = false, canCopy }: Props) {
   const listRef = useRef<HTMLDivElement>(null);
   const last = messages.at(-1);
   useEffect(() => {
@@ -87,7 +89,12 @@ export function AssistantMessages({ messages, typing, canCopy }: Props) {
           }
         />
       ))}
-      {typing && <TypingIndicator />}
+      {reconnecting && (
+        <p role="status" className="text-xs text-muted">
+          Reconnecting…
+        </p>
+      )}
+      {typing && !reconnecting && <TypingIndicator />}
     </div>
   );
 }

@@ -107,7 +107,7 @@ describe('AssistantPanel', () => {
     expect(textbox()).toHaveValue('');
     await waitFor(() => expect(gateway.state.chats).toHaveLength(1));
     expect(gateway.state.chats[0]).toEqual({
-      body: { message: 'What is a prime?', questionIndex: 2 },
+      body: { message: 'What is a prime?', questionIndex: 2, clientMessageId: expect.any(String) },
       authorization: 'Bearer attempt-token',
     });
 
@@ -124,6 +124,43 @@ describe('AssistantPanel', () => {
     );
     expect(messagesOf()[2]).toHaveTextContent('A prime has exactly two divisors.');
     expect(messagesOf()[2]).not.toHaveAttribute('data-error');
+  });
+
+  it('sends a cut reply again with the same clientMessageId, quietly reconnecting, and shows the whole reply once', async () => {
+    const gateway = createFakeGateway({
+      reply: () => {
+        if (gateway.state.chats.length > 1) return sse(replyStream('Recursion is ', 'a function calling itself.'));
+        // The replica serving the first try shut down half-way through the reply.
+        const cut = controlledStream();
+        cut.push({ type: 'delta', text: 'Recursion is a fun' });
+        cut.push({ type: 'interrupted' });
+        cut.close();
+        return sse(cut.stream);
+      },
+    });
+    const { user } = renderPanel({ gateway });
+    await user.type(await readyTextbox(), 'Explain recursion{Enter}');
+
+    expect(await screen.findByRole('status', { name: '' })).toHaveTextContent('Reconnecting…');
+    await waitFor(() => expect(messagesOf()[2]).toHaveTextContent('Recursion is a function calling itself.'));
+    expect(messagesOf()).toHaveLength(3);
+    expect(messagesOf()[2]).not.toHaveAttribute('data-error');
+    expect(screen.queryByText('Reconnecting…')).not.toBeInTheDocument();
+    const [first, second] = gateway.state.chats;
+    expect(second?.body).toEqual(first?.body);
+    expect(first?.body.clientMessageId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('shows the standard error reply when every try of a message fails', async () => {
+    const gateway = createFakeGateway({
+      reply: () => HttpResponse.json({ error: { code: 'UNAVAILABLE', message: 'down' } }, { status: 503 }),
+    });
+    const { user } = renderPanel({ gateway });
+    await user.type(await readyTextbox(), 'Anyone there?{Enter}');
+    // Three retries, 0.5 s, 1 s and 2 s apart (CHAT_RETRY_DELAYS_MS).
+    await waitFor(() => expect(messagesOf()[2]).toHaveTextContent(LlmMessages.chatError), { timeout: 12_000 });
+    expect(messagesOf()[2]).toHaveAttribute('data-error', 'true');
+    expect(gateway.state.chats).toHaveLength(4);
   });
 
   it("shows the gateway's budget message as the reply when it answers 429", async () => {

@@ -110,7 +110,12 @@ function AssistantChat({
 
   return (
     <div className="flex h-full min-h-0 flex-col" data-testid="assistant-panel">
-      <AssistantMessages messages={messages} typing={chat.pending && !streaming} canCopy={ai.copyLLMResponse} />
+      <AssistantMessages
+        messages={messages}
+        typing={chat.pending && !streaming}
+        reconnecting={chat.reconnecting}
+        canCopy={ai.copyLLMResponse}
+      />
       <div className="flex flex-col gap-1.5 border-t border-line p-2">
         {attempt === null && (
           <p className="flex items-start gap-1.5 rounded-md bg-brand-50 p-2 text-xs text-brand-700">

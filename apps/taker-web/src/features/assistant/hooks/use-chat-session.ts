@@ -14,7 +14,7 @@ function sessionOf(attempt: { attemptId: string; token: string }): ChatSession {
   return session;
 }
 
-const idle: ChatSnapshot = { messages: [], pending: false, restored: false };
+const idle: ChatSnapshot = { messages: [], pending: false, restored: false, reconnecting: false };
 const noSubscription = () => () => undefined;
 
 export type ChatSessionState = ChatSnapshot & {

@@ -1,15 +1,15 @@
-import type { ChatStreamEvent } from '@exam/domain/llm';
+import type { ChatReplyEvent } from '@exam/domain/chat-retry';
 import { LlmMessages } from '@exam/domain/llm';
 import { describe, expect, it } from 'vitest';
 import { createChatSession, EMPTY_REPLY, type StreamReply } from './chat-session.ts';
 import { transcriptMessage } from '../../../testing/fake-gateway.ts';
 
-const done: ChatStreamEvent = {
+const done: ChatReplyEvent = {
   type: 'done',
   messageId: 'm',
   usage: { inputTokens: 1, outputTokens: 1, estimated: false },
 };
-const replying = (...events: ChatStreamEvent[]): StreamReply =>
+const replying = (...events: ChatReplyEvent[]): StreamReply =>
   async function* () {
     yield* events;
   };
@@ -33,6 +33,25 @@ describe('createChatSession', () => {
       ['user', 'hi', false],
       ['assistant', EMPTY_REPLY, false],
     ]);
+  });
+
+  it('drops the partial reply when the stream reconnects and shows the retried one, reconnecting meanwhile', async () => {
+    const seen: boolean[] = [];
+    const session = createChatSession(async function* () {
+      yield { type: 'delta', text: 'Hal' };
+      yield { type: 'reconnecting', attempt: 1, delayMs: 500 };
+      seen.push(session.getSnapshot().reconnecting);
+      yield { type: 'delta', text: 'Hello' };
+      seen.push(session.getSnapshot().reconnecting);
+      yield done;
+    });
+    await session.send(input('hi'));
+    expect(seen).toEqual([true, false]);
+    expect(view(session)).toEqual([
+      ['user', 'hi', false],
+      ['assistant', 'Hello', false],
+    ]);
+    expect(session.getSnapshot()).toMatchObject({ pending: false, reconnecting: false });
   });
 
   it('ignores a second message while a reply is pending', async () => {

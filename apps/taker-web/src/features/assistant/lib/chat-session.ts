@@ -1,5 +1,6 @@
 import type { TranscriptMessage } from '@exam/domain/internal';
-import { LlmMessages, type ChatFile, type ChatRequest, type ChatStreamEvent } from '@exam/domain/llm';
+import type { ChatReplyEvent } from '@exam/domain/chat-retry';
+import { LlmMessages, type ChatFile, type ChatRequest } from '@exam/domain/llm';
 
 /** What shows in place of a reply that arrives empty. */
 export const EMPTY_REPLY = 'No response generated';
@@ -16,9 +17,10 @@ export type ChatEntry = {
   withheldNotice?: string | undefined;
 };
 
-export type ChatSnapshot = { messages: ChatEntry[]; pending: boolean; restored: boolean };
+/** reconnecting: the reply's stream was cut and the message is being sent again (sendChatWithRetry). */
+export type ChatSnapshot = { messages: ChatEntry[]; pending: boolean; restored: boolean; reconnecting: boolean };
 
-export type StreamReply = (body: ChatRequest, signal: AbortSignal) => AsyncIterable<ChatStreamEvent>;
+export type StreamReply = (body: ChatRequest, signal: AbortSignal) => AsyncIterable<ChatReplyEvent>;
 
 let localKeys = 0;
 const localKey = () => `local-${++localKeys}`;
@@ -38,7 +40,7 @@ export function entryOf(message: TranscriptMessage): ChatEntry {
 
 /** The conversation and whoever listens to it (the shape useSyncExternalStore reads). */
 function createChatStore() {
-  let snapshot: ChatSnapshot = { messages: [], pending: false, restored: false };
+  let snapshot: ChatSnapshot = { messages: [], pending: false, restored: false, reconnecting: false };
   const listeners = new Set<() => void>();
   const update = (next: Partial<ChatSnapshot>) => {
     snapshot = { ...snapshot, ...next };
@@ -54,11 +56,12 @@ function createChatStore() {
     updateEntry: (key: string, change: (entry: ChatEntry) => ChatEntry) =>
       update({ messages: snapshot.messages.map((m) => (m.key === key ? change(m) : m)) }),
     append: (entry: ChatEntry) => update({ messages: [...snapshot.messages, entry] }),
+    remove: (key: string) => update({ messages: snapshot.messages.filter((m) => m.key !== key) }),
   };
 }
 type ChatStore = ReturnType<typeof createChatStore>;
 
-type Settled = Extract<ChatStreamEvent, { type: 'done' | 'error' | 'withheld' }>;
+type Settled = Extract<ChatReplyEvent, { type: 'done' | 'error' | 'withheld' }>;
 
 /** The assistant's reply as it streams: the first delta appends it, later ones extend it, the end settles it. */
 function createReplyWriter(store: ChatStore, now: () => Date) {
@@ -81,6 +84,11 @@ function createReplyWriter(store: ChatStore, now: () => Date) {
         replyKey = first.key;
         store.append(first);
       }
+    },
+    /** The stream was cut: what arrived goes, and the retried reply streams in from the start. */
+    restart() {
+      if (replyKey) store.remove(replyKey);
+      replyKey = undefined;
     },
     settle(event: Settled) {
       // A stopped reply keeps what arrived before the stop, with the gateway's reason under it.
@@ -140,6 +148,12 @@ export function createChatSession(streamReply: StreamReply, now: () => Date = ()
       const reply = createReplyWriter(store, now);
       try {
         for await (const event of streamReply(requestOf(input), controller.signal)) {
+          if (event.type === 'reconnecting') {
+            reply.restart();
+            store.update({ reconnecting: true });
+            continue;
+          }
+          if (store.getSnapshot().reconnecting) store.update({ reconnecting: false });
           if (event.type !== 'delta') {
             reply.settle(event);
             return;
@@ -152,7 +166,7 @@ export function createChatSession(streamReply: StreamReply, now: () => Date = ()
         console.error('The assistant reply failed', error);
         reply.settle({ type: 'error', message: LlmMessages.chatError });
       } finally {
-        store.update({ pending: false });
+        store.update({ pending: false, reconnecting: false });
       }
     },
 
