@@ -157,7 +157,8 @@ export function resolveServiceSecrets(parsed: SecretVars, opts: { encryptionKey?
   const requireExplicit = parsed.REQUIRE_EXPLICIT_SECRETS || parsed.NODE_ENV === 'production';
   if (requireExplicit) {
     // Every missing secret at once, like parseConfig, so one failed start names all that must be set.
-    const names = ['JWT_SECRET', 'INTERNAL_TOKEN', ...(opts.encryptionKey ? ['ENCRYPTION_KEY'] : [])] as const;
+    const names: ('JWT_SECRET' | 'INTERNAL_TOKEN' | 'ENCRYPTION_KEY')[] = ['JWT_SECRET', 'INTERNAL_TOKEN'];
+    if (opts.encryptionKey) names.push('ENCRYPTION_KEY');
     const missing = names.filter((name) => !parsed[name]);
     if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map(missingSecretLine).join('\n')}`);
   }

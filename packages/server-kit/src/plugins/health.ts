@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
+import { NotReadyError } from '../not-ready.ts';
 
 /** /health answers while the process runs; /ready only while its dependencies answer too. */
 export const healthPlugin = fp(
@@ -10,17 +11,21 @@ export const healthPlugin = fp(
     app.get(`/api/${opts.service}/health`, { schema }, async () => ({ status: 'ok', service: opts.service }));
     app.get('/ready', { schema: { hide: true }, logLevel: 'warn' }, async (_request, reply) => {
       const failures: string[] = [];
+      const reasons: Record<string, string> = {};
       await Promise.all(
         Object.entries(opts.checks).map(async ([name, check]) => {
           try {
             await check();
-          } catch {
+          } catch (err) {
             failures.push(name);
+            if (err instanceof NotReadyError) reasons[name] = err.message;
           }
         }),
       );
-      if (failures.length)
-        return reply.status(503).send({ status: 'unavailable', service: opts.service, failing: failures });
+      if (failures.length) {
+        const body = { status: 'unavailable', service: opts.service, failing: failures.sort() };
+        return reply.status(503).send(Object.keys(reasons).length ? { ...body, reasons } : body);
+      }
       return { status: 'ready', service: opts.service };
     });
   },
