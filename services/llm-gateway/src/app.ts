@@ -1,3 +1,4 @@
+import { schemaCheck } from '@exam/server-kit/db';
 import { createBaseApp } from '@exam/server-kit/base-app';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
@@ -17,7 +18,7 @@ export async function buildApp(config: Config, deps: Deps) {
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     creatorSessions: deps.creatorSessions,
-    checks: { database: () => deps.database.ping() },
+    checks: { database: () => deps.database.ping(), migrations: schemaCheck(deps.database) },
   });
   registerServiceMetrics(app);
 

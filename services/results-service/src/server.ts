@@ -19,6 +19,7 @@ try {
     databaseUrl: config.DATABASE_URL,
     pgliteDir: config.pgliteDir,
     poolSize: config.DATABASE_POOL_SIZE,
+    migrate: config.MIGRATE_ON_START,
   });
   const upstream = { timeoutMs: config.UPSTREAM_TIMEOUT_MS };
   const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, upstream);
