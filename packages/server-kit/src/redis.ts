@@ -14,11 +14,14 @@ export type RedisConnection = {
   /** Throws unless Redis answers PONG: the /ready check. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Logs its changes of state through the app's logger from now on (the app is built after the connection). */
+  useLog(log: Log): void;
 };
 
 export type RedisOptions = {
   keyPrefix: string;
-  log: Log;
+  /** Until useLog is called; stderr without it. */
+  log?: Log;
   /** Longest a command may take before it fails (and the caller falls back or refuses). */
   commandTimeoutMs?: number;
   connectTimeoutMs?: number;
@@ -39,13 +42,17 @@ export function connectRedis(url: string, opts: RedisOptions): RedisConnection {
     maxRetriesPerRequest: 1,
     retryStrategy: (times) => Math.min(times * 100, 2000),
   });
+  let log: Log = opts.log ?? {
+    info: (_obj, msg) => process.stderr.write(`${msg}\n`),
+    warn: (obj, msg) => process.stderr.write(`${msg}: ${String((obj as { err?: unknown }).err)}\n`),
+  };
   let down = false;
   client.on('ready', () => {
-    if (down) opts.log.info({}, 'redis reachable again');
+    if (down) log.info({}, 'redis reachable again');
     down = false;
   });
   client.on('error', (err: Error) => {
-    if (!down) opts.log.warn({ err }, 'redis unreachable; retrying in the background');
+    if (!down) log.warn({ err }, 'redis unreachable; retrying in the background');
     down = true;
   });
   let closed = false;
@@ -69,6 +76,9 @@ export function connectRedis(url: string, opts: RedisOptions): RedisConnection {
     async ping() {
       const answer = await client.ping();
       if (answer !== 'PONG') throw new Error(`redis answered ${answer} to PING`);
+    },
+    useLog(next) {
+      log = next;
     },
     async close() {
       if (closed) return;
