@@ -199,4 +199,22 @@ describe('the Kubernetes manifests', () => {
       expect(matches(service.spec.selector, job!.spec!.template.metadata!.labels!)).toBe(false);
     expect(ofKind('Job').map((j) => j.metadata.name)).toEqual(servicesWithMigrateEntry().map((s) => `${s}-migrate`));
   });
+
+  it('migrates every service by its Job, so no replica migrates at start', () => {
+    expect(servicesWithMigrateEntry()).toEqual([...SERVICES]);
+    for (const service of SERVICES) {
+      const [container] = named('Deployment', service).spec.template.spec.containers;
+      expect(container.env, service).toContainEqual({ name: 'MIGRATE_ON_START', value: 'false' });
+    }
+    for (const job of ofKind('Job')) {
+      const [container] = job.spec.template.spec.containers;
+      expect(container.env ?? [], job.metadata.name).not.toContainEqual(
+        expect.objectContaining({ name: 'MIGRATE_ON_START' }),
+      );
+    }
+  });
+
+  it('runs every pod as production, which refuses generated secrets', () => {
+    expect(named('ConfigMap', 'exam-config').data.NODE_ENV).toBe('production');
+  });
 });

@@ -80,11 +80,19 @@ export function podSpecOf(component: ComponentName, containers: IContainer[]): I
   };
 }
 
-export function deploymentOf(component: ComponentName, opts: DeployOptions) {
+/**
+ * `migratedByJob`: the service's migration Job (migrations.ts) applies its migrations, so its replicas start
+ * with MIGRATE_ON_START=false and stay unready (503 naming the pending migrations) until the Job has run;
+ * with maxUnavailable 0 the previous replicas keep serving meanwhile.
+ */
+export function deploymentOf(component: ComponentName, opts: DeployOptions, migratedByJob = false) {
+  const env = isService(component) ? [{ name: 'PORT', value: String(portOf(component)) }] : [];
+  if (migratedByJob) env.push({ name: 'MIGRATE_ON_START', value: 'false' });
   const container = containerOf(component, opts, {
-    // /health answers while the process runs, /ready while its database (and Redis) answer too
-    // (packages/server-kit/src/plugins/health.ts). A service applies its migrations before it listens, so the
-    // startup probe gives that time before liveness starts counting.
+    env,
+    // /health answers while the process runs, /ready while its database (and Redis) answer and its schema
+    // is current (packages/server-kit/src/plugins/health.ts). A service without a migration Job applies its
+    // migrations before it listens, so the startup probe gives that time before liveness starts counting.
     startupProbe: { httpGet: { path: '/health', port: 'http' }, periodSeconds: 2, failureThreshold: 60 },
     livenessProbe: { httpGet: { path: '/health', port: 'http' }, periodSeconds: 10, failureThreshold: 3 },
     readinessProbe: { httpGet: { path: '/ready', port: 'http' }, periodSeconds: 5, failureThreshold: 2 },
