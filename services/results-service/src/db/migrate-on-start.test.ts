@@ -55,9 +55,10 @@ describe('MIGRATE_ON_START=false with src/migrate.ts', () => {
     const second = await migrate();
     expect(second.status).toBe(0);
     expect(second.stdout).toMatch(/^results-service: schema already current on /);
-  });
+    // Two Node processes that load the service and its database driver: slow on a busy machine.
+  }, 120_000);
 
-  it('exits 1 with the reason when the database cannot be reached', () => {
+  it('exits 1 with the reason when the database cannot be reached', { timeout: 60_000 }, () => {
     const failed = spawnSync(process.execPath, ['src/migrate.ts'], {
       cwd: serviceDir,
       encoding: 'utf8',
