@@ -28,14 +28,15 @@ function firstMigrationOnly(): string {
 
 const fixture = { schema: {}, migrationsSchema: 'ready_fixture' };
 
-describe('MIGRATE_ON_START=false', () => {
+// PGlite takes seconds to start, more on a busy machine.
+describe('MIGRATE_ON_START=false', { timeout: 60_000 }, () => {
   let pglite: PGlite;
   beforeAll(async () => {
     pglite = await PGlite.create();
     // The schema as the previous release left it.
     const old = await openDatabase({ ...fixture, pglite, migrationsFolder: firstMigrationOnly() });
     await old.close();
-  });
+  }, 60_000);
   afterAll(() => pglite.close());
 
   const openCurrent = () => openDatabase({ ...fixture, pglite, migrationsFolder: twoMigrations, migrate: false });
