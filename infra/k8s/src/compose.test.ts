@@ -12,10 +12,28 @@ const INFRA = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const compose: any = parse(readFileSync(join(INFRA, 'compose.yaml'), 'utf8'), { merge: true });
 
 describe('the compose file', () => {
-  it('runs PostgreSQL, Redis, every service, both web servers and the proxy', () => {
+  it('runs PostgreSQL, Redis, every service with its one-shot migration, both web servers and the proxy', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
-      ['postgres', 'redis', 'proxy', ...SERVICES, ...WEB_APPS].sort(),
+      ['postgres', 'redis', 'proxy', ...SERVICES, ...SERVICES.map((s) => `${s}-migrate`), ...WEB_APPS].sort(),
     );
+  });
+
+  it('migrates each service once before its replicas start, which then leave the schema alone', () => {
+    for (const component of SERVICES) {
+      const service = compose.services[component];
+      const migrate = compose.services[`${component}-migrate`];
+      expect(migrate, component).toMatchObject({
+        image: service.image,
+        restart: 'no',
+        entrypoint: ['/usr/local/bin/node', 'src/migrate.ts'],
+        depends_on: { postgres: { condition: 'service_healthy' } },
+      });
+      expect(migrate.environment.DATABASE_URL).toBe(compose.services['exam-service'].environment.DATABASE_URL);
+      expect(service.depends_on[`${component}-migrate`], component).toEqual({
+        condition: 'service_completed_successfully',
+      });
+      expect(service.environment.MIGRATE_ON_START, component).toBe('false');
+    }
   });
 
   it('gives every component but the orchestrator a replica count from its own variable, and each a healthcheck on its /ready', () => {
@@ -47,6 +65,7 @@ describe('the compose file', () => {
       expect(service, component).toMatchObject({ read_only: true, cap_drop: ['ALL'], tmpfs: ['/tmp'] });
       expect(service.security_opt).toContain('no-new-privileges:true');
       expect(service.environment.REQUIRE_EXPLICIT_SECRETS).toBe('true');
+      expect(service.environment.NODE_ENV).toBe('production');
       for (const secret of ['JWT_SECRET', 'INTERNAL_TOKEN', 'ENCRYPTION_KEY'])
         expect(service.environment[secret], secret).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
     }

@@ -203,4 +203,31 @@ describe('the Kubernetes manifests', () => {
       expect(matches(service.spec.selector, job!.spec!.template.metadata!.labels!)).toBe(false);
     expect(ofKind('Job').map((j) => j.metadata.name)).toEqual(servicesWithMigrateEntry().map((s) => `${s}-migrate`));
   });
+
+  it('gives every Deployment its port and the shutdown timing beside its own env', () => {
+    for (const component of [...SERVICES, ...WEB_APPS]) {
+      const [container] = named('Deployment', component).spec.template.spec.containers;
+      const names = container.env.map((e: { name: string }) => e.name);
+      expect(names, component).toEqual(expect.arrayContaining(['SHUTDOWN_DELAY_MS', 'SHUTDOWN_DRAIN_MS']));
+      if ((SERVICES as readonly string[]).includes(component)) expect(names, component).toContain('PORT');
+    }
+  });
+
+  it('migrates every service by its Job, so no replica migrates at start', () => {
+    expect(servicesWithMigrateEntry()).toEqual([...SERVICES]);
+    for (const service of SERVICES) {
+      const [container] = named('Deployment', service).spec.template.spec.containers;
+      expect(container.env, service).toContainEqual({ name: 'MIGRATE_ON_START', value: 'false' });
+    }
+    for (const job of ofKind('Job')) {
+      const [container] = job.spec.template.spec.containers;
+      expect(container.env ?? [], job.metadata.name).not.toContainEqual(
+        expect.objectContaining({ name: 'MIGRATE_ON_START' }),
+      );
+    }
+  });
+
+  it('runs every pod as production, which refuses generated secrets', () => {
+    expect(named('ConfigMap', 'exam-config').data.NODE_ENV).toBe('production');
+  });
 });

@@ -1,4 +1,4 @@
-import { migrationJobsOf } from './migrations.ts';
+import { migrationJobsOf, servicesWithMigrateEntry } from './migrations.ts';
 import { networkPoliciesOf, ingressOf, workspacePoliciesOf } from './network.ts';
 import type { DeployOptions } from './options.ts';
 import { orchestratorRbacOf } from './rbac.ts';
@@ -24,11 +24,12 @@ export function manifestsOf(opts: DeployOptions): Record<string, Manifest[]> {
     '02-rbac': orchestratorRbacOf(opts),
     '03-network-policies': [...networkPoliciesOf(opts), ...workspacePoliciesOf(opts)],
   };
-  const jobs = migrationJobsOf(opts);
+  const migrated = servicesWithMigrateEntry();
+  const jobs = migrationJobsOf(opts, migrated);
   if (jobs.length) files['04-migrations'] = jobs;
   for (const component of components) {
     files[component] = [
-      deploymentOf(component, opts),
+      deploymentOf(component, opts, (migrated as ComponentName[]).includes(component)),
       serviceOf(component, opts),
       autoscalerOf(component, opts),
       disruptionBudgetOf(component, opts),

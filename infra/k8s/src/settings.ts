@@ -37,7 +37,9 @@ export function configMapOf(opts: DeployOptions) {
       WEB_HOST: '0.0.0.0',
       WORKSPACE_PORT: String(WORKSPACE_PORT),
       LOG_LEVEL: 'info',
-      // Refuse to start on secrets generated per data folder: every replica must share the Secret's.
+      // Refuse to start on secrets generated per data folder: every replica must share the Secret's
+      // (NODE_ENV=production implies it too, and the images set it).
+      NODE_ENV: 'production',
       REQUIRE_EXPLICIT_SECRETS: 'true',
       CREATOR_ORIGIN: `https://${opts.creatorHost}`,
       TAKER_ORIGIN: `https://${opts.takerHost}`,

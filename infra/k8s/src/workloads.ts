@@ -48,7 +48,11 @@ const POD_SECURITY = {
 };
 
 /** One container, shared by the Deployment and (for services) the migration Job. */
-export function containerOf(component: ComponentName, opts: DeployOptions, extra: Partial<IContainer> = {}) {
+export function containerOf(
+  component: ComponentName,
+  opts: DeployOptions,
+  { env, ...extra }: Partial<IContainer> = {},
+) {
   const port = portOf(component);
   const ports = [{ name: 'http', containerPort: port, protocol: 'TCP' as const }];
   if (component === 'workspace-orchestrator')
@@ -60,7 +64,8 @@ export function containerOf(component: ComponentName, opts: DeployOptions, extra
     imagePullPolicy: 'IfNotPresent',
     ports,
     envFrom: [{ configMapRef: { name: CONFIG_MAP_NAME } }, { secretRef: { name: SECRET_NAME } }],
-    env: [...(isService(component) ? [{ name: 'PORT', value: String(port) }] : []), ...SHUTDOWN_ENV],
+    // Every container gets the shutdown timing; the caller's env (MIGRATE_ON_START) comes on top.
+    env: [...(isService(component) ? [{ name: 'PORT', value: String(port) }] : []), ...SHUTDOWN_ENV, ...(env ?? [])],
     resources: isService(component) ? RESOURCES.service : RESOURCES.web,
     securityContext: CONTAINER_SECURITY,
     // The root filesystem is read-only; uploads in flight and Node's own temporary files go here.
@@ -95,11 +100,18 @@ export function podSpecOf(component: ComponentName, containers: IContainer[]): I
   };
 }
 
-export function deploymentOf(component: ComponentName, opts: DeployOptions) {
+/**
+ * `migratedByJob`: the service's migration Job (migrations.ts) applies its migrations, so its replicas start
+ * with MIGRATE_ON_START=false and stay unready (503 naming the pending migrations) until the Job has run;
+ * with maxUnavailable 0 the previous replicas keep serving meanwhile.
+ */
+export function deploymentOf(component: ComponentName, opts: DeployOptions, migratedByJob = false) {
+  const env = migratedByJob ? [{ name: 'MIGRATE_ON_START', value: 'false' }] : [];
   const container = containerOf(component, opts, {
-    // /health answers while the process runs, /ready while its database (and Redis) answer too
-    // (packages/server-kit/src/plugins/health.ts). A service applies its migrations before it listens, so the
-    // startup probe gives that time before liveness starts counting.
+    env,
+    // /health answers while the process runs, /ready while its database (and Redis) answer and its schema
+    // is current (packages/server-kit/src/plugins/health.ts). A service without a migration Job applies its
+    // migrations before it listens, so the startup probe gives that time before liveness starts counting.
     startupProbe: { httpGet: { path: '/health', port: 'http' }, periodSeconds: 2, failureThreshold: 60 },
     livenessProbe: { httpGet: { path: '/health', port: 'http' }, periodSeconds: 10, failureThreshold: 3 },
     readinessProbe: { httpGet: { path: '/ready', port: 'http' }, periodSeconds: 5, failureThreshold: 2 },

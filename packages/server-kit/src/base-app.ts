@@ -18,6 +18,8 @@ export type BaseAppOptions = {
   trustedProxies?: string[];
   /** Readiness checks (the database ping, a Docker engine…). */
   checks: Record<string, () => Promise<void>>;
+  /** Checks that report a fallback in use without failing readiness (plugins/health.ts). */
+  degradable?: Record<string, () => Promise<void>>;
   /** GET /metrics: METRICS_TOKEN (a bearer token the scrape must send) and METRICS_CACHE_MS. */
   metrics?: { token?: string | undefined; cacheMs?: number | undefined };
 };
@@ -42,6 +44,10 @@ export async function createBaseApp(opts: BaseAppOptions) {
     internalToken: opts.internalToken,
     creatorSessions: opts.creatorSessions,
   });
-  await app.register(healthPlugin, { service: opts.service, checks: opts.checks });
+  await app.register(healthPlugin, {
+    service: opts.service,
+    checks: opts.checks,
+    ...(opts.degradable ? { degradable: opts.degradable } : {}),
+  });
   return app;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,5 +73,58 @@ describe('resolveServiceSecrets', () => {
     expect(() => resolveServiceSecrets({ DATA_DIR: dir, REQUIRE_EXPLICIT_SECRETS: true })).toThrow(
       /JWT_SECRET: required/,
     );
+  });
+
+  it('refuses generated secrets when NODE_ENV is production, naming every missing variable at once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
+    const production = { ...base(dir), NODE_ENV: 'production', INTERNAL_TOKEN: 'i'.repeat(40) };
+    let error: unknown;
+    try {
+      resolveServiceSecrets(production, { encryptionKey: true });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/JWT_SECRET: required when REQUIRE_EXPLICIT_SECRETS is true or NODE_ENV is production/);
+    expect(message).toMatch(/ENCRYPTION_KEY: required/);
+    expect(message).not.toMatch(/INTERNAL_TOKEN/);
+    // Nothing was generated on the way.
+    expect(existsSync(join(dir, 'secrets'))).toBe(false);
+  });
+
+  it('starts in production with every secret set', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
+    const secrets = resolveServiceSecrets({
+      ...base(dir),
+      NODE_ENV: 'production',
+      JWT_SECRET: 'j'.repeat(40),
+      INTERNAL_TOKEN: 'i'.repeat(40),
+    });
+    expect(secrets).toEqual({ jwtSecret: 'j'.repeat(40), internalToken: 'i'.repeat(40) });
+  });
+
+  it('still generates outside production (pnpm start sets no NODE_ENV)', () => {
+    for (const NODE_ENV of [undefined, 'development', 'test']) {
+      const dir = mkdtempSync(join(tmpdir(), 'secrets-'));
+      expect(resolveServiceSecrets({ ...base(dir), NODE_ENV }).jwtSecret).toHaveLength(43);
+    }
+  });
+});
+
+describe('REDIS_URL and MIGRATE_ON_START', () => {
+  it('accepts redis:// and rediss:// URLs and refuses others, naming the variable', () => {
+    expect(parseConfig(Schema, { PORT: '4001', REDIS_URL: 'redis://cache:6379/0' }).REDIS_URL).toBe(
+      'redis://cache:6379/0',
+    );
+    expect(parseConfig(Schema, { PORT: '4001', REDIS_URL: 'rediss://cache:6380' }).REDIS_URL).toBe(
+      'rediss://cache:6380',
+    );
+    expect(() => parseConfig(Schema, { PORT: '4001', REDIS_URL: 'http://cache:6379' })).toThrow(/REDIS_URL/);
+  });
+
+  it('migrates on start unless told not to', () => {
+    expect(parseConfig(Schema, { PORT: '4001' }).MIGRATE_ON_START).toBe(true);
+    expect(parseConfig(Schema, { PORT: '4001', MIGRATE_ON_START: 'false' }).MIGRATE_ON_START).toBe(false);
   });
 });

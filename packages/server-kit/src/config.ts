@@ -58,8 +58,24 @@ export const baseConfigShape = {
   JWT_SECRET: z.string().min(32).optional(),
   /** Authenticates service-to-service calls. Generated under DATA_DIR when unset. */
   INTERNAL_TOKEN: z.string().min(32).optional(),
-  /** Production switch: refuse to start with generated secrets. */
+  /** Refuse to start with generated secrets; implied by NODE_ENV=production (see resolveServiceSecrets). */
   REQUIRE_EXPLICIT_SECRETS: bool.default(false),
+  /**
+   * Read only to make production refuse generated secrets: a deployment that forgets
+   * REQUIRE_EXPLICIT_SECRETS but says it is production must not sign tokens with a per-volume secret.
+   */
+  NODE_ENV: z.string().optional(),
+  /**
+   * Redis for state every replica must share and read fast (attempt-start limits, live-view presence in
+   * results-service). Unset, that state lives in the service's database (ARCHITECTURE.md, "Shared fast state").
+   */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /**
+   * Apply the service's pending migrations before listening (the default, so `pnpm start` needs nothing
+   * else). Deployments set false and run `src/migrate.ts` once first (a Job, a one-shot compose service);
+   * a replica whose schema is then behind answers /ready with 503, naming the pending migrations.
+   */
+  MIGRATE_ON_START: bool.default(true),
   /** Allowed browser origins (comma separated) for CORS and WebSocket checks. */
   CREATOR_ORIGIN: z.url().default('http://localhost:5173'),
   TAKER_ORIGIN: z.url().default('http://localhost:5174'),
@@ -109,8 +125,7 @@ export function resolveSecret(
   opts: { dataDir: string; requireExplicit: boolean },
 ): string {
   if (configured) return configured;
-  if (opts.requireExplicit)
-    throw new ConfigError(`Invalid configuration:\n  ${name}: required when REQUIRE_EXPLICIT_SECRETS is true`);
+  if (opts.requireExplicit) throw new ConfigError(`Invalid configuration:\n${missingSecretLine(name)}`);
   const file = join(opts.dataDir, 'secrets', name);
   mkdirSync(dirname(file), { recursive: true });
   try {
@@ -121,9 +136,13 @@ export function resolveSecret(
   return readFileSync(file, 'utf8').trim();
 }
 
+const missingSecretLine = (name: string) =>
+  `  ${name}: required when REQUIRE_EXPLICIT_SECRETS is true or NODE_ENV is production`;
+
 type SecretVars = {
   DATA_DIR: string;
   REQUIRE_EXPLICIT_SECRETS: boolean;
+  NODE_ENV?: string | undefined;
   JWT_SECRET?: string | undefined;
   INTERNAL_TOKEN?: string | undefined;
   ENCRYPTION_KEY?: string | undefined;
@@ -139,7 +158,15 @@ export function resolveServiceSecrets(
 ): ServiceSecrets & { encryptionKey: Buffer };
 export function resolveServiceSecrets(parsed: SecretVars, opts?: { encryptionKey?: false }): ServiceSecrets;
 export function resolveServiceSecrets(parsed: SecretVars, opts: { encryptionKey?: boolean } = {}) {
-  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit: parsed.REQUIRE_EXPLICIT_SECRETS };
+  const requireExplicit = parsed.REQUIRE_EXPLICIT_SECRETS || parsed.NODE_ENV === 'production';
+  if (requireExplicit) {
+    // Every missing secret at once, like parseConfig, so one failed start names all that must be set.
+    const names: ('JWT_SECRET' | 'INTERNAL_TOKEN' | 'ENCRYPTION_KEY')[] = ['JWT_SECRET', 'INTERNAL_TOKEN'];
+    if (opts.encryptionKey) names.push('ENCRYPTION_KEY');
+    const missing = names.filter((name) => !parsed[name]);
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map(missingSecretLine).join('\n')}`);
+  }
+  const secretOpts = { dataDir: parsed.DATA_DIR, requireExplicit };
   const secrets: ServiceSecrets & { encryptionKey?: Buffer } = {
     jwtSecret: resolveSecret('JWT_SECRET', parsed.JWT_SECRET, secretOpts),
     internalToken: resolveSecret('INTERNAL_TOKEN', parsed.INTERNAL_TOKEN, secretOpts),

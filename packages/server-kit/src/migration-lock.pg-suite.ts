@@ -33,4 +33,18 @@ it('lets replicas that start together migrate one at a time, each migration appl
   expect(columns.map((c) => c.column_name as string).sort()).toEqual(['id', 'name']);
   // Every replica's lock session has ended.
   expect(locks[0]!.n).toBe(0);
+  expect(await replicas[0]!.pendingMigrations()).toEqual([]);
+});
+
+it('reports every migration as pending, and applies none, for a journal the database does not have', async () => {
+  const behind = await openDatabase({
+    databaseUrl: url,
+    schema: {},
+    migrationsFolder,
+    migrationsSchema: 'never_migrated_fixture',
+    poolSize: 1,
+    migrate: false,
+  });
+  opened.push(behind);
+  expect(await behind.pendingMigrations()).toEqual(['0000_first', '0001_second']);
 });

@@ -1,3 +1,4 @@
+import { schemaCheck } from '@exam/server-kit/db';
 import { createBaseApp } from '@exam/server-kit/base-app';
 import { createMailer } from '@exam/server-kit/mail';
 import { join } from 'node:path';
@@ -66,7 +67,7 @@ export async function buildApp(config: Config, deps: Deps) {
     internalToken: config.internalToken,
     // This service owns the sessions: its guards read the table directly.
     creatorSessions: (claims) => authService.isSessionOpen({ userId: claims.sub, sessionId: claims.sid }),
-    checks: { database: () => deps.database.ping() },
+    checks: { database: () => deps.database.ping(), migrations: schemaCheck(deps.database) },
   });
   registerServiceMetrics(app, deps.database);
 

@@ -17,6 +17,7 @@ try {
     databaseUrl: config.DATABASE_URL,
     pgliteDir: config.pgliteDir,
     poolSize: config.DATABASE_POOL_SIZE,
+    migrate: config.MIGRATE_ON_START,
   });
   const app = await buildApp(config, {
     database,

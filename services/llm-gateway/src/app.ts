@@ -1,3 +1,4 @@
+import { schemaCheck } from '@exam/server-kit/db';
 import { createBaseApp } from '@exam/server-kit/base-app';
 import { lifecycleOf } from '@exam/server-kit/lifecycle';
 import type { Config } from './config.ts';
@@ -18,7 +19,7 @@ export async function buildApp(config: Config, deps: Deps) {
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     creatorSessions: deps.creatorSessions,
-    checks: { database: () => deps.database.ping() },
+    checks: { database: () => deps.database.ping(), migrations: schemaCheck(deps.database) },
   });
   registerServiceMetrics(app);
 

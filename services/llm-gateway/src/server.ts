@@ -14,6 +14,7 @@ try {
     databaseUrl: config.DATABASE_URL,
     pgliteDir: config.pgliteDir,
     poolSize: config.DATABASE_POOL_SIZE,
+    migrate: config.MIGRATE_ON_START,
   });
   const { llm, baseUrlGuard } = providersFromConfig(config);
   const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, {

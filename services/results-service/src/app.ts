@@ -1,6 +1,7 @@
+import { schemaCheck } from '@exam/server-kit/db';
 import { createBaseApp } from '@exam/server-kit/base-app';
 import type { Config } from './config.ts';
-import type { Deps } from './deps.ts';
+import type { Deps, PresenceStore } from './deps.ts';
 import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
 import { attemptsRoutes } from './modules/attempts/attempts.routes.ts';
@@ -9,6 +10,7 @@ import { resumeCodeKey } from './modules/attempts/resume-credentials.ts';
 import { createStartService } from './modules/attempts/start-attempt.service.ts';
 import { createStartLimiter } from './modules/attempts/start-limits.service.ts';
 import { createStartLimitsRepository } from './modules/attempts/start-limits.repository.ts';
+import { redisStartCounters } from './modules/attempts/start-counters.redis.ts';
 import { createCandidateResultService } from './modules/attempts/candidate-result.service.ts';
 import { createBriefingService } from './modules/cohort/briefing.service.ts';
 import { cohortRoutes } from './modules/cohort/cohort.routes.ts';
@@ -21,6 +23,7 @@ import { createInsightsService } from './modules/insights/insights.service.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
 import { createLiveRepository } from './modules/live/live.repository.ts';
 import { liveRoutes, recordPresence } from './modules/live/live.routes.ts';
+import { databasePresence, redisPresence } from './modules/live/presence.ts';
 import { createLiveService } from './modules/live/live.service.ts';
 import { createSubmissionsRepository } from './modules/internal/submissions.repository.ts';
 import { submissionsRoutes } from './modules/internal/submissions.routes.ts';
@@ -46,6 +49,8 @@ declare module 'fastify' {
     gradeTests: () => Promise<number>;
     /** Release notices still being handed to exam-service (tests wait for them). */
     releaseNotices: ReleaseNotices;
+    /** Where the live view reads when candidates were last seen (tests read it whichever store it is). */
+    presence: PresenceStore;
   }
 }
 
@@ -58,8 +63,14 @@ export async function buildApp(config: Config, deps: Deps) {
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     creatorSessions: deps.creatorSessions,
-    checks: { database: () => deps.database.ping() },
+    checks: {
+      database: () => deps.database.ping(),
+      migrations: schemaCheck(deps.database),
+    },
+    // Redis down, the start limits and presence fall back to PostgreSQL: degraded, still ready.
+    ...(deps.redis ? { degradable: { redis: deps.redis.ping } } : {}),
   });
+  deps.redis?.useLog(app.log);
   registerServiceMetrics(app, deps.database);
 
   const attemptsRepository = createAttemptsRepository(deps.database);
@@ -71,8 +82,10 @@ export async function buildApp(config: Config, deps: Deps) {
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
     eventsPerAttemptMax: config.EVENTS_PER_ATTEMPT_MAX,
   });
+  // Test runs stay counted in the database: an existing limit, and one attempt's at that.
   const startLimits = createStartLimitsRepository(deps.database);
-  const limiter = createStartLimiter(startLimits, deps, {
+  const startCounters = deps.redis ? redisStartCounters(deps.redis, startLimits, app.log) : startLimits;
+  const limiter = createStartLimiter(startCounters, deps, {
     perClient: { max: config.START_LIMIT_PER_CLIENT, windowSeconds: config.START_LIMIT_PER_CLIENT_WINDOW_SECONDS },
     perExam: { max: config.START_LIMIT_PER_EXAM, windowSeconds: config.START_LIMIT_PER_EXAM_WINDOW_SECONDS },
   });
@@ -108,7 +121,12 @@ export async function buildApp(config: Config, deps: Deps) {
     return attempts.finalizeExpired();
   });
 
-  const live = createLiveService(createLiveRepository(deps.database), deps, (attemptId) => attempts.submit(attemptId));
+  const liveRepository = createLiveRepository(deps.database);
+  const presence = deps.redis
+    ? redisPresence(deps.redis, databasePresence(liveRepository), app.log)
+    : databasePresence(liveRepository);
+  app.decorate('presence', presence);
+  const live = createLiveService(liveRepository, presence, deps, (attemptId) => attempts.submit(attemptId));
   // Before the routes, so it applies to every candidate request (modules/live/live.routes.ts).
   app.addHook('onResponse', recordPresence(live, app.log));
 

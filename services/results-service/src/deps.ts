@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
+import type { RedisConnection } from '@exam/server-kit/redis';
 import type { RunReport, RunRequest } from '@exam/domain/coding';
 import type { InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
 import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
@@ -61,6 +62,31 @@ export type Deps = {
   transcripts: TranscriptSource;
   /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
   creatorSessions: CreatorSessionCheck;
+  /**
+   * REDIS_URL's connection: attempt-start counters and presence live there (app.ts picks the stores), each
+   * falling back to the database while Redis fails. Absent, both live in the database only.
+   */
+  redis?: RedisConnection | undefined;
+};
+
+/**
+ * Fixed-window counters every replica shares: start_counters in the database, or Redis
+ * (modules/attempts/start-counters.redis.ts).
+ */
+export type StartCounters = {
+  /** Counts one in the bucket's window (from `windowStart`, `windowMs` long); answers the window's count so far. */
+  count(bucket: string, windowStart: Date, windowMs: number): Promise<number>;
+  /** Drops windows that ended before `before`, where the store does not expire them itself. */
+  prune(before: Date): Promise<void>;
+};
+
+/** When each candidate's page was last seen, for the live view: attempt_presence, or Redis (modules/live/presence.ts). */
+export type PresenceStore = {
+  /** Records the attempt as seen at `now` unless it was seen less than `minGapMs` before. */
+  touch(attemptId: string, now: Date, minGapMs: number): Promise<void>;
+  find(attemptId: string): Promise<Date | undefined>;
+  /** The live view's rows with `lastSeenAt` as this store knows it (the database's come with the rows). */
+  withLastSeen<R extends { id: string; lastSeenAt: Date | null }>(rows: R[]): Promise<R[]>;
 };
 
 export const systemClock = { now: () => new Date() };

@@ -1,5 +1,6 @@
 import './instrumentation.ts';
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
+import { connectRedis } from '@exam/server-kit/redis';
 import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit/run';
 import { createHttpCodeRunner } from './adapters/code-runner.ts';
 import { createHttpExamAccess } from './adapters/exam-access.ts';
@@ -19,7 +20,12 @@ try {
     databaseUrl: config.DATABASE_URL,
     pgliteDir: config.pgliteDir,
     poolSize: config.DATABASE_POOL_SIZE,
+    migrate: config.MIGRATE_ON_START,
   });
+  // Waits a moment for Redis so the first starts count there; a Redis that is down does not stop the start
+  // (/ready says so, and the stores fall back to the database; ARCHITECTURE.md, "Shared fast state").
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL, { keyPrefix: 'exam:results-service:' }) : undefined;
+  await redis?.connected();
   const upstream = { timeoutMs: config.UPSTREAM_TIMEOUT_MS };
   const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, upstream);
   const codeRunner = createHttpCodeRunner(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream);
@@ -33,6 +39,7 @@ try {
     codeRunner,
     transcripts: createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, upstream),
     creatorSessions,
+    redis,
   });
   app.addHook('onClose', () => creatorSessions.close());
   app.addHook('onClose', () => codeRunner.close());
@@ -47,6 +54,7 @@ try {
   });
   app.addHook('onClose', () => testGrading.stop());
   app.addHook('onClose', () => database.close());
+  if (redis) app.addHook('onClose', () => redis.close());
   await runServer(app, { host: config.HOST, port: config.PORT, ...shutdownOptions(config) });
 } catch (err) {
   exitOnStartupError(err);

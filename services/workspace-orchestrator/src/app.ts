@@ -1,3 +1,4 @@
+import { schemaCheck } from '@exam/server-kit/db';
 import { createBaseApp } from '@exam/server-kit/base-app';
 import { createServer } from '@exam/server-kit/create-server';
 import { errorsPlugin } from '@exam/server-kit/plugins/errors';
@@ -27,7 +28,7 @@ export async function buildApp(config: Config, deps: Deps) {
     internalToken: config.internalToken,
     creatorSessions: deps.creatorSessions,
     // The engine is not a readiness check: without one the orchestrator still answers 'Workspace Unavailable'.
-    checks: { database: () => deps.database.ping() },
+    checks: { database: () => deps.database.ping(), migrations: schemaCheck(deps.database) },
   });
   registerServiceMetrics(app, deps.database);
 

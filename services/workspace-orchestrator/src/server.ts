@@ -18,6 +18,7 @@ try {
     databaseUrl: config.DATABASE_URL,
     pgliteDir: config.pgliteDir,
     poolSize: config.DATABASE_POOL_SIZE,
+    migrate: config.MIGRATE_ON_START,
   });
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS });
   const engines = workspaceEngines(config, egressProxy);

@@ -10,6 +10,8 @@ export function openResultsDatabase(opts: {
   databaseUrl?: string;
   pgliteDir?: string;
   poolSize?: number;
+  /** False: leave the migrations to src/migrate.ts (MIGRATE_ON_START). */
+  migrate?: boolean;
 }): Promise<ResultsDatabase> {
   return openDatabase({ ...opts, schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA });
 }

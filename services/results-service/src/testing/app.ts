@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StartAttemptResponse } from '@exam/domain/attempt';
 import type { ResultStatus } from '@exam/domain/grading';
+import { connectRedis } from '@exam/server-kit/redis';
 import { openTestDatabase, TEST_CREATOR_SESSION, TEST_SECRETS, testCreatorSessions } from '@exam/server-kit/testing';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
@@ -17,6 +18,19 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 
+/**
+ * `pnpm test:redis` (vitest.redis.config.ts sets TEST_SHARED_STATE=redis) runs the suites of the shared
+ * state again with Redis at TEST_REDIS_URL. One key prefix per test process, so the apps a test builds
+ * as replicas share their counters, and runs never meet each other's.
+ */
+const SHARED_PREFIX = `test:results-service:${process.pid}:${Date.now()}:`;
+function testRedis() {
+  if (process.env.TEST_SHARED_STATE !== 'redis') return undefined;
+  const url = process.env.TEST_REDIS_URL;
+  if (!url) throw new Error('TEST_SHARED_STATE=redis needs TEST_REDIS_URL (a Redis server to test against)');
+  return connectRedis(url, { keyPrefix: SHARED_PREFIX });
+}
+
 /** An app on the shared test database (PGlite, or PostgreSQL under test:pg) with fakes for the other services. */
 export async function buildTestApp(opts: { env?: Record<string, string>; deps?: Partial<Deps> } = {}) {
   const database = await openTestDatabase({
@@ -27,7 +41,10 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   const examSource = fakeExamSource();
   const examAccess = fakeExamAccess();
   const codeRunner = fakeCodeRunner();
+  const redis = opts.deps && 'redis' in opts.deps ? undefined : testRedis();
+  if (redis && !(await redis.connected())) throw new Error('Redis at TEST_REDIS_URL did not answer');
   const deps: Deps = {
+    redis,
     examAccess,
     database,
     clock: systemClock,
@@ -40,6 +57,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     ...opts.deps,
   };
   const app = await buildApp(testConfig(opts.env), deps);
+  if (redis) app.addHook('onClose', () => redis.close());
   await app.ready();
   return Object.assign(app, { exams: examSource, access: examAccess, runner: codeRunner, db: database.db, database });
 }

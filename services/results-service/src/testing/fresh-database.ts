@@ -43,14 +43,17 @@ export async function createFreshDatabase() {
   }
 
   return {
-    open(upTo?: string): Promise<Database<typeof schema>> {
+    open(upTo?: string, opts: { migrate?: boolean } = {}): Promise<Database<typeof schema>> {
       return openDatabase({
         schema,
         migrationsFolder: upTo ? migrationsUpTo(upTo) : MIGRATIONS_FOLDER,
         migrationsSchema: MIGRATIONS_SCHEMA,
-        ...(url ? { databaseUrl: url, poolSize: 2 } : { pgliteDir: join(dir, 'pglite') }),
+        ...(url ? { databaseUrl: url, poolSize: 2 } : { pgliteDir: join(dir, 'results-service') }),
+        ...opts,
       });
     },
+    /** The environment under which the service (or src/migrate.ts) opens this database. */
+    env: url ? { DATABASE_URL: url } : { DATA_DIR: dir },
     async drop() {
       if (server) await server.db.execute(sql.raw(`drop database if exists "${name}" with (force)`));
       rmSync(dir, { recursive: true, force: true });

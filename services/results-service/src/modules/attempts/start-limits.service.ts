@@ -1,8 +1,7 @@
 import { ResumeMessages } from '@exam/domain/attempt-binding';
-import type { Deps } from '../../deps.ts';
+import type { Deps, StartCounters } from '../../deps.ts';
 import { clientBucket } from './client-bucket.ts';
 import { RetryLaterError } from './retry-later.ts';
-import type { StartLimitsRepository } from './start-limits.repository.ts';
 
 export type StartLimits = {
   perClient: { max: number; windowSeconds: number };
@@ -10,15 +9,16 @@ export type StartLimits = {
 };
 
 /**
- * Caps attempt starts per client address and per exam in fixed windows counted in the database, so
- * every replica enforces the same limit. Resumes with this browser's secret are not counted.
+ * Caps attempt starts per client address and per exam in fixed windows counted where every replica
+ * counts (the database, or Redis with REDIS_URL), so all enforce the same limit. Resumes with this
+ * browser's secret are not counted.
  */
-export function createStartLimiter(repo: StartLimitsRepository, deps: Pick<Deps, 'clock'>, limits: StartLimits) {
+export function createStartLimiter(counters: StartCounters, deps: Pick<Deps, 'clock'>, limits: StartLimits) {
   async function take(bucket: string, limit: StartLimits['perClient'], message: (seconds: number) => string) {
     const windowMs = limit.windowSeconds * 1000;
     const now = deps.clock.now().getTime();
     const windowStart = Math.floor(now / windowMs) * windowMs;
-    const count = await repo.count(bucket, new Date(windowStart));
+    const count = await counters.count(bucket, new Date(windowStart), windowMs);
     if (count > limit.max) throw new RetryLaterError(windowStart + windowMs - now, message);
   }
 
@@ -35,7 +35,7 @@ export function createStartLimiter(repo: StartLimitsRepository, deps: Pick<Deps,
     /** Deletes windows older than the longest one. */
     prune: () => {
       const longest = Math.max(limits.perClient.windowSeconds, limits.perExam.windowSeconds) * 1000;
-      return repo.prune(new Date(deps.clock.now().getTime() - longest));
+      return counters.prune(new Date(deps.clock.now().getTime() - longest));
     },
   };
 }

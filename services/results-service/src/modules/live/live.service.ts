@@ -9,7 +9,7 @@ import {
   type LiveAttemptStatus,
   type ResultLiveLog,
 } from '@exam/domain/live';
-import type { Deps } from '../../deps.ts';
+import type { Deps, PresenceStore } from '../../deps.ts';
 import type { AnnouncementRow, LiveAttemptRow, LiveRepository } from './live.repository.ts';
 
 type Creator = { sub: string; email: string };
@@ -39,6 +39,7 @@ export function liveStatus(
 
 export function createLiveService(
   repo: LiveRepository,
+  presence: PresenceStore,
   deps: Pick<Deps, 'clock' | 'ids' | 'examSource'>,
   submit: Submit,
 ) {
@@ -80,7 +81,7 @@ export function createLiveService(
       const now = deps.clock.now();
       const since = new Date(now.getTime() - LIVE_RECENT_SUBMITTED_MINUTES * 60_000);
       const [rows, announced] = await Promise.all([
-        repo.listLiveAttempts(examId, ownerId, since),
+        repo.listLiveAttempts(examId, ownerId, since).then((listed) => presence.withLastSeen(listed)),
         repo.listAnnouncements(examId),
       ]);
       if (rows.length === 0) await assertOwner(examId, ownerId);
@@ -161,7 +162,7 @@ export function createLiveService(
     },
 
     /** Records the candidate's page as seen, at most every `minGapMs` per attempt. */
-    touch: (attemptId: string, minGapMs: number) => repo.touch(attemptId, deps.clock.now(), minGapMs),
+    touch: (attemptId: string, minGapMs: number) => presence.touch(attemptId, deps.clock.now(), minGapMs),
   };
 }
 export type LiveService = ReturnType<typeof createLiveService>;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { attemptPresence, results } from '../../db/schema.ts';
+import { results } from '../../db/schema.ts';
 import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
 import { CANARY, makeExam } from '../../testing/exams.ts';
 import { fakeClock } from '../../testing/fakes.ts';
@@ -43,8 +43,8 @@ describe('live proctor view', () => {
     app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}/live`, headers: attempt.headers });
   const end = (examId: string, attemptId: string, headers: Record<string, string>) =>
     app.inject({ method: 'POST', url: `/api/exams/${examId}/attempts/${attemptId}/end`, headers });
-  const lastSeen = async (attemptId: string) =>
-    (await app.db.select().from(attemptPresence).where(eq(attemptPresence.attemptId, attemptId)))[0]?.lastSeenAt;
+  // Read through the app's store: attempt_presence, or Redis under test:redis.
+  const lastSeen = (attemptId: string) => app.presence.find(attemptId);
 
   describe('GET /api/exams/:id/live', () => {
     it('lists each attempt in progress with answered n/total, warnings by kind and the time left', async () => {
