@@ -3,6 +3,8 @@
 // broken reply is asked again with the same clientMessageId) and submits (again until acknowledged). Every
 // try of every request is recorded with its timestamps, so error rates can be read for any time window.
 import { randomUUID } from 'node:crypto';
+import { sendChatWithRetry } from '../../packages/domain/src/chat-retry.ts';
+import type { ChatRequest } from '../../packages/domain/src/llm.ts';
 import type { ServiceName } from '../../packages/domain/src/service-routes.ts';
 import { FAKE_REPLY } from './fake-provider.ts';
 
@@ -120,38 +122,38 @@ export function createCandidates(opts: { count: number; url: (service: ServiceNa
     throw new Error(message);
   }
 
-  /** Reads the chat's event stream to its end: the reply when it ended with done, Retryable when it broke. */
-  async function readChat(response: Response): Promise<string> {
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
+  /**
+   * One chat message through the browser's own client (sendChatWithRetry: the same clientMessageId again on a
+   * cut stream, an `interrupted` event, a network error or 502/503/504, after 0.5, 1 and 2 s). Each try is
+   * recorded; the reply is what the last try streamed, or undefined when the client gave up.
+   */
+  async function chatOnce(candidate: number, token: string, body: ChatRequest): Promise<string | undefined> {
+    const op: Operation = { kind: 'chat', candidate, tries: [], ok: false };
+    operations.push(op);
+    let startedAt = Date.now();
     let reply = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = frame
-            .split('\n')
-            .filter((line) => line.startsWith('data:'))
-            .map((line) => line.slice(5).trimStart())
-            .join('\n');
-          if (!data) continue;
-          const event = JSON.parse(data) as { type: string; text?: string; message?: string };
-          if (event.type === 'delta') reply += event.text ?? '';
-          else if (event.type === 'done' || event.type === 'withheld') return reply;
-          else if (event.type === 'interrupted') throw new Retryable('chat: interrupted event');
-          else if (event.type === 'error') throw new Error(`chat: error event ${event.message ?? ''}`);
-        }
+    const end = (ok: boolean, outcome: string) => op.tries.push({ startedAt, endedAt: Date.now(), ok, outcome });
+    for await (const event of sendChatWithRetry({
+      fetch: (url, init) => fetch(url, { ...init, signal: AbortSignal.timeout(60_000) }),
+      url: `${opts.url('llm-gateway')}/api/llm/chat`,
+      headers: { authorization: `Bearer ${token}` },
+      body,
+    })) {
+      if (event.type === 'delta') reply += event.text;
+      else if (event.type === 'reconnecting') {
+        end(false, 'chat: reply cut, sent again with its clientMessageId');
+        reply = '';
+        startedAt = Date.now() + event.delayMs;
+      } else if (event.type === 'error') {
+        end(false, `chat: ${event.message}`);
+        return undefined;
+      } else {
+        end(true, 'ok');
+        op.ok = true;
+        return reply;
       }
-    } catch (err) {
-      if (err instanceof Retryable || (err instanceof Error && err.message.startsWith('chat: error'))) throw err;
-      throw new Retryable(`chat: stream broke (${(err as Error).message})`);
     }
-    throw new Retryable('chat: stream ended without a terminal event');
+    return undefined;
   }
 
   async function runOne(record: CandidateRecord, plan: CandidatePlan): Promise<void> {
@@ -205,17 +207,7 @@ export function createCandidates(opts: { count: number; url: (service: ServiceNa
         const message = `Candidate ${record.index}, question ${turn}: where do I start? [${clientMessageId}]`;
         const chat = { clientMessageId, message, completed: false, reply: '' };
         record.chats.push(chat);
-        const reply = await operation('chat', record.index, async () => {
-          const response = await send(
-            'llm-gateway',
-            'POST',
-            '/api/llm/chat',
-            { message, questionIndex: null, clientMessageId },
-            token,
-            60_000,
-          );
-          return readChat(response);
-        });
+        const reply = await chatOnce(record.index, token, { message, questionIndex: null, clientMessageId });
         if (reply !== undefined) {
           chat.completed = true;
           chat.reply = reply;

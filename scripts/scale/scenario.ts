@@ -2,7 +2,6 @@
 // and in the middle of their run one results-service replica and one llm-gateway replica SIGKILLed and
 // restarted. Afterwards the database is checked against what the candidates were told, and the error rates
 // are read per time window. scale.test.ts runs it short, bench/scale/run.ts long.
-import { ChatRequestSchema } from '../../packages/domain/src/llm.ts';
 import type { ServiceName } from '../../packages/domain/src/service-routes.ts';
 import { createCandidates, type CandidateRecord, type Operation } from './candidates.ts';
 import { FAKE_REPLY, startFakeProvider } from './fake-provider.ts';
@@ -61,8 +60,6 @@ export type ScenarioReport = {
   byKind: Record<string, Record<WindowName, WindowStats>>;
   failures: Array<{ window: WindowName; kind: string; outcome: string; count: number }>;
   database: DatabaseFindings;
-  /** Whether the chat API takes clientMessageId (ChatRequestSchema): retries are then deduplicated. */
-  chatDeduplication: boolean;
   proxy: Record<string, { retries: number; redispatches: number }>;
   violations: string[];
 };
@@ -195,7 +192,7 @@ function judge(report: Omit<ScenarioReport, 'violations'>): string[] {
     violations.push(`submissions not exactly once: ${db.submissionProblems.slice(0, 3).join('; ')}`);
   if (db.unsubmitted.length) violations.push(`${db.unsubmitted.length} candidates never got a submission acknowledged`);
   if (db.chatProblems.length) violations.push(`chats not completed: ${db.chatProblems.slice(0, 3).join('; ')}`);
-  if (report.chatDeduplication && db.duplicatedChats.length)
+  if (db.duplicatedChats.length)
     violations.push(`chat messages stored more than once: ${db.duplicatedChats.slice(0, 3).join('; ')}`);
   if (db.startsFailed) violations.push(`${db.startsFailed} candidates could not start their attempt`);
   return violations;
@@ -275,7 +272,6 @@ export async function runScenario(opts: ScenarioOptions): Promise<ScenarioReport
       timeline,
       ...tally(candidates.operations, timeline),
       database,
-      chatDeduplication: 'clientMessageId' in ChatRequestSchema.shape,
       proxy: await proxyCounters(running),
     };
     const violations = judge(partial);

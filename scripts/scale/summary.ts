@@ -57,7 +57,7 @@ export function formatReport(report: ScenarioReport): string {
     [
       'chat messages stored once',
       String(db.chats - db.duplicatedChats.length),
-      `${db.duplicatedChats.length} duplicated${report.chatDeduplication ? '' : ' (not enforced: the chat API has no clientMessageId yet)'}`,
+      `${db.duplicatedChats.length} duplicated`,
     ],
   ];
   const proxy = Object.entries(report.proxy)
