@@ -141,11 +141,11 @@ export function createCandidates(opts: { count: number; url: (service: ServiceNa
     })) {
       if (event.type === 'delta') reply += event.text;
       else if (event.type === 'reconnecting') {
-        end(false, 'chat: reply cut, sent again with its clientMessageId');
+        end(false, 'reply cut, sent again with its clientMessageId');
         reply = '';
         startedAt = Date.now() + event.delayMs;
       } else if (event.type === 'error') {
-        end(false, `chat: ${event.message}`);
+        end(false, event.message);
         return undefined;
       } else {
         end(true, 'ok');
