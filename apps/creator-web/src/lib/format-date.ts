@@ -7,10 +7,11 @@
 const DATE = { month: 'short', day: 'numeric', year: 'numeric' } as const;
 const CLOCK = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
 
-const dateFormat = new Intl.DateTimeFormat('en-US', DATE);
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { ...DATE, ...CLOCK });
-const clockFormat = new Intl.DateTimeFormat('en-US', CLOCK);
-const clockWithSecondsFormat = new Intl.DateTimeFormat('en-US', { ...CLOCK, second: '2-digit' });
+// Made per call, not once at load: the viewer's zone is read each time, as @exam/ui/lib/local-time does.
+const dateFormat = () => new Intl.DateTimeFormat('en-US', DATE);
+const dateTimeFormat = () => new Intl.DateTimeFormat('en-US', { ...DATE, ...CLOCK });
+const clockFormat = () => new Intl.DateTimeFormat('en-US', CLOCK);
+const clockWithSecondsFormat = () => new Intl.DateTimeFormat('en-US', { ...CLOCK, second: '2-digit' });
 
 function parse(value: string | null | undefined): Date | undefined {
   if (!value) return undefined;
@@ -24,14 +25,14 @@ const partsOf = (format: Intl.DateTimeFormat, date: Date) =>
 /** 'Jan 5, 2025'. */
 export function formatDate(value: string | null | undefined): string {
   const date = parse(value);
-  return date ? dateFormat.format(date) : 'N/A';
+  return date ? dateFormat().format(date) : 'N/A';
 }
 
 /** 'Jan 5, 2025 14:30'. */
 export function formatDateTime(value: string | null | undefined): string {
   const date = parse(value);
   if (!date) return 'N/A';
-  const parts = partsOf(dateTimeFormat, date);
+  const parts = partsOf(dateTimeFormat(), date);
   return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute}`;
 }
 
@@ -42,6 +43,6 @@ export function formatDateTime(value: string | null | undefined): string {
 export function formatTime(value: string | null | undefined, opts: { seconds?: boolean } = {}): string {
   const date = parse(value);
   if (!date) return 'N/A';
-  const parts = partsOf(opts.seconds ? clockWithSecondsFormat : clockFormat, date);
+  const parts = partsOf(opts.seconds ? clockWithSecondsFormat() : clockFormat(), date);
   return opts.seconds ? `${parts.hour}:${parts.minute}:${parts.second}` : `${parts.hour}:${parts.minute}`;
 }
