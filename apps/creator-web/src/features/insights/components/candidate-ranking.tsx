@@ -145,7 +145,7 @@ function RankingTable({ candidates, report }: { candidates: InsightsCandidate[];
             <TableCell className="font-medium">
               <CandidateLink studentId={c.studentId}>{c.name || 'Anonymous'}</CandidateLink>
             </TableCell>
-            <TableCell>{c.studentId || 'N/A'}</TableCell>
+            <TableCell className="whitespace-nowrap">{c.studentId || 'N/A'}</TableCell>
             <TableCell>{c.result ? <ScoreBadge result={c.result} /> : '—'}</TableCell>
             <TableCell>
               <ScoreCell candidate={c} field="rawScore" report={report} />
