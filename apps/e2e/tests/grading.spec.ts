@@ -173,6 +173,32 @@ test('the creator grades a short answer and every result view, the insights and 
       await expect(cells.nth(3)).toHaveText(item.facility);
       await expect(cells.nth(7)).toHaveText(item.guess);
     }
+
+    // Every column fits a small laptop's width: the last (Rasch difficulty) is not cut off by the card.
+    for (const width of [1024, 1366]) {
+      await page.setViewportSize({ width, height: 768 });
+      const frame = page.getByRole('table', { name: 'Assessment Breakdown' }).locator('xpath=..');
+      await expect
+        .poll(() => frame.evaluate((el) => el.scrollWidth - el.clientWidth), { message: `at ${width}px` })
+        .toBeLessThanOrEqual(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+  });
+
+  await test.step("Bob's name in the ranking opens his attempts across the creator's exams, and from there the grader", async () => {
+    await page
+      .getByTestId('ranking-row')
+      .filter({ hasText: BOB.name })
+      .getByRole('link', { name: BOB.name, exact: true })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/creator/candidates/${BOB.studentId}$`));
+    await expect(page.getByRole('heading', { level: 1, name: BOB.name })).toBeVisible();
+    const attempts = page.getByTestId('candidate-attempt-row');
+    await expect(attempts).toHaveCount(1);
+    await expect(attempts.first()).toContainText('Grading Journey');
+    await expectScore(attempts.first(), '2 / 3 pts · 66.7%', 'Graded');
+    await attempts.first().getByRole('link', { name: 'Open Grader for Grading Journey' }).click();
+    await expect(page.getByRole('heading', { name: `Grading: ${BOB.name}` })).toBeVisible();
   });
 
   await test.step('downloads the CSV from the submissions page: one row per candidate with the marks', async () => {

@@ -4,8 +4,9 @@ import { z } from 'zod';
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 200;
 
+/** An empty field asks for the address; anything else that is not one says so. */
 const EmailSchema = z
-  .email('Enter a valid email address')
+  .email({ error: (issue) => (issue.input === '' ? 'Enter your email' : 'Enter a valid email address') })
   .max(320)
   .transform((e) => e.trim().toLowerCase());
 

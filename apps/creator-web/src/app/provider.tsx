@@ -5,6 +5,13 @@ import type { ReactNode } from 'react';
 import { RuntimeConfigContext, type RuntimeConfig } from '../config/runtime-config.ts';
 import { ApiError } from '../lib/api-client.ts';
 
+/**
+ * Toasts sit bottom left, clear of every primary action: the page headers' actions (Save Grading, Create New
+ * Exam…) are top right and the exam editor's sticky Save and Publish bar is bottom right; 80px from the
+ * bottom keeps a toast above that bar (64px tall) too.
+ */
+const TOAST_OFFSET = { bottom: 80, left: 24 };
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
@@ -32,7 +39,7 @@ export function AppProvider({
       <QueryClientProvider client={queryClient}>
         <TooltipProvider delayDuration={300}>
           {children}
-          <Toaster />
+          <Toaster position="bottom-left" offset={TOAST_OFFSET} mobileOffset={TOAST_OFFSET} />
         </TooltipProvider>
       </QueryClientProvider>
     </RuntimeConfigContext>

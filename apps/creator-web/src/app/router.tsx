@@ -57,6 +57,10 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/results/result.tsx')).ResultRoute }),
       },
       {
+        path: 'candidates/:candidateId',
+        lazy: async () => ({ Component: (await import('./routes/results/candidate.tsx')).CandidateRoute }),
+      },
+      {
         path: 'exam-insights/:examId',
         lazy: async () => ({ Component: (await import('./routes/results/exam-insights.tsx')).ExamInsightsRoute }),
       },

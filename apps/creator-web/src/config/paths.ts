@@ -21,6 +21,8 @@ export const paths = {
   examRoster: (examId: string) => `/creator/exam-roster/${encodeURIComponent(examId)}`,
   examSubmissions: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}/submissions`,
   result: (resultId: string) => `/creator/result/${encodeURIComponent(resultId)}`,
+  /** A candidate (by candidate ID) and their attempts across the creator's exams. */
+  candidate: (candidateId: string) => `/creator/candidates/${encodeURIComponent(candidateId)}`,
   grade: (examId: string, candidateId: string) =>
     `/creator/grade/${encodeURIComponent(examId)}/candidate/${encodeURIComponent(candidateId)}`,
 } as const;
@@ -76,6 +78,7 @@ export const api = {
   /** `query` is a URLSearchParams string, '' for none. */
   results: (query: string) => `/api/results${query ? `?${query}` : ''}`,
   resultsSummary: '/api/results/summary',
+  candidateHistory: (candidateId: string) => `/api/results/candidates/${id(candidateId)}`,
   result: (resultId: string) => `/api/results/${id(resultId)}`,
   resultRelease: (resultId: string) => `/api/results/${id(resultId)}/release`,
   resultFile: (resultId: string, questionIndex: number) => `/api/results/${id(resultId)}/files/${questionIndex}`,

@@ -1,27 +1,48 @@
-const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+/**
+ * The creator app's one way of writing an instant (the spec's 'MMM d, yyyy' and 'MMM d, yyyy HH:mm'), in the
+ * viewer's time zone with a 24-hour clock. Every date, date-time and clock time on its pages goes through
+ * here, so two screens never show the same moment two ways. A missing or unparseable value reads 'N/A', so a
+ * bad value never breaks a table.
+ */
+const DATE = { month: 'short', day: 'numeric', year: 'numeric' } as const;
+const CLOCK = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
 
-/** 'MMM d, yyyy'; 'N/A' for a missing or unparseable date, so a bad value never breaks a table. */
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return 'N/A';
+// Made per call, not once at load: the viewer's zone is read each time, as @exam/ui/lib/local-time does.
+const dateFormat = () => new Intl.DateTimeFormat('en-US', DATE);
+const dateTimeFormat = () => new Intl.DateTimeFormat('en-US', { ...DATE, ...CLOCK });
+const clockFormat = () => new Intl.DateTimeFormat('en-US', CLOCK);
+const clockWithSecondsFormat = () => new Intl.DateTimeFormat('en-US', { ...CLOCK, second: '2-digit' });
+
+function parse(value: string | null | undefined): Date | undefined {
+  if (!value) return undefined;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return 'N/A';
-  return dateFormat.format(date);
+  return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+const partsOf = (format: Intl.DateTimeFormat, date: Date) =>
+  Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
 
-/** 'MMM d, yyyy HH:mm', e.g. 'Jan 5, 2025 14:30'; 'N/A' when missing or unparseable. */
+/** 'Jan 5, 2025'. */
+export function formatDate(value: string | null | undefined): string {
+  const date = parse(value);
+  return date ? dateFormat().format(date) : 'N/A';
+}
+
+/** 'Jan 5, 2025 14:30'. */
 export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return 'N/A';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return 'N/A';
-  const parts = Object.fromEntries(dateTimeFormat.formatToParts(date).map((p) => [p.type, p.value]));
+  const date = parse(value);
+  if (!date) return 'N/A';
+  const parts = partsOf(dateTimeFormat(), date);
   return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute}`;
+}
+
+/**
+ * '14:30' (or '14:30:05' with seconds): the clock time alone, for moments whose day is plain from the page
+ * (the live view of an exam running now, the messages of one attempt).
+ */
+export function formatTime(value: string | null | undefined, opts: { seconds?: boolean } = {}): string {
+  const date = parse(value);
+  if (!date) return 'N/A';
+  const parts = partsOf(opts.seconds ? clockWithSecondsFormat() : clockFormat(), date);
+  return opts.seconds ? `${parts.hour}:${parts.minute}:${parts.second}` : `${parts.hour}:${parts.minute}`;
 }

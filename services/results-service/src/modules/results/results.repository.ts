@@ -81,6 +81,32 @@ export function createResultsRepository({ db }: ResultsDatabase) {
         .limit(page.limit + 1);
     },
 
+    /**
+     * One candidate's attempts (by candidate key) at the owner's exams, newest start first, each with its
+     * result when submitted. Reads one row more than `limit` so the caller knows the list was cut.
+     */
+    candidateAttempts(ownerId: string, key: string, limit: number) {
+      return db
+        .select({
+          attemptId: attempts.id,
+          examId: attempts.examId,
+          examTitle: sql<string>`${attempts.examSnapshot} ->> 'title'`,
+          name: attempts.name,
+          studentId: attempts.studentId,
+          attemptNo: attempts.attemptNo,
+          startedAt: attempts.startedAt,
+          submittedAt: attempts.submittedAt,
+          resultId: results.id,
+          result: summaryColumns,
+          kept: isKept(),
+        })
+        .from(attempts)
+        .leftJoin(results, eq(results.attemptId, attempts.id))
+        .where(and(eq(attempts.ownerId, ownerId), eq(attempts.candidateKey, key)))
+        .orderBy(desc(attempts.startedAt), desc(attempts.id))
+        .limit(limit + 1);
+    },
+
     async findForOwner(id: string, ownerId: string) {
       const [row] = await db
         .select({ result: results, snapshot: attempts.examSnapshot, ...attemptColumns })

@@ -1,3 +1,4 @@
+import { CandidateHistoryParamsSchema, CandidateHistorySchema } from '@exam/domain/candidate-history';
 import { ErrorBodySchema } from '@exam/domain/errors';
 import {
   ExamResultsSummarySchema,
@@ -44,6 +45,20 @@ export function resultsRoutes(service: ResultsService) {
       '/api/results/summary',
       { ...guard, schema: { tags: ['results'], response: { 200: ExamResultsSummarySchema, ...errors } } },
       async (request) => service.summary(creatorOf(request).sub),
+    );
+
+    app.get(
+      '/api/results/candidates/:candidateId',
+      {
+        ...guard,
+        schema: {
+          tags: ['results'],
+          summary: "One candidate's attempts and results across the caller's exams",
+          params: CandidateHistoryParamsSchema,
+          response: { 200: CandidateHistorySchema, 400: ErrorBodySchema, ...errors },
+        },
+      },
+      async (request) => service.candidate(creatorOf(request).sub, request.params.candidateId),
     );
 
     app.get(

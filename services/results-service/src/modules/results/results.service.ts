@@ -1,4 +1,6 @@
 import { RESULT_EVENTS_MAX } from '@exam/domain/attempt';
+import { candidateKey } from '@exam/domain/attempt-binding';
+import { CANDIDATE_HISTORY_MAX, type CandidateHistory } from '@exam/domain/candidate-history';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { ExamResultsSummary, ListResultsQuery, ResultDetail, ResultList } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
@@ -85,6 +87,35 @@ export function createResultsService(
       return {
         results: page.map(toSummary),
         nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+      };
+    },
+
+    /**
+     * A candidate's attempts across the owner's exams; 404 when none of the owner's exams has one, so
+     * another creator's candidates look exactly like unknown ones.
+     */
+    async candidate(ownerId: string, candidateId: string): Promise<CandidateHistory> {
+      const rows = await repo.candidateAttempts(ownerId, candidateKey(candidateId), CANDIDATE_HISTORY_MAX);
+      const newest = rows[0];
+      if (!newest) throw new AppError(ErrorCode.NOT_FOUND, 'Candidate not found');
+      return {
+        name: newest.name,
+        studentId: newest.studentId,
+        attempts: rows.slice(0, CANDIDATE_HISTORY_MAX).map((row) => ({
+          attemptId: row.attemptId,
+          examId: row.examId,
+          examTitle: row.examTitle,
+          name: row.name,
+          studentId: row.studentId,
+          attemptNo: row.attemptNo,
+          startedAt: row.startedAt.toISOString(),
+          submittedAt: row.submittedAt?.toISOString() ?? null,
+          result:
+            row.resultId && row.result
+              ? toSummary({ ...row.result, attemptNo: row.attemptNo, kept: Boolean(row.kept) })
+              : null,
+        })),
+        truncated: rows.length > CANDIDATE_HISTORY_MAX,
       };
     },
 

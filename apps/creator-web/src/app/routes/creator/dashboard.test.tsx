@@ -140,6 +140,17 @@ describe('creator dashboard', () => {
     expect(examStore.exams).toHaveLength(0);
   });
 
+  it('names an exam without a title "Untitled exam" in the delete confirmation, as the list does', async () => {
+    seedExams(makeExam({ title: '', isDraft: true }));
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    const row = await screen.findByRole('row', { name: /Untitled exam/ });
+    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent(
+      'Are you sure you want to delete the draft "Untitled exam"? This action cannot be undone.',
+    );
+  });
+
   it("toasts 'Error' when deleting a published exam fails", async () => {
     seedExams(makeExam({ title: 'Final', isDraft: false }));
     server.use(http.delete('*/api/exams/:id', () => HttpResponse.json(errorBody('INTERNAL', 'boom'), { status: 500 })));

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { useExam } from '../../../features/exams/api/exam-queries.ts';
 import { RosterPage } from '../../../features/roster/components/roster-page.tsx';
+import { examName } from '../../../lib/display-names.ts';
 
 const ACCESS_NOTES = {
   link: 'Anyone with the exam link may start; the roster is used for invitations, reminders and result notices.',
@@ -18,7 +19,7 @@ export function ExamRosterRoute() {
   return (
     <>
       <PageHeader
-        title={`Roster${exam.data ? `: ${exam.data.title || 'Untitled exam'}` : ''}`}
+        title={`Roster${exam.data ? `: ${examName(exam.data.title)}` : ''}`}
         description={exam.data ? ACCESS_NOTES[exam.data.access] : undefined}
         back={
           <Button asChild variant="ghost" size="sm" className="-ml-3">

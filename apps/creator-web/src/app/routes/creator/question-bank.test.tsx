@@ -79,6 +79,7 @@ describe('question bank page', () => {
     await waitFor(() => expect(rows()).toEqual(['Blood pump', 'Largest organ', 'Red planet']));
 
     await user.click(screen.getByRole('button', { name: 'Delete Largest organ' }));
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent('"Largest organ" will be deleted from your bank.');
     await user.click(await screen.findByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(rows()).toEqual(['Blood pump', 'Red planet']));
   });

@@ -3,7 +3,7 @@ import type { Exam } from '@exam/domain/exam';
 import { Button } from '@exam/ui/button';
 import { Card, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
-import { formatLocalShort, localTimeZone } from '@exam/ui/lib/local-time';
+import { localTimeZone } from '@exam/ui/lib/local-time';
 import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
@@ -15,6 +15,8 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { useAccommodationsExam, useOverrides } from '../api/overrides.ts';
 import { durationChange } from '../lib/duration.ts';
 import { draftOf, emptyDraft, OverrideForm, type OverrideDraft } from './override-form.tsx';
+import { formatDateTime } from '../../../lib/format-date.ts';
+import { examName } from '../../../lib/display-names.ts';
 
 function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' }) {
   return (
@@ -29,8 +31,8 @@ function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' 
 /** The exam's window in a line: 'Always open', 'Opens …', 'Opens … · Closes …'. */
 function windowText(window: { opensAt: string | null; closesAt: string | null }, fallback: string): string {
   const parts = [
-    window.opensAt ? `Opens ${formatLocalShort(window.opensAt)}` : null,
-    window.closesAt ? `Closes ${formatLocalShort(window.closesAt)}` : null,
+    window.opensAt ? `Opens ${formatDateTime(window.opensAt)}` : null,
+    window.closesAt ? `Closes ${formatDateTime(window.closesAt)}` : null,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(' · ') : fallback;
 }
@@ -110,7 +112,7 @@ export function AccommodationsPage({ examId }: { examId: string }) {
     <>
       <PageHeader
         back={<BackToDashboard />}
-        title={`Accommodations: ${data.title || 'Untitled exam'}`}
+        title={`Accommodations: ${examName(data.title)}`}
         description={`The exam: ${timer}, ${windowText(data, 'always open')}, ${data.attemptsAllowed} attempt${data.attemptsAllowed === 1 ? '' : 's'}.`}
         actions={
           <Button asChild variant="secondary">

@@ -103,6 +103,16 @@ describe('forgotten password', () => {
     expect(calls[0]?.authorization).toBeNull();
   });
 
+  it('asks for the email when the field is empty, without calling the server', async () => {
+    const calls = recordCalls('/api/auth/password-reset', () =>
+      HttpResponse.json({ message: AuthMessages.resetAccepted }, { status: 202 }),
+    );
+    const { user } = renderApp('/forgot-password');
+    await user.click(screen.getByRole('button', { name: 'Send Reset Link' }));
+    expect(await screen.findByText('Enter your email')).toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+
   it('shows the server’s message when it refuses too many requests', async () => {
     recordCalls('/api/auth/password-reset', () =>
       HttpResponse.json(errorBody('RATE_LIMITED', AuthMessages.resetThrottled), { status: 429 }),

@@ -69,6 +69,18 @@ describe('creator sign-in and sign-up', () => {
     expect(screen.getByLabelText('Email Address')).toBeEnabled();
   });
 
+  it('asks for the email and the password when sign-in is sent with both fields empty', async () => {
+    let calls = 0;
+    server.use(http.post('*/api/auth/login', () => ((calls += 1), HttpResponse.json({}))));
+    const { user } = renderApp('/creator/auth');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('Enter your email')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email Address')).toHaveAccessibleDescription('Enter your email');
+    expect(screen.getByText('Enter your password')).toBeInTheDocument();
+    expect(screen.queryByText('Enter a valid email address')).not.toBeInTheDocument();
+    expect(calls).toBe(0);
+  });
+
   it('rejects a bad email, and on sign-up a password under 10 characters, without calling the server', async () => {
     let calls = 0;
     server.use(http.post('*/api/auth/register', () => ((calls += 1), HttpResponse.json({}))));

@@ -19,6 +19,7 @@ import {
   useUpdateBankQuestion,
 } from '../../../lib/bank-api.ts';
 import { BankQuestionDialog, TYPE_LABELS } from './bank-question-dialog.tsx';
+import { questionName } from '../../../lib/display-names.ts';
 
 type Editing = { bankQuestion: BankQuestion | undefined } | null;
 
@@ -96,7 +97,9 @@ export function QuestionBank() {
             <TableBody>
               {questions.map((b) => (
                 <TableRow key={b.id} data-testid="bank-row">
-                  <TableCell className="max-w-96 truncate font-medium text-ink">{b.question.title}</TableCell>
+                  <TableCell className="max-w-96 truncate font-medium text-ink">
+                    {questionName(b.question.title)}
+                  </TableCell>
                   <TableCell>{TYPE_LABELS[b.question.type]}</TableCell>
                   <TableCell>{b.question.topic || '—'}</TableCell>
                   <TableCell className="tabular-nums">{b.question.points}</TableCell>
@@ -104,7 +107,7 @@ export function QuestionBank() {
                     <Button
                       variant="ghost"
                       size="icon"
-                      aria-label={`Edit ${b.question.title}`}
+                      aria-label={`Edit ${questionName(b.question.title)}`}
                       onClick={() => setEditing({ bankQuestion: b })}
                     >
                       <Pencil aria-hidden className="h-4 w-4" />
@@ -113,7 +116,7 @@ export function QuestionBank() {
                       variant="ghost"
                       size="icon"
                       className="text-danger"
-                      aria-label={`Delete ${b.question.title}`}
+                      aria-label={`Delete ${questionName(b.question.title)}`}
                       onClick={() => setDeleting(b)}
                     >
                       <Trash2 aria-hidden className="h-4 w-4" />
@@ -139,7 +142,11 @@ export function QuestionBank() {
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Delete this question from your bank?"
-        description="Exams you already added it to keep their copy."
+        description={
+          deleting
+            ? `"${questionName(deleting.question.title)}" will be deleted from your bank. Exams you already added it to keep their copy.`
+            : ''
+        }
         confirmLabel="Delete"
         destructive
         isPending={remove.isPending}

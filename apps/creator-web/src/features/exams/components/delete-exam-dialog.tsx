@@ -2,6 +2,7 @@ import type { Exam } from '@exam/domain/exam';
 import { ConfirmDialog } from '@exam/ui/dialog';
 import { toast } from '@exam/ui/toaster';
 import { useDeleteExam } from '../api/exam-mutations.ts';
+import { examName } from '../../../lib/display-names.ts';
 
 /** One confirmation wording for drafts and published exams: deleting either cannot be undone. */
 export function DeleteExamDialog({ exam, onClose }: { exam: Exam | null; onClose: () => void }) {
@@ -12,7 +13,7 @@ export function DeleteExamDialog({ exam, onClose }: { exam: Exam | null; onClose
       onOpenChange={(open) => !open && onClose()}
       title="Delete exam?"
       description={
-        exam ? `Are you sure you want to delete the draft "${exam.title}"? This action cannot be undone.` : ''
+        exam ? `Are you sure you want to delete the draft "${examName(exam.title)}"? This action cannot be undone.` : ''
       }
       confirmLabel="Delete"
       destructive

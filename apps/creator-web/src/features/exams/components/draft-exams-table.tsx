@@ -8,6 +8,7 @@ import { paths } from '../../../config/paths.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { IconAction } from './icon-action.tsx';
+import { examName } from '../../../lib/display-names.ts';
 
 export function DraftExamsTable({ exams }: { exams: Exam[] }) {
   const [toDelete, setToDelete] = useState<Exam | null>(null);
@@ -29,7 +30,7 @@ export function DraftExamsTable({ exams }: { exams: Exam[] }) {
           <TableBody>
             {exams.map((exam) => (
               <TableRow key={exam.id}>
-                <TableCell className="max-w-72 truncate font-medium">{exam.title || 'Untitled exam'}</TableCell>
+                <TableCell className="max-w-72 truncate font-medium">{examName(exam.title)}</TableCell>
                 <TableCell className="tabular-nums">{exam.questions.length}</TableCell>
                 <TableCell className="whitespace-nowrap">{formatDate(exam.createdAt)}</TableCell>
                 <TableCell className="whitespace-nowrap">{formatDate(exam.lastEditedAt)}</TableCell>

@@ -30,6 +30,7 @@ import type { ExamResultsSummary } from '../api/get-results-summary.ts';
 import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { IconAction } from './icon-action.tsx';
+import { examName } from '../../../lib/display-names.ts';
 
 export async function copyExamUrl(url: string): Promise<void> {
   if (await copyText(url)) toast.success('Exam URL copied to clipboard!');
@@ -88,9 +89,7 @@ export function PublishedExamsTable({ exams, summary }: Props) {
           <TableBody>
             {exams.map((exam) => (
               <TableRow key={exam.id}>
-                <TableCell className="min-w-28 max-w-64 break-words font-medium">
-                  {exam.title || 'Untitled exam'}
-                </TableCell>
+                <TableCell className="min-w-28 max-w-64 break-words font-medium">{examName(exam.title)}</TableCell>
                 <TableCell>
                   <LiveSwitch exam={exam} />
                 </TableCell>

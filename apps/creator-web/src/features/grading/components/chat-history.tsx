@@ -6,13 +6,7 @@ import { RichText } from '@exam/ui/rich-text';
 import { AlertTriangle, Bot, MessageSquareOff, Paperclip, ShieldAlert, User } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranscript } from '../api/result-queries.ts';
-
-const time = new Intl.DateTimeFormat('en-US', {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
+import { formatTime } from '../../../lib/format-date.ts';
 
 /** The candidate's real conversation with the AI assistant (llm-gateway transcript). */
 export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: string; title?: string }) {
@@ -47,7 +41,7 @@ export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: 
                   >
                     <p className="mb-1 flex items-center gap-1 text-xs text-muted">
                       {mine ? <User aria-hidden className="h-3 w-3" /> : <Bot aria-hidden className="h-3 w-3" />}
-                      {mine ? 'Candidate' : 'Assistant'} · {time.format(new Date(m.createdAt))}
+                      {mine ? 'Candidate' : 'Assistant'} · {formatTime(m.createdAt, { seconds: true })}
                       {m.questionIndex !== null && ` · Question ${m.questionIndex + 1}`}
                       {m.isPartial && ' · cut short'}
                     </p>

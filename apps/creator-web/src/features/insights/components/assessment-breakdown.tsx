@@ -52,8 +52,15 @@ const COLUMNS: Column[] = [
   },
 ];
 
+/**
+ * Eleven columns fit the page from 1024px wide only if the figures' headers may wrap onto two lines (they
+ * are wider than their values); below that the table scrolls sideways in its frame.
+ */
+const FIGURE_HEADER = 'min-w-[4.5rem] whitespace-normal align-bottom leading-snug';
+
 /** Assessment Breakdown: one row per question with Moodle's item statistics and the Rasch difficulty. */
 export function AssessmentBreakdown({ report, questions }: { report: InsightsReport; questions: readonly Question[] }) {
+  const summaryOf = (index: number) => questions[index]?.title || `Question ${index + 1}`;
   // With pools each question is answered only by those who drew it: its N is shown beside its figures.
   const showDrawn =
     questions.some((q) => (q.poolId ?? null) !== null) ||
@@ -72,7 +79,9 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
             <TableHeaderCell>Summary</TableHeaderCell>
             {showDrawn && <TableHeaderCell>N (drew it)</TableHeaderCell>}
             {COLUMNS.map((c) => (
-              <TableHeaderCell key={c.field}>{c.header}</TableHeaderCell>
+              <TableHeaderCell key={c.field} className={FIGURE_HEADER}>
+                {c.header}
+              </TableHeaderCell>
             ))}
           </tr>
         </TableHead>
@@ -81,14 +90,14 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
             <TableRow key={item.questionIndex} data-testid="item-row">
               <TableCell className="tabular-nums">{item.questionIndex + 1}</TableCell>
               <TableCell>{item.topic}</TableCell>
-              <TableCell className="max-w-64 truncate">
-                {questions[item.questionIndex]?.title || `Question ${item.questionIndex + 1}`}
+              <TableCell className="max-w-40 truncate" title={summaryOf(item.questionIndex)}>
+                {summaryOf(item.questionIndex)}
               </TableCell>
               {showDrawn && <TableCell className="tabular-nums">{item.drawn ?? '—'}</TableCell>}
               {COLUMNS.map((c) => {
                 const value = item[c.field];
                 return (
-                  <TableCell key={c.field}>
+                  <TableCell key={c.field} className="whitespace-nowrap">
                     <Figure
                       value={typeof value === 'number' ? value : null}
                       format={c.format}

@@ -10,6 +10,7 @@ import { ArrowDownUp, ExternalLink, Search, Users } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
+import { CandidateLink } from '../../../components/candidate-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { DEFAULT_SORT, nextSort, pageOf, selectCandidates, SORT_KEYS, type SortState } from '../ranking.ts';
 import { Figure, formats } from './figure.tsx';
@@ -141,8 +142,10 @@ function RankingTable({ candidates, report }: { candidates: InsightsCandidate[];
             <TableCell className="tabular-nums">
               <Figure value={c.rank} format={formats.count} explanation={explanations['candidate.rank']} />
             </TableCell>
-            <TableCell className="font-medium">{c.name || 'Anonymous'}</TableCell>
-            <TableCell>{c.studentId || 'N/A'}</TableCell>
+            <TableCell className="font-medium">
+              <CandidateLink studentId={c.studentId}>{c.name || 'Anonymous'}</CandidateLink>
+            </TableCell>
+            <TableCell className="whitespace-nowrap">{c.studentId || 'N/A'}</TableCell>
             <TableCell>{c.result ? <ScoreBadge result={c.result} /> : '—'}</TableCell>
             <TableCell>
               <ScoreCell candidate={c} field="rawScore" report={report} />

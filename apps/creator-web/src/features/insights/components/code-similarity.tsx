@@ -10,6 +10,7 @@ import { useId, useState } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useSaveSimilarityThreshold, useSimilarity } from '../api/similarity-queries.ts';
 import { CodeDiff } from './code-diff.tsx';
+import { questionName } from '../../../lib/display-names.ts';
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
@@ -36,7 +37,7 @@ function QuestionMatches({ question }: { question: QuestionSimilarity }) {
     <section aria-labelledby={headingId} className="flex flex-col gap-3 border-t border-line pt-4 first:border-t-0">
       <div>
         <h3 id={headingId} className="font-medium text-ink">
-          Q{question.questionIndex + 1}: {question.title || 'Untitled question'}
+          Q{question.questionIndex + 1}: {questionName(question.title)}
         </h3>
         <p className="text-xs text-muted">{notes.join(' · ')}</p>
       </div>

@@ -17,6 +17,7 @@ import { CohortBreakdown } from './cohort-breakdown.tsx';
 import { IntegrityBreakdown } from './integrity-breakdown.tsx';
 import { SummaryCards } from './summary-cards.tsx';
 import { TestStatistics } from './test-statistics.tsx';
+import { examName } from '../../../lib/display-names.ts';
 
 function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' }) {
   return (
@@ -50,7 +51,7 @@ export function ExamInsights({ examId }: { examId: string }) {
     <>
       <PageHeader
         back={<BackToDashboard />}
-        title={exam.data.title || 'Untitled exam'}
+        title={examName(exam.data.title)}
         description={`Published ${formatDate(exam.data.publishedAt)}`}
         actions={
           <Button asChild variant="secondary">

@@ -10,6 +10,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
+import { examName } from '../../../lib/display-names.ts';
 
 export const liveKeys = {
   exam: (examId: string) => ['live', 'exam', examId] as const,
@@ -32,7 +33,7 @@ export function useLiveExamTitle(examId: string) {
   return useQuery({
     queryKey: liveKeys.examTitle(examId),
     queryFn: ({ signal }) => apiRequest(api.exam(examId), { schema: ExamSchema, signal }),
-    select: (exam) => exam.title || 'Untitled exam',
+    select: (exam) => examName(exam.title),
     retry: false,
   });
 }

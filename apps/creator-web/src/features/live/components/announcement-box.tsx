@@ -8,9 +8,7 @@ import { Megaphone } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useSendAnnouncement } from '../api/live-queries.ts';
-
-const timeOf = (iso: string) =>
-  new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+import { formatTime } from '../../../lib/format-date.ts';
 
 /** One message to everyone sitting the exam: their pages show it within seconds, and results keep it. */
 export function AnnouncementBox({ examId, announcements }: { examId: string; announcements: Announcement[] }) {
@@ -64,7 +62,7 @@ export function AnnouncementBox({ examId, announcements }: { examId: string; ann
             {announcements.map((a) => (
               <li key={a.id} className="rounded-lg border border-line p-3 text-sm">
                 <time dateTime={a.at} className="block text-xs text-muted">
-                  {timeOf(a.at)}
+                  {formatTime(a.at)}
                 </time>
                 <p className="mt-1 whitespace-pre-wrap break-words text-ink">{a.text}</p>
               </li>

@@ -6,6 +6,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } fro
 import { Clock, LockOpen, Square, Users } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { formatAgo, formatTimeLeft, secondsLeftNow } from '../lib/time-left.ts';
+import { formatTime } from '../../../lib/format-date.ts';
+import { CandidateLink } from '../../../components/candidate-link.tsx';
 
 const STATUS: Record<LiveAttemptStatus, { label: string; tone: BadgeTone }> = {
   'in-progress': { label: 'In progress', tone: 'brand' },
@@ -21,8 +23,6 @@ const WARNING_LABELS: Record<string, string> = {
   'paste-allowed': 'Pasted',
   copy: 'Copied',
 };
-
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 function Warnings({ warnings }: { warnings: Record<string, number> }) {
   const entries = Object.entries(warnings).filter(([, n]) => n > 0);
@@ -86,13 +86,15 @@ export function LiveAttemptsTable({ attempts, serverNow, receivedAt, onAction }:
           return (
             <TableRow key={attempt.attemptId} data-testid={`live-row-${attempt.studentId}`}>
               <TableHeaderCell scope="row" className="min-w-36 font-medium normal-case tracking-normal text-ink">
-                <span className="block">{attempt.name}</span>
+                <span className="block">
+                  <CandidateLink studentId={attempt.studentId}>{attempt.name}</CandidateLink>
+                </span>
                 <span className="block text-xs font-normal text-muted">{attempt.studentId}</span>
               </TableHeaderCell>
               <TableCell>
                 <Badge tone={STATUS[attempt.status].tone}>{STATUS[attempt.status].label}</Badge>
               </TableCell>
-              <TableCell className="tabular-nums">{timeOf(attempt.startedAt)}</TableCell>
+              <TableCell className="tabular-nums">{formatTime(attempt.startedAt)}</TableCell>
               <TableCell className="whitespace-nowrap tabular-nums">
                 {formatAgo(attempt.lastSeenAt, serverNow)}
               </TableCell>

@@ -1,7 +1,6 @@
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { useResultLiveLog } from '../api/live-queries.ts';
-
-const timeOf = (iso: string) => new Date(iso).toLocaleString();
+import { formatDateTime } from '../../../lib/format-date.ts';
 
 /** On a result's detail: the announcements made while the attempt was open, and who ended it, if anyone. */
 export function ResultLiveLog({ resultId }: { resultId: string }) {
@@ -13,14 +12,14 @@ export function ResultLiveLog({ resultId }: { resultId: string }) {
       <CardHeader title="During the exam" description="Announcements made while this attempt was open." />
       <CardBody>
         {endedBy && endedAt && (
-          <p className="mb-3 text-sm font-medium text-ink">{`Ended by ${endedBy} at ${timeOf(endedAt)}.`}</p>
+          <p className="mb-3 text-sm font-medium text-ink">{`Ended by ${endedBy} at ${formatDateTime(endedAt)}.`}</p>
         )}
         {announcements.length > 0 && (
           <ol aria-label="Announcements during the attempt" className="flex flex-col gap-2">
             {announcements.map((a) => (
               <li key={a.id} className="text-sm">
                 <time dateTime={a.at} className="mr-2 text-xs text-muted">
-                  {timeOf(a.at)}
+                  {formatDateTime(a.at)}
                 </time>
                 <span className="whitespace-pre-wrap break-words text-ink">{a.text}</span>
               </li>

@@ -3,8 +3,7 @@ import { ConfirmDialog } from '@exam/ui/dialog';
 import { toast } from '@exam/ui/toaster';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useUnlockResume } from '../api/live-queries.ts';
-
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+import { formatTime } from '../../../lib/format-date.ts';
 
 /** For a candidate who must continue on another device without their resume code: once, for a few minutes. */
 export function UnlockResumeDialog({
@@ -33,7 +32,7 @@ export function UnlockResumeDialog({
         if (!attempt) return;
         unlock.mutate(attempt.studentId, {
           onSuccess: (data) => {
-            toast.success(`${data.name} can continue without the code until ${timeOf(data.unlockedUntil)}`);
+            toast.success(`${data.name} can continue without the code until ${formatTime(data.unlockedUntil)}`);
             onClose();
           },
           onError: (failure) => toast.error(userMessageOf(failure)),

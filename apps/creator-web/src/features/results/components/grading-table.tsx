@@ -11,6 +11,7 @@ import { AlertTriangle, Eye, Inbox, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
+import { CandidateLink } from '../../../components/candidate-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import type { ResultFilters } from '../../../lib/results-api.ts';
@@ -136,7 +137,9 @@ export function GradingTable() {
             <TableBody>
               {rows.map((r) => (
                 <TableRow key={r.id} data-testid="grading-row">
-                  <TableCell className="font-medium">{nameOf(r)}</TableCell>
+                  <TableCell className="font-medium">
+                    <CandidateLink studentId={r.studentId}>{nameOf(r)}</CandidateLink>
+                  </TableCell>
                   <TableCell>{r.studentId || 'N/A'}</TableCell>
                   <TableCell>{r.examTitle}</TableCell>
                   <TableCell>

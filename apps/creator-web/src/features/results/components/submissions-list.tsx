@@ -10,6 +10,7 @@ import { toast } from '@exam/ui/toaster';
 import { AlertTriangle, ArrowLeft, Download, Inbox, PenLine, Send } from 'lucide-react';
 import { Link } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
+import { CandidateLink } from '../../../components/candidate-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useDownloadResultsCsv } from '../api/download-results-csv.ts';
@@ -113,7 +114,9 @@ export function SubmissionsList({ examId }: { examId: string }) {
                 const name = r.userName.trim() || 'Anonymous';
                 return (
                   <TableRow key={r.id} data-testid="submission-row">
-                    <TableCell className="font-medium">{name}</TableCell>
+                    <TableCell className="font-medium">
+                      <CandidateLink studentId={r.studentId}>{name}</CandidateLink>
+                    </TableCell>
                     <TableCell>{r.studentId || 'N/A'}</TableCell>
                     <TableCell className="whitespace-nowrap">{formatDateTime(r.completedAt)}</TableCell>
                     <TableCell className="tabular-nums">{formatDuration(r.timeSpent)}</TableCell>

@@ -7,8 +7,7 @@ import { LockOpen } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useUnlockAttempt } from '../api/unlock-attempt.ts';
-
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+import { formatTime } from '../../../lib/format-date.ts';
 
 /**
  * For a candidate who cannot give their resume code on a new device: the examiner unlocks their attempt
@@ -49,7 +48,7 @@ export function UnlockAttemptCard({ examId }: { examId: string }) {
       </form>
       {unlock.isSuccess && !error && (
         <p role="status" className="mt-3 text-sm text-success" data-testid="unlock-status">
-          {`${unlock.data.name} (${unlock.data.studentId}) can continue without the code until ${timeOf(unlock.data.unlockedUntil)}.`}
+          {`${unlock.data.name} (${unlock.data.studentId}) can continue without the code until ${formatTime(unlock.data.unlockedUntil)}.`}
         </p>
       )}
     </Card>

@@ -30,6 +30,7 @@ import { QuestionsCard } from './questions-card.tsx';
 import { RegradeDialog } from './regrade-dialog.tsx';
 import { RubricsCard } from './rubrics-card.tsx';
 import { WorkspaceCard } from './workspace-card.tsx';
+import { formatDateTime } from '../../../../lib/format-date.ts';
 
 /** Create and edit share this form (/creator/new-exam and /creator/edit-exam/{id}). */
 export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTestAssistant: RenderTestAssistant }) {
@@ -132,7 +133,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
         title={heading}
         description={
           exam
-            ? `Last edited ${new Date(exam.lastEditedAt).toLocaleString('en-US')}`
+            ? `Last edited ${formatDateTime(exam.lastEditedAt)}`
             : 'Set up the details, questions, workspace and assistant.'
         }
         back={
