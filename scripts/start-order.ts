@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 /** Polls a URL until it answers 2xx, or gives up at the deadline (or when `stopped()` says so). */
 export async function waitFor(url: string, timeoutMs: number, stopped: () => boolean = () => false): Promise<boolean> {
   const end = Date.now() + timeoutMs;
@@ -34,4 +35,23 @@ export async function startInOrder(opts: {
   const servicesFailed = await ready(opts.services);
   if (servicesFailed.length) return servicesFailed;
   return ready(opts.startWeb());
+}
+
+/** Builds both web apps' bundles (turbo: a cache hit when nothing changed); exits the process when the build fails. */
+export function buildWebApps(root: string): void {
+  console.log('Building the web apps…');
+  const build = spawnSync(
+    'pnpm',
+    [
+      'exec',
+      'turbo',
+      'run',
+      'build',
+      '--filter=@exam/creator-web',
+      '--filter=@exam/taker-web',
+      '--output-logs=errors-only',
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (build.status !== 0) process.exit(build.status ?? 1);
 }

@@ -2,7 +2,7 @@
 // (built bundles served by packages/web-server with the security headers, or `vite` with hot reload under
 // --dev), each proxying /api/* to the service that owns the path. Embedded defaults: PGlite under .data/,
 // generated secrets, no external service. Ctrl-C (SIGINT) or SIGTERM stops every process it started.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,7 @@ import {
   serviceEnvPrefix,
   type ServiceName,
 } from '../packages/domain/src/service-routes.ts';
-import { startInOrder } from './start-order.ts';
+import { buildWebApps, startInOrder } from './start-order.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
@@ -48,26 +48,7 @@ const shared: Record<string, string> = {
   ),
 };
 
-if (!dev) {
-  console.log('Building the web apps…');
-  const build = spawnSync(
-    'pnpm',
-    [
-      'exec',
-      'turbo',
-      'run',
-      'build',
-      '--filter=@exam/creator-web',
-      '--filter=@exam/taker-web',
-      '--output-logs=errors-only',
-    ],
-    {
-      cwd: root,
-      stdio: 'inherit',
-    },
-  );
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
+if (!dev) buildWebApps(root);
 
 const children: { name: string; child: ChildProcess }[] = [];
 let stopping = false;

@@ -2,8 +2,8 @@
 // haproxy, both web servers in front. The journeys' scaled run (apps/e2e/playwright.scaled.config.ts) starts
 // it as its web server; by hand: `TEST_DATABASE_URL=postgres://… node scripts/scale/stack.ts`.
 // Ports: SCALE_BASE_PORT (default 7350) and the 29 after it, CREATOR_WEB_PORT and TAKER_WEB_PORT (5273/5274).
-import { spawnSync } from 'node:child_process';
 import { SERVICES } from '../../packages/domain/src/service-routes.ts';
+import { buildWebApps } from '../start-order.ts';
 import { ROOT, startScaleStack } from './harness.ts';
 
 const env = process.env;
@@ -15,21 +15,7 @@ if (!adminDatabaseUrl) {
 const basePort = Number(env.SCALE_BASE_PORT ?? 7350);
 const web = { creatorPort: Number(env.CREATOR_WEB_PORT ?? 5273), takerPort: Number(env.TAKER_WEB_PORT ?? 5274) };
 
-console.log('Building the web apps…');
-const build = spawnSync(
-  'pnpm',
-  [
-    'exec',
-    'turbo',
-    'run',
-    'build',
-    '--filter=@exam/creator-web',
-    '--filter=@exam/taker-web',
-    '--output-logs=errors-only',
-  ],
-  { cwd: ROOT, stdio: 'inherit' },
-);
-if (build.status !== 0) process.exit(build.status ?? 1);
+buildWebApps(ROOT);
 
 const stack = await startScaleStack({
   adminDatabaseUrl,

@@ -6,24 +6,15 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
-import { AlertTriangle, ArrowLeft, Radio, PenLine, UserX } from 'lucide-react';
+import { AlertTriangle, Radio, PenLine, UserX } from 'lucide-react';
 import { Link } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
+import { BackToDashboard } from '../../../components/back-to-dashboard.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { useCandidateHistory } from '../api/get-candidate-history.ts';
 import { examName } from '../../../lib/display-names.ts';
-
-function BackButton() {
-  return (
-    <Button asChild variant="ghost" size="sm">
-      <Link to={paths.dashboard}>
-        <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
-      </Link>
-    </Button>
-  );
-}
 
 /** /creator/candidates/{candidateId}: one candidate's attempts and results across the creator's exams. */
 export function CandidateHistoryPage({ candidateId }: { candidateId: string }) {
@@ -41,7 +32,7 @@ export function CandidateHistoryPage({ candidateId }: { candidateId: string }) {
               ? `No attempt at your exams was made with candidate ID "${candidateId}".`
               : userMessageOf(history.error)
           }
-          action={<BackButton />}
+          action={<BackToDashboard />}
         />
       </Card>
     );
@@ -60,7 +51,7 @@ function CandidateView({ history }: { history: CandidateHistory }) {
   return (
     <>
       <PageHeader
-        back={<BackButton />}
+        back={<BackToDashboard />}
         title={history.name.trim() || 'Anonymous'}
         description={`Candidate ID ${history.studentId} · ${plural(attempts.length, 'attempt')} at ${plural(exams, 'exam')}`}
       />

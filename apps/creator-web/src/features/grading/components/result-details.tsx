@@ -5,10 +5,9 @@ import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
 import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner, Spinner } from '@exam/ui/spinner';
-import { AlertTriangle, ArrowLeft, FileQuestion, RotateCw, Save } from 'lucide-react';
-import { Link } from 'react-router';
+import { AlertTriangle, FileQuestion, RotateCw, Save } from 'lucide-react';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
-import { paths } from '../../../config/paths.ts';
+import { BackToDashboard } from '../../../components/back-to-dashboard.tsx';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useResult } from '../api/result-queries.ts';
 import { markingActionsFor } from '../grading-state.ts';
@@ -22,16 +21,6 @@ import { useGradingAutosave } from '../hooks/use-grading-autosave.ts';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
 
-function BackButton() {
-  return (
-    <Button asChild variant="ghost" size="sm">
-      <Link to={paths.dashboard}>
-        <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
-      </Link>
-    </Button>
-  );
-}
-
 /** /creator/result/{resultId}: the result with auto-saved grading. */
 export function ResultDetails({ resultId }: { resultId: string }) {
   const result = useResult(resultId);
@@ -44,7 +33,7 @@ export function ResultDetails({ resultId }: { resultId: string }) {
           icon={missing ? <FileQuestion aria-hidden /> : <AlertTriangle aria-hidden />}
           title={missing ? 'Result not found' : 'Could not load the result'}
           description={missing ? undefined : userMessageOf(result.error)}
-          action={<BackButton />}
+          action={<BackToDashboard />}
         />
       </Card>
     );
@@ -60,7 +49,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
   return (
     <>
       <PageHeader
-        back={<BackButton />}
+        back={<BackToDashboard />}
         title="Exam Result Details"
         description={detail.examTitle}
         actions={
