@@ -14,7 +14,8 @@ async function ruleIdsFor(file: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 }
 
-describe('import boundaries', () => {
+// The first case pays for loading the typed lint configuration cold (seconds on a fresh clone of a busy box).
+describe('import boundaries', { timeout: 60_000 }, () => {
   it('fails a feature of an app importing another feature, and passes its own files', async () => {
     const file = 'apps/creator-web/src/features/grading/components/boundary-probe.tsx';
     expect(await ruleIdsFor(file, "export { rankCandidates } from '../../insights/ranking.ts';\n")).toContain(
