@@ -4,27 +4,16 @@ import { Card } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
 import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
-import { AlertTriangle, ArrowLeft, FileQuestion } from 'lucide-react';
+import { AlertTriangle, FileQuestion } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
-import { paths } from '../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useExamLive, useLiveExamTitle } from '../api/live-queries.ts';
 import { AnnouncementBox } from './announcement-box.tsx';
 import { EndAttemptDialog } from './end-attempt-dialog.tsx';
+import { BackToDashboard } from '../../../components/back-to-dashboard.tsx';
 import { ExtendTimeDialog } from './extend-time-dialog.tsx';
 import { LiveAttemptsTable, type AttemptAction } from './live-attempts-table.tsx';
 import { UnlockResumeDialog } from './unlock-resume-dialog.tsx';
-
-function BackToDashboard() {
-  return (
-    <Button asChild variant="ghost" size="sm">
-      <Link to={paths.dashboard}>
-        <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
-      </Link>
-    </Button>
-  );
-}
 
 /**
  * What a screen reader hears when the table changes: only the counts, and only when they change, so a
