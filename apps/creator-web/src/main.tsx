@@ -4,6 +4,7 @@ import { RouterProvider } from 'react-router/dom';
 import { AppProvider, createQueryClient } from './app/provider.tsx';
 import { createAppRouter } from './app/router.tsx';
 import { loadRuntimeConfig } from './config/runtime-config.ts';
+import './i18n/index.ts';
 import './index.css';
 
 const root = document.getElementById('root');

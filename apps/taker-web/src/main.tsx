@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider.tsx';
 import { AppRouter } from './app/router.tsx';
+import './i18n/index.ts';
 import './index.css';
 
 const root = document.getElementById('root');

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import '../i18n/index.ts';
 import { server } from './server.ts';
 
 // The machine running the suite is shared and slow; the first render of a file compiles a lot.

@@ -7,6 +7,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { readBytes } from '../features/exam/lib/uploads.ts';
 import { resetTakerDbForTests } from '../lib/taker-db.ts';
 import { server } from './server.ts';
+import { i18n } from '../i18n/index.ts';
 
 /**
  * jsdom brings its own AbortSignal, which Node's Request refuses; react-router builds a Request with
@@ -64,6 +65,8 @@ beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
   resetTakerDbForTests();
   window.localStorage.clear();
+  // Tests read the English text; a test that switches language does not leak it into the next.
+  void i18n.changeLanguage('en');
   // jsdom reports no focus until something is focused; a real page that just loaded has it.
   vi.spyOn(document, 'hasFocus').mockReturnValue(true);
 });

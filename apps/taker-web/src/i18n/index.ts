@@ -1,0 +1,27 @@
+import { createI18n } from '@exam/ui/lib/i18n';
+import type { Resource } from 'i18next';
+import './types.ts';
+
+/** The candidate app's languages: English first (the fallback), then every complete translation. */
+export const LANGUAGES = ['en', 'es'] as const;
+export type Language = (typeof LANGUAGES)[number];
+/** Each language's name in itself, for the switcher. */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Español' };
+
+/** Every catalogue under locales/<language>/<namespace>.json, bundled (they are small). */
+const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true });
+export const resources: Resource = {};
+for (const [path, module] of Object.entries(files)) {
+  const [, language, namespace] = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path) ?? [];
+  if (!language || !namespace) continue;
+  (resources[language] ??= {})[namespace] = module.default as Resource[string][string];
+}
+
+export const i18n = createI18n({ resources, defaultNS: 'common', languages: LANGUAGES, storageKey: 'exam.language' });
+
+// Screen readers and the browser's own features (hyphenation, spell checking) follow the page's language.
+const setDocumentLanguage = (language: string) => {
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+};
+setDocumentLanguage(i18n.resolvedLanguage ?? LANGUAGES[0]);
+i18n.on('languageChanged', setDocumentLanguage);
