@@ -94,6 +94,8 @@ export const attempts = resultsServiceSchema.table(
   (t) => [
     uniqueIndex('attempts_exam_candidate_no_idx').on(t.examId, t.candidateKey, t.attemptNo),
     index('attempts_owner_idx').on(t.ownerId, t.examId),
+    // A candidate's history across the creator's exams (/api/results/candidates/:candidateId).
+    index('attempts_owner_candidate_idx').on(t.ownerId, t.candidateKey),
     index('attempts_open_deadline_idx')
       .on(t.deadline)
       .where(sql`${t.submittedAt} is null and ${t.deadline} is not null`),

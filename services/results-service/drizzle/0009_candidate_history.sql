@@ -1,0 +1,1 @@
+CREATE INDEX "attempts_owner_candidate_idx" ON "results_service"."attempts" USING btree ("owner_id","candidate_key");
