@@ -1,5 +1,12 @@
 import { gaussHermiteNormal, type Quadrature } from './gauss-hermite.ts';
-import { computePosteriors, eapByGroup, groupResponses, type ResponseGroups } from './rasch-posterior.ts';
+import {
+  computePosteriors,
+  eapByGroup,
+  expectedCounts,
+  groupResponses,
+  logisticPosteriors,
+  type ResponseGroups,
+} from './rasch-posterior.ts';
 import type { Mark } from './classical.ts';
 
 /**
@@ -129,25 +136,34 @@ export function fitRasch(marks: readonly (readonly Mark[])[], itemCount: number,
 
 /**
  * EAP abilities from known difficulties (null = not estimable, skipped), optionally over a subset of
- * items — e.g. one topic's questions for a topical ability.
+ * items — e.g. one topic's questions for a topical ability — and optionally with 2PL discriminations
+ * (null = not estimable, skipped; candidates are then grouped by whole response pattern).
  */
 export function eapAbilities(
   marks: readonly (readonly Mark[])[],
   difficulties: readonly (number | null)[],
   itemSubset?: readonly number[],
   quadraturePoints = DEFAULTS.quadraturePoints,
+  discriminations?: readonly (number | null)[],
 ): RaschAbility[] {
+  const known = (value: number | null | undefined) => value !== null && value !== undefined;
   const items = (itemSubset ?? difficulties.map((_, j) => j)).filter(
-    (j) => difficulties[j] !== null && difficulties[j] !== undefined,
+    (j) => known(difficulties[j]) && (!discriminations || known(discriminations[j])),
   );
   if (items.length === 0) return marks.map(() => ({ theta: null, se: null, reason: RASCH_REASONS.noEstimableItems }));
   const quad = gaussHermiteNormal(quadraturePoints);
-  const groups = groupResponses(marks, items);
-  const b = Float64Array.from(items, (j) => difficulties[j]!);
-  return abilitiesFrom(groups, computePosteriors(groups, b, quad).post, quad);
+  if (!discriminations) {
+    const groups = groupResponses(marks, items);
+    const b = Float64Array.from(items, (j) => difficulties[j]!);
+    return abilitiesFrom(groups, computePosteriors(groups, b, quad).post, quad);
+  }
+  const groups = groupResponses(marks, items, 'pattern');
+  const a = Float64Array.from(items, (j) => discriminations[j]!);
+  const d = Float64Array.from(items, (j) => -discriminations[j]! * difficulties[j]!);
+  return abilitiesFrom(groups, logisticPosteriors(groups, a, d, quad).post, quad);
 }
 
-function abilitiesFrom(groups: ResponseGroups, post: Float64Array, quad: Quadrature): RaschAbility[] {
+export function abilitiesFrom(groups: ResponseGroups, post: Float64Array, quad: Quadrature): RaschAbility[] {
   const { mean, sd } = eapByGroup(post, groups.groupMask.length, quad);
   return Array.from(groups.candidateGroup, (g) =>
     g < 0 ? { theta: null, se: null, reason: RASCH_REASONS.noInformation } : { theta: mean[g]!, se: sd[g]! },
@@ -160,41 +176,6 @@ function startingDifficulties(groups: ResponseGroups): Float64Array {
     const pc = correct / groups.itemAnswered[p]!;
     return Math.log((1 - pc) / pc);
   });
-}
-
-/** n[p·K + k], r[p·K + k]: expected answered and correct counts of item p at node k. */
-function expectedCounts(groups: ResponseGroups, post: Float64Array, quad: Quadrature) {
-  const K = quad.nodes.length;
-  const J = groups.items.length;
-  const n = new Float64Array(J * K);
-  const r = new Float64Array(J * K);
-  const byMask = new Float64Array(groups.missing.length * K);
-  for (let g = 0; g < groups.groupMask.length; g += 1) {
-    const m = groups.groupMask[g]!;
-    const size = groups.groupSize[g]!;
-    const correct = groups.groupCorrect[g]!;
-    const gOff = g * K;
-    const mOff = m * K;
-    for (let k = 0; k < K; k += 1) byMask[mOff + k] = byMask[mOff + k]! + size * post[gOff + k]!;
-    for (let p = 0; p < J; p += 1) {
-      const c = correct[p]!;
-      if (c === 0) continue;
-      const pOff = p * K;
-      for (let k = 0; k < K; k += 1) r[pOff + k] = r[pOff + k]! + c * post[gOff + k]!;
-    }
-  }
-  // n_pk = expected candidates at node k who answered p = all of them minus those whose pattern misses p.
-  const everyone = new Float64Array(K);
-  for (let m = 0; m < groups.missing.length; m += 1)
-    for (let k = 0; k < K; k += 1) everyone[k] = everyone[k]! + byMask[m * K + k]!;
-  for (let p = 0; p < J; p += 1) n.set(everyone, p * K);
-  groups.missing.forEach((missing, m) => {
-    for (let i = 0; i < missing.length; i += 1) {
-      const pOff = missing[i]! * K;
-      for (let k = 0; k < K; k += 1) n[pOff + k] = n[pOff + k]! - byMask[m * K + k]!;
-    }
-  });
-  return { n, r };
 }
 
 function maximiseItem(start: number, n: Float64Array, r: Float64Array, p: number, quad: Quadrature): number {

@@ -18,6 +18,26 @@ export function simulateRasch(candidates: number, difficulties: readonly number[
   return { thetas, marks };
 }
 
+/** 2PL responses: θ ~ N(0, 1), P(correct) = σ(a_j (θ − b_j)) on the logistic metric. */
+export function simulateTwoPl(
+  candidates: number,
+  discriminations: readonly number[],
+  difficulties: readonly number[],
+  seed: number,
+): SimulatedCohort {
+  if (discriminations.length !== difficulties.length)
+    throw new RangeError('Each item needs one discrimination and one difficulty');
+  const rng = createRandom(seed);
+  const thetas = new Float64Array(candidates);
+  const marks: (0 | 1)[][] = [];
+  for (let c = 0; c < candidates; c += 1) {
+    const theta = rng.normal();
+    thetas[c] = theta;
+    marks.push(difficulties.map((b, j) => rng.bernoulli(1 / (1 + Math.exp(-discriminations[j]! * (theta - b))))));
+  }
+  return { thetas, marks };
+}
+
 /** Evenly spaced difficulties from `low` to `high` logits. */
 export function spreadDifficulties(count: number, low: number, high: number): number[] {
   return Array.from({ length: count }, (_, j) =>
