@@ -13,9 +13,15 @@ import { RESULT_STATUSES } from './grading.ts';
  *
  * A figure that cannot be computed is null, and `reasons` holds why under a key naming it:
  * `test.<field>`, `items.<questionIndex>.<field>`, `candidates.<resultId>.<field>`,
- * `topics.<topic>.<field>`, `overall.<field>`, `integrity.<field>`, `rasch`.
+ * `topics.<topic>.<field>`, `overall.<field>`, `integrity.<field>`, `rasch`, `twoPl`.
  * `explanations` holds a hover text per figure under `cohort.<field>`, `test.<field>`, `item.<field>`,
- * `candidate.<field>`, `topic.<field>` and `integrity.<field>`.
+ * `candidate.<field>`, `topic.<field>`, `integrity.<field>` and `model.<field>`, and what each item flag
+ * means and what to do about it under `flag.<flag>`.
+ *
+ * Models: every item has a Rasch fit (discrimination 1) and a 2PL fit (`twoPl`: discrimination a and
+ * difficulty b on the logistic metric, P = σ(a(θ − b)), no 1.7 constant; θ ~ N(0, 1)). `model` says which one
+ * the abilities (candidates, topics, overall) come from: the creator's choice (`?model=rasch|2pl`) or, by
+ * default, a likelihood-ratio test of one common discrimination against one per question.
  */
 const figure = z.number().nullable();
 const count = z.number().int().nonnegative();
@@ -47,6 +53,52 @@ export const InsightsTestSchema = z.object({
   standardError: figure,
 });
 
+export const ITEM_FLAGS = ['noisy', 'predictable', 'negative-discrimination', 'weak-discrimination'] as const;
+export const ItemFlagSchema = z.enum(ITEM_FLAGS);
+export type ItemFlagValue = z.infer<typeof ItemFlagSchema>;
+
+/**
+ * A question's 2PL parameters with their standard errors; the whole object is null when the question has no
+ * 2PL estimate (reason under `items.<i>.twoPl`), the difficulty alone when its discrimination is about 0
+ * (reason under `items.<i>.twoPl.difficulty`).
+ */
+export const InsightsTwoPlItemSchema = z.object({
+  discrimination: figure,
+  difficulty: figure,
+  discriminationSe: figure,
+  difficultySe: figure,
+});
+
+/** Rasch infit/outfit mean squares (expected 1) and what the item's statistics suggest checking. */
+export const InsightsItemFitSchema = z.object({
+  infit: figure,
+  outfit: figure,
+  flags: z.array(ItemFlagSchema),
+});
+
+export const INSIGHTS_MODEL_REQUESTS = ['auto', 'rasch', '2pl'] as const;
+export const InsightsModelRequestSchema = z.enum(INSIGHTS_MODEL_REQUESTS);
+export type InsightsModelRequest = z.infer<typeof InsightsModelRequestSchema>;
+
+/** Query of GET /api/exams/{examId}/insights: which model the abilities come from (default: chosen by test). */
+export const InsightsQuerySchema = z.object({ model: InsightsModelRequestSchema.default('auto') });
+
+export const InsightsModelSchema = z.object({
+  requested: InsightsModelRequestSchema,
+  chosen: z.enum(['rasch', '2pl']),
+  /** 2PL against one common discrimination: G² statistic, degrees of freedom, p-value; null when not computable. */
+  lrt: z.object({ statistic: z.number(), df: count, p: z.number() }).nullable(),
+  /** Significance level of the automatic choice. */
+  alpha: z.number(),
+  reason: z.string(),
+  twoPl: z.object({
+    converged: z.boolean(),
+    iterations: count,
+    logLikelihood: figure,
+    quadraturePoints: count,
+  }),
+});
+
 export const InsightsItemSchema = z.object({
   questionIndex: z.number().int().nonnegative(),
   topic: z.string(),
@@ -63,6 +115,9 @@ export const InsightsItemSchema = z.object({
   randomGuessScore: z.number(),
   raschDifficulty: figure,
   raschDifficultySe: figure,
+  /** Always sent by results-service; optional only so older fixtures still parse. */
+  twoPl: InsightsTwoPlItemSchema.nullable().optional(),
+  fit: InsightsItemFitSchema.optional(),
   aiReference: figure,
 });
 
@@ -135,6 +190,8 @@ export const InsightsReportSchema = z.object({
   overall: InsightsOverallSchema,
   integrity: InsightsIntegritySchema,
   rasch: InsightsRaschSchema,
+  /** Always sent by results-service; optional only so older fixtures still parse. */
+  model: InsightsModelSchema.optional(),
   /** The Reasoning formula, for its tooltip. */
   reasoningFormula: z.string(),
   explanations: z.record(z.string(), z.string()),

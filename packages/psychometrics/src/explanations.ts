@@ -1,4 +1,7 @@
 import { REASONING_FORMULA } from './integrity.ts';
+import { FLAG_DEFAULTS, ITEM_FLAG_EXPLANATIONS } from './item-fit.ts';
+
+const { lower, upper } = FLAG_DEFAULTS.fitRange;
 
 /** Hover texts for every figure of the insights page, keyed as documented in @exam/domain/insights. */
 export const INSIGHT_EXPLANATIONS: Record<string, string> = {
@@ -31,12 +34,28 @@ export const INSIGHT_EXPLANATIONS: Record<string, string> = {
     'Guessability: the expected mark from a blind guess (1 ÷ number of options for multiple choice, 0 otherwise).',
   'item.raschDifficulty':
     'Rasch difficulty in logits: the ability at which a candidate has an even chance of answering correctly. 0 is an average candidate; each ±1 is about one standard deviation of ability.',
+  'item.twoPl.discrimination':
+    '2PL discrimination a: how sharply the chance of answering correctly rises with ability around the question’s difficulty. About 1 is typical; below 0.35 the question barely separates candidates; negative means stronger candidates do worse.',
+  'item.twoPl.difficulty':
+    '2PL difficulty b in ability units (logits, θ ~ N(0, 1), logistic metric with no 1.7 constant): the ability at which a candidate has an even chance of answering correctly.',
+  'item.twoPl.discriminationSe':
+    'Standard error of the 2PL discrimination (from the cross-product information of the marginal likelihood).',
+  'item.twoPl.difficultySe':
+    'Standard error of the 2PL difficulty (delta method from the discrimination and intercept).',
+  'item.fit.infit': `Infit mean square (Rasch): how well answers near the question’s difficulty follow the model; 1 is perfect. Above ${upper} the answers are erratic, below ${lower} too predictable.`,
+  'item.fit.outfit': `Outfit mean square (Rasch): like infit but most sensitive to surprising answers from candidates far above or below the question’s difficulty (lucky guesses, careless slips). Acceptable range ${lower}–${upper}.`,
+  'item.fit.flags':
+    'What this question’s statistics suggest checking: misfit (outside the acceptable infit/outfit range, with enough answers) and negative or weak discrimination.',
+  'model.chosen':
+    'The model the abilities come from: Rasch (one discrimination for every question) or 2PL (a discrimination per question).',
+  'model.lrt':
+    'Likelihood-ratio test of one common discrimination against one per question: χ² statistic, degrees of freedom (questions − 1) and p-value. Below 0.05 the 2PL fits significantly better.',
   'item.aiReference': 'Share of candidates who sent the AI assistant a message while on this question.',
   'candidate.rank': 'Position by raw score; candidates with the same score share a rank.',
   'candidate.rawScore': 'Correct answers as a percentage of all questions (ungraded answers count as not yet correct).',
   'candidate.ability':
-    'Rasch ability as a percentile: 100 × Φ(θ), the share of a standard-normal population this candidate is expected to outperform. Harder questions answered correctly count for more than easy ones.',
-  'candidate.abilityTheta': 'Rasch ability θ in logits (posterior mean, EAP), with its standard error.',
+    'Ability as a percentile: 100 × Φ(θ), the share of a standard-normal population this candidate is expected to outperform, from the chosen model (Rasch or 2PL). Harder questions answered correctly count for more than easy ones; under the 2PL, more discriminating questions count for more too.',
+  'candidate.abilityTheta': 'Ability θ in logits from the chosen model (posterior mean, EAP), with its standard error.',
   'candidate.reasoning': REASONING_FORMULA,
   'candidate.timeSpent': 'Time from starting the exam to submitting it.',
   'candidate.copyWriting':
@@ -45,10 +64,12 @@ export const INSIGHT_EXPLANATIONS: Record<string, string> = {
   'candidate.blockedPastes': 'Pastes from outside the exam that were blocked.',
   'candidate.badge': 'Above, in or below the band of ±15 points around the cohort average (band kept within 10–90).',
   'topic.rawScorePercent': 'Average share of this topic’s questions answered correctly.',
-  'topic.abilityPercent': 'Average Rasch ability percentile, 100 × Φ(θ), estimated from this topic’s questions only.',
+  'topic.abilityPercent':
+    'Average ability percentile, 100 × Φ(θ), from the chosen model (Rasch or 2PL), estimated from this topic’s questions only.',
   'topic.reasoningPercent': 'Average Reasoning score on this topic’s questions.',
   'integrity.avgTimeToCompleteSeconds': 'Average time from start to submission.',
   'integrity.focusPercent': 'Average share of the attempt during which the exam page had focus.',
   'integrity.externalPasteBlocked': 'Pastes from outside the exam that were blocked, over all candidates.',
   'integrity.copyWritingPercent': 'Average copy-writing share over candidates with written answers.',
+  ...Object.fromEntries(Object.entries(ITEM_FLAG_EXPLANATIONS).map(([flag, text]) => [`flag.${flag}`, text])),
 };

@@ -1,5 +1,8 @@
 import type { Mark } from './classical.ts';
+import type { FlagOptions } from './item-fit.ts';
+import type { ModelRequest } from './model-choice.ts';
 import type { RaschOptions } from './rasch.ts';
+import type { TwoPlOptions } from './twopl.ts';
 import {
   copyOverlap,
   COPY_THRESHOLD,
@@ -50,6 +53,10 @@ export interface ReportInput {
   candidates: readonly ReportCandidateInput[];
   cohort: { invited: number; started: number; submitted: number; graded: number; pending: number };
   rasch?: RaschOptions;
+  twoPl?: Pick<TwoPlOptions, 'quadraturePoints' | 'tolerance' | 'maxIterations'>;
+  /** Which model the abilities come from: 'auto' (the default) decides by likelihood-ratio test. */
+  model?: ModelRequest;
+  flags?: FlagOptions;
 }
 
 /** Answers compared against the assistant's replies for copy writing: free text and code. */

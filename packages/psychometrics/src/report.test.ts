@@ -2,7 +2,9 @@ import { InsightsReportSchema, type InsightsReport } from '@exam/domain/insights
 import { describe, expect, it } from 'vitest';
 import { RASCH_REASONS } from './rasch.ts';
 import { REASONS } from './classical.ts';
+import { ITEM_FLAG_EXPLANATIONS } from './item-fit.ts';
 import { buildInsightsReport, GENERAL_TOPIC, type ReportInput } from './report.ts';
+import { simulateTwoPl, spreadDifficulties } from './simulate.ts';
 
 const ITEMS: ReportInput['items'] = [
   { questionIndex: 0, topic: 'Algorithms', type: 'mcq', optionCount: 4 },
@@ -200,8 +202,8 @@ describe('buildInsightsReport', () => {
       return run();
     });
     expect(timed).toEqual(report);
-    expect(phases.slice(0, 3)).toEqual(['candidates', 'classical', 'rasch']);
-    expect(phases.slice(3)).toEqual(report.topics.map(() => 'rasch-topics'));
+    expect(phases.slice(0, 6)).toEqual(['candidates', 'classical', 'rasch', 'one-pl', 'two-pl', 'item-fit']);
+    expect(phases.slice(6)).toEqual(report.topics.map(() => 'rasch-topics'));
   });
 
   it('returns an empty report with reasons when nobody has submitted', () => {
@@ -212,5 +214,70 @@ describe('buildInsightsReport', () => {
     expect(empty.items[0]!.aiReference).toBeNull();
     expect(empty.integrity.avgTimeToCompleteSeconds).toBeNull();
     expect(empty.reasons['integrity.copyWritingPercent']).toBeTruthy();
+  });
+});
+
+describe('buildInsightsReport models', () => {
+  // 800 candidates, 10 questions in two topics; discriminations vary strongly and question 9 is keyed wrong
+  // (stronger candidates miss it).
+  const A = [0.4, 2.2, 0.5, 2.0, 0.6, 1.8, 0.45, 2.4, 1.0, -1.0];
+  const B = spreadDifficulties(10, -1.2, 1.2);
+  const { marks } = simulateTwoPl(800, A, B, 2026);
+  const simulated: ReportInput = {
+    items: A.map((_, j) => ({ questionIndex: j, topic: j < 5 ? 'One' : 'Two', type: 'mcq', optionCount: 4 })),
+    cohort: { invited: 800, started: 800, submitted: 800, graded: 800, pending: 0 },
+    candidates: marks.map((row, c) => candidate(`c${c}`, row)),
+  };
+  const auto = buildInsightsReport(simulated);
+
+  it('reports each question’s 2PL parameters and standard errors and picks the 2PL by the likelihood-ratio test', () => {
+    expect(InsightsReportSchema.parse(auto)).toEqual(auto);
+    expect(auto.model).toMatchObject({ requested: 'auto', chosen: '2pl', alpha: 0.05 });
+    expect(auto.model!.lrt!.df).toBe(9);
+    expect(auto.model!.lrt!.p).toBeLessThan(0.001);
+    expect(auto.model!.twoPl).toMatchObject({ converged: true, quadraturePoints: 21 });
+    auto.items.forEach((item, j) => {
+      const two = item.twoPl!;
+      expect(Math.abs(two.discrimination! - A[j]!)).toBeLessThan(Math.max(0.4, 3.5 * two.discriminationSe!));
+      expect(two.difficultySe!).toBeGreaterThan(0);
+    });
+    expect(auto.explanations['item.twoPl.discrimination']).toMatch(/discrimination/);
+    expect(auto.explanations['model.lrt']).toMatch(/Likelihood-ratio/);
+  });
+
+  it('flags the wrongly keyed question with a plain-language explanation and gives every item its fit', () => {
+    const reversed = auto.items[9]!;
+    expect(reversed.twoPl!.discrimination!).toBeLessThan(0);
+    expect(reversed.fit!.flags).toContain('negative-discrimination');
+    expect(reversed.fit!.flags).toEqual(['noisy', 'negative-discrimination']);
+    expect(auto.explanations['flag.negative-discrimination']).toBe(ITEM_FLAG_EXPLANATIONS['negative-discrimination']);
+    expect(auto.explanations['flag.negative-discrimination']).toMatch(/Check the key/);
+    for (const item of auto.items) {
+      expect(item.fit!.infit).not.toBeNull();
+      expect(item.fit!.outfit).not.toBeNull();
+    }
+  });
+
+  it('takes the abilities from the chosen model, or from the one the creator asks for', () => {
+    const rasch = buildInsightsReport({ ...simulated, model: 'rasch' });
+    expect(rasch.model).toMatchObject({ requested: 'rasch', chosen: 'rasch' });
+    expect(rasch.model!.lrt).toEqual(auto.model!.lrt);
+    // Same raw score, same Rasch ability; under the 2PL it depends on which questions were right.
+    const byScore = new Map<number, Set<number>>();
+    for (const row of rasch.candidates)
+      byScore.set(row.correct, (byScore.get(row.correct) ?? new Set()).add(row.abilityTheta!));
+    expect([...byScore.values()].every((thetas) => thetas.size === 1)).toBe(true);
+    const twoPlByScore = new Map<number, Set<number>>();
+    for (const row of auto.candidates)
+      twoPlByScore.set(row.correct, (twoPlByScore.get(row.correct) ?? new Set()).add(row.abilityTheta!));
+    expect([...twoPlByScore.values()].some((thetas) => thetas.size > 1)).toBe(true);
+    expect(rasch.items.map((i) => i.twoPl)).toEqual(auto.items.map((i) => i.twoPl));
+  });
+
+  it('leaves a question nobody got right without 2PL parameters, with the reason', () => {
+    const report = buildInsightsReport(INPUT);
+    expect(report.items[3]!.twoPl).toBeNull();
+    expect(report.reasons['items.3.twoPl']).toBe(RASCH_REASONS.noneCorrect);
+    expect(report.model!.chosen).toBe('rasch');
   });
 });
