@@ -48,7 +48,7 @@ export function likelihoodRatioTest(onePl: TwoPlFit, twoPl: TwoPlFit): Likelihoo
 }
 
 const describe = (lrt: LikelihoodRatioTest) =>
-  `likelihood-ratio test χ²(${lrt.df}) = ${lrt.statistic.toFixed(2)}, p = ${lrt.p < 0.001 ? '< 0.001' : lrt.p.toFixed(3)}`;
+  `likelihood-ratio test χ²(${lrt.df}) = ${lrt.statistic.toFixed(2)}, p ${lrt.p < 0.001 ? '< 0.001' : `= ${lrt.p.toFixed(3)}`}`;
 
 export function chooseModel(
   onePl: TwoPlFit,
@@ -87,11 +87,11 @@ export function chooseModel(
     return {
       ...base,
       chosen: '2pl',
-      reason: `The 2PL model is used: its separate discriminations fit the answers significantly better than one common discrimination (${describe(lrt)} < ${alpha}).`,
+      reason: `The 2PL model is used: its separate discriminations fit the answers significantly better than one common discrimination (${describe(lrt)}, below the ${alpha} level).`,
     };
   return {
     ...base,
     chosen: 'rasch',
-    reason: `The Rasch model is used: separate discriminations per question do not fit the answers significantly better (${describe(lrt)} ≥ ${alpha}), so the simpler model is kept.`,
+    reason: `The Rasch model is used: separate discriminations per question do not fit the answers significantly better (${describe(lrt)}, not below the ${alpha} level), so the simpler model is kept.`,
   };
 }

@@ -1,5 +1,5 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { InsightsReportSchema } from '@exam/domain/insights';
+import { InsightsQuerySchema, InsightsReportSchema } from '@exam/domain/insights';
 import { SimilarityQuerySchema, SimilarityReportSchema } from '@exam/domain/similarity';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +25,10 @@ export function insightsRoutes(service: InsightsService, options: InsightsRouteO
         onRequest: app.requireCreator,
         schema: {
           tags: ['insights'],
+          summary:
+            'The psychometrics report of an exam (owner only); `model` picks the model abilities come from (default: by likelihood-ratio test)',
           params: z.object({ examId: z.string().min(1).max(64) }),
+          querystring: InsightsQuerySchema,
           response: {
             200: InsightsReportSchema,
             400: ErrorBodySchema,
@@ -45,11 +48,12 @@ export function insightsRoutes(service: InsightsService, options: InsightsRouteO
       },
       async (request) => {
         const { examId } = request.params;
+        const { model } = request.query;
         const ownerId = creatorOf(request).sub;
-        if (!options.serverTiming) return service.report(examId, ownerId);
+        if (!options.serverTiming) return service.report(examId, ownerId, undefined, model);
         const timings = createPhaseTimings();
         timingsOf.set(request, timings);
-        const report = await service.report(examId, ownerId, timings);
+        const report = await service.report(examId, ownerId, timings, model);
         timings.finish();
         return report;
       },

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Question } from '@exam/domain/exam';
-import type { InsightsReport } from '@exam/domain/insights';
+import type { InsightsModelRequest, InsightsReport } from '@exam/domain/insights';
 import type { SimilarityReport } from '@exam/domain/similarity';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
 import type { AttemptTranscript, Deps } from '../../deps.ts';
@@ -76,7 +76,13 @@ export function createInsightsService(
   }
 
   return {
-    async report(examId: string, ownerId: string, timer: ReportTimer = untimed): Promise<InsightsReport> {
+    /** `model`: which model the abilities come from; 'auto' lets the likelihood-ratio test decide. */
+    async report(
+      examId: string,
+      ownerId: string,
+      timer: ReportTimer = untimed,
+      model: InsightsModelRequest = 'auto',
+    ): Promise<InsightsReport> {
       const [rows, snapshot, eventRows] = await timer.timeAsync('db', async () => {
         // Each candidate counts once, with the result the exam's keepGrade keeps (kept-results.ts).
         await refreshKeepGrade(examId, ownerId);
@@ -106,6 +112,7 @@ export function createInsightsService(
       }
 
       const input: ReportInput = {
+        model,
         // Every candidate who started counts as invited: the platform has no separate invitation list.
         cohort: {
           invited: rows.length,

@@ -1,5 +1,6 @@
 import type { TranscriptMessage } from '@exam/domain/internal';
 import { InsightsReportSchema } from '@exam/domain/insights';
+import { simulateTwoPl } from '@exam/psychometrics/simulate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
 import { makeExam } from '../../testing/exams.ts';
@@ -296,17 +297,108 @@ describe('GET /api/exams/{examId}/insights', () => {
         'candidates',
         'classical',
         'db',
+        'item-fit',
+        'one-pl',
         'rasch',
         'rasch-topics',
         'report',
         'serialize',
         'total',
         'transcripts',
+        'two-pl',
       ]);
       expect(Number(phases.total)).toBeGreaterThanOrEqual(Number(phases.db) + Number(phases.report));
     } finally {
       await timed.close();
     }
+  });
+
+  describe('models on a simulated cohort', () => {
+    // 150 candidates answer 6 multiple-choice questions by a 2PL model: discriminations from flat to sharp,
+    // and question 6 keyed wrong, so stronger candidates miss it.
+    const A = [0.5, 1.8, 1.0, 1.6, 0.6, -1.2];
+    const B = [-1, -0.5, 0, 0.3, 0.8, 0];
+    const mcq = A.map((_, j) => ({
+      id: `m${j}`,
+      type: 'mcq',
+      title: `Question ${j + 1}`,
+      topic: j < 3 ? 'Cells' : 'Organs',
+      options: ['a', 'b', 'c'],
+      correctAnswer: 'a',
+    }));
+    let examId = '';
+    let owner: Record<string, string> = {};
+    beforeAll(async () => {
+      const exam = app.exams.put(makeExam({ questions: mcq }));
+      examId = exam.id;
+      owner = creatorHeaders(app, exam.ownerId);
+      const { marks } = simulateTwoPl(150, A, B, 16);
+      for (const [c, row] of marks.entries()) {
+        // An unanswered multiple-choice question is graded wrong, so only the right answers are sent.
+        const answers = Object.fromEntries(row.flatMap((x, j) => (x === 1 ? [[j, 'a']] : [])));
+        await sit(examId, `Sim${c}`, answers);
+      }
+    }, 120_000);
+    const report = async (query = '') => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/exams/${examId}/insights${query}`,
+        headers: owner,
+      });
+      expect(response.statusCode).toBe(200);
+      return InsightsReportSchema.parse(response.json());
+    };
+
+    it('reports each question’s 2PL parameters, Rasch fit and flags, and the model the abilities come from', async () => {
+      const auto = await report();
+      expect(auto.cohort.submitted).toBe(150);
+      for (const item of auto.items) {
+        expect(item.twoPl).toEqual({
+          discrimination: expect.any(Number),
+          difficulty: expect.any(Number),
+          discriminationSe: expect.any(Number),
+          difficultySe: expect.any(Number),
+        });
+        expect(item.fit).toEqual({ infit: expect.any(Number), outfit: expect.any(Number), flags: expect.any(Array) });
+      }
+      const reversed = auto.items[5]!;
+      expect(reversed.twoPl!.discrimination!).toBeLessThan(0);
+      expect(reversed.fit!.flags).toContain('negative-discrimination');
+      expect(auto.explanations['flag.negative-discrimination']).toMatch(/key/);
+      // Discriminations from 0.5 to 1.8 (and one negative) are far from equal: the test picks the 2PL.
+      expect(auto.model).toMatchObject({ requested: 'auto', chosen: '2pl', alpha: 0.05 });
+      expect(auto.model!.twoPl.converged).toBe(true);
+      expect(auto.model!.lrt).toEqual({ statistic: expect.any(Number), df: 5, p: expect.any(Number) });
+      expect(auto.model!.lrt!.p).toBeLessThan(0.05);
+      expect(auto.model!.reason).toMatch(/likelihood-ratio test χ²\(5\)/);
+    });
+
+    it('takes the abilities from the model the creator asks for', async () => {
+      const rasch = await report('?model=rasch');
+      const twoPl = await report('?model=2pl');
+      expect(rasch.model).toMatchObject({ requested: 'rasch', chosen: 'rasch' });
+      expect(twoPl.model).toMatchObject({ requested: '2pl', chosen: '2pl' });
+      expect(twoPl.model!.lrt).toEqual(rasch.model!.lrt);
+      // Under Rasch the raw score decides the ability; under the 2PL the reversed question lowers it.
+      const spread = (r: typeof rasch) => {
+        const byScore = new Map<number, Set<number>>();
+        for (const c of r.candidates)
+          byScore.set(c.correct, (byScore.get(c.correct) ?? new Set()).add(c.abilityTheta!));
+        return Math.max(...[...byScore.values()].map((thetas) => thetas.size));
+      };
+      expect(spread(rasch)).toBe(1);
+      expect(spread(twoPl)).toBeGreaterThan(1);
+      expect(twoPl.items.map((i) => i.twoPl)).toEqual(rasch.items.map((i) => i.twoPl));
+    });
+
+    it('refuses an unknown model with 400', async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/exams/${examId}/insights?model=3pl`,
+        headers: owner,
+      });
+      expect(response.statusCode).toBe(400);
+    });
   });
 
   it('answers 401 without a creator token', async () => {

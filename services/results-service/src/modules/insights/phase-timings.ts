@@ -8,7 +8,8 @@ function cpuMs(): number {
  * Wall-clock and CPU milliseconds spent per named phase of one insights request, summed when a phase
  * repeats, rendered as a Server-Timing header (`db;dur=12.3;desc="cpu=8.1", …`). CPU is the whole
  * process's, so it also shows the cost of a phase on a machine busy with other work. Phases may nest:
- * `report` contains `candidates`, `classical`, `rasch` and `rasch-topics`.
+ * `report` contains `candidates`, `classical`, `rasch`, `one-pl`, `two-pl`, `item-fit` and `rasch-topics` (the
+ * topic abilities, from whichever model was chosen).
  */
 export function createPhaseTimings() {
   const phases = new Map<string, { wall: number; cpu: number }>();
