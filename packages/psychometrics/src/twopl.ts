@@ -81,10 +81,19 @@ export function fitTwoPl(marks: readonly (readonly Mark[])[], itemCount: number,
   const { quadraturePoints, tolerance, maxIterations } = { ...DEFAULTS, ...options };
   const common = options.discrimination === 'common';
   const all = Array.from({ length: itemCount }, (_, j) => j);
-  const counts = groupResponses(marks, all);
+  const answeredCount = new Float64Array(itemCount);
+  const correctCount = new Float64Array(itemCount);
+  for (const row of marks) {
+    for (let j = 0; j < itemCount; j += 1) {
+      const mark = row[j] ?? null;
+      if (mark === null) continue;
+      answeredCount[j]! += 1;
+      if (mark >= 0.5) correctCount[j]! += 1;
+    }
+  }
   const items: TwoPlItem[] = all.map((j) => {
-    const answered = counts.itemAnswered[j]!;
-    const correct = counts.itemCorrect[j]!;
+    const answered = answeredCount[j]!;
+    const correct = correctCount[j]!;
     const reason =
       answered === 0
         ? RASCH_REASONS.noAnswers
