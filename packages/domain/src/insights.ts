@@ -60,7 +60,8 @@ export type ItemFlagValue = z.infer<typeof ItemFlagSchema>;
 /**
  * A question's 2PL parameters with their standard errors; the whole object is null when the question has no
  * 2PL estimate (reason under `items.<i>.twoPl`), the difficulty alone when its discrimination is about 0
- * (reason under `items.<i>.twoPl.difficulty`).
+ * (reason under `items.<i>.twoPl.difficulty`), the standard errors when the data cannot give them
+ * (`items.<i>.twoPl.se`).
  */
 export const InsightsTwoPlItemSchema = z.object({
   discrimination: figure,

@@ -25,9 +25,8 @@ const DEFAULT_QUADRATURE_POINTS = 41;
 /**
  * The 2PL fits (2PL and its common-discrimination null model) integrate with 21 nodes — ltm's default for
  * rasch(), 15 for ltm() — and stop at 1e-4: on LSAT they give the same estimates to 4 decimals as 41 nodes
- * and 1e-5, at half the cost per EM cycle and fewer cycles on 10,000 candidates. At most 200 cycles: a 2PL
- * still moving after that is drifting towards an unbounded discrimination (too few candidates for some
- * question), is reported as not converged, and the model choice then keeps the Rasch model.
+ * and 1e-5, at half the cost per EM cycle and fewer cycles on 10,000 candidates. At most 200 (accelerated)
+ * cycles: a 2PL still moving after that is reported as not converged, and the model choice keeps the Rasch model.
  */
 const TWO_PL_DEFAULTS = { quadraturePoints: 21, tolerance: 1e-4, maxIterations: 200 };
 const NO_QUESTIONS = 'The exam has no questions.';
@@ -96,7 +95,9 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
     const key = (field: string) => `items.${item.questionIndex}.${field}`;
     if (rasch.difficulty === null && rasch.reason) reasons[key('raschDifficulty')] = rasch.reason;
     const two = twoPl.items[j]!;
-    if (two.reason) reasons[key(two.discrimination === null ? 'twoPl' : 'twoPl.difficulty')] = two.reason;
+    if (two.reason)
+      reasons[key(two.discrimination === null ? 'twoPl' : two.difficulty === null ? 'twoPl.difficulty' : 'twoPl.se')] =
+        two.reason;
     const itemFit = itemFits[j]!;
     if (itemFit.reason) reasons[key('fit')] = itemFit.reason;
     const consulted = facts.reduce((n, f) => n + (f.consulted[j] ? 1 : 0), 0);
