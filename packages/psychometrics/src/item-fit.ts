@@ -33,27 +33,34 @@ export function raschItemFit(
   difficulties: readonly (number | null)[],
   abilities: readonly RaschAbility[],
 ): ItemFit[] {
-  return difficulties.map((b, j) => {
-    if (b === null) return { infit: null, outfit: null, answered: 0, reason: FIT_REASONS.noDifficulty };
-    let squared = 0;
-    let variance = 0;
-    let standardised = 0;
-    let answered = 0;
-    marks.forEach((row, c) => {
+  const J = difficulties.length;
+  const squared = new Float64Array(J);
+  const variance = new Float64Array(J);
+  const standardised = new Float64Array(J);
+  const answered = new Float64Array(J);
+  // Candidate by candidate, so each row of marks is read once.
+  marks.forEach((row, c) => {
+    const theta = abilities[c]?.theta ?? null;
+    if (theta === null) return;
+    for (let j = 0; j < J; j += 1) {
+      const b = difficulties[j] ?? null;
       const mark = row[j] ?? null;
-      const theta = abilities[c]?.theta ?? null;
-      if (mark === null || theta === null) return;
+      if (b === null || mark === null) continue;
       const x = mark >= 0.5 ? 1 : 0;
       const expected = 1 / (1 + Math.exp(b - theta));
       const w = expected * (1 - expected);
       const y = x - expected;
-      squared += y * y;
-      variance += w;
-      standardised += (y * y) / w;
-      answered += 1;
-    });
-    if (answered === 0) return { infit: null, outfit: null, answered, reason: FIT_REASONS.noAbilities };
-    return { infit: squared / variance, outfit: standardised / answered, answered };
+      squared[j]! += y * y;
+      variance[j]! += w;
+      standardised[j]! += (y * y) / w;
+      answered[j]! += 1;
+    }
+  });
+  return difficulties.map((b, j) => {
+    if (b === null) return { infit: null, outfit: null, answered: 0, reason: FIT_REASONS.noDifficulty };
+    const n = answered[j]!;
+    if (n === 0) return { infit: null, outfit: null, answered: 0, reason: FIT_REASONS.noAbilities };
+    return { infit: squared[j]! / variance[j]!, outfit: standardised[j]! / n, answered: n };
   });
 }
 
