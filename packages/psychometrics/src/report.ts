@@ -36,9 +36,10 @@ export type PhaseTimer = <T>(phase: string, run: () => T) => T;
 const untimed: PhaseTimer = (_phase, run) => run();
 
 /**
- * The insights report of an exam (docs/product.md#insights): classical statistics (Moodle's definitions), Rasch and
- * 2PL fits with the model the abilities come from (model-choice.ts), Rasch item fit and flags, the candidate ranking, topical and overall performance and integrity figures — every number
- * measured from the submissions given, or null with a reason.
+ * The insights report of an exam (docs/product.md#insights): classical statistics (Moodle's definitions), Rasch
+ * and 2PL fits with the model the abilities come from (model-choice.ts), Rasch item fit and review flags, the
+ * candidate ranking, topical and overall performance and integrity figures — every number measured from the
+ * submissions given, or null with a reason.
  */
 export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untimed): InsightsReport {
   const { items, candidates } = input;
