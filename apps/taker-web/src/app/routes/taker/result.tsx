@@ -6,6 +6,7 @@ import { useCandidateResult } from '../../../features/results/api/get-candidate-
 import { ReleasedResult } from '../../../features/results/components/released-result.tsx';
 import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { CandidatePage } from '../../../components/candidate-page.tsx';
 
 function Notice({ children }: { children: string }) {
   return (
@@ -37,8 +38,8 @@ function ResultView({ attemptId }: { attemptId: string }) {
 export function ResultRoute() {
   const { attemptId = '' } = useParams();
   return (
-    <main className="flex min-h-full items-start justify-center bg-gradient-to-b from-brand-50 to-canvas px-4 py-12">
+    <CandidatePage align="start">
       <ResultView attemptId={attemptId} />
-    </main>
+    </CandidatePage>
   );
 }
