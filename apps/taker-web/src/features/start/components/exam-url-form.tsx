@@ -18,19 +18,20 @@ import { findExamId, parseInviteToken } from '../lib/parse-exam-url.ts';
 type Problem = { kind: 'empty' | 'invalid' | 'offline' } | { kind: 'failed'; error: unknown };
 
 /** Which message a problem shows: not found, offline, or the network failure with its reason. */
-function messageFor(problem: Problem, t: TFunction<'start'>): string {
+function messageFor(problem: Problem, t: TFunction<['start', 'common']>): string {
   if (problem.kind !== 'failed') return t(`errors.${problem.kind}`);
   const { error } = problem;
   if (error instanceof ApiError) {
     if (error.status === 404 || error.status === 400) return t('errors.notFound');
     if (error.code === 'EXAM_OFFLINE') return t('errors.offline');
-    return `${t('errors.network')} ${error.statusText || error.userMessage}`.trim();
+    const reason = error.isNetwork ? t('common:networkError') : error.statusText || error.userMessage;
+    return `${t('errors.network')} ${reason}`.trim();
   }
   return t('errors.network');
 }
 
 export function ExamUrlForm() {
-  const { t } = useTranslation('start');
+  const { t } = useTranslation(['start', 'common']);
   const navigate = useNavigate();
   const [url, setUrl] = useState('');
   const [problem, setProblem] = useState<Problem>();
