@@ -5,7 +5,7 @@ import { useExamWindow } from '../../../features/start/api/get-exam-window.ts';
 import { Briefing } from '../../../features/start/components/briefing.tsx';
 import { ExamWindowNotice } from '../../../features/start/components/exam-window-notice.tsx';
 import { readCredentialsState } from '../../../lib/navigation-state.ts';
-import { CandidatePage } from '../../../components/candidate-page.tsx';
+import { CandidatePage } from '../../../lib/candidate-page.tsx';
 
 /** The details form with the exam's window above it, then the candidate's briefing before Start. */
 function Credentials({ exam }: { exam: NonNullable<ReturnType<typeof readCredentialsState>> }) {

@@ -6,7 +6,7 @@ import { useCandidateResult } from '../../../features/results/api/get-candidate-
 import { ReleasedResult } from '../../../features/results/components/released-result.tsx';
 import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { CandidatePage } from '../../../components/candidate-page.tsx';
+import { CandidatePage } from '../../../lib/candidate-page.tsx';
 
 function Notice({ children }: { children: string }) {
   return (

@@ -1,5 +1,5 @@
 import { ExamUrlForm } from '../../../features/start/components/exam-url-form.tsx';
-import { CandidatePage } from '../../../components/candidate-page.tsx';
+import { CandidatePage } from '../../../lib/candidate-page.tsx';
 
 export function StartRoute() {
   return (
