@@ -2,6 +2,7 @@ import { AlertDialog as RadixAlertDialog, Dialog as RadixDialog } from 'radix-ui
 import type { ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { cn } from './lib/cn.ts';
+import { useTranslation } from 'react-i18next';
 
 const overlay = 'fixed inset-0 z-40 bg-slate-900/40 backdrop-blur-[2px] data-[state=open]:animate-in';
 const panel =
@@ -60,14 +61,15 @@ export function ConfirmDialog({
   onOpenChange,
   title,
   description,
-  confirmLabel = 'Confirm',
-  cancelLabel = 'Cancel',
+  confirmLabel,
+  cancelLabel,
   destructive,
   isPending,
   onConfirm,
   children,
   onCloseAutoFocus,
 }: ConfirmDialogProps) {
+  const { t } = useTranslation('ui');
   return (
     <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixAlertDialog.Portal>
@@ -78,7 +80,7 @@ export function ConfirmDialog({
           {children && <div className="mt-3">{children}</div>}
           <div className="mt-6 flex justify-end gap-2">
             <RadixAlertDialog.Cancel asChild>
-              <Button variant="secondary">{cancelLabel}</Button>
+              <Button variant="secondary">{cancelLabel ?? t('dialog.cancel')}</Button>
             </RadixAlertDialog.Cancel>
             <Button
               variant={destructive ? 'danger' : 'primary'}
@@ -89,7 +91,7 @@ export function ConfirmDialog({
                 onConfirm();
               }}
             >
-              {confirmLabel}
+              {confirmLabel ?? t('dialog.confirm')}
             </Button>
           </div>
         </RadixAlertDialog.Content>

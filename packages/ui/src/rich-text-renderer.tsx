@@ -16,6 +16,7 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import type { CodeToken, Highlighter } from './lib/code-highlight.ts';
 import { fenceLanguage } from './lib/fence-languages.ts';
+import { useTranslation } from 'react-i18next';
 
 type Pluggable = NonNullable<Options['remarkPlugins']>[number];
 
@@ -207,7 +208,8 @@ function Link({ node: _node, href, children, ...props }: ComponentProps<'a'> & E
  * CSP blocks them anyway). The image becomes a link to it, named by its alt text.
  */
 function Image({ src, alt }: ComponentProps<'img'> & ExtraProps) {
-  const label = `Image: ${alt || 'untitled'}`;
+  const { t } = useTranslation('ui');
+  const label = t('richText.image', { alt: alt || t('richText.untitledImage') });
   if (typeof src !== 'string' || !src) return <span>{label}</span>;
   return (
     <a href={src} target="_blank" rel="noopener noreferrer">

@@ -1,11 +1,13 @@
 import { Loader2 } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 import { cn } from './lib/cn.ts';
 
-export function Spinner({ label = 'Loading…', className }: { label?: string; className?: string }) {
+export function Spinner({ label, className }: { label?: string | undefined; className?: string }) {
+  const { t } = useTranslation('ui');
   return (
     <span role="status" className={cn('inline-flex items-center gap-2 text-sm text-muted', className)}>
       <Loader2 aria-hidden className="h-4 w-4 animate-spin" />
-      <span>{label}</span>
+      <span>{label ?? t('loading')}</span>
     </span>
   );
 }

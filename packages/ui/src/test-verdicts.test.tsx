@@ -1,5 +1,6 @@
 import type { TestVerdict } from '@exam/domain/coding';
 import { render, screen, within } from '@testing-library/react';
+import { getI18n } from 'react-i18next';
 import { describe, expect, it } from 'vitest';
 import { TestVerdicts, verdictSummary } from './test-verdicts.tsx';
 import { makeVerdict } from '@exam/domain/testing';
@@ -42,5 +43,34 @@ describe('TestVerdicts', () => {
     expect(within(hidden).getByText('Hidden')).toBeInTheDocument();
     expect(within(hidden).queryByText('Expected')).not.toBeInTheDocument();
     expect(screen.getByTestId('verdict-2-stderr')).toHaveTextContent('Traceback');
+  });
+});
+
+describe('TestVerdicts in Spanish', () => {
+  it('names outcomes, hidden tests, times and points in the page’s language', async () => {
+    await getI18n().changeLanguage('es');
+    try {
+      render(
+        <TestVerdicts
+          label="Veredictos"
+          showPoints
+          verdicts={[
+            verdict({ name: '', outcome: 'failed', points: 0.5, expected: '3', actual: '4', timeMs: 1500 }),
+            verdict({ testId: 'b', name: 'Oculta', visible: false, outcome: 'timeout', points: 0 }),
+          ]}
+        />,
+      );
+      const wrong = screen.getByRole('listitem', { name: 'Prueba 1: Salida incorrecta' });
+      expect(within(wrong).getByText('1,50 s')).toBeInTheDocument();
+      expect(within(wrong).getByText('0,5 / 1 ptos.')).toBeInTheDocument();
+      expect(within(wrong).getByText('Esperado')).toBeInTheDocument();
+      const hidden = screen.getByRole('listitem', { name: 'Oculta: Límite de tiempo superado' });
+      expect(within(hidden).getAllByText('Oculta')).toHaveLength(2);
+      expect(verdictSummary([verdict({}), verdict({ testId: 'b', name: '', outcome: 'failed' })])).toBe(
+        'Pruebas fallidas: 1 de 2: Prueba 2',
+      );
+    } finally {
+      await getI18n().changeLanguage('en');
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { AboutRoute, CareersRoute, LandingRoute, NotFoundRoute } from './routes/marketing.tsx';
@@ -8,7 +9,8 @@ import { AboutRoute, CareersRoute, LandingRoute, NotFoundRoute } from './routes/
  * domain schemas) and the exam page (with CodeMirror behind it) load when a candidate reaches them.
  */
 function RouteLoading() {
-  return <p className="p-6 text-sm text-muted">Loading...</p>;
+  const { t } = useTranslation('common');
+  return <p className="p-6 text-sm text-muted">{t('loading')}</p>;
 }
 const loading = <RouteLoading />;
 

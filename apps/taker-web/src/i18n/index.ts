@@ -19,9 +19,12 @@ for (const [path, module] of Object.entries(files)) {
 
 export const i18n = createI18n({ resources, defaultNS: 'common', languages: LANGUAGES, storageKey: 'exam.language' });
 
-// Screen readers and the browser's own features (hyphenation, spell checking) follow the page's language.
+// Screen readers and the browser's own features (hyphenation, spell checking) follow the page's language,
+// and the tab's title is in it too.
 const setDocumentLanguage = (language: string) => {
-  if (typeof document !== 'undefined') document.documentElement.lang = language;
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = language;
+  document.title = i18n.t('common:appTitle');
 };
 setDocumentLanguage(i18n.resolvedLanguage ?? LANGUAGES[0]);
 i18n.on('languageChanged', setDocumentLanguage);

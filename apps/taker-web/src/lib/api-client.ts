@@ -2,6 +2,8 @@ import { ApiError, ClientErrorCode, httpErrorCode } from '@exam/domain/api-error
 import { ErrorBodySchema } from '@exam/domain/errors';
 import { fetchUntilDelivered } from '@exam/ui/lib/fetch-until-delivered';
 import type { z } from 'zod';
+import { i18n } from '../i18n/index.ts';
+import { translateServerMessage } from '../i18n/server-messages.ts';
 
 /** The one place that turns a failed request into an ApiError: { status, code, userMessage, issues }. */
 export { ApiError };
@@ -68,7 +70,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   return options.schema ? options.schema.parse(payload) : (payload as T);
 }
 
-/** What to tell the candidate about a failed request: the server's message, or a generic one. */
+/** What to tell the candidate about a failed request: the server's message, or a generic one, in the page's language. */
 export function userMessageOf(error: unknown): string {
-  return error instanceof ApiError ? error.userMessage : 'Something went wrong. Please try again.';
+  return error instanceof ApiError ? translateServerMessage(error.userMessage) : i18n.t('common:genericError');
 }

@@ -2,11 +2,11 @@ import { formatResumeCode } from '@exam/domain/attempt-binding';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { findResumeCode } from './resume-store.ts';
-
-const EXPLAIN = 'To continue on another device, enter your name, candidate ID and this code there.';
+import { useTranslation } from 'react-i18next';
 
 /** The exam menu's entry: a button that shows the candidate their resume code. */
 export function ResumeCodeMenu({ attemptId }: { attemptId: string }) {
+  const { t } = useTranslation('common');
   const [code] = useState(() => findResumeCode(attemptId));
   const [open, setOpen] = useState(false);
   if (!code) return null;
@@ -18,18 +18,18 @@ export function ResumeCodeMenu({ attemptId }: { attemptId: string }) {
         aria-expanded={open}
         onClick={() => setOpen((value) => !value)}
       >
-        <KeyRound aria-hidden className="h-4 w-4" /> Resume code
+        <KeyRound aria-hidden className="h-4 w-4" /> {t('resumeCode.button')}
       </button>
       {open && (
         <div
           role="dialog"
-          aria-label="Resume code"
+          aria-label={t('resumeCode.dialog')}
           className="absolute right-0 z-20 mt-1 w-64 rounded-md border border-line bg-surface p-3 text-left shadow-lg"
         >
           <p className="font-mono text-lg font-semibold tracking-widest text-ink" data-testid="resume-code">
             {formatResumeCode(code)}
           </p>
-          <p className="mt-1 text-xs text-muted">{EXPLAIN}</p>
+          <p className="mt-1 text-xs text-muted">{t('resumeCode.explain')}</p>
         </div>
       )}
     </div>
@@ -38,11 +38,12 @@ export function ResumeCodeMenu({ attemptId }: { attemptId: string }) {
 
 /** The completion page's note of the code. */
 export function ResumeCodeNote({ attemptId }: { attemptId: string }) {
+  const { t } = useTranslation('common');
   const [code] = useState(() => findResumeCode(attemptId));
   if (!code) return null;
   return (
     <p className="mt-4 text-sm text-muted">
-      Your resume code:{' '}
+      {t('resumeCode.note')}{' '}
       <span className="font-mono font-semibold tracking-widest text-ink" data-testid="resume-code">
         {formatResumeCode(code)}
       </span>

@@ -1,4 +1,5 @@
 import { ComingSoonPage, LandingPage, NotFoundPage, type RenderLink } from '@exam/ui/marketing-pages';
+import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { useRuntimeConfig } from '../../lib/runtime-config.ts';
@@ -29,11 +30,13 @@ export function LandingRoute() {
 }
 
 export function AboutRoute() {
-  return <ComingSoonPage title="About" renderLink={routerLink} />;
+  const { t } = useTranslation('ui');
+  return <ComingSoonPage title={t('marketing.nav.about')} renderLink={routerLink} />;
 }
 
 export function CareersRoute() {
-  return <ComingSoonPage title="Careers" renderLink={routerLink} />;
+  const { t } = useTranslation('ui');
+  return <ComingSoonPage title={t('marketing.nav.careers')} renderLink={routerLink} />;
 }
 
 export function NotFoundRoute() {

@@ -5,6 +5,7 @@ import { useExamWindow } from '../../../features/start/api/get-exam-window.ts';
 import { Briefing } from '../../../features/start/components/briefing.tsx';
 import { ExamWindowNotice } from '../../../features/start/components/exam-window-notice.tsx';
 import { readCredentialsState } from '../../../lib/navigation-state.ts';
+import { CandidatePage } from '../../../lib/candidate-page.tsx';
 
 /** The details form with the exam's window above it, then the candidate's briefing before Start. */
 function Credentials({ exam }: { exam: NonNullable<ReturnType<typeof readCredentialsState>> }) {
@@ -23,8 +24,8 @@ export function CredentialsRoute() {
   // Without an exam id in the navigation state (a bookmark, a reload) the candidate goes back to URL entry.
   if (!exam) return <Navigate to={paths.start} replace />;
   return (
-    <main className="flex min-h-full items-center justify-center bg-gradient-to-b from-brand-50 to-canvas px-4 py-12">
+    <CandidatePage>
       <Credentials exam={exam} />
-    </main>
+    </CandidatePage>
   );
 }

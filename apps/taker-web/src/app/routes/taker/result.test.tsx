@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../i18n/index.ts';
 import { buildCandidateQuestion, buildCandidateResult, buildPublicExam } from '../../../testing/factories.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { seedAttempt } from '../../../testing/seed.ts';
@@ -162,5 +163,50 @@ describe('/taker/results/{attemptId}', () => {
     );
     renderRoute(`/taker/results/${attemptId}`);
     expect(await screen.findByText('Tests running…')).toBeInTheDocument();
+  });
+});
+
+describe('/taker/results/{attemptId} in Spanish', () => {
+  it('writes the score, points and percentage the Spanish way', async () => {
+    await i18n.changeLanguage('es');
+    await seedAttempt(buildPublicExam(), attemptId);
+    answerResult(() =>
+      HttpResponse.json(
+        buildCandidateResult({
+          score: 7,
+          maxScore: 9,
+          percentage: (7 / 9) * 100,
+          questions: [
+            buildCandidateQuestion({
+              title: 'Lab report',
+              answer: 'x',
+              points: 2.5,
+              maxPoints: 4,
+              feedback: 'Bien',
+              correctAnswer: 'y',
+            }),
+          ],
+        }),
+      ),
+    );
+    renderRoute(`/taker/results/${attemptId}`);
+    expect(await screen.findByRole('heading', { name: 'Tu resultado' })).toBeInTheDocument();
+    expect(screen.getByTestId('result-score')).toHaveTextContent('7 / 9 ptos. · 77,8 %');
+    expect(screen.getByRole('heading', { name: 'P1: Lab report' })).toBeInTheDocument();
+    expect(screen.getByText('2,5 / 4 ptos.')).toBeInTheDocument();
+    expect(screen.getByText('Respuesta correcta: y')).toBeInTheDocument();
+  });
+
+  it("shows the service's English refusal in Spanish", async () => {
+    await i18n.changeLanguage('es');
+    await seedAttempt(buildPublicExam(), attemptId);
+    answerResult(() =>
+      HttpResponse.json(
+        { error: { code: 'FORBIDDEN', message: 'Your result has not been released yet' } },
+        { status: 403 },
+      ),
+    );
+    renderRoute(`/taker/results/${attemptId}`);
+    expect(await screen.findByText('Tu resultado aún no se ha publicado')).toBeInTheDocument();
   });
 });

@@ -1,11 +1,12 @@
 import { Card } from '@exam/ui/card';
 import { PageSpinner } from '@exam/ui/spinner';
+import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useCandidateResult } from '../../../features/results/api/get-candidate-result.ts';
 import { ReleasedResult } from '../../../features/results/components/released-result.tsx';
+import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-
-const NO_CREDENTIALS = 'This result can only be opened on the device that took the exam';
+import { CandidatePage } from '../../../lib/candidate-page.tsx';
 
 function Notice({ children }: { children: string }) {
   return (
@@ -18,15 +19,18 @@ function Notice({ children }: { children: string }) {
 }
 
 function ResultView({ attemptId }: { attemptId: string }) {
+  const { t } = useTranslation('results');
   const query = useCandidateResult(attemptId);
-  if (query.isPending) return <PageSpinner label="Loading your result…" />;
+  if (query.isPending) return <PageSpinner label={t('result.loading')} />;
   if (query.isError)
     return (
-      <Notice>{query.error instanceof ApiError ? query.error.userMessage : 'Your result could not be loaded.'}</Notice>
+      <Notice>
+        {query.error instanceof ApiError ? translateServerMessage(query.error.userMessage) : t('result.loadFailed')}
+      </Notice>
     );
   const view = query.data;
-  if (view.status === 'no-credentials') return <Notice>{NO_CREDENTIALS}</Notice>;
-  if (view.status === 'withheld') return <Notice>{view.message}</Notice>;
+  if (view.status === 'no-credentials') return <Notice>{t('result.noCredentials')}</Notice>;
+  if (view.status === 'withheld') return <Notice>{translateServerMessage(view.message)}</Notice>;
   return <ReleasedResult result={view.result} />;
 }
 
@@ -34,8 +38,8 @@ function ResultView({ attemptId }: { attemptId: string }) {
 export function ResultRoute() {
   const { attemptId = '' } = useParams();
   return (
-    <main className="flex min-h-full items-start justify-center bg-gradient-to-b from-brand-50 to-canvas px-4 py-12">
+    <CandidatePage align="start">
       <ResultView attemptId={attemptId} />
-    </main>
+    </CandidatePage>
   );
 }

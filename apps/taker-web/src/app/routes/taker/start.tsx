@@ -1,9 +1,10 @@
 import { ExamUrlForm } from '../../../features/start/components/exam-url-form.tsx';
+import { CandidatePage } from '../../../lib/candidate-page.tsx';
 
 export function StartRoute() {
   return (
-    <main className="flex min-h-full items-center justify-center bg-gradient-to-b from-brand-50 to-canvas px-4 py-12">
+    <CandidatePage>
       <ExamUrlForm />
-    </main>
+    </CandidatePage>
   );
 }

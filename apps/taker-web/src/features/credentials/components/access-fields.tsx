@@ -1,6 +1,7 @@
 import { ACCESS_CODE_FIELD } from '@exam/domain/roster';
 import { Field } from '@exam/ui/field';
 import { Input } from '@exam/ui/input';
+import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client.ts';
 
 /** The refusal of a start that is about the access code (403 naming accessCode), as the field's message. */
@@ -16,8 +17,9 @@ export function AccessCodeField(props: {
   error: string | undefined;
   disabled: boolean;
 }) {
+  const { t } = useTranslation('credentials');
   return (
-    <Field label="Access Code" hint="The code your examiner gave you." error={props.error}>
+    <Field label={t('accessCode')} hint={t('accessCodeHint')} error={props.error}>
       <Input
         name="accessCode"
         autoComplete="off"
@@ -32,11 +34,10 @@ export function AccessCodeField(props: {
 
 /** What a roster-only exam tells a candidate before they type anything. */
 export function RosterNotice({ invited }: { invited: boolean }) {
+  const { t } = useTranslation('credentials');
   return (
     <p role="note" className="rounded-md bg-brand-50 p-3 text-sm text-ink" data-testid="roster-notice">
-      {invited
-        ? 'Your invitation filled in your name and candidate ID.'
-        : 'Only invited candidates may start this exam. Open the personal link in your invitation e-mail, or enter the candidate ID your examiner registered.'}
+      {invited ? t('invited') : t('rosterOnly')}
     </p>
   );
 }

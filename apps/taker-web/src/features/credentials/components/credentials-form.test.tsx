@@ -1,6 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { RosterMessages } from '@exam/domain/roster';
+import { i18n } from '../../../i18n/index.ts';
 import { findStoredAttempt, getTakerDb } from '../../../lib/taker-db.ts';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
@@ -54,5 +56,33 @@ describe('/taker/credentials', () => {
       studentId: 'S-1',
     });
     expect(await screen.findByText('Ada Lovelace (S-1)')).toBeInTheDocument();
+  });
+});
+
+describe('/taker/credentials in Spanish', () => {
+  it('labels the fields, says what is missing and answers a known refusal in Spanish', async () => {
+    await i18n.changeLanguage('es');
+    const fake = createFakeResultsService({ exam: buildPublicExam({ id: 'exam-7', title: 'Physics Quiz' }) });
+    server.use(...fake.handlers);
+    // Handlers added later answer first: the service refuses this candidate with its English roster message.
+    server.use(
+      http.post('/api/attempts/briefing', () =>
+        HttpResponse.json({ error: { code: 'FORBIDDEN', message: RosterMessages.notOnRoster } }, { status: 403 }),
+      ),
+    );
+    const { user } = renderRoute('/taker/credentials', state);
+    expect(await screen.findByRole('heading', { name: 'Introduce tus datos' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(await screen.findByText('El nombre completo es obligatorio')).toBeInTheDocument();
+    expect(screen.getByText('El ID de candidato es obligatorio')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Nombre completo'), 'Ada');
+    await user.type(screen.getByLabelText('ID de candidato'), 'S-1');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(
+      await screen.findByText(
+        'Solo los candidatos de la lista de este examen pueden iniciarlo. Usa el enlace de tu invitación o pregunta al examinador.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Volver a introducir la URL' })).toBeInTheDocument();
   });
 });

@@ -1,5 +1,4 @@
 import { StartAttemptSchema, type StartAttempt } from '@exam/domain/attempt';
-import { RosterMessages } from '@exam/domain/roster';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { Field } from '@exam/ui/field';
@@ -7,8 +6,10 @@ import { Input } from '@exam/ui/input';
 import { toast } from '@exam/ui/toaster';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import type { ApiError } from '../../../lib/api-client.ts';
 import { startAttempt } from '../../../lib/exam-api.ts';
 import type { CredentialsState, ExamState } from '../../../lib/navigation-state.ts';
@@ -18,7 +19,14 @@ import { useInvitation } from '../api/get-invitation.ts';
 import { startFailure } from '../lib/start-failure.ts';
 import { AccessCodeField, accessCodeError, RosterNotice } from './access-fields.tsx';
 
-type Errors = { name?: string; studentId?: string; resumeCode?: string; accessCode?: string };
+/**
+ * A message on the form, kept as what it says rather than as a sentence, so switching the language rewrites
+ * it: one of the form's own (a catalogue key) or a service's message (translated when shown).
+ */
+type Message =
+  { key: 'errors.nameRequired' | 'errors.candidateIdRequired' | 'errors.resumeCodeRequired' } | { server: string };
+type Errors = { name?: Message; studentId?: Message; resumeCode?: Message; accessCode?: Message };
+const server = (text: string | undefined): Message | undefined => (text === undefined ? undefined : { server: text });
 type StartInput = { examId: string; name: string; studentId: string; resumeCode?: string | undefined } & Pick<
   StartAttempt,
   'accessCode' | 'inviteToken'
@@ -65,6 +73,9 @@ export function CredentialsForm({
   /** Shown above the fields: the exam's availability window. */
   windowNotice?: ReactNode;
 }) {
+  const { t } = useTranslation(['credentials', 'common']);
+  const say = (message: Message | undefined) =>
+    message === undefined ? undefined : 'key' in message ? t(message.key) : translateServerMessage(message.server);
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [studentId, setStudentId] = useState('');
@@ -113,21 +124,21 @@ export function CredentialsForm({
       const codeRefused = accessCodeError(error);
       if (codeRefused) {
         setBriefed(undefined); // (back from the briefing to the form, where the access code is typed)
-        setErrors({ accessCode: codeRefused });
+        setErrors({ accessCode: server(codeRefused) });
         return;
       }
       const failure = startFailure(error, Boolean(input.resumeCode));
       if (failure.kind === 'code') {
         // The first refusal asks for the code; a refusal of a typed code is that field's error.
         setBriefed(undefined); // (back from the briefing to the form)
-        if (failure.sentCode) setErrors({ resumeCode: failure.message });
+        if (failure.sentCode) setErrors({ resumeCode: server(failure.message) });
         else setCodeAsked(failure.message);
         return;
       }
       // On the briefing the refusal shows there (the window, the attempts left).
       if (briefed) return setStartError(error);
       if (failure.kind === 'wait') setNotice(failure.message);
-      toast.error(failure.message);
+      toast.error(failure.message === undefined ? t('startFailed') : translateServerMessage(failure.message));
     },
   });
 
@@ -149,15 +160,16 @@ export function CredentialsForm({
     if (!parsed.success) {
       const next: Errors = {};
       for (const issue of parsed.error.issues) {
-        if (issue.path[0] === 'name') next.name = 'Full Name is required';
-        if (issue.path[0] === 'studentId') next.studentId = 'Candidate ID is required';
+        if (issue.path[0] === 'name') next.name = { key: 'errors.nameRequired' };
+        if (issue.path[0] === 'studentId') next.studentId = { key: 'errors.candidateIdRequired' };
       }
-      if (next.name === undefined && next.studentId === undefined) next.accessCode = parsed.error.issues[0]?.message;
+      if (next.name === undefined && next.studentId === undefined)
+        next.accessCode = server(parsed.error.issues[0]?.message);
       setErrors(next);
       return;
     }
     if (codeAsked !== undefined && !typedCode) {
-      setErrors({ resumeCode: 'Enter the resume code' });
+      setErrors({ resumeCode: { key: 'errors.resumeCodeRequired' } });
       return;
     }
     setErrors({});
@@ -191,15 +203,15 @@ export function CredentialsForm({
         // Back to the details: a wrong access code is that field's error, any other refusal is said at once.
         setBriefed(undefined);
         const codeRefused = accessCodeError(error);
-        if (codeRefused) setErrors({ accessCode: codeRefused });
-        else toast.error(error.userMessage);
+        if (codeRefused) setErrors({ accessCode: server(codeRefused) });
+        else toast.error(translateServerMessage(error.userMessage));
       },
     });
   }
 
   return (
     <Card className="w-full max-w-md p-8">
-      <h1 className="text-2xl font-semibold text-ink">Enter Your Details</h1>
+      <h1 className="text-2xl font-semibold text-ink">{t('title')}</h1>
       {exam?.examTitle && (
         <p className="mt-1 text-sm text-muted" data-testid="exam-title">
           {exam.examTitle}
@@ -210,10 +222,10 @@ export function CredentialsForm({
         {exam?.access === 'roster' && <RosterNotice invited={Boolean(invited)} />}
         {invitation.isError && (
           <p role="alert" className="text-sm text-danger">
-            {RosterMessages.inviteInvalid}
+            {t('common:server.inviteInvalid')}
           </p>
         )}
-        <Field label="Full Name" error={errors.name}>
+        <Field label={t('fullName')} error={say(errors.name)}>
           <Input
             name="name"
             autoComplete="name"
@@ -224,7 +236,7 @@ export function CredentialsForm({
             disabled={start.isPending}
           />
         </Field>
-        <Field label="Candidate ID" error={errors.studentId}>
+        <Field label={t('candidateId')} error={say(errors.studentId)}>
           <Input
             name="studentId"
             required
@@ -242,16 +254,16 @@ export function CredentialsForm({
           <AccessCodeField
             value={accessCode}
             onChange={setAccessCode}
-            error={errors.accessCode}
+            error={say(errors.accessCode)}
             disabled={start.isPending}
           />
         )}
         {codeAsked !== undefined && (
           <>
             <p role="status" className="rounded-md bg-warning/10 p-3 text-sm text-ink" data-testid="resume-code-notice">
-              {codeAsked}
+              {translateServerMessage(codeAsked)}
             </p>
-            <Field label="Resume code" hint="8 characters, e.g. 7KQ2-M9XD" error={errors.resumeCode}>
+            <Field label={t('resumeCode')} hint={t('resumeCodeHint')} error={say(errors.resumeCode)}>
               <Input
                 name="resumeCode"
                 autoComplete="off"
@@ -267,14 +279,14 @@ export function CredentialsForm({
         )}
         {notice && (
           <p role="alert" className="text-sm text-danger">
-            {notice}
+            {translateServerMessage(notice)}
           </p>
         )}
         <Button type="submit" disabled={start.isPending}>
-          {start.isPending ? 'Starting…' : codeAsked !== undefined ? 'Start Exam' : 'Continue'}
+          {start.isPending ? t('starting') : codeAsked !== undefined ? t('start') : t('continue')}
         </Button>
         <Button variant="ghost" onClick={() => void navigate(paths.start)}>
-          Back to URL Entry
+          {t('backToUrl')}
         </Button>
       </form>
     </Card>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useExamSession } from '../hooks/use-exam-session.ts';
 import { ExamFallback, ExamLoading, PreviewRefused } from './exam-fallback.tsx';
 import { ExamRoom, type ExamPanelProps } from './exam-room.tsx';
+import { useTranslation } from 'react-i18next';
 
 type ExamPageProps = {
   examId: string;
@@ -13,11 +14,12 @@ type ExamPageProps = {
 
 /** /exam/{examId}: the fallback screens, then the exam itself. */
 export function ExamPage({ examId, preview, fullScreenRequested, renderWorkspace, renderAssistant }: ExamPageProps) {
+  const { t } = useTranslation('exam');
   const session = useExamSession(examId, preview);
   if (session.status === 'loading') return <ExamLoading />;
-  if (session.status === 'unavailable') return <ExamFallback message="Exam not found or unavailable" />;
+  if (session.status === 'unavailable') return <ExamFallback message={t('fallback.notFound')} />;
   if (session.status === 'refused') return <PreviewRefused message={session.message} />;
-  if (session.exam.questions.length === 0) return <ExamFallback message="This exam has no questions" />;
+  if (session.exam.questions.length === 0) return <ExamFallback message={t('fallback.noQuestions')} />;
   return (
     <ExamRoom
       exam={session.exam}

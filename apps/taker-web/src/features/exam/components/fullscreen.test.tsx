@@ -5,7 +5,16 @@ import { createFakeResultsService } from '../../../testing/fake-results-service.
 import { renderRoute } from '../../../testing/render.tsx';
 import { seedAttempt } from '../../../testing/seed.ts';
 import { server } from '../../../testing/server.ts';
-import { FullscreenMessages } from './proctor-overlays.tsx';
+
+/** The full-screen prompt's English texts, as the candidate reads them. */
+const FullscreenMessages = {
+  title: 'Full screen required',
+  enter: 'This exam must be taken in full screen. Return to full screen to continue.',
+  return: 'You left full screen. This has been recorded as a warning. Return to full screen to continue the exam.',
+  refused:
+    'Your browser did not switch to full screen. Press the button again; if it keeps failing, tell your instructor.',
+  button: 'Return to full screen',
+} as const;
 
 /**
  * jsdom has no Fullscreen API. This one behaves as browsers do: requestFullscreen succeeds only while a

@@ -2,6 +2,7 @@ import { PreviewMessages } from '@exam/domain/exam';
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../i18n/index.ts';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
 import { renderRoute } from '../../../testing/render.tsx';
@@ -67,6 +68,16 @@ describe('creator preview', () => {
     expect(screen.getByRole('heading', { name: 'Preview not available' })).toBeInTheDocument();
     expect(screen.queryByText(QUESTION_TITLE, { exact: false })).not.toBeInTheDocument();
     expect(calls.preview).toEqual([]);
+  });
+
+  it('says the refusal in Spanish when the page speaks Spanish', async () => {
+    await i18n.changeLanguage('es');
+    previewServer();
+    openPreviewLink('/exam/draft-1/preview?creator=true');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Este enlace de vista previa no es válido. Abre la vista previa desde tu panel.',
+    );
+    expect(screen.getByRole('heading', { name: 'Vista previa no disponible' })).toBeInTheDocument();
   });
 
   it('refuses the preview when the server refuses the token, and forgets it', async () => {

@@ -2,28 +2,21 @@ import { Button } from '@exam/ui/button';
 import { Dialog } from '@exam/ui/dialog';
 import { PauseCircle } from 'lucide-react';
 import type { FullscreenPrompt as PromptReason } from '../hooks/use-proctoring.ts';
-import { PASTE_BLOCKED_MESSAGE } from '../lib/paste-guard.ts';
+import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../i18n/format.ts';
 
 export function AttentionDialog({ open, onResume }: { open: boolean; onResume: () => void }) {
+  const { t } = useTranslation('exam');
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => !next && onResume()}
-      title="Attention Required"
-      description="You left the exam window. This has been recorded. Return to the exam to continue."
-      footer={<Button onClick={onResume}>Resume Exam</Button>}
+      title={t('attention.title')}
+      description={t('attention.description')}
+      footer={<Button onClick={onResume}>{t('attention.resume')}</Button>}
     />
   );
 }
-
-export const FullscreenMessages = {
-  title: 'Full screen required',
-  enter: 'This exam must be taken in full screen. Return to full screen to continue.',
-  return: 'You left full screen. This has been recorded as a warning. Return to full screen to continue the exam.',
-  refused:
-    'Your browser did not switch to full screen. Press the button again; if it keeps failing, tell your instructor.',
-  button: 'Return to full screen',
-} as const;
 
 /**
  * Blocks the exam while an exam that requires full screen is not in it: after the candidate left it, and
@@ -39,17 +32,18 @@ export function FullscreenPrompt({
   refused: boolean;
   onReturn: () => void;
 }) {
+  const { t } = useTranslation('exam');
   return (
     <Dialog
       open
       onOpenChange={() => undefined}
-      title={FullscreenMessages.title}
-      description={FullscreenMessages[reason]}
-      footer={<Button onClick={onReturn}>{FullscreenMessages.button}</Button>}
+      title={t('fullscreen.title')}
+      description={t(`fullscreen.${reason}`)}
+      footer={<Button onClick={onReturn}>{t('fullscreen.button')}</Button>}
     >
       {refused && (
         <p role="alert" className="text-sm text-danger">
-          {FullscreenMessages.refused}
+          {t('fullscreen.refused')}
         </p>
       )}
     </Dialog>
@@ -58,6 +52,7 @@ export function FullscreenPrompt({
 
 /** Past 100 warnings the Paused screen replaces the dialog (docs/product.md#proctoring-and-integrity). */
 export function PausedScreen({ warnings, onResume }: { warnings: number; onResume: () => void }) {
+  const { t } = useTranslation('exam');
   return (
     <div
       role="alertdialog"
@@ -67,12 +62,12 @@ export function PausedScreen({ warnings, onResume }: { warnings: number; onResum
     >
       <PauseCircle aria-hidden className="h-14 w-14" />
       <h2 id="paused-title" className="text-3xl font-semibold">
-        Paused
+        {t('paused.title')}
       </h2>
-      <p className="text-lg">Warning #{warnings}</p>
-      <p className="max-w-md text-sm text-white/80">Excessive pausing may be reported to your instructor.</p>
+      <p className="text-lg">{t('paused.warning', { number: formatNumber(warnings) })}</p>
+      <p className="max-w-md text-sm text-white/80">{t('paused.note')}</p>
       <Button className="mt-4" onClick={onResume}>
-        Resume Exam
+        {t('paused.resume')}
       </Button>
     </div>
   );
@@ -80,13 +75,14 @@ export function PausedScreen({ warnings, onResume }: { warnings: number; onResum
 
 /** Shown 3 s at the bottom right. */
 export function PasteNotice({ visible }: { visible: boolean }) {
+  const { t } = useTranslation('exam');
   if (!visible) return null;
   return (
     <div
       role="status"
       className="fixed bottom-4 right-4 z-50 max-w-sm rounded-lg bg-danger px-4 py-3 text-sm font-medium text-white shadow-lg"
     >
-      {PASTE_BLOCKED_MESSAGE}
+      {t('pasteBlocked')}
     </div>
   );
 }

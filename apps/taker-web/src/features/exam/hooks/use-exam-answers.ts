@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SyncEngine } from '../lib/sync.ts';
 import { fileAnswer } from '../lib/uploads.ts';
+import { i18n } from '../../../i18n/index.ts';
 
 /**
  * The answers on screen. Each change goes to the outbox (IndexedDB first, then the server); in a
@@ -42,7 +43,7 @@ export function useExamAnswers(initial: Map<number, string>, engine: SyncEngine 
     async (index: number, file: File) => {
       if (preview) return showAnswer(index, fileAnswer(file.name));
       const current = engineRef.current;
-      if (!current) throw new Error('The exam is still loading. Please choose the file again.');
+      if (!current) throw new Error(i18n.t('exam:sync.stillLoading'));
       showAnswer(index, await current.saveFile(index, file));
     },
     [preview, showAnswer],

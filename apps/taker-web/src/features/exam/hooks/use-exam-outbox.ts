@@ -3,6 +3,8 @@ import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
 import { useExamAnswers } from './use-exam-answers.ts';
 import { useSyncEngine } from './use-sync-engine.ts';
+import { i18n } from '../../../i18n/index.ts';
+import { translateServerMessage } from '../../../i18n/server-messages.ts';
 
 /**
  * The answers on screen and the sync engine that keeps and sends them. The engine's callbacks reach the
@@ -21,12 +23,13 @@ export function useExamOutbox(options: {
   const engineCallbacks = useMemo(
     () => ({
       onClosed: (message: string) => {
-        toast.error(message);
+        toast.error(translateServerMessage(message));
         submitRef.current();
       },
       onUploadSettled: (index: number, answer: string, error?: string) => {
         showAnswerRef.current(index, answer);
-        if (error) toast.error(`Q${index + 1}: ${error}`);
+        if (error)
+          toast.error(i18n.t('exam:sync.questionError', { number: index + 1, message: translateServerMessage(error) }));
       },
     }),
     [submitRef],

@@ -17,6 +17,7 @@ import {
 import { computeClockOffset } from '../lib/clock.ts';
 import { listAnswers, mergeServerAnswers } from '../lib/outbox.ts';
 import { forgetPreviewToken, takePreviewToken } from '../lib/preview-token.ts';
+import { i18n } from '../../../i18n/index.ts';
 
 export type ExamSession =
   | { status: 'loading' }
@@ -33,10 +34,15 @@ export type ExamSession =
       deadline: string | null;
     };
 
+// Said in a toast as the page redirects: in the language the page speaks at that moment.
 const PageMessages = {
-  offline: 'This exam is currently offline',
-  notFound: 'Exam not found or is not available',
-} as const;
+  get offline() {
+    return i18n.t('exam:session.offline');
+  },
+  get notFound() {
+    return i18n.t('exam:session.notFound');
+  },
+};
 
 type Outcome = ExamSession | { status: 'redirect'; to: string; state?: unknown; toast?: string };
 

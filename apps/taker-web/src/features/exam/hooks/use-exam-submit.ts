@@ -6,6 +6,8 @@ import { paths } from '../../../config/paths.ts';
 import type { ResultsState } from '../../../lib/navigation-state.ts';
 import type { SyncEngine } from '../lib/sync.ts';
 import { exitFullscreen } from './use-proctoring.ts';
+import { i18n } from '../../../i18n/index.ts';
+import { translateServerMessage } from '../../../i18n/server-messages.ts';
 
 /**
  * Submits once at a time: the engine sends what is pending, then the submit (a preview has no engine and
@@ -44,8 +46,8 @@ export function useExamSubmit({
       const outcome = current ? await current.submit() : { answered, total: exam.questions.length };
       await exitFullscreen();
       const ended = notice?.current;
-      if (ended) toast.info(ended);
-      else toast.success('Exam submitted successfully!');
+      if (ended) toast.info(translateServerMessage(ended));
+      else toast.success(i18n.t('exam:submit.success'));
       const state: ResultsState = {
         answered: outcome.answered,
         total: outcome.total,
@@ -56,7 +58,7 @@ export function useExamSubmit({
       void navigate(paths.results, { replace: true, state });
     } catch (error) {
       console.error('Submit failed', error);
-      toast.error('Failed to submit exam');
+      toast.error(i18n.t('exam:submit.failed'));
       submittingRef.current = false;
       setSubmitting(false);
     }

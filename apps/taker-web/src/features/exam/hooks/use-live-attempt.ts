@@ -3,6 +3,7 @@ import { toast } from '@exam/ui/toaster';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { i18n } from '../../../i18n/index.ts';
 
 const dismissedKey = (attemptId: string) => `exam.announcements.dismissed.${attemptId}`;
 
@@ -65,7 +66,8 @@ export function useLiveAttempt(options: {
         });
         if (stopped) return;
         if (known) {
-          for (const a of live.announcements) if (!known.has(a.id)) toast.info(`Announcement: ${a.text}`);
+          for (const a of live.announcements)
+            if (!known.has(a.id)) toast.info(i18n.t('exam:announcements.toast', { text: a.text }));
         }
         known = new Set(live.announcements.map((a) => a.id));
         setAll((current) => (sameList(current, live.announcements) ? current : live.announcements));

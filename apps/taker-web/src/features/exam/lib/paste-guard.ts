@@ -4,7 +4,6 @@
  */
 export const PASTE_MEMORY_MS = 10_000;
 export const PASTE_NOTICE_MS = 3_000;
-export const PASTE_BLOCKED_MESSAGE = 'Paste blocked. Please copy from within the exam interface.';
 
 const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
 

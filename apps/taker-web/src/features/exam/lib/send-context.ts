@@ -1,6 +1,7 @@
 import { ErrorCode } from '@exam/domain/errors';
 import { ApiError } from '../../../lib/api-client.ts';
 import type { TakerDb } from '../../../lib/taker-db.ts';
+import { i18n } from '../../../i18n/index.ts';
 
 export type FailureKind = 'retry' | 'closed' | 'drop';
 
@@ -33,7 +34,7 @@ export function classifyFailure(error: unknown): FailureKind {
  */
 export function handleSendFailure(ctx: SendContext, error: unknown): FailureKind {
   const kind = classifyFailure(error);
-  if (kind === 'closed') ctx.close(error instanceof ApiError ? error.userMessage : 'This attempt is closed.');
+  if (kind === 'closed') ctx.close(error instanceof ApiError ? error.userMessage : i18n.t('exam:sync.closed'));
   if (kind === 'retry') ctx.noteFailure(error);
   return kind;
 }

@@ -3,6 +3,7 @@ import { api } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import { handleSendFailure, type SendContext } from './send-context.ts';
 import { listUploads, settleUpload } from './uploads.ts';
+import { i18n } from '../../../i18n/index.ts';
 
 /** Uploads every kept answer file; false when a retryable failure stopped the run. */
 export async function sendUploads(ctx: SendContext): Promise<boolean> {
@@ -25,7 +26,7 @@ export async function sendUploads(ctx: SendContext): Promise<boolean> {
       if (kind === 'retry') return false;
       // Refused for good (too large for the server, not a file question): the candidate must choose again.
       console.error('Answer file rejected by the server', upload.questionIndex, error);
-      const message = error instanceof ApiError ? error.userMessage : 'The file could not be uploaded.';
+      const message = error instanceof ApiError ? error.userMessage : i18n.t('exam:sync.uploadFailed');
       if (await settleUpload(db, upload, '')) ctx.onUploadSettled?.(upload.questionIndex, '', message);
     }
   }

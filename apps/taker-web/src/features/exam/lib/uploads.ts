@@ -1,5 +1,6 @@
 import { fileTooLargeMessage } from '@exam/domain/attempt';
 import type { PendingUpload, TakerDb } from '../../../lib/taker-db.ts';
+import { i18n } from '../../../i18n/index.ts';
 
 /**
  * Answer files waiting for the server, kept in IndexedDB next to the answer outbox: a file chosen while
@@ -25,7 +26,7 @@ export function readBytes(file: Blob): Promise<ArrayBuffer> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(reader.result as ArrayBuffer);
-    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read'));
+    reader.onerror = () => reject(reader.error ?? new Error(i18n.t('exam:sync.readFailed')));
     reader.readAsArrayBuffer(file);
   });
 }

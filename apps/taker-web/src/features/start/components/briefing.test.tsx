@@ -1,6 +1,7 @@
 import { WindowMessages } from '@exam/domain/cohort';
 import { screen, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { i18n } from '../../../i18n/index.ts';
 import { findStoredAttempt, getTakerDb } from '../../../lib/taker-db.ts';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
@@ -128,5 +129,38 @@ describe('the briefing before Start', () => {
     await giveDetails(user);
     expect(await screen.findByRole('button', { name: 'Start Exam' })).toBeDisabled();
     expect(screen.getByTestId('briefing-refusal')).toHaveTextContent(WindowMessages.noAttemptsLeft);
+  });
+});
+
+describe('the briefing in Spanish', () => {
+  it('states the facts, the closing time and the extra time in Spanish', async () => {
+    await i18n.changeLanguage('es');
+    const fake = serveTimedExam();
+    fake.state.briefing = { ...fake.state.briefing, durationMinutes: 90, baseDurationMinutes: 60, attemptsUsed: 1 };
+    const { user } = renderRoute('/taker/credentials', state);
+    await user.type(await screen.findByLabelText('Nombre completo'), 'Mary Somerville');
+    await user.type(screen.getByLabelText('ID de candidato'), 'C-150');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(await screen.findByTestId('briefing-duration')).toHaveTextContent('90 minutos (60 + tiempo adicional)');
+    expect(screen.getByTestId('briefing-availability')).toHaveTextContent(
+      'Este examen se cierra el lunes, 4 de marzo de 2030, 18:00 (Asia/Tokyo, UTC+09:00).',
+    );
+    expect(screen.getByTestId('briefing-full-screen')).toHaveTextContent('Obligatoria');
+    expect(screen.getByTestId('briefing-ai-assistant')).toHaveTextContent('Desactivado');
+    expect(screen.getByTestId('briefing-attempts')).toHaveTextContent('1 de 3 usados');
+    expect(screen.getByRole('region', { name: 'Normas' })).toBeInTheDocument();
+    expect(screen.getByText('El temporizador empieza cuando pulses «Comenzar examen».')).toBeInTheDocument();
+  });
+
+  it('says a closed window in Spanish when the service refuses the start with its English message', async () => {
+    await i18n.changeLanguage('es');
+    const fake = serveTimedExam();
+    fake.state.startRefusal = { status: 409, code: 'CONFLICT', message: WindowMessages.closed };
+    const { user } = renderRoute('/taker/credentials', state);
+    await user.type(await screen.findByLabelText('Nombre completo'), 'Mary Somerville');
+    await user.type(screen.getByLabelText('ID de candidato'), 'C-150');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    await user.click(await screen.findByRole('button', { name: 'Comenzar examen' }));
+    expect(await screen.findByTestId('briefing-refusal')).toHaveTextContent('Este examen ya está cerrado.');
   });
 });

@@ -4,7 +4,11 @@ import { Card } from '@exam/ui/card';
 import { Spinner } from '@exam/ui/spinner';
 import { RichText } from '@exam/ui/rich-text';
 import { ArrowLeft, Play } from 'lucide-react';
+import type { TFunction } from 'i18next';
 import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatMinutes } from '../../../i18n/format.ts';
+import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useBriefing } from '../api/get-briefing.ts';
 import { startRefusalMessage, windowMessage } from '../lib/exam-window.ts';
@@ -24,22 +28,23 @@ export type BriefingProps = {
   onRefused?: (error: ApiError) => void;
 };
 
-/** '90 minutes (60 + extra time)', '60 minutes', 'No time limit'. */
-export function durationText(briefing: Pick<BriefingData, 'durationMinutes' | 'baseDurationMinutes'>): string {
+/** '90 minutes (60 + extra time)', '60 minutes', 'No time limit' (in the page's language). */
+export function durationText(
+  briefing: Pick<BriefingData, 'durationMinutes' | 'baseDurationMinutes'>,
+  t: TFunction<'start'>,
+): string {
   const { durationMinutes: minutes, baseDurationMinutes: base } = briefing;
-  if (minutes === null) return 'No time limit';
-  const total = `${Math.round(minutes * 10) / 10} minutes`;
-  return base !== null && minutes > base ? `${total} (${base} + extra time)` : total;
+  if (minutes === null) return t('briefing.noTimeLimit');
+  const total = formatMinutes(Math.round(minutes * 10) / 10);
+  return base !== null && minutes > base ? t('briefing.withExtraTime', { total, base }) : total;
 }
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
+/** One row of the facts; `id` names it for tests whatever the language. */
+function Fact({ id, label, children }: { id: string; label: string; children: ReactNode }) {
   return (
     <div className="flex justify-between gap-4 border-b border-line py-2 last:border-b-0">
       <dt className="text-sm text-muted">{label}</dt>
-      <dd
-        className="text-right text-sm font-medium text-ink"
-        data-testid={`briefing-${label.toLowerCase().replace(/\s+/g, '-')}`}
-      >
+      <dd className="text-right text-sm font-medium text-ink" data-testid={`briefing-${id}`}>
         {children}
       </dd>
     </div>
@@ -47,25 +52,44 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function BriefingFacts({ briefing }: { briefing: BriefingData }) {
-  const onOff = (on: boolean) => (on ? 'On' : 'Off');
+  const { t, i18n } = useTranslation('start');
+  const onOff = (on: boolean) => (on ? t('briefing.on') : t('briefing.off'));
+  const count = new Intl.NumberFormat(i18n.resolvedLanguage);
   return (
-    <dl className="mt-6 rounded-lg border border-line px-4" aria-label="About this exam">
-      <Fact label="Duration">{durationText(briefing)}</Fact>
-      <Fact label="Questions">{briefing.questionCount}</Fact>
-      <Fact label="Availability">{windowMessage(briefing, briefing.windowState) ?? 'Open now, no closing time'}</Fact>
-      <Fact label="Full screen">{briefing.fullScreenEnabled ? 'Required' : 'Not required'}</Fact>
-      <Fact label="Coding workspace">{onOff(briefing.workspaceEnabled)}</Fact>
-      <Fact label="AI assistant">{onOff(briefing.assistantEnabled)}</Fact>
-      <Fact label="Attempts">{`${briefing.attemptsUsed} of ${briefing.attemptsAllowed} used`}</Fact>
+    <dl className="mt-6 rounded-lg border border-line px-4" aria-label={t('briefing.about')}>
+      <Fact id="duration" label={t('briefing.facts.duration')}>
+        {durationText(briefing, t)}
+      </Fact>
+      <Fact id="questions" label={t('briefing.facts.questions')}>
+        {count.format(briefing.questionCount)}
+      </Fact>
+      <Fact id="availability" label={t('briefing.facts.availability')}>
+        {windowMessage(briefing, briefing.windowState) ?? t('briefing.alwaysOpen')}
+      </Fact>
+      <Fact id="full-screen" label={t('briefing.facts.fullScreen')}>
+        {briefing.fullScreenEnabled ? t('briefing.required') : t('briefing.notRequired')}
+      </Fact>
+      <Fact id="coding-workspace" label={t('briefing.facts.codingWorkspace')}>
+        {onOff(briefing.workspaceEnabled)}
+      </Fact>
+      <Fact id="ai-assistant" label={t('briefing.facts.aiAssistant')}>
+        {onOff(briefing.assistantEnabled)}
+      </Fact>
+      <Fact id="attempts" label={t('briefing.facts.attempts')}>
+        {t('briefing.attemptsUsed', {
+          used: count.format(briefing.attemptsUsed),
+          allowed: count.format(briefing.attemptsAllowed),
+        })}
+      </Fact>
     </dl>
   );
 }
 
 /** Why Start is not offered now, if it is not: the window, or every attempt used. */
-function blockedReason(briefing: BriefingData): string | null {
+function blockedReason(briefing: BriefingData, t: TFunction<['start', 'common']>): string | null {
   if (briefing.inProgress) return null;
   if (briefing.windowState !== 'open') return windowMessage(briefing, briefing.windowState);
-  if (briefing.attemptsUsed >= briefing.attemptsAllowed) return 'You have used every attempt this exam allows.';
+  if (briefing.attemptsUsed >= briefing.attemptsAllowed) return t('common:server.noAttemptsLeft');
   return null;
 }
 
@@ -74,6 +98,7 @@ function blockedReason(briefing: BriefingData): string | null {
  * them, and a Start button. Nothing is created and no clock runs until Start.
  */
 export function Briefing({ request, onStart, isStarting, startError, onBack, onRefused }: BriefingProps) {
+  const { t } = useTranslation(['start', 'common']);
   const briefing = useBriefing(request);
   const refusal = briefing.error instanceof ApiError && briefing.error.status === 403 ? briefing.error : null;
   useEffect(() => {
@@ -81,14 +106,14 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
   }, [refusal, onRefused]);
   const back = (
     <Button variant="ghost" onClick={onBack} disabled={isStarting}>
-      <ArrowLeft aria-hidden className="h-4 w-4" /> Change my details
+      <ArrowLeft aria-hidden className="h-4 w-4" /> {t('briefing.changeDetails')}
     </Button>
   );
 
   if (briefing.isPending) {
     return (
       <Card className="flex w-full max-w-xl items-center justify-center p-8">
-        <Spinner label="Preparing your briefing…" />
+        <Spinner label={t('briefing.preparing')} />
       </Card>
     );
   }
@@ -97,11 +122,11 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
   if (briefing.isError) {
     return (
       <Card className="w-full max-w-xl p-8">
-        <h1 className="text-2xl font-semibold text-ink">Cannot show this exam</h1>
+        <h1 className="text-2xl font-semibold text-ink">{t('briefing.cannotShow')}</h1>
         <p role="alert" className="mt-3 text-sm text-danger">
           {briefing.error instanceof ApiError
-            ? briefing.error.userMessage
-            : 'Could not load the exam. Please try again.'}
+            ? translateServerMessage(briefing.error.userMessage)
+            : t('briefing.loadFailed')}
         </p>
         <div className="mt-6">{back}</div>
       </Card>
@@ -109,11 +134,11 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
   }
 
   const data = briefing.data;
-  const blocked = blockedReason(data);
+  const blocked = blockedReason(data, t);
   return (
     <Card className="w-full max-w-xl p-8">
-      <p className="text-xs font-medium uppercase tracking-wide text-muted">Briefing</p>
-      <h1 className="mt-1 text-2xl font-semibold text-ink">{data.title || 'Exam'}</h1>
+      <p className="text-xs font-medium uppercase tracking-wide text-muted">{t('briefing.eyebrow')}</p>
+      <h1 className="mt-1 text-2xl font-semibold text-ink">{data.title || t('briefing.untitled')}</h1>
       <p className="mt-1 text-sm text-muted" data-testid="briefing-candidate">
         {request.name} ({request.studentId})
       </p>
@@ -124,8 +149,8 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
       )}
       <BriefingFacts briefing={data} />
       {data.rules && (
-        <section className="mt-6" aria-label="Rules">
-          <h2 className="text-sm font-semibold text-ink">Rules</h2>
+        <section className="mt-6" aria-label={t('briefing.rules')}>
+          <h2 className="text-sm font-semibold text-ink">{t('briefing.rules')}</h2>
           <RichText className="mt-1 text-sm text-ink" testId="briefing-rules">
             {data.rules}
           </RichText>
@@ -133,10 +158,10 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
       )}
       <p className="mt-6 text-sm text-muted">
         {data.inProgress
-          ? 'You have an attempt in progress: Start Exam continues it with the time it has left.'
+          ? t('briefing.inProgress')
           : data.durationMinutes === null
-            ? 'Take your time: this exam has no timer.'
-            : 'The timer starts when you press Start Exam.'}
+            ? t('briefing.untimed')
+            : t('briefing.timerStarts')}
       </p>
       {(blocked || startError !== undefined) && (
         <p role="alert" className="mt-4 rounded-md bg-warning/10 p-3 text-sm text-ink" data-testid="briefing-refusal">
@@ -145,7 +170,7 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
       )}
       <div className="mt-6 flex flex-col gap-2">
         <Button onClick={onStart} disabled={isStarting || blocked !== null}>
-          <Play aria-hidden className="h-4 w-4" /> {isStarting ? 'Starting…' : 'Start Exam'}
+          <Play aria-hidden className="h-4 w-4" /> {isStarting ? t('briefing.starting') : t('briefing.start')}
         </Button>
         {back}
       </div>

@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../i18n/index.ts';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
@@ -82,5 +83,21 @@ describe('/taker/start', () => {
       examTitle: 'Statistics Midterm',
       fullScreenRequested: true,
     });
+  });
+});
+
+describe('/taker/start in Spanish', () => {
+  it('asks for the URL and explains a bad one in Spanish', async () => {
+    await i18n.changeLanguage('es');
+    const { user } = renderRoute('/taker/start');
+    expect(await screen.findByRole('heading', { name: 'Introduce la URL del examen' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(await screen.findByText('Introduce la URL de un examen')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('URL del examen'), 'https://example.com/somewhere');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(
+      await screen.findByText('El formato de la URL del examen no es válido. Revísala e inténtalo de nuevo.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Volver a la página principal' })).toBeInTheDocument();
   });
 });

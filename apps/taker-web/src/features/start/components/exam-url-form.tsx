@@ -4,36 +4,45 @@ import { Field } from '@exam/ui/field';
 import { Input } from '@exam/ui/input';
 import { toast } from '@exam/ui/toaster';
 import { useMutation } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { getPublicExam } from '../../../lib/exam-api.ts';
 import type { CredentialsState } from '../../../lib/navigation-state.ts';
-import { findExamId, parseInviteToken, StartMessages } from '../lib/parse-exam-url.ts';
+import { findExamId, parseInviteToken } from '../lib/parse-exam-url.ts';
 
-/** Which message a failed validation shows: not found, offline, or the network failure with its reason. */
-function messageFor(error: unknown): string {
+/** What is wrong with the URL; kept as a fact, not a sentence, so a language switch rewrites the message. */
+type Problem = { kind: 'empty' | 'invalid' | 'offline' } | { kind: 'failed'; error: unknown };
+
+/** Which message a problem shows: not found, offline, or the network failure with its reason. */
+function messageFor(problem: Problem, t: TFunction<['start', 'common']>): string {
+  if (problem.kind !== 'failed') return t(`errors.${problem.kind}`);
+  const { error } = problem;
   if (error instanceof ApiError) {
-    if (error.status === 404 || error.status === 400) return StartMessages.notFound;
-    if (error.code === 'EXAM_OFFLINE') return StartMessages.offline;
-    return `${StartMessages.network} ${error.statusText || error.userMessage}`.trim();
+    if (error.status === 404 || error.status === 400) return t('errors.notFound');
+    if (error.code === 'EXAM_OFFLINE') return t('errors.offline');
+    const reason = error.isNetwork ? t('common:networkError') : error.statusText || error.userMessage;
+    return `${t('errors.network')} ${reason}`.trim();
   }
-  return StartMessages.network;
+  return t('errors.network');
 }
 
 export function ExamUrlForm() {
+  const { t } = useTranslation(['start', 'common']);
   const navigate = useNavigate();
   const [url, setUrl] = useState('');
-  const [error, setError] = useState<string>();
+  const [problem, setProblem] = useState<Problem>();
   const validate = useMutation({
     mutationFn: async (examId: string) => ({ examId, exam: await getPublicExam(examId) }),
     onSuccess: ({ examId, exam }) => {
       if (!exam.isLive) {
-        setError(StartMessages.offline);
+        setProblem({ kind: 'offline' });
         return;
       }
-      toast.success(StartMessages.found);
+      toast.success(t('errors.found'));
       const state: CredentialsState = {
         examId,
         examTitle: exam.title,
@@ -44,28 +53,28 @@ export function ExamUrlForm() {
       };
       void navigate(paths.credentials, { state });
     },
-    onError: (failure) => setError(messageFor(failure)),
+    onError: (error) => setProblem({ kind: 'failed', error }),
   });
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setError(undefined);
-    if (!url.trim()) return setError(StartMessages.empty);
+    setProblem(undefined);
+    if (!url.trim()) return setProblem({ kind: 'empty' });
     const examId = findExamId(url);
-    if (!examId) return setError(StartMessages.invalid);
+    if (!examId) return setProblem({ kind: 'invalid' });
     validate.mutate(examId);
   }
 
   return (
     <Card className="w-full max-w-md p-8">
-      <h1 className="text-2xl font-semibold text-ink">Enter Exam URL</h1>
-      <p className="mt-1 text-sm text-muted">Paste the link your test provider sent you.</p>
+      <h1 className="text-2xl font-semibold text-ink">{t('urlForm.title')}</h1>
+      <p className="mt-1 text-sm text-muted">{t('urlForm.intro')}</p>
       <form className="mt-6 flex flex-col gap-4" onSubmit={onSubmit} noValidate>
-        <Field label="Exam URL" error={error}>
+        <Field label={t('urlForm.label')} error={problem && messageFor(problem, t)}>
           <Input
             type="url"
             name="examUrl"
-            placeholder="https://…/exam/…"
+            placeholder={t('urlForm.placeholder')}
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             disabled={validate.isPending}
@@ -73,10 +82,10 @@ export function ExamUrlForm() {
           />
         </Field>
         <Button type="submit" disabled={validate.isPending}>
-          {validate.isPending ? 'Checking…' : 'Continue'}
+          {validate.isPending ? t('urlForm.checking') : t('urlForm.continue')}
         </Button>
         <Button variant="ghost" onClick={() => void navigate(paths.home)}>
-          Back to Home
+          {t('urlForm.backHome')}
         </Button>
       </form>
     </Card>

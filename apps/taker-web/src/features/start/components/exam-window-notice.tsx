@@ -1,5 +1,6 @@
 import type { WindowState } from '@exam/domain/cohort';
 import { CalendarClock } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 import { windowMessage } from '../lib/exam-window.ts';
 
 /** The exam's window on the way in: when it opens (start not yet possible), that it closed, or when it closes. */
@@ -8,6 +9,8 @@ export function ExamWindowNotice({
 }: {
   window: { opensAt: string | null; closesAt: string | null; state: WindowState } | undefined;
 }) {
+  // Subscribes to language changes: the message below is written in the page's language.
+  useTranslation('start');
   if (!window) return null;
   const message = windowMessage(window, window.state);
   if (!message) return null;

@@ -20,15 +20,6 @@ export function findExamId(input: string): string | undefined {
   return undefined;
 }
 
-export const StartMessages = {
-  empty: 'Please enter an exam URL',
-  invalid: 'Invalid exam URL format. Please check the URL and try again.',
-  notFound: 'Exam not found. Please check the URL or contact your test provider.',
-  offline: 'This exam is currently offline. Please contact your test provider.',
-  network: 'An error occurred while validating the exam URL. Please try again.',
-  found: 'Valid exam found! Redirecting...',
-} as const;
-
 /** The personal invitation token of a pasted invitation link (`/exam/{id}?invite=…`), if it has one. */
 export function parseInviteToken(input: string): string | undefined {
   return /[?&]invite=([\w-]+)/.exec(input)?.[1];
