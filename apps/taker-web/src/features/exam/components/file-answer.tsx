@@ -2,7 +2,7 @@ import { Button } from '@exam/ui/button';
 import { cn } from '@exam/ui/lib/cn';
 import { toast } from '@exam/ui/toaster';
 import { AlertCircle, CheckCircle2, FileText, Loader2, Upload } from 'lucide-react';
-import { useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerFileStatus } from '../hooks/use-answer-files.ts';
 import { fileNameOf, formatFileSize } from '../lib/file-size.ts';
@@ -35,6 +35,13 @@ export function FileAnswer({ questionIndex, answer, status, maxBytes, onChoose, 
   const [refusal, setRefusal] = useState<string | null>(null);
   const [notice, setNotice] = useState('');
   const [dragging, setDragging] = useState(false);
+  // Remove disappears with the file: focus goes to the input (enabled again) rather than to the page.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (busy !== null || !refocus.current) return;
+    refocus.current = false;
+    input.current?.focus();
+  }, [busy]);
   const locale = i18n.resolvedLanguage ?? 'en';
   const fileName = busy === 'keeping' ? null : fileNameOf(answer);
   const refusalId = `file-refusal-${questionIndex}`;
@@ -66,7 +73,7 @@ export function FileAnswer({ questionIndex, answer, status, maxBytes, onChoose, 
     try {
       await onRemove();
       setNotice(t('file.removed'));
-      input.current?.focus();
+      refocus.current = true;
     } catch {
       setRefusal(t('file.couldNotRemove'));
     } finally {
