@@ -155,6 +155,16 @@ describe('one question at a time', () => {
     expect(screen.getByTestId('question-position')).toHaveTextContent('Question 2 of 4');
   });
 
+  it("the submit dialog's link shows that question and puts the candidate in its answer", async () => {
+    const { user } = await openExam('one');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('link', { name: 'Q4: Name a planet' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(await screen.findByRole('heading', { name: 'Q4: Name a planet' })).toBeInTheDocument();
+    expect(screen.getByTestId('question-position')).toHaveTextContent('Question 4 of 4');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Answer for Q4')));
+  });
+
   it('ignores the shortcuts while a dialog is open', async () => {
     const { user } = await openExam('one');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
