@@ -54,12 +54,11 @@ export function FileAnswer({ questionIndex, answer, status, maxBytes, onChoose, 
     try {
       await onChoose(file);
     } catch (error) {
+      if (!(error instanceof FileTooLargeError)) console.error('Could not keep the answer file', error);
       const message =
         error instanceof FileTooLargeError
           ? t('file.tooLarge', { size: formatFileSize(error.maxBytes, locale) })
-          : error instanceof Error
-            ? error.message
-            : t('file.couldNotKeep');
+          : t('file.couldNotKeep');
       setRefusal(message);
       toast.error(message);
     } finally {
@@ -74,7 +73,8 @@ export function FileAnswer({ questionIndex, answer, status, maxBytes, onChoose, 
       await onRemove();
       setNotice(t('file.removed'));
       refocus.current = true;
-    } catch {
+    } catch (error) {
+      console.error('Could not remove the answer file', error);
       setRefusal(t('file.couldNotRemove'));
     } finally {
       setBusy(null);
@@ -121,7 +121,8 @@ export function FileAnswer({ questionIndex, answer, status, maxBytes, onChoose, 
         }}
         onDrop={onDrop}
         className={cn(
-          'relative rounded-lg border-2 border-dashed border-line transition-colors',
+          // The real input is invisible: its keyboard focus shows as a ring around the whole zone.
+          'relative rounded-lg border-2 border-dashed border-line transition-colors has-[input:focus-visible]:outline-2 has-[input:focus-visible]:outline-offset-2 has-[input:focus-visible]:outline-brand-500',
           dragging ? 'border-brand-500 bg-brand-50' : 'bg-canvas',
           fileName ? 'p-3' : 'p-5',
         )}
@@ -130,7 +131,7 @@ export function FileAnswer({ questionIndex, answer, status, maxBytes, onChoose, 
           ref={input}
           id={inputId}
           type="file"
-          className="peer sr-only"
+          className="sr-only"
           aria-label={t('file.inputLabel', { number: questionIndex + 1 })}
           aria-describedby={failure ? `${hintId} ${refusalId}` : hintId}
           disabled={busy !== null}
@@ -172,7 +173,7 @@ export function FileAnswer({ questionIndex, answer, status, maxBytes, onChoose, 
         ) : (
           <label
             htmlFor={inputId}
-            className="flex cursor-pointer flex-col items-center gap-1 rounded-md text-center text-sm text-muted peer-focus-visible:outline-2 peer-focus-visible:outline-offset-4 peer-focus-visible:outline-brand-500"
+            className="flex cursor-pointer flex-col items-center gap-1 rounded-md text-center text-sm text-muted"
           >
             {busy === 'keeping' ? (
               <Loader2 aria-hidden className="h-6 w-6 animate-spin text-muted motion-reduce:animate-none" />
