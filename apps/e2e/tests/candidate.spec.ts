@@ -93,7 +93,7 @@ test('a candidate answers every question type through a reload and a network cut
     await page
       .getByLabel('Upload file for Q4')
       .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes\n') });
-    await expect(page.getByTestId('file-answer-3')).toHaveText('File: notes.txt');
+    await expect(page.getByTestId('file-name-3')).toHaveText('notes.txt');
     await expect(answered).toHaveText('Answered: 4/5');
   });
 
@@ -105,7 +105,7 @@ test('a candidate answers every question type through a reload and a network cut
     await page
       .getByLabel('Upload file for Q4')
       .setInputFiles({ name: 'notes-v2.txt', mimeType: 'text/plain', buffer: Buffer.from('my better notes\n') });
-    await expect(page.getByTestId('file-answer-3')).toHaveText('File: notes-v2.txt');
+    await expect(page.getByTestId('file-name-3')).toHaveText('notes-v2.txt');
     await expect(answered).toHaveText('Answered: 5/5');
     await expect(saveStatus).toHaveText(OFFLINE);
     expect(await serverAnswers(request, attempt)).toMatchObject({ '3': 'File: notes.txt' });
@@ -113,7 +113,7 @@ test('a candidate answers every question type through a reload and a network cut
 
     // A reload while still cut off: the page opens from what this device kept, the file included.
     await page.reload();
-    await expect(page.getByTestId('file-answer-3')).toHaveText('File: notes-v2.txt');
+    await expect(page.getByTestId('file-name-3')).toHaveText('notes-v2.txt');
     await expect(page.getByTestId('code-editor')).toContainText(CODE);
     await expect(answered).toHaveText('Answered: 5/5');
     await expect(saveStatus).toHaveText(OFFLINE);

@@ -14,6 +14,7 @@ function storedExam(): PublicExamSource & Record<string, unknown> {
     timerEnabled: true,
     timerMinutes: 30,
     fullScreenEnabled: true,
+    questionDisplay: 'one',
     isLive: true,
     opensAt: new Date('2026-12-01T09:00:00Z'),
     closesAt: null,
@@ -61,6 +62,14 @@ function storedExam(): PublicExamSource & Record<string, unknown> {
 }
 
 describe('toPublicExam', () => {
+  it('passes the question display on, and a view cached before the option existed reads as all', () => {
+    const view = toPublicExam(storedExam(), { materialNames: [], hasUsableKey: true });
+    expect(view.questionDisplay).toBe('one');
+    const { questionDisplay: _dropped, ...older } = view;
+    expect(PublicExamSchema.parse(older).questionDisplay).toBe('all');
+    expect(() => PublicExamSchema.parse({ ...view, questionDisplay: 'two' })).toThrow();
+  });
+
   it('keeps what a candidate may see and drops answer keys, the key, the prompt and material text', () => {
     const view = toPublicExam(storedExam(), { materialNames: ['week1.pdf'], hasUsableKey: true });
     expect(PublicExamSchema.strict().parse(view)).toEqual(view);

@@ -22,6 +22,14 @@ export const QUESTION_TYPES = ['mcq', 'short-answer', 'file-upload', 'coding'] a
 export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
 export type QuestionType = z.infer<typeof QuestionTypeSchema>;
 
+/**
+ * How the candidate's page shows the questions: all in one scrolling list, or one at a time with Previous and
+ * Next (docs/product.md#sitting-an-exam). Exams stored before the option existed read as 'all'.
+ */
+export const QUESTION_DISPLAYS = ['all', 'one'] as const;
+export const QuestionDisplaySchema = z.enum(QUESTION_DISPLAYS);
+export type QuestionDisplay = z.infer<typeof QuestionDisplaySchema>;
+
 export const CODING_LANGUAGES = ['python', 'javascript', 'sql', 'r', 'java', 'cpp'] as const;
 export const CodingLanguageSchema = z.enum(CODING_LANGUAGES);
 export type CodingLanguage = z.infer<typeof CodingLanguageSchema>;
@@ -343,6 +351,7 @@ const examFields = {
     .max(24 * 60)
     .default(DEFAULT_TIMER_MINUTES),
   fullScreenEnabled: z.boolean().default(false),
+  questionDisplay: QuestionDisplaySchema.default('all'),
   questions: z.array(QuestionSchema).max(500).default([]),
   rubrics: z.array(RubricSchema).max(50).default([]),
   releasePolicy: ReleasePolicySchema.default('on-release'),
@@ -392,6 +401,7 @@ export const UpdateExamSchema = z
       .min(1)
       .max(24 * 60),
     fullScreenEnabled: z.boolean(),
+    questionDisplay: QuestionDisplaySchema,
     questions: z.array(QuestionSchema).max(500),
     rubrics: z.array(RubricSchema).max(50),
     releasePolicy: ReleasePolicySchema,
@@ -456,6 +466,8 @@ export const PublicExamSchema = z.object({
   timerEnabled: z.boolean(),
   timerMinutes: z.number(),
   fullScreenEnabled: z.boolean(),
+  /** Absent from a view cached before the option existed: read as 'all'. */
+  questionDisplay: QuestionDisplaySchema.default('all'),
   isLive: z.boolean(),
   questions: z.array(PublicQuestionSchema),
   codingWorkspace: CodingWorkspaceSchema,
@@ -561,6 +573,7 @@ export type PublicExamSource = {
   timerEnabled: boolean;
   timerMinutes: number;
   fullScreenEnabled: boolean;
+  questionDisplay: QuestionDisplay;
   isLive: boolean;
   questions: Question[];
   codingWorkspace: CodingWorkspace;
@@ -601,6 +614,7 @@ export function toPublicExam(
     timerEnabled: exam.timerEnabled,
     timerMinutes: exam.timerMinutes,
     fullScreenEnabled: exam.fullScreenEnabled,
+    questionDisplay: exam.questionDisplay,
     isLive: exam.isLive,
     questions: exam.questions.map(toPublicQuestion),
     codingWorkspace: exam.codingWorkspace,

@@ -44,11 +44,18 @@ export type PendingUpload = {
   seq: number;
 };
 
+/**
+ * The questions a candidate marked for review in one attempt: their own reminder, kept on this device only
+ * (the server never grades or shows it), so it survives a reload like the answers do.
+ */
+export type QuestionFlags = { attemptId: string; questionIndexes: number[] };
+
 interface TakerDbSchema extends DBSchema {
   attempts: { key: string; value: StoredAttempt };
   outbox: { key: [string, number]; value: OutboxEntry; indexes: { byAttempt: string } };
   events: { key: number; value: QueuedEvent; indexes: { byAttempt: string } };
   uploads: { key: [string, number]; value: PendingUpload; indexes: { byAttempt: string } };
+  flags: { key: string; value: QuestionFlags };
 }
 
 export type TakerDb = IDBPDatabase<TakerDbSchema>;
@@ -56,8 +63,8 @@ export type TakerDb = IDBPDatabase<TakerDbSchema>;
 export const TAKER_DB_NAME = 'exam-taker';
 
 export function openTakerDb(name: string = TAKER_DB_NAME): Promise<TakerDb> {
-  return openDB<TakerDbSchema>(name, 2, {
-    // A browser that still holds version 1 (an attempt under way) keeps its stores and gains the new one.
+  return openDB<TakerDbSchema>(name, 3, {
+    // A browser that still holds an older version (an attempt under way) keeps its stores and gains the new ones.
     upgrade(db, oldVersion) {
       if (oldVersion < 1) {
         db.createObjectStore('attempts', { keyPath: 'examId' });
@@ -72,6 +79,7 @@ export function openTakerDb(name: string = TAKER_DB_NAME): Promise<TakerDb> {
           'byAttempt',
           'attemptId',
         );
+      if (oldVersion < 3) db.createObjectStore('flags', { keyPath: 'attemptId' });
     },
   });
 }
@@ -111,4 +119,13 @@ export async function updateStoredAttempt(db: TakerDb, examId: string, patch: Pa
 
 export async function deleteStoredAttempt(db: TakerDb, examId: string): Promise<void> {
   await db.delete('attempts', examId);
+}
+
+/** The questions marked for review in the attempt, in question order; none when nothing was marked. */
+export async function findQuestionFlags(db: TakerDb, attemptId: string): Promise<number[]> {
+  return (await db.get('flags', attemptId))?.questionIndexes ?? [];
+}
+
+export async function saveQuestionFlags(db: TakerDb, attemptId: string, questionIndexes: number[]): Promise<void> {
+  await db.put('flags', { attemptId, questionIndexes: [...questionIndexes].sort((a, b) => a - b) });
 }

@@ -28,6 +28,7 @@ export function buildPublicExam(overrides: Partial<PublicExam> = {}): PublicExam
     timerEnabled: false,
     timerMinutes: 60,
     fullScreenEnabled: false,
+    questionDisplay: 'all',
     isLive: true,
     questions: [buildQuestion()],
     opensAt: null,

@@ -1,5 +1,12 @@
 import type { AccessMode, KeepGrade, Pool } from '@exam/domain/cohort';
-import type { AiSettingsInput, CodingWorkspace, Question, ReleasePolicy, Rubric } from '@exam/domain/exam';
+import type {
+  AiSettingsInput,
+  CodingWorkspace,
+  Question,
+  QuestionDisplay,
+  ReleasePolicy,
+  Rubric,
+} from '@exam/domain/exam';
 import {
   boolean,
   doublePrecision,
@@ -112,6 +119,7 @@ export const exams = examServiceSchema.table(
     timerEnabled: boolean('timer_enabled').notNull(),
     timerMinutes: integer('timer_minutes').notNull(),
     fullScreenEnabled: boolean('full_screen_enabled').notNull(),
+    questionDisplay: text('question_display').$type<QuestionDisplay>().notNull().default('all'),
     questions: jsonb('questions').$type<Question[]>().notNull(),
     /** Marking schemes the exam's questions refer to by id. */
     rubrics: jsonb('rubrics').$type<Rubric[]>().notNull().default([]),

@@ -37,6 +37,7 @@ export function candidateView(
       timerEnabled: snapshot.timerEnabled,
       timerMinutes: snapshot.timerMinutes,
       fullScreenEnabled: snapshot.fullScreenEnabled ?? live?.fullScreenEnabled ?? false,
+      questionDisplay: snapshot.questionDisplay ?? live?.questionDisplay ?? 'all',
       isLive: live !== undefined && !live.isDraft && live.isLive,
       questions: snapshot.questions,
       codingWorkspace: snapshot.codingWorkspace,

@@ -1,5 +1,11 @@
 import { arrangedQuestions, arrangeExam, isArranged } from '@exam/domain/arrangement';
-import { CodingWorkspaceSchema, QuestionSchema, ReleasePolicySchema, RubricSchema } from '@exam/domain/exam';
+import {
+  CodingWorkspaceSchema,
+  QuestionDisplaySchema,
+  QuestionSchema,
+  ReleasePolicySchema,
+  RubricSchema,
+} from '@exam/domain/exam';
 import type { InternalExam } from '@exam/domain/internal';
 import { z } from 'zod';
 
@@ -27,6 +33,7 @@ export const ExamSnapshotSchema = z.object({
   header: z.string().optional(),
   rules: z.string().optional(),
   fullScreenEnabled: z.boolean().optional(),
+  questionDisplay: QuestionDisplaySchema.optional(),
   /**
    * The candidate's own arrangement (@exam/domain/arrangement), when the exam shuffles or draws from pools:
    * `questions` above are then the candidate's, in their order (answers are addressed by that index), and
@@ -75,6 +82,7 @@ export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSna
     header: exam.header,
     rules: exam.rules,
     fullScreenEnabled: exam.fullScreenEnabled,
+    questionDisplay: exam.questionDisplay,
     ...(arrangement
       ? {
           arrangement: {

@@ -57,6 +57,7 @@ const badBodies: [string, Record<string, unknown>, string][] = [
   ['no attempts allowed', { attemptsAllowed: 0 }, 'attemptsAllowed'],
   ['an unknown grade to keep', { keepGrade: 'average' }, 'keepGrade'],
   ['an unknown access mode', { access: 'password' }, 'access'],
+  ['an unknown question display', { questionDisplay: 'two-at-a-time' }, 'questionDisplay'],
   ['an access code of two characters', { accessCode: 'ab' }, 'accessCode'],
   [
     'a pool drawing more questions than it holds',

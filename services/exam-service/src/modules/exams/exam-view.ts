@@ -17,6 +17,7 @@ export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
     timerEnabled: row.timerEnabled,
     timerMinutes: row.timerMinutes,
     fullScreenEnabled: row.fullScreenEnabled,
+    questionDisplay: row.questionDisplay,
     // Parsed so questions stored before a field existed read with its default (e.g. 1 point each).
     questions: row.questions.map((q) => QuestionSchema.parse(q)),
     rubrics: row.rubrics,

@@ -194,6 +194,18 @@ describe('GET /api/attempts/{attemptId}/exam', () => {
     });
   });
 
+  it('keeps the question display of the start, and reads a snapshot without it from the live exam', async () => {
+    const exam = app.exams.put(makeExam({ questionDisplay: 'one' }));
+    const attempt = await startAttempt(app, exam.id);
+    app.exams.put({ ...exam, questionDisplay: 'all' });
+    expect((await view(attempt)).json().questionDisplay).toBe('one');
+    await app.db
+      .update(attempts)
+      .set({ examSnapshot: sql`${attempts.examSnapshot} - 'questionDisplay'` })
+      .where(eq(attempts.id, attempt.attemptId));
+    expect((await view(attempt)).json().questionDisplay).toBe('all');
+  });
+
   it("answers 404 to another attempt's token, 403 to a creator and 401 without a token", async () => {
     const exam = app.exams.put(makeExam());
     const mine = await startAttempt(app, exam.id);

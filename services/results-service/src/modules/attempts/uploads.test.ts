@@ -89,6 +89,28 @@ describe('file-upload answers', () => {
     expect(missing.statusCode).toBe(404);
   });
 
+  it('does not give the creator a file the candidate removed (its answer set back to empty)', async () => {
+    const exam = app.exams.put(makeExam());
+    const attempt = await startAttempt(app, exam.id);
+    expect((await upload(attempt, 2, 'wrong.pdf', Buffer.from('oops'))).statusCode).toBe(200);
+    const removal = await app.inject({
+      method: 'PUT',
+      url: `/api/attempts/${attempt.attemptId}/answers/2`,
+      headers: attempt.headers,
+      payload: { answer: '', seq: 50 },
+    });
+    expect(removal.json()).toMatchObject({ applied: true });
+    const { resultId } = (
+      await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers })
+    ).json();
+    const owner = creatorHeaders(app, exam.ownerId);
+    const detail = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: owner })).json();
+    expect(detail.questionAnswers[2].answer).toBe('No answer provided');
+    expect(detail.questionAnswers[2].file ?? null).toBeNull();
+    const download = await app.inject({ method: 'GET', url: `/api/results/${resultId}/files/2`, headers: owner });
+    expect(download.statusCode).toBe(404);
+  });
+
   it('answers 413 with the limit in the message when the file is larger than UPLOAD_MAX_BYTES', async () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);

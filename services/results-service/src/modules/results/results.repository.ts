@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
-import { answerFiles, attempts, events, gradeHistory, results } from '../../db/schema.ts';
+import { answerFiles, answers, attempts, events, gradeHistory, results } from '../../db/schema.ts';
 import { isKept, keptResultIdOf } from './kept-results.ts';
 import type { ResultsCursor } from './results-cursor.ts';
 
@@ -43,6 +43,16 @@ export type ResultsPageQuery = {
 };
 
 /** Reads of the owner's results; another creator's are never returned. */
+/**
+ * An uploaded file counts while the question's answer still names it: the server keeps no deletion, so a
+ * candidate who removed their file (the answer set back to '') leaves a row that is no longer their answer.
+ */
+const stillTheAnswer = and(
+  eq(answers.attemptId, answerFiles.attemptId),
+  eq(answers.questionIndex, answerFiles.questionIndex),
+  sql`${answers.answer} = 'File: ' || ${answerFiles.fileName}`,
+);
+
 export function createResultsRepository({ db }: ResultsDatabase) {
   const owned = (id: string, ownerId: string) => and(eq(results.id, id), eq(results.ownerId, ownerId));
 
@@ -117,19 +127,22 @@ export function createResultsRepository({ db }: ResultsDatabase) {
       return row;
     },
 
+    /** The attempt's answer files that are still its answers (a file the candidate removed is not). */
     filesOf(attemptId: string) {
       return db
         .select({ questionIndex: answerFiles.questionIndex, fileName: answerFiles.fileName, size: answerFiles.size })
         .from(answerFiles)
+        .innerJoin(answers, stillTheAnswer)
         .where(eq(answerFiles.attemptId, attemptId));
     },
 
     async file(attemptId: string, questionIndex: number) {
       const [row] = await db
-        .select()
+        .select({ file: answerFiles })
         .from(answerFiles)
+        .innerJoin(answers, stillTheAnswer)
         .where(and(eq(answerFiles.attemptId, attemptId), eq(answerFiles.questionIndex, questionIndex)));
-      return row;
+      return row?.file;
     },
 
     /** The attempt's newest `limit` events, newest first. */

@@ -1,6 +1,7 @@
 import { decodeChoices, encodeChoices } from '@exam/domain/grading';
 import type { PublicQuestion } from '@exam/domain/exam';
 import { InlineRichText } from '@exam/ui/rich-text';
+import { useTranslation } from 'react-i18next';
 
 type ChoiceAnswerProps = {
   index: number;
@@ -18,6 +19,7 @@ const optionClass =
  * Unticking the last box clears the answer.
  */
 export function ChoiceAnswer({ index, question, answer, onAnswer }: ChoiceAnswerProps) {
+  const { t } = useTranslation('questions');
   if (!question.multipleAnswers) {
     return (
       <div role="radiogroup" aria-labelledby={`q-${index}-title`} className="flex flex-col gap-2">
@@ -44,7 +46,7 @@ export function ChoiceAnswer({ index, question, answer, onAnswer }: ChoiceAnswer
   };
   return (
     <div role="group" aria-labelledby={`q-${index}-title`} className="flex flex-col gap-2">
-      <p className="text-xs text-muted">Select all that apply.</p>
+      <p className="text-xs text-muted">{t('choice.selectAll')}</p>
       {question.options.map((option, optionIndex) => (
         <label key={optionIndex} className={optionClass}>
           <input

@@ -14,6 +14,13 @@ beforeAll(() => {
 });
 
 const attempt = { attemptId: 'attempt-7', token: 'attempt-token' };
+/** What a coding question's card needs besides its own props: no files, no mark for review. */
+const fileAndFlagProps = {
+  files: { status: new Map(), choose: () => Promise.resolve(), remove: () => Promise.resolve() },
+  uploadMaxBytes: 1024,
+  flagged: false,
+  onToggleFlag: () => undefined,
+};
 
 const codingQuestion = () =>
   buildQuestion({
@@ -62,7 +69,7 @@ function renderCard(answer = '', onAnswer = vi.fn()) {
       question={codingQuestion()}
       answer={answer}
       onAnswer={onAnswer}
-      onFile={() => Promise.resolve()}
+      {...fileAndFlagProps}
       onCommit={() => undefined}
       onActive={() => undefined}
       attempt={attempt}
@@ -91,7 +98,7 @@ describe('Run tests on a coding question', () => {
         question={{ ...codingQuestion(), workspaceFile: 'q1/solution.py' }}
         answer=""
         onAnswer={() => undefined}
-        onFile={() => Promise.resolve()}
+        {...fileAndFlagProps}
         onCommit={() => undefined}
         onActive={() => undefined}
         attempt={attempt}
@@ -227,7 +234,7 @@ describe('Run tests on a coding question', () => {
         question={codingQuestion()}
         answer=""
         onAnswer={() => undefined}
-        onFile={() => Promise.resolve()}
+        {...fileAndFlagProps}
         onCommit={() => undefined}
         onActive={() => undefined}
         attempt={null}

@@ -2,7 +2,9 @@ import type { RunReport } from '@exam/domain/coding';
 import type { PublicQuestion } from '@exam/domain/exam';
 import { Button } from '@exam/ui/button';
 import { TestVerdicts } from '@exam/ui/test-verdicts';
+import type { TFunction } from 'i18next';
 import { FlaskConical, Loader2 } from 'lucide-react';
+import { Trans, useTranslation } from 'react-i18next';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useRunVisibleTests } from '../api/run-tests.ts';
 
@@ -15,19 +17,14 @@ type CodingTestsProps = {
   attempt: { attemptId: string; token: string } | null;
 };
 
-/** "2 s · 256 MB" */
-export function limitsLabel(limits: { cpuSeconds: number; memoryMb: number }): string {
-  return `${limits.cpuSeconds} s · ${limits.memoryMb} MB`;
-}
+type QuestionsT = TFunction<'questions'>;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** "3 of 5 visible tests passed", or why the run has no verdicts. */
-export function runSummary(report: RunReport): string {
-  if (report.state === 'queued' || report.state === 'running') return 'Tests are still running…';
-  if (report.state !== 'done') return report.reason ?? 'The tests could not run.';
+/** "3 of 5 visible tests passed", or why the run has no verdicts (the runner's reason as it gave it). */
+export function runSummary(report: RunReport, t: QuestionsT): string {
+  if (report.state === 'queued' || report.state === 'running') return t('coding.stillRunning');
+  if (report.state !== 'done') return report.reason ?? t('coding.couldNotRun');
   const passed = report.verdicts.filter((v) => v.outcome === 'passed').length;
-  return `${passed} of ${plural(report.verdicts.length, 'visible test')} passed`;
+  return t('coding.summary', { passed, count: report.verdicts.length });
 }
 
 /**
@@ -36,6 +33,7 @@ export function runSummary(report: RunReport): string {
  * Hidden tests run only when the exam is submitted.
  */
 export function CodingTests({ index, question, code, attempt }: CodingTestsProps) {
+  const { t } = useTranslation('questions');
   const run = useRunVisibleTests(attempt, index);
   const visible = question.visibleTests?.length ?? 0;
   const hidden = question.hiddenTestCount ?? 0;
@@ -47,9 +45,16 @@ export function CodingTests({ index, question, code, attempt }: CodingTestsProps
   return (
     <div className="mt-3 flex flex-col gap-3" data-testid={`coding-tests-${index}`}>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-xs text-muted">
-        {question.limits && <span data-testid={`limits-${index}`}>{limitsLabel(question.limits)}</span>}
+        {question.limits && (
+          <span data-testid={`limits-${index}`}>
+            {t('coding.limits', { cpu: question.limits.cpuSeconds, memory: question.limits.memoryMb })}
+          </span>
+        )}
         <span data-testid={`test-counts-${index}`}>
-          {plural(visible, 'visible test')} · {plural(hidden, 'hidden test')} (run when you submit)
+          {t('coding.testCounts', {
+            visible: t('coding.visibleTests', { count: visible }),
+            hidden: t('coding.hiddenTests', { count: hidden }),
+          })}
         </span>
         {visible > 0 && (
           <Button
@@ -59,38 +64,42 @@ export function CodingTests({ index, question, code, attempt }: CodingTestsProps
             onClick={start}
             disabled={run.isPending || !attempt}
             aria-busy={run.isPending || undefined}
-            title={attempt ? undefined : 'Tests run during the exam'}
+            title={attempt ? undefined : t('coding.runsDuringExam')}
           >
             {run.isPending ? (
               <Loader2 aria-hidden className="h-4 w-4 animate-spin" />
             ) : (
               <FlaskConical aria-hidden className="h-4 w-4" />
             )}
-            {run.isPending ? 'Running tests…' : 'Run tests'}
+            {run.isPending ? t('coding.runningButton') : t('coding.runTests')}
           </Button>
         )}
       </div>
       {question.workspaceFile && (
         <p className="text-xs text-muted" data-testid={`workspace-file-${index}`}>
-          Your answer is <code className="font-mono">{question.workspaceFile}</code> in your workspace when it exists;
-          otherwise the code in this editor.
+          <Trans
+            t={t}
+            i18nKey="coding.workspaceFile"
+            values={{ file: question.workspaceFile }}
+            components={{ code: <code className="font-mono" /> }}
+          />
         </p>
       )}
       {/* One live region: the busy state, then the summary of the run, or why it failed. */}
       <p role="status" aria-live="polite" className="text-sm text-ink" data-testid={`run-summary-${index}`}>
         {run.isPending
-          ? 'Running the visible tests…'
+          ? t('coding.runningVisible')
           : run.isError
             ? userMessageOf(run.error)
             : report
-              ? runSummary(report)
+              ? runSummary(report, t)
               : ''}
       </p>
       {report && !run.isPending && report.state === 'done' && (
         <TestVerdicts
           verdicts={report.verdicts}
           compileOutput={report.compileOutput}
-          label={`Test results for Q${index + 1}`}
+          label={t('coding.resultsLabel', { number: index + 1 })}
         />
       )}
     </div>

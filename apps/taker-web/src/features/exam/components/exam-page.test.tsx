@@ -46,7 +46,7 @@ describe('/exam/{examId}', () => {
       await screen.findByLabelText('Upload file for Q1'),
       new File(['%PDF'], 'report.pdf', { type: 'application/pdf' }),
     );
-    expect(await screen.findByText('File: report.pdf')).toBeInTheDocument();
+    expect(await screen.findByTestId('file-name-0')).toHaveTextContent('report.pdf');
     expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
     await waitFor(() => expect(fake.state.files.get(0)?.fileName).toBe('report.pdf'));
     expect(new TextDecoder().decode(fake.state.files.get(0)?.bytes)).toBe('%PDF');
@@ -62,7 +62,7 @@ describe('/exam/{examId}', () => {
     fake.state.networkDown = true;
     await user.upload(input, new File(['lab results: 42'], 'lab.txt', { type: 'text/plain' }));
     // Shown as the answer at once, kept on this device, not on the server.
-    expect(await screen.findByText('File: lab.txt')).toBeInTheDocument();
+    expect(await screen.findByTestId('file-name-0')).toHaveTextContent('lab.txt');
     expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
     await waitFor(() =>
       expect(screen.getByTestId('save-status')).toHaveTextContent('Offline — answers are kept on this device'),
@@ -72,7 +72,7 @@ describe('/exam/{examId}', () => {
     // The page is reloaded while the network is still down.
     unmount();
     renderRoute(`/exam/${exam.id}`);
-    expect(await screen.findByText('File: lab.txt')).toBeInTheDocument();
+    expect(await screen.findByTestId('file-name-0')).toHaveTextContent('lab.txt');
     expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 1/1');
     expect(await listUploads(await getTakerDb(), fake.attemptId)).toMatchObject([
       { questionIndex: 0, fileName: 'lab.txt', mimeType: 'text/plain' },
@@ -94,7 +94,7 @@ describe('/exam/{examId}', () => {
     const input = await screen.findByLabelText('Upload file for Q1');
     fake.state.networkDown = true;
     await user.upload(input, new File(['final'], 'final.txt', { type: 'text/plain' }));
-    expect(await screen.findByText('File: final.txt')).toBeInTheDocument();
+    expect(await screen.findByTestId('file-name-0')).toHaveTextContent('final.txt');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Submit exam' }));
     setTimeout(() => (fake.state.networkDown = false), 300);
@@ -113,8 +113,8 @@ describe('/exam/{examId}', () => {
     await seedAttempt(exam, fake.attemptId);
     const { user } = renderRoute(`/exam/${exam.id}`);
     await user.upload(await screen.findByLabelText('Upload file for Q1'), new File(['x'.repeat(2048)], 'huge.bin'));
-    expect(await screen.findByRole('alert')).toHaveTextContent('The file is too large. The maximum size is 1 KB.');
-    expect(screen.queryByText('File: huge.bin')).not.toBeInTheDocument();
+    expect(await screen.findByRole('alert')).toHaveTextContent('The file is too large. The maximum size is 1 kB.');
+    expect(screen.queryByTestId('file-answer-0')).not.toBeInTheDocument();
     expect(screen.getByTestId('answered-count')).toHaveTextContent('Answered: 0/1');
     const db = await getTakerDb();
     expect(await listUploads(db, fake.attemptId)).toEqual([]);

@@ -10,6 +10,7 @@ import { useIsFullscreen } from '../hooks/use-is-fullscreen.ts';
 import { useLiveAttempt } from '../hooks/use-live-attempt.ts';
 import { usePanels } from '../hooks/use-panels.ts';
 import { usePasteGuard } from '../hooks/use-paste-guard.ts';
+import { useQuestionFlags } from '../hooks/use-question-flags.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
 import { AnnouncementsBanner } from './announcements-banner.tsx';
 import { ExamHeader } from './exam-header.tsx';
@@ -63,13 +64,14 @@ export function ExamRoom({
   const [activeQuestionIndex, setActiveQuestionIndex] = useState(0);
   const isFullscreen = useIsFullscreen();
   const submitRef = useRef<() => void>(() => undefined);
-  const { engine, status, answers, answered, setAnswer, chooseFile, commit } = useExamOutbox({
+  const { engine, status, answers, answered, setAnswer, files, commit } = useExamOutbox({
     db,
     attempt,
     initialAnswers,
     preview,
     submitRef,
   });
+  const flags = useQuestionFlags(preview ? null : db, attempt?.attemptId ?? null);
   const wantsFullscreen = !preview && (fullScreenRequested ?? attempt?.fullScreenRequested ?? exam.fullScreenEnabled);
 
   const engineRef = useRef(engine);
@@ -177,11 +179,15 @@ export function ExamRoom({
           <QuestionsPanel
             exam={exam}
             answers={answers}
+            current={activeQuestionIndex}
+            flagged={flags.flagged}
+            onToggleFlag={flags.toggle}
             onAnswer={setAnswer}
-            onFile={chooseFile}
+            files={files}
             onCommit={commit}
             onActive={setActiveQuestionIndex}
             attempt={panelProps.attempt}
+            uploadMaxBytes={attempt?.uploadMaxBytes}
           />
         }
         workspace={exam.codingWorkspace.enabled ? renderWorkspace(panelProps) : null}
@@ -203,6 +209,7 @@ export function ExamRoom({
         onOpenChange={setConfirmingSubmit}
         exam={exam}
         answers={answers}
+        flagged={flags.flagged}
         submitting={submitting}
         onConfirm={() => void submit()}
         onJump={jumpToQuestion}

@@ -1,26 +1,34 @@
 import type { PublicQuestion } from '@exam/domain/exam';
 import { formatPoints } from '@exam/domain/grading';
 import { Badge } from '@exam/ui/badge';
+import { Button } from '@exam/ui/button';
 import { Textarea } from '@exam/ui/input';
 import { RichText } from '@exam/ui/rich-text';
+import { Flag } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AnswerFiles } from '../hooks/use-answer-files.ts';
 import { ChoiceAnswer } from './choice-answer.tsx';
 import { CodingTests } from './coding-tests.tsx';
 import { FileAnswer } from './file-answer.tsx';
 
 const CodeEditor = lazy(() => import('@exam/ui/code-editor'));
 
-type QuestionCardProps = {
+export type QuestionCardProps = {
   index: number;
   question: PublicQuestion;
   answer: string;
   onAnswer: (index: number, answer: string) => void;
-  /** A chosen answer file: kept on this device and uploaded by the outbox; rejects when refused. */
-  onFile: (index: number, file: File) => Promise<void>;
+  /** Answer files: chosen (kept on this device, then uploaded by the outbox), removed, and where each is. */
+  files: AnswerFiles;
   onCommit: () => void;
   onActive: (index: number) => void;
   /** The attempt the coding questions' Run tests runs for; null in the creator's preview. */
   attempt?: { attemptId: string; token: string } | null;
+  /** The largest answer file the server takes. */
+  uploadMaxBytes: number;
+  flagged: boolean;
+  onToggleFlag: (index: number) => void;
 };
 
 function AnswerInput({
@@ -28,22 +36,23 @@ function AnswerInput({
   question,
   answer,
   onAnswer,
-  onFile,
+  files,
   onCommit,
   attempt,
-}: Omit<QuestionCardProps, 'onActive'>) {
-  const label = `Answer for Q${index + 1}`;
+  uploadMaxBytes,
+}: Omit<QuestionCardProps, 'onActive' | 'flagged' | 'onToggleFlag'>) {
+  const { t } = useTranslation('questions');
   switch (question.type) {
     case 'mcq':
       return <ChoiceAnswer index={index} question={question} answer={answer} onAnswer={onAnswer} />;
     case 'short-answer':
       return (
         <Textarea
-          aria-label={label}
+          aria-label={t('card.answerLabel', { number: index + 1 })}
           value={answer}
           onChange={(e) => onAnswer(index, e.target.value)}
           onBlur={onCommit}
-          placeholder="Type your answer"
+          placeholder={t('card.answerPlaceholder')}
           rows={4}
         />
       );
@@ -51,9 +60,11 @@ function AnswerInput({
       return (
         <FileAnswer
           questionIndex={index}
-          label={`Upload file for Q${index + 1}`}
           answer={answer}
-          onChoose={(file) => onFile(index, file)}
+          status={files.status.get(index)}
+          maxBytes={uploadMaxBytes}
+          onChoose={(file) => files.choose(index, file)}
+          onRemove={() => files.remove(index)}
         />
       );
     case 'coding':
@@ -85,15 +96,16 @@ function CodingAnswer({
 }: Pick<QuestionCardProps, 'index' | 'question' | 'answer' | 'onAnswer' | 'onCommit'> & {
   attempt: { attemptId: string; token: string } | null;
 }) {
+  const { t } = useTranslation('questions');
   const [edited, setEdited] = useState(answer !== '');
   const code = edited || answer !== '' ? answer : (question.starterCode ?? '');
   return (
     <>
-      <Suspense fallback={<p className="text-sm text-muted">Loading editor…</p>}>
+      <Suspense fallback={<p className="text-sm text-muted">{t('card.loadingEditor')}</p>}>
         <CodeEditor
           value={code}
           language={question.language ?? 'python'}
-          label={`Code for Q${index + 1}`}
+          label={t('card.codeLabel', { number: index + 1 })}
           onChange={(value) => {
             setEdited(true);
             onAnswer(index, value);
@@ -106,39 +118,47 @@ function CodingAnswer({
   );
 }
 
-/** "1 pt", "2 pts", "0.5 pts". */
-export function pointsLabel(points: number): string {
-  return `${formatPoints(points)} ${points === 1 ? 'pt' : 'pts'}`;
-}
-
-/** The element id of question `index` on the page; the submit dialog links to it. */
+/** The element id of question `index` on the page; the navigation and the submit dialog link to it. */
 export const questionAnchor = (index: number) => `question-${index + 1}`;
 
-/** One question: 'Q{n}: title', its points, its content, the input for its type and Answered/Pending. */
+/** Whether an answer counts as given (what the navigation, the header and the submit dialog count). */
+export const isAnswered = (answer: string | undefined) => (answer ?? '').trim() !== '';
+
+/**
+ * One question: 'Q{n}: title', its points, Answered/Pending, its "Mark for review" toggle, its content and
+ * the input for its type.
+ */
 export function QuestionCard(props: QuestionCardProps) {
-  const { index, question, answer, onActive } = props;
-  const answered = answer.trim() !== '';
+  const { index, question, answer, onActive, flagged, onToggleFlag } = props;
+  const { t } = useTranslation('questions');
+  const answered = isAnswered(answer);
   return (
     <section
       id={questionAnchor(index)}
       tabIndex={-1}
       aria-labelledby={`q-${index}-title`}
       data-testid={`question-${index}`}
-      className="rounded-card border border-line bg-surface p-4"
+      className="rounded-card border border-line bg-surface p-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
       onFocusCapture={() => onActive(index)}
       onPointerDownCapture={() => onActive(index)}
     >
-      <div className="mb-2 flex items-start justify-between gap-3">
-        <h3 id={`q-${index}-title`} className="text-sm font-semibold text-ink">
-          Q{index + 1}: {question.title}
+      <div className="mb-2 flex flex-wrap items-start justify-between gap-x-3 gap-y-1">
+        <h3 id={`q-${index}-title`} className="min-w-0 text-sm font-semibold text-ink">
+          {t('card.title', { number: index + 1, title: question.title })}
         </h3>
-        <div className="flex shrink-0 items-center gap-2">
+        <div className="flex shrink-0 flex-wrap items-center gap-2">
           <span className="text-xs text-muted" data-testid={`question-points-${index}`}>
-            {pointsLabel(question.points)}
+            {t('card.points', { count: question.points, points: formatPoints(question.points) })}
           </span>
           <Badge tone={answered ? 'success' : 'neutral'} data-testid={`question-status-${index}`}>
-            {answered ? 'Answered' : 'Pending'}
+            {answered ? t('card.answered') : t('card.pending')}
           </Badge>
+          {flagged && (
+            <Badge tone="warning" data-testid={`question-flag-${index}`}>
+              <Flag aria-hidden className="h-3 w-3 fill-current" />
+              {t('card.forReview')}
+            </Badge>
+          )}
         </div>
       </div>
       {question.content && (
@@ -147,6 +167,18 @@ export function QuestionCard(props: QuestionCardProps) {
         </RichText>
       )}
       <AnswerInput {...props} />
+      <div className="mt-3 flex justify-end">
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-pressed={flagged}
+          onClick={() => onToggleFlag(index)}
+          data-testid={`flag-toggle-${index}`}
+        >
+          <Flag aria-hidden className={flagged ? 'h-4 w-4 fill-current' : 'h-4 w-4'} />
+          {t('card.markForReview')}
+        </Button>
+      </div>
     </section>
   );
 }

@@ -1,16 +1,29 @@
+import { DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/exam';
+import { Button } from '@exam/ui/button';
 import { RichText } from '@exam/ui/rich-text';
-import type { MouseEvent } from 'react';
-import { QuestionCard } from './question-card.tsx';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AnswerFiles } from '../hooks/use-answer-files.ts';
+import { QUESTION_SHORTCUTS, useQuestionShortcuts } from '../hooks/use-question-shortcuts.ts';
+import { QuestionCard, questionAnchor } from './question-card.tsx';
+import { QuestionNav } from './question-nav.tsx';
 
 type QuestionsPanelProps = {
   exam: PublicExam;
   answers: Map<number, string>;
+  /** The question the candidate is on: the one shown when the exam shows one at a time. */
+  current: number;
+  flagged: ReadonlySet<number>;
+  onToggleFlag: (index: number) => void;
   onAnswer: (index: number, answer: string) => void;
-  onFile: (index: number, file: File) => Promise<void>;
+  files: AnswerFiles;
   onCommit: () => void;
   onActive: (index: number) => void;
   attempt: { attemptId: string; token: string } | null;
+  /** The largest answer file the server takes (from the attempt's last sync). */
+  uploadMaxBytes?: number | undefined;
 };
 
 const EDITABLE = 'input, textarea, select, [contenteditable="true"], .cm-editor';
@@ -21,26 +34,149 @@ function blockContextMenu(event: MouseEvent) {
   event.preventDefault();
 }
 
-export function QuestionsPanel({ exam, answers, ...handlers }: QuestionsPanelProps) {
+function focusQuestion(index: number): boolean {
+  const section = document.getElementById(questionAnchor(index));
+  if (!section) return false;
+  if (typeof section.scrollIntoView === 'function') section.scrollIntoView({ block: 'start' });
+  section.focus({ preventScroll: true });
+  return true;
+}
+
+/**
+ * The questions column: the navigation, then every question in one list or, when the exam shows one at a
+ * time, the current one with Previous and Next. Moving to a question focuses it (its title is read out);
+ * Alt+Page Down / Alt+Page Up do the same from anywhere on the page. What was typed is already in the
+ * outbox (every change is kept as it happens); leaving a question also sends it.
+ */
+export function QuestionsPanel({
+  exam,
+  answers,
+  current,
+  flagged,
+  onToggleFlag,
+  uploadMaxBytes,
+  ...handlers
+}: QuestionsPanelProps) {
+  const { t } = useTranslation('questions');
+  const { onActive, onCommit } = handlers;
+  const oneAtATime = exam.questionDisplay === 'one';
+  const count = exam.questions.length;
+  const shown = Math.min(Math.max(current, 0), Math.max(count - 1, 0));
+  const pendingFocus = useRef<number | null>(null);
+  const navBar = useRef<HTMLDivElement>(null);
+  const [navHeight, setNavHeight] = useState(0);
+
+  // The navigation stays at the top while the list scrolls; a question scrolled to (or focused) lands below it.
+  useEffect(() => {
+    const bar = navBar.current;
+    if (!bar) return;
+    const measure = () => setNavHeight(bar.offsetHeight);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, []);
+
+  // A question switched to in one-at-a-time mode is focused once it is on the page.
+  useEffect(() => {
+    if (pendingFocus.current !== null && focusQuestion(pendingFocus.current)) pendingFocus.current = null;
+  });
+
+  const goTo = useCallback(
+    (index: number) => {
+      if (index < 0 || index >= count) return;
+      if (index !== shown) onCommit();
+      if (!oneAtATime || index === shown) {
+        focusQuestion(index);
+        onActive(index);
+        return;
+      }
+      pendingFocus.current = index;
+      onActive(index);
+    },
+    [count, shown, oneAtATime, onActive, onCommit],
+  );
+
+  useQuestionShortcuts(
+    useCallback((shortcut) => goTo(shortcut === 'next' ? shown + 1 : shown - 1), [goTo, shown]),
+    count > 1,
+  );
+
+  const card = (index: number) => {
+    const question = exam.questions[index];
+    if (!question) return null;
+    return (
+      <QuestionCard
+        index={index}
+        question={question}
+        answer={answers.get(index) ?? ''}
+        flagged={flagged.has(index)}
+        onToggleFlag={onToggleFlag}
+        uploadMaxBytes={uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES}
+        {...handlers}
+      />
+    );
+  };
+
   return (
     <div
-      className="h-full select-none overflow-y-auto bg-canvas p-4 [&_.cm-editor]:select-text [&_input]:select-text [&_textarea]:select-text"
+      className="h-full select-none overflow-y-auto bg-canvas [&_.cm-editor]:select-text [&_input]:select-text [&_textarea]:select-text"
+      style={{ scrollPaddingTop: navHeight + 8 }}
       onContextMenu={blockContextMenu}
       data-testid="questions-panel"
     >
-      {(exam.header || exam.description) && (
-        <div className="mb-4 text-sm text-muted">
-          {exam.header && <p className="font-medium text-ink">{exam.header}</p>}
-          {exam.description && <RichText className="mt-1">{exam.description}</RichText>}
-        </div>
-      )}
-      <ol className="flex flex-col gap-4">
-        {exam.questions.map((question, index) => (
-          <li key={question.id}>
-            <QuestionCard index={index} question={question} answer={answers.get(index) ?? ''} {...handlers} />
-          </li>
-        ))}
-      </ol>
+      <div ref={navBar} className="sticky top-0 z-10 border-b border-line bg-canvas px-4 py-3">
+        <QuestionNav count={count} answers={answers} flagged={flagged} current={shown} onJump={goTo} />
+      </div>
+      <div className="p-4">
+        {(exam.header || exam.description) && (
+          <div className="mb-4 text-sm text-muted">
+            {exam.header && <p className="font-medium text-ink">{exam.header}</p>}
+            {exam.description && <RichText className="mt-1">{exam.description}</RichText>}
+          </div>
+        )}
+        {oneAtATime ? (
+          <>
+            <p className="mb-2 text-xs font-medium text-muted" data-testid="question-position">
+              {t('nav.position', { number: shown + 1, total: count })}
+            </p>
+            {card(shown)}
+            <div role="group" aria-label={t('nav.steps')} className="mt-4 flex items-center justify-between gap-2">
+              <Button
+                variant="secondary"
+                onClick={() => goTo(shown - 1)}
+                disabled={shown === 0}
+                aria-keyshortcuts={QUESTION_SHORTCUTS.previous}
+                title={t('nav.shortcutPrevious')}
+              >
+                <ChevronLeft aria-hidden className="h-4 w-4" />
+                {t('nav.previous')}
+              </Button>
+              <Button
+                variant="secondary"
+                onClick={() => goTo(shown + 1)}
+                disabled={shown >= count - 1}
+                aria-keyshortcuts={QUESTION_SHORTCUTS.next}
+                title={t('nav.shortcutNext')}
+              >
+                {t('nav.next')}
+                <ChevronRight aria-hidden className="h-4 w-4" />
+              </Button>
+            </div>
+          </>
+        ) : (
+          <ol className="flex flex-col gap-4">
+            {exam.questions.map((question, index) => (
+              <li key={question.id}>{card(index)}</li>
+            ))}
+          </ol>
+        )}
+        {count > 1 && (
+          <p className="mt-3 text-xs text-muted" data-testid="question-shortcut-hint">
+            {t('nav.shortcutHint')}
+          </p>
+        )}
+      </div>
     </div>
   );
 }

@@ -1,40 +1,79 @@
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam, PublicQuestion } from '@exam/domain/exam';
 import { ConfirmDialog } from '@exam/ui/dialog';
 import { useRef } from 'react';
-import { questionAnchor } from './question-card.tsx';
+import { useTranslation } from 'react-i18next';
+import { isAnswered, questionAnchor } from './question-card.tsx';
 
 type SubmitDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   exam: PublicExam;
   answers: Map<number, string>;
+  /** The questions the candidate marked for review. */
+  flagged: ReadonlySet<number>;
   submitting: boolean;
   onConfirm: () => void;
   /** Closes the dialog and takes the candidate to question `index`. */
   onJump: (index: number) => void;
 };
 
+type Listed = { question: PublicQuestion; index: number };
+
 /**
  * Asks before an explicit submit (docs/product.md#sitting-an-exam, 'Submission'): how many of the questions
- * are answered, and a link to each unanswered one. An alert dialog: focus stays inside, Escape or Cancel
- * goes back to the exam, only "Submit exam" submits. The timer and the server's deadline never ask.
+ * are answered, and a link to each unanswered one and each one marked for review. An alert dialog: focus
+ * stays inside, Escape or Cancel goes back to the exam, only "Submit exam" submits. The timer and the
+ * server's deadline never ask.
  */
-export function SubmitDialog({ open, onOpenChange, exam, answers, submitting, onConfirm, onJump }: SubmitDialogProps) {
+export function SubmitDialog({
+  open,
+  onOpenChange,
+  exam,
+  answers,
+  flagged,
+  submitting,
+  onConfirm,
+  onJump,
+}: SubmitDialogProps) {
+  const { t } = useTranslation('questions');
   const jumpTo = useRef<number | null>(null);
-  const unanswered = exam.questions
-    .map((question, index) => ({ question, index }))
-    .filter(({ index }) => (answers.get(index) ?? '').trim() === '');
+  const listed = exam.questions.map((question, index) => ({ question, index }));
+  const unanswered = listed.filter(({ index }) => !isAnswered(answers.get(index)));
+  const marked = listed.filter(({ index }) => flagged.has(index));
   const total = exam.questions.length;
   const answered = total - unanswered.length;
+
+  const links = (label: string, heading: string, items: Listed[]) => (
+    <nav aria-label={label}>
+      <p className="text-sm font-medium text-ink">{heading}</p>
+      <ul className="mt-2 flex max-h-40 flex-col gap-1 overflow-y-auto text-sm">
+        {items.map(({ question, index }) => (
+          <li key={question.id}>
+            <a
+              href={`#${questionAnchor(index)}`}
+              className="text-brand-700 underline underline-offset-2 hover:text-brand-800"
+              onClick={(event) => {
+                event.preventDefault();
+                jumpTo.current = index;
+                onOpenChange(false);
+              }}
+            >
+              {t('submit.link', { number: index + 1, title: question.title })}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
 
   return (
     <ConfirmDialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Submit exam?"
-      description={`You have answered ${answered} of ${total} questions. You cannot change your answers after submitting.`}
-      confirmLabel={submitting ? 'Submitting…' : 'Submit exam'}
-      cancelLabel="Keep working"
+      title={t('submit.title')}
+      description={t('submit.description', { answered, total })}
+      confirmLabel={submitting ? t('submit.confirming') : t('submit.confirm')}
+      cancelLabel={t('submit.cancel')}
       isPending={submitting}
       onConfirm={onConfirm}
       onCloseAutoFocus={(event) => {
@@ -45,32 +84,14 @@ export function SubmitDialog({ open, onOpenChange, exam, answers, submitting, on
         jumpTo.current = null;
       }}
     >
-      {unanswered.length === 0 ? (
-        <p className="text-sm text-ink">Every question has an answer.</p>
-      ) : (
-        <nav aria-label="Unanswered questions">
-          <p className="text-sm font-medium text-ink">
-            {unanswered.length === 1 ? '1 question is' : `${unanswered.length} questions are`} unanswered:
-          </p>
-          <ul className="mt-2 flex max-h-48 flex-col gap-1 overflow-y-auto text-sm">
-            {unanswered.map(({ question, index }) => (
-              <li key={question.id}>
-                <a
-                  href={`#${questionAnchor(index)}`}
-                  className="text-brand-700 underline underline-offset-2 hover:text-brand-800"
-                  onClick={(event) => {
-                    event.preventDefault();
-                    jumpTo.current = index;
-                    onOpenChange(false);
-                  }}
-                >
-                  Q{index + 1}: {question.title}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      )}
+      <div className="flex flex-col gap-4">
+        {unanswered.length === 0 ? (
+          <p className="text-sm text-ink">{t('submit.allAnswered')}</p>
+        ) : (
+          links(t('submit.unansweredNav'), t('submit.unanswered', { count: unanswered.length }), unanswered)
+        )}
+        {marked.length > 0 && links(t('submit.flaggedNav'), t('submit.flagged', { count: marked.length }), marked)}
+      </div>
     </ConfirmDialog>
   );
 }

@@ -49,8 +49,20 @@ export function useExamAnswers(initial: Map<number, string>, engine: SyncEngine 
     [preview, showAnswer],
   );
 
+  /** Clears a file answer: the question is unanswered again, here and (through the outbox) on the server. */
+  const removeFile = useCallback(
+    async (index: number) => {
+      if (preview) return showAnswer(index, '');
+      const current = engineRef.current;
+      if (!current) throw new Error('The exam is still loading. Please try again.');
+      await current.removeFile(index);
+      showAnswer(index, '');
+    },
+    [preview, showAnswer],
+  );
+
   const commit = useCallback(() => void engineRef.current?.flush(), []);
   const answered = [...answers.values()].filter((value) => value.trim() !== '').length;
 
-  return { answers, answered, setAnswer, showAnswer, chooseFile, commit };
+  return { answers, answered, setAnswer, showAnswer, chooseFile, removeFile, commit };
 }

@@ -1,6 +1,7 @@
 import { toast } from '@exam/ui/toaster';
 import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
+import { useAnswerFiles } from './use-answer-files.ts';
 import { useExamAnswers } from './use-exam-answers.ts';
 import { useSyncEngine } from './use-sync-engine.ts';
 import { i18n } from '../../../i18n/index.ts';
@@ -20,6 +21,7 @@ export function useExamOutbox(options: {
 }) {
   const { submitRef } = options;
   const showAnswerRef = useRef<(index: number, value: string) => void>(() => undefined);
+  const fileSettledRef = useRef<(index: number, answer: string, error?: string) => void>(() => undefined);
   const engineCallbacks = useMemo(
     () => ({
       onClosed: (message: string) => {
@@ -28,6 +30,7 @@ export function useExamOutbox(options: {
       },
       onUploadSettled: (index: number, answer: string, error?: string) => {
         showAnswerRef.current(index, answer);
+        fileSettledRef.current(index, answer, error);
         if (error)
           toast.error(i18n.t('exam:sync.questionError', { number: index + 1, message: translateServerMessage(error) }));
       },
@@ -37,8 +40,16 @@ export function useExamOutbox(options: {
   const { engine, status } = useSyncEngine(options.db, options.preview ? null : options.attempt, engineCallbacks);
   const answers = useExamAnswers(options.initialAnswers, engine, options.preview);
   const { showAnswer } = answers;
+  const { files, settled } = useAnswerFiles({
+    db: options.db,
+    attemptId: options.preview ? null : (options.attempt?.attemptId ?? null),
+    preview: options.preview,
+    chooseFile: answers.chooseFile,
+    removeFile: answers.removeFile,
+  });
   useEffect(() => {
     showAnswerRef.current = showAnswer;
-  }, [showAnswer]);
-  return { engine, status, ...answers };
+    fileSettledRef.current = settled;
+  }, [showAnswer, settled]);
+  return { engine, status, ...answers, files };
 }

@@ -1,7 +1,7 @@
 import { DEFAULT_UPLOAD_MAX_BYTES, type ProctorEvent } from '@exam/domain/attempt';
 import type { OutboxEntry, TakerDb } from '../../../lib/taker-db.ts';
 import { enqueueEvent, recordAnswer } from './outbox.ts';
-import { fileAnswer, FileTooLargeError, queueUpload, readBytes } from './uploads.ts';
+import { clearFileAnswer, fileAnswer, FileTooLargeError, queueUpload, readBytes } from './uploads.ts';
 
 /**
  * The page's writes into IndexedDB (answers, answer files, proctoring events), each followed by a send:
@@ -69,6 +69,16 @@ export function createOutboxWriter(options: {
     return fileAnswer(upload.fileName);
   }
 
+  /** Forgets the answer file (also one not sent yet) and sends the now empty answer at once. */
+  async function removeFile(questionIndex: number): Promise<void> {
+    clearTimeout(debounces.get(questionIndex));
+    debounces.delete(questionIndex);
+    await track(clearFileAnswer(db, attemptId, questionIndex));
+    if (options.isStopped()) return;
+    options.showBusy();
+    options.send();
+  }
+
   async function logEvent(event: ProctorEvent): Promise<void> {
     await track(enqueueEvent(db, attemptId, { clientAt: new Date().toISOString(), ...event }));
     if (options.isStopped() || eventTimer) return;
@@ -81,6 +91,7 @@ export function createOutboxWriter(options: {
   return {
     saveAnswer,
     saveFile,
+    removeFile,
     logEvent,
     /** Skips the answer debounces and waits for the writes still going into IndexedDB. */
     async settle() {

@@ -2,7 +2,7 @@ import { UploadResponseSchema } from '@exam/domain/attempt';
 import { api } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import { handleSendFailure, type SendContext } from './send-context.ts';
-import { listUploads, settleUpload } from './uploads.ts';
+import { listUploads, resendAfterLateUpload, settleUpload } from './uploads.ts';
 import { i18n } from '../../../i18n/index.ts';
 
 /** Uploads every kept answer file; false when a retryable failure stopped the run. */
@@ -20,6 +20,9 @@ export async function sendUploads(ctx: SendContext): Promise<boolean> {
         schema: UploadResponseSchema,
       });
       if (await settleUpload(db, upload, stored.answer)) ctx.onUploadSettled?.(upload.questionIndex, stored.answer);
+      // Removed while it was on its way: the removal is sent again (by the drain that removal asked for),
+      // above the seq the upload took on the server.
+      else await resendAfterLateUpload(db, upload);
     } catch (error) {
       const kind = handleSendFailure(ctx, error);
       if (kind === 'closed') return true;

@@ -1,3 +1,4 @@
+import { http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openTakerDb } from '../../../lib/taker-db.ts';
 import { buildPublicExam } from '../../../testing/factories.ts';
@@ -144,6 +145,31 @@ describe('sync engine', () => {
     expect(fake.state.files.get(0)?.fileName).toBe('second.txt');
     expect(new TextDecoder().decode(fake.state.files.get(0)?.bytes)).toBe('second');
     expect(await listUploads(db, fake.attemptId)).toEqual([]);
+  });
+
+  it('removes an answer file that was still on its way, and the server ends with the question unanswered', async () => {
+    const { fake, db, make } = await setup();
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let arrived = () => undefined as void;
+    const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+    // Holds the upload at the server's door, then lets the fake service store it as usual.
+    server.use(
+      http.post('/api/attempts/:attemptId/files/:questionIndex', async () => {
+        arrived();
+        await gate;
+      }),
+    );
+    const engine = make();
+    await engine.saveFile(0, new File(['late'], 'late.txt'));
+    await inFlight;
+    await engine.removeFile(0);
+    expect(await listUploads(db, fake.attemptId)).toEqual([]);
+    release();
+    await vi.waitFor(() => expect(fake.state.files.get(0)?.fileName).toBe('late.txt'));
+    await vi.waitFor(() => expect(fake.state.answers.get(0)?.answer).toBe(''));
+    await vi.waitFor(async () => expect(await listPending(db, fake.attemptId)).toEqual([]));
+    expect((await listAnswers(db, fake.attemptId)).map((a) => a.answer)).toEqual(['']);
   });
 
   it('refuses a file over the limit before keeping anything', async () => {

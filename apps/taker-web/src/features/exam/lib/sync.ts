@@ -49,6 +49,8 @@ export type SyncEngine = {
    * to show, 'File: {name}'. Throws FileTooLargeError, keeping nothing, for a file over the limit.
    */
   saveFile: (questionIndex: number, file: File) => Promise<string>;
+  /** Removes the answer file: drops a copy not sent yet and sends the question as unanswered. */
+  removeFile: (questionIndex: number) => Promise<void>;
   /** Sends everything pending now; true when nothing is left to send. */
   flush: () => Promise<boolean>;
   logEvent: (event: ProctorEvent) => Promise<void>;
@@ -137,6 +139,7 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
   return {
     saveAnswer: writer.saveAnswer,
     saveFile: writer.saveFile,
+    removeFile: writer.removeFile,
     flush,
     logEvent: writer.logEvent,
     submit,

@@ -86,3 +86,41 @@ export async function settleUpload(db: TakerDb, upload: PendingUpload, answer: s
   await tx.done;
   return true;
 }
+
+/**
+ * The candidate removed their answer file: any copy still waiting to be sent is dropped and the answer
+ * becomes '' with a new seq, pending, so the next send tells the server the question is unanswered (the
+ * server has no file deletion; an empty answer is what an unanswered question holds).
+ */
+export async function clearFileAnswer(db: TakerDb, attemptId: string, questionIndex: number): Promise<void> {
+  const tx = db.transaction(['uploads', 'outbox'], 'readwrite');
+  await tx.objectStore('uploads').delete([attemptId, questionIndex]);
+  const outbox = tx.objectStore('outbox');
+  const current = await outbox.get([attemptId, questionIndex]);
+  await outbox.put({
+    attemptId,
+    questionIndex,
+    answer: '',
+    seq: (current?.seq ?? 0) + 1,
+    syncedSeq: current?.syncedSeq ?? 0,
+  });
+  await tx.done;
+}
+
+/**
+ * An upload the server stored after the candidate had removed the file: the server now holds the file's
+ * answer with a seq one above what it had, so the local answer ('') is sent again two above it.
+ */
+export async function resendAfterLateUpload(db: TakerDb, upload: PendingUpload): Promise<boolean> {
+  const tx = db.transaction(['uploads', 'outbox'], 'readwrite');
+  const newer = await tx.objectStore('uploads').get(key(upload));
+  const outbox = tx.objectStore('outbox');
+  const entry = await outbox.get(key(upload));
+  if (newer || !entry) {
+    await tx.done;
+    return false;
+  }
+  await outbox.put({ ...entry, seq: entry.seq + 2 });
+  await tx.done;
+  return true;
+}

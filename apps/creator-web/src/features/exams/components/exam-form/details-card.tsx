@@ -7,6 +7,7 @@ import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import type { ReleasePolicy } from '@exam/domain/exam';
 import { RichTextField } from '../../../../components/rich-text-field.tsx';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { QuestionDisplayField } from './question-display-field.tsx';
 import { CheckboxField } from './question-scoring.tsx';
 
 const RELEASE_OPTIONS = [
@@ -86,6 +87,7 @@ export function DetailsCard() {
             />
           </div>
         </div>
+        <QuestionDisplayField />
         <div className="grid gap-5 md:grid-cols-2">
           <Controller
             control={control}

@@ -59,6 +59,7 @@ const FORM_FIELDS = [
   'timerEnabled',
   'timerMinutes',
   'fullScreenEnabled',
+  'questionDisplay',
   'questions',
   'rubrics',
   'releasePolicy',

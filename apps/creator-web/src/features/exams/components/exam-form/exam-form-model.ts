@@ -70,6 +70,7 @@ export function examToForm(exam: Exam): ExamFormInput {
     timerEnabled: exam.timerEnabled,
     timerMinutes: exam.timerMinutes,
     fullScreenEnabled: exam.fullScreenEnabled,
+    questionDisplay: exam.questionDisplay,
     questions: exam.questions.map((q) => ({
       ...q,
       correctAnswer: q.correctAnswer ?? (q.type === 'mcq' ? '' : undefined),

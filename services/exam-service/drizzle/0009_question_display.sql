@@ -1,0 +1,1 @@
+ALTER TABLE "exam_service"."exams" ADD COLUMN "question_display" text DEFAULT 'all' NOT NULL;
