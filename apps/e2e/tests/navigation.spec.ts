@@ -84,7 +84,7 @@ test('a candidate sits a one-question-at-a-time exam with the navigation, a mark
     await expect(page.getByText('No file chosen')).toHaveCount(0);
     await dropFile(page, 'file-drop-2', 'draft.txt', 'first draft\n');
     await expect(page.getByTestId('file-name-2')).toHaveText('draft.txt');
-    await expect(page.getByTestId('file-answer-2')).toContainText('12 bytes');
+    await expect(page.getByTestId('file-answer-2')).toContainText('12 B');
     await expect(page.getByTestId('file-answer-2').getByRole('status')).toContainText('Uploaded');
     await expect.poll(() => serverAnswer(request, attempt, 2)).toBe('File: draft.txt');
 

@@ -38,7 +38,7 @@ describe('the file input of a file-upload question', () => {
     drop(new File(['%PDF-1.7'], 'report.pdf', { type: 'application/pdf' }));
     const row = await screen.findByTestId('file-answer-0');
     expect(within(row).getByTestId('file-name-0')).toHaveTextContent('report.pdf');
-    expect(row).toHaveTextContent('8 bytes');
+    expect(row).toHaveTextContent('8 B');
     await waitFor(() => expect(within(row).getByRole('status')).toHaveTextContent('Uploaded'));
     expect(fake.state.files.get(0)?.fileName).toBe('report.pdf');
     expect(screen.getByTestId('question-status-0')).toHaveTextContent('Answered');

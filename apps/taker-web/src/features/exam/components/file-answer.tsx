@@ -5,7 +5,8 @@ import { AlertCircle, CheckCircle2, FileText, Loader2, Upload } from 'lucide-rea
 import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerFileStatus } from '../hooks/use-answer-files.ts';
-import { fileNameOf, formatFileSize } from '../lib/file-size.ts';
+import { formatFileSize } from '../../../i18n/format.ts';
+import { fileNameOf } from '../lib/file-name.ts';
 import { FileTooLargeError } from '../lib/uploads.ts';
 
 type FileAnswerProps = {
