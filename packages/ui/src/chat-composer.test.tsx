@@ -3,12 +3,15 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { ChatComposer } from './chat-composer.tsx';
+import { createI18n } from './lib/i18n.ts';
+
+// The shared components read their text from the `ui` catalogue, as in the apps.
+createI18n({ resources: {}, defaultNS: 'ui', languages: ['en'] });
 
 function Harness({ onSend, canSend = true }: { onSend: (text: string) => void; canSend?: boolean }) {
   const [value, setValue] = useState('');
   return (
     <ChatComposer
-      label="Message"
       value={value}
       onChange={setValue}
       canSend={canSend && value.trim() !== ''}
@@ -46,5 +49,14 @@ describe('ChatComposer', () => {
     expect(box.style.height).toBe('120px');
     expect(box.style.overflowY).toBe('auto');
     scrollHeight.mockRestore();
+  });
+
+  it('describes the input with the keyboard hint, and leaves it out on request', () => {
+    const { rerender } = render(<Harness onSend={() => undefined} />);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveAccessibleDescription(
+      'Enter to send · Shift+Enter for a new line',
+    );
+    rerender(<ChatComposer value="" onChange={() => undefined} onSend={() => undefined} canSend showHint={false} />);
+    expect(screen.queryByText(/Shift\+Enter/)).not.toBeInTheDocument();
   });
 });

@@ -10,10 +10,11 @@ import { useIsFullscreen } from '../hooks/use-is-fullscreen.ts';
 import { useLiveAttempt } from '../hooks/use-live-attempt.ts';
 import { usePanels } from '../hooks/use-panels.ts';
 import { usePasteGuard } from '../hooks/use-paste-guard.ts';
+import { enabledPanels } from '../lib/room-layout.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
 import { AnnouncementsBanner } from './announcements-banner.tsx';
 import { ExamHeader } from './exam-header.tsx';
-import { ExamPanels, type PanelKey } from './exam-panels.tsx';
+import { ExamPanels } from './exam-panels.tsx';
 import { AttentionDialog, FullscreenPrompt, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
 import { questionAnchor } from './question-card.tsx';
 import { QuestionsPanel } from './questions-panel.tsx';
@@ -117,10 +118,9 @@ export function ExamRoom({
     useCallback(() => submitRef.current(), []),
   );
 
-  const available = useMemo<PanelKey[]>(
-    () => (exam.codingWorkspace.enabled ? ['questions', 'workspace', 'assistant'] : ['questions', 'assistant']),
-    [exam.codingWorkspace.enabled],
-  );
+  // Only what the exam enables gets a panel, a toggle and, on a narrow screen, a tab.
+  const { codingWorkspace, aiSettings } = exam;
+  const available = useMemo(() => enabledPanels({ codingWorkspace, aiSettings }), [codingWorkspace, aiSettings]);
   const panels = usePanels(available);
   const [confirmingSubmit, setConfirmingSubmit] = useState(false);
   const { visible: visiblePanels, toggle: togglePanel } = panels;
@@ -184,8 +184,8 @@ export function ExamRoom({
             attempt={panelProps.attempt}
           />
         }
-        workspace={exam.codingWorkspace.enabled ? renderWorkspace(panelProps) : null}
-        assistant={renderAssistant(panelProps)}
+        workspace={available.includes('workspace') ? renderWorkspace(panelProps) : null}
+        assistant={available.includes('assistant') ? renderAssistant(panelProps) : null}
       />
       {proctoring.paused ? (
         <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} />
