@@ -7,7 +7,6 @@ import type { SaveStatus } from '../lib/sync.ts';
 import { formatCountdown } from '../lib/clock.ts';
 import type { PanelKey, PanelVisibility } from './exam-panels.tsx';
 
-
 type ExamHeaderProps = {
   title: string;
   preview: boolean;

@@ -233,7 +233,8 @@ describe('/exam/{examId}', () => {
   });
 
   it('hides a panel on toggle and restores all when the last one is hidden', async () => {
-    const { user } = await openExam(buildPublicExam());
+    const exam = buildPublicExam();
+    const { user } = await openExam({ ...exam, aiSettings: { ...exam.aiSettings, enabled: true } });
     await screen.findByTestId('panel-questions');
     await user.click(screen.getByRole('button', { name: 'Questions' }));
     expect(screen.queryByTestId('panel-questions')).not.toBeInTheDocument();

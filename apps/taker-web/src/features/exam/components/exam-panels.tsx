@@ -27,8 +27,9 @@ function Handle({ hidden }: { hidden: boolean }) {
     <PanelResizeHandle
       aria-label={t('resizePanels')}
       disabled={hidden}
+      hidden={hidden}
       hitAreaMargins={{ coarse: 15, fine: 5 }}
-      className={`w-1.5 bg-line transition-colors hover:bg-brand-500 focus-visible:bg-brand-500 data-[resize-handle-state=drag]:bg-brand-500 ${hidden ? 'hidden' : ''}`}
+      className="w-1.5 bg-line transition-colors hover:bg-brand-500 focus-visible:bg-brand-500 data-[resize-handle-state=drag]:bg-brand-500"
     />
   );
 }
@@ -99,6 +100,17 @@ export function ExamPanels({ visible, questions, workspace, assistant }: ExamPan
   const tab = activeTab(shown, chosenTab);
   const sizes = defaultSizes(shown);
   const railed = collapsed && !narrow;
+  const collapseAssistant = (next: boolean) => {
+    setCollapsed(next);
+    // The group hands the column's share to the other panels. Before its first layout it has no sizes and throws;
+    // the rail's own width (RAIL) applies either way.
+    try {
+      if (next) assistantRef.current?.collapse();
+      else assistantRef.current?.expand();
+    } catch (error) {
+      console.warn('The panel group could not resize the assistant yet', error);
+    }
+  };
 
   const body = (key: PanelKey): ReactNode => {
     if (key === 'questions')
@@ -113,8 +125,8 @@ export function ExamPanels({ visible, questions, workspace, assistant }: ExamPan
         <AssistantColumn
           collapsed={railed}
           collapsible={!narrow}
-          onCollapse={() => assistantRef.current?.collapse()}
-          onExpand={() => assistantRef.current?.expand()}
+          onCollapse={() => collapseAssistant(true)}
+          onExpand={() => collapseAssistant(false)}
         >
           {assistant}
         </AssistantColumn>
