@@ -122,6 +122,20 @@ async function checkWorkspace(page: Page) {
   await expect(panel).not.toHaveAttribute('data-state', 'failed');
 }
 
+/** Minimized, the assistant keeps a thin rail and the other panels take its width; the rail opens it again. */
+async function checkAssistantRail(page: Page, testInfo: TestInfo, name: string) {
+  const neighbour = page.getByTestId('panel-questions');
+  const before = (await neighbour.boundingBox())?.width ?? 0;
+  await page.getByRole('button', { name: 'Minimize assistant' }).click();
+  const rail = page.getByTestId('panel-assistant');
+  await expect(page.getByRole('textbox', { name: 'Message the AI assistant' })).toBeHidden();
+  await expect.poll(async () => (await rail.boundingBox())?.width ?? 0).toBeLessThanOrEqual(48);
+  expect((await neighbour.boundingBox())?.width ?? 0, 'the questions take the space back').toBeGreaterThan(before);
+  await attachScreenshot(page, testInfo, `${name}-assistant-minimized`);
+  await page.getByRole('button', { name: 'Open the assistant' }).click();
+  await expect(page.getByRole('textbox', { name: 'Message the AI assistant' })).toBeVisible();
+}
+
 const CHECKS: Record<PanelKey, (page: Page) => Promise<void>> = {
   questions: checkQuestions,
   workspace: checkWorkspace,
@@ -151,9 +165,11 @@ for (const viewport of VIEWPORTS) {
         const room = page.getByTestId('exam-panels');
         await expect(room).toHaveAttribute('data-layout', viewport.layout);
 
-        // Only what the exam enables has a panel and a toggle.
-        const toggles = page.getByRole('group', { name: 'Panels' }).getByRole('button');
-        await expect(toggles).toHaveText(enabled.map((key) => PANEL_NAMES[key]));
+        // Only what the exam enables has a panel; toggles only beside other columns (tabs choose under 1100 px).
+        const toggles = page.getByRole('group', { name: 'Panels' });
+        if (viewport.layout === 'columns' && enabled.length > 1)
+          await expect(toggles.getByRole('button')).toHaveText(enabled.map((key) => PANEL_NAMES[key]));
+        else await expect(toggles).toHaveCount(0);
         for (const key of disabled) await expect(page.getByTestId(`panel-${key}`)).toHaveCount(0);
 
         if (viewport.layout === 'columns' || enabled.length === 1) {
@@ -161,6 +177,7 @@ for (const viewport of VIEWPORTS) {
           for (const key of enabled) await expect(page.getByTestId(`panel-${key}`)).toBeVisible();
           for (const key of enabled) await CHECKS[key](page);
           await attachScreenshot(page, testInfo, `${combination.name}-${viewport.width}`);
+          if (combination.assistant) await checkAssistantRail(page, testInfo, `${combination.name}-${viewport.width}`);
           return;
         }
 

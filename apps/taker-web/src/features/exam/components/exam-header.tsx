@@ -28,7 +28,7 @@ type ExamHeaderProps = {
 export function ExamHeader(props: ExamHeaderProps) {
   const { t } = useTranslation('room');
   const { panels, availablePanels } = props;
-  const allHidden = availablePanels.every((key) => !panels[key]);
+  const allHidden = availablePanels.length > 0 && availablePanels.every((key) => !panels[key]);
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-surface px-4 py-2">
       <div className="flex min-w-0 items-center gap-2">
@@ -63,7 +63,12 @@ export function ExamHeader(props: ExamHeaderProps) {
       )}
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {props.candidate?.attemptId && <ResumeCodeMenu attemptId={props.candidate.attemptId} />}
-        <div role="group" aria-label={t('panelToggles')} className="flex items-center gap-1">
+        <div
+          role="group"
+          aria-label={t('panelToggles')}
+          className="flex items-center gap-1"
+          hidden={availablePanels.length === 0}
+        >
           {availablePanels.map((key) => (
             <Button
               key={key}

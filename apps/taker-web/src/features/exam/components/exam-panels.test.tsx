@@ -92,6 +92,22 @@ describe('ExamPanels', () => {
     expect(chat).toHaveValue('How do I start?');
   });
 
+  it('gives every enabled panel a tab, even one hidden in the columns, and no title bar to the assistant', () => {
+    windowWidth(1024);
+    render(
+      <ExamPanels
+        visible={{ questions: true, workspace: false, assistant: false }}
+        questions={<p>Q1</p>}
+        workspace={<iframe title="Editor" />}
+        assistant={<textarea aria-label="Chat" />}
+      />,
+    );
+    const tabs = within(screen.getByRole('tablist')).getAllByRole('tab');
+    expect(tabs.map((tab) => tab.textContent)).toEqual(['Questions', 'Workspace', 'Assistant']);
+    expect(screen.queryByText('AI Assistant')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Minimize assistant' })).not.toBeInTheDocument();
+  });
+
   it('collapses the assistant to a rail that opens it again, keeping the conversation mounted', async () => {
     windowWidth(1366);
     const user = userEvent.setup();

@@ -36,7 +36,7 @@ function Handle({ hidden }: { hidden: boolean }) {
 
 type AssistantColumnProps = {
   collapsed: boolean;
-  /** No collapse control under tabs: the tabs already give the space back. */
+  /** No title bar or collapse control under tabs: the tab names the panel and gives the space back. */
   collapsible: boolean;
   onCollapse: () => void;
   onExpand: () => void;
@@ -59,14 +59,14 @@ function AssistantColumn({ collapsed, collapsible, onCollapse, onExpand, childre
           <Bot aria-hidden className="h-5 w-5 text-muted" />
         </div>
       ) : (
-        <div className="flex items-center justify-between border-b border-line px-3 py-1">
-          <span className="text-xs font-semibold uppercase tracking-wide text-muted">{t('assistantTitle')}</span>
-          {collapsible && (
+        collapsible && (
+          <div className="flex items-center justify-between border-b border-line px-3 py-1">
+            <span className="text-xs font-semibold uppercase tracking-wide text-muted">{t('assistantTitle')}</span>
             <Button size="icon" variant="ghost" aria-label={t('collapseAssistant')} onClick={onCollapse}>
               <ChevronsRight aria-hidden className="h-4 w-4" />
             </Button>
-          )}
-        </div>
+          </div>
+        )
       )}
       <div className="min-h-0 flex-1" hidden={collapsed}>
         {children}
@@ -96,7 +96,10 @@ export function ExamPanels({ visible, questions, workspace, assistant }: ExamPan
   const [collapsed, setCollapsed] = useState(false);
   const [chosenTab, setChosenTab] = useState<PanelKey>('questions');
   const content: Record<PanelKey, ReactNode | null> = { questions, workspace, assistant };
-  const shown = PANEL_ORDER.filter((key) => visible[key] && content[key] !== null && content[key] !== undefined);
+  // Under tabs every enabled panel has its tab: the tabs are how the candidate picks a panel there.
+  const shown = PANEL_ORDER.filter(
+    (key) => (narrow || visible[key]) && content[key] !== null && content[key] !== undefined,
+  );
   const tab = activeTab(shown, chosenTab);
   const sizes = defaultSizes(shown);
   const railed = collapsed && !narrow;

@@ -8,6 +8,7 @@ import { useExamOutbox } from '../hooks/use-exam-outbox.ts';
 import { useExamSubmit } from '../hooks/use-exam-submit.ts';
 import { useIsFullscreen } from '../hooks/use-is-fullscreen.ts';
 import { useLiveAttempt } from '../hooks/use-live-attempt.ts';
+import { useNarrowScreen } from '../hooks/use-narrow-screen.ts';
 import { usePanels } from '../hooks/use-panels.ts';
 import { usePasteGuard } from '../hooks/use-paste-guard.ts';
 import { enabledPanels } from '../lib/room-layout.ts';
@@ -122,6 +123,9 @@ export function ExamRoom({
   const { codingWorkspace, aiSettings } = exam;
   const available = useMemo(() => enabledPanels({ codingWorkspace, aiSettings }), [codingWorkspace, aiSettings]);
   const panels = usePanels(available);
+  // No toggles for a lone panel, nor under tabs (the tabs choose the panel there).
+  const narrow = useNarrowScreen();
+  const togglablePanels = narrow || available.length < 2 ? [] : available;
   const [confirmingSubmit, setConfirmingSubmit] = useState(false);
   const { visible: visiblePanels, toggle: togglePanel } = panels;
   const jumpToQuestion = useCallback(
@@ -158,7 +162,7 @@ export function ExamRoom({
         total={exam.questions.length}
         remaining={remaining}
         panels={panels.visible}
-        availablePanels={available}
+        availablePanels={togglablePanels}
         onTogglePanel={panels.toggle}
         onRestoreAll={panels.restoreAll}
         fullScreen={{
