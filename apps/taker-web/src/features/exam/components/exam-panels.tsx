@@ -50,7 +50,11 @@ type AssistantColumnProps = {
 function AssistantColumn({ collapsed, collapsible, onCollapse, onExpand, children }: AssistantColumnProps) {
   const { t } = useTranslation('room');
   return (
-    <div className="flex h-full flex-col bg-surface" data-testid="assistant-frame" data-collapsed={collapsed}>
+    <div
+      className={`flex h-full flex-col bg-surface ${collapsed ? 'border-l border-line' : ''}`}
+      data-testid="assistant-frame"
+      data-collapsed={collapsed}
+    >
       {collapsed ? (
         <div className="flex flex-col items-center gap-2 py-2">
           <Button size="icon" variant="ghost" aria-label={t('expandAssistant')} onClick={onExpand}>
