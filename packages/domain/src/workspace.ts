@@ -7,6 +7,21 @@ import { CodingLanguageSchema, WorkspaceTypeSchema } from './exam.ts';
 export const WORKSPACE_UNAVAILABLE = 'Workspace Unavailable';
 export const workspaceUnavailable = (reason: string) => `${WORKSPACE_UNAVAILABLE}: ${reason}`;
 
+/**
+ * Why an attempt's workspace did not start (GET /api/session/attempts/{attemptId}/start-failure), for the
+ * exam's creator only; the candidate's answer says just WORKSPACE_UNAVAILABLE.
+ */
+export const WorkspaceStartFailureSchema = z.object({
+  attemptId: z.string(),
+  /** The technical reason of the latest failed try ('the Docker engine at … is not reachable (ENOENT)'). */
+  reason: z.string(),
+  failures: z.number().int().positive(),
+  firstFailedAt: z.string(),
+  lastFailedAt: z.string(),
+});
+export type WorkspaceStartFailure = z.infer<typeof WorkspaceStartFailureSchema>;
+export const WorkspaceStartFailureResponseSchema = z.object({ failure: WorkspaceStartFailureSchema.nullable() });
+
 /** The folder the editor opens and the one collected on submit. */
 export const WORKSPACE_FOLDER = '/home/coder/workspace';
 

@@ -8,7 +8,6 @@ function Harness({ onSend, canSend = true }: { onSend: (text: string) => void; c
   const [value, setValue] = useState('');
   return (
     <ChatComposer
-      label="Message"
       value={value}
       onChange={setValue}
       canSend={canSend && value.trim() !== ''}
@@ -46,5 +45,14 @@ describe('ChatComposer', () => {
     expect(box.style.height).toBe('120px');
     expect(box.style.overflowY).toBe('auto');
     scrollHeight.mockRestore();
+  });
+
+  it('describes the input with the keyboard hint, and leaves it out on request', () => {
+    const { rerender } = render(<Harness onSend={() => undefined} />);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveAccessibleDescription(
+      'Enter to send · Shift+Enter for a new line',
+    );
+    rerender(<ChatComposer value="" onChange={() => undefined} onSend={() => undefined} canSend showHint={false} />);
+    expect(screen.queryByText(/Shift\+Enter/)).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
 import { SendHorizontal } from 'lucide-react';
-import { useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button } from './button.tsx';
 import { cn } from './lib/cn.ts';
 
@@ -20,6 +21,8 @@ type ChatComposerProps = {
   top?: ReactNode;
   /** Shown left of the send button (an attach button). */
   tools?: ReactNode;
+  /** The keyboard hint under the input; on by default, so the placeholder can stay short in a narrow column. */
+  showHint?: boolean;
 };
 
 /** The chat input (docs/product.md#pages-and-messages): Enter sends, Shift+Enter adds a line. */
@@ -29,13 +32,16 @@ export function ChatComposer({
   onSend,
   canSend,
   disabled,
-  label = 'Message',
+  label,
   placeholder,
   maxLength,
   top,
   tools,
+  showHint = true,
 }: ChatComposerProps) {
+  const { t } = useTranslation('ui');
   const ref = useRef<HTMLTextAreaElement>(null);
+  const hintId = useId();
 
   useLayoutEffect(() => {
     const area = ref.current;
@@ -65,7 +71,8 @@ export function ChatComposer({
         <textarea
           ref={ref}
           rows={1}
-          aria-label={label}
+          aria-label={label ?? t('chat.messageLabel')}
+          aria-describedby={showHint ? hintId : undefined}
           placeholder={placeholder}
           value={value}
           maxLength={maxLength}
@@ -73,12 +80,17 @@ export function ChatComposer({
           onChange={(event) => onChange(event.target.value)}
           onKeyDown={onKeyDown}
           style={{ maxHeight: CHAT_INPUT_MAX_HEIGHT_PX }}
-          className="min-h-9 flex-1 resize-none bg-transparent px-2 py-2 text-sm text-ink outline-none placeholder:text-muted disabled:cursor-not-allowed"
+          className="min-h-9 min-w-0 flex-1 resize-none bg-transparent px-2 py-2 text-sm text-ink outline-none placeholder:text-muted disabled:cursor-not-allowed"
         />
-        <Button size="icon" aria-label="Send message" disabled={!canSend} onClick={onSend}>
+        <Button size="icon" aria-label={t('chat.send')} disabled={!canSend} onClick={onSend}>
           <SendHorizontal aria-hidden className="h-4 w-4" />
         </Button>
       </div>
+      {showHint && (
+        <p id={hintId} className="px-1 text-[11px] leading-tight text-muted">
+          {t('chat.hint')}
+        </p>
+      )}
     </div>
   );
 }

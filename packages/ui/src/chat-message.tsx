@@ -1,9 +1,19 @@
 import { AlertTriangle, Bot, Paperclip, User } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { cn } from './lib/cn.ts';
 import { RichText } from './rich-text.tsx';
 
-const timeFormat = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+/** Hours and minutes in the reader's language, one formatter per language. */
+function formatTime(time: Date, language: string): string {
+  let format = timeFormats.get(language);
+  if (!format) {
+    format = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    timeFormats.set(language, format);
+  }
+  return format.format(time);
+}
 
 export type ChatMessageView = {
   role: 'user' | 'assistant';
@@ -31,9 +41,10 @@ type ChatMessageProps = {
  * as typed; assistant replies are markdown; an error reply is styled as one.
  */
 export function ChatMessage({ message, author, selectable = true, actions }: ChatMessageProps) {
+  const { t, i18n } = useTranslation('ui');
   const mine = message.role === 'user';
   const time = message.createdAt ? new Date(message.createdAt) : undefined;
-  const name = author ?? (mine ? 'You' : 'Assistant');
+  const name = author ?? t(mine ? 'chat.you' : 'chat.assistant');
   return (
     <div
       className={cn('flex', mine ? 'justify-end' : 'justify-start')}
@@ -42,7 +53,7 @@ export function ChatMessage({ message, author, selectable = true, actions }: Cha
       data-error={message.isError ? 'true' : undefined}
     >
       <div
-        aria-label={`${name} said`}
+        aria-label={t('chat.said', { name })}
         role="group"
         className={cn(
           'max-w-[85%] min-w-0 rounded-2xl px-3 py-2 text-sm shadow-sm',
@@ -65,7 +76,7 @@ export function ChatMessage({ message, author, selectable = true, actions }: Cha
           <span>{name}</span>
           {time && !Number.isNaN(time.getTime()) && (
             <time dateTime={message.createdAt} className="ml-auto pl-2 tabular-nums">
-              {timeFormat.format(time)}
+              {formatTime(time, i18n.language || 'en')}
             </time>
           )}
         </p>
@@ -78,7 +89,7 @@ export function ChatMessage({ message, author, selectable = true, actions }: Cha
           <span aria-hidden className="ml-0.5 inline-block h-3 w-1.5 animate-pulse bg-current align-middle" />
         )}
         {message.files && message.files.length > 0 && (
-          <ul aria-label="Attached files" className="mt-1.5 flex flex-wrap gap-1">
+          <ul aria-label={t('chat.attachedFiles')} className="mt-1.5 flex flex-wrap gap-1">
             {message.files.map((file, i) => (
               <li
                 key={`${file.name}-${i}`}
@@ -99,12 +110,13 @@ export function ChatMessage({ message, author, selectable = true, actions }: Cha
 }
 
 /** Three bouncing dots while the assistant has not started answering. */
-export function TypingIndicator({ label = 'Assistant is typing' }: { label?: string }) {
+export function TypingIndicator({ label }: { label?: string }) {
+  const { t } = useTranslation('ui');
   return (
     <div className="flex justify-start">
       <div
         role="status"
-        aria-label={label}
+        aria-label={label ?? t('chat.typing')}
         className="flex items-center gap-1 rounded-2xl rounded-bl-sm border border-line bg-surface px-3 py-3 shadow-sm"
       >
         {[0, 150, 300].map((delay) => (

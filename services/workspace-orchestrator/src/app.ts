@@ -16,6 +16,7 @@ import { runnerRoutes } from './modules/runner/runner.routes.ts';
 import { createRunnerService } from './modules/runner/runner.service.ts';
 import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
+import { createStartFailures } from './modules/sessions/start-failures.ts';
 import { createSessionsService } from './modules/sessions/sessions.service.ts';
 
 export async function buildApp(config: Config, deps: Deps) {
@@ -64,7 +65,7 @@ export async function buildApp(config: Config, deps: Deps) {
   });
   app.addHook('onClose', async () => deps.egressProxy?.close());
 
-  await app.register(sessionsRoutes(service));
+  await app.register(sessionsRoutes(service, createStartFailures(deps.database, deps.clock)));
   await app.register(
     launchRoutes({ service, launchTokens, workspaceOrigin: config.workspaceOrigin, clock: deps.clock }),
   );

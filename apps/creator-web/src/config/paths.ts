@@ -87,6 +87,8 @@ export const api = {
   /** One of the creator's own reference runs; `waitMs` holds the request until it finishes or the wait ends. */
   runnerRun: (runId: string, waitMs: number) => `/api/runner/runs/${id(runId)}?waitMs=${waitMs}`,
   transcript: (attemptId: string) => `/api/llm/attempts/${id(attemptId)}/transcript`,
+  /** Why the attempt's coding workspace did not start, if it did not (workspace-orchestrator, the exam's owner only). */
+  workspaceStartFailure: (attemptId: string) => `/api/session/attempts/${id(attemptId)}/start-failure`,
   /** The assistant's spend on the exam against its exam-wide budget (llm-gateway, the owner only). */
   examAiUsage: (examId: string) => `/api/llm/exams/${id(examId)}/usage`,
   testChat: '/api/llm/test-chat',

@@ -97,6 +97,27 @@ export const volumes = workspaceSchema.table(
 export type VolumeRow = typeof volumes.$inferSelect;
 
 /**
+ * Why an attempt's workspace could not start, for its creator (the candidate is only told to carry on in the
+ * editor under the question). One row per attempt: the latest reason, how many tries failed, first and last.
+ */
+export const startFailures = workspaceSchema.table(
+  'start_failures',
+  {
+    attemptId: text('attempt_id').primaryKey(),
+    examId: text('exam_id').notNull(),
+    /** The creator who owns the exam: the only one who may read the reason. */
+    ownerId: text('owner_id').notNull(),
+    reason: text('reason').notNull(),
+    failures: integer('failures').notNull(),
+    firstFailedAt: timestamp('first_failed_at', { withTimezone: true }).notNull(),
+    lastFailedAt: timestamp('last_failed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('start_failures_exam_idx').on(t.examId)],
+);
+
+export type StartFailureRow = typeof startFailures.$inferSelect;
+
+/**
  * One-time tickets that let the candidate's browser into an editor on WORKSPACE_ORIGIN: issued to the attempt
  * that owns the session (POST /api/session/{id}/launch), carried once in the frame's URL, and exchanged there
  * for the orchestrator's own cookie. Only a hash is stored; `usedAt` makes each single-use across replicas.

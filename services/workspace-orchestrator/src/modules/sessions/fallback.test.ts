@@ -6,7 +6,7 @@ import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDockerEngine } from '../../engine/docker-engine.ts';
 import { createLocalEngine } from '../../engine/local-engine.ts';
-import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
+import { buildTestApp, creatorToken, newAttempt, type TestApp } from '../../testing/app.ts';
 import { editorCookie, editorsBase, httpCall } from '../../testing/http.ts';
 
 const noEngine = () =>
@@ -32,7 +32,14 @@ describe('without a Docker engine', () => {
   });
   afterAll(() => app.close());
 
-  it('answers 503 Workspace Unavailable with the reason while the rest of the service works', async () => {
+  const reasonOf = (attemptId: string, creatorId: string) =>
+    app.inject({
+      method: 'GET',
+      url: `/api/session/attempts/${attemptId}/start-failure`,
+      headers: creatorToken(app, creatorId),
+    });
+
+  it('answers the candidate a bare 503 Workspace Unavailable while the rest of the service works', async () => {
     const attempt = newAttempt(app);
     const response = await app.inject({
       method: 'POST',
@@ -41,14 +48,48 @@ describe('without a Docker engine', () => {
       payload: {},
     });
     expect(response.statusCode).toBe(503);
-    expect(response.json().error).toEqual({
-      code: 'UNAVAILABLE',
-      message: 'Workspace Unavailable: the Docker engine at /nonexistent/docker.sock is not reachable (ENOENT)',
-    });
+    // No socket path, engine or error code for the candidate: the reason is the creator's to read.
+    expect(response.json().error).toEqual({ code: 'UNAVAILABLE', message: 'Workspace Unavailable' });
     expect((await app.inject({ method: 'GET', url: '/ready' })).statusCode).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json()).toEqual({
       sessions: [],
     });
+  });
+
+  it('records the reason with the attempt for its creator, counting every failed try', async () => {
+    const attempt = newAttempt(app);
+    expect((await reasonOf(attempt.claims.sub, attempt.claims.ownerId)).json()).toEqual({ failure: null });
+    for (let i = 0; i < 3; i++) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/session/create',
+        headers: attempt.headers,
+        payload: {},
+      });
+      expect(response.statusCode).toBe(503);
+    }
+    const answer = await reasonOf(attempt.claims.sub, attempt.claims.ownerId);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().failure).toMatchObject({
+      attemptId: attempt.claims.sub,
+      reason: 'the Docker engine at /nonexistent/docker.sock is not reachable (ENOENT)',
+      failures: 3,
+    });
+    expect(Date.parse(answer.json().failure.lastFailedAt)).toBeGreaterThanOrEqual(
+      Date.parse(answer.json().failure.firstFailedAt),
+    );
+  });
+
+  it("tells no other creator, and no candidate, why an attempt's workspace failed", async () => {
+    const attempt = newAttempt(app);
+    await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+    expect((await reasonOf(attempt.claims.sub, 'someone-else')).json()).toEqual({ failure: null });
+    const asCandidate = await app.inject({
+      method: 'GET',
+      url: `/api/session/attempts/${attempt.claims.sub}/start-failure`,
+      headers: attempt.headers,
+    });
+    expect(asCandidate.statusCode).toBe(403);
   });
 });
 

@@ -1,12 +1,19 @@
 import { CollectedFilesSchema, WorkspaceFileSchema } from '@exam/domain/internal';
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { CreateSessionSchema, SessionListSchema, SessionParamsSchema, SessionSchema } from '@exam/domain/workspace';
+import {
+  CreateSessionSchema,
+  SessionListSchema,
+  SessionParamsSchema,
+  SessionSchema,
+  WorkspaceStartFailureResponseSchema,
+} from '@exam/domain/workspace';
 import { attemptOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sessionGuards } from './sessions.guards.ts';
 import type { SessionsService } from './sessions.service.ts';
+import type { StartFailures } from './start-failures.ts';
 
 const errors = {
   400: ErrorBodySchema,
@@ -34,7 +41,7 @@ async function beaconToken(request: FastifyRequest) {
   if (token) request.headers.authorization = `Bearer ${token}`;
 }
 
-export function sessionsRoutes(service: SessionsService) {
+export function sessionsRoutes(service: SessionsService, startFailures: StartFailures) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const { ownSession, sessionViewer, sessionOf } = sessionGuards(service);
@@ -45,7 +52,25 @@ export function sessionsRoutes(service: SessionsService) {
         onRequest: app.requireAttempt,
         schema: { tags: ['sessions'], body: CreateSessionSchema, response: { 200: SessionSchema, ...errors } },
       },
-      async (request) => service.create(attemptOf(request), request.body),
+      async (request) => {
+        const claims = attemptOf(request);
+        return startFailures.guard(claims, request.log, () => service.create(claims, request.body));
+      },
+    );
+
+    app.get(
+      '/api/session/attempts/:attemptId/start-failure',
+      {
+        onRequest: app.requireCreator,
+        schema: {
+          tags: ['sessions'],
+          description:
+            "Why the attempt's coding workspace could not start, for the creator who owns its exam (null otherwise).",
+          params: z.object({ attemptId: z.string().min(1).max(64) }),
+          response: { 200: WorkspaceStartFailureResponseSchema, ...errors },
+        },
+      },
+      async (request) => ({ failure: await startFailures.find(request.params.attemptId, request.user.sub) }),
     );
 
     app.delete(

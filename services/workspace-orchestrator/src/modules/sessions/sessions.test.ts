@@ -88,7 +88,7 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
     expect(running).toHaveLength(1);
   });
 
-  it('answers Workspace Unavailable with the reason when the type image is absent', async () => {
+  it('answers the candidate Workspace Unavailable and keeps the reason for the creator when the type image is absent', async () => {
     // The engine may hold the real images by now, so this catalogue names one that is never built.
     const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
     const catalogue = JSON.parse(readFileSync(testConfig().WORKSPACE_CATALOGUE, 'utf8'));
@@ -108,12 +108,13 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
         payload: {},
       });
       expect(response.statusCode).toBe(503);
-      expect(response.json().error).toMatchObject({
-        code: 'UNAVAILABLE',
-        message: expect.stringMatching(
-          /^Workspace Unavailable: the image exam\/workspace-never-built is not installed/,
-        ),
+      expect(response.json().error).toEqual({ code: 'UNAVAILABLE', message: 'Workspace Unavailable' });
+      const failure = await other.inject({
+        method: 'GET',
+        url: `/api/session/attempts/${attempt.claims.sub}/start-failure`,
+        headers: creatorToken(other, attempt.claims.ownerId),
       });
+      expect(failure.json().failure.reason).toMatch(/^the image exam\/workspace-never-built is not installed/);
     } finally {
       await other.close();
       rmSync(dir, { recursive: true, force: true });

@@ -87,6 +87,49 @@ describe('grader', () => {
     );
   });
 
+  it("shows why the candidate's coding workspace did not start, which the candidate was not told", async () => {
+    const detail = makeResultDetail({ userName: 'Grace Hopper', studentId: 'S-78' });
+    serveResult(detail);
+    server.use(
+      http.get('*/api/session/attempts/:attemptId/start-failure', ({ params }) =>
+        HttpResponse.json({
+          failure:
+            params.attemptId === detail.attemptId
+              ? {
+                  attemptId: detail.attemptId,
+                  reason: 'the Docker engine at /var/run/docker.sock is not reachable (ENOENT)',
+                  failures: 4,
+                  firstFailedAt: '2025-01-05T14:00:00.000Z',
+                  lastFailedAt: '2025-01-05T14:30:00.000Z',
+                }
+              : null,
+        }),
+      ),
+    );
+    signInAs();
+    renderApp(graderPath(detail));
+    const note = await screen.findByRole('region', { name: 'The coding workspace did not start for this candidate' });
+    expect(note).toHaveTextContent('4 failed tries, the last at');
+    expect(note).toHaveTextContent('the Docker engine at /var/run/docker.sock is not reachable (ENOENT)');
+  });
+
+  it('shows no workspace note when the workspace started', async () => {
+    const detail = makeResultDetail({ userName: 'Ada', studentId: 'S-79' });
+    serveResult(detail);
+    const asked: string[] = [];
+    server.use(
+      http.get('*/api/session/attempts/:attemptId/start-failure', ({ params }) => {
+        asked.push(String(params.attemptId));
+        return HttpResponse.json({ failure: null });
+      }),
+    );
+    signInAs();
+    renderApp(graderPath(detail));
+    await screen.findByLabelText('Candidate Info');
+    await waitFor(() => expect(asked).toEqual([detail.attemptId]));
+    expect(screen.queryByTestId('workspace-start-failure')).not.toBeInTheDocument();
+  });
+
   it('finds a candidate by student id among more results than one page holds', async () => {
     const detail = makeResultDetail({
       userName: 'Oldest Candidate',

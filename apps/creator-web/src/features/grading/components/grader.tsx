@@ -26,6 +26,7 @@ import { formatDateTime } from '../../../lib/format-date.ts';
 import { QuestionCard } from './question-card.tsx';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
+import { WorkspaceStartFailureNote } from './workspace-start-failure.tsx';
 
 function NotFound({ title }: { title: string }) {
   const navigate = useNavigate();
@@ -153,6 +154,7 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
         </section>
         <aside className="flex flex-col gap-6">
           <CandidateInfoCard name={name} detail={detail} unsaved={unsaved} />
+          <WorkspaceStartFailureNote attemptId={detail.attemptId} />
           <WorkspaceFiles files={detail.workspace_files} />
           <ChatHistory attemptId={detail.attemptId} />
         </aside>

@@ -5,7 +5,6 @@ import { createFakeResultsService } from '../../../testing/fake-results-service.
 import { renderRoute } from '../../../testing/render.tsx';
 import { seedAttempt } from '../../../testing/seed.ts';
 import { server } from '../../../testing/server.ts';
-import { COPY_FAILED_MESSAGE } from '../lib/copy-reply.ts';
 import { createFakeGateway, transcriptMessage } from '../../../testing/fake-gateway.ts';
 
 const REPLY = 'Use the quadratic formula on both roots.';
@@ -67,6 +66,6 @@ describe('the assistant inside the exam page', () => {
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValue(new DOMException('Denied', 'NotAllowedError'));
     const alert = vi.spyOn(window, 'alert').mockImplementation(() => undefined);
     await user.click(within(replyBubble).getByRole('button', { name: 'Copy' }));
-    await waitFor(() => expect(alert).toHaveBeenCalledWith(COPY_FAILED_MESSAGE));
+    await waitFor(() => expect(alert).toHaveBeenCalledWith('Copy failed. Please manually select and copy the text.'));
   });
 });

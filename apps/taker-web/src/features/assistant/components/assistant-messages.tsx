@@ -2,7 +2,8 @@ import { Button } from '@exam/ui/button';
 import { ChatMessage, TypingIndicator, type ChatMessageView } from '@exam/ui/chat-message';
 import { Check, Copy, ShieldAlert } from 'lucide-react';
 import { useEffect, useRef, useState, type ClipboardEvent } from 'react';
-import { COPY_FAILED_MESSAGE, copyReply } from '../lib/copy-reply.ts';
+import { useTranslation } from 'react-i18next';
+import { copyReply } from '../lib/copy-reply.ts';
 
 export type ListedMessage = ChatMessageView & { key: string; withheldNotice?: string | undefined };
 
@@ -14,6 +15,7 @@ function isInReply(node: unknown): boolean {
 }
 
 function CopyButton({ text }: { text: string }) {
+  const { t } = useTranslation('assistant');
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -22,12 +24,12 @@ function CopyButton({ text }: { text: string }) {
   }, [copied]);
   const copy = async () => {
     if (await copyReply(text)) setCopied(true);
-    else window.alert(COPY_FAILED_MESSAGE);
+    else window.alert(t('copyFailed'));
   };
   return (
     <Button size="sm" variant="ghost" className="h-6 px-1.5 text-[11px]" onClick={() => void copy()}>
       {copied ? <Check aria-hidden className="h-3 w-3" /> : <Copy aria-hidden className="h-3 w-3" />}
-      {copied ? 'Copied' : 'Copy'}
+      {t(copied ? 'copied' : 'copy')}
     </Button>
   );
 }
@@ -44,6 +46,7 @@ type Props = {
 
 /** The conversation, newest at the bottom, kept scrolled to the end as replies stream in. */
 export function AssistantMessages({ messages, typing, reconnecting = false, canCopy }: Props) {
+  const { t } = useTranslation('assistant');
   const listRef = useRef<HTMLDivElement>(null);
   const last = messages.at(-1);
   useEffect(() => {
@@ -63,7 +66,7 @@ export function AssistantMessages({ messages, typing, reconnecting = false, canC
     <div
       ref={listRef}
       role="log"
-      aria-label="Conversation with the AI assistant"
+      aria-label={t('conversation')}
       aria-live="polite"
       className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto p-3"
       onCopy={refuseReplyCopy}
@@ -91,7 +94,7 @@ export function AssistantMessages({ messages, typing, reconnecting = false, canC
       ))}
       {reconnecting && (
         <p role="status" className="text-xs text-muted">
-          Reconnecting…
+          {t('reconnecting')}
         </p>
       )}
       {typing && !reconnecting && <TypingIndicator />}

@@ -96,6 +96,17 @@ describe('AssistantPanel', () => {
     expect(gateway.state.transcriptReads).toEqual(['Bearer attempt-token']);
   });
 
+  it("highlights a reply's code block with the code editor's highlighter", async () => {
+    const reply = ['Try slicing:', '', '```python', 'def reverse(text):', '    return text[::-1]', '```'].join('\n');
+    renderPanel({
+      gateway: createFakeGateway({ transcript: [transcriptMessage({ role: 'assistant', content: reply })] }),
+    });
+    await waitFor(() => expect(messagesOf()).toHaveLength(2));
+    const bubble = messagesOf()[1]!;
+    await waitFor(() => expect(bubble.querySelector('pre')).toHaveAttribute('data-highlighted', 'true'));
+    expect(bubble.querySelector('pre')).toHaveTextContent('return text[::-1]');
+  });
+
   it('streams a reply into the conversation as it arrives and ends it', async () => {
     const reply = controlledStream();
     const gateway = createFakeGateway({ reply: () => sse(reply.stream) });

@@ -1,13 +1,14 @@
-import type { PublicExam } from '@exam/domain/exam';
-import { CHAT_MAX_MESSAGE_CHARS, LlmMessages } from '@exam/domain/llm';
+import { AI_CATALOGUE } from '@exam/domain/ai-catalogue';
+import type { PublicAiSettings, PublicExam } from '@exam/domain/exam';
+import { CHAT_MAX_FILE_BYTES, CHAT_MAX_FILES, CHAT_MAX_MESSAGE_CHARS } from '@exam/domain/llm';
 import { Button } from '@exam/ui/button';
 import { ChatComposer } from '@exam/ui/chat-composer';
 import { Spinner } from '@exam/ui/spinner';
 import { AlertTriangle, Bot, Info } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useChatSession } from '../hooks/use-chat-session.ts';
-import { acceptFiles, toChatFile } from '../lib/attachments.ts';
-import { greetingOf } from '@exam/domain/llm-greeting';
+import { acceptFiles, toChatFile, type SkippedFile } from '../lib/attachments.ts';
 import { AssistantMessages, type ListedMessage } from './assistant-messages.tsx';
 import { AttachButton, AttachmentChips } from './attachment-picker.tsx';
 
@@ -19,9 +20,31 @@ export type AssistantPanelProps = {
   activeQuestionIndex: number;
 };
 
-const COPY_DISABLED = 'Text copying is disabled.';
-const PREVIEW_NOTE =
-  "This is a preview: the assistant does not answer here. Try it from the exam editor's Test Assistant.";
+/** The configuration problems the exam API names (missingAiConfiguration), by catalogue key. */
+const MISSING_KEYS = {
+  'API key missing.': 'missing.apiKey',
+  'Provider not selected.': 'missing.provider',
+  'Model not selected.': 'missing.model',
+} as const;
+const isKnownMissing = (item: string): item is keyof typeof MISSING_KEYS => item in MISSING_KEYS;
+
+type Translate = ReturnType<typeof useTranslation<'assistant'>>['t'];
+
+/** The greeting: the creator's welcome message, or a hello in the candidate's language (docs/product.md#the-assistant). */
+function greetingText(ai: PublicAiSettings, t: Translate): string {
+  const welcome = ai.startMessage.trim();
+  if (welcome) return welcome;
+  const parts = [t('greeting.hello', { provider: AI_CATALOGUE[ai.provider].label })];
+  if (ai.uploadDocuments) parts.push(t('greeting.attachments'));
+  if (ai.materialNames.length > 0) parts.push(t('greeting.materials', { names: ai.materialNames.join(', ') }));
+  return parts.join(' ');
+}
+
+function skippedNotice(skipped: SkippedFile, t: Translate): string {
+  return skipped.reason === 'tooLarge'
+    ? t('tooLarge', { name: skipped.name, size: Math.round(CHAT_MAX_FILE_BYTES / (1024 * 1024)) })
+    : t('tooMany', { name: skipped.name, count: CHAT_MAX_FILES });
+}
 
 function Notice({ icon, title, children }: { icon: ReactNode; title: string; children?: ReactNode }) {
   return (
@@ -38,14 +61,15 @@ function Notice({ icon, title, children }: { icon: ReactNode; title: string; chi
 
 /** The candidate's AI assistant, as the creator configured it (docs/product.md#the-assistant). */
 export function AssistantPanel({ exam, attempt, preview, activeQuestionIndex }: AssistantPanelProps) {
+  const { t } = useTranslation('assistant');
   const ai = exam.aiSettings;
-  if (!ai.enabled) return <Notice icon={<Bot aria-hidden />} title={LlmMessages.notEnabled} />;
+  if (!ai.enabled) return <Notice icon={<Bot aria-hidden />} title={t('notEnabled')} />;
   if (ai.missing.length > 0) {
     return (
-      <Notice icon={<AlertTriangle aria-hidden />} title={LlmMessages.configurationIncomplete}>
-        <ul aria-label="Missing settings" className="list-inside list-disc text-left">
+      <Notice icon={<AlertTriangle aria-hidden />} title={t('configurationIncomplete')}>
+        <ul aria-label={t('missingSettings')} className="list-inside list-disc text-left">
           {ai.missing.map((item) => (
-            <li key={item}>{item}</li>
+            <li key={item}>{isKnownMissing(item) ? t(MISSING_KEYS[item]) : item}</li>
           ))}
         </ul>
       </Notice>
@@ -63,6 +87,7 @@ function AssistantChat({
   attempt: AssistantPanelProps['attempt'];
   activeQuestionIndex: number;
 }) {
+  const { t } = useTranslation('assistant');
   const ai = exam.aiSettings;
   const chat = useChatSession(attempt);
   const [text, setText] = useState('');
@@ -76,8 +101,8 @@ function AssistantChat({
   }, [activeQuestionIndex]);
 
   const greeting = useMemo<ListedMessage>(
-    () => ({ key: 'greeting', role: 'assistant', content: greetingOf(ai) }),
-    [ai],
+    () => ({ key: 'greeting', role: 'assistant', content: greetingText(ai, t) }),
+    [ai, t],
   );
   const messages = useMemo(() => [greeting, ...chat.messages], [greeting, chat.messages]);
   const ready = attempt !== null && chat.restored;
@@ -96,7 +121,7 @@ function AssistantChat({
       setNotices([]);
       void chat.session.send({ message, files: chatFiles, questionIndex: questionRef.current });
     } catch (error) {
-      setNotices([error instanceof Error ? error.message : 'Failed to read the attached files']);
+      setNotices([error instanceof Error ? error.message : t('readFailed')]);
     } finally {
       setReading(false);
     }
@@ -105,7 +130,7 @@ function AssistantChat({
   const pick = (picked: File[]) => {
     const result = acceptFiles(files, picked);
     setFiles(result.files);
-    setNotices(result.skipped);
+    setNotices(result.skipped.map((skipped) => skippedNotice(skipped, t)));
   };
 
   return (
@@ -119,24 +144,24 @@ function AssistantChat({
       <div className="flex flex-col gap-1.5 border-t border-line p-2">
         {attempt === null && (
           <p className="flex items-start gap-1.5 rounded-md bg-brand-50 p-2 text-xs text-brand-700">
-            <Info aria-hidden className="mt-0.5 h-3.5 w-3.5 shrink-0" /> {PREVIEW_NOTE}
+            <Info aria-hidden className="mt-0.5 h-3.5 w-3.5 shrink-0" /> {t('previewNote')}
           </p>
         )}
         {attempt !== null &&
           !chat.restored &&
           (chat.restoreFailed ? (
             <div role="alert" className="flex items-center justify-between gap-2 text-xs text-danger">
-              The conversation could not be loaded.
+              {t('loadFailed')}
               <Button size="sm" variant="secondary" onClick={chat.retryRestore}>
-                Try again
+                {t('tryAgain')}
               </Button>
             </div>
           ) : (
-            <Spinner label="Loading conversation…" className="text-xs" />
+            <Spinner label={t('loading')} className="text-xs" />
           ))}
         <ChatComposer
-          label="Message the AI assistant"
-          placeholder={ready ? 'Ask the assistant… (Shift+Enter for a new line)' : undefined}
+          label={t('composerLabel')}
+          placeholder={ready ? t('placeholder') : undefined}
           value={text}
           onChange={setText}
           onSend={() => void send()}
@@ -154,7 +179,7 @@ function AssistantChat({
           }
           tools={ai.uploadDocuments ? <AttachButton disabled={!ready} onPick={pick} /> : undefined}
         />
-        {!ai.copyLLMResponse && <p className="text-center text-[11px] text-muted">{COPY_DISABLED}</p>}
+        {!ai.copyLLMResponse && <p className="text-center text-[11px] text-muted">{t('copyDisabled')}</p>}
       </div>
     </div>
   );

@@ -1,16 +1,18 @@
 import { Button } from '@exam/ui/button';
 import { Paperclip, X } from 'lucide-react';
 import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** The attach button (any file type, several at once); shown only when uploadDocuments is on. */
 export function AttachButton({ disabled, onPick }: { disabled: boolean; onPick: (files: File[]) => void }) {
+  const { t } = useTranslation('assistant');
   const input = useRef<HTMLInputElement>(null);
   return (
     <>
       <Button
         size="icon"
         variant="ghost"
-        aria-label="Attach files"
+        aria-label={t('attachFiles')}
         disabled={disabled}
         onClick={() => input.current?.click()}
       >
@@ -21,7 +23,7 @@ export function AttachButton({ disabled, onPick }: { disabled: boolean; onPick: 
         type="file"
         multiple
         hidden
-        aria-label="Choose files to attach"
+        aria-label={t('chooseFiles')}
         data-testid="assistant-file-input"
         onChange={(event) => {
           onPick(Array.from(event.target.files ?? []));
@@ -43,11 +45,12 @@ export function AttachmentChips({
   notices: string[];
   onRemove: (index: number) => void;
 }) {
+  const { t } = useTranslation('assistant');
   if (files.length === 0 && notices.length === 0) return null;
   return (
     <div className="flex flex-col gap-1">
       {files.length > 0 && (
-        <ul aria-label="Files to send" className="flex flex-wrap gap-1.5">
+        <ul aria-label={t('filesToSend')} className="flex flex-wrap gap-1.5">
           {files.map((file, index) => (
             <li
               key={`${file.name}-${index}`}
@@ -57,7 +60,7 @@ export function AttachmentChips({
               <span className="max-w-40 truncate">{file.name}</span>
               <button
                 type="button"
-                aria-label={`Remove ${file.name}`}
+                aria-label={t('removeFile', { name: file.name })}
                 className="rounded-full p-0.5 text-muted hover:bg-line hover:text-ink"
                 onClick={() => onRemove(index)}
               >

@@ -26,8 +26,8 @@ describe('acceptFiles', () => {
     const result = acceptFiles(full, [big, file('extra.txt')]);
     expect(result.files).toHaveLength(CHAT_MAX_FILES);
     expect(result.skipped).toEqual([
-      'big.bin is larger than 5 MB.',
-      `extra.txt: at most ${CHAT_MAX_FILES} files per message.`,
+      { name: 'big.bin', reason: 'tooLarge' },
+      { name: 'extra.txt', reason: 'tooMany' },
     ]);
   });
 });

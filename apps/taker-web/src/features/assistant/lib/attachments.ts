@@ -1,7 +1,5 @@
 import { CHAT_MAX_FILE_BYTES, CHAT_MAX_FILES, type ChatFile } from '@exam/domain/llm';
 
-const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
-
 /** A file counts only when it is a file with a non-empty name and a size of at least 0. */
 export function isValidFile(value: unknown): value is File {
   return value instanceof File && value.name.length > 0 && Number.isFinite(value.size) && value.size >= 0;
@@ -11,15 +9,16 @@ export function isValidFile(value: unknown): value is File {
  * Adds picked files to the ones already attached. Invalid files are skipped silently (nothing the candidate could fix); files past
  * the gateway's caps (CHAT_MAX_FILES, CHAT_MAX_FILE_BYTES) are skipped with a reason to show.
  */
-export function acceptFiles(current: File[], incoming: Iterable<unknown>): { files: File[]; skipped: string[] } {
+/** A file left out, and why: larger than CHAT_MAX_FILE_BYTES, or past CHAT_MAX_FILES. */
+export type SkippedFile = { name: string; reason: 'tooLarge' | 'tooMany' };
+
+export function acceptFiles(current: File[], incoming: Iterable<unknown>): { files: File[]; skipped: SkippedFile[] } {
   const files = [...current];
-  const skipped: string[] = [];
+  const skipped: SkippedFile[] = [];
   for (const candidate of incoming) {
     if (!isValidFile(candidate)) continue;
-    if (candidate.size > CHAT_MAX_FILE_BYTES)
-      skipped.push(`${candidate.name} is larger than ${megabytes(CHAT_MAX_FILE_BYTES)}.`);
-    else if (files.length >= CHAT_MAX_FILES)
-      skipped.push(`${candidate.name}: at most ${CHAT_MAX_FILES} files per message.`);
+    if (candidate.size > CHAT_MAX_FILE_BYTES) skipped.push({ name: candidate.name, reason: 'tooLarge' });
+    else if (files.length >= CHAT_MAX_FILES) skipped.push({ name: candidate.name, reason: 'tooMany' });
     else files.push(candidate);
   }
   return { files, skipped };

@@ -1,6 +1,3 @@
-/** What the candidate is told when a reply cannot be copied. */
-export const COPY_FAILED_MESSAGE = 'Copy failed. Please manually select and copy the text.';
-
 /**
  * The exam page's paste guard remembers what is copied through document `copy` events.
  * The Clipboard API fires none, so a copy made with it is announced as one, carrying the copied text,

@@ -1,21 +1,11 @@
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { AlertTriangle, Clock, Maximize, Minimize } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
 import { ResumeCodeMenu } from '../../../lib/resume-code.tsx';
 import type { SaveStatus } from '../lib/sync.ts';
 import { formatCountdown } from '../lib/clock.ts';
 import type { PanelKey, PanelVisibility } from './exam-panels.tsx';
-
-const SAVE_LABEL: Record<SaveStatus, string> = {
-  saved: 'Saved',
-  saving: 'Saving...',
-  offline: 'Offline — answers are kept on this device',
-};
-const PANEL_LABEL: Record<PanelKey, string> = {
-  questions: 'Questions',
-  workspace: 'Workspace',
-  assistant: 'Assistant',
-};
 
 type ExamHeaderProps = {
   title: string;
@@ -36,17 +26,18 @@ type ExamHeaderProps = {
 };
 
 export function ExamHeader(props: ExamHeaderProps) {
+  const { t } = useTranslation('room');
   const { panels, availablePanels } = props;
-  const allHidden = availablePanels.every((key) => !panels[key]);
+  const allHidden = availablePanels.length > 0 && availablePanels.every((key) => !panels[key]);
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-line bg-surface px-4 py-2">
       <div className="flex min-w-0 items-center gap-2">
         <h1 className="truncate text-base font-semibold text-ink">{props.title}</h1>
-        {props.preview && <Badge tone="info">Creator Preview</Badge>}
+        {props.preview && <Badge tone="info">{t('header.creatorPreview')}</Badge>}
         <Badge
           tone={props.warnings > 0 ? 'warning' : 'neutral'}
           data-testid="warnings-count"
-          aria-label={`Warnings: ${props.warnings}`}
+          aria-label={t('header.warnings', { count: props.warnings })}
         >
           <AlertTriangle aria-hidden className="h-3 w-3" /> {props.warnings}
         </Badge>
@@ -57,12 +48,12 @@ export function ExamHeader(props: ExamHeaderProps) {
         </span>
       )}
       <span className="text-sm font-medium text-ink" data-testid="answered-count">
-        Answered: {props.answered}/{props.total}
+        {t('header.answered', { answered: props.answered, total: props.total })}
       </span>
       {props.remaining !== null && (
         <span
           role="timer"
-          aria-label="Time remaining"
+          aria-label={t('header.timeRemaining')}
           className={`inline-flex items-center gap-1 font-mono text-sm font-semibold ${props.remaining < 60 ? 'text-danger' : 'text-ink'}`}
           data-testid="countdown"
         >
@@ -72,7 +63,12 @@ export function ExamHeader(props: ExamHeaderProps) {
       )}
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {props.candidate?.attemptId && <ResumeCodeMenu attemptId={props.candidate.attemptId} />}
-        <div role="group" aria-label="Panels" className="flex items-center gap-1">
+        <div
+          role="group"
+          aria-label={t('panelToggles')}
+          className="flex items-center gap-1"
+          hidden={availablePanels.length === 0}
+        >
           {availablePanels.map((key) => (
             <Button
               key={key}
@@ -81,12 +77,12 @@ export function ExamHeader(props: ExamHeaderProps) {
               aria-pressed={panels[key]}
               onClick={() => props.onTogglePanel(key)}
             >
-              {PANEL_LABEL[key]}
+              {t(`panels.${key}`)}
             </Button>
           ))}
           {allHidden && (
             <Button size="sm" variant="secondary" onClick={props.onRestoreAll}>
-              Restore All
+              {t('restoreAll')}
             </Button>
           )}
         </div>
@@ -94,7 +90,7 @@ export function ExamHeader(props: ExamHeaderProps) {
           <Button
             size="icon"
             variant="ghost"
-            aria-label={props.fullScreen.active ? 'Exit fullscreen' : 'Enter fullscreen'}
+            aria-label={t(props.fullScreen.active ? 'header.exitFullscreen' : 'header.enterFullscreen')}
             onClick={props.fullScreen.onToggle}
           >
             {props.fullScreen.active ? (
@@ -110,11 +106,11 @@ export function ExamHeader(props: ExamHeaderProps) {
             data-testid="save-status"
             className={`text-xs ${props.saveStatus === 'offline' ? 'text-warning' : 'text-muted'}`}
           >
-            {SAVE_LABEL[props.saveStatus]}
+            {t(`save.${props.saveStatus}`)}
           </span>
         )}
         <Button size="sm" onClick={props.onSubmit} disabled={props.submitting}>
-          {props.submitting ? 'Submitting…' : 'Submit'}
+          {t(props.submitting ? 'header.submitting' : 'header.submit')}
         </Button>
       </div>
     </header>

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { getTakerDb } from '../../../lib/taker-db.ts';
 import { buildAllTypesExam, buildPublicExam, buildQuestion } from '../../../testing/factories.ts';
+import { createFakeGateway } from '../../../testing/fake-gateway.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
 import { renderRoute } from '../../../testing/render.tsx';
 import { seedAttempt } from '../../../testing/seed.ts';
@@ -232,8 +233,18 @@ describe('/exam/{examId}', () => {
     expect(router.state.location.state).toMatchObject({ examId: exam.id, examTitle: 'Chemistry' });
   });
 
+  it('offers no panel toggles when the exam has only its questions', async () => {
+    await openExam(buildPublicExam());
+    await screen.findByTestId('panel-questions');
+    expect(screen.queryByRole('group', { name: 'Panels' })).not.toBeInTheDocument();
+    expect(screen.queryByTestId('panel-assistant')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Restore All' })).not.toBeInTheDocument();
+  });
+
   it('hides a panel on toggle and restores all when the last one is hidden', async () => {
-    const { user } = await openExam(buildPublicExam());
+    const exam = buildPublicExam();
+    server.use(...createFakeGateway().handlers);
+    const { user } = await openExam({ ...exam, aiSettings: { ...exam.aiSettings, enabled: true } });
     await screen.findByTestId('panel-questions');
     await user.click(screen.getByRole('button', { name: 'Questions' }));
     expect(screen.queryByTestId('panel-questions')).not.toBeInTheDocument();

@@ -8,13 +8,15 @@ import { useExamOutbox } from '../hooks/use-exam-outbox.ts';
 import { useExamSubmit } from '../hooks/use-exam-submit.ts';
 import { useIsFullscreen } from '../hooks/use-is-fullscreen.ts';
 import { useLiveAttempt } from '../hooks/use-live-attempt.ts';
+import { useNarrowScreen } from '../hooks/use-narrow-screen.ts';
 import { usePanels } from '../hooks/use-panels.ts';
 import { usePasteGuard } from '../hooks/use-paste-guard.ts';
 import { useQuestionFlags } from '../hooks/use-question-flags.ts';
+import { enabledPanels } from '../lib/room-layout.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
 import { AnnouncementsBanner } from './announcements-banner.tsx';
 import { ExamHeader } from './exam-header.tsx';
-import { ExamPanels, type PanelKey } from './exam-panels.tsx';
+import { ExamPanels } from './exam-panels.tsx';
 import { AttentionDialog, FullscreenPrompt, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
 import { questionAnchor } from './question-card.tsx';
 import { QuestionsPanel } from './questions-panel.tsx';
@@ -119,11 +121,13 @@ export function ExamRoom({
     useCallback(() => submitRef.current(), []),
   );
 
-  const available = useMemo<PanelKey[]>(
-    () => (exam.codingWorkspace.enabled ? ['questions', 'workspace', 'assistant'] : ['questions', 'assistant']),
-    [exam.codingWorkspace.enabled],
-  );
+  // Only what the exam enables gets a panel, a toggle and, on a narrow screen, a tab.
+  const { codingWorkspace, aiSettings } = exam;
+  const available = useMemo(() => enabledPanels({ codingWorkspace, aiSettings }), [codingWorkspace, aiSettings]);
   const panels = usePanels(available);
+  // No toggles for a lone panel, nor under tabs (the tabs choose the panel there).
+  const narrow = useNarrowScreen();
+  const togglablePanels = narrow || available.length < 2 ? [] : available;
   const [confirmingSubmit, setConfirmingSubmit] = useState(false);
   const { visible: visiblePanels, toggle: togglePanel } = panels;
   const jumpToQuestion = useCallback(
@@ -160,7 +164,7 @@ export function ExamRoom({
         total={exam.questions.length}
         remaining={remaining}
         panels={panels.visible}
-        availablePanels={available}
+        availablePanels={togglablePanels}
         onTogglePanel={panels.toggle}
         onRestoreAll={panels.restoreAll}
         fullScreen={{
@@ -190,8 +194,8 @@ export function ExamRoom({
             uploadMaxBytes={attempt?.uploadMaxBytes}
           />
         }
-        workspace={exam.codingWorkspace.enabled ? renderWorkspace(panelProps) : null}
-        assistant={renderAssistant(panelProps)}
+        workspace={available.includes('workspace') ? renderWorkspace(panelProps) : null}
+        assistant={available.includes('assistant') ? renderAssistant(panelProps) : null}
       />
       {proctoring.paused ? (
         <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} />

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import type { PanelKey, PanelVisibility } from '../components/exam-panels.tsx';
+import type { PanelKey, PanelVisibility } from '../lib/room-layout.ts';
 
 const ALL_SHOWN: PanelVisibility = { questions: true, workspace: true, assistant: true };
 

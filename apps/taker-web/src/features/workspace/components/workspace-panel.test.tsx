@@ -1,6 +1,5 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { server } from '../../../testing/server.ts';
@@ -80,7 +79,7 @@ describe('WorkspacePanel', () => {
     expect(src.toString()).not.toContain(fake.token);
   });
 
-  it('shows Workspace Unavailable with the reason and Attempt 1, and Retry counts Attempt 2 and connects when creation fails once', async () => {
+  it('tells the candidate to use the editor under the question, never the technical reason, and Try again connects', async () => {
     const fake = createFakeOrchestrator({
       failures: [unavailable('the image exam/vscode is not present on this engine')],
     });
@@ -90,45 +89,59 @@ describe('WorkspacePanel', () => {
 
     const alert = await screen.findByRole('alert');
     expect(panel).toHaveAttribute('data-state', 'failed');
-    expect(alert).toHaveTextContent('Workspace Unavailable');
-    expect(alert).toHaveTextContent('the image exam/vscode is not present on this engine');
-    expect(alert).not.toHaveTextContent('Workspace Unavailable: ');
-    expect(screen.getByTestId('workspace-attempt')).toHaveTextContent('Attempt 1');
+    expect(alert).toHaveTextContent('The coding workspace is not available right now');
+    expect(alert).toHaveTextContent('Use the editor under the question — your work is saved.');
+    expect(panel).not.toHaveTextContent('exam/vscode');
+    expect(panel).not.toHaveTextContent('Workspace Unavailable');
+    expect(screen.getByTestId('workspace-retry')).toHaveTextContent('Trying again in 2 s');
     expect(screen.queryByTitle('Coding workspace')).not.toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(panel).toHaveAttribute('data-state', 'connecting'));
     expect(fake.state.createCalls).toBe(2);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     expect(screen.getByTitle('Coding workspace')).toBeInTheDocument();
   });
 
-  it('counts every retry and keeps the failed state with the default message when the network is down', async () => {
-    const fake = createFakeOrchestrator();
-    server.use(
-      http.post('/api/session/create', () => HttpResponse.error()),
-      ...fake.handlers,
-    );
-    const user = userEvent.setup();
+  it('tries again by itself after 2 s, then 4 s, counting the seconds down, and connects when the engine is back', async () => {
+    useFakeTimers();
+    const down = unavailable('the Docker engine at /var/run/docker.sock is not reachable (ENOENT)');
+    const fake = createFakeOrchestrator({ failures: [down, down] });
+    server.use(...fake.handlers);
     const { panel } = renderPanel(fake);
 
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to create your coding workspace');
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
-    await waitFor(() => expect(screen.getByTestId('workspace-attempt')).toHaveTextContent('Attempt 2'));
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
-    await waitFor(() => expect(screen.getByTestId('workspace-attempt')).toHaveTextContent('Attempt 3'));
-    expect(panel).toHaveAttribute('data-state', 'failed');
+    await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'failed'), { interval: 10 });
+    expect(fake.state.createCalls).toBe(1);
+    expect(screen.getByTestId('workspace-retry')).toHaveTextContent('Trying again in 2 s');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(screen.getByTestId('workspace-retry')).toHaveTextContent('Trying again in 1 s');
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    await vi.waitFor(() => expect(fake.state.createCalls).toBe(2), { interval: 10 });
+    await vi.waitFor(() => expect(screen.getByTestId('workspace-retry')).toHaveTextContent('Trying again in 4 s'), {
+      interval: 10,
+    });
+
+    await act(() => vi.advanceTimersByTimeAsync(3900));
+    expect(fake.state.createCalls).toBe(2);
+    await act(() => vi.advanceTimersByTimeAsync(100));
+    await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'connecting'), { interval: 10 });
+    expect(fake.state.createCalls).toBe(3);
+    expect(panel).not.toHaveTextContent('docker.sock');
   });
 
-  it("shows the server's message as the reason when it is not a Workspace Unavailable one", async () => {
+  it('does not try again by itself when the attempt has ended, but keeps the Try again button', async () => {
+    useFakeTimers();
     const fake = createFakeOrchestrator({
       failures: [{ status: 409, code: 'ATTEMPT_CLOSED', message: 'This attempt has ended' }],
     });
     server.use(...fake.handlers);
-    renderPanel(fake);
-    const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('Workspace Unavailable');
-    expect(alert).toHaveTextContent('This attempt has ended');
+    const { panel } = renderPanel(fake);
+    await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'failed'), { interval: 10 });
+    expect(screen.getByRole('alert')).toHaveTextContent('The coding workspace is not available right now');
+    expect(screen.queryByTestId('workspace-retry')).not.toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(120_000));
+    expect(fake.state.createCalls).toBe(1);
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it("polls the session's status while the orchestrator reports it starting, then connects", async () => {
@@ -219,7 +232,7 @@ describe('WorkspacePanel', () => {
     }
   });
 
-  it('renews the editor access while connected and fails with a reason when the session has ended', async () => {
+  it('renews the editor access while connected, and tells the candidate and tries again when the session has ended', async () => {
     useFakeTimers();
     const fake = createFakeOrchestrator();
     server.use(...fake.handlers);
@@ -233,6 +246,7 @@ describe('WorkspacePanel', () => {
     fake.state.ended.add('ws-1');
     await act(() => vi.advanceTimersByTimeAsync(RENEW_ACCESS_MS));
     await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'failed'), { interval: 10 });
-    expect(screen.getByRole('alert')).toHaveTextContent('Your workspace session has ended');
+    expect(screen.getByRole('alert')).toHaveTextContent('The coding workspace is not available right now');
+    expect(screen.getByTestId('workspace-retry')).toHaveTextContent('Trying again in 2 s');
   });
 });

@@ -1,10 +1,10 @@
 import type { PublicExam } from '@exam/domain/exam';
 import { WORKSPACE_TYPE_LABELS } from '@exam/domain/exam';
-import { WORKSPACE_UNAVAILABLE } from '@exam/domain/workspace';
 import { Button } from '@exam/ui/button';
 import { Spinner } from '@exam/ui/spinner';
-import { AlertTriangle, RotateCcw } from 'lucide-react';
+import { RotateCcw, WifiOff } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useElapsedSeconds } from '../hooks/use-elapsed-seconds.ts';
 import { useWorkspaceSession, type WorkspaceState } from '../hooks/use-workspace-session.ts';
 import { editorSrc, FIRST_START_SECONDS } from '../lib/workspace-session.ts';
@@ -38,7 +38,8 @@ function Notice({ children }: { children: ReactNode }) {
  * state for the journeys.
  */
 export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) {
-  const { view, attemptNumber, retry } = useWorkspaceSession({
+  const { t } = useTranslation('workspace');
+  const { view, retry, retryInSeconds } = useWorkspaceSession({
     token: attempt?.token ?? null,
     examId: exam.id,
     enabled: !preview,
@@ -51,41 +52,43 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
   if (preview) {
     body = (
       <Notice>
-        <p className="font-medium text-ink">Coding workspace preview</p>
-        <p>
-          The {WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]} workspace starts for candidates when they take
-          the exam. No workspace is created in a creator preview.
-        </p>
+        <p className="font-medium text-ink">{t('previewTitle')}</p>
+        <p>{t('previewBody', { type: WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType] })}</p>
       </Notice>
     );
   } else if (view.state === 'initializing') {
     body = (
       <Notice>
-        <Spinner label="Preparing your coding workspace…" />
+        <Spinner label={t('preparing')} />
       </Notice>
     );
   } else if (view.state === 'creating') {
     body = (
       <Notice>
-        <Spinner label="Creating your coding workspace…" />
+        <Spinner label={t('creating')} />
         <p>
-          The first start can take up to {FIRST_START_SECONDS} seconds{elapsed > 0 ? ` (${elapsed} s)` : ''}.
+          {elapsed > 0
+            ? t('firstStartElapsed', { seconds: FIRST_START_SECONDS, elapsed })
+            : t('firstStart', { seconds: FIRST_START_SECONDS })}
         </p>
-        {attemptNumber > 1 && <p>Attempt {attemptNumber}</p>}
       </Notice>
     );
   } else if (view.state === 'failed') {
     body = (
       <Notice>
-        <div role="alert" className="flex flex-col items-center gap-2">
-          <AlertTriangle aria-hidden className="h-6 w-6 text-danger" />
-          <p className="text-base font-semibold text-ink">{WORKSPACE_UNAVAILABLE}</p>
-          <p>{view.reason}</p>
+        <div role="alert" className="flex max-w-md flex-col items-center gap-2">
+          <WifiOff aria-hidden className="h-6 w-6 text-muted" />
+          <p className="text-base font-semibold text-ink">{t('unavailableTitle')}</p>
+          <p>{t('unavailableBody')}</p>
         </div>
-        <p data-testid="workspace-attempt">Attempt {attemptNumber}</p>
+        {retryInSeconds !== null && (
+          <p data-testid="workspace-retry" className="tabular-nums">
+            {retryInSeconds > 0 ? t('retryIn', { seconds: retryInSeconds }) : t('retrying')}
+          </p>
+        )}
         <Button variant="secondary" onClick={retry}>
           <RotateCcw aria-hidden className="h-4 w-4" />
-          Retry
+          {t('tryAgain')}
         </Button>
       </Notice>
     );
@@ -93,7 +96,7 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
 
   return (
     <section
-      aria-label="Workspace"
+      aria-label={t('region')}
       className="flex h-full flex-col bg-surface"
       data-testid="workspace-panel"
       data-state={state}
@@ -106,7 +109,7 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
         {connected && attempt && (
           <iframe
             key={connected.session.sessionId}
-            title="Coding workspace"
+            title={t('frameTitle')}
             src={editorSrc(connected.editorUrl)}
             sandbox={FRAME_SANDBOX}
             allow={FRAME_ALLOW}
@@ -115,7 +118,7 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
         )}
         {view.state === 'connecting' && (
           <div className="absolute inset-0 flex items-center justify-center bg-surface">
-            <Spinner label="Connecting to your workspace…" />
+            <Spinner label={t('connecting')} />
           </div>
         )}
         {body}

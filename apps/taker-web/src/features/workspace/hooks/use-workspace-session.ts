@@ -10,20 +10,24 @@ import {
 import {
   CONNECTING_MS,
   CREATE_TIMEOUT_MS,
-  DEFAULT_FAILURE,
-  failureReason,
+  isRetryable,
   RENEW_ACCESS_MS,
   STATUS_POLL_MS,
   WorkspaceStoppedError,
 } from '../lib/workspace-session.ts';
+import { useRetryBackoff } from './use-retry-backoff.ts';
 
-/** The workspace panel's states: creating the session, waiting for the editor, connected, or failed with a reason. */
+/**
+ * The panel's states: creating the session, waiting for the editor, connected, or failed. Why it failed is
+ * for the creator (the orchestrator records it with the attempt), not the candidate; `retryable` says whether
+ * trying again later may help.
+ */
 export type WorkspaceView =
   | { state: 'initializing' }
   | { state: 'creating' }
   | { state: 'connecting'; session: Session; editorUrl: string }
   | { state: 'connected'; session: Session; editorUrl: string }
-  | { state: 'failed'; reason: string };
+  | { state: 'failed'; retryable: boolean };
 export type WorkspaceState = WorkspaceView['state'];
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -57,6 +61,12 @@ type Options = { token: string | null; examId: string; enabled: boolean };
 type LiveSession = { sessionId: string; token: string } | null;
 type SetView = (view: WorkspaceView) => void;
 
+function failedView(error: unknown): WorkspaceView {
+  // The browser's console is for whoever debugs this page; the orchestrator's log and record are the real ones.
+  console.warn('The coding workspace could not start', error);
+  return { state: 'failed', retryable: isRetryable(error) };
+}
+
 /** Starts the session for each attempt number (a retry is a new number); gives up after CREATE_TIMEOUT_MS. */
 function useStartSession(
   { token, examId, enabled }: Options,
@@ -80,12 +90,8 @@ function useStartSession(
           setView({ state: 'connecting', session, editorUrl });
         },
         (error: unknown) => {
-          if (timedOut)
-            setView({
-              state: 'failed',
-              reason: `${DEFAULT_FAILURE} (it did not start within ${CREATE_TIMEOUT_MS / 1000} seconds)`,
-            });
-          else if (!controller.signal.aborted) setView({ state: 'failed', reason: failureReason(error) });
+          if (timedOut) setView(failedView(new Error(`No answer within ${CREATE_TIMEOUT_MS / 1000} seconds`)));
+          else if (!controller.signal.aborted) setView(failedView(error));
         },
       )
       .finally(() => clearTimeout(timeout));
@@ -129,14 +135,21 @@ function useEndSessionOnPageHide(live: RefObject<LiveSession>) {
 }
 
 /**
- * The panel's session: initializing → creating → connecting (3 s) → connected, or failed with a
- * reason; `retry` starts over and counts the attempt. The session is ended by a beacon when the page
+ * The panel's session: initializing → creating → connecting (3 s) → connected, or failed. A failure that may
+ * pass is tried again by itself after a growing delay (retryDelayMs); `retry` tries at once. The session is ended by a beacon when the page
  * closes (the orchestrator keeps the files for the next session), not when the panel unmounts: hiding
  * the panel must not stop the editor.
  */
 export function useWorkspaceSession(options: Options) {
   const [attemptNumber, setAttemptNumber] = useState(1);
-  const [view, setView] = useState<WorkspaceView>({ state: 'initializing' });
+  const [view, setViewState] = useState<WorkspaceView>({ state: 'initializing' });
+  // Failed tries in a row since the editor was last up: the wait before the next automatic try grows with it.
+  const [failures, setFailures] = useState(0);
+  const setView = useCallback<SetView>((next) => {
+    setViewState(next);
+    if (next.state === 'failed') setFailures((n) => n + 1);
+    else if (next.state === 'connected') setFailures(0);
+  }, []);
   const live = useRef<LiveSession>(null);
   useStartSession(options, attemptNumber, setView, live);
 
@@ -147,15 +160,16 @@ export function useWorkspaceSession(options: Options) {
     const { session, editorUrl } = view;
     const timer = setTimeout(() => setView({ state: 'connected', session, editorUrl }), CONNECTING_MS);
     return () => clearTimeout(timer);
-  }, [view]);
+  }, [view, setView]);
 
   const onEnded = useCallback(() => {
     live.current = null;
-    setView({ state: 'failed', reason: 'Your workspace session has ended' });
-  }, []);
+    setView(failedView(new WorkspaceStoppedError('The workspace session ended')));
+  }, [setView]);
   useRenewEditorAccess(sessionId, options.token, onEnded);
   useEndSessionOnPageHide(live);
 
   const retry = useCallback(() => setAttemptNumber((n) => n + 1), []);
-  return { view, attemptNumber, retry, sessionId };
+  const retryInSeconds = useRetryBackoff(view.state === 'failed' && view.retryable, failures, retry);
+  return { view, attemptNumber, retry, retryInSeconds, sessionId };
 }

@@ -1,7 +1,13 @@
-import { workspaceUnavailable } from '@exam/domain/workspace';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client.ts';
-import { DEFAULT_FAILURE, editorSrc, failureReason, WorkspaceStoppedError } from './workspace-session.ts';
+import {
+  editorSrc,
+  isRetryable,
+  RETRY_FIRST_MS,
+  RETRY_MAX_MS,
+  retryDelayMs,
+  WorkspaceStoppedError,
+} from './workspace-session.ts';
 
 describe('editorSrc', () => {
   it('opens the editor on its own origin on /home/coder/workspace, keeping the launch token the orchestrator exchanges', () => {
@@ -13,30 +19,29 @@ describe('editorSrc', () => {
   });
 });
 
-describe('failureReason', () => {
-  it("returns the server's reason without the repeated title when the orchestrator says Workspace Unavailable", () => {
-    const error = new ApiError({
-      status: 503,
-      code: 'UNAVAILABLE',
-      userMessage: workspaceUnavailable('no Docker engine is reachable'),
-    });
-    expect(failureReason(error)).toBe('no Docker engine is reachable');
+describe('retryDelayMs', () => {
+  it('doubles from 2 s after each failure in a row and stops growing at a minute', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map(retryDelayMs)).toEqual([
+      2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000,
+    ]);
+    expect(retryDelayMs(0)).toBe(RETRY_FIRST_MS);
+    expect(retryDelayMs(1000)).toBe(RETRY_MAX_MS);
+  });
+});
+
+describe('isRetryable', () => {
+  const apiError = (status: number, code: string) => new ApiError({ status, code, userMessage: 'x' });
+
+  it('retries when the orchestrator, its engine or the network is down', () => {
+    expect(isRetryable(apiError(503, 'UNAVAILABLE'))).toBe(true);
+    expect(isRetryable(apiError(502, 'UPSTREAM'))).toBe(true);
+    expect(isRetryable(apiError(0, 'NETWORK'))).toBe(true);
+    expect(isRetryable(new WorkspaceStoppedError())).toBe(true);
   });
 
-  it('returns another server message as is', () => {
-    expect(
-      failureReason(new ApiError({ status: 409, code: 'ATTEMPT_CLOSED', userMessage: 'This attempt has ended' })),
-    ).toBe('This attempt has ended');
-  });
-
-  it('returns the default message when there was no answer, an unreadable one, or a bare title', () => {
-    expect(failureReason(new ApiError({ status: 0, code: 'NETWORK', userMessage: 'fetch failed' }))).toBe(
-      DEFAULT_FAILURE,
-    );
-    expect(failureReason(new TypeError('bad body'))).toBe(DEFAULT_FAILURE);
-    expect(
-      failureReason(new ApiError({ status: 503, code: 'UNAVAILABLE', userMessage: 'Workspace Unavailable:' })),
-    ).toBe(DEFAULT_FAILURE);
-    expect(failureReason(new WorkspaceStoppedError())).toBe(DEFAULT_FAILURE);
+  it('does not retry a refusal about the attempt itself', () => {
+    expect(isRetryable(apiError(409, 'ATTEMPT_CLOSED'))).toBe(false);
+    expect(isRetryable(apiError(401, 'UNAUTHENTICATED'))).toBe(false);
+    expect(isRetryable(apiError(409, 'CONFLICT'))).toBe(false);
   });
 });

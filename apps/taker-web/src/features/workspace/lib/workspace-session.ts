@@ -1,10 +1,9 @@
-import { WORKSPACE_FOLDER, WORKSPACE_UNAVAILABLE } from '@exam/domain/workspace';
+import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
 import { ApiError } from '../../../lib/api-client.ts';
 
-/** The panel's timings and its default failure text. */
+/** The panel's timings. */
 export const CONNECTING_MS = 3000;
 export const FIRST_START_SECONDS = 30;
-export const DEFAULT_FAILURE = 'Failed to create your coding workspace';
 /** The orchestrator gives up after its own start timeout (30 s by default); this only bounds a hung request. */
 export const CREATE_TIMEOUT_MS = 60_000;
 export const STATUS_POLL_MS = 1000;
@@ -24,21 +23,26 @@ export function editorSrc(editorUrl: string): string {
 
 /** A session that stopped (ended, failed or vanished) while the panel waited for it. */
 export class WorkspaceStoppedError extends Error {
-  constructor(message = DEFAULT_FAILURE) {
+  constructor(message = 'The workspace session stopped before it was ready') {
     super(message);
     this.name = 'WorkspaceStoppedError';
   }
 }
 
+/** Automatic retries after a failed start wait 2 s, 4 s, 8 s… up to a minute between tries. */
+export const RETRY_FIRST_MS = 2000;
+export const RETRY_MAX_MS = 60_000;
+
+/** How long to wait before the next automatic try, after `failures` failed tries in a row (1 or more). */
+export function retryDelayMs(failures: number): number {
+  return Math.min(RETRY_FIRST_MS * 2 ** Math.max(0, failures - 1), RETRY_MAX_MS);
+}
+
 /**
- * The text under 'Workspace Unavailable': the server's reason without the repeated
- * title, or the default when there is no usable message (no connection, an unreadable answer).
+ * Whether trying again later may help: the orchestrator or its engine is down or slow, or the network is.
+ * A refusal about the attempt itself (ended, not allowed, no workspace for this exam) will not change.
  */
-export function failureReason(error: unknown): string {
-  let message = '';
-  if (error instanceof ApiError) message = error.isNetwork ? '' : error.userMessage;
-  else if (error instanceof WorkspaceStoppedError) message = error.message;
-  const prefix = `${WORKSPACE_UNAVAILABLE}:`;
-  const reason = (message.startsWith(prefix) ? message.slice(prefix.length) : message).trim();
-  return reason || DEFAULT_FAILURE;
+export function isRetryable(error: unknown): boolean {
+  if (error instanceof ApiError) return error.isRetryable;
+  return true;
 }
