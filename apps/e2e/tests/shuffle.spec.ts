@@ -151,7 +151,7 @@ test('a question saved to the bank is added to another exam as a copy that later
 
   await test.step('Save to bank in the editor', async () => {
     await page.goto(`/creator/edit-exam/${source.id}?type=draft`);
-    await page.getByRole('button', { name: 'Save question 1 to bank' }).click();
+    await page.getByRole('button', { name: 'Save to bank: question 1' }).click();
     await expectToast(page, 'Question 1 saved to your question bank');
   });
 

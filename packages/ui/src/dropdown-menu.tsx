@@ -65,3 +65,8 @@ export function DropdownMenuRadioItem({ className, children, ...props }: Compone
 export function DropdownMenuSeparator() {
   return <RadixMenu.Separator className="my-1 h-px bg-line" />;
 }
+
+/** A heading inside the menu (a group's visible name); not focusable, not an item. */
+export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof RadixMenu.Label>) {
+  return <RadixMenu.Label className={cn('px-3 pb-1 pt-2 text-xs font-semibold text-muted', className)} {...props} />;
+}

@@ -1,16 +1,13 @@
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
-import { AlertTriangle, Clock, Maximize, Minimize } from 'lucide-react';
+import { AlertTriangle, Maximize, Minimize } from 'lucide-react';
+import { PreferencesMenu } from '../../../lib/preferences-menu.tsx';
 import { ResumeCodeMenu } from '../../../lib/resume-code.tsx';
 import type { SaveStatus } from '../lib/sync.ts';
-import { formatCountdown } from '../lib/clock.ts';
 import type { PanelKey, PanelVisibility } from './exam-panels.tsx';
+import { ExamTimer } from './exam-timer.tsx';
+import { SaveStatusIndicator } from './save-status.tsx';
 
-const SAVE_LABEL: Record<SaveStatus, string> = {
-  saved: 'Saved',
-  saving: 'Saving...',
-  offline: 'Offline — answers are kept on this device',
-};
 const PANEL_LABEL: Record<PanelKey, string> = {
   questions: 'Questions',
   workspace: 'Workspace',
@@ -59,17 +56,7 @@ export function ExamHeader(props: ExamHeaderProps) {
       <span className="text-sm font-medium text-ink" data-testid="answered-count">
         Answered: {props.answered}/{props.total}
       </span>
-      {props.remaining !== null && (
-        <span
-          role="timer"
-          aria-label="Time remaining"
-          className={`inline-flex items-center gap-1 font-mono text-sm font-semibold ${props.remaining < 60 ? 'text-danger' : 'text-ink'}`}
-          data-testid="countdown"
-        >
-          <Clock aria-hidden className="h-4 w-4" />
-          {formatCountdown(props.remaining)}
-        </span>
-      )}
+      {props.remaining !== null && <ExamTimer remaining={props.remaining} />}
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {props.candidate?.attemptId && <ResumeCodeMenu attemptId={props.candidate.attemptId} />}
         <div role="group" aria-label="Panels" className="flex items-center gap-1">
@@ -104,15 +91,8 @@ export function ExamHeader(props: ExamHeaderProps) {
             )}
           </Button>
         )}
-        {props.saveStatus && (
-          <span
-            aria-live="polite"
-            data-testid="save-status"
-            className={`text-xs ${props.saveStatus === 'offline' ? 'text-warning' : 'text-muted'}`}
-          >
-            {SAVE_LABEL[props.saveStatus]}
-          </span>
-        )}
+        <PreferencesMenu />
+        {props.saveStatus && <SaveStatusIndicator status={props.saveStatus} />}
         <Button size="sm" onClick={props.onSubmit} disabled={props.submitting}>
           {props.submitting ? 'Submitting…' : 'Submit'}
         </Button>
