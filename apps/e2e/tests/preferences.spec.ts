@@ -29,6 +29,10 @@ test('the candidate enlarges the text and switches to dark and high contrast the
       }),
       question.shortAnswer('Largest planet', ['Jupiter']),
       question.fileUpload('Upload your notes'),
+      {
+        ...question.coding('Print the answer', 'python'),
+        content: 'Finish it:\n\n```python\nprint(42)  # the answer\n```',
+      },
     ],
   });
   await enterExam(page, exam.id, { name: 'Ada Lovelace', studentId: 'PR-1' });

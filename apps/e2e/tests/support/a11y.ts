@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
-/** WCAG 2.0, 2.1 and 2.2, levels A and AA: the bar the product promises (docs/product.md, accessibility). */
+/** WCAG 2.0, 2.1 and 2.2, levels A and AA: the bar every page of both apps is held to (ARCHITECTURE.md, Accessibility). */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 const BLOCKING = new Set(['serious', 'critical']);
 
