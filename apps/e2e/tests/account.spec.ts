@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { PASSWORD, uniqueEmail } from './support/api.ts';
 import { E2E } from './support/env.ts';
@@ -18,6 +19,7 @@ test('a creator’s sign-out ends the token on the server, and a forgotten passw
     await page.getByLabel('Password').fill('password123');
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.getByText(/This password is too common/)).toBeVisible();
+    await expectAccessible(page, 'sign-up form with a refused password');
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
@@ -44,6 +46,7 @@ test('a creator’s sign-out ends the token on the server, and a forgotten passw
     await page.getByLabel('Email Address').fill(email);
     await page.getByRole('button', { name: 'Send Reset Link' }).click();
     await expect(page.getByText(/If an account exists for that address/)).toBeVisible();
+    await expectAccessible(page, 'forgot password page after sending');
   });
 
   await test.step('opens the mailed link and sets a new password', async () => {
@@ -51,6 +54,8 @@ test('a creator’s sign-out ends the token on the server, and a forgotten passw
     const link = /https?:\/\/\S+\/reset-password#token=[\w-]+/.exec(mail.text)?.[0] ?? '';
     expect(link.startsWith(`${E2E.creatorOrigin}/reset-password#token=`)).toBe(true);
     await page.goto(link);
+    await expect(page.getByLabel('New Password', { exact: true })).toBeVisible();
+    await expectAccessible(page, 'reset password page');
     await page.getByLabel('New Password', { exact: true }).fill(newPassword);
     await page.getByLabel('Repeat New Password').fill(newPassword);
     await page.getByRole('button', { name: 'Set New Password' }).click();
@@ -71,6 +76,7 @@ test('a creator’s sign-out ends the token on the server, and a forgotten passw
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByText('Invalid email or password.')).toBeVisible();
+    await expectAccessible(page, 'sign-in page with a refused password');
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);

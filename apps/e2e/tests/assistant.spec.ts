@@ -1,5 +1,6 @@
 import { AiSettingsInputSchema } from '@exam/domain/exam';
 import type { APIRequestContext } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E, FAKE_OPENAI_PORT } from './support/env.ts';
@@ -101,6 +102,7 @@ test('a candidate watches a streamed reply from the assistant, keeps it through 
     await expect(replies).toHaveCount(1);
     await expect(replies.first()).toContainText('powered by OpenAI');
     await expect(composer).toBeEnabled();
+    await expectAccessible(page, 'exam room with the assistant panel');
   });
 
   await test.step('sends with Enter; the typing indicator shows until the first words arrive', async () => {
@@ -184,5 +186,6 @@ test('a candidate watches a streamed reply from the assistant, keeps it through 
     await expect(turns.nth(1)).toHaveAttribute('data-role', 'assistant');
     await expect(turns.nth(1)).toContainText('Assistant');
     await expect(turns.nth(1)).toContainText(REPLY);
+    await expectAccessible(page, 'result page with an AI conversation');
   });
 });

@@ -1,4 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, getResult, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { countdownSeconds, enterExam, storedAttempt, submitExam, type StoredAttempt } from './support/taker.ts';
@@ -38,6 +39,8 @@ test('a candidate answers every question type through a reload and a network cut
   const attempt = await storedAttempt(page, exam.id);
   const saveStatus = page.getByTestId('save-status');
   const answered = page.getByTestId('answered-count');
+  await expect(page.getByTestId('question-content-0').locator('.katex')).toHaveCount(1);
+  await expectAccessible(page, 'exam room with every question type');
 
   await test.step("renders the question's Markdown: code coloured by the editor's highlighter, the formula by KaTeX, under the page's CSP", async () => {
     const content = page.getByTestId('question-content-0');
@@ -134,6 +137,7 @@ test('a candidate answers every question type through a reload and a network cut
     await submitExam(page, { answered: 5, total: 5 });
     await expect(page.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
     await expect(page.getByTestId('answered-summary')).toHaveText('Questions Answered: 5 of 5');
+    await expectAccessible(page, 'completion page');
     expect((await getAttempt(request, attempt.token, attempt.attemptId)).submittedAt).not.toBeNull();
   });
 

@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, getResult, listResults, registerCreator, sitExam, updateExam } from './support/api.ts';
 import { replaceCode } from './support/code-editor.ts';
@@ -65,6 +66,7 @@ test('a coding question graded by tests: authored in the editor, run by candidat
       await row.getByRole('checkbox', { name: 'Visible to candidates' }).setChecked(t.visible);
     }
     await expect(page.getByTestId('question-points-0')).toHaveValue('5');
+    await expectAccessible(page, 'exam editor with a coding question and its tests');
   });
 
   await test.step('the reference solution passes every test', async () => {
@@ -103,6 +105,7 @@ test('a coding question graded by tests: authored in the editor, run by candidat
     await expect(first.getByTestId('verdict-0-actual')).toHaveText('-1');
     // Only the visible tests ran.
     await expect(taker.getByRole('list', { name: 'Test results for Q1' }).getByRole('listitem')).toHaveCount(2);
+    await expectAccessible(taker, 'exam room with a coding question and its test results');
   });
 
   await test.step('Ada fixes it, the visible tests pass, and she submits', async () => {
@@ -134,6 +137,7 @@ test('a coding question graded by tests: authored in the editor, run by candidat
     await expect(verdicts.filter({ hasText: 'Passed' })).toHaveCount(5);
     await expect(verdicts.filter({ hasText: 'Hidden' })).toHaveCount(3);
     await expect(page.getByTestId('result-score')).toContainText('5 / 5 pts');
+    await expectAccessible(page, 'result page with test verdicts');
   });
 
   await test.step('Bob submits a partly right solution and gets the points of the tests it passes', async () => {
@@ -178,5 +182,6 @@ test('a coding question graded by tests: authored in the editor, run by candidat
     const diff = page.getByRole('table', { name: /Ada Lovelace \(left\) and Cy Hopper \(right\)/ });
     await expect(diff).toBeVisible();
     await expect(diff).toContainText('first + second');
+    await expectAccessible(page, 'insights with the code similarity pair open');
   });
 });

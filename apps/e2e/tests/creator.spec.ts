@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { createExam, getExam, listExams, PASSWORD, uniqueEmail } from './support/api.ts';
 import { E2E } from './support/env.ts';
@@ -14,9 +15,13 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
 
   await test.step('creates an account from the landing page', async () => {
     await page.goto('/');
+    await expect(page.getByRole('button', { name: 'Create Assessment' })).toBeVisible();
+    await expectAccessible(page, 'landing page');
     await page.getByRole('button', { name: 'Create Assessment' }).click();
     await expect(page).toHaveURL(/\/creator\/auth$/);
+    await expectAccessible(page, 'sign-in page');
     await page.getByRole('button', { name: "Don't have an account? Create One" }).click();
+    await expectAccessible(page, 'sign-up form');
     await page.getByLabel('Email Address').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create Account' }).click();
@@ -25,6 +30,7 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
     await expect(page.getByText(`Welcome, ${email}`)).toBeVisible();
     await expect(page.getByText('No published exams yet')).toBeVisible();
     await expect(page.getByText('No draft exams yet')).toBeVisible();
+    await expectAccessible(page, 'empty dashboard');
   });
 
   await test.step('builds an exam with two MCQs, a short answer and a file upload and saves it as a draft', async () => {
@@ -59,6 +65,7 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
     await page.getByLabel('Question 3 accepted answer 1', { exact: true }).fill('Jupiter');
 
     await page.getByLabel('Question 4 title', { exact: true }).fill('Your CV');
+    await expectAccessible(page, 'exam editor with four questions');
 
     await page.getByRole('button', { name: 'Save as Draft' }).click();
     await expectToast(page, 'Exam saved as draft');
@@ -106,6 +113,7 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
     await expect(page.getByRole('heading', { name: 'Exam Published!' })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/creator/exam-published/${examId}$`));
     await expect(page.getByLabel('Exam URL')).toHaveValue(`${E2E.takerOrigin}/exam/${examId}`);
+    await expectAccessible(page, 'exam published page');
     await page.getByRole('link', { name: 'Back to Dashboard' }).click();
   });
 
@@ -114,6 +122,7 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
     await expect(page.getByText('No draft exams yet')).toBeVisible();
     // A draft published from its editor goes live at once (spec section 4); take it offline and back.
     await expect(liveSwitch).toBeChecked();
+    await expectAccessible(page, 'dashboard with a published exam');
     await liveSwitch.click();
     await expectToast(page, 'Exam is now offline');
     await expect(liveSwitch).not.toBeChecked();
@@ -126,6 +135,7 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
 
   await test.step('copies the candidate URL', async () => {
     await tableRow(page, 'Published Exams', 'Journey Exam').getByRole('button', { name: 'More actions' }).click();
+    await expectAccessible(page, 'dashboard row actions menu');
     await page.getByRole('menuitem', { name: 'Copy exam URL' }).click();
     await expectToast(page, 'Exam URL copied to clipboard!');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${E2E.takerOrigin}/exam/${examId}`);
@@ -140,6 +150,7 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
     await expect(dialog).toContainText(
       'Are you sure you want to delete the draft "Scratch Draft"? This action cannot be undone.',
     );
+    await expectAccessible(page, 'delete confirmation dialog');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expectToast(page, 'Draft exam deleted successfully');
     await expect(dialog).toBeHidden();

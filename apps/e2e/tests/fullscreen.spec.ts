@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getResult, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { enterExam, submitExam } from './support/taker.ts';
@@ -41,6 +42,7 @@ test('leaving full screen counts a warning, is recorded and blocks the exam unti
     await expect(prompt).toBeVisible();
     await expect(prompt).toContainText('You left full screen. This has been recorded as a warning.');
     await expect(warnings).toHaveText(expected);
+    if (expected === '1') await expectAccessible(page, 'full screen prompt');
     await prompt.getByRole('button', { name: RETURN }).click();
     await expect.poll(() => isFullscreen(page)).toBe(true);
     await expect(prompt).toBeHidden();

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, listResults, PASSWORD, publishExam, question, registerCreator, sitExam } from './support/api.ts';
 import { enterExam, storedAttempt, submitExam } from './support/taker.ts';
@@ -90,6 +91,7 @@ test('the creator grades a short answer and every result view, the insights and 
     await expect(card).toContainText('Graded3');
     // The mean of the percentages (100 + 33.3… + 0) / 3, rounded for display only.
     await expect(card).toContainText('Avg Score44.4%');
+    await expectAccessible(page, 'dashboard results tab');
   });
 
   const submissionsUrl = `/creator/exam-insights/${exam.id}/submissions`;
@@ -109,6 +111,7 @@ test('the creator grades a short answer and every result view, the insights and 
     await expect(page.getByTestId('question-points-2')).toHaveText('0 / 1 pts');
     await expect(q3).toContainText('Scored by key');
     await expectScore(page.getByTestId('grader-score'), '1 / 3 pts · 33.3%', 'Graded');
+    await expectAccessible(page, 'grader');
 
     await q3.getByRole('button', { name: 'Full marks', exact: true }).click();
     await expect(page.getByLabel('Points for question 3')).toHaveValue('1');
@@ -156,6 +159,7 @@ test('the creator grades a short answer and every result view, the insights and 
       await expect(cells.nth(3)).toContainText(row.raw);
     }
     await expect(page.getByText('Showing 1 to 3 of 3 entries')).toBeVisible();
+    await expectAccessible(page, 'exam insights');
 
     // Facility = share of the three who got the item right: Q1 Ada only, Q2 Ada and Bob, Q3 Ada and Bob (after grading).
     const items = page.getByTestId('item-row');
@@ -197,6 +201,7 @@ test('the creator grades a short answer and every result view, the insights and 
     await expect(attempts).toHaveCount(1);
     await expect(attempts.first()).toContainText('Grading Journey');
     await expectScore(attempts.first(), '2 / 3 pts · 66.7%', 'Graded');
+    await expectAccessible(page, "a candidate's attempts across exams");
     await attempts.first().getByRole('link', { name: 'Open Grader for Grading Journey' }).click();
     await expect(page.getByRole('heading', { name: `Grading: ${BOB.name}` })).toBeVisible();
   });

@@ -1,5 +1,6 @@
 import { AiSettingsInputSchema } from '@exam/domain/exam';
 import { LlmMessages } from '@exam/domain/llm';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E, FAKE_OPENAI_PORT } from './support/env.ts';
@@ -81,6 +82,7 @@ test('a reply that would give an answer away is stopped before the key reaches t
     await composer.press('Enter');
     await expect(replies.nth(2)).toContainText("The assistant has reached this exam's usage limit for the hour.");
     await expect(replies.nth(2)).toHaveAttribute('data-error', 'true');
+    await expectAccessible(page, 'assistant panel with a withheld reply and an error');
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -111,5 +113,6 @@ test('a reply that would give an answer away is stopped before the key reaches t
     await expect(spend).toContainText('Messages, last hour');
     await expect(spend).toContainText('1 / 1');
     await expect(spend).toContainText('Exam budget 1 · candidate budgets 0');
+    await expectAccessible(page, 'insights with integrity and assistant spend');
   });
 });

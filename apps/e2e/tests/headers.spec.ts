@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
@@ -107,6 +108,7 @@ test('the built pages run under the policy with no violation', async ({ page, re
     await expect(page.locator('.cm-editor').first()).toBeVisible();
     await expect(page.locator('pre[data-highlighted="true"]')).toContainText('print(42)');
     await expect(page.locator('.katex .mfrac')).toBeVisible();
+    await expectAccessible(page, 'exam room with a code editor, a code block and a formula');
   });
 
   expect(violations).toEqual([]);

@@ -1,4 +1,5 @@
 import { EndedByExaminerMessage } from '@exam/domain/live';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
@@ -60,6 +61,7 @@ test('a proctor watches the exam live, announces, ends an attempt and extends a 
     await expect(proctor.getByRole('row').filter({ hasText: bob.studentId }).getByTestId('answered')).toHaveText(
       '1 / 3',
     );
+    await expectAccessible(proctor, 'live view');
   });
 
   await test.step('an announcement appears on the candidates’ pages within 5 s', async () => {
@@ -73,6 +75,7 @@ test('a proctor watches the exam live, announces, ends an attempt and extends a 
         .getByRole('region', { name: 'Announcements from the examiner' })
         .getByText('Question 3 asks for a number, not a word.'),
     ).toBeVisible(WITHIN_5_S);
+    await expectAccessible(page, 'exam room with an announcement');
     await expect(
       proctor.getByRole('list', { name: 'Announcements sent' }).getByText('Question 3 asks for a number, not a word.'),
     ).toBeVisible();
@@ -92,6 +95,7 @@ test('a proctor watches the exam live, announces, ends an attempt and extends a 
     await expect(bobPage.getByRole('heading', { name: 'Exam Completed' })).toBeVisible({ timeout: 10_000 });
     await expect(bobPage.getByTestId('completion-notice')).toHaveText(EndedByExaminerMessage);
     await expect(bobPage.getByTestId('answered-summary')).toHaveText('Questions Answered: 1 of 3');
+    await expectAccessible(bobPage, 'completion page after the examiner ended the attempt');
     // Ada is not affected.
     await expect(page.getByTestId('answered-count')).toBeVisible();
     await expect(proctor.getByRole('row').filter({ hasText: ada.studentId })).toContainText('In progress');
@@ -102,6 +106,7 @@ test('a proctor watches the exam live, announces, ends an attempt and extends a 
     await proctor.getByRole('button', { name: `Extend time for ${ada.name} (${ada.studentId})` }).click();
     const dialog = proctor.getByRole('dialog', { name: 'Extend time' });
     await dialog.getByLabel('Minutes to add').fill('10');
+    await expectAccessible(proctor, 'extend time dialog');
     await dialog.getByRole('button', { name: 'Extend time' }).click();
     await expectToast(proctor, `${ada.name} has 10 more minutes`);
     await expect.poll(() => countdownSeconds(page), { timeout: 10_000 }).toBeGreaterThan(before + 9 * 60);

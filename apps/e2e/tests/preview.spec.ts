@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { PASSWORD, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
@@ -39,6 +40,7 @@ test('the owner previews a live exam; a fresh browser with the preview address s
     const preview = await opened;
     await expect(preview.getByRole('heading', { name: `Q1: ${CANARY}` })).toBeVisible();
     await expect(preview.getByText('Creator Preview')).toBeVisible();
+    await expectAccessible(preview, 'creator preview of the exam room');
     // The token came in the fragment, which the page removed; no request ever carried it in a query.
     await expect(preview).toHaveURL(previewPath);
     expect(takerRequests.filter((url) => /[?&]token=/.test(url))).toEqual([]);
@@ -56,6 +58,7 @@ test('the owner previews a live exam; a fresh browser with the preview address s
       await expect(strangerPage.getByRole('alert')).toContainText('This preview link is not valid.');
       await expect(strangerPage.getByText(CANARY)).toHaveCount(0);
     }
+    await expectAccessible(strangerPage, 'preview refused');
 
     // The old address only leads to the candidate's details form, never to the questions.
     await strangerPage.goto(`${E2E.takerOrigin}/exam/${exam.id}?creator=true`);

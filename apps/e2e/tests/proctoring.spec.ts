@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getResult, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
@@ -35,6 +36,7 @@ test('refuses a published exam that is not live with the offline message', async
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText(OFFLINE_EXAM)).toBeVisible();
   await expect(page).toHaveURL(/\/taker\/start$/);
+  await expectAccessible(page, 'start page refusing an offline exam');
 
   // Opening the link itself does not get a candidate in either.
   await page.goto(examUrl(exam.id));
@@ -60,6 +62,7 @@ test('blocks a paste of outside text and allows text copied inside the exam', as
     await page.keyboard.press('ControlOrMeta+V');
     const notice = page.getByRole('status').filter({ hasText: PASTE_BLOCKED });
     await expect(notice).toBeVisible();
+    await expectAccessible(page, 'exam room with the paste-blocked notice');
     await expect(first).toHaveValue('');
     await expect(page.getByTestId('question-status-0')).toHaveText('Pending');
     // The notice stays about three seconds.
@@ -113,6 +116,7 @@ test('shows Attention Required and counts a warning each time the candidate leav
     await switchTab(page, true);
     await expect(dialog).toBeVisible();
     await expect(warnings).toHaveText(expected);
+    if (expected === '1') await expectAccessible(page, 'Attention Required dialog');
     await switchTab(page, false);
     await dialog.getByRole('button', { name: 'Resume Exam' }).click();
     await expect(dialog).toBeHidden();

@@ -1,5 +1,6 @@
 import { ResumeMessages } from '@exam/domain/attempt-binding';
 import type { Page } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, publishExam, question, registerCreator } from './support/api.ts';
 import { enterExam, examUrl, storedAttempt } from './support/taker.ts';
@@ -54,6 +55,7 @@ test("a second device needs the resume code shown on the first, a third the exam
     await page.getByRole('button', { name: 'Resume code' }).click();
     code = ((await page.getByTestId('resume-code').textContent()) ?? '').trim();
     expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    await expectAccessible(page, 'exam room with the resume code open');
   });
 
   await test.step('a reload on the same browser resumes silently with the answers', async () => {
@@ -85,6 +87,7 @@ test("a second device needs the resume code shown on the first, a third the exam
       await second.getByLabel('Resume code').fill('ZZZZ-ZZZZ');
       await second.getByRole('button', { name: 'Start Exam' }).click();
       await expect(second.getByText(ResumeMessages.wrong)).toBeVisible();
+      await expectAccessible(second, 'credentials page asking for the resume code, after a wrong one');
       await expect(second).toHaveURL(/\/taker\/credentials$/);
     });
 
@@ -116,6 +119,7 @@ test("a second device needs the resume code shown on the first, a third the exam
       await expect(creatorPage.getByTestId('unlock-status')).toContainText(
         'Ada Lovelace (R-1815) can continue without the code until',
       );
+      await expectAccessible(creatorPage, 'submissions page after an unlock');
     });
 
     await test.step('a third browser then continues without a code, with a new code of its own', async () => {

@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { PASSWORD, publishExam, question, registerCreator } from './support/api.ts';
 import { mailTo } from './support/mailbox.ts';
@@ -36,6 +37,7 @@ test('a creator imports a roster of three from CSV and invites them, one with ×
     await page.getByRole('menuitem', { name: 'Roster & invitations' }).click();
     await expect(page).toHaveURL(new RegExp(`/creator/exam-roster/${exam.id}$`));
     await expect(page.getByText('Only candidates on this roster may start.')).toBeVisible();
+    await expectAccessible(page, 'empty roster page');
   });
 
   await test.step('a CSV with a bad row is refused with the row named, and nothing is imported', async () => {
@@ -56,6 +58,7 @@ test('a creator imports a roster of three from CSV and invites them, one with ×
     const rows = page.getByRole('table', { name: 'Roster' }).getByRole('row');
     await expect(rows).toHaveCount(4);
     for (const p of people) await expect(rows.filter({ hasText: p.name })).toContainText('Not invited');
+    await expectAccessible(page, 'roster of three');
   });
 
   await test.step('invitations go out and each arrives in the embedded mailbox', async () => {
@@ -73,6 +76,7 @@ test('a creator imports a roster of three from CSV and invites them, one with ×
     await page.goto(examUrl(exam.id));
     await expect(page).toHaveURL(/\/taker\/credentials$/);
     await expect(page.getByTestId('roster-notice')).toContainText('Only invited candidates may start this exam');
+    await expectAccessible(page, 'credentials page of a roster exam');
     await page.getByLabel('Full Name').fill('Mallory');
     await page.getByLabel('Candidate ID').fill('S-99');
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -100,6 +104,7 @@ test('a creator imports a roster of three from CSV and invites them, one with ×
     await expect(page.getByTestId('roster-notice')).toContainText('Your invitation filled in your name');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByTestId('briefing-duration')).toHaveText('90 minutes (60 + extra time)');
+    await expectAccessible(page, 'briefing with extra time');
     await page.getByRole('button', { name: 'Start Exam' }).click();
     await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
     await expect(page.getByTestId('answered-count')).toBeVisible();
@@ -127,6 +132,7 @@ test('an access-code exam refuses a wrong code on its field and starts with the 
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('The access code is not right')).toBeVisible();
   await expect(page.getByLabel('Access Code')).toHaveAttribute('aria-invalid', 'true');
+  await expectAccessible(page, 'credentials page with a refused access code');
   await expect(page).toHaveURL(/\/taker\/credentials$/);
 
   await page.getByLabel('Access Code').fill('open-sesame-42');

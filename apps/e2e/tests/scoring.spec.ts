@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { formatScore, type ResultStatus } from '@exam/domain/grading';
 import type { Locator, Page } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import {
   getAttempt,
@@ -75,6 +76,7 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     await enterExam(taker, exam.id, ADA);
     await expect(taker.getByTestId('question-points-1')).toHaveText('3 pts');
     await expect(taker.getByTestId('question-points-2')).toHaveText('1 pt');
+    await expectAccessible(taker, 'exam room with checkboxes, points and a file question');
     await taker.getByRole('radio', { name: 'Green' }).check();
     await taker.getByRole('checkbox', { name: '2', exact: true }).check();
     await taker.getByRole('checkbox', { name: '3', exact: true }).check();
@@ -99,6 +101,7 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     await expect(taker).toHaveURL(`${E2E.takerOrigin}/taker/results/${adaAttemptId}`);
     await expect(taker.getByText('Your result has not been released yet')).toBeVisible();
     await expect(taker.getByRole('heading', { name: 'Your result' })).toHaveCount(0);
+    await expectAccessible(taker, 'candidate result page before release');
   });
 
   await test.step('Bob and Cy submit through the API', async () => {
@@ -131,6 +134,7 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     await expect(page.getByRole('heading', { name: 'Exam Result Details' })).toBeVisible();
     await expect(scoreText(page.getByTestId('result-score'))).toHaveText('6 / 11 pts · awaiting grading');
     await expect(page.getByRole('button', { name: 'Release result' })).toBeDisabled();
+    await expectAccessible(page, 'result page awaiting grading, with a rubric');
 
     await page.getByLabel('Points for question 4').fill('1');
     const q5 = page.getByRole('group', { name: 'Question 5', exact: true });
@@ -154,6 +158,7 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     const history = page.getByRole('list', { name: 'Grade history' });
     await expect(history).toContainText('Q5: — → 2 pts');
     await expect(history).toContainText('Released to the candidate');
+    await expectAccessible(page, 'released result page with grade history');
   });
 
   // What the API says, formatted with the one formatter: every screen must read exactly this.
@@ -264,5 +269,6 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     await expect(taker.getByText(FEEDBACK)).toBeVisible();
     // The exam does not show answer keys, so the server sends none.
     await expect(taker.getByText(/Correct answer:/)).toHaveCount(0);
+    await expectAccessible(taker, 'candidate released result page');
   });
 });

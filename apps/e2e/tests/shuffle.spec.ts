@@ -1,5 +1,6 @@
 import type { PublicExam } from '@exam/domain/exam';
 import type { Browser, Page } from '@playwright/test';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { createExam, getAttempt, PASSWORD, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
@@ -84,6 +85,7 @@ test('two candidates of a shuffled exam see their own question and option order,
     await page.goto(`/creator/edit-exam/${draft.id}?type=draft`);
     await page.getByRole('switch', { name: 'Shuffle question order' }).click();
     await page.getByRole('switch', { name: 'Shuffle answer options' }).click();
+    await expectAccessible(page, 'exam editor of a draft with six questions');
     await page.getByRole('button', { name: 'Publish Exam' }).click();
     await expectToast(page, 'Exam published successfully');
   });
@@ -126,6 +128,7 @@ test('two candidates of a shuffled exam see their own question and option order,
     await expect(page.getByTestId('submission-row')).toHaveCount(2);
     await expect(page.getByTestId('submission-row').filter({ hasText: ADA.name })).toContainText('6 / 6 pts');
     await expect(page.getByTestId('submission-row').filter({ hasText: BOB.name })).toContainText('3 / 6 pts');
+    await expectAccessible(page, 'submissions page');
   });
 
   await ada.context.close();
@@ -151,7 +154,7 @@ test('a question saved to the bank is added to another exam as a copy that later
 
   await test.step('Save to bank in the editor', async () => {
     await page.goto(`/creator/edit-exam/${source.id}?type=draft`);
-    await page.getByRole('button', { name: 'Save question 1 to bank' }).click();
+    await page.getByRole('button', { name: 'Save to bank: question 1' }).click();
     await expectToast(page, 'Question 1 saved to your question bank');
   });
 
@@ -160,6 +163,7 @@ test('a question saved to the bank is added to another exam as a copy that later
     await page.getByRole('button', { name: 'Add from bank' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add from your question bank' });
     await dialog.getByRole('checkbox', { name: /Organ that pumps blood/ }).check();
+    await expectAccessible(page, 'add from bank dialog');
     await dialog.getByRole('button', { name: 'Add 1 question' }).click();
     await expect(page.getByLabel('Question 1 title')).toHaveValue('Organ that pumps blood');
     await page.getByRole('button', { name: 'Save Changes' }).click();
@@ -171,6 +175,8 @@ test('a question saved to the bank is added to another exam as a copy that later
     await page.goto('/creator/question-bank');
     await page.getByRole('button', { name: 'Edit Organ that pumps blood' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit bank question' });
+    await expect(dialog).toBeVisible();
+    await expectAccessible(page, 'question bank with the edit dialog');
     await dialog.getByLabel('Question', { exact: true }).fill('Which organ pumps blood?');
     await dialog.getByRole('button', { name: 'Save question' }).click();
     await expect(page.getByTestId('bank-row').first()).toContainText('Which organ pumps blood?');

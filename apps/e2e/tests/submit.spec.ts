@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, publishExam, question, registerCreator } from './support/api.ts';
 import { enterExam, storedAttempt } from './support/taker.ts';
@@ -29,6 +30,7 @@ test('Submit asks first, lists the unanswered questions with links, and only "Su
     await expect(dialog).toContainText('You have answered 1 of 4 questions.');
     const links = dialog.getByRole('navigation', { name: 'Unanswered questions' }).getByRole('link');
     await expect(links).toHaveText(['Q1: Pick a colour', 'Q3: Largest planet', 'Q4: Smallest prime']);
+    await expectAccessible(page, 'submit dialog listing unanswered questions');
     // Focus stays inside the dialog.
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');

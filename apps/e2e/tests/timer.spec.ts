@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getAttempt, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { countdownSeconds, enterExam, storedAttempt } from './support/taker.ts';
@@ -20,6 +21,7 @@ test('submits by itself when a one-minute timer reaches zero', async ({ page, re
   const remaining = await countdownSeconds(page);
   expect(remaining).toBeGreaterThan(0);
   expect(remaining).toBeLessThanOrEqual(60);
+  await expectAccessible(page, 'exam room in its last minute');
   await page.getByRole('radio', { name: 'Right' }).check();
   const attempt = await storedAttempt(page, exam.id);
   await expect

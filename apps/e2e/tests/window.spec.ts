@@ -1,4 +1,5 @@
 import { WindowMessages } from '@exam/domain/cohort';
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { getExam, registerCreator, updateExam } from './support/api.ts';
 import { E2E } from './support/env.ts';
@@ -71,6 +72,7 @@ test('a candidate before the window sees when it opens and cannot start; with a 
       await expect(creatorPage.getByTestId('availability-zone')).toContainText(`Times are in ${CREATOR_ZONE} (UTC+0`);
       await creatorPage.getByLabel('Opens at', { exact: true }).fill(tomorrowNine);
       await creatorPage.getByRole('button', { name: 'Add MCQ' }).click();
+      await expectAccessible(creatorPage, 'exam editor with an availability window');
       await creatorPage.getByRole('button', { name: 'Publish Exam' }).click();
       await expect(creatorPage).toHaveURL(/\/creator\/exam-published\/[^/]+$/);
       examId = decodeURIComponent(creatorPage.url().split('/').pop() ?? '');
@@ -86,11 +88,13 @@ test('a candidate before the window sees when it opens and cannot start; with a 
       await candidate.goto(examUrl(examId));
       await expect(candidate).toHaveURL(/\/taker\/credentials$/);
       await expect(candidate.getByTestId('exam-window')).toHaveText(opensOnPattern(opensAt, CANDIDATE_ZONE));
+      await expectAccessible(candidate, 'credentials page of an exam not yet open');
       await candidate.getByLabel('Full Name').fill('Early Bird');
       await candidate.getByLabel('Candidate ID').fill('C-149');
       await candidate.getByRole('button', { name: 'Continue' }).click();
       await expect(candidate.getByRole('button', { name: 'Start Exam' })).toBeDisabled();
       await expect(candidate.getByTestId('briefing-refusal')).toHaveText(opensOnPattern(opensAt, CANDIDATE_ZONE));
+      await expectAccessible(candidate, 'briefing refusing a start before the window');
       // The server refuses the start too, saying when the exam opens.
       const refused = await request.post(`${E2E.takerOrigin}/api/attempts`, {
         data: { examId, name: 'Early Bird', studentId: 'C-149' },
@@ -116,6 +120,7 @@ test('a candidate before the window sees when it opens and cannot start; with a 
       const row = creatorPage.getByTestId('override-row').filter({ hasText: 'C-150' });
       await expect(row).toContainText('×1.5');
       await expect(row).toContainText('60 min → 90 min');
+      await expectAccessible(creatorPage, 'accommodations page');
     });
 
     await test.step('the creator moves the window to now in the exam form', async () => {

@@ -1,3 +1,4 @@
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
@@ -41,6 +42,7 @@ test('a candidate saves a file in the coding workspace, keeps it through a reloa
   await test.step('the workspace panel connects to the editor', async () => {
     await expect(panel).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });
     await expect(editor.getByRole('heading', { name: 'Exam workspace (test image)' })).toBeVisible();
+    await expectAccessible(page, 'exam room with the coding workspace connected');
   });
 
   await test.step('the editor runs on an origin of its own, and neither page can read the other', async () => {
@@ -93,5 +95,6 @@ test('a candidate saves a file in the coding workspace, keeps it through a reloa
     await expect(files.getByRole('row').filter({ hasText: FILE })).toBeVisible();
     await page.getByRole('button', { name: `Open ${FILE}` }).click();
     await expect(page.getByRole('dialog', { name: FILE })).toContainText(CODE);
+    await expectAccessible(page, 'result page with a workspace file open');
   });
 });

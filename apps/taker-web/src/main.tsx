@@ -4,6 +4,10 @@ import { AppProvider } from './app/provider.tsx';
 import { AppRouter } from './app/router.tsx';
 import './i18n/index.ts';
 import './index.css';
+import { applyPreferences, readPreferences } from './lib/display-preferences.ts';
+
+// Before the first paint, so a dark or large-text page never flashes the default.
+applyPreferences(readPreferences());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -63,7 +63,7 @@ export function ChatComposer({
       {top}
       <div
         className={cn(
-          'flex items-end gap-1.5 rounded-xl border border-line bg-surface p-1.5 focus-within:border-brand-500',
+          'flex items-end gap-1.5 rounded-xl border border-line bg-surface p-1.5 focus-within:border-brand-500 focus-within:ring-2 focus-within:ring-brand-500',
           disabled && 'opacity-60',
         )}
       >

@@ -1,5 +1,5 @@
 import { AlertDialog as RadixAlertDialog, Dialog as RadixDialog } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Button } from './button.tsx';
 import { cn } from './lib/cn.ts';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,27 @@ import { useTranslation } from 'react-i18next';
 const overlay = 'fixed inset-0 z-40 bg-slate-900/40 backdrop-blur-[2px] data-[state=open]:animate-in';
 const panel =
   'fixed left-1/2 top-1/2 z-50 w-[min(92vw,32rem)] -translate-x-1/2 -translate-y-1/2 rounded-card border border-line bg-surface p-6 shadow-xl focus:outline-none';
+
+/**
+ * Focus back on the control that opened the dialog (WCAG 2.4.3). Radix returns it only to its own Trigger; these
+ * dialogs are opened by state, so the element that had the focus when `open` turned true is remembered (a layout
+ * effect runs before the dialog's focus scope moves the focus inside) and focused again on close, unless the
+ * caller's onCloseAutoFocus moved it elsewhere (event.preventDefault()).
+ */
+function useReturnFocus(open: boolean, onCloseAutoFocus?: (event: Event) => void) {
+  const opener = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    if (open && document.activeElement instanceof HTMLElement && document.activeElement !== document.body)
+      opener.current = document.activeElement;
+  }, [open]);
+  return (event: Event) => {
+    onCloseAutoFocus?.(event);
+    if (event.defaultPrevented) return;
+    event.preventDefault();
+    if (opener.current?.isConnected) opener.current.focus();
+    opener.current = null;
+  };
+}
 
 type DialogProps = {
   open: boolean;
@@ -20,11 +41,12 @@ type DialogProps = {
 
 /** A modal dialog: focus is trapped inside, Escape closes it, focus returns to the opener. */
 export function Dialog({ open, onOpenChange, title, description, children, footer, className }: DialogProps) {
+  const returnFocus = useReturnFocus(open);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={overlay} />
-        <RadixDialog.Content className={cn(panel, className)}>
+        <RadixDialog.Content className={cn(panel, className)} onCloseAutoFocus={returnFocus}>
           <RadixDialog.Title className="text-lg font-semibold text-ink">{title}</RadixDialog.Title>
           {description ? (
             <RadixDialog.Description className="mt-1 text-sm text-muted">{description}</RadixDialog.Description>
@@ -70,11 +92,12 @@ export function ConfirmDialog({
   onCloseAutoFocus,
 }: ConfirmDialogProps) {
   const { t } = useTranslation('ui');
+  const returnFocus = useReturnFocus(open, onCloseAutoFocus);
   return (
     <RadixAlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixAlertDialog.Portal>
         <RadixAlertDialog.Overlay className={overlay} />
-        <RadixAlertDialog.Content className={panel} onCloseAutoFocus={onCloseAutoFocus}>
+        <RadixAlertDialog.Content className={panel} onCloseAutoFocus={returnFocus}>
           <RadixAlertDialog.Title className="text-lg font-semibold text-ink">{title}</RadixAlertDialog.Title>
           <RadixAlertDialog.Description className="mt-2 text-sm text-muted">{description}</RadixAlertDialog.Description>
           {children && <div className="mt-3">{children}</div>}

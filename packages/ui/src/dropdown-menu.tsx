@@ -35,7 +35,7 @@ export function DropdownMenuItem({ className, ...props }: ComponentProps<typeof 
   return (
     <RadixMenu.Item
       className={cn(
-        'flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[disabled]:opacity-50',
+        'flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[highlighted]:outline-2 data-[highlighted]:-outline-offset-2 data-[highlighted]:outline-solid data-[highlighted]:outline-brand-500 data-[disabled]:opacity-50',
         className,
       )}
       {...props}
@@ -51,7 +51,7 @@ export function DropdownMenuRadioItem({ className, children, ...props }: Compone
   return (
     <RadixMenu.RadioItem
       className={cn(
-        'relative flex cursor-pointer select-none items-center rounded-md py-2 pl-7 pr-3 text-sm text-ink outline-none data-[highlighted]:bg-brand-50',
+        'relative flex cursor-pointer select-none items-center rounded-md py-2 pl-7 pr-3 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[highlighted]:outline-2 data-[highlighted]:-outline-offset-2 data-[highlighted]:outline-solid data-[highlighted]:outline-brand-500',
         className,
       )}
       {...props}
@@ -64,4 +64,9 @@ export function DropdownMenuRadioItem({ className, children, ...props }: Compone
 
 export function DropdownMenuSeparator() {
   return <RadixMenu.Separator className="my-1 h-px bg-line" />;
+}
+
+/** A heading inside the menu (a group's visible name); not focusable, not an item. */
+export function DropdownMenuLabel({ className, ...props }: ComponentProps<typeof RadixMenu.Label>) {
+  return <RadixMenu.Label className={cn('px-3 pb-1 pt-2 text-xs font-semibold text-muted', className)} {...props} />;
 }

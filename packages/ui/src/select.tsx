@@ -31,7 +31,7 @@ export const Select = forwardRef<HTMLButtonElement, SelectProps>(function Select
       <RadixSelect.Trigger
         ref={ref}
         className={cn(
-          'inline-flex h-10 w-full items-center justify-between gap-2 rounded-lg border border-line bg-surface px-3 text-left text-sm text-ink focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100 disabled:bg-canvas disabled:text-muted data-[placeholder]:text-muted',
+          'inline-flex h-10 w-full items-center justify-between gap-2 rounded-lg border border-line bg-surface px-3 text-left text-sm text-ink focus:border-brand-500 focus:ring-2 focus:ring-brand-100 disabled:bg-canvas disabled:text-muted data-[placeholder]:text-muted',
           className,
         )}
         {...triggerProps}
@@ -52,7 +52,7 @@ export const Select = forwardRef<HTMLButtonElement, SelectProps>(function Select
               <RadixSelect.Item
                 key={option.value}
                 value={option.value}
-                className="relative flex cursor-pointer select-none items-center rounded-md py-2 pl-8 pr-3 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[state=checked]:font-medium"
+                className="relative flex cursor-pointer select-none items-center rounded-md py-2 pl-8 pr-3 text-sm text-ink outline-none data-[highlighted]:bg-brand-50 data-[highlighted]:outline-2 data-[highlighted]:-outline-offset-2 data-[highlighted]:outline-solid data-[highlighted]:outline-brand-500 data-[state=checked]:font-medium"
               >
                 <RadixSelect.ItemIndicator className="absolute left-2 inline-flex">
                   <Check aria-hidden className="h-4 w-4 text-brand-600" />

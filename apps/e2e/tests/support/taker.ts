@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { expectAccessibleOnce } from './a11y.ts';
 import { E2E } from './env.ts';
 import { expectToast } from './ui.ts';
 
@@ -11,13 +12,19 @@ export async function enterExam(
   candidate: { name: string; studentId: string },
 ): Promise<void> {
   await page.goto(`${E2E.takerOrigin}/taker/start`);
+  await expect(page.getByLabel('Exam URL')).toBeVisible();
+  await expectAccessibleOnce(page, 'taker start page');
   await page.getByLabel('Exam URL').fill(examUrl(examId));
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectToast(page, 'Valid exam found! Redirecting...');
   await expect(page).toHaveURL(/\/taker\/credentials$/);
+  await expect(page.getByLabel('Full Name')).toBeVisible();
+  await expectAccessibleOnce(page, 'taker credentials page');
   await page.getByLabel('Full Name').fill(candidate.name);
   await page.getByLabel('Candidate ID').fill(candidate.studentId);
   await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('button', { name: 'Start Exam' })).toBeVisible();
+  await expectAccessibleOnce(page, 'taker briefing page');
   await page.getByRole('button', { name: 'Start Exam' }).click();
   await expect(page).toHaveURL(new RegExp(`/exam/${examId}$`));
   await expect(page.getByTestId('answered-count')).toBeVisible();
@@ -33,6 +40,7 @@ export async function submitExam(page: Page, expectAnswered?: { answered: number
   await page.getByRole('button', { name: 'Submit', exact: true }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Submit exam?' });
   await expect(dialog).toBeVisible();
+  await expectAccessibleOnce(page, 'submit confirmation dialog');
   if (expectAnswered)
     await expect(dialog).toContainText(
       `You have answered ${expectAnswered.answered} of ${expectAnswered.total} questions.`,

@@ -41,7 +41,13 @@ export function languageOf(fileName: string): { name: string; extension: Extensi
 /** A read-only, highlighted view of one workspace file (loaded lazily: CodeMirror is large). */
 export function CodeViewer({ fileName, content }: { fileName: string; content: string }) {
   const language = languageOf(fileName);
-  const extensions = [EditorView.lineWrapping, ...(language.extension ? [language.extension] : [])];
+  // The name goes on the editable area itself (CodeMirror's content element, role textbox), where screen readers
+  // and axe look for it; an aria-label on the wrapper would name nothing.
+  const extensions = [
+    EditorView.contentAttributes.of({ 'aria-label': `Contents of ${fileName}` }),
+    EditorView.lineWrapping,
+    ...(language.extension ? [language.extension] : []),
+  ];
   return (
     <div className="flex flex-col gap-2">
       <p className="text-xs text-muted" data-testid="code-language">
@@ -54,7 +60,6 @@ export function CodeViewer({ fileName, content }: { fileName: string; content: s
         basicSetup={{ foldGutter: false }}
         extensions={extensions}
         maxHeight="60vh"
-        aria-label={`Contents of ${fileName}`}
       />
     </div>
   );

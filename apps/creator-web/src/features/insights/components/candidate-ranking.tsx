@@ -6,7 +6,7 @@ import { DropdownMenu, DropdownMenuItem } from '@exam/ui/dropdown-menu';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Input } from '@exam/ui/input';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
-import { ArrowDownUp, ExternalLink, Search, Users } from 'lucide-react';
+import { ArrowDown, ArrowDownUp, ArrowUp, ExternalLink, Search, Users } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
@@ -108,7 +108,12 @@ function SortMenu({ sort, onSelect }: { sort: SortState; onSelect: (key: SortSta
           size="sm"
           aria-label={`Sort by ${sortLabel}, ${sort.direction === 'asc' ? 'ascending' : 'descending'}`}
         >
-          <ArrowDownUp aria-hidden className="h-4 w-4" /> Sort: {sortLabel} {sort.direction === 'asc' ? '↑' : '↓'}
+          <ArrowDownUp aria-hidden className="h-4 w-4" /> Sort by {sortLabel}
+          {sort.direction === 'asc' ? (
+            <ArrowUp aria-hidden className="h-3 w-3" />
+          ) : (
+            <ArrowDown aria-hidden className="h-3 w-3" />
+          )}
         </Button>
       }
     >

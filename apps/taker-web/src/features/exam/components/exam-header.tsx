@@ -1,11 +1,13 @@
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
-import { AlertTriangle, Clock, Maximize, Minimize } from 'lucide-react';
+import { AlertTriangle, Maximize, Minimize } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { PreferencesMenu } from '../../../lib/preferences-menu.tsx';
 import { ResumeCodeMenu } from '../../../lib/resume-code.tsx';
 import type { SaveStatus } from '../lib/sync.ts';
-import { formatCountdown } from '../lib/clock.ts';
 import type { PanelKey, PanelVisibility } from './exam-panels.tsx';
+import { ExamTimer } from './exam-timer.tsx';
+import { SaveStatusIndicator } from './save-status.tsx';
 
 type ExamHeaderProps = {
   title: string;
@@ -50,17 +52,7 @@ export function ExamHeader(props: ExamHeaderProps) {
       <span className="text-sm font-medium text-ink" data-testid="answered-count">
         {t('header.answered', { answered: props.answered, total: props.total })}
       </span>
-      {props.remaining !== null && (
-        <span
-          role="timer"
-          aria-label={t('header.timeRemaining')}
-          className={`inline-flex items-center gap-1 font-mono text-sm font-semibold ${props.remaining < 60 ? 'text-danger' : 'text-ink'}`}
-          data-testid="countdown"
-        >
-          <Clock aria-hidden className="h-4 w-4" />
-          {formatCountdown(props.remaining)}
-        </span>
-      )}
+      {props.remaining !== null && <ExamTimer remaining={props.remaining} />}
       <div className="ml-auto flex flex-wrap items-center gap-2">
         {props.candidate?.attemptId && <ResumeCodeMenu attemptId={props.candidate.attemptId} />}
         <div
@@ -100,15 +92,8 @@ export function ExamHeader(props: ExamHeaderProps) {
             )}
           </Button>
         )}
-        {props.saveStatus && (
-          <span
-            aria-live="polite"
-            data-testid="save-status"
-            className={`text-xs ${props.saveStatus === 'offline' ? 'text-warning' : 'text-muted'}`}
-          >
-            {t(`save.${props.saveStatus}`)}
-          </span>
-        )}
+        <PreferencesMenu />
+        {props.saveStatus && <SaveStatusIndicator status={props.saveStatus} />}
         <Button size="sm" onClick={props.onSubmit} disabled={props.submitting}>
           {t(props.submitting ? 'header.submitting' : 'header.submit')}
         </Button>

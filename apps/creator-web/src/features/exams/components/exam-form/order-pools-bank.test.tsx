@@ -81,7 +81,7 @@ describe('exam editor: order, pools and the question bank', () => {
 
     await user.click(screen.getByRole('button', { name: 'Add MCQ' }));
     await user.type(screen.getByLabelText('Question 2 title'), 'Red planet');
-    await user.click(screen.getByRole('button', { name: 'Save question 2 to bank' }));
+    await user.click(screen.getByRole('button', { name: 'Save to bank: question 2' }));
     await waitFor(() => expect(saved).toHaveLength(1));
     expect(saved[0]).toMatchObject({ question: { type: 'mcq', title: 'Red planet' } });
 

@@ -32,7 +32,7 @@ export function SaveToBankButton({ index }: { index: number }) {
       variant="ghost"
       size="sm"
       disabled={save.isPending}
-      aria-label={`Save question ${n} to bank`}
+      aria-label={`Save to bank: question ${n}`}
       onClick={onSave}
     >
       <BookmarkPlus aria-hidden className="h-4 w-4" /> Save to bank

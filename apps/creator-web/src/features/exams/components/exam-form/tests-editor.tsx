@@ -78,7 +78,7 @@ function TestCaseRow({
   const set = <K extends keyof TestCaseInput>(key: K, value: TestCaseInput[K]) => onChange({ ...test, [key]: value });
   const comparison = test.comparison ?? 'trimmed';
   return (
-    <li
+    <div
       role="group"
       aria-label={label}
       data-testid={`test-case-${questionIndex}-${testIndex}`}
@@ -160,7 +160,7 @@ function TestCaseRow({
           {errors.id.message}
         </p>
       )}
-    </li>
+    </div>
   );
 }
 
@@ -179,7 +179,8 @@ export function TestsEditor({ index }: { index: number }) {
         candidates during the exam; hidden ones run when they submit. Without tests a grader marks the question.
       </p>
       {tests.length > 0 && (
-        <ol className="flex flex-col gap-3">
+        // Each test is a labelled group ("Question 1 test 2"); a list item cannot also be a group.
+        <div className="flex flex-col gap-3">
           {tests.map((test, i) => (
             <TestCaseRow
               key={test.id}
@@ -197,7 +198,7 @@ export function TestsEditor({ index }: { index: number }) {
               }
             />
           ))}
-        </ol>
+        </div>
       )}
       {listError && (
         <p role="alert" className="text-xs text-danger">
