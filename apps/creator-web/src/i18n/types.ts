@@ -1,3 +1,4 @@
+import type accommodations from './locales/en/accommodations.json';
 import type common from './locales/en/common.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
@@ -6,6 +7,7 @@ declare module 'i18next' {
     defaultNS: 'common';
   }
   interface ResourceNamespaceMap {
+    accommodations: typeof accommodations;
     common: typeof common;
   }
 }
