@@ -1,4 +1,5 @@
 import type accommodations from './locales/en/accommodations.json';
+import type assistant from './locales/en/assistant.json';
 import type common from './locales/en/common.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
@@ -8,6 +9,7 @@ declare module 'i18next' {
   }
   interface ResourceNamespaceMap {
     accommodations: typeof accommodations;
+    assistant: typeof assistant;
     common: typeof common;
   }
 }
