@@ -1,5 +1,6 @@
 import type accommodations from './locales/en/accommodations.json';
 import type assistant from './locales/en/assistant.json';
+import type auth from './locales/en/auth.json';
 import type common from './locales/en/common.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
@@ -10,6 +11,7 @@ declare module 'i18next' {
   interface ResourceNamespaceMap {
     accommodations: typeof accommodations;
     assistant: typeof assistant;
+    auth: typeof auth;
     common: typeof common;
   }
 }
