@@ -1,6 +1,7 @@
 import type accommodations from './locales/en/accommodations.json';
 import type assistant from './locales/en/assistant.json';
 import type auth from './locales/en/auth.json';
+import type bank from './locales/en/bank.json';
 import type common from './locales/en/common.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
@@ -12,6 +13,7 @@ declare module 'i18next' {
     accommodations: typeof accommodations;
     assistant: typeof assistant;
     auth: typeof auth;
+    bank: typeof bank;
     common: typeof common;
   }
 }
