@@ -2,6 +2,7 @@ import type accommodations from './locales/en/accommodations.json';
 import type assistant from './locales/en/assistant.json';
 import type auth from './locales/en/auth.json';
 import type bank from './locales/en/bank.json';
+import type candidates from './locales/en/candidates.json';
 import type common from './locales/en/common.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
@@ -14,6 +15,7 @@ declare module 'i18next' {
     assistant: typeof assistant;
     auth: typeof auth;
     bank: typeof bank;
+    candidates: typeof candidates;
     common: typeof common;
   }
 }
