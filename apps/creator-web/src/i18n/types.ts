@@ -4,6 +4,7 @@ import type auth from './locales/en/auth.json';
 import type bank from './locales/en/bank.json';
 import type candidates from './locales/en/candidates.json';
 import type common from './locales/en/common.json';
+import type live from './locales/en/live.json';
 import type roster from './locales/en/roster.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
@@ -18,6 +19,7 @@ declare module 'i18next' {
     bank: typeof bank;
     candidates: typeof candidates;
     common: typeof common;
+    live: typeof live;
     roster: typeof roster;
   }
 }
