@@ -5,6 +5,7 @@ import type bank from './locales/en/bank.json';
 import type candidates from './locales/en/candidates.json';
 import type common from './locales/en/common.json';
 import type live from './locales/en/live.json';
+import type results from './locales/en/results.json';
 import type roster from './locales/en/roster.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
@@ -20,6 +21,7 @@ declare module 'i18next' {
     candidates: typeof candidates;
     common: typeof common;
     live: typeof live;
+    results: typeof results;
     roster: typeof roster;
   }
 }
