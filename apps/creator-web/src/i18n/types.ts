@@ -4,6 +4,7 @@ import type auth from './locales/en/auth.json';
 import type bank from './locales/en/bank.json';
 import type candidates from './locales/en/candidates.json';
 import type common from './locales/en/common.json';
+import type grading from './locales/en/grading.json';
 import type live from './locales/en/live.json';
 import type results from './locales/en/results.json';
 import type roster from './locales/en/roster.json';
@@ -20,6 +21,7 @@ declare module 'i18next' {
     bank: typeof bank;
     candidates: typeof candidates;
     common: typeof common;
+    grading: typeof grading;
     live: typeof live;
     results: typeof results;
     roster: typeof roster;

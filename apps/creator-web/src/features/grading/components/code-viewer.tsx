@@ -6,6 +6,8 @@ import { sql } from '@codemirror/lang-sql';
 import { StreamLanguage } from '@codemirror/language';
 import { r } from '@codemirror/legacy-modes/mode/r';
 import CodeMirror, { EditorView, type Extension } from '@uiw/react-codemirror';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 /** The syntax mode of a file, by its extension; plain text when unknown. */
 export function languageOf(fileName: string): { name: string; extension: Extension | null } {
@@ -34,12 +36,13 @@ export function languageOf(fileName: string): { name: string; extension: Extensi
     case 'r':
       return { name: 'R', extension: StreamLanguage.define(r) };
     default:
-      return { name: 'Plain text', extension: null };
+      return { name: i18n.t('grading:codeViewer.plainText'), extension: null };
   }
 }
 
 /** A read-only, highlighted view of one workspace file (loaded lazily: CodeMirror is large). */
 export function CodeViewer({ fileName, content }: { fileName: string; content: string }) {
+  const { t } = useTranslation('grading');
   const language = languageOf(fileName);
   const extensions = [EditorView.lineWrapping, ...(language.extension ? [language.extension] : [])];
   return (
@@ -54,7 +57,7 @@ export function CodeViewer({ fileName, content }: { fileName: string; content: s
         basicSetup={{ foldGutter: false }}
         extensions={extensions}
         maxHeight="60vh"
-        aria-label={`Contents of ${fileName}`}
+        aria-label={t('codeViewer.contentsOfFilename', { fileName })}
       />
     </div>
   );
