@@ -5,6 +5,7 @@ import type bank from './locales/en/bank.json';
 import type candidates from './locales/en/candidates.json';
 import type common from './locales/en/common.json';
 import type grading from './locales/en/grading.json';
+import type insights from './locales/en/insights.json';
 import type live from './locales/en/live.json';
 import type results from './locales/en/results.json';
 import type roster from './locales/en/roster.json';
@@ -22,6 +23,7 @@ declare module 'i18next' {
     candidates: typeof candidates;
     common: typeof common;
     grading: typeof grading;
+    insights: typeof insights;
     live: typeof live;
     results: typeof results;
     roster: typeof roster;
