@@ -4,6 +4,8 @@ import type auth from './locales/en/auth.json';
 import type bank from './locales/en/bank.json';
 import type candidates from './locales/en/candidates.json';
 import type common from './locales/en/common.json';
+import type editor from './locales/en/editor.json';
+import type exams from './locales/en/exams.json';
 import type grading from './locales/en/grading.json';
 import type insights from './locales/en/insights.json';
 import type live from './locales/en/live.json';
@@ -22,6 +24,8 @@ declare module 'i18next' {
     bank: typeof bank;
     candidates: typeof candidates;
     common: typeof common;
+    editor: typeof editor;
+    exams: typeof exams;
     grading: typeof grading;
     insights: typeof insights;
     live: typeof live;
