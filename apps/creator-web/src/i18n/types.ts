@@ -4,6 +4,7 @@ import type auth from './locales/en/auth.json';
 import type bank from './locales/en/bank.json';
 import type candidates from './locales/en/candidates.json';
 import type common from './locales/en/common.json';
+import type dashboard from './locales/en/dashboard.json';
 import type editor from './locales/en/editor.json';
 import type exams from './locales/en/exams.json';
 import type grading from './locales/en/grading.json';
@@ -24,6 +25,7 @@ declare module 'i18next' {
     bank: typeof bank;
     candidates: typeof candidates;
     common: typeof common;
+    dashboard: typeof dashboard;
     editor: typeof editor;
     exams: typeof exams;
     grading: typeof grading;

@@ -49,7 +49,7 @@ export function RosterEntryForm({ initial, submitLabel, isPending, onSubmit, onC
       <Field label={t('rosterEntryForm.candidateId')} error={errorOf('candidateId')}>
         <Input value={entry.candidateId} onChange={set('candidateId')} />
       </Field>
-      <Field label="E-mail" error={errorOf('email')}>
+      <Field label={t('rosterEntryForm.email')} error={errorOf('email')}>
         <Input type="email" value={entry.email} onChange={set('email')} />
       </Field>
       <div className="flex gap-2 md:mt-6">

@@ -30,10 +30,7 @@ function PoolEditor({ index, onRemove }: { index: number; onRemove: () => void }
       <Field label={t('orderPoolsCard.poolNPointsPer', { n })} error={errors?.points?.message} className="w-40">
         <Input type="number" min={0.01} step={0.01} {...register(`pools.${index}.points`, { valueAsNumber: true })} />
       </Field>
-      <p className="pb-2 text-sm text-muted">
-        {size} {size === 1 ? t('orderPoolsCard.question') : t('orderPoolsCard.questions')}{' '}
-        {t('orderPoolsCard.inThePool')}
-      </p>
+      <p className="pb-2 text-sm text-muted">{t('orderPoolsCard.inThePool', { count: size })}</p>
       <Button
         variant="ghost"
         size="sm"
