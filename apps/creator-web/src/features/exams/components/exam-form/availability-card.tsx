@@ -36,7 +36,7 @@ function InstantField({ name, label, hint }: { name: 'opensAt' | 'closesAt'; lab
               variant="ghost"
               size="sm"
               className="mb-6"
-              aria-label={t('availabilityCard.clearLowercase', { lowerCase: label.toLowerCase() })}
+              aria-label={t('availabilityCard.clearLabel', { label: label.toLowerCase() })}
               onClick={() => field.onChange(null)}
             >
               {t('availabilityCard.clear')}

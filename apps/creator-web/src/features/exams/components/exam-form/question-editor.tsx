@@ -78,9 +78,7 @@ function McqOptions({ index }: { index: number }) {
           onChange={changeOptions}
           itemLabel={(i) => t('questionEditor.questionNOptionValue', { n, value: i + 1 })}
           removeLabel={(i) => t('questionEditor.removeOptionValueOf', { value: i + 1, n })}
-          placeholder={(i) =>
-            t('questionEditor.optionFromcharcode', { fromCharCode: String.fromCharCode(65 + (i % 26)) })
-          }
+          placeholder={(i) => t('questionEditor.optionLetter', { letter: String.fromCharCode(65 + (i % 26)) })}
           addLabel={t('questionEditor.questionNAddOption', { n })}
           addText={t('questionEditor.addOption')}
           minItems={2}

@@ -106,7 +106,7 @@ function TestCaseRow({
           <Button
             variant="ghost"
             size="icon"
-            aria-label={t('testsEditor.duplicateLowercase', { lowerCase: label.toLowerCase() })}
+            aria-label={t('testsEditor.duplicateLabel', { label: label.toLowerCase() })}
             onClick={onDuplicate}
           >
             <Copy aria-hidden className="h-4 w-4" />
@@ -115,7 +115,7 @@ function TestCaseRow({
             variant="ghost"
             size="icon"
             className="text-danger hover:bg-red-50"
-            aria-label={t('testsEditor.removeLowercase', { lowerCase: label.toLowerCase() })}
+            aria-label={t('testsEditor.removeLabel', { label: label.toLowerCase() })}
             onClick={onRemove}
           >
             <Trash2 aria-hidden className="h-4 w-4" />
