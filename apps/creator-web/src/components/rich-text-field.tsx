@@ -2,10 +2,7 @@ import { Field } from '@exam/ui/field';
 import { cn } from '@exam/ui/lib/cn';
 import { RichText } from '@exam/ui/rich-text';
 import type { ComponentProps } from 'react';
-
-/** What authored text may hold, under each field that takes it. */
-export const RICH_TEXT_HINT =
-  'Markdown: **bold**, `code`, ``` fenced code ```, [links](https://…) and $$x^2$$ for math.';
+import { useTranslation } from 'react-i18next';
 
 type RichTextFieldProps = {
   label: string;
@@ -26,21 +23,30 @@ type RichTextFieldProps = {
  * wide screen, under it on a narrow one.
  */
 export function RichTextField({ label, hint, error, text, children, stacked = false }: RichTextFieldProps) {
+  const { t } = useTranslation('common');
   return (
     <div className={cn('grid gap-3', !stacked && 'lg:grid-cols-2')}>
-      <Field label={label} hint={hint ? `${hint} ${RICH_TEXT_HINT}` : RICH_TEXT_HINT} error={error}>
+      <Field
+        label={label}
+        hint={hint ? t('richTextField.hintAndMarkdown', { hint }) : t('richTextField.markdown')}
+        error={error}
+      >
         {children}
       </Field>
       <div className="flex min-w-0 flex-col gap-1.5">
         <p aria-hidden className="text-sm font-medium text-ink">
-          Preview
+          {t('richTextField.preview')}
         </p>
         <div
           role="region"
-          aria-label={`${label} preview`}
+          aria-label={t('richTextField.labelPreview', { label })}
           className="min-h-20 rounded-lg border border-dashed border-line bg-surface px-3 py-2 text-sm text-ink"
         >
-          {text.trim() ? <RichText>{text}</RichText> : <p className="text-muted">Nothing to preview yet.</p>}
+          {text.trim() ? (
+            <RichText>{text}</RichText>
+          ) : (
+            <p className="text-muted">{t('richTextField.nothingToPreviewYet')}</p>
+          )}
         </div>
       </div>
     </div>

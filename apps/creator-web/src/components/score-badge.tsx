@@ -1,11 +1,8 @@
 import { formatScore, type ResultScore, type ResultStatus } from '@exam/domain/grading';
 import { Badge, type BadgeTone } from '@exam/ui/badge';
+import { useTranslation } from 'react-i18next';
 
-const STATUS: Record<ResultStatus, { label: string; tone: BadgeTone }> = {
-  pending: { label: 'Pending', tone: 'warning' },
-  graded: { label: 'Graded', tone: 'success' },
-  released: { label: 'Released', tone: 'info' },
-};
+const TONE: Record<ResultStatus, BadgeTone> = { pending: 'warning', graded: 'success', released: 'info' };
 
 type Scored = Pick<ResultScore, 'score' | 'maxScore' | 'percentage' | 'status'>;
 
@@ -15,12 +12,12 @@ type Scored = Pick<ResultScore, 'score' | 'maxScore' | 'percentage' | 'status'>;
  * the submissions page, the grader, the result page and the insights ranking, so they cannot disagree.
  */
 export function ScoreBadge({ result }: { result: Scored }) {
-  const status = STATUS[result.status];
+  const { t } = useTranslation();
   return (
     <span className="inline-flex flex-wrap items-center gap-2" data-testid="score">
       <span className="tabular-nums text-sm text-ink">{formatScore(result)}</span>
-      <Badge tone={status.tone} data-status={result.status}>
-        {status.label}
+      <Badge tone={TONE[result.status]} data-status={result.status}>
+        {t(`resultStatus.${result.status}`)}
       </Badge>
     </span>
   );

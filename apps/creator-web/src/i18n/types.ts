@@ -1,5 +1,18 @@
+import type accommodations from './locales/en/accommodations.json';
+import type assistant from './locales/en/assistant.json';
+import type auth from './locales/en/auth.json';
+import type bank from './locales/en/bank.json';
+import type candidates from './locales/en/candidates.json';
 import type common from './locales/en/common.json';
 import type workspace from './locales/en/workspace.json';
+import type dashboard from './locales/en/dashboard.json';
+import type editor from './locales/en/editor.json';
+import type exams from './locales/en/exams.json';
+import type grading from './locales/en/grading.json';
+import type insights from './locales/en/insights.json';
+import type live from './locales/en/live.json';
+import type results from './locales/en/results.json';
+import type roster from './locales/en/roster.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
 declare module 'i18next' {
@@ -7,7 +20,20 @@ declare module 'i18next' {
     defaultNS: 'common';
   }
   interface ResourceNamespaceMap {
+    accommodations: typeof accommodations;
+    assistant: typeof assistant;
+    auth: typeof auth;
+    bank: typeof bank;
+    candidates: typeof candidates;
     common: typeof common;
     workspace: typeof workspace;
+    dashboard: typeof dashboard;
+    editor: typeof editor;
+    exams: typeof exams;
+    grading: typeof grading;
+    insights: typeof insights;
+    live: typeof live;
+    results: typeof results;
+    roster: typeof roster;
   }
 }

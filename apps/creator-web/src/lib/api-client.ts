@@ -3,17 +3,19 @@ import { ErrorBodySchema } from '@exam/domain/errors';
 import { fetchUntilDelivered } from '@exam/ui/lib/fetch-until-delivered';
 import type { z } from 'zod';
 import { clearToken, getToken } from './auth-storage.ts';
+import type { ParseKeys } from 'i18next';
+import { i18n } from '../i18n/index.ts';
 
 /** Every failed call becomes an ApiError: a code to branch on and a message a person can read. */
 export { ApiError };
 export { platformStartingRetry } from '@exam/ui/lib/fetch-until-delivered';
 
-const fallbackMessages: Record<number, string> = {
-  401: 'Your session has expired. Please sign in again.',
-  403: 'You do not have access to this.',
-  404: 'Not found.',
-  413: 'The upload is too large.',
-  429: 'Too many requests. Please wait a moment and try again.',
+const fallbackMessages: Record<number, ParseKeys<'common'>> = {
+  401: 'errors.sessionExpired',
+  403: 'errors.forbidden',
+  404: 'errors.notFound',
+  413: 'errors.tooLarge',
+  429: 'errors.tooManyRequests',
 };
 
 let onUnauthorized: () => void = () => undefined;
@@ -45,15 +47,14 @@ async function errorOf(response: Response): Promise<ApiError> {
     const { code, message, issues } = parsed.data.error;
     // A 500 carries a generic text meant for logs; show a steady sentence instead. A 503 a service sent on
     // purpose says what is missing (e.g. no code sandbox to run tests), so it is shown as sent.
-    const userMessage =
-      response.status >= 500 && response.status !== 503 ? 'Something went wrong. Please try again.' : message;
+    const userMessage = response.status >= 500 && response.status !== 503 ? i18n.t('errors.generic') : message;
     return new ApiError({ code, status: response.status, statusText: response.statusText, userMessage, issues });
   }
   return new ApiError({
     code: httpErrorCode(response.status),
     status: response.status,
     statusText: response.statusText,
-    userMessage: fallbackMessages[response.status] ?? 'Something went wrong. Please try again.',
+    userMessage: i18n.t(fallbackMessages[response.status] ?? 'errors.generic'),
   });
 }
 
@@ -85,7 +86,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
     throw new ApiError({
       code: ClientErrorCode.NETWORK,
       status: 0,
-      userMessage: 'Cannot reach the server. Check your connection and try again.',
+      userMessage: i18n.t('errors.network'),
     });
   }
   if (!response.ok) {
@@ -101,12 +102,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
     throw new ApiError({
       code: ClientErrorCode.BAD_RESPONSE,
       status: response.status,
-      userMessage: 'The server sent an unexpected answer. Please try again.',
+      userMessage: i18n.t('errors.unexpectedAnswer'),
     });
   }
   return parsed.data;
 }
 
 export function userMessageOf(error: unknown): string {
-  return error instanceof ApiError ? error.userMessage : 'Something went wrong. Please try again.';
+  return error instanceof ApiError ? error.userMessage : i18n.t('errors.generic');
 }

@@ -1,6 +1,7 @@
 import { ClientErrorCode, httpErrorCode } from '@exam/domain/api-error';
 import { ApiError } from './api-client.ts';
 import { getToken } from './auth-storage.ts';
+import { i18n } from '../i18n/index.ts';
 
 /** Hands a Blob to the browser as a download. */
 export function saveBlob(blob: Blob, fileName: string): void {
@@ -31,7 +32,7 @@ export async function fetchDownload(
     throw new ApiError({
       code: ClientErrorCode.NETWORK,
       status: 0,
-      userMessage: 'Cannot reach the server. Check your connection and try again.',
+      userMessage: i18n.t('errors.network'),
     });
   });
   if (!response.ok) {

@@ -2,11 +2,11 @@ import type { InsightsCandidate } from '@exam/domain/insights';
 
 export const PAGE_SIZE = 10;
 export const SORT_KEYS = [
-  { key: 'rank', label: 'Rank' },
-  { key: 'name', label: 'Name' },
-  { key: 'id', label: 'ID' },
-  { key: 'score', label: 'Score' },
-  { key: 'timespent', label: 'Time Spent' },
+  { key: 'rank', label: 'ranking.rank' },
+  { key: 'name', label: 'ranking.name' },
+  { key: 'id', label: 'ranking.id' },
+  { key: 'score', label: 'ranking.score' },
+  { key: 'timespent', label: 'ranking.timeSpent' },
 ] as const;
 export type SortKey = (typeof SORT_KEYS)[number]['key'];
 export type SortState = { key: SortKey; direction: 'asc' | 'desc' };

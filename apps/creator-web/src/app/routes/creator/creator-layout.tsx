@@ -16,6 +16,7 @@ import {
   getToken,
   isTokenUsable,
 } from '../../../lib/auth-storage.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The creator pages' guard: a missing, undecodable or expired token is removed and the creator signs in again. */
 export function creatorGuard(): { email: string } {
@@ -28,6 +29,7 @@ export function creatorGuard(): { email: string } {
 }
 
 export function CreatorLayout() {
+  const { t } = useTranslation('dashboard');
   const { email } = useLoaderData<typeof creatorGuard>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -45,8 +47,8 @@ export function CreatorLayout() {
     clearAllStorage();
     queryClient.clear();
     void navigate(paths.home);
-    if (ended) toast.success('Signed out successfully');
-    else toast.error('Signed out in this browser, but the server could not be reached: use Sign Out Everywhere later.');
+    if (ended) toast.success(t('creatorLayout.signedOutSuccessfully'));
+    else toast.error(t('creatorLayout.signedOutInThis'));
   };
 
   return (
@@ -56,26 +58,26 @@ export function CreatorLayout() {
           <span className="flex h-7 w-7 items-center justify-center rounded-lg bg-brand-600 text-white">
             <GraduationCap aria-hidden className="h-4 w-4" />
           </span>
-          Assessly
+          {t('creatorLayout.assessly')}
         </Link>
       }
       actions={
         <>
-          <span className="hidden text-sm text-muted sm:inline">Welcome, {email}</span>
+          <span className="hidden text-sm text-muted sm:inline">{t('creatorLayout.welcomeEmail', { email })}</span>
           <Link
             to={paths.questionBank}
             className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"
           >
-            <Library aria-hidden className="h-4 w-4" /> Question bank
+            <Library aria-hidden className="h-4 w-4" /> {t('creatorLayout.questionBank')}
           </Link>
           <Link
             to={paths.account}
             className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"
           >
-            <UserRound aria-hidden className="h-4 w-4" /> Account
+            <UserRound aria-hidden className="h-4 w-4" /> {t('creatorLayout.account')}
           </Link>
           <Button variant="secondary" size="sm" disabled={signingOut} onClick={() => void signOut()}>
-            <LogOut aria-hidden className="h-4 w-4" /> Sign Out
+            <LogOut aria-hidden className="h-4 w-4" /> {t('creatorLayout.signOut')}
           </Button>
         </>
       }

@@ -14,10 +14,12 @@ import { ExamStats } from '../../../features/exams/components/exam-stats.tsx';
 import { PublishedExamsTable } from '../../../features/exams/components/published-exams-table.tsx';
 import { ResultsTab } from '../../../features/results/components/results-tab.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';
+import { useTranslation } from 'react-i18next';
 
 function ExamsLoading() {
+  const { t } = useTranslation('dashboard');
   return (
-    <div className="flex flex-col gap-4" aria-busy="true" aria-label="Loading exams">
+    <div className="flex flex-col gap-4" aria-busy="true" aria-label={t('dashboard.loadingExams')}>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {[0, 1, 2, 3].map((i) => (
           <Skeleton key={i} className="h-24" />
@@ -29,6 +31,7 @@ function ExamsLoading() {
 }
 
 export function DashboardRoute() {
+  const { t } = useTranslation('dashboard');
   const exams = useMyExams();
   const summary = useResultsSummary();
   const all = exams.data ?? [];
@@ -38,12 +41,12 @@ export function DashboardRoute() {
   return (
     <>
       <PageHeader
-        title="Dashboard"
-        description="Build exams, publish them and follow your candidates."
+        title={t('dashboard.dashboard')}
+        description={t('dashboard.buildExamsPublishThem')}
         actions={
           <Button asChild>
             <Link to={paths.newExam}>
-              <Plus aria-hidden className="h-4 w-4" /> Create New Exam
+              <Plus aria-hidden className="h-4 w-4" /> {t('dashboard.createNewExam')}
             </Link>
           </Button>
         }
@@ -54,11 +57,11 @@ export function DashboardRoute() {
         <Card>
           <EmptyState
             icon={<AlertTriangle aria-hidden />}
-            title="Could not load your exams"
+            title={t('dashboard.couldNotLoadYour')}
             description={userMessageOf(exams.error)}
             action={
               <Button variant="secondary" onClick={() => void exams.refetch()}>
-                Try again
+                {t('dashboard.tryAgain')}
               </Button>
             }
           />
@@ -67,9 +70,9 @@ export function DashboardRoute() {
         <div className="flex flex-col gap-6">
           <ExamStats exams={all} summary={summary.data} />
           <Tabs defaultValue="exams">
-            <TabsList aria-label="Dashboard sections">
-              <TabsTrigger value="exams">Exams</TabsTrigger>
-              <TabsTrigger value="results">Results</TabsTrigger>
+            <TabsList aria-label={t('dashboard.dashboardSections')}>
+              <TabsTrigger value="exams">{t('dashboard.exams')}</TabsTrigger>
+              <TabsTrigger value="results">{t('dashboard.results')}</TabsTrigger>
             </TabsList>
             <TabsContent value="exams" className="flex flex-col gap-6">
               <PublishedExamsTable exams={published} summary={summary.data} />

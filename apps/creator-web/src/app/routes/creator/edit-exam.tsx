@@ -7,15 +7,17 @@ import { TestAssistant } from '../../../features/assistant-test/components/test-
 import { useExam } from '../../../features/exams/api/exam-queries.ts';
 import { ExamForm } from '../../../features/exams/components/exam-form/exam-form.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';
+import { useTranslation } from 'react-i18next';
 
 /** An exam that cannot be loaded sends the creator back to the dashboard, with the reason in a toast. */
 export function EditExamRoute() {
+  const { t } = useTranslation('dashboard');
   const { examId = '' } = useParams();
   const exam = useExam(examId);
   useEffect(() => {
     if (exam.isError) toast.error(userMessageOf(exam.error));
   }, [exam.isError, exam.error]);
-  if (exam.isPending) return <PageSpinner label="Loading exam…" />;
+  if (exam.isPending) return <PageSpinner label={t('editExam.loadingExam')} />;
   if (exam.isError) return <Navigate to={paths.dashboard} replace />;
   // Keyed by id so switching exams starts a fresh form.
   return <ExamForm key={exam.data.id} exam={exam.data} renderTestAssistant={(props) => <TestAssistant {...props} />} />;

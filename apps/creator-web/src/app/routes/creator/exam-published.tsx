@@ -16,31 +16,34 @@ import { useExam } from '../../../features/exams/api/exam-queries.ts';
 import { useSetExamLive } from '../../../features/exams/api/exam-mutations.ts';
 import { copyExamUrl } from '../../../features/exams/components/published-exams-table.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';
+import { useTranslation } from 'react-i18next';
 
 function BackToDashboard({ variant = 'secondary' }: { variant?: 'secondary' | 'primary' }) {
+  const { t } = useTranslation('dashboard');
   return (
     <Button asChild variant={variant}>
       <Link to={paths.dashboard}>
-        <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
+        <ArrowLeft aria-hidden className="h-4 w-4" /> {t('examPublished.backToDashboard')}
       </Link>
     </Button>
   );
 }
 
 export function ExamPublishedRoute() {
+  const { t } = useTranslation('dashboard');
   const { examId = '' } = useParams();
   const exam = useExam(examId);
   const setLive = useSetExamLive();
   const { takerOrigin } = useRuntimeConfig();
 
-  if (exam.isPending) return <PageSpinner label="Loading exam…" />;
+  if (exam.isPending) return <PageSpinner label={t('examPublished.loadingExam')} />;
   if (exam.isError) {
     return (
       <Card className="mx-auto max-w-lg">
         <EmptyState
           icon={<FileQuestion aria-hidden />}
-          title="Exam Not Found"
-          description="It may have been deleted, or it belongs to another account."
+          title={t('examPublished.examNotFound')}
+          description={t('examPublished.itMayHaveBeen')}
           action={<BackToDashboard variant="primary" />}
         />
       </Card>
@@ -53,12 +56,7 @@ export function ExamPublishedRoute() {
     setLive.mutate(
       { examId: data.id, isLive },
       {
-        onSuccess: () =>
-          toast.success(
-            isLive
-              ? 'Exam is now live! Candidates can access it.'
-              : 'Exam is no longer live. Candidates cannot access it.',
-          ),
+        onSuccess: () => toast.success(isLive ? t('examPublished.examIsNowLive') : t('examPublished.examIsNoLonger')),
         onError: (error) => toast.error(userMessageOf(error)),
       },
     );
@@ -69,8 +67,8 @@ export function ExamPublishedRoute() {
         <div className="rounded-full bg-green-50 p-3 text-success">
           <CheckCircle2 aria-hidden className="h-8 w-8" />
         </div>
-        <h1 className="mt-4 text-2xl font-semibold text-ink">Exam Published!</h1>
-        <p className="mt-1 text-sm text-muted">Share the link below with your candidates.</p>
+        <h1 className="mt-4 text-2xl font-semibold text-ink">{t('examPublished.examPublished')}</h1>
+        <p className="mt-1 text-sm text-muted">{t('examPublished.shareTheLinkBelow')}</p>
       </div>
       <CandidateLinkCard url={url} isLive={data.isLive} onToggleLive={toggleLive} />
       <ExamSummaryCard exam={data} />
@@ -91,14 +89,15 @@ function CandidateLinkCard({
   isLive: boolean;
   onToggleLive: (isLive: boolean) => void;
 }) {
+  const { t } = useTranslation('dashboard');
   const urlId = useId();
   return (
     <Card>
-      <CardHeader title="Candidate link" />
+      <CardHeader title={t('examPublished.candidateLink')} />
       <CardBody className="flex flex-col gap-5">
         <div className="flex flex-col gap-1.5">
           <label htmlFor={urlId} className="text-sm font-medium text-ink">
-            Exam URL
+            {t('examPublished.examUrl')}
           </label>
           <div className="flex gap-2">
             <Input
@@ -109,13 +108,13 @@ function CandidateLinkCard({
               className="font-mono"
             />
             <Button variant="secondary" className="shrink-0 whitespace-nowrap" onClick={() => void copyExamUrl(url)}>
-              <Copy aria-hidden className="h-4 w-4" /> Copy URL
+              <Copy aria-hidden className="h-4 w-4" /> {t('examPublished.copyUrl')}
             </Button>
           </div>
         </div>
         <SwitchField
-          label="Make Exam Live"
-          hint="Only live exams can be opened by candidates."
+          label={t('examPublished.makeExamLive')}
+          hint={t('examPublished.onlyLiveExamsCan')}
           checked={isLive}
           onCheckedChange={onToggleLive}
         />
@@ -128,9 +127,7 @@ function CandidateLinkCard({
           }
         >
           {isLive ? <Radio aria-hidden className="h-4 w-4" /> : <WifiOff aria-hidden className="h-4 w-4" />}
-          {isLive
-            ? 'This exam is live. Candidates can access it.'
-            : 'This exam is offline. Candidates cannot access it until you make it live.'}
+          {isLive ? t('examPublished.thisExamIsLive') : t('examPublished.thisExamIsOffline')}
         </div>
       </CardBody>
     </Card>
@@ -138,19 +135,30 @@ function CandidateLinkCard({
 }
 
 function ExamSummaryCard({ exam }: { exam: Exam }) {
+  const { t } = useTranslation('dashboard');
   return (
     <Card>
-      <CardHeader title="Summary" />
+      <CardHeader title={t('examPublished.summary')} />
       <CardBody>
         <dl className="grid grid-cols-[10rem_1fr] gap-y-3 text-sm">
-          <dt className="text-muted">Title</dt>
+          <dt className="text-muted">{t('examPublished.title')}</dt>
           <dd className="font-medium text-ink">{exam.title}</dd>
-          <dt className="text-muted">Questions</dt>
+          <dt className="text-muted">{t('examPublished.questions')}</dt>
           <dd className="text-ink">{exam.questions.length}</dd>
-          <dt className="text-muted">AI assistant</dt>
-          <dd>{exam.aiSettings.enabled ? <Badge tone="success">On</Badge> : <Badge>Off</Badge>}</dd>
-          <dt className="text-muted">Timer</dt>
-          <dd className="text-ink">{exam.timerEnabled ? `${exam.timerMinutes} minutes` : 'No timer'}</dd>
+          <dt className="text-muted">{t('examPublished.aiAssistant')}</dt>
+          <dd>
+            {exam.aiSettings.enabled ? (
+              <Badge tone="success">{t('examPublished.on')}</Badge>
+            ) : (
+              <Badge>{t('examPublished.off')}</Badge>
+            )}
+          </dd>
+          <dt className="text-muted">{t('examPublished.timer')}</dt>
+          <dd className="text-ink">
+            {exam.timerEnabled
+              ? t('examPublished.timerminutesMinutes', { timerMinutes: exam.timerMinutes })
+              : t('examPublished.noTimer')}
+          </dd>
         </dl>
       </CardBody>
     </Card>

@@ -6,25 +6,21 @@ import { paths } from '../../../config/paths.ts';
 import { useExam } from '../../../features/exams/api/exam-queries.ts';
 import { RosterPage } from '../../../features/roster/components/roster-page.tsx';
 import { examName } from '../../../lib/display-names.ts';
-
-const ACCESS_NOTES = {
-  link: 'Anyone with the exam link may start; the roster is used for invitations, reminders and result notices.',
-  code: 'Candidates need the access code to start; the roster is used for invitations, reminders and result notices.',
-  roster: 'Only candidates on this roster may start.',
-} as const;
+import { useTranslation } from 'react-i18next';
 
 export function ExamRosterRoute() {
+  const { t } = useTranslation('dashboard');
   const { examId = '' } = useParams();
   const exam = useExam(examId);
   return (
     <>
       <PageHeader
-        title={`Roster${exam.data ? `: ${examName(exam.data.title)}` : ''}`}
-        description={exam.data ? ACCESS_NOTES[exam.data.access] : undefined}
+        title={exam.data ? t('examRoster.titleOf', { name: examName(exam.data.title) }) : t('examRoster.title')}
+        description={exam.data ? t(`examRoster.accessNote.${exam.data.access}`) : undefined}
         back={
           <Button asChild variant="ghost" size="sm" className="-ml-3">
             <Link to={paths.dashboard}>
-              <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
+              <ArrowLeft aria-hidden className="h-4 w-4" /> {t('examRoster.backToDashboard')}
             </Link>
           </Button>
         }

@@ -1,10 +1,13 @@
 import { ComingSoonPage } from '@exam/ui/marketing-pages';
 import { renderRouterLink } from './render-link.tsx';
+import { useTranslation } from 'react-i18next';
 
 export function AboutRoute() {
-  return <ComingSoonPage title="About" renderLink={renderRouterLink} />;
+  const { t } = useTranslation('common');
+  return <ComingSoonPage title={t('comingSoon.about')} renderLink={renderRouterLink} />;
 }
 
 export function CareersRoute() {
-  return <ComingSoonPage title="Careers" renderLink={renderRouterLink} />;
+  const { t } = useTranslation('common');
+  return <ComingSoonPage title={t('comingSoon.careers')} renderLink={renderRouterLink} />;
 }

@@ -17,12 +17,15 @@ import { durationChange } from '../lib/duration.ts';
 import { draftOf, emptyDraft, OverrideForm, type OverrideDraft } from './override-form.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { examName } from '../../../lib/display-names.ts';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' }) {
+  const { t } = useTranslation('accommodations');
   return (
     <Button asChild variant={variant} size={variant === 'ghost' ? 'sm' : 'md'}>
       <Link to={paths.dashboard}>
-        <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
+        <ArrowLeft aria-hidden className="h-4 w-4" /> {t('accommodationsPage.backToDashboard')}
       </Link>
     </Button>
   );
@@ -31,8 +34,10 @@ function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' 
 /** The exam's window in a line: 'Always open', 'Opens …', 'Opens … · Closes …'. */
 function windowText(window: { opensAt: string | null; closesAt: string | null }, fallback: string): string {
   const parts = [
-    window.opensAt ? `Opens ${formatDateTime(window.opensAt)}` : null,
-    window.closesAt ? `Closes ${formatDateTime(window.closesAt)}` : null,
+    window.opensAt ? i18n.t('accommodations:accommodationsPage.opensAt', { at: formatDateTime(window.opensAt) }) : null,
+    window.closesAt
+      ? i18n.t('accommodations:accommodationsPage.closesAt', { at: formatDateTime(window.closesAt) })
+      : null,
   ].filter(Boolean);
   return parts.length > 0 ? parts.join(' · ') : fallback;
 }
@@ -46,19 +51,30 @@ function OverridesTable({
   overrides: Override[];
   onEdit: (o: Override) => void;
 }) {
+  const { t } = useTranslation('accommodations');
   return (
     <Card>
-      <CardHeader title="Accommodations" description={`One row per candidate ID; times are in ${localTimeZone()}.`} />
+      <CardHeader
+        title={t('accommodationsPage.accommodations')}
+        description={t('accommodationsPage.oneRowPerCandidate', { localTimeZone: localTimeZone() })}
+      />
       {overrides.length === 0 ? (
-        <EmptyState icon={<UserCog aria-hidden />} title="No accommodations yet" />
+        <EmptyState icon={<UserCog aria-hidden />} title={t('accommodationsPage.noAccommodationsYet')} />
       ) : (
-        <Table aria-label="Accommodations">
+        <Table aria-label={t('accommodationsPage.accommodations')}>
           <TableHead>
             <tr>
-              {['Candidate ID', 'Extra minutes', 'Time factor', 'Duration', 'Own window', 'Attempts'].map((h) => (
+              {[
+                t('accommodationsPage.candidateId'),
+                t('accommodationsPage.extraMinutes'),
+                t('accommodationsPage.timeFactor'),
+                t('accommodationsPage.duration'),
+                t('accommodationsPage.ownWindow'),
+                t('accommodationsPage.attempts'),
+              ].map((h) => (
                 <TableHeaderCell key={h}>{h}</TableHeaderCell>
               ))}
-              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+              <TableHeaderCell className="text-right">{t('accommodationsPage.actions')}</TableHeaderCell>
             </tr>
           </TableHead>
           <TableBody>
@@ -66,17 +82,27 @@ function OverridesTable({
               <TableRow key={o.studentId} data-testid="override-row">
                 <TableCell className="font-medium">{o.studentId}</TableCell>
                 <TableCell className="tabular-nums">
-                  {o.extraMinutes === null ? '—' : `+${o.extraMinutes} min`}
+                  {o.extraMinutes === null
+                    ? '—'
+                    : t('accommodationsPage.extraminutesMin', { extraMinutes: o.extraMinutes })}
                 </TableCell>
                 <TableCell className="tabular-nums">{o.timeFactor === null ? '—' : `×${o.timeFactor}`}</TableCell>
-                <TableCell className="tabular-nums">{durationChange(exam, o) ?? 'No timer'}</TableCell>
-                <TableCell>{windowText(o, "The exam's")}</TableCell>
                 <TableCell className="tabular-nums">
-                  {o.attemptsAllowed ?? `${exam.attemptsAllowed} (the exam's)`}
+                  {durationChange(exam, o) ?? t('accommodationsPage.noTimer')}
+                </TableCell>
+                <TableCell>{windowText(o, t('accommodationsPage.theExamS'))}</TableCell>
+                <TableCell className="tabular-nums">
+                  {o.attemptsAllowed ??
+                    t('accommodationsPage.attemptsallowedTheExamS', { attemptsAllowed: exam.attemptsAllowed })}
                 </TableCell>
                 <TableCell className="text-right">
-                  <Button variant="ghost" size="sm" onClick={() => onEdit(o)} aria-label={`Edit ${o.studentId}`}>
-                    <Pencil aria-hidden className="h-4 w-4" /> Edit
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    onClick={() => onEdit(o)}
+                    aria-label={t('accommodationsPage.editStudentid', { studentId: o.studentId })}
+                  >
+                    <Pencil aria-hidden className="h-4 w-4" /> {t('accommodationsPage.edit')}
                   </Button>
                 </TableCell>
               </TableRow>
@@ -90,34 +116,41 @@ function OverridesTable({
 
 /** /creator/exam-accommodations/{examId}: extra time, an own window or more attempts for single candidates. */
 export function AccommodationsPage({ examId }: { examId: string }) {
+  const { t } = useTranslation('accommodations');
   const exam = useAccommodationsExam(examId);
   const overrides = useOverrides(examId);
   const [draft, setDraft] = useState<OverrideDraft>(emptyDraft);
 
-  if (exam.isPending) return <PageSpinner label="Loading accommodations…" />;
+  if (exam.isPending) return <PageSpinner label={t('accommodationsPage.loadingAccommodations')} />;
   if (exam.isError) {
     return (
       <Card className="mx-auto max-w-lg">
         <EmptyState
           icon={<FileQuestion aria-hidden />}
-          title="Exam not found"
+          title={t('accommodationsPage.examNotFound')}
           action={<BackToDashboard variant="primary" />}
         />
       </Card>
     );
   }
   const { data } = exam;
-  const timer = data.timerEnabled ? `${data.timerMinutes} minutes` : 'no timer';
+  const timer = data.timerEnabled
+    ? t('accommodationsPage.timerminutesMinutes', { timerMinutes: data.timerMinutes })
+    : t('accommodationsPage.noTimer2');
   return (
     <>
       <PageHeader
         back={<BackToDashboard />}
-        title={`Accommodations: ${examName(data.title)}`}
-        description={`The exam: ${timer}, ${windowText(data, 'always open')}, ${data.attemptsAllowed} attempt${data.attemptsAllowed === 1 ? '' : 's'}.`}
+        title={t('accommodationsPage.accommodationsExamname', { examName: examName(data.title) })}
+        description={t('accommodationsPage.examSummary', {
+          timer,
+          window: windowText(data, t('accommodationsPage.alwaysOpen')),
+          count: data.attemptsAllowed,
+        })}
         actions={
           <Button asChild variant="secondary">
             <Link to={paths.editExam(examId, data.isDraft ? 'draft' : 'published')}>
-              <Pencil aria-hidden className="h-4 w-4" /> Edit exam
+              <Pencil aria-hidden className="h-4 w-4" /> {t('accommodationsPage.editExam')}
             </Link>
           </Button>
         }
@@ -125,7 +158,7 @@ export function AccommodationsPage({ examId }: { examId: string }) {
       <div className="flex flex-col gap-6">
         <OverrideForm exam={data} draft={draft} onDraftChange={setDraft} />
         {overrides.isPending ? (
-          <PageSpinner label="Loading accommodations…" />
+          <PageSpinner label={t('accommodationsPage.loadingAccommodations')} />
         ) : overrides.isError ? (
           <p role="alert" className="text-sm text-danger">
             {userMessageOf(overrides.error)}

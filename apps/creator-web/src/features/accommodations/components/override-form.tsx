@@ -17,6 +17,7 @@ import { useState, type FormEvent } from 'react';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useSaveOverride } from '../api/overrides.ts';
 import { durationChange } from '../lib/duration.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The form as typed: every field a string, blank meaning "the exam's". */
 export type OverrideDraft = {
@@ -88,6 +89,7 @@ export function OverrideForm({
   draft: OverrideDraft;
   onDraftChange: (draft: OverrideDraft) => void;
 }) {
+  const { t } = useTranslation('accommodations');
   const save = useSaveOverride(exam.id);
   const [errors, setErrors] = useState<Errors>({});
   const set = (name: FieldName) => (value: string) => onDraftChange({ ...draft, [name]: value });
@@ -104,20 +106,22 @@ export function OverrideForm({
     const next: Errors = parsed.success
       ? {}
       : errorsOf(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
-    if (!studentId) next.studentId = 'Candidate ID is required';
+    if (!studentId) next.studentId = t('overrideForm.candidateIdIsRequired');
     setErrors(next);
     if (!parsed.success || !studentId) return;
     save.mutate(
       { studentId, body: parsed.data },
       {
         onSuccess: (saved) => {
-          toast.success(`Accommodation saved for ${saved.studentId}`);
+          toast.success(t('overrideForm.accommodationSavedForStudentid', { studentId: saved.studentId }));
           onDraftChange(emptyDraft());
         },
         onError: (error) => {
           const fromServer = errorsOf(error instanceof ApiError ? error.issues : []);
           setErrors(fromServer);
-          toast.error(Object.keys(fromServer).length > 0 ? 'Please fix the highlighted fields.' : userMessageOf(error));
+          toast.error(
+            Object.keys(fromServer).length > 0 ? t('overrideForm.pleaseFixTheHighlighted') : userMessageOf(error),
+          );
         },
       },
     );
@@ -132,22 +136,28 @@ export function OverrideForm({
 
   return (
     <Card>
-      <CardHeader
-        title="Add or change an accommodation"
-        description="Blank fields keep the exam's own settings. Saving a candidate ID again replaces its accommodation."
-      />
+      <CardHeader title={t('overrideForm.addOrChangeAn')} description={t('overrideForm.blankFieldsKeepThe')} />
       <CardBody>
-        <form className="flex flex-col gap-5" noValidate onSubmit={onSubmit} aria-label="Accommodation">
-          <Field label="Candidate ID" error={errors.studentId} className="max-w-sm">
+        <form
+          className="flex flex-col gap-5"
+          noValidate
+          onSubmit={onSubmit}
+          aria-label={t('overrideForm.accommodation')}
+        >
+          <Field label={t('overrideForm.candidateId')} error={errors.studentId} className="max-w-sm">
             <Input autoComplete="off" {...input('studentId')} />
           </Field>
           <div className="grid gap-5 md:grid-cols-2">
-            <Field label="Extra minutes" hint="Added to the duration, e.g. 30." error={errors.extraMinutes}>
+            <Field
+              label={t('overrideForm.extraMinutes')}
+              hint={t('overrideForm.addedToTheDuration')}
+              error={errors.extraMinutes}
+            >
               <Input type="number" min={0} step={1} inputMode="numeric" {...input('extraMinutes')} />
             </Field>
             <Field
-              label="Time factor (×)"
-              hint={`Multiplies the duration, e.g. 1.5 (at most ${MAX_TIME_FACTOR}). With minutes too, both apply.`}
+              label={t('overrideForm.timeFactor')}
+              hint={t('overrideForm.multipliesTheDurationE', { MAX_TIME_FACTOR })}
               error={errors.timeFactor}
             >
               <Input
@@ -161,19 +171,27 @@ export function OverrideForm({
             </Field>
           </div>
           <p className="text-sm text-ink" data-testid="override-duration">
-            {duration ? `Duration: ${duration}` : 'This exam has no timer: extra time does not apply.'}
+            {duration ? t('overrideForm.durationDuration', { duration }) : t('overrideForm.thisExamHasNo')}
           </p>
           <div className="grid gap-5 md:grid-cols-2">
-            <Field label="Own window opens at" hint={`Times are in ${zoneLabel()}.`} error={errors.opensAt}>
+            <Field
+              label={t('overrideForm.ownWindowOpensAt')}
+              hint={t('overrideForm.timesAreInZonelabel', { zoneLabel: zoneLabel() })}
+              error={errors.opensAt}
+            >
               <Input type="datetime-local" {...input('opensAt')} />
             </Field>
-            <Field label="Own window closes at" hint="Blank: the exam's." error={errors.closesAt}>
+            <Field
+              label={t('overrideForm.ownWindowClosesAt')}
+              hint={t('overrideForm.blankTheExamS')}
+              error={errors.closesAt}
+            >
               <Input type="datetime-local" {...input('closesAt')} />
             </Field>
           </div>
           <Field
-            label="Attempts allowed"
-            hint={`Blank: the exam's ${exam.attemptsAllowed}. At most ${MAX_ATTEMPTS_ALLOWED}.`}
+            label={t('overrideForm.attemptsAllowed')}
+            hint={t('overrideForm.blankTheExamS2', { attemptsAllowed: exam.attemptsAllowed, MAX_ATTEMPTS_ALLOWED })}
             error={errors.attemptsAllowed}
             className="max-w-sm"
           >
@@ -188,7 +206,8 @@ export function OverrideForm({
           </Field>
           <div>
             <Button type="submit" disabled={save.isPending}>
-              <Save aria-hidden className="h-4 w-4" /> {save.isPending ? 'Saving…' : 'Save accommodation'}
+              <Save aria-hidden className="h-4 w-4" />{' '}
+              {save.isPending ? t('overrideForm.saving') : t('overrideForm.saveAccommodation')}
             </Button>
           </div>
         </form>

@@ -1,6 +1,8 @@
+import { i18n } from '../../../i18n/index.ts';
+
 /** Minutes with at most one decimal: 90, 67.5. */
 export function formatMinutes(minutes: number): string {
-  return `${Math.round(minutes * 10) / 10} min`;
+  return i18n.t('accommodations:minutes', { minutes: Math.round(minutes * 10) / 10 });
 }
 
 /** A candidate's duration: the exam's × the factor + the extra minutes (docs/product.md#cohorts). */

@@ -2,8 +2,7 @@ import { LlmMessages, type ChatStreamEvent, type TestChatRequest } from '@exam/d
 import { readChatResponse } from '@exam/domain/llm-stream';
 import { api } from '../../../config/paths.ts';
 import { getToken } from '../../../lib/auth-storage.ts';
-
-const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+import { i18n } from '../../../i18n/index.ts';
 
 /**
  * Sends the conversation so far and yields the assistant's reply as it streams (server-sent events).
@@ -30,7 +29,7 @@ export async function* streamTestChat(
     return;
   }
   if (response.status === 401) {
-    yield { type: 'error', message: SESSION_EXPIRED };
+    yield { type: 'error', message: i18n.t('errors.sessionExpired') };
     return;
   }
   yield* readChatResponse(response);

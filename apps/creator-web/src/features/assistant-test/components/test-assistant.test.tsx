@@ -7,7 +7,6 @@ import { seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 import { historyOf } from '../hooks/use-test-chat.ts';
-import { SAVE_FIRST_MESSAGE } from './test-assistant.tsx';
 
 const encoder = new TextEncoder();
 
@@ -142,7 +141,7 @@ describe('Test Assistant in the exam editor', () => {
     signInAs();
     const created = renderApp('/creator/new-exam');
     await created.user.click(await screen.findByRole('switch', { name: 'Enable AI Assistant' }));
-    expect(await screen.findByText(SAVE_FIRST_MESSAGE)).toBeInTheDocument();
+    expect(await screen.findByText('Save the exam to test the assistant with these settings')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Test Assistant' })).toBeDisabled();
     created.unmount();
 
@@ -152,7 +151,7 @@ describe('Test Assistant in the exam editor', () => {
     const button = await screen.findByRole('button', { name: 'Test Assistant' });
     expect(button).toBeEnabled();
     await edited.user.type(screen.getByLabelText('Welcome Message'), ' More.');
-    expect(await screen.findByText(SAVE_FIRST_MESSAGE)).toBeInTheDocument();
+    expect(await screen.findByText('Save the exam to test the assistant with these settings')).toBeInTheDocument();
     expect(button).toBeDisabled();
   });
 });

@@ -10,8 +10,7 @@ import { Copy, FlaskConical, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { copyText } from '../../../lib/copy-text.ts';
 import { useTestChat } from '../hooks/use-test-chat.ts';
-
-export const SAVE_FIRST_MESSAGE = 'Save the exam to test the assistant with these settings';
+import { useTranslation } from 'react-i18next';
 
 /** The saved settings the greeting is made from (the same rule as the candidate's panel). */
 export type TestAssistantSettings = {
@@ -31,6 +30,7 @@ type Props = {
 
 /** The exam editor's Test Assistant: the creator chats with the assistant exactly as saved, before publishing. */
 export function TestAssistant({ examId, hasUnsavedChanges, settings }: Props) {
+  const { t } = useTranslation('assistant');
   const [open, setOpen] = useState(false);
   const canTest = examId !== undefined && !hasUnsavedChanges;
   return (
@@ -39,13 +39,11 @@ export function TestAssistant({ examId, hasUnsavedChanges, settings }: Props) {
       data-testid="test-assistant"
     >
       <div className="flex flex-col gap-0.5">
-        <span className="text-sm font-medium text-ink">Try the assistant</span>
-        <span className="text-xs text-muted">
-          {canTest ? 'Chat with it exactly as candidates will. Nothing is stored.' : SAVE_FIRST_MESSAGE}
-        </span>
+        <span className="text-sm font-medium text-ink">{t('testAssistant.tryTheAssistant')}</span>
+        <span className="text-xs text-muted">{canTest ? t('testAssistant.chatWithItExactly') : t('saveFirst')}</span>
       </div>
       <Button variant="secondary" disabled={!canTest} onClick={() => setOpen(true)}>
-        <FlaskConical aria-hidden className="h-4 w-4" /> Test Assistant
+        <FlaskConical aria-hidden className="h-4 w-4" /> {t('testAssistant.testAssistant')}
       </Button>
       {examId !== undefined && (
         <TestAssistantDialog examId={examId} open={open && canTest} onOpenChange={setOpen} settings={settings} />
@@ -65,6 +63,7 @@ function TestAssistantDialog({
   onOpenChange: (open: boolean) => void;
   settings: TestAssistantSettings;
 }) {
+  const { t } = useTranslation('assistant');
   const chat = useTestChat(examId);
   const [text, setText] = useState('');
   const listRef = useRef<HTMLDivElement>(null);
@@ -88,23 +87,23 @@ function TestAssistantDialog({
     setText('');
   };
   const copy = async (content: string) => {
-    if (await copyText(content)) toast.success('Reply copied');
-    else toast.error('Copy failed. Please manually select and copy the text.');
+    if (await copyText(content)) toast.success(t('testAssistant.replyCopied'));
+    else toast.error(t('testAssistant.copyFailedPleaseManually'));
   };
 
   return (
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title="Test Assistant"
-      description="The assistant as saved for this exam: same provider, prompt, guardrails and materials. Nothing here is stored."
+      title={t('testAssistant.testAssistant')}
+      description={t('testAssistant.theAssistantAsSaved')}
       className="flex h-[min(88vh,44rem)] w-[min(94vw,44rem)] flex-col"
     >
       <div className="flex h-[min(62vh,32rem)] flex-col gap-2">
         <div
           ref={listRef}
           role="log"
-          aria-label="Test conversation"
+          aria-label={t('testAssistant.testConversation')}
           aria-live="polite"
           className="flex min-h-0 flex-1 flex-col gap-3 overflow-y-auto rounded-lg bg-canvas p-3"
         >
@@ -113,7 +112,7 @@ function TestAssistantDialog({
             <ChatMessage
               key={m.key}
               message={m}
-              author={m.role === 'user' ? 'You (testing)' : 'Assistant'}
+              author={m.role === 'user' ? t('testAssistant.youTesting') : t('testAssistant.assistant')}
               actions={
                 m.role === 'assistant' && !m.isError && !m.isStreaming ? (
                   <Button
@@ -122,7 +121,7 @@ function TestAssistantDialog({
                     className="h-6 px-1.5 text-[11px]"
                     onClick={() => void copy(m.content)}
                   >
-                    <Copy aria-hidden className="h-3 w-3" /> Copy
+                    <Copy aria-hidden className="h-3 w-3" /> {t('testAssistant.copy')}
                   </Button>
                 ) : undefined
               }
@@ -131,8 +130,8 @@ function TestAssistantDialog({
           {chat.pending && !last?.isStreaming && <TypingIndicator />}
         </div>
         <ChatComposer
-          label="Message to test the assistant"
-          placeholder="Ask what a candidate might ask…"
+          label={t('testAssistant.messageToTestThe')}
+          placeholder={t('testAssistant.askWhatACandidate')}
           value={text}
           onChange={setText}
           onSend={send}
@@ -141,7 +140,7 @@ function TestAssistantDialog({
         />
         <div className="flex justify-end">
           <Button size="sm" variant="ghost" disabled={chat.messages.length === 0} onClick={chat.reset}>
-            <RotateCcw aria-hidden className="h-3.5 w-3.5" /> Start over
+            <RotateCcw aria-hidden className="h-3.5 w-3.5" /> {t('testAssistant.startOver')}
           </Button>
         </div>
       </div>

@@ -1,6 +1,7 @@
 import { LlmMessages, type TestChatRequest } from '@exam/domain/llm';
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { streamTestChat } from '../api/stream-test-chat.ts';
+import { i18n } from '../../../i18n/index.ts';
 
 export type TestChatEntry = {
   key: string;
@@ -47,7 +48,7 @@ async function streamReplyInto(setMessages: SetMessages, body: TestChatRequest, 
     if (!started)
       setMessages((current) => [
         ...current,
-        { ...reply, content: content ?? 'No response generated', isError, isStreaming: false },
+        { ...reply, content: content ?? i18n.t('assistant:noResponse'), isError, isStreaming: false },
       ]);
     else update((m) => ({ content: content ?? m.content, isError, isStreaming: false }));
   };

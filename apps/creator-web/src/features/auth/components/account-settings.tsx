@@ -10,9 +10,11 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { useChangePassword, useSignOutEverywhere } from '../api/account.ts';
 import { FormAlert } from './form-alert.tsx';
 import { placeServerIssues } from './server-issues.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Changing the password needs the current one; the creator's other devices are signed out. */
 export function ChangePasswordForm() {
+  const { t } = useTranslation('auth');
   const change = useChangePassword();
   const [issuesPlaced, setIssuesPlaced] = useState(false);
   const form = useForm<PasswordChange>({
@@ -29,11 +31,11 @@ export function ChangePasswordForm() {
 
   return (
     <Card className="p-6">
-      <h2 className="text-lg font-semibold text-ink">Change password</h2>
+      <h2 className="text-lg font-semibold text-ink">{t('accountSettings.changePassword')}</h2>
       <form className="mt-4 flex max-w-md flex-col gap-4" onSubmit={submit} noValidate>
         {change.isError && !issuesPlaced && <FormAlert tone="error">{userMessageOf(change.error)}</FormAlert>}
         {change.isSuccess && <FormAlert tone="success">{change.data.message}</FormAlert>}
-        <Field label="Current Password" error={errors.currentPassword?.message}>
+        <Field label={t('accountSettings.currentPassword')} error={errors.currentPassword?.message}>
           <Input
             type="password"
             autoComplete="current-password"
@@ -41,17 +43,17 @@ export function ChangePasswordForm() {
             {...form.register('currentPassword')}
           />
         </Field>
-        <Field label="New Password" error={errors.newPassword?.message}>
+        <Field label={t('accountSettings.newPassword')} error={errors.newPassword?.message}>
           <Input
             type="password"
             autoComplete="new-password"
-            placeholder={`At least ${MIN_PASSWORD_LENGTH} characters`}
+            placeholder={t('accountSettings.atLeastMinPassword', { min: MIN_PASSWORD_LENGTH })}
             disabled={change.isPending}
             {...form.register('newPassword')}
           />
         </Field>
         <Button type="submit" disabled={change.isPending} className="self-start">
-          {change.isPending ? 'Saving...' : 'Change Password'}
+          {change.isPending ? t('accountSettings.saving') : t('accountSettings.changePassword2')}
         </Button>
       </form>
     </Card>
@@ -60,13 +62,12 @@ export function ChangePasswordForm() {
 
 /** Ends every session of the creator, this one included; `onSignedOut` leaves the signed-in pages. */
 export function SignOutEverywhere({ onSignedOut }: { onSignedOut: () => void }) {
+  const { t } = useTranslation('auth');
   const signOutAll = useSignOutEverywhere();
   return (
     <Card className="p-6">
-      <h2 className="text-lg font-semibold text-ink">Devices</h2>
-      <p className="mt-1 text-sm text-muted">
-        Signs you out on every browser and device where you are signed in, this one included.
-      </p>
+      <h2 className="text-lg font-semibold text-ink">{t('accountSettings.devices')}</h2>
+      <p className="mt-1 text-sm text-muted">{t('accountSettings.signsYouOutOn')}</p>
       {signOutAll.isError && (
         <div className="mt-4">
           <FormAlert tone="error">{userMessageOf(signOutAll.error)}</FormAlert>
@@ -78,7 +79,7 @@ export function SignOutEverywhere({ onSignedOut }: { onSignedOut: () => void }) 
         disabled={signOutAll.isPending}
         onClick={() => signOutAll.mutate(undefined, { onSuccess: onSignedOut })}
       >
-        Sign Out Everywhere
+        {t('accountSettings.signOutEverywhere')}
       </Button>
     </Card>
   );

@@ -13,28 +13,15 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { saveSession } from '../../../lib/auth-storage.ts';
 import { useAuthenticate, type AuthMode } from '../api/sign-in.ts';
 import { placeServerIssues } from './server-issues.ts';
+import { useTranslation } from 'react-i18next';
 
 const FIELDS = ['email', 'password'] as const;
 
 /** The dashboard opens about a second after a successful sign-in, so the success toast can be read. */
 export const REDIRECT_DELAY_MS = 1000;
 
-const copy = {
-  signin: {
-    title: 'Sign In',
-    subtitle: 'Welcome back. Sign in to manage your exams.',
-    submit: 'Sign In',
-    toggle: "Don't have an account? Create One",
-  },
-  signup: {
-    title: 'Create Account',
-    subtitle: 'Create a creator account to build and publish exams.',
-    submit: 'Create Account',
-    toggle: 'Already have an account? Sign In',
-  },
-} as const;
-
 export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
+  const { t } = useTranslation('auth');
   const [mode, setMode] = useState<AuthMode>('signin');
   const [isRedirecting, setIsRedirecting] = useState(false);
   const [issuesPlaced, setIssuesPlaced] = useState(false);
@@ -47,7 +34,7 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
   const form = useForm<Credentials>({ resolver, defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
   const isProcessing = authenticate.isPending || isRedirecting;
-  const text = copy[mode];
+  const text = t(`authForm.${mode}`, { returnObjects: true });
 
   const submit = form.handleSubmit((credentials) => {
     authenticate.mutate(
@@ -84,7 +71,7 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
             {userMessageOf(authenticate.error)}
           </div>
         )}
-        <Field label="Email Address" error={errors.email?.message}>
+        <Field label={t('authForm.emailAddress')} error={errors.email?.message}>
           <Input
             type="email"
             autoComplete="email"
@@ -94,24 +81,24 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
             {...form.register('email')}
           />
         </Field>
-        <Field label="Password" error={errors.password?.message}>
+        <Field label={t('authForm.password')} error={errors.password?.message}>
           <Input
             type="password"
             autoComplete={mode === 'signin' ? 'current-password' : 'new-password'}
-            placeholder={mode === 'signup' ? `At least ${MIN_PASSWORD_LENGTH} characters` : undefined}
+            placeholder={mode === 'signup' ? t('authForm.atLeastMinPassword', { min: MIN_PASSWORD_LENGTH }) : undefined}
             disabled={isProcessing}
             required
             {...form.register('password')}
           />
         </Field>
         <Button type="submit" size="lg" disabled={isProcessing} className="mt-2 w-full">
-          {isProcessing ? 'Processing...' : text.submit}
+          {isProcessing ? t('authForm.processing') : text.submit}
         </Button>
       </form>
       <div className="mt-6 flex flex-col items-center gap-3 text-sm">
         {mode === 'signin' && (
           <Link to={paths.forgotPassword} className="font-medium text-muted hover:text-ink hover:underline">
-            Forgot your password?
+            {t('authForm.forgotYourPassword')}
           </Link>
         )}
         <button

@@ -1,4 +1,4 @@
-import { QuestionSchema, type Question, type QuestionType } from '@exam/domain/exam';
+import { QUESTION_TYPES, QuestionSchema, type Question, type QuestionType } from '@exam/domain/exam';
 import { Button } from '@exam/ui/button';
 import { Dialog } from '@exam/ui/dialog';
 import { Field } from '@exam/ui/field';
@@ -6,17 +6,7 @@ import { Input, Textarea } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
 import { useState } from 'react';
 import { RichTextField } from '../../../components/rich-text-field.tsx';
-
-export const TYPE_LABELS: Record<QuestionType, string> = {
-  mcq: 'Multiple choice',
-  'short-answer': 'Short answer',
-  'file-upload': 'File upload',
-  coding: 'Coding',
-};
-const TYPE_OPTIONS = (Object.keys(TYPE_LABELS) as QuestionType[]).map((value) => ({
-  value,
-  label: TYPE_LABELS[value],
-}));
+import { useTranslation } from 'react-i18next';
 
 const lines = (text: string) =>
   text
@@ -63,6 +53,7 @@ export function BankQuestionDialog({
   onOpenChange: (open: boolean) => void;
   onSave: (question: Question) => void;
 }) {
+  const { t } = useTranslation(['bank', 'common']);
   const [draft, setDraft] = useState<Draft>(() => draftOf(question));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (field: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
@@ -85,7 +76,7 @@ export function BankQuestionDialog({
       return;
     }
     if (!parsed.data.title) {
-      setErrors({ title: 'Enter the question' });
+      setErrors({ title: t('bankQuestionDialog.enterTheQuestion') });
       return;
     }
     setErrors({});
@@ -95,33 +86,37 @@ export function BankQuestionDialog({
     <Dialog
       open={open}
       onOpenChange={onOpenChange}
-      title={question ? 'Edit bank question' : 'New bank question'}
+      title={question ? t('bankQuestionDialog.editBankQuestion') : t('bankQuestionDialog.newBankQuestion')}
       className="w-[min(92vw,40rem)]"
       footer={
         <>
           <Button variant="secondary" onClick={() => onOpenChange(false)}>
-            Cancel
+            {t('bankQuestionDialog.cancel')}
           </Button>
           <Button disabled={isPending} onClick={submit}>
-            Save question
+            {t('bankQuestionDialog.saveQuestion')}
           </Button>
         </>
       }
     >
       <div className="flex max-h-[60vh] flex-col gap-4 overflow-y-auto pr-1">
         {!question && (
-          <Field label="Question type">
-            <Select value={draft.type} options={TYPE_OPTIONS} onValueChange={(v) => set('type')(v as QuestionType)} />
+          <Field label={t('bankQuestionDialog.questionType')}>
+            <Select
+              value={draft.type}
+              options={QUESTION_TYPES.map((value) => ({ value, label: t(`common:questionType.${value}`) }))}
+              onValueChange={(v) => set('type')(v as QuestionType)}
+            />
           </Field>
         )}
-        <Field label="Question" error={errors.title}>
+        <Field label={t('bankQuestionDialog.question')} error={errors.title}>
           <Input value={draft.title} onChange={(e) => set('title')(e.target.value)} />
         </Field>
         <div className="grid gap-4 md:grid-cols-2">
-          <Field label="Topic" error={errors.topic}>
+          <Field label={t('bankQuestionDialog.topic')} error={errors.topic}>
             <Input value={draft.topic} onChange={(e) => set('topic')(e.target.value)} />
           </Field>
-          <Field label="Points" error={errors.points}>
+          <Field label={t('bankQuestionDialog.points')} error={errors.points}>
             <Input
               type="number"
               min={0.01}
@@ -131,17 +126,17 @@ export function BankQuestionDialog({
             />
           </Field>
         </div>
-        <RichTextField label="Content" error={errors.content} text={draft.content} stacked>
+        <RichTextField label={t('bankQuestionDialog.content')} error={errors.content} text={draft.content} stacked>
           <Textarea rows={4} value={draft.content} onChange={(e) => set('content')(e.target.value)} />
         </RichTextField>
         {draft.type === 'mcq' && (
           <>
-            <Field label="Options (one per line)" error={errors.options}>
+            <Field label={t('bankQuestionDialog.optionsOnePerLine')} error={errors.options}>
               <Textarea rows={4} value={draft.options} onChange={(e) => set('options')(e.target.value)} />
             </Field>
             <Field
-              label="Correct option"
-              hint="Exactly as one of the options; blank lets a grader decide."
+              label={t('bankQuestionDialog.correctOption')}
+              hint={t('bankQuestionDialog.exactlyAsOneOf')}
               error={errors.correctAnswer}
             >
               <Input value={draft.correctAnswer} onChange={(e) => set('correctAnswer')(e.target.value)} />
@@ -149,7 +144,7 @@ export function BankQuestionDialog({
           </>
         )}
         {draft.type === 'short-answer' && (
-          <Field label="Accepted answers (one per line)" error={errors.acceptedAnswers}>
+          <Field label={t('bankQuestionDialog.acceptedAnswersOnePer')} error={errors.acceptedAnswers}>
             <Textarea rows={3} value={draft.acceptedAnswers} onChange={(e) => set('acceptedAnswers')(e.target.value)} />
           </Field>
         )}

@@ -18,8 +18,9 @@ import {
   useSaveBankQuestion,
   useUpdateBankQuestion,
 } from '../../../lib/bank-api.ts';
-import { BankQuestionDialog, TYPE_LABELS } from './bank-question-dialog.tsx';
+import { BankQuestionDialog } from './bank-question-dialog.tsx';
 import { questionName } from '../../../lib/display-names.ts';
+import { useTranslation } from 'react-i18next';
 
 type Editing = { bankQuestion: BankQuestion | undefined } | null;
 
@@ -28,6 +29,7 @@ type Editing = { bankQuestion: BankQuestion | undefined } | null;
  * edited, deleted, and added to exams from the exam editor's "Add from bank".
  */
 export function QuestionBank() {
+  const { t } = useTranslation(['bank', 'common']);
   const [search, setSearch] = useState('');
   const [topic, setTopic] = useState('');
   const [editing, setEditing] = useState<Editing>(null);
@@ -39,7 +41,7 @@ export function QuestionBank() {
 
   const onError = (error: unknown) => toast.error(userMessageOf(error));
   const save = (question: Question) => {
-    const done = { onSuccess: () => (setEditing(null), toast.success('Question saved')), onError };
+    const done = { onSuccess: () => (setEditing(null), toast.success(t('questionBank.questionSaved'))), onError };
     const current = editing?.bankQuestion;
     if (current) update.mutate({ bankId: current.id, question }, done);
     else create.mutate({ question }, done);
@@ -47,7 +49,7 @@ export function QuestionBank() {
   const confirmDelete = () => {
     if (!deleting) return;
     remove.mutate(deleting.id, {
-      onSuccess: () => (setDeleting(null), toast.success('Question deleted from your bank')),
+      onSuccess: () => (setDeleting(null), toast.success(t('questionBank.questionDeletedFromYour'))),
       onError,
     });
   };
@@ -56,20 +58,24 @@ export function QuestionBank() {
   return (
     <div className="flex flex-col gap-6">
       <PageHeader
-        title="Question bank"
-        description="Questions you save once and copy into any of your exams."
+        title={t('questionBank.questionBank')}
+        description={t('questionBank.questionsYouSaveOnce')}
         actions={
           <Button onClick={() => setEditing({ bankQuestion: undefined })}>
-            <Plus aria-hidden className="h-4 w-4" /> New question
+            <Plus aria-hidden className="h-4 w-4" /> {t('questionBank.newQuestion')}
           </Button>
         }
       />
       <div className="grid gap-4 md:grid-cols-2">
-        <Field label="Search">
-          <Input placeholder="Words in the question" value={search} onChange={(e) => setSearch(e.target.value)} />
+        <Field label={t('questionBank.search')}>
+          <Input
+            placeholder={t('questionBank.wordsInTheQuestion')}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </Field>
-        <Field label="Topic">
-          <Input placeholder="e.g. Recursion" value={topic} onChange={(e) => setTopic(e.target.value)} />
+        <Field label={t('questionBank.topic')}>
+          <Input placeholder={t('questionBank.eGRecursion')} value={topic} onChange={(e) => setTopic(e.target.value)} />
         </Field>
       </div>
       <Card>
@@ -78,19 +84,19 @@ export function QuestionBank() {
         ) : bank.isSuccess && questions.length === 0 ? (
           <EmptyState
             icon={<Library aria-hidden />}
-            title={search || topic ? 'No questions match' : 'Your bank is empty'}
-            description="Save a question from the exam editor's Save to bank, or add one here."
+            title={search || topic ? t('questionBank.noQuestionsMatch') : t('questionBank.yourBankIsEmpty')}
+            description={t('questionBank.saveAQuestionFrom')}
           />
         ) : (
-          <Table aria-label="Question bank">
+          <Table aria-label={t('questionBank.questionBank')}>
             <TableHead>
               <tr>
-                <TableHeaderCell>Question</TableHeaderCell>
-                <TableHeaderCell>Type</TableHeaderCell>
-                <TableHeaderCell>Topic</TableHeaderCell>
-                <TableHeaderCell>Points</TableHeaderCell>
+                <TableHeaderCell>{t('questionBank.question')}</TableHeaderCell>
+                <TableHeaderCell>{t('questionBank.type')}</TableHeaderCell>
+                <TableHeaderCell>{t('questionBank.topic')}</TableHeaderCell>
+                <TableHeaderCell>{t('questionBank.points')}</TableHeaderCell>
                 <TableHeaderCell>
-                  <span className="sr-only">Actions</span>
+                  <span className="sr-only">{t('questionBank.actions')}</span>
                 </TableHeaderCell>
               </tr>
             </TableHead>
@@ -100,14 +106,14 @@ export function QuestionBank() {
                   <TableCell className="max-w-96 truncate font-medium text-ink">
                     {questionName(b.question.title)}
                   </TableCell>
-                  <TableCell>{TYPE_LABELS[b.question.type]}</TableCell>
+                  <TableCell>{t(`common:questionType.${b.question.type}`)}</TableCell>
                   <TableCell>{b.question.topic || '—'}</TableCell>
                   <TableCell className="tabular-nums">{b.question.points}</TableCell>
                   <TableCell className="text-right">
                     <Button
                       variant="ghost"
                       size="icon"
-                      aria-label={`Edit ${questionName(b.question.title)}`}
+                      aria-label={t('questionBank.editQuestionname', { questionName: questionName(b.question.title) })}
                       onClick={() => setEditing({ bankQuestion: b })}
                     >
                       <Pencil aria-hidden className="h-4 w-4" />
@@ -116,7 +122,9 @@ export function QuestionBank() {
                       variant="ghost"
                       size="icon"
                       className="text-danger"
-                      aria-label={`Delete ${questionName(b.question.title)}`}
+                      aria-label={t('questionBank.deleteQuestionname', {
+                        questionName: questionName(b.question.title),
+                      })}
                       onClick={() => setDeleting(b)}
                     >
                       <Trash2 aria-hidden className="h-4 w-4" />
@@ -141,13 +149,13 @@ export function QuestionBank() {
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
-        title="Delete this question from your bank?"
+        title={t('questionBank.deleteThisQuestionFrom')}
         description={
           deleting
-            ? `"${questionName(deleting.question.title)}" will be deleted from your bank. Exams you already added it to keep their copy.`
+            ? t('questionBank.questionnameWillBeDeleted', { questionName: questionName(deleting.question.title) })
             : ''
         }
-        confirmLabel="Delete"
+        confirmLabel={t('questionBank.delete')}
         destructive
         isPending={remove.isPending}
         onConfirm={confirmDelete}

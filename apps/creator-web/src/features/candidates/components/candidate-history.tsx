@@ -15,23 +15,21 @@ import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { useCandidateHistory } from '../api/get-candidate-history.ts';
 import { examName } from '../../../lib/display-names.ts';
+import { useTranslation } from 'react-i18next';
 
 /** /creator/candidates/{candidateId}: one candidate's attempts and results across the creator's exams. */
 export function CandidateHistoryPage({ candidateId }: { candidateId: string }) {
+  const { t } = useTranslation('candidates');
   const history = useCandidateHistory(candidateId);
-  if (history.isPending) return <PageSpinner label="Loading candidate…" />;
+  if (history.isPending) return <PageSpinner label={t('candidateHistory.loadingCandidate')} />;
   if (history.isError) {
     const missing = history.error instanceof ApiError && history.error.status === 404;
     return (
       <Card className="mx-auto max-w-lg">
         <EmptyState
           icon={missing ? <UserX aria-hidden /> : <AlertTriangle aria-hidden />}
-          title={missing ? 'Candidate not found' : 'Could not load the candidate'}
-          description={
-            missing
-              ? `No attempt at your exams was made with candidate ID "${candidateId}".`
-              : userMessageOf(history.error)
-          }
+          title={missing ? t('candidateHistory.candidateNotFound') : t('candidateHistory.couldNotLoadThe')}
+          description={missing ? t('candidateHistory.noAttemptAtYour', { candidateId }) : userMessageOf(history.error)}
           action={<BackToDashboard />}
         />
       </Card>
@@ -41,25 +39,36 @@ export function CandidateHistoryPage({ candidateId }: { candidateId: string }) {
 }
 
 function CandidateView({ history }: { history: CandidateHistory }) {
+  const { t } = useTranslation('candidates');
   const { attempts } = history;
   const exams = new Set(attempts.map((a) => a.examId)).size;
   // "Counts" marks the attempt keepGrade counts, only where the candidate made more than one at the exam.
   const attemptsPerExam = new Map<string, number>();
   for (const a of attempts) attemptsPerExam.set(a.examId, (attemptsPerExam.get(a.examId) ?? 0) + 1);
-  const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
   return (
     <>
       <PageHeader
         back={<BackToDashboard />}
-        title={history.name.trim() || 'Anonymous'}
-        description={`Candidate ID ${history.studentId} · ${plural(attempts.length, 'attempt')} at ${plural(exams, 'exam')}`}
+        title={history.name.trim() || t('candidateHistory.anonymous')}
+        description={t('candidateHistory.summary', {
+          studentId: history.studentId,
+          attempts: t('candidateHistory.attemptCount', { count: attempts.length }),
+          exams: t('candidateHistory.examCount', { count: exams }),
+        })}
       />
       <Card>
-        <Table aria-label="Attempts and results">
+        <Table aria-label={t('candidateHistory.attemptsAndResults')}>
           <TableHead>
             <tr>
-              {['Exam', 'Attempt', 'Started', 'Submitted', 'Score', 'Action'].map((h) => (
+              {[
+                t('candidateHistory.exam'),
+                t('candidateHistory.attempt'),
+                t('candidateHistory.started'),
+                t('candidateHistory.submitted'),
+                t('candidateHistory.score'),
+                t('candidateHistory.action'),
+              ].map((h) => (
                 <TableHeaderCell key={h}>{h}</TableHeaderCell>
               ))}
             </tr>
@@ -72,7 +81,7 @@ function CandidateView({ history }: { history: CandidateHistory }) {
         </Table>
         {history.truncated && (
           <p className="border-t border-line px-5 py-3 text-sm text-muted">
-            Showing the newest {CANDIDATE_HISTORY_MAX} attempts.
+            {t('candidateHistory.showingTheNewestCandidate', { CANDIDATE_HISTORY_MAX })}
           </p>
         )}
       </Card>
@@ -81,6 +90,7 @@ function CandidateView({ history }: { history: CandidateHistory }) {
 }
 
 function AttemptRow({ attempt, isOneOfSeveral }: { attempt: CandidateAttempt; isOneOfSeveral: boolean }) {
+  const { t } = useTranslation('candidates');
   const title = examName(attempt.examTitle);
   const { result } = attempt;
   return (
@@ -92,7 +102,7 @@ function AttemptRow({ attempt, isOneOfSeveral }: { attempt: CandidateAttempt; is
         {attempt.attemptNo}
         {isOneOfSeveral && result?.kept && (
           <Badge tone="brand" className="ml-2">
-            Counts
+            {t('candidateHistory.counts')}
           </Badge>
         )}
       </TableCell>
@@ -100,18 +110,23 @@ function AttemptRow({ attempt, isOneOfSeveral }: { attempt: CandidateAttempt; is
       <TableCell className="whitespace-nowrap">
         {attempt.submittedAt ? formatDateTime(attempt.submittedAt) : '—'}
       </TableCell>
-      <TableCell>{result ? <ScoreBadge result={result} /> : <Badge tone="neutral">In progress</Badge>}</TableCell>
+      <TableCell>
+        {result ? <ScoreBadge result={result} /> : <Badge tone="neutral">{t('candidateHistory.inProgress')}</Badge>}
+      </TableCell>
       <TableCell>
         {result ? (
           <Button asChild size="sm">
-            <Link to={paths.grade(attempt.examId, result.id)} aria-label={`Open Grader for ${title}`}>
-              <PenLine aria-hidden className="h-4 w-4" /> Open Grader
+            <Link
+              to={paths.grade(attempt.examId, result.id)}
+              aria-label={t('candidateHistory.openGraderForTitle', { title })}
+            >
+              <PenLine aria-hidden className="h-4 w-4" /> {t('candidateHistory.openGrader')}
             </Link>
           </Button>
         ) : (
           <Button asChild size="sm" variant="secondary">
-            <Link to={paths.examLive(attempt.examId)} aria-label={`Live view of ${title}`}>
-              <Radio aria-hidden className="h-4 w-4" /> Live view
+            <Link to={paths.examLive(attempt.examId)} aria-label={t('candidateHistory.liveViewOfTitle', { title })}>
+              <Radio aria-hidden className="h-4 w-4" /> {t('candidateHistory.liveView')}
             </Link>
           </Button>
         )}

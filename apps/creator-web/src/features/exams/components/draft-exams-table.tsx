@@ -9,22 +9,29 @@ import { formatDate } from '../../../lib/format-date.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { IconAction } from './icon-action.tsx';
 import { examName } from '../../../lib/display-names.ts';
+import { useTranslation } from 'react-i18next';
 
 export function DraftExamsTable({ exams }: { exams: Exam[] }) {
+  const { t } = useTranslation('exams');
   const [toDelete, setToDelete] = useState<Exam | null>(null);
   return (
     <Card>
-      <CardHeader title="Draft Exams" description="Work in progress; candidates cannot see drafts." />
+      <CardHeader title={t('draftExamsTable.draftExams')} description={t('draftExamsTable.workInProgressCandidates')} />
       {exams.length === 0 ? (
-        <EmptyState icon={<FileText aria-hidden />} title="No draft exams yet" />
+        <EmptyState icon={<FileText aria-hidden />} title={t('draftExamsTable.noDraftExamsYet')} />
       ) : (
-        <Table aria-label="Draft Exams">
+        <Table aria-label={t('draftExamsTable.draftExams')}>
           <TableHead>
             <tr>
-              {['Title', 'Questions', 'Created', 'Last Modified'].map((h) => (
+              {[
+                t('draftExamsTable.title'),
+                t('draftExamsTable.questions'),
+                t('draftExamsTable.created'),
+                t('draftExamsTable.lastModified'),
+              ].map((h) => (
                 <TableHeaderCell key={h}>{h}</TableHeaderCell>
               ))}
-              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+              <TableHeaderCell className="text-right">{t('draftExamsTable.actions')}</TableHeaderCell>
             </tr>
           </TableHead>
           <TableBody>
@@ -37,17 +44,17 @@ export function DraftExamsTable({ exams }: { exams: Exam[] }) {
                 <TableCell>
                   <div className="flex justify-end gap-0.5">
                     <IconAction
-                      label="Edit"
+                      label={t('draftExamsTable.edit')}
                       icon={<Pencil aria-hidden className="h-4 w-4" />}
                       to={paths.editExam(exam.id, 'draft')}
                     />
                     <IconAction
-                      label="Accommodations"
+                      label={t('draftExamsTable.accommodations')}
                       icon={<UserCog aria-hidden className="h-4 w-4" />}
                       to={paths.examAccommodations(exam.id)}
                     />
                     <IconAction
-                      label="Delete"
+                      label={t('draftExamsTable.delete')}
                       tone="danger"
                       icon={<Trash2 aria-hidden className="h-4 w-4" />}
                       onClick={() => setToDelete(exam)}

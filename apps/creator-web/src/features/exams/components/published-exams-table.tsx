@@ -31,13 +31,16 @@ import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { IconAction } from './icon-action.tsx';
 import { examName } from '../../../lib/display-names.ts';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 export async function copyExamUrl(url: string): Promise<void> {
-  if (await copyText(url)) toast.success('Exam URL copied to clipboard!');
-  else toast.error('Failed to copy URL. Please copy manually.');
+  if (await copyText(url)) toast.success(i18n.t('exams:publishedExamsTable.urlCopied'));
+  else toast.error(i18n.t('exams:publishedExamsTable.copyFailed'));
 }
 
 function LiveSwitch({ exam }: { exam: Exam }) {
+  const { t } = useTranslation('exams');
   const setLive = useSetExamLive();
   const id = `live-${exam.id}`;
   return (
@@ -49,14 +52,17 @@ function LiveSwitch({ exam }: { exam: Exam }) {
           setLive.mutate(
             { examId: exam.id, isLive },
             {
-              onSuccess: () => toast.success(isLive ? 'Exam is now live' : 'Exam is now offline'),
+              onSuccess: () =>
+                toast.success(
+                  isLive ? t('publishedExamsTable.examIsNowLive') : t('publishedExamsTable.examIsNowOffline'),
+                ),
               onError: (error) => toast.error(userMessageOf(error)),
             },
           )
         }
       />
       <label htmlFor={id} className={exam.isLive ? 'text-sm font-medium text-success' : 'text-sm text-muted'}>
-        {exam.isLive ? 'Live' : 'Offline'}
+        {exam.isLive ? t('publishedExamsTable.live') : t('publishedExamsTable.offline')}
       </label>
     </div>
   );
@@ -65,6 +71,7 @@ function LiveSwitch({ exam }: { exam: Exam }) {
 type Props = { exams: Exam[]; summary: ExamResultsSummary[] | undefined };
 
 export function PublishedExamsTable({ exams, summary }: Props) {
+  const { t } = useTranslation('exams');
   const { takerOrigin } = useRuntimeConfig();
   const [toDelete, setToDelete] = useState<Exam | null>(null);
   const countsOf = (examId: string) => summary?.find((s) => s.examId === examId);
@@ -73,17 +80,28 @@ export function PublishedExamsTable({ exams, summary }: Props) {
 
   return (
     <Card>
-      <CardHeader title="Published Exams" description="Exams candidates can open once they are live." />
+      <CardHeader
+        title={t('publishedExamsTable.publishedExams')}
+        description={t('publishedExamsTable.examsCandidatesCanOpen')}
+      />
       {exams.length === 0 ? (
-        <EmptyState icon={<Send aria-hidden />} title="No published exams yet" />
+        <EmptyState icon={<Send aria-hidden />} title={t('publishedExamsTable.noPublishedExamsYet')} />
       ) : (
-        <Table aria-label="Published Exams">
+        <Table aria-label={t('publishedExamsTable.publishedExams')}>
           <TableHead>
             <tr>
-              {['Title', 'Status', 'Questions', 'Published', 'Last Edit', 'Invites', 'Submissions'].map((h) => (
+              {[
+                t('publishedExamsTable.title'),
+                t('publishedExamsTable.status'),
+                t('publishedExamsTable.questions'),
+                t('publishedExamsTable.published'),
+                t('publishedExamsTable.lastEdit'),
+                t('publishedExamsTable.invites'),
+                t('publishedExamsTable.submissions'),
+              ].map((h) => (
                 <TableHeaderCell key={h}>{h}</TableHeaderCell>
               ))}
-              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+              <TableHeaderCell className="text-right">{t('publishedExamsTable.actions')}</TableHeaderCell>
             </tr>
           </TableHead>
           <TableBody>
@@ -101,22 +119,22 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                 <TableCell>
                   <div className="flex justify-end gap-0.5">
                     <IconAction
-                      label="Live view"
+                      label={t('publishedExamsTable.liveView')}
                       icon={<Radio aria-hidden className="h-4 w-4" />}
                       to={paths.examLive(exam.id)}
                     />
                     <IconAction
-                      label="View Insights"
+                      label={t('publishedExamsTable.viewInsights')}
                       icon={<BarChart3 aria-hidden className="h-4 w-4" />}
                       to={paths.examInsights(exam.id)}
                     />
                     <IconAction
-                      label="Edit"
+                      label={t('publishedExamsTable.edit')}
                       icon={<Pencil aria-hidden className="h-4 w-4" />}
                       to={paths.editExam(exam.id, 'published')}
                     />
                     <IconAction
-                      label="Accommodations"
+                      label={t('publishedExamsTable.accommodations')}
                       icon={<UserCog aria-hidden className="h-4 w-4" />}
                       to={paths.examAccommodations(exam.id)}
                     />
@@ -126,29 +144,29 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                           variant="ghost"
                           size="icon"
                           className="h-8 w-8 text-muted hover:text-ink"
-                          aria-label="More actions"
+                          aria-label={t('publishedExamsTable.moreActions')}
                         >
                           <MoreHorizontal aria-hidden className="h-4 w-4" />
                         </Button>
                       }
                     >
                       <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
-                        <ExternalLink aria-hidden className="h-4 w-4" /> Preview
+                        <ExternalLink aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.preview')}
                       </DropdownMenuItem>
                       <DropdownMenuItem asChild>
                         <Link to={paths.examRoster(exam.id)}>
-                          <Users aria-hidden className="h-4 w-4" /> Roster &amp; invitations
+                          <Users aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.rosterInvitations')}
                         </Link>
                       </DropdownMenuItem>
                       <DropdownMenuItem onSelect={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}>
-                        <Copy aria-hidden className="h-4 w-4" /> Copy exam URL
+                        <Copy aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.copyExamUrl')}
                       </DropdownMenuItem>
                       <DropdownMenuSeparator />
                       <DropdownMenuItem
                         className="text-danger data-[highlighted]:bg-red-50"
                         onSelect={() => setToDelete(exam)}
                       >
-                        <Trash2 aria-hidden className="h-4 w-4" /> Delete
+                        <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
                       </DropdownMenuItem>
                     </DropdownMenu>
                   </div>

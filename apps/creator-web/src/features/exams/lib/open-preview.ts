@@ -2,9 +2,12 @@ import { toast } from '@exam/ui/toaster';
 import { takerPaths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { createPreviewToken } from '../api/create-preview-token.ts';
+import { i18n } from '../../../i18n/index.ts';
 
 export const PreviewToasts = {
-  popupBlocked: 'Allow pop-ups for this site to open the preview.',
+  get popupBlocked() {
+    return i18n.t('exams:preview.popupBlocked');
+  },
 } as const;
 
 /**

@@ -7,31 +7,36 @@ import { AlertTriangle, Bot, MessageSquareOff, Paperclip, ShieldAlert, User } fr
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranscript } from '../api/result-queries.ts';
 import { formatTime } from '../../../lib/format-date.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The candidate's real conversation with the AI assistant (llm-gateway transcript). */
-export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: string; title?: string }) {
+export function ChatHistory({ attemptId, title }: { attemptId: string; title?: string }) {
+  const { t } = useTranslation('grading');
   const transcript = useTranscript(attemptId);
 
   return (
     <Card>
-      <CardHeader title={title} description="Messages the candidate exchanged with the AI assistant." />
+      <CardHeader
+        title={title ?? t('chatHistory.chatHistory')}
+        description={t('chatHistory.messagesTheCandidateExchanged')}
+      />
       <CardBody>
         {transcript.isPending ? (
-          <Spinner label="Loading conversation…" />
+          <Spinner label={t('chatHistory.loadingConversation')} />
         ) : transcript.isError ? (
           <div role="alert" className="flex flex-col items-start gap-2 text-sm text-danger">
             <p className="flex items-center gap-2">
-              <AlertTriangle aria-hidden className="h-4 w-4" /> The conversation could not be loaded:{' '}
-              {userMessageOf(transcript.error)}
+              <AlertTriangle aria-hidden className="h-4 w-4" />{' '}
+              {t('chatHistory.theConversationCouldNot', { message: userMessageOf(transcript.error) })}
             </p>
             <Button variant="secondary" size="sm" onClick={() => void transcript.refetch()}>
-              Try again
+              {t('chatHistory.tryAgain')}
             </Button>
           </div>
         ) : transcript.data.messages.length === 0 ? (
-          <EmptyState icon={<MessageSquareOff aria-hidden />} title="The candidate did not use the AI assistant." />
+          <EmptyState icon={<MessageSquareOff aria-hidden />} title={t('chatHistory.theCandidateDidNot')} />
         ) : (
-          <ol aria-label="Conversation" className="flex max-h-[32rem] flex-col gap-3 overflow-y-auto">
+          <ol aria-label={t('chatHistory.conversation')} className="flex max-h-[32rem] flex-col gap-3 overflow-y-auto">
             {transcript.data.messages.map((m) => {
               const mine = m.role === 'user';
               return (
@@ -41,9 +46,10 @@ export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: 
                   >
                     <p className="mb-1 flex items-center gap-1 text-xs text-muted">
                       {mine ? <User aria-hidden className="h-3 w-3" /> : <Bot aria-hidden className="h-3 w-3" />}
-                      {mine ? 'Candidate' : 'Assistant'} · {formatTime(m.createdAt, { seconds: true })}
-                      {m.questionIndex !== null && ` · Question ${m.questionIndex + 1}`}
-                      {m.isPartial && ' · cut short'}
+                      {mine ? t('chatHistory.candidate') : t('chatHistory.assistant')} ·{' '}
+                      {formatTime(m.createdAt, { seconds: true })}
+                      {m.questionIndex !== null && t('chatHistory.questionValue', { value: m.questionIndex + 1 })}
+                      {m.isPartial && t('chatHistory.cutShort')}
                     </p>
                     {/* Replies as the candidate saw them (rich text); the candidate's own words as typed. */}
                     {mine || m.isError ? (
@@ -54,9 +60,11 @@ export function ChatHistory({ attemptId, title = 'Chat History' }: { attemptId: 
                     {m.isWithheld && (
                       <p role="note" className="mt-1 flex items-center gap-1 text-xs font-medium text-amber-800">
                         <ShieldAlert aria-hidden className="h-3 w-3" />
-                        Stopped by the guardrail: the reply was about to give away the answer
-                        {m.withheldQuestionIndex != null ? ` to Question ${m.withheldQuestionIndex + 1}` : ''}. The
-                        candidate saw only the text above.
+                        {t('chatHistory.stoppedByTheGuardrail')}
+                        {m.withheldQuestionIndex != null
+                          ? t('chatHistory.toQuestionValue', { value: m.withheldQuestionIndex + 1 })
+                          : ''}
+                        {t('chatHistory.theCandidateSawOnly')}
                       </p>
                     )}
                     {m.files.length > 0 && (

@@ -6,6 +6,8 @@ import { sql } from '@codemirror/lang-sql';
 import { StreamLanguage } from '@codemirror/language';
 import { r } from '@codemirror/legacy-modes/mode/r';
 import CodeMirror, { EditorView, type Extension } from '@uiw/react-codemirror';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 /** The syntax mode of a file, by its extension; plain text when unknown. */
 export function languageOf(fileName: string): { name: string; extension: Extension | null } {
@@ -34,17 +36,18 @@ export function languageOf(fileName: string): { name: string; extension: Extensi
     case 'r':
       return { name: 'R', extension: StreamLanguage.define(r) };
     default:
-      return { name: 'Plain text', extension: null };
+      return { name: i18n.t('grading:codeViewer.plainText'), extension: null };
   }
 }
 
 /** A read-only, highlighted view of one workspace file (loaded lazily: CodeMirror is large). */
 export function CodeViewer({ fileName, content }: { fileName: string; content: string }) {
+  const { t } = useTranslation('grading');
   const language = languageOf(fileName);
   // The name goes on the editable area itself (CodeMirror's content element, role textbox), where screen readers
   // and axe look for it; an aria-label on the wrapper would name nothing.
   const extensions = [
-    EditorView.contentAttributes.of({ 'aria-label': `Contents of ${fileName}` }),
+    EditorView.contentAttributes.of({ 'aria-label': t('codeViewer.contentsOfFilename', { fileName }) }),
     EditorView.lineWrapping,
     ...(language.extension ? [language.extension] : []),
   ];

@@ -1,13 +1,15 @@
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
+import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
 
-const LABELS: Record<string, string> = {
-  'focus-lost': 'Focus lost',
-  'focus-gained': 'Focus regained',
-  'fullscreen-exit': 'Left full screen',
-  'fullscreen-enter': 'Entered full screen',
-  'paste-blocked': 'External pastes blocked',
-  'paste-allowed': 'Pastes allowed',
-  copy: 'Copies inside the exam',
+const LABELS: Record<string, ParseKeys<'grading'>> = {
+  'focus-lost': 'eventsSummary.event.focusLost',
+  'focus-gained': 'eventsSummary.event.focusGained',
+  'fullscreen-exit': 'eventsSummary.event.fullscreenExit',
+  'fullscreen-enter': 'eventsSummary.event.fullscreenEnter',
+  'paste-blocked': 'eventsSummary.event.pasteBlocked',
+  'paste-allowed': 'eventsSummary.event.pasteAllowed',
+  copy: 'eventsSummary.event.copy',
 };
 
 /**
@@ -15,18 +17,19 @@ const LABELS: Record<string, string> = {
  * (the result lists only the newest ones).
  */
 export function EventsSummary({ summary }: { summary: Record<string, number> }) {
+  const { t } = useTranslation('grading');
   const counts = new Map(Object.entries(summary));
   return (
     <Card>
-      <CardHeader title="Events" description="Proctoring events recorded during the attempt." />
+      <CardHeader title={t('eventsSummary.events')} description={t('eventsSummary.proctoringEventsRecordedDuring')} />
       <CardBody>
         {counts.size === 0 ? (
-          <p className="text-sm text-muted">No events were recorded.</p>
+          <p className="text-sm text-muted">{t('eventsSummary.noEventsWereRecorded')}</p>
         ) : (
-          <dl aria-label="Event counts" className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+          <dl aria-label={t('eventsSummary.eventCounts')} className="grid grid-cols-2 gap-3 sm:grid-cols-3">
             {[...counts].map(([type, count]) => (
               <div key={type}>
-                <dt className="text-xs text-muted">{LABELS[type] ?? type}</dt>
+                <dt className="text-xs text-muted">{LABELS[type] ? t(LABELS[type]) : type}</dt>
                 <dd className="text-lg font-semibold tabular-nums">{count}</dd>
               </div>
             ))}

@@ -2,31 +2,42 @@ import { formatPoints } from '@exam/domain/grading';
 import type { GradeHistoryEntry } from '@exam/domain/result';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { formatDateTime } from '../../../lib/format-date.ts';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 const pointsOf = (side: GradeHistoryEntry['before']) =>
   side?.points === null || side?.points === undefined ? '—' : formatPoints(side.points);
 
 /** "{time} · {by} · Q{n}: {before} → {after} pts", or the release row of the whole result. */
 export function historyLine(entry: GradeHistoryEntry): string {
-  const head = `${formatDateTime(entry.at)} · ${entry.by}`;
-  if (entry.kind === 'release') return `${head} · Released to the candidate`;
-  if (entry.kind === 'unrelease') return `${head} · Release withdrawn`;
-  const question = entry.questionIndex === null ? 'Result' : `Q${entry.questionIndex + 1}`;
-  const what = entry.kind === 'tests' ? ' tests' : '';
-  const reason = entry.reason ? ` · Reason: ${entry.reason}` : '';
-  return `${head} · ${question}${what}: ${pointsOf(entry.before)} → ${pointsOf(entry.after)} pts${reason}`;
+  const head = { at: formatDateTime(entry.at), by: entry.by };
+  if (entry.kind === 'release') return i18n.t('grading:gradeHistory.released', head);
+  if (entry.kind === 'unrelease') return i18n.t('grading:gradeHistory.unreleased', head);
+  const question =
+    entry.questionIndex === null
+      ? i18n.t('grading:gradeHistory.result')
+      : i18n.t('grading:gradeHistory.question', { n: entry.questionIndex + 1 });
+  const line = i18n.t('grading:gradeHistory.change', {
+    ...head,
+    question,
+    before: pointsOf(entry.before),
+    after: pointsOf(entry.after),
+    context: entry.kind === 'tests' ? 'tests' : undefined,
+  });
+  return entry.reason ? i18n.t('grading:gradeHistory.withReason', { line, reason: entry.reason }) : line;
 }
 
 /** The result's append-only grade history, oldest first (docs/product.md#results-and-grading). */
 export function GradeHistory({ history }: { history: GradeHistoryEntry[] }) {
+  const { t } = useTranslation('grading');
   return (
     <Card>
-      <CardHeader title="Grade history" />
+      <CardHeader title={t('gradeHistory.gradeHistory')} />
       <CardBody>
         {history.length === 0 ? (
-          <p className="text-sm text-muted">No grading changes yet.</p>
+          <p className="text-sm text-muted">{t('gradeHistory.noGradingChangesYet')}</p>
         ) : (
-          <ul aria-label="Grade history" className="flex flex-col gap-1 text-sm">
+          <ul aria-label={t('gradeHistory.gradeHistory')} className="flex flex-col gap-1 text-sm">
             {history.map((entry, i) => (
               <li key={`${entry.at}-${i}`}>{historyLine(entry)}</li>
             ))}

@@ -26,16 +26,18 @@ import { formatDateTime } from '../../../lib/format-date.ts';
 import { QuestionCard } from './question-card.tsx';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
+import { useTranslation } from 'react-i18next';
 import { WorkspaceStartFailureNote } from './workspace-start-failure.tsx';
 
 function NotFound({ title }: { title: string }) {
+  const { t } = useTranslation('grading');
   const navigate = useNavigate();
   return (
     <Card className="mx-auto max-w-lg">
       <EmptyState
         icon={<FileQuestion aria-hidden />}
         title={title}
-        action={<Button onClick={() => void navigate(-1)}>Go Back</Button>}
+        action={<Button onClick={() => void navigate(-1)}>{t('grader.goBack')}</Button>}
       />
     </Card>
   );
@@ -43,32 +45,35 @@ function NotFound({ title }: { title: string }) {
 
 /** /creator/grade/{examId}/candidate/{candidateId}: one candidate's submission, graded on one page. */
 export function Grader({ examId, candidateId }: { examId: string; candidateId: string }) {
+  const { t } = useTranslation('grading');
   const candidate = useCandidateResultId(examId, candidateId);
   const detail = useResult(candidate.data ?? '');
 
-  if (!examId || !candidateId) return <NotFound title="Missing exam or candidate ID" />;
+  if (!examId || !candidateId) return <NotFound title={t('grader.missingExamOrCandidate')} />;
   // An unknown result (404) is 'Data not found'; anything else can be tried again.
   const failed =
     candidate.error ?? (detail.error instanceof ApiError && detail.error.status === 404 ? null : detail.error);
-  if (!failed && (candidate.isPending || detail.isPending)) return <PageSpinner label="Loading submission…" />;
+  if (!failed && (candidate.isPending || detail.isPending))
+    return <PageSpinner label={t('grader.loadingSubmission')} />;
   if (failed) {
     const retry = () => void (candidate.isError ? candidate.refetch() : detail.refetch());
     return (
       <Card className="mx-auto max-w-lg">
         <EmptyState
           icon={<AlertTriangle aria-hidden />}
-          title="Could not load the submission"
+          title={t('grader.couldNotLoadThe')}
           description={userMessageOf(failed)}
-          action={<Button onClick={retry}>Try again</Button>}
+          action={<Button onClick={retry}>{t('grader.tryAgain')}</Button>}
         />
       </Card>
     );
   }
-  if (!detail.data) return <NotFound title="Data not found" />;
+  if (!detail.data) return <NotFound title={t('grader.dataNotFound')} />;
   return <GraderForm key={detail.data.id} examId={examId} detail={detail.data} />;
 }
 
 function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }) {
+  const { t } = useTranslation('grading');
   const navigate = useNavigate();
   const save = useGradeResult(detail.id);
   const [grades, setGrades] = useState<QuestionGrade[]>(() => gradesOf(detail));
@@ -96,13 +101,13 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
     save.mutate(entries, {
       onSuccess: () => {
         setUnsaved(false);
-        toast.success('Grading saved');
+        toast.success(t('grader.gradingSaved'));
         void navigate(paths.examSubmissions(examId));
       },
     });
   };
 
-  const name = detail.userName.trim() || 'Anonymous';
+  const name = detail.userName.trim() || t('grader.anonymous');
 
   return (
     <>
@@ -110,15 +115,15 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
         back={
           <Button asChild variant="ghost" size="sm">
             <Link to={paths.examInsights(examId)}>
-              <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Insights
+              <ArrowLeft aria-hidden className="h-4 w-4" /> {t('grader.backToInsights')}
             </Link>
           </Button>
         }
-        title={`Grading: ${name}`}
+        title={t('grader.gradingName', { name })}
         description={detail.examTitle}
         actions={
           <Button onClick={submit} disabled={save.isPending}>
-            <Save aria-hidden className="h-4 w-4" /> {save.isPending ? 'Saving…' : 'Save Grading'}
+            <Save aria-hidden className="h-4 w-4" /> {save.isPending ? t('grader.saving') : t('grader.saveGrading')}
           </Button>
         }
       />
@@ -127,18 +132,17 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
           role="status"
           className="mb-4 rounded-lg border border-yellow-200 bg-yellow-50 px-4 py-2 text-sm text-yellow-800"
         >
-          You have unsaved changes
+          {t('grader.youHaveUnsavedChanges')}
         </p>
       )}
       {save.isError && (
         <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-4 py-2 text-sm text-danger">
-          The grading could not be saved: {userMessageOf(save.error)} Your changes are kept; press Save Grading to try
-          again.
+          {t('grader.theGradingCouldNot', { message: userMessageOf(save.error) })}
         </div>
       )}
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
-        <section aria-label="Questions & Answers" className="flex flex-col gap-4">
-          <h2 className="text-lg font-semibold">Questions &amp; Answers</h2>
+        <section aria-label={t('grader.questionsAnswers')} className="flex flex-col gap-4">
+          <h2 className="text-lg font-semibold">{t('grader.questionsAnswers')}</h2>
           {detail.questionAnswers.map((qa, index) => (
             <QuestionCard
               key={qa.questionIndex}
@@ -164,23 +168,24 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
 }
 
 function CandidateInfoCard({ name, detail, unsaved }: { name: string; detail: ResultDetail; unsaved: boolean }) {
+  const { t } = useTranslation('grading');
   return (
     <Card>
-      <CardHeader title="Candidate Info" />
+      <CardHeader title={t('grader.candidateInfo')} />
       <CardBody>
-        <dl aria-label="Candidate Info" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-          <dt className="text-muted">Name</dt>
+        <dl aria-label={t('grader.candidateInfo')} className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-muted">{t('grader.name')}</dt>
           <dd>{name}</dd>
-          <dt className="text-muted">ID</dt>
+          <dt className="text-muted">{t('grader.id')}</dt>
           <dd>{detail.studentId || 'N/A'}</dd>
-          <dt className="text-muted">Submitted</dt>
+          <dt className="text-muted">{t('grader.submitted')}</dt>
           <dd>{formatDateTime(detail.completedAt)}</dd>
-          <dt className="text-muted">Time Spent</dt>
+          <dt className="text-muted">{t('grader.timeSpent')}</dt>
           <dd>{formatDuration(detail.timeSpent)}</dd>
-          <dt className="text-muted">Score</dt>
+          <dt className="text-muted">{t('grader.score')}</dt>
           <dd data-testid="grader-score">
             <ScoreBadge result={detail} />
-            {unsaved && <p className="mt-1 text-xs text-muted">Saved score; save to apply your changes.</p>}
+            {unsaved && <p className="mt-1 text-xs text-muted">{t('grader.savedScoreSaveTo')}</p>}
           </dd>
         </dl>
       </CardBody>

@@ -11,6 +11,8 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { useDownloadAnswerFile } from '../api/download-file.ts';
 import type { QuestionGrade } from '../grading-state.ts';
 import { QuestionMarking, type MarkingActions } from './question-marking.tsx';
+import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
 
 type Props = {
   resultId: string;
@@ -20,39 +22,34 @@ type Props = {
   reasonError?: string | undefined;
 };
 
-const TYPE_LABELS: Record<string, string> = {
-  mcq: 'Multiple choice',
-  'short-answer': 'Short answer',
-  'file-upload': 'File upload',
-  coding: 'Coding',
-};
-
 /** The question's state as the grader sees it: the key's points, a grader's mark, or waiting for one. */
-function markBadge(qa: QuestionAnswer, grade: QuestionGrade): { text: string; tone: BadgeTone } {
-  if (grade.points === null && grade.touched) return { text: 'Mark cleared', tone: 'neutral' };
+function markBadge(qa: QuestionAnswer, grade: QuestionGrade): { text: ParseKeys<'grading'>; tone: BadgeTone } {
+  if (grade.points === null && grade.touched) return { text: 'questionCard.badge.cleared', tone: 'neutral' };
   if (!grade.touched && (qa.tests?.state === 'queued' || qa.tests?.state === 'running'))
-    return { text: 'Tests running…', tone: 'info' };
+    return { text: 'questionCard.badge.testsRunning', tone: 'info' };
   if (qa.tests?.state === 'done' && !grade.touched && grade.points !== null)
-    return { text: 'Scored by tests', tone: 'info' };
-  if (grade.points === null) return { text: 'Awaiting grading', tone: 'warning' };
-  if (qa.autoScored && !grade.touched) return { text: 'Scored by key', tone: 'info' };
-  return { text: 'Marked by grader', tone: 'brand' };
+    return { text: 'questionCard.badge.scoredByTests', tone: 'info' };
+  if (grade.points === null) return { text: 'questionCard.badge.awaiting', tone: 'warning' };
+  if (qa.autoScored && !grade.touched) return { text: 'questionCard.badge.scoredByKey', tone: 'info' };
+  return { text: 'questionCard.badge.marked', tone: 'brand' };
 }
 
 /** One question of the result: the candidate's answer, its points and the grader's controls. */
 /** A coding question's grade run: on its way, fallen back to a grader (and why), or its verdicts. */
 function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['tests']>; number: number }) {
+  const { t } = useTranslation(['grading', 'common']);
   if (tests.state === 'queued' || tests.state === 'running')
     return (
       <p className="text-sm text-muted" data-testid={`tests-state-${number - 1}`}>
-        Tests running…
+        {t('questionCard.testsRunning')}
       </p>
     );
   if (tests.state !== 'done')
     return (
       <p className="text-sm text-ink" data-testid={`tests-state-${number - 1}`}>
-        Graded by hand:{' '}
-        {tests.reason ?? (tests.state === 'error' ? 'the test runner failed' : 'the tests could not run')}
+        {t('questionCard.gradedByHand')}{' '}
+        {tests.reason ??
+          (tests.state === 'error' ? t('questionCard.theTestRunnerFailed') : t('questionCard.theTestsCouldNot'))}
       </p>
     );
   return (
@@ -63,7 +60,7 @@ function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['t
       <TestVerdicts
         verdicts={tests.verdicts}
         compileOutput={tests.compileOutput}
-        label={`Tests of question ${number}`}
+        label={t('questionCard.testsOfQuestionNumber', { number })}
         showPoints
       />
     </div>
@@ -71,6 +68,7 @@ function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['t
 }
 
 export function QuestionCard({ resultId, qa, grade, actions, reasonError }: Props) {
+  const { t } = useTranslation(['grading', 'common']);
   const download = useDownloadAnswerFile();
   const number = qa.questionIndex + 1;
   const badge = markBadge(qa, grade);
@@ -80,21 +78,21 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError }: Prop
     <Card
       className="flex flex-col gap-3 p-5"
       role="group"
-      aria-label={`Question ${number}`}
+      aria-label={t('questionCard.questionNumber', { number })}
       data-testid={`question-${qa.questionIndex}`}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="font-semibold text-ink">
-            Q{number}: {qa.question || `Question ${number}`}
+            Q{number}: {qa.question || t('questionCard.questionNumber', { number })}
           </h3>
           <p className="text-xs text-muted">
-            {TYPE_LABELS[qa.questionType] ?? qa.questionType}
+            {t(`common:questionType.${qa.questionType}`)}
             {/* A shuffled or pooled exam: Q{number} is the candidate's order; this is the exam's own. */}
             {qa.examQuestionIndex !== undefined && qa.examQuestionIndex !== qa.questionIndex && (
               <span data-testid={`exam-question-${qa.questionIndex}`}>
                 {' '}
-                · question {qa.examQuestionIndex + 1} of the exam
+                {t('questionCard.questionValueOfThe', { value: qa.examQuestionIndex + 1 })}
               </span>
             )}
           </p>
@@ -104,9 +102,9 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError }: Prop
             className="tabular-nums text-sm font-medium text-ink"
             data-testid={`question-points-${qa.questionIndex}`}
           >
-            {points} / {formatPoints(qa.maxPoints)} pts
+            {t('questionCard.pointsMaxpointsPts', { points, maxPoints: formatPoints(qa.maxPoints) })}
           </span>
-          <Badge tone={badge.tone}>{badge.text}</Badge>
+          <Badge tone={badge.tone}>{t(badge.text)}</Badge>
         </div>
       </div>
       {qa.content && (
@@ -124,11 +122,15 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError }: Prop
         </ul>
       )}
       <div>
-        <p className="text-xs font-medium uppercase tracking-wide text-muted">Answer</p>
+        <p className="text-xs font-medium uppercase tracking-wide text-muted">{t('questionCard.answer')}</p>
         <pre className="mt-1 whitespace-pre-wrap break-words rounded-md bg-canvas p-3 font-sans text-sm text-ink">
           {qa.multipleAnswers && qa.choices.length > 0 ? qa.choices.join(', ') : qa.answer}
         </pre>
-        {qa.correctAnswer && <p className="mt-1 text-xs text-muted">Answer key: {qa.correctAnswer}</p>}
+        {qa.correctAnswer && (
+          <p className="mt-1 text-xs text-muted">
+            {t('questionCard.answerKeyCorrectanswer', { correctAnswer: qa.correctAnswer })}
+          </p>
+        )}
       </div>
       {qa.file && (
         <div>
@@ -143,14 +145,14 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError }: Prop
               )
             }
           >
-            <Download aria-hidden className="h-4 w-4" /> Download File
+            <Download aria-hidden className="h-4 w-4" /> {t('questionCard.downloadFile')}
           </Button>
           <span className="ml-2 text-xs text-muted">{qa.file.fileName}</span>
         </div>
       )}
       {qa.tests && (
         <div>
-          <p className="text-xs font-medium uppercase tracking-wide text-muted">Tests</p>
+          <p className="text-xs font-medium uppercase tracking-wide text-muted">{t('questionCard.tests')}</p>
           <div className="mt-1">
             <QuestionTests tests={qa.tests} number={number} />
           </div>

@@ -4,6 +4,7 @@ import { Button } from '@exam/ui/button';
 import { Input, Textarea } from '@exam/ui/input';
 import { useEffect, useId, useState } from 'react';
 import { parsePoints, testsDone, type QuestionGrade } from '../grading-state.ts';
+import { useTranslation } from 'react-i18next';
 
 export type MarkingActions = {
   onPoints: (points: number) => void;
@@ -39,6 +40,7 @@ export function QuestionMarking({
   /** The server's refusal of a mark without a reason (400 grading.<n>.reason). */
   reasonError?: string | undefined;
 }) {
+  const { t } = useTranslation('grading');
   const n = qa.questionIndex + 1;
   const pointsId = useId();
   const feedbackId = useId();
@@ -54,7 +56,7 @@ export function QuestionMarking({
       <div className="flex flex-wrap items-end gap-2">
         <div className="flex flex-col gap-1">
           <label htmlFor={pointsId} className="text-sm font-medium text-ink">
-            Points for question {n}
+            {t('questionMarking.pointsForQuestionN', { n })}
           </label>
           <Input
             id={pointsId}
@@ -78,24 +80,24 @@ export function QuestionMarking({
           size="sm"
           onClick={() => actions.onPoints(qa.maxPoints)}
         >
-          Full marks
+          {t('questionMarking.fullMarks')}
         </Button>
         <Button variant={grade.points === 0 ? 'primary' : 'secondary'} size="sm" onClick={() => actions.onPoints(0)}>
-          Zero
+          {t('questionMarking.zero')}
         </Button>
         <Button variant="ghost" size="sm" onClick={actions.onClear}>
-          Clear mark
+          {t('questionMarking.clearMark')}
         </Button>
       </div>
       {invalid && (
         <p id={`${pointsId}-error`} className="text-xs text-danger">
-          Points go from 0 to {formatPoints(qa.maxPoints)}, with at most two decimals.
+          {t('questionMarking.pointsGoFrom0', { maxPoints: formatPoints(qa.maxPoints) })}
         </p>
       )}
       {testsDone(qa) && (overridesTests || grade.reason || reasonError) && (
         <div className="flex flex-col gap-1">
           <label htmlFor={reasonId} className="text-sm font-medium text-ink">
-            Reason for overriding the tests of question {n}
+            {t('questionMarking.reasonForOverridingThe', { n })}
           </label>
           <Textarea
             id={reasonId}
@@ -105,16 +107,16 @@ export function QuestionMarking({
             aria-invalid={Boolean(reasonError) || needsReason || undefined}
             aria-describedby={`${reasonId}-note`}
             onChange={(e) => actions.onReason(e.target.value)}
-            placeholder="Why your mark differs from the points the tests gave"
+            placeholder={t('questionMarking.whyYourMarkDiffers')}
           />
           <p id={`${reasonId}-note`} role={reasonError ? 'alert' : undefined} className="text-xs text-danger">
-            {reasonError ?? (needsReason ? 'A reason is required to change the points the tests gave.' : '')}
+            {reasonError ?? (needsReason ? t('questionMarking.aReasonIsRequired') : '')}
           </p>
         </div>
       )}
       {qa.rubric && (
         <fieldset className="flex flex-col gap-1">
-          <legend className="text-sm font-medium text-ink">{qa.rubric.title || 'Rubric'}</legend>
+          <legend className="text-sm font-medium text-ink">{qa.rubric.title || t('questionMarking.rubric')}</legend>
           {qa.rubric.criteria.map((c) => (
             <label key={c.id} className="flex items-center gap-2 text-sm">
               <input
@@ -126,21 +128,24 @@ export function QuestionMarking({
                   )
                 }
               />
-              {`${c.description} (${formatPoints(c.points)} pts)`}
+              {t('questionMarking.descriptionPointsPts', {
+                description: c.description,
+                points: formatPoints(c.points),
+              })}
             </label>
           ))}
         </fieldset>
       )}
       <div className="flex flex-col gap-1">
         <label htmlFor={feedbackId} className="text-sm font-medium text-ink">
-          Feedback for question {n}
+          {t('questionMarking.feedbackForQuestionN', { n })}
         </label>
         <Textarea
           id={feedbackId}
           value={grade.feedback}
           maxLength={20000}
           onChange={(e) => actions.onFeedback(e.target.value)}
-          placeholder="Optional feedback for the candidate"
+          placeholder={t('questionMarking.optionalFeedbackForThe')}
         />
       </div>
     </div>

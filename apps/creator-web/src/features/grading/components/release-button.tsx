@@ -3,9 +3,11 @@ import { Button } from '@exam/ui/button';
 import { toast } from '@exam/ui/toaster';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useReleaseResult } from '../api/result-queries.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Release result / Withdraw release; a result awaiting grading cannot be released yet. */
 export function ReleaseButton({ detail }: { detail: ResultDetail }) {
+  const { t } = useTranslation('grading');
   const release = useReleaseResult(detail.id);
   const released = detail.status === 'released';
   const pending = detail.status === 'pending';
@@ -17,16 +19,17 @@ export function ReleaseButton({ detail }: { detail: ResultDetail }) {
         aria-describedby={pending ? `release-hint-${detail.id}` : undefined}
         onClick={() =>
           release.mutate(!released, {
-            onSuccess: () => toast.success(released ? 'Release withdrawn' : 'Result released'),
+            onSuccess: () =>
+              toast.success(released ? t('releaseButton.releaseWithdrawn') : t('releaseButton.resultReleased')),
             onError: (error) => toast.error(userMessageOf(error)),
           })
         }
       >
-        {released ? 'Withdraw release' : 'Release result'}
+        {released ? t('releaseButton.withdrawRelease') : t('releaseButton.releaseResult')}
       </Button>
       {pending && (
         <span id={`release-hint-${detail.id}`} className="text-xs text-muted">
-          Grade every question before releasing.
+          {t('releaseButton.gradeEveryQuestionBefore')}
         </span>
       )}
     </span>

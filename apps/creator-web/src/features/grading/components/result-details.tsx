@@ -20,18 +20,20 @@ import { ReleaseButton } from './release-button.tsx';
 import { useGradingAutosave } from '../hooks/use-grading-autosave.ts';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
+import { useTranslation } from 'react-i18next';
 
 /** /creator/result/{resultId}: the result with auto-saved grading. */
 export function ResultDetails({ resultId }: { resultId: string }) {
+  const { t } = useTranslation('grading');
   const result = useResult(resultId);
-  if (result.isPending) return <PageSpinner label="Loading result…" />;
+  if (result.isPending) return <PageSpinner label={t('resultDetails.loadingResult')} />;
   if (result.isError) {
     const missing = result.error instanceof ApiError && result.error.status === 404;
     return (
       <Card className="mx-auto max-w-lg">
         <EmptyState
           icon={missing ? <FileQuestion aria-hidden /> : <AlertTriangle aria-hidden />}
-          title={missing ? 'Result not found' : 'Could not load the result'}
+          title={missing ? t('resultDetails.resultNotFound') : t('resultDetails.couldNotLoadThe')}
           description={missing ? undefined : userMessageOf(result.error)}
           action={<BackToDashboard />}
         />
@@ -42,15 +44,16 @@ export function ResultDetails({ resultId }: { resultId: string }) {
 }
 
 function ResultView({ detail }: { detail: ResultDetail }) {
+  const { t } = useTranslation('grading');
   const grading = useGradingAutosave(detail);
   useWarnBeforeLeaving(grading.unsaved);
-  const name = detail.userName.trim() || 'Anonymous';
+  const name = detail.userName.trim() || t('resultDetails.anonymous');
 
   return (
     <>
       <PageHeader
         back={<BackToDashboard />}
-        title="Exam Result Details"
+        title={t('resultDetails.examResultDetails')}
         description={detail.examTitle}
         actions={
           <>
@@ -60,7 +63,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
             <ReleaseButton detail={detail} />
             {grading.unsaved && (
               <Button onClick={grading.saveNow} disabled={grading.saving}>
-                <Save aria-hidden className="h-4 w-4" /> Save Grading
+                <Save aria-hidden className="h-4 w-4" /> {t('resultDetails.saveGrading')}
               </Button>
             )}
           </>
@@ -68,25 +71,23 @@ function ResultView({ detail }: { detail: ResultDetail }) {
       />
       <div aria-live="polite" className="mb-4 min-h-6 text-sm">
         {grading.saving ? (
-          <Spinner label="Saving grading…" />
+          <Spinner label={t('resultDetails.savingGrading')} />
         ) : grading.error ? (
           <div
             role="alert"
             className="flex flex-wrap items-center gap-3 rounded-lg border border-red-200 bg-red-50 px-4 py-2 text-danger"
           >
-            <span>
-              The grading could not be saved: {grading.error} Your changes are kept and will be retried automatically.
-            </span>
+            <span>{t('resultDetails.theGradingCouldNot', { error: grading.error })}</span>
             <Button variant="secondary" size="sm" onClick={grading.saveNow}>
-              <RotateCw aria-hidden className="h-4 w-4" /> Retry now
+              <RotateCw aria-hidden className="h-4 w-4" /> {t('resultDetails.retryNow')}
             </Button>
           </div>
         ) : grading.unsaved ? (
-          <p className="text-muted">Unsaved changes…</p>
+          <p className="text-muted">{t('resultDetails.unsavedChanges')}</p>
         ) : null}
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_24rem]">
-        <section aria-label="Answers" className="flex flex-col gap-4">
+        <section aria-label={t('resultDetails.answers')} className="flex flex-col gap-4">
           {detail.questionAnswers.map((qa, index) => (
             <QuestionCard
               key={qa.questionIndex}
@@ -107,27 +108,33 @@ function ResultView({ detail }: { detail: ResultDetail }) {
         </section>
         <aside className="flex flex-col gap-6">
           <Card>
-            <CardHeader title="Student Information" />
+            <CardHeader title={t('resultDetails.studentInformation')} />
             <CardBody>
-              <dl aria-label="Student Information" className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-                <dt className="text-muted">Name</dt>
+              <dl
+                aria-label={t('resultDetails.studentInformation')}
+                className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm"
+              >
+                <dt className="text-muted">{t('resultDetails.name')}</dt>
                 <dd>{name}</dd>
-                <dt className="text-muted">Student ID</dt>
+                <dt className="text-muted">{t('resultDetails.studentId')}</dt>
                 <dd>{detail.studentId || 'N/A'}</dd>
-                <dt className="text-muted">Exam</dt>
+                <dt className="text-muted">{t('resultDetails.exam')}</dt>
                 <dd>{detail.examTitle}</dd>
-                <dt className="text-muted">Submitted</dt>
+                <dt className="text-muted">{t('resultDetails.submitted')}</dt>
                 <dd>{formatDateTime(detail.completedAt)}</dd>
-                <dt className="text-muted">Time Spent</dt>
+                <dt className="text-muted">{t('resultDetails.timeSpent')}</dt>
                 <dd>{formatDuration(detail.timeSpent)}</dd>
-                <dt className="text-muted">Completion</dt>
+                <dt className="text-muted">{t('resultDetails.completion')}</dt>
                 <dd>
-                  {detail.answeredCount}/{detail.totalQuestions} answered
+                  {t('resultDetails.answeredcountTotalquestionsAnswered', {
+                    answeredCount: detail.answeredCount,
+                    totalQuestions: detail.totalQuestions,
+                  })}
                 </dd>
               </dl>
             </CardBody>
           </Card>
-          <ChatHistory attemptId={detail.attemptId} title="AI Conversation" />
+          <ChatHistory attemptId={detail.attemptId} title={t('resultDetails.aiConversation')} />
           <WorkspaceFiles files={detail.workspace_files} />
           <GradeHistory history={detail.history} />
           <EventsSummary summary={detail.eventSummary} />

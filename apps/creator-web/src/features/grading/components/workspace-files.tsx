@@ -8,33 +8,36 @@ import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } fro
 import { Download, FileCode2, FolderOpen } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { saveBlob } from '../../../lib/download.ts';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 const CodeViewer = lazy(() => import('./code-viewer.tsx').then((m) => ({ default: m.CodeViewer })));
 
 export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
-  return `${(size / (1024 * 1024)).toFixed(1)} MB`;
+  if (size < 1024) return i18n.t('common:size.bytes', { size });
+  if (size < 1024 * 1024) return i18n.t('common:size.kilobytes', { size: (size / 1024).toFixed(1) });
+  return i18n.t('common:size.megabytes', { size: (size / (1024 * 1024)).toFixed(1) });
 }
 
 /** The files collected from the candidate's coding workspace at submit (result.workspace_files). */
 export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile> }) {
+  const { t } = useTranslation('grading');
   const [open, setOpen] = useState<string | null>(null);
   const entries = Object.entries(files).sort(([a], [b]) => a.localeCompare(b));
   const opened = open ? files[open] : undefined;
 
   return (
     <Card>
-      <CardHeader title="Workspace Files" description="Files saved from the candidate's coding workspace." />
+      <CardHeader title={t('workspaceFiles.workspaceFiles')} description={t('workspaceFiles.filesSavedFromThe')} />
       {entries.length === 0 ? (
-        <EmptyState icon={<FolderOpen aria-hidden />} title="No workspace files were saved for this submission" />
+        <EmptyState icon={<FolderOpen aria-hidden />} title={t('workspaceFiles.noWorkspaceFilesWere')} />
       ) : (
-        <Table aria-label="Workspace Files">
+        <Table aria-label={t('workspaceFiles.workspaceFiles')}>
           <TableHead>
             <tr>
-              <TableHeaderCell>Name</TableHeaderCell>
-              <TableHeaderCell>Size</TableHeaderCell>
-              <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+              <TableHeaderCell>{t('workspaceFiles.name')}</TableHeaderCell>
+              <TableHeaderCell>{t('workspaceFiles.size')}</TableHeaderCell>
+              <TableHeaderCell className="text-right">{t('workspaceFiles.actions')}</TableHeaderCell>
             </tr>
           </TableHead>
           <TableBody>
@@ -42,7 +45,7 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
               <TableRow key={name}>
                 <TableCell className="font-mono text-xs">
                   {name}
-                  {file.truncated && <span className="ml-2 text-muted">(truncated)</span>}
+                  {file.truncated && <span className="ml-2 text-muted">{t('workspaceFiles.truncated')}</span>}
                 </TableCell>
                 <TableCell className="tabular-nums">{formatBytes(file.size)}</TableCell>
                 <TableCell className="text-right">
@@ -52,15 +55,15 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
                       size="sm"
                       onClick={() => setOpen(name)}
                       disabled={file.isBinary}
-                      aria-label={`Open ${name}`}
+                      aria-label={t('workspaceFiles.openName', { name })}
                     >
-                      <FileCode2 aria-hidden className="h-4 w-4" /> Open
+                      <FileCode2 aria-hidden className="h-4 w-4" /> {t('workspaceFiles.open')}
                     </Button>
                     <Button
                       variant="secondary"
                       size="sm"
                       disabled={file.isBinary}
-                      aria-label={`Download ${name}`}
+                      aria-label={t('workspaceFiles.downloadName', { name })}
                       onClick={() =>
                         saveBlob(
                           new Blob([file.content], { type: file.type || 'text/plain' }),
@@ -68,7 +71,7 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
                         )
                       }
                     >
-                      <Download aria-hidden className="h-4 w-4" /> Download
+                      <Download aria-hidden className="h-4 w-4" /> {t('workspaceFiles.download')}
                     </Button>
                   </div>
                 </TableCell>
@@ -81,11 +84,11 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
         open={opened !== undefined}
         onOpenChange={(isOpen) => !isOpen && setOpen(null)}
         title={open ?? ''}
-        description="Read-only view of the saved file."
+        description={t('workspaceFiles.readOnlyViewOf')}
         className="w-[min(94vw,56rem)]"
       >
         {opened && open && (
-          <Suspense fallback={<Spinner label="Loading viewer…" />}>
+          <Suspense fallback={<Spinner label={t('workspaceFiles.loadingViewer')} />}>
             <CodeViewer fileName={open} content={opened.content} />
           </Suspense>
         )}

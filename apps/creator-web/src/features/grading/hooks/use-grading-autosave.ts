@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { gradeResult, useGradeResult } from '../api/result-queries.ts';
 import { followServer, gradesOf, reasonErrors, toEntries, type QuestionGrade } from '../grading-state.ts';
+import { useTranslation } from 'react-i18next';
 
 /** How long the grader waits after the last change before saving. */
 export const AUTOSAVE_DELAY_MS = 500;
@@ -19,6 +20,7 @@ export function retryDelay(failures: number): number {
  * question is sent), so repeating one that was in flight is harmless.
  */
 function useSaveOnLeave(resultId: string, unsavedGrades: QuestionGrade[] | null) {
+  const { t } = useTranslation('grading');
   const pending = useRef<{ resultId: string; grades: QuestionGrade[] } | null>(null);
   useEffect(() => {
     pending.current = unsavedGrades ? { resultId, grades: unsavedGrades } : null;
@@ -28,7 +30,7 @@ function useSaveOnLeave(resultId: string, unsavedGrades: QuestionGrade[] | null)
       const last = pending.current;
       if (!last) return;
       gradeResult(last.resultId, toEntries(last.grades)).catch((err: unknown) =>
-        toast.error(`Your last grading changes could not be saved: ${userMessageOf(err)}`),
+        toast.error(t('useGradingAutosave.yourLastGradingChanges', { message: userMessageOf(err) })),
       );
     },
     [],

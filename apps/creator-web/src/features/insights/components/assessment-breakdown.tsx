@@ -3,9 +3,12 @@ import type { InsightsItem, InsightsReport } from '@exam/domain/insights';
 import { Card, CardHeader } from '@exam/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { Figure, formats } from './figure.tsx';
+import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 type Column = {
-  header: string;
+  header: ParseKeys<'insights'>;
   field: keyof InsightsItem & string;
   explanationKey: string;
   format: (v: number) => string;
@@ -14,41 +17,46 @@ type Column = {
 /** Units per @exam/domain/insights: facility and guessability are fractions, the Moodle indices percent, Rasch logits. */
 const COLUMNS: Column[] = [
   {
-    header: 'Difficulty (facility)',
+    header: 'assessmentBreakdown.column.facility',
     field: 'facility',
     explanationKey: 'item.facility',
     format: formats.fractionPercent,
   },
   {
-    header: 'Discrimination',
+    header: 'assessmentBreakdown.column.discrimination',
     field: 'discriminationIndex',
     explanationKey: 'item.discriminationIndex',
     format: formats.percent,
   },
   {
-    header: 'Disc. efficiency',
+    header: 'assessmentBreakdown.column.discriminativeEfficiency',
     field: 'discriminativeEfficiency',
     explanationKey: 'item.discriminativeEfficiency',
     format: formats.percent,
   },
   {
-    header: 'Effective weight',
+    header: 'assessmentBreakdown.column.effectiveWeight',
     field: 'effectiveWeight',
     explanationKey: 'item.effectiveWeight',
     format: formats.percent,
   },
   {
-    header: 'Guessability',
+    header: 'assessmentBreakdown.column.guessability',
     field: 'randomGuessScore',
     explanationKey: 'item.randomGuessScore',
     format: formats.fractionPercent,
   },
-  { header: 'AI Reference', field: 'aiReference', explanationKey: 'item.aiReference', format: formats.percent },
   {
-    header: 'Rasch difficulty',
+    header: 'assessmentBreakdown.column.aiReference',
+    field: 'aiReference',
+    explanationKey: 'item.aiReference',
+    format: formats.percent,
+  },
+  {
+    header: 'assessmentBreakdown.column.raschDifficulty',
     field: 'raschDifficulty',
     explanationKey: 'item.raschDifficulty',
-    format: (v) => `${formats.decimal(v)} logits`,
+    format: (v) => i18n.t('insights:assessmentBreakdown.logits', { value: formats.decimal(v) }),
   },
 ];
 
@@ -60,7 +68,9 @@ const FIGURE_HEADER = 'min-w-[4.5rem] whitespace-normal align-bottom leading-snu
 
 /** Assessment Breakdown: one row per question with Moodle's item statistics and the Rasch difficulty. */
 export function AssessmentBreakdown({ report, questions }: { report: InsightsReport; questions: readonly Question[] }) {
-  const summaryOf = (index: number) => questions[index]?.title || `Question ${index + 1}`;
+  const { t } = useTranslation('insights');
+  const summaryOf = (index: number) =>
+    questions[index]?.title || t('assessmentBreakdown.questionValue', { value: index + 1 });
   // With pools each question is answered only by those who drew it: its N is shown beside its figures.
   const showDrawn =
     questions.some((q) => (q.poolId ?? null) !== null) ||
@@ -68,19 +78,19 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
   return (
     <Card>
       <CardHeader
-        title="Assessment Breakdown"
-        description={`Per question, over ${report.test.candidates} submitted attempt${report.test.candidates === 1 ? '' : 's'}.`}
+        title={t('assessmentBreakdown.assessmentBreakdown')}
+        description={t('assessmentBreakdown.perQuestion', { count: report.test.candidates })}
       />
-      <Table aria-label="Assessment Breakdown">
+      <Table aria-label={t('assessmentBreakdown.assessmentBreakdown')}>
         <TableHead>
           <tr>
             <TableHeaderCell>#</TableHeaderCell>
-            <TableHeaderCell>Topic</TableHeaderCell>
-            <TableHeaderCell>Summary</TableHeaderCell>
-            {showDrawn && <TableHeaderCell>N (drew it)</TableHeaderCell>}
+            <TableHeaderCell>{t('assessmentBreakdown.topic')}</TableHeaderCell>
+            <TableHeaderCell>{t('assessmentBreakdown.summary')}</TableHeaderCell>
+            {showDrawn && <TableHeaderCell>{t('assessmentBreakdown.nDrewIt')}</TableHeaderCell>}
             {COLUMNS.map((c) => (
               <TableHeaderCell key={c.field} className={FIGURE_HEADER}>
-                {c.header}
+                {t(c.header)}
               </TableHeaderCell>
             ))}
           </tr>

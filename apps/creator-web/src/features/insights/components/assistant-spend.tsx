@@ -3,6 +3,7 @@ import { StatCard } from '@exam/ui/card';
 import { Ban, Coins, MessagesSquare } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useExamAiUsage } from '../api/insights-queries.ts';
+import { useTranslation } from 'react-i18next';
 
 const number = new Intl.NumberFormat('en-US');
 
@@ -16,12 +17,13 @@ function refusalsOf(spend: AiSpend) {
  * hour against the exam-wide budget, totals since the first message, and how many messages each budget refused.
  */
 export function AssistantSpend({ examId }: { examId: string }) {
+  const { t } = useTranslation('insights');
   const usage = useExamAiUsage(examId);
   if (usage.isPending) return null;
   if (usage.isError) {
     return (
       <p role="alert" className="text-sm text-danger">
-        The assistant&apos;s spend could not be loaded: {userMessageOf(usage.error)}
+        {t('assistantSpend.theAssistantSSpend', { message: userMessageOf(usage.error) })}
       </p>
     );
   }
@@ -29,26 +31,31 @@ export function AssistantSpend({ examId }: { examId: string }) {
   const hour = refusalsOf(lastHour);
   const all = refusalsOf(total);
   return (
-    <section aria-label="AI Assistant Spend" className="flex flex-col gap-3">
-      <h2 className="text-lg font-semibold">AI Assistant Spend</h2>
+    <section aria-label={t('assistantSpend.aiAssistantSpend')} className="flex flex-col gap-3">
+      <h2 className="text-lg font-semibold">{t('assistantSpend.aiAssistantSpend')}</h2>
       <div className="grid gap-4 sm:grid-cols-3">
         <StatCard
-          label="Messages, last hour"
+          label={t('assistantSpend.messagesLastHour')}
           icon={<MessagesSquare aria-hidden />}
           value={`${number.format(lastHour.requests)} / ${number.format(budget.requestsPerHour)}`}
-          hint={`${number.format(total.requests)} in total`}
+          hint={t('assistantSpend.requestsInTotal', { requests: number.format(total.requests) })}
         />
         <StatCard
-          label="Tokens, last hour"
+          label={t('assistantSpend.tokensLastHour')}
           icon={<Coins aria-hidden />}
           value={`${number.format(lastHour.tokens)} / ${number.format(budget.tokensPerHour)}`}
-          hint={`${number.format(total.tokens)} in total`}
+          hint={t('assistantSpend.tokensInTotal', { tokens: number.format(total.tokens) })}
         />
         <StatCard
-          label="Refused by a budget, last hour"
+          label={t('assistantSpend.refusedByABudget')}
           icon={<Ban aria-hidden />}
           value={number.format(hour.exam + hour.attempt)}
-          hint={`Exam budget ${number.format(hour.exam)} · candidate budgets ${number.format(hour.attempt)}; in total ${number.format(all.exam)} and ${number.format(all.attempt)}`}
+          hint={t('assistantSpend.examBudgetExamCandidate', {
+            exam: number.format(hour.exam),
+            attempt: number.format(hour.attempt),
+            exam2: number.format(all.exam),
+            attempt2: number.format(all.attempt),
+          })}
         />
       </div>
     </section>

@@ -14,17 +14,20 @@ import { CandidateLink } from '../../../components/candidate-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { DEFAULT_SORT, nextSort, pageOf, selectCandidates, SORT_KEYS, type SortState } from '../ranking.ts';
 import { Figure, formats } from './figure.tsx';
+import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
 
-const BADGES: Record<RangeBadgeValue, { text: string; tone: 'success' | 'info' | 'danger' }> = {
-  above: { text: 'Above', tone: 'success' },
-  in: { text: 'In range', tone: 'info' },
-  below: { text: 'Below', tone: 'danger' },
+const BADGES: Record<RangeBadgeValue, { text: ParseKeys<'insights'>; tone: 'success' | 'info' | 'danger' }> = {
+  above: { text: 'candidateRanking.badge.above', tone: 'success' },
+  in: { text: 'candidateRanking.badge.in', tone: 'info' },
+  below: { text: 'candidateRanking.badge.below', tone: 'danger' },
 };
 
 type Field = 'rawScore' | 'ability' | 'reasoning';
 
 /** Candidate Ranking: search, the sort menu and real paging of ten. */
 export function CandidateRanking({ report }: { report: InsightsReport }) {
+  const { t } = useTranslation('insights');
   const [search, setSearch] = useState('');
   const [sort, setSort] = useState<SortState>(DEFAULT_SORT);
   const [page, setPage] = useState(1);
@@ -34,8 +37,8 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
   return (
     <Card>
       <CardHeader
-        title="Candidate Ranking"
-        description="Ranked by raw score; badges compare each figure with a band of ±15 around the cohort average."
+        title={t('candidateRanking.candidateRanking')}
+        description={t('candidateRanking.rankedByRawScore')}
         actions={
           <SortMenu
             sort={sort}
@@ -55,8 +58,8 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
           <Input
             type="search"
             className="pl-9"
-            placeholder="Search candidates..."
-            aria-label="Search candidates"
+            placeholder={t('candidateRanking.searchCandidates')}
+            aria-label={t('candidateRanking.searchCandidates2')}
             value={search}
             onChange={(e) => {
               setSearch(e.target.value);
@@ -69,7 +72,11 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
         {view.items.length === 0 ? (
           <EmptyState
             icon={<Users aria-hidden />}
-            title={report.candidates.length === 0 ? 'No submissions yet' : 'No candidates match your search'}
+            title={
+              report.candidates.length === 0
+                ? t('candidateRanking.noSubmissionsYet')
+                : t('candidateRanking.noCandidatesMatchYour')
+            }
           />
         ) : (
           <RankingTable candidates={view.items} report={report} />
@@ -77,11 +84,11 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3 border-t border-line px-5 py-3 text-sm">
         <p aria-live="polite" className="text-muted">
-          Showing {view.from} to {view.to} of {view.total} entries
+          {t('candidateRanking.showingFromToTo', { from: view.from, to: view.to, total: view.total })}
         </p>
         <div className="flex gap-2">
           <Button variant="secondary" size="sm" disabled={view.page <= 1} onClick={() => setPage(view.page - 1)}>
-            Previous
+            {t('candidateRanking.previous')}
           </Button>
           <Button
             variant="secondary"
@@ -89,7 +96,7 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
             disabled={view.page >= view.pages}
             onClick={() => setPage(view.page + 1)}
           >
-            Next
+            {t('candidateRanking.next')}
           </Button>
         </div>
       </div>
@@ -99,16 +106,21 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
 
 /** The sort menu: choosing the key in use flips its direction. */
 function SortMenu({ sort, onSelect }: { sort: SortState; onSelect: (key: SortState['key']) => void }) {
-  const sortLabel = SORT_KEYS.find((s) => s.key === sort.key)?.label ?? 'Rank';
+  const { t } = useTranslation('insights');
+  const sortKey = SORT_KEYS.find((s) => s.key === sort.key);
+  const sortLabel = sortKey ? t(sortKey.label) : t('candidateRanking.rank');
   return (
     <DropdownMenu
       trigger={
         <Button
           variant="secondary"
           size="sm"
-          aria-label={`Sort by ${sortLabel}, ${sort.direction === 'asc' ? 'ascending' : 'descending'}`}
+          aria-label={t(
+            sort.direction === 'asc' ? 'candidateRanking.sortByAscending' : 'candidateRanking.sortByDescending',
+            { sortLabel },
+          )}
         >
-          <ArrowDownUp aria-hidden className="h-4 w-4" /> Sort by {sortLabel}
+          <ArrowDownUp aria-hidden className="h-4 w-4" /> {t('candidateRanking.sortSortlabel', { sortLabel })}
           {sort.direction === 'asc' ? (
             <ArrowUp aria-hidden className="h-3 w-3" />
           ) : (
@@ -119,9 +131,11 @@ function SortMenu({ sort, onSelect }: { sort: SortState; onSelect: (key: SortSta
     >
       {SORT_KEYS.map((s) => (
         <DropdownMenuItem key={s.key} onSelect={() => onSelect(s.key)}>
-          {s.label}
+          {t(s.label)}
           {sort.key === s.key && (
-            <span className="ml-auto text-xs text-muted">{sort.direction === 'asc' ? 'ascending' : 'descending'}</span>
+            <span className="ml-auto text-xs text-muted">
+              {sort.direction === 'asc' ? t('candidateRanking.ascending') : t('candidateRanking.descending')}
+            </span>
           )}
         </DropdownMenuItem>
       ))}
@@ -130,15 +144,24 @@ function SortMenu({ sort, onSelect }: { sort: SortState; onSelect: (key: SortSta
 }
 
 function RankingTable({ candidates, report }: { candidates: InsightsCandidate[]; report: InsightsReport }) {
+  const { t } = useTranslation('insights');
   const { explanations } = report;
   return (
-    <Table aria-label="Candidate Ranking">
+    <Table aria-label={t('candidateRanking.candidateRanking')}>
       <TableHead className="sticky top-0 bg-surface">
         <tr>
-          {['Rank', 'Name', 'ID', 'Score', 'Raw Score', 'Ability', 'Reasoning'].map((h) => (
+          {[
+            t('candidateRanking.rank'),
+            t('candidateRanking.name'),
+            'ID',
+            t('candidateRanking.score'),
+            t('candidateRanking.rawScore'),
+            t('candidateRanking.ability'),
+            t('candidateRanking.reasoning'),
+          ].map((h) => (
             <TableHeaderCell key={h}>{h}</TableHeaderCell>
           ))}
-          <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+          <TableHeaderCell className="text-right">{t('candidateRanking.actions')}</TableHeaderCell>
         </tr>
       </TableHead>
       <TableBody>
@@ -148,7 +171,7 @@ function RankingTable({ candidates, report }: { candidates: InsightsCandidate[];
               <Figure value={c.rank} format={formats.count} explanation={explanations['candidate.rank']} />
             </TableCell>
             <TableCell className="font-medium">
-              <CandidateLink studentId={c.studentId}>{c.name || 'Anonymous'}</CandidateLink>
+              <CandidateLink studentId={c.studentId}>{c.name || t('candidateRanking.anonymous')}</CandidateLink>
             </TableCell>
             <TableCell className="whitespace-nowrap">{c.studentId || 'N/A'}</TableCell>
             <TableCell>{c.result ? <ScoreBadge result={c.result} /> : '—'}</TableCell>
@@ -163,8 +186,11 @@ function RankingTable({ candidates, report }: { candidates: InsightsCandidate[];
             </TableCell>
             <TableCell className="text-right">
               <Button asChild variant="ghost" size="sm">
-                <Link to={paths.result(c.resultId)} aria-label={`Open result of ${c.name || 'Anonymous'}`}>
-                  <ExternalLink aria-hidden className="h-4 w-4" /> Open
+                <Link
+                  to={paths.result(c.resultId)}
+                  aria-label={t('candidateRanking.openResultOf', { name: c.name || t('candidateRanking.anonymous') })}
+                >
+                  <ExternalLink aria-hidden className="h-4 w-4" /> {t('candidateRanking.open')}
                 </Link>
               </Button>
             </TableCell>
@@ -185,6 +211,7 @@ function ScoreCell({
   field: Field;
   report: InsightsReport;
 }) {
+  const { t } = useTranslation('insights');
   const { explanations, reasons } = report;
   const badge = candidate.badges[field];
   const explanation = field === 'reasoning' ? report.reasoningFormula : explanations[`candidate.${field}`];
@@ -197,7 +224,7 @@ function ScoreCell({
       />
       {badge && (
         <Badge tone={BADGES[badge].tone} title={explanations['candidate.badge']}>
-          {BADGES[badge].text}
+          {t(BADGES[badge].text)}
         </Badge>
       )}
     </div>

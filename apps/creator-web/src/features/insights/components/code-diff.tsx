@@ -1,13 +1,15 @@
 import { cn } from '@exam/ui/lib/cn';
 import { useMemo } from 'react';
 import { RowKind, sideBySide, type SideBySideRow } from '../side-by-side.ts';
+import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
 
 /** What each row's marker says, in words: the colour only repeats it. */
-const MARKERS: Record<RowKind, { symbol: string; label: string }> = {
-  [RowKind.same]: { symbol: '', label: 'same' },
-  [RowKind.changed]: { symbol: '≠', label: 'changed' },
-  [RowKind.leftOnly]: { symbol: '−', label: 'only left' },
-  [RowKind.rightOnly]: { symbol: '+', label: 'only right' },
+const MARKERS: Record<RowKind, { symbol: string; label: ParseKeys<'insights'> }> = {
+  [RowKind.same]: { symbol: '', label: 'codeDiff.marker.same' },
+  [RowKind.changed]: { symbol: '≠', label: 'codeDiff.marker.changed' },
+  [RowKind.leftOnly]: { symbol: '−', label: 'codeDiff.marker.leftOnly' },
+  [RowKind.rightOnly]: { symbol: '+', label: 'codeDiff.marker.rightOnly' },
 };
 
 function Side({ line, kind }: { line: SideBySideRow['left']; kind: RowKind }) {
@@ -41,27 +43,29 @@ export function CodeDiff({
   rightLabel: string;
   right: string;
 }) {
+  const { t } = useTranslation('insights');
   const rows = useMemo(() => sideBySide(left, right), [left, right]);
   const changed = rows.filter((r) => r.kind !== RowKind.same).length;
   return (
     <div className="overflow-x-auto rounded-lg border border-line">
       <table className="w-full border-collapse font-mono text-xs">
         <caption className="px-3 py-2 text-left font-sans text-sm text-muted">
-          {leftLabel} (left) and {rightLabel} (right): {changed === 0 ? 'no line differs' : `${changed} lines differ`}
+          {t('codeDiff.leftlabelLeftAndRightlabel', { leftLabel, rightLabel })}{' '}
+          {changed === 0 ? t('codeDiff.noLineDiffers') : t('codeDiff.changedLinesDiffer', { changed })}
         </caption>
         <thead className="bg-slate-50 font-sans text-left">
           <tr>
             <th scope="col" className="px-2 py-1">
-              <span className="sr-only">Line of {leftLabel}</span>
+              <span className="sr-only">{t('codeDiff.lineOfLeftlabel', { leftLabel })}</span>
             </th>
             <th scope="col" className="px-2 py-1">
               {leftLabel}
             </th>
             <th scope="col" className="px-2 py-1">
-              <span className="sr-only">Difference</span>
+              <span className="sr-only">{t('codeDiff.difference')}</span>
             </th>
             <th scope="col" className="px-2 py-1">
-              <span className="sr-only">Line of {rightLabel}</span>
+              <span className="sr-only">{t('codeDiff.lineOfRightlabel', { rightLabel })}</span>
             </th>
             <th scope="col" className="px-2 py-1">
               {rightLabel}
@@ -74,9 +78,9 @@ export function CodeDiff({
             return (
               <tr key={i} data-kind={row.kind} className="border-t border-line/60">
                 <Side line={row.left} kind={row.kind} />
-                <td className="w-6 text-center align-top font-bold" title={marker.label}>
+                <td className="w-6 text-center align-top font-bold" title={t(marker.label)}>
                   <span aria-hidden>{marker.symbol}</span>
-                  {row.kind !== RowKind.same && <span className="sr-only">{marker.label}</span>}
+                  {row.kind !== RowKind.same && <span className="sr-only">{t(marker.label)}</span>}
                 </td>
                 <Side line={row.right} kind={row.kind} />
               </tr>

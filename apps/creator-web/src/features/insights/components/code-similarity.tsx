@@ -11,6 +11,7 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { useSaveSimilarityThreshold, useSimilarity } from '../api/similarity-queries.ts';
 import { CodeDiff } from './code-diff.tsx';
 import { questionName } from '../../../lib/display-names.ts';
+import { useTranslation } from 'react-i18next';
 
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
@@ -20,6 +21,7 @@ const snapped = (value: number) => Math.min(1, Math.max(0.3, Math.round(value * 
 type Selection = { kind: 'pair' | 'assistant'; index: number } | null;
 
 function QuestionMatches({ question }: { question: QuestionSimilarity }) {
+  const { t } = useTranslation('insights');
   const [selected, setSelected] = useState<Selection>(null);
   const headingId = useId();
   const isEmpty = question.pairs.length === 0 && question.assistantMatches.length === 0;
@@ -28,9 +30,9 @@ function QuestionMatches({ question }: { question: QuestionSimilarity }) {
   const toggle = (next: NonNullable<Selection>) =>
     setSelected((s) => (s?.kind === next.kind && s.index === next.index ? null : next));
   const notes = [
-    `${question.compared} of ${question.answered} answers compared`,
-    question.tooShort > 0 ? `${question.tooShort} too short or only the starter code` : null,
-    question.isCapped ? `only the first ${question.cap} submissions are compared` : null,
+    t('codeSimilarity.comparedOfAnsweredAnswers', { compared: question.compared, answered: question.answered }),
+    question.tooShort > 0 ? t('codeSimilarity.tooshortTooShortOr', { tooShort: question.tooShort }) : null,
+    question.isCapped ? t('codeSimilarity.onlyTheFirstCap', { cap: question.cap }) : null,
   ].filter(Boolean);
 
   return (
@@ -42,11 +44,11 @@ function QuestionMatches({ question }: { question: QuestionSimilarity }) {
         <p className="text-xs text-muted">{notes.join(' · ')}</p>
       </div>
       {isEmpty ? (
-        <p className="text-sm text-muted">No similar answers at this threshold</p>
+        <p className="text-sm text-muted">{t('codeSimilarity.noSimilarAnswersAt')}</p>
       ) : (
         <>
           {question.pairs.length > 0 && (
-            <ul aria-label="Similar pairs" className="flex flex-col gap-1">
+            <ul aria-label={t('codeSimilarity.similarPairs')} className="flex flex-col gap-1">
               {question.pairs.map((p, index) => (
                 <li key={`${p.a.resultId}-${p.b.resultId}`} data-testid="similarity-pair">
                   <Button
@@ -55,7 +57,11 @@ function QuestionMatches({ question }: { question: QuestionSimilarity }) {
                     aria-pressed={selected?.kind === 'pair' && selected.index === index}
                     onClick={() => toggle({ kind: 'pair', index })}
                   >
-                    {p.a.name} and {p.b.name}: {percent(p.similarity)}
+                    {t('codeSimilarity.nameAndName2Percent', {
+                      name: p.a.name,
+                      name2: p.b.name,
+                      percent: percent(p.similarity),
+                    })}
                   </Button>
                 </li>
               ))}
@@ -63,31 +69,37 @@ function QuestionMatches({ question }: { question: QuestionSimilarity }) {
           )}
           {question.flaggedPairs > question.pairs.length && (
             <p className="text-xs text-muted">
-              The {question.pairs.length} most similar of {question.flaggedPairs} pairs are listed.
+              {t('codeSimilarity.theLengthMostSimilar', {
+                length: question.pairs.length,
+                flaggedPairs: question.flaggedPairs,
+              })}
             </p>
           )}
           {pair && <CodeDiff leftLabel={pair.a.name} left={pair.a.code} rightLabel={pair.b.name} right={pair.b.code} />}
           {question.assistantMatches.length > 0 && (
-            <ul aria-label="Answers matching the AI assistant" className="flex flex-col gap-2">
+            <ul aria-label={t('codeSimilarity.answersMatchingTheAi')} className="flex flex-col gap-2">
               {question.assistantMatches.map((m, index) => (
                 <li key={m.candidate.resultId} className="rounded-lg border border-line p-3">
                   <div className="flex flex-wrap items-center gap-2">
                     <Bot aria-hidden className="h-4 w-4 text-muted" />
                     <span className="text-sm">
-                      {m.candidate.name}’s answer matches an assistant reply: {percent(m.similarity)}
+                      {t('codeSimilarity.nameSAnswerMatches', {
+                        name: m.candidate.name,
+                        percent: percent(m.similarity),
+                      })}
                     </span>
-                    {m.isIdentical && <Badge tone="warning">Identical</Badge>}
+                    {m.isIdentical && <Badge tone="warning">{t('codeSimilarity.identical')}</Badge>}
                     <Button
                       variant="ghost"
                       size="sm"
                       aria-pressed={selected?.kind === 'assistant' && selected.index === index}
                       onClick={() => toggle({ kind: 'assistant', index })}
                     >
-                      Compare with {m.candidate.name}’s answer
+                      {t('codeSimilarity.compareWithNameS', { name: m.candidate.name })}
                     </Button>
                   </div>
                   <pre
-                    aria-label={`Assistant reply to ${m.candidate.name}`}
+                    aria-label={t('codeSimilarity.assistantReplyToName', { name: m.candidate.name })}
                     className="mt-2 max-h-40 overflow-auto rounded bg-slate-50 p-2 text-xs"
                   >
                     {m.excerpt}
@@ -100,7 +112,7 @@ function QuestionMatches({ question }: { question: QuestionSimilarity }) {
             <CodeDiff
               leftLabel={match.candidate.name}
               left={match.candidate.code}
-              rightLabel="Assistant reply"
+              rightLabel={t('codeSimilarity.assistantReply')}
               right={match.excerpt}
             />
           )}
@@ -111,7 +123,8 @@ function QuestionMatches({ question }: { question: QuestionSimilarity }) {
 }
 
 function Report({ report }: { report: SimilarityReport }) {
-  if (report.questions.length === 0) return <p className="text-sm text-muted">The exam has no coding questions.</p>;
+  const { t } = useTranslation('insights');
+  if (report.questions.length === 0) return <p className="text-sm text-muted">{t('codeSimilarity.theExamHasNo')}</p>;
   return (
     <div className="flex flex-col gap-4">
       {report.assistantMatchesUnavailable && (
@@ -132,6 +145,7 @@ function Report({ report }: { report: SimilarityReport }) {
  * match code the AI assistant gave their author.
  */
 export function CodeSimilarity({ examId, savedThreshold }: { examId: string; savedThreshold: number }) {
+  const { t } = useTranslation('insights');
   const [threshold, setThreshold] = useState(() => snapped(savedThreshold));
   const similarity = useSimilarity(examId, threshold);
   const save = useSaveSimilarityThreshold(examId);
@@ -139,21 +153,22 @@ export function CodeSimilarity({ examId, savedThreshold }: { examId: string; sav
 
   const onSave = () =>
     save.mutate(threshold, {
-      onSuccess: () => toast.success(`Similarity threshold saved: ${percent(threshold)}`),
+      onSuccess: () =>
+        toast.success(t('codeSimilarity.similarityThresholdSavedPercent', { percent: percent(threshold) })),
       onError: (error) => toast.error(userMessageOf(error)),
     });
 
   return (
     <Card>
-      <section aria-label="Code similarity">
+      <section aria-label={t('codeSimilarity.codeSimilarity')}>
         <CardHeader
-          title="Code similarity"
-          description="Coding answers that share most of their structure (names, comments and layout ignored), and answers that match code the AI assistant gave the candidate."
+          title={t('codeSimilarity.codeSimilarity')}
+          description={t('codeSimilarity.codingAnswersThatShare')}
         />
         <CardBody className="flex flex-col gap-4">
           <div className="flex flex-wrap items-center gap-3">
             <label htmlFor={sliderId} className="text-sm font-medium text-ink">
-              Similarity threshold
+              {t('codeSimilarity.similarityThreshold')}
             </label>
             <input
               id={sliderId}
@@ -175,18 +190,18 @@ export function CodeSimilarity({ examId, savedThreshold }: { examId: string; sav
               disabled={threshold === savedThreshold || save.isPending}
               onClick={onSave}
             >
-              Save as exam default
+              {t('codeSimilarity.saveAsExamDefault')}
             </Button>
-            {similarity.isFetching && <Spinner label="Comparing answers…" />}
+            {similarity.isFetching && <Spinner label={t('codeSimilarity.comparingAnswers')} />}
           </div>
           {similarity.isPending ? null : similarity.isError ? (
             <EmptyState
               icon={<AlertTriangle aria-hidden />}
-              title="Could not compare the answers"
+              title={t('codeSimilarity.couldNotCompareThe')}
               description={userMessageOf(similarity.error)}
               action={
                 <Button variant="secondary" onClick={() => void similarity.refetch()}>
-                  Try again
+                  {t('codeSimilarity.tryAgain')}
                 </Button>
               }
             />

@@ -3,6 +3,7 @@ import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { Progress } from '@exam/ui/progress';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { Figure, formats } from './figure.tsx';
+import { useTranslation } from 'react-i18next';
 
 function Bar({
   label,
@@ -15,6 +16,7 @@ function Bar({
   explanation?: string | undefined;
   reason?: string | undefined;
 }) {
+  const { t } = useTranslation('insights');
   return (
     <div className="flex flex-col gap-1">
       <div className="flex items-center justify-between text-sm">
@@ -22,13 +24,14 @@ function Bar({
         <Figure value={value} explanation={explanation} reason={reason} className="font-medium" />
       </div>
       <Progress value={value ?? 0} label={label} />
-      {value === null && <p className="text-xs text-muted">{reason ?? 'Not available.'}</p>}
+      {value === null && <p className="text-xs text-muted">{reason ?? t('cohortBreakdown.notAvailable')}</p>}
     </div>
   );
 }
 
 /** Cohort Breakdown: Overall Performance bars and the Topical Performance table. */
 export function CohortBreakdown({ report }: { report: InsightsReport }) {
+  const { t } = useTranslation('insights');
   const { overall, topics, explanations, reasons } = report;
   const topicCell = (
     topic: string,
@@ -46,28 +49,28 @@ export function CohortBreakdown({ report }: { report: InsightsReport }) {
     />
   );
   return (
-    <section aria-label="Cohort Breakdown" className="grid gap-6 lg:grid-cols-2">
+    <section aria-label={t('cohortBreakdown.cohortBreakdown')} className="grid gap-6 lg:grid-cols-2">
       <Card>
-        <CardHeader title="Overall Performance" description="Cohort averages." />
+        <CardHeader title={t('cohortBreakdown.overallPerformance')} description={t('cohortBreakdown.cohortAverages')} />
         <CardBody className="flex flex-col gap-4">
           <div className="flex items-center justify-between text-sm">
-            <span className="text-muted">Questions</span>
+            <span className="text-muted">{t('cohortBreakdown.questions')}</span>
             <Figure value={overall.questions} format={formats.count} className="font-medium" />
           </div>
           <Bar
-            label="Raw Score"
+            label={t('cohortBreakdown.rawScore')}
             value={overall.rawScorePercent}
             explanation={explanations['candidate.rawScore']}
             reason={reasons['overall.rawScorePercent']}
           />
           <Bar
-            label="Ability"
+            label={t('cohortBreakdown.ability')}
             value={overall.abilityPercent}
             explanation={explanations['candidate.ability']}
             reason={reasons['overall.abilityPercent']}
           />
           <Bar
-            label="Reasoning"
+            label={t('cohortBreakdown.reasoning')}
             value={overall.reasoningPercent}
             explanation={report.reasoningFormula}
             reason={reasons['overall.reasoningPercent']}
@@ -75,11 +78,20 @@ export function CohortBreakdown({ report }: { report: InsightsReport }) {
         </CardBody>
       </Card>
       <Card>
-        <CardHeader title="Topical Performance" description="Averages per question topic." />
-        <Table aria-label="Topical Performance">
+        <CardHeader
+          title={t('cohortBreakdown.topicalPerformance')}
+          description={t('cohortBreakdown.averagesPerQuestionTopic')}
+        />
+        <Table aria-label={t('cohortBreakdown.topicalPerformance')}>
           <TableHead>
             <tr>
-              {['Topic', 'Questions', 'Raw Score', 'Ability', 'Reasoning'].map((h) => (
+              {[
+                t('cohortBreakdown.topic'),
+                t('cohortBreakdown.questions'),
+                t('cohortBreakdown.rawScore'),
+                t('cohortBreakdown.ability'),
+                t('cohortBreakdown.reasoning'),
+              ].map((h) => (
                 <TableHeaderCell key={h}>{h}</TableHeaderCell>
               ))}
             </tr>

@@ -18,12 +18,14 @@ import { IntegrityBreakdown } from './integrity-breakdown.tsx';
 import { SummaryCards } from './summary-cards.tsx';
 import { TestStatistics } from './test-statistics.tsx';
 import { examName } from '../../../lib/display-names.ts';
+import { useTranslation } from 'react-i18next';
 
 function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' }) {
+  const { t } = useTranslation('insights');
   return (
     <Button asChild variant={variant} size={variant === 'ghost' ? 'sm' : 'md'}>
       <Link to={paths.dashboard}>
-        <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
+        <ArrowLeft aria-hidden className="h-4 w-4" /> {t('examInsights.backToDashboard')}
       </Link>
     </Button>
   );
@@ -31,16 +33,17 @@ function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' 
 
 /** /creator/exam-insights/{examId}: every figure measured from the submissions, none invented (docs/product.md#insights). */
 export function ExamInsights({ examId }: { examId: string }) {
+  const { t } = useTranslation('insights');
   const exam = useInsightsExam(examId);
   const insights = useInsights(examId);
 
-  if (exam.isPending) return <PageSpinner label="Loading insights…" />;
+  if (exam.isPending) return <PageSpinner label={t('examInsights.loadingInsights')} />;
   if (exam.isError) {
     return (
       <Card className="mx-auto max-w-lg">
         <EmptyState
           icon={<FileQuestion aria-hidden />}
-          title="Exam not found"
+          title={t('examInsights.examNotFound')}
           action={<BackToDashboard variant="primary" />}
         />
       </Card>
@@ -52,11 +55,11 @@ export function ExamInsights({ examId }: { examId: string }) {
       <PageHeader
         back={<BackToDashboard />}
         title={examName(exam.data.title)}
-        description={`Published ${formatDate(exam.data.publishedAt)}`}
+        description={t('examInsights.publishedPublishedat', { publishedAt: formatDate(exam.data.publishedAt) })}
         actions={
           <Button asChild variant="secondary">
             <Link to={paths.examSubmissions(examId)}>
-              <ListChecks aria-hidden className="h-4 w-4" /> Submissions
+              <ListChecks aria-hidden className="h-4 w-4" /> {t('examInsights.submissions')}
             </Link>
           </Button>
         }
@@ -65,16 +68,16 @@ export function ExamInsights({ examId }: { examId: string }) {
         <AssistantSpend examId={examId} />
       </div>
       {insights.isPending ? (
-        <PageSpinner label="Computing insights…" />
+        <PageSpinner label={t('examInsights.computingInsights')} />
       ) : insights.isError ? (
         <Card>
           <EmptyState
             icon={<AlertTriangle aria-hidden />}
-            title="Could not load the insights"
+            title={t('examInsights.couldNotLoadThe')}
             description={userMessageOf(insights.error)}
             action={
               <Button variant="secondary" onClick={() => void insights.refetch()}>
-                Try again
+                {t('examInsights.tryAgain')}
               </Button>
             }
           />

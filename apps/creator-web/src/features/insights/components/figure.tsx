@@ -2,6 +2,7 @@ import { formatDuration } from '@exam/domain/grading';
 import type { InsightsReport } from '@exam/domain/insights';
 import { Tooltip } from '@exam/ui/tooltip';
 import { cn } from '@exam/ui/lib/cn';
+import { i18n } from '../../../i18n/index.ts';
 
 const round1 = (v: number) => (Math.round(v * 10) / 10).toString();
 export const formats = {
@@ -14,7 +15,7 @@ export const formats = {
   seconds: formatDuration,
 } as const;
 
-export const NOT_AVAILABLE = 'Not available.';
+export const notAvailable = () => i18n.t('insights:figure.notAvailable');
 
 /** Looks up a figure's hover text and why it is missing, by the keys @exam/domain/insights documents. */
 export function explain(report: InsightsReport, explanationKey: string, reasonKey: string) {
@@ -35,7 +36,7 @@ type FigureProps = {
  */
 export function Figure({ value, format = formats.percent, explanation, reason, className }: FigureProps) {
   const missing = value === null;
-  const why = reason ?? NOT_AVAILABLE;
+  const why = reason ?? notAvailable();
   const tip = missing ? (explanation ? `${why} ${explanation}` : why) : explanation;
   const content = (
     <span

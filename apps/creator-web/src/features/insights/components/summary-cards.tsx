@@ -5,41 +5,43 @@ import { CheckCircle2, PlayCircle, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { Figure, formats } from './figure.tsx';
+import { useTranslation } from 'react-i18next';
 
 /** The insights summary: Cohort Size, Exam Started, Exam Submitted, Graded (with pending and Grade now). */
 export function SummaryCards({ examId, report }: { examId: string; report: InsightsReport }) {
+  const { t } = useTranslation('insights');
   const { cohort, explanations } = report;
   const figure = (value: number, key: string) => (
     <Figure value={value} format={formats.count} explanation={explanations[key]} />
   );
   return (
-    <section aria-label="Summary" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+    <section aria-label={t('summaryCards.summary')} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
       <StatCard
-        label="Cohort Size"
+        label={t('summaryCards.cohortSize')}
         value={figure(cohort.invited, 'cohort.invited')}
         icon={<Users aria-hidden />}
-        hint="Candidates who opened the exam"
+        hint={t('summaryCards.candidatesWhoOpenedThe')}
       />
       <StatCard
-        label="Exam Started"
+        label={t('summaryCards.examStarted')}
         value={figure(cohort.started, 'cohort.started')}
         icon={<PlayCircle aria-hidden />}
       />
       <StatCard
-        label="Exam Submitted"
+        label={t('summaryCards.examSubmitted')}
         value={figure(cohort.submitted, 'cohort.submitted')}
         icon={<Send aria-hidden />}
       />
       <StatCard
-        label="Graded"
+        label={t('summaryCards.graded')}
         value={figure(cohort.graded, 'cohort.graded')}
         icon={<CheckCircle2 aria-hidden />}
         hint={
           <span className="flex flex-wrap items-center gap-2">
-            <span data-testid="pending-count">{cohort.pending} pending</span>
+            <span data-testid="pending-count">{t('summaryCards.pendingPending', { pending: cohort.pending })}</span>
             {cohort.pending > 0 && (
               <Button asChild size="sm" variant="secondary" className="h-7">
-                <Link to={paths.examSubmissions(examId)}>Grade now</Link>
+                <Link to={paths.examSubmissions(examId)}>{t('summaryCards.gradeNow')}</Link>
               </Button>
             )}
           </span>

@@ -9,9 +9,11 @@ import { useState, type FormEvent } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useSendAnnouncement } from '../api/live-queries.ts';
 import { formatTime } from '../../../lib/format-date.ts';
+import { useTranslation } from 'react-i18next';
 
 /** One message to everyone sitting the exam: their pages show it within seconds, and results keep it. */
 export function AnnouncementBox({ examId, announcements }: { examId: string; announcements: Announcement[] }) {
+  const { t } = useTranslation('live');
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
   const send = useSendAnnouncement(examId);
@@ -24,7 +26,7 @@ export function AnnouncementBox({ examId, announcements }: { examId: string; ann
     send.mutate(parsed.data.text, {
       onSuccess: () => {
         setText('');
-        toast.success('Announcement sent');
+        toast.success(t('announcementBox.announcementSent'));
       },
       onError: (failure) => setError(userMessageOf(failure)),
     });
@@ -32,13 +34,16 @@ export function AnnouncementBox({ examId, announcements }: { examId: string; ann
 
   return (
     <Card>
-      <CardHeader title="Announcements" description="Shown on every candidate's page within a few seconds." />
+      <CardHeader title={t('announcementBox.announcements')} description={t('announcementBox.shownOnEveryCandidate')} />
       <CardBody>
         <form className="flex flex-col gap-3" onSubmit={onSubmit} noValidate>
           <Field
-            label="Announcement to all candidates"
+            label={t('announcementBox.announcementToAllCandidates')}
             error={error}
-            hint={`${text.trim().length} / ${ANNOUNCEMENT_MAX_LENGTH} characters`}
+            hint={t('announcementBox.lengthAnnouncementMaxLength', {
+              length: text.trim().length,
+              ANNOUNCEMENT_MAX_LENGTH,
+            })}
           >
             <Textarea
               name="announcement"
@@ -50,15 +55,15 @@ export function AnnouncementBox({ examId, announcements }: { examId: string; ann
           </Field>
           <div>
             <Button type="submit" disabled={send.isPending}>
-              <Megaphone aria-hidden className="h-4 w-4" /> Send announcement
+              <Megaphone aria-hidden className="h-4 w-4" /> {t('announcementBox.sendAnnouncement')}
             </Button>
           </div>
         </form>
-        <h3 className="mt-6 text-sm font-semibold text-ink">Sent</h3>
+        <h3 className="mt-6 text-sm font-semibold text-ink">{t('announcementBox.sent')}</h3>
         {announcements.length === 0 ? (
-          <p className="mt-1 text-sm text-muted">No announcements yet.</p>
+          <p className="mt-1 text-sm text-muted">{t('announcementBox.noAnnouncementsYet')}</p>
         ) : (
-          <ol aria-label="Announcements sent" className="mt-2 flex flex-col gap-2">
+          <ol aria-label={t('announcementBox.announcementsSent')} className="mt-2 flex flex-col gap-2">
             {announcements.map((a) => (
               <li key={a.id} className="rounded-lg border border-line p-3 text-sm">
                 <time dateTime={a.at} className="block text-xs text-muted">

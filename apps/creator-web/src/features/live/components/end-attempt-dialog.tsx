@@ -3,6 +3,7 @@ import { ConfirmDialog } from '@exam/ui/dialog';
 import { toast } from '@exam/ui/toaster';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useEndAttempt } from '../api/live-queries.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Asks before ending: the candidate's saved answers are submitted and they can change nothing more. */
 export function EndAttemptDialog({
@@ -14,25 +15,31 @@ export function EndAttemptDialog({
   attempt: LiveAttempt | null;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('live');
   const end = useEndAttempt(examId);
   return (
     <ConfirmDialog
       open={attempt !== null}
       onOpenChange={(open) => !open && onClose()}
-      title="End this attempt?"
+      title={t('endAttemptDialog.endThisAttempt')}
       description={
         attempt
-          ? `${attempt.name} (${attempt.studentId}) will see that you ended the exam. Their saved answers (${attempt.answered} of ${attempt.total}) are submitted and scored; they cannot change anything afterwards.`
+          ? t('endAttemptDialog.nameStudentidWillSee', {
+              name: attempt.name,
+              studentId: attempt.studentId,
+              answered: attempt.answered,
+              total: attempt.total,
+            })
           : ''
       }
-      confirmLabel="End attempt"
+      confirmLabel={t('endAttemptDialog.endAttempt')}
       destructive
       isPending={end.isPending}
       onConfirm={() => {
         if (!attempt) return;
         end.mutate(attempt.attemptId, {
           onSuccess: () => {
-            toast.success(`Ended the attempt of ${attempt.name}`);
+            toast.success(t('endAttemptDialog.endedTheAttemptOf', { name: attempt.name }));
             onClose();
           },
           onError: (failure) => toast.error(userMessageOf(failure)),

@@ -14,6 +14,8 @@ import { BackToDashboard } from '../../../components/back-to-dashboard.tsx';
 import { ExtendTimeDialog } from './extend-time-dialog.tsx';
 import { LiveAttemptsTable, type AttemptAction } from './live-attempts-table.tsx';
 import { UnlockResumeDialog } from './unlock-resume-dialog.tsx';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 /**
  * What a screen reader hears when the table changes: only the counts, and only when they change, so a
@@ -22,32 +24,33 @@ import { UnlockResumeDialog } from './unlock-resume-dialog.tsx';
 function liveSummary(attempts: LiveAttempt[]): string {
   const count = (status: LiveAttempt['status']) => attempts.filter((a) => a.status === status).length;
   const done = attempts.length - count('in-progress');
-  return `${count('in-progress')} in progress, ${done} finished in the last hour.`;
+  return i18n.t('live:examLive.summary', { inProgress: count('in-progress'), done });
 }
 
 /** /creator/exam-live/{examId}: the live proctor view (docs/product.md#the-live-proctor-view). */
 export function ExamLive({ examId }: { examId: string }) {
+  const { t } = useTranslation('live');
   const title = useLiveExamTitle(examId);
   const live = useExamLive(examId);
   const [action, setAction] = useState<{ kind: AttemptAction; attempt: LiveAttempt } | null>(null);
   const selected = (kind: AttemptAction) => (action?.kind === kind ? action.attempt : null);
   const close = () => setAction(null);
 
-  if (live.isPending) return <PageSpinner label="Loading the live view…" />;
+  if (live.isPending) return <PageSpinner label={t('examLive.loadingTheLiveView')} />;
   if (!live.data) {
     const missing = live.error instanceof ApiError && live.error.status === 404;
     return (
       <Card className="mx-auto max-w-lg">
         <EmptyState
           icon={missing ? <FileQuestion aria-hidden /> : <AlertTriangle aria-hidden />}
-          title={missing ? 'Exam not found' : 'Could not load the live view'}
+          title={missing ? t('examLive.examNotFound') : t('examLive.couldNotLoadThe')}
           description={missing ? undefined : userMessageOf(live.error)}
           action={
             missing ? (
               <BackToDashboard />
             ) : (
               <Button variant="secondary" onClick={() => void live.refetch()}>
-                Try again
+                {t('examLive.tryAgain')}
               </Button>
             )
           }
@@ -61,15 +64,15 @@ export function ExamLive({ examId }: { examId: string }) {
     <>
       <PageHeader
         back={<BackToDashboard />}
-        title={`Live: ${title.data ?? 'Exam'}`}
-        description="Who is sitting the exam now. Updated every few seconds."
+        title={t('examLive.title', { title: title.data ?? t('examLive.exam') })}
+        description={t('examLive.whoIsSittingThe')}
       />
       <p role="status" className="sr-only">
         {liveSummary(attempts)}
       </p>
       {live.isRefetchError && (
         <p role="alert" className="mb-4 rounded-lg bg-yellow-50 p-3 text-sm text-yellow-800">
-          {`Could not refresh: ${userMessageOf(live.error)} Showing the last figures.`}
+          {t('examLive.couldNotRefreshUsermessageof', { message: userMessageOf(live.error) })}
         </p>
       )}
       <div className="flex flex-col gap-6">

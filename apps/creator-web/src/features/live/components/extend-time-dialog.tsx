@@ -7,14 +7,17 @@ import { toast } from '@exam/ui/toaster';
 import { useEffect, useState, type FormEvent } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useExtendTime } from '../api/extend-time.ts';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 /** Whole minutes, 1 to a day at a time (the override itself holds up to MAX_EXTRA_MINUTES). */
 export const EXTEND_MAX_MINUTES = 24 * 60;
 
 export function parseMinutes(value: string): number | string {
   const minutes = Number(value.trim());
-  if (!value.trim() || !Number.isInteger(minutes)) return 'Enter a whole number of minutes';
-  if (minutes < 1 || minutes > EXTEND_MAX_MINUTES) return `Enter between 1 and ${EXTEND_MAX_MINUTES} minutes`;
+  if (!value.trim() || !Number.isInteger(minutes)) return i18n.t('live:extendTimeDialog.wholeMinutes');
+  if (minutes < 1 || minutes > EXTEND_MAX_MINUTES)
+    return i18n.t('live:extendTimeDialog.minutesRange', { max: EXTEND_MAX_MINUTES });
   return minutes;
 }
 
@@ -28,6 +31,7 @@ export function ExtendTimeDialog({
   attempt: LiveAttempt | null;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('live');
   const [value, setValue] = useState('10');
   const [error, setError] = useState<string>();
   const extend = useExtendTime(examId);
@@ -47,7 +51,7 @@ export function ExtendTimeDialog({
       { studentId: attempt.studentId, minutes },
       {
         onSuccess: (total) => {
-          toast.success(`${attempt.name} has ${minutes} more minutes (${total} extra in all)`);
+          toast.success(t('extendTimeDialog.nameHasMinutesMore', { name: attempt.name, minutes, total }));
           onClose();
         },
         onError: (failure) => setError(userMessageOf(failure)),
@@ -59,11 +63,15 @@ export function ExtendTimeDialog({
     <Dialog
       open={attempt !== null}
       onOpenChange={(open) => !open && onClose()}
-      title="Extend time"
-      description={attempt ? `More time for ${attempt.name} (${attempt.studentId}) only.` : undefined}
+      title={t('extendTimeDialog.extendTime')}
+      description={
+        attempt
+          ? t('extendTimeDialog.moreTimeForName', { name: attempt.name, studentId: attempt.studentId })
+          : undefined
+      }
     >
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <Field label="Minutes to add" error={error}>
+        <Field label={t('extendTimeDialog.minutesToAdd')} error={error}>
           <Input
             name="extendMinutes"
             type="number"
@@ -77,10 +85,10 @@ export function ExtendTimeDialog({
         </Field>
         <div className="flex justify-end gap-2">
           <Button variant="secondary" onClick={onClose}>
-            Cancel
+            {t('extendTimeDialog.cancel')}
           </Button>
           <Button type="submit" disabled={extend.isPending}>
-            Extend time
+            {t('extendTimeDialog.extendTime')}
           </Button>
         </div>
       </form>

@@ -8,30 +8,33 @@ import { useEffect, useState } from 'react';
 import { formatAgo, formatTimeLeft, secondsLeftNow } from '../lib/time-left.ts';
 import { formatTime } from '../../../lib/format-date.ts';
 import { CandidateLink } from '../../../components/candidate-link.tsx';
+import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
 
-const STATUS: Record<LiveAttemptStatus, { label: string; tone: BadgeTone }> = {
-  'in-progress': { label: 'In progress', tone: 'brand' },
-  submitted: { label: 'Submitted', tone: 'success' },
-  ended: { label: 'Ended by examiner', tone: 'warning' },
-  expired: { label: 'Time up', tone: 'neutral' },
+const STATUS: Record<LiveAttemptStatus, { label: ParseKeys<'live'>; tone: BadgeTone }> = {
+  'in-progress': { label: 'liveAttemptsTable.statusLabel.inProgress', tone: 'brand' },
+  submitted: { label: 'liveAttemptsTable.statusLabel.submitted', tone: 'success' },
+  ended: { label: 'liveAttemptsTable.statusLabel.ended', tone: 'warning' },
+  expired: { label: 'liveAttemptsTable.statusLabel.expired', tone: 'neutral' },
 };
 
-const WARNING_LABELS: Record<string, string> = {
-  'focus-lost': 'Focus lost',
-  'fullscreen-exit': 'Left full screen',
-  'paste-blocked': 'Paste blocked',
-  'paste-allowed': 'Pasted',
-  copy: 'Copied',
+const WARNING_LABELS: Record<string, ParseKeys<'live'>> = {
+  'focus-lost': 'liveAttemptsTable.warningType.focusLost',
+  'fullscreen-exit': 'liveAttemptsTable.warningType.fullscreenExit',
+  'paste-blocked': 'liveAttemptsTable.warningType.pasteBlocked',
+  'paste-allowed': 'liveAttemptsTable.warningType.pasteAllowed',
+  copy: 'liveAttemptsTable.warningType.copy',
 };
 
 function Warnings({ warnings }: { warnings: Record<string, number> }) {
+  const { t } = useTranslation('live');
   const entries = Object.entries(warnings).filter(([, n]) => n > 0);
-  if (entries.length === 0) return <span className="text-muted">None</span>;
+  if (entries.length === 0) return <span className="text-muted">{t('liveAttemptsTable.none')}</span>;
   return (
     <ul className="flex flex-col gap-0.5">
       {entries.map(([type, n]) => (
         <li key={type} className="whitespace-nowrap">
-          {`${WARNING_LABELS[type] ?? type}: `}
+          {t('liveAttemptsTable.warningLabel', { label: WARNING_LABELS[type] ? t(WARNING_LABELS[type]) : type })}
           <span className="font-medium tabular-nums">{n}</span>
         </li>
       ))}
@@ -61,21 +64,30 @@ type Props = {
 
 /** One row per attempt in progress or lately submitted; the actions apply to those in progress. */
 export function LiveAttemptsTable({ attempts, serverNow, receivedAt, onAction }: Props) {
+  const { t } = useTranslation('live');
   const now = useNow();
   if (attempts.length === 0) {
-    return <EmptyState icon={<Users aria-hidden />} title="Nobody is sitting this exam right now" />;
+    return <EmptyState icon={<Users aria-hidden />} title={t('liveAttemptsTable.nobodyIsSittingThis')} />;
   }
   return (
-    <Table aria-label="Candidates">
+    <Table aria-label={t('liveAttemptsTable.candidates')}>
       <TableHead>
         <tr>
-          {['Candidate', 'Status', 'Started', 'Last seen', 'Answered', 'Warnings', 'Time left'].map((h) => (
+          {[
+            t('liveAttemptsTable.candidate'),
+            t('liveAttemptsTable.status'),
+            t('liveAttemptsTable.started'),
+            t('liveAttemptsTable.lastSeen'),
+            t('liveAttemptsTable.answered'),
+            t('liveAttemptsTable.warnings'),
+            t('liveAttemptsTable.timeLeft'),
+          ].map((h) => (
             <TableHeaderCell key={h} scope="col">
               {h}
             </TableHeaderCell>
           ))}
           <TableHeaderCell scope="col" className="text-right">
-            Actions
+            {t('liveAttemptsTable.actions')}
           </TableHeaderCell>
         </tr>
       </TableHead>
@@ -92,7 +104,7 @@ export function LiveAttemptsTable({ attempts, serverNow, receivedAt, onAction }:
                 <span className="block text-xs font-normal text-muted">{attempt.studentId}</span>
               </TableHeaderCell>
               <TableCell>
-                <Badge tone={STATUS[attempt.status].tone}>{STATUS[attempt.status].label}</Badge>
+                <Badge tone={STATUS[attempt.status].tone}>{t(STATUS[attempt.status].label)}</Badge>
               </TableCell>
               <TableCell className="tabular-nums">{formatTime(attempt.startedAt)}</TableCell>
               <TableCell className="whitespace-nowrap tabular-nums">
@@ -116,31 +128,31 @@ export function LiveAttemptsTable({ attempts, serverNow, receivedAt, onAction }:
                     <Button
                       size="sm"
                       variant="secondary"
-                      aria-label={`Extend time for ${who}`}
+                      aria-label={t('liveAttemptsTable.extendTimeForWho', { who })}
                       onClick={() => onAction('extend', attempt)}
                     >
-                      <Clock aria-hidden className="h-4 w-4" /> Extend
+                      <Clock aria-hidden className="h-4 w-4" /> {t('liveAttemptsTable.extend')}
                     </Button>
                     <Button
                       size="sm"
                       variant="secondary"
-                      aria-label={`Unlock resume for ${who}`}
+                      aria-label={t('liveAttemptsTable.unlockResumeForWho', { who })}
                       onClick={() => onAction('unlock', attempt)}
                     >
-                      <LockOpen aria-hidden className="h-4 w-4" /> Unlock
+                      <LockOpen aria-hidden className="h-4 w-4" /> {t('liveAttemptsTable.unlock')}
                     </Button>
                     <Button
                       size="sm"
                       variant="danger"
-                      aria-label={`End attempt of ${who}`}
+                      aria-label={t('liveAttemptsTable.endAttemptOfWho', { who })}
                       onClick={() => onAction('end', attempt)}
                     >
-                      <Square aria-hidden className="h-4 w-4" /> End
+                      <Square aria-hidden className="h-4 w-4" /> {t('liveAttemptsTable.end')}
                     </Button>
                   </div>
                 ) : (
                   <span className="block text-right text-xs text-muted">
-                    {attempt.endedBy ? `Ended by ${attempt.endedBy}` : '—'}
+                    {attempt.endedBy ? t('liveAttemptsTable.endedByEndedby', { endedBy: attempt.endedBy }) : '—'}
                   </span>
                 )}
               </TableCell>

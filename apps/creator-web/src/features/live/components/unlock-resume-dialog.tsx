@@ -4,6 +4,7 @@ import { toast } from '@exam/ui/toaster';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useUnlockResume } from '../api/live-queries.ts';
 import { formatTime } from '../../../lib/format-date.ts';
+import { useTranslation } from 'react-i18next';
 
 /** For a candidate who must continue on another device without their resume code: once, for a few minutes. */
 export function UnlockResumeDialog({
@@ -15,24 +16,28 @@ export function UnlockResumeDialog({
   attempt: LiveAttempt | null;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('live');
   const unlock = useUnlockResume(examId);
   return (
     <ConfirmDialog
       open={attempt !== null}
       onOpenChange={(open) => !open && onClose()}
-      title="Unlock resume on another device?"
+      title={t('unlockResumeDialog.unlockResumeOnAnother')}
       description={
-        attempt
-          ? `The next start with candidate ID ${attempt.studentId} continues ${attempt.name}'s attempt without the resume code, once, within a few minutes. Check who they are first.`
-          : ''
+        attempt ? t('unlockResumeDialog.theNextStartWith', { studentId: attempt.studentId, name: attempt.name }) : ''
       }
-      confirmLabel="Unlock resume"
+      confirmLabel={t('unlockResumeDialog.unlockResume')}
       isPending={unlock.isPending}
       onConfirm={() => {
         if (!attempt) return;
         unlock.mutate(attempt.studentId, {
           onSuccess: (data) => {
-            toast.success(`${data.name} can continue without the code until ${formatTime(data.unlockedUntil)}`);
+            toast.success(
+              t('unlockResumeDialog.nameCanContinueWithout', {
+                name: data.name,
+                unlockedUntil: formatTime(data.unlockedUntil),
+              }),
+            );
             onClose();
           },
           onError: (failure) => toast.error(userMessageOf(failure)),

@@ -1,3 +1,5 @@
+import { i18n } from '../../../i18n/index.ts';
+
 /** '1:05:09', '4:07', '0:00': a countdown as a proctor reads it. */
 export function formatTimeLeft(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
@@ -16,7 +18,7 @@ export function secondsLeftNow(secondsLeft: number, receivedAtMs: number, nowMs:
 export function formatAgo(iso: string | null, serverNowIso: string): string {
   if (!iso) return '—';
   const seconds = Math.max(0, Math.round((Date.parse(serverNowIso) - Date.parse(iso)) / 1000));
-  if (seconds < 60) return `${seconds} s ago`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 60) return i18n.t('live:ago.seconds', { n: seconds });
+  if (seconds < 3600) return i18n.t('live:ago.minutes', { n: Math.floor(seconds / 60) });
+  return i18n.t('live:ago.hours', { n: Math.floor(seconds / 3600) });
 }

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { fetchDownload, saveBlob } from '../../../lib/download.ts';
+import { i18n } from '../../../i18n/index.ts';
 
 /** The file name the server suggests (RFC 6266 filename* first), or the fallback. */
 export function fileNameOf(disposition: string | null, fallback: string): string {
@@ -15,7 +16,7 @@ export function fileNameOf(disposition: string | null, fallback: string): string
 export async function downloadResultsCsv(examId: string): Promise<string> {
   const response = await fetchDownload(
     api.examResultsCsv(examId),
-    { notFound: 'Exam not found', failed: 'The CSV could not be downloaded. Please try again.' },
+    { notFound: i18n.t('results:download.examNotFound'), failed: i18n.t('results:download.csvFailed') },
     'text/csv',
   );
   const fileName = fileNameOf(response.headers.get('content-disposition'), `results-${examId}.csv`);

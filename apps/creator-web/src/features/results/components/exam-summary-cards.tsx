@@ -5,6 +5,7 @@ import { Card } from '@exam/ui/card';
 import { BarChart3 } from 'lucide-react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import { useTranslation } from 'react-i18next';
 
 type Props = { exams: ExamResultsSummary['exams']; questionCounts: Map<string, number> | undefined };
 
@@ -19,8 +20,9 @@ function Figure({ label, value }: { label: string; value: string | number }) {
 
 /** One card per exam with candidates on the Results tab: 'Invites Sent' counts those who started. */
 export function ExamSummaryCards({ exams, questionCounts }: Props) {
+  const { t } = useTranslation('results');
   return (
-    <section aria-label="Exam summaries" className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+    <section aria-label={t('examSummaryCards.examSummaries')} className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
       {exams.map((exam) => {
         const questions = questionCounts?.get(exam.examId);
         return (
@@ -28,19 +30,29 @@ export function ExamSummaryCards({ exams, questionCounts }: Props) {
             <div>
               <h3 className="truncate text-base font-semibold text-ink">{exam.examTitle}</h3>
               <p className="text-sm text-muted">
-                {questions === undefined ? '— questions' : `${questions} question${questions === 1 ? '' : 's'}`}
+                {questions === undefined
+                  ? t('examSummaryCards.questions')
+                  : t('examSummaryCards.questionCount', { count: questions })}
               </p>
             </div>
             <dl className="grid grid-cols-2 gap-3">
-              <Figure label="Invites Sent" value={exam.started} />
-              <Figure label="Attempts" value={exam.submitted} />
-              <Figure label="Graded" value={exam.graded} />
-              <Figure label="Avg Score" value={exam.avgScore === null ? '—' : formatPercentage(exam.avgScore)} />
+              <Figure label={t('examSummaryCards.invitesSent')} value={exam.started} />
+              <Figure label={t('examSummaryCards.attempts')} value={exam.submitted} />
+              <Figure label={t('examSummaryCards.graded')} value={exam.graded} />
+              <Figure
+                label={t('examSummaryCards.avgScore')}
+                value={exam.avgScore === null ? '—' : formatPercentage(exam.avgScore)}
+              />
             </dl>
-            <p className="text-sm text-muted">{exam.pending} awaiting grading</p>
+            <p className="text-sm text-muted">
+              {t('examSummaryCards.pendingAwaitingGrading', { pending: exam.pending })}
+            </p>
             <Button asChild variant="secondary" size="sm" className="self-start">
-              <Link to={paths.examInsights(exam.examId)} aria-label={`View Insights for ${exam.examTitle}`}>
-                <BarChart3 aria-hidden className="h-4 w-4" /> View Insights
+              <Link
+                to={paths.examInsights(exam.examId)}
+                aria-label={t('examSummaryCards.viewInsightsForExamtitle', { examTitle: exam.examTitle })}
+              >
+                <BarChart3 aria-hidden className="h-4 w-4" /> {t('examSummaryCards.viewInsights')}
               </Link>
             </Button>
           </Card>

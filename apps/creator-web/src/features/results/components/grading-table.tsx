@@ -19,23 +19,25 @@ import { useResultPages } from '../api/results-queries.ts';
 import { useDebouncedValue } from '../hooks/use-debounced-value.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { LoadMore } from './load-more.tsx';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../i18n/index.ts';
 
 export const RESULT_FILTERS = [
-  { value: 'all', label: 'All Results' },
+  { value: 'all', label: 'gradingTable.filter.all' },
   // 'Graded' is every result whose status is graded or released; 'Not Graded' the ones still pending.
-  { value: 'graded', label: 'Graded' },
-  { value: 'not-graded', label: 'Not Graded' },
+  { value: 'graded', label: 'gradingTable.filter.graded' },
+  { value: 'not-graded', label: 'gradingTable.filter.notGraded' },
 ] as const;
 export const RESULT_SORTS = [
-  { value: 'recent', label: 'Recent' },
-  { value: 'name', label: 'Name' },
-  { value: 'exam', label: 'Exam' },
-  { value: 'score', label: 'Score' },
+  { value: 'recent', label: 'gradingTable.sort.recent' },
+  { value: 'name', label: 'gradingTable.sort.name' },
+  { value: 'exam', label: 'gradingTable.sort.exam' },
+  { value: 'score', label: 'gradingTable.sort.score' },
 ] as const;
 type Filter = (typeof RESULT_FILTERS)[number]['value'];
 type Sort = (typeof RESULT_SORTS)[number]['value'];
 
-const nameOf = (r: ResultSummary) => r.userName.trim() || 'Anonymous';
+const nameOf = (r: ResultSummary) => r.userName.trim() || i18n.t('results:anonymous');
 
 const comparators: Record<Sort, (a: ResultSummary, b: ResultSummary) => number> = {
   recent: (a, b) => Date.parse(b.completedAt) - Date.parse(a.completedAt),
@@ -57,6 +59,7 @@ const SEARCH_PAUSE_MS = 300;
  * pages the matches newest first ('Load more'); the sort orders the results loaded so far.
  */
 export function GradingTable() {
+  const { t } = useTranslation('results');
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<Filter>('all');
   const [sort, setSort] = useState<Sort>('recent');
@@ -72,7 +75,7 @@ export function GradingTable() {
 
   return (
     <Card>
-      <CardHeader title="Exam Grading" description="Every submission of your exams; open one to grade it." />
+      <CardHeader title={t('gradingTable.examGrading')} description={t('gradingTable.everySubmissionOfYour')} />
       <div className="flex flex-wrap items-center gap-3 border-b border-line px-5 py-3">
         <div className="relative min-w-56 flex-1">
           <Search
@@ -82,56 +85,64 @@ export function GradingTable() {
           <Input
             type="search"
             className="pl-9"
-            placeholder="Search students, IDs, or exams..."
-            aria-label="Search results"
+            placeholder={t('gradingTable.searchStudentsIdsOr')}
+            aria-label={t('gradingTable.searchResults')}
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
         </div>
         <Select
-          aria-label="Filter results"
+          aria-label={t('gradingTable.filterResults')}
           className="w-40"
           value={filter}
           onValueChange={(v) => setFilter(v as Filter)}
-          options={RESULT_FILTERS}
+          options={RESULT_FILTERS.map((o) => ({ value: o.value, label: t(o.label) }))}
         />
         <Select
-          aria-label="Sort results"
+          aria-label={t('gradingTable.sortResults')}
           className="w-36"
           value={sort}
           onValueChange={(v) => setSort(v as Sort)}
-          options={RESULT_SORTS}
+          options={RESULT_SORTS.map((o) => ({ value: o.value, label: t(o.label) }))}
         />
       </div>
       {pages.isPending ? (
-        <div className="p-5" aria-busy="true" aria-label="Loading results">
+        <div className="p-5" aria-busy="true" aria-label={t('gradingTable.loadingResults')}>
           <Skeleton className="h-40" />
         </div>
       ) : pages.isError && !loaded ? (
         <EmptyState
           icon={<AlertTriangle aria-hidden />}
-          title="Could not load results"
+          title={t('gradingTable.couldNotLoadResults')}
           description={userMessageOf(pages.error)}
           action={
             <Button variant="secondary" onClick={() => void pages.refetch()}>
-              Try again
+              {t('gradingTable.tryAgain')}
             </Button>
           }
         />
       ) : rows.length === 0 ? (
         <EmptyState
           icon={<Inbox aria-hidden />}
-          title={narrowed ? 'No results match your filters' : 'No results yet'}
+          title={narrowed ? t('gradingTable.noResultsMatchYour') : t('gradingTable.noResultsYet')}
         />
       ) : (
         <>
-          <Table aria-label="Exam Grading">
+          <Table aria-label={t('gradingTable.examGrading')}>
             <TableHead>
               <tr>
-                {['Student', 'Student ID', 'Exam', 'Score', 'Completion', 'Time Spent', 'Submitted'].map((h) => (
+                {[
+                  t('gradingTable.student'),
+                  t('gradingTable.studentId'),
+                  t('gradingTable.exam'),
+                  t('gradingTable.score'),
+                  t('gradingTable.completion'),
+                  t('gradingTable.timeSpent'),
+                  t('gradingTable.submitted'),
+                ].map((h) => (
                   <TableHeaderCell key={h}>{h}</TableHeaderCell>
                 ))}
-                <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+                <TableHeaderCell className="text-right">{t('gradingTable.actions')}</TableHeaderCell>
               </tr>
             </TableHead>
             <TableBody>
@@ -152,8 +163,11 @@ export function GradingTable() {
                   <TableCell className="whitespace-nowrap">{formatDateTime(r.completedAt)}</TableCell>
                   <TableCell className="text-right">
                     <Button asChild variant="secondary" size="sm">
-                      <Link to={paths.result(r.id)} aria-label={`View result of ${nameOf(r)}`}>
-                        <Eye aria-hidden className="h-4 w-4" /> View
+                      <Link
+                        to={paths.result(r.id)}
+                        aria-label={t('gradingTable.viewResultOfNameof', { name: nameOf(r) })}
+                      >
+                        <Eye aria-hidden className="h-4 w-4" /> {t('gradingTable.view')}
                       </Link>
                     </Button>
                   </TableCell>
@@ -162,9 +176,7 @@ export function GradingTable() {
             </TableBody>
           </Table>
           {sort !== 'recent' && pages.hasNextPage && (
-            <p className="px-5 pt-3 text-xs text-muted">
-              Sorted within the results loaded so far; load more to include older ones.
-            </p>
+            <p className="px-5 pt-3 text-xs text-muted">{t('gradingTable.sortedWithinTheResults')}</p>
           )}
           <LoadMore shown={rows.length} pages={pages} noun="results" />
         </>

@@ -1,5 +1,6 @@
 import { Button } from '@exam/ui/button';
 import { userMessageOf } from '../../../lib/api-client.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The parts of a paged (infinite) query the foot of its list needs. */
 type PagedList = {
@@ -23,11 +24,14 @@ type LoadMoreProps = {
  * and why the last 'Load more' failed (the rows already shown stay).
  */
 export function LoadMore({ shown, pages, noun }: LoadMoreProps) {
+  const { t } = useTranslation('results');
   return (
     <>
       <div className="flex items-center justify-between gap-3 border-t border-line px-5 py-3 text-sm text-muted">
         <span aria-live="polite" data-testid="list-count">
-          {pages.hasNextPage ? `Showing the ${shown} most recent ${noun}` : `Showing all ${shown} ${noun}`}
+          {pages.hasNextPage
+            ? t('loadMore.showingTheShownMost', { shown, noun })
+            : t('loadMore.showingAllShownNoun', { shown, noun })}
         </span>
         {pages.hasNextPage && (
           <Button
@@ -36,7 +40,7 @@ export function LoadMore({ shown, pages, noun }: LoadMoreProps) {
             onClick={() => void pages.fetchNextPage()}
             disabled={pages.isFetchingNextPage}
           >
-            {pages.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            {pages.isFetchingNextPage ? t('loadMore.loading') : t('loadMore.loadMore')}
           </Button>
         )}
       </div>

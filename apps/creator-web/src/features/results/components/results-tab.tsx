@@ -7,15 +7,17 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { useExamSummaries, useQuestionCounts } from '../api/results-queries.ts';
 import { ExamSummaryCards } from './exam-summary-cards.tsx';
 import { GradingTable } from './grading-table.tsx';
+import { useTranslation } from 'react-i18next';
 
 /** The dashboard's Results tab: per-exam summary cards and the grading table (which pages its own list). */
 export function ResultsTab() {
+  const { t } = useTranslation('results');
   const summaries = useExamSummaries();
   const questionCounts = useQuestionCounts();
 
   if (summaries.isPending) {
     return (
-      <div className="flex flex-col gap-4" aria-busy="true" aria-label="Loading results">
+      <div className="flex flex-col gap-4" aria-busy="true" aria-label={t('resultsTab.loadingResults')}>
         <Skeleton className="h-40" />
         <Skeleton className="h-64" />
       </div>
@@ -26,11 +28,11 @@ export function ResultsTab() {
       <Card>
         <EmptyState
           icon={<AlertTriangle aria-hidden />}
-          title="Could not load results"
+          title={t('resultsTab.couldNotLoadResults')}
           description={userMessageOf(summaries.error)}
           action={
             <Button variant="secondary" onClick={() => void summaries.refetch()}>
-              Try again
+              {t('resultsTab.tryAgain')}
             </Button>
           }
         />

@@ -18,6 +18,7 @@ import { useExamSummaries, useResultPages } from '../api/results-queries.ts';
 import { useReleaseExamResults } from '../api/release-exam-results.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { LoadMore } from './load-more.tsx';
+import { useTranslation } from 'react-i18next';
 
 /**
  * /creator/exam-insights/{examId}/submissions: the exam's candidates, newest first, each
@@ -25,6 +26,7 @@ import { LoadMore } from './load-more.tsx';
  * so it covers every submission, and the CSV is exported on the server with every row.
  */
 export function SubmissionsList({ examId }: { examId: string }) {
+  const { t } = useTranslation('results');
   const results = useResultPages({ examId });
   const summaries = useExamSummaries();
   const csv = useDownloadResultsCsv();
@@ -36,15 +38,18 @@ export function SubmissionsList({ examId }: { examId: string }) {
 
   const downloadCsv = () =>
     csv.mutate(examId, {
-      onSuccess: (fileName) => toast.success(`Downloaded ${fileName}`),
+      onSuccess: (fileName) => toast.success(t('submissionsList.downloadedFilename', { fileName })),
       onError: (error) => toast.error(userMessageOf(error)),
     });
 
   const releaseGraded = () =>
     release.mutate(examId, {
       onSuccess: (report) =>
-        toast.success(`Released ${report.changed} results`, {
-          description: report.pending > 0 ? `${report.pending} still awaiting grading` : undefined,
+        toast.success(t('submissionsList.releasedChangedResults', { changed: report.changed }), {
+          description:
+            report.pending > 0
+              ? t('submissionsList.pendingStillAwaitingGrading', { pending: report.pending })
+              : undefined,
         }),
       onError: (error) => toast.error(userMessageOf(error)),
     });
@@ -55,15 +60,15 @@ export function SubmissionsList({ examId }: { examId: string }) {
         back={
           <Button asChild variant="ghost" size="sm">
             <Link to={paths.examInsights(examId)}>
-              <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Insights
+              <ArrowLeft aria-hidden className="h-4 w-4" /> {t('submissionsList.backToInsights')}
             </Link>
           </Button>
         }
         title={
           <span className="flex items-center gap-3">
-            Candidate Submissions
+            {t('submissionsList.candidateSubmissions')}
             {results.isSuccess && total !== undefined && (
-              <Badge tone="brand" aria-label={`${total} submissions`}>
+              <Badge tone="brand" aria-label={t('submissionsList.totalSubmissions', { total })}>
                 {total}
               </Badge>
             )}
@@ -72,46 +77,54 @@ export function SubmissionsList({ examId }: { examId: string }) {
         actions={
           <>
             <Button variant="secondary" onClick={releaseGraded} disabled={release.isPending}>
-              <Send aria-hidden className="h-4 w-4" /> Release graded results
+              <Send aria-hidden className="h-4 w-4" /> {t('submissionsList.releaseGradedResults')}
             </Button>
             <Button variant="secondary" onClick={downloadCsv} disabled={csv.isPending}>
-              <Download aria-hidden className="h-4 w-4" /> {csv.isPending ? 'Downloading…' : 'Download CSV'}
+              <Download aria-hidden className="h-4 w-4" />{' '}
+              {csv.isPending ? t('submissionsList.downloading') : t('submissionsList.downloadCsv')}
             </Button>
           </>
         }
       />
       {results.isPending ? (
-        <PageSpinner label="Loading submissions…" />
+        <PageSpinner label={t('submissionsList.loadingSubmissions')} />
       ) : results.isError && submissions.length === 0 ? (
         <Card>
           <EmptyState
             icon={<AlertTriangle aria-hidden />}
-            title="Could not load submissions"
+            title={t('submissionsList.couldNotLoadSubmissions')}
             description={userMessageOf(results.error)}
             action={
               <Button variant="secondary" onClick={() => void results.refetch()}>
-                Try again
+                {t('submissionsList.tryAgain')}
               </Button>
             }
           />
         </Card>
       ) : submissions.length === 0 ? (
         <Card>
-          <EmptyState icon={<Inbox aria-hidden />} title="No submissions found for this exam" />
+          <EmptyState icon={<Inbox aria-hidden />} title={t('submissionsList.noSubmissionsFoundFor')} />
         </Card>
       ) : (
         <Card>
-          <Table aria-label="Candidate Submissions">
+          <Table aria-label={t('submissionsList.candidateSubmissions')}>
             <TableHead>
               <tr>
-                {['Name', 'Student ID', 'Submitted', 'Time Spent', 'Score', 'Action'].map((h) => (
+                {[
+                  t('submissionsList.name'),
+                  t('submissionsList.studentId'),
+                  t('submissionsList.submitted'),
+                  t('submissionsList.timeSpent'),
+                  t('submissionsList.score'),
+                  t('submissionsList.action'),
+                ].map((h) => (
                   <TableHeaderCell key={h}>{h}</TableHeaderCell>
                 ))}
               </tr>
             </TableHead>
             <TableBody>
               {submissions.map((r) => {
-                const name = r.userName.trim() || 'Anonymous';
+                const name = r.userName.trim() || t('submissionsList.anonymous');
                 return (
                   <TableRow key={r.id} data-testid="submission-row">
                     <TableCell className="font-medium">
@@ -125,8 +138,11 @@ export function SubmissionsList({ examId }: { examId: string }) {
                     </TableCell>
                     <TableCell>
                       <Button asChild size="sm">
-                        <Link to={paths.grade(examId, r.id)} aria-label={`Open Grader for ${name}`}>
-                          <PenLine aria-hidden className="h-4 w-4" /> Open Grader
+                        <Link
+                          to={paths.grade(examId, r.id)}
+                          aria-label={t('submissionsList.openGraderForName', { name })}
+                        >
+                          <PenLine aria-hidden className="h-4 w-4" /> {t('submissionsList.openGrader')}
                         </Link>
                       </Button>
                     </TableCell>

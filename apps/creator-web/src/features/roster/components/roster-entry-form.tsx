@@ -5,6 +5,7 @@ import { Field } from '@exam/ui/field';
 import { Input } from '@exam/ui/input';
 import { useState } from 'react';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
+import { useTranslation } from 'react-i18next';
 
 type Props = {
   initial?: RosterEntryInput;
@@ -16,6 +17,7 @@ type Props = {
 
 /** One candidate typed in: name, candidate ID and (optional) e-mail; the server's 400 marks the field. */
 export function RosterEntryForm({ initial, submitLabel, isPending, onSubmit, onCancel }: Props) {
+  const { t } = useTranslation('roster');
   const empty = { name: '', candidateId: '', email: '' };
   const [entry, setEntry] = useState<Required<RosterEntryInput>>({ ...empty, ...initial, email: initial?.email ?? '' });
   const [issues, setIssues] = useState<Issue[]>([]);
@@ -41,13 +43,13 @@ export function RosterEntryForm({ initial, submitLabel, isPending, onSubmit, onC
         });
       }}
     >
-      <Field label="Name" error={errorOf('name')}>
+      <Field label={t('rosterEntryForm.name')} error={errorOf('name')}>
         <Input value={entry.name} onChange={set('name')} />
       </Field>
-      <Field label="Candidate ID" error={errorOf('candidateId')}>
+      <Field label={t('rosterEntryForm.candidateId')} error={errorOf('candidateId')}>
         <Input value={entry.candidateId} onChange={set('candidateId')} />
       </Field>
-      <Field label="E-mail" error={errorOf('email')}>
+      <Field label={t('rosterEntryForm.email')} error={errorOf('email')}>
         <Input type="email" value={entry.email} onChange={set('email')} />
       </Field>
       <div className="flex gap-2 md:mt-6">
@@ -56,7 +58,7 @@ export function RosterEntryForm({ initial, submitLabel, isPending, onSubmit, onC
         </Button>
         {onCancel && (
           <Button type="button" variant="ghost" onClick={onCancel}>
-            Cancel
+            {t('rosterEntryForm.cancel')}
           </Button>
         )}
       </div>

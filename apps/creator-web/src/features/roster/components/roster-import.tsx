@@ -8,9 +8,11 @@ import { Upload } from 'lucide-react';
 import { useState } from 'react';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useImportRoster } from '../api/roster-api.ts';
+import { useTranslation } from 'react-i18next';
 
 /** CSV import, from a file or pasted text; nothing is imported unless every row is good. */
 export function RosterImport({ examId }: { examId: string }) {
+  const { t } = useTranslation('roster');
   const importRoster = useImportRoster(examId);
   const [csv, setCsv] = useState('');
   const [issues, setIssues] = useState<Issue[]>([]);
@@ -19,7 +21,7 @@ export function RosterImport({ examId }: { examId: string }) {
     setIssues([]);
     importRoster.mutate(text, {
       onSuccess: (result) => {
-        toast.success(`Imported ${result.imported} candidate${result.imported === 1 ? '' : 's'}`);
+        toast.success(t('rosterImport.importedCandidates', { count: result.imported }));
         setCsv('');
       },
       onError: (error) => {
@@ -31,30 +33,27 @@ export function RosterImport({ examId }: { examId: string }) {
 
   return (
     <Card>
-      <CardHeader
-        title="Import from CSV"
-        description="A header line naming the columns name, candidate id and email (any order), then one candidate per line. A candidate ID already on the roster is updated."
-      />
+      <CardHeader title={t('rosterImport.importFromCsv')} description={t('rosterImport.aHeaderLineNaming')} />
       <CardBody className="flex flex-col gap-4">
-        <Field label="Roster CSV">
+        <Field label={t('rosterImport.rosterCsv')}>
           <Textarea
             rows={5}
             value={csv}
-            placeholder={'name,candidate id,email\nAda Lovelace,S-1,ada@example.org'}
+            placeholder={t('rosterImport.nameCandidateIdEmail')}
             onChange={(e) => setCsv(e.target.value)}
           />
         </Field>
         <div className="flex flex-wrap items-center gap-3">
           <Button onClick={() => submit(csv)} disabled={!csv.trim() || importRoster.isPending}>
-            Import CSV
+            {t('rosterImport.importCsv')}
           </Button>
           <label className="inline-flex cursor-pointer items-center gap-2 text-sm font-medium text-brand-600">
-            <Upload aria-hidden className="h-4 w-4" /> Choose a CSV file
+            <Upload aria-hidden className="h-4 w-4" /> {t('rosterImport.chooseACsvFile')}
             <input
               type="file"
               accept=".csv,text/csv"
               className="sr-only"
-              aria-label="CSV file"
+              aria-label={t('rosterImport.csvFile')}
               onChange={(e) => {
                 const file = e.target.files?.[0];
                 e.target.value = '';
@@ -65,7 +64,7 @@ export function RosterImport({ examId }: { examId: string }) {
         </div>
         {issues.length > 0 && (
           <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-700">
-            <p className="font-medium">Nothing was imported. Fix these rows and import again:</p>
+            <p className="font-medium">{t('rosterImport.nothingWasImportedFix')}</p>
             <ul className="mt-1 list-disc pl-5">
               {issues.map((issue) => (
                 <li key={`${issue.path}-${issue.message}`}>{issue.message}</li>

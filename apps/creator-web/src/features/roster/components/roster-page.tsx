@@ -19,9 +19,11 @@ import {
 } from '../api/roster-api.ts';
 import { RosterEntryForm } from './roster-entry-form.tsx';
 import { RosterImport } from './roster-import.tsx';
+import { useTranslation } from 'react-i18next';
 
 /** The roster of one exam: typed entries, CSV import, and invitations by e-mail (docs/product.md#rosters-and-invitations). */
 export function RosterPage({ examId }: { examId: string }) {
+  const { t } = useTranslation('roster');
   const roster = useRoster(examId);
   const add = useAddRosterEntry(examId);
   const update = useUpdateRosterEntry(examId);
@@ -33,7 +35,7 @@ export function RosterPage({ examId }: { examId: string }) {
   const sendInvites = (ids?: string[]) =>
     invite.mutate(ids, {
       onSuccess: (r) => {
-        toast.success(`Queued ${r.invited} invitation${r.invited === 1 ? '' : 's'}`);
+        toast.success(t('rosterPage.queuedInvitations', { count: r.invited }));
         setSelected(new Set());
       },
       onError: (error) => toast.error(userMessageOf(error)),
@@ -46,21 +48,21 @@ export function RosterPage({ examId }: { examId: string }) {
       return next;
     });
 
-  if (roster.isPending) return <PageSpinner label="Loading roster…" />;
+  if (roster.isPending) return <PageSpinner label={t('rosterPage.loadingRoster')} />;
   if (roster.isError) return <EmptyState icon={<Users aria-hidden />} title={userMessageOf(roster.error)} />;
   const entries = roster.data;
 
   return (
     <div className="flex flex-col gap-6">
       <Card>
-        <CardHeader title="Add a Candidate" />
+        <CardHeader title={t('rosterPage.addACandidate')} />
         <CardBody>
           <RosterEntryForm
-            submitLabel="Add"
+            submitLabel={t('rosterPage.add')}
             isPending={add.isPending}
             onSubmit={(entry, done) =>
               add.mutate(entry, {
-                onSuccess: () => (toast.success('Candidate added'), done.onSuccess()),
+                onSuccess: () => (toast.success(t('rosterPage.candidateAdded')), done.onSuccess()),
                 onError: done.onError,
               })
             }
@@ -70,8 +72,8 @@ export function RosterPage({ examId }: { examId: string }) {
       <RosterImport examId={examId} />
       <Card>
         <CardHeader
-          title={`Roster (${entries.length})`}
-          description="Invitations carry a personal link that fills in the candidate's name and ID. Inviting again replaces the earlier link."
+          title={t('rosterPage.rosterLength', { length: entries.length })}
+          description={t('rosterPage.invitationsCarryAPersonal')}
           actions={
             <div className="flex gap-2">
               <Button
@@ -79,27 +81,32 @@ export function RosterPage({ examId }: { examId: string }) {
                 disabled={selected.size === 0 || invite.isPending}
                 onClick={() => sendInvites([...selected])}
               >
-                <Mail aria-hidden className="h-4 w-4" /> Invite Selected ({selected.size})
+                <Mail aria-hidden className="h-4 w-4" /> {t('rosterPage.inviteSelectedSize', { size: selected.size })}
               </Button>
               <Button disabled={entries.length === 0 || invite.isPending} onClick={() => sendInvites()}>
-                <Mail aria-hidden className="h-4 w-4" /> Invite All
+                <Mail aria-hidden className="h-4 w-4" /> {t('rosterPage.inviteAll')}
               </Button>
             </div>
           }
         />
         {entries.length === 0 ? (
-          <EmptyState icon={<Users aria-hidden />} title="No candidates yet" />
+          <EmptyState icon={<Users aria-hidden />} title={t('rosterPage.noCandidatesYet')} />
         ) : (
-          <Table aria-label="Roster">
+          <Table aria-label={t('rosterPage.roster')}>
             <TableHead>
               <tr>
                 <TableHeaderCell>
-                  <span className="sr-only">Select</span>
+                  <span className="sr-only">{t('rosterPage.select')}</span>
                 </TableHeaderCell>
-                {['Name', 'Candidate ID', 'E-mail', 'Invitation'].map((h) => (
+                {[
+                  t('rosterPage.name'),
+                  t('rosterPage.candidateId'),
+                  t('rosterPage.email'),
+                  t('rosterPage.invitation'),
+                ].map((h) => (
                   <TableHeaderCell key={h}>{h}</TableHeaderCell>
                 ))}
-                <TableHeaderCell className="text-right">Actions</TableHeaderCell>
+                <TableHeaderCell className="text-right">{t('rosterPage.actions')}</TableHeaderCell>
               </tr>
             </TableHead>
             <TableBody>
@@ -109,7 +116,7 @@ export function RosterPage({ examId }: { examId: string }) {
                     <TableCell colSpan={6}>
                       <RosterEntryForm
                         initial={{ name: entry.name, candidateId: entry.candidateId, email: entry.email ?? '' }}
-                        submitLabel="Save"
+                        submitLabel={t('rosterPage.save')}
                         isPending={update.isPending}
                         onCancel={() => setEditing(null)}
                         onSubmit={(values, done) =>
@@ -130,7 +137,7 @@ export function RosterPage({ examId }: { examId: string }) {
                     onEdit={() => setEditing(entry.id)}
                     onRemove={() =>
                       remove.mutate(entry.id, {
-                        onSuccess: () => toast.success('Candidate removed'),
+                        onSuccess: () => toast.success(t('rosterPage.candidateRemoved')),
                         onError: (error) => toast.error(userMessageOf(error)),
                       })
                     }
@@ -152,13 +159,14 @@ function EntryRow(props: {
   onEdit: () => void;
   onRemove: () => void;
 }) {
+  const { t } = useTranslation('roster');
   const { entry } = props;
   return (
     <TableRow>
       <TableCell>
         <input
           type="checkbox"
-          aria-label={`Select ${entry.name}`}
+          aria-label={t('rosterPage.selectName', { name: entry.name })}
           checked={props.selected}
           disabled={!entry.email}
           onChange={props.onToggle}
@@ -169,18 +177,30 @@ function EntryRow(props: {
       <TableCell>{entry.email ?? <span className="text-muted">—</span>}</TableCell>
       <TableCell>
         {entry.invitedAt ? (
-          <Badge tone="success">Invited {formatDateTime(entry.invitedAt)}</Badge>
+          <Badge tone="success">
+            {t('rosterPage.invitedInvitedat', { invitedAt: formatDateTime(entry.invitedAt) })}
+          </Badge>
         ) : (
-          <Badge>{entry.email ? 'Not invited' : 'No e-mail'}</Badge>
+          <Badge>{entry.email ? t('rosterPage.notInvited') : t('rosterPage.noEMail')}</Badge>
         )}
       </TableCell>
       <TableCell>
         <div className="flex justify-end gap-1">
-          <Button size="sm" variant="ghost" aria-label={`Edit ${entry.name}`} onClick={props.onEdit}>
-            Edit
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={t('rosterPage.editName', { name: entry.name })}
+            onClick={props.onEdit}
+          >
+            {t('rosterPage.edit')}
           </Button>
-          <Button size="sm" variant="ghost" aria-label={`Remove ${entry.name}`} onClick={props.onRemove}>
-            Remove
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={t('rosterPage.removeName', { name: entry.name })}
+            onClick={props.onRemove}
+          >
+            {t('rosterPage.remove')}
           </Button>
         </div>
       </TableCell>

@@ -7,33 +7,35 @@ import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { useTranslation } from 'react-i18next';
 
 const ACCESS_OPTIONS = [
-  { value: 'link', label: 'Anyone with the link' },
-  { value: 'code', label: 'Anyone with the link and the access code' },
-  { value: 'roster', label: 'Only candidates on the roster' },
-];
+  { value: 'link', label: 'accessCard.option.link' },
+  { value: 'code', label: 'accessCard.option.code' },
+  { value: 'roster', label: 'accessCard.option.roster' },
+] as const;
 
 /**
  * Who may start the exam (docs/product.md#access). The access code is write-only like the API key: left
  * blank it keeps the stored one; the server never sends it back.
  */
 export function AccessCard({ examId, hasAccessCode }: { examId?: string; hasAccessCode: boolean }) {
+  const { t } = useTranslation('editor');
   const { control, formState } = useFormContext<ExamFormInput>();
   const access = useWatch({ control, name: 'access' }) ?? 'link';
   const codeError = formState.errors.accessCode?.message;
   return (
     <Card>
-      <CardHeader title="Access" description="Who may start the exam." />
+      <CardHeader title={t('accessCard.access')} description={t('accessCard.whoMayStartThe')} />
       <CardBody className="flex flex-col gap-5">
         <Controller
           control={control}
           name="access"
           render={({ field }) => (
-            <Field label="Who May Start" className="max-w-md">
+            <Field label={t('accessCard.whoMayStart')} className="max-w-md">
               <Select
                 value={field.value ?? 'link'}
-                options={ACCESS_OPTIONS}
+                options={ACCESS_OPTIONS.map((o) => ({ value: o.value, label: t(o.label) }))}
                 onValueChange={(v) => field.onChange(v as AccessMode)}
               />
             </Field>
@@ -45,14 +47,10 @@ export function AccessCard({ examId, hasAccessCode }: { examId?: string; hasAcce
             name="accessCode"
             render={({ field }) => (
               <Field
-                label="Access Code"
+                label={t('accessCard.accessCode')}
                 className="max-w-md"
                 error={codeError}
-                hint={
-                  hasAccessCode
-                    ? 'A code is set. Type a new one to replace it, or leave blank to keep it.'
-                    : 'Candidates type this code on the start page (at least 4 characters).'
-                }
+                hint={hasAccessCode ? t('accessCard.aCodeIsSet') : t('accessCard.candidatesTypeThisCode')}
               >
                 <Input
                   autoComplete="off"
@@ -65,13 +63,13 @@ export function AccessCard({ examId, hasAccessCode }: { examId?: string; hasAcce
         )}
         {access === 'roster' && (
           <p className="text-sm text-muted">
-            Only candidates whose ID is on the roster can start; each is recorded under the roster&apos;s name.{' '}
+            {t('accessCard.onlyCandidatesWhoseId')}{' '}
             {examId ? (
               <Link className="font-medium text-brand-600 underline" to={paths.examRoster(examId)}>
-                Manage the roster and invitations
+                {t('accessCard.manageTheRosterAnd')}
               </Link>
             ) : (
-              'Save the exam, then add candidates from its roster page.'
+              t('accessCard.saveTheExamThen')
             )}
           </p>
         )}

@@ -8,13 +8,14 @@ import { useState } from 'react';
 import { userMessageOf } from '../../../../lib/api-client.ts';
 import { useBankQuestions } from '../../../../lib/bank-api.ts';
 import { newQuestionId, type QuestionInput } from './exam-form-model.ts';
-import { QUESTION_TYPE_LABELS } from './question-editor.tsx';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Picks questions of the bank and appends copies of them to the exam (new ids, no rubric or pool), so a later
  * edit of the bank never changes this exam.
  */
 export function AddFromBankButton({ onAdd }: { onAdd: (questions: QuestionInput[]) => void }) {
+  const { t } = useTranslation(['editor', 'common']);
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
@@ -27,42 +28,47 @@ export function AddFromBankButton({ onAdd }: { onAdd: (questions: QuestionInput[
   const add = () => {
     const picked = questions.filter((b) => chosen.includes(b.id));
     onAdd(picked.map((b) => copyForExam(b.question, newQuestionId())));
-    toast.success(`Added ${picked.length} ${picked.length === 1 ? 'question' : 'questions'} from your bank`);
+    toast.success(t('addFromBankButton.added', { count: picked.length }));
     close();
   };
   return (
     <>
       <Button variant="secondary" onClick={() => setOpen(true)}>
-        <Library aria-hidden className="h-4 w-4" /> Add from bank
+        <Library aria-hidden className="h-4 w-4" /> {t('addFromBankButton.addFromBank')}
       </Button>
       <Dialog
         open={open}
         onOpenChange={(next) => (next ? setOpen(true) : close())}
-        title="Add from your question bank"
-        description="The questions are copied into this exam; editing the bank later does not change it."
+        title={t('addFromBankButton.addFromYourQuestion')}
+        description={t('addFromBankButton.theQuestionsAreCopied')}
         className="w-[min(92vw,40rem)]"
         footer={
           <>
             <Button variant="secondary" onClick={close}>
-              Cancel
+              {t('addFromBankButton.cancel')}
             </Button>
             <Button disabled={chosen.length === 0} onClick={add}>
-              Add {chosen.length || ''} {chosen.length === 1 ? 'question' : 'questions'}
+              {chosen.length === 0
+                ? t('addFromBankButton.addNone')
+                : t('addFromBankButton.addCount', { count: chosen.length })}
             </Button>
           </>
         }
       >
         <Input
-          aria-label="Search the bank"
-          placeholder="Search by text or topic"
+          aria-label={t('addFromBankButton.searchTheBank')}
+          placeholder={t('addFromBankButton.searchByTextOr')}
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
         <div className="mt-3 flex max-h-80 flex-col gap-1 overflow-y-auto">
-          {bank.isPending && <p className="text-sm text-muted">Loading…</p>}
+          {bank.isPending && <p className="text-sm text-muted">{t('addFromBankButton.loading')}</p>}
           {bank.isError && <p className="text-sm text-danger">{userMessageOf(bank.error)}</p>}
           {bank.isSuccess && questions.length === 0 && (
-            <p className="text-sm text-muted">No questions in your bank{search ? ' match' : ' yet'}.</p>
+            <p className="text-sm text-muted">
+              {t('addFromBankButton.noQuestionsInYour')}
+              {search ? t('addFromBankButton.match') : t('addFromBankButton.yet')}.
+            </p>
           )}
           {questions.map((b) => (
             <label key={b.id} className="flex items-start gap-2 rounded-md p-2 text-sm hover:bg-canvas">
@@ -76,7 +82,7 @@ export function AddFromBankButton({ onAdd }: { onAdd: (questions: QuestionInput[
                 <span className="font-medium text-ink">{b.question.title}</span>
                 <span className="text-muted">
                   {' '}
-                  · {QUESTION_TYPE_LABELS[b.question.type]}
+                  · {t(`common:questionType.${b.question.type}`)}
                   {b.question.topic ? ` · ${b.question.topic}` : ''}
                 </span>
               </span>

@@ -16,6 +16,7 @@ import {
 import { ApiKeyField } from './api-key-field.tsx';
 import { CourseMaterials } from './course-materials.tsx';
 import type { ApiKeyMode, ExamFormInput } from './exam-form-model.ts';
+import { useTranslation } from 'react-i18next';
 
 export type ApiKeyState = {
   hasStoredKey: boolean;
@@ -47,20 +48,25 @@ type Props = {
 };
 
 export function AiSettingsCard({ apiKey, materials, onMaterialsChange, renderTestAssistant }: Props) {
+  const { t } = useTranslation('editor');
   const { control } = useFormContext<ExamFormInput>();
   const enabled = useWatch({ control, name: 'aiSettings.enabled' });
   return (
     <Card>
       <CardHeader
-        title="AI Assistant Settings"
-        description="An assistant candidates can talk to during the exam, on your terms."
+        title={t('aiSettingsCard.aiAssistantSettings')}
+        description={t('aiSettingsCard.anAssistantCandidatesCan')}
       />
       <CardBody className="flex flex-col gap-5">
         <Controller
           control={control}
           name="aiSettings.enabled"
           render={({ field }) => (
-            <SwitchField label="Enable AI Assistant" checked={field.value ?? false} onCheckedChange={field.onChange} />
+            <SwitchField
+              label={t('aiSettingsCard.enableAiAssistant')}
+              checked={field.value ?? false}
+              onCheckedChange={field.onChange}
+            />
           )}
         />
         {enabled && (

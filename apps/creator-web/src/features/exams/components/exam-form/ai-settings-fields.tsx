@@ -6,30 +6,43 @@ import { Select } from '@exam/ui/select';
 import { SwitchField } from '@exam/ui/switch';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { useTranslation } from 'react-i18next';
+import type { ParseKeys } from 'i18next';
 
 const PROVIDER_OPTIONS = AI_PROVIDERS.map((value) => ({ value, label: AI_CATALOGUE[value].label }));
 
 type SwitchName = 'stopSolutions' | 'copyLLMResponse' | 'uploadDocuments' | 'processCode' | 'courseAssistanceEnabled';
-const SWITCHES: Array<{ name: SwitchName; label: string; hint: string }> = [
-  { name: 'stopSolutions', label: 'Stop Solutions', hint: 'The assistant guides but never hands over full answers.' },
-  { name: 'copyLLMResponse', label: 'Allow Copying AI Responses', hint: 'Candidates may select and copy the replies.' },
-  { name: 'uploadDocuments', label: 'Allow Document Uploads', hint: 'Candidates may attach files to their messages.' },
-  { name: 'processCode', label: 'Process Code', hint: 'The assistant may reason about and run through code.' },
+const SWITCHES: Array<{ name: SwitchName; label: ParseKeys<'editor'>; hint: ParseKeys<'editor'> }> = [
+  {
+    name: 'stopSolutions',
+    label: 'aiSettingsFields.switch.stopSolutions',
+    hint: 'aiSettingsFields.switch.stopSolutionsHint',
+  },
+  { name: 'copyLLMResponse', label: 'aiSettingsFields.switch.copy', hint: 'aiSettingsFields.switch.copyHint' },
+  { name: 'uploadDocuments', label: 'aiSettingsFields.switch.upload', hint: 'aiSettingsFields.switch.uploadHint' },
+  {
+    name: 'processCode',
+    label: 'aiSettingsFields.switch.processCode',
+    hint: 'aiSettingsFields.switch.processCodeHint',
+  },
   {
     name: 'courseAssistanceEnabled',
-    label: 'Enable Course Assistance',
-    hint: 'Use the course materials below to shape the help.',
+    label: 'aiSettingsFields.switch.courseAssistance',
+    hint: 'aiSettingsFields.switch.courseAssistanceHint',
   },
 ];
 
 export function ProviderAndModel() {
+  const { t } = useTranslation('editor');
   const { control, register, setValue, formState } = useFormContext<ExamFormInput>();
   const provider = useWatch({ control, name: 'aiSettings.provider' }) ?? 'openai';
   const model = useWatch({ control, name: 'aiSettings.model' }) ?? '';
   const errors = formState.errors.aiSettings;
   const models = AI_CATALOGUE[provider].models.map((m) => ({
     value: m.id,
-    label: m.contextTokens ? `${m.id} (${m.contextTokens.toLocaleString('en-US')} tokens)` : m.id,
+    label: m.contextTokens
+      ? t('aiSettingsFields.modelWithTokens', { model: m.id, tokens: m.contextTokens.toLocaleString('en-US') })
+      : m.id,
   }));
 
   const changeProvider = (next: AiProvider) => {
@@ -40,18 +53,18 @@ export function ProviderAndModel() {
 
   return (
     <div className="grid gap-5 md:grid-cols-2">
-      <Field label="AI Provider">
+      <Field label={t('aiSettingsFields.aiProvider')}>
         <Select value={provider} options={PROVIDER_OPTIONS} onValueChange={(v) => changeProvider(v as AiProvider)} />
       </Field>
       {provider === 'openai-compatible' ? (
-        <Field label="Model" error={errors?.model?.message}>
-          <Input placeholder="e.g. llama3.1:8b" {...register('aiSettings.model')} />
+        <Field label={t('aiSettingsFields.model')} error={errors?.model?.message}>
+          <Input placeholder={t('aiSettingsFields.eGLlama31')} {...register('aiSettings.model')} />
         </Field>
       ) : (
-        <Field label="Model" error={errors?.model?.message}>
+        <Field label={t('aiSettingsFields.model')} error={errors?.model?.message}>
           <Select
             value={model}
-            placeholder="Select a model"
+            placeholder={t('aiSettingsFields.selectAModel')}
             options={models}
             onValueChange={(v) => setValue('aiSettings.model', v, { shouldDirty: true })}
           />
@@ -59,8 +72,8 @@ export function ProviderAndModel() {
       )}
       {provider === 'openai-compatible' && (
         <Field
-          label="Base URL"
-          hint="The server's OpenAI-compatible endpoint, e.g. http://localhost:11434/v1"
+          label={t('aiSettingsFields.baseUrl')}
+          hint={t('aiSettingsFields.theServerSOpenai')}
           error={errors?.baseUrl?.message}
           className="md:col-span-2"
         >
@@ -73,31 +86,28 @@ export function ProviderAndModel() {
 
 /** The custom prompt and the welcome message. */
 export function PromptFields() {
+  const { t } = useTranslation('editor');
   const { register, formState } = useFormContext<ExamFormInput>();
   const errors = formState.errors.aiSettings;
   return (
     <>
       <Field
-        label="Custom Prompt (guardrails)"
-        hint="Rules the assistant follows, added to its instructions."
+        label={t('aiSettingsFields.customPromptGuardrails')}
+        hint={t('aiSettingsFields.rulesTheAssistantFollows')}
         error={errors?.customPrompt?.message}
       >
         <Textarea
           rows={4}
-          placeholder="e.g. Explain concepts, never write the final code."
+          placeholder={t('aiSettingsFields.eGExplainConcepts')}
           {...register('aiSettings.customPrompt')}
         />
       </Field>
       <Field
-        label="Welcome Message"
-        hint="The assistant's first message to the candidate."
+        label={t('aiSettingsFields.welcomeMessage')}
+        hint={t('aiSettingsFields.theAssistantSFirst')}
         error={errors?.startMessage?.message}
       >
-        <Textarea
-          rows={2}
-          placeholder="Hello! I can help you understand the questions."
-          {...register('aiSettings.startMessage')}
-        />
+        <Textarea rows={2} placeholder={t('aiSettingsFields.helloICanHelp')} {...register('aiSettings.startMessage')} />
       </Field>
     </>
   );
@@ -105,6 +115,7 @@ export function PromptFields() {
 
 /** What the assistant may do, one switch each. */
 export function AssistantSwitches() {
+  const { t } = useTranslation('editor');
   const { control } = useFormContext<ExamFormInput>();
   return (
     <div className="grid gap-4 rounded-lg border border-line p-4 md:grid-cols-2">
@@ -115,8 +126,8 @@ export function AssistantSwitches() {
           name={`aiSettings.${s.name}`}
           render={({ field }) => (
             <SwitchField
-              label={s.label}
-              hint={s.hint}
+              label={t(s.label)}
+              hint={t(s.hint)}
               checked={field.value ?? false}
               onCheckedChange={field.onChange}
             />
@@ -129,12 +140,16 @@ export function AssistantSwitches() {
 
 /** How direct the help is and how much of the conversation the assistant reads. */
 export function AssistanceFields() {
+  const { t } = useTranslation('editor');
   const { control, register, formState } = useFormContext<ExamFormInput>();
   const level = useWatch({ control, name: 'aiSettings.courseAssistanceLevel' });
   const errors = formState.errors.aiSettings;
   return (
     <div className="grid gap-5 md:grid-cols-2">
-      <Field label="Course Assistance Level" hint={`${level ?? 5} of 10 — higher gives clearer, more direct help.`}>
+      <Field
+        label={t('aiSettingsFields.courseAssistanceLevel')}
+        hint={t('aiSettingsFields.valueOf10Higher', { value: level ?? 5 })}
+      >
         <input
           type="range"
           min={0}
@@ -144,7 +159,11 @@ export function AssistanceFields() {
           {...register('aiSettings.courseAssistanceLevel', { valueAsNumber: true })}
         />
       </Field>
-      <Field label="Context Length (characters)" hint="Between 100 and 10000." error={errors?.contextLength?.message}>
+      <Field
+        label={t('aiSettingsFields.contextLengthCharacters')}
+        hint={t('aiSettingsFields.between100And10000')}
+        error={errors?.contextLength?.message}
+      >
         <Input
           type="number"
           min={100}
@@ -159,12 +178,13 @@ export function AssistanceFields() {
 
 /** The per-candidate message and token budget. */
 export function BudgetFields() {
+  const { t } = useTranslation('editor');
   const { register, formState } = useFormContext<ExamFormInput>();
   const errors = formState.errors.aiSettings;
   return (
     <fieldset className="grid gap-5 rounded-lg border border-line p-4 md:grid-cols-3">
-      <legend className="px-1 text-sm font-medium text-ink">Budget per candidate</legend>
-      <Field label="Messages per Window" error={errors?.budget?.messagesPerWindow?.message}>
+      <legend className="px-1 text-sm font-medium text-ink">{t('aiSettingsFields.budgetPerCandidate')}</legend>
+      <Field label={t('aiSettingsFields.messagesPerWindow')} error={errors?.budget?.messagesPerWindow?.message}>
         <Input
           type="number"
           min={1}
@@ -172,7 +192,7 @@ export function BudgetFields() {
           {...register('aiSettings.budget.messagesPerWindow', { valueAsNumber: true })}
         />
       </Field>
-      <Field label="Window (minutes)" error={errors?.budget?.windowMinutes?.message}>
+      <Field label={t('aiSettingsFields.windowMinutes')} error={errors?.budget?.windowMinutes?.message}>
         <Input
           type="number"
           min={1}
@@ -180,7 +200,7 @@ export function BudgetFields() {
           {...register('aiSettings.budget.windowMinutes', { valueAsNumber: true })}
         />
       </Field>
-      <Field label="Tokens per Attempt" error={errors?.budget?.tokensPerAttempt?.message}>
+      <Field label={t('aiSettingsFields.tokensPerAttempt')} error={errors?.budget?.tokensPerAttempt?.message}>
         <Input
           type="number"
           min={1000}
@@ -197,14 +217,15 @@ export function BudgetFields() {
  * cannot spend the key without bound. Defaults and their reasoning: DEFAULT_EXAM_*_PER_HOUR in @exam/domain/exam.
  */
 export function ExamBudgetFields() {
+  const { t } = useTranslation('editor');
   const { register, formState } = useFormContext<ExamFormInput>();
   const errors = formState.errors.aiSettings?.budget;
   return (
     <fieldset className="grid gap-5 rounded-lg border border-line p-4 md:grid-cols-2">
-      <legend className="px-1 text-sm font-medium text-ink">Budget for the whole exam</legend>
+      <legend className="px-1 text-sm font-medium text-ink">{t('aiSettingsFields.budgetForTheWhole')}</legend>
       <Field
-        label="Messages per Hour (all candidates)"
-        hint={`Default ${DEFAULT_EXAM_REQUESTS_PER_HOUR.toLocaleString('en-US')}. Past it, candidates are asked to wait.`}
+        label={t('aiSettingsFields.messagesPerHourAll')}
+        hint={t('aiSettingsFields.requestsDefault', { value: DEFAULT_EXAM_REQUESTS_PER_HOUR.toLocaleString('en-US') })}
         error={errors?.examRequestsPerHour?.message}
       >
         <Input
@@ -215,8 +236,8 @@ export function ExamBudgetFields() {
         />
       </Field>
       <Field
-        label="Tokens per Hour (all candidates)"
-        hint={`Default ${DEFAULT_EXAM_TOKENS_PER_HOUR.toLocaleString('en-US')}: prompts and replies together.`}
+        label={t('aiSettingsFields.tokensPerHourAll')}
+        hint={t('aiSettingsFields.tokensDefault', { value: DEFAULT_EXAM_TOKENS_PER_HOUR.toLocaleString('en-US') })}
         error={errors?.examTokensPerHour?.message}
       >
         <Input

@@ -9,16 +9,11 @@ import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
 import type { ExamFormInput } from './exam-form-model.ts';
-
-const KEEP_GRADE_LABELS: Record<KeepGrade, string> = {
-  highest: 'Highest attempt',
-  last: 'Last attempt',
-  first: 'First attempt',
-};
-const KEEP_GRADE_OPTIONS = KEEP_GRADES.map((value) => ({ value, label: KEEP_GRADE_LABELS[value] }));
+import { useTranslation } from 'react-i18next';
 
 /** A date-time field in the creator's zone, holding ISO 8601 with the offset; empty is null (no limit). */
 function InstantField({ name, label, hint }: { name: 'opensAt' | 'closesAt'; label: string; hint: string }) {
+  const { t } = useTranslation('editor');
   const { control, formState } = useFormContext<ExamFormInput>();
   return (
     <Controller
@@ -41,10 +36,10 @@ function InstantField({ name, label, hint }: { name: 'opensAt' | 'closesAt'; lab
               variant="ghost"
               size="sm"
               className="mb-6"
-              aria-label={`Clear ${label.toLowerCase()}`}
+              aria-label={t('availabilityCard.clearLabel', { label: label.toLowerCase() })}
               onClick={() => field.onChange(null)}
             >
-              Clear
+              {t('availabilityCard.clear')}
             </Button>
           )}
         </div>
@@ -55,27 +50,36 @@ function InstantField({ name, label, hint }: { name: 'opensAt' | 'closesAt'; lab
 
 /** When candidates may start, how often, and which attempt's grade counts (docs/product.md#cohorts). */
 export function AvailabilityCard({ examId }: { examId?: string | undefined }) {
+  const { t } = useTranslation('editor');
   const { control, register, formState } = useFormContext<ExamFormInput>();
   const attempts = useWatch({ control, name: 'attemptsAllowed' });
   const { errors } = formState;
   return (
     <Card>
       <CardHeader
-        title="Availability"
-        description="When candidates can start the exam, and how many attempts each one has."
+        title={t('availabilityCard.availability')}
+        description={t('availabilityCard.whenCandidatesCanStart')}
       />
       <CardBody className="flex flex-col gap-5">
         <p className="text-sm text-muted" data-testid="availability-zone">
-          Times are in {zoneLabel()}
+          {t('availabilityCard.timesAreInZonelabel', { zoneLabel: zoneLabel() })}
         </p>
         <div className="grid gap-5 md:grid-cols-2">
-          <InstantField name="opensAt" label="Opens at" hint="Empty: open as soon as the exam is live." />
-          <InstantField name="closesAt" label="Closes at" hint="Attempts still in progress are submitted then." />
+          <InstantField
+            name="opensAt"
+            label={t('availabilityCard.opensAt')}
+            hint={t('availabilityCard.emptyOpenAsSoon')}
+          />
+          <InstantField
+            name="closesAt"
+            label={t('availabilityCard.closesAt')}
+            hint={t('availabilityCard.attemptsStillInProgress')}
+          />
         </div>
         <div className="grid gap-5 md:grid-cols-2">
           <Field
-            label="Attempts allowed"
-            hint={`1 to ${MAX_ATTEMPTS_ALLOWED} per candidate.`}
+            label={t('availabilityCard.attemptsAllowed')}
+            hint={t('availabilityCard.n1ToMaxAttempts', { MAX_ATTEMPTS_ALLOWED })}
             error={errors.attemptsAllowed?.message}
           >
             <Input
@@ -93,10 +97,14 @@ export function AvailabilityCard({ examId }: { examId?: string | undefined }) {
               control={control}
               name="keepGrade"
               render={({ field }) => (
-                <Field label="Grade kept" hint="Which submitted attempt counts." error={errors.keepGrade?.message}>
+                <Field
+                  label={t('availabilityCard.gradeKept')}
+                  hint={t('availabilityCard.whichSubmittedAttemptCounts')}
+                  error={errors.keepGrade?.message}
+                >
                   <Select
                     value={field.value ?? 'highest'}
-                    options={KEEP_GRADE_OPTIONS}
+                    options={KEEP_GRADES.map((value) => ({ value, label: t(`availabilityCard.keepGrade.${value}`) }))}
                     onValueChange={(v) => field.onChange(v as KeepGrade)}
                   />
                 </Field>
@@ -107,10 +115,10 @@ export function AvailabilityCard({ examId }: { examId?: string | undefined }) {
         <p className="text-sm text-muted">
           {examId ? (
             <Link className="font-medium text-brand-600 hover:underline" to={paths.examAccommodations(examId)}>
-              Accommodations for single candidates
+              {t('availabilityCard.accommodationsForSingleCandidates')}
             </Link>
           ) : (
-            'Save the exam to give single candidates extra time, their own window or more attempts.'
+            t('availabilityCard.saveTheExamTo')
           )}
         </p>
       </CardBody>

@@ -5,16 +5,18 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { ReferenceRun } from './reference-run.tsx';
 import { TestsEditor } from './tests-editor.tsx';
+import { useTranslation } from 'react-i18next';
 
 const CodeInput = lazy(() => import('@exam/ui/code-editor'));
 
 /** CPU seconds and memory of each test run (CodingLimitsSchema). */
 function LimitsFields({ index }: { index: number }) {
+  const { t } = useTranslation('editor');
   const { register, formState } = useFormContext<ExamFormInput>();
   const errors = formState.errors.questions?.[index]?.limits;
   return (
     <div className="flex flex-wrap gap-4">
-      <Field label="CPU time limit (seconds)" className="w-48" error={errors?.cpuSeconds?.message}>
+      <Field label={t('codingFields.cpuTimeLimitSeconds')} className="w-48" error={errors?.cpuSeconds?.message}>
         <Input
           type="number"
           min={0.1}
@@ -23,7 +25,7 @@ function LimitsFields({ index }: { index: number }) {
           {...register(`questions.${index}.limits.cpuSeconds`, { valueAsNumber: true })}
         />
       </Field>
-      <Field label="Memory limit (MB)" className="w-48" error={errors?.memoryMb?.message}>
+      <Field label={t('codingFields.memoryLimitMb')} className="w-48" error={errors?.memoryMb?.message}>
         <Input
           type="number"
           min={32}
@@ -42,6 +44,7 @@ function LimitsFields({ index }: { index: number }) {
  * solution with Run reference (docs/product.md#coding-questions).
  */
 export function CodingFields({ index, examId }: { index: number; examId?: string | undefined }) {
+  const { t } = useTranslation('editor');
   const { control, setValue, register, formState } = useFormContext<ExamFormInput>();
   const language = useWatch({ control, name: `questions.${index}.language` }) ?? 'python';
   const starterCode = useWatch({ control, name: `questions.${index}.starterCode` }) ?? '';
@@ -56,13 +59,13 @@ export function CodingFields({ index, examId }: { index: number; examId?: string
         </p>
       )}
       <div className="flex flex-col gap-1.5">
-        <p className="text-sm font-medium text-ink">Starter code</p>
-        <p className="-mt-1 text-xs text-muted">What the candidate&apos;s editor opens with.</p>
-        <Suspense fallback={<p className="text-sm text-muted">Loading editor…</p>}>
+        <p className="text-sm font-medium text-ink">{t('codingFields.starterCode')}</p>
+        <p className="-mt-1 text-xs text-muted">{t('codingFields.whatTheCandidateS')}</p>
+        <Suspense fallback={<p className="text-sm text-muted">{t('codingFields.loadingEditor')}</p>}>
           <CodeInput
             value={starterCode}
             language={language}
-            label={`Question ${n} starter code`}
+            label={t('codingFields.questionNStarterCode', { n })}
             onChange={(value) => setValue(`questions.${index}.starterCode`, value, { shouldDirty: true })}
             testId={`starter-code-${index}`}
             minHeight="120px"
@@ -72,8 +75,8 @@ export function CodingFields({ index, examId }: { index: number; examId?: string
       </div>
       {language === 'sql' && (
         <Field
-          label={`Question ${n} setup script`}
-          hint="Creates the tables and rows every test starts from."
+          label={t('codingFields.questionNSetupScript', { n })}
+          hint={t('codingFields.createsTheTablesAnd')}
           error={errors?.setupScript?.message}
         >
           <Textarea rows={5} className="font-mono text-xs" {...register(`questions.${index}.setupScript`)} />
@@ -81,8 +84,8 @@ export function CodingFields({ index, examId }: { index: number; examId?: string
       )}
       {workspaceOn && (
         <Field
-          label={`Question ${n} workspace file`}
-          hint="The file in the candidate's workspace that is the answer, e.g. q1/solution.py. When it exists it is what runs."
+          label={t('codingFields.questionNWorkspaceFile', { n })}
+          hint={t('codingFields.theFileInThe')}
           error={errors?.workspaceFile?.message}
           className="max-w-md"
         >

@@ -6,11 +6,13 @@ import { FileText, X } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { userMessageOf } from '../../../../lib/api-client.ts';
 import { MATERIAL_ACCEPT, useUploadMaterials } from '../../api/upload-materials.ts';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../../i18n/index.ts';
 
 function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes < 1024) return i18n.t('common:size.bytes', { size: bytes });
+  if (bytes < 1024 * 1024) return i18n.t('common:size.kilobytes', { size: (bytes / 1024).toFixed(1) });
+  return i18n.t('common:size.megabytes', { size: (bytes / (1024 * 1024)).toFixed(1) });
 }
 
 /** Course materials the assistant may draw on (pdf, doc, docx or txt, several at once: the formats the server extracts text from). */
@@ -21,6 +23,7 @@ export function CourseMaterials({
   materials: CourseMaterial[];
   onChange: (materials: CourseMaterial[]) => void;
 }) {
+  const { t } = useTranslation('editor');
   const upload = useUploadMaterials();
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -31,7 +34,11 @@ export function CourseMaterials({
     upload.mutate(files, {
       onSuccess: (added) => {
         onChange([...materials, ...added]);
-        toast.success(added.length === 1 ? `Uploaded ${added[0]?.name ?? 'file'}` : `Uploaded ${added.length} files`);
+        toast.success(
+          added.length === 1
+            ? t('courseMaterials.uploadedOne', { name: added[0]?.name ?? t('courseMaterials.file') })
+            : t('courseMaterials.uploadedLengthFiles', { length: added.length }),
+        );
       },
       onError: (error) => toast.error(userMessageOf(error)),
       onSettled: () => {
@@ -43,9 +50,9 @@ export function CourseMaterials({
   return (
     <div className="flex flex-col gap-2">
       <label htmlFor={inputId} className="text-sm font-medium text-ink">
-        Course Materials
+        {t('courseMaterials.courseMaterials')}
       </label>
-      <p className="text-xs text-muted">PDF, DOC, DOCX or TXT. The assistant reads their text to guide candidates.</p>
+      <p className="text-xs text-muted">{t('courseMaterials.pdfDocDocxOr')}</p>
       <div className="flex items-center gap-3">
         <input
           ref={inputRef}
@@ -57,10 +64,13 @@ export function CourseMaterials({
           onChange={(event) => onFiles(event.target.files)}
           className="block text-sm text-muted file:mr-3 file:cursor-pointer file:rounded-lg file:border file:border-line file:bg-surface file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-ink hover:file:bg-canvas"
         />
-        {upload.isPending && <Spinner label="Uploading…" />}
+        {upload.isPending && <Spinner label={t('courseMaterials.uploading')} />}
       </div>
       {materials.length > 0 && (
-        <ul aria-label="Uploaded course materials" className="mt-1 divide-y divide-line rounded-lg border border-line">
+        <ul
+          aria-label={t('courseMaterials.uploadedCourseMaterials')}
+          className="mt-1 divide-y divide-line rounded-lg border border-line"
+        >
           {materials.map((m) => (
             <li key={m.id} className="flex items-center gap-3 px-3 py-2 text-sm">
               <FileText aria-hidden className="h-4 w-4 text-muted" />
@@ -69,7 +79,7 @@ export function CourseMaterials({
               <Button
                 variant="ghost"
                 size="icon"
-                aria-label={`Remove ${m.name}`}
+                aria-label={t('courseMaterials.removeName', { name: m.name })}
                 onClick={() => onChange(materials.filter((x) => x.id !== m.id))}
               >
                 <X aria-hidden className="h-4 w-4" />

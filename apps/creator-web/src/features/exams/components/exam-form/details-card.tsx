@@ -9,14 +9,16 @@ import { RichTextField } from '../../../../components/rich-text-field.tsx';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { QuestionDisplayField } from './question-display-field.tsx';
 import { CheckboxField } from './question-scoring.tsx';
+import { useTranslation } from 'react-i18next';
 
 const RELEASE_OPTIONS = [
-  { value: 'never', label: 'Never' },
-  { value: 'on-release', label: 'When I release them' },
-  { value: 'immediately', label: 'As soon as they are graded' },
-];
+  { value: 'never', label: 'detailsCard.release.never' },
+  { value: 'on-release', label: 'detailsCard.release.onRelease' },
+  { value: 'immediately', label: 'detailsCard.release.immediately' },
+] as const;
 
 export function DetailsCard() {
+  const { t } = useTranslation('editor');
   const { register, control, formState } = useFormContext<ExamFormInput>();
   const timerEnabled = useWatch({ control, name: 'timerEnabled' });
   const description = useWatch({ control, name: 'description' }) ?? '';
@@ -24,26 +26,26 @@ export function DetailsCard() {
   const { errors } = formState;
   return (
     <Card>
-      <CardHeader title="Exam Details" description="What candidates see first, and how long they have." />
+      <CardHeader title={t('detailsCard.examDetails')} description={t('detailsCard.whatCandidatesSeeFirst')} />
       <CardBody className="flex flex-col gap-5">
-        <Field label="Exam Title" error={errors.title?.message}>
-          <Input placeholder="e.g. Data Structures Midterm" {...register('title')} />
+        <Field label={t('detailsCard.examTitle')} error={errors.title?.message}>
+          <Input placeholder={t('detailsCard.eGDataStructures')} {...register('title')} />
         </Field>
         <RichTextField
-          label="Description"
-          hint="Shown to candidates before they start and above the questions."
+          label={t('detailsCard.description')}
+          hint={t('detailsCard.shownToCandidatesBefore')}
           error={errors.description?.message}
           text={description}
         >
-          <Textarea rows={4} placeholder="What this exam covers" {...register('description')} />
+          <Textarea rows={4} placeholder={t('detailsCard.whatThisExamCovers')} {...register('description')} />
         </RichTextField>
         <RichTextField
-          label="Rules"
-          hint="Shown to candidates on the briefing, before they start."
+          label={t('detailsCard.rules')}
+          hint={t('detailsCard.shownToCandidatesOn')}
           error={errors.rules?.message}
           text={rules}
         >
-          <Textarea rows={4} placeholder="e.g. No notes; a calculator is allowed" {...register('rules')} />
+          <Textarea rows={4} placeholder={t('detailsCard.eGNoNotes')} {...register('rules')} />
         </RichTextField>
         <div className="grid gap-5 md:grid-cols-2">
           <div className="flex flex-col gap-3 rounded-lg border border-line p-4">
@@ -52,15 +54,15 @@ export function DetailsCard() {
               name="timerEnabled"
               render={({ field }) => (
                 <SwitchField
-                  label="Enable Timer"
-                  hint="Submit automatically when time runs out."
+                  label={t('detailsCard.enableTimer')}
+                  hint={t('detailsCard.submitAutomaticallyWhenTime')}
                   checked={field.value ?? false}
                   onCheckedChange={field.onChange}
                 />
               )}
             />
             {timerEnabled && (
-              <Field label="Duration (minutes)" error={errors.timerMinutes?.message}>
+              <Field label={t('detailsCard.durationMinutes')} error={errors.timerMinutes?.message}>
                 <Input
                   type="number"
                   min={1}
@@ -78,8 +80,8 @@ export function DetailsCard() {
               name="fullScreenEnabled"
               render={({ field }) => (
                 <SwitchField
-                  label="Fullscreen Mode"
-                  hint="Candidates must stay in full screen."
+                  label={t('detailsCard.fullscreenMode')}
+                  hint={t('detailsCard.candidatesMustStayIn')}
                   checked={field.value ?? false}
                   onCheckedChange={field.onChange}
                 />
@@ -93,10 +95,10 @@ export function DetailsCard() {
             control={control}
             name="releasePolicy"
             render={({ field }) => (
-              <Field label="Results for candidates" hint="When candidates can see their score and feedback.">
+              <Field label={t('detailsCard.resultsForCandidates')} hint={t('detailsCard.whenCandidatesCanSee')}>
                 <Select
                   value={field.value ?? 'on-release'}
-                  options={RELEASE_OPTIONS}
+                  options={RELEASE_OPTIONS.map((o) => ({ value: o.value, label: t(o.label) }))}
                   onValueChange={(v) => field.onChange(v as ReleasePolicy)}
                 />
               </Field>
@@ -107,7 +109,7 @@ export function DetailsCard() {
             name="showAnswerKeys"
             render={({ field }) => (
               <CheckboxField
-                label="Show answer keys in released results"
+                label={t('detailsCard.showAnswerKeysIn')}
                 checked={field.value ?? false}
                 onChange={field.onChange}
               />

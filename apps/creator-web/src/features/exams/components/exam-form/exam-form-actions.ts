@@ -1,6 +1,7 @@
 import type { CreateExam, Exam, UpdateExam } from '@exam/domain/exam';
 import type { Issue } from '@exam/domain/errors';
 import { paths } from '../../../../config/paths.ts';
+import { i18n } from '../../../../i18n/index.ts';
 
 /** How long the 'saved' toast shows before the editor goes back to the dashboard. */
 export const SAVED_REDIRECT_DELAY_MS = 1000;
@@ -16,8 +17,8 @@ export const isCreateAction = (action: ExamFormAction): action is 'create-draft'
 
 export function afterCreate(isDraft: boolean, created: Exam): AfterWrite {
   return isDraft
-    ? { message: 'Exam saved as draft', to: paths.dashboard, delay: SAVED_REDIRECT_DELAY_MS }
-    : { message: 'Exam published successfully', to: paths.examPublished(created.id), delay: 0 };
+    ? { message: i18n.t('editor:saved.draftCreated'), to: paths.dashboard, delay: SAVED_REDIRECT_DELAY_MS }
+    : { message: i18n.t('editor:saved.published'), to: paths.examPublished(created.id), delay: 0 };
 }
 
 /** The body an edit sends for each action, and what follows it. */
@@ -29,7 +30,7 @@ export function planUpdate(
   if (action === 'save-draft') {
     return {
       body: { ...fields, isDraft: true },
-      message: 'Draft saved successfully',
+      message: i18n.t('editor:saved.draft'),
       to: paths.dashboard,
       delay: SAVED_REDIRECT_DELAY_MS,
     };
@@ -37,7 +38,7 @@ export function planUpdate(
   if (action === 'publish-draft') {
     return {
       body: { ...fields, isDraft: false, isLive: true },
-      message: 'Exam published successfully',
+      message: i18n.t('editor:saved.published'),
       to: paths.examPublished(exam.id),
       delay: 0,
     };
@@ -45,7 +46,7 @@ export function planUpdate(
   // No isLive here: updating a published exam keeps whatever live state the creator has set.
   return {
     body: fields,
-    message: 'Published exam updated successfully',
+    message: i18n.t('editor:saved.publishedUpdated'),
     to: paths.dashboard,
     delay: SAVED_REDIRECT_DELAY_MS,
   };

@@ -10,6 +10,7 @@ import {
   type QuestionType,
 } from '@exam/domain/exam';
 import type { z } from 'zod';
+import { i18n } from '../../../../i18n/index.ts';
 
 /** What the form holds: the POST body as typed (defaults not yet applied by the schema). */
 export type ExamFormInput = z.input<typeof CreateExamSchema>;
@@ -114,7 +115,7 @@ export function toRequestBody(values: CreateExam, materials: CourseMaterial[], a
     title: values.title.trim(),
     questions: values.questions.map((q, i) => ({
       ...q,
-      title: q.title.trim() || `Question ${i + 1}`,
+      title: q.title.trim() || i18n.t('editor:defaultQuestionTitle', { n: i + 1 }),
       // Arguments are typed one per line; blank lines are not arguments.
       tests: q.tests.map((t) => ({ ...t, args: t.args.filter((a) => a.trim() !== '') })),
     })),

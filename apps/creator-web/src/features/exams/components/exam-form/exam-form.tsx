@@ -31,9 +31,11 @@ import { RegradeDialog } from './regrade-dialog.tsx';
 import { RubricsCard } from './rubrics-card.tsx';
 import { WorkspaceCard } from './workspace-card.tsx';
 import { formatDateTime } from '../../../../lib/format-date.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Create and edit share this form (/creator/new-exam and /creator/edit-exam/{id}). */
 export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTestAssistant: RenderTestAssistant }) {
+  const { t } = useTranslation('editor');
   const navigate = useNavigate();
   const form = useForm<ExamFormInput, unknown, CreateExam>({
     resolver: zodResolver(CreateExamSchema),
@@ -57,7 +59,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
     for (const issue of issues) {
       form.setError(issue.path as Path<ExamFormInput>, { type: 'server', message: issue.message });
     }
-    toast.error(issues.length > 0 ? 'Please fix the highlighted fields.' : userMessageOf(error));
+    toast.error(issues.length > 0 ? t('examForm.pleaseFixTheHighlighted') : userMessageOf(error));
   };
 
   const leaveAfter = ({ message, to, delay }: AfterWrite) => {
@@ -85,8 +87,11 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
         onSuccess: (report) => {
           toast.success(
             report.testsRerun > 0
-              ? `Regraded ${report.changed} results; ${report.testsRerun} coding answers are being tested again`
-              : `Regraded ${report.changed} results`,
+              ? t('examForm.regradedChangedResultsTestsrerun', {
+                  changed: report.changed,
+                  testsRerun: report.testsRerun,
+                })
+              : t('examForm.regradedChangedResults', { changed: report.changed }),
           );
           setRegradeOffer(null);
           leaveAfter(regradeOffer.after);
@@ -121,10 +126,14 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
   const run = (action: ExamFormAction) =>
     form.handleSubmit(
       (values) => send(action, values),
-      () => toast.error('Please fix the highlighted fields.'),
+      () => toast.error(t('examForm.pleaseFixTheHighlighted')),
     );
 
-  const heading = !exam ? 'Create New Exam' : isPublishedExam ? 'Edit Published Exam' : 'Edit Draft Exam';
+  const heading = !exam
+    ? t('examForm.createNewExam')
+    : isPublishedExam
+      ? t('examForm.editPublishedExam')
+      : t('examForm.editDraftExam');
   const canPublish = title.trim().length > 0 && !isBusy;
 
   return (
@@ -133,13 +142,13 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
         title={heading}
         description={
           exam
-            ? `Last edited ${formatDateTime(exam.lastEditedAt)}`
-            : 'Set up the details, questions, workspace and assistant.'
+            ? t('examForm.lastEditedLasteditedat', { lastEditedAt: formatDateTime(exam.lastEditedAt) })
+            : t('examForm.setUpTheDetails')
         }
         back={
           <Button asChild variant="ghost" size="sm" className="-ml-3">
             <Link to={paths.dashboard}>
-              <ArrowLeft aria-hidden className="h-4 w-4" /> Back to Dashboard
+              <ArrowLeft aria-hidden className="h-4 w-4" /> {t('examForm.backToDashboard')}
             </Link>
           </Button>
         }
@@ -196,33 +205,36 @@ function ExamFormActions({
   isBusy: boolean;
   run: (action: ExamFormAction) => () => void;
 }) {
+  const { t } = useTranslation('editor');
   return (
     <div className="fixed inset-x-0 bottom-0 z-20 border-t border-line bg-surface/95 backdrop-blur">
       <div className="mx-auto flex max-w-6xl items-center justify-end gap-3 px-6 py-3">
-        {!canPublish && mode !== 'published' && <p className="mr-auto text-xs text-muted">Add a title to publish.</p>}
+        {!canPublish && mode !== 'published' && (
+          <p className="mr-auto text-xs text-muted">{t('examForm.addATitleTo')}</p>
+        )}
         {mode === 'new' && (
           <>
             <Button variant="secondary" disabled={isBusy} onClick={run('create-draft')}>
-              <Save aria-hidden className="h-4 w-4" /> Save as Draft
+              <Save aria-hidden className="h-4 w-4" /> {t('examForm.saveAsDraft')}
             </Button>
             <Button disabled={!canPublish} onClick={run('create-publish')}>
-              <Send aria-hidden className="h-4 w-4" /> Publish Exam
+              <Send aria-hidden className="h-4 w-4" /> {t('examForm.publishExam')}
             </Button>
           </>
         )}
         {mode === 'draft' && (
           <>
             <Button variant="secondary" disabled={isBusy} onClick={run('save-draft')}>
-              <Save aria-hidden className="h-4 w-4" /> Save Changes
+              <Save aria-hidden className="h-4 w-4" /> {t('examForm.saveChanges')}
             </Button>
             <Button disabled={!canPublish} onClick={run('publish-draft')}>
-              <Send aria-hidden className="h-4 w-4" /> Publish Exam
+              <Send aria-hidden className="h-4 w-4" /> {t('examForm.publishExam')}
             </Button>
           </>
         )}
         {mode === 'published' && (
           <Button disabled={isBusy} onClick={run('update-published')}>
-            <Save aria-hidden className="h-4 w-4" /> Update Published Exam
+            <Save aria-hidden className="h-4 w-4" /> {t('examForm.updatePublishedExam')}
           </Button>
         )}
       </div>

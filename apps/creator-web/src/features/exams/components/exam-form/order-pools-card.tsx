@@ -6,8 +6,10 @@ import { SwitchField } from '@exam/ui/switch';
 import { Plus, Trash2 } from 'lucide-react';
 import { Controller, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { useTranslation } from 'react-i18next';
 
 function PoolEditor({ index, onRemove }: { index: number; onRemove: () => void }) {
+  const { t } = useTranslation('editor');
   const { control, register, formState } = useFormContext<ExamFormInput>();
   const poolId = useWatch({ control, name: `pools.${index}.id` });
   const questions = useWatch({ control, name: 'questions' }) ?? [];
@@ -15,21 +17,28 @@ function PoolEditor({ index, onRemove }: { index: number; onRemove: () => void }
   const errors = formState.errors.pools?.[index];
   const n = index + 1;
   return (
-    <section aria-label={`Pool ${n}`} className="flex flex-wrap items-end gap-3 rounded-lg border border-line p-4">
-      <Field label={`Pool ${n} title`} error={errors?.title?.message} className="min-w-56 flex-1">
-        <Input placeholder="e.g. Cell biology" {...register(`pools.${index}.title`)} />
+    <section
+      aria-label={t('orderPoolsCard.poolN', { n })}
+      className="flex flex-wrap items-end gap-3 rounded-lg border border-line p-4"
+    >
+      <Field label={t('orderPoolsCard.poolNTitle', { n })} error={errors?.title?.message} className="min-w-56 flex-1">
+        <Input placeholder={t('orderPoolsCard.eGCellBiology')} {...register(`pools.${index}.title`)} />
       </Field>
-      <Field label={`Pool ${n} questions drawn`} error={errors?.draw?.message} className="w-40">
+      <Field label={t('orderPoolsCard.poolNQuestionsDrawn', { n })} error={errors?.draw?.message} className="w-40">
         <Input type="number" min={1} step={1} {...register(`pools.${index}.draw`, { valueAsNumber: true })} />
       </Field>
-      <Field label={`Pool ${n} points per draw`} error={errors?.points?.message} className="w-40">
+      <Field label={t('orderPoolsCard.poolNPointsPer', { n })} error={errors?.points?.message} className="w-40">
         <Input type="number" min={0.01} step={0.01} {...register(`pools.${index}.points`, { valueAsNumber: true })} />
       </Field>
-      <p className="pb-2 text-sm text-muted">
-        {size} {size === 1 ? 'question' : 'questions'} in the pool
-      </p>
-      <Button variant="ghost" size="sm" className="text-danger" aria-label={`Remove pool ${n}`} onClick={onRemove}>
-        <Trash2 aria-hidden className="h-4 w-4" /> Remove
+      <p className="pb-2 text-sm text-muted">{t('orderPoolsCard.inThePool', { count: size })}</p>
+      <Button
+        variant="ghost"
+        size="sm"
+        className="text-danger"
+        aria-label={t('orderPoolsCard.removePoolN', { n })}
+        onClick={onRemove}
+      >
+        <Trash2 aria-hidden className="h-4 w-4" /> {t('orderPoolsCard.remove')}
       </Button>
     </section>
   );
@@ -40,6 +49,7 @@ function PoolEditor({ index, onRemove }: { index: number; onRemove: () => void }
  * which every candidate draws N questions worth the same points. Questions join a pool in their editor.
  */
 export function OrderPoolsCard() {
+  const { t } = useTranslation('editor');
   const { control, getValues, setValue } = useFormContext<ExamFormInput>();
   const pools = useFieldArray({ control, name: 'pools', keyName: 'key' });
   const removePool = (index: number) => {
@@ -52,10 +62,7 @@ export function OrderPoolsCard() {
   };
   return (
     <Card>
-      <CardHeader
-        title="Order and pools"
-        description="Each candidate's order is fixed when they start, so a reload shows the same order."
-      />
+      <CardHeader title={t('orderPoolsCard.orderAndPools')} description={t('orderPoolsCard.eachCandidateSOrder')} />
       <CardBody className="flex flex-col gap-4">
         <div className="grid gap-4 md:grid-cols-2">
           <Controller
@@ -63,8 +70,8 @@ export function OrderPoolsCard() {
             name="shuffleQuestions"
             render={({ field }) => (
               <SwitchField
-                label="Shuffle question order"
-                hint="Every candidate gets the questions in their own order."
+                label={t('orderPoolsCard.shuffleQuestionOrder')}
+                hint={t('orderPoolsCard.everyCandidateGetsThe')}
                 checked={field.value ?? false}
                 onCheckedChange={field.onChange}
                 className="rounded-lg border border-line p-4"
@@ -76,8 +83,8 @@ export function OrderPoolsCard() {
             name="shuffleOptions"
             render={({ field }) => (
               <SwitchField
-                label="Shuffle answer options"
-                hint="Multiple-choice options appear in a different order for each candidate."
+                label={t('orderPoolsCard.shuffleAnswerOptions')}
+                hint={t('orderPoolsCard.multipleChoiceOptionsAppear')}
                 checked={field.value ?? false}
                 onCheckedChange={field.onChange}
                 className="rounded-lg border border-line p-4"
@@ -86,11 +93,8 @@ export function OrderPoolsCard() {
           />
         </div>
         <div className="flex flex-col gap-3">
-          <h3 className="text-sm font-semibold text-ink">Question pools</h3>
-          <p className="-mt-2 text-sm text-muted">
-            Each candidate draws the given number of a pool&apos;s questions at random, each worth the pool&apos;s
-            points. Put a question in a pool from its editor.
-          </p>
+          <h3 className="text-sm font-semibold text-ink">{t('orderPoolsCard.questionPools')}</h3>
+          <p className="-mt-2 text-sm text-muted">{t('orderPoolsCard.eachCandidateDrawsThe')}</p>
           {pools.fields.map((field, i) => (
             <PoolEditor key={field.key} index={i} onRemove={() => removePool(i)} />
           ))}
@@ -99,7 +103,7 @@ export function OrderPoolsCard() {
             className="self-start"
             onClick={() => pools.append({ id: crypto.randomUUID(), title: '', draw: 1, points: 1 })}
           >
-            <Plus aria-hidden className="h-4 w-4" /> Add pool
+            <Plus aria-hidden className="h-4 w-4" /> {t('orderPoolsCard.addPool')}
           </Button>
         </div>
       </CardBody>

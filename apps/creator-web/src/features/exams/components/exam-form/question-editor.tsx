@@ -8,25 +8,13 @@ import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { RichTextField } from '../../../../components/rich-text-field.tsx';
 import type { ExamFormInput } from './exam-form-model.ts';
-import {
-  MatchingFields,
-  MultipleAnswersFields,
-  NO_KEY_HINT,
-  PointsField,
-  RubricSelect,
-  useHasKey,
-} from './question-scoring.tsx';
+import { MatchingFields, MultipleAnswersFields, PointsField, RubricSelect, useHasKey } from './question-scoring.tsx';
 import { CodingFields } from './coding-fields.tsx';
 import { SaveToBankButton } from './save-to-bank-button.tsx';
 import { PoolSelect } from './pool-select.tsx';
 import { StringListEditor } from './string-list-editor.tsx';
+import { useTranslation } from 'react-i18next';
 
-export const QUESTION_TYPE_LABELS = {
-  mcq: 'Multiple choice',
-  'short-answer': 'Short answer',
-  'file-upload': 'File upload',
-  coding: 'Coding',
-} as const;
 export const LANGUAGE_LABELS: Record<CodingLanguage, string> = {
   python: 'Python',
   javascript: 'JavaScript',
@@ -38,6 +26,7 @@ export const LANGUAGE_LABELS: Record<CodingLanguage, string> = {
 export const LANGUAGE_OPTIONS = CODING_LANGUAGES.map((value) => ({ value, label: LANGUAGE_LABELS[value] }));
 
 function McqOptions({ index }: { index: number }) {
+  const { t } = useTranslation(['editor', 'common']);
   const { control, setValue, formState } = useFormContext<ExamFormInput>();
   const n = index + 1;
   const options = useWatch({ control, name: `questions.${index}.options` }) ?? [];
@@ -72,22 +61,26 @@ function McqOptions({ index }: { index: number }) {
 
   return (
     <fieldset className="flex flex-col gap-2">
-      <legend className="mb-2 text-sm font-medium text-ink">Options</legend>
+      <legend className="mb-2 text-sm font-medium text-ink">{t('questionEditor.options')}</legend>
       <p className="-mt-1 mb-1 text-xs text-muted">
-        {multiple ? 'Tick every correct option.' : 'Select the radio button next to the correct option.'}
+        {multiple ? t('questionEditor.tickEveryCorrectOption') : t('questionEditor.selectTheRadioButton')}
       </p>
       <div
         role={multiple ? 'group' : 'radiogroup'}
-        aria-label={multiple ? `Question ${n} correct options` : `Question ${n} correct option`}
+        aria-label={
+          multiple
+            ? t('questionEditor.questionNCorrectOptions', { n })
+            : t('questionEditor.questionNCorrectOption', { n })
+        }
       >
         <StringListEditor
           values={options}
           onChange={changeOptions}
-          itemLabel={(i) => `Question ${n} option ${i + 1}`}
-          removeLabel={(i) => `Remove option ${i + 1} of question ${n}`}
-          placeholder={(i) => `Option ${String.fromCharCode(65 + (i % 26))}`}
-          addLabel={`Question ${n} add option`}
-          addText="Add Option"
+          itemLabel={(i) => t('questionEditor.questionNOptionValue', { n, value: i + 1 })}
+          removeLabel={(i) => t('questionEditor.removeOptionValueOf', { value: i + 1, n })}
+          placeholder={(i) => t('questionEditor.optionLetter', { letter: String.fromCharCode(65 + (i % 26)) })}
+          addLabel={t('questionEditor.questionNAddOption', { n })}
+          addText={t('questionEditor.addOption')}
           minItems={2}
           errors={optionErrors}
           renderLeading={(i) =>
@@ -96,11 +89,11 @@ function McqOptions({ index }: { index: number }) {
                 <input
                   type="checkbox"
                   className="h-4 w-4 accent-brand-600"
-                  aria-label={`Option ${i + 1} is correct`}
+                  aria-label={t('questionEditor.optionValueIsCorrect', { value: i + 1 })}
                   checked={correctSet.includes(options[i] ?? '')}
                   onChange={(e) => tick(options[i] ?? '', e.target.checked)}
                 />
-                <span aria-hidden>Correct</span>
+                <span aria-hidden>{t('questionEditor.correct')}</span>
               </label>
             ) : (
               <label className="flex shrink-0 items-center gap-1.5 text-xs text-muted">
@@ -108,11 +101,11 @@ function McqOptions({ index }: { index: number }) {
                   type="radio"
                   name={`question-${index}-correct`}
                   className="h-4 w-4 accent-brand-600"
-                  aria-label={`Option ${i + 1} of question ${n} is correct`}
+                  aria-label={t('questionEditor.optionValueOfQuestion', { value: i + 1, n })}
                   checked={i === correctIndex}
                   onChange={() => setValue(`questions.${index}.correctAnswer`, options[i] ?? '', { shouldDirty: true })}
                 />
-                <span aria-hidden>Correct</span>
+                <span aria-hidden>{t('questionEditor.correct')}</span>
               </label>
             )
           }
@@ -133,23 +126,22 @@ function McqOptions({ index }: { index: number }) {
 }
 
 function AcceptedAnswers({ index }: { index: number }) {
+  const { t } = useTranslation(['editor', 'common']);
   const { control, setValue } = useFormContext<ExamFormInput>();
   const n = index + 1;
   const answers = useWatch({ control, name: `questions.${index}.acceptedAnswers` }) ?? [];
   return (
     <fieldset className="flex flex-col gap-2">
-      <legend className="mb-2 text-sm font-medium text-ink">Accepted answers</legend>
-      <p className="-mt-1 mb-1 text-xs text-muted">
-        Answers matching one of these (ignoring case and spaces) are marked correct. Leave empty to grade by hand.
-      </p>
+      <legend className="mb-2 text-sm font-medium text-ink">{t('questionEditor.acceptedAnswers')}</legend>
+      <p className="-mt-1 mb-1 text-xs text-muted">{t('questionEditor.answersMatchingOneOf')}</p>
       <StringListEditor
         values={answers}
         onChange={(next) => setValue(`questions.${index}.acceptedAnswers`, next, { shouldDirty: true })}
-        itemLabel={(i) => `Question ${n} accepted answer ${i + 1}`}
-        removeLabel={(i) => `Remove accepted answer ${i + 1} of question ${n}`}
-        placeholder={() => 'An accepted answer'}
-        addLabel={`Question ${n} add accepted answer`}
-        addText="Add Accepted Answer"
+        itemLabel={(i) => t('questionEditor.questionNAcceptedAnswer', { n, value: i + 1 })}
+        removeLabel={(i) => t('questionEditor.removeAcceptedAnswerValue', { value: i + 1, n })}
+        placeholder={() => t('questionEditor.anAcceptedAnswer')}
+        addLabel={t('questionEditor.questionNAddAccepted', { n })}
+        addText={t('questionEditor.addAcceptedAnswer')}
       />
     </fieldset>
   );
@@ -164,6 +156,7 @@ type Props = {
 };
 
 export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props) {
+  const { t } = useTranslation(['editor', 'common']);
   const { register, control, setValue, formState } = useFormContext<ExamFormInput>();
   const type = useWatch({ control, name: `questions.${index}.type` }) ?? 'mcq';
   const language = useWatch({ control, name: `questions.${index}.language` }) ?? 'python';
@@ -172,18 +165,21 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
   const hasKey = useHasKey(index);
   const n = index + 1;
   return (
-    <section aria-label={`Question ${n}`} className="rounded-lg border border-line bg-canvas/40 p-4">
+    <section
+      aria-label={t('questionEditor.questionN', { n })}
+      className="rounded-lg border border-line bg-canvas/40 p-4"
+    >
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <div className="flex items-center gap-2">
-          <span className="text-sm font-semibold text-ink">Question {n}</span>
-          <Badge tone="brand">{QUESTION_TYPE_LABELS[type]}</Badge>
+          <span className="text-sm font-semibold text-ink">{t('questionEditor.questionN', { n })}</span>
+          <Badge tone="brand">{t(`common:questionType.${type}`)}</Badge>
         </div>
         <div className="flex items-center gap-1">
           <SaveToBankButton index={index} />
           <Button
             variant="ghost"
             size="icon"
-            aria-label={`Move question ${n} up`}
+            aria-label={t('questionEditor.moveQuestionNUp', { n })}
             disabled={index === 0}
             onClick={() => onMove(index - 1)}
           >
@@ -192,7 +188,7 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
           <Button
             variant="ghost"
             size="icon"
-            aria-label={`Move question ${n} down`}
+            aria-label={t('questionEditor.moveQuestionNDown', { n })}
             disabled={index === count - 1}
             onClick={() => onMove(index + 1)}
           >
@@ -202,31 +198,39 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
             variant="ghost"
             size="sm"
             className="text-danger hover:bg-red-50"
-            aria-label={`Remove question ${n}`}
+            aria-label={t('questionEditor.removeQuestionN', { n })}
             onClick={onRemove}
           >
-            <Trash2 aria-hidden className="h-4 w-4" /> Remove
+            <Trash2 aria-hidden className="h-4 w-4" /> {t('questionEditor.remove')}
           </Button>
         </div>
       </div>
       <div className="flex flex-col gap-4">
         <div className="grid gap-4 md:grid-cols-[1fr_14rem]">
-          <Field label={`Question ${n} title`} error={errors?.title?.message}>
-            <Input placeholder={`Question ${n}`} {...register(`questions.${index}.title`)} />
+          <Field label={t('questionEditor.questionNTitle', { n })} error={errors?.title?.message}>
+            <Input placeholder={t('questionEditor.questionN', { n })} {...register(`questions.${index}.title`)} />
           </Field>
-          <Field label={`Question ${n} topic`} hint="Groups questions in insights." error={errors?.topic?.message}>
-            <Input placeholder="e.g. Recursion" {...register(`questions.${index}.topic`)} />
+          <Field
+            label={t('questionEditor.questionNTopic', { n })}
+            hint={t('questionEditor.groupsQuestionsInInsights')}
+            error={errors?.topic?.message}
+          >
+            <Input placeholder={t('questionEditor.eGRecursion')} {...register(`questions.${index}.topic`)} />
           </Field>
         </div>
-        <RichTextField label={`Question ${n} content`} error={errors?.content?.message} text={content}>
+        <RichTextField
+          label={t('questionEditor.questionNContent', { n })}
+          error={errors?.content?.message}
+          text={content}
+        >
           <Textarea
             rows={5}
-            placeholder="The full question, instructions or context"
+            placeholder={t('questionEditor.theFullQuestionInstructions')}
             {...register(`questions.${index}.content`)}
           />
         </RichTextField>
         {type === 'coding' && (
-          <Field label={`Question ${n} language`} className="max-w-56">
+          <Field label={t('questionEditor.questionNLanguage', { n })} className="max-w-56">
             <Select
               value={language}
               options={LANGUAGE_OPTIONS}
@@ -241,13 +245,13 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
         {type === 'mcq' && <McqOptions index={index} />}
         {type === 'short-answer' && <AcceptedAnswers index={index} />}
         {type === 'short-answer' && <MatchingFields index={index} />}
-        {!hasKey && <p className="text-sm text-muted">{NO_KEY_HINT}</p>}
+        {!hasKey && <p className="text-sm text-muted">{t('questionScoring.noKeyHint')}</p>}
         <div className="flex flex-wrap items-start gap-4">
           <PointsField index={index} />
           <RubricSelect index={index} />
           <PoolSelect index={index} />
         </div>
-        {type === 'file-upload' && <p className="text-sm text-muted">Candidates upload one file as their answer.</p>}
+        {type === 'file-upload' && <p className="text-sm text-muted">{t('questionEditor.candidatesUploadOneFile')}</p>}
       </div>
     </section>
   );

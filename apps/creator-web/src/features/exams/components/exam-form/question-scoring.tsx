@@ -5,6 +5,7 @@ import { Input } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { useTranslation } from 'react-i18next';
 
 /** A checkbox with its visible label; the label names it for assistive technology and tests. */
 export function CheckboxField({
@@ -30,20 +31,19 @@ export function CheckboxField({
 }
 
 const SCORING_OPTIONS = [
-  { value: 'all-or-nothing', label: 'All or nothing' },
-  { value: 'partial', label: 'Partial credit' },
-];
+  { value: 'all-or-nothing', label: 'questionScoring.option.allOrNothing' },
+  { value: 'partial', label: 'questionScoring.option.partial' },
+] as const;
 const TOLERANCE_OPTIONS = [
-  { value: 'absolute', label: 'Absolute' },
-  { value: 'relative', label: 'Relative' },
-];
+  { value: 'absolute', label: 'questionScoring.option.absolute' },
+  { value: 'relative', label: 'questionScoring.option.relative' },
+] as const;
 /** Radix items cannot carry an empty value, so "no rubric" travels as this and becomes null. */
 const NO_RUBRIC = 'none';
 
-export const NO_KEY_HINT = 'No key: a grader marks this question';
-
 /** Points of the question: any positive number with at most two decimals (docs/product.md#results-and-grading). */
 export function PointsField({ index }: { index: number }) {
+  const { t } = useTranslation('editor');
   const { register, formState, control } = useFormContext<ExamFormInput>();
   const type = useWatch({ control, name: `questions.${index}.type` });
   const tests = useWatch({ control, name: `questions.${index}.tests` }) ?? [];
@@ -51,13 +51,17 @@ export function PointsField({ index }: { index: number }) {
   if (type === 'coding' && tests.length > 0) {
     const sum = testPoints(tests.map((t) => ({ points: Number.isFinite(t.points) ? (t.points ?? 1) : 0 })));
     return (
-      <Field label="Points" hint="Sum of test points" className="max-w-40">
+      <Field label={t('questionScoring.points')} hint={t('questionScoring.sumOfTestPoints')} className="max-w-40">
         <Input value={formatPoints(sum)} readOnly data-testid={`question-points-${index}`} />
       </Field>
     );
   }
   return (
-    <Field label="Points" error={formState.errors.questions?.[index]?.points?.message} className="max-w-40">
+    <Field
+      label={t('questionScoring.points')}
+      error={formState.errors.questions?.[index]?.points?.message}
+      className="max-w-40"
+    >
       <Input
         type="number"
         min={0.01}
@@ -71,6 +75,7 @@ export function PointsField({ index }: { index: number }) {
 
 /** The multiple-answers switch of an MCQ, and its scoring rule when several answers are correct. */
 export function MultipleAnswersFields({ index }: { index: number }) {
+  const { t } = useTranslation('editor');
   const { control, setValue, getValues } = useFormContext<ExamFormInput>();
   const multiple = useWatch({ control, name: `questions.${index}.multipleAnswers` }) ?? false;
   const scoring = useWatch({ control, name: `questions.${index}.scoring` }) ?? 'all-or-nothing';
@@ -91,12 +96,12 @@ export function MultipleAnswersFields({ index }: { index: number }) {
 
   return (
     <div className="flex flex-wrap items-end gap-4">
-      <CheckboxField label="Several answers are correct" checked={multiple} onChange={toggle} />
+      <CheckboxField label={t('questionScoring.severalAnswersAreCorrect')} checked={multiple} onChange={toggle} />
       {multiple && (
-        <Field label="Scoring" className="w-48">
+        <Field label={t('questionScoring.scoring')} className="w-48">
           <Select
             value={scoring}
-            options={SCORING_OPTIONS}
+            options={SCORING_OPTIONS.map((o) => ({ value: o.value, label: t(o.label) }))}
             onValueChange={(v) =>
               setValue(`questions.${index}.scoring`, v as 'all-or-nothing' | 'partial', { shouldDirty: true })
             }
@@ -109,6 +114,7 @@ export function MultipleAnswersFields({ index }: { index: number }) {
 
 /** Short answers: case sensitivity and numeric matching within a tolerance. */
 export function MatchingFields({ index }: { index: number }) {
+  const { t } = useTranslation('editor');
   const { control, setValue, register, formState } = useFormContext<ExamFormInput>();
   const matching = useWatch({ control, name: `questions.${index}.matching` });
   const numeric = matching?.numeric ?? null;
@@ -117,12 +123,12 @@ export function MatchingFields({ index }: { index: number }) {
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap gap-4">
         <CheckboxField
-          label="Case-sensitive"
+          label={t('questionScoring.caseSensitive')}
           checked={matching?.caseSensitive ?? false}
           onChange={(on) => setValue(`questions.${index}.matching.caseSensitive`, on, { shouldDirty: true })}
         />
         <CheckboxField
-          label="Numeric answer"
+          label={t('questionScoring.numericAnswer')}
           checked={numeric !== null}
           onChange={(on) =>
             setValue(`questions.${index}.matching.numeric`, on ? { tolerance: 0, mode: 'absolute' } : null, {
@@ -133,7 +139,7 @@ export function MatchingFields({ index }: { index: number }) {
       </div>
       {numeric && (
         <div className="flex flex-wrap gap-4">
-          <Field label="Tolerance" error={errors?.numeric?.tolerance?.message} className="w-40">
+          <Field label={t('questionScoring.tolerance')} error={errors?.numeric?.tolerance?.message} className="w-40">
             <Input
               type="number"
               min={0}
@@ -142,10 +148,10 @@ export function MatchingFields({ index }: { index: number }) {
               {...register(`questions.${index}.matching.numeric.tolerance`, { valueAsNumber: true })}
             />
           </Field>
-          <Field label="Tolerance type" className="w-40">
+          <Field label={t('questionScoring.toleranceType')} className="w-40">
             <Select
               value={numeric.mode ?? 'absolute'}
-              options={TOLERANCE_OPTIONS}
+              options={TOLERANCE_OPTIONS.map((o) => ({ value: o.value, label: t(o.label) }))}
               onValueChange={(v) =>
                 setValue(`questions.${index}.matching.numeric.mode`, v as 'absolute' | 'relative', {
                   shouldDirty: true,
@@ -161,15 +167,23 @@ export function MatchingFields({ index }: { index: number }) {
 
 /** The exam's rubric the grader ticks for this question; server errors (questions.N.rubricId) show here. */
 export function RubricSelect({ index }: { index: number }) {
+  const { t } = useTranslation('editor');
   const { control, setValue, formState } = useFormContext<ExamFormInput>();
   const rubrics = useWatch({ control, name: 'rubrics' }) ?? [];
   const rubricId = useWatch({ control, name: `questions.${index}.rubricId` }) ?? null;
   const options = [
-    { value: NO_RUBRIC, label: 'None' },
-    ...rubrics.map((r, i) => ({ value: r.id, label: r.title?.trim() || `Rubric ${i + 1}` })),
+    { value: NO_RUBRIC, label: t('questionScoring.none') },
+    ...rubrics.map((r, i) => ({
+      value: r.id,
+      label: r.title?.trim() || t('questionScoring.rubricValue', { value: i + 1 }),
+    })),
   ];
   return (
-    <Field label="Rubric" error={formState.errors.questions?.[index]?.rubricId?.message} className="max-w-72">
+    <Field
+      label={t('questionScoring.rubric')}
+      error={formState.errors.questions?.[index]?.rubricId?.message}
+      className="max-w-72"
+    >
       <Select
         value={rubricId ?? NO_RUBRIC}
         options={options}

@@ -9,9 +9,11 @@ import { useFieldArray, useFormContext } from 'react-hook-form';
 import { AddFromBankButton } from './add-from-bank-button.tsx';
 import { newQuestion, type ExamFormInput } from './exam-form-model.ts';
 import { LANGUAGE_OPTIONS, QuestionEditor } from './question-editor.tsx';
+import { useTranslation } from 'react-i18next';
 
 /** `examId` names a saved exam to the runner's reference runs (none while the exam is new). */
 export function QuestionsCard({ examId }: { examId?: string | undefined } = {}) {
+  const { t } = useTranslation('editor');
   const { control } = useFormContext<ExamFormInput>();
   // Questions carry their own `id`, so the field array keeps its React keys elsewhere.
   const { fields, append, remove, move } = useFieldArray({ control, name: 'questions', keyName: 'fieldKey' });
@@ -22,15 +24,15 @@ export function QuestionsCard({ examId }: { examId?: string | undefined } = {}) 
   return (
     <Card>
       <CardHeader
-        title="Questions"
+        title={t('questionsCard.questions')}
         description={`${fields.length} ${fields.length === 1 ? 'question' : 'questions'}`}
       />
       <CardBody className="flex flex-col gap-4">
         {fields.length === 0 ? (
           <EmptyState
             icon={<ListPlus aria-hidden />}
-            title="No questions yet"
-            description="Add a question with the buttons below."
+            title={t('questionsCard.noQuestionsYet')}
+            description={t('questionsCard.addAQuestionWith')}
             className="rounded-lg border border-dashed border-line"
           />
         ) : (
@@ -47,19 +49,19 @@ export function QuestionsCard({ examId }: { examId?: string | undefined } = {}) 
         )}
         <div className="flex flex-wrap items-end gap-2 border-t border-line pt-4">
           <Button variant="secondary" onClick={() => add('mcq')}>
-            <ListChecks aria-hidden className="h-4 w-4" /> Add MCQ
+            <ListChecks aria-hidden className="h-4 w-4" /> {t('questionsCard.addMcq')}
           </Button>
           <Button variant="secondary" onClick={() => add('short-answer')}>
-            <TextCursorInput aria-hidden className="h-4 w-4" /> Add Short Answer
+            <TextCursorInput aria-hidden className="h-4 w-4" /> {t('questionsCard.addShortAnswer')}
           </Button>
           <Button variant="secondary" onClick={() => add('file-upload')}>
-            <FileUp aria-hidden className="h-4 w-4" /> Add File Upload
+            <FileUp aria-hidden className="h-4 w-4" /> {t('questionsCard.addFileUpload')}
           </Button>
           <AddFromBankButton onAdd={(questions) => append(questions, { shouldFocus: false })} />
           <div className="ml-auto flex items-end gap-2">
             <div className="flex flex-col gap-1.5">
               <label htmlFor={languageId} className="text-xs font-medium text-muted">
-                Coding language
+                {t('questionsCard.codingLanguage')}
               </label>
               <Select
                 id={languageId}
@@ -70,7 +72,7 @@ export function QuestionsCard({ examId }: { examId?: string | undefined } = {}) 
               />
             </div>
             <Button variant="secondary" onClick={() => add('coding')}>
-              <Code2 aria-hidden className="h-4 w-4" /> Add Coding Question
+              <Code2 aria-hidden className="h-4 w-4" /> {t('questionsCard.addCodingQuestion')}
             </Button>
           </div>
         </div>

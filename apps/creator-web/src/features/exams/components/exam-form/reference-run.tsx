@@ -8,14 +8,16 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { userMessageOf } from '../../../../lib/api-client.ts';
 import { useRunReference } from '../../api/run-reference.ts';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../../../../i18n/index.ts';
 
 const CodeInput = lazy(() => import('@exam/ui/code-editor'));
 
 /** What a finished (or refused) reference run says in one line. */
 export function referenceSummary(report: RunReport): string {
   if (report.state === 'done') return verdictSummary(report.verdicts);
-  if (report.state === 'queued' || report.state === 'running') return 'The run has not finished yet.';
-  return report.reason ?? 'The tests could not run.';
+  if (report.state === 'queued' || report.state === 'running') return i18n.t('editor:referenceRun.notFinished');
+  return report.reason ?? i18n.t('editor:referenceRun.couldNotRun');
 }
 
 /**
@@ -30,9 +32,9 @@ export function referenceRequest(
   const tests = TestCaseSchema.array()
     .min(1)
     .safeParse((q.tests ?? []).map((t) => ({ ...t, args: (t.args ?? []).filter((a) => a.trim() !== '') })));
-  if (!tests.success) return 'Add at least one test and fix the highlighted test fields first.';
+  if (!tests.success) return i18n.t('editor:referenceRun.fixTests');
   const limits = CodingLimitsSchema.safeParse(q.limits ?? {});
-  if (!limits.success) return 'Fix the limits first.';
+  if (!limits.success) return i18n.t('editor:referenceRun.fixLimits');
   return {
     language,
     code: q.referenceSolution ?? '',
@@ -45,6 +47,7 @@ export function referenceRequest(
 
 /** The creator's own solution and Run reference: the question's tests against it, verdict by verdict. */
 export function ReferenceRun({ index, examId }: { index: number; examId?: string | undefined }) {
+  const { t } = useTranslation('editor');
   const { control, setValue } = useFormContext<ExamFormInput>();
   const q = useWatch({ control, name: `questions.${index}` });
   const language = q?.language ?? 'python';
@@ -64,18 +67,18 @@ export function ReferenceRun({ index, examId }: { index: number; examId?: string
   };
   const report = run.data;
   const message = run.isPending
-    ? 'Running the tests against the reference solution…'
+    ? t('referenceRun.runningTheTestsAgainst')
     : (problem ?? (run.isError ? userMessageOf(run.error) : report ? referenceSummary(report) : ''));
 
   return (
     <div className="flex flex-col gap-2" data-testid={`reference-run-${index}`}>
-      <p className="text-sm font-medium text-ink">Reference solution</p>
-      <p className="-mt-1 text-xs text-muted">Your own solution, to check the tests. Candidates never see it.</p>
-      <Suspense fallback={<p className="text-sm text-muted">Loading editor…</p>}>
+      <p className="text-sm font-medium text-ink">{t('referenceRun.referenceSolution')}</p>
+      <p className="-mt-1 text-xs text-muted">{t('referenceRun.yourOwnSolutionTo')}</p>
+      <Suspense fallback={<p className="text-sm text-muted">{t('referenceRun.loadingEditor')}</p>}>
         <CodeInput
           value={q?.referenceSolution ?? ''}
           language={language}
-          label={`Question ${n} reference solution`}
+          label={t('referenceRun.questionNReferenceSolution', { n })}
           onChange={(value) => setValue(`questions.${index}.referenceSolution`, value, { shouldDirty: true })}
           testId={`reference-solution-${index}`}
           minHeight="120px"
@@ -89,14 +92,14 @@ export function ReferenceRun({ index, examId }: { index: number; examId?: string
           onClick={start}
           disabled={run.isPending}
           aria-busy={run.isPending || undefined}
-          aria-label={`Question ${n} run reference`}
+          aria-label={t('referenceRun.questionNRunReference', { n })}
         >
           {run.isPending ? (
             <Loader2 aria-hidden className="h-4 w-4 animate-spin" />
           ) : (
             <Play aria-hidden className="h-4 w-4" />
           )}
-          {run.isPending ? 'Running…' : 'Run reference'}
+          {run.isPending ? t('referenceRun.running') : t('referenceRun.runReference')}
         </Button>
         <p role="status" aria-live="polite" className="text-sm text-ink" data-testid={`reference-summary-${index}`}>
           {message}
@@ -106,7 +109,7 @@ export function ReferenceRun({ index, examId }: { index: number; examId?: string
         <TestVerdicts
           verdicts={report.verdicts}
           compileOutput={report.compileOutput}
-          label={`Question ${n} reference verdicts`}
+          label={t('referenceRun.questionNReferenceVerdicts', { n })}
           showPoints
         />
       )}

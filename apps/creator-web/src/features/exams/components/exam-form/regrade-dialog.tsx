@@ -1,6 +1,7 @@
 import type { RegradeReport } from '@exam/domain/result';
 import { Button } from '@exam/ui/button';
 import { Dialog } from '@exam/ui/dialog';
+import { useTranslation } from 'react-i18next';
 
 /** "{changed} results change: +{up} up, −{down} down" and one line per question that changes. */
 export function RegradeDialog({
@@ -14,39 +15,49 @@ export function RegradeDialog({
   onApply: () => void;
   onKeep: () => void;
 }) {
+  const { t } = useTranslation('editor');
   return (
     <Dialog
       open={report !== null}
       onOpenChange={(open) => !open && onKeep()}
-      title="Regrade submissions?"
-      description={report ? `${report.changed} results change: +${report.up} up, −${report.down} down` : ''}
+      title={t('regradeDialog.regradeSubmissions')}
+      description={
+        report
+          ? t('regradeDialog.changedResultsChangeUp', { changed: report.changed, up: report.up, down: report.down })
+          : ''
+      }
       footer={
         <>
           <Button variant="secondary" onClick={onKeep} disabled={isPending}>
-            Keep current scores
+            {t('regradeDialog.keepCurrentScores')}
           </Button>
           <Button onClick={onApply} disabled={isPending}>
-            Apply regrade
+            {t('regradeDialog.applyRegrade')}
           </Button>
         </>
       }
     >
-      <ul aria-label="Questions that change" className="flex flex-col gap-1 text-sm">
+      <ul aria-label={t('regradeDialog.questionsThatChange')} className="flex flex-col gap-1 text-sm">
         {report?.questions
           .filter((q) => q.changed > 0)
           .map((q) => (
             <li key={q.questionIndex}>
-              Q{q.questionIndex + 1} {q.title}: {q.changed} results (+{q.up} up, −{q.down} down)
+              {t('regradeDialog.qValueTitleChanged', {
+                value: q.questionIndex + 1,
+                title: q.title,
+                changed: q.changed,
+                up: q.up,
+                down: q.down,
+              })}
             </li>
           ))}
       </ul>
       {report && report.testsRerun > 0 && (
         <p className="mt-3 text-sm" data-testid="regrade-tests-rerun">
-          {report.testsRerun} coding answers run against the changed tests again; they show as awaiting grading until
-          their verdicts arrive.
+          {t('regradeDialog.testsrerunCodingAnswersRun', { testsRerun: report.testsRerun })}
         </p>
       )}
-      <p className="mt-3 text-xs text-muted">A grader&apos;s marks are kept either way.</p>
+      <p className="mt-3 text-xs text-muted">{t('regradeDialog.aGraderSMarks')}</p>
     </Dialog>
   );
 }

@@ -6,23 +6,30 @@ import { useFormContext } from 'react-hook-form';
 import { userMessageOf } from '../../../../lib/api-client.ts';
 import { useSaveBankQuestion } from '../../../../lib/bank-api.ts';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Saves the question as it stands in the editor to the creator's bank (docs/product.md#question-bank). */
 export function SaveToBankButton({ index }: { index: number }) {
+  const { t } = useTranslation('editor');
   const { getValues } = useFormContext<ExamFormInput>();
   const save = useSaveBankQuestion();
   const n = index + 1;
   const onSave = () => {
     const parsed = QuestionSchema.safeParse(getValues(`questions.${index}`));
     if (!parsed.success) {
-      toast.error(`Question ${n} cannot be saved yet: ${parsed.error.issues[0]?.message ?? 'it is incomplete'}.`);
+      toast.error(
+        t('saveToBankButton.cannotSave', {
+          n,
+          reason: parsed.error.issues[0]?.message ?? t('saveToBankButton.itIsIncomplete'),
+        }),
+      );
       return;
     }
-    const question = { ...parsed.data, title: parsed.data.title.trim() || `Question ${n}` };
+    const question = { ...parsed.data, title: parsed.data.title.trim() || t('saveToBankButton.questionN', { n }) };
     save.mutate(
       { question },
       {
-        onSuccess: () => toast.success(`Question ${n} saved to your question bank`),
+        onSuccess: () => toast.success(t('saveToBankButton.questionNSavedTo', { n })),
         onError: (error) => toast.error(userMessageOf(error)),
       },
     );
@@ -32,10 +39,10 @@ export function SaveToBankButton({ index }: { index: number }) {
       variant="ghost"
       size="sm"
       disabled={save.isPending}
-      aria-label={`Save to bank: question ${n}`}
+      aria-label={t('saveToBankButton.saveQuestionNTo', { n })}
       onClick={onSave}
     >
-      <BookmarkPlus aria-hidden className="h-4 w-4" /> Save to bank
+      <BookmarkPlus aria-hidden className="h-4 w-4" /> {t('saveToBankButton.saveToBank')}
     </Button>
   );
 }

@@ -8,6 +8,7 @@ import { useEffect, useState, type ComponentProps } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { newQuestionId, type ExamFormInput, type TestCaseInput } from './exam-form-model.ts';
 import { CheckboxField } from './question-scoring.tsx';
+import { useTranslation } from 'react-i18next';
 
 const COMPARISON_OPTIONS = COMPARISONS.map((value) => ({ value, label: COMPARISON_LABELS[value] }));
 
@@ -72,9 +73,10 @@ function TestCaseRow({
   onRemove: () => void;
   onDuplicate: () => void;
 }) {
+  const { t } = useTranslation('editor');
   const { formState } = useFormContext<ExamFormInput>();
   const errors = formState.errors.questions?.[questionIndex]?.tests?.[testIndex];
-  const label = `Question ${questionIndex + 1} test ${testIndex + 1}`;
+  const label = t('testsEditor.questionValueTestValue2', { value: questionIndex + 1, value2: testIndex + 1 });
   const set = <K extends keyof TestCaseInput>(key: K, value: TestCaseInput[K]) => onChange({ ...test, [key]: value });
   const comparison = test.comparison ?? 'trimmed';
   return (
@@ -85,30 +87,35 @@ function TestCaseRow({
       className="flex flex-col gap-3 rounded-lg border border-line bg-surface p-3"
     >
       <div className="flex flex-wrap items-end gap-3">
-        <Field label="Name" className="min-w-48 flex-1" error={errors?.name?.message}>
+        <Field label={t('testsEditor.name')} className="min-w-48 flex-1" error={errors?.name?.message}>
           <Input
             value={test.name ?? ''}
-            placeholder={`Test ${testIndex + 1}`}
+            placeholder={t('testsEditor.testValue', { value: testIndex + 1 })}
             onChange={(e) => set('name', e.target.value)}
           />
         </Field>
-        <Field label="Points" className="w-28" error={errors?.points?.message}>
+        <Field label={t('testsEditor.points')} className="w-28" error={errors?.points?.message}>
           <NumberInput min={0.01} step={0.01} value={test.points ?? 1} onValue={(v) => set('points', v)} />
         </Field>
         <CheckboxField
-          label="Visible to candidates"
+          label={t('testsEditor.visibleToCandidates')}
           checked={test.visible ?? false}
           onChange={(on) => set('visible', on)}
         />
         <div className="ml-auto flex gap-1">
-          <Button variant="ghost" size="icon" aria-label={`Duplicate ${label.toLowerCase()}`} onClick={onDuplicate}>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={t('testsEditor.duplicateLabel', { label: label.toLowerCase() })}
+            onClick={onDuplicate}
+          >
             <Copy aria-hidden className="h-4 w-4" />
           </Button>
           <Button
             variant="ghost"
             size="icon"
             className="text-danger hover:bg-red-50"
-            aria-label={`Remove ${label.toLowerCase()}`}
+            aria-label={t('testsEditor.removeLabel', { label: label.toLowerCase() })}
             onClick={onRemove}
           >
             <Trash2 aria-hidden className="h-4 w-4" />
@@ -116,7 +123,7 @@ function TestCaseRow({
         </div>
       </div>
       <div className="grid gap-3 md:grid-cols-2">
-        <Field label="Input (stdin)" error={errors?.stdin?.message}>
+        <Field label={t('testsEditor.inputStdin')} error={errors?.stdin?.message}>
           <Textarea
             rows={3}
             className="font-mono text-xs"
@@ -124,7 +131,7 @@ function TestCaseRow({
             onChange={(e) => set('stdin', e.target.value)}
           />
         </Field>
-        <Field label="Expected output" error={errors?.expected?.message}>
+        <Field label={t('testsEditor.expectedOutput')} error={errors?.expected?.message}>
           <Textarea
             rows={3}
             className="font-mono text-xs"
@@ -134,7 +141,7 @@ function TestCaseRow({
         </Field>
       </div>
       <div className="flex flex-wrap items-start gap-3">
-        <Field label="Arguments" hint="One per line." className="min-w-48 flex-1">
+        <Field label={t('testsEditor.arguments')} hint={t('testsEditor.onePerLine')} className="min-w-48 flex-1">
           <Textarea
             rows={2}
             className="font-mono text-xs"
@@ -142,7 +149,7 @@ function TestCaseRow({
             onChange={(e) => set('args', e.target.value === '' ? [] : e.target.value.split('\n'))}
           />
         </Field>
-        <Field label="Comparison" className="w-80">
+        <Field label={t('testsEditor.comparison')} className="w-80">
           <Select
             value={comparison}
             options={COMPARISON_OPTIONS}
@@ -150,7 +157,7 @@ function TestCaseRow({
           />
         </Field>
         {comparison === 'numeric' && (
-          <Field label="Tolerance" className="w-36" error={errors?.tolerance?.message}>
+          <Field label={t('testsEditor.tolerance')} className="w-36" error={errors?.tolerance?.message}>
             <NumberInput min={0} step="any" value={test.tolerance ?? 1e-6} onValue={(v) => set('tolerance', v)} />
           </Field>
         )}
@@ -166,6 +173,7 @@ function TestCaseRow({
 
 /** The tests of a coding question: add, duplicate, remove; each worth its own points. */
 export function TestsEditor({ index }: { index: number }) {
+  const { t } = useTranslation('editor');
   const { control, setValue, formState } = useFormContext<ExamFormInput>();
   const tests = useWatch({ control, name: `questions.${index}.tests` }) ?? [];
   const listError = formState.errors.questions?.[index]?.tests?.message;
@@ -173,11 +181,8 @@ export function TestsEditor({ index }: { index: number }) {
   const n = index + 1;
   return (
     <fieldset className="flex flex-col gap-2" data-testid={`tests-editor-${index}`}>
-      <legend className="mb-1 text-sm font-medium text-ink">Tests</legend>
-      <p className="-mt-1 text-xs text-muted">
-        Each test runs the candidate&apos;s code with its input and compares the output. Visible tests can be run by
-        candidates during the exam; hidden ones run when they submit. Without tests a grader marks the question.
-      </p>
+      <legend className="mb-1 text-sm font-medium text-ink">{t('testsEditor.tests')}</legend>
+      <p className="-mt-1 text-xs text-muted">{t('testsEditor.eachTestRunsThe')}</p>
       {tests.length > 0 && (
         // Each test is a labelled group ("Question 1 test 2"); a list item cannot also be a group.
         <div className="flex flex-col gap-3">
@@ -192,7 +197,11 @@ export function TestsEditor({ index }: { index: number }) {
               onDuplicate={() =>
                 write([
                   ...tests.slice(0, i + 1),
-                  { ...test, id: newQuestionId(), name: test.name ? `${test.name} (copy)` : '' },
+                  {
+                    ...test,
+                    id: newQuestionId(),
+                    name: test.name ? t('testsEditor.nameCopy', { name: test.name }) : '',
+                  },
                   ...tests.slice(i + 1),
                 ])
               }
@@ -209,10 +218,10 @@ export function TestsEditor({ index }: { index: number }) {
         <Button
           variant="secondary"
           size="sm"
-          aria-label={`Question ${n} add test`}
+          aria-label={t('testsEditor.questionNAddTest', { n })}
           onClick={() => write([...tests, newTestCase(tests.length === 0)])}
         >
-          <Plus aria-hidden className="h-4 w-4" /> Add Test
+          <Plus aria-hidden className="h-4 w-4" /> {t('testsEditor.addTest')}
         </Button>
       </div>
     </fieldset>

@@ -5,22 +5,24 @@ import { Select } from '@exam/ui/select';
 import { SwitchField } from '@exam/ui/switch';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { useTranslation } from 'react-i18next';
 
 const WORKSPACE_OPTIONS = WORKSPACE_TYPES.map((value) => ({ value, label: WORKSPACE_TYPE_LABELS[value] }));
 
 export function WorkspaceCard() {
+  const { t } = useTranslation('editor');
   const { control } = useFormContext<ExamFormInput>();
   const enabled = useWatch({ control, name: 'codingWorkspace.enabled' });
   return (
     <Card>
-      <CardHeader title="Workspace" description="A remote editor inside the exam page for coding tasks." />
+      <CardHeader title={t('workspaceCard.workspace')} description={t('workspaceCard.aRemoteEditorInside')} />
       <CardBody className="flex flex-col gap-5">
         <Controller
           control={control}
           name="codingWorkspace.enabled"
           render={({ field }) => (
             <SwitchField
-              label="Enable Coding Workspace"
+              label={t('workspaceCard.enableCodingWorkspace')}
               checked={field.value ?? false}
               onCheckedChange={field.onChange}
             />
@@ -32,7 +34,7 @@ export function WorkspaceCard() {
               control={control}
               name="codingWorkspace.workspaceType"
               render={({ field }) => (
-                <Field label="Workspace Type" className="max-w-72">
+                <Field label={t('workspaceCard.workspaceType')} className="max-w-72">
                   <Select
                     value={field.value ?? 'vscode'}
                     options={WORKSPACE_OPTIONS}
@@ -46,8 +48,8 @@ export function WorkspaceCard() {
               name="codingWorkspace.saveFilesInResults"
               render={({ field }) => (
                 <SwitchField
-                  label="Save Files in Results"
-                  hint="Keep the candidate's workspace files with the submission."
+                  label={t('workspaceCard.saveFilesInResults')}
+                  hint={t('workspaceCard.keepTheCandidateS')}
                   checked={field.value ?? true}
                   onCheckedChange={field.onChange}
                 />
@@ -58,8 +60,8 @@ export function WorkspaceCard() {
               name="codingWorkspace.allowPackageRegistries"
               render={({ field }) => (
                 <SwitchField
-                  label="Allow Package Registries"
-                  hint="Let the workspace install packages (pip, npm…). Off keeps it offline."
+                  label={t('workspaceCard.allowPackageRegistries')}
+                  hint={t('workspaceCard.letTheWorkspaceInstall')}
                   checked={field.value ?? false}
                   onCheckedChange={field.onChange}
                 />
