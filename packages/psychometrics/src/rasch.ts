@@ -64,6 +64,14 @@ export const RASCH_REASONS = {
   noInformation: 'None of this candidate’s graded answers is on a question that separates candidates.',
 } as const;
 
+/** Why an item's difficulty cannot be estimated from these counts (no answers, all right, all wrong), if it cannot. */
+export function unestimableReason(answered: number, correct: number): string | undefined {
+  if (answered === 0) return RASCH_REASONS.noAnswers;
+  if (correct === answered) return RASCH_REASONS.allCorrect;
+  if (correct === 0) return RASCH_REASONS.noneCorrect;
+  return undefined;
+}
+
 const DEFAULTS = { quadraturePoints: 41, tolerance: 1e-5, maxIterations: 500 };
 const NEWTON_STEPS = 20;
 const MAX_NEWTON_STEP = 2;
@@ -75,14 +83,7 @@ export function fitRasch(marks: readonly (readonly Mark[])[], itemCount: number,
   const items: RaschItem[] = all.map((j) => {
     const answered = counts.itemAnswered[j]!;
     const correct = counts.itemCorrect[j]!;
-    const reason =
-      answered === 0
-        ? RASCH_REASONS.noAnswers
-        : correct === answered
-          ? RASCH_REASONS.allCorrect
-          : correct === 0
-            ? RASCH_REASONS.noneCorrect
-            : undefined;
+    const reason = unestimableReason(answered, correct);
     return { index: j, difficulty: null, se: null, ...(reason ? { reason } : {}) };
   });
   const noAbilities = (reason: string) => marks.map(() => ({ theta: null, se: null, reason }));

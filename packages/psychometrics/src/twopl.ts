@@ -1,6 +1,6 @@
 import type { Mark } from './classical.ts';
 import { gaussHermiteNormal, type Quadrature } from './gauss-hermite.ts';
-import { abilitiesFrom, RASCH_REASONS, type RaschAbility } from './rasch.ts';
+import { abilitiesFrom, RASCH_REASONS, unestimableReason, type RaschAbility } from './rasch.ts';
 import { expectedCounts, groupResponses, logisticPosteriors, type ResponseGroups } from './rasch-posterior.ts';
 
 /**
@@ -94,14 +94,7 @@ export function fitTwoPl(marks: readonly (readonly Mark[])[], itemCount: number,
   const items: TwoPlItem[] = all.map((j) => {
     const answered = answeredCount[j]!;
     const correct = correctCount[j]!;
-    const reason =
-      answered === 0
-        ? RASCH_REASONS.noAnswers
-        : correct === answered
-          ? RASCH_REASONS.allCorrect
-          : correct === 0
-            ? RASCH_REASONS.noneCorrect
-            : undefined;
+    const reason = unestimableReason(answered, correct);
     return {
       index: j,
       discrimination: null,

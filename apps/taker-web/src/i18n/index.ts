@@ -1,5 +1,4 @@
-import { createI18n } from '@exam/ui/lib/i18n';
-import type { Resource } from 'i18next';
+import { createI18n, resourcesFromFiles } from '@exam/ui/lib/i18n';
 import './types.ts';
 
 /** The candidate app's languages: English first (the fallback), then every complete translation. */
@@ -10,12 +9,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Es
 
 /** Every catalogue under locales/<language>/<namespace>.json, bundled (they are small). */
 const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true });
-export const resources: Resource = {};
-for (const [path, module] of Object.entries(files)) {
-  const [, language, namespace] = /\.\/locales\/([^/]+)\/([^/]+)\.json$/.exec(path) ?? [];
-  if (!language || !namespace) continue;
-  (resources[language] ??= {})[namespace] = module.default as Resource[string][string];
-}
+export const resources = resourcesFromFiles(files);
 
 export const i18n = createI18n({ resources, defaultNS: 'common', languages: LANGUAGES, storageKey: 'exam.language' });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import enUi from '../locales/en/ui.json';
 import esUi from '../locales/es/ui.json';
-import { compareCatalogues, createI18n } from './i18n.ts';
+import { compareCatalogues, createI18n, resourcesFromFiles } from './i18n.ts';
 
 describe('compareCatalogues', () => {
   it('names missing and extra keys and changed variables, and accepts plural forms', () => {
@@ -37,5 +37,16 @@ describe('createI18n', () => {
     await i18n.changeLanguage('es');
     expect(i18n.t('hello', { name: 'Ada' })).toBe('Hola Ada');
     expect(i18n.t('only')).toBe('English only');
+  });
+});
+
+describe('resourcesFromFiles', () => {
+  it('files each catalogue under its language and namespace and ignores other paths', () => {
+    const resources = resourcesFromFiles({
+      './locales/en/exam.json': { default: { title: 'Exam' } },
+      './locales/es/exam.json': { default: { title: 'Examen' } },
+      './other/en.json': { default: { stray: 'x' } },
+    });
+    expect(resources).toEqual({ en: { exam: { title: 'Exam' } }, es: { exam: { title: 'Examen' } } });
   });
 });

@@ -56,6 +56,20 @@ export function createI18n({ resources, defaultNS, languages, storageKey }: Crea
   return instance;
 }
 
+/**
+ * Resources from an app's catalogue files (locales/<language>/<namespace>.json) as Vite's eager
+ * `import.meta.glob` returns them; the glob itself must be written in the app for Vite to bundle the files.
+ */
+export function resourcesFromFiles(files: Record<string, { default: Record<string, unknown> }>): Resource {
+  const resources: Resource = {};
+  for (const [path, module] of Object.entries(files)) {
+    const [, language, namespace] = /locales\/([^/]+)\/([^/]+)\.json$/.exec(path) ?? [];
+    if (!language || !namespace) continue;
+    (resources[language] ??= {})[namespace] = module.default as Resource[string][string];
+  }
+  return resources;
+}
+
 type Catalogue = { [key: string]: string | Catalogue };
 
 /** Every key of a catalogue as a dotted path, with the `{{variables}}` its text uses. */
