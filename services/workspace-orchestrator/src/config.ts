@@ -112,6 +112,8 @@ const ConfigSchema = z.object({
     .number()
     .min(0)
     .default(60 * 60),
+  /** Days a workspace's start-failure record (its reason, for the exam's creator) is kept after its last failed try. */
+  START_FAILURE_RETENTION_DAYS: z.coerce.number().min(1).default(30),
   /** A page-close beacon this soon after a create of the same session is the reloaded page's old one, and ignored. */
   WORKSPACE_PAGE_CLOSE_GRACE_MS: z.coerce.number().int().min(0).default(5000),
   /** Lifetime of the proxy's session cookie; renewed while the candidate keeps working. */

@@ -1,12 +1,19 @@
 import { availableEngine, type JobContext } from './job-context.ts';
 import { reapVolumes } from './volume-reaper.ts';
 
-export type ReaperOptions = { idleTimeoutMs: number; startTimeoutMs: number; volumeGraceMs: number };
+export type ReaperOptions = {
+  idleTimeoutMs: number;
+  startTimeoutMs: number;
+  volumeGraceMs: number;
+  /** How long a start-failure record is kept after its last failed try. */
+  startFailureRetentionMs: number;
+};
 
 /**
  * Ends sessions idle past the timeout, sessions whose container died, and starts that never finished
  * (answers their ids); then removes the volumes nobody will read again. Each host's orchestrators reap
  * that host's sessions only: this engine cannot remove, or see running, another host's containers.
+ * Start-failure records past their retention go too (any replica may delete them).
  */
 export async function reapWorkspaces(ctx: JobContext, opts: ReaperOptions): Promise<string[]> {
   const now = ctx.clock.now();
@@ -34,6 +41,7 @@ export async function reapWorkspaces(ctx: JobContext, opts: ReaperOptions): Prom
   }
   await removeEndedContainers(ctx);
   await reapVolumes(ctx, { graceMs: opts.volumeGraceMs });
+  await ctx.repo.pruneStartFailures(new Date(now.getTime() - opts.startFailureRetentionMs));
   return reaped;
 }
 

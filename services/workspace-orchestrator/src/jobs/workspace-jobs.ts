@@ -22,6 +22,7 @@ export function workspaceJobOptions(config: Config): WorkspaceJobOptions {
       idleTimeoutMs: config.IDLE_TIMEOUT_SECONDS * 1000,
       startTimeoutMs: config.START_TIMEOUT_SECONDS * 1000,
       volumeGraceMs: config.WORKSPACE_VOLUME_GRACE_SECONDS * 1000,
+      startFailureRetentionMs: config.START_FAILURE_RETENTION_DAYS * 24 * 3600_000,
     },
     refillDelayMs: config.WARM_POOL_REFILL_DELAY_MS,
     background: config.WORKSPACE_BACKGROUND,

@@ -93,6 +93,45 @@ describe('without a Docker engine', () => {
   });
 });
 
+describe('start-failure records', () => {
+  let now = Date.parse('2026-03-01T09:00:00Z');
+  let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
+  beforeAll(async () => {
+    app = await buildTestApp({
+      env: { START_FAILURE_RETENTION_DAYS: '2' },
+      deps: { engines: [noEngine()], clock: { now: () => new Date(now) } },
+    });
+  });
+  afterAll(() => app.close());
+
+  const failureOf = async (attempt: ReturnType<typeof newAttempt>) =>
+    (
+      await app.inject({
+        method: 'GET',
+        url: `/api/session/attempts/${attempt.claims.sub}/start-failure`,
+        headers: creatorToken(app, attempt.claims.ownerId),
+      })
+    ).json().failure;
+  const failStart = (attempt: ReturnType<typeof newAttempt>) =>
+    app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+
+  it('are deleted by the reaper once their last failed try is older than the retention, and not before', async () => {
+    const old = newAttempt(app);
+    await failStart(old);
+    now += 36 * 3600_000;
+    const recent = newAttempt(app);
+    await failStart(recent);
+
+    await app.jobs.reap();
+    expect(await failureOf(old)).not.toBeNull();
+
+    now += 13 * 3600_000; // the old record is 49 h old, the recent one 13 h
+    await app.jobs.reap();
+    expect(await failureOf(old)).toBeNull();
+    expect(await failureOf(recent)).toMatchObject({ failures: 1 });
+  });
+});
+
 describe('without a Docker engine but with a local code-server', () => {
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
   let base: string;

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, like, lt, or, sql } from 'drizzle-orm';
 import type { WorkspaceDatabase } from '../../db/database.ts';
-import { volumes, workspaces, type VolumeRow, type WorkspaceRow } from '../../db/schema.ts';
+import { startFailures, volumes, workspaces, type VolumeRow, type WorkspaceRow } from '../../db/schema.ts';
 import type { EngineKind } from '../../engine/engine.ts';
 
 export type NewWorkspace = typeof workspaces.$inferInsert;
@@ -178,6 +178,14 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
     },
     async listKeptVolumes(): Promise<VolumeRow[]> {
       return db.select().from(volumes).where(kept).orderBy(asc(volumes.createdAt));
+    },
+    /** Deletes start-failure records whose last failed try is older than `before`; answers how many went. */
+    async pruneStartFailures(before: Date): Promise<number> {
+      const gone = await db
+        .delete(startFailures)
+        .where(lt(startFailures.lastFailedAt, before))
+        .returning({ attemptId: startFailures.attemptId });
+      return gone.length;
     },
   };
 }
