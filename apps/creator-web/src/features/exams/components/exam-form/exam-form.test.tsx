@@ -60,6 +60,24 @@ describe('exam editor', () => {
     expect(await screen.findByRole('heading', { name: 'Exam Published!' })).toBeInTheDocument();
   });
 
+  it('previews an option that uses Markdown or math under it, and leaves plain options alone', async () => {
+    seedExams();
+    signInAs();
+    const { user } = renderApp('/creator/new-exam');
+    await user.type(await screen.findByLabelText('Exam Title'), 'Complexity');
+    await user.click(screen.getByRole('button', { name: 'Add MCQ' }));
+    expect(screen.queryByRole('region', { name: /option \d preview/ })).toBeNull();
+    const option2 = screen.getByLabelText('Question 1 option 2');
+    await user.clear(option2);
+    await user.type(option2, '**Linear** time');
+    const preview = screen.getByRole('region', { name: 'Question 1 option 2 preview' });
+    expect(await within(preview).findByText('Linear')).toHaveProperty('tagName', 'STRONG');
+    expect(screen.queryByRole('region', { name: 'Question 1 option 1 preview' })).toBeNull();
+    await user.clear(option2);
+    await user.type(option2, 'Plain again');
+    expect(screen.queryByRole('region', { name: 'Question 1 option 2 preview' })).toBeNull();
+  });
+
   it('previews the description, rules and question content as the candidate will see them, live', async () => {
     seedExams();
     signInAs();

@@ -7,6 +7,7 @@ import { Select } from '@exam/ui/select';
 import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { RichTextField } from '../../../../components/rich-text-field.tsx';
+import { InlineRichText } from '@exam/ui/rich-text';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { MatchingFields, MultipleAnswersFields, PointsField, RubricSelect, useHasKey } from './question-scoring.tsx';
 import { CodingFields } from './coding-fields.tsx';
@@ -83,6 +84,9 @@ function McqOptions({ index }: { index: number }) {
           addText={t('questionEditor.addOption')}
           minItems={2}
           errors={optionErrors}
+          renderTrailing={(i) => (
+            <OptionPreview text={options[i] ?? ''} label={t('questionEditor.optionPreview', { n, value: i + 1 })} />
+          )}
           renderLeading={(i) =>
             multiple ? (
               <label className="flex shrink-0 items-center gap-1.5 text-xs text-muted">
@@ -254,5 +258,20 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
         {type === 'file-upload' && <p className="text-sm text-muted">{t('questionEditor.candidatesUploadOneFile')}</p>}
       </div>
     </section>
+  );
+}
+
+/** Markdown or math in an option would reach the candidate formatted: show how, under the option, as it is typed. */
+const FORMATTING = /[*_`$[\]\\<]/;
+function OptionPreview({ text, label }: { text: string; label: string }) {
+  if (!FORMATTING.test(text)) return null;
+  return (
+    <div
+      role="region"
+      aria-label={label}
+      className="ml-6 rounded-md border border-dashed border-line px-2 py-1 text-sm text-ink"
+    >
+      <InlineRichText>{text}</InlineRichText>
+    </div>
   );
 }

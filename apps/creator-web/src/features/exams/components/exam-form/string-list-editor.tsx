@@ -17,6 +17,8 @@ type Props = {
   /** Rendered before each input (the MCQ's correct-option radio). */
   renderLeading?: (index: number) => ReactNode;
   errors?: Array<string | undefined>;
+  /** Rendered under each item (an option's live preview when it uses Markdown). */
+  renderTrailing?: (index: number) => ReactNode;
 };
 
 /** An editable list of short texts (MCQ options, accepted answers): add, edit, remove. */
@@ -31,6 +33,7 @@ export function StringListEditor({
   minItems = 0,
   renderLeading,
   errors,
+  renderTrailing,
 }: Props) {
   return (
     <div className="flex flex-col gap-2">
@@ -57,6 +60,7 @@ export function StringListEditor({
               </Button>
             </div>
             {errors?.[index] && <p className="text-xs text-danger">{errors[index]}</p>}
+            {renderTrailing?.(index)}
           </li>
         ))}
       </ul>
