@@ -100,6 +100,35 @@ export const InsightsModelSchema = z.object({
   }),
 });
 
+/**
+ * Facility among candidates who asked the assistant about a question (or topic, or at all for the whole
+ * exam) against those who did not: shares 0–1, their difference with a 95 % interval (Newcombe's hybrid
+ * score interval for a difference of two independent proportions, method 10 of Newcombe 1998), the counts,
+ * and a caution when a group is too small to read. Facility here is the mean mark (0–1) of each group.
+ */
+export const InsightsUpliftSchema = z.object({
+  asked: count,
+  notAsked: count,
+  askedFacility: figure,
+  notAskedFacility: figure,
+  difference: figure,
+  ciLow: figure,
+  ciHigh: figure,
+  /** Why the comparison should be read with care (a group too small, nobody asked); null when it reads plainly. */
+  caution: z.string().nullable(),
+});
+export type InsightsUplift = z.infer<typeof InsightsUpliftSchema>;
+
+/**
+ * One ability group of an item characteristic curve: the candidates who drew the item, split into groups by
+ * ability (θ of the chosen model, logits), with the group's mean θ, its size and the share of them right
+ * (mark ≥ ½, as the Rasch and 2PL fits count it).
+ */
+export const InsightsScoreGroupSchema = z.object({ theta: z.number(), n: count, observed: z.number() });
+
+/** Seconds candidates spent with a question on screen (from the exam page's question-view events). */
+export const InsightsItemTimeSchema = z.object({ medianSeconds: figure, meanSeconds: figure, candidates: count });
+
 export const InsightsItemSchema = z.object({
   questionIndex: z.number().int().nonnegative(),
   topic: z.string(),
@@ -120,6 +149,11 @@ export const InsightsItemSchema = z.object({
   twoPl: InsightsTwoPlItemSchema.nullable().optional(),
   fit: InsightsItemFitSchema.optional(),
   aiReference: figure,
+  /** Always sent by results-service; optional only so older fixtures still parse. */
+  aiUplift: InsightsUpliftSchema.optional(),
+  /** Observed proportions right by ability group, for the item characteristic curve; empty without abilities. */
+  scoreGroups: z.array(InsightsScoreGroupSchema).optional(),
+  time: InsightsItemTimeSchema.optional(),
 });
 
 export const InsightsCandidateSchema = z.object({
@@ -182,6 +216,21 @@ export const InsightsRaschSchema = z.object({
   quadraturePoints: count,
 });
 
+/** The exam's AI uplift: over the whole exam (asked the assistant anything) and per topic. */
+export const InsightsAiUpliftSchema = z.object({
+  overall: InsightsUpliftSchema,
+  topics: z.array(InsightsUpliftSchema.extend({ topic: z.string() })),
+});
+
+/**
+ * Assistant use over the exam's duration: candidates' questions to the assistant by time since each one's
+ * start, in buckets of bucketSeconds (`from` is the bucket's start in seconds).
+ */
+export const InsightsAiUseSchema = z.object({
+  bucketSeconds: z.number().int().positive(),
+  buckets: z.array(z.object({ from: z.number().int().nonnegative(), messages: count, candidates: count })),
+});
+
 export const InsightsReportSchema = z.object({
   cohort: InsightsCohortSchema,
   test: InsightsTestSchema,
@@ -193,6 +242,9 @@ export const InsightsReportSchema = z.object({
   rasch: InsightsRaschSchema,
   /** Always sent by results-service; optional only so older fixtures still parse. */
   model: InsightsModelSchema.optional(),
+  /** Always sent by results-service; optional only so older fixtures still parse. */
+  aiUplift: InsightsAiUpliftSchema.optional(),
+  aiUse: InsightsAiUseSchema.optional(),
   /** The Reasoning formula, for its tooltip. */
   reasoningFormula: z.string(),
   explanations: z.record(z.string(), z.string()),
