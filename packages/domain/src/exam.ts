@@ -191,12 +191,27 @@ export const PublicQuestionSchema = z.object({
 });
 export type PublicQuestion = z.infer<typeof PublicQuestionSchema>;
 
+/** The largest cohort an exam may ask the orchestrator to pre-start workspaces for. */
+export const MAX_EXPECTED_CANDIDATES = 2000;
+
 export const CodingWorkspaceSchema = z.object({
   enabled: z.boolean().default(false),
   saveFilesInResults: z.boolean().default(true),
   workspaceType: WorkspaceTypeSchema.default('vscode'),
   /** Lets the container reach the package registries of the exam's languages. Off by default. */
   allowPackageRegistries: z.boolean().default(false),
+  /**
+   * How many candidates the creator expects in the availability window: workspace-orchestrator starts that many
+   * editors before the window opens (the roster's size counts when it is larger). Null or absent: only the
+   * roster counts.
+   */
+  expectedCandidates: z
+    .number()
+    .int('Enter a whole number of candidates')
+    .min(0, 'Enter 0 or more candidates')
+    .max(MAX_EXPECTED_CANDIDATES, `At most ${MAX_EXPECTED_CANDIDATES} candidates`)
+    .nullable()
+    .optional(),
 });
 export type CodingWorkspace = z.infer<typeof CodingWorkspaceSchema>;
 

@@ -18,6 +18,38 @@ export const InternalExamSchema = ExamSchema.extend({
 });
 export type InternalExam = z.infer<typeof InternalExamSchema>;
 
+/**
+ * GET {EXAM_SERVICE_URL}/internal/workspace-demand?horizonSeconds=…&graceSeconds=…: the live exams with a coding
+ * workspace whose availability window opens within the horizon (or opened less than the grace ago), with how many
+ * candidates to expect: the larger of the roster's size and the creator's expectedCandidates. workspace-orchestrator
+ * starts that many editors ahead of the opening.
+ */
+export const WorkspaceDemandQuerySchema = z.object({
+  horizonSeconds: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 24 * 3600),
+  graceSeconds: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3600)
+    .default(600),
+});
+export const WorkspaceDemandSchema = z.object({
+  demand: z.array(
+    z.object({
+      examId: z.string(),
+      workspaceType: z.string(),
+      egress: z.enum(['none', 'registries']),
+      opensAt: z.string(),
+      candidates: z.number().int().nonnegative(),
+    }),
+  ),
+});
+export type WorkspaceDemand = z.infer<typeof WorkspaceDemandSchema>['demand'][number];
+
 /** GET {RESULTS_SERVICE_URL}/internal/attempts/{id}: is the attempt still open? */
 export const InternalAttemptSchema = z.object({
   attemptId: z.string(),

@@ -137,7 +137,7 @@ export async function buildApp(config: Config, deps: Deps) {
       previewTokens,
     ),
   );
-  await app.register(internalRoutes(createInternalService(examsRepository, materialsRepository)));
+  await app.register(internalRoutes(createInternalService(examsRepository, materialsRepository, deps.clock)));
 
   const rosterRepository = createRosterRepository(deps.database);
   const mailDeps = { ...deps, mail: mailQueue };

@@ -89,6 +89,28 @@ const ConfigSchema = z.object({
   WARM_POOL_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(5),
   /** Quiet time after the last warm hand-out before replacements start. */
   WARM_POOL_REFILL_DELAY_MS: z.coerce.number().int().min(0).default(1500),
+  /**
+   * How long before an availability window opens its editors start (the roster's size or the exam's expected
+   * candidates, from exam-service); 0 turns pre-starting off.
+   */
+  PREWARM_HORIZON_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(15),
+  /** How long after the opening latecomers are still expected (their editors stay started). */
+  PREWARM_GRACE_MINUTES: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 60)
+    .default(10),
+  /**
+   * Live workspace containers one host holds at most (assigned and warm together); 0: 80 % of the host's
+   * memory at 256 MiB each, an idle editor's typical footprint rather than its WORKSPACE_MEMORY_MB limit.
+   */
+  WORKSPACE_HOST_CAPACITY: z.coerce.number().int().min(0).default(0),
+  /** Hosts running workspaces for this platform: each pre-starts its share of a window's candidates. */
+  WORKSPACE_HOST_COUNT: z.coerce.number().int().min(1).default(1),
   IDLE_TIMEOUT_SECONDS: z.coerce
     .number()
     .min(1)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { CodingWorkspace } from '@exam/domain/exam';
+import type { WorkspaceDemand } from '@exam/domain/internal';
 import type { Config } from './config.ts';
 import type { WorkspaceDatabase } from './db/database.ts';
 import { createDockerEngine, dockerEngineOptions } from './engine/docker-engine.ts';
@@ -14,6 +15,8 @@ import type { RunnerEngine } from './engine/runner-engine.ts';
 export type ExamDirectory = {
   workspaceSettings(examId: string): Promise<CodingWorkspace>;
   isAttemptOpen(attemptId: string): Promise<boolean>;
+  /** Exams whose window opens within `horizonSeconds` (or opened under `graceSeconds` ago) and how many to expect. */
+  workspaceDemand(horizonSeconds: number, graceSeconds: number): Promise<WorkspaceDemand[]>;
 };
 
 /** What buildApp needs from the outside world; tests pass their own engines, directory or clock. */

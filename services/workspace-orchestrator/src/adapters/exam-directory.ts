@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { InternalAttemptSchema, InternalExamSchema } from '@exam/domain/internal';
+import { InternalAttemptSchema, InternalExamSchema, WorkspaceDemandSchema } from '@exam/domain/internal';
 import { createInternalClient, parseUpstream, unexpectedStatus } from '@exam/server-kit/internal-client';
 import type { ExamDirectory } from '../deps.ts';
 
@@ -17,6 +17,12 @@ export function createHttpExamDirectory(opts: {
       if (status === 404) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
       if (status !== 200) throw unexpectedStatus('exam-service', status, `exam ${examId}`);
       return parseUpstream('exam-service', InternalExamSchema, body, 'an exam').codingWorkspace;
+    },
+    async workspaceDemand(horizonSeconds, graceSeconds) {
+      const query = new URLSearchParams({ horizonSeconds: String(horizonSeconds), graceSeconds: String(graceSeconds) });
+      const { status, body } = await exams(`/internal/workspace-demand?${query}`);
+      if (status !== 200) throw unexpectedStatus('exam-service', status, 'workspace demand');
+      return parseUpstream('exam-service', WorkspaceDemandSchema, body, 'a workspace demand').demand;
     },
     async isAttemptOpen(attemptId) {
       const { status, body } = await attempts(`/internal/attempts/${encodeURIComponent(attemptId)}`);

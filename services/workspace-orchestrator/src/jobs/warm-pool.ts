@@ -9,7 +9,66 @@ export type WarmPoolOptions = {
   types?: readonly string[];
   /** How many containers the pool starts at once (this machine has two cores). */
   fillConcurrency?: number;
+  /** Starting editors ahead of availability windows; absent: the pool keeps `size` only. */
+  prewarm?: PrewarmOptions;
 };
+
+export type PrewarmOptions = {
+  /** How far ahead of a window's opening its editors start. */
+  horizonSeconds: number;
+  /** How long after the opening latecomers are still expected. */
+  graceSeconds: number;
+  /** Live containers this host holds at most: the pool never grows past what is left of it. */
+  hostCapacity: number;
+  /** Hosts sharing the demand (candidates land on any of them): each starts its share. */
+  hostCount: number;
+};
+
+/**
+ * Each pooled type's target on this host: `size`, plus, for every exam whose window opens within the horizon,
+ * the candidates it expects who have not arrived yet (each host its share), all within what the host's
+ * capacity leaves beside the workspaces candidates hold. Exams allowing package registries are left out: warm
+ * containers sit on the internal bridge only, so those exams cold-start whatever the pool holds. `known` is
+ * false when exam-service could not say: the targets are then the plain pool's, and nothing should be trimmed.
+ */
+export async function poolTargets(
+  ctx: JobContext,
+  pool: { host: string; backend: WorkspaceEngine['kind']; types: readonly string[] },
+  opts: WarmPoolOptions,
+): Promise<{ targets: Map<string, number>; known: boolean }> {
+  const targets = new Map(pool.types.map((type) => [type, opts.size]));
+  const prewarm = opts.prewarm;
+  if (!prewarm || prewarm.horizonSeconds === 0) return { targets, known: true };
+  let demand;
+  try {
+    demand = (await ctx.directory.workspaceDemand(prewarm.horizonSeconds, prewarm.graceSeconds)).filter(
+      (d) => d.egress === 'none' && targets.has(d.workspaceType),
+    );
+  } catch (err) {
+    // exam-service unreachable: keep the plain pool this round rather than shrinking a pre-started one.
+    ctx.log.warn({ err }, 'workspace demand unavailable; the pool keeps what it has this round');
+    return { targets, known: false };
+  }
+  const arrived = await ctx.repo.arrivedByExam(demand.map((d) => d.examId));
+  const extra = new Map<string, number>();
+  for (const d of demand) {
+    const share = Math.ceil(Math.max(0, d.candidates - (arrived.get(d.examId) ?? 0)) / prewarm.hostCount);
+    extra.set(d.workspaceType, (extra.get(d.workspaceType) ?? 0) + share);
+  }
+  let room = Math.max(0, prewarm.hostCapacity - (await ctx.repo.countAssignedOnHost(pool.host, pool.backend)));
+  // The configured pool first, then the windows' demand, each within the room left.
+  for (const [type, size] of targets) {
+    const kept = Math.min(size, room);
+    targets.set(type, kept);
+    room -= kept;
+  }
+  for (const [type, wanted] of extra) {
+    const added = Math.min(wanted, room);
+    targets.set(type, (targets.get(type) ?? 0) + added);
+    room -= added;
+  }
+  return { targets, known: true };
+}
 
 /** The workspace types the pool keeps warm whose image is present on this engine. */
 async function poolTypes(ctx: JobContext, engine: WorkspaceEngine, opts: WarmPoolOptions) {
@@ -46,11 +105,13 @@ export function createWarmPool(ctx: JobContext, opts: WarmPoolOptions) {
 
   /** Tops every workspace type whose image is present up to the pool size; answers how many were started. */
   async function refillOnce(): Promise<number> {
-    if (opts.size === 0) return 0;
+    if (opts.size === 0 && !opts.prewarm?.horizonSeconds) return 0;
     const engine = await availableEngine(ctx);
     if (!engine || engine.kind === 'local') return 0;
-    const pool = { host: await engine.hostId(), backend: engine.kind, size: opts.size };
-    const missing = await ctx.repo.reservePool({ ...pool, types: await poolTypes(ctx, engine, opts) }, (type) =>
+    const pool = { host: await engine.hostId(), backend: engine.kind, types: await poolTypes(ctx, engine, opts) };
+    const { targets, known } = await poolTargets(ctx, pool, opts);
+    if (known) await trim(pool, targets);
+    const missing = await ctx.repo.reservePool({ ...pool, targets }, (type) =>
       ctx.service.newRow(engine, type, 'none', {}),
     );
     let started = 0;
@@ -73,6 +134,22 @@ export function createWarmPool(ctx: JobContext, opts: WarmPoolOptions) {
     });
     await Promise.all(workers);
     return started;
+  }
+
+  /**
+   * Ends ready pool containers past a type's target: a window's latecomers stopped coming, or candidates arrived
+   * through cold starts, so what was started for them would only hold memory.
+   */
+  async function trim(
+    pool: { host: string; backend: WorkspaceEngine['kind'] },
+    targets: ReadonlyMap<string, number>,
+  ): Promise<void> {
+    for (const [type, target] of targets) {
+      const warm = await ctx.repo.listWarm(type, pool.host, pool.backend);
+      for (const row of warm.slice(0, Math.max(0, warm.length - target))) {
+        await ctx.service.endRow(row, 'warm pool trimmed: more ready than expected candidates');
+      }
+    }
   }
 
   /** One refill at a time; callers share the running one. */

@@ -1,3 +1,4 @@
+import { totalmem } from 'node:os';
 import type { Config } from '../config.ts';
 import { adoptWorkspaces } from './adoption.ts';
 import type { JobContext } from './job-context.ts';
@@ -15,9 +16,23 @@ export type WorkspaceJobOptions = {
   reaperIntervalMs: number;
 };
 
+/** 80 % of this host's memory at 256 MiB per editor (config.ts WORKSPACE_HOST_CAPACITY). */
+export function defaultHostCapacity(totalBytes = totalmem()): number {
+  return Math.max(1, Math.floor((totalBytes * 0.8) / (256 * 1024 * 1024)));
+}
+
 export function workspaceJobOptions(config: Config): WorkspaceJobOptions {
   return {
-    warmPool: { size: config.WARM_POOL_SIZE, types: config.WARM_POOL_TYPES },
+    warmPool: {
+      size: config.WARM_POOL_SIZE,
+      types: config.WARM_POOL_TYPES,
+      prewarm: {
+        horizonSeconds: Math.round(config.PREWARM_HORIZON_MINUTES * 60),
+        graceSeconds: Math.round(config.PREWARM_GRACE_MINUTES * 60),
+        hostCapacity: config.WORKSPACE_HOST_CAPACITY || defaultHostCapacity(),
+        hostCount: config.WORKSPACE_HOST_COUNT,
+      },
+    },
     reaper: {
       idleTimeoutMs: config.IDLE_TIMEOUT_SECONDS * 1000,
       startTimeoutMs: config.START_TIMEOUT_SECONDS * 1000,

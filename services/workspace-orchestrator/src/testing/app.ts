@@ -1,5 +1,6 @@
 import type { AttemptClaims } from '@exam/domain/auth';
 import type { CodingWorkspace } from '@exam/domain/exam';
+import type { WorkspaceDemand } from '@exam/domain/internal';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { openTestDatabase, TEST_CREATOR_SESSION, TEST_SECRETS, testCreatorSessions } from '@exam/server-kit/testing';
 import { buildApp } from '../app.ts';
@@ -46,7 +47,12 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export function fakeDirectory() {
   const exams = new Map<string, CodingWorkspace>();
   const closed = new Set<string>();
+  /** What exam-service would answer to the pool's demand query (every entry, whatever the horizon). */
+  const demand: WorkspaceDemand[] = [];
   const directory: ExamDirectory = {
+    async workspaceDemand() {
+      return demand;
+    },
     async workspaceSettings(examId) {
       const settings = exams.get(examId);
       if (!settings) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
@@ -56,7 +62,7 @@ export function fakeDirectory() {
       return !closed.has(attemptId);
     },
   };
-  return { directory, exams, closed };
+  return { directory, exams, closed, demand };
 }
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
@@ -111,21 +117,22 @@ export async function buildTestApp(
   const jobs = testJobs(app, deps, config);
   app.addHook('onClose', () => jobs.stop());
   await app.ready();
-  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed, egressProxy, jobs });
+  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed, demand: fake.demand, egressProxy, jobs });
 }
 
 let counter = 0;
-/** A fresh attempt of a fresh exam (workspace enabled) and its bearer token. */
+/** A fresh attempt of a fresh exam, or of `examId` (workspace enabled), and its bearer token. */
 export function newAttempt(
   app: TestApp & { exams: Map<string, CodingWorkspace> },
   settings: Partial<CodingWorkspace> = {},
   ownerId = `owner-${++counter}-${Date.now()}`,
+  examId?: string,
 ) {
   const n = ++counter;
   const claims: AttemptClaims = {
     kind: 'attempt',
     sub: `attempt-${n}-${Date.now()}`,
-    examId: `exam-${n}-${Date.now()}`,
+    examId: examId ?? `exam-${n}-${Date.now()}`,
     ownerId,
     name: `Candidate ${n}`,
     studentId: `S ${n}`,

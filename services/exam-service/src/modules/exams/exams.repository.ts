@@ -1,6 +1,6 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
-import { exams } from '../../db/schema.ts';
+import { exams, rosterEntries } from '../../db/schema.ts';
 
 export type ExamRow = typeof exams.$inferSelect;
 export type NewExamRow = typeof exams.$inferInsert;
@@ -20,6 +20,30 @@ export function createExamsRepository({ db }: ExamDatabase) {
       return row;
     },
     /** Unscoped: only for the public candidate view and service-to-service calls. */
+    /**
+     * Live exams with a coding workspace whose window opens between `from` and `to`, with their roster's size
+     * (for workspace-orchestrator's pre-start; see internal.service.ts).
+     */
+    async opening(from: Date, to: Date) {
+      return db
+        .select({
+          id: exams.id,
+          codingWorkspace: exams.codingWorkspace,
+          opensAt: exams.opensAt,
+          // Written out: inside a subquery drizzle would leave both columns unqualified.
+          rosterSize: sql<number>`(select count(*)::int from ${rosterEntries} as r where r.exam_id = "exams"."id")`,
+        })
+        .from(exams)
+        .where(
+          and(
+            eq(exams.isLive, true),
+            eq(exams.isDraft, false),
+            gte(exams.opensAt, from),
+            lte(exams.opensAt, to),
+            sql`(${exams.codingWorkspace}->>'enabled')::boolean`,
+          ),
+        );
+    },
     async findById(id: string): Promise<ExamRow | undefined> {
       const [row] = await db.select().from(exams).where(eq(exams.id, id)).limit(1);
       return row;

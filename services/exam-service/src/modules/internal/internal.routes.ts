@@ -1,6 +1,6 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
 import { ExamIdParamsSchema } from '@exam/domain/exam';
-import { InternalExamSchema } from '@exam/domain/internal';
+import { InternalExamSchema, WorkspaceDemandQuerySchema, WorkspaceDemandSchema } from '@exam/domain/internal';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { InternalService } from './internal.service.ts';
@@ -20,6 +20,20 @@ export function internalRoutes(service: InternalService) {
         },
       },
       async (request) => service.getExam(request.params.id),
+    );
+    app.get(
+      '/internal/workspace-demand',
+      {
+        onRequest: [app.requireInternal],
+        schema: {
+          tags: ['internal'],
+          querystring: WorkspaceDemandQuerySchema,
+          response: { 200: WorkspaceDemandSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
+        },
+      },
+      async (request) => ({
+        demand: await service.workspaceDemand(request.query.horizonSeconds, request.query.graceSeconds),
+      }),
     );
   };
 }

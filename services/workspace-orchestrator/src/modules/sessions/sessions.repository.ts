@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, like, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, like, lt, or, sql } from 'drizzle-orm';
 import type { WorkspaceDatabase } from '../../db/database.ts';
 import { startFailures, volumes, workspaces, type VolumeRow, type WorkspaceRow } from '../../db/schema.ts';
 import type { EngineKind } from '../../engine/engine.ts';
@@ -50,19 +50,19 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
       return row;
     },
     /**
-     * Tops a host's warm pool up to `size` per type by inserting 'starting' rows, which count as pool
+     * Tops a host's warm pool up to each type's target by inserting 'starting' rows, which count as pool
      * members at once. The count and the inserts run under a per-host advisory lock, so two orchestrator
      * replicas refilling at the same moment never both see the pool short and overfill it. Answers the
      * rows inserted; the caller starts their containers after the lock is released.
      */
     async reservePool(
-      pool: { host: string; backend: EngineKind; size: number; types: readonly string[] },
+      pool: { host: string; backend: EngineKind; targets: ReadonlyMap<string, number> },
       newRow: (workspaceType: string) => Promise<NewWorkspace>,
     ): Promise<WorkspaceRow[]> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`warm-pool:${pool.backend}:${pool.host}`}))`);
         const wanted: NewWorkspace[] = [];
-        for (const workspaceType of pool.types) {
+        for (const [workspaceType, size] of pool.targets) {
           const [counted] = await tx
             .select({ n: sql<number>`count(*)::int` })
             .from(workspaces)
@@ -76,7 +76,7 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
                 live,
               ),
             );
-          for (let have = counted?.n ?? 0; have < pool.size; have++) wanted.push(await newRow(workspaceType));
+          for (let have = counted?.n ?? 0; have < size; have++) wanted.push(await newRow(workspaceType));
         }
         return wanted.length ? tx.insert(workspaces).values(wanted).returning() : [];
       });
@@ -119,6 +119,48 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
         .from(workspaces)
         .where(and(inArray(workspaces.id, ids), sql`${workspaces.endedAt} is not null`));
       return rows.map((row) => row.id);
+    },
+    /** Per exam, how many of its attempts have had a workspace (any status): the candidates already arrived. */
+    async arrivedByExam(examIds: readonly string[]): Promise<Map<string, number>> {
+      if (examIds.length === 0) return new Map();
+      const rows = await db
+        .select({ examId: workspaces.examId, n: sql<number>`count(distinct ${workspaces.attemptId})::int` })
+        .from(workspaces)
+        .where(inArray(workspaces.examId, [...examIds]))
+        .groupBy(workspaces.examId);
+      return new Map(rows.map((r) => [r.examId ?? '', r.n]));
+    },
+    /** Live workspaces on a host held by an attempt (the ones the warm pool must leave room for). */
+    async countAssignedOnHost(host: string, backend: EngineKind): Promise<number> {
+      const [row] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(workspaces)
+        .where(
+          and(
+            eq(workspaces.backend, backend),
+            or(eq(workspaces.host, host), isNull(workspaces.host)),
+            sql`${workspaces.attemptId} is not null`,
+            live,
+          ),
+        );
+      return row?.n ?? 0;
+    },
+    /** A host's ready, unclaimed pool containers of a type, newest first (the first to go when the pool shrinks). */
+    async listWarm(workspaceType: string, host: string, backend: EngineKind): Promise<WorkspaceRow[]> {
+      return db
+        .select()
+        .from(workspaces)
+        .where(
+          and(
+            eq(workspaces.workspaceType, workspaceType),
+            eq(workspaces.backend, backend),
+            eq(workspaces.host, host),
+            eq(workspaces.status, 'warm'),
+            isNull(workspaces.attemptId),
+            live,
+          ),
+        )
+        .orderBy(desc(workspaces.createdAt));
     },
     async listLive(): Promise<WorkspaceRow[]> {
       return db.select().from(workspaces).where(live).orderBy(asc(workspaces.createdAt));

@@ -1,6 +1,7 @@
 import { WORKSPACE_TYPES, WORKSPACE_TYPE_LABELS, type WorkspaceType } from '@exam/domain/exam';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { Field } from '@exam/ui/field';
+import { Input } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
 import { SwitchField } from '@exam/ui/switch';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
@@ -11,7 +12,11 @@ const WORKSPACE_OPTIONS = WORKSPACE_TYPES.map((value) => ({ value, label: WORKSP
 
 export function WorkspaceCard() {
   const { t } = useTranslation('editor');
-  const { control } = useFormContext<ExamFormInput>();
+  const {
+    control,
+    register,
+    formState: { errors },
+  } = useFormContext<ExamFormInput>();
   const enabled = useWatch({ control, name: 'codingWorkspace.enabled' });
   return (
     <Card>
@@ -67,6 +72,23 @@ export function WorkspaceCard() {
                 />
               )}
             />
+            <Field
+              label={t('workspaceCard.expectedCandidates')}
+              hint={t('workspaceCard.expectedCandidatesHint')}
+              error={errors.codingWorkspace?.expectedCandidates?.message}
+              className="max-w-md"
+            >
+              <Input
+                type="number"
+                min={0}
+                step={1}
+                inputMode="numeric"
+                className="max-w-40"
+                {...register('codingWorkspace.expectedCandidates', {
+                  setValueAs: (value: unknown) => (value === '' || value === null ? null : Number(value)),
+                })}
+              />
+            </Field>
           </>
         )}
       </CardBody>
