@@ -60,6 +60,17 @@ const TOUCH = `
   on conflict (attempt_id) do update set last_seen_at = excluded.last_seen_at
     where attempt_presence.last_seen_at < excluded.last_seen_at - make_interval(secs => $3::float8 / 1000)`;
 
+/** TOUCH for many attempts in one statement (at most one row per attempt), each with its own time. */
+const TOUCH_MANY = `
+  insert into results_service.attempt_presence (attempt_id, last_seen_at)
+  select t.attempt_id, t.at from json_to_recordset($1::json) as t(attempt_id text, at timestamptz)
+  where not exists (
+    select 1 from results_service.attempt_presence p
+    where p.attempt_id = t.attempt_id and p.last_seen_at >= t.at - make_interval(secs => $2::float8 / 1000)
+  )
+  on conflict (attempt_id) do update set last_seen_at = excluded.last_seen_at
+    where attempt_presence.last_seen_at < excluded.last_seen_at - make_interval(secs => $2::float8 / 1000)`;
+
 const nullableDate = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 export type LiveAttemptRow = {
@@ -102,6 +113,12 @@ export function createLiveRepository({ db }: ResultsDatabase) {
 
     async touch(attemptId: string, now: Date, minGapMs: number): Promise<void> {
       await rawQuery(db, TOUCH, [attemptId, now.toISOString(), minGapMs]);
+    },
+
+    /** `touch` for several attempts at once (at most one entry per attempt), all with the same gap. */
+    async touchMany(list: { attemptId: string; now: Date }[], minGapMs: number): Promise<void> {
+      const rows = list.map((t) => ({ attempt_id: t.attemptId, at: t.now.toISOString() }));
+      await rawQuery(db, TOUCH_MANY, [JSON.stringify(rows), minGapMs]);
     },
 
     async findLastSeen(attemptId: string): Promise<Date | undefined> {
