@@ -101,6 +101,10 @@ async function runPhase(url: string, phase: Phase): Promise<Summary> {
   };
 }
 
+/** Server + PostgreSQL CPU per save in a phase, in ms. */
+const saveCpu = (phase: { serverCpuMsPerRequest: number; postgresCpuMsPerRequest: number }) =>
+  Number((phase.serverCpuMsPerRequest + phase.postgresCpuMsPerRequest).toFixed(2));
+
 const perRequestMs = (cpuSeconds: number, summary: Summary) =>
   Number(((cpuSeconds * 1000) / summary.requests).toFixed(2));
 
@@ -236,9 +240,15 @@ try {
         ? {
             anchorSavesPerSecond: held.anchor ?? 0,
             ratio: held.anchor ? Number((service / held.anchor).toFixed(2)) : null,
-            cpuRatioAt3000: fixed.anchor
-              ? Number((fixed.service!.serverCpuMsPerRequest / fixed.anchor.serverCpuMsPerRequest).toFixed(2))
-              : null,
+            // In the fixed-rate phase: throughput and the CPU per save of server + PostgreSQL backends. On a box
+            // too busy for the ramp to mean anything, anchor CPU / service CPU is the capacity ratio to expect.
+            fixedPhaseRpsRatio: fixed.anchor ? Number((fixed.service!.rps / fixed.anchor.rps).toFixed(2)) : null,
+            serviceCpuMsPerSave: fixed.service ? saveCpu(fixed.service) : null,
+            anchorCpuMsPerSave: fixed.anchor ? saveCpu(fixed.anchor) : null,
+            cpuCapacityRatio:
+              fixed.anchor && fixed.service
+                ? Number((saveCpu(fixed.anchor) / saveCpu(fixed.service)).toFixed(2))
+                : null,
           }
         : {}),
       topRateTried: rampRates.at(-1),
