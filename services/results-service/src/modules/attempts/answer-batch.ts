@@ -100,6 +100,7 @@ export function createAnswerBatcher(
   };
 
   const flush = () => {
+    clearTimeout(timer);
     timer = undefined;
     while (queue.length > 0 && inFlight < options.maxInFlight) {
       inFlight++;
