@@ -109,6 +109,9 @@ function startExamStub(port: number, internalToken: string, exam: BenchExamOptio
       .writeHead(200, { 'content-type': 'application/json' })
       .end(JSON.stringify(exam.questions ? { ...body, questions: exam.questions } : body));
   });
+  // Longer than the service's pooled connections stay idle, so the stub never closes a socket the service is
+  // about to reuse (an ECONNRESET on a loaded machine otherwise).
+  server.keepAliveTimeout = 120_000;
   return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
 }
 
@@ -122,8 +125,8 @@ function cpuSecondsOf(pid: number): number {
 }
 
 async function waitReady(url: string, child: ChildProcess) {
-  for (let i = 0; i < 200; i++) {
-    if (child.exitCode !== null) throw new Error(`results-service exited with ${child.exitCode}`);
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`${url} exited with ${child.exitCode}`);
     try {
       if ((await fetch(`${url}/ready`)).ok) return;
     } catch {
@@ -131,7 +134,33 @@ async function waitReady(url: string, child: ChildProcess) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error('results-service did not become ready');
+  throw new Error(`${url} did not become ready`);
+}
+
+/**
+ * Starts the anchor (anchor.ts: bare Fastify + postgres.js, one single-row upsert per save) on the
+ * stack's database, with the same pool size as the service.
+ */
+export async function startAnchor(opts: { databaseUrl: string; port: number; poolSize?: number }) {
+  const url = `http://127.0.0.1:${opts.port}`;
+  const child = spawn(process.execPath, [resolve(ROOT, 'bench/results-service/anchor.ts')], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(opts.port),
+      DATABASE_URL: opts.databaseUrl,
+      DATABASE_POOL_SIZE: String(opts.poolSize ?? 10),
+    },
+  });
+  await waitReady(url, child);
+  return {
+    url,
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
 }
 
 export async function startStack(opts: {
@@ -179,6 +208,7 @@ export async function startStack(opts: {
   return {
     url,
     sql,
+    databaseUrl: dbUrl.toString(),
     /** CPU seconds the service process has used so far (user + system), from /proc. */
     serverCpuSeconds: () => cpuSecondsOf(child.pid!),
     /** CPU seconds used so far by the PostgreSQL backends serving the bench database (not WAL writer or checkpointer). */

@@ -1,10 +1,17 @@
 // Benchmark of results-service on the real local PostgreSQL:
-//   1. answer saves: PUT /api/attempts/{id}/answers/{i} at a fixed arrival rate — goal 1,500/s, p99 <= 50 ms, no errors;
-//   2. submissions: 10,000 POST /api/attempts/{id}/submit arriving within 10 s — goal all acknowledged, p99 <= 1 s,
+//   1. answer saves: PUT /api/attempts/{id}/answers/{i} at a fixed arrival rate — goal 3,000/s, p99 <= 50 ms, no
+//      errors — for the service and for the anchor (anchor.ts: bare Fastify + postgres.js, one single-row
+//      upsert per save) in the same run;
+//   2. the save ramp: both servers, step by step at rising rates (alternating, so both see the same machine),
+//      until p99 passes 50 ms or a save fails; the throughput at p99 <= 50 ms is the highest rate that held,
+//      and the goal is the service at >= 1.3x the anchor's (issue 19);
+//   3. submissions: 10,000 POST /api/attempts/{id}/submit arriving within 10 s — goal all acknowledged, p99 <= 1 s,
 //      and 10,000 result rows counted in the database afterwards.
 // Usage (from the repository root):
-//   node bench/results-service/run.ts [--attempts 10000] [--save-rate 1500] [--save-seconds 30] [--submit-rate 1000]
-//                                     [--generator open|autocannon] [--pool-size N]
+//   node bench/results-service/run.ts [--attempts 10000] [--save-rate 3000] [--save-seconds 30] [--submit-rate 1000]
+//                                     [--generator open|autocannon] [--pool-size N] [--no-anchor] [--no-submit]
+//                                     [--ramp-rates 1000,2000,…] [--ramp-seconds 5]
+// The service's own settings pass through its environment (e.g. SAVE_BATCH_WINDOW_MS=0 turns group commit off).
 // --pool-size sets the service's DATABASE_POOL_SIZE; without it the service runs with its default (10).
 // --generator open (default): requests arrive evenly at the rate and latency counts from each one's planned
 // start (bench/lib/open-loop.ts). --generator autocannon: autocannon's rate limit, which fires each
@@ -15,18 +22,26 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { cpuShares, cpuSnapshot } from '../lib/machine-cpu.ts';
 import { createClient, openLoop, summarizeOutcomes, type Outcome, type PlannedRequest } from '../lib/open-loop.ts';
-import { QUESTION_COUNT, startAttempts, startStack } from './harness.ts';
+import { QUESTION_COUNT, startAnchor, startAttempts, startStack } from './harness.ts';
 
 const { values: args } = parseArgs({
+  allowNegative: true,
   options: {
     attempts: { type: 'string', default: '10000' },
-    'save-rate': { type: 'string', default: '1500' },
+    'save-rate': { type: 'string', default: '3000' },
     'save-seconds': { type: 'string', default: '30' },
     'submit-rate': { type: 'string', default: '1000' },
     'pool-size': { type: 'string' },
     generator: { type: 'string', default: 'open' },
+    anchor: { type: 'boolean', default: true },
+    submit: { type: 'boolean', default: true },
+    'ramp-rates': { type: 'string', default: '100,200,400,700,1000,1500,2000,3000,4000,5000,6000,8000,10000' },
+    'ramp-seconds': { type: 'string', default: '5' },
   },
 });
+const rampRates = args['ramp-rates'].split(',').map(Number);
+const rampSeconds = Number(args['ramp-seconds']);
+const P99_GOAL_MS = 50;
 const attemptCount = Number(args.attempts);
 const saveRate = Number(args['save-rate']);
 const saveSeconds = Number(args['save-seconds']);
@@ -86,6 +101,10 @@ async function runPhase(url: string, phase: Phase): Promise<Summary> {
   };
 }
 
+/** Server + PostgreSQL CPU per save in a phase, in ms. */
+const saveCpu = (phase: { serverCpuMsPerRequest: number; postgresCpuMsPerRequest: number }) =>
+  Number((phase.serverCpuMsPerRequest + phase.postgresCpuMsPerRequest).toFixed(2));
+
 const perRequestMs = (cpuSeconds: number, summary: Summary) =>
   Number(((cpuSeconds * 1000) / summary.requests).toFixed(2));
 
@@ -131,10 +150,11 @@ try {
   );
 
   // Saves: every request writes a new seq, round-robin over attempts and questions, so every save applies.
+  // The anchor gets the same stream (same attempt ids, questions, answers and seqs) without the token.
   let counter = 0;
-  const saves = (seconds: number): Phase => ({
-    count: seconds * saveRate,
-    rate: saveRate,
+  const saves = (rate: number, seconds: number, withAuth: boolean): Phase => ({
+    count: Math.round(seconds * rate),
+    rate,
     connections: 64,
     build: () => {
       const n = counter++;
@@ -143,27 +163,112 @@ try {
       return {
         method: 'PUT',
         path: `/api/attempts/${attempt.id}/answers/${question}`,
-        headers: { 'content-type': 'application/json', authorization: attempt.auth },
+        headers: {
+          'content-type': 'application/json',
+          ...(withAuth ? { authorization: attempt.auth } : {}),
+        },
         body: JSON.stringify({ answer: question % 2 === 0 ? 'B' : `photosynthesis ${n}`, seq: n + 1 }),
       };
     },
     ok: (o) => o.status === 200 && o.body.includes('"applied":true'),
   });
-  await runPhase(stack.url, saves(5)); // warm-up (JIT, connection pools); not reported
-  const sentBefore = counter;
-  const saveCpu = await cpuMeter(stack);
-  const saveRun = await runPhase(stack.url, saves(saveSeconds));
-  const saveSummary = { ...saveRun, ...(await saveCpu(saveRun)) };
-  const stored = (await stack.sql`select count(*)::int as n from results_service.answers`)[0]!.n as number;
-  console.log('saves', {
-    generator,
-    target: `${saveRate}/s for ${saveSeconds} s`,
-    ...saveSummary,
-    sent: counter - sentBefore,
-    answerRowsStored: stored,
-  });
+  const anchor = args.anchor
+    ? await startAnchor({
+        databaseUrl: stack.databaseUrl,
+        port: 14103,
+        ...(args['pool-size'] ? { poolSize: Number(args['pool-size']) } : {}),
+      })
+    : undefined;
+  const servers = [
+    { name: 'service', url: stack.url, auth: true, cpu: () => stack.serverCpuSeconds() },
+    ...(anchor ? [{ name: 'anchor', url: anchor.url, auth: false, cpu: () => anchor.cpuSeconds() }] : []),
+  ];
+  try {
+    for (const server of servers) {
+      // Warm-up (JIT, connection pools); not reported.
+      await runPhase(server.url, saves(Math.min(saveRate, 1000), 5, server.auth));
+    }
+    const fixed: Record<string, Summary & Awaited<ReturnType<Awaited<ReturnType<typeof cpuMeter>>>>> = {};
+    for (const server of servers) {
+      const meter = await cpuMeter({ ...stack, serverCpuSeconds: server.cpu });
+      const run = await runPhase(server.url, saves(saveRate, saveSeconds, server.auth));
+      fixed[server.name] = { ...run, ...(await meter(run)) };
+      console.log(`saves (${server.name})`, {
+        generator,
+        target: `${saveRate}/s for ${saveSeconds} s`,
+        ...fixed[server.name],
+      });
+    }
+    const stored = (await stack.sql`select count(*)::int as n from results_service.answers`)[0]!.n as number;
+    console.log(`answer rows stored by the service: ${stored}`);
 
+    // The ramp: the same rate for each server in turn; a server leaves the ramp at its first step that misses.
+    const held: Record<string, number> = {};
+    const steps: Record<string, unknown>[] = [];
+    const climbing = new Set(servers.map((s) => s.name));
+    for (const rate of rampRates) {
+      for (const server of servers) {
+        if (!climbing.has(server.name)) continue;
+        const meter = await cpuMeter({ ...stack, serverCpuSeconds: server.cpu });
+        const run = await runPhase(server.url, saves(rate, rampSeconds, server.auth));
+        const cpu = await meter(run);
+        const pass = run.p99 <= P99_GOAL_MS && run.ok === run.requests && run.errors === 0;
+        steps.push({
+          server: server.name,
+          rate,
+          pass,
+          p50: run.p50,
+          p99: run.p99,
+          ok: run.ok,
+          errors: run.errors + run.non2xx,
+          serverCpuMs: cpu.serverCpuMsPerRequest,
+          postgresCpuMs: cpu.postgresCpuMsPerRequest,
+          load1: Number(os.loadavg()[0]!.toFixed(1)),
+        });
+        if (pass) held[server.name] = rate;
+        else climbing.delete(server.name);
+      }
+      if (climbing.size === 0) break;
+    }
+    console.table(steps);
+    const service = held.service ?? 0;
+    console.log('save ramp', {
+      p99GoalMs: P99_GOAL_MS,
+      stepSeconds: rampSeconds,
+      serviceSavesPerSecond: service,
+      ...(anchor
+        ? {
+            anchorSavesPerSecond: held.anchor ?? 0,
+            ratio: held.anchor ? Number((service / held.anchor).toFixed(2)) : null,
+            // In the fixed-rate phase: throughput and the CPU per save of server + PostgreSQL backends. On a box
+            // too busy for the ramp to mean anything, anchor CPU / service CPU is the capacity ratio to expect.
+            fixedPhaseRpsRatio: fixed.anchor ? Number((fixed.service!.rps / fixed.anchor.rps).toFixed(2)) : null,
+            serviceCpuMsPerSave: fixed.service ? saveCpu(fixed.service) : null,
+            anchorCpuMsPerSave: fixed.anchor ? saveCpu(fixed.anchor) : null,
+            cpuCapacityRatio:
+              fixed.anchor && fixed.service
+                ? Number((saveCpu(fixed.anchor) / saveCpu(fixed.service)).toFixed(2))
+                : null,
+          }
+        : {}),
+      topRateTried: rampRates.at(-1),
+    });
+  } finally {
+    await anchor?.stop();
+  }
+  console.log(
+    `load average after saves: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   // Submissions: every attempt submits once, arriving at submitRate per second.
+  if (args.submit) await submissions(attempts);
+} finally {
+  await stack.stop();
+}
+
+async function submissions(attempts: { id: string; auth: string }[]) {
   const resultIds = new Set<string>();
   const submitCpu = await cpuMeter(stack);
   const submits = await runPhase(stack.url, {
@@ -206,8 +311,6 @@ try {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-} finally {
-  await stack.stop();
 }
 
 // autocannon gives each connection a whole-number share of the rate and of the amount. With 256

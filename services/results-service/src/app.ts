@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Deps, PresenceStore } from './deps.ts';
 import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
+import { DEFAULT_SAVE_BATCH } from './modules/attempts/answer-batch.ts';
 import { attemptsRoutes } from './modules/attempts/attempts.routes.ts';
 import { createAttemptsService } from './modules/attempts/attempts.service.ts';
 import { resumeCodeKey } from './modules/attempts/resume-credentials.ts';
@@ -73,7 +74,14 @@ export async function buildApp(config: Config, deps: Deps) {
   deps.redis?.useLog(app.log);
   registerServiceMetrics(app, deps.database);
 
-  const attemptsRepository = createAttemptsRepository(deps.database);
+  const attemptsRepository = createAttemptsRepository(deps.database, {
+    saveBatch: {
+      windowMs: config.SAVE_BATCH_WINDOW_MS,
+      maxInFlight: config.SAVE_BATCH_IN_FLIGHT,
+      maxRows: config.SAVE_BATCH_MAX_ROWS,
+      maxChars: DEFAULT_SAVE_BATCH.maxChars,
+    },
+  });
   const cohort = createCohortRepository(deps.database);
   const refreshKeepGrade = keepGradeRefresher(cohort, deps);
   const candidateResults = createCandidateResultService(attemptsRepository, deps);

@@ -38,6 +38,14 @@ const ConfigSchema = z.object({
   TEST_RUNS_PER_MINUTE: z.coerce.number().int().min(1).default(6),
   /** How often the test-grading job starts queued grade runs and collects finished ones. */
   TEST_GRADING_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3),
+  /**
+   * Group commit of answer saves (modules/attempts/answer-batch.ts): how long the first save of a batch
+   * waits for others, in milliseconds (0: every save is its own statement), how many batches run at once,
+   * and the most saves in one.
+   */
+  SAVE_BATCH_WINDOW_MS: z.coerce.number().min(0).max(50).default(1),
+  SAVE_BATCH_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(4),
+  SAVE_BATCH_MAX_ROWS: z.coerce.number().int().min(1).max(5000).default(200),
   /** Time allowed to calls to exam-service, workspace-orchestrator and llm-gateway. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   /** Benchmarks: the insights route reports its phases (database, statistics, Rasch, serialization) in Server-Timing. */

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBaseApp } from '../base-app.ts';
 import type { App } from '../create-server.ts';
 import { TEST_SECRETS, testCreatorSessions } from '../testing.ts';
@@ -54,6 +54,25 @@ describe('auth guards', () => {
     const response = await app.inject({ url: '/creator', headers: { authorization: `Bearer ${creatorToken()}` } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ sub: 'user-1' });
+  });
+
+  it('refuses a token once it expires, although it was verified (and remembered) before', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const token = app.jwt.sign(
+        { kind: 'creator', sub: 'user-1', email: 'a@example.test', sid: 's-1' },
+        {
+          expiresIn: '60s',
+        },
+      );
+      const headers = { authorization: `Bearer ${token}` };
+      expect((await app.inject({ url: '/creator', headers })).statusCode).toBe(200);
+      expect((await app.inject({ url: '/creator', headers })).statusCode).toBe(200);
+      vi.setSystemTime(Date.now() + 61_000);
+      expect((await app.inject({ url: '/creator', headers })).statusCode).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers 401 without a token and with a token signed by another secret', async () => {

@@ -48,6 +48,9 @@ export type AuthPluginOptions = {
   creatorSessions: CreatorSessionCheck;
 };
 
+/** How many verified tokens each process remembers: one a candidate, for a large exam on one replica. */
+const VERIFIED_TOKEN_CACHE = 10_000;
+
 async function verify(request: FastifyRequest): Promise<TokenClaims> {
   try {
     return await request.jwtVerify<TokenClaims>();
@@ -58,7 +61,14 @@ async function verify(request: FastifyRequest): Promise<TokenClaims> {
 
 /** Registers @fastify/jwt and the route guards; the role is declared on the route, not re-checked in handlers. */
 export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOptions) => {
-  await app.register(jwt, { secret: opts.jwtSecret, sign: { expiresIn: opts.creatorTokenTtl ?? '12h' } });
+  // Verified tokens are remembered (fast-jwt's LRU, keyed by the token, never past its `exp`): a candidate
+  // sends the same token with every autosave, and the signature check was a visible part of each save's CPU.
+  // Only what the token itself proves is cached; revocable things (creator sessions) are still checked each time.
+  await app.register(jwt, {
+    secret: opts.jwtSecret,
+    sign: { expiresIn: opts.creatorTokenTtl ?? '12h' },
+    verify: { cache: VERIFIED_TOKEN_CACHE },
+  });
   const expected = Buffer.from(opts.internalToken);
   app.decorate('creatorSessionOpen', opts.creatorSessions);
 

@@ -2,6 +2,7 @@ import type { ProctorEvent } from '@exam/domain/attempt';
 import { and, count, eq, gte, isNull, or, sql } from 'drizzle-orm';
 import { rawQuery } from '../../db/rows.ts';
 import { answerFiles, answers, attempts, events } from '../../db/schema.ts';
+import { createAnswerBatcher, DEFAULT_SAVE_BATCH, type PendingSave, type SaveBatchOptions } from './answer-batch.ts';
 import type { ResultsDb } from './attempt-rows.ts';
 
 // The CTE checks the attempt is open and the index in range, and bumps answers_version, which also
@@ -19,14 +20,7 @@ const SAVE_ANSWER = `
     where answers.seq < excluded.seq
   returning 1 as applied`;
 
-type SaveAnswerInput = {
-  attemptId: string;
-  questionIndex: number;
-  answer: string;
-  seq: number;
-  now: Date;
-  cutoff: Date;
-};
+type SaveAnswerInput = PendingSave;
 type InsertEventsInput = { attemptId: string; list: ProctorEvent[]; now: Date; cutoff: Date; max: number };
 type SaveFileInput = {
   attemptId: string;
@@ -40,25 +34,18 @@ type SaveFileInput = {
 };
 
 /** What a candidate writes while the attempt is open: answers, uploaded files, proctoring events. */
-export function answerWrites(db: ResultsDb) {
+export function answerWrites(db: ResultsDb, saveBatch: SaveBatchOptions = DEFAULT_SAVE_BATCH) {
+  const batcher = createAnswerBatcher(db, (input) => saveAnswerAlone(db, input), saveBatch);
   return {
     /**
-     * The autosave hot path in one statement: the CTE checks that the attempt is open and the index in
-     * range and bumps answers_version (which also row-locks the attempt until this write commits, so
-     * a concurrent submit either waits for it or makes it see the attempt closed). The upsert only
-     * replaces an older seq. No row back means closed, out of range or stale; the caller finds out which.
+     * The autosave hot path. Saves arriving together are written in one statement (answer-batch.ts); a
+     * save alone, or one whose batch failed, takes the single-row statement. Either way the attempt is
+     * checked open and the index in range, answers_version goes up (which also row-locks the attempt
+     * until the write commits, so a concurrent submit either waits for it or makes it see the attempt
+     * closed), and only an older seq is replaced. Resolves once committed. False means closed, out of
+     * range or stale; the caller finds out which.
      */
-    async saveAnswerIfOpen(input: SaveAnswerInput): Promise<boolean> {
-      const rows = await rawQuery<{ applied: number }>(db, SAVE_ANSWER, [
-        input.attemptId,
-        input.cutoff.toISOString(),
-        input.questionIndex,
-        input.answer,
-        input.seq,
-        input.now.toISOString(),
-      ]);
-      return rows.length > 0;
-    },
+    saveAnswerIfOpen: (input: SaveAnswerInput): Promise<boolean> => batcher.save(input),
 
     /** Stores an uploaded file and records 'File: name' with a seq above the stored one, while the attempt is open. */
     saveFileIfOpen: (input: SaveFileInput) => saveFileIfOpen(db, input),
@@ -97,6 +84,19 @@ export function answerWrites(db: ResultsDb) {
       });
     },
   };
+}
+
+/** The single-row autosave statement: one save, one commit. */
+export async function saveAnswerAlone(db: ResultsDb, input: SaveAnswerInput): Promise<boolean> {
+  const rows = await rawQuery<{ applied: number }>(db, SAVE_ANSWER, [
+    input.attemptId,
+    input.cutoff.toISOString(),
+    input.questionIndex,
+    input.answer,
+    input.seq,
+    input.now.toISOString(),
+  ]);
+  return rows.length > 0;
 }
 
 function saveFileIfOpen(db: ResultsDb, input: SaveFileInput): Promise<boolean> {

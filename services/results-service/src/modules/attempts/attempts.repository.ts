@@ -1,4 +1,5 @@
 import type { ResultsDatabase } from '../../db/database.ts';
+import type { SaveBatchOptions } from './answer-batch.ts';
 import { answerWrites } from './answer-writes.repository.ts';
 import { attemptReads } from './attempt-reads.repository.ts';
 import { bindingWrites } from './binding.repository.ts';
@@ -17,11 +18,11 @@ export {
  * The attempts' storage, one part per responsibility: starting and reading an attempt, its binding to the candidate, the candidate's
  * writes while it is open, the optimistic submit, and the locking submit the finalizer shares.
  */
-export function createAttemptsRepository({ db }: ResultsDatabase) {
+export function createAttemptsRepository({ db }: ResultsDatabase, opts: { saveBatch?: SaveBatchOptions } = {}) {
   return {
     ...attemptReads(db),
     ...bindingWrites(db),
-    ...answerWrites(db),
+    ...answerWrites(db, opts.saveBatch),
     ...optimisticSubmit(db),
     ...lockedSubmit(db),
   };

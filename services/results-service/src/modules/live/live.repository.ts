@@ -45,11 +45,31 @@ type LiveAttemptDbRow = {
 /**
  * Records the candidate's page as seen unless it was seen less than `minGapMs` ago: no write while it
  * is fresh, so a burst of saves costs one index lookup each and a write every few seconds at most.
+ * The NOT EXISTS matters as much as the ON CONFLICT condition: an upsert that reaches its conflict
+ * row locks it even when the condition then skips the update, and a row lock makes the transaction
+ * write and flush WAL at commit. Filtering a fresh row out first keeps the no-op read-only, so a save
+ * does not pay a second WAL flush for presence.
  */
 const TOUCH = `
-  insert into results_service.attempt_presence (attempt_id, last_seen_at) values ($1, $2::timestamptz)
+  insert into results_service.attempt_presence (attempt_id, last_seen_at)
+  select $1, $2::timestamptz
+  where not exists (
+    select 1 from results_service.attempt_presence
+    where attempt_id = $1 and last_seen_at >= $2::timestamptz - make_interval(secs => $3::float8 / 1000)
+  )
   on conflict (attempt_id) do update set last_seen_at = excluded.last_seen_at
     where attempt_presence.last_seen_at < excluded.last_seen_at - make_interval(secs => $3::float8 / 1000)`;
+
+/** TOUCH for many attempts in one statement (at most one row per attempt), each with its own time. */
+const TOUCH_MANY = `
+  insert into results_service.attempt_presence (attempt_id, last_seen_at)
+  select t.attempt_id, t.at from json_to_recordset($1::json) as t(attempt_id text, at timestamptz)
+  where not exists (
+    select 1 from results_service.attempt_presence p
+    where p.attempt_id = t.attempt_id and p.last_seen_at >= t.at - make_interval(secs => $2::float8 / 1000)
+  )
+  on conflict (attempt_id) do update set last_seen_at = excluded.last_seen_at
+    where attempt_presence.last_seen_at < excluded.last_seen_at - make_interval(secs => $2::float8 / 1000)`;
 
 const nullableDate = (ms: number | null) => (ms === null ? null : new Date(ms));
 
@@ -93,6 +113,12 @@ export function createLiveRepository({ db }: ResultsDatabase) {
 
     async touch(attemptId: string, now: Date, minGapMs: number): Promise<void> {
       await rawQuery(db, TOUCH, [attemptId, now.toISOString(), minGapMs]);
+    },
+
+    /** `touch` for several attempts at once (at most one entry per attempt), all with the same gap. */
+    async touchMany(list: { attemptId: string; now: Date }[], minGapMs: number): Promise<void> {
+      const rows = list.map((t) => ({ attempt_id: t.attemptId, at: t.now.toISOString() }));
+      await rawQuery(db, TOUCH_MANY, [JSON.stringify(rows), minGapMs]);
     },
 
     async findLastSeen(attemptId: string): Promise<Date | undefined> {

@@ -260,6 +260,20 @@ describe('live proctor view', () => {
       await vi.waitFor(async () => expect(await lastSeen(attempt.attemptId)).toEqual(t1));
     });
 
+    it('is recorded for every candidate whose requests arrive together (one statement for them all)', async () => {
+      const { exam } = setup();
+      const together = [
+        await startAttempt(app, exam.id),
+        await startAttempt(app, exam.id),
+        await startAttempt(app, exam.id),
+      ];
+      const t0 = clock.now();
+      await Promise.all(together.map((attempt) => save(attempt, 1, 'x')));
+      await vi.waitFor(async () => {
+        for (const attempt of together) expect(await lastSeen(attempt.attemptId)).toEqual(t0);
+      });
+    });
+
     it("is not recorded by a refused request, nor by another attempt's token", async () => {
       const { exam } = setup();
       const attempt = await startAttempt(app, exam.id);

@@ -9,10 +9,42 @@ import type { LiveRepository } from './live.repository.ts';
  */
 export const PRESENCE_TTL_MS = 30 * 24 * 3600 * 1000;
 
-/** attempt_presence: the live view's query joins it, so its rows already carry the time. */
+/** How long a touch waits for others to share its statement (touches run after the reply has gone). */
+const TOUCH_BATCH_WINDOW_MS = 5;
+
+/**
+ * attempt_presence: the live view's query joins it, so its rows already carry the time. Every candidate
+ * request touches it, so the touches of a few milliseconds go as one statement (the latest per attempt);
+ * if that fails, each is tried on its own. Only touches not yet written wait here.
+ */
 export function databasePresence(repo: LiveRepository): PresenceStore {
+  type Touch = { attemptId: string; now: Date; minGapMs: number; done: () => void; fail: (err: unknown) => void };
+  let queue: Touch[] = [];
+  const flush = async () => {
+    const batch = queue;
+    queue = [];
+    // The latest touch of each attempt, grouped by gap (one gap in practice: PRESENCE_MIN_GAP_MS).
+    const byGap = new Map<number, Map<string, Touch>>();
+    for (const touch of batch) {
+      const latest = byGap.get(touch.minGapMs) ?? new Map<string, Touch>();
+      byGap.set(touch.minGapMs, latest);
+      const seen = latest.get(touch.attemptId);
+      if (!seen || seen.now < touch.now) latest.set(touch.attemptId, touch);
+    }
+    try {
+      for (const [gap, latest] of byGap) await repo.touchMany([...latest.values()], gap);
+      for (const touch of batch) touch.done();
+    } catch {
+      for (const touch of batch)
+        await repo.touch(touch.attemptId, touch.now, touch.minGapMs).then(touch.done, touch.fail);
+    }
+  };
   return {
-    touch: (attemptId, now, minGapMs) => repo.touch(attemptId, now, minGapMs),
+    touch: (attemptId, now, minGapMs) =>
+      new Promise<void>((done, fail) => {
+        if (queue.length === 0) setTimeout(() => void flush(), TOUCH_BATCH_WINDOW_MS);
+        queue.push({ attemptId, now, minGapMs, done, fail });
+      }),
     find: (attemptId) => repo.findLastSeen(attemptId),
     withLastSeen: async (rows) => rows,
   };
