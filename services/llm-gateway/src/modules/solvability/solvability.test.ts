@@ -279,6 +279,47 @@ describe('the AI solvability check', () => {
     expect(await latest(exam.id, exam.ownerId)).toBeNull();
   });
 
+  it('lets another replica read the progress and cancel; the replica running it stops', async () => {
+    stalledAssistant();
+    const exam = examWith();
+    const other = await buildTestApp({ platform: app.platform, env: { SOLVABILITY_HEARTBEAT_MS: '20' } });
+    try {
+      const started = (await start(exam.id, exam.ownerId)).json<SolvabilityCheck>();
+      await until(exam.id, exam.ownerId, () => calls.length === 1);
+      const headers = creatorHeaders(other, exam.ownerId);
+      const seen = await other.inject({
+        method: 'GET',
+        url: `/api/exams/${exam.id}/solvability-checks/${started.id}`,
+        headers,
+      });
+      expect(seen.json()).toMatchObject({ id: started.id, status: 'running', progress: { total: 6 } });
+      const cancel = await other.inject({
+        method: 'POST',
+        url: `/api/exams/${exam.id}/solvability-checks/${started.id}/cancel`,
+        headers,
+      });
+      expect(cancel.statusCode).toBe(200);
+      expect(await finished(exam.id, exam.ownerId)).toMatchObject({ status: 'cancelled' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('records a check as interrupted when its replica shuts down', async () => {
+    stalledAssistant();
+    const exam = examWith();
+    const replica = await buildTestApp({ platform: app.platform });
+    await replica.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/solvability-checks`,
+      headers: creatorHeaders(replica, exam.ownerId),
+      payload: {},
+    });
+    await until(exam.id, exam.ownerId, () => calls.length === 1);
+    await replica.close();
+    expect(await latest(exam.id, exam.ownerId)).toMatchObject({ status: 'interrupted' });
+  });
+
   it('shows a check whose replica died (lease expired) as interrupted, and lets a new one start', async () => {
     const exam = examWith();
     const repo = createSolvabilityRepository(
