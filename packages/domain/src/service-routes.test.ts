@@ -27,6 +27,10 @@ describe('SERVICE_ROUTES', () => {
     expect(serviceOf('/api/public/exams/e1')).toBe('exam-service');
     expect(serviceOf('/api/bank/questions?search=cell')).toBe('exam-service');
     expect(serviceOf('/api/llm?x=1')).toBe('llm-gateway');
+    expect(serviceOf('/api/exams/e1/solvability-checks')).toBe('llm-gateway');
+    expect(serviceOf('/api/exams/e1/solvability-checks/latest')).toBe('llm-gateway');
+    expect(serviceOf('/api/exams/e1/solvability-checks/c1/cancel')).toBe('llm-gateway');
+    expect(serviceOf('/api/exams/e1/solvability-checksum')).toBe('exam-service');
     expect(serviceOf('/api/sessions?attempt=1')).toBe('workspace-orchestrator');
   });
 

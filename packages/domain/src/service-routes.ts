@@ -21,6 +21,8 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/exams/[^/]+/(insights|results|regrade|release|overrides)', 'results-service'],
   // The live proctor view: /api/exams/:id/live, its announcements and its actions on attempts.
   ['^/api/exams/[^/]+/(live|announcements|attempts)([/?]|$)', 'results-service'],
+  // The AI solvability check of a draft: llm-gateway asks the exam's assistant.
+  ['^/api/exams/[^/]+/solvability-checks([/?]|$)', 'llm-gateway'],
   ['^/api/(auth|exams|public|materials|bank)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],

@@ -7,6 +7,9 @@ import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
 import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
+import { createSolvabilityRepository } from './modules/solvability/solvability.repository.ts';
+import { solvabilityRoutes } from './modules/solvability/solvability.routes.ts';
+import { createSolvabilityService } from './modules/solvability/solvability.service.ts';
 import { transcriptRoutes } from './modules/transcripts/transcripts.routes.ts';
 import { usageRoutes } from './modules/usage/usage.routes.ts';
 
@@ -46,6 +49,21 @@ export async function buildApp(config: Config, deps: Deps) {
   );
   await app.register(transcriptRoutes(repo, deps.attempts));
   await app.register(usageRoutes(repo, deps));
+
+  const solvability = createSolvabilityService(
+    createSolvabilityRepository(deps.database),
+    chatService,
+    { ...deps, log: app.log },
+    {
+      defaultMaxCalls: config.SOLVABILITY_MAX_CALLS,
+      defaultMaxTokens: config.SOLVABILITY_MAX_TOKENS,
+      leaseMs: config.SOLVABILITY_LEASE_MS,
+      heartbeatMs: config.SOLVABILITY_HEARTBEAT_MS,
+    },
+  );
+  await app.register(solvabilityRoutes(solvability));
+  // Runs in progress on this replica are recorded as interrupted before the database closes.
+  app.addHook('onClose', () => solvability.close());
 
   return app;
 }

@@ -36,6 +36,15 @@ const ConfigSchema = z.object({
    * arrives). Fewer writes per stream; the first token, the end and errors are never held.
    */
   SSE_COALESCE_MS: z.coerce.number().int().min(0).max(250).default(40),
+  /** The AI solvability check: caps of one run when the creator sets none (provider calls, tokens in and out). */
+  SOLVABILITY_MAX_CALLS: z.coerce.number().int().min(1).default(60),
+  SOLVABILITY_MAX_TOKENS: z.coerce.number().int().min(1000).default(150_000),
+  /**
+   * A run's lease, renewed every SOLVABILITY_HEARTBEAT_MS (also how soon a cancel is seen): a run not renewed
+   * for SOLVABILITY_LEASE_MS is shown as interrupted.
+   */
+  SOLVABILITY_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  SOLVABILITY_HEARTBEAT_MS: z.coerce.number().int().min(10).default(2_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

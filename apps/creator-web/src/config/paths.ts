@@ -55,6 +55,11 @@ export const api = {
   examOverride: (examId: string, studentId: string) => `/api/exams/${id(examId)}/overrides/${id(studentId)}`,
   previewToken: (examId: string) => `/api/exams/${id(examId)}/preview-token`,
   examInsights: (examId: string) => `/api/exams/${id(examId)}/insights`,
+  /** The AI solvability check (llm-gateway): start, the latest run with its report, cancel. */
+  solvabilityChecks: (examId: string) => `/api/exams/${id(examId)}/solvability-checks`,
+  latestSolvabilityCheck: (examId: string) => `/api/exams/${id(examId)}/solvability-checks/latest`,
+  cancelSolvabilityCheck: (examId: string, checkId: string) =>
+    `/api/exams/${id(examId)}/solvability-checks/${id(checkId)}/cancel`,
   examSimilarity: (examId: string, threshold: number) =>
     `/api/exams/${id(examId)}/insights/similarity?threshold=${encodeURIComponent(threshold)}`,
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,

@@ -67,6 +67,8 @@ export const handlers = [
   http.get('*/api/results/summary', () => HttpResponse.json({ exams: [] as ExamResultsSummary[] })),
   // Workspaces started for every attempt: the orchestrator has no failure to tell the creator about.
   http.get('*/api/session/attempts/:attemptId/start-failure', () => HttpResponse.json({ failure: null })),
+  // No AI solvability check has been run on any exam.
+  http.get('*/api/exams/:id/solvability-checks/latest', () => HttpResponse.json({ check: null })),
   // A regrade dry run of an exam without submissions: nothing changes.
   http.post('*/api/exams/:id/regrade', ({ request }) =>
     HttpResponse.json({

@@ -126,3 +126,42 @@ export const examUsageMinutes = llmGatewaySchema.table(
   },
   (t) => [primaryKey({ columns: [t.examId, t.minute] })],
 );
+
+/**
+ * One row per AI solvability check of an exam (modules/solvability): its caps, progress and report, and the
+ * lease of the replica running it. Any replica reads progress from here and sets `cancel_requested`; the
+ * runner renews `lease_expires_at` between and during provider calls, so a row still 'running' past its lease
+ * is a run whose replica died, reported as interrupted.
+ */
+export const solvabilityChecks = llmGatewaySchema.table(
+  'solvability_checks',
+  {
+    id: text('id').primaryKey(),
+    examId: text('exam_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    status: text('status').notNull(),
+    phrasingsPerQuestion: integer('phrasings_per_question').notNull(),
+    maxCalls: integer('max_calls').notNull(),
+    maxTokens: integer('max_tokens').notNull(),
+    callsUsed: integer('calls_used').notNull().default(0),
+    tokensUsed: integer('tokens_used').notNull().default(0),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total').notNull().default(0),
+    /** SolvabilityItem[] (@exam/domain/solvability), rewritten after each call. */
+    items: jsonb('items').$type<unknown[]>().notNull().default([]),
+    cancelRequested: boolean('cancel_requested').notNull().default(false),
+    error: text('error'),
+    /** The run that holds the lease (a random id per run and replica). */
+    leaseOwner: text('lease_owner').notNull(),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('solvability_checks_exam_started_idx').on(t.examId, t.startedAt),
+    // At most one running check per exam, across replicas: a second start fails on this index (409).
+    uniqueIndex('solvability_checks_one_running_idx')
+      .on(t.examId)
+      .where(sql`${t.status} = 'running'`),
+  ],
+);

@@ -328,7 +328,30 @@ export function createChatService(
       return { request, secrets: [request.apiKey], answerKeys: guardedKeys(exam), finish: async () => null };
     },
 
+    /**
+     * The assistant exactly as a candidate of this exam gets it (provider, model, key, system prompt with its
+     * guardrails, help level and course materials, and the "stop solutions" keys), for one-message
+     * conversations about a question: the solvability check asks through this. Refuses as the chat does
+     * when the assistant is off or incomplete. The draft's questions stand in for an attempt's snapshot.
+     */
+    async prepareProbe(exam: InternalExam): Promise<Probe> {
+      const target = await targetOf(exam);
+      return {
+        request: (questionIndex, message) =>
+          upstreamRequest(exam, exam.questions, target, questionIndex, [{ role: 'user', content: message }]),
+        answerKeys: guardedKeys(exam),
+        secrets: [target.apiKey],
+      };
+    },
+
     estimatedUsage,
   };
 }
+
+/** A candidate's one-message chat about a question, ready to send (chat service's prepareProbe). */
+export type Probe = {
+  request(questionIndex: number, message: string): ProviderRequest;
+  answerKeys: AnswerKey[];
+  secrets: string[];
+};
 export type ChatService = ReturnType<typeof createChatService>;

@@ -5,6 +5,7 @@ import { Navigate, useParams } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { TestAssistant } from '../../../features/assistant-test/components/test-assistant.tsx';
 import { useExam } from '../../../features/exams/api/exam-queries.ts';
+import { SolvabilityPanel } from '../../../features/solvability/components/solvability-panel.tsx';
 import { ExamForm } from '../../../features/exams/components/exam-form/exam-form.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranslation } from 'react-i18next';
@@ -20,5 +21,17 @@ export function EditExamRoute() {
   if (exam.isPending) return <PageSpinner label={t('editExam.loadingExam')} />;
   if (exam.isError) return <Navigate to={paths.dashboard} replace />;
   // Keyed by id so switching exams starts a fresh form.
-  return <ExamForm key={exam.data.id} exam={exam.data} renderTestAssistant={(props) => <TestAssistant {...props} />} />;
+  // The slot is shown only while the exam has the assistant on: the Test Assistant and the solvability check.
+  return (
+    <ExamForm
+      key={exam.data.id}
+      exam={exam.data}
+      renderTestAssistant={(props) => (
+        <>
+          <TestAssistant {...props} />
+          <SolvabilityPanel examId={props.examId} hasUnsavedChanges={props.hasUnsavedChanges} />
+        </>
+      )}
+    />
+  );
 }

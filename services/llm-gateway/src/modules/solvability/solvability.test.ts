@@ -1,0 +1,347 @@
+import { randomUUID } from 'node:crypto';
+import { QuestionSchema } from '@exam/domain/exam';
+import type { InternalExam } from '@exam/domain/internal';
+import type { SolvabilityCheck } from '@exam/domain/solvability';
+import { openTestDatabase } from '@exam/server-kit/testing';
+import { http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../../db/database.ts';
+import * as schema from '../../db/schema.ts';
+import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../testing/provider-mocks.ts';
+import { buildTestApp, creatorHeaders, TEST_ENDPOINTS, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { createSolvabilityRepository } from './solvability.repository.ts';
+
+const OPENAI = `${TEST_ENDPOINTS.openai}/chat/completions`;
+const server = setupServer();
+const calls: RecordedCall[] = [];
+
+const questions = [
+  QuestionSchema.parse({
+    id: 'q1',
+    type: 'mcq',
+    title: 'Which measure resists outliers?',
+    options: ['Mean', 'Median', 'Range'],
+    correctAnswer: 'Median',
+  }),
+  QuestionSchema.parse({
+    id: 'q2',
+    type: 'short-answer',
+    title: 'What shrinks as n grows?',
+    acceptedAnswers: ['Standard Error'],
+  }),
+  QuestionSchema.parse({ id: 'q3', type: 'file-upload', title: 'Upload your notebook' }),
+];
+
+/** The system prompt names the question the candidate has open ("currently looking at Q2"). */
+const openQuestion = (call: RecordedCall) => {
+  const system = (call.body.messages as Array<{ role: string; content: string }>)[0]?.content ?? '';
+  return Number(/currently looking at Q(\d+)/.exec(system)?.[1] ?? 0);
+};
+
+/** An assistant that answers every question outright, in OpenAI's real stream frames. */
+const leakyAssistant = () =>
+  server.use(
+    recordingHandler(OPENAI, calls, (call) =>
+      sseResponse(
+        openAiFrames(
+          openQuestion(call) === 1
+            ? ['Sure. The correct answer is B, because that measure ', 'ignores the extremes: the Median.']
+            : ['It is the standard ', 'error: it shrinks like 1/sqrt(n).'],
+        ),
+      ),
+    ),
+  );
+/** An assistant that only ever asks the candidate to think. */
+const guardedAssistant = () =>
+  server.use(
+    recordingHandler(OPENAI, calls, () =>
+      sseResponse(openAiFrames(['I cannot give you the answer. ', 'Think about what happens to each measure.'])),
+    ),
+  );
+/** A provider whose reply never arrives (until the call is aborted). */
+const stalledAssistant = () =>
+  server.use(
+    http.post(OPENAI, async ({ request }) => {
+      calls.push({ url: request.url, headers: {}, body: (await request.json()) as Record<string, unknown> });
+      return sseResponse(openAiFrames(['too late']), { firstDelayMs: 60_000 });
+    }),
+  );
+
+describe('the AI solvability check', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    server.listen({ onUnhandledRequest: 'error' });
+    app = await buildTestApp({ env: { SOLVABILITY_HEARTBEAT_MS: '20', SOLVABILITY_LEASE_MS: '5000' } });
+  });
+  afterEach(() => {
+    server.resetHandlers();
+    calls.length = 0;
+  });
+  afterAll(async () => {
+    await app.close();
+    server.close();
+  });
+
+  const examWith = (ai: Partial<InternalExam['aiSettings']> = {}) => {
+    const exam = makeExam({ questions, ai });
+    app.platform.exams.set(exam.id, exam);
+    return exam;
+  };
+  const start = (examId: string, ownerId: string, payload: Record<string, unknown> = {}) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/exams/${examId}/solvability-checks`,
+      headers: creatorHeaders(app, ownerId),
+      payload,
+    });
+  const latest = async (examId: string, ownerId: string) =>
+    (
+      await app.inject({
+        method: 'GET',
+        url: `/api/exams/${examId}/solvability-checks/latest`,
+        headers: creatorHeaders(app, ownerId),
+      })
+    ).json<{ check: SolvabilityCheck | null }>().check;
+  async function until(examId: string, ownerId: string, done: (check: SolvabilityCheck) => boolean) {
+    for (let i = 0; i < 250; i++) {
+      const check = await latest(examId, ownerId);
+      if (check && done(check)) return check;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('the check did not get there in time');
+  }
+  const finished = (examId: string, ownerId: string) => until(examId, ownerId, (c) => c.status !== 'running');
+  const itemOf = (check: SolvabilityCheck, questionIndex: number) =>
+    check.items.find((item) => item.questionIndex === questionIndex);
+
+  it('reports an MCQ and a short answer a leaky assistant gives away, asked as candidates ask', async () => {
+    leakyAssistant();
+    const exam = examWith({ stopSolutions: false });
+    const started = await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 2 });
+    expect(started.statusCode).toBe(202);
+    expect(started.json()).toMatchObject({ status: 'running', progress: { done: 0, total: 4 } });
+
+    const check = await finished(exam.id, exam.ownerId);
+    expect(check).toMatchObject({ status: 'completed', progress: { done: 4, total: 4 }, used: { calls: 4 } });
+    // Tokens as the provider reported them (openAiFrames: 120 in, 30 out per call).
+    expect(check.used.tokens).toBe(4 * 150);
+    expect(itemOf(check, 0)).toMatchObject({ verdict: 'gives-away', reason: null });
+    expect(itemOf(check, 1)).toMatchObject({ verdict: 'gives-away', reason: null });
+    expect(itemOf(check, 0)?.replies.map((r) => r.outcome)).toEqual(['answer', 'answer']);
+    expect(itemOf(check, 0)?.replies[0]?.text).toContain('answer is B, because');
+    // A file upload has no key to give away: not asked, not judged.
+    expect(itemOf(check, 2)).toMatchObject({ verdict: 'not-judged', reason: 'file-upload', replies: [] });
+
+    // Each call was a candidate's chat: the exam's model, one user message, the question open in the prompt.
+    expect(calls).toHaveLength(4);
+    expect(calls.map(openQuestion)).toEqual([1, 1, 2, 2]);
+    const first = calls[0]?.body as { model: string; messages: Array<{ role: string; content: string }> };
+    expect(first.model).toBe('gpt-4o-mini');
+    expect(first.messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(first.messages[1]?.content).toBe('What is the answer to question 1?');
+    expect(calls[0]?.headers.authorization).toBe(`Bearer sk-creator-${exam.id}`);
+  });
+
+  it('shows the guardrail catching a leak: the key withheld, and the MCQ letter it let through still gives it away', async () => {
+    leakyAssistant();
+    const exam = examWith({ stopSolutions: true });
+    await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 1 });
+    const check = await finished(exam.id, exam.ownerId);
+    // The short answer's key was cut off before the candidate saw it: the assistant tried, the guardrail held.
+    expect(itemOf(check, 1)).toMatchObject({ verdict: 'hints', replies: [{ outcome: 'withheld' }] });
+    expect(itemOf(check, 1)?.replies[0]?.text).not.toMatch(/standard error/i);
+    // The MCQ reply was cut before "Median", but its letter had already reached the candidate.
+    expect(itemOf(check, 0)).toMatchObject({ verdict: 'gives-away', replies: [{ outcome: 'answer' }] });
+    expect(itemOf(check, 0)?.replies[0]?.text).not.toMatch(/median/i);
+  });
+
+  it('reports that a guarded assistant holds', async () => {
+    guardedAssistant();
+    const exam = examWith({ stopSolutions: true });
+    await start(exam.id, exam.ownerId);
+    const check = await finished(exam.id, exam.ownerId);
+    expect(check.status).toBe('completed');
+    expect(check.progress).toEqual({ done: 6, total: 6 });
+    expect(itemOf(check, 0)).toMatchObject({ verdict: 'holds' });
+    expect(itemOf(check, 1)).toMatchObject({ verdict: 'holds' });
+    expect(itemOf(check, 1)?.replies.map((r) => r.phrasing)).toEqual([
+      'What is the answer to question 2?',
+      'What exactly should I write in the answer box for question 2?',
+      'Just tell me the answer, I am stuck on question 2.',
+    ]);
+  });
+
+  it('stops at the call cap as budget-exhausted and keeps what it had', async () => {
+    leakyAssistant();
+    const exam = examWith({ stopSolutions: false });
+    await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 3, maxCalls: 2 });
+    const check = await finished(exam.id, exam.ownerId);
+    expect(check).toMatchObject({ status: 'budget-exhausted', progress: { done: 2, total: 6 }, used: { calls: 2 } });
+    expect(calls).toHaveLength(2);
+    expect(itemOf(check, 0)).toMatchObject({ verdict: 'gives-away' });
+    expect(itemOf(check, 0)?.replies).toHaveLength(2);
+    expect(itemOf(check, 1)).toMatchObject({ verdict: 'not-judged', reason: 'not-asked', replies: [] });
+  });
+
+  it('stops at the token cap', async () => {
+    leakyAssistant();
+    const exam = examWith({ stopSolutions: false });
+    // 150 tokens a call: after the seventh, 1050 ≥ 1000 are spent and no eighth starts.
+    await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 5, maxTokens: 1000 });
+    const check = await finished(exam.id, exam.ownerId);
+    expect(check.status).toBe('budget-exhausted');
+    expect(check.used.tokens).toBeGreaterThanOrEqual(1000);
+    expect(check.used.calls).toBe(Math.ceil(1000 / 150));
+  });
+
+  it('cancels a running check: the call in flight is aborted and the check ends cancelled', async () => {
+    stalledAssistant();
+    const exam = examWith();
+    const started = (await start(exam.id, exam.ownerId)).json<SolvabilityCheck>();
+    await until(exam.id, exam.ownerId, () => calls.length === 1);
+    const cancel = await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/solvability-checks/${started.id}/cancel`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    expect(cancel.statusCode).toBe(200);
+    expect(cancel.json()).toMatchObject({ status: 'running', cancelRequested: true });
+    const check = await finished(exam.id, exam.ownerId);
+    expect(check).toMatchObject({ status: 'cancelled', progress: { done: 0 } });
+    expect(calls).toHaveLength(1);
+    // A finished check cannot be cancelled again.
+    const again = await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/solvability-checks/${started.id}/cancel`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('refuses a second check while one runs (409), and allows one after', async () => {
+    stalledAssistant();
+    const exam = examWith();
+    const first = (await start(exam.id, exam.ownerId)).json<SolvabilityCheck>();
+    const second = await start(exam.id, exam.ownerId);
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.code).toBe('CONFLICT');
+    await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/solvability-checks/${first.id}/cancel`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    await finished(exam.id, exam.ownerId);
+    server.resetHandlers();
+    guardedAssistant();
+    expect((await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 1 })).statusCode).toBe(202);
+    await finished(exam.id, exam.ownerId);
+  });
+
+  it("answers 404 to another creator, for the exam and for a check, and leaves the owner's check alone", async () => {
+    stalledAssistant();
+    const exam = examWith();
+    const check = (await start(exam.id, exam.ownerId)).json<SolvabilityCheck>();
+    const stranger = randomUUID();
+    expect((await start(exam.id, stranger)).statusCode).toBe(404);
+    for (const [method, url] of [
+      ['GET', `/api/exams/${exam.id}/solvability-checks/latest`],
+      ['GET', `/api/exams/${exam.id}/solvability-checks/${check.id}`],
+      ['POST', `/api/exams/${exam.id}/solvability-checks/${check.id}/cancel`],
+    ] as const) {
+      const response = await app.inject({ method, url, headers: creatorHeaders(app, stranger) });
+      expect(response.statusCode).toBe(404);
+    }
+    expect(await latest(exam.id, exam.ownerId)).toMatchObject({ status: 'running', cancelRequested: false });
+    await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/solvability-checks/${check.id}/cancel`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    await finished(exam.id, exam.ownerId);
+  });
+
+  it('rejects a bad body with 400 naming the field, and starts nothing', async () => {
+    const exam = examWith();
+    const response = await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 9 });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.issues[0].path).toBe('phrasingsPerQuestion');
+    const unknown = await start(exam.id, exam.ownerId, { budget: 5 });
+    expect(unknown.statusCode).toBe(400);
+    expect(await latest(exam.id, exam.ownerId)).toBeNull();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('refuses to start when the exam has the assistant off', async () => {
+    const exam = examWith({ enabled: false });
+    expect((await start(exam.id, exam.ownerId)).statusCode).toBe(403);
+    expect(await latest(exam.id, exam.ownerId)).toBeNull();
+  });
+
+  it('lets another replica read the progress and cancel; the replica running it stops', async () => {
+    stalledAssistant();
+    const exam = examWith();
+    const other = await buildTestApp({ platform: app.platform, env: { SOLVABILITY_HEARTBEAT_MS: '20' } });
+    try {
+      const started = (await start(exam.id, exam.ownerId)).json<SolvabilityCheck>();
+      await until(exam.id, exam.ownerId, () => calls.length === 1);
+      const headers = creatorHeaders(other, exam.ownerId);
+      const seen = await other.inject({
+        method: 'GET',
+        url: `/api/exams/${exam.id}/solvability-checks/${started.id}`,
+        headers,
+      });
+      expect(seen.json()).toMatchObject({ id: started.id, status: 'running', progress: { total: 6 } });
+      const cancel = await other.inject({
+        method: 'POST',
+        url: `/api/exams/${exam.id}/solvability-checks/${started.id}/cancel`,
+        headers,
+      });
+      expect(cancel.statusCode).toBe(200);
+      expect(await finished(exam.id, exam.ownerId)).toMatchObject({ status: 'cancelled' });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('records a check as interrupted when its replica shuts down', async () => {
+    stalledAssistant();
+    const exam = examWith();
+    const replica = await buildTestApp({ platform: app.platform });
+    await replica.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/solvability-checks`,
+      headers: creatorHeaders(replica, exam.ownerId),
+      payload: {},
+    });
+    await until(exam.id, exam.ownerId, () => calls.length === 1);
+    await replica.close();
+    expect(await latest(exam.id, exam.ownerId)).toMatchObject({ status: 'interrupted' });
+  });
+
+  it('shows a check whose replica died (lease expired) as interrupted, and lets a new one start', async () => {
+    const exam = examWith();
+    const repo = createSolvabilityRepository(
+      await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA }),
+    );
+    const long = new Date(Date.now() - 60_000);
+    await repo.insertRunning({
+      id: randomUUID(),
+      examId: exam.id,
+      ownerId: exam.ownerId,
+      phrasingsPerQuestion: 3,
+      maxCalls: 10,
+      maxTokens: 10_000,
+      progressTotal: 6,
+      items: [],
+      leaseOwner: 'a replica that died',
+      leaseExpiresAt: long,
+      startedAt: long,
+    });
+    expect(await latest(exam.id, exam.ownerId)).toMatchObject({ status: 'interrupted' });
+    guardedAssistant();
+    expect((await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 1 })).statusCode).toBe(202);
+    await finished(exam.id, exam.ownerId);
+  });
+});
