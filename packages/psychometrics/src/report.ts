@@ -7,9 +7,9 @@ import { chooseModel } from './model-choice.ts';
 import { normalCdf } from './normal.ts';
 import { eapAbilities, fitRasch, type RaschAbility } from './rasch.ts';
 import { fitTwoPl } from './twopl.ts';
-import { scoreGroups } from './score-groups.ts';
+import { abilityOrder, scoreGroups } from './score-groups.ts';
 import { aiUseOverTime, summariseTimes } from './timing.ts';
-import { computeUplift, upliftEntries, type Uplift } from './uplift.ts';
+import { computeUplift, upliftTally, type Uplift, type UpliftTally } from './uplift.ts';
 import {
   candidateFacts,
   competitionRanks,
@@ -76,6 +76,7 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
   const model = chooseModel(onePl, twoPl, input.model ?? 'auto');
   const chosen = model.chosen === '2pl' ? twoPl : fit;
   const thetas = chosen.abilities.map((a) => a.theta);
+  const byAbility = abilityOrder(thetas);
   const itemFits = time('item-fit', () =>
     raschItemFit(
       marks,
@@ -114,12 +115,13 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
     const consulted = facts.reduce((n, f) => n + (f.consulted[j] ? 1 : 0), 0);
     const aiUplift = upliftOf(
       key('aiUplift'),
-      upliftEntries(marks, [j], (c) => facts[c]!.consulted[j]!),
+      upliftTally(marks, [j], (c) => facts[c]!.consulted[j]!),
       reasons,
     );
     const groups = scoreGroups(
       marks.map((row) => row[j] ?? null),
       thetas,
+      byAbility,
     );
     if (groups.length === 0) reasons[key('scoreGroups')] = chosen.reason ?? CHART_REASONS.noAbilities;
     const time = summariseTimes(facts.flatMap((f) => (f.seconds[j] === undefined ? [] : [f.seconds[j]])));
@@ -180,7 +182,7 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
   const aiUplift = {
     overall: upliftOf(
       'overall.aiUplift',
-      upliftEntries(
+      upliftTally(
         marks,
         items.map((_, j) => j),
         (c) => facts[c]!.askedAnything,
@@ -191,7 +193,7 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
       topic,
       ...upliftOf(
         `topics.${topic}.aiUplift`,
-        upliftEntries(marks, positions, (c, j) => facts[c]!.consulted[j]!),
+        upliftTally(marks, positions, (c, j) => facts[c]!.consulted[j]!),
         reasons,
       ),
     })),
@@ -267,8 +269,8 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
 }
 
 /** An uplift comparison; when it has no difference, its caution is the reason under `key`. */
-function upliftOf(key: string, entries: Parameters<typeof computeUplift>[0], reasons: Record<string, string>): Uplift {
-  const uplift = computeUplift(entries);
+function upliftOf(key: string, tally: UpliftTally, reasons: Record<string, string>): Uplift {
+  const uplift = computeUplift(tally);
   if (uplift.difference === null && uplift.caution) reasons[key] = uplift.caution;
   return uplift;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreGroups } from './score-groups.ts';
+import { abilityOrder, scoreGroups } from './score-groups.ts';
 
 describe('scoreGroups', () => {
   it('cuts the candidates with a mark and an ability into up to 10 quantile groups by ability', () => {
@@ -28,5 +28,12 @@ describe('scoreGroups', () => {
       { theta: 1, n: 4, observed: 1 },
     ]);
     expect(scoreGroups([1, 1], [null, null])).toEqual([]);
+  });
+
+  it('takes an ability order sorted once for all items', () => {
+    const thetas = [0.3, null, -1, 0.3, 2];
+    expect(abilityOrder(thetas)).toEqual([2, 0, 3, 4]);
+    const marks = [1, 1, 0, 0, 1];
+    expect(scoreGroups(marks, thetas, abilityOrder(thetas))).toEqual(scoreGroups(marks, thetas));
   });
 });

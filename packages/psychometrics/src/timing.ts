@@ -24,13 +24,21 @@ export function secondsPerQuestion(
   completedAt: number | null,
 ): Map<number, number> {
   const spent = new Map<number, number>();
-  const ordered = events
-    .filter((e) => e.type === QUESTION_VIEW || e.type === 'focus-lost' || e.type === 'focus-gained')
-    .map((e, order) => ({ e, order }))
-    .sort((a, b) => a.e.at - b.e.at || a.order - b.order)
-    .map(({ e }) => e);
-  if (!ordered.some((e) => e.type === QUESTION_VIEW)) return spent;
-  const end = completedAt ?? Math.max(startedAt, ...ordered.map((e) => e.at));
+  const ordered: ViewEvent[] = [];
+  let viewed = false;
+  let sorted = true;
+  let latest = startedAt;
+  for (const e of events) {
+    if (e.type !== QUESTION_VIEW && e.type !== 'focus-lost' && e.type !== 'focus-gained') continue;
+    if (e.type === QUESTION_VIEW) viewed = true;
+    if (ordered.length > 0 && e.at < ordered[ordered.length - 1]!.at) sorted = false;
+    latest = Math.max(latest, e.at);
+    ordered.push(e);
+  }
+  if (!viewed) return spent;
+  // The service reads them in recorded order already; a stable sort puts any other input in time order.
+  if (!sorted) ordered.sort((a, b) => a.at - b.at);
+  const end = completedAt ?? latest;
   const clamp = (t: number) => Math.min(end, Math.max(startedAt, t));
   let current: number | null = null;
   let lastViewed: number | null = null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeUplift, newcombeDifference, UPLIFT_CAUTIONS, upliftEntries, wilsonInterval } from './uplift.ts';
+import { computeUplift, newcombeDifference, UPLIFT_CAUTIONS, upliftTally, wilsonInterval } from './uplift.ts';
 
 describe('newcombeDifference', () => {
   // Newcombe 1998 (Statistics in Medicine 17:873–890), Table II, method 10 (hybrid score, no continuity correction).
@@ -26,12 +26,16 @@ describe('newcombeDifference', () => {
 });
 
 describe('computeUplift', () => {
-  const group = (facility: number, asked: boolean, n: number) => Array.from({ length: n }, () => ({ facility, asked }));
+  const tally = (asked: number, askedSum: number, notAsked: number, notAskedSum: number) => ({
+    asked,
+    askedSum,
+    notAsked,
+    notAskedSum,
+  });
 
   it('compares the mean marks of those who asked and those who did not, with counts and the interval', () => {
     // 70 askers of whom 56 right, 80 others of whom 48 right: Newcombe's first example.
-    const entries = [...group(1, true, 56), ...group(0, true, 14), ...group(1, false, 48), ...group(0, false, 32)];
-    const uplift = computeUplift(entries);
+    const uplift = computeUplift(tally(70, 56, 80, 48));
     expect(uplift).toMatchObject({ asked: 70, notAsked: 80, askedFacility: 0.8, notAskedFacility: 0.6, caution: null });
     expect(uplift.difference).toBeCloseTo(0.2, 12);
     expect(uplift.ciLow).toBeCloseTo(0.0524, 4);
@@ -39,7 +43,7 @@ describe('computeUplift', () => {
   });
 
   it('treats fractional marks as a proportion over the group size', () => {
-    const uplift = computeUplift([...group(0.5, true, 12), ...group(0.25, false, 12)]);
+    const uplift = computeUplift(tally(12, 6, 12, 3));
     const ci = newcombeDifference(0.5, 12, 0.25, 12);
     expect(uplift.difference).toBeCloseTo(0.25, 12);
     expect(uplift.ciLow).toBe(ci.low);
@@ -47,16 +51,16 @@ describe('computeUplift', () => {
   });
 
   it('cautions when a group is small, and has no difference when nobody (or everybody) asked', () => {
-    expect(computeUplift([...group(1, true, 3), ...group(0, false, 20)]).caution).toBe(UPLIFT_CAUTIONS.small(3, 20));
-    const nobody = computeUplift(group(1, false, 5));
+    expect(computeUplift(tally(3, 3, 20, 0)).caution).toBe(UPLIFT_CAUTIONS.small(3, 20));
+    const nobody = computeUplift(tally(0, 0, 5, 5));
     expect(nobody).toMatchObject({ asked: 0, notAsked: 5, askedFacility: null, notAskedFacility: 1, difference: null });
     expect(nobody.caution).toBe(UPLIFT_CAUTIONS.nobodyAsked);
-    expect(computeUplift(group(1, true, 5)).caution).toBe(UPLIFT_CAUTIONS.everybodyAsked);
-    expect(computeUplift([]).caution).toBe(UPLIFT_CAUTIONS.noMarks);
+    expect(computeUplift(tally(5, 5, 0, 0)).caution).toBe(UPLIFT_CAUTIONS.everybodyAsked);
+    expect(computeUplift(tally(0, 0, 0, 0)).caution).toBe(UPLIFT_CAUTIONS.noMarks);
   });
 });
 
-describe('upliftEntries', () => {
+describe('upliftTally', () => {
   it('leaves out missing marks (pending or not drawn) and averages the rest; asking about any position counts', () => {
     const marks = [
       [1, null, 0],
@@ -64,13 +68,12 @@ describe('upliftEntries', () => {
       [0.5, 1, null],
     ];
     const asked = (c: number, j: number) => (c === 0 && j === 1) || (c === 2 && j === 2);
-    expect(upliftEntries(marks, [0, 1, 2], asked)).toEqual([
-      { facility: 0.5, asked: true },
-      { facility: 0.75, asked: true },
-    ]);
-    expect(upliftEntries(marks, [0], asked)).toEqual([
-      { facility: 1, asked: false },
-      { facility: 0.5, asked: false },
-    ]);
+    expect(upliftTally(marks, [0, 1, 2], asked)).toEqual({
+      asked: 2,
+      askedSum: 0.5 + 0.75,
+      notAsked: 0,
+      notAskedSum: 0,
+    });
+    expect(upliftTally(marks, [0], asked)).toEqual({ asked: 0, askedSum: 0, notAsked: 2, notAskedSum: 1.5 });
   });
 });

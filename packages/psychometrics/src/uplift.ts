@@ -48,10 +48,12 @@ export function newcombeDifference(p1: number, n1: number, p2: number, n2: numbe
   };
 }
 
-/** One candidate of an uplift comparison: their mean mark (0–1) over the compared questions, and whether they asked. */
-export interface UpliftEntry {
-  facility: number;
-  asked: boolean;
+/** An uplift comparison's groups: how many asked and did not, and the sum of each group's facilities. */
+export interface UpliftTally {
+  asked: number;
+  askedSum: number;
+  notAsked: number;
+  notAskedSum: number;
 }
 
 export interface Uplift {
@@ -71,27 +73,14 @@ export interface Uplift {
  *
  * Marks may be fractional (partial credit), so a group's facility is a mean of marks in 0–1 rather than a
  * count of successes over n: it is treated as a proportion observed over n = the group's size. With 0/1
- * marks this is exactly Newcombe's interval; with partial credit it is a close approximation (a mean of
- * fractional marks varies no more than a proportion of the same value, so the interval errs on the wide side).
+ * marks this is exactly Newcombe's interval; with partial credit it is an approximation (a mean of marks in
+ * 0–1 varies no more than a proportion of the same value, so the interval errs on the wide side).
  */
-export function computeUplift(entries: readonly UpliftEntry[]): Uplift {
-  let askedSum = 0;
-  let asked = 0;
-  let otherSum = 0;
-  let notAsked = 0;
-  for (const e of entries) {
-    if (e.asked) {
-      askedSum += e.facility;
-      asked += 1;
-    } else {
-      otherSum += e.facility;
-      notAsked += 1;
-    }
-  }
+export function computeUplift({ asked, askedSum, notAsked, notAskedSum }: UpliftTally): Uplift {
   const askedFacility = asked === 0 ? null : askedSum / asked;
-  const notAskedFacility = notAsked === 0 ? null : otherSum / notAsked;
+  const notAskedFacility = notAsked === 0 ? null : notAskedSum / notAsked;
   const caution =
-    entries.length === 0
+    asked + notAsked === 0
       ? UPLIFT_CAUTIONS.noMarks
       : asked === 0
         ? UPLIFT_CAUTIONS.nobodyAsked
@@ -116,29 +105,37 @@ export function computeUplift(entries: readonly UpliftEntry[]): Uplift {
 }
 
 /**
- * The entries of a comparison over some questions (positions into the marks): each candidate with at least
- * one mark among them (an ungraded or undrawn question is missing, not wrong), with their mean mark over the
- * marked ones and whether they asked about any of them (a pending one included: they still asked). `asked(c, j)` says whether candidate c asked about
- * the question at position j.
+ * The groups of a comparison over some questions (positions into the marks): each candidate with at least
+ * one mark among them (an ungraded or undrawn question is missing, not wrong) counts with their mean mark
+ * over the marked ones, as asking when they asked about any of them (a pending one included: they still
+ * asked). `asked(c, j)` says whether candidate c asked about the question at position j.
  */
-export function upliftEntries(
+export function upliftTally(
   marks: readonly (readonly Mark[])[],
   positions: readonly number[],
   asked: (candidate: number, position: number) => boolean,
-): UpliftEntry[] {
-  const entries: UpliftEntry[] = [];
-  marks.forEach((row, c) => {
+): UpliftTally {
+  const tally: UpliftTally = { asked: 0, askedSum: 0, notAsked: 0, notAskedSum: 0 };
+  for (let c = 0; c < marks.length; c++) {
+    const row = marks[c]!;
     let sum = 0;
     let n = 0;
     let didAsk = false;
     for (const j of positions) {
-      if (asked(c, j)) didAsk = true;
+      if (!didAsk && asked(c, j)) didAsk = true;
       const m = row[j];
       if (m === null || m === undefined) continue;
       sum += m;
       n += 1;
     }
-    if (n > 0) entries.push({ facility: sum / n, asked: didAsk });
-  });
-  return entries;
+    if (n === 0) continue;
+    if (didAsk) {
+      tally.asked += 1;
+      tally.askedSum += sum / n;
+    } else {
+      tally.notAsked += 1;
+      tally.notAskedSum += sum / n;
+    }
+  }
+  return tally;
 }
