@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startInOrder } from './start-order.ts';
+import { embeddedDatabase, startInOrder, waitForPort } from './start-order.ts';
 
 describe("pnpm start's order", () => {
   const servers: Server[] = [];
@@ -61,5 +62,51 @@ describe("pnpm start's order", () => {
     });
     expect(failed).toEqual(['a']);
     expect(started).toBe(false);
+  });
+});
+
+describe("pnpm start's embedded database", () => {
+  const services = ['exam-service', 'results-service'];
+  const choose = (databaseUrl: string | undefined, files: string[]) =>
+    embeddedDatabase({
+      databaseUrl,
+      dataDir: '/data',
+      services,
+      port: 4032,
+      exists: (path) => files.includes(path),
+    });
+
+  it('serves one shared database to every service on a fresh data directory', () => {
+    expect(choose(undefined, [])).toEqual({
+      mode: 'shared',
+      port: 4032,
+      url: 'postgres://postgres@127.0.0.1:4032/postgres',
+    });
+    expect(choose(undefined, [join('/data', 'postgres', 'PG_VERSION')])).toMatchObject({ mode: 'shared' });
+  });
+
+  it('keeps the per-service layout a data directory already holds, and leaves DATABASE_URL alone', () => {
+    expect(choose(undefined, [join('/data', 'results-service', 'PG_VERSION')])).toEqual({ mode: 'per-service' });
+    // Once the shared database exists it wins: the old folders are leftovers.
+    expect(
+      choose(undefined, [join('/data', 'results-service', 'PG_VERSION'), join('/data', 'postgres', 'PG_VERSION')]),
+    ).toMatchObject({ mode: 'shared' });
+    expect(choose('postgres://db/exam', [])).toEqual({ mode: 'external' });
+  });
+
+  it('waits for the database port to accept connections', async () => {
+    const probe = createTcpServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    expect(await waitForPort('127.0.0.1', port, 300)).toBe(false);
+
+    const server = createTcpServer((socket) => socket.end());
+    setTimeout(() => server.listen(port, '127.0.0.1'), 400);
+    try {
+      expect(await waitForPort('127.0.0.1', port, 10_000)).toBe(true);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { connect } from 'node:net';
+import { join } from 'node:path';
 /** Polls a URL until it answers 2xx, or gives up at the deadline (or when `stopped()` says so). */
 export async function waitFor(url: string, timeoutMs: number, stopped: () => boolean = () => false): Promise<boolean> {
   const end = Date.now() + timeoutMs;
@@ -54,4 +56,49 @@ export function buildWebApps(root: string): void {
     { cwd: root, stdio: 'inherit' },
   );
   if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+/** Polls a TCP port until it accepts a connection, or gives up at the deadline (or when `stopped()` says so). */
+export async function waitForPort(
+  host: string,
+  port: number,
+  timeoutMs: number,
+  stopped: () => boolean = () => false,
+): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end && !stopped()) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port }, () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return true;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
+}
+
+export type EmbeddedDatabase =
+  { mode: 'external' } | { mode: 'per-service' } | { mode: 'shared'; port: number; url: string };
+
+/**
+ * Where `pnpm start`'s services keep their data: the PostgreSQL of DATABASE_URL when set; otherwise one embedded
+ * database (PGlite, DATA_DIR/postgres) served to all of them over the PostgreSQL protocol. A data directory that
+ * already holds one PGlite per service (DATA_DIR/<service>/PG_VERSION, the layout before) and no shared database
+ * keeps its layout: each service opens its own PGlite as it did, so that data is not left behind.
+ */
+export function embeddedDatabase(opts: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  services: readonly string[];
+  port: number;
+  exists: (path: string) => boolean;
+}): EmbeddedDatabase {
+  if (opts.databaseUrl) return { mode: 'external' };
+  const shared = opts.exists(join(opts.dataDir, 'postgres', 'PG_VERSION'));
+  const perService = opts.services.some((s) => opts.exists(join(opts.dataDir, s, 'PG_VERSION')));
+  if (perService && !shared) return { mode: 'per-service' };
+  return { mode: 'shared', port: opts.port, url: `postgres://postgres@127.0.0.1:${opts.port}/postgres` };
 }

@@ -11,6 +11,8 @@ export const FAKE_OPENAI_PORT = 4199 + offset;
 /** The embedded mailbox start.ts runs when SMTP_URL is unset: its page and API, and its SMTP receiver. */
 const mailboxPort = 4125 + offset;
 const mailboxSmtpPort = 2625 + offset;
+/** The embedded database start.ts serves to every service when DATABASE_URL is unset. */
+const databasePort = 4132 + offset;
 /** Names this run's workspace containers, so one run's cleanup never removes another's. */
 export const E2E_INSTANCE = offset ? `e2e-${offset}` : 'e2e';
 
@@ -22,6 +24,7 @@ export const E2E = {
   stackEnv: {
     MAILBOX_PORT: String(mailboxPort),
     MAILBOX_SMTP_PORT: String(mailboxSmtpPort),
+    EMBEDDED_POSTGRES_PORT: String(databasePort),
     CREATOR_WEB_PORT: String(creatorPort),
     TAKER_WEB_PORT: String(takerPort),
     EXAM_SERVICE_PORT: String(4101 + offset),
