@@ -5,6 +5,7 @@ import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { InsightsCache } from './insights-cache.ts';
 import type { InsightsService } from './insights.service.ts';
 import { createPhaseTimings } from './phase-timings.ts';
 
@@ -14,7 +15,7 @@ export type InsightsRouteOptions = {
 };
 
 /** The psychometrics report of an exam, for its owner only (docs/product.md#insights). */
-export function insightsRoutes(service: InsightsService, options: InsightsRouteOptions = {}) {
+export function insightsRoutes(service: InsightsService, cache: InsightsCache, options: InsightsRouteOptions = {}) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const timingsOf = new WeakMap<object, ReturnType<typeof createPhaseTimings>>();
@@ -46,16 +47,16 @@ export function insightsRoutes(service: InsightsService, options: InsightsRouteO
           return payload;
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { examId } = request.params;
         const { model } = request.query;
         const ownerId = creatorOf(request).sub;
-        if (!options.serverTiming) return service.report(examId, ownerId, undefined, model);
-        const timings = createPhaseTimings();
-        timingsOf.set(request, timings);
-        const report = await service.report(examId, ownerId, timings, model);
-        timings.finish();
-        return report;
+        const timings = options.serverTiming ? createPhaseTimings() : undefined;
+        if (timings) timingsOf.set(request, timings);
+        // Already JSON checked against InsightsReportSchema (insights-cache.ts): sent as it is.
+        const body = await cache.reportJson(examId, ownerId, model, timings);
+        timings?.finish();
+        return reply.type('application/json; charset=utf-8').send(body as never);
       },
     );
 
