@@ -4,7 +4,7 @@ CREATE TABLE "results_service"."insights_reports" (
 	"model" text NOT NULL,
 	"data_version" bigint NOT NULL,
 	"inputs_digest" text NOT NULL,
-	"body" text NOT NULL,
+	"body_gzip" "bytea" NOT NULL,
 	"computed_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "insights_reports_exam_id_owner_id_model_pk" PRIMARY KEY("exam_id","owner_id","model")
 );
@@ -68,3 +68,6 @@ CREATE TRIGGER "exam_keep_grades_insights_added" AFTER INSERT OR DELETE ON "resu
 CREATE TRIGGER "exam_keep_grades_insights_changed" AFTER UPDATE OF "keep_grade" ON "results_service"."exam_keep_grades"
 	FOR EACH ROW WHEN (OLD."keep_grade" IS DISTINCT FROM NEW."keep_grade")
 	EXECUTE FUNCTION "results_service"."keep_grade_insights_changed"();
+--> statement-breakpoint
+-- The body is gzip already: kept out of line without a second (pglz) compression.
+ALTER TABLE "results_service"."insights_reports" ALTER COLUMN "body_gzip" SET STORAGE EXTERNAL;

@@ -355,7 +355,7 @@ export const insightsVersions = resultsServiceSchema.table(
 );
 
 /**
- * The last insights report served per exam, owner and model, as the JSON body sent, with what it was
+ * The last insights report served per exam, owner and model, as the JSON body sent (gzipped), with what it was
  * computed from: the exam's insights version (read before the data) and a digest of the inputs from other
  * services (the exam's questions and the chat transcripts). Shared by every replica.
  */
@@ -367,7 +367,8 @@ export const insightsReports = resultsServiceSchema.table(
     model: text('model').notNull(),
     dataVersion: bigint('data_version', { mode: 'number' }).notNull(),
     inputsDigest: text('inputs_digest').notNull(),
-    body: text('body').notNull(),
+    /** The JSON body, gzip-compressed: sent as it is to clients that accept gzip (browsers do). */
+    bodyGzip: bytea('body_gzip').notNull(),
     computedAt: at('computed_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.examId, t.ownerId, t.model] })],

@@ -1,10 +1,12 @@
 import type { InternalExam, TranscriptMessage } from '@exam/domain/internal';
 import { InsightsReportSchema } from '@exam/domain/insights';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
 import { makeExam } from '../../testing/exams.ts';
 import { fakeExamSource, fakeTranscripts } from '../../testing/fakes.ts';
+import { acceptsGzip } from './insights.routes.ts';
 
 const questions = [
   { id: 'q1', type: 'mcq', title: 'Powerhouse', topic: 'Cells', options: ['a', 'b', 'c'], correctAnswer: 'a' },
@@ -117,6 +119,35 @@ describe('insights cache', () => {
     expect(otherReplica.body).toBe(first.body);
     expect(await fresh(exam.id, owner)).toBe(first.body);
     expect(first.report.cohort.submitted).toBe(2);
+  });
+
+  it('sends the stored gzip to a client that accepts it, the same JSON once unpacked, computed or cached', async () => {
+    const { exam, owner } = await cohort();
+    const get = () =>
+      a.inject({
+        method: 'GET',
+        url: `/api/exams/${exam.id}/insights`,
+        headers: { ...creatorHeaders(a, owner), 'accept-encoding': 'br;q=1, gzip;q=0.8' },
+      });
+    const computed = await get();
+    const cached = await get();
+    const plain = await insights(b, exam.id, owner);
+    for (const response of [computed, cached]) {
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe('gzip');
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(gunzipSync(response.rawPayload).toString('utf8')).toBe(plain.body);
+    }
+    expect(plain.computed).toBe(false);
+  });
+
+  it('reads Accept-Encoding as RFC 9110 does: gzip or * with a weight above 0', () => {
+    expect(acceptsGzip('gzip, deflate, br')).toBe(true);
+    expect(acceptsGzip('*')).toBe(true);
+    expect(acceptsGzip('GZIP;q=0.5')).toBe(true);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('br, deflate')).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
   });
 
   it('keeps one entry per model and per owner: another creator never gets the owner’s report', async () => {

@@ -5,7 +5,7 @@ import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { InsightsCache } from './insights-cache.ts';
+import { textOf, type InsightsCache } from './insights-cache.ts';
 import type { InsightsService } from './insights.service.ts';
 import { createPhaseTimings } from './phase-timings.ts';
 
@@ -13,6 +13,17 @@ export type InsightsRouteOptions = {
   /** Adds a Server-Timing header with the report's phases (database, statistics, Rasch, serialization); for benchmarks. */
   serverTiming?: boolean;
 };
+
+/** Whether an Accept-Encoding header (RFC 9110 §12.5.3) takes gzip: named, or `*`, with a weight above 0. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((entry) => {
+    const [coding, ...params] = entry.split(';').map((p) => p.trim().toLowerCase());
+    if (coding !== 'gzip' && coding !== '*') return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
 
 /** The psychometrics report of an exam, for its owner only (docs/product.md#insights). */
 export function insightsRoutes(service: InsightsService, cache: InsightsCache, options: InsightsRouteOptions = {}) {
@@ -53,10 +64,16 @@ export function insightsRoutes(service: InsightsService, cache: InsightsCache, o
         const ownerId = creatorOf(request).sub;
         const timings = options.serverTiming ? createPhaseTimings() : undefined;
         if (timings) timingsOf.set(request, timings);
-        // Already JSON checked against InsightsReportSchema (insights-cache.ts): sent as it is.
+        // Already JSON checked against InsightsReportSchema (insights-cache.ts): sent as it is, gzip when accepted.
         const body = await cache.reportJson(examId, ownerId, model, timings);
+        reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+        if (acceptsGzip(request.headers['accept-encoding'])) {
+          timings?.finish();
+          return reply.header('content-encoding', 'gzip').send(body.gzip as never);
+        }
+        const text = await textOf(body);
         timings?.finish();
-        return reply.type('application/json; charset=utf-8').send(body as never);
+        return reply.send(text as never);
       },
     );
 

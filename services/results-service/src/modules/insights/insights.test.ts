@@ -299,6 +299,7 @@ describe('GET /api/exams/{examId}/insights', () => {
         'classical',
         'db',
         'exam',
+        'gzip',
         'item-fit',
         'one-pl',
         'rasch',
