@@ -27,7 +27,15 @@ export type Question = {
   acceptedAnswers: string[];
   language?: 'python';
 };
-type Grade = { answer: string | null; isCorrect: boolean | null; isGraded: boolean; feedback: string };
+/** A result's grade as results-service stores it (services/results-service/src/grading/score.ts, StoredGrade). */
+type Grade = {
+  answer: string | null;
+  points: number | null;
+  autoScored: boolean;
+  feedback: string;
+  criteria: string[];
+  manual: boolean;
+};
 
 /** Question j's type: 30 MCQ, 12 short answers, 4 coding and 4 file uploads in a 50-question exam. */
 export function typeOf(j: number): Question['type'] {
@@ -176,10 +184,9 @@ export async function seedInsights(
       name: [],
       student: [],
       answered: [],
-      correct: [],
-      graded: [],
+      pending: [],
       score: [],
-      isGraded: [],
+      status: [],
       gradedAt: [],
       time: [],
       started: [],
@@ -198,11 +205,14 @@ export async function seedInsights(
       const grades: Grade[] = questions.map((q, j) => {
         const answer = answerOf(q, marks[c]![j]!, c, rng);
         const waiting = isManual(q) && pendingManual;
+        // Every question is worth 1 point (the snapshot's default).
         return {
           answer,
-          isCorrect: waiting ? null : marks[c]![j] === 1,
-          isGraded: !waiting,
+          points: waiting ? null : marks[c]![j]!,
+          autoScored: !isManual(q),
           feedback: isManual(q) && !waiting ? 'Checked by the grader.' : '',
+          criteria: [],
+          manual: isManual(q) && !waiting,
         };
       });
       grades.forEach((g, j) => {
@@ -219,9 +229,9 @@ export async function seedInsights(
         ev.detail!.push(e.type === 'paste-blocked' ? 'pasted 120 characters' : null);
         ev.at!.push(new Date(e.at).toISOString());
       }
-      const gradedCount = grades.filter((g) => g.isGraded).length;
-      const correct = grades.filter((g) => g.isCorrect === true).length;
-      const isGraded = gradedCount === questionCount;
+      const pending = grades.filter((g) => g.points === null).length;
+      const score = grades.reduce((sum, g) => sum + (g.points ?? 0), 0);
+      const isGraded = pending === 0;
       summary.graded += isGraded ? 1 : 0;
       a.id!.push(attemptId);
       a.student!.push(`S${String(c).padStart(6, '0')}`);
@@ -235,10 +245,9 @@ export async function seedInsights(
       r.name!.push(`Candidate ${c}`);
       r.student!.push(`S${String(c).padStart(6, '0')}`);
       r.answered!.push(grades.filter((g) => g.answer !== null).length);
-      r.correct!.push(correct);
-      r.graded!.push(gradedCount);
-      r.score!.push(isGraded ? Math.round((100 * correct) / questionCount) : null);
-      r.isGraded!.push(isGraded);
+      r.pending!.push(pending);
+      r.score!.push(score);
+      r.status!.push(isGraded ? 'graded' : 'pending');
       r.gradedAt!.push(isGraded ? new Date(end + 86_400_000).toISOString() : null);
       r.time!.push(seconds);
       r.started!.push(new Date(start).toISOString());
@@ -249,8 +258,8 @@ export async function seedInsights(
     const same = <T>(value: T) => Array<T>(n).fill(value);
     await sql.begin(async (tx) => {
       await tx.unsafe(
-        `insert into results_service.attempts (id, exam_id, owner_id, name, student_id, started_at, deadline, submitted_at, result_id, exam_snapshot, question_count, answers_version)
-         select id, $8, $9, name, student, started, deadline, submitted, result, $10::jsonb, $11, $12
+        `insert into results_service.attempts (id, exam_id, owner_id, name, student_id, candidate_key, started_at, deadline, submitted_at, result_id, exam_snapshot, question_count, answers_version)
+         select id, $8, $9, name, student, lower(student), started, deadline, submitted, result, $10::jsonb, $11, $12
          from unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[], $7::text[]) as t(id, student, name, started, deadline, submitted, result)`,
         [
           a.id,
@@ -277,10 +286,10 @@ export async function seedInsights(
         student_id: ['text[]', r.student!],
         total_questions: ['int[]', same(questionCount)],
         answered_count: ['int[]', r.answered!],
-        correct_count: ['int[]', r.correct!],
-        graded_count: ['int[]', r.graded!],
-        score: ['int[]', r.score!],
-        is_graded: ['bool[]', r.isGraded!],
+        pending_count: ['int[]', r.pending!],
+        score: ['numeric[]', r.score!],
+        max_score: ['numeric[]', same(questionCount)],
+        status: ['text[]', r.status!],
         graded_at: ['timestamptz[]', r.gradedAt!],
         time_spent: ['int[]', r.time!],
         started_at: ['timestamptz[]', r.started!],

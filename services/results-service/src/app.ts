@@ -18,6 +18,8 @@ import { cohortRoutes } from './modules/cohort/cohort.routes.ts';
 import { createCohortRepository } from './modules/cohort/cohort.repository.ts';
 import { keepGradeRefresher } from './modules/cohort/keep-grade-refresh.ts';
 import { createOverridesService } from './modules/cohort/overrides.service.ts';
+import { createInsightsCache } from './modules/insights/insights-cache.ts';
+import { createInsightsCacheRepository } from './modules/insights/insights-cache.repository.ts';
 import { createInsightsRepository } from './modules/insights/insights.repository.ts';
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { createInsightsService } from './modules/insights/insights.service.ts';
@@ -122,7 +124,17 @@ export async function buildApp(config: Config, deps: Deps) {
     app.log,
     { perMinute: config.TEST_RUNS_PER_MINUTE },
   );
-  const insights = createInsightsService(createInsightsRepository(deps.database), deps, app.log, refreshKeepGrade);
+  const insightsRepository = createInsightsRepository(deps.database);
+  const insights = createInsightsService(insightsRepository, deps, app.log, refreshKeepGrade);
+  const insightsCache = createInsightsCache({
+    repo: createInsightsCacheRepository(deps.database),
+    examSource: deps.examSource,
+    transcripts: deps.transcripts,
+    clock: deps.clock,
+    refreshKeepGrade,
+    // The cache has refreshed the keepGrade with the exam it read: the report need not read it again.
+    reportWith: (sources) => createInsightsService(insightsRepository, sources, app.log, async () => {}),
+  });
   // The finalizer's interval also drops start-limit windows that are over.
   app.decorate('finalizeExpired', async () => {
     await starts.prune();
@@ -151,7 +163,7 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(internalRoutes(attempts, deps));
   await app.register(cohortRoutes(createOverridesService(cohort, deps), createBriefingService(cohort, deps, limiter)));
   await app.register(submissionsRoutes(submissions));
-  await app.register(insightsRoutes(insights, { serverTiming: config.INSIGHTS_SERVER_TIMING }));
+  await app.register(insightsRoutes(insights, insightsCache, { serverTiming: config.INSIGHTS_SERVER_TIMING }));
   await app.register(liveRoutes(live));
 
   return app;

@@ -337,3 +337,39 @@ export const announcements = resultsServiceSchema.table(
   },
   (t) => [index('announcements_exam_idx').on(t.examId, t.createdAt)],
 );
+
+/**
+ * A change counter per exam for the insights cache: triggers on results, attempts and exam_keep_grades add 1
+ * in the same transaction as every write the insights report reads (see the migration insights_cache). The
+ * exam's version is the sum over its shards; a write touches one shard (picked by the attempt's id), so a
+ * deadline burst of submissions does not queue on one row.
+ */
+export const insightsVersions = resultsServiceSchema.table(
+  'insights_versions',
+  {
+    examId: text('exam_id').notNull(),
+    shard: integer('shard').notNull(),
+    version: bigint('version', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.examId, t.shard] })],
+);
+
+/**
+ * The last insights report served per exam, owner and model, as the JSON body sent (gzipped), with what it was
+ * computed from: the exam's insights version (read before the data) and a digest of the inputs from other
+ * services (the exam's questions and the chat transcripts). Shared by every replica.
+ */
+export const insightsReports = resultsServiceSchema.table(
+  'insights_reports',
+  {
+    examId: text('exam_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    model: text('model').notNull(),
+    dataVersion: bigint('data_version', { mode: 'number' }).notNull(),
+    inputsDigest: text('inputs_digest').notNull(),
+    /** The JSON body, gzip-compressed: sent as it is to clients that accept gzip (browsers do). */
+    bodyGzip: bytea('body_gzip').notNull(),
+    computedAt: at('computed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.examId, t.ownerId, t.model] })],
+);

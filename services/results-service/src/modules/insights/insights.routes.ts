@@ -5,6 +5,7 @@ import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { textOf, type InsightsCache } from './insights-cache.ts';
 import type { InsightsService } from './insights.service.ts';
 import { createPhaseTimings } from './phase-timings.ts';
 
@@ -13,8 +14,19 @@ export type InsightsRouteOptions = {
   serverTiming?: boolean;
 };
 
+/** Whether an Accept-Encoding header (RFC 9110 §12.5.3) takes gzip: named, or `*`, with a weight above 0. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((entry) => {
+    const [coding, ...params] = entry.split(';').map((p) => p.trim().toLowerCase());
+    if (coding !== 'gzip' && coding !== '*') return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
 /** The psychometrics report of an exam, for its owner only (docs/product.md#insights). */
-export function insightsRoutes(service: InsightsService, options: InsightsRouteOptions = {}) {
+export function insightsRoutes(service: InsightsService, cache: InsightsCache, options: InsightsRouteOptions = {}) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     const timingsOf = new WeakMap<object, ReturnType<typeof createPhaseTimings>>();
@@ -46,16 +58,22 @@ export function insightsRoutes(service: InsightsService, options: InsightsRouteO
           return payload;
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { examId } = request.params;
         const { model } = request.query;
         const ownerId = creatorOf(request).sub;
-        if (!options.serverTiming) return service.report(examId, ownerId, undefined, model);
-        const timings = createPhaseTimings();
-        timingsOf.set(request, timings);
-        const report = await service.report(examId, ownerId, timings, model);
-        timings.finish();
-        return report;
+        const timings = options.serverTiming ? createPhaseTimings() : undefined;
+        if (timings) timingsOf.set(request, timings);
+        // Already JSON checked against InsightsReportSchema (insights-cache.ts): sent as it is, gzip when accepted.
+        const body = await cache.reportJson(examId, ownerId, model, timings);
+        reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+        if (acceptsGzip(request.headers['accept-encoding'])) {
+          timings?.finish();
+          return reply.header('content-encoding', 'gzip').send(body.gzip as never);
+        }
+        const text = await textOf(body);
+        timings?.finish();
+        return reply.send(text as never);
       },
     );
 

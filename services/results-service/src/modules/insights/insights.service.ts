@@ -22,7 +22,7 @@ const untimed: ReportTimer = { time: (_phase, run) => run(), timeAsync: (_phase,
  * its Rasch fit counts a mark of at least one half as right). null while the question waits for a grader:
  * a pending answer is missing, never wrong.
  */
-export function markOf(grade: StoredGrade | undefined, maxPoints: number): number | null {
+export function markOf(grade: Pick<StoredGrade, 'points'> | undefined, maxPoints: number): number | null {
   if (!grade || grade.points === null) return null;
   if (maxPoints <= 0) return null;
   return Math.min(1, Math.max(0, grade.points / maxPoints));
@@ -243,7 +243,7 @@ function examIndexOf(places: ReadonlyArray<number | undefined>, candidateIndex: 
   return i < 0 ? null : i;
 }
 
-const gradeAt = (grades: readonly StoredGrade[], place: number | undefined) =>
+const gradeAt = <G>(grades: readonly G[], place: number | undefined) =>
   place === undefined ? undefined : grades[place];
 
 /** Each item's N: how many submitted candidates were given the question (pools draw it for some). */

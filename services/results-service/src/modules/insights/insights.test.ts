@@ -437,9 +437,12 @@ describe('GET /api/exams/{examId}/insights', () => {
           .map((entry) => /^([a-z-]+);dur=(\d+\.\d)(;desc="cpu=\d+\.\d")?$/.exec(entry)!.slice(1, 3)),
       );
       expect(Object.keys(phases).sort()).toEqual([
+        'cache',
         'candidates',
         'classical',
         'db',
+        'exam',
+        'gzip',
         'item-fit',
         'one-pl',
         'rasch',

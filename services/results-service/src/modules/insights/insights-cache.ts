@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { constants, gunzip, gzip } from 'node:zlib';
+import type { InternalExam } from '@exam/domain/internal';
+import { InsightsReportSchema, type InsightsModelRequest } from '@exam/domain/insights';
+import type { AttemptTranscript, Deps, ExamSource, TranscriptSource } from '../../deps.ts';
+import type { RefreshKeepGrade } from '../cohort/keep-grade-refresh.ts';
+import type { InsightsCacheRepository } from './insights-cache.repository.ts';
+import type { InsightsService, ReportTimer } from './insights.service.ts';
+
+const gzipped = promisify(gzip);
+const gunzipped = promisify(gunzip);
+/**
+ * A fast level: 10,000 × 50 compresses from 5.3 MB to about a tenth either way, and a lower level costs less
+ * on the request that computes the report. Compression runs on libuv's thread pool, off the event loop.
+ */
+const GZIP_LEVEL = 3;
+
+/** The report's JSON: gzip as stored, and the text when this request has it (computed afresh). */
+export type InsightsBody = { gzip: Buffer; text: string | null };
+
+/** The body as text, for a client that does not accept gzip. */
+export async function textOf(body: InsightsBody): Promise<string> {
+  return body.text ?? (await gunzipped(body.gzip)).toString('utf8');
+}
+
+const untimed: ReportTimer = { time: (_phase, run) => run(), timeAsync: (_phase, run) => run() };
+
+/** What the report read from another service during one request: the value, or the error it failed with. */
+type Read<T> = { value: T } | { error: unknown };
+const readOf = <T>(promise: Promise<T>): Promise<Read<T>> =>
+  promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+const replay = <T>(read: Read<T>): Promise<T> =>
+  'value' in read ? Promise.resolve(read.value) : Promise.reject(read.error);
+
+/**
+ * A digest of what the report takes from other services. The exam counts by its questions and pools (an
+ * arranged exam's report reads them from exam-service); the transcripts by every message, sorted by attempt
+ * so llm-gateway's row order does not matter. llm-gateway has no cheaper change marker: messages are updated
+ * in place (partial and withheld replies), so a count or a highest id would miss changes.
+ */
+function inputsDigest(exam: Read<InternalExam | undefined>, transcripts: Read<AttemptTranscript[]>): string {
+  const hash = createHash('sha256');
+  if ('error' in exam) hash.update('exam:unavailable');
+  else if (!exam.value) hash.update('exam:none');
+  else
+    hash.update(
+      JSON.stringify({ ownerId: exam.value.ownerId, questions: exam.value.questions, pools: exam.value.pools }),
+    );
+  hash.update('\u0000');
+  if ('error' in transcripts) hash.update('transcripts:unavailable');
+  else {
+    const sorted = [...transcripts.value].sort((a, b) =>
+      a.attemptId < b.attemptId ? -1 : a.attemptId > b.attemptId ? 1 : 0,
+    );
+    for (const t of sorted) hash.update(JSON.stringify(t)).update('\u0000');
+  }
+  return hash.digest('base64url');
+}
+
+export type InsightsCacheDeps = {
+  repo: InsightsCacheRepository;
+  examSource: ExamSource;
+  transcripts: TranscriptSource;
+  clock: Deps['clock'];
+  refreshKeepGrade: RefreshKeepGrade;
+  /** The report service reading the exam and the transcripts from the given sources (this request's reads). */
+  reportWith(sources: { examSource: ExamSource; transcripts: TranscriptSource }): InsightsService;
+};
+
+/**
+ * GET /api/exams/{id}/insights as JSON (gzip, and text when computed), cached in the database (insights_reports) so every replica
+ * shares it. A cached body is served only when nothing it was computed from has changed since:
+ * - the exam's results, attempts and keepGrade: triggers add 1 to the exam's insights version in the same
+ *   transaction as every write (migration insights_cache); the version is read before the report reads
+ *   anything, so a write that lands during the computation leaves the stored body already out of date;
+ * - the exam from exam-service and llm-gateway's transcripts: read first, once, digested into the key, and
+ *   handed to the report as they were read, so the body is exactly what those reads give.
+ * A hit is the bytes a fresh computation sends: both are JSON.stringify of the report checked by the response
+ * schema, which is what the route's serializer (fastify-type-provider-zod) does with an object.
+ */
+export function createInsightsCache(deps: InsightsCacheDeps) {
+  return {
+    async reportJson(
+      examId: string,
+      ownerId: string,
+      model: InsightsModelRequest = 'auto',
+      timer: ReportTimer = untimed,
+    ): Promise<InsightsBody> {
+      const [exam, transcripts] = await Promise.all([
+        timer.timeAsync('exam', async () => {
+          const read = await readOf(deps.examSource.findExam(examId));
+          // Best effort, as before: without exam-service the rule last seen stands.
+          if ('value' in read) await deps.refreshKeepGrade(examId, ownerId, { exam: read.value });
+          return read;
+        }),
+        timer.timeAsync('transcripts', () => readOf(deps.transcripts.listExamTranscripts(examId))),
+      ]);
+      const key = { examId, ownerId, model };
+      const digest = inputsDigest(exam, transcripts);
+      const cached = await timer.timeAsync('cache', () => deps.repo.lookup(key, digest));
+      if (cached.bodyGzip !== null) return { gzip: cached.bodyGzip, text: null };
+
+      const service = deps.reportWith({
+        examSource: { findExam: (id) => (id === examId ? replay(exam) : deps.examSource.findExam(id)) },
+        transcripts: {
+          listExamTranscripts: (id) => (id === examId ? replay(transcripts) : deps.transcripts.listExamTranscripts(id)),
+        },
+      });
+      const report = await service.report(examId, ownerId, timer, model);
+      const text = timer.time('serialize', () => JSON.stringify(InsightsReportSchema.parse(report)));
+      const gzip = await timer.timeAsync('gzip', () =>
+        gzipped(text, { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY }),
+      );
+      await timer.timeAsync('cache', () => deps.repo.store(key, cached.version, digest, gzip, deps.clock.now()));
+      return { gzip, text };
+    },
+  };
+}
+export type InsightsCache = ReturnType<typeof createInsightsCache>;
