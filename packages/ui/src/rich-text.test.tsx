@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { InlineRichText, RichText } from './rich-text.tsx';
-import { codeBlockLabel, safeUrl } from './rich-text-renderer.tsx';
+import { InlineRichText, isPlainText, RichText } from './rich-text.tsx';
+import RichTextRenderer, { codeBlockLabel, safeUrl } from './rich-text-renderer.tsx';
 
 /** The renderer is lazy: wait for its first element instead of the plain-text fallback. */
 async function renderRich(text: string) {
@@ -162,5 +162,54 @@ describe('InlineRichText', () => {
     expect(screen.getByTestId('b')).toHaveTextContent('1. not a list');
     expect(screen.getByTestId('c').querySelector('h1')).toBeNull();
     expect(screen.getByTestId('c')).toHaveTextContent('# not a heading');
+  });
+});
+
+describe('plain text, drawn without the Markdown renderer', () => {
+  const plain = [
+    'What is the capital of France?',
+    "Line one\nLine two\n\nA second paragraph, with commas, quotes ('like these') and 50% more.",
+    '\nLeading and trailing blank lines\n\n\n\nand several between paragraphs.\n',
+    'Größte Stadt? ¿Cuál es la respuesta? 3.14 is not a list, nor is 2024 or - in a sentence.',
+  ];
+
+  it.each(plain)('draws %j at once, exactly as the renderer would', (text) => {
+    expect(isPlainText(text)).toBe(true);
+    const drawn = render(<RichText>{text}</RichText>).container.querySelector('[data-rich-text]')!;
+    // On the first render, with no lazy chunk to wait for: no fallback.
+    expect(drawn.querySelector('p.whitespace-pre-wrap')).toBeNull();
+    const rendered = render(<RichTextRenderer text={text} />).container;
+    const html = (element: Element) => element.innerHTML.replaceAll('\n', '');
+    expect(html(drawn)).toBe(html(rendered));
+  });
+
+  it.each([
+    '**bold**',
+    'a_b',
+    'See https://example.com',
+    'www.example.com',
+    'mail me@example.com',
+    '- item',
+    '1. item',
+    '2) item',
+    '# heading',
+    '> quote',
+    '    indented code',
+    'tab\there',
+    'Title\n===',
+    'Title\n---',
+    'costs $5',
+    'a &amp; b',
+    'x < y',
+    '[link](x)',
+    'trailing space ',
+    'a | b',
+  ])('sends %j to the renderer', (text) => {
+    expect(isPlainText(text)).toBe(false);
+  });
+
+  it('keeps a one-line option label as it is, inside its span', () => {
+    render(<InlineRichText testId="label">{'Paris'}</InlineRichText>);
+    expect(screen.getByTestId('label').innerHTML).toBe('Paris');
   });
 });

@@ -1,8 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { Fragment, lazy, Suspense } from 'react';
 import { cn } from './lib/cn.ts';
 
 // The Markdown pipeline is a chunk of its own (KaTeX and each grammar a further one, fetched on need), so a
-// page's first load does not carry it; until it arrives the text shows as typed.
+// page's first load does not carry it; until it arrives the text shows as typed. Text with nothing for it to
+// format (isPlainText) never fetches it.
 const Renderer = lazy(() => import('./rich-text-renderer.tsx'));
 
 /** Starts fetching the renderer ahead of the first rich text (e.g. while a page's data loads). */
@@ -26,6 +27,36 @@ const inlineClasses = cn(
   '[&_code]:rounded [&_code]:bg-slate-200/70 [&_code]:px-1 [&_code]:font-mono [&_code]:text-[0.85em]',
 );
 
+/**
+ * Text in which Markdown (GitHub's flavour and $$ math) can find nothing to format: no character that may start
+ * inline markup, an entity, an autolink or a formula, and no line that may open a block (a list, heading, quote
+ * or indented code) or carry spaces that matter. The renderer would show it as paragraphs split at blank lines
+ * with every other line break kept (remark-breaks), which is what PlainParagraphs draws without fetching it.
+ * Anything doubtful goes to the renderer.
+ */
+const MAYBE_MARKUP = /[\\`*_~[\]<>!#|$&:@=+{}\t\r]|www\.|^ | $|^-|^\d+[.)]/m;
+
+export function isPlainText(text: string): boolean {
+  return !MAYBE_MARKUP.test(text);
+}
+
+function PlainParagraphs({ text }: { text: string }) {
+  const paragraphs = text
+    .replace(/^\n+|\n+$/g, '')
+    .split(/\n{2,}/)
+    .filter(Boolean);
+  return paragraphs.map((paragraph, p) => (
+    <p key={p}>
+      {paragraph.split('\n').map((line, l) => (
+        <Fragment key={l}>
+          {l > 0 && <br />}
+          {line}
+        </Fragment>
+      ))}
+    </p>
+  ));
+}
+
 type RichTextProps = { children: string; className?: string; testId?: string };
 
 /**
@@ -37,9 +68,13 @@ type RichTextProps = { children: string; className?: string; testId?: string };
 export function RichText({ children, className, testId }: RichTextProps) {
   return (
     <div className={cn(blockClasses, className)} data-testid={testId} data-rich-text="">
-      <Suspense fallback={<p className="whitespace-pre-wrap">{children}</p>}>
-        <Renderer text={children} />
-      </Suspense>
+      {isPlainText(children) ? (
+        <PlainParagraphs text={children} />
+      ) : (
+        <Suspense fallback={<p className="whitespace-pre-wrap">{children}</p>}>
+          <Renderer text={children} />
+        </Suspense>
+      )}
     </div>
   );
 }
@@ -48,9 +83,13 @@ export function RichText({ children, className, testId }: RichTextProps) {
 export function InlineRichText({ children, className, testId }: RichTextProps) {
   return (
     <span className={cn(inlineClasses, className)} data-testid={testId} data-rich-text="">
-      <Suspense fallback={children}>
-        <Renderer text={children} inline />
-      </Suspense>
+      {isPlainText(children) && !children.includes('\n') ? (
+        children
+      ) : (
+        <Suspense fallback={children}>
+          <Renderer text={children} inline />
+        </Suspense>
+      )}
     </span>
   );
 }

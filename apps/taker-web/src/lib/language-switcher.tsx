@@ -2,7 +2,7 @@ import { cn } from '@exam/ui/lib/cn';
 import { Languages } from 'lucide-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/index.ts';
+import { changeLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/index.ts';
 
 const isLanguage = (value: string | undefined): value is Language => LANGUAGES.includes(value as Language);
 
@@ -24,7 +24,7 @@ export function LanguageSwitcher({ className }: { className?: string }) {
       <select
         id={id}
         value={current}
-        onChange={(event) => void i18n.changeLanguage(event.target.value)}
+        onChange={(event) => void changeLanguage(event.target.value)}
         className="rounded-md border border-line bg-surface px-2 py-1 text-sm text-ink focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100"
       >
         {LANGUAGES.map((language) => (

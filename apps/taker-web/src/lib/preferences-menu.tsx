@@ -9,7 +9,7 @@ import {
 import { Type } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGE_NAMES, LANGUAGES } from '../i18n/index.ts';
+import { changeLanguage, LANGUAGE_NAMES, LANGUAGES } from '../i18n/index.ts';
 import {
   readPreferences,
   savePreferences,
@@ -67,7 +67,7 @@ export function PreferencesMenu() {
       <DropdownMenuRadioGroup
         aria-label={t('language', { ns: 'common' })}
         value={i18n.resolvedLanguage ?? LANGUAGES[0]}
-        onValueChange={(value) => void i18n.changeLanguage(value)}
+        onValueChange={(value) => void changeLanguage(value)}
       >
         {LANGUAGES.map((language) => (
           <DropdownMenuRadioItem key={language} value={language} lang={language}>

@@ -7,7 +7,10 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { readBytes } from '../features/exam/lib/uploads.ts';
 import { resetTakerDbForTests } from '../lib/taker-db.ts';
 import { server } from './server.ts';
-import { i18n } from '../i18n/index.ts';
+import { i18n, loadLanguage, LANGUAGES } from '../i18n/index.ts';
+
+// Every language's catalogues up front: tests switch languages with i18n.changeLanguage directly.
+await Promise.all(LANGUAGES.map(loadLanguage));
 
 /**
  * jsdom brings its own AbortSignal, which Node's Request refuses; react-router builds a Request with

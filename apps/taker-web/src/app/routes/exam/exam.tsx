@@ -1,8 +1,22 @@
+import { Spinner } from '@exam/ui/spinner';
+import { lazy, Suspense } from 'react';
 import { useLocation, useParams } from 'react-router';
-import { AssistantPanel } from '../../../features/assistant/components/assistant-panel.tsx';
 import { ExamPage } from '../../../features/exam/components/exam-page.tsx';
-import { WorkspacePanel } from '../../../features/workspace/components/workspace-panel.tsx';
 import { readFullScreenRequested } from '../../../lib/navigation-state.ts';
+
+// The workspace and assistant panels are fetched only for an exam that has them, so an exam of MCQ and
+// short-answer questions shows its first question without their code (bench/README.md, "Page weight").
+const WorkspacePanel = lazy(async () => ({
+  default: (await import('../../../features/workspace/components/workspace-panel.tsx')).WorkspacePanel,
+}));
+const AssistantPanel = lazy(async () => ({
+  default: (await import('../../../features/assistant/components/assistant-panel.tsx')).AssistantPanel,
+}));
+const panelLoading = (
+  <div className="flex h-full items-center justify-center">
+    <Spinner />
+  </div>
+);
 
 function ExamScreen({ preview }: { preview: boolean }) {
   const { examId = '' } = useParams();
@@ -13,8 +27,16 @@ function ExamScreen({ preview }: { preview: boolean }) {
       examId={examId}
       preview={preview}
       fullScreenRequested={readFullScreenRequested(location.state)}
-      renderWorkspace={(props) => <WorkspacePanel {...props} />}
-      renderAssistant={(props) => <AssistantPanel {...props} />}
+      renderWorkspace={(props) => (
+        <Suspense fallback={panelLoading}>
+          <WorkspacePanel {...props} />
+        </Suspense>
+      )}
+      renderAssistant={(props) => (
+        <Suspense fallback={panelLoading}>
+          <AssistantPanel {...props} />
+        </Suspense>
+      )}
     />
   );
 }

@@ -1,13 +1,19 @@
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { AlertTriangle, Maximize, Minimize } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PreferencesMenu } from '../../../lib/preferences-menu.tsx';
 import { ResumeCodeMenu } from '../../../lib/resume-code.tsx';
 import type { SaveStatus } from '../lib/sync.ts';
 import type { PanelKey, PanelVisibility } from './exam-panels.tsx';
 import { ExamTimer } from './exam-timer.tsx';
 import { SaveStatusIndicator } from './save-status.tsx';
+
+// The display menu (Radix's menu and its positioning code) is a chunk of its own, fetched while the
+// questions render; a blank of the button's size holds its place so nothing shifts.
+const PreferencesMenu = lazy(async () => ({
+  default: (await import('../../../lib/preferences-menu.tsx')).PreferencesMenu,
+}));
 
 type ExamHeaderProps = {
   title: string;
@@ -92,7 +98,9 @@ export function ExamHeader(props: ExamHeaderProps) {
             )}
           </Button>
         )}
-        <PreferencesMenu />
+        <Suspense fallback={<span aria-hidden className="inline-block h-9 w-9" />}>
+          <PreferencesMenu />
+        </Suspense>
         {props.saveStatus && <SaveStatusIndicator status={props.saveStatus} />}
         <Button size="sm" onClick={props.onSubmit} disabled={props.submitting}>
           {t(props.submitting ? 'header.submitting' : 'header.submit')}

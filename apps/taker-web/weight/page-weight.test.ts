@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { eagerKeys, jsFiles, keysFrom, readManifest, ROUTES, sourcesOf, staticClosure } from './page-weight.ts';
+
+const manifest = readManifest();
+
+const EDITOR_ONLY = /@codemirror\/|@lezer\/|@uiw\/react-codemirror|\/code-editor\.tsx$|\/katex\//;
+const GRAMMAR = /@codemirror\/lang-|@codemirror\/legacy-modes\/mode\//;
+
+describe('page weight: what loads when (production build)', () => {
+  it.each(Object.entries(ROUTES))('the %s page loads no editor, grammar or math code before it renders', (_, route) => {
+    const files = jsFiles(manifest, eagerKeys(manifest, route));
+    expect(files.length).toBeGreaterThan(1);
+    const offending = files.flatMap((file) => sourcesOf(file).filter((source) => EDITOR_ONLY.test(source)));
+    expect(offending).toEqual([]);
+  });
+
+  it('the code editor is a chunk of its own, fetched by dynamic import', () => {
+    const [editor, ...others] = keysFrom(manifest, /packages\/ui\/src\/code-editor\.tsx$/);
+    expect(others).toEqual([]);
+    expect(manifest[editor!]?.isDynamicEntry).toBe(true);
+    expect(eagerKeys(manifest, ROUTES.exam).has(editor!)).toBe(false);
+    // The pattern the checks above rely on does recognise the editor's own code in its chunks.
+    const editorSources = jsFiles(manifest, staticClosure(manifest, editor!)).flatMap(sourcesOf);
+    expect(editorSources.filter((source) => EDITOR_ONLY.test(source)).length).toBeGreaterThan(10);
+  });
+
+  it('each language grammar is its own chunk, not pulled in by the editor or by another grammar', () => {
+    const grammars = keysFrom(manifest, GRAMMAR);
+    // C++, Java, JavaScript/TypeScript, Python, SQL and at least one legacy mode (R).
+    expect(grammars.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(grammars.map((key) => manifest[key]!.file)).size).toBe(grammars.length);
+    const editor = keysFrom(manifest, /packages\/ui\/src\/code-editor\.tsx$/)[0]!;
+    for (const grammar of grammars) {
+      expect(manifest[grammar]!.isDynamicEntry, grammar).toBe(true);
+      expect(staticClosure(manifest, editor).has(grammar), grammar).toBe(false);
+      const pulled = [...staticClosure(manifest, grammar)].filter((key) => key !== grammar && GRAMMAR.test(key));
+      expect(pulled, grammar).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,213 @@
+// Lighthouse on the candidate's exam page (bench/README.md, "Page weight and Lighthouse"): the whole stack started
+// the way the journeys start it (scripts/start.ts on ports shifted by E2E_PORT_OFFSET, a fresh data directory),
+// an exam of one MCQ and one short answer published through the API, a candidate walked through start →
+// credentials → briefing in system Chromium, then Lighthouse's mobile profile (simulated throttling: slow 4G,
+// 4× CPU slowdown) on a reload of /exam/{id} with an empty HTTP cache. The attempt stays in IndexedDB, so the
+// page opens on its first question as a returning candidate's would.
+//   node bench/web/lighthouse.ts [--offset 700] [--runs 1] [--chromium /usr/bin/chromium] [--json out.json]
+// Builds the web apps first (as `pnpm start` does). Needs nothing else running on the shifted ports.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import lighthouse from 'lighthouse';
+import puppeteer, { type Page } from 'puppeteer-core';
+
+const { values } = parseArgs({
+  options: {
+    offset: { type: 'string', default: '700' },
+    runs: { type: 'string', default: '1' },
+    chromium: { type: 'string', default: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
+    json: { type: 'string' },
+  },
+});
+
+// The journeys' port layout (apps/e2e/tests/support/env.ts) read after the offset is set.
+process.env.E2E_PORT_OFFSET = values.offset;
+const { E2E } = await import('../../apps/e2e/tests/support/env.ts');
+const root = resolve(import.meta.dirname, '..', '..');
+
+/** Goals of issue 19 (Lighthouse's own metric definitions). */
+const GOALS = { lcpMs: 1500, tbtMs: 100, cls: 0.05 };
+
+function startStack(dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(root, 'scripts', 'start.ts')], {
+    cwd: root,
+    env: { ...process.env, ...E2E.stackEnv, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolveStarted, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      seen += chunk.toString();
+      if (/Exam platform is running/.test(seen)) resolveStarted(child);
+    });
+    child.once('exit', (code) => reject(new Error(`scripts/start.ts exited (${code}) before the stack was up`)));
+  });
+}
+
+async function stopStack(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  // start.ts stops every process it started on SIGTERM.
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function api<T>(path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<T> {
+  const response = await fetch(`${E2E.creatorOrigin}${path}`, {
+    method: init.method ?? 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: JSON.stringify(init.body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** What apps/e2e's question factories send, for the two question types of the measured page. */
+function question(type: 'mcq' | 'short-answer', id: string, title: string, extras: Record<string, unknown>) {
+  return {
+    id,
+    type,
+    title,
+    content: '',
+    topic: 'General',
+    points: 1,
+    options: [],
+    multipleAnswers: false,
+    correctAnswers: [],
+    scoring: 'all-or-nothing',
+    acceptedAnswers: [],
+    matching: { caseSensitive: false, numeric: null },
+    rubricId: null,
+    poolId: null,
+    starterCode: '',
+    tests: [],
+    limits: { cpuSeconds: 2, memoryMb: 256 },
+    setupScript: '',
+    referenceSolution: '',
+    workspaceFile: null,
+    ...extras,
+  };
+}
+
+async function publishExam(): Promise<string> {
+  const { token } = await api<{ token: string }>('/api/auth/register', {
+    body: { email: `lighthouse-${Date.now().toString(36)}@bench.test`, password: 'bench-secret-pw' },
+  });
+  const { exam } = await api<{ exam: { id: string } }>('/api/exams', {
+    token,
+    body: {
+      title: 'Lighthouse bench',
+      isDraft: false,
+      questions: [
+        question('mcq', 'q-1', 'Capital of France', { options: ['Berlin', 'Paris', 'Rome'], correctAnswer: 'Paris' }),
+        question('short-answer', 'q-2', 'Largest planet', { acceptedAnswers: ['Jupiter'] }),
+      ],
+    },
+  });
+  await api(`/api/exams/${exam.id}`, { method: 'PUT', token, body: { isLive: true } });
+  return exam.id;
+}
+
+async function clickButton(page: Page, name: string): Promise<void> {
+  await page.locator(`::-p-aria([name="${name}"][role="button"])`).click();
+}
+
+/** start → credentials → briefing → the exam page, as apps/e2e's enterExam does. */
+async function enterExam(page: Page, examId: string): Promise<string> {
+  const examUrl = `${E2E.takerOrigin}/exam/${examId}`;
+  await page.goto(`${E2E.takerOrigin}/taker/start?lang=en`);
+  await page.locator('::-p-aria(Exam URL)').fill(examUrl);
+  await clickButton(page, 'Continue');
+  await page.waitForFunction(() => location.pathname.endsWith('/taker/credentials'));
+  await page.locator('::-p-aria(Full Name)').fill('Bench Candidate');
+  await page.locator('::-p-aria(Candidate ID)').fill('B-1');
+  await clickButton(page, 'Continue');
+  await clickButton(page, 'Start Exam');
+  await page.waitForSelector('[data-testid="answered-count"]');
+  return examUrl;
+}
+
+type Run = { lcpMs: number; tbtMs: number; cls: number; fcpMs: number; jsKb: number; score: number };
+
+async function measure(page: Page, url: string): Promise<Run> {
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.detach();
+  const result = await lighthouse(
+    url,
+    // Keep IndexedDB (the attempt); the HTTP cache was emptied above, so every script is fetched again.
+    { logLevel: 'error', output: 'json', onlyCategories: ['performance'], disableStorageReset: true },
+    undefined,
+    page,
+  );
+  if (!result) throw new Error('Lighthouse returned no result');
+  const { audits, categories } = result.lhr;
+  const numeric = (id: string) => {
+    const value = audits[id]?.numericValue;
+    if (typeof value !== 'number') throw new Error(`Lighthouse has no ${id}: ${audits[id]?.errorMessage ?? ''}`);
+    return value;
+  };
+  const scripts = (
+    audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] }
+  )?.items?.find((item) => item.resourceType === 'script');
+  return {
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    cls: numeric('cumulative-layout-shift'),
+    fcpMs: numeric('first-contentful-paint'),
+    jsKb: (scripts?.transferSize ?? 0) / 1000,
+    score: Math.round((categories.performance?.score ?? 0) * 100),
+  };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'lighthouse-bench-'));
+const load = loadavg()[0]!;
+const stack = await startStack(dataDir);
+const runs: Run[] = [];
+try {
+  const examId = await publishExam();
+  const browser = await puppeteer.launch({
+    executablePath: values.chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage();
+    const url = await enterExam(page, examId);
+    for (let i = 0; i < Number(values.runs); i += 1) runs.push(await measure(page, url));
+  } finally {
+    await browser.close();
+  }
+} finally {
+  await stopStack(stack);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const median = (pick: (run: Run) => number) => {
+  const sorted = runs.map(pick).sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+const summary = {
+  runs: runs.length,
+  lcpMs: median((r) => r.lcpMs),
+  tbtMs: median((r) => r.tbtMs),
+  cls: median((r) => r.cls),
+  fcpMs: median((r) => r.fcpMs),
+  scriptTransferKb: median((r) => r.jsKb),
+  performanceScore: median((r) => r.score),
+  loadAverageAtStart: load,
+  met: {
+    lcp: median((r) => r.lcpMs) <= GOALS.lcpMs,
+    tbt: median((r) => r.tbtMs) <= GOALS.tbtMs,
+    cls: median((r) => r.cls) <= GOALS.cls,
+  },
+};
+console.log(JSON.stringify({ goals: GOALS, summary, runs }, null, 2));
+if (values.json) writeFileSync(values.json, JSON.stringify({ goals: GOALS, summary, runs }, null, 2));
