@@ -17,7 +17,10 @@ export const ImportFileSchema = z.object({
   format: ImportFormatSchema,
   fileName: z.string().max(300).default(''),
   /** The file's bytes in base64 (a QTI package is a zip; Moodle XML and GIFT are UTF-8 text). */
-  data: z.string().min(1, 'Choose a file').max(Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 4, 'The file is larger than 5 MB'),
+  data: z
+    .string()
+    .min(1, 'Choose a file')
+    .max(Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 4, 'The file is larger than 5 MB'),
 });
 export type ImportFile = z.infer<typeof ImportFileSchema>;
 

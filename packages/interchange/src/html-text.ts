@@ -27,6 +27,13 @@ function renderNode(node: XmlNode, skip: ReadonlySet<string>): string {
     case 'em':
     case 'i':
       return inner.trim() ? `*${inner.trim()}*` : '';
+    case 'span': {
+      // Moodle's editors write emphasis as styled spans.
+      const style = (node.attrs.style ?? '').replace(/\s/g, '');
+      if (inner.trim() && /font-weight:(bold|[6-9]00)/.test(style)) return `**${inner.trim()}**`;
+      if (inner.trim() && style.includes('font-style:italic')) return `*${inner.trim()}*`;
+      return inner;
+    }
     case 'code':
       return `\`${inner}\``;
     case 'li':
@@ -63,6 +70,11 @@ export function htmlToMarkdown(html: string): string {
   try {
     return markdownOf(parseXml(`<root>${html.replace(/&nbsp;/g, '&#160;')}</root>`).children);
   } catch {
-    return tidy(html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/p>/gi, '\n\n').replace(/<[^>]*>/g, ''));
+    return tidy(
+      html
+        .replace(/<br\s*\/?>/gi, '\n')
+        .replace(/<\/p>/gi, '\n\n')
+        .replace(/<[^>]*>/g, ''),
+    );
   }
 }

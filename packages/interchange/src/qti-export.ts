@@ -64,7 +64,12 @@ const matchCorrectProcessing = el(
     el(
       'qti-response-if',
       {},
-      el('qti-match', {}, el('qti-variable', { identifier: 'RESPONSE' }), el('qti-correct', { identifier: 'RESPONSE' })),
+      el(
+        'qti-match',
+        {},
+        el('qti-variable', { identifier: 'RESPONSE' }),
+        el('qti-correct', { identifier: 'RESPONSE' }),
+      ),
       el('qti-set-outcome-value', { identifier: 'SCORE' }, el('qti-variable', { identifier: 'MAXSCORE' })),
     ),
     el(

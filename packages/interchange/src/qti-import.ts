@@ -145,7 +145,17 @@ function draftOf(root: XmlNode, title: string): QuestionDraft | string {
   );
   const prompt = child(interaction, 'qti-prompt');
   const content = [
-    markdownOf(body.children, new Set(['qti-choice-interaction', 'qti-extended-text-interaction', 'qti-upload-interaction', 'qti-modal-feedback', 'qti-feedback-block', 'qti-rubric-block'])),
+    markdownOf(
+      body.children,
+      new Set([
+        'qti-choice-interaction',
+        'qti-extended-text-interaction',
+        'qti-upload-interaction',
+        'qti-modal-feedback',
+        'qti-feedback-block',
+        'qti-rubric-block',
+      ]),
+    ),
     prompt ? markdownOf(prompt.children) : '',
   ]
     .filter((t) => t !== '')
@@ -195,7 +205,8 @@ function pointsOf(root: XmlNode, declaration: XmlNode | undefined): number {
     if (upper !== undefined && upper > 0) return upper;
     const values = childrenNamed(mapping, 'qti-map-entry').map((e) => Number(e.attrs['mapped-value'] ?? 0));
     const positive = values.filter((v) => v > 0);
-    const total = declaration?.attrs.cardinality === 'single' ? Math.max(0, ...positive) : positive.reduce((a, b) => a + b, 0);
+    const total =
+      declaration?.attrs.cardinality === 'single' ? Math.max(0, ...positive) : positive.reduce((a, b) => a + b, 0);
     if (total > 0) return Math.round(total * 100) / 100;
   }
   return 1;
@@ -217,15 +228,23 @@ function choiceDraft(
   if (new Set(options).size !== options.length) return 'Two options have the same text';
   const textOfId = new Map(choices.map((c, i) => [c.attrs.identifier ?? '', options[i] as string]));
   const correctIds = declaration
-    ? childrenNamed(child(declaration, 'qti-correct-response') ?? { name: '', attrs: {}, children: [] }, 'qti-value').map(
-        (v) => textOf(v).trim(),
-      )
+    ? childrenNamed(
+        child(declaration, 'qti-correct-response') ?? { name: '', attrs: {}, children: [] },
+        'qti-value',
+      ).map((v) => textOf(v).trim())
     : [];
   const correct = correctIds.map((id) => textOfId.get(id)).filter((t): t is string => t !== undefined);
   const multiple = declaration?.attrs.cardinality === 'multiple' || interaction.attrs['max-choices'] !== '1';
   const partial = multiple && declaration !== undefined && child(declaration, 'qti-mapping') !== undefined;
   if (multiple)
-    return { ...base, type: 'mcq', options, multipleAnswers: true, correctAnswers: correct, scoring: partial ? 'partial' : 'all-or-nothing' };
+    return {
+      ...base,
+      type: 'mcq',
+      options,
+      multipleAnswers: true,
+      correctAnswers: correct,
+      scoring: partial ? 'partial' : 'all-or-nothing',
+    };
   return { ...base, type: 'mcq', options, ...(correct[0] !== undefined ? { correctAnswer: correct[0] } : {}) };
 }
 
@@ -234,7 +253,10 @@ function textEntryDraft(
   base: Pick<Question, 'title' | 'content' | 'points'>,
 ): QuestionDraft | string {
   const correct = declaration
-    ? childrenNamed(child(declaration, 'qti-correct-response') ?? { name: '', attrs: {}, children: [] }, 'qti-value').map(textOf)
+    ? childrenNamed(
+        child(declaration, 'qti-correct-response') ?? { name: '', attrs: {}, children: [] },
+        'qti-value',
+      ).map(textOf)
     : [];
   const mapping = declaration ? child(declaration, 'qti-mapping') : undefined;
   const entries = mapping ? childrenNamed(mapping, 'qti-map-entry') : [];

@@ -30,7 +30,12 @@ function sampleExam(): ExchangeExam {
     opensAt: '2026-01-01T09:00:00.000Z',
     closesAt: '2026-01-02T09:00:00.000Z',
     similarityThreshold: 0.7,
-    codingWorkspace: { enabled: true, saveFilesInResults: false, workspaceType: 'vscode', allowPackageRegistries: true },
+    codingWorkspace: {
+      enabled: true,
+      saveFilesInResults: false,
+      workspaceType: 'vscode',
+      allowPackageRegistries: true,
+    },
     rubrics: [{ id: 'r1', title: 'Essay', criteria: [{ id: 'c1', description: 'Clear', points: 2 }] }],
     pools: [{ id: 'p1', title: 'Warm-up', draw: 1, points: 1 }],
     questions: [
@@ -109,11 +114,9 @@ describe('QTI 3.0 export and import', () => {
 
   it('writes a package of plain QTI: a manifest, one test and one item per question with the standard interactions', () => {
     const files = unzipSync(exportQti(sampleExam()));
-    expect(Object.keys(files).sort()).toEqual([
-      'imsmanifest.xml',
-      ...Array.from({ length: 7 }, (_, i) => `items/item-${i + 1}.xml`),
-      'test.xml',
-    ].sort());
+    expect(Object.keys(files).sort()).toEqual(
+      ['imsmanifest.xml', ...Array.from({ length: 7 }, (_, i) => `items/item-${i + 1}.xml`), 'test.xml'].sort(),
+    );
     const item = (n: number) => parseXml(strFromU8(files[`items/item-${n}.xml`] as Uint8Array));
     expect(descendants(item(1), 'qti-choice-interaction')[0]?.attrs['max-choices']).toBe('1');
     expect(descendants(item(1), 'qti-correct-response')).toHaveLength(1);
@@ -196,7 +199,8 @@ describe('QTI 3.0 import of 1EdTech example items', () => {
       {
         ref: 'QTI3-match',
         title: 'Match Example',
-        reason: 'qti-match-interaction is not a question type of this platform (multiple choice, short answer, file upload or coding)',
+        reason:
+          'qti-match-interaction is not a question type of this platform (multiple choice, short answer, file upload or coding)',
       },
     ]);
   });
