@@ -119,6 +119,23 @@ export default tseslint.config(
     },
   },
   {
+    files: ['packages/interchange/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/testing.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod$|fflate$|fast-xml-parser$|@exam/domain/|\\.{1,2}/)',
+              message: 'interchange is pure conversion: zod, fflate, fast-xml-parser, the domain and itself',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/**/*.tsx', 'packages/ui/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },

@@ -61,4 +61,13 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(await ruleIdsFor(file, "export { default } from 'fastify';\n")).toContain('no-restricted-imports');
     expect(await ruleIdsFor(file, "export * from 'zod';\nexport * from './errors.ts';\n")).toEqual([]);
   });
+
+  it('fails the interchange package importing I/O or a framework, and passes its libraries', async () => {
+    const file = 'packages/interchange/src/boundary-probe.ts';
+    expect(await ruleIdsFor(file, "export { readFileSync } from 'node:fs';\n")).toContain('no-restricted-imports');
+    expect(await ruleIdsFor(file, "export { default } from 'fastify';\n")).toContain('no-restricted-imports');
+    expect(
+      await ruleIdsFor(file, "export { unzipSync } from 'fflate';\nexport { XMLParser } from 'fast-xml-parser';\n"),
+    ).toEqual([]);
+  });
 });

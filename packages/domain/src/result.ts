@@ -59,6 +59,14 @@ export const ListResultsQuerySchema = z.object({
 });
 export type ListResultsQuery = z.infer<typeof ListResultsQuerySchema>;
 
+/**
+ * GET /api/exams/{examId}/results.csv: `full` (every question's points and the integrity counts) or
+ * `gradebook` (one row per candidate with the kept result's points and maximum, for an LMS gradebook import).
+ */
+export const RESULTS_CSV_FORMATS = ['full', 'gradebook'] as const;
+export const ResultsCsvQuerySchema = z.object({ format: z.enum(RESULTS_CSV_FORMATS).default('full') });
+export type ResultsCsvFormat = (typeof RESULTS_CSV_FORMATS)[number];
+
 export const ResultListSchema = z.object({
   results: z.array(ResultSummarySchema),
   /** Pass as `cursor` for the next page; null on the last page. */

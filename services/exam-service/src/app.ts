@@ -16,6 +16,8 @@ import { createBankService } from './modules/bank/bank.service.ts';
 import { createExamsRepository } from './modules/exams/exams.repository.ts';
 import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
+import { interchangeRoutes } from './modules/interchange/interchange.routes.ts';
+import { createInterchangeService } from './modules/interchange/interchange.service.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
 import { createInternalService } from './modules/internal/internal.service.ts';
 import { createMailQueue, type MailQueue } from './modules/mail/mail-queue.service.ts';
@@ -113,6 +115,8 @@ export async function buildApp(config: Config, deps: Deps) {
     scryptCost: config.SCRYPT_COST,
     log: app.log,
   });
+  // Before the exams routes, so /api/exams/import is never read as an exam id.
+  await app.register(interchangeRoutes(createInterchangeService(examsService, deps)));
   await app.register(examsRoutes(examsService));
   await app.register(bankRoutes(createBankService(createBankRepository(deps.database), examsService, deps)));
   await app.register(

@@ -63,6 +63,9 @@ export const api = {
   examSimilarity: (examId: string, threshold: number) =>
     `/api/exams/${id(examId)}/insights/similarity?threshold=${encodeURIComponent(threshold)}`,
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,
+  importPreview: '/api/exams/import/preview',
+  importQuestions: '/api/exams/import',
+  examQti: (examId: string) => `/api/exams/${id(examId)}/export.qti`,
   /** Releases (or hides) every graded result of the exam. */
   examRelease: (examId: string) => `/api/exams/${id(examId)}/release`,
   roster: (examId: string) => `/api/exams/${id(examId)}/roster`,

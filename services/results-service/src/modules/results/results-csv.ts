@@ -76,3 +76,32 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
   );
   return [header.join(','), ...lines].map((line) => `${line}\r\n`).join('');
 }
+
+/**
+ * The gradebook variant: one row per candidate (the result the exam's keepGrade keeps), with the points and
+ * the maximum an LMS gradebook imports (Canvas and Moodle read a name or ID column and a points column). The
+ * points are blank while a grader has not finished, so a gradebook never receives a score that will change.
+ */
+export type GradebookCandidate = Pick<
+  CsvCandidate,
+  'userName' | 'studentId' | 'completedAt' | 'score' | 'maxScore' | 'status'
+>;
+
+export function gradebookCsv(candidates: ReadonlyArray<GradebookCandidate>): string {
+  const header = ['name', 'studentId', 'points', 'maxPoints', 'percentage', 'status', 'completedAt'];
+  const lines = candidates.map((c) => {
+    const final = c.status !== 'pending';
+    return [
+      c.userName,
+      c.studentId,
+      final ? hundredths(c.score) : null,
+      hundredths(c.maxScore),
+      final ? Math.round(percentageOf(c.score, c.maxScore) * 10) / 10 : null,
+      c.status,
+      c.completedAt.toISOString(),
+    ]
+      .map(csvField)
+      .join(',');
+  });
+  return [header.join(','), ...lines].map((line) => `${line}\r\n`).join('');
+}

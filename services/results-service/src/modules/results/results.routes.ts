@@ -7,6 +7,7 @@ import {
   ResultFileParamsSchema,
   ResultIdParamsSchema,
   ResultListSchema,
+  ResultsCsvQuerySchema,
 } from '@exam/domain/result';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
@@ -101,18 +102,22 @@ export function resultsRoutes(service: ResultsService) {
         schema: {
           tags: ['results'],
           params: z.object({ examId: z.string().min(1).max(64) }),
+          querystring: ResultsCsvQuerySchema,
           response: {
-            200: z.string().describe('text/csv, one row per submitted candidate'),
+            200: z.string().describe('text/csv, one row per submitted candidate (format=gradebook: points only)'),
             400: ErrorBodySchema,
             ...errors,
           },
         },
       },
       async (request, reply) => {
-        const csv = await service.csv(request.params.examId, creatorOf(request).sub);
+        const { format } = request.query;
+        const csv = await service.csv(request.params.examId, creatorOf(request).sub, format);
+        const name =
+          format === 'gradebook' ? `gradebook-${request.params.examId}.csv` : `results-${request.params.examId}.csv`;
         return reply
           .header('content-type', 'text/csv; charset=utf-8')
-          .header('content-disposition', contentDisposition(`results-${request.params.examId}.csv`))
+          .header('content-disposition', contentDisposition(name))
           .send(csv);
       },
     );

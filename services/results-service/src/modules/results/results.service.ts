@@ -2,10 +2,16 @@ import { RESULT_EVENTS_MAX } from '@exam/domain/attempt';
 import { candidateKey } from '@exam/domain/attempt-binding';
 import { CANDIDATE_HISTORY_MAX, type CandidateHistory } from '@exam/domain/candidate-history';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { ExamResultsSummary, ListResultsQuery, ResultDetail, ResultList } from '@exam/domain/result';
+import type {
+  ExamResultsSummary,
+  ListResultsQuery,
+  ResultDetail,
+  ResultList,
+  ResultsCsvFormat,
+} from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../cohort/keep-grade-refresh.ts';
-import { resultsCsv } from './results-csv.ts';
+import { gradebookCsv, resultsCsv } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
 import type { ResultsRepository } from './results.repository.ts';
 import { toHistoryEntry, toQuestionAnswers, toSummary } from './result-views.ts';
@@ -143,9 +149,13 @@ export function createResultsService(
     },
 
     /** Another creator's exam is 404; an own exam without submissions gives the header only. */
-    async csv(examId: string, ownerId: string): Promise<string> {
+    async csv(examId: string, ownerId: string, format: ResultsCsvFormat = 'full'): Promise<string> {
       await refreshKeepGrade(examId, ownerId);
       const rows = await repo.examRows(examId, ownerId);
+      if (format === 'gradebook') {
+        if (rows.length === 0) await assertOwnsExam(deps, examId, ownerId);
+        return gradebookCsv(rows.map((r) => r.result));
+      }
       let questionCount = Math.max(0, ...rows.map((r) => r.result.totalQuestions));
       // Shuffled or pooled attempts: the columns are the exam's questions as the creator wrote them, each
       // candidate's points mapped by question id (blank for a question they did not draw).

@@ -296,6 +296,37 @@ describe('creator results', () => {
     expect(stranger.statusCode).toBe(404);
   });
 
+  it('exports the gradebook variant: one row per candidate with points and max points, owner only', async () => {
+    const exam = app.exams.put(makeExam());
+    await sit(exam.id, { 0: CANARY, 1: 'nope' }, { name: 'Ada', studentId: 'S1' });
+    const second = await sit(exam.id, {}, { name: 'Bo', studentId: 'S2' });
+    const owner = creatorHeaders(app, exam.ownerId);
+    await app.inject({
+      method: 'PATCH',
+      url: `/api/results/${second.resultId}`,
+      headers: owner,
+      payload: { grading: [2, 3].map((questionIndex) => ({ questionIndex, points: 0 })) },
+    });
+    const url = `/api/exams/${exam.id}/results.csv?format=gradebook`;
+    const response = await app.inject({ method: 'GET', url, headers: owner });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toContain(`gradebook-${exam.id}.csv`);
+    const lines = response.body.split('\r\n');
+    expect(lines[0]).toBe('name,studentId,points,maxPoints,percentage,status,completedAt');
+    expect(lines[1]).toMatch(/^Ada,S1,,4,,pending,[^,]+$/);
+    expect(lines[2]).toMatch(/^Bo,S2,0,4,0,graded,[^,]+$/);
+    expect(lines).toHaveLength(4);
+    expect((await app.inject({ method: 'GET', url, headers: creatorHeaders(app, 'someone-else') })).statusCode).toBe(
+      404,
+    );
+    const bad = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/results.csv?format=xls`,
+      headers: owner,
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('exports only the header for an own exam without submissions', async () => {
     const exam = app.exams.put(makeExam());
     const response = await app.inject({

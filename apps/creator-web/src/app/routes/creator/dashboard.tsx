@@ -4,12 +4,14 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { PageHeader } from '@exam/ui/page-header';
 import { Skeleton } from '@exam/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@exam/ui/tabs';
-import { AlertTriangle, Plus } from 'lucide-react';
+import { AlertTriangle, FileUp, Plus } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { useMyExams } from '../../../features/exams/api/exam-queries.ts';
 import { useResultsSummary } from '../../../features/exams/api/get-results-summary.ts';
 import { DraftExamsTable } from '../../../features/exams/components/draft-exams-table.tsx';
+import { ImportQuestionsDialog } from '../../../features/exams/components/import-questions-dialog.tsx';
 import { ExamStats } from '../../../features/exams/components/exam-stats.tsx';
 import { PublishedExamsTable } from '../../../features/exams/components/published-exams-table.tsx';
 import { ResultsTab } from '../../../features/results/components/results-tab.tsx';
@@ -32,11 +34,13 @@ function ExamsLoading() {
 
 export function DashboardRoute() {
   const { t } = useTranslation('dashboard');
+  const { t: tExams } = useTranslation('exams');
   const exams = useMyExams();
   const summary = useResultsSummary();
   const all = exams.data ?? [];
   const published = all.filter((e) => !e.isDraft);
   const drafts = all.filter((e) => e.isDraft);
+  const [importing, setImporting] = useState(false);
 
   return (
     <>
@@ -44,13 +48,19 @@ export function DashboardRoute() {
         title={t('dashboard.dashboard')}
         description={t('dashboard.buildExamsPublishThem')}
         actions={
-          <Button asChild>
-            <Link to={paths.newExam}>
-              <Plus aria-hidden className="h-4 w-4" /> {t('dashboard.createNewExam')}
-            </Link>
-          </Button>
+          <div className="flex gap-2">
+            <Button variant="secondary" onClick={() => setImporting(true)}>
+              <FileUp aria-hidden className="h-4 w-4" /> {tExams('interchange.importQuestions')}
+            </Button>
+            <Button asChild>
+              <Link to={paths.newExam}>
+                <Plus aria-hidden className="h-4 w-4" /> {t('dashboard.createNewExam')}
+              </Link>
+            </Button>
+          </div>
         }
       />
+      <ImportQuestionsDialog open={importing} onClose={() => setImporting(false)} />
       {exams.isPending ? (
         <ExamsLoading />
       ) : exams.isError ? (

@@ -2,11 +2,13 @@ import type { Exam } from '@exam/domain/exam';
 import { Card, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
-import { FileText, Pencil, Trash2, UserCog } from 'lucide-react';
+import { Download, FileText, FileUp, Pencil, Trash2, UserCog } from 'lucide-react';
 import { useState } from 'react';
 import { paths } from '../../../config/paths.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
+import { exportQtiWithToast } from './export-qti.ts';
+import { ImportQuestionsDialog } from './import-questions-dialog.tsx';
 import { IconAction } from './icon-action.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 export function DraftExamsTable({ exams }: { exams: Exam[] }) {
   const { t } = useTranslation('exams');
   const [toDelete, setToDelete] = useState<Exam | null>(null);
+  const [importInto, setImportInto] = useState<string | null>(null);
   return (
     <Card>
       <CardHeader title={t('draftExamsTable.draftExams')} description={t('draftExamsTable.workInProgressCandidates')} />
@@ -54,6 +57,16 @@ export function DraftExamsTable({ exams }: { exams: Exam[] }) {
                       to={paths.examAccommodations(exam.id)}
                     />
                     <IconAction
+                      label={t('interchange.importIntoDraft')}
+                      icon={<FileUp aria-hidden className="h-4 w-4" />}
+                      onClick={() => setImportInto(exam.id)}
+                    />
+                    <IconAction
+                      label={t('interchange.exportQti')}
+                      icon={<Download aria-hidden className="h-4 w-4" />}
+                      onClick={() => void exportQtiWithToast(exam.id)}
+                    />
+                    <IconAction
                       label={t('draftExamsTable.delete')}
                       tone="danger"
                       icon={<Trash2 aria-hidden className="h-4 w-4" />}
@@ -67,6 +80,11 @@ export function DraftExamsTable({ exams }: { exams: Exam[] }) {
         </Table>
       )}
       <DeleteExamDialog exam={toDelete} onClose={() => setToDelete(null)} />
+      <ImportQuestionsDialog
+        open={importInto !== null}
+        examId={importInto ?? undefined}
+        onClose={() => setImportInto(null)}
+      />
     </Card>
   );
 }

@@ -9,6 +9,7 @@ import { toast } from '@exam/ui/toaster';
 import {
   BarChart3,
   Copy,
+  Download,
   ExternalLink,
   MoreHorizontal,
   Pencil,
@@ -29,6 +30,7 @@ import { useSetExamLive } from '../api/exam-mutations.ts';
 import type { ExamResultsSummary } from '../api/get-results-summary.ts';
 import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
+import { exportQtiWithToast } from './export-qti.ts';
 import { IconAction } from './icon-action.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
@@ -160,6 +162,9 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                       </DropdownMenuItem>
                       <DropdownMenuItem onSelect={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}>
                         <Copy aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.copyExamUrl')}
+                      </DropdownMenuItem>
+                      <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
+                        <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
                       </DropdownMenuItem>
                       <DropdownMenuSeparator />
                       <DropdownMenuItem

@@ -1,0 +1,128 @@
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import { CreateExamSchema, type Exam, type Question, UpdateExamSchema } from '@exam/domain/exam';
+import {
+  type ImportFile,
+  type ImportPreview,
+  type ImportRequest,
+  type ImportResult,
+  MAX_IMPORT_BYTES,
+} from '@exam/domain/interchange';
+import { exportQti } from '@exam/interchange/qti-export';
+import { type ExchangeExam } from '@exam/interchange/qti-shared';
+import { type ImportRead, UnreadableFileError, readImport } from '@exam/interchange/read-import';
+import type { Deps } from '../../deps.ts';
+import type { ExamsService } from '../exams/exams.service.ts';
+
+/** UpdateExamSchema's limit on an exam's questions. */
+const MAX_EXAM_QUESTIONS = 500;
+
+const invalid = (path: string, message: string) => new AppError(ErrorCode.VALIDATION, message, [{ path, message }]);
+
+/** The first issue of a zod error as one 400 (the whole list rides along). */
+function schemaError(issues: Array<{ path: PropertyKey[]; message: string }>): AppError {
+  const flat = issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+  return new AppError(ErrorCode.VALIDATION, `${flat[0]?.path}: ${flat[0]?.message}`, flat);
+}
+
+/** The exam fields a package carries (qti-shared.ts), from a stored exam. */
+export function toExchange(exam: Exam): ExchangeExam {
+  const {
+    id: _id,
+    ownerId: _owner,
+    aiSettings: _ai,
+    hasAccessCode: _code,
+    isLive: _live,
+    isDraft: _draft,
+    publishedAt: _published,
+    createdAt: _created,
+    lastEditedAt: _edited,
+    updatedAt: _updated,
+    ...exchange
+  } = exam;
+  return exchange;
+}
+
+/**
+ * Question import and QTI export (docs/product.md#importing-and-exporting-questions). Reading a file saves
+ * nothing; an import goes through the exams service, so an imported exam obeys every rule a typed one does.
+ */
+export function createInterchangeService(exams: ExamsService, deps: Pick<Deps, 'ids'>) {
+  function read(file: ImportFile): ImportRead {
+    const bytes = Buffer.from(file.data, 'base64');
+    if (bytes.length === 0) throw invalid('data', 'The file is empty or not base64');
+    if (bytes.length > MAX_IMPORT_BYTES) throw invalid('data', 'The file is larger than 5 MB');
+    try {
+      return readImport(file.format, new Uint8Array(bytes));
+    } catch (error) {
+      if (error instanceof UnreadableFileError)
+        throw invalid('data', `This is not a readable ${file.format} file: ${error.message}`);
+      throw error;
+    }
+  }
+
+  function preview(file: ImportFile): ImportPreview {
+    const { settings: _settings, ...shown } = read(file);
+    return { ...shown, title: shown.title || titleFromName(file.fileName) };
+  }
+
+  /** Fresh ids for questions going into an existing exam, without its pools or rubrics (they are not there). */
+  function forExistingExam(questions: Question[]): Question[] {
+    return questions.map((q) => ({ ...q, id: deps.ids.next(), poolId: null, rubricId: null }));
+  }
+
+  async function intoNewExam(ownerId: string, file: ImportRequest, found: ImportRead): Promise<Exam> {
+    const settings = found.settings;
+    // A package's access code never travels; an exam that needed one starts with a link instead.
+    const access = settings?.access === 'code' ? 'link' : settings?.access;
+    const body = CreateExamSchema.safeParse({
+      ...settings,
+      ...(access ? { access } : {}),
+      title: found.title || titleFromName(file.fileName),
+      questions: found.questions,
+      isDraft: true,
+    });
+    if (!body.success) throw schemaError(body.error.issues);
+    return exams.create(ownerId, body.data);
+  }
+
+  async function intoDraft(ownerId: string, examId: string, found: ImportRead): Promise<Exam> {
+    const exam = await exams.get(ownerId, examId);
+    if (!exam.isDraft)
+      throw new AppError(ErrorCode.CONFLICT, 'Questions are imported into a draft exam only', [
+        { path: 'examId', message: 'Questions are imported into a draft exam only' },
+      ]);
+    if (exam.questions.length + found.questions.length > MAX_EXAM_QUESTIONS)
+      throw invalid('data', `An exam holds at most ${MAX_EXAM_QUESTIONS} questions`);
+    const patch = UpdateExamSchema.safeParse({ questions: [...exam.questions, ...forExistingExam(found.questions)] });
+    if (!patch.success) throw schemaError(patch.error.issues);
+    return exams.update(ownerId, exam.id, patch.data);
+  }
+
+  return {
+    preview,
+
+    async importQuestions(ownerId: string, file: ImportRequest): Promise<ImportResult> {
+      const found = read(file);
+      if (found.questions.length === 0)
+        throw invalid('data', 'Nothing in this file can be imported: see the preview for the reasons');
+      const exam = file.examId ? await intoDraft(ownerId, file.examId, found) : await intoNewExam(ownerId, file, found);
+      const { settings: _settings, ...shown } = found;
+      return { ...shown, title: exam.title, exam };
+    },
+
+    async exportQti(ownerId: string, examId: string): Promise<{ fileName: string; content: Buffer }> {
+      const exam = await exams.get(ownerId, examId);
+      const base = exam.title.trim().replace(/[\\/:*?"<>|]+/g, '-') || `exam-${exam.id}`;
+      return { fileName: `${base}.qti.zip`, content: Buffer.from(exportQti(toExchange(exam))) };
+    },
+  };
+}
+export type InterchangeService = ReturnType<typeof createInterchangeService>;
+
+function titleFromName(fileName: string): string {
+  const base = fileName
+    .replace(/^.*[\\/]/, '')
+    .replace(/\.(zip|xml|txt|gift)$/gi, '')
+    .replace(/\.(gift|qti)$/i, '');
+  return base.trim().slice(0, 300) || 'Imported questions';
+}

@@ -1,0 +1,159 @@
+import { fixture } from '@exam/interchange/testing';
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
+
+const b64 = (data: Uint8Array | string) => Buffer.from(data).toString('base64');
+const gift = (text: string) => ({ format: 'gift', fileName: 'chemistry.gift', data: b64(text) });
+
+describe('question import and QTI export', () => {
+  let app: TestApp;
+  let owner: Awaited<ReturnType<typeof createCreator>>;
+  let other: Awaited<ReturnType<typeof createCreator>>;
+  beforeAll(async () => {
+    app = await buildTestApp();
+    owner = await createCreator(app);
+    other = await createCreator(app);
+  });
+  afterAll(() => app.close());
+
+  const listExams = async (headers: Record<string, string>) =>
+    (await app.inject({ method: 'GET', url: '/api/exams', headers })).json().exams as Array<{ id: string }>;
+
+  it('previews a Moodle GIFT file: the questions and the not-importable list, saving nothing', async () => {
+    const before = await listExams(owner.headers);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import/preview',
+      headers: owner.headers,
+      payload: { format: 'gift', fileName: 'questions.gift.txt', data: b64(fixture('gift/questions.gift.txt')) },
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.questions).toHaveLength(7);
+    expect(body.notImported.map((n: { title: string }) => n.title)).toEqual(['Moodle activities', 'Shortanswer']);
+    expect(body.title).toBe('questions');
+    expect(await listExams(owner.headers)).toEqual(before);
+  });
+
+  it('answers 400 with the field and the reason for a file that is not its format, and saves nothing', async () => {
+    const before = await listExams(owner.headers);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: { format: 'moodle-xml', data: b64('<quiz><question') },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.issues[0]).toMatchObject({
+      path: 'data',
+      message: expect.stringMatching(/^This is not a readable moodle-xml file: Not well-formed XML/),
+    });
+    const badFormat = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import/preview',
+      headers: owner.headers,
+      payload: { format: 'docx', data: b64('x') },
+    });
+    expect(badFormat.statusCode).toBe(400);
+    const nothing = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: gift('::Intro:: Only a description.'),
+    });
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json().error.issues[0].path).toBe('data');
+    expect(await listExams(owner.headers)).toEqual(before);
+  });
+
+  it('refuses a file over the size limit', async () => {
+    const big = b64(Buffer.alloc(5 * 1024 * 1024 + 10, 'a'));
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import/preview',
+      headers: owner.headers,
+      payload: { format: 'gift', data: big },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.issues[0]).toMatchObject({ path: 'data', message: 'The file is larger than 5 MB' });
+  });
+
+  it('imports into a new draft exam, then appends to a draft the creator owns with fresh ids', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: gift('::Na:: Symbol of sodium?{=Na}\n\n::Gas:: A noble gas?{=Neon ~Nitrogen}'),
+    });
+    expect(created.statusCode).toBe(201);
+    const { exam } = created.json();
+    expect(exam).toMatchObject({ title: 'chemistry', isDraft: true, ownerId: owner.user.id });
+    expect(exam.questions.map((q: { title: string }) => q.title)).toEqual(['Na', 'Gas']);
+
+    const appended = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: { ...gift('::Gas:: Another noble gas?{=Argon ~Oxygen}'), examId: exam.id },
+    });
+    expect(appended.statusCode).toBe(201);
+    const questions = appended.json().exam.questions as Array<{ id: string; title: string }>;
+    expect(questions.map((q) => q.title)).toEqual(['Na', 'Gas', 'Gas']);
+    expect(new Set(questions.map((q) => q.id)).size).toBe(3);
+  });
+
+  it("never imports into another creator's exam or into a published one", async () => {
+    const theirs = await createExam(app, other.headers);
+    const intoTheirs = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: { ...gift('::A:: a?{=a}'), examId: theirs.id },
+    });
+    expect(intoTheirs.statusCode).toBe(404);
+    const published = await createExam(app, owner.headers, { isDraft: false });
+    const intoPublished = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: { ...gift('::A:: a?{=a}'), examId: published.id },
+    });
+    expect(intoPublished.statusCode).toBe(409);
+    const after = await app.inject({ method: 'GET', url: `/api/exams/${published.id}`, headers: owner.headers });
+    expect(after.json().questions).toHaveLength(3);
+  });
+
+  it('exports an exam as a QTI package only to its owner, and importing the package gives the exam back', async () => {
+    const exam = await createExam(app, owner.headers, { title: 'Cells / "quiz"', shuffleOptions: true });
+    const foreign = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/export.qti`,
+      headers: other.headers,
+    });
+    expect(foreign.statusCode).toBe(404);
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/export.qti`,
+      headers: owner.headers,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/zip');
+    expect(response.headers['content-disposition']).toContain('Cells - -quiz-.qti.zip');
+    expect(Object.keys(unzipSync(response.rawPayload))).toContain('imsmanifest.xml');
+
+    const imported = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: { format: 'qti', fileName: 'x.zip', data: response.rawPayload.toString('base64') },
+    });
+    expect(imported.statusCode).toBe(201);
+    const copy = imported.json().exam;
+    const strip = (e: Record<string, unknown>) => {
+      const { id: _i, createdAt: _c, lastEditedAt: _l, updatedAt: _u, ...rest } = e;
+      return rest;
+    };
+    expect(strip(copy)).toEqual(strip(exam));
+  });
+});
