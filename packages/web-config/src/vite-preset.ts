@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { UNREACHABLE_HEADER } from '@exam/domain/api-error';
 import { SERVICE_ROUTES } from '@exam/domain/service-routes';
 import type { Connect, Plugin, ProxyOptions, UserConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 import { cspStylesPlugin } from './csp-styles-plugin.ts';
 import { isUnreachable, unreachableBody, RETRY_AFTER_SECONDS } from './proxy-errors.ts';
 import { appPort, runtimeConfig, serviceUrl, type AppName } from './runtime-config.ts';
@@ -66,7 +67,15 @@ export function appViteConfig(app: AppName): UserConfig {
   const host = process.env.WEB_HOST ?? 'localhost';
   const proxy = proxyTable();
   return {
-    plugins: [react(), tailwindcss(), runtimeConfigPlugin(), cspStylesPlugin()],
+    plugins: [
+      react(),
+      tailwindcss(),
+      runtimeConfigPlugin(),
+      cspStylesPlugin(),
+      // Brotli and gzip copies beside each script and stylesheet, sent by packages/web-server to browsers that
+      // accept them: the build pays the compression once instead of every response (or no response at all).
+      compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|css|svg|json)$/, threshold: 1024 }),
+    ],
     server: { port, host, strictPort: true, proxy },
     preview: { port, host, strictPort: true, proxy },
     build: { sourcemap: true, target: 'es2022' },

@@ -1,3 +1,5 @@
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UNREACHABLE_HEADER } from '@exam/domain/api-error';
@@ -124,6 +126,29 @@ describe('web server', () => {
       expect((await fetch(`${base}/exam/1`)).headers.get('cache-control')).toBe('no-cache');
       expect((await fetch(`${base}/favicon.svg`)).headers.get('cache-control')).toBe('no-cache');
       expect((await fetch(`${base}/assets/gone-123.js`)).status).toBe(404);
+    });
+
+    it('sends the build’s compressed copy a browser accepts, and the plain file to one that accepts none', async () => {
+      const base = await start('taker-web');
+      const raw = (encoding: string) =>
+        new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+          get(`${base}/assets/index-Ab12Cd.js`, { headers: { 'accept-encoding': encoding } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          }).on('error', reject);
+        });
+      const br = await raw('gzip, deflate, br');
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotliDecompressSync(br.body).toString()).toBe('console.log("app");');
+      const gz = await raw('gzip');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gz.body).toString()).toBe('console.log("app");');
+      const plain = await raw('identity');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString()).toBe('console.log("app");');
     });
 
     it('answers the liveness and readiness probes in JSON, not with the page', async () => {

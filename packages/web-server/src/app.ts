@@ -126,6 +126,8 @@ export async function buildWebServer(opts: WebServerOptions) {
     root: opts.root,
     index: false,
     wildcard: true,
+    // The build's .br and .gz copies (packages/web-config's compression plugin), chosen by Accept-Encoding.
+    preCompressed: true,
     allowedPath: (pathName) => pathName !== '/index.html',
     setHeaders: (reply, path) => {
       const relative = path.slice(opts.root.length).replaceAll('\\', '/');

@@ -1,3 +1,4 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,11 @@ export function fakeBundle(): string {
       `<script type="module" crossorigin src="/assets/index-Ab12Cd.js"></script>` +
       `<link rel="stylesheet" crossorigin href="/assets/index-Ef34Gh.css"></head><body><div id="root"></div></body></html>`,
   );
-  writeFileSync(join(root, 'assets', 'index-Ab12Cd.js'), 'console.log("app");');
+  const script = 'console.log("app");';
+  writeFileSync(join(root, 'assets', 'index-Ab12Cd.js'), script);
+  // The build's compressed copies (packages/web-config's compression plugin).
+  writeFileSync(join(root, 'assets', 'index-Ab12Cd.js.br'), brotliCompressSync(script));
+  writeFileSync(join(root, 'assets', 'index-Ab12Cd.js.gz'), gzipSync(script));
   writeFileSync(join(root, 'assets', 'index-Ef34Gh.css'), 'body{margin:0}');
   writeFileSync(join(root, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return root;
