@@ -1,5 +1,4 @@
 import { Card, CardHeader } from '@exam/ui/card';
-import { cn } from '@exam/ui/lib/cn';
 import { Info } from 'lucide-react';
 import { useId, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -83,7 +82,12 @@ export function ChartFrame({ name, title, caption, summary, needs, table, contro
             >
               {showTable ? t('charts.hideTable') : t('charts.showTable')}
             </button>
-            <div id={tableId} className={cn('mt-2 overflow-x-auto', !showTable && 'sr-only')}>
+            {/* Shown, a wide table scrolls sideways in a frame the keyboard can reach and scroll. */}
+            <div
+              id={tableId}
+              className={showTable ? 'mt-2 overflow-x-auto rounded-lg border border-line' : 'sr-only'}
+              {...(showTable ? { role: 'region', 'aria-label': title, tabIndex: 0 } : {})}
+            >
               {table}
             </div>
           </div>

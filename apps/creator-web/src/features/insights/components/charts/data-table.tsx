@@ -1,10 +1,13 @@
-import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
+import { TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import type { ReactNode } from 'react';
 
-/** A chart's data as a plain table: its accessible alternative. */
+/**
+ * A chart's data as a plain table: its accessible alternative. Not @exam/ui's Table, whose own scrolling frame
+ * would be a scrollable region without focus while the table is visually hidden; ChartFrame scrolls it instead.
+ */
 export function DataTable({ label, headers, rows }: { label: string; headers: string[]; rows: ReactNode[][] }) {
   return (
-    <Table aria-label={label}>
+    <table aria-label={label} className="w-full border-collapse text-left text-sm">
       <TableHead>
         <tr>
           {headers.map((header) => (
@@ -23,6 +26,6 @@ export function DataTable({ label, headers, rows }: { label: string; headers: st
           </TableRow>
         ))}
       </TableBody>
-    </Table>
+    </table>
   );
 }

@@ -49,10 +49,7 @@ export function ItemMapChart({
       }),
     };
   };
-  const go = (point: unknown) => {
-    const index = (point as { payload?: Point }).payload?.questionIndex ?? (point as Point).questionIndex;
-    if (typeof index === 'number') onSelectQuestion(index);
-  };
+  const go = (point: Point) => onSelectQuestion(point.questionIndex);
   const reason = report.reasons['items.0.discriminationIndex'] ?? report.reasons['items.0.facility'];
   return (
     <ChartFrame
