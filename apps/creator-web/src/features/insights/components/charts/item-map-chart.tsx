@@ -190,7 +190,7 @@ function PointMark({
   };
   return (
     <g
-      transform={`translate(${cx},${cy})`}
+      transform={['translate(', cx, ',', cy, ')'].join('')}
       role="button"
       tabIndex={0}
       aria-label={payload.name}
