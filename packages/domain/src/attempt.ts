@@ -96,7 +96,15 @@ export const PROCTOR_EVENT_TYPES = [
   'paste-blocked',
   'paste-allowed',
   'copy',
+  /**
+   * The question on screen changed (questionIndex: the candidate's index of the one now shown): insights'
+   * time per question. Not a proctoring incident: no warning, not listed among a result's integrity events.
+   */
+  'question-view',
 ] as const;
+/** Events that record what the candidate looked at, not an integrity incident. */
+export const NAVIGATION_EVENT_TYPES: readonly ProctorEventType[] = ['question-view'];
+export type ProctorEventType = (typeof PROCTOR_EVENT_TYPES)[number];
 export const ProctorEventSchema = z.object({
   type: z.enum(PROCTOR_EVENT_TYPES),
   /** Client clock, kept for ordering; the server stamps its own time too. */

@@ -13,10 +13,14 @@ import { RESULT_STATUSES } from './grading.ts';
  *
  * A figure that cannot be computed is null, and `reasons` holds why under a key naming it:
  * `test.<field>`, `items.<questionIndex>.<field>`, `candidates.<resultId>.<field>`,
- * `topics.<topic>.<field>`, `overall.<field>`, `integrity.<field>`, `rasch`, `twoPl`.
+ * `topics.<topic>.<field>`, `overall.<field>`, `integrity.<field>`, `rasch`, `twoPl`. The chart data's:
+ * `items.<i>.aiUplift`, `topics.<topic>.aiUplift` and `overall.aiUplift` (no difference: the uplift's caution,
+ * or that the transcripts could not be read), `items.<i>.scoreGroups` (no abilities), `items.<i>.time` (no
+ * question-view events for it) and `aiUse` (no buckets).
  * `explanations` holds a hover text per figure under `cohort.<field>`, `test.<field>`, `item.<field>`,
- * `candidate.<field>`, `topic.<field>`, `integrity.<field>` and `model.<field>`, and what each item flag
- * means and what to do about it under `flag.<flag>`.
+ * `candidate.<field>`, `topic.<field>`, `overall.<field>`, `integrity.<field>` and `model.<field>` (the chart
+ * data under `item.aiUplift`, `item.scoreGroups`, `item.time`, `topic.aiUplift`, `overall.aiUplift` and
+ * `aiUse`), and what each item flag means and what to do about it under `flag.<flag>`.
  *
  * Models: every item has a Rasch fit (discrimination 1) and a 2PL fit (`twoPl`: discrimination a and
  * difficulty b on the logistic metric, P = σ(a(θ − b)), no 1.7 constant; θ ~ N(0, 1)). `model` says which one

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROCTOR_EVENT_TYPES } from './attempt.ts';
+import { NAVIGATION_EVENT_TYPES, PROCTOR_EVENT_TYPES } from './attempt.ts';
 
 /**
  * The live proctor view (docs/product.md#the-live-proctor-view): who is sitting an exam now, the examiner's
@@ -14,9 +14,12 @@ export const ANNOUNCEMENT_MAX_LENGTH = 2000;
 /** The newest announcements a response carries; an exam with more shows only these. */
 export const ANNOUNCEMENTS_LISTED_MAX = 100;
 
-/** The proctoring events that count as warnings (returning to the page or to full screen does not). */
+/**
+ * The proctoring events that count as warnings (returning to the page or to full screen does not, nor does
+ * moving to another question).
+ */
 export const WARNING_EVENT_TYPES = PROCTOR_EVENT_TYPES.filter(
-  (type) => type !== 'focus-gained' && type !== 'fullscreen-enter',
+  (type) => type !== 'focus-gained' && type !== 'fullscreen-enter' && !NAVIGATION_EVENT_TYPES.includes(type),
 );
 
 export const LIVE_ATTEMPT_STATUSES = ['in-progress', 'submitted', 'ended', 'expired'] as const;

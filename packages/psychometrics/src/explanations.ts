@@ -1,5 +1,6 @@
 import { REASONING_FORMULA } from './integrity.ts';
 import { FLAG_DEFAULTS, ITEM_FLAG_EXPLANATIONS } from './item-fit.ts';
+import { UPLIFT_MIN_GROUP } from './uplift.ts';
 
 const { lower, upper } = FLAG_DEFAULTS.fitRange;
 
@@ -51,6 +52,17 @@ export const INSIGHT_EXPLANATIONS: Record<string, string> = {
   'model.lrt':
     'Likelihood-ratio test of one common discrimination against one per question: χ² statistic, degrees of freedom (questions − 1) and p-value. Below 0.05 the 2PL fits significantly better.',
   'item.aiReference': 'Share of candidates who sent the AI assistant a message while on this question.',
+  'item.aiUplift': `AI uplift: facility (mean mark, 0–1) of the candidates who drew this question and asked the assistant about it, minus that of those who drew it and did not, with a 95% interval (Newcombe’s hybrid score method). An interval that includes 0 shows no clear difference; a large positive one suggests the assistant helps with this question. It compares groups, not causes: stronger or weaker candidates may ask more. Groups under ${UPLIFT_MIN_GROUP} get a caution.`,
+  'item.scoreGroups':
+    'Item characteristic curve: the candidates who drew this question, split into up to 10 groups by ability (θ of the chosen model); each point is a group’s mean ability and the share of it right (mark of at least half). Points far from the fitted curve show where the question misbehaves.',
+  'item.time':
+    'Time with this question on screen, over the candidates whose page reported viewing it: from the question being shown until another question is shown, the page loses focus or the exam is submitted (resuming when the page regains focus). Median and mean in seconds.',
+  'topic.aiUplift':
+    'AI uplift on this topic: mean mark over the topic’s questions of the candidates who asked the assistant about any of them, minus that of those who asked about none, with a 95% interval (Newcombe’s hybrid score method).',
+  'overall.aiUplift':
+    'AI uplift over the whole exam: mean mark of the candidates who sent the assistant any message, minus that of those who never did, with a 95% interval (Newcombe’s hybrid score method). It compares groups, not causes.',
+  aiUse:
+    'Messages candidates sent the AI assistant by time since each one started the exam, with how many different candidates sent them in each interval.',
   'candidate.rank': 'Position by raw score; candidates with the same score share a rank.',
   'candidate.rawScore': 'Correct answers as a percentage of all questions (ungraded answers count as not yet correct).',
   'candidate.ability':

@@ -13,6 +13,7 @@ import {
   type ReasoningInput,
   type TimedEvent,
 } from './integrity.ts';
+import { secondsPerQuestion } from './timing.ts';
 
 /** Plain data the insights report is built from (the service reads it from its tables). */
 export type Instant = string | Date;
@@ -31,6 +32,8 @@ export interface ReportChatMessage {
   content: string;
   /** The question open when the message was sent (null if none). */
   questionIndex: number | null;
+  /** When it was sent; messages without it are left out of the assistant use over time. */
+  at?: Instant;
 }
 
 export interface ReportCandidateInput {
@@ -43,7 +46,8 @@ export interface ReportCandidateInput {
   marks: readonly Mark[];
   /** answers[i] is the answer text for items[i]. */
   answers: readonly (string | null | undefined)[];
-  events: readonly { type: string; at: Instant }[];
+  /** Proctoring events; a question-view's questionIndex is the exam's index of the question shown. */
+  events: readonly { type: string; at: Instant; questionIndex?: number | null }[];
   chat: readonly ReportChatMessage[];
 }
 
@@ -76,6 +80,14 @@ export interface CandidateFacts {
   correct: number;
   /** consulted[i]: sent the assistant a message while items[i] was open. */
   consulted: boolean[];
+  /** Sent the assistant any message (with or without a question open). */
+  askedAnything: boolean;
+  /** seconds[i]: time with items[i] on screen; undefined when the page never reported viewing it. */
+  seconds: (number | undefined)[];
+  /** When each message to the assistant was sent (epoch ms), for the assistant use over time. */
+  messageTimes: number[];
+  startedAtMs: number;
+  completedAtMs: number | null;
   /** copied[i]: at least COPY_THRESHOLD of the written answer found in the assistant's replies. */
   copied: boolean[];
   reasoning: ReasoningInput[];
@@ -107,10 +119,24 @@ export function candidateFacts(candidate: ReportCandidateInput, items: readonly 
   const end = candidate.completedAt === null ? Number.NaN : toMillis(candidate.completedAt);
   const events: TimedEvent[] = candidate.events.map((e) => ({ type: e.type, at: toMillis(e.at) }));
   const duration = end - start;
+  const viewed = secondsPerQuestion(
+    candidate.events.map((e) => ({ type: e.type, at: toMillis(e.at), questionIndex: e.questionIndex ?? null })),
+    start,
+    Number.isFinite(end) ? end : null,
+  );
+  const userMessages = candidate.chat.filter((m) => m.role === 'user');
   return {
     marks,
     correct: marks.reduce<number>((sum, m) => sum + (m ?? 0), 0),
     consulted,
+    askedAnything: userMessages.length > 0,
+    seconds: items.map((item) => viewed.get(item.questionIndex)),
+    messageTimes: userMessages.flatMap((m) => {
+      const at = m.at === undefined ? Number.NaN : toMillis(m.at);
+      return Number.isFinite(at) ? [at] : [];
+    }),
+    startedAtMs: start,
+    completedAtMs: Number.isFinite(end) ? end : null,
     copied,
     reasoning,
     reasoningScore: reasoningScore(reasoning),

@@ -5,6 +5,8 @@ import { REASONS } from './classical.ts';
 import { ITEM_FLAG_EXPLANATIONS } from './item-fit.ts';
 import { buildInsightsReport, GENERAL_TOPIC, type ReportInput } from './report.ts';
 import { simulateTwoPl, spreadDifficulties } from './simulate.ts';
+import { CHART_REASONS } from './report.ts';
+import { newcombeDifference, UPLIFT_CAUTIONS } from './uplift.ts';
 
 const ITEMS: ReportInput['items'] = [
   { questionIndex: 0, topic: 'Algorithms', type: 'mcq', optionCount: 4 },
@@ -214,6 +216,93 @@ describe('buildInsightsReport', () => {
     expect(empty.items[0]!.aiReference).toBeNull();
     expect(empty.integrity.avgTimeToCompleteSeconds).toBeNull();
     expect(empty.reasons['integrity.copyWritingPercent']).toBeTruthy();
+  });
+});
+
+describe('buildInsightsReport chart data', () => {
+  const seconds = (s: number) => new Date(Date.UTC(2025, 0, 5, 10, 0, s)).toISOString();
+  // Bea's page reports viewing question 0 for 60 s and question 2 for 30 s before a focus loss; Dan asks at 3 min.
+  const input: ReportInput = {
+    ...INPUT,
+    candidates: INPUT.candidates.map((c) =>
+      c.name === 'Bea'
+        ? {
+            ...c,
+            events: [
+              { type: 'question-view', at: seconds(0), questionIndex: 0 },
+              { type: 'question-view', at: seconds(60), questionIndex: 2 },
+              { type: 'focus-lost', at: seconds(90) },
+            ],
+          }
+        : c.name === 'Dan'
+          ? { ...c, chat: [{ ...c.chat[0]!, at: at(3) }] }
+          : c,
+    ),
+  };
+  const report = buildInsightsReport(input);
+
+  it('compares those who asked the assistant about a question with those who did not', () => {
+    expect(InsightsReportSchema.parse(report)).toEqual(report);
+    // Question 0: Dan asked (1); Cal 0, Ada 1, Bea 1 did not.
+    const q0 = report.items[0]!.aiUplift!;
+    const ci = newcombeDifference(1, 1, 2 / 3, 3);
+    expect(q0).toMatchObject({ asked: 1, notAsked: 3, askedFacility: 1, ciLow: ci.low, ciHigh: ci.high });
+    expect(q0.notAskedFacility).toBeCloseTo(2 / 3, 12);
+    expect(q0.difference).toBeCloseTo(1 / 3, 12);
+    expect(q0.caution).toBe(UPLIFT_CAUTIONS.small(1, 3));
+    // Question 3: Ada's answer is pending, so she is left out; nobody else asked.
+    expect(report.items[3]!.aiUplift).toMatchObject({ asked: 0, notAsked: 3, difference: null, ciLow: null });
+    expect(report.reasons['items.3.aiUplift']).toBe(UPLIFT_CAUTIONS.nobodyAsked);
+  });
+
+  it('compares per topic (asked about any of its questions) and over the exam (asked anything)', () => {
+    const algorithms = report.aiUplift!.topics.find((t) => t.topic === 'Algorithms')!;
+    // Ada (asked on q1) and Dan (q0) both have 1, 1; Cal 0, 0 and Bea 1, 0.
+    expect(algorithms).toMatchObject({ asked: 2, notAsked: 2, askedFacility: 1, notAskedFacility: 0.25 });
+    expect(report.aiUplift!.topics.map((t) => t.topic)).toEqual(report.topics.map((t) => t.topic));
+    // Over the exam: Ada 3/3 and Dan 2/4 against Cal 0/4 and Bea 2/4.
+    expect(report.aiUplift!.overall).toMatchObject({
+      asked: 2,
+      notAsked: 2,
+      askedFacility: 0.75,
+      notAskedFacility: 0.25,
+    });
+    expect(report.aiUplift!.overall.difference).toBe(0.5);
+  });
+
+  it('gives every item its ability groups from the chosen model', () => {
+    const thetas = new Map(report.candidates.map((c) => [c.name, c.abilityTheta!]));
+    // Question 3 over Cal, Bea, Dan (Ada pending): one group, nobody right.
+    expect(report.items[3]!.scoreGroups).toEqual([
+      {
+        theta: expect.closeTo((thetas.get('Cal')! + thetas.get('Bea')! + thetas.get('Dan')!) / 3, 10),
+        n: 3,
+        observed: 0,
+      },
+    ]);
+    expect(report.items[0]!.scoreGroups).toMatchObject([{ n: 4, observed: 0.75 }]);
+    const single = buildInsightsReport({ ...input, candidates: input.candidates.slice(0, 1) });
+    expect(single.items[0]!.scoreGroups).toEqual([]);
+    expect(single.reasons['items.0.scoreGroups']).toBe(RASCH_REASONS.fewCandidates);
+  });
+
+  it('measures time per question from question-view events, null with a reason without any', () => {
+    expect(report.items[0]!.time).toEqual({ medianSeconds: 60, meanSeconds: 60, candidates: 1 });
+    expect(report.items[2]!.time).toEqual({ medianSeconds: 30, meanSeconds: 30, candidates: 1 });
+    expect(report.items[1]!.time).toEqual({ medianSeconds: null, meanSeconds: null, candidates: 0 });
+    expect(report.reasons['items.1.time']).toBe(CHART_REASONS.noViews);
+  });
+
+  it('counts messages to the assistant by minute since the start', () => {
+    // The attempts last up to 20 minutes; only Dan's message has a time.
+    expect(report.aiUse!.bucketSeconds).toBe(60);
+    expect(report.aiUse!.buckets).toHaveLength(20);
+    expect(report.aiUse!.buckets.filter((b) => b.messages > 0)).toEqual([{ from: 180, messages: 1, candidates: 1 }]);
+  });
+
+  it('explains the new figures', () => {
+    for (const key of ['item.aiUplift', 'item.scoreGroups', 'item.time', 'topic.aiUplift', 'overall.aiUplift', 'aiUse'])
+      expect(report.explanations[key]).toBeTruthy();
   });
 });
 

@@ -7,6 +7,9 @@ import { chooseModel } from './model-choice.ts';
 import { normalCdf } from './normal.ts';
 import { eapAbilities, fitRasch, type RaschAbility } from './rasch.ts';
 import { fitTwoPl } from './twopl.ts';
+import { abilityOrder, scoreGroups } from './score-groups.ts';
+import { aiUseOverTime, summariseTimes } from './timing.ts';
+import { computeUplift, upliftTally, type Uplift, type UpliftTally } from './uplift.ts';
 import {
   candidateFacts,
   competitionRanks,
@@ -30,6 +33,12 @@ const DEFAULT_QUADRATURE_POINTS = 41;
  */
 const TWO_PL_DEFAULTS = { quadraturePoints: 21, tolerance: 1e-4, maxIterations: 200 };
 const NO_QUESTIONS = 'The exam has no questions.';
+export const CHART_REASONS = {
+  noAbilities: 'No candidate with a mark for this question has an ability estimate.',
+  noViews:
+    'No candidate’s exam page reported viewing this question (pages report the question on screen since question-view events were added).',
+  noAiUse: 'No submitted attempt to show the assistant use of.',
+} as const;
 
 /** Runs one named phase of the report; a caller may time the phases (results-service's Server-Timing). */
 export type PhaseTimer = <T>(phase: string, run: () => T) => T;
@@ -66,6 +75,8 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
     reasons.twoPl = `The 2PL fit stopped after ${twoPl.iterations} iterations before converging; its figures are approximate.`;
   const model = chooseModel(onePl, twoPl, input.model ?? 'auto');
   const chosen = model.chosen === '2pl' ? twoPl : fit;
+  const thetas = chosen.abilities.map((a) => a.theta);
+  const byAbility = abilityOrder(thetas);
   const itemFits = time('item-fit', () =>
     raschItemFit(
       marks,
@@ -102,6 +113,19 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
     const itemFit = itemFits[j]!;
     if (itemFit.reason) reasons[key('fit')] = itemFit.reason;
     const consulted = facts.reduce((n, f) => n + (f.consulted[j] ? 1 : 0), 0);
+    const aiUplift = upliftOf(
+      key('aiUplift'),
+      upliftTally(marks, [j], (c) => facts[c]!.consulted[j]!),
+      reasons,
+    );
+    const groups = scoreGroups(
+      marks.map((row) => row[j] ?? null),
+      thetas,
+      byAbility,
+    );
+    if (groups.length === 0) reasons[key('scoreGroups')] = chosen.reason ?? CHART_REASONS.noAbilities;
+    const time = summariseTimes(facts.flatMap((f) => (f.seconds[j] === undefined ? [] : [f.seconds[j]])));
+    if (time.candidates === 0) reasons[key('time')] = CHART_REASONS.noViews;
     return {
       questionIndex: item.questionIndex,
       topic: topicOf(item.topic),
@@ -135,6 +159,9 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
           ? { value: null, reason: REASONS.noCandidates }
           : { value: (100 * consulted) / candidates.length },
       ),
+      aiUplift,
+      scoreGroups: groups,
+      time,
     };
   });
 
@@ -152,6 +179,29 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
     ),
   );
   const mean = (key: string, values: readonly (number | null)[], reason: string) => take(key, meanOf(values, reason));
+  const aiUplift = {
+    overall: upliftOf(
+      'overall.aiUplift',
+      upliftTally(
+        marks,
+        items.map((_, j) => j),
+        (c) => facts[c]!.askedAnything,
+      ),
+      reasons,
+    ),
+    topics: groupTopics(input).map(({ topic, positions }) => ({
+      topic,
+      ...upliftOf(
+        `topics.${topic}.aiUplift`,
+        upliftTally(marks, positions, (c, j) => facts[c]!.consulted[j]!),
+        reasons,
+      ),
+    })),
+  };
+  const aiUse = aiUseOverTime(
+    facts.map((f) => ({ startedAt: f.startedAtMs, completedAt: f.completedAtMs, messages: f.messageTimes })),
+  );
+  if (aiUse.buckets.length === 0) reasons.aiUse = CHART_REASONS.noAiUse;
   const noCandidates = REASONS.noCandidates;
 
   return {
@@ -210,10 +260,19 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
         quadraturePoints: twoPlOptions.quadraturePoints,
       },
     },
+    aiUplift,
+    aiUse,
     reasoningFormula: REASONING_FORMULA,
     explanations: { ...INSIGHT_EXPLANATIONS },
     reasons,
   };
+}
+
+/** An uplift comparison; when it has no difference, its caution is the reason under `key`. */
+function upliftOf(key: string, tally: UpliftTally, reasons: Record<string, string>): Uplift {
+  const uplift = computeUplift(tally);
+  if (uplift.difference === null && uplift.caution) reasons[key] = uplift.caution;
+  return uplift;
 }
 
 function topicOf(topic: string): string {

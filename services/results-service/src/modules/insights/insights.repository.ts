@@ -70,7 +70,13 @@ export function createInsightsRepository({ db }: ResultsDatabase) {
     /** Proctoring events of the exam's submitted attempts, in the order they were recorded. */
     submittedEventsOf(examId: string, ownerId: string) {
       return db
-        .select({ attemptId: events.attemptId, type: events.type, at: events.recordedAt })
+        .select({
+          attemptId: events.attemptId,
+          type: events.type,
+          at: events.recordedAt,
+          /** The candidate's index of the question a question-view event shows (insights' time per question). */
+          questionIndex: events.questionIndex,
+        })
         .from(events)
         .innerJoin(attempts, eq(attempts.id, events.attemptId))
         .where(and(ofExam(examId, ownerId), isNotNull(attempts.submittedAt)))

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Question } from '@exam/domain/exam';
-import type { InsightsModelRequest, InsightsReport } from '@exam/domain/insights';
+import type { InsightsModelRequest, InsightsReport, InsightsUplift } from '@exam/domain/insights';
 import type { SimilarityReport } from '@exam/domain/similarity';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
 import type { AttemptTranscript, Deps } from '../../deps.ts';
@@ -104,7 +104,7 @@ export function createInsightsService(
         submitted.length > 0
           ? await timer.timeAsync('transcripts', () => transcriptsOf(examId))
           : { byAttempt: new Map<string, AttemptTranscript>(), unavailable: null };
-      const eventsByAttempt = new Map<string, { type: string; at: Date }[]>();
+      const eventsByAttempt = new Map<string, { type: string; at: Date; questionIndex: number | null }[]>();
       for (const e of eventRows) {
         const list = eventsByAttempt.get(e.attemptId);
         if (list) list.push(e);
@@ -135,11 +135,17 @@ export function createInsightsService(
           completedAt: result.completedAt,
           marks: questions.map((q, i) => markOf(gradeAt(result.grades, places[i]), q.points)),
           answers: questions.map((_q, i) => gradeAt(result.grades, places[i])?.answer ?? null),
-          events: (eventsByAttempt.get(attemptId) ?? []).map((e) => ({ type: e.type, at: e.at })),
+          // A question-view names the candidate's own index of the question shown, mapped like the chat's.
+          events: (eventsByAttempt.get(attemptId) ?? []).map((e) => ({
+            type: e.type,
+            at: e.at,
+            questionIndex: examIndexOf(places, e.questionIndex),
+          })),
           chat: (transcripts.byAttempt.get(attemptId)?.messages ?? []).map((m) => ({
             role: m.role,
             content: m.content,
             questionIndex: examIndexOf(places, m.questionIndex),
+            at: m.createdAt,
           })),
         })),
       };
@@ -282,8 +288,9 @@ function withWithheldReplies(
 }
 
 /**
- * Without transcripts, AI reference, copy writing and Reasoning would read as "never used the
- * assistant": they become null with the reason instead of a made-up number.
+ * Without transcripts, AI reference, copy writing, Reasoning, AI uplift and assistant use would read as
+ * "never used the assistant": they become null (no uplift figures, no buckets) with the reason instead of a
+ * made-up number.
  */
 export function withoutAssistantFigures(report: InsightsReport, reason: string): InsightsReport {
   const reasons = { ...report.reasons };
@@ -291,9 +298,25 @@ export function withoutAssistantFigures(report: InsightsReport, reason: string):
     reasons[key] = reason;
     return null;
   };
+  // Who asked is unknown: no counts, no figures, the reason as the caution.
+  const blankUplift = (key: string): InsightsUplift => ({
+    asked: 0,
+    notAsked: 0,
+    askedFacility: blank(key),
+    notAskedFacility: null,
+    difference: null,
+    ciLow: null,
+    ciHigh: null,
+    caution: reason,
+  });
+  if (report.aiUse) reasons.aiUse = reason;
   return {
     ...report,
-    items: report.items.map((item) => ({ ...item, aiReference: blank(`items.${item.questionIndex}.aiReference`) })),
+    items: report.items.map((item) => ({
+      ...item,
+      aiReference: blank(`items.${item.questionIndex}.aiReference`),
+      aiUplift: blankUplift(`items.${item.questionIndex}.aiUplift`),
+    })),
     candidates: report.candidates.map((c) => ({
       ...c,
       copyWriting: blank(`candidates.${c.resultId}.copyWriting`),
@@ -308,6 +331,11 @@ export function withoutAssistantFigures(report: InsightsReport, reason: string):
       copyWritingPercent: blank('integrity.copyWritingPercent'),
       answersWithheld: blank('integrity.answersWithheld'),
     },
+    aiUplift: report.aiUplift && {
+      overall: blankUplift('overall.aiUplift'),
+      topics: report.aiUplift.topics.map((t) => ({ topic: t.topic, ...blankUplift(`topics.${t.topic}.aiUplift`) })),
+    },
+    aiUse: report.aiUse && { bucketSeconds: report.aiUse.bucketSeconds, buckets: [] },
     reasons,
   };
 }

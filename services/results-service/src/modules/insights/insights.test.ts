@@ -1,6 +1,10 @@
 import type { TranscriptMessage } from '@exam/domain/internal';
+import { PublicExamSchema } from '@exam/domain/exam';
 import { InsightsReportSchema } from '@exam/domain/insights';
+import { buildInternalExam } from '@exam/domain/testing';
+import { CHART_REASONS } from '@exam/psychometrics/report';
 import { simulateTwoPl } from '@exam/psychometrics/simulate';
+import { newcombeDifference, UPLIFT_CAUTIONS } from '@exam/psychometrics/uplift';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
 import { makeExam } from '../../testing/exams.ts';
@@ -33,7 +37,7 @@ describe('GET /api/exams/{examId}/insights', () => {
   });
   afterAll(() => app.close());
 
-  type Step = { after: number; events?: string[] };
+  type Step = { after: number; events?: (string | { type: string; questionIndex: number })[] };
   /** Starts, answers, records events at the given offsets (seconds) and submits 90 s after starting. */
   async function sit(examId: string, name: string, answers: Record<number, string>, steps: Step[] = []) {
     const attempt = await startAttempt(app, examId, { name, studentId: `ID-${name}-${examId}` });
@@ -49,7 +53,7 @@ describe('GET /api/exams/{examId}/insights', () => {
     for (const step of steps) {
       clock.advance((step.after - elapsed) * 1000);
       elapsed = step.after;
-      const events = (step.events ?? []).map((type) => ({ type }));
+      const events = (step.events ?? []).map((e) => (typeof e === 'string' ? { type: e } : e));
       await app.inject({
         method: 'POST',
         url: `/api/attempts/${attempt.attemptId}/events`,
@@ -201,6 +205,145 @@ describe('GET /api/exams/{examId}/insights', () => {
     expect(report.integrity).toMatchObject({ externalPasteBlocked: 2, copyWritingPercent: 100 });
     expect(report.explanations['item.facility']).toMatch(/Facility/);
     expect(report.reasoningFormula).toMatch(/^Reasoning = /);
+  });
+
+  it('compares those who asked the assistant with those who did not, per question, topic and exam, and groups abilities', async () => {
+    const { exam, owner } = await cohort();
+    const report = InsightsReportSchema.parse((await insights(exam.id, owner)).json());
+    // q1: Bob asked (1) against Ada (1) and Cy (0).
+    const ci = newcombeDifference(1, 1, 0.5, 2);
+    expect(report.items[0]!.aiUplift).toEqual({
+      asked: 1,
+      notAsked: 2,
+      askedFacility: 1,
+      notAskedFacility: 0.5,
+      difference: 0.5,
+      ciLow: ci.low,
+      ciHigh: ci.high,
+      caution: UPLIFT_CAUTIONS.small(1, 2),
+    });
+    // q4: Cy's upload is pending, so only Ada (1) and Bob (0) count; nobody asked about it.
+    expect(report.items[3]!.aiUplift).toMatchObject({ asked: 0, notAsked: 2, notAskedFacility: 0.5, difference: null });
+    expect(report.reasons['items.3.aiUplift']).toBe(UPLIFT_CAUTIONS.nobodyAsked);
+    // Whole exam: Bob (2 of 4) and Cy (0 of 3 marked) asked something; Ada (4 of 4) did not.
+    expect(report.aiUplift!.overall).toMatchObject({ asked: 2, notAsked: 1, askedFacility: 0.25, notAskedFacility: 1 });
+    expect(report.aiUplift!.overall.difference).toBe(-0.75);
+    expect(report.aiUplift!.topics.map((t) => [t.topic, t.asked, t.notAsked, t.askedFacility])).toEqual([
+      ['Cells', 1, 2, 0.5],
+      ['Organs', 1, 2, 0],
+      ['General', 0, 2, null],
+    ]);
+    // Three candidates with abilities: one group per item, over those with a mark.
+    const meanTheta = report.candidates.reduce((sum, c) => sum + c.abilityTheta!, 0) / 3;
+    expect(report.items[0]!.scoreGroups).toEqual([{ theta: expect.closeTo(meanTheta, 10), n: 3, observed: 2 / 3 }]);
+    expect(report.items[3]!.scoreGroups).toMatchObject([{ n: 2, observed: 0.5 }]);
+    // No page reported a question view here.
+    expect(report.items[0]!.time).toEqual({ medianSeconds: null, meanSeconds: null, candidates: 0 });
+    expect(report.reasons['items.0.time']).toBe(CHART_REASONS.noViews);
+    for (const key of ['item.aiUplift', 'item.scoreGroups', 'item.time', 'overall.aiUplift', 'aiUse'])
+      expect(report.explanations[key]).toBeTruthy();
+  });
+
+  it('times each question of a pooled exam over those who drew it, from question-view events, and counts assistant use by minute', async () => {
+    const pooled = buildInternalExam({
+      questions: [
+        { id: 'fixed', type: 'short-answer', title: 'Largest organ', acceptedAnswers: ['skin'] },
+        ...['p1', 'p2', 'p3', 'p4'].map((id) => ({
+          id,
+          type: 'mcq',
+          title: `Pool question ${id}`,
+          options: ['right', 'wrong'],
+          correctAnswer: 'right',
+          poolId: 'pool',
+        })),
+      ],
+      pools: [{ id: 'pool', title: 'Cells', draw: 2, points: 1 }],
+    });
+    const exam = app.exams.put(pooled);
+    const owner = creatorHeaders(app, exam.ownerId);
+    const firstDrawn: string[] = [];
+    const drawn: string[][] = [];
+    let resultId = '';
+    for (const name of ['Ada', 'Bob', 'Cy', 'Dee', 'Eve', 'Fay']) {
+      const startedAt = clock.now().getTime();
+      const attempt = await startAttempt(app, exam.id, { name });
+      const view = PublicExamSchema.parse(
+        (
+          await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}/exam`, headers: attempt.headers })
+        ).json(),
+      );
+      const ids = view.questions.map((q) => q.id);
+      expect(ids[0]).toBe('fixed');
+      drawn.push(ids);
+      firstDrawn.push(ids[1]!);
+      for (const [index, id] of ids.entries()) {
+        await app.inject({
+          method: 'PUT',
+          url: `/api/attempts/${attempt.attemptId}/answers/${index}`,
+          headers: attempt.headers,
+          // Everyone gets p3 wrong and the rest right.
+          payload: { answer: id === 'fixed' ? 'skin' : id === 'p3' ? 'wrong' : 'right', seq: 1 },
+        });
+      }
+      // The candidate's first pool question (their index 1) for 30 s, then the fixed one for 20 s before the page
+      // loses focus; submitted at 90 s.
+      const post = async (after: number, events: object[]) => {
+        clock.advance(after * 1000);
+        const response = await app.inject({
+          method: 'POST',
+          url: `/api/attempts/${attempt.attemptId}/events`,
+          headers: attempt.headers,
+          payload: { events },
+        });
+        expect(response.statusCode).toBe(202);
+      };
+      await post(10, [{ type: 'question-view', questionIndex: 1 }]);
+      await post(30, [{ type: 'question-view', questionIndex: 0 }]);
+      await post(20, [{ type: 'focus-lost' }]);
+      clock.advance(30_000);
+      const submitted = await app.inject({
+        method: 'POST',
+        url: `/api/attempts/${attempt.attemptId}/submit`,
+        headers: attempt.headers,
+      });
+      resultId = submitted.json().resultId;
+      // Each asks the assistant about their first pool question 20 s in.
+      transcripts.put(exam.id, {
+        attemptId: attempt.attemptId,
+        messages: [
+          { ...message('user', 'Is it the right one?', 1), createdAt: new Date(startedAt + 20_000).toISOString() },
+          { ...message('assistant', 'Think it through.', 1), createdAt: new Date(startedAt + 21_000).toISOString() },
+        ],
+      });
+    }
+    const report = InsightsReportSchema.parse((await insights(exam.id, owner)).json());
+    expect(report.items[0]!.time).toEqual({ medianSeconds: 20, meanSeconds: 20, candidates: 6 });
+    ['p1', 'p2', 'p3', 'p4'].forEach((id, k) => {
+      const item = report.items[k + 1]!;
+      const first = firstDrawn.filter((x) => x === id).length;
+      const drew = drawn.filter((ids) => ids.includes(id)).length;
+      expect(item.drawn).toBe(drew);
+      expect(item.time).toEqual(
+        first === 0
+          ? { medianSeconds: null, meanSeconds: null, candidates: 0 }
+          : { medianSeconds: 30, meanSeconds: 30, candidates: first },
+      );
+      // Over those who drew it: the ones who saw it first asked about it.
+      expect(item.aiUplift).toMatchObject({ asked: first, notAsked: drew - first });
+      if (first > 0) expect(item.aiUplift!.askedFacility).toBe(id === 'p3' ? 0 : 1);
+    });
+    expect(report.aiUplift!.overall).toMatchObject({ asked: 6, notAsked: 0, caution: UPLIFT_CAUTIONS.everybodyAsked });
+    expect(report.aiUse).toEqual({
+      bucketSeconds: 60,
+      buckets: [
+        { from: 0, messages: 6, candidates: 6 },
+        { from: 60, messages: 0, candidates: 0 },
+      ],
+    });
+    // Question views are no integrity incident: the result's events list and counts leave them out.
+    const detail = (await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: owner })).json();
+    expect(detail.eventSummary).toEqual({ 'focus-lost': 1 });
+    expect(detail.events.map((e: { type: string }) => e.type)).toEqual(['focus-lost']);
   });
 
   it('weighs a partly earned question by its share of the points and leaves a pending answer out, not wrong', async () => {
@@ -431,6 +574,15 @@ describe('GET /api/exams/{examId}/insights', () => {
       expect(report.integrity.copyWritingPercent).toBeNull();
       expect(report.reasons['integrity.copyWritingPercent']).toMatch(/llm-gateway/);
       expect(report.candidates.every((x) => x.reasoning === null && x.badges.reasoning === null)).toBe(true);
+      // Who asked the assistant is unknown too: no uplift figures and no assistant use, with the reason.
+      expect(report.items[0]!.aiUplift).toMatchObject({ asked: 0, notAsked: 0, askedFacility: null, difference: null });
+      expect(report.items[0]!.aiUplift!.caution).toMatch(/transcripts could not be loaded/);
+      expect(report.reasons['items.0.aiUplift']).toMatch(/transcripts could not be loaded/);
+      expect(report.aiUplift!.overall.difference).toBeNull();
+      expect(report.reasons['overall.aiUplift']).toMatch(/llm-gateway/);
+      expect(report.aiUplift!.topics.every((t) => t.askedFacility === null)).toBe(true);
+      expect(report.aiUse!.buckets).toEqual([]);
+      expect(report.reasons.aiUse).toMatch(/llm-gateway/);
       expect(report.reasons[`candidates.${c.resultId}.reasoning`]).toMatch(/transcripts/);
       // Figures that do not depend on the assistant are unaffected.
       expect(report.candidates.map((x) => x.rawScore)).toEqual([100, 50, 0]);

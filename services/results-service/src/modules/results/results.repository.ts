@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import { NAVIGATION_EVENT_TYPES } from '@exam/domain/attempt';
+import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
 import { answerFiles, answers, attempts, events, gradeHistory, results } from '../../db/schema.ts';
@@ -6,6 +7,8 @@ import { isKept, keptResultIdOf } from './kept-results.ts';
 import type { ResultsCursor } from './results-cursor.ts';
 
 export type ResultRow = typeof results.$inferSelect;
+/** Events that are not proctoring incidents (a question shown), left out of a result's events. */
+const notNavigation = notInArray(events.type, [...NAVIGATION_EVENT_TYPES]);
 
 const summaryColumns = {
   id: results.id,
@@ -145,12 +148,15 @@ export function createResultsRepository({ db }: ResultsDatabase) {
       return row?.file;
     },
 
-    /** The attempt's newest `limit` events, newest first. */
+    /**
+     * The attempt's newest `limit` proctoring events, newest first. Navigation (question-view) is left out of
+     * the result's events and their counts: it is no integrity incident and would crowd the real ones out.
+     */
     newestEventsOf(attemptId: string, limit: number) {
       return db
         .select()
         .from(events)
-        .where(eq(events.attemptId, attemptId))
+        .where(and(eq(events.attemptId, attemptId), notNavigation))
         .orderBy(desc(events.recordedAt), desc(events.id))
         .limit(limit);
     },
@@ -160,7 +166,7 @@ export function createResultsRepository({ db }: ResultsDatabase) {
       return db
         .select({ type: events.type, count: sql<number>`count(*)::int` })
         .from(events)
-        .where(eq(events.attemptId, attemptId))
+        .where(and(eq(events.attemptId, attemptId), notNavigation))
         .groupBy(events.type);
     },
 

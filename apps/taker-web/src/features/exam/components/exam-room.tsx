@@ -89,6 +89,12 @@ export function ExamRoom({
     [activeQuestionIndex],
   );
   const proctoring = useProctoring({ enabled: !preview, fullScreenRequested: wantsFullscreen, onEvent: logEvent });
+  // The question on screen, for insights' time per question; a navigation record, not a warning. Reported
+  // once the sync engine is there, so the first question's view is kept rather than dropped.
+  const logQuestionView = useCallback(
+    (questionIndex: number) => logEvent({ type: 'question-view', questionIndex }),
+    [logEvent],
+  );
   const paste = usePasteGuard(!preview, logEvent);
   const endedNotice = useRef<string | undefined>(undefined);
   const { submit, submitting } = useExamSubmit({
@@ -190,6 +196,7 @@ export function ExamRoom({
             files={files}
             onCommit={commit}
             onActive={setActiveQuestionIndex}
+            onView={preview || !engine ? undefined : logQuestionView}
             attempt={panelProps.attempt}
             uploadMaxBytes={attempt?.uploadMaxBytes}
           />

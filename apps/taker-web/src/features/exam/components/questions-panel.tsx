@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react
 import { useTranslation } from 'react-i18next';
 import type { AnswerFiles } from '../hooks/use-answer-files.ts';
 import { QUESTION_SHORTCUTS, useQuestionShortcuts } from '../hooks/use-question-shortcuts.ts';
+import { useQuestionViews } from '../hooks/use-question-views.ts';
 import { QuestionCard, questionAnchor } from './question-card.tsx';
 import { QuestionNav } from './question-nav.tsx';
 
@@ -24,6 +25,8 @@ type QuestionsPanelProps = {
   attempt: { attemptId: string; token: string } | null;
   /** The largest answer file the server takes (from the attempt's last sync). */
   uploadMaxBytes?: number | undefined;
+  /** Told the question on screen whenever it changes (insights' time per question); none in a preview. */
+  onView?: ((index: number) => void) | undefined;
 };
 
 const EDITABLE = 'input, textarea, select, [contenteditable="true"], .cm-editor';
@@ -55,6 +58,7 @@ export function QuestionsPanel({
   flagged,
   onToggleFlag,
   uploadMaxBytes,
+  onView,
   ...handlers
 }: QuestionsPanelProps) {
   const { t } = useTranslation('questions');
@@ -64,7 +68,9 @@ export function QuestionsPanel({
   const shown = Math.min(Math.max(current, 0), Math.max(count - 1, 0));
   const pendingFocus = useRef<number | null>(null);
   const navBar = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
   const [navHeight, setNavHeight] = useState(0);
+  useQuestionViews({ onView, oneAtATime, shown, count, containerRef: list });
 
   // The navigation stays at the top while the list scrolls; a question scrolled to (or focused) lands below it.
   useEffect(() => {
@@ -120,6 +126,7 @@ export function QuestionsPanel({
 
   return (
     <div
+      ref={list}
       className="h-full select-none overflow-y-auto bg-canvas [&_.cm-editor]:select-text [&_input]:select-text [&_textarea]:select-text"
       style={{ scrollPaddingTop: navHeight + 8 }}
       onContextMenu={blockContextMenu}
