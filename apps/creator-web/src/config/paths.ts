@@ -54,7 +54,9 @@ export const api = {
   examOverrides: (examId: string) => `/api/exams/${id(examId)}/overrides`,
   examOverride: (examId: string, studentId: string) => `/api/exams/${id(examId)}/overrides/${id(studentId)}`,
   previewToken: (examId: string) => `/api/exams/${id(examId)}/preview-token`,
-  examInsights: (examId: string) => `/api/exams/${id(examId)}/insights`,
+  /** `model` picks the model the abilities come from; 'auto' (the likelihood-ratio choice) is the default. */
+  examInsights: (examId: string, model: 'auto' | 'rasch' | '2pl' = 'auto') =>
+    `/api/exams/${id(examId)}/insights${model === 'auto' ? '' : `?model=${model}`}`,
   /** The AI solvability check (llm-gateway): start, the latest run with its report, cancel. */
   solvabilityChecks: (examId: string) => `/api/exams/${id(examId)}/solvability-checks`,
   latestSolvabilityCheck: (examId: string) => `/api/exams/${id(examId)}/solvability-checks/latest`,

@@ -2,12 +2,15 @@ import { QuestionSchema } from '@exam/domain/exam';
 import { SimilarityReportSchema, type SimilarityReport } from '@exam/domain/similarity';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeInsightsReport } from './result-factories.ts';
 import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { examStore, seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
+
+// The charts have their own tests (exam-insights-charts.test.tsx); here they would only slow the page's queries.
+vi.mock('../../../features/insights/components/charts/insights-charts.tsx', () => ({ InsightsCharts: () => null }));
 
 const adaCode = 'total = 0\nfor v in values:\n    total += v\nprint(total)\n';
 const bobCode = 'total = 0\nfor x in values:\n    total += x\nprint(total)\n# done\n';

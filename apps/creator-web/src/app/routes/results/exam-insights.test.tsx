@@ -1,12 +1,15 @@
 import type { InsightsReport } from '@exam/domain/insights';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { errorBody, seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 import { makeInsightsReport, makeItem } from './result-factories.ts';
+
+// The charts have their own tests (exam-insights-charts.test.tsx); here they would only slow the page's queries.
+vi.mock('../../../features/insights/components/charts/insights-charts.tsx', () => ({ InsightsCharts: () => null }));
 
 function serveInsights(report: InsightsReport) {
   const exam = makeExam({

@@ -207,3 +207,97 @@ export function makeInsightsReport(overrides: Partial<InsightsReport> = {}): Ins
     ...overrides,
   });
 }
+
+const uplift = (asked: number, notAsked: number, difference: number | null, caution: string | null = null) => ({
+  asked,
+  notAsked,
+  askedFacility: difference === null ? null : 0.5 + difference / 2,
+  notAskedFacility: difference === null ? null : 0.5 - difference / 2,
+  difference,
+  ciLow: difference === null ? null : difference - 0.2,
+  ciHigh: difference === null ? null : difference + 0.2,
+  caution,
+});
+
+/**
+ * A report with every figure the charts draw: the models (chosen 2PL by the likelihood-ratio test), item fit
+ * and flags, AI uplift, score groups for the item curves, time per question and assistant use over time.
+ */
+export function makeChartedInsightsReport(overrides: Partial<InsightsReport> = {}): InsightsReport {
+  const base = makeInsightsReport();
+  const scoreGroups = [
+    { theta: -1.2, n: 8, observed: 0.25 },
+    { theta: 0.1, n: 7, observed: 0.57 },
+    { theta: 1.3, n: 8, observed: 0.875 },
+  ];
+  return InsightsReportSchema.parse({
+    ...base,
+    items: [
+      makeItem(0, {
+        twoPl: { discrimination: 1.4, difficulty: -0.6, discriminationSe: 0.35, difficultySe: 0.28 },
+        fit: { infit: 1.02, outfit: 0.97, flags: [] },
+        aiUplift: uplift(6, 17, 0.1),
+        scoreGroups,
+        time: { medianSeconds: 95, meanSeconds: 110, candidates: 23 },
+      }),
+      makeItem(1, {
+        topic: 'Graphs',
+        facility: 0.45,
+        discriminationIndex: -12,
+        raschDifficulty: 0.4,
+        twoPl: { discrimination: -0.3, difficulty: 1.1, discriminationSe: 0.4, difficultySe: 0.9 },
+        fit: { infit: 1.45, outfit: 1.62, flags: ['noisy', 'negative-discrimination'] },
+        aiUplift: uplift(3, 20, 0.3, 'Only 3 candidates asked about this question.'),
+        scoreGroups,
+        time: { medianSeconds: 240, meanSeconds: 260, candidates: 23 },
+      }),
+      makeItem(2, {
+        topic: 'Graphs',
+        type: 'file-upload',
+        randomGuessScore: 0,
+        facility: 0.6,
+        discriminationIndex: 35,
+        raschDifficulty: 0.1,
+        twoPl: { discrimination: 0.9, difficulty: 0.2, discriminationSe: 0.3, difficultySe: 0.3 },
+        fit: { infit: 0.95, outfit: 0.9, flags: [] },
+        aiUplift: uplift(0, 23, null, 'Nobody asked the assistant about this question.'),
+        scoreGroups: [],
+        time: { medianSeconds: null, meanSeconds: null, candidates: 0 },
+      }),
+    ],
+    candidates: base.candidates.map((c, i) => ({
+      ...c,
+      abilityTheta: -2 + (i * 4) / 22,
+      result: { score: 3, maxScore: 3, percentage: 100 - i * 4, status: 'graded' },
+    })),
+    model: {
+      requested: 'auto',
+      chosen: '2pl',
+      lrt: { statistic: 9.81, df: 2, p: 0.0074 },
+      alpha: 0.05,
+      reason: 'The likelihood-ratio test prefers one discrimination per question (p = 0.007 < 0.05).',
+      twoPl: { converged: true, iterations: 30, logLikelihood: -110.2, quadraturePoints: 41 },
+    },
+    aiUplift: {
+      overall: uplift(9, 14, 0.12),
+      topics: [
+        { topic: 'Sorting', ...uplift(6, 17, 0.1) },
+        { topic: 'Graphs', ...uplift(4, 19, 0.2) },
+      ],
+    },
+    aiUse: {
+      bucketSeconds: 300,
+      buckets: [
+        { from: 0, messages: 2, candidates: 2 },
+        { from: 300, messages: 5, candidates: 4 },
+        { from: 600, messages: 1, candidates: 1 },
+      ],
+    },
+    explanations: {
+      ...base.explanations,
+      'flag.noisy': 'Answers fit the model poorly: check the wording and the key.',
+      'flag.negative-discrimination': 'Weaker candidates did better than stronger ones: check the key.',
+    },
+    ...overrides,
+  });
+}

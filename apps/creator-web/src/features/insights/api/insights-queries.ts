@@ -1,13 +1,14 @@
 import { ExamSchema, type Exam } from '@exam/domain/exam';
-import { InsightsReportSchema, type InsightsReport } from '@exam/domain/insights';
+import { InsightsReportSchema, type InsightsModelRequest, type InsightsReport } from '@exam/domain/insights';
 import { ExamAiUsageSchema, type ExamAiUsage } from '@exam/domain/llm';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const insightsKeys = {
   all: ['insights'] as const,
-  report: (examId: string) => [...insightsKeys.all, 'report', examId] as const,
+  report: (examId: string, model: InsightsModelRequest = 'auto') =>
+    [...insightsKeys.all, 'report', examId, model] as const,
   exam: (examId: string) => [...insightsKeys.all, 'exam', examId] as const,
   aiUsage: (examId: string) => [...insightsKeys.all, 'ai-usage', examId] as const,
 };
@@ -17,17 +18,22 @@ export function getInsightsExam(examId: string): Promise<Exam> {
   return apiRequest(api.exam(examId), { schema: ExamSchema });
 }
 
-/** GET /api/exams/{examId}/insights (results-service): the psychometrics report. */
-export function getInsights(examId: string): Promise<InsightsReport> {
-  return apiRequest(api.examInsights(examId), { schema: InsightsReportSchema });
+/** GET /api/exams/{examId}/insights (results-service): the psychometrics report, abilities from `model`. */
+export function getInsights(examId: string, model: InsightsModelRequest = 'auto'): Promise<InsightsReport> {
+  return apiRequest(api.examInsights(examId, model), { schema: InsightsReportSchema });
 }
 
 export function useInsightsExam(examId: string) {
   return useQuery({ queryKey: insightsKeys.exam(examId), queryFn: () => getInsightsExam(examId), retry: false });
 }
 
-export function useInsights(examId: string) {
-  return useQuery({ queryKey: insightsKeys.report(examId), queryFn: () => getInsights(examId) });
+/** Switching the model keeps the previous report on screen until the new one arrives. */
+export function useInsights(examId: string, model: InsightsModelRequest = 'auto') {
+  return useQuery({
+    queryKey: insightsKeys.report(examId, model),
+    queryFn: () => getInsights(examId, model),
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** GET /api/llm/exams/{examId}/usage (llm-gateway): the assistant's spend, last hour and in total. */

@@ -60,6 +60,9 @@ const COLUMNS: Column[] = [
   },
 ];
 
+/** The id of a question's row, so the charts can send the reader to it. */
+export const itemRowId = (questionIndex: number) => `insights-item-${questionIndex}`;
+
 /**
  * Eleven columns fit the page from 1024px wide only if the figures' headers may wrap onto two lines (they
  * are wider than their values); below that the table scrolls sideways in its frame.
@@ -97,7 +100,13 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
         </TableHead>
         <TableBody>
           {report.items.map((item) => (
-            <TableRow key={item.questionIndex} data-testid="item-row">
+            <TableRow
+              key={item.questionIndex}
+              id={itemRowId(item.questionIndex)}
+              tabIndex={-1}
+              className="scroll-mt-24 focus:bg-brand-50 focus:outline-2 focus:outline-brand-500"
+              data-testid="item-row"
+            >
               <TableCell className="tabular-nums">{item.questionIndex + 1}</TableCell>
               <TableCell>{item.topic}</TableCell>
               <TableCell className="max-w-40 truncate" title={summaryOf(item.questionIndex)}>

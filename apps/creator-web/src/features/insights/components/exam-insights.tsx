@@ -4,21 +4,27 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { AlertTriangle, ArrowLeft, FileQuestion, ListChecks } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { useInsights, useInsightsExam } from '../api/insights-queries.ts';
-import { AssessmentBreakdown } from './assessment-breakdown.tsx';
+import { AssessmentBreakdown, itemRowId } from './assessment-breakdown.tsx';
 import { AssistantSpend } from './assistant-spend.tsx';
 import { CandidateRanking } from './candidate-ranking.tsx';
 import { CodeSimilarity } from './code-similarity.tsx';
 import { CohortBreakdown } from './cohort-breakdown.tsx';
 import { IntegrityBreakdown } from './integrity-breakdown.tsx';
+import { ItemModels } from './item-models.tsx';
 import { SummaryCards } from './summary-cards.tsx';
 import { TestStatistics } from './test-statistics.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
+import type { InsightsModelRequest } from '@exam/domain/insights';
+
+// Recharts is only fetched when a report is on screen: the rest of the app never downloads it.
+const InsightsCharts = lazy(async () => ({ default: (await import('./charts/insights-charts.tsx')).InsightsCharts }));
 
 function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' }) {
   const { t } = useTranslation('insights');
@@ -31,11 +37,19 @@ function BackToDashboard({ variant = 'ghost' }: { variant?: 'ghost' | 'primary' 
   );
 }
 
+/** Brings a question's row of the assessment breakdown into view and moves the focus there. */
+function showQuestion(questionIndex: number) {
+  const row = document.getElementById(itemRowId(questionIndex));
+  row?.scrollIntoView({ block: 'center' });
+  row?.focus();
+}
+
 /** /creator/exam-insights/{examId}: every figure measured from the submissions, none invented (docs/product.md#insights). */
 export function ExamInsights({ examId }: { examId: string }) {
   const { t } = useTranslation('insights');
   const exam = useInsightsExam(examId);
-  const insights = useInsights(examId);
+  const [model, setModel] = useState<InsightsModelRequest>('auto');
+  const insights = useInsights(examId, model);
 
   if (exam.isPending) return <PageSpinner label={t('examInsights.loadingInsights')} />;
   if (exam.isError) {
@@ -88,7 +102,16 @@ export function ExamInsights({ examId }: { examId: string }) {
           <CohortBreakdown report={insights.data} />
           <CandidateRanking report={insights.data} />
           <AssessmentBreakdown report={insights.data} questions={exam.data.questions} />
+          <ItemModels
+            report={insights.data}
+            model={model}
+            onModelChange={setModel}
+            isFetching={insights.isPlaceholderData}
+          />
           <TestStatistics report={insights.data} />
+          <Suspense fallback={<PageSpinner label={t('examInsights.loadingCharts')} />}>
+            <InsightsCharts report={insights.data} onSelectQuestion={showQuestion} />
+          </Suspense>
           <IntegrityBreakdown report={insights.data} />
         </div>
       )}
