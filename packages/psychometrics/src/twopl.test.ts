@@ -5,7 +5,7 @@ import { createRandom } from './random.ts';
 import { eapAbilities, fitRasch, RASCH_REASONS } from './rasch.ts';
 import { groupResponses, logisticPosteriors } from './rasch-posterior.ts';
 import { correlation, simulateRasch, simulateTwoPl, spreadDifficulties } from './simulate.ts';
-import { fitTwoPl, invertPositiveDefinite, TWO_PL_REASONS } from './twopl.ts';
+import { fitTwoPl, invertPositiveDefinite, MAX_DISCRIMINATION_SE, TWO_PL_REASONS } from './twopl.ts';
 
 /**
  * ltm 1.2's fits of the LSAT data (Rizopoulos 2006, "ltm: An R package for latent variable modeling and item
@@ -202,6 +202,24 @@ describe('fitTwoPl when the data cannot support it', () => {
     const unbounded = fit.items.filter((i) => i.reason === TWO_PL_REASONS.unbounded);
     expect(unbounded.length).toBeGreaterThan(0);
     for (const item of unbounded) expect(item.discrimination).toBeNull();
+  });
+
+  it('never reports a discrimination whose standard error dwarfs any plausible one (a slow, unbounded climb)', () => {
+    // 30 candidates; item 0 is right exactly when at least 3 of the 5 ordinary items are (a perfect split on the
+    // sum score). With this seed item 1 ends its climb at about 5 ± 26 without the standard-error rule.
+    const random = createRandom(1);
+    const marks = Array.from({ length: 30 }, () => {
+      const theta = random.normal();
+      const rest = [-1, -0.5, 0, 0.5, 1].map((b) => random.bernoulli(1 / (1 + Math.exp(-1.5 * (theta - b)))));
+      return [rest.reduce<number>((n, m) => n + m, 0) >= 3 ? 1 : 0, ...rest];
+    });
+    const fit = fitTwoPl(marks, 6);
+    for (const item of fit.items) {
+      if (item.discrimination !== null) expect(item.discriminationSe ?? 0).toBeLessThanOrEqual(MAX_DISCRIMINATION_SE);
+    }
+    expect(fit.items[0]!.reason).toBe(TWO_PL_REASONS.unbounded);
+    expect(fit.items[1]!.reason).toBe(TWO_PL_REASONS.unbounded);
+    expect(fit.items[1]!.discrimination).toBeNull();
   });
 
   it('reports that it did not converge when stopped by the iteration limit', () => {

@@ -76,6 +76,12 @@ const MAX_STEP = 1;
 export const MAX_DISCRIMINATION = 15;
 /** |a| below this: the item is flat and b = −d/a is numerically meaningless. */
 export const FLAT_DISCRIMINATION = 0.05;
+/**
+ * A discrimination whose standard error is larger than this is taken as unbounded too: EM creeps towards infinity
+ * so slowly on a perfectly splitting item that it can stop well below MAX_DISCRIMINATION (seen: 11 ± 8,500 with
+ * 30 candidates), and no plausible logistic-metric discrimination is that uncertain.
+ */
+export const MAX_DISCRIMINATION_SE = 10;
 
 export function fitTwoPl(marks: readonly (readonly Mark[])[], itemCount: number, options: TwoPlOptions = {}): TwoPlFit {
   const { quadraturePoints, tolerance, maxIterations } = { ...DEFAULTS, ...options };
@@ -150,8 +156,13 @@ export function fitTwoPl(marks: readonly (readonly Mark[])[], itemCount: number,
       item.reason = TWO_PL_REASONS.unbounded;
       return;
     }
+    const slopeSe = covariance ? Math.sqrt(covariance.at(2 * p, 2 * p)) : null;
+    if (slopeSe !== null && !(slopeSe <= MAX_DISCRIMINATION_SE)) {
+      item.reason = TWO_PL_REASONS.unbounded;
+      return;
+    }
     item.discrimination = slope;
-    if (covariance) item.discriminationSe = Math.sqrt(covariance.at(2 * p, 2 * p));
+    item.discriminationSe = slopeSe;
     if (Math.abs(slope) < FLAT_DISCRIMINATION) {
       item.reason = TWO_PL_REASONS.flat;
       return;
