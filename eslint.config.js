@@ -98,7 +98,14 @@ export default tseslint.config(
   },
   {
     files: ['{apps,services,packages}/*/src/**/*.{ts,tsx}'],
-    ignores: ['**/*.test.{ts,tsx}', '**/*.pg-suite.ts', '**/testing/**', '**/testing.ts', '**/*.testing.ts', '**/*.real-image.ts'],
+    ignores: [
+      '**/*.test.{ts,tsx}',
+      '**/*.pg-suite.ts',
+      '**/testing/**',
+      '**/testing.ts',
+      '**/*.testing.ts',
+      '**/*.real-image.ts',
+    ],
     rules: { 'no-restricted-imports': ['error', testOnlyImports] },
   },
   {
