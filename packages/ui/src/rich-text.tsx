@@ -45,15 +45,21 @@ function PlainParagraphs({ text }: { text: string }) {
     .replace(/^\n+|\n+$/g, '')
     .split(/\n{2,}/)
     .filter(Boolean);
+  // Paragraphs apart by a newline and soft breaks keeping theirs, as the renderer writes them: the text a screen
+  // reader or a copy gets is the same.
   return paragraphs.map((paragraph, p) => (
-    <p key={p}>
-      {paragraph.split('\n').map((line, l) => (
-        <Fragment key={l}>
-          {l > 0 && <br />}
-          {line}
-        </Fragment>
-      ))}
-    </p>
+    <Fragment key={p}>
+      {p > 0 && '\n'}
+      <p>
+        {paragraph.split('\n').map((line, l) => (
+          <Fragment key={l}>
+            {/* As the renderer's soft break: the line break and then the newline itself (collapsed as a space). */}
+            {l > 0 && <br />}
+            {l > 0 ? `\n${line}` : line}
+          </Fragment>
+        ))}
+      </p>
+    </Fragment>
   ));
 }
 

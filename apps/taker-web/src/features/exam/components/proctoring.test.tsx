@@ -50,8 +50,9 @@ describe('proctoring on the exam page', () => {
         },
       }),
     );
+    // The workspace panel is a lazy chunk: it arrives after the exam page.
+    await waitFor(() => expect(document.querySelector('[data-workspace-frame]')).not.toBeNull());
     const frame = document.querySelector('[data-workspace-frame]');
-    expect(frame).not.toBeNull();
     const iframe = document.createElement('iframe');
     iframe.tabIndex = 0;
     frame?.append(iframe);
