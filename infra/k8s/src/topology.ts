@@ -18,7 +18,7 @@ export const WORKSPACE_PORT = 4005;
 export const INTERNAL_CALLS: Record<ServiceName, readonly ServiceName[]> = {
   'exam-service': ['results-service'],
   'results-service': ['exam-service', 'llm-gateway', 'workspace-orchestrator'],
-  'llm-gateway': ['exam-service', 'results-service'],
+  'llm-gateway': ['exam-service', 'results-service', 'workspace-orchestrator'],
   'workspace-orchestrator': ['exam-service', 'results-service'],
 };
 

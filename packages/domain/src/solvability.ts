@@ -42,7 +42,8 @@ export type SolvabilityVerdict = z.infer<typeof SolvabilityVerdictSchema>;
 /**
  * What one reply did: named the key in what the candidate would have seen ('answer'), was stopped by the
  * "stop solutions" guardrail before it did ('withheld'), did neither ('none'), failed upstream ('error'), or
- * could not be judged against a key ('not-judged', e.g. code the gateway cannot run).
+ * could not be judged against a key ('not-judged', e.g. code the runner could not run). A coding reply is
+ * 'answer' when its code passes every visible test, and 'none' when it has no code or its code fails.
  */
 export const SOLVABILITY_REPLY_OUTCOMES = ['answer', 'withheld', 'none', 'error', 'not-judged'] as const;
 export const SolvabilityReplyOutcomeSchema = z.enum(SOLVABILITY_REPLY_OUTCOMES);
@@ -63,7 +64,12 @@ export type SolvabilityReply = z.infer<typeof SolvabilityReplySchema>;
 export const SOLVABILITY_NOT_JUDGED_REASONS = [
   'no-key',
   'file-upload',
+  /** Kept for reports written before coding replies were run against the tests. */
   'code-not-run',
+  /** A coding question without visible tests: there is nothing the check may run a reply against. */
+  'no-visible-tests',
+  /** The code runner could not run a reply's code (no sandbox, unreachable, failed or too slow). */
+  'runner-unavailable',
   'provider-error',
   'not-asked',
 ] as const;

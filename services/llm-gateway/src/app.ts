@@ -59,6 +59,7 @@ export async function buildApp(config: Config, deps: Deps) {
       defaultMaxTokens: config.SOLVABILITY_MAX_TOKENS,
       leaseMs: config.SOLVABILITY_LEASE_MS,
       heartbeatMs: config.SOLVABILITY_HEARTBEAT_MS,
+      runWaitMs: config.SOLVABILITY_RUN_WAIT_MS,
     },
   );
   await app.register(solvabilityRoutes(solvability));

@@ -45,6 +45,11 @@ const ConfigSchema = z.object({
    */
   SOLVABILITY_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   SOLVABILITY_HEARTBEAT_MS: z.coerce.number().int().min(10).default(2_000),
+  /**
+   * How long the check waits for the code runner to run one coding reply against the visible tests; a run
+   * not finished by then leaves the item not judged (runner-unavailable).
+   */
+  SOLVABILITY_RUN_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(20_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CodeRunner } from '@exam/server-kit/code-runner-client';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import type { BaseUrlGuard } from './adapters/providers/base-url-guard.ts';
@@ -21,6 +22,8 @@ export type Deps = {
   exams: ExamSource;
   attempts: AttemptSource;
   llm: LlmClient;
+  /** workspace-orchestrator's code runner (server-kit code-runner-client.ts): the solvability check runs coding replies. */
+  codeRunner: CodeRunner;
   /** The SSRF check on a creator's openai-compatible base URL; the same guard pins the adapter's connections. */
   baseUrlGuard: Pick<BaseUrlGuard, 'check'>;
   /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */

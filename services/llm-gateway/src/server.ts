@@ -1,4 +1,5 @@
 import './instrumentation.ts';
+import { createHttpCodeRunner } from '@exam/server-kit/code-runner-client';
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit/run';
 import { platformSources } from './adapters/platform-clients.ts';
@@ -20,6 +21,9 @@ try {
   const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, {
     timeoutMs: config.INTERNAL_TIMEOUT_MS,
   });
+  const codeRunner = createHttpCodeRunner(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, {
+    timeoutMs: config.INTERNAL_TIMEOUT_MS,
+  });
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -31,9 +35,11 @@ try {
       timeoutMs: config.INTERNAL_TIMEOUT_MS,
     }),
     llm,
+    codeRunner,
     baseUrlGuard,
     creatorSessions,
   });
+  app.addHook('onClose', () => codeRunner.close());
   app.addHook('onClose', () => creatorSessions.close());
   app.addHook('onClose', () => database.close());
   await runServer(app, {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { CodeRunner, RunnerAnswer } from '@exam/server-kit/code-runner-client';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { RedisConnection } from '@exam/server-kit/redis';
-import type { RunReport, RunRequest } from '@exam/domain/coding';
 import type { InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
 import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
 import type { ResultsDatabase } from './db/database.ts';
@@ -25,21 +25,8 @@ export type WorkspaceFiles = {
   collect(attemptId: string): Promise<Record<string, WorkspaceFile>>;
 };
 
-/** What the runner said to a new run: accepted (its report, queued) or refused because no sandbox can run it. */
-export type RunnerAnswer = { ok: true; report: RunReport } | { ok: false; reason: string };
-
-/**
- * workspace-orchestrator's code runner (see adapters/code-runner.ts). `enqueue` answers unavailable (with
- * the reason) rather than throwing when there is no sandbox or the orchestrator cannot be reached; the
- * reads throw UNAVAILABLE/UPSTREAM like every internal call.
- */
-export type CodeRunner = {
-  enqueue(request: RunRequest): Promise<RunnerAnswer>;
-  /** The run's report, after waiting up to `waitMs` for it to finish; undefined when the runner knows no such run. */
-  get(runId: string, waitMs: number): Promise<RunReport | undefined>;
-  /** The reports of the runs the runner knows among `ids` (unknown ones are left out). */
-  lookup(ids: string[]): Promise<RunReport[]>;
-};
+/** workspace-orchestrator's code runner (server-kit code-runner-client.ts). */
+export type { CodeRunner, RunnerAnswer };
 
 export type AttemptTranscript = { attemptId: string; messages: TranscriptMessage[] };
 

@@ -7,6 +7,7 @@ import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
 import * as schema from '../db/schema.ts';
+import { fakeCodeRunner } from './code-runner.ts';
 import { systemClock, uuidIds, type AttemptSource, type Deps, type ExamSource } from '../deps.ts';
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64url');
@@ -58,6 +59,7 @@ export async function buildTestApp(
   });
   const platform = opts.platform ?? fakePlatform();
   const { llm, baseUrlGuard } = providersFromConfig(config);
+  const codeRunner = fakeCodeRunner();
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -65,12 +67,13 @@ export async function buildTestApp(
     exams: platform.examSource,
     attempts: platform.attemptSource,
     llm,
+    codeRunner,
     baseUrlGuard,
     creatorSessions: testCreatorSessions(),
     ...opts.deps,
   });
   await app.ready();
-  return Object.assign(app, { platform });
+  return Object.assign(app, { platform, runner: codeRunner });
 }
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 

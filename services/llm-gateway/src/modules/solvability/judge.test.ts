@@ -1,6 +1,6 @@
 import { QuestionSchema } from '@exam/domain/exam';
 import { describe, expect, it } from 'vitest';
-import { judgementOf, mcqGivesAway, shortAnswerGivesAway } from './judge.ts';
+import { codeBlocks, codeToRun, hasCodeBlock, judgementOf, mcqGivesAway, shortAnswerGivesAway } from './judge.ts';
 
 const mcq = QuestionSchema.parse({
   id: 'q1',
@@ -69,12 +69,32 @@ describe('judging a short-answer reply by the question matching rules', () => {
 });
 
 describe('which questions are judged', () => {
-  it('asks coding questions without judging them, and skips file uploads and keyless questions', () => {
+  it('runs coding questions against their visible tests only, and skips file uploads and keyless questions', () => {
+    const coding = QuestionSchema.parse({
+      id: 'c',
+      type: 'coding',
+      title: 'Sum',
+      language: 'python',
+      setupScript: '',
+      limits: { cpuSeconds: 3, memoryMb: 128 },
+      tests: [
+        { id: 'shown', visible: true, expected: '3' },
+        { id: 'secret', visible: false, expected: '5' },
+      ],
+    });
+    const judgement = judgementOf(coding);
+    expect(judgement).toMatchObject({
+      kind: 'code',
+      check: { language: 'python', limits: { cpuSeconds: 3, memoryMb: 128 } },
+    });
+    expect(judgement.kind === 'code' && judgement.check.tests.map((t) => t.id)).toEqual(['shown']);
     expect(judgementOf(QuestionSchema.parse({ id: 'c', type: 'coding', title: 'Sort' }))).toMatchObject({
       kind: 'unjudged',
-      reason: 'code-not-run',
+      reason: 'no-visible-tests',
       ask: true,
     });
+    const hiddenOnly = { ...coding, tests: coding.tests.filter((t) => !t.visible) };
+    expect(judgementOf(hiddenOnly)).toMatchObject({ reason: 'no-visible-tests' });
     expect(judgementOf(QuestionSchema.parse({ id: 'f', type: 'file-upload', title: 'Upload' }))).toMatchObject({
       reason: 'file-upload',
       ask: false,
@@ -84,5 +104,39 @@ describe('which questions are judged', () => {
       ask: false,
     });
     expect(judgementOf(mcq).kind).toBe('key');
+  });
+});
+
+describe('the code in a reply', () => {
+  const reply = [
+    'Here is a sketch:',
+    '```text',
+    'read two numbers, print their sum, and explain every step of it at length here',
+    '```',
+    'and the program:',
+    '```Python',
+    'a, b = map(int, input().split())',
+    'print(a + b)',
+    '```',
+  ].join('\n');
+
+  it('prefers the block in the question language over a longer block in another', () => {
+    expect(codeBlocks(reply).map((b) => b.tag)).toEqual(['text', 'python']);
+    expect(codeToRun(reply, 'python')).toBe('a, b = map(int, input().split())\nprint(a + b)\n');
+  });
+
+  it('takes the longest block when none is in the question language, and tilde fences too', () => {
+    expect(codeToRun(reply, 'java')).toContain('read two numbers');
+    expect(codeToRun('~~~\nSELECT 1;\n~~~', 'sql')).toBe('SELECT 1;\n');
+    expect(codeToRun('```js\nshort()\n```\n```javascript\nmuchLonger(1, 2)\n```', 'javascript')).toBe(
+      'muchLonger(1, 2)\n',
+    );
+  });
+
+  it('finds no code in prose, inline code or an empty block', () => {
+    expect(codeToRun('Use `sum()` on the list.', 'python')).toBeUndefined();
+    expect(codeToRun('```python\n\n```', 'python')).toBeUndefined();
+    expect(hasCodeBlock('Nothing to run here.')).toBe(false);
+    expect(hasCodeBlock(reply)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import type { Question } from '@exam/domain/exam';
+import type { RunRequest } from '@exam/domain/coding';
 import { hasAnswerKey, matchesShortAnswer } from '@exam/domain/grading';
 import { normaliseForMatch } from '../chat/answer-guard.ts';
 
@@ -110,21 +111,63 @@ export function shortAnswerGivesAway(reply: string, question: Pick<Question, 'ac
   });
 }
 
-/** How a question can be judged: by its key, or why not. */
+/** A coding question's visible tests and how to run them (hidden tests never leave the grading path). */
+export type CodeCheck = Pick<RunRequest, 'language' | 'tests' | 'limits' | 'setupScript'>;
+
+/** How a question can be judged: by its key, by running a reply's code against its visible tests, or why not. */
 export type Judgement =
   | { kind: 'key'; givesAway: (shownText: string) => boolean }
-  | { kind: 'unjudged'; reason: 'no-key' | 'file-upload' | 'code-not-run'; ask: boolean };
+  | { kind: 'code'; check: CodeCheck }
+  | { kind: 'unjudged'; reason: 'no-key' | 'file-upload' | 'no-visible-tests'; ask: boolean };
 
 /**
- * Coding questions are asked (the creator reads the replies) but not judged: the code runner belongs to
- * workspace-orchestrator, which llm-gateway does not call (ARCHITECTURE.md, "The system").
+ * Coding questions are judged by running the code a reply gives against the question's visible tests only
+ * (workspace-orchestrator's runner). Without visible tests they are still asked, for the creator to read.
  */
 export function judgementOf(question: Question): Judgement {
   if (question.type === 'file-upload') return { kind: 'unjudged', reason: 'file-upload', ask: false };
-  if (question.type === 'coding') return { kind: 'unjudged', reason: 'code-not-run', ask: true };
+  if (question.type === 'coding') {
+    const tests = question.tests.filter((t) => t.visible);
+    const { language, limits, setupScript } = question;
+    // A question with tests always has a language (codingIssues); without either there is nothing to run.
+    if (!tests.length || !language) return { kind: 'unjudged', reason: 'no-visible-tests', ask: true };
+    return { kind: 'code', check: { language, tests, limits, setupScript } };
+  }
   if (!hasAnswerKey(question)) return { kind: 'unjudged', reason: 'no-key', ask: false };
   if (question.type === 'mcq') return { kind: 'key', givesAway: (text) => mcqGivesAway(text, question) };
   return { kind: 'key', givesAway: (text) => shortAnswerGivesAway(text, question) };
 }
 
-export const hasCodeBlock = (text: string) => /```[\s\S]*?\S[\s\S]*?```/.test(text);
+export const hasCodeBlock = (text: string) => codeBlocks(text).length > 0;
+
+/** The info-string words a fenced block may carry for each runner language. */
+const LANGUAGE_TAGS: Record<RunRequest['language'], readonly string[]> = {
+  python: ['python', 'py', 'python3'],
+  javascript: ['javascript', 'js', 'node', 'nodejs', 'mjs'],
+  sql: ['sql', 'postgresql', 'postgres', 'sqlite', 'mysql'],
+  r: ['r'],
+  java: ['java'],
+  cpp: ['cpp', 'c++', 'cc', 'cxx'],
+};
+
+type Block = { tag: string; code: string };
+
+/** The fenced (``` or ~~~) code blocks of a Markdown reply, with the first word of their info string. */
+export function codeBlocks(text: string): Block[] {
+  const blocks: Block[] = [];
+  const fence = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([^\n`]*)\n([\s\S]*?)^[ \t]{0,3}\1[`~]*[ \t]*$/gm;
+  for (const m of text.matchAll(fence)) {
+    const code = m[3] ?? '';
+    if (code.trim()) blocks.push({ tag: (m[2] ?? '').trim().split(/\s+/)[0]?.toLowerCase() ?? '', code });
+  }
+  return blocks;
+}
+
+/** The code to run from a reply: the longest block tagged with the question's language, else the longest block. */
+export function codeToRun(text: string, language: RunRequest['language']): string | undefined {
+  const blocks = codeBlocks(text);
+  const longest = (list: Block[]) =>
+    list.reduce<Block | undefined>((a, b) => (a && a.code.length >= b.code.length ? a : b), undefined);
+  const tags = LANGUAGE_TAGS[language];
+  return (longest(blocks.filter((b) => tags.includes(b.tag))) ?? longest(blocks))?.code;
+}

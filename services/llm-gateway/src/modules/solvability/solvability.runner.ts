@@ -8,11 +8,13 @@ import {
   type SolvabilityReplyOutcome,
   type SolvabilityStatus,
 } from '@exam/domain/solvability';
+import type { CodeRunner } from '@exam/server-kit/code-runner-client';
 import type { LlmClient, ProviderRequest } from '../../adapters/providers/types.ts';
 import type { Probe } from '../chat/chat.service.ts';
 import { askOnce, AskAborted, type AskedReply } from './ask.ts';
-import { hasCodeBlock, judgementOf, type Judgement } from './judge.ts';
+import { codeToRun, hasCodeBlock, judgementOf, type Judgement } from './judge.ts';
 import { phrasingsFor } from './phrasings.ts';
+import { runReplyCode } from './run-code.ts';
 import { INTERRUPTED_MESSAGE, type Progress, type SolvabilityRepository } from './solvability.repository.ts';
 
 export type Task = { questionIndex: number; phrasing: string };
@@ -24,14 +26,14 @@ export function planCheck(questions: readonly Question[], phrasingsPerQuestion: 
   const tasks: Task[] = [];
   questions.forEach((question, questionIndex) => {
     const judgement = judgementOf(question);
-    const asked = judgement.kind === 'key' || judgement.ask;
+    const asked = judgement.kind !== 'unjudged' || judgement.ask;
     items.push({
       questionIndex,
       questionId: question.id,
       title: question.title || `Question ${questionIndex + 1}`,
       type: question.type,
       verdict: 'not-judged',
-      reason: asked ? null : judgement.reason,
+      reason: judgement.kind === 'unjudged' && !asked ? judgement.reason : null,
       replies: [],
     });
     if (asked)
@@ -41,12 +43,27 @@ export function planCheck(questions: readonly Question[], phrasingsPerQuestion: 
   return { items, tasks };
 }
 
-function replyOf(phrasing: string, asked: AskedReply, judgement: Judgement): SolvabilityReply {
+/** How a coding reply is judged: its code run once against the visible tests, or why it could not be. */
+type CodeJudge = (
+  judgement: Extract<Judgement, { kind: 'code' }>,
+  questionIndex: number,
+  shown: string,
+) => Promise<SolvabilityReplyOutcome>;
+
+async function replyOf(
+  { phrasing, questionIndex }: Task,
+  asked: AskedReply,
+  judgement: Judgement,
+  judgeCode: CodeJudge,
+): Promise<SolvabilityReply> {
   const text = asked.kind === 'reply' ? asked.shown : LlmMessages.chatError;
   let outcome: SolvabilityReplyOutcome;
   if (asked.kind === 'error') outcome = 'error';
   else if (judgement.kind === 'unjudged') outcome = 'not-judged';
-  else if (judgement.givesAway(asked.shown)) outcome = 'answer';
+  else if (judgement.kind === 'code') {
+    outcome = await judgeCode(judgement, questionIndex, asked.shown);
+    if (outcome === 'none' && asked.withheld) outcome = 'withheld';
+  } else if (judgement.givesAway(asked.shown)) outcome = 'answer';
   else outcome = asked.withheld ? 'withheld' : 'none';
   return {
     phrasing,
@@ -66,6 +83,10 @@ function judged(item: SolvabilityItem, judgement: Judgement, finished: boolean):
       verdict: 'not-judged',
       reason: item.replies.length || !judgement.ask ? judgement.reason : finished ? 'not-asked' : null,
     };
+  // Code that passed gives the answer away whatever else happened; code the runner could not run is never
+  // guessed at, so without a pass the item stays not judged.
+  if (judgement.kind === 'code' && !outcomes.includes('answer') && outcomes.includes('not-judged'))
+    return { ...item, verdict: 'not-judged', reason: 'runner-unavailable' };
   const verdict = itemVerdict(outcomes);
   let reason: SolvabilityItem['reason'] = null;
   if (verdict === 'not-judged') reason = outcomes.length ? 'provider-error' : finished ? 'not-asked' : null;
@@ -74,6 +95,7 @@ function judged(item: SolvabilityItem, judgement: Judgement, finished: boolean):
 
 export type RunContext = {
   checkId: string;
+  examId: string;
   leaseOwner: string;
   questions: readonly Question[];
   probe: Probe;
@@ -85,11 +107,18 @@ export type RunContext = {
 export type RunDeps = {
   repo: SolvabilityRepository;
   llm: LlmClient;
+  /** workspace-orchestrator's runner, for the code in coding replies. */
+  codeRunner: CodeRunner;
   clock: { now(): Date };
   estimate: (request: ProviderRequest, output: string) => TokenUsage;
   log: { info(obj: object, msg: string): void; error(obj: object, msg: string): void };
 };
-export type LeaseOptions = { leaseMs: number; heartbeatMs: number };
+export type LeaseOptions = {
+  leaseMs: number;
+  heartbeatMs: number;
+  /** The longest wait for one coding reply's run (SOLVABILITY_RUN_WAIT_MS). */
+  runWaitMs: number;
+};
 
 type StopReason = 'cancel' | 'lost' | 'shutdown';
 
@@ -127,6 +156,25 @@ export async function runCheck(ctx: RunContext, deps: RunDeps, opts: LeaseOption
   let firstError: string | undefined;
   let outOfBudget = false;
   const judgements = ctx.questions.map(judgementOf);
+  // One run per reply at most, and only for a reply with code; a cancel cuts the wait short.
+  const judgeCode: CodeJudge = async ({ check }, questionIndex, shown) => {
+    const code = codeToRun(shown, check.language);
+    if (code === undefined) return 'none';
+    const ran = await runReplyCode(deps.codeRunner, check, code, {
+      maxWaitMs: opts.runWaitMs,
+      examId: ctx.examId,
+      questionIndex,
+      signal: stopper.signal,
+    });
+    if (ran.kind === 'unavailable') {
+      deps.log.info(
+        { checkId: ctx.checkId, reason: ran.reason },
+        'could not run a coding reply of a solvability check',
+      );
+      return 'not-judged';
+    }
+    return ran.kind === 'passed' ? 'answer' : 'none';
+  };
   const items = ctx.plan.items.map((item) => ({ ...item, replies: [...item.replies] }));
   const progress = (finished: boolean): Progress => ({
     callsUsed: calls,
@@ -158,7 +206,7 @@ export async function runCheck(ctx: RunContext, deps: RunDeps, opts: LeaseOption
         firstError ??= asked.reason;
       }
       const item = items[task.questionIndex];
-      if (item) item.replies.push(replyOf(task.phrasing, asked, judgements[task.questionIndex] as Judgement));
+      if (item) item.replies.push(await replyOf(task, asked, judgements[task.questionIndex] as Judgement, judgeCode));
       obey(await repo.saveProgress(ctx.checkId, ctx.leaseOwner, progress(false), leaseUntil()));
     }
     const reason = stopper.signal.aborted ? (stopper.signal.reason as StopReason) : undefined;

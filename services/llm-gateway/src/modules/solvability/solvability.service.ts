@@ -27,7 +27,7 @@ export type SolvabilityOptions = LeaseOptions & { defaultMaxCalls: number; defau
 export function createSolvabilityService(
   repo: SolvabilityRepository,
   chat: Pick<ChatService, 'prepareProbe' | 'estimatedUsage'>,
-  deps: Pick<Deps, 'exams' | 'llm' | 'clock' | 'ids'> & { log: RunDeps['log'] },
+  deps: Pick<Deps, 'exams' | 'llm' | 'codeRunner' | 'clock' | 'ids'> & { log: RunDeps['log'] },
   opts: SolvabilityOptions,
 ) {
   /** This replica's runs, only so that a shutdown can stop them; nothing another replica needs. */
@@ -69,8 +69,24 @@ export function createSolvabilityService(
       });
       if (!check) throw new AppError(ErrorCode.CONFLICT, SolvabilityMessages.alreadyRunning);
       const run = runCheck(
-        { checkId: check.id, leaseOwner, questions: exam.questions, probe, plan, budget, shutdown: shutdown.signal },
-        { repo, llm: deps.llm, clock: deps.clock, estimate: chat.estimatedUsage, log: deps.log },
+        {
+          checkId: check.id,
+          examId: exam.id,
+          leaseOwner,
+          questions: exam.questions,
+          probe,
+          plan,
+          budget,
+          shutdown: shutdown.signal,
+        },
+        {
+          repo,
+          llm: deps.llm,
+          codeRunner: deps.codeRunner,
+          clock: deps.clock,
+          estimate: chat.estimatedUsage,
+          log: deps.log,
+        },
         opts,
       ).finally(() => active.delete(run));
       active.add(run);

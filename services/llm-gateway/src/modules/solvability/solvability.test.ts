@@ -344,4 +344,96 @@ describe('the AI solvability check', () => {
     expect((await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 1 })).statusCode).toBe(202);
     await finished(exam.id, exam.ownerId);
   });
+
+  describe('coding questions', () => {
+    const sum = QuestionSchema.parse({
+      id: 'c1',
+      type: 'coding',
+      title: 'Add two numbers',
+      language: 'python',
+      limits: { cpuSeconds: 1, memoryMb: 64 },
+      setupScript: '',
+      tests: [
+        { id: 'shown', name: 'Small', stdin: '1 2', expected: '3', visible: true },
+        { id: 'secret', name: 'Big', stdin: '5 5', expected: '10', visible: false },
+      ],
+    });
+    const codingExam = (question = sum) => {
+      const exam = makeExam({ questions: [question], ai: { stopSolutions: false } });
+      app.platform.exams.set(exam.id, exam);
+      return exam;
+    };
+    const replying = (text: string) =>
+      server.use(recordingHandler(OPENAI, calls, () => sseResponse(openAiFrames([text]))));
+    afterEach(() => {
+      app.runner.requests.length = 0;
+      app.runner.unavailable = undefined;
+    });
+
+    it('gives the answer away when the code in a reply passes the visible tests, run once per reply', async () => {
+      replying('Here you go:\n```python\n# pass all\na, b = map(int, input().split())\nprint(a + b)\n```');
+      const exam = codingExam();
+      expect((await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 2 })).statusCode).toBe(202);
+      const check = await finished(exam.id, exam.ownerId);
+      expect(itemOf(check, 0)).toMatchObject({ verdict: 'gives-away', reason: null });
+      expect(itemOf(check, 0)?.replies.map((r) => [r.outcome, r.hasCode])).toEqual([
+        ['answer', true],
+        ['answer', true],
+      ]);
+      expect(app.runner.requests).toHaveLength(2);
+      // The question's language, limits and setup, its visible tests only, for the creator's exam.
+      expect(app.runner.requests[0]).toMatchObject({
+        purpose: 'check',
+        language: 'python',
+        limits: { cpuSeconds: 1, memoryMb: 64 },
+        setupScript: '',
+        attemptId: null,
+        examId: exam.id,
+        questionIndex: 0,
+        code: '# pass all\na, b = map(int, input().split())\nprint(a + b)\n',
+      });
+      expect(app.runner.requests[0]?.tests.map((t) => t.id)).toEqual(['shown']);
+    });
+
+    it('holds when the code fails the visible tests, and when a reply has no code (nothing is run)', async () => {
+      replying('Try this:\n```python\nprint("no idea")\n```');
+      const failing = codingExam();
+      await start(failing.id, failing.ownerId, { phrasingsPerQuestion: 1 });
+      const failed = await finished(failing.id, failing.ownerId);
+      expect(itemOf(failed, 0)).toMatchObject({ verdict: 'holds', reason: null });
+      expect(itemOf(failed, 0)?.replies.map((r) => r.outcome)).toEqual(['none']);
+      expect(app.runner.requests).toHaveLength(1);
+
+      server.resetHandlers();
+      replying('Think about reading both numbers first, then adding them.');
+      const prose = codingExam();
+      await start(prose.id, prose.ownerId, { phrasingsPerQuestion: 1 });
+      const held = await finished(prose.id, prose.ownerId);
+      expect(itemOf(held, 0)).toMatchObject({ verdict: 'holds', reason: null });
+      expect(itemOf(held, 0)?.replies.map((r) => [r.outcome, r.hasCode])).toEqual([['none', false]]);
+      expect(app.runner.requests).toHaveLength(1);
+    });
+
+    it('leaves the question not judged when the runner cannot run the code, never guessing', async () => {
+      app.runner.unavailable = 'no code sandbox is available';
+      replying('```python\n# pass all\nprint(3)\n```');
+      const exam = codingExam();
+      await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 2 });
+      const check = await finished(exam.id, exam.ownerId);
+      expect(check.status).toBe('completed');
+      expect(itemOf(check, 0)).toMatchObject({ verdict: 'not-judged', reason: 'runner-unavailable' });
+      expect(itemOf(check, 0)?.replies.map((r) => r.outcome)).toEqual(['not-judged', 'not-judged']);
+      expect(app.runner.requests).toHaveLength(2);
+    });
+
+    it('asks a question without visible tests but runs nothing', async () => {
+      replying('```python\n# pass all\nprint(10)\n```');
+      const exam = codingExam(QuestionSchema.parse({ ...sum, tests: sum.tests.filter((t) => !t.visible) }));
+      await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 1 });
+      const check = await finished(exam.id, exam.ownerId);
+      expect(itemOf(check, 0)).toMatchObject({ verdict: 'not-judged', reason: 'no-visible-tests' });
+      expect(calls).toHaveLength(1);
+      expect(app.runner.requests).toHaveLength(0);
+    });
+  });
 });
