@@ -124,7 +124,7 @@ try {
     select score::float as score, count(*)::int as n from results_service.results group by score order by score`;
   const graded = await stack.sql<{ n: number }[]>`
     select count(*)::int as n from results_service.results where status = 'graded'`;
-  console.log('deadline burst', {
+  const burstSummary = {
     submissions,
     acknowledged: submitted.filter((s) => s === 200).length,
     submitSeconds: Number((submitMs / 1000).toFixed(2)),
@@ -134,10 +134,15 @@ try {
     scores: Object.fromEntries(scores.map((s) => [s.score, s.n])),
     maxRunnerContainers: maxContainers,
     runnerConcurrency: concurrency,
-  });
+  };
+  console.log('deadline burst', burstSummary);
   console.log('saves during the burst', duringSaves, {
     p99VsAnchor: Number((duringSaves.p99 / anchor.p99).toFixed(2)),
   });
+  // One machine-readable line for bench/run.ts.
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({ burst: burstSummary, savesAnchor: { p99: anchor.p99, errors: anchor.errors }, savesDuring: { p99: duringSaves.p99, errors: duringSaves.errors } })}`,
+  );
 } finally {
   await stack.stop();
   await orchestrator.stop();

@@ -27,6 +27,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
+const timings: Record<string, { wallP50: number; wallP95: number; cpuP50: number; cpuP95: number }> = {};
+
 /** Wall-clock and CPU (user + system) milliseconds: on a shared machine CPU time shows the real cost. */
 function time<T>(label: string, run: () => T): T {
   let result = run();
@@ -44,6 +46,13 @@ function time<T>(label: string, run: () => T): T {
   cpu.sort((a, b) => a - b);
   const ms = (sorted: number[], p: number) => percentile(sorted, p).toFixed(0);
   console.log(`| ${label} | ${ms(wall, 50)} | ${ms(wall, 95)} | ${ms(cpu, 50)} | ${ms(cpu, 95)} |`);
+  const round = (sorted: number[], p: number) => Math.round(percentile(sorted, p));
+  timings[label] = {
+    wallP50: round(wall, 50),
+    wallP95: round(wall, 95),
+    cpuP50: round(cpu, 50),
+    cpuP95: round(cpu, 95),
+  };
   return result;
 }
 
@@ -113,3 +122,5 @@ for (const [label, f] of [
   );
   console.log(`| ${label} | ${f.iterations} | ${maxError(f).toFixed(3)} | ${r.toFixed(3)} |`);
 }
+// One machine-readable line for bench/run.ts.
+console.log(`BENCH_RESULT ${JSON.stringify({ candidates: N, items: J, runs: RUNS, timings })}`);

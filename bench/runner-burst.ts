@@ -70,6 +70,10 @@ try {
       `max runner containers at once: ${maxContainers} (limit ${concurrency})`,
     ].join('\n'),
   );
+  // One machine-readable line for bench/run.ts.
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({ runs, tests: tests.length, concurrency, drainedSeconds: Number((drainedMs / 1000).toFixed(1)), done: done.length, passed: passed.length, maxContainers })}`,
+  );
   if (maxContainers > concurrency || done.length !== runs) process.exitCode = 1;
 } finally {
   await orchestrator.stop();

@@ -30,6 +30,7 @@ const languages = values.languages.split(',');
 const engine = await engineWithImages(languages);
 const orchestrator = await startOrchestrator({ socketPath: engine.socketPath, concurrency: 2, port: 4940 });
 const rows: string[] = [];
+const results: Record<string, { runs: number; p50: number; p95: number }> = {};
 try {
   for (const language of languages) {
     const times: number[] = [];
@@ -60,7 +61,14 @@ try {
       `${language.padEnd(11)} n=${times.length}  p50 ${percentile(times, 50).toFixed(0)} ms  p95 ${percentile(times, 95).toFixed(0)} ms  max ${Math.max(...times).toFixed(0)} ms`,
     );
     console.log(rows.at(-1));
+    results[language] = {
+      runs: times.length,
+      p50: Math.round(percentile(times, 50)),
+      p95: Math.round(percentile(times, 95)),
+    };
   }
+  // One machine-readable line for bench/run.ts.
+  console.log(`BENCH_RESULT ${JSON.stringify(results)}`);
 } finally {
   await orchestrator.stop();
 }

@@ -211,6 +211,16 @@ try {
   const verdict = (ms: number) => `${ms.toFixed(0)} ms (goal ≤ 2,000): ${ms <= 2000 ? 'met' : 'NOT met'}`;
   console.log(`\nwhole request p95, cold (after a change): ${verdict(p95('cold', 'response (client)'))}`);
   console.log(`whole request p95, warm (cached): ${verdict(p95('warm', 'response (client)'))}`);
+  // One machine-readable line for bench/run.ts.
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({
+      candidates: CANDIDATES,
+      items: ITEMS,
+      cold: { wallP95: p95('cold', 'response (client)'), cpuP95: p95('cold', 'service CPU (/proc)') },
+      warm: { wallP95: p95('warm', 'response (client)'), cpuP95: p95('warm', 'service CPU (/proc)') },
+      anchor,
+    })}`,
+  );
   if (anchor) {
     const ratio = (kind: 'cold' | 'warm', name: string, of: number) => (p95(kind, name) / of).toFixed(2);
     console.log(

@@ -291,6 +291,20 @@ try {
     ].join('\n'),
   );
   for (const s of [dr, gw, st]) if (s.errors.length) console.log('errors:', s.errors);
+  // One machine-readable line for bench/run.ts (which runs this twice, with and without --relay, to compare).
+  const pick = (s: ReturnType<typeof summary>) => ({ n: s.n, failed: s.failed, p50: s.p50, p95: s.p95, p99: s.p99 });
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({
+      relay: args.relay,
+      rate: RATE,
+      seconds: SECONDS,
+      added: { p50: gw.p50 - dr.p50, p95: gw.p95 - dr.p95, p99: gw.p99 - dr.p99 },
+      direct: pick(dr),
+      through: pick(gw),
+      streams: { ...pick(st), count: STREAMS, tokens: STREAM_TOKENS },
+      cpuPerChatMs: cpuPerChat,
+    })}`,
+  );
 } finally {
   for (const child of children) child.kill('SIGTERM');
   await sleep(500);

@@ -190,6 +190,8 @@ try {
   console.log(
     `\nsummary: idle RSS ${idle.rssMb} MB (PSS ${idle.pssMb}); after the journey RSS ${after.rssMb} MB (PSS ${after.pssMb})`,
   );
+  // One machine-readable line for bench/run.ts.
+  console.log(`BENCH_RESULT ${JSON.stringify({ candidates, idle, after })}`);
 } finally {
   await stop();
   if (!args['data-dir']) rmSync(dataDir, { recursive: true, force: true });

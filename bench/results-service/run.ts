@@ -125,6 +125,9 @@ async function cpuMeter(stack: { serverCpuSeconds(): number; postgresCpuSeconds(
   };
 }
 
+// What bench/run.ts reads: filled as the phases finish, printed as one `BENCH_RESULT {json}` line at the end.
+const benchResult: Record<string, unknown> = { saveRate, saveSeconds, attempts: attemptCount };
+
 const stack = await startStack({
   adminUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test',
   port: 14102,
@@ -232,7 +235,7 @@ try {
     }
     console.table(steps);
     const service = held.service ?? 0;
-    console.log('save ramp', {
+    const rampSummary = {
       p99GoalMs: P99_GOAL_MS,
       stepSeconds: rampSeconds,
       serviceSavesPerSecond: service,
@@ -252,6 +255,13 @@ try {
           }
         : {}),
       topRateTried: rampRates.at(-1),
+    };
+    console.log('save ramp', rampSummary);
+    const pick = (f: Summary | undefined) =>
+      f && { rps: f.rps, p99: f.p99, ok: f.ok, requests: f.requests, errors: f.errors + f.non2xx };
+    Object.assign(benchResult, {
+      saves: { service: pick(fixed.service), anchor: pick(fixed.anchor) },
+      ramp: rampSummary,
     });
   } finally {
     await anchor?.stop();
@@ -267,6 +277,7 @@ try {
 } finally {
   await stack.stop();
 }
+console.log(`BENCH_RESULT ${JSON.stringify(benchResult)}`);
 
 async function submissions(attempts: { id: string; auth: string }[]) {
   const resultIds = new Set<string>();
@@ -299,6 +310,14 @@ async function submissions(attempts: { id: string; auth: string }[]) {
     resultRows: counts.results,
     submittedAttempts: counts.submitted,
   });
+  benchResult.submissions = {
+    count: attempts.length,
+    ok: submits.ok,
+    errors: submits.errors + submits.non2xx,
+    p99: submits.p99,
+    wallSeconds: submits.wallSeconds,
+    resultRows: counts.results,
+  };
   const tables =
     await stack.sql`select relname, n_tup_upd, n_tup_hot_upd from pg_stat_user_tables where schemaname = 'results_service' order by relname`;
   console.log(

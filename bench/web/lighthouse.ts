@@ -211,3 +211,5 @@ const summary = {
 };
 console.log(JSON.stringify({ goals: GOALS, summary, runs }, null, 2));
 if (values.json) writeFileSync(values.json, JSON.stringify({ goals: GOALS, summary, runs }, null, 2));
+// One machine-readable line for bench/run.ts.
+console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);

@@ -294,22 +294,19 @@ if (values.serve) {
   const prewarm = await run('prewarm', engine.socketPath, instance, sessions, rounds);
   const single = await run('single', engine.socketPath, instance, 1, Number(values['single-rounds']));
   const cold = await run('cold', engine.socketPath, instance, sessions, rounds);
-  console.log(
-    JSON.stringify(
-      {
-        sessions,
-        rounds,
-        image: values.image,
-        warm,
-        prewarm,
-        single,
-        cold,
-        ratio: Number((cold.p95 / warm.p95).toFixed(1)),
-      },
-      null,
-      2,
-    ),
-  );
+  const result = {
+    sessions,
+    rounds,
+    image: values.image,
+    warm,
+    prewarm,
+    single,
+    cold,
+    ratio: Number((cold.p95 / warm.p95).toFixed(1)),
+  };
+  console.log(JSON.stringify(result, null, 2));
+  // One machine-readable line for bench/run.ts.
+  console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
   // The engine stays up for the next run; only this process's lease on it goes.
   rmSync(join(engine.dir, 'leases', String(process.pid)), { force: true });
 }

@@ -1,0 +1,443 @@
+// `pnpm bench`: every benchmark in a short form (about 10 minutes in all on a 2-core box), then the summary table at
+// the top of bench/README.md (bench/summary.ts). `pnpm bench --full` runs the long forms the README's history uses;
+// `pnpm bench --only psychometrics,insights` runs some (the table keeps the other rows as they were).
+// Each script prints one `BENCH_RESULT {json}` line as its last word; this runner reads it and compares it with
+// the goals of issues 13, 16 and 19. A benchmark that fails or cannot run here becomes a row saying so.
+import { spawn, execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { writeSummary, type Row } from './summary.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    full: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const full = args.full;
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Cells = Omit<Row, 'bench' | 'command' | 'date' | 'commit' | 'machine'>;
+type Bench = {
+  name: string;
+  /** Runs the benchmark (through `script`) and turns its results into rows. */
+  run: (script: Script) => Promise<Cells[]>;
+  /** Long form only: `pnpm bench` lists it under the table with its command instead of running it. */
+  longOnly?: string;
+};
+type Script = (file: string, short: string[], long: string[], timeoutSeconds: number) => Promise<Json>;
+
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : n.toFixed(0)} ms`;
+const x = (n: number) => `${n.toFixed(2)}×`;
+const met = (ok: boolean) => (ok ? 'met' : '**not met**');
+const SHORT = full ? '' : ' (short form)';
+
+const benches: Bench[] = [
+  {
+    name: 'psychometrics',
+    run: async (script) => {
+      const r = await script('bench/psychometrics.ts', ['--candidates', '2000', '--runs', '3'], [], 240);
+      const t = r.timings as Record<string, Json>;
+      const report = t['whole insights report']!;
+      return [
+        {
+          what: `whole insights report in memory, ${r.candidates} × ${r.items} (the insights anchor)`,
+          goal: '— (anchor)',
+          anchor: '—',
+          result: `wall p95 ${ms(report.wallP95)}, CPU p95 ${ms(report.cpuP95)}; classical p95 ${ms(t['classical statistics']!.wallP95)}; Rasch (5% missing) p95 ${ms(t['Rasch fit (5% missing at random)']!.wallP95)}`,
+          ratio: '—',
+          verdict: '—',
+        },
+      ];
+    },
+  },
+  {
+    name: 'insights',
+    run: async (script) => {
+      const r = await script(
+        'bench/insights/run.ts',
+        ['--candidates', '2000', '--runs', '2', '--warm', '2'],
+        ['--runs', '5', '--warm', '5'],
+        300,
+      );
+      const anchor = r.anchor ? `psychometrics in memory: wall p95 ${ms(r.anchor.wall)}, CPU ${ms(r.anchor.cpu)}` : '—';
+      const row = (kind: 'warm' | 'cold', what: string): Cells => ({
+        what: `${what}, ${r.candidates} attempts × ${r.items} items${SHORT}`,
+        goal: 'p95 ≤ 2 s (10,000 × 50)',
+        anchor,
+        result: `p95 ${ms(r[kind].wallP95)} wall, ${ms(r[kind].cpuP95)} CPU`,
+        ratio: r.anchor ? `${x(r[kind].wallP95 / r.anchor.wall)} the anchor's wall` : '—',
+        verdict: `${met(r[kind].wallP95 <= 2000)}${r.candidates < 10000 ? ' at this size' : ''}`,
+      });
+      return [row('warm', '`GET /api/exams/{id}/insights`, warm (cached)'), row('cold', 'same, cold (after a change)')];
+    },
+  },
+  {
+    name: 'results-service',
+    run: async (script) => {
+      const r = await script(
+        'bench/results-service/run.ts',
+        [
+          '--attempts',
+          '1000',
+          '--save-seconds',
+          '5',
+          '--ramp-rates',
+          '200,500,1000,2000,3000,4000',
+          '--ramp-seconds',
+          '2',
+        ],
+        [],
+        300,
+      );
+      const s = r.saves.service as Json;
+      const a = r.saves.anchor as Json | undefined;
+      const ramp = r.ramp as Json;
+      const sub = r.submissions as Json | undefined;
+      const rows: Cells[] = [
+        {
+          what: `durable answer saves at ${r.saveRate}/s for ${r.saveSeconds} s${SHORT}`,
+          goal: '3,000/s, p99 ≤ 50 ms, 0 errors',
+          anchor: a ? `bare Fastify + postgres.js upsert: ${a.rps}/s, p99 ${ms(a.p99)}, ${a.errors} errors` : '—',
+          result: `${s.rps}/s, p99 ${ms(s.p99)}, ${s.errors} errors (${s.ok} of ${s.requests} applied)`,
+          ratio: a ? `${x(s.rps / a.rps)} the anchor's throughput` : '—',
+          verdict: met(s.rps >= 0.97 * r.saveRate && s.p99 <= 50 && s.errors === 0),
+        },
+        {
+          what: 'save ramp: highest rate holding p99 ≤ 50 ms, and CPU per save (Node + PostgreSQL)',
+          goal: '≥ 1.3× the anchor at p99 ≤ 50 ms',
+          anchor: `${ramp.anchorSavesPerSecond ?? '—'}/s; ${ramp.anchorCpuMsPerSave ?? '—'} ms CPU per save`,
+          result: `${ramp.serviceSavesPerSecond}/s; ${ramp.serviceCpuMsPerSave ?? '—'} ms CPU per save`,
+          ratio:
+            ramp.ratio === null || ramp.ratio === undefined
+              ? `CPU: ${ramp.cpuCapacityRatio ?? '—'}× (anchor / service)`
+              : `${x(ramp.ratio)} (CPU: ${ramp.cpuCapacityRatio}× anchor / service)`,
+          verdict: ramp.anchorSavesPerSecond
+            ? met(ramp.ratio >= 1.3)
+            : '**not measured** (the anchor missed the lowest step)',
+        },
+      ];
+      if (sub)
+        rows.push({
+          what: `submissions: ${sub.count} at 1,000/s${SHORT}`,
+          goal: '10,000 over 10 s, all acknowledged, p99 ≤ 1 s',
+          anchor: '—',
+          result: `${sub.ok} of ${sub.count} acknowledged in ${sub.wallSeconds} s, p99 ${ms(sub.p99)}, ${sub.resultRows} result rows`,
+          ratio: '—',
+          verdict: met(sub.ok === sub.count && sub.resultRows === sub.count && sub.p99 <= 1000),
+        });
+      return rows;
+    },
+  },
+  {
+    name: 'llm-gateway',
+    run: async (script) => {
+      const short = ['--rate', '300', '--seconds', '3', '--streams', '500', '--stream-tokens', '50'];
+      const long = ['--rate', '300', '--seconds', '5', '--streams', '2000', '--stream-tokens', '150'];
+      const gw = await script('bench/llm-gateway/run.ts', short, long, 240);
+      const relay = await script('bench/llm-gateway/run.ts', [...short, '--relay'], [...long, '--relay'], 240);
+      const over = { p50: gw.added.p50 - relay.added.p50, p99: gw.added.p99 - relay.added.p99 };
+      return [
+        {
+          what: `added time to first token over a bare relay, ${gw.rate} new chats/s for ${gw.seconds} s${SHORT}`,
+          goal: 'p50 ≤ +1.5 ms, p99 ≤ +15 ms',
+          anchor: `relay adds p50 ${ms(relay.added.p50)}, p99 ${ms(relay.added.p99)} over a direct call`,
+          result: `gateway adds p50 ${ms(gw.added.p50)}, p99 ${ms(gw.added.p99)}: +${ms(over.p50)} / +${ms(over.p99)} over the relay`,
+          ratio: `p99 ${x(gw.added.p99 / Math.max(relay.added.p99, 0.01))} the relay's`,
+          verdict: met(over.p50 <= 1.5 && over.p99 <= 15),
+        },
+        {
+          what: 'CPU per chat, same phase',
+          goal: '≤ 1.5× the relay',
+          anchor: `relay ${ms(relay.cpuPerChatMs)}`,
+          result: ms(gw.cpuPerChatMs),
+          ratio: x(gw.cpuPerChatMs / relay.cpuPerChatMs),
+          verdict: met(gw.cpuPerChatMs <= 1.5 * relay.cpuPerChatMs),
+        },
+        {
+          what: `${gw.streams.count} concurrent ${gw.streams.tokens}-token streams${SHORT}`,
+          goal: '2,000 concurrent streams, none dropped',
+          anchor: `relay: ${relay.streams.failed} of ${relay.streams.n} failed`,
+          result: `${gw.streams.failed} of ${gw.streams.n} failed or truncated`,
+          ratio: '—',
+          verdict: met(gw.streams.failed === 0),
+        },
+      ];
+    },
+  },
+  {
+    name: 'runner-latency',
+    run: async (script) => {
+      const r = await script('bench/runner-latency.ts', ['--runs', '8', '--warmup', '2'], [], 240);
+      return Object.entries(r).map(([language, t]: [string, Json]) => {
+        const cpp = language === 'cpp';
+        return {
+          what: `one one-test ${language} run end to end${cpp ? ', compile included' : ''}, ${t.runs} runs`,
+          goal: cpp ? 'p95 ≤ 3 s' : 'p50 ≤ 700 ms, p95 ≤ 1.5 s',
+          anchor: '—',
+          result: `p50 ${ms(t.p50)}, p95 ${ms(t.p95)}`,
+          ratio: '—',
+          verdict: met(cpp ? t.p95 <= 3000 : t.p50 <= 700 && t.p95 <= 1500),
+        };
+      });
+    },
+  },
+  {
+    name: 'runner-burst',
+    run: async (script) => {
+      const r = await script('bench/runner-burst.ts', ['--runs', '30'], [], 240);
+      return [
+        {
+          what: `${r.runs} runs × ${r.tests} tests queued at once${SHORT}`,
+          goal: '100 × 5 drained ≤ 2 min, ≤ RUNNER_CONCURRENCY containers, none lost',
+          anchor: '—',
+          result: `drained in ${r.drainedSeconds} s; ${r.done} of ${r.runs} done (${r.passed} all passed); at most ${r.maxContainers} containers (limit ${r.concurrency})`,
+          ratio: '—',
+          verdict: met(r.drainedSeconds <= 120 && r.done === r.runs && r.maxContainers <= r.concurrency),
+        },
+      ];
+    },
+  },
+  {
+    name: 'coding-deadline',
+    run: async (script) => {
+      const r = await script('bench/coding-deadline.ts', ['--submissions', '30'], [], 300);
+      const b = r.burst as Json;
+      return [
+        {
+          what: `deadline burst of ${b.submissions} coding submissions × 5 tests, saves alongside${SHORT}`,
+          goal: '100 graded ≤ 2 min, none lost, ≤ RUNNER_CONCURRENCY containers, saves p99 ≤ 100 ms',
+          anchor: `saves without the burst: p99 ${ms(r.savesAnchor.p99)}`,
+          result: `${b.resultsGraded} of ${b.submissions} graded in ${b.drainedSeconds} s; at most ${b.maxRunnerContainers} containers (limit ${b.runnerConcurrency}); saves p99 ${ms(r.savesDuring.p99)}, ${r.savesDuring.errors} errors`,
+          ratio: `saves p99 ${x(r.savesDuring.p99 / r.savesAnchor.p99)}`,
+          verdict: met(
+            b.resultsGraded === b.submissions &&
+              b.drainedSeconds <= 120 &&
+              b.maxRunnerContainers <= b.runnerConcurrency &&
+              r.savesDuring.p99 <= 100,
+          ),
+        },
+      ];
+    },
+  },
+  {
+    name: 'workspace',
+    run: async (script) => {
+      const r = await script(
+        'bench/workspace/create-to-ready.ts',
+        ['--sessions', '20', '--rounds', '1', '--single-rounds', '3', '--image', 'test'],
+        ['--sessions', '20', '--rounds', '3', '--image', 'vscode'],
+        300,
+      );
+      const image = r.image === 'vscode' ? 'code-server image' : 'small stand-in image, not code-server';
+      const p95 = (m: Json) => ms(m.p95);
+      return [
+        {
+          what: `create → ready editor, ${r.sessions} at once, warm pool / pre-started for a window (${image})`,
+          goal: 'p95 ≤ 1 s',
+          anchor: `cold, ${r.sessions} at once: p95 ${p95(r.cold)}`,
+          result: `warm p95 ${p95(r.warm)}, pre-started p95 ${p95(r.prewarm)}`,
+          ratio: `cold / warm ${r.ratio}×`,
+          verdict: met(r.warm.p95 <= 1000 && r.prewarm.p95 <= 1000),
+        },
+        {
+          what: `create → ready editor, one candidate, cold start (${image})`,
+          goal: 'p95 ≤ 2 s (code-server image)',
+          anchor: '—',
+          result: `p95 ${p95(r.single)}`,
+          ratio: '—',
+          verdict: r.image === 'vscode' ? met(r.single.p95 <= 2000) : 'indicative only (not the real image)',
+        },
+      ];
+    },
+  },
+  {
+    name: 'page-weight',
+    run: async () => {
+      await command('pnpm', ['--filter', '@exam/taker-web', 'build'], 300);
+      const out = await command('pnpm', ['exec', 'size-limit', '--json'], 120, `${root}apps/taker-web`);
+      const checks = JSON.parse(out.slice(out.indexOf('['))) as { name: string; size: number; passed: boolean }[];
+      const goals = [100_000, 100_000, 200_000];
+      const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+      return checks.slice(0, 3).map((c, i) => ({
+        what: `taker-web: ${c.name.replace(/ \(goal .*\)$/, '')}, gzip`,
+        goal: `≤ ${kb(goals[i]!)}`,
+        anchor: '—',
+        result: `${kb(c.size)} (${c.passed ? 'within' : 'over'} the budget in \`pnpm test\`)`,
+        ratio: `${x(c.size / goals[i]!)} the goal`,
+        verdict: met(c.size <= goals[i]!),
+      }));
+    },
+  },
+  {
+    name: 'lighthouse',
+    longOnly: 'node bench/web/lighthouse.ts --offset 700 --runs 3',
+    run: async (script) => {
+      const r = await script('bench/web/lighthouse.ts', [], ['--offset', '700', '--runs', '3'], 900);
+      const s = r;
+      return [
+        {
+          what: 'Lighthouse on the exam page (MCQ + short answer), mobile profile, median',
+          goal: 'LCP ≤ 1.5 s, TBT ≤ 100 ms, CLS ≤ 0.05',
+          anchor: '—',
+          result: `LCP ${ms(s.lcpMs)}, TBT ${ms(s.tbtMs)}, CLS ${s.cls} (${s.runs} runs)`,
+          ratio: '—',
+          verdict: met(s.met.lcp && s.met.tbt && s.met.cls),
+        },
+      ];
+    },
+  },
+  {
+    name: 'memory',
+    longOnly: 'node bench/memory/run.ts',
+    run: async (script) => {
+      const r = await script('bench/memory/run.ts', [], [], 900);
+      return [
+        {
+          what: '`pnpm start` on a fresh data directory, whole process tree',
+          goal: 'idle ≤ 1 GB, after a candidate journey ≤ 1.3 GB',
+          anchor: '—',
+          result: `idle RSS ${r.idle.rssMb} / PSS ${r.idle.pssMb} MB; after RSS ${r.after.rssMb} / PSS ${r.after.pssMb} MB`,
+          ratio: '—',
+          verdict: `RSS ${met(r.idle.rssMb <= 1000 && r.after.rssMb <= 1300)}, PSS ${met(r.idle.pssMb <= 1000 && r.after.pssMb <= 1300)}`,
+        },
+      ];
+    },
+  },
+  {
+    name: 'scale',
+    longOnly: 'node bench/scale/run.ts',
+    run: async () => {
+      throw new Error('not yet machine-readable: read its report in the output (bench/README.md, History)');
+    },
+  },
+];
+
+/** Runs a command; resolves with its standard output, rejects with the end of its error output. */
+function command(file: string, argv: string[], timeoutSeconds: number, cwd = root): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk;
+      process.stderr.write(chunk);
+    });
+    // On time-out the whole process group goes (the benchmarks start services of their own): SIGINT first so they
+    // clean up, SIGKILL 10 s later; the next benchmark starts only once this one has closed.
+    const signal = (name: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, name);
+      } catch {
+        // already gone
+      }
+    };
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      signal('SIGINT');
+      setTimeout(() => signal('SIGKILL'), 10_000).unref();
+    }, timeoutSeconds * 1000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (timedOut) reject(new Error(`timed out after ${timeoutSeconds} s (the limit of this form)`));
+      else if (code === 0) resolve(out);
+      else {
+        const last = (err || out).trim().split('\n').filter(Boolean).slice(-3).join(' / ');
+        reject(new Error(`exit ${code}: ${last.slice(0, 300)}`));
+      }
+    });
+  });
+}
+
+const script: Script = async (file, short, long, timeoutSeconds) => {
+  const argv = [file, ...(full ? long : short)];
+  commands.push(`node ${argv.join(' ')}`);
+  const out = await command(process.execPath, argv, full ? timeoutSeconds * 6 : timeoutSeconds);
+  const line = out
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('BENCH_RESULT '));
+  if (!line) throw new Error(`${file} printed no BENCH_RESULT line`);
+  return JSON.parse(line.slice('BENCH_RESULT '.length)) as Json;
+};
+let commands: string[] = [];
+
+const load = () => loadavg()[0]!.toFixed(1);
+const commit = (() => {
+  try {
+    const sha = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    return dirty.trim() ? `${sha} + changes` : sha;
+  } catch {
+    return 'unknown';
+  }
+})();
+
+const only = args.only?.split(',').map((s) => s.trim());
+if (only) {
+  const unknown = only.filter((name) => !benches.some((b) => b.name === name));
+  if (unknown.length)
+    throw new Error(`unknown bench ${unknown.join(', ')}; known: ${benches.map((b) => b.name).join(', ')}`);
+}
+const selected = benches.filter((b) => (only ? only.includes(b.name) : full || !b.longOnly));
+const rows: Row[] = [];
+const startedAll = Date.now();
+for (const bench of selected) {
+  commands = [];
+  const loadBefore = load();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  console.log(`\n=== ${bench.name} (${full ? 'long' : 'short'} form), load average ${loadBefore}`);
+  const started = Date.now();
+  let cells: Cells[];
+  try {
+    cells = await bench.run(script);
+  } catch (error) {
+    cells = [
+      {
+        what: 'did not run to the end here',
+        goal: '—',
+        anchor: '—',
+        result: (error as Error).message,
+        ratio: '—',
+        verdict: '**failed or could not run**',
+      },
+    ];
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  const machine = `${availableParallelism()} cores, load ${loadBefore} → ${load()}, ${seconds} s`;
+  const cmd = (commands.length ? commands : [bench.longOnly ?? `pnpm bench --only ${bench.name}`])
+    .map((c) => `\`${c}\``)
+    .join(' and ');
+  for (const c of cells) rows.push({ bench: bench.name, ...c, command: cmd, date, commit, machine });
+}
+
+const notes = full
+  ? []
+  : benches
+      .filter((b) => b.longOnly && !selected.includes(b))
+      .map(
+        (b) =>
+          `- Long form only (\`pnpm bench --full\` or \`${b.longOnly}\`): \`${b.name}\`; its last result is in the table below.`,
+      );
+console.log(`\nall done in ${((Date.now() - startedAll) / 1000).toFixed(0)} s`);
+for (const r of rows) console.log(`${r.bench}: ${r.what} → ${r.result} (${r.verdict})`);
+if (!args['no-write']) {
+  const readmePath = `${root}bench/README.md`;
+  writeFileSync(readmePath, writeSummary(readFileSync(readmePath, 'utf8'), rows, notes));
+  execFileSync(process.execPath, [`${root}node_modules/prettier/bin/prettier.cjs`, '--write', readmePath], {
+    stdio: 'inherit',
+  });
+  console.log(`wrote the summary to ${readmePath}`);
+}
