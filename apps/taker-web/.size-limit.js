@@ -1,7 +1,10 @@
 // Page-weight budgets (bench/README.md, "Page weight and Lighthouse"), checked by `pnpm --filter @exam/taker-web
 // test:weight` (part of `pnpm test`) on the production build: gzip sizes of the JavaScript each page needs before
 // it shows anything. The limits hold what has been reached so the weight cannot creep back; issue 19's goals
-// (entry and /taker/start ≤ 100 kB, exam page ≤ 200 kB) are not met yet: bench/README.md says what is left.
+// (entry and /taker/start ≤ 100 kB, exam page ≤ 200 kB) are not met yet: bench/README.md says what is left. The
+// declarative router (−18 kB) was taken back: with its module-level lazy pages a remounted exam page overlapped the
+// old page's outbox and sent a file answer as text (exam-page.test.tsx); the data router's per-router lazy routes
+// do not, so the limits carry its weight until that overlap is fixed at its root.
 import { eagerKeys, jsFiles, keysFrom, readManifest, ROUTES, staticClosure } from './weight/page-weight.ts';
 
 const manifest = readManifest();
@@ -11,17 +14,17 @@ export default [
   {
     name: 'entry script (first load of every page; goal 100 kB)',
     path: jsFiles(manifest, eagerKeys(manifest)),
-    limit: '155 kB',
+    limit: '170 kB',
   },
   {
     name: '/taker/start, all JS before the form shows (goal 100 kB)',
     path: jsFiles(manifest, eagerKeys(manifest, ROUTES.start)),
-    limit: '195 kB',
+    limit: '210 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
     path: jsFiles(manifest, eagerKeys(manifest, ROUTES.exam)),
-    limit: '240 kB',
+    limit: '256 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',
