@@ -19,10 +19,10 @@ describe.skipIf(!socketPath)('editors started before an availability window open
       instance: inject('workspaceInstance'),
       env: { WARM_POOL_SIZE: '0', WORKSPACE_HOST_CAPACITY: '4', WARM_POOL_REFILL_DELAY_MS: '60000' },
     });
-    // The test files share one database: pool rows other files left behind (any host) are ended first, so the
-    // counts below are this file's own.
+    // The test files share one database (on PostgreSQL, earlier runs' rows too): every session other files left
+    // live is ended first, pool or assigned, so the pool counts and the host's capacity below are this file's own.
     for (const row of await app.workspaces.repo.listLive()) {
-      if (row.attemptId === null) await app.workspaces.repo.markEnded(row.id, new Date(), 'prewarm test: earlier pool');
+      await app.workspaces.repo.markEnded(row.id, new Date(), 'prewarm test: left by an earlier test');
     }
   });
   afterAll(() => app.close());
