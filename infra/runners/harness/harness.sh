@@ -4,7 +4,7 @@
 # language needs it, runs each test in a fresh copy of the build folder under the per-test limits, and
 # writes one line per step on standard output for the orchestrator (modules/runner/runner-protocol.ts):
 #   COMPILE <nonce> <status> <output, base64>
-#   TEST <nonce> <index> <status> <ms> <oom-kills> <stdout-truncated 0|1> <stdout, base64> <stderr, base64>
+#   TEST <nonce> <index> <status> <ms> <oom-kills> <stdout-truncated 0|1> <stdout, base64> <stderr, base64> <limit-hits>
 #   DONE <nonce>
 # An empty field is '-'. The nonce comes from the bundle and is deleted before any candidate code runs.
 # Outputs never decide a verdict here: the comparison with the expected output happens in the orchestrator,
@@ -55,6 +55,16 @@ oom_kills() {
   echo "${n:--}"
 }
 
+# How often the memory cgroup's usage reached its limit (cgroup v2 "max", v1 failcnt); '-' when unseen. A
+# program that keeps allocating at the limit can spend its time in the kernel's reclaim and reach the time
+# limit before the OOM killer acts: this count says it was memory, not a slow algorithm, that held it back.
+limit_hits() {
+  local n
+  n="$(awk '$1 == "max" { print $2 }' /sys/fs/cgroup/memory.events 2>/dev/null)"
+  [ -n "$n" ] || n="$(cat /sys/fs/cgroup/memory/memory.failcnt 2>/dev/null)"
+  echo "${n:--}"
+}
+
 # Ends every process the candidate's code left behind (a fork bomb, a daemonised child): everything of
 # this user but PID 1, which is this harness.
 sweep() { kill -9 -1 2>/dev/null; }
@@ -88,6 +98,7 @@ for ((i = 0; i < RUNNER_TESTS; i++)); do
     input=/dev/null
   fi
   before="$(oom_kills)"
+  hits_before="$(limit_hits)"
   start="$(date +%s%N)"
   (
     cd run || exit 1
@@ -101,12 +112,15 @@ for ((i = 0; i < RUNNER_TESTS; i++)); do
   end="$(date +%s%N)"
   sweep
   after="$(oom_kills)"
+  hits_after="$(limit_hits)"
   oom=-
   [ "$before" != - ] && [ "$after" != - ] && oom=$((after - before))
+  hits=-
+  [ "$hits_before" != - ] && [ "$hits_after" != - ] && hits=$((hits_after - hits_before))
   truncated=0
   [ "$(stat -c %s out)" -gt "$max" ] && truncated=1
   head -c "$max" out >out.cut
   head -c "$max" err >err.cut
-  echo "TEST $nonce $i $status $(((end - start) / 1000000)) $oom $truncated $(b64 out.cut) $(b64 err.cut)"
+  echo "TEST $nonce $i $status $(((end - start) / 1000000)) $oom $truncated $(b64 out.cut) $(b64 err.cut) $hits"
 done
 echo "DONE $nonce"

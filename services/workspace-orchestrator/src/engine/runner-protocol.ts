@@ -35,12 +35,16 @@ export async function makeBundle(job: RunJob, nonce: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** What the harness reported of one test. `oomKills` is undefined when the container cannot see its memory cgroup. */
+/**
+ * What the harness reported of one test. `oomKills` and `limitHits` (how often the memory cgroup reached its
+ * limit) are undefined when the container cannot see its memory cgroup.
+ */
 export type TestFrame = {
   index: number;
   status: number;
   ms: number;
   oomKills: number | undefined;
+  limitHits: number | undefined;
   truncated: boolean;
   stdout: string;
   stderr: string;
@@ -77,6 +81,7 @@ export function parseHarnessOutput(text: string, nonce: string): HarnessReport {
         truncated: parts[6] === '1',
         stdout: decode(parts[7]),
         stderr: decode(parts[8]),
+        limitHits: parts[9] === undefined || parts[9] === '-' ? undefined : Number(parts[9]),
       });
     } else if (parts[0] === 'DONE') {
       report.done = true;

@@ -25,6 +25,10 @@ describe('harness lines to verdicts', () => {
     expect(outcomeOf(`TEST n 0 137 300 1 0 - -`)?.outcome).toBe('memory');
     expect(outcomeOf(`TEST n 0 137 300 - 0 - -`)?.outcome).toBe('memory');
     expect(outcomeOf(`TEST n 0 137 3000 0 0 - -`)?.outcome).toBe('timeout');
+    expect(outcomeOf(`TEST n 0 137 3000 0 0 - - 0`)?.outcome).toBe('timeout');
+    // Stopped by the clock while pressing against the memory limit: memory is the cause the candidate reads.
+    expect(outcomeOf(`TEST n 0 137 3000 0 0 - - 41`)?.outcome).toBe('memory');
+    expect(outcomeOf(`TEST n 0 152 1200 0 0 - - 3`)?.outcome).toBe('memory');
     expect(outcomeOf(`TEST n 0 1 30 0 0 - ${b64('java.lang.OutOfMemoryError: Java heap space')}`)?.outcome).toBe(
       'memory',
     );

@@ -24,11 +24,15 @@ const excerpt = (s: string) => (s.length > MAX_EXCERPT ? `${s.slice(0, MAX_EXCER
 /** The outcome of a test the harness reported, before the output is compared. */
 function failureOf(frame: TestFrame, limits: CodingLimits): TestOutcome | undefined {
   if (frame.oomKills !== undefined && frame.oomKills > 0) return 'memory';
-  if (frame.status === SIGXCPU) return 'timeout';
+  // A program stopped at its time limit while it was pressing against the memory limit spent that time in
+  // the kernel reclaiming pages for it (on a busy host the OOM killer can come later than the clock): the
+  // candidate should read that as memory, which is the cause, not as a slow algorithm.
+  const pressed = frame.limitHits !== undefined && frame.limitHits > 0;
+  if (frame.status === SIGXCPU) return pressed ? 'memory' : 'timeout';
   if (frame.status === SIGKILL) {
     // A kill at the CPU or wall-clock limit is a timeout; an earlier one is the memory cgroup's OOM killer
     // (when the container could read its counter, that counter already said so above).
-    if (frame.ms >= limits.cpuSeconds * 1000 * 0.95) return 'timeout';
+    if (frame.ms >= limits.cpuSeconds * 1000 * 0.95) return pressed ? 'memory' : 'timeout';
     return frame.oomKills === undefined ? 'memory' : 'runtime-error';
   }
   // Past the output cap the harness stopped reading: the program then dies of a broken pipe, which is the
