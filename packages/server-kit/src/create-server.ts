@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { rejectNulInJson } from './json-body.ts';
 
 export type ServerOptions = {
   logLevel: string;
@@ -17,7 +18,7 @@ export type ServerOptions = {
 /**
  * A Fastify instance with zod validation and serialization (responses are parsed by their schema, so
  * fields a schema does not name never leave the service), pino logs that carry a request id taken from
- * `x-request-id` or generated, and secrets redacted from logs.
+ * `x-request-id` or generated, secrets redacted from logs, and JSON bodies holding U+0000 refused (json-body.ts).
  */
 export function createServer(opts: ServerOptions) {
   const app = Fastify({
@@ -48,6 +49,7 @@ export function createServer(opts: ServerOptions) {
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  rejectNulInJson(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -157,6 +157,18 @@ describe('attempts', () => {
     expect(response.statusCode).toBe(400);
   });
 
+  it('answers 400 naming the field for an answer holding U+0000, which PostgreSQL cannot store, and keeps the saved one', async () => {
+    const attempt = await startAttempt(app, app.exams.put(makeExam()).id);
+    await save(attempt, 0, 'Nucleus', 1);
+    const response = await save(attempt, 0, 'Nuc\u0000leus', 2);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.issues).toEqual([
+      { path: 'answer', message: 'must not contain the NUL character (U+0000)' },
+    ]);
+    const state = await app.inject({ url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers });
+    expect(state.json().answers['0']).toEqual({ answer: 'Nucleus', seq: 1 });
+  });
+
   it('refuses writes after submit with 409 ATTEMPT_CLOSED', async () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);

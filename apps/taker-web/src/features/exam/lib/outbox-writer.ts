@@ -35,7 +35,10 @@ export function createOutboxWriter(options: {
     debounces.clear();
   }
 
-  async function saveAnswer(questionIndex: number, answer: string): Promise<OutboxEntry> {
+  async function saveAnswer(questionIndex: number, typed: string): Promise<OutboxEntry> {
+    // A pasted U+0000 is invisible and cannot be stored (the server refuses it with a 400): dropping it here
+    // keeps the rest of the answer saving instead of failing again on every retry.
+    const answer = typed.replaceAll('\u0000', '');
     const entry = await track(recordAnswer(db, attemptId, questionIndex, answer));
     if (options.isStopped()) return entry;
     options.showBusy();

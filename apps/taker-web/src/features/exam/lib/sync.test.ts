@@ -49,6 +49,13 @@ describe('sync engine', () => {
     expect(fake.state.putCalls).toBe(1);
   });
 
+  it('drops a pasted NUL character, which the server cannot store, and saves the rest', async () => {
+    const { fake, make } = await setup();
+    const engine = make();
+    await engine.saveAnswer(0, 'Par\u0000is');
+    await vi.waitFor(() => expect(fake.state.answers.get(0)).toEqual({ answer: 'Paris', seq: 1 }));
+  });
+
   it('keeps a save made while the network fails and sends it after the network returns', async () => {
     const { fake, db, statuses, make } = await setup();
     const engine = make();
