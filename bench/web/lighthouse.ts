@@ -26,6 +26,8 @@ const { values } = parseArgs({
 // The journeys' port layout (apps/e2e/tests/support/env.ts) read after the offset is set.
 process.env.E2E_PORT_OFFSET = values.offset;
 const { E2E } = await import('../../apps/e2e/tests/support/env.ts');
+// The journeys' question factories, so the measured exam is built exactly as apps/e2e builds one.
+const { question } = await import('../../apps/e2e/tests/support/api.ts');
 const root = resolve(import.meta.dirname, '..', '..');
 
 /** Goals of issue 19 (Lighthouse's own metric definitions). */
@@ -69,33 +71,6 @@ async function api<T>(path: string, init: { method?: string; token?: string; bod
   return (await response.json()) as T;
 }
 
-/** What apps/e2e's question factories send, for the two question types of the measured page. */
-function question(type: 'mcq' | 'short-answer', id: string, title: string, extras: Record<string, unknown>) {
-  return {
-    id,
-    type,
-    title,
-    content: '',
-    topic: 'General',
-    points: 1,
-    options: [],
-    multipleAnswers: false,
-    correctAnswers: [],
-    scoring: 'all-or-nothing',
-    acceptedAnswers: [],
-    matching: { caseSensitive: false, numeric: null },
-    rubricId: null,
-    poolId: null,
-    starterCode: '',
-    tests: [],
-    limits: { cpuSeconds: 2, memoryMb: 256 },
-    setupScript: '',
-    referenceSolution: '',
-    workspaceFile: null,
-    ...extras,
-  };
-}
-
 async function publishExam(): Promise<string> {
   const { token } = await api<{ token: string }>('/api/auth/register', {
     body: { email: `lighthouse-${Date.now().toString(36)}@bench.test`, password: 'bench-secret-pw' },
@@ -106,8 +81,8 @@ async function publishExam(): Promise<string> {
       title: 'Lighthouse bench',
       isDraft: false,
       questions: [
-        question('mcq', 'q-1', 'Capital of France', { options: ['Berlin', 'Paris', 'Rome'], correctAnswer: 'Paris' }),
-        question('short-answer', 'q-2', 'Largest planet', { acceptedAnswers: ['Jupiter'] }),
+        question.mcq('Capital of France', ['Berlin', 'Paris', 'Rome'], 'Paris'),
+        question.shortAnswer('Largest planet', ['Jupiter']),
       ],
     },
   });
