@@ -151,6 +151,8 @@ export function fakeCodeRunner() {
     down: boolean;
     /** Milliseconds each enqueue takes (to hold a job's transaction open while another runs). */
     delayMs: number;
+    /** Runs inside each enqueue before it answers (what the orchestrator does meanwhile, e.g. write to the database). */
+    beforeEnqueue: (() => Promise<void>) | undefined;
     finish(): void;
     /** Ends a run with this state instead of verdicts (the runner failing). */
     fail(runId: string, state: 'error' | 'unavailable', reason: string): void;
@@ -160,8 +162,10 @@ export function fakeCodeRunner() {
     unavailable: undefined,
     down: false,
     delayMs: 0,
+    beforeEnqueue: undefined,
     async enqueue(request) {
       if (runner.delayMs) await new Promise((resolve) => setTimeout(resolve, runner.delayMs));
+      await runner.beforeEnqueue?.();
       if (runner.unavailable !== undefined) return { ok: false, reason: runner.unavailable };
       if (runner.down) throw new AppError(ErrorCode.UPSTREAM, 'workspace-orchestrator answered 500 for a new run');
       runner.requests.push(request);

@@ -15,10 +15,13 @@ export type GradingStep = {
   tests?: TestGrading;
 };
 
+/** How long a pass holds the rows it claimed before another pass may take them (a dead replica's rows). */
+export const CLAIM_LEASE_MS = 120_000;
+
 /**
- * The test-grading outbox (test_gradings). Each pass claims due rows FOR UPDATE SKIP LOCKED, so replicas
- * running the job at once share the rows and a run is started once; the decision (`decide`, which may call
- * the runner) and its writes, result included, happen in the claiming transaction.
+ * The test-grading outbox (test_gradings). Each pass claims due rows FOR UPDATE SKIP LOCKED and leases them,
+ * so replicas running the job at once share the rows and a run is started once; the decision (`decide`, which
+ * may call the runner) runs outside any transaction, and its writes, result included, in one after it.
  */
 export function createTestGradingRepository({ db }: ResultsDatabase) {
   type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
@@ -76,6 +79,14 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
     /**
      * Claims up to `limit` due rows in `states`, lets `decide` say what each becomes (it may call the runner
      * for the whole batch), and writes it. Returns how many rows it claimed and how many changed state (a run still going did not).
+     *
+     * Three steps, and no transaction open while `decide` calls the runner: a transaction waiting on another
+     * service holds its locks for that long, and on the embedded database (one PGlite serving every service, an
+     * open transaction's connection alone) the orchestrator could not even record the run it was asked for
+     * until the call timed out. The claim takes the rows FOR UPDATE SKIP LOCKED and leases them (next_at moves
+     * CLAIM_LEASE_MS ahead, so no other pass takes them meanwhile; a replica that dies mid-way leaves them to
+     * be claimed again when the lease ends) and stamps updated_at; the write applies a step only to a row
+     * still carrying that stamp, so a creator's re-run queued in between is not overwritten.
      */
     async process(
       states: Array<TestGradingRow['state']>,
@@ -83,7 +94,7 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
       limit: number,
       decide: (claimed: ClaimedGrading[]) => Promise<Map<ClaimedGrading, GradingStep>>,
     ): Promise<{ claimed: number; moved: number }> {
-      return db.transaction(async (tx) => {
+      const claim = await db.transaction(async (tx) => {
         const locked = await tx
           .select()
           .from(testGradings)
@@ -91,41 +102,56 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
           .orderBy(asc(testGradings.nextAt))
           .limit(limit)
           .for('update', { skipLocked: true });
-        if (locked.length === 0) return { claimed: 0, moved: 0 };
+        if (locked.length === 0) return { locked, rows: [], orphans: 0 };
         const ids = [...new Set(locked.map((r) => r.attemptId))];
         const owners = await tx
           .select({ id: attempts.id, snapshot: attempts.examSnapshot, examId: attempts.examId })
           .from(attempts)
           .where(inArray(attempts.id, ids));
         const byId = new Map(owners.map((a) => [a.id, a]));
-        const rows = locked.flatMap((row) => {
+        const rows: ClaimedGrading[] = [];
+        let orphans = 0;
+        for (const row of locked) {
           const attempt = byId.get(row.attemptId);
-          return attempt ? [{ row, snapshot: attempt.snapshot, examId: attempt.examId }] : [];
-        });
-        // A row whose attempt is gone has nothing to run; it is closed so it is never claimed again.
-        const orphans = locked.filter((row) => !byId.has(row.attemptId));
-        for (const row of orphans)
+          const key = and(eq(testGradings.resultId, row.resultId), eq(testGradings.questionIndex, row.questionIndex));
+          if (!attempt) {
+            // A row whose attempt is gone has nothing to run; it is closed so it is never claimed again.
+            await tx.update(testGradings).set({ state: 'error', updatedAt: now }).where(key);
+            orphans++;
+            continue;
+          }
           await tx
             .update(testGradings)
-            .set({ state: 'error', updatedAt: now })
-            .where(and(eq(testGradings.resultId, row.resultId), eq(testGradings.questionIndex, row.questionIndex)));
-        if (rows.length === 0) return { claimed: locked.length, moved: orphans.length };
-        const steps = await decide(rows);
-        let moved = orphans.length;
+            .set({ nextAt: new Date(now.getTime() + CLAIM_LEASE_MS), updatedAt: now })
+            .where(key);
+          rows.push({ row, snapshot: attempt.snapshot, examId: attempt.examId });
+        }
+        return { locked, rows, orphans };
+      });
+      if (claim.rows.length === 0) return { claimed: claim.locked.length, moved: claim.orphans };
+      const steps = await decide(claim.rows);
+      return db.transaction(async (tx) => {
+        let moved = claim.orphans;
         for (const [claimed, step] of steps) {
-          if (step.row.state !== undefined || step.tests) moved++;
           const key = and(
             eq(testGradings.resultId, claimed.row.resultId),
             eq(testGradings.questionIndex, claimed.row.questionIndex),
           );
+          const [still] = await tx
+            .select({ updatedAt: testGradings.updatedAt })
+            .from(testGradings)
+            .where(key)
+            .for('update');
+          if (still?.updatedAt.getTime() !== now.getTime()) continue;
+          if (step.row.state !== undefined || step.tests) moved++;
           await tx
             .update(testGradings)
-            .set({ ...step.row, updatedAt: now })
+            .set({ nextAt: now, ...step.row, updatedAt: now })
             .where(key);
           if (step.tests)
             await writeTests(tx, claimed.row.resultId, claimed.row.questionIndex, step.tests, now, 'runner');
         }
-        return { claimed: locked.length, moved };
+        return { claimed: claim.locked.length, moved };
       });
     },
 

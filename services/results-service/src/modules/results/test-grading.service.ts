@@ -1,6 +1,7 @@
 import { isTestGraded, type RunReport, type RunRequest, type TestGrading } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { FastifyBaseLogger } from 'fastify';
+import { UNREACHABLE_REASON } from '../../adapters/code-runner.ts';
 import type { Deps } from '../../deps.ts';
 import type { Grader } from './grading.service.ts';
 import { resultNotFound } from './results.service.ts';
@@ -85,6 +86,10 @@ export function createTestGradingService(
         const answer = await deps.codeRunner.enqueue(request);
         if (answer.ok) {
           steps.set(c, { row: { state: 'running', runId: answer.report.runId, nextAt: now } });
+        } else if (answer.reason === UNREACHABLE_REASON) {
+          // An orchestrator restarting or busy for a moment is a failed try, not a missing sandbox: it is
+          // tried again with back-off before the question is left to a grader.
+          steps.set(c, failed(c, now, answer.reason, false));
         } else {
           steps.set(c, {
             row: { state: 'unavailable' },

@@ -7,6 +7,7 @@ import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../
 import { HIDDEN, makeCodingExam } from '../../testing/exams.ts';
 import { fakeClock } from '../../testing/fakes.ts';
 import { sitExam } from '../../testing/sitting.ts';
+import { UNREACHABLE_REASON } from '../../adapters/code-runner.ts';
 import { MAX_TRIES } from './test-grading.service.ts';
 
 describe('grading coding questions by tests at submission', () => {
@@ -18,7 +19,13 @@ describe('grading coding questions by tests at submission', () => {
   });
   afterAll(() => app.close());
   beforeEach(() => {
-    Object.assign(app.runner, { hold: false, unavailable: undefined, down: false, delayMs: 0 });
+    Object.assign(app.runner, {
+      hold: false,
+      unavailable: undefined,
+      down: false,
+      delayMs: 0,
+      beforeEnqueue: undefined,
+    });
   });
 
   async function sat(code: string, overrides: Parameters<typeof makeCodingExam>[0] = {}) {
@@ -159,6 +166,55 @@ describe('grading coding questions by tests at submission', () => {
     expect(failed.questionAnswers[1]!.tests).toMatchObject({ state: 'error' });
     expect(failed.questionAnswers[1]!.tests!.reason).toMatch(/kept failing/);
     expect(failed).toMatchObject({ status: 'pending' });
+  });
+
+  it('tries an unreachable runner again with back-off instead of leaving the question to a grader at once', async () => {
+    const { resultId, detail } = await sat('pass all');
+    app.runner.unavailable = UNREACHABLE_REASON;
+    await app.gradeTests();
+    const [row] = await app.db.select().from(testGradings).where(eq(testGradings.resultId, resultId));
+    expect(row).toMatchObject({ state: 'queued', tries: 1, runId: null });
+    expect((await detail()).questionAnswers[1]!.tests).toMatchObject({ state: 'queued' });
+    app.runner.unavailable = undefined;
+    clock.advance(10 * 60_000);
+    await drain();
+    expect(await detail()).toMatchObject({ score: 7, status: 'graded' });
+  });
+
+  it('calls the runner with no transaction open, so the runner may use the same database meanwhile', async () => {
+    const { resultId, detail } = await sat('pass all');
+    const seen: unknown[] = [];
+    app.runner.beforeEnqueue = async () => {
+      // Locks the claimed row without waiting: refused on PostgreSQL, or never answered on the embedded
+      // database (one connection at a time), while the claiming transaction is still open.
+      const locking = app.db
+        .select({ state: testGradings.state })
+        .from(testGradings)
+        .where(eq(testGradings.resultId, resultId))
+        .for('update', { noWait: true });
+      const late = new Promise((_, reject) => setTimeout(() => reject(new Error('the claim is still open')), 3000));
+      seen.push(...((await Promise.race([locking, late])) as unknown[]));
+    };
+    await drain();
+    expect(seen).toEqual([{ state: 'queued' }]);
+    expect(await detail()).toMatchObject({ score: 7, status: 'graded' });
+  });
+
+  it('leaves a row another writer changed while the runner was called to the next pass', async () => {
+    const { resultId, detail } = await sat('pass all');
+    app.runner.beforeEnqueue = async () => {
+      await app.db
+        .update(testGradings)
+        .set({ updatedAt: new Date(clock.now().getTime() + 1) })
+        .where(eq(testGradings.resultId, resultId));
+    };
+    await app.gradeTests();
+    const [row] = await app.db.select().from(testGradings).where(eq(testGradings.resultId, resultId));
+    expect(row).toMatchObject({ state: 'queued', runId: null });
+    app.runner.beforeEnqueue = undefined;
+    clock.advance(10 * 60_000);
+    await drain();
+    expect(await detail()).toMatchObject({ score: 7, status: 'graded' });
   });
 
   it("keeps a grader's override, which needs a reason kept in the history, over the tests' points", async () => {
