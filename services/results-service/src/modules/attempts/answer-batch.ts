@@ -118,7 +118,17 @@ export function createAnswerBatcher(
     try {
       applied = await writeBatch(db, batch);
     } catch {
-      await Promise.all(batch.map(settleAlone));
+      // Alone, in arrival order within each attempt (attempts side by side): a question's later save must
+      // not commit before its earlier one, or the earlier would be answered stale where one statement after
+      // another would have applied both in turn.
+      const byAttempt = new Map<string, Waiter[]>();
+      for (const waiter of batch)
+        byAttempt.set(waiter.save.attemptId, [...(byAttempt.get(waiter.save.attemptId) ?? []), waiter]);
+      await Promise.all(
+        [...byAttempt.values()].map(async (waiters) => {
+          for (const waiter of waiters) await settleAlone(waiter);
+        }),
+      );
       return;
     }
     batch.forEach((waiter, i) => waiter.resolve(applied[i]!));
