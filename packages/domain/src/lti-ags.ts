@@ -43,7 +43,8 @@ export const LtiScoreRequestSchema = z.object({
   platformId: z.string().min(1).max(64),
   lineItemUrl: z.string().url().max(2000),
   userId: z.string().min(1).max(255),
-  scoreGiven: z.number().min(0),
+  /** Absent when the score is withdrawn (gradingProgress 'Pending'). */
+  scoreGiven: z.number().min(0).optional(),
   scoreMaximum: z.number().positive(),
   /** AGS 2.0 §3.4.4–3.4.5; a withdrawn release sends 'Pending' with no score. */
   activityProgress: z.enum(['Initialized', 'Started', 'InProgress', 'Submitted', 'Completed']),
@@ -52,18 +53,6 @@ export const LtiScoreRequestSchema = z.object({
   comment: z.string().max(1000).optional(),
 });
 export type LtiScoreRequest = z.infer<typeof LtiScoreRequestSchema>;
-
-/**
- * The internal route's answer when the LMS did not take the score: `retryable` says whether trying again later
- * may help (network failure, 5xx, 429, a token endpoint that is down) or not (the registration is gone, the
- * LMS refuses the tool's credentials or the score itself).
- */
-export const LtiScoreFailureSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  retryable: z.boolean(),
-});
-export type LtiScoreFailure = z.infer<typeof LtiScoreFailureSchema>;
 
 /** A learner of the LMS course as the roster import previews it (NRPS 2.0 membership, Learner role). */
 export const LmsMemberSchema = z.object({
@@ -89,3 +78,14 @@ export const LmsRosterImportResultSchema = z.object({
   skipped: z.number().int(),
 });
 export type LmsRosterImportResult = z.infer<typeof LmsRosterImportResultSchema>;
+
+/**
+ * The internal route's answer: the LMS took the score, or it did not and `retryable` says whether trying
+ * again later may help (the network, a 5xx or 429, a token endpoint that is down) or not (the registration
+ * is gone, the LMS refuses the tool's credentials, the line item or the score itself).
+ */
+export const LtiScoreOutcomeSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('sent') }),
+  z.object({ outcome: z.literal('failed'), code: z.string(), message: z.string(), retryable: z.boolean() }),
+]);
+export type LtiScoreOutcome = z.infer<typeof LtiScoreOutcomeSchema>;
