@@ -23,7 +23,7 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/exams/[^/]+/(live|announcements|attempts)([/?]|$)', 'results-service'],
   // The AI solvability check of a draft: llm-gateway asks the exam's assistant.
   ['^/api/exams/[^/]+/solvability-checks([/?]|$)', 'llm-gateway'],
-  ['^/api/(auth|exams|public|materials|bank)([/?]|$)', 'exam-service'],
+  ['^/api/(auth|exams|public|materials|bank|lti)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],
   ['^/api/(session|sessions|runner)([/?]|$)', 'workspace-orchestrator'],

@@ -18,6 +18,12 @@ import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
 import { interchangeRoutes } from './modules/interchange/interchange.routes.ts';
 import { createInterchangeService } from './modules/interchange/interchange.service.ts';
+import { jwksRoutes } from './modules/lti/jwks.routes.ts';
+import { createPlatformsRepository } from './modules/lti/platforms.repository.ts';
+import { platformsRoutes } from './modules/lti/platforms.routes.ts';
+import { createPlatformsService } from './modules/lti/platforms.service.ts';
+import { toolConfiguration } from './modules/lti/tool-configuration.ts';
+import { createToolKeys, type ToolKeys } from './modules/lti/tool-keys.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
 import { createInternalService } from './modules/internal/internal.service.ts';
 import { createMailQueue, type MailQueue } from './modules/mail/mail-queue.service.ts';
@@ -42,6 +48,8 @@ declare module 'fastify' {
     mailQueue: MailQueue;
     /** One pass of the roster reminders; server.ts runs it on an interval (jobs/reminders.ts). */
     sendReminders: () => Promise<number>;
+    /** The tool's LTI signing keys (modules/lti/tool-keys.ts), for everything that signs as the tool. */
+    ltiToolKeys: ToolKeys;
   }
 }
 
@@ -157,6 +165,20 @@ export async function buildApp(config: Config, deps: Deps) {
       createRosterService(rosterRepository, examsRepository, mailDeps, { takerOrigin: config.TAKER_ORIGIN }),
       createAdmissionService(rosterRepository, examsRepository),
       notices,
+    ),
+  );
+
+  const ltiToolKeys = createToolKeys(deps.database, {
+    encryptionKey: config.encryptionKey,
+    clock: deps.clock,
+    graceSeconds: config.LTI_KEY_GRACE_SECONDS,
+  });
+  app.decorate('ltiToolKeys', ltiToolKeys);
+  await app.register(jwksRoutes(ltiToolKeys));
+  await app.register(
+    platformsRoutes(
+      createPlatformsService(createPlatformsRepository(deps.database), deps),
+      toolConfiguration(config.ltiToolOrigin),
     ),
   );
 
