@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RosterImportResponseSchema } from './roster.ts';
 
 /**
  * LTI Advantage services (1EdTech LTI Assignment and Grade Services 2.0, Names and Role Provisioning
@@ -60,24 +61,27 @@ export const LmsMemberSchema = z.object({
   candidateId: z.string(),
   name: z.string(),
   email: z.string().nullable(),
-  /** Already on the exam's roster (by candidate ID): importing leaves the row as it is. */
+  /** Already on the exam's roster (by candidate ID): importing updates its name and e-mail. */
   onRoster: z.boolean(),
 });
 export type LmsMember = z.infer<typeof LmsMemberSchema>;
 
+/** GET /api/exams/{id}/roster/lms: whether the exam is placed in an LMS course whose roster the tool may read. */
+export const LmsRosterSourceSchema = z.object({
+  linked: z.boolean(),
+  courses: z.array(
+    z.object({ platformName: z.string(), contextId: z.string().nullable(), title: z.string().nullable() }),
+  ),
+});
+export type LmsRosterSource = z.infer<typeof LmsRosterSourceSchema>;
+
+/** GET /api/exams/{id}/roster/lms/preview: the course's active learners, before anything is written. */
 export const LmsRosterPreviewSchema = z.object({
   members: z.array(LmsMemberSchema),
-  /** Members the LMS listed that are not active learners (instructors, inactive learners…). */
+  /** Members the LMS listed that are not imported: instructors and other roles, inactive learners, unusable ids. */
   skipped: z.number().int(),
 });
 export type LmsRosterPreview = z.infer<typeof LmsRosterPreviewSchema>;
-
-export const LmsRosterImportResultSchema = z.object({
-  added: z.number().int(),
-  alreadyOnRoster: z.number().int(),
-  skipped: z.number().int(),
-});
-export type LmsRosterImportResult = z.infer<typeof LmsRosterImportResultSchema>;
 
 /**
  * The internal route's answer: the LMS took the score, or it did not and `retryable` says whether trying
@@ -89,3 +93,9 @@ export const LtiScoreOutcomeSchema = z.discriminatedUnion('outcome', [
   z.object({ outcome: z.literal('failed'), code: z.string(), message: z.string(), retryable: z.boolean() }),
 ]);
 export type LtiScoreOutcome = z.infer<typeof LtiScoreOutcomeSchema>;
+
+/** POST /api/exams/{id}/roster/lms/import: the roster after the import, and what it did. */
+export const LmsRosterImportResponseSchema = RosterImportResponseSchema.extend({
+  skipped: z.number().int(),
+});
+export type LmsRosterImportResponse = z.infer<typeof LmsRosterImportResponseSchema>;

@@ -65,14 +65,12 @@ export async function createLmsSimulator(options: LmsSimulatorOptions): Promise<
   const app = Fastify({ logger: false });
   await app.register(formbody);
   const host = options.host ?? '127.0.0.1';
-  await app.listen({ host, port: options.port ?? 0 });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('The simulator has no TCP address');
-  const origin = `http://${host}:${address.port}`;
 
+  // Fastify takes no routes once it listens, and the origin is known only then: the routes are added first and
+  // read the state and URLs filled in right after listen (requests cannot arrive before).
   const state: SimulatorState = {
-    origin,
-    issuer: origin,
+    origin: '',
+    issuer: '',
     clientId: options.clientId ?? `sim-client-${randomUUID().slice(0, 8)}`,
     deploymentId: options.deploymentId ?? 'deployment-1',
     tool: options.tool,
@@ -83,17 +81,24 @@ export async function createLmsSimulator(options: LmsSimulatorOptions): Promise<
     placements: new Map(),
     authErrors: [],
   };
-  const urls = {
+  const urls = { authLoginUrl: '', authTokenUrl: '', jwksUrl: '', deepLinkReturnUrl: '' };
+  routes(app, state, urls, options.tool.fetchJwks);
+  await app.register(advantagePlugin, { state });
+
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('The simulator has no TCP address');
+  const origin = `http://${host}:${address.port}`;
+  state.origin = origin;
+  state.issuer = origin;
+  Object.assign(urls, {
     authLoginUrl: `${origin}/auth`,
     authTokenUrl: `${origin}/token`,
     jwksUrl: `${origin}/.well-known/jwks.json`,
     deepLinkReturnUrl: `${origin}/deep-links/return`,
-  };
+  });
 
   const loginInitiationUrl = (launch: LaunchSpec) => loginInitiationFor(state, randomUUID(), launch);
-
-  routes(app, state, urls, options.tool.fetchJwks);
-  await app.register(advantagePlugin, { state });
 
   return {
     origin,

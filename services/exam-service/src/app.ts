@@ -18,7 +18,14 @@ import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
 import { interchangeRoutes } from './modules/interchange/interchange.routes.ts';
 import { createInterchangeService } from './modules/interchange/interchange.service.ts';
+import { createMembershipsClient } from './adapters/lti-nrps.ts';
+import { createScorePublisher } from './adapters/lti-ags.ts';
+import { createServiceTokens } from './adapters/lti-service-token.ts';
+import { createAdvantageRepository } from './modules/lti/advantage.repository.ts';
+import { advantageRoutes } from './modules/lti/advantage.routes.ts';
 import { jwksRoutes } from './modules/lti/jwks.routes.ts';
+import { createLmsRosterService } from './modules/lti/lms-roster.service.ts';
+import { createLtiScoresService } from './modules/lti/lti-scores.service.ts';
 import { createPlatformsRepository } from './modules/lti/platforms.repository.ts';
 import { platformsRoutes } from './modules/lti/platforms.routes.ts';
 import { createPlatformsService } from './modules/lti/platforms.service.ts';
@@ -179,6 +186,27 @@ export async function buildApp(config: Config, deps: Deps) {
     platformsRoutes(
       createPlatformsService(createPlatformsRepository(deps.database), deps),
       toolConfiguration(config.ltiToolOrigin),
+    ),
+  );
+
+  // LTI Advantage services (AGS score passback, NRPS roster import) call the LMS with tokens signed by the tool's key.
+  const serviceTokens = createServiceTokens({
+    signingKey: () => ltiToolKeys.signingKey(),
+    clock: deps.clock,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  const upstream = deps.fetch ? { fetch: deps.fetch } : {};
+  const advantage = createAdvantageRepository(deps.database);
+  await app.register(
+    advantageRoutes(
+      createLtiScoresService(advantage, createScorePublisher(serviceTokens, upstream), app.log),
+      createLmsRosterService(
+        advantage,
+        rosterRepository,
+        examsRepository,
+        createMembershipsClient(serviceTokens, upstream),
+        deps,
+      ),
     ),
   );
 

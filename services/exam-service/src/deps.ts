@@ -19,6 +19,8 @@ export type Deps = {
   submissions?: SubmittedCandidates;
   /** For a window changed while attempts are in progress; server.ts wires results-service, tests a fake. */
   attemptDeadlines?: AttemptDeadlines;
+  /** HTTP to LMS services (AGS, NRPS, their token endpoints); the global fetch when absent. */
+  fetch?: typeof fetch;
 };
 
 export const systemClock = { now: () => new Date() };
