@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RosterImportResponseSchema } from './roster.ts';
 
 /**
  * LTI Advantage services (1EdTech LTI Assignment and Grade Services 2.0, Names and Role Provisioning
@@ -43,7 +44,8 @@ export const LtiScoreRequestSchema = z.object({
   platformId: z.string().min(1).max(64),
   lineItemUrl: z.string().url().max(2000),
   userId: z.string().min(1).max(255),
-  scoreGiven: z.number().min(0),
+  /** Absent when the score is withdrawn (gradingProgress 'Pending'). */
+  scoreGiven: z.number().min(0).optional(),
   scoreMaximum: z.number().positive(),
   /** AGS 2.0 §3.4.4–3.4.5; a withdrawn release sends 'Pending' with no score. */
   activityProgress: z.enum(['Initialized', 'Started', 'InProgress', 'Submitted', 'Completed']),
@@ -53,39 +55,47 @@ export const LtiScoreRequestSchema = z.object({
 });
 export type LtiScoreRequest = z.infer<typeof LtiScoreRequestSchema>;
 
-/**
- * The internal route's answer when the LMS did not take the score: `retryable` says whether trying again later
- * may help (network failure, 5xx, 429, a token endpoint that is down) or not (the registration is gone, the
- * LMS refuses the tool's credentials or the score itself).
- */
-export const LtiScoreFailureSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  retryable: z.boolean(),
-});
-export type LtiScoreFailure = z.infer<typeof LtiScoreFailureSchema>;
-
 /** A learner of the LMS course as the roster import previews it (NRPS 2.0 membership, Learner role). */
 export const LmsMemberSchema = z.object({
   /** The LMS user id (NRPS `user_id`, the launch's `sub`): the roster's candidate ID. */
   candidateId: z.string(),
   name: z.string(),
   email: z.string().nullable(),
-  /** Already on the exam's roster (by candidate ID): importing leaves the row as it is. */
+  /** Already on the exam's roster (by candidate ID): importing updates its name and e-mail. */
   onRoster: z.boolean(),
 });
 export type LmsMember = z.infer<typeof LmsMemberSchema>;
 
+/** GET /api/exams/{id}/roster/lms: whether the exam is placed in an LMS course whose roster the tool may read. */
+export const LmsRosterSourceSchema = z.object({
+  linked: z.boolean(),
+  courses: z.array(
+    z.object({ platformName: z.string(), contextId: z.string().nullable(), title: z.string().nullable() }),
+  ),
+});
+export type LmsRosterSource = z.infer<typeof LmsRosterSourceSchema>;
+
+/** GET /api/exams/{id}/roster/lms/preview: the course's active learners, before anything is written. */
 export const LmsRosterPreviewSchema = z.object({
   members: z.array(LmsMemberSchema),
-  /** Members the LMS listed that are not active learners (instructors, inactive learners…). */
+  /** Members the LMS listed that are not imported: instructors and other roles, inactive learners, unusable ids. */
   skipped: z.number().int(),
 });
 export type LmsRosterPreview = z.infer<typeof LmsRosterPreviewSchema>;
 
-export const LmsRosterImportResultSchema = z.object({
-  added: z.number().int(),
-  alreadyOnRoster: z.number().int(),
+/**
+ * The internal route's answer: the LMS took the score, or it did not and `retryable` says whether trying
+ * again later may help (the network, a 5xx or 429, a token endpoint that is down) or not (the registration
+ * is gone, the LMS refuses the tool's credentials, the line item or the score itself).
+ */
+export const LtiScoreOutcomeSchema = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('sent') }),
+  z.object({ outcome: z.literal('failed'), code: z.string(), message: z.string(), retryable: z.boolean() }),
+]);
+export type LtiScoreOutcome = z.infer<typeof LtiScoreOutcomeSchema>;
+
+/** POST /api/exams/{id}/roster/lms/import: the roster after the import, and what it did. */
+export const LmsRosterImportResponseSchema = RosterImportResponseSchema.extend({
   skipped: z.number().int(),
 });
-export type LmsRosterImportResult = z.infer<typeof LmsRosterImportResultSchema>;
+export type LmsRosterImportResponse = z.infer<typeof LmsRosterImportResponseSchema>;

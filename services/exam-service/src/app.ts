@@ -18,8 +18,15 @@ import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
 import { interchangeRoutes } from './modules/interchange/interchange.routes.ts';
 import { createInterchangeService } from './modules/interchange/interchange.service.ts';
-import { creatorSignIn } from './modules/auth/creator-sign-in.ts';
+import { createMembershipsClient } from './adapters/lti-nrps.ts';
+import { createScorePublisher } from './adapters/lti-ags.ts';
+import { createServiceTokens } from './adapters/lti-service-token.ts';
+import { createAdvantageRepository } from './modules/lti/advantage.repository.ts';
+import { advantageRoutes } from './modules/lti/advantage.routes.ts';
 import { jwksRoutes } from './modules/lti/jwks.routes.ts';
+import { createLmsRosterService } from './modules/lti/lms-roster.service.ts';
+import { createLtiScoresService } from './modules/lti/lti-scores.service.ts';
+import { creatorSignIn } from './modules/auth/creator-sign-in.ts';
 import { createLaunchRepository } from './modules/lti/launch.repository.ts';
 import { launchRoutes } from './modules/lti/launch.routes.ts';
 import { createLaunchService } from './modules/lti/launch.service.ts';
@@ -215,6 +222,27 @@ export async function buildApp(config: Config, deps: Deps) {
       secureCookies: config.ltiToolOrigin.startsWith('https:'),
       stateTtlSeconds: config.LTI_STATE_TTL_SECONDS,
     }),
+  );
+
+  // LTI Advantage services (AGS score passback, NRPS roster import) call the LMS with tokens signed by the tool's key.
+  const serviceTokens = createServiceTokens({
+    signingKey: () => ltiToolKeys.signingKey(),
+    clock: deps.clock,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  const upstream = deps.fetch ? { fetch: deps.fetch } : {};
+  const advantage = createAdvantageRepository(deps.database);
+  await app.register(
+    advantageRoutes(
+      createLtiScoresService(advantage, createScorePublisher(serviceTokens, upstream), app.log),
+      createLmsRosterService(
+        advantage,
+        rosterRepository,
+        examsRepository,
+        createMembershipsClient(serviceTokens, upstream),
+        deps,
+      ),
+    ),
   );
 
   return app;

@@ -22,6 +22,8 @@ export type Deps = {
   attemptDeadlines?: AttemptDeadlines;
   /** The key set of an LMS's JWKS URL; when absent, fetched over HTTP (modules/lti/platform-keys.ts). */
   ltiPlatformKeys?: (jwksUrl: string) => JWTVerifyGetKey;
+  /** HTTP to LMS services (AGS, NRPS, their token endpoints); the global fetch when absent. */
+  fetch?: typeof fetch;
 };
 
 export const systemClock = { now: () => new Date() };
