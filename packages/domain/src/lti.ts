@@ -16,6 +16,7 @@ export const LtiMessages = {
   notPlatformOwner: 'Only the creator who registered this LMS can link an account to it.',
   alreadyLinked: 'This LMS account is already linked to another creator account.',
   notInstructor: 'Only an instructor can choose the exam for an LMS link.',
+  grantInvalid: 'This LMS launch has expired. Open the exam from your LMS again.',
 } as const;
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
