@@ -44,6 +44,7 @@ export type LaunchOptions = {
   jwtSecret: string;
   stateTtlSeconds: number;
   ticketTtlSeconds: number;
+  grantTtlSeconds: number;
   clockToleranceSeconds: number;
 };
 
@@ -140,7 +141,7 @@ export function createLaunchService(
           sub: claims.sub,
         },
       },
-      { jwtSecret: opts.jwtSecret, ttlSeconds: opts.ticketTtlSeconds, now },
+      { jwtSecret: opts.jwtSecret, ttlSeconds: opts.grantTtlSeconds, now },
     );
     return `${opts.takerOrigin}/exam/${encodeURIComponent(exam.id)}#lti=${encodeURIComponent(grant)}`;
   }
