@@ -233,6 +233,18 @@ describe('web server', () => {
       }
     });
 
+    it("forwards an LMS's form post to /lti/launch to exam-service on either app's origin, and its redirect back", async () => {
+      for (const app of ['creator-web', 'taker-web'] as const) {
+        const response = await fetch(`${await start(app)}/lti/launch`, {
+          method: 'POST',
+          body: new URLSearchParams({ id_token: 'x', state: 's1' }),
+          redirect: 'manual',
+        });
+        expect(response.status, app).toBe(303);
+        expect(response.headers.get('location'), app).toBe('/elsewhere?state=s1');
+      }
+    });
+
     it('streams an upload to the service and its answer back', async () => {
       const form = new FormData();
       form.append('file', new Blob(['hello']), 'notes.txt');
