@@ -87,7 +87,7 @@ export function createLaunchService(
       expiresAt: later(opts.ticketTtlSeconds),
     });
     // In the fragment: never sent to a server, so never in an access log or a Referer.
-    return `${opts.creatorOrigin}/creator/lti-launch#ticket=${encodeURIComponent(ticket)}`;
+    return `${opts.creatorOrigin}/lti-launch#ticket=${encodeURIComponent(ticket)}`;
   }
 
   /** The exam a resource link opens: the deep link's custom exam_id, else the link's; the platform owner's only. */
