@@ -6,7 +6,6 @@ export function launchErrorPage(reason: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>This LMS launch could not be completed</title>
-<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1f2937}</style>
 </head><body><main><h1>This LMS launch could not be completed</h1>
 <p data-testid="lti-error">${escapeHtml(reason)}</p>
 <p>Open the activity from your LMS again. If it keeps failing, show this message to whoever set up the LMS link.</p>

@@ -221,6 +221,20 @@ describe('LTI login and launch against the LMS simulator', () => {
     expect(nonces.map((n) => n.nonce)).not.toContain(sentNonce);
   });
 
+  it('takes a login initiation posted as a form too (LTI Core 1.3 §5.1.1.1 allows GET or POST)', async () => {
+    const initiation = new URL(sim.loginInitiationUrl(learner()));
+    const started = await app.inject({
+      method: 'POST',
+      url: '/lti/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: initiation.searchParams.toString(),
+    });
+    expect(started.statusCode).toBe(302);
+    const form = await sim.authorize(String(started.headers.location));
+    const cookie = String(started.headers['set-cookie']).split(';')[0]!;
+    expect((await post(form.fields, cookie)).statusCode).toBe(303);
+  });
+
   it('refuses an unknown deployment already at the login', async () => {
     const initiation = new URL(sim.loginInitiationUrl(learner({ deploymentId: 'not-registered' })));
     const response = await app.inject({ method: 'GET', url: `/lti/login${initiation.search}` });
