@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { UserSchema } from './auth.ts';
+import { AttemptLtiLinkSchema } from './lti-ags.ts';
 
 /**
  * LTI 1.3 (1EdTech LTI Core 1.3, Deep Linking 2.0): the platform registrations a creator keeps, the tool's own
@@ -10,6 +12,11 @@ export const LtiMessages = {
   badUrl: 'Must be a URL',
   deploymentRequired: 'Add at least one deployment ID',
   duplicate: 'A platform with this issuer and client ID is already registered',
+  ticketInvalid: 'This LMS launch has expired or was already used. Open the link in your LMS again.',
+  notPlatformOwner: 'Only the creator who registered this LMS can link an account to it.',
+  alreadyLinked: 'This LMS account is already linked to another creator account.',
+  notInstructor: 'Only an instructor can choose the exam for an LMS link.',
+  grantInvalid: 'This LMS launch has expired. Open the exam from your LMS again.',
 } as const;
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -130,3 +137,71 @@ export function isInstructorLaunch(roles: readonly string[]): boolean {
 
 /** GET /lti/jwks: a JSON Web Key Set (RFC 7517 §5) of the tool's public RSA keys. */
 export const LtiJwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
+
+/** POST /api/lti/launches/session, /api/lti/launches/link: the ticket an instructor's launch left in the URL. */
+export const LtiTicketSchema = z.object({ ticket: z.string().min(1).max(200) });
+
+/** Where an instructor goes once signed in: the exam of the link, or the deep-linking picker. */
+export const LtiLaunchNextSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('exam'), examId: z.string() }),
+  z.object({ kind: z.literal('deep-link') }),
+]);
+export type LtiLaunchNext = z.infer<typeof LtiLaunchNextSchema>;
+
+export const LtiLaunchSessionSchema = z.discriminatedUnion('status', [
+  /** The LMS account is linked: a creator session was opened for the linked creator. */
+  z.object({ status: z.literal('signed-in'), token: z.string(), user: UserSchema, next: LtiLaunchNextSchema }),
+  /** Not linked yet: the creator signs in, then links (POST /api/lti/launches/link). */
+  z.object({ status: z.literal('link-required'), platformName: z.string() }),
+]);
+export type LtiLaunchSession = z.infer<typeof LtiLaunchSessionSchema>;
+
+export const LtiLinkAccountResponseSchema = z.object({ next: LtiLaunchNextSchema });
+
+/** POST /api/lti/deep-links: the exam picked for a deep-linking request. */
+export const LtiDeepLinkChoiceSchema = z.object({
+  ticket: z.string().min(1).max(200),
+  examId: z.string().min(1).max(64),
+});
+/** The signed LtiDeepLinkingResponse the creator app posts (as the form field JWT) to the LMS's return URL. */
+export const LtiDeepLinkResponseSchema = z.object({ returnUrl: z.string(), jwt: z.string() });
+export type LtiDeepLinkResponse = z.infer<typeof LtiDeepLinkResponseSchema>;
+
+/**
+ * The claims of a learner's launch grant: the identity an LMS launch fixed (name, candidate ID = the launch's `sub`)
+ * for one exam, and the LMS link results-service stores on the attempt. exam-service signs it with the shared
+ * secret after validating the launch; the taker app hands it to POST /api/attempts unchanged.
+ */
+export const LtiLaunchGrantClaimsSchema = z.object({
+  kind: z.literal('lti-launch'),
+  examId: z.string(),
+  name: z.string(),
+  studentId: z.string(),
+  lti: AttemptLtiLinkSchema,
+});
+export type LtiLaunchGrantClaims = z.infer<typeof LtiLaunchGrantClaimsSchema>;
+
+/** The name a launch gives the learner (LTI Core 1.3 §5.3.6.1: name, else given and family name, else the sub). */
+export function launchDisplayName(claims: { name?: unknown; given_name?: unknown; family_name?: unknown }): string {
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+  const full = text(claims.name);
+  if (full) return full;
+  return [text(claims.given_name), text(claims.family_name)].filter(Boolean).join(' ');
+}
+
+/**
+ * The points of the exam as one candidate sits it (every question outside a pool, and each pool's draw at the
+ * pool's points): the maximum of the LMS gradebook column a deep link creates. At least 1, as AGS requires a
+ * positive scoreMaximum.
+ */
+export function examMaxPoints(
+  questions: ReadonlyArray<{ points: number; poolId: string | null }>,
+  pools: ReadonlyArray<{ id: string; draw: number; points: number }>,
+): number {
+  const pooled = new Set(pools.map((p) => p.id));
+  const fixed = questions.filter((q) => q.poolId === null || !pooled.has(q.poolId));
+  const cents =
+    fixed.reduce((sum, q) => sum + Math.round(q.points * 100), 0) +
+    pools.reduce((sum, p) => sum + p.draw * Math.round(p.points * 100), 0);
+  return Math.max(cents / 100, 1);
+}

@@ -65,9 +65,7 @@ export async function createLmsSimulator(options: LmsSimulatorOptions): Promise<
   const app = Fastify({ logger: false });
   await app.register(formbody);
   const host = options.host ?? '127.0.0.1';
-
-  // Fastify takes no routes once it listens, and the origin is known only then: the routes are added first and
-  // read the state and URLs filled in right after listen (requests cannot arrive before).
+  // The origin is known once listening; the routes read it from the state when they run.
   const state: SimulatorState = {
     origin: '',
     issuer: '',
@@ -81,22 +79,20 @@ export async function createLmsSimulator(options: LmsSimulatorOptions): Promise<
     placements: new Map(),
     authErrors: [],
   };
-  const urls = { authLoginUrl: '', authTokenUrl: '', jwksUrl: '', deepLinkReturnUrl: '' };
-  routes(app, state, urls, options.tool.fetchJwks);
+  routes(app, state, options.tool.fetchJwks);
   await app.register(advantagePlugin, { state });
-
   await app.listen({ host, port: options.port ?? 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('The simulator has no TCP address');
   const origin = `http://${host}:${address.port}`;
   state.origin = origin;
   state.issuer = origin;
-  Object.assign(urls, {
+  const urls = {
     authLoginUrl: `${origin}/auth`,
     authTokenUrl: `${origin}/token`,
     jwksUrl: `${origin}/.well-known/jwks.json`,
     deepLinkReturnUrl: `${origin}/deep-links/return`,
-  });
+  };
 
   const loginInitiationUrl = (launch: LaunchSpec) => loginInitiationFor(state, randomUUID(), launch);
 
@@ -141,12 +137,7 @@ function targetOf(launch: LaunchSpec, state: SimulatorState): string {
   return state.tool.launchUrl;
 }
 
-function routes(
-  app: FastifyInstance,
-  state: SimulatorState,
-  urls: { deepLinkReturnUrl: string; jwksUrl: string },
-  fetchJwks: LmsSimulatorOptions['tool']['fetchJwks'],
-) {
+function routes(app: FastifyInstance, state: SimulatorState, fetchJwks: LmsSimulatorOptions['tool']['fetchJwks']) {
   app.get('/.well-known/jwks.json', async () => ({ keys: [state.key.publicJwk] }));
 
   // A browser opening launchUrl: the LMS sends it to the tool's login initiation (third-party initiated login).
@@ -184,7 +175,7 @@ function routes(
     const idToken = await signIdToken(state, launch, {
       nonce: launch.faults?.nonce ?? params.nonce,
       target: targetOf(launch, state),
-      returnUrl: launch.deepLinking?.returnUrl ?? urls.deepLinkReturnUrl,
+      returnUrl: launch.deepLinking?.returnUrl ?? `${state.origin}/deep-links/return`,
       extraClaims: launch.messageType === 'LtiDeepLinkingRequest' ? {} : advantageClaims(state, launch),
     });
     return reply.type('text/html').send(autoPostForm(params.redirect_uri, { id_token: idToken, state: params.state }));

@@ -26,6 +26,11 @@ import { advantageRoutes } from './modules/lti/advantage.routes.ts';
 import { jwksRoutes } from './modules/lti/jwks.routes.ts';
 import { createLmsRosterService } from './modules/lti/lms-roster.service.ts';
 import { createLtiScoresService } from './modules/lti/lti-scores.service.ts';
+import { creatorSignIn } from './modules/auth/creator-sign-in.ts';
+import { createLaunchRepository } from './modules/lti/launch.repository.ts';
+import { launchRoutes } from './modules/lti/launch.routes.ts';
+import { createLaunchService } from './modules/lti/launch.service.ts';
+import { createPlatformKeys } from './modules/lti/platform-keys.ts';
 import { createPlatformsRepository } from './modules/lti/platforms.repository.ts';
 import { platformsRoutes } from './modules/lti/platforms.routes.ts';
 import { createPlatformsService } from './modules/lti/platforms.service.ts';
@@ -59,6 +64,9 @@ declare module 'fastify' {
     ltiToolKeys: ToolKeys;
   }
 }
+
+/** exp and iat of a platform's id_token may be off by this much (the two clocks differ a little). */
+const LTI_CLOCK_TOLERANCE_SECONDS = 30;
 
 /** Without a results-service (a test that does not need one), nobody counts as submitted. */
 const noSubmissions: SubmittedCandidates = { submittedCandidateKeys: async () => [] };
@@ -182,11 +190,38 @@ export async function buildApp(config: Config, deps: Deps) {
   });
   app.decorate('ltiToolKeys', ltiToolKeys);
   await app.register(jwksRoutes(ltiToolKeys));
+  const platformsRepository = createPlatformsRepository(deps.database);
   await app.register(
-    platformsRoutes(
-      createPlatformsService(createPlatformsRepository(deps.database), deps),
-      toolConfiguration(config.ltiToolOrigin),
-    ),
+    platformsRoutes(createPlatformsService(platformsRepository, deps), toolConfiguration(config.ltiToolOrigin)),
+  );
+  const launches = createLaunchService(
+    {
+      platforms: platformsRepository,
+      launches: createLaunchRepository(deps.database),
+      exams: examsRepository,
+      auth: authRepository,
+    },
+    {
+      ...deps,
+      toolKeys: ltiToolKeys,
+      signIn: creatorSignIn(app, authService, { tokenTtl: config.CREATOR_TOKEN_TTL }),
+      platformKeys: deps.ltiPlatformKeys ?? createPlatformKeys(),
+    },
+    {
+      toolOrigin: config.ltiToolOrigin,
+      creatorOrigin: new URL(config.CREATOR_ORIGIN).origin,
+      takerOrigin: new URL(config.TAKER_ORIGIN).origin,
+      jwtSecret: config.jwtSecret,
+      stateTtlSeconds: config.LTI_STATE_TTL_SECONDS,
+      ticketTtlSeconds: config.LTI_TICKET_TTL_SECONDS,
+      clockToleranceSeconds: LTI_CLOCK_TOLERANCE_SECONDS,
+    },
+  );
+  await app.register(
+    launchRoutes(launches, {
+      secureCookies: config.ltiToolOrigin.startsWith('https:'),
+      stateTtlSeconds: config.LTI_STATE_TTL_SECONDS,
+    }),
   );
 
   // LTI Advantage services (AGS score passback, NRPS roster import) call the LMS with tokens signed by the tool's key.

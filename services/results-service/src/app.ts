@@ -1,6 +1,7 @@
 import { schemaCheck } from '@exam/server-kit/db';
 import { createBaseApp } from '@exam/server-kit/base-app';
 import type { Config } from './config.ts';
+import { createLtiGrants } from './modules/attempts/lti-grant.ts';
 import type { Deps, PresenceStore } from './deps.ts';
 import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
@@ -104,6 +105,7 @@ export async function buildApp(config: Config, deps: Deps) {
     perClient: { max: config.START_LIMIT_PER_CLIENT, windowSeconds: config.START_LIMIT_PER_CLIENT_WINDOW_SECONDS },
     perExam: { max: config.START_LIMIT_PER_EXAM, windowSeconds: config.START_LIMIT_PER_EXAM_WINDOW_SECONDS },
   });
+  const ltiGrants = createLtiGrants({ jwtSecret: config.jwtSecret, clock: deps.clock });
   const starts = createStartService(
     attemptsRepository,
     deps,
@@ -114,6 +116,7 @@ export async function buildApp(config: Config, deps: Deps) {
       unlockMinutes: config.RESUME_UNLOCK_MINUTES,
     },
     cohort,
+    ltiGrants,
   );
   const results = createResultsService(createResultsRepository(deps.database), deps, refreshKeepGrade);
   const resultWrites = createResultWritesRepository(deps.database);
@@ -173,7 +176,9 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(gradingRoutes({ results, grading, regrade, releaseNotices, testGrading }));
   await app.register(scoreSyncRoutes(scoreSync, results));
   await app.register(internalRoutes(attempts, deps));
-  await app.register(cohortRoutes(createOverridesService(cohort, deps), createBriefingService(cohort, deps, limiter)));
+  await app.register(
+    cohortRoutes(createOverridesService(cohort, deps), createBriefingService(cohort, deps, limiter, ltiGrants)),
+  );
   await app.register(submissionsRoutes(submissions));
   await app.register(insightsRoutes(insights, insightsCache, { serverTiming: config.INSIGHTS_SERVER_TIMING }));
   await app.register(liveRoutes(live));
