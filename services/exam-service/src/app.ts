@@ -214,6 +214,7 @@ export async function buildApp(config: Config, deps: Deps) {
       jwtSecret: config.jwtSecret,
       stateTtlSeconds: config.LTI_STATE_TTL_SECONDS,
       ticketTtlSeconds: config.LTI_TICKET_TTL_SECONDS,
+      grantTtlSeconds: config.LTI_GRANT_TTL_SECONDS,
       clockToleranceSeconds: LTI_CLOCK_TOLERANCE_SECONDS,
     },
   );

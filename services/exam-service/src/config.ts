@@ -67,8 +67,15 @@ const ConfigSchema = z.object({
     .default(7 * 24 * 60 * 60),
   /** How long a started LTI login (state and nonce) may take to come back as a launch. */
   LTI_STATE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
-  /** How long an instructor's launch ticket and a learner's launch grant work after the launch. */
+  /** How long an instructor's launch ticket works after the launch (until the creator app spends it). */
   LTI_TICKET_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
+  /** How long a learner's launch grant may start the attempt: the briefing is read before Start. */
+  LTI_GRANT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .default(3600),
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
   /** Sends tried per queued mail (the first included) before it is marked failed. */
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),

@@ -8,6 +8,12 @@ export const paths = {
   /** The link in the reset mail: `/reset-password#token=…` (the token stays out of server logs). */
   resetPassword: '/reset-password',
   dashboard: '/creator/dashboard',
+  /** Where an instructor's LMS launch lands: `/lti-launch#ticket=…` (exam-service's /lti/launch sends them). */
+  ltiLaunch: '/lti-launch',
+  /** The deep-linking picker of an LMS launch (the ticket stays in the fragment). */
+  ltiDeepLink: (ticket: string) => `/creator/lti-deep-link#ticket=${encodeURIComponent(ticket)}`,
+  /** The LMS registrations (LTI 1.3) and the tool's URLs for the LMS administrator. */
+  ltiSettings: '/creator/lti',
   account: '/creator/account',
   questionBank: '/creator/question-bank',
   newExam: '/creator/new-exam',
@@ -48,6 +54,12 @@ export const api = {
   passwordReset: '/api/auth/password-reset',
   passwordResetConfirm: '/api/auth/password-reset/confirm',
   exams: '/api/exams',
+  ltiPlatforms: '/api/lti/platforms',
+  ltiPlatform: (platformId: string) => `/api/lti/platforms/${id(platformId)}`,
+  ltiToolConfiguration: '/api/lti/tool-configuration',
+  ltiLaunchSession: '/api/lti/launches/session',
+  ltiLinkAccount: '/api/lti/launches/link',
+  ltiDeepLinks: '/api/lti/deep-links',
   myExams: '/api/exams/auth_exams',
   exam: (examId: string) => `/api/exams/${id(examId)}`,
   /** Per-candidate accommodations (results-service): listed, and set one candidate at a time. */

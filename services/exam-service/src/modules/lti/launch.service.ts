@@ -44,6 +44,7 @@ export type LaunchOptions = {
   jwtSecret: string;
   stateTtlSeconds: number;
   ticketTtlSeconds: number;
+  grantTtlSeconds: number;
   clockToleranceSeconds: number;
 };
 
@@ -86,7 +87,7 @@ export function createLaunchService(
       expiresAt: later(opts.ticketTtlSeconds),
     });
     // In the fragment: never sent to a server, so never in an access log or a Referer.
-    return `${opts.creatorOrigin}/lti/launch#ticket=${encodeURIComponent(ticket)}`;
+    return `${opts.creatorOrigin}/lti-launch#ticket=${encodeURIComponent(ticket)}`;
   }
 
   /** The exam a resource link opens: the deep link's custom exam_id, else the link's; the platform owner's only. */
@@ -140,7 +141,7 @@ export function createLaunchService(
           sub: claims.sub,
         },
       },
-      { jwtSecret: opts.jwtSecret, ttlSeconds: opts.ticketTtlSeconds, now },
+      { jwtSecret: opts.jwtSecret, ttlSeconds: opts.grantTtlSeconds, now },
     );
     return `${opts.takerOrigin}/exam/${encodeURIComponent(exam.id)}#lti=${encodeURIComponent(grant)}`;
   }

@@ -91,7 +91,7 @@ describe('LTI login and launch against the LMS simulator', () => {
   }
   const reasonOf = (body: string) => /data-testid="lti-error">([^<]*)</.exec(body)?.[1] ?? body;
   const ticketOf = (location: string) => {
-    expect(location.startsWith(`${CREATOR}/lti/launch#ticket=`)).toBe(true);
+    expect(location.startsWith(`${CREATOR}/lti-launch#ticket=`)).toBe(true);
     return decodeURIComponent(location.split('#ticket=')[1]!);
   };
   const session = (ticket: string) =>
