@@ -6,7 +6,8 @@ import { verifyLtiGrant } from '@exam/server-kit/lti-grant';
 import { and, eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ltiLinks, ltiLoginStates, ltiUsedNonces } from '../../db/schema.ts';
+import { ltiLaunchTickets, ltiLinks, ltiLoginStates, ltiUsedNonces } from '../../db/schema.ts';
+import { createLaunchRepository } from './launch.repository.ts';
 import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
 
 type Creator = Awaited<ReturnType<typeof createCreator>>;
@@ -394,5 +395,34 @@ describe('LTI login and launch against the LMS simulator', () => {
       learner({ resourceLink: { id: placement.resourceLinkId, title: placement.title }, custom: placement.custom }),
     );
     expect(String(learnerLaunch.headers.location)).toContain(`/exam/${examId}#lti=`);
+  });
+
+  it('prunes expired login states, tickets and spent nonces, and keeps live ones', async () => {
+    const past = new Date(Date.now() - 60_000);
+    const future = new Date(Date.now() + 60_000);
+    const tag = randomUUID();
+    const { db } = app.examDatabase;
+    await db.insert(ltiLoginStates).values([
+      { state: `old-${tag}`, nonce: 'n', platformId, targetLinkUri: 'x', expiresAt: past },
+      { state: `live-${tag}`, nonce: 'n', platformId, targetLinkUri: 'x', expiresAt: future },
+    ]);
+    await db.insert(ltiLaunchTickets).values([
+      { ticketHash: `old-${tag}`, platformId, launch: {}, expiresAt: past },
+      { ticketHash: `live-${tag}`, platformId, launch: {}, expiresAt: future },
+    ]);
+    await db.insert(ltiUsedNonces).values([
+      { platformId, nonce: `old-${tag}`, expiresAt: past },
+      { platformId, nonce: `live-${tag}`, expiresAt: future },
+    ]);
+    expect(await createLaunchRepository(app.examDatabase).pruneExpired(new Date())).toBeGreaterThanOrEqual(3);
+    const states = await db.select().from(ltiLoginStates);
+    const tickets = await db.select().from(ltiLaunchTickets);
+    const nonces = await db.select().from(ltiUsedNonces);
+    expect(states.map((s) => s.state)).toContain(`live-${tag}`);
+    expect(states.map((s) => s.state)).not.toContain(`old-${tag}`);
+    expect(tickets.map((t) => t.ticketHash)).toContain(`live-${tag}`);
+    expect(tickets.map((t) => t.ticketHash)).not.toContain(`old-${tag}`);
+    expect(nonces.map((n) => n.nonce)).toContain(`live-${tag}`);
+    expect(nonces.map((n) => n.nonce)).not.toContain(`old-${tag}`);
   });
 });
