@@ -1,6 +1,9 @@
+import { advantageOf } from '@exam/lti-simulator/advantage';
 import type { LmsSimulator } from '@exam/lti-simulator/simulator';
+import { Roles } from '@exam/lti-simulator/state';
 import { expectAccessible } from './support/a11y.ts';
-import { getAttempt, publishExam, question, registerCreator } from './support/api.ts';
+import { getAttempt, listResults, publishExam, question, registerCreator } from './support/api.ts';
+import { E2E } from './support/env.ts';
 import { expect, test } from './support/fixtures.ts';
 import { deepLinkExam, launchLearner, registerPlatform, startLmsSimulator } from './support/lti.ts';
 import { storedAttempt, submitExam } from './support/taker.ts';
@@ -87,4 +90,43 @@ test('an LMS instructor deep-links an exam, and a learner launched from the LMS 
     expect((await getAttempt(request, attempt.token, attempt.attemptId)).submittedAt).not.toBeNull();
   });
   await learner.context().close();
+
+  await test.step('the creator releases the result, and the LMS gradebook receives the points', async () => {
+    const [result] = await listResults(request, creator.token);
+    expect(result).toMatchObject({ examId: exam.id, studentId: 'student-42', score: 1, maxScore: 2 });
+    await page.goto(`${E2E.creatorOrigin}/creator/result/${encodeURIComponent(result!.id)}`);
+    await page.getByRole('button', { name: 'Release result' }).click();
+    // The passback job sends it within LTI_SCORE_SYNC_INTERVAL_SECONDS; the page reads it again while it is pending.
+    await expect(page.getByTestId('lms-sync')).toHaveText('Sent to LMS', { timeout: 30_000 });
+    await expectAccessible(page, 'result page with its LMS status');
+    expect(advantageOf(sim.state).scores).toEqual([
+      expect.objectContaining({
+        userId: 'student-42',
+        scoreGiven: 1,
+        scoreMaximum: 2,
+        activityProgress: 'Completed',
+        gradingProgress: 'FullyGraded',
+        resourceLinkId: placement.resourceLinkId,
+      }),
+    ]);
+  });
+
+  await test.step("the creator imports the LMS course's learners into the roster", async () => {
+    // The simulator's launches are in its default course.
+    advantageOf(sim.state).members.set('course-101', [
+      { user_id: 'student-42', roles: [Roles.learner], name: 'Ada Lovelace' },
+      { user_id: 'student-43', roles: [Roles.learner], name: 'Alan Turing', email: 'alan@example.edu' },
+      { user_id: 'teacher-1', roles: [Roles.instructor], name: 'Grace Hopper' },
+    ]);
+    await page.goto(`${E2E.creatorOrigin}/creator/exam-roster/${encodeURIComponent(exam.id)}`);
+    await page.getByRole('button', { name: 'Preview learners' }).click();
+    const learners = page.getByRole('table', { name: 'Learners in the LMS course' });
+    await expect(learners).toContainText('student-43');
+    await expect(learners).not.toContainText('teacher-1');
+    await expectAccessible(page, 'roster page with the LMS preview');
+    await page.getByRole('button', { name: 'Import 2 learners' }).click();
+    const roster = page.getByRole('table', { name: 'Roster' });
+    await expect(roster).toContainText('Alan Turing');
+    await expect(roster).toContainText('student-42');
+  });
 });

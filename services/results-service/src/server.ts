@@ -30,7 +30,10 @@ try {
   await redis?.connected();
   const upstream = { timeoutMs: config.UPSTREAM_TIMEOUT_MS };
   const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, upstream);
-  const ltiScores = createHttpLtiScores(config.EXAM_SERVICE_URL, config.internalToken, upstream);
+  // exam-service may take a token request and the LMS's answer (10 s each at most) before it answers.
+  const ltiScores = createHttpLtiScores(config.EXAM_SERVICE_URL, config.internalToken, {
+    timeoutMs: Math.max(config.UPSTREAM_TIMEOUT_MS, 25_000),
+  });
   const codeRunner = createHttpCodeRunner(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream);
   const app = await buildApp(config, {
     database,

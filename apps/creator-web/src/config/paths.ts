@@ -85,6 +85,10 @@ export const api = {
   roster: (examId: string) => `/api/exams/${id(examId)}/roster`,
   rosterEntry: (examId: string, entryId: string) => `/api/exams/${id(examId)}/roster/${id(entryId)}`,
   rosterImport: (examId: string) => `/api/exams/${id(examId)}/roster/import`,
+  /** The LMS course the exam is placed in (LTI Names and Role Provisioning): source, preview, import. */
+  rosterLms: (examId: string) => `/api/exams/${id(examId)}/roster/lms`,
+  rosterLmsPreview: (examId: string) => `/api/exams/${id(examId)}/roster/lms/preview`,
+  rosterLmsImport: (examId: string) => `/api/exams/${id(examId)}/roster/lms/import`,
   invitations: (examId: string) => `/api/exams/${id(examId)}/invitations`,
   attemptUnlock: '/api/attempts/unlock',
   /** The live proctor view (results-service): who is sitting the exam now, announcements, ending an attempt. */
@@ -103,6 +107,8 @@ export const api = {
   candidateHistory: (candidateId: string) => `/api/results/candidates/${id(candidateId)}`,
   result: (resultId: string) => `/api/results/${id(resultId)}`,
   resultRelease: (resultId: string) => `/api/results/${id(resultId)}/release`,
+  /** Sends a score the LMS did not take again (LTI score passback). */
+  resultLmsRetry: (resultId: string) => `/api/results/${id(resultId)}/lms-sync/retry`,
   resultFile: (resultId: string, questionIndex: number) => `/api/results/${id(resultId)}/files/${questionIndex}`,
   /** The creator's reference solution against a coding question's tests (workspace-orchestrator's runner). */
   referenceRun: '/api/runner/reference',

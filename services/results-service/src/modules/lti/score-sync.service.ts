@@ -68,7 +68,7 @@ export function createScoreSyncService(
   return {
     /** One pass of the job: sends due scores; answers how many were sent. */
     async syncDue(): Promise<number> {
-      const { sent } = await repo.process(deps.clock.now(), opts.batch ?? 20, send);
+      const { sent } = await repo.process(deps.clock.now(), opts.batch ?? 10, send);
       return sent;
     },
 

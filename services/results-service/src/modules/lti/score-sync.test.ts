@@ -100,6 +100,19 @@ describe('LTI score passback', () => {
     expect((await read(walkIn.resultId)).lmsSync).toBeUndefined();
   });
 
+  it('writes the outbox with an exam-wide release, and sends nothing for a release that changes nothing', async () => {
+    const { exam, owner, learner, outbox, sentTo } = await setup();
+    const releaseAll = () =>
+      app.inject({ method: 'POST', url: `/api/exams/${exam.id}/release`, headers: owner, payload: { released: true } });
+    expect((await releaseAll()).json()).toMatchObject({ changed: 2 });
+    expect(await outbox(learner.resultId)).toMatchObject({ state: 'pending', scoreGiven: 2 });
+    await app.syncLtiScores();
+    expect((await releaseAll()).json()).toMatchObject({ changed: 0 });
+    expect(await outbox(learner.resultId)).toMatchObject({ state: 'sent' });
+    await app.syncLtiScores();
+    expect(sentTo()).toHaveLength(1);
+  });
+
   it('lists the sync state with the results, for the LMS candidate only', async () => {
     const { exam, owner, learner, walkIn, release } = await setup();
     await release(learner.resultId, true);
