@@ -102,7 +102,7 @@ describe('web server', () => {
       expect(response.headers.get('x-frame-options')).toBe('DENY');
     });
 
-    it("lets the creator app post forms to an LMS over https (deep linking), and over http only on this machine", async () => {
+    it('lets the creator app post forms to an LMS over https (deep linking), and over http only on this machine', async () => {
       const csp = directives(await fetch(`${await start('creator-web')}/`));
       expect(csp['form-action']).toEqual(["'self'", 'https:', 'http://localhost:*', 'http://127.0.0.1:*']);
     });
