@@ -171,6 +171,18 @@ describe('LTI login and launch against the LMS simulator', () => {
     });
   });
 
+  it('accepts several audiences when azp names this tool (LTI Core 1.3 §5.1.3)', async () => {
+    const response = await launch(
+      learner({ faults: { claims: { aud: [sim.clientId, 'another-tool'], azp: sim.clientId } } }),
+    );
+    expect(response.statusCode).toBe(303);
+    const wrongAzp = await launch(
+      learner({ faults: { claims: { aud: [sim.clientId, 'another-tool'], azp: 'another-tool' } } }),
+    );
+    expect(wrongAzp.statusCode).toBe(400);
+    expect(reasonOf(wrongAzp.body)).toMatch(/azp/);
+  });
+
   it('opens a link that was launched before without the custom exam_id, from the stored link', async () => {
     const spec = learner();
     expect((await launch(spec)).statusCode).toBe(303);
