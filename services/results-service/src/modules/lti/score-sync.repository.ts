@@ -1,11 +1,11 @@
 import type { AttemptLtiLink } from '@exam/domain/lti-ags';
-import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { attempts, ltiScoreSyncs, results } from '../../db/schema.ts';
 
 export type ScoreSyncRow = typeof ltiScoreSyncs.$inferSelect;
 /** A claimed outbox row with the attempt's LMS link (where the score goes). */
-export type ClaimedSync = { row: ScoreSyncRow; lti: AttemptLtiLink };
+export type ClaimedSync = { row: ScoreSyncRow; lti: AttemptLtiLink | null };
 /** What the job decided for one claimed row. */
 export type SyncStep = Partial<Pick<ScoreSyncRow, 'state' | 'tries' | 'nextTryAt' | 'lastError' | 'syncedAt'>>;
 
@@ -44,17 +44,16 @@ export async function recordScoreChanges(tx: Tx | Db, resultIds: readonly string
 }
 
 /**
- * The LTI score outbox (lti_score_syncs). The job claims due rows FOR UPDATE SKIP LOCKED and sends them in the
- * claiming transaction, so replicas running it at once share the rows and a score is sent by one of them; a
- * release of the same result meanwhile waits for that transaction and then marks the row pending again.
+ * The LTI score outbox (lti_score_syncs). A pass claims due rows FOR UPDATE SKIP LOCKED in a short transaction and
+ * moves their next_try_at past a lease, so no other replica claims them while this one sends; the send happens
+ * outside any transaction (exam-service, and on one embedded database every other service, must not wait on our
+ * locks). The outcome is written only if the row still holds the score that was sent: a release or regrade
+ * meanwhile has made it pending with a new score, which the next pass sends. A replica that dies mid-send leaves
+ * the row to be claimed again when its lease ends.
  */
 export function createScoreSyncRepository({ db }: ResultsDatabase) {
   return {
-    async process(
-      now: Date,
-      limit: number,
-      decide: (claimed: ClaimedSync) => Promise<SyncStep>,
-    ): Promise<{ claimed: number; sent: number }> {
+    async claim(now: Date, limit: number, leaseMs: number): Promise<ClaimedSync[]> {
       return db.transaction(async (tx) => {
         const locked = await tx
           .select()
@@ -63,27 +62,38 @@ export function createScoreSyncRepository({ db }: ResultsDatabase) {
           .orderBy(asc(ltiScoreSyncs.nextTryAt))
           .limit(limit)
           .for('update', { skipLocked: true });
-        if (locked.length === 0) return { claimed: 0, sent: 0 };
+        if (locked.length === 0) return [];
+        const ids = locked.map((r) => r.resultId);
+        await tx
+          .update(ltiScoreSyncs)
+          .set({ nextTryAt: new Date(now.getTime() + leaseMs) })
+          .where(inArray(ltiScoreSyncs.resultId, ids));
         const links = await tx
           .select({ id: attempts.id, lti: attempts.lti })
           .from(attempts)
           .where(inArray(attempts.id, [...new Set(locked.map((r) => r.attemptId))]));
         const linkOf = new Map(links.map((a) => [a.id, a.lti]));
-        let sent = 0;
-        for (const row of locked) {
-          const lti = linkOf.get(row.attemptId);
-          // An attempt without its link (gone, or never linked) has nowhere to send to: closed as failed.
-          const step: SyncStep = lti?.lineItemUrl
-            ? await decide({ row, lti })
-            : { state: 'failed', lastError: 'The attempt has no LMS line item' };
-          if (step.state === 'sent') sent++;
-          await tx
-            .update(ltiScoreSyncs)
-            .set({ ...step, updatedAt: now })
-            .where(eq(ltiScoreSyncs.resultId, row.resultId));
-        }
-        return { claimed: locked.length, sent };
+        return locked.map((row) => ({ row, lti: linkOf.get(row.attemptId) ?? null }));
       });
+    },
+
+    /** Writes the outcome of sending `sent`, unless the row changed since it was claimed; answers whether it wrote. */
+    async finish(sent: ScoreSyncRow, step: SyncStep, now: Date): Promise<boolean> {
+      const written = await db
+        .update(ltiScoreSyncs)
+        .set({ ...step, updatedAt: now })
+        .where(
+          and(
+            eq(ltiScoreSyncs.resultId, sent.resultId),
+            eq(ltiScoreSyncs.state, 'pending'),
+            eq(ltiScoreSyncs.tries, sent.tries),
+            eq(ltiScoreSyncs.scoredAt, sent.scoredAt),
+            eq(ltiScoreSyncs.scoreMaximum, sent.scoreMaximum),
+            sent.scoreGiven === null ? isNull(ltiScoreSyncs.scoreGiven) : eq(ltiScoreSyncs.scoreGiven, sent.scoreGiven),
+          ),
+        )
+        .returning({ resultId: ltiScoreSyncs.resultId });
+      return written.length > 0;
     },
 
     /** A failed row of the owner's result made pending again; 'not-found' / 'not-failed' otherwise. */

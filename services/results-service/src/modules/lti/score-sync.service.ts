@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { LtiScoreRequest } from '@exam/domain/lti-ags';
+import type { AttemptLtiLink, LtiScoreRequest } from '@exam/domain/lti-ags';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import type { ClaimedSync, ScoreSyncRepository, SyncStep } from './score-sync.repository.ts';
@@ -12,7 +12,12 @@ export type ScoreSyncOptions = {
   maxTries: number;
   /** Rows one pass claims. */
   batch?: number;
+  /** How long a claimed row is left to this replica before another may claim it again (longer than a send). */
+  leaseMs?: number;
 };
+
+/** A send takes a token request and the LMS's answer, each bounded well under this. */
+const DEFAULT_LEASE_MS = 120_000;
 
 /** Delay before try `tries + 1` after `tries` failures: exponential, capped. */
 export function backoffDelay(tries: number, opts: Pick<ScoreSyncOptions, 'backoffMs' | 'backoffCapMs'>) {
@@ -20,7 +25,7 @@ export function backoffDelay(tries: number, opts: Pick<ScoreSyncOptions, 'backof
 }
 
 /** The AGS 2.0 Score for one outbox row (§3.4: a withdrawn release is "Pending" with no scoreGiven). */
-export function scoreOf({ row, lti }: ClaimedSync): LtiScoreRequest {
+export function scoreOf({ row, lti }: ClaimedSync & { lti: AttemptLtiLink }): LtiScoreRequest {
   const withdrawn = row.scoreGiven === null;
   return {
     platformId: lti.platformId,
@@ -44,31 +49,37 @@ export function createScoreSyncService(
   log: FastifyBaseLogger,
   opts: ScoreSyncOptions,
 ) {
-  async function send(claimed: ClaimedSync): Promise<SyncStep> {
-    const now = deps.clock.now();
-    const tries = claimed.row.tries + 1;
+  async function send({ row, lti }: ClaimedSync): Promise<SyncStep> {
+    const tries = row.tries + 1;
+    // An attempt without its link (gone, or never linked) has nowhere to send to.
+    if (!lti?.lineItemUrl) return { state: 'failed', tries, lastError: 'The attempt has no LMS line item' };
     let failure: { message: string; retryable: boolean };
     try {
-      const outcome = await deps.ltiScores.publish(scoreOf(claimed));
-      if (outcome.outcome === 'sent') return { state: 'sent', tries, lastError: null, syncedAt: now };
+      const outcome = await deps.ltiScores.publish(scoreOf({ row, lti }));
+      if (outcome.outcome === 'sent') return { state: 'sent', tries, lastError: null, syncedAt: deps.clock.now() };
       failure = outcome;
     } catch (err) {
       // exam-service itself did not answer: worth another try.
       failure = { message: err instanceof Error ? err.message : String(err), retryable: true };
     }
-    log.warn({ resultId: claimed.row.resultId, tries, failure }, 'LTI score not sent');
+    log.warn({ resultId: row.resultId, tries, failure }, 'LTI score not sent');
     if (!failure.retryable || tries >= opts.maxTries) return { state: 'failed', tries, lastError: failure.message };
     return {
       tries,
       lastError: failure.message,
-      nextTryAt: new Date(now.getTime() + backoffDelay(tries, opts)),
+      nextTryAt: new Date(deps.clock.now().getTime() + backoffDelay(tries, opts)),
     };
   }
 
   return {
     /** One pass of the job: sends due scores; answers how many were sent. */
     async syncDue(): Promise<number> {
-      const { sent } = await repo.process(deps.clock.now(), opts.batch ?? 10, send);
+      const claimed = await repo.claim(deps.clock.now(), opts.batch ?? 10, opts.leaseMs ?? DEFAULT_LEASE_MS);
+      let sent = 0;
+      for (const c of claimed) {
+        const step = await send(c);
+        if ((await repo.finish(c.row, step, deps.clock.now())) && step.state === 'sent') sent++;
+      }
       return sent;
     },
 

@@ -243,6 +243,41 @@ describe('LTI score passback', () => {
     expect((await retry(owner)).statusCode).toBe(409);
   });
 
+  it('keeps a score changed while the previous one was being sent, and sends it next', async () => {
+    const { learner, release, outbox, sentTo } = await setup();
+    await release(learner.resultId, true);
+    const publish = app.lti.publish;
+    app.lti.publish = async (score) => {
+      // The creator withdraws the release while the LMS is still answering.
+      app.lti.publish = publish;
+      clock.advance(1000);
+      expect((await release(learner.resultId, false)).statusCode).toBe(200);
+      return publish(score);
+    };
+    expect(await app.syncLtiScores()).toBe(0);
+    expect(await outbox(learner.resultId)).toMatchObject({ state: 'pending', tries: 0, scoreGiven: null });
+    await app.syncLtiScores();
+    expect(sentTo().map((s) => s.gradingProgress)).toEqual(['FullyGraded', 'Pending']);
+    expect(await outbox(learner.resultId)).toMatchObject({ state: 'sent' });
+  });
+
+  it('sends a score again when the replica that claimed it died before it finished', async () => {
+    const { learner, release, outbox, sentTo } = await setup();
+    await release(learner.resultId, true);
+    // A pass that claims the row and never finishes (the outcome is not written): only the claim's lease remains.
+    const claimedAt = clock.now();
+    await app.db
+      .update(ltiScoreSyncs)
+      .set({ nextTryAt: new Date(claimedAt.getTime() + 120_000) })
+      .where(eq(ltiScoreSyncs.resultId, learner.resultId));
+    await app.syncLtiScores();
+    expect(sentTo()).toHaveLength(0);
+    clock.advance(120_000);
+    await app.syncLtiScores();
+    expect(sentTo()).toHaveLength(1);
+    expect(await outbox(learner.resultId)).toMatchObject({ state: 'sent' });
+  });
+
   it('sends a score once when two replicas run the job at the same time', async () => {
     const { learner, release, sentTo } = await setup();
     const replica = await buildTestApp({ deps: { clock, ltiScores: app.lti } });

@@ -1,12 +1,13 @@
 import type { ResultDetail } from '@exam/domain/result';
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { signInAs } from '../../../testing/factories.ts';
 import { fakeResultService } from '../../../testing/fake-result-service.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { makeResultDetail } from './result-factories.ts';
+import { fakeResultList } from '../../../testing/fake-results-list.ts';
+import { makeResultDetail, makeResultSummary } from './result-factories.ts';
 
 async function openResult(detail: ResultDetail) {
   server.use(...fakeResultService(detail).handlers);
@@ -54,5 +55,28 @@ describe('the LMS score passback on a result', () => {
   it('shows no LMS status for a result that did not come from an LMS', async () => {
     await openResult(makeResultDetail());
     expect(screen.queryByTestId('lms-sync')).not.toBeInTheDocument();
+  });
+
+  it('lists the LMS status beside the score of each result that came from an LMS', async () => {
+    const fromLms = makeResultSummary({
+      userName: 'Ada',
+      status: 'released',
+      score: 2,
+      lmsSync: { state: 'pending', tries: 1, lastError: 'The LMS answered 503', syncedAt: null },
+    });
+    const walkIn = makeResultSummary({ userName: 'Bob', status: 'released', score: 3 });
+    server.use(
+      fakeResultList([fromLms, walkIn]).handler,
+      http.get('*/api/results/summary', () => HttpResponse.json({ exams: [] })),
+    );
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    await user.click(await screen.findByRole('tab', { name: 'Results' }));
+    const rows = await screen.findAllByTestId('grading-row');
+    const rowOf = (name: string) => rows.find((row) => row.textContent?.includes(name))!;
+    const chip = within(rowOf('Ada')).getByTestId('lms-sync');
+    expect(chip).toHaveTextContent('Sending to LMS');
+    expect(chip).toHaveAccessibleDescription('Last try (1): The LMS answered 503');
+    expect(within(rowOf('Bob')).queryByTestId('lms-sync')).not.toBeInTheDocument();
   });
 });
