@@ -17,6 +17,11 @@ export const StartAttemptSchema = z.object({
   accessCode: z.string().max(100).optional(),
   /** The token of a roster candidate's personal invitation link. */
   inviteToken: z.string().max(200).optional(),
+  /**
+   * The grant of an LMS launch (@exam/server-kit/lti-grant): the name and candidate ID it names replace the ones
+   * sent, and the attempt records its LMS link.
+   */
+  ltiGrant: z.string().max(4000).optional(),
 });
 export type StartAttempt = z.infer<typeof StartAttemptSchema>;
 

@@ -166,6 +166,8 @@ export const BriefingRequestSchema = z.object({
   studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
   accessCode: z.string().max(100).optional(),
   inviteToken: z.string().max(200).optional(),
+  /** The grant of an LMS launch, as for POST /api/attempts. */
+  ltiGrant: z.string().max(4000).optional(),
 });
 export type BriefingRequest = z.infer<typeof BriefingRequestSchema>;
 

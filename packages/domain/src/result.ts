@@ -3,6 +3,7 @@ import { TestGradingSchema } from './coding.ts';
 import { RubricSchema, QuestionTypeSchema } from './exam.ts';
 import { RESULT_STATUSES } from './grading.ts';
 import { WorkspaceFileSchema } from './internal.ts';
+import { LmsSyncSchema } from './lti-ags.ts';
 
 /** Submitted results as creators read and grade them (docs/product.md#results-and-grading). */
 
@@ -35,6 +36,8 @@ export const ResultSummarySchema = z.object({
   /** Which of the candidate's attempts this is (1 = first), and whether it is the one the exam's keepGrade counts. */
   attemptNo: z.number().int(),
   kept: z.boolean(),
+  /** The score passback to the LMS, for results of attempts launched from one (once released). */
+  lmsSync: LmsSyncSchema.optional(),
 });
 export type ResultSummary = z.infer<typeof ResultSummarySchema>;
 

@@ -1,5 +1,5 @@
 /**
- * Which service answers which public path. Both web servers proxy /api/* with this table, and an
+ * Which service answers which public path. Both web servers proxy /api/* and /lti/* with this table, and an
  * ingress in front of the services would use the same one. More specific prefixes come first. The editors
  * (/workspace/*) are not here: they live on an origin of their own (WORKSPACE_ORIGIN), never the apps'.
  */
@@ -23,7 +23,7 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/exams/[^/]+/(live|announcements|attempts)([/?]|$)', 'results-service'],
   // The AI solvability check of a draft: llm-gateway asks the exam's assistant.
   ['^/api/exams/[^/]+/solvability-checks([/?]|$)', 'llm-gateway'],
-  ['^/api/(auth|exams|public|materials|bank)([/?]|$)', 'exam-service'],
+  ['^/api/(auth|exams|public|materials|bank|lti)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],
   ['^/api/(session|sessions|runner)([/?]|$)', 'workspace-orchestrator'],
@@ -31,6 +31,9 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/results-service/', 'results-service'],
   ['^/api/llm-gateway/', 'llm-gateway'],
   ['^/api/workspace-orchestrator/', 'workspace-orchestrator'],
+  // LTI 1.3's browser-facing endpoints (login initiation, launch, the tool's JWKS): an LMS sends the browser to
+  // either app's origin (the registration names LTI_TOOL_ORIGIN, the creator app's by default), so both forward it.
+  ['^/lti/(login|launch|jwks)([/?]|$)', 'exam-service'],
 ];
 
 export function serviceEnvPrefix(service: ServiceName): string {

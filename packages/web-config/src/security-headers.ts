@@ -13,7 +13,12 @@ import type { AppName } from './runtime-config.ts';
  *   (https://www.w3.org/TR/CSP3/#directive-style-src), and CodeMirror uses constructed stylesheets.
  * - frame-src: only the taker app frames anything, the coding workspace on WORKSPACE_ORIGIN.
  * - frame-ancestors: the creator app is never framed; the taker app only by itself.
+ * - form-action: the creator app also posts to an LMS, the signed deep-linking response of LTI (Deep Linking 2.0
+ *   §4.5 requires a form post to the platform's return URL, whichever LMS the creator registered): any https
+ *   origin, and plain http only on this machine (development and the journeys' LMS simulator).
  */
+const LOOPBACK_HTTP = ['http://localhost:*', 'http://127.0.0.1:*'] as const;
+
 export type HeaderOptions = { app: AppName; workspaceOrigin: string; styleNonce: string };
 
 export function contentSecurityPolicy({ app, workspaceOrigin, styleNonce }: HeaderOptions): string {
@@ -29,7 +34,7 @@ export function contentSecurityPolicy({ app, workspaceOrigin, styleNonce }: Head
     'frame-ancestors': app === 'taker-web' ? ["'self'"] : ["'none'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
-    'form-action': ["'self'"],
+    'form-action': app === 'creator-web' ? ["'self'", 'https:', LOOPBACK_HTTP[0], LOOPBACK_HTTP[1]] : ["'self'"],
   };
   return Object.entries(directives)
     .map(([name, values]) => `${name} ${values.join(' ')}`)

@@ -102,6 +102,11 @@ describe('web server', () => {
       expect(response.headers.get('x-frame-options')).toBe('DENY');
     });
 
+    it('lets the creator app post forms to an LMS over https (deep linking), and over http only on this machine', async () => {
+      const csp = directives(await fetch(`${await start('creator-web')}/`));
+      expect(csp['form-action']).toEqual(["'self'", 'https:', 'http://localhost:*', 'http://127.0.0.1:*']);
+    });
+
     it('sends HSTS when told the site is served over HTTPS', async () => {
       const response = await fetch(`${await start('creator-web', { https: true })}/`);
       expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
@@ -230,6 +235,18 @@ describe('web server', () => {
       ]) {
         const response = await fetch(`${web}${path}`);
         expect(await response.text(), path).not.toContain('http_request_duration_seconds');
+      }
+    });
+
+    it("forwards an LMS's form post to /lti/launch to exam-service on either app's origin, and its redirect back", async () => {
+      for (const app of ['creator-web', 'taker-web'] as const) {
+        const response = await fetch(`${await start(app)}/lti/launch`, {
+          method: 'POST',
+          body: new URLSearchParams({ id_token: 'x', state: 's1' }),
+          redirect: 'manual',
+        });
+        expect(response.status, app).toBe(303);
+        expect(response.headers.get('location'), app).toBe('/elsewhere?state=s1');
       }
     });
 

@@ -33,7 +33,7 @@ const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
  * The production web server of one app: the built bundle with the platform's security headers, the SPA
- * fallback to index.html, /runtime-config.json, and /api/* proxied to the service that owns each path.
+ * fallback to index.html, /runtime-config.json, and /api/* and /lti/* proxied to the service that owns each path.
  */
 export async function buildWebServer(opts: WebServerOptions) {
   const app = Fastify({
@@ -99,6 +99,8 @@ export async function buildWebServer(opts: WebServerOptions) {
   };
   app.all('/api', proxy);
   app.all('/api/*', proxy);
+  // LTI logins and launches arrive from the LMS at the app's origin (ARCHITECTURE.md "LTI").
+  app.all('/lti/*', proxy);
 
   // Probes for Kubernetes and compose (README, "Deploying"): the server needs nothing but its bundle, which it
   // read before listening, so it is ready as soon as it answers. Neither is under /api, so neither is proxied.

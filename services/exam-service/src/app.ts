@@ -18,6 +18,24 @@ import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
 import { interchangeRoutes } from './modules/interchange/interchange.routes.ts';
 import { createInterchangeService } from './modules/interchange/interchange.service.ts';
+import { createMembershipsClient } from './adapters/lti-nrps.ts';
+import { createScorePublisher } from './adapters/lti-ags.ts';
+import { createServiceTokens } from './adapters/lti-service-token.ts';
+import { createAdvantageRepository } from './modules/lti/advantage.repository.ts';
+import { advantageRoutes } from './modules/lti/advantage.routes.ts';
+import { jwksRoutes } from './modules/lti/jwks.routes.ts';
+import { createLmsRosterService } from './modules/lti/lms-roster.service.ts';
+import { createLtiScoresService } from './modules/lti/lti-scores.service.ts';
+import { creatorSignIn } from './modules/auth/creator-sign-in.ts';
+import { createLaunchRepository } from './modules/lti/launch.repository.ts';
+import { launchRoutes } from './modules/lti/launch.routes.ts';
+import { createLaunchService } from './modules/lti/launch.service.ts';
+import { createPlatformKeys } from './modules/lti/platform-keys.ts';
+import { createPlatformsRepository } from './modules/lti/platforms.repository.ts';
+import { platformsRoutes } from './modules/lti/platforms.routes.ts';
+import { createPlatformsService } from './modules/lti/platforms.service.ts';
+import { toolConfiguration } from './modules/lti/tool-configuration.ts';
+import { createToolKeys, type ToolKeys } from './modules/lti/tool-keys.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
 import { createInternalService } from './modules/internal/internal.service.ts';
 import { createMailQueue, type MailQueue } from './modules/mail/mail-queue.service.ts';
@@ -42,8 +60,13 @@ declare module 'fastify' {
     mailQueue: MailQueue;
     /** One pass of the roster reminders; server.ts runs it on an interval (jobs/reminders.ts). */
     sendReminders: () => Promise<number>;
+    /** The tool's LTI signing keys (modules/lti/tool-keys.ts), for everything that signs as the tool. */
+    ltiToolKeys: ToolKeys;
   }
 }
+
+/** exp and iat of a platform's id_token may be off by this much (the two clocks differ a little). */
+const LTI_CLOCK_TOLERANCE_SECONDS = 30;
 
 /** Without a results-service (a test that does not need one), nobody counts as submitted. */
 const noSubmissions: SubmittedCandidates = { submittedCandidateKeys: async () => [] };
@@ -157,6 +180,69 @@ export async function buildApp(config: Config, deps: Deps) {
       createRosterService(rosterRepository, examsRepository, mailDeps, { takerOrigin: config.TAKER_ORIGIN }),
       createAdmissionService(rosterRepository, examsRepository),
       notices,
+    ),
+  );
+
+  const ltiToolKeys = createToolKeys(deps.database, {
+    encryptionKey: config.encryptionKey,
+    clock: deps.clock,
+    graceSeconds: config.LTI_KEY_GRACE_SECONDS,
+  });
+  app.decorate('ltiToolKeys', ltiToolKeys);
+  await app.register(jwksRoutes(ltiToolKeys));
+  const platformsRepository = createPlatformsRepository(deps.database);
+  await app.register(
+    platformsRoutes(createPlatformsService(platformsRepository, deps), toolConfiguration(config.ltiToolOrigin)),
+  );
+  const launches = createLaunchService(
+    {
+      platforms: platformsRepository,
+      launches: createLaunchRepository(deps.database),
+      exams: examsRepository,
+      auth: authRepository,
+    },
+    {
+      ...deps,
+      toolKeys: ltiToolKeys,
+      signIn: creatorSignIn(app, authService, { tokenTtl: config.CREATOR_TOKEN_TTL }),
+      platformKeys: deps.ltiPlatformKeys ?? createPlatformKeys(),
+    },
+    {
+      toolOrigin: config.ltiToolOrigin,
+      creatorOrigin: new URL(config.CREATOR_ORIGIN).origin,
+      takerOrigin: new URL(config.TAKER_ORIGIN).origin,
+      jwtSecret: config.jwtSecret,
+      stateTtlSeconds: config.LTI_STATE_TTL_SECONDS,
+      ticketTtlSeconds: config.LTI_TICKET_TTL_SECONDS,
+      grantTtlSeconds: config.LTI_GRANT_TTL_SECONDS,
+      clockToleranceSeconds: LTI_CLOCK_TOLERANCE_SECONDS,
+    },
+  );
+  await app.register(
+    launchRoutes(launches, {
+      secureCookies: config.ltiToolOrigin.startsWith('https:'),
+      stateTtlSeconds: config.LTI_STATE_TTL_SECONDS,
+    }),
+  );
+
+  // LTI Advantage services (AGS score passback, NRPS roster import) call the LMS with tokens signed by the tool's key.
+  const serviceTokens = createServiceTokens({
+    signingKey: () => ltiToolKeys.signingKey(),
+    clock: deps.clock,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  const upstream = deps.fetch ? { fetch: deps.fetch } : {};
+  const advantage = createAdvantageRepository(deps.database);
+  await app.register(
+    advantageRoutes(
+      createLtiScoresService(advantage, createScorePublisher(serviceTokens, upstream), app.log),
+      createLmsRosterService(
+        advantage,
+        rosterRepository,
+        examsRepository,
+        createMembershipsClient(serviceTokens, upstream),
+        deps,
+      ),
     ),
   );
 

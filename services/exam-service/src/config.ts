@@ -54,6 +54,28 @@ const ConfigSchema = z.object({
     .int()
     .min(1)
     .default(60 * 60),
+  /**
+   * The origin the LMS sends LTI logins and launches to (its /lti/* paths reach this service); the creator app's
+   * origin when unset, whose web server proxies /lti/* here. ARCHITECTURE.md "LTI".
+   */
+  LTI_TOOL_ORIGIN: z.url().optional(),
+  /** How long a retired LTI signing key stays in the published JWKS (platforms cache the set). */
+  LTI_KEY_GRACE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(7 * 24 * 60 * 60),
+  /** How long a started LTI login (state and nonce) may take to come back as a launch. */
+  LTI_STATE_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
+  /** How long an instructor's launch ticket works after the launch (until the creator app spends it). */
+  LTI_TICKET_TTL_SECONDS: z.coerce.number().int().min(10).max(3600).default(600),
+  /** How long a learner's launch grant may start the attempt: the briefing is read before Start. */
+  LTI_GRANT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .default(3600),
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
   /** Sends tried per queued mail (the first included) before it is marked failed. */
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
@@ -101,6 +123,8 @@ export type Config = Omit<z.infer<typeof ConfigSchema>, DefaultKeyVar> & {
   internalToken: string;
   encryptionKey: Buffer;
   pgliteDir: string;
+  /** LTI_TOOL_ORIGIN, or the creator app's origin. */
+  ltiToolOrigin: string;
 };
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -116,5 +140,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       'openai-compatible': false,
     },
     pgliteDir: join(parsed.DATA_DIR, 'exam-service'),
+    ltiToolOrigin: new URL(parsed.LTI_TOOL_ORIGIN ?? parsed.CREATOR_ORIGIN).origin,
   };
 }

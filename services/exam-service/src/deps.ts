@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Mailer } from '@exam/server-kit/mail';
+import type { JWTVerifyGetKey } from 'jose';
 import type { ExamDatabase } from './db/database.ts';
 
 /** Which candidates (normalised IDs) have submitted an exam: results-service owns attempts (adapters/submissions.ts). */
@@ -19,6 +20,10 @@ export type Deps = {
   submissions?: SubmittedCandidates;
   /** For a window changed while attempts are in progress; server.ts wires results-service, tests a fake. */
   attemptDeadlines?: AttemptDeadlines;
+  /** The key set of an LMS's JWKS URL; when absent, fetched over HTTP (modules/lti/platform-keys.ts). */
+  ltiPlatformKeys?: (jwksUrl: string) => JWTVerifyGetKey;
+  /** HTTP to LMS services (AGS, NRPS, their token endpoints); the global fetch when absent. */
+  fetch?: typeof fetch;
 };
 
 export const systemClock = { now: () => new Date() };

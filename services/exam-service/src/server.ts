@@ -10,6 +10,7 @@ import { startMailSender } from './jobs/mail-sender.ts';
 import { startPruning } from './jobs/prune.ts';
 import { startReminders } from './jobs/reminders.ts';
 import { createPruneRepository } from './modules/housekeeping/prune.repository.ts';
+import { createLaunchRepository } from './modules/lti/launch.repository.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -42,6 +43,7 @@ try {
     retentionDays: config.RETENTION_DAYS,
     clock: systemClock,
     log: app.log,
+    pruneLtiExpired: createLaunchRepository(database).pruneExpired,
   });
   app.addHook('onClose', () => pruning.stop());
   app.addHook('onClose', () => database.close());

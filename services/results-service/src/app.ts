@@ -1,6 +1,7 @@
 import { schemaCheck } from '@exam/server-kit/db';
 import { createBaseApp } from '@exam/server-kit/base-app';
 import type { Config } from './config.ts';
+import { createLtiGrants } from './modules/attempts/lti-grant.ts';
 import type { Deps, PresenceStore } from './deps.ts';
 import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
@@ -24,6 +25,9 @@ import { createInsightsRepository } from './modules/insights/insights.repository
 import { insightsRoutes } from './modules/insights/insights.routes.ts';
 import { createInsightsService } from './modules/insights/insights.service.ts';
 import { internalRoutes } from './modules/internal/internal.routes.ts';
+import { createScoreSyncRepository } from './modules/lti/score-sync.repository.ts';
+import { scoreSyncRoutes } from './modules/lti/score-sync.routes.ts';
+import { createScoreSyncService } from './modules/lti/score-sync.service.ts';
 import { createLiveRepository } from './modules/live/live.repository.ts';
 import { liveRoutes, recordPresence } from './modules/live/live.routes.ts';
 import { databasePresence, redisPresence } from './modules/live/presence.ts';
@@ -50,6 +54,8 @@ declare module 'fastify' {
     finalizeExpired: () => Promise<number>;
     /** One pass of the test-grading job (jobs/test-grading.ts); server.ts runs it on an interval, tests directly. */
     gradeTests: () => Promise<number>;
+    /** One pass of the LTI score passback job (jobs/lti-score-sync.ts); server.ts runs it on an interval, tests directly. */
+    syncLtiScores: () => Promise<number>;
     /** Release notices still being handed to exam-service (tests wait for them). */
     releaseNotices: ReleaseNotices;
     /** Where the live view reads when candidates were last seen (tests read it whichever store it is). */
@@ -99,6 +105,7 @@ export async function buildApp(config: Config, deps: Deps) {
     perClient: { max: config.START_LIMIT_PER_CLIENT, windowSeconds: config.START_LIMIT_PER_CLIENT_WINDOW_SECONDS },
     perExam: { max: config.START_LIMIT_PER_EXAM, windowSeconds: config.START_LIMIT_PER_EXAM_WINDOW_SECONDS },
   });
+  const ltiGrants = createLtiGrants({ jwtSecret: config.jwtSecret, clock: deps.clock });
   const starts = createStartService(
     attemptsRepository,
     deps,
@@ -109,6 +116,7 @@ export async function buildApp(config: Config, deps: Deps) {
       unlockMinutes: config.RESUME_UNLOCK_MINUTES,
     },
     cohort,
+    ltiGrants,
   );
   const results = createResultsService(createResultsRepository(deps.database), deps, refreshKeepGrade);
   const resultWrites = createResultWritesRepository(deps.database);
@@ -116,6 +124,12 @@ export async function buildApp(config: Config, deps: Deps) {
   const testGrading = createTestGradingService(createTestGradingRepository(deps.database), deps, app.log);
   const regrade = createRegradeService(resultWrites, testGrading, deps);
   app.decorate('gradeTests', () => testGrading.gradeTests());
+  const scoreSync = createScoreSyncService(createScoreSyncRepository(deps.database), deps, app.log, {
+    backoffMs: config.LTI_SCORE_SYNC_BACKOFF_SECONDS * 1000,
+    backoffCapMs: config.LTI_SCORE_SYNC_BACKOFF_CAP_SECONDS * 1000,
+    maxTries: config.LTI_SCORE_SYNC_MAX_TRIES,
+  });
+  app.decorate('syncLtiScores', () => scoreSync.syncDue());
   const testRuns = createTestRunsService(
     createTestRunsRepository(deps.database),
     attemptsRepository,
@@ -160,8 +174,11 @@ export async function buildApp(config: Config, deps: Deps) {
   app.decorate('releaseNotices', releaseNotices);
   app.addHook('onClose', () => releaseNotices.drain());
   await app.register(gradingRoutes({ results, grading, regrade, releaseNotices, testGrading }));
+  await app.register(scoreSyncRoutes(scoreSync, results));
   await app.register(internalRoutes(attempts, deps));
-  await app.register(cohortRoutes(createOverridesService(cohort, deps), createBriefingService(cohort, deps, limiter)));
+  await app.register(
+    cohortRoutes(createOverridesService(cohort, deps), createBriefingService(cohort, deps, limiter, ltiGrants)),
+  );
   await app.register(submissionsRoutes(submissions));
   await app.register(insightsRoutes(insights, insightsCache, { serverTiming: config.INSIGHTS_SERVER_TIMING }));
   await app.register(liveRoutes(live));

@@ -39,6 +39,14 @@ const ConfigSchema = z.object({
   /** How often the test-grading job starts queued grade runs and collects finished ones. */
   TEST_GRADING_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3),
   /**
+   * LTI score passback (modules/lti): how often the job sends due scores, the first retry's delay (doubled
+   * per failed try, never more than the cap) and the tries after which a score is marked failed.
+   */
+  LTI_SCORE_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(5),
+  LTI_SCORE_SYNC_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(30),
+  LTI_SCORE_SYNC_BACKOFF_CAP_SECONDS: z.coerce.number().int().min(1).default(3600),
+  LTI_SCORE_SYNC_MAX_TRIES: z.coerce.number().int().min(1).max(50).default(8),
+  /**
    * Group commit of answer saves (modules/attempts/answer-batch.ts): how long the first save of a batch
    * waits for others, in milliseconds (0: every save is its own statement), how many batches run at once,
    * and the most saves in one.

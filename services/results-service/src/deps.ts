@@ -3,6 +3,7 @@ import type { CodeRunner, RunnerAnswer } from '@exam/server-kit/code-runner-clie
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { RedisConnection } from '@exam/server-kit/redis';
 import type { InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
+import type { LtiScoreOutcome, LtiScoreRequest } from '@exam/domain/lti-ags';
 import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
 import type { ResultsDatabase } from './db/database.ts';
 
@@ -18,6 +19,14 @@ export type ExamAccess = {
   admit(examId: string, candidate: AdmitRequest): Promise<AdmitResponse>;
   /** Queues result-release notices to these candidates' roster entries; answers how many were queued. */
   notifyRelease(examId: string, candidateKeys: string[]): Promise<number>;
+};
+
+/**
+ * Publishes a score to an LMS line item: exam-service holds the platform registrations and the tool's keys
+ * (see adapters/lti-scores.ts). Never throws for the LMS's answer; an exam-service that cannot be reached throws.
+ */
+export type LtiScores = {
+  publish(score: LtiScoreRequest): Promise<LtiScoreOutcome>;
 };
 
 /** Collects a candidate's coding-workspace files at submit (workspace-orchestrator). */
@@ -42,6 +51,8 @@ export type Deps = {
   ids: { next(): string };
   examSource: ExamSource;
   examAccess: ExamAccess;
+  /** LTI score passback through exam-service. */
+  ltiScores: LtiScores;
   workspaceFiles: WorkspaceFiles;
   /** Runs candidates' code against a coding question's tests (workspace-orchestrator). */
   codeRunner: CodeRunner;

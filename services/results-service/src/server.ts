@@ -5,6 +5,7 @@ import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit
 import { createHttpCodeRunner } from './adapters/code-runner.ts';
 import { createHttpExamAccess } from './adapters/exam-access.ts';
 import { createHttpExamSource } from './adapters/exam-source.ts';
+import { createHttpLtiScores } from './adapters/lti-scores.ts';
 import { createHttpTranscriptSource } from './adapters/transcript-source.ts';
 import { createHttpWorkspaceFiles } from './adapters/workspace-files.ts';
 import { buildApp } from './app.ts';
@@ -13,6 +14,7 @@ import { openResultsDatabase } from './db/database.ts';
 import { systemClock, uuidIds } from './deps.ts';
 import { startFinalizer } from './jobs/finalizer.ts';
 import { startTestGrading } from './jobs/test-grading.ts';
+import { startLtiScoreSync } from './jobs/lti-score-sync.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -28,6 +30,10 @@ try {
   await redis?.connected();
   const upstream = { timeoutMs: config.UPSTREAM_TIMEOUT_MS };
   const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, upstream);
+  // exam-service may take a token request and the LMS's answer (10 s each at most) before it answers.
+  const ltiScores = createHttpLtiScores(config.EXAM_SERVICE_URL, config.internalToken, {
+    timeoutMs: Math.max(config.UPSTREAM_TIMEOUT_MS, 25_000),
+  });
   const codeRunner = createHttpCodeRunner(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream);
   const app = await buildApp(config, {
     database,
@@ -35,6 +41,7 @@ try {
     ids: uuidIds,
     examSource: createHttpExamSource(config.EXAM_SERVICE_URL, config.internalToken, upstream),
     examAccess: createHttpExamAccess(config.EXAM_SERVICE_URL, config.internalToken, upstream),
+    ltiScores,
     workspaceFiles: createHttpWorkspaceFiles(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream),
     codeRunner,
     transcripts: createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, upstream),
@@ -53,6 +60,12 @@ try {
     log: app.log,
   });
   app.addHook('onClose', () => testGrading.stop());
+  const ltiScoreSync = startLtiScoreSync(() => app.syncLtiScores(), {
+    intervalMs: config.LTI_SCORE_SYNC_INTERVAL_SECONDS * 1000,
+    log: app.log,
+  });
+  app.addHook('onClose', () => ltiScoreSync.stop());
+  app.addHook('onClose', () => ltiScores.close());
   app.addHook('onClose', () => database.close());
   if (redis) app.addHook('onClose', () => redis.close());
   await runServer(app, { host: config.HOST, port: config.PORT, ...shutdownOptions(config) });

@@ -9,6 +9,7 @@ import { CreatorLayout, creatorGuard } from './routes/creator/creator-layout.tsx
 import { DashboardRoute } from './routes/creator/dashboard.tsx';
 import { ExamPublishedRoute } from './routes/creator/exam-published.tsx';
 import { AboutRoute, CareersRoute } from './routes/marketing/coming-soon.tsx';
+import { LtiLaunchRoute } from './routes/lti/lti-launch.tsx';
 import { LandingRoute } from './routes/marketing/landing.tsx';
 import { NotFoundRoute } from './routes/marketing/not-found.tsx';
 
@@ -19,6 +20,8 @@ export const routes: RouteObject[] = [
   { path: paths.auth, Component: AuthRoute },
   { path: paths.forgotPassword, Component: ForgotPasswordRoute },
   { path: paths.resetPassword, Component: ResetPasswordRoute },
+  // An instructor's LMS launch: signed in (or asked to sign in) here, so outside the guarded /creator area.
+  { path: paths.ltiLaunch, Component: LtiLaunchRoute },
   {
     path: '/creator',
     loader: creatorGuard,
@@ -29,6 +32,14 @@ export const routes: RouteObject[] = [
       { index: true, loader: () => redirect(paths.dashboard) },
       { path: 'dashboard', Component: DashboardRoute },
       { path: 'account', Component: AccountRoute },
+      {
+        path: 'lti',
+        lazy: async () => ({ Component: (await import('./routes/creator/lti-settings.tsx')).LtiSettingsRoute }),
+      },
+      {
+        path: 'lti-deep-link',
+        lazy: async () => ({ Component: (await import('./routes/creator/lti-deep-link.tsx')).LtiDeepLinkRoute }),
+      },
       {
         path: 'question-bank',
         lazy: async () => ({ Component: (await import('./routes/creator/question-bank.tsx')).QuestionBankRoute }),

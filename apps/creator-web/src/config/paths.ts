@@ -8,6 +8,12 @@ export const paths = {
   /** The link in the reset mail: `/reset-password#token=…` (the token stays out of server logs). */
   resetPassword: '/reset-password',
   dashboard: '/creator/dashboard',
+  /** Where an instructor's LMS launch lands: `/lti-launch#ticket=…` (exam-service's /lti/launch sends them). */
+  ltiLaunch: '/lti-launch',
+  /** The deep-linking picker of an LMS launch (the ticket stays in the fragment). */
+  ltiDeepLink: (ticket: string) => `/creator/lti-deep-link#ticket=${encodeURIComponent(ticket)}`,
+  /** The LMS registrations (LTI 1.3) and the tool's URLs for the LMS administrator. */
+  ltiSettings: '/creator/lti',
   account: '/creator/account',
   questionBank: '/creator/question-bank',
   newExam: '/creator/new-exam',
@@ -48,6 +54,12 @@ export const api = {
   passwordReset: '/api/auth/password-reset',
   passwordResetConfirm: '/api/auth/password-reset/confirm',
   exams: '/api/exams',
+  ltiPlatforms: '/api/lti/platforms',
+  ltiPlatform: (platformId: string) => `/api/lti/platforms/${id(platformId)}`,
+  ltiToolConfiguration: '/api/lti/tool-configuration',
+  ltiLaunchSession: '/api/lti/launches/session',
+  ltiLinkAccount: '/api/lti/launches/link',
+  ltiDeepLinks: '/api/lti/deep-links',
   myExams: '/api/exams/auth_exams',
   exam: (examId: string) => `/api/exams/${id(examId)}`,
   /** Per-candidate accommodations (results-service): listed, and set one candidate at a time. */
@@ -73,6 +85,10 @@ export const api = {
   roster: (examId: string) => `/api/exams/${id(examId)}/roster`,
   rosterEntry: (examId: string, entryId: string) => `/api/exams/${id(examId)}/roster/${id(entryId)}`,
   rosterImport: (examId: string) => `/api/exams/${id(examId)}/roster/import`,
+  /** The LMS course the exam is placed in (LTI Names and Role Provisioning): source, preview, import. */
+  rosterLms: (examId: string) => `/api/exams/${id(examId)}/roster/lms`,
+  rosterLmsPreview: (examId: string) => `/api/exams/${id(examId)}/roster/lms/preview`,
+  rosterLmsImport: (examId: string) => `/api/exams/${id(examId)}/roster/lms/import`,
   invitations: (examId: string) => `/api/exams/${id(examId)}/invitations`,
   attemptUnlock: '/api/attempts/unlock',
   /** The live proctor view (results-service): who is sitting the exam now, announcements, ending an attempt. */
@@ -91,6 +107,8 @@ export const api = {
   candidateHistory: (candidateId: string) => `/api/results/candidates/${id(candidateId)}`,
   result: (resultId: string) => `/api/results/${id(resultId)}`,
   resultRelease: (resultId: string) => `/api/results/${id(resultId)}/release`,
+  /** Sends a score the LMS did not take again (LTI score passback). */
+  resultLmsRetry: (resultId: string) => `/api/results/${id(resultId)}/lms-sync/retry`,
   resultFile: (resultId: string, questionIndex: number) => `/api/results/${id(resultId)}/files/${questionIndex}`,
   /** The creator's reference solution against a coding question's tests (workspace-orchestrator's runner). */
   referenceRun: '/api/runner/reference',

@@ -1,4 +1,10 @@
-import { ResultListSchema, type ListResultsQuery, type ResultList } from '@exam/domain/result';
+import {
+  ResultDetailSchema,
+  ResultListSchema,
+  type ListResultsQuery,
+  type ResultDetail,
+  type ResultList,
+} from '@exam/domain/result';
 import { api } from '../config/paths.ts';
 import { apiRequest } from './api-client.ts';
 
@@ -15,4 +21,9 @@ export function listResultsPage(filters: ResultFilters, cursor: string | null, l
   if (cursor) params.set('cursor', cursor);
   if (limit) params.set('limit', String(limit));
   return apiRequest(api.results(params.toString()), { schema: ResultListSchema });
+}
+
+/** POST /api/results/{id}/lms-sync/retry: the score the LMS did not take goes out again (409 unless it failed). */
+export function retryLmsSync(resultId: string): Promise<ResultDetail> {
+  return apiRequest(api.resultLmsRetry(resultId), { method: 'POST', schema: ResultDetailSchema });
 }

@@ -69,6 +69,8 @@ export const handlers = [
   http.get('*/api/session/attempts/:attemptId/start-failure', () => HttpResponse.json({ failure: null })),
   // No AI solvability check has been run on any exam.
   http.get('*/api/exams/:id/solvability-checks/latest', () => HttpResponse.json({ check: null })),
+  // Exams are not placed in an LMS course unless a test says so.
+  http.get('*/api/exams/:id/roster/lms', () => HttpResponse.json({ linked: false, courses: [] })),
   // A regrade dry run of an exam without submissions: nothing changes.
   http.post('*/api/exams/:id/regrade', ({ request }) =>
     HttpResponse.json({

@@ -10,6 +10,8 @@ export type CredentialsState = {
   access?: AccessMode;
   /** From a roster candidate's personal link (`/exam/{id}?invite=…`): fills and locks their identity. */
   inviteToken?: string;
+  /** From an LMS launch (`/exam/{id}#lti=…`): the signed grant that fixes the candidate's name and ID. */
+  ltiGrant?: string;
 };
 export type ExamState = CredentialsState & { name: string; studentId: string };
 /** `attemptId` links the completion page to the released result; a preview has none. */
@@ -33,6 +35,7 @@ export function readCredentialsState(value: unknown): CredentialsState | undefin
     fullScreenRequested: value.fullScreenRequested === true,
     ...(ACCESS_MODES.includes(value.access as AccessMode) && { access: value.access as AccessMode }),
     ...(typeof value.inviteToken === 'string' && value.inviteToken && { inviteToken: value.inviteToken }),
+    ...(typeof value.ltiGrant === 'string' && value.ltiGrant && { ltiGrant: value.ltiGrant }),
   };
 }
 

@@ -57,6 +57,13 @@ export async function startKitService() {
     });
   });
   app.post('/api/auth/signup', async (request) => ({ received: typeof request.body }));
+  // Stands for exam-service's LTI launch: a form post answered with a redirect.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+  app.post('/lti/launch', async (request, reply) =>
+    reply.redirect(`/elsewhere?state=${(request.body as { state?: string }).state ?? ''}`, 303),
+  );
   await app.listen({ host: '127.0.0.1', port: 0 });
   return { app, url: urlOf(app.server) };
 }

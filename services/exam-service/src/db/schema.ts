@@ -15,6 +15,7 @@ import {
   integer,
   jsonb,
   pgSchema,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -246,4 +247,152 @@ export const rosterEntries = examServiceSchema.table(
     uniqueIndex('roster_entries_exam_candidate_idx').on(t.examId, t.candidateKey),
     uniqueIndex('roster_entries_invite_idx').on(t.inviteTokenHash),
   ],
+);
+
+/*
+ * LTI 1.3 (1EdTech LTI Core 1.3, Deep Linking 2.0, Assignment and Grade Services 2.0). ARCHITECTURE.md "LTI" has
+ * the flows; every piece of a login or launch in flight is a row here, so any replica can finish what another began.
+ */
+
+/** One LMS registration (a platform's issuer and the client id it gave this tool), owned by the creator who added it. */
+export const ltiPlatforms = examServiceSchema.table(
+  'lti_platforms',
+  {
+    id: text('id').primaryKey(),
+    creatorId: text('creator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    /** The platform's OIDC authorization endpoint (LTI Core 1.3 §5.1.1.2). */
+    authLoginUrl: text('auth_login_url').notNull(),
+    /** The platform's OAuth 2 token endpoint (1EdTech Security Framework §4.1), for AGS and NRPS calls. */
+    authTokenUrl: text('auth_token_url').notNull(),
+    jwksUrl: text('jwks_url').notNull(),
+    deploymentIds: jsonb('deployment_ids').$type<string[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('lti_platforms_issuer_client_idx').on(t.issuer, t.clientId),
+    index('lti_platforms_creator_idx').on(t.creatorId, t.createdAt),
+  ],
+);
+
+/**
+ * The tool's own RSA key pairs. The newest key not retired signs; the JWKS publishes every key not retired
+ * longer ago than the grace period, so a platform that cached the old set still verifies recent messages.
+ */
+export const ltiToolKeys = examServiceSchema.table(
+  'lti_tool_keys',
+  {
+    kid: text('kid').primaryKey(),
+    /** The public half as a JWK (kty, n, e, kid, alg, use). */
+    publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+    /** AES-256-GCM ciphertext (@exam/server-kit/crypto) of the private key in PKCS#8 PEM. */
+    encryptedPrivateKey: text('encrypted_private_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+  },
+  (t) => [index('lti_tool_keys_created_idx').on(t.createdAt)],
+);
+
+/** A login started by the platform (LTI Core 1.3 §5.1.1): consumed once, with DELETE … RETURNING, at the launch. */
+export const ltiLoginStates = examServiceSchema.table(
+  'lti_login_states',
+  {
+    state: text('state').primaryKey(),
+    nonce: text('nonce').notNull(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    targetLinkUri: text('target_link_uri').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('lti_login_states_expires_idx').on(t.expiresAt)],
+);
+
+/** Nonces of id_tokens already accepted, kept until the token could no longer be valid (never accepted twice). */
+export const ltiUsedNonces = examServiceSchema.table(
+  'lti_used_nonces',
+  {
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    nonce: text('nonce').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.platformId, t.nonce] }), index('lti_used_nonces_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * A resource link in the LMS (a placement in a course) and the exam it opens. Created at its first launch; the
+ * Assignment and Grade Services endpoint (line item) and the Names and Role service URL are refreshed from
+ * every launch's claims.
+ */
+export const ltiLinks = examServiceSchema.table(
+  'lti_links',
+  {
+    id: text('id').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    deploymentId: text('deployment_id').notNull(),
+    /** The course (context claim id); null when the launch carried no context. */
+    contextId: text('context_id'),
+    resourceLinkId: text('resource_link_id').notNull(),
+    title: text('title'),
+    examId: text('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    /** AGS endpoint claim: the line item of this link, and the container of the context's line items. */
+    lineItemUrl: text('line_item_url'),
+    lineItemsUrl: text('line_items_url'),
+    agsScopes: jsonb('ags_scopes').$type<string[]>().notNull().default([]),
+    /** NRPS claim: the course's memberships (Names and Role Provisioning Services 2.0 §3.6.1). */
+    contextMembershipsUrl: text('context_memberships_url'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('lti_links_resource_idx').on(t.platformId, t.deploymentId, t.resourceLinkId),
+    index('lti_links_exam_idx').on(t.examId),
+  ],
+);
+
+/** An LMS user (platform + `sub`) linked to the creator account they act as when they launch as an instructor. */
+export const ltiAccounts = examServiceSchema.table(
+  'lti_accounts',
+  {
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    sub: text('sub').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.platformId, t.sub] }), index('lti_accounts_user_idx').on(t.userId)],
+);
+
+/**
+ * A validated instructor launch carried across the redirect into the creator app: only the SHA-256 of the
+ * ticket is stored, it lives for minutes, and it is spent once (the deep-linking picker spends it when it answers).
+ */
+export const ltiLaunchTickets = examServiceSchema.table(
+  'lti_launch_tickets',
+  {
+    ticketHash: text('ticket_hash').primaryKey(),
+    platformId: text('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    /** The launch as validated (message type, sub, the exam or the deep-linking settings). */
+    launch: jsonb('launch').$type<Record<string, unknown>>().notNull(),
+    /** Set once the ticket opened a creator session; a second sign-in with it is refused. */
+    redeemedAt: timestamp('redeemed_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('lti_launch_tickets_expires_idx').on(t.expiresAt)],
 );

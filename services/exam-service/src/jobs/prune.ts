@@ -4,21 +4,30 @@ import type { PruneRepository } from '../modules/housekeeping/prune.repository.t
 
 /**
  * Every `intervalMs`, deletes sent or failed mail, ended sessions and spent reset links older than
- * `retentionDays` (modules/housekeeping), so those tables stay the size of the recent past.
+ * `retentionDays` (modules/housekeeping), so those tables stay the size of the recent past; and LTI login states,
+ * launch tickets and spent nonces once they have expired (modules/lti), which are worthless from then on.
  */
 export function startPruning(
   repo: PruneRepository,
-  opts: { intervalMs: number; retentionDays: number; clock: { now(): Date }; log: FastifyBaseLogger },
+  opts: {
+    intervalMs: number;
+    retentionDays: number;
+    clock: { now(): Date };
+    log: FastifyBaseLogger;
+    pruneLtiExpired?: (now: Date) => Promise<number>;
+  },
 ) {
   const pass = async () => {
-    const before = new Date(opts.clock.now().getTime() - opts.retentionDays * 24 * 3600_000);
+    const now = opts.clock.now();
+    const before = new Date(now.getTime() - opts.retentionDays * 24 * 3600_000);
     const pruned = await repo.prune(before);
-    return pruned.mails + pruned.sessions + pruned.resetLinks;
+    const lti = opts.pruneLtiExpired ? await opts.pruneLtiExpired(now) : 0;
+    return pruned.mails + pruned.sessions + pruned.resetLinks + lti;
   };
   return startPeriodic(pass, {
     intervalMs: opts.intervalMs,
     log: opts.log,
-    did: 'old mail, sessions and reset links pruned',
+    did: 'old mail, sessions, reset links and expired LTI logins pruned',
     failed: 'prune run failed',
   });
 }

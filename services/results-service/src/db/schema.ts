@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { KeepGrade } from '@exam/domain/cohort';
+import type { AttemptLtiLink, LmsSyncState } from '@exam/domain/lti-ags';
 import type { ResultStatus } from '@exam/domain/grading';
 import type { GradeHistoryEntry } from '@exam/domain/result';
 import type { StoredGrade } from '../grading/score.ts';
@@ -90,6 +91,8 @@ export const attempts = resultsServiceSchema.table(
      * row still says v, so a save that lands in between is never left out of the result.
      */
     answersVersion: integer('answers_version').notNull().default(0),
+    /** Set when the attempt began with an LTI launch: where its released score goes (see lti_score_syncs). */
+    lti: jsonb('lti').$type<AttemptLtiLink>(),
   },
   (t) => [
     uniqueIndex('attempts_exam_candidate_no_idx').on(t.examId, t.candidateKey, t.attemptNo),
@@ -372,4 +375,39 @@ export const insightsReports = resultsServiceSchema.table(
     computedAt: at('computed_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.examId, t.ownerId, t.model] })],
+);
+
+/**
+ * The outbox of LTI score passback (AGS 2.0 Score publish service): one row per result of an attempt launched
+ * from an LMS, written in the same transaction as the release, regrade or withdrawal that changes what the
+ * LMS should show. The job jobs/lti-score-sync.ts sends due rows through exam-service; replicas claim rows
+ * with FOR UPDATE SKIP LOCKED, so one change is never sent twice at once. A later change rewrites the row
+ * (state back to pending), so the LMS always ends with the last score.
+ */
+export const ltiScoreSyncs = resultsServiceSchema.table(
+  'lti_score_syncs',
+  {
+    resultId: text('result_id').primaryKey(),
+    attemptId: text('attempt_id').notNull(),
+    examId: text('exam_id').notNull(),
+    state: text('state').$type<LmsSyncState>().notNull(),
+    /** Failed sends of the current score; reset when the score changes or the creator retries. */
+    tries: integer('tries').notNull().default(0),
+    nextTryAt: at('next_try_at').notNull(),
+    lastError: text('last_error'),
+    /** null: the release was withdrawn, so the LMS gets "no score yet" (gradingProgress Pending). */
+    scoreGiven: points('score_given'),
+    scoreMaximum: points('score_maximum').notNull(),
+    /** When the score was produced (the release); sent as the Score's timestamp. */
+    scoredAt: at('scored_at').notNull(),
+    syncedAt: at('synced_at'),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    index('lti_score_syncs_due_idx')
+      .on(t.nextTryAt)
+      .where(sql`${t.state} = 'pending'`),
+    index('lti_score_syncs_exam_idx').on(t.examId),
+    check('lti_score_syncs_state_known', sql`${t.state} in ('pending', 'sent', 'failed')`),
+  ],
 );

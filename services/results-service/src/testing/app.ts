@@ -8,7 +8,14 @@ import { loadConfig, type Config } from '../config.ts';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
 import * as schema from '../db/schema.ts';
 import { systemClock, uuidIds, type Deps } from '../deps.ts';
-import { fakeCodeRunner, fakeExamAccess, fakeExamSource, fakeTranscripts, fakeWorkspaceFiles } from './fakes.ts';
+import {
+  fakeCodeRunner,
+  fakeExamAccess,
+  fakeExamSource,
+  fakeLtiScores,
+  fakeTranscripts,
+  fakeWorkspaceFiles,
+} from './fakes.ts';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   // Suites start many attempts from one inject() address; the start limits have suites of their own.
@@ -41,11 +48,13 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   const examSource = fakeExamSource();
   const examAccess = fakeExamAccess();
   const codeRunner = fakeCodeRunner();
+  const ltiScores = fakeLtiScores();
   const redis = opts.deps && 'redis' in opts.deps ? undefined : testRedis();
   if (redis && !(await redis.connected())) throw new Error('Redis at TEST_REDIS_URL did not answer');
   const deps: Deps = {
     redis,
     examAccess,
+    ltiScores,
     database,
     clock: systemClock,
     ids: uuidIds,
@@ -59,7 +68,14 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   const app = await buildApp(testConfig(opts.env), deps);
   if (redis) app.addHook('onClose', () => redis.close());
   await app.ready();
-  return Object.assign(app, { exams: examSource, access: examAccess, runner: codeRunner, db: database.db, database });
+  return Object.assign(app, {
+    exams: examSource,
+    access: examAccess,
+    runner: codeRunner,
+    lti: ltiScores,
+    db: database.db,
+    database,
+  });
 }
 
 /** A creator's bearer header, signed as exam-service would sign it. */

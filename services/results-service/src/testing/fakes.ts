@@ -1,12 +1,14 @@
 import type { RunReport, RunRequest } from '@exam/domain/coding';
 import type { InternalExam, WorkspaceFile } from '@exam/domain/internal';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { LtiScoreOutcome, LtiScoreRequest } from '@exam/domain/lti-ags';
 import type { AdmitRequest } from '@exam/domain/roster';
 import type {
   AttemptTranscript,
   CodeRunner,
   ExamAccess,
   ExamSource,
+  LtiScores,
   TranscriptSource,
   WorkspaceFiles,
 } from '../deps.ts';
@@ -204,4 +206,25 @@ export function fakeCodeRunner() {
     },
   };
   return runner;
+}
+
+/**
+ * exam-service's LTI score publisher stand-in: records every score asked for and answers with the queued
+ * outcomes (then 'sent'); an Error queued is thrown, as an exam-service that cannot be reached would.
+ */
+export function fakeLtiScores() {
+  const outcomes: Array<LtiScoreOutcome | Error> = [];
+  const scores: LtiScores & { sent: LtiScoreRequest[]; answer(...next: Array<LtiScoreOutcome | Error>): void } = {
+    sent: [],
+    answer(...next) {
+      outcomes.push(...next);
+    },
+    async publish(score) {
+      scores.sent.push(score);
+      const next = outcomes.shift() ?? { outcome: 'sent' };
+      if (next instanceof Error) throw next;
+      return next;
+    },
+  };
+  return scores;
 }

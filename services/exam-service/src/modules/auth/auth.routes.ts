@@ -7,7 +7,6 @@ import {
   AuthNoticeSchema,
   PasswordResetConfirmSchema,
   PasswordResetRequestSchema,
-  type User,
 } from '@exam/domain/auth';
 import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
 import { InternalCreatorSessionSchema } from '@exam/domain/internal';
@@ -15,6 +14,7 @@ import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { creatorSignIn } from './creator-sign-in.ts';
 import { LoginThrottledError, type AuthService, type SessionRef } from './auth.service.ts';
 import { ResetThrottledError, type PasswordResetService } from './password-reset.service.ts';
 
@@ -26,17 +26,7 @@ const sessionOf = (request: FastifyRequest): SessionRef => {
 export function authRoutes(service: AuthService, reset: PasswordResetService, opts: { tokenTtl: string }) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
-    const signIn = async (user: User) => {
-      const token = await service.openSession(user.id, (sid) => {
-        const signed = app.jwt.sign(
-          { kind: 'creator', sub: user.id, email: user.email, sid },
-          { expiresIn: opts.tokenTtl },
-        );
-        const { exp } = app.jwt.decode<{ exp: number }>(signed)!;
-        return { token: signed, expiresAt: new Date(exp * 1000) };
-      });
-      return { token, user };
-    };
+    const signIn = creatorSignIn(app, service, opts);
     const signedIn = { onRequest: [app.requireCreator] };
 
     app.post(

@@ -12,6 +12,7 @@ export type SubmitAttemptRow = Omit<
   | 'resumeFailures'
   | 'resumeBlockedUntil'
   | 'unlockedUntil'
+  | 'lti'
 >;
 export type NewAttemptRow = typeof attempts.$inferInsert;
 export type NewResultRow = typeof results.$inferInsert;

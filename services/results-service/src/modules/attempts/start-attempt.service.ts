@@ -8,6 +8,7 @@ import {
 import { attemptDeadline, WindowMessages, windowState } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';
+import type { AttemptLtiLink } from '@exam/domain/lti-ags';
 import type { Deps } from '../../deps.ts';
 import { toSnapshot } from '../../grading/snapshot.ts';
 import { candidateRules, toOverride } from '../cohort/cohort-rules.ts';
@@ -16,6 +17,7 @@ import { admitCandidate } from './admission.ts';
 import type { AttemptRow, AttemptsRepository } from './attempts.repository.ts';
 import { hashCode, hashSecret, newResumeCode, newResumeSecret, sameHash } from './resume-credentials.ts';
 import { RetryLaterError } from './retry-later.ts';
+import type { LtiGrants } from './lti-grant.ts';
 import type { StartLimiter } from './start-limits.service.ts';
 
 export type StartOutcome = {
@@ -40,6 +42,7 @@ export function createStartService(
   limiter: StartLimiter,
   opts: { codeKey: string; codeFreeTries: number; unlockMinutes: number },
   cohort: CohortRepository,
+  ltiGrants: LtiGrants,
 ) {
   const holdsSecret = (attempt: AttemptRow, secret: string | undefined) => {
     if (!secret) return false;
@@ -84,7 +87,7 @@ export function createStartService(
    */
   async function startNew(
     exam: InternalExam,
-    input: StartAttempt,
+    input: StartAttempt & { lti?: AttemptLtiLink },
     key: string,
     attemptNo: number,
   ): Promise<Required<StartOutcome> | { attempt: AttemptRow }> {
@@ -125,13 +128,16 @@ export function createStartService(
       deadline: attemptDeadline(now, rules.durationMinutes, rules.window.closesAt),
       examSnapshot: snapshot,
       questionCount: snapshot.questions.length,
+      lti: input.lti ?? null,
     });
     if (inserted.created) return { attempt: inserted.attempt, resumed: false, resumeSecret: secret, resumeCode: code };
     return { attempt: inserted.attempt };
   }
 
   return {
-    async start(input: StartAttempt, client: { ip: string }): Promise<StartOutcome> {
+    async start(request: StartAttempt, client: { ip: string }): Promise<StartOutcome> {
+      // An LMS launch's grant fixes who the candidate is: the browser's name and ID give way to it.
+      const input = await ltiGrants.resolve(request);
       const key = candidateKey(input.studentId);
       // The candidate's newest attempt: the one a resume continues, or the one a further attempt follows.
       let attempt = await repo.findByCandidate(input.examId, key);

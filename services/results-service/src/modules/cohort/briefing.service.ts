@@ -4,6 +4,7 @@ import { questionsPerCandidate, windowState, type Briefing, type BriefingRequest
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Deps } from '../../deps.ts';
 import { admitCandidate } from '../attempts/admission.ts';
+import type { LtiGrants } from '../attempts/lti-grant.ts';
 import type { StartLimiter } from '../attempts/start-limits.service.ts';
 import { candidateRules, toOverride } from './cohort-rules.ts';
 import type { CohortRepository } from './cohort.repository.ts';
@@ -17,10 +18,12 @@ export function createBriefingService(
   repo: CohortRepository,
   deps: Pick<Deps, 'clock' | 'examSource' | 'examAccess'>,
   limiter: StartLimiter,
+  ltiGrants: LtiGrants,
 ) {
   return {
-    async briefing(input: BriefingRequest, client: { ip: string }): Promise<Briefing> {
+    async briefing(request: BriefingRequest, client: { ip: string }): Promise<Briefing> {
       await limiter.takeBriefing(client.ip);
+      const input = await ltiGrants.resolve(request);
       const exam = await deps.examSource.findExam(input.examId);
       if (!exam || exam.isDraft) throw new AppError(ErrorCode.NOT_FOUND, AttemptMessages.notFound);
       if (!exam.isLive) throw new AppError(ErrorCode.EXAM_OFFLINE, AttemptMessages.offline);

@@ -28,6 +28,16 @@ export function toSummary(row: ResultSummaryRow): ResultSummary {
     completedAt: row.completedAt.toISOString(),
     attemptNo: row.attemptNo,
     kept: row.kept,
+    ...(row.lmsState
+      ? {
+          lmsSync: {
+            state: row.lmsState,
+            tries: row.lmsTries ?? 0,
+            lastError: row.lmsLastError ?? null,
+            syncedAt: row.lmsSyncedAt?.toISOString() ?? null,
+          },
+        }
+      : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { attempts, gradeHistory, results } from '../../db/schema.ts';
 import type { ExamSnapshot } from '../../grading/snapshot.ts';
+import { recordScoreChanges } from '../lti/score-sync.repository.ts';
 import type { ResultRow } from './results.repository.ts';
 
 export type HistoryRow = Omit<typeof gradeHistory.$inferInsert, 'id'>;
@@ -40,6 +41,10 @@ export function createResultWritesRepository({ db }: ResultsDatabase) {
       );
     }
     for (let i = 0; i < history.length; i += 500) await tx.insert(gradeHistory).values(history.slice(i, i + 500));
+    // The LMS score passback outbox, in the same transaction (docs: ARCHITECTURE.md, "LTI").
+    const changed = writes.filter((w) => w.result?.updatedAt);
+    const at = changed[0]?.result?.updatedAt;
+    if (at) await recordScoreChanges(tx, [...new Set(changed.map((w) => w.resultId))], at);
   }
 
   const lockedSelect = (tx: Tx) =>

@@ -1,8 +1,9 @@
 import { NAVIGATION_EVENT_TYPES } from '@exam/domain/attempt';
+import type { LmsSyncState } from '@exam/domain/lti-ags';
 import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
-import { answerFiles, answers, attempts, events, gradeHistory, results } from '../../db/schema.ts';
+import { answerFiles, answers, attempts, events, gradeHistory, ltiScoreSyncs, results } from '../../db/schema.ts';
 import { isKept, keptResultIdOf } from './kept-results.ts';
 import type { ResultsCursor } from './results-cursor.ts';
 
@@ -28,8 +29,24 @@ const summaryColumns = {
   startedAt: results.startedAt,
   completedAt: results.completedAt,
 };
+/** The LMS score passback of a result (null columns: none). */
+const lmsColumns = {
+  lmsState: ltiScoreSyncs.state,
+  lmsTries: ltiScoreSyncs.tries,
+  lmsLastError: ltiScoreSyncs.lastError,
+  lmsSyncedAt: ltiScoreSyncs.syncedAt,
+};
+type LmsColumns = {
+  lmsState?: LmsSyncState | null;
+  lmsTries?: number | null;
+  lmsLastError?: string | null;
+  lmsSyncedAt?: Date | null;
+};
 /** A result as lists show it, with its attempt's number and whether keepGrade counts it. */
-export type ResultSummaryRow = Pick<ResultRow, keyof typeof summaryColumns> & { attemptNo: number; kept: boolean };
+export type ResultSummaryRow = Pick<ResultRow, keyof typeof summaryColumns> & {
+  attemptNo: number;
+  kept: boolean;
+} & LmsColumns;
 const attemptColumns = {
   attemptNo: sql<number>`coalesce(${attempts.attemptNo}, 1)`.mapWith(Number),
   kept: isKept(),
@@ -86,9 +103,10 @@ export function createResultsRepository({ db }: ResultsDatabase) {
           sql`(${results.completedAt}, ${results.id}) < (${page.after.completedAt.toISOString()}::timestamptz, ${page.after.id})`,
         );
       return db
-        .select({ ...summaryColumns, ...attemptColumns })
+        .select({ ...summaryColumns, ...attemptColumns, ...lmsColumns })
         .from(results)
         .leftJoin(attempts, eq(attempts.id, results.attemptId))
+        .leftJoin(ltiScoreSyncs, eq(ltiScoreSyncs.resultId, results.id))
         .where(and(...conditions))
         .orderBy(desc(results.completedAt), desc(results.id))
         .limit(page.limit + 1);
@@ -122,9 +140,10 @@ export function createResultsRepository({ db }: ResultsDatabase) {
 
     async findForOwner(id: string, ownerId: string) {
       const [row] = await db
-        .select({ result: results, snapshot: attempts.examSnapshot, ...attemptColumns })
+        .select({ result: results, snapshot: attempts.examSnapshot, ...attemptColumns, ...lmsColumns })
         .from(results)
         .innerJoin(attempts, eq(attempts.id, results.attemptId))
+        .leftJoin(ltiScoreSyncs, eq(ltiScoreSyncs.resultId, results.id))
         .where(owned(id, ownerId))
         .limit(1);
       return row;

@@ -48,7 +48,7 @@ export function createResultsService(
     async detail(id: string, ownerId: string): Promise<ResultDetail> {
       const found = await repo.findForOwner(id, ownerId);
       if (!found) throw resultNotFound();
-      const { result, snapshot, attemptNo, kept } = found;
+      const { result, snapshot, attemptNo, kept, ...lms } = found;
       const [files, newestEvents, eventCounts, history] = await Promise.all([
         repo.filesOf(result.attemptId),
         repo.newestEventsOf(result.attemptId, RESULT_EVENTS_MAX),
@@ -58,7 +58,7 @@ export function createResultsService(
       const eventSummary = Object.fromEntries(eventCounts.map((c) => [c.type, c.count]));
       const storedEvents = eventCounts.reduce((sum, c) => sum + c.count, 0);
       return {
-        ...toSummary({ ...result, attemptNo, kept }),
+        ...toSummary({ ...result, attemptNo, kept, ...lms }),
         attemptId: result.attemptId,
         questionAnswers: toQuestionAnswers(snapshot, result.grades, new Map(files.map((f) => [f.questionIndex, f]))),
         // The page stays bounded however many events were stored; they are listed oldest first.

@@ -4,6 +4,7 @@ import type { ResultsDatabase } from '../../db/database.ts';
 import { attempts, gradeHistory, results, testGradings } from '../../db/schema.ts';
 import { nextResultState, QUEUED_TESTS, scoreAttempt, type StoredGrade } from '../../grading/score.ts';
 import { codeToRun } from '../../grading/test-code.ts';
+import { recordScoreChanges } from '../lti/score-sync.repository.ts';
 import type { ExamSnapshot } from '../../grading/snapshot.ts';
 
 export type TestGradingRow = typeof testGradings.$inferSelect;
@@ -71,6 +72,7 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
     // A re-run makes a released result pending again: it is withdrawn, as a grader's change would do.
     if (result.releasedAt && !state.releasedAt)
       await tx.insert(gradeHistory).values({ resultId, at: now, by, kind: 'unrelease', questionIndex: null });
+    await recordScoreChanges(tx, [resultId], now);
   }
 
   return {

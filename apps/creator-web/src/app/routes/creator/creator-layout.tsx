@@ -2,7 +2,7 @@ import { Button } from '@exam/ui/button';
 import { AppShell } from '@exam/ui/app-shell';
 import { toast } from '@exam/ui/toaster';
 import { useQueryClient } from '@tanstack/react-query';
-import { GraduationCap, Library, LogOut, UserRound } from 'lucide-react';
+import { GraduationCap, Library, LogOut, Plug, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Outlet, redirect, useLoaderData, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
@@ -69,6 +69,12 @@ export function CreatorLayout() {
             className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"
           >
             <Library aria-hidden className="h-4 w-4" /> {t('creatorLayout.questionBank')}
+          </Link>
+          <Link
+            to={paths.ltiSettings}
+            className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"
+          >
+            <Plug aria-hidden className="h-4 w-4" /> {t('creatorLayout.lms')}
           </Link>
           <Link
             to={paths.account}

@@ -29,7 +29,9 @@ export const resultQuery = (resultId: string) =>
     queryFn: () => getResult(resultId),
     enabled: resultId !== '',
     // The grade run finishes after submission; its verdicts and points arrive without a reload.
-    refetchInterval: (query) => (testsRunning(query.state.data) ? TESTS_POLL_MS : false),
+    // So does the LMS's answer to a released score (the passback job sends it within seconds).
+    refetchInterval: (query) =>
+      testsRunning(query.state.data) || query.state.data?.lmsSync?.state === 'pending' ? TESTS_POLL_MS : false,
   });
 
 export function useResult(resultId: string) {

@@ -17,6 +17,7 @@ import { formatDateTime } from '../../../lib/format-date.ts';
 import { GradeHistory } from './grade-history.tsx';
 import { QuestionCard } from './question-card.tsx';
 import { ReleaseButton } from './release-button.tsx';
+import { LmsSyncChip } from '../../../components/lms-sync-chip.tsx';
 import { useGradingAutosave } from '../hooks/use-grading-autosave.ts';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
@@ -60,6 +61,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
             <span data-testid="result-score">
               <ScoreBadge result={detail} />
             </span>
+            {detail.lmsSync && <LmsSyncChip resultId={detail.id} sync={detail.lmsSync} />}
             <ReleaseButton detail={detail} />
             {grading.unsaved && (
               <Button onClick={grading.saveNow} disabled={grading.saving}>

@@ -12,6 +12,7 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { CandidateLink } from '../../../components/candidate-link.tsx';
+import { LmsSyncChip } from '../../../components/lms-sync-chip.tsx';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import type { ResultFilters } from '../../../lib/results-api.ts';
@@ -154,7 +155,10 @@ export function GradingTable() {
                   <TableCell>{r.studentId || 'N/A'}</TableCell>
                   <TableCell>{r.examTitle}</TableCell>
                   <TableCell>
-                    <ScoreBadge result={r} />
+                    <span className="inline-flex flex-col items-start gap-1">
+                      <ScoreBadge result={r} />
+                      {r.lmsSync && <LmsSyncChip resultId={r.id} sync={r.lmsSync} />}
+                    </span>
                   </TableCell>
                   <TableCell className="tabular-nums">
                     {r.answeredCount}/{r.totalQuestions}

@@ -7,6 +7,7 @@ import {
   type RosterEntryInput,
 } from '@exam/domain/roster';
 import { DeletedSchema } from '@exam/domain/exam';
+import { LmsRosterImportResponseSchema, LmsRosterPreviewSchema, LmsRosterSourceSchema } from '@exam/domain/lti-ags';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -79,4 +80,34 @@ export function useInviteCandidates(examId: string) {
       }),
     (r) => r.entries,
   );
+}
+
+/** GET …/roster/lms: whether the exam is placed in an LMS course whose roster can be imported. */
+export function useLmsRosterSource(examId: string) {
+  return useQuery({
+    queryKey: ['roster', examId, 'lms'] as const,
+    queryFn: () => apiRequest(api.rosterLms(examId), { schema: LmsRosterSourceSchema }),
+  });
+}
+
+/** GET …/roster/lms/preview: the course's active learners, read from the LMS when the creator asks. */
+export function useLmsRosterPreview(examId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['roster', examId, 'lms', 'preview'] as const,
+    queryFn: () => apiRequest(api.rosterLmsPreview(examId), { schema: LmsRosterPreviewSchema }),
+    enabled,
+    retry: false,
+  });
+}
+
+export function useImportLmsRoster(examId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest(api.rosterLmsImport(examId), { method: 'POST', schema: LmsRosterImportResponseSchema }),
+    onSuccess: (result) => {
+      queryClient.setQueryData(rosterKeys.exam(examId), result.entries);
+      void queryClient.invalidateQueries({ queryKey: ['roster', examId, 'lms', 'preview'] });
+    },
+  });
 }

@@ -69,4 +69,51 @@ describe('the exam roster page', () => {
     expect(await within(table).findByText(/^Invited /)).toBeInTheDocument();
     expect(bodies).toEqual([{ entryIds: ['e-2'] }]);
   });
+
+  it("previews the LMS course's learners and imports them with their LMS user id", async () => {
+    seedExams(makeExam({ id: 'exam-3', title: 'Physics' }));
+    let imported = 0;
+    server.use(
+      http.get('*/api/exams/exam-3/roster', () => HttpResponse.json({ entries: [entry(1)] })),
+      http.get('*/api/exams/exam-3/roster/lms', () =>
+        HttpResponse.json({
+          linked: true,
+          courses: [{ platformName: 'Canvas', contextId: 'c-1', title: 'Physics 101' }],
+        }),
+      ),
+      http.get('*/api/exams/exam-3/roster/lms/preview', () =>
+        HttpResponse.json({
+          members: [
+            { candidateId: 'S-1', name: 'Candidate 1', email: 'c1@example.test', onRoster: true },
+            { candidateId: 'lms-42', name: 'Grace Hopper', email: null, onRoster: false },
+          ],
+          skipped: 1,
+        }),
+      ),
+      http.post('*/api/exams/exam-3/roster/lms/import', () => {
+        imported++;
+        const grace: RosterEntry = {
+          id: 'e-42',
+          name: 'Grace Hopper',
+          candidateId: 'lms-42',
+          email: null,
+          invitedAt: null,
+        };
+        return HttpResponse.json({ entries: [entry(1), grace], imported: 2, skipped: 1 });
+      }),
+    );
+    signInAs();
+    const { user } = renderApp('/creator/exam-roster/exam-3');
+    expect(await screen.findByText(/placed in Physics 101/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Preview learners' }));
+    const learners = await screen.findByRole('table', { name: 'Learners in the LMS course' });
+    expect(within(learners).getByText('lms-42')).toBeInTheDocument();
+    expect(within(learners).getByText('On roster')).toBeInTheDocument();
+    expect(screen.getByText(/1 not on the roster yet; 1 other members left out/)).toBeInTheDocument();
+    expect(imported).toBe(0);
+    await user.click(screen.getByRole('button', { name: 'Import 2 learners' }));
+    const roster = await screen.findByRole('table', { name: 'Roster' });
+    expect(await within(roster).findByText('Grace Hopper')).toBeInTheDocument();
+    expect(imported).toBe(1);
+  });
 });

@@ -19,6 +19,7 @@ import {
 } from '../api/roster-api.ts';
 import { RosterEntryForm } from './roster-entry-form.tsx';
 import { RosterImport } from './roster-import.tsx';
+import { RosterLmsImport } from './roster-lms-import.tsx';
 import { useTranslation } from 'react-i18next';
 
 /** The roster of one exam: typed entries, CSV import, and invitations by e-mail (docs/product.md#rosters-and-invitations). */
@@ -69,6 +70,7 @@ export function RosterPage({ examId }: { examId: string }) {
           />
         </CardBody>
       </Card>
+      <RosterLmsImport examId={examId} />
       <RosterImport examId={examId} />
       <Card>
         <CardHeader

@@ -13,6 +13,7 @@ import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import type { ApiError } from '../../../lib/api-client.ts';
 import { startAttempt } from '../../../lib/exam-api.ts';
 import type { CredentialsState, ExamState } from '../../../lib/navigation-state.ts';
+import { identityOfGrant } from '../../../lib/lti-grant.ts';
 import { findResume, saveResume } from '../../../lib/resume-store.ts';
 import { getTakerDb, saveStoredAttempt } from '../../../lib/taker-db.ts';
 import { useInvitation } from '../api/get-invitation.ts';
@@ -29,7 +30,7 @@ type Errors = { name?: Message; studentId?: Message; resumeCode?: Message; acces
 const server = (text: string | undefined): Message | undefined => (text === undefined ? undefined : { server: text });
 type StartInput = { examId: string; name: string; studentId: string; resumeCode?: string | undefined } & Pick<
   StartAttempt,
-  'accessCode' | 'inviteToken'
+  'accessCode' | 'inviteToken' | 'ltiGrant'
 >;
 
 /**
@@ -45,7 +46,7 @@ async function requestFullscreen(): Promise<void> {
 }
 
 /** The details the briefing is read for and the start sends (with the exam's access code or invitation, if any). */
-type Details = Omit<StartInput, 'resumeCode'> & { accessCode?: string; inviteToken?: string };
+type Details = Omit<StartInput, 'resumeCode'> & { accessCode?: string; inviteToken?: string; ltiGrant?: string };
 
 /** What the route's briefing (features/start) gets: the candidate's details, and Start. */
 export type BriefingSlot = {
@@ -80,8 +81,13 @@ export function CredentialsForm({
   const [name, setName] = useState('');
   const [studentId, setStudentId] = useState('');
   const [errors, setErrors] = useState<Errors>({});
+  // An LMS launch fixed who the candidate is: no details to type, straight to the briefing.
+  const ltiGrant = exam?.ltiGrant;
+  const launched = ltiGrant ? identityOfGrant(ltiGrant) : undefined;
   // The details the briefing is shown for; the form shows again when they are cleared.
-  const [briefed, setBriefed] = useState<Details>();
+  const [briefed, setBriefed] = useState<Details | undefined>(() =>
+    exam && launched && ltiGrant ? { examId: exam.examId, ...launched, ltiGrant } : undefined,
+  );
   const [startError, setStartError] = useState<unknown>(undefined);
   // Set once the server says this candidate ID has an attempt elsewhere: the form then asks for its code.
   const [codeAsked, setCodeAsked] = useState<string>();
@@ -91,8 +97,9 @@ export function CredentialsForm({
   const [accessCode, setAccessCode] = useState('');
   const invitation = useInvitation(exam?.examId ?? '', exam?.inviteToken);
   const invited = invitation.data;
-  const shownName = invited?.name ?? name;
-  const shownStudentId = invited?.studentId ?? studentId;
+  const shownName = launched?.name ?? invited?.name ?? name;
+  const shownStudentId = launched?.studentId ?? invited?.studentId ?? studentId;
+  const locked = Boolean(invited ?? launched);
   const start = useMutation({
     mutationFn: async (input: StartInput) => {
       const kept = findResume(input.examId, input.studentId);
@@ -156,6 +163,7 @@ export function CredentialsForm({
       resumeCode: typedCode,
       ...(exam.access === 'code' && { accessCode }),
       ...(invited && { inviteToken: exam.inviteToken }),
+      ...(launched && { ltiGrant }),
     });
     if (!parsed.success) {
       const next: Errors = {};
@@ -232,7 +240,7 @@ export function CredentialsForm({
             required
             value={shownName}
             onChange={(e) => setName(e.target.value)}
-            readOnly={Boolean(invited)}
+            readOnly={locked}
             disabled={start.isPending}
           />
         </Field>
@@ -241,7 +249,7 @@ export function CredentialsForm({
             name="studentId"
             required
             value={shownStudentId}
-            readOnly={Boolean(invited)}
+            readOnly={locked}
             onChange={(e) => {
               setStudentId(e.target.value);
               // Another ID is another attempt: the code asked for the previous one no longer applies.

@@ -74,6 +74,14 @@ async function loadPreview(examId: string): Promise<Outcome> {
   }
 }
 
+/**
+ * The grant an LMS launch put in the fragment (`#lti=…`: never sent to a server, so never in a log); it travels on
+ * to the details page in the router state. It expires within the hour (exam-service's LTI_GRANT_TTL_SECONDS).
+ */
+function takeLtiGrant(): string | undefined {
+  return new URLSearchParams(window.location.hash.replace(/^#/, '')).get('lti') ?? undefined;
+}
+
 /** Before this browser holds an attempt the live exam decides: back to start, or on to the details form. */
 async function loadWithoutAttempt(examId: string): Promise<Outcome> {
   let exam: PublicExamSummary;
@@ -84,12 +92,14 @@ async function loadWithoutAttempt(examId: string): Promise<Outcome> {
   }
   if (!exam.isLive) return { status: 'redirect', to: paths.start, toast: PageMessages.offline };
   const inviteToken = new URLSearchParams(window.location.search).get('invite') ?? undefined;
+  const ltiGrant = takeLtiGrant();
   const state: CredentialsState = {
     examId,
     examTitle: exam.title,
     fullScreenRequested: exam.fullScreenEnabled,
     access: exam.access,
     ...(inviteToken && { inviteToken }),
+    ...(ltiGrant && { ltiGrant }),
   };
   return { status: 'redirect', to: paths.credentials, state };
 }

@@ -1,0 +1,34 @@
+import { ErrorBodySchema } from '@exam/domain/errors';
+import { ResultDetailSchema, ResultIdParamsSchema } from '@exam/domain/result';
+import { creatorOf } from '@exam/server-kit/plugins/auth';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ResultsService } from '../results/results.service.ts';
+import type { ScoreSyncService } from './score-sync.service.ts';
+
+const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
+
+/** The creator's side of the LMS score passback (the job sends; see jobs/lti-score-sync.ts). */
+export function scoreSyncRoutes(scoreSync: ScoreSyncService, results: ResultsService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+    app.post(
+      '/api/results/:id/lms-sync/retry',
+      {
+        onRequest: app.requireCreator,
+        schema: {
+          tags: ['grading'],
+          description:
+            "Sends a score the LMS did not take again (its tries start over). 404 when the result is not the creator's or has no LMS score; 409 unless its sync failed.",
+          params: ResultIdParamsSchema,
+          response: { 200: ResultDetailSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const creator = creatorOf(request);
+        await scoreSync.retry(request.params.id, creator.sub);
+        return results.detail(request.params.id, creator.sub);
+      },
+    );
+  };
+}
