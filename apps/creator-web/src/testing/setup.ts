@@ -4,8 +4,9 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import '../i18n/index.ts';
 import { server } from './server.ts';
 
-// The machine running the suite is shared and slow; the first render of a file compiles a lot.
-configure({ asyncUtilTimeout: 5000 });
+// The machine running the suite is shared and slow; the first render of a file compiles a lot (the lazy
+// exam editor took over 5 s at load 12 on 2 cores). A wait only lasts this long when it is failing.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks the pointer-capture and layout APIs Radix calls while opening popovers.
 if (!Element.prototype.hasPointerCapture) {

@@ -26,8 +26,8 @@ globalThis.Request = class extends NodeRequest {
   }
 };
 
-// Lazy route modules are transformed on first use, which can take a few seconds on a cold run.
-configure({ asyncUtilTimeout: 5000 });
+// Lazy route modules are transformed on first use, which can take several seconds on a cold, loaded run.
+configure({ asyncUtilTimeout: 15_000 });
 
 /**
  * jsdom's FormData is not the one Node's fetch knows: it would go out as the text "[object FormData]".
