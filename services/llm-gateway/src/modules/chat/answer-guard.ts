@@ -51,7 +51,7 @@ function foldCodePoint(cp: string): string {
 }
 
 /** Text of ASCII only takes a fast path: NFKD leaves it as it is, so folding is lower-casing. */
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const ASCII_ONLY = /^[\p{ASCII}]*$/u;
 /** The folded form of each ASCII code, '' for a separator. */
 const ASCII_FOLD = Array.from({ length: 128 }, (_, code) => {
   const ch = String.fromCharCode(code).toLowerCase();
