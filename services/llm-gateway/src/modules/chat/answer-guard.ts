@@ -117,6 +117,7 @@ export class AnswerGuard {
   #norm = ' ';
   /** For each character of #norm, the index in #raw of the character it came from. */
   #origin: number[] = [0];
+  #endsInSpace = true;
   #released = 0;
   #scanFrom = 0;
   #leak: AnswerKey | undefined;
@@ -132,22 +133,36 @@ export class AnswerGuard {
     if (!this.#keys.length) return { release: text, leak: undefined };
     const start = this.#raw.length;
     this.#raw += text;
+    // The chunk's normalised text is built apart and appended once: appending to #norm character by character
+    // and asking whether it ends in a space made V8 flatten the whole reply again for each character.
+    let added = '';
+    let space = this.#endsInSpace;
+    const origin = this.#origin;
     if (ASCII_ONLY.test(text)) {
       for (let i = 0; i < text.length; i++) {
         const ch = ASCII_FOLD[text.charCodeAt(i)]!;
-        if (ch) this.#append(ch, start + i);
-        else if (!this.#norm.endsWith(' ')) this.#append(' ', start + i);
+        if (ch || !space) {
+          added += ch || ' ';
+          origin.push(start + i);
+          space = !ch;
+        }
       }
     } else {
       let index = start;
       for (const cp of text) {
         for (const ch of foldCodePoint(cp)) {
-          if (ALNUM.test(ch)) this.#append(ch, index);
-          else if (!this.#norm.endsWith(' ')) this.#append(' ', index);
+          const alnum = ALNUM.test(ch);
+          if (alnum || !space) {
+            added += alnum ? ch : ' ';
+            origin.push(index);
+            space = !alnum;
+          }
         }
         index += cp.length;
       }
     }
+    this.#norm += added;
+    this.#endsInSpace = space;
     const leak = this.#scan();
     if (leak) return { release: '', leak };
     // A match not complete yet starts with a word break, so the cut never falls in half a word.
@@ -179,15 +194,14 @@ export class AnswerGuard {
   /** The reply is complete: its end is a word boundary too. */
   end(): GuardStep {
     if (this.#leak) return { release: '', leak: this.#leak };
-    if (this.#keys.length && !this.#norm.endsWith(' ')) this.#append(' ', this.#raw.length);
+    if (this.#keys.length && !this.#endsInSpace) {
+      this.#norm += ' ';
+      this.#origin.push(this.#raw.length);
+      this.#endsInSpace = true;
+    }
     const leak = this.#keys.length ? this.#scan() : undefined;
     if (leak) return { release: '', leak };
     return { release: this.#releaseTo(this.#raw.length), leak: undefined };
-  }
-
-  #append(ch: string, rawIndex: number) {
-    this.#norm += ch;
-    this.#origin.push(rawIndex);
   }
 
   #scan(): AnswerKey | undefined {
