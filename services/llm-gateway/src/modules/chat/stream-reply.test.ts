@@ -128,6 +128,40 @@ describe('SseWriter on a real HTTP response', () => {
   });
 });
 
+describe('the head of a streamed reply', () => {
+  it('leaves with the first frame in one write when it is not flushed on its own', async () => {
+    const socketWrites: string[] = [];
+    const server = createServer((req, res) => {
+      const socket = res.socket!;
+      const writev = socket._writev!.bind(socket);
+      const write = socket._write.bind(socket);
+      const text = (chunk: unknown) => (Buffer.isBuffer(chunk) ? chunk.toString('latin1') : String(chunk));
+      socket._writev = (chunks, cb) => (
+        socketWrites.push(chunks.map((c) => text(c.chunk)).join('')),
+        writev(chunks, cb)
+      );
+      socket._write = (chunk, encoding, cb) => (socketWrites.push(text(chunk)), write(chunk, encoding, cb));
+      // streamReply's order: the head is written, not flushed, and the first token is urgent.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const frames = new SseWriter(res, socket, 1_000);
+      void (async () => {
+        await frames.send(delta('a'), true);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        res.end();
+        frames.close();
+      })();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe(`data: ${JSON.stringify(delta('a'))}\n\n`);
+      expect(socketWrites[0]).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*data: \{"type":"delta","text":"a"\}/);
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe('StreamsEnd', () => {
   it('tells each listening stream once when the drain time is up, and no stream that stopped listening', () => {
     const drain = new AbortController();

@@ -142,8 +142,9 @@ export async function streamReply(
     'x-accel-buffering': 'no',
     'x-request-id': request.id,
   });
-  raw.flushHeaders();
-  // Headers are flushed, so the socket is attached; a response whose client already left writes nothing.
+  // The head is not flushed on its own: it leaves with the first frame (the first token, or the error or replay
+  // that takes its place), in the same write. A flush here cost one more system call per chat.
+  // A response whose client already left has no socket, and writes nothing.
   const frames = new SseWriter(raw, raw.socket ?? raw, opts.coalesceMs);
   if (chat.replay) {
     await replayReply(frames, chat.replay);
