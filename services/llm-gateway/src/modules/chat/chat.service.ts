@@ -204,9 +204,10 @@ export function createChatService(
      * current budget is the same: otherwise, or when the exam refuses the message (gone, assistant off or
      * incomplete), what the early admission stored is taken back and, where the message goes on, it is admitted
      * again under the current budget. Every message is therefore admitted or refused under the budget the exam
-     * has when it is read. What an early admission may leave behind is one refusal in the exam's refusal counts,
-     * when a message over its budget arrives in the moment the creator changes that budget or turns the
-     * assistant off. A message with attachments, or empty, waits for the exam as before.
+     * has when it is read. In the moment the creator changes that budget or turns the assistant off, an early
+     * admission may leave one refusal in the exam's refusal counts, and a message counted early and then taken back
+     * may be seen by another message of the same instant (as one of a closed attempt already could). A message
+     * with attachments, or empty, waits for the exam as before.
      */
     async prepareCandidateChat(claims: AttemptClaims, body: ChatRequest): Promise<PreparedChat> {
       const attemptCheck = deps.attempts.findAttempt(claims.sub).then(
