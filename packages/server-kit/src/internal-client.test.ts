@@ -34,6 +34,17 @@ describe('internal client', () => {
     request.close();
   });
 
+  it('answers the body as text, unparsed, from text()', async () => {
+    const request = createInternalClient(baseUrl, 'secret-token');
+    expect(await request.text('/html')).toEqual({ status: 200, body: '<html>' });
+    expect(await request.text('/things', { method: 'POST', body: { a: 1 } })).toEqual({
+      status: 200,
+      body: '{"echo":{"a":1}}',
+    });
+    expect(seen.at(-1)).toMatchObject({ method: 'POST', token: 'secret-token' });
+    request.close();
+  });
+
   it('maps a timeout, an unreachable service and a non-JSON answer to UNAVAILABLE', async () => {
     const slow = createInternalClient(baseUrl, 't', { timeoutMs: 50 });
     await expect(slow('/slow')).rejects.toMatchObject({ code: 'UNAVAILABLE', statusCode: 503 });

@@ -33,9 +33,10 @@ export function createInternalClient(baseUrl: string, internalToken: string, opt
   const agents = keepAliveAgents(opts.agent?.maxSockets ?? 64);
   const unavailable = (reason: string) => new AppError(ErrorCode.UNAVAILABLE, `Service at ${baseUrl} ${reason}`);
 
-  function request<T = unknown>(
+  function send<T>(
     path: string,
-    init: { method?: string; body?: unknown } = {},
+    init: { method?: string; body?: unknown },
+    decode: (text: string) => T,
   ): Promise<InternalResponse<T>> {
     return new Promise((resolve, reject) => {
       const url = new URL(path, baseUrl);
@@ -57,7 +58,7 @@ export function createInternalClient(baseUrl: string, internalToken: string, opt
           res.on('error', unreachable);
           res.on('end', () => {
             try {
-              resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : undefined) as T });
+              resolve({ status: res.statusCode ?? 0, body: decode(text) });
             } catch (err) {
               reject(unavailable(`answered no JSON: ${(err as Error).message}`));
             }
@@ -70,7 +71,21 @@ export function createInternalClient(baseUrl: string, internalToken: string, opt
     });
   }
 
+  function request<T = unknown>(
+    path: string,
+    init: { method?: string; body?: unknown } = {},
+  ): Promise<InternalResponse<T>> {
+    return send(path, init, (text) => (text ? JSON.parse(text) : undefined) as T);
+  }
+
   return Object.assign(request, {
+    /**
+     * The same call, answering the body as text, unparsed: for a caller that can tell an unchanged answer by
+     * its text and skip parsing and validating it again (llm-gateway's exam source).
+     */
+    text(path: string, init: { method?: string; body?: unknown } = {}): Promise<InternalResponse<string>> {
+      return send(path, init, (text) => text);
+    },
     /** Closes the kept-alive sockets (on the owning app's close). */
     close() {
       agents.http.destroy();

@@ -148,3 +148,49 @@ describe('gateway with the real exam-service and results-service clients', () =>
     expect(upstreamAborted).toBe(true);
   });
 });
+
+describe("exam-service's exam source", () => {
+  let examServer: Server;
+  let answer: () => string = () => JSON.stringify(exam);
+  let baseUrl = '';
+  beforeAll(async () => {
+    examServer = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(answer());
+    });
+    await new Promise<void>((resolve) => examServer.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(examServer.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    examServer.closeAllConnections();
+    await new Promise((resolve) => examServer.close(resolve));
+  });
+
+  it('asks for the exam every time and parses an answer again only when its text changed', async () => {
+    const source = httpExamSource(baseUrl, TEST_SECRETS.INTERNAL_TOKEN, { timeoutMs: 2000 });
+    let asked = 0;
+    let current = exam;
+    answer = () => {
+      asked += 1;
+      return JSON.stringify(current);
+    };
+    const first = await source.findExam(exam.id);
+    expect(first).toEqual(exam);
+    // The same text: the exam parsed from it before.
+    expect(await source.findExam(exam.id)).toBe(first);
+    current = { ...exam, aiSettings: { ...exam.aiSettings, enabled: false } };
+    const changed = await source.findExam(exam.id);
+    expect(changed?.aiSettings.enabled).toBe(false);
+    expect(asked).toBe(3);
+  });
+
+  it('refuses an answer off the contract or not JSON, also after a good one', async () => {
+    const source = httpExamSource(baseUrl, TEST_SECRETS.INTERNAL_TOKEN, { timeoutMs: 2000 });
+    answer = () => JSON.stringify(exam);
+    await source.findExam(exam.id);
+    answer = () => JSON.stringify({ ...exam, aiSettings: null });
+    await expect(source.findExam(exam.id)).rejects.toMatchObject({ code: 'UPSTREAM' });
+    answer = () => '<html>';
+    await expect(source.findExam(exam.id)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});

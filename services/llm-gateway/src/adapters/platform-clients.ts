@@ -1,4 +1,5 @@
-import { InternalAttemptSchema, InternalExamSchema } from '@exam/domain/internal';
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import { InternalAttemptSchema, InternalExamSchema, type InternalExam } from '@exam/domain/internal';
 import { createInternalClient, parseUpstream, unexpectedStatus } from '@exam/server-kit/internal-client';
 import type { AttemptSource, ExamSource } from '../deps.ts';
 
@@ -9,17 +10,41 @@ import type { AttemptSource, ExamSource } from '../deps.ts';
  */
 const clientOptions = (timeoutMs: number) => ({ timeoutMs, agent: { maxSockets: 256 } });
 
-/** exam-service's GET /internal/exams/{id}: undefined when it does not know the exam. */
+/** How many exams' last answers each replica keeps to compare the next answer's text with. */
+const PARSED_EXAMS_KEPT = 512;
+
+/**
+ * exam-service's GET /internal/exams/{id}: undefined when it does not know the exam. The exam is read for
+ * every message; an answer whose text is the same as the last one for that exam is not parsed and validated
+ * again (the contract's validation of a whole exam was the largest single cost of a chat in the profile):
+ * the exam parsed from that same text is returned. Nothing is served from this memory without asking.
+ */
 export function httpExamSource(baseUrl: string, internalToken: string, opts: { timeoutMs: number }): ExamSource {
   const request = createInternalClient(baseUrl, internalToken, clientOptions(opts.timeoutMs));
+  const lastParsed = new Map<string, { text: string; exam: InternalExam }>();
   return {
     async findExam(examId) {
-      const { status, body } = await request(`/internal/exams/${encodeURIComponent(examId)}`);
+      const { status, body } = await request.text(`/internal/exams/${encodeURIComponent(examId)}`);
       if (status === 404) return undefined;
       if (status !== 200) throw unexpectedStatus('exam-service', status, `exam ${examId}`);
-      return parseUpstream('exam-service', InternalExamSchema, body, 'an exam');
+      const last = lastParsed.get(examId);
+      if (last?.text === body) return last.exam;
+      const exam = parseUpstream('exam-service', InternalExamSchema, parseJson(body), 'an exam');
+      lastParsed.delete(examId);
+      lastParsed.set(examId, { text: body, exam });
+      // Map keeps insertion order: the first key is the exam asked about least recently.
+      if (lastParsed.size > PARSED_EXAMS_KEPT) lastParsed.delete(lastParsed.keys().next().value!);
+      return exam;
     },
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AppError(ErrorCode.UNAVAILABLE, `exam-service answered no JSON: ${(err as Error).message}`);
+  }
 }
 
 /** results-service's GET /internal/attempts/{id}: undefined when it does not know the attempt. */

@@ -80,18 +80,99 @@ async function errorOf(response: IncomingMessage): Promise<UpstreamError> {
   return new UpstreamError(`upstream answered ${response.statusCode}: ${message}`, response.statusCode);
 }
 
-/** The stream chunks of one `data:` payload; `[DONE]` ends the stream. */
-function* chunksOf(data: string, state: { done: boolean }): Generator<StreamChunk> {
+/** Adds the stream chunks of one `data:` payload to `out`; `[DONE]` ends the stream. */
+function collectChunks(data: string, state: { done: boolean }, out: StreamChunk[]) {
   if (data === '[DONE]') {
     state.done = true;
     return;
   }
   const chunk = JSON.parse(data) as Chunk;
   const text = chunk.choices?.[0]?.delta?.content;
-  if (text) yield { type: 'delta', text };
+  if (text) out.push({ type: 'delta', text });
   // Groq reports usage in x_groq.usage on the last chunk; OpenAI and vLLM in `usage`.
   const usage = chunk.usage ?? chunk.x_groq?.usage;
-  if (usage) yield { type: 'usage', inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
+  if (usage)
+    out.push({ type: 'usage', inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 });
+}
+
+/** How long a response that sent `[DONE]` may take to end before its connection is closed instead of pooled. */
+const END_AFTER_DONE_MS = 1000;
+
+/**
+ * The chunks of a streamed response body (`open` sends the request when the first chunk is asked for), read as its `data` events arrive and handed out in order: one wait
+ * per batch of chunks that arrived together, where a `for await` over the body cost a promise chain per piece
+ * (a visible part of each token's CPU at thousands of streams). After `[DONE]` the rest of the body is still
+ * read to its end, so the keep-alive connection goes back to the pool; a body that does not end soon after is
+ * closed. A body cut short before `[DONE]` or its end fails the stream, as does a malformed chunk.
+ */
+async function* chunksOfBody(open: () => Promise<IncomingMessage>): AsyncGenerator<StreamChunk> {
+  const response = await open();
+  const parser = new SseLineParser();
+  const state = { done: false };
+  const ready: StreamChunk[] = [];
+  let failure: unknown;
+  let ended = false;
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const onData = (part: string) => {
+    if (state.done || failure) return;
+    try {
+      for (const data of parser.push(part)) {
+        collectChunks(data, state, ready);
+        if (state.done) break;
+      }
+    } catch (err) {
+      failure = err;
+    }
+    wake?.();
+  };
+  const onEnd = () => {
+    ended = true;
+    wake?.();
+  };
+  const onError = (err: unknown) => {
+    failure ??= err;
+    wake?.();
+  };
+  const onClose = () => {
+    closed = true;
+    wake?.();
+  };
+  response.setEncoding('utf8');
+  response.on('data', onData);
+  response.once('end', onEnd);
+  response.once('error', onError);
+  response.once('close', onClose);
+  try {
+    for (;;) {
+      let next: StreamChunk | undefined;
+      while ((next = ready.shift())) yield next;
+      if (state.done) return;
+      if (failure) throw failure;
+      if (ended) break;
+      if (closed) throw new Error('the upstream response closed before its end');
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+    for (const data of parser.end()) {
+      collectChunks(data, state, ready);
+      if (state.done) break;
+    }
+    for (const chunk of ready) yield chunk;
+  } finally {
+    response.off('data', onData);
+    response.off('error', onError);
+    if (!ended && !closed && !response.destroyed) {
+      if (state.done && !failure) {
+        // The rest is on its way (the body's last chunk): read it so the connection can be reused.
+        const cut = setTimeout(() => response.destroy(), END_AFTER_DONE_MS);
+        response.once('end', () => clearTimeout(cut));
+        response.resume();
+      } else {
+        response.destroy();
+      }
+    }
+  }
 }
 
 /**
@@ -106,42 +187,28 @@ export function openAiAdapter(
   opts: { lookup?: LookupFunction | undefined } = {},
 ): ProviderAdapter {
   const pool = agents(opts.lookup);
-  return async function* stream(request, signal) {
-    const base = request.baseUrl || defaultBaseUrl;
-    const url = new URL('chat/completions', base.endsWith('/') ? base : `${base}/`);
-    const body = JSON.stringify({
-      model: request.model,
-      messages: [{ role: 'system', content: request.system }, ...request.messages.map(toOpenAiMessage)],
-      temperature: request.temperature,
-      max_tokens: request.maxTokens,
-      stream: true,
-      stream_options: { include_usage: true },
+  return function stream(request, signal) {
+    // Built when the first chunk is asked for, as the request is sent: a bad base URL fails the stream, not this call.
+    return chunksOfBody(async () => {
+      const base = request.baseUrl || defaultBaseUrl;
+      const url = new URL('chat/completions', base.endsWith('/') ? base : `${base}/`);
+      const body = JSON.stringify({
+        model: request.model,
+        messages: [{ role: 'system', content: request.system }, ...request.messages.map(toOpenAiMessage)],
+        temperature: request.temperature,
+        max_tokens: request.maxTokens,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+        authorization: `Bearer ${request.apiKey}`,
+      };
+      const response = await post(pool, url, headers, body, signal);
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status >= 300) throw await errorOf(response);
+      return response;
     });
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-      authorization: `Bearer ${request.apiKey}`,
-    };
-    const response = await post(pool, url, headers, body, signal);
-    const status = response.statusCode ?? 0;
-    if (status < 200 || status >= 300) throw await errorOf(response);
-    response.setEncoding('utf8');
-    const parser = new SseLineParser();
-    const state = { done: false };
-    for await (const part of response) {
-      if (state.done) continue;
-      for (const data of parser.push(part as string)) {
-        yield* chunksOf(data, state);
-        if (state.done) break;
-      }
-      // Leaving the loop destroys the response and its socket; a response already complete is read to its
-      // end instead (at once), so its keep-alive connection returns to the pool for the next chat.
-      if (state.done && !response.complete) return;
-    }
-    if (state.done) return;
-    for (const data of parser.end()) {
-      yield* chunksOf(data, state);
-      if (state.done) return;
-    }
   };
 }

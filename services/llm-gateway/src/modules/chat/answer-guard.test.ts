@@ -65,7 +65,20 @@ describe('AnswerGuard', () => {
     const { released, leak } = run(keys, ['So the answer ', 'is the Stan', 'dard', ' Er', 'ror of the mean.']);
     expect(leak).toEqual({ questionIndex: 0, key: 'standard error' });
     expect(released.toLowerCase()).not.toContain('stan');
-    expect(released).toBe('So the answer is');
+    // Everything up to the word break where the key begins: "the" could not start a key.
+    expect(released).toBe('So the answer is the');
+  });
+
+  it('releases a chunk at once when no tail of it can begin a key, and holds only a tail that can', () => {
+    const guard = new AnswerGuard(keys);
+    // The first token of an ordinary reply reaches the candidate without waiting for the next one.
+    expect(guard.push('Think')).toEqual({ release: 'Think', leak: undefined });
+    expect(guard.push(' about')).toEqual({ release: ' about', leak: undefined });
+    // " st" may become "standard error", " me" "median": held from their word breaks.
+    expect(guard.push(' the st')).toEqual({ release: ' the', leak: undefined });
+    expect(guard.push('ep and the me')).toEqual({ release: ' step and the', leak: undefined });
+    expect(guard.push('ans.')).toEqual({ release: ' means', leak: undefined });
+    expect(guard.end()).toEqual({ release: '.', leak: undefined });
   });
 
   it('finds a key written with other case, accents and punctuation', () => {

@@ -21,8 +21,10 @@ import type { Question } from '@exam/domain/exam';
  *
  * Across chunk boundaries: the reply is normalised incrementally, each normalised character remembering
  * the raw character it came from, and searched over its whole accumulated text. Only raw text that can no
- * longer be the start of a match is released: the last (longest key + 1) normalised characters, back to a
- * word break, are held until more text (or the end of the reply) shows they are not a key.
+ * longer be the start of a match is released: the held tail begins at the earliest word break whose text
+ * after it is still the beginning of some key (" stand" of "standard error"), and is held until more text
+ * (or the end of the reply) shows whether it is one. A tail that cannot become a key is released at once,
+ * so the first token of an ordinary reply is not held back for the next one.
  */
 
 export const MIN_KEY_CHARS = 4;
@@ -47,6 +49,14 @@ const MARKS = /\p{M}/gu;
 function foldCodePoint(cp: string): string {
   return cp.normalize('NFKD').replace(MARKS, '').toLowerCase();
 }
+
+/** Text of ASCII only takes a fast path: NFKD leaves it as it is, so folding is lower-casing. */
+const ASCII_ONLY = /^[\p{ASCII}]*$/u;
+/** The folded form of each ASCII code, '' for a separator. */
+const ASCII_FOLD = Array.from({ length: 128 }, (_, code) => {
+  const ch = String.fromCharCode(code).toLowerCase();
+  return /[a-z0-9]/.test(ch) ? ch : '';
+});
 
 /** The normalised form of a whole text (used for keys): words separated by single spaces, no outer spaces. */
 export function normaliseForMatch(text: string): string {
@@ -99,53 +109,99 @@ export type GuardStep = { release: string; leak: AnswerKey | undefined };
  */
 export class AnswerGuard {
   readonly #keys: AnswerKey[];
+  /** Each key followed by its closing word break: what may follow a held word break. */
+  readonly #patterns: string[];
   readonly #longest: number;
   #raw = '';
   /** The normalised reply, behind a leading space so a key at the very start has its word boundary. */
   #norm = ' ';
   /** For each character of #norm, the index in #raw of the character it came from. */
   #origin: number[] = [0];
+  #endsInSpace = true;
   #released = 0;
   #scanFrom = 0;
   #leak: AnswerKey | undefined;
 
   constructor(keys: AnswerKey[]) {
     this.#keys = keys;
+    this.#patterns = keys.map((k) => `${k.key} `);
     this.#longest = keys.reduce((max, k) => Math.max(max, k.key.length), 0);
   }
 
   push(text: string): GuardStep {
     if (this.#leak) return { release: '', leak: this.#leak };
     if (!this.#keys.length) return { release: text, leak: undefined };
-    let index = this.#raw.length;
+    const start = this.#raw.length;
     this.#raw += text;
-    for (const cp of text) {
-      for (const ch of foldCodePoint(cp)) {
-        if (ALNUM.test(ch)) this.#append(ch, index);
-        else if (!this.#norm.endsWith(' ')) this.#append(' ', index);
+    // The chunk's normalised text is built apart and appended once: appending to #norm character by character
+    // and asking whether it ends in a space made V8 flatten the whole reply again for each character.
+    let added = '';
+    let space = this.#endsInSpace;
+    const origin = this.#origin;
+    if (ASCII_ONLY.test(text)) {
+      for (let i = 0; i < text.length; i++) {
+        const ch = ASCII_FOLD[text.charCodeAt(i)]!;
+        if (ch || !space) {
+          added += ch || ' ';
+          origin.push(start + i);
+          space = !ch;
+        }
       }
-      index += cp.length;
+    } else {
+      let index = start;
+      for (const cp of text) {
+        for (const ch of foldCodePoint(cp)) {
+          const alnum = ALNUM.test(ch);
+          if (alnum || !space) {
+            added += alnum ? ch : ' ';
+            origin.push(index);
+            space = !alnum;
+          }
+        }
+        index += cp.length;
+      }
     }
+    this.#norm += added;
+    this.#endsInSpace = space;
     const leak = this.#scan();
     if (leak) return { release: '', leak };
-    // A match not complete yet starts (with its leading space) within the last longest+1 characters; the cut
-    // goes back to the word break before that, so a stopped reply never ends in half a word.
-    const safe = this.#norm.lastIndexOf(' ', this.#norm.length - this.#longest - 1);
-    return { release: safe > 0 ? this.#releaseTo(this.#origin[safe] ?? this.#released) : '', leak: undefined };
+    // A match not complete yet starts with a word break, so the cut never falls in half a word.
+    const held = this.#heldFrom();
+    const release = held < this.#norm.length ? (this.#origin[held] ?? this.#released) : this.#raw.length;
+    return { release: this.#releaseTo(release), leak: undefined };
+  }
+
+  /**
+   * Where in #norm the tail that may still become a key begins: the earliest word break, among the last
+   * longest + 1 characters, whose text after it is the start of a key (then its closing break); #norm's
+   * length when there is none. A complete match has been found by #scan before this is asked.
+   */
+  #heldFrom(): number {
+    const norm = this.#norm;
+    let held = norm.length;
+    for (
+      let at = norm.lastIndexOf(' ');
+      at >= 0 && norm.length - at - 1 <= this.#longest;
+      at = norm.lastIndexOf(' ', at - 1)
+    ) {
+      const tail = norm.slice(at + 1);
+      if (this.#patterns.some((pattern) => pattern.startsWith(tail))) held = at;
+      if (at === 0) break;
+    }
+    return held;
   }
 
   /** The reply is complete: its end is a word boundary too. */
   end(): GuardStep {
     if (this.#leak) return { release: '', leak: this.#leak };
-    if (this.#keys.length && !this.#norm.endsWith(' ')) this.#append(' ', this.#raw.length);
+    if (this.#keys.length && !this.#endsInSpace) {
+      this.#norm += ' ';
+      this.#origin.push(this.#raw.length);
+      this.#endsInSpace = true;
+    }
     const leak = this.#keys.length ? this.#scan() : undefined;
     if (leak) return { release: '', leak };
     return { release: this.#releaseTo(this.#raw.length), leak: undefined };
-  }
-
-  #append(ch: string, rawIndex: number) {
-    this.#norm += ch;
-    this.#origin.push(rawIndex);
   }
 
   #scan(): AnswerKey | undefined {

@@ -4,6 +4,7 @@ import type { AiBudget } from '@exam/domain/exam';
 import type { TranscriptMessage } from '@exam/domain/internal';
 import type { AiSpend } from '@exam/domain/llm';
 import type { GatewayDatabase } from '../../db/database.ts';
+import { rawQuery } from '../../db/rows.ts';
 import { conversations, examUsage, examUsageMinutes, messages, type StoredFile } from '../../db/schema.ts';
 
 type MessageRow = typeof messages.$inferSelect;
@@ -93,6 +94,15 @@ const toSpend = (row: Partial<SpendRow> | undefined): AiSpend => ({
 const rowsOf = <T>(result: unknown): T[] =>
   (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
+// The two statements of every chat, prepared once per connection (db/rows.ts): the admission before the
+// upstream call and the reply after it.
+const ADMIT_USER_MESSAGE = `select * from llm_gateway.admit_user_message(
+  $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::integer, $9::timestamptz, $10::timestamptz,
+  $11::integer, $12::integer, $13::integer, $14::integer, $15::bigint, $16::text, $17::text)`;
+const STORE_ASSISTANT_MESSAGE = `select llm_gateway.store_assistant_message(
+  $1::text, $2::text, $3::text, $4::integer, $5::boolean, $6::boolean, $7::integer, $8::integer, $9::timestamptz,
+  $10::boolean, $11::integer, $12::text, $13::text) as stored`;
+
 export function createChatRepository({ db }: GatewayDatabase) {
   return {
     /**
@@ -108,13 +118,25 @@ export function createChatRepository({ db }: GatewayDatabase) {
       now: Date,
     ): Promise<Admission> {
       const windowStart = new Date(now.getTime() - budget.windowMinutes * 60_000);
-      const result = await db.execute(sql`select * from llm_gateway.admit_user_message(
-        ${key.attemptId}::text, ${key.examId}::text, ${key.ownerId}::text,
-        ${message.id}::text, ${message.content}::text, ${message.attachmentText}::text, ${JSON.stringify(message.files)}::jsonb, ${message.questionIndex}::integer,
-        ${now.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${budget.messagesPerWindow}::integer, ${budget.tokensPerAttempt}::integer,
-        ${historyLimit}::integer, ${budget.examRequestsPerHour}::integer, ${budget.examTokensPerHour}::bigint,
-        ${message.clientMessageId}::text, ${message.tryId}::text)`);
-      const row = rowsOf<AdmitRow>(result)[0];
+      const [row] = await rawQuery<AdmitRow>(db, ADMIT_USER_MESSAGE, [
+        key.attemptId,
+        key.examId,
+        key.ownerId,
+        message.id,
+        message.content,
+        message.attachmentText,
+        JSON.stringify(message.files),
+        message.questionIndex,
+        now.toISOString(),
+        windowStart.toISOString(),
+        budget.messagesPerWindow,
+        budget.tokensPerAttempt,
+        historyLimit,
+        budget.examRequestsPerHour,
+        budget.examTokensPerHour,
+        message.clientMessageId,
+        message.tryId,
+      ]);
       if (!row) throw new Error('admit_user_message returned no row');
       if (row.outcome === 'seen' && row.seen_message_id) return { kind: 'seen', messageId: row.seen_message_id };
       if (row.outcome === 'tokens') return { kind: 'tokens' };
@@ -130,7 +152,7 @@ export function createChatRepository({ db }: GatewayDatabase) {
 
     /** Takes back an admitted message (retract_user_message, migration 0004): its attempt turned out to be closed. */
     async retractUserMessage(messageId: string): Promise<void> {
-      await db.execute(sql`select llm_gateway.retract_user_message(${messageId}::text)`);
+      await rawQuery(db, 'select llm_gateway.retract_user_message($1::text)', [messageId]);
     },
 
     /**
@@ -140,12 +162,22 @@ export function createChatRepository({ db }: GatewayDatabase) {
      * (its tokens are counted all the same).
      */
     async insertAssistantMessage(m: NewAssistantMessage, now: Date): Promise<boolean> {
-      const result = await db.execute(sql`select llm_gateway.store_assistant_message(
-        ${m.id}::text, ${m.attemptId}::text, ${m.content}::text, ${m.questionIndex}::integer,
-        ${m.isError}::boolean, ${m.isPartial}::boolean, ${m.inputTokens}::integer, ${m.outputTokens}::integer, ${now.toISOString()}::timestamptz,
-        ${m.withheldQuestionIndex !== null}::boolean, ${m.withheldQuestionIndex}::integer,
-        ${m.clientMessageId}::text, ${m.tryId}::text) as stored`);
-      return rowsOf<{ stored: boolean }>(result)[0]?.stored === true;
+      const [row] = await rawQuery<{ stored: boolean }>(db, STORE_ASSISTANT_MESSAGE, [
+        m.id,
+        m.attemptId,
+        m.content,
+        m.questionIndex,
+        m.isError,
+        m.isPartial,
+        m.inputTokens,
+        m.outputTokens,
+        now.toISOString(),
+        m.withheldQuestionIndex !== null,
+        m.withheldQuestionIndex,
+        m.clientMessageId,
+        m.tryId,
+      ]);
+      return row?.stored === true;
     },
 
     /** The reply stored for a message sent with this clientMessageId, if any (at most one: each replaces the last). */

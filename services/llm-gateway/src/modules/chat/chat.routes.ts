@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { LlmClient } from '../../adapters/providers/types.ts';
 import { BudgetRefusal, type ChatService } from './chat.service.ts';
-import { streamReply } from './stream-reply.ts';
+import { StreamsEnd, streamReply } from './stream-reply.ts';
 
 // Base64 grows bytes by 4/3; the rest is room for the message and JSON.
 const CHAT_BODY_LIMIT = Math.ceil((CHAT_MAX_FILES * CHAT_MAX_FILE_BYTES * 4) / 3) + 1024 * 1024;
@@ -39,6 +39,7 @@ export function chatRoutes(
 ) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
+    const streaming = { coalesceMs: opts.coalesceMs, streamsEnd: new StreamsEnd(opts.streamsEnd) };
 
     app.post(
       '/api/llm/chat',
@@ -57,7 +58,7 @@ export function chatRoutes(
           if (err instanceof BudgetRefusal) void reply.header('retry-after', String(err.retryAfterSeconds));
           throw err;
         });
-        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), opts);
+        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), streaming);
         return reply;
       },
     );
@@ -75,7 +76,7 @@ export function chatRoutes(
       },
       async (request, reply) => {
         const chat = await service.prepareTestChat(creatorOf(request), request.body);
-        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), opts);
+        await streamReply(request, reply, llm, chat, (text) => service.estimatedUsage(chat.request, text), streaming);
         return reply;
       },
     );

@@ -1,7 +1,7 @@
 import type { AttemptClaims, CreatorClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
-import type { PublicQuestion } from '@exam/domain/exam';
+import type { AiBudget, PublicQuestion } from '@exam/domain/exam';
 import {
   CHAT_MAX_FILE_BYTES,
   LlmMessages,
@@ -14,7 +14,7 @@ import type { ImagePart, ProviderMessage, ProviderRequest } from '../../adapters
 import { answerKeysOf, type AnswerKey } from './answer-guard.ts';
 import { readAttachment } from './attachments.ts';
 import { resolveAssistant, type AssistantTarget, type ServerKeys } from './assistant-config.ts';
-import type { ChatRepository, HistoryMessage } from './chat.repository.ts';
+import type { Admission, ChatRepository, HistoryMessage } from './chat.repository.ts';
 import type { StoredFile } from '../../db/schema.ts';
 import { buildSystemPrompt, MAX_TOKENS, normaliseConversation, temperatureOf } from './prompt.ts';
 
@@ -70,6 +70,38 @@ function estimatedUsage(request: ProviderRequest, output: string): TokenUsage {
   const inputChars = request.system.length + request.messages.reduce((sum, m) => sum + m.content.length, 0);
   return { inputTokens: estimateTokens(inputChars), outputTokens: estimateTokens(output.length), estimated: true };
 }
+
+/** How many exams' last-read budgets a replica keeps for early admissions (prepareCandidateChat). */
+const BUDGET_HINTS_KEPT = 1000;
+
+/**
+ * The budget each exam had when this replica last read it. Only a guess for an early admission, always
+ * checked against the exam read for the same message, so no other replica needs it.
+ */
+function createBudgetHints() {
+  const hints = new Map<string, AiBudget>();
+  return {
+    get: (examId: string) => hints.get(examId),
+    remember(examId: string, budget: AiBudget) {
+      hints.delete(examId);
+      hints.set(examId, budget);
+      // Map keeps insertion order: the first key is the exam read least recently.
+      if (hints.size > BUDGET_HINTS_KEPT) hints.delete(hints.keys().next().value!);
+    },
+  };
+}
+
+const sameBudget = (a: AiBudget, b: AiBudget) =>
+  Object.keys(a).length === Object.keys(b).length &&
+  (Object.keys(a) as (keyof AiBudget)[]).every((key) => a[key] === b[key]);
+
+type Settled<T> = { ok: true; value: T } | { ok: false; err: unknown };
+/** A promise that never rejects, so one waited for only on some paths is never an unhandled rejection. */
+const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (err: unknown) => ({ ok: false as const, err }),
+  );
 
 export function createChatService(
   repo: ChatRepository,
@@ -128,6 +160,8 @@ export function createChatService(
   // has since changed is still an answer worth guarding, and the grader reads the live exam's questions.
   const guardedKeys = (exam: InternalExam) => (exam.aiSettings.stopSolutions ? answerKeysOf(exam.questions) : []);
 
+  const budgetHints = createBudgetHints();
+
   const isOpenFor = (claims: AttemptClaims, attempt: InternalAttempt | undefined) =>
     !!attempt && attempt.isOpen && attempt.examId === claims.examId;
 
@@ -163,6 +197,17 @@ export function createChatService(
      * call. The attempt check (a call to results-service) runs side by side with the budget check and the
      * store (one database round trip), so only the slower of the two is on the path to the first token;
      * a message admitted for an attempt that turns out to be closed is taken back.
+     *
+     * The budget check needs the exam's budget, which comes with the exam from exam-service. So that the two
+     * do not wait for each other, a text message is admitted early, beside the exam's fetch, under the budget
+     * this replica last read for the exam (budgetHints), and the admission is kept only when the exam's
+     * current budget is the same: otherwise, or when the exam refuses the message (gone, assistant off or
+     * incomplete), what the early admission stored is taken back and, where the message goes on, it is admitted
+     * again under the current budget. Every message is therefore admitted or refused under the budget the exam
+     * has when it is read. In the moment the creator changes that budget or turns the assistant off, an early
+     * admission may leave one refusal in the exam's refusal counts, and a message counted early and then taken back
+     * may be seen by another message of the same instant (as one of a closed attempt already could). A message
+     * with attachments, or empty, waits for the exam as before.
      */
     async prepareCandidateChat(claims: AttemptClaims, body: ChatRequest): Promise<PreparedChat> {
       const attemptCheck = deps.attempts.findAttempt(claims.sub).then(
@@ -176,6 +221,36 @@ export function createChatService(
         if (!check.open) throw new AppError(ErrorCode.ATTEMPT_CLOSED, LlmMessages.attemptClosed);
         throw err;
       };
+      const attemptId = claims.sub;
+      const userMessageId = deps.ids.next();
+      // One try of the message: a retry (same clientMessageId) gets a new one and takes the message over.
+      const tryId = body.clientMessageId ? deps.ids.next() : null;
+      const now = deps.clock.now();
+      const files = body.files ?? [];
+      const admit = (budget: AiBudget, attached: { text: string; files: StoredFile[] }) =>
+        repo.admitUserMessage(
+          { attemptId, examId: claims.examId, ownerId: claims.ownerId },
+          {
+            id: userMessageId,
+            content: body.message,
+            attachmentText: attached.text,
+            files: attached.files,
+            questionIndex: body.questionIndex,
+            clientMessageId: body.clientMessageId ?? null,
+            tryId,
+          },
+          budget,
+          opts.historyMessages,
+          now,
+        );
+      const hint = files.length || !body.message.trim() ? undefined : budgetHints.get(claims.examId);
+      const early = hint ? settle(admit(hint, { text: '', files: [] })) : undefined;
+      /** Takes back what the early admission stored; a refusal or a failure stored nothing to take back. */
+      const takeBackEarly = async () => {
+        const result = early && (await early);
+        if (result?.ok && result.value.kind === 'ok') await repo.retractUserMessage(userMessageId);
+      };
+
       let exam: InternalExam;
       let target: AssistantTarget;
       let attachments: { text: string; images: ImagePart[]; files: StoredFile[] };
@@ -183,7 +258,6 @@ export function createChatService(
         const found = await deps.exams.findExam(claims.examId);
         if (!found) throw notFound('Exam');
         exam = found;
-        const files = body.files ?? [];
         // Resolving first refuses a disabled or incomplete assistant before anything is read or stored.
         target = await targetOf(exam);
         if (files.length && !exam.aiSettings.uploadDocuments)
@@ -194,29 +268,18 @@ export function createChatService(
           ]);
         attachments = files.length ? await readFiles(files, target.vision) : { text: '', images: [], files: [] };
       } catch (err) {
+        await takeBackEarly();
         return closedOr(err);
       }
-      const attemptId = claims.sub;
-      const userMessageId = deps.ids.next();
-      // One try of the message: a retry (same clientMessageId) gets a new one and takes the message over.
-      const tryId = body.clientMessageId ? deps.ids.next() : null;
-      const now = deps.clock.now();
       const budget = exam.aiSettings.budget;
-      const admitting = repo.admitUserMessage(
-        { attemptId, examId: claims.examId, ownerId: claims.ownerId },
-        {
-          id: userMessageId,
-          content: body.message,
-          attachmentText: attachments.text,
-          files: attachments.files,
-          questionIndex: body.questionIndex,
-          clientMessageId: body.clientMessageId ?? null,
-          tryId,
-        },
-        budget,
-        opts.historyMessages,
-        now,
-      );
+      budgetHints.remember(claims.examId, budget);
+      let admitting: Promise<Admission>;
+      if (early && hint && sameBudget(hint, budget)) {
+        admitting = early.then((result) => (result.ok ? result.value : Promise.reject(result.err)));
+      } else {
+        await takeBackEarly();
+        admitting = admit(budget, attachments);
+      }
       const [admission, check] = await Promise.all([admitting, attemptCheck]);
       if (!check.open) {
         if (admission.kind === 'ok') await repo.retractUserMessage(userMessageId);

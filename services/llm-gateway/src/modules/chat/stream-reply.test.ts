@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { redactSecrets, SseWriter } from './stream-reply.ts';
+import { redactSecrets, SseWriter, StreamsEnd } from './stream-reply.ts';
 
 describe('redactSecrets', () => {
   it('removes every occurrence of each key from a log text', () => {
@@ -122,6 +122,93 @@ describe('SseWriter on a real HTTP response', () => {
       // The first frame alone, then b and c together: two writes for three frames, whatever the chunk pieces.
       expect(socketWrites.slice(0, 2)).toHaveLength(2);
       expect(socketWrites[1]).toBeGreaterThanOrEqual(6);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('the head of a streamed reply', () => {
+  it('leaves with the first frame in one write when it is not flushed on its own', async () => {
+    const socketWrites: string[] = [];
+    const server = createServer((req, res) => {
+      const socket = res.socket!;
+      const writev = socket._writev!.bind(socket);
+      const write = socket._write.bind(socket);
+      const text = (chunk: unknown) => (Buffer.isBuffer(chunk) ? chunk.toString('latin1') : String(chunk));
+      socket._writev = (chunks, cb) => (
+        socketWrites.push(chunks.map((c) => text(c.chunk)).join('')),
+        writev(chunks, cb)
+      );
+      socket._write = (chunk, encoding, cb) => (socketWrites.push(text(chunk)), write(chunk, encoding, cb));
+      // streamReply's order: the head is written, not flushed, and the first token is urgent.
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const frames = new SseWriter(res, socket, 1_000);
+      void (async () => {
+        await frames.send(delta('a'), true);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        res.end();
+        frames.close();
+      })();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      expect(await (await fetch(`http://127.0.0.1:${port}/`)).text()).toBe(`data: ${JSON.stringify(delta('a'))}\n\n`);
+      expect(socketWrites[0]).toMatch(/^HTTP\/1\.1 200 OK[\s\S]*data: \{"type":"delta","text":"a"\}/);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('StreamsEnd', () => {
+  it('tells each listening stream once when the drain time is up, and no stream that stopped listening', () => {
+    const drain = new AbortController();
+    const streamsEnd = new StreamsEnd(drain.signal);
+    const told: string[] = [];
+    streamsEnd.listen(() => told.push('a'));
+    const stopB = streamsEnd.listen(() => told.push('b'));
+    streamsEnd.listen(() => told.push('c'));
+    stopB();
+    drain.abort();
+    drain.abort();
+    expect(told).toEqual(['a', 'c']);
+    // A stream that starts after the drain time is up is told at once.
+    streamsEnd.listen(() => told.push('late'));
+    expect(told).toEqual(['a', 'c', 'late']);
+  });
+});
+
+describe('the end of a streamed reply', () => {
+  it('leaves in one write with the frames still held, when the response ends before the writer lets go', async () => {
+    const socketWrites: number[] = [];
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      const socket = res.socket!;
+      const writev = socket._writev!.bind(socket);
+      const write = socket._write.bind(socket);
+      socket._writev = (chunks, cb) => (socketWrites.push(chunks.length), writev(chunks, cb));
+      socket._write = (chunk, encoding, cb) => (socketWrites.push(1), write(chunk, encoding, cb));
+      const frames = new SseWriter(res, socket, 1_000);
+      void (async () => {
+        await frames.send(delta('a'), false);
+        await frames.send(
+          { type: 'done', messageId: 'm', usage: { inputTokens: 1, outputTokens: 1, estimated: false } },
+          true,
+        );
+        // streamReply's order: end the response, then close the writer.
+        res.end();
+        frames.close();
+      })();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const body = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+      expect(body).toContain('"type":"done"');
+      expect(socketWrites).toHaveLength(1);
     } finally {
       server.close();
     }

@@ -81,6 +81,38 @@ export class SseWriter {
 }
 
 /**
+ * The replica's drain signal (`streamsEnd`, server-kit's lifecycle) fanned out to the replies streaming on it:
+ * one listener on the AbortSignal and a Set of streams. An AbortSignal walks its whole list of listeners on every
+ * add and remove, which with thousands of open streams cost each new chat a walk of all the others.
+ */
+export class StreamsEnd {
+  readonly #signal: AbortSignal;
+  readonly #streams = new Set<() => void>();
+
+  constructor(signal: AbortSignal) {
+    this.#signal = signal;
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const end of [...this.#streams]) end();
+        this.#streams.clear();
+      },
+      { once: true },
+    );
+  }
+
+  /** Calls onEnd when the drain time is up, at once if it is already; answers the function that stops listening. */
+  listen(onEnd: () => void): () => void {
+    if (this.#signal.aborted) {
+      onEnd();
+      return () => {};
+    }
+    this.#streams.add(onEnd);
+    return () => this.#streams.delete(onEnd);
+  }
+}
+
+/**
  * Streams the provider's reply to the browser as server-sent events, frame by frame. A candidate who
  * leaves aborts the upstream call, and what had arrived is stored as a partial reply. Any upstream
  * failure or timeout becomes the one error reply the candidate sees (LlmMessages.chatError); its detail goes
@@ -99,7 +131,7 @@ export async function streamReply(
   llm: LlmClient,
   chat: PreparedChat,
   estimate: (output: string) => TokenUsage,
-  opts: { coalesceMs: number; streamsEnd: AbortSignal },
+  opts: { coalesceMs: number; streamsEnd: StreamsEnd },
 ) {
   reply.hijack();
   const raw = reply.raw;
@@ -110,13 +142,15 @@ export async function streamReply(
     'x-accel-buffering': 'no',
     'x-request-id': request.id,
   });
-  raw.flushHeaders();
-  // Headers are flushed, so the socket is attached; a response whose client already left writes nothing.
+  // The head is not flushed on its own: it leaves with the first frame (the first token, or the error or replay
+  // that takes its place), in the same write. A flush here cost one more system call per chat.
+  // A response whose client already left has no socket, and writes nothing.
   const frames = new SseWriter(raw, raw.socket ?? raw, opts.coalesceMs);
   if (chat.replay) {
     await replayReply(frames, chat.replay);
-    frames.close();
+    // Ending the response uncorks its socket: the last frames and the end of the body leave in one write.
     raw.end();
+    frames.close();
     return;
   }
 
@@ -133,8 +167,7 @@ export async function streamReply(
     interrupted = true;
     upstream.abort();
   };
-  if (opts.streamsEnd.aborted) onStreamsEnd();
-  else opts.streamsEnd.addEventListener('abort', onStreamsEnd, { once: true });
+  const stopListening = opts.streamsEnd.listen(onStreamsEnd);
 
   const guard = chat.answerKeys.length ? new AnswerGuard(chat.answerKeys) : undefined;
   /** What arrived from the provider, and what of it was sent to the browser. */
@@ -218,9 +251,10 @@ export async function streamReply(
     await frames.send({ type: 'error', message: LlmMessages.chatError }, true);
   } finally {
     raw.off('close', onClose);
-    opts.streamsEnd.removeEventListener('abort', onStreamsEnd);
-    frames.close();
+    stopListening();
+    // Ending the response uncorks its socket: the last frames and the end of the body leave in one write.
     if (!raw.writableEnded) raw.end();
+    frames.close();
   }
 }
 

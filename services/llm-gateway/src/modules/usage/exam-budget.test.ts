@@ -115,6 +115,46 @@ describe('the exam-wide AI budget', () => {
     expect(body.lastHour.requests).toBe(0);
   });
 
+  // This replica admits a message beside the exam's fetch under the budget it read last (chat.service.ts):
+  // the budget the exam has when the message comes decides all the same.
+  it('admits and refuses under the budget the exam has now, not the one this replica read before', async () => {
+    replyWith();
+    now = new Date('2026-11-24T17:00:00Z');
+    const exam = examWithBudget({ messagesPerWindow: 1 });
+    const { headers } = startAttempt(app, exam);
+    expect((await chat(headers, 'first')).statusCode).toBe(200);
+    // The creator allows more messages: the next one is admitted, although the last-read budget refuses it.
+    const raised = { ...exam.aiSettings.budget, messagesPerWindow: 5 };
+    app.platform.exams.set(exam.id, { ...exam, aiSettings: { ...exam.aiSettings, budget: raised } });
+    expect((await chat(headers, 'second')).statusCode).toBe(200);
+    // And fewer: the next one is refused, although the last-read budget admits it, and is not stored or counted.
+    const lowered = { ...exam.aiSettings.budget, messagesPerWindow: 2 };
+    app.platform.exams.set(exam.id, { ...exam, aiSettings: { ...exam.aiSettings, budget: lowered } });
+    expect((await chat(headers, 'third')).statusCode).toBe(429);
+    expect(calls).toHaveLength(2);
+    const body = (await usage(exam.id, exam.ownerId)).json();
+    expect(body.total.requests).toBe(2);
+    const transcript = await app.inject({ method: 'GET', url: '/api/llm/transcript', headers });
+    const sent = (transcript.json() as { messages: { role: string; content: string }[] }).messages
+      .filter((m) => m.role === 'user')
+      .map((m) => m.content);
+    expect(sent).toEqual(['first', 'second']);
+  });
+
+  it('stores and counts nothing of a message refused because the assistant was turned off since the last one', async () => {
+    replyWith();
+    now = new Date('2026-11-24T18:00:00Z');
+    const exam = examWithBudget({});
+    const { headers } = startAttempt(app, exam);
+    expect((await chat(headers, 'first')).statusCode).toBe(200);
+    app.platform.exams.set(exam.id, { ...exam, aiSettings: { ...exam.aiSettings, enabled: false } });
+    expect((await chat(headers, 'second')).statusCode).toBe(403);
+    expect((await usage(exam.id, exam.ownerId)).json().total.requests).toBe(1);
+    const transcript = await app.inject({ method: 'GET', url: '/api/llm/transcript', headers });
+    const contents = (transcript.json() as { messages: { content: string }[] }).messages.map((m) => m.content);
+    expect(contents).not.toContain('second');
+  });
+
   it('answers 404 to another creator and 401 without a creator token', async () => {
     const exam = examWithBudget({});
     app.platform.exams.set(exam.id, exam);
