@@ -219,6 +219,35 @@ describe('LTI Advantage: scores (AGS) and course rosters (NRPS)', () => {
       expect(advantageOf(sim.state).scores).toHaveLength(scores);
     });
 
+    it('reports a token endpoint that is down as a failure a retry may fix', async () => {
+      const { lineItemUrl } = await placedExam();
+      // A platform registered anew has no cached token: the score needs one from the token endpoint.
+      const fresh = await app.inject({
+        method: 'POST',
+        url: '/api/lti/platforms',
+        headers: owner.headers,
+        payload: { ...sim.registration('Same LMS again'), clientId: sim.clientId, issuer: `${sim.issuer}/again` },
+      });
+      const freshId = fresh.json<{ platform: { id: string } }>().platform.id;
+      await app.examDatabase.db.insert(ltiLinks).values({
+        id: randomUUID(),
+        platformId: freshId,
+        deploymentId: sim.deploymentId,
+        resourceLinkId: `rl-${randomUUID()}`,
+        examId: (await createExam(app, owner.headers)).id,
+        lineItemUrl,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+      advantageOf(sim.state).tokenFaults.push(503);
+      expect((await publish(score(lineItemUrl, { platformId: freshId }))).json()).toMatchObject({
+        outcome: 'failed',
+        code: 'LMS_UNAVAILABLE',
+        retryable: true,
+      });
+      expect((await publish(score(lineItemUrl, { platformId: freshId }))).json()).toEqual({ outcome: 'sent' });
+    });
+
     it('sends nothing to a line item no launch named, and 404s an unknown platform', async () => {
       const elsewhere = `${sim.origin}/courses/x/lineitems/li-999`;
       expect((await publish(score(elsewhere))).json()).toMatchObject({
