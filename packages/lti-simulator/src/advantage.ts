@@ -66,6 +66,8 @@ export type AdvantageState = {
   usedJtis: Set<string>;
   /** Statuses the scores endpoint answers next, one per request, before it records anything again. */
   scoreFaults: number[];
+  /** Statuses the token endpoint answers next, one per request (an LMS that is down), before it grants again. */
+  tokenFaults: number[];
   /** Makes every access token issued so far invalid (the next service call gets a 401). */
   revokeTokens(): void;
 };
@@ -86,6 +88,7 @@ export function advantageOf(state: SimulatorState): AdvantageState {
       tokens,
       usedJtis: new Set(),
       scoreFaults: [],
+      tokenFaults: [],
       revokeTokens: () => tokens.clear(),
     };
     states.set(state, found);
@@ -163,6 +166,8 @@ export async function advantagePlugin(app: FastifyInstance, opts: { state: Simul
       advantage.tokenRequests.push({ scopes, granted: false, error: `${error}: ${description}` });
       return reply.status(status).send({ error, error_description: description });
     };
+    const fault = advantage.tokenFaults.shift();
+    if (fault) return refuse(fault, 'temporarily_unavailable', `simulated ${fault}`);
     if (body.grant_type !== 'client_credentials')
       return refuse(400, 'unsupported_grant_type', 'grant_type must be client_credentials');
     if (body.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')

@@ -18,6 +18,7 @@ import { examsRoutes } from './modules/exams/exams.routes.ts';
 import { createExamsService } from './modules/exams/exams.service.ts';
 import { interchangeRoutes } from './modules/interchange/interchange.routes.ts';
 import { createInterchangeService } from './modules/interchange/interchange.service.ts';
+import { createLtiEgress } from './adapters/lti-egress.ts';
 import { createMembershipsClient } from './adapters/lti-nrps.ts';
 import { createScorePublisher } from './adapters/lti-ags.ts';
 import { createServiceTokens } from './adapters/lti-service-token.ts';
@@ -226,12 +227,14 @@ export async function buildApp(config: Config, deps: Deps) {
   );
 
   // LTI Advantage services (AGS score passback, NRPS roster import) call the LMS with tokens signed by the tool's key.
+  // Only https to public addresses unless LTI_ALLOW_LOOPBACK_HTTP (the URLs are the creator's and the LMS's input).
+  const ltiFetch = createLtiEgress({ allowLocal: config.LTI_ALLOW_LOOPBACK_HTTP }).guard(deps.fetch ?? fetch);
   const serviceTokens = createServiceTokens({
     signingKey: () => ltiToolKeys.signingKey(),
     clock: deps.clock,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    fetch: ltiFetch,
   });
-  const upstream = deps.fetch ? { fetch: deps.fetch } : {};
+  const upstream = { fetch: ltiFetch };
   const advantage = createAdvantageRepository(deps.database);
   await app.register(
     advantageRoutes(

@@ -1,5 +1,5 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import { baseConfigShape, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
+import { baseConfigShape, booleanFlag, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { mailConfigShape } from '@exam/server-kit/mail';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -76,6 +76,11 @@ const ConfigSchema = z.object({
     .min(60)
     .max(24 * 3600)
     .default(3600),
+  /**
+   * Lets exam-service call LMS URLs over plain http and on loopback or private addresses (an LMS simulator on this
+   * machine, development, tests); off, only https to public addresses (adapters/lti-egress.ts).
+   */
+  LTI_ALLOW_LOOPBACK_HTTP: booleanFlag.default(false),
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
   /** Sends tried per queued mail (the first included) before it is marked failed. */
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),

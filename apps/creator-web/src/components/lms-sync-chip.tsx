@@ -17,7 +17,16 @@ const TONE: Record<LmsSyncState, BadgeTone> = { pending: 'neutral', sent: 'succe
  * The LMS's last error shows on hover and focus (and is the chip's description for screen readers); a
  * refused score can be sent again. Shared by the results list and the result page.
  */
-export function LmsSyncChip({ resultId, sync }: { resultId: string; sync: LmsSync }) {
+export function LmsSyncChip({
+  resultId,
+  sync,
+  candidate,
+}: {
+  resultId: string;
+  sync: LmsSync;
+  /** Names the candidate in the Retry button where several results are listed. */
+  candidate?: string;
+}) {
   const { t } = useTranslation();
   const errorId = useId();
   const queryClient = useQueryClient();
@@ -53,7 +62,13 @@ export function LmsSyncChip({ resultId, sync }: { resultId: string; sync: LmsSyn
         chip
       )}
       {sync.state === 'failed' && (
-        <Button variant="secondary" size="sm" disabled={retry.isPending} onClick={() => retry.mutate()}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={retry.isPending}
+          aria-label={candidate ? t('lmsSync.retryFor', { name: candidate }) : undefined}
+          onClick={() => retry.mutate()}
+        >
           <RotateCcw aria-hidden className="h-3.5 w-3.5" /> {t('lmsSync.retry')}
         </Button>
       )}

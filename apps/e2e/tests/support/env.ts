@@ -34,5 +34,7 @@ export const E2E = {
     WORKSPACE_PORT: String(workspacePort),
     OPENAI_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}/v1`,
     OPENAI_API_KEY: 'sk-e2e-server-default-key',
+    // The LMS simulator of the LTI journey listens on this machine over http.
+    LTI_ALLOW_LOOPBACK_HTTP: 'true',
   },
 } as const;

@@ -52,6 +52,7 @@ export function createScorePublisher(tokens: ServiceTokens, opts: { fetch?: type
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
+      if (err instanceof LtiServiceError) throw err;
       throw new LtiServiceError('LMS_UNREACHABLE', `The LMS could not be reached (${(err as Error).message})`, true);
     }
   }

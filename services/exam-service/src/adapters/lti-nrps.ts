@@ -69,6 +69,7 @@ export function createMembershipsClient(
             signal: AbortSignal.timeout(timeoutMs),
           });
         } catch (err) {
+          if (err instanceof LtiServiceError) throw err;
           throw new LtiServiceError(
             'LMS_UNREACHABLE',
             `The LMS could not be reached (${(err as Error).message})`,

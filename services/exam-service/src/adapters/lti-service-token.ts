@@ -99,6 +99,7 @@ export function createServiceTokens(opts: ServiceTokensOptions) {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
+      if (err instanceof LtiServiceError) throw err;
       throw new LtiServiceError(
         'LMS_UNREACHABLE',
         `The LMS token endpoint could not be reached (${(err as Error).message})`,

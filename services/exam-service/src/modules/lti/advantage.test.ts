@@ -8,6 +8,7 @@ import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JS
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scoresUrl } from '../../adapters/lti-ags.ts';
 import { nextLink } from '../../adapters/lti-nrps.ts';
+import { createLtiEgress } from '../../adapters/lti-egress.ts';
 import { createServiceTokens, LtiScopes } from '../../adapters/lti-service-token.ts';
 import { ltiLinks } from '../../db/schema.ts';
 import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
@@ -23,7 +24,10 @@ describe('LTI Advantage: scores (AGS) and course rosters (NRPS)', () => {
   const jwks = async () => (await app.inject({ method: 'GET', url: '/lti/jwks' })).json() as JSONWebKeySet;
 
   beforeAll(async () => {
-    app = await buildTestApp({ env: { LTI_TOOL_ORIGIN: 'https://creator.example.test' } });
+    // The simulator listens on 127.0.0.1 over http: allowed only with the flag (see the egress tests below).
+    app = await buildTestApp({
+      env: { LTI_TOOL_ORIGIN: 'https://creator.example.test', LTI_ALLOW_LOOPBACK_HTTP: 'true' },
+    });
     sim = await createLmsSimulator({
       tool: {
         loginUrl: 'https://creator.example.test/lti/login',
@@ -215,6 +219,35 @@ describe('LTI Advantage: scores (AGS) and course rosters (NRPS)', () => {
       expect(advantageOf(sim.state).scores).toHaveLength(scores);
     });
 
+    it('reports a token endpoint that is down as a failure a retry may fix', async () => {
+      const { lineItemUrl } = await placedExam();
+      // A platform registered anew has no cached token: the score needs one from the token endpoint.
+      const fresh = await app.inject({
+        method: 'POST',
+        url: '/api/lti/platforms',
+        headers: owner.headers,
+        payload: { ...sim.registration('Same LMS again'), clientId: sim.clientId, issuer: `${sim.issuer}/again` },
+      });
+      const freshId = fresh.json<{ platform: { id: string } }>().platform.id;
+      await app.examDatabase.db.insert(ltiLinks).values({
+        id: randomUUID(),
+        platformId: freshId,
+        deploymentId: sim.deploymentId,
+        resourceLinkId: `rl-${randomUUID()}`,
+        examId: (await createExam(app, owner.headers)).id,
+        lineItemUrl,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+      advantageOf(sim.state).tokenFaults.push(503);
+      expect((await publish(score(lineItemUrl, { platformId: freshId }))).json()).toMatchObject({
+        outcome: 'failed',
+        code: 'LMS_UNAVAILABLE',
+        retryable: true,
+      });
+      expect((await publish(score(lineItemUrl, { platformId: freshId }))).json()).toEqual({ outcome: 'sent' });
+    });
+
     it('sends nothing to a line item no launch named, and 404s an unknown platform', async () => {
       const elsewhere = `${sim.origin}/courses/x/lineitems/li-999`;
       expect((await publish(score(elsewhere))).json()).toMatchObject({
@@ -318,6 +351,69 @@ describe('LTI Advantage: scores (AGS) and course rosters (NRPS)', () => {
       );
       expect(nextLink('<https://lms.test/m?p=1>; rel="prev"')).toBeUndefined();
       expect(nextLink(null)).toBeUndefined();
+    });
+  });
+
+  describe('egress to LMS URLs', () => {
+    const resolveTo =
+      (...addresses: string[]) =>
+      async () =>
+        addresses;
+
+    it('calls only https hosts whose every address is public unless LTI_ALLOW_LOOPBACK_HTTP is set', async () => {
+      const strict = createLtiEgress({ allowLocal: false, resolve: resolveTo('93.184.215.14') });
+      await expect(strict.check('https://lms.example.edu/token')).resolves.toBeUndefined();
+      for (const [url, reason] of [
+        ['http://lms.example.edu/token', /not https/],
+        ['https://127.0.0.1:8443/token', /loopback, private or link-local/],
+        ['https://[::1]/token', /loopback, private or link-local/],
+        ['https://169.254.169.254/latest/meta-data', /loopback, private or link-local/],
+      ] as const)
+        await expect(strict.check(url)).rejects.toMatchObject({
+          code: 'LMS_ADDRESS_REFUSED',
+          retryable: false,
+          message: expect.stringMatching(reason),
+        });
+      const rebound = createLtiEgress({ allowLocal: false, resolve: resolveTo('93.184.215.14', '10.0.0.5') });
+      await expect(rebound.check('https://lms.example.edu/token')).rejects.toMatchObject({
+        code: 'LMS_ADDRESS_REFUSED',
+      });
+      const unknown = createLtiEgress({
+        allowLocal: false,
+        resolve: async () => {
+          throw new Error('ENOTFOUND');
+        },
+      });
+      await expect(unknown.check('https://nowhere.example/token')).rejects.toThrow(/could not be resolved/);
+      const local = createLtiEgress({ allowLocal: true, resolve: resolveTo('127.0.0.1') });
+      await expect(local.check('http://localhost:4000/token')).resolves.toBeUndefined();
+    });
+
+    it('refuses to send a score or read a roster at a loopback LMS without the flag, saying why', async () => {
+      const strictApp = await buildTestApp({ env: { LTI_TOOL_ORIGIN: 'https://creator.example.test' } });
+      try {
+        const { examId, lineItemUrl } = await placedExam();
+        const requests = advantageOf(sim.state).tokenRequests.length;
+        const refused = await strictApp.inject({
+          method: 'POST',
+          url: '/internal/lti/scores',
+          headers: internal,
+          payload: score(lineItemUrl),
+        });
+        expect(refused.json()).toMatchObject({ outcome: 'failed', code: 'LMS_ADDRESS_REFUSED', retryable: false });
+        expect(refused.json().message).toMatch(/not https/);
+        const preview = await strictApp.inject({
+          method: 'GET',
+          url: `/api/exams/${examId}/roster/lms/preview`,
+          headers: owner.headers,
+        });
+        expect(preview.statusCode).toBe(502);
+        expect(preview.json().error.message).toMatch(/not https/);
+        // Nothing reached the LMS.
+        expect(advantageOf(sim.state).tokenRequests).toHaveLength(requests);
+      } finally {
+        await strictApp.close();
+      }
     });
   });
 });

@@ -5,7 +5,7 @@ import { LtiServiceError } from '../../adapters/lti-service-token.ts';
 import type { AdvantageRepository } from './advantage.repository.ts';
 
 /**
- * Score passback for results-service (ARCHITECTURE.md "LTI"): results-service keeps the outbox and the retries;
+ * Score passback for results-service (ARCHITECTURE.md "LTI Advantage: score passback and course rosters"): results-service keeps the outbox and the retries;
  * this service holds the registrations and the tool's keys, so it talks to the LMS and says whether the LMS
  * took the score, and if not, whether another try may help.
  */

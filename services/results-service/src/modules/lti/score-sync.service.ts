@@ -26,7 +26,6 @@ export function backoffDelay(tries: number, opts: Pick<ScoreSyncOptions, 'backof
 
 /** The AGS 2.0 Score for one outbox row (§3.4: a withdrawn release is "Pending" with no scoreGiven). */
 export function scoreOf({ row, lti }: ClaimedSync & { lti: AttemptLtiLink }): LtiScoreRequest {
-  const withdrawn = row.scoreGiven === null;
   return {
     platformId: lti.platformId,
     lineItemUrl: lti.lineItemUrl!,
@@ -34,13 +33,13 @@ export function scoreOf({ row, lti }: ClaimedSync & { lti: AttemptLtiLink }): Lt
     ...(row.scoreGiven === null ? {} : { scoreGiven: row.scoreGiven }),
     scoreMaximum: row.scoreMaximum,
     activityProgress: 'Completed',
-    gradingProgress: withdrawn ? 'Pending' : 'FullyGraded',
+    gradingProgress: row.scoreGiven === null ? 'Pending' : 'FullyGraded',
     timestamp: row.scoredAt.toISOString(),
   };
 }
 
 /**
- * LTI score passback (ARCHITECTURE.md, "LTI"): sends the outbox's due rows through exam-service, retrying with
+ * LTI score passback (ARCHITECTURE.md, "LTI Advantage: score passback and course rosters"): sends the outbox's due rows through exam-service, retrying with
  * capped exponential back-off, and lets the creator retry a score that failed.
  */
 export function createScoreSyncService(

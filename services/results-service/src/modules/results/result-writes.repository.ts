@@ -41,7 +41,7 @@ export function createResultWritesRepository({ db }: ResultsDatabase) {
       );
     }
     for (let i = 0; i < history.length; i += 500) await tx.insert(gradeHistory).values(history.slice(i, i + 500));
-    // The LMS score passback outbox, in the same transaction (docs: ARCHITECTURE.md, "LTI").
+    // The LMS score passback outbox, in the same transaction (ARCHITECTURE.md, "LTI Advantage: score passback and course rosters").
     const changed = writes.filter((w) => w.result?.updatedAt);
     const at = changed[0]?.result?.updatedAt;
     if (at) await recordScoreChanges(tx, [...new Set(changed.map((w) => w.resultId))], at);

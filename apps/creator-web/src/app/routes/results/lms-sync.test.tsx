@@ -64,9 +64,15 @@ describe('the LMS score passback on a result', () => {
       score: 2,
       lmsSync: { state: 'pending', tries: 1, lastError: 'The LMS answered 503', syncedAt: null },
     });
+    const refused = makeResultSummary({
+      userName: 'Cy',
+      status: 'released',
+      score: 1,
+      lmsSync: { state: 'failed', tries: 8, lastError: 'The LMS refused the score (400)', syncedAt: null },
+    });
     const walkIn = makeResultSummary({ userName: 'Bob', status: 'released', score: 3 });
     server.use(
-      fakeResultList([fromLms, walkIn]).handler,
+      fakeResultList([fromLms, walkIn, refused]).handler,
       http.get('*/api/results/summary', () => HttpResponse.json({ exams: [] })),
     );
     signInAs();
@@ -78,5 +84,9 @@ describe('the LMS score passback on a result', () => {
     expect(chip).toHaveTextContent('Sending to LMS');
     expect(chip).toHaveAccessibleDescription('Last try (1): The LMS answered 503');
     expect(within(rowOf('Bob')).queryByTestId('lms-sync')).not.toBeInTheDocument();
+    expect(
+      within(rowOf('Cy')).getByRole('button', { name: "Retry sending Cy's score to the LMS" }),
+    ).toBeInTheDocument();
+    expect(within(rowOf('Ada')).queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
   });
 });

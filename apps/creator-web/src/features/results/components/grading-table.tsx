@@ -157,7 +157,7 @@ export function GradingTable() {
                   <TableCell>
                     <span className="inline-flex flex-col items-start gap-1">
                       <ScoreBadge result={r} />
-                      {r.lmsSync && <LmsSyncChip resultId={r.id} sync={r.lmsSync} />}
+                      {r.lmsSync && <LmsSyncChip resultId={r.id} sync={r.lmsSync} candidate={nameOf(r)} />}
                     </span>
                   </TableCell>
                   <TableCell className="tabular-nums">
