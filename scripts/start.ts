@@ -57,6 +57,9 @@ const shared: Record<string, string> = {
   CREATOR_WEB_PORT: String(creatorPort),
   TAKER_WEB_PORT: String(takerPort),
   ...(mailbox ? { SMTP_URL: `smtp://127.0.0.1:${mailbox.smtpPort}` } : {}),
+  // A platform on one machine: an LMS tried out beside it (a local Moodle, the LMS simulator) is on http://localhost.
+  // A deployment (infra/) leaves it off, and exam-service then calls LMS URLs over https at public addresses only.
+  LTI_ALLOW_LOOPBACK_HTTP: env.LTI_ALLOW_LOOPBACK_HTTP ?? 'true',
   ...Object.fromEntries(
     SERVICES.map((s) => [
       `${serviceEnvPrefix(s)}_URL`,

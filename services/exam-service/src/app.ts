@@ -184,6 +184,9 @@ export async function buildApp(config: Config, deps: Deps) {
     ),
   );
 
+  // Every LMS URL (a registration's JWKS and token URLs, a launch's AGS and NRPS URLs) is someone else's input:
+  // only https to public addresses unless LTI_ALLOW_LOOPBACK_HTTP (development, tests, the LMS simulator).
+  const ltiFetch = createLtiEgress({ allowLocal: config.LTI_ALLOW_LOOPBACK_HTTP }).guard(deps.fetch ?? fetch);
   const ltiToolKeys = createToolKeys(deps.database, {
     encryptionKey: config.encryptionKey,
     clock: deps.clock,
@@ -193,7 +196,10 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(jwksRoutes(ltiToolKeys));
   const platformsRepository = createPlatformsRepository(deps.database);
   await app.register(
-    platformsRoutes(createPlatformsService(platformsRepository, deps), toolConfiguration(config.ltiToolOrigin)),
+    platformsRoutes(
+      createPlatformsService(platformsRepository, deps, { allowLoopbackHttp: config.LTI_ALLOW_LOOPBACK_HTTP }),
+      toolConfiguration(config.ltiToolOrigin),
+    ),
   );
   const launches = createLaunchService(
     {
@@ -206,7 +212,7 @@ export async function buildApp(config: Config, deps: Deps) {
       ...deps,
       toolKeys: ltiToolKeys,
       signIn: creatorSignIn(app, authService, { tokenTtl: config.CREATOR_TOKEN_TTL }),
-      platformKeys: deps.ltiPlatformKeys ?? createPlatformKeys(),
+      platformKeys: deps.ltiPlatformKeys ?? createPlatformKeys(ltiFetch),
     },
     {
       toolOrigin: config.ltiToolOrigin,
@@ -227,8 +233,6 @@ export async function buildApp(config: Config, deps: Deps) {
   );
 
   // LTI Advantage services (AGS score passback, NRPS roster import) call the LMS with tokens signed by the tool's key.
-  // Only https to public addresses unless LTI_ALLOW_LOOPBACK_HTTP (the URLs are the creator's and the LMS's input).
-  const ltiFetch = createLtiEgress({ allowLocal: config.LTI_ALLOW_LOOPBACK_HTTP }).guard(deps.fetch ?? fetch);
   const serviceTokens = createServiceTokens({
     signingKey: () => ltiToolKeys.signingKey(),
     clock: deps.clock,

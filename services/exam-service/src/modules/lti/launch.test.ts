@@ -28,7 +28,13 @@ describe('LTI login and launch against the LMS simulator', () => {
 
   beforeAll(async () => {
     app = await buildTestApp({
-      env: { LTI_TOOL_ORIGIN: TOOL, CREATOR_ORIGIN: CREATOR, TAKER_ORIGIN: TAKER, LTI_STATE_TTL_SECONDS: '60' },
+      env: {
+        LTI_TOOL_ORIGIN: TOOL,
+        CREATOR_ORIGIN: CREATOR,
+        TAKER_ORIGIN: TAKER,
+        LTI_STATE_TTL_SECONDS: '60',
+        LTI_ALLOW_LOOPBACK_HTTP: 'true',
+      },
       deps: { clock },
     });
     sim = await createLmsSimulator({

@@ -73,17 +73,44 @@ describe('LTI platform registrations', () => {
     expect(response.json().error.issues).toContainEqual({ path: field, message });
   });
 
-  it('accepts plain http on localhost and 127.0.0.1 for development', async () => {
-    const response = await create(
-      owner,
-      registration({
-        issuer: 'http://localhost:9000',
-        authLoginUrl: 'http://127.0.0.1:9000/auth',
-        authTokenUrl: 'http://localhost:9000/token',
-        jwksUrl: 'http://127.0.0.1:9000/jwks',
-      }),
+  const onThisMachine = {
+    issuer: 'http://localhost:9000',
+    authLoginUrl: 'http://127.0.0.1:9000/auth',
+    authTokenUrl: 'http://localhost:9000/token',
+    jwksUrl: 'http://127.0.0.1:9000/jwks',
+  };
+
+  it('refuses plain http on this machine with 400 naming each field unless LTI_ALLOW_LOOPBACK_HTTP is set', async () => {
+    const response = await create(owner, registration(onThisMachine));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.issues.map((i: { path: string }) => i.path)).toEqual([
+      'issuer',
+      'authLoginUrl',
+      'authTokenUrl',
+      'jwksUrl',
+    ]);
+    const listed = await app.inject({ method: 'GET', url: '/api/lti/platforms', headers: owner.headers });
+    expect(LtiPlatformListSchema.parse(listed.json()).platforms.map((p) => p.issuer)).not.toContain(
+      onThisMachine.issuer,
     );
-    expect(response.statusCode).toBe(201);
+  });
+
+  it('accepts plain http on localhost and 127.0.0.1 where LTI_ALLOW_LOOPBACK_HTTP is set (development)', async () => {
+    const development = await buildTestApp({
+      env: { LTI_TOOL_ORIGIN: 'https://creator.example.test', LTI_ALLOW_LOOPBACK_HTTP: 'true' },
+    });
+    try {
+      const creator = await createCreator(development);
+      const response = await development.inject({
+        method: 'POST',
+        url: '/api/lti/platforms',
+        headers: creator.headers,
+        payload: registration({ ...onThisMachine, clientId: `dev-${Date.now()}` }),
+      });
+      expect(response.statusCode).toBe(201);
+    } finally {
+      await development.close();
+    }
   });
 
   it('answers 409 when the issuer and client id are registered already, by anyone', async () => {
