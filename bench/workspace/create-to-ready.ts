@@ -156,6 +156,13 @@ async function serve(mode: Mode, socketPath: string, instance: string) {
     directory,
     creatorSessions: async () => false,
   });
+  // Sessions an earlier phase or run left live in a shared BENCH_DATABASE_URL would count against the host's
+  // capacity (and leave the pre-start no room): each phase starts and ends with none.
+  const endLive = async (reason: string) => {
+    for (const row of await app.workspaces.repo.listLive())
+      await app.workspaces.repo.markEnded(row.id, new Date(), reason);
+  };
+  await endLive('bench: left live by an earlier phase or run');
   // Re-adoption and the refill after warm hand-outs, as server.ts starts them (WORKSPACE_BACKGROUND=false: no timers).
   const jobs = await startWorkspaceJobs(
     { ...app.workspaces, clock: systemClock, directory, log: app.log },
@@ -166,7 +173,9 @@ async function serve(mode: Mode, socketPath: string, instance: string) {
   const editors = await app.editors.listen({ host: '127.0.0.1', port: 0 });
   process.on('message', async (message: { type: string; round?: number }) => {
     if (message.type === 'tokens') {
-      exam = `bench-exam-${message.round}`;
+      // A phase's own exam: candidates of an earlier phase (or run) with the same exam id count as arrived,
+      // and the pre-start would start nothing for them.
+      exam = `bench-exam-${mode}-${message.round}-${Date.now()}`;
       if (mode === 'warm' || mode === 'prewarm') {
         await jobs.warmPool.refill();
         // Let the engine settle after starting the pool, as a pool filled in the background would be.
@@ -185,6 +194,7 @@ async function serve(mode: Mode, socketPath: string, instance: string) {
       process.send!({ type: 'tokens', tokens });
     } else if (message.type === 'stop') {
       await jobs.stop();
+      await endLive('bench: phase over');
       await removeAll(engine);
       await app.close();
       await database.close();
