@@ -165,3 +165,20 @@ async function connect<S extends Record<string, unknown>>(opts: OpenDatabaseOpti
     },
   };
 }
+
+type PostgresJsClient = { unsafe(text: string, params: unknown[], opts: { prepare: boolean }): Promise<unknown[]> };
+type PgliteClient = { query(text: string, params: unknown[]): Promise<{ rows: unknown[] }> };
+
+/**
+ * A parameterised statement sent straight to the driver, prepared once per connection on PostgreSQL: one round trip
+ * (Bind + Execute) from then on. drizzle's `execute` goes through postgres.js's `unsafe` without `prepare`, which
+ * describes every statement that has parameters before running it (two round trips), and building a query through
+ * drizzle costs CPU of its own. For the few hot paths only (autosave, submit, the assistant's admission). Pass
+ * timestamps as ISO strings cast in SQL and read them back as epoch milliseconds or text: postgres.js leaves
+ * timestamps as text under drizzle while PGlite returns Dates.
+ */
+export async function rawQuery<T>(db: Db, text: string, params: unknown[]): Promise<T[]> {
+  const client = (db as unknown as { $client: PostgresJsClient | PgliteClient }).$client;
+  if ('unsafe' in client) return (await client.unsafe(text, params, { prepare: true })) as T[];
+  return (await client.query(text, params)).rows as T[];
+}

@@ -4,7 +4,7 @@ import type { AiBudget } from '@exam/domain/exam';
 import type { TranscriptMessage } from '@exam/domain/internal';
 import type { AiSpend } from '@exam/domain/llm';
 import type { GatewayDatabase } from '../../db/database.ts';
-import { rawQuery } from '../../db/rows.ts';
+import { rawQuery } from '@exam/server-kit/db';
 import { conversations, examUsage, examUsageMinutes, messages, type StoredFile } from '../../db/schema.ts';
 
 type MessageRow = typeof messages.$inferSelect;
@@ -94,7 +94,7 @@ const toSpend = (row: Partial<SpendRow> | undefined): AiSpend => ({
 const rowsOf = <T>(result: unknown): T[] =>
   (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as T[];
 
-// The two statements of every chat, prepared once per connection (db/rows.ts): the admission before the
+// The two statements of every chat, prepared once per connection (server-kit's rawQuery): the admission before the
 // upstream call and the reply after it.
 const ADMIT_USER_MESSAGE = `select * from llm_gateway.admit_user_message(
   $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::jsonb, $8::integer, $9::timestamptz, $10::timestamptz,
