@@ -1,3 +1,4 @@
+import dns from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -83,4 +84,29 @@ function ipv6Groups(address: string): number[] {
   if (tail === undefined) return parse(head);
   const [before, after] = [parse(head), parse(tail)];
   return [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
+/** Every address a host name resolves to (the system resolver, as a connection would see it). */
+export type Resolve = (hostname: string) => Promise<string[]>;
+const systemResolve: Resolve = (hostname) =>
+  dns.promises.lookup(hostname, { all: true }).then((all) => all.map((a) => a.address));
+
+/** A URL's hostname without the brackets URL keeps around an IPv6 literal, lower-cased. */
+export const bareHost = (hostname: string) => hostname.replace(/^\[|\]$/g, '').toLowerCase();
+
+/**
+ * Whether a request to this host would leave for the public internet: 'internal' when it is, or resolves to, an
+ * internal address (any one of its addresses is enough), 'unresolvable' when it resolves to nothing, undefined when
+ * every address is public. The one judgement behind each guard that calls a URL someone else supplied (llm-gateway's
+ * base URLs, exam-service's LMS URLs).
+ */
+export async function hostVerdict(
+  hostname: string,
+  resolve: Resolve = systemResolve,
+): Promise<'internal' | 'unresolvable' | undefined> {
+  const host = bareHost(hostname);
+  if (isIP(host)) return isInternalAddress(host) ? 'internal' : undefined;
+  const addresses = await resolve(host).catch(() => undefined);
+  if (!addresses?.length) return 'unresolvable';
+  return addresses.some(isInternalAddress) ? 'internal' : undefined;
 }

@@ -1,14 +1,5 @@
-import dns from 'node:dns';
-import { isIP } from 'node:net';
-import { isInternalAddress } from '@exam/server-kit/internal-address';
+import { bareHost, hostVerdict, type Resolve } from '@exam/server-kit/internal-address';
 import { LtiServiceError } from './lti-service-token.ts';
-
-export type Resolve = (hostname: string) => Promise<string[]>;
-const systemResolve: Resolve = (hostname) =>
-  dns.promises.lookup(hostname, { all: true }).then((all) => all.map((a) => a.address));
-
-// URL.hostname keeps the brackets of an IPv6 literal.
-const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '').toLowerCase();
 
 /**
  * Where exam-service may send the requests an LMS's URLs ask for (token endpoint, AGS line items, NRPS memberships).
@@ -22,7 +13,6 @@ const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '').toLowerCase(
  * connection is not caught here.
  */
 export function createLtiEgress(opts: { allowLocal: boolean; resolve?: Resolve }) {
-  const resolve = opts.resolve ?? systemResolve;
   const refuse = (message: string) => new LtiServiceError('LMS_ADDRESS_REFUSED', message, false);
 
   async function check(target: string): Promise<void> {
@@ -35,10 +25,10 @@ export function createLtiEgress(opts: { allowLocal: boolean; resolve?: Resolve }
     if (url.protocol !== 'https:' && !(opts.allowLocal && url.protocol === 'http:'))
       throw refuse(`The LMS URL ${url.origin} is not https`);
     if (opts.allowLocal) return;
-    const host = bare(url.hostname);
-    const addresses = isIP(host) ? [host] : await resolve(host).catch(() => []);
-    if (addresses.length === 0) throw refuse(`The LMS host ${host} could not be resolved`);
-    if (addresses.some(isInternalAddress))
+    const host = bareHost(url.hostname);
+    const verdict = await hostVerdict(host, opts.resolve);
+    if (verdict === 'unresolvable') throw refuse(`The LMS host ${host} could not be resolved`);
+    if (verdict === 'internal')
       throw refuse(`The LMS host ${host} resolves to a loopback, private or link-local address, which is not called`);
   }
 

@@ -1,11 +1,7 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { isInternalAddress } from '@exam/server-kit/internal-address';
-
-export type Resolve = (hostname: string) => Promise<string[]>;
-const systemResolve: Resolve = (hostname) =>
-  dns.promises.lookup(hostname, { all: true }).then((all) => all.map((a) => a.address));
+import { bareHost, hostVerdict, isInternalAddress, type Resolve } from '@exam/server-kit/internal-address';
 
 const refuse = (message: string) =>
   new AppError(ErrorCode.CONFLICT, message, [{ path: 'aiSettings.baseUrl', message }]);
@@ -19,8 +15,6 @@ export const GuardMessages = {
 };
 
 const defaultPort = (url: URL) => url.port || (url.protocol === 'https:' ? '443' : '80');
-// URL.hostname keeps the brackets of an IPv6 literal.
-const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '').toLowerCase();
 
 export type BaseUrlGuard = {
   /** Throws a 409 AppError naming the reason when the creator's base URL may not be called. */
@@ -49,7 +43,6 @@ export function createBaseUrlGuard(opts: {
     .split(',')
     .map((entry) => entry.trim().toLowerCase())
     .filter(Boolean);
-  const resolve = opts.resolve ?? systemResolve;
   const now = opts.now ?? Date.now;
   const ttl = opts.verdictTtlMs ?? 30_000;
   // Resolving on every message would add a DNS round trip to each chat; a verdict holds for ttl. It is kept
@@ -59,10 +52,10 @@ export function createBaseUrlGuard(opts: {
   const verdicts = new Map<string, { at: number; error: AppError | undefined }>();
 
   async function publicVerdict(host: string): Promise<AppError | undefined> {
-    if (isIP(host)) return isInternalAddress(host) ? refuse(GuardMessages.internal(host)) : undefined;
-    const addresses = await resolve(host).catch(() => undefined);
-    if (!addresses?.length) return refuse(GuardMessages.unresolvable(host));
-    return addresses.some(isInternalAddress) ? refuse(GuardMessages.internal(host)) : undefined;
+    const verdict = await hostVerdict(host, opts.resolve);
+    if (verdict === 'internal') return refuse(GuardMessages.internal(host));
+    if (verdict === 'unresolvable') return refuse(GuardMessages.unresolvable(host));
+    return undefined;
   }
 
   const guardedLookup = ((
@@ -91,7 +84,7 @@ export function createBaseUrlGuard(opts: {
         throw refuse(GuardMessages.badUrl);
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse(GuardMessages.badUrl);
-      const host = bare(url.hostname);
+      const host = bareHost(url.hostname);
       if (allowed.length) {
         if (
           ![host, url.hostname.toLowerCase(), `${url.hostname.toLowerCase()}:${defaultPort(url)}`].some((entry) =>
