@@ -61,7 +61,7 @@ declare module 'fastify' {
     mailQueue: MailQueue;
     /** One pass of the roster reminders; server.ts runs it on an interval (jobs/reminders.ts). */
     sendReminders: () => Promise<number>;
-    /** The tool's LTI signing keys (modules/lti/tool-keys.ts), for everything that signs as the tool. */
+    /** The tool's LTI signing keys, one per registration (modules/lti/tool-keys.ts), for everything that signs as the tool. */
     ltiToolKeys: ToolKeys;
   }
 }
@@ -197,7 +197,11 @@ export async function buildApp(config: Config, deps: Deps) {
   const platformsRepository = createPlatformsRepository(deps.database);
   await app.register(
     platformsRoutes(
-      createPlatformsService(platformsRepository, deps, { allowLoopbackHttp: config.LTI_ALLOW_LOOPBACK_HTTP }),
+      createPlatformsService(
+        platformsRepository,
+        { ...deps, prepareKey: (platformId) => ltiToolKeys.signingKey(platformId) },
+        { allowLoopbackHttp: config.LTI_ALLOW_LOOPBACK_HTTP },
+      ),
       toolConfiguration(config.ltiToolOrigin),
     ),
   );
@@ -223,6 +227,8 @@ export async function buildApp(config: Config, deps: Deps) {
       ticketTtlSeconds: config.LTI_TICKET_TTL_SECONDS,
       grantTtlSeconds: config.LTI_GRANT_TTL_SECONDS,
       clockToleranceSeconds: LTI_CLOCK_TOLERANCE_SECONDS,
+      iatSkewSeconds: config.LTI_IAT_SKEW_SECONDS,
+      allowLoopbackHttp: config.LTI_ALLOW_LOOPBACK_HTTP,
     },
   );
   await app.register(
@@ -232,9 +238,10 @@ export async function buildApp(config: Config, deps: Deps) {
     }),
   );
 
-  // LTI Advantage services (AGS score passback, NRPS roster import) call the LMS with tokens signed by the tool's key.
+  // LTI Advantage services (AGS score passback, NRPS roster import) call the LMS with tokens got by an assertion
+  // signed with the registration's own key.
   const serviceTokens = createServiceTokens({
-    signingKey: () => ltiToolKeys.signingKey(),
+    signingKey: (platformId) => ltiToolKeys.signingKey(platformId),
     clock: deps.clock,
     fetch: ltiFetch,
   });

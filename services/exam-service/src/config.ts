@@ -77,6 +77,12 @@ const ConfigSchema = z.object({
     .max(24 * 3600)
     .default(3600),
   /**
+   * How far in the future an LTI id_token's `iat` (issued at) may be, in seconds, to allow for the LMS's clock
+   * running ahead of this one. A token issued later than that is refused: it was made to be used later, or by a
+   * platform whose clock cannot be trusted (LTI Core 1.3 §5.1.3 leaves the tolerance to the tool; keep it small).
+   */
+  LTI_IAT_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
+  /**
    * Lets exam-service call LMS URLs over plain http and on loopback or private addresses (an LMS simulator on this
    * machine, development, tests); off, only https to public addresses (adapters/lti-egress.ts).
    */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, type CryptoKey } from 'jose';
 
-/** The tool's current signing key (modules/lti/tool-keys.ts gives it). */
+/** A registration's current signing key (modules/lti/tool-keys.ts gives it). */
 export type SigningKey = { kid: string; privateKey: CryptoKey };
 
 /** OAuth 2 scopes of the LTI Advantage services this tool calls. */
@@ -46,7 +46,8 @@ const ASSERTION_TTL_SECONDS = 300;
 const EXPIRY_MARGIN_MS = 60_000;
 
 export type ServiceTokensOptions = {
-  signingKey: () => Promise<SigningKey>;
+  /** The registration's own signing key: each registration's assertions are signed by its key alone. */
+  signingKey: (platformId: string) => Promise<SigningKey>;
   clock: { now(): Date };
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -54,7 +55,7 @@ export type ServiceTokensOptions = {
 
 /**
  * Access tokens for the LMS's services by the OAuth 2 client-credentials grant, the client authenticating with
- * a JWT signed by the tool's key (RFC 7523 §2.2; 1EdTech Security Framework 1.0 §4.1). Tokens are cached per
+ * a JWT signed by the registration's key (RFC 7523 §2.2; 1EdTech Security Framework 1.0 §4.1). Tokens are cached per
  * platform and scope set until shortly before they expire. The cache is this replica's own: another replica
  * without the token simply asks for one.
  */
@@ -70,7 +71,7 @@ export function createServiceTokens(opts: ServiceTokensOptions) {
    * (the platform refuses a jti it saw before), iat and a short exp; the header names the key (kid).
    */
   async function clientAssertion(platform: LtiPlatformAuth): Promise<string> {
-    const { kid, privateKey } = await opts.signingKey();
+    const { kid, privateKey } = await opts.signingKey(platform.id);
     const now = Math.floor(opts.clock.now().getTime() / 1000);
     return new SignJWT({})
       .setProtectedHeader({ alg: 'RS256', kid, typ: 'JWT' })

@@ -271,23 +271,33 @@ export const ltiPlatforms = examServiceSchema.table(
     authTokenUrl: text('auth_token_url').notNull(),
     jwksUrl: text('jwks_url').notNull(),
     deploymentIds: jsonb('deployment_ids').$type<string[]>().notNull(),
+    /**
+     * The origin of authTokenUrl (`new URL(…).origin`). A client ID at one token endpoint is one tenant's trust in
+     * this tool, so it is registered once (ARCHITECTURE.md "LTI"). Null only for a registration that shared both
+     * with an earlier one when the rule came in: such a registration is suspended until its owner corrects it.
+     */
+    tokenOrigin: text('token_origin'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     uniqueIndex('lti_platforms_issuer_client_idx').on(t.issuer, t.clientId),
+    uniqueIndex('lti_platforms_client_token_origin_idx').on(t.clientId, t.tokenOrigin),
     index('lti_platforms_creator_idx').on(t.creatorId, t.createdAt),
   ],
 );
 
 /**
- * The tool's own RSA key pairs. The newest key not retired signs; the JWKS publishes every key not retired
- * longer ago than the grace period, so a platform that cached the old set still verifies recent messages.
+ * The tool's own RSA key pairs, one signing key per registration: a registration's newest key not retired signs its
+ * messages; the JWKS publishes every key not retired longer ago than the grace period, so a platform that cached the
+ * old set still verifies recent messages.
  */
 export const ltiToolKeys = examServiceSchema.table(
   'lti_tool_keys',
   {
     kid: text('kid').primaryKey(),
+    /** The registration the key signs for; null for the shared key of before per-registration keys (retired). */
+    platformId: text('platform_id').references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
     /** The public half as a JWK (kty, n, e, kid, alg, use). */
     publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
     /** AES-256-GCM ciphertext (@exam/server-kit/crypto) of the private key in PKCS#8 PEM. */
@@ -295,7 +305,10 @@ export const ltiToolKeys = examServiceSchema.table(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     retiredAt: timestamp('retired_at', { withTimezone: true }),
   },
-  (t) => [index('lti_tool_keys_created_idx').on(t.createdAt)],
+  (t) => [
+    index('lti_tool_keys_created_idx').on(t.createdAt),
+    index('lti_tool_keys_platform_idx').on(t.platformId, t.createdAt),
+  ],
 );
 
 /** A login started by the platform (LTI Core 1.3 §5.1.1): consumed once, with DELETE … RETURNING, at the launch. */

@@ -99,13 +99,17 @@ describe('LTI Advantage: scores (AGS) and course rosters (NRPS)', () => {
   describe('client credentials', () => {
     it('signs the client assertion as the Security Framework asks, with the key the tool publishes', async () => {
       const tokens = createServiceTokens({
-        signingKey: () => app.ltiToolKeys.signingKey(),
+        signingKey: (id) => app.ltiToolKeys.signingKey(id),
         clock: { now: () => new Date() },
       });
       const platform = { id: platformId, clientId: sim.clientId, authTokenUrl: sim.authTokenUrl };
       const assertion = await tokens.clientAssertion(platform);
       const header = decodeProtectedHeader(assertion);
-      expect(header).toMatchObject({ alg: 'RS256', typ: 'JWT', kid: (await app.ltiToolKeys.signingKey()).kid });
+      expect(header).toMatchObject({
+        alg: 'RS256',
+        typ: 'JWT',
+        kid: (await app.ltiToolKeys.signingKey(platformId)).kid,
+      });
       const { payload } = await jwtVerify(assertion, createLocalJWKSet(await jwks()), {
         issuer: sim.clientId,
         subject: sim.clientId,
@@ -120,7 +124,7 @@ describe('LTI Advantage: scores (AGS) and course rosters (NRPS)', () => {
     it('keeps a token until shortly before it expires, then asks for a new one', async () => {
       let now = Date.now();
       const tokens = createServiceTokens({
-        signingKey: () => app.ltiToolKeys.signingKey(),
+        signingKey: (id) => app.ltiToolKeys.signingKey(id),
         clock: { now: () => new Date(now) },
       });
       const platform = { id: platformId, clientId: sim.clientId, authTokenUrl: sim.authTokenUrl };

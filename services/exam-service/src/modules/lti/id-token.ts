@@ -68,7 +68,8 @@ function reasonOf(err: unknown): string {
 
 /**
  * Validates an id_token as LTI Core 1.3 §5.1.3 asks: RS256 signature by a key of the platform's JWKS, iss and aud
- * (azp when there are several audiences), exp and iat with a small clock tolerance, the nonce the login sent,
+ * (azp when there are several audiences), exp with a small clock tolerance, an iat no further ahead of this clock than
+ * `iatSkewSeconds` (jose checks a future iat only under maxTokenAge), the nonce the login sent,
  * then the LTI claims: version 1.3.0, a message type the tool supports, a deployment the registration lists, and
  * the target link URI of the login.
  */
@@ -76,7 +77,7 @@ export async function verifyIdToken(
   idToken: string,
   platform: LtiPlatformRow,
   expected: { nonce: string; targetLinkUri: string },
-  opts: { keys: JWTVerifyGetKey; clockToleranceSeconds: number; now: Date },
+  opts: { keys: JWTVerifyGetKey; clockToleranceSeconds: number; iatSkewSeconds: number; now: Date },
 ): Promise<LaunchClaims> {
   let payload: JWTPayload;
   try {
@@ -91,6 +92,9 @@ export async function verifyIdToken(
   } catch (err) {
     throw new LtiLaunchError(reasonOf(err));
   }
+  // A token issued in the future would stay usable until its far-off exp: only a clock a little ahead is allowed.
+  if (payload.iat! > Math.floor(opts.now.getTime() / 1000) + opts.iatSkewSeconds)
+    throw new LtiLaunchError("The id_token's iat claim is in the future: check the LMS's clock");
   // §5.1.3 step 4: with several audiences the authorized party must be present; when present it must be us.
   if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp === undefined)
     throw new LtiLaunchError('The id_token names several audiences but no azp');

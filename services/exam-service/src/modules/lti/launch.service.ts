@@ -20,6 +20,7 @@ import type { CreatorSignIn } from '../auth/creator-sign-in.ts';
 import type { ExamsRepository } from '../exams/exams.repository.ts';
 import { LtiLaunchError, verifyIdToken, type LaunchClaims } from './id-token.ts';
 import type { LaunchRepository, TicketRow } from './launch.repository.ts';
+import { isRegisteredOrigin } from './platform-origins.ts';
 import type { LtiPlatformRow, PlatformsRepository } from './platforms.repository.ts';
 import type { ToolKeys } from './tool-keys.ts';
 
@@ -46,7 +47,15 @@ export type LaunchOptions = {
   ticketTtlSeconds: number;
   grantTtlSeconds: number;
   clockToleranceSeconds: number;
+  /** LTI_IAT_SKEW_SECONDS: how far ahead of this clock an id_token's iat may be. */
+  iatSkewSeconds: number;
+  /** LTI_ALLOW_LOOPBACK_HTTP: a registration's authorization endpoint may be plain http (one machine only). */
+  allowLoopbackHttp: boolean;
 };
+
+/** A registration that shares its client ID and token endpoint with an earlier one (see lti_platforms.token_origin). */
+const SUSPENDED =
+  "This LMS registration shares its client ID and token endpoint with another creator's and is suspended: its owner must correct it";
 
 const randomToken = () => randomBytes(32).toString('base64url');
 const hashTicket = (ticket: string) => createHash('sha256').update(ticket).digest('hex');
@@ -108,6 +117,9 @@ export function createLaunchService(
     const exam = await examOfLink(platform, claims);
     const ags = claims[LtiClaim.agsEndpoint];
     const resourceLink = claims[LtiClaim.resourceLink]!;
+    // The Advantage services are used only on the registration's own origins: a URL elsewhere (another LMS's course)
+    // is not stored, so the launch works and that service is simply not offered.
+    const onPlatform = (url: string | undefined) => (url && isRegisteredOrigin(platform, url) ? url : null);
     const link = await repos.launches.upsertLink({
       id: deps.ids.next(),
       platformId: platform.id,
@@ -116,10 +128,10 @@ export function createLaunchService(
       resourceLinkId: resourceLink.id,
       title: resourceLink.title ?? null,
       examId: exam.id,
-      lineItemUrl: ags?.lineitem ?? null,
-      lineItemsUrl: ags?.lineitems ?? null,
+      lineItemUrl: onPlatform(ags?.lineitem),
+      lineItemsUrl: onPlatform(ags?.lineitems),
       agsScopes: ags?.scope ?? [],
-      contextMembershipsUrl: claims[LtiClaim.nrpsService]?.context_memberships_url ?? null,
+      contextMembershipsUrl: onPlatform(claims[LtiClaim.nrpsService]?.context_memberships_url),
       createdAt: now,
       updatedAt: now,
     });
@@ -176,6 +188,12 @@ export function createLaunchService(
         throw new LtiLaunchError(
           `No platform is registered with issuer ${iss}${params.client_id ? ` and client ID ${params.client_id}` : ''}`,
         );
+      if (platform.tokenOrigin === null) throw new LtiLaunchError(SUSPENDED);
+      // The browser goes to the registered authorization endpoint and nowhere else, over https outside loopback mode
+      // (a registration stored before or while http was allowed is not followed off this machine's setting).
+      const url = new URL(platform.authLoginUrl);
+      if (url.protocol !== 'https:' && !(opts.allowLoopbackHttp && url.protocol === 'http:'))
+        throw new LtiLaunchError("This LMS registration's authorization endpoint is not an https:// URL");
       if (params.lti_deployment_id && !platform.deploymentIds.includes(params.lti_deployment_id))
         throw new LtiLaunchError(`Deployment ${params.lti_deployment_id} is not registered for this platform`);
       const state = randomToken();
@@ -188,7 +206,6 @@ export function createLaunchService(
         expiresAt: later(opts.stateTtlSeconds),
       });
       // The authentication request (LTI Core 1.3 §5.1.1.2, OpenID Connect Core §3.1.2.1).
-      const url = new URL(platform.authLoginUrl);
       const query: Record<string, string> = {
         scope: 'openid',
         response_type: 'id_token',
@@ -221,11 +238,17 @@ export function createLaunchService(
         throw new LtiLaunchError('This launch did not come back to the browser that started the login');
       const platform = await repos.platforms.byId(login.platformId);
       if (!platform) throw new LtiLaunchError('The platform of this login is no longer registered');
+      if (platform.tokenOrigin === null) throw new LtiLaunchError(SUSPENDED);
       const claims = await verifyIdToken(
         form.id_token,
         platform,
         { nonce: login.nonce, targetLinkUri: login.targetLinkUri },
-        { keys: deps.platformKeys(platform.jwksUrl), clockToleranceSeconds: opts.clockToleranceSeconds, now },
+        {
+          keys: deps.platformKeys(platform.jwksUrl),
+          clockToleranceSeconds: opts.clockToleranceSeconds,
+          iatSkewSeconds: opts.iatSkewSeconds,
+          now,
+        },
       );
       const messageType = claims[LtiClaim.messageType];
       const instructor = isInstructorLaunch(claims[LtiClaim.roles]);
@@ -282,7 +305,7 @@ export function createLaunchService(
       return { next: await redeem(row, launch, now) };
     },
 
-    /** Deep Linking 2.0 §4.5: the picked exam as one ltiResourceLink, signed with the tool's key. */
+    /** Deep Linking 2.0 §4.5: the picked exam as one ltiResourceLink, signed with the registration's key. */
     async respondDeepLink(creatorId: string, choice: { ticket: string; examId: string }): Promise<LtiDeepLinkResponse> {
       const { row, launch, now } = await liveTicket(choice.ticket);
       if (launch.kind !== 'deep-link' || !row.redeemedAt) throw invalidTicket();
@@ -293,7 +316,8 @@ export function createLaunchService(
       const platform = await repos.platforms.byId(row.platformId);
       if (!platform || !(await repos.launches.consumeTicket(row.ticketHash, now))) throw invalidTicket();
 
-      const { kid, privateKey } = await deps.toolKeys.signingKey();
+      // Signed with the registration's own key: no other registration's messages verify as this one's.
+      const { kid, privateKey } = await deps.toolKeys.signingKey(platform.id);
       const contentItem = {
         type: 'ltiResourceLink',
         title: exam.title,

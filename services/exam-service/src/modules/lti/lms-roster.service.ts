@@ -9,6 +9,7 @@ import type { ExamsRepository } from '../exams/exams.repository.ts';
 import type { RosterRepository } from '../roster/roster.repository.ts';
 import { toRosterEntry } from '../roster/roster.service.ts';
 import type { AdvantageRepository } from './advantage.repository.ts';
+import { isRegisteredOrigin } from './platform-origins.ts';
 
 /** NRPS 2.0 §2.2 roles: the LIS context role, as a full URI or the short form the spec also allows. */
 const LEARNER_ROLES = new Set(['http://purl.imsglobal.org/vocab/lis/v2/membership#Learner', 'Learner']);
@@ -47,9 +48,15 @@ export function createLmsRosterService(
   memberships: MembershipsClient,
   deps: Pick<Deps, 'clock' | 'ids'>,
 ) {
+  /**
+   * The exam's LMS courses whose roster may be read: through a registration that is not suspended, at a memberships
+   * URL on the registration's own origins (a link stored before origins were checked at the launch may name another
+   * LMS's course: it is never read).
+   */
   async function sources(ownerId: string, examId: string) {
     if (!(await exams.findOwned(ownerId, examId))) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
-    return repo.membershipSources(examId, ownerId);
+    const found = await repo.membershipSources(examId, ownerId);
+    return found.filter((s) => s.tokenOrigin !== null && isRegisteredOrigin(s, s.membershipsUrl!));
   }
 
   /** The course's learners, each once (an exam placed in two courses gets both), and how many were left out. */

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ScorePublisher } from '../../adapters/lti-ags.ts';
 import { LtiServiceError } from '../../adapters/lti-service-token.ts';
 import type { AdvantageRepository } from './advantage.repository.ts';
+import { isRegisteredOrigin } from './platform-origins.ts';
 
 /**
  * Score passback for results-service (ARCHITECTURE.md "LTI Advantage: score passback and course rosters"): results-service keeps the outbox and the retries;
@@ -21,6 +22,20 @@ export function createLtiScoresService(repo: AdvantageRepository, publisher: Sco
     async publish(score: LtiScoreRequest): Promise<LtiScoreOutcome | undefined> {
       const platform = await repo.platform(score.platformId);
       if (!platform) return undefined;
+      if (platform.tokenOrigin === null)
+        return failed(
+          'LTI_PLATFORM_SUSPENDED',
+          "This LMS registration shares its client ID and token endpoint with another creator's: correct it first",
+          false,
+        );
+      // The registration's token goes only to its own LMS: a line item on another origin (stored before origins were
+      // checked at the launch) is never posted to.
+      if (!isRegisteredOrigin(platform, score.lineItemUrl))
+        return failed(
+          'LTI_ORIGIN_NOT_REGISTERED',
+          'That gradebook column is not on an address of this LMS registration',
+          false,
+        );
       // The bearer token goes only to a line item a launch of this platform named.
       if (!(await repo.isKnownLineItem(platform.id, score.lineItemUrl)))
         return failed('LTI_LINE_ITEM_UNKNOWN', 'No launch from this LMS named that gradebook column', false);

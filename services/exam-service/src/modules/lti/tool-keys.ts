@@ -16,17 +16,28 @@ export const TOOL_KEY_ALG = 'RS256';
 
 export type SigningKey = { kid: string; privateKey: CryptoKey };
 
+/** Signing for a registration that no longer exists (deleted while a message was being made). */
+export class UnknownPlatformKeyError extends Error {
+  constructor(platformId: string) {
+    super(`LTI platform ${platformId} is not registered`);
+    this.name = 'UnknownPlatformKeyError';
+  }
+}
+
 /**
- * The tool's key pairs (ARCHITECTURE.md "LTI"): the newest active key signs every message the tool sends
- * (deep-linking responses, OAuth 2 client assertions); `/lti/jwks` publishes the public halves.
+ * The tool's key pairs (ARCHITECTURE.md "LTI"), one signing key per registration: a registration's newest active key
+ * signs every message the tool sends it (deep-linking responses, OAuth 2 client assertions), so no registration's
+ * messages are signed with a key another registration's messages use; `/lti/jwks` publishes the public halves.
  */
 export type ToolKeys = {
-  /** The key to sign with now; the first key is created on first use. */
-  signingKey(): Promise<SigningKey>;
-  /** The published set: active keys and keys retired less than the grace period ago. */
+  /** The registration's key to sign with now; its first key is created on first use. */
+  signingKey(platformId: string): Promise<SigningKey>;
+  /** The published set: active keys and keys retired less than the grace period ago, of every registration. */
   jwks(): Promise<{ keys: JWK[] }>;
-  /** Adds a new signing key and retires the others (they stay published for the grace period). */
-  rotate(): Promise<{ kid: string; retired: string[] }>;
+  /** Adds a new signing key for the registration and retires its others (published for the grace period). */
+  rotate(platformId: string): Promise<{ kid: string; retired: string[] }>;
+  /** rotate() for every registration. */
+  rotateAll(): Promise<Array<{ platformId: string; kid: string; retired: string[] }>>;
 };
 
 export function createToolKeys(
@@ -52,23 +63,32 @@ export function createToolKeys(
     privateKey: await importPKCS8(decryptSecret(row.encryptedPrivateKey, opts.encryptionKey), TOOL_KEY_ALG),
   });
 
+  const rotate = async (platformId: string) => {
+    const key = await makeKey();
+    const retired = await repository.rotate(platformId, key, opts.clock.now());
+    return { kid: key.kid, retired };
+  };
+
   return {
-    async signingKey() {
-      return toSigningKey(await repository.findOrCreateSigning(makeKey));
+    async signingKey(platformId) {
+      const row = await repository.findOrCreateSigning(platformId, makeKey);
+      if (!row) throw new UnknownPlatformKeyError(platformId);
+      return toSigningKey(row);
     },
 
     async jwks() {
-      // Never publish an empty set: a platform fetching it before the first message would cache nothing.
-      await repository.findOrCreateSigning(makeKey);
       const retiredAfter = new Date(opts.clock.now().getTime() - opts.graceSeconds * 1000);
       const rows = await repository.published(retiredAfter);
       return { keys: rows.map((row) => row.publicJwk as JWK) };
     },
 
-    async rotate() {
-      const key = await makeKey();
-      const retired = await repository.rotate(key, opts.clock.now());
-      return { kid: key.kid, retired };
+    rotate,
+
+    async rotateAll() {
+      const rotated = [];
+      for (const platformId of await repository.platformIds())
+        rotated.push({ platformId, ...(await rotate(platformId)) });
+      return rotated;
     },
   };
 }
