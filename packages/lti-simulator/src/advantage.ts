@@ -61,13 +61,18 @@ export type AdvantageState = {
   pageSize: number;
   scores: ReceivedScore[];
   /** Access tokens issued: how many, and the live ones with their scopes. */
-  tokenRequests: Array<{ scopes: string[]; granted: boolean; error?: string }>;
+  tokenRequests: Array<{ scopes: string[]; granted: boolean; error?: string; kid?: string }>;
   tokens: Map<string, { scopes: string[]; expiresAt: number }>;
   usedJtis: Set<string>;
   /** Statuses the scores endpoint answers next, one per request, before it records anything again. */
   scoreFaults: number[];
   /** Statuses the token endpoint answers next, one per request (an LMS that is down), before it grants again. */
   tokenFaults: number[];
+  /**
+   * Every request that reached a course's services (line items, scores, memberships), authorized or not: a test of
+   * the tool's origin binding asserts that nothing reached an LMS the tool was not registered with.
+   */
+  serviceRequests: Array<{ method: string; path: string; authorized: boolean }>;
   /** Makes every access token issued so far invalid (the next service call gets a 401). */
   revokeTokens(): void;
 };
@@ -89,6 +94,7 @@ export function advantageOf(state: SimulatorState): AdvantageState {
       usedJtis: new Set(),
       scoreFaults: [],
       tokenFaults: [],
+      serviceRequests: [],
       revokeTokens: () => tokens.clear(),
     };
     states.set(state, found);
@@ -173,9 +179,10 @@ export async function advantagePlugin(app: FastifyInstance, opts: { state: Simul
     if (body.client_assertion_type !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')
       return refuse(400, 'invalid_request', 'client_assertion_type must be jwt-bearer');
     if (!body.client_assertion) return refuse(400, 'invalid_request', 'client_assertion is missing');
+    let kid: string | undefined;
     try {
       const keys = tool.fetchJwks ? createLocalJWKSet((await tool.fetchJwks()) as JSONWebKeySet) : remoteJwks!;
-      const { payload } = await jwtVerify(body.client_assertion, keys, {
+      const { payload, protectedHeader } = await jwtVerify(body.client_assertion, keys, {
         issuer: state.clientId,
         subject: state.clientId,
         audience: `${state.origin}/token`,
@@ -184,6 +191,7 @@ export async function advantagePlugin(app: FastifyInstance, opts: { state: Simul
       });
       if (advantage.usedJtis.has(payload.jti!)) return refuse(401, 'invalid_client', 'jti was used before');
       advantage.usedJtis.add(payload.jti!);
+      kid = protectedHeader.kid;
     } catch (err) {
       return refuse(401, 'invalid_client', err instanceof Error ? err.message : String(err));
     }
@@ -192,7 +200,7 @@ export async function advantagePlugin(app: FastifyInstance, opts: { state: Simul
     const token = randomBytes(24).toString('base64url');
     const expiresIn = 3600;
     advantage.tokens.set(token, { scopes, expiresAt: Date.now() + expiresIn * 1000 });
-    advantage.tokenRequests.push({ scopes, granted: true });
+    advantage.tokenRequests.push({ scopes, granted: true, ...(kid ? { kid } : {}) });
     return { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') };
   });
 
@@ -200,7 +208,9 @@ export async function advantagePlugin(app: FastifyInstance, opts: { state: Simul
   const authorized = (request: FastifyRequest, reply: FastifyReply, scopes: string[]) => {
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     const grant = token ? advantage.tokens.get(token) : undefined;
-    if (!grant || grant.expiresAt < Date.now() || !grant.scopes.some((s) => scopes.includes(s))) {
+    const ok = !!grant && grant.expiresAt >= Date.now() && grant.scopes.some((s) => scopes.includes(s));
+    advantage.serviceRequests.push({ method: request.method, path: request.url, authorized: ok });
+    if (!ok) {
       void reply
         .status(401)
         .header('www-authenticate', 'Bearer error="invalid_token"')

@@ -52,6 +52,8 @@ export type LaunchSpec = {
     expired?: boolean;
     /** Answers with this nonce instead of the one the tool sent. */
     nonce?: string;
+    /** Issues the id_token this many seconds from now (a clock ahead, or a token minted for later); exp follows. */
+    issuedInSeconds?: number;
   };
 };
 

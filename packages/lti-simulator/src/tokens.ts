@@ -48,7 +48,7 @@ export async function signIdToken(
 
   const key = launch.faults?.signWithUnpublishedKey ? state.strayKey : state.key;
   const now = Math.floor(Date.now() / 1000);
-  const issuedAt = launch.faults?.expired ? now - 3600 : now;
+  const issuedAt = launch.faults?.expired ? now - 3600 : now + (launch.faults?.issuedInSeconds ?? 0);
   const jwt = new SignJWT(claims)
     .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
     .setIssuedAt(issuedAt)

@@ -6,7 +6,7 @@ import { verifyLtiGrant } from '@exam/server-kit/lti-grant';
 import { and, eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ltiLaunchTickets, ltiLinks, ltiLoginStates, ltiUsedNonces } from '../../db/schema.ts';
+import { ltiLaunchTickets, ltiLinks, ltiLoginStates, ltiPlatforms, ltiUsedNonces } from '../../db/schema.ts';
 import { createLaunchRepository } from './launch.repository.ts';
 import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
 
@@ -269,6 +269,61 @@ describe('LTI login and launch against the LMS simulator', () => {
     expect(reasonOf(response.body)).toMatch(/No platform is registered with issuer https:\/\/unknown.example/);
   });
 
+  it('redirects a login only to the registered authorization endpoint, whatever URL the request names', async () => {
+    const initiation = new URL(sim.loginInitiationUrl(learner()));
+    for (const name of ['redirect_uri', 'auth_login_url', 'authLoginUrl', 'return_url'])
+      initiation.searchParams.set(name, 'https://evil.example/phish');
+    const started = await app.inject({ method: 'GET', url: `/lti/login${initiation.search}` });
+    expect(started.statusCode).toBe(302);
+    const location = new URL(String(started.headers.location));
+    expect(`${location.origin}${location.pathname}`).toBe(sim.authLoginUrl);
+    expect(location.searchParams.get('redirect_uri')).toBe(`${TOOL}/lti/launch`);
+    expect(String(started.headers.location)).not.toContain('evil.example');
+  });
+
+  it('refuses a login whose registered authorization endpoint is plain http outside loopback mode', async () => {
+    // A registration stored while http was allowed (or before the check), served by an app without the flag.
+    const strict = await buildTestApp({ env: { LTI_TOOL_ORIGIN: TOOL, CREATOR_ORIGIN: CREATOR, TAKER_ORIGIN: TAKER } });
+    try {
+      const issuer = `https://lms-${randomUUID().slice(0, 8)}.example.test`;
+      const now = new Date();
+      await strict.examDatabase.db.insert(ltiPlatforms).values({
+        id: randomUUID(),
+        creatorId: owner.user.id,
+        name: 'Old http registration',
+        issuer,
+        clientId: 'c1',
+        authLoginUrl: 'http://evil.example/authorize',
+        authTokenUrl: `${issuer}/token`,
+        jwksUrl: `${issuer}/jwks`,
+        deploymentIds: ['d1'],
+        tokenOrigin: issuer,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const query = new URLSearchParams({
+        iss: issuer,
+        client_id: 'c1',
+        login_hint: 'u1',
+        target_link_uri: `${TOOL}/lti/launch`,
+      });
+      const response = await strict.inject({ method: 'GET', url: `/lti/login?${query}` });
+      expect(response.statusCode).toBe(400);
+      expect(response.headers.location).toBeUndefined();
+      expect(reasonOf(response.body)).toMatch(/authorization endpoint is not an https:\/\/ URL/);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('refuses an id_token issued an hour in the future, and takes one a few seconds ahead (clock skew)', async () => {
+    const ahead = await launch(learner({ faults: { issuedInSeconds: 3600 } }));
+    expect(ahead.statusCode).toBe(400);
+    expect(reasonOf(ahead.body)).toMatch(/iat claim is in the future/);
+    const skewed = await launch(learner({ faults: { issuedInSeconds: 20 } }));
+    expect(skewed.statusCode).toBe(303);
+  });
+
   it('accepts a state once: the same form posted again is refused', async () => {
     const { form, cookie } = await login(learner());
     expect((await post(form, cookie)).statusCode).toBe(303);
@@ -399,6 +454,9 @@ describe('LTI login and launch against the LMS simulator', () => {
     });
     expect(answered.statusCode).toBe(200);
     const { returnUrl, jwt } = answered.json() as { returnUrl: string; jwt: string };
+    // Signed with this registration's own key.
+    const header = JSON.parse(Buffer.from(jwt.split('.')[0]!, 'base64url').toString()) as { kid: string };
+    expect(header.kid).toBe((await app.ltiToolKeys.signingKey(platformId)).kid);
     expect(returnUrl).toBe(sim.deepLinkReturnUrl);
     const returned = await fetch(returnUrl, { method: 'POST', body: new URLSearchParams({ JWT: jwt }) });
     expect(returned.status).toBe(200);
