@@ -225,13 +225,15 @@ describe('LTI Advantage: scores (AGS) and course rosters (NRPS)', () => {
 
     it('reports a token endpoint that is down as a failure a retry may fix', async () => {
       const { lineItemUrl } = await placedExam();
-      // A platform registered anew has no cached token: the score needs one from the token endpoint.
+      // A platform registered anew has no cached token: the score needs one from the token endpoint, which is down
+      // (it answers 503 before looking at the client; the same client ID cannot be registered twice at one LMS).
       const fresh = await app.inject({
         method: 'POST',
         url: '/api/lti/platforms',
         headers: owner.headers,
-        payload: { ...sim.registration('Same LMS again'), clientId: sim.clientId, issuer: `${sim.issuer}/again` },
+        payload: { ...sim.registration('Another client'), clientId: `${sim.clientId}-fresh` },
       });
+      expect(fresh.statusCode).toBe(201);
       const freshId = fresh.json<{ platform: { id: string } }>().platform.id;
       await app.examDatabase.db.insert(ltiLinks).values({
         id: randomUUID(),
