@@ -224,34 +224,44 @@ describe('LTI Advantage: scores (AGS) and course rosters (NRPS)', () => {
     });
 
     it('reports a token endpoint that is down as a failure a retry may fix', async () => {
-      const { lineItemUrl } = await placedExam();
-      // A platform registered anew has no cached token: the score needs one from the token endpoint, which is down
-      // (it answers 503 before looking at the client; the same client ID cannot be registered twice at one LMS).
-      const fresh = await app.inject({
-        method: 'POST',
-        url: '/api/lti/platforms',
-        headers: owner.headers,
-        payload: { ...sim.registration('Another client'), clientId: `${sim.clientId}-fresh` },
-      });
-      expect(fresh.statusCode).toBe(201);
-      const freshId = fresh.json<{ platform: { id: string } }>().platform.id;
-      await app.examDatabase.db.insert(ltiLinks).values({
-        id: randomUUID(),
-        platformId: freshId,
-        deploymentId: sim.deploymentId,
-        resourceLinkId: `rl-${randomUUID()}`,
-        examId: (await createExam(app, owner.headers)).id,
-        lineItemUrl,
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      });
-      advantageOf(sim.state).tokenFaults.push(503);
-      expect((await publish(score(lineItemUrl, { platformId: freshId }))).json()).toMatchObject({
-        outcome: 'failed',
-        code: 'LMS_UNAVAILABLE',
-        retryable: true,
-      });
-      expect((await publish(score(lineItemUrl, { platformId: freshId }))).json()).toEqual({ outcome: 'sent' });
+      // A platform registered anew has no cached token: the score needs one from the token endpoint, which is down.
+      // It is another LMS (one client ID is registered once per token endpoint), with a line item its launch named.
+      const other = await createLmsSimulator({ tool: { ...sim.state.tool } });
+      try {
+        const fresh = await app.inject({
+          method: 'POST',
+          url: '/api/lti/platforms',
+          headers: owner.headers,
+          payload: other.registration('Another LMS'),
+        });
+        expect(fresh.statusCode).toBe(201);
+        const freshId = fresh.json<{ platform: { id: string } }>().platform.id;
+        const resourceLinkId = `rl-${randomUUID()}`;
+        const ags = advantageClaims(other.state, {
+          user: { sub: 'instructor-1' },
+          roles: [Roles.instructor],
+          resourceLink: { id: resourceLinkId },
+        })['https://purl.imsglobal.org/spec/lti-ags/claim/endpoint'] as { lineitem: string };
+        await app.examDatabase.db.insert(ltiLinks).values({
+          id: randomUUID(),
+          platformId: freshId,
+          deploymentId: other.deploymentId,
+          resourceLinkId,
+          examId: (await createExam(app, owner.headers)).id,
+          lineItemUrl: ags.lineitem,
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        });
+        advantageOf(other.state).tokenFaults.push(503);
+        expect((await publish(score(ags.lineitem, { platformId: freshId }))).json()).toMatchObject({
+          outcome: 'failed',
+          code: 'LMS_UNAVAILABLE',
+          retryable: true,
+        });
+        expect((await publish(score(ags.lineitem, { platformId: freshId }))).json()).toEqual({ outcome: 'sent' });
+      } finally {
+        await other.close();
+      }
     });
 
     it('sends nothing to a line item no launch named, and 404s an unknown platform', async () => {
