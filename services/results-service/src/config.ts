@@ -17,10 +17,10 @@ const ConfigSchema = z.object({
    */
   EVENTS_PER_ATTEMPT_MAX: z.coerce.number().int().min(1).default(DEFAULT_EVENTS_PER_ATTEMPT_MAX),
   /**
-   * Attempt starts per client address (as TRUSTED_PROXIES resolves it; IPv6 by /64) per window, 429 with `Retry-
-   * After` beyond. A whole class behind one school NAT starts within minutes, so this is sized for a large lecture
-   * hall (about 100 candidates plus retries) while a flood from one address stops after a few seconds. Resumes with
-   * the browser's resume secret do not count.
+   * Attempt starts per client address (as TRUSTED_PROXIES resolves it; IPv6 by /64) per window, 429 with
+   * `Retry-After` beyond. A whole class behind one school NAT starts within minutes, so this is sized for a large
+   * lecture hall (about 100 candidates plus retries) while a flood from one address stops after a few seconds.
+   * Resumes with the browser's resume secret do not count.
    */
   START_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).default(150),
   /** The window of START_LIMIT_PER_CLIENT. */
