@@ -18,7 +18,8 @@ beforeAll(async () => {
   pglite = await PGlite.create();
   await pglite.exec(`CREATE SCHEMA "fn_fixture"; ${ADD_ONE}`);
   db = drizzle(pglite) as unknown as Db;
-});
+  // A PGlite instance takes seconds to start, more on a loaded machine.
+}, 60_000);
 
 afterAll(async () => {
   await pglite.close();
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 const check = (files: SqlFunctionFile[]) => sqlFunctionDifferences(db, 'fn_fixture', files);
 
-describe('sqlFunctionDifferences', () => {
+describe('sqlFunctionDifferences', { timeout: 30_000 }, () => {
   it('finds nothing when the database holds the file text, whatever the whitespace', async () => {
     expect(await check([{ name: 'add_one', text: ADD_ONE }])).toEqual([]);
     expect(await check([{ name: 'add_one', text: ADD_ONE.replace('value + 1', 'value   +\n 1') }])).toEqual([]);
