@@ -1,11 +1,13 @@
-// Regenerates the committed artefacts — each service's drizzle migrations (from its schema) and
-// OpenAPI document (from its route schemas) — and fails when they differ from what is committed.
-// `--write` updates the OpenAPI documents instead of checking them.
+// Regenerates the committed artefacts — each service's drizzle migrations (from its schema), OpenAPI
+// document (from its route schemas) and docs/configuration.md (from the config schemas) — and fails when
+// they differ from what is committed. `--write` updates the OpenAPI documents and the configuration
+// reference instead of checking them.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SERVICES } from '../packages/domain/src/service-routes.ts';
+import { CONFIG_DOC, expectedDoc, undocumented } from './generate-config-docs.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const write = process.argv.includes('--write');
@@ -50,9 +52,20 @@ for (const service of SERVICES) {
   }
 }
 
+// The configuration reference (scripts/generate-config-docs.ts): every variable documented, the file current.
+problems.push(...undocumented().map((line) => `${line}: document it with a JSDoc comment on the field`));
+const configDoc = readFileSync(CONFIG_DOC, 'utf8');
+const expectedConfigDoc = await expectedDoc(configDoc);
+if (write) writeFileSync(CONFIG_DOC, expectedConfigDoc);
+else if (configDoc !== expectedConfigDoc) {
+  problems.push('docs/configuration.md is out of date; run `node scripts/generate-config-docs.ts` and commit');
+}
+
 if (problems.length) {
   console.error(problems.join('\n\n'));
   process.exit(1);
 }
-console.log(write ? 'OpenAPI documents written.' : 'Generated artefacts match what is committed.');
+console.log(
+  write ? 'OpenAPI documents and docs/configuration.md written.' : 'Generated artefacts match what is committed.',
+);
 process.exit(0);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { portOf, SERVICES, WEB_APPS } from './topology.ts';
 
-// The compose file is checked by `docker-compose config` too (README, "Deploying"); this suite needs no tool
+// The compose file is checked by `docker-compose config` too (docs/deploy.md); this suite needs no tool
 // and holds it to the same rules as the Kubernetes manifests.
 const INFRA = join(dirname(fileURLToPath(import.meta.url)), '../..');
 /* eslint-disable @typescript-eslint/no-explicit-any -- the compose file is read as plain YAML */

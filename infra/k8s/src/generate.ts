@@ -1,4 +1,4 @@
-// Writes infra/k8s/generated/*.yaml from the typed manifests (README, "Deploying"). The test
+// Writes infra/k8s/generated/*.yaml from the typed manifests (docs/deploy.md). The test
 // (manifests.test.ts) fails when the committed files differ from what this writes.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

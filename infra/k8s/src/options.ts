@@ -1,6 +1,6 @@
 import type { ComponentName } from './topology.ts';
 
-/** Everything a site changes between clusters. `pnpm generate` writes the defaults; see README "Deploying". */
+/** Everything a site changes between clusters. `pnpm generate` writes the defaults; see docs/deploy.md. */
 export type DeployOptions = {
   namespace: string;
   /** Where the orchestrator's Kubernetes engine creates workspace pods, claims and policies. */
@@ -11,7 +11,7 @@ export type DeployOptions = {
   workspaceVolumeSize: string;
   creatorHost: string;
   takerHost: string;
-  /** The editors' own origin: never the apps' origin, but same-site with the taker's (README, WORKSPACE_ORIGIN). */
+  /** The editors' own origin: never the apps' origin, but same-site with the taker's (docs/configuration.md, WORKSPACE_ORIGIN). */
   workspaceHost: string;
   ingressClassName: string;
   /** The TLS certificate Secret for the three hosts (made by cert-manager or by hand). */
@@ -60,7 +60,7 @@ export const DEFAULT_OPTIONS: DeployOptions = {
 /** The names of the shared settings objects every pod takes its environment from. */
 export const CONFIG_MAP_NAME = 'exam-config';
 export const SECRET_NAME = 'exam-secrets';
-/** Keys the Secret must hold (README "Deploying" shows the kubectl line that makes it). */
+/** Keys the Secret must hold (docs/deploy.md shows the kubectl line that makes it). */
 export const SECRET_KEYS = [
   'DATABASE_URL',
   'REDIS_URL',

@@ -3,49 +3,53 @@ import { importGift, topicOf } from './gift.ts';
 import { fixtureText } from './testing.ts';
 
 describe('GIFT import', () => {
-  it("reads Moodle's own GIFT fixture: every kind it holds, and why the rest is left out", () => {
-    const read = importGift(fixtureText('gift/questions.gift.txt'));
+  it('reads every kind of GIFT question it meets, and says why the rest is left out', () => {
+    const read = importGift(fixtureText('gift/kinds.gift.txt'));
     expect(read.questions.map((q) => [q.title, q.type])).toEqual([
-      ['Q8', 'short-answer'],
-      ['Q2', 'mcq'],
-      ['colours', 'mcq'],
-      ['Q5', 'short-answer'],
-      ['Q1', 'mcq'],
-      ['2-08 TSL', 'mcq'],
-      ['2-08 TSL', 'mcq'],
+      ['Reflection', 'short-answer'],
+      ['Planet', 'mcq'],
+      ['Primes', 'mcq'],
+      ['Dice', 'short-answer'],
+      ['Boiling', 'mcq'],
+      ['Sky', 'mcq'],
+      ['Sky', 'mcq'],
     ]);
-    const [essay, q2, colours, q5, q1, t1, t2] = read.questions;
-    expect(essay).toMatchObject({ content: 'How are you?', acceptedAnswers: [] });
-    expect(q2).toMatchObject({ options: ['yellow', 'red', 'blue'], correctAnswer: 'yellow', multipleAnswers: false });
-    expect(colours).toMatchObject({
-      options: ['yellow', 'red', 'off-beige', 'blue'],
+    const [essay, planet, primes, dice, boiling, t1, t2] = read.questions;
+    expect(essay).toMatchObject({ content: 'What did you find hardest this term?', acceptedAnswers: [] });
+    expect(planet).toMatchObject({
+      options: ['Mercury', 'Venus', 'Mars'],
+      correctAnswer: 'Mercury',
+      multipleAnswers: false,
+    });
+    expect(primes).toMatchObject({
+      options: ['seven', 'nine', 'eleven', 'fifteen'],
       multipleAnswers: true,
-      correctAnswers: ['yellow', 'off-beige'],
+      correctAnswers: ['seven', 'eleven'],
       scoring: 'partial',
     });
-    expect(q5).toMatchObject({ acceptedAnswers: ['3'], matching: { numeric: { tolerance: 2, mode: 'absolute' } } });
-    expect(q1).toMatchObject({ options: ['True', 'False'], correctAnswer: 'False' });
+    expect(dice).toMatchObject({ acceptedAnswers: ['4'], matching: { numeric: { tolerance: 1, mode: 'absolute' } } });
+    expect(boiling).toMatchObject({ options: ['True', 'False'], correctAnswer: 'False' });
     expect(t1?.correctAnswer).toBe('True');
     expect(t2?.correctAnswer).toBe('True');
     expect(read.notImported).toEqual([
-      expect.objectContaining({ title: 'Moodle activities', reason: expect.stringMatching(/matching/) }),
-      expect.objectContaining({ title: 'Shortanswer', reason: expect.stringContaining('"Cat"') }),
+      expect.objectContaining({ title: 'Tools of the trade', reason: expect.stringMatching(/matching/) }),
+      expect.objectContaining({ title: 'Fruit', reason: expect.stringContaining('"Plantain"') }),
     ]);
   });
 
   it('turns $CATEGORY into the topic and reads [html] text as Markdown', () => {
-    const read = importGift(fixtureText('gift/questions_in_category.gift.txt'));
+    const read = importGift(fixtureText('gift/category-and-html.gift.txt'));
     expect(read.questions.map((q) => q.topic)).toEqual([
-      'Default for New Features',
-      'Default for New Features',
-      'Default for New Features',
+      'Languages for Beginners',
+      'Languages for Beginners',
+      'Languages for Beginners',
     ]);
-    const [greeting, user, acronym] = read.questions;
-    expect(greeting).toMatchObject({ options: ['English', 'French', 'German', 'Spanish'], correctAnswer: 'French' });
-    expect(greeting?.content).toBe('Listen to this greeting:\n\nWhat language is being spoken?');
-    expect(user).toMatchObject({ type: 'short-answer', acceptedAnswers: ['Moodler'] });
-    expect(acronym?.content).toBe('Moodle is an acronym for *Modular Object-Oriented Dynamic Learning Environment*.');
-    expect(read.notImported.map((n) => n.title)).toEqual(['Moodle activities']);
+    const [listening, word, meaning] = read.questions;
+    expect(listening).toMatchObject({ options: ['Czech', 'Polish', 'Slovak', 'Russian'], correctAnswer: 'Polish' });
+    expect(listening?.content).toBe('Play the recording:\n\nWhich language do you hear?');
+    expect(word).toMatchObject({ type: 'short-answer', acceptedAnswers: ['Gracias'] });
+    expect(meaning?.content).toBe('In French, *bonjour* means good day.');
+    expect(read.notImported.map((n) => n.title)).toEqual(['Pairs']);
   });
 
   it('reads descriptions, numeric answers, escapes and missing-word questions', () => {

@@ -3,23 +3,27 @@ import { importMoodleXml } from './moodle-xml.ts';
 import { fixtureText } from './testing.ts';
 
 describe('Moodle XML import', () => {
-  it("reads Moodle's nested-categories export: true/false and essay questions, categories as topics", () => {
-    const read = importMoodleXml(fixtureText('moodle/nested_categories_with_questions.xml'));
+  it('reads a nested-categories export: true/false and essay questions, categories as topics', () => {
+    const read = importMoodleXml(fixtureText('moodle/nested-categories.xml'));
     expect(read.notImported).toEqual([]);
     expect(read.questions.map((q) => [q.title, q.type, q.topic])).toEqual([
-      ['Iota Question', 'mcq', 'Iota'],
-      ['Kappa Essay Question', 'short-answer', 'Iota/Kappa'],
-      ['Kappa Question', 'mcq', 'Iota/Kappa'],
-      ['Lambda Question', 'mcq', 'Iota/Kappa/Lambda'],
-      ['Mu Question', 'mcq', 'Iota/Mu'],
+      ['Geography Question', 'mcq', 'Geography'],
+      ['Europe Essay', 'short-answer', 'Geography/Europe'],
+      ['Europe Question', 'mcq', 'Geography/Europe'],
+      ['Rivers Question', 'mcq', 'Geography/Europe/Rivers'],
+      ['Asia Question', 'mcq', 'Geography/Asia'],
     ]);
     expect(read.questions[0]).toMatchObject({
-      content: 'Testing Iota Question',
+      content: 'The Earth has seven continents.',
       options: ['True', 'False'],
       correctAnswer: 'True',
       points: 1,
     });
-    expect(read.questions[1]).toMatchObject({ content: 'Testing Kappa Essay Question', acceptedAnswers: [] });
+    expect(read.questions[1]).toMatchObject({
+      content: 'Describe the climate of the country you live in.',
+      acceptedAnswers: [],
+    });
+    expect(read.questions[2]).toMatchObject({ options: ['True', 'False'], correctAnswer: 'False' });
   });
 
   it('maps fractions to keys and points, and lists matching and cloze as not importable', () => {

@@ -146,59 +146,55 @@ describe('QTI 3.0 export and import', () => {
   });
 });
 
-describe('QTI 3.0 import of 1EdTech example items', () => {
-  it("reads the Beginner's Guide package: choice, true/false, multiple response and essay items", () => {
-    const read = importQti(zipFolder('qti/beginners-guide'));
-    expect(read.title).toBe('Beginners Guide Example Test');
+describe('QTI 3.0 import of packages and items written from the specification', () => {
+  it('reads a package: choice, true/false, multiple response and essay items, and says why the rest is left out', () => {
+    const read = importQti(zipFolder('qti/sample-package'));
+    expect(read.title).toBe('Sample Package Test');
     expect(read.questions.map((q) => [q.title, q.type])).toEqual([
-      ['First Example', 'mcq'],
-      ['BG true false example', 'mcq'],
-      ['BG Choice example', 'mcq'],
-      ['BG Postcard example', 'short-answer'],
+      ['Capital city', 'mcq'],
+      ['True or false: the Moon', 'mcq'],
+      ['Programming languages', 'mcq'],
+      ['Letter to a friend', 'short-answer'],
     ]);
     const [first, tf, choice, essay] = read.questions;
     expect(first).toMatchObject({
-      content: 'Of the following hormones, which is produced by the adrenal glands?',
-      options: ['Epinephrine', 'Glucagon', 'Insulin', 'Oxytocin'],
-      correctAnswer: 'Epinephrine',
+      content: 'Which city is the capital of Australia?',
+      options: ['Sydney', 'Canberra', 'Melbourne', 'Perth'],
+      correctAnswer: 'Canberra',
       multipleAnswers: false,
     });
     expect(tf).toMatchObject({ options: ['True', 'False'], correctAnswer: 'True' });
     expect(choice).toMatchObject({
       multipleAnswers: true,
-      correctAnswers: [
-        'Shared Vocabulary',
-        'Catalogs for candidate-specific content.',
-        'Conformance features definitions',
-      ],
+      correctAnswers: ['Rust', 'Java, with generics.', 'Haskell and its type classes'],
     });
-    expect(choice?.content).toContain('Which of the following features are **new** to QTI 3?');
+    expect(choice?.content).toContain('Which of these languages are **statically** typed?');
     expect(essay).toMatchObject({ acceptedAnswers: [] });
-    expect(essay?.content).toContain('Write Sam a postcard.');
+    expect(essay?.content).toContain('Write Alex a reply.');
     expect(read.notImported).toEqual([
-      expect.objectContaining({ ref: 'beginnersguide010', reason: expect.stringContaining('"york"') }),
-      expect.objectContaining({ ref: 'beginnersguide011', reason: expect.stringContaining('img, video') }),
+      expect.objectContaining({ ref: 'missingword1', reason: expect.stringContaining('"paris"') }),
+      expect.objectContaining({ ref: 'media1', reason: expect.stringContaining('img, video') }),
     ]);
   });
 
-  it('reads loose example items and lists the interactions it cannot import', () => {
+  it('reads loose items and lists the interactions it cannot import', () => {
     const zip = zipSync({
-      'essay.xml': fixture('qti/bpig/essay.xml'),
-      'match.xml': fixture('qti/bpig/QTI3-match.xml'),
-      'multiple.xml': fixture('qti/bpig/QTI3multiplechoice2.xml'),
-      'upload.xml': fixture('qti/bpig/upload-interaction.xml'),
+      'essay.xml': fixture('qti/loose-items/essay.xml'),
+      'match.xml': fixture('qti/loose-items/match.xml'),
+      'multiple.xml': fixture('qti/loose-items/multiple.xml'),
+      'upload.xml': fixture('qti/loose-items/upload.xml'),
     });
     const read = importQti(zip);
     expect(read.questions.map((q) => [q.title, q.type])).toEqual([
-      ['Write an essay', 'short-answer'],
-      ['QTI 3 Choice with Multiple Cardinality', 'mcq'],
-      ['Upload Chocolate Spreadsheet', 'file-upload'],
+      ['Write a short essay', 'short-answer'],
+      ['Choice with several answers', 'mcq'],
+      ['Upload a lab report', 'file-upload'],
     ]);
-    expect(read.questions[1]).toMatchObject({ correctAnswers: ['Hydrogen', 'Oxygen'], scoring: 'all-or-nothing' });
+    expect(read.questions[1]).toMatchObject({ correctAnswers: ['Nitrogen', 'Oxygen'], scoring: 'all-or-nothing' });
     expect(read.notImported).toEqual([
       {
-        ref: 'QTI3-match',
-        title: 'Match Example',
+        ref: 'match1',
+        title: 'Match the authors',
         reason:
           'qti-match-interaction is not a question type of this platform (multiple choice, short answer, file upload or coding)',
       },
@@ -206,7 +202,7 @@ describe('QTI 3.0 import of 1EdTech example items', () => {
   });
 
   it('reads one item file on its own and refuses what is not XML', () => {
-    expect(importQti(fixture('qti/beginners-guide/items/firstexample.xml')).questions).toHaveLength(1);
+    expect(importQti(fixture('qti/sample-package/items/capital.xml')).questions).toHaveLength(1);
     const read = importQti(new TextEncoder().encode('not xml <'));
     expect(read.questions).toEqual([]);
     expect(read.notImported[0]?.reason).toMatch(/Not well-formed XML/);

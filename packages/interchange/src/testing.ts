@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { zipSync } from 'fflate';
 
-/** Test helpers: the committed sample files (src/fixtures, sources in its README). */
+/** Test helpers: the committed sample files (src/fixtures, written for this repository; see its README). */
 export const fixturesDir = join(import.meta.dirname, 'fixtures');
 export const fixture = (path: string) => readFileSync(join(fixturesDir, path));
 export const fixtureText = (path: string) => readFileSync(join(fixturesDir, path), 'utf8');

@@ -48,17 +48,39 @@ export const trustedProxiesSchema = z.string().transform((v, ctx) => {
 
 /** Variables every service reads. A service extends this with its own. */
 export const baseConfigShape = {
+  /** The address the service listens on. */
   HOST: z.string().default('127.0.0.1'),
+  /** The service's pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** PostgreSQL; when unset the service keeps its data in PGlite under DATA_DIR/<service>. */
+  /**
+   * PostgreSQL; each service uses its own schema. Unset, `pnpm start` serves one PGlite under DATA_DIR/postgres to
+   * every service (packages/embedded-postgres), and a service started alone opens its own PGlite under
+   * DATA_DIR/<service>.
+   */
   DATABASE_URL: z.url().optional(),
+  /** Connections in the service's PostgreSQL pool. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * PGlite files and generated secrets (DATA_DIR/secrets); also the mailbox's and the outbox's mail.
+   * @default the repository's `.data`
+   */
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
-  /** Signs creator and attempt tokens; shared by all services. Generated under DATA_DIR when unset. */
+  /**
+   * Signs creator and attempt tokens; the same on every service and replica. Unset, generated once under
+   * DATA_DIR/secrets. Set it in production: with NODE_ENV=production or REQUIRE_EXPLICIT_SECRETS=true a service
+   * refuses to start without it, naming each secret missing. Changing it ends every creator session and invalidates
+   * every resume code.
+   */
   JWT_SECRET: z.string().min(32).optional(),
-  /** Authenticates service-to-service calls. Generated under DATA_DIR when unset. */
+  /**
+   * Authenticates service-to-service calls; the same on every service and replica. Unset, generated once under
+   * DATA_DIR/secrets (refused in production, as JWT_SECRET).
+   */
   INTERNAL_TOKEN: z.string().min(32).optional(),
-  /** Refuse to start with generated secrets; implied by NODE_ENV=production (see resolveServiceSecrets). */
+  /**
+   * Refuse to start with generated secrets (JWT_SECRET, INTERNAL_TOKEN, ENCRYPTION_KEY), naming each one missing;
+   * implied by NODE_ENV=production (resolveServiceSecrets). The images and deployment artefacts set it.
+   */
   REQUIRE_EXPLICIT_SECRETS: bool.default(false),
   /**
    * Read only to make production refuse generated secrets: a deployment that forgets
@@ -66,37 +88,65 @@ export const baseConfigShape = {
    */
   NODE_ENV: z.string().optional(),
   /**
-   * Redis for state every replica must share and read fast (attempt-start limits, live-view presence in
-   * results-service). Unset, that state lives in the service's database (ARCHITECTURE.md, "Shared fast state").
+   * Redis (`redis://` or `rediss://`) for state every replica must share and read fast: results-service keeps its
+   * attempt-start limits and live-view presence there, and /ready then also pings it (Redis down only marks it
+   * degraded). Unset, that state lives in the database (ARCHITECTURE.md, "Shared fast state").
    */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
   /**
-   * Apply the service's pending migrations before listening (the default, so `pnpm start` needs nothing
-   * else). Deployments set false and run `src/migrate.ts` once first (a Job, a one-shot compose service);
-   * a replica whose schema is then behind answers /ready with 503, naming the pending migrations.
+   * Apply the service's pending migrations before listening, under a PostgreSQL advisory lock (the default, so `pnpm
+   * start` needs nothing else). Deployments set false and run `node src/migrate.ts` once first (a Job, a one-shot
+   * compose service); a replica whose schema is then behind answers /ready with 503, naming the pending migrations.
    */
   MIGRATE_ON_START: bool.default(true),
-  /** Allowed browser origins (comma separated) for CORS and WebSocket checks. */
+  /**
+   * The creator app's public origin (CORS and WebSocket checks, reset links). `pnpm start` sets it to its local web
+   * server.
+   */
   CREATOR_ORIGIN: z.url().default('http://localhost:5173'),
+  /** The candidate app's public origin: exam links point to it. `pnpm start` sets it to its local web server. */
   TAKER_ORIGIN: z.url().default('http://localhost:5174'),
+  /**
+   * Where the other services reach exam-service. `pnpm start` sets each service URL from SERVICE_HOST and the
+   * service ports.
+   */
   EXAM_SERVICE_URL: z.url().default('http://127.0.0.1:4001'),
+  /** Where the other services reach results-service. */
   RESULTS_SERVICE_URL: z.url().default('http://127.0.0.1:4002'),
+  /** Where the other services reach llm-gateway. */
   LLM_GATEWAY_URL: z.url().default('http://127.0.0.1:4003'),
+  /** Where the other services reach workspace-orchestrator. */
   WORKSPACE_ORCHESTRATOR_URL: z.url().default('http://127.0.0.1:4004'),
   /**
-   * Proxies whose X-Forwarded-For gives the client address (sign-in throttling, logs). The default is
-   * the local web servers that proxy /api in `pnpm start`; list a load balancer's address or CIDR here.
+   * Comma-separated addresses or CIDRs (also `loopback`, `linklocal`, `uniquelocal`; `none` trusts no proxy) whose
+   * X-Forwarded-For gives the client address (sign-in throttling, attempt-start limits, logs). The default is the
+   * local web servers that proxy /api in `pnpm start`; production must list its ingress and proxies, so client
+   * addresses cannot be forged.
    */
   TRUSTED_PROXIES: trustedProxiesSchema.prefault(DEFAULT_TRUSTED_PROXIES),
-  /** When set, GET /metrics answers only a scrape that sends it as `Authorization: Bearer <token>`. */
+  /**
+   * When set, GET /metrics (Prometheus text format, per process) answers only a scrape that sends it as
+   * `Authorization: Bearer <token>`; unset, anyone who reaches the service's port may scrape it (the web servers
+   * never proxy it).
+   */
   METRICS_TOKEN: z.string().min(16).optional(),
-  /** How long a database-backed gauge (queue depths, workspace counts) is reused between scrapes. */
+  /** How long the gauges counted in the database (queue depths, workspace sessions) are reused between scrapes. */
   METRICS_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
-  /** OpenTelemetry: traces are exported to this OTLP/HTTP endpoint; unset, tracing is off (src/tracing.ts). */
+  /**
+   * OpenTelemetry: traces are sent over OTLP/HTTP (JSON) to `<endpoint>/v1/traces`; unset, tracing is off
+   * (src/tracing.ts). The SDK also reads the other `OTEL_*` variables (OTEL_EXPORTER_OTLP_HEADERS,
+   * OTEL_TRACES_SAMPLER, OTEL_SERVICE_NAME…).
+   */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
-  /** Graceful shutdown (src/run.ts): how long /ready answers 503 before the listener closes. */
+  /**
+   * Graceful shutdown (src/run.ts): after SIGTERM, how long /ready answers 503 while the replica still serves,
+   * before the listener closes (5000 in Kubernetes). The web servers read it too.
+   */
   SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
-  /** Graceful shutdown: how long requests and streams in flight may run once the listener is closed. */
+  /**
+   * Graceful shutdown: how long requests and streams in flight may run once the listener is closed; then open
+   * streams end (45000 in Kubernetes). The web servers read it too.
+   */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 };
 

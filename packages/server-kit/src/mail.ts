@@ -10,7 +10,14 @@ import { z } from 'zod';
  * smtps://user:pass@host:465 (TLS from the start). Unset, mail is written to DATA_DIR/outbox instead.
  */
 export const mailConfigShape = {
+  /**
+   * Mail (invitations, reminders, result notices, password resets) goes through this SMTP server:
+   * `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://user:pass@host:465`. Unset, `pnpm start` runs
+   * the embedded mailbox and points SMTP_URL at it, and a service started on its own writes `.eml` files to
+   * DATA_DIR/outbox.
+   */
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  /** The sender of every mail. */
   MAIL_FROM: z.string().min(3).default('Exam Platform <no-reply@localhost>'),
 };
 

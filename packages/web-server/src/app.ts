@@ -102,7 +102,7 @@ export async function buildWebServer(opts: WebServerOptions) {
   // LTI logins and launches arrive from the LMS at the app's origin (ARCHITECTURE.md "LTI").
   app.all('/lti/*', proxy);
 
-  // Probes for Kubernetes and compose (README, "Deploying"): the server needs nothing but its bundle, which it
+  // Probes for Kubernetes and compose (docs/deploy.md): the server needs nothing but its bundle, which it
   // read before listening, so it is ready as soon as it answers. Neither is under /api, so neither is proxied.
   const probe = { logLevel: 'warn' as const };
   app.get('/health', probe, async () => ({ status: 'ok', service: opts.app }));

@@ -7,18 +7,27 @@ import { z } from 'zod';
 const ConfigSchema = z.object({
   ...baseConfigShape,
   ...mailConfigShape,
+  /** exam-service's port (`pnpm start` sets it from EXAM_SERVICE_PORT). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4001),
-  /** AES-256-GCM key (32 bytes, base64) for creators' provider API keys. Generated under DATA_DIR when unset. */
+  /**
+   * AES-256-GCM key (32 bytes, base64url) for creators' provider API keys, the same as llm-gateway's. Unset,
+   * generated once under DATA_DIR/secrets; set it in production (refused there when unset, as JWT_SECRET).
+   */
   ENCRYPTION_KEY: z.string().optional(),
+  /** How long a creator's sign-in token lasts (a duration such as `12h`). */
   CREATOR_TOKEN_TTL: z.string().default('12h'),
+  /** The largest course-material file a creator may upload. */
   MATERIAL_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
     .default(20 * 1024 * 1024),
-  /** Course-material text longer than this is refused; the assistant reads only a bounded context of it. */
+  /**
+   * A course material whose extracted text is longer is refused (413); the assistant reads only a bounded context of
+   * it.
+   */
   MATERIAL_MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(2_000_000),
-  /** What a .docx (a ZIP archive) may unpack to; checked before it is inflated in memory. */
+  /** A .docx (a ZIP archive) that unpacks to more is refused (413) before it is inflated in memory and parsed. */
   MATERIAL_MAX_DECOMPRESSED_BYTES: z.coerce
     .number()
     .int()
@@ -28,15 +37,20 @@ const ConfigSchema = z.object({
   PREVIEW_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
   /** Failed sign-ins allowed per address in the window before the address is throttled. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
+  /** The window of LOGIN_MAX_FAILURES. */
   LOGIN_WINDOW_SECONDS: z.coerce
     .number()
     .int()
     .min(1)
     .default(15 * 60),
-  /** Sign-in attempts on one account (from any address) in the window before each further one waits. */
+  /**
+   * Failed sign-ins on one account (from any address) in the window before each further try waits
+   * LOGIN_ACCOUNT_BACKOFF_SECONDS × 2ⁿ (429 with `Retry-After`); never a lockout.
+   */
   LOGIN_ACCOUNT_FREE_FAILURES: z.coerce.number().int().min(1).default(5),
   /** The first wait after the free failures; it doubles with every further attempt, up to the max. */
   LOGIN_ACCOUNT_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(1),
+  /** The longest wait between sign-in tries on one account. */
   LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(300),
   /** How long a password-reset link works. */
   PASSWORD_RESET_TTL_MINUTES: z.coerce
@@ -49,17 +63,21 @@ const ConfigSchema = z.object({
   PASSWORD_RESET_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).default(3),
   /** Reset requests from one client address per window before it is answered 429. */
   PASSWORD_RESET_MAX_PER_ADDRESS: z.coerce.number().int().min(1).default(10),
+  /** The window of PASSWORD_RESET_MAX_PER_ACCOUNT and PASSWORD_RESET_MAX_PER_ADDRESS. */
   PASSWORD_RESET_WINDOW_SECONDS: z.coerce
     .number()
     .int()
     .min(1)
     .default(60 * 60),
   /**
-   * The origin the LMS sends LTI logins and launches to (its /lti/* paths reach this service); the creator app's
-   * origin when unset, whose web server proxies /lti/* here. ARCHITECTURE.md "LTI".
+   * The origin the LMS is given for the tool's /lti/login, /lti/launch and /lti/jwks (both web servers forward them
+   * to exam-service); the creator app's origin when unset. https in production. ARCHITECTURE.md "LTI".
    */
   LTI_TOOL_ORIGIN: z.url().optional(),
-  /** How long a retired LTI signing key stays in the published JWKS (platforms cache the set). */
+  /**
+   * How long a retired LTI signing key stays in the published /lti/jwks (platforms cache the set) after `pnpm
+   * --filter @exam/exam-service lti:rotate-key`.
+   */
   LTI_KEY_GRACE_SECONDS: z.coerce
     .number()
     .int()
@@ -83,15 +101,19 @@ const ConfigSchema = z.object({
    */
   LTI_IAT_SKEW_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
   /**
-   * Lets exam-service call LMS URLs over plain http and on loopback or private addresses (an LMS simulator on this
-   * machine, development, tests); off, only https to public addresses (adapters/lti-egress.ts).
+   * Lets a platform registration use http:// on this machine and lets exam-service call LMS URLs (JWKS, token,
+   * grades, roster) over plain http and on loopback or private addresses (an LMS simulator, development, tests);
+   * off, only https to public addresses (adapters/lti-egress.ts). `pnpm start` sets it (true); a deployment leaves
+   * it off.
    */
   LTI_ALLOW_LOOPBACK_HTTP: booleanFlag.default(false),
+  /** scrypt's cost parameter N for creators' password hashes. */
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
-  /** Sends tried per queued mail (the first included) before it is marked failed. */
+  /** The mail queue (PostgreSQL): sends tried per queued mail (the first included) before it is marked failed. */
   MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   /** The wait after a mail's first failed send; it doubles per further failure, up to MAIL_RETRY_MAX_SECONDS. */
   MAIL_RETRY_BASE_SECONDS: z.coerce.number().int().min(1).default(30),
+  /** The longest wait between sends of a failing mail. */
   MAIL_RETRY_MAX_SECONDS: z.coerce
     .number()
     .int()
@@ -99,7 +121,7 @@ const ConfigSchema = z.object({
     .default(60 * 60),
   /** How often each replica looks for due mail (a mail queued on a replica is sent at once anyway). */
   MAIL_SEND_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(5),
-  /** Roster candidates who have not submitted get one reminder this long before the exam closes. */
+  /** Roster candidates who have not submitted get one reminder this long before the exam's `closesAt`. */
   REMINDER_HOURS_BEFORE_CLOSE: z.coerce
     .number()
     .min(0)
@@ -107,7 +129,10 @@ const ConfigSchema = z.object({
     .default(24),
   /** How often the reminder job looks for exams closing within REMINDER_HOURS_BEFORE_CLOSE. */
   REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(300),
-  /** Sent or failed mail, ended sessions and spent reset links are deleted once older than this. */
+  /**
+   * Sent or failed mail, ended (expired or revoked) sign-in sessions and expired or used password-reset links are
+   * deleted once older than this many days.
+   */
   RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How often each replica prunes them. */
   PRUNE_INTERVAL_SECONDS: z.coerce
@@ -116,12 +141,15 @@ const ConfigSchema = z.object({
     .min(1)
     .default(60 * 60),
   /**
-   * Server-wide default provider keys (the llm-gateway uses them). This service reads them only to tell
-   * candidates whether the assistant can work without the creator's own key; the values are dropped.
+   * Server-wide default provider keys (llm-gateway uses them for exams without their own key). exam-service reads
+   * them only to tell candidates whether the assistant works without the creator's own key; the values are dropped.
    */
   OPENAI_API_KEY: z.string().optional(),
+  /** As OPENAI_API_KEY, for Anthropic. */
   ANTHROPIC_API_KEY: z.string().optional(),
+  /** As OPENAI_API_KEY, for Groq. */
   GROQ_API_KEY: z.string().optional(),
+  /** As OPENAI_API_KEY, for Google Gemini. */
   GEMINI_API_KEY: z.string().optional(),
 });
 

@@ -4,20 +4,32 @@ import { z } from 'zod';
 
 const ConfigSchema = z.object({
   ...baseConfigShape,
+  /** llm-gateway's port (`pnpm start` sets it from LLM_GATEWAY_PORT). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4003),
-  /** AES-256-GCM key shared with exam-service, which encrypts creators' provider keys. Generated under DATA_DIR when unset. */
+  /**
+   * AES-256-GCM key shared with exam-service, which encrypts creators' provider keys. Unset, generated once under
+   * DATA_DIR/secrets; set it in production (refused there when unset, as JWT_SECRET).
+   */
   ENCRYPTION_KEY: z.string().optional(),
+  /** OpenAI's API endpoint (the provider's public API by default). */
   OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
+  /** Anthropic's API endpoint. */
   ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com'),
+  /** Groq's API endpoint. */
   GROQ_BASE_URL: z.url().default('https://api.groq.com/openai/v1'),
+  /** Google Gemini's API endpoint. */
   GOOGLE_GEMINI_BASE_URL: z.url().default('https://generativelanguage.googleapis.com'),
-  /** Server-wide keys, used for exams whose creator set no key of their own. */
+  /** Server-wide default key, used for exams whose creator set no key of their own. */
   OPENAI_API_KEY: z.string().optional(),
+  /** As OPENAI_API_KEY, for Anthropic. */
   ANTHROPIC_API_KEY: z.string().optional(),
+  /** As OPENAI_API_KEY, for Groq. */
   GROQ_API_KEY: z.string().optional(),
+  /** As OPENAI_API_KEY, for Google Gemini. */
   GEMINI_API_KEY: z.string().optional(),
-  /** Whole upstream reply, and the wait for its first token. */
+  /** The longest a provider's whole reply may take. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  /** The longest wait for a provider reply's first token. */
   UPSTREAM_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
   /** Calls to exam-service and results-service. */
   INTERNAL_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
@@ -28,22 +40,25 @@ const ConfigSchema = z.object({
   OPENAI_COMPATIBLE_ALLOWED_HOSTS: z.string().optional(),
   /** The creator's Test Assistant: messages per creator per window. */
   TEST_CHAT_MESSAGES_PER_WINDOW: z.coerce.number().int().min(1).default(30),
+  /** The window of TEST_CHAT_MESSAGES_PER_WINDOW. */
   TEST_CHAT_WINDOW_MINUTES: z.coerce.number().int().min(1).default(10),
   /** Stored messages sent back to the provider as the conversation so far. */
   HISTORY_MESSAGES: z.coerce.number().int().min(0).max(200).default(20),
   /**
-   * Tokens after the first are held up to this long and sent to the browser together (0: each as it
-   * arrives). Fewer writes per stream; the first token, the end and errors are never held.
+   * Tokens after the first are held up to this long and sent to the browser together (0: each as it arrives). Fewer
+   * writes per stream; the first token, the end and errors are never held.
    */
   SSE_COALESCE_MS: z.coerce.number().int().min(0).max(250).default(40),
-  /** The AI solvability check: caps of one run when the creator sets none (provider calls, tokens in and out). */
+  /** The AI solvability check: provider calls of one run when the creator sets no cap. */
   SOLVABILITY_MAX_CALLS: z.coerce.number().int().min(1).default(60),
+  /** The AI solvability check: tokens in and out of one run when the creator sets no cap. */
   SOLVABILITY_MAX_TOKENS: z.coerce.number().int().min(1000).default(150_000),
   /**
    * A run's lease, renewed every SOLVABILITY_HEARTBEAT_MS (also how soon a cancel is seen): a run not renewed
    * for SOLVABILITY_LEASE_MS is shown as interrupted.
    */
   SOLVABILITY_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How often a solvability run renews its lease (also how soon a cancel is seen). */
   SOLVABILITY_HEARTBEAT_MS: z.coerce.number().int().min(10).default(2_000),
   /**
    * How long the check waits for the code runner to run one coding reply against the visible tests; a run

@@ -1,5 +1,5 @@
 // Applies this service's pending migrations and exits: 0 when its schema is current, 1 with the reason.
-// Deployments run it once before the replicas, which start with MIGRATE_ON_START=false (README, "Deploying").
+// Deployments run it once before the replicas, which start with MIGRATE_ON_START=false (docs/deploy.md).
 import { runMigrateEntry } from '@exam/server-kit/migrate-entry';
 import { openResultsDatabase } from './db/database.ts';
 

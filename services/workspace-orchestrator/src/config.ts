@@ -9,6 +9,7 @@ const DEFAULT_CATALOGUE = resolve(fileURLToPath(new URL('../../../infra/workspac
 
 const ConfigSchema = z.object({
   ...baseConfigShape,
+  /** workspace-orchestrator's API port (`pnpm start` sets it from WORKSPACE_ORCHESTRATOR_PORT). */
   PORT: z.coerce.number().int().min(0).max(65535).default(4004),
   /**
    * Where workspaces run: containers on the Docker engine at DOCKER_SOCKET (with CODE_SERVER_BIN as the fallback),
@@ -29,6 +30,7 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as 2Gi')
     .default('2Gi'),
+  /** The Kubernetes engine: the workspace pods' image pull policy. */
   WORKSPACE_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
   /** How long a workspace pod may take to become Ready: scheduling, attaching its claim, pulling the image. */
   WORKSPACE_POD_READY_TIMEOUT_SECONDS: z.coerce.number().min(1).default(120),
@@ -36,6 +38,10 @@ const ConfigSchema = z.object({
   DOCKER_SOCKET: z.string().default('/var/run/docker.sock'),
   /** A local code-server binary, run as one process per session when no engine is reachable. */
   CODE_SERVER_BIN: z.string().optional(),
+  /**
+   * The catalogue of workspace types and their images.
+   * @default `infra/workspaces/catalogue.json`
+   */
   WORKSPACE_CATALOGUE: z.string().default(DEFAULT_CATALOGUE),
   /** Comma-separated `type=entry` overrides, e.g. `vscode=test` serves vscode from the catalogue's test image. */
   WORKSPACE_IMAGE_OVERRIDES: z.string().default(''),
@@ -57,7 +63,9 @@ const ConfigSchema = z.object({
   /**
    * What the egress proxy lets those workspaces reach, comma-separated: `host` (ports 443 and 80) or
    * `host:port`. Exact names, no wildcards. A name resolving to a private or loopback address is refused
-   * unless the entry is that address itself (e.g. `10.0.0.5:4873` for a registry mirror on the LAN).
+   * unless the entry is that address itself (e.g. `10.0.0.5:4873` for a registry mirror on the LAN); see
+   * infra/workspaces/README.md.
+   * @default the npm, PyPI, Maven Central and CRAN hosts (engine/egress/allowlist.ts)
    */
   EGRESS_ALLOWED_HOSTS: z
     .string()
@@ -69,9 +77,13 @@ const ConfigSchema = z.object({
     }),
   /** The egress proxy's port on the egress bridge's gateway address (infra/workspaces/host-firewall.sh opens it there). */
   EGRESS_PROXY_PORT: z.coerce.number().int().min(1).max(65535).default(3128),
+  /** A workspace container's memory limit. */
   WORKSPACE_MEMORY_MB: z.coerce.number().int().min(16).default(1024),
+  /** A workspace container's CPU limit. */
   WORKSPACE_CPUS: z.coerce.number().min(0.05).max(64).default(1),
+  /** Processes a workspace container may hold. */
   WORKSPACE_PIDS_LIMIT: z.coerce.number().int().min(16).default(512),
+  /** The size of a workspace container's /tmp. */
   WORKSPACE_TMP_MB: z.coerce.number().int().min(1).default(256),
   /** Ready editor containers kept per workspace type whose image is present. */
   WARM_POOL_SIZE: z.coerce.number().int().min(0).max(50).default(1),
@@ -86,6 +98,7 @@ const ConfigSchema = z.object({
         .filter(Boolean),
     )
     .pipe(z.array(WorkspaceTypeSchema)),
+  /** How often the warm pool is topped up. */
   WARM_POOL_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(5),
   /** Quiet time after the last warm hand-out before replacements start. */
   WARM_POOL_REFILL_DELAY_MS: z.coerce.number().int().min(0).default(1500),
@@ -111,30 +124,38 @@ const ConfigSchema = z.object({
   WORKSPACE_HOST_CAPACITY: z.coerce.number().int().min(0).default(0),
   /** Hosts running workspaces for this platform: each pre-starts its share of a window's candidates. */
   WORKSPACE_HOST_COUNT: z.coerce.number().int().min(1).default(1),
+  /** A workspace nobody used for this long is stopped by the reaper. */
   IDLE_TIMEOUT_SECONDS: z.coerce
     .number()
     .min(1)
     .default(30 * 60),
+  /** How often the reaper looks for idle workspaces and expired volumes. */
   REAPER_INTERVAL_SECONDS: z.coerce.number().min(0.1).default(30),
   /** How long a started editor may take to answer its health check. */
   START_TIMEOUT_SECONDS: z.coerce.number().min(1).default(30),
+  /** The largest file collected from a workspace. */
   WORKSPACE_FILE_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1)
     .default(1024 * 1024),
+  /** The most bytes collected from one workspace. */
   WORKSPACE_TOTAL_MAX_BYTES: z.coerce
     .number()
     .int()
     .min(1)
     .default(10 * 1024 * 1024),
+  /** The most files collected from one workspace. */
   WORKSPACE_MAX_FILES: z.coerce.number().int().min(1).default(2000),
   /** How long an attempt's volume is kept after the attempt closed without its files being collected. */
   WORKSPACE_VOLUME_GRACE_SECONDS: z.coerce
     .number()
     .min(0)
     .default(60 * 60),
-  /** Days a workspace's start-failure record (its reason, for the exam's creator) is kept after its last failed try. */
+  /**
+   * Days a workspace's start-failure record (the reason it could not start, shown to the exam's creator) is kept
+   * after its last failed try; the reaper deletes older records.
+   */
   START_FAILURE_RETENTION_DAYS: z.coerce.number().min(1).default(30),
   /** A page-close beacon this soon after a create of the same session is the reloaded page's old one, and ignored. */
   WORKSPACE_PAGE_CLOSE_GRACE_MS: z.coerce.number().int().min(0).default(5000),
@@ -145,13 +166,18 @@ const ConfigSchema = z.object({
     .min(30)
     .default(30 * 60),
   /**
-   * The editors' own listener and the origin browsers reach it by. The editor never shares an origin with the
-   * exam page (so it cannot read the page's storage or attempt token); it must be same-site with TAKER_ORIGIN
-   * (e.g. workspace.exam.example beside exam.example) so its SameSite cookie is sent inside the exam page's frame.
+   * The editors' own listener. The editor never shares an origin with the exam page (so it cannot read the page's
+   * storage or attempt token).
    */
   WORKSPACE_PORT: z.coerce.number().int().min(0).max(65535).default(4005),
+  /**
+   * The public origin browsers reach the editors by; the taker page may frame only it. It must be same-site with
+   * TAKER_ORIGIN (e.g. workspace.exam.example beside exam.example) so its SameSite cookie is sent inside the exam
+   * page's frame.
+   * @default `http://localhost:<WORKSPACE_PORT>`
+   */
   WORKSPACE_ORIGIN: z.url().optional(),
-  /** How long a launch token (the one-time ticket in the editor frame's URL) may wait to be exchanged. */
+  /** How long a one-time editor launch link (the ticket in the editor frame's URL) waits to be opened. */
   WORKSPACE_LAUNCH_TTL_SECONDS: z.coerce.number().int().min(5).max(600).default(60),
   /** Background pool refill and reaping on their intervals (jobs/workspace-jobs.ts, started by server.ts). */
   WORKSPACE_BACKGROUND: booleanFlag.default(true),

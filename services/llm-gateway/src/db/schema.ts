@@ -106,7 +106,7 @@ const spendColumns = {
 
 /**
  * One row per exam whose assistant was used: totals since the first message. Its row lock serialises the
- * exam-wide budget check of every attempt of the exam, on any replica (admit_user_message, migration 0006).
+ * exam-wide budget check of every attempt of the exam, on any replica (src/db/functions/admit_user_message.sql).
  */
 export const examUsage = llmGatewaySchema.table('exam_usage', {
   examId: text('exam_id').primaryKey(),

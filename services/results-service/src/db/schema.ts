@@ -192,7 +192,7 @@ export const results = resultsServiceSchema.table(
 
 /**
  * Every change of a grade, a release or an unrelease, kept forever: rows are only ever inserted (a trigger
- * refuses updates and deletes; see the migration that creates it).
+ * refuses updates and deletes: src/db/functions/grade_history_append_only.sql).
  */
 export const gradeHistory = resultsServiceSchema.table(
   'grade_history',
@@ -343,7 +343,8 @@ export const announcements = resultsServiceSchema.table(
 
 /**
  * A change counter per exam for the insights cache: triggers on results, attempts and exam_keep_grades add 1
- * in the same transaction as every write the insights report reads (see the migration insights_cache). The
+ * in the same transaction as every write the insights report reads (the migration insights_cache; the functions
+ * are src/db/functions/insights_bump.sql and *_insights_changed.sql). The
  * exam's version is the sum over its shards; a write touches one shard (picked by the attempt's id), so a
  * deadline burst of submissions does not queue on one row.
  */

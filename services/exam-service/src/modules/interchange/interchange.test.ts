@@ -26,13 +26,13 @@ describe('question import and QTI export', () => {
       method: 'POST',
       url: '/api/exams/import/preview',
       headers: owner.headers,
-      payload: { format: 'gift', fileName: 'questions.gift.txt', data: b64(fixture('gift/questions.gift.txt')) },
+      payload: { format: 'gift', fileName: 'kinds.gift.txt', data: b64(fixture('gift/kinds.gift.txt')) },
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.questions).toHaveLength(7);
-    expect(body.notImported.map((n: { title: string }) => n.title)).toEqual(['Moodle activities', 'Shortanswer']);
-    expect(body.title).toBe('questions');
+    expect(body.notImported.map((n: { title: string }) => n.title)).toEqual(['Tools of the trade', 'Fruit']);
+    expect(body.title).toBe('kinds');
     expect(await listExams(owner.headers)).toEqual(before);
   });
 

@@ -68,7 +68,7 @@ export type NewAssistantMessage = {
   tryId: string | null;
 };
 
-/** The minute the exam-wide budget's sliding hour starts at (admit_user_message, migration 0006). */
+/** The minute the exam-wide budget's sliding hour starts at (src/db/functions/admit_user_message.sql). */
 export const hourWindowStart = (now: Date) => new Date(Math.floor(now.getTime() / 60_000) * 60_000 - 59 * 60_000);
 
 type SpendRow = {
@@ -107,7 +107,7 @@ export function createChatRepository({ db }: GatewayDatabase) {
   return {
     /**
      * Checks the attempt's budgets and the exam-wide one, reads the last `historyLimit` messages and stores the
-     * user's message, in one round trip (admit_user_message, migration 0006, holds the exam's and the
+     * user's message, in one round trip (src/db/functions/admit_user_message.sql, holds the exam's and the
      * conversation's row locks while it counts; a refusal is counted on the exam's counters).
      */
     async admitUserMessage(
@@ -150,14 +150,14 @@ export function createChatRepository({ db }: GatewayDatabase) {
       return { kind: 'ok', history };
     },
 
-    /** Takes back an admitted message (retract_user_message, migration 0004): its attempt turned out to be closed. */
+    /** Takes back an admitted message (src/db/functions/retract_user_message.sql): its attempt turned out to be closed. */
     async retractUserMessage(messageId: string): Promise<void> {
       await rawQuery(db, 'select llm_gateway.retract_user_message($1::text)', [messageId]);
     },
 
     /**
      * Stores the reply and adds its tokens to the attempt's total and the exam's counters, in one statement
-     * (store_assistant_message, migration 0008). With a clientMessageId the reply replaces what earlier tries of
+     * (src/db/functions/store_assistant_message.sql). With a clientMessageId the reply replaces what earlier tries of
      * the message stored, and only the latest try stores one: false when a newer try has taken the message over
      * (its tokens are counted all the same).
      */
@@ -238,8 +238,8 @@ export function createChatRepository({ db }: GatewayDatabase) {
     },
 
     /**
-     * Counts a creator's Test Assistant message against `limit` per window (admit_test_chat, migration
-     * 0003); answers the oldest message of the window when the creator is over the limit.
+     * Counts a creator's Test Assistant message against `limit` per window (src/db/functions/admit_test_chat.sql);
+     * answers the oldest message of the window when the creator is over the limit.
      */
     async admitTestChat(
       creatorId: string,

@@ -7,7 +7,7 @@ export type CachedReportKey = { examId: string; ownerId: string; model: string }
 
 /**
  * The insights cache's table (insights_reports) and the exam's change counter (insights_versions, kept by
- * triggers: see the migration insights_cache).
+ * triggers in the migration insights_cache calling src/db/functions/insights_bump.sql).
  */
 export function createInsightsCacheRepository({ db }: ResultsDatabase) {
   return {

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import type { Db } from '@exam/server-kit/db';
+import { readSqlFunctionFiles, sqlFunctionDifferences } from '@exam/server-kit/sql-functions';
+import { openTestDatabase } from '@exam/server-kit/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from './database.ts';
+import * as schema from './schema.ts';
+
+// One home per SQL function: src/db/functions/<name>.sql holds each function's current text, and the migrations
+// must leave the database (PGlite here, PostgreSQL under `pnpm test:pg`) with exactly that text.
+const files = readSqlFunctionFiles(fileURLToPath(new URL('./functions', import.meta.url)));
+let db: Db;
+
+// Opening the shared test database applies every migration: a hook, with the hook's longer timeout.
+beforeAll(async () => {
+  db = (await openTestDatabase({ schema, migrationsFolder: MIGRATIONS_FOLDER, migrationsSchema: MIGRATIONS_SCHEMA }))
+    .db as unknown as Db;
+});
+
+describe('llm-gateway SQL functions', () => {
+  it('has one file per function, and the migrated database holds each file text', async () => {
+    expect(files.map((file) => file.name)).toEqual([
+      'admit_test_chat',
+      'admit_user_message',
+      'retract_user_message',
+      'store_assistant_message',
+    ]);
+    expect(await sqlFunctionDifferences(db, MIGRATIONS_SCHEMA, files)).toEqual([]);
+  });
+
+  it('fails when a file says something the migrations did not apply', async () => {
+    const edited = files.map((file) =>
+      file.name === 'admit_test_chat'
+        ? { ...file, text: file.text.replace('v_recent >= p_limit', 'v_recent > p_limit') }
+        : file,
+    );
+    const problems = await sqlFunctionDifferences(db, MIGRATIONS_SCHEMA, edited);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('llm_gateway.admit_test_chat(');
+    expect(problems[0]).toContain('differs from admit_test_chat.sql');
+  });
+});

@@ -1,0 +1,15 @@
+-- Trigger function: an attempt started, deleted or changed in a column insights reads bumps its exam's
+-- insights version (insights_bump).
+-- This file is the function's current text (packages/server-kit/src/sql-functions.ts). To change the function,
+-- edit it here and add a migration that applies it (`pnpm db:generate --custom --name=<why>`, this text pasted
+-- in); src/db/functions.test.ts fails while the database and this file differ.
+CREATE OR REPLACE FUNCTION "results_service"."attempts_insights_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+	IF TG_OP <> 'INSERT' THEN
+		PERFORM "results_service"."insights_bump"(OLD."exam_id", OLD."id");
+	END IF;
+	IF TG_OP = 'INSERT' OR (TG_OP = 'UPDATE' AND NEW."exam_id" IS DISTINCT FROM OLD."exam_id") THEN
+		PERFORM "results_service"."insights_bump"(NEW."exam_id", NEW."id");
+	END IF;
+	RETURN NULL;
+END $$;
