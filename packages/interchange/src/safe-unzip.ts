@@ -40,7 +40,7 @@ const ENCRYPTED = 0x1;
 /** fflate inflates whatever one push allows; DEFLATE expands at most about 1032:1, so a 1 KB push adds ~1 MB. */
 const PUSH_BYTES = 1024;
 
-const mb = (bytes: number) => `${Math.floor(bytes / (1024 * 1024))} MB`;
+const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
 
 function findEndRecord(bytes: Uint8Array, view: DataView): number {
   // The end record is 22 bytes plus a comment of at most 65535 bytes (4.3.16).

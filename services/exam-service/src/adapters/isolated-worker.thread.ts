@@ -4,7 +4,8 @@ import type { TaskOutcome } from './isolated-worker.ts';
 
 /**
  * A worker thread of isolated-worker.ts: runs one task at a time, the default export of the module the message
- * names (loaded once per worker, then cached), and posts its result; an AppError travels as its fields.
+ * names (loaded once per worker, then cached), says when it starts, and posts its result; an AppError travels as
+ * its fields.
  */
 
 type TaskModule = { default: (input: unknown) => unknown };
@@ -13,6 +14,8 @@ parentPort?.on('message', async ({ task, input }: { task: string; input: unknown
   let outcome: TaskOutcome;
   try {
     const run = ((await import(task)) as TaskModule).default;
+    // The time limit starts now: loading the parsers is the service's own cost, not the file's.
+    parentPort?.postMessage({ started: true });
     outcome = { ok: true, value: await run(input) };
   } catch (error) {
     outcome = {

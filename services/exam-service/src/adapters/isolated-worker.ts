@@ -23,7 +23,7 @@ export class IsolatedTaskError extends Error {
   }
 }
 
-/** What isolated-worker.thread.ts answers for one task. */
+/** What isolated-worker.thread.ts answers for one task, after `{ started: true }` once its module is loaded. */
 export type TaskOutcome =
   | { ok: true; value: unknown }
   | { ok: false; error: { code?: ErrorCode; message: string; issues?: AppError['issues'] } };
@@ -64,6 +64,7 @@ export function createIsolatedRunner(limits: IsolationLimits): IsolatedRunner {
   function runOn<T>(worker: Worker, task: URL, input: unknown): Promise<T> {
     worker.ref();
     return new Promise<T>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
       const finish = (keep: boolean, done: () => void) => {
         clearTimeout(timer);
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
@@ -73,13 +74,22 @@ export function createIsolatedRunner(limits: IsolationLimits): IsolatedRunner {
         } else void worker.terminate();
         done();
       };
-      const onMessage = (outcome: TaskOutcome) =>
+      const onMessage = (outcome: TaskOutcome | { started: true }) => {
+        if ('started' in outcome) {
+          timer = setTimeout(
+            () =>
+              finish(false, () => reject(new IsolatedTaskError('timeout', `took longer than ${limits.timeoutMs} ms`))),
+            limits.timeoutMs,
+          );
+          return;
+        }
         finish(true, () => {
           if (outcome.ok) resolve(outcome.value as T);
           else if (outcome.error.code)
             reject(new AppError(outcome.error.code, outcome.error.message, outcome.error.issues));
           else reject(new Error(outcome.error.message));
         });
+      };
       const onError = (error: Error & { code?: string }) =>
         finish(false, () =>
           reject(
@@ -90,10 +100,6 @@ export function createIsolatedRunner(limits: IsolationLimits): IsolatedRunner {
         );
       const onExit = (code: number) =>
         finish(false, () => reject(new IsolatedTaskError('crashed', `the worker exited with code ${code}`)));
-      const timer = setTimeout(
-        () => finish(false, () => reject(new IsolatedTaskError('timeout', `took longer than ${limits.timeoutMs} ms`))),
-        limits.timeoutMs,
-      );
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       worker.postMessage({ task: task.href, input });
     });
