@@ -14,7 +14,8 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
 });
 function crc32(data: Uint8Array): number {
   let crc = 0xffffffff;
-  for (const byte of data) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  const table = Int32Array.from(CRC_TABLE);
+  for (let i = 0; i < data.length; i++) crc = table[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 
