@@ -1,29 +1,35 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-
 /**
- * Runs `work` and, from its start until it settles, a cheap `ping` request every `everyMs`. Each ping's latency is measured
- * from when it was due, so a blocked event loop shows whether it delays the ping's start or its answer; the
- * loop's own delay is sampled too (perf_hooks' histogram, 10 ms resolution).
+ * Runs `work` and, from before it starts until it settles, a cheap `ping` request every `everyMs`. Each ping's
+ * latency counts from when it was due, so a blocked event loop shows whether it delays the ping's start or its
+ * answer; `maxStallMs` is the longest a due tick waited, including a tick still waiting when the work settled
+ * (a parser that runs synchronously inside the request holds the loop until it is done, before any ping runs).
  */
 export async function whileRunning<T>(work: () => Promise<T>, ping: () => Promise<unknown>, everyMs = 20) {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
   const started = performance.now();
-  let done = false;
-  const running = work().finally(() => {
-    done = true;
-  });
   const latencies: number[] = [];
   const pings: Promise<void>[] = [];
-  for (let i = 0; !done; i++) {
-    const due = started + i * everyMs;
-    await new Promise((resume) => setTimeout(resume, Math.max(0, due - performance.now())));
-    if (done) break;
-    pings.push(ping().then(() => void latencies.push(performance.now() - due)));
-  }
-  const result = await running;
+  let maxStallMs = 0;
+  let due = started;
+  let done = false;
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const firedAt = performance.now();
+    maxStallMs = Math.max(maxStallMs, firedAt - due);
+    if (done) return;
+    const pingDue = due;
+    pings.push(ping().then(() => void latencies.push(performance.now() - pingDue)));
+    due += everyMs;
+    timer = setTimeout(tick, Math.max(0, due - performance.now()));
+  };
+  timer = setTimeout(tick, 0);
+  // The work starts after the first tick is scheduled, so a synchronous stall cannot hide before the first sample.
+  await new Promise((resume) => setImmediate(resume));
+  const result = await work().finally(() => {
+    done = true;
+    clearTimeout(timer);
+    maxStallMs = Math.max(maxStallMs, performance.now() - due);
+  });
   const elapsedMs = performance.now() - started;
   await Promise.all(pings);
-  histogram.disable();
-  return { result, elapsedMs, latencies, maxLoopDelayMs: histogram.max / 1e6 };
+  return { result, elapsedMs, latencies, maxStallMs };
 }

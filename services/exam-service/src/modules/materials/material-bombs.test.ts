@@ -81,9 +81,9 @@ describe('reading a course material off the event loop, under PARSE_TIMEOUT_SECO
       () => app.inject({ method: 'GET', url: '/health' }),
     );
     // The event loop first: on a parser that runs in the request, these fail before the answer is even looked at.
+    expect(run.maxStallMs).toBeLessThan(PING_BOUND_MS);
     expect(run.latencies.length).toBeGreaterThan(10);
     expect(Math.max(...run.latencies)).toBeLessThan(PING_BOUND_MS);
-    expect(run.maxLoopDelayMs).toBeLessThan(PING_BOUND_MS);
     expect(run.result.statusCode).toBe(400);
     expect(run.result.json().error).toMatchObject({
       code: 'VALIDATION',
