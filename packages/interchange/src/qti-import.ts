@@ -1,8 +1,9 @@
-import { strFromU8, unzipSync } from 'fflate';
+import { strFromU8 } from 'fflate';
 import { type Question } from '@exam/domain/exam';
 import { markdownOf } from './html-text.ts';
 import { ImportCollector, type QuestionDraft, type ReadResult } from './model.ts';
 import { type ExamExtension, type ItemExtension, ITEM_EXTENSION_FIELDS } from './qti-shared.ts';
+import { DEFAULT_ZIP_LIMITS, type ZipLimits, openZip } from './safe-unzip.ts';
 import { type XmlNode, child, childrenNamed, descendants, elements, local, parseXml, textOf } from './xml.ts';
 
 /** A QTI read: the questions, what was left out, and the exam settings when the package is the platform's own. */
@@ -13,21 +14,22 @@ type ItemSource = { ref: string; xml: string | undefined; extension: ItemExtensi
 const MEDIA = new Set(['img', 'video', 'audio', 'object', 'math', 'svg', 'picture', 'iframe']);
 const PLATFORM_TYPES = 'multiple choice, short answer, file upload or coding';
 
-/** Reads a QTI 3.0 content package (zip) or a single assessment item (XML). Throws when it is neither. */
-export function importQti(data: Uint8Array): QtiReadResult {
+/**
+ * Reads a QTI 3.0 content package (zip) or a single assessment item (XML). Throws when it is neither, and
+ * ZipRefusedError when the zip passes `limits` (safe-unzip.ts).
+ */
+export function importQti(data: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMITS): QtiReadResult {
   const isZip = data[0] === 0x50 && data[1] === 0x4b;
   if (!isZip) {
     const collector = new ImportCollector();
     readItem(collector, { ref: 'item', xml: strFromU8(data), extension: null });
     return { title: '', questions: collector.questions, notImported: collector.notImported, settings: null };
   }
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(data);
-  } catch (error) {
-    throw new Error(`Not a readable zip file: ${(error as Error).message}`);
-  }
-  const text = (path: string) => (files[path] ? strFromU8(files[path]) : undefined);
+  const zip = openZip(data, limits);
+  const text = (path: string) => {
+    const content = zip.read(path);
+    return content ? strFromU8(content) : undefined;
+  };
   const manifest = text('imsmanifest.xml');
   const collector = new ImportCollector();
   let title = '';
@@ -39,7 +41,7 @@ export function importQti(data: Uint8Array): QtiReadResult {
     settings = read.settings;
     sources.push(...read.items);
   } else {
-    for (const path of Object.keys(files).sort()) {
+    for (const path of [...zip.names].sort()) {
       if (path.endsWith('.xml')) sources.push({ ref: path, xml: text(path), extension: null });
     }
     if (sources.length === 0) throw new Error('The zip holds neither imsmanifest.xml nor QTI item files');

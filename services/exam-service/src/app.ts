@@ -2,6 +2,7 @@ import { schemaCheck } from '@exam/server-kit/db';
 import { createBaseApp } from '@exam/server-kit/base-app';
 import { createMailer } from '@exam/server-kit/mail';
 import { join } from 'node:path';
+import { createIsolatedRunner } from './adapters/isolated-worker.ts';
 import type { Config } from './config.ts';
 import type { Deps, SubmittedCandidates } from './deps.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
@@ -139,16 +140,29 @@ export async function buildApp(config: Config, deps: Deps) {
     scryptCost: config.SCRYPT_COST,
     log: app.log,
   });
+  // Uploaded files are parsed in worker threads with heap and time limits (ARCHITECTURE.md "Reading uploaded files").
+  const isolated = createIsolatedRunner({
+    timeoutMs: config.PARSE_TIMEOUT_SECONDS * 1000,
+    maxHeapMb: config.PARSE_MAX_HEAP_MB,
+    concurrency: config.PARSE_CONCURRENCY,
+  });
+  app.addHook('onClose', () => isolated.close());
+  const zipLimits = { maxUnzippedBytes: config.IMPORT_MAX_UNZIPPED_BYTES, maxEntries: config.IMPORT_MAX_ZIP_ENTRIES };
   // Before the exams routes, so /api/exams/import is never read as an exam id.
-  await app.register(interchangeRoutes(createInterchangeService(examsService, deps)));
+  await app.register(interchangeRoutes(createInterchangeService(examsService, deps, { zipLimits, isolated })));
   await app.register(examsRoutes(examsService));
   await app.register(bankRoutes(createBankService(createBankRepository(deps.database), examsService, deps)));
   await app.register(
     materialsRoutes(
-      createMaterialsService(materialsRepository, deps, {
-        maxTextChars: config.MATERIAL_MAX_TEXT_CHARS,
-        maxDecompressedBytes: config.MATERIAL_MAX_DECOMPRESSED_BYTES,
-      }),
+      createMaterialsService(
+        materialsRepository,
+        deps,
+        {
+          maxTextChars: config.MATERIAL_MAX_TEXT_CHARS,
+          maxDecompressedBytes: config.MATERIAL_MAX_DECOMPRESSED_BYTES,
+        },
+        isolated,
+      ),
       { maxBytes: config.MATERIAL_MAX_BYTES },
     ),
   );

@@ -27,12 +27,35 @@ const ConfigSchema = z.object({
    * it.
    */
   MATERIAL_MAX_TEXT_CHARS: z.coerce.number().int().min(1).default(2_000_000),
-  /** A .docx (a ZIP archive) that unpacks to more is refused (413) before it is inflated in memory and parsed. */
+  /**
+   * What a course material may unpack to: a .docx's ZIP entries, or a PDF's FlateDecode streams in total;
+   * checked by inflating and counting (nothing kept) before the document's parser inflates it in memory; refused with 413.
+   */
   MATERIAL_MAX_DECOMPRESSED_BYTES: z.coerce
     .number()
     .int()
     .min(1024)
     .default(50 * 1024 * 1024),
+  /**
+   * What a question-import zip (a QTI package) may unpack to in total; entries are inflated one at a time and
+   * the import is refused (400) the moment the total, or the sizes the zip declares, pass it.
+   */
+  IMPORT_MAX_UNZIPPED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * 1024 * 1024),
+  /** Entries (files and folders) a question-import zip may hold; more is refused with 400. */
+  IMPORT_MAX_ZIP_ENTRIES: z.coerce.number().int().min(1).default(1000),
+  /**
+   * Wall-clock limit for reading one uploaded file (a course material's text, a question import) in its worker
+   * thread; past it the worker is stopped and the upload refused with 400 ("took too long to read").
+   */
+  PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(20),
+  /** The JavaScript heap (V8 old generation) one such worker may use; past it the upload is refused with 400. */
+  PARSE_MAX_HEAP_MB: z.coerce.number().int().min(32).default(512),
+  /** Files read at once per replica (one worker thread each); further uploads wait their turn. About the core count. */
+  PARSE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** How long a creator's preview link works (a read-only token for one exam); 10–15 minutes is plenty to open it. */
   PREVIEW_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
   /** Failed sign-ins allowed per address in the window before the address is throttled. */

@@ -1,4 +1,4 @@
-import { crc32, deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 
 /**
  * Real, minimal documents built in memory for the upload tests, so the extractors read genuine
@@ -113,4 +113,43 @@ export function multipartBody(files: { name: string; content: Buffer; type?: str
     payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/**
+ * A one-page PDF whose content stream is `zeroBytes` NUL bytes, FlateDecode-compressed (ISO 32000-1 7.4.4):
+ * a few hundred bytes of PDF per megabyte it unpacks to. NUL is PDF white space (7.2.2), so pdf.js reads it all.
+ */
+export function pdfBomb(zeroBytes: number): Buffer {
+  const packed = deflateSync(Buffer.alloc(zeroBytes), { level: 9 });
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  const add = (part: Buffer) => {
+    parts.push(part);
+    length += part.length;
+  };
+  const objects: Array<string | Buffer> = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
+    packed,
+  ];
+  objects.forEach((object, i) => {
+    offsets.push(length);
+    if (typeof object === 'string') add(Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`, 'latin1'));
+    else {
+      add(Buffer.from(`${i + 1} 0 obj\n<< /Length ${object.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'));
+      add(object);
+      add(Buffer.from('\nendstream\nendobj\n', 'latin1'));
+    }
+  });
+  const entries = offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  const size = objects.length + 1;
+  add(
+    Buffer.from(
+      `xref\n0 ${size}\n0000000000 65535 f \n${entries}trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
+  return Buffer.concat(parts);
 }

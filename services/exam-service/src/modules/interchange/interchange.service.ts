@@ -9,9 +9,14 @@ import {
 } from '@exam/domain/interchange';
 import { exportQti } from '@exam/interchange/qti-export';
 import { type ExchangeExam } from '@exam/interchange/qti-shared';
-import { type ImportRead, UnreadableFileError, readImport } from '@exam/interchange/read-import';
+import { type ImportRead } from '@exam/interchange/read-import';
+import { type ZipLimits } from '@exam/interchange/safe-unzip';
+import { type IsolatedRunner, IsolatedTaskError } from '../../adapters/isolated-worker.ts';
 import type { Deps } from '../../deps.ts';
 import type { ExamsService } from '../exams/exams.service.ts';
+import type { ReadImportInput, ReadImportOutput } from './read-import.task.ts';
+
+const READ_TASK = new URL('./read-import.task.ts', import.meta.url);
 
 /** UpdateExamSchema's limit on an exam's questions. */
 const MAX_EXAM_QUESTIONS = 500;
@@ -46,22 +51,37 @@ export function toExchange(exam: Exam): ExchangeExam {
  * Question import and QTI export (docs/product.md#importing-and-exporting-questions). Reading a file saves
  * nothing; an import goes through the exams service, so an imported exam obeys every rule a typed one does.
  */
-export function createInterchangeService(exams: ExamsService, deps: Pick<Deps, 'ids'>) {
-  function read(file: ImportFile): ImportRead {
+export function createInterchangeService(
+  exams: ExamsService,
+  deps: Pick<Deps, 'ids'>,
+  opts: { zipLimits: ZipLimits; isolated: IsolatedRunner },
+) {
+  /** Parsing runs in a worker thread with a heap and time limit, so a hostile file never stalls the service. */
+  async function read(file: ImportFile): Promise<ImportRead> {
     const bytes = Buffer.from(file.data, 'base64');
     if (bytes.length === 0) throw invalid('data', 'The file is empty or not base64');
     if (bytes.length > MAX_IMPORT_BYTES) throw invalid('data', 'The file is larger than 5 MB');
+    const input: ReadImportInput = { format: file.format, data: bytes, zipLimits: opts.zipLimits };
+    let output: ReadImportOutput;
     try {
-      return readImport(file.format, new Uint8Array(bytes));
+      output = await opts.isolated.run<ReadImportOutput>(READ_TASK, input);
     } catch (error) {
-      if (error instanceof UnreadableFileError)
-        throw invalid('data', `This is not a readable ${file.format} file: ${error.message}`);
-      throw error;
+      if (!(error instanceof IsolatedTaskError)) throw error;
+      const { timeoutMs, maxHeapMb } = opts.isolated.limits;
+      const why =
+        error.reason === 'timeout'
+          ? `it took too long to read (more than ${timeoutMs / 1000} s, PARSE_TIMEOUT_SECONDS)`
+          : error.reason === 'memory'
+            ? `it needs more than ${maxHeapMb} MB of memory to read (PARSE_MAX_HEAP_MB)`
+            : 'reading it failed';
+      throw invalid('data', `This ${file.format} file cannot be imported: ${why}`);
     }
+    if (!output.ok) throw invalid('data', `This is not a readable ${file.format} file: ${output.reason}`);
+    return output.read;
   }
 
-  function preview(file: ImportFile): ImportPreview {
-    const { settings: _settings, ...shown } = read(file);
+  async function preview(file: ImportFile): Promise<ImportPreview> {
+    const { settings: _settings, ...shown } = await read(file);
     return { ...shown, title: shown.title || titleFromName(file.fileName) };
   }
 
@@ -102,7 +122,7 @@ export function createInterchangeService(exams: ExamsService, deps: Pick<Deps, '
     preview,
 
     async importQuestions(ownerId: string, file: ImportRequest): Promise<ImportResult> {
-      const found = read(file);
+      const found = await read(file);
       if (found.questions.length === 0)
         throw invalid('data', 'Nothing in this file can be imported: see the preview for the reasons');
       const exam = file.examId ? await intoDraft(ownerId, file.examId, found) : await intoNewExam(ownerId, file, found);

@@ -4,6 +4,7 @@ import mammoth from 'mammoth';
 import { extractText as extractPdfText } from 'unpdf';
 import WordExtractor from 'word-extractor';
 import { checkDocxArchive } from './docx-archive.ts';
+import { pdfStreamsExceed } from './pdf-streams.ts';
 
 export type MaterialKind = (typeof COURSE_MATERIAL_EXTENSIONS)[number];
 
@@ -45,7 +46,7 @@ async function extractByKind(kind: MaterialKind, bytes: Buffer): Promise<string>
 /** MATERIAL_MAX_TEXT_CHARS and MATERIAL_MAX_DECOMPRESSED_BYTES (config.ts). */
 export type ExtractionLimits = { maxTextChars: number; maxDecompressedBytes: number };
 
-function unreadable(fileName: string, kind: MaterialKind): AppError {
+export function unreadable(fileName: string, kind: MaterialKind): AppError {
   const message = `Could not read the text of "${fileName}"; is it a valid ${kind} file?`;
   return new AppError(ErrorCode.VALIDATION, message, [{ path: 'files', message }]);
 }
@@ -56,7 +57,8 @@ function tooLarge(message: string): AppError {
 
 /**
  * The text the assistant will read. A file whose content does not match its extension is a 400, not a 500;
- * a docx that unpacks past the limit is refused before it is inflated, and text past the limit is refused.
+ * a docx or PDF that unpacks past the limit is refused before its parser inflates it, and text past the limit
+ * is refused. CPU-heavy: materials.service.ts runs it in a worker thread (extract-text.worker.ts).
  */
 export async function extractMaterialText(
   fileName: string,
@@ -64,15 +66,16 @@ export async function extractMaterialText(
   bytes: Buffer,
   limits: ExtractionLimits,
 ): Promise<string> {
+  const unpacksTooLarge = () =>
+    tooLarge(
+      `"${fileName}" unpacks to more than ${limits.maxDecompressedBytes} bytes (MATERIAL_MAX_DECOMPRESSED_BYTES)`,
+    );
   if (kind === 'docx') {
     const archive = await checkDocxArchive(bytes, limits.maxDecompressedBytes);
     if (archive === 'unreadable') throw unreadable(fileName, kind);
-    if (archive === 'too-large') {
-      throw tooLarge(
-        `"${fileName}" unpacks to more than ${limits.maxDecompressedBytes} bytes (MATERIAL_MAX_DECOMPRESSED_BYTES)`,
-      );
-    }
+    if (archive === 'too-large') throw unpacksTooLarge();
   }
+  if (kind === 'pdf' && pdfStreamsExceed(bytes, limits.maxDecompressedBytes)) throw unpacksTooLarge();
   let text: string;
   try {
     // PostgreSQL text cannot hold NUL characters, which some Word files carry.
