@@ -26,7 +26,11 @@ const ConfigSchema = z.object({
     .default(50 * 1024 * 1024),
   /** How long a creator's preview link works (a read-only token for one exam); 10–15 minutes is plenty to open it. */
   PREVIEW_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
-  /** Failed sign-ins allowed per address in the window before the address is throttled. */
+  /**
+   * Failed sign-ins allowed per client address in the window. Past it the address is refused, until the window
+   * ends, on the accounts it has failed on; a correct password for any other account still signs in, so one
+   * guesser behind a campus or office NAT does not lock out everyone else there.
+   */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   LOGIN_WINDOW_SECONDS: z.coerce
     .number()

@@ -119,6 +119,7 @@ export function createPasswordResetService(
       await sessions.revokeAll(owner.userId, now);
       // The owner proved control of the mailbox: a guesser's backoff on the account no longer applies.
       await users.clearAccountAttempts(owner.email);
+      await users.clearAccountFailures(owner.email);
     },
 
     /** Waits for links still being stored and queued (the app's close). */
