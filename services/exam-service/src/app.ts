@@ -9,6 +9,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createPasswordResetRepository } from './modules/auth/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/auth/password-reset.service.ts';
+import { createPasswordStrength } from './modules/auth/password-strength.ts';
 import { createSessionsRepository } from './modules/auth/sessions.repository.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { createBankRepository } from './modules/bank/bank.repository.ts';
@@ -75,14 +76,20 @@ const noSubmissions: SubmittedCandidates = { submittedCandidateKeys: async () =>
 export async function buildApp(config: Config, deps: Deps) {
   const authRepository = createAuthRepository(deps.database);
   const sessionsRepository = createSessionsRepository(deps.database);
-  const authService = createAuthService(authRepository, sessionsRepository, deps, {
-    scryptCost: config.SCRYPT_COST,
-    maxFailures: config.LOGIN_MAX_FAILURES,
-    windowSeconds: config.LOGIN_WINDOW_SECONDS,
-    accountFreeFailures: config.LOGIN_ACCOUNT_FREE_FAILURES,
-    accountBaseDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_SECONDS,
-    accountMaxDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS,
-  });
+  const strength = createPasswordStrength({ timeoutMs: config.PASSWORD_STRENGTH_TIMEOUT_MS });
+  const authService = createAuthService(
+    authRepository,
+    sessionsRepository,
+    { ...deps, strength },
+    {
+      scryptCost: config.SCRYPT_COST,
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      windowSeconds: config.LOGIN_WINDOW_SECONDS,
+      accountFreeFailures: config.LOGIN_ACCOUNT_FREE_FAILURES,
+      accountBaseDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_SECONDS,
+      accountMaxDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS,
+    },
+  );
 
   const app = await createBaseApp({
     service: 'exam-service',
@@ -115,7 +122,7 @@ export async function buildApp(config: Config, deps: Deps) {
     createPasswordResetRepository(deps.database),
     authRepository,
     sessionsRepository,
-    { clock: deps.clock, mail: mailQueue },
+    { clock: deps.clock, mail: mailQueue, strength },
     app.log,
     {
       scryptCost: config.SCRYPT_COST,
@@ -129,6 +136,7 @@ export async function buildApp(config: Config, deps: Deps) {
   app.addHook('onClose', async () => {
     await passwordReset.drain();
     mailer.close();
+    await strength.close();
   });
   await app.register(authRoutes(authService, passwordReset, { tokenTtl: config.CREATOR_TOKEN_TTL }));
 

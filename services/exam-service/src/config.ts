@@ -42,6 +42,11 @@ const ConfigSchema = z.object({
   /** The first wait after the free failures; it doubles with every further attempt, up to the max. */
   LOGIN_ACCOUNT_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(1),
   LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(300),
+  /**
+   * The longest a new password's strength check (zxcvbn, in a worker thread) may take before the password is
+   * refused as too repetitive to check; a normal password takes tens to hundreds of milliseconds.
+   */
+  PASSWORD_STRENGTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** How long a password-reset link works. */
   PASSWORD_RESET_TTL_MINUTES: z.coerce
     .number()

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts';
 import type { AccountAttempts, AuthRepository } from './auth.repository.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
+import type { PasswordStrength } from './password-strength.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 
 export type AuthServiceOptions = {
@@ -42,7 +43,7 @@ export type SignSessionToken = (sessionId: string) => { token: string; expiresAt
 export function createAuthService(
   repo: AuthRepository,
   sessions: SessionsRepository,
-  deps: Pick<Deps, 'clock' | 'ids'>,
+  deps: Pick<Deps, 'clock' | 'ids'> & { strength: PasswordStrength },
   opts: AuthServiceOptions,
 ) {
   const windowMs = opts.windowSeconds * 1000;
@@ -61,7 +62,7 @@ export function createAuthService(
   const service = {
     async register(credentials: Credentials): Promise<User> {
       if (await repo.findByEmail(credentials.email)) throw new AppError(ErrorCode.CONFLICT, AuthMessages.userExists);
-      assertPasswordAllowed(credentials.password, 'password');
+      await assertPasswordAllowed(deps.strength, credentials.password, credentials.email, 'password');
       const passwordHash = await hashPassword(credentials.password, opts.scryptCost);
       const user = await repo.insert({ id: deps.ids.next(), email: credentials.email, passwordHash });
       if (!user) throw new AppError(ErrorCode.CONFLICT, AuthMessages.userExists);
@@ -171,7 +172,7 @@ export function createAuthService(
         }
         throw err;
       }
-      assertPasswordAllowed(change.newPassword, 'newPassword');
+      await assertPasswordAllowed(deps.strength, change.newPassword, found.email, 'newPassword');
       await repo.setPasswordHash(ref.userId, await hashPassword(change.newPassword, opts.scryptCost));
       await sessions.revokeAll(ref.userId, deps.clock.now(), ref.sessionId);
     },
