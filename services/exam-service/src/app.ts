@@ -169,7 +169,9 @@ export async function buildApp(config: Config, deps: Deps) {
   });
   await app.register(
     previewRoutes(
-      createPreviewService(examsRepository, materialsRepository, previewTokens, candidateView),
+      createPreviewService(examsRepository, materialsRepository, previewTokens, candidateView, (ref) =>
+        authService.isSessionOpen(ref),
+      ),
       previewTokens,
     ),
   );
