@@ -3,6 +3,7 @@ import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as en from '@zxcvbn-ts/language-en';
 import {
+  L33T_MAX_SUBSTITUTIONS,
   SCORED_PREFIX_LENGTH,
   type StrengthReady,
   type StrengthRequest,
@@ -16,6 +17,7 @@ const zxcvbn = new ZxcvbnFactory({
   graphs: common.adjacencyGraphs,
   translations: en.translations,
   maxLength: SCORED_PREFIX_LENGTH,
+  l33tMaxSubstitutions: L33T_MAX_SUBSTITUTIONS,
 });
 
 parentPort!.on('message', (request: StrengthRequest) => {
