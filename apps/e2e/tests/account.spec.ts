@@ -20,6 +20,10 @@ test('a creator’s sign-out ends the token on the server, and a forgotten passw
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.getByText(/This password is too common/)).toBeVisible();
     await expectAccessible(page, 'sign-up form with a refused password');
+    // Not on the list, but guessable: the strength estimator's reason is shown.
+    await page.getByLabel('Password').fill('P@ssw0rd123');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText(/This password is too easy to guess\. .*commonly used password/)).toBeVisible();
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);

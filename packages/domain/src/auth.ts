@@ -11,8 +11,9 @@ const EmailSchema = z
   .transform((e) => e.trim().toLowerCase());
 
 /**
- * A password a creator chooses (sign-up, change, reset). The service also refuses one on its list of
- * common passwords; that list is too large for the browser bundle, so it is checked there only.
+ * A password a creator chooses (sign-up, change, reset). The service also refuses a common or guessable one
+ * (zxcvbn's scoring with the user's own words); its dictionaries are too large for the browser bundle, so it is
+ * checked there only and the form shows the service's reason.
  */
 export const NewPasswordSchema = z
   .string()
@@ -61,6 +62,9 @@ export const AuthMessages = {
   userExists: 'User already exists. Please sign in instead.',
   throttled: 'Too many failed sign-in attempts. Please wait a few minutes and try again.',
   commonPassword: 'This password is too common: it appears in lists of leaked passwords. Choose another.',
+  /** Followed by the strength estimator's reason (zxcvbn's warning and suggestions). */
+  weakPassword: 'This password is too easy to guess.',
+  strengthTimeout: 'It repeats a pattern too much to be checked in time: choose another.',
   wrongCurrentPassword: 'The current password is not correct.',
   resetAccepted: 'If an account exists for that address, we have sent it a link to reset the password.',
   resetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',

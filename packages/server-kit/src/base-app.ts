@@ -3,6 +3,7 @@ import { authPlugin, type CreatorSessionCheck } from './plugins/auth.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
+import type { ApiDocsMode } from './config.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
 import { tracingPlugin } from './tracing.ts';
 
@@ -22,6 +23,8 @@ export type BaseAppOptions = {
   degradable?: Record<string, () => Promise<void>>;
   /** GET /metrics: METRICS_TOKEN (a bearer token the scrape must send) and METRICS_CACHE_MS. */
   metrics?: { token?: string | undefined; cacheMs?: number | undefined };
+  /** API_DOCS: who is served the OpenAPI document and its UI (plugins/openapi.ts); public when unset. */
+  apiDocs?: ApiDocsMode;
 };
 
 /**
@@ -38,7 +41,7 @@ export async function createBaseApp(opts: BaseAppOptions) {
     cacheMs: opts.metrics?.cacheMs,
   });
   await app.register(tracingPlugin);
-  await app.register(openapiPlugin, { service: opts.service });
+  await app.register(openapiPlugin, { service: opts.service, docs: opts.apiDocs ?? 'public' });
   await app.register(authPlugin, {
     jwtSecret: opts.jwtSecret,
     internalToken: opts.internalToken,

@@ -46,6 +46,10 @@ export const trustedProxiesSchema = z.string().transform((v, ctx) => {
   return entries;
 });
 
+/** API_DOCS: who may read a service's OpenAPI document and its UI (plugins/openapi.ts). */
+export const API_DOCS_MODES = ['public', 'signed-in', 'off'] as const;
+export type ApiDocsMode = (typeof API_DOCS_MODES)[number];
+
 /** Variables every service reads. A service extends this with its own. */
 export const baseConfigShape = {
   /** The address the service listens on. */
@@ -124,6 +128,12 @@ export const baseConfigShape = {
    * addresses cannot be forged.
    */
   TRUSTED_PROXIES: trustedProxiesSchema.prefault(DEFAULT_TRUSTED_PROXIES),
+  /**
+   * Who is served the service's OpenAPI document and its UI at /api/<service>/docs (both web origins proxy it):
+   * `public` (anyone; the default, for `pnpm start` and development), `signed-in` (a creator's bearer token), or
+   * `off` (no docs routes). Internal service-to-service routes are never in the document, whatever this says.
+   */
+  API_DOCS: z.enum(API_DOCS_MODES).default('public'),
   /**
    * When set, GET /metrics (Prometheus text format, per process) answers only a scrape that sends it as
    * `Authorization: Bearer <token>`; unset, anyone who reaches the service's port may scrape it (the web servers

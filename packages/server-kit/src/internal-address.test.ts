@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInternalAddress } from './internal-address.ts';
+import { hostVerdict, interfaceAddresses, isInternalAddress } from './internal-address.ts';
 
 const hex = (ipv4: string) => {
   const [a, b, c, d] = ipv4.split('.').map(Number) as [number, number, number, number];
@@ -75,5 +75,28 @@ describe('isInternalAddress', () => {
     ['', true],
   ])('judges %s internal: %s', (address, expected) => {
     expect(isInternalAddress(address)).toBe(expected);
+  });
+});
+
+describe('the addresses this machine answers on', () => {
+  it('counts every address of every interface of this machine as internal, whatever its range', async () => {
+    const own = interfaceAddresses();
+    expect(own.length).toBeGreaterThan(0);
+    for (const address of own) {
+      expect(isInternalAddress(address), address).toBe(true);
+      expect(await hostVerdict(address), address).toBe('internal');
+      expect(await hostVerdict('own.example.test', async () => [address]), address).toBe('internal');
+    }
+  });
+
+  it('refuses an interface address in a public range, in every IPv6 form that embeds it, and only that address', async () => {
+    const local = () => ['127.0.0.1', '::1', '203.0.113.50', '2001:db8:5::7'];
+    for (const [form, address] of [['as is', '203.0.113.50'] as const, ...embeddings('203.0.113.50')]) {
+      expect(await hostVerdict(address, undefined, local), form).toBe('internal');
+    }
+    expect(await hostVerdict('[2001:db8:5::7]', undefined, local)).toBe('internal');
+    expect(await hostVerdict('lms.example.test', async () => ['203.0.113.50'], local)).toBe('internal');
+    expect(await hostVerdict('203.0.113.51', undefined, local)).toBeUndefined();
+    expect(await hostVerdict('2001:db8:5::8', undefined, local)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 /**
  * Addresses that reach this host, its network or other special-purpose ranges rather than the public
@@ -34,19 +35,45 @@ for (const [net, prefix] of [
 ] as const)
   internal.addSubnet(net, prefix, 'ipv6');
 
+/** The addresses this machine answers on, each without a zone index. */
+export type LocalAddresses = () => string[];
+
 /**
- * True for an internal address (see above) and for anything that is not an IP address at all. An IPv6
- * address that carries an IPv4 address (see `embeddedIPv4`) is also judged by that IPv4 address, since
- * the host or a translator on the way may deliver the connection to it.
+ * Every address of every interface, read afresh on each call: interfaces come and go (Docker bridges, VPNs, DHCP
+ * leases), and an interface may carry any range, documentation and public ones included, which the list above
+ * cannot know (a base URL naming this host's own public address reaches its services as surely as 127.0.0.1).
+ */
+export const interfaceAddresses: LocalAddresses = () =>
+  Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address.replace(/%.*$/, '')));
+
+function ownList(local: LocalAddresses): BlockList {
+  const own = new BlockList();
+  for (const address of local()) {
+    const family = isIP(address);
+    if (family) own.addAddress(address, family === 4 ? 'ipv4' : 'ipv6');
+  }
+  return own;
+}
+
+/**
+ * True for an internal address (see above), for any address this machine answers on (`local`, every interface by
+ * default), and for anything that is not an IP address at all. An IPv6 address that carries an IPv4 address (see
+ * `embeddedIPv4`) is also judged by that IPv4 address, since the host or a translator on the way may deliver the
+ * connection to it.
  */
 export function isInternalAddress(address: string): boolean {
+  return isInternalFor(address, interfaceAddresses);
+}
+
+function isInternalFor(address: string, local: LocalAddresses): boolean {
   const family = isIP(address);
-  if (family === 4) return internal.check(address, 'ipv4');
-  if (family !== 6) return true;
+  if (family === 0) return true;
+  const own = ownList(local);
+  if (family === 4) return internal.check(address, 'ipv4') || own.check(address, 'ipv4');
   // A zone index ("fe80::1%eth0") names an interface, not part of the address (RFC 4007 section 11)
   const bare = address.replace(/%.*$/, '');
-  if (internal.check(bare, 'ipv6')) return true;
-  return embeddedIPv4(ipv6Groups(bare)).some((ipv4) => internal.check(ipv4, 'ipv4'));
+  if (internal.check(bare, 'ipv6') || own.check(bare, 'ipv6')) return true;
+  return embeddedIPv4(ipv6Groups(bare)).some((ipv4) => internal.check(ipv4, 'ipv4') || own.check(ipv4, 'ipv4'));
 }
 
 /**
@@ -103,10 +130,11 @@ export const bareHost = (hostname: string) => hostname.replace(/^\[|\]$/g, '').t
 export async function hostVerdict(
   hostname: string,
   resolve: Resolve = systemResolve,
+  local: LocalAddresses = interfaceAddresses,
 ): Promise<'internal' | 'unresolvable' | undefined> {
   const host = bareHost(hostname);
-  if (isIP(host)) return isInternalAddress(host) ? 'internal' : undefined;
+  if (isIP(host)) return isInternalFor(host, local) ? 'internal' : undefined;
   const addresses = await resolve(host).catch(() => undefined);
   if (!addresses?.length) return 'unresolvable';
-  return addresses.some(isInternalAddress) ? 'internal' : undefined;
+  return addresses.some((address) => isInternalFor(address, local)) ? 'internal' : undefined;
 }

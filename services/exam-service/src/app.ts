@@ -10,6 +10,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
 import { createPasswordResetRepository } from './modules/auth/password-reset.repository.ts';
 import { createPasswordResetService } from './modules/auth/password-reset.service.ts';
+import { createPasswordStrength } from './modules/auth/password-strength.ts';
 import { createSessionsRepository } from './modules/auth/sessions.repository.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { createBankRepository } from './modules/bank/bank.repository.ts';
@@ -76,20 +77,27 @@ const noSubmissions: SubmittedCandidates = { submittedCandidateKeys: async () =>
 export async function buildApp(config: Config, deps: Deps) {
   const authRepository = createAuthRepository(deps.database);
   const sessionsRepository = createSessionsRepository(deps.database);
-  const authService = createAuthService(authRepository, sessionsRepository, deps, {
-    scryptCost: config.SCRYPT_COST,
-    maxFailures: config.LOGIN_MAX_FAILURES,
-    windowSeconds: config.LOGIN_WINDOW_SECONDS,
-    accountFreeFailures: config.LOGIN_ACCOUNT_FREE_FAILURES,
-    accountBaseDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_SECONDS,
-    accountMaxDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS,
-  });
+  const strength = createPasswordStrength({ timeoutMs: config.PASSWORD_STRENGTH_TIMEOUT_MS });
+  const authService = createAuthService(
+    authRepository,
+    sessionsRepository,
+    { ...deps, strength },
+    {
+      scryptCost: config.SCRYPT_COST,
+      maxFailures: config.LOGIN_MAX_FAILURES,
+      windowSeconds: config.LOGIN_WINDOW_SECONDS,
+      accountFreeFailures: config.LOGIN_ACCOUNT_FREE_FAILURES,
+      accountBaseDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_SECONDS,
+      accountMaxDelaySeconds: config.LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS,
+    },
+  );
 
   const app = await createBaseApp({
     service: 'exam-service',
     logLevel: config.LOG_LEVEL,
     trustedProxies: config.TRUSTED_PROXIES,
     metrics: { token: config.METRICS_TOKEN, cacheMs: config.METRICS_CACHE_MS },
+    apiDocs: config.API_DOCS,
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     // This service owns the sessions: its guards read the table directly.
@@ -116,7 +124,7 @@ export async function buildApp(config: Config, deps: Deps) {
     createPasswordResetRepository(deps.database),
     authRepository,
     sessionsRepository,
-    { clock: deps.clock, mail: mailQueue },
+    { clock: deps.clock, mail: mailQueue, strength },
     app.log,
     {
       scryptCost: config.SCRYPT_COST,
@@ -130,6 +138,7 @@ export async function buildApp(config: Config, deps: Deps) {
   app.addHook('onClose', async () => {
     await passwordReset.drain();
     mailer.close();
+    await strength.close();
   });
   await app.register(authRoutes(authService, passwordReset, { tokenTtl: config.CREATOR_TOKEN_TTL }));
 
@@ -175,7 +184,9 @@ export async function buildApp(config: Config, deps: Deps) {
   });
   await app.register(
     previewRoutes(
-      createPreviewService(examsRepository, materialsRepository, previewTokens, candidateView),
+      createPreviewService(examsRepository, materialsRepository, previewTokens, candidateView, (ref) =>
+        authService.isSessionOpen(ref),
+      ),
       previewTokens,
     ),
   );

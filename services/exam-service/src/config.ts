@@ -58,7 +58,11 @@ const ConfigSchema = z.object({
   PARSE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** How long a creator's preview link works (a read-only token for one exam); 10–15 minutes is plenty to open it. */
   PREVIEW_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(900),
-  /** Failed sign-ins allowed per address in the window before the address is throttled. */
+  /**
+   * Failed sign-ins allowed per client address in the window. Past it the address is refused, until the window
+   * ends, on the accounts it has failed on; a correct password for any other account still signs in, so one
+   * guesser behind a campus or office NAT does not lock out everyone else there.
+   */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).default(10),
   /** The window of LOGIN_MAX_FAILURES. */
   LOGIN_WINDOW_SECONDS: z.coerce
@@ -75,6 +79,11 @@ const ConfigSchema = z.object({
   LOGIN_ACCOUNT_BACKOFF_SECONDS: z.coerce.number().int().min(1).default(1),
   /** The longest wait between sign-in tries on one account. */
   LOGIN_ACCOUNT_BACKOFF_MAX_SECONDS: z.coerce.number().int().min(1).default(300),
+  /**
+   * The longest a new password's strength check (zxcvbn, in a worker thread) may take before the password is
+   * refused as too repetitive to check; a normal password takes tens to hundreds of milliseconds.
+   */
+  PASSWORD_STRENGTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   /** How long a password-reset link works. */
   PASSWORD_RESET_TTL_MINUTES: z.coerce
     .number()

@@ -69,6 +69,7 @@ export async function buildApp(config: Config, deps: Deps) {
     logLevel: config.LOG_LEVEL,
     trustedProxies: config.TRUSTED_PROXIES,
     metrics: { token: config.METRICS_TOKEN, cacheMs: config.METRICS_CACHE_MS },
+    apiDocs: config.API_DOCS,
     jwtSecret: config.jwtSecret,
     internalToken: config.internalToken,
     creatorSessions: deps.creatorSessions,

@@ -47,6 +47,26 @@ export const loginFailures = examServiceSchema.table(
 );
 
 /**
+ * Failed sign-ins per client address and account. Once an address is past its failure limit it is refused only on
+ * the accounts it has failed on (this table), so a shared campus or office address never locks out a colleague's
+ * correct password (modules/auth/auth.service.ts, login).
+ */
+export const loginAddressAccountFailures = examServiceSchema.table(
+  'login_address_account_failures',
+  {
+    address: text('address').notNull(),
+    email: text('email').notNull(),
+    failures: integer('failures').notNull(),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.address, t.email] }),
+    index('login_address_account_failures_email_idx').on(t.email),
+    index('login_address_account_failures_window_idx').on(t.windowStartedAt),
+  ],
+);
+
+/**
  * Sign-in attempts per account (the normalised email, whether or not a user has it), so a guesser who
  * rotates addresses is slowed too. Every attempt that reaches the password check is counted when it
  * starts and a success deletes the row; past the free failures each attempt waits a doubling delay

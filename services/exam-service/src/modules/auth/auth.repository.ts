@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { User } from '@exam/domain/auth';
 import type { ExamDatabase } from '../../db/database.ts';
-import { loginAccountAttempts, loginFailures, users } from '../../db/schema.ts';
+import { loginAccountAttempts, loginAddressAccountFailures, loginFailures, users } from '../../db/schema.ts';
 
 type Row = typeof users.$inferSelect;
 export type AccountAttempts = typeof loginAccountAttempts.$inferSelect;
@@ -25,23 +25,58 @@ export function createAuthRepository({ db }: ExamDatabase) {
         ? { failures: row.failures, windowStartedAt: row.windowStartedAt }
         : { failures: 0 };
     },
-    /** Counts one failure; a window older than windowStart restarts at 1. */
-    async recordFailure(address: string, now: Date, windowStart: Date): Promise<void> {
+    /** The address's failures on one account in the current window (none: 0 failures). */
+    async pairFailuresInWindow(
+      address: string,
+      email: string,
+      windowStart: Date,
+    ): Promise<{ failures: number; windowStartedAt?: Date }> {
+      const t = loginAddressAccountFailures;
+      const [row] = await db
+        .select()
+        .from(t)
+        .where(and(eq(t.address, address), eq(t.email, email)))
+        .limit(1);
+      return row && row.windowStartedAt >= windowStart
+        ? { failures: row.failures, windowStartedAt: row.windowStartedAt }
+        : { failures: 0 };
+    },
+    /** Counts one failure for the address and for the address on that account; a window older than windowStart restarts at 1. */
+    async recordFailure(address: string, email: string, now: Date, windowStart: Date): Promise<void> {
       const nowAt = sql`${now.toISOString()}::timestamptz`;
       const startAt = sql`${windowStart.toISOString()}::timestamptz`;
-      await db
-        .insert(loginFailures)
-        .values({ address, failures: 1, windowStartedAt: now })
-        .onConflictDoUpdate({
-          target: loginFailures.address,
-          set: {
-            failures: sql`case when ${loginFailures.windowStartedAt} < ${startAt} then 1 else ${loginFailures.failures} + 1 end`,
-            windowStartedAt: sql`case when ${loginFailures.windowStartedAt} < ${startAt} then ${nowAt} else ${loginFailures.windowStartedAt} end`,
-          },
-        });
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(loginFailures)
+          .values({ address, failures: 1, windowStartedAt: now })
+          .onConflictDoUpdate({
+            target: loginFailures.address,
+            set: {
+              failures: sql`case when ${loginFailures.windowStartedAt} < ${startAt} then 1 else ${loginFailures.failures} + 1 end`,
+              windowStartedAt: sql`case when ${loginFailures.windowStartedAt} < ${startAt} then ${nowAt} else ${loginFailures.windowStartedAt} end`,
+            },
+          });
+        const t = loginAddressAccountFailures;
+        await tx
+          .insert(t)
+          .values({ address, email, failures: 1, windowStartedAt: now })
+          .onConflictDoUpdate({
+            target: [t.address, t.email],
+            set: {
+              failures: sql`case when ${t.windowStartedAt} < ${startAt} then 1 else ${t.failures} + 1 end`,
+              windowStartedAt: sql`case when ${t.windowStartedAt} < ${startAt} then ${nowAt} else ${t.windowStartedAt} end`,
+            },
+          });
+      });
     },
-    async clearFailures(address: string): Promise<void> {
-      await db.delete(loginFailures).where(eq(loginFailures.address, address));
+    /** Forgets the address's failures on one account (its owner signed in from there). */
+    async clearPairFailures(address: string, email: string): Promise<void> {
+      const t = loginAddressAccountFailures;
+      await db.delete(t).where(and(eq(t.address, address), eq(t.email, email)));
+    },
+    /** Forgets every address's failures on the account (its owner proved control of the mailbox). */
+    async clearAccountFailures(email: string): Promise<void> {
+      await db.delete(loginAddressAccountFailures).where(eq(loginAddressAccountFailures.email, email));
     },
     async accountAttempts(email: string): Promise<AccountAttempts | undefined> {
       const [row] = await db.select().from(loginAccountAttempts).where(eq(loginAccountAttempts.email, email)).limit(1);

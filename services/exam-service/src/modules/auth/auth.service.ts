@@ -4,11 +4,12 @@ import type { Deps } from '../../deps.ts';
 import type { AccountAttempts, AuthRepository } from './auth.repository.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
+import type { PasswordStrength } from './password-strength.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 
 export type AuthServiceOptions = {
   scryptCost: number;
-  /** Failures per client address in the window before that address is refused. */
+  /** Failures per client address in the window before that address is refused on the accounts it failed on. */
   maxFailures: number;
   windowSeconds: number;
   /** Attempts on one account (from any address) before each further one must wait. */
@@ -42,7 +43,7 @@ export type SignSessionToken = (sessionId: string) => { token: string; expiresAt
 export function createAuthService(
   repo: AuthRepository,
   sessions: SessionsRepository,
-  deps: Pick<Deps, 'clock' | 'ids'>,
+  deps: Pick<Deps, 'clock' | 'ids'> & { strength: PasswordStrength },
   opts: AuthServiceOptions,
 ) {
   const windowMs = opts.windowSeconds * 1000;
@@ -61,7 +62,7 @@ export function createAuthService(
   const service = {
     async register(credentials: Credentials): Promise<User> {
       if (await repo.findByEmail(credentials.email)) throw new AppError(ErrorCode.CONFLICT, AuthMessages.userExists);
-      assertPasswordAllowed(credentials.password, 'password');
+      await assertPasswordAllowed(deps.strength, credentials.password, credentials.email, 'password');
       const passwordHash = await hashPassword(credentials.password, opts.scryptCost);
       const user = await repo.insert({ id: deps.ids.next(), email: credentials.email, passwordHash });
       if (!user) throw new AppError(ErrorCode.CONFLICT, AuthMessages.userExists);
@@ -69,22 +70,41 @@ export function createAuthService(
     },
 
     /**
-     * Throttled two ways. Per client address: past maxFailures in the window every attempt is refused
-     * until the window ends. Per account: every attempt is counted when it starts (a success deletes
-     * the count); past accountFreeFailures each attempt must wait a doubling delay after the previous
-     * one, so a guesser rotating addresses is slowed while the owner is only delayed, never locked out.
-     * The account's count restarts after a whole window without attempts.
+     * Throttled two ways, and neither ever refuses a correct password for an account nobody failed on from that
+     * address (OWASP Authentication Cheat Sheet, "Login Throttling" / "Account Lockout": a lockout keyed on the
+     * address alone denies everyone behind a shared campus or office NAT, and any one of them can trigger it).
+     *
+     * Per account: every attempt is counted when it starts (a success deletes the count); past
+     * accountFreeFailures each attempt must wait a doubling delay after the previous one, so a guesser rotating
+     * addresses is slowed while the owner is only delayed, never locked out. The count restarts after a whole
+     * window without attempts.
+     *
+     * Per address: past maxFailures in the window the address is refused, until its window ends, on every account
+     * it has failed on in that window, before the password is looked at. Accounts it has not failed on are still
+     * checked, so a colleague behind the same address signs in with a correct password; a guesser there gets at
+     * most one more guess per account per window (on top of the account's own backoff), which against the
+     * strength policy (password-policy.ts) leaves spraying common passwords nothing to find. A success from the
+     * address forgets only that account's failures, never the address's count (else a guesser with an account of
+     * their own could reset the limit).
      */
     async login(credentials: Credentials, address: string): Promise<User> {
       const now = deps.clock.now();
       const windowStart = new Date(now.getTime() - windowMs);
+      const email = credentials.email;
       const byAddress = await repo.failuresInWindow(address, windowStart);
       if (byAddress.failures >= opts.maxFailures) {
-        const endsAt = (byAddress.windowStartedAt?.getTime() ?? now.getTime()) + windowMs;
-        throw new LoginThrottledError(endsAt - now.getTime());
+        const onAccount = await repo.pairFailuresInWindow(address, email, windowStart);
+        if (onAccount.failures > 0) {
+          // Refused until either window ends: the address's (its count restarts) or the one on this account.
+          const endsAt =
+            Math.min(
+              byAddress.windowStartedAt?.getTime() ?? now.getTime(),
+              onAccount.windowStartedAt?.getTime() ?? now.getTime(),
+            ) + windowMs;
+          throw new LoginThrottledError(endsAt - now.getTime());
+        }
       }
 
-      const email = credentials.email;
       const seen = await repo.accountAttempts(email);
       // A count whose last attempt is a whole window old no longer slows the account.
       const live = seen && seen.lastAttemptAt >= windowStart ? seen : undefined;
@@ -97,10 +117,10 @@ export function createAuthService(
       const found = await repo.findByEmail(email);
       const matches = await verifyPassword(credentials.password, found?.passwordHash ?? (await unknownUserHash()));
       if (!found || !matches) {
-        await repo.recordFailure(address, now, windowStart);
+        await repo.recordFailure(address, email, now, windowStart);
         throw new AppError(ErrorCode.UNAUTHENTICATED, INVALID_CREDENTIALS_MESSAGE);
       }
-      await repo.clearFailures(address);
+      await repo.clearPairFailures(address, email);
       await repo.clearAccountAttempts(email);
       const { passwordHash: _hash, ...user } = found;
       return user;
@@ -152,7 +172,7 @@ export function createAuthService(
         }
         throw err;
       }
-      assertPasswordAllowed(change.newPassword, 'newPassword');
+      await assertPasswordAllowed(deps.strength, change.newPassword, found.email, 'newPassword');
       await repo.setPasswordHash(ref.userId, await hashPassword(change.newPassword, opts.scryptCost));
       await sessions.revokeAll(ref.userId, deps.clock.now(), ref.sessionId);
     },

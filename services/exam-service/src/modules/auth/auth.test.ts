@@ -163,11 +163,13 @@ describe('auth throttling behind proxies and per account', () => {
 
   it('counts an untrusted client by its own address however it rotates X-Forwarded-For', async () => {
     const client = `203.0.${octet()}.${octet()}`;
+    const tried: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = await login(`nobody-${unique()}@example.test`, 'wrong-pass', client, `198.51.100.${i + 1}`);
+      tried.push(`nobody-${unique()}@example.test`);
+      const r = await login(tried[i]!, 'wrong-pass', client, `198.51.100.${i + 1}`);
       expect(r.statusCode).toBe(401);
     }
-    const rotated = await login(`nobody-${unique()}@example.test`, 'wrong-pass', client, '198.51.100.77');
+    const rotated = await login(tried[0]!, 'wrong-pass', client, '198.51.100.77');
     expect(rotated.statusCode).toBe(429);
     expect(rotated.json().error.code).toBe('RATE_LIMITED');
     expect(Number(rotated.headers['retry-after'])).toBeGreaterThan(0);
@@ -187,13 +189,37 @@ describe('auth throttling behind proxies and per account', () => {
   it('counts the forwarded client address when the peer is a trusted proxy', async () => {
     const creator = await createCreator(app);
     const client = `198.19.${octet()}.${octet()}`;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 2; i++) {
       const r = await login(`nobody-${unique()}@example.test`, 'wrong-pass', PROXY, client);
       expect(r.statusCode).toBe(401);
     }
+    expect((await login(creator.email, 'wrong-pass', PROXY, client)).statusCode).toBe(401);
     expect((await login(creator.email, TEST_PASSWORD, PROXY, client)).statusCode).toBe(429);
     // Other clients behind the same proxy are not affected, nor is the client when it comes directly.
     expect((await login(creator.email, TEST_PASSWORD, PROXY, `198.19.${octet()}.1`)).statusCode).toBe(200);
+  });
+
+  it('lets a correct password for another account through an address past its limit, and keeps refusing the accounts it failed on', async () => {
+    const guessed = await createCreator(app);
+    const colleague = await createCreator(app);
+    const sharedNat = `192.0.2.${octet()}`;
+    expect((await login(guessed.email, 'wrong-pass-1', sharedNat)).statusCode).toBe(401);
+    for (let i = 0; i < 2; i++) {
+      expect((await login(`nobody-${unique()}@example.test`, 'wrong-pass', sharedNat)).statusCode).toBe(401);
+    }
+    // The address is past its 3 failures: the account it guessed at is refused before the password is looked at...
+    const refused = await login(guessed.email, TEST_PASSWORD, sharedNat);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // ...while a colleague behind the same address signs in, more than once, and a new wrong guess is still only 401.
+    expect((await login(colleague.email, TEST_PASSWORD, sharedNat)).statusCode).toBe(200);
+    expect((await login(colleague.email, TEST_PASSWORD, sharedNat)).statusCode).toBe(200);
+    const fresh = `nobody-${unique()}@example.test`;
+    expect((await login(fresh, 'wrong-pass', sharedNat)).statusCode).toBe(401);
+    // That success did not reset the address's count: the newly failed account is refused now too.
+    expect((await login(fresh, 'wrong-pass', sharedNat)).statusCode).toBe(429);
+    // The guessed account's owner elsewhere is unaffected.
+    expect((await login(guessed.email, TEST_PASSWORD, `192.0.2.${octet()}`)).statusCode).toBe(200);
   });
 
   it('slows failures on one account from many addresses with a doubling backoff; other accounts are unaffected', async () => {

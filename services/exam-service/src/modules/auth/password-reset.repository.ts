@@ -52,11 +52,15 @@ export function createPasswordResetRepository({ db }: ExamDatabase) {
       const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).limit(1);
       return user ? { userId: row.userId, email: user.email } : undefined;
     },
-    /** Whether the token would be accepted now (checked before the new password, so a weak one keeps the link). */
-    async isUsable(tokenHash: string, now: Date): Promise<boolean> {
+    /**
+     * The e-mail of the token's user when the token would be accepted now (checked before the new password, so a
+     * weak one keeps the link; the e-mail is one of the words the strength check treats as guessable).
+     */
+    async findUsableOwnerEmail(tokenHash: string, now: Date): Promise<string | undefined> {
       const [row] = await db
-        .select({ userId: passwordResetTokens.userId })
+        .select({ email: users.email })
         .from(passwordResetTokens)
+        .innerJoin(users, eq(users.id, passwordResetTokens.userId))
         .where(
           and(
             eq(passwordResetTokens.tokenHash, tokenHash),
@@ -65,7 +69,7 @@ export function createPasswordResetRepository({ db }: ExamDatabase) {
           ),
         )
         .limit(1);
-      return Boolean(row);
+      return row?.email;
     },
     /** Every other link of the user stops working once one was used. */
     async deleteTokensOf(userId: string): Promise<void> {

@@ -6,6 +6,7 @@ import type { MailQueue } from '../mail/mail-queue.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import { hashPassword } from './password.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
+import type { PasswordStrength } from './password-strength.ts';
 import type { PasswordResetRepository } from './password-reset.repository.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 
@@ -42,7 +43,7 @@ export function createPasswordResetService(
   repo: PasswordResetRepository,
   users: AuthRepository,
   sessions: SessionsRepository,
-  deps: Pick<Deps, 'clock'> & { mail: Pick<MailQueue, 'enqueue'> },
+  deps: Pick<Deps, 'clock'> & { mail: Pick<MailQueue, 'enqueue'>; strength: PasswordStrength },
   log: { error(obj: object, msg: string): void },
   opts: PasswordResetOptions,
 ) {
@@ -109,8 +110,9 @@ export function createPasswordResetService(
         new AppError(ErrorCode.VALIDATION, AuthMessages.resetInvalid, [
           { path: 'token', message: AuthMessages.resetInvalid },
         ]);
-      if (!(await repo.isUsable(tokenHash, now))) throw invalid();
-      assertPasswordAllowed(body.password, 'password');
+      const email = await repo.findUsableOwnerEmail(tokenHash, now);
+      if (!email) throw invalid();
+      await assertPasswordAllowed(deps.strength, body.password, email, 'password');
       const passwordHash = await hashPassword(body.password, opts.scryptCost);
       const owner = await repo.consumeToken(tokenHash, now);
       if (!owner) throw invalid();
@@ -119,6 +121,7 @@ export function createPasswordResetService(
       await sessions.revokeAll(owner.userId, now);
       // The owner proved control of the mailbox: a guesser's backoff on the account no longer applies.
       await users.clearAccountAttempts(owner.email);
+      await users.clearAccountFailures(owner.email);
     },
 
     /** Waits for links still being stored and queued (the app's close). */

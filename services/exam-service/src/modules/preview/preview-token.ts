@@ -13,6 +13,8 @@ const PreviewClaimsSchema = z.object({
   sub: z.string(),
   /** The creator who asked for it; the exam must still belong to them when it is read. */
   ownerId: z.string(),
+  /** The creator's sign-in session it was bought with: signing out (or out everywhere) ends the preview too. */
+  sid: z.string(),
 });
 export type PreviewClaims = z.infer<typeof PreviewClaimsSchema>;
 
@@ -30,9 +32,9 @@ export function createPreviewTokens(opts: { jwtSecret: string; ttlSeconds: numbe
   const key = previewKeyOf(opts.jwtSecret);
   const sign = createSigner({ key, algorithm: 'HS256', aud: PREVIEW_AUDIENCE, expiresIn: opts.ttlSeconds * 1000 });
   return {
-    issue(examId: string, ownerId: string): { token: string; expiresAt: string } {
+    issue(examId: string, ownerId: string, sessionId: string): { token: string; expiresAt: string } {
       const nowSeconds = Math.floor(opts.clock.now().getTime() / 1000);
-      const claims: PreviewClaims = { typ: PREVIEW_AUDIENCE, sub: examId, ownerId };
+      const claims: PreviewClaims = { typ: PREVIEW_AUDIENCE, sub: examId, ownerId, sid: sessionId };
       return {
         token: sign({ ...claims, iat: nowSeconds }),
         expiresAt: new Date((nowSeconds + opts.ttlSeconds) * 1000).toISOString(),
@@ -45,7 +47,7 @@ export function createPreviewTokens(opts: { jwtSecret: string; ttlSeconds: numbe
         key,
         algorithms: ['HS256'],
         allowedAud: PREVIEW_AUDIENCE,
-        requiredClaims: ['exp', 'aud', 'typ', 'sub', 'ownerId'],
+        requiredClaims: ['exp', 'aud', 'typ', 'sub', 'ownerId', 'sid'],
         clockTimestamp: opts.clock.now().getTime(),
       });
       try {

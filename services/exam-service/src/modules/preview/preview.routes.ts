@@ -37,7 +37,10 @@ export function previewRoutes(service: PreviewService, tokens: PreviewTokens) {
           response: { 201: PreviewTokenResponseSchema, ...errors },
         },
       },
-      async (request, reply) => reply.status(201).send(await service.issue(creatorOf(request).sub, request.params.id)),
+      async (request, reply) => {
+        const creator = creatorOf(request);
+        return reply.status(201).send(await service.issue(creator.sub, creator.sid, request.params.id));
+      },
     );
 
     app.get(

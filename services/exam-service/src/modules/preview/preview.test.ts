@@ -1,7 +1,15 @@
 import { PreviewMessages } from '@exam/domain/exam';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCreator, createExam, examBody, handSignedToken, type TestApp } from '../../testing/app.ts';
+import {
+  buildTestApp,
+  createCreator,
+  createExam,
+  examBody,
+  handSignedToken,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../testing/app.ts';
 import { PREVIEW_AUDIENCE, previewKeyOf } from './preview-token.ts';
 
 type Creator = Awaited<ReturnType<typeof createCreator>>;
@@ -122,12 +130,50 @@ describe('creator preview tokens', () => {
   it('reads the exam only while it belongs to the creator named in the token', async () => {
     const exam = await createExam(app, owner.headers, { isDraft: false });
     const seconds = Math.floor(now.getTime() / 1000);
-    const claims = { typ: PREVIEW_AUDIENCE, aud: PREVIEW_AUDIENCE, sub: exam.id, iat: seconds, exp: seconds + 60 };
+    const claims = {
+      typ: PREVIEW_AUDIENCE,
+      aud: PREVIEW_AUDIENCE,
+      sub: exam.id,
+      sid: owner.sid,
+      iat: seconds,
+      exp: seconds + 60,
+    };
     const key = previewKeyOf(TEST_SECRETS.JWT_SECRET);
     expect(
       (await readPreview(exam.id, bearer(handSignedToken({ ...claims, ownerId: owner.user.id }, key)))).statusCode,
     ).toBe(200);
-    expectRefused(await readPreview(exam.id, bearer(handSignedToken({ ...claims, ownerId: other.user.id }, key))), 404);
+    expectRefused(
+      await readPreview(exam.id, bearer(handSignedToken({ ...claims, ownerId: other.user.id, sid: other.sid }, key))),
+      404,
+    );
+  });
+
+  it('stops a preview token when the session that bought it signs out, while one from another session goes on', async () => {
+    const creator = await createCreator(app);
+    const exam = await createExam(app, creator.headers, { isDraft: false });
+    const second = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: creator.email, password: TEST_PASSWORD },
+    });
+    expect(second.statusCode).toBe(200);
+    const secondHeaders = bearer((second.json() as { token: string }).token);
+    const ask = async (headers: Record<string, string>) =>
+      ((await askToken(exam.id, headers)).json() as { token: string }).token;
+    const first = await ask(creator.headers);
+    const other = await ask(secondHeaders);
+    expect((await readPreview(exam.id, bearer(first))).statusCode).toBe(200);
+
+    expect((await app.inject({ method: 'POST', url: '/api/auth/logout', headers: creator.headers })).statusCode).toBe(
+      200,
+    );
+    const afterSignOut = await readPreview(exam.id, bearer(first));
+    expectRefused(afterSignOut, 401);
+    expect(afterSignOut.json().error.message).toBe(PreviewMessages.invalid);
+    expect((await readPreview(exam.id, bearer(other))).statusCode).toBe(200);
+
+    await app.inject({ method: 'POST', url: '/api/auth/logout-all', headers: secondHeaders });
+    expectRefused(await readPreview(exam.id, bearer(other)), 401);
   });
 
   it('cannot write or list anything: every creator route refuses the preview token', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isInternalAddress } from '@exam/server-kit/internal-address';
+import { isIP } from 'node:net';
+import { interfaceAddresses, isInternalAddress } from '@exam/server-kit/internal-address';
 import { createBaseUrlGuard, GuardMessages } from './base-url-guard.ts';
 
 const dnsOf = (table: Record<string, string[]>) => async (host: string) => {
@@ -70,6 +71,20 @@ describe('base URL guard without an allow-list', () => {
       'http://[fd00::5]/v1',
     ]) {
       expect(await refusal(guard.check(url)), url).toMatchObject({ statusCode: 409 });
+    }
+  });
+
+  it('refuses every address this machine answers on, whatever its range, as a literal and behind a name', async () => {
+    const own = interfaceAddresses();
+    expect(own.length).toBeGreaterThan(0);
+    for (const address of own) {
+      const literal = isIP(address) === 6 ? `[${address}]` : address;
+      expect(await refusal(guard.check(`http://${literal}:8000/v1`)), address).toMatchObject({ statusCode: 409 });
+      const named = createBaseUrlGuard({ allowedHosts: undefined, resolve: dnsOf({ 'self.example.com': [address] }) });
+      expect(await refusal(named.check('https://self.example.com/v1')), address).toMatchObject({
+        statusCode: 409,
+        message: GuardMessages.internal('self.example.com'),
+      });
     }
   });
 
