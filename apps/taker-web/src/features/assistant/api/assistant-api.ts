@@ -1,4 +1,4 @@
-import { sendChatWithRetry, type ChatReplyEvent } from '@exam/domain/chat-retry';
+import { sendChatWithRetry, type ChatReplyEvent } from '@exam/client/chat-retry';
 import type { ChatRequest } from '@exam/domain/llm';
 import { TranscriptResponseSchema, type TranscriptResponse } from '@exam/domain/llm';
 import { useQuery } from '@tanstack/react-query';

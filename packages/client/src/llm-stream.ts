@@ -1,5 +1,5 @@
-import { ErrorBodySchema } from './errors.ts';
-import { LlmMessages, parseChatStreamFrame, type ChatStreamEvent } from './llm.ts';
+import { ErrorBodySchema } from '@exam/domain/errors';
+import { LlmMessages, parseChatStreamFrame, type ChatStreamEvent } from '@exam/domain/llm';
 
 /** Frames are separated by a blank line; CR and CRLF line ends are read as LF (the SSE grammar allows all three). */
 const FRAME_SEPARATOR = '\n\n';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LlmMessages, type ChatStreamEvent } from './llm.ts';
+import { LlmMessages, type ChatStreamEvent } from '@exam/domain/llm';
 import { chatFailureMessage, isFinalChatEvent, readChatResponse, readChatStream } from './llm-stream.ts';
 
 const encoder = new TextEncoder();

@@ -1,4 +1,4 @@
-import { LlmMessages, type ChatRequest, type ChatStreamEvent } from './llm.ts';
+import { LlmMessages, type ChatRequest, type ChatStreamEvent } from '@exam/domain/llm';
 import { chatFailureMessage, isFinalChatEvent, readChatStream } from './llm-stream.ts';
 
 /** The waits before the second, third and fourth try of one message. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendChatWithRetry, newClientMessageId, type ChatFetch, type ChatReplyEvent } from './chat-retry.ts';
-import { LlmMessages, type ChatRequest, type ChatStreamEvent } from './llm.ts';
+import { LlmMessages, type ChatRequest, type ChatStreamEvent } from '@exam/domain/llm';
 
 const encoder = new TextEncoder();
 const frame = (event: ChatStreamEvent) => `data: ${JSON.stringify(event)}\n\n`;
