@@ -1,7 +1,7 @@
 import { count, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ResultsDatabase } from '../../db/database.ts';
-import { ltiScoreSyncs, testGradings } from '../../db/schema.ts';
+import type { ResultsDatabase } from '../db/database.ts';
+import { ltiScoreSyncs, testGradings } from '../db/schema.ts';
 
 /**
  * results-service's own gauges beside server-kit's request metrics (plugins/metrics.ts). The test-grading

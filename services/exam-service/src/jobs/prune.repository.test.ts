@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creatorSessions, mailQueue, passwordResetTokens } from '../../db/schema.ts';
-import { buildTestApp, createCreator, type TestApp } from '../../testing/app.ts';
+import { creatorSessions, mailQueue, passwordResetTokens } from '../db/schema.ts';
+import { buildTestApp, createCreator, type TestApp } from '../testing/app.ts';
 import { createPruneRepository } from './prune.repository.ts';
 
 // Rows dated in 2001 and a cut in 2002, so rows other suites write on the shared database are never touched.

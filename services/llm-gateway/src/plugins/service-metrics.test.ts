@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LlmClient, StreamChunk } from '../../adapters/providers/types.ts';
-import { buildTestApp, startAttempt, type TestApp } from '../../testing/app.ts';
-import { makeExam } from '../../testing/exams.ts';
+import type { LlmClient, StreamChunk } from '../adapters/providers/types.ts';
+import { buildTestApp, startAttempt, type TestApp } from '../testing/app.ts';
+import { makeExam } from '../testing/exams.ts';
 
 function activeStreams(text: string): number {
   const line = text

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ltiScoreSyncs, testGradings } from '../../db/schema.ts';
-import { buildTestApp, type TestApp } from '../../testing/app.ts';
+import { ltiScoreSyncs, testGradings } from '../db/schema.ts';
+import { buildTestApp, type TestApp } from '../testing/app.ts';
 
 function gauge(text: string, name: string, state: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(`state="${state}"`));

@@ -1,7 +1,7 @@
 import { count, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { WorkspaceDatabase } from '../../db/database.ts';
-import { codeRuns, workspaces } from '../../db/schema.ts';
+import type { WorkspaceDatabase } from '../db/database.ts';
+import { codeRuns, workspaces } from '../db/schema.ts';
 
 const LIVE_STATES = ['starting', 'warm', 'ready'] as const;
 const QUEUE_STATES = ['queued', 'running'] as const;

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { openTestDatabase } from '@exam/server-kit/testing';
 import { inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../../db/database.ts';
-import * as schema from '../../db/schema.ts';
-import { codeRuns, workspaces } from '../../db/schema.ts';
-import { buildTestApp, type TestApp } from '../../testing/app.ts';
+import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
+import * as schema from '../db/schema.ts';
+import { codeRuns, workspaces } from '../db/schema.ts';
+import { buildTestApp, type TestApp } from '../testing/app.ts';
 
 function sample(text: string, name: string, labels: Record<string, string>): number {
   const line = text

@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { ExamDatabase } from '../../db/database.ts';
-import { mailQueue } from '../../db/schema.ts';
+import type { ExamDatabase } from '../db/database.ts';
+import { mailQueue } from '../db/schema.ts';
 
 /**
  * exam-service's own gauges beside server-kit's request metrics (plugins/metrics.ts). The mail queue is

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, lt, or } from 'drizzle-orm';
-import type { ExamDatabase } from '../../db/database.ts';
-import { creatorSessions, mailQueue, passwordResetTokens } from '../../db/schema.ts';
+import type { ExamDatabase } from '../db/database.ts';
+import { creatorSessions, mailQueue, passwordResetTokens } from '../db/schema.ts';
 
 export type Pruned = { mails: number; sessions: number; resetLinks: number };
 

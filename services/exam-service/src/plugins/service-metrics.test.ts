@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mailQueue } from '../../db/schema.ts';
-import { buildTestApp, type TestApp } from '../../testing/app.ts';
+import { mailQueue } from '../db/schema.ts';
+import { buildTestApp, type TestApp } from '../testing/app.ts';
 
 const METRICS_TOKEN = 'exam-metrics-token-0123456789';
 
