@@ -6,7 +6,7 @@ import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { makeCandidate, makeChartedInsightsReport, makeInsightsReport } from './result-factories.ts';
+import { makeCandidate, makeChartedInsightsReport, makeInsightsReport } from '../../../testing/result-factories.ts';
 
 /** Serves `reports[model]` for GET …/insights?model=…, recording which models were asked for. */
 function serveInsights(reports: Partial<Record<'auto' | 'rasch' | '2pl', InsightsReport>>) {

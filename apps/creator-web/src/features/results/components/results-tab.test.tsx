@@ -8,7 +8,7 @@ import { fakeResultList } from '../../../testing/fake-results-list.ts';
 import { seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { makeResultSummary } from './result-factories.ts';
+import { makeResultSummary } from '../../../testing/result-factories.ts';
 
 function serveResults(results: ResultSummary[], exams: ExamResultsSummary['exams'] = []) {
   const list = fakeResultList(results);

@@ -6,7 +6,7 @@ import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { errorBody, seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { makeInsightsReport, makeItem } from './result-factories.ts';
+import { makeInsightsReport, makeItem } from '../../../testing/result-factories.ts';
 
 // The charts have their own tests (exam-insights-charts.test.tsx); here they would only slow the page's queries.
 vi.mock('../../../features/insights/components/charts/insights-charts.tsx', () => ({ InsightsCharts: () => null }));

@@ -6,7 +6,7 @@ import { signInAs } from '../../../testing/factories.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 import { fakeResultList } from '../../../testing/fake-results-list.ts';
-import { makeResultSummary } from './result-factories.ts';
+import { makeResultSummary } from '../../../testing/result-factories.ts';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -3,7 +3,7 @@ import { SimilarityReportSchema, type SimilarityReport } from '@exam/domain/simi
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { makeInsightsReport } from './result-factories.ts';
+import { makeInsightsReport } from '../../../testing/result-factories.ts';
 import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { examStore, seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';

@@ -6,7 +6,7 @@ import { signInAs } from '../../../testing/factories.ts';
 import { fakeResultService } from '../../../testing/fake-result-service.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { makeResultDetail } from './result-factories.ts';
+import { makeResultDetail } from '../../../testing/result-factories.ts';
 
 // React Query batches renders through setTimeout(0); with the clock faked those must not wait for it.
 beforeAll(() => notifyManager.setScheduler(queueMicrotask));

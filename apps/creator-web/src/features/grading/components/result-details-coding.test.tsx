@@ -6,7 +6,7 @@ import { signInAs } from '../../../testing/factories.ts';
 import { fakeResultService } from '../../../testing/fake-result-service.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { makeQuestionAnswer, makeResultDetail } from './result-factories.ts';
+import { makeQuestionAnswer, makeResultDetail } from '../../../testing/result-factories.ts';
 import { makeVerdict } from '@exam/domain/testing';
 
 const verdict = (overrides: Partial<TestVerdict>): TestVerdict => makeVerdict({ timeMs: 30, ...overrides });

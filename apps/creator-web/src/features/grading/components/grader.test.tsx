@@ -13,7 +13,7 @@ import { fakeResultList } from '../../../testing/fake-results-list.ts';
 import { errorBody } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { makeMessage, makeResultDetail, makeResultSummary } from './result-factories.ts';
+import { makeMessage, makeResultDetail, makeResultSummary } from '../../../testing/result-factories.ts';
 
 // CodeMirror measures text through Range, which jsdom does not lay out.
 if (!('getClientRects' in Range.prototype)) {

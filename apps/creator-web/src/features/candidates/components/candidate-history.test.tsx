@@ -7,7 +7,7 @@ import { errorBody } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 import { fakeResultList } from '../../../testing/fake-results-list.ts';
-import { makeResultSummary } from './result-factories.ts';
+import { makeResultSummary } from '../../../testing/result-factories.ts';
 
 /** results-service's answer for one candidate; every other candidate ID is 404, as for another creator's. */
 function serveCandidate(history: CandidateHistory) {
