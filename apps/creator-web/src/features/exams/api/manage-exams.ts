@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { examKeys } from './exam-queries.ts';
+import { examKeys } from './get-exams.ts';
 
 export function createExam(body: CreateExam): Promise<Exam> {
   return apiRequest(api.exams, { method: 'POST', body, schema: z.object({ exam: ExamSchema }) }).then(

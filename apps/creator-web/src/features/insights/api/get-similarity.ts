@@ -3,7 +3,7 @@ import { SimilarityReportSchema, type SimilarityReport } from '@exam/domain/simi
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { insightsKeys } from './insights-queries.ts';
+import { insightsKeys } from './get-insights.ts';
 
 export const similarityKeys = {
   report: (examId: string, threshold: number) => [...insightsKeys.all, 'similarity', examId, threshold] as const,

@@ -10,7 +10,7 @@ import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { fetchDownload, saveBlob } from '../../../lib/download.ts';
 import { i18n } from '../../../i18n/index.ts';
-import { examKeys } from './exam-queries.ts';
+import { examKeys } from './get-exams.ts';
 
 export type ChosenFile = { format: ImportFormat; file: File };
 
