@@ -126,6 +126,23 @@ export default tseslint.config(
     },
   },
   {
+    files: ['packages/client/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!@exam/domain/|\\.{1,2}/)',
+              message: 'the client transport runs in browsers and Node alike: it imports only the domain and itself',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/interchange/src/**/*.ts'],
     ignores: ['**/*.test.ts', '**/testing.ts'],
     rules: {

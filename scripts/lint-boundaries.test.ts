@@ -62,6 +62,13 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(await ruleIdsFor(file, "export * from 'zod';\nexport * from './errors.ts';\n")).toEqual([]);
   });
 
+  it('fails the client transport importing a framework or Node, and passes the domain and itself', async () => {
+    const file = 'packages/client/src/boundary-probe.ts';
+    expect(await ruleIdsFor(file, "export { readFileSync } from 'node:fs';\n")).toContain('no-restricted-imports');
+    expect(await ruleIdsFor(file, "export { useState } from 'react';\n")).toContain('no-restricted-imports');
+    expect(await ruleIdsFor(file, "export * from '@exam/domain/llm';\nexport * from './llm-stream.ts';\n")).toEqual([]);
+  });
+
   it('fails the interchange package importing I/O or a framework, and passes its libraries', async () => {
     const file = 'packages/interchange/src/boundary-probe.ts';
     expect(await ruleIdsFor(file, "export { readFileSync } from 'node:fs';\n")).toContain('no-restricted-imports');

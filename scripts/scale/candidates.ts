@@ -3,7 +3,7 @@
 // broken reply is asked again with the same clientMessageId) and submits (again until acknowledged). Every
 // try of every request is recorded with its timestamps, so error rates can be read for any time window.
 import { randomUUID } from 'node:crypto';
-import { sendChatWithRetry } from '../../packages/domain/src/chat-retry.ts';
+import { sendChatWithRetry } from '@exam/client/chat-retry';
 import type { ChatRequest } from '../../packages/domain/src/llm.ts';
 import type { ServiceName } from '../../packages/domain/src/service-routes.ts';
 import { FAKE_REPLY } from './fake-provider.ts';

@@ -9,7 +9,7 @@ import { systemClock, uuidIds } from './deps.ts';
 import { startMailSender } from './jobs/mail-sender.ts';
 import { startPruning } from './jobs/prune.ts';
 import { startReminders } from './jobs/reminders.ts';
-import { createPruneRepository } from './modules/housekeeping/prune.repository.ts';
+import { createPruneRepository } from './jobs/prune.repository.ts';
 import { createLaunchRepository } from './modules/lti/launch.repository.ts';
 
 try {

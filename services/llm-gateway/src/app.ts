@@ -3,7 +3,7 @@ import { createBaseApp } from '@exam/server-kit/base-app';
 import { lifecycleOf } from '@exam/server-kit/lifecycle';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
+import { registerServiceMetrics } from './plugins/service-metrics.ts';
 import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';

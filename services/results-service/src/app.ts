@@ -3,7 +3,7 @@ import { createBaseApp } from '@exam/server-kit/base-app';
 import type { Config } from './config.ts';
 import { createLtiGrants } from './modules/attempts/lti-grant.ts';
 import type { Deps, PresenceStore } from './deps.ts';
-import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
+import { registerServiceMetrics } from './plugins/service-metrics.ts';
 import { createAttemptsRepository } from './modules/attempts/attempts.repository.ts';
 import { DEFAULT_SAVE_BATCH } from './modules/attempts/answer-batch.ts';
 import { attemptsRoutes } from './modules/attempts/attempts.routes.ts';

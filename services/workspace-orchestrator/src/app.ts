@@ -8,7 +8,7 @@ import { createEntryResolver, loadCatalogue } from './engine/catalogue.ts';
 import { createAccessChecker } from './modules/proxy/access.ts';
 import { createLaunchTokens } from './modules/proxy/launch-tokens.ts';
 import { launchRoutes } from './modules/proxy/launch.routes.ts';
-import { registerServiceMetrics } from './modules/metrics/service-metrics.ts';
+import { registerServiceMetrics } from './plugins/service-metrics.ts';
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts';
 import { createProxyTargets } from './modules/proxy/targets.ts';
 import { createRunnerRepository } from './modules/runner/runner.repository.ts';

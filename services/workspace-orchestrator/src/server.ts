@@ -10,7 +10,7 @@ import { createDockerRunnerEngine } from './engine/runner-engine.ts';
 import { runnerJobOptions, startRunnerJobs } from './jobs/runner-jobs.ts';
 import { startWorkspaceJobs, workspaceJobOptions } from './jobs/workspace-jobs.ts';
 import { createRegistryProxy } from './engine/egress/registry-proxy.ts';
-import { registerRunnerMetrics } from './modules/metrics/service-metrics.ts';
+import { registerRunnerMetrics } from './plugins/service-metrics.ts';
 
 try {
   const config = loadConfig(process.env);

@@ -1,10 +1,10 @@
 import { startPeriodic } from '@exam/server-kit/periodic';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PruneRepository } from '../modules/housekeeping/prune.repository.ts';
+import type { PruneRepository } from './prune.repository.ts';
 
 /**
  * Every `intervalMs`, deletes sent or failed mail, ended sessions and spent reset links older than
- * `retentionDays` (modules/housekeeping), so those tables stay the size of the recent past; and LTI login states,
+ * `retentionDays` (jobs/prune.repository.ts), so those tables stay the size of the recent past; and LTI login states,
  * launch tickets and spent nonces once they have expired (modules/lti), which are worthless from then on.
  */
 export function startPruning(

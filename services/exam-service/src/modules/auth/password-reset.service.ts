@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { AuthMessages, type PasswordResetConfirm } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Deps } from '../../deps.ts';
-import type { MailQueue } from '../mail/mail-queue.service.ts';
+import type { MailQueue } from '../../adapters/mail/mail-queue.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
 import { hashPassword } from './password.ts';
 import { assertPasswordAllowed } from './password-policy.ts';

@@ -1,6 +1,6 @@
 import type { Deps, SubmittedCandidates } from '../../deps.ts';
 import type { ExamsRepository } from '../exams/exams.repository.ts';
-import type { MailQueue } from '../mail/mail-queue.service.ts';
+import type { MailQueue } from '../../adapters/mail/mail-queue.service.ts';
 import { releaseMail, reminderMail } from './roster-mails.ts';
 import type { RosterRepository } from './roster.repository.ts';
 

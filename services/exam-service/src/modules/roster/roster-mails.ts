@@ -1,4 +1,4 @@
-import type { OutgoingMail } from '../mail/mail-queue.service.ts';
+import type { OutgoingMail } from '../../adapters/mail/mail-queue.service.ts';
 
 type ExamInfo = { title: string; closesAt?: Date | string | null };
 type Candidate = { name: string; candidateId: string };

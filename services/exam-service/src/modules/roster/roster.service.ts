@@ -4,7 +4,7 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import { RosterMessages, type InvitationIdentity, type RosterEntry, type RosterEntryValues } from '@exam/domain/roster';
 import type { Deps } from '../../deps.ts';
 import type { ExamsRepository } from '../exams/exams.repository.ts';
-import type { MailQueue } from '../mail/mail-queue.service.ts';
+import type { MailQueue } from '../../adapters/mail/mail-queue.service.ts';
 import { invitationMail } from './roster-mails.ts';
 import { parseRosterCsv } from './roster-csv.ts';
 import type { RosterRepository, RosterRow } from './roster.repository.ts';

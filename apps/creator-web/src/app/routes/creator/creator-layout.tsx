@@ -6,7 +6,7 @@ import { GraduationCap, Library, LogOut, Plug, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Outlet, redirect, useLoaderData, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
-import { signOut as endServerSession } from '../../../features/auth/api/account.ts';
+import { signOut as endServerSession } from '../../../features/auth/api/manage-account.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import {
   clearAllStorage,

@@ -8,7 +8,7 @@ import { AlertTriangle, FileUp, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
-import { useMyExams } from '../../../features/exams/api/exam-queries.ts';
+import { useMyExams } from '../../../features/exams/api/get-exams.ts';
 import { useResultsSummary } from '../../../features/exams/api/get-results-summary.ts';
 import { DraftExamsTable } from '../../../features/exams/components/draft-exams-table.tsx';
 import { ImportQuestionsDialog } from '../../../features/exams/components/import-questions-dialog.tsx';

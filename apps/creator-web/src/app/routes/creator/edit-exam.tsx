@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { TestAssistant } from '../../../features/assistant-test/components/test-assistant.tsx';
-import { useExam } from '../../../features/exams/api/exam-queries.ts';
+import { useExam } from '../../../features/exams/api/get-exams.ts';
 import { SolvabilityPanel } from '../../../features/solvability/components/solvability-panel.tsx';
 import { ExamForm } from '../../../features/exams/components/exam-form/exam-form.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';

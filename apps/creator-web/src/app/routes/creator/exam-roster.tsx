@@ -3,7 +3,7 @@ import { PageHeader } from '@exam/ui/page-header';
 import { ArrowLeft } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths.ts';
-import { useExam } from '../../../features/exams/api/exam-queries.ts';
+import { useExam } from '../../../features/exams/api/get-exams.ts';
 import { RosterPage } from '../../../features/roster/components/roster-page.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';

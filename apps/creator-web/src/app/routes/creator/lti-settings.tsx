@@ -4,7 +4,7 @@ import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { toast } from '@exam/ui/toaster';
 import { useTranslation } from 'react-i18next';
-import { useDeletePlatform, usePlatforms, useToolConfiguration } from '../../../features/lti/api/lti-api.ts';
+import { useDeletePlatform, usePlatforms, useToolConfiguration } from '../../../features/lti/api/manage-lti.ts';
 import { PlatformForm } from '../../../features/lti/components/platform-form.tsx';
 import { ToolConfigurationCard } from '../../../features/lti/components/tool-configuration-card.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';

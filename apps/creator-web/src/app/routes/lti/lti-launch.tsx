@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { AuthForm } from '../../../features/auth/components/auth-form.tsx';
-import { linkLmsAccount, openLaunchSession } from '../../../features/lti/api/lti-api.ts';
+import { linkLmsAccount, openLaunchSession } from '../../../features/lti/api/manage-lti.ts';
 import { ticketFromHash } from '../../../features/lti/lib/auto-post.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { saveSession } from '../../../lib/auth-storage.ts';

@@ -7,7 +7,7 @@ import { fakeResultService } from '../../../testing/fake-result-service.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 import { fakeResultList } from '../../../testing/fake-results-list.ts';
-import { makeResultDetail, makeResultSummary } from './result-factories.ts';
+import { makeResultDetail, makeResultSummary } from '../../../testing/result-factories.ts';
 
 async function openResult(detail: ResultDetail) {
   server.use(...fakeResultService(detail).handlers);

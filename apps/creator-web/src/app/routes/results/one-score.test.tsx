@@ -5,7 +5,7 @@ import { signInAs } from '../../../testing/factories.ts';
 import { fakeResultService } from '../../../testing/fake-result-service.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
-import { makeResultDetail } from './result-factories.ts';
+import { makeResultDetail } from '../../../testing/result-factories.ts';
 
 describe('one score everywhere', () => {
   it('shows the same result with the same score text on the results tab, the submissions page and the result page', async () => {

@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useAccommodationsExam, useOverrides } from '../api/overrides.ts';
+import { useAccommodationsExam, useOverrides } from '../api/manage-overrides.ts';
 import { durationChange } from '../lib/duration.ts';
 import { draftOf, emptyDraft, OverrideForm, type OverrideDraft } from './override-form.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';

@@ -15,7 +15,7 @@ import { toast } from '@exam/ui/toaster';
 import { Save } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
-import { useSaveOverride } from '../api/overrides.ts';
+import { useSaveOverride } from '../api/manage-overrides.ts';
 import { durationChange } from '../lib/duration.ts';
 import { useTranslation } from 'react-i18next';
 

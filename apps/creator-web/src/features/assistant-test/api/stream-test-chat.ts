@@ -1,5 +1,5 @@
 import { LlmMessages, type ChatStreamEvent, type TestChatRequest } from '@exam/domain/llm';
-import { readChatResponse } from '@exam/domain/llm-stream';
+import { readChatResponse } from '@exam/client/llm-stream';
 import { api } from '../../../config/paths.ts';
 import { getToken } from '../../../lib/auth-storage.ts';
 import { i18n } from '../../../i18n/index.ts';

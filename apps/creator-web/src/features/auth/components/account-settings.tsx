@@ -7,7 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useChangePassword, useSignOutEverywhere } from '../api/account.ts';
+import { useChangePassword, useSignOutEverywhere } from '../api/manage-account.ts';
 import { FormAlert } from './form-alert.tsx';
 import { placeServerIssues } from './server-issues.ts';
 import { useTranslation } from 'react-i18next';

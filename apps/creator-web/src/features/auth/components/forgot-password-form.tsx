@@ -8,7 +8,7 @@ import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useRequestPasswordReset } from '../api/account.ts';
+import { useRequestPasswordReset } from '../api/manage-account.ts';
 import { FormAlert } from './form-alert.tsx';
 import { useTranslation } from 'react-i18next';
 

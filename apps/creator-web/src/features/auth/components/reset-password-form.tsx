@@ -10,7 +10,7 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useConfirmPasswordReset } from '../api/account.ts';
+import { useConfirmPasswordReset } from '../api/manage-account.ts';
 import { FormAlert } from './form-alert.tsx';
 import { placeServerIssues } from './server-issues.ts';
 import { useTranslation } from 'react-i18next';

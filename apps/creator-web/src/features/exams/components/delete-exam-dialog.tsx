@@ -1,7 +1,7 @@
 import type { Exam } from '@exam/domain/exam';
 import { ConfirmDialog } from '@exam/ui/dialog';
 import { toast } from '@exam/ui/toaster';
-import { useDeleteExam } from '../api/exam-mutations.ts';
+import { useDeleteExam } from '../api/manage-exams.ts';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
 

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { guessFormat, useImportQuestions, usePreviewImport } from '../api/interchange.ts';
+import { guessFormat, useImportQuestions, usePreviewImport } from '../api/exchange-questions.ts';
 
 const FORMAT_KEYS = {
   qti: 'interchange.formatQti',

@@ -26,7 +26,7 @@ import { useRuntimeConfig } from '../../../config/runtime-config.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { copyText } from '../../../lib/copy-text.ts';
 import { formatDate } from '../../../lib/format-date.ts';
-import { useSetExamLive } from '../api/exam-mutations.ts';
+import { useSetExamLive } from '../api/manage-exams.ts';
 import type { ExamResultsSummary } from '../api/get-results-summary.ts';
 import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';

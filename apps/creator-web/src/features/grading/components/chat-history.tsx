@@ -5,7 +5,7 @@ import { Button } from '@exam/ui/button';
 import { RichText } from '@exam/ui/rich-text';
 import { AlertTriangle, Bot, MessageSquareOff, Paperclip, ShieldAlert, User } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useTranscript } from '../api/result-queries.ts';
+import { useTranscript } from '../api/grade-result.ts';
 import { formatTime } from '../../../lib/format-date.ts';
 import { useTranslation } from 'react-i18next';
 

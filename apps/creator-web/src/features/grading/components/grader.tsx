@@ -12,7 +12,7 @@ import { Link, useNavigate } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
-import { useCandidateResultId, useGradeResult, useResult } from '../api/result-queries.ts';
+import { useCandidateResultId, useGradeResult, useResult } from '../api/grade-result.ts';
 import {
   followServer,
   gradesOf,

@@ -2,7 +2,7 @@ import type { ResultDetail } from '@exam/domain/result';
 import { Button } from '@exam/ui/button';
 import { toast } from '@exam/ui/toaster';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useReleaseResult } from '../api/result-queries.ts';
+import { useReleaseResult } from '../api/grade-result.ts';
 import { useTranslation } from 'react-i18next';
 
 /** Release result / Withdraw release; a result awaiting grading cannot be released yet. */

@@ -9,7 +9,7 @@ import { AlertTriangle, FileQuestion, RotateCw, Save } from 'lucide-react';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { BackToDashboard } from '../../../components/back-to-dashboard.tsx';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
-import { useResult } from '../api/result-queries.ts';
+import { useResult } from '../api/grade-result.ts';
 import { markingActionsFor } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
 import { EventsSummary } from './events-summary.tsx';

@@ -1,7 +1,7 @@
 import { AlertTriangle } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format-date.ts';
-import { useWorkspaceStartFailure } from '../api/workspace-start-failure.ts';
+import { useWorkspaceStartFailure } from '../api/get-workspace-start-failure.ts';
 
 /**
  * The technical reason a candidate's coding workspace did not start (docs/product.md#the-coding-workspace): the

@@ -2,7 +2,7 @@ import type { ResultDetail } from '@exam/domain/result';
 import { toast } from '@exam/ui/toaster';
 import { useEffect, useRef, useState } from 'react';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
-import { gradeResult, useGradeResult } from '../api/result-queries.ts';
+import { gradeResult, useGradeResult } from '../api/grade-result.ts';
 import { followServer, gradesOf, reasonErrors, toEntries, type QuestionGrade } from '../grading-state.ts';
 import { useTranslation } from 'react-i18next';
 

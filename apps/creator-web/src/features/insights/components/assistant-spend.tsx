@@ -2,7 +2,7 @@ import type { AiSpend } from '@exam/domain/llm';
 import { StatCard } from '@exam/ui/card';
 import { Ban, Coins, MessagesSquare } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useExamAiUsage } from '../api/insights-queries.ts';
+import { useExamAiUsage } from '../api/get-insights.ts';
 import { useTranslation } from 'react-i18next';
 
 const number = new Intl.NumberFormat('en-US');

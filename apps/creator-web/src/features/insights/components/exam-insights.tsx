@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format-date.ts';
-import { useInsights, useInsightsExam } from '../api/insights-queries.ts';
+import { useInsights, useInsightsExam } from '../api/get-insights.ts';
 import { AssessmentBreakdown, itemRowId } from './assessment-breakdown.tsx';
 import { AssistantSpend } from './assistant-spend.tsx';
 import { CandidateRanking } from './candidate-ranking.tsx';

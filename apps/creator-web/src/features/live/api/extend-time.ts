@@ -2,7 +2,7 @@ import { OverrideEnvelopeSchema, OverrideListSchema, type OverrideInput } from '
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { liveKeys } from './live-queries.ts';
+import { liveKeys } from './manage-live-exam.ts';
 
 /**
  * Adds minutes to one candidate's extra time: reads their current override (GET /api/exams/{id}/overrides),

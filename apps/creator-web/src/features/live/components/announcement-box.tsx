@@ -7,7 +7,7 @@ import { toast } from '@exam/ui/toaster';
 import { Megaphone } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useSendAnnouncement } from '../api/live-queries.ts';
+import { useSendAnnouncement } from '../api/manage-live-exam.ts';
 import { formatTime } from '../../../lib/format-date.ts';
 import { useTranslation } from 'react-i18next';
 

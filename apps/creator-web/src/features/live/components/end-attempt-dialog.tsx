@@ -2,7 +2,7 @@ import type { LiveAttempt } from '@exam/domain/live';
 import { ConfirmDialog } from '@exam/ui/dialog';
 import { toast } from '@exam/ui/toaster';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useEndAttempt } from '../api/live-queries.ts';
+import { useEndAttempt } from '../api/manage-live-exam.ts';
 import { useTranslation } from 'react-i18next';
 
 /** Asks before ending: the candidate's saved answers are submitted and they can change nothing more. */

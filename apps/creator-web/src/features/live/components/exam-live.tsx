@@ -7,7 +7,7 @@ import { PageSpinner } from '@exam/ui/spinner';
 import { AlertTriangle, FileQuestion } from 'lucide-react';
 import { useState } from 'react';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
-import { useExamLive, useLiveExamTitle } from '../api/live-queries.ts';
+import { useExamLive, useLiveExamTitle } from '../api/manage-live-exam.ts';
 import { AnnouncementBox } from './announcement-box.tsx';
 import { EndAttemptDialog } from './end-attempt-dialog.tsx';
 import { BackToDashboard } from '../../../components/back-to-dashboard.tsx';

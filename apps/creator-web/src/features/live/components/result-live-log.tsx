@@ -1,5 +1,5 @@
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
-import { useResultLiveLog } from '../api/live-queries.ts';
+import { useResultLiveLog } from '../api/manage-live-exam.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { useTranslation } from 'react-i18next';
 

@@ -2,7 +2,7 @@ import type { LiveAttempt } from '@exam/domain/live';
 import { ConfirmDialog } from '@exam/ui/dialog';
 import { toast } from '@exam/ui/toaster';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useUnlockResume } from '../api/live-queries.ts';
+import { useUnlockResume } from '../api/manage-live-exam.ts';
 import { formatTime } from '../../../lib/format-date.ts';
 import { useTranslation } from 'react-i18next';
 

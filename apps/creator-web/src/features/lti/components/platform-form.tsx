@@ -8,7 +8,7 @@ import { toast } from '@exam/ui/toaster';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useCreatePlatform } from '../api/lti-api.ts';
+import { useCreatePlatform } from '../api/manage-lti.ts';
 
 const TEXT_FIELDS = ['name', 'issuer', 'clientId', 'authLoginUrl', 'authTokenUrl', 'jwksUrl'] as const;
 type TextField = (typeof TEXT_FIELDS)[number];

@@ -2,7 +2,7 @@ import { ExamReleaseReportSchema, type ExamReleaseReport } from '@exam/domain/re
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { resultKeys } from './results-queries.ts';
+import { resultKeys } from './get-results.ts';
 
 /** POST /api/exams/{examId}/release: shows every graded result of the exam to its candidate; pending ones stay. */
 export function releaseExamResults(examId: string): Promise<ExamReleaseReport> {

@@ -16,7 +16,7 @@ import { LmsSyncChip } from '../../../components/lms-sync-chip.tsx';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import type { ResultFilters } from '../../../lib/results-api.ts';
-import { useResultPages } from '../api/results-queries.ts';
+import { useResultPages } from '../api/get-results.ts';
 import { useDebouncedValue } from '../hooks/use-debounced-value.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { LoadMore } from './load-more.tsx';

@@ -4,7 +4,7 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { Skeleton } from '@exam/ui/spinner';
 import { AlertTriangle } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useExamSummaries, useQuestionCounts } from '../api/results-queries.ts';
+import { useExamSummaries, useQuestionCounts } from '../api/get-results.ts';
 import { ExamSummaryCards } from './exam-summary-cards.tsx';
 import { GradingTable } from './grading-table.tsx';
 import { useTranslation } from 'react-i18next';

@@ -14,7 +14,7 @@ import { CandidateLink } from '../../../components/candidate-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useDownloadResultsCsv } from '../api/download-results-csv.ts';
-import { useExamSummaries, useResultPages } from '../api/results-queries.ts';
+import { useExamSummaries, useResultPages } from '../api/get-results.ts';
 import { useReleaseExamResults } from '../api/release-exam-results.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { LoadMore } from './load-more.tsx';

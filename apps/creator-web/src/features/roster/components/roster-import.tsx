@@ -7,7 +7,7 @@ import { toast } from '@exam/ui/toaster';
 import { Upload } from 'lucide-react';
 import { useState } from 'react';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
-import { useImportRoster } from '../api/roster-api.ts';
+import { useImportRoster } from '../api/manage-roster.ts';
 import { useTranslation } from 'react-i18next';
 
 /** CSV import, from a file or pasted text; nothing is imported unless every row is good. */

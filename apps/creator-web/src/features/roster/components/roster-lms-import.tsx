@@ -8,7 +8,7 @@ import { GraduationCap } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useImportLmsRoster, useLmsRosterPreview, useLmsRosterSource } from '../api/roster-api.ts';
+import { useImportLmsRoster, useLmsRosterPreview, useLmsRosterSource } from '../api/manage-roster.ts';
 
 /**
  * "Import from LMS" for an exam placed in an LMS course (LTI Names and Role Provisioning): the course's active

@@ -16,7 +16,7 @@ import {
   useRemoveRosterEntry,
   useRoster,
   useUpdateRosterEntry,
-} from '../api/roster-api.ts';
+} from '../api/manage-roster.ts';
 import { RosterEntryForm } from './roster-entry-form.tsx';
 import { RosterImport } from './roster-import.tsx';
 import { RosterLmsImport } from './roster-lms-import.tsx';

@@ -19,7 +19,7 @@ import {
   useCancelSolvabilityCheck,
   useLatestSolvabilityCheck,
   useStartSolvabilityCheck,
-} from '../api/solvability-checks.ts';
+} from '../api/check-solvability.ts';
 
 type Props = {
   /** Undefined while the exam has never been saved. */

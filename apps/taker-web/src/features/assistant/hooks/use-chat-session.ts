@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { streamChatReply, useTranscript } from '../api/assistant-api.ts';
+import { streamChatReply, useTranscript } from '../api/chat-with-assistant.ts';
 import { createChatSession, type ChatSession, type ChatSnapshot } from '../lib/chat-session.ts';
 
 /** One session per attempt for the page's lifetime: hiding or re-laying out the panel keeps it. */

@@ -1,4 +1,4 @@
-import type { ChatReplyEvent } from '@exam/domain/chat-retry';
+import type { ChatReplyEvent } from '@exam/client/chat-retry';
 import { LlmMessages } from '@exam/domain/llm';
 import { describe, expect, it } from 'vitest';
 import { createChatSession, EMPTY_REPLY, type StreamReply } from './chat-session.ts';

@@ -1,5 +1,5 @@
 import type { TranscriptMessage } from '@exam/domain/internal';
-import type { ChatReplyEvent } from '@exam/domain/chat-retry';
+import type { ChatReplyEvent } from '@exam/client/chat-retry';
 import { LlmMessages, type ChatFile, type ChatRequest } from '@exam/domain/llm';
 
 /** What shows in place of a reply that arrives empty. */

@@ -6,7 +6,7 @@ import {
   findSession,
   launchEditor,
   renewEditorAccess,
-} from '../api/workspace-api.ts';
+} from '../api/manage-workspace-session.ts';
 import {
   CONNECTING_MS,
   CREATE_TIMEOUT_MS,

@@ -10,7 +10,7 @@ import { FormProvider, useForm, useWatch, type Path } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../../lib/api-client.ts';
-import { useCreateExam, useUpdateExam } from '../../api/exam-mutations.ts';
+import { useCreateExam, useUpdateExam } from '../../api/manage-exams.ts';
 import { useRegradeExam } from '../../api/regrade-exam.ts';
 import { AccessCard } from './access-card.tsx';
 import { AiSettingsCard, type RenderTestAssistant } from './ai-settings-card.tsx';
