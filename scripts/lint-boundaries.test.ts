@@ -45,6 +45,19 @@ describe('import boundaries', { timeout: 60_000 }, () => {
       'import-x/no-restricted-paths',
     );
     expect(await ruleIdsFor(file, "export * from '../auth/auth.service.ts';\n")).toEqual([]);
+    // results-service's old two-way pairs: accommodations ⇄ attempts, lti ⇄ results.
+    const accommodations = 'services/results-service/src/modules/accommodations/boundary-probe.ts';
+    expect(await ruleIdsFor(accommodations, "export * from '../attempts/admission.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    const lti = 'services/results-service/src/modules/lti/boundary-probe.ts';
+    expect(await ruleIdsFor(lti, "export * from '../results/results.service.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    const scoring = 'services/results-service/src/scoring/boundary-probe.ts';
+    expect(await ruleIdsFor(scoring, "export * from '../modules/grading/grading.service.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
     // The pair of a two-way import fails on one side whichever module writes it.
     const gateway = 'services/llm-gateway/src/modules/chat/boundary-probe.ts';
     expect(await ruleIdsFor(gateway, "export * from '../transcripts/transcripts.routes.ts';\n")).toContain(
