@@ -41,18 +41,84 @@ function serviceZones(service) {
   const top = [`${src}/app.ts`, `${src}/server.ts`];
   return [
     {
-      target: [`${src}/db`, `${src}/adapters`, `${src}/engine`, `${src}/grading`],
+      target: [`${src}/db`, `${src}/adapters`, `${src}/engine`, `${src}/scoring`, `${src}/access`],
       from: [`${src}/modules`, `${src}/jobs`, ...top],
-      message: 'db/, adapters/, engine/ and grading/ sit below modules and jobs',
+      message: 'db/, adapters/, engine/, scoring/ and access/ sit below modules and jobs',
     },
     { target: `${src}/modules`, from: [`${src}/jobs`, ...top], message: 'modules do not import jobs or the app' },
     { target: `${src}/jobs`, from: top, message: 'jobs do not import the app' },
   ];
 }
 
+/**
+ * Each service's modules, lowest first (ARCHITECTURE.md, "Module order"). A module imports only modules listed
+ * before it, so no two modules import each other; a module folder missing from its list fails every lint run.
+ */
+const moduleOrder = {
+  'exam-service': [
+    'mail',
+    'auth',
+    'materials',
+    'exams',
+    'bank',
+    'interchange',
+    'public',
+    'preview',
+    'roster',
+    'lti',
+    'internal',
+    'housekeeping',
+    'metrics',
+  ],
+  'llm-gateway': ['chat', 'transcripts', 'usage', 'solvability', 'metrics'],
+  'results-service': [
+    'submissions',
+    'lti',
+    'accommodations',
+    'attempts',
+    'results',
+    'grading',
+    'insights',
+    'live',
+    'internal',
+    'metrics',
+  ],
+  'workspace-orchestrator': ['sessions', 'proxy', 'runner', 'metrics'],
+};
+
+/** The zones of one service's module order, given the module folders present (exported for the lint tests). */
+export function moduleOrderZones(
+  service,
+  // An emptied folder left behind by a move (git does not track folders) is not a module.
+  present = folders(`services/${service}/src/modules`).filter(
+    (module) => readdirSync(join(root, `services/${service}/src/modules/${module}`)).length > 0,
+  ),
+) {
+  const src = `services/${service}/src`;
+  const order = moduleOrder[service];
+  if (!order) return [];
+  const unlisted = present.filter((module) => !order.includes(module));
+  if (unlisted.length > 0) {
+    throw new Error(`eslint.config.js moduleOrder['${service}'] does not place: ${unlisted.join(', ')}`);
+  }
+  const placed = order.filter((module) => present.includes(module));
+  return placed.flatMap((module, index) => {
+    const above = placed.slice(index + 1);
+    if (above.length === 0) return [];
+    return [
+      {
+        target: `${src}/modules/${module}`,
+        from: above.map((other) => `${src}/modules/${other}`),
+        message: `modules/${module} sits below ${above.join(', ')} in ${service}'s module order (eslint.config.js moduleOrder)`,
+      },
+    ];
+  });
+}
+
 const boundaryZones = [
   ...['creator-web', 'taker-web'].flatMap(appZones),
   ...folders('services').flatMap(serviceZones),
+  ...folders('services').flatMap((service) => moduleOrderZones(service)),
   // Services never import each other; apps never import services.
   ...folders('services').map((service) => ({
     target: `services/${service}`,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { moduleOrderZones } from '../eslint.config.js';
 
 /**
  * The import boundaries of ARCHITECTURE.md ("Layers") are lint rules; each case lints a deliberate
@@ -36,6 +37,43 @@ describe('import boundaries', { timeout: 60_000 }, () => {
     expect(await ruleIdsFor(file, "export * from '../modules/exams/exams.service.ts';\n")).toContain(
       'import-x/no-restricted-paths',
     );
+  });
+
+  it("fails a service module importing a module above it in the service's module order, and passes the arrow down", async () => {
+    const file = 'services/exam-service/src/modules/exams/boundary-probe.ts';
+    expect(await ruleIdsFor(file, "export * from '../roster/roster.service.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    expect(await ruleIdsFor(file, "export * from '../auth/auth.service.ts';\n")).toEqual([]);
+    // results-service's old two-way pairs: accommodations ⇄ attempts, lti ⇄ results.
+    const accommodations = 'services/results-service/src/modules/accommodations/boundary-probe.ts';
+    expect(await ruleIdsFor(accommodations, "export * from '../attempts/admission.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    const lti = 'services/results-service/src/modules/lti/boundary-probe.ts';
+    expect(await ruleIdsFor(lti, "export * from '../results/results.service.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    const scoring = 'services/results-service/src/scoring/boundary-probe.ts';
+    expect(await ruleIdsFor(scoring, "export * from '../modules/grading/grading.service.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+    // The pair of a two-way import fails on one side whichever module writes it.
+    const gateway = 'services/llm-gateway/src/modules/chat/boundary-probe.ts';
+    expect(await ruleIdsFor(gateway, "export * from '../transcripts/transcripts.routes.ts';\n")).toContain(
+      'import-x/no-restricted-paths',
+    );
+  });
+
+  it('refuses a module folder that the module order does not place', () => {
+    expect(() => moduleOrderZones('exam-service', ['auth', 'exams', 'new-feature'])).toThrow(
+      /does not place: new-feature/,
+    );
+    const [auth] = moduleOrderZones('exam-service', ['auth', 'exams']);
+    expect(auth).toMatchObject({
+      target: 'services/exam-service/src/modules/auth',
+      from: ['services/exam-service/src/modules/exams'],
+    });
   });
 
   it('fails a service importing another service', async () => {

@@ -27,7 +27,7 @@ export type Question = {
   acceptedAnswers: string[];
   language?: 'python';
 };
-/** A result's grade as results-service stores it (services/results-service/src/grading/score.ts, StoredGrade). */
+/** A result's grade as results-service stores it (services/results-service/src/scoring/score.ts, StoredGrade). */
 type Grade = {
   answer: string | null;
   points: number | null;

@@ -1,7 +1,7 @@
 import { autoPoints } from '@exam/domain/grading';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSnapshot } from '../grading/snapshot.ts';
+import { parseSnapshot } from '../scoring/snapshot.ts';
 import { createFreshDatabase } from '../testing/fresh-database.ts';
 import { attempts, gradeHistory, results } from './schema.ts';
 

@@ -19,8 +19,8 @@ import type { KeepGrade } from '@exam/domain/cohort';
 import type { AttemptLtiLink, LmsSyncState } from '@exam/domain/lti-ags';
 import type { ResultStatus } from '@exam/domain/grading';
 import type { GradeHistoryEntry } from '@exam/domain/result';
-import type { StoredGrade } from '../grading/score.ts';
-import { parseSnapshot, type ExamSnapshot } from '../grading/snapshot.ts';
+import type { StoredGrade } from '../scoring/score.ts';
+import { parseSnapshot, type ExamSnapshot } from '../scoring/snapshot.ts';
 
 /** Everything results-service owns lives in its own PostgreSQL schema. */
 export const resultsServiceSchema = pgSchema('results_service');
@@ -161,7 +161,7 @@ export const results = resultsServiceSchema.table(
     answeredCount: integer('answered_count').notNull(),
     /**
      * Points earned, points possible, status and questions waiting for a grader, all from
-     * grading/score.ts's scoreAttempt. The percentage is never stored: score / max_score × 100.
+     * scoring/score.ts's scoreAttempt. The percentage is never stored: score / max_score × 100.
      */
     score: points('score').notNull(),
     maxScore: points('max_score').notNull(),

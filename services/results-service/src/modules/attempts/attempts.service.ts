@@ -14,9 +14,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { NEEDS_FILES, type AttemptRow, type AttemptsRepository, type SubmitAttemptRow } from './attempts.repository.ts';
 import type { SubmissionRow } from './attempt-rows.ts';
-import { candidateView } from '../../grading/candidate-view.ts';
-import { gradeSubmission } from '../../grading/score.ts';
-import { needsWorkspaceForTests, testGradingsOf } from '../../grading/test-code.ts';
+import { candidateView } from '../../scoring/candidate-view.ts';
+import { gradeSubmission } from '../../scoring/score.ts';
+import { needsWorkspaceForTests, testGradingsOf } from '../../scoring/test-code.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
 

@@ -2,7 +2,7 @@ import { candidateReport, type TestGrading } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { CandidateResult } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
-import { answerKeyText, answerText, percentageOf } from '../../grading/score.ts';
+import { answerKeyText, answerText, percentageOf } from '../../scoring/score.ts';
 import type { AttemptsRepository } from './attempts.repository.ts';
 
 export const CandidateResultMessages = {

@@ -1,5 +1,5 @@
 import { rawQuery } from '../../db/rows.ts';
-import { parseSnapshot } from '../../grading/snapshot.ts';
+import { parseSnapshot } from '../../scoring/snapshot.ts';
 import type { ResultsDb, SubmissionRow, SubmitAttemptRow } from './attempt-rows.ts';
 
 const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;

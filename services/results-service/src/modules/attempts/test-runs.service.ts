@@ -2,7 +2,7 @@ import { candidateReport, RunnerMessages, type RunReport } from '@exam/domain/co
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { usesWorkspaceFile, workspaceFileText } from '../../grading/test-code.ts';
+import { usesWorkspaceFile, workspaceFileText } from '../../scoring/test-code.ts';
 import type { AttemptsRepository } from './attempts.repository.ts';
 import { closedReason } from './attempts.service.ts';
 import { RetryLaterError } from './retry-later.ts';

@@ -4,7 +4,7 @@ import { constants, gunzip, gzip } from 'node:zlib';
 import type { InternalExam } from '@exam/domain/internal';
 import { InsightsReportSchema, type InsightsModelRequest } from '@exam/domain/insights';
 import type { AttemptTranscript, Deps, ExamSource, TranscriptSource } from '../../deps.ts';
-import type { RefreshKeepGrade } from '../cohort/keep-grade-refresh.ts';
+import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
 import type { InsightsCacheRepository } from './insights-cache.repository.ts';
 import type { InsightsService, ReportTimer } from './insights.service.ts';
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { attempts, events, examKeepGrades, results } from '../../db/schema.ts';
 import { keepGradeColumn, keepOrder } from '../results/kept-results.ts';
-import type { StoredGrade } from '../../grading/score.ts';
+import type { StoredGrade } from '../../scoring/score.ts';
 
 /** What insights read of a stored grade: its points (null while pending) and the answer as submitted. */
 export type InsightsGrade = Pick<StoredGrade, 'points' | 'answer'>;

@@ -4,8 +4,8 @@ import type { InsightsModelRequest, InsightsReport, InsightsUplift } from '@exam
 import type { SimilarityReport } from '@exam/domain/similarity';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
 import type { AttemptTranscript, Deps } from '../../deps.ts';
-import type { RefreshKeepGrade } from '../cohort/keep-grade-refresh.ts';
-import { percentageOf, type StoredGrade } from '../../grading/score.ts';
+import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
+import { percentageOf, type StoredGrade } from '../../scoring/score.ts';
 import type { ResultStatus } from '@exam/domain/grading';
 import type { InsightsRepository } from './insights.repository.ts';
 import { buildSimilarityReport } from './similarity.service.ts';

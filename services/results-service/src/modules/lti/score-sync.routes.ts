@@ -1,15 +1,17 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { ResultDetailSchema, ResultIdParamsSchema } from '@exam/domain/result';
+import { ResultDetailSchema, ResultIdParamsSchema, type ResultDetail } from '@exam/domain/result';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { ResultsService } from '../results/results.service.ts';
 import type { ScoreSyncService } from './score-sync.service.ts';
 
 const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 
+/** How the route reads the result it answers with: results' detail, passed in (lti sits below results). */
+type ResultReader = { detail(id: string, ownerId: string): Promise<ResultDetail> };
+
 /** The creator's side of the LMS score passback (the job sends; see jobs/lti-score-sync.ts). */
-export function scoreSyncRoutes(scoreSync: ScoreSyncService, results: ResultsService) {
+export function scoreSyncRoutes(scoreSync: ScoreSyncService, results: ResultReader) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     app.post(

@@ -1,8 +1,8 @@
 import { decodeChoices } from '@exam/domain/grading';
 import type { GradeHistoryEntry, QuestionAnswer, ResultSummary } from '@exam/domain/result';
 import type { gradeHistory } from '../../db/schema.ts';
-import { answerKeyText, answerText, percentageOf, type StoredGrade } from '../../grading/score.ts';
-import type { ExamSnapshot } from '../../grading/snapshot.ts';
+import { answerKeyText, answerText, percentageOf, type StoredGrade } from '../../scoring/score.ts';
+import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import type { ResultSummaryRow } from './results.repository.ts';
 
 /** Rows as creators read them: one score (points, maximum, percentage, status) on every screen. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredGrade } from '../../grading/score.ts';
+import type { StoredGrade } from '../../scoring/score.ts';
 import { gradebookCsv, resultsCsv } from './results-csv.ts';
 
 const grade = (points: number | null): StoredGrade => ({

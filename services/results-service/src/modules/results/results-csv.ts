@@ -1,5 +1,5 @@
 import type { ResultStatus } from '@exam/domain/grading';
-import { percentageOf, type StoredGrade } from '../../grading/score.ts';
+import { percentageOf, type StoredGrade } from '../../scoring/score.ts';
 
 export type CsvCandidate = {
   userName: string;

@@ -9,21 +9,15 @@ import type {
   ResultList,
   ResultsCsvFormat,
 } from '@exam/domain/result';
+import { assertOwnsExam } from '../../access/exam-ownership.ts';
 import type { Deps } from '../../deps.ts';
-import type { RefreshKeepGrade } from '../cohort/keep-grade-refresh.ts';
+import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
 import { gradebookCsv, resultsCsv } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
 import type { ResultsRepository } from './results.repository.ts';
 import { toHistoryEntry, toQuestionAnswers, toSummary } from './result-views.ts';
 
 export const resultNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Result not found');
-
-/** Another creator's exam looks exactly like one that does not exist. */
-export async function assertOwnsExam(deps: Pick<Deps, 'examSource'>, examId: string, ownerId: string) {
-  const exam = await deps.examSource.findExam(examId);
-  if (!exam || exam.ownerId !== ownerId) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
-  return exam;
-}
 
 /** A candidate's grades in the exam's question order, by id; undefined where they did not get the question. */
 function byExamQuestion<G>(
@@ -38,7 +32,7 @@ function byExamQuestion<G>(
   });
 }
 
-/** What creators read of their results; every figure comes from the stored score (grading/score.ts). */
+/** What creators read of their results; every figure comes from the stored score (scoring/score.ts). */
 export function createResultsService(
   repo: ResultsRepository,
   deps: Pick<Deps, 'examSource'>,

@@ -2,10 +2,10 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { isTestGraded, type TestGrading } from '@exam/domain/coding';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { attempts, gradeHistory, results, testGradings } from '../../db/schema.ts';
-import { nextResultState, QUEUED_TESTS, scoreAttempt, type StoredGrade } from '../../grading/score.ts';
-import { codeToRun } from '../../grading/test-code.ts';
+import { nextResultState, QUEUED_TESTS, scoreAttempt, type StoredGrade } from '../../scoring/score.ts';
+import { codeToRun } from '../../scoring/test-code.ts';
 import { recordScoreChanges } from '../lti/score-sync.repository.ts';
-import type { ExamSnapshot } from '../../grading/snapshot.ts';
+import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 
 export type TestGradingRow = typeof testGradings.$inferSelect;
 /** A claimed outbox row with what a run needs: the question as the attempt's snapshot has it. */

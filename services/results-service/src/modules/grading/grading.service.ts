@@ -1,10 +1,11 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { ExamReleaseReport, GradingEntry } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
-import { applyGradingEntries, gradeChanges } from '../../grading/marks.ts';
-import { nextResultState, scoreAttempt, type StoredGrade } from '../../grading/score.ts';
+import { applyGradingEntries, gradeChanges } from '../../scoring/marks.ts';
+import { nextResultState, scoreAttempt, type StoredGrade } from '../../scoring/score.ts';
 import type { HistoryRow, LockedResult, ResultWritesRepository, Writes } from './result-writes.repository.ts';
-import { assertOwnsExam, resultNotFound } from './results.service.ts';
+import { assertOwnsExam } from '../../access/exam-ownership.ts';
+import { resultNotFound } from '../results/results.service.ts';
 
 /** Who changes a grade: the creator's id (ownership) and e-mail (the history's `by`). */
 export type Grader = { sub: string; email: string };

@@ -3,12 +3,12 @@ import { isTestGraded } from '@exam/domain/coding';
 import type { InternalExam } from '@exam/domain/internal';
 import type { RegradeReport } from '@exam/domain/result';
 import type { Deps } from '../../deps.ts';
-import { nextResultState, scoreAttempt } from '../../grading/score.ts';
-import { withCurrentKeys } from '../../grading/snapshot.ts';
+import { nextResultState, scoreAttempt } from '../../scoring/score.ts';
+import { withCurrentKeys } from '../../scoring/snapshot.ts';
 import type { Grader } from './grading.service.ts';
 import type { HistoryRow, LockedResult, ResultWrite, ResultWritesRepository } from './result-writes.repository.ts';
 import type { TestGradingService } from './test-grading.service.ts';
-import { assertOwnsExam } from './results.service.ts';
+import { assertOwnsExam } from '../../access/exam-ownership.ts';
 
 type QuestionTally = RegradeReport['questions'][number];
 type SnapshotQuestion = LockedResult['snapshot']['questions'][number];

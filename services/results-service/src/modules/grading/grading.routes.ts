@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { GradingService } from './grading.service.ts';
 import type { RegradeService } from './regrade.service.ts';
 import type { ReleaseNotices } from './release-notices.ts';
-import type { ResultsService } from './results.service.ts';
+import type { ResultsService } from '../results/results.service.ts';
 import type { TestGradingService } from './test-grading.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };

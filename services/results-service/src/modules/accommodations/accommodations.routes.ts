@@ -1,6 +1,4 @@
 import {
-  BriefingRequestSchema,
-  BriefingSchema,
   OverrideEnvelopeSchema,
   OverrideInputSchema,
   OverrideListSchema,
@@ -11,14 +9,12 @@ import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { RetryLaterError } from '../attempts/retry-later.ts';
-import type { BriefingService } from './briefing.service.ts';
 import type { OverridesService } from './overrides.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
-/** Accommodations (the exam's owner only; another creator's exam is 404) and the candidate's briefing. */
-export function cohortRoutes(overrides: OverridesService, briefings: BriefingService) {
+/** Accommodations: the exam's owner only; another creator's exam is 404. */
+export function accommodationsRoutes(overrides: OverridesService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -65,33 +61,6 @@ export function cohortRoutes(overrides: OverridesService, briefings: BriefingSer
         },
       },
       async (request) => ({ moved: await overrides.recomputeDeadlines(request.params.id) }),
-    );
-
-    app.post(
-      '/api/attempts/briefing',
-      {
-        schema: {
-          tags: ['attempts'],
-          description:
-            'What the candidate reads before Start, for this candidate ID: their duration with extra time, their window and where it stands, attempts allowed and used, whether one is in progress. Creates nothing; limited per client like starts (START_LIMIT_PER_CLIENT, counted apart from them; 429 with Retry-After).',
-          body: BriefingRequestSchema,
-          response: {
-            200: BriefingSchema,
-            400: ErrorBodySchema,
-            403: ErrorBodySchema,
-            404: ErrorBodySchema,
-            429: ErrorBodySchema,
-          },
-        },
-      },
-      async (request, reply) => {
-        try {
-          return await briefings.briefing(request.body, { ip: request.ip });
-        } catch (err) {
-          if (err instanceof RetryLaterError) reply.header('retry-after', String(err.retryAfterSeconds));
-          throw err;
-        }
-      },
     );
   };
 }

@@ -1,6 +1,6 @@
 import { candidateKey } from '@exam/domain/attempt-binding';
 import type { Deps } from '../../deps.ts';
-import type { SubmissionsRepository } from '../internal/submissions.repository.ts';
+import type { SubmissionsRepository } from '../submissions/submissions.repository.ts';
 
 /**
  * After a release, exam-service queues a notice to each released candidate on the exam's roster (it

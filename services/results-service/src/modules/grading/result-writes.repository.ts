@@ -1,9 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { attempts, gradeHistory, results } from '../../db/schema.ts';
-import type { ExamSnapshot } from '../../grading/snapshot.ts';
+import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { recordScoreChanges } from '../lti/score-sync.repository.ts';
-import type { ResultRow } from './results.repository.ts';
+import type { ResultRow } from '../results/results.repository.ts';
 
 export type HistoryRow = Omit<typeof gradeHistory.$inferInsert, 'id'>;
 export type LockedResult = { result: ResultRow; snapshot: ExamSnapshot };

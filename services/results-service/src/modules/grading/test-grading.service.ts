@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { UNREACHABLE_REASON } from '../../adapters/code-runner.ts';
 import type { Deps } from '../../deps.ts';
 import type { Grader } from './grading.service.ts';
-import { resultNotFound } from './results.service.ts';
+import { resultNotFound } from '../results/results.service.ts';
 import type { ClaimedGrading, GradingStep, TestGradingRepository } from './test-grading.repository.ts';
 
 /** Failed tries to reach the runner before a question is left to a grader. */

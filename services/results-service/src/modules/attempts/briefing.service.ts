@@ -3,11 +3,11 @@ import { candidateKey } from '@exam/domain/attempt-binding';
 import { questionsPerCandidate, windowState, type Briefing, type BriefingRequest } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Deps } from '../../deps.ts';
-import { admitCandidate } from '../attempts/admission.ts';
-import type { LtiGrants } from '../attempts/lti-grant.ts';
-import type { StartLimiter } from '../attempts/start-limits.service.ts';
-import { candidateRules, toOverride } from './cohort-rules.ts';
-import type { CohortRepository } from './cohort.repository.ts';
+import { admitCandidate } from './admission.ts';
+import type { LtiGrants } from './lti-grant.ts';
+import type { StartLimiter } from './start-limits.service.ts';
+import { candidateRules, toOverride } from '../accommodations/cohort-rules.ts';
+import type { CohortRepository } from '../accommodations/cohort.repository.ts';
 
 /**
  * What the briefing page shows one candidate before Start (docs/product.md#windows-attempts-and-accommodations):

@@ -3,7 +3,7 @@ import { attemptDeadline, windowIssue, type Override, type OverrideInput } from 
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';
 import type { Deps } from '../../deps.ts';
-import { assertOwnsExam } from '../results/results.service.ts';
+import { assertOwnsExam } from '../../access/exam-ownership.ts';
 import { candidateRules, toOverride } from './cohort-rules.ts';
 import type { CohortRepository, OverrideRow } from './cohort.repository.ts';
 
