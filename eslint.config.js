@@ -56,7 +56,6 @@ function serviceZones(service) {
  */
 const moduleOrder = {
   'exam-service': [
-    'mail',
     'auth',
     'materials',
     'exams',
@@ -67,10 +66,8 @@ const moduleOrder = {
     'roster',
     'lti',
     'internal',
-    'housekeeping',
-    'metrics',
   ],
-  'llm-gateway': ['chat', 'transcripts', 'usage', 'solvability', 'metrics'],
+  'llm-gateway': ['chat', 'transcripts', 'usage', 'solvability'],
   'results-service': [
     'submissions',
     'lti',
@@ -81,9 +78,8 @@ const moduleOrder = {
     'insights',
     'live',
     'internal',
-    'metrics',
   ],
-  'workspace-orchestrator': ['sessions', 'proxy', 'runner', 'metrics'],
+  'workspace-orchestrator': ['sessions', 'proxy', 'runner'],
 };
 
 /** The zones of one service's module order, given the module folders present (exported for the lint tests). */
