@@ -126,15 +126,20 @@ const PROTO_STAND_IN = '\u0000__proto__';
  * defined back as an own property after it, so every file survives every service's parse and serialisation.
  */
 export const WorkspaceFilesSchema = z
-  .preprocess((value) => {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, '__proto__')) return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, file]) => [key === '__proto__' ? PROTO_STAND_IN : key, file]),
-    );
-  }, z.record(z.string(), WorkspaceFileSchema))
+  .preprocess(
+    (value) => {
+      if (typeof value !== 'object' || value === null || !Object.hasOwn(value, '__proto__')) return value;
+      return Object.fromEntries(
+        Object.entries(value).map(([key, file]) => [key === '__proto__' ? PROTO_STAND_IN : key, file]),
+      );
+    },
+    z.record(z.string(), WorkspaceFileSchema),
+  )
   .overwrite((files) =>
     Object.hasOwn(files, PROTO_STAND_IN)
-      ? Object.fromEntries(Object.entries(files).map(([key, file]) => [key === PROTO_STAND_IN ? '__proto__' : key, file]))
+      ? Object.fromEntries(
+          Object.entries(files).map(([key, file]) => [key === PROTO_STAND_IN ? '__proto__' : key, file]),
+        )
       : files,
   );
 export type WorkspaceFiles = z.infer<typeof WorkspaceFilesSchema>;

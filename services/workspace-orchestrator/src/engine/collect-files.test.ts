@@ -81,10 +81,11 @@ describe('collectFiles', () => {
 
   it('keeps solution.py and lists what it left out when a folder of 2,100 files comes first in the archive', async () => {
     const data = Array.from({ length: 2100 }, (_, i) => ({ name: `workspace/data/row${i}.dat`, content: 'r' }));
-    const files = await collectFiles(
-      tarOf([...data, { name: 'workspace/solution.py', content: 'print(42)\n' }]),
-      { fileMaxBytes: 1024, totalMaxBytes: 1024 * 1024, maxFiles: 2000 },
-    );
+    const files = await collectFiles(tarOf([...data, { name: 'workspace/solution.py', content: 'print(42)\n' }]), {
+      fileMaxBytes: 1024,
+      totalMaxBytes: 1024 * 1024,
+      maxFiles: 2000,
+    });
     expect(files['solution.py']).toMatchObject({ content: 'print(42)\n', truncated: false });
     expect(files['data/']).toMatchObject({ type: 'folder', size: 101, omitted: { reason: 'file-limit', files: 101 } });
     expect(Object.keys(files).filter((name) => !name.endsWith('/'))).toHaveLength(2000);
@@ -101,7 +102,13 @@ describe('collectFiles', () => {
       ]),
       limits,
     );
-    expect(Object.keys(files).sort()).toEqual(['.git/', '.venv/', 'src/__pycache__/', 'web/app.js', 'web/node_modules/']);
+    expect(Object.keys(files).sort()).toEqual([
+      '.git/',
+      '.venv/',
+      'src/__pycache__/',
+      'web/app.js',
+      'web/node_modules/',
+    ]);
     expect(files['web/node_modules/']).toMatchObject({ size: 30, omitted: { reason: 'dependency-folder', files: 30 } });
     expect(files['.venv/']!.omitted).toEqual({ reason: 'dependency-folder', files: 1 });
     expect(files['src/__pycache__/']!.omitted).toEqual({ reason: 'build-folder', files: 1 });
@@ -110,9 +117,13 @@ describe('collectFiles', () => {
 
   it("collects the question's workspace file first, even inside a folder left out by rule", async () => {
     const others = Array.from({ length: 12 }, (_, i) => ({ name: `workspace/a${i}.py`, content: 'a' }));
-    const files = await collectFiles(tarOf([...others, { name: 'workspace/build/answer.txt', content: 'mine' }]), limits, {
-      priorityFiles: ['./build/answer.txt'],
-    });
+    const files = await collectFiles(
+      tarOf([...others, { name: 'workspace/build/answer.txt', content: 'mine' }]),
+      limits,
+      {
+        priorityFiles: ['./build/answer.txt'],
+      },
+    );
     expect(files['build/answer.txt']).toMatchObject({ content: 'mine' });
     expect(files['./']!.omitted).toEqual({ reason: 'file-limit', files: 3 });
   });

@@ -142,7 +142,12 @@ describe('exam-service and workspace-orchestrator over HTTP', () => {
   it("asks for the questions' workspace files to be collected before any other file", async () => {
     const base = makeExam();
     const exam = makeExam({
-      codingWorkspace: { enabled: true, saveFilesInResults: true, workspaceType: 'vscode', allowPackageRegistries: false },
+      codingWorkspace: {
+        enabled: true,
+        saveFilesInResults: true,
+        workspaceType: 'vscode',
+        allowPackageRegistries: false,
+      },
       questions: [{ ...base.questions[0]!, workspaceFile: 'q1/solution.py' }],
     });
     exams.set(exam.id, exam);

@@ -14,7 +14,10 @@ export function createSessionFiles(
 ) {
   const { volumes, engines, runs } = parts;
 
-  async function readFiles(row: WorkspaceRow, priorities: CollectPriorities = {}): Promise<Record<string, WorkspaceFile>> {
+  async function readFiles(
+    row: WorkspaceRow,
+    priorities: CollectPriorities = {},
+  ): Promise<Record<string, WorkspaceFile>> {
     if (!row.handle || row.status !== 'ready') return {};
     const engine = engines.engineOf(row);
     if (!(await engine.isRunning(row.handle))) return {};
