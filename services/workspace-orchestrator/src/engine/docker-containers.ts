@@ -10,6 +10,16 @@ import {
   type WorkspaceSpec,
 } from './engine.ts';
 
+/**
+ * The only resolver a workspace container is given: an address of TEST-NET-1 (RFC 5737 §3, reserved for
+ * documentation, routed nowhere). Docker's embedded DNS (127.0.0.11 in the container) forwards every name it does
+ * not know itself to the container's DNS servers, by default the host's: a way to carry data out in query names
+ * that no bridge or firewall rule sees on engines that forward from the host's namespace. Pointed here, it forwards
+ * nowhere; a workspace needs no name resolution, since its only way out, the registry proxy, resolves names itself
+ * after its allowlist (engine/egress/decision.ts).
+ */
+export const WORKSPACE_DNS_SINK = '192.0.2.53';
+
 /** How every workspace container is confined. */
 export type ContainerLimits = { instance: string; memoryMb: number; cpus: number; pidsLimit: number; tmpMb: number };
 
@@ -40,6 +50,8 @@ function workspaceContainer(
       // files) and the engine's archive API can read it. A new volume takes the image folder's owner (1000).
       Mounts: [{ Type: 'volume', Source: spec.volume.name, Target: WORKSPACE_FOLDER }],
       NetworkMode: network,
+      Dns: [WORKSPACE_DNS_SINK],
+      DnsSearch: [],
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
       ReadonlyRootfs: true,
