@@ -115,17 +115,19 @@ export function createAttemptsService(
       }
     }
     for (;;) {
-      let needing: SubmitAttemptRow | undefined;
+      // The row whose snapshot asked for files (its questions name the files collected first).
+      const asked: { row?: SubmitAttemptRow } = {};
       const outcome = await repo.submit(attemptId, {
         skipLocked,
         build: (locked, saved) => {
           if (files !== undefined || !needsFiles(locked)) return resultRow(locked, saved, files ?? {});
-          needing = locked;
+          asked.row = locked;
           return NEEDS_FILES;
         },
       });
-      if (outcome !== NEEDS_FILES || !needing) return outcome;
-      files = await collectFiles(needing);
+      if (outcome !== NEEDS_FILES) return outcome;
+      if (!asked.row) throw new Error('the submission asked for workspace files without its attempt');
+      files = await collectFiles(asked.row);
     }
   }
 
