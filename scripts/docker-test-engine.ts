@@ -221,7 +221,8 @@ export function startTestEngine(dir = engineDir(), opts: TestEngineOptions = {})
 }
 
 async function startEngine(dir: string, opts: TestEngineOptions): Promise<TestEngine> {
-  const { watch = true, images = true, hostNetwork = true } = opts;
+  // WORKSPACE_ENGINE_KEEP=1 (the orchestrator's suites) keeps the engine for the next run: no watchdog then.
+  const { watch = process.env.WORKSPACE_ENGINE_KEEP !== '1', images = true, hostNetwork = true } = opts;
   const socketPath = join(dir, 'docker.sock');
   if (await ping(socketPath)) {
     takeLease(dir);
