@@ -19,7 +19,8 @@ describe.skipIf(!socketPath)('workspace bridges are the engine’s own', () => {
       apps.push(
         await buildTestApp({
           socketPath: socketPath!,
-          instance: inject('workspaceInstance'),
+          // An instance of its own: a warm editor of the shared instance (on its network) is never handed out here.
+          instance: `${inject('workspaceInstance')}-${network}`,
           env: { WORKSPACE_NETWORK: network, WORKSPACE_EGRESS_NETWORK: `${network}-egress` },
         }),
       );
@@ -38,6 +39,12 @@ describe.skipIf(!socketPath)('workspace bridges are the engine’s own', () => {
       await network.remove().catch((err: unknown) => {
         if (!isNotFound(err)) throw err;
       });
+    }
+    for (const network of networks) {
+      const { Volumes } = await docker.listVolumes({
+        filters: { label: [`exam.orchestrator=${inject('workspaceInstance')}-${network}`] },
+      });
+      for (const volume of Volumes ?? []) await docker.getVolume(volume.Name).remove({ force: true });
     }
   });
 

@@ -21,7 +21,8 @@ describe.skipIf(!socketPath)('a required volume quota on an engine that cannot l
   beforeAll(async () => {
     app = await buildTestApp({
       socketPath: socketPath!,
-      instance: inject('workspaceInstance'),
+      // An instance of its own: a warm editor of the shared instance (on an unlimited volume) is never handed out here.
+      instance: `${inject('workspaceInstance')}-quota`,
       env: { WORKSPACE_VOLUME_QUOTA: 'required', WORKSPACE_VOLUME_SIZE: '64Mi', WARM_POOL_SIZE: '0' },
     });
   });
