@@ -7,6 +7,9 @@
 // same time): each holds a lease while it runs, and the engine a run started is stopped by the last run
 // to release it.
 //   node scripts/docker-test-engine.ts status
+// An engine a test run or benchmark started (startTestEngine) also gets a watchdog process: when every process
+// holding a lease has died, killed or not, it stops the engine, so a suite or benchmark stopped at its time
+// limit never leaves a dockerd behind. An engine started by hand (`start` above) is stopped by hand.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,13 @@ export const TEST_IMAGE = 'exam/workspace-test';
 const BASE_IMAGE = 'exam/busybox-base';
 
 export type TestEngine = { socketPath: string; dir: string; startedHere: boolean };
+
+/**
+ * `watch`: a watchdog stops the engine once no lease holder lives (default; the CLI's `start` leaves it off).
+ * `images`: build the test images (default). `hostNetwork`: let dockerd edit iptables and add the workspace
+ * firewall (default); off for a throwaway second engine that must not touch the host's rules.
+ */
+export type TestEngineOptions = { watch?: boolean; images?: boolean; hostNetwork?: boolean };
 
 export function engineDir(): string {
   return process.env.EXAM_DOCKER_DIR ?? '/tmp/exam-docker-test';
@@ -199,28 +209,25 @@ export async function releaseTestEngine(engine: TestEngine): Promise<void> {
     const marker = join(engine.dir, 'started-by-tests');
     if (engine.startedHere) writeFileSync(marker, '');
     if (!existsSync(marker)) return;
-    const others = readdirSync(join(engine.dir, 'leases')).filter((name) => {
-      if (alive(Number(name))) return true;
-      rmSync(join(engine.dir, 'leases', name), { force: true });
-      return false;
-    });
-    if (others.length) return;
+    if (liveLeases(engine.dir).length) return;
     rmSync(marker, { force: true });
     await stopEngine(engine.dir);
   });
 }
 
 /** Starts dockerd under `dir` (or reuses the one already running there) and makes sure the test images exist. */
-export function startTestEngine(dir = engineDir()): Promise<TestEngine> {
-  return withEngineLock(dir, () => startEngine(dir));
+export function startTestEngine(dir = engineDir(), opts: TestEngineOptions = {}): Promise<TestEngine> {
+  return withEngineLock(dir, () => startEngine(dir, opts));
 }
 
-async function startEngine(dir: string): Promise<TestEngine> {
+async function startEngine(dir: string, opts: TestEngineOptions): Promise<TestEngine> {
+  // WORKSPACE_ENGINE_KEEP=1 (the orchestrator's suites) keeps the engine for the next run: no watchdog then.
+  const { watch = process.env.WORKSPACE_ENGINE_KEEP !== '1', images = true, hostNetwork = true } = opts;
   const socketPath = join(dir, 'docker.sock');
   if (await ping(socketPath)) {
     takeLease(dir);
-    firewall('add');
-    ensureImages(socketPath);
+    if (hostNetwork) firewall('add');
+    if (images) ensureImages(socketPath);
     return { socketPath, dir, startedHere: false };
   }
   if (!which('dockerd')) throw new Error('dockerd is not installed (apt-get install -y docker.io)');
@@ -244,6 +251,7 @@ async function startEngine(dir: string): Promise<TestEngine> {
     '--pidfile',
     join(dir, 'docker.pid'),
     '--bridge=none',
+    ...(hostNetwork ? [] : ['--iptables=false', '--ip-forward=false']),
   ];
   const child = spawn('dockerd', args, { detached: true, stdio: ['ignore', out, out] });
   let exited: string | undefined;
@@ -260,9 +268,54 @@ async function startEngine(dir: string): Promise<TestEngine> {
   }
   log(`dockerd ${child.pid} listening on ${socketPath}`);
   takeLease(dir);
-  firewall('add');
-  ensureImages(socketPath);
+  writeFileSync(join(dir, 'host-network'), hostNetwork ? '1' : '0');
+  if (watch) {
+    // Marked as the tests' engine now, not at release: a killed starter never releases.
+    writeFileSync(join(dir, 'started-by-tests'), '');
+    startWatchdog(dir, logFile);
+  }
+  if (hostNetwork) firewall('add');
+  if (images) ensureImages(socketPath);
   return { socketPath, dir, startedHere: true };
+}
+
+function startWatchdog(dir: string, logFile: string) {
+  const out = openSync(logFile, 'a');
+  const watchdog = spawn(process.execPath, [fileURLToPath(import.meta.url), 'watchdog'], {
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, EXAM_DOCKER_DIR: dir },
+  });
+  watchdog.unref();
+  writeFileSync(join(dir, 'watchdog.pid'), String(watchdog.pid));
+}
+
+const liveLeases = (dir: string) =>
+  readdirSync(join(dir, 'leases')).filter((name) => {
+    if (alive(Number(name))) return true;
+    rmSync(join(dir, 'leases', name), { force: true });
+    return false;
+  });
+
+/**
+ * The watchdog's loop: while the engine runs and is the tests' (the marker), it checks the leases every
+ * half second; two checks in a row without a live holder stop the engine under the lock (a new suite
+ * taking a lease meanwhile keeps it). It ends with the engine, whoever stopped it.
+ */
+async function watchEngine(dir: string) {
+  let idle = 0;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    if (!pidOf(dir) || !existsSync(join(dir, 'started-by-tests'))) return;
+    idle = liveLeases(dir).length ? 0 : idle + 1;
+    if (idle < 2) continue;
+    await withEngineLock(dir, async () => {
+      if (liveLeases(dir).length || !existsSync(join(dir, 'started-by-tests'))) return;
+      log('no process holds a lease any more; stopping the engine the tests started');
+      rmSync(join(dir, 'started-by-tests'), { force: true });
+      await stopEngine(dir);
+    });
+  }
 }
 
 /** Stops the dockerd whose PID file is under `dir`; waits until it has exited. */
@@ -284,15 +337,17 @@ async function stopEngine(dir: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 200));
   }
   if (pidOf(dir)) process.kill(pid, 'SIGKILL');
-  firewall('remove');
+  const hostNetwork = !existsSync(join(dir, 'host-network')) || readFileSync(join(dir, 'host-network'), 'utf8') !== '0';
+  if (hostNetwork) firewall('remove');
   log(`dockerd ${pid} stopped`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const command = process.argv[2] ?? 'start';
   try {
-    if (command === 'start') console.log((await startTestEngine()).socketPath);
+    if (command === 'start') console.log((await startTestEngine(engineDir(), { watch: false })).socketPath);
     else if (command === 'stop') await stopTestEngine();
+    else if (command === 'watchdog') await watchEngine(engineDir());
     else if (command === 'status') {
       const socketPath = join(engineDir(), 'docker.sock');
       const up = Boolean(pidOf(engineDir())) && (await ping(socketPath));

@@ -7,15 +7,13 @@
 // --image test: the small busybox stand-in; --image vscode: the real code-server image
 // (scripts/build-workspace-images.sh), whose editor page is code-server's workbench after its redirect.
 // Without BENCH_DATABASE_URL the orchestrator keeps its state in an in-memory PGlite.
-// Starts (or reuses) the private engine of scripts/docker-test-engine.ts and leaves it running; the
+// Starts (or reuses) the private engine of scripts/docker-test-engine.ts, stopped with the last lease on it; the
 // containers and volumes the run created are removed at the end.
 import { fork } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { TEST_SECRETS } from '../../packages/server-kit/src/testing.ts';
-import { startTestEngine } from '../../scripts/docker-test-engine.ts';
+import { releaseTestEngine, startTestEngine } from '../../scripts/docker-test-engine.ts';
 import { buildApp } from '../../services/workspace-orchestrator/src/app.ts';
 import { loadConfig } from '../../services/workspace-orchestrator/src/config.ts';
 import { openWorkspaceDatabase } from '../../services/workspace-orchestrator/src/db/database.ts';
@@ -317,6 +315,7 @@ if (values.serve) {
   console.log(JSON.stringify(result, null, 2));
   // One machine-readable line for bench/run.ts.
   console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
-  // The engine stays up for the next run; only this process's lease on it goes.
-  rmSync(join(engine.dir, 'leases', String(process.pid)), { force: true });
+  // The engine goes with the last lease on it, if a test run or benchmark started it; killed before this line,
+  // the engine's watchdog stops it (scripts/docker-test-engine.ts).
+  await releaseTestEngine(engine);
 }

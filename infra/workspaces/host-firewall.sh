@@ -1,11 +1,13 @@
 #!/bin/sh
 # Run as root on the Docker host, once per boot (add|remove). Workspace containers sit on two internal
-# bridges (no route out): exam-ws0 (no network at all) and exam-ws1 (the exam allows package
-# registries). Docker blocks forwarding out of an internal bridge but not packets addressed to the host
+# bridges (no route out): exam-ws0-XXXXXX (no network at all) and exam-ws1-XXXXXX (the exam allows package
+# registries), XXXXXX derived from the engine's ID, so every engine on the host has its own pair and the
+# wildcards below cover them all (an older orchestrator's exam-ws0/exam-ws1 too).
+# Docker blocks forwarding out of an internal bridge but not packets addressed to the host
 # itself, so without this a candidate could reach any host service listening on 0.0.0.0 through the
 # bridge gateway. Everything from the bridges to the host is dropped except:
 #   - replies to connections the host opened (the orchestrator's proxy to the editors);
-#   - on exam-ws1 only, new connections to the orchestrator's registry proxy, which listens on that
+#   - on exam-ws1* only, new connections to the orchestrator's registry proxy, which listens on that
 #     bridge's gateway at EGRESS_PROXY_PORT (default 3128; an iptables range such as 3128:3132 also
 #     works) and lets through the hosts of EGRESS_ALLOWED_HOSTS and nothing else.
 # `remove` takes out every rule this script added, whatever port it was added with.
@@ -18,7 +20,7 @@ esac
 tag="exam-egress-proxy"
 rule_established="INPUT -i exam-ws+ -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT"
 rule_drop="INPUT -i exam-ws+ -j DROP"
-rule_proxy="INPUT -i exam-ws1 -p tcp -m tcp --dport $proxy_port -m comment --comment $tag -j ACCEPT"
+rule_proxy="INPUT -i exam-ws1+ -p tcp -m tcp --dport $proxy_port -m comment --comment $tag -j ACCEPT"
 case "$action" in
   add)
     # Inserted in reverse order, each at the top: the accept rules end up before the drop.

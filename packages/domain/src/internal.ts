@@ -92,6 +92,15 @@ export const InternalTranscriptsSchema = z.object({
   transcripts: z.array(z.object({ attemptId: z.string(), messages: z.array(TranscriptMessageSchema) })),
 });
 
+/**
+ * Why collection left files out (engine/collect-files.ts in workspace-orchestrator): a dependency folder
+ * (node_modules, a Python virtual environment…), a build or cache folder, version control, or the per-workspace
+ * file limit reached after the files that matter (the question's workspace file, then the candidate's sources).
+ */
+export const OMISSION_REASONS = ['dependency-folder', 'build-folder', 'version-control', 'file-limit'] as const;
+export const OmissionReasonSchema = z.enum(OMISSION_REASONS);
+export type OmissionReason = z.infer<typeof OmissionReasonSchema>;
+
 export const WorkspaceFileSchema = z.object({
   content: z.string(),
   lastModified: z.string(),
@@ -100,11 +109,52 @@ export const WorkspaceFileSchema = z.object({
   /** Binary files keep size and type; content is empty (only text files are copied into results). */
   isBinary: z.boolean().default(false),
   truncated: z.boolean().default(false),
+  /**
+   * Set on an entry that stands for files left out rather than for one file: its key is the folder they were in,
+   * ending in '/' (no file name does), `files` how many, `size` their bytes. The grader sees it in the file list.
+   */
+  omitted: z.object({ reason: OmissionReasonSchema, files: z.number().int().min(0) }).optional(),
 });
 export type WorkspaceFile = z.infer<typeof WorkspaceFileSchema>;
 
+/** A file name no file system allows (NUL), standing in for `__proto__` while zod's record checks the map. */
+const PROTO_STAND_IN = '\u0000__proto__';
+
+/**
+ * Workspace files by path. zod's record drops a `__proto__` key on purpose (assigning it to a plain object would
+ * replace the object's prototype), yet a candidate may name a file so: the key is renamed for the check and
+ * defined back as an own property after it, so every file survives every service's parse and serialisation.
+ */
+export const WorkspaceFilesSchema = z
+  .preprocess(
+    (value) => {
+      if (typeof value !== 'object' || value === null || !Object.hasOwn(value, '__proto__')) return value;
+      return Object.fromEntries(
+        Object.entries(value).map(([key, file]) => [key === '__proto__' ? PROTO_STAND_IN : key, file]),
+      );
+    },
+    z.record(z.string(), WorkspaceFileSchema),
+  )
+  .overwrite((files) =>
+    Object.hasOwn(files, PROTO_STAND_IN)
+      ? Object.fromEntries(
+          Object.entries(files).map(([key, file]) => [key === PROTO_STAND_IN ? '__proto__' : key, file]),
+        )
+      : files,
+  );
+export type WorkspaceFiles = z.infer<typeof WorkspaceFilesSchema>;
+
 /** POST {WORKSPACE_ORCHESTRATOR_URL}/internal/attempts/{attemptId}/collect: the workspace files at submit. */
-export const CollectedFilesSchema = z.object({ files: z.record(z.string(), WorkspaceFileSchema) });
+export const CollectedFilesSchema = z.object({ files: WorkspaceFilesSchema });
+
+/**
+ * The collect request's body: the paths the exam's questions name as their workspace file, collected before
+ * any other file (an absent body, from an older results-service, names none).
+ */
+export const CollectFilesRequestSchema = z
+  .object({ priorityFiles: z.array(z.string().min(1).max(500)).max(500).default([]) })
+  .default({ priorityFiles: [] });
+export type CollectFilesRequest = z.infer<typeof CollectFilesRequestSchema>;
 
 /**
  * GET {EXAM_SERVICE_URL}/internal/creator-sessions/{sid}: the creator whose sign-in session this is, while it

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TestGradingSchema } from './coding.ts';
 import { RubricSchema, QuestionTypeSchema } from './exam.ts';
 import { RESULT_STATUSES } from './grading.ts';
-import { WorkspaceFileSchema } from './internal.ts';
+import { WorkspaceFilesSchema } from './internal.ts';
 import { LmsSyncSchema } from './lti-ags.ts';
 
 /** Submitted results as creators read and grade them (docs/product.md#results-and-grading). */
@@ -145,7 +145,7 @@ export const ResultDetailSchema = ResultSummarySchema.extend({
   eventSummary: z.record(z.string(), z.number().int()).default({}),
   /** True when `events` lists only the newest of the stored events. */
   eventsTruncated: z.boolean().default(false),
-  workspace_files: z.record(z.string(), WorkspaceFileSchema),
+  workspace_files: WorkspaceFilesSchema,
   history: z.array(GradeHistoryEntrySchema),
 });
 export type ResultDetail = z.infer<typeof ResultDetailSchema>;

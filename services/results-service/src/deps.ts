@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CodeRunner, RunnerAnswer } from '@exam/server-kit/code-runner-client';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { RedisConnection } from '@exam/server-kit/redis';
-import type { InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
+import type { CollectFilesRequest, InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
 import type { LtiScoreOutcome, LtiScoreRequest } from '@exam/domain/lti-ags';
 import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
 import type { ResultsDatabase } from './db/database.ts';
@@ -31,7 +31,8 @@ export type LtiScores = {
 
 /** Collects a candidate's coding-workspace files at submit (workspace-orchestrator). */
 export type WorkspaceFiles = {
-  collect(attemptId: string): Promise<Record<string, WorkspaceFile>>;
+  /** `priorityFiles`: the questions' workspace files, collected before any other file. */
+  collect(attemptId: string, request?: CollectFilesRequest): Promise<Record<string, WorkspaceFile>>;
 };
 
 /** workspace-orchestrator's code runner (server-kit code-runner-client.ts). */

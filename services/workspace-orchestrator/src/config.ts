@@ -25,11 +25,24 @@ const ConfigSchema = z.object({
   KUBECONFIG: z.string().min(1).optional(),
   /** The StorageClass of the attempts' claims; unset, the cluster's default class. */
   WORKSPACE_STORAGE_CLASS: z.string().min(1).optional(),
-  /** Each attempt's claim size, a Kubernetes quantity (the collected files are capped far lower; installed packages are not). */
+  /**
+   * The most a workspace may hold, a Kubernetes quantity such as 2Gi: each attempt's claim size on Kubernetes,
+   * and on Docker the quota of each workspace volume (the `local` driver's `size`, which needs the engine's
+   * volumes folder on XFS mounted with project quotas; see infra/workspaces/README.md). Past it the candidate's
+   * writes fail with "No space left on device" and the host's disk is untouched. The collected files are capped
+   * far lower; installed packages are not.
+   */
   WORKSPACE_VOLUME_SIZE: z
     .string()
     .regex(/^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as 2Gi')
     .default('2Gi'),
+  /**
+   * Whether Docker workspace volumes are limited to WORKSPACE_VOLUME_SIZE. `required` (production): a workspace
+   * starts only on a limited volume, and an engine that cannot limit volumes refuses every start with a reason
+   * saying so. `when-supported` (default): limited where the engine can, otherwise unlimited with a warning
+   * logged once (a developer machine; the test engine here, whose kernel has no XFS quota support). `off`: never.
+   */
+  WORKSPACE_VOLUME_QUOTA: z.enum(['required', 'when-supported', 'off']).default('when-supported'),
   /** The Kubernetes engine: the workspace pods' image pull policy. */
   WORKSPACE_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
   /** How long a workspace pod may take to become Ready: scheduling, attaching its claim, pulling the image. */

@@ -1,4 +1,4 @@
-import { CollectedFilesSchema, type WorkspaceFile } from '@exam/domain/internal';
+import { CollectedFilesSchema, type CollectFilesRequest, type WorkspaceFile } from '@exam/domain/internal';
 import { createInternalClient, parseUpstream, unexpectedStatus } from '@exam/server-kit/internal-client';
 import type { WorkspaceFiles } from '../deps.ts';
 
@@ -10,10 +10,10 @@ export function createHttpWorkspaceFiles(
 ): WorkspaceFiles {
   const request = createInternalClient(baseUrl, internalToken, opts);
   return {
-    async collect(attemptId: string): Promise<Record<string, WorkspaceFile>> {
+    async collect(attemptId: string, collectRequest?: CollectFilesRequest): Promise<Record<string, WorkspaceFile>> {
       const { status, body } = await request(`/internal/attempts/${encodeURIComponent(attemptId)}/collect`, {
         method: 'POST',
-        body: {},
+        body: collectRequest ?? {},
       });
       const what = `the workspace files of attempt ${attemptId}`;
       if (status !== 200) throw unexpectedStatus('workspace-orchestrator', status, what);

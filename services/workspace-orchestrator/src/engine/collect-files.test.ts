@@ -72,8 +72,80 @@ describe('collectFiles', () => {
     expect(files['c.txt']).toMatchObject({ content: 'z'.repeat(8), size: 16, truncated: true });
   });
 
-  it('lists at most the configured number of files', async () => {
+  it('lists at most the configured number of files, and counts the rest in an omission entry', async () => {
     const entries = Array.from({ length: 15 }, (_, i) => ({ name: `workspace/f${i}.txt`, content: 'a' }));
-    expect(Object.keys(await collectFiles(tarOf(entries), limits))).toHaveLength(10);
+    const files = await collectFiles(tarOf(entries), limits);
+    expect(Object.keys(files).filter((name) => !name.endsWith('/'))).toHaveLength(10);
+    expect(files['./']!.omitted).toEqual({ reason: 'file-limit', files: 5 });
+  });
+
+  it('keeps solution.py and lists what it left out when a folder of 2,100 files comes first in the archive', async () => {
+    const data = Array.from({ length: 2100 }, (_, i) => ({ name: `workspace/data/row${i}.dat`, content: 'r' }));
+    const files = await collectFiles(tarOf([...data, { name: 'workspace/solution.py', content: 'print(42)\n' }]), {
+      fileMaxBytes: 1024,
+      totalMaxBytes: 1024 * 1024,
+      maxFiles: 2000,
+    });
+    expect(files['solution.py']).toMatchObject({ content: 'print(42)\n', truncated: false });
+    expect(files['data/']).toMatchObject({ type: 'folder', size: 101, omitted: { reason: 'file-limit', files: 101 } });
+    expect(Object.keys(files).filter((name) => !name.endsWith('/'))).toHaveLength(2000);
+  });
+
+  it('leaves dependency, build and version-control folders out by rule and says so', async () => {
+    const files = await collectFiles(
+      tarOf([
+        ...Array.from({ length: 30 }, (_, i) => ({ name: `workspace/web/node_modules/p${i}/index.js`, content: 'x' })),
+        { name: 'workspace/.venv/lib/site.py', content: 'yy' },
+        { name: 'workspace/src/__pycache__/main.cpython-312.pyc', content: 'zzz' },
+        { name: 'workspace/.git/HEAD', content: 'ref' },
+        { name: 'workspace/web/app.js', content: 'app' },
+      ]),
+      limits,
+    );
+    expect(Object.keys(files).sort()).toEqual([
+      '.git/',
+      '.venv/',
+      'src/__pycache__/',
+      'web/app.js',
+      'web/node_modules/',
+    ]);
+    expect(files['web/node_modules/']).toMatchObject({ size: 30, omitted: { reason: 'dependency-folder', files: 30 } });
+    expect(files['.venv/']!.omitted).toEqual({ reason: 'dependency-folder', files: 1 });
+    expect(files['src/__pycache__/']!.omitted).toEqual({ reason: 'build-folder', files: 1 });
+    expect(files['.git/']!.omitted).toEqual({ reason: 'version-control', files: 1 });
+  });
+
+  it("collects the question's workspace file first, even inside a folder left out by rule", async () => {
+    const others = Array.from({ length: 12 }, (_, i) => ({ name: `workspace/a${i}.py`, content: 'a' }));
+    const files = await collectFiles(
+      tarOf([...others, { name: 'workspace/build/answer.txt', content: 'mine' }]),
+      limits,
+      {
+        priorityFiles: ['./build/answer.txt'],
+      },
+    );
+    expect(files['build/answer.txt']).toMatchObject({ content: 'mine' });
+    expect(files['./']!.omitted).toEqual({ reason: 'file-limit', files: 3 });
+  });
+
+  it('prefers sources over data files when the file limit bites', async () => {
+    const data = Array.from({ length: 10 }, (_, i) => ({ name: `workspace/d${i}.csv`, content: 'c' }));
+    const files = await collectFiles(tarOf([...data, { name: 'workspace/deep/er/main.py', content: 'p' }]), limits);
+    expect(files['deep/er/main.py']).toBeDefined();
+    expect(files['./']!.omitted).toEqual({ reason: 'file-limit', files: 1 });
+  });
+
+  it('keeps a file named __proto__ as an ordinary file', async () => {
+    const files = await collectFiles(
+      tarOf([
+        { name: 'workspace/__proto__', content: 'hello' },
+        { name: 'workspace/constructor', content: 'c' },
+      ]),
+      limits,
+    );
+    expect(Object.keys(files).sort()).toEqual(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(files, '__proto__')?.value).toMatchObject({ content: 'hello', size: 5 });
+    const sent = JSON.parse(JSON.stringify(files)) as object;
+    expect(Object.getOwnPropertyDescriptor(sent, '__proto__')?.value).toMatchObject({ content: 'hello' });
   });
 });

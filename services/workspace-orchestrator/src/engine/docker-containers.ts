@@ -10,8 +10,66 @@ import {
   type WorkspaceSpec,
 } from './engine.ts';
 
+/**
+ * The only resolver a workspace container is given: an address of TEST-NET-1 (RFC 5737 §3, reserved for
+ * documentation, routed nowhere). Docker's embedded DNS (127.0.0.11 in the container) forwards every name it does
+ * not know itself to the container's DNS servers, by default the host's: a way to carry data out in query names
+ * that no bridge or firewall rule sees on engines that forward from the host's namespace. Pointed here, it forwards
+ * nowhere; a workspace needs no name resolution, since its only way out, the registry proxy, resolves names itself
+ * after its allowlist (engine/egress/decision.ts).
+ */
+export const WORKSPACE_DNS_SINK = '192.0.2.53';
+
 /** How every workspace container is confined. */
-export type ContainerLimits = { instance: string; memoryMb: number; cpus: number; pidsLimit: number; tmpMb: number };
+export type ContainerLimits = {
+  instance: string;
+  memoryMb: number;
+  cpus: number;
+  pidsLimit: number;
+  tmpMb: number;
+  /** The size limit of each workspace volume (WORKSPACE_VOLUME_SIZE and WORKSPACE_VOLUME_QUOTA); none when unset. */
+  volumeQuota?: { bytes: number; required: boolean };
+};
+
+const NO_QUOTA = /quota/i;
+
+/**
+ * Creates the workspace volume with the `local` driver's `size` (a project quota: the engine's volumes folder on
+ * XFS mounted with prjquota). Past it the candidate's writes fail with ENOSPC and the host's disk is untouched.
+ * An engine that cannot limit volumes refuses the start when the quota is required, and otherwise creates the
+ * volume unlimited, warning once.
+ */
+function workspaceVolumes(docker: Docker, opts: ContainerLimits) {
+  let unsupported = false;
+  return async function createWorkspaceVolume(spec: WorkspaceSpec) {
+    const quota = opts.volumeQuota;
+    const create = (sized: boolean) =>
+      // Idempotent: an existing volume (the attempt's earlier session) is reused as it is.
+      docker.createVolume({
+        Name: spec.volume.name,
+        Labels: { ...spec.volume.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance },
+        ...(sized && quota ? { DriverOpts: { size: String(quota.bytes) } } : {}),
+      });
+    if (!quota || (unsupported && !quota.required)) return create(false);
+    try {
+      return await create(true);
+    } catch (err) {
+      if (!NO_QUOTA.test((err as Error).message)) throw err;
+      if (quota.required)
+        throw new Error(
+          'this Docker engine cannot limit the size of workspace volumes (its volumes folder must be on XFS mounted ' +
+            'with project quotas, see infra/workspaces/README.md); WORKSPACE_VOLUME_QUOTA=required refuses to start ' +
+            'a workspace without a limit',
+          { cause: err },
+        );
+      unsupported = true;
+      process.emitWarning(
+        'workspace volumes have no size limit: this Docker engine cannot limit them (infra/workspaces/README.md)',
+      );
+      return create(false);
+    }
+  };
+}
 
 /** The locked-down container of one workspace: non-root, read-only root, no capabilities, no published port. */
 function workspaceContainer(
@@ -40,6 +98,8 @@ function workspaceContainer(
       // files) and the engine's archive API can read it. A new volume takes the image folder's owner (1000).
       Mounts: [{ Type: 'volume', Source: spec.volume.name, Target: WORKSPACE_FOLDER }],
       NetworkMode: network,
+      Dns: [WORKSPACE_DNS_SINK],
+      DnsSearch: [],
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
       ReadonlyRootfs: true,
@@ -60,17 +120,14 @@ export function createContainers(
   networks: DockerNetworks,
   opts: ContainerLimits & { network: string; egressNetwork: string },
 ) {
+  const createVolume = workspaceVolumes(docker, opts);
   return {
     async start(spec: WorkspaceSpec): Promise<StartedWorkspace> {
       await networks.ensure();
       const registries = spec.egress === 'registries';
       const network = registries ? opts.egressNetwork : opts.network;
       const proxyEnv = registries ? await networks.egressEnvironment() : [];
-      // Idempotent: an existing volume (the attempt's earlier session) is reused as it is.
-      await docker.createVolume({
-        Name: spec.volume.name,
-        Labels: { ...spec.volume.labels, [LABELS.managed]: 'true', [LABELS.instance]: opts.instance },
-      });
+      await createVolume(spec);
       const container = await docker.createContainer(workspaceContainer(spec, opts, network, proxyEnv));
       try {
         await container.start();

@@ -7,6 +7,25 @@ import { createNetworks, type EgressProxyOptions } from './docker-networks.ts';
 import { createVolumeArchives } from './docker-volumes.ts';
 import type { WorkspaceEngine } from './engine.ts';
 
+const QUANTITY_UNITS: Record<string, number> = {
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+};
+
+/** Bytes of a Kubernetes quantity as config.ts admits them (decimal and binary suffixes, Kubernetes' meaning). */
+export function quantityBytes(quantity: string): number {
+  const match = /^([0-9]+(?:\.[0-9]+)?)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(quantity);
+  if (!match) throw new Error(`${quantity} is not a quantity`);
+  return Math.floor(Number(match[1]) * QUANTITY_UNITS[match[2] ?? '']!);
+}
+
 export type DockerEngineOptions = ContainerLimits & {
   socketPath: string;
   network: string;
@@ -33,6 +52,13 @@ export function dockerEngineOptions(config: Config): Omit<DockerEngineOptions, '
     cpus: config.WORKSPACE_CPUS,
     pidsLimit: config.WORKSPACE_PIDS_LIMIT,
     tmpMb: config.WORKSPACE_TMP_MB,
+    volumeQuota:
+      config.WORKSPACE_VOLUME_QUOTA === 'off'
+        ? undefined
+        : {
+            bytes: quantityBytes(config.WORKSPACE_VOLUME_SIZE),
+            required: config.WORKSPACE_VOLUME_QUOTA === 'required',
+          },
   };
 }
 

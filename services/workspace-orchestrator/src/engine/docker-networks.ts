@@ -1,10 +1,20 @@
+import { createHash } from 'node:crypto';
 import type Docker from 'dockerode';
 import type { RegistryProxy } from './egress/registry-proxy.ts';
 import { isConflict, isNotFound, onceUntilFailure } from './docker-client.ts';
 import { LABELS } from './engine.ts';
 
-/** Bridge names are fixed so infra/workspaces/host-firewall.sh can keep containers away from the host's own services. */
-const BRIDGES = { internal: 'exam-ws0', egress: 'exam-ws1' } as const;
+/**
+ * The Linux bridge of a workspace network: `exam-ws0-` (no way out) or `exam-ws1-` (egress proxy) and six hex
+ * digits of the engine's ID and the network's name, 15 characters (the kernel's limit). A bridge name is one
+ * per host, not per engine: with fixed names a second engine on the machine (a test suite's, a benchmark's)
+ * took the platform's bridges over and every workspace start failed. The prefixes stay fixed so
+ * infra/workspaces/host-firewall.sh matches every engine's bridges by wildcard (`exam-ws+`, `exam-ws1+`).
+ */
+export function bridgeName(kind: 'internal' | 'egress', engineId: string, network: string): string {
+  const digest = createHash('sha256').update(`${engineId}\n${network}`).digest('hex').slice(0, 6);
+  return `exam-ws${kind === 'internal' ? 0 : 1}-${digest}`;
+}
 
 /** Loopback inside the container is the container's own: a candidate's local server never goes through the proxy. */
 const NO_PROXY = 'localhost,127.0.0.1,::1';
@@ -29,6 +39,7 @@ export function proxyEnvironment(host: string, port: number): string[] {
 export type EgressProxyOptions = { proxy: RegistryProxy; ports: readonly number[]; reusePort: boolean };
 
 async function ensureNetwork(docker: Docker, name: string, bridge: string) {
+  // An existing network keeps the bridge it was made with (an older orchestrator's fixed name included).
   try {
     const existing = (await docker.getNetwork(name).inspect()) as {
       Internal?: boolean;
@@ -80,8 +91,10 @@ export function createNetworks(
 ) {
   return {
     ensure: onceUntilFailure(async () => {
-      await ensureNetwork(docker, opts.network, BRIDGES.internal);
-      await ensureNetwork(docker, opts.egressNetwork, BRIDGES.egress);
+      const { ID } = (await docker.info()) as { ID?: string };
+      if (!ID) throw new Error('the Docker engine reported no ID');
+      await ensureNetwork(docker, opts.network, bridgeName('internal', ID, opts.network));
+      await ensureNetwork(docker, opts.egressNetwork, bridgeName('egress', ID, opts.egressNetwork));
     }),
     egressEnvironment: onceUntilFailure(() => startEgressProxy(docker, opts.egressNetwork, opts.egressProxy)),
   };

@@ -47,9 +47,12 @@ export function createAttemptsService(
     (attempt.examSnapshot.codingWorkspace.saveFilesInResults || needsWorkspaceForTests(attempt.examSnapshot));
 
   /** Workspace files are a bonus: an unreachable orchestrator must never block a submission. */
-  async function collectFiles(attemptId: string): Promise<Record<string, WorkspaceFile>> {
+  async function collectFiles(attempt: SubmitAttemptRow): Promise<Record<string, WorkspaceFile>> {
+    const attemptId = attempt.id;
+    // The files the questions run or grade are collected before any other (a full workspace keeps them).
+    const priorityFiles = attempt.examSnapshot.questions.flatMap((q) => (q.workspaceFile ? [q.workspaceFile] : []));
     try {
-      return await deps.workspaceFiles.collect(attemptId);
+      return await deps.workspaceFiles.collect(attemptId, { priorityFiles });
     } catch (err) {
       log.warn({ err, attemptId }, 'workspace files could not be collected; storing none');
       return {};
@@ -105,20 +108,26 @@ export function createAttemptsService(
       if (!read) return undefined;
       if (read.attempt.resultId)
         return { resultId: read.attempt.resultId, answered: read.answered, total: read.total, created: false };
-      if (needsFiles(read.attempt)) files = await collectFiles(attemptId);
+      if (needsFiles(read.attempt)) files = await collectFiles(read.attempt);
       const row = resultRow(read.attempt, read.saved, files ?? {});
       if (await repo.commitSubmission(row, read.attempt.answersVersion)) {
         return { resultId: row.id, answered: row.answeredCount, total: row.totalQuestions, created: true };
       }
     }
     for (;;) {
+      // The row whose snapshot asked for files (its questions name the files collected first).
+      const asked: { row?: SubmitAttemptRow } = {};
       const outcome = await repo.submit(attemptId, {
         skipLocked,
-        build: (locked, saved) =>
-          files === undefined && needsFiles(locked) ? NEEDS_FILES : resultRow(locked, saved, files ?? {}),
+        build: (locked, saved) => {
+          if (files !== undefined || !needsFiles(locked)) return resultRow(locked, saved, files ?? {});
+          asked.row = locked;
+          return NEEDS_FILES;
+        },
       });
       if (outcome !== NEEDS_FILES) return outcome;
-      files = await collectFiles(attemptId);
+      if (!asked.row) throw new Error('the submission asked for workspace files without its attempt');
+      files = await collectFiles(asked.row);
     }
   }
 

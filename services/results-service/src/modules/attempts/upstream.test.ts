@@ -18,16 +18,34 @@ const FILES = {
     isBinary: false,
     truncated: false,
   },
+  'node_modules/': {
+    content: '',
+    lastModified: '1970-01-01T00:00:00.000Z',
+    size: 2100,
+    type: 'folder',
+    isBinary: false,
+    truncated: false,
+    omitted: { reason: 'dependency-folder', files: 2100 },
+  },
 };
+
+/** The orchestrator's answer as JSON text: a file named `__proto__` is an ordinary key there. */
+const FILES_JSON = JSON.stringify({ files: FILES }).replace(
+  /^\{"files":\{/,
+  '{"files":{"__proto__":{"content":"proto","lastModified":"2030-01-01T00:00:00Z","size":5,"type":"text/plain"},',
+);
 
 /** A tiny stand-in for exam-service and workspace-orchestrator that speaks their internal contracts. */
 function upstream(exams: Map<string, InternalExam>) {
-  const seen: { method: string; url: string; token: string | undefined }[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const seen: { method: string; url: string; token: string | undefined; body: string }[] = [];
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
     seen.push({
       method: req.method ?? '',
       url: req.url ?? '',
       token: req.headers['x-internal-token'] as string | undefined,
+      body,
     });
     if (req.headers['x-internal-token'] !== TEST_SECRETS.INTERNAL_TOKEN) return res.writeHead(401).end();
     const examMatch = /^\/internal\/exams\/([^/]+)$/.exec(req.url ?? '');
@@ -35,7 +53,7 @@ function upstream(exams: Map<string, InternalExam>) {
     if (req.method === 'GET' && exam)
       return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(exam));
     if (req.method === 'POST' && /^\/internal\/attempts\/[^/]+\/collect$/.test(req.url ?? '')) {
-      return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ files: FILES }));
+      return res.writeHead(200, { 'content-type': 'application/json' }).end(FILES_JSON);
     }
     res
       .writeHead(404, { 'content-type': 'application/json' })
@@ -73,6 +91,7 @@ describe('exam-service and workspace-orchestrator over HTTP', () => {
       method: 'GET',
       url: `/internal/exams/${exam.id}`,
       token: TEST_SECRETS.INTERNAL_TOKEN,
+      body: '',
     });
   });
 
@@ -105,10 +124,37 @@ describe('exam-service and workspace-orchestrator over HTTP', () => {
       await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers })
     ).json();
     expect(seen.at(-1)).toMatchObject({ method: 'POST', url: `/internal/attempts/${attempt.attemptId}/collect` });
-    const detail = (
-      await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: creatorHeaders(app, exam.ownerId) })
-    ).json();
-    expect(detail.workspace_files).toEqual(FILES);
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/results/${resultId}`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    const detail = response.json();
+    expect(Object.keys(detail.workspace_files).sort()).toEqual(['__proto__', 'main.py', 'node_modules/']);
+    expect(Object.getOwnPropertyDescriptor(detail.workspace_files, '__proto__')?.value).toMatchObject({
+      content: 'proto',
+      size: 5,
+    });
+    expect(detail.workspace_files['main.py']).toEqual(FILES['main.py']);
+    expect(detail.workspace_files['node_modules/']).toEqual(FILES['node_modules/']);
+  });
+
+  it("asks for the questions' workspace files to be collected before any other file", async () => {
+    const base = makeExam();
+    const exam = makeExam({
+      codingWorkspace: {
+        enabled: true,
+        saveFilesInResults: true,
+        workspaceType: 'vscode',
+        allowPackageRegistries: false,
+      },
+      questions: [{ ...base.questions[0]!, workspaceFile: 'q1/solution.py' }],
+    });
+    exams.set(exam.id, exam);
+    const attempt = await startAttempt(app, exam.id);
+    await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+    const collect = seen.findLast((s) => s.url === `/internal/attempts/${attempt.attemptId}/collect`);
+    expect(JSON.parse(collect!.body)).toEqual({ priorityFiles: ['q1/solution.py'] });
   });
 });
 

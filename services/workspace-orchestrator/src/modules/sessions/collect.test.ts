@@ -84,4 +84,46 @@ describe.skipIf(!socketPath)('collecting a real workspace on submit', () => {
       (await app.inject({ method: 'POST', url: '/internal/attempts/no-such-attempt/collect', payload: {} })).statusCode,
     ).toBe(401);
   });
+
+  it('collects solution.py and a file named __proto__ past a 2,100-file folder, and lists what it left out', async () => {
+    const attempt = newAttempt(app);
+    const session = (
+      await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
+    ).json();
+    const containerId = await containerOf(docker, session.sessionId);
+    const script = [
+      'cd /home/coder/workspace',
+      'mkdir -p aaa-data node_modules/pkg',
+      'i=0; while [ $i -lt 2100 ]; do echo $i > aaa-data/f$i.dat; i=$((i+1)); done',
+      'echo x > node_modules/pkg/index.js',
+      'printf "print(42)\\n" > solution.py',
+      'printf "proto" > __proto__',
+    ].join(' && ');
+    expect((await execIn(docker, containerId, ['sh', '-c', script])).exitCode).toBe(0);
+
+    const response = await app.inject({
+      method: 'POST',
+      url: `/internal/attempts/${attempt.claims.sub}/collect`,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+      payload: { priorityFiles: ['solution.py'] },
+    });
+    expect(response.statusCode).toBe(200);
+    const { files } = JSON.parse(response.body) as { files: Record<string, { content: string; omitted?: unknown }> };
+    expect(files['solution.py']).toMatchObject({ content: 'print(42)\n' });
+    expect(Object.getOwnPropertyDescriptor(files, '__proto__')?.value).toMatchObject({ content: 'proto' });
+    expect(files['node_modules/']).toMatchObject({ omitted: { reason: 'dependency-folder', files: 1 } });
+    expect(files['aaa-data/']).toMatchObject({ omitted: { reason: 'file-limit', files: 102 } });
+    expect(Object.keys(files).filter((name) => !name.endsWith('/'))).toHaveLength(2000);
+  });
+
+  it('refuses a collect request whose priority files are not a list of paths', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/internal/attempts/no-such-attempt/collect',
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+      payload: { priorityFiles: 'solution.py' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('priorityFiles');
+  });
 });

@@ -1,7 +1,10 @@
 import { lookup } from 'node:dns/promises';
+import { createSocket } from 'node:dgram';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dockerClient } from '../../engine/docker-client.ts';
+import { WORKSPACE_DNS_SINK } from '../../engine/docker-containers.ts';
 import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
 import { containerOf, execIn } from '../../testing/docker.ts';
 import { editorCookie, editorsBase, httpCall } from '../../testing/http.ts';
@@ -117,6 +120,41 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
           .exitCode,
       ).not.toBe(0);
       expect(connections).toBe(0);
+    });
+
+    it('resolves no outside name and reaches no resolver, with or without package registries', async () => {
+      const hostResolvers = readFileSync('/etc/resolv.conf', 'utf8')
+        .split('\n')
+        .flatMap((line) => /^nameserver\s+(\S+)/.exec(line)?.[1] ?? [])
+        .filter((address) => !address.startsWith('127.'));
+      for (const settings of [{}, { allowPackageRegistries: true }]) {
+        const s = await start(settings);
+        const info = await docker.getContainer(s.containerId).inspect();
+        // Docker's embedded resolver forwards to these and nowhere else: an address routed nowhere.
+        expect(info.HostConfig.Dns).toEqual([WORKSPACE_DNS_SINK]);
+        const gateway = Object.values(info.NetworkSettings.Networks)[0]!.Gateway;
+        // A resolver on the host, at the bridge's gateway: the host firewall must drop the query.
+        const queries: string[] = [];
+        const resolver = createSocket('udp4', (message) => queries.push(message.toString('latin1')));
+        await new Promise<void>((r) => resolver.bind(53, gateway, r));
+        try {
+          const lookups = [
+            'nslookup registry.npmjs.org',
+            `nslookup exfiltrate-${Date.now()}.example.com`,
+            `nslookup leak.example.com ${gateway}`,
+            ...hostResolvers.map((address) => `nslookup leak.example.com ${address}`),
+          ];
+          for (const command of lookups) {
+            const result = await execIn(docker, s.containerId, ['sh', '-c', `${command} >/dev/null 2>&1`], {
+              timeoutMs: 30_000,
+            });
+            expect(result.exitCode, command).not.toBe(0);
+          }
+        } finally {
+          await new Promise<void>((r) => resolver.close(() => r()));
+        }
+        expect(queries).toEqual([]);
+      }
     });
   });
 });

@@ -1,6 +1,6 @@
 import type { WorkspaceFile } from '@exam/domain/internal';
 import type { WorkspaceRow } from '../../db/schema.ts';
-import { collectFiles, type CollectLimits } from '../../engine/collect-files.ts';
+import { collectFiles, type CollectLimits, type CollectPriorities } from '../../engine/collect-files.ts';
 import type { EngineChoice } from './engines.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 import type { Volumes } from './volumes.ts';
@@ -14,13 +14,17 @@ export function createSessionFiles(
 ) {
   const { volumes, engines, runs } = parts;
 
-  async function readFiles(row: WorkspaceRow): Promise<Record<string, WorkspaceFile>> {
+  async function readFiles(
+    row: WorkspaceRow,
+    priorities: CollectPriorities = {},
+  ): Promise<Record<string, WorkspaceFile>> {
     if (!row.handle || row.status !== 'ready') return {};
     const engine = engines.engineOf(row);
     if (!(await engine.isRunning(row.handle))) return {};
     return collectFiles(
       await engine.archiveWorkspace({ id: row.id, handle: row.handle, volume: row.volume ?? '' }),
       collect,
+      priorities,
     );
   }
 
@@ -32,13 +36,13 @@ export function createSessionFiles(
      * container or, when the session already ended, from its volume. Then the session ends; the volume
      * stays (a repeated collect reads it again) until the reaper finds the attempt closed.
      */
-    async collect(attemptId: string): Promise<Record<string, WorkspaceFile>> {
+    async collect(attemptId: string, priorities: CollectPriorities = {}): Promise<Record<string, WorkspaceFile>> {
       const row = await repo.findLiveByAttempt(attemptId);
       const volume = await volumes.ofAttempt(attemptId);
       const running = row?.status === 'ready' && row.handle ? await engines.engineOf(row).isRunning(row.handle) : false;
       let files: Record<string, WorkspaceFile> = {};
-      if (row && running) files = await readFiles(row);
-      else if (volume) files = await volumes.read(volume);
+      if (row && running) files = await readFiles(row, priorities);
+      else if (volume) files = await volumes.read(volume, priorities);
       if (row) await runs.endRow(row, 'files collected at submit');
       if (volume) await volumes.markCollected(volume);
       return files;

@@ -1,4 +1,4 @@
-import { CollectedFilesSchema, WorkspaceFileSchema } from '@exam/domain/internal';
+import { CollectedFilesSchema, CollectFilesRequestSchema, WorkspaceFilesSchema } from '@exam/domain/internal';
 import { ErrorBodySchema } from '@exam/domain/errors';
 import {
   CreateSessionSchema,
@@ -121,7 +121,7 @@ export function sessionsRoutes(service: SessionsService, startFailures: StartFai
         schema: {
           tags: ['sessions'],
           params: SessionParamsSchema,
-          response: { 200: z.object({ workspaceFiles: z.record(z.string(), WorkspaceFileSchema) }), ...errors },
+          response: { 200: z.object({ workspaceFiles: WorkspaceFilesSchema }), ...errors },
         },
       },
       async (request) => ({ workspaceFiles: await service.files(sessionOf(request)) }),
@@ -134,11 +134,11 @@ export function sessionsRoutes(service: SessionsService, startFailures: StartFai
         schema: {
           hide: true,
           params: z.object({ attemptId: z.string().min(1).max(64) }),
-          body: z.unknown(),
-          response: { 200: CollectedFilesSchema, 401: ErrorBodySchema, 503: ErrorBodySchema },
+          body: CollectFilesRequestSchema,
+          response: { 200: CollectedFilesSchema, 400: ErrorBodySchema, 401: ErrorBodySchema, 503: ErrorBodySchema },
         },
       },
-      async (request) => ({ files: await service.collect(request.params.attemptId) }),
+      async (request) => ({ files: await service.collect(request.params.attemptId, request.body) }),
     );
   };
 }

@@ -3,7 +3,7 @@ import type { VolumeRow, WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
 import { LABELS, type WorkspaceEngine } from '../../engine/engine.ts';
-import { collectFiles, type CollectLimits } from '../../engine/collect-files.ts';
+import { collectFiles, type CollectLimits, type CollectPriorities } from '../../engine/collect-files.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
 
 /** Docker volume names allow [a-zA-Z0-9][a-zA-Z0-9_.-]; session ids are hex. */
@@ -66,10 +66,12 @@ export function createVolumes(
     },
 
     /** The files of a volume no container runs on any more. */
-    async read(volume: VolumeRow): Promise<Record<string, WorkspaceFile>> {
+    async read(volume: VolumeRow, priorities: CollectPriorities = {}): Promise<Record<string, WorkspaceFile>> {
       const engine = engineOf(volume.backend);
       if (!engine) return {};
-      return engine.archiveVolume(volume.name, resolveEntry(volume.workspaceType), (tar) => collectFiles(tar, collect));
+      return engine.archiveVolume(volume.name, resolveEntry(volume.workspaceType), (tar) =>
+        collectFiles(tar, collect, priorities),
+      );
     },
 
     markCollected: (volume: VolumeRow) => repo.updateVolume(volume.name, { collectedAt: now() }),

@@ -279,6 +279,39 @@ describe('grader', () => {
     expect(dialog).toHaveTextContent('print("hi")');
   });
 
+  it('lists a file named __proto__ and says which files were left out of the workspace and why', async () => {
+    const file = {
+      content: 'secret = 1\n',
+      lastModified: '2025-01-05T14:00:00Z',
+      size: 11,
+      type: 'text/plain',
+      isBinary: false,
+      truncated: false,
+    };
+    const detail = makeResultDetail({ workspace_files: {} });
+    // As the result arrives over the wire: `__proto__` is an ordinary key of the JSON text.
+    const body = JSON.stringify(detail).replace(
+      '"workspace_files":{}',
+      `"workspace_files":{"__proto__":${JSON.stringify(file)},"solution.py":${JSON.stringify(file)},` +
+        `"node_modules/":${JSON.stringify({ ...file, content: '', size: 4096, type: 'folder', omitted: { reason: 'dependency-folder', files: 2100 } })},` +
+        `"data/":${JSON.stringify({ ...file, content: '', size: 101, type: 'folder', omitted: { reason: 'file-limit', files: 101 } })}}`,
+    );
+    serveResult(detail);
+    server.use(
+      http.get('*/api/results/:id', () => new HttpResponse(body, { headers: { 'content-type': 'application/json' } })),
+    );
+    signInAs();
+    const { user } = renderApp(graderPath(detail));
+    const files = await screen.findByRole('table', { name: 'Workspace Files' });
+    expect(screen.getByRole('note', { name: '' })).toHaveTextContent('2,201 files were left out of this submission');
+    expect(within(files).getByText(/left out: 2,100 files, installed dependencies/)).toBeInTheDocument();
+    expect(within(files).getByText(/left out: 101 files, over the per-workspace file limit/)).toBeInTheDocument();
+    expect(within(files).queryByRole('button', { name: 'Open node_modules/' })).not.toBeInTheDocument();
+    await user.click(within(files).getByRole('button', { name: 'Open __proto__' }));
+    const dialog = await screen.findByRole('dialog', { name: '__proto__' });
+    expect(dialog).toHaveTextContent('secret = 1');
+  });
+
   it("says 'Data not found' with Go Back for an unknown candidate", async () => {
     const detail = makeResultDetail();
     serveResult(detail);

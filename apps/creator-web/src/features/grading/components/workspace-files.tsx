@@ -24,7 +24,9 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
   const { t } = useTranslation('grading');
   const [open, setOpen] = useState<string | null>(null);
   const entries = Object.entries(files).sort(([a], [b]) => a.localeCompare(b));
-  const opened = open ? files[open] : undefined;
+  const opened = open && Object.hasOwn(files, open) ? files[open] : undefined;
+  // Entries standing for files collection left out (workspace-orchestrator's collect-files.ts): never hidden.
+  const leftOut = entries.reduce((sum, [, file]) => sum + (file.omitted?.files ?? 0), 0);
 
   return (
     <Card>
@@ -32,53 +34,70 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
       {entries.length === 0 ? (
         <EmptyState icon={<FolderOpen aria-hidden />} title={t('workspaceFiles.noWorkspaceFilesWere')} />
       ) : (
-        <Table aria-label={t('workspaceFiles.workspaceFiles')}>
-          <TableHead>
-            <tr>
-              <TableHeaderCell>{t('workspaceFiles.name')}</TableHeaderCell>
-              <TableHeaderCell>{t('workspaceFiles.size')}</TableHeaderCell>
-              <TableHeaderCell className="text-right">{t('workspaceFiles.actions')}</TableHeaderCell>
-            </tr>
-          </TableHead>
-          <TableBody>
-            {entries.map(([name, file]) => (
-              <TableRow key={name}>
-                <TableCell className="font-mono text-xs">
-                  {name}
-                  {file.truncated && <span className="ml-2 text-muted">{t('workspaceFiles.truncated')}</span>}
-                </TableCell>
-                <TableCell className="tabular-nums">{formatBytes(file.size)}</TableCell>
-                <TableCell className="text-right">
-                  <div className="flex justify-end gap-2">
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      onClick={() => setOpen(name)}
-                      disabled={file.isBinary}
-                      aria-label={t('workspaceFiles.openName', { name })}
-                    >
-                      <FileCode2 aria-hidden className="h-4 w-4" /> {t('workspaceFiles.open')}
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      disabled={file.isBinary}
-                      aria-label={t('workspaceFiles.downloadName', { name })}
-                      onClick={() =>
-                        saveBlob(
-                          new Blob([file.content], { type: file.type || 'text/plain' }),
-                          name.split('/').pop() ?? name,
-                        )
-                      }
-                    >
-                      <Download aria-hidden className="h-4 w-4" /> {t('workspaceFiles.download')}
-                    </Button>
-                  </div>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+        <>
+          {leftOut > 0 && (
+            <p role="note" className="px-4 pb-2 text-sm font-medium text-amber-800">
+              {t('workspaceFiles.leftOutSummary', { count: leftOut })}
+            </p>
+          )}
+          <Table aria-label={t('workspaceFiles.workspaceFiles')}>
+            <TableHead>
+              <tr>
+                <TableHeaderCell>{t('workspaceFiles.name')}</TableHeaderCell>
+                <TableHeaderCell>{t('workspaceFiles.size')}</TableHeaderCell>
+                <TableHeaderCell className="text-right">{t('workspaceFiles.actions')}</TableHeaderCell>
+              </tr>
+            </TableHead>
+            <TableBody>
+              {entries.map(([name, file]) => (
+                <TableRow key={name}>
+                  <TableCell className="font-mono text-xs">
+                    {name}
+                    {file.truncated && <span className="ml-2 text-muted">{t('workspaceFiles.truncated')}</span>}
+                    {file.omitted && (
+                      <span className="ml-2 text-muted">
+                        {t('workspaceFiles.leftOut', {
+                          count: file.omitted.files,
+                          reason: t(`workspaceFiles.reason.${file.omitted.reason}`),
+                        })}
+                      </span>
+                    )}
+                  </TableCell>
+                  <TableCell className="tabular-nums">{formatBytes(file.size)}</TableCell>
+                  <TableCell className="text-right">
+                    {!file.omitted && (
+                      <div className="flex justify-end gap-2">
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          onClick={() => setOpen(name)}
+                          disabled={file.isBinary}
+                          aria-label={t('workspaceFiles.openName', { name })}
+                        >
+                          <FileCode2 aria-hidden className="h-4 w-4" /> {t('workspaceFiles.open')}
+                        </Button>
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          disabled={file.isBinary}
+                          aria-label={t('workspaceFiles.downloadName', { name })}
+                          onClick={() =>
+                            saveBlob(
+                              new Blob([file.content], { type: file.type || 'text/plain' }),
+                              name.split('/').pop() ?? name,
+                            )
+                          }
+                        >
+                          <Download aria-hidden className="h-4 w-4" /> {t('workspaceFiles.download')}
+                        </Button>
+                      </div>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </>
       )}
       <Dialog
         open={opened !== undefined}
