@@ -27,6 +27,10 @@ export type RunnerWorkerContext = {
 
 const RECOVER_EVERY_MS = 5000;
 
+/** The reason a run that failed on the runner's side ends with: the run id finds the logged detail. */
+export const runnerFailedReason = (runId: string) =>
+  `The code runner failed on its side while running this code (run ${runId}); the details are in its log.`;
+
 /** A run's lease: its longest possible duration and a margin, after which another replica takes it over. */
 const leaseFor = (now: Date) => (row: CodeRunRow) => new Date(now.getTime() + runDeadlineMs(row.job) + 30_000);
 
@@ -50,15 +54,13 @@ export function createRunnerWorker(ctx: RunnerWorkerContext, opts: RunnerWorkerO
       const report = await ctx.engine.execute(row.job);
       await ctx.repo.finish(row.id, 'done', verdictsOf(row.job.tests, row.job.limits, report), ctx.clock.now());
     } catch (err) {
+      // The error's text stays in the log: a database driver's message holds the statement and its
+      // parameters (the tests' stdin and expected output), an engine's its internals. The run's reason is
+      // read by candidates and creators, so it says only what happened and which run to look up.
       ctx.log.warn({ err, runId: row.id }, 'code run failed on the runner side');
       if (row.claims < opts.maxClaims) await ctx.repo.requeue(row.id);
       else
-        await ctx.repo.finish(
-          row.id,
-          'error',
-          { verdicts: [], reason: `The runner failed: ${(err as Error).message}`.slice(0, 1000) },
-          ctx.clock.now(),
-        );
+        await ctx.repo.finish(row.id, 'error', { verdicts: [], reason: runnerFailedReason(row.id) }, ctx.clock.now());
     }
   }
 

@@ -2,7 +2,9 @@ import { RUNNER_UNAVAILABLE, type RunReport } from '@exam/domain/coding';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorToken, NO_ENGINE_SOCKET } from '../../testing/app.ts';
+import { runnerFailedReason } from '../../jobs/runner-worker.ts';
 import { fakeRunnerEngine, testRunnerWorker } from '../../testing/runner.ts';
+import { ESCAPED_MARKER } from './runner-verdicts.ts';
 
 const internal = { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN };
 
@@ -191,7 +193,33 @@ describe('the code runner queue (fake engine)', () => {
     }
     const failed = await report(twice.runId);
     expect(failed.state).toBe('error');
-    expect(failed.reason).toContain('the engine refused to create the container');
+    // The engine's (or the database driver's) text stays in the log: the reason names the run only.
+    expect(failed.reason).toBe(runnerFailedReason(twice.runId));
+    expect(failed.reason).not.toContain('refused');
+  });
+
+  it('stores the output of a program that prints NUL bytes and invalid UTF-8, shown as U+FFFD and marked', async () => {
+    const run = await enqueue('binary');
+    const worker = workerOf();
+    await worker.pass();
+    await worker.drain();
+    const done = await report(run.runId);
+    expect(done.state).toBe('done');
+    expect(done.reason).toBeUndefined();
+    expect(done.verdicts.map((v) => v.outcome)).toEqual(['failed', 'failed']);
+    const [first] = done.verdicts;
+    expect(first!.actual).toBe(`ok\uFFFD\uFFFD\uFFFD\n${ESCAPED_MARKER}`);
+    expect(first!.stderr).toBe(first!.actual);
+    // Whoever reads the run later (results-service's lookup) reads it from the database the same way.
+    const [looked] = (
+      await app.inject({
+        method: 'POST',
+        url: '/internal/runs/lookup',
+        headers: internal,
+        payload: { ids: [run.runId] },
+      })
+    ).json().runs as RunReport[];
+    expect(looked!.verdicts[0]!.actual).toBe(first!.actual);
   });
 
   it('queues again a run whose replica died (lease expired), and gives up after two claims', async () => {
