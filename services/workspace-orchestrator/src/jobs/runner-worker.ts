@@ -4,7 +4,7 @@ import type { CodeRunRow } from '../db/schema.ts';
 import { runDeadlineMs, type RunnerEngine } from '../engine/runner-engine.ts';
 import type { RunnerRepository } from '../modules/runner/runner.repository.ts';
 import type { RunnerService } from '../modules/runner/runner.service.ts';
-import { verdictsOf } from '../modules/runner/runner-verdicts.ts';
+import { runnerFailedReason, verdictsOf } from '../modules/runner/runner-verdicts.ts';
 
 export type RunnerWorkerOptions = {
   /** Runs this replica executes at once. */
@@ -26,10 +26,6 @@ export type RunnerWorkerContext = {
 };
 
 const RECOVER_EVERY_MS = 5000;
-
-/** The reason a run that failed on the runner's side ends with: the run id finds the logged detail. */
-export const runnerFailedReason = (runId: string) =>
-  `The code runner failed on its side while running this code (run ${runId}); the details are in its log.`;
 
 /** A run's lease: its longest possible duration and a margin, after which another replica takes it over. */
 const leaseFor = (now: Date) => (row: CodeRunRow) => new Date(now.getTime() + runDeadlineMs(row.job) + 30_000);

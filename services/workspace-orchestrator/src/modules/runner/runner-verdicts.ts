@@ -17,10 +17,15 @@ const SIGXCPU = 128 + 24;
 const OUT_OF_MEMORY =
   /MemoryError|java\.lang\.OutOfMemoryError|std::bad_alloc|JavaScript heap out of memory|cannot allocate vector|out of memory/i;
 
+/** The reason a run that failed on the runner's side ends with: the run id finds the logged detail. */
+export const runnerFailedReason = (runId: string) =>
+  `The code runner failed on its side while running this code (run ${runId}); the details are in its log.`;
+
 export const TRUNCATED_MARKER = '\n… [output truncated]';
 /** Appended to an output that held characters PostgreSQL cannot store, shown instead as U+FFFD. */
 export const ESCAPED_MARKER = '\n… [unprintable bytes shown as \uFFFD]';
 
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what PostgreSQL cannot store
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**

@@ -2,9 +2,8 @@ import { RUNNER_UNAVAILABLE, type RunReport } from '@exam/domain/coding';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorToken, NO_ENGINE_SOCKET } from '../../testing/app.ts';
-import { runnerFailedReason } from '../../jobs/runner-worker.ts';
 import { fakeRunnerEngine, testRunnerWorker } from '../../testing/runner.ts';
-import { ESCAPED_MARKER } from './runner-verdicts.ts';
+import { ESCAPED_MARKER, runnerFailedReason } from './runner-verdicts.ts';
 
 const internal = { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN };
 
