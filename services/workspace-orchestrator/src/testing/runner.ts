@@ -88,7 +88,13 @@ export function fakeRunnerEngine() {
 /** The runner worker server.ts starts, for a test to pass and drain by hand (or start on its poll). */
 export function testRunnerWorker(
   app: Pick<FastifyInstance, 'runner' | 'log'>,
-  opts: { concurrency?: number; globalConcurrency?: number | undefined; pollMs?: number } = {},
+  opts: {
+    concurrency?: number;
+    globalConcurrency?: number | undefined;
+    pollMs?: number;
+    candidateSlots?: number;
+    referenceSlots?: number;
+  } = {},
 ) {
   return createRunnerWorker(
     { ...app.runner, clock: { now: () => new Date() }, log: app.log },
@@ -97,6 +103,9 @@ export function testRunnerWorker(
       globalConcurrency: opts.globalConcurrency,
       pollMs: opts.pollMs ?? 50,
       maxClaims: 2,
+      // The production defaults (config.ts): one slot kept for candidates, one for reference runs.
+      candidateSlots: opts.candidateSlots ?? 1,
+      referenceSlots: opts.referenceSlots ?? 1,
     },
   );
 }
