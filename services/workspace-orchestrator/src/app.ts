@@ -75,7 +75,11 @@ export async function buildApp(config: Config, deps: Deps) {
   const runner = createRunnerService(
     runnerRepo,
     { engine: deps.runnerEngine, clock: deps.clock, ids: runIds },
-    { referenceRunsPerMinute: config.RUNNER_REFERENCE_PER_MINUTE, pollMs: 100 },
+    {
+      referenceRunsPerMinute: config.RUNNER_REFERENCE_PER_MINUTE,
+      referenceInFlight: config.RUNNER_REFERENCE_IN_FLIGHT,
+      pollMs: 100,
+    },
   );
   await app.register(runnerRoutes(runner));
 

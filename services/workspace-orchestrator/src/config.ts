@@ -198,6 +198,21 @@ const ConfigSchema = z.object({
   RUNNER_WORKER: booleanFlag.default(true),
   /** Code runs one replica executes at once (one container each). */
   RUNNER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /**
+   * Of RUNNER_CONCURRENCY, the slots only candidates' own runs ("Run tests", purpose `check`) may take, so grading
+   * and creators' reference runs never keep a candidate waiting (at most RUNNER_CONCURRENCY - 1; with one slot
+   * there is nothing to reserve). Across replicas, RUNNER_GLOBAL_CONCURRENCY keeps as many free for candidates.
+   */
+  RUNNER_CANDIDATE_SLOTS: z.coerce.number().int().min(0).max(64).default(1),
+  /** Creators' reference runs one replica executes at once (within the slots candidates do not hold). */
+  RUNNER_REFERENCE_SLOTS: z.coerce.number().int().min(1).max(64).default(1),
+  /** Reference runs one creator may have queued or running at once; one more is refused with 429 and Retry-After. */
+  RUNNER_REFERENCE_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(2),
+  /**
+   * The longest a whole run may take, all its tests together, in seconds: its container is killed then and the
+   * tests it did not reach are timeouts. Without it a run of 50 tests at a 30 s limit could hold a slot an hour.
+   */
+  RUNNER_MAX_RUN_SECONDS: z.coerce.number().int().min(10).max(7200).default(300),
   /** Code runs executing at once across every replica; unset, each replica's RUNNER_CONCURRENCY is the only cap. */
   RUNNER_GLOBAL_CONCURRENCY: z.coerce.number().int().min(1).max(1024).optional(),
   /** How often an idle replica looks for runs queued on another replica. */

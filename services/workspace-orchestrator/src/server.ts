@@ -40,6 +40,7 @@ try {
       socketPath: config.DOCKER_SOCKET,
       instance: config.WORKSPACE_INSTANCE,
       pidsLimit: config.RUNNER_PIDS_LIMIT,
+      maxRunMs: config.RUNNER_MAX_RUN_SECONDS * 1000,
     }),
   });
   app.addHook('onClose', () => creatorSessions.close());

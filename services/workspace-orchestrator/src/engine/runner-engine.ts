@@ -28,7 +28,13 @@ export type RunnerEngine = {
   removeStale(olderThanMs: number): Promise<number>;
 };
 
-export type RunnerEngineOptions = { socketPath: string; instance: string; pidsLimit: number };
+export type RunnerEngineOptions = {
+  socketPath: string;
+  instance: string;
+  pidsLimit: number;
+  /** The cap on a whole run (RUNNER_MAX_RUN_SECONDS); unset, only the run's own deadline. */
+  maxRunMs?: number | undefined;
+};
 
 export const runnerImage = (language: string) => `exam/runner-${language}`;
 
@@ -44,10 +50,13 @@ export function containerMemoryMb(job: RunJob): number {
   return mb + 64;
 }
 
-/** The longest a whole run may take: start-up, the compile, then every test at its wall-clock limit. */
-export function runDeadlineMs(job: RunJob): number {
+/**
+ * The longest a whole run may take: start-up, the compile, then every test at its wall-clock limit; no longer
+ * than `maxRunMs` (RUNNER_MAX_RUN_SECONDS) when given.
+ */
+export function runDeadlineMs(job: RunJob, maxRunMs = Infinity): number {
   const compile = job.language === 'cpp' || job.language === 'java' ? 60_000 : 0;
-  return 10_000 + compile + job.tests.length * (2 * job.limits.cpuSeconds + 2) * 1000;
+  return Math.min(maxRunMs, 10_000 + compile + job.tests.length * (2 * job.limits.cpuSeconds + 2) * 1000);
 }
 
 function runnerContainer(job: RunJob, opts: RunnerEngineOptions): Docker.ContainerCreateOptions {
@@ -174,7 +183,7 @@ export function createDockerRunnerEngine(opts: RunnerEngineOptions): RunnerEngin
         const exited = container.wait({ condition: 'next-exit' });
         await container.start();
         stream.end(bundle);
-        const timer = setTimeout(kill, runDeadlineMs(job));
+        const timer = setTimeout(kill, runDeadlineMs(job, opts.maxRunMs));
         try {
           await exited;
         } finally {

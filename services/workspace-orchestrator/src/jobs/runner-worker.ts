@@ -2,9 +2,9 @@ import { startPeriodic } from '@exam/server-kit/periodic';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CodeRunRow } from '../db/schema.ts';
 import { runDeadlineMs, type RunnerEngine } from '../engine/runner-engine.ts';
-import type { RunnerRepository } from '../modules/runner/runner.repository.ts';
+import type { ClaimRooms, RunnerRepository } from '../modules/runner/runner.repository.ts';
 import type { RunnerService } from '../modules/runner/runner.service.ts';
-import { verdictsOf } from '../modules/runner/runner-verdicts.ts';
+import { runnerFailedReason, verdictsOf } from '../modules/runner/runner-verdicts.ts';
 
 export type RunnerWorkerOptions = {
   /** Runs this replica executes at once. */
@@ -15,6 +15,12 @@ export type RunnerWorkerOptions = {
   pollMs: number;
   /** Claims of one run before a failure on the runner's side is final. */
   maxClaims: number;
+  /** Slots only candidates' own runs may take (at most concurrency - 1); 0 or unset: none reserved. */
+  candidateSlots?: number;
+  /** Creators' reference runs executing at once on this replica; unset: no limit of their own. */
+  referenceSlots?: number;
+  /** The cap on a whole run (RUNNER_MAX_RUN_SECONDS), which its lease follows. */
+  maxRunMs?: number;
 };
 
 export type RunnerWorkerContext = {
@@ -28,7 +34,8 @@ export type RunnerWorkerContext = {
 const RECOVER_EVERY_MS = 5000;
 
 /** A run's lease: its longest possible duration and a margin, after which another replica takes it over. */
-const leaseFor = (now: Date) => (row: CodeRunRow) => new Date(now.getTime() + runDeadlineMs(row.job) + 30_000);
+const leaseFor = (now: Date, maxRunMs?: number) => (row: CodeRunRow) =>
+  new Date(now.getTime() + runDeadlineMs(row.job, maxRunMs) + 30_000);
 
 /**
  * One worker per replica: each pass recovers runs whose replica died, then claims queued runs while fewer
@@ -38,6 +45,20 @@ const leaseFor = (now: Date) => (row: CodeRunRow) => new Date(now.getTime() + ru
  */
 export function createRunnerWorker(ctx: RunnerWorkerContext, opts: RunnerWorkerOptions) {
   const active = new Map<string, Promise<void>>();
+  /** The purpose of each run executing here: candidates keep their slots whatever else is queued. */
+  const purposes = new Map<string, CodeRunRow['purpose']>();
+  const candidateSlots = Math.min(opts.candidateSlots ?? 0, opts.concurrency - 1);
+
+  /** This replica's room for each class of run (ARCHITECTURE.md, "Code runner"). */
+  function rooms(): ClaimRooms {
+    const executing = (purpose?: CodeRunRow['purpose']) =>
+      [...purposes.values()].filter((p) => (purpose ? p === purpose : p !== 'check')).length;
+    return {
+      total: opts.concurrency - active.size,
+      nonCandidate: opts.concurrency - candidateSlots - executing(),
+      reference: (opts.referenceSlots ?? opts.concurrency) - executing('reference'),
+    };
+  }
   let wake: (() => void) | undefined;
 
   async function execute(row: CodeRunRow) {
@@ -50,15 +71,13 @@ export function createRunnerWorker(ctx: RunnerWorkerContext, opts: RunnerWorkerO
       const report = await ctx.engine.execute(row.job);
       await ctx.repo.finish(row.id, 'done', verdictsOf(row.job.tests, row.job.limits, report), ctx.clock.now());
     } catch (err) {
+      // The error's text stays in the log: a database driver's message holds the statement and its
+      // parameters (the tests' stdin and expected output), an engine's its internals. The run's reason is
+      // read by candidates and creators, so it says only what happened and which run to look up.
       ctx.log.warn({ err, runId: row.id }, 'code run failed on the runner side');
       if (row.claims < opts.maxClaims) await ctx.repo.requeue(row.id);
       else
-        await ctx.repo.finish(
-          row.id,
-          'error',
-          { verdicts: [], reason: `The runner failed: ${(err as Error).message}`.slice(0, 1000) },
-          ctx.clock.now(),
-        );
+        await ctx.repo.finish(row.id, 'error', { verdicts: [], reason: runnerFailedReason(row.id) }, ctx.clock.now());
     }
   }
 
@@ -70,12 +89,15 @@ export function createRunnerWorker(ctx: RunnerWorkerContext, opts: RunnerWorkerO
       recoveredAt = now.getTime();
       await ctx.repo.recoverExpired(now, opts.maxClaims);
     }
-    const rows = await ctx.repo.claim(now, opts.concurrency - active.size, leaseFor(now), opts.globalConcurrency);
+    const global = opts.globalConcurrency === undefined ? undefined : { cap: opts.globalConcurrency, candidateSlots };
+    const rows = await ctx.repo.claim(now, rooms(), leaseFor(now, opts.maxRunMs), global);
     for (const row of rows) {
+      purposes.set(row.id, row.purpose);
       const running = execute(row)
         .catch((err: unknown) => ctx.log.error({ err, runId: row.id }, 'code run could not be recorded'))
         .finally(() => {
           active.delete(row.id);
+          purposes.delete(row.id);
           ctx.service.notifyFinished(row.id);
           wake?.();
         });

@@ -109,6 +109,7 @@ export async function buildTestApp(
       socketPath: config.DOCKER_SOCKET,
       instance: config.WORKSPACE_INSTANCE,
       pidsLimit: config.RUNNER_PIDS_LIMIT,
+      maxRunMs: config.RUNNER_MAX_RUN_SECONDS * 1000,
     }),
     ...opts.deps,
   };

@@ -9,7 +9,7 @@ const b64 = (s: string) => (s ? Buffer.from(s).toString('base64') : '-');
 /**
  * A runner engine without containers, for the queue and route tests. It answers in the harness's own line
  * format (infra/runners/harness/harness.sh), parsed by the same code as the real engine's output. The
- * "program" is the code itself: `echo` prints its stdin, `upper` prints it upper-cased, `crash` exits 1,
+ * "program" is the code itself: `echo` prints its stdin, `upper` prints it upper-cased, `crash` exits 1, `binary` prints NUL and invalid UTF-8,
  * `loop` is killed at the time limit, `syntax error` fails to compile; anything else prints the code.
  * `gate` holds every execution until released, to observe how many run at once.
  */
@@ -29,7 +29,11 @@ export function fakeRunnerEngine() {
       const cpuMs = job.limits.cpuSeconds * 1000;
       if (job.code === 'loop') lines.push(`TEST ${nonce} ${i} 137 ${2 * cpuMs + 1000} 0 0 - -`);
       else if (job.code === 'crash') lines.push(`TEST ${nonce} ${i} 1 5 0 0 - ${b64('Traceback: boom')}`);
-      else {
+      // NUL bytes and bytes that are not UTF-8, on stdout and stderr, as a C program's printf("%c", 0) gives.
+      else if (job.code === 'binary') {
+        const bytes = Buffer.from([0x6f, 0x6b, 0x00, 0xff, 0xfe, 0x0a]).toString('base64');
+        lines.push(`TEST ${nonce} ${i} 0 5 0 0 ${bytes} ${bytes}`);
+      } else {
         const out = job.code === 'echo' ? test.stdin : job.code === 'upper' ? test.stdin.toUpperCase() : job.code;
         lines.push(`TEST ${nonce} ${i} 0 7 0 0 ${b64(out)} -`);
       }
@@ -84,7 +88,13 @@ export function fakeRunnerEngine() {
 /** The runner worker server.ts starts, for a test to pass and drain by hand (or start on its poll). */
 export function testRunnerWorker(
   app: Pick<FastifyInstance, 'runner' | 'log'>,
-  opts: { concurrency?: number; globalConcurrency?: number | undefined; pollMs?: number } = {},
+  opts: {
+    concurrency?: number;
+    globalConcurrency?: number | undefined;
+    pollMs?: number;
+    candidateSlots?: number;
+    referenceSlots?: number;
+  } = {},
 ) {
   return createRunnerWorker(
     { ...app.runner, clock: { now: () => new Date() }, log: app.log },
@@ -93,6 +103,9 @@ export function testRunnerWorker(
       globalConcurrency: opts.globalConcurrency,
       pollMs: opts.pollMs ?? 50,
       maxClaims: 2,
+      // The production defaults (config.ts): one slot kept for candidates, one for reference runs.
+      candidateSlots: opts.candidateSlots ?? 1,
+      referenceSlots: opts.referenceSlots ?? 1,
     },
   );
 }

@@ -11,7 +11,7 @@ import {
 } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import type { ImagePart, ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
-import { answerKeysOf, type AnswerKey } from './answer-guard.ts';
+import { answerKeysOf, optionKeysOf, type AnswerKey, type OptionKey } from './answer-guard.ts';
 import { readAttachment } from './attachments.ts';
 import { resolveAssistant, type AssistantTarget, type ServerKeys } from './assistant-config.ts';
 import type { Admission, ChatRepository, HistoryMessage } from './chat.repository.ts';
@@ -33,6 +33,10 @@ export type PreparedChat = {
   secrets: string[];
   /** The answer keys the reply is checked against as it streams (empty: the guardrail is off). */
   answerKeys: AnswerKey[];
+  /** The correct options' letters and numbers the reply is checked against too (empty: off, or no MCQ). */
+  answerOptions?: OptionKey[];
+  /** The assistant's earlier replies in this conversation, as shown: a key spread over replies is found too. */
+  earlierReplies?: string;
   /** Stores the outcome where the chat is stored; returns the stored reply's id (null when nothing is stored). */
   finish(outcome: ReplyOutcome): Promise<string | null>;
   /** A message sent again whose reply was completed and stored: it is sent as stored, with no upstream call. */
@@ -159,6 +163,13 @@ export function createChatService(
   // The live exam's keys (exam-service's answer keys), whatever snapshot the attempt shows: a key the creator
   // has since changed is still an answer worth guarding, and the grader reads the live exam's questions.
   const guardedKeys = (exam: InternalExam) => (exam.aiSettings.stopSolutions ? answerKeysOf(exam.questions) : []);
+  const guardedOptions = (exam: InternalExam, focus: number | null | undefined) =>
+    exam.aiSettings.stopSolutions ? optionKeysOf(exam.questions, focus) : [];
+  const earlierReplies = (messages: ReadonlyArray<{ role: string; content: string }>) =>
+    messages
+      .filter((m) => m.role === 'assistant')
+      .map((m) => m.content)
+      .join('\n');
 
   const budgetHints = createBudgetHints();
 
@@ -304,7 +315,14 @@ export function createChatService(
 
       function prepared(history: HistoryMessage[]): PreparedChat {
         const request = requestWith(history);
-        return { request, secrets: [request.apiKey], answerKeys: guardedKeys(exam), finish: finishWith(request) };
+        return {
+          request,
+          secrets: [request.apiKey],
+          answerKeys: guardedKeys(exam),
+          answerOptions: guardedOptions(exam, body.questionIndex),
+          earlierReplies: earlierReplies(history),
+          finish: finishWith(request),
+        };
       }
 
       function requestWith(history: HistoryMessage[]): ProviderRequest {
@@ -388,7 +406,14 @@ export function createChatService(
         const waitMs = admission.oldestInWindow.getTime() + opts.testChatLimit.windowMs - now.getTime();
         throw new AppError(ErrorCode.RATE_LIMITED, testChatLimitMessage(Math.max(1, Math.ceil(waitMs / 60_000))));
       }
-      return { request, secrets: [request.apiKey], answerKeys: guardedKeys(exam), finish: async () => null };
+      return {
+        request,
+        secrets: [request.apiKey],
+        answerKeys: guardedKeys(exam),
+        answerOptions: guardedOptions(exam, body.questionIndex),
+        earlierReplies: earlierReplies(body.messages.slice(0, -1)),
+        finish: async () => null,
+      };
     },
 
     /**

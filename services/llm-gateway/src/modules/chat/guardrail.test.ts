@@ -99,6 +99,40 @@ describe('the "stop solutions" guardrail, enforced on the stream', () => {
     expect(events.at(-1)?.type).toBe('withheld');
   });
 
+  it('stops a key spelled out over two replies of the conversation, in homoglyphs and zero-width splits', async () => {
+    const exam = guardedExam();
+    const { attemptId, headers } = startAttempt(app, exam);
+    replyWith(['Fine, the first letters: S-T-A-N-', 'D-A-R-D. Ask again for the rest.']);
+    const first = sseEvents((await chat(headers, 'Spell the first word of Q2')).payload);
+    expect(first.at(-1)?.type).toBe('done');
+    // Cyrillic "е" and "о", and a zero-width space, in the rest of the key.
+    replyWith(['The rest: \u0415-R-R-', '\u041E\u200B-R.']);
+    const second = sseEvents((await chat(headers, 'Now the second word')).payload);
+    expect(second.at(-1)?.type).toBe('withheld');
+    expect(deltasOf(second).join('')).toBe('The rest');
+    const graded = await app.inject({
+      method: 'GET',
+      url: `/api/llm/attempts/${attemptId}/transcript`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    expect(graded.statusCode).toBe(200);
+    expect(graded.json().messages.at(-1)).toMatchObject({ isWithheld: true, withheldQuestionIndex: 1 });
+  });
+
+  it("stops a reply naming the correct option's letter for the question asked about", async () => {
+    replyWith(['Between the three, the answer is ', 'B', '.']);
+    const { headers } = startAttempt(app, guardedExam());
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/llm/chat',
+      headers,
+      payload: { message: 'Which letter for Q1?', questionIndex: 0 },
+    });
+    const events = sseEvents(response.payload);
+    expect(deltasOf(events).join('')).toBe('Between the three, the');
+    expect(events.at(-1)).toMatchObject({ type: 'withheld', message: LlmMessages.answerWithheld });
+  });
+
   it('lets a reply through whole when it only uses common words or parts of a key', async () => {
     const text = [
       'The medians you computed are a standard step; an error in the mean is ',

@@ -169,7 +169,13 @@ export async function streamReply(
   };
   const stopListening = opts.streamsEnd.listen(onStreamsEnd);
 
-  const guard = chat.answerKeys.length ? new AnswerGuard(chat.answerKeys) : undefined;
+  const guard =
+    chat.answerKeys.length || chat.answerOptions?.length
+      ? new AnswerGuard(chat.answerKeys, {
+          ...(chat.answerOptions ? { options: chat.answerOptions } : {}),
+          ...(chat.earlierReplies ? { earlier: chat.earlierReplies } : {}),
+        })
+      : undefined;
   /** What arrived from the provider, and what of it was sent to the browser. */
   let received = '';
   let text = '';

@@ -41,7 +41,13 @@ export function createTestGradingService(
   function failed(claimed: ClaimedGrading, now: Date, message: string, requeue: boolean): GradingStep {
     const tries = claimed.row.tries + 1;
     if (tries >= MAX_TRIES) {
-      const reason = `The code runner kept failing (${message}). A grader will mark this question.`;
+      // The failure's text goes to the log only: a runner's or a driver's message is internal (and can quote the
+      // tests' data); graders and candidates read the reason.
+      log.warn(
+        { resultId: claimed.row.resultId, questionIndex: claimed.row.questionIndex, runId: claimed.row.runId, message },
+        'test grading gave up: the code runner kept failing',
+      );
+      const reason = 'The code runner kept failing. A grader will mark this question.';
       return {
         row: { state: 'error', tries },
         tests: { state: 'error', runId: claimed.row.runId, verdicts: [], reason },

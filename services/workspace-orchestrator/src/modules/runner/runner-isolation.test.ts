@@ -8,7 +8,7 @@ import { dockerClient } from '../../engine/docker-client.ts';
 import { RUNNER_LABEL } from '../../engine/runner-engine.ts';
 import { buildTestApp } from '../../testing/app.ts';
 import { testRunnerWorker } from '../../testing/runner.ts';
-import { TRUNCATED_MARKER } from './runner-verdicts.ts';
+import { ESCAPED_MARKER, TRUNCATED_MARKER } from './runner-verdicts.ts';
 
 const socketPath = inject('dockerSocket');
 const instance = inject('workspaceInstance');
@@ -66,6 +66,18 @@ describe.skipIf(!socketPath)('code runs in the real runner container (python)', 
   afterAll(async () => {
     await stopWorker?.();
     await app?.close();
+  });
+
+  it('finishes a run whose program prints NUL bytes and invalid UTF-8, its output stored as U+FFFD', async () => {
+    const runId = await enqueue(
+      "import sys\nsys.stdout.buffer.write(b'ok\\x00\\xff\\n')\nsys.stderr.buffer.write(b'\\x00')",
+      [{ stdin: 'secret stdin', expected: 'ok' }],
+    );
+    const report = await finished(runId);
+    expect(report.reason).toBeUndefined();
+    const verdict = only(report.verdicts);
+    expect(verdict).toMatchObject({ outcome: 'failed', actual: `ok\uFFFD\uFFFD\n${ESCAPED_MARKER}` });
+    expect(verdict.stderr).toBe(`\uFFFD${ESCAPED_MARKER}`);
   });
 
   it('passes a correct solution and fails a wrong one with the expected and actual output', async () => {

@@ -17,9 +17,29 @@ const SIGXCPU = 128 + 24;
 const OUT_OF_MEMORY =
   /MemoryError|java\.lang\.OutOfMemoryError|std::bad_alloc|JavaScript heap out of memory|cannot allocate vector|out of memory/i;
 
-export const TRUNCATED_MARKER = '\n… [output truncated]';
+/** The reason a run that failed on the runner's side ends with: the run id finds the logged detail. */
+export const runnerFailedReason = (runId: string) =>
+  `The code runner failed on its side while running this code (run ${runId}); the details are in its log.`;
 
-const excerpt = (s: string) => (s.length > MAX_EXCERPT ? `${s.slice(0, MAX_EXCERPT - 1)}…` : s);
+export const TRUNCATED_MARKER = '\n… [output truncated]';
+/** Appended to an output that held characters PostgreSQL cannot store, shown instead as U+FFFD. */
+export const ESCAPED_MARKER = '\n… [unprintable bytes shown as \uFFFD]';
+
+// eslint-disable-next-line no-control-regex -- U+0000 is exactly what PostgreSQL cannot store
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Output as it can be stored and shown: a program may print anything. PostgreSQL's text and jsonb cannot hold
+ * U+0000 (https://www.postgresql.org/docs/current/datatype-json.html: "\u0000 is disallowed"), nor a lone
+ * surrogate, which cutting an excerpt inside a surrogate pair makes; invalid UTF-8 is already U+FFFD (the
+ * harness's fields are decoded as UTF-8). Each becomes U+FFFD and the text says so.
+ */
+export function storableText(s: string): string {
+  const clean = s.replace(UNSTORABLE, '\uFFFD');
+  return clean === s ? s : `${clean}${ESCAPED_MARKER}`;
+}
+
+const excerpt = (s: string) => storableText(s.length > MAX_EXCERPT ? `${s.slice(0, MAX_EXCERPT - 1)}…` : s);
 
 /** The outcome of a test the harness reported, before the output is compared. */
 function failureOf(frame: TestFrame, limits: CodingLimits): TestOutcome | undefined {
@@ -62,7 +82,7 @@ export function verdictsOf(tests: TestCase[], limits: CodingLimits, report: Harn
     const frame = report.tests.get(i);
     if (!frame) return { ...base, outcome: 'timeout', points: 0, timeMs: 0, exitCode: null };
     const actual = frame.truncated
-      ? `${frame.stdout.slice(0, MAX_EXCERPT - TRUNCATED_MARKER.length)}${TRUNCATED_MARKER}`
+      ? storableText(`${frame.stdout.slice(0, MAX_EXCERPT - TRUNCATED_MARKER.length)}${TRUNCATED_MARKER}`)
       : excerpt(frame.stdout);
     const outcome =
       failureOf(frame, limits) ??

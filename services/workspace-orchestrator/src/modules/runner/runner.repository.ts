@@ -7,6 +7,15 @@ export type NewRun = Pick<
   'id' | 'purpose' | 'creatorId' | 'attemptId' | 'examId' | 'questionIndex' | 'language' | 'job'
 >;
 
+/**
+ * Room for new runs in one claim: `total` of any class, of which `nonCandidate` for grading and reference runs
+ * together, of which `reference` for creators' reference runs.
+ */
+export type ClaimRooms = { total: number; nonCandidate: number; reference: number };
+
+/** Candidates wait on their own runs; grading waits on nobody; creators' reference runs come last. */
+const CLAIM_ORDER = ['check', 'grade', 'reference'] as const;
+
 /** Serialises the claims of every replica, so the global cap is counted and taken in one step. */
 const CLAIM_LOCK = 7_311_013;
 
@@ -22,23 +31,34 @@ export function createRunnerRepository({ db }: Pick<WorkspaceDatabase, 'db'>) {
     },
 
     /**
-     * A creator's reference run, unless they queued `perMinute` of them in the last minute. The count and
-     * the insert run under a per-creator advisory lock, so two requests at once cannot both take the last slot.
+     * A creator's reference run, unless they queued `perMinute` of them in the last minute or have `inFlight`
+     * queued or running (answered as which limit refused it). The counts and the insert run under a per-creator
+     * advisory lock, so two requests at once cannot both take the last slot.
      */
-    async insertRateLimited(run: NewRun, now: Date, perMinute: number): Promise<CodeRunRow | undefined> {
+    async insertRateLimited(
+      run: NewRun,
+      now: Date,
+      limits: { perMinute: number; inFlight: number },
+    ): Promise<CodeRunRow | 'per-minute' | 'in-flight'> {
       return db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`runner:${run.creatorId}`}))`);
         const since = new Date(now.getTime() - 60_000);
+        const own = eq(codeRuns.creatorId, run.creatorId ?? '');
         const [recent] = await tx
           .select({ n: count() })
           .from(codeRuns)
-          .where(and(eq(codeRuns.creatorId, run.creatorId ?? ''), gt(codeRuns.queuedAt, since)));
-        if ((recent?.n ?? 0) >= perMinute) return undefined;
+          .where(and(own, gt(codeRuns.queuedAt, since)));
+        if ((recent?.n ?? 0) >= limits.perMinute) return 'per-minute';
+        const [open] = await tx
+          .select({ n: count() })
+          .from(codeRuns)
+          .where(and(own, inArray(codeRuns.state, ['queued', 'running'])));
+        if ((open?.n ?? 0) >= limits.inFlight) return 'in-flight';
         const [row] = await tx
           .insert(codeRuns)
           .values({ ...run, state: 'queued', queuedAt: now })
           .returning();
-        return row;
+        return row!;
       });
     },
 
@@ -53,38 +73,62 @@ export function createRunnerRepository({ db }: Pick<WorkspaceDatabase, 'db'>) {
     },
 
     /**
-     * Claims up to `limit` queued runs, oldest first, for `leaseMs`. With `globalCap`, no more than that many
-     * runs hold a live lease across all replicas: the claims are serialised by an advisory lock and count
-     * the running rows first. SKIP LOCKED keeps replicas from waiting on each other's rows.
+     * Claims queued runs for `leaseMs`, oldest first within each class and the classes in the order of
+     * CLAIM_ORDER: candidates' own runs first, then grading, then creators' reference runs, each class within its
+     * room (`rooms`: a number is the same room for all). With `global`, no more than `cap` runs hold a live lease
+     * across all replicas, and runs other than candidates' leave `candidateSlots` of them free: the claims are
+     * serialised by an advisory lock and count the running rows first. SKIP LOCKED keeps replicas from waiting on
+     * each other's rows.
      */
-    async claim(now: Date, limit: number, leaseFor: (row: CodeRunRow) => Date, globalCap?: number) {
-      if (limit <= 0) return [];
+    async claim(
+      now: Date,
+      rooms: number | ClaimRooms,
+      leaseFor: (row: CodeRunRow) => Date,
+      global?: number | { cap: number; candidateSlots: number },
+    ) {
+      const given = typeof rooms === 'number' ? { total: rooms, nonCandidate: rooms, reference: rooms } : rooms;
+      let { total, nonCandidate } = given;
+      if (total <= 0) return [];
       return db.transaction(async (tx) => {
-        let room = limit;
-        if (globalCap !== undefined) {
+        if (global !== undefined) {
+          const { cap, candidateSlots } = typeof global === 'number' ? { cap: global, candidateSlots: 0 } : global;
           await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`);
-          const [running] = await tx
-            .select({ n: count() })
+          const running = await tx
+            .select({ purpose: codeRuns.purpose, n: count() })
             .from(codeRuns)
-            .where(and(eq(codeRuns.state, 'running'), gt(codeRuns.leaseUntil, now)));
-          room = Math.min(limit, globalCap - (running?.n ?? 0));
-          if (room <= 0) return [];
+            .where(and(eq(codeRuns.state, 'running'), gt(codeRuns.leaseUntil, now)))
+            .groupBy(codeRuns.purpose);
+          const all = running.reduce((n, r) => n + r.n, 0);
+          const others = running.reduce((n, r) => n + (r.purpose === 'check' ? 0 : r.n), 0);
+          total = Math.min(total, cap - all);
+          nonCandidate = Math.min(nonCandidate, cap - candidateSlots - others);
+          if (total <= 0) return [];
         }
-        const due = await tx
-          .select()
-          .from(codeRuns)
-          .where(eq(codeRuns.state, 'queued'))
-          .orderBy(asc(codeRuns.queuedAt))
-          .limit(room)
-          .for('update', { skipLocked: true });
         const claimed: CodeRunRow[] = [];
-        for (const row of due) {
-          const [updated] = await tx
-            .update(codeRuns)
-            .set({ state: 'running', claims: row.claims + 1, leaseUntil: leaseFor(row), startedAt: now })
-            .where(eq(codeRuns.id, row.id))
-            .returning();
-          if (updated) claimed.push(updated);
+        for (const purpose of CLAIM_ORDER) {
+          const room =
+            purpose === 'check'
+              ? total
+              : Math.min(total, nonCandidate, purpose === 'reference' ? given.reference : Infinity);
+          if (room <= 0) continue;
+          const due = await tx
+            .select()
+            .from(codeRuns)
+            .where(and(eq(codeRuns.state, 'queued'), eq(codeRuns.purpose, purpose)))
+            .orderBy(asc(codeRuns.queuedAt))
+            .limit(room)
+            .for('update', { skipLocked: true });
+          for (const row of due) {
+            const [updated] = await tx
+              .update(codeRuns)
+              .set({ state: 'running', claims: row.claims + 1, leaseUntil: leaseFor(row), startedAt: now })
+              .where(eq(codeRuns.id, row.id))
+              .returning();
+            if (!updated) continue;
+            claimed.push(updated);
+            total--;
+            if (purpose !== 'check') nonCandidate--;
+          }
         }
         return claimed;
       });

@@ -10,7 +10,7 @@ import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { RunnerService } from './runner.service.ts';
+import { ReferenceRunsBusyError, type RunnerService } from './runner.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema };
 const RunParamsSchema = z.object({ runId: z.string().min(1).max(64) });
@@ -74,7 +74,14 @@ export function runnerRoutes(service: RunnerService) {
           response: { 200: RunReportSchema, 429: ErrorBodySchema, ...errors },
         },
       },
-      async (request) => service.reference(creatorOf(request).sub, request.body, REFERENCE_WAIT_MS),
+      async (request, reply) => {
+        try {
+          return await service.reference(creatorOf(request).sub, request.body, REFERENCE_WAIT_MS);
+        } catch (err) {
+          if (err instanceof ReferenceRunsBusyError) reply.header('retry-after', String(err.retryAfterSeconds));
+          throw err;
+        }
+      },
     );
 
     app.get(

@@ -41,7 +41,21 @@ export function toReport(row: CodeRunRow): RunReport {
 
 const settled = (row: CodeRunRow) => row.state !== 'queued' && row.state !== 'running';
 
-export type RunnerServiceOptions = { referenceRunsPerMinute: number; pollMs: number };
+export type RunnerServiceOptions = { referenceRunsPerMinute: number; referenceInFlight: number; pollMs: number };
+
+/** How soon a creator refused for runs in flight is told to try again: a reference run usually takes seconds. */
+export const REFERENCE_RETRY_AFTER_SECONDS = 5;
+
+/** 429: the creator has as many reference runs queued or running as they may; the route sends Retry-After. */
+export class ReferenceRunsBusyError extends AppError {
+  readonly retryAfterSeconds = REFERENCE_RETRY_AFTER_SECONDS;
+  constructor(inFlight: number) {
+    super(
+      ErrorCode.RATE_LIMITED,
+      `At most ${inFlight} of your reference runs can be queued or running at once. Wait for one to finish.`,
+    );
+  }
+}
 
 /**
  * Queues runs and answers for them. Any replica may answer for any run (the rows are the truth); a run
@@ -128,8 +142,12 @@ export function createRunnerService(
         language: request.language,
         job: jobOf(request),
       };
-      const row = await repo.insertRateLimited(run, deps.clock.now(), opts.referenceRunsPerMinute);
-      if (!row)
+      const row = await repo.insertRateLimited(run, deps.clock.now(), {
+        perMinute: opts.referenceRunsPerMinute,
+        inFlight: opts.referenceInFlight,
+      });
+      if (row === 'in-flight') throw new ReferenceRunsBusyError(opts.referenceInFlight);
+      if (row === 'per-minute')
         throw new AppError(
           ErrorCode.RATE_LIMITED,
           `At most ${opts.referenceRunsPerMinute} reference runs a minute. Wait a moment and try again.`,

@@ -3,6 +3,7 @@ import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorToken, NO_ENGINE_SOCKET } from '../../testing/app.ts';
 import { fakeRunnerEngine, testRunnerWorker } from '../../testing/runner.ts';
+import { ESCAPED_MARKER, runnerFailedReason } from './runner-verdicts.ts';
 
 const internal = { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN };
 
@@ -25,7 +26,7 @@ function runRequest(code: string, overrides: Record<string, unknown> = {}) {
 describe('the code runner queue (fake engine)', () => {
   const fake = fakeRunnerEngine();
   let app: Awaited<ReturnType<typeof buildTestApp>>;
-  const workerOf = (opts: { concurrency?: number; globalConcurrency?: number } = {}) => testRunnerWorker(app, opts);
+  const workerOf = (opts: Parameters<typeof testRunnerWorker>[1] = {}) => testRunnerWorker(app, opts);
   const enqueue = async (code: string, overrides: Record<string, unknown> = {}) => {
     const response = await app.inject({
       method: 'POST',
@@ -191,7 +192,33 @@ describe('the code runner queue (fake engine)', () => {
     }
     const failed = await report(twice.runId);
     expect(failed.state).toBe('error');
-    expect(failed.reason).toContain('the engine refused to create the container');
+    // The engine's (or the database driver's) text stays in the log: the reason names the run only.
+    expect(failed.reason).toBe(runnerFailedReason(twice.runId));
+    expect(failed.reason).not.toContain('refused');
+  });
+
+  it('stores the output of a program that prints NUL bytes and invalid UTF-8, shown as U+FFFD and marked', async () => {
+    const run = await enqueue('binary');
+    const worker = workerOf();
+    await worker.pass();
+    await worker.drain();
+    const done = await report(run.runId);
+    expect(done.state).toBe('done');
+    expect(done.reason).toBeUndefined();
+    expect(done.verdicts.map((v) => v.outcome)).toEqual(['failed', 'failed']);
+    const [first] = done.verdicts;
+    expect(first!.actual).toBe(`ok\uFFFD\uFFFD\uFFFD\n${ESCAPED_MARKER}`);
+    expect(first!.stderr).toBe(first!.actual);
+    // Whoever reads the run later (results-service's lookup) reads it from the database the same way.
+    const [looked] = (
+      await app.inject({
+        method: 'POST',
+        url: '/internal/runs/lookup',
+        headers: internal,
+        payload: { ids: [run.runId] },
+      })
+    ).json().runs as RunReport[];
+    expect(looked!.verdicts[0]!.actual).toBe(first!.actual);
   });
 
   it('queues again a run whose replica died (lease expired), and gives up after two claims', async () => {
@@ -267,6 +294,83 @@ describe('the code runner queue (fake engine)', () => {
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(calm.statusCode).toBe(200);
     });
+  });
+
+  it("keeps a slot for candidates' runs: reference and grading runs queued first never take it", async () => {
+    const job = { language: 'python' as const, code: 'echo', tests: [], limits: { cpuSeconds: 1, memoryMb: 64 } };
+    const queue = (purpose: 'reference' | 'grade', i: number) =>
+      app.runner.repo.insert(
+        {
+          id: `${purpose}-${i}-${Date.now()}`,
+          purpose,
+          creatorId: purpose === 'reference' ? `creator-${i}` : null,
+          attemptId: null,
+          examId: null,
+          questionIndex: null,
+          language: 'python',
+          job: { ...job, setupScript: '' },
+        },
+        new Date(Date.now() - 60_000 + i),
+      );
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await queue('reference', i)).id);
+    for (let i = 0; i < 2; i++) ids.push((await queue('grade', i)).id);
+    ids.push((await enqueue('echo')).runId);
+    const running = async () =>
+      (await app.runner.repo.findMany(ids))
+        .filter((r) => r.state === 'running')
+        .map((r) => r.purpose)
+        .sort();
+    fake.gate();
+    const worker = workerOf({ concurrency: 3, candidateSlots: 1, referenceSlots: 1 });
+    // The candidate's run, queued last, starts at once; grading takes the other two slots before reference runs.
+    expect(await worker.pass()).toBe(3);
+    expect(await running()).toEqual(['check', 'grade', 'grade']);
+    fake.release();
+    await worker.drain();
+    // Then reference runs, one at a time, still leaving the candidates' slot free.
+    fake.gate();
+    expect(await worker.pass()).toBe(1);
+    expect(await running()).toEqual(['reference']);
+    fake.release();
+    await worker.drain();
+    while ((await worker.pass()) > 0) await worker.drain();
+  });
+
+  it('refuses a creator with as many reference runs in flight as allowed: 429 with Retry-After', async () => {
+    const creator = `inflight-${Date.now()}`;
+    for (let i = 0; i < 2; i++)
+      await app.runner.repo.insert(
+        {
+          id: `${creator}-${i}`,
+          purpose: 'reference',
+          creatorId: creator,
+          attemptId: null,
+          examId: null,
+          questionIndex: null,
+          language: 'python',
+          job: {
+            language: 'python',
+            code: 'loop',
+            tests: [],
+            limits: { cpuSeconds: 1, memoryMb: 64 },
+            setupScript: '',
+          },
+        },
+        new Date(),
+      );
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/runner/reference',
+      headers: creatorToken(app, creator),
+      payload: { language: 'python', code: 'echo', tests: runRequest('echo').tests, limits: {} },
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.json().error.message).toMatch(/at once/);
+    // Nothing was queued for the refused request.
+    const rows = await app.runner.repo.findMany([`${creator}-0`, `${creator}-1`]);
+    expect(rows).toHaveLength(2);
   });
 
   it('stores the job as queued, with the tests and limits the request gave', async () => {

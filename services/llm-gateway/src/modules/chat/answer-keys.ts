@@ -1,0 +1,110 @@
+import type { Question } from '@exam/domain/exam';
+import { editsAllowed, NEAR_FORM_STEM, skeletonOf } from './guard-text.ts';
+
+/**
+ * The keys the "stop solutions" guard enforces (answer-guard.ts matches them).
+ *
+ * - Keys are the text of the correct option(s) of a multiple-choice question and the accepted answers of a
+ *   short-answer question. Coding questions carry no hidden tests in the exam model, so they add none.
+ * - A key is enforced only when it is distinctive enough to police: at least MIN_KEY_CHARS letters or
+ *   digits, and not one of the generic answers below. Shorter keys ("4", "cat") and "true"/"false"
+ *   appear in ordinary explanations far too often; for those the prompt's instruction is the only guard.
+ * - A long key is matched by its first MAX_KEY_CHARS characters (cut at a word end): a reply that
+ *   reproduces that much of it has given it away, and the tail the stream must hold back stays short.
+ * - A multiple-choice question's correct option is also given away by its letter or number ("the answer is B",
+ *   "option 2"): those are option keys, matched only in such a phrase (a lone "B" or "2" is ordinary text).
+ */
+
+export const MIN_KEY_CHARS = 4;
+export const MAX_KEY_CHARS = 80;
+const GENERIC_ANSWERS = new Set([
+  'true',
+  'false',
+  'none',
+  'both',
+  'neither',
+  'none of the above',
+  'all of the above',
+  'not sure',
+]);
+
+export type AnswerKey = { questionIndex: number; key: string };
+/** The correct option of a multiple-choice question, by its 0-based position (letter A, number 1 for 0). */
+export type OptionKey = { questionIndex: number; option: number };
+
+const ALNUM = /[\p{L}\p{N}]/u;
+const MARKS = /\p{M}/gu;
+const IGNORABLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu;
+
+/**
+ * A readable normalised form (the key as logged and compared by the solvability judge): compatibility
+ * decomposition with marks dropped, invisible characters dropped, lower case, and every run of characters that
+ * are neither letters nor digits read as one space. "P-Value", "p value" and "p–value!" are all "p value".
+ */
+export function normaliseForMatch(text: string): string {
+  let out = '';
+  for (const ch of text.replace(IGNORABLE, '').normalize('NFKD').replace(MARKS, '').toLowerCase()) {
+    if (ALNUM.test(ch)) out += ch;
+    else if (out !== '' && !out.endsWith(' ')) out += ' ';
+  }
+  return out.trimEnd();
+}
+
+function enforceable(text: string): string | undefined {
+  let key = normaliseForMatch(text);
+  if (key.replace(/ /g, '').length < MIN_KEY_CHARS || GENERIC_ANSWERS.has(key)) return undefined;
+  if (key.length > MAX_KEY_CHARS) {
+    const cut = key.lastIndexOf(' ', MAX_KEY_CHARS);
+    if (cut >= MIN_KEY_CHARS) key = key.slice(0, cut);
+  }
+  return key;
+}
+
+/** The keys the guardrail enforces for an exam's questions (answer keys included, as exam-service sends them). */
+export function answerKeysOf(questions: ReadonlyArray<Question>): AnswerKey[] {
+  const keys: AnswerKey[] = [];
+  const seen = new Set<string>();
+  questions.forEach((q, questionIndex) => {
+    const texts =
+      q.type === 'mcq'
+        ? [...(q.correctAnswer ? [q.correctAnswer] : []), ...q.correctAnswers]
+        : q.type === 'short-answer'
+          ? q.acceptedAnswers
+          : [];
+    for (const text of texts) {
+      const key = enforceable(text);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      keys.push({ questionIndex, key });
+    }
+  });
+  return keys;
+}
+
+/**
+ * The correct options of the multiple-choice question the candidate asks about, or of every one when the
+ * message names none (the assistant's prompt labels options A, B, C…, prompt.ts).
+ */
+export function optionKeysOf(questions: ReadonlyArray<Question>, focus: number | null | undefined): OptionKey[] {
+  const keys: OptionKey[] = [];
+  questions.forEach((q, questionIndex) => {
+    if (q.type !== 'mcq' || (focus !== null && focus !== undefined && focus !== questionIndex)) return;
+    const correct = new Set([...(q.correctAnswer ? [q.correctAnswer] : []), ...q.correctAnswers]);
+    q.options.forEach((option, i) => {
+      if (correct.has(option)) keys.push({ questionIndex, option: i });
+    });
+  });
+  return keys;
+}
+
+/** A key as the guard matches it: its skeleton (guard-text.ts) and the edits a near form may differ by. */
+export type CompiledKey = { answer: AnswerKey; skeleton: string; edits: number; stem: string };
+
+export function compileKeys(keys: ReadonlyArray<AnswerKey>): CompiledKey[] {
+  return keys
+    .map((answer) => {
+      const skeleton = skeletonOf(answer.key);
+      return { answer, skeleton, edits: editsAllowed(skeleton), stem: skeleton.slice(0, NEAR_FORM_STEM) };
+    })
+    .filter((k) => k.skeleton.length > 0);
+}
