@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CandidateIdSchema } from './candidate-id.ts';
 
 /**
  * What binds an attempt to the person sitting it (docs/product.md#sitting-an-exam): the candidate ID
@@ -6,14 +7,7 @@ import { z } from 'zod';
  * resume code shown on the first device, or the examiner's unlock.
  */
 
-/**
- * The key that identifies a candidate within an exam: Unicode NFKC (so full-width and compatibility
- * forms equal their plain letters, https://unicode.org/reports/tr15/), trimmed, lower-cased. The ID as
- * typed is kept for display.
- */
-export function candidateKey(studentId: string): string {
-  return studentId.normalize('NFKC').trim().toLowerCase();
-}
+// The key that identifies a candidate within an exam is candidateKey in candidate-key.ts (look-alikes folded).
 
 /**
  * Crockford's base32 alphabet (https://www.crockford.com/base32.html): digits and upper-case letters
@@ -53,7 +47,7 @@ export const ResumeMessages = {
 /** POST /api/attempts/unlock (under /api/attempts so every proxy's table already sends it to results-service). */
 export const UnlockAttemptSchema = z.object({
   examId: z.string().min(1).max(64),
-  studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+  studentId: CandidateIdSchema,
 });
 export type UnlockAttempt = z.infer<typeof UnlockAttemptSchema>;
 

@@ -1,3 +1,4 @@
+import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
 import { z } from 'zod';
 
 /**
@@ -150,7 +151,7 @@ export const OverrideEnvelopeSchema = z.object({ override: OverrideSchema });
 export const OverrideListSchema = z.object({ overrides: z.array(OverrideSchema) });
 export const OverrideParamsSchema = z.object({
   id: z.string().min(1).max(64),
-  studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+  studentId: CandidateIdSchema,
 });
 
 /** Where an exam's window stands for one candidate at one instant. */
@@ -162,8 +163,8 @@ export type WindowState = 'not-yet-open' | 'open' | 'closed';
  */
 export const BriefingRequestSchema = z.object({
   examId: z.string().min(1).max(64),
-  name: z.string().trim().min(1, 'Name is required').max(200),
-  studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+  name: CandidateNameSchema,
+  studentId: CandidateIdSchema,
   accessCode: z.string().max(100).optional(),
   inviteToken: z.string().max(200).optional(),
   /** The grant of an LMS launch, as for POST /api/attempts. */

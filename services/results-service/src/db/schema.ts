@@ -56,7 +56,7 @@ export const attempts = resultsServiceSchema.table(
     /** As the candidate typed it, for display. */
     studentId: text('student_id').notNull(),
     /**
-     * What identifies the candidate within the exam: candidateKey(studentId) from @exam/domain/attempt-binding.
+     * What identifies the candidate within the exam: candidateKey(studentId) from @exam/domain/candidate-key.
      * Rows that collided when the key was introduced carry a suffix (see the migration add_attempt_binding).
      */
     candidateKey: text('candidate_key').notNull(),

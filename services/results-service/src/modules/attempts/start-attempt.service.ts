@@ -1,10 +1,6 @@
 import { AttemptMessages, type StartAttempt } from '@exam/domain/attempt';
-import {
-  candidateKey,
-  RESUME_CODE_FIELD,
-  ResumeMessages,
-  type UnlockAttemptResponse,
-} from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
+import { RESUME_CODE_FIELD, ResumeMessages, type UnlockAttemptResponse } from '@exam/domain/attempt-binding';
 import { attemptDeadline, WindowMessages, windowState } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';

@@ -1,5 +1,5 @@
 import { AttemptMessages } from '@exam/domain/attempt';
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
 import { questionsPerCandidate, windowState, type Briefing, type BriefingRequest } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Deps } from '../../deps.ts';
