@@ -5,7 +5,7 @@ import { normaliseCandidateText } from './candidate-id.ts';
  * Every character outside ASCII, each on its own: ASCII letters and digits are left as they are, so the keys of
  * plain IDs ("S-101", "ana.lopez") stay what they were before folding existed and stored rows keep matching.
  */
-const NON_ASCII = /[^\u0000-\u007f]/gu;
+const NON_ASCII = /[^\p{ASCII}]/gu;
 const fold = (text: string) => text.replace(NON_ASCII, (ch) => unhomoglyph(ch));
 
 /**
