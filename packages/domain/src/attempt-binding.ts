@@ -34,10 +34,10 @@ export const RESUME_CODE_FIELD = 'resumeCode';
 
 export const ResumeMessages = {
   required:
-    'This candidate ID already has an attempt on another device. Enter the resume code shown in that exam’s menu, or ask your examiner to unlock your attempt.',
-  wrong: 'That resume code is not correct. Check it and try again, or ask your examiner to unlock your attempt.',
+    'This candidate ID already has an attempt on another device. Enter the resume code shown in that exam’s menu, or the unlock code your examiner gives you.',
+  wrong: 'That code is not correct. Check it and try again, or ask your examiner for an unlock code.',
   tooMany: (seconds: number) =>
-    `Too many wrong resume codes. Try again in ${seconds} seconds, or ask your examiner to unlock your attempt.`,
+    `Too many wrong codes from your network. Try again in ${seconds} seconds, or ask your examiner for an unlock code.`,
   startsPerClient: (seconds: number) =>
     `Too many exams were started from your network just now. Please wait ${seconds} seconds and try again.`,
   startsPerExam: (seconds: number) =>
@@ -55,7 +55,12 @@ export const UnlockAttemptResponseSchema = z.object({
   attemptId: z.string(),
   name: z.string(),
   studentId: z.string(),
-  /** Until when the next start with this candidate ID resumes without a code (once). */
+  /**
+   * The one-time unlock code the examiner hands this candidate (typed where the resume code goes): it resumes the
+   * attempt, or begins the next one, once, until unlockedUntil. Shown once; a new unlock replaces it.
+   */
+  unlockCode: z.string(),
+  /** Until when the unlock code works. */
   unlockedUntil: z.string(),
 });
 export type UnlockAttemptResponse = z.infer<typeof UnlockAttemptResponseSchema>;

@@ -16,6 +16,7 @@ export const RosterMessages = {
     'Only candidates on this exam’s roster may start it. Use the link in your invitation, or ask the examiner.',
   wrongCode: 'The access code is not right',
   codeRequired: 'This exam needs an access code',
+  tooManyCodes: (seconds: number) => `Too many wrong access codes. Try again in ${seconds} seconds.`,
   inviteInvalid: 'This invitation link is not valid for this exam',
   noEmail: 'These candidates have no e-mail address',
 } as const;
