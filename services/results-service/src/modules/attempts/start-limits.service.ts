@@ -68,9 +68,10 @@ export function parseNetworks(networks: string[]): BlockList {
 export function createStartLimiter(counters: StartCounters, deps: Pick<Deps, 'clock'>, limits: StartLimits) {
   const trusted = parseNetworks(limits.trustedNetworks);
   const isTrusted = (ip: string) => {
+    // An IPv4-mapped IPv6 address counts as the IPv4 address it carries, as clientBucket counts it.
     const bucket = clientBucket(ip);
-    const address = bucket.endsWith('::/64') ? bucket.slice(0, -4) : bucket;
-    if (isIPv4(address)) return trusted.check(address, 'ipv4');
+    if (isIPv4(bucket)) return trusted.check(bucket, 'ipv4');
+    const address = ip.split('%')[0] ?? ip;
     return isIPv6(address) && trusted.check(address, 'ipv6');
   };
   const windowOf = (limit: LimitWindow) => {
@@ -127,13 +128,15 @@ export function createStartLimiter(counters: StartCounters, deps: Pick<Deps, 'cl
     },
     /** One new attempt, after admission: per exam, and per exam and address unless roster or trusted. */
     takeExam: async (exam: InternalExam, ip: string) => {
+      // The address's own bucket first: a start it refuses is not counted against the exam's allowance.
+      if (exam.access !== 'roster' && !isTrusted(ip)) {
+        await take(
+          `exam-client:${exam.id}:${clientBucket(ip)}`,
+          scaled(limits.perExamClient, exam),
+          ResumeMessages.startsPerClient,
+        );
+      }
       await take(`exam:${exam.id}`, scaled(limits.perExam, exam), ResumeMessages.startsPerExam);
-      if (exam.access === 'roster' || isTrusted(ip)) return;
-      await take(
-        `exam-client:${exam.id}:${clientBucket(ip)}`,
-        scaled(limits.perExamClient, exam),
-        ResumeMessages.startsPerClient,
-      );
     },
     resumeCodes: {
       check: (ip: string) =>
