@@ -31,11 +31,18 @@ export const AttemptsAllowedSchema = z
   .min(1, 'At least 1 attempt')
   .max(MAX_ATTEMPTS_ALLOWED, `At most ${MAX_ATTEMPTS_ALLOWED} attempts`);
 
+/**
+ * The shortest new access code. A 4-digit code fell to guessing in under a minute; 6 characters of letters and
+ * digits (36^6 ≈ 2.2e9) against ACCESS_CODE_FAILURES_PER_EXAM (300 per 10 minutes) would take tens of thousands
+ * of years. Codes set before this rule keep working (only their hash is stored, so their length is unknown).
+ */
+export const ACCESS_CODE_MIN_LENGTH = 6;
+
 /** An access code: write-only (stored hashed by exam-service); a string sets it, null clears it, omitted keeps it. */
 export const AccessCodeInputSchema = z
   .string()
   .trim()
-  .min(4, 'An access code has at least 4 characters')
+  .min(ACCESS_CODE_MIN_LENGTH, `An access code has at least ${ACCESS_CODE_MIN_LENGTH} characters`)
   .max(100, 'An access code has at most 100 characters')
   .nullable()
   .optional();
