@@ -20,7 +20,11 @@ export function stripInvisible(text: string): string {
  * shows what was compared.
  */
 export function normaliseCandidateText(text: string): string {
-  return stripInvisible(text).replace(/\s+/gu, ' ').trim();
+  // Line breaks and tabs separate words: a space, before the control characters among them are stripped.
+  const spaced = text.normalize('NFKC').replace(/[\t\n\v\f\r\u0085\u2028\u2029]/gu, ' ');
+  return stripInvisible(spaced)
+    .replace(/\p{Zs}+/gu, ' ')
+    .trim();
 }
 
 export const CandidateIdMessages = {

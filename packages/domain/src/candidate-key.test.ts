@@ -43,6 +43,7 @@ describe('CandidateIdSchema', () => {
   it('stores the ID without what cannot be seen, spaces collapsed', () => {
     expect(CandidateIdSchema.parse(' S-\u200b101  A ')).toBe('S-101 A');
     expect(normaliseCandidateText('Ada\u202e  Lovelace')).toBe('Ada Lovelace');
+    expect(normaliseCandidateText('Line\nBreak\tTab\u3000Wide')).toBe('Line Break Tab Wide');
   });
 
   it('refuses an ID of nothing but invisible characters, naming the reason', () => {

@@ -12,7 +12,6 @@ import type { CohortRepository } from '../cohort/cohort.repository.ts';
 import { admitCandidate } from './admission.ts';
 import type { AttemptRow, AttemptsRepository } from './attempts.repository.ts';
 import { hashCode, hashSecret, newResumeCode, newResumeSecret, sameHash } from './resume-credentials.ts';
-import { RetryLaterError } from './retry-later.ts';
 import type { LtiGrants } from './lti-grant.ts';
 import type { StartLimiter } from './start-limits.service.ts';
 
