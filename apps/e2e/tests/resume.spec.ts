@@ -110,21 +110,26 @@ test("a second device needs the resume code shown on the first, a third the exam
   const examiner = await browser.newContext();
   const third = await browser.newContext();
   try {
-    await test.step("the examiner unlocks the candidate's attempt on the exam's submissions page", async () => {
+    let unlockCode = '';
+    await test.step("the examiner unlocks the candidate's attempt on the exam's submissions page and gets a one-time code", async () => {
       const creatorPage = await examiner.newPage();
       await signInCreator(creatorPage, creator);
       await creatorPage.goto(`${E2E.creatorOrigin}/creator/exam-insights/${exam.id}/submissions`);
       await creatorPage.getByLabel('Candidate ID').fill('r-1815');
       await creatorPage.getByRole('button', { name: 'Unlock resume' }).click();
-      await expect(creatorPage.getByTestId('unlock-status')).toContainText(
-        'Ada Lovelace (R-1815) can continue without the code until',
-      );
+      const status = creatorPage.getByTestId('unlock-status');
+      await expect(status).toContainText('Give Ada Lovelace (R-1815) the unlock code');
+      unlockCode = /unlock code ([0-9A-Z]{4}-[0-9A-Z]{4})/.exec((await status.textContent()) ?? '')?.[1] ?? '';
+      expect(unlockCode).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
       await expectAccessible(creatorPage, 'submissions page after an unlock');
     });
 
-    await test.step('a third browser then continues without a code, with a new code of its own', async () => {
+    await test.step('the candidate ID alone still continues nothing; the unlock code does, with a new code of its own', async () => {
       const page3 = await third.newPage();
       await giveDetails(page3, exam.id, candidate);
+      await expect(page3.getByTestId('resume-code-notice')).toHaveText(ResumeMessages.required);
+      await page3.getByLabel('Resume code').fill(unlockCode);
+      await page3.getByRole('button', { name: 'Start Exam' }).click();
       await expect(page3).toHaveURL(new RegExp(`/exam/${exam.id}$`));
       await expect(answered(page3)).toHaveText('Answered: 2/2');
       await page3.getByRole('button', { name: 'Resume code' }).click();

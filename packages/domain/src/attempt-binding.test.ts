@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { candidateKey, formatResumeCode, normaliseResumeCode } from './attempt-binding.ts';
+import { formatResumeCode, normaliseResumeCode } from './attempt-binding.ts';
+import { candidateKey } from './candidate-key.ts';
 
 describe('candidateKey', () => {
   it('folds case, surrounding spaces and full-width forms into one key', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CandidateIdSchema } from './candidate-id.ts';
 
 /**
  * What binds an attempt to the person sitting it (docs/product.md#sitting-an-exam): the candidate ID
@@ -6,14 +7,7 @@ import { z } from 'zod';
  * resume code shown on the first device, or the examiner's unlock.
  */
 
-/**
- * The key that identifies a candidate within an exam: Unicode NFKC (so full-width and compatibility
- * forms equal their plain letters, https://unicode.org/reports/tr15/), trimmed, lower-cased. The ID as
- * typed is kept for display.
- */
-export function candidateKey(studentId: string): string {
-  return studentId.normalize('NFKC').trim().toLowerCase();
-}
+// The key that identifies a candidate within an exam is candidateKey in candidate-key.ts (look-alikes folded).
 
 /**
  * Crockford's base32 alphabet (https://www.crockford.com/base32.html): digits and upper-case letters
@@ -40,10 +34,10 @@ export const RESUME_CODE_FIELD = 'resumeCode';
 
 export const ResumeMessages = {
   required:
-    'This candidate ID already has an attempt on another device. Enter the resume code shown in that exam’s menu, or ask your examiner to unlock your attempt.',
-  wrong: 'That resume code is not correct. Check it and try again, or ask your examiner to unlock your attempt.',
+    'This candidate ID already has an attempt on another device. Enter the resume code shown in that exam’s menu, or the unlock code your examiner gives you.',
+  wrong: 'That code is not correct. Check it and try again, or ask your examiner for an unlock code.',
   tooMany: (seconds: number) =>
-    `Too many wrong resume codes. Try again in ${seconds} seconds, or ask your examiner to unlock your attempt.`,
+    `Too many wrong codes from your network. Try again in ${seconds} seconds, or ask your examiner for an unlock code.`,
   startsPerClient: (seconds: number) =>
     `Too many exams were started from your network just now. Please wait ${seconds} seconds and try again.`,
   startsPerExam: (seconds: number) =>
@@ -53,7 +47,7 @@ export const ResumeMessages = {
 /** POST /api/attempts/unlock (under /api/attempts so every proxy's table already sends it to results-service). */
 export const UnlockAttemptSchema = z.object({
   examId: z.string().min(1).max(64),
-  studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+  studentId: CandidateIdSchema,
 });
 export type UnlockAttempt = z.infer<typeof UnlockAttemptSchema>;
 
@@ -61,7 +55,12 @@ export const UnlockAttemptResponseSchema = z.object({
   attemptId: z.string(),
   name: z.string(),
   studentId: z.string(),
-  /** Until when the next start with this candidate ID resumes without a code (once). */
+  /**
+   * The one-time unlock code the examiner hands this candidate (typed where the resume code goes): it resumes the
+   * attempt, or begins the next one, once, until unlockedUntil. Shown once; a new unlock replaces it.
+   */
+  unlockCode: z.string(),
+  /** Until when the unlock code works. */
   unlockedUntil: z.string(),
 });
 export type UnlockAttemptResponse = z.infer<typeof UnlockAttemptResponseSchema>;

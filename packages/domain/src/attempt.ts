@@ -1,3 +1,4 @@
+import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
 import { z } from 'zod';
 
 /** Candidate attempts (docs/product.md#sitting-an-exam): the server owns the clock, the answers and the score. */
@@ -7,8 +8,8 @@ export const DEADLINE_GRACE_SECONDS = 30;
 
 export const StartAttemptSchema = z.object({
   examId: z.string().min(1).max(64),
-  name: z.string().trim().min(1, 'Name is required').max(200),
-  studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+  name: CandidateNameSchema,
+  studentId: CandidateIdSchema,
   /** The secret this browser got when it started the attempt (attempt-binding.ts): a silent resume. */
   resumeSecret: z.string().max(200).optional(),
   /** The resume code shown on the device that started the attempt, typed on another device. */

@@ -1,3 +1,4 @@
+import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
 import { z } from 'zod';
 
 /**
@@ -30,11 +31,18 @@ export const AttemptsAllowedSchema = z
   .min(1, 'At least 1 attempt')
   .max(MAX_ATTEMPTS_ALLOWED, `At most ${MAX_ATTEMPTS_ALLOWED} attempts`);
 
+/**
+ * The shortest new access code. A 4-digit code fell to guessing in under a minute; 6 characters of letters and
+ * digits (36^6 ≈ 2.2e9) against ACCESS_CODE_FAILURES_PER_EXAM (300 per 10 minutes) would take tens of thousands
+ * of years. Codes set before this rule keep working (only their hash is stored, so their length is unknown).
+ */
+export const ACCESS_CODE_MIN_LENGTH = 6;
+
 /** An access code: write-only (stored hashed by exam-service); a string sets it, null clears it, omitted keeps it. */
 export const AccessCodeInputSchema = z
   .string()
   .trim()
-  .min(4, 'An access code has at least 4 characters')
+  .min(ACCESS_CODE_MIN_LENGTH, `An access code has at least ${ACCESS_CODE_MIN_LENGTH} characters`)
   .max(100, 'An access code has at most 100 characters')
   .nullable()
   .optional();
@@ -150,7 +158,7 @@ export const OverrideEnvelopeSchema = z.object({ override: OverrideSchema });
 export const OverrideListSchema = z.object({ overrides: z.array(OverrideSchema) });
 export const OverrideParamsSchema = z.object({
   id: z.string().min(1).max(64),
-  studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+  studentId: CandidateIdSchema,
 });
 
 /** Where an exam's window stands for one candidate at one instant. */
@@ -162,8 +170,8 @@ export type WindowState = 'not-yet-open' | 'open' | 'closed';
  */
 export const BriefingRequestSchema = z.object({
   examId: z.string().min(1).max(64),
-  name: z.string().trim().min(1, 'Name is required').max(200),
-  studentId: z.string().trim().min(1, 'Candidate ID is required').max(100),
+  name: CandidateNameSchema,
+  studentId: CandidateIdSchema,
   accessCode: z.string().max(100).optional(),
   inviteToken: z.string().max(200).optional(),
   /** The grant of an LMS launch, as for POST /api/attempts. */

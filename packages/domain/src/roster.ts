@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
 
 /**
  * An exam's roster and its invitations (docs/product.md#rosters-and-invitations). The candidate ID is
@@ -15,6 +16,7 @@ export const RosterMessages = {
     'Only candidates on this exam’s roster may start it. Use the link in your invitation, or ask the examiner.',
   wrongCode: 'The access code is not right',
   codeRequired: 'This exam needs an access code',
+  tooManyCodes: (seconds: number) => `Too many wrong access codes. Try again in ${seconds} seconds.`,
   inviteInvalid: 'This invitation link is not valid for this exam',
   noEmail: 'These candidates have no e-mail address',
 } as const;
@@ -31,8 +33,8 @@ const email = z
 
 /** One candidate as typed or imported; an empty e-mail means none (no invitation can be sent). */
 export const RosterEntryInputSchema = z.object({
-  name: z.string().trim().min(1, RosterMessages.nameRequired).max(200),
-  candidateId: z.string().trim().min(1, RosterMessages.candidateIdRequired).max(100),
+  name: CandidateNameSchema,
+  candidateId: CandidateIdSchema,
   email: email.prefault(''),
 });
 export type RosterEntryInput = z.input<typeof RosterEntryInputSchema>;

@@ -106,6 +106,23 @@ export async function buildApp(config: Config, deps: Deps) {
   const limiter = createStartLimiter(startCounters, deps, {
     perClient: { max: config.START_LIMIT_PER_CLIENT, windowSeconds: config.START_LIMIT_PER_CLIENT_WINDOW_SECONDS },
     perExam: { max: config.START_LIMIT_PER_EXAM, windowSeconds: config.START_LIMIT_PER_EXAM_WINDOW_SECONDS },
+    perExamClient: {
+      max: config.START_LIMIT_PER_EXAM_CLIENT,
+      windowSeconds: config.START_LIMIT_PER_EXAM_CLIENT_WINDOW_SECONDS,
+    },
+    trustedNetworks: config.START_LIMIT_TRUSTED_NETWORKS,
+    resumeCodeFailuresPerClient: {
+      max: config.RESUME_CODE_FAILURES_PER_CLIENT,
+      windowSeconds: config.RESUME_CODE_FAILURES_WINDOW_SECONDS,
+    },
+    accessCodeFailuresPerClient: {
+      max: config.ACCESS_CODE_FAILURES_PER_CLIENT,
+      windowSeconds: config.ACCESS_CODE_FAILURES_WINDOW_SECONDS,
+    },
+    accessCodeFailuresPerExam: {
+      max: config.ACCESS_CODE_FAILURES_PER_EXAM,
+      windowSeconds: config.ACCESS_CODE_FAILURES_WINDOW_SECONDS,
+    },
   });
   const ltiGrants = createLtiGrants({ jwtSecret: config.jwtSecret, clock: deps.clock });
   const starts = createStartService(
@@ -114,7 +131,6 @@ export async function buildApp(config: Config, deps: Deps) {
     limiter,
     {
       codeKey: resumeCodeKey(config.jwtSecret),
-      codeFreeTries: config.RESUME_CODE_FREE_TRIES,
       unlockMinutes: config.RESUME_UNLOCK_MINUTES,
     },
     cohort,

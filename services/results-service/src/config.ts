@@ -2,6 +2,7 @@ import { DEFAULT_EVENTS_PER_ATTEMPT_MAX, DEFAULT_UPLOAD_MAX_BYTES } from '@exam/
 import { SERVER_KEY_ENV, type AiProvider } from '@exam/domain/ai-catalogue';
 import { baseConfigShape, booleanFlag, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join } from 'node:path';
+import { parseNetworks } from './modules/attempts/start-limits.service.ts';
 import { z } from 'zod';
 
 const ConfigSchema = z.object({
@@ -17,24 +18,70 @@ const ConfigSchema = z.object({
    */
   EVENTS_PER_ATTEMPT_MAX: z.coerce.number().int().min(1).default(DEFAULT_EVENTS_PER_ATTEMPT_MAX),
   /**
-   * Attempt starts per client address (as TRUSTED_PROXIES resolves it; IPv6 by /64) per window, 429 with
-   * `Retry-After` beyond. A whole class behind one school NAT starts within minutes, so this is sized for a large
-   * lecture hall (about 100 candidates plus retries) while a flood from one address stops after a few seconds.
-   * Resumes with the browser's resume secret do not count.
+   * Attempt starts per client address (as TRUSTED_PROXIES resolves it; an IPv6 client by its /64) per window,
+   * for any exam, checked before the exam is looked up: the ceiling that stops a flood from one address. An
+   * address is often a whole building (a school or exam-hall NAT), so it is sized for two 300-seat halls with
+   * retries; the per-exam buckets below do the finer work. Resumes with the browser's resume secret do not count,
+   * and addresses in START_LIMIT_TRUSTED_NETWORKS are not counted.
    */
-  START_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).default(150),
+  START_LIMIT_PER_CLIENT: z.coerce.number().int().min(1).default(1000),
   /** The window of START_LIMIT_PER_CLIENT. */
   START_LIMIT_PER_CLIENT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
   /**
-   * New attempts per exam per window, from all addresses together: enough for a large exam whose
-   * candidates all start in the same minute, low enough that a spread-out flood cannot create rows without bound.
+   * New attempts per exam per window, from all addresses together: enough for a large exam whose candidates all
+   * start in the same minute, low enough that a spread-out flood cannot create rows without bound. An exam whose
+   * creator expects more candidates (the coding workspace's expected candidates) gets 1.25 times that.
    */
   START_LIMIT_PER_EXAM: z.coerce.number().int().min(1).default(1000),
   /** The window of START_LIMIT_PER_EXAM. */
   START_LIMIT_PER_EXAM_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
-  /** Wrong resume codes allowed per attempt before each further try waits (30 s, doubling, at most an hour). */
-  RESUME_CODE_FREE_TRIES: z.coerce.number().int().min(1).default(5),
-  /** How long the examiner's one-time unlock lets the next start resume without a code. */
+  /**
+   * New attempts of one exam from one address per window: a 300-seat hall behind one NAT starts together
+   * (400 leaves room for retries and late-comers), one address cannot spend the exam's whole allowance (keep it
+   * below START_LIMIT_PER_EXAM), and an exam expecting more candidates gets 1.25 times its expected count.
+   * Roster exams are not counted here (the roster already bounds who starts), nor trusted networks.
+   */
+  START_LIMIT_PER_EXAM_CLIENT: z.coerce.number().int().min(1).default(400),
+  /** The window of START_LIMIT_PER_EXAM_CLIENT. */
+  START_LIMIT_PER_EXAM_CLIENT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  /**
+   * Comma-separated networks (CIDR, e.g. "192.0.2.0/24,2001:db8:5::/48", or single addresses) of exam halls and
+   * testing centres whose addresses skip the per-address start limits (START_LIMIT_PER_CLIENT and
+   * START_LIMIT_PER_EXAM_CLIENT). Per-exam limits and code-guessing limits still apply. Empty by default.
+   */
+  START_LIMIT_TRUSTED_NETWORKS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean),
+    )
+    .superRefine((networks, ctx) => {
+      try {
+        parseNetworks(networks);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    }),
+  /**
+   * Wrong resume or unlock codes from one client address per window (any attempt); past it that address gets 429
+   * until the window ends. Never counted per attempt, so a storm from elsewhere cannot lock out the right code.
+   */
+  RESUME_CODE_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).default(10),
+  /** The window of RESUME_CODE_FAILURES_PER_CLIENT. */
+  RESUME_CODE_FAILURES_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  /** Wrong access codes from one client address per window (any exam), past which it gets 429 with Retry-After. */
+  ACCESS_CODE_FAILURES_PER_CLIENT: z.coerce.number().int().min(1).default(20),
+  /**
+   * Wrong access codes for one exam per window from everywhere: the bound on a distributed guess. High enough that
+   * a hall mistyping does not reach it; a 6-character code (36^6) then takes centuries to find by guessing.
+   */
+  ACCESS_CODE_FAILURES_PER_EXAM: z.coerce.number().int().min(1).default(300),
+  /** The window of both access-code limits (per client and per exam). */
+  ACCESS_CODE_FAILURES_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  /** How long the examiner's one-time unlock code works. */
   RESUME_UNLOCK_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
   /** How often the finalizer submits attempts whose deadline (plus grace) has passed. */
   FINALIZER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(15),

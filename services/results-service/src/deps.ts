@@ -75,6 +75,8 @@ export type Deps = {
 export type StartCounters = {
   /** Counts one in the bucket's window (from `windowStart`, `windowMs` long); answers the window's count so far. */
   count(bucket: string, windowStart: Date, windowMs: number): Promise<number>;
+  /** The window's count so far, counting nothing (0 when none). */
+  peek(bucket: string, windowStart: Date, windowMs: number): Promise<number>;
   /** Drops windows that ended before `before`, where the store does not expire them itself. */
   prune(before: Date): Promise<void>;
 };

@@ -35,7 +35,7 @@ describe('translateServerMessage', () => {
       'Has usado todos los intentos que permite este examen.',
     );
     expect(translateServerMessage(ResumeMessages.tooMany(30))).toBe(
-      'Demasiados códigos de reanudación incorrectos. Inténtalo de nuevo dentro de 30 segundos o pide a tu examinador que desbloquee tu intento.',
+      'Demasiados códigos incorrectos desde tu red. Inténtalo de nuevo dentro de 30 segundos o pide a tu examinador un código de desbloqueo.',
     );
     expect(translateServerMessage(ResumeMessages.startsPerExam(1))).toBe(
       'Demasiados candidatos están iniciando este examen a la vez. Espera 1 segundo e inténtalo de nuevo.',

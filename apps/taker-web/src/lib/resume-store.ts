@@ -1,4 +1,4 @@
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { normaliseCandidateText } from '@exam/domain/candidate-id';
 
 /**
  * What lets this browser resume an attempt without the code (the resume secret) and what the candidate
@@ -8,7 +8,9 @@ import { candidateKey } from '@exam/domain/attempt-binding';
 export type ResumeEntry = { attemptId: string; secret?: string | undefined; code?: string | undefined };
 
 const PREFIX = 'exam-taker:resume:';
-const keyOf = (examId: string, studentId: string) => `${PREFIX}${examId}:${candidateKey(studentId)}`;
+/** Invisibles removed and case folded; the server also folds look-alikes, whose table this bundle does without. */
+const keyOf = (examId: string, studentId: string) =>
+  `${PREFIX}${examId}:${normaliseCandidateText(studentId).toLowerCase()}`;
 
 function parse(raw: string | null): ResumeEntry | undefined {
   if (!raw) return undefined;

@@ -56,7 +56,7 @@ export const attempts = resultsServiceSchema.table(
     /** As the candidate typed it, for display. */
     studentId: text('student_id').notNull(),
     /**
-     * What identifies the candidate within the exam: candidateKey(studentId) from @exam/domain/attempt-binding.
+     * What identifies the candidate within the exam: candidateKey(studentId) from @exam/domain/candidate-key.
      * Rows that collided when the key was introduced carry a suffix (see the migration add_attempt_binding).
      */
     candidateKey: text('candidate_key').notNull(),
@@ -69,11 +69,20 @@ export const attempts = resultsServiceSchema.table(
       .default(sql`'{}'::text[]`),
     /** SHA-256 of the resume code; null for attempts started before codes existed (only an unlock resumes them). */
     resumeCodeHash: text('resume_code_hash'),
-    /** Wrong resume codes since the last right one; from RESUME_CODE_FREE_TRIES on, each blocks for longer. */
+    /**
+     * Wrong resume and unlock codes since the last right one, from any client: shown in the live view. It never
+     * blocks the attempt (a storm would then lock the holder of the right code out); clients are limited instead.
+     */
     resumeFailures: integer('resume_failures').notNull().default(0),
+    /** No longer set: wrong codes are limited per client (start-limits.service.ts). Kept for rows written before. */
     resumeBlockedUntil: at('resume_blocked_until'),
-    /** Set by the examiner's unlock: the next start with this candidate ID before then resumes without a code. */
+    /** Until when the examiner's unlock code (unlockCodeHash) may be used, once. */
     unlockedUntil: at('unlocked_until'),
+    /**
+     * HMAC of the one-time code the examiner's unlock created and the live view showed, to be handed to this
+     * candidate: an unlock resumes only for whoever types it, never for the next start with the candidate ID.
+     */
+    unlockCodeHash: text('unlock_code_hash'),
     startedAt: at('started_at').notNull(),
     /**
      * The effective deadline: start + the candidate's duration (override included), never after their window

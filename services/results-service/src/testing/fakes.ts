@@ -2,7 +2,7 @@ import type { RunReport, RunRequest } from '@exam/domain/coding';
 import type { InternalExam, WorkspaceFile } from '@exam/domain/internal';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { LtiScoreOutcome, LtiScoreRequest } from '@exam/domain/lti-ags';
-import type { AdmitRequest } from '@exam/domain/roster';
+import { ACCESS_CODE_FIELD, RosterMessages, type AdmitRequest } from '@exam/domain/roster';
 import type {
   AttemptTranscript,
   CodeRunner,
@@ -76,11 +76,14 @@ export function fakeTranscripts() {
  */
 export function fakeExamAccess() {
   const refusals = new Map<string, { message: string; field?: string }>();
+  const accessCodes = new Map<string, string>();
   const names = new Map<string, string>();
   const access: ExamAccess & {
     admitted: { examId: string; candidate: AdmitRequest }[];
     released: { examId: string; candidateKeys: string[] }[];
     refuse(examId: string, refusal: { message: string; field?: string }): void;
+    /** Admits only starts that give this access code, as exam-service does for an exam with access `code`. */
+    requireCode(examId: string, code: string): void;
     /** Admits this candidate key under another name, as a roster would. */
     rename(examId: string, studentId: string, name: string): void;
     down: boolean;
@@ -89,12 +92,18 @@ export function fakeExamAccess() {
     released: [],
     down: false,
     refuse: (examId, refusal) => void refusals.set(examId, refusal),
+    requireCode: (examId, code) => void accessCodes.set(examId, code),
     rename: (examId, studentId, name) => void names.set(`${examId}/${studentId}`, name),
     async admit(examId, candidate) {
       const refusal = refusals.get(examId);
       if (refusal) {
         const issues = refusal.field ? [{ path: refusal.field, message: refusal.message }] : undefined;
         throw new AppError(ErrorCode.FORBIDDEN, refusal.message, issues);
+      }
+      const code = accessCodes.get(examId);
+      if (code !== undefined && candidate.accessCode?.trim() !== code) {
+        const message = candidate.accessCode?.trim() ? RosterMessages.wrongCode : RosterMessages.codeRequired;
+        throw new AppError(ErrorCode.FORBIDDEN, message, [{ path: ACCESS_CODE_FIELD, message }]);
       }
       access.admitted.push({ examId, candidate });
       return { name: names.get(`${examId}/${candidate.studentId}`) ?? candidate.name };

@@ -59,6 +59,8 @@ const badBodies: [string, Record<string, unknown>, string][] = [
   ['an unknown access mode', { access: 'password' }, 'access'],
   ['an unknown question display', { questionDisplay: 'two-at-a-time' }, 'questionDisplay'],
   ['an access code of two characters', { accessCode: 'ab' }, 'accessCode'],
+  ['a 4-digit access code, which guessing finds in a minute', { accessCode: '4821' }, 'accessCode'],
+  ['an access code of five characters', { accessCode: 'k7q2m' }, 'accessCode'],
   [
     'a pool drawing more questions than it holds',
     { pools: [{ id: 'p1', draw: 2 }], questions: [mcq({ poolId: 'p1' })] },

@@ -1,4 +1,4 @@
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { LmsMember, LmsRosterImportResponse, LmsRosterPreview, LmsRosterSource } from '@exam/domain/lti-ags';
 import { RosterEntryInputSchema, type RosterEntryValues } from '@exam/domain/roster';

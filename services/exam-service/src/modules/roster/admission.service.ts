@@ -1,4 +1,4 @@
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { ACCESS_CODE_FIELD, RosterMessages, type AdmitRequest, type AdmitResponse } from '@exam/domain/roster';
 import { verifyPassword } from '../auth/password.ts';

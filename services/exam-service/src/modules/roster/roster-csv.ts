@@ -1,4 +1,4 @@
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
 import { AppError, ErrorCode, type Issue } from '@exam/domain/errors';
 import { RosterEntryInputSchema, RosterMessages } from '@exam/domain/roster';
 import { parse } from 'csv-parse/sync';

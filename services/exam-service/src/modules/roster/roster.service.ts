@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { RosterMessages, type InvitationIdentity, type RosterEntry, type RosterEntryValues } from '@exam/domain/roster';
 import type { Deps } from '../../deps.ts';

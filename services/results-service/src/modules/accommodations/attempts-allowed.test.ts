@@ -99,7 +99,9 @@ describe('attempts allowed and the grade kept', () => {
       payload: { examId: exam.id, studentId: 'S-unlocked' },
     });
     expect(unlock.statusCode).toBe(200);
-    const next = await post(exam.id, 'S-unlocked');
+    // The candidate ID alone starts nothing; the one-time code the examiner hands over does.
+    expect((await post(exam.id, 'S-unlocked')).statusCode).toBe(403);
+    const next = await post(exam.id, 'S-unlocked', { resumeCode: unlock.json<{ unlockCode: string }>().unlockCode });
     expect(next.statusCode).toBe(201);
     expect(next.json().resumed).toBe(false);
   });

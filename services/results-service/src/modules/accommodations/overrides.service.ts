@@ -1,4 +1,4 @@
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
 import { attemptDeadline, windowIssue, type Override, type OverrideInput } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';

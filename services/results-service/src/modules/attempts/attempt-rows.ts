@@ -12,6 +12,7 @@ export type SubmitAttemptRow = Omit<
   | 'resumeFailures'
   | 'resumeBlockedUntil'
   | 'unlockedUntil'
+  | 'unlockCodeHash'
   | 'lti'
 >;
 export type NewAttemptRow = typeof attempts.$inferInsert;

@@ -79,7 +79,7 @@ export function attemptsRoutes(
         schema: {
           tags: ['attempts'],
           description:
-            "Starts the attempt of this candidate ID (trimmed, NFKC, case-folded), or resumes it: silently with the resume secret this browser got, on another device with the resume code or after the examiner's unlock. Without them: 403 naming the resumeCode field, nothing of the attempt revealed. Wrong codes and starts per client and per exam are limited (429 with Retry-After). A new attempt is refused with 409 outside the candidate's window (the opening or closing instant in the issue named opensAt or closesAt) and when no attempt is left; after a submitted attempt the next one needs the same proof as a resume. The deadline includes the candidate's extra time and never passes their window's close.",
+            "Starts the attempt of this candidate ID (NFKC, invisible characters removed, look-alike letters folded, case-folded), or resumes it: silently with the resume secret this browser got, on another device with the resume code or the examiner's one-time unlock code. Without them: 403 naming the resumeCode field, nothing of the attempt revealed. Wrong resume codes per client, wrong access codes per client and per exam, and new attempts per address, per exam and address and per exam are limited (429 with Retry-After). A new attempt is refused with 409 outside the candidate's window (the opening or closing instant in the issue named opensAt or closesAt) and when no attempt is left; after a submitted attempt the next one needs the same proof as a resume. The deadline includes the candidate's extra time and never passes their window's close.",
           body: StartAttemptSchema,
           response: {
             201: StartAttemptResponseSchema,
@@ -117,7 +117,7 @@ export function attemptsRoutes(
         schema: {
           tags: ['attempts'],
           description:
-            "The exam's owner lets the next start with this candidate ID resume its open attempt without the resume code (once, for RESUME_UNLOCK_MINUTES), or begin the next attempt after a submitted one when attempts are left; that start gets a new code. 404 when the caller owns no attempt of this candidate.",
+            "The exam's owner gets a one-time unlock code (unlockCode) to hand this candidate: typed where the resume code goes, it resumes their open attempt (once, for RESUME_UNLOCK_MINUTES), or begins the next attempt after a submitted one when attempts are left; that start gets a new resume code. The candidate ID alone never resumes. 404 when the caller owns no attempt of this candidate.",
           body: UnlockAttemptSchema,
           response: { 200: UnlockAttemptResponseSchema, ...errors },
         },

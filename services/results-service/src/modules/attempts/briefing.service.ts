@@ -1,5 +1,5 @@
 import { AttemptMessages } from '@exam/domain/attempt';
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
 import { questionsPerCandidate, windowState, type Briefing, type BriefingRequest } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Deps } from '../../deps.ts';
@@ -32,7 +32,7 @@ export function createBriefingService(
       const [override, usage] = await Promise.all([repo.findOverride(exam.id, key), repo.attemptsOf(exam.id, key)]);
       // The same admission as a new attempt's (access code, roster), so a wrong code is said before Start and a
       // stranger to a code or roster exam learns nothing of a candidate's accommodations. A resume needs none.
-      if (!usage.inProgress) await admitCandidate(deps, exam.id, input);
+      if (!usage.inProgress) await admitCandidate(deps, exam, input, limiter, client.ip);
       const rules = candidateRules(exam, override ? toOverride(override) : null);
       return {
         examId: exam.id,

@@ -1,10 +1,6 @@
 import { AttemptMessages, type StartAttempt } from '@exam/domain/attempt';
-import {
-  candidateKey,
-  RESUME_CODE_FIELD,
-  ResumeMessages,
-  type UnlockAttemptResponse,
-} from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
+import { RESUME_CODE_FIELD, ResumeMessages, type UnlockAttemptResponse } from '@exam/domain/attempt-binding';
 import { attemptDeadline, WindowMessages, windowState } from '@exam/domain/cohort';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';
@@ -16,7 +12,6 @@ import type { CohortRepository } from '../accommodations/cohort.repository.ts';
 import { admitCandidate } from './admission.ts';
 import type { AttemptRow, AttemptsRepository } from './attempts.repository.ts';
 import { hashCode, hashSecret, newResumeCode, newResumeSecret, sameHash } from './resume-credentials.ts';
-import { RetryLaterError } from './retry-later.ts';
 import type { LtiGrants } from './lti-grant.ts';
 import type { StartLimiter } from './start-limits.service.ts';
 
@@ -40,7 +35,7 @@ export function createStartService(
   repo: AttemptsRepository,
   deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'examAccess'>,
   limiter: StartLimiter,
-  opts: { codeKey: string; codeFreeTries: number; unlockMinutes: number },
+  opts: { codeKey: string; unlockMinutes: number },
   cohort: CohortRepository,
   ltiGrants: LtiGrants,
 ) {
@@ -57,26 +52,42 @@ export function createStartService(
     return exam;
   }
 
-  /** Another device: the examiner's unlock if one is waiting, else a right code within the try limit. */
-  async function resumeElsewhere(attempt: AttemptRow, code: string | undefined): Promise<StartOutcome> {
-    const now = deps.clock.now();
-    const secret = newResumeSecret();
-    const freshCode = newResumeCode();
-    if (await repo.consumeUnlock(attempt.id, now, hashSecret(secret), hashCode(opts.codeKey, attempt.id, freshCode))) {
-      return { attempt, resumed: true, resumeSecret: secret, resumeCode: freshCode };
-    }
+  const unlockHashOf = (attempt: Pick<AttemptRow, 'examId' | 'candidateKey'>, code: string) =>
+    hashCode(opts.codeKey, `unlock:${attempt.examId}:${attempt.candidateKey}`, code);
+
+  /**
+   * Another device: the examiner's one-time unlock code, or the resume code. Nothing resumes on the candidate
+   * ID alone, so whoever polls a victim's ID gains nothing from an unlock (docs/product.md#sitting-an-exam).
+   *
+   * Wrong codes are limited per client address, never per attempt: an attempt-wide lock is what a storm of
+   * wrong codes from elsewhere used to turn against the holder of the right code. A client past its limit gets
+   * 429 before its code is compared; every other client's right code still resumes. The attempt counts its
+   * wrong codes (resumeFailures) for the live view, so an examiner sees a storm and can hand out an unlock.
+   * The bound that matters: the code has 40 bits; at RESUME_CODE_FAILURES_PER_CLIENT (10) per 10 minutes an
+   * address (an IPv6 /64) gets 60 guesses an hour, so 10,000 addresses over a 3-hour exam reach 1.8 million
+   * guesses, a chance of 1.8e6 / 2^40 ≈ 1.6e-6 of finding one attempt's code.
+   */
+  async function resumeElsewhere(attempt: AttemptRow, code: string | undefined, ip: string): Promise<StartOutcome> {
     if (!code?.trim())
       throw new AppError(ErrorCode.FORBIDDEN, ResumeMessages.required, codeIssue(ResumeMessages.required));
-    const claim = await repo.claimCodeTry(attempt.id, now, opts.codeFreeTries);
-    if (!claim.claimed) {
-      throw new RetryLaterError(claim.blockedUntil.getTime() - now.getTime(), ResumeMessages.tooMany, [
-        { path: RESUME_CODE_FIELD, message: 'Too many wrong resume codes' },
-      ]);
+    await limiter.resumeCodes.check(ip);
+    const now = deps.clock.now();
+    const secret = newResumeSecret();
+    if (attempt.unlockCodeHash !== null && sameHash(attempt.unlockCodeHash, unlockHashOf(attempt, code))) {
+      const freshCode = newResumeCode();
+      const fresh = hashCode(opts.codeKey, attempt.id, freshCode);
+      if (await repo.consumeUnlock(attempt.id, now, attempt.unlockCodeHash, hashSecret(secret), fresh)) {
+        return { attempt, resumed: true, resumeSecret: secret, resumeCode: freshCode };
+      }
     }
     // Attempts started before resume codes existed have none: only the examiner's unlock resumes them.
     const right =
       attempt.resumeCodeHash !== null && sameHash(attempt.resumeCodeHash, hashCode(opts.codeKey, attempt.id, code));
-    if (!right) throw new AppError(ErrorCode.FORBIDDEN, ResumeMessages.wrong, codeIssue(ResumeMessages.wrong));
+    if (!right) {
+      await limiter.resumeCodes.fail(ip);
+      await repo.countWrongCode(attempt.id);
+      throw new AppError(ErrorCode.FORBIDDEN, ResumeMessages.wrong, codeIssue(ResumeMessages.wrong));
+    }
     await repo.acceptCode(attempt.id, hashSecret(secret));
     return { attempt, resumed: true, resumeSecret: secret };
   }
@@ -90,6 +101,7 @@ export function createStartService(
     input: StartAttempt & { lti?: AttemptLtiLink },
     key: string,
     attemptNo: number,
+    ip: string,
   ): Promise<Required<StartOutcome> | { attempt: AttemptRow }> {
     const now = deps.clock.now();
     const override = await cohort.findOverride(exam.id, key);
@@ -106,8 +118,8 @@ export function createStartService(
       throw new AppError(ErrorCode.CONFLICT, WindowMessages.closed, [{ path: 'closesAt', message: closesAt }]);
     }
     // Access code or roster (exam-service decides); a roster candidate is recorded under the roster's name.
-    const name = await admitCandidate(deps, exam.id, input);
-    await limiter.takeExam(exam.id);
+    const name = await admitCandidate(deps, exam, input, limiter, ip);
+    await limiter.takeExam(exam, ip);
     await cohort.rememberKeepGrade(exam.id, exam.keepGrade, now);
     const id = deps.ids.next();
     // The attempt id seeds the candidate's arrangement (pool draws, question and option order).
@@ -146,7 +158,7 @@ export function createStartService(
       const exam = await liveExam(input.examId);
       if (attempt?.submittedAt) {
         // A further attempt needs the same proof as a resume, so nobody else spends the candidate's attempts.
-        if (!silent) await resumeElsewhere(attempt, input.resumeCode);
+        if (!silent) await resumeElsewhere(attempt, input.resumeCode, client.ip);
         const override = await cohort.findOverride(exam.id, key);
         if (candidateRules(exam, override ? toOverride(override) : null).attemptsAllowed <= attempt.attemptNo) {
           throw new AppError(ErrorCode.ATTEMPT_CLOSED, WindowMessages.noAttemptsLeft);
@@ -154,28 +166,37 @@ export function createStartService(
       }
       if (!attempt || attempt.submittedAt) {
         const attemptNo = (attempt?.attemptNo ?? 0) + 1;
-        const created = await startNew(exam, input, key, attemptNo);
+        const created = await startNew(exam, input, key, attemptNo, client.ip);
         if ('resumeCode' in created) return created;
         // Someone with the same candidate ID started a moment earlier: theirs is the attempt, bound to them.
         attempt = created.attempt;
         silent = holdsSecret(attempt, input.resumeSecret);
       }
-      const outcome = silent ? { attempt, resumed: true } : await resumeElsewhere(attempt, input.resumeCode);
+      const outcome = silent ? { attempt, resumed: true } : await resumeElsewhere(attempt, input.resumeCode, client.ip);
       if (attempt.submittedAt) throw new AppError(ErrorCode.ATTEMPT_CLOSED, AttemptMessages.submitted);
       return outcome;
     },
 
     /**
-     * The examiner lets the next start of this candidate resume without a code, once, for a few minutes;
-     * after a submitted attempt, that start may begin the next attempt when the exam allows more.
+     * The examiner's unlock: a one-time code, shown to the examiner (the live view) to hand to this candidate,
+     * that resumes their open attempt on another device, or begins the next one after a submitted attempt when
+     * the exam allows more, once, for RESUME_UNLOCK_MINUTES. The start that uses it gets a new resume code.
      */
     async unlock(examId: string, studentId: string, ownerId: string): Promise<UnlockAttemptResponse> {
       const until = new Date(deps.clock.now().getTime() + opts.unlockMinutes * 60_000);
-      const unlocked = await repo.unlock({ examId, candidateKey: candidateKey(studentId), ownerId, until });
+      const key = candidateKey(studentId);
+      const unlockCode = newResumeCode();
+      const unlocked = await repo.unlock({
+        examId,
+        candidateKey: key,
+        ownerId,
+        until,
+        unlockHash: unlockHashOf({ examId, candidateKey: key }, unlockCode),
+      });
       if (!unlocked) {
         throw new AppError(ErrorCode.NOT_FOUND, 'No attempt with this candidate ID in your exam');
       }
-      return { ...unlocked, unlockedUntil: until.toISOString() };
+      return { ...unlocked, unlockCode, unlockedUntil: until.toISOString() };
     },
 
     prune: () => limiter.prune(),

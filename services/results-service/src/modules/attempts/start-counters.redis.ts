@@ -33,6 +33,14 @@ export function redisStartCounters(
         return database.count(bucket, windowStart, windowMs);
       }
     },
+    async peek(bucket, windowStart, windowMs) {
+      try {
+        return Number((await redis.client.get(`${redis.keyPrefix}starts:${bucket}:${windowStart.getTime()}`)) ?? 0);
+      } catch (err) {
+        log.warn({ err, bucket }, 'redis failed; reading this count from the database');
+        return database.peek(bucket, windowStart, windowMs);
+      }
+    },
     // Redis expires its own windows; the database keeps those counted during an outage.
     prune: (before) => database.prune(before),
   };

@@ -21,6 +21,14 @@ export function createStartLimitsRepository({ db }: ResultsDatabase) {
       return row?.count ?? 1;
     },
 
+    async peek(bucket: string, windowStart: Date): Promise<number> {
+      const [row] = await db
+        .select({ count: startCounters.count })
+        .from(startCounters)
+        .where(and(eq(startCounters.bucket, bucket), eq(startCounters.windowStart, windowStart)));
+      return row?.count ?? 0;
+    },
+
     /** Deletes windows that ended before `before` (buckets that were never counted again). */
     async prune(before: Date): Promise<void> {
       await db.delete(startCounters).where(lt(startCounters.windowStart, before));

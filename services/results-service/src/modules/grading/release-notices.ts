@@ -1,4 +1,4 @@
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
 import type { Deps } from '../../deps.ts';
 import type { SubmissionsRepository } from '../submissions/submissions.repository.ts';
 

@@ -25,12 +25,18 @@ describe('the Redis stores', () => {
   });
 
   it('counts a window in one key that expires a window later, and never touches the database for it', async () => {
-    const database = { count: () => Promise.reject(new Error('not the database')), prune: async () => {} };
+    const database = {
+      count: () => Promise.reject(new Error('not the database')),
+      peek: () => Promise.reject(new Error('not the database')),
+      prune: async () => {},
+    };
     const counters = redisStartCounters(redis, database, app.log);
     const windowStart = new Date('2042-05-01T09:00:00Z');
     expect(await counters.count('client:a', windowStart, 60_000)).toBe(1);
     expect(await counters.count('client:a', windowStart, 60_000)).toBe(2);
     expect(await counters.count('client:b', windowStart, 60_000)).toBe(1);
+    expect(await counters.peek('client:a', windowStart, 60_000)).toBe(2);
+    expect(await counters.peek('client:c', windowStart, 60_000)).toBe(0);
     const key = `${redis.keyPrefix}starts:client:a:${windowStart.getTime()}`;
     const ttl = await redis.client.pttl(key);
     expect(ttl).toBeGreaterThan(50_000);

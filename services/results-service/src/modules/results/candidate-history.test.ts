@@ -85,7 +85,8 @@ describe('GET /api/results/candidates/:candidateId', () => {
     await sit(exam.id, { name: 'Grace Hopper', studentId });
     const { status, body } = await history(owner, `  ${studentId.normalize('NFKC').toLowerCase()} `);
     expect(status).toBe(200);
-    expect(body.studentId).toBe(studentId);
+    // Stored as normalised (NFKC), so the row shows what was compared.
+    expect(body.studentId).toBe(studentId.normalize('NFKC'));
     expect(body.attempts).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 import { RESULT_EVENTS_MAX } from '@exam/domain/attempt';
-import { candidateKey } from '@exam/domain/attempt-binding';
+import { candidateKey } from '@exam/domain/candidate-key';
 import { CANDIDATE_HISTORY_MAX, type CandidateHistory } from '@exam/domain/candidate-history';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type {

@@ -7,7 +7,7 @@ import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 
 describe("unlocking a candidate's attempt from the submissions page", () => {
-  it('sends the candidate ID and says until when the candidate may continue without the code', async () => {
+  it('sends the candidate ID and shows the one-time unlock code to hand the candidate, and until when it works', async () => {
     const bodies: unknown[] = [];
     server.use(
       fakeResultList([]).handler,
@@ -17,6 +17,7 @@ describe("unlocking a candidate's attempt from the submissions page", () => {
           attemptId: 'attempt-1',
           name: 'Ada Lovelace',
           studentId: 'S-42',
+          unlockCode: '7KQ2M9XD',
           unlockedUntil: '2030-01-01T10:10:00.000Z',
         });
       }),
@@ -26,7 +27,7 @@ describe("unlocking a candidate's attempt from the submissions page", () => {
     await user.type(await screen.findByLabelText('Candidate ID'), 's-42');
     await user.click(screen.getByRole('button', { name: 'Unlock resume' }));
     expect(await screen.findByTestId('unlock-status')).toHaveTextContent(
-      /^Ada Lovelace \(S-42\) can continue without the code until /,
+      /^Give Ada Lovelace \(S-42\) the unlock code 7KQ2-M9XD\. It works once, until /,
     );
     expect(bodies).toEqual([{ examId: 'exam-1', studentId: 's-42' }]);
   });

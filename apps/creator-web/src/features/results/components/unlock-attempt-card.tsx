@@ -1,4 +1,4 @@
-import { UnlockAttemptSchema } from '@exam/domain/attempt-binding';
+import { formatResumeCode, UnlockAttemptSchema } from '@exam/domain/attempt-binding';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { Field } from '@exam/ui/field';
@@ -12,7 +12,8 @@ import { useTranslation } from 'react-i18next';
 
 /**
  * For a candidate who cannot give their resume code on a new device: the examiner unlocks their attempt
- * in progress by candidate ID (in-progress attempts have no row in the submissions table yet).
+ * in progress by candidate ID (in-progress attempts have no row in the submissions table yet) and hands them
+ * the one-time unlock code shown here; the candidate ID alone never continues an attempt.
  */
 export function UnlockAttemptCard({ examId }: { examId: string }) {
   const { t } = useTranslation('results');
@@ -50,6 +51,7 @@ export function UnlockAttemptCard({ examId }: { examId: string }) {
           {t('unlockAttemptCard.nameStudentidCanContinue', {
             name: unlock.data.name,
             studentId: unlock.data.studentId,
+            unlockCode: formatResumeCode(unlock.data.unlockCode),
             unlockedUntil: formatTime(unlock.data.unlockedUntil),
           })}
         </p>

@@ -1,0 +1,1 @@
+ALTER TABLE "results_service"."attempts" ADD COLUMN "unlock_code_hash" text;
