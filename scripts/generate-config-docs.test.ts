@@ -28,7 +28,7 @@ describe('docs/configuration.md', () => {
     for (const name of declared) expect(part).toContain(`- \`${name}\` (`);
     expect(undocumented()).toEqual([]);
     expect(part).toContain(
-      '- `RESUME_CODE_FREE_TRIES` (default `5`; at least 1): Wrong resume codes allowed per attempt before each further try waits (30 s, doubling, at most an hour).',
+      "- `RESUME_UNLOCK_MINUTES` (default `10`; 1–1440): How long the examiner's one-time unlock code works.",
     );
   });
 
