@@ -10,7 +10,8 @@ import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { LlmClient } from '../../adapters/providers/types.ts';
-import { BudgetRefusal, type ChatService } from './chat.service.ts';
+import { BudgetRefusal } from './budgets.ts';
+import type { ChatService } from './chat.service.ts';
 import { StreamsEnd, streamReply } from './stream-reply.ts';
 
 // Base64 grows bytes by 4/3; the rest is room for the message and JSON.

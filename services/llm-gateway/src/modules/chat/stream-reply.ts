@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { LlmClient } from '../../adapters/providers/types.ts';
 import { UpstreamError } from '../../adapters/providers/types.ts';
 import { AnswerGuard, type AnswerKey, type GuardStep } from './answer-guard.ts';
-import type { PreparedChat, StoredReply } from './chat.service.ts';
+import type { PreparedChat, StoredReply } from './prepared-chat.ts';
 
 /** Replaces every secret in a text (provider error messages sometimes echo part of a key). */
 export function redactSecrets(text: string, secrets: string[]): string {
@@ -192,8 +192,8 @@ export async function streamReply(
   /** Stores what arrived as a partial reply (replaced when the browser retries) and tells the browser to retry. */
   const endInterrupted = async () => {
     request.log.info('the replica is shutting down: a reply still streaming was interrupted');
-    await chat
-      .finish({ kind: 'disconnected', text, received })
+    await chat.transcript
+      .partial(text, received)
       .catch((e: unknown) => request.log.error({ err: e }, 'could not store the partial reply'));
     await frames.send({ type: 'interrupted' }, true);
   };
@@ -216,7 +216,7 @@ export async function streamReply(
       }
     }
     if (clientGone) {
-      await chat.finish({ kind: 'disconnected', text, received });
+      await chat.transcript.partial(text, received);
       return;
     }
     if (cutShort) {
@@ -227,12 +227,12 @@ export async function streamReply(
     if (leak) {
       upstream.abort();
       request.log.info({ questionIndex: leak.questionIndex }, 'the guardrail stopped a reply that gave an answer away');
-      const messageId = await chat.finish({ kind: 'withheld', text, received, questionIndex: leak.questionIndex });
+      const messageId = await chat.transcript.withheld(text, received, leak.questionIndex);
       await frames.send({ type: 'withheld', messageId, message: LlmMessages.answerWithheld }, true);
       return;
     }
     const final = usage ?? estimate(text);
-    const messageId = await chat.finish({ kind: 'done', text, usage: final });
+    const messageId = await chat.transcript.done(text, final);
     await frames.send({ type: 'done', messageId, usage: final }, true);
   } catch (err) {
     if (interrupted && !clientGone) {
@@ -240,8 +240,8 @@ export async function streamReply(
       return;
     }
     if (clientGone) {
-      await chat
-        .finish({ kind: 'disconnected', text, received })
+      await chat.transcript
+        .partial(text, received)
         .catch((e: unknown) => request.log.error({ err: e }, 'could not store the partial reply'));
       return;
     }
@@ -251,8 +251,8 @@ export async function streamReply(
       { provider: chat.request.provider, model: chat.request.model, upstreamStatus: status, reason },
       'assistant reply failed',
     );
-    await chat
-      .finish({ kind: 'error', text: received })
+    await chat.transcript
+      .failed(received)
       .catch((e: unknown) => request.log.error({ err: e }, 'could not store the error reply'));
     await frames.send({ type: 'error', message: LlmMessages.chatError }, true);
   } finally {

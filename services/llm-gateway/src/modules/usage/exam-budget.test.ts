@@ -115,7 +115,7 @@ describe('the exam-wide AI budget', () => {
     expect(body.lastHour.requests).toBe(0);
   });
 
-  // This replica admits a message beside the exam's fetch under the budget it read last (chat.service.ts):
+  // This replica admits a message beside the exam's fetch under the budget it read last (candidate-chat.ts):
   // the budget the exam has when the message comes decides all the same.
   it('admits and refuses under the budget the exam has now, not the one this replica read before', async () => {
     replyWith();
