@@ -1,7 +1,8 @@
 import type { AttemptClaims, CreatorClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
-import type { AiBudget, PublicQuestion } from '@exam/domain/exam';
+import type { AiBudget } from '@exam/domain/exam-ai';
+import type { PublicQuestion } from '@exam/domain/question';
 import {
   CHAT_MAX_FILE_BYTES,
   LlmMessages,
