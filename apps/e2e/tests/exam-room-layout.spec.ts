@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiSettingsInputSchema } from '@exam/domain/exam';
+import { AiSettingsInputSchema } from '@exam/domain/exam-ai';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { publishExam, question, registerCreator, type ExamBody } from './support/api.ts';

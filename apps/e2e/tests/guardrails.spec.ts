@@ -1,4 +1,4 @@
-import { AiSettingsInputSchema } from '@exam/domain/exam';
+import { AiSettingsInputSchema } from '@exam/domain/exam-ai';
 import { LlmMessages } from '@exam/domain/llm';
 import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';

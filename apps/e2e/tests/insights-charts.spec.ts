@@ -1,4 +1,4 @@
-import { AiSettingsInputSchema } from '@exam/domain/exam';
+import { AiSettingsInputSchema } from '@exam/domain/exam-ai';
 import type { InsightsReport } from '@exam/domain/insights';
 import type { APIRequestContext, Locator } from '@playwright/test';
 import { expectAccessible } from './support/a11y.ts';

@@ -1,4 +1,4 @@
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import type { Browser, Page } from '@playwright/test';
 import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QuestionSchema } from './exam.ts';
+import { QuestionSchema } from './question.ts';
 
 /**
  * A creator's question bank (docs/product.md#question-bank): questions saved once and copied into any of

@@ -1,4 +1,4 @@
-import type { CodingLanguage } from './exam.ts';
+import type { CodingLanguage } from './question.ts';
 
 /**
  * A tokeniser for comparing code (similarity.ts), not for running it: it keeps the shape of a program and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidateReport, outputMatches, type RunReport } from './coding.ts';
-import { QuestionSchema, toPublicQuestion } from './exam.ts';
+import { QuestionSchema, toPublicQuestion } from './question.ts';
 import { scoreResult } from './grading.ts';
 
 const codingQuestion = (tests: Array<Record<string, unknown>>) =>

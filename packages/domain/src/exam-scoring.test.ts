@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CreateExamSchema, QuestionSchema, UpdateExamSchema } from './exam.ts';
+import { CreateExamSchema, UpdateExamSchema } from './exam.ts';
+import { QuestionSchema } from './question.ts';
 
 const issuesOf = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
   (result.error?.issues ?? []).map((i) => ({ path: i.path.join('.'), message: i.message }));

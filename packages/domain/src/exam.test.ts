@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { hasUsableAiKey, PublicExamSchema, QuestionSchema, toPublicExam, type PublicExamSource } from './exam.ts';
+import { hasUsableAiKey } from './exam-ai.ts';
+import { PublicExamSchema, toPublicExam, type PublicExamSource } from './public-exam.ts';
+import { QuestionSchema } from './question.ts';
 
 const SECRET = 'SECRET-3b1d';
 

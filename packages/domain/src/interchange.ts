@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ExamSchema, QuestionSchema } from './exam.ts';
+import { ExamSchema } from './exam.ts';
+import { QuestionSchema } from './question.ts';
 
 /**
  * Question interchange (docs/product.md#importing-and-exporting-questions): the files a creator can import

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { AiSettingsViewSchema, ExamSchema, PublicQuestionSchema, QuestionSchema } from './exam.ts';
+import { AiSettingsViewSchema } from './exam-ai.ts';
+import { ExamSchema } from './exam.ts';
+import { PublicQuestionSchema, QuestionSchema } from './question.ts';
 
 /**
  * Contracts between services (never reachable from a browser: every /internal/* route requires the

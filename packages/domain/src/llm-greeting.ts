@@ -1,5 +1,5 @@
 import { AI_CATALOGUE } from './ai-catalogue.ts';
-import type { PublicAiSettings } from './exam.ts';
+import type { PublicAiSettings } from './exam-ai.ts';
 
 /**
  * Spec sections 4 and 9: the greeting is the first message. The creator's welcome message wins;

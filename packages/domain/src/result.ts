@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TestGradingSchema } from './coding.ts';
-import { RubricSchema, QuestionTypeSchema } from './exam.ts';
+import { RubricSchema, QuestionTypeSchema } from './question.ts';
 import { RESULT_STATUSES } from './grading.ts';
 import { WorkspaceFilesSchema } from './internal.ts';
 import { LmsSyncSchema } from './lti-ags.ts';

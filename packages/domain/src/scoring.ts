@@ -1,4 +1,4 @@
-import type { Question } from './exam.ts';
+import type { Question } from './question.ts';
 
 /** Short answers match case- and space-insensitively. */
 export function normalizeShortAnswer(value: string): string {

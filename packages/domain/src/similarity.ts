@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { tokenize } from './code-tokens.ts';
-import type { CodingLanguage } from './exam.ts';
+import type { CodingLanguage } from './question.ts';
 
 /**
  * Code similarity of coding answers (docs/product.md#code-similarity), after MOSS: S. Schleimer, D. S. Wilkerson

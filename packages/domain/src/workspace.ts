@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CodingLanguageSchema, WorkspaceTypeSchema } from './exam.ts';
+import { CodingLanguageSchema } from './question.ts';
+import { WorkspaceTypeSchema } from './exam.ts';
 
 /** Coding workspace sessions (docs/product.md#the-coding-workspace). */
 

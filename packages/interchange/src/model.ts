@@ -1,5 +1,5 @@
 import { type NotImported, type ImportPreview } from '@exam/domain/interchange';
-import { QuestionSchema, type Question } from '@exam/domain/exam';
+import { QuestionSchema, type Question } from '@exam/domain/question';
 
 /** What a reader produces: questions that passed the platform's own validation, and the rest with reasons. */
 export type ReadResult = Omit<ImportPreview, 'format'>;

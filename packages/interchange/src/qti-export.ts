@@ -1,5 +1,5 @@
 import { zipSync, strToU8 } from 'fflate';
-import { type Question } from '@exam/domain/exam';
+import { type Question } from '@exam/domain/question';
 import {
   CP_NS,
   CP_SCHEMA,

@@ -1,5 +1,5 @@
 import { strFromU8 } from 'fflate';
-import { type Question } from '@exam/domain/exam';
+import { type Question } from '@exam/domain/question';
 import { markdownOf } from './html-text.ts';
 import { ImportCollector, type QuestionDraft, type ReadResult } from './model.ts';
 import { type ExamExtension, type ItemExtension, ITEM_EXTENSION_FIELDS } from './qti-shared.ts';

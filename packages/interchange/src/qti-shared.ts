@@ -1,4 +1,5 @@
-import { type Exam, type Question } from '@exam/domain/exam';
+import { type Exam } from '@exam/domain/exam';
+import { type Question } from '@exam/domain/question';
 
 /**
  * What a QTI package of the platform carries besides standard QTI 3.0 (docs/product.md#importing-and-exporting-questions):

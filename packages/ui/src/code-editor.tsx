@@ -1,4 +1,4 @@
-import type { CodingLanguage } from '@exam/domain/exam';
+import type { CodingLanguage } from '@exam/domain/question';
 import CodeMirror, { EditorView, type Extension } from '@uiw/react-codemirror';
 import { useEffect, useMemo, useState } from 'react';
 import { loadLanguage } from './lib/code-languages.ts';

@@ -1,4 +1,4 @@
-import type { CodingLanguage } from '@exam/domain/exam';
+import type { CodingLanguage } from '@exam/domain/question';
 import {
   Fragment,
   memo,

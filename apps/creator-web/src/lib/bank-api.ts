@@ -4,7 +4,7 @@ import {
   type BankQuestion,
   type SaveBankQuestion,
 } from '@exam/domain/bank';
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../config/paths.ts';

@@ -1,4 +1,5 @@
-import { AiSettingsViewSchema, ExamSchema, type Exam } from '@exam/domain/exam';
+import { AiSettingsViewSchema } from '@exam/domain/exam-ai';
+import { ExamSchema, type Exam } from '@exam/domain/exam';
 import type { User } from '@exam/domain/auth';
 
 let sequence = 0;

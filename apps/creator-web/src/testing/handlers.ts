@@ -1,14 +1,11 @@
 import { AuthMessages, AuthResponseSchema, LoginSchema, type AuthNotice, type AuthResponse } from '@exam/domain/auth';
 import type { ErrorBody } from '@exam/domain/errors';
+import { CreateExamSchema, ExamSchema, UpdateExamSchema, type Exam } from '@exam/domain/exam';
 import {
-  CreateExamSchema,
   DEFAULT_EXAM_REQUESTS_PER_HOUR,
   DEFAULT_EXAM_TOKENS_PER_HOUR,
-  ExamSchema,
-  UpdateExamSchema,
   type AiSettingsInput,
-  type Exam,
-} from '@exam/domain/exam';
+} from '@exam/domain/exam-ai';
 import type { ExamAiUsage } from '@exam/domain/llm';
 import { http, HttpResponse } from 'msw';
 import type { ExamResultsSummary } from '../features/exams/api/get-results-summary.ts';

@@ -1,7 +1,7 @@
 import { AttemptMessages, DEFAULT_UPLOAD_MAX_BYTES, fileTooLargeMessage, formatBytes } from '@exam/domain/attempt';
 import { ResumeMessages } from '@exam/domain/attempt-binding';
 import { WindowMessages } from '@exam/domain/cohort';
-import { PreviewMessages } from '@exam/domain/exam';
+import { PreviewMessages } from '@exam/domain/public-exam';
 import { EndedByExaminerMessage } from '@exam/domain/live';
 import { RosterMessages } from '@exam/domain/roster';
 import { formatDateTimeWithZone } from './format.ts';

@@ -1,4 +1,9 @@
-import { PublicExamSchema, PublicExamSummarySchema, type PublicExam, type PublicExamSummary } from '@exam/domain/exam';
+import {
+  PublicExamSchema,
+  PublicExamSummarySchema,
+  type PublicExam,
+  type PublicExamSummary,
+} from '@exam/domain/public-exam';
 import { StartAttemptResponseSchema, type StartAttempt, type StartAttemptResponse } from '@exam/domain/attempt';
 import { api } from '../config/paths.ts';
 import { apiRequest } from './api-client.ts';

@@ -1,5 +1,5 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
 /** An attempt this browser started, kept so a reload or a crash resumes it (docs/product.md#sitting-an-exam, 'Nothing lost'). */

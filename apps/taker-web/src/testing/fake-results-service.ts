@@ -1,6 +1,6 @@
 import { fileTooLargeMessage, type AttemptState, type ProctorEvent } from '@exam/domain/attempt';
 import type { Briefing } from '@exam/domain/cohort';
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import type { Announcement, CandidateLive } from '@exam/domain/live';
 import { http, HttpResponse } from 'msw';
 import { readMultipartFile } from './multipart.ts';

@@ -1,4 +1,4 @@
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import { getTakerDb, saveStoredAttempt, type StoredAttempt } from '../lib/taker-db.ts';
 
 /** Puts an attempt in IndexedDB as the credentials page would have. */

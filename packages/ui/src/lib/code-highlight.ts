@@ -1,5 +1,5 @@
 import { defaultHighlightStyle, type LanguageSupport } from '@codemirror/language';
-import type { CodingLanguage } from '@exam/domain/exam';
+import type { CodingLanguage } from '@exam/domain/question';
 import { highlightCode } from '@lezer/highlight';
 import { StyleModule } from 'style-mod';
 import { loadLanguage } from './code-languages.ts';

@@ -1,5 +1,5 @@
 import { LanguageSupport, StreamLanguage } from '@codemirror/language';
-import type { CodingLanguage } from '@exam/domain/exam';
+import type { CodingLanguage } from '@exam/domain/question';
 
 /**
  * The grammars of the code editor's languages, one chunk each, fetched when first needed. The editor

@@ -1,4 +1,4 @@
-import type { CodingLanguage } from '@exam/domain/exam';
+import type { CodingLanguage } from '@exam/domain/question';
 
 // Kept apart from the grammars (code-languages.ts) so rich text can tell whether a fence is highlighted
 // without loading CodeMirror.

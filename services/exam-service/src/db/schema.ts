@@ -1,12 +1,7 @@
 import type { AccessMode, KeepGrade, Pool } from '@exam/domain/cohort';
-import type {
-  AiSettingsInput,
-  CodingWorkspace,
-  Question,
-  QuestionDisplay,
-  ReleasePolicy,
-  Rubric,
-} from '@exam/domain/exam';
+import type { AiSettingsInput } from '@exam/domain/exam-ai';
+import type { CodingWorkspace, QuestionDisplay, ReleasePolicy } from '@exam/domain/exam';
+import type { Question, Rubric } from '@exam/domain/question';
 import {
   boolean,
   doublePrecision,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PublicQuestion } from '@exam/domain/exam';
+import type { PublicQuestion } from '@exam/domain/question';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import { openTestDatabase, TEST_CREATOR_SESSION, TEST_SECRETS, testCreatorSessions } from '@exam/server-kit/testing';
 import { providersFromConfig } from '../adapters/providers/providers.ts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import { AiSettingsViewSchema, QuestionSchema, type Question } from '@exam/domain/exam';
+import { AiSettingsViewSchema } from '@exam/domain/exam-ai';
+import { QuestionSchema, type Question } from '@exam/domain/question';
 import type { InternalExam } from '@exam/domain/internal';
 import { buildInternalExam } from '@exam/domain/testing';
 import { encryptSecret } from '@exam/server-kit/crypto';

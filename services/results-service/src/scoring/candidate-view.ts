@@ -1,5 +1,6 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import { hasUsableAiKey, toPublicExam, type PublicExam } from '@exam/domain/exam';
+import { hasUsableAiKey } from '@exam/domain/exam-ai';
+import { toPublicExam, type PublicExam } from '@exam/domain/public-exam';
 import type { InternalExam } from '@exam/domain/internal';
 import type { ExamSnapshot } from './snapshot.ts';
 

@@ -1,4 +1,4 @@
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { encodeChoices } from '@exam/domain/grading';
 import { describe, expect, it } from 'vitest';
 import { applyGradingEntries, gradeChanges } from './marks.ts';

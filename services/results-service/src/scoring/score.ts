@@ -1,5 +1,5 @@
 import { isTestGraded, type TestGrading } from '@exam/domain/coding';
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import { decodeChoices, scoreResult, type ManualMark, type ResultStatus } from '@exam/domain/grading';
 import { NO_ANSWER } from '@exam/domain/result';
 import type { ExamSnapshot } from './snapshot.ts';

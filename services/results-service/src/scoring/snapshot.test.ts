@@ -1,4 +1,4 @@
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { buildInternalExam } from '@exam/domain/testing';
 import { describe, expect, it } from 'vitest';
 import { toSnapshot, withCurrentKeys } from './snapshot.ts';

@@ -1,11 +1,6 @@
 import { arrangedQuestions, arrangeExam, isArranged } from '@exam/domain/arrangement';
-import {
-  CodingWorkspaceSchema,
-  QuestionDisplaySchema,
-  QuestionSchema,
-  ReleasePolicySchema,
-  RubricSchema,
-} from '@exam/domain/exam';
+import { CodingWorkspaceSchema, QuestionDisplaySchema, ReleasePolicySchema } from '@exam/domain/exam';
+import { QuestionSchema, RubricSchema } from '@exam/domain/question';
 import type { InternalExam } from '@exam/domain/internal';
 import { z } from 'zod';
 

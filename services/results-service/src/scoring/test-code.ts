@@ -1,5 +1,5 @@
 import { isTestGraded } from '@exam/domain/coding';
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import type { WorkspaceFile } from '@exam/domain/internal';
 import type { ExamSnapshot } from './snapshot.ts';
 

@@ -1,5 +1,5 @@
 import type { BankQuestion } from '@exam/domain/bank';
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
 import { bankQuestions } from '../../db/schema.ts';

@@ -6,7 +6,8 @@ import {
   type SaveBankQuestion,
 } from '@exam/domain/bank';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { Exam, Question } from '@exam/domain/exam';
+import type { Exam } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import type { Deps } from '../../deps.ts';
 import type { ExamsService } from '../exams/exams.service.ts';
 import type { BankRepository } from './bank.repository.ts';

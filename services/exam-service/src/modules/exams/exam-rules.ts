@@ -1,5 +1,5 @@
 import { AppError, ErrorCode, type Issue } from '@exam/domain/errors';
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 
 /** Answers and results refer to questions by id, so two questions of one exam may not share one. */
 export function assertUniqueQuestionIds(questions: Question[]): void {

@@ -1,4 +1,6 @@
-import { QuestionSchema, type CourseMaterial, type Exam } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
+import { type CourseMaterial } from '@exam/domain/exam-ai';
+import { type Exam } from '@exam/domain/exam';
 import type { ExamRow } from './exams.repository.ts';
 
 /**

@@ -1,13 +1,8 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { poolIssues, windowIssue } from '@exam/domain/cohort';
-import {
-  QuestionSchema,
-  rubricIssues,
-  type AiSettingsInput,
-  type CreateExam,
-  type Exam,
-  type UpdateExam,
-} from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
+import { rubricIssues, type CreateExam, type Exam, type UpdateExam } from '@exam/domain/exam';
+import { type AiSettingsInput } from '@exam/domain/exam-ai';
 import { encryptSecret } from '@exam/server-kit/crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { StoredAiSettings } from '../../db/schema.ts';

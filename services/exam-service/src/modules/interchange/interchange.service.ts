@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { CreateExamSchema, type Exam, type Question, UpdateExamSchema } from '@exam/domain/exam';
+import { CreateExamSchema, type Exam, UpdateExamSchema } from '@exam/domain/exam';
+import { type Question } from '@exam/domain/question';
 import {
   type ImportFile,
   type ImportPreview,

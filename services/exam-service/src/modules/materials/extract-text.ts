@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { COURSE_MATERIAL_EXTENSIONS } from '@exam/domain/exam';
+import { COURSE_MATERIAL_EXTENSIONS } from '@exam/domain/exam-ai';
 import mammoth from 'mammoth';
 import { extractText as extractPdfText } from 'unpdf';
 import WordExtractor from 'word-extractor';

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { CourseMaterial } from '@exam/domain/exam';
+import type { CourseMaterial } from '@exam/domain/exam-ai';
 import type { ExamDatabase } from '../../db/database.ts';
 import { courseMaterials } from '../../db/schema.ts';
 

@@ -1,5 +1,6 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { CourseMaterialListSchema, DeletedSchema } from '@exam/domain/exam';
+import { CourseMaterialListSchema } from '@exam/domain/exam-ai';
+import { DeletedSchema } from '@exam/domain/exam';
 import multipart from '@fastify/multipart';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';

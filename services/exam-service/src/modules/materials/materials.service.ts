@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { CourseMaterial } from '@exam/domain/exam';
+import type { CourseMaterial } from '@exam/domain/exam-ai';
 import { type IsolatedRunner, IsolatedTaskError } from '../../adapters/isolated-worker.ts';
 import type { Deps } from '../../deps.ts';
 import {

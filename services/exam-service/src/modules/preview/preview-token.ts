@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { PreviewMessages } from '@exam/domain/exam';
+import { PreviewMessages } from '@exam/domain/public-exam';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { z } from 'zod';
 

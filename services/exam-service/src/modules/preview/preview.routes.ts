@@ -1,5 +1,6 @@
 import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
-import { ExamIdParamsSchema, PreviewMessages, PreviewTokenResponseSchema, PublicExamSchema } from '@exam/domain/exam';
+import { ExamIdParamsSchema } from '@exam/domain/exam';
+import { PreviewMessages, PreviewTokenResponseSchema, PublicExamSchema } from '@exam/domain/public-exam';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,5 +1,10 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { PreviewMessages, PublicExamMessages, type PreviewTokenResponse, type PublicExam } from '@exam/domain/exam';
+import {
+  PreviewMessages,
+  PublicExamMessages,
+  type PreviewTokenResponse,
+  type PublicExam,
+} from '@exam/domain/public-exam';
 import type { ExamsRepository } from '../exams/exams.repository.ts';
 import type { MaterialsRepository } from '../materials/materials.repository.ts';
 import { candidateViewOf, type CandidateViewOptions } from '../public/public.service.ts';

@@ -1,4 +1,4 @@
-import { PreviewMessages } from '@exam/domain/exam';
+import { PreviewMessages } from '@exam/domain/public-exam';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,6 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { ExamIdParamsSchema, PublicExamSummarySchema } from '@exam/domain/exam';
+import { ExamIdParamsSchema } from '@exam/domain/exam';
+import { PublicExamSummarySchema } from '@exam/domain/public-exam';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { PublicService } from './public.service.ts';

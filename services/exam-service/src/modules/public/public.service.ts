@@ -1,12 +1,7 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import {
-  hasUsableAiKey,
-  PublicExamMessages,
-  toPublicExam,
-  type PublicExam,
-  type PublicExamSummary,
-} from '@exam/domain/exam';
+import { hasUsableAiKey } from '@exam/domain/exam-ai';
+import { PublicExamMessages, toPublicExam, type PublicExam, type PublicExamSummary } from '@exam/domain/public-exam';
 import type { ExamRow, ExamsRepository } from '../exams/exams.repository.ts';
 import type { MaterialsRepository } from '../materials/materials.repository.ts';
 

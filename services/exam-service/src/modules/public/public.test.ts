@@ -1,4 +1,4 @@
-import { PublicExamMessages } from '@exam/domain/exam';
+import { PublicExamMessages } from '@exam/domain/public-exam';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
 import { multipartBody } from '../../testing/files.ts';

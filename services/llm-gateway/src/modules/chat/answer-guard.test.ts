@@ -1,4 +1,4 @@
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { describe, expect, it } from 'vitest';
 import { AnswerGuard, answerKeysOf, MAX_KEY_CHARS, normaliseForMatch, type AnswerKey } from './answer-guard.ts';
 

@@ -1,4 +1,4 @@
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import { editsAllowed, NEAR_FORM_STEM, skeletonOf } from './guard-text.ts';
 
 /**

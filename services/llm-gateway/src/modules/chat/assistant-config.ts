@@ -1,6 +1,6 @@
 import { AI_CATALOGUE, type AiProvider } from '@exam/domain/ai-catalogue';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { missingAiConfiguration } from '@exam/domain/exam';
+import { missingAiConfiguration } from '@exam/domain/exam-ai';
 import type { InternalExam } from '@exam/domain/internal';
 import { LlmMessages } from '@exam/domain/llm';
 import { decryptSecret } from '@exam/server-kit/crypto';

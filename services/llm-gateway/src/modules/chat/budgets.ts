@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { AiBudget } from '@exam/domain/exam';
+import type { AiBudget } from '@exam/domain/exam-ai';
 import { LlmMessages } from '@exam/domain/llm';
 import type { Admission } from './chat.repository.ts';
 

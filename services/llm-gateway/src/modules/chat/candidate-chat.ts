@@ -1,7 +1,7 @@
 import type { AttemptClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
-import type { AiBudget } from '@exam/domain/exam';
+import type { AiBudget } from '@exam/domain/exam-ai';
 import { CHAT_MAX_FILE_BYTES, LlmMessages, type ChatRequest } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import { refuseOverBudget, sameBudget, settle, type BudgetHints, type Settled } from './budgets.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_AI_BUDGET } from '@exam/domain/exam';
+import { DEFAULT_AI_BUDGET } from '@exam/domain/exam-ai';
 import { lifecycleOf } from '@exam/server-kit/lifecycle';
 import { openTestDatabase } from '@exam/server-kit/testing';
 import { setupServer } from 'msw/node';

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt, not, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { AiBudget } from '@exam/domain/exam';
+import type { AiBudget } from '@exam/domain/exam-ai';
 import type { TranscriptMessage } from '@exam/domain/internal';
 import type { AiSpend } from '@exam/domain/llm';
 import type { GatewayDatabase } from '../../db/database.ts';

@@ -1,4 +1,5 @@
-import { DEFAULT_AI_BUDGET, QuestionSchema, toPublicQuestion } from '@exam/domain/exam';
+import { DEFAULT_AI_BUDGET } from '@exam/domain/exam-ai';
+import { QuestionSchema, toPublicQuestion } from '@exam/domain/question';
 import { LlmMessages } from '@exam/domain/llm';
 import { TEST_CREATOR_SESSION } from '@exam/server-kit/testing';
 import { setupServer } from 'msw/node';

@@ -1,4 +1,4 @@
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { LlmMessages } from '@exam/domain/llm';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { setupServer } from 'msw/node';

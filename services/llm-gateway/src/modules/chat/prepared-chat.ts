@@ -1,5 +1,5 @@
 import type { InternalExam } from '@exam/domain/internal';
-import type { PublicQuestion } from '@exam/domain/exam';
+import type { PublicQuestion } from '@exam/domain/question';
 import type { TokenUsage } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import type { ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';

@@ -1,5 +1,5 @@
 import type { InternalExam } from '@exam/domain/internal';
-import type { PublicQuestion } from '@exam/domain/exam';
+import type { PublicQuestion } from '@exam/domain/question';
 import type { ProviderMessage } from '../../adapters/providers/types.ts';
 
 /** Spec section 9: every AI request asks for at most 1000 tokens. */

@@ -1,5 +1,5 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { LlmMessages } from '@exam/domain/llm';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

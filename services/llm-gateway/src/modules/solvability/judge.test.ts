@@ -1,4 +1,4 @@
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { describe, expect, it } from 'vitest';
 import { codeBlocks, codeToRun, hasCodeBlock, judgementOf, mcqGivesAway, shortAnswerGivesAway } from './judge.ts';
 

@@ -1,4 +1,4 @@
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import type { RunRequest } from '@exam/domain/coding';
 import { hasAnswerKey, matchesShortAnswer } from '@exam/domain/grading';
 import { normaliseForMatch } from '../chat/answer-guard.ts';

@@ -1,4 +1,4 @@
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 
 /**
  * How a candidate asks for an answer, plainly and less plainly, per kind of question: the first ones are the

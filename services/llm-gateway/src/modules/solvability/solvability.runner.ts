@@ -1,4 +1,4 @@
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import { LlmMessages, type TokenUsage } from '@exam/domain/llm';
 import {
   itemVerdict,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import type { InternalExam } from '@exam/domain/internal';
 import type { SolvabilityCheck } from '@exam/domain/solvability';
 import { openTestDatabase } from '@exam/server-kit/testing';

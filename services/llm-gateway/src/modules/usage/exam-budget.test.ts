@@ -1,4 +1,4 @@
-import { DEFAULT_AI_BUDGET } from '@exam/domain/exam';
+import { DEFAULT_AI_BUDGET } from '@exam/domain/exam-ai';
 import { LlmMessages } from '@exam/domain/llm';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-import { PublicExamSchema, QuestionSchema, type PublicExam } from '@exam/domain/exam';
+import { PublicExamSchema, type PublicExam } from '@exam/domain/public-exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attempts } from '../../db/schema.ts';

@@ -16,7 +16,7 @@ import {
 import { UnlockAttemptResponseSchema, UnlockAttemptSchema } from '@exam/domain/attempt-binding';
 import type { AttemptClaims } from '@exam/domain/auth';
 import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
-import { PublicExamSchema } from '@exam/domain/exam';
+import { PublicExamSchema } from '@exam/domain/public-exam';
 import { CandidateResultSchema } from '@exam/domain/result';
 import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

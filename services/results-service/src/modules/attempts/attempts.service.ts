@@ -8,7 +8,7 @@ import {
 } from '@exam/domain/attempt';
 import type { AiProvider } from '@exam/domain/ai-catalogue';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import type { WorkspaceFile } from '@exam/domain/internal';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';

@@ -1,4 +1,5 @@
-import { PublicExamSchema, QuestionSchema, type PublicExam } from '@exam/domain/exam';
+import { PublicExamSchema, type PublicExam } from '@exam/domain/public-exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { InsightsReportSchema } from '@exam/domain/insights';
 import type { InternalExam } from '@exam/domain/internal';
 import type { RegradeReport, ResultDetail } from '@exam/domain/result';

@@ -1,4 +1,4 @@
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import type { InternalExam } from '@exam/domain/internal';
 import type { RegradeReport, ResultDetail } from '@exam/domain/result';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import type { InsightsModelRequest, InsightsReport, InsightsUplift } from '@exam/domain/insights';
 import type { SimilarityReport } from '@exam/domain/similarity';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';

@@ -1,5 +1,5 @@
 import type { TranscriptMessage } from '@exam/domain/internal';
-import { PublicExamSchema } from '@exam/domain/exam';
+import { PublicExamSchema } from '@exam/domain/public-exam';
 import { InsightsReportSchema } from '@exam/domain/insights';
 import { buildInternalExam } from '@exam/domain/testing';
 import { CHART_REASONS } from '@exam/psychometrics/report';

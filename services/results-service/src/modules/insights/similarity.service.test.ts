@@ -1,5 +1,5 @@
 import { MAX_COMPARED_ANSWERS, MAX_REPORTED_PAIRS } from '@exam/domain/similarity';
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import { describe, expect, it } from 'vitest';
 import { buildSimilarityReport, type SimilarityEntrant } from './similarity.service.ts';
 

@@ -1,4 +1,4 @@
-import type { CodingLanguage, Question } from '@exam/domain/exam';
+import type { CodingLanguage, Question } from '@exam/domain/question';
 import type { TranscriptMessage } from '@exam/domain/internal';
 import {
   codeBlocksOf,

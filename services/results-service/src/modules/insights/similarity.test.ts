@@ -1,5 +1,5 @@
 import type { TranscriptMessage } from '@exam/domain/internal';
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import { SimilarityReportSchema, type SimilarityReport } from '@exam/domain/similarity';
 import { buildInternalExam } from '@exam/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

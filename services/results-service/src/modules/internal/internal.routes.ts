@@ -1,5 +1,5 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { toPublicQuestion } from '@exam/domain/exam';
+import { toPublicQuestion } from '@exam/domain/question';
 import { InternalAttemptSchema } from '@exam/domain/internal';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,5 +1,5 @@
 import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
-import { toPublicQuestion } from '@exam/domain/exam';
+import { toPublicQuestion } from '@exam/domain/question';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, startAttempt, type TestApp } from '../../testing/app.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import type { AttemptLtiLink, LtiScoreRequest } from '@exam/domain/lti-ags';
 import type { ResultDetail, ResultList } from '@exam/domain/result';
 import { buildInternalExam } from '@exam/domain/testing';

@@ -1,4 +1,4 @@
-import { QUESTION_TYPES, QuestionSchema, type Question, type QuestionType } from '@exam/domain/exam';
+import { QUESTION_TYPES, QuestionSchema, type Question, type QuestionType } from '@exam/domain/question';
 import { Button } from '@exam/ui/button';
 import { Dialog } from '@exam/ui/dialog';
 import { Field } from '@exam/ui/field';

@@ -1,5 +1,5 @@
 import { BankQuestionSchema, type BankQuestion } from '@exam/domain/bank';
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';

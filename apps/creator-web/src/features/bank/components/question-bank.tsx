@@ -1,5 +1,5 @@
 import type { BankQuestion } from '@exam/domain/bank';
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { ConfirmDialog } from '@exam/ui/dialog';

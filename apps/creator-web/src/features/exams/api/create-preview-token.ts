@@ -1,4 +1,4 @@
-import { PreviewTokenResponseSchema, type PreviewTokenResponse } from '@exam/domain/exam';
+import { PreviewTokenResponseSchema, type PreviewTokenResponse } from '@exam/domain/public-exam';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 

@@ -1,4 +1,4 @@
-import { CourseMaterialSchema, type CourseMaterial } from '@exam/domain/exam';
+import { CourseMaterialSchema, type CourseMaterial } from '@exam/domain/exam-ai';
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../config/paths.ts';

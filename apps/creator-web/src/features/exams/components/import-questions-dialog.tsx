@@ -1,4 +1,4 @@
-import type { QuestionType } from '@exam/domain/exam';
+import type { QuestionType } from '@exam/domain/question';
 import { IMPORT_FORMATS, type ImportFormat, type ImportPreview } from '@exam/domain/interchange';
 import { Button } from '@exam/ui/button';
 import { Dialog } from '@exam/ui/dialog';

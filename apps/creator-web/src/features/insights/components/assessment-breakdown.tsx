@@ -1,4 +1,4 @@
-import type { Question } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import type { InsightsItem, InsightsReport } from '@exam/domain/insights';
 import { Card, CardHeader } from '@exam/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';

@@ -1,4 +1,4 @@
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { SimilarityReportSchema, type SimilarityReport } from '@exam/domain/similarity';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';

@@ -1,4 +1,4 @@
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { RESULTS_PAGE_DEFAULT, type ExamResultsSummary, type ResultSummary } from '@exam/domain/result';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';

@@ -1,4 +1,4 @@
-import type { PublicAiSettings } from '@exam/domain/exam';
+import type { PublicAiSettings } from '@exam/domain/exam-ai';
 import { LlmMessages } from '@exam/domain/llm';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

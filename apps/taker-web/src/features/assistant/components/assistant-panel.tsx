@@ -1,5 +1,6 @@
 import { AI_CATALOGUE } from '@exam/domain/ai-catalogue';
-import type { PublicAiSettings, PublicExam } from '@exam/domain/exam';
+import type { PublicAiSettings } from '@exam/domain/exam-ai';
+import type { PublicExam } from '@exam/domain/public-exam';
 import { CHAT_MAX_FILE_BYTES, CHAT_MAX_FILES, CHAT_MAX_MESSAGE_CHARS } from '@exam/domain/llm';
 import { Button } from '@exam/ui/button';
 import { ChatComposer } from '@exam/ui/chat-composer';

@@ -1,5 +1,5 @@
 import { decodeChoices, encodeChoices } from '@exam/domain/grading';
-import type { PublicQuestion } from '@exam/domain/exam';
+import type { PublicQuestion } from '@exam/domain/question';
 import { InlineRichText } from '@exam/ui/rich-text';
 import { useTranslation } from 'react-i18next';
 

@@ -1,5 +1,5 @@
 import type { RunReport } from '@exam/domain/coding';
-import type { PublicQuestion } from '@exam/domain/exam';
+import type { PublicQuestion } from '@exam/domain/question';
 import { Button } from '@exam/ui/button';
 import { TestVerdicts } from '@exam/ui/test-verdicts';
 import type { TFunction } from 'i18next';

@@ -1,5 +1,5 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import { EndedByExaminerMessage } from '@exam/domain/live';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';

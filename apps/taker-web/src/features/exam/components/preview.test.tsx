@@ -1,4 +1,4 @@
-import { PreviewMessages } from '@exam/domain/exam';
+import { PreviewMessages } from '@exam/domain/public-exam';
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';

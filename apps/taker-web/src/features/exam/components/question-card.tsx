@@ -1,4 +1,4 @@
-import type { PublicQuestion } from '@exam/domain/exam';
+import type { PublicQuestion } from '@exam/domain/question';
 import { formatPoints } from '@exam/domain/grading';
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';

@@ -1,5 +1,5 @@
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/attempt';
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import { Button } from '@exam/ui/button';
 import { RichText } from '@exam/ui/rich-text';
 import { ChevronLeft, ChevronRight } from 'lucide-react';

@@ -1,4 +1,5 @@
-import type { PublicExam, PublicQuestion } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
+import type { PublicQuestion } from '@exam/domain/question';
 import { ConfirmDialog } from '@exam/ui/dialog';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import { AttemptStateSchema } from '@exam/domain/attempt';
-import { PreviewMessages, type PublicExam, type PublicExamSummary } from '@exam/domain/exam';
+import { PreviewMessages, type PublicExam, type PublicExamSummary } from '@exam/domain/public-exam';
 import { toast } from '@exam/ui/toaster';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';

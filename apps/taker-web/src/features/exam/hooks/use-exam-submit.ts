@@ -1,4 +1,4 @@
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import { toast } from '@exam/ui/toaster';
 import { useCallback, useRef, useState, type RefObject } from 'react';
 import { useNavigate } from 'react-router';

@@ -1,4 +1,4 @@
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 
 /** The exam room's panels, left to right. */
 export const PANEL_ORDER = ['questions', 'workspace', 'assistant'] as const;

@@ -1,4 +1,4 @@
-import type { PublicExam } from '@exam/domain/exam';
+import type { PublicExam } from '@exam/domain/public-exam';
 import { WORKSPACE_TYPE_LABELS } from '@exam/domain/exam';
 import { Button } from '@exam/ui/button';
 import { Spinner } from '@exam/ui/spinner';

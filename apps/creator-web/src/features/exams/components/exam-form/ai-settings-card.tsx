@@ -1,5 +1,5 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import type { CourseMaterial } from '@exam/domain/exam';
+import type { CourseMaterial } from '@exam/domain/exam-ai';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { SwitchField } from '@exam/ui/switch';
 import type { ReactNode } from 'react';

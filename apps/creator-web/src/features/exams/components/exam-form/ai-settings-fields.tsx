@@ -1,5 +1,5 @@
 import { AI_CATALOGUE, AI_PROVIDERS, type AiProvider } from '@exam/domain/ai-catalogue';
-import { DEFAULT_EXAM_REQUESTS_PER_HOUR, DEFAULT_EXAM_TOKENS_PER_HOUR } from '@exam/domain/exam';
+import { DEFAULT_EXAM_REQUESTS_PER_HOUR, DEFAULT_EXAM_TOKENS_PER_HOUR } from '@exam/domain/exam-ai';
 import { Field } from '@exam/ui/field';
 import { Input, Textarea } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';

@@ -1,4 +1,4 @@
-import type { CourseMaterial } from '@exam/domain/exam';
+import type { CourseMaterial } from '@exam/domain/exam-ai';
 import { Button } from '@exam/ui/button';
 import { Spinner } from '@exam/ui/spinner';
 import { toast } from '@exam/ui/toaster';

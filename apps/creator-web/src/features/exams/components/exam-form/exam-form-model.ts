@@ -1,14 +1,7 @@
 import { DEFAULT_CPU_SECONDS, DEFAULT_MEMORY_MB } from '@exam/domain/coding';
-import {
-  AiSettingsInputSchema,
-  CreateExamSchema,
-  DEFAULT_MCQ_OPTIONS,
-  type CodingLanguage,
-  type CourseMaterial,
-  type CreateExam,
-  type Exam,
-  type QuestionType,
-} from '@exam/domain/exam';
+import { AiSettingsInputSchema, type CourseMaterial } from '@exam/domain/exam-ai';
+import { CreateExamSchema, type CreateExam, type Exam } from '@exam/domain/exam';
+import { DEFAULT_MCQ_OPTIONS, type CodingLanguage, type QuestionType } from '@exam/domain/question';
 import type { z } from 'zod';
 import { i18n } from '../../../../i18n/index.ts';
 

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { DEFAULT_EXAM_REQUESTS_PER_HOUR, DEFAULT_EXAM_TOKENS_PER_HOUR } from '@exam/domain/exam';
+import { DEFAULT_EXAM_REQUESTS_PER_HOUR, DEFAULT_EXAM_TOKENS_PER_HOUR } from '@exam/domain/exam-ai';
 import { describe, expect, it } from 'vitest';
 import { makeExam, signInAs } from '../../../../testing/factories.ts';
 import { errorBody, examStore, seedExams } from '../../../../testing/handlers.ts';

@@ -1,4 +1,5 @@
-import { CreateExamSchema, type CourseMaterial, type CreateExam, type Exam } from '@exam/domain/exam';
+import { CreateExamSchema, type CreateExam, type Exam } from '@exam/domain/exam';
+import { type CourseMaterial } from '@exam/domain/exam-ai';
 import type { RegradeReport } from '@exam/domain/result';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@exam/ui/button';

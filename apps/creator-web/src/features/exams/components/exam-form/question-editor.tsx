@@ -1,4 +1,4 @@
-import { CODING_LANGUAGES, type CodingLanguage } from '@exam/domain/exam';
+import { CODING_LANGUAGES, type CodingLanguage } from '@exam/domain/question';
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Field } from '@exam/ui/field';

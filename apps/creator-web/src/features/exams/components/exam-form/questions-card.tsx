@@ -1,4 +1,4 @@
-import type { CodingLanguage, QuestionType } from '@exam/domain/exam';
+import type { CodingLanguage, QuestionType } from '@exam/domain/question';
 import { Button } from '@exam/ui/button';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';

@@ -1,5 +1,5 @@
 import { CodingLimitsSchema, TestCaseSchema, type ReferenceRunRequest, type RunReport } from '@exam/domain/coding';
-import type { CodingLanguage } from '@exam/domain/exam';
+import type { CodingLanguage } from '@exam/domain/question';
 import { Button } from '@exam/ui/button';
 import { TestVerdicts, verdictSummary } from '@exam/ui/test-verdicts';
 import { Loader2, Play } from 'lucide-react';

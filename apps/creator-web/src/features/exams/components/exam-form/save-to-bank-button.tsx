@@ -1,4 +1,4 @@
-import { QuestionSchema } from '@exam/domain/exam';
+import { QuestionSchema } from '@exam/domain/question';
 import { Button } from '@exam/ui/button';
 import { toast } from '@exam/ui/toaster';
 import { BookmarkPlus } from 'lucide-react';

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { AiProvider } from './ai-catalogue.ts';
+import { type AccessMode, AccessModeSchema, type Pool, questionsPerCandidate } from './cohort.ts';
+import { PublicAiSettingsSchema, missingAiConfiguration } from './exam-ai.ts';
+import { type CodingWorkspace, CodingWorkspaceSchema, type QuestionDisplay, QuestionDisplaySchema } from './exam.ts';
+import { PublicQuestionSchema, type Question, toPublicQuestion } from './question.ts';
+
+/** What a candidate's browser receives of an exam, and the preview (docs/product.md#sitting-an-exam). */
+
+/** GET /api/public/exams/{id}: only what a candidate may see. */
+export const PublicExamSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  header: z.string(),
+  rules: z.string(),
+  timerEnabled: z.boolean(),
+  timerMinutes: z.number(),
+  fullScreenEnabled: z.boolean(),
+  /** Absent from a view cached before the option existed: read as 'all'. */
+  questionDisplay: QuestionDisplaySchema.default('all'),
+  isLive: z.boolean(),
+  questions: z.array(PublicQuestionSchema),
+  codingWorkspace: CodingWorkspaceSchema,
+  aiSettings: PublicAiSettingsSchema,
+  opensAt: z.string().nullable(),
+  closesAt: z.string().nullable(),
+  access: AccessModeSchema,
+  attemptsAllowed: z.number().int(),
+  /** Questions each candidate gets (pools draw fewer than they hold). */
+  questionCount: z.number().int(),
+});
+export type PublicExam = z.infer<typeof PublicExamSchema>;
+
+/**
+ * GET /api/public/exams/{id}: what the start pages need before an attempt exists. The questions reach a
+ * browser only with an attempt (its snapshot) or an owner's preview token (docs/product.md#sitting-an-exam).
+ */
+export const PublicExamSummarySchema = PublicExamSchema.omit({ questions: true });
+export type PublicExamSummary = z.infer<typeof PublicExamSummarySchema>;
+
+/** POST /api/exams/{id}/preview-token: a short-lived, read-only token for one exam's preview. */
+export const PreviewTokenResponseSchema = z.object({ token: z.string(), expiresAt: z.string() });
+export type PreviewTokenResponse = z.infer<typeof PreviewTokenResponseSchema>;
+
+/** What the preview page and GET /api/public/exams/{id}/preview say when the preview is refused. */
+export const PreviewMessages = {
+  missing: 'This preview link is not valid. Open the preview from your dashboard.',
+  invalid: 'This preview link is not valid or has expired. Open the preview again from your dashboard.',
+  otherExam: 'This preview token is for another exam.',
+} as const;
+
+/** What the candidate's view of an exam is built from: a stored exam, or an attempt's snapshot of one. */
+export type PublicExamSource = {
+  id: string;
+  title: string;
+  description: string;
+  header: string;
+  rules: string;
+  timerEnabled: boolean;
+  timerMinutes: number;
+  fullScreenEnabled: boolean;
+  questionDisplay: QuestionDisplay;
+  isLive: boolean;
+  questions: Question[];
+  codingWorkspace: CodingWorkspace;
+  opensAt: Date | string | null;
+  closesAt: Date | string | null;
+  access: AccessMode;
+  attemptsAllowed: number;
+  pools: Array<Pick<Pool, 'id' | 'draw'>>;
+  aiSettings: {
+    enabled: boolean;
+    provider: AiProvider;
+    model: string;
+    startMessage: string;
+    copyLLMResponse: boolean;
+    uploadDocuments: boolean;
+  };
+};
+
+const instant = (value: Date | string | null): string | null =>
+  value === null ? null : typeof value === 'string' ? value : value.toISOString();
+
+/**
+ * The candidate's view of an exam (docs/product.md#sitting-an-exam), field by field so nothing else leaks:
+ * questions without their answer keys, the assistant without its key, prompt or material text.
+ * Every service that shows a candidate an exam builds it here, so they all strip the same way.
+ */
+export function toPublicExam(
+  exam: PublicExamSource,
+  assistant: { materialNames: string[]; hasUsableKey: boolean },
+): PublicExam {
+  const ai = exam.aiSettings;
+  return {
+    id: exam.id,
+    title: exam.title,
+    description: exam.description,
+    header: exam.header,
+    rules: exam.rules,
+    timerEnabled: exam.timerEnabled,
+    timerMinutes: exam.timerMinutes,
+    fullScreenEnabled: exam.fullScreenEnabled,
+    questionDisplay: exam.questionDisplay,
+    isLive: exam.isLive,
+    questions: exam.questions.map(toPublicQuestion),
+    codingWorkspace: exam.codingWorkspace,
+    opensAt: instant(exam.opensAt),
+    closesAt: instant(exam.closesAt),
+    access: exam.access,
+    attemptsAllowed: exam.attemptsAllowed,
+    questionCount: questionsPerCandidate(exam.questions, exam.pools),
+    aiSettings: {
+      enabled: ai.enabled,
+      provider: ai.provider,
+      model: ai.model,
+      startMessage: ai.startMessage,
+      copyLLMResponse: ai.copyLLMResponse,
+      uploadDocuments: ai.uploadDocuments,
+      materialNames: assistant.materialNames,
+      missing: missingAiConfiguration({ provider: ai.provider, model: ai.model, hasKey: assistant.hasUsableKey }),
+    },
+  };
+}
+
+/** The candidate-facing messages of the public exam view (shown on the candidate's start page). */
+export const PublicExamMessages = {
+  notFound: 'Exam not found. Please check the URL or contact your test provider.',
+  offline: 'This exam is currently offline. Please contact your test provider.',
+} as const;
