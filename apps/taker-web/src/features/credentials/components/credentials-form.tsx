@@ -1,37 +1,24 @@
-import { StartAttemptSchema, type StartAttempt } from '@exam/domain/attempt';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
-import { Field } from '@exam/ui/field';
-import { Input } from '@exam/ui/input';
 import { toast } from '@exam/ui/toaster';
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Controller, useForm, type FieldError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import type { ApiError } from '../../../lib/api-client.ts';
-import { startAttempt } from '../../../lib/exam-api.ts';
 import type { CredentialsState, ExamState } from '../../../lib/navigation-state.ts';
 import { identityOfGrant } from '../../../lib/lti-grant.ts';
-import { findResume, saveResume } from '../../../lib/resume-store.ts';
-import { getTakerDb, saveStoredAttempt } from '../../../lib/taker-db.ts';
 import { useInvitation } from '../api/get-invitation.ts';
+import { startKeptAttempt, type StartInput } from '../api/start-attempt.ts';
+import { credentialsSchema, isFormMessageKey, type CredentialsValues } from '../lib/credentials-schema.ts';
 import { startFailure } from '../lib/start-failure.ts';
 import { AccessCodeField, accessCodeError, RosterNotice } from './access-fields.tsx';
-
-/**
- * A message on the form, kept as what it says rather than as a sentence, so switching the language rewrites
- * it: one of the form's own (a catalogue key) or a service's message (translated when shown).
- */
-type Message =
-  { key: 'errors.nameRequired' | 'errors.candidateIdRequired' | 'errors.resumeCodeRequired' } | { server: string };
-type Errors = { name?: Message; studentId?: Message; resumeCode?: Message; accessCode?: Message };
-const server = (text: string | undefined): Message | undefined => (text === undefined ? undefined : { server: text });
-type StartInput = { examId: string; name: string; studentId: string; resumeCode?: string | undefined } & Pick<
-  StartAttempt,
-  'accessCode' | 'inviteToken' | 'ltiGrant'
->;
+import { IdentityFields } from './identity-fields.tsx';
+import { ResumeCodeField } from './resume-code-field.tsx';
 
 /**
  * Fullscreen must be asked for inside the click; a refusal is logged and the exam goes on, since a browser
@@ -60,9 +47,14 @@ export type BriefingSlot = {
   onRefused: (error: ApiError) => void;
 };
 
+/** A service's refusal shown on a field (its `type` tells it from the form's own messages). */
+const serverError = (message: string) => ({ type: 'server', message });
+const emptyValues: CredentialsValues = { name: '', studentId: '', accessCode: '', resumeCode: '' };
+
 /**
  * Name and candidate ID, then the briefing (composed by the route), whose Start Exam starts the attempt. A start
- * refused for the resume code comes back here, asking for the code; that submit starts directly.
+ * refused for the resume code comes back here, asking for the code; that submit starts directly. The fields'
+ * state lives in the form (react-hook-form, checked on submit with the domain's StartAttemptSchema).
  */
 export function CredentialsForm({
   exam,
@@ -75,12 +67,13 @@ export function CredentialsForm({
   windowNotice?: ReactNode;
 }) {
   const { t } = useTranslation(['credentials', 'common']);
-  const say = (message: Message | undefined) =>
-    message === undefined ? undefined : 'key' in message ? t(message.key) : translateServerMessage(message.server);
+  /** A message is kept as what it says, so switching the language rewrites it. */
+  const say = (error: FieldError | undefined) => {
+    const message = error?.message;
+    if (!message) return undefined;
+    return error.type !== 'server' && isFormMessageKey(message) ? t(message) : translateServerMessage(message);
+  };
   const navigate = useNavigate();
-  const [name, setName] = useState('');
-  const [studentId, setStudentId] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
   // An LMS launch fixed who the candidate is: no details to type, straight to the briefing.
   const ltiGrant = exam?.ltiGrant;
   const launched = ltiGrant ? identityOfGrant(ltiGrant) : undefined;
@@ -91,37 +84,36 @@ export function CredentialsForm({
   const [startError, setStartError] = useState<unknown>(undefined);
   // Set once the server says this candidate ID has an attempt elsewhere: the form then asks for its code.
   const [codeAsked, setCodeAsked] = useState<string>();
-  const [resumeCode, setResumeCode] = useState('');
   const [notice, setNotice] = useState<string>();
   // Access (docs/product.md#access): an invitation link fills and locks the identity; a code exam asks for its code.
-  const [accessCode, setAccessCode] = useState('');
   const invitation = useInvitation(exam?.examId ?? '', exam?.inviteToken);
   const invited = invitation.data;
-  const shownName = launched?.name ?? invited?.name ?? name;
-  const shownStudentId = launched?.studentId ?? invited?.studentId ?? studentId;
+  const lockedName = launched?.name ?? invited?.name;
+  const lockedStudentId = launched?.studentId ?? invited?.studentId;
   const locked = Boolean(invited ?? launched);
+  const lockedValues = useMemo(
+    () => (locked ? { ...emptyValues, name: lockedName ?? '', studentId: lockedStudentId ?? '' } : undefined),
+    [locked, lockedName, lockedStudentId],
+  );
+  const schema = credentialsSchema({
+    examId: exam?.examId ?? '',
+    asksAccessCode: exam?.access === 'code',
+    inviteToken: invited ? exam?.inviteToken : undefined,
+    ltiGrant: launched ? ltiGrant : undefined,
+    codeAsked: codeAsked !== undefined,
+  });
+  const form = useForm({
+    defaultValues: emptyValues,
+    values: lockedValues,
+    // Checked when submitted, and again only at the next submit: the candidate is told on each Continue.
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    resolver: zodResolver(schema),
+  });
+  const { errors } = form.formState;
   const start = useMutation({
-    mutationFn: async (input: StartInput) => {
-      const kept = findResume(input.examId, input.studentId);
-      const attempt = await startAttempt({ ...input, resumeSecret: kept?.secret });
-      // The secret first: whatever happens next, this browser can resume silently.
-      saveResume(input.examId, input.studentId, {
-        attemptId: attempt.attemptId,
-        secret: attempt.resumeSecret,
-        code: attempt.resumeCode ?? input.resumeCode?.trim().toUpperCase(),
-      });
-      await saveStoredAttempt(await getTakerDb(), {
-        examId: input.examId,
-        attemptId: attempt.attemptId,
-        token: attempt.token,
-        name: input.name,
-        studentId: input.studentId,
-        startedAt: attempt.startedAt,
-        deadline: attempt.deadline,
-        fullScreenRequested: exam?.fullScreenRequested ?? false,
-      });
-      return attempt;
-    },
+    mutationFn: (input: StartInput) =>
+      startKeptAttempt(input, { fullScreenRequested: exam?.fullScreenRequested ?? false }),
     onSuccess: (_attempt, input) => {
       if (!exam) return;
       const state: ExamState = { ...exam, name: input.name, studentId: input.studentId };
@@ -131,15 +123,18 @@ export function CredentialsForm({
       const codeRefused = accessCodeError(error);
       if (codeRefused) {
         setBriefed(undefined); // (back from the briefing to the form, where the access code is typed)
-        setErrors({ accessCode: server(codeRefused) });
+        form.clearErrors();
+        form.setError('accessCode', serverError(codeRefused));
         return;
       }
       const failure = startFailure(error, Boolean(input.resumeCode));
       if (failure.kind === 'code') {
         // The first refusal asks for the code; a refusal of a typed code is that field's error.
         setBriefed(undefined); // (back from the briefing to the form)
-        if (failure.sentCode) setErrors({ resumeCode: server(failure.message) });
-        else setCodeAsked(failure.message);
+        if (failure.sentCode) {
+          form.clearErrors();
+          if (failure.message !== undefined) form.setError('resumeCode', serverError(failure.message));
+        } else setCodeAsked(failure.message);
         return;
       }
       // On the briefing the refusal shows there (the window, the attempts left).
@@ -149,49 +144,19 @@ export function CredentialsForm({
     },
   });
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (!exam) {
-      void navigate(paths.start);
-      return;
-    }
-    const typedCode = codeAsked !== undefined && resumeCode.trim() ? resumeCode : undefined;
-    const parsed = StartAttemptSchema.safeParse({
-      examId: exam.examId,
-      name: shownName,
-      studentId: shownStudentId,
-      resumeCode: typedCode,
-      ...(exam.access === 'code' && { accessCode }),
-      ...(invited && { inviteToken: exam.inviteToken }),
-      ...(launched && { ltiGrant }),
-    });
-    if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) {
-        if (issue.path[0] === 'name') next.name = { key: 'errors.nameRequired' };
-        if (issue.path[0] === 'studentId') next.studentId = { key: 'errors.candidateIdRequired' };
-      }
-      if (next.name === undefined && next.studentId === undefined)
-        next.accessCode = server(parsed.error.issues[0]?.message);
-      setErrors(next);
-      return;
-    }
-    if (codeAsked !== undefined && !typedCode) {
-      setErrors({ resumeCode: { key: 'errors.resumeCodeRequired' } });
-      return;
-    }
-    setErrors({});
+  const onValid = form.handleSubmit(({ request, typedCode }) => {
+    if (!exam) return;
     setNotice(undefined);
     if (typedCode === undefined) {
       // First the briefing; its Start Exam starts the attempt.
       setStartError(undefined);
-      const { resumeCode: _code, resumeSecret: _secret, ...details } = parsed.data;
+      const { resumeCode: _code, resumeSecret: _secret, ...details } = request;
       setBriefed(details);
       return;
     }
     if (exam.fullScreenRequested) void requestFullscreen();
-    start.mutate(parsed.data);
-  }
+    start.mutate(request);
+  });
 
   if (exam && briefed) {
     return renderBriefing({
@@ -211,8 +176,10 @@ export function CredentialsForm({
         // Back to the details: a wrong access code is that field's error, any other refusal is said at once.
         setBriefed(undefined);
         const codeRefused = accessCodeError(error);
-        if (codeRefused) setErrors({ accessCode: server(codeRefused) });
-        else toast.error(translateServerMessage(error.userMessage));
+        if (codeRefused) {
+          form.clearErrors();
+          form.setError('accessCode', serverError(codeRefused));
+        } else toast.error(translateServerMessage(error.userMessage));
       },
     });
   }
@@ -226,64 +193,50 @@ export function CredentialsForm({
         </p>
       )}
       {windowNotice}
-      <form className="mt-6 flex flex-col gap-4" onSubmit={onSubmit} noValidate>
+      <form
+        className="mt-6 flex flex-col gap-4"
+        onSubmit={(event) => {
+          if (exam) return void onValid(event);
+          event.preventDefault();
+          void navigate(paths.start);
+        }}
+        noValidate
+      >
         {exam?.access === 'roster' && <RosterNotice invited={Boolean(invited)} />}
         {invitation.isError && (
           <p role="alert" className="text-sm text-danger">
             {t('common:server.inviteInvalid')}
           </p>
         )}
-        <Field label={t('fullName')} error={say(errors.name)}>
-          <Input
-            name="name"
-            autoComplete="name"
-            required
-            value={shownName}
-            onChange={(e) => setName(e.target.value)}
-            readOnly={locked}
-            disabled={start.isPending}
-          />
-        </Field>
-        <Field label={t('candidateId')} error={say(errors.studentId)}>
-          <Input
-            name="studentId"
-            required
-            value={shownStudentId}
-            readOnly={locked}
-            onChange={(e) => {
-              setStudentId(e.target.value);
-              // Another ID is another attempt: the code asked for the previous one no longer applies.
-              setCodeAsked(undefined);
-            }}
-            disabled={start.isPending}
-          />
-        </Field>
+        <IdentityFields
+          register={form.register}
+          errors={{ name: say(errors.name), studentId: say(errors.studentId) }}
+          locked={locked}
+          disabled={start.isPending}
+          // Another ID is another attempt: the code asked for the previous one no longer applies.
+          onStudentIdChange={() => setCodeAsked(undefined)}
+        />
         {exam?.access === 'code' && (
-          <AccessCodeField
-            value={accessCode}
-            onChange={setAccessCode}
-            error={say(errors.accessCode)}
-            disabled={start.isPending}
+          <Controller
+            control={form.control}
+            name="accessCode"
+            render={({ field }) => (
+              <AccessCodeField
+                value={field.value}
+                onChange={field.onChange}
+                error={say(errors.accessCode)}
+                disabled={start.isPending}
+              />
+            )}
           />
         )}
         {codeAsked !== undefined && (
-          <>
-            <p role="status" className="rounded-md bg-warning/10 p-3 text-sm text-ink" data-testid="resume-code-notice">
-              {translateServerMessage(codeAsked)}
-            </p>
-            <Field label={t('resumeCode')} hint={t('resumeCodeHint')} error={say(errors.resumeCode)}>
-              <Input
-                name="resumeCode"
-                autoComplete="off"
-                autoCapitalize="characters"
-                spellCheck={false}
-                value={resumeCode}
-                onChange={(e) => setResumeCode(e.target.value)}
-                disabled={start.isPending}
-                autoFocus
-              />
-            </Field>
-          </>
+          <ResumeCodeField
+            notice={codeAsked}
+            field={form.register('resumeCode')}
+            error={say(errors.resumeCode)}
+            disabled={start.isPending}
+          />
         )}
         {notice && (
           <p role="alert" className="text-sm text-danger">

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { Deps } from './deps.ts';
+
+/**
+ * What a module hands to the modules above it in the module order (eslint.config.js moduleOrder). Each module
+ * declares its own part next to its code (`declare module '../../module-context.ts'`), as Fastify's decorators do,
+ * so adding a module never edits this file.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging in each module
+export interface Provided {}
+
+/** What every module registers from: config, the outside world, and the lower modules' parts. */
+export type ModuleContext = {
+  config: Config;
+  deps: Deps;
+  provide<K extends keyof Provided>(key: K, value: Provided[K]): void;
+  /** A lower module's part; throws when the module that provides it has not been registered yet. */
+  use<K extends keyof Provided>(key: K): Provided[K];
+};
+
+/** One feature module: creates its repositories and services and registers its routes. */
+export type AppModule = (app: FastifyInstance, ctx: ModuleContext) => Promise<void>;
+
+/** The provide/use half of the context. */
+export function createProvided(): Pick<ModuleContext, 'provide' | 'use'> {
+  const values = new Map<keyof Provided, unknown>();
+  return {
+    provide(key, value) {
+      if (values.has(key)) throw new Error(`module context: ${String(key)} is provided twice`);
+      values.set(key, value);
+    },
+    use(key) {
+      if (!values.has(key)) {
+        throw new Error(`module context: ${String(key)} is not provided yet; register its module earlier in app.ts`);
+      }
+      return values.get(key) as Provided[typeof key];
+    },
+  };
+}

@@ -1,0 +1,7 @@
+import type { AppModule } from '../../module-context.ts';
+import { internalRoutes } from './internal.routes.ts';
+
+/** The API the other services call (server-kit's internal token). */
+export const internalModule: AppModule = async (app, { deps, use }) => {
+  await app.register(internalRoutes(use('attemptsService'), deps));
+};
