@@ -1,6 +1,7 @@
 import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
 import type Docker from 'dockerode';
 import { isConflict, isNotFound } from './docker-client.ts';
+import type { LoopVolumes } from './docker-loop-volumes.ts';
 import type { DockerNetworks } from './docker-networks.ts';
 import {
   editorPasswordHash,
@@ -28,7 +29,7 @@ export type ContainerLimits = {
   pidsLimit: number;
   tmpMb: number;
   /** The size limit of each workspace volume (WORKSPACE_VOLUME_SIZE and WORKSPACE_VOLUME_QUOTA); none when unset. */
-  volumeQuota?: { bytes: number; required: boolean };
+  volumeQuota?: { bytes: number; required: boolean; loop?: { hostDir: string; helperImage: string } };
 };
 
 const NO_QUOTA = /quota/i;
@@ -39,9 +40,10 @@ const NO_QUOTA = /quota/i;
  * An engine that cannot limit volumes refuses the start when the quota is required, and otherwise creates the
  * volume unlimited, warning once.
  */
-function workspaceVolumes(docker: Docker, opts: ContainerLimits) {
+function workspaceVolumes(docker: Docker, opts: ContainerLimits, loop?: LoopVolumes) {
   let unsupported = false;
   return async function createWorkspaceVolume(spec: WorkspaceSpec) {
+    if (loop) return loop.ensure(spec.volume.name, spec.volume.labels);
     const quota = opts.volumeQuota;
     const create = (sized: boolean) =>
       // Idempotent: an existing volume (the attempt's earlier session) is reused as it is.
@@ -119,8 +121,9 @@ export function createContainers(
   docker: Docker,
   networks: DockerNetworks,
   opts: ContainerLimits & { network: string; egressNetwork: string },
+  loop?: LoopVolumes,
 ) {
-  const createVolume = workspaceVolumes(docker, opts);
+  const createVolume = workspaceVolumes(docker, opts, loop);
   return {
     async start(spec: WorkspaceSpec): Promise<StartedWorkspace> {
       await networks.ensure();
