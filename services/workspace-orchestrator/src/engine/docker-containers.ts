@@ -1,4 +1,5 @@
 import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
+import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { isConflict, isNotFound } from './docker-client.ts';
 import type { LoopVolumes } from './docker-loop-volumes.ts';
@@ -140,6 +141,36 @@ export function createContainers(
         return { handle: container.id, target: `${address}:${spec.entry.port}` };
       } catch (err) {
         await container.remove({ force: true, v: true }).catch(() => undefined);
+        throw err;
+      }
+    },
+
+    /**
+     * `df -P` in the container (POSIX: 1024-byte blocks, one line per file system), as the candidate's user: the
+     * workspace volume's own size under a quota. Undefined when the image has no df or the container is gone.
+     */
+    async diskUsage(handle: string) {
+      try {
+        const exec = await docker.getContainer(handle).exec({
+          Cmd: ['df', '-P', '-k', WORKSPACE_FOLDER],
+          AttachStdout: true,
+          AttachStderr: false,
+          User: '1000:1000',
+        });
+        const stream = await exec.start({ hijack: true, stdin: false });
+        let out = '';
+        const stdout = new PassThrough().on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+        docker.modem.demuxStream(stream, stdout, new PassThrough().resume());
+        await new Promise<void>((resolve) => {
+          stream.on('end', resolve);
+          stream.on('error', () => resolve());
+        });
+        const fields = out.trim().split('\n').at(-1)?.trim().split(/\s+/) ?? [];
+        const [size, used, available] = [Number(fields[1]), Number(fields[2]), Number(fields[3])];
+        if (![size, used, available].every(Number.isFinite) || size <= 0) return undefined;
+        return { usedBytes: used * 1024, availableBytes: available * 1024, sizeBytes: size * 1024 };
+      } catch (err) {
+        if (isNotFound(err) || isConflict(err)) return undefined;
         throw err;
       }
     },

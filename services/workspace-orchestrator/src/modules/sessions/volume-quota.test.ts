@@ -130,10 +130,19 @@ describe.skipIf(!socketPath)('a loop volume quota (a filesystem of fixed size pe
     expect(statSync(image).size).toBe(64 * MiB);
 
     await sh(first, 'echo kept > /home/coder/workspace/solution.py');
+    const storage = async () =>
+      (await app.inject({ method: 'GET', url: '/api/sessions', headers: attempt.headers })).json().sessions[0]?.storage;
+    expect(await storage()).toMatchObject({ full: false });
     const before = freeBytes();
     // 200 MiB into a 64 MiB workspace, as the candidate would from the editor's terminal.
     const flood = await sh(first, 'dd if=/dev/zero of=/home/coder/workspace/big bs=1M count=200; sync');
     expect(flood.output).toContain('No space left on device');
+    // The candidate's page reads the session list: it now says the workspace is full.
+    const full = await storage();
+    expect(full).toMatchObject({ full: true });
+    expect(full.availableBytes).toBeLessThan(1024 ** 2);
+    expect(full.sizeBytes).toBeGreaterThan(60 * MiB);
+    expect(full.sizeBytes).toBeLessThanOrEqual(64 * MiB);
     const du = (await sh(first, 'echo "kib=$(du -k /home/coder/workspace/big | cut -f1)"')).output;
     const written = Number(/kib=([0-9]+)/.exec(du)?.[1]) * 1024;
     expect(written).toBeGreaterThan(50 * MiB);
