@@ -95,6 +95,9 @@ export function createLoopVolumes(docker: Docker, opts: LoopVolumeOptions) {
         CapDrop: ['ALL'],
         CapAdd: ['SYS_ADMIN', 'CHOWN', 'DAC_OVERRIDE', 'FOWNER'],
         DeviceCgroupRules: LOOP_DEVICE_RULES,
+        // Docker's AppArmor profile (docker-default, on Ubuntu and Debian hosts with AppArmor) denies mount(2) even
+        // with CAP_SYS_ADMIN, and the first preparation of an image mounts it once; ignored where AppArmor is off.
+        SecurityOpt: ['apparmor=unconfined', 'no-new-privileges'],
         Binds: [`${opts.hostDir}:/volumes`, '/dev:/dev'],
       },
     });
