@@ -63,6 +63,13 @@ export const SessionSchema = z.object({
   warm: z.boolean(),
   createdAt: z.string(),
   lastActivityAt: z.string(),
+  /**
+   * The workspace folder's disk as the orchestrator last measured it (live sessions listed to their candidate);
+   * `full` once too little is left to save a file, where the candidate's writes fail with "No space left on device".
+   */
+  storage: z
+    .object({ usedBytes: z.number(), availableBytes: z.number(), sizeBytes: z.number(), full: z.boolean() })
+    .optional(),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

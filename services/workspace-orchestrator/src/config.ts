@@ -37,12 +37,29 @@ const ConfigSchema = z.object({
     .regex(/^[0-9]+(\.[0-9]+)?(Ki|Mi|Gi|Ti|k|M|G|T)?$/, 'must be a Kubernetes quantity such as 2Gi')
     .default('2Gi'),
   /**
-   * Whether Docker workspace volumes are limited to WORKSPACE_VOLUME_SIZE. `required` (production): a workspace
-   * starts only on a limited volume, and an engine that cannot limit volumes refuses every start with a reason
-   * saying so. `when-supported` (default): limited where the engine can, otherwise unlimited with a warning
-   * logged once (a developer machine; the test engine here, whose kernel has no XFS quota support). `off`: never.
+   * Whether and how Docker workspace volumes are limited to WORKSPACE_VOLUME_SIZE. `loop` (production, any host):
+   * each volume is a filesystem of that fixed size in a sparse file under WORKSPACE_VOLUME_DIR on the engine's host,
+   * on a loop device (engine/docker-loop-volumes.ts); it needs no XFS and works on every Linux engine with the loop
+   * driver. `required`: the `local` driver's XFS project quota, and an engine that cannot limit volumes refuses
+   * every start with a reason saying so. `when-supported` (default): that quota where the engine can, otherwise
+   * unlimited with a warning logged once (a developer machine). `off`: never. `when-supported` does not fall back to
+   * `loop` on its own: a loop volume needs a host folder and a helper image the operator chooses.
    */
-  WORKSPACE_VOLUME_QUOTA: z.enum(['required', 'when-supported', 'off']).default('when-supported'),
+  WORKSPACE_VOLUME_QUOTA: z.enum(['loop', 'required', 'when-supported', 'off']).default('when-supported'),
+  /**
+   * WORKSPACE_VOLUME_QUOTA=loop: the folder on the Docker engine's host that holds each workspace's image file
+   * (sparse: it takes only what the candidate wrote, at most WORKSPACE_VOLUME_SIZE). Put it on a disk the database
+   * does not use, or size WORKSPACE_VOLUME_SIZE × seats below its free space.
+   */
+  WORKSPACE_VOLUME_DIR: z
+    .string()
+    .startsWith('/', 'must be an absolute path')
+    .default('/var/lib/exam-workspaces/volumes'),
+  /**
+   * WORKSPACE_VOLUME_QUOTA=loop: the image of the short-lived helper container that makes, attaches and deletes the
+   * image files (needs sh, truncate, mke2fs, losetup, mount and stat: the platform's busybox base image has them).
+   */
+  WORKSPACE_VOLUME_HELPER_IMAGE: z.string().min(1).default('exam/busybox-base'),
   /** The Kubernetes engine: the workspace pods' image pull policy. */
   WORKSPACE_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
   /** How long a workspace pod may take to become Ready: scheduling, attaching its claim, pulling the image. */

@@ -27,6 +27,8 @@ export function createFakeOrchestrator(
     launches: [] as string[],
     ended: new Set<string>(),
     session: null as Session | null,
+    /** What the session list reports of the workspace's disk (set by a test). */
+    storage: undefined as Session['storage'],
   };
 
   const session = (status: SessionStatus): Session => {
@@ -74,7 +76,9 @@ export function createFakeOrchestrator(
       if (!current || state.ended.has(current.sessionId)) return HttpResponse.json({ sessions: [] });
       const status: SessionStatus = state.startingPolls > 0 ? 'starting' : 'ready';
       state.startingPolls -= 1;
-      return HttpResponse.json({ sessions: [{ ...current, status }] });
+      return HttpResponse.json({
+        sessions: [{ ...current, status, ...(state.storage ? { storage: state.storage } : {}) }],
+      });
     }),
     http.post('/api/session/:sessionId/end', async ({ request, params }) => {
       const body = await request.text();

@@ -1,6 +1,8 @@
 import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
+import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
 import { isConflict, isNotFound } from './docker-client.ts';
+import type { LoopVolumes } from './docker-loop-volumes.ts';
 import type { DockerNetworks } from './docker-networks.ts';
 import {
   editorPasswordHash,
@@ -28,7 +30,7 @@ export type ContainerLimits = {
   pidsLimit: number;
   tmpMb: number;
   /** The size limit of each workspace volume (WORKSPACE_VOLUME_SIZE and WORKSPACE_VOLUME_QUOTA); none when unset. */
-  volumeQuota?: { bytes: number; required: boolean };
+  volumeQuota?: { bytes: number; required: boolean; loop?: { hostDir: string; helperImage: string } };
 };
 
 const NO_QUOTA = /quota/i;
@@ -39,9 +41,10 @@ const NO_QUOTA = /quota/i;
  * An engine that cannot limit volumes refuses the start when the quota is required, and otherwise creates the
  * volume unlimited, warning once.
  */
-function workspaceVolumes(docker: Docker, opts: ContainerLimits) {
+function workspaceVolumes(docker: Docker, opts: ContainerLimits, loop?: LoopVolumes) {
   let unsupported = false;
   return async function createWorkspaceVolume(spec: WorkspaceSpec) {
+    if (loop) return loop.ensure(spec.volume.name, spec.volume.labels);
     const quota = opts.volumeQuota;
     const create = (sized: boolean) =>
       // Idempotent: an existing volume (the attempt's earlier session) is reused as it is.
@@ -119,8 +122,9 @@ export function createContainers(
   docker: Docker,
   networks: DockerNetworks,
   opts: ContainerLimits & { network: string; egressNetwork: string },
+  loop?: LoopVolumes,
 ) {
-  const createVolume = workspaceVolumes(docker, opts);
+  const createVolume = workspaceVolumes(docker, opts, loop);
   return {
     async start(spec: WorkspaceSpec): Promise<StartedWorkspace> {
       await networks.ensure();
@@ -137,6 +141,36 @@ export function createContainers(
         return { handle: container.id, target: `${address}:${spec.entry.port}` };
       } catch (err) {
         await container.remove({ force: true, v: true }).catch(() => undefined);
+        throw err;
+      }
+    },
+
+    /**
+     * `df -P` in the container (POSIX: 1024-byte blocks, one line per file system), as the candidate's user: the
+     * workspace volume's own size under a quota. Undefined when the image has no df or the container is gone.
+     */
+    async diskUsage(handle: string) {
+      try {
+        const exec = await docker.getContainer(handle).exec({
+          Cmd: ['df', '-P', '-k', WORKSPACE_FOLDER],
+          AttachStdout: true,
+          AttachStderr: false,
+          User: '1000:1000',
+        });
+        const stream = await exec.start({ hijack: true, stdin: false });
+        let out = '';
+        const stdout = new PassThrough().on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+        docker.modem.demuxStream(stream, stdout, new PassThrough().resume());
+        await new Promise<void>((resolve) => {
+          stream.on('end', resolve);
+          stream.on('error', () => resolve());
+        });
+        const fields = out.trim().split('\n').at(-1)?.trim().split(/\s+/) ?? [];
+        const [size, used, available] = [Number(fields[1]), Number(fields[2]), Number(fields[3])];
+        if (![size, used, available].every(Number.isFinite) || size <= 0) return undefined;
+        return { usedBytes: used * 1024, availableBytes: available * 1024, sizeBytes: size * 1024 };
+      } catch (err) {
+        if (isNotFound(err) || isConflict(err)) return undefined;
         throw err;
       }
     },

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { dockerClient, isNotFound } from './docker-client.ts';
 import { createContainers, type ContainerLimits } from './docker-containers.ts';
 import { createNetworks, type EgressProxyOptions } from './docker-networks.ts';
+import { createLoopVolumes } from './docker-loop-volumes.ts';
 import { createVolumeArchives } from './docker-volumes.ts';
 import type { WorkspaceEngine } from './engine.ts';
 
@@ -58,6 +59,9 @@ export function dockerEngineOptions(config: Config): Omit<DockerEngineOptions, '
         : {
             bytes: quantityBytes(config.WORKSPACE_VOLUME_SIZE),
             required: config.WORKSPACE_VOLUME_QUOTA === 'required',
+            ...(config.WORKSPACE_VOLUME_QUOTA === 'loop'
+              ? { loop: { hostDir: config.WORKSPACE_VOLUME_DIR, helperImage: config.WORKSPACE_VOLUME_HELPER_IMAGE } }
+              : {}),
           },
   };
 }
@@ -99,6 +103,10 @@ function createProbes(docker: Docker, socketPath: string) {
 export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
   const docker = dockerClient(opts.socketPath, { timeoutMs: 60_000 });
   const networks = createNetworks(docker, opts);
+  const quota = opts.volumeQuota;
+  const loopVolumes = quota?.loop
+    ? createLoopVolumes(docker, { instance: opts.instance, bytes: quota.bytes, ...quota.loop })
+    : undefined;
   let hostId: Promise<string> | undefined = opts.hostId ? Promise.resolve(opts.hostId) : undefined;
   return {
     kind: 'docker',
@@ -116,8 +124,8 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
       return hostId;
     },
     ...createProbes(docker, opts.socketPath),
-    ...createContainers(docker, networks, opts),
-    ...createVolumeArchives(docker, opts),
+    ...createContainers(docker, networks, opts, loopVolumes),
+    ...createVolumeArchives(docker, opts, loopVolumes),
     async close() {},
   };
 }

@@ -1,10 +1,11 @@
 import { WORKSPACE_FOLDER, type CatalogueEntry } from '@exam/domain/workspace';
 import type Docker from 'dockerode';
 import { isNotFound } from './docker-client.ts';
+import type { LoopVolumes } from './docker-loop-volumes.ts';
 import { LABELS } from './engine.ts';
 
 /** The workspace folder as a tar, from a running container or from a volume no container runs on any more. */
-export function createVolumeArchives(docker: Docker, opts: { instance: string }) {
+export function createVolumeArchives(docker: Docker, opts: { instance: string }, loop?: LoopVolumes) {
   return {
     async archiveWorkspace(workspace: { handle: string }) {
       return (await docker
@@ -17,6 +18,20 @@ export function createVolumeArchives(docker: Docker, opts: { instance: string })
       entry: CatalogueEntry,
       read: (tar: NodeJS.ReadableStream) => Promise<T>,
     ): Promise<T> {
+      // A loop volume's device may have changed since its last mount (a reboot): point the record at it first.
+      if (loop) {
+        const labels = await docker
+          .getVolume(volume)
+          .inspect()
+          .then(
+            (v: { Labels?: Record<string, string> | null }) => v.Labels ?? {},
+            (err: unknown) => {
+              if (isNotFound(err)) return {};
+              throw err;
+            },
+          );
+        await loop.ensure(volume, labels);
+      }
       // A container that is created but never started: the archive API mounts its volumes for the copy,
       // and nothing of the candidate's code runs. It is removed once the tar has been read.
       const reader = await docker.createContainer({
@@ -41,6 +56,7 @@ export function createVolumeArchives(docker: Docker, opts: { instance: string })
       } catch (err) {
         if (!isNotFound(err)) throw err;
       }
+      await loop?.release(volume);
     },
 
     async listVolumes() {

@@ -45,6 +45,8 @@ export type WorkspaceEngine = {
   /** The same tar read from a volume no container runs on any more (the session ended before submit). */
   archiveVolume<T>(volume: string, entry: CatalogueEntry, read: (tar: NodeJS.ReadableStream) => Promise<T>): Promise<T>;
   removeVolume(volume: string): Promise<void>;
+  /** How full the workspace folder of a running workspace is; undefined where the engine cannot tell. */
+  diskUsage?(handle: string): Promise<{ usedBytes: number; availableBytes: number; sizeBytes: number } | undefined>;
   /** Volumes this orchestrator instance created, by name (re-adoption removes those it has no record of). */
   listVolumes(): Promise<string[]>;
   close(): Promise<void>;

@@ -44,6 +44,18 @@ export function createSessionsService(
   });
   const files = createSessionFiles(repo, { volumes, engines, runs }, opts.collect);
 
+  /** Full: less left than one mebibyte or one percent of the volume, whichever is more (a save needs room). */
+  async function storageOf(row: WorkspaceRow): Promise<Pick<Session, 'storage'>> {
+    if (row.status !== 'ready' || !row.handle) return {};
+    const usage = await engines
+      .engineOf(row)
+      .diskUsage?.(row.handle)
+      .catch(() => undefined);
+    if (!usage) return {};
+    const reserve = Math.max(1024 ** 2, usage.sizeBytes / 100);
+    return { storage: { ...usage, full: usage.availableBytes < reserve } };
+  }
+
   return {
     ...engines,
     ...runs,
@@ -69,7 +81,9 @@ export function createSessionsService(
     async list(claims: TokenClaims): Promise<Session[]> {
       const rows =
         claims.kind === 'attempt' ? await repo.listLiveForAttempt(claims.sub) : await repo.listLiveForOwner(claims.sub);
-      return rows.map(toSession);
+      if (claims.kind !== 'attempt') return rows.map(toSession);
+      // The candidate's page polls this: it says so when the workspace is full (its writes then fail with ENOSPC).
+      return Promise.all(rows.map(async (row) => ({ ...toSession(row), ...(await storageOf(row)) })));
     },
 
     /** The files of a session whose container still runs (the route's guard has checked who asks). */

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { server } from '../../../testing/server.ts';
-import { CONNECTING_MS, RENEW_ACCESS_MS } from '../lib/workspace-session.ts';
+import { CONNECTING_MS, RENEW_ACCESS_MS, STORAGE_POLL_MS } from '../lib/workspace-session.ts';
 import { createFakeOrchestrator, FAKE_WORKSPACE_ORIGIN, unavailable } from '../../../testing/fake-orchestrator.ts';
 import { WorkspacePanel } from './workspace-panel.tsx';
 
@@ -248,5 +248,31 @@ describe('WorkspacePanel', () => {
     await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'failed'), { interval: 10 });
     expect(screen.getByRole('alert')).toHaveTextContent('The coding workspace is not available right now');
     expect(screen.getByTestId('workspace-retry')).toHaveTextContent('Trying again in 2 s');
+  });
+
+  it('tells the candidate in plain words when the workspace is full, and stops once space is freed', async () => {
+    useFakeTimers();
+    const fake = createFakeOrchestrator();
+    server.use(...fake.handlers);
+    const { panel } = renderPanel(fake);
+    await vi.waitFor(() => expect(panel).toHaveAttribute('data-state', 'connecting'), { interval: 10 });
+    await act(() => vi.advanceTimersByTimeAsync(CONNECTING_MS));
+    expect(panel).toHaveAttribute('data-state', 'connected');
+    expect(screen.queryByTestId('workspace-full')).not.toBeInTheDocument();
+
+    const MiB = 1024 ** 2;
+    fake.state.storage = { usedBytes: 64 * MiB, availableBytes: 0, sizeBytes: 64 * MiB, full: true };
+    await act(() => vi.advanceTimersByTimeAsync(STORAGE_POLL_MS));
+    await vi.waitFor(() => expect(screen.getByTestId('workspace-full')).toBeInTheDocument(), { interval: 10 });
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Your workspace is full. It holds 64 MB and has no space left, so new changes cannot be saved.',
+    );
+    // The editor stays: the candidate frees space in it.
+    expect(screen.getByTitle('Coding workspace')).toBeInTheDocument();
+    expect(panel).toHaveAttribute('data-state', 'connected');
+
+    fake.state.storage = { usedBytes: 10 * MiB, availableBytes: 54 * MiB, sizeBytes: 64 * MiB, full: false };
+    await act(() => vi.advanceTimersByTimeAsync(STORAGE_POLL_MS));
+    await vi.waitFor(() => expect(screen.queryByTestId('workspace-full')).not.toBeInTheDocument(), { interval: 10 });
   });
 });

@@ -2,7 +2,7 @@ import type { PublicExam } from '@exam/domain/public-exam';
 import { WORKSPACE_TYPE_LABELS } from '@exam/domain/exam';
 import { Button } from '@exam/ui/button';
 import { Spinner } from '@exam/ui/spinner';
-import { RotateCcw, WifiOff } from 'lucide-react';
+import { HardDrive, RotateCcw, WifiOff } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useElapsedSeconds } from '../hooks/use-elapsed-seconds.ts';
@@ -39,7 +39,7 @@ function Notice({ children }: { children: ReactNode }) {
  */
 export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) {
   const { t } = useTranslation('workspace');
-  const { view, retry, retryInSeconds } = useWorkspaceSession({
+  const { view, retry, retryInSeconds, storage } = useWorkspaceSession({
     token: attempt?.token ?? null,
     examId: exam.id,
     enabled: !preview,
@@ -105,6 +105,19 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
       <div className="border-b border-line px-3 py-2 text-xs font-semibold uppercase tracking-wide text-muted">
         {WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]}
       </div>
+      {connected && storage?.full && (
+        <div
+          role="alert"
+          data-testid="workspace-full"
+          className="flex items-start gap-2 border-b border-line bg-surface px-3 py-2 text-sm text-ink"
+        >
+          <HardDrive aria-hidden className="mt-0.5 h-4 w-4 shrink-0" />
+          <p>
+            <span className="font-semibold">{t('fullTitle')}</span>{' '}
+            {t('fullBody', { size: Math.round(storage.sizeBytes / 1024 ** 2) })}
+          </p>
+        </div>
+      )}
       <div data-workspace-frame className="relative min-h-0 flex-1">
         {connected && attempt && (
           <iframe

@@ -13,6 +13,7 @@ import {
   isRetryable,
   RENEW_ACCESS_MS,
   STATUS_POLL_MS,
+  STORAGE_POLL_MS,
   WorkspaceStoppedError,
 } from '../lib/workspace-session.ts';
 import { useRetryBackoff } from './use-retry-backoff.ts';
@@ -120,6 +121,30 @@ function useRenewEditorAccess(sessionId: string | null, token: string | null, on
   }, [sessionId, token, onEnded]);
 }
 
+/**
+ * How full the workspace's disk is, asked every STORAGE_POLL_MS while the editor is up: past its size the
+ * candidate's saves fail inside the editor ("No space left on device"), so the panel says so in plain words.
+ */
+function useWorkspaceStorage(sessionId: string | null, token: string | null) {
+  const [storage, setStorage] = useState<Session['storage']>(undefined);
+  useEffect(() => {
+    setStorage(undefined);
+    if (!sessionId || !token) return;
+    const controller = new AbortController();
+    const timer = setInterval(() => {
+      findSession(token, sessionId, controller.signal).then(
+        (session) => setStorage(session?.storage),
+        () => undefined, // a missed poll changes nothing; the next one asks again
+      );
+    }, STORAGE_POLL_MS);
+    return () => {
+      clearInterval(timer);
+      controller.abort();
+    };
+  }, [sessionId, token]);
+  return storage;
+}
+
 /** Ends the live session when the page closes. */
 function useEndSessionOnPageHide(live: RefObject<LiveSession>) {
   useEffect(() => {
@@ -167,9 +192,10 @@ export function useWorkspaceSession(options: Options) {
     setView(failedView(new WorkspaceStoppedError('The workspace session ended')));
   }, [setView]);
   useRenewEditorAccess(sessionId, options.token, onEnded);
+  const storage = useWorkspaceStorage(sessionId, options.token);
   useEndSessionOnPageHide(live);
 
   const retry = useCallback(() => setAttemptNumber((n) => n + 1), []);
   const retryInSeconds = useRetryBackoff(view.state === 'failed' && view.retryable, failures, retry);
-  return { view, attemptNumber, retry, retryInSeconds, sessionId };
+  return { view, attemptNumber, retry, retryInSeconds, sessionId, storage };
 }

@@ -9,6 +9,8 @@ export const CREATE_TIMEOUT_MS = 60_000;
 export const STATUS_POLL_MS = 1000;
 /** Well inside the proxy cookie's 30-minute lifetime and the 30-minute idle reaper. */
 export const RENEW_ACCESS_MS = 5 * 60_000;
+/** How often a connected panel asks whether the workspace's disk is full (the orchestrator measures it then). */
+export const STORAGE_POLL_MS = 30_000;
 
 /**
  * The frame's address: the editor on WORKSPACE_ORIGIN (its own origin, never the exam page's) opened on the
