@@ -1,4 +1,5 @@
 import type { AccessMode, KeepGrade, Pool } from '@exam/domain/cohort';
+import type { RosterAdmission } from '@exam/domain/roster';
 import type {
   AiSettingsInput,
   CodingWorkspace,
@@ -157,6 +158,11 @@ export const exams = examServiceSchema.table(
     access: text('access').$type<AccessMode>().notNull().default('link'),
     /** scrypt hash of the access code (modules/auth/password.ts); the code itself is never stored. */
     accessCodeHash: text('access_code_hash'),
+    /**
+     * How a roster exam admits candidates (@exam/domain/roster RosterAdmission). Null until chosen: the exam then
+     * admits by candidate ID, and the first invitations sent set it to 'invitation-link' (roster.service.ts says why).
+     */
+    rosterAdmission: text('roster_admission').$type<RosterAdmission>(),
     pools: jsonb('pools').$type<Pool[]>().notNull().default([]),
     /** Coding answers at least this similar are flagged on the insights page (@exam/domain/similarity). */
     similarityThreshold: doublePrecision('similarity_threshold').notNull().default(0.8),
