@@ -61,12 +61,6 @@ export type RosterEntry = z.infer<typeof RosterEntrySchema>;
 export const RosterAdmissionSchema = z.enum(['candidate-id', 'invitation-link']);
 export type RosterAdmission = z.infer<typeof RosterAdmissionSchema>;
 
-/** What the roster page says of each mode, so no one has to guess which one an exam is in. */
-export const RosterAdmissionLabels = {
-  'candidate-id': 'Anyone who types a roster candidate ID can start',
-  'invitation-link': 'Only candidates with their personal invitation link can start',
-} as const satisfies Record<RosterAdmission, string>;
-
 export const RosterAdmissionUpdateSchema = z.object({ rosterAdmission: RosterAdmissionSchema });
 export type RosterAdmissionUpdate = z.infer<typeof RosterAdmissionUpdateSchema>;
 
