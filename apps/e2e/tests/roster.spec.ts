@@ -97,6 +97,14 @@ test('a creator imports a roster of three from CSV and invites them, one with ×
     });
     expect(typed.status()).toBe(403);
     expect((await typed.json()).error.message).toContain('personal invitation link');
+    // Nothing was stored for S-1: with her own link Ada starts a first attempt (no resume asked for).
+    const adaMail = await mailTo(request, people[0]!.email, /Invitation/);
+    const inviteToken = /invite=([\w-]+)/.exec(adaMail.text)?.[1];
+    const own = await request.post(`${E2E.takerOrigin}/api/attempts`, {
+      data: { examId: exam.id, name: 'Ada Lovelace', studentId: 'S-1', inviteToken },
+    });
+    expect(own.status()).toBe(201);
+    expect(await own.json()).toMatchObject({ resumed: false, resumeCode: expect.any(String) });
   });
 
   await test.step('Grace, on the roster, gets ×1.5 time from the exam’s accommodations', async () => {
