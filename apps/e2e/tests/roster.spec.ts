@@ -72,16 +72,39 @@ test('a creator imports a roster of three from CSV and invites them, one with ×
     }
   });
 
-  await test.step('someone not on the roster is told only invited candidates may start', async () => {
+  await test.step('sending invitations makes the personal link the only way in, and the roster page says so', async () => {
+    await expect(page.getByText('Only candidates with their personal invitation link can start')).toBeVisible();
+    await expect(page.getByRole('radio', { name: /Personal invitation link required/ })).toBeChecked();
+  });
+
+  await test.step('someone who types a roster candidate ID without the link is refused, as is a stranger', async () => {
     await page.goto(examUrl(exam.id));
     await expect(page).toHaveURL(/\/taker\/credentials$/);
     await expect(page.getByTestId('roster-notice')).toContainText('Only invited candidates may start this exam');
     await expectAccessible(page, 'credentials page of a roster exam');
-    await page.getByLabel('Full Name').fill('Mallory');
-    await page.getByLabel('Candidate ID').fill('S-99');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await expectToast(page, /Only candidates on this exam’s roster may start it/);
-    await expect(page.getByLabel('Candidate ID')).toHaveValue('S-99');
+    for (const [name, id] of [
+      ['Mallory', 'S-99'],
+      ['Ada Lovelace', 'S-1'],
+    ] as const) {
+      await page.getByLabel('Full Name').fill(name);
+      await page.getByLabel('Candidate ID').fill(id);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expectToast(page, /can only be started from your personal invitation link/);
+      await expect(page.getByLabel('Candidate ID')).toHaveValue(id);
+    }
+    const typed = await request.post(`${E2E.takerOrigin}/api/attempts`, {
+      data: { examId: exam.id, name: 'Ada Lovelace', studentId: 'S-1' },
+    });
+    expect(typed.status()).toBe(403);
+    expect((await typed.json()).error.message).toContain('personal invitation link');
+    // Nothing was stored for S-1: with her own link Ada starts a first attempt (no resume asked for).
+    const adaMail = await mailTo(request, people[0]!.email, /Invitation/);
+    const inviteToken = /invite=([\w-]+)/.exec(adaMail.text)?.[1];
+    const own = await request.post(`${E2E.takerOrigin}/api/attempts`, {
+      data: { examId: exam.id, name: 'Ada Lovelace', studentId: 'S-1', inviteToken },
+    });
+    expect(own.status()).toBe(201);
+    expect(await own.json()).toMatchObject({ resumed: false, resumeCode: expect.any(String) });
   });
 
   await test.step('Grace, on the roster, gets ×1.5 time from the exam’s accommodations', async () => {

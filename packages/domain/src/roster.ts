@@ -18,6 +18,8 @@ export const RosterMessages = {
   codeRequired: 'This exam needs an access code',
   tooManyCodes: (seconds: number) => `Too many wrong access codes. Try again in ${seconds} seconds.`,
   inviteInvalid: 'This invitation link is not valid for this exam',
+  inviteRequired:
+    'This exam can only be started from your personal invitation link. Open the link in your invitation e-mail, or ask the examiner.',
   noEmail: 'These candidates have no e-mail address',
 } as const;
 
@@ -51,7 +53,22 @@ export const RosterEntrySchema = z.object({
 });
 export type RosterEntry = z.infer<typeof RosterEntrySchema>;
 
-export const RosterResponseSchema = z.object({ entries: z.array(RosterEntrySchema) });
+/**
+ * How a roster exam admits a candidate (docs/product.md#rosters-and-invitations):
+ * `candidate-id`: anyone who types a roster candidate ID; `invitation-link`: only a candidate who opens their
+ * personal invitation link (its token is checked against that candidate's entry, server-side).
+ */
+export const RosterAdmissionSchema = z.enum(['candidate-id', 'invitation-link']);
+export type RosterAdmission = z.infer<typeof RosterAdmissionSchema>;
+
+export const RosterAdmissionUpdateSchema = z.object({ rosterAdmission: RosterAdmissionSchema });
+export type RosterAdmissionUpdate = z.infer<typeof RosterAdmissionUpdateSchema>;
+
+export const RosterResponseSchema = z.object({
+  entries: z.array(RosterEntrySchema),
+  /** The exam's admission mode now in force (see RosterAdmissionSchema). */
+  rosterAdmission: RosterAdmissionSchema,
+});
 export type RosterResponse = z.infer<typeof RosterResponseSchema>;
 
 /** CSV text (a file's content or pasted), header line first; at most 1 MB. */

@@ -85,6 +85,7 @@ export const api = {
   roster: (examId: string) => `/api/exams/${id(examId)}/roster`,
   rosterEntry: (examId: string, entryId: string) => `/api/exams/${id(examId)}/roster/${id(entryId)}`,
   rosterImport: (examId: string) => `/api/exams/${id(examId)}/roster/import`,
+  rosterAdmission: (examId: string) => `/api/exams/${id(examId)}/roster/admission`,
   /** The LMS course the exam is placed in (LTI Names and Role Provisioning): source, preview, import. */
   rosterLms: (examId: string) => `/api/exams/${id(examId)}/roster/lms`,
   rosterLmsPreview: (examId: string) => `/api/exams/${id(examId)}/roster/lms/preview`,

@@ -74,6 +74,7 @@ const RULES: Rule[] = [
   { match: exact(RosterMessages.wrongCode), say: () => t('common:server.wrongAccessCode') },
   { match: exact(RosterMessages.codeRequired), say: () => t('common:server.accessCodeRequired') },
   { match: exact(RosterMessages.inviteInvalid), say: () => t('common:server.inviteInvalid') },
+  { match: exact(RosterMessages.inviteRequired), say: () => t('common:server.inviteRequired') },
   { match: exact(RosterMessages.nameRequired), say: () => t('credentials:errors.nameRequired') },
   { match: exact(RosterMessages.candidateIdRequired), say: () => t('credentials:errors.candidateIdRequired') },
   { match: exact(AttemptMessages.submitted), say: () => t('common:server.attemptSubmitted') },

@@ -2,6 +2,7 @@ import type { AccessMode, KeepGrade, Pool } from '@exam/domain/cohort';
 import type { AiSettingsInput } from '@exam/domain/exam-ai';
 import type { CodingWorkspace, QuestionDisplay, ReleasePolicy } from '@exam/domain/exam';
 import type { Question, Rubric } from '@exam/domain/question';
+import type { RosterAdmission } from '@exam/domain/roster';
 import {
   boolean,
   doublePrecision,
@@ -152,6 +153,11 @@ export const exams = examServiceSchema.table(
     access: text('access').$type<AccessMode>().notNull().default('link'),
     /** scrypt hash of the access code (modules/auth/password.ts); the code itself is never stored. */
     accessCodeHash: text('access_code_hash'),
+    /**
+     * How a roster exam admits candidates (@exam/domain/roster RosterAdmission). Null until chosen: the exam then
+     * admits by candidate ID, and the first invitations sent set it to 'invitation-link' (roster.service.ts says why).
+     */
+    rosterAdmission: text('roster_admission').$type<RosterAdmission>(),
     pools: jsonb('pools').$type<Pool[]>().notNull().default([]),
     /** Coding answers at least this similar are flagged on the insights page (@exam/domain/similarity). */
     similarityThreshold: doublePrecision('similarity_threshold').notNull().default(0.8),

@@ -312,7 +312,10 @@ describe('LTI Advantage: scores (AGS) and course rosters (NRPS)', () => {
         ],
         skipped: 2,
       });
-      expect((await get(`/api/exams/${examId}/roster`)).json()).toEqual({ entries: [] });
+      expect((await get(`/api/exams/${examId}/roster`)).json()).toEqual({
+        entries: [],
+        rosterAdmission: 'candidate-id',
+      });
 
       const imported = await app.inject({
         method: 'POST',

@@ -7,7 +7,7 @@ import { LtiServiceError } from '../../adapters/lti-service-token.ts';
 import type { Deps } from '../../deps.ts';
 import type { ExamsRepository } from '../exams/exams.repository.ts';
 import type { RosterRepository } from '../roster/roster.repository.ts';
-import { toRosterEntry } from '../roster/roster.service.ts';
+import { rosterAdmissionOf, toRosterEntry } from '../roster/roster.service.ts';
 import type { AdvantageRepository } from './advantage.repository.ts';
 import { isRegisteredOrigin } from './platform-origins.ts';
 
@@ -120,7 +120,13 @@ export function createLmsRosterService(
           tx,
         ),
       );
-      return { entries: (await roster.list(examId)).map(toRosterEntry), imported: entries.length, skipped };
+      const exam = await exams.findOwned(ownerId, examId);
+      return {
+        entries: (await roster.list(examId)).map(toRosterEntry),
+        rosterAdmission: exam ? rosterAdmissionOf(exam) : 'candidate-id',
+        imported: entries.length,
+        skipped,
+      };
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   InviteResponseSchema,
   ReleaseNoticeRequestSchema,
   ReleaseNoticeResponseSchema,
+  RosterAdmissionUpdateSchema,
   RosterEntryInputSchema,
   RosterEntrySchema,
   RosterImportResponseSchema,
@@ -42,7 +43,21 @@ export function rosterRoutes(roster: RosterService, admission: AdmissionService,
     app.get(
       '/api/exams/:id/roster',
       { ...guarded, schema: { tags, params: ExamParams, response: { 200: RosterResponseSchema, ...creatorErrors } } },
-      async (request) => ({ entries: await roster.list(creatorOf(request).sub, request.params.id) }),
+      async (request) => roster.list(creatorOf(request).sub, request.params.id),
+    );
+
+    app.put(
+      '/api/exams/:id/roster/admission',
+      {
+        ...guarded,
+        schema: {
+          tags,
+          params: ExamParams,
+          body: RosterAdmissionUpdateSchema,
+          response: { 200: RosterResponseSchema, ...creatorErrors },
+        },
+      },
+      async (request) => roster.setAdmission(creatorOf(request).sub, request.params.id, request.body.rosterAdmission),
     );
 
     app.post(

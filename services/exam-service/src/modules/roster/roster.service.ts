@@ -1,9 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { candidateKey } from '@exam/domain/candidate-key';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { RosterMessages, type InvitationIdentity, type RosterEntry, type RosterEntryValues } from '@exam/domain/roster';
+import {
+  RosterMessages,
+  type InvitationIdentity,
+  type RosterAdmission,
+  type RosterEntry,
+  type RosterEntryValues,
+  type RosterResponse,
+} from '@exam/domain/roster';
 import type { Deps } from '../../deps.ts';
-import type { ExamsRepository } from '../exams/exams.repository.ts';
+import type { ExamRow, ExamsRepository } from '../exams/exams.repository.ts';
 import type { MailQueue } from '../../adapters/mail/mail-queue.service.ts';
 import { invitationMail } from './roster-mails.ts';
 import { parseRosterCsv } from './roster-csv.ts';
@@ -11,6 +18,15 @@ import type { RosterRepository, RosterRow } from './roster.repository.ts';
 
 /** Only this digest of an invitation token is stored: a copy of the table gives no working links. */
 export const inviteDigest = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The admission mode in force. An exam that never chose one admits by candidate ID: existing exams keep working
+ * as their candidates were told, and a roster without mailed links has no other way in. The first invitations
+ * sent choose 'invitation-link' (see invite below): once every candidate holds a link the mail calls theirs alone,
+ * a typed ID should no longer be enough. The creator can switch either way on the roster page at any time.
+ */
+export const rosterAdmissionOf = (exam: Pick<ExamRow, 'rosterAdmission'>): RosterAdmission =>
+  exam.rosterAdmission ?? 'candidate-id';
 
 export const toRosterEntry = (row: RosterRow): RosterEntry => ({
   id: row.id,
@@ -43,14 +59,25 @@ export function createRosterService(
     return exam;
   }
   const listEntries = async (examId: string) => (await repo.list(examId)).map(toRosterEntry);
+  const rosterOf = async (exam: ExamRow): Promise<RosterResponse> => ({
+    entries: await listEntries(exam.id),
+    rosterAdmission: rosterAdmissionOf(exam),
+  });
   const inviteLink = (examId: string, token: string) =>
     `${opts.takerOrigin.replace(/\/$/, '')}/exam/${encodeURIComponent(examId)}?invite=${token}`;
   const entryFields = (input: RosterEntryValues) => ({ ...input, candidateKey: candidateKey(input.candidateId) });
 
   return {
-    async list(ownerId: string, examId: string): Promise<RosterEntry[]> {
+    async list(ownerId: string, examId: string): Promise<RosterResponse> {
+      return rosterOf(await ownedExam(ownerId, examId));
+    },
+
+    /** The creator's choice of admission mode (owner only); it applies to the next start or briefing. */
+    async setAdmission(ownerId: string, examId: string, mode: RosterAdmission): Promise<RosterResponse> {
       await ownedExam(ownerId, examId);
-      return listEntries(examId);
+      const exam = await exams.updateOwned(ownerId, examId, { rosterAdmission: mode });
+      if (!exam) throw examNotFound();
+      return rosterOf(exam);
     },
 
     async add(ownerId: string, examId: string, input: RosterEntryValues): Promise<RosterEntry> {
@@ -74,12 +101,8 @@ export function createRosterService(
     },
 
     /** All rows or none: any bad row refuses the whole file (400 listing every bad row). */
-    async importCsv(
-      ownerId: string,
-      examId: string,
-      csv: string,
-    ): Promise<{ entries: RosterEntry[]; imported: number }> {
-      await ownedExam(ownerId, examId);
+    async importCsv(ownerId: string, examId: string, csv: string): Promise<RosterResponse & { imported: number }> {
+      const exam = await ownedExam(ownerId, examId);
       const rows = parseRosterCsv(csv);
       const now = deps.clock.now();
       await repo.transaction((tx) =>
@@ -89,7 +112,7 @@ export function createRosterService(
           tx,
         ),
       );
-      return { entries: await listEntries(examId), imported: rows.length };
+      return { ...(await rosterOf(exam)), imported: rows.length };
     },
 
     /**
@@ -97,12 +120,8 @@ export function createRosterService(
      * link; a new invitation replaces the candidate's earlier link. The tokens and the mails are written in
      * one transaction; sending happens later (the mail queue), so an SMTP failure never fails this.
      */
-    async invite(
-      ownerId: string,
-      examId: string,
-      entryIds?: string[],
-    ): Promise<{ entries: RosterEntry[]; invited: number }> {
-      const exam = await ownedExam(ownerId, examId);
+    async invite(ownerId: string, examId: string, entryIds?: string[]): Promise<RosterResponse & { invited: number }> {
+      let exam = await ownedExam(ownerId, examId);
       const all = await repo.list(examId);
       let chosen = all.filter((e) => e.email);
       if (entryIds) {
@@ -133,7 +152,11 @@ export function createRosterService(
         );
       });
       deps.mail.notify();
-      return { entries: await listEntries(examId), invited: invitations.length };
+      // Mailed links make the link the way in, unless the creator has chosen a mode (rosterAdmissionOf says why).
+      if (exam.rosterAdmission === null && invitations.length > 0) {
+        exam = (await exams.updateOwned(ownerId, examId, { rosterAdmission: 'invitation-link' })) ?? exam;
+      }
+      return { ...(await rosterOf(exam)), invited: invitations.length };
     },
 
     /** The identity an invitation link fills in on the start page; 404 for a link not of this exam. */

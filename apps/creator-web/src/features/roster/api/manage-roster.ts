@@ -3,8 +3,9 @@ import {
   RosterEntrySchema,
   RosterImportResponseSchema,
   RosterResponseSchema,
-  type RosterEntry,
+  type RosterAdmission,
   type RosterEntryInput,
+  type RosterResponse,
 } from '@exam/domain/roster';
 import { DeletedSchema } from '@exam/domain/exam';
 import { LmsRosterImportResponseSchema, LmsRosterPreviewSchema, LmsRosterSourceSchema } from '@exam/domain/lti-ags';
@@ -17,27 +18,43 @@ export const rosterKeys = { exam: (examId: string) => ['roster', examId] as cons
 export const rosterQuery = (examId: string) =>
   queryOptions({
     queryKey: rosterKeys.exam(examId),
-    queryFn: () => apiRequest(api.roster(examId), { schema: RosterResponseSchema }).then((r) => r.entries),
+    queryFn: () => apiRequest(api.roster(examId), { schema: RosterResponseSchema }),
   });
 
 export function useRoster(examId: string) {
   return useQuery(rosterQuery(examId));
 }
 
-/** Every roster change answers the new roster (or an entry of it); the cached list is replaced or refetched. */
+/** Every roster change answers the new roster (or an entry of it); the cached roster is replaced or refetched. */
 function useRosterMutation<V, R>(
   examId: string,
   request: (vars: V) => Promise<R>,
-  entriesOf?: (r: R) => RosterEntry[],
+  rosterOf?: (r: R) => RosterResponse,
 ) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: request,
     onSuccess: (result) => {
-      if (entriesOf) queryClient.setQueryData(rosterKeys.exam(examId), entriesOf(result));
+      if (rosterOf) queryClient.setQueryData(rosterKeys.exam(examId), rosterOf(result));
       else void queryClient.invalidateQueries({ queryKey: rosterKeys.exam(examId) });
     },
   });
+}
+
+const rosterPart = ({ entries, rosterAdmission }: RosterResponse): RosterResponse => ({ entries, rosterAdmission });
+
+/** PUT …/roster/admission: whether a typed roster ID is enough to start, or the personal invitation link is needed. */
+export function useSetRosterAdmission(examId: string) {
+  return useRosterMutation(
+    examId,
+    (rosterAdmission: RosterAdmission) =>
+      apiRequest(api.rosterAdmission(examId), {
+        method: 'PUT',
+        body: { rosterAdmission },
+        schema: RosterResponseSchema,
+      }),
+    rosterPart,
+  );
 }
 
 export function useAddRosterEntry(examId: string) {
@@ -64,7 +81,7 @@ export function useImportRoster(examId: string) {
     examId,
     (csv: string) =>
       apiRequest(api.rosterImport(examId), { method: 'POST', body: { csv }, schema: RosterImportResponseSchema }),
-    (r) => r.entries,
+    rosterPart,
   );
 }
 
@@ -78,7 +95,7 @@ export function useInviteCandidates(examId: string) {
         body: entryIds ? { entryIds } : {},
         schema: InviteResponseSchema,
       }),
-    (r) => r.entries,
+    rosterPart,
   );
 }
 
@@ -106,7 +123,7 @@ export function useImportLmsRoster(examId: string) {
     mutationFn: () =>
       apiRequest(api.rosterLmsImport(examId), { method: 'POST', schema: LmsRosterImportResponseSchema }),
     onSuccess: (result) => {
-      queryClient.setQueryData(rosterKeys.exam(examId), result.entries);
+      queryClient.setQueryData(rosterKeys.exam(examId), rosterPart(result));
       void queryClient.invalidateQueries({ queryKey: ['roster', examId, 'lms', 'preview'] });
     },
   });

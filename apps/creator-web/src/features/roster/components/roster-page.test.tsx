@@ -20,7 +20,7 @@ describe('the exam roster page', () => {
     seedExams(makeExam({ id: 'exam-1', title: 'Biology', access: 'roster' }));
     const sent: unknown[] = [];
     server.use(
-      http.get('*/api/exams/exam-1/roster', () => HttpResponse.json({ entries: [] })),
+      http.get('*/api/exams/exam-1/roster', () => HttpResponse.json({ entries: [], rosterAdmission: 'candidate-id' })),
       http.post('*/api/exams/exam-1/roster/import', async ({ request }) => {
         sent.push(await request.json());
         return HttpResponse.json(
@@ -54,10 +54,16 @@ describe('the exam roster page', () => {
     seedExams(makeExam({ id: 'exam-2', title: 'Chemistry' }));
     const bodies: unknown[] = [];
     server.use(
-      http.get('*/api/exams/exam-2/roster', () => HttpResponse.json({ entries: [entry(1), entry(2)] })),
+      http.get('*/api/exams/exam-2/roster', () =>
+        HttpResponse.json({ entries: [entry(1), entry(2)], rosterAdmission: 'candidate-id' }),
+      ),
       http.post('*/api/exams/exam-2/invitations', async ({ request }) => {
         bodies.push(await request.json());
-        return HttpResponse.json({ invited: 1, entries: [entry(1), entry(2, '2030-01-01T10:00:00.000Z')] });
+        return HttpResponse.json({
+          invited: 1,
+          entries: [entry(1), entry(2, '2030-01-01T10:00:00.000Z')],
+          rosterAdmission: 'invitation-link',
+        });
       }),
     );
     signInAs();
@@ -74,7 +80,9 @@ describe('the exam roster page', () => {
     seedExams(makeExam({ id: 'exam-3', title: 'Physics' }));
     let imported = 0;
     server.use(
-      http.get('*/api/exams/exam-3/roster', () => HttpResponse.json({ entries: [entry(1)] })),
+      http.get('*/api/exams/exam-3/roster', () =>
+        HttpResponse.json({ entries: [entry(1)], rosterAdmission: 'candidate-id' }),
+      ),
       http.get('*/api/exams/exam-3/roster/lms', () =>
         HttpResponse.json({
           linked: true,
@@ -99,7 +107,12 @@ describe('the exam roster page', () => {
           email: null,
           invitedAt: null,
         };
-        return HttpResponse.json({ entries: [entry(1), grace], imported: 2, skipped: 1 });
+        return HttpResponse.json({
+          entries: [entry(1), grace],
+          rosterAdmission: 'candidate-id',
+          imported: 2,
+          skipped: 1,
+        });
       }),
     );
     signInAs();
@@ -115,5 +128,38 @@ describe('the exam roster page', () => {
     const roster = await screen.findByRole('table', { name: 'Roster' });
     expect(await within(roster).findByText('Grace Hopper')).toBeInTheDocument();
     expect(imported).toBe(1);
+  });
+
+  it('says plainly which admission mode the exam is in, and switches it when the creator chooses', async () => {
+    seedExams(makeExam({ id: 'exam-4', title: 'Geology', access: 'roster' }));
+    const puts: unknown[] = [];
+    server.use(
+      http.get('*/api/exams/exam-4/roster', () =>
+        HttpResponse.json({
+          entries: [entry(1, '2030-01-01T10:00:00.000Z'), entry(2)],
+          rosterAdmission: 'candidate-id',
+        }),
+      ),
+      http.put('*/api/exams/exam-4/roster/admission', async ({ request }) => {
+        const body = (await request.json()) as { rosterAdmission: string };
+        puts.push(body);
+        return HttpResponse.json({
+          entries: [entry(1, '2030-01-01T10:00:00.000Z'), entry(2)],
+          rosterAdmission: body.rosterAdmission,
+        });
+      }),
+    );
+    signInAs();
+    const { user } = renderApp('/creator/exam-roster/exam-4');
+    expect(await screen.findByText('Anyone who types a roster candidate ID can start')).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: /Candidate ID is enough/ })).toBeChecked();
+    await user.click(screen.getByRole('radio', { name: /Personal invitation link required/ }));
+    expect(
+      await screen.findByText('Only candidates with their personal invitation link can start'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Anyone who types a roster candidate ID can start')).not.toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: /Personal invitation link required/ })).toBeChecked();
+    expect(screen.getByText('1 candidate has no invitation yet and cannot start until invited.')).toBeInTheDocument();
+    expect(puts).toEqual([{ rosterAdmission: 'invitation-link' }]);
   });
 });

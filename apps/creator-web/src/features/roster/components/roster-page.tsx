@@ -17,6 +17,7 @@ import {
   useRoster,
   useUpdateRosterEntry,
 } from '../api/manage-roster.ts';
+import { RosterAdmissionCard } from './roster-admission.tsx';
 import { RosterEntryForm } from './roster-entry-form.tsx';
 import { RosterImport } from './roster-import.tsx';
 import { RosterLmsImport } from './roster-lms-import.tsx';
@@ -51,10 +52,11 @@ export function RosterPage({ examId }: { examId: string }) {
 
   if (roster.isPending) return <PageSpinner label={t('rosterPage.loadingRoster')} />;
   if (roster.isError) return <EmptyState icon={<Users aria-hidden />} title={userMessageOf(roster.error)} />;
-  const entries = roster.data;
+  const { entries, rosterAdmission } = roster.data;
 
   return (
     <div className="flex flex-col gap-6">
+      <RosterAdmissionCard examId={examId} mode={rosterAdmission} entries={entries} />
       <Card>
         <CardHeader title={t('rosterPage.addACandidate')} />
         <CardBody>

@@ -1,0 +1,1 @@
+ALTER TABLE "exam_service"."exams" ADD COLUMN "roster_admission" text;
