@@ -1,3 +1,4 @@
+import { createModuleRegistry } from '@exam/server-kit/module-registry';
 import type { FastifyInstance } from 'fastify';
 import type { IsolatedRunner } from './adapters/isolated-worker.ts';
 import type { MailQueue } from './adapters/mail/mail-queue.service.ts';
@@ -30,17 +31,5 @@ export type AppModule = (app: FastifyInstance, ctx: ModuleContext) => Promise<vo
 
 /** The provide/use half of the context, created before the app so the app's own hooks can read it at request time. */
 export function createProvided(): Pick<ModuleContext, 'provide' | 'use'> {
-  const values = new Map<keyof Provided, unknown>();
-  return {
-    provide(key, value) {
-      if (values.has(key)) throw new Error(`module context: ${String(key)} is provided twice`);
-      values.set(key, value);
-    },
-    use(key) {
-      if (!values.has(key)) {
-        throw new Error(`module context: ${String(key)} is not provided yet; register its module earlier in app.ts`);
-      }
-      return values.get(key) as Provided[typeof key];
-    },
-  };
+  return createModuleRegistry<Provided>();
 }

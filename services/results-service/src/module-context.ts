@@ -1,3 +1,4 @@
+import { createModuleRegistry } from '@exam/server-kit/module-registry';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
@@ -22,19 +23,7 @@ export type ModuleContext = {
 /** One feature module: creates its repositories and services and registers its routes. */
 export type AppModule = (app: FastifyInstance, ctx: ModuleContext) => Promise<void>;
 
-/** The provide/use half of the context. */
+/** The provide/use half of the context, created before the app so the app's own hooks can read it at request time. */
 export function createProvided(): Pick<ModuleContext, 'provide' | 'use'> {
-  const values = new Map<keyof Provided, unknown>();
-  return {
-    provide(key, value) {
-      if (values.has(key)) throw new Error(`module context: ${String(key)} is provided twice`);
-      values.set(key, value);
-    },
-    use(key) {
-      if (!values.has(key)) {
-        throw new Error(`module context: ${String(key)} is not provided yet; register its module earlier in app.ts`);
-      }
-      return values.get(key) as Provided[typeof key];
-    },
-  };
+  return createModuleRegistry<Provided>();
 }
