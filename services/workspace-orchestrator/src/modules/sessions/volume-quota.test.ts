@@ -35,7 +35,9 @@ describe.skipIf(!socketPath)('a required volume quota on an engine that cannot l
   afterAll(() => app.close());
 
   it('refuses the start and says why, leaving no unlimited volume behind', async () => {
-    const attempt = newAttempt(app);
+    // Package registries allowed: such an exam always cold-starts, so a warm editor another test file's app left in
+    // the PostgreSQL suite's shared database (warm rows are claimed by host, not by instance) is never handed out.
+    const attempt = newAttempt(app, { allowPackageRegistries: true });
     const response = await app.inject({
       method: 'POST',
       url: '/api/session/create',
