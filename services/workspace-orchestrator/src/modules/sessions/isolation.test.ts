@@ -135,8 +135,18 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
         const gateway = Object.values(info.NetworkSettings.Networks)[0]!.Gateway;
         // A resolver on the host, at the bridge's gateway: the host firewall must drop the query.
         const queries: string[] = [];
-        const resolver = createSocket('udp4', (message) => queries.push(message.toString('latin1')));
-        await new Promise<void>((r) => resolver.bind(53, gateway, r));
+        // reuseAddr: the PGlite and PostgreSQL suites run side by side on one engine and both listen here; a bind
+        // that fails must fail the test at once, not leave it waiting for a callback that never comes.
+        const resolver = createSocket({ type: 'udp4', reuseAddr: true }, (message) =>
+          queries.push(message.toString('latin1')),
+        );
+        await new Promise<void>((resolve, reject) => {
+          resolver.once('error', reject);
+          resolver.bind(53, gateway, () => {
+            resolver.off('error', reject);
+            resolve();
+          });
+        });
         try {
           const lookups = [
             'nslookup registry.npmjs.org',
