@@ -123,7 +123,8 @@ describe.skipIf(!socketPath)('a loop volume quota (a filesystem of fixed size pe
   };
 
   it('fails a write past the quota with ENOSPC, costs the host at most the quota, keeps the files for the next session (re-attached after a reboot) and deletes them with the volume', async () => {
-    const attempt = newAttempt(app);
+    // Always a cold start (see the required-quota test): never a warm editor another app left on this engine.
+    const attempt = newAttempt(app, { allowPackageRegistries: true });
     const first = await create(attempt);
     const [volume] =
       (await docker.listVolumes({ filters: { label: [`exam.attempt-id=${attempt.claims.sub}`] } })).Volumes ?? [];
