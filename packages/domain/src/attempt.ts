@@ -1,3 +1,4 @@
+import { SaveOperationsSchema } from './answer-operations.ts';
 import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
 import { z } from 'zod';
 
@@ -49,6 +50,8 @@ export const SaveAnswerSchema = z.object({
   answer: AnswerValueSchema,
   /** Monotonic per question on the client; an older seq than the stored one is ignored. */
   seq: z.number().int().nonnegative(),
+  /** The edits since the last acknowledged save (answer-operations.ts): stored once, in order, append-only. */
+  operations: SaveOperationsSchema.optional(),
 });
 export type SaveAnswer = z.infer<typeof SaveAnswerSchema>;
 
@@ -57,6 +60,13 @@ export const SaveAnswerResponseSchema = z.object({
   seq: z.number().int(),
   /** false when a newer write was already stored. */
   applied: z.boolean(),
+  /**
+   * How many of this question's operations the server holds after this save (the page's next `start`), when the
+   * save carried operations; `operationsCapped` when the attempt reached its storage cap and the server keeps no
+   * more (the answer itself is still saved: the page stops sending operations for this attempt).
+   */
+  operationsEnd: z.number().int().optional(),
+  operationsCapped: z.boolean().optional(),
 });
 
 export const AttemptParamsSchema = z.object({ attemptId: z.string().min(1).max(64) });
@@ -88,7 +98,11 @@ export const AttemptStateSchema = z.object({
   submittedAt: z.string().nullable(),
   resultId: z.string().nullable(),
   serverNow: z.string(),
-  answers: z.record(z.string(), z.object({ answer: z.string(), seq: z.number().int() })),
+  /** `operations`: how many of the question's edit operations the server holds (a page resumes counting there). */
+  answers: z.record(
+    z.string(),
+    z.object({ answer: z.string(), seq: z.number().int(), operations: z.number().int().optional() }),
+  ),
   /** The largest answer file the server takes, so the page can refuse a bigger one at once, even offline. */
   uploadMaxBytes: z.number().int().positive(),
 });

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+
+/**
+ * How an answer came to be (issue 31): every change to an answer is an operation, recorded by the candidate's page,
+ * sent with the autosave and stored append-only per attempt and question. Replaying a question's operations from
+ * the empty string gives its answer; each character of the result carries the source of the operation that put
+ * it there.
+ *
+ * Positions are UTF-16 code units, as JavaScript strings count them, in the answer as it was before the operation.
+ */
+
+/** Where inserted text came from. */
+export const ANSWER_SOURCES = ['typed', 'pasted', 'assistant', 'autocomplete', 'restored'] as const;
+export type AnswerSource = (typeof ANSWER_SOURCES)[number];
+export const AnswerSourceSchema = z.enum(ANSWER_SOURCES);
+
+/**
+ * One change, as the timeline API gives it: the answer's [from, to) is replaced by `insert`.
+ *
+ * `keys` keeps per-keystroke timing when consecutive keystrokes were coalesced into one operation: one entry per
+ * keystroke after the first, each the milliseconds since the previous keystroke. A coalesced insertion's
+ * keystrokes are its code points in order (each typed key inserted exactly one); a coalesced deletion's are
+ * single code-point deletions (Backspace moving left, Delete staying put). Replaying the coalesced operation is
+ * the same as replaying its keystrokes one by one.
+ */
+export const AnswerOperationSchema = z.object({
+  at: z.string(),
+  from: z.number().int().min(0),
+  to: z.number().int().min(0),
+  insert: z.string(),
+  source: AnswerSourceSchema,
+  keys: z.array(z.number().int().min(0)).optional(),
+});
+export type AnswerOperation = z.infer<typeof AnswerOperationSchema>;
+
+/** Sources in the compact form: one digit each, the index in ANSWER_SOURCES. */
+const SOURCE_CODES: Record<AnswerSource, number> = { typed: 0, pasted: 1, assistant: 2, autocomplete: 3, restored: 4 };
+
+/** Longest text one operation may insert (an answer's own limit, AnswerValueSchema). */
+export const OPERATION_INSERT_MAX = 200_000;
+/** Most operations one save may carry; a page with more pending sends them over several saves. */
+export const OPERATIONS_PER_SAVE_MAX = 2_000;
+/** Most keystrokes one coalesced operation may time. */
+export const OPERATION_KEYS_MAX = 2_000;
+
+/**
+ * The compact form, as operations travel in a save and are stored: `[t, from, to, insert, source, keys?]` with
+ * `t` the milliseconds since the attempt started (the server's clock, as the page estimates it), `source` the
+ * index in ANSWER_SOURCES. About five bytes a typed character with its timing.
+ */
+export const CompactOperationSchema = z.union([
+  z.tuple([
+    z.number().int().min(0),
+    z.number().int().min(0),
+    z.number().int().min(0),
+    z.string().max(OPERATION_INSERT_MAX),
+    z.number().int().min(0).max(4),
+  ]),
+  z.tuple([
+    z.number().int().min(0),
+    z.number().int().min(0),
+    z.number().int().min(0),
+    z.string().max(OPERATION_INSERT_MAX),
+    z.number().int().min(0).max(4),
+    z.array(z.number().int().min(0).max(86_400_000)).max(OPERATION_KEYS_MAX),
+  ]),
+]);
+export type CompactOperation = z.infer<typeof CompactOperationSchema>;
+
+/**
+ * The operations a save carries: the page's operations `start`, `start + 1`, … for this question. The server
+ * stores them once however often they are sent (a retried save, a lost acknowledgement), in order.
+ */
+export const SaveOperationsSchema = z.object({
+  start: z.number().int().min(0),
+  ops: z.array(CompactOperationSchema).min(1).max(OPERATIONS_PER_SAVE_MAX),
+});
+export type SaveOperations = z.infer<typeof SaveOperationsSchema>;
+
+export function toCompact(op: AnswerOperation, startedAtMs: number): CompactOperation {
+  const t = Math.max(0, Math.round(Date.parse(op.at) - startedAtMs));
+  const base = [t, op.from, op.to, op.insert, SOURCE_CODES[op.source]] as const;
+  return op.keys && op.keys.length > 0 ? [...base, op.keys] : [...base];
+}
+
+export function fromCompact(op: CompactOperation, startedAtMs: number): AnswerOperation {
+  const [t, from, to, insert, code, keys] = op;
+  const operation: AnswerOperation = {
+    at: new Date(startedAtMs + t).toISOString(),
+    from,
+    to,
+    insert,
+    source: ANSWER_SOURCES[code] ?? 'restored',
+  };
+  if (keys && keys.length > 0) operation.keys = keys;
+  return operation;
+}
+
+/** Why an operation cannot apply to the text it follows. */
+export class OperationOutOfRange extends Error {}
+
+/** Applies one operation; throws OperationOutOfRange when its range is not inside the text. */
+export function applyOperation(text: string, op: Pick<AnswerOperation, 'from' | 'to' | 'insert'>): string {
+  if (op.from > op.to || op.to > text.length) {
+    throw new OperationOutOfRange(`[${op.from}, ${op.to}) is outside a text of ${text.length}`);
+  }
+  return text.slice(0, op.from) + op.insert + text.slice(op.to);
+}
+
+/** The answer after `ops`, replayed from the empty string. */
+export function replay(ops: ReadonlyArray<Pick<AnswerOperation, 'from' | 'to' | 'insert'>>, initial = ''): string {
+  let text = initial;
+  for (const op of ops) text = applyOperation(text, op);
+  return text;
+}
+
+/**
+ * The smallest single replacement that turns `before` into `after` (their common prefix and suffix kept), or null
+ * when they are equal. Used where an editor only reports the new value (a textarea), and to reconcile a replay
+ * with the stored answer. The cut never splits a surrogate pair, so an emoji is inserted or deleted whole.
+ */
+export function diffOperation(before: string, after: string): { from: number; to: number; insert: string } | null {
+  if (before === after) return null;
+  const max = Math.min(before.length, after.length);
+  let prefix = 0;
+  while (prefix < max && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++;
+  if (prefix > 0 && isHighSurrogate(before.charCodeAt(prefix - 1))) prefix--;
+  let suffix = 0;
+  while (
+    suffix < max - prefix &&
+    before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)
+  ) {
+    suffix++;
+  }
+  if (suffix > 0 && isLowSurrogate(before.charCodeAt(before.length - suffix))) suffix--;
+  return { from: prefix, to: before.length - suffix, insert: after.slice(prefix, after.length - suffix) };
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** Characters (UTF-16 code units) of a text by the source that put each there. */
+export type SourceShares = Record<AnswerSource, number>;
+
+export const emptyShares = (): SourceShares => ({ typed: 0, pasted: 0, assistant: 0, autocomplete: 0, restored: 0 });
+
+/**
+ * Replays `ops` keeping, for every character, the source that inserted it; returns the text and the sources in
+ * runs (`[length, source]`, adjacent equal sources merged), so a grader's page can colour the final answer.
+ */
+export function replayWithSources(ops: ReadonlyArray<AnswerOperation>): {
+  text: string;
+  runs: Array<[number, AnswerSource]>;
+} {
+  let text = '';
+  // Runs, not one entry per character: an hour of typing is a few hundred runs, not fifty thousand entries.
+  let runs: Array<[number, AnswerSource]> = [];
+  for (const op of ops) {
+    text = applyOperation(text, op);
+    runs = spliceRuns(runs, op.from, op.to - op.from, op.insert.length, op.source);
+  }
+  return { text, runs };
+}
+
+function spliceRuns(
+  runs: Array<[number, AnswerSource]>,
+  at: number,
+  deleteCount: number,
+  insertCount: number,
+  source: AnswerSource,
+): Array<[number, AnswerSource]> {
+  const out: Array<[number, AnswerSource]> = [];
+  const push = (length: number, src: AnswerSource) => {
+    if (length <= 0) return;
+    const last = out[out.length - 1];
+    if (last && last[1] === src) last[0] += length;
+    else out.push([length, src]);
+  };
+  let pos = 0;
+  let inserted = false;
+  const end = at + deleteCount;
+  for (const [length, src] of runs) {
+    const runEnd = pos + length;
+    // Keep the part of this run before `at` and the part after `end`; the insertion goes in at `at`.
+    push(Math.min(runEnd, at) - pos, src);
+    if (!inserted && runEnd >= at) {
+      push(insertCount, source);
+      inserted = true;
+    }
+    push(runEnd - Math.max(pos, end), src);
+    pos = runEnd;
+  }
+  if (!inserted) push(insertCount, source);
+  return out;
+}
+
+/** Characters of the final answer by source. */
+export function sharesOf(runs: ReadonlyArray<[number, AnswerSource]>): SourceShares {
+  const shares = emptyShares();
+  for (const [length, source] of runs) shares[source] += length;
+  return shares;
+}
+
+/**
+ * The operations of one answer made to end exactly at `final`: when the recorded operations do not replay to it (a
+ * page that stopped recording at the storage cap, a save from another device, a page that lost its log), a
+ * `restored` operation at `at` closes the gap with the smallest replacement. An operation that does not fit the
+ * text it follows starts the replay again from there with a `restored` operation, so the result is always exact.
+ */
+export function reconcile(
+  ops: ReadonlyArray<AnswerOperation>,
+  final: string,
+  at: string,
+): { operations: AnswerOperation[]; reconciled: boolean } {
+  const operations: AnswerOperation[] = [];
+  let text = '';
+  let reconciled = false;
+  for (const op of ops) {
+    if (op.from <= op.to && op.to <= text.length) {
+      operations.push(op);
+      text = applyOperation(text, op);
+    } else {
+      // Unreplayable: keep its intent where it can be kept (its inserted text at the clamped position).
+      const from = Math.min(op.from, text.length);
+      const fixed = { ...op, from, to: Math.min(Math.max(op.to, from), text.length), source: 'restored' as const };
+      delete fixed.keys;
+      operations.push(fixed);
+      text = applyOperation(text, fixed);
+      reconciled = true;
+    }
+  }
+  const gap = diffOperation(text, final);
+  if (gap) {
+    operations.push({ at, ...gap, source: 'restored' });
+    reconciled = true;
+  }
+  return { operations, reconciled };
+}
