@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  coalesce,
   diffOperation,
   fromCompact,
   reconcile,
@@ -71,5 +72,39 @@ describe('answer operations', () => {
     const typed: AnswerOperation = { ...op(2, 2, 'xyz'), keys: [120, 95] };
     expect(toCompact(typed, started)).toEqual([60_000, 2, 2, 'xyz', 0, [120, 95]]);
     expect(fromCompact(toCompact(typed, started), started)).toEqual(typed);
+  });
+});
+
+describe('coalesce', () => {
+  const key = (ms: number, from: number, to: number, insert: string): AnswerOperation => ({
+    at: new Date(Date.parse(at) + ms).toISOString(),
+    from,
+    to,
+    insert,
+    source: 'typed',
+  });
+
+  it('folds a run of typed keys and keeps each key’s time', () => {
+    let run = key(0, 0, 0, 'a');
+    for (const [ms, pos, ch] of [
+      [150, 1, 'b'],
+      [420, 2, '😀'],
+    ] as const) {
+      run = coalesce(run, key(ms, pos, pos, ch))!;
+    }
+    expect(run).toMatchObject({ from: 0, to: 0, insert: 'ab😀', keys: [150, 270] });
+    // Not at the end of the run: a new operation.
+    expect(coalesce(run, key(500, 1, 1, 'x'))).toBeNull();
+    // A paste never joins a typed run.
+    expect(coalesce(run, { ...key(500, 4, 4, 'y'), source: 'pasted' })).toBeNull();
+  });
+
+  it('folds Backspace and Delete runs so replay is unchanged', () => {
+    const text = 'hello world';
+    const steps = [key(0, 5, 6, ''), key(100, 4, 5, ''), key(180, 4, 5, '')];
+    let run: AnswerOperation = steps[0]!;
+    for (const step of steps.slice(1)) run = coalesce(run, step)!;
+    expect(run).toMatchObject({ from: 4, to: 7, keys: [100, 80] });
+    expect(replay([run], text)).toBe(replay(steps, text));
   });
 });

@@ -236,3 +236,36 @@ export function reconcile(
   }
   return { operations, reconciled };
 }
+
+const codePoints = (text: string) => {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+};
+
+/**
+ * `next` folded into `prev` when both are keystrokes of one run and replaying the result is the same as replaying
+ * the two, else null. A run is typed text at the end of what was typed (each keystroke one code point), or
+ * Backspace/Delete presses next to what was deleted (each one code point). The time of every keystroke is kept in
+ * `keys`, so coalescing loses nothing the replay or the typing signals need.
+ */
+export function coalesce(prev: AnswerOperation | undefined, next: AnswerOperation): AnswerOperation | null {
+  if (!prev || prev.source !== 'typed' || next.source !== 'typed') return null;
+  const keys = prev.keys ?? [];
+  if (keys.length + 1 >= OPERATION_KEYS_MAX) return null;
+  const gap = Date.parse(next.at) - Date.parse(prev.at) - keys.reduce((a, b) => a + b, 0);
+  if (!(gap >= 0)) return null;
+  if (prev.insert !== '') {
+    const isOneKey = next.from === next.to && codePoints(next.insert) === 1;
+    if (!isOneKey || next.from !== prev.from + prev.insert.length) return null;
+    if (codePoints(prev.insert) !== keys.length + 1) return null;
+    return { ...prev, insert: prev.insert + next.insert, keys: [...keys, gap] };
+  }
+  const deleted = next.to - next.from;
+  // One key deletes one code point: one code unit, or two for a surrogate pair (the deleted text is not known here).
+  const oneKey = next.insert === '' && (deleted === 1 || deleted === 2);
+  if (!oneKey || prev.to === prev.from) return null;
+  if (next.to === prev.from) return { ...prev, from: next.from, keys: [...keys, gap] };
+  if (next.from === prev.from) return { ...prev, to: prev.to + deleted, keys: [...keys, gap] };
+  return null;
+}
