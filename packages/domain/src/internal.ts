@@ -1,3 +1,4 @@
+import { WorkspaceFileHistorySchema } from './timeline.ts';
 import { z } from 'zod';
 import { AiSettingsViewSchema } from './exam-ai.ts';
 import { ExamSchema } from './exam.ts';
@@ -164,3 +165,14 @@ export type CollectFilesRequest = z.infer<typeof CollectFilesRequestSchema>;
  */
 export const InternalCreatorSessionSchema = z.object({ userId: z.string() });
 export type InternalCreatorSession = z.infer<typeof InternalCreatorSessionSchema>;
+
+/**
+ * GET {WORKSPACE_ORCHESTRATOR_URL}/internal/attempts/{attemptId}/file-history: the workspace files' snapshots,
+ * taken on change (debounced) while the attempt's workspace ran, each as the file's text after the change.
+ * `capped`: the per-attempt cap was reached and later changes were not kept.
+ */
+export const InternalWorkspaceHistorySchema = z.object({
+  files: z.array(WorkspaceFileHistorySchema),
+  capped: z.boolean(),
+});
+export type InternalWorkspaceHistory = z.infer<typeof InternalWorkspaceHistorySchema>;

@@ -179,3 +179,20 @@ export const VerifyReceiptResponseSchema = z.object({
   /** Whether the figures still match what the platform computes today from the stored timeline. */
   matchesRecord: z.boolean().optional(),
 });
+
+/**
+ * What results-service computes from the stored operations when a result is made (results.process): each answer's
+ * sources and typing signals (percentiles are added on read, against the cohort) and the candidate's summary.
+ */
+export const ProcessRecordSchema = z.object({
+  summary: ProcessSummarySchema,
+  answers: z.array(
+    z.object({
+      questionIndex: z.number().int(),
+      sources: SourceSharesSchema,
+      signals: TypingSignalsSchema.omit({ percentiles: true }),
+      reconciled: z.boolean(),
+    }),
+  ),
+});
+export type ProcessRecord = z.infer<typeof ProcessRecordSchema>;

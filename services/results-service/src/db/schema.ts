@@ -19,6 +19,8 @@ import type { KeepGrade } from '@exam/domain/cohort';
 import type { AttemptLtiLink, LmsSyncState } from '@exam/domain/lti-ags';
 import type { ResultStatus } from '@exam/domain/grading';
 import type { GradeHistoryEntry } from '@exam/domain/result';
+import type { CompactOperation } from '@exam/domain/answer-operations';
+import type { ProcessRecord } from '@exam/domain/timeline';
 import type { StoredGrade } from '../scoring/score.ts';
 import { parseSnapshot, type ExamSnapshot } from '../scoring/snapshot.ts';
 
@@ -102,6 +104,10 @@ export const attempts = resultsServiceSchema.table(
     answersVersion: integer('answers_version').notNull().default(0),
     /** Set when the attempt began with an LTI launch: where its released score goes (see lti_score_syncs). */
     lti: jsonb('lti').$type<AttemptLtiLink>(),
+    /** Bytes of edit operations stored for this attempt (answer_operations), against OPERATIONS_PER_ATTEMPT_MAX_BYTES. */
+    operationsBytes: integer('operations_bytes').notNull().default(0),
+    /** When the attempt reached that cap: later operations are not stored (the answers still are). */
+    operationsCappedAt: at('operations_capped_at'),
   },
   (t) => [
     uniqueIndex('attempts_exam_candidate_no_idx').on(t.examId, t.candidateKey, t.attemptNo),
@@ -122,8 +128,34 @@ export const answers = resultsServiceSchema.table(
     answer: text('answer').notNull(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
     updatedAt: at('updated_at').notNull(),
+    /** How many of this question's edit operations are stored (answer_operations): the page's next `start`. */
+    operationsEnd: integer('operations_end').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.attemptId, t.questionIndex] })],
+);
+
+/**
+ * How each answer came to be (issue 31, @exam/domain/answer-operations): the page's edit operations of one question,
+ * append-only, in chunks as saves brought them. A chunk holds operations `start` … `end - 1` in the compact form;
+ * chunks of a question never overlap and, read in `start` order, give its operations in order.
+ */
+export const answerOperations = resultsServiceSchema.table(
+  'answer_operations',
+  {
+    attemptId: text('attempt_id').notNull(),
+    questionIndex: integer('question_index').notNull(),
+    start: integer('start').notNull(),
+    end: integer('end').notNull(),
+    /** CompactOperation[] */
+    ops: jsonb('ops').$type<CompactOperation[]>().notNull(),
+    /** The chunk's size as sent (its JSON text), counted against the attempt's cap. */
+    bytes: integer('bytes').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.attemptId, t.questionIndex, t.start] }),
+    check('answer_operations_range', sql`${t.end} > ${t.start}`),
+  ],
 );
 
 /** Uploaded answer files live in the database so any replica can serve them. */
@@ -186,6 +218,12 @@ export const results = resultsServiceSchema.table(
     /** One entry per question of the snapshot, in order: the answer as submitted and its grade. */
     grades: jsonb('grades').$type<StoredGrade[]>().notNull(),
     workspaceFiles: jsonb('workspace_files').$type<Record<string, WorkspaceFile>>().notNull(),
+    /**
+     * How the answers came to be, computed from the stored operations when the result was made: each answer's
+     * sources and typing signals and the candidate's summary (@exam/domain/timeline ProcessRecord). null for
+     * results made before operations were recorded.
+     */
+    process: jsonb('process').$type<ProcessRecord>(),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },

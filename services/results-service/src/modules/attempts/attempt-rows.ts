@@ -14,6 +14,8 @@ export type SubmitAttemptRow = Omit<
   | 'unlockedUntil'
   | 'unlockCodeHash'
   | 'lti'
+  | 'operationsBytes'
+  | 'operationsCappedAt'
 >;
 export type NewAttemptRow = typeof attempts.$inferInsert;
 export type NewResultRow = typeof results.$inferInsert;
