@@ -68,6 +68,7 @@ export const SaveAnswerResponseSchema = z.object({
   operationsEnd: z.number().int().optional(),
   operationsCapped: z.boolean().optional(),
 });
+export type SaveAnswerResponse = z.infer<typeof SaveAnswerResponseSchema>;
 
 export const AttemptParamsSchema = z.object({ attemptId: z.string().min(1).max(64) });
 export const AnswerParamsSchema = AttemptParamsSchema.extend({

@@ -2,6 +2,7 @@ import { DEFAULT_EVENTS_PER_ATTEMPT_MAX, DEFAULT_UPLOAD_MAX_BYTES } from '@exam/
 import { SERVER_KEY_ENV, type AiProvider } from '@exam/domain/ai-catalogue';
 import { baseConfigShape, booleanFlag, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join } from 'node:path';
+import { DEFAULT_OPERATIONS_CAP_BYTES } from './modules/attempts/answer-batch.ts';
 import { parseNetworks } from './modules/attempts/start-limits.service.ts';
 import { z } from 'zod';
 
@@ -17,6 +18,20 @@ const ConfigSchema = z.object({
    * candidate must never be stopped by events.
    */
   EVENTS_PER_ATTEMPT_MAX: z.coerce.number().int().min(1).default(DEFAULT_EVENTS_PER_ATTEMPT_MAX),
+  /**
+   * Bytes of answer edit operations (how each answer came to be: the timeline and replay) stored per attempt, as
+   * the page sent them. The default, 4 MiB, is about 40 hours of continuous typing at the measured ≤ 100 KB per
+   * hour, far beyond any exam. A save whose new operations would pass it stores its answer but not those
+   * operations, the attempt is marked capped (once; the timeline shows when) and the save's response says
+   * `operationsCapped: true`, so the page stops sending them; the grading page reconciles the replay with the
+   * stored answers from there.
+   */
+  OPERATIONS_PER_ATTEMPT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1_000_000_000)
+    .default(DEFAULT_OPERATIONS_CAP_BYTES),
   /**
    * Attempt starts per client address (as TRUSTED_PROXIES resolves it; an IPv6 client by its /64) per window,
    * for any exam, checked before the exam is looked up: the ceiling that stops a flood from one address. An

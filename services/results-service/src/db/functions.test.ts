@@ -25,6 +25,7 @@ describe('results-service SQL functions', () => {
       'insights_bump',
       'keep_grade_insights_changed',
       'results_insights_changed',
+      'save_answers',
     ]);
     expect(await sqlFunctionDifferences(db, MIGRATIONS_SCHEMA, files)).toEqual([]);
   });

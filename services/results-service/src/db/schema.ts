@@ -108,6 +108,15 @@ export const attempts = resultsServiceSchema.table(
     operationsBytes: integer('operations_bytes').notNull().default(0),
     /** When the attempt reached that cap: later operations are not stored (the answers still are). */
     operationsCappedAt: at('operations_capped_at'),
+    /**
+     * Characters inserted by the stored operations so far, by source (indexed as ANSWER_SOURCES: typed, pasted,
+     * assistant, autocomplete, restored), counted by the save that stores them: the live view's running shares.
+     * Inserted, not kept: text deleted later still counts (the result's shares come from a replay instead).
+     */
+    operationsChars: integer('operations_chars')
+      .array()
+      .notNull()
+      .default(sql`'{0,0,0,0,0}'::integer[]`),
   },
   (t) => [
     uniqueIndex('attempts_exam_candidate_no_idx').on(t.examId, t.candidateKey, t.attemptNo),

@@ -24,9 +24,10 @@ describe('answer saves written in one batch', () => {
         return saveAnswerAlone(app.db, save);
       },
       // A wide window, so every save a test fires together lands in the same batch.
-      { windowMs: 20, maxInFlight: 2, maxRows: 100, maxChars: 1_000_000 },
+      { windowMs: 20, maxInFlight: 2, maxRows: 100, maxChars: 1_000_000, operationsCapBytes: 4096 },
     );
-    return { alone, save: writer.save };
+    // Whether each save replaced the stored answer (false: stale, closed or out of range).
+    return { alone, save: (s: PendingSave) => writer.save(s).then((outcome) => outcome?.applied ?? false) };
   }
   const save = (attemptId: string, questionIndex: number, seq: number, answer = `answer ${seq}`): PendingSave => {
     const now = new Date();

@@ -1,3 +1,4 @@
+import type { SaveOperations } from '@exam/domain/answer-operations';
 import { rawQuery } from '../../db/rows.ts';
 import type { ResultsDb } from './attempt-rows.ts';
 
@@ -9,7 +10,17 @@ export type PendingSave = {
   seq: number;
   now: Date;
   cutoff: Date;
+  /** The page's edit operations that came with the save (@exam/domain/answer-operations). */
+  operations?: SaveOperations;
 };
+
+/**
+ * What became of a save the attempt accepted (open, within its deadline, index in range): whether it replaced the
+ * stored answer (false: a newer seq was stored, which `seq` then is), the question's stored operation count after
+ * it, and whether the attempt's operations reached their cap. undefined: the attempt did not accept it (closed or out
+ * of range), which the caller then tells apart.
+ */
+export type SaveOutcome = { applied: boolean; seq: number; operationsEnd: number; operationsCapped: boolean };
 
 export type SaveBatchOptions = {
   /** How long the first save of a batch waits for others to join it. 0 writes every save on its own. */
@@ -20,54 +31,35 @@ export type SaveBatchOptions = {
   maxRows: number;
   /** Most answer text (characters) in one statement, so a burst of long code answers stays a modest message. */
   maxChars: number;
+  /** OPERATIONS_PER_ATTEMPT_MAX_BYTES: the edit operations an attempt may store. */
+  operationsCapBytes: number;
 };
 
-export const DEFAULT_SAVE_BATCH: SaveBatchOptions = { windowMs: 1, maxInFlight: 4, maxRows: 200, maxChars: 2_000_000 };
+/** Four MiB of edit operations per attempt: config.ts (OPERATIONS_PER_ATTEMPT_MAX_BYTES) says why. */
+export const DEFAULT_OPERATIONS_CAP_BYTES = 4 * 1024 * 1024;
 
-// Many saves in one autocommit statement: one round trip, one commit and so one WAL flush for all of
-// them. It keeps the single-row statement's rules (answer-writes.repository.ts) row by row:
-//   - `locked` takes the open attempts' row locks in id order, so two batches never wait on each other
-//     in a cycle, and a submit that commits first makes the attempt drop out here (READ COMMITTED
-//     re-checks `submitted_at` on the newest row version before locking it);
-//   - a save counts only while its own cutoff is within the deadline and its index is in range;
-//   - answers_version goes up by one per accepted save, as it would with one statement each, so a
-//     submit that read the attempt before these saves sees the version move and scores again;
-//   - several saves of the same question keep the highest seq (the earliest of equal ones), as running
-//     them one after another would; the upsert still replaces only an older stored seq.
-// Each returned row is a save that was applied; the others are answered like the single path's
-// "no row": closed, out of range or stale, which the service then tells apart.
-const SAVE_ANSWERS = `
-  with input as (
-    select * from json_to_recordset($1::json)
-      as t(ord int, attempt_id text, question_index int, answer text, seq bigint, at timestamptz, cutoff timestamptz)
-  ),
-  locked as (
-    select a.id, a.question_count, a.deadline from results_service.attempts a
-    where a.id in (select attempt_id from input) and a.submitted_at is null
-    order by a.id
-    for update
-  ),
-  accepted as (
-    select i.* from input i join locked l on l.id = i.attempt_id
-    where i.question_index < l.question_count and (l.deadline is null or l.deadline >= i.cutoff)
-  ),
-  bumped as (
-    update results_service.attempts a set answers_version = a.answers_version + c.n
-    from (select attempt_id, count(*)::int as n from accepted group by attempt_id) c
-    where a.id = c.attempt_id
-  ),
-  chosen as (
-    select distinct on (attempt_id, question_index) * from accepted
-    order by attempt_id, question_index, seq desc, ord
-  )
-  insert into results_service.answers (attempt_id, question_index, answer, seq, updated_at)
-  select attempt_id, question_index, answer, seq, at from chosen
-  on conflict (attempt_id, question_index) do update
-    set answer = excluded.answer, seq = excluded.seq, updated_at = excluded.updated_at
-    where answers.seq < excluded.seq
-  returning attempt_id, question_index, seq`;
+export const DEFAULT_SAVE_BATCH: SaveBatchOptions = {
+  windowMs: 1,
+  maxInFlight: 4,
+  maxRows: 200,
+  maxChars: 2_000_000,
+  operationsCapBytes: DEFAULT_OPERATIONS_CAP_BYTES,
+};
 
-type Waiter = { save: PendingSave; resolve: (applied: boolean) => void; reject: (err: unknown) => void };
+/**
+ * The write itself, for one save or many: the save_answers function (src/db/functions/save_answers.sql), which
+ * keeps the single-row rules save by save — attempt locks in id order, open/deadline/index checks per save,
+ * answers_version + 1 per accepted save, the highest seq of a question wins (the earliest of equal ones), only an
+ * older stored seq is replaced — and stores each question's new edit operations once, within the attempt's cap.
+ * One call: one round trip, one commit and so one WAL flush for all of them.
+ */
+const SAVE_ANSWERS = 'select * from results_service.save_answers($1::json, $2::int)';
+
+type Waiter = {
+  save: PendingSave;
+  resolve: (outcome: SaveOutcome | undefined) => void;
+  reject: (err: unknown) => void;
+};
 
 /**
  * Group commit for autosaves: saves that arrive within `windowMs` of each other go to PostgreSQL as one
@@ -81,31 +73,49 @@ type Waiter = { save: PendingSave; resolve: (applied: boolean) => void; reject: 
  */
 export function createAnswerBatcher(
   db: ResultsDb,
-  single: (save: PendingSave) => Promise<boolean>,
+  single: (save: PendingSave) => Promise<SaveOutcome | undefined>,
   options: SaveBatchOptions,
 ) {
   const queue: Waiter[] = [];
   let inFlight = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  const takeBatch = (): Waiter[] => {
+  // Questions whose operations are in a batch being written. save_answers stores at most one chunk of operations
+  // per question per call, and a question's chunks must commit in arrival order (a later chunk stored first would
+  // leave a gap that the earlier one, arriving after it, could no longer fill): a second chunk waits, with
+  // everything queued after it, until the batch holding the first has committed.
+  const writing = new Set<string>();
+
+  const takeBatch = (): { batch: Waiter[]; chunks: string[] } => {
     let chars = 0;
     let n = 0;
+    const chunks: string[] = [];
     while (n < queue.length && n < options.maxRows) {
-      chars += queue[n]!.save.answer.length;
+      const save = queue[n]!.save;
+      chars += save.answer.length + operationsChars(save);
       if (n > 0 && chars > options.maxChars) break;
+      if (save.operations) {
+        const key = keyOf(save);
+        if (writing.has(key)) break;
+        writing.add(key);
+        chunks.push(key);
+      }
       n++;
     }
-    return queue.splice(0, n);
+    return { batch: queue.splice(0, n), chunks };
   };
 
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
     while (queue.length > 0 && inFlight < options.maxInFlight) {
+      const { batch, chunks } = takeBatch();
+      // The next save waits for a chunk of its question being written: the batch that holds it flushes again.
+      if (batch.length === 0) return;
       inFlight++;
-      void write(takeBatch()).finally(() => {
+      void write(batch).finally(() => {
         inFlight--;
+        for (const key of chunks) writing.delete(key);
         // Saves that queued while every slot was busy go out at once: they have waited long enough.
         if (queue.length > 0 && timer === undefined) flush();
       });
@@ -114,9 +124,9 @@ export function createAnswerBatcher(
 
   const write = async (batch: Waiter[]) => {
     if (batch.length === 1) return settleAlone(batch[0]!);
-    let applied: boolean[];
+    let outcomes: Array<SaveOutcome | undefined>;
     try {
-      applied = await writeBatch(db, batch);
+      outcomes = await writeBatch(db, batch, options.operationsCapBytes);
     } catch {
       // Alone, in arrival order within each attempt (attempts side by side): a question's later save must
       // not commit before its earlier one, or the earlier would be answered stale where one statement after
@@ -131,7 +141,7 @@ export function createAnswerBatcher(
       );
       return;
     }
-    batch.forEach((waiter, i) => waiter.resolve(applied[i]!));
+    batch.forEach((waiter, i) => waiter.resolve(outcomes[i]));
   };
 
   const settleAlone = async (waiter: Waiter) => {
@@ -143,10 +153,10 @@ export function createAnswerBatcher(
   };
 
   return {
-    /** Resolves true when this save was stored (committed), false when closed, out of range or stale. */
-    save(save: PendingSave): Promise<boolean> {
+    /** Resolves once committed: what became of the save, undefined when the attempt is closed or the index out of range. */
+    save(save: PendingSave): Promise<SaveOutcome | undefined> {
       if (options.windowMs <= 0) return single(save);
-      return new Promise<boolean>((resolve, reject) => {
+      return new Promise<SaveOutcome | undefined>((resolve, reject) => {
         queue.push({ save, resolve, reject });
         if (queue.length >= options.maxRows) flush();
         else if (timer === undefined && inFlight < options.maxInFlight) timer = setTimeout(flush, options.windowMs);
@@ -155,12 +165,29 @@ export function createAnswerBatcher(
   };
 }
 
-const keyOf = (save: Pick<PendingSave, 'attemptId' | 'questionIndex'>, seq: number | string) =>
-  `${save.attemptId}\u0000${save.questionIndex}\u0000${seq}`;
+const keyOf = (save: Pick<PendingSave, 'attemptId' | 'questionIndex'>) =>
+  `${save.attemptId}\u0000${save.questionIndex}`;
 
-/** Writes the batch; answers, save by save, whether it was stored. */
-async function writeBatch(db: ResultsDb, batch: Waiter[]): Promise<boolean[]> {
-  const rows = batch.map(({ save }, ord) => ({
+type SaveRow = {
+  attempt_id: string;
+  question_index: number;
+  seq: number | string;
+  applied: boolean;
+  operations_end: number;
+  capped: boolean;
+};
+
+/** Roughly what a save's operations add to the statement, for maxChars. */
+const operationsChars = (save: PendingSave) =>
+  save.operations ? save.operations.ops.reduce((n, op) => n + op[3].length + 24, 0) : 0;
+
+/** Writes the saves in one call; answers, save by save, what became of it (undefined: not accepted). */
+export async function writeSaves(
+  db: ResultsDb,
+  saves: ReadonlyArray<PendingSave>,
+  operationsCapBytes: number,
+): Promise<Array<SaveOutcome | undefined>> {
+  const rows = saves.map((save, ord) => ({
     ord,
     attempt_id: save.attemptId,
     question_index: save.questionIndex,
@@ -168,13 +195,31 @@ async function writeBatch(db: ResultsDb, batch: Waiter[]): Promise<boolean[]> {
     seq: save.seq,
     at: save.now.toISOString(),
     cutoff: save.cutoff.toISOString(),
+    ops_start: save.operations?.start ?? null,
+    // A string holding U+0000, which jsonb cannot store, never gets here: the JSON body parser refuses it (400).
+    ops: save.operations?.ops ?? null,
   }));
-  const stored = await rawQuery<{ attempt_id: string; question_index: number; seq: number | string }>(
-    db,
-    SAVE_ANSWERS,
-    [JSON.stringify(rows)],
+  const stored = await rawQuery<SaveRow>(db, SAVE_ANSWERS, [JSON.stringify(rows), operationsCapBytes]);
+  const byQuestion = new Map(
+    stored.map((r) => [keyOf({ attemptId: r.attempt_id, questionIndex: r.question_index }), r]),
   );
-  const keys = new Set(stored.map((r) => keyOf({ attemptId: r.attempt_id, questionIndex: r.question_index }, r.seq)));
-  // Equal seqs of one question: the earliest save was written, the later ones were not (as if they came second).
-  return batch.map(({ save }) => keys.delete(keyOf(save, save.seq)));
+  // The save chosen for its question is the first one with the winning seq; equal seqs after it were not written
+  // (as if they came second).
+  const claimed = new Set<string>();
+  return saves.map((save) => {
+    const key = keyOf(save);
+    const row = byQuestion.get(key);
+    if (!row) return undefined;
+    const seq = Number(row.seq);
+    const applied = row.applied && seq === save.seq && !claimed.has(key);
+    if (applied) claimed.add(key);
+    return { applied, seq, operationsEnd: row.operations_end, operationsCapped: row.capped };
+  });
 }
+
+const writeBatch = (db: ResultsDb, batch: Waiter[], operationsCapBytes: number) =>
+  writeSaves(
+    db,
+    batch.map((waiter) => waiter.save),
+    operationsCapBytes,
+  );

@@ -1,24 +1,15 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
 import { and, count, eq, gte, isNull, or, sql } from 'drizzle-orm';
-import { rawQuery } from '../../db/rows.ts';
 import { answerFiles, answers, attempts, events } from '../../db/schema.ts';
-import { createAnswerBatcher, DEFAULT_SAVE_BATCH, type PendingSave, type SaveBatchOptions } from './answer-batch.ts';
+import {
+  createAnswerBatcher,
+  DEFAULT_SAVE_BATCH,
+  writeSaves,
+  type PendingSave,
+  type SaveBatchOptions,
+  type SaveOutcome,
+} from './answer-batch.ts';
 import type { ResultsDb } from './attempt-rows.ts';
-
-// The CTE checks the attempt is open and the index in range, and bumps answers_version, which also
-// row-locks the attempt until this write commits. The upsert only replaces an older seq.
-const SAVE_ANSWER = `
-  with open_attempt as (
-    update results_service.attempts set answers_version = answers_version + 1
-    where id = $1 and submitted_at is null and (deadline is null or deadline >= $2::timestamptz) and question_count > $3
-    returning id
-  )
-  insert into results_service.answers (attempt_id, question_index, answer, seq, updated_at)
-  select id, $3, $4, $5, $6::timestamptz from open_attempt
-  on conflict (attempt_id, question_index) do update
-    set answer = excluded.answer, seq = excluded.seq, updated_at = excluded.updated_at
-    where answers.seq < excluded.seq
-  returning 1 as applied`;
 
 type SaveAnswerInput = PendingSave;
 type InsertEventsInput = { attemptId: string; list: ProctorEvent[]; now: Date; cutoff: Date; max: number };
@@ -35,17 +26,21 @@ type SaveFileInput = {
 
 /** What a candidate writes while the attempt is open: answers, uploaded files, proctoring events. */
 export function answerWrites(db: ResultsDb, saveBatch: SaveBatchOptions = DEFAULT_SAVE_BATCH) {
-  const batcher = createAnswerBatcher(db, (input) => saveAnswerAlone(db, input), saveBatch);
+  const batcher = createAnswerBatcher(
+    db,
+    (input) => saveAnswerAlone(db, input, saveBatch.operationsCapBytes),
+    saveBatch,
+  );
   return {
     /**
-     * The autosave hot path. Saves arriving together are written in one statement (answer-batch.ts); a
-     * save alone, or one whose batch failed, takes the single-row statement. Either way the attempt is
-     * checked open and the index in range, answers_version goes up (which also row-locks the attempt
-     * until the write commits, so a concurrent submit either waits for it or makes it see the attempt
-     * closed), and only an older seq is replaced. Resolves once committed. False means closed, out of
-     * range or stale; the caller finds out which.
+     * The autosave hot path. Saves arriving together are written in one call (answer-batch.ts); a save
+     * alone, or one whose batch failed, is written alone by the same function. Either way the attempt is
+     * checked open and the index in range, answers_version goes up (the attempt stays row-locked until the
+     * write commits, so a concurrent submit either waits for it or makes it see the attempt closed), only an
+     * older seq is replaced, and the save's new edit operations are stored with it, once, within the cap.
+     * Resolves once committed; undefined means closed or out of range, and the caller finds out which.
      */
-    saveAnswerIfOpen: (input: SaveAnswerInput): Promise<boolean> => batcher.save(input),
+    saveAnswerIfOpen: (input: SaveAnswerInput): Promise<SaveOutcome | undefined> => batcher.save(input),
 
     /** Stores an uploaded file and records 'File: name' with a seq above the stored one, while the attempt is open. */
     saveFileIfOpen: (input: SaveFileInput) => saveFileIfOpen(db, input),
@@ -86,17 +81,14 @@ export function answerWrites(db: ResultsDb, saveBatch: SaveBatchOptions = DEFAUL
   };
 }
 
-/** The single-row autosave statement: one save, one commit. */
-export async function saveAnswerAlone(db: ResultsDb, input: SaveAnswerInput): Promise<boolean> {
-  const rows = await rawQuery<{ applied: number }>(db, SAVE_ANSWER, [
-    input.attemptId,
-    input.cutoff.toISOString(),
-    input.questionIndex,
-    input.answer,
-    input.seq,
-    input.now.toISOString(),
-  ]);
-  return rows.length > 0;
+/** One save alone: one call, one commit. */
+export async function saveAnswerAlone(
+  db: ResultsDb,
+  input: SaveAnswerInput,
+  operationsCapBytes = DEFAULT_SAVE_BATCH.operationsCapBytes,
+): Promise<SaveOutcome | undefined> {
+  const [outcome] = await writeSaves(db, [input], operationsCapBytes);
+  return outcome;
 }
 
 function saveFileIfOpen(db: ResultsDb, input: SaveFileInput): Promise<boolean> {

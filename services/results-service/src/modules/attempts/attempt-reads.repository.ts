@@ -49,9 +49,10 @@ export function attemptReads(db: ResultsDb) {
       return row;
     },
 
-    async answersOf(attemptId: string): Promise<Map<number, { answer: string; seq: number }>> {
+    /** Each saved answer with its seq and how many of its edit operations are stored (the page resumes there). */
+    async answersOf(attemptId: string): Promise<Map<number, { answer: string; seq: number; operations: number }>> {
       const rows = await db.select().from(answers).where(eq(answers.attemptId, attemptId));
-      return new Map(rows.map((r) => [r.questionIndex, { answer: r.answer, seq: r.seq }]));
+      return new Map(rows.map((r) => [r.questionIndex, { answer: r.answer, seq: r.seq, operations: r.operationsEnd }]));
     },
 
     async storedSeq(attemptId: string, questionIndex: number): Promise<number | undefined> {

@@ -16,6 +16,7 @@ export type SubmitAttemptRow = Omit<
   | 'lti'
   | 'operationsBytes'
   | 'operationsCappedAt'
+  | 'operationsChars'
 >;
 export type NewAttemptRow = typeof attempts.$inferInsert;
 export type NewResultRow = typeof results.$inferInsert;

@@ -39,6 +39,7 @@ export const attemptsModule: AppModule = async (app, { config, deps, provide, us
       maxInFlight: config.SAVE_BATCH_IN_FLIGHT,
       maxRows: config.SAVE_BATCH_MAX_ROWS,
       maxChars: DEFAULT_SAVE_BATCH.maxChars,
+      operationsCapBytes: config.OPERATIONS_PER_ATTEMPT_MAX_BYTES,
     },
   });
   const candidateResults = createCandidateResultService(attemptsRepository, deps);

@@ -147,7 +147,7 @@ describe('attempts', () => {
       url: `/api/attempts/${attempt.attemptId}`,
       headers: attempt.headers,
     });
-    expect(state.json().answers['0']).toEqual({ answer: 'Nucleus', seq: 5 });
+    expect(state.json().answers['0']).toEqual({ answer: 'Nucleus', seq: 5, operations: 0 });
   });
 
   it('answers 400 when the question index is beyond the exam', async () => {
@@ -166,7 +166,7 @@ describe('attempts', () => {
       { path: 'answer', message: 'must not contain the NUL character (U+0000)' },
     ]);
     const state = await app.inject({ url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers });
-    expect(state.json().answers['0']).toEqual({ answer: 'Nucleus', seq: 1 });
+    expect(state.json().answers['0']).toEqual({ answer: 'Nucleus', seq: 1, operations: 0 });
   });
 
   it('refuses writes after submit with 409 ATTEMPT_CLOSED', async () => {

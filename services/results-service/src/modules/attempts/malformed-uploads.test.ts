@@ -41,7 +41,7 @@ describe('malformed file-upload and JSON bodies', () => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.json().error).toMatchObject({ code: 'VALIDATION', message: expect.stringMatching(message) });
-      expect((await answers(attempt))['2']).toEqual({ answer: 'draft', seq: 1 });
+      expect((await answers(attempt))['2']).toEqual({ answer: 'draft', seq: 1, operations: 0 });
     });
   }
 
@@ -55,6 +55,6 @@ describe('malformed file-upload and JSON bodies', () => {
     });
     expect(response.statusCode).toBe(413);
     expect(response.json().error.code).toBe('PAYLOAD_TOO_LARGE');
-    expect((await answers(attempt))['2']).toEqual({ answer: 'draft', seq: 1 });
+    expect((await answers(attempt))['2']).toEqual({ answer: 'draft', seq: 1, operations: 0 });
   });
 });

@@ -58,7 +58,7 @@ describe('file-upload answers', () => {
     const state = (
       await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers })
     ).json();
-    expect(state.answers['2']).toEqual({ answer: 'File: lab report é.pdf', seq: 8 });
+    expect(state.answers['2']).toEqual({ answer: 'File: lab report é.pdf', seq: 8, operations: 0 });
 
     const { resultId } = (
       await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers })
