@@ -42,6 +42,21 @@ export const AnnouncementSchema = z.object({
 });
 export type Announcement = z.infer<typeof AnnouncementSchema>;
 
+export const LiveSourcesSchema = z.object({
+  /** Characters inserted into the answers so far. */
+  characters: z.number().int(),
+  typedPercent: z.number().int(),
+  /** Pasted from within the exam (the paste guard refuses outside text). */
+  pastedPercent: z.number().int(),
+  /** Copied from an assistant reply. */
+  assistantPercent: z.number().int(),
+  /** Editor completion or IME composition. */
+  autocompletePercent: z.number().int(),
+  /** Put back by the page (after a reload). */
+  restoredPercent: z.number().int(),
+});
+export type LiveSources = z.infer<typeof LiveSourcesSchema>;
+
 export const LiveAttemptSchema = z.object({
   attemptId: z.string(),
   name: z.string(),
@@ -60,6 +75,13 @@ export const LiveAttemptSchema = z.object({
   submittedAt: z.string().nullable(),
   /** The examiner who ended the attempt (their e-mail); null otherwise. */
   endedBy: z.string().nullable(),
+  /**
+   * The running shares of where the text the candidate put into their answers came from (whole percentages of
+   * `characters`, summing to 100). Counted as each save stores its edit operations, so text deleted later still
+   * counts: an approximation to watch by; the result's figures come from replaying the answers. null before any
+   * operation was stored (or from a page that records none).
+   */
+  sources: LiveSourcesSchema.nullable().optional(),
 });
 export type LiveAttempt = z.infer<typeof LiveAttemptSchema>;
 

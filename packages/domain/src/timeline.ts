@@ -183,9 +183,14 @@ export const VerifyReceiptResponseSchema = z.object({
 /**
  * What results-service computes from the stored operations when a result is made (results.process): each answer's
  * sources and typing signals (percentiles are added on read, against the cohort) and the candidate's summary.
+ *
+ * The stored summary has no `assistantMessages`: the messages a candidate sent live in llm-gateway's transcript,
+ * which the submission does not wait for. Whoever shows or signs the summary (the receipt, the timeline) counts
+ * them there and completes it with `withAssistantMessages` (process-summary.ts); storing 0 instead would read as
+ * "never used the assistant".
  */
 export const ProcessRecordSchema = z.object({
-  summary: ProcessSummarySchema,
+  summary: ProcessSummarySchema.omit({ assistantMessages: true }),
   answers: z.array(
     z.object({
       questionIndex: z.number().int(),

@@ -4,6 +4,7 @@ import {
   type AttemptState,
   type ProctorEvent,
   type SaveAnswer,
+  type SaveAnswerResponse,
   type SubmitResponse,
 } from '@exam/domain/attempt';
 import type { AiProvider } from '@exam/domain/ai-catalogue';
@@ -15,6 +16,7 @@ import type { Deps } from '../../deps.ts';
 import { NEEDS_FILES, type AttemptRow, type AttemptsRepository, type SubmitAttemptRow } from './attempts.repository.ts';
 import type { SubmissionRow } from './attempt-rows.ts';
 import { candidateView } from '../../scoring/candidate-view.ts';
+import { processRecord, type ProcessTrail } from '../../scoring/process-record.ts';
 import { gradeSubmission } from '../../scoring/score.ts';
 import { needsWorkspaceForTests, testGradingsOf } from '../../scoring/test-code.ts';
 
@@ -62,6 +64,7 @@ export function createAttemptsService(
   function resultRow(
     locked: SubmitAttemptRow,
     saved: Map<number, string>,
+    trail: ProcessTrail,
     workspaceFiles: Record<string, WorkspaceFile>,
   ): SubmissionRow {
     const now = deps.clock.now();
@@ -90,6 +93,14 @@ export function createAttemptsService(
       grades: graded.grades,
       workspaceFiles: locked.examSnapshot.codingWorkspace.saveFilesInResults ? workspaceFiles : {},
       testGradings: testGradingsOf(locked.examSnapshot, saved, workspaceFiles),
+      process: processRecord({
+        attemptId: locked.id,
+        startedAt: locked.startedAt,
+        submittedAt: completedAt,
+        snapshot: locked.examSnapshot,
+        saved,
+        trail,
+      }),
       createdAt: now,
       updatedAt: now,
     };
@@ -109,7 +120,7 @@ export function createAttemptsService(
       if (read.attempt.resultId)
         return { resultId: read.attempt.resultId, answered: read.answered, total: read.total, created: false };
       if (needsFiles(read.attempt)) files = await collectFiles(read.attempt);
-      const row = resultRow(read.attempt, read.saved, files ?? {});
+      const row = resultRow(read.attempt, read.saved, read.trail, files ?? {});
       if (await repo.commitSubmission(row, read.attempt.answersVersion)) {
         return { resultId: row.id, answered: row.answeredCount, total: row.totalQuestions, created: true };
       }
@@ -119,8 +130,8 @@ export function createAttemptsService(
       const asked: { row?: SubmitAttemptRow } = {};
       const outcome = await repo.submit(attemptId, {
         skipLocked,
-        build: (locked, saved) => {
-          if (files !== undefined || !needsFiles(locked)) return resultRow(locked, saved, files ?? {});
+        build: (locked, saved, trail) => {
+          if (files !== undefined || !needsFiles(locked)) return resultRow(locked, saved, trail, files ?? {});
           asked.row = locked;
           return NEEDS_FILES;
         },
@@ -158,27 +169,41 @@ export function createAttemptsService(
       return candidateView(attempt, await deps.examSource.findExam(attempt.examId), opts.serverKeys);
     },
 
-    /** One statement when the write applies; the slower lookup only explains a refusal or a stale seq. */
-    async saveAnswer(attemptId: string, questionIndex: number, body: SaveAnswer) {
-      const now = deps.clock.now();
-      if (
-        await repo.saveAnswerIfOpen({
+    /**
+     * One call when the attempt takes the save (applied, or stale: a newer seq is stored); the slower lookup only
+     * explains a refusal. The save's edit operations are stored with it, stale or not (they are the page's log,
+     * not the answer's value), and the response says how many the server holds for the question.
+     */
+    async saveAnswer(attemptId: string, questionIndex: number, body: SaveAnswer): Promise<SaveAnswerResponse> {
+      for (let tries = 1; ; tries++) {
+        const now = deps.clock.now();
+        const outcome = await repo.saveAnswerIfOpen({
           attemptId,
           questionIndex,
           answer: body.answer,
           seq: body.seq,
           now,
           cutoff: cutoff(now),
-        })
-      ) {
-        return { questionIndex, seq: body.seq, applied: true };
+          ...(body.operations ? { operations: body.operations } : {}),
+        });
+        if (outcome) {
+          return {
+            questionIndex,
+            seq: outcome.seq,
+            applied: outcome.applied,
+            ...(body.operations
+              ? { operationsEnd: outcome.operationsEnd, operationsCapped: outcome.operationsCapped }
+              : {}),
+          };
+        }
+        const attempt = await getAttempt(attemptId);
+        const closed = closedReason(attempt, now);
+        if (closed) throw new AppError(ErrorCode.ATTEMPT_CLOSED, closed);
+        if (questionIndex >= attempt.questionCount)
+          throw new AppError(ErrorCode.VALIDATION, `This exam has no question ${questionIndex + 1}`);
+        // Refused, yet open now: the deadline moved in between (an extension). Once more, then as closed.
+        if (tries >= 2) throw new AppError(ErrorCode.ATTEMPT_CLOSED, AttemptMessages.expired);
       }
-      const attempt = await getAttempt(attemptId);
-      const closed = closedReason(attempt, now);
-      if (closed) throw new AppError(ErrorCode.ATTEMPT_CLOSED, closed);
-      if (questionIndex >= attempt.questionCount)
-        throw new AppError(ErrorCode.VALIDATION, `This exam has no question ${questionIndex + 1}`);
-      return { questionIndex, seq: (await repo.storedSeq(attemptId, questionIndex)) ?? body.seq, applied: false };
     },
 
     /** Like answers, events are taken only while the attempt is open; past the per-attempt cap they are dropped. */

@@ -1,3 +1,4 @@
+import { ANSWER_SOURCES, emptyShares, type SourceShares } from '@exam/domain/answer-operations';
 import { ANNOUNCEMENTS_LISTED_MAX, WARNING_EVENT_TYPES } from '@exam/domain/live';
 import { and, desc, eq, gte, lte } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
@@ -13,7 +14,7 @@ const warningTypes = WARNING_EVENT_TYPES.map((type) => `'${type}'`).join(', ');
  * events by events_attempt_idx. An answer counts once it holds more than blanks or an empty choice list.
  */
 const LIVE_ATTEMPTS = `
-  select a.id, a.name, a.student_id, a.question_count,
+  select a.id, a.name, a.student_id, a.question_count, a.operations_chars,
     ${epochMs('a.started_at')} as started_ms, ${epochMs('a.deadline')} as deadline_ms,
     ${epochMs('a.submitted_at')} as submitted_ms, ${epochMs('p.last_seen_at')} as last_seen_ms,
     e.ended_by,
@@ -40,6 +41,7 @@ type LiveAttemptDbRow = {
   ended_by: string | null;
   answered: number;
   warnings: Record<string, number> | string;
+  operations_chars: number[] | string;
 };
 
 /**
@@ -85,7 +87,17 @@ export type LiveAttemptRow = {
   endedBy: string | null;
   answered: number;
   warnings: Record<string, number>;
+  /** Characters inserted by the stored edit operations, by source (attempts.operations_chars). */
+  insertedChars: SourceShares;
 };
+
+/** attempts.operations_chars, indexed as ANSWER_SOURCES (an array literal where the driver leaves it as text). */
+function insertedChars(stored: number[] | string): SourceShares {
+  const counts = typeof stored === 'string' ? stored.replace(/[{}]/g, '').split(',').map(Number) : stored;
+  const shares = emptyShares();
+  ANSWER_SOURCES.forEach((source, i) => (shares[source] = Number(counts[i] ?? 0)));
+  return shares;
+}
 
 export type AnnouncementRow = typeof announcements.$inferSelect;
 
@@ -108,6 +120,7 @@ export function createLiveRepository({ db }: ResultsDatabase) {
         // postgres.js hands json back as text when it is not told the column type.
         warnings:
           typeof row.warnings === 'string' ? (JSON.parse(row.warnings) as Record<string, number>) : row.warnings,
+        insertedChars: insertedChars(row.operations_chars),
       }));
     },
 

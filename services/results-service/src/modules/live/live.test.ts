@@ -86,6 +86,42 @@ describe('live proctor view', () => {
       expect(second).toMatchObject({ attemptId: bob.attemptId, answered: 0, warnings: {}, status: 'in-progress' });
     });
 
+    it('gives each attempt the running shares of typed, pasted and assistant text from its stored operations', async () => {
+      const { exam, owner } = setup();
+      const ada = await startAttempt(app, exam.id, { name: 'Ada' });
+      const bob = await startAttempt(app, exam.id, { name: 'Bob' });
+      const put = (operations: unknown, answer: string, seq: number) =>
+        app.inject({
+          method: 'PUT',
+          url: `/api/attempts/${ada.attemptId}/answers/1`,
+          headers: ada.headers,
+          payload: { answer, seq, operations },
+        });
+      // "abc" typed, "defgh" pasted, "ij" copied from the assistant, then "de" deleted: inserted text still counts.
+      const ops = [
+        [0, 0, 0, 'abc', 0, [100, 100]],
+        [500, 3, 3, 'defgh', 1],
+        [900, 8, 8, 'ij', 2],
+        [1200, 3, 5, '', 0, [90]],
+      ];
+      expect((await put({ start: 0, ops: ops.slice(0, 2) }, 'abcdefgh', 1)).statusCode).toBe(200);
+      // A resent overlapping chunk counts only its new operations.
+      expect((await put({ start: 0, ops }, 'abcfghij', 2)).statusCode).toBe(200);
+      expect((await save(bob, 1, 'no operations')).statusCode).toBe(200);
+
+      const body = (await live(exam.id, owner)).json();
+      const byName = Object.fromEntries(body.attempts.map((a: { name: string }) => [a.name, a]));
+      expect(byName.Ada.sources).toEqual({
+        characters: 10,
+        typedPercent: 30,
+        pastedPercent: 50,
+        assistantPercent: 20,
+        autocompletePercent: 0,
+        restoredPercent: 0,
+      });
+      expect(byName.Bob.sources).toBeNull();
+    });
+
     it('marks submitted attempts and leaves out those submitted over an hour ago', async () => {
       const { exam, owner } = setup();
       const early = await startAttempt(app, exam.id, { name: 'Early' });

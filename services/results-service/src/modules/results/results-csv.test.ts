@@ -28,12 +28,14 @@ describe('results CSV', () => {
           focusLost: 0,
           blockedPastes: 0,
           fullscreenExits: 0,
+          process: null,
         },
       ],
       3,
     );
+    // Without a process record (a result made before operations were recorded) its columns are blank.
     expect(csv.split('\r\n')[1]).toBe(
-      'Ada,S1,2030-01-01T10:00:00.000Z,2030-01-01T10:01:00.000Z,60,0.67,,1.5,2.17,6,36.2,pending,0,0,0',
+      'Ada,S1,2030-01-01T10:00:00.000Z,2030-01-01T10:01:00.000Z,60,0.67,,1.5,2.17,6,36.2,pending,0,0,0,,,,,',
     );
   });
 

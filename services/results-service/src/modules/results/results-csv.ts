@@ -1,4 +1,5 @@
 import type { ResultStatus } from '@exam/domain/grading';
+import type { ProcessRecord } from '@exam/domain/timeline';
 import { percentageOf, type StoredGrade } from '../../scoring/score.ts';
 
 export type CsvCandidate = {
@@ -14,6 +15,8 @@ export type CsvCandidate = {
   focusLost: number;
   blockedPastes: number;
   fullscreenExits: number;
+  /** results.process: how the answers came to be; null for results made before operations were recorded. */
+  process: ProcessRecord | null;
 };
 
 /**
@@ -35,8 +38,34 @@ const points = (grade: StoredGrade | undefined) =>
 const percentage = (c: CsvCandidate) => Math.round(percentageOf(c.score, c.maxScore) * 10) / 10;
 
 /**
+ * The process columns (results.process): the shares of the final answers' characters typed, pasted from within the
+ * exam and copied from the assistant; whether any answer has a transcription-like span; the typing speed over all
+ * answers (each answer's characters per minute weighted by its keystrokes). Review signals, never verdicts. Blank
+ * without a process record.
+ */
+function processColumns(process: ProcessRecord | null): Array<string | number | null> {
+  if (!process) return [null, null, null, null, null];
+  const timed = process.answers.filter((a) => a.signals.charsPerMinute !== null && a.signals.keystrokes > 0);
+  const keystrokes = timed.reduce((sum, a) => sum + a.signals.keystrokes, 0);
+  const rate =
+    keystrokes > 0
+      ? Math.round(
+          (timed.reduce((sum, a) => sum + a.signals.charsPerMinute! * a.signals.keystrokes, 0) / keystrokes) * 10,
+        ) / 10
+      : null;
+  return [
+    process.summary.typedPercent,
+    process.summary.pastedPercent,
+    process.summary.assistantPercent,
+    process.answers.some((a) => a.signals.transcriptionLike.flagged) ? 'yes' : 'no',
+    rate,
+  ];
+}
+
+/**
  * One row per submitted candidate: each question's points, then the score, maximum, percentage and status
- * as every screen shows them. Lines end with CRLF as RFC 4180 specifies.
+ * as every screen shows them, the integrity counts and the process columns (processColumns). Lines end with
+ * CRLF as RFC 4180 specifies.
  */
 export function resultsCsv(candidates: CsvCandidate[], questionCount: number): string {
   const questions = Array.from({ length: questionCount }, (_v, i) => `q${i + 1}`);
@@ -54,6 +83,11 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
     'focusLost',
     'blockedPastes',
     'fullscreenExits',
+    'typedPercent',
+    'pastedPercent',
+    'assistantPercent',
+    'transcriptionLike',
+    'typedCharsPerMinute',
   ];
   const lines = candidates.map((c) =>
     [
@@ -70,6 +104,7 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
       c.focusLost,
       c.blockedPastes,
       c.fullscreenExits,
+      ...processColumns(c.process),
     ]
       .map(csvField)
       .join(','),

@@ -281,11 +281,11 @@ describe('creator results', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = response.body.split('\r\n');
     expect(lines[0]).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits',
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute',
     );
-    expect(lines[1]).toMatch(/^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,1,4,25,pending,2,1,1$/);
+    expect(lines[1]).toMatch(/^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,1,4,25,pending,2,1,1,0,0,0,no,$/);
     // A line break in a name is stored as a space (normaliseCandidateText).
-    expect(lines[2]).toMatch(/^Line Break,S2,[^,]+,[^,]+,90,0,0,0,0,0,4,0,graded,0,0,0$/);
+    expect(lines[2]).toMatch(/^Line Break,S2,[^,]+,[^,]+,90,0,0,0,0,0,4,0,graded,0,0,0,0,0,0,no,$/);
     expect(lines[3]).toBe('');
     expect(lines).toHaveLength(4);
 
@@ -295,6 +295,60 @@ describe('creator results', () => {
       headers: creatorHeaders(app, 'someone-else'),
     });
     expect(stranger.statusCode).toBe(404);
+  });
+
+  it('exports the shares of typed, pasted and assistant text, the transcription-like flag and the typing speed', async () => {
+    const exam = app.exams.put(makeExam());
+    const owner = creatorHeaders(app, exam.ownerId);
+    const sitWith = async (name: string, answer: string, ops: unknown[]) => {
+      const attempt = await startAttempt(app, exam.id, { name, studentId: name });
+      const saved = await app.inject({
+        method: 'PUT',
+        url: `/api/attempts/${attempt.attemptId}/answers/1`,
+        headers: attempt.headers,
+        payload: { answer, seq: 1, operations: { start: 0, ops } },
+      });
+      expect(saved.statusCode).toBe(200);
+      await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+    };
+    // 250 characters typed at one steady key every 150 ms, never revised: a transcription-like span, 401.6 a minute
+    // (250 characters in 249 × 150 ms).
+    const steady = 'lorem ipsum dolor sit amet '.repeat(10).slice(0, 250);
+    await sitWith('Steady', steady, [[0, 0, 0, steady, 0, Array.from({ length: 249 }, () => 150)]]);
+    // 10 typed, 30 pasted inside the exam, 10 from the assistant: too little typing for a rate.
+    await sitWith('Mixed', `${'t'.repeat(10)}${'p'.repeat(30)}${'a'.repeat(10)}`, [
+      [0, 0, 0, 't'.repeat(10), 0, Array.from({ length: 9 }, () => 300)],
+      [5000, 10, 10, 'p'.repeat(30), 1],
+      [9000, 40, 40, 'a'.repeat(10), 2],
+    ]);
+
+    const lines = (await app.inject({ method: 'GET', url: `/api/exams/${exam.id}/results.csv`, headers: owner })).body
+      .split('\r\n')
+      .filter(Boolean);
+    const columns = lines[0]!.split(',');
+    const processOf = (line: string) => {
+      const cells = line.split(',');
+      return Object.fromEntries(
+        ['typedPercent', 'pastedPercent', 'assistantPercent', 'transcriptionLike', 'typedCharsPerMinute'].map(
+          (name) => [name, cells[columns.indexOf(name)]],
+        ),
+      );
+    };
+    const rows = Object.fromEntries(lines.slice(1).map((line) => [line.split(',')[0], processOf(line)]));
+    expect(rows.Steady).toEqual({
+      typedPercent: '100',
+      pastedPercent: '0',
+      assistantPercent: '0',
+      transcriptionLike: 'yes',
+      typedCharsPerMinute: '401.6',
+    });
+    expect(rows.Mixed).toEqual({
+      typedPercent: '20',
+      pastedPercent: '60',
+      assistantPercent: '20',
+      transcriptionLike: 'no',
+      typedCharsPerMinute: '',
+    });
   });
 
   it('exports the gradebook variant: one row per candidate with points and max points, owner only', async () => {
@@ -336,7 +390,7 @@ describe('creator results', () => {
       headers: creatorHeaders(app, exam.ownerId),
     });
     expect(response.body).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits\r\n',
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute\r\n',
     );
   });
 });

@@ -1,0 +1,132 @@
+import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
+import type { CompactOperation } from '@exam/domain/answer-operations';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { results } from '../../db/schema.ts';
+import { buildTestApp, startAttempt, type TestApp } from '../../testing/app.ts';
+import { makeExam } from '../../testing/exams.ts';
+import { fakeClock } from '../../testing/fakes.ts';
+
+type Attempt = Awaited<ReturnType<typeof startAttempt>>;
+
+/** `text` typed at `at` from `t` ms on, one key every `gapMs`. */
+const typed = (t: number, at: number, text: string, gapMs = 180): CompactOperation => [
+  t,
+  at,
+  at,
+  text,
+  0,
+  Array.from(text)
+    .slice(1)
+    .map(() => gapMs),
+];
+
+describe('how the answers came to be, computed when the result is made', () => {
+  // Later than the other suites' clocks, so their finalizer drains never reach these attempts.
+  const clock = fakeClock(new Date('2042-02-01T09:00:00Z'));
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await buildTestApp({ deps: { clock } });
+  });
+  afterAll(() => app.close());
+
+  const save = (attempt: Attempt, index: number, body: { answer: string; seq: number; operations?: unknown }) =>
+    app.inject({
+      method: 'PUT',
+      url: `/api/attempts/${attempt.attemptId}/answers/${index}`,
+      headers: attempt.headers,
+      payload: body,
+    });
+  const processOf = async (attemptId: string) =>
+    (await app.db.select({ process: results.process }).from(results).where(eq(results.attemptId, attemptId)))[0]
+      ?.process;
+
+  it('replays each answer from its stored operations into sources, signals and the candidate’s summary', async () => {
+    const attempt = await startAttempt(app, app.exams.put(makeExam()).id);
+    // "The skin" typed, " is the largest organ" pasted from within the exam, "!" copied from an assistant reply,
+    // sent over two saves; then a typo typed and deleted.
+    const first: CompactOperation[] = [typed(1_000, 0, 'The skin'), [4_000, 8, 8, ' is the largest organ', 1]];
+    const second: CompactOperation[] = [[6_000, 29, 29, '!', 2], typed(9_000, 30, 'xx'), [9_600, 30, 32, '', 0, [200]]];
+    expect(
+      (
+        await save(attempt, 1, {
+          answer: 'The skin is the largest organ',
+          seq: 1,
+          operations: { start: 0, ops: first },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await save(attempt, 1, {
+          answer: 'The skin is the largest organ!',
+          seq: 2,
+          operations: { start: 0, ops: [...first, ...second] },
+        })
+      ).statusCode,
+    ).toBe(200);
+    await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/events`,
+      headers: attempt.headers,
+      payload: { events: [{ type: 'paste-blocked' }, { type: 'paste-allowed' }, { type: 'paste-blocked' }] },
+    });
+    const submit = await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/submit`,
+      headers: attempt.headers,
+    });
+    expect(submit.statusCode).toBe(200);
+
+    const process = (await processOf(attempt.attemptId))!;
+    expect(process.answers).toHaveLength(1);
+    const [answer] = process.answers;
+    expect(answer).toMatchObject({
+      questionIndex: 1,
+      sources: { typed: 8, pasted: 21, assistant: 1, autocomplete: 0, restored: 0 },
+      reconciled: false,
+    });
+    expect(answer!.signals.keystrokes).toBe(8 + 2 + 2);
+    expect(answer!.signals.revisionRatio).toBeCloseTo(2 / 32, 2);
+    expect(answer!.signals.transcriptionLike.flagged).toBe(false);
+    // 8 / 30 = 26.7 %, 21 / 30 = 70 %, 1 / 30 = 3.3 %: rounded each on its own they make 100 here too, and the
+    // largest remainders decide.
+    expect(process.summary).toEqual({
+      attemptId: attempt.attemptId,
+      characters: 30,
+      typedPercent: 27,
+      pastedPercent: 70,
+      assistantPercent: 3,
+      autocompletePercent: 0,
+      restoredPercent: 0,
+      outsidePastesBlocked: 2,
+      submittedAt: clock.now().toISOString(),
+    });
+  });
+
+  it('reconciles an answer its operations do not reach with a restored operation, and counts every answer', async () => {
+    const attempt = await startAttempt(app, app.exams.put(makeExam()).id);
+    await save(attempt, 1, { answer: 'skin', seq: 1, operations: { start: 0, ops: [typed(500, 0, 'skin')] } });
+    // A later save from another device, which sent no operations.
+    await save(attempt, 1, { answer: 'the skin', seq: 2 });
+    await save(attempt, 0, { answer: '["Nucleus"]', seq: 1 });
+    await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+
+    const process = (await processOf(attempt.attemptId))!;
+    expect(process.answers.map((a) => [a.questionIndex, a.reconciled, a.sources])).toEqual([
+      [0, true, { typed: 0, pasted: 0, assistant: 0, autocomplete: 0, restored: 11 }],
+      [1, true, { typed: 4, pasted: 0, assistant: 0, autocomplete: 0, restored: 4 }],
+    ]);
+    expect(process.summary).toMatchObject({ characters: 19, typedPercent: 21, restoredPercent: 79 });
+  });
+
+  it('computes it for a deadline’s automatic submission too', async () => {
+    const attempt = await startAttempt(app, app.exams.put(makeExam({ timerMinutes: 10 })).id);
+    await save(attempt, 1, { answer: 'skin', seq: 1, operations: { start: 0, ops: [typed(500, 0, 'skin')] } });
+    clock.advance(10 * 60_000 + DEADLINE_GRACE_SECONDS * 1000 + 1000);
+    expect(await app.finalizeExpired()).toBeGreaterThanOrEqual(1);
+    const process = (await processOf(attempt.attemptId))!;
+    expect(process.answers).toEqual([expect.objectContaining({ questionIndex: 1, reconciled: false })]);
+    expect(process.summary).toMatchObject({ characters: 4, typedPercent: 100, submittedAt: attempt.deadline });
+  });
+});

@@ -1,0 +1,81 @@
+import {
+  fromCompact,
+  reconcile,
+  replayWithSources,
+  sharesOf,
+  type AnswerOperation,
+  type CompactOperation,
+} from '@exam/domain/answer-operations';
+import { summarizeProcess } from '@exam/domain/process-summary';
+import type { ProcessRecord } from '@exam/domain/timeline';
+import { computeTypingSignals } from '@exam/domain/typing-signals';
+import type { ExamSnapshot } from './snapshot.ts';
+
+/** One stored chunk of a question's edit operations (answer_operations), as a submission reads it. */
+export type OperationChunk = { questionIndex: number; start: number; ops: CompactOperation[] };
+
+/** What a submission knows of how the answers came to be: the stored operations and the refused outside pastes. */
+export type ProcessTrail = { chunks: ReadonlyArray<OperationChunk>; outsidePastesBlocked: number };
+
+export const NO_TRAIL: ProcessTrail = { chunks: [], outsidePastesBlocked: 0 };
+
+/** Each question's operations in order (chunks by `start`; a gap between two is left for `reconcile`). */
+function operationsByQuestion(chunks: ReadonlyArray<OperationChunk>, startedAtMs: number) {
+  const sorted = [...chunks].sort((a, b) => a.questionIndex - b.questionIndex || a.start - b.start);
+  const byQuestion = new Map<number, AnswerOperation[]>();
+  for (const chunk of sorted) {
+    const list = byQuestion.get(chunk.questionIndex) ?? [];
+    for (const op of chunk.ops) list.push(fromCompact(op, startedAtMs));
+    byQuestion.set(chunk.questionIndex, list);
+  }
+  return byQuestion;
+}
+
+/**
+ * results.process for a submission: each answer (every question with a saved answer or stored operations) replayed
+ * from its operations and reconciled with the stored answer — a `restored` operation closes any gap, so the replay
+ * always gives the answer exactly — with the characters of the final text by source and its typing signals, and the
+ * candidate's summary over all answers.
+ *
+ * The typing signals' "visible source" check sees the question's own text only: the assistant's replies live in
+ * llm-gateway and are not read while submitting (the timeline, which does read them, computes the signals again
+ * with them).
+ */
+export function processRecord(input: {
+  attemptId: string;
+  startedAt: Date;
+  submittedAt: Date;
+  snapshot: ExamSnapshot;
+  saved: ReadonlyMap<number, string>;
+  trail: ProcessTrail;
+}): ProcessRecord {
+  const byQuestion = operationsByQuestion(input.trail.chunks, input.startedAt.getTime());
+  const submittedAt = input.submittedAt.toISOString();
+  const indices = [...new Set([...input.saved.keys(), ...byQuestion.keys()])]
+    .filter((index) => index >= 0 && index < input.snapshot.questions.length)
+    .sort((a, b) => a - b);
+  const answers = indices.map((questionIndex) => {
+    const { operations, reconciled } = reconcile(
+      byQuestion.get(questionIndex) ?? [],
+      input.saved.get(questionIndex) ?? '',
+      submittedAt,
+    );
+    const question = input.snapshot.questions[questionIndex]!;
+    const visible = [question.title, question.content].filter((text) => text.length > 0);
+    return {
+      questionIndex,
+      sources: sharesOf(replayWithSources(operations).runs),
+      signals: computeTypingSignals(operations, visible),
+      reconciled,
+    };
+  });
+  return {
+    summary: summarizeProcess({
+      attemptId: input.attemptId,
+      submittedAt,
+      answers: answers.map((answer) => answer.sources),
+      outsidePastesBlocked: input.trail.outsidePastesBlocked,
+    }),
+    answers,
+  };
+}
