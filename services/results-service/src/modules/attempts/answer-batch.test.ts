@@ -1,8 +1,11 @@
+import type { CompactOperation } from '@exam/domain/answer-operations';
 import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerOperations, attempts } from '../../db/schema.ts';
 import { buildTestApp, startAttempt, type TestApp } from '../../testing/app.ts';
 import { makeExam } from '../../testing/exams.ts';
-import { createAnswerBatcher, type PendingSave } from './answer-batch.ts';
+import { createAnswerBatcher, type PendingSave, type SaveOutcome } from './answer-batch.ts';
 import { saveAnswerAlone } from './answer-writes.repository.ts';
 import { createAttemptsRepository } from './attempts.repository.ts';
 
@@ -15,19 +18,23 @@ describe('answer saves written in one batch', () => {
   afterAll(() => app.close());
 
   /** A batcher on the test database that records which saves fell back to the single-row statement. */
-  function batcher() {
+  function batcher(operationsCapBytes = 4096) {
     const alone: PendingSave[] = [];
     const writer = createAnswerBatcher(
       app.db,
       (save) => {
         alone.push(save);
-        return saveAnswerAlone(app.db, save);
+        return saveAnswerAlone(app.db, save, operationsCapBytes);
       },
       // A wide window, so every save a test fires together lands in the same batch.
-      { windowMs: 20, maxInFlight: 2, maxRows: 100, maxChars: 1_000_000, operationsCapBytes: 4096 },
+      { windowMs: 20, maxInFlight: 2, maxRows: 100, maxChars: 1_000_000, operationsCapBytes },
     );
-    // Whether each save replaced the stored answer (false: stale, closed or out of range).
-    return { alone, save: (s: PendingSave) => writer.save(s).then((outcome) => outcome?.applied ?? false) };
+    return {
+      alone,
+      // Whether each save replaced the stored answer (false: stale, closed or out of range).
+      save: (s: PendingSave) => writer.save(s).then((outcome) => outcome?.applied ?? false),
+      outcome: (s: PendingSave): Promise<SaveOutcome | undefined> => writer.save(s),
+    };
   }
   const save = (attemptId: string, questionIndex: number, seq: number, answer = `answer ${seq}`): PendingSave => {
     const now = new Date();
@@ -150,5 +157,130 @@ describe('answer saves written in one batch', () => {
       { questionIndex: 1, seq: 9, applied: true },
       { questionIndex: 0, seq: 1, applied: true },
     ]);
+  });
+
+  describe('with edit operations', () => {
+    const op = (i: number): CompactOperation => [i * 100, i, i, String.fromCharCode(97 + (i % 26)), 0];
+    const ops = (from: number, to: number) => Array.from({ length: to - from }, (_v, k) => op(from + k));
+    const withOps = (attemptId: string, index: number, seq: number, start: number, end: number): PendingSave => ({
+      ...save(attemptId, index, seq),
+      operations: { start, ops: ops(start, end) },
+    });
+    const storedOps = async (attemptId: string, questionIndex: number) =>
+      (
+        await app.db
+          .select({ start: answerOperations.start, end: answerOperations.end, ops: answerOperations.ops })
+          .from(answerOperations)
+          .where(and(eq(answerOperations.attemptId, attemptId), eq(answerOperations.questionIndex, questionIndex)))
+          .orderBy(asc(answerOperations.start))
+      ).map((chunk) => {
+        expect(chunk.ops).toHaveLength(chunk.end - chunk.start);
+        return chunk.ops;
+      });
+
+    it('stores the operations of several attempts and questions in one statement, each exactly once', async () => {
+      const [a, b] = [await newAttempt(), await newAttempt()];
+      const writer = batcher();
+      const outcomes = await Promise.all([
+        writer.outcome(withOps(a, 0, 1, 0, 3)),
+        writer.outcome(withOps(a, 1, 1, 0, 2)),
+        writer.outcome(withOps(b, 1, 1, 0, 4)),
+        writer.outcome(save(b, 0, 1)),
+      ]);
+      expect(writer.alone).toEqual([]);
+      expect(outcomes.map((o) => o && [o.applied, o.operationsEnd, o.operationsCapped])).toEqual([
+        [true, 3, false],
+        [true, 2, false],
+        [true, 4, false],
+        [true, 0, false],
+      ]);
+      expect((await storedOps(a, 0)).flat()).toEqual(ops(0, 3));
+      expect((await storedOps(a, 1)).flat()).toEqual(ops(0, 2));
+      expect((await storedOps(b, 1)).flat()).toEqual(ops(0, 4));
+      expect((await stored(a)).version).toBe(2);
+    });
+
+    it('writes a second chunk of one question after the batch holding the first, so a resend or overlap adds only what is new', async () => {
+      const a = await newAttempt();
+      const writer = batcher();
+      // The page's save, its retry (acknowledgement lost) and the next save with more, all at once.
+      const outcomes = await Promise.all([
+        writer.outcome(withOps(a, 1, 1, 0, 3)),
+        writer.outcome(withOps(a, 1, 1, 0, 3)),
+        writer.outcome(withOps(a, 1, 2, 0, 5)),
+        writer.outcome(withOps(a, 0, 1, 0, 1)),
+      ]);
+      // Three writes: the first save, its retry, then the longer one with question 0's (a write of one save goes alone).
+      expect(writer.alone.map((s) => s.seq)).toEqual([1, 1]);
+      expect(outcomes.map((o) => o && [o.applied, o.seq, o.operationsEnd])).toEqual([
+        [true, 1, 3],
+        [false, 1, 3],
+        [true, 2, 5],
+        [true, 1, 1],
+      ]);
+      const chunks = await storedOps(a, 1);
+      expect(chunks.flat()).toEqual(ops(0, 5));
+      expect(chunks.map((chunk) => chunk.length)).toEqual([3, 2]);
+    });
+
+    it('stores a chunk once when several writers (replicas) send it at the same moment, round after round', async () => {
+      const a = await newAttempt();
+      const writers = [batcher(), batcher(), batcher(), batcher()];
+      // Each round every writer sends the question's whole log so far (a page retrying on every replica), and
+      // another question's save rides along in the same batches.
+      for (let round = 1; round <= 5; round++) {
+        await Promise.all([
+          ...writers.map((writer) => writer.outcome(withOps(a, 1, round, 0, round * 3))),
+          writers[round % writers.length]!.outcome(withOps(a, 2, round, 0, round)),
+        ]);
+      }
+      expect((await storedOps(a, 1)).flat()).toEqual(ops(0, 15));
+      expect((await storedOps(a, 2)).flat()).toEqual(ops(0, 5));
+      const [row] = await app.db.select().from(attempts).where(eq(attempts.id, a));
+      const bytes = [...(await storedOps(a, 1)), ...(await storedOps(a, 2))].reduce(
+        (sum, chunk) => sum + JSON.stringify(chunk).length,
+        0,
+      );
+      expect(row!.operationsBytes).toBe(bytes);
+    });
+
+    it('stops storing an attempt’s chunks at the one that would pass its cap, in arrival order within the batch', async () => {
+      const [a, b] = [await newAttempt(), await newAttempt()];
+      // 40 operations are about 640 bytes: the first fits under 1,024, the second would not, nor any after it.
+      const writer = batcher(1024);
+      const outcomes = await Promise.all([
+        writer.outcome(withOps(a, 0, 1, 0, 40)),
+        writer.outcome(withOps(a, 1, 1, 0, 40)),
+        writer.outcome(withOps(a, 2, 1, 0, 1)),
+        writer.outcome(withOps(b, 0, 1, 0, 40)),
+      ]);
+      expect(writer.alone).toEqual([]);
+      expect(outcomes.map((o) => o && [o.applied, o.operationsEnd, o.operationsCapped])).toEqual([
+        [true, 40, true],
+        [true, 0, true],
+        [true, 0, true],
+        [true, 40, false],
+      ]);
+      expect(await storedOps(a, 1)).toEqual([]);
+      expect(await storedOps(a, 2)).toEqual([]);
+      expect((await stored(a)).answers.size).toBe(3);
+      const [row] = await app.db.select().from(attempts).where(eq(attempts.id, a));
+      expect(row!.operationsCappedAt).not.toBeNull();
+    });
+
+    it('stores no operations of a save the attempt refuses, while the others of its batch are stored', async () => {
+      const [open, late] = [await newAttempt(), await newAttempt()];
+      const writer = batcher();
+      const afterDeadline = { ...withOps(late, 0, 1, 0, 2), cutoff: new Date(Date.now() + 3600_000) };
+      const outcomes = await Promise.all([
+        writer.outcome(withOps(open, 0, 1, 0, 2)),
+        writer.outcome(afterDeadline),
+        writer.outcome(withOps(open, 9, 1, 0, 2)),
+      ]);
+      expect(outcomes.map((o) => o?.applied)).toEqual([true, undefined, undefined]);
+      expect((await storedOps(open, 0)).flat()).toEqual(ops(0, 2));
+      expect(await storedOps(late, 0)).toEqual([]);
+      expect(await storedOps(open, 9)).toEqual([]);
+    });
   });
 });

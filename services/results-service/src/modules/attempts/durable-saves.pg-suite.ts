@@ -3,13 +3,16 @@
 // acknowledged save must be there with its latest seq. The shared local PostgreSQL is never touched: the
 // suite runs its own server (initdb into a temporary directory, fsync on) on a free port. It kills
 // processes, not the machine, so it proves the commit happened before the answer; that the WAL also
-// reached the disk is PostgreSQL's fsync, which this cluster keeps on.
+// reached the disk is PostgreSQL's fsync, which this cluster keeps on. Every save carries edit operations as the
+// candidate's page sends them (those past the last acknowledged count): the acknowledged ones must be stored too,
+// each exactly once and in order.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, chownSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { CompactOperation } from '@exam/domain/answer-operations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeExam } from '../../testing/exams.ts';
 
@@ -83,6 +86,16 @@ function privatePostgres(binDir: string, port: number) {
   let child: ChildProcess | undefined;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    /** One row of JSON from `query` (which selects one json value), through psql. */
+    queryJson<T>(query: string): T {
+      const result = spawnSync(
+        join(binDir, 'psql'),
+        ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-A', '-t', '-c', query],
+        { encoding: 'utf8' },
+      );
+      if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
+      return JSON.parse(result.stdout.trim()) as T;
+    },
     init() {
       const { file, args } = command(join(binDir, 'initdb'), [
         '-D',
@@ -244,21 +257,31 @@ describe.skipIf(!bin)('answer saves survive kill -9 of results-service and of Po
     // the wave it is in, while the next wave is still in flight.
     const acked = new Map<string, number>();
     const sent = new Map<string, string>();
+    // Each question's operations as the page recorded them, and how many the server acknowledged holding.
+    const log = new Map<string, CompactOperation[]>();
+    const ackedOps = new Map<string, number>();
     let seq = 0;
     const saveOne = async (attempt: { id: string; auth: string }, question: number, mySeq: number) => {
+      const key = `${attempt.id}/${question}`;
       const answer = `answer ${attempt.id} ${question} ${mySeq}`;
-      sent.set(`${attempt.id}/${question}/${mySeq}`, answer);
+      sent.set(`${key}/${mySeq}`, answer);
+      // A few typed keys since the last save, coalesced as the page does, then everything not yet acknowledged.
+      const ops = log.get(key) ?? [];
+      const word = ` w${mySeq}`;
+      ops.push([seq * 40, ops.length, ops.length, word, 0, Array.from(word.slice(1), () => 120)]);
+      log.set(key, ops);
+      const start = ackedOps.get(key) ?? 0;
       try {
         const response = await fetch(`${service!.url}/api/attempts/${attempt.id}/answers/${question}`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json', authorization: attempt.auth },
-          body: JSON.stringify({ answer, seq: mySeq }),
+          body: JSON.stringify({ answer, seq: mySeq, operations: { start, ops: ops.slice(start) } }),
         });
         if (response.status !== 200) return false;
-        const body = (await response.json()) as { seq: number; applied: boolean };
-        const key = `${attempt.id}/${question}`;
+        const body = (await response.json()) as { seq: number; applied: boolean; operationsEnd: number };
         // Acknowledged: applied, or told a newer seq is already stored; either way the stored seq is at least this.
         acked.set(key, Math.max(acked.get(key) ?? 0, body.seq));
+        ackedOps.set(key, Math.max(ackedOps.get(key) ?? 0, body.operationsEnd));
         return true;
       } catch {
         return false; // the service died under this request: not acknowledged
@@ -288,13 +311,25 @@ describe.skipIf(!bin)('answer saves survive kill -9 of results-service and of Po
         headers: { authorization: attempt.auth },
       });
       expect(response.status).toBe(200);
-      const state = (await response.json()) as { answers: Record<string, { answer: string; seq: number }> };
+      const state = (await response.json()) as {
+        answers: Record<string, { answer: string; seq: number; operations: number }>;
+      };
       for (const question of [0, 1]) {
         const key = `${attempt.id}/${question}`;
         const stored = state.answers[String(question)];
         // At least the newest acknowledged seq; a later one only if it was sent (its answer was not yet acknowledged).
         expect(stored?.seq).toBeGreaterThanOrEqual(acked.get(key)!);
         expect(stored?.answer).toBe(sent.get(`${key}/${stored?.seq}`));
+        // Every acknowledged operation, and what is stored is the page's log from the start: once each, in order.
+        expect(stored?.operations).toBeGreaterThanOrEqual(ackedOps.get(key)!);
+        const chunks = pg.queryJson<Array<{ start: number; end: number; ops: CompactOperation[] }>>(
+          `select coalesce(json_agg(json_build_object('start', start, 'end', "end", 'ops', ops) order by start), '[]')
+           from results_service.answer_operations where attempt_id = '${attempt.id}' and question_index = ${question}`,
+        );
+        expect(chunks.map((c) => [c.start, c.end])).toEqual(
+          chunks.map((c, i) => [i === 0 ? 0 : chunks[i - 1]!.end, c.start + c.ops.length]),
+        );
+        expect(chunks.flatMap((c) => c.ops)).toEqual(log.get(key)!.slice(0, stored!.operations));
       }
     }
   });
