@@ -1,9 +1,12 @@
 -- Custom migration: the autosave write with its edit operations as one function (src/db/functions/save_answers.sql).
 
 -- The autosave write, for one save or a batch of them (modules/attempts/answer-batch.ts), in one call: one round
--- trip and one commit. `saves`: [{ord, attempt_id, question_index, answer, seq, at, cutoff, ops_start, ops}], ops
--- (the compact operations, @exam/domain/answer-operations) and ops_start null for a save without operations; at
--- most one save per question carries operations. `operations_cap`: OPERATIONS_PER_ATTEMPT_MAX_BYTES.
+-- trip and one commit. `saves`: [{ord, attempt_id, question_index, answer, seq, at, cutoff, ops_start, ops,
+-- ops_count, ops_chars}]: ops the compact operations as the page sent them (@exam/domain/answer-operations), how
+-- many, and the characters they insert by source (UTF-16 code units, indexed as ANSWER_SOURCES); all null for a save
+-- without operations. At most one save per question carries operations. `attempt_ids`: the saves' attempts (so
+-- locking them does not parse `saves`). `operations_cap`: OPERATIONS_PER_ATTEMPT_MAX_BYTES, against the operations'
+-- JSON text as sent.
 -- Returns one row per question that an accepted save touched: the stored seq and operation count after it,
 -- whether the save chosen for it replaced the answer, and whether the attempt's operations are capped.
 --
@@ -25,82 +28,101 @@
 --     save's answer is stale (they are the page's log, not the answer's value);
 --   - a chunk that would take the attempt's operations past the cap is not stored, nor any after it: the cap time is
 --     set once and the answers are still saved.
-CREATE OR REPLACE FUNCTION "results_service"."save_answers"(saves json, operations_cap integer)
-RETURNS TABLE (attempt_id text, question_index integer, seq bigint, applied boolean, operations_end integer, capped boolean)
+CREATE OR REPLACE FUNCTION "results_service"."save_answers"(saves json, attempt_ids text[], operations_cap integer)
+RETURNS TABLE (
+	attempt_id text, question_index integer, seq bigint, applied boolean, operations_end integer, capped boolean
+)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 BEGIN
 	PERFORM 1 FROM "results_service"."attempts" a
-	WHERE a.id IN (SELECT t.attempt_id FROM json_to_recordset(saves) AS t(attempt_id text)) AND a.submitted_at IS NULL
+	WHERE a.id = ANY (attempt_ids) AND a.submitted_at IS NULL
 	ORDER BY a.id
 	FOR UPDATE;
 
 	RETURN QUERY
 	WITH input AS (
 		SELECT * FROM json_to_recordset(saves) AS t(ord int, attempt_id text, question_index int, answer text, seq bigint,
-			at timestamptz, cutoff timestamptz, ops_start int, ops json)
+			at timestamptz, cutoff timestamptz, ops_start int, ops json, ops_count int, ops_chars int[])
 	),
 	locked AS (
 		SELECT a.id, a.question_count, a.deadline, a.operations_bytes, a.operations_capped_at
 		FROM "results_service"."attempts" a
-		WHERE a.id IN (SELECT i.attempt_id FROM input i) AND a.submitted_at IS NULL
+		WHERE a.id = ANY (attempt_ids) AND a.submitted_at IS NULL
 		ORDER BY a.id
 		FOR UPDATE
 	),
+	-- Each accepted save with what its attempt and its question hold now. Everything after is computed from these
+	-- rows alone (windows and one grouping, no joins between them), so a batch costs the same per save at any size.
 	accepted AS (
-		SELECT i.* FROM input i JOIN locked l ON l.id = i.attempt_id
+		SELECT i.*, l.operations_bytes AS attempt_bytes, l.operations_capped_at AS attempt_capped_at,
+			s.seq AS prior_seq, coalesce(s.operations_end, 0) AS prior_end
+		FROM input i
+		JOIN locked l ON l.id = i.attempt_id
+		LEFT JOIN "results_service"."answers" s ON s.attempt_id = i.attempt_id AND s.question_index = i.question_index
 		WHERE i.question_index < l.question_count AND (l.deadline IS NULL OR l.deadline >= i.cutoff)
 	),
-	prior AS (
-		SELECT s.attempt_id, s.question_index, s.seq, s.operations_end FROM "results_service"."answers" s
-		WHERE (s.attempt_id, s.question_index) IN (SELECT x.attempt_id, x.question_index FROM accepted x)
-	),
-	chosen AS (
-		SELECT DISTINCT ON (x.attempt_id, x.question_index) x.* FROM accepted x
-		ORDER BY x.attempt_id, x.question_index, x.seq DESC, x.ord
-	),
-	-- The operations of each chunk past the stored count: index, text, size and the characters each inserts.
-	fresh AS (
-		SELECT x.attempt_id, x.question_index, x.ord, x.at, x.ops_start + e.i::int - 1 AS idx, e.op
+	-- The save's operations past the question's stored count, with their size and the characters they insert by
+	-- source. The usual chunk starts at the stored count and is stored as it came (json keeps the text: its size is
+	-- its length), with the characters the caller counted; only a resent or overlapping one (rare) is taken apart
+	-- here, and only then (a CASE runs its subquery on demand).
+	chunked AS (
+		SELECT x.*, x.ops IS NOT NULL AND x.ops_start + x.ops_count > x.prior_end AS has_chunk,
+			x.ops_start + k.skip AS chunk_start, x.ops_start + x.ops_count AS chunk_end,
+			CASE WHEN k.skip IS NULL THEN NULL WHEN k.skip = 0 THEN x.ops ELSE (
+				SELECT ('[' || string_agg(e.op::text, ',' ORDER BY e.i) || ']')::json
+				FROM json_array_elements(x.ops) WITH ORDINALITY AS e(op, i) WHERE e.i > k.skip
+			) END AS chunk,
+			CASE WHEN k.skip IS NULL THEN NULL WHEN k.skip = 0 THEN octet_length(x.ops::text) ELSE (
+				SELECT (sum(octet_length(e.op::text)) + count(*) + 1)::int
+				FROM json_array_elements(x.ops) WITH ORDINALITY AS e(op, i) WHERE e.i > k.skip
+			) END AS chunk_bytes,
+			CASE WHEN k.skip IS NULL THEN NULL WHEN k.skip = 0 THEN x.ops_chars ELSE (
+				SELECT array[
+					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '0'), 0),
+					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '1'), 0),
+					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '2'), 0),
+					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '3'), 0),
+					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '4'), 0)]::int[]
+				FROM json_array_elements(x.ops) WITH ORDINALITY AS e(op, i) WHERE e.i > k.skip
+			) END AS chunk_chars
 		FROM accepted x
-		LEFT JOIN prior p ON p.attempt_id = x.attempt_id AND p.question_index = x.question_index
-		CROSS JOIN LATERAL json_array_elements(x.ops) WITH ORDINALITY AS e(op, i)
-		WHERE x.ops IS NOT NULL AND x.ops_start + e.i - 1 >= coalesce(p.operations_end, 0)
-	),
-	chunks AS (
-		SELECT f.attempt_id, f.question_index, min(f.ord) AS ord, min(f.at) AS at, min(f.idx) AS start,
-			max(f.idx) + 1 AS "end", jsonb_agg(f.op::jsonb ORDER BY f.idx) AS ops,
-			-- The chunk's JSON text as sent: the elements, the commas between them and the brackets.
-			(sum(octet_length(f.op::text)) + count(*) + 1)::int AS bytes,
-			array[
-				coalesce(sum(length(f.op->>3)) FILTER (WHERE f.op->>4 = '0'), 0),
-				coalesce(sum(length(f.op->>3)) FILTER (WHERE f.op->>4 = '1'), 0),
-				coalesce(sum(length(f.op->>3)) FILTER (WHERE f.op->>4 = '2'), 0),
-				coalesce(sum(length(f.op->>3)) FILTER (WHERE f.op->>4 = '3'), 0),
-				coalesce(sum(length(f.op->>3)) FILTER (WHERE f.op->>4 = '4'), 0)
-			]::int[] AS chars
-		FROM fresh f
-		GROUP BY f.attempt_id, f.question_index
+		CROSS JOIN LATERAL (
+			SELECT CASE WHEN x.ops IS NULL OR x.ops_start + x.ops_count <= x.prior_end THEN NULL
+				ELSE greatest(x.prior_end - x.ops_start, 0) END AS skip
+		) k
 	),
 	-- In arrival order within the attempt, chunks are kept while the running total stays within the cap.
 	fitted AS (
-		SELECT c.*, l.operations_capped_at IS NULL
-			AND l.operations_bytes + sum(c.bytes) OVER (PARTITION BY c.attempt_id ORDER BY c.ord) <= operations_cap AS fits
-		FROM chunks c JOIN locked l ON l.id = c.attempt_id
+		SELECT c.*, c.has_chunk AND c.attempt_capped_at IS NULL AND c.attempt_bytes
+			+ sum(CASE WHEN c.has_chunk THEN c.chunk_bytes ELSE 0 END) OVER (PARTITION BY c.attempt_id ORDER BY c.ord)
+			<= operations_cap AS fits
+		FROM chunked c
 	),
-	kept AS (SELECT * FROM fitted WHERE fits),
+	-- What each row's question and attempt end up with: the question's operation count, whether the attempt is capped.
+	settled AS (
+		SELECT f.*,
+			greatest(f.prior_end, coalesce(max(f.chunk_end) FILTER (WHERE f.fits)
+				OVER (PARTITION BY f.attempt_id, f.question_index), 0)) AS operations_end_after,
+			f.attempt_capped_at IS NOT NULL
+				OR bool_or(f.has_chunk AND NOT f.fits) OVER (PARTITION BY f.attempt_id) AS capped_after
+		FROM fitted f
+	),
 	stored AS (
 		INSERT INTO "results_service"."answer_operations" (attempt_id, question_index, start, "end", ops, bytes, created_at)
-		SELECT k.attempt_id, k.question_index, k.start, k."end", k.ops, k.bytes, k.at FROM kept k
+		SELECT r.attempt_id, r.question_index, r.chunk_start, r.chunk_end, r.chunk, r.chunk_bytes, r.at
+		FROM settled r WHERE r.fits
 	),
 	per_attempt AS (
-		SELECT x.attempt_id, count(*)::int AS saves,
-			coalesce((SELECT sum(k.bytes) FROM kept k WHERE k.attempt_id = x.attempt_id), 0)::int AS bytes,
-			(SELECT min(f.at) FROM fitted f WHERE f.attempt_id = x.attempt_id AND NOT f.fits) AS capped_at,
-			coalesce((SELECT array[sum(k.chars[1]), sum(k.chars[2]), sum(k.chars[3]), sum(k.chars[4]), sum(k.chars[5])]::int[]
-				FROM kept k WHERE k.attempt_id = x.attempt_id), '{0,0,0,0,0}') AS chars
-		FROM accepted x
-		GROUP BY x.attempt_id
+		SELECT r.attempt_id, count(*)::int AS saves,
+			coalesce(sum(r.chunk_bytes) FILTER (WHERE r.fits), 0)::int AS bytes,
+			min(r.at) FILTER (WHERE r.has_chunk AND NOT r.fits) AS capped_at,
+			array[
+				coalesce(sum(r.chunk_chars[1]) FILTER (WHERE r.fits), 0), coalesce(sum(r.chunk_chars[2]) FILTER (WHERE r.fits), 0),
+				coalesce(sum(r.chunk_chars[3]) FILTER (WHERE r.fits), 0), coalesce(sum(r.chunk_chars[4]) FILTER (WHERE r.fits), 0),
+				coalesce(sum(r.chunk_chars[5]) FILTER (WHERE r.fits), 0)]::int[] AS chars
+		FROM settled r
+		GROUP BY r.attempt_id
 	),
 	bumped AS (
 		UPDATE "results_service"."attempts" a SET
@@ -108,16 +130,18 @@ BEGIN
 			operations_bytes = a.operations_bytes + c.bytes,
 			operations_capped_at = coalesce(a.operations_capped_at, c.capped_at),
 			operations_chars = array[
-				a.operations_chars[1] + coalesce(c.chars[1], 0), a.operations_chars[2] + coalesce(c.chars[2], 0),
-				a.operations_chars[3] + coalesce(c.chars[3], 0), a.operations_chars[4] + coalesce(c.chars[4], 0),
-				a.operations_chars[5] + coalesce(c.chars[5], 0)]
+				a.operations_chars[1] + c.chars[1], a.operations_chars[2] + c.chars[2], a.operations_chars[3] + c.chars[3],
+				a.operations_chars[4] + c.chars[4], a.operations_chars[5] + c.chars[5]]
 		FROM per_attempt c
 		WHERE a.id = c.attempt_id
 	),
+	chosen AS (
+		SELECT DISTINCT ON (r.attempt_id, r.question_index) r.* FROM settled r
+		ORDER BY r.attempt_id, r.question_index, r.seq DESC, r.ord
+	),
 	written AS (
 		INSERT INTO "results_service"."answers" (attempt_id, question_index, answer, seq, updated_at, operations_end)
-		SELECT c.attempt_id, c.question_index, c.answer, c.seq, c.at, coalesce(k."end", 0)
-		FROM chosen c LEFT JOIN kept k ON k.attempt_id = c.attempt_id AND k.question_index = c.question_index
+		SELECT c.attempt_id, c.question_index, c.answer, c.seq, c.at, c.operations_end_after FROM chosen c
 		ON CONFLICT (attempt_id, question_index) DO UPDATE SET
 			answer = CASE WHEN answers.seq < excluded.seq THEN excluded.answer ELSE answers.answer END,
 			updated_at = CASE WHEN answers.seq < excluded.seq THEN excluded.updated_at ELSE answers.updated_at END,
@@ -125,13 +149,7 @@ BEGIN
 			operations_end = greatest(answers.operations_end, excluded.operations_end)
 		WHERE answers.seq < excluded.seq OR answers.operations_end < excluded.operations_end
 	)
-	SELECT c.attempt_id, c.question_index, greatest(coalesce(p.seq, c.seq), c.seq)::bigint,
-		p.seq IS NULL OR p.seq < c.seq,
-		greatest(coalesce(p.operations_end, 0), coalesce(k."end", 0))::int,
-		l.operations_capped_at IS NOT NULL OR pa.capped_at IS NOT NULL
-	FROM chosen c
-	JOIN locked l ON l.id = c.attempt_id
-	JOIN per_attempt pa ON pa.attempt_id = c.attempt_id
-	LEFT JOIN prior p ON p.attempt_id = c.attempt_id AND p.question_index = c.question_index
-	LEFT JOIN kept k ON k.attempt_id = c.attempt_id AND k.question_index = c.question_index;
+	SELECT c.attempt_id, c.question_index, greatest(coalesce(c.prior_seq, c.seq), c.seq)::bigint,
+		c.prior_seq IS NULL OR c.prior_seq < c.seq, c.operations_end_after::int, c.capped_after
+	FROM chosen c;
 END $$;

@@ -2,11 +2,13 @@ import type { WorkspaceFile } from '@exam/domain/internal';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   customType,
   doublePrecision,
   index,
   integer,
+  json,
   jsonb,
   numeric,
   pgSchema,
@@ -155,8 +157,12 @@ export const answerOperations = resultsServiceSchema.table(
     questionIndex: integer('question_index').notNull(),
     start: integer('start').notNull(),
     end: integer('end').notNull(),
-    /** CompactOperation[] */
-    ops: jsonb('ops').$type<CompactOperation[]>().notNull(),
+    /**
+     * CompactOperation[], as the page sent them. json, not jsonb: the text is kept as it came (validated, not rebuilt
+     * into jsonb's tree on every save, which cost the autosave more than the rest of its write) and is only ever read
+     * whole.
+     */
+    ops: json('ops').$type<CompactOperation[]>().notNull(),
     /** The chunk's size as sent (its JSON text), counted against the attempt's cap. */
     bytes: integer('bytes').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
@@ -233,6 +239,11 @@ export const results = resultsServiceSchema.table(
      * results made before operations were recorded.
      */
     process: jsonb('process').$type<ProcessRecord>(),
+    /**
+     * The process is still to be computed (a submission sets it; modules/submissions/process-records.service.ts
+     * computes it off the submit path and clears it). false with process null: made before operations were recorded.
+     */
+    processPending: boolean('process_pending').notNull().default(false),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
@@ -242,6 +253,8 @@ export const results = resultsServiceSchema.table(
     index('results_owner_idx').on(t.ownerId, t.completedAt, t.id),
     index('results_owner_exam_idx').on(t.ownerId, t.examId, t.completedAt, t.id),
     index('results_exam_idx').on(t.examId),
+    // The process-records job's queue, oldest first; empty but for the moments after submissions.
+    index('results_process_pending_idx').on(t.completedAt).where(sql`${t.processPending}`),
     check('results_status_known', sql`${t.status} in ('pending', 'graded', 'released')`),
   ],
 );

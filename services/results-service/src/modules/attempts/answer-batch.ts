@@ -53,7 +53,7 @@ export const DEFAULT_SAVE_BATCH: SaveBatchOptions = {
  * older stored seq is replaced — and stores each question's new edit operations once, within the attempt's cap.
  * One call: one round trip, one commit and so one WAL flush for all of them.
  */
-const SAVE_ANSWERS = 'select * from results_service.save_answers($1::json, $2::int)';
+const SAVE_ANSWERS = 'select * from results_service.save_answers($1::json, $2::text[], $3::int)';
 
 type Waiter = {
   save: PendingSave;
@@ -181,6 +181,19 @@ type SaveRow = {
 const operationsChars = (save: PendingSave) =>
   save.operations ? save.operations.ops.reduce((n, op) => n + op[3].length + 24, 0) : 0;
 
+/**
+ * A save's operations as save_answers takes them: the compact operations and, counted here so the statement need
+ * not take the JSON apart, how many and the characters they insert by source (the live view's running shares).
+ */
+function operationColumns(operations: SaveOperations | undefined) {
+  if (!operations) return { ops_start: null, ops: null, ops_count: null, ops_chars: null };
+  // A string holding U+0000, which PostgreSQL cannot store, never gets here: the JSON body parser refuses it (400).
+  const { ops } = operations;
+  const chars = [0, 0, 0, 0, 0];
+  for (const op of ops) chars[op[4]]! += op[3].length;
+  return { ops_start: operations.start, ops, ops_count: ops.length, ops_chars: chars };
+}
+
 /** Writes the saves in one call; answers, save by save, what became of it (undefined: not accepted). */
 export async function writeSaves(
   db: ResultsDb,
@@ -195,11 +208,10 @@ export async function writeSaves(
     seq: save.seq,
     at: save.now.toISOString(),
     cutoff: save.cutoff.toISOString(),
-    ops_start: save.operations?.start ?? null,
-    // A string holding U+0000, which jsonb cannot store, never gets here: the JSON body parser refuses it (400).
-    ops: save.operations?.ops ?? null,
+    ...operationColumns(save.operations),
   }));
-  const stored = await rawQuery<SaveRow>(db, SAVE_ANSWERS, [JSON.stringify(rows), operationsCapBytes]);
+  const attemptIds = [...new Set(saves.map((save) => save.attemptId))];
+  const stored = await rawQuery<SaveRow>(db, SAVE_ANSWERS, [JSON.stringify(rows), attemptIds, operationsCapBytes]);
   const byQuestion = new Map(
     stored.map((r) => [keyOf({ attemptId: r.attempt_id, questionIndex: r.question_index }), r]),
   );

@@ -164,6 +164,8 @@ describe('edit operations stored with the autosave', () => {
       [{ start: 1, ops: [[0, 0, 0]] }, 'operations.ops.0'],
       [{ ops: typing(['x']) }, 'operations.start'],
       [{ start: 1, ops: [[-5, 0, 0, 'x', 0]] }, 'operations.ops.0'],
+      // Past what the stored counts hold: refused here rather than failing in the database.
+      [{ start: 3_000_000_000, ops: typing(['x']) }, 'operations.start'],
     ];
     for (const [operations, field] of cases) {
       const reply = await put(attempt, 1, { answer: 'changed', seq: 2, operations });

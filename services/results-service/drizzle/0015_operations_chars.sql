@@ -1,1 +1,0 @@
-ALTER TABLE "results_service"."attempts" ADD COLUMN "operations_chars" integer[] DEFAULT '{0,0,0,0,0}'::integer[] NOT NULL;
