@@ -102,6 +102,12 @@ const ConfigSchema = z.object({
   FINALIZER_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(15),
   /** A candidate's "Run tests" runs per attempt per minute, counted in PostgreSQL across replicas (429 past it). */
   TEST_RUNS_PER_MINUTE: z.coerce.number().int().min(1).default(6),
+  /**
+   * How often the process-records job computes the process (sources, typing signals, the candidate's summary) of
+   * submissions that wait for it. A submission also wakes the job of the replica that stored it, so this is only
+   * the interval at which another replica's submissions, or a run that failed, are picked up.
+   */
+  PROCESS_RECORDS_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(5),
   /** How often the test-grading job starts grade runs of submitted coding answers and collects their verdicts. */
   TEST_GRADING_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3),
   /** LTI score passback (modules/lti): how often the job sends released scores due to the LMS. */

@@ -14,6 +14,7 @@ import { openResultsDatabase } from './db/database.ts';
 import { systemClock, uuidIds } from './deps.ts';
 import { startFinalizer } from './jobs/finalizer.ts';
 import { startTestGrading } from './jobs/test-grading.ts';
+import { startProcessRecords } from './jobs/process-records.ts';
 import { startLtiScoreSync } from './jobs/lti-score-sync.ts';
 
 try {
@@ -60,6 +61,12 @@ try {
     log: app.log,
   });
   app.addHook('onClose', () => testGrading.stop());
+  const processRecords = startProcessRecords(() => app.computeProcessRecords(), {
+    intervalMs: config.PROCESS_RECORDS_INTERVAL_SECONDS * 1000,
+    log: app.log,
+    wake: (listener) => app.processRecords.onPending(listener),
+  });
+  app.addHook('onClose', () => processRecords.stop());
   const ltiScoreSync = startLtiScoreSync(() => app.syncLtiScores(), {
     intervalMs: config.LTI_SCORE_SYNC_INTERVAL_SECONDS * 1000,
     log: app.log,

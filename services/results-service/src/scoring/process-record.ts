@@ -17,8 +17,6 @@ export type OperationChunk = { questionIndex: number; start: number; ops: Compac
 /** What a submission knows of how the answers came to be: the stored operations and the refused outside pastes. */
 export type ProcessTrail = { chunks: ReadonlyArray<OperationChunk>; outsidePastesBlocked: number };
 
-export const NO_TRAIL: ProcessTrail = { chunks: [], outsidePastesBlocked: 0 };
-
 /** Each question's operations in order (chunks by `start`; a gap between two is left for `reconcile`). */
 function operationsByQuestion(chunks: ReadonlyArray<OperationChunk>, startedAtMs: number) {
   const sorted = [...chunks].sort((a, b) => a.questionIndex - b.questionIndex || a.start - b.start);

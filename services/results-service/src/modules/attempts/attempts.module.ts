@@ -33,6 +33,7 @@ declare module '../../module-context.ts' {
 /** Starting an attempt (its briefing, limits and admission), answering, submitting, and test runs. */
 export const attemptsModule: AppModule = async (app, { config, deps, provide, use }) => {
   const cohort = use('cohort');
+  const processRecords = use('processRecords');
   const attemptsRepository = createAttemptsRepository(deps.database, {
     saveBatch: {
       windowMs: config.SAVE_BATCH_WINDOW_MS,
@@ -47,6 +48,7 @@ export const attemptsModule: AppModule = async (app, { config, deps, provide, us
     serverKeys: config.serverKeys,
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
     eventsPerAttemptMax: config.EVENTS_PER_ATTEMPT_MAX,
+    onSubmitted: () => processRecords.wake(),
   });
   provide('attemptsService', attempts);
   // Test runs stay counted in the database: an existing limit, and one attempt's at that.

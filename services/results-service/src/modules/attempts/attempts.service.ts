@@ -16,7 +16,6 @@ import type { Deps } from '../../deps.ts';
 import { NEEDS_FILES, type AttemptRow, type AttemptsRepository, type SubmitAttemptRow } from './attempts.repository.ts';
 import type { SubmissionRow } from './attempt-rows.ts';
 import { candidateView } from '../../scoring/candidate-view.ts';
-import { processRecord, type ProcessTrail } from '../../scoring/process-record.ts';
 import { gradeSubmission } from '../../scoring/score.ts';
 import { needsWorkspaceForTests, testGradingsOf } from '../../scoring/test-code.ts';
 
@@ -33,7 +32,13 @@ export function createAttemptsService(
   repo: AttemptsRepository,
   deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'workspaceFiles'>,
   log: FastifyBaseLogger,
-  opts: { serverKeys: Partial<Record<AiProvider, boolean>>; uploadMaxBytes: number; eventsPerAttemptMax: number },
+  opts: {
+    serverKeys: Partial<Record<AiProvider, boolean>>;
+    uploadMaxBytes: number;
+    eventsPerAttemptMax: number;
+    /** A submission was stored (its process record is pending): wakes the job that computes it. */
+    onSubmitted?: () => void;
+  },
 ) {
   const cutoff = (now: Date) => new Date(now.getTime() - GRACE_MS);
 
@@ -64,7 +69,6 @@ export function createAttemptsService(
   function resultRow(
     locked: SubmitAttemptRow,
     saved: Map<number, string>,
-    trail: ProcessTrail,
     workspaceFiles: Record<string, WorkspaceFile>,
   ): SubmissionRow {
     const now = deps.clock.now();
@@ -93,14 +97,9 @@ export function createAttemptsService(
       grades: graded.grades,
       workspaceFiles: locked.examSnapshot.codingWorkspace.saveFilesInResults ? workspaceFiles : {},
       testGradings: testGradingsOf(locked.examSnapshot, saved, workspaceFiles),
-      process: processRecord({
-        attemptId: locked.id,
-        startedAt: locked.startedAt,
-        submittedAt: completedAt,
-        snapshot: locked.examSnapshot,
-        saved,
-        trail,
-      }),
+      // How the answers came to be is computed after the commit, off the submit path (a deadline's burst of submits
+      // would otherwise replay every answer's operations at once): modules/submissions/process-records.service.ts.
+      processPending: true,
       createdAt: now,
       updatedAt: now,
     };
@@ -120,7 +119,7 @@ export function createAttemptsService(
       if (read.attempt.resultId)
         return { resultId: read.attempt.resultId, answered: read.answered, total: read.total, created: false };
       if (needsFiles(read.attempt)) files = await collectFiles(read.attempt);
-      const row = resultRow(read.attempt, read.saved, read.trail, files ?? {});
+      const row = resultRow(read.attempt, read.saved, files ?? {});
       if (await repo.commitSubmission(row, read.attempt.answersVersion)) {
         return { resultId: row.id, answered: row.answeredCount, total: row.totalQuestions, created: true };
       }
@@ -130,8 +129,8 @@ export function createAttemptsService(
       const asked: { row?: SubmitAttemptRow } = {};
       const outcome = await repo.submit(attemptId, {
         skipLocked,
-        build: (locked, saved, trail) => {
-          if (files !== undefined || !needsFiles(locked)) return resultRow(locked, saved, trail, files ?? {});
+        build: (locked, saved) => {
+          if (files !== undefined || !needsFiles(locked)) return resultRow(locked, saved, files ?? {});
           asked.row = locked;
           return NEEDS_FILES;
         },
@@ -250,6 +249,7 @@ export function createAttemptsService(
     async submit(attemptId: string): Promise<SubmitResponse> {
       const submitted = await submitAttempt(attemptId, false);
       if (!submitted) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
+      if (submitted.created) opts.onSubmitted?.();
       return { resultId: submitted.resultId, answered: submitted.answered, total: submitted.total };
     },
 
@@ -265,7 +265,10 @@ export function createAttemptsService(
         let progressed = false;
         for (const attempt of expired) {
           const outcome = await submitAttempt(attempt.id, true);
-          if (outcome?.created) created++;
+          if (outcome?.created) {
+            created++;
+            opts.onSubmitted?.();
+          }
           if (outcome) progressed = true;
         }
         // Stop when nothing is left or every remaining one is held by another replica.

@@ -1,7 +1,5 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import { queryRows } from '../../db/rows.ts';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import { answers, attempts, results, testGradings } from '../../db/schema.ts';
-import type { ProcessTrail } from '../../scoring/process-record.ts';
 import {
   NEEDS_FILES,
   type AttemptRow,
@@ -9,13 +7,8 @@ import {
   type SubmissionRow,
   type SubmissionCounts,
 } from './attempt-rows.ts';
-import { TRAIL_COLUMNS, trailOf, type TrailRow } from './optimistic-submit.repository.ts';
 
-type BuildResult = (
-  attempt: AttemptRow,
-  saved: Map<number, string>,
-  trail: ProcessTrail,
-) => SubmissionRow | typeof NEEDS_FILES;
+type BuildResult = (attempt: AttemptRow, saved: Map<number, string>) => SubmissionRow | typeof NEEDS_FILES;
 
 /** The locking submit (a candidate's retry after a race, and the finalizer) and the finalizer's search. */
 export function lockedSubmit(db: ResultsDb) {
@@ -49,17 +42,11 @@ export function lockedSubmit(db: ResultsDb) {
         // A separate statement on purpose: under READ COMMITTED it takes a snapshot after the lock was
         // granted, so it sees every save that held the row lock before us. Reading the answers in
         // the locking statement would use the snapshot from before the wait and lose those saves.
-        const [pairs, [trail]] = await Promise.all([
-          tx
-            .select({ questionIndex: answers.questionIndex, answer: answers.answer })
-            .from(answers)
-            .where(eq(answers.attemptId, attemptId)),
-          queryRows<TrailRow>(
-            tx as unknown as ResultsDb,
-            sql`select ${sql.raw(TRAIL_COLUMNS)} from results_service.attempts a where a.id = ${attemptId}`,
-          ),
-        ]);
-        const row = opts.build(attempt, new Map(pairs.map((p) => [p.questionIndex, p.answer])), trailOf(trail!));
+        const pairs = await tx
+          .select({ questionIndex: answers.questionIndex, answer: answers.answer })
+          .from(answers)
+          .where(eq(answers.attemptId, attemptId));
+        const row = opts.build(attempt, new Map(pairs.map((p) => [p.questionIndex, p.answer])));
         if (row === NEEDS_FILES) return NEEDS_FILES;
         const { testGradings: outbox, ...result } = row;
         // Independent statements: postgres.js pipelines them on the transaction's connection.

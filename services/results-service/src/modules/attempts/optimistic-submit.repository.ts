@@ -1,24 +1,13 @@
-import type { CompactOperation } from '@exam/domain/answer-operations';
 import { rawQuery } from '../../db/rows.ts';
-import type { ProcessTrail } from '../../scoring/process-record.ts';
 import { parseSnapshot } from '../../scoring/snapshot.ts';
 import type { ResultsDb, SubmissionRow, SubmitAttemptRow } from './attempt-rows.ts';
 
 const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
-/**
- * How the answers came to be (results.process): the attempt's stored edit operations, every chunk by primary key
- * order, and its refused outside pastes (by events_attempt_idx), read with the rest.
- */
-export const TRAIL_COLUMNS = `
-    coalesce((select json_agg(json_build_array(o.question_index, o.start, o.ops) order by o.question_index, o.start)
-      from results_service.answer_operations o where o.attempt_id = a.id), '[]') as operations,
-    (select count(*)::int from results_service.events v where v.attempt_id = a.id and v.type = 'paste-blocked') as pastes_blocked`;
 const READ_FOR_SUBMIT = `
   select a.id, a.exam_id, a.owner_id, a.name, a.student_id, a.result_id, a.exam_snapshot, a.question_count, a.answers_version,
     ${epochMs('a.started_at')} as started_ms, ${epochMs('a.deadline')} as deadline_ms, ${epochMs('a.submitted_at')} as submitted_ms,
     r.answered_count, r.total_questions,
-    coalesce((select json_agg(json_build_array(s.question_index, s.answer)) from results_service.answers s where s.attempt_id = a.id), '[]') as saved,
-    ${TRAIL_COLUMNS}
+    coalesce((select json_agg(json_build_array(s.question_index, s.answer)) from results_service.answers s where s.attempt_id = a.id), '[]') as saved
   from results_service.attempts a left join results_service.results r on r.id = a.result_id
   where a.id = $1`;
 type SubmitReadRow = {
@@ -37,21 +26,7 @@ type SubmitReadRow = {
   answered_count: number | null;
   total_questions: number | null;
   saved: [number, string][];
-} & TrailRow;
-
-/** TRAIL_COLUMNS as read. */
-type StoredChunk = [questionIndex: number, start: number, ops: CompactOperation[]];
-export type TrailRow = { operations: StoredChunk[] | string; pastes_blocked: number };
-
-export function trailOf(row: TrailRow): ProcessTrail {
-  // Drivers differ in whether json comes back parsed (db/rows.ts).
-  const operations =
-    typeof row.operations === 'string' ? (JSON.parse(row.operations) as StoredChunk[]) : row.operations;
-  return {
-    chunks: operations.map(([questionIndex, start, ops]) => ({ questionIndex, start, ops })),
-    outsidePastesBlocked: Number(row.pastes_blocked),
-  };
-}
+};
 
 const CLAIM = `
     update results_service.attempts set submitted_at = $18::timestamptz, result_id = $3
@@ -60,14 +35,15 @@ const CLAIM = `
 const INSERT_RESULT = `
     insert into results_service.results (id, attempt_id, exam_id, owner_id, exam_title, user_name, student_id,
       total_questions, answered_count, score, max_score, status, pending_count, graded_at, time_spent,
-      started_at, completed_at, grades, workspace_files, created_at, updated_at, process)
+      started_at, completed_at, grades, workspace_files, created_at, updated_at, process_pending)
     select $3, id, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12::numeric, $13, $14::int, $15::timestamptz, $16,
-      $17::timestamptz, $18::timestamptz, $19::jsonb, $20::jsonb, $21::timestamptz, $22::timestamptz, $23::jsonb
+      $17::timestamptz, $18::timestamptz, $19::jsonb, $20::jsonb, $21::timestamptz, $22::timestamptz, true
     from claimed
     returning id`;
+/** The result's process (how the answers came to be) is queued in the same row: process_pending, computed off the submit path. */
 const COMMIT_SUBMISSION = `with claimed as (${CLAIM}) ${INSERT_RESULT}`;
 /**
- * The same with the test-grading outbox rows of the questions graded by tests ($24: [{question_index, code}]),
+ * The same with the test-grading outbox rows of the questions graded by tests ($23: [{question_index, code}]),
  * still one statement: the runner's work is queued exactly when the submission commits.
  */
 const COMMIT_SUBMISSION_WITH_TESTS = `
@@ -75,7 +51,7 @@ const COMMIT_SUBMISSION_WITH_TESTS = `
     insert into results_service.test_gradings (result_id, attempt_id, question_index, code, state, tries, next_at,
       created_at, updated_at)
     select inserted.id, $1, o.question_index, o.code, 'queued', 0, $21::timestamptz, $21::timestamptz, $21::timestamptz
-    from inserted, jsonb_to_recordset($24::jsonb) as o(question_index int, code text)
+    from inserted, jsonb_to_recordset($23::jsonb) as o(question_index int, code text)
   )
   select id from inserted`;
 
@@ -92,7 +68,6 @@ export function optimisticSubmit(db: ResultsDb) {
       return {
         attempt: toAttemptRow(row),
         saved: new Map(row.saved),
-        trail: trailOf(row),
         answered: row.answered_count ?? 0,
         total: row.total_questions ?? 0,
       };
@@ -132,7 +107,7 @@ function toAttemptRow(row: SubmitReadRow): SubmitAttemptRow {
   };
 }
 
-/** COMMIT_SUBMISSION's parameters, in its $1…$23 order. */
+/** COMMIT_SUBMISSION's parameters, in its $1…$22 order. */
 function commitParams(row: SubmissionRow, answersVersion: number): unknown[] {
   const iso = (date: Date | null | undefined) => date?.toISOString() ?? null;
   return [
@@ -158,6 +133,5 @@ function commitParams(row: SubmissionRow, answersVersion: number): unknown[] {
     JSON.stringify(row.workspaceFiles),
     iso(row.createdAt),
     iso(row.updatedAt),
-    row.process === undefined || row.process === null ? null : JSON.stringify(row.process),
   ];
 }

@@ -21,7 +21,7 @@ const typed = (t: number, at: number, text: string, gapMs = 180): CompactOperati
     .map(() => gapMs),
 ];
 
-describe('how the answers came to be, computed when the result is made', () => {
+describe('how the answers came to be, computed for each submission', () => {
   // Later than the other suites' clocks, so their finalizer drains never reach these attempts.
   const clock = fakeClock(new Date('2042-02-01T09:00:00Z'));
   let app: TestApp;
@@ -37,9 +37,12 @@ describe('how the answers came to be, computed when the result is made', () => {
       headers: attempt.headers,
       payload: body,
     });
-  const processOf = async (attemptId: string) =>
-    (await app.db.select({ process: results.process }).from(results).where(eq(results.attemptId, attemptId)))[0]
+  /** The result's process once the job (woken by the submission; run here directly) has computed it. */
+  const processOf = async (attemptId: string) => {
+    await app.computeProcessRecords();
+    return (await app.db.select({ process: results.process }).from(results).where(eq(results.attemptId, attemptId)))[0]
       ?.process;
+  };
 
   it('replays each answer from its stored operations into sources, signals and the candidate’s summary', async () => {
     const attempt = await startAttempt(app, app.exams.put(makeExam()).id);
@@ -118,6 +121,28 @@ describe('how the answers came to be, computed when the result is made', () => {
       [1, true, { typed: 4, pasted: 0, assistant: 0, autocomplete: 0, restored: 4 }],
     ]);
     expect(process.summary).toMatchObject({ characters: 19, typedPercent: 21, restoredPercent: 79 });
+  });
+
+  it('leaves the submit to store the result alone, and computes the pending process once, on demand or by the job', async () => {
+    const attempt = await startAttempt(app, app.exams.put(makeExam()).id);
+    await save(attempt, 1, { answer: 'skin', seq: 1, operations: { start: 0, ops: [typed(500, 0, 'skin')] } });
+    const submit = await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/submit`,
+      headers: attempt.headers,
+    });
+    const resultId = submit.json().resultId as string;
+    const row = async () => (await app.db.select().from(results).where(eq(results.id, resultId)))[0]!;
+    expect(await row()).toMatchObject({ process: null, processPending: true });
+
+    // Whoever shows or signs it first (the timeline, the receipt) gets it computed on the spot…
+    const first = await app.processRecords.processOf(resultId);
+    expect(first?.summary).toMatchObject({ attemptId: attempt.attemptId, characters: 4, typedPercent: 100 });
+    expect(await row()).toMatchObject({ process: first, processPending: false });
+    // …and the job then has nothing left for it, nor does a second reader recompute it.
+    await app.computeProcessRecords();
+    expect(await app.processRecords.processOf(resultId)).toEqual(first);
+    expect(await app.processRecords.processOf('no-such-result')).toBeUndefined();
   });
 
   it('computes it for a deadline’s automatic submission too', async () => {
