@@ -121,12 +121,31 @@ const benches: Bench[] = [
             : '**not measured** (the anchor missed the lowest step)',
         },
       ];
+      const w = r.saves.serviceWithOps as Json | undefined;
+      const ops = r.operations as Json | undefined;
+      if (w && ops) {
+        const cpuRatio = ramp.serviceWithOpsCpuMsPerSave / ramp.serviceCpuMsPerSave;
+        rows.push({
+          what: `durable answer saves carrying edit operations (5–20 coalesced typed words each), ${r.saveRate}/s for ${r.saveSeconds} s and the ramp${SHORT}`,
+          goal: 'within 10% of the saves without operations at the same p99; every operation stored once',
+          anchor: `same saves without operations: ${s.rps}/s, p99 ${ms(s.p99)}; ramp ${ramp.serviceSavesPerSecond}/s; ${ramp.serviceCpuMsPerSave} ms CPU per save`,
+          result: `${w.rps}/s, p99 ${ms(w.p99)}, ${w.errors} errors; ramp ${ramp.serviceWithOpsSavesPerSecond}/s; ${ramp.serviceWithOpsCpuMsPerSave} ms CPU per save; ${ops.stored} of ${ops.sent} operations stored (${ops.questionsMismatched} questions off), ${ops.bytesPerOperation} bytes each`,
+          ratio: `ramp ${ramp.withOpsRatio === null ? '—' : x(ramp.withOpsRatio)}, CPU per save ${x(cpuRatio)}`,
+          verdict: met(
+            ramp.withOpsRatio !== null &&
+              ramp.withOpsRatio >= 0.9 &&
+              cpuRatio <= 1.1 &&
+              ops.stored === ops.sent &&
+              ops.questionsMismatched === 0,
+          ),
+        });
+      }
       if (sub)
         rows.push({
           what: `submissions: ${sub.count} at 1,000/s${SHORT}`,
           goal: '10,000 over 10 s, all acknowledged, p99 ≤ 1 s',
           anchor: '—',
-          result: `${sub.ok} of ${sub.count} acknowledged in ${sub.wallSeconds} s, p99 ${ms(sub.p99)}, ${sub.resultRows} result rows`,
+          result: `${sub.ok} of ${sub.count} acknowledged in ${sub.wallSeconds} s, p99 ${ms(sub.p99)}, ${sub.resultRows} result rows${sub.processRecords ? `; every process record computed ${sub.processRecords.secondsAfterLastSubmit} s after the last (${sub.processRecords.computed} records, ${sub.processRecords.stillPending} pending)` : ''}`,
           ratio: '—',
           verdict: met(sub.ok === sub.count && sub.resultRows === sub.count && sub.p99 <= 1000),
         });

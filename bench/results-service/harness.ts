@@ -200,6 +200,7 @@ export async function startStack(opts: {
       // Every bench attempt starts from this one address; the start limits are not what is measured.
       START_LIMIT_PER_CLIENT: '1000000',
       START_LIMIT_PER_EXAM: '1000000',
+      START_LIMIT_PER_EXAM_CLIENT: '1000000',
       ...opts.env,
     },
   });

@@ -7,10 +7,16 @@
 //      and the goal is the service at >= 1.3x the anchor's (issue 19);
 //   3. submissions: 10,000 POST /api/attempts/{id}/submit arriving within 10 s — goal all acknowledged, p99 <= 1 s,
 //      and 10,000 result rows counted in the database afterwards.
+// With --operations (the default; --no-operations leaves it out) phases 1 and 2 also run a third stream,
+// "service+ops": the same saves, each carrying the edit operations a candidate's page sends with it (5–20
+// coalesced typed words per save, with per-key timing), so saves with and without operations are measured in the
+// same run (goal: within 10% of the throughput without at the same p99). Afterwards the stored operations are
+// counted against those sent (each exactly once). After the submissions it waits for every result's process record
+// (computed off the submit path, from those operations) and reports how long that took.
 // Usage (from the repository root):
 //   node bench/results-service/run.ts [--attempts 10000] [--save-rate 3000] [--save-seconds 30] [--submit-rate 1000]
 //                                     [--generator open|autocannon] [--pool-size N] [--no-anchor] [--no-submit]
-//                                     [--ramp-rates 1000,2000,…] [--ramp-seconds 5]
+//                                     [--ramp-rates 1000,2000,…] [--ramp-seconds 5] [--no-operations]
 // The service's own settings pass through its environment (e.g. SAVE_BATCH_WINDOW_MS=0 turns group commit off).
 // --pool-size sets the service's DATABASE_POOL_SIZE; without it the service runs with its default (10).
 // --generator open (default): requests arrive evenly at the rate and latency counts from each one's planned
@@ -22,6 +28,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { cpuShares, cpuSnapshot } from '../lib/machine-cpu.ts';
 import { createClient, openLoop, summarizeOutcomes, type Outcome, type PlannedRequest } from '../lib/open-loop.ts';
+import { pageOperations } from './operations.ts';
 import { QUESTION_COUNT, startAnchor, startAttempts, startStack } from './harness.ts';
 
 const { values: args } = parseArgs({
@@ -37,6 +44,7 @@ const { values: args } = parseArgs({
     submit: { type: 'boolean', default: true },
     'ramp-rates': { type: 'string', default: '100,200,400,700,1000,1500,2000,3000,4000,5000,6000,8000,10000' },
     'ramp-seconds': { type: 'string', default: '5' },
+    operations: { type: 'boolean', default: true },
   },
 });
 const rampRates = args['ramp-rates'].split(',').map(Number);
@@ -153,9 +161,11 @@ try {
   );
 
   // Saves: every request writes a new seq, round-robin over attempts and questions, so every save applies.
-  // The anchor gets the same stream (same attempt ids, questions, answers and seqs) without the token.
+  // The anchor gets the same stream (same attempt ids, questions, answers and seqs) without the token; the
+  // "service+ops" stream the same again with each save's edit operations (operations.ts).
   let counter = 0;
-  const saves = (rate: number, seconds: number, withAuth: boolean): Phase => ({
+  const page = pageOperations();
+  const saves = (rate: number, seconds: number, withAuth: boolean, withOps = false): Phase => ({
     count: Math.round(seconds * rate),
     rate,
     connections: 64,
@@ -163,6 +173,7 @@ try {
       const n = counter++;
       const attempt = attempts[n % attempts.length]!;
       const question = Math.floor(n / attempts.length) % QUESTION_COUNT;
+      const answer = question % 2 === 0 ? 'B' : `photosynthesis ${n}`;
       return {
         method: 'PUT',
         path: `/api/attempts/${attempt.id}/answers/${question}`,
@@ -170,10 +181,17 @@ try {
           'content-type': 'application/json',
           ...(withAuth ? { authorization: attempt.auth } : {}),
         },
-        body: JSON.stringify({ answer: question % 2 === 0 ? 'B' : `photosynthesis ${n}`, seq: n + 1 }),
+        body: JSON.stringify(
+          withOps
+            ? { answer, seq: n + 1, operations: page.next(`${attempt.id}/${question}`, n) }
+            : { answer, seq: n + 1 },
+        ),
       };
     },
-    ok: (o) => o.status === 200 && o.body.includes('"applied":true'),
+    ok: (o) =>
+      o.status === 200 &&
+      o.body.includes('"applied":true') &&
+      (!withOps || o.body.includes('"operationsCapped":false')),
   });
   const anchor = args.anchor
     ? await startAnchor({
@@ -183,18 +201,21 @@ try {
       })
     : undefined;
   const servers = [
-    { name: 'service', url: stack.url, auth: true, cpu: () => stack.serverCpuSeconds() },
-    ...(anchor ? [{ name: 'anchor', url: anchor.url, auth: false, cpu: () => anchor.cpuSeconds() }] : []),
+    { name: 'service', url: stack.url, auth: true, ops: false, cpu: () => stack.serverCpuSeconds() },
+    ...(args.operations
+      ? [{ name: 'service+ops', url: stack.url, auth: true, ops: true, cpu: () => stack.serverCpuSeconds() }]
+      : []),
+    ...(anchor ? [{ name: 'anchor', url: anchor.url, auth: false, ops: false, cpu: () => anchor.cpuSeconds() }] : []),
   ];
   try {
     for (const server of servers) {
       // Warm-up (JIT, connection pools); not reported.
-      await runPhase(server.url, saves(Math.min(saveRate, 1000), 5, server.auth));
+      await runPhase(server.url, saves(Math.min(saveRate, 1000), 5, server.auth, server.ops));
     }
     const fixed: Record<string, Summary & Awaited<ReturnType<Awaited<ReturnType<typeof cpuMeter>>>>> = {};
     for (const server of servers) {
       const meter = await cpuMeter({ ...stack, serverCpuSeconds: server.cpu });
-      const run = await runPhase(server.url, saves(saveRate, saveSeconds, server.auth));
+      const run = await runPhase(server.url, saves(saveRate, saveSeconds, server.auth, server.ops));
       fixed[server.name] = { ...run, ...(await meter(run)) };
       console.log(`saves (${server.name})`, {
         generator,
@@ -213,7 +234,7 @@ try {
       for (const server of servers) {
         if (!climbing.has(server.name)) continue;
         const meter = await cpuMeter({ ...stack, serverCpuSeconds: server.cpu });
-        const run = await runPhase(server.url, saves(rate, rampSeconds, server.auth));
+        const run = await runPhase(server.url, saves(rate, rampSeconds, server.auth, server.ops));
         const cpu = await meter(run);
         const pass = run.p99 <= P99_GOAL_MS && run.ok === run.requests && run.errors === 0;
         steps.push({
@@ -254,15 +275,24 @@ try {
                 : null,
           }
         : {}),
+      ...(args.operations
+        ? {
+            // The same for the saves carrying edit operations, against the service's saves without them.
+            serviceWithOpsSavesPerSecond: held['service+ops'] ?? 0,
+            withOpsRatio: service ? Number(((held['service+ops'] ?? 0) / service).toFixed(2)) : null,
+            serviceWithOpsCpuMsPerSave: fixed['service+ops'] ? saveCpu(fixed['service+ops']) : null,
+          }
+        : {}),
       topRateTried: rampRates.at(-1),
     };
     console.log('save ramp', rampSummary);
     const pick = (f: Summary | undefined) =>
       f && { rps: f.rps, p99: f.p99, ok: f.ok, requests: f.requests, errors: f.errors + f.non2xx };
     Object.assign(benchResult, {
-      saves: { service: pick(fixed.service), anchor: pick(fixed.anchor) },
+      saves: { service: pick(fixed.service), serviceWithOps: pick(fixed['service+ops']), anchor: pick(fixed.anchor) },
       ramp: rampSummary,
     });
+    if (args.operations) benchResult.operations = await checkOperations();
   } finally {
     await anchor?.stop();
   }
@@ -274,6 +304,43 @@ try {
   );
   // Submissions: every attempt submits once, arriving at submitRate per second.
   if (args.submit) await submissions(attempts);
+
+  /** The operations stored against those the saves carried: every acknowledged one exactly once, in order. */
+  async function checkOperations() {
+    const rows = await stack.sql<{ key: string; chunks: number; stored: number; contiguous: boolean; bytes: number }[]>`
+      select attempt_id || '/' || question_index as key, count(*)::int as chunks,
+        sum(json_array_length(ops))::int as stored, sum(bytes)::int as bytes,
+        bool_and("end" - start = json_array_length(ops)) and min(start) = 0 and max("end") = sum("end" - start) as contiguous
+      from results_service.answer_operations group by attempt_id, question_index`;
+    const stored = new Map(rows.map((r) => [r.key, r]));
+    let sent = 0;
+    let storedTotal = 0;
+    let mismatched = 0;
+    for (const [key, count] of page.sent()) {
+      sent += count;
+      const row = stored.get(key);
+      storedTotal += row?.stored ?? 0;
+      if (!row || row.stored !== count || !row.contiguous) mismatched++;
+    }
+    const bytes = rows.reduce((sum, r) => sum + r.bytes, 0);
+    // Storage per hour of continuous typing: the bytes per typed character (each key's time included) times a
+    // fast typist's 300 characters a minute (60 words).
+    const typed = (
+      await stack.sql`select coalesce(sum(operations_chars[1]), 0)::float8 as n from results_service.attempts`
+    )[0]!.n as number;
+    const bytesPerChar = typed ? bytes / typed : null;
+    const check = {
+      sent,
+      stored: storedTotal,
+      questionsMismatched: mismatched,
+      bytesStored: bytes,
+      bytesPerOperation: storedTotal ? Number((bytes / storedTotal).toFixed(1)) : null,
+      bytesPerTypedChar: bytesPerChar === null ? null : Number(bytesPerChar.toFixed(2)),
+      kbPerHourAt300CharsPerMinute: bytesPerChar === null ? null : Math.round((bytesPerChar * 300 * 60) / 1024),
+    };
+    console.log('edit operations: sent vs stored', check);
+    return check;
+  }
 } finally {
   await stack.stop();
 }
@@ -310,6 +377,7 @@ async function submissions(attempts: { id: string; auth: string }[]) {
     resultRows: counts.results,
     submittedAttempts: counts.submitted,
   });
+  const drain = await processDrain();
   benchResult.submissions = {
     count: attempts.length,
     ok: submits.ok,
@@ -317,9 +385,36 @@ async function submissions(attempts: { id: string; auth: string }[]) {
     p99: submits.p99,
     wallSeconds: submits.wallSeconds,
     resultRows: counts.results,
+    processRecords: drain,
   };
   const tables =
     await stack.sql`select relname, n_tup_upd, n_tup_hot_upd from pg_stat_user_tables where schemaname = 'results_service' order by relname`;
+  /**
+   * results.process is computed after each submission, off the submit path (the job the submit wakes, in a worker
+   * thread): how long after the last submission every result had its record, and the service's CPU meanwhile.
+   */
+  async function processDrain() {
+    const started = performance.now();
+    const cpu = stack.serverCpuSeconds();
+    let pending = 0;
+    for (;;) {
+      pending = (await stack.sql`select count(*)::int as n from results_service.results where process_pending`)[0]!
+        .n as number;
+      if (pending === 0 || performance.now() - started > 120_000) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const computed = (
+      await stack.sql`select count(*)::int as n from results_service.results where process is not null`
+    )[0]!.n as number;
+    const drain = {
+      computed,
+      stillPending: pending,
+      secondsAfterLastSubmit: Number(((performance.now() - started) / 1000).toFixed(2)),
+      serverCpuMsWhileDraining: Number(((stack.serverCpuSeconds() - cpu) * 1000).toFixed(0)),
+    };
+    console.log('process records after the submissions', drain);
+    return drain;
+  }
   console.log(
     'updates (HOT = without index writes):',
     tables.map((t) => `${t.relname} ${t.n_tup_hot_upd}/${t.n_tup_upd}`).join(', '),
