@@ -2,6 +2,7 @@ CREATE TABLE "workspace_orchestrator"."file_histories" (
 	"attempt_id" text PRIMARY KEY NOT NULL,
 	"bytes" integer DEFAULT 0 NOT NULL,
 	"capped_at" timestamp with time zone,
+	"followed" boolean,
 	"looked_at" timestamp with time zone,
 	"due_at" timestamp with time zone NOT NULL
 );

@@ -44,6 +44,7 @@ export async function buildApp(config: Config, deps: Deps) {
     maxBytes: config.WORKSPACE_HISTORY_MAX_BYTES,
     intervalMs: config.WORKSPACE_HISTORY_INTERVAL_SECONDS * 1000,
     log: app.log.child({ module: 'file-history' }),
+    directory: deps.directory,
   });
   const service = createSessionsService(repo, deps, resolveEntry, {
     startTimeoutMs: config.START_TIMEOUT_SECONDS * 1000,

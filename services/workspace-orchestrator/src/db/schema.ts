@@ -210,6 +210,11 @@ export const fileHistories = workspaceSchema.table(
     bytes: integer('bytes').notNull().default(0),
     /** When a snapshot would have passed the cap: nothing is stored after it. */
     cappedAt: timestamp('capped_at', { withTimezone: true }),
+    /**
+     * Whether the attempt's files are followed: its exam keeps workspace files in results (saveFilesInResults).
+     * Null until first asked; false: nothing is stored and no replica looks.
+     */
+    followed: boolean('followed'),
     /** When the files were last read for a snapshot: a change found by the next read happened after it. */
     lookedAt: timestamp('looked_at', { withTimezone: true }),
     dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
@@ -222,7 +227,7 @@ export type FileHistoryRow = typeof fileHistories.$inferSelect;
 /**
  * One version of one workspace file, append-only: `full` holds the text, `diff` a patch from the version before
  * it (modules/sessions/file-patches.ts, as JSON), `deleted` nothing. Replaying a path's versions in order gives
- * each of its texts.
+ * each of its texts. Nothing prunes them: the timeline reads them for as long as the attempt's result exists.
  */
 export const fileVersions = workspaceSchema.table(
   'file_versions',

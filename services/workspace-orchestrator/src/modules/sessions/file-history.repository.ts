@@ -102,6 +102,7 @@ export function createFileHistoryRepository({ db }: Pick<WorkspaceDatabase, 'db'
               attemptId: sql<string>`${workspaces.attemptId}`.as('attempt_id'),
               bytes: sql<number>`0`.as('bytes'),
               cappedAt: sql<Date | null>`null::timestamptz`.as('capped_at'),
+              followed: sql<boolean | null>`null::boolean`.as('followed'),
               lookedAt: sql<Date | null>`null::timestamptz`.as('looked_at'),
               dueAt: sql<Date>`${now.toISOString()}::timestamptz`.as('due_at'),
             })
@@ -121,6 +122,7 @@ export function createFileHistoryRepository({ db }: Pick<WorkspaceDatabase, 'db'
             and(
               lte(fileHistories.dueAt, now),
               isNull(fileHistories.cappedAt),
+              or(isNull(fileHistories.followed), eq(fileHistories.followed, true)),
               inArray(fileHistories.attemptId, onThisHost),
             ),
           )
@@ -132,6 +134,15 @@ export function createFileHistoryRepository({ db }: Pick<WorkspaceDatabase, 'db'
         await tx.update(fileHistories).set({ dueAt: leaseUntil }).where(inArray(fileHistories.attemptId, ids));
         return ids;
       });
+    },
+
+    /** Records whether the attempt's files are followed (the first answer stays). */
+    async decideFollowed(attemptId: string, followed: boolean, now: Date): Promise<void> {
+      await db.insert(fileHistories).values({ attemptId, followed, dueAt: now }).onConflictDoNothing();
+      await db
+        .update(fileHistories)
+        .set({ followed })
+        .where(and(eq(fileHistories.attemptId, attemptId), isNull(fileHistories.followed)));
     },
 
     async findHistory(attemptId: string): Promise<FileHistoryRow | undefined> {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { AnswerSourceSchema } from '@exam/domain/answer-operations';
 import type { InternalWorkspaceHistory, WorkspaceFile } from '@exam/domain/internal';
 import type { FileVersionRow } from '../../db/schema.ts';
+import type { ExamDirectory } from '../../deps.ts';
 import type { FileHead, FileHistoryRepository, FileHistoryWriter, NewFileVersion } from './file-history.repository.ts';
 import { applyPatch, makePatch, type FilePatch } from './file-patches.ts';
 
@@ -13,6 +14,8 @@ export type FileHistoryOptions = {
   intervalMs: number;
   /** Where a snapshot that failed at collection is reported (collection itself goes on). */
   log: Pick<FastifyBaseLogger, 'warn'>;
+  /** Whether the exam keeps workspace files in results: a history of files nobody keeps is not stored either. */
+  directory: Pick<ExamDirectory, 'workspaceSettings'>;
 };
 
 /** What a version costs against the cap: its text (full or patch) and path, and 64 bytes for its other columns. */
@@ -124,14 +127,29 @@ export function createFileHistory(repo: FileHistoryRepository, opts: FileHistory
   }
 
   /**
+   * Whether the attempt's files are followed: asked of exam-service once (the exam's saveFilesInResults) and
+   * kept on the history row. Without the exam (a volume read after the session ended) an undecided attempt is not.
+   */
+  async function follows(attemptId: string, examId: string | null, now: Date): Promise<boolean> {
+    const decided = (await repo.findHistory(attemptId))?.followed;
+    if (decided !== null && decided !== undefined) return decided;
+    if (!examId) return false;
+    const { saveFilesInResults } = await opts.directory.workspaceSettings(examId);
+    await repo.decideFollowed(attemptId, saveFilesInResults, now);
+    return saveFilesInResults;
+  }
+
+  /**
    * Stores what changed in `files` (a read of the workspace at `readAt`, as collectFiles answers it) since the
    * attempt's last snapshot. Answers how many versions were stored and whether the history is capped.
    */
   async function record(
-    attemptId: string,
+    attempt: { attemptId: string; examId: string | null },
     files: Record<string, WorkspaceFile>,
     readAt: Date,
   ): Promise<{ stored: number; capped: boolean }> {
+    const { attemptId } = attempt;
+    if (!(await follows(attemptId, attempt.examId, readAt))) return { stored: 0, capped: false };
     return repo.withWriter(attemptId, readAt, async (writer) => {
       if (writer.history.cappedAt) return { stored: 0, capped: true };
       // A later read was stored first (the job's look and the collection's raced): this one is older news.
@@ -148,12 +166,17 @@ export function createFileHistory(repo: FileHistoryRepository, opts: FileHistory
   }
 
   return {
+    follows,
     record,
 
     /** record() at collection: a history that cannot be written is logged, never a reason to fail a submission. */
-    async recordQuietly(attemptId: string, files: Record<string, WorkspaceFile>, readAt: Date): Promise<void> {
-      await record(attemptId, files, readAt).catch((err: unknown) =>
-        opts.log.warn({ err, attemptId }, 'the final file-history snapshot could not be stored'),
+    async recordQuietly(
+      attempt: { attemptId: string; examId: string | null },
+      files: Record<string, WorkspaceFile>,
+      readAt: Date,
+    ): Promise<void> {
+      await record(attempt, files, readAt).catch((err: unknown) =>
+        opts.log.warn({ err, attemptId: attempt.attemptId }, 'the final file-history snapshot could not be stored'),
       );
     },
 

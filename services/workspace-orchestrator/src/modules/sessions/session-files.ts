@@ -40,9 +40,11 @@ export function createSessionFiles(
       if (!row.attemptId || !row.handle || row.status !== 'ready' || row.endedAt) return undefined;
       const engine = engines.engineOf(row);
       if (!(await engine.isRunning(row.handle))) return undefined;
+      // Decided before the read: an exam that keeps no files costs no look at them.
+      if (!(await history.follows(row.attemptId, row.examId, clock.now()))) return undefined;
       const readAt = clock.now();
       const tar = await engine.archiveWorkspace({ id: row.id, handle: row.handle, volume: row.volume ?? '' });
-      return history.record(row.attemptId, await collectFiles(tar, collect), readAt);
+      return history.record({ attemptId: row.attemptId, examId: row.examId }, await collectFiles(tar, collect), readAt);
     },
 
     /**
@@ -59,7 +61,8 @@ export function createSessionFiles(
       const readAt = clock.now();
       if (row && running) files = await readFiles(row, priorities);
       else if (volume) files = await volumes.read(volume, priorities);
-      if ((row && running) || volume) await history.recordQuietly(attemptId, files, readAt);
+      if ((row && running) || volume)
+        await history.recordQuietly({ attemptId, examId: row?.examId ?? null }, files, readAt);
       if (row) await runs.endRow(row, 'files collected at submit');
       if (volume) await volumes.markCollected(volume);
       return files;
