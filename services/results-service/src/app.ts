@@ -12,6 +12,7 @@ import { liveModule } from './modules/live/live.module.ts';
 import { ltiModule } from './modules/lti/lti.module.ts';
 import { resultsModule } from './modules/results/results.module.ts';
 import { submissionsModule } from './modules/submissions/submissions.module.ts';
+import { timelineModule } from './modules/timeline/timeline.module.ts';
 import { registerServiceMetrics } from './plugins/service-metrics.ts';
 
 /**
@@ -26,6 +27,7 @@ const modules = [
   attemptsModule,
   resultsModule,
   gradingModule,
+  timelineModule,
   insightsModule,
   internalModule,
 ];
