@@ -167,6 +167,35 @@ export type ProcessSummary = z.infer<typeof ProcessSummarySchema>;
 export const ProcessReceiptSchema = z.object({ summary: ProcessSummarySchema, receipt: z.string() });
 export type ProcessReceipt = z.infer<typeof ProcessReceiptSchema>;
 
+/**
+ * The receipt's JWS payload (a compact JWS, EdDSA over Ed25519, `kid` naming the key in ReceiptKeySetSchema): what
+ * the platform signed when the candidate asked, so anyone with the published keys can check it offline.
+ */
+export const ReceiptClaimsSchema = z.object({
+  attemptId: z.string(),
+  resultId: z.string(),
+  examId: z.string(),
+  summary: ProcessSummarySchema,
+  /** Seconds since the epoch when the receipt was signed (RFC 7519 `iat`). */
+  iat: z.number().int(),
+});
+export type ReceiptClaims = z.infer<typeof ReceiptClaimsSchema>;
+
+/** GET /api/results/receipt-keys (public): the keys that sign receipts, as a JWK Set (RFC 7517 §5, RFC 8037). */
+export const ReceiptKeySetSchema = z.object({
+  keys: z.array(
+    z.object({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      x: z.string(),
+      kid: z.string(),
+      alg: z.literal('EdDSA'),
+      use: z.literal('sig'),
+    }),
+  ),
+});
+export type ReceiptKeySet = z.infer<typeof ReceiptKeySetSchema>;
+
 /** POST /api/results/{resultId}/receipt/verify (the exam's creator). */
 export const VerifyReceiptSchema = z.object({ receipt: z.string().min(1).max(8000) });
 export const VerifyReceiptResponseSchema = z.object({
