@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  appendChunk,
   coalesce,
+  CompactOperationSchema,
+  KEY_INTERVAL_MAX_MS,
+  OPERATION_KEYS_MAX,
   diffOperation,
   fromCompact,
   reconcile,
@@ -9,6 +13,7 @@ import {
   sharesOf,
   toCompact,
   type AnswerOperation,
+  type CompactOperation,
 } from './answer-operations.ts';
 
 const at = '2026-11-28T10:00:00.000Z';
@@ -106,5 +111,68 @@ describe('coalesce', () => {
     for (const step of steps.slice(1)) run = coalesce(run, step)!;
     expect(run).toMatchObject({ from: 4, to: 7, keys: [100, 80] });
     expect(replay([run], text)).toBe(replay(steps, text));
+  });
+});
+
+describe('appendChunk (the server’s storage rule)', () => {
+  const ops = (...ts: number[]): CompactOperation[] => ts.map((t) => [t, 0, 0, 'x', 0]);
+
+  it('stores a chunk that starts where the stored operations end', () => {
+    expect(appendChunk({ end: 0 }, { start: 0, ops: ops(1, 2) })).toEqual({ start: 0, ops: ops(1, 2) });
+  });
+
+  it('stores nothing when a save comes again after its acknowledgement was lost', () => {
+    expect(appendChunk({ end: 2 }, { start: 0, ops: ops(1, 2) })).toBeNull();
+    expect(appendChunk({ end: 5 }, { start: 0, ops: ops(1, 2) })).toBeNull();
+  });
+
+  it('stores only the new tail of a longer chunk sent again from the same start', () => {
+    expect(appendChunk({ end: 2 }, { start: 0, ops: ops(1, 2, 3, 4) })).toEqual({ start: 2, ops: ops(3, 4) });
+    expect(appendChunk({ end: 3 }, { start: 2, ops: ops(3, 4) })).toEqual({ start: 3, ops: ops(4) });
+  });
+
+  it('refuses a chunk that starts past the stored end: the operations between are missing', () => {
+    expect(appendChunk({ end: 2 }, { start: 3, ops: ops(4) })).toBeNull();
+  });
+
+  it('keeps the first copy of an operation: a page must not change an operation once it was sent', () => {
+    // The page sent op 0 ('x'), then folded another key into it and sent it again: the server keeps 'x'.
+    const changed: CompactOperation[] = [[1, 0, 0, 'xy', 0, [90]], ...ops(5)];
+    expect(appendChunk({ end: 1 }, { start: 0, ops: changed })).toEqual({ start: 1, ops: ops(5) });
+  });
+});
+
+describe('coalesce limits', () => {
+  const key = (ms: number, pos: number): AnswerOperation => ({
+    at: new Date(Date.parse(at) + ms).toISOString(),
+    from: pos,
+    to: pos,
+    insert: 'a',
+    source: 'typed',
+  });
+
+  it('starts a new operation after an interval the compact form cannot hold', () => {
+    // Regression: a key a day and a second later was folded in, and the save carrying it failed validation.
+    const first = key(0, 0);
+    expect(coalesce(first, key(KEY_INTERVAL_MAX_MS + 1000, 1))).toBeNull();
+    const folded = coalesce(first, key(KEY_INTERVAL_MAX_MS, 1))!;
+    expect(CompactOperationSchema.safeParse(toCompact(folded, Date.parse(at))).success).toBe(true);
+  });
+
+  it('starts a new operation when the time goes back (the page re-estimated the server clock)', () => {
+    expect(coalesce(key(1000, 0), key(900, 1))).toBeNull();
+  });
+
+  it('times at most OPERATION_KEYS_MAX keys in one operation', () => {
+    let run = key(0, 0);
+    let pos = 1;
+    for (;;) {
+      const next = coalesce(run, key(pos * 10, pos));
+      if (!next) break;
+      run = next;
+      pos++;
+    }
+    expect(run.keys!.length).toBe(OPERATION_KEYS_MAX - 1);
+    expect(CompactOperationSchema.safeParse(toCompact(run, Date.parse(at))).success).toBe(true);
   });
 });
