@@ -3,6 +3,8 @@ import {
   appendChunk,
   coalesce,
   CompactOperationSchema,
+  decodeKeys,
+  encodeKeys,
   KEY_INTERVAL_MAX_MS,
   OPERATION_KEYS_MAX,
   diffOperation,
@@ -75,8 +77,39 @@ describe('answer operations', () => {
   it('round-trips the compact form with per-key timing', () => {
     const started = Date.parse('2026-11-28T09:59:00.000Z');
     const typed: AnswerOperation = { ...op(2, 2, 'xyz'), keys: [120, 95] };
-    expect(toCompact(typed, started)).toEqual([60_000, 2, 2, 'xyz', 0, [120, 95]]);
+    // 120 ms = 1·64 + 56 → "1u", 95 ms = 1·64 + 31 → "1V".
+    // An insertion leaves out `to`.
+    expect(toCompact(typed, started)).toEqual([60_000, 2, 'xyz', 0, '1u1V']);
+    const backspaces: AnswerOperation = { ...op(1, 3, ''), keys: [100] };
+    expect(toCompact(backspaces, started)).toEqual([60_000, 1, 3, '', 0, '1a']);
+    expect(fromCompact(toCompact(backspaces, started), started)).toEqual(backspaces);
+    expect(toCompact(op(0, 0, 'pasted', 'pasted'), started)).toEqual([60_000, 0, 'pasted', 1]);
     expect(fromCompact(toCompact(typed, started), started)).toEqual(typed);
+  });
+
+  it('still reads the first compact form, per-key timing as an array of numbers', () => {
+    const started = Date.parse('2026-11-28T09:59:00.000Z');
+    const legacy = CompactOperationSchema.parse([60_000, 2, 2, 'xyz', 0, [120, 95]]);
+    expect(fromCompact(legacy, started)).toEqual({ ...op(2, 2, 'xyz'), keys: [120, 95] });
+  });
+
+  it('encodes key intervals in two digits under 4,096 ms and in six up to a day', () => {
+    const keys = [0, 63, 64, 4_095, 4_096, KEY_INTERVAL_MAX_MS];
+    const encoded = encodeKeys(keys);
+    expect(encoded.slice(0, 8)).toBe('000_10__');
+    expect(encoded.length).toBe(4 * 2 + 2 * 6);
+    expect(decodeKeys(encoded)).toEqual(keys);
+    expect(CompactOperationSchema.safeParse([0, 0, 0, 'abcdefg', 0, encoded]).success).toBe(true);
+  });
+
+  it('refuses key strings that do not decode or hold an interval over a day', () => {
+    for (const bad of ['1', '~12', '1*', '~_____', 'a b']) {
+      expect(CompactOperationSchema.safeParse([0, 0, 0, 'ab', 0, bad]).success, bad).toBe(false);
+      expect(CompactOperationSchema.safeParse([0, 0, 'ab', 0, bad]).success, bad).toBe(false);
+    }
+    // The short insertion form has no array-of-numbers variant, and a position is never a string.
+    expect(CompactOperationSchema.safeParse([0, 0, 'ab', 0, [100]]).success).toBe(false);
+    expect(CompactOperationSchema.safeParse([0, '0', 'ab', 0]).success).toBe(false);
   });
 });
 

@@ -46,26 +46,79 @@ export const OPERATION_KEYS_MAX = 2_000;
 export const KEY_INTERVAL_MAX_MS = 86_400_000;
 
 /**
+ * Per-key timing in the compact form, as one string: each interval (ms) as two base-64 digits (`0-9A-Za-z-_`, most
+ * significant first) when under 4,096 ms, else `~` and five digits. About two bytes a key where a JSON array of
+ * numbers takes four ("130,"), and a string where PostgreSQL's jsonb stores each number as a numeric of eight
+ * bytes or more: an hour of fast typing stays under 100 KB (bench/timeline/storage.ts).
+ */
+const KEY_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_';
+const KEY_DIGIT_VALUES = new Map(Array.from(KEY_DIGITS, (digit, value) => [digit, value]));
+const KEY_LONG = '~';
+
+export function encodeKeys(keys: ReadonlyArray<number>): string {
+  let out = '';
+  for (const key of keys) {
+    const width = key < 4096 ? 2 : 5;
+    if (width === 5) out += KEY_LONG;
+    for (let i = width - 1; i >= 0; i--) out += KEY_DIGITS[Math.floor(key / 64 ** i) % 64];
+  }
+  return out;
+}
+
+/** The intervals of an encoded string, or null when it is not one encodeKeys writes. */
+export function decodeKeys(text: string): number[] | null {
+  const keys: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const width = text[i] === KEY_LONG ? 5 : 2;
+    if (width === 5) i++;
+    if (i + width > text.length) return null;
+    let key = 0;
+    for (const digit of text.slice(i, i + width)) {
+      const value = KEY_DIGIT_VALUES.get(digit);
+      if (value === undefined) return null;
+      key = key * 64 + value;
+    }
+    keys.push(key);
+    i += width;
+  }
+  return keys;
+}
+
+const EncodedKeysSchema = z
+  .string()
+  .max(OPERATION_KEYS_MAX * 6)
+  .refine(
+    (text) => {
+      const keys = decodeKeys(text);
+      return keys !== null && keys.length <= OPERATION_KEYS_MAX && keys.every((key) => key <= KEY_INTERVAL_MAX_MS);
+    },
+    { message: 'keys: intervals of at most a day, each as two base-64 digits or ~ and five' },
+  );
+
+const Ms = z.number().int().min(0);
+const Position = z.number().int().min(0);
+const Insert = z.string().max(OPERATION_INSERT_MAX);
+const SourceCode = z.number().int().min(0).max(4);
+const KeysSchema = z.union([
+  EncodedKeysSchema,
+  z.array(z.number().int().min(0).max(KEY_INTERVAL_MAX_MS)).max(OPERATION_KEYS_MAX),
+]);
+
+/**
  * The compact form, as operations travel in a save and are stored: `[t, from, to, insert, source, keys?]` with
  * `t` the milliseconds since the attempt started (the server's clock, as the page estimates it), `source` the
- * index in ANSWER_SOURCES. About five bytes a typed character with its timing.
+ * index in ANSWER_SOURCES and `keys` the per-key intervals, encoded (encodeKeys); an insertion (`from` = `to`)
+ * leaves out `to`: `[t, at, insert, source, keys?]` (the third element a string tells it apart). About three bytes
+ * a typed character with its timing. The first form (every operation with its `to`, `keys` as a JSON array of
+ * numbers) is still read, so chunks stored before stay valid; toCompact writes the shorter one. Read it with
+ * fromCompact, never by position.
  */
 export const CompactOperationSchema = z.union([
-  z.tuple([
-    z.number().int().min(0),
-    z.number().int().min(0),
-    z.number().int().min(0),
-    z.string().max(OPERATION_INSERT_MAX),
-    z.number().int().min(0).max(4),
-  ]),
-  z.tuple([
-    z.number().int().min(0),
-    z.number().int().min(0),
-    z.number().int().min(0),
-    z.string().max(OPERATION_INSERT_MAX),
-    z.number().int().min(0).max(4),
-    z.array(z.number().int().min(0).max(KEY_INTERVAL_MAX_MS)).max(OPERATION_KEYS_MAX),
-  ]),
+  z.tuple([Ms, Position, Position, Insert, SourceCode]),
+  z.tuple([Ms, Position, Position, Insert, SourceCode, KeysSchema]),
+  z.tuple([Ms, Position, Insert, SourceCode]),
+  z.tuple([Ms, Position, Insert, SourceCode, EncodedKeysSchema]),
 ]);
 export type CompactOperation = z.infer<typeof CompactOperationSchema>;
 
@@ -102,12 +155,19 @@ export function appendChunk(stored: { end: number }, chunk: SaveOperations): Sav
 
 export function toCompact(op: AnswerOperation, startedAtMs: number): CompactOperation {
   const t = Math.max(0, Math.round(Date.parse(op.at) - startedAtMs));
-  const base = [t, op.from, op.to, op.insert, SOURCE_CODES[op.source]] as const;
-  return op.keys && op.keys.length > 0 ? [...base, op.keys] : [...base];
+  const code = SOURCE_CODES[op.source];
+  const keys = op.keys && op.keys.length > 0 ? encodeKeys(op.keys) : undefined;
+  if (op.from === op.to) return keys ? [t, op.from, op.insert, code, keys] : [t, op.from, op.insert, code];
+  return keys ? [t, op.from, op.to, op.insert, code, keys] : [t, op.from, op.to, op.insert, code];
 }
 
 export function fromCompact(op: CompactOperation, startedAtMs: number): AnswerOperation {
-  const [t, from, to, insert, code, keys] = op;
+  const [t, from, to, insert, code, encoded] =
+    typeof op[2] === 'string'
+      ? [op[0], op[1], op[1], op[2], op[3] as number, op[4] as string | undefined]
+      : (op as [number, number, number, string, number, (string | number[])?]);
+  // A string that does not decode cannot come through CompactOperationSchema; read it as no timing.
+  const keys = typeof encoded === 'string' ? (decodeKeys(encoded) ?? []) : encoded;
   const operation: AnswerOperation = {
     at: new Date(startedAtMs + t).toISOString(),
     from,
