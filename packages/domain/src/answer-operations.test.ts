@@ -3,8 +3,6 @@ import {
   appendChunk,
   coalesce,
   CompactOperationSchema,
-  decodeKeys,
-  encodeKeys,
   KEY_INTERVAL_MAX_MS,
   OPERATION_KEYS_MAX,
   diffOperation,
@@ -17,6 +15,7 @@ import {
   type AnswerOperation,
   type CompactOperation,
 } from './answer-operations.ts';
+import { decodeKeys, encodeKeys } from './key-intervals.ts';
 
 const at = '2026-11-28T10:00:00.000Z';
 const op = (
