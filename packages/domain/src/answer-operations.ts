@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeKeys, encodeKeys } from './key-intervals.ts';
 
 /**
  * How an answer came to be (issue 31): every change to an answer is an operation, recorded by the candidate's page,
@@ -42,34 +43,52 @@ export const OPERATION_INSERT_MAX = 200_000;
 export const OPERATIONS_PER_SAVE_MAX = 2_000;
 /** Most keystrokes one coalesced operation may time. */
 export const OPERATION_KEYS_MAX = 2_000;
+/** Longest interval between two keystrokes one coalesced operation may hold (a day): longer ones start an operation. */
+export const KEY_INTERVAL_MAX_MS = 86_400_000;
+
+const EncodedKeysSchema = z
+  .string()
+  .max(OPERATION_KEYS_MAX * 6)
+  .refine(
+    (text) => {
+      const keys = decodeKeys(text);
+      return keys !== null && keys.length <= OPERATION_KEYS_MAX && keys.every((key) => key <= KEY_INTERVAL_MAX_MS);
+    },
+    { message: 'keys: intervals of at most a day, each as two base-64 digits or ~ and five' },
+  );
+
+const Ms = z.number().int().min(0);
+const Position = z.number().int().min(0);
+const Insert = z.string().max(OPERATION_INSERT_MAX);
+const SourceCode = z.number().int().min(0).max(4);
+const KeysSchema = z.union([
+  EncodedKeysSchema,
+  z.array(z.number().int().min(0).max(KEY_INTERVAL_MAX_MS)).max(OPERATION_KEYS_MAX),
+]);
 
 /**
  * The compact form, as operations travel in a save and are stored: `[t, from, to, insert, source, keys?]` with
  * `t` the milliseconds since the attempt started (the server's clock, as the page estimates it), `source` the
- * index in ANSWER_SOURCES. About five bytes a typed character with its timing.
+ * index in ANSWER_SOURCES and `keys` the per-key intervals, encoded (encodeKeys); an insertion (`from` = `to`)
+ * leaves out `to`: `[t, at, insert, source, keys?]` (the third element a string tells it apart). About three bytes
+ * a typed character with its timing. The first form (every operation with its `to`, `keys` as a JSON array of
+ * numbers) is still read, so chunks stored before stay valid; toCompact writes the shorter one. Read it with
+ * fromCompact, never by position.
  */
 export const CompactOperationSchema = z.union([
-  z.tuple([
-    z.number().int().min(0),
-    z.number().int().min(0),
-    z.number().int().min(0),
-    z.string().max(OPERATION_INSERT_MAX),
-    z.number().int().min(0).max(4),
-  ]),
-  z.tuple([
-    z.number().int().min(0),
-    z.number().int().min(0),
-    z.number().int().min(0),
-    z.string().max(OPERATION_INSERT_MAX),
-    z.number().int().min(0).max(4),
-    z.array(z.number().int().min(0).max(86_400_000)).max(OPERATION_KEYS_MAX),
-  ]),
+  z.tuple([Ms, Position, Position, Insert, SourceCode]),
+  z.tuple([Ms, Position, Position, Insert, SourceCode, KeysSchema]),
+  z.tuple([Ms, Position, Insert, SourceCode]),
+  z.tuple([Ms, Position, Insert, SourceCode, EncodedKeysSchema]),
 ]);
 export type CompactOperation = z.infer<typeof CompactOperationSchema>;
 
 /**
  * The operations a save carries: the page's operations `start`, `start + 1`, … for this question. The server
- * stores them once however often they are sent (a retried save, a lost acknowledgement), in order.
+ * stores them once however often they are sent (a retried save, a lost acknowledgement), in order (appendChunk).
+ * When a page's pending operations take several saves, each save's answer is the text after its own last
+ * operation, not the page's current text: the stored answer then always equals the stored operations replayed, so
+ * a page that lost its outbox and resumes from the server's answer and count records on from a consistent state.
  */
 export const SaveOperationsSchema = z.object({
   start: z.number().int().min(0),
@@ -77,14 +96,39 @@ export const SaveOperationsSchema = z.object({
 });
 export type SaveOperations = z.infer<typeof SaveOperationsSchema>;
 
+/**
+ * The server's storage rule for one question: given how many operations it holds (`end`), the part of a sent
+ * chunk it does not hold yet, or null when there is nothing to store. What overlaps is dropped — a save sent again
+ * after its acknowledgement was lost (the same `start`), or sent again longer with the operations recorded since —
+ * so every operation is stored once, in order, whatever the retries. A chunk that starts past `end` is refused
+ * (null): the operations between are missing and storing it would misnumber the rest; the response's
+ * `operationsEnd` (= `end`) tells the page where the server stands.
+ *
+ * Overlapping operations are not compared with what is stored: a page never changes an operation once it has put
+ * it in a save (it coalesces only into operations not yet sent), so the first copy stored is the operation.
+ */
+export function appendChunk(stored: { end: number }, chunk: SaveOperations): SaveOperations | null {
+  if (chunk.start > stored.end) return null;
+  const known = stored.end - chunk.start;
+  if (known >= chunk.ops.length) return null;
+  return { start: stored.end, ops: chunk.ops.slice(known) };
+}
+
 export function toCompact(op: AnswerOperation, startedAtMs: number): CompactOperation {
   const t = Math.max(0, Math.round(Date.parse(op.at) - startedAtMs));
-  const base = [t, op.from, op.to, op.insert, SOURCE_CODES[op.source]] as const;
-  return op.keys && op.keys.length > 0 ? [...base, op.keys] : [...base];
+  const code = SOURCE_CODES[op.source];
+  const keys = op.keys && op.keys.length > 0 ? encodeKeys(op.keys) : undefined;
+  if (op.from === op.to) return keys ? [t, op.from, op.insert, code, keys] : [t, op.from, op.insert, code];
+  return keys ? [t, op.from, op.to, op.insert, code, keys] : [t, op.from, op.to, op.insert, code];
 }
 
 export function fromCompact(op: CompactOperation, startedAtMs: number): AnswerOperation {
-  const [t, from, to, insert, code, keys] = op;
+  const [t, from, to, insert, code, encoded] =
+    typeof op[2] === 'string'
+      ? [op[0], op[1], op[1], op[2], op[3] as number, op[4] as string | undefined]
+      : (op as [number, number, number, string, number, (string | number[])?]);
+  // A string that does not decode cannot come through CompactOperationSchema; read it as no timing.
+  const keys = typeof encoded === 'string' ? (decodeKeys(encoded) ?? []) : encoded;
   const operation: AnswerOperation = {
     at: new Date(startedAtMs + t).toISOString(),
     from,
@@ -254,7 +298,8 @@ export function coalesce(prev: AnswerOperation | undefined, next: AnswerOperatio
   const keys = prev.keys ?? [];
   if (keys.length + 1 >= OPERATION_KEYS_MAX) return null;
   const gap = Date.parse(next.at) - Date.parse(prev.at) - keys.reduce((a, b) => a + b, 0);
-  if (!(gap >= 0)) return null;
+  // A negative gap (the page's clock estimate moved back) or one longer than the compact form holds: a new operation.
+  if (!(gap >= 0 && gap <= KEY_INTERVAL_MAX_MS)) return null;
   if (prev.insert !== '') {
     const isOneKey = next.from === next.to && codePoints(next.insert) === 1;
     if (!isOneKey || next.from !== prev.from + prev.insert.length) return null;

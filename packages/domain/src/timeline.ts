@@ -72,7 +72,7 @@ export const TypingSignalsSchema = z.object({
     from2to10s: z.number().int(),
     over10s: z.number().int(),
   }),
-  /** Deleted characters ÷ inserted characters (all sources). */
+  /** Deleted characters ÷ inserted characters (all sources; an IME's composing updates count once, as committed). */
   revisionRatio: z.number().nullable(),
   /** Most characters typed without a pause of 2 s or more. */
   longestBurst: z.number().int(),
