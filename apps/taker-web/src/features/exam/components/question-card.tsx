@@ -43,7 +43,6 @@ function AnswerInput({
   attempt,
   uploadMaxBytes,
 }: Omit<QuestionCardProps, 'onActive' | 'flagged' | 'onToggleFlag'>) {
-  const { t } = useTranslation('questions');
   switch (question.type) {
     case 'mcq':
       return <ChoiceAnswer index={index} question={question} answer={answer} onAnswer={onAnswer} />;

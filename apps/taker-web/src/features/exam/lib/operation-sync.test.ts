@@ -1,4 +1,10 @@
-import { fromCompact, replayWithSources, sharesOf, type AnswerSource } from '@exam/domain/answer-operations';
+import {
+  fromCompact,
+  replayWithSources,
+  sharesOf,
+  type AnswerSource,
+  type CompactOperation,
+} from '@exam/domain/answer-operations';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openTakerDb } from '../../../lib/taker-db.ts';
 import { buildPublicExam } from '../../../testing/factories.ts';
@@ -148,8 +154,8 @@ describe('edit operations through the autosave', () => {
     before.dispose();
     // Another device went on with the answer: its value and operations are on the server.
     fake.state.answers.set(0, { answer: 'abc!', seq: 50 });
-    const held = [...(fake.state.operations.get(0) ?? []), [9000, 3, 3, '!', 0] as const];
-    fake.state.operations.set(0, held.map((op) => [...op]) as typeof held);
+    const held: CompactOperation[] = [...(fake.state.operations.get(0) ?? []), [9000, 3, 3, '!', 0]];
+    fake.state.operations.set(0, held);
     await mergeServerAnswers(db, fake.attemptId, { '0': { answer: 'abc!', seq: 50, operations: held.length } });
     const after = make();
     await after.saveAnswer(0, `${answer}!?`, { source: 'typed' });
