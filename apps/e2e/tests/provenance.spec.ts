@@ -14,7 +14,7 @@ import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { enterExam, storedAttempt, submitExam } from './support/taker.ts';
 
 /**
- * Provenance of every character (docs/product.md, "How an answer came to be"): a scripted candidate types, pastes
+ * Provenance of every character (@exam/domain/answer-operations): a scripted candidate types, pastes
  * text copied inside the exam, pastes an assistant reply, is refused an outside paste, reloads and goes offline;
  * the answers are rebuilt from the operations the page sent with its autosaves, as results-service stores them
  * (each chunk once, past the count it holds), and compared with the final answers and with what the script did.

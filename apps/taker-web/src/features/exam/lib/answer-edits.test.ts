@@ -87,6 +87,8 @@ describe('sources', () => {
     ['insertFromPaste', 'pasted'],
     ['insertFromDrop', 'pasted'],
     ['insertCompositionText', 'autocomplete'],
+    ['insertFromComposition', 'autocomplete'],
+    ['deleteCompositionText', 'autocomplete'],
     ['insertReplacementText', 'autocomplete'],
     [undefined, 'typed'],
   ])('a textarea input of type %s is %s', (inputType, source) => {

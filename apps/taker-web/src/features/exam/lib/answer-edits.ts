@@ -50,7 +50,13 @@ export function operationsOf(previous: string, answer: string, edit: AnswerEdit,
 export function sourceOfInputType(inputType: string | undefined): AnswerSource {
   if (inputType === 'insertFromPaste' || inputType === 'insertFromDrop' || inputType === 'insertFromPasteAsQuotation')
     return 'pasted';
-  if (inputType === 'insertCompositionText' || inputType === 'insertReplacementText') return 'autocomplete';
+  if (
+    inputType === 'insertCompositionText' ||
+    inputType === 'insertFromComposition' ||
+    inputType === 'deleteCompositionText' ||
+    inputType === 'insertReplacementText'
+  )
+    return 'autocomplete';
   return 'typed';
 }
 

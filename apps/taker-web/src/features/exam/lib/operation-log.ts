@@ -3,8 +3,8 @@ import type { IDBPTransaction } from 'idb';
 import type { OutboxEntry, StoredOperation, TakerDb, TakerDbSchema } from '../../../lib/taker-db.ts';
 
 /**
- * Each answer's edit operations, kept in IndexedDB until the server acknowledges them (ARCHITECTURE.md, "How an
- * answer came to be"). They are written in the transaction that writes the answer to the outbox, so the recorded
+ * Each answer's edit operations (@exam/domain/answer-operations), kept in IndexedDB until the server acknowledges
+ * them. They are written in the transaction that writes the answer to the outbox, so the recorded
  * operations always replay to the answer kept there. The server numbers a question's operations from 0 and keeps a
  * chunk once however often it comes (only what lies past the count it holds): the page sends the operations it
  * keeps from `opsStart`, the count the server last acknowledged, and forgets them once acknowledged. A keystroke
