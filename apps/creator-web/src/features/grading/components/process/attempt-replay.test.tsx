@@ -106,8 +106,9 @@ describe('the attempt replay', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Play' }));
     act(() => vi.advanceTimersByTime(1000));
     expect(clock()).toHaveTextContent('00:01 of 01:30');
-    // Nothing is said on every frame while playing.
+    // Nothing is said on every frame while playing: no announcement, and the slider's value text waits for an event.
     expect(announcement()).toBeEmptyDOMElement();
+    expect(slider()).toHaveAttribute('aria-valuetext', 'Playing: nothing has happened yet');
 
     fireEvent.click(screen.getByRole('radio', { name: '8×' }));
     act(() => vi.advanceTimersByTime(1000));
@@ -115,6 +116,7 @@ describe('the attempt replay', () => {
     act(() => vi.advanceTimersByTime(200));
     // 10.6 s: the whole run typed, nothing pasted yet.
     expect(answer(1)).toHaveTextContent(/^Hello$/);
+    expect(slider()).toHaveAttribute('aria-valuetext', 'Playing, latest event at 00:10: Edited question 1');
 
     fireEvent.click(screen.getByRole('button', { name: 'Pause' }));
     expect(announcement()).toHaveTextContent('00:10: Edited question 1');

@@ -98,6 +98,13 @@ export function AttemptReplay({ timeline, request }: { timeline: Timeline; reque
   const jump = useCallback((e: ReplayEvent) => pauseAt(e.t), [pauseAt]);
   const step = (count: number | 'start' | 'end') =>
     pauseAt(count === 'start' ? 0 : count === 'end' ? model.durationMs : stepFrom(model, nowRef.current, count));
+  // While playing, the slider's spoken value changes only when a new event is reached, not on every frame.
+  const latest = latestAt(model.events, now);
+  const valueText = !playing
+    ? tr('replay.valueText', { time: formatElapsed(now), event: eventAt(now) })
+    : latest < 0
+      ? tr('replay.valueTextPlayingNone')
+      : tr('replay.valueTextPlaying', { time: formatElapsed(model.events[latest]!.t), event: eventAt(now) });
   const nothing = model.events.length === 0 && model.answers.every((a) => a.steps.length === 0);
   const currentListed = listed[latestAt(listed, now)]?.index ?? -1;
 
@@ -120,7 +127,7 @@ export function AttemptReplay({ timeline, request }: { timeline: Timeline; reque
                 durationMs={model.durationMs}
                 playing={playing}
                 speed={speed}
-                valueText={tr('replay.valueText', { time: formatElapsed(now), event: eventAt(now) })}
+                valueText={valueText}
                 events={model.events}
                 onTogglePlay={togglePlay}
                 onSpeed={setSpeed}

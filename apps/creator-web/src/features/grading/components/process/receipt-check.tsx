@@ -27,6 +27,9 @@ const ROWS = [
   'submittedAt',
 ] as const;
 
+/** Compact cells: the check sits in the page's narrow side column. */
+const CELL = 'px-1.5 py-2 first:pl-0 last:pr-0';
+
 function Figures({ summary, record }: { summary: ProcessSummary; record: ProcessSummary | undefined }) {
   const { t } = useTranslation('process');
   const show = (of: ProcessSummary, row: (typeof ROWS)[number]) =>
@@ -37,9 +40,17 @@ function Figures({ summary, record }: { summary: ProcessSummary; record: Process
     <Table aria-label={t('receipt.figures')}>
       <TableHead>
         <tr>
-          <TableHeaderCell scope="col">{t('receipt.figure')}</TableHeaderCell>
-          <TableHeaderCell scope="col">{t('receipt.onReceipt')}</TableHeaderCell>
-          {record && <TableHeaderCell scope="col">{t('receipt.onRecord')}</TableHeaderCell>}
+          <TableHeaderCell scope="col" className={CELL}>
+            {t('receipt.figure')}
+          </TableHeaderCell>
+          <TableHeaderCell scope="col" className={cn(CELL, 'whitespace-normal')}>
+            {t('receipt.onReceipt')}
+          </TableHeaderCell>
+          {record && (
+            <TableHeaderCell scope="col" className={cn(CELL, 'whitespace-normal')}>
+              {t('receipt.onRecord')}
+            </TableHeaderCell>
+          )}
         </tr>
       </TableHead>
       <TableBody>
@@ -47,15 +58,15 @@ function Figures({ summary, record }: { summary: ProcessSummary; record: Process
           const differs = record !== undefined && summary[row] !== record[row];
           return (
             <TableRow key={row} className={cn(differs && 'bg-amber-50')}>
-              <TableHeaderCell scope="row" className="normal-case tracking-normal text-ink">
+              <TableHeaderCell scope="row" className={cn(CELL, 'whitespace-normal font-medium text-ink')}>
                 {t(`receipt.row.${row}`)}
               </TableHeaderCell>
-              <TableCell className="tabular-nums">{show(summary, row)}</TableCell>
+              <TableCell className={cn(CELL, 'tabular-nums')}>{show(summary, row)}</TableCell>
               {record && (
-                <TableCell className="tabular-nums">
+                <TableCell className={cn(CELL, 'tabular-nums')}>
                   {show(record, row)}
                   {differs && (
-                    <span className="ml-2 text-xs font-medium text-amber-800">({t('receipt.differsMark')})</span>
+                    <span className="block text-xs font-medium text-amber-800">({t('receipt.differsMark')})</span>
                   )}
                 </TableCell>
               )}
