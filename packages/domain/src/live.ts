@@ -60,11 +60,6 @@ export const LiveAttemptSchema = z.object({
   submittedAt: z.string().nullable(),
   /** The examiner who ended the attempt (their e-mail); null otherwise. */
   endedBy: z.string().nullable(),
-  /**
-   * Characters of the attempt's answers so far by where they came from (typed, pasted inside the exam, copied from
-   * the assistant), for the running shares; absent when nothing was recorded.
-   */
-  shares: z.object({ typed: z.number().int(), pasted: z.number().int(), assistant: z.number().int() }).optional(),
 });
 export type LiveAttempt = z.infer<typeof LiveAttemptSchema>;
 

@@ -5,12 +5,13 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { errorBody, seedExams } from '../../../testing/handlers.ts';
+import type { LiveAttemptWithShares } from '../api/manage-live-exam.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 
 const NOW = '2030-01-01T10:00:00.000Z';
 
-function liveAttempt(overrides: Partial<LiveAttempt> = {}): LiveAttempt {
+function liveAttempt(overrides: Partial<LiveAttemptWithShares> = {}): LiveAttemptWithShares {
   return {
     attemptId: 'attempt-ada',
     name: 'Ada Lovelace',

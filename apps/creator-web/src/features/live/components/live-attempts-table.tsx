@@ -9,6 +9,7 @@ import { formatAgo, formatTimeLeft, secondsLeftNow } from '../lib/time-left.ts';
 import { formatTime } from '../../../lib/format-date.ts';
 import { CandidateLink } from '../../../components/candidate-link.tsx';
 import { useTranslation } from 'react-i18next';
+import type { LiveAttemptWithShares } from '../api/manage-live-exam.ts';
 import type { ParseKeys } from 'i18next';
 
 const STATUS: Record<LiveAttemptStatus, { label: ParseKeys<'live'>; tone: BadgeTone }> = {
@@ -42,7 +43,7 @@ function Warnings({ warnings }: { warnings: Record<string, number> }) {
   );
 }
 
-type Shares = NonNullable<LiveAttempt['shares']>;
+type Shares = NonNullable<LiveAttemptWithShares['shares']>;
 const SHARE_KINDS = ['typed', 'pasted', 'assistant'] as const;
 const SHARE_FILL: Record<(typeof SHARE_KINDS)[number], string> = {
   typed: 'bg-brand-500',
@@ -89,7 +90,7 @@ function useNow(): number {
 export type AttemptAction = 'extend' | 'unlock' | 'end';
 
 type Props = {
-  attempts: LiveAttempt[];
+  attempts: LiveAttemptWithShares[];
   serverNow: string;
   /** When this answer arrived (the query's dataUpdatedAt), for the local countdown. */
   receivedAt: number;
