@@ -166,11 +166,13 @@ describe('the replay model', () => {
         { at: iso(3000), kind: 'assistant-reply', messageId: 'm2' },
         { at: iso(4000), kind: 'focus-gained' },
         { at: iso(6000), kind: 'fullscreen-exit' },
+        { at: iso(9000), kind: 'guardrail-stop', messageId: 'm4' },
       ],
       messages: [
         { id: 'm1', role: 'user', content: 'What is a heap?', at: iso(1900) },
         { id: 'm2', role: 'assistant', content: 'A tree with an order.', at: iso(2900) },
         { id: 'm3', role: 'user', content: 'Unreferenced', at: iso(8000) },
+        { id: 'm4', role: 'assistant', content: 'The answer is', at: iso(9000) },
       ],
       workspaceFiles: [
         {
@@ -187,10 +189,11 @@ describe('the replay model', () => {
     expect(fileAt(file, 1000)).toBeNull();
     expect(fileAt(file, 2000)).toEqual({ content: 'print(1)', changedAt: 1500 });
     expect(fileAt(file, 7000)).toBeNull();
-    expect(model.conversation.map((c) => [c.t, c.messageId, c.content])).toEqual([
-      [2000, 'm1', 'What is a heap?'],
-      [3000, 'm2', 'A tree with an order.'],
-      [8000, 'm3', 'Unreferenced'],
+    expect(model.conversation.map((c) => [c.t, c.messageId, c.content, c.stopped])).toEqual([
+      [2000, 'm1', 'What is a heap?', false],
+      [3000, 'm2', 'A tree with an order.', false],
+      [8000, 'm3', 'Unreferenced', false],
+      [9000, 'm4', 'The answer is', true],
     ]);
     expect(pageStateAt(model.integrity, 1500)).toEqual({ away: true, windowed: false });
     expect(pageStateAt(model.integrity, 6500)).toEqual({ away: false, windowed: true });

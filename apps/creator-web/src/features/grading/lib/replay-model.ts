@@ -36,7 +36,15 @@ export type ConversationEntry = {
   role: 'user' | 'assistant';
   /** null when the transcript did not hold the message (the assistant's service was unavailable). */
   content: string | null;
+  /** A reply a guardrail stopped: the candidate saw only part of it, if any. */
+  stopped: boolean;
 };
+
+const CONVERSATION_KINDS: ReadonlySet<TimelineEventKind> = new Set([
+  'assistant-user',
+  'assistant-reply',
+  'guardrail-stop',
+]);
 
 export type ReplayModel = {
   startMs: number;
@@ -214,7 +222,7 @@ function conversationOf(timeline: Timeline, events: ReplayEvent[], startMs: numb
   const referenced = new Set<string>();
   const entries: ConversationEntry[] = [];
   for (const { t, event } of events) {
-    if ((event.kind !== 'assistant-user' && event.kind !== 'assistant-reply') || !event.messageId) continue;
+    if (!CONVERSATION_KINDS.has(event.kind) || !event.messageId) continue;
     referenced.add(event.messageId);
     const message = byId.get(event.messageId);
     entries.push({
@@ -222,13 +230,14 @@ function conversationOf(timeline: Timeline, events: ReplayEvent[], startMs: numb
       messageId: event.messageId,
       role: message?.role ?? (event.kind === 'assistant-user' ? 'user' : 'assistant'),
       content: message?.content ?? null,
+      stopped: event.kind === 'guardrail-stop',
     });
   }
   // A message no event points to still belongs in the conversation, at its own time.
   for (const message of timeline.messages) {
     if (referenced.has(message.id)) continue;
     const t = Math.max(0, Date.parse(message.at) - startMs);
-    entries.push({ t, messageId: message.id, role: message.role, content: message.content });
+    entries.push({ t, messageId: message.id, role: message.role, content: message.content, stopped: false });
   }
   return entries.sort((a, b) => a.t - b.t);
 }

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeRecordedTimeline } from '../../../../testing/timeline-factories.ts';
+import { attemptSecond, makeRecordedTimeline } from '../../../../testing/timeline-factories.ts';
 import { AttemptReplay } from './attempt-replay.tsx';
 
 afterEach(() => vi.useRealTimers());
@@ -98,6 +98,32 @@ describe('the attempt replay', () => {
       'step',
     );
     expect(announcement()).toHaveTextContent('00:50: Wrote to the assistant (question 1)');
+  });
+
+  it('words test runs, guardrail stops and workspace deletions in the events list', () => {
+    const at = (s: number) => attemptSecond(s);
+    renderReplay(
+      makeRecordedTimeline({
+        events: [
+          { at: at(1), kind: 'test-run', questionIndex: 0, passed: 3, total: 4 },
+          { at: at(2), kind: 'test-run', questionIndex: 0, detail: 'The runner could not be reached.' },
+          { at: at(3), kind: 'guardrail-stop', messageId: 'm9', questionIndex: 0, detail: 'The reply was stopped.' },
+          { at: at(4), kind: 'workspace-change', path: 'main.py', change: 1, detail: 'deleted' },
+        ],
+        messages: [{ id: 'm9', role: 'assistant', content: 'The key is', at: at(3) }],
+      }),
+    );
+    const events = within(screen.getByRole('list', { name: 'Events' }));
+    expect(events.getAllByRole('button').map((b) => b.textContent)).toEqual([
+      '00:01 Ran the tests: 3 of 4 passed (question 1)',
+      '00:02 Ran the tests (question 1): The runner could not be reached.',
+      "00:03 A guardrail stopped the assistant's reply (question 1): The reply was stopped.",
+      '00:04 Changed main.py: deleted',
+    ]);
+    fireEvent.change(slider(), { target: { value: '3000' } });
+    const conversation = screen.getByRole('list', { name: 'Assistant conversation so far' });
+    expect(conversation).toHaveTextContent('The key is');
+    expect(conversation).toHaveTextContent('Stopped by a guardrail');
   });
 
   it('plays in real time, faster at a chosen speed, and pauses saying where it stopped', () => {

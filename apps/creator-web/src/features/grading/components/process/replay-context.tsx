@@ -1,5 +1,5 @@
 import { cn } from '@exam/ui/lib/cn';
-import { Bot, User } from 'lucide-react';
+import { Bot, ShieldAlert, User } from 'lucide-react';
 import { memo, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatElapsed, pageStateAt, type ConversationEntry, type ReplayEvent } from '../../lib/replay-model.ts';
@@ -101,6 +101,11 @@ const ConversationSoFar = memo(function ConversationSoFar({
                 <p className="whitespace-pre-wrap break-words text-ink">
                   {entry.content ?? <span className="italic text-muted">{t('replay.missingMessage')}</span>}
                 </p>
+                {entry.stopped && (
+                  <p className="mt-1 flex items-center gap-1 text-xs font-medium text-amber-800">
+                    <ShieldAlert aria-hidden className="h-3 w-3" /> {t('replay.stopped')}
+                  </p>
+                )}
               </li>
             );
           })}

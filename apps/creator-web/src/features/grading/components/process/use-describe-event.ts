@@ -22,8 +22,9 @@ export function useDescribeEvent(): (event: TimelineEvent) => string {
       if (event.questionIndex !== undefined && !NAMES_QUESTION.has(event.kind)) {
         text = t('event.onQuestion', { event: text, n });
       }
-      if (event.detail && event.kind !== 'test-run')
-        text = t('event.withDetail', { event: text, detail: event.detail });
+      // A test run with its outcome says it in its own words; without one, the detail says why.
+      const outcome = event.kind === 'test-run' && event.passed !== undefined;
+      if (event.detail && !outcome) text = t('event.withDetail', { event: text, detail: event.detail });
       return text;
     },
     [t],
