@@ -207,6 +207,8 @@ export const VerifyReceiptResponseSchema = z.object({
   summary: ProcessSummarySchema.optional(),
   /** Whether the figures still match what the platform computes today from the stored timeline. */
   matchesRecord: z.boolean().optional(),
+  /** What the platform computes today from the stored timeline, when the signature is good: shown beside `summary`. */
+  record: ProcessSummarySchema.optional(),
 });
 
 /**
