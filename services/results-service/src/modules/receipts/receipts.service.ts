@@ -64,6 +64,8 @@ export function createReceiptsService(repo: ReceiptsRepository, signer: ReceiptS
         valid: true,
         summary: claims.summary,
         matchesRecord: stored !== undefined && isDeepStrictEqual(claims.summary, stored),
+        // The platform's own figures beside the receipt's, so the creator sees which differ.
+        ...(stored !== undefined && { record: stored }),
       };
     },
 

@@ -100,7 +100,7 @@ describe('process receipts', () => {
 
     const good = await verify(resultId, owner, { receipt });
     expect(good.statusCode).toBe(200);
-    expect(VerifyReceiptResponseSchema.parse(good.json())).toEqual({ valid: true, summary, matchesRecord: true });
+    expect(VerifyReceiptResponseSchema.parse(good.json())).toEqual({ valid: true, summary, matchesRecord: true, record: summary });
 
     await app.db
       .update(results)
@@ -110,6 +110,7 @@ describe('process receipts', () => {
       valid: true,
       summary,
       matchesRecord: false,
+      record: { ...summary, typedPercent: 40, pastedPercent: 60 },
     });
   });
 
@@ -249,7 +250,7 @@ describe('receipt keys shared by replicas', () => {
         headers: creatorHeaders(third, exam.ownerId),
         payload: { receipt },
       });
-      expect(checked.json()).toEqual({ valid: true, summary, matchesRecord: true });
+      expect(checked.json()).toEqual({ valid: true, summary, matchesRecord: true, record: summary });
     } finally {
       await Promise.all([first.close(), second.close(), third.close()]);
     }
