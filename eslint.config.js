@@ -75,6 +75,8 @@ const moduleOrder = {
     'attempts',
     'results',
     'grading',
+    'timeline',
+    'receipts',
     'insights',
     'live',
     'internal',

@@ -56,6 +56,27 @@ const benches: Bench[] = [
     },
   },
   {
+    name: 'timeline-storage',
+    run: async (script) => {
+      const r = await script('bench/timeline/storage.ts', [], [], 120);
+      const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+      const pg =
+        r.jsonbBytesPerHour === undefined
+          ? `PostgreSQL not measured (${r.postgres})`
+          : `jsonb ${kb(r.jsonbBytesPerHour)}, whole table ${kb(r.tableBytesPerHour)} (${r.rows} rows)`;
+      return [
+        {
+          what: `edit operations of one answer, ${r.minutes} min of continuous typing (${r.typist.typedPerMinute} chars/min, revision ratio ${r.typist.revisionRatio}), a save at each 400 ms pause`,
+          goal: '≤ 100 KB per hour',
+          anchor: `first compact form: ${kb(r.legacyJsonBytesPerHour)} JSON${r.legacyJsonbBytesPerHour ? `, ${kb(r.legacyJsonbBytesPerHour)} jsonb` : ''}`,
+          result: `${kb(r.jsonBytesPerHour)} JSON text an hour (${r.operations} operations in ${r.saves} saves); ${pg}`,
+          ratio: `${x(r.jsonBytesPerHour / r.goalBytesPerHour)} the goal`,
+          verdict: met(r.met),
+        },
+      ];
+    },
+  },
+  {
     name: 'insights',
     run: async (script) => {
       const r = await script(

@@ -24,7 +24,8 @@ export default [
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
     path: jsFiles(manifest, eagerKeys(manifest, ROUTES.exam)),
-    limit: '256 kB',
+    // Recording each edit with its source (features/exam/lib/answer-edits.ts, operation-log.ts) added 2.5 kB.
+    limit: '259 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeKeys, encodeKeys } from './key-intervals.ts';
 
 /**
  * How an answer came to be (issue 31): every change to an answer is an operation, recorded by the candidate's page,
@@ -42,71 +43,104 @@ export const OPERATION_INSERT_MAX = 200_000;
 export const OPERATIONS_PER_SAVE_MAX = 2_000;
 /** Most keystrokes one coalesced operation may time. */
 export const OPERATION_KEYS_MAX = 2_000;
+/** Longest interval between two keystrokes one coalesced operation may hold (a day): longer ones start an operation. */
+export const KEY_INTERVAL_MAX_MS = 86_400_000;
 
-/** Longest gap one key of a coalesced operation may record (a day). */
-export const OPERATION_KEY_GAP_MAX_MS = 86_400_000;
 /** Highest index a save's operations may start at (the server counts them in 32-bit integers). */
 export const OPERATIONS_START_MAX = 1_000_000_000;
 
 /**
  * The compact form, as operations travel in a save and are stored: `[t, from, to, insert, source, keys?]` with
  * `t` the milliseconds since the attempt started (the server's clock, as the page estimates it), `source` the
- * index in ANSWER_SOURCES. About five bytes a typed character with its timing.
+ * index in ANSWER_SOURCES and `keys` the per-key intervals, encoded (encodeKeys); an insertion (`from` = `to`)
+ * leaves out `to`: `[t, at, insert, source, keys?]` (the third element a string tells it apart). About three bytes
+ * a typed character with its timing. The first form (every operation with its `to`, `keys` as a JSON array of
+ * numbers) is still read, so chunks stored before stay valid; toCompact writes the shorter one. Read it with
+ * fromCompact, never by position.
  */
 export type CompactOperation =
   | [t: number, from: number, to: number, insert: string, source: number]
-  | [t: number, from: number, to: number, insert: string, source: number, keys: number[]];
+  | [t: number, from: number, to: number, insert: string, source: number, keys: string | number[]]
+  | [t: number, at: number, insert: string, source: number]
+  | [t: number, at: number, insert: string, source: number, keys: string];
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
-/**
- * Whether `value` is a well-formed compact operation: whole numbers of at least 0 (source 0–4, each key gap at most
- * OPERATION_KEY_GAP_MAX_MS, at most OPERATION_KEYS_MAX of them), an insert of at most OPERATION_INSERT_MAX code units.
- * Positions are not checked against any text: replaying reconciles an operation that does not fit.
- */
-export function isCompactOperation(value: unknown): value is CompactOperation {
-  if (!Array.isArray(value) || (value.length !== 5 && value.length !== 6)) return false;
-  const [t, from, to, insert, source, keys] = value as unknown[];
-  if (!isCount(t) || !isCount(from) || !isCount(to) || !isCount(source) || source > 4) return false;
-  if (typeof insert !== 'string' || insert.length > OPERATION_INSERT_MAX) return false;
-  if (value.length === 5) return true;
-  if (!Array.isArray(keys) || keys.length > OPERATION_KEYS_MAX) return false;
-  for (const gap of keys) if (!isCount(gap) || gap > OPERATION_KEY_GAP_MAX_MS) return false;
+function isKeys(keys: unknown, arrayAllowed: boolean): boolean {
+  if (typeof keys === 'string') {
+    if (keys.length > OPERATION_KEYS_MAX * 6) return false;
+    const decoded = decodeKeys(keys);
+    return (
+      decoded !== null && decoded.length <= OPERATION_KEYS_MAX && decoded.every((key) => key <= KEY_INTERVAL_MAX_MS)
+    );
+  }
+  if (!arrayAllowed || !Array.isArray(keys) || keys.length > OPERATION_KEYS_MAX) return false;
+  for (const key of keys) if (!isCount(key) || key > KEY_INTERVAL_MAX_MS) return false;
   return true;
 }
 
+/**
+ * Whether `value` is a well-formed compact operation in one of its forms: whole numbers from 0 (source 0–4), an
+ * insert of at most OPERATION_INSERT_MAX code units, keys as encodeKeys writes them (or, in the long form, a JSON
+ * array) of at most OPERATION_KEYS_MAX intervals of at most KEY_INTERVAL_MAX_MS. Positions are not checked against
+ * any text: replaying reconciles an operation that does not fit.
+ */
+export function isCompactOperation(value: unknown): value is CompactOperation {
+  if (!Array.isArray(value)) return false;
+  const short = typeof value[2] === 'string';
+  const length = value.length - (short ? 4 : 5);
+  if (length !== 0 && length !== 1) return false;
+  const [t, from] = value as unknown[];
+  const [to, insert, source, keys] = (short ? [from, ...value.slice(2)] : value.slice(2)) as unknown[];
+  if (!isCount(t) || !isCount(from) || !isCount(to) || !isCount(source) || source > 4) return false;
+  if (typeof insert !== 'string' || insert.length > OPERATION_INSERT_MAX) return false;
+  return length === 0 || isKeys(keys, !short);
+}
+
+/** The inserted text and the source code of a compact operation, whichever its form (for counting, not replaying). */
+export function compactInsert(op: CompactOperation): { insert: string; source: number } {
+  return typeof op[2] === 'string'
+    ? { insert: op[2], source: op[3] as number }
+    : { insert: op[3] as string, source: op[4] as number };
+}
+
 const count = { type: 'integer', minimum: 0 } as const;
+const insertText = { type: 'string', maxLength: OPERATION_INSERT_MAX } as const;
+const sourceCode = { type: 'integer', minimum: 0, maximum: 4 } as const;
+const encodedKeys = { type: 'string', maxLength: OPERATION_KEYS_MAX * 6 } as const;
+const keyArray = {
+  type: 'array',
+  maxItems: OPERATION_KEYS_MAX,
+  items: { type: 'integer', minimum: 0, maximum: KEY_INTERVAL_MAX_MS },
+} as const;
 
 /**
  * CompactOperation, checked by one function instead of a union of zod tuples: a save carries dozens of operations,
  * and the tuples cost the autosave about 30 µs a save where this costs about 1 (bench/README.md, results-service
- * saves with operations). The JSON Schema (OpenAPI) states the same shape.
+ * saves with operations). The JSON Schema (OpenAPI) states the same forms.
  */
 export const CompactOperationSchema = z
   .custom<CompactOperation>(isCompactOperation, {
-    message: `An operation is [t, from, to, insert, source] or [t, from, to, insert, source, keys]: whole numbers from 0 (source 0–4, at most ${OPERATION_KEYS_MAX} keys of at most ${OPERATION_KEY_GAP_MAX_MS} ms), an insert of at most ${OPERATION_INSERT_MAX} characters`,
+    message: `An operation is [t, from, to, insert, source, keys?] or, for an insertion, [t, at, insert, source, keys?]: whole numbers from 0 (source 0–4), an insert of at most ${OPERATION_INSERT_MAX} characters, keys as encodeKeys writes them (at most ${OPERATION_KEYS_MAX}, each at most a day)`,
   })
   .meta({
-    type: 'array',
-    minItems: 5,
-    maxItems: 6,
-    prefixItems: [
-      count,
-      count,
-      count,
-      { type: 'string', maxLength: OPERATION_INSERT_MAX },
-      { type: 'integer', minimum: 0, maximum: 4 },
+    anyOf: [
       {
         type: 'array',
-        maxItems: OPERATION_KEYS_MAX,
-        items: { type: 'integer', minimum: 0, maximum: OPERATION_KEY_GAP_MAX_MS },
+        minItems: 5,
+        maxItems: 6,
+        prefixItems: [count, count, count, insertText, sourceCode, { anyOf: [encodedKeys, keyArray] }],
       },
+      { type: 'array', minItems: 4, maxItems: 5, prefixItems: [count, count, insertText, sourceCode, encodedKeys] },
     ],
   });
 
 /**
  * The operations a save carries: the page's operations `start`, `start + 1`, … for this question. The server
- * stores them once however often they are sent (a retried save, a lost acknowledgement), in order.
+ * stores them once however often they are sent (a retried save, a lost acknowledgement), in order (appendChunk).
+ * When a page's pending operations take several saves, each save's answer is the text after its own last
+ * operation, not the page's current text: the stored answer then always equals the stored operations replayed, so
+ * a page that lost its outbox and resumes from the server's answer and count records on from a consistent state.
  */
 export const SaveOperationsSchema = z.object({
   start: z.number().int().min(0).max(OPERATIONS_START_MAX),
@@ -114,14 +148,39 @@ export const SaveOperationsSchema = z.object({
 });
 export type SaveOperations = z.infer<typeof SaveOperationsSchema>;
 
+/**
+ * The server's storage rule for one question: given how many operations it holds (`end`), the part of a sent
+ * chunk it does not hold yet, or null when there is nothing to store. What overlaps is dropped — a save sent again
+ * after its acknowledgement was lost (the same `start`), or sent again longer with the operations recorded since —
+ * so every operation is stored once, in order, whatever the retries. A chunk that starts past `end` is refused
+ * (null): the operations between are missing and storing it would misnumber the rest; the response's
+ * `operationsEnd` (= `end`) tells the page where the server stands.
+ *
+ * Overlapping operations are not compared with what is stored: a page never changes an operation once it has put
+ * it in a save (it coalesces only into operations not yet sent), so the first copy stored is the operation.
+ */
+export function appendChunk(stored: { end: number }, chunk: SaveOperations): SaveOperations | null {
+  if (chunk.start > stored.end) return null;
+  const known = stored.end - chunk.start;
+  if (known >= chunk.ops.length) return null;
+  return { start: stored.end, ops: chunk.ops.slice(known) };
+}
+
 export function toCompact(op: AnswerOperation, startedAtMs: number): CompactOperation {
   const t = Math.max(0, Math.round(Date.parse(op.at) - startedAtMs));
-  const base = [t, op.from, op.to, op.insert, SOURCE_CODES[op.source]] as const;
-  return op.keys && op.keys.length > 0 ? [...base, op.keys] : [...base];
+  const code = SOURCE_CODES[op.source];
+  const keys = op.keys && op.keys.length > 0 ? encodeKeys(op.keys) : undefined;
+  if (op.from === op.to) return keys ? [t, op.from, op.insert, code, keys] : [t, op.from, op.insert, code];
+  return keys ? [t, op.from, op.to, op.insert, code, keys] : [t, op.from, op.to, op.insert, code];
 }
 
 export function fromCompact(op: CompactOperation, startedAtMs: number): AnswerOperation {
-  const [t, from, to, insert, code, keys] = op;
+  const [t, from, to, insert, code, encoded] =
+    typeof op[2] === 'string'
+      ? [op[0], op[1], op[1], op[2], op[3] as number, op[4] as string | undefined]
+      : (op as [number, number, number, string, number, (string | number[])?]);
+  // A string that does not decode cannot come through CompactOperationSchema; read it as no timing.
+  const keys = typeof encoded === 'string' ? (decodeKeys(encoded) ?? []) : encoded;
   const operation: AnswerOperation = {
     at: new Date(startedAtMs + t).toISOString(),
     from,
@@ -291,7 +350,8 @@ export function coalesce(prev: AnswerOperation | undefined, next: AnswerOperatio
   const keys = prev.keys ?? [];
   if (keys.length + 1 >= OPERATION_KEYS_MAX) return null;
   const gap = Date.parse(next.at) - Date.parse(prev.at) - keys.reduce((a, b) => a + b, 0);
-  if (!(gap >= 0)) return null;
+  // A negative gap (the page's clock estimate moved back) or one longer than the compact form holds: a new operation.
+  if (!(gap >= 0 && gap <= KEY_INTERVAL_MAX_MS)) return null;
   if (prev.insert !== '') {
     const isOneKey = next.from === next.to && codePoints(next.insert) === 1;
     if (!isOneKey || next.from !== prev.from + prev.insert.length) return null;

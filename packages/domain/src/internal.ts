@@ -96,6 +96,16 @@ export const InternalTranscriptsSchema = z.object({
 });
 
 /**
+ * GET {LLM_GATEWAY_URL}/internal/attempts/{attemptId}/transcript: one attempt's conversation in order, for its
+ * timeline (results-service). An attempt that never used the assistant has no messages.
+ */
+export const InternalAttemptTranscriptSchema = z.object({
+  attemptId: z.string(),
+  messages: z.array(TranscriptMessageSchema),
+});
+export type InternalAttemptTranscript = z.infer<typeof InternalAttemptTranscriptSchema>;
+
+/**
  * Why collection left files out (engine/collect-files.ts in workspace-orchestrator): a dependency folder
  * (node_modules, a Python virtual environment…), a build or cache folder, version control, or the per-workspace
  * file limit reached after the files that matter (the question's workspace file, then the candidate's sources).

@@ -42,21 +42,6 @@ export const AnnouncementSchema = z.object({
 });
 export type Announcement = z.infer<typeof AnnouncementSchema>;
 
-export const LiveSourcesSchema = z.object({
-  /** Characters inserted into the answers so far. */
-  characters: z.number().int(),
-  typedPercent: z.number().int(),
-  /** Pasted from within the exam (the paste guard refuses outside text). */
-  pastedPercent: z.number().int(),
-  /** Copied from an assistant reply. */
-  assistantPercent: z.number().int(),
-  /** Editor completion or IME composition. */
-  autocompletePercent: z.number().int(),
-  /** Put back by the page (after a reload). */
-  restoredPercent: z.number().int(),
-});
-export type LiveSources = z.infer<typeof LiveSourcesSchema>;
-
 export const LiveAttemptSchema = z.object({
   attemptId: z.string(),
   name: z.string(),
@@ -76,12 +61,12 @@ export const LiveAttemptSchema = z.object({
   /** The examiner who ended the attempt (their e-mail); null otherwise. */
   endedBy: z.string().nullable(),
   /**
-   * The running shares of where the text the candidate put into their answers came from (whole percentages of
-   * `characters`, summing to 100). Counted as each save stores its edit operations, so text deleted later still
-   * counts: an approximation to watch by; the result's figures come from replaying the answers. null before any
-   * operation was stored (or from a page that records none).
+   * The running shares of where the text the candidate put into their answers came from: characters inserted so far
+   * typed, pasted inside the exam and copied from the assistant, counted as each save stores its edit operations.
+   * Text deleted later still counts: a guide to watch by; the result's figures come from replaying the answers. All 0
+   * before any operation was stored.
    */
-  sources: LiveSourcesSchema.nullable().optional(),
+  shares: z.object({ typed: z.number().int(), pasted: z.number().int(), assistant: z.number().int() }).optional(),
 });
 export type LiveAttempt = z.infer<typeof LiveAttemptSchema>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWER_SOURCES, emptyShares, type SourceShares } from './answer-operations.ts';
-import { summarizeProcess, wholePercentages, withAssistantMessages } from './process-summary.ts';
+import { summarizeProcess, wholePercentages } from './process-summary.ts';
 
 const shares = (partial: Partial<SourceShares>): SourceShares => ({ ...emptyShares(), ...partial });
 const sum = (values: Record<string, number>) => Object.values(values).reduce((a, b) => a + b, 0);
@@ -46,6 +46,7 @@ describe('summarizeProcess', () => {
       attemptId: 'a1',
       submittedAt: '2030-01-01T10:00:00.000Z',
       answers: [shares({ typed: 90, pasted: 5 }), shares({ typed: 2, assistant: 1, restored: 2 })],
+      assistantMessages: 4,
       outsidePastesBlocked: 3,
     });
     expect(summary).toEqual({
@@ -56,15 +57,20 @@ describe('summarizeProcess', () => {
       assistantPercent: 1,
       autocompletePercent: 0,
       restoredPercent: 2,
+      assistantMessages: 4,
       outsidePastesBlocked: 3,
       submittedAt: '2030-01-01T10:00:00.000Z',
     });
-    expect(summary).not.toHaveProperty('assistantMessages');
-    expect(withAssistantMessages(summary, 4)).toEqual({ ...summary, assistantMessages: 4 });
   });
 
   it('says 0 % of everything for an attempt without text', () => {
-    const summary = summarizeProcess({ attemptId: 'a2', submittedAt: 'x', answers: [], outsidePastesBlocked: 0 });
+    const summary = summarizeProcess({
+      attemptId: 'a2',
+      submittedAt: 'x',
+      answers: [],
+      assistantMessages: 0,
+      outsidePastesBlocked: 0,
+    });
     expect(summary).toMatchObject({ characters: 0, typedPercent: 0, pastedPercent: 0, restoredPercent: 0 });
   });
 });

@@ -30,27 +30,23 @@ export function wholePercentages<K extends string>(
   return percent;
 }
 
-/**
- * The summary as results-service stores it in results.process when the result is made. Everything but the number of
- * messages the candidate sent to the assistant, which lives with the transcripts in llm-gateway: whoever shows or
- * signs the summary adds it with `withAssistantMessages` (a stored 0 would read as "never used the assistant").
- */
-export type StoredProcessSummary = Omit<ProcessSummary, 'assistantMessages'>;
-
 export type ProcessSummaryInput = {
   attemptId: string;
   submittedAt: string;
   /** Characters of each final answer by source (from its replayed operations). */
   answers: ReadonlyArray<SourceShares>;
+  /** Messages the candidate sent to the assistant (llm-gateway's transcript of the attempt). */
+  assistantMessages: number;
   /** Pastes from outside the exam that the paste guard refused (the attempt's paste-blocked events). */
   outsidePastesBlocked: number;
 };
 
 /**
  * The candidate's own summary of their process: of all characters of their final answers, the whole-number share
- * each source put there (summing to 100 when there is any text), and how many outside pastes were refused.
+ * each source put there (summing to 100 when there is any text, all 0 when there is none), how often they wrote to
+ * the assistant and how many outside pastes were refused.
  */
-export function summarizeProcess(input: ProcessSummaryInput): StoredProcessSummary {
+export function summarizeProcess(input: ProcessSummaryInput): ProcessSummary {
   const totals = emptyShares();
   for (const shares of input.answers) for (const source of ANSWER_SOURCES) totals[source] += shares[source];
   const characters = ANSWER_SOURCES.reduce((sum, source) => sum + totals[source], 0);
@@ -63,12 +59,8 @@ export function summarizeProcess(input: ProcessSummaryInput): StoredProcessSumma
     assistantPercent: percent.assistant,
     autocompletePercent: percent.autocomplete,
     restoredPercent: percent.restored,
+    assistantMessages: input.assistantMessages,
     outsidePastesBlocked: input.outsidePastesBlocked,
     submittedAt: input.submittedAt,
   };
-}
-
-/** The full summary, once the number of messages sent to the assistant is known (llm-gateway's transcript). */
-export function withAssistantMessages(summary: StoredProcessSummary, assistantMessages: number): ProcessSummary {
-  return { ...summary, assistantMessages };
 }

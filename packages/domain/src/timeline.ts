@@ -72,7 +72,7 @@ export const TypingSignalsSchema = z.object({
     from2to10s: z.number().int(),
     over10s: z.number().int(),
   }),
-  /** Deleted characters ÷ inserted characters (all sources). */
+  /** Deleted characters ÷ inserted characters (all sources; an IME's composing updates count once, as committed). */
   revisionRatio: z.number().nullable(),
   /** Most characters typed without a pause of 2 s or more. */
   longestBurst: z.number().int(),
@@ -167,6 +167,35 @@ export type ProcessSummary = z.infer<typeof ProcessSummarySchema>;
 export const ProcessReceiptSchema = z.object({ summary: ProcessSummarySchema, receipt: z.string() });
 export type ProcessReceipt = z.infer<typeof ProcessReceiptSchema>;
 
+/**
+ * The receipt's JWS payload (a compact JWS, EdDSA over Ed25519, `kid` naming the key in ReceiptKeySetSchema): what
+ * the platform signed when the candidate asked, so anyone with the published keys can check it offline.
+ */
+export const ReceiptClaimsSchema = z.object({
+  attemptId: z.string(),
+  resultId: z.string(),
+  examId: z.string(),
+  summary: ProcessSummarySchema,
+  /** Seconds since the epoch when the receipt was signed (RFC 7519 `iat`). */
+  iat: z.number().int(),
+});
+export type ReceiptClaims = z.infer<typeof ReceiptClaimsSchema>;
+
+/** GET /api/results/receipt-keys (public): the keys that sign receipts, as a JWK Set (RFC 7517 §5, RFC 8037). */
+export const ReceiptKeySetSchema = z.object({
+  keys: z.array(
+    z.object({
+      kty: z.literal('OKP'),
+      crv: z.literal('Ed25519'),
+      x: z.string(),
+      kid: z.string(),
+      alg: z.literal('EdDSA'),
+      use: z.literal('sig'),
+    }),
+  ),
+});
+export type ReceiptKeySet = z.infer<typeof ReceiptKeySetSchema>;
+
 /** POST /api/results/{resultId}/receipt/verify (the exam's creator). */
 export const VerifyReceiptSchema = z.object({ receipt: z.string().min(1).max(8000) });
 export const VerifyReceiptResponseSchema = z.object({
@@ -178,19 +207,19 @@ export const VerifyReceiptResponseSchema = z.object({
   summary: ProcessSummarySchema.optional(),
   /** Whether the figures still match what the platform computes today from the stored timeline. */
   matchesRecord: z.boolean().optional(),
+  /** What the platform computes today from the stored timeline, when the signature is good: shown beside `summary`. */
+  record: ProcessSummarySchema.optional(),
 });
 
 /**
- * What results-service computes from the stored operations when a result is made (results.process): each answer's
- * sources and typing signals (percentiles are added on read, against the cohort) and the candidate's summary.
- *
- * The stored summary has no `assistantMessages`: the messages a candidate sent live in llm-gateway's transcript,
- * which the submission does not wait for. Whoever shows or signs the summary (the receipt, the timeline) counts
- * them there and completes it with `withAssistantMessages` (process-summary.ts); storing 0 instead would read as
- * "never used the assistant".
+ * What results-service computes from the stored operations for each submission (results.process): each answer's
+ * sources and typing signals (percentiles are added on read, against the cohort) and the candidate's summary. It is
+ * computed just after the submission commits, off the submit path, with the attempt's transcript from llm-gateway
+ * (the messages the candidate sent, and the replies as visible text for the typing signals); until then the result
+ * is `process_pending` (modules/submissions/process-records.service.ts in results-service).
  */
 export const ProcessRecordSchema = z.object({
-  summary: ProcessSummarySchema.omit({ assistantMessages: true }),
+  summary: ProcessSummarySchema,
   answers: z.array(
     z.object({
       questionIndex: z.number().int(),

@@ -1,14 +1,20 @@
 import type { CodingLanguage } from '@exam/domain/question';
 import CodeMirror, { EditorView, type Extension } from '@uiw/react-codemirror';
 import { useEffect, useMemo, useState } from 'react';
+import { codeEditOf, type CodeEdit } from './code-editor-changes.ts';
 import { loadLanguage } from './lib/code-languages.ts';
+
+export type { CodeEdit } from './code-editor-changes.ts';
 
 export type CodeEditorProps = {
   value: string;
   language: CodingLanguage;
   /** The editable area's accessible name. */
   label: string;
-  onChange: (value: string) => void;
+  /** The new document; with `recordEdits`, also what the update did (its changes and their user events). */
+  onChange: (value: string, edit?: CodeEdit) => void;
+  /** Describe each change to onChange (a candidate's answer records how it came to be). */
+  recordEdits?: boolean;
   onBlur?: () => void;
   testId?: string;
   minHeight?: string;
@@ -24,6 +30,7 @@ export default function CodeEditor({
   language,
   label,
   onChange,
+  recordEdits = false,
   onBlur,
   testId = 'code-editor',
   minHeight = '160px',
@@ -51,7 +58,7 @@ export default function CodeEditor({
     <div className="overflow-hidden rounded-lg border border-line" data-testid={testId} data-language={language}>
       <CodeMirror
         value={value}
-        onChange={onChange}
+        onChange={(next, update) => onChange(next, recordEdits ? codeEditOf(update) : undefined)}
         onBlur={onBlur}
         extensions={extensions}
         minHeight={minHeight}

@@ -10,8 +10,10 @@ import { insightsModule } from './modules/insights/insights.module.ts';
 import { internalModule } from './modules/internal/internal.module.ts';
 import { liveModule } from './modules/live/live.module.ts';
 import { ltiModule } from './modules/lti/lti.module.ts';
+import { receiptsModule } from './modules/receipts/receipts.module.ts';
 import { resultsModule } from './modules/results/results.module.ts';
 import { submissionsModule } from './modules/submissions/submissions.module.ts';
+import { timelineModule } from './modules/timeline/timeline.module.ts';
 import { registerServiceMetrics } from './plugins/service-metrics.ts';
 
 /**
@@ -26,6 +28,8 @@ const modules = [
   attemptsModule,
   resultsModule,
   gradingModule,
+  timelineModule,
+  receiptsModule,
   insightsModule,
   internalModule,
 ];

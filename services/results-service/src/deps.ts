@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { CodeRunner, RunnerAnswer } from '@exam/server-kit/code-runner-client';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { RedisConnection } from '@exam/server-kit/redis';
-import type { CollectFilesRequest, InternalExam, TranscriptMessage, WorkspaceFile } from '@exam/domain/internal';
+import type {
+  CollectFilesRequest,
+  InternalExam,
+  InternalWorkspaceHistory,
+  TranscriptMessage,
+  WorkspaceFile,
+} from '@exam/domain/internal';
 import type { LtiScoreOutcome, LtiScoreRequest } from '@exam/domain/lti-ags';
 import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
 import type { ResultsDatabase } from './db/database.ts';
@@ -45,6 +51,17 @@ export type TranscriptSource = {
   listExamTranscripts(examId: string): Promise<AttemptTranscript[]>;
 };
 
+/** One attempt's conversation with the assistant, for its timeline (adapters/attempt-transcript.ts). */
+export type AttemptTranscripts = {
+  /** The attempt's messages in order; empty when it never used the assistant. */
+  findAttemptTranscript(attemptId: string): Promise<TranscriptMessage[]>;
+};
+
+/** The workspace files' snapshots while the attempt ran, for its timeline (adapters/workspace-history.ts). */
+export type WorkspaceHistory = {
+  fileHistory(attemptId: string): Promise<InternalWorkspaceHistory>;
+};
+
 /** What buildApp needs from the outside world; server.ts wires the HTTP adapters, tests pass fakes. */
 export type Deps = {
   database: ResultsDatabase;
@@ -59,6 +76,10 @@ export type Deps = {
   codeRunner: CodeRunner;
   /** llm-gateway's chat transcripts, for insights. */
   transcripts: TranscriptSource;
+  /** llm-gateway's transcript of one attempt, for the attempt's timeline. */
+  attemptTranscripts: AttemptTranscripts;
+  /** workspace-orchestrator's file history of one attempt, for the attempt's timeline. */
+  workspaceHistory: WorkspaceHistory;
   /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
   creatorSessions: CreatorSessionCheck;
   /**

@@ -2,12 +2,14 @@ import './instrumentation.ts';
 import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { connectRedis } from '@exam/server-kit/redis';
 import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit/run';
+import { createHttpAttemptTranscripts } from './adapters/attempt-transcript.ts';
 import { createHttpCodeRunner } from './adapters/code-runner.ts';
 import { createHttpExamAccess } from './adapters/exam-access.ts';
 import { createHttpExamSource } from './adapters/exam-source.ts';
 import { createHttpLtiScores } from './adapters/lti-scores.ts';
 import { createHttpTranscriptSource } from './adapters/transcript-source.ts';
 import { createHttpWorkspaceFiles } from './adapters/workspace-files.ts';
+import { createHttpWorkspaceHistory } from './adapters/workspace-history.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openResultsDatabase } from './db/database.ts';
@@ -36,6 +38,12 @@ try {
     timeoutMs: Math.max(config.UPSTREAM_TIMEOUT_MS, 25_000),
   });
   const codeRunner = createHttpCodeRunner(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream);
+  const attemptTranscripts = createHttpAttemptTranscripts(config.LLM_GATEWAY_URL, config.internalToken, upstream);
+  const workspaceHistory = createHttpWorkspaceHistory(
+    config.WORKSPACE_ORCHESTRATOR_URL,
+    config.internalToken,
+    upstream,
+  );
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -46,11 +54,15 @@ try {
     workspaceFiles: createHttpWorkspaceFiles(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream),
     codeRunner,
     transcripts: createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, upstream),
+    attemptTranscripts,
+    workspaceHistory,
     creatorSessions,
     redis,
   });
   app.addHook('onClose', () => creatorSessions.close());
   app.addHook('onClose', () => codeRunner.close());
+  app.addHook('onClose', () => attemptTranscripts.close());
+  app.addHook('onClose', () => workspaceHistory.close());
   const finalizer = startFinalizer(() => app.finalizeExpired(), {
     intervalMs: config.FINALIZER_INTERVAL_SECONDS * 1000,
     log: app.log,

@@ -14,6 +14,9 @@ import { createProxyTargets } from './modules/proxy/targets.ts';
 import { createRunnerRepository } from './modules/runner/runner.repository.ts';
 import { runnerRoutes } from './modules/runner/runner.routes.ts';
 import { createRunnerService } from './modules/runner/runner.service.ts';
+import { createFileHistory } from './modules/sessions/file-history.ts';
+import { createFileHistoryRepository } from './modules/sessions/file-history.repository.ts';
+import { fileHistoryRoutes } from './modules/sessions/file-history.routes.ts';
 import { createSessionsRepository } from './modules/sessions/sessions.repository.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { createStartFailures } from './modules/sessions/start-failures.ts';
@@ -36,6 +39,13 @@ export async function buildApp(config: Config, deps: Deps) {
 
   const resolveEntry = createEntryResolver(loadCatalogue(config.WORKSPACE_CATALOGUE), config.WORKSPACE_IMAGE_OVERRIDES);
   const repo = createSessionsRepository(deps.database);
+  const historyRepo = createFileHistoryRepository(deps.database);
+  const history = createFileHistory(historyRepo, {
+    maxBytes: config.WORKSPACE_HISTORY_MAX_BYTES,
+    intervalMs: config.WORKSPACE_HISTORY_INTERVAL_SECONDS * 1000,
+    log: app.log.child({ module: 'file-history' }),
+    directory: deps.directory,
+  });
   const service = createSessionsService(repo, deps, resolveEntry, {
     startTimeoutMs: config.START_TIMEOUT_SECONDS * 1000,
     pageCloseGraceMs: config.WORKSPACE_PAGE_CLOSE_GRACE_MS,
@@ -44,6 +54,7 @@ export async function buildApp(config: Config, deps: Deps) {
       totalMaxBytes: config.WORKSPACE_TOTAL_MAX_BYTES,
       maxFiles: config.WORKSPACE_MAX_FILES,
     },
+    history,
   });
   const targets = createProxyTargets(repo, deps.clock);
   const launchTokens = createLaunchTokens(deps.database, { ttlSeconds: config.WORKSPACE_LAUNCH_TTL_SECONDS });
@@ -67,6 +78,7 @@ export async function buildApp(config: Config, deps: Deps) {
   app.addHook('onClose', async () => deps.egressProxy?.close());
 
   await app.register(sessionsRoutes(service, createStartFailures(deps.database, deps.clock)));
+  await app.register(fileHistoryRoutes(history));
   await app.register(
     launchRoutes({ service, launchTokens, workspaceOrigin: config.workspaceOrigin, clock: deps.clock }),
   );
@@ -90,7 +102,7 @@ export async function buildApp(config: Config, deps: Deps) {
   await editors.register(proxyRoutes({ targets, check, resolveEntry, clock: deps.clock }));
   app.addHook('onClose', async () => editors.close());
 
-  app.decorate('workspaces', { repo, service, targets, resolveEntry });
+  app.decorate('workspaces', { repo, historyRepo, history, service, targets, resolveEntry });
   app.decorate('editors', editors);
   app.decorate('runner', { repo: runnerRepo, service: runner, engine: deps.runnerEngine });
   return app;
@@ -104,6 +116,8 @@ declare module 'fastify' {
      */
     workspaces: {
       repo: ReturnType<typeof createSessionsRepository>;
+      historyRepo: ReturnType<typeof createFileHistoryRepository>;
+      history: ReturnType<typeof createFileHistory>;
       service: ReturnType<typeof createSessionsService>;
       targets: ReturnType<typeof createProxyTargets>;
       resolveEntry: ReturnType<typeof createEntryResolver>;

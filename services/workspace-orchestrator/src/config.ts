@@ -177,6 +177,28 @@ const ConfigSchema = z.object({
     .default(10 * 1024 * 1024),
   /** The most files collected from one workspace. */
   WORKSPACE_MAX_FILES: z.coerce.number().int().min(1).default(2000),
+  /**
+   * How often a running workspace's files are read for its file history (the timeline's workspace changes): each
+   * look stores only the files whose text changed since the last one, the first version of a file whole and later
+   * ones as line diffs, a vanished file as deleted. Each look reads the workspace folder as collection does (a tar
+   * of the folder, dependency folders included), so a shorter interval costs the engine more. 0: no snapshots
+   * while workspaces run (collection still stores one at submit).
+   */
+  WORKSPACE_HISTORY_INTERVAL_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  /**
+   * The most one attempt's file history may store: each version's text (whole or diff) and path, plus 64 bytes.
+   * Past it no further snapshot of that attempt is stored, not even the one at submit, and the history says
+   * `capped: true`; the collected files are unaffected. The default, 5 MiB, holds the first copies of a
+   * typical workspace's files (tens of kilobytes) and several hours of edits: a snapshot of a file edited
+   * between two looks is a diff of the changed lines, a few hundred bytes, so three hours of continuous editing at
+   * one look every 5 s stays under 1.5 MiB. It runs out early only where the workspace holds large text files
+   * that change, which the history could not show usefully anyway. A thousand candidates at the cap take 5 GiB.
+   */
+  WORKSPACE_HISTORY_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(5 * 1024 * 1024),
   /** How long an attempt's volume is kept after the attempt closed without its files being collected. */
   WORKSPACE_VOLUME_GRACE_SECONDS: z.coerce
     .number()

@@ -110,6 +110,10 @@ export const api = {
   resultRelease: (resultId: string) => `/api/results/${id(resultId)}/release`,
   /** Sends a score the LMS did not take again (LTI score passback). */
   resultLmsRetry: (resultId: string) => `/api/results/${id(resultId)}/lms-sync/retry`,
+  /** How the attempt came to be: edits, proctoring events, assistant turns and workspace changes in time order. */
+  resultTimeline: (resultId: string) => `/api/results/${id(resultId)}/timeline`,
+  /** Checks a candidate's signed process receipt against this result's attempt. */
+  resultReceiptVerify: (resultId: string) => `/api/results/${id(resultId)}/receipt/verify`,
   resultFile: (resultId: string, questionIndex: number) => `/api/results/${id(resultId)}/files/${questionIndex}`,
   /** The creator's reference solution against a coding question's tests (workspace-orchestrator's runner). */
   referenceRun: '/api/runner/reference',

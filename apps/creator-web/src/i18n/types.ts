@@ -11,6 +11,7 @@ import type exams from './locales/en/exams.json';
 import type grading from './locales/en/grading.json';
 import type insights from './locales/en/insights.json';
 import type live from './locales/en/live.json';
+import type answerProcess from './locales/en/process.json';
 import type lti from './locales/en/lti.json';
 import type results from './locales/en/results.json';
 import type roster from './locales/en/roster.json';
@@ -34,6 +35,7 @@ declare module 'i18next' {
     grading: typeof grading;
     insights: typeof insights;
     live: typeof live;
+    process: typeof answerProcess;
     lti: typeof lti;
     results: typeof results;
     roster: typeof roster;

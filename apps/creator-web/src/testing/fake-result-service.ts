@@ -7,9 +7,45 @@ import {
   type QuestionAnswer,
   type ResultDetail,
 } from '@exam/domain/result';
+import {
+  ProcessSummarySchema,
+  TimelineSchema,
+  VerifyReceiptResponseSchema,
+  VerifyReceiptSchema,
+  type ProcessSummary,
+  type Timeline,
+} from '@exam/domain/timeline';
 import { http, HttpResponse } from 'msw';
+import type { z } from 'zod';
 import { fakeResultList } from './fake-results-list.ts';
 import { errorBody } from './handlers.ts';
+import { makeProcessSummary } from './timeline-factories.ts';
+
+/** The signature the fake platform puts on its receipts; any other is not the platform's. */
+const PLATFORM_SIGNATURE = 'platform-signature';
+const base64url = (text: string) => btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/** A compact JWS as the fake platform signs it (header.payload.signature), `signature` to forge one. */
+export function fakeReceipt(summary: ProcessSummary, signature = PLATFORM_SIGNATURE): string {
+  return [base64url('{"alg":"EdDSA"}'), base64url(JSON.stringify(summary)), signature].join('.');
+}
+
+/** results-service's check of a receipt: signature first, then the attempt, then the figures against the record. */
+function verify(receipt: string, attemptId: string, record: ProcessSummary) {
+  type Response = z.infer<typeof VerifyReceiptResponseSchema>;
+  const [, payload, signature, ...rest] = receipt.split('.');
+  let summary: ProcessSummary | undefined;
+  try {
+    summary = ProcessSummarySchema.parse(JSON.parse(atob((payload ?? '').replace(/-/g, '+').replace(/_/g, '/'))));
+  } catch {
+    summary = undefined;
+  }
+  if (!summary || rest.length > 0) return { valid: false, reason: 'malformed' } satisfies Response;
+  if (signature !== PLATFORM_SIGNATURE) return { valid: false, reason: 'signature' } satisfies Response;
+  if (summary.attemptId !== attemptId) return { valid: false, reason: 'attempt', summary } satisfies Response;
+  const matchesRecord = JSON.stringify(summary) === JSON.stringify(record);
+  return { valid: true, summary, matchesRecord, record } satisfies Response;
+}
 
 /** Score, max, percentage and status of the questions, the way results-service derives them. */
 export function rescore(detail: ResultDetail, questionAnswers: QuestionAnswer[]): ResultDetail {
@@ -35,8 +71,18 @@ export function rescore(detail: ResultDetail, questionAnswers: QuestionAnswer[])
  * gives the question back to the key, or to pending) with history, release, and the list. PATCH bodies are
  * recorded; the first `failPatches` answer 500.
  */
-export function fakeResultService(initial: ResultDetail, opts: { failPatches?: number } = {}) {
+export function fakeResultService(
+  initial: ResultDetail,
+  opts: {
+    failPatches?: number;
+    /** GET …/timeline; by default one with nothing recorded. */
+    timeline?: Timeline;
+    /** What the platform computes from the stored timeline, for receipts to be checked against. */
+    record?: ProcessSummary;
+  } = {},
+) {
   const patches: GradeResult[] = [];
+  const verifications: string[] = [];
   const releases: boolean[] = [];
   let failures = opts.failPatches ?? 0;
   let current = initial;
@@ -133,11 +179,45 @@ export function fakeResultService(initial: ResultDetail, opts: { failPatches?: n
       return HttpResponse.json(current);
     }),
     http.get('*/api/llm/attempts/:attemptId/transcript', () => HttpResponse.json({ messages: [] })),
+    http.get('*/api/results/:id/timeline', ({ params }) =>
+      params.id === current.id
+        ? HttpResponse.json(
+            TimelineSchema.parse(
+              opts.timeline ?? {
+                resultId: current.id,
+                attemptId: current.attemptId,
+                startedAt: current.startedAt,
+                submittedAt: current.completedAt,
+                events: [],
+                answers: [],
+                workspaceFiles: [],
+                messages: [],
+                unavailable: [],
+              },
+            ),
+          )
+        : HttpResponse.json(errorBody('NOT_FOUND', 'Result not found'), { status: 404 }),
+    ),
+    http.post('*/api/results/:id/receipt/verify', async ({ params, request }) => {
+      if (params.id !== current.id)
+        return HttpResponse.json(errorBody('NOT_FOUND', 'Result not found'), { status: 404 });
+      const body = VerifyReceiptSchema.safeParse(await request.json());
+      if (!body.success)
+        return HttpResponse.json(
+          errorBody('VALIDATION_FAILED', 'Invalid request', [{ path: 'receipt', message: 'Paste a receipt' }]),
+          { status: 400 },
+        );
+      verifications.push(body.data.receipt);
+      const record = opts.record ?? makeProcessSummary({ attemptId: current.attemptId });
+      return HttpResponse.json(VerifyReceiptResponseSchema.parse(verify(body.data.receipt, current.attemptId, record)));
+    }),
   ];
   return {
     handlers,
     patches,
     releases,
+    /** The receipts the page sent to be checked. */
+    verifications,
     current: () => current,
     /** Plays the runner: the grade run of a question finished (or failed), setting the result as the server would. */
     setQuestion(questionIndex: number, change: Partial<QuestionAnswer>) {

@@ -7,6 +7,7 @@ import {
   type AiSettingsInput,
 } from '@exam/domain/exam-ai';
 import type { ExamAiUsage } from '@exam/domain/llm';
+import { TimelineSchema } from '@exam/domain/timeline';
 import { http, HttpResponse } from 'msw';
 import type { ExamResultsSummary } from '../features/exams/api/get-results-summary.ts';
 import { makeExam, makeToken, makeUser } from './factories.ts';
@@ -128,6 +129,22 @@ export const handlers = [
     examStore.exams = examStore.exams.filter((e) => e.id !== params.id);
     return HttpResponse.json({ id: String(params.id) });
   }),
+  // A result whose attempt recorded nothing of how its answers came to be (features/grading's replay).
+  http.get('*/api/results/:id/timeline', ({ params }) =>
+    HttpResponse.json(
+      TimelineSchema.parse({
+        resultId: String(params.id),
+        attemptId: 'attempt-unrecorded',
+        startedAt: '2025-01-05T13:00:00.000Z',
+        submittedAt: '2025-01-05T14:30:00.000Z',
+        events: [],
+        answers: [],
+        workspaceFiles: [],
+        messages: [],
+        unavailable: [],
+      }),
+    ),
+  ),
   // The live view's log of a result: no announcements, nobody ended it (features/live).
   http.get('*/api/results/:id/announcements', () =>
     HttpResponse.json({ announcements: [], endedBy: null, endedAt: null }),

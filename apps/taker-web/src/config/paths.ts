@@ -46,6 +46,8 @@ export const api = {
   submit: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/submit`,
   /** The candidate's own result, as the exam's release policy allows (403 with the reason until then). */
   result: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/result`,
+  /** After submitting: the candidate's own process summary and its signed receipt (attempt token). */
+  receipt: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/receipt`,
   /** The orchestrator's candidate endpoints (services/workspace-orchestrator, attempt token). */
   createSession: '/api/session/create',
   sessions: '/api/sessions',

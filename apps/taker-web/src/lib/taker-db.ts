@@ -1,3 +1,4 @@
+import type { AnswerOperation } from '@exam/domain/answer-operations';
 import type { ProctorEvent } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/public-exam';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
@@ -20,14 +21,31 @@ export type StoredAttempt = {
   uploadMaxBytes?: number;
 };
 
-/** The latest value of one answer; it is pending until the server has acknowledged its seq. */
+/**
+ * The latest value of one answer; it is pending until the server has acknowledged its seq, and while edit
+ * operations of it wait in `operations` (features/exam/lib/operation-log.ts).
+ */
 export type OutboxEntry = {
   attemptId: string;
   questionIndex: number;
   answer: string;
   seq: number;
   syncedSeq: number;
+  /** The server's number of the first operation still kept here: how many it holds, as far as this page knows. */
+  opsStart?: number;
+  /** How many operations are kept here (not acknowledged yet); they are numbered opsStart, opsStart + 1, … */
+  opsHeld?: number;
+  /** The local key of the next operation (keys only grow). */
+  opsNext?: number;
+  /** Operations with a key below this went out in a save: they can no longer take a coalesced keystroke. */
+  opsSealed?: number;
 };
+
+/** One edit operation of an answer, kept until the server acknowledges it; `key` orders a question's operations. */
+export type StoredOperation = { attemptId: string; questionIndex: number; key: number; op: AnswerOperation };
+
+/** The attempt reached the server's storage cap for operations: this page records none for it any more. */
+export type OperationCap = { attemptId: string; cappedAt: string };
 
 export type QueuedEvent = { id?: number; attemptId: string; event: ProctorEvent };
 
@@ -50,12 +68,14 @@ export type PendingUpload = {
  */
 export type QuestionFlags = { attemptId: string; questionIndexes: number[] };
 
-interface TakerDbSchema extends DBSchema {
+export interface TakerDbSchema extends DBSchema {
   attempts: { key: string; value: StoredAttempt };
   outbox: { key: [string, number]; value: OutboxEntry; indexes: { byAttempt: string } };
   events: { key: number; value: QueuedEvent; indexes: { byAttempt: string } };
   uploads: { key: [string, number]; value: PendingUpload; indexes: { byAttempt: string } };
   flags: { key: string; value: QuestionFlags };
+  operations: { key: [string, number, number]; value: StoredOperation };
+  operationCaps: { key: string; value: OperationCap };
 }
 
 export type TakerDb = IDBPDatabase<TakerDbSchema>;
@@ -63,7 +83,7 @@ export type TakerDb = IDBPDatabase<TakerDbSchema>;
 export const TAKER_DB_NAME = 'exam-taker';
 
 export function openTakerDb(name: string = TAKER_DB_NAME): Promise<TakerDb> {
-  return openDB<TakerDbSchema>(name, 3, {
+  return openDB<TakerDbSchema>(name, 4, {
     // A browser that still holds an older version (an attempt under way) keeps its stores and gains the new ones.
     upgrade(db, oldVersion) {
       if (oldVersion < 1) {
@@ -80,6 +100,10 @@ export function openTakerDb(name: string = TAKER_DB_NAME): Promise<TakerDb> {
           'attemptId',
         );
       if (oldVersion < 3) db.createObjectStore('flags', { keyPath: 'attemptId' });
+      if (oldVersion < 4) {
+        db.createObjectStore('operations', { keyPath: ['attemptId', 'questionIndex', 'key'] });
+        db.createObjectStore('operationCaps', { keyPath: 'attemptId' });
+      }
     },
   });
 }

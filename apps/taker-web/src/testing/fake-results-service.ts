@@ -1,13 +1,16 @@
-import { fileTooLargeMessage, type AttemptState, type ProctorEvent } from '@exam/domain/attempt';
+import type { CompactOperation } from '@exam/domain/answer-operations';
+import { fileTooLargeMessage, type AttemptState, type ProctorEvent, type SaveAnswer } from '@exam/domain/attempt';
 import type { Briefing } from '@exam/domain/cohort';
 import type { PublicExam } from '@exam/domain/public-exam';
 import type { Announcement, CandidateLive } from '@exam/domain/live';
+import type { ProcessReceipt } from '@exam/domain/timeline';
 import { http, HttpResponse } from 'msw';
 import { readMultipartFile } from './multipart.ts';
 
 /**
  * An in-memory stand-in for results-service with its real rules (seq ordering, 409 after submit,
- * idempotent submit) and a switch that cuts the network, for tests of the durable outbox.
+ * idempotent submit, edit operations stored once each, in order, up to a cap) and switches that cut the
+ * network or lose responses, for tests of the durable outbox.
  */
 export type FakeResultsService = ReturnType<typeof createFakeResultsService>;
 
@@ -22,6 +25,18 @@ export function createFakeResultsService(init: {
   const state = {
     networkDown: false,
     answers: new Map<number, { answer: string; seq: number }>(),
+    /** Each question's edit operations as stored: a save's chunk keeps only what lies past the stored count. */
+    operations: new Map<number, CompactOperation[]>(),
+    /** Most operations the attempt may store; past it saves answer operationsCapped and store none. */
+    operationsCap: Infinity,
+    operationsCapped: false,
+    /** The bodies of every PUT of an answer that reached the server, in order. */
+    putBodies: [] as Array<{ questionIndex: number; body: SaveAnswer; keepalive: boolean }>,
+    /** Answer saves to store and then lose the response of (the page sees a network failure). */
+    loseAnswerResponses: 0,
+    /** GET /api/attempts/{id}/receipt: the candidate's summary and receipt, or null for a 404. */
+    receipt: null as ProcessReceipt | null,
+    receiptCalls: 0,
     /** Answer files as the server stored them, by question. */
     files: new Map<number, { fileName: string; mimeType: string; bytes: Uint8Array }>(),
     uploadMaxBytes: 10 * 1024 * 1024,
@@ -61,6 +76,18 @@ export function createFakeResultsService(init: {
       },
       { status: 409 },
     );
+  const storedCount = () => [...state.operations.values()].reduce((sum, ops) => sum + ops.length, 0);
+  /** As results-service: a chunk is kept once, only past the stored count; a gap or the cap stores nothing. */
+  const storeOperations = (index: number, chunk: NonNullable<SaveAnswer['operations']>) => {
+    const held = state.operations.get(index) ?? [];
+    const fresh = chunk.start <= held.length ? chunk.ops.slice(held.length - chunk.start) : [];
+    if (state.operationsCapped || storedCount() + fresh.length > state.operationsCap) {
+      state.operationsCapped = true;
+      return { operationsEnd: held.length, operationsCapped: true };
+    }
+    state.operations.set(index, [...held, ...fresh]);
+    return { operationsEnd: held.length + fresh.length };
+  };
   const answered = () => [...state.answers.values()].filter((a) => a.answer.trim() !== '').length;
 
   const handlers = [
@@ -136,7 +163,12 @@ export function createFakeResultsService(init: {
         submittedAt: state.submitted ? now().toISOString() : null,
         resultId: state.submitted ? 'result-1' : null,
         serverNow: now().toISOString(),
-        answers: Object.fromEntries([...state.answers].map(([index, value]) => [String(index), value])),
+        answers: Object.fromEntries(
+          [...state.answers].map(([index, value]) => [
+            String(index),
+            { ...value, operations: state.operations.get(index)?.length ?? 0 },
+          ]),
+        ),
         uploadMaxBytes: state.uploadMaxBytes,
       };
       return HttpResponse.json(body);
@@ -161,11 +193,30 @@ export function createFakeResultsService(init: {
       state.putCalls += 1;
       if (state.submitted) return closed();
       const index = Number(params.questionIndex);
-      const body = (await request.json()) as { answer: string; seq: number };
+      const body = (await request.json()) as SaveAnswer;
+      state.putBodies.push({ questionIndex: index, body, keepalive: request.keepalive });
       const stored = state.answers.get(index);
       const applied = !stored || body.seq > stored.seq;
       if (applied) state.answers.set(index, { answer: body.answer, seq: body.seq });
-      return HttpResponse.json({ questionIndex: index, seq: applied ? body.seq : (stored?.seq ?? 0), applied });
+      const operations = body.operations ? storeOperations(index, body.operations) : {};
+      if (state.loseAnswerResponses > 0) {
+        state.loseAnswerResponses -= 1;
+        return HttpResponse.error();
+      }
+      return HttpResponse.json({
+        questionIndex: index,
+        seq: applied ? body.seq : (stored?.seq ?? 0),
+        applied,
+        ...operations,
+      });
+    }),
+    http.get('/api/attempts/:attemptId/receipt', () => {
+      const down = cut();
+      if (down) return down;
+      state.receiptCalls += 1;
+      if (!state.receipt)
+        return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'No receipt yet' } }, { status: 404 });
+      return HttpResponse.json(state.receipt);
     }),
     http.post('/api/attempts/:attemptId/files/:questionIndex', async ({ request, params }) => {
       const down = cut();

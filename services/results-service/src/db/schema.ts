@@ -481,3 +481,19 @@ export const ltiScoreSyncs = resultsServiceSchema.table(
     check('lti_score_syncs_state_known', sql`${t.state} in ('pending', 'sent', 'failed')`),
   ],
 );
+
+/**
+ * The keys that sign candidates' process receipts (modules/receipts/receipt-keys.ts): Ed25519, one row per key,
+ * the newest generation signs and every row verifies (and is published as JWKS). The first replica that needs a
+ * key inserts generation 1 with `on conflict do nothing`, so concurrent replicas all end with the same key.
+ */
+export const receiptKeys = resultsServiceSchema.table('receipt_keys', {
+  kid: text('kid').primaryKey(),
+  /** 1 for the first key; a rotation inserts the next. The unique index lets only one key per generation win. */
+  generation: integer('generation').notNull().unique(),
+  /** The public key as a JWK (kty OKP, crv Ed25519, x). */
+  publicJwk: jsonb('public_jwk').$type<Record<string, string>>().notNull(),
+  /** The private key as a JWK (with d): read only by results-service, never sent anywhere. */
+  privateJwk: jsonb('private_jwk').$type<Record<string, string>>().notNull(),
+  createdAt: at('created_at').notNull().defaultNow(),
+});

@@ -14,8 +14,16 @@ import type { ExamSnapshot } from './snapshot.ts';
 /** One stored chunk of a question's edit operations (answer_operations), as a submission reads it. */
 export type OperationChunk = { questionIndex: number; start: number; ops: CompactOperation[] };
 
-/** What a submission knows of how the answers came to be: the stored operations and the refused outside pastes. */
-export type ProcessTrail = { chunks: ReadonlyArray<OperationChunk>; outsidePastesBlocked: number };
+/**
+ * What is known of how the answers came to be: the stored operations, the refused outside pastes, and from the
+ * attempt's transcript (llm-gateway) the messages the candidate sent and the assistant's replies.
+ */
+export type ProcessTrail = {
+  chunks: ReadonlyArray<OperationChunk>;
+  outsidePastesBlocked: number;
+  assistantMessages: number;
+  assistantReplies: ReadonlyArray<string>;
+};
 
 /** Each question's operations in order (chunks by `start`; a gap between two is left for `reconcile`). */
 function operationsByQuestion(chunks: ReadonlyArray<OperationChunk>, startedAtMs: number) {
@@ -29,15 +37,16 @@ function operationsByQuestion(chunks: ReadonlyArray<OperationChunk>, startedAtMs
   return byQuestion;
 }
 
+/** What the candidate could read on the question's page and copy by hand (as the timeline counts it). */
+function questionTexts(question: ExamSnapshot['questions'][number]): string[] {
+  return [question.title, question.content, ...question.options, question.starterCode ?? ''].filter(Boolean);
+}
+
 /**
  * results.process for a submission: each answer (every question with a saved answer or stored operations) replayed
  * from its operations and reconciled with the stored answer — a `restored` operation closes any gap, so the replay
- * always gives the answer exactly — with the characters of the final text by source and its typing signals, and the
- * candidate's summary over all answers.
- *
- * The typing signals' "visible source" check sees the question's own text only: the assistant's replies live in
- * llm-gateway and are not read while submitting (the timeline, which does read them, computes the signals again
- * with them).
+ * always gives the answer exactly — with the characters of the final text by source and its typing signals (what
+ * the candidate could see: the question's text and the assistant's replies), and the candidate's summary.
  */
 export function processRecord(input: {
   attemptId: string;
@@ -58,8 +67,7 @@ export function processRecord(input: {
       input.saved.get(questionIndex) ?? '',
       submittedAt,
     );
-    const question = input.snapshot.questions[questionIndex]!;
-    const visible = [question.title, question.content].filter((text) => text.length > 0);
+    const visible = [...questionTexts(input.snapshot.questions[questionIndex]!), ...input.trail.assistantReplies];
     return {
       questionIndex,
       sources: sharesOf(replayWithSources(operations).runs),
@@ -72,6 +80,7 @@ export function processRecord(input: {
       attemptId: input.attemptId,
       submittedAt,
       answers: answers.map((answer) => answer.sources),
+      assistantMessages: input.trail.assistantMessages,
       outsidePastesBlocked: input.trail.outsidePastesBlocked,
     }),
     answers,

@@ -16,6 +16,7 @@ import {
   fakeTranscripts,
   fakeWorkspaceFiles,
 } from './fakes.ts';
+import { fakeAttemptTranscripts, fakeWorkspaceHistory } from './timeline-fakes.ts';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   // Suites start many attempts from one inject() address; the start limits have suites of their own.
@@ -49,6 +50,8 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   const examAccess = fakeExamAccess();
   const codeRunner = fakeCodeRunner();
   const ltiScores = fakeLtiScores();
+  const attemptTranscripts = fakeAttemptTranscripts();
+  const workspaceHistory = fakeWorkspaceHistory();
   const redis = opts.deps && 'redis' in opts.deps ? undefined : testRedis();
   if (redis && !(await redis.connected())) throw new Error('Redis at TEST_REDIS_URL did not answer');
   const deps: Deps = {
@@ -62,6 +65,8 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     workspaceFiles: fakeWorkspaceFiles(),
     codeRunner,
     transcripts: fakeTranscripts(),
+    attemptTranscripts,
+    workspaceHistory,
     creatorSessions: testCreatorSessions(),
     ...opts.deps,
   };
@@ -73,6 +78,9 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     access: examAccess,
     runner: codeRunner,
     lti: ltiScores,
+    /** llm-gateway's and workspace-orchestrator's per-attempt reads for the timeline (unless a test passed its own). */
+    attemptTranscripts,
+    workspaceHistory,
     db: database.db,
     database,
   });

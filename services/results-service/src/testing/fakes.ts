@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RunReport, RunRequest } from '@exam/domain/coding';
 import type { InternalExam, WorkspaceFile } from '@exam/domain/internal';
 import { AppError, ErrorCode } from '@exam/domain/errors';
@@ -126,6 +127,7 @@ export function fakeCodeRunner() {
   const reports = new Map<string, RunReport>();
   const pending = new Map<string, RunRequest>();
   let counter = 0;
+  const prefix = randomUUID().slice(0, 8);
   const judge = (request: RunRequest): RunReport['verdicts'] =>
     request.tests.map((t) => {
       const passed = request.code.includes(`pass ${t.id}`) || request.code.includes('pass all');
@@ -180,7 +182,8 @@ export function fakeCodeRunner() {
       if (runner.unavailable !== undefined) return { ok: false, reason: runner.unavailable };
       if (runner.down) throw new AppError(ErrorCode.UPSTREAM, 'workspace-orchestrator answered 500 for a new run');
       runner.requests.push(request);
-      const runId = `run-${++counter}`;
+      // Unique across apps: the suites share one database, where test_runs keys runs by their id.
+      const runId = `run-${prefix}-${++counter}`;
       const maxPoints = request.tests.reduce((s, t) => s + t.points, 0);
       const report: RunReport = {
         runId,

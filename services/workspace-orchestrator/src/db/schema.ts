@@ -1,6 +1,16 @@
 import { sql } from 'drizzle-orm';
 import type { CodingLimits, RunRequest, TestCase, TestVerdict } from '@exam/domain/coding';
-import { boolean, index, integer, jsonb, pgSchema, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /** Everything workspace-orchestrator owns lives in its own PostgreSQL schema. */
 export const workspaceSchema = pgSchema('workspace_orchestrator');
@@ -185,3 +195,60 @@ export const codeRuns = workspaceSchema.table(
 );
 
 export type CodeRunRow = typeof codeRuns.$inferSelect;
+
+/**
+ * The workspace's file history, one row per attempt: how much of the cap (WORKSPACE_HISTORY_MAX_BYTES) its
+ * snapshots use and when the next look at its files is due. Replicas claim due rows with FOR UPDATE SKIP LOCKED
+ * and push `dueAt` a lease ahead, so no two look at one workspace at once and a replica that dies mid-look is
+ * replaced when the lease runs out (jobs/file-history.ts).
+ */
+export const fileHistories = workspaceSchema.table(
+  'file_histories',
+  {
+    attemptId: text('attempt_id').primaryKey(),
+    /** What the attempt's file_versions take, counted as file-history.ts `storedBytes` does. */
+    bytes: integer('bytes').notNull().default(0),
+    /** When a snapshot would have passed the cap: nothing is stored after it. */
+    cappedAt: timestamp('capped_at', { withTimezone: true }),
+    /**
+     * Whether the attempt's files are followed: its exam keeps workspace files in results (saveFilesInResults).
+     * Null until first asked; false: nothing is stored and no replica looks.
+     */
+    followed: boolean('followed'),
+    /** When the files were last read for a snapshot: a change found by the next read happened after it. */
+    lookedAt: timestamp('looked_at', { withTimezone: true }),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('file_histories_due_idx').on(t.dueAt)],
+);
+
+export type FileHistoryRow = typeof fileHistories.$inferSelect;
+
+/**
+ * One version of one workspace file, append-only: `full` holds the text, `diff` a patch from the version before
+ * it (modules/sessions/file-patches.ts, as JSON), `deleted` nothing. Replaying a path's versions in order gives
+ * each of its texts. Nothing prunes them: the timeline reads them for as long as the attempt's result exists.
+ */
+export const fileVersions = workspaceSchema.table(
+  'file_versions',
+  {
+    attemptId: text('attempt_id').notNull(),
+    path: text('path').notNull(),
+    /** 1, 2, 3… per attempt and path. */
+    version: integer('version').notNull(),
+    /**
+     * When the change happened, as far as it can be known: the file's mtime, kept between the previous look at
+     * the files and the look that found the change (the candidate can set an mtime; a starter file's is old).
+     */
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    kind: text('kind', { enum: ['full', 'diff', 'deleted'] }).notNull(),
+    body: text('body').notNull(),
+    /** SHA-256 of the text after the change (hex); null for a deletion. Comparing it finds unchanged files without a replay. */
+    hash: text('hash'),
+    /** Who made the change (AnswerSource), null when unknown: see file-history.ts on what would tell. */
+    source: text('source'),
+  },
+  (t) => [primaryKey({ columns: [t.attemptId, t.path, t.version] })],
+);
+
+export type FileVersionRow = typeof fileVersions.$inferSelect;

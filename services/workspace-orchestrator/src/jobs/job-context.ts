@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import type { EntryResolver } from '../engine/catalogue.ts';
 import type { WorkspaceEngine } from '../engine/engine.ts';
+import type { FileHistoryRepository } from '../modules/sessions/file-history.repository.ts';
 import type { SessionsRepository } from '../modules/sessions/sessions.repository.ts';
 import type { SessionsService } from '../modules/sessions/sessions.service.ts';
 
@@ -12,6 +13,8 @@ import type { SessionsService } from '../modules/sessions/sessions.service.ts';
  */
 export type JobContext = {
   repo: SessionsRepository;
+  /** The file history's schedule (jobs/file-history.ts claims due workspaces from it). */
+  historyRepo: FileHistoryRepository;
   service: SessionsService;
   resolveEntry: EntryResolver;
   clock: Deps['clock'];

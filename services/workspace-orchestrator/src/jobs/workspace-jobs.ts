@@ -1,6 +1,7 @@
 import { totalmem } from 'node:os';
 import type { Config } from '../config.ts';
 import { adoptWorkspaces } from './adoption.ts';
+import { createFileHistoryJob, type FileHistoryJobOptions } from './file-history.ts';
 import type { JobContext } from './job-context.ts';
 import { reapWorkspaces, type ReaperOptions } from './reaper.ts';
 import { createWarmPool, type WarmPoolOptions } from './warm-pool.ts';
@@ -8,6 +9,7 @@ import { createWarmPool, type WarmPoolOptions } from './warm-pool.ts';
 export type WorkspaceJobOptions = {
   warmPool: WarmPoolOptions;
   reaper: ReaperOptions;
+  fileHistory: FileHistoryJobOptions;
   /** Quiet time after the last warm hand-out before replacements start. */
   refillDelayMs: number;
   /** Whether the pool refill and the reaper run on their intervals (off: they run only when called). */
@@ -39,6 +41,12 @@ export function workspaceJobOptions(config: Config): WorkspaceJobOptions {
       volumeGraceMs: config.WORKSPACE_VOLUME_GRACE_SECONDS * 1000,
       startFailureRetentionMs: config.START_FAILURE_RETENTION_DAYS * 24 * 3600_000,
     },
+    fileHistory: {
+      intervalMs: config.WORKSPACE_HISTORY_INTERVAL_SECONDS * 1000,
+      batch: 4,
+      // A look reads one workspace's folder: long past this, its replica is taken to have died.
+      leaseMs: Math.max(60_000, config.WORKSPACE_HISTORY_INTERVAL_SECONDS * 4000),
+    },
     refillDelayMs: config.WARM_POOL_REFILL_DELAY_MS,
     background: config.WORKSPACE_BACKGROUND,
     warmPoolIntervalMs: config.WARM_POOL_INTERVAL_SECONDS * 1000,
@@ -48,8 +56,8 @@ export function workspaceJobOptions(config: Config): WorkspaceJobOptions {
 
 /**
  * The orchestrator's background work, started by server.ts: re-adoption of this instance's containers,
- * then the warm pool (refilled on an interval and after each hand-out) and the reaper. `stop` clears
- * the timers and waits for a running refill.
+ * then the warm pool (refilled on an interval and after each hand-out), the reaper and the workspaces' file
+ * snapshots. `stop` clears the timers and waits for a running refill.
  */
 export async function startWorkspaceJobs(ctx: JobContext, opts: WorkspaceJobOptions) {
   const warmPool = createWarmPool(ctx, opts.warmPool);
@@ -72,6 +80,10 @@ export async function startWorkspaceJobs(ctx: JobContext, opts: WorkspaceJobOpti
   if (opts.background) {
     every(opts.warmPoolIntervalMs, () => warmPool.refill(), 'warm pool refill');
     every(opts.reaperIntervalMs, () => reapWorkspaces(ctx, opts.reaper), 'reaper');
+    if (opts.fileHistory.intervalMs > 0) {
+      const fileHistory = createFileHistoryJob(ctx, opts.fileHistory);
+      every(opts.fileHistory.intervalMs, () => fileHistory.run(), 'file-history snapshots');
+    }
     void warmPool.refill().catch(() => undefined);
   }
   return {

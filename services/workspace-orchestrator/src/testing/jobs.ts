@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Deps } from '../deps.ts';
 import { adoptWorkspaces } from '../jobs/adoption.ts';
+import { createFileHistoryJob } from '../jobs/file-history.ts';
 import { reapWorkspaces } from '../jobs/reaper.ts';
 import { reapVolumes } from '../jobs/volume-reaper.ts';
 import { createWarmPool } from '../jobs/warm-pool.ts';
@@ -15,11 +16,13 @@ export function testJobs(app: FastifyInstance, deps: Pick<Deps, 'clock' | 'direc
   const ctx = { ...app.workspaces, clock: deps.clock, directory: deps.directory, log: app.log };
   const opts = workspaceJobOptions(config);
   const warmPool = createWarmPool(ctx, opts.warmPool);
+  const fileHistory = createFileHistoryJob(ctx, opts.fileHistory);
   return {
     refill: () => warmPool.refill(),
     reap: () => reapWorkspaces(ctx, opts.reaper),
     reapVolumes: () => reapVolumes(ctx, { graceMs: opts.reaper.volumeGraceMs }),
     adopt: () => adoptWorkspaces(ctx),
+    snapshotFiles: () => fileHistory.run(),
     stop: () => warmPool.stop(),
   };
 }

@@ -89,6 +89,14 @@ describe('the "stop solutions" guardrail, enforced on the stream', () => {
     });
     const messages = internal.json().transcripts[0].messages as Array<{ isWithheld?: boolean }>;
     expect(messages.filter((m) => m.isWithheld)).toHaveLength(1);
+
+    // The attempt's timeline reads the stop from the attempt's own transcript.
+    const forTimeline = await app.inject({
+      method: 'GET',
+      url: `/internal/attempts/${attemptId}/transcript`,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+    });
+    expect(forTimeline.json().messages.at(-1)).toMatchObject({ id: reply.id, isWithheld: true, content: shown });
   });
 
   it('stops a reply naming the correct option text of a multiple-choice question', async () => {

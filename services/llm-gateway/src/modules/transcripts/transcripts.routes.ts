@@ -1,6 +1,6 @@
 import { ErrorBodySchema, notFound } from '@exam/domain/errors';
 import { ExamIdParamsSchema } from '@exam/domain/exam';
-import { InternalTranscriptsSchema } from '@exam/domain/internal';
+import { InternalAttemptTranscriptSchema, InternalTranscriptsSchema } from '@exam/domain/internal';
 import { AttemptIdParamsSchema, TranscriptResponseSchema } from '@exam/domain/llm';
 import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
@@ -74,6 +74,23 @@ export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) 
       },
       async (request): Promise<z.infer<typeof InternalTranscriptsSchema>> => ({
         transcripts: await repo.listTranscriptsOfExam(request.params.id),
+      }),
+    );
+
+    // One attempt's conversation for its timeline (results-service checks the exam's owner before asking).
+    app.get(
+      '/internal/attempts/:attemptId/transcript',
+      {
+        onRequest: [app.requireInternal],
+        schema: {
+          hide: true,
+          params: AttemptIdParamsSchema,
+          response: { 200: InternalAttemptTranscriptSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
+        },
+      },
+      async (request): Promise<z.infer<typeof InternalAttemptTranscriptSchema>> => ({
+        attemptId: request.params.attemptId,
+        messages: await repo.listMessages(request.params.attemptId),
       }),
     );
   };

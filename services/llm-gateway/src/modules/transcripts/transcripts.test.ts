@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { InternalTranscriptsSchema } from '@exam/domain/internal';
+import { InternalAttemptTranscriptSchema, InternalTranscriptsSchema } from '@exam/domain/internal';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +105,53 @@ describe('transcripts and the test chat', () => {
     expect(body.transcripts).toHaveLength(1);
     expect(body.transcripts[0]?.attemptId).toBe(attemptId);
     expect(body.transcripts[0]?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  });
+
+  it("gives other services one attempt's conversation in order, with ids, questions and flags", async () => {
+    const { attemptId, headers } = await attemptWithConversation();
+    await app.inject({
+      method: 'POST',
+      url: '/api/llm/chat',
+      headers,
+      payload: { message: 'And question two?', questionIndex: 1 },
+    });
+    const url = `/internal/attempts/${attemptId}/transcript`;
+    expect((await app.inject({ method: 'GET', url })).statusCode).toBe(401);
+    const response = await app.inject({
+      method: 'GET',
+      url,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+    });
+    expect(response.statusCode).toBe(200);
+    const body = InternalAttemptTranscriptSchema.parse(response.json());
+    expect(body.attemptId).toBe(attemptId);
+    expect(body.messages.map((m) => [m.role, m.content, m.questionIndex])).toEqual([
+      ['user', 'Help me', 0],
+      ['assistant', 'Sure.', 0],
+      ['user', 'And question two?', 1],
+      ['assistant', 'Sure.', 1],
+    ]);
+    expect(new Set(body.messages.map((m) => m.id)).size).toBe(4);
+    expect(body.messages.every((m) => !m.isError && !m.isWithheld)).toBe(true);
+    const times = body.messages.map((m) => Date.parse(m.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it("answers an empty conversation for an attempt that never used the assistant, and never another attempt's", async () => {
+    await attemptWithConversation();
+    const response = await app.inject({
+      method: 'GET',
+      url: `/internal/attempts/${randomUUID()}/transcript`,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().messages).toEqual([]);
+  });
+
+  it('refuses an attempt token on the internal attempt transcript', async () => {
+    const { attemptId, headers } = await attemptWithConversation();
+    const response = await app.inject({ method: 'GET', url: `/internal/attempts/${attemptId}/transcript`, headers });
+    expect(response.statusCode).toBe(401);
   });
 
   it('lets the owner try the assistant as configured and stores nothing', async () => {

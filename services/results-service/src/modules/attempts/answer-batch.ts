@@ -1,4 +1,4 @@
-import type { SaveOperations } from '@exam/domain/answer-operations';
+import { compactInsert, type SaveOperations } from '@exam/domain/answer-operations';
 import { rawQuery } from '../../db/rows.ts';
 import type { ResultsDb } from './attempt-rows.ts';
 
@@ -179,7 +179,7 @@ type SaveRow = {
 
 /** Roughly what a save's operations add to the statement, for maxChars. */
 const operationsChars = (save: PendingSave) =>
-  save.operations ? save.operations.ops.reduce((n, op) => n + op[3].length + 24, 0) : 0;
+  save.operations ? save.operations.ops.reduce((n, op) => n + compactInsert(op).insert.length + 24, 0) : 0;
 
 /**
  * A save's operations as save_answers takes them: the compact operations and, counted here so the statement need
@@ -190,7 +190,10 @@ function operationColumns(operations: SaveOperations | undefined) {
   // A string holding U+0000, which PostgreSQL cannot store, never gets here: the JSON body parser refuses it (400).
   const { ops } = operations;
   const chars = [0, 0, 0, 0, 0];
-  for (const op of ops) chars[op[4]]! += op[3].length;
+  for (const op of ops) {
+    const { insert, source } = compactInsert(op);
+    chars[source]! += insert.length;
+  }
   return { ops_start: operations.start, ops, ops_count: ops.length, ops_chars: chars };
 }
 

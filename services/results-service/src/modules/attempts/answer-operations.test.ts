@@ -1,4 +1,4 @@
-import type { CompactOperation, SaveOperations } from '@exam/domain/answer-operations';
+import { appendChunk, type CompactOperation, type SaveOperations } from '@exam/domain/answer-operations';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOperations, answers, attempts } from '../../db/schema.ts';
@@ -110,20 +110,38 @@ describe('edit operations stored with the autosave', () => {
     expect((await attemptRow(attempt.attemptId)).operationsBytes).toBe(stored);
   });
 
-  it('stores a chunk that starts past the stored operations, leaving the gap to the replay', async () => {
+  it('refuses a chunk that starts past the stored operations, answering where the server stands', async () => {
     const attempt = await newAttempt();
     const ops = typing(['a', 'b', 'c', 'd']);
     await put(attempt, 1, { answer: 'a', seq: 1, operations: { start: 0, ops: ops.slice(0, 1) } });
-    const reply = await put(attempt, 1, { answer: 'abcd', seq: 2, operations: { start: 2, ops: ops.slice(2) } });
-    expect(reply.json()).toMatchObject({ applied: true, operationsEnd: 4 });
-    expect((await chunksOf(attempt.attemptId)).map((c) => [c.start, c.end])).toEqual([
-      [0, 1],
-      [2, 4],
-    ]);
-    // The missing operation, sent late, is below the stored count: not stored out of order.
-    const late = await put(attempt, 1, { answer: 'abcd', seq: 3, operations: { start: 1, ops: ops.slice(1, 2) } });
-    expect(late.json()).toMatchObject({ applied: true, operationsEnd: 4 });
-    expect(await chunksOf(attempt.attemptId)).toHaveLength(2);
+    // Operations 1 is missing: storing 2–3 would number them wrong (appendChunk). The answer is still saved.
+    const ahead = await put(attempt, 1, { answer: 'abcd', seq: 2, operations: { start: 2, ops: ops.slice(2) } });
+    expect(ahead.json()).toMatchObject({ applied: true, operationsEnd: 1 });
+    expect((await chunksOf(attempt.attemptId)).map((c) => [c.start, c.end])).toEqual([[0, 1]]);
+    // The page sends again from there.
+    const resent = await put(attempt, 1, { answer: 'abcd', seq: 3, operations: { start: 1, ops: ops.slice(1) } });
+    expect(resent.json()).toMatchObject({ applied: true, operationsEnd: 4 });
+    expect(await storedOps(attempt.attemptId)).toEqual(ops);
+  });
+
+  it('stores what appendChunk keeps, whatever the order of resends, overlaps and chunks sent ahead', async () => {
+    const attempt = await newAttempt();
+    const ops = typing(Array.from({ length: 40 }, (_v, i) => `w${i} `));
+    let seed = 11;
+    const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+    let expected: SaveOperations['ops'] = [];
+    for (let seq = 1; seq <= 60; seq++) {
+      // Around where the server stands: resends from before it, overlaps across it, chunks one or two ahead.
+      const start = Math.min(ops.length - 1, Math.max(0, expected.length - 3 + random(6)));
+      const chunk = { start, ops: ops.slice(start, Math.min(ops.length, start + 1 + random(6))) };
+      if (chunk.ops.length === 0) continue;
+      const kept = appendChunk({ end: expected.length }, chunk);
+      if (kept) expected = [...expected, ...kept.ops];
+      const reply = await put(attempt, 1, { answer: `${seq}`, seq, operations: chunk });
+      expect(reply.json().operationsEnd).toBe(expected.length);
+    }
+    expect(await storedOps(attempt.attemptId)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(10);
   });
 
   it('stores the new operations of a stale save, whose answer is not applied', async () => {

@@ -37,11 +37,13 @@ describe('how the answers came to be, computed for each submission', () => {
       headers: attempt.headers,
       payload: body,
     });
-  /** The result's process once the job (woken by the submission; run here directly) has computed it. */
+  /**
+   * The attempt's process record, as whoever shows it reads it (computed on the spot while pending: the job the
+   * submission wakes is not running here, and other suites' results share this database's queue).
+   */
   const processOf = async (attemptId: string) => {
-    await app.computeProcessRecords();
-    return (await app.db.select({ process: results.process }).from(results).where(eq(results.attemptId, attemptId)))[0]
-      ?.process;
+    const [row] = await app.db.select({ id: results.id }).from(results).where(eq(results.attemptId, attemptId));
+    return app.processRecords.processOf(row!.id);
   };
 
   it('replays each answer from its stored operations into sources, signals and the candidate’s summary', async () => {
@@ -74,6 +76,22 @@ describe('how the answers came to be, computed for each submission', () => {
       headers: attempt.headers,
       payload: { events: [{ type: 'paste-blocked' }, { type: 'paste-allowed' }, { type: 'paste-blocked' }] },
     });
+    // The conversation llm-gateway keeps: two messages the candidate sent, and the replies.
+    const message = (id: string, role: 'user' | 'assistant', content: string) => ({
+      id,
+      role,
+      content,
+      questionIndex: 1,
+      isError: false,
+      files: [],
+      createdAt: clock.now().toISOString(),
+    });
+    app.attemptTranscripts.put(attempt.attemptId, [
+      message('m1', 'user', 'What is the largest organ?'),
+      message('m2', 'assistant', 'The skin is the largest organ!'),
+      message('m3', 'user', 'Thanks'),
+      message('m4', 'assistant', 'You are welcome.'),
+    ]);
     const submit = await app.inject({
       method: 'POST',
       url: `/api/attempts/${attempt.attemptId}/submit`,
@@ -102,6 +120,7 @@ describe('how the answers came to be, computed for each submission', () => {
       assistantPercent: 3,
       autocompletePercent: 0,
       restoredPercent: 0,
+      assistantMessages: 2,
       outsidePastesBlocked: 2,
       submittedAt: clock.now().toISOString(),
     });
@@ -143,6 +162,28 @@ describe('how the answers came to be, computed for each submission', () => {
     await app.computeProcessRecords();
     expect(await app.processRecords.processOf(resultId)).toEqual(first);
     expect(await app.processRecords.processOf('no-such-result')).toBeUndefined();
+  });
+
+  it('leaves the process pending while llm-gateway cannot give the transcript, and makes it once it can', async () => {
+    const attempt = await startAttempt(app, app.exams.put(makeExam()).id);
+    await save(attempt, 1, { answer: 'skin', seq: 1, operations: { start: 0, ops: [typed(500, 0, 'skin')] } });
+    const submit = await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/submit`,
+      headers: attempt.headers,
+    });
+    const resultId = submit.json().resultId as string;
+    const row = async () => (await app.db.select().from(results).where(eq(results.id, resultId)))[0]!;
+    app.attemptTranscripts.down = true;
+    try {
+      await expect(app.computeProcessRecords()).rejects.toThrow(/ECONNREFUSED/);
+      await expect(app.processRecords.processOf(resultId)).rejects.toThrow(/ECONNREFUSED/);
+      expect(await row()).toMatchObject({ process: null, processPending: true });
+    } finally {
+      app.attemptTranscripts.down = false;
+    }
+    expect(await app.processRecords.processOf(resultId)).toMatchObject({ summary: { assistantMessages: 0 } });
+    expect(await row()).toMatchObject({ processPending: false });
   });
 
   it('computes it for a deadline’s automatic submission too', async () => {

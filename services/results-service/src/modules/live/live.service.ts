@@ -1,6 +1,4 @@
-import { ANSWER_SOURCES, type AnswerSource, type SourceShares } from '@exam/domain/answer-operations';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { wholePercentages } from '@exam/domain/process-summary';
 import {
   LIVE_RECENT_SUBMITTED_MINUTES,
   type Announcement,
@@ -9,7 +7,6 @@ import {
   type ExamLive,
   type LiveAttempt,
   type LiveAttemptStatus,
-  type LiveSources,
   type ResultLiveLog,
 } from '@exam/domain/live';
 import type { Deps, PresenceStore } from '../../deps.ts';
@@ -26,21 +23,6 @@ const announcementOf = (row: AnnouncementRow): Announcement => ({
   text: row.text,
   at: row.createdAt.toISOString(),
 });
-
-/** The running shares of the characters inserted so far (LiveAttemptSchema.sources); null before any. */
-export function liveSources(inserted: SourceShares): LiveSources | null {
-  const characters = ANSWER_SOURCES.reduce((sum, source) => sum + inserted[source], 0);
-  if (characters === 0) return null;
-  const percent = wholePercentages<AnswerSource>(inserted, ANSWER_SOURCES);
-  return {
-    characters,
-    typedPercent: percent.typed,
-    pastedPercent: percent.pasted,
-    assistantPercent: percent.assistant,
-    autocompletePercent: percent.autocomplete,
-    restoredPercent: percent.restored,
-  };
-}
 
 /**
  * Ended by the examiner; expired when time ran out (a submission at or after the deadline is the
@@ -87,7 +69,11 @@ export function createLiveService(
       status,
       submittedAt: iso(row.submittedAt),
       endedBy: row.endedBy,
-      sources: liveSources(row.insertedChars),
+      shares: {
+        typed: row.insertedChars.typed,
+        pasted: row.insertedChars.pasted,
+        assistant: row.insertedChars.assistant,
+      },
     };
   }
 

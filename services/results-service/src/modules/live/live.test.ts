@@ -111,15 +111,8 @@ describe('live proctor view', () => {
 
       const body = (await live(exam.id, owner)).json();
       const byName = Object.fromEntries(body.attempts.map((a: { name: string }) => [a.name, a]));
-      expect(byName.Ada.sources).toEqual({
-        characters: 10,
-        typedPercent: 30,
-        pastedPercent: 50,
-        assistantPercent: 20,
-        autocompletePercent: 0,
-        restoredPercent: 0,
-      });
-      expect(byName.Bob.sources).toBeNull();
+      expect(byName.Ada.shares).toEqual({ typed: 3, pasted: 5, assistant: 2 });
+      expect(byName.Bob.shares).toEqual({ typed: 0, pasted: 0, assistant: 0 });
     });
 
     it('marks submitted attempts and leaves out those submitted over an hour ago', async () => {

@@ -43,7 +43,12 @@ type PendingRow = {
 /** Drivers differ in whether json comes back parsed (db/rows.ts). */
 const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
-function inputOf(row: PendingRow): ProcessInput {
+/** What the row gives; the transcript's part comes from llm-gateway (process-records.service.ts). */
+export type PendingProcess = Omit<ProcessInput, 'trail'> & {
+  trail: Omit<ProcessInput['trail'], 'assistantMessages' | 'assistantReplies'>;
+};
+
+function inputOf(row: PendingRow): PendingProcess {
   return {
     attemptId: row.attempt_id,
     startedAt: new Date(row.started_ms),
@@ -62,10 +67,11 @@ export function createProcessRecordsRepository({ db }: ResultsDatabase) {
   /**
    * Locks one pending result (the oldest unless `resultId` names one), lets `compute` make its process and stores
    * it, in one transaction: another replica's job skips the locked row, and a result is computed once. Returns the
-   * stored record, or undefined when nothing (or not that result) was pending.
+   * stored record, or undefined when nothing (or not that result) was pending. When `compute` fails (llm-gateway
+   * unreachable) nothing is written and the result stays pending.
    */
   async function computeOne(
-    compute: (input: ProcessInput) => Promise<ProcessRecord>,
+    compute: (input: PendingProcess) => Promise<ProcessRecord>,
     resultId?: string,
   ): Promise<ProcessRecord | undefined> {
     return db.transaction(async (tx) => {
@@ -82,9 +88,9 @@ export function createProcessRecordsRepository({ db }: ResultsDatabase) {
 
   return {
     /** The oldest pending result not locked by another job, computed; undefined when none is waiting. */
-    computeNext: (compute: (input: ProcessInput) => Promise<ProcessRecord>) => computeOne(compute),
+    computeNext: (compute: (input: PendingProcess) => Promise<ProcessRecord>) => computeOne(compute),
     /** This result's process, computed now when it is still pending (waiting for a job that holds it). */
-    computePendingResult: (resultId: string, compute: (input: ProcessInput) => Promise<ProcessRecord>) =>
+    computePendingResult: (resultId: string, compute: (input: PendingProcess) => Promise<ProcessRecord>) =>
       computeOne(compute, resultId),
     async findProcess(resultId: string): Promise<{ process: ProcessRecord | null; pending: boolean } | undefined> {
       const [row] = await db

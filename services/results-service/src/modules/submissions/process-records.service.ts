@@ -1,6 +1,7 @@
 import type { ProcessRecord } from '@exam/domain/timeline';
 import type { ProcessWorker } from '../../scoring/process-worker.ts';
-import type { ProcessRecordsRepository } from './process-records.repository.ts';
+import type { Deps } from '../../deps.ts';
+import type { PendingProcess, ProcessRecordsRepository } from './process-records.repository.ts';
 
 /**
  * How each result's answers came to be (results.process), computed after the submission has committed: replaying
@@ -8,11 +9,33 @@ import type { ProcessRecordsRepository } from './process-records.repository.ts';
  * submits must not wait for (bench/README.md, results-service). The submit marks the result pending and wakes the
  * job (jobs/process-records.ts); the job computes pending results one by one, in a worker thread.
  */
-export function createProcessRecordsService(repo: ProcessRecordsRepository, worker: ProcessWorker) {
+export function createProcessRecordsService(
+  repo: ProcessRecordsRepository,
+  worker: ProcessWorker,
+  deps: Pick<Deps, 'attemptTranscripts'>,
+) {
   const listeners = new Set<() => void>();
-  const compute = (input: Parameters<ProcessWorker['compute']>[0]) => worker.compute(input);
+  /**
+   * The attempt's transcript gives the messages the candidate sent (the summary's assistantMessages) and the replies
+   * they could copy by hand (the typing signals). Without it the record is not made: llm-gateway unreachable leaves
+   * the result pending, and the job tries again at its next run.
+   */
+  const compute = async (pending: PendingProcess) => {
+    const messages = await deps.attemptTranscripts.findAttemptTranscript(pending.attemptId);
+    return worker.compute({
+      ...pending,
+      trail: {
+        ...pending.trail,
+        assistantMessages: messages.filter((m) => m.role === 'user').length,
+        assistantReplies: messages.filter((m) => m.role === 'assistant').map((m) => m.content),
+      },
+    });
+  };
   return {
-    /** One pass of the job: computes pending results until none is left (or `max`); returns how many. */
+    /**
+     * One pass of the job: computes pending results until none is left (or `max`); returns how many. A failure
+     * (llm-gateway unreachable) ends the pass; what is left waits for the next one.
+     */
     async computePending(max = 500): Promise<number> {
       let done = 0;
       while (done < max && (await repo.computeNext(compute))) done++;

@@ -32,7 +32,7 @@ export const submissionsModule: AppModule = async (app, { deps, provide }) => {
   provide('submissionsRepository', submissions);
   const worker = createProcessWorker();
   app.addHook('onClose', () => worker.close());
-  const processRecords = createProcessRecordsService(createProcessRecordsRepository(deps.database), worker);
+  const processRecords = createProcessRecordsService(createProcessRecordsRepository(deps.database), worker, deps);
   provide('processRecords', processRecords);
   app.decorate('computeProcessRecords', () => processRecords.computePending());
   app.decorate('processRecords', processRecords);

@@ -8,6 +8,7 @@ import type { EntryResolver } from '../../engine/catalogue.ts';
 import type { CollectLimits } from '../../engine/collect-files.ts';
 import type { WorkspaceEngine } from '../../engine/engine.ts';
 import { createEngineChoice } from './engines.ts';
+import type { FileHistory } from './file-history.ts';
 import { createSessionFiles } from './session-files.ts';
 import { createHandOuts, newWorkspaceRow, toSession } from './session-rows.ts';
 import { createSessionStarts } from './session-start.ts';
@@ -15,8 +16,16 @@ import type { NewWorkspace, SessionsRepository } from './sessions.repository.ts'
 import { createVolumes } from './volumes.ts';
 import { createWorkspaceRuns } from './workspace-runs.ts';
 
-/** `pageCloseGraceMs`: how long after a create a page-close beacon for the same session is taken to be the reloaded page's own. */
-export type SessionsOptions = { startTimeoutMs: number; pageCloseGraceMs: number; collect: CollectLimits };
+/**
+ * `pageCloseGraceMs`: how long after a create a page-close beacon for the same session is taken to be the reloaded
+ * page's own. `history`: where the workspace's file snapshots go (file-history.ts).
+ */
+export type SessionsOptions = {
+  startTimeoutMs: number;
+  pageCloseGraceMs: number;
+  collect: CollectLimits;
+  history: FileHistory;
+};
 
 /**
  * Session rules: one workspace per attempt, warm pool first, cold start otherwise. The parts the
@@ -42,7 +51,11 @@ export function createSessionsService(
     resolveEntry,
     onWarmClaimed: (workspaceType) => onWarmClaimed(workspaceType),
   });
-  const files = createSessionFiles(repo, { volumes, engines, runs }, opts.collect);
+  const files = createSessionFiles(
+    repo,
+    { volumes, engines, runs, history: opts.history, clock: deps.clock },
+    opts.collect,
+  );
 
   /** Full: less left than one mebibyte or one percent of the volume, whichever is more (a save needs room). */
   async function storageOf(row: WorkspaceRow): Promise<Pick<Session, 'storage'>> {
@@ -67,6 +80,7 @@ export function createSessionsService(
     },
     create: starts.create,
     collect: files.collect,
+    snapshot: files.snapshot,
 
     /** The session, live or ended; undefined when there is none by that id. */
     findSession: (sessionId: string) => repo.find(sessionId),

@@ -28,6 +28,7 @@ import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
 import { useTranslation } from 'react-i18next';
 import { WorkspaceStartFailureNote } from './workspace-start-failure.tsx';
+import { AttemptReplaySection, QuestionProcess, useAttemptProcess } from './attempt-process.tsx';
 
 function NotFound({ title }: { title: string }) {
   const { t } = useTranslation('grading');
@@ -76,6 +77,7 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
   const { t } = useTranslation('grading');
   const navigate = useNavigate();
   const save = useGradeResult(detail.id);
+  const attemptProcess = useAttemptProcess(detail.id);
   const [grades, setGrades] = useState<QuestionGrade[]>(() => gradesOf(detail));
   const [unsaved, setUnsaved] = useState(false);
   useWarnBeforeLeaving(unsaved);
@@ -153,6 +155,7 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
               }
               actions={markingActionsFor(qa, (next) => update(index, next))}
               reasonError={fieldErrors.get(index)}
+              process={<QuestionProcess process={attemptProcess} questionIndex={qa.questionIndex} />}
             />
           ))}
         </section>
@@ -162,6 +165,9 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
           <WorkspaceFiles files={detail.workspace_files} />
           <ChatHistory attemptId={detail.attemptId} />
         </aside>
+      </div>
+      <div className="mt-6">
+        <AttemptReplaySection process={attemptProcess} />
       </div>
     </>
   );

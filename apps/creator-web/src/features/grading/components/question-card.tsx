@@ -13,6 +13,7 @@ import type { QuestionGrade } from '../grading-state.ts';
 import { QuestionMarking, type MarkingActions } from './question-marking.tsx';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
+import type { ReactNode } from 'react';
 
 type Props = {
   resultId: string;
@@ -20,6 +21,8 @@ type Props = {
   grade: QuestionGrade;
   actions: MarkingActions;
   reasonError?: string | undefined;
+  /** How the answer came to be (the timeline's section for this question), shown under the answer. */
+  process?: ReactNode;
 };
 
 /** The question's state as the grader sees it: the key's points, a grader's mark, or waiting for one. */
@@ -67,7 +70,7 @@ function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['t
   );
 }
 
-export function QuestionCard({ resultId, qa, grade, actions, reasonError }: Props) {
+export function QuestionCard({ resultId, qa, grade, actions, reasonError, process }: Props) {
   const { t } = useTranslation(['grading', 'common']);
   const download = useDownloadAnswerFile();
   const number = qa.questionIndex + 1;
@@ -158,6 +161,7 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError }: Prop
           </div>
         </div>
       )}
+      {process}
       <QuestionMarking qa={qa} grade={grade} actions={actions} reasonError={reasonError} />
     </Card>
   );

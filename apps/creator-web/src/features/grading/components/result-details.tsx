@@ -22,6 +22,7 @@ import { useGradingAutosave } from '../hooks/use-grading-autosave.ts';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
 import { useTranslation } from 'react-i18next';
+import { AttemptReplaySection, QuestionProcess, ReceiptCheckSection, useAttemptProcess } from './attempt-process.tsx';
 
 /** /creator/result/{resultId}: the result with auto-saved grading. */
 export function ResultDetails({ resultId }: { resultId: string }) {
@@ -47,6 +48,7 @@ export function ResultDetails({ resultId }: { resultId: string }) {
 function ResultView({ detail }: { detail: ResultDetail }) {
   const { t } = useTranslation('grading');
   const grading = useGradingAutosave(detail);
+  const attemptProcess = useAttemptProcess(detail.id);
   useWarnBeforeLeaving(grading.unsaved);
   const name = detail.userName.trim() || t('resultDetails.anonymous');
 
@@ -105,6 +107,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
               }
               actions={markingActionsFor(qa, (next) => grading.change(index, next))}
               reasonError={grading.fieldErrors.get(index)}
+              process={<QuestionProcess process={attemptProcess} questionIndex={qa.questionIndex} />}
             />
           ))}
         </section>
@@ -136,11 +139,15 @@ function ResultView({ detail }: { detail: ResultDetail }) {
               </dl>
             </CardBody>
           </Card>
+          <ReceiptCheckSection resultId={detail.id} />
           <ChatHistory attemptId={detail.attemptId} title={t('resultDetails.aiConversation')} />
           <WorkspaceFiles files={detail.workspace_files} />
           <GradeHistory history={detail.history} />
           <EventsSummary summary={detail.eventSummary} />
         </aside>
+      </div>
+      <div className="mt-6">
+        <AttemptReplaySection process={attemptProcess} />
       </div>
     </>
   );

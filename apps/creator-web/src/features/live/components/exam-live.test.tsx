@@ -5,12 +5,13 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { errorBody, seedExams } from '../../../testing/handlers.ts';
+import type { LiveAttemptWithShares } from '../api/manage-live-exam.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 
 const NOW = '2030-01-01T10:00:00.000Z';
 
-function liveAttempt(overrides: Partial<LiveAttempt> = {}): LiveAttempt {
+function liveAttempt(overrides: Partial<LiveAttemptWithShares> = {}): LiveAttemptWithShares {
   return {
     attemptId: 'attempt-ada',
     name: 'Ada Lovelace',
@@ -96,7 +97,17 @@ describe('the live proctor view', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Candidate', 'Status', 'Started', 'Last seen', 'Answered', 'Warnings', 'Time left', 'Actions']);
+    ).toEqual([
+      'Candidate',
+      'Status',
+      'Started',
+      'Last seen',
+      'Answered',
+      'Warnings',
+      'Typed / pasted / assistant',
+      'Time left',
+      'Actions',
+    ]);
     const ada = screen.getByRole('row', { name: /Ada Lovelace/ });
     expect(within(ada).getByText('In progress')).toBeInTheDocument();
     expect(within(ada).getByText('12 s ago')).toBeInTheDocument();
@@ -110,6 +121,31 @@ describe('the live proctor view', () => {
     expect(within(bob).getByText('Ended by examiner')).toBeInTheDocument();
     expect(within(bob).queryByRole('button')).not.toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('1 in progress, 1 finished in the last hour.');
+  });
+
+  it("shows each attempt's running shares of typed, pasted and assistant text, when the server sends them", async () => {
+    const exam = makeExam({ isDraft: false });
+    seedExams(exam);
+    fakeLive(exam.id, [
+      liveAttempt({ shares: { typed: 600, pasted: 150, assistant: 250 } }),
+      liveAttempt({
+        attemptId: 'attempt-bob',
+        name: 'Bob',
+        studentId: 'S-2',
+        shares: { typed: 0, pasted: 0, assistant: 0 },
+      }),
+      liveAttempt({ attemptId: 'attempt-cy', name: 'Cy', studentId: 'S-3' }),
+    ]);
+    signInAs();
+    renderApp(`/creator/exam-live/${exam.id}`);
+
+    const ada = await screen.findByRole('row', { name: /Ada Lovelace/ });
+    expect(within(ada).getByTestId('shares')).toHaveTextContent('60% typed, 15% pasted, 25% assistant');
+    expect(within(screen.getByRole('row', { name: /Bob/ })).getByTestId('shares')).toHaveTextContent(
+      'Nothing written yet',
+    );
+    // No figures from the server: no claim either way.
+    expect(within(screen.getByRole('row', { name: /Cy/ })).getByTestId('shares')).toHaveTextContent(/^—$/);
   });
 
   it('sends an announcement and lists it among those sent; an empty one is refused before sending', async () => {

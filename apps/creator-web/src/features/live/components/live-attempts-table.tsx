@@ -9,6 +9,7 @@ import { formatAgo, formatTimeLeft, secondsLeftNow } from '../lib/time-left.ts';
 import { formatTime } from '../../../lib/format-date.ts';
 import { CandidateLink } from '../../../components/candidate-link.tsx';
 import { useTranslation } from 'react-i18next';
+import type { LiveAttemptWithShares } from '../api/manage-live-exam.ts';
 import type { ParseKeys } from 'i18next';
 
 const STATUS: Record<LiveAttemptStatus, { label: ParseKeys<'live'>; tone: BadgeTone }> = {
@@ -42,6 +43,40 @@ function Warnings({ warnings }: { warnings: Record<string, number> }) {
   );
 }
 
+type Shares = NonNullable<LiveAttemptWithShares['shares']>;
+const SHARE_KINDS = ['typed', 'pasted', 'assistant'] as const;
+const SHARE_FILL: Record<(typeof SHARE_KINDS)[number], string> = {
+  typed: 'bg-brand-500',
+  pasted: 'bg-amber-500',
+  assistant: 'bg-violet-600',
+};
+
+/** The answers' characters so far by source: a bar for the eye, and the percentages written out. */
+function RunningShares({ shares }: { shares: Shares | undefined }) {
+  const { t } = useTranslation('live');
+  const total = shares ? shares.typed + shares.pasted + shares.assistant : 0;
+  // No figures from the server (nothing recorded for this attempt): a dash, not a claim that nothing was written.
+  if (!shares) return <span className="text-muted">—</span>;
+  if (total === 0) return <span className="text-muted">{t('liveAttemptsTable.noShares')}</span>;
+  const percent = (n: number) => Math.round((n / total) * 100);
+  return (
+    <div className="flex min-w-36 flex-col gap-1">
+      <div aria-hidden className="flex h-1.5 w-full overflow-hidden rounded-full bg-line">
+        {SHARE_KINDS.map((kind) => (
+          <span key={kind} className={SHARE_FILL[kind]} style={{ width: `${(shares[kind] / total) * 100}%` }} />
+        ))}
+      </div>
+      <span className="whitespace-nowrap text-xs tabular-nums">
+        {t('liveAttemptsTable.shares', {
+          typed: percent(shares.typed),
+          pasted: percent(shares.pasted),
+          assistant: percent(shares.assistant),
+        })}
+      </span>
+    </div>
+  );
+}
+
 /** Ticks once a second, so the time left counts down between two polls. */
 function useNow(): number {
   const [now, setNow] = useState(() => Date.now());
@@ -55,7 +90,7 @@ function useNow(): number {
 export type AttemptAction = 'extend' | 'unlock' | 'end';
 
 type Props = {
-  attempts: LiveAttempt[];
+  attempts: LiveAttemptWithShares[];
   serverNow: string;
   /** When this answer arrived (the query's dataUpdatedAt), for the local countdown. */
   receivedAt: number;
@@ -80,6 +115,7 @@ export function LiveAttemptsTable({ attempts, serverNow, receivedAt, onAction }:
             t('liveAttemptsTable.lastSeen'),
             t('liveAttemptsTable.answered'),
             t('liveAttemptsTable.warnings'),
+            t('liveAttemptsTable.process'),
             t('liveAttemptsTable.timeLeft'),
           ].map((h) => (
             <TableHeaderCell key={h} scope="col">
@@ -116,6 +152,9 @@ export function LiveAttemptsTable({ attempts, serverNow, receivedAt, onAction }:
               >{`${attempt.answered} / ${attempt.total}`}</TableCell>
               <TableCell>
                 <Warnings warnings={attempt.warnings} />
+              </TableCell>
+              <TableCell data-testid="shares">
+                <RunningShares shares={attempt.shares} />
               </TableCell>
               <TableCell className="tabular-nums" data-testid="time-left">
                 {attempt.secondsLeft === null

@@ -3,16 +3,12 @@ import { ChatMessage, TypingIndicator, type ChatMessageView } from '@exam/ui/cha
 import { Check, Copy, ShieldAlert } from 'lucide-react';
 import { useEffect, useRef, useState, type ClipboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isInAssistantReply } from '../../../lib/copy-origin.ts';
 import { copyReply } from '../lib/copy-reply.ts';
 
 export type ListedMessage = ChatMessageView & { key: string; withheldNotice?: string | undefined };
 
 const COPIED_FEEDBACK_MS = 2000;
-
-function isInReply(node: unknown): boolean {
-  const element = node instanceof Element ? node : node instanceof Node ? node.parentElement : null;
-  return Boolean(element?.closest('[data-role="assistant"]'));
-}
 
 function CopyButton({ text }: { text: string }) {
   const { t } = useTranslation('assistant');
@@ -22,12 +18,17 @@ function CopyButton({ text }: { text: string }) {
     const timer = setTimeout(() => setCopied(false), COPIED_FEEDBACK_MS);
     return () => clearTimeout(timer);
   }, [copied]);
-  const copy = async () => {
-    if (await copyReply(text)) setCopied(true);
+  const copy = async (button: HTMLButtonElement) => {
+    if (await copyReply(text, button)) setCopied(true);
     else window.alert(t('copyFailed'));
   };
   return (
-    <Button size="sm" variant="ghost" className="h-6 px-1.5 text-[11px]" onClick={() => void copy()}>
+    <Button
+      size="sm"
+      variant="ghost"
+      className="h-6 px-1.5 text-[11px]"
+      onClick={(event) => void copy(event.currentTarget)}
+    >
       {copied ? <Check aria-hidden className="h-3 w-3" /> : <Copy aria-hidden className="h-3 w-3" />}
       {t(copied ? 'copied' : 'copy')}
     </Button>
@@ -59,7 +60,7 @@ export function AssistantMessages({ messages, typing, reconnecting = false, canC
   const refuseReplyCopy = (event: ClipboardEvent<HTMLDivElement>) => {
     if (canCopy) return;
     const selection = window.getSelection();
-    if ([event.target, selection?.anchorNode, selection?.focusNode].some(isInReply)) event.preventDefault();
+    if ([event.target, selection?.anchorNode, selection?.focusNode].some(isInAssistantReply)) event.preventDefault();
   };
 
   return (

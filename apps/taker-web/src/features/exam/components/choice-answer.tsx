@@ -2,13 +2,17 @@ import { decodeChoices, encodeChoices } from '@exam/domain/grading';
 import type { PublicQuestion } from '@exam/domain/question';
 import { InlineRichText } from '@exam/ui/rich-text';
 import { useTranslation } from 'react-i18next';
+import type { AnswerEdit } from '../lib/answer-edits.ts';
 
 type ChoiceAnswerProps = {
   index: number;
   question: PublicQuestion;
   answer: string;
-  onAnswer: (index: number, answer: string) => void;
+  onAnswer: (index: number, answer: string, edit: AnswerEdit) => void;
 };
+
+/** A pick replaces the whole answer, by the candidate's hand. */
+const PICK: AnswerEdit = { source: 'typed', whole: true };
 
 const optionClass =
   'flex cursor-pointer items-center gap-3 rounded-lg border border-line px-3 py-2 text-sm hover:bg-canvas has-[:checked]:border-brand-500 has-[:checked]:bg-brand-50';
@@ -30,7 +34,7 @@ export function ChoiceAnswer({ index, question, answer, onAnswer }: ChoiceAnswer
               name={`q-${index}`}
               value={option}
               checked={answer === option}
-              onChange={() => onAnswer(index, option)}
+              onChange={() => onAnswer(index, option, PICK)}
               className="accent-brand-600"
             />
             <InlineRichText>{option}</InlineRichText>
@@ -42,7 +46,7 @@ export function ChoiceAnswer({ index, question, answer, onAnswer }: ChoiceAnswer
   const ticked = new Set(decodeChoices(answer));
   const toggle = (option: string, checked: boolean) => {
     const next = question.options.filter((o) => (o === option ? checked : ticked.has(o)));
-    onAnswer(index, next.length > 0 ? encodeChoices(next) : '');
+    onAnswer(index, next.length > 0 ? encodeChoices(next) : '', PICK);
   };
   return (
     <div role="group" aria-labelledby={`q-${index}-title`} className="flex flex-col gap-2">

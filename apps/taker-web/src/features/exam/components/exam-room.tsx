@@ -12,6 +12,7 @@ import { useNarrowScreen } from '../hooks/use-narrow-screen.ts';
 import { usePanels } from '../hooks/use-panels.ts';
 import { usePasteGuard } from '../hooks/use-paste-guard.ts';
 import { useQuestionFlags } from '../hooks/use-question-flags.ts';
+import { resolvePastes, type AnswerEdit } from '../lib/answer-edits.ts';
 import { enabledPanels } from '../lib/room-layout.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
 import { AnnouncementsBanner } from './announcements-banner.tsx';
@@ -96,6 +97,12 @@ export function ExamRoom({
     [logEvent],
   );
   const paste = usePasteGuard(!preview, logEvent);
+  const { pasteSource } = paste;
+  // A paste's text came from an assistant reply or from elsewhere in the exam: the paste guard knows which.
+  const answerQuestion = useCallback(
+    (index: number, value: string, edit: AnswerEdit) => setAnswer(index, value, resolvePastes(edit, pasteSource)),
+    [setAnswer, pasteSource],
+  );
   const endedNotice = useRef<string | undefined>(undefined);
   const { submit, submitting } = useExamSubmit({
     exam,
@@ -192,7 +199,7 @@ export function ExamRoom({
             current={activeQuestionIndex}
             flagged={flags.flagged}
             onToggleFlag={flags.toggle}
-            onAnswer={setAnswer}
+            onAnswer={answerQuestion}
             files={files}
             onCommit={commit}
             onActive={setActiveQuestionIndex}

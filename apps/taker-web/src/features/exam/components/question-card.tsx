@@ -5,9 +5,10 @@ import { Button } from '@exam/ui/button';
 import { Textarea } from '@exam/ui/input';
 import { RichText } from '@exam/ui/rich-text';
 import { Flag } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerFiles } from '../hooks/use-answer-files.ts';
+import { editOfCode, sourceOfInputType, type AnswerEdit } from '../lib/answer-edits.ts';
 import { ChoiceAnswer } from './choice-answer.tsx';
 import { CodingTests } from './coding-tests.tsx';
 import { FileAnswer } from './file-answer.tsx';
@@ -18,7 +19,8 @@ export type QuestionCardProps = {
   index: number;
   question: PublicQuestion;
   answer: string;
-  onAnswer: (index: number, answer: string) => void;
+  /** A change the candidate made, with how it was made (recorded as edit operations). */
+  onAnswer: (index: number, answer: string, edit: AnswerEdit) => void;
   /** Answer files: chosen (kept on this device, then uploaded by the outbox), removed, and where each is. */
   files: AnswerFiles;
   onCommit: () => void;
@@ -41,21 +43,11 @@ function AnswerInput({
   attempt,
   uploadMaxBytes,
 }: Omit<QuestionCardProps, 'onActive' | 'flagged' | 'onToggleFlag'>) {
-  const { t } = useTranslation('questions');
   switch (question.type) {
     case 'mcq':
       return <ChoiceAnswer index={index} question={question} answer={answer} onAnswer={onAnswer} />;
     case 'short-answer':
-      return (
-        <Textarea
-          aria-label={t('card.answerLabel', { number: index + 1 })}
-          value={answer}
-          onChange={(e) => onAnswer(index, e.target.value)}
-          onBlur={onCommit}
-          placeholder={t('card.answerPlaceholder')}
-          rows={4}
-        />
-      );
+      return <ShortAnswer index={index} answer={answer} onAnswer={onAnswer} onCommit={onCommit} />;
     case 'file-upload':
       return (
         <FileAnswer
@@ -82,9 +74,50 @@ function AnswerInput({
 }
 
 /**
+ * A short answer's text. The browser names each change (beforeinput's inputType: typing, a paste, an IME
+ * composition…); the outbox records the difference between the old and the new value with that source, so the
+ * record replays exactly whatever the browser did to the text.
+ */
+function ShortAnswer({
+  index,
+  answer,
+  onAnswer,
+  onCommit,
+}: Pick<QuestionCardProps, 'index' | 'answer' | 'onAnswer' | 'onCommit'>) {
+  const { t } = useTranslation('questions');
+  const field = useRef<HTMLTextAreaElement>(null);
+  const inputType = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const node = field.current;
+    if (!node) return;
+    const remember = (event: Event) => {
+      inputType.current = (event as InputEvent).inputType;
+    };
+    node.addEventListener('beforeinput', remember);
+    return () => node.removeEventListener('beforeinput', remember);
+  }, []);
+  return (
+    <Textarea
+      ref={field}
+      aria-label={t('card.answerLabel', { number: index + 1 })}
+      value={answer}
+      onChange={(e) => {
+        const type = inputType.current ?? (e.nativeEvent as Partial<InputEvent>).inputType;
+        inputType.current = undefined;
+        onAnswer(index, e.target.value, { source: sourceOfInputType(type) });
+      }}
+      onBlur={onCommit}
+      placeholder={t('card.answerPlaceholder')}
+      rows={4}
+    />
+  );
+}
+
+/**
  * The code editor, opened on the starter code while the answer is empty. The starter code becomes the answer
  * only once the candidate edits it, so an untouched question stays unanswered, and what they typed (saved as
- * the answer) is what a reload shows.
+ * the answer) is what a reload shows. Each update is recorded with the editor's own changes and user events; the
+ * starter code, which the page put there, is recorded as restored text on the first edit.
  */
 function CodingAnswer({
   index,
@@ -106,9 +139,10 @@ function CodingAnswer({
           value={code}
           language={question.language ?? 'python'}
           label={t('card.codeLabel', { number: index + 1 })}
-          onChange={(value) => {
+          recordEdits
+          onChange={(value, edit) => {
             setEdited(true);
-            onAnswer(index, value);
+            onAnswer(index, value, edit ? editOfCode(edit) : { source: 'typed' });
           }}
           onBlur={onCommit}
         />

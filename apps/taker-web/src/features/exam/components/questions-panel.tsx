@@ -6,6 +6,7 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerFiles } from '../hooks/use-answer-files.ts';
+import type { AnswerEdit } from '../lib/answer-edits.ts';
 import { QUESTION_SHORTCUTS, useQuestionShortcuts } from '../hooks/use-question-shortcuts.ts';
 import { useQuestionViews } from '../hooks/use-question-views.ts';
 import { QuestionCard, questionAnchor } from './question-card.tsx';
@@ -18,7 +19,7 @@ type QuestionsPanelProps = {
   current: number;
   flagged: ReadonlySet<number>;
   onToggleFlag: (index: number) => void;
-  onAnswer: (index: number, answer: string) => void;
+  onAnswer: (index: number, answer: string, edit: AnswerEdit) => void;
   files: AnswerFiles;
   onCommit: () => void;
   onActive: (index: number) => void;

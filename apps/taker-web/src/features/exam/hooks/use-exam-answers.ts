@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AnswerEdit } from '../lib/answer-edits.ts';
 import type { SyncEngine } from '../lib/sync.ts';
 import { fileAnswer } from '../lib/uploads.ts';
 import { i18n } from '../../../i18n/index.ts';
@@ -25,11 +26,12 @@ export function useExamAnswers(initial: Map<number, string>, engine: SyncEngine 
     [],
   );
 
+  /** The candidate changed an answer; `edit` says how, so the outbox records it as edit operations. */
   const setAnswer = useCallback(
-    (index: number, value: string) => {
+    (index: number, value: string, edit?: AnswerEdit) => {
       showAnswer(index, value);
       engineRef.current
-        ?.saveAnswer(index, value)
+        ?.saveAnswer(index, value, edit)
         .catch((error: unknown) => console.error('Could not keep the answer on this device', error));
     },
     [showAnswer],

@@ -1,5 +1,7 @@
+import type { AnswerSource } from '@exam/domain/answer-operations';
 import type { ProctorEvent } from '@exam/domain/attempt';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { copyOrigin, type CopyOrigin } from '../../../lib/copy-origin.ts';
 import { createPasteGuard, PASTE_MEMORY_MS, PASTE_NOTICE_MS } from '../lib/paste-guard.ts';
 
 /** Selected text of a focused input or textarea, else of the page. */
@@ -12,12 +14,24 @@ function selectedText(): string {
 }
 
 /**
- * Remembers what is copied inside the exam and blocks pasting anything else (docs/product.md#proctoring-and-integrity).
- * Paste is caught in the capture phase so editors (CodeMirror) never see a blocked paste.
+ * How long after a paste or a drop the answer's change is taken to be its text: an input changes within the same
+ * task as the event (CodeMirror) or the next (a textarea's input event), far below this.
  */
-export function usePasteGuard(enabled: boolean, onEvent: (event: ProctorEvent) => void): { noticeVisible: boolean } {
+const INSERT_WINDOW_MS = 1_000;
+
+/**
+ * Remembers what is copied inside the exam, and where (an assistant reply or elsewhere), and blocks pasting
+ * anything else (docs/product.md#proctoring-and-integrity). Paste is caught in the capture phase so editors
+ * (CodeMirror) never see a blocked paste. `pasteSource` says where the text of the latest allowed paste (or drop)
+ * came from, for the edit it makes.
+ */
+export function usePasteGuard(
+  enabled: boolean,
+  onEvent: (event: ProctorEvent) => void,
+): { noticeVisible: boolean; pasteSource: () => AnswerSource } {
   const [noticeVisible, setNoticeVisible] = useState(false);
   const eventRef = useRef(onEvent);
+  const lastInsert = useRef<{ origin: CopyOrigin; at: number } | null>(null);
   useEffect(() => {
     eventRef.current = onEvent;
   }, [onEvent]);
@@ -26,16 +40,19 @@ export function usePasteGuard(enabled: boolean, onEvent: (event: ProctorEvent) =
     if (!enabled) return;
     const guard = createPasteGuard();
     let noticeTimer: ReturnType<typeof setTimeout> | undefined;
+    let dragOrigin: CopyOrigin = 'pasted';
     // Editors put their text on clipboardData during the event; native copies only have a selection.
     const onCopy = (event: Event) => {
       const data = (event as ClipboardEvent).clipboardData?.getData('text/plain') || selectedText();
-      guard.rememberCopy(data);
+      guard.rememberCopy(data, Date.now(), copyOrigin(event.target));
       eventRef.current({ type: 'copy', detail: `${data.length} characters` });
     };
     const onPaste = (event: Event) => {
       const text = (event as ClipboardEvent).clipboardData?.getData('text/plain') ?? '';
       if (!text) return;
-      if (guard.isAllowed(text)) {
+      const origin = guard.originOf(text);
+      if (origin) {
+        lastInsert.current = { origin, at: Date.now() };
         eventRef.current({ type: 'paste-allowed', detail: `${text.length} characters` });
         return;
       }
@@ -46,18 +63,35 @@ export function usePasteGuard(enabled: boolean, onEvent: (event: ProctorEvent) =
       clearTimeout(noticeTimer);
       noticeTimer = setTimeout(() => setNoticeVisible(false), PASTE_NOTICE_MS);
     };
+    // A drag started on this page carries its origin to the drop; one from elsewhere has no dragstart here.
+    const onDragStart = (event: Event) => {
+      dragOrigin = copyOrigin(event.target);
+    };
+    const onDrop = () => {
+      lastInsert.current = { origin: dragOrigin, at: Date.now() };
+      dragOrigin = 'pasted';
+    };
     const clearing = setInterval(() => guard.clear(), PASTE_MEMORY_MS);
     window.addEventListener('copy', onCopy);
     window.addEventListener('cut', onCopy);
     window.addEventListener('paste', onPaste, true);
+    window.addEventListener('dragstart', onDragStart, true);
+    window.addEventListener('drop', onDrop, true);
     return () => {
       clearInterval(clearing);
       clearTimeout(noticeTimer);
       window.removeEventListener('copy', onCopy);
       window.removeEventListener('cut', onCopy);
       window.removeEventListener('paste', onPaste, true);
+      window.removeEventListener('dragstart', onDragStart, true);
+      window.removeEventListener('drop', onDrop, true);
     };
   }, [enabled]);
 
-  return { noticeVisible };
+  const pasteSource = useCallback((): AnswerSource => {
+    const last = lastInsert.current;
+    return last && Date.now() - last.at <= INSERT_WINDOW_MS ? last.origin : 'pasted';
+  }, []);
+
+  return { noticeVisible, pasteSource };
 }

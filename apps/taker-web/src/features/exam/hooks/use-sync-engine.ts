@@ -17,6 +17,8 @@ export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null,
   const attemptId = attempt?.attemptId;
   const token = attempt?.token;
   const uploadMaxBytes = attempt?.uploadMaxBytes;
+  const startedAt = attempt?.startedAt;
+  const clockOffsetMs = attempt?.clockOffsetMs;
 
   useEffect(() => {
     if (!db || !attemptId || !token) return;
@@ -25,6 +27,8 @@ export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null,
       attemptId,
       token,
       uploadMaxBytes,
+      startedAt,
+      clockOffsetMs,
       onStatus: setStatus,
       onClosed: (message) => callbacksRef.current.onClosed(message),
       onUploadSettled: (questionIndex, answer, error) =>
@@ -50,7 +54,7 @@ export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null,
         )
         .finally(() => next.dispose());
     };
-  }, [db, attemptId, token, uploadMaxBytes]);
+  }, [db, attemptId, token, uploadMaxBytes, startedAt, clockOffsetMs]);
 
   return { engine, status };
 }

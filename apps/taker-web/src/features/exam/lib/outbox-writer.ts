@@ -1,5 +1,6 @@
 import { DEFAULT_UPLOAD_MAX_BYTES, type ProctorEvent } from '@exam/domain/attempt';
 import type { OutboxEntry, TakerDb } from '../../../lib/taker-db.ts';
+import type { AnswerEdit } from './answer-edits.ts';
 import { enqueueEvent, recordAnswer } from './outbox.ts';
 import { clearFileAnswer, fileAnswer, FileTooLargeError, queueUpload, readBytes } from './uploads.ts';
 
@@ -13,6 +14,8 @@ export function createOutboxWriter(options: {
   debounceMs: number;
   eventDebounceMs: number;
   uploadMaxBytes: number | undefined;
+  /** Server clock minus this device's, so each edit is timed as the server would have. */
+  clockOffsetMs: number;
   /** Closed or disposed: keep the write, send nothing. */
   isStopped: () => boolean;
   /** Something now waits to be sent. */
@@ -35,11 +38,12 @@ export function createOutboxWriter(options: {
     debounces.clear();
   }
 
-  async function saveAnswer(questionIndex: number, typed: string): Promise<OutboxEntry> {
+  async function saveAnswer(questionIndex: number, typed: string, edit?: AnswerEdit): Promise<OutboxEntry> {
     // A pasted U+0000 is invisible and cannot be stored (the server refuses it with a 400): dropping it here
     // keeps the rest of the answer saving instead of failing again on every retry.
     const answer = typed.replaceAll('\u0000', '');
-    const entry = await track(recordAnswer(db, attemptId, questionIndex, answer));
+    const change = edit && { edit, at: new Date(Date.now() + options.clockOffsetMs).toISOString() };
+    const entry = await track(recordAnswer(db, attemptId, questionIndex, answer, change));
     if (options.isStopped()) return entry;
     options.showBusy();
     clearTimeout(debounces.get(questionIndex));

@@ -29,4 +29,15 @@ describe('paste guard', () => {
   it('lets an empty or whitespace-only paste through', () => {
     expect(createPasteGuard().isAllowed('  \n ', 0)).toBe(true);
   });
+
+  it('says where the copy a paste comes from was made, the latest overlapping one first', () => {
+    const guard = createPasteGuard();
+    guard.rememberCopy('Use slicing with a negative step.', 1000, 'assistant');
+    guard.rememberCopy('Reverse a string', 2000);
+    expect(guard.originOf('negative step', 3000)).toBe('assistant');
+    expect(guard.originOf('Reverse a string', 3000)).toBe('pasted');
+    guard.rememberCopy('a negative step', 4000, 'pasted');
+    expect(guard.originOf('negative step', 5000)).toBe('pasted');
+    expect(guard.originOf('something else', 5000)).toBeNull();
+  });
 });

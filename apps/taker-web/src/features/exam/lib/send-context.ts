@@ -10,6 +10,10 @@ export type SendContext = {
   db: TakerDb;
   attemptId: string;
   token: string;
+  /** The attempt's start (server clock, ms): operations travel with their time since then. */
+  startedAtMs: number;
+  /** Most operations one save carries (OPERATIONS_PER_SAVE_MAX unless a test says fewer). */
+  operationsPerSave?: number | undefined;
   isClosed: () => boolean;
   close: (message: string) => void;
   /** A retryable failure: the page shows 'offline' or 'saving' and the next try is scheduled. */

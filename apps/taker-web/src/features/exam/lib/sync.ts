@@ -1,5 +1,6 @@
 import type { ProctorEvent, SubmitResponse } from '@exam/domain/attempt';
 import type { OutboxEntry, TakerDb } from '../../../lib/taker-db.ts';
+import type { AnswerEdit } from './answer-edits.ts';
 import { createOutboxWriter } from './outbox-writer.ts';
 import { submitAttempt } from './submit-attempt.ts';
 import { createConnectivityListener } from './sync-connectivity.ts';
@@ -24,6 +25,12 @@ export type SyncOptions = {
   db: TakerDb;
   attemptId: string;
   token: string;
+  /** The attempt's start (server clock): edit operations travel with their time since then. */
+  startedAt?: string;
+  /** Server clock minus this device's clock (from the last sync), to time edit operations. */
+  clockOffsetMs?: number;
+  /** Most edit operations one save carries; OPERATIONS_PER_SAVE_MAX unless a test says fewer. */
+  operationsPerSave?: number;
   debounceMs?: number;
   eventDebounceMs?: number;
   baseDelayMs?: number;
@@ -42,8 +49,11 @@ export type SyncOptions = {
 };
 
 export type SyncEngine = {
-  /** Writes to IndexedDB at once, sends after the debounce. */
-  saveAnswer: (questionIndex: number, answer: string) => Promise<OutboxEntry>;
+  /**
+   * Writes to IndexedDB at once, with the edit operations `edit` describes (none without it), and sends after
+   * the debounce.
+   */
+  saveAnswer: (questionIndex: number, answer: string, edit?: AnswerEdit) => Promise<OutboxEntry>;
   /**
    * Keeps the file in IndexedDB, then uploads it (at once, and again after failures); returns the answer
    * to show, 'File: {name}'. Throws FileTooLargeError, keeping nothing, for a file over the limit.
@@ -67,6 +77,7 @@ export type SyncEngine = {
 
 export function createSyncEngine(options: SyncOptions): SyncEngine {
   const { db, attemptId, token } = options;
+  const startedAtMs = options.startedAt ? Date.parse(options.startedAt) : Date.now();
   const baseDelayMs = options.baseDelayMs ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 30_000;
   const state = createSyncState({
@@ -85,6 +96,8 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
       db,
       attemptId,
       token,
+      startedAtMs: Number.isNaN(startedAtMs) ? Date.now() : startedAtMs,
+      operationsPerSave: options.operationsPerSave,
       isClosed: state.isClosed,
       close: state.close,
       noteFailure: (error) => {
@@ -102,6 +115,7 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
     debounceMs: options.debounceMs ?? 400,
     eventDebounceMs: options.eventDebounceMs ?? 1000,
     uploadMaxBytes: options.uploadMaxBytes,
+    clockOffsetMs: options.clockOffsetMs ?? 0,
     isStopped: state.isStopped,
     showBusy: state.showBusy,
     send: () => void drain(),

@@ -50,7 +50,9 @@ export async function queueUpload(db: TakerDb, file: Omit<PendingUpload, 'seq'>)
   await uploads.put(upload);
   const current = await outbox.get(key(file));
   const seq = (current?.seq ?? 0) + 1;
+  // The entry's other fields (its kept edit operations) stay as they are.
   await outbox.put({
+    ...current,
     attemptId: file.attemptId,
     questionIndex: file.questionIndex,
     answer: fileAnswer(file.fileName),
@@ -82,7 +84,14 @@ export async function settleUpload(db: TakerDb, upload: PendingUpload, answer: s
   await uploads.delete(key(upload));
   const entry = await outbox.get(key(upload));
   const seq = (entry?.seq ?? 0) + 1;
-  await outbox.put({ attemptId: upload.attemptId, questionIndex: upload.questionIndex, answer, seq, syncedSeq: seq });
+  await outbox.put({
+    ...entry,
+    attemptId: upload.attemptId,
+    questionIndex: upload.questionIndex,
+    answer,
+    seq,
+    syncedSeq: seq,
+  });
   await tx.done;
   return true;
 }
@@ -98,6 +107,7 @@ export async function clearFileAnswer(db: TakerDb, attemptId: string, questionIn
   const outbox = tx.objectStore('outbox');
   const current = await outbox.get([attemptId, questionIndex]);
   await outbox.put({
+    ...current,
     attemptId,
     questionIndex,
     answer: '',

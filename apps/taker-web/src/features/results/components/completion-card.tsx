@@ -8,6 +8,7 @@ import { formatNumber } from '../../../i18n/format.ts';
 import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import type { ResultsState } from '../../../lib/navigation-state.ts';
 import { ResumeCodeNote } from '../../../lib/resume-code.tsx';
+import { ProcessReceipt } from './process-receipt.tsx';
 
 /** /taker/results: the completion page. */
 export function CompletionCard({ result }: { result: ResultsState | undefined }) {
@@ -35,6 +36,7 @@ export function CompletionCard({ result }: { result: ResultsState | undefined })
       )}
       <p className="mt-4 text-sm text-muted">{t('completion.forInstructor')}</p>
       {result?.attemptId && <ResumeCodeNote attemptId={result.attemptId} />}
+      {result?.attemptId && <ProcessReceipt attemptId={result.attemptId} />}
       {result?.attemptId && (
         <p className="mt-4">
           <Link className="font-medium text-brand-600 underline" to={paths.result(result.attemptId)}>

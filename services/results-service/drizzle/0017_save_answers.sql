@@ -23,8 +23,9 @@
 --   - answers_version goes up by one per accepted save, so a submit that read the attempt before sees it move;
 --   - several saves of one question keep the highest seq (the earliest of equal ones); only an older stored seq is
 --     replaced;
---   - operations are stored once: only the part past the question's stored count (a resent or overlapping chunk adds
---     only what is new; one starting past it is stored whole and the gap is reconciled when read), also when the
+--   - operations are stored once, by appendChunk's rule (@exam/domain/answer-operations): only the part past the
+--     question's stored count (a resent or overlapping chunk adds only what is new); a chunk starting past it is not
+--     stored (the operations between are missing; the count returned tells the page where to resume); also when the
 --     save's answer is stale (they are the page's log, not the answer's value);
 --   - a chunk that would take the attempt's operations past the cap is not stored, nor any after it: the cap time is
 --     set once and the answers are still saved.
@@ -67,7 +68,7 @@ BEGIN
 	-- its length), with the characters the caller counted; only a resent or overlapping one (rare) is taken apart
 	-- here, and only then (a CASE runs its subquery on demand).
 	chunked AS (
-		SELECT x.*, x.ops IS NOT NULL AND x.ops_start + x.ops_count > x.prior_end AS has_chunk,
+		SELECT x.*, k.skip IS NOT NULL AS has_chunk,
 			x.ops_start + k.skip AS chunk_start, x.ops_start + x.ops_count AS chunk_end,
 			CASE WHEN k.skip IS NULL THEN NULL WHEN k.skip = 0 THEN x.ops ELSE (
 				SELECT ('[' || string_agg(e.op::text, ',' ORDER BY e.i) || ']')::json
@@ -79,17 +80,22 @@ BEGIN
 			) END AS chunk_bytes,
 			CASE WHEN k.skip IS NULL THEN NULL WHEN k.skip = 0 THEN x.ops_chars ELSE (
 				SELECT array[
-					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '0'), 0),
-					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '1'), 0),
-					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '2'), 0),
-					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '3'), 0),
-					coalesce(sum(length(e.op->>3)) FILTER (WHERE e.op->>4 = '4'), 0)]::int[]
-				FROM json_array_elements(x.ops) WITH ORDINALITY AS e(op, i) WHERE e.i > k.skip
+					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '0'), 0),
+					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '1'), 0),
+					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '2'), 0),
+					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '3'), 0),
+					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '4'), 0)]::int[]
+				FROM json_array_elements(x.ops) WITH ORDINALITY AS e(op, i)
+				-- The insertion's short form leaves out `to`: its third element is the inserted text.
+				CROSS JOIN LATERAL (SELECT
+					CASE WHEN json_typeof(e.op->2) = 'string' THEN e.op->>2 ELSE e.op->>3 END AS insert,
+					CASE WHEN json_typeof(e.op->2) = 'string' THEN e.op->>3 ELSE e.op->>4 END AS source) c
+				WHERE e.i > k.skip
 			) END AS chunk_chars
 		FROM accepted x
 		CROSS JOIN LATERAL (
-			SELECT CASE WHEN x.ops IS NULL OR x.ops_start + x.ops_count <= x.prior_end THEN NULL
-				ELSE greatest(x.prior_end - x.ops_start, 0) END AS skip
+			SELECT CASE WHEN x.ops IS NULL OR x.ops_start > x.prior_end OR x.ops_start + x.ops_count <= x.prior_end
+				THEN NULL ELSE x.prior_end - x.ops_start END AS skip
 		) k
 	),
 	-- In arrival order within the attempt, chunks are kept while the running total stays within the cap.

@@ -1,0 +1,32 @@
+import type { TimelineEvent } from '@exam/domain/timeline';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Kinds whose own wording names the question; the others say which question they happened on, if any. */
+const NAMES_QUESTION = new Set<TimelineEvent['kind']>(['answer-edit', 'question-view']);
+
+/** One event in plain words: "Pasted inside the exam (question 2)", "Ran the tests: 3 of 4 passed". */
+export function useDescribeEvent(): (event: TimelineEvent) => string {
+  const { t } = useTranslation('process');
+  return useCallback(
+    (event: TimelineEvent) => {
+      const n = (event.questionIndex ?? 0) + 1;
+      let text: string =
+        event.kind === 'test-run'
+          ? event.passed !== undefined && event.total !== undefined
+            ? t('event.test-run', { passed: event.passed, total: event.total })
+            : t('event.test-run-plain')
+          : event.kind === 'workspace-change'
+            ? t('event.workspace-change', { path: event.path ?? '' })
+            : t(`event.${event.kind}`, { n });
+      if (event.questionIndex !== undefined && !NAMES_QUESTION.has(event.kind)) {
+        text = t('event.onQuestion', { event: text, n });
+      }
+      // A test run with its outcome says it in its own words; without one, the detail says why.
+      const outcome = event.kind === 'test-run' && event.passed !== undefined;
+      if (event.detail && !outcome) text = t('event.withDetail', { event: text, detail: event.detail });
+      return text;
+    },
+    [t],
+  );
+}
