@@ -1,5 +1,6 @@
 // Starts what the results-service benchmarks need: a fresh database on the local PostgreSQL, a stub of
-// exam-service speaking its internal contract (GET /internal/exams/{id}), and results-service itself
+// exam-service speaking its internal contract (GET /internal/exams/{id}; llm-gateway's attempt transcripts, empty,
+// too), and results-service itself
 // as production runs it (node src/server.ts), then tears everything down.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -102,6 +103,13 @@ function startExamStub(port: number, internalToken: string, exam: BenchExamOptio
       });
       return;
     }
+    // llm-gateway's transcript of an attempt (the process record counts the candidate's messages): none here.
+    const transcript = /^\/internal\/attempts\/([^/]+)\/transcript$/.exec(req.url ?? '');
+    if (transcript) {
+      const attemptId = decodeURIComponent(transcript[1]!);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ attemptId, messages: [] }));
+      return;
+    }
     const match = /^\/internal\/exams\/([^/]+)$/.exec(req.url ?? '');
     if (!match) return res.writeHead(404).end();
     const body = benchExam(decodeURIComponent(match[1]!));
@@ -196,6 +204,8 @@ export async function startStack(opts: {
       JWT_SECRET,
       INTERNAL_TOKEN: internalToken,
       EXAM_SERVICE_URL: `http://127.0.0.1:${opts.stubPort}`,
+      // The stub answers llm-gateway's attempt transcripts too.
+      LLM_GATEWAY_URL: `http://127.0.0.1:${opts.stubPort}`,
       FINALIZER_INTERVAL_SECONDS: '3600',
       // Every bench attempt starts from this one address; the start limits are not what is measured.
       START_LIMIT_PER_CLIENT: '1000000',

@@ -1,8 +1,9 @@
 // What a candidate's page sends with each autosave (@exam/domain/answer-operations): the edit operations since its
-// last acknowledged save, typed words coalesced into one operation each with the time of every key. 5–20 words a
+// last acknowledged save, typed words coalesced into one operation each with the time of every key, in the compact
+// form the page writes (toCompact). 5–20 words a
 // save is more than a save carries in practice (the page saves a second or two after typing stops, a few words),
 // so the cost measured here is an upper bound.
-import type { CompactOperation, SaveOperations } from '../../packages/domain/src/answer-operations.ts';
+import { toCompact, type CompactOperation, type SaveOperations } from '../../packages/domain/src/answer-operations.ts';
 
 const WORDS = ['cell', 'membrane', 'the', 'energy', 'of', 'photosynthesis', 'light', 'is', 'converted', 'into'];
 
@@ -22,7 +23,12 @@ export function pageOperations() {
       const ops: CompactOperation[] = Array.from({ length: 5 + pick(n, 16) }, (_v, i) => {
         const word = `${WORDS[pick(n + i, WORDS.length)]!} `;
         const keys = Array.from(word.slice(1), (_c, k) => 80 + pick(n * 31 + i * 7 + k, 170));
-        const op: CompactOperation = [state.t, state.length, state.length, word, 0, keys];
+        // In the form the page writes (toCompact: the insertion's short form, keys encoded).
+        const at = new Date(state.t).toISOString();
+        const op: CompactOperation = toCompact(
+          { at, from: state.length, to: state.length, insert: word, source: 'typed', keys },
+          0,
+        );
         state.t += keys.reduce((sum, gap) => sum + gap, 0) + 400 + pick(n + i * 3, 2000);
         state.length += word.length;
         return op;
