@@ -6,7 +6,10 @@ import { receiptsRoutes } from './receipts.routes.ts';
 import { createReceiptsService } from './receipts.service.ts';
 
 /** Candidates' signed process receipts and their verification. */
-export const receiptsModule: AppModule = async (app, { deps }) => {
+export const receiptsModule: AppModule = async (app, { deps, use }) => {
+  const { processOf } = use('processRecords');
   const signer = createReceiptSigner(createReceiptKeysRepository(deps.database));
-  await app.register(receiptsRoutes(createReceiptsService(createReceiptsRepository(deps.database), signer, deps)));
+  await app.register(
+    receiptsRoutes(createReceiptsService(createReceiptsRepository(deps.database), signer, (id) => processOf(id), deps)),
+  );
 };

@@ -27,13 +27,20 @@ const storedSummary = (process: ProcessRecord | null) =>
  * results.process recorded at submit; a result without one (made before operations were recorded) has nothing
  * to summarise from (no operations were kept), so it has no receipt rather than an invented one.
  */
-export function createReceiptsService(repo: ReceiptsRepository, signer: ReceiptSigner, deps: Pick<Deps, 'clock'>) {
+export function createReceiptsService(
+  repo: ReceiptsRepository,
+  signer: ReceiptSigner,
+  /** results.process as the submissions module gives it: computed on the spot while still pending. */
+  processOf: (resultId: string) => Promise<ProcessRecord | null | undefined>,
+  deps: Pick<Deps, 'clock'>,
+) {
   return {
     async receipt(attemptId: string): Promise<ProcessReceipt> {
       const found = await repo.findAttempt(attemptId);
       if (!found) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
       if (!found.submittedAt || !found.resultId) throw new AppError(ErrorCode.CONFLICT, ReceiptMessages.notSubmitted);
-      const summary = storedSummary(found.process);
+      // Right after the submit the record may still be pending (its job runs after the commit): computed now.
+      const summary = storedSummary((await processOf(found.resultId)) ?? null);
       if (!summary) throw new AppError(ErrorCode.NOT_FOUND, ReceiptMessages.noRecord);
       const receipt = await signer.sign(
         { attemptId: found.attemptId, resultId: found.resultId, examId: found.examId, summary },
@@ -59,7 +66,7 @@ export function createReceiptsService(repo: ReceiptsRepository, signer: ReceiptS
       if (claims.attemptId !== result.attemptId || claims.resultId !== result.resultId) {
         return { valid: false, reason: 'attempt' };
       }
-      const stored = storedSummary(result.process);
+      const stored = storedSummary((await processOf(result.resultId)) ?? null);
       return {
         valid: true,
         summary: claims.summary,

@@ -58,7 +58,7 @@ describe('process receipts', () => {
     if (opts.record !== false) {
       await app.db
         .update(results)
-        .set({ process: recordOf(summary) })
+        .set({ process: recordOf(summary), processPending: false })
         .where(eq(results.id, resultId));
     }
     const ownerId = app.exams.findExam(examId).then((exam) => exam!.ownerId);
@@ -93,6 +93,21 @@ describe('process receipts', () => {
     expect(Math.abs(claims.iat * 1000 - Date.now())).toBeLessThan(60_000);
   });
 
+  it('signs a record still pending right after the submit: it is computed on the spot, and verifies against it', async () => {
+    const { attempt, resultId, ownerId } = await submitted({ record: false });
+    const response = await getReceipt(attempt.attemptId, attempt.headers);
+    expect(response.statusCode).toBe(200);
+    const { summary, receipt } = ProcessReceiptSchema.parse(response.json());
+    expect(summary).toMatchObject({ attemptId: attempt.attemptId, characters: 0, assistantMessages: 0 });
+    const [row] = await app.db
+      .select({ pending: results.processPending, process: results.process })
+      .from(results)
+      .where(eq(results.id, resultId));
+    expect(row).toMatchObject({ pending: false, process: { summary } });
+    const checked = await verify(resultId, creatorHeaders(app, ownerId), { receipt });
+    expect(checked.json()).toEqual({ valid: true, summary, matchesRecord: true, record: summary });
+  });
+
   it("verifies for the exam's creator, and says whether the figures still match the record", async () => {
     const { attempt, resultId, ownerId, summary } = await submitted({ typedPercent: 80 });
     const { receipt } = ProcessReceiptSchema.parse((await getReceipt(attempt.attemptId, attempt.headers)).json());
@@ -100,11 +115,16 @@ describe('process receipts', () => {
 
     const good = await verify(resultId, owner, { receipt });
     expect(good.statusCode).toBe(200);
-    expect(VerifyReceiptResponseSchema.parse(good.json())).toEqual({ valid: true, summary, matchesRecord: true, record: summary });
+    expect(VerifyReceiptResponseSchema.parse(good.json())).toEqual({
+      valid: true,
+      summary,
+      matchesRecord: true,
+      record: summary,
+    });
 
     await app.db
       .update(results)
-      .set({ process: recordOf({ ...summary, typedPercent: 40, pastedPercent: 60 }) })
+      .set({ process: recordOf({ ...summary, typedPercent: 40, pastedPercent: 60 }), processPending: false })
       .where(eq(results.id, resultId));
     expect((await verify(resultId, owner, { receipt })).json()).toEqual({
       valid: true,
@@ -201,7 +221,9 @@ describe('process receipts', () => {
   });
 
   it('answers 404 with the reason for a result made before edits were recorded', async () => {
-    const { attempt } = await submitted({ record: false });
+    const { attempt, resultId } = await submitted({ record: false });
+    // As a result stored before the process column existed: no record, none pending.
+    await app.db.update(results).set({ process: null, processPending: false }).where(eq(results.id, resultId));
     const response = await getReceipt(attempt.attemptId, attempt.headers);
     expect(response.statusCode).toBe(404);
     expect(response.json().error.message).toBe(ReceiptMessages.noRecord);
@@ -235,7 +257,7 @@ describe('receipt keys shared by replicas', () => {
       const summary = summaryOf(attempt.attemptId, 55);
       await second.db
         .update(results)
-        .set({ process: recordOf(summary) })
+        .set({ process: recordOf(summary), processPending: false })
         .where(eq(results.id, resultId));
       const { receipt } = (
         await second.inject({
