@@ -254,7 +254,9 @@ export const results = resultsServiceSchema.table(
     index('results_owner_exam_idx').on(t.ownerId, t.examId, t.completedAt, t.id),
     index('results_exam_idx').on(t.examId),
     // The process-records job's queue, oldest first; empty but for the moments after submissions.
-    index('results_process_pending_idx').on(t.completedAt).where(sql`${t.processPending}`),
+    index('results_process_pending_idx')
+      .on(t.completedAt)
+      .where(sql`${t.processPending}`),
     check('results_status_known', sql`${t.status} in ('pending', 'graded', 'released')`),
   ],
 );
