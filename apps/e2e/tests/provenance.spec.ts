@@ -8,7 +8,9 @@ import {
 } from '@exam/domain/answer-operations';
 import type { Locator, Page, Request } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
+import { TimelineSchema } from '@exam/domain/timeline';
 import { getAttempt, publishExam, question, registerCreator } from './support/api.ts';
+import { signInCreator } from './support/ui.ts';
 import { E2E, FAKE_OPENAI_PORT } from './support/env.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.ts';
 import { enterExam, storedAttempt, submitExam } from './support/taker.ts';
@@ -221,4 +223,70 @@ test('every character of the final answers carries the source the candidate gave
   }
   expect(total).toBe(expected.reduce((sum, script) => sum + script.text.length, 0));
   expect(right / total, `${right} of ${total} characters carry the right source`).toBeGreaterThanOrEqual(0.99);
+
+  // Issue 31's journey goes on: the candidate's receipt, the server's timeline, the creator's replay and check.
+  let receipt = '';
+  await test.step('the completion page gives the candidate their own process and a signed receipt', async () => {
+    const summary = page.getByTestId('process-summary');
+    await expect(summary).toContainText('typed');
+    await expect(summary).toContainText('pasted from within the exam');
+    await expect(summary).toContainText('assistant used once');
+    await expect(summary).toContainText('1 paste from outside the exam refused');
+    receipt = await page.getByLabel('Your receipt').inputValue();
+    expect(receipt.split('.')).toHaveLength(3);
+  });
+
+  const { resultId } = await getAttempt(request, attempt.token, attempt.attemptId);
+  expect(resultId).toBeTruthy();
+
+  await test.step("the server's timeline replays every answer and keeps each character's source", async () => {
+    const response = await request.get(`${E2E.creatorOrigin}/api/results/${resultId}/timeline`, {
+      headers: { authorization: `Bearer ${creator.token}` },
+    });
+    expect(response.status()).toBe(200);
+    const timeline = TimelineSchema.parse(await response.json());
+    let serverRight = 0;
+    let serverTotal = 0;
+    for (const [questionIndex, script] of expected.entries()) {
+      const answer = timeline.answers.find((a) => a.questionIndex === questionIndex)!;
+      expect(answer.final).toBe(script.text);
+      expect(replayWithSources(answer.operations).text).toBe(script.text);
+      const recorded = answer.runs.flatMap(([length, source]) => Array.from({ length }, () => source));
+      serverTotal += recorded.length;
+      serverRight += recorded.filter((source, i) => source === script.sources[i]).length;
+    }
+    expect(serverRight / serverTotal, `${serverRight} of ${serverTotal} on the server`).toBeGreaterThanOrEqual(0.99);
+    const kinds = new Set(timeline.events.map((event) => event.kind));
+    for (const kind of [
+      'answer-edit',
+      'paste-allowed',
+      'paste-blocked',
+      'assistant-user',
+      'assistant-reply',
+      'submit',
+    ]) {
+      expect(kinds, `a ${kind} event`).toContain(kind);
+    }
+    const times = timeline.events.map((event) => Date.parse(event.at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  await test.step('the creator replays the answer, sees the shares and verifies the receipt', async () => {
+    await signInCreator(page, creator);
+    await page.goto(`${E2E.creatorOrigin}/creator/result/${resultId}`);
+    const process = page.getByTestId('answer-process-0');
+    await expect(process).toContainText('From the assistant');
+    await expect(process).toContainText('Pasted inside the exam');
+    const replay = page.getByTestId('attempt-replay');
+    const slider = replay.getByRole('slider', { name: 'Time in the attempt' });
+    await slider.focus();
+    await page.keyboard.press('Home');
+    await expect(replay.getByTestId('replay-answer-0')).not.toContainText('Mars');
+    await page.keyboard.press('End');
+    await expect(replay.getByTestId('replay-answer-0')).toContainText(expected[0]!.text.slice(0, 30));
+    await page.getByLabel('Receipt', { exact: true }).fill(receipt);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByText('Valid: this receipt was signed by this platform for this attempt.')).toBeVisible();
+    await expect(page.getByText("Its figures match the platform's record of the attempt.")).toBeVisible();
+  });
 });

@@ -104,6 +104,7 @@ export async function gradeResult(
 
 export type AttemptState = {
   submittedAt: string | null;
+  resultId: string | null;
   deadline: string | null;
   answers: Record<string, { answer: string; seq: number }>;
 };
