@@ -71,7 +71,11 @@ const benches: Bench[] = [
           anchor: `first compact form: ${kb(r.legacyJsonBytesPerHour)} JSON${r.legacyJsonbBytesPerHour ? `, ${kb(r.legacyJsonbBytesPerHour)} jsonb` : ''}`,
           result: `${kb(r.jsonBytesPerHour)} JSON text an hour (${r.operations} operations in ${r.saves} saves); ${pg}`,
           ratio: `${x(r.jsonBytesPerHour / r.goalBytesPerHour)} the goal`,
-          verdict: met(r.met),
+          // The operations' own bytes meet the goal; a row per save (its header and key) does not, on disk.
+          verdict:
+            r.tableBytesPerHour !== undefined && r.tableBytesPerHour > r.goalBytesPerHour
+              ? `${met(r.met)} for the operations' text; **not met** on disk with a row per save (${kb(r.tableBytesPerHour)})`
+              : met(r.met),
         },
       ];
     },
@@ -152,13 +156,15 @@ const benches: Bench[] = [
           anchor: `same saves without operations: ${s.rps}/s, p99 ${ms(s.p99)}; ramp ${ramp.serviceSavesPerSecond}/s; ${ramp.serviceCpuMsPerSave} ms CPU per save`,
           result: `${w.rps}/s, p99 ${ms(w.p99)}, ${w.errors} errors; ramp ${ramp.serviceWithOpsSavesPerSecond}/s; ${ramp.serviceWithOpsCpuMsPerSave} ms CPU per save; ${ops.stored} of ${ops.sent} operations stored (${ops.questionsMismatched} questions off), ${ops.bytesPerOperation} bytes each`,
           ratio: `ramp ${ramp.withOpsRatio === null ? '—' : x(ramp.withOpsRatio)}, CPU per save ${x(cpuRatio)}`,
-          verdict: met(
+          // Judged at the ramp's resolution (the highest step holding p99 ≤ 50 ms); the fixed-rate phase's p99 is
+          // said beside it, since a wider tail at the same rate is a cost the ramp's coarse steps can hide.
+          verdict: `${met(
             ramp.withOpsRatio !== null &&
               ramp.withOpsRatio >= 0.9 &&
               cpuRatio <= 1.1 &&
               ops.stored === ops.sent &&
               ops.questionsMismatched === 0,
-          ),
+          )} at the ramp's steps${w.p99 > s.p99 * 1.1 ? `; p99 at ${r.saveRate}/s ${ms(s.p99)} → ${ms(w.p99)}` : ''}`,
         });
       }
       if (sub)
