@@ -244,6 +244,11 @@ export const results = resultsServiceSchema.table(
      * computes it off the submit path and clears it). false with process null: made before operations were recorded.
      */
     processPending: boolean('process_pending').notNull().default(false),
+    /**
+     * A job replica computing the pending process holds it until then (a short claim, so no transaction stays open
+     * while it asks llm-gateway: on the embedded database that one connection is every service's).
+     */
+    processLeaseUntil: at('process_lease_until'),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },

@@ -1,6 +1,6 @@
 import type { CompactOperation } from '@exam/domain/answer-operations';
 import type { ProcessRecord } from '@exam/domain/timeline';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
 import { results } from '../../db/schema.ts';
@@ -9,12 +9,16 @@ import { parseSnapshot } from '../../scoring/snapshot.ts';
 
 const epochMs = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000)::float8`);
 
+/** How long a job's claim on a pending result lasts: past it (the replica died) another job takes it. */
+const LEASE_SECONDS = 120;
+
 /**
- * A result whose process is pending, locked, with everything computing it needs in one read: the attempt's start
- * and snapshot, its saved answers (as submitted: a submitted attempt takes no more saves), its stored operations in
- * chunk order and its refused outside pastes. Each part is an index lookup by attempt.
+ * A result whose process is pending, with everything computing it needs in one read: the attempt's start and
+ * snapshot, its saved answers (as submitted: a submitted attempt takes no more saves), its stored operations in
+ * chunk order and its refused outside pastes. Each part is an index lookup by attempt. No lock: the job claims the
+ * row first (a lease), and writing the record only clears a process still pending.
  */
-const pendingWith = (where: SQL, lock: SQL) => sql`
+const pendingInputs = (resultId: string) => sql`
   select r.id, r.attempt_id, ${epochMs('r.completed_at')} as completed_ms, ${epochMs('a.started_at')} as started_ms,
     a.exam_snapshot,
     coalesce((select json_agg(json_build_array(s.question_index, s.answer)) from results_service.answers s
@@ -24,10 +28,19 @@ const pendingWith = (where: SQL, lock: SQL) => sql`
     (select count(*)::int from results_service.events v
       where v.attempt_id = r.attempt_id and v.type = 'paste-blocked') as pastes_blocked
   from results_service.results r join results_service.attempts a on a.id = r.attempt_id
-  where r.process_pending and ${where}
-  order by r.completed_at
-  limit 1
-  for update of r ${lock}`;
+  where r.process_pending and r.id = ${resultId}`;
+
+/** Claims the oldest pending result no other job holds: one short autocommit statement. */
+const CLAIM_NEXT = sql`
+  update results_service.results set process_lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
+  where id = (
+    select id from results_service.results
+    where process_pending and (process_lease_until is null or process_lease_until < now())
+    order by completed_at
+    limit 1
+    for update skip locked
+  )
+  returning id`;
 
 type PendingRow = {
   id: string;
@@ -65,40 +78,55 @@ function inputOf(row: PendingRow): PendingProcess {
 /** results.process and its queue (results.process_pending). */
 export function createProcessRecordsRepository({ db }: ResultsDatabase) {
   /**
-   * Locks one pending result (the oldest unless `resultId` names one), lets `compute` make its process and stores
-   * it, in one transaction: another replica's job skips the locked row, and a result is computed once. Returns the
-   * stored record, or undefined when nothing (or not that result) was pending. When `compute` fails (llm-gateway
-   * unreachable) nothing is written and the result stays pending.
+   * Computes one pending result's process with no transaction open (`compute` asks llm-gateway, which on the
+   * embedded database needs the very connection a transaction would hold) and stores it only while still pending,
+   * so a result computed twice (an on-demand read racing the job) keeps the first record. Returns the stored
+   * record, or undefined when the result was not pending. When `compute` fails nothing is written: the result stays
+   * pending.
    */
   async function computeOne(
+    resultId: string,
     compute: (input: PendingProcess) => Promise<ProcessRecord>,
-    resultId?: string,
   ): Promise<ProcessRecord | undefined> {
-    return db.transaction(async (tx) => {
-      const [row] = await queryRows<PendingRow>(
-        tx as unknown as ResultsDatabase['db'],
-        resultId ? pendingWith(sql`r.id = ${resultId}`, sql``) : pendingWith(sql`true`, sql`skip locked`),
-      );
-      if (!row) return undefined;
-      const record = await compute(inputOf(row));
-      await tx.update(results).set({ process: record, processPending: false }).where(eq(results.id, row.id));
-      return record;
-    });
+    const [row] = await queryRows<PendingRow>(db, pendingInputs(resultId));
+    if (!row) return undefined;
+    const record = await compute(inputOf(row));
+    const stored = await db
+      .update(results)
+      .set({ process: record, processPending: false, processLeaseUntil: null })
+      .where(and(eq(results.id, row.id), eq(results.processPending, true)))
+      .returning({ id: results.id });
+    if (stored.length > 0) return record;
+    return (await findProcess(resultId))?.process ?? undefined;
+  }
+
+  async function findProcess(
+    resultId: string,
+  ): Promise<{ process: ProcessRecord | null; pending: boolean } | undefined> {
+    const [row] = await db
+      .select({ process: results.process, pending: results.processPending })
+      .from(results)
+      .where(eq(results.id, resultId));
+    return row;
   }
 
   return {
     /** The oldest pending result not locked by another job, computed; undefined when none is waiting. */
-    computeNext: (compute: (input: PendingProcess) => Promise<ProcessRecord>) => computeOne(compute),
+    async computeNext(compute: (input: PendingProcess) => Promise<ProcessRecord>): Promise<ProcessRecord | undefined> {
+      const [claimed] = await queryRows<{ id: string }>(db, CLAIM_NEXT);
+      if (!claimed) return undefined;
+      try {
+        return await computeOne(claimed.id, compute);
+      } catch (err) {
+        // Given back at once, so the next pass (or another replica) tries again without waiting out the lease.
+        await db.update(results).set({ processLeaseUntil: null }).where(eq(results.id, claimed.id));
+        throw err;
+      }
+    },
     /** This result's process, computed now when it is still pending (waiting for a job that holds it). */
     computePendingResult: (resultId: string, compute: (input: PendingProcess) => Promise<ProcessRecord>) =>
-      computeOne(compute, resultId),
-    async findProcess(resultId: string): Promise<{ process: ProcessRecord | null; pending: boolean } | undefined> {
-      const [row] = await db
-        .select({ process: results.process, pending: results.processPending })
-        .from(results)
-        .where(eq(results.id, resultId));
-      return row;
-    },
+      computeOne(resultId, compute),
+    findProcess,
   };
 }
 export type ProcessRecordsRepository = ReturnType<typeof createProcessRecordsRepository>;

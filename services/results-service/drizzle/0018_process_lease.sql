@@ -1,0 +1,1 @@
+ALTER TABLE "results_service"."results" ADD COLUMN "process_lease_until" timestamp with time zone;
