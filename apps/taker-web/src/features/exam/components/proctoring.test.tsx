@@ -26,6 +26,16 @@ function clipboardEvent(type: 'copy' | 'paste', target: Element, text: string): 
   return event;
 }
 
+/** jsdom has no DragEvent; an Event with dataTransfer is what the page's listeners read. */
+function dragEvent(type: 'dragstart' | 'dragend' | 'drop', target: Element, text: string, files = 0): Event {
+  const event = new Event(type, { bubbles: true, cancelable: true });
+  Object.defineProperty(event, 'dataTransfer', {
+    value: { getData: (format: string) => (format === 'text/plain' ? text : ''), files: { length: files } },
+  });
+  act(() => void target.dispatchEvent(event));
+  return event;
+}
+
 describe('proctoring on the exam page', () => {
   it('shows Attention Required, counts a warning and records the events when the window loses focus', async () => {
     const { user, fake } = await openExam();
@@ -74,6 +84,23 @@ describe('proctoring on the exam page', () => {
       'status',
     );
     await waitFor(() => expect(fake.state.events.map((e) => e.type)).toContain('paste-blocked'));
+  });
+
+  it('refuses text dropped in from another window like an outside paste, and lets a drag inside the page through', async () => {
+    const { fake } = await openExam();
+    const field = screen.getByLabelText('Answer for Q1');
+    expect(dragEvent('drop', field, 'an essay from another window').defaultPrevented).toBe(true);
+    expect(await screen.findByText('Paste blocked. Please copy from within the exam interface.')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(fake.state.events.find((e) => e.type === 'paste-blocked')?.detail).toBe('28 characters dropped'),
+    );
+
+    const heading = screen.getByRole('heading', { name: /^Q1:/ });
+    dragEvent('dragstart', heading, 'A question');
+    expect(dragEvent('drop', field, 'A question').defaultPrevented).toBe(false);
+    dragEvent('dragend', heading, '');
+    // A dropped file is not text: a file question's drop zone gets it.
+    expect(dragEvent('drop', field, '', 1).defaultPrevented).toBe(false);
   });
 
   it('allows pasting text copied inside the exam', async () => {

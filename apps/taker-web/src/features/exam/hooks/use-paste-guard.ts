@@ -41,11 +41,21 @@ export function usePasteGuard(
     const guard = createPasteGuard();
     let noticeTimer: ReturnType<typeof setTimeout> | undefined;
     let dragOrigin: CopyOrigin = 'pasted';
+    // Whether the drag under way started on this page: text dragged in from another window has no dragstart here.
+    let dragFromPage = false;
     // Editors put their text on clipboardData during the event; native copies only have a selection.
     const onCopy = (event: Event) => {
       const data = (event as ClipboardEvent).clipboardData?.getData('text/plain') || selectedText();
       guard.rememberCopy(data, Date.now(), copyOrigin(event.target));
       eventRef.current({ type: 'copy', detail: `${data.length} characters` });
+    };
+    const refuse = (event: Event, detail: string) => {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      eventRef.current({ type: 'paste-blocked', detail });
+      setNoticeVisible(true);
+      clearTimeout(noticeTimer);
+      noticeTimer = setTimeout(() => setNoticeVisible(false), PASTE_NOTICE_MS);
     };
     const onPaste = (event: Event) => {
       const text = (event as ClipboardEvent).clipboardData?.getData('text/plain') ?? '';
@@ -56,20 +66,29 @@ export function usePasteGuard(
         eventRef.current({ type: 'paste-allowed', detail: `${text.length} characters` });
         return;
       }
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      eventRef.current({ type: 'paste-blocked', detail: `${text.length} characters` });
-      setNoticeVisible(true);
-      clearTimeout(noticeTimer);
-      noticeTimer = setTimeout(() => setNoticeVisible(false), PASTE_NOTICE_MS);
+      refuse(event, `${text.length} characters`);
     };
     // A drag started on this page carries its origin to the drop; one from elsewhere has no dragstart here.
     const onDragStart = (event: Event) => {
       dragOrigin = copyOrigin(event.target);
+      dragFromPage = true;
     };
-    const onDrop = () => {
+    const onDragEnd = () => {
+      dragFromPage = false;
+    };
+    // Text dropped in from another window is the same channel as an outside paste, and refused the same way; a
+    // dropped file (a file question's drop zone) is not text and goes on.
+    const onDrop = (event: Event) => {
+      const data = (event as DragEvent).dataTransfer;
+      const text = data?.getData('text/plain') ?? '';
+      const hasFiles = (data?.files.length ?? 0) > 0;
+      if (!dragFromPage && text && !hasFiles) {
+        refuse(event, `${text.length} characters dropped`);
+        return;
+      }
       lastInsert.current = { origin: dragOrigin, at: Date.now() };
       dragOrigin = 'pasted';
+      dragFromPage = false;
     };
     const clearing = setInterval(() => guard.clear(), PASTE_MEMORY_MS);
     window.addEventListener('copy', onCopy);
@@ -77,6 +96,7 @@ export function usePasteGuard(
     window.addEventListener('paste', onPaste, true);
     window.addEventListener('dragstart', onDragStart, true);
     window.addEventListener('drop', onDrop, true);
+    window.addEventListener('dragend', onDragEnd, true);
     return () => {
       clearInterval(clearing);
       clearTimeout(noticeTimer);
@@ -85,6 +105,7 @@ export function usePasteGuard(
       window.removeEventListener('paste', onPaste, true);
       window.removeEventListener('dragstart', onDragStart, true);
       window.removeEventListener('drop', onDrop, true);
+      window.removeEventListener('dragend', onDragEnd, true);
     };
   }, [enabled]);
 
