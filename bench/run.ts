@@ -63,7 +63,7 @@ const benches: Bench[] = [
       const pg =
         r.jsonbBytesPerHour === undefined
           ? `PostgreSQL not measured (${r.postgres})`
-          : `jsonb ${kb(r.jsonbBytesPerHour)}, whole table ${kb(r.tableBytesPerHour)} (${r.rows} rows)`;
+          : `while the attempt runs, whole table ${kb(r.tableBytesPerHour)} (${r.rows} rows, one a save); after its record, ${kb(r.compactedTableBytesPerHour)} (one row, compressed)`;
       return [
         {
           what: `edit operations of one answer, ${r.minutes} min of continuous typing (${r.typist.typedPerMinute} chars/min, revision ratio ${r.typist.revisionRatio}), a save at each 400 ms pause`,
@@ -71,10 +71,11 @@ const benches: Bench[] = [
           anchor: `first compact form: ${kb(r.legacyJsonBytesPerHour)} JSON${r.legacyJsonbBytesPerHour ? `, ${kb(r.legacyJsonbBytesPerHour)} jsonb` : ''}`,
           result: `${kb(r.jsonBytesPerHour)} JSON text an hour (${r.operations} operations in ${r.saves} saves); ${pg}`,
           ratio: `${x(r.jsonBytesPerHour / r.goalBytesPerHour)} the goal`,
-          // The operations' own bytes meet the goal; a row per save (its header and key) does not, on disk.
+          // The operations' own bytes meet the goal, and the table once the job compacts a recorded attempt's chunks;
+          // while the attempt runs, a row per save (its header and key) does not.
           verdict:
             r.tableBytesPerHour !== undefined && r.tableBytesPerHour > r.goalBytesPerHour
-              ? `${met(r.met)} for the operations' text; **not met** on disk with a row per save (${kb(r.tableBytesPerHour)})`
+              ? `${met(r.met)} for the operations' text and on disk once recorded (${kb(r.compactedTableBytesPerHour)}); **not met** on disk while the attempt runs (a row a save: ${kb(r.tableBytesPerHour)})`
               : met(r.met),
         },
       ];

@@ -73,15 +73,25 @@ const deleted = events.reduce((sum, event) => sum + event.to - event.from, 0);
 const perHour = (n: number) => Math.round((n * 60) / minutes);
 if (replay(ops) !== replay(events)) throw new Error('the recorded operations do not replay to the typed text');
 
-type Db = { jsonbBytes: number; legacyJsonbBytes: number; tableBytes: number; rows: number } | { error: string };
+type Db =
+  | {
+      jsonbBytes: number;
+      legacyJsonbBytes: number;
+      tableBytes: number;
+      rows: number;
+      compactedTableBytes: number;
+      compactedColumnBytes: number;
+    }
+  | { error: string };
 async function measureInPostgres(): Promise<Db> {
   const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
   const sql = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
   try {
-    // A temporary table laid out like results-service's answer_operations (src/db/schema.ts), one row per save.
+    // A temporary table laid out like results-service's answer_operations (src/db/schema.ts: `ops` is json, kept
+    // as sent), one row per save.
     await sql`create temporary table bench_answer_operations (
       attempt_id text not null, question_index integer not null, start integer not null, "end" integer not null,
-      ops jsonb not null, bytes integer not null, created_at timestamptz not null default now(),
+      ops json not null, bytes integer not null, created_at timestamptz not null default now(),
       primary key (attempt_id, question_index, start))`;
     const rows = chunks.map((chunk, i) => ({
       attempt_id: 'att_01JDBENCHSTORAGE0000000000',
@@ -96,10 +106,29 @@ async function measureInPostgres(): Promise<Db> {
       await sql`insert into bench_answer_operations (attempt_id, question_index, start, "end", ops, bytes)
         select * from unnest(${sql.array(part.map((r) => r.attempt_id))}::text[], ${sql.array(part.map((r) => r.question_index))}::int[],
           ${sql.array(part.map((r) => r.start))}::int[], ${sql.array(part.map((r) => r.end))}::int[],
-          ${sql.array(part.map((r) => r.ops))}::jsonb[], ${sql.array(part.map((r) => r.bytes))}::int[])`;
+          ${sql.array(part.map((r) => r.ops))}::json[], ${sql.array(part.map((r) => r.bytes))}::int[])`;
     }
     const [sizes] = await sql<{ jsonb: string; total: string }[]>`
-      select sum(pg_column_size(ops))::bigint as jsonb,
+      select sum(pg_column_size(ops::jsonb))::bigint as jsonb,
+             pg_total_relation_size('bench_answer_operations')::bigint as total
+      from bench_answer_operations`;
+    // What the process-records job does once the attempt is recorded (results-service,
+    // modules/submissions/process-records.repository.ts COMPACT_OPERATIONS): the question's chunks become one row.
+    await sql`
+      with old as (delete from bench_answer_operations returning question_index, start, "end", ops, bytes, created_at),
+      items as (
+        select o.question_index, json_agg(x.value order by o.start, x.ord) as ops
+        from old o cross join lateral json_array_elements(o.ops) with ordinality as x(value, ord)
+        group by o.question_index
+      )
+      insert into bench_answer_operations (attempt_id, question_index, start, "end", ops, bytes, created_at)
+      select 'att_01JDBENCHSTORAGE0000000000', g.question_index, g.start, g."end", i.ops, g.bytes, g.created_at
+      from (select question_index, min(start) as start, max("end") as "end", sum(bytes)::int as bytes,
+              min(created_at) as created_at from old group by question_index) g
+      join items i using (question_index)`;
+    await sql`vacuum full bench_answer_operations`;
+    const [compacted] = await sql<{ column: string; total: string }[]>`
+      select sum(pg_column_size(ops))::bigint as column,
              pg_total_relation_size('bench_answer_operations')::bigint as total
       from bench_answer_operations`;
     // The first form's chunks as jsonb values (none is large enough for PostgreSQL to compress it in a row).
@@ -110,6 +139,8 @@ async function measureInPostgres(): Promise<Db> {
       legacyJsonbBytes: Number(first!.jsonb),
       tableBytes: Number(sizes!.total),
       rows: rows.length,
+      compactedColumnBytes: Number(compacted!.column),
+      compactedTableBytes: Number(compacted!.total),
     };
   } catch (error) {
     return { error: (error as Error).message };
@@ -138,6 +169,8 @@ const result = {
         legacyJsonbBytesPerHour: perHour(db.legacyJsonbBytes),
         tableBytesPerHour: perHour(db.tableBytes),
         rows: db.rows,
+        compactedColumnBytesPerHour: perHour(db.compactedColumnBytes),
+        compactedTableBytesPerHour: perHour(db.compactedTableBytes),
       }),
   goalBytesPerHour: GOAL_BYTES_PER_HOUR,
   met: perHour(jsonBytes) <= GOAL_BYTES_PER_HOUR,
@@ -157,5 +190,8 @@ else {
   console.log(`| jsonb column (pg_column_size), ${db.rows} rows | ${kb(perHour(db.jsonbBytes))} an hour |`);
   console.log(`| same, the first compact form | ${kb(perHour(db.legacyJsonbBytes))} an hour |`);
   console.log(`| whole table with its primary key (pg_total_relation_size) | ${kb(perHour(db.tableBytes))} an hour |`);
+  console.log(
+    `| after the record: one row, compressed (column / whole table) | ${kb(perHour(db.compactedColumnBytes))} / ${kb(perHour(db.compactedTableBytes))} an hour |`,
+  );
 }
 console.log(`BENCH_RESULT ${JSON.stringify(result)}`);

@@ -2,7 +2,7 @@ import { DEADLINE_GRACE_SECONDS } from '@exam/domain/attempt';
 import type { CompactOperation } from '@exam/domain/answer-operations';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { results } from '../../db/schema.ts';
+import { answerOperations, results } from '../../db/schema.ts';
 import { buildTestApp, startAttempt, type TestApp } from '../../testing/app.ts';
 import { makeExam } from '../../testing/exams.ts';
 import { fakeClock } from '../../testing/fakes.ts';
@@ -124,6 +124,13 @@ describe('how the answers came to be, computed for each submission', () => {
       outsidePastesBlocked: 2,
       submittedAt: clock.now().toISOString(),
     });
+
+    // Once recorded, the question's two chunks are one row holding the same operations in order.
+    const chunks = await app.db
+      .select({ start: answerOperations.start, end: answerOperations.end, ops: answerOperations.ops })
+      .from(answerOperations)
+      .where(eq(answerOperations.attemptId, attempt.attemptId));
+    expect(chunks).toEqual([{ start: 0, end: first.length + second.length, ops: [...first, ...second] }]);
   });
 
   it('reconciles an answer its operations do not reach with a restored operation, and counts every answer', async () => {

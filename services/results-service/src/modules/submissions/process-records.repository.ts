@@ -30,6 +30,39 @@ const pendingInputs = (resultId: string) => sql`
   from results_service.results r join results_service.attempts a on a.id = r.attempt_id
   where r.process_pending and r.id = ${resultId}`;
 
+/**
+ * Once an attempt's record is made its operations take no more saves, and each question's chunks (one row per save,
+ * about 400 bytes of row and index overhead each: bench/README.md, timeline-storage) become one row holding them
+ * all in order; PostgreSQL compresses a value that large (TOAST), so an hour of typing stores in a fraction of the
+ * rows' space. Only a question whose chunks are contiguous from its first (every stored log is: appendChunk refuses
+ * a gap) is merged; the merged row keeps the first chunk's start, the last one's end and the bytes counted.
+ */
+export const COMPACT_OPERATIONS = (attemptId: string) => sql`
+  with mergeable as (
+    select question_index from results_service.answer_operations
+    where attempt_id = ${attemptId}
+    group by question_index
+    having count(*) > 1 and sum("end" - start) = max("end") - min(start)
+  ),
+  old as (
+    delete from results_service.answer_operations o
+    using mergeable m
+    where o.attempt_id = ${attemptId} and o.question_index = m.question_index
+    returning o.question_index, o.start, o."end", o.ops, o.bytes, o.created_at
+  ),
+  items as (
+    select o.question_index, json_agg(x.value order by o.start, x.ord) as ops
+    from old o cross join lateral json_array_elements(o.ops) with ordinality as x(value, ord)
+    group by o.question_index
+  )
+  insert into results_service.answer_operations (attempt_id, question_index, start, "end", ops, bytes, created_at)
+  select ${attemptId}, g.question_index, g.start, g."end", i.ops, g.bytes, g.created_at
+  from (
+    select question_index, min(start) as start, max("end") as "end", sum(bytes)::int as bytes, min(created_at) as created_at
+    from old group by question_index
+  ) g
+  join items i using (question_index)`;
+
 /** Claims the oldest pending result no other job holds: one short autocommit statement. */
 const CLAIM_NEXT = sql`
   update results_service.results set process_lease_until = now() + make_interval(secs => ${LEASE_SECONDS})
@@ -96,8 +129,10 @@ export function createProcessRecordsRepository({ db }: ResultsDatabase) {
       .set({ process: record, processPending: false, processLeaseUntil: null })
       .where(and(eq(results.id, row.id), eq(results.processPending, true)))
       .returning({ id: results.id });
-    if (stored.length > 0) return record;
-    return (await findProcess(resultId))?.process ?? undefined;
+    if (stored.length === 0) return (await findProcess(resultId))?.process ?? undefined;
+    // Storage only: a failure leaves the chunks as they were, which read the same.
+    await db.execute(COMPACT_OPERATIONS(row.attempt_id)).catch(() => undefined);
+    return record;
   }
 
   async function findProcess(
