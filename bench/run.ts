@@ -71,12 +71,16 @@ const benches: Bench[] = [
           anchor: `first compact form: ${kb(r.legacyJsonBytesPerHour)} JSON${r.legacyJsonbBytesPerHour ? `, ${kb(r.legacyJsonbBytesPerHour)} jsonb` : ''}`,
           result: `${kb(r.jsonBytesPerHour)} JSON text an hour (${r.operations} operations in ${r.saves} saves); ${pg}`,
           ratio: `${x(r.jsonBytesPerHour / r.goalBytesPerHour)} the goal`,
-          // The operations' own bytes meet the goal, and the table once the job compacts a recorded attempt's chunks;
-          // while the attempt runs, a row per save (its header and key) does not.
+          // Three figures: the operations' own bytes, the table once the job compacts a recorded attempt's chunks,
+          // and the table while the attempt runs (a row per save, its header and key).
           verdict:
-            r.tableBytesPerHour !== undefined && r.tableBytesPerHour > r.goalBytesPerHour
-              ? `${met(r.met)} for the operations' text and on disk once recorded (${kb(r.compactedTableBytesPerHour)}); **not met** on disk while the attempt runs (a row a save: ${kb(r.tableBytesPerHour)})`
-              : met(r.met),
+            r.tableBytesPerHour === undefined
+              ? met(r.met)
+              : `${met(r.met)} for the operations' text; on disk ${
+                  r.compactedTableBytesPerHour <= r.goalBytesPerHour ? 'met' : '**not met**'
+                } once recorded (${kb(r.compactedTableBytesPerHour)}), ${
+                  r.tableBytesPerHour <= r.goalBytesPerHour ? 'met' : '**not met**'
+                } while the attempt runs (${kb(r.tableBytesPerHour)})`,
         },
       ];
     },
