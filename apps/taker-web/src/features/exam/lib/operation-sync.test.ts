@@ -79,9 +79,10 @@ describe('edit operations through the autosave', () => {
     expect(rebuilt(1)).toMatchObject({ text: 'Mars', shares: { typed: 4 }, count: 2 });
     const sent = fake.state.putBodies.find((put) => put.questionIndex === 0)?.body;
     expect(sent?.operations?.start).toBe(0);
-    // Compact form: [t, from, to, insert, source, keys]: one operation times all eleven keystrokes.
-    expect(sent?.operations?.ops[0]?.slice(1, 5)).toEqual([0, 0, 'Mars is red', 0]);
-    expect(sent?.operations?.ops[0]?.[5]).toHaveLength(10);
+    // In the compact form, read back as the server reads it: one operation times all eleven keystrokes.
+    const first = fromCompact(sent!.operations!.ops[0]!, Date.parse(STARTED_AT));
+    expect(first).toMatchObject({ from: 0, to: 0, insert: 'Mars is red', source: 'typed' });
+    expect(first.keys).toHaveLength(10);
   });
 
   it('stores every operation exactly once through an outage and lost replies, in order', async () => {
@@ -105,7 +106,7 @@ describe('edit operations through the autosave', () => {
     expect(rebuilt(0)).toMatchObject({ text: answer, shares: { typed: answer.length - 8, pasted: 8 } });
     // Resent chunks overlapped what the server held; it kept each operation once (every edit appended text).
     const ops = fake.state.operations.get(0) ?? [];
-    expect(ops.map((op) => op[3]).join('')).toBe(answer);
+    expect(ops.map((op) => fromCompact(op, 0).insert).join('')).toBe(answer);
   });
 
   it('carries more pending operations than one save takes in several saves, in order', async () => {
@@ -160,10 +161,9 @@ describe('edit operations through the autosave', () => {
     const after = make();
     await after.saveAnswer(0, `${answer}!?`, { source: 'typed' });
     await after.flush();
-    expect(fake.state.putBodies.at(-1)?.body.operations).toMatchObject({
-      start: held.length,
-      ops: [[expect.any(Number), 4, 4, '?', 0]],
-    });
+    const last = fake.state.putBodies.at(-1)?.body.operations;
+    expect(last?.start).toBe(held.length);
+    expect(last?.ops.map((op) => fromCompact(op, 0))).toMatchObject([{ from: 4, to: 4, insert: '?', source: 'typed' }]);
     expect(rebuilt(0)).toMatchObject({ text: 'abc!?', count: held.length + 1 });
   });
 
