@@ -10,8 +10,10 @@ const cells = (count: number, suggested: number, human: number): RatingPair[] =>
   Array.from({ length: count }, () => ({ suggested, human }));
 
 /*
- * Worked example of /work/shared/research/measuring-work-with-ai.md ("Agreement between raters"), the textbook
- * 2 × 2 table of Cohen's κ (50 items; yes = 1 point, no = 0): yes/yes 20, yes/no 5, no/yes 10, no/no 15.
+ * The textbook 2 × 2 example of Cohen's κ: 50 grant proposals read by two readers (Wikipedia, "Cohen's kappa",
+ * section "Simple example", https://en.wikipedia.org/wiki/Cohen%27s_kappa; also worked at
+ * http://howcodex.com/statistics/cohen_kappa_coefficient.htm). Yes = 1 point, no = 0; AI/human counts:
+ * yes/yes 20, yes/no 5, no/yes 10, no/no 15.
  *   po = 35/50 = 0.70; the AI says yes 25/50 = 0.5, the human 30/50 = 0.6;
  *   pe = 0.5·0.6 + 0.5·0.4 = 0.50; κ = (0.70 − 0.50)/(1 − 0.50) = 0.40.
  * With two categories the quadratic weights are 0 on the diagonal and 1 off it, so κw = κ = 0.40.

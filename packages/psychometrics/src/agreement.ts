@@ -2,7 +2,7 @@ import { createRandom } from './random.ts';
 
 /**
  * Agreement between two raters of one question's answers: the AI's suggested points and the human grader's
- * points (docs of the method: /work/shared/research/measuring-work-with-ai.md, "Agreement between raters").
+ * points, so a creator can tell per question whether the suggestions can be trusted.
  *
  * - Exact agreement: the share of answers given the same points.
  * - Cohen's κ (Cohen 1960, "A coefficient of agreement for nominal scales", Educ. Psychol. Meas. 20(1)):
