@@ -1,4 +1,5 @@
 import { applyOperation, coalesce, type AnswerOperation } from './answer-operations.ts';
+import { mulberry32 } from './arrangement.ts';
 
 /**
  * Simulated writing sessions for the typing-signal tests and the storage benchmark: a seeded generator of key
@@ -30,17 +31,8 @@ import { applyOperation, coalesce, type AnswerOperation } from './answer-operati
  *   0.4–1.5 s every phrase, now and then a longer one to find the place again.
  */
 
-/** A seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same sessions. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator of numbers in [0, 1) (arrangement.ts's mulberry32): the same seed gives the same sessions. */
+export const createRandom: (seed: number) => () => number = mulberry32;
 
 type Random = () => number;
 const normal = (rng: Random) => Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());

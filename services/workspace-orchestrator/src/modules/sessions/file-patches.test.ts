@@ -1,17 +1,9 @@
+import { mulberry32 } from '@exam/domain/arrangement';
 import { describe, expect, it } from 'vitest';
 import { applyPatch, makePatch } from './file-patches.ts';
 
-/** A small seeded generator (mulberry32), so a failing script can be replayed from its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator, so a failing script can be replayed from its seed. */
+const random = mulberry32;
 
 // Multi-byte text, astral emoji (surrogate pairs), combining marks, CRLF and a lone CR among plain lines.
 const PIECES = [
