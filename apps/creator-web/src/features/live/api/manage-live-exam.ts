@@ -1,14 +1,13 @@
 import { UnlockAttemptResponseSchema } from '@exam/domain/attempt-binding';
 import { ExamSchema } from '@exam/domain/exam';
+import type { LiveAttempt } from '@exam/domain/live';
 import {
   AnnouncementSchema,
   EndAttemptResponseSchema,
   ExamLiveSchema,
   LIVE_POLL_MS,
-  LiveAttemptSchema,
   ResultLiveLogSchema,
 } from '@exam/domain/live';
-import { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -20,21 +19,14 @@ export const liveKeys = {
   result: (resultId: string) => ['live', 'result', resultId] as const,
 };
 
-/**
- * A live attempt with its running shares: characters of its answers so far typed, pasted inside the exam and copied
- * from the assistant. Optional: a results-service that does not send them yet shows a dash.
- */
-const LiveAttemptWithSharesSchema = LiveAttemptSchema.extend({
-  shares: z.object({ typed: z.number().int(), pasted: z.number().int(), assistant: z.number().int() }).optional(),
-});
-export type LiveAttemptWithShares = z.infer<typeof LiveAttemptWithSharesSchema>;
-const ExamLiveWithSharesSchema = ExamLiveSchema.extend({ attempts: z.array(LiveAttemptWithSharesSchema) });
+/** A live attempt, with its running shares of typed, pasted and assistant characters (optional: "—" without). */
+export type LiveAttemptWithShares = LiveAttempt;
 
 /** GET /api/exams/{id}/live, polled every LIVE_POLL_MS while the page is open (even in a background tab). */
 export function useExamLive(examId: string) {
   return useQuery({
     queryKey: liveKeys.exam(examId),
-    queryFn: ({ signal }) => apiRequest(api.examLive(examId), { schema: ExamLiveWithSharesSchema, signal }),
+    queryFn: ({ signal }) => apiRequest(api.examLive(examId), { schema: ExamLiveSchema, signal }),
     refetchInterval: LIVE_POLL_MS,
     refetchIntervalInBackground: true,
   });
