@@ -80,8 +80,9 @@ export function usePasteGuard(
     // dropped file (a file question's drop zone) is not text and goes on.
     const onDrop = (event: Event) => {
       const data = (event as DragEvent).dataTransfer;
-      const text = data?.getData('text/plain') ?? '';
-      const hasFiles = (data?.files.length ?? 0) > 0;
+      // Some drops carry files only (and synthetic ones may lack getData): no text, nothing to refuse.
+      const text = typeof data?.getData === 'function' ? data.getData('text/plain') : '';
+      const hasFiles = (data?.files?.length ?? 0) > 0;
       if (!dragFromPage && text && !hasFiles) {
         refuse(event, `${text.length} characters dropped`);
         return;
