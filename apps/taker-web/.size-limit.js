@@ -19,13 +19,15 @@ export default [
   {
     name: '/taker/start, all JS before the form shows (goal 100 kB)',
     path: jsFiles(manifest, eagerKeys(manifest, ROUTES.start)),
-    limit: '210 kB',
+    // The edit recording's shared code and strings (issue 31) added 0.6 kB: 210.63 kB measured.
+    limit: '211 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
     path: jsFiles(manifest, eagerKeys(manifest, ROUTES.exam)),
-    // Recording each edit with its source (features/exam/lib/answer-edits.ts, operation-log.ts) added 2.5 kB.
-    limit: '259 kB',
+    // Recording each edit with its source (features/exam/lib/answer-edits.ts, operation-log.ts) and refusing
+    // outside drops added 3.3 kB (256.04 → 259.36 kB measured; issue 31's budget for it is 10 kB).
+    limit: '260 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',
