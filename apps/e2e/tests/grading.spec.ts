@@ -235,6 +235,12 @@ test('the creator grades a short answer and every result view, the insights and 
       'focusLost',
       'blockedPastes',
       'fullscreenExits',
+      // How the answers came to be (results.process): shares by source, the transcription-like flag, typing speed.
+      'typedPercent',
+      'pastedPercent',
+      'assistantPercent',
+      'transcriptionLike',
+      'typedCharsPerMinute',
     ]);
     const marks = Object.fromEntries(
       rows.map((r) => [r[0], { studentId: r[1], marks: r.slice(5, 8), score: r.slice(8, 12) }]),
