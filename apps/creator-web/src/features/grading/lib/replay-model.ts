@@ -1,3 +1,4 @@
+import { NAVIGATION_EVENT_TYPES, PROCTOR_EVENT_TYPES } from '@exam/domain/attempt';
 import { applyOperation, type AnswerOperation } from '@exam/domain/answer-operations';
 import type { Timeline, TimelineEvent, TimelineEventKind } from '@exam/domain/timeline';
 
@@ -60,16 +61,10 @@ export type ReplayModel = {
   integrity: ReplayEvent[];
 };
 
-/** Proctoring events shown beside the replay. */
-export const INTEGRITY_KINDS: ReadonlySet<TimelineEventKind> = new Set([
-  'focus-lost',
-  'focus-gained',
-  'fullscreen-exit',
-  'fullscreen-enter',
-  'paste-blocked',
-  'paste-allowed',
-  'copy',
-]);
+/** Proctoring events shown beside the replay: the domain's, without the navigation ones (question views). */
+export const INTEGRITY_KINDS: ReadonlySet<TimelineEventKind> = new Set(
+  PROCTOR_EVENT_TYPES.filter((type) => !NAVIGATION_EVENT_TYPES.includes(type)),
+);
 
 /** Index of the first element greater than `value` in an ascending array: how many are at or before it. */
 export function upperBound<T>(sorted: ReadonlyArray<T>, value: number, key: (item: T) => number): number {
