@@ -49,6 +49,8 @@ export type BriefingSlot = {
 
 /** A service's refusal shown on a field (its `type` tells it from the form's own messages). */
 const serverError = (message: string) => ({ type: 'server', message });
+/** One toast for a refused start: trying again replaces it instead of stacking the same words twice. */
+const START_REFUSED_TOAST = 'start-refused';
 const emptyValues: CredentialsValues = { name: '', studentId: '', accessCode: '', resumeCode: '' };
 
 /**
@@ -140,7 +142,9 @@ export function CredentialsForm({
       // On the briefing the refusal shows there (the window, the attempts left).
       if (briefed) return setStartError(error);
       if (failure.kind === 'wait') setNotice(failure.message);
-      toast.error(failure.message === undefined ? t('startFailed') : translateServerMessage(failure.message));
+      toast.error(failure.message === undefined ? t('startFailed') : translateServerMessage(failure.message), {
+        id: START_REFUSED_TOAST,
+      });
     },
   });
 
@@ -179,7 +183,7 @@ export function CredentialsForm({
         if (codeRefused) {
           form.clearErrors();
           form.setError('accessCode', serverError(codeRefused));
-        } else toast.error(translateServerMessage(error.userMessage));
+        } else toast.error(translateServerMessage(error.userMessage), { id: START_REFUSED_TOAST });
       },
     });
   }
