@@ -27,6 +27,7 @@ export type CourseMaterial = z.infer<typeof CourseMaterialSchema>;
  */
 export const DEFAULT_EXAM_TOKENS_PER_HOUR = 1_000_000;
 export const DEFAULT_EXAM_REQUESTS_PER_HOUR = 600;
+export const DEFAULT_GRADING_TOKENS = 400_000;
 
 export const AiBudgetSchema = z.object({
   messagesPerWindow: z.number().int().min(1).max(1000).default(20),
@@ -46,6 +47,17 @@ export const AiBudgetSchema = z.object({
     .min(1, 'At least 1 message per hour')
     .max(100_000, 'At most 100,000 messages per hour')
     .default(DEFAULT_EXAM_REQUESTS_PER_HOUR),
+  /**
+   * The grading budget: tokens (prompt and reply, every sample) all AI-suggested marks of the exam may use
+   * together, for its whole life. A suggestion of a short answer with three samples is about 2,000–3,000 tokens,
+   * so the default covers some 150 answers; a creator with a larger cohort raises it.
+   */
+  gradingTokens: z
+    .number({ error: 'Enter a whole number of tokens' })
+    .int('Enter a whole number of tokens')
+    .min(0, 'At least 0 tokens')
+    .max(100_000_000, 'At most 100,000,000 tokens')
+    .default(DEFAULT_GRADING_TOKENS),
 });
 export type AiBudget = z.infer<typeof AiBudgetSchema>;
 export const DEFAULT_AI_BUDGET: AiBudget = {
@@ -54,6 +66,7 @@ export const DEFAULT_AI_BUDGET: AiBudget = {
   tokensPerAttempt: 100_000,
   examTokensPerHour: DEFAULT_EXAM_TOKENS_PER_HOUR,
   examRequestsPerHour: DEFAULT_EXAM_REQUESTS_PER_HOUR,
+  gradingTokens: DEFAULT_GRADING_TOKENS,
 };
 
 const aiSettingsFields = {

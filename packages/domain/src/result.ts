@@ -133,6 +133,8 @@ export const GradeHistoryEntrySchema = z.object({
   after: z.object({ points: z.number().nullable(), feedback: z.string() }).nullable(),
   /** Why a grader overrode the points the tests gave (required for that override). */
   reason: z.string().optional(),
+  /** The mark took an AI suggestion: "suggested by AI, accepted (or edited) by" `by`. */
+  suggestion: z.enum(['accepted', 'edited']).optional(),
 });
 export type GradeHistoryEntry = z.infer<typeof GradeHistoryEntrySchema>;
 

@@ -165,3 +165,16 @@ export const solvabilityChecks = llmGatewaySchema.table(
       .where(sql`${t.status} = 'running'`),
   ],
 );
+
+/**
+ * What an exam's AI-suggested marks have spent (docs/product.md#grading-by-question), against the grading
+ * budget of its AI settings (`budget.gradingTokens`). One row per exam, added to with one atomic update per
+ * suggestion, so every replica sees the same total.
+ */
+export const gradingUsage = llmGatewaySchema.table('grading_usage', {
+  examId: text('exam_id').primaryKey(),
+  calls: integer('calls').notNull().default(0),
+  inputTokens: bigint('input_tokens', { mode: 'number' }).notNull().default(0),
+  outputTokens: bigint('output_tokens', { mode: 'number' }).notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});

@@ -285,10 +285,14 @@ export const gradeHistory = resultsServiceSchema.table(
     after: jsonb('after').$type<GradeHistoryEntry['after']>(),
     /** Why a grader overrode the points a question's tests gave (required for that override). */
     reason: text('reason'),
+    /** The AI suggestion the mark took (grading_suggestions.id), and whether the grader accepted or edited it. */
+    suggestionId: text('suggestion_id'),
+    suggestion: text('suggestion').$type<'accepted' | 'edited'>(),
   },
   (t) => [
     index('grade_history_result_idx').on(t.resultId, t.id),
     check('grade_history_kind_known', sql`${t.kind} in ('grade', 'regrade', 'release', 'unrelease', 'tests')`),
+    check('grade_history_suggestion_known', sql`${t.suggestion} is null or ${t.suggestion} in ('accepted', 'edited')`),
   ],
 );
 
@@ -504,3 +508,95 @@ export const receiptKeys = resultsServiceSchema.table('receipt_keys', {
   privateJwk: jsonb('private_jwk').$type<Record<string, string>>().notNull(),
   createdAt: at('created_at').notNull().defaultNow(),
 });
+
+/**
+ * AI-suggested marks (docs/product.md#grading-by-question): one row per suggestion made for one answer of one
+ * question, never applied by itself. `question_index` is the exam's own numbering. `answer_hash` is the SHA-256
+ * of the answer text the suggestion read: when the answer changes (a regrade) the suggestion is no longer current.
+ */
+export const gradingSuggestions = resultsServiceSchema.table(
+  'grading_suggestions',
+  {
+    id: text('id').primaryKey(),
+    resultId: text('result_id').notNull(),
+    examId: text('exam_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    questionIndex: integer('question_index').notNull(),
+    answerHash: text('answer_hash').notNull(),
+    points: points('points').notNull(),
+    /** [{criterionId, points}] for every criterion of the question's rubric. */
+    rubric: jsonb('rubric').$type<Array<{ criterionId: string; points: number }>>().notNull(),
+    rationale: text('rationale').notNull(),
+    quote: text('quote').notNull(),
+    uncertain: boolean('uncertain').notNull(),
+    samplePoints: jsonb('sample_points').$type<number[]>().notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    /** The batch that asked for it; null for one asked from the grading view. */
+    batchId: text('batch_id'),
+    createdAt: at('created_at').notNull(),
+  },
+  (t) => [
+    index('grading_suggestions_result_idx').on(t.resultId, t.questionIndex, t.createdAt),
+    index('grading_suggestions_exam_idx').on(t.examId, t.questionIndex),
+  ],
+);
+
+/**
+ * Suggestion batches over one question's answers: progress, cancel flag and lease live here, so any replica
+ * reads and stops a batch, and a batch whose replica died is taken over by the next pass (jobs/suggestion-batches.ts)
+ * and goes on with the answers that have no current suggestion yet.
+ */
+export const suggestionBatches = resultsServiceSchema.table(
+  'suggestion_batches',
+  {
+    id: text('id').primaryKey(),
+    examId: text('exam_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    questionIndex: integer('question_index').notNull(),
+    status: text('status').notNull(),
+    scope: text('scope').notNull(),
+    /** The results the batch covers, fixed when it starts. */
+    resultIds: jsonb('result_ids').$type<string[]>().notNull(),
+    concurrency: integer('concurrency').notNull(),
+    samples: integer('samples').notNull(),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressFailed: integer('progress_failed').notNull().default(0),
+    cancelRequested: boolean('cancel_requested').notNull().default(false),
+    error: text('error'),
+    /** The grader who started it (their e-mail), for the log. */
+    startedBy: text('started_by').notNull(),
+    leaseOwner: text('lease_owner'),
+    leaseUntil: at('lease_until'),
+    startedAt: at('started_at').notNull(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    index('suggestion_batches_exam_idx').on(t.examId, t.questionIndex, t.startedAt),
+    index('suggestion_batches_running_idx')
+      .on(t.leaseUntil)
+      .where(sql`${t.status} = 'running'`),
+    // One running batch per question, across replicas: a second start fails on this index (409).
+    uniqueIndex('suggestion_batches_one_running_idx')
+      .on(t.examId, t.questionIndex)
+      .where(sql`${t.status} = 'running'`),
+    check(
+      'suggestion_batches_status_known',
+      sql`${t.status} in ('running', 'completed', 'cancelled', 'failed', 'budget-exhausted', 'interrupted')`,
+    ),
+  ],
+);
+
+/** Answers a grader took out of their group for one question (the exam's numbering): each is marked alone. */
+export const answerGroupDetachments = resultsServiceSchema.table(
+  'answer_group_detachments',
+  {
+    examId: text('exam_id').notNull(),
+    questionIndex: integer('question_index').notNull(),
+    resultId: text('result_id').notNull(),
+    at: at('at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.examId, t.questionIndex, t.resultId] })],
+);
