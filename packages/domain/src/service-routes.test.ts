@@ -13,6 +13,9 @@ describe('SERVICE_ROUTES', () => {
     expect(serviceOf('/api/attempts/a1/exam')).toBe('results-service');
     expect(serviceOf('/api/exams/e1/results.csv')).toBe('results-service');
     expect(serviceOf('/api/exams/e1/insights?refresh=1')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/questions/2/answers?names=true')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/grading/agreement')).toBe('results-service');
+    expect(serviceOf('/api/exams/e1/questionnaire')).toBe('exam-service');
     expect(serviceOf('/api/exams/e1/regrade?dryRun=true')).toBe('results-service');
     expect(serviceOf('/api/exams/e1/release')).toBe('results-service');
     expect(serviceOf('/api/exams/e1/overrides')).toBe('results-service');

@@ -19,6 +19,8 @@ export const DEFAULT_SERVICE_PORTS: Record<ServiceName, number> = {
  */
 export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/exams/[^/]+/(insights|results|regrade|release|overrides)', 'results-service'],
+  // Grading by question: a question's answers, groups, marks and suggestions, and the exam's AI–human agreement.
+  ['^/api/exams/[^/]+/(questions|grading)([/?]|$)', 'results-service'],
   // The live proctor view: /api/exams/:id/live, its announcements and its actions on attempts.
   ['^/api/exams/[^/]+/(live|announcements|attempts)([/?]|$)', 'results-service'],
   // The AI solvability check of a draft: llm-gateway asks the exam's assistant.
