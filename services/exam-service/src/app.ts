@@ -2,7 +2,7 @@ import { schemaCheck } from '@exam/server-kit/db';
 import { createBaseApp } from '@exam/server-kit/base-app';
 import { createMailer } from '@exam/server-kit/mail';
 import { join } from 'node:path';
-import { createIsolatedRunner } from './adapters/isolated-worker.ts';
+import { createIsolatedRunner } from '@exam/server-kit/isolated-worker';
 import { createMailQueue, type MailQueue } from './adapters/mail/mail-queue.service.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';

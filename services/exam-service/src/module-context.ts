@@ -1,6 +1,6 @@
 import { createModuleRegistry } from '@exam/server-kit/module-registry';
 import type { FastifyInstance } from 'fastify';
-import type { IsolatedRunner } from './adapters/isolated-worker.ts';
+import type { IsolatedRunner } from '@exam/server-kit/isolated-worker';
 import type { MailQueue } from './adapters/mail/mail-queue.service.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';

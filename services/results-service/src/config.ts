@@ -13,6 +13,25 @@ const ConfigSchema = z.object({
   /** Largest file a candidate may upload as an answer. */
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(DEFAULT_UPLOAD_MAX_BYTES),
   /**
+   * What an uploaded answer file (PDF or .docx) may unpack to when its text is read for grading by question: its
+   * FlateDecode streams or ZIP entries in total, counted before the parser inflates them. Past it the grader sees
+   * the file without its text.
+   */
+  ANSWER_FILE_MAX_DECOMPRESSED_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(50 * 1024 * 1024),
+  /**
+   * Wall-clock limit for reading one uploaded answer file's text in its worker thread (server-kit
+   * isolated-worker.ts); past it the worker is stopped and the grader sees the file without its text.
+   */
+  PARSE_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(20),
+  /** The JavaScript heap (V8 old generation) one such worker may use. */
+  PARSE_MAX_HEAP_MB: z.coerce.number().int().min(32).default(512),
+  /** Answer files read at once per replica (one worker thread each); further files wait their turn. */
+  PARSE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  /**
    * Proctoring events stored per attempt (at most 200 per request; events after submit are refused with 409). Past
    * it a request is still answered 202, reporting how many were `dropped`: taker-web retries a 429 for ever, and a
    * candidate must never be stopped by events.

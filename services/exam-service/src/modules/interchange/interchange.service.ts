@@ -12,7 +12,7 @@ import { exportQti } from '@exam/interchange/qti-export';
 import { type ExchangeExam } from '@exam/interchange/qti-shared';
 import { type ImportRead } from '@exam/interchange/read-import';
 import { type ZipLimits } from '@exam/interchange/safe-unzip';
-import { type IsolatedRunner, IsolatedTaskError } from '../../adapters/isolated-worker.ts';
+import { type IsolatedRunner, IsolatedTaskError } from '@exam/server-kit/isolated-worker';
 import type { Deps } from '../../deps.ts';
 import type { ExamsService } from '../exams/exams.service.ts';
 import type { ReadImportInput, ReadImportOutput } from './read-import.task.ts';

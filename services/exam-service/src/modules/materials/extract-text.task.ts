@@ -1,6 +1,6 @@
 import { type ExtractionLimits, extractMaterialText, type MaterialKind } from './extract-text.ts';
 
-/** A worker-thread task (adapters/isolated-worker.ts): the text of one uploaded course material. */
+/** A worker-thread task (server-kit isolated-worker.ts): the text of one uploaded course material. */
 export type ExtractTextInput = { fileName: string; kind: MaterialKind; bytes: Uint8Array; limits: ExtractionLimits };
 
 export default function extractTextTask({ fileName, kind, bytes, limits }: ExtractTextInput): Promise<string> {

@@ -1,10 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { COURSE_MATERIAL_EXTENSIONS } from '@exam/domain/exam-ai';
-import mammoth from 'mammoth';
-import { extractText as extractPdfText } from 'unpdf';
-import WordExtractor from 'word-extractor';
-import { checkDocxArchive } from './docx-archive.ts';
-import { pdfStreamsExceed } from './pdf-streams.ts';
+import { DocumentTextError, extractDocumentText } from '@exam/server-kit/document-text/extract-text';
 
 export type MaterialKind = (typeof COURSE_MATERIAL_EXTENSIONS)[number];
 
@@ -28,21 +24,6 @@ export function materialKind(fileName: string): MaterialKind {
   return kind;
 }
 
-async function extractByKind(kind: MaterialKind, bytes: Buffer): Promise<string> {
-  switch (kind) {
-    case 'pdf': {
-      const { text } = await extractPdfText(new Uint8Array(bytes), { mergePages: true });
-      return text;
-    }
-    case 'docx':
-      return (await mammoth.extractRawText({ buffer: bytes })).value;
-    case 'doc':
-      return (await new WordExtractor().extract(bytes)).getBody();
-    case 'txt':
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  }
-}
-
 /** MATERIAL_MAX_TEXT_CHARS and MATERIAL_MAX_DECOMPRESSED_BYTES (config.ts). */
 export type ExtractionLimits = { maxTextChars: number; maxDecompressedBytes: number };
 
@@ -56,9 +37,10 @@ function tooLarge(message: string): AppError {
 }
 
 /**
- * The text the assistant will read. A file whose content does not match its extension is a 400, not a 500;
- * a docx or PDF that unpacks past the limit is refused before its parser inflates it, and text past the limit
- * is refused. CPU-heavy: materials.service.ts runs it in a worker thread (extract-text.worker.ts).
+ * The text the assistant will read, through the platform's one document extraction (server-kit
+ * document-text/extract-text.ts). A file whose content does not match its extension is a 400, not a 500; a docx or
+ * PDF that unpacks past the limit is refused before its parser inflates it, and text past the limit is refused.
+ * CPU-heavy: materials.service.ts runs it in a worker thread (extract-text.task.ts).
  */
 export async function extractMaterialText(
   fileName: string,
@@ -66,21 +48,14 @@ export async function extractMaterialText(
   bytes: Buffer,
   limits: ExtractionLimits,
 ): Promise<string> {
-  const unpacksTooLarge = () =>
-    tooLarge(
-      `"${fileName}" unpacks to more than ${limits.maxDecompressedBytes} bytes (MATERIAL_MAX_DECOMPRESSED_BYTES)`,
-    );
-  if (kind === 'docx') {
-    const archive = await checkDocxArchive(bytes, limits.maxDecompressedBytes);
-    if (archive === 'unreadable') throw unreadable(fileName, kind);
-    if (archive === 'too-large') throw unpacksTooLarge();
-  }
-  if (kind === 'pdf' && pdfStreamsExceed(bytes, limits.maxDecompressedBytes)) throw unpacksTooLarge();
   let text: string;
   try {
-    // PostgreSQL text cannot hold NUL characters, which some Word files carry.
-    text = (await extractByKind(kind, bytes)).replace(/\r\n/g, '\n').replaceAll('\u0000', '').trim();
-  } catch {
+    text = await extractDocumentText(kind, bytes, limits);
+  } catch (error) {
+    if (error instanceof DocumentTextError && error.reason === 'too-large')
+      throw tooLarge(
+        `"${fileName}" unpacks to more than ${limits.maxDecompressedBytes} bytes (MATERIAL_MAX_DECOMPRESSED_BYTES)`,
+      );
     throw unreadable(fileName, kind);
   }
   if (text.length > limits.maxTextChars) {

@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { CourseMaterial } from '@exam/domain/exam-ai';
-import { type IsolatedRunner, IsolatedTaskError } from '../../adapters/isolated-worker.ts';
+import { type IsolatedRunner, IsolatedTaskError } from '@exam/server-kit/isolated-worker';
 import type { Deps } from '../../deps.ts';
 import {
   extractMaterialText,

@@ -1,3 +1,5 @@
+import { IsolatedTaskError, type IsolatedRunner } from '@exam/server-kit/isolated-worker';
+import type { AnswerDocumentInput } from './answer-document.task.ts';
 import {
   cutFileText,
   decodeUtf8,
@@ -8,6 +10,25 @@ import {
 
 /** Extracts a PDF's or DOCX's text (the shared extraction); null when the file has none that can be read. */
 export type DocumentTextExtractor = (file: AnswerFileMeta, bytes: Buffer) => Promise<string | null>;
+
+const DOCUMENT_TASK = new URL('./answer-document.task.ts', import.meta.url);
+
+/**
+ * The platform's one document extraction (server-kit document-text/extract-text.ts) in a worker thread with a heap
+ * and time limit: a candidate's file is untrusted. A file that fails (too slow, too large, not what its name says)
+ * has no text; the grader still sees and downloads it.
+ */
+export function isolatedDocumentText(runner: IsolatedRunner, maxDecompressedBytes: number): DocumentTextExtractor {
+  return async (file, bytes) => {
+    const input: AnswerDocumentInput = { fileName: file.fileName, bytes, maxDecompressedBytes };
+    try {
+      return await runner.run<string | null>(DOCUMENT_TASK, input);
+    } catch (error) {
+      if (error instanceof IsolatedTaskError) return null;
+      throw error;
+    }
+  };
+}
 
 /** Texts kept in memory: a grading view re-reads every answer of a question on each load. */
 const CACHE_ENTRIES = 2000;

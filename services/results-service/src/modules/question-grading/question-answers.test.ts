@@ -1,19 +1,29 @@
 import { createHash } from 'node:crypto';
 import { buildInternalExam } from '@exam/domain/testing';
+import { createIsolatedRunner } from '@exam/server-kit/isolated-worker';
+import { minimalDocx, minimalPdf, pdfBomb } from '@exam/server-kit/testing/documents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../testing/app.ts';
+import { createAnswerFileTexts, isolatedDocumentText } from './answer-file-texts.ts';
 import { makeQuestionGradingExam, sitByExamIndex } from '../../testing/question-grading.ts';
-import { createAnswerFileTexts } from './answer-file-texts.ts';
-import { createQuestionAnswersReader, textToGrade } from './question-answers.repository.ts';
+import { createQuestionAnswersReader, textToGrade, type QuestionAnswersReader } from './question-answers.repository.ts';
 
 describe('the reader of a question’s answers', () => {
   let app: TestApp;
-  let reader: ReturnType<typeof createQuestionAnswersReader>;
+  let reader: QuestionAnswersReader;
+  const runner = createIsolatedRunner({ timeoutMs: 20_000, maxHeapMb: 256, concurrency: 1 });
   beforeAll(async () => {
     app = await buildTestApp();
-    reader = createQuestionAnswersReader(app.database, { examSource: app.exams }, createAnswerFileTexts());
+    reader = createQuestionAnswersReader(
+      app.database,
+      { examSource: app.exams },
+      createAnswerFileTexts(isolatedDocumentText(runner, 10 * 1024 * 1024)),
+    );
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await runner.close();
+  });
 
   it('reads every submitted answer in submission order with its grade, and the uploaded file’s text', async () => {
     const exam = app.exams.put(makeQuestionGradingExam());
@@ -58,6 +68,29 @@ describe('the reader of a question’s answers', () => {
 
     const one = await reader.findQuestionAnswer(second.resultId, exam.ownerId, 2);
     expect(one).toMatchObject({ resultId: second.resultId, fileText: 'My thesis is that\nthe sky is blue.' });
+  });
+
+  it('reads the text of PDF and Word answers through the shared extraction, and none from a broken or bomb file', async () => {
+    const exam = app.exams.put(makeQuestionGradingExam());
+    const upload = (name: string, content: Buffer, mime: string) =>
+      sitByExamIndex(app, exam.id, {}, { files: { 2: { name, content, mime } } });
+    await upload('essay.pdf', minimalPdf('Light scatters off molecules.'), 'application/pdf');
+    await upload(
+      'essay.docx',
+      minimalDocx('Shorter wavelengths scatter more.'),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    await upload('broken.pdf', Buffer.from('%PDF-1.4 not really'), 'application/pdf');
+    await upload('bomb.pdf', pdfBomb(20 * 1024 * 1024), 'application/pdf');
+    await upload('photo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]), 'image/png');
+    const read = await reader.listQuestionAnswers(exam.id, exam.ownerId, 2);
+    expect(read.answers.map((a) => [a.file?.fileName, a.fileText])).toEqual([
+      ['essay.pdf', 'Light scatters off molecules.'],
+      ['essay.docx', 'Shorter wavelengths scatter more.'],
+      ['broken.pdf', null],
+      ['bomb.pdf', null],
+      ['photo.png', null],
+    ]);
   });
 
   it('reads another creator’s exam and result as absent', async () => {

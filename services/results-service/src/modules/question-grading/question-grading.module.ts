@@ -1,5 +1,6 @@
 import type { AppModule } from '../../module-context.ts';
-import { createAnswerFileTexts } from './answer-file-texts.ts';
+import { createIsolatedRunner } from '@exam/server-kit/isolated-worker';
+import { createAnswerFileTexts, isolatedDocumentText } from './answer-file-texts.ts';
 import { createQuestionAnswersReader, type QuestionAnswersReader } from './question-answers.repository.ts';
 
 declare module '../../module-context.ts' {
@@ -10,7 +11,15 @@ declare module '../../module-context.ts' {
 }
 
 /** Grading by question (docs/product.md#grading-by-question): a question's answers, their groups, marks given to many. */
-export const questionGradingModule: AppModule = async (_app, { deps, provide }) => {
-  const reader = createQuestionAnswersReader(deps.database, deps, createAnswerFileTexts());
+export const questionGradingModule: AppModule = async (app, { config, deps, provide }) => {
+  // Uploaded answers are parsed in worker threads with heap and time limits (ARCHITECTURE.md "Reading uploaded files").
+  const isolated = createIsolatedRunner({
+    timeoutMs: config.PARSE_TIMEOUT_SECONDS * 1000,
+    maxHeapMb: config.PARSE_MAX_HEAP_MB,
+    concurrency: config.PARSE_CONCURRENCY,
+  });
+  app.addHook('onClose', () => isolated.close());
+  const fileTexts = createAnswerFileTexts(isolatedDocumentText(isolated, config.ANSWER_FILE_MAX_DECOMPRESSED_BYTES));
+  const reader = createQuestionAnswersReader(deps.database, deps, fileTexts);
   provide('questionAnswers', reader);
 };

@@ -1,4 +1,4 @@
-// word-extractor ships no types; this covers the part the materials module uses.
+// word-extractor ships no types; this covers the part document-text/extract-text.ts uses.
 declare module 'word-extractor' {
   class Document {
     getBody(): string;

@@ -1,9 +1,9 @@
 import { AppError } from '@exam/domain/errors';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { HogInput } from '../testing/hog.task.ts';
+import type { HogInput } from './testing/hog.task.ts';
 import { createIsolatedRunner, IsolatedTaskError } from './isolated-worker.ts';
 
-const HOG = new URL('../testing/hog.task.ts', import.meta.url);
+const HOG = new URL('./testing/hog.task.ts', import.meta.url);
 
 describe('isolated worker runner', () => {
   const runner = createIsolatedRunner({ timeoutMs: 5000, maxHeapMb: 32, concurrency: 2 });

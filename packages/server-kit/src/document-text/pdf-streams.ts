@@ -7,7 +7,7 @@ import { inflateSync } from 'node:zlib';
  * (7.4.4, zlib data, RFC 1950), counting what they give under one budget and keeping none of it.
  *
  * A stream it cannot inflate on its own (another filter first, encryption, damage) is left to pdf.js, which runs
- * in a worker with a heap and time limit (adapters/isolated-worker.ts): that is the backstop, this the clear answer.
+ * in a worker with a heap and time limit (server-kit isolated-worker.ts): that is the backstop, this the clear answer.
  */
 
 const STREAM = Buffer.from('stream');
