@@ -10,6 +10,7 @@ import type {
   WorkspaceFile,
 } from '@exam/domain/internal';
 import type { LtiScoreOutcome, LtiScoreRequest } from '@exam/domain/lti-ags';
+import type { SuggestionAvailability } from '@exam/domain/question-grading';
 import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
 import type { ResultsDatabase } from './db/database.ts';
 
@@ -62,6 +63,12 @@ export type WorkspaceHistory = {
   fileHistory(attemptId: string): Promise<InternalWorkspaceHistory>;
 };
 
+/** llm-gateway's grading budget of an exam (adapters/grading-usage.ts): whether AI suggestions can be asked for. */
+export type GradingUsage = {
+  /** The exam's provider, model and grading budget as the gateway knows them; throws when it cannot be reached. */
+  availability(examId: string): Promise<SuggestionAvailability>;
+};
+
 /** What buildApp needs from the outside world; server.ts wires the HTTP adapters, tests pass fakes. */
 export type Deps = {
   database: ResultsDatabase;
@@ -80,6 +87,8 @@ export type Deps = {
   attemptTranscripts: AttemptTranscripts;
   /** workspace-orchestrator's file history of one attempt, for the attempt's timeline. */
   workspaceHistory: WorkspaceHistory;
+  /** llm-gateway's grading budget per exam, for grading by question. */
+  gradingUsage: GradingUsage;
   /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
   creatorSessions: CreatorSessionCheck;
   /**

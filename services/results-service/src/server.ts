@@ -6,6 +6,7 @@ import { createHttpAttemptTranscripts } from './adapters/attempt-transcript.ts';
 import { createHttpCodeRunner } from './adapters/code-runner.ts';
 import { createHttpExamAccess } from './adapters/exam-access.ts';
 import { createHttpExamSource } from './adapters/exam-source.ts';
+import { createHttpGradingUsage } from './adapters/grading-usage.ts';
 import { createHttpLtiScores } from './adapters/lti-scores.ts';
 import { createHttpTranscriptSource } from './adapters/transcript-source.ts';
 import { createHttpWorkspaceFiles } from './adapters/workspace-files.ts';
@@ -44,6 +45,7 @@ try {
     config.internalToken,
     upstream,
   );
+  const gradingUsage = createHttpGradingUsage(config.LLM_GATEWAY_URL, config.internalToken, upstream);
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -56,6 +58,7 @@ try {
     transcripts: createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, upstream),
     attemptTranscripts,
     workspaceHistory,
+    gradingUsage,
     creatorSessions,
     redis,
   });
@@ -63,6 +66,7 @@ try {
   app.addHook('onClose', () => codeRunner.close());
   app.addHook('onClose', () => attemptTranscripts.close());
   app.addHook('onClose', () => workspaceHistory.close());
+  app.addHook('onClose', () => gradingUsage.close());
   const finalizer = startFinalizer(() => app.finalizeExpired(), {
     intervalMs: config.FINALIZER_INTERVAL_SECONDS * 1000,
     log: app.log,

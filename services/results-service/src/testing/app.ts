@@ -16,6 +16,7 @@ import {
   fakeTranscripts,
   fakeWorkspaceFiles,
 } from './fakes.ts';
+import { fakeGradingUsage } from './question-grading.ts';
 import { fakeAttemptTranscripts, fakeWorkspaceHistory } from './timeline-fakes.ts';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -52,6 +53,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   const ltiScores = fakeLtiScores();
   const attemptTranscripts = fakeAttemptTranscripts();
   const workspaceHistory = fakeWorkspaceHistory();
+  const gradingUsage = fakeGradingUsage();
   const redis = opts.deps && 'redis' in opts.deps ? undefined : testRedis();
   if (redis && !(await redis.connected())) throw new Error('Redis at TEST_REDIS_URL did not answer');
   const deps: Deps = {
@@ -67,6 +69,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     transcripts: fakeTranscripts(),
     attemptTranscripts,
     workspaceHistory,
+    gradingUsage,
     creatorSessions: testCreatorSessions(),
     ...opts.deps,
   };
@@ -81,6 +84,8 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     /** llm-gateway's and workspace-orchestrator's per-attempt reads for the timeline (unless a test passed its own). */
     attemptTranscripts,
     workspaceHistory,
+    /** llm-gateway's grading budget per exam (unless a test passed its own). */
+    gradingUsage,
     db: database.db,
     database,
   });

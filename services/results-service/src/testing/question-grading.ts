@@ -1,7 +1,9 @@
 import type { InternalExam } from '@exam/domain/internal';
+import { SuggestionMessages, type SuggestionAvailability } from '@exam/domain/question-grading';
 import { buildInternalExam } from '@exam/domain/testing';
 import { eq } from 'drizzle-orm';
 import { attempts } from '../db/schema.ts';
+import type { GradingUsage } from '../deps.ts';
 import { startAttempt, type TestApp } from './app.ts';
 
 /**
@@ -94,4 +96,27 @@ export async function sitByExamIndex(
   });
   if (submitted.statusCode !== 200) throw new Error(`submit failed: ${submitted.statusCode} ${submitted.body}`);
   return { resultId: submitted.json<{ resultId: string }>().resultId, attemptId: attempt.attemptId };
+}
+
+/** llm-gateway's grading usage: what a test put per exam (no provider by default), or down when `down` is set. */
+export function fakeGradingUsage() {
+  const byExam = new Map<string, SuggestionAvailability>();
+  const usage: GradingUsage & { down: boolean; put(examId: string, availability: SuggestionAvailability): void } = {
+    down: false,
+    put: (examId, availability) => void byExam.set(examId, availability),
+    async availability(examId) {
+      if (usage.down) throw new Error('connect ECONNREFUSED 127.0.0.1:4003');
+      return (
+        byExam.get(examId) ?? {
+          available: false,
+          reason: SuggestionMessages.noProvider,
+          provider: null,
+          model: null,
+          budgetTokens: 0,
+          usedTokens: 0,
+        }
+      );
+    },
+  };
+  return usage;
 }

@@ -1,7 +1,11 @@
 import type { AppModule } from '../../module-context.ts';
 import { createIsolatedRunner } from '@exam/server-kit/isolated-worker';
 import { createAnswerFileTexts, isolatedDocumentText } from './answer-file-texts.ts';
+import { createResultWritesRepository } from '../grading/result-writes.repository.ts';
 import { createQuestionAnswersReader, type QuestionAnswersReader } from './question-answers.repository.ts';
+import { createQuestionGradingRepository } from './question-grading.repository.ts';
+import { questionGradingRoutes } from './question-grading.routes.ts';
+import { createQuestionGradingService } from './question-grading.service.ts';
 
 declare module '../../module-context.ts' {
   interface Provided {
@@ -22,4 +26,12 @@ export const questionGradingModule: AppModule = async (app, { config, deps, prov
   const fileTexts = createAnswerFileTexts(isolatedDocumentText(isolated, config.ANSWER_FILE_MAX_DECOMPRESSED_BYTES));
   const reader = createQuestionAnswersReader(deps.database, deps, fileTexts);
   provide('questionAnswers', reader);
+  const service = createQuestionGradingService(
+    reader,
+    createQuestionGradingRepository(deps.database),
+    createResultWritesRepository(deps.database),
+    deps,
+    app.log,
+  );
+  await app.register(questionGradingRoutes(service));
 };

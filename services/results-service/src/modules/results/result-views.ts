@@ -85,5 +85,7 @@ export function toHistoryEntry(row: typeof gradeHistory.$inferSelect): GradeHist
     before: row.before ?? null,
     after: row.after ?? null,
     ...(row.reason ? { reason: row.reason } : {}),
+    // "Suggested by AI, accepted (or edited) by" the grader: the mark took an AI suggestion.
+    ...(row.suggestion ? { suggestion: row.suggestion } : {}),
   };
 }

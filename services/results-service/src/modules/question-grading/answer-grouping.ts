@@ -1,0 +1,49 @@
+import type { AnswerGroupView } from '@exam/domain/question-grading';
+import { groupAnswers } from '@exam/domain/answer-groups';
+import { textToGrade, type SubmittedAnswer } from './question-answers.repository.ts';
+
+/** A group of one: an answer a grader took out of its group, or a file whose text cannot be read. */
+const singleGroupId = (resultId: string) => `answer-${resultId}`;
+
+/** What an answer is grouped on: the text a mark rests on; a question without a file uploaded is blank. */
+function groupingText(answer: SubmittedAnswer): string | null {
+  if (answer.question.type === 'file-upload' && answer.file === null) return '';
+  return textToGrade(answer).text;
+}
+
+/**
+ * The groups of a question's answers (packages/domain/src/answer-groups.ts: identical after the question's own
+ * normalisation, or near-identical by a few typing slips), recomputed from the current answers on every read, so
+ * a regrade never leaves a stale group while marks, which live on the results, stay. A detached answer, and a file
+ * with no readable text, is a group of its own (after the shared groups, in submission order). `groupOf` maps each
+ * result id to its group's id.
+ */
+export function groupQuestionAnswers(
+  answers: readonly SubmittedAnswer[],
+  detached: ReadonlySet<string>,
+): { groups: AnswerGroupView[]; groupOf: Map<string, string> } {
+  const shared: Array<{ resultId: string; answer: string }> = [];
+  const alone: AnswerGroupView[] = [];
+  for (const answer of answers) {
+    const text = groupingText(answer);
+    if (text !== null && !detached.has(answer.resultId)) shared.push({ resultId: answer.resultId, answer: text });
+    else
+      alone.push({
+        groupId: singleGroupId(answer.resultId),
+        resultIds: [answer.resultId],
+        answer: text ?? answer.answer,
+        forms: 1,
+        empty: (text ?? answer.answer).trim() === '',
+      });
+  }
+  const caseSensitive = answers[0]?.question.matching.caseSensitive ?? false;
+  const groups: AnswerGroupView[] = [...groupAnswers(shared, caseSensitive), ...alone].map((g) => ({
+    groupId: g.groupId,
+    resultIds: g.resultIds,
+    answer: g.answer,
+    forms: g.forms,
+    empty: g.empty,
+  }));
+  const groupOf = new Map(groups.flatMap((g) => g.resultIds.map((id) => [id, g.groupId] as const)));
+  return { groups, groupOf };
+}
