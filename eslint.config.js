@@ -75,6 +75,7 @@ const moduleOrder = {
     'attempts',
     'results',
     'grading',
+    'question-grading',
     'timeline',
     'receipts',
     'insights',

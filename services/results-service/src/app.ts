@@ -10,6 +10,7 @@ import { insightsModule } from './modules/insights/insights.module.ts';
 import { internalModule } from './modules/internal/internal.module.ts';
 import { liveModule } from './modules/live/live.module.ts';
 import { ltiModule } from './modules/lti/lti.module.ts';
+import { questionGradingModule } from './modules/question-grading/question-grading.module.ts';
 import { receiptsModule } from './modules/receipts/receipts.module.ts';
 import { resultsModule } from './modules/results/results.module.ts';
 import { submissionsModule } from './modules/submissions/submissions.module.ts';
@@ -28,6 +29,7 @@ const modules = [
   attemptsModule,
   resultsModule,
   gradingModule,
+  questionGradingModule,
   timelineModule,
   receiptsModule,
   insightsModule,
