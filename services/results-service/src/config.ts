@@ -1,12 +1,6 @@
 import { DEFAULT_EVENTS_PER_ATTEMPT_MAX, DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/attempt';
 import { SERVER_KEY_ENV, type AiProvider } from '@exam/domain/ai-catalogue';
-import {
-  baseConfigShape,
-  booleanFlag,
-  ConfigError,
-  parseConfig,
-  resolveServiceSecrets,
-} from '@exam/server-kit/config';
+import { baseConfigShape, booleanFlag, ConfigError, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join } from 'node:path';
 import { DEFAULT_OPERATIONS_CAP_BYTES } from './modules/attempts/answer-batch.ts';
 import { parseNetworks } from './modules/attempts/start-limits.service.ts';

@@ -16,6 +16,7 @@ import {
   fakeTranscripts,
   fakeWorkspaceFiles,
 } from './fakes.ts';
+import { noProviderSuggester } from './fake-gateway.ts';
 import { fakeAttemptTranscripts, fakeWorkspaceHistory } from './timeline-fakes.ts';
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -67,6 +68,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     transcripts: fakeTranscripts(),
     attemptTranscripts,
     workspaceHistory,
+    gradingSuggester: noProviderSuggester(),
     creatorSessions: testCreatorSessions(),
     ...opts.deps,
   };

@@ -51,7 +51,9 @@ export async function startFakeGateway() {
     req.setEncoding('utf8');
     req.on('data', (part: string) => (text += part));
     req.on('end', () => {
-      void handle(req, res, text).catch((err: unknown) => send(res, 500, { error: { code: 'INTERNAL', message: String(err) } }));
+      void handle(req, res, text).catch((err: unknown) =>
+        send(res, 500, { error: { code: 'INTERNAL', message: String(err) } }),
+      );
     });
   });
 
@@ -82,7 +84,9 @@ export async function startFakeGateway() {
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       const answer = await state.answer(call);
       if ('status' in answer)
-        return send(res, answer.status, { error: { code: String(answer.status), message: answer.message ?? 'refused' } });
+        return send(res, answer.status, {
+          error: { code: String(answer.status), message: answer.message ?? 'refused' },
+        });
       const reply: InternalSuggestReply = {
         samples: answer.samples,
         provider: 'openai',

@@ -6,7 +6,11 @@ import type { BatchRow, LeaseState, SuggestionBatchesRepository } from './sugges
 import type { SuggestionsRepository } from './suggestions.repository.ts';
 
 /** Reads one answer of a question as a suggestion needs it; undefined when the owner has no such answer. */
-export type FindAnswer = (ownerId: string, resultId: string, examQuestionIndex: number) => Promise<AnswerToSuggest | undefined>;
+export type FindAnswer = (
+  ownerId: string,
+  resultId: string,
+  examQuestionIndex: number,
+) => Promise<AnswerToSuggest | undefined>;
 
 export type RunnerDeps = Pick<Deps, 'gradingSuggester' | 'clock' | 'ids'> & {
   batches: SuggestionBatchesRepository;
@@ -47,7 +51,7 @@ export async function runBatch(
   const stops = new Set<StopReason>();
   let stopMessage: string | null = null;
   const stop = (reason: StopReason, message: string | null = null) => {
-    if (!stops.has(reason)) stops.add(reason);
+    stops.add(reason);
     if (message && stopMessage === null) stopMessage = message;
   };
   const obey = (state: LeaseState) => {
@@ -86,7 +90,7 @@ export async function runBatch(
     }
     asked += 1;
     try {
-      await suggestAnswer(answer, batch.samples, deps, { id: batch.id, leaseOwner });
+      await suggestAnswer(answer, batch.samples, { ...deps, repo: deps.suggestions }, { id: batch.id, leaseOwner });
       suggested += 1;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
@@ -149,7 +153,8 @@ async function settle(
   let status: Exclude<SuggestionBatchStatus, 'running'> = 'completed';
   let error: string | null = null;
   if (reason === 'cancel') status = 'cancelled';
-  else if (reason === 'budget') [status, error] = ['budget-exhausted', run.stopMessage ?? SuggestionMessages.budgetExhausted];
+  else if (reason === 'budget')
+    [status, error] = ['budget-exhausted', run.stopMessage ?? SuggestionMessages.budgetExhausted];
   else if (reason === 'no-provider') [status, error] = ['failed', run.stopMessage ?? SuggestionMessages.noProvider];
   else if (run.asked > 0 && run.suggested === 0)
     [status, error] = ['failed', `No answer could be suggested: ${run.firstFailure ?? 'unknown error'}`];

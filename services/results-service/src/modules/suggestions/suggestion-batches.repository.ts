@@ -87,7 +87,9 @@ export function createSuggestionBatchesRepository({ db }: ResultsDatabase) {
           status: sql`case when ${unheld} then 'cancelled' else ${suggestionBatches.status} end`,
           finishedAt: sql`case when ${unheld} then ${now.toISOString()}::timestamptz else ${suggestionBatches.finishedAt} end`,
         })
-        .where(and(ofQuestion(examId, questionIndex), eq(suggestionBatches.id, id), eq(suggestionBatches.status, 'running')))
+        .where(
+          and(ofQuestion(examId, questionIndex), eq(suggestionBatches.id, id), eq(suggestionBatches.status, 'running')),
+        )
         .returning();
       return rows[0];
     },

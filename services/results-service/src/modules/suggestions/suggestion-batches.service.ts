@@ -1,11 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatorClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
-import {
-  SuggestionMessages,
-  type StartSuggestionBatch,
-  type SuggestionBatch,
-} from '@exam/domain/question-grading';
+import { SuggestionMessages, type StartSuggestionBatch, type SuggestionBatch } from '@exam/domain/question-grading';
 import { assertOwnsExam } from '../../access/exam-ownership.ts';
 import type { Deps } from '../../deps.ts';
 import type { AnswerToSuggest } from './suggest-answer.ts';
@@ -37,7 +33,12 @@ export function createSuggestionBatchesService(deps: BatchServiceDeps, opts: Lea
   const listeners = new Set<() => void>();
 
   /** The answers a batch covers: human-graded, readable, in scope, and without a current suggestion. */
-  async function chooseAnswers(creator: CreatorClaims, examId: string, questionIndex: number, input: StartSuggestionBatch) {
+  async function chooseAnswers(
+    creator: CreatorClaims,
+    examId: string,
+    questionIndex: number,
+    input: StartSuggestionBatch,
+  ) {
     const read = await deps.listAnswers(creator.sub, examId, questionIndex);
     if (!read.humanGraded) throw field('questionIndex', SuggestionMessages.notHumanGraded);
     let chosen = read.answers;
