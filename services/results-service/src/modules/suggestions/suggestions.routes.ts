@@ -21,10 +21,13 @@ import type { SuggestionsService } from './suggestions.service.ts';
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const gatewayErrors = { 409: ErrorBodySchema, 429: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema };
 
-/** POST …/suggestion's body: how many times to sample the suggestion (disagreeing samples flag the answer). */
+/**
+ * POST …/suggestion's body, which may be left out: how many times to sample the suggestion (samples that disagree
+ * flag the answer), SUGGESTION_SAMPLES_DEFAULT unless given. A request without a body reaches the schema as null.
+ */
 const SuggestBodySchema = z
   .object({ samples: z.number().int().min(1).max(SUGGESTION_SAMPLES_MAX).default(SUGGESTION_SAMPLES_DEFAULT) })
-  .prefault({});
+  .nullish();
 
 const BatchParamsSchema = QuestionGradingParamsSchema.extend({ batchId: z.string().min(1).max(64) });
 
@@ -61,7 +64,7 @@ export function suggestionsRoutes(services: {
           creatorOf(request),
           resultId,
           questionIndex,
-          request.body.samples,
+          request.body?.samples ?? SUGGESTION_SAMPLES_DEFAULT,
         );
         return reply.status(201).send(suggestion);
       },
@@ -76,13 +79,15 @@ export function suggestionsRoutes(services: {
           description:
             "Starts a batch of suggested marks over the question's answers (scope: unmarked, all, or the listed results); its answers are fixed now: answers a grader marks, with text, and no current suggestion. It runs in the background on any replica, at most `concurrency` provider calls at once, within the exam's grading budget; poll …/suggestions/latest. 409 while another batch of the question runs.",
           params: QuestionGradingParamsSchema,
-          body: StartSuggestionBatchSchema.prefault({}),
+          // Without a body: every default (the unmarked answers, 4 calls at once, 3 samples each).
+          body: StartSuggestionBatchSchema.nullish(),
           response: { 202: SuggestionBatchSchema, ...errors, 409: ErrorBodySchema },
         },
       },
       async (request, reply) => {
         const { examId, questionIndex } = request.params;
-        const batch = await services.batches.start(creatorOf(request), examId, questionIndex, request.body);
+        const input = request.body ?? StartSuggestionBatchSchema.parse({});
+        const batch = await services.batches.start(creatorOf(request), examId, questionIndex, input);
         return reply.status(202).send(batch);
       },
     );
