@@ -34,6 +34,9 @@ export async function startFakeGateway() {
   const calls: SuggestCall[] = [];
   let inFlight = 0;
   let inFlightPeak = 0;
+  /** Provider calls in flight: the gateway asks for every sample of an answer at once. */
+  let samplesInFlight = 0;
+  let samplesPeak = 0;
   const state = {
     delayMs: 0,
     /** Answers each call; by default every sample gives 1 point, quoting nothing. */
@@ -80,6 +83,8 @@ export async function startFakeGateway() {
     calls.push(call);
     inFlight += 1;
     inFlightPeak = Math.max(inFlightPeak, inFlight);
+    samplesInFlight += call.request.samples;
+    samplesPeak = Math.max(samplesPeak, samplesInFlight);
     try {
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       const answer = await state.answer(call);
@@ -96,19 +101,26 @@ export async function startFakeGateway() {
       send(res, 200, reply);
     } finally {
       inFlight -= 1;
+      samplesInFlight -= call.request.samples;
     }
   }
 
+  // Longer than any test: a kept-alive socket the server closes just as the client reuses it would read as the
+  // gateway being down (ECONNRESET), which is not what a test means to say.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return Object.assign(state, {
     url,
     calls,
-    /** The most suggestion calls that were in flight at once. */
+    /** The most suggestion requests (answers) that were in flight at once. */
     peak: () => inFlightPeak,
+    /** The most provider calls (samples of the answers in flight) at once. */
+    peakProviderCalls: () => samplesPeak,
     inFlight: () => inFlight,
-    resetPeak() {
+    resetPeaks() {
       inFlightPeak = inFlight;
+      samplesPeak = samplesInFlight;
     },
     /** results-service's real adapter, pointed at this fake. */
     suggester(timeoutMs = 10_000) {
