@@ -89,8 +89,8 @@ export function createGradingAgreementRepository({ db }: ResultsDatabase) {
   return {
     /**
      * Per question (the exam's numbering) with at least one suggestion, the pairs of the newest current suggestion's
-     * points and the grader's points, for the answers a grader marked (not scored by a key or tests). A question with
-     * suggestions and no marked answer yet is present with no pairs.
+     * points and the grader's points, for the answers a grader marked (not scored by a key or tests), ordered by
+     * their points. A question with suggestions and no marked answer yet is present with no pairs.
      */
     async pairsOf(examId: string, ownerId: string): Promise<Map<number, RatingPair[]>> {
       const rows = await queryRows<Row>(db, ANSWERS_WITH_SUGGESTIONS(examId, ownerId));
@@ -105,6 +105,9 @@ export function createGradingAgreementRepository({ db }: ResultsDatabase) {
         const suggestion = parsed(row.suggestions).find(([answerHash]) => hash === null || answerHash === hash);
         if (suggestion) pairs.push({ suggested: Number(suggestion[1]), human: Number(grade.points) });
       }
+      // The bootstrap interval resamples pairs by position: in a fixed order, the figures are a function of the
+      // pairs alone, whatever order the rows came in.
+      for (const pairs of byQuestion.values()) pairs.sort((a, b) => a.suggested - b.suggested || a.human - b.human);
       return byQuestion;
     },
   };
