@@ -149,8 +149,9 @@ const ConfigSchema = z.object({
    */
   SUGGESTION_BATCH_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   /**
-   * How often a running batch renews its lease, which is also how soon it sees a cancel asked on any replica. Keep it
-   * well under SUGGESTION_BATCH_LEASE_MS, so a slow renewal never lets another replica take a live batch.
+   * How often a running batch renews its lease, which is also how soon it sees a cancel asked on any replica. It must be
+   * less than SUGGESTION_BATCH_LEASE_MS (checked at start); keep it well under, so a slow renewal never lets another
+   * replica take a live batch.
    */
   SUGGESTION_BATCH_HEARTBEAT_MS: z.coerce.number().int().min(10).default(2_000),
   /** Time allowed to calls to exam-service, workspace-orchestrator and llm-gateway. */
