@@ -76,6 +76,7 @@ const moduleOrder = {
     'results',
     'grading',
     'question-grading',
+    'suggestions',
     'timeline',
     'receipts',
     'insights',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RESULT_STATUSES } from './grading.ts';
+import { QuestionAgreementSchema } from './question-grading.ts';
 
 /**
  * GET /api/exams/{examId}/insights (docs/product.md#insights): the psychometrics report of an exam, computed by
@@ -249,6 +250,12 @@ export const InsightsReportSchema = z.object({
   /** Always sent by results-service; optional only so older fixtures still parse. */
   aiUplift: InsightsAiUpliftSchema.optional(),
   aiUse: InsightsAiUseSchema.optional(),
+  /**
+   * How far AI-suggested marks agree with the graders, per question (the exam's numbering) with at least one
+   * suggestion: the figures of GET /api/exams/{examId}/grading/agreement. Always sent by results-service; optional
+   * only so older fixtures still parse.
+   */
+  gradingAgreement: z.array(QuestionAgreementSchema).optional(),
   /** The Reasoning formula, for its tooltip. */
   reasoningFormula: z.string(),
   explanations: z.record(z.string(), z.string()),

@@ -14,6 +14,7 @@ import { questionGradingModule } from './modules/question-grading/question-gradi
 import { receiptsModule } from './modules/receipts/receipts.module.ts';
 import { resultsModule } from './modules/results/results.module.ts';
 import { submissionsModule } from './modules/submissions/submissions.module.ts';
+import { suggestionsModule } from './modules/suggestions/suggestions.module.ts';
 import { timelineModule } from './modules/timeline/timeline.module.ts';
 import { registerServiceMetrics } from './plugins/service-metrics.ts';
 
@@ -30,6 +31,7 @@ const modules = [
   resultsModule,
   gradingModule,
   questionGradingModule,
+  suggestionsModule,
   timelineModule,
   receiptsModule,
   insightsModule,

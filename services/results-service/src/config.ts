@@ -1,6 +1,6 @@
 import { DEFAULT_EVENTS_PER_ATTEMPT_MAX, DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/attempt';
 import { SERVER_KEY_ENV, type AiProvider } from '@exam/domain/ai-catalogue';
-import { baseConfigShape, booleanFlag, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
+import { baseConfigShape, booleanFlag, ConfigError, parseConfig, resolveServiceSecrets } from '@exam/server-kit/config';
 import { join } from 'node:path';
 import { DEFAULT_OPERATIONS_CAP_BYTES } from './modules/attempts/answer-batch.ts';
 import { parseNetworks } from './modules/attempts/start-limits.service.ts';
@@ -149,6 +149,30 @@ const ConfigSchema = z.object({
   SAVE_BATCH_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(4),
   /** Group commit: the most answer saves in one batch. */
   SAVE_BATCH_MAX_ROWS: z.coerce.number().int().min(1).max(5000).default(200),
+  /**
+   * Time allowed to one AI-suggested mark from llm-gateway (POST /internal/exams/{id}/grading-suggestions): the
+   * gateway asks the provider for every sample of the answer at once and answers when all are back, so this is one
+   * provider reply's worst case, not UPSTREAM_TIMEOUT_MS.
+   */
+  SUGGESTION_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
+  /**
+   * How often the suggestion-batch job (jobs/suggestion-batches.ts) looks for running batches no replica holds: new
+   * ones (a start on this replica also wakes it at once) and those whose replica stopped or lost the gateway, whose
+   * lease has lapsed.
+   */
+  SUGGESTION_BATCH_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(5),
+  /**
+   * A suggestion batch's lease: the replica running it renews it every SUGGESTION_BATCH_HEARTBEAT_MS; a batch not
+   * renewed for this long (its replica died, or stopped when llm-gateway could not be reached) is taken over by the
+   * next pass of any replica and goes on with the answers that have no current suggestion yet.
+   */
+  SUGGESTION_BATCH_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * How often a running batch renews its lease, which is also how soon it sees a cancel asked on any replica. It must be
+   * less than SUGGESTION_BATCH_LEASE_MS (checked at start); keep it well under, so a slow renewal never lets another
+   * replica take a live batch.
+   */
+  SUGGESTION_BATCH_HEARTBEAT_MS: z.coerce.number().int().min(10).default(2_000),
   /** Time allowed to calls to exam-service, workspace-orchestrator and llm-gateway. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   /** Benchmarks: the insights route reports its phases (database, statistics, Rasch, serialization) in Server-Timing. */
@@ -169,6 +193,10 @@ export type Config = z.infer<typeof ConfigSchema> & {
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = parseConfig(ConfigSchema, env);
+  if (parsed.SUGGESTION_BATCH_HEARTBEAT_MS >= parsed.SUGGESTION_BATCH_LEASE_MS)
+    throw new ConfigError(
+      'Invalid configuration:\n  SUGGESTION_BATCH_HEARTBEAT_MS: must be less than SUGGESTION_BATCH_LEASE_MS, or batches are taken over while they run',
+    );
   return {
     ...parsed,
     ...resolveServiceSecrets(parsed),

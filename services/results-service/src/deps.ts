@@ -10,7 +10,11 @@ import type {
   WorkspaceFile,
 } from '@exam/domain/internal';
 import type { LtiScoreOutcome, LtiScoreRequest } from '@exam/domain/lti-ags';
-import type { SuggestionAvailability } from '@exam/domain/question-grading';
+import type {
+  InternalSuggestReply,
+  InternalSuggestRequest,
+  SuggestionAvailability,
+} from '@exam/domain/question-grading';
 import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
 import type { ResultsDatabase } from './db/database.ts';
 
@@ -63,9 +67,15 @@ export type WorkspaceHistory = {
   fileHistory(attemptId: string): Promise<InternalWorkspaceHistory>;
 };
 
-/** llm-gateway's grading budget of an exam (adapters/grading-usage.ts): whether AI suggestions can be asked for. */
-export type GradingUsage = {
-  /** The exam's provider, model and grading budget as the gateway knows them; throws when it cannot be reached. */
+/**
+ * llm-gateway's AI-suggested marks (adapters/grading-suggestions.ts). Every failure is an AppError: CONFLICT
+ * (no provider configured), RATE_LIMITED (the exam's grading budget is spent), UPSTREAM (the provider failed),
+ * UNAVAILABLE (the gateway cannot be reached).
+ */
+export type GradingSuggester = {
+  /** The samples of one answer's suggestion; the request carries the question and the answer's text only. */
+  suggest(examId: string, request: InternalSuggestRequest): Promise<InternalSuggestReply>;
+  /** Whether suggestions can be asked for the exam, and what its grading budget has left. */
   availability(examId: string): Promise<SuggestionAvailability>;
 };
 
@@ -87,8 +97,8 @@ export type Deps = {
   attemptTranscripts: AttemptTranscripts;
   /** workspace-orchestrator's file history of one attempt, for the attempt's timeline. */
   workspaceHistory: WorkspaceHistory;
-  /** llm-gateway's grading budget per exam, for grading by question. */
-  gradingUsage: GradingUsage;
+  /** llm-gateway's AI-suggested marks, for grading by question. */
+  gradingSuggester: GradingSuggester;
   /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
   creatorSessions: CreatorSessionCheck;
   /**

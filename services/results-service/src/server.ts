@@ -6,7 +6,7 @@ import { createHttpAttemptTranscripts } from './adapters/attempt-transcript.ts';
 import { createHttpCodeRunner } from './adapters/code-runner.ts';
 import { createHttpExamAccess } from './adapters/exam-access.ts';
 import { createHttpExamSource } from './adapters/exam-source.ts';
-import { createHttpGradingUsage } from './adapters/grading-usage.ts';
+import { createHttpGradingSuggester } from './adapters/grading-suggestions.ts';
 import { createHttpLtiScores } from './adapters/lti-scores.ts';
 import { createHttpTranscriptSource } from './adapters/transcript-source.ts';
 import { createHttpWorkspaceFiles } from './adapters/workspace-files.ts';
@@ -19,6 +19,7 @@ import { startFinalizer } from './jobs/finalizer.ts';
 import { startTestGrading } from './jobs/test-grading.ts';
 import { startProcessRecords } from './jobs/process-records.ts';
 import { startLtiScoreSync } from './jobs/lti-score-sync.ts';
+import { startSuggestionBatches } from './jobs/suggestion-batches.ts';
 
 try {
   const config = loadConfig(process.env);
@@ -45,7 +46,9 @@ try {
     config.internalToken,
     upstream,
   );
-  const gradingUsage = createHttpGradingUsage(config.LLM_GATEWAY_URL, config.internalToken, upstream);
+  const gradingSuggester = createHttpGradingSuggester(config.LLM_GATEWAY_URL, config.internalToken, {
+    timeoutMs: config.SUGGESTION_TIMEOUT_MS,
+  });
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -58,7 +61,7 @@ try {
     transcripts: createHttpTranscriptSource(config.LLM_GATEWAY_URL, config.internalToken, upstream),
     attemptTranscripts,
     workspaceHistory,
-    gradingUsage,
+    gradingSuggester,
     creatorSessions,
     redis,
   });
@@ -66,7 +69,6 @@ try {
   app.addHook('onClose', () => codeRunner.close());
   app.addHook('onClose', () => attemptTranscripts.close());
   app.addHook('onClose', () => workspaceHistory.close());
-  app.addHook('onClose', () => gradingUsage.close());
   const finalizer = startFinalizer(() => app.finalizeExpired(), {
     intervalMs: config.FINALIZER_INTERVAL_SECONDS * 1000,
     log: app.log,
@@ -88,6 +90,14 @@ try {
     log: app.log,
   });
   app.addHook('onClose', () => ltiScoreSync.stop());
+  const suggestionBatches = startSuggestionBatches(() => app.suggestionBatches.pass(), {
+    intervalMs: config.SUGGESTION_BATCH_INTERVAL_SECONDS * 1000,
+    log: app.log,
+    wake: (listener) => app.suggestionBatches.onStarted(listener),
+  });
+  // The job stops claiming first; the module's own close then hands this replica's batches back.
+  app.addHook('onClose', () => suggestionBatches.stop());
+  app.addHook('onClose', () => gradingSuggester.close());
   app.addHook('onClose', () => ltiScores.close());
   app.addHook('onClose', () => database.close());
   if (redis) app.addHook('onClose', () => redis.close());

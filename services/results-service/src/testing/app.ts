@@ -69,7 +69,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     transcripts: fakeTranscripts(),
     attemptTranscripts,
     workspaceHistory,
-    gradingUsage,
+    gradingSuggester: gradingUsage,
     creatorSessions: testCreatorSessions(),
     ...opts.deps,
   };
@@ -84,7 +84,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     /** llm-gateway's and workspace-orchestrator's per-attempt reads for the timeline (unless a test passed its own). */
     attemptTranscripts,
     workspaceHistory,
-    /** llm-gateway's grading budget per exam (unless a test passed its own). */
+    /** llm-gateway's grading routes: no provider unless a test puts an exam's availability (or passed its own). */
     gradingUsage,
     db: database.db,
     database,

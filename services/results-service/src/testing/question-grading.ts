@@ -1,9 +1,10 @@
 import type { InternalExam } from '@exam/domain/internal';
+import { AppError, ErrorCode } from '@exam/domain/errors';
 import { SuggestionMessages, type SuggestionAvailability } from '@exam/domain/question-grading';
 import { buildInternalExam } from '@exam/domain/testing';
 import { eq } from 'drizzle-orm';
 import { attempts } from '../db/schema.ts';
-import type { GradingUsage } from '../deps.ts';
+import type { GradingSuggester } from '../deps.ts';
 import { startAttempt, type TestApp } from './app.ts';
 
 /**
@@ -98,12 +99,18 @@ export async function sitByExamIndex(
   return { resultId: submitted.json<{ resultId: string }>().resultId, attemptId: attempt.attemptId };
 }
 
-/** llm-gateway's grading usage: what a test put per exam (no provider by default), or down when `down` is set. */
+/**
+ * llm-gateway's grading routes: the availability a test put per exam (no provider by default), or down when `down`
+ * is set; suggestions are refused as without a provider (suggestion tests pass a fake gateway of their own).
+ */
 export function fakeGradingUsage() {
   const byExam = new Map<string, SuggestionAvailability>();
-  const usage: GradingUsage & { down: boolean; put(examId: string, availability: SuggestionAvailability): void } = {
+  const usage: GradingSuggester & { down: boolean; put(examId: string, availability: SuggestionAvailability): void } = {
     down: false,
     put: (examId, availability) => void byExam.set(examId, availability),
+    suggest: async () => {
+      throw new AppError(ErrorCode.CONFLICT, SuggestionMessages.noProvider);
+    },
     async availability(examId) {
       if (usage.down) throw new Error('connect ECONNREFUSED 127.0.0.1:4003');
       return (

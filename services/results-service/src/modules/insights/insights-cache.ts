@@ -5,6 +5,8 @@ import type { InternalExam } from '@exam/domain/internal';
 import { InsightsReportSchema, type InsightsModelRequest } from '@exam/domain/insights';
 import type { AttemptTranscript, Deps, ExamSource, TranscriptSource } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
+import type { RatingPair } from '@exam/psychometrics/agreement';
+import { agreementFigures } from '../suggestions/grading-agreement.service.ts';
 import type { InsightsCacheRepository } from './insights-cache.repository.ts';
 import type { InsightsService, ReportTimer } from './insights.service.ts';
 
@@ -42,7 +44,11 @@ const replay = <T>(read: Read<T>): Promise<T> =>
  * so llm-gateway's row order does not matter. llm-gateway has no cheaper change marker: messages are updated
  * in place (partial and withheld replies), so a count or a highest id would miss changes.
  */
-function inputsDigest(exam: Read<InternalExam | undefined>, transcripts: Read<AttemptTranscript[]>): string {
+function inputsDigest(
+  exam: Read<InternalExam | undefined>,
+  transcripts: Read<AttemptTranscript[]>,
+  agreementPairs: ReadonlyMap<number, readonly RatingPair[]>,
+): string {
   const hash = createHash('sha256');
   if ('error' in exam) hash.update('exam:unavailable');
   else if (!exam.value) hash.update('exam:none');
@@ -58,6 +64,10 @@ function inputsDigest(exam: Read<InternalExam | undefined>, transcripts: Read<At
     );
     for (const t of sorted) hash.update(JSON.stringify(t)).update('\u0000');
   }
+  // A new suggestion bumps no insights version (it changes no result): its pairs are part of the key instead.
+  hash.update('\u0000agreement:');
+  for (const [questionIndex, pairs] of [...agreementPairs].sort(([a], [b]) => a - b))
+    hash.update(JSON.stringify([questionIndex, pairs.map((p) => [p.suggested, p.human])]));
   return hash.digest('base64url');
 }
 
@@ -67,6 +77,8 @@ export type InsightsCacheDeps = {
   transcripts: TranscriptSource;
   clock: Deps['clock'];
   refreshKeepGrade: RefreshKeepGrade;
+  /** The (suggested, human) pairs of the exam's AI-suggested marks per question, read with one query (modules/suggestions). */
+  gradingAgreement: { pairsOf(examId: string, ownerId: string): Promise<Map<number, RatingPair[]>> };
   /** The report service reading the exam and the transcripts from the given sources (this request's reads). */
   reportWith(sources: { examSource: ExamSource; transcripts: TranscriptSource }): InsightsService;
 };
@@ -90,7 +102,7 @@ export function createInsightsCache(deps: InsightsCacheDeps) {
       model: InsightsModelRequest = 'auto',
       timer: ReportTimer = untimed,
     ): Promise<InsightsBody> {
-      const [exam, transcripts] = await Promise.all([
+      const [exam, transcripts, agreementPairs] = await Promise.all([
         timer.timeAsync('exam', async () => {
           const read = await readOf(deps.examSource.findExam(examId));
           // Best effort, as before: without exam-service the rule last seen stands.
@@ -98,9 +110,10 @@ export function createInsightsCache(deps: InsightsCacheDeps) {
           return read;
         }),
         timer.timeAsync('transcripts', () => readOf(deps.transcripts.listExamTranscripts(examId))),
+        timer.timeAsync('agreement', () => deps.gradingAgreement.pairsOf(examId, ownerId)),
       ]);
       const key = { examId, ownerId, model };
-      const digest = inputsDigest(exam, transcripts);
+      const digest = inputsDigest(exam, transcripts, agreementPairs);
       const cached = await timer.timeAsync('cache', () => deps.repo.lookup(key, digest));
       if (cached.bodyGzip !== null) return { gzip: cached.bodyGzip, text: null };
 
@@ -110,7 +123,12 @@ export function createInsightsCache(deps: InsightsCacheDeps) {
           listExamTranscripts: (id) => (id === examId ? replay(transcripts) : deps.transcripts.listExamTranscripts(id)),
         },
       });
-      const report = await service.report(examId, ownerId, timer, model);
+      const report = {
+        ...(await service.report(examId, ownerId, timer, model)),
+        gradingAgreement: timer.time('agreement', () =>
+          agreementFigures(agreementPairs, 'value' in exam ? exam.value : undefined),
+        ),
+      };
       const text = timer.time('serialize', () => JSON.stringify(InsightsReportSchema.parse(report)));
       const gzip = await timer.timeAsync('gzip', () =>
         gzipped(text, { level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY }),

@@ -16,6 +16,7 @@ export const insightsModule: AppModule = async (app, { config, deps, use }) => {
     transcripts: deps.transcripts,
     clock: deps.clock,
     refreshKeepGrade,
+    gradingAgreement: use('gradingAgreement'),
     // The cache has refreshed the keepGrade with the exam it read: the report need not read it again.
     reportWith: (sources) => createInsightsService(insightsRepository, sources, app.log, async () => {}),
   });

@@ -437,6 +437,7 @@ describe('GET /api/exams/{examId}/insights', () => {
           .map((entry) => /^([a-z-]+);dur=(\d+\.\d)(;desc="cpu=\d+\.\d")?$/.exec(entry)!.slice(1, 3)),
       );
       expect(Object.keys(phases).sort()).toEqual([
+        'agreement',
         'cache',
         'candidates',
         'classical',

@@ -52,14 +52,14 @@ export function createQuestionGradingService(
   reader: QuestionAnswersReader,
   repo: QuestionGradingRepository,
   writes: ResultWritesRepository,
-  deps: Pick<Deps, 'clock' | 'gradingUsage'>,
+  deps: Pick<Deps, 'clock' | 'gradingSuggester'>,
   log: FastifyBaseLogger,
 ) {
   /** Whether suggestions can be asked for: the gateway's answer; the page works without it (gatewayDown). */
   async function availability(examId: string, humanGraded: boolean): Promise<SuggestionAvailability> {
     let usage: SuggestionAvailability;
     try {
-      usage = await deps.gradingUsage.availability(examId);
+      usage = await deps.gradingSuggester.availability(examId);
     } catch (error) {
       log.warn({ err: error, examId }, 'llm-gateway did not answer the grading usage; suggestions are unavailable');
       const reason = SuggestionMessages.gatewayDown;
