@@ -112,14 +112,19 @@ try {
 
   const alone: Tagged[] = [];
   const during: Tagged[] = [];
+  /** Each round's two p99s (through the gateway): how far the box's own noise moves them from phase to phase. */
+  const perRound: Array<{ alone: number; during: number }> = [];
+  const p99Of = (results: Tagged[]) => summary(results.filter((r) => r.via === 'gw')).p99;
   const batches: Batch[] = [];
   let cpuAlone = 0;
   let cpuDuring = 0;
   const phaseAlone = async (round: number) => {
     console.log(`round ${round}: ${RATE} new chats/s for ${SECONDS} s alone`);
     const before = cpu();
-    alone.push(...(await chats()));
+    const results = await chats();
+    alone.push(...results);
     cpuAlone += cpu() - before;
+    perRound[round - 1] = { ...perRound[round - 1]!, alone: p99Of(results) };
   };
   const phaseDuring = async (round: number) => {
     console.log(`round ${round}: the same while ${WORKERS} grading calls × ${SAMPLES} samples run back to back`);
@@ -128,13 +133,16 @@ try {
     const batch = runBatch(Number(args.port), stack.internalToken, stop);
     // Every worker has its samples streaming before the chats start.
     await sleep(1000);
-    during.push(...(await chats()));
+    const results = await chats();
+    during.push(...results);
+    perRound[round - 1] = { ...perRound[round - 1]!, during: p99Of(results) };
     stop.stopped = true;
     batches.push(await batch);
     cpuDuring += cpu() - before;
   };
   // Alone, during, during, alone…: a drift of the box over the run (other work, the JIT, the pool) weighs on both sides.
   for (let round = 1; round <= ROUNDS; round++) {
+    perRound.push({ alone: NaN, during: NaN });
     if (round % 2 === 1) {
       await phaseAlone(round);
       await phaseDuring(round);
@@ -157,6 +165,9 @@ try {
   };
   const phaseSeconds = ROUNDS * (SECONDS + 1);
   const ratio = gwDuring.p99 / gwAlone.p99;
+  const roundRatios = perRound.map((r) => r.during / r.alone).sort((a, b) => a - b);
+  const medianRatio =
+    (roundRatios[Math.floor((roundRatios.length - 1) / 2)]! + roundRatios[Math.floor(roundRatios.length / 2)]!) / 2;
   const addedAlone = gwAlone.p99 - drAlone.p99;
   const addedDuring = gwDuring.p99 - drDuring.p99;
   // The gateway's CPU for the grading calls: what the phases with them used beyond the chats' share.
@@ -176,6 +187,7 @@ try {
       row('direct to the fake, during the batch', drDuring),
       '',
       `TTFT p99 during / alone: ${ratio.toFixed(3)} (goal ≤ 1.10); total p99 ${(gwDuring.p99t / gwAlone.p99t).toFixed(3)}`,
+      `per round, p99 alone → during: ${perRound.map((r) => `${r.alone.toFixed(0)} → ${r.during.toFixed(0)} ms`).join(', ')}; median of the rounds' ratios ${medianRatio.toFixed(3)}`,
       `gateway's added TTFT p99 over direct: ${addedAlone.toFixed(1)} ms alone, ${addedDuring.toFixed(1)} ms during`,
       `grading: ${grading.calls} calls × ${SAMPLES} samples in ${phaseSeconds} s (${(grading.calls / phaseSeconds).toFixed(1)}/s, ${grading.failed} failed), call p50 ${percentile(grading.latencies, 50).toFixed(0)} ms, p99 ${percentile(grading.latencies, 99).toFixed(0)} ms`,
       `gateway CPU: ${cpuPerChat.toFixed(2)} ms per chat; ${cpuPerGradingCall.toFixed(2)} ms per grading call (${SAMPLES} streams)`,
@@ -198,6 +210,8 @@ try {
       directAlone: pick(drAlone),
       directDuring: pick(drDuring),
       ratio,
+      perRound,
+      medianRoundRatio: medianRatio,
       addedP99: { alone: addedAlone, during: addedDuring },
       grading: {
         calls: grading.calls,
