@@ -67,7 +67,7 @@ const moduleOrder = {
     'lti',
     'internal',
   ],
-  'llm-gateway': ['chat', 'transcripts', 'usage', 'solvability'],
+  'llm-gateway': ['chat', 'transcripts', 'usage', 'grading', 'solvability'],
   'results-service': [
     'submissions',
     'lti',

@@ -2,7 +2,7 @@
 // the top of bench/README.md (bench/summary.ts). `pnpm bench --full` runs the long forms the README's history uses;
 // `pnpm bench --only psychometrics,insights` runs some (the table keeps the other rows as they were).
 // Each script prints one `BENCH_RESULT {json}` line as its last word; this runner reads it and compares it with
-// the goals of issues 13, 16 and 19. A benchmark that fails or cannot run here becomes a row saying so.
+// the goals of issues 13, 16, 19 and 32. A benchmark that fails or cannot run here becomes a row saying so.
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -221,6 +221,27 @@ const benches: Bench[] = [
           result: `${gw.streams.failed} of ${gw.streams.n} failed or truncated`,
           ratio: '—',
           verdict: met(gw.streams.failed === 0),
+        },
+      ];
+    },
+  },
+  {
+    name: 'llm-gateway-grading',
+    run: async (script) => {
+      const r = await script(
+        'bench/llm-gateway/grading.ts',
+        ['--rate', '30', '--seconds', '8', '--rounds', '2'],
+        ['--rate', '30', '--seconds', '20', '--rounds', '4'],
+        240,
+      );
+      return [
+        {
+          what: `candidates' chat TTFT p99 while a grading batch runs (${r.workers} suggestion calls × ${r.samples} samples at once, back to back), ${r.rate} new chats/s, ${r.rounds} × ${r.seconds} s each way${SHORT}`,
+          goal: 'p99 during ≤ 1.10× alone',
+          anchor: `alone: p99 ${ms(r.alone.p99)} (direct to the fake ${ms(r.directAlone.p99)})`,
+          result: `during: p99 ${ms(r.during.p99)} (direct ${ms(r.directDuring.p99)}); ${r.grading.calls} grading calls (${r.grading.failed} failed), ${r.grading.perSecond.toFixed(1)}/s; gateway CPU ${ms(r.cpuPerGradingCallMs)} a grading call, ${ms(r.cpuPerChatMs)} a chat`,
+          ratio: x(r.ratio),
+          verdict: met(r.ratio <= 1.1 && r.during.failed === 0 && r.grading.failed === 0),
         },
       ];
     },

@@ -1,6 +1,7 @@
 // The gateway's neighbours for the benchmark, in one process: a fake OpenAI-compatible upstream that
-// streams TOKENS_PER_SECOND tokens after a FIRST_TOKEN_MS first token, and fake exam-service and
-// results-service internal routes. Prints "ready <upstreamPort> <platformPort>" once both listen.
+// streams TOKENS_PER_SECOND tokens after a FIRST_TOKEN_MS first token (a structured-output request, a
+// grading suggestion, gets a sample's JSON text at the same pace), and fake exam-service and results-service
+// internal routes. Prints "ready <upstreamPort> <platformPort>" once both listen.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -24,12 +25,49 @@ function chunk(content: string | null, usage?: { prompt_tokens: number; completi
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
+/** A grading sample as a model writes one: about 110 tokens of JSON, sent in GRADING_PIECES deltas. */
+export const GRADING_SAMPLE = {
+  points: 2,
+  rubric: [
+    { criterionId: 'c-def', points: 1 },
+    { criterionId: 'c-null', points: 1 },
+  ],
+  rationale:
+    'The answer states that the p-value is a probability computed under the null hypothesis, and ties it to data as extreme as observed. It does not say what a small value means for the decision.',
+  quote: 'probability of seeing data at least this extreme',
+};
+const GRADING_PIECES = 25;
+
+/** Structured output as OpenAI streams it: the JSON text in content deltas, then the usage and [DONE]. */
+function structuredReply(res: ServerResponse) {
+  const text = JSON.stringify(GRADING_SAMPLE);
+  const size = Math.ceil(text.length / GRADING_PIECES);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+  let at = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const next = () => {
+    if (res.destroyed) return;
+    res.write(chunk(text.slice(at, at + size)));
+    at += size;
+    if (at < text.length) {
+      timer = setTimeout(next, 1000 / TOKENS_PER_SECOND);
+      return;
+    }
+    res.write(chunk(null));
+    res.end(`${chunk(null, { prompt_tokens: 600, completion_tokens: GRADING_PIECES })}data: [DONE]\n\n`);
+  };
+  timer = setTimeout(next, FIRST_TOKEN_MS);
+  res.on('close', () => clearTimeout(timer));
+}
+
 /** The client asks for its reply length with `tokens=N` in its message (the benchmark's two phases differ). */
 function upstream(req: IncomingMessage, res: ServerResponse) {
   let body = '';
   req.setEncoding('utf8');
   req.on('data', (part: string) => (body += part));
   req.on('end', () => {
+    if (body.includes('"json_schema"')) return structuredReply(res);
     const tokenCount = Number(/tokens=(\d+)/.exec(body)?.[1] ?? 20);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.flushHeaders();
@@ -88,13 +126,14 @@ const exam = {
     courseAssistanceEnabled: true,
     courseAssistanceLevel: 5,
     contextLength: 1000,
-    // High enough that no budget, per attempt or exam-wide, refuses a message of the run.
+    // High enough that no budget, per attempt, exam-wide or for grading, refuses a message of the run.
     budget: {
       messagesPerWindow: 1000,
       windowMinutes: 10,
       tokensPerAttempt: 5_000_000,
       examRequestsPerHour: 100_000,
       examTokensPerHour: 100_000_000,
+      gradingTokens: 100_000_000,
     },
     hasApiKey: false,
     apiKeyLast4: null,

@@ -7,6 +7,9 @@ import { registerServiceMetrics } from './plugins/service-metrics.ts';
 import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
+import { gradingRoutes } from './modules/grading/grading.routes.ts';
+import { createGradingUsageRepository } from './modules/grading/grading-usage.repository.ts';
+import { createGradingService } from './modules/grading/suggest-marks.ts';
 import { createSolvabilityRepository } from './modules/solvability/solvability.repository.ts';
 import { solvabilityRoutes } from './modules/solvability/solvability.routes.ts';
 import { createSolvabilityService } from './modules/solvability/solvability.service.ts';
@@ -27,8 +30,7 @@ export async function buildApp(config: Config, deps: Deps) {
   });
   registerServiceMetrics(app);
 
-  const repo = createChatRepository(deps.database);
-  const chatService = createChatService(repo, deps, {
+  const keys = {
     encryptionKey: config.encryptionKey,
     serverKeys: {
       openai: config.OPENAI_API_KEY,
@@ -36,20 +38,25 @@ export async function buildApp(config: Config, deps: Deps) {
       groq: config.GROQ_API_KEY,
       google: config.GEMINI_API_KEY,
     },
+    // Never the key or the ciphertext: only that it could not be read (a different ENCRYPTION_KEY).
+    onDecryptFailure: () =>
+      app.log.error('the creator API key could not be decrypted; check that ENCRYPTION_KEY matches exam-service'),
+  };
+  const repo = createChatRepository(deps.database);
+  const chatService = createChatService(repo, deps, {
+    ...keys,
     historyMessages: config.HISTORY_MESSAGES,
     testChatLimit: {
       messages: config.TEST_CHAT_MESSAGES_PER_WINDOW,
       windowMs: config.TEST_CHAT_WINDOW_MINUTES * 60_000,
     },
-    // Never the key or the ciphertext: only that it could not be read (a different ENCRYPTION_KEY).
-    onDecryptFailure: () =>
-      app.log.error('the creator API key could not be decrypted; check that ENCRYPTION_KEY matches exam-service'),
   });
   await app.register(
     chatRoutes(chatService, deps.llm, { coalesceMs: config.SSE_COALESCE_MS, streamsEnd: lifecycleOf(app).streamsEnd }),
   );
   await app.register(transcriptRoutes(repo, deps.attempts));
   await app.register(usageRoutes(repo, deps));
+  await app.register(gradingRoutes(createGradingService(createGradingUsageRepository(deps.database), deps, keys)));
 
   const solvability = createSolvabilityService(
     createSolvabilityRepository(deps.database),

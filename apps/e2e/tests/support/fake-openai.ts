@@ -11,7 +11,15 @@ export type ChatCompletionBody = {
   max_tokens?: number;
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
+  /** Structured output, as llm-gateway asks for AI-suggested marks: `json_schema`, strict. */
+  response_format?: {
+    type: string;
+    json_schema?: { name: string; description?: string; strict?: boolean; schema: unknown };
+  };
 };
+
+/** Whether the gateway asked for structured output (a grading suggestion) rather than a chat reply. */
+export const isStructuredRequest = (body: ChatCompletionBody) => body.response_format?.type === 'json_schema';
 
 /**
  * A step of the scripted reply: a piece of text sent as one chunk, or a gate the stream waits at until
@@ -38,6 +46,10 @@ function deferred(): Deferred {
   return { promise, resolve };
 }
 
+/** A structured reply is split over this many content chunks, this far apart: several reads, as from the real API. */
+const STRUCTURED_CHUNKS = 5;
+const STRUCTURED_GAP_MS = 10;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function sse(response: ServerResponse, payload: unknown): void {
@@ -48,12 +60,19 @@ function sse(response: ServerResponse, payload: unknown): void {
  * An OpenAI-compatible upstream for the journeys (the gateway reaches it through OPENAI_BASE_URL):
  * `POST /v1/chat/completions` with `stream: true` answers the scripted reply as the real API streams
  * it, `chat.completion.chunk` events written `delayMs` apart, a last chunk with finish_reason 'stop',
- * the usage chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`.
+ * the usage chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`. A request for structured
+ * output is answered by `grade` instead: the object's JSON text split over several chunks, as strict
+ * `json_schema` replies stream. Every request is recorded, in arrival order.
  */
 export async function startFakeOpenAi(options: {
   port: number;
   reply: ReplyStep[];
   delayMs?: number;
+  /**
+   * Answers a structured-output request (`response_format.type === 'json_schema'`, a grading suggestion): the
+   * object returned is the sample, streamed as its JSON text. Without it such a request gets a 400.
+   */
+  grade?: (body: ChatCompletionBody) => unknown;
 }): Promise<FakeOpenAi> {
   const delayMs = options.delayMs ?? 120;
   const requests: RecordedRequest[] = [];
@@ -113,6 +132,53 @@ export async function startFakeOpenAi(options: {
     response.end();
   }
 
+  /** The sample `grade` returns, streamed as the real API streams structured output: JSON text in content deltas. */
+  async function streamStructured(response: ServerResponse, body: ChatCompletionBody, grade: typeof options.grade) {
+    sequence += 1;
+    const id = `chatcmpl-e2e-${sequence}`;
+    const created = Math.floor(Date.now() / 1000);
+    const chunk = (delta: Record<string, string>, finishReason: string | null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model: body.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    });
+    const text = JSON.stringify(await grade!(body));
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    response.flushHeaders();
+    sse(response, chunk({ role: 'assistant', content: '' }, null));
+    const size = Math.max(1, Math.ceil(text.length / STRUCTURED_CHUNKS));
+    for (let at = 0; at < text.length; at += size) {
+      await sleep(STRUCTURED_GAP_MS);
+      sse(response, chunk({ content: text.slice(at, at + size) }, null));
+    }
+    sse(response, chunk({}, 'stop'));
+    if (body.stream_options?.include_usage) {
+      // About four characters a token, as OpenAI's own rule of thumb says.
+      const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+      const completionTokens = Math.ceil(text.length / 4);
+      sse(response, {
+        id,
+        object: 'chat.completion.chunk',
+        created,
+        model: body.model,
+        choices: [],
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        },
+      });
+    }
+    sse(response, '[DONE]');
+    response.end();
+  }
+
   const server: Server = createServer((request, response) => {
     let raw = '';
     request.setEncoding('utf8');
@@ -131,6 +197,18 @@ export async function startFakeOpenAi(options: {
         response
           .writeHead(400, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { message: 'this fake only streams' } }));
+        return;
+      }
+      if (isStructuredRequest(body)) {
+        if (!options.grade) {
+          response
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { message: 'this fake was started without a grade callback' } }));
+          return;
+        }
+        streamStructured(response, body, options.grade).catch((error: unknown) =>
+          response.destroy(error instanceof Error ? error : new Error(String(error))),
+        );
         return;
       }
       stream(response, body).catch((error: unknown) =>

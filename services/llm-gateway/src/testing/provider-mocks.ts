@@ -105,6 +105,61 @@ export function geminiFrames(
   });
 }
 
+/**
+ * Anthropic's stream of a forced tool call (structured output): a `tool_use` content block whose input arrives as
+ * `input_json_delta` events, the first with an empty `partial_json` as the API sends it, ending with
+ * stop_reason `tool_use`.
+ */
+export function anthropicToolFrames(
+  toolName: string,
+  jsonPieces: string[],
+  usage = { input_tokens: 200, output_tokens: 40 },
+  model = 'claude-sonnet-4',
+): string[] {
+  const event = (type: string, data: unknown) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+  return [
+    event('message_start', {
+      type: 'message_start',
+      message: {
+        id: 'msg_test_tool',
+        type: 'message',
+        role: 'assistant',
+        content: [],
+        model,
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+      },
+    }),
+    event('content_block_start', {
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'tool_use', id: 'toolu_test', name: toolName, input: {} },
+    }),
+    ...['', ...jsonPieces].map((partial) =>
+      event('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: partial },
+      }),
+    ),
+    event('content_block_stop', { type: 'content_block_stop', index: 0 }),
+    event('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    }),
+    event('message_stop', { type: 'message_stop' }),
+  ];
+}
+
+/** A value's JSON text cut into `pieces` parts of about equal length, as a provider streams structured output. */
+export function jsonPieces(value: unknown, pieces = 4): string[] {
+  const text = JSON.stringify(value);
+  const size = Math.ceil(text.length / pieces);
+  return Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+}
+
 /** The providers' JSON error bodies. */
 export const errorBodies = {
   openai: (status: number) =>

@@ -1,6 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ProviderAdapter, ProviderMessage } from './types.ts';
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  Tool,
+} from '@anthropic-ai/sdk/resources/messages';
+import { anthropicInputSchema } from './structured-output.ts';
+import type { ProviderAdapter, ProviderMessage, ResponseFormat } from './types.ts';
 
 const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 type ImageType = (typeof IMAGE_TYPES)[number];
@@ -20,10 +26,29 @@ function toAnthropicMessage(message: ProviderMessage): MessageParam {
   return { role: 'user', content };
 }
 
-/** The Messages API, streamed: the system prompt travels apart from the messages; the SDK sends x-api-key and anthropic-version. */
+/** The forced tool of a structured reply: its input is the reply (the tool use guide's way to get JSON out). */
+function structuredTool(format: ResponseFormat): Pick<MessageCreateParamsStreaming, 'tools' | 'tool_choice'> {
+  return {
+    tools: [
+      {
+        name: format.name,
+        description: format.description,
+        input_schema: anthropicInputSchema(format.schema) as Tool.InputSchema,
+      },
+    ],
+    tool_choice: { type: 'tool', name: format.name },
+  };
+}
+
+/**
+ * The Messages API, streamed: the system prompt travels apart from the messages; the SDK sends x-api-key and
+ * anthropic-version. A request with a `responseFormat` forces one tool whose input schema is that format: the
+ * reply then streams as the tool's input, `input_json_delta` events whose `partial_json` pieces are its JSON text.
+ */
 export function anthropicAdapter(baseUrl: string): ProviderAdapter {
   return async function* stream(request, signal) {
     const client = new Anthropic({ apiKey: request.apiKey, baseURL: baseUrl, maxRetries: 0 });
+    const structured = request.responseFormat;
     const events = await client.messages.create(
       {
         model: request.model,
@@ -32,6 +57,7 @@ export function anthropicAdapter(baseUrl: string): ProviderAdapter {
         temperature: request.temperature,
         max_tokens: request.maxTokens,
         stream: true,
+        ...(structured ? structuredTool(structured) : {}),
       },
       { signal },
     );
@@ -41,8 +67,13 @@ export function anthropicAdapter(baseUrl: string): ProviderAdapter {
       if (event.type === 'message_start') {
         inputTokens = event.message.usage.input_tokens;
         outputTokens = event.message.usage.output_tokens;
-      } else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
-        yield { type: 'delta', text: event.delta.text };
+      } else if (event.type === 'content_block_delta') {
+        if (structured && event.delta.type === 'input_json_delta') {
+          // The first piece is often empty: only text counts as a token.
+          if (event.delta.partial_json) yield { type: 'delta', text: event.delta.partial_json };
+        } else if (!structured && event.delta.type === 'text_delta') {
+          yield { type: 'delta', text: event.delta.text };
+        }
       } else if (event.type === 'message_delta') {
         // message_delta carries the cumulative output count.
         outputTokens = event.usage.output_tokens;

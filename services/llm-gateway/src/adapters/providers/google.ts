@@ -1,4 +1,5 @@
 import { readSseData } from './sse-parser.ts';
+import { geminiResponseSchema } from './structured-output.ts';
 import { UpstreamError, type ProviderAdapter, type ProviderMessage } from './types.ts';
 
 type GeminiChunk = {
@@ -27,7 +28,8 @@ export async function upstreamErrorOf(response: Response): Promise<UpstreamError
 
 /**
  * Gemini's generateContent, streamed as server-sent events (`:streamGenerateContent?alt=sse`), in its
- * exact wire format. The key travels in x-goog-api-key, never in the URL, so it cannot reach a log line.
+ * exact wire format. The key travels in x-goog-api-key, never in the URL, so it cannot reach a log line. A request
+ * with a `responseFormat` asks for JSON (`responseMimeType`) shaped by `responseSchema`.
  */
 export function googleAdapter(baseUrl: string): ProviderAdapter {
   return async function* stream(request, signal) {
@@ -41,7 +43,17 @@ export function googleAdapter(baseUrl: string): ProviderAdapter {
       body: JSON.stringify({
         systemInstruction: { parts: [{ text: request.system }] },
         contents: request.messages.map(toGeminiContent),
-        generationConfig: { temperature: request.temperature, maxOutputTokens: request.maxTokens },
+        generationConfig: {
+          temperature: request.temperature,
+          maxOutputTokens: request.maxTokens,
+          // Structured output: the text parts are then the JSON text of the reply.
+          ...(request.responseFormat
+            ? {
+                responseMimeType: 'application/json',
+                responseSchema: geminiResponseSchema(request.responseFormat.schema),
+              }
+            : {}),
+        },
       }),
       signal,
     });

@@ -3,6 +3,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { SseLineParser } from './sse-parser.ts';
+import { openAiStrictSchema } from './structured-output.ts';
 import { UpstreamError, type ProviderAdapter, type ProviderMessage, type StreamChunk } from './types.ts';
 
 type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
@@ -181,6 +182,7 @@ async function* chunksOfBody(open: () => Promise<IncomingMessage>): AsyncGenerat
  * a last chunk with no choices; the stream ends with `data: [DONE]`. No retries: a retry would double the
  * call and the wait; redirects are not followed. `lookup` replaces DNS resolution of the connection (the SSRF
  * guard's, for creators' base URLs). The official SDK cost about twice the CPU per streamed chat (bench/README.md).
+ * A request with a `responseFormat` asks for structured output (`response_format` of type `json_schema`, strict).
  */
 export function openAiAdapter(
   defaultBaseUrl: string,
@@ -199,6 +201,20 @@ export function openAiAdapter(
         max_tokens: request.maxTokens,
         stream: true,
         stream_options: { include_usage: true },
+        // Structured output: the content deltas are then the JSON text of the reply.
+        ...(request.responseFormat
+          ? {
+              response_format: {
+                type: 'json_schema',
+                json_schema: {
+                  name: request.responseFormat.name,
+                  description: request.responseFormat.description,
+                  strict: true,
+                  schema: openAiStrictSchema(request.responseFormat.schema),
+                },
+              },
+            }
+          : {}),
       });
       const headers = {
         'content-type': 'application/json',

@@ -16,7 +16,18 @@ export type ProviderRequest = {
   messages: ProviderMessage[];
   temperature: number;
   maxTokens: number;
+  /**
+   * Structured output: the reply is one JSON value matching this JSON Schema, and the stream's deltas are its
+   * text. Each adapter asks its provider its own way (structured-output.ts); the caller still validates it.
+   */
+  responseFormat?: ResponseFormat;
 };
+
+/** A JSON Schema object (draft 2020-12, as zod's toJSONSchema writes it). */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** The shape a structured reply must take: `name` is [a-zA-Z0-9_-]{1,64} (the providers' rule for names). */
+export type ResponseFormat = { name: string; description: string; schema: JsonSchema };
 
 export type StreamChunk =
   { type: 'delta'; text: string } | { type: 'usage'; inputTokens: number; outputTokens: number };

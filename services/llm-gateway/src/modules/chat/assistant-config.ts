@@ -17,9 +17,14 @@ export type AssistantTarget = {
 };
 
 // Self-hosted OpenAI-compatible servers often need no key; the SDK still wants a non-empty one.
-const NO_KEY = 'none';
+export const NO_KEY = 'none';
 
-function creatorKey(exam: InternalExam, encryptionKey: Buffer, onDecryptFailure: () => void): string | undefined {
+/** The creator's own key of an exam, decrypted; undefined when none is set or it cannot be read. */
+export function creatorKey(
+  exam: InternalExam,
+  encryptionKey: Buffer,
+  onDecryptFailure: () => void,
+): string | undefined {
   const encrypted = exam.aiSettings.encryptedApiKey;
   if (!encrypted) return undefined;
   try {

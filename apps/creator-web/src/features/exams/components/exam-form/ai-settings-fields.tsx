@@ -1,5 +1,9 @@
 import { AI_CATALOGUE, AI_PROVIDERS, type AiProvider } from '@exam/domain/ai-catalogue';
-import { DEFAULT_EXAM_REQUESTS_PER_HOUR, DEFAULT_EXAM_TOKENS_PER_HOUR } from '@exam/domain/exam-ai';
+import {
+  DEFAULT_EXAM_REQUESTS_PER_HOUR,
+  DEFAULT_EXAM_TOKENS_PER_HOUR,
+  DEFAULT_GRADING_TOKENS,
+} from '@exam/domain/exam-ai';
 import { Field } from '@exam/ui/field';
 import { Input, Textarea } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
@@ -214,7 +218,8 @@ export function BudgetFields() {
 
 /**
  * The exam-wide budget: what all candidates together may spend in any hour, so a flood of new attempts
- * cannot spend the key without bound. Defaults and their reasoning: DEFAULT_EXAM_*_PER_HOUR in @exam/domain/exam.
+ * cannot spend the key without bound, and what AI-suggested marks may spend over the exam's whole life.
+ * Defaults and their reasoning: DEFAULT_EXAM_*_PER_HOUR and DEFAULT_GRADING_TOKENS in @exam/domain/exam-ai.
  */
 export function ExamBudgetFields() {
   const { t } = useTranslation('editor');
@@ -246,6 +251,19 @@ export function ExamBudgetFields() {
           max={100_000_000}
           step={1000}
           {...register('aiSettings.budget.examTokensPerHour', { valueAsNumber: true })}
+        />
+      </Field>
+      <Field
+        label={t('aiSettingsFields.gradingTokens')}
+        hint={t('aiSettingsFields.gradingTokensHint', { value: DEFAULT_GRADING_TOKENS.toLocaleString('en-US') })}
+        error={errors?.gradingTokens?.message}
+      >
+        <Input
+          type="number"
+          min={0}
+          max={100_000_000}
+          step={1000}
+          {...register('aiSettings.budget.gradingTokens', { valueAsNumber: true })}
         />
       </Field>
     </fieldset>

@@ -1,6 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { DEFAULT_EXAM_REQUESTS_PER_HOUR, DEFAULT_EXAM_TOKENS_PER_HOUR } from '@exam/domain/exam-ai';
+import {
+  DEFAULT_EXAM_REQUESTS_PER_HOUR,
+  DEFAULT_EXAM_TOKENS_PER_HOUR,
+  DEFAULT_GRADING_TOKENS,
+} from '@exam/domain/exam-ai';
 import { describe, expect, it } from 'vitest';
 import { makeExam, signInAs } from '../../../../testing/factories.ts';
 import { errorBody, examStore, seedExams } from '../../../../testing/handlers.ts';
@@ -192,6 +196,38 @@ describe('exam editor', () => {
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     expect(await screen.findByText('Draft saved successfully')).toBeInTheDocument();
     expect(lastBody().aiSettings.budget).toMatchObject({ examRequestsPerHour: 120, examTokensPerHour: 250_000 });
+  });
+
+  it('saves the grading budget the creator sets, starting from the default, and explains what it covers', async () => {
+    const exam = makeExam({ title: 'AI Exam', isDraft: true, aiSettings: { enabled: true, hasApiKey: true } });
+    seedExams(exam);
+    signInAs();
+    const { user } = renderApp(`/creator/edit-exam/${exam.id}?type=draft`);
+    const grading = await screen.findByLabelText('Grading budget (tokens)');
+    expect(grading).toHaveValue(DEFAULT_GRADING_TOKENS);
+    expect(screen.getByText(/What AI-suggested marks of this exam may spend in all/)).toBeInTheDocument();
+    await user.clear(grading);
+    await user.type(grading, '1200000');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Draft saved successfully')).toBeInTheDocument();
+    expect(lastBody().aiSettings.budget).toMatchObject({
+      gradingTokens: 1_200_000,
+      examTokensPerHour: DEFAULT_EXAM_TOKENS_PER_HOUR,
+    });
+  });
+
+  it('explains a grading budget that is not a whole number of tokens and saves nothing', async () => {
+    const exam = makeExam({ title: 'AI Exam', isDraft: true, aiSettings: { enabled: true, hasApiKey: true } });
+    seedExams(exam);
+    signInAs();
+    const { user } = renderApp(`/creator/edit-exam/${exam.id}?type=draft`);
+    const grading = await screen.findByLabelText('Grading budget (tokens)');
+    await user.clear(grading);
+    await user.type(grading, '2.5');
+    const writes = examStore.writes.length;
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Enter a whole number of tokens')).toBeInTheDocument();
+    expect(examStore.writes).toHaveLength(writes);
   });
 
   it('explains an exam-wide budget out of range under its field and saves nothing', async () => {

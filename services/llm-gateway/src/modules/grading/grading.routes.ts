@@ -1,0 +1,67 @@
+import { ErrorBodySchema } from '@exam/domain/errors';
+import {
+  InternalSuggestReplySchema,
+  InternalSuggestRequestSchema,
+  QuestionGradingParamsSchema,
+  SuggestionAvailabilitySchema,
+} from '@exam/domain/question-grading';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { GradingService } from './suggest-marks.ts';
+
+const ExamParamsSchema = QuestionGradingParamsSchema.pick({ examId: true });
+const errors = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  404: ErrorBodySchema,
+  502: ErrorBodySchema,
+  503: ErrorBodySchema,
+};
+
+/**
+ * AI-suggested marks, for results-service only (the shared internal token; ARCHITECTURE.md's results-service ⇄
+ * llm-gateway loop). results-service has already checked that the exam is the grader's.
+ */
+export function gradingRoutes(service: GradingService) {
+  return async (fastify: FastifyInstance) => {
+    const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+    app.post(
+      '/internal/exams/:examId/grading-suggestions',
+      {
+        onRequest: [app.requireInternal],
+        schema: {
+          hide: true,
+          params: ExamParamsSchema,
+          body: InternalSuggestRequestSchema,
+          response: { 200: InternalSuggestReplySchema, 409: ErrorBodySchema, 429: ErrorBodySchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        // results-service gave up (a cancelled batch, a timeout): the provider calls stop too.
+        const caller = new AbortController();
+        const onClose = () => {
+          if (!reply.raw.writableFinished) caller.abort(new Error('the caller closed the request'));
+        };
+        reply.raw.once('close', onClose);
+        try {
+          return await service.suggest(request.params.examId, request.body, {
+            signal: caller.signal,
+            log: request.log,
+          });
+        } finally {
+          reply.raw.off('close', onClose);
+        }
+      },
+    );
+
+    app.get(
+      '/internal/exams/:examId/grading-usage',
+      {
+        onRequest: [app.requireInternal],
+        schema: { hide: true, params: ExamParamsSchema, response: { 200: SuggestionAvailabilitySchema, ...errors } },
+      },
+      async (request) => service.availability(request.params.examId),
+    );
+  };
+}
