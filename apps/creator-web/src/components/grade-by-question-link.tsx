@@ -9,7 +9,9 @@ import { paths } from '../config/paths.ts';
  * The question a result's "Grade by question" opens: the first of its answers still awaiting a grader, in the
  * exam's own numbering (a shuffled attempt's place differs), else the exam's first question.
  */
-export function firstAwaitingQuestion(answers: ReadonlyArray<Pick<QuestionAnswer, 'points' | 'questionIndex' | 'examQuestionIndex'>>) {
+export function firstAwaitingQuestion(
+  answers: ReadonlyArray<Pick<QuestionAnswer, 'points' | 'questionIndex' | 'examQuestionIndex'>>,
+) {
   const awaiting = answers.find((qa) => qa.points === null);
   return awaiting ? (awaiting.examQuestionIndex ?? awaiting.questionIndex) : 0;
 }

@@ -89,7 +89,9 @@ export function serveQuestionGrading(initial: QuestionAnswers, options: Options 
       if (!ours(params)) return notFound();
       const body = DetachAnswerSchema.parse(await request.json());
       state.detachments.push(body);
-      update(state.data.answers.map((row) => (row.resultId === body.resultId ? { ...row, detached: body.detached } : row)));
+      update(
+        state.data.answers.map((row) => (row.resultId === body.resultId ? { ...row, detached: body.detached } : row)),
+      );
       return HttpResponse.json({ resultId: body.resultId, detached: body.detached });
     }),
     http.post('*/api/results/:resultId/questions/:questionIndex/suggestion', ({ params }) => {

@@ -66,10 +66,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
             </span>
             {detail.lmsSync && <LmsSyncChip resultId={detail.id} sync={detail.lmsSync} />}
             <ReleaseButton detail={detail} />
-            <GradeByQuestionLink
-              examId={detail.examId}
-              questionIndex={firstAwaitingQuestion(detail.questionAnswers)}
-            />
+            <GradeByQuestionLink examId={detail.examId} questionIndex={firstAwaitingQuestion(detail.questionAnswers)} />
             {grading.unsaved && (
               <Button onClick={grading.saveNow} disabled={grading.saving}>
                 <Save aria-hidden className="h-4 w-4" /> {t('resultDetails.saveGrading')}

@@ -97,9 +97,14 @@ function GroupBanner({ examId, data, session, item }: Props & { item: AnswerItem
     >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="flex items-center gap-2 font-medium">
-          <Users aria-hidden className="h-4 w-4" /> {t('group.shared', { count })}
+          <Users aria-hidden className="h-4 w-4" /> {t('group.shared', { count, all: count })}
         </p>
-        <Button variant="secondary" size="sm" disabled={detach.isPending} onClick={() => markAlone(item.representative)}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={detach.isPending}
+          onClick={() => markAlone(item.representative)}
+        >
           {t('group.markAlone')}
         </Button>
       </div>
@@ -164,7 +169,8 @@ export function AnswerView({ examId, data, session }: Props) {
   if (!item) return null;
   const row = item.representative;
   const others = item.rows.length - 1;
-  const heading = others > 0 ? t('answer.headingGroup', { candidate: candidateLabel(row), count: others }) : candidateLabel(row);
+  const heading =
+    others > 0 ? t('answer.headingGroup', { candidate: candidateLabel(row), count: others }) : candidateLabel(row);
   return (
     <Card className="flex flex-col gap-3 p-5" role="region" aria-label={t('answer.label')} data-testid="current-answer">
       <div className="flex flex-wrap items-start justify-between gap-2">

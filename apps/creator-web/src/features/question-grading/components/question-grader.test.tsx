@@ -153,7 +153,9 @@ describe('grading by question', () => {
     expect(screen.getByText('Flagged: the AI was unsure')).toBeInTheDocument();
 
     await user.click(screen.getByRole('combobox', { name: 'Show' }));
-    await user.click(await screen.findByRole('option', { name: 'Group “the median, it ignores extremes” (2 answers)' }));
+    await user.click(
+      await screen.findByRole('option', { name: 'Group “the median, it ignores extremes” (2 answers)' }),
+    );
     await waitFor(() => expect(heading()).toHaveTextContent('Candidate 4 and 1 more'));
     expect(screen.getByTestId('answer-position')).toHaveTextContent('1 of 1');
     expect(router.state.location.search).toBe('?show=group%3Ag-m');
@@ -190,7 +192,9 @@ describe('grading by question', () => {
     );
     await waitFor(() => expect(heading()).toHaveTextContent('Candidate 2'));
 
-    await user.click(within(screen.getByRole('region', { name: 'AI suggestion' })).getByRole('button', { name: 'Edit' }));
+    await user.click(
+      within(screen.getByRole('region', { name: 'AI suggestion' })).getByRole('button', { name: 'Edit' }),
+    );
     const points = screen.getByRole('spinbutton', { name: 'Points (0–4)' });
     expect(points).toHaveValue(2);
     expect(screen.getByTestId('taking-suggestion')).toBeInTheDocument();
@@ -217,7 +221,9 @@ describe('grading by question', () => {
     );
     const { user } = await openScreen();
     const panel = screen.getByRole('region', { name: 'AI suggestion' });
-    expect(within(panel).getByTestId('grading-budget')).toHaveTextContent('Grading budget: 1,500 of 200,000 tokens used');
+    expect(within(panel).getByTestId('grading-budget')).toHaveTextContent(
+      'Grading budget: 1,500 of 200,000 tokens used',
+    );
     expect(within(panel).getByText("Asked for the group's answer; the mark applies to all 2.")).toBeInTheDocument();
     await user.click(within(panel).getByRole('button', { name: 'Suggest a mark' }));
     await waitFor(() => expect(fake.suggestionRequests).toEqual(['result-1']));
@@ -268,7 +274,9 @@ describe('grading by question', () => {
     const panel = screen.getByRole('region', { name: 'AI suggestion' });
     expect(within(panel).getByTestId('suggestions-unavailable')).toHaveTextContent(SuggestionMessages.noProvider);
     expect(within(panel).queryByRole('button', { name: 'Suggest a mark' })).not.toBeInTheDocument();
-    expect(within(panel).queryByRole('button', { name: 'Suggest marks for all unmarked answers' })).not.toBeInTheDocument();
+    expect(
+      within(panel).queryByRole('button', { name: 'Suggest marks for all unmarked answers' }),
+    ).not.toBeInTheDocument();
 
     await user.keyboard('0{Enter}');
     await waitFor(() =>
@@ -308,7 +316,11 @@ describe('grading by question', () => {
     serveQuestionGrading(
       makeQuestionAnswers(
         [
-          makeAnswerRow(1, { answer: '', file: { fileName: 'essay.pdf', size: 2048 }, fileText: 'My essay on medians.' }),
+          makeAnswerRow(1, {
+            answer: '',
+            file: { fileName: 'essay.pdf', size: 2048 },
+            fileText: 'My essay on medians.',
+          }),
           makeAnswerRow(2, { answer: '', file: { fileName: 'scan.png', size: 10 }, fileText: null }),
         ],
         { type: 'file-upload' },
@@ -330,7 +342,9 @@ describe('grading by question', () => {
     );
     const { user } = await openScreen();
     await user.click(screen.getByRole('combobox', { name: 'Comment bank' }));
-    await user.click(await screen.findByRole('option', { name: 'Say why the median resists outliers. (used 4 times)' }));
+    await user.click(
+      await screen.findByRole('option', { name: 'Say why the median resists outliers. (used 4 times)' }),
+    );
     expect(screen.getByRole('textbox', { name: 'Feedback' })).toHaveValue('Say why the median resists outliers.');
     unfocus();
     await user.keyboard('f{Enter}');
@@ -365,7 +379,13 @@ describe('grading by question', () => {
       makeExam({
         id: 'exam-qg',
         questions: [
-          QuestionSchema.parse({ id: 'q1', type: 'mcq', title: 'Pick the median', options: ['1', '2'], correctAnswer: '2' }),
+          QuestionSchema.parse({
+            id: 'q1',
+            type: 'mcq',
+            title: 'Pick the median',
+            options: ['1', '2'],
+            correctAnswer: '2',
+          }),
           QuestionSchema.parse({ id: 'q2', type: 'short-answer', title: 'Which measure resists outliers?' }),
           QuestionSchema.parse({ id: 'q3', type: 'file-upload', title: 'Upload your essay' }),
         ],

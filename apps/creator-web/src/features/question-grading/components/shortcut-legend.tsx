@@ -3,18 +3,20 @@ import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
 
 /** The keys and what they do, in the order docs/product.md lists them. */
-const KEYS: ReadonlyArray<{ keys: Array<string | ParseKeys<'question-grading'>>; action: ParseKeys<'question-grading'> }> =
-  [
-    { keys: ['J', '↓'], action: 'keys.next' },
-    { keys: ['K', '↑'], action: 'keys.previous' },
-    { keys: ['1–9'], action: 'keys.criterion' },
-    { keys: ['F'], action: 'keys.full' },
-    { keys: ['0'], action: 'keys.zero' },
-    { keys: ['A'], action: 'keys.accept' },
-    { keys: ['keys.enter'], action: 'keys.save' },
-    { keys: ['keys.ctrl', 'keys.enter'], action: 'keys.saveFromFeedback' },
-    { keys: ['N'], action: 'keys.names' },
-  ];
+const KEYS: ReadonlyArray<{
+  keys: Array<string | ParseKeys<'question-grading'>>;
+  action: ParseKeys<'question-grading'>;
+}> = [
+  { keys: ['J', '↓'], action: 'keys.next' },
+  { keys: ['K', '↑'], action: 'keys.previous' },
+  { keys: ['1–9'], action: 'keys.criterion' },
+  { keys: ['F'], action: 'keys.full' },
+  { keys: ['0'], action: 'keys.zero' },
+  { keys: ['A'], action: 'keys.accept' },
+  { keys: ['keys.enter'], action: 'keys.save' },
+  { keys: ['keys.ctrl', 'keys.enter'], action: 'keys.saveFromFeedback' },
+  { keys: ['N'], action: 'keys.names' },
+];
 
 /** Always on screen: the grader learns the keys by seeing them, not by finding a help page. */
 export function ShortcutLegend() {

@@ -4,11 +4,7 @@ import { Progress } from '@exam/ui/progress';
 import { ListChecks } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import {
-  useCancelSuggestionBatch,
-  useLatestSuggestionBatch,
-  useStartSuggestionBatch,
-} from '../api/suggest-marks.ts';
+import { useCancelSuggestionBatch, useLatestSuggestionBatch, useStartSuggestionBatch } from '../api/suggest-marks.ts';
 
 /** How a batch that stopped ended, in the grader's words. */
 function BatchOutcome({ batch }: { batch: SuggestionBatch }) {

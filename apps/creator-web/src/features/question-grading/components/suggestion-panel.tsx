@@ -100,8 +100,13 @@ function SuggestOne({ examId, questionIndex, item }: { examId: string; questionI
   const group = item.rows.length > 1 ? item.rows.length : 0;
   return (
     <div className="flex flex-col gap-2">
-      <Button variant="secondary" disabled={suggest.isPending} onClick={() => suggest.mutate(item.representative.resultId)}>
-        <Sparkles aria-hidden className="h-4 w-4" /> {suggest.isPending ? t('suggestion.asking') : t('suggestion.suggest')}
+      <Button
+        variant="secondary"
+        disabled={suggest.isPending}
+        onClick={() => suggest.mutate(item.representative.resultId)}
+      >
+        <Sparkles aria-hidden className="h-4 w-4" />{' '}
+        {suggest.isPending ? t('suggestion.asking') : t('suggestion.suggest')}
       </Button>
       {group > 0 && <p className="text-xs text-muted">{t('suggestion.forGroup', { count: group })}</p>}
       {suggest.isError && (

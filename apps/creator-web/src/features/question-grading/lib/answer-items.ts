@@ -19,7 +19,8 @@ export type AnswerItem = {
 };
 
 /** all: every item; ungraded: some member has no points yet; flagged: uncertain suggestions first; or one group. */
-export type AnswerFilter = { kind: 'all' } | { kind: 'ungraded' } | { kind: 'flagged' } | { kind: 'group'; groupId: string };
+export type AnswerFilter =
+  { kind: 'all' } | { kind: 'ungraded' } | { kind: 'flagged' } | { kind: 'group'; groupId: string };
 
 const itemKey = (row: QuestionAnswerRow) => (row.detached ? `answer:${row.resultId}` : `group:${row.groupId}`);
 

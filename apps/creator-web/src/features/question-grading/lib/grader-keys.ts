@@ -10,13 +10,16 @@ export type GraderAction =
   | { kind: 'names' };
 
 const TEXT_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image']);
-/** Widgets whose own keys (typeahead, arrows) must keep working: the picker's and filter's list boxes. */
-const KEYED_ROLES = '[role="listbox"], [role="combobox"], [role="option"], [role="menu"], [role="menuitem"]';
 
-/** Whether keys typed here are text: shortcuts never take a letter from a field. */
+/**
+ * Whether keys typed here are text: shortcuts never take a letter from a field, nor from a widget whose own
+ * keys (typeahead, arrows) must keep working, like the picker's and the filter's list boxes.
+ */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target.closest(KEYED_ROLES)) return true;
+  if (target.isContentEditable) return true;
+  if (target.closest('[role="listbox"], [role="combobox"], [role="option"], [role="menu"], [role="menuitem"]'))
+    return true;
   if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
   return target instanceof HTMLInputElement && !TEXT_INPUTS.has(target.type);
 }
