@@ -1,5 +1,6 @@
 import {
   DetachAnswerSchema,
+  type AnswerGroups,
   QuestionMarkSchema,
   type DetachAnswer,
   type GradingSuggestion,
@@ -92,7 +93,11 @@ export function serveQuestionGrading(initial: QuestionAnswers, options: Options 
       update(
         state.data.answers.map((row) => (row.resultId === body.resultId ? { ...row, detached: body.detached } : row)),
       );
-      return HttpResponse.json({ resultId: body.resultId, detached: body.detached });
+      return HttpResponse.json({
+        examId: state.data.examId,
+        questionIndex: state.data.questionIndex,
+        groups: state.data.groups,
+      } satisfies AnswerGroups);
     }),
     http.post('*/api/results/:resultId/questions/:questionIndex/suggestion', ({ params }) => {
       const resultId = String(params.resultId);

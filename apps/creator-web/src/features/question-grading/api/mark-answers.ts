@@ -1,11 +1,12 @@
 import {
+  AnswerGroupsSchema,
   QuestionMarkReportSchema,
+  type AnswerGroups,
   type DetachAnswer,
   type QuestionMark,
   type QuestionMarkReport,
 } from '@exam/domain/question-grading';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { questionGradingKeys } from './get-question-answers.ts';
@@ -39,10 +40,14 @@ export function useMarkAnswers(examId: string, questionIndex: number) {
 
 /**
  * POST /api/exams/{examId}/questions/{questionIndex}/detachments: takes an answer out of its group to be marked
- * alone (or puts it back). The reply is not read: the answers are fetched again, with the groups as they are now.
+ * alone (or puts it back), answering the question's groups as they are now; the answers are fetched again.
  */
-export function detachAnswer(examId: string, questionIndex: number, body: DetachAnswer): Promise<unknown> {
-  return apiRequest(api.questionDetachments(examId, questionIndex), { method: 'POST', body, schema: z.unknown() });
+export function detachAnswer(examId: string, questionIndex: number, body: DetachAnswer): Promise<AnswerGroups> {
+  return apiRequest(api.questionDetachments(examId, questionIndex), {
+    method: 'POST',
+    body,
+    schema: AnswerGroupsSchema,
+  });
 }
 
 export function useDetachAnswer(examId: string, questionIndex: number) {
