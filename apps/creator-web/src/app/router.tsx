@@ -89,6 +89,11 @@ export const routes: RouteObject[] = [
         path: 'grade/:examId/candidate/:candidateId',
         lazy: async () => ({ Component: (await import('./routes/results/grade.tsx')).GradeRoute }),
       },
+      // Grading by question: the question's number as graders read it (1 for the first), as paths.gradeQuestion writes it.
+      {
+        path: 'grade/:examId/question/:questionNumber',
+        lazy: async () => ({ Component: (await import('./routes/results/grade-question.tsx')).GradeQuestionRoute }),
+      },
       // Older grader links carry only a candidate id; they still open the grader.
       { path: 'grade/:candidateId', loader: ({ params }) => redirect(paths.grade('1', params.candidateId ?? '')) },
     ],

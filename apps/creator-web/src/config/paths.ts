@@ -31,6 +31,12 @@ export const paths = {
   candidate: (candidateId: string) => `/creator/candidates/${encodeURIComponent(candidateId)}`,
   grade: (examId: string, candidateId: string) =>
     `/creator/grade/${encodeURIComponent(examId)}/candidate/${encodeURIComponent(candidateId)}`,
+  /**
+   * Grading by question: every candidate's answer to one question. `questionIndex` is the exam's own 0-based
+   * index (the API's); the URL carries the question's number as graders read it ("Q3" is `/question/3`).
+   */
+  gradeQuestion: (examId: string, questionIndex: number) =>
+    `/creator/grade/${encodeURIComponent(examId)}/question/${questionIndex + 1}`,
 } as const;
 
 /** Links into the taker app; its origin comes from /runtime-config.json. */
@@ -114,6 +120,24 @@ export const api = {
   resultTimeline: (resultId: string) => `/api/results/${id(resultId)}/timeline`,
   /** Checks a candidate's signed process receipt against this result's attempt. */
   resultReceiptVerify: (resultId: string) => `/api/results/${id(resultId)}/receipt/verify`,
+  /** Grading by question (results-service); `questionIndex` is the exam's own 0-based numbering. */
+  questionAnswers: (examId: string, questionIndex: number, names: boolean) =>
+    `/api/exams/${id(examId)}/questions/${questionIndex}/answers?names=${String(names)}`,
+  questionMarks: (examId: string, questionIndex: number) => `/api/exams/${id(examId)}/questions/${questionIndex}/marks`,
+  questionDetachments: (examId: string, questionIndex: number) =>
+    `/api/exams/${id(examId)}/questions/${questionIndex}/detachments`,
+  /** One AI-suggested mark for one answer (a group's representative answer stands for the group). */
+  resultSuggestion: (resultId: string, questionIndex: number) =>
+    `/api/results/${id(resultId)}/questions/${questionIndex}/suggestion`,
+  /** Suggestion batches over a question's answers: start, the latest with its progress, cancel. */
+  suggestionBatches: (examId: string, questionIndex: number) =>
+    `/api/exams/${id(examId)}/questions/${questionIndex}/suggestions`,
+  latestSuggestionBatch: (examId: string, questionIndex: number) =>
+    `/api/exams/${id(examId)}/questions/${questionIndex}/suggestions/latest`,
+  cancelSuggestionBatch: (examId: string, questionIndex: number, batchId: string) =>
+    `/api/exams/${id(examId)}/questions/${questionIndex}/suggestions/${id(batchId)}/cancel`,
+  /** How far the AI's suggestions agree with the graders' marks, per question. */
+  gradingAgreement: (examId: string) => `/api/exams/${id(examId)}/grading/agreement`,
   resultFile: (resultId: string, questionIndex: number) => `/api/results/${id(resultId)}/files/${questionIndex}`,
   /** The creator's reference solution against a coding question's tests (workspace-orchestrator's runner). */
   referenceRun: '/api/runner/reference',

@@ -67,6 +67,8 @@ const TECHNICAL_PROPS = new Set([
   'aria-live',
   'aria-current',
   'aria-haspopup',
+  // Key names ("J ArrowDown", "Control+Enter"), as the ARIA spec spells them.
+  'aria-keyshortcuts',
 ]);
 // Object properties whose text reaches the screen (option lists, column definitions, toasts' descriptions).
 const VISIBLE_PROPERTIES = new Set([
@@ -119,7 +121,7 @@ function literalsOf(node: ts.Node): { node: ts.Node; text: string }[] {
 
 // Calls whose string arguments are identifiers, selectors, URLs, keys or messages for developers.
 const TECHNICAL_CALLEE =
-  /^(t|i18n\.t|console\.\w+|\w+\.(querySelector|querySelectorAll|getItem|setItem|removeItem|addEventListener|removeEventListener|startsWith|endsWith|includes|split|replace|replaceAll|join|append|set|get|has|delete|getElementById|createElement|setAttribute)|fetch|apiRequest|request|useTranslation|Error|TypeError|RangeError|ApiError|AppError|require|import)$/;
+  /^(t|i18n\.t|console\.\w+|\w+\.(querySelector|querySelectorAll|getItem|setItem|removeItem|addEventListener|removeEventListener|startsWith|endsWith|includes|split|replace|replaceAll|join|append|set|get|has|delete|getElementById|createElement|setAttribute|closest|matches)|fetch|apiRequest|request|useTranslation|Error|TypeError|RangeError|ApiError|AppError|require|import)$/;
 
 /** Whether a literal is code rather than text: a key, import, comparison, type, technical prop or developer message. */
 function isTechnical(node: ts.Node, source: ts.SourceFile): boolean {

@@ -13,6 +13,7 @@ import type insights from './locales/en/insights.json';
 import type live from './locales/en/live.json';
 import type answerProcess from './locales/en/process.json';
 import type lti from './locales/en/lti.json';
+import type questionGrading from './locales/en/question-grading.json';
 import type results from './locales/en/results.json';
 import type roster from './locales/en/roster.json';
 
@@ -37,6 +38,7 @@ declare module 'i18next' {
     live: typeof live;
     process: typeof answerProcess;
     lti: typeof lti;
+    'question-grading': typeof questionGrading;
     results: typeof results;
     roster: typeof roster;
   }

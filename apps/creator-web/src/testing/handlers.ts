@@ -65,6 +65,10 @@ export const handlers = [
   http.get('*/api/results/summary', () => HttpResponse.json({ exams: [] as ExamResultsSummary[] })),
   // Workspaces started for every attempt: the orchestrator has no failure to tell the creator about.
   http.get('*/api/session/attempts/:attemptId/start-failure', () => HttpResponse.json({ failure: null })),
+  // No grader has taken an AI-suggested mark on any exam: the insights page has no agreement to show.
+  http.get('*/api/exams/:id/grading/agreement', ({ params }) =>
+    HttpResponse.json({ examId: String(params.id), questions: [] }),
+  ),
   // No AI solvability check has been run on any exam.
   http.get('*/api/exams/:id/solvability-checks/latest', () => HttpResponse.json({ check: null })),
   // Exams are not placed in an LMS course unless a test says so.

@@ -8,9 +8,16 @@ import { i18n } from '../../../i18n/index.ts';
 const pointsOf = (side: GradeHistoryEntry['before']) =>
   side?.points === null || side?.points === undefined ? '—' : formatPoints(side.points);
 
+/** Who decided: the grader, or "suggested by AI, accepted (edited) by" the grader when the mark took a suggestion. */
+function decidedBy(entry: GradeHistoryEntry): string {
+  if (entry.suggestion === 'accepted') return i18n.t('grading:gradeHistory.suggestionAccepted', { by: entry.by });
+  if (entry.suggestion === 'edited') return i18n.t('grading:gradeHistory.suggestionEdited', { by: entry.by });
+  return entry.by;
+}
+
 /** "{time} · {by} · Q{n}: {before} → {after} pts", or the release row of the whole result. */
 export function historyLine(entry: GradeHistoryEntry): string {
-  const head = { at: formatDateTime(entry.at), by: entry.by };
+  const head = { at: formatDateTime(entry.at), by: decidedBy(entry) };
   if (entry.kind === 'release') return i18n.t('grading:gradeHistory.released', head);
   if (entry.kind === 'unrelease') return i18n.t('grading:gradeHistory.unreleased', head);
   const question =

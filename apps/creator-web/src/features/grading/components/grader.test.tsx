@@ -87,6 +87,18 @@ describe('grader', () => {
     );
   });
 
+  it('leads to grading by question at the first question still awaiting a grader', async () => {
+    const detail = makeResultDetail({ userName: 'Grace Hopper', studentId: 'S-76' });
+    serveResult(detail);
+    signInAs();
+    renderApp(graderPath(detail));
+    // Question 1 was scored by its key; question 2 awaits a grader.
+    expect(await screen.findByRole('link', { name: 'Grade by question' })).toHaveAttribute(
+      'href',
+      `/creator/grade/${detail.examId}/question/2`,
+    );
+  });
+
   it("shows why the candidate's coding workspace did not start, which the candidate was not told", async () => {
     const detail = makeResultDetail({ userName: 'Grace Hopper', studentId: 'S-78' });
     serveResult(detail);

@@ -10,6 +10,7 @@ import { AlertTriangle, ArrowLeft, FileQuestion, Save } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
+import { firstAwaitingQuestion, GradeByQuestionLink } from '../../../components/grade-by-question-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useCandidateResultId, useGradeResult, useResult } from '../api/grade-result.ts';
@@ -124,9 +125,12 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
         title={t('grader.gradingName', { name })}
         description={detail.examTitle}
         actions={
-          <Button onClick={submit} disabled={save.isPending}>
-            <Save aria-hidden className="h-4 w-4" /> {save.isPending ? t('grader.saving') : t('grader.saveGrading')}
-          </Button>
+          <>
+            <GradeByQuestionLink examId={examId} questionIndex={firstAwaitingQuestion(detail.questionAnswers)} />
+            <Button onClick={submit} disabled={save.isPending}>
+              <Save aria-hidden className="h-4 w-4" /> {save.isPending ? t('grader.saving') : t('grader.saveGrading')}
+            </Button>
+          </>
         }
       />
       {unsaved && (

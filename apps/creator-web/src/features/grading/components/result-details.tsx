@@ -7,6 +7,7 @@ import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner, Spinner } from '@exam/ui/spinner';
 import { AlertTriangle, FileQuestion, RotateCw, Save } from 'lucide-react';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
+import { firstAwaitingQuestion, GradeByQuestionLink } from '../../../components/grade-by-question-link.tsx';
 import { BackToDashboard } from '../../../components/back-to-dashboard.tsx';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useResult } from '../api/grade-result.ts';
@@ -65,6 +66,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
             </span>
             {detail.lmsSync && <LmsSyncChip resultId={detail.id} sync={detail.lmsSync} />}
             <ReleaseButton detail={detail} />
+            <GradeByQuestionLink examId={detail.examId} questionIndex={firstAwaitingQuestion(detail.questionAnswers)} />
             {grading.unsaved && (
               <Button onClick={grading.saveNow} disabled={grading.saving}>
                 <Save aria-hidden className="h-4 w-4" /> {t('resultDetails.saveGrading')}

@@ -4,7 +4,7 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { AlertTriangle, ArrowLeft, FileQuestion, ListChecks } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
@@ -44,8 +44,11 @@ function showQuestion(questionIndex: number) {
   row?.focus();
 }
 
-/** /creator/exam-insights/{examId}: every figure measured from the submissions, none invented (docs/product.md#insights). */
-export function ExamInsights({ examId }: { examId: string }) {
+/**
+ * /creator/exam-insights/{examId}: every figure measured from the submissions, none invented (docs/product.md#insights).
+ * `children` are other features' sections the route adds under the report (the AI–human grading agreement).
+ */
+export function ExamInsights({ examId, children }: { examId: string; children?: ReactNode }) {
   const { t } = useTranslation('insights');
   const exam = useInsightsExam(examId);
   const [model, setModel] = useState<InsightsModelRequest>('auto');
@@ -113,6 +116,7 @@ export function ExamInsights({ examId }: { examId: string }) {
             <InsightsCharts report={insights.data} onSelectQuestion={showQuestion} />
           </Suspense>
           <IntegrityBreakdown report={insights.data} />
+          {children}
         </div>
       )}
       {exam.data.questions.some((q) => q.type === 'coding') && (

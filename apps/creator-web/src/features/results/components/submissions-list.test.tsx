@@ -43,6 +43,10 @@ describe('submissions list', () => {
     renderApp('/creator/exam-insights/exam-1/submissions');
     const table = await screen.findByRole('table', { name: 'Candidate Submissions' });
     expect(screen.getByLabelText('2 submissions')).toHaveTextContent('2');
+    expect(screen.getByRole('link', { name: 'Grade by question' })).toHaveAttribute(
+      'href',
+      '/creator/grade/exam-1/question/1',
+    );
     const [first, second] = within(table).getAllByTestId('submission-row');
     expect(
       within(first!)

@@ -11,6 +11,7 @@ import { AlertTriangle, ArrowLeft, Download, Inbox, PenLine, Send } from 'lucide
 import { Link } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { CandidateLink } from '../../../components/candidate-link.tsx';
+import { GradeByQuestionLink } from '../../../components/grade-by-question-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useDownloadResultsCsv } from '../api/download-results-csv.ts';
@@ -76,6 +77,7 @@ export function SubmissionsList({ examId }: { examId: string }) {
         }
         actions={
           <>
+            <GradeByQuestionLink examId={examId} />
             <Button variant="secondary" onClick={releaseGraded} disabled={release.isPending}>
               <Send aria-hidden className="h-4 w-4" /> {t('submissionsList.releaseGradedResults')}
             </Button>

@@ -1,0 +1,46 @@
+import { formatPoints } from '@exam/domain/grading';
+import type { QuestionAnswers } from '@exam/domain/question-grading';
+import { Badge } from '@exam/ui/badge';
+import { Card } from '@exam/ui/card';
+import { RichText } from '@exam/ui/rich-text';
+import { useTranslation } from 'react-i18next';
+import { questionName } from '../../../lib/display-names.ts';
+
+/** The question being marked: its title, text, points and rubric, so the grader never leaves the screen to read it. */
+export function QuestionSummary({ data }: { data: QuestionAnswers }) {
+  const { t } = useTranslation(['question-grading', 'common']);
+  const n = data.questionIndex + 1;
+  return (
+    <Card className="flex flex-col gap-3 p-5" role="region" aria-label={t('summary.label', { n })}>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h2 className="text-lg font-semibold text-ink">
+            {t('summary.heading', { n, title: questionName(data.title) })}
+          </h2>
+          <p className="text-xs text-muted">{t(`common:questionType.${data.type}`)}</p>
+        </div>
+        <div className="flex items-center gap-2">
+          <span className="text-sm font-medium text-ink" data-testid="question-max-points">
+            {t('summary.maxPoints', { points: formatPoints(data.maxPoints) })}
+          </span>
+          {!data.humanGraded && <Badge tone="info">{t('summary.scoredByKey')}</Badge>}
+        </div>
+      </div>
+      {data.content && <RichText className="text-sm text-ink">{data.content}</RichText>}
+      {data.rubric && (
+        <div>
+          <p className="text-xs font-medium uppercase tracking-wide text-muted">
+            {data.rubric.title || t('summary.rubric')}
+          </p>
+          <ol className="mt-1 flex list-inside list-decimal flex-col gap-0.5 text-sm text-ink">
+            {data.rubric.criteria.map((c) => (
+              <li key={c.id}>
+                {t('summary.criterion', { description: c.description, points: formatPoints(c.points) })}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </Card>
+  );
+}
