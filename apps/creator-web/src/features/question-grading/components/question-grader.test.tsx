@@ -137,9 +137,9 @@ describe('grading by question', () => {
       ]),
     );
     const { user, router } = await openScreen();
-    // The screen opens on the first answer still to mark.
-    expect(heading()).toHaveTextContent('Candidate 2');
-    expect(screen.getByTestId('answer-position')).toHaveTextContent('2 of 4');
+    // The screen opens on the first answer still to mark, largest group first: one mark covers the most answers.
+    expect(heading()).toHaveTextContent('Candidate 4 and 1 more');
+    expect(screen.getByTestId('answer-position')).toHaveTextContent('1 of 4');
 
     await user.click(screen.getByRole('combobox', { name: 'Show' }));
     await user.click(await screen.findByRole('option', { name: 'Ungraded (3)' }));
@@ -299,8 +299,10 @@ describe('grading by question', () => {
     expect(screen.getByText('Taken out of its group: this answer is marked alone.')).toBeInTheDocument();
     expect(screen.queryByTestId('group-banner')).not.toBeInTheDocument();
 
+    // The group of two now comes before the answer marked alone.
+    expect(screen.getByTestId('answer-position')).toHaveTextContent('2 of 2');
     unfocus();
-    await user.keyboard('j');
+    await user.keyboard('k');
     expect(heading()).toHaveTextContent('Candidate 2 and 1 more');
     await user.click(screen.getByText('Show the 2 answers in this group'));
     await user.click(screen.getByRole('button', { name: "Mark Candidate 3's answer alone" }));

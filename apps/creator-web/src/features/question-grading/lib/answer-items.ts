@@ -24,7 +24,10 @@ export type AnswerFilter =
 
 const itemKey = (row: QuestionAnswerRow) => (row.detached ? `answer:${row.resultId}` : `group:${row.groupId}`);
 
-/** The answers as items in submission order (an item sits where its earliest member does). */
+/**
+ * The answers as items, largest group first, so the first marks given cover the most answers; items of one size
+ * keep submission order (an item sits where its earliest member does).
+ */
 export function answerItems(data: Pick<QuestionAnswers, 'answers' | 'groups'>): AnswerItem[] {
   const groups = new Map(data.groups.map((g) => [g.groupId, g]));
   const items = new Map<string, QuestionAnswerRow[]>();
@@ -32,12 +35,14 @@ export function answerItems(data: Pick<QuestionAnswers, 'answers' | 'groups'>): 
     const key = itemKey(row);
     items.set(key, [...(items.get(key) ?? []), row]);
   }
-  return [...items].map(([key, rows]) => {
-    const first = rows[0]!;
-    const group = groups.get(first.groupId);
-    const representative = (group && rows.find((r) => r.answer === group.answer)) ?? first;
-    return { key, rows, representative, group, detached: first.detached };
-  });
+  return [...items]
+    .map(([key, rows]): AnswerItem => {
+      const first = rows[0]!;
+      const group = groups.get(first.groupId);
+      const representative = (group && rows.find((r) => r.answer === group.answer)) ?? first;
+      return { key, rows, representative, group, detached: first.detached };
+    })
+    .sort((a, b) => b.rows.length - a.rows.length || a.rows[0]!.number - b.rows[0]!.number);
 }
 
 export const isUnmarked = (item: AnswerItem) => item.rows.some((row) => row.points === null);
