@@ -131,4 +131,3 @@ export async function startFakeGateway() {
   });
 }
 export type FakeGateway = Awaited<ReturnType<typeof startFakeGateway>>;
-
