@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundedEditDistance, groupAnswers, type AnswerToGroup } from './answer-groups.ts';
+import { boundedEditDistance, groupAnswers, groupCodeAnswers, type AnswerToGroup } from './answer-groups.ts';
+import { tokenize } from './code-tokens.ts';
 
 const answersOf = (...texts: string[]): AnswerToGroup[] => texts.map((answer, i) => ({ resultId: `r${i}`, answer }));
 
@@ -155,5 +156,47 @@ describe('groupAnswers', () => {
     // The 100 own answers differ in their digits, so each stays alone.
     expect(groups).toHaveLength(103);
     expect(groups.flatMap((g) => g.resultIds).sort()).toEqual(answers.map((a) => a.resultId).sort());
+  });
+});
+
+describe('groupCodeAnswers', () => {
+  const code = (resultId: string, answer: string): AnswerToGroup => ({ resultId, answer });
+
+  it('groups programs that differ only in comments and layout, never in a name, a number or a string', () => {
+    const groups = groupCodeAnswers(
+      [
+        code('r1', 'def total(xs):\n    return sum(xs)\n'),
+        code('r2', 'def total(xs):   # add them up\n  return sum( xs )'),
+        code('r3', 'def total(xs):\n    return max(xs)\n'),
+        code('r4', 'def total(xs):\n    return sum(xs) + 1\n'),
+        code('r5', 'def total(xs):\n    return sum(xs) + 2\n'),
+        code('r6', 'print("a")'),
+        code('r7', "print('a')"),
+        code('r8', '   '),
+      ],
+      'python',
+    );
+    const shared = groups.find((g) => g.resultIds.includes('r1'));
+    expect(shared?.resultIds).toEqual(['r1', 'r2']);
+    expect(shared?.forms).toBe(2);
+    // Every other answer is alone: a different function, another literal, another quote style.
+    expect(groups.filter((g) => g !== shared).every((g) => g.resultIds.length === 1)).toBe(true);
+    expect(groups).toHaveLength(7);
+    expect(groups.find((g) => g.resultIds[0] === 'r8')?.empty).toBe(true);
+    expect(groups[0]).toBe(shared);
+  });
+
+  it('gives the same ids whatever the order of the answers', () => {
+    const answers = [code('a', 'x = 1'), code('b', 'x=1'), code('c', 'y = 1')];
+    const ids = (list: AnswerToGroup[]) =>
+      groupCodeAnswers(list, 'python')
+        .map((g) => `${g.groupId}:${g.resultIds.join(',')}`)
+        .sort();
+    expect(ids([...answers].reverse())).toEqual(ids(answers));
+  });
+
+  it('keeps the class tokens of the similarity report unchanged without literal', () => {
+    expect(tokenize('total = count + 1  # c', 'python')).toEqual(['I', '=', 'I', '+', 'N']);
+    expect(tokenize('total = count + 1  # c', 'python', { literal: true })).toEqual(['total', '=', 'count', '+', '1']);
   });
 });

@@ -1,4 +1,6 @@
 import { hashSeed } from './arrangement.ts';
+import { tokenize } from './code-tokens.ts';
+import type { CodingLanguage } from './question.ts';
 import { normalizeText } from './grading.ts';
 
 /**
@@ -167,6 +169,46 @@ export function groupAnswers(answers: readonly AnswerToGroup[], caseSensitive = 
   const used = new Set<string>();
   for (const { text, group } of groups) {
     const base = `g${hashSeed(text).toString(16).padStart(8, '0')}`;
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+    used.add(id);
+    group.groupId = id;
+  }
+  return groups.map((g) => g.group);
+}
+
+/**
+ * Answer groups of a coding question: answers whose programs are the same token for token (code-tokens.ts with
+ * `literal`: comments and layout vanish, names, numbers and strings stay) form one group. Nothing looser: the
+ * similarity fingerprints (similarity.ts) erase names and literals, so `total + 1` and `count - 1` look alike to
+ * them, which is right for finding copies and wrong for sharing a mark; a program that differs in one name may
+ * call a different function. Blank answers form the empty group. The groups come largest first, with ids that
+ * hash the shared token stream, so the same answers give the same ids in every run.
+ */
+export function groupCodeAnswers(answers: readonly AnswerToGroup[], language: CodingLanguage): AnswerGroup[] {
+  const byProgram = new Map<string, AnswerToGroup[]>();
+  const seen = new Set<string>();
+  for (const item of answers) {
+    if (seen.has(item.resultId)) throw new RangeError(`result ${item.resultId} appears twice`);
+    seen.add(item.resultId);
+    const program = tokenize(item.answer, language, { literal: true }).join('\u0000');
+    byProgram.set(program, [...(byProgram.get(program) ?? []), item]);
+  }
+  const groups = [...byProgram]
+    .map(([program, members]) => ({
+      program,
+      group: {
+        groupId: '',
+        resultIds: members.map((m) => m.resultId).sort(compareText),
+        answer: representativeAnswer(members),
+        forms: new Set(members.map((m) => m.answer.trim())).size,
+        empty: program === '',
+      },
+    }))
+    .sort((x, y) => y.group.resultIds.length - x.group.resultIds.length || compareText(x.program, y.program));
+  const used = new Set<string>();
+  for (const { program, group } of groups) {
+    const base = `c${hashSeed(program).toString(16).padStart(8, '0')}`;
     let id = base;
     for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
     used.add(id);

@@ -144,10 +144,18 @@ function endOfQuoted(code: string, start: number, quote: string): number {
 
 const NUMBER = /^(?:0[xXbBoO][\da-fA-F_]+|(?:\d[\d_]*\.?[\d_]*|\.\d[\d_]*)(?:[eE][+-]?\d+)?)[a-zA-Z]*/;
 
-/** The tokens of `code` in `language` (see the file comment for what is kept). */
-export function tokenize(code: string, language: CodingLanguage): string[] {
+/**
+ * The tokens of `code` in `language` (see the file comment for what is kept). With `literal`, identifiers, numbers
+ * and strings keep their text instead of becoming class tokens: only comments and layout vanish (what grading by
+ * question groups code by, answer-groups.ts).
+ */
+export function tokenize(code: string, language: CodingLanguage, opts: { literal?: boolean } = {}): string[] {
   const syntax = SYNTAX[language];
   const tokens: string[] = [];
+  const literal = opts.literal === true;
+  /** A class token, or with `literal` the text from `start` to `end`. */
+  const push = (tokenClass: string, start: number, end: number) =>
+    tokens.push(literal ? code.slice(start, end) : tokenClass);
   let i = 0;
   while (i < code.length) {
     const c = code[i] as string;
@@ -166,25 +174,26 @@ export function tokenize(code: string, language: CodingLanguage): string[] {
       i = end < 0 ? code.length : end + syntax.blockComment[1].length;
       continue;
     }
+    const start = i;
     if (syntax.tripleQuotes && (code.startsWith('"""', i) || code.startsWith("'''", i))) {
       i = endOfQuoted(code, i, code.slice(i, i + 3));
-      tokens.push(TokenClass.string);
+      push(TokenClass.string, start, i);
       continue;
     }
     if (syntax.quotes.includes(c)) {
       i = endOfQuoted(code, i, c);
-      tokens.push(TokenClass.string);
+      push(TokenClass.string, start, i);
       continue;
     }
     if (syntax.quotedIdentifiers?.includes(c)) {
       i = endOfQuoted(code, i, c);
-      tokens.push(TokenClass.identifier);
+      push(TokenClass.identifier, start, i);
       continue;
     }
     if (isDigit(c) || (c === '.' && isDigit(code[i + 1] ?? ''))) {
       const match = NUMBER.exec(code.slice(i, i + 64));
       i += match ? match[0].length : 1;
-      tokens.push(TokenClass.number);
+      push(TokenClass.number, start, i);
       continue;
     }
     if (isIdentStart(c) || (syntax.dotsInIdentifiers && c === '.' && isIdentStart(code[i + 1] ?? ''))) {
@@ -197,11 +206,12 @@ export function tokenize(code: string, language: CodingLanguage): string[] {
       if (syntax.tripleQuotes && /^[rbfu]{1,2}$/i.test(word) && syntax.quotes.includes(next)) {
         const quote = code.startsWith(next.repeat(3), end) ? next.repeat(3) : next;
         i = endOfQuoted(code, end, quote);
-        tokens.push(TokenClass.string);
+        push(TokenClass.string, start, i);
         continue;
       }
       const key = syntax.caseInsensitive ? word.toLowerCase() : word;
-      tokens.push(syntax.keywords.has(key) ? key : TokenClass.identifier);
+      if (syntax.keywords.has(key)) tokens.push(key);
+      else push(TokenClass.identifier, start, end);
       i = end;
       continue;
     }

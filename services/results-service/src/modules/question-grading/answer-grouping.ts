@@ -1,5 +1,5 @@
 import type { AnswerGroupView } from '@exam/domain/question-grading';
-import { groupAnswers } from '@exam/domain/answer-groups';
+import { groupAnswers, groupCodeAnswers } from '@exam/domain/answer-groups';
 import { textToGrade, type SubmittedAnswer } from './question-answers.repository.ts';
 
 /** A group of one: an answer a grader took out of its group, or a file whose text cannot be read. */
@@ -13,7 +13,8 @@ function groupingText(answer: SubmittedAnswer): string | null {
 
 /**
  * The groups of a question's answers (packages/domain/src/answer-groups.ts: identical after the question's own
- * normalisation, or near-identical by a few typing slips), recomputed from the current answers on every read, so
+ * normalisation, or near-identical by a few typing slips; a coding question's programs when they are the same
+ * token for token, comments and layout aside), recomputed from the current answers on every read, so
  * a regrade never leaves a stale group while marks, which live on the results, stay. A detached answer, and a file
  * with no readable text, is a group of its own (after the shared groups, in submission order). `groupOf` maps each
  * result id to its group's id.
@@ -36,8 +37,13 @@ export function groupQuestionAnswers(
         empty: (text ?? answer.answer).trim() === '',
       });
   }
-  const caseSensitive = answers[0]?.question.matching.caseSensitive ?? false;
-  const groups: AnswerGroupView[] = [...groupAnswers(shared, caseSensitive), ...alone].map((g) => ({
+  const question = answers[0]?.question;
+  // Code groups only when the programs are the same token for token; text by the keys' normalisation and slips.
+  const byAnswer =
+    question?.type === 'coding' && question.language
+      ? groupCodeAnswers(shared, question.language)
+      : groupAnswers(shared, question?.matching.caseSensitive ?? false);
+  const groups: AnswerGroupView[] = [...byAnswer, ...alone].map((g) => ({
     groupId: g.groupId,
     resultIds: g.resultIds,
     answer: g.answer,

@@ -182,6 +182,28 @@ describe('grading by question', () => {
     expect(together.json<AnswerGroups>().groups.map((g) => g.resultIds)).toEqual([[...results].sort()]);
   });
 
+  it("groups a coding question's programs only when they are the same token for token, comments and layout aside", async () => {
+    const exam = makeQuestionGradingExam({
+      questions: [
+        { id: 'sum', type: 'coding', title: 'Sum a list', points: 3, language: 'python', rubricId: 'code-rubric' },
+      ],
+      rubrics: [{ id: 'code-rubric', title: 'Code', criteria: [{ id: 'works', description: 'Works', points: 3 }] }],
+    });
+    const { owner, results } = await cohort(
+      [
+        'def total(xs):\n    return sum(xs)\n',
+        'def total(xs):  # adds them\n  return sum( xs )',
+        'def total(xs):\n    return max(xs)\n',
+      ],
+      exam,
+    );
+    const groups = await app.inject({ method: 'GET', url: url(exam.id, 0, 'answer-groups'), headers: owner });
+    expect(groups.json<AnswerGroups>().groups.map((g) => g.resultIds)).toEqual([
+      [results[0], results[1]].sort(),
+      [results[2]],
+    ]);
+  });
+
   it("numbers questions as the exam does on a shuffled exam and marks each candidate's own question", async () => {
     const questions = Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, type: 'short-answer', title: `Q${i}` }));
     const exam = app.exams.put(buildInternalExam({ questions, shuffleQuestions: true }));
