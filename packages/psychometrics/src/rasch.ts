@@ -179,7 +179,8 @@ function startingDifficulties(groups: ResponseGroups): Float64Array {
   });
 }
 
-function maximiseItem(start: number, n: Float64Array, r: Float64Array, p: number, quad: Quadrature): number {
+/** One item's M-step: Newton–Raphson on its expected counts at `quad.nodes` (the abilities; the weights are unused). */
+export function maximiseItem(start: number, n: Float64Array, r: Float64Array, p: number, quad: Quadrature): number {
   const K = quad.nodes.length;
   let b = start;
   for (let step = 0; step < NEWTON_STEPS; step += 1) {
@@ -199,7 +200,8 @@ function maximiseItem(start: number, n: Float64Array, r: Float64Array, p: number
   return b;
 }
 
-function itemInformation(b: number, n: Float64Array, p: number, quad: Quadrature): number {
+/** Expected Fisher information Σ_k n_k P_k (1 − P_k) of an item of difficulty b at `quad.nodes`. */
+export function itemInformation(b: number, n: Float64Array, p: number, quad: Quadrature): number {
   const K = quad.nodes.length;
   let information = 0;
   for (let k = 0; k < K; k += 1) {
