@@ -118,7 +118,12 @@ export const AIDED_REASONS = {
   noneCorrect: `${RASCH_REASONS.noneCorrect} Estimated as if 0.3 of an answer were right, so the set's anchor holds.`,
 } as const;
 
-const DEFAULTS = { quadraturePoints: 21, tolerance: 1e-5, maxIterations: 2000 };
+/**
+ * 31 points a dimension (961 grid points): posterior SDs of a 20-item set are about half the cohort's SD, so
+ * the grid must be fine near the centre; 21 points leave errors of 2e-3 logits in the SE, 31 points 1e-4
+ * (against the brute-force integration in the test).
+ */
+const DEFAULTS = { quadraturePoints: 31, tolerance: 1e-5, maxIterations: 2000 };
 const Z95 = 1.959963984540054;
 /** Winsteps' default extreme-score adjustment (EXTRSCORE). */
 const EXTREME_ADJUSTMENT = 0.3;
@@ -237,6 +242,7 @@ function finish(
     gap.flag = tests[c]?.flag ?? null;
   });
   const estimates = candidates.flatMap(({ gap }) => (gap.estimate === null ? [] : [gap.estimate]));
+  const errorVariances = candidates.flatMap(({ gap }) => (gap.se === null ? [] : [gap.se ** 2]));
   const sdA = Math.sqrt(latent.cov[0]);
   const sdU = Math.sqrt(latent.cov[2]);
   return {
@@ -247,7 +253,7 @@ function finish(
       unaided: { mean: latent.mean[1], sd: sdU },
       correlation: latent.cov[1] / (sdA * sdU),
     },
-    gap: describeGaps(estimates, tests, modelMean, modelSd),
+    gap: describeGaps(estimates, errorVariances, tests, modelMean, modelSd),
     ...run,
     logLikelihood,
   };

@@ -20,6 +20,12 @@ import { normalCdf } from './normal.ts';
  * 57(1)): of the candidates flagged, at most about 5% are expected to be ordinary, and a cohort that fits the
  * model gets no flag at all 95% of the time, whatever its size. A candidate with almost no information on
  * the gap (v ≈ s²) has ĝ ≈ m and no evidence either way: z = 0.
+ *
+ * How much a single candidate's gap can say is the gap's reliability, reported beside the distribution:
+ * the empirical (EAP) reliability Var(ĝ) / (Var(ĝ) + mean v) (mirt's `empirical_rxx`; Chalmers 2012). A
+ * difference of two abilities is much less reliable than either (θ_A and θ_U correlate): with 20 items a
+ * set and ρ = 0.7 it is about 0.45, so only gaps several logits from the cohort's are flagged. Longer sets
+ * are the remedy, not a looser rule.
  */
 export type GapFlag = 'above' | 'below';
 
@@ -43,6 +49,8 @@ export interface GapDistribution {
   model: { mean: number; sd: number };
   /** The candidates' EAP gaps; null when no candidate has one. */
   estimates: { count: number; mean: number; sd: number | null; quantiles: GapQuantiles } | null;
+  /** Empirical reliability of the candidates' gaps (0–1); null with fewer than 2 gaps. */
+  reliability: number | null;
   flagged: { above: number; below: number };
 }
 
@@ -84,6 +92,7 @@ export function quantile(sorted: ArrayLike<number>, p: number): number {
 /** The gap's cohort distribution from the fitted model and the candidates' estimates and flags. */
 export function describeGaps(
   estimates: readonly number[],
+  errorVariances: readonly number[],
   tests: readonly (GapTest | null)[],
   modelMean: number,
   modelSd: number,
@@ -92,7 +101,7 @@ export function describeGaps(
   for (const t of tests) if (t?.flag) flagged[t.flag] += 1;
   const model = { mean: modelMean, sd: modelSd };
   const n = estimates.length;
-  if (n === 0) return { model, estimates: null, flagged };
+  if (n === 0) return { model, estimates: null, reliability: null, flagged };
   const sorted = Float64Array.from(estimates).sort();
   const mean = estimates.reduce((a, b) => a + b, 0) / n;
   const sd = n < 2 ? null : Math.sqrt(estimates.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
@@ -103,5 +112,8 @@ export function describeGaps(
     p75: quantile(sorted, 0.75),
     p95: quantile(sorted, 0.95),
   };
-  return { model, estimates: { count: n, mean, sd, quantiles }, flagged };
+  const spread = sd === null ? null : sd * sd;
+  const error = errorVariances.reduce((a, b) => a + b, 0) / n;
+  const reliability = spread === null || spread + error <= 0 ? null : spread / (spread + error);
+  return { model, estimates: { count: n, mean, sd, quantiles }, reliability, flagged };
 }
