@@ -43,6 +43,9 @@ import {
  * items testing the same skill at the same difficulty, one of each pair sat with and one without the
  * assistant (or both sets drawn at random from one pool). If the aided items are simply harder, the gap
  * understates the assistant's effect by their mean difference in difficulty, and no model can tell.
+ * (A stronger design needs no such assumption: counterbalancing, where each item of a pair is sat aided by
+ * some candidates and unaided by others. Each (item, condition) would then be a column of this same model,
+ * with one difficulty shared by an item's two columns; that constraint, not the mean, fixes the gap.)
  * Items everyone answered right (or wrong) have no finite difficulty; dropping them would move a set's mean
  * difficulty and so the anchor, so they stay in with the extreme-score adjustment of Winsteps (Linacre,
  * Winsteps manual, EXTRSCORE = 0.3): their count of correct answers is moved 0.3 inside its range.
@@ -52,7 +55,9 @@ import {
  * finite for all-right and all-wrong sets, the joint posterior gives the gap's variance
  * Var θ_A + Var θ_U − 2 Cov(θ_A, θ_U) directly, and the interval gap ± 1.96 SD has its nominal 95% coverage
  * averaged over the cohort — the parameter-recovery check. The price is shrinkage towards the cohort: a
- * candidate's gap is pulled towards the mean gap, so a flag (aided-gap.ts) errs on the side of silence.
+ * candidate's gap is pulled towards the mean gap, so a flag (aided-gap.ts) errs on the side of silence, and
+ * for a candidate far from the cohort the interval covers their true gap less often than 95% (coverage is
+ * nominal over the cohort, not for each candidate; bench/psychometrics-aided.ts measures the shrinkage).
  * A candidate with no answers in one set gets null for that set and for the gap (a prior guess from their
  * other set is not a measurement), though their answers still inform the fit.
  */
