@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeExamReliance, computeReliance, RELIANCE_REASONS, type RelianceCase } from './reliance.ts';
+import { computeExamReliance, computeReliance, relianceCase, RELIANCE_REASONS, type RelianceCase } from './reliance.ts';
 
 const c = (
   firstCorrect: boolean,
@@ -80,5 +80,26 @@ describe('computeExamReliance', () => {
       candidates: 0,
       reason: RELIANCE_REASONS.noCandidates,
     });
+  });
+});
+
+describe('relianceCase', () => {
+  // A four-option question keyed 'B'; options compare by identity.
+  const isCorrect = (option: string) => option === 'B';
+  const same = (a: string, b: string) => a === b;
+
+  it('maps the answer before the assistant turn and the submitted answer onto a case', () => {
+    // Had B, the assistant planted C, kept B: the RSR case of a rejected error.
+    expect(relianceCase({ before: 'B', advice: 'C', submitted: 'B' }, isCorrect, same)).toEqual(
+      c(true, false, false, true),
+    );
+    // No answer yet, assistant right, took it: first decision counts as wrong, so an RAIR case.
+    expect(relianceCase({ before: null, advice: 'B', submitted: 'B' }, isCorrect, same)).toEqual(
+      c(false, true, true, true),
+    );
+    // Had A, assistant planted D, submitted nothing: neither follows nor is correct.
+    expect(relianceCase({ before: 'A', advice: 'D', submitted: null }, isCorrect, same)).toEqual(
+      c(false, false, false, false),
+    );
   });
 });

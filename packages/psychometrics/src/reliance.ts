@@ -69,6 +69,31 @@ export const RELIANCE_REASONS = {
   noCandidates: 'No candidate has a case for this figure.',
 } as const;
 
+/** One question's two stages and the assistant's advice, in whatever form answers take (an option, a value). */
+export interface RelianceStages<Answer> {
+  /** The answer as it stood just before the first assistant turn about the question; null if none yet. */
+  before: Answer | null;
+  /** The answer the assistant gave (for a planted turn, the planted error). */
+  advice: Answer;
+  /** The submitted answer; null if left blank. */
+  submitted: Answer | null;
+}
+
+/** A case from the two stages, given the question's key (`isCorrect`) and when two answers are the same. */
+export function relianceCase<Answer>(
+  stages: RelianceStages<Answer>,
+  isCorrect: (answer: Answer) => boolean,
+  same: (a: Answer, b: Answer) => boolean,
+): RelianceCase {
+  const { before, advice, submitted } = stages;
+  return {
+    firstCorrect: before !== null && isCorrect(before),
+    aiCorrect: isCorrect(advice),
+    finalFollowsAi: submitted !== null && same(submitted, advice),
+    finalCorrect: submitted !== null && isCorrect(submitted),
+  };
+}
+
 function ratio(numerator: number, denominator: number, reason: string): RelianceRatio {
   return denominator === 0
     ? { value: null, numerator, denominator, reason }
