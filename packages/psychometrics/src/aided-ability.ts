@@ -3,8 +3,9 @@ import { describeGaps, testGaps, type GapDistribution, type GapFlag } from './ai
 import { answeredCount, groupJointly, type JointGroups } from './aided-groups.ts';
 import { gaussHermiteNormal, type Quadrature } from './gauss-hermite.ts';
 import { itemInformation, maximiseItem, RASCH_REASONS } from './rasch.ts';
-import { expectedCounts, type ResponseGroups } from './rasch-posterior.ts';
+import type { ResponseGroups } from './rasch-posterior.ts';
 import {
+  expectedAnswered,
   gridFor,
   groupMoments,
   jointPosterior,
@@ -182,8 +183,7 @@ export function fitAidedAbility(
     for (const set of ['aided', 'unaided'] as const) {
       const nodes = set === 'aided' ? grid.aided : grid.unaided;
       const setPost = set === 'aided' ? marginalAided(post, groups.size.length, quad.nodes.length) : post;
-      const { n, r } = expectedCounts(groups[set], setPost, asNodes(nodes));
-      adjustExtremes(groups[set], n, r, nodes.length);
+      const { n, r } = itemCounts(groups[set], setPost, nodes.length);
       b[set] = b[set].map((start, p) => maximiseItem(start, n, r, p, asNodes(nodes)));
     }
     const next = latentMoments(groups, post, grid, quad.nodes.length);
@@ -217,7 +217,7 @@ function finish(
   for (const set of ['aided', 'unaided'] as const) {
     const nodes = set === 'aided' ? grid.aided : grid.unaided;
     const setPost = set === 'aided' ? marginalAided(post, groups.size.length, K) : post;
-    const { n } = expectedCounts(groups[set], setPost, asNodes(nodes));
+    const n = expectedAnswered(groups[set], setPost, nodes.length);
     groups[set].items.forEach((j, p) => {
       const item = items.find((i) => i.index === j)!;
       item.difficulty = b[set][p]!;
@@ -306,20 +306,28 @@ function centre(values: Float64Array): number {
   return mean;
 }
 
-/** expectedCounts and the Newton step read only the abilities at the nodes; the weights are not used. */
+/** The Newton step and the information read only the abilities at the nodes; the weights are not used. */
 function asNodes(nodes: Float64Array): Quadrature {
   return { nodes, weights: nodes };
 }
 
-/** All-right (all-wrong) items: expected correct counts scaled so 0.3 of an answer is wrong (right). */
-function adjustExtremes(groups: ResponseGroups, n: Float64Array, r: Float64Array, nodeCount: number): void {
+/**
+ * E-step counts for the items of one set. The Rasch M-step for b_p (maximiseItem) uses the expected correct
+ * answers only through their sum over the nodes, Σ_k r_pk = the item's observed correct count C_p (each
+ * candidate's posterior sums to 1): its gradient is Σ_k n_pk P_pk − C_p. So r need not be accumulated node
+ * by node — for the unaided set that would cost every correct answer K² operations an iteration — and
+ * r_pk = n_pk · C_p / A_p (A_p answers) has the right sum. All-right and all-wrong items get C_p moved 0.3
+ * inside its range here (the extreme-score adjustment).
+ */
+function itemCounts(groups: ResponseGroups, post: Float64Array, M: number) {
+  const n = expectedAnswered(groups, post, M);
+  const r = new Float64Array(n.length);
   groups.items.forEach((_, p) => {
     const answered = groups.itemAnswered[p]!;
-    const correct = groups.itemCorrect[p]!;
-    if (correct > 0 && correct < answered) return;
-    const share = correct === 0 ? EXTREME_ADJUSTMENT / answered : 1 - EXTREME_ADJUSTMENT / answered;
-    for (let k = 0; k < nodeCount; k += 1) r[p * nodeCount + k] = share * n[p * nodeCount + k]!;
+    const correct = Math.min(answered - EXTREME_ADJUSTMENT, Math.max(EXTREME_ADJUSTMENT, groups.itemCorrect[p]!));
+    for (let i = 0; i < M; i += 1) r[p * M + i] = (n[p * M + i]! * correct) / answered;
   });
+  return { n, r };
 }
 
 function candidateAbility(groups: JointGroups, m: Moments, c: number): CandidateAbility {

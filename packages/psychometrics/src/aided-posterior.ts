@@ -182,3 +182,24 @@ export function latentMoments(groups: JointGroups, post: Float64Array, grid: Gri
     cov: [Math.max(MIN_VARIANCE, aa - a * a), au - a * u, Math.max(MIN_VARIANCE, uu - u * u)],
   };
 }
+
+/**
+ * n[p·M + i]: expected number of candidates at node i who answered item p (the n of rasch-posterior.ts
+ * expectedCounts, by answer mask: everyone at the node minus those whose mask misses p).
+ */
+export function expectedAnswered(groups: ResponseGroups, post: Float64Array, M: number): Float64Array {
+  const byMask = new Float64Array(groups.missing.length * M);
+  groups.groupMask.forEach((m, g) => {
+    const size = groups.groupSize[g]!;
+    for (let i = 0; i < M; i += 1) byMask[m * M + i] = byMask[m * M + i]! + size * post[g * M + i]!;
+  });
+  const everyone = new Float64Array(M);
+  for (let m = 0; m < groups.missing.length; m += 1)
+    for (let i = 0; i < M; i += 1) everyone[i] = everyone[i]! + byMask[m * M + i]!;
+  const n = new Float64Array(groups.items.length * M);
+  for (let p = 0; p < groups.items.length; p += 1) n.set(everyone, p * M);
+  groups.missing.forEach((missing, m) => {
+    for (const p of missing) for (let i = 0; i < M; i += 1) n[p * M + i] = n[p * M + i]! - byMask[m * M + i]!;
+  });
+  return n;
+}
