@@ -95,7 +95,9 @@ export function jointPosterior(groups: JointGroups, b: Record<AbilitySet, Float6
     }
     let sum = 0;
     for (let i = 0; i < K2; i += 1) {
-      const e = Math.exp(post[g * K2 + i]! - max);
+      // Below e^(−40) ≈ 4e-18 of the largest term a node cannot change a double-precision sum: skip its exp.
+      const d = post[g * K2 + i]! - max;
+      const e = d < -40 ? 0 : Math.exp(d);
       post[g * K2 + i] = e;
       sum += e;
     }
