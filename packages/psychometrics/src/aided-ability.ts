@@ -71,6 +71,7 @@ export interface AidedAbilityOptions {
   maxIterations?: number;
 }
 
+/** One ability (EAP, logits) with its posterior SD; null with a reason when the candidate has no answers in the set. */
 export interface ThetaEstimate {
   theta: number | null;
   se: number | null;
@@ -90,12 +91,14 @@ export interface GapEstimate {
   reason?: string;
 }
 
+/** A candidate's figures, in the shape insights gives them (`ability: { aided, unaided, gap }`). */
 export interface CandidateAbility {
   aided: ThetaEstimate;
   unaided: ThetaEstimate;
   gap: GapEstimate;
 }
 
+/** An item's difficulty on its set's scale (each set's mean difficulty is 0: the anchor). */
 export interface AidedItem {
   index: number;
   set: AbilitySet;
@@ -104,12 +107,14 @@ export interface AidedItem {
   reason?: string;
 }
 
+/** The fitted cohort distribution of (θ_A, θ_U): means relative to each set's anchor, SDs, correlation. */
 export interface LatentDistribution {
   aided: { mean: number; sd: number };
   unaided: { mean: number; sd: number };
   correlation: number;
 }
 
+/** The whole fit; `reason` (and null figures everywhere) when it cannot be made. */
 export interface AidedAbilityFit {
   candidates: CandidateAbility[];
   items: AidedItem[];
@@ -142,6 +147,7 @@ const DEFAULTS = { quadraturePoints: 31, tolerance: 1e-5, maxIterations: 2000 };
 const Z95 = 1.959963984540054;
 /** Winsteps' default extreme-score adjustment (EXTRSCORE). */
 const EXTREME_ADJUSTMENT = 0.3;
+
 /** Aided and unaided ability per candidate; `sets[j]` says which set item j is in (null: neither, ignored). */
 export function fitAidedAbility(
   marks: readonly (readonly Mark[])[],
