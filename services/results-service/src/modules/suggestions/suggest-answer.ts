@@ -9,7 +9,8 @@ import {
 } from '@exam/domain/question-grading';
 import type { Deps } from '../../deps.ts';
 import { maskCandidate } from './candidate-masking.ts';
-import { toSuggestion, type SuggestionRow, type SuggestionsRepository } from './suggestions.repository.ts';
+import { toGradingSuggestion } from '../question-grading/latest-suggestions.ts';
+import type { SuggestionRow, SuggestionsRepository } from './suggestions.repository.ts';
 
 /** One answer as a suggestion reads it (modules/question-grading's reader gives it). */
 export type AnswerToSuggest = {
@@ -121,5 +122,6 @@ export async function suggestAnswer(
   const stored: SuggestionRow = batch
     ? await deps.repo.insertForBatch({ ...row, batchId: batch.id }, batch.leaseOwner)
     : await deps.repo.insert({ ...row, batchId: null });
-  return toSuggestion(stored, true);
+  // Just made from the answer as it is now: current.
+  return toGradingSuggestion(stored, stored.answerHash);
 }

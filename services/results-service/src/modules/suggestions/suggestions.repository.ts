@@ -1,29 +1,10 @@
-import type { GradingSuggestion } from '@exam/domain/question-grading';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { gradingSuggestions, suggestionBatches } from '../../db/schema.ts';
+import type { SuggestionRow } from '../question-grading/latest-suggestions.ts';
 
-export type SuggestionRow = typeof gradingSuggestions.$inferSelect;
+export type { SuggestionRow };
 export type NewSuggestion = typeof gradingSuggestions.$inferInsert;
-
-/** A stored suggestion as the API shows it; `current` says whether the answer still hashes as it did. */
-export function toSuggestion(row: SuggestionRow, current: boolean): GradingSuggestion {
-  return {
-    id: row.id,
-    resultId: row.resultId,
-    questionIndex: row.questionIndex,
-    points: row.points,
-    rubric: row.rubric,
-    rationale: row.rationale,
-    quote: row.quote,
-    uncertain: row.uncertain,
-    samplePoints: row.samplePoints,
-    provider: row.provider,
-    model: row.model,
-    createdAt: row.createdAt.toISOString(),
-    current,
-  };
-}
 
 /** The suggestions already made for some answers of one question: which answer text each was made for, and by whom. */
 export type MadeSuggestion = Pick<SuggestionRow, 'resultId' | 'answerHash' | 'batchId'>;
