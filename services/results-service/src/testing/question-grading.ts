@@ -6,6 +6,7 @@ import { eq } from 'drizzle-orm';
 import { attempts } from '../db/schema.ts';
 import type { GradingSuggester } from '../deps.ts';
 import { startAttempt, type TestApp } from './app.ts';
+import { multipart } from './multipart.ts';
 
 /**
  * An exam graded by question: a keyless 2-point short answer (0), a 1-point short answer with a key (1), a
@@ -74,19 +75,12 @@ export async function sitByExamIndex(
     if (saved.statusCode !== 200) throw new Error(`save failed: ${saved.statusCode} ${saved.body}`);
   }
   for (const [examIndex, file] of Object.entries(opts.files ?? {})) {
-    const boundary = `----test${Math.random().toString(16).slice(2)}`;
-    const payload = Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.mime ?? 'text/plain'}\r\n\r\n`,
-      ),
-      file.content,
-      Buffer.from(`\r\n--${boundary}--\r\n`),
-    ]);
+    const body = multipart(file.name, file.content, file.mime);
     const uploaded = await app.inject({
       method: 'POST',
       url: `/api/attempts/${attempt.attemptId}/files/${toCandidate(Number(examIndex))}`,
-      headers: { ...attempt.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload,
+      headers: { ...attempt.headers, ...body.headers },
+      payload: body.payload,
     });
     if (uploaded.statusCode !== 200) throw new Error(`upload failed: ${uploaded.statusCode} ${uploaded.body}`);
   }
