@@ -1,6 +1,7 @@
 import { SaveOperationsSchema } from './answer-operations.ts';
 import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
 import { z } from 'zod';
+import { SectionStateSchema } from './sections.ts';
 
 /** Candidate attempts (docs/product.md#sitting-an-exam): the server owns the clock, the answers and the score. */
 
@@ -106,6 +107,8 @@ export const AttemptStateSchema = z.object({
   ),
   /** The largest answer file the server takes, so the page can refuse a bigger one at once, even offline. */
   uploadMaxBytes: z.number().int().positive(),
+  /** Where the candidate is among the exam's sections (sections.ts); absent for an exam without sections. */
+  section: SectionStateSchema.optional(),
 });
 export type AttemptState = z.infer<typeof AttemptStateSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AI_PROVIDERS, type AiProvider } from './ai-catalogue.ts';
+import { DEFAULT_PLANTED_SHARE, PlantedErrorsSettingsSchema } from './planted-errors.ts';
 import { text } from './question.ts';
 
 /** An exam's assistant: its settings, budgets and course materials (docs/product.md#the-assistant). */
@@ -85,6 +86,8 @@ const aiSettingsFields = {
   courseAssistanceLevel: z.number().int().min(0).max(10).default(DEFAULT_ASSISTANCE_LEVEL),
   contextLength: z.number().int().min(100).max(10000).default(DEFAULT_CONTEXT_LENGTH),
   budget: AiBudgetSchema.default(() => ({ ...DEFAULT_AI_BUDGET })),
+  /** Reliance calibration (planted-errors.ts): the assistant is sometimes wrong on purpose, disclosed in the briefing. */
+  plantedErrors: PlantedErrorsSettingsSchema.default({ enabled: false, share: DEFAULT_PLANTED_SHARE }),
 };
 
 /**
@@ -117,6 +120,8 @@ export const PublicAiSettingsSchema = z.object({
   uploadDocuments: z.boolean(),
   /** Names of the course materials the assistant has read (for the greeting), not their text. */
   materialNames: z.array(z.string()),
+  /** The briefing discloses that the assistant is sometimes wrong on purpose (planted-errors.ts). */
+  plantedErrors: z.boolean().optional(),
   /** What keeps the assistant from working, in the spec's words ('API key missing.' …); empty when ready. */
   missing: z.array(z.string()),
 });

@@ -78,8 +78,8 @@ describe('toPublicExam', () => {
     expect(JSON.stringify(view)).not.toMatch(/SECRET-3b1d-(short|prompt|key|material)/);
     const sent = JSON.parse(JSON.stringify(view)) as typeof view;
     expect(sent.questions.map((q) => Object.keys(q).sort())).toEqual([
-      ['content', 'id', 'multipleAnswers', 'options', 'points', 'title', 'topic', 'type'],
-      ['content', 'id', 'multipleAnswers', 'options', 'points', 'title', 'topic', 'type'],
+      ['content', 'id', 'multipleAnswers', 'options', 'points', 'sectionId', 'title', 'topic', 'type'],
+      ['content', 'id', 'multipleAnswers', 'options', 'points', 'sectionId', 'title', 'topic', 'type'],
       [
         'content',
         'hiddenTestCount',
@@ -88,6 +88,7 @@ describe('toPublicExam', () => {
         'multipleAnswers',
         'options',
         'points',
+        'sectionId',
         'starterCode',
         'title',
         'topic',
@@ -105,6 +106,7 @@ describe('toPublicExam', () => {
       startMessage: 'Hello',
       copyLLMResponse: false,
       uploadDocuments: true,
+      plantedErrors: false,
       materialNames: ['week1.pdf'],
       missing: [],
     });

@@ -11,6 +11,7 @@ import {
 } from './cohort.ts';
 import { AiSettingsInputSchema, AiSettingsViewSchema } from './exam-ai.ts';
 import { QuestionSchema, type Rubric, RubricSchema, text } from './question.ts';
+import { MAX_SECTIONS, SectionSchema, sectionIssues } from './sections.ts';
 
 /** Exam entity and its settings (docs/product.md#exams). Dates travel as ISO strings. */
 
@@ -95,9 +96,10 @@ export function rubricIssues(
 /** Cross-field rules of an exam body: rubrics and pools the questions refer to, and the window's order. */
 function checkExam(
   exam: {
-    questions?: Array<{ points: number; rubricId: string | null; poolId: string | null }>;
+    questions?: Array<{ points: number; rubricId: string | null; poolId: string | null; sectionId: string | null }>;
     rubrics?: Rubric[];
     pools?: Array<z.infer<typeof PoolSchema>>;
+    sections?: Array<z.infer<typeof SectionSchema>>;
     opensAt?: string | null;
     closesAt?: string | null;
   },
@@ -107,6 +109,8 @@ function checkExam(
     for (const issue of rubricIssues(exam.questions, exam.rubrics)) ctx.addIssue({ code: 'custom', ...issue });
   if (exam.questions && exam.pools)
     for (const issue of poolIssues(exam.questions, exam.pools)) ctx.addIssue({ code: 'custom', ...issue });
+  if (exam.questions && exam.sections)
+    for (const issue of sectionIssues(exam.questions, exam.sections)) ctx.addIssue({ code: 'custom', ...issue });
   const window = windowIssue(exam);
   if (window) ctx.addIssue({ code: 'custom', ...window });
 }
@@ -145,6 +149,8 @@ const examFields = {
   shuffleOptions: z.boolean().default(false),
   access: AccessModeSchema.default('link'),
   pools: z.array(PoolSchema).max(50).default([]),
+  /** Ordered sections, each with its own assistant rule and time limit (sections.ts). Empty: one undivided exam. */
+  sections: z.array(SectionSchema).max(MAX_SECTIONS).default([]),
   /** Coding answers at least this similar (0–1, similarity.ts) are flagged on the insights page. */
   similarityThreshold: SimilarityThresholdSchema.default(DEFAULT_SIMILARITY_THRESHOLD),
 };
@@ -190,6 +196,7 @@ export const UpdateExamSchema = z
     access: AccessModeSchema,
     accessCode: AccessCodeInputSchema,
     pools: z.array(PoolSchema).max(50),
+    sections: z.array(SectionSchema).max(MAX_SECTIONS),
     similarityThreshold: SimilarityThresholdSchema,
     isDraft: z.boolean(),
     isLive: z.boolean(),

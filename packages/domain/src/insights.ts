@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CandidateCollaborationSchema, CohortCollaborationSchema } from './collaboration.ts';
 import { RESULT_STATUSES } from './grading.ts';
 import { QuestionAgreementSchema } from './question-grading.ts';
 
@@ -161,6 +162,46 @@ export const InsightsItemSchema = z.object({
   time: InsightsItemTimeSchema.optional(),
 });
 
+/** One ability on the common logit scale (aided-ability.ts): EAP and posterior SD; null with a reason. */
+export const ThetaSeSchema = z.object({ theta: figure, se: figure, reason: z.string().optional() });
+
+/**
+ * A candidate's ability with and without the assistant (issue 33): θ on each set, and the gap θ_A − θ_U with its
+ * 95% interval; `flag` when the gap is far outside the cohort's (Benjamini–Hochberg at 5%, aided-gap.ts).
+ */
+export const CandidateAidedAbilitySchema = z.object({
+  aided: ThetaSeSchema,
+  unaided: ThetaSeSchema,
+  gap: z.object({
+    estimate: figure,
+    low: figure,
+    high: figure,
+    se: figure,
+    flag: z.enum(['above', 'below']).nullable(),
+    reason: z.string().optional(),
+  }),
+});
+export type CandidateAidedAbility = z.infer<typeof CandidateAidedAbilitySchema>;
+
+/** A reliance ratio with the counts it rests on (@exam/psychometrics reliance.ts). */
+export const RelianceRatioSchema = z.object({
+  value: figure,
+  numerator: count,
+  denominator: count,
+  reason: z.string().optional(),
+});
+
+/** A candidate's reliance on the assistant (issue 33): RAIR, RSR and planted-error adoption, with their counts. */
+export const CandidateRelianceSchema = z.object({
+  rair: RelianceRatioSchema,
+  rsr: RelianceRatioSchema,
+  errorAdoption: RelianceRatioSchema,
+  cases: count,
+  /** Verified planted turns this candidate received, and on which of their questions (their numbering). */
+  planted: z.array(z.object({ questionIndex: z.number().int(), error: z.string(), adopted: z.boolean() })),
+});
+export type CandidateReliance = z.infer<typeof CandidateRelianceSchema>;
+
 export const InsightsCandidateSchema = z.object({
   resultId: z.string(),
   name: z.string(),
@@ -175,7 +216,8 @@ export const InsightsCandidateSchema = z.object({
     .object({ score: z.number(), maxScore: z.number(), percentage: z.number(), status: z.enum(RESULT_STATUSES) })
     .optional(),
   rawScore: figure,
-  ability: figure,
+  /** The IRT ability as a percentage (what the column "Ability" shows); `ability` is the aided/unaided pair. */
+  abilityScore: figure,
   abilityTheta: figure,
   abilitySe: figure,
   reasoning: figure,
@@ -193,6 +235,12 @@ export const InsightsCandidateSchema = z.object({
     ability: RangeBadgeSchema.nullable(),
     reasoning: RangeBadgeSchema.nullable(),
   }),
+  /** Aided and unaided ability; null when the exam has no aided/unaided contrast (sections.ts abilitySets). */
+  ability: CandidateAidedAbilitySchema.nullable(),
+  /** Null when the exam has no planted errors and no keyed questions the assistant was asked about. */
+  reliance: CandidateRelianceSchema.nullable(),
+  /** The collaboration profile's levels; null when the candidate never used the assistant. */
+  collaboration: CandidateCollaborationSchema.nullable(),
 });
 
 export const InsightsTopicSchema = z.object({
@@ -236,6 +284,52 @@ export const InsightsAiUseSchema = z.object({
   buckets: z.array(z.object({ from: z.number().int().nonnegative(), messages: count, candidates: count })),
 });
 
+/** The exam's aided/unaided ability fit (issue 33): whether it could be made, and the cohort's distribution. */
+export const InsightsAidedAbilitySchema = z.object({
+  available: z.boolean(),
+  reason: z.string().nullable(),
+  items: z.object({ aided: count, unaided: count }),
+  /** The fitted latent distribution (logits, each set's mean difficulty 0). */
+  population: z
+    .object({
+      aided: z.object({ mean: z.number(), sd: z.number() }),
+      unaided: z.object({ mean: z.number(), sd: z.number() }),
+      correlation: z.number(),
+    })
+    .nullable(),
+  /** The candidates' gaps: distribution, reliability and how many are flagged each way. */
+  gap: z
+    .object({
+      mean: figure,
+      sd: figure,
+      quantiles: z
+        .object({ p5: z.number(), p25: z.number(), p50: z.number(), p75: z.number(), p95: z.number() })
+        .nullable(),
+      reliability: figure,
+      flagged: z.object({ above: count, below: count }),
+    })
+    .nullable(),
+  converged: z.boolean(),
+});
+
+/** RAIR, RSR and error adoption over the exam: pooled over cases and averaged over candidates. */
+export const InsightsRelianceSchema = z.object({
+  plantedErrors: z.boolean(),
+  pooled: z.object({
+    rair: RelianceRatioSchema,
+    rsr: RelianceRatioSchema,
+    errorAdoption: RelianceRatioSchema,
+    cases: count,
+  }),
+  meanOfCandidates: z.object({
+    rair: z.object({ value: figure, candidates: count, reason: z.string().optional() }),
+    rsr: z.object({ value: figure, candidates: count, reason: z.string().optional() }),
+    errorAdoption: z.object({ value: figure, candidates: count, reason: z.string().optional() }),
+  }),
+  /** Verified planted turns over the exam, per question (the exam's numbering). */
+  plantedByQuestion: z.array(z.object({ questionIndex: z.number().int(), turns: count, adopted: count })),
+});
+
 export const InsightsReportSchema = z.object({
   cohort: InsightsCohortSchema,
   test: InsightsTestSchema,
@@ -256,6 +350,10 @@ export const InsightsReportSchema = z.object({
    * only so older fixtures still parse.
    */
   gradingAgreement: z.array(QuestionAgreementSchema).optional(),
+  /** Issue 33. Always sent by results-service; optional only so older fixtures still parse. */
+  aidedAbility: InsightsAidedAbilitySchema.optional(),
+  reliance: InsightsRelianceSchema.nullable().optional(),
+  collaboration: CohortCollaborationSchema.nullable().optional(),
   /** The Reasoning formula, for its tooltip. */
   reasoningFormula: z.string(),
   explanations: z.record(z.string(), z.string()),

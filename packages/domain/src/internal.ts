@@ -2,6 +2,7 @@ import { WorkspaceFileHistorySchema } from './timeline.ts';
 import { z } from 'zod';
 import { AiSettingsViewSchema } from './exam-ai.ts';
 import { ExamSchema } from './exam.ts';
+import { PlantedTurnSchema } from './planted-errors.ts';
 import { PublicQuestionSchema, QuestionSchema } from './question.ts';
 
 /**
@@ -67,6 +68,12 @@ export const InternalAttemptSchema = z.object({
    * assistant talks about, so an edit to the live exam cannot shift which question the candidate means.
    */
   questions: z.array(PublicQuestionSchema).optional(),
+  /**
+   * Whether the assistant may answer now (sections.ts): false while the attempt's current section has no
+   * assistant, with the message to show; absent from an older results-service, read as available. The questions
+   * above are then only those of the sections the candidate has reached.
+   */
+  assistant: z.object({ available: z.boolean(), reason: z.string().nullable() }).optional(),
 });
 export type InternalAttempt = z.infer<typeof InternalAttemptSchema>;
 
@@ -85,6 +92,11 @@ export const TranscriptMessageSchema = z.object({
    */
   isWithheld: z.boolean().optional(),
   withheldQuestionIndex: z.number().int().nullable().optional(),
+  /**
+   * A reply asked to carry a planted error (planted-errors.ts), and whether it did. Internal and for graders:
+   * a candidate's own transcript leaves it out until their result is released.
+   */
+  planted: PlantedTurnSchema.nullable().optional(),
   files: z.array(z.object({ name: z.string(), type: z.string(), size: z.number() })),
   createdAt: z.string(),
 });

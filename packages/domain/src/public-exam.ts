@@ -4,6 +4,7 @@ import { type AccessMode, AccessModeSchema, type Pool, questionsPerCandidate } f
 import { PublicAiSettingsSchema, missingAiConfiguration } from './exam-ai.ts';
 import { type CodingWorkspace, CodingWorkspaceSchema, type QuestionDisplay, QuestionDisplaySchema } from './exam.ts';
 import { PublicQuestionSchema, type Question, toPublicQuestion } from './question.ts';
+import { type PublicSection, PublicSectionSchema, type Section, sectionIndexOf } from './sections.ts';
 
 /** What a candidate's browser receives of an exam, and the preview (docs/product.md#sitting-an-exam). */
 
@@ -29,6 +30,8 @@ export const PublicExamSchema = z.object({
   attemptsAllowed: z.number().int(),
   /** Questions each candidate gets (pools draw fewer than they hold). */
   questionCount: z.number().int(),
+  /** The exam's sections in order (sections.ts); empty for an undivided exam. */
+  sections: z.array(PublicSectionSchema).default([]),
 });
 export type PublicExam = z.infer<typeof PublicExamSchema>;
 
@@ -69,6 +72,8 @@ export type PublicExamSource = {
   access: AccessMode;
   attemptsAllowed: number;
   pools: Array<Pick<Pool, 'id' | 'draw'>>;
+  /** Absent from exams and snapshots kept before sections existed. */
+  sections?: Section[];
   aiSettings: {
     enabled: boolean;
     provider: AiProvider;
@@ -76,6 +81,7 @@ export type PublicExamSource = {
     startMessage: string;
     copyLLMResponse: boolean;
     uploadDocuments: boolean;
+    plantedErrors?: { enabled: boolean };
   };
 };
 
@@ -110,6 +116,7 @@ export function toPublicExam(
     access: exam.access,
     attemptsAllowed: exam.attemptsAllowed,
     questionCount: questionsPerCandidate(exam.questions, exam.pools),
+    sections: publicSections(exam),
     aiSettings: {
       enabled: ai.enabled,
       provider: ai.provider,
@@ -117,10 +124,27 @@ export function toPublicExam(
       startMessage: ai.startMessage,
       copyLLMResponse: ai.copyLLMResponse,
       uploadDocuments: ai.uploadDocuments,
+      plantedErrors: ai.enabled && (ai.plantedErrors?.enabled ?? false),
       materialNames: assistant.materialNames,
       missing: missingAiConfiguration({ provider: ai.provider, model: ai.model, hasKey: assistant.hasUsableKey }),
     },
   };
+}
+
+/** Each section as the candidate sees it, with how many questions they get in it (a pool counts its draw). */
+function publicSections(exam: Pick<PublicExamSource, 'sections' | 'questions' | 'pools'>): PublicSection[] {
+  const sections = exam.sections ?? [];
+  return sections.map((s, i) => {
+    const inSection = exam.questions.filter((q) => sectionIndexOf(q, sections) === i);
+    const pools = exam.pools.filter((p) => inSection.some((q) => q.poolId === p.id));
+    return {
+      id: s.id,
+      title: s.title,
+      assistant: s.assistant,
+      timeLimitMinutes: s.timeLimitMinutes,
+      questionCount: questionsPerCandidate(inSection, pools),
+    };
+  });
 }
 
 /** The candidate-facing messages of the public exam view (shown on the candidate's start page). */

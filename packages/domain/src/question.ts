@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type TestCase, codingIssues, codingQuestionFields, isTestGraded, testPoints } from './coding.ts';
 import { SCORING_RULES } from './grading.ts';
+import { plantedErrorIssues } from './planted-errors.ts';
 
 /** A question as the creator authors it and as a candidate sees it (docs/product.md#exams). */
 
@@ -84,11 +85,19 @@ export const QuestionSchema = z
     language: CodingLanguageSchema.optional(),
     /** The exam's pool this question belongs to (cohort.ts): candidates draw from the pool instead. */
     poolId: z.string().max(64).nullable().default(null),
+    /** The exam's section this question is sat in (sections.ts); null: the first section, or none. */
+    sectionId: z.string().max(64).nullable().default(null),
+    /**
+     * Reliance calibration (planted-errors.ts): the wrong option or value the assistant may be asked to state
+     * when the exam's aiSettings.plantedErrors is on. Null: this question is not eligible. Never sent to a candidate.
+     */
+    plantedError: text(1000).nullable().default(null),
     // Coding questions graded by tests (coding.ts).
     ...codingQuestionFields,
   })
   .superRefine((q, ctx) => {
     for (const issue of codingIssues(q)) ctx.addIssue({ code: 'custom', ...issue });
+    for (const issue of plantedErrorIssues(q)) ctx.addIssue({ code: 'custom', ...issue });
     if (q.type !== 'mcq') return;
     if (q.options.length < 2)
       ctx.addIssue({ code: 'custom', path: ['options'], message: 'An MCQ needs at least two options' });
@@ -150,6 +159,8 @@ export const PublicQuestionSchema = z.object({
   limits: z.object({ cpuSeconds: z.number(), memoryMb: z.number() }).optional(),
   /** With a coding workspace: the workspace file that is the answer. */
   workspaceFile: z.string().nullable().optional(),
+  /** The section the question is sat in (sections.ts); null without sections. */
+  sectionId: z.string().nullable().optional(),
 });
 export type PublicQuestion = z.infer<typeof PublicQuestionSchema>;
 
@@ -164,6 +175,7 @@ export function toPublicQuestion(q: Question): PublicQuestion {
     multipleAnswers: q.type === 'mcq' && q.multipleAnswers,
     points: q.points,
     language: q.language,
+    sectionId: q.sectionId,
     ...(q.type === 'coding' ? codingView(q) : {}),
   };
 }

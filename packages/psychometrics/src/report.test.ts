@@ -94,7 +94,7 @@ describe('buildInsightsReport', () => {
     expect(ada!.abilityTheta!).toBeGreaterThan(bea!.abilityTheta!);
     expect(bea!.abilityTheta).toBeCloseTo(dan!.abilityTheta!, 12);
     expect(cal!.abilityTheta!).toBeLessThan(bea!.abilityTheta!);
-    for (const c of [ada!, cal!]) expect(c.ability! > 0 && c.ability! < 100).toBe(true);
+    for (const c of [ada!, cal!]) expect(c.abilityScore! > 0 && c.abilityScore! < 100).toBe(true);
     expect(ada!.abilitySe!).toBeGreaterThan(0);
   });
 
@@ -184,7 +184,7 @@ describe('buildInsightsReport', () => {
     expect(hasNonFinite(single)).toBe(false);
     expect(single.test.sd).toBeNull();
     expect(single.reasons['test.sd']).toBe(REASONS.fewCandidates(2));
-    expect(single.candidates[0]!.ability).toBeNull();
+    expect(single.candidates[0]!.abilityScore).toBeNull();
     expect(single.reasons['candidates.r-Ada.ability']).toBe(RASCH_REASONS.fewCandidates);
     expect(single.reasons.rasch).toBe(RASCH_REASONS.fewCandidates);
     expect(single.overall.abilityPercent).toBeNull();

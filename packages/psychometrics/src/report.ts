@@ -219,7 +219,7 @@ export function buildInsightsReport(input: ReportInput, time: PhaseTimer = untim
       ),
       abilityPercent: mean(
         'overall.abilityPercent',
-        candidateRows.map((c) => c.ability),
+        candidateRows.map((c) => c.abilityScore),
         chosen.reason ?? noCandidates,
       ),
       reasoningPercent: mean(
@@ -316,7 +316,7 @@ function rankCandidates(
       rank: ranks[i]!,
       correct: f.correct,
       rawScore: J === 0 ? null : (100 * f.correct) / J,
-      ability: abilityPercent(a),
+      abilityScore: abilityPercent(a),
       abilityTheta: a.theta,
       abilitySe: a.se,
       reasoning: f.reasoningScore,
@@ -325,16 +325,23 @@ function rankCandidates(
       focusPercent: f.focusPercent,
       blockedPastes: f.blockedPastes,
       badges: { rawScore: null, ability: null, reasoning: null } as InsightsCandidate['badges'],
+      // Filled by results-service, which has the sections, the transcripts and the grader's judgements.
+      ability: null,
+      reliance: null,
+      collaboration: null,
     };
   });
-  for (const field of ['rawScore', 'ability', 'reasoning'] as const) {
+  const badged = { rawScore: 'rawScore', ability: 'abilityScore', reasoning: 'reasoning' } as const;
+  for (const [badge, field] of Object.entries(badged) as Array<
+    [keyof typeof badged, (typeof badged)[keyof typeof badged]]
+  >) {
     const cohortMean = meanOf(
       rows.map((r) => r[field]),
       '',
     ).value;
     for (const row of rows) {
       const value = row[field];
-      row.badges[field] = value === null || cohortMean === null ? null : rangeBadge(value, cohortMean);
+      row.badges[badge] = value === null || cohortMean === null ? null : rangeBadge(value, cohortMean);
     }
   }
   return rows.sort((a, b) => a.rank - b.rank || a.name.localeCompare(b.name));

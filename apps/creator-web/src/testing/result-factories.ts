@@ -131,7 +131,7 @@ export function makeCandidate(index: number, overrides: Partial<InsightsCandidat
     rank: index,
     correct: rawScore / 10,
     rawScore,
-    ability: rawScore - 5,
+    abilityScore: rawScore - 5,
     abilityTheta: 0.5,
     abilitySe: 0.4,
     reasoning: rawScore - 10,
@@ -140,6 +140,9 @@ export function makeCandidate(index: number, overrides: Partial<InsightsCandidat
     focusPercent: 100,
     blockedPastes: 0,
     badges: { rawScore: index < 5 ? 'above' : index < 15 ? 'in' : 'below', ability: 'in', reasoning: 'in' },
+    ability: null,
+    reliance: null,
+    collaboration: null,
     ...overrides,
   };
 }

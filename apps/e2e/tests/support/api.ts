@@ -146,6 +146,8 @@ const base = (type: QuestionBody['type'], title: string, topic: string): Questio
   matching: { caseSensitive: false, numeric: null },
   rubricId: null,
   poolId: null,
+  sectionId: null,
+  plantedError: null,
   starterCode: '',
   tests: [],
   limits: { cpuSeconds: 2, memoryMb: 256 },

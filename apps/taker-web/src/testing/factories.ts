@@ -37,6 +37,7 @@ export function buildPublicExam(overrides: Partial<PublicExam> = {}): PublicExam
     access: 'link',
     attemptsAllowed: 1,
     questionCount: 1,
+    sections: [],
     codingWorkspace: {
       enabled: false,
       saveFilesInResults: true,

@@ -1,3 +1,4 @@
+import type { Section } from '@exam/domain/sections';
 import type { AccessMode, KeepGrade, Pool } from '@exam/domain/cohort';
 import type { AiSettingsInput } from '@exam/domain/exam-ai';
 import type { CodingWorkspace, QuestionDisplay, ReleasePolicy } from '@exam/domain/exam';
@@ -159,6 +160,8 @@ export const exams = examServiceSchema.table(
      */
     rosterAdmission: text('roster_admission').$type<RosterAdmission>(),
     pools: jsonb('pools').$type<Pool[]>().notNull().default([]),
+    /** Ordered sections with their assistant rule and time limit (@exam/domain/sections). */
+    sections: jsonb('sections').$type<Section[]>().notNull().default([]),
     /** Coding answers at least this similar are flagged on the insights page (@exam/domain/similarity). */
     similarityThreshold: doublePrecision('similarity_threshold').notNull().default(0.8),
     aiSettings: jsonb('ai_settings').$type<StoredAiSettings>().notNull(),

@@ -1,3 +1,4 @@
+import type { PlantedTurn } from '@exam/domain/planted-errors';
 import {
   bigint,
   bigserial,
@@ -56,6 +57,8 @@ export const messages = llmGatewaySchema.table(
     isWithheld: boolean('is_withheld').notNull().default(false),
     /** The question (of the exam's questions) whose key the stopped reply was about to give away. */
     withheldQuestionIndex: integer('withheld_question_index'),
+    /** On a reply asked to carry a planted error (@exam/domain/planted-errors): which, and whether it did. */
+    planted: jsonb('planted').$type<PlantedTurn>(),
     inputTokens: integer('input_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull().default(0),
     /**

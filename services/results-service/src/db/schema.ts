@@ -1,3 +1,4 @@
+import type { JudgedDimension } from '@exam/domain/collaboration';
 import type { WorkspaceFile } from '@exam/domain/internal';
 import { sql } from 'drizzle-orm';
 import {
@@ -115,6 +116,12 @@ export const attempts = resultsServiceSchema.table(
      * assistant, autocomplete, restored), counted by the save that stores them: the live view's running shares.
      * Inserted, not kept: text deleted later still counts (the result's shares come from a replay instead).
      */
+    /**
+     * How far the attempt has got among its exam's sections (@exam/domain/sections): the furthest section it
+     * entered and when. sectionAt() derives the current one, time limits included, so no job moves it.
+     */
+    sectionIndex: integer('section_index').notNull().default(0),
+    sectionStartedAt: at('section_started_at'),
     operationsChars: integer('operations_chars')
       .array()
       .notNull()
@@ -599,4 +606,41 @@ export const answerGroupDetachments = resultsServiceSchema.table(
     at: at('at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.examId, t.questionIndex, t.resultId] })],
+);
+
+/**
+ * The collaboration profile's judged dimensions (@exam/domain/collaboration): the model's suggested level with its
+ * rationale and quotes, and the grader's decision. One row per result and dimension; a new suggestion replaces an
+ * undecided one and leaves a decided one's level alone.
+ */
+export const collaborationJudgements = resultsServiceSchema.table(
+  'collaboration_judgements',
+  {
+    resultId: text('result_id').notNull(),
+    examId: text('exam_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    dimension: text('dimension').$type<JudgedDimension>().notNull(),
+    suggestedLevel: integer('suggested_level').notNull(),
+    rationale: text('rationale').notNull(),
+    quotes: jsonb('quotes').$type<string[]>().notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    suggestedAt: at('suggested_at').notNull(),
+    status: text('status').$type<'suggested' | 'accepted' | 'edited'>().notNull(),
+    finalLevel: integer('final_level'),
+    decidedBy: text('decided_by'),
+    decidedAt: at('decided_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.resultId, t.dimension] }),
+    index('collaboration_judgements_exam_idx').on(t.examId),
+    check('collaboration_judgements_dimension_known', sql`${t.dimension} in ('framing', 'verification')`),
+    check('collaboration_judgements_status_known', sql`${t.status} in ('suggested', 'accepted', 'edited')`),
+    check(
+      'collaboration_judgements_levels',
+      sql`${t.suggestedLevel} between 0 and 4 and (${t.finalLevel} is null or ${t.finalLevel} between 0 and 4)`,
+    ),
+  ],
 );

@@ -17,7 +17,7 @@ const candidate = (
   rank,
   correct: 0,
   rawScore,
-  ability: null,
+  abilityScore: null,
   abilityTheta: null,
   abilitySe: null,
   reasoning: null,
@@ -26,6 +26,9 @@ const candidate = (
   focusPercent: 100,
   blockedPastes: 0,
   badges: { rawScore: null, ability: null, reasoning: null },
+  ability: null,
+  reliance: null,
+  collaboration: null,
 });
 
 describe('candidate ranking', () => {

@@ -35,6 +35,7 @@ export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
     access: row.access,
     hasAccessCode: row.accessCodeHash !== null,
     pools: row.pools,
+    sections: row.sections,
     similarityThreshold: row.similarityThreshold,
     aiSettings: {
       ...ai,

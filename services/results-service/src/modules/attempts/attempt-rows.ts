@@ -17,6 +17,8 @@ export type SubmitAttemptRow = Omit<
   | 'operationsBytes'
   | 'operationsCappedAt'
   | 'operationsChars'
+  | 'sectionIndex'
+  | 'sectionStartedAt'
 >;
 export type NewAttemptRow = typeof attempts.$inferInsert;
 export type NewResultRow = typeof results.$inferInsert;

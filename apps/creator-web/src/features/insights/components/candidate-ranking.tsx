@@ -218,7 +218,7 @@ function ScoreCell({
   return (
     <div className="flex items-center gap-2">
       <Figure
-        value={candidate[field]}
+        value={field === 'ability' ? candidate.abilityScore : candidate[field]}
         explanation={explanation}
         reason={reasons[`candidates.${candidate.resultId}.${field}`]}
       />

@@ -1,0 +1,1 @@
+ALTER TABLE "exam_service"."exams" ADD COLUMN "sections" jsonb DEFAULT '[]'::jsonb NOT NULL;

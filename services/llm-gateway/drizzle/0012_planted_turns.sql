@@ -1,0 +1,1 @@
+ALTER TABLE "llm_gateway"."messages" ADD COLUMN "planted" jsonb;
