@@ -390,6 +390,40 @@ describe('aided and unaided ability and reliance in GET /api/exams/{examId}/insi
     expect(report.reliance?.pooled.errorAdoption.value).toBeCloseTo(1 / 3, 12);
   });
 
+  it('exports the ability and reliance columns in the results CSV, as the report gives them', async () => {
+    const { exam, owner, pat, rae } = await cohort();
+    const report = await insights(exam.id, owner);
+    const csv = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}/results.csv`, headers: owner });
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.split('\r\n').filter(Boolean);
+    const header = lines[0]!.split(',');
+    const rowOf = (name: string) => {
+      const cells = lines.find((l) => l.startsWith(`${name},`))!.split(',');
+      return (column: string) => cells[header.indexOf(column)];
+    };
+    const thousandths = (v: number | null | undefined) => String(Math.round(v! * 1000) / 1000);
+    const patCells = rowOf('Pat');
+    const patAbility = report.candidates.find((c) => c.resultId === pat.resultId)!.ability!;
+    expect(patCells('aidedTheta')).toBe(thousandths(patAbility.aided.theta));
+    expect(patCells('aidedSe')).toBe(thousandths(patAbility.aided.se));
+    expect(patCells('unaidedTheta')).toBe(thousandths(patAbility.unaided.theta));
+    expect(patCells('unaidedSe')).toBe(thousandths(patAbility.unaided.se));
+    expect(patCells('abilityGap')).toBe(thousandths(patAbility.gap.estimate));
+    expect(patCells('abilityGapLow')).toBe(thousandths(patAbility.gap.low));
+    expect(patCells('abilityGapHigh')).toBe(thousandths(patAbility.gap.high));
+    expect(patCells('abilityGapFlag')).toBe(patAbility.gap.flag ?? 'none');
+    expect(['rair', 'rairNumerator', 'rairDenominator'].map(patCells)).toEqual(['1', '1', '1']);
+    expect(['rsr', 'rsrNumerator', 'rsrDenominator'].map(patCells)).toEqual(['0', '0', '1']);
+    expect(['errorAdoption', 'errorAdoptionNumerator', 'errorAdoptionDenominator'].map(patCells)).toEqual([
+      '1',
+      '1',
+      '1',
+    ]);
+    // No case for RSR: blank figure, its counts 0 of 0.
+    expect(['rsr', 'rsrNumerator', 'rsrDenominator'].map(rowOf('Rae'))).toEqual(['', '0', '0']);
+    expect(rae.resultId).toBeTruthy();
+  });
+
   it('says why there is no aided/unaided ability, and follows the exam when its sections change', async () => {
     const { exam, owner } = await cohort();
     expect((await insights(exam.id, owner)).aidedAbility?.available).toBe(true);

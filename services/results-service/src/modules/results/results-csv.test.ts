@@ -16,6 +16,7 @@ describe('results CSV', () => {
     const csv = resultsCsv(
       [
         {
+          id: 'r1',
           userName: 'Ada',
           studentId: 'S1',
           startedAt: new Date('2030-01-01T10:00:00Z'),

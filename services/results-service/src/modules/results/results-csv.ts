@@ -3,6 +3,8 @@ import type { ProcessRecord } from '@exam/domain/timeline';
 import { percentageOf, type StoredGrade } from '../../scoring/score.ts';
 
 export type CsvCandidate = {
+  /** The result's id, by which columns from other modules find their row (CsvExtraColumns). */
+  id: string;
   userName: string;
   studentId: string;
   startedAt: Date;
@@ -17,6 +19,15 @@ export type CsvCandidate = {
   fullscreenExits: number;
   /** results.process: how the answers came to be; null for results made before operations were recorded. */
   process: ProcessRecord | null;
+};
+
+/**
+ * Columns a module above this one adds to the full export (insights' aided/unaided ability and reliance), passed in
+ * at request time: their names, and each result's cells by its id (blank cells for a result it has no row for).
+ */
+export type CsvExtraColumns = {
+  header: readonly string[];
+  cellsOf(resultId: string): ReadonlyArray<string | number | null> | undefined;
 };
 
 /**
@@ -64,10 +75,15 @@ function processColumns(process: ProcessRecord | null): Array<string | number | 
 
 /**
  * One row per submitted candidate: each question's points, then the score, maximum, percentage and status
- * as every screen shows them, the integrity counts and the process columns (processColumns). Lines end with
- * CRLF as RFC 4180 specifies.
+ * as every screen shows them, the integrity counts, the process columns (processColumns) and the `extra` columns.
+ * Lines end with CRLF as RFC 4180 specifies.
  */
-export function resultsCsv(candidates: CsvCandidate[], questionCount: number): string {
+export function resultsCsv(
+  candidates: CsvCandidate[],
+  questionCount: number,
+  extra: CsvExtraColumns = { header: [], cellsOf: () => undefined },
+): string {
+  const blank = extra.header.map(() => null);
   const questions = Array.from({ length: questionCount }, (_v, i) => `q${i + 1}`);
   const header = [
     'name',
@@ -88,6 +104,7 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
     'assistantPercent',
     'transcriptionLike',
     'typedCharsPerMinute',
+    ...extra.header,
   ];
   const lines = candidates.map((c) =>
     [
@@ -105,6 +122,7 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
       c.blockedPastes,
       c.fullscreenExits,
       ...processColumns(c.process),
+      ...(extra.cellsOf(c.id) ?? blank),
     ]
       .map(csvField)
       .join(','),

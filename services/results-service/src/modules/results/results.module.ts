@@ -12,7 +12,13 @@ declare module '../../module-context.ts' {
 
 /** A creator's results: reads and exports. */
 export const resultsModule: AppModule = async (app, { deps, provide, use }) => {
-  const results = createResultsService(createResultsRepository(deps.database), deps, use('refreshKeepGrade'));
+  // insights sits above results: the CSV reads its columns at request time, once every module is registered.
+  const results = createResultsService(
+    createResultsRepository(deps.database),
+    deps,
+    use('refreshKeepGrade'),
+    (examId, ownerId, hasRows) => use('insightsCsvColumns')(examId, ownerId, hasRows),
+  );
   provide('resultsService', results);
   await app.register(resultsRoutes(results));
 };

@@ -12,7 +12,7 @@ import type {
 import { assertOwnsExam } from '../../access/exam-ownership.ts';
 import type { Deps } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
-import { gradebookCsv, resultsCsv } from './results-csv.ts';
+import { gradebookCsv, resultsCsv, type CsvExtraColumns } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
 import type { ResultsRepository } from './results.repository.ts';
 import { toHistoryEntry, toQuestionAnswers, toSummary } from './result-views.ts';
@@ -37,6 +37,11 @@ export function createResultsService(
   repo: ResultsRepository,
   deps: Pick<Deps, 'examSource'>,
   refreshKeepGrade: RefreshKeepGrade = async () => {},
+  /** The insights columns of the full export (modules/insights, above this one, hands them in at request time). */
+  insightsColumns: (examId: string, ownerId: string, hasRows: boolean) => Promise<CsvExtraColumns> = async () => ({
+    header: [],
+    cellsOf: () => undefined,
+  }),
 ) {
   return {
     async detail(id: string, ownerId: string): Promise<ResultDetail> {
@@ -156,6 +161,7 @@ export function createResultsService(
       const arranged = rows.some((r) => r.questionIds !== null);
       const exam = rows.length === 0 || arranged ? await assertOwnsExam(deps, examId, ownerId) : undefined;
       if (exam) questionCount = exam.questions.length;
+      const extra = await insightsColumns(examId, ownerId, rows.length > 0);
       return resultsCsv(
         rows.map((r) => ({
           ...r.result,
@@ -166,6 +172,7 @@ export function createResultsService(
           fullscreenExits: r.fullscreenExits,
         })),
         questionCount,
+        extra,
       );
     },
   };
