@@ -6,8 +6,6 @@ import type { Mark } from '@exam/psychometrics/classical';
 import { isAnswered } from '../../scoring/score.ts';
 import type { InsightsGrade } from './insights.repository.ts';
 
-type AidedAbilityReport = NonNullable<InsightsReport['aidedAbility']>;
-
 export const AIDED_ABILITY_REASONS = {
   noSets:
     'Ability with and without the assistant needs sections: some questions sat with the assistant and some without it.',
