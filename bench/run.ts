@@ -251,8 +251,8 @@ const benches: Bench[] = [
     run: async (script) => {
       const r = await script(
         'bench/llm-gateway/planted.ts',
-        ['--rate', '50', '--seconds', '3', '--rounds', '2'],
-        ['--rate', '100', '--seconds', '5', '--rounds', '4'],
+        ['--rate', '30', '--seconds', '4', '--rounds', '2'],
+        ['--rate', '50', '--seconds', '8', '--rounds', '4'],
         240,
       );
       const off = r.off.cpuPerChatMs as Json;

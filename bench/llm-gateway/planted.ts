@@ -5,7 +5,7 @@
 // (goal ≤ 1.10: the decision, the longer prompt, the reply's check and the stored record are the added work);
 // time to first token (over the same chat asked of the fake directly, interleaved) is printed beside it. The
 // planted turns the gateway stored are counted afterwards, so a run that planted nothing cannot pass.
-// Needs PostgreSQL. Usage: node bench/llm-gateway/planted.ts [--rate 100] [--seconds 5] [--rounds 4] [--tokens 20]
+// Needs PostgreSQL. Usage: node bench/llm-gateway/planted.ts [--rate 50] [--seconds 8] [--rounds 4] [--tokens 20]
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -15,8 +15,8 @@ import { cpuOf, loadNow, startStack, summary, type Result, type Summary } from '
 
 const { values: args } = parseArgs({
   options: {
-    rate: { type: 'string', default: '100' },
-    seconds: { type: 'string', default: '5' },
+    rate: { type: 'string', default: '50' },
+    seconds: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '4' },
     tokens: { type: 'string', default: '20' },
     port: { type: 'string', default: '14323' },
