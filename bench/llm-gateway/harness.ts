@@ -2,7 +2,7 @@
 // (or the bare relay) started as production starts it, candidates' chats streamed through it or straight to the
 // fake, and the figures taken from them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';

@@ -134,9 +134,7 @@ export async function startFakeOpenAi(options: {
     sse(response, chunk({ role: 'assistant', content: '' }, null));
     let completionTokens = 0;
     const planted = plantedErrorOf(body);
-    const steps = planted
-      ? (options.planted ?? plantedReply)(planted.error, planted.questionNumber)
-      : options.reply;
+    const steps = planted ? (options.planted ?? plantedReply)(planted.error, planted.questionNumber) : options.reply;
     for (const step of steps) {
       if ('gate' in step) {
         const gate = gateOf(step.gate);

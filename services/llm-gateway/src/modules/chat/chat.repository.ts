@@ -148,8 +148,7 @@ export function createChatRepository({ db }: GatewayDatabase) {
       ]);
       if (!row) throw new Error('admit_user_message returned no row');
       const turn = row.turn === null || row.turn === undefined ? null : Number(row.turn);
-      if (row.outcome === 'seen' && row.seen_message_id)
-        return { kind: 'seen', messageId: row.seen_message_id, turn };
+      if (row.outcome === 'seen' && row.seen_message_id) return { kind: 'seen', messageId: row.seen_message_id, turn };
       if (row.outcome === 'tokens') return { kind: 'tokens' };
       if (row.outcome === 'exam_requests' || row.outcome === 'exam_tokens')
         return { kind: row.outcome, retryAt: new Date(row.retry_at ?? now.getTime() + 60_000) };

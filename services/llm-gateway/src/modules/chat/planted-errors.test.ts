@@ -97,7 +97,9 @@ describe('reliance calibration: planted errors in the candidate chat', () => {
     const sent = [0, 1, 0, 0, 1, 0, 1, 0, 0, 0];
     for (const q of sent) expect((await chat(headers, q)).statusCode).toBe(200);
 
-    const expected = sent.map((q, i) => isPlantedTurn(attemptId, q, sent.slice(0, i).filter((x) => x === q).length, 0.5));
+    const expected = sent.map((q, i) =>
+      isPlantedTurn(attemptId, q, sent.slice(0, i).filter((x) => x === q).length, 0.5),
+    );
     expect(calls.map((c) => systemOf(c).includes(PLANTED_INSTRUCTION_MARK))).toEqual(expected);
     // The share is one half: this attempt's ten turns have some of each, or the test would prove nothing.
     expect(expected).toContain(true);
@@ -152,8 +154,18 @@ describe('reliance calibration: planted errors in the candidate chat', () => {
     const second = startAttempt(app, on);
     await chat(second.headers, 2);
     await chat(second.headers, null);
-    expect(calls.map((c) => systemOf(c).includes(PLANTED_INSTRUCTION_MARK))).toEqual([false, false, false, false, false]);
-    expect(replies(await ownerTranscript(off.ownerId, first.attemptId)).map((m) => m.planted)).toEqual([null, null, null]);
+    expect(calls.map((c) => systemOf(c).includes(PLANTED_INSTRUCTION_MARK))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(replies(await ownerTranscript(off.ownerId, first.attemptId)).map((m) => m.planted)).toEqual([
+      null,
+      null,
+      null,
+    ]);
     expect(replies(await ownerTranscript(on.ownerId, second.attemptId)).map((m) => m.planted)).toEqual([null, null]);
   });
 
@@ -235,7 +247,11 @@ describe('reliance calibration: planted errors in the candidate chat', () => {
     const planted = { questionIndex: 0, error: 'Mean', verified: true };
     expect(replies(await ownerTranscript(exam.ownerId, attemptId))[0]?.planted).toEqual(planted);
     const internal = { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN };
-    const one = await app.inject({ method: 'GET', url: `/internal/attempts/${attemptId}/transcript`, headers: internal });
+    const one = await app.inject({
+      method: 'GET',
+      url: `/internal/attempts/${attemptId}/transcript`,
+      headers: internal,
+    });
     expect(replies(one.json().messages)[0]?.planted).toEqual(planted);
     const all = await app.inject({ method: 'GET', url: `/internal/exams/${exam.id}/transcripts`, headers: internal });
     const mine = all.json().transcripts.find((t: { attemptId: string }) => t.attemptId === attemptId);

@@ -74,7 +74,9 @@ describe('/taker/results/{attemptId}', () => {
     );
     renderRoute(`/taker/results/${attemptId}`);
     const first = (await screen.findByRole('heading', { name: 'Q1: Outliers' })).closest('li')!;
-    expect(within(first).getByRole('note')).toHaveTextContent('The assistant was wrong on purpose here: it said “Mean”.');
+    expect(within(first).getByRole('note')).toHaveTextContent(
+      'The assistant was wrong on purpose here: it said “Mean”.',
+    );
     expect(screen.getAllByRole('note')).toHaveLength(1);
     expect(screen.queryByText(/could not be loaded just now/)).not.toBeInTheDocument();
   });
