@@ -91,7 +91,8 @@ function sse(response: ServerResponse, payload: unknown): void {
  */
 export async function startFakeOpenAi(options: {
   port: number;
-  reply: ReplyStep[];
+  /** The scripted reply, or one written from the request (the question the prompt says the candidate looks at…). */
+  reply: ReplyStep[] | ((body: ChatCompletionBody) => ReplyStep[]);
   delayMs?: number;
   /**
    * Answers a structured-output request (`response_format.type === 'json_schema'`, a grading suggestion): the
@@ -134,7 +135,11 @@ export async function startFakeOpenAi(options: {
     sse(response, chunk({ role: 'assistant', content: '' }, null));
     let completionTokens = 0;
     const planted = plantedErrorOf(body);
-    const steps = planted ? (options.planted ?? plantedReply)(planted.error, planted.questionNumber) : options.reply;
+    const steps = planted
+      ? (options.planted ?? plantedReply)(planted.error, planted.questionNumber)
+      : typeof options.reply === 'function'
+        ? options.reply(body)
+        : options.reply;
     for (const step of steps) {
       if ('gate' in step) {
         const gate = gateOf(step.gate);
