@@ -74,8 +74,12 @@ export function sectionState(sections: ReadonlyArray<Section>, position: Section
   };
 }
 
-/** Attempts whose layout this replica keeps (the snapshot never changes, so any replica's copy is right). */
-const LAYOUT_CACHE_SIZE = 10_000;
+/**
+ * Attempts whose layout this replica keeps (the snapshot never changes, so any replica's copy is right): the
+ * autosave path then reads it once per attempt, and an undivided exam's saves cost no query at all. An entry is a
+ * few numbers; 50,000 covers the attempts of a large sitting on one replica.
+ */
+const LAYOUT_CACHE_SIZE = 50_000;
 
 /**
  * Where each attempt is among its exam's sections (docs/product.md#sections), from the stored progress
