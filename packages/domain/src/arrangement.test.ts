@@ -119,7 +119,17 @@ describe('arrangeExam without sections', () => {
   // Attempts started before sections existed keep only their seed: the same seed must keep giving them the same
   // questions, order and option orders. These outputs were taken from the code before sections were added.
   const exam = plain({
-    questions: [mcq(), short('p'), short(), short('p'), mcq(['x', 'y', 'z']), short('p'), short('q'), short('q'), short()],
+    questions: [
+      mcq(),
+      short('p'),
+      short(),
+      short('p'),
+      mcq(['x', 'y', 'z']),
+      short('p'),
+      short('q'),
+      short('q'),
+      short(),
+    ],
     pools: [
       { id: 'p', draw: 2, points: 3 },
       { id: 'q', draw: 1, points: 0.5 },

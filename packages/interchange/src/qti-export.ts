@@ -237,7 +237,9 @@ function testXml(exam: ExchangeExam, items: Array<{ q: Question; ident: string; 
               : []),
             ...ordering,
             ...mine.filter((i) => i.q.poolId === null).map(ref),
-            ...exam.pools.flatMap((pool, n) => (mine.some((i) => i.q.poolId === pool.id) ? [poolSection(pool, n)] : [])),
+            ...exam.pools.flatMap((pool, n) =>
+              mine.some((i) => i.q.poolId === pool.id) ? [poolSection(pool, n)] : [],
+            ),
           );
         });
   const part = el(

@@ -84,7 +84,9 @@ describe('exam sections', () => {
     expect(issuesOf(duplicate)).toContainEqual({ path: 'sections.1.id', message: SectionMessages.duplicateSection });
 
     const unknown = await create(
-      sectionedBody({ questions: examBody().questions.map((q, i) => ({ ...q, sectionId: i === 1 ? 'nowhere' : null })) }),
+      sectionedBody({
+        questions: examBody().questions.map((q, i) => ({ ...q, sectionId: i === 1 ? 'nowhere' : null })),
+      }),
     );
     expect(unknown.statusCode).toBe(400);
     expect(issuesOf(unknown)).toEqual([{ path: 'questions.1.sectionId', message: SectionMessages.unknownSection }]);
@@ -104,7 +106,10 @@ describe('exam sections', () => {
       }),
     );
     expect(pooled.statusCode).toBe(400);
-    expect(issuesOf(pooled)).toContainEqual({ path: 'questions.1.sectionId', message: SectionMessages.poolAcrossSections });
+    expect(issuesOf(pooled)).toContainEqual({
+      path: 'questions.1.sectionId',
+      message: SectionMessages.poolAcrossSections,
+    });
   });
 
   it('checks a partial update against the stored other side: sections alone, or questions alone', async () => {
@@ -133,7 +138,11 @@ describe('exam sections', () => {
 
   it('keeps sections through a QTI export and import, and puts questions imported into a draft in its first section', async () => {
     const exam = (await create(sectionedBody())).json().exam;
-    const exported = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}/export.qti`, headers: owner.headers });
+    const exported = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/export.qti`,
+      headers: owner.headers,
+    });
     expect(exported.statusCode).toBe(200);
     const data = exported.rawPayload.toString('base64');
     const imported = await app.inject({
@@ -155,9 +164,9 @@ describe('exam sections', () => {
       payload: { format: 'qti', fileName: 'x.zip', data, examId: draft.id },
     });
     expect(appended.statusCode).toBe(201);
-    expect(appended.json().exam.sections).toEqual([{ id: 'only', title: 'Only', assistant: true, timeLimitMinutes: null }]);
-    expect(
-      appended.json().exam.questions.every((q: { sectionId: string | null }) => q.sectionId === null),
-    ).toBe(true);
+    expect(appended.json().exam.sections).toEqual([
+      { id: 'only', title: 'Only', assistant: true, timeLimitMinutes: null },
+    ]);
+    expect(appended.json().exam.questions.every((q: { sectionId: string | null }) => q.sectionId === null)).toBe(true);
   });
 });

@@ -69,7 +69,10 @@ describe('candidate chat', () => {
       assistant: { available: false, reason: SectionMessages.assistantOff },
     });
     replyWith(['never']);
-    for (const payload of [{ message: 'Help me here' }, { message: 'Again', clientMessageId: '0b6c3a52-6f1e-4f55-9d3e-2a7e1c9b8d41' }]) {
+    for (const payload of [
+      { message: 'Help me here' },
+      { message: 'Again', clientMessageId: '0b6c3a52-6f1e-4f55-9d3e-2a7e1c9b8d41' },
+    ]) {
       const response = await chat(headers, payload);
       expect(response.statusCode).toBe(409);
       expect(response.json().error).toMatchObject({ code: 'CONFLICT', message: SectionMessages.assistantOff });

@@ -170,7 +170,7 @@ export function attemptsRoutes(
         schema: {
           tags: ['attempts'],
           description:
-            'Saves one answer (the highest seq wins). 409 when the attempt is closed, and with sections when the question\'s section is locked (SECTION_LOCKED) or not reached yet (SECTION_NOT_REACHED).',
+            "Saves one answer (the highest seq wins). 409 when the attempt is closed, and with sections when the question's section is locked (SECTION_LOCKED) or not reached yet (SECTION_NOT_REACHED).",
           params: AnswerParamsSchema,
           body: SaveAnswerSchema,
           response: { 200: SaveAnswerResponseSchema, ...errors, 409: ErrorBodySchema },
@@ -189,7 +189,7 @@ export function attemptsRoutes(
         schema: {
           tags: ['attempts'],
           description:
-            'Leaves section `from` for the next one, which starts now. Idempotent: when the candidate is already past `from` (a retry, or the section\'s time limit moved them) it answers where they are, and the last section stays. Sections before one with the assistant are locked once left. 409 while the attempt is closed (submitted, or its time is up), SECTION_NOT_REACHED for a section not reached yet, CONFLICT for an exam without sections.',
+            "Leaves section `from` for the next one, which starts now. Idempotent: when the candidate is already past `from` (a retry, or the section's time limit moved them) it answers where they are, and the last section stays. Sections before one with the assistant are locked once left. 409 while the attempt is closed (submitted, or its time is up), SECTION_NOT_REACHED for a section not reached yet, CONFLICT for an exam without sections.",
           params: AttemptParamsSchema,
           body: AdvanceSectionSchema,
           response: { 200: SectionStateSchema, ...errors, 409: ErrorBodySchema },

@@ -47,7 +47,11 @@ describe('sections', () => {
   afterAll(() => app.close());
 
   const state = async (attempt: Attempt) => {
-    const response = await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}`, headers: attempt.headers });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/attempts/${attempt.attemptId}`,
+      headers: attempt.headers,
+    });
     expect(response.statusCode).toBe(200);
     return AttemptStateSchema.parse(response.json());
   };
@@ -91,7 +95,8 @@ describe('sections', () => {
       headers: attempt.headers,
       payload: payload as object,
     });
-  const errorOf = (response: { json(): unknown }) => (response.json() as { error: { code: string; message: string } }).error;
+  const errorOf = (response: { json(): unknown }) =>
+    (response.json() as { error: { code: string; message: string } }).error;
 
   it('hands out one section at a time, moves on when asked (once), and locks the unaided section for good', async () => {
     const exam = app.exams.put(sectionedExam());

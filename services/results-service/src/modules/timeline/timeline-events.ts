@@ -138,7 +138,11 @@ export function sectionEvents(input: {
     if (!starts.has(s.index)) starts.set(s.index, s.at);
   return [...starts]
     .sort(([a], [b]) => a - b)
-    .map(([index, at]) => ({ at: at.toISOString(), kind: 'section-start' as const, detail: sectionName(sections, index) }));
+    .map(([index, at]) => ({
+      at: at.toISOString(),
+      kind: 'section-start' as const,
+      detail: sectionName(sections, index),
+    }));
 }
 
 /** Events in time order; equal times keep the order given (a stable sort), so the submit, added last, ends. */
