@@ -154,6 +154,11 @@ export function createSectionsService(repo: SectionProgressRepository, deps: Pic
      * reached yet (SECTION_NOT_REACHED), and to the last section once its own limit and the grace have passed (the
      * candidate's time is up, as at the exam's deadline). Nothing for an exam without sections or an index out of
      * range (the write itself says so).
+     *
+     * The check runs before the write, not inside save_answers' lock (that would need the function changed by a
+     * migration). A write checked just before a move commits may land just after it; its body had then reached
+     * the server before the move, so before the assistant of the next section could answer anything: help still
+     * cannot flow back. Every write checked after the move is refused.
      */
     async checkWrite(attemptId: string, questionIndex: number): Promise<void> {
       const layout = await cachedLayout(attemptId);
