@@ -146,6 +146,13 @@ export function sectionAt(
   }
 }
 
+/**
+ * The type under which results-service records, in its events table, that an attempt entered a section (the
+ * section's index in `detail`, the instant it began in `recorded_at`): the timeline's section-start events. Written
+ * by the server only; the page cannot send it (it is not one of PROCTOR_EVENT_TYPES).
+ */
+export const SECTION_START_EVENT = 'section-start';
+
 /** Whether the assistant may answer at `section` (the exam's assistant must also be on). */
 export function assistantOpenIn(sections: ReadonlyArray<Pick<Section, 'assistant'>>, section: number): boolean {
   return sections.length === 0 || (sections[section]?.assistant ?? true);
