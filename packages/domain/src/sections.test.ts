@@ -4,6 +4,7 @@ import {
   AdvanceSectionSchema,
   assistantOpenIn,
   isSectionLocked,
+  lockedMessage,
   lockedSections,
   SectionMessages,
   SectionSchema,
@@ -72,6 +73,14 @@ describe('locking', () => {
     expect(lockedSections(closing, 2)).toEqual([]);
     expect(isSectionLocked(closing, 2, 0)).toBe(false);
     expect(lockedSections([section('x', false), section('y', false)], 1)).toEqual([]);
+  });
+
+  it('locks a section with a time limit of its own once left, whatever follows, and says why', () => {
+    const timed = [{ ...section('a', true), timeLimitMinutes: 10 }, section('u1', false), section('u2', false)];
+    expect(isSectionLocked(timed, 1, 0)).toBe(true);
+    expect(lockedSections(timed, 2)).toEqual([0]);
+    expect(lockedMessage(timed, 0)).toBe(SectionMessages.lockedByTime);
+    expect(lockedMessage(sections, 0)).toBe(SectionMessages.locked);
   });
 });
 

@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import {
   assistantOpenIn,
   isSectionLocked,
+  lockedMessage,
   lockedSections,
   sectionAt,
   sectionIndexOf,
@@ -179,7 +180,7 @@ export function createSectionsService(repo: SectionProgressRepository, deps: Pic
       // Left behind. A section whose time ran out less than the grace ago still takes the saves in flight.
       if (target >= settled.index) return;
       if (isSectionLocked(sections, position.index, target))
-        throw new AppError(ErrorCode.SECTION_LOCKED, SectionMessages.locked);
+        throw new AppError(ErrorCode.SECTION_LOCKED, lockedMessage(sections, target));
     },
 
     /**
