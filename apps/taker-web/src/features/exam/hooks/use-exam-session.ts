@@ -1,4 +1,5 @@
 import { AttemptStateSchema } from '@exam/domain/attempt';
+import type { SectionState } from '@exam/domain/sections';
 import { PreviewMessages, type PublicExam, type PublicExamSummary } from '@exam/domain/public-exam';
 import { toast } from '@exam/ui/toaster';
 import { useEffect, useState } from 'react';
@@ -32,6 +33,8 @@ export type ExamSession =
       answers: Map<number, string>;
       clockOffsetMs: number;
       deadline: string | null;
+      /** Where the attempt is among the exam's sections; null for an exam without them, and in a preview. */
+      section: SectionState | null;
     };
 
 // Said in a toast as the page redirects: in the language the page speaks at that moment.
@@ -64,7 +67,16 @@ async function loadPreview(examId: string): Promise<Outcome> {
   if (!token) return { status: 'refused', message: PreviewMessages.missing };
   try {
     const exam = await getPreviewExam(examId, token);
-    return { status: 'ready', exam, attempt: null, db: null, answers: new Map(), clockOffsetMs: 0, deadline: null };
+    return {
+      status: 'ready',
+      exam,
+      attempt: null,
+      db: null,
+      answers: new Map(),
+      clockOffsetMs: 0,
+      deadline: null,
+      section: null,
+    };
   } catch (error) {
     if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
       forgetPreviewToken(examId);
@@ -143,6 +155,7 @@ async function loadAttempt(examId: string): Promise<Outcome> {
       answers,
       clockOffsetMs: stored.clockOffsetMs ?? 0,
       deadline: stored.deadline,
+      section: stored.section ?? null,
     };
   }
   const { server, clockOffsetMs } = state.value;
@@ -156,7 +169,13 @@ async function loadAttempt(examId: string): Promise<Outcome> {
     return { status: 'redirect', to: paths.results, state: result };
   }
   const answers = await mergeServerAnswers(db, stored.attemptId, server.answers);
-  const kept = { exam, clockOffsetMs, deadline: server.deadline, uploadMaxBytes: server.uploadMaxBytes };
+  const kept = {
+    exam,
+    clockOffsetMs,
+    deadline: server.deadline,
+    uploadMaxBytes: server.uploadMaxBytes,
+    section: server.section ?? null,
+  };
   await updateStoredAttempt(db, examId, kept);
   return {
     status: 'ready',
@@ -166,6 +185,7 @@ async function loadAttempt(examId: string): Promise<Outcome> {
     answers,
     clockOffsetMs,
     deadline: server.deadline,
+    section: kept.section,
   };
 }
 
