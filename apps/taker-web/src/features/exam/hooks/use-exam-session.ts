@@ -16,6 +16,7 @@ import {
   type TakerDb,
 } from '../../../lib/taker-db.ts';
 import { computeClockOffset } from '../lib/clock.ts';
+import { totalQuestions } from '../lib/section-view.ts';
 import { listAnswers, mergeServerAnswers } from '../lib/outbox.ts';
 import { forgetPreviewToken, takePreviewToken } from '../lib/preview-token.ts';
 import { i18n } from '../../../i18n/index.ts';
@@ -162,7 +163,7 @@ async function loadAttempt(examId: string): Promise<Outcome> {
   if (server.submittedAt) {
     const result: ResultsState = {
       answered: Object.values(server.answers).filter((a) => a.answer.trim() !== '').length,
-      total: exam.questions.length,
+      total: totalQuestions(exam),
       examTitle: exam.title,
       attemptId: stored.attemptId,
     };
