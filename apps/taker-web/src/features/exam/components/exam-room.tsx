@@ -187,6 +187,16 @@ export function ExamRoom({
     [visiblePanels.questions, togglePanel],
   );
 
+  // A move to the next section (the candidate's, or its time running out) takes them to its first question.
+  const currentSection = sections.position?.current ?? null;
+  const firstOfSection = currentSection === null ? undefined : sections.groups[currentSection]?.questions[0];
+  const seenSection = useRef(currentSection);
+  useEffect(() => {
+    if (currentSection === seenSection.current) return;
+    seenSection.current = currentSection;
+    if (firstOfSection !== undefined) jumpToQuestion(firstOfSection);
+  }, [currentSection, firstOfSection, jumpToQuestion]);
+
   const panelProps: ExamPanelProps = {
     exam,
     attempt: attempt ? { attemptId: attempt.attemptId, token: attempt.token } : null,
