@@ -46,6 +46,8 @@ export function SectionBar({ control, clockOffsetMs }: { control: SectionsContro
       (error: unknown) => {
         setConfirming(false);
         toast.error(userMessageOf(error));
+        // Refused because the attempt has already moved on (its time, another tab): show where it is now.
+        control.refresh();
       },
     );
   };
