@@ -63,6 +63,8 @@ describe('translateServerMessage', () => {
   it("has the domain's English text word for word for the sections and the planted-error disclosure", async () => {
     await i18n.changeLanguage('en');
     expect(i18n.t('room:sections.locked')).toBe(SectionMessages.locked);
+    expect(i18n.t('room:sections.lockedByTime')).toBe(SectionMessages.lockedByTime);
+    expect(i18n.t('common:server.sectionLockedByTime')).toBe(SectionMessages.lockedByTime);
     expect(i18n.t('room:sections.timeUp')).toBe(SectionMessages.timeUp);
     expect(i18n.t('room:sections.advanceConfirm')).toBe(SectionMessages.advanceConfirm);
     expect(i18n.t('assistant:sectionOff')).toBe(SectionMessages.assistantOff);

@@ -87,6 +87,7 @@ const RULES: Rule[] = [
   { match: exact(PreviewMessages.otherExam), say: () => t('common:server.previewOtherExam') },
   { match: exact(EndedByExaminerMessage), say: () => t('common:server.endedByExaminer') },
   { match: exact(SectionMessages.locked), say: () => t('common:server.sectionLocked') },
+  { match: exact(SectionMessages.lockedByTime), say: () => t('common:server.sectionLockedByTime') },
   { match: exact(SectionMessages.notReached), say: () => t('common:server.sectionNotReached') },
   { match: exact(SectionMessages.assistantOff), say: () => t('common:server.assistantOff') },
   { match: exact(SectionMessages.staleSection), say: () => t('common:server.staleSection') },

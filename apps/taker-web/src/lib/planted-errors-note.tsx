@@ -12,7 +12,10 @@ export function PlantedErrorsNote({ className }: { className?: string }) {
     <p
       role="note"
       aria-label={t('plantedErrors.label')}
-      className={cn('flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-ink', className)}
+      className={cn(
+        'flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-ink',
+        className,
+      )}
       data-testid="planted-errors-disclosure"
     >
       <AlertTriangle aria-hidden className="mt-0.5 h-4 w-4 shrink-0 text-amber-700" />

@@ -66,7 +66,13 @@ function Notice({ icon, title, children }: { icon: ReactNode; title: string; chi
 }
 
 /** The candidate's AI assistant, as the creator configured it (docs/product.md#the-assistant). */
-export function AssistantPanel({ exam, attempt, preview, activeQuestionIndex, assistantOff = false }: AssistantPanelProps) {
+export function AssistantPanel({
+  exam,
+  attempt,
+  preview,
+  activeQuestionIndex,
+  assistantOff = false,
+}: AssistantPanelProps) {
   const { t } = useTranslation('assistant');
   const ai = exam.aiSettings;
   if (!ai.enabled) return <Notice icon={<Bot aria-hidden />} title={t('notEnabled')} />;

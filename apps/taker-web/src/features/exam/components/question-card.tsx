@@ -8,6 +8,7 @@ import { Flag, Lock } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerFiles } from '../hooks/use-answer-files.ts';
+import type { LockReason } from '../lib/section-view.ts';
 import { editOfCode, sourceOfInputType, type AnswerEdit } from '../lib/answer-edits.ts';
 import { ChoiceAnswer } from './choice-answer.tsx';
 import { CodingTests } from './coding-tests.tsx';
@@ -31,8 +32,10 @@ export type QuestionCardProps = {
   uploadMaxBytes: number;
   flagged: boolean;
   onToggleFlag: (index: number) => void;
-  /** The question's section is locked (sections.ts): the answer is shown as it stands and cannot change. */
-  locked?: boolean | undefined;
+  /**
+   * The question's section is locked (sections.ts), and why: the answer is shown as it stands and cannot change.
+   */
+  locked?: LockReason | undefined;
 };
 
 function AnswerInput({
@@ -169,7 +172,7 @@ function LockedAnswer(props: QuestionCardProps) {
         data-testid="section-locked-notice"
       >
         <Lock aria-hidden className="mt-0.5 h-3.5 w-3.5 shrink-0" />
-        {t('room:sections.locked')}
+        {t(props.locked === 'time' ? 'room:sections.lockedByTime' : 'room:sections.locked')}
       </p>
       {question.type === 'coding' ? (
         <pre
@@ -235,11 +238,7 @@ export function QuestionCard(props: QuestionCardProps) {
           {question.content}
         </RichText>
       )}
-      {props.locked ? (
-        <LockedAnswer {...props} />
-      ) : (
-        <AnswerInput {...props} />
-      )}
+      {props.locked ? <LockedAnswer {...props} /> : <AnswerInput {...props} />}
       <div className="mt-3 flex justify-end">
         <Button
           size="sm"

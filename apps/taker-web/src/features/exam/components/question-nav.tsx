@@ -24,7 +24,15 @@ type QuestionNavProps = {
  * aria-current. A button takes the candidate to its question. With sections, the questions sit under their
  * section's heading, which says whether the section is the current one, locked, or still ahead.
  */
-export function QuestionNav({ count, answers, flagged, current, onJump, groups = [], total = count }: QuestionNavProps) {
+export function QuestionNav({
+  count,
+  answers,
+  flagged,
+  current,
+  onJump,
+  groups = [],
+  total = count,
+}: QuestionNavProps) {
   const { t } = useTranslation('questions');
   const answered = Array.from({ length: count }, (_, index) => isAnswered(answers.get(index))).filter(Boolean).length;
   const button = (index: number) => {
@@ -114,9 +122,7 @@ function SectionNavGroup({ group, children }: { group: SectionGroup; children: R
           {standing === 'locked' && <Lock aria-hidden className="h-3 w-3" />}
           {t(`sections.standing.${standing}`)}
         </span>
-        <span className="text-muted">
-          {section.assistant ? t('sections.assistantOn') : t('sections.assistantOff')}
-        </span>
+        <span className="text-muted">{section.assistant ? t('sections.assistantOn') : t('sections.assistantOff')}</span>
       </div>
       {standing === 'upcoming' ? (
         <p className="text-xs text-muted">{t('sections.questionCount', { count: section.questionCount })}</p>

@@ -129,7 +129,7 @@ export function QuestionsPanel({
         answer={answers.get(index) ?? ''}
         flagged={flagged.has(index)}
         onToggleFlag={onToggleFlag}
-        locked={sections?.locked.has(index)}
+        locked={sections?.locked.get(index)}
         uploadMaxBytes={uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES}
         {...handlers}
       />

@@ -7,6 +7,7 @@ import { updateStoredAttempt, type TakerDb } from '../../../lib/taker-db.ts';
 import { advanceSection, readSectionProgress } from '../api/sections.ts';
 import {
   lockedQuestions,
+  type LockReason,
   previewExamAt,
   previewPosition,
   sectionGroups,
@@ -43,7 +44,10 @@ export function useSections({ exam: loaded, attempt, db, preview, initial, clock
   const [moving, setMoving] = useState(false);
   const sections = view.exam.sections;
   const hasSections = sections.length > 0;
-  const exam = useMemo(() => (preview ? previewExamAt(loaded, previewAt) : view.exam), [preview, loaded, previewAt, view.exam]);
+  const exam = useMemo(
+    () => (preview ? previewExamAt(loaded, previewAt) : view.exam),
+    [preview, loaded, previewAt, view.exam],
+  );
   const position = useMemo<SectionPosition | null>(() => {
     if (!hasSections) return null;
     if (preview) return previewPosition(sections, previewAt);
@@ -122,7 +126,10 @@ export function useSections({ exam: loaded, attempt, db, preview, initial, clock
   }, [deadline, position, isLast, clockOffsetMs, refresh]);
 
   const groups = useMemo(() => (position ? sectionGroups(exam, position) : []), [exam, position]);
-  const locked = useMemo(() => (position ? lockedQuestions(exam, position) : new Set<number>()), [exam, position]);
+  const locked = useMemo(
+    () => (position ? lockedQuestions(exam, position) : new Map<number, LockReason>()),
+    [exam, position],
+  );
   return {
     exam,
     position,

@@ -41,7 +41,17 @@ describe('section views', () => {
       ['b', 'locked', [2]],
       ['c', 'current', [3]],
     ]);
-    expect([...lockedQuestions(view, previewPosition(view.sections, 2))]).toEqual([0, 1, 2]);
+    expect([...lockedQuestions(view, previewPosition(view.sections, 2))]).toEqual([
+      [0, 'assistant'],
+      [1, 'assistant'],
+      [2, 'assistant'],
+    ]);
+    // A section with a time limit of its own is locked once left, whatever follows.
+    const timed = { ...view, sections: view.sections.map((s) => ({ ...s, assistant: false, timeLimitMinutes: 5 })) };
+    expect([...lockedQuestions(timed, previewPosition(timed.sections, 1))]).toEqual([
+      [0, 'time'],
+      [1, 'time'],
+    ]);
     // Without a later assistant, a section left behind stays open.
     const open = { ...view, sections: view.sections.map((s) => ({ ...s, assistant: false })) };
     const position = previewPosition(open.sections, 1);

@@ -1,7 +1,9 @@
 import type { PublicExam } from '@exam/domain/public-exam';
 import {
   assistantOpenIn,
+  lockedMessage,
   lockedSections,
+  SectionMessages,
   sectionIndexOf,
   type PublicSection,
   type SectionState,
@@ -25,7 +27,10 @@ export type SectionPosition = Pick<SectionState, 'current' | 'locked' | 'assista
  * The preview's position at section `current`: computed with the server's own rules (sections.ts), with no
  * deadline, since a preview runs no clock.
  */
-export function previewPosition(sections: ReadonlyArray<Pick<PublicSection, 'assistant'>>, current: number) {
+export function previewPosition(
+  sections: ReadonlyArray<Pick<PublicSection, 'assistant' | 'timeLimitMinutes'>>,
+  current: number,
+) {
   return {
     current,
     locked: lockedSections(sections, current),
@@ -55,12 +60,17 @@ function standingOf(index: number, position: SectionPosition): SectionStanding {
   return position.locked.includes(index) ? 'locked' : 'left';
 }
 
-/** The questions (by index) the candidate can no longer change: those of the locked sections. */
+/** Why a section is locked: a later section has the assistant, or its own time limit was spent (sections.ts). */
+export type LockReason = 'assistant' | 'time';
+
+/** The questions (by index) the candidate can no longer change, those of the locked sections, with why. */
 export function lockedQuestions(exam: Pick<PublicExam, 'sections' | 'questions'>, position: SectionPosition) {
-  const locked = new Set<number>();
+  const locked = new Map<number, LockReason>();
   if (exam.sections.length === 0) return locked;
   exam.questions.forEach((question, i) => {
-    if (position.locked.includes(sectionIndexOf(question, exam.sections))) locked.add(i);
+    const section = sectionIndexOf(question, exam.sections);
+    if (position.locked.includes(section))
+      locked.set(i, lockedMessage(exam.sections, section) === SectionMessages.locked ? 'assistant' : 'time');
   });
   return locked;
 }

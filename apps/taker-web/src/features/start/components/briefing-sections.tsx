@@ -32,7 +32,11 @@ export function BriefingSections({ sections }: { sections: readonly PublicSectio
               </span>
               <span className="flex flex-wrap items-center gap-x-3 text-muted">
                 <span className="inline-flex items-center gap-1">
-                  {section.assistant ? <Bot aria-hidden className="h-3.5 w-3.5" /> : <BotOff aria-hidden className="h-3.5 w-3.5" />}
+                  {section.assistant ? (
+                    <Bot aria-hidden className="h-3.5 w-3.5" />
+                  ) : (
+                    <BotOff aria-hidden className="h-3.5 w-3.5" />
+                  )}
                   {section.assistant ? t('briefing.sections.assistantOn') : t('briefing.sections.assistantOff')}
                 </span>
                 <span>

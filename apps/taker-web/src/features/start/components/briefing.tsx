@@ -162,9 +162,7 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
           </RichText>
         </section>
       )}
-      {summary.data?.aiSettings.plantedErrors && (
-        <PlantedErrorsNote className="mt-6" />
-      )}
+      {summary.data?.aiSettings.plantedErrors && <PlantedErrorsNote className="mt-6" />}
       <p className="mt-6 text-sm text-muted">
         {data.inProgress
           ? t('briefing.inProgress')
