@@ -64,12 +64,11 @@ export const CopyBankQuestionsSchema = z.object({
 export type CopyBankQuestions = z.infer<typeof CopyBankQuestionsSchema>;
 
 /**
- * A bank question as a new question of an exam: a fresh id, no rubric or pool of another exam. `newId` is
- * the caller's (the browser's form or exam-service).
+ * A bank question as a new question of an exam: a fresh id, no rubric, pool or section of another exam (it joins
+ * the first section, as a question naming none does). `newId` is the caller's (the browser's form or exam-service).
  */
-export function copyForExam<Q extends { id: string; rubricId: string | null; poolId: string | null }>(
-  question: Q,
-  newId: string,
-): Q {
-  return { ...question, id: newId, rubricId: null, poolId: null };
+export function copyForExam<
+  Q extends { id: string; rubricId: string | null; poolId: string | null; sectionId?: string | null },
+>(question: Q, newId: string): Q {
+  return { ...question, id: newId, rubricId: null, poolId: null, sectionId: null };
 }

@@ -18,7 +18,7 @@ const MAX_EXAM_QUESTIONS = 500;
 const notFound = () => new AppError(ErrorCode.NOT_FOUND, 'Question not found in your bank');
 
 /** A question as the bank keeps it: links to one exam's rubric or pool do not travel. */
-const forBank = (q: Question): Question => ({ ...q, rubricId: null, poolId: null });
+const forBank = (q: Question): Question => ({ ...q, rubricId: null, poolId: null, sectionId: null });
 
 /**
  * The creator's question bank (docs/product.md#question-bank). Exams are read and changed through the exams

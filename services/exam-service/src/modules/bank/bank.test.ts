@@ -38,7 +38,7 @@ describe('question bank', () => {
     return BankQuestionListSchema.parse(response.json()).questions;
   };
 
-  it('saves a typed question and one of an exam (without its rubric or pool), and lists them by text and topic', async () => {
+  it('saves a typed question and one of an exam (without its rubric, pool or section), and lists them by text and topic', async () => {
     const first = await saved(owner, { question: typed('Powerhouse of the cell') });
     expect(first.question).toMatchObject({
       title: 'Powerhouse of the cell',
@@ -47,7 +47,10 @@ describe('question bank', () => {
     });
     const exam = await createExam(app, owner.headers, {
       pools: [{ id: 'p', title: 'Plants', draw: 1, points: 1 }],
-      questions: [{ id: 'q9', type: 'short-answer', title: 'Name the pigment', topic: 'Plants', poolId: 'p' }],
+      sections: [{ id: 's', title: 'Biology', assistant: false, timeLimitMinutes: null }],
+      questions: [
+        { id: 'q9', type: 'short-answer', title: 'Name the pigment', topic: 'Plants', poolId: 'p', sectionId: 's' },
+      ],
     });
     const fromExam = await saved(owner, { examId: exam.id, questionId: 'q9' });
     expect(fromExam.question).toMatchObject({
@@ -55,6 +58,7 @@ describe('question bank', () => {
       topic: 'Plants',
       poolId: null,
       rubricId: null,
+      sectionId: null,
     });
 
     expect((await list(owner)).map((b) => b.id)).toEqual([fromExam.id, first.id]);

@@ -27,7 +27,7 @@ export function AddFromBankButton({ onAdd }: { onAdd: (questions: QuestionInput[
   };
   const add = () => {
     const picked = questions.filter((b) => chosen.includes(b.id));
-    onAdd(picked.map((b) => ({ ...copyForExam(b.question, newQuestionId()), sectionId: null })));
+    onAdd(picked.map((b) => copyForExam(b.question, newQuestionId())));
     toast.success(t('addFromBankButton.added', { count: picked.length }));
     close();
   };
