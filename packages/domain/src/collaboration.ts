@@ -158,9 +158,16 @@ export const CollaborationSuggestionSampleSchema = z.object({
   quotes: z.array(z.string().max(500)).max(5),
 });
 
-export const CollaborationSuggestionReplySchema = z.object({
+/** What the provider is asked for (the structured output) and its reply is validated with. */
+export const CollaborationSuggestionOutputSchema = z.object({
   framing: CollaborationSuggestionSampleSchema,
   verification: CollaborationSuggestionSampleSchema,
+});
+
+export const CollaborationSuggestionReplySchema = CollaborationSuggestionOutputSchema.extend({
+  /** Which provider and model made it (stored with the judgement, as a grading suggestion's are). */
+  provider: z.string(),
+  model: z.string(),
   usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }),
 });
 export type CollaborationSuggestionReply = z.infer<typeof CollaborationSuggestionReplySchema>;
