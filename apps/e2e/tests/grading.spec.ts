@@ -241,6 +241,11 @@ test('the creator grades a short answer and every result view, the insights and 
       'assistantPercent',
       'transcriptionLike',
       'typedCharsPerMinute',
+      // The collaboration profile's levels (insights): framing, verification, integration, independence.
+      'framing',
+      'verification',
+      'integration',
+      'independence',
     ]);
     const marks = Object.fromEntries(
       rows.map((r) => [r[0], { studentId: r[1], marks: r.slice(5, 8), score: r.slice(8, 12) }]),

@@ -441,6 +441,7 @@ describe('GET /api/exams/{examId}/insights', () => {
         'cache',
         'candidates',
         'classical',
+        'collaboration',
         'db',
         'exam',
         'gzip',

@@ -1,3 +1,4 @@
+import type { CandidateCollaboration } from '@exam/domain/collaboration';
 import type { ResultStatus } from '@exam/domain/grading';
 import type { ProcessRecord } from '@exam/domain/timeline';
 import { percentageOf, type StoredGrade } from '../../scoring/score.ts';
@@ -17,6 +18,8 @@ export type CsvCandidate = {
   fullscreenExits: number;
   /** results.process: how the answers came to be; null for results made before operations were recorded. */
   process: ProcessRecord | null;
+  /** The collaboration profile's levels as insights give them; null when not measured (or insights not computed). */
+  collaboration?: CandidateCollaboration | null;
 };
 
 /**
@@ -62,10 +65,20 @@ function processColumns(process: ProcessRecord | null): Array<string | number | 
   ];
 }
 
+/** The collaboration profile's levels (0–4; docs/product.md#collaboration-profile), blank where not measured. */
+function collaborationColumns(levels: CandidateCollaboration | null | undefined): Array<number | null> {
+  return [
+    levels?.framing ?? null,
+    levels?.verification ?? null,
+    levels?.integration ?? null,
+    levels?.independence ?? null,
+  ];
+}
+
 /**
  * One row per submitted candidate: each question's points, then the score, maximum, percentage and status
- * as every screen shows them, the integrity counts and the process columns (processColumns). Lines end with
- * CRLF as RFC 4180 specifies.
+ * as every screen shows them, the integrity counts, the process columns (processColumns) and the collaboration
+ * levels (collaborationColumns). Lines end with CRLF as RFC 4180 specifies.
  */
 export function resultsCsv(candidates: CsvCandidate[], questionCount: number): string {
   const questions = Array.from({ length: questionCount }, (_v, i) => `q${i + 1}`);
@@ -88,6 +101,10 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
     'assistantPercent',
     'transcriptionLike',
     'typedCharsPerMinute',
+    'framing',
+    'verification',
+    'integration',
+    'independence',
   ];
   const lines = candidates.map((c) =>
     [
@@ -105,6 +122,7 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
       c.blockedPastes,
       c.fullscreenExits,
       ...processColumns(c.process),
+      ...collaborationColumns(c.collaboration),
     ]
       .map(csvField)
       .join(','),

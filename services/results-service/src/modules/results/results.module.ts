@@ -12,7 +12,17 @@ declare module '../../module-context.ts' {
 
 /** A creator's results: reads and exports. */
 export const resultsModule: AppModule = async (app, { deps, provide, use }) => {
-  const results = createResultsService(createResultsRepository(deps.database), deps, use('refreshKeepGrade'));
+  // insights sits above results: the CSV reads the report's collaboration levels at request time.
+  const collaborationLevelsOf = async (examId: string, ownerId: string) => {
+    const { candidates } = await use('insightsReport')(examId, ownerId);
+    return new Map(candidates.map((c) => [c.resultId, c.collaboration]));
+  };
+  const results = createResultsService(
+    createResultsRepository(deps.database),
+    deps,
+    use('refreshKeepGrade'),
+    collaborationLevelsOf,
+  );
   provide('resultsService', results);
   await app.register(resultsRoutes(results));
 };

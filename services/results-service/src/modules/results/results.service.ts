@@ -1,6 +1,7 @@
 import { RESULT_EVENTS_MAX } from '@exam/domain/attempt';
 import { candidateKey } from '@exam/domain/candidate-key';
 import { CANDIDATE_HISTORY_MAX, type CandidateHistory } from '@exam/domain/candidate-history';
+import type { CandidateCollaboration } from '@exam/domain/collaboration';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type {
   ExamResultsSummary,
@@ -33,10 +34,17 @@ function byExamQuestion<G>(
 }
 
 /** What creators read of their results; every figure comes from the stored score (scoring/score.ts). */
+/** The collaboration levels of an exam's candidates by result id (insights' report, a module above this one). */
+export type CollaborationLevelsOf = (
+  examId: string,
+  ownerId: string,
+) => Promise<ReadonlyMap<string, CandidateCollaboration | null>>;
+
 export function createResultsService(
   repo: ResultsRepository,
   deps: Pick<Deps, 'examSource'>,
   refreshKeepGrade: RefreshKeepGrade = async () => {},
+  collaborationLevelsOf: CollaborationLevelsOf = async () => new Map(),
 ) {
   return {
     async detail(id: string, ownerId: string): Promise<ResultDetail> {
@@ -156,9 +164,14 @@ export function createResultsService(
       const arranged = rows.some((r) => r.questionIds !== null);
       const exam = rows.length === 0 || arranged ? await assertOwnsExam(deps, examId, ownerId) : undefined;
       if (exam) questionCount = exam.questions.length;
+      // The profile's columns come from insights (independence needs the ability fit): blank when it cannot be had.
+      const levels = rows.length
+        ? await collaborationLevelsOf(examId, ownerId).catch(() => new Map<string, CandidateCollaboration | null>())
+        : new Map<string, CandidateCollaboration | null>();
       return resultsCsv(
         rows.map((r) => ({
           ...r.result,
+          collaboration: levels.get(r.result.id) ?? null,
           grades:
             exam && r.questionIds ? byExamQuestion(exam.questions, r.questionIds, r.result.grades) : r.result.grades,
           focusLost: r.focusLost,
