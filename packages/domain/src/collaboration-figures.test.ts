@@ -18,7 +18,15 @@ const NO_SIGNALS = {} as TypingSignals;
 
 function answer(questionIndex: number, operations: AnswerOperation[]): TimelineAnswer {
   const { text, runs } = replayWithSources(operations);
-  return { questionIndex, final: text, operations, sources: sharesOf(runs), runs, reconciled: false, signals: NO_SIGNALS };
+  return {
+    questionIndex,
+    final: text,
+    operations,
+    sources: sharesOf(runs),
+    runs,
+    reconciled: false,
+    signals: NO_SIGNALS,
+  };
 }
 
 const QUESTIONS: CollaborationQuestion[] = [
@@ -50,7 +58,13 @@ function scripted(): Timeline {
     ]),
     answer(1, [
       { at: at('10:22:00'), from: 0, to: 0, insert: ASSISTANT_PROSE, source: 'assistant' },
-      { at: at('10:30:00'), from: ASSISTANT_PROSE.length, to: ASSISTANT_PROSE.length, insert: TYPED_TAIL, source: 'typed' },
+      {
+        at: at('10:30:00'),
+        from: ASSISTANT_PROSE.length,
+        to: ASSISTANT_PROSE.length,
+        insert: TYPED_TAIL,
+        source: 'typed',
+      },
     ]),
   ];
   const messages: Timeline['messages'] = [

@@ -91,7 +91,14 @@ export function pushesBack(message: string): boolean {
 const share = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
 
 /** The transcript's turns in time order, each with the question its timeline event names (null: none). */
-type Turn = { id: string; role: 'user' | 'assistant'; content: string; atMs: number; questionIndex: number | null; reply: boolean };
+type Turn = {
+  id: string;
+  role: 'user' | 'assistant';
+  content: string;
+  atMs: number;
+  questionIndex: number | null;
+  reply: boolean;
+};
 
 function turnsOf(timeline: Pick<Timeline, 'messages' | 'events'>): Turn[] {
   const byMessage = new Map<string, { questionIndex: number | null; reply: boolean }>();
@@ -162,7 +169,8 @@ export function verificationFigures(timeline: Pick<Timeline, 'messages' | 'event
   const edits = followUps('answer-edit');
   const followed = (list: ReadonlyArray<{ questionIndex: number; atMs: number }>, reply: Turn) =>
     list.some(
-      (e) => e.questionIndex === reply.questionIndex && e.atMs > reply.atMs && e.atMs - reply.atMs <= VERIFICATION_WINDOW_MS,
+      (e) =>
+        e.questionIndex === reply.questionIndex && e.atMs > reply.atMs && e.atMs - reply.atMs <= VERIFICATION_WINDOW_MS,
     );
   const tested = replies.filter((r) => followed(runs, r)).length;
   const edited = replies.filter((r) => followed(edits, r)).length;

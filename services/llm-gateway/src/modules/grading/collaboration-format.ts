@@ -1,7 +1,4 @@
-import {
-  CollaborationSuggestionOutputSchema,
-  type CollaborationSuggestionReply,
-} from '@exam/domain/collaboration';
+import { CollaborationSuggestionOutputSchema, type CollaborationSuggestionReply } from '@exam/domain/collaboration';
 import { z } from 'zod';
 import type { ResponseFormat } from '../../adapters/providers/types.ts';
 import type { ParseReply } from './sample-suggestion.ts';

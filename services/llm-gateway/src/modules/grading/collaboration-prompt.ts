@@ -7,14 +7,12 @@ import {
 import type { ProviderMessage } from '../../adapters/providers/types.ts';
 
 export const CollaborationPromptText = {
-  role:
-    "You describe how one exam candidate worked with an AI assistant, from their conversation with it. A human grader reads your suggestion beside the conversation and decides; the profile describes the candidate's way of working and never changes a score.",
+  role: "You describe how one exam candidate worked with an AI assistant, from their conversation with it. A human grader reads your suggestion beside the conversation and decides; the profile describes the candidate's way of working and never changes a score.",
   framing:
     'framing: does the candidate frame the problem (decompose it, ask conceptual or clarifying questions, ask for pieces they then assemble) or delegate it (ask for the whole answer, often pasting the question)?',
   verification:
     "verification: does the candidate check the assistant's output (run it, test it, question it) and push back when it is wrong, or take replies on trust?",
-  task:
-    "For each dimension give a level from 0 to 4 on its scale, a rationale of 2–3 sentences, and up to 3 quotes: verbatim passages of the candidate's own messages (role user) your level rests on, their exact characters, never the assistant's words or your own. No quotes when the candidate sent nothing that bears on it.",
+  task: "For each dimension give a level from 0 to 4 on its scale, a rationale of 2–3 sentences, and up to 3 quotes: verbatim passages of the candidate's own messages (role user) your level rests on, their exact characters, never the assistant's words or your own. No quotes when the candidate sent nothing that bears on it.",
   figures:
     'Process figures measured from the attempt (shares are 0–1; null: not measurable). They are evidence beside the conversation, not the answer:',
   injection:

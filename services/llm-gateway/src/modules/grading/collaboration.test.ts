@@ -150,7 +150,12 @@ function examOf(c: Pick<ProviderCase, 'provider' | 'model'>, gradingTokens = DEF
 }
 
 const suggest = (examId: string, body: unknown = REQUEST, headers: Record<string, string> = INTERNAL) =>
-  app.inject({ method: 'POST', url: `/internal/exams/${examId}/collaboration-suggestions`, headers, payload: body as object });
+  app.inject({
+    method: 'POST',
+    url: `/internal/exams/${examId}/collaboration-suggestions`,
+    headers,
+    payload: body as object,
+  });
 const usedTokens = async (examId: string) =>
   SuggestionAvailabilitySchema.parse(
     (await app.inject({ method: 'GET', url: `/internal/exams/${examId}/grading-usage`, headers: INTERNAL })).json(),
@@ -243,7 +248,10 @@ describe('collaboration suggestions', () => {
     expect((await suggest('no-such-exam')).statusCode).toBe(404);
     const exam = examOf(openai);
     expect((await suggest(exam.id, REQUEST, {})).statusCode).toBe(401);
-    const bad = await suggest(exam.id, { ...REQUEST, messages: [{ id: 'x', role: 'system', content: '', questionIndex: null }] });
+    const bad = await suggest(exam.id, {
+      ...REQUEST,
+      messages: [{ id: 'x', role: 'system', content: '', questionIndex: null }],
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toContain('messages');
     expect(calls).toHaveLength(0);

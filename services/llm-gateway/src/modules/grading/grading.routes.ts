@@ -1,7 +1,4 @@
-import {
-  CollaborationSuggestionReplySchema,
-  CollaborationSuggestionRequestSchema,
-} from '@exam/domain/collaboration';
+import { CollaborationSuggestionReplySchema, CollaborationSuggestionRequestSchema } from '@exam/domain/collaboration';
 import { ErrorBodySchema } from '@exam/domain/errors';
 import {
   InternalSuggestReplySchema,

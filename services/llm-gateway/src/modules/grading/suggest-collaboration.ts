@@ -54,7 +54,10 @@ export function createCollaborationSuggester(
       await repo.addSpend(examId, { calls: 1, ...outcome.usage }, deps.clock.now());
       const call = { examId, provider: target.provider, model: target.model };
       if (outcome.kind === 'failed') {
-        ctx.log.warn({ ...call, upstreamStatus: outcome.status, reason: outcome.reason }, 'a collaboration suggestion failed upstream');
+        ctx.log.warn(
+          { ...call, upstreamStatus: outcome.status, reason: outcome.reason },
+          'a collaboration suggestion failed upstream',
+        );
         throw new AppError(ErrorCode.UPSTREAM, GradingMessages.upstreamFailed(outcome.reason));
       }
       if (outcome.kind === 'invalid') {
