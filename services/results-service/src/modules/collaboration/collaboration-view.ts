@@ -6,8 +6,8 @@ import {
   type CollaborationProfile,
   type JudgedDimension,
 } from '@exam/domain/collaboration';
+import type { collaborationFigures } from '@exam/domain/collaboration-figures';
 import {
-  collaborationFigures,
   independenceFigures,
   independenceLevel,
   integrationLevel,
