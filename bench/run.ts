@@ -2,7 +2,7 @@
 // the top of bench/README.md (bench/summary.ts). `pnpm bench --full` runs the long forms the README's history uses;
 // `pnpm bench --only psychometrics,insights` runs some (the table keeps the other rows as they were).
 // Each script prints one `BENCH_RESULT {json}` line as its last word; this runner reads it and compares it with
-// the goals of issues 13, 16, 19 and 32. A benchmark that fails or cannot run here becomes a row saying so.
+// the goals of issues 13, 16, 19, 32 and 33. A benchmark that fails or cannot run here becomes a row saying so.
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -242,6 +242,30 @@ const benches: Bench[] = [
           result: `during: p99 ${ms(r.during.p99)} (direct ${ms(r.directDuring.p99)}); ${r.grading.calls} grading calls (${r.grading.failed} failed), ${r.grading.perSecond.toFixed(1)}/s; gateway CPU ${ms(r.cpuPerGradingCallMs)} a grading call, ${ms(r.cpuPerChatMs)} a chat`,
           ratio: x(r.ratio),
           verdict: met(r.ratio <= 1.1 && r.during.failed === 0 && r.grading.failed === 0),
+        },
+      ];
+    },
+  },
+  {
+    name: 'llm-gateway-planted',
+    run: async (script) => {
+      const r = await script(
+        'bench/llm-gateway/planted.ts',
+        ['--rate', '30', '--seconds', '4', '--rounds', '2'],
+        ['--rate', '50', '--seconds', '8', '--rounds', '4'],
+        240,
+      );
+      const off = r.off.cpuPerChatMs as Json;
+      const on = r.on.cpuPerChatMs as Json;
+      const p = r.planted as Json;
+      return [
+        {
+          what: `gateway work per candidate message with planted errors on (share 0.3) vs off, ${r.rate} new chats/s, ${r.rounds} × ${r.seconds} s each way${SHORT}`,
+          goal: 'CPU per chat (gateway + its PostgreSQL) on ≤ 1.10× off',
+          anchor: `off: ${ms(off.total)} a chat (gateway ${ms(off.gateway)}, PostgreSQL ${ms(off.database)}); added TTFT p50 ${ms(r.off.added.p50)}`,
+          result: `on: ${ms(on.total)} a chat (gateway ${ms(on.gateway)}, PostgreSQL ${ms(on.database)}); added TTFT p50 ${ms(r.on.added.p50)}; ${p.asked} of ${p.replies} replies planted, ${p.verified} verified`,
+          ratio: `${x(r.ratio)} (gateway alone ${x(r.gatewayRatio)})`,
+          verdict: met(r.ratio <= 1.1 && p.verified > 0 && p.offAsked === 0 && r.on.failed === 0 && r.off.failed === 0),
         },
       ];
     },

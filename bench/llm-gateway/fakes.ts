@@ -2,6 +2,7 @@
 // streams TOKENS_PER_SECOND tokens after a FIRST_TOKEN_MS first token (a structured-output request, a
 // grading suggestion, gets a sample's JSON text at the same pace), and fake exam-service and results-service
 // internal routes. Prints "ready <upstreamPort> <platformPort>" once both listen.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -11,6 +12,19 @@ export const BENCH_EXAM_ID = 'bench-exam';
 export const BENCH_OWNER_ID = 'bench-owner';
 
 export const tokenText = (i: number) => `tok${i} `;
+
+/**
+ * Reliance calibration's two exams (planted.ts): the benchmark's exam with its question carrying a planted error,
+ * the mode on (the default share) or off, and nothing else different. The error is a word every reply of four
+ * tokens or more states ("tok3"), so the upstream needs no second script and every planted turn is verified.
+ */
+export const BENCH_PLANTED_EXAM_ID = 'bench-exam-planted';
+export const BENCH_PLANTED_OFF_EXAM_ID = 'bench-exam-planted-off';
+export const BENCH_PLANTED_ERROR = 'tok3';
+
+/** An attempt id that names its exam, so the fake results-service answers the exam the attempt token names. */
+export const attemptIdOn = (examId: string) => `${examId}~${randomUUID()}`;
+const examOfAttempt = (attemptId: string) => (attemptId.includes('~') ? attemptId.split('~')[0]! : BENCH_EXAM_ID);
 
 function chunk(content: string | null, usage?: { prompt_tokens: number; completion_tokens: number }) {
   const base = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1_700_000_000, model: 'gpt-4o-mini' };
@@ -150,15 +164,30 @@ const exam = {
   updatedAt: now,
 };
 
+const plantedExam = (id: string, enabled: boolean) => ({
+  ...exam,
+  id,
+  questions: exam.questions.map((q) => ({ ...q, plantedError: BENCH_PLANTED_ERROR })),
+  aiSettings: { ...exam.aiSettings, plantedErrors: { enabled, share: 0.3 } },
+});
+const exams = new Map(
+  [exam, plantedExam(BENCH_PLANTED_EXAM_ID, true), plantedExam(BENCH_PLANTED_OFF_EXAM_ID, false)].map((e) => [
+    `/internal/exams/${e.id}`,
+    JSON.stringify(e),
+  ]),
+);
+
 function platform(req: IncomingMessage, res: ServerResponse) {
   res.setHeader('content-type', 'application/json');
-  if (req.url === `/internal/exams/${BENCH_EXAM_ID}`) return res.end(JSON.stringify(exam));
+  const found = exams.get(req.url ?? '');
+  if (found) return res.end(found);
   const attempt = /^\/internal\/attempts\/([^/]+)$/.exec(req.url ?? '');
   if (attempt) {
+    const attemptId = decodeURIComponent(attempt[1]!);
     return res.end(
       JSON.stringify({
-        attemptId: attempt[1],
-        examId: BENCH_EXAM_ID,
+        attemptId,
+        examId: examOfAttempt(attemptId),
         ownerId: BENCH_OWNER_ID,
         startedAt: now,
         deadline: null,

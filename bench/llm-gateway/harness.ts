@@ -2,13 +2,13 @@
 // (or the bare relay) started as production starts it, candidates' chats streamed through it or straight to the
 // fake, and the figures taken from them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { BENCH_EXAM_ID, BENCH_OWNER_ID, tokenText } from './fakes.ts';
+import { attemptIdOn, BENCH_EXAM_ID, BENCH_OWNER_ID, tokenText } from './fakes.ts';
 
 const gatewayDir = fileURLToPath(new URL('../../services/llm-gateway/', import.meta.url));
 export const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
@@ -209,20 +209,27 @@ export async function startStack(opts: { port: number; relay?: boolean }) {
     await waitReady(opts.port);
 
     const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-    const attemptToken = (attemptId: string) => {
+    const attemptToken = (attemptId: string, examId: string) => {
       const now = Math.floor(Date.now() / 1000);
-      const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ kind: 'attempt', sub: attemptId, examId: BENCH_EXAM_ID, ownerId: BENCH_OWNER_ID, name: 'Bench', studentId: 'B-1', iat: now, exp: now + 3600 })}`;
+      const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ kind: 'attempt', sub: attemptId, examId, ownerId: BENCH_OWNER_ID, name: 'Bench', studentId: 'B-1', iat: now, exp: now + 3600 })}`;
       return `${head}.${createHmac('sha256', jwtSecret).update(head).digest('base64url')}`;
     };
     return {
       gatewayPid: gateway.pid!,
+      /** The gateway's own database (its PostgreSQL backends are those connected to it). */
+      databaseName: dbName,
+      /** The throw-away database's URL, for a benchmark that reads what the gateway stored. */
+      databaseUrl: dbUrl.toString(),
       upstreamPort,
       internalToken,
-      /** A new attempt's first message, through the gateway (the worst case: a token it has not seen). */
-      viaGateway: (tokens: number) =>
+      /**
+       * A new attempt's first message, through the gateway (the worst case: a token it has not seen), on the
+       * benchmark's exam or another the fakes serve (fakes.ts: the attempt's id names its exam).
+       */
+      viaGateway: (tokens: number, examId = BENCH_EXAM_ID) =>
         chat(
           `http://127.0.0.1:${opts.port}/api/llm/chat`,
-          { authorization: `Bearer ${attemptToken(randomUUID())}` },
+          { authorization: `Bearer ${attemptToken(attemptIdOn(examId), examId)}` },
           JSON.stringify({ message: `Explain. tokens=${tokens}`, questionIndex: 0 }),
           tokens,
           !opts.relay,

@@ -99,3 +99,31 @@ export function replyContainsError(reply: string, error: string): boolean {
   const value = Number(error.replace(/,/g, '').trim());
   return Number.isFinite(value) && /\d/.test(error) && numbersIn(reply).some((n) => n === value);
 }
+
+/**
+ * The system instruction llm-gateway adds to the prompt of a planted turn (its prompt.ts). The one format, here,
+ * so the fake providers of the journeys and the benchmark (apps/e2e/tests/support/fake-openai.ts,
+ * bench/llm-gateway/fakes.ts) read the error back with `plantedErrorOfInstruction` and cannot drift from what the
+ * gateway sends. The error is written as a JSON string, so quotes or line breaks in it cannot end it early.
+ */
+export const PLANTED_INSTRUCTION_MARK = 'Reliance calibration (planted error):';
+
+export function plantedInstruction(questionNumber: number, error: string): string {
+  return (
+    `${PLANTED_INSTRUCTION_MARK} in this reply, state ${JSON.stringify(error)} as the answer to Q${questionNumber} ` +
+    '(or as the value the question asks for), plausibly and with the same confidence as any other answer, and ' +
+    'quote it exactly as written here. Do not say or hint that it is wrong or deliberate, do not correct it, and ' +
+    'do not give any other answer to this question. The candidate was told before the exam that this happens.'
+  );
+}
+
+const INSTRUCTION_PATTERN = new RegExp(
+  `${PLANTED_INSTRUCTION_MARK.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} in this reply, state ("(?:[^"\\\\]|\\\\.)*") as the answer to Q(\\d+) `,
+);
+
+/** The error and question number a prompt's planted instruction names, or undefined when it has none. */
+export function plantedErrorOfInstruction(prompt: string): { error: string; questionNumber: number } | undefined {
+  const match = INSTRUCTION_PATTERN.exec(prompt);
+  if (!match) return undefined;
+  return { error: JSON.parse(match[1]!) as string, questionNumber: Number(match[2]) };
+}

@@ -254,8 +254,15 @@ export const CandidateResultSchema = z.object({
       correctAnswer: z.string().nullable(),
       /** Coding graded by tests: outcomes of every test; data only for the visible ones (candidateReport). */
       tests: TestGradingSchema.optional(),
+      /**
+       * Reliance calibration (planted-errors.ts): the error the assistant stated on purpose in the candidate's
+       * conversation about this question (a verified planted turn), told to them only with their result.
+       */
+      plantedError: z.string().optional(),
     }),
   ),
+  /** True when llm-gateway could not be asked what the assistant planted: the result is shown without it. */
+  plantedUnavailable: z.boolean().optional(),
 });
 export type CandidateResult = z.infer<typeof CandidateResultSchema>;
 

@@ -304,3 +304,88 @@ export function makeChartedInsightsReport(overrides: Partial<InsightsReport> = {
     ...overrides,
   });
 }
+
+/** A candidate's aided/unaided ability as the report gives it: θs with SE 0.4, the gap's interval ± 1.96 × 0.5. */
+export function makeAbility(aided: number, unaided: number, flag: 'above' | 'below' | null = null) {
+  const estimate = aided - unaided;
+  return {
+    aided: { theta: aided, se: 0.4 },
+    unaided: { theta: unaided, se: 0.4 },
+    gap: { estimate, se: 0.5, low: estimate - 0.98, high: estimate + 0.98, flag },
+  };
+}
+
+/**
+ * A report of an exam with a section with the assistant and one without, and planted errors: three candidates with
+ * an aided/unaided ability (Bo flagged above), two with reliance cases (Ann adopted a planted error, Bo rejected it).
+ */
+export function makeAidedInsightsReport(overrides: Partial<InsightsReport> = {}): InsightsReport {
+  const ratio = (numerator: number, denominator: number) => ({
+    value: denominator === 0 ? null : numerator / denominator,
+    numerator,
+    denominator,
+    ...(denominator === 0 ? { reason: 'No case.' } : {}),
+  });
+  return makeInsightsReport({
+    candidates: [
+      makeCandidate(1, {
+        name: 'Ann',
+        ability: makeAbility(0.5, 0.3),
+        reliance: {
+          rair: ratio(1, 1),
+          rsr: ratio(0, 1),
+          errorAdoption: ratio(1, 1),
+          cases: 2,
+          planted: [{ questionIndex: 4, error: 'Lyon', adopted: true }],
+        },
+      }),
+      makeCandidate(2, {
+        name: 'Bo',
+        ability: makeAbility(1.2, -1.6, 'above'),
+        reliance: {
+          rair: ratio(0, 1),
+          rsr: ratio(1, 1),
+          errorAdoption: ratio(0, 2),
+          cases: 3,
+          planted: [
+            { questionIndex: 4, error: 'Lyon', adopted: false },
+            { questionIndex: 5, error: '41', adopted: false },
+          ],
+        },
+      }),
+      makeCandidate(3, {
+        name: 'Cy',
+        ability: makeAbility(-0.2, 0.1),
+        reliance: { rair: ratio(0, 0), rsr: ratio(0, 0), errorAdoption: ratio(0, 0), cases: 0, planted: [] },
+      }),
+    ],
+    aidedAbility: {
+      available: true,
+      reason: null,
+      items: { aided: 4, unaided: 4 },
+      population: { aided: { mean: 0.4, sd: 0.9 }, unaided: { mean: -0.3, sd: 1 }, correlation: 0.7 },
+      gap: {
+        mean: 0.9,
+        sd: 1.4,
+        quantiles: { p5: -0.4, p25: -0.1, p50: 0.2, p75: 1.5, p95: 2.6 },
+        reliability: 0.45,
+        flagged: { above: 1, below: 0 },
+      },
+      converged: true,
+    },
+    reliance: {
+      plantedErrors: true,
+      pooled: { rair: ratio(1, 2), rsr: ratio(1, 2), errorAdoption: ratio(1, 3), cases: 5 },
+      meanOfCandidates: {
+        rair: { value: 0.5, candidates: 2 },
+        rsr: { value: 0.5, candidates: 2 },
+        errorAdoption: { value: 0.5, candidates: 2 },
+      },
+      plantedByQuestion: [
+        { questionIndex: 4, turns: 2, adopted: 1 },
+        { questionIndex: 5, turns: 1, adopted: 0 },
+      ],
+    },
+    ...overrides,
+  });
+}

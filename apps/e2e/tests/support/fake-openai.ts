@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { plantedErrorOfInstruction } from '@exam/domain/planted-errors';
 
 /** One request the fake received, as the gateway sent it. */
 export type RecordedRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: ChatCompletionBody };
@@ -17,6 +18,28 @@ export type ChatCompletionBody = {
     json_schema?: { name: string; description?: string; strict?: boolean; schema: unknown };
   };
 };
+
+/**
+ * The planted error the gateway asked this chat's reply to state (reliance calibration), read from the system (or
+ * developer) message with the domain's own parser of the instruction llm-gateway writes, so the two cannot drift.
+ */
+export function plantedErrorOf(body: ChatCompletionBody): { error: string; questionNumber: number } | undefined {
+  for (const message of body.messages ?? []) {
+    if ((message.role === 'system' || message.role === 'developer') && typeof message.content === 'string') {
+      const planted = plantedErrorOfInstruction(message.content);
+      if (planted) return planted;
+    }
+  }
+  return undefined;
+}
+
+/** What the fake streams on a planted turn unless the journey scripts its own: a confident reply stating the error. */
+export const plantedReply = (error: string, questionNumber: number): ReplyStep[] => [
+  { text: `For Q${questionNumber}, ` },
+  { text: 'I am fairly sure the answer is ' },
+  { text: error },
+  { text: '.' },
+];
 
 /** Whether the gateway asked for structured output (a grading suggestion) rather than a chat reply. */
 export const isStructuredRequest = (body: ChatCompletionBody) => body.response_format?.type === 'json_schema';
@@ -105,11 +128,15 @@ function sse(response: ServerResponse, payload: unknown): void {
  * it, `chat.completion.chunk` events written `delayMs` apart, a last chunk with finish_reason 'stop',
  * the usage chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`. A request for structured
  * output is answered by `grade` instead (by `collaborate` for the collaboration profile's): the object's JSON text
- * split over several chunks, as strict `json_schema` replies stream. Every request is recorded, in arrival order.
+ * split over several chunks, as strict `json_schema` replies stream. A chat whose system message carries
+ * llm-gateway's planted-error instruction (@exam/domain/planted-errors) is answered by `planted` instead, which by
+ * default states the error, as an obedient model would; every other chat gets the scripted reply. Every request is
+ * recorded, in arrival order.
  */
 export async function startFakeOpenAi(options: {
   port: number;
-  reply: ReplyStep[];
+  /** The scripted reply, or one written from the request (the question the prompt says the candidate looks at…). */
+  reply: ReplyStep[] | ((body: ChatCompletionBody) => ReplyStep[]);
   delayMs?: number;
   /**
    * Answers a structured-output request (`response_format.type === 'json_schema'`, a grading suggestion): the
@@ -121,6 +148,8 @@ export async function startFakeOpenAi(options: {
    * collaborationReplyFor, a valid reply quoting the request's own candidate messages.
    */
   collaborate?: (body: ChatCompletionBody) => unknown;
+  /** The reply to a planted turn (default `plantedReply`: states the error); a journey may leave the error out. */
+  planted?: (error: string, questionNumber: number) => ReplyStep[];
 }): Promise<FakeOpenAi> {
   const delayMs = options.delayMs ?? 120;
   const requests: RecordedRequest[] = [];
@@ -154,7 +183,13 @@ export async function startFakeOpenAi(options: {
     response.flushHeaders();
     sse(response, chunk({ role: 'assistant', content: '' }, null));
     let completionTokens = 0;
-    for (const step of options.reply) {
+    const planted = plantedErrorOf(body);
+    const steps = planted
+      ? (options.planted ?? plantedReply)(planted.error, planted.questionNumber)
+      : typeof options.reply === 'function'
+        ? options.reply(body)
+        : options.reply;
+    for (const step of steps) {
       if ('gate' in step) {
         const gate = gateOf(step.gate);
         gate.reached.resolve();

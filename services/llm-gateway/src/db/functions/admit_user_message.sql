@@ -1,6 +1,9 @@
 -- Checks a candidate's message against the attempt's and the exam's budgets under the exam's and the
 -- conversation's row locks, and stores it with the history the provider is sent, in one round trip. A message
 -- sent again with the same client_message_id (a retry after a cut stream) answers 'seen' and is not counted twice.
+-- `turn` is how many earlier user messages of the attempt were about the same question (reliance calibration's turn
+-- number, @exam/domain/planted-errors isPlantedTurn): counted before the message is stored, and for a message seen
+-- before, before that one, so every try of a message gets the same number.
 -- This file is the function's current text (packages/server-kit/src/sql-functions.ts). To change the function,
 -- edit it here and add a migration that applies it (`pnpm db:generate --custom --name=<why>`, this text pasted
 -- in); src/db/functions.test.ts fails while the database and this file differ.
@@ -10,7 +13,8 @@ CREATE OR REPLACE FUNCTION "llm_gateway"."admit_user_message"(
   p_now timestamptz, p_window_start timestamptz, p_messages_per_window integer, p_tokens_per_attempt integer,
   p_history_limit integer, p_exam_requests_per_hour integer, p_exam_tokens_per_hour bigint,
   p_client_message_id text, p_try_id text
-) RETURNS TABLE (outcome text, oldest_in_window timestamptz, history jsonb, retry_at timestamptz, seen_message_id text)
+) RETURNS TABLE (outcome text, oldest_in_window timestamptz, history jsonb, retry_at timestamptz, seen_message_id text,
+  turn integer)
 LANGUAGE plpgsql AS $$
 DECLARE
   v_minute timestamptz := date_trunc('minute', p_now);
@@ -24,6 +28,8 @@ DECLARE
   v_refused text;
   v_history jsonb;
   v_seen text;
+  v_seen_seq bigint;
+  v_turn integer;
 BEGIN
   PERFORM set_config('synchronous_commit', 'off', true);
   INSERT INTO llm_gateway.exam_usage (exam_id) VALUES (p_exam_id) ON CONFLICT (exam_id) DO NOTHING;
@@ -39,10 +45,15 @@ BEGIN
   -- A message sent again (a retry after a cut stream) was admitted and counted the first time: it is neither
   -- checked nor counted again. Under the conversation's row lock, two tries of one new message cannot both insert.
   IF p_client_message_id IS NOT NULL THEN
-    SELECT m.id INTO v_seen FROM llm_gateway.messages m
+    SELECT m.id, m.seq INTO v_seen, v_seen_seq FROM llm_gateway.messages m
       WHERE m.attempt_id = p_attempt_id AND m.role = 'user' AND m.client_message_id = p_client_message_id;
     IF v_seen IS NOT NULL THEN
-      RETURN QUERY SELECT 'seen'::text, NULL::timestamptz, NULL::jsonb, NULL::timestamptz, v_seen;
+      IF p_question_index IS NOT NULL THEN
+        SELECT count(*)::integer INTO v_turn FROM llm_gateway.messages m
+          WHERE m.attempt_id = p_attempt_id AND m.role = 'user' AND m.question_index = p_question_index
+            AND m.seq < v_seen_seq;
+      END IF;
+      RETURN QUERY SELECT 'seen'::text, NULL::timestamptz, NULL::jsonb, NULL::timestamptz, v_seen, v_turn;
       RETURN;
     END IF;
   END IF;
@@ -85,7 +96,7 @@ BEGIN
         refused_exam_tokens = u.refused_exam_tokens + excluded.refused_exam_tokens,
         refused_attempt_messages = u.refused_attempt_messages + excluded.refused_attempt_messages,
         refused_attempt_tokens = u.refused_attempt_tokens + excluded.refused_attempt_tokens;
-    RETURN QUERY SELECT v_refused, v_oldest, NULL::jsonb, v_retry, NULL::text;
+    RETURN QUERY SELECT v_refused, v_oldest, NULL::jsonb, v_retry, NULL::text, NULL::integer;
     RETURN;
   END IF;
 
@@ -94,6 +105,10 @@ BEGIN
     FROM (SELECT m.role, m.content, m.attachment_text, m.seq FROM llm_gateway.messages m
           WHERE m.attempt_id = p_attempt_id AND NOT m.is_error
           ORDER BY m.seq DESC LIMIT greatest(p_history_limit, 0)) h;
+  IF p_question_index IS NOT NULL THEN
+    SELECT count(*)::integer INTO v_turn FROM llm_gateway.messages m
+      WHERE m.attempt_id = p_attempt_id AND m.role = 'user' AND m.question_index = p_question_index;
+  END IF;
   INSERT INTO llm_gateway.messages (id, attempt_id, role, content, attachment_text, files, question_index, created_at,
       client_message_id, try_id)
     VALUES (p_message_id, p_attempt_id, 'user', p_content, p_attachment_text, p_files, p_question_index, p_now,
@@ -101,6 +116,6 @@ BEGIN
   UPDATE llm_gateway.exam_usage e SET requests = e.requests + 1 WHERE e.exam_id = p_exam_id;
   INSERT INTO llm_gateway.exam_usage_minutes AS u (exam_id, minute, requests) VALUES (p_exam_id, v_minute, 1)
     ON CONFLICT (exam_id, minute) DO UPDATE SET requests = u.requests + 1;
-  RETURN QUERY SELECT 'ok'::text, NULL::timestamptz, v_history, NULL::timestamptz, NULL::text;
+  RETURN QUERY SELECT 'ok'::text, NULL::timestamptz, v_history, NULL::timestamptz, NULL::text, v_turn;
 END
 $$;

@@ -1,12 +1,14 @@
 -- Stores a reply, adds its tokens to the attempt's total and to the exam's counters, and marks a reply the
 -- guardrail stopped; with a client_message_id only the latest try stores its reply, in place of earlier tries'.
+-- p_planted: on a reply asked to carry a planted error, which error and whether the reply contained it.
 -- This file is the function's current text (packages/server-kit/src/sql-functions.ts). To change the function,
 -- edit it here and add a migration that applies it (`pnpm db:generate --custom --name=<why>`, this text pasted
 -- in); src/db/functions.test.ts fails while the database and this file differ.
 CREATE OR REPLACE FUNCTION "llm_gateway"."store_assistant_message"(
   p_id text, p_attempt_id text, p_content text, p_question_index integer,
   p_is_error boolean, p_is_partial boolean, p_input_tokens integer, p_output_tokens integer, p_now timestamptz,
-  p_is_withheld boolean, p_withheld_question_index integer, p_client_message_id text, p_try_id text
+  p_is_withheld boolean, p_withheld_question_index integer, p_client_message_id text, p_try_id text,
+  p_planted jsonb
 ) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -39,9 +41,9 @@ BEGIN
       WHERE m.attempt_id = p_attempt_id AND m.role = 'assistant' AND m.client_message_id = p_client_message_id;
   END IF;
   INSERT INTO llm_gateway.messages (id, attempt_id, role, content, question_index, is_error, is_partial, is_withheld,
-      withheld_question_index, input_tokens, output_tokens, created_at, client_message_id)
+      withheld_question_index, input_tokens, output_tokens, created_at, client_message_id, planted)
     VALUES (p_id, p_attempt_id, 'assistant', p_content, p_question_index, p_is_error, p_is_partial, p_is_withheld,
-      p_withheld_question_index, p_input_tokens, p_output_tokens, p_now, p_client_message_id);
+      p_withheld_question_index, p_input_tokens, p_output_tokens, p_now, p_client_message_id, p_planted);
   RETURN true;
 END
 $$;

@@ -19,6 +19,7 @@ import {
   type PreparedChat,
   type StoredReply,
 } from './prepared-chat.ts';
+import { plantedAskOf } from './planted-turn.ts';
 import { createTranscriptWriter, storedTranscript } from './transcript-writer.ts';
 
 /** What the steps of a candidate's message share: the store, the outside services, the settings, the hints. */
@@ -169,14 +170,19 @@ function buildConversation(history: HistoryMessage[], message: string, attachmen
   ];
 }
 
-/** The message ready to stream after the given history, its reply recorded in the candidate's transcript. */
+/**
+ * The message ready to stream after the given history, its reply recorded in the candidate's transcript. `turn`:
+ * how many earlier messages were about its question (the admission's count), for the planted-error decision.
+ */
 function buildPreparedChat(
   ctx: CandidateChatContext,
   t: MessageTry,
   { exam, target, attachments }: ExamContext,
   attempt: InternalAttempt | undefined,
   history: HistoryMessage[],
+  turn: number | null,
 ): PreparedChat {
+  const planted = plantedAskOf(exam, attempt, t.claims.sub, t.body.questionIndex, turn);
   // The questions as the attempt saw them at start (results-service's snapshot): questionIndex points into
   // those, whatever the creator has edited since. The live exam's only for a results-service without them.
   const request: ProviderRequest = upstreamRequest(
@@ -185,6 +191,7 @@ function buildPreparedChat(
     target,
     t.body.questionIndex,
     buildConversation(history, t.body.message, attachments),
+    planted,
   );
   return {
     request,
@@ -198,6 +205,7 @@ function buildPreparedChat(
       clientMessageId: t.body.clientMessageId ?? null,
       tryId: t.tryId,
       request,
+      planted,
     }),
   };
 }
@@ -272,7 +280,8 @@ export async function prepareCandidateChat(
     return closedOr(attemptCheck, undefined);
   }
   refuseOverBudget(admission, budget, t.now);
-  const prepared = (history: HistoryMessage[]) => buildPreparedChat(ctx, t, examContext, check.attempt, history);
+  const prepared = (history: HistoryMessage[]) =>
+    buildPreparedChat(ctx, t, examContext, check.attempt, history, admission.turn);
   if (admission.kind === 'seen') return replayOrTakeOver(ctx, t, admission.messageId, prepared);
   return prepared(admission.history);
 }

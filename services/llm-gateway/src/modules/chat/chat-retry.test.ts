@@ -196,11 +196,11 @@ describe('a chat message sent again with its clientMessageId', () => {
     const budget = theExam.aiSettings.budget;
     expect(
       await repo.admitUserMessage(key, { ...message, id: messageId, tryId: 'old' }, budget, 20, new Date()),
-    ).toEqual({ kind: 'ok', history: [] });
+    ).toEqual({ kind: 'ok', history: [], turn: null });
     // The same message again is recognised, whatever id the new try would have given it.
     expect(
       await repo.admitUserMessage(key, { ...message, id: randomUUID(), tryId: 'new' }, budget, 20, new Date()),
-    ).toEqual({ kind: 'seen', messageId });
+    ).toEqual({ kind: 'seen', messageId, turn: null });
     await repo.takeOverMessage(messageId, 'new', 20);
     const reply = (tryId: string, content: string) => ({
       id: randomUUID(),

@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AiBudget } from '@exam/domain/exam-ai';
 import type { TranscriptMessage } from '@exam/domain/internal';
 import type { AiSpend } from '@exam/domain/llm';
+import type { PlantedTurn } from '@exam/domain/planted-errors';
 import type { GatewayDatabase } from '../../db/database.ts';
 import { rawQuery } from '@exam/server-kit/db';
 import { conversations, examUsage, examUsageMinutes, messages, type StoredFile } from '../../db/schema.ts';
@@ -19,8 +20,12 @@ export const toTranscriptMessage = (row: MessageRow): TranscriptMessage => ({
   isWithheld: row.isWithheld,
   withheldQuestionIndex: row.withheldQuestionIndex,
   files: row.files,
+  planted: row.planted ?? null,
   createdAt: row.createdAt.toISOString(),
 });
+
+/** A message as its candidate reads it: without what was planted (shown to them only with their released result). */
+export const forCandidate = ({ planted: _planted, ...message }: TranscriptMessage): TranscriptMessage => message;
 
 export type ConversationKey = { attemptId: string; examId: string; ownerId: string };
 export type NewUserMessage = {
@@ -40,15 +45,17 @@ type AdmitRow = {
   history: HistoryMessage[] | string | null;
   retry_at: string | Date | null;
   seen_message_id: string | null;
+  turn: number | null;
 };
 /**
- * history: the messages the provider should see before this one, oldest first. The exam-wide refusals carry
- * when the sliding hour will have room again.
+ * history: the messages the provider should see before this one, oldest first. turn: how many earlier user
+ * messages of the attempt were about the message's question (null without a questionIndex), the planted-error
+ * decision's turn number. The exam-wide refusals carry when the sliding hour will have room again.
  */
 export type Admission =
-  | { kind: 'ok'; history: HistoryMessage[] }
+  | { kind: 'ok'; history: HistoryMessage[]; turn: number | null }
   /** The message was sent before (same clientMessageId): messageId is the stored one; nothing was counted. */
-  | { kind: 'seen'; messageId: string }
+  | { kind: 'seen'; messageId: string; turn: number | null }
   | { kind: 'messages'; oldestInWindow: Date }
   | { kind: 'tokens' }
   | { kind: 'exam_requests' | 'exam_tokens'; retryAt: Date };
@@ -66,6 +73,8 @@ export type NewAssistantMessage = {
   /** The message's clientMessageId and the try that generated this reply (null without a clientMessageId). */
   clientMessageId: string | null;
   tryId: string | null;
+  /** On a reply asked to carry a planted error: which, and whether it did (absent or null on any other reply). */
+  planted?: PlantedTurn | null;
 };
 
 /** The minute the exam-wide budget's sliding hour starts at (src/db/functions/admit_user_message.sql). */
@@ -101,7 +110,7 @@ const ADMIT_USER_MESSAGE = `select * from llm_gateway.admit_user_message(
   $11::integer, $12::integer, $13::integer, $14::integer, $15::bigint, $16::text, $17::text)`;
 const STORE_ASSISTANT_MESSAGE = `select llm_gateway.store_assistant_message(
   $1::text, $2::text, $3::text, $4::integer, $5::boolean, $6::boolean, $7::integer, $8::integer, $9::timestamptz,
-  $10::boolean, $11::integer, $12::text, $13::text) as stored`;
+  $10::boolean, $11::integer, $12::text, $13::text, $14::jsonb) as stored`;
 
 export function createChatRepository({ db }: GatewayDatabase) {
   return {
@@ -138,7 +147,8 @@ export function createChatRepository({ db }: GatewayDatabase) {
         message.tryId,
       ]);
       if (!row) throw new Error('admit_user_message returned no row');
-      if (row.outcome === 'seen' && row.seen_message_id) return { kind: 'seen', messageId: row.seen_message_id };
+      const turn = row.turn === null || row.turn === undefined ? null : Number(row.turn);
+      if (row.outcome === 'seen' && row.seen_message_id) return { kind: 'seen', messageId: row.seen_message_id, turn };
       if (row.outcome === 'tokens') return { kind: 'tokens' };
       if (row.outcome === 'exam_requests' || row.outcome === 'exam_tokens')
         return { kind: row.outcome, retryAt: new Date(row.retry_at ?? now.getTime() + 60_000) };
@@ -147,7 +157,7 @@ export function createChatRepository({ db }: GatewayDatabase) {
       // PGlite hands jsonb back parsed; a text value is parsed here so both drivers answer the same.
       const history =
         typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryMessage[]) : (row.history ?? []);
-      return { kind: 'ok', history };
+      return { kind: 'ok', history, turn };
     },
 
     /** Takes back an admitted message (src/db/functions/retract_user_message.sql): its attempt turned out to be closed. */
@@ -176,6 +186,7 @@ export function createChatRepository({ db }: GatewayDatabase) {
         m.withheldQuestionIndex,
         m.clientMessageId,
         m.tryId,
+        m.planted ? JSON.stringify(m.planted) : null,
       ]);
       return row?.stored === true;
     },

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts';
 import type { ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
 import { answerKeysOf, optionKeysOf, type AnswerKey, type OptionKey } from './answer-guard.ts';
 import { resolveAssistant, type AssistantTarget } from './assistant-config.ts';
+import type { PlantedAsk } from './planted-turn.ts';
 import { buildSystemPrompt, MAX_TOKENS, normaliseConversation, temperatureOf } from './prompt.ts';
 import type { TranscriptWriter } from './transcript-writer.ts';
 
@@ -27,13 +28,17 @@ export type PreparedChat = {
 /** A completed reply as stored: its text, and whether the guardrail stopped it (withheld) or it ended (done). */
 export type StoredReply = { messageId: string; text: string; usage: TokenUsage; withheld: boolean };
 
-/** The provider request for a conversation with an exam's assistant, under the exam's system prompt. */
+/**
+ * The provider request for a conversation with an exam's assistant, under the exam's system prompt; on a planted
+ * turn the prompt also asks for the planted error.
+ */
 export function upstreamRequest(
   exam: InternalExam,
   questions: PublicQuestion[],
   target: AssistantTarget,
   questionIndex: number | null,
   conversation: ProviderMessage[],
+  planted?: PlantedAsk,
 ): ProviderRequest {
   return {
     provider: target.provider,
@@ -45,6 +50,7 @@ export function upstreamRequest(
       materialTexts: exam.materialTexts,
       aiSettings: exam.aiSettings,
       questionIndex,
+      planted,
     }),
     messages: normaliseConversation(conversation),
     temperature: temperatureOf(exam.aiSettings),

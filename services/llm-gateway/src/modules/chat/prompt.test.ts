@@ -1,3 +1,4 @@
+import { plantedInstruction } from '@exam/domain/planted-errors';
 import { QuestionSchema } from '@exam/domain/question';
 import { describe, expect, it } from 'vitest';
 import { makeExam } from '../../testing/exams.ts';
@@ -48,6 +49,14 @@ function prompt(
 }
 
 describe('system prompt', () => {
+  it('asks for a planted error, last, only when the turn is planted', () => {
+    const exam = makeExam({ questions, materialTexts: [{ name: 'notes', text: 'Means and medians.' }] });
+    const input = { questions: exam.questions, materialTexts: exam.materialTexts, aiSettings: exam.aiSettings };
+    const planted = buildSystemPrompt({ ...input, questionIndex: 0, planted: { questionIndex: 0, error: '3' } });
+    expect(planted.endsWith(`\n\n${plantedInstruction(1, '3')}`)).toBe(true);
+    expect(buildSystemPrompt({ ...input, questionIndex: 0 })).toBe(planted.slice(0, planted.lastIndexOf('\n\n')));
+  });
+
   it('starts with the helpful-assistant line and lists every question with its options', () => {
     const text = prompt();
     expect(text.startsWith(PromptText.base)).toBe(true);

@@ -1,4 +1,5 @@
 import type { InternalExam } from '@exam/domain/internal';
+import { plantedInstruction } from '@exam/domain/planted-errors';
 import type { PublicQuestion } from '@exam/domain/question';
 import type { ProviderMessage } from '../../adapters/providers/types.ts';
 
@@ -57,6 +58,8 @@ export type PromptInput = Pick<InternalExam, 'materialTexts'> & {
   questions: PublicQuestion[];
   aiSettings: AiSettings;
   questionIndex: number | null;
+  /** A planted turn (planted-turn.ts): the error this reply is asked to state, about the question at its index. */
+  planted?: { questionIndex: number; error: string } | undefined;
 };
 
 /** The system prompt, assembled by the gateway from the exam's settings (docs/product.md#the-assistant); never by the browser. */
@@ -81,6 +84,8 @@ export function buildSystemPrompt(input: PromptInput): string {
   }
   const excerpt = materialsExcerpt(input.materialTexts, ai.contextLength);
   if (excerpt) sections.push(`Course materials (excerpt):\n${excerpt}`);
+  // Last, so nothing after it reads as taking it back; the format is the domain's, which the fakes read.
+  if (input.planted) sections.push(plantedInstruction(input.planted.questionIndex + 1, input.planted.error));
   return sections.join('\n\n');
 }
 

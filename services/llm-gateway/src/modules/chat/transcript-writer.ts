@@ -2,6 +2,7 @@ import { LlmMessages, type TokenUsage } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import type { ProviderRequest } from '../../adapters/providers/types.ts';
 import type { ChatRepository } from './chat.repository.ts';
+import { plantedRecord, type PlantedAsk } from './planted-turn.ts';
 
 /** Characters / 4: the usual rough token count when a provider reports no usage. */
 export const estimateTokens = (chars: number) => Math.ceil(chars / 4);
@@ -63,6 +64,8 @@ export function createTranscriptWriter(
     tryId: string | null;
     /** The request the reply answers: the input side of an estimate. */
     request: ProviderRequest;
+    /** Set when the reply was asked to carry a planted error: recorded with whether the candidate saw it. */
+    planted?: PlantedAsk | undefined;
   },
 ): TranscriptWriter {
   async function record(ending: Ending): Promise<string | null> {
@@ -87,6 +90,9 @@ export function createTranscriptWriter(
         outputTokens: usage.outputTokens,
         clientMessageId: reply.clientMessageId,
         tryId: reply.tryId,
+        planted: reply.planted
+          ? plantedRecord(reply.planted, ending.kind === 'done' || ending.kind === 'withheld' ? ending.text : null)
+          : null,
       },
       deps.clock.now(),
     );

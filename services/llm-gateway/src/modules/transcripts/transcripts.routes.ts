@@ -7,13 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { AttemptSource } from '../../deps.ts';
-import type { ChatRepository } from '../chat/chat.repository.ts';
+import { forCandidate, type ChatRepository } from '../chat/chat.repository.ts';
 
 export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-    // The candidate's own conversation, to restore the panel after a reload.
+    // The candidate's own conversation, to restore the panel after a reload: never what was planted (the candidate
+    // learns that with their released result, docs/product.md#reliance-calibration-planted-errors).
     app.get(
       '/api/llm/transcript',
       {
@@ -24,7 +25,7 @@ export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) 
           response: { 200: TranscriptResponseSchema, 401: ErrorBodySchema, 403: ErrorBodySchema },
         },
       },
-      async (request) => ({ messages: await repo.listMessages(attemptOf(request).sub) }),
+      async (request) => ({ messages: (await repo.listMessages(attemptOf(request).sub)).map(forCandidate) }),
     );
 
     // Only the exam's owner reads a candidate's conversation; anyone else gets 404, as if it did not exist.

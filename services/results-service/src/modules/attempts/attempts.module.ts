@@ -43,7 +43,7 @@ export const attemptsModule: AppModule = async (app, { config, deps, provide, us
       operationsCapBytes: config.OPERATIONS_PER_ATTEMPT_MAX_BYTES,
     },
   });
-  const candidateResults = createCandidateResultService(attemptsRepository, deps);
+  const candidateResults = createCandidateResultService(attemptsRepository, deps, app.log);
   const attempts = createAttemptsService(attemptsRepository, deps, app.log, {
     serverKeys: config.serverKeys,
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,

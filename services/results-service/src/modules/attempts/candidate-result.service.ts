@@ -1,7 +1,9 @@
 import { candidateReport, type TestGrading } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { CandidateResult } from '@exam/domain/result';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
+import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { answerKeyText, answerText, percentageOf } from '../../scoring/score.ts';
 import type { AttemptsRepository } from './attempts.repository.ts';
 
@@ -30,8 +32,31 @@ export function candidateTests(tests: TestGrading): TestGrading {
  * The candidate's own result, when the exam's release policy allows it (docs/product.md#results-and-grading).
  * The policy and whether keys are shown come from the exam as it is now, so a creator who turns results off
  * hides them at once; the snapshot decides only when exam-service no longer has the exam.
+ *
+ * With the result the candidate learns where the assistant was wrong on purpose
+ * (docs/product.md#reliance-calibration-planted-errors): the verified planted turns of their conversation, read
+ * from llm-gateway's transcript only when a question of their exam could carry one. If the gateway cannot be
+ * asked, the result is still shown, saying so (ARCHITECTURE.md, "The three loops").
  */
-export function createCandidateResultService(repo: AttemptsRepository, deps: Pick<Deps, 'examSource'>) {
+export function createCandidateResultService(
+  repo: AttemptsRepository,
+  deps: Pick<Deps, 'examSource' | 'attemptTranscripts'>,
+  log: FastifyBaseLogger,
+) {
+  /** The error planted per question (the candidate's numbering); undefined when the gateway could not be asked. */
+  async function plantedOf(attemptId: string, snapshot: ExamSnapshot): Promise<Map<number, string> | undefined> {
+    const planted = new Map<number, string>();
+    if (!snapshot.questions.some((q) => q.plantedError)) return planted;
+    try {
+      for (const m of await deps.attemptTranscripts.findAttemptTranscript(attemptId))
+        if (m.planted?.verified) planted.set(m.planted.questionIndex, m.planted.error);
+      return planted;
+    } catch (err) {
+      log.warn({ err, attemptId }, "the candidate's result is shown without what the assistant planted");
+      return undefined;
+    }
+  }
+
   return {
     async result(attemptId: string): Promise<CandidateResult> {
       const attempt = await repo.findAttempt(attemptId);
@@ -46,6 +71,7 @@ export function createCandidateResultService(repo: AttemptsRepository, deps: Pic
       if (policy === 'on-release' && result.status !== 'released')
         throw new AppError(ErrorCode.FORBIDDEN, CandidateResultMessages.notReleased);
       if (result.status === 'pending') throw new AppError(ErrorCode.FORBIDDEN, CandidateResultMessages.pending);
+      const planted = await plantedOf(attemptId, snapshot);
       return {
         examTitle: result.examTitle,
         userName: result.userName,
@@ -65,8 +91,10 @@ export function createCandidateResultService(repo: AttemptsRepository, deps: Pic
             feedback: grade?.feedback ?? '',
             correctAnswer: showKeys ? answerKeyText(q) : null,
             ...(grade?.tests ? { tests: candidateTests(grade.tests) } : {}),
+            ...(planted?.has(i) ? { plantedError: planted.get(i) } : {}),
           };
         }),
+        ...(planted ? {} : { plantedUnavailable: true }),
       };
     },
   };

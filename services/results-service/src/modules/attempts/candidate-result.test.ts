@@ -139,4 +139,54 @@ describe('GET /api/attempts/{attemptId}/result', () => {
     expect(intruder.body).not.toContain(CANARY);
     expect((await read(attempt, creatorHeaders(app, exam.ownerId))).statusCode).toBe(403);
   });
+
+  describe('where the assistant was wrong on purpose (reliance calibration)', () => {
+    const plantedQuestions = [
+      { ...keyedQuestions[0]!, plantedError: 'Nucleus' },
+      { ...keyedQuestions[1]!, plantedError: 'Liver' },
+    ];
+    const turn = (questionIndex: number, error: string, verified: boolean) => ({
+      id: `m-${questionIndex}-${verified}`,
+      role: 'assistant' as const,
+      content: `It is ${error}.`,
+      questionIndex,
+      isError: false,
+      files: [],
+      createdAt: new Date().toISOString(),
+      planted: { questionIndex, error, verified },
+    });
+
+    it('tells the candidate, once the result is released, the errors the assistant really stated', async () => {
+      const exam = makeExam({ questions: plantedQuestions, releasePolicy: 'on-release' });
+      const { attempt, release } = await sat(exam);
+      app.attemptTranscripts.put(attempt.attemptId, [turn(0, 'Nucleus', true), turn(1, 'Liver', false)]);
+      expect((await read(attempt)).statusCode).toBe(403);
+      await release();
+      const body = CandidateResultSchema.parse((await read(attempt)).json());
+      expect(body.questions.map((q) => q.plantedError)).toEqual(['Nucleus', undefined]);
+      expect(body.plantedUnavailable).toBeUndefined();
+    });
+
+    it('shows the result without them, saying so, when llm-gateway cannot be asked', async () => {
+      const exam = makeExam({ questions: plantedQuestions, releasePolicy: 'immediately' });
+      const { attempt } = await sat(exam);
+      app.attemptTranscripts.down = true;
+      try {
+        const response = await read(attempt);
+        expect(response.statusCode).toBe(200);
+        const body = CandidateResultSchema.parse(response.json());
+        expect(body.plantedUnavailable).toBe(true);
+        expect(body.questions.map((q) => q.plantedError)).toEqual([undefined, undefined]);
+      } finally {
+        app.attemptTranscripts.down = false;
+      }
+    });
+
+    it('does not ask llm-gateway about an exam none of whose questions could carry a planted error', async () => {
+      const exam = makeExam({ questions: keyedQuestions, releasePolicy: 'immediately' });
+      const { attempt } = await sat(exam);
+      await read(attempt);
+      expect(app.attemptTranscripts.calls).not.toContain(attempt.attemptId);
+    });
+  });
 });

@@ -42,7 +42,8 @@ const replay = <T>(read: Read<T>): Promise<T> =>
 
 /**
  * A digest of what the report takes from other services. The exam counts by its questions and pools (an
- * arranged exam's report reads them from exam-service); the transcripts by every message, sorted by attempt
+ * arranged exam's report reads them from exam-service), its sections and assistant settings (aided/unaided sets,
+ * planted errors); the transcripts by every message, sorted by attempt
  * so llm-gateway's row order does not matter. llm-gateway has no cheaper change marker: messages are updated
  * in place (partial and withheld replies), so a count or a highest id would miss changes.
  */
@@ -57,7 +58,15 @@ function inputsDigest(
   else if (!exam.value) hash.update('exam:none');
   else
     hash.update(
-      JSON.stringify({ ownerId: exam.value.ownerId, questions: exam.value.questions, pools: exam.value.pools }),
+      JSON.stringify({
+        ownerId: exam.value.ownerId,
+        questions: exam.value.questions,
+        pools: exam.value.pools,
+        // The aided/unaided sets follow the sections and whether the assistant is on; reliance says if errors are planted.
+        sections: exam.value.sections,
+        assistant: exam.value.aiSettings.enabled,
+        plantedErrors: exam.value.aiSettings.plantedErrors,
+      }),
     );
   hash.update('\u0000');
   if ('error' in transcripts) hash.update('transcripts:unavailable');
@@ -101,6 +110,7 @@ export type InsightsCacheDeps = {
  * - the exam's results, attempts and keepGrade: triggers add 1 to the exam's insights version in the same
  *   transaction as every write (migration insights_cache); the version is read before the report reads
  *   anything, so a write that lands during the computation leaves the stored body already out of date;
+ *   (the answer operations the reliance figures replay are written before the submission that bumps it);
  * - the exam from exam-service and llm-gateway's transcripts: read first, once, digested into the key, and
  *   handed to the report as they were read, so the body is exactly what those reads give.
  * A hit is the bytes a fresh computation sends: both are JSON.stringify of the report checked by the response

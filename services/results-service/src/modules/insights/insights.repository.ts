@@ -1,8 +1,12 @@
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
-import { attempts, events, examKeepGrades, results } from '../../db/schema.ts';
+import { answerOperations, answers, attempts, events, examKeepGrades, results } from '../../db/schema.ts';
 import { keepGradeColumn, keepOrder } from '../results/kept-results.ts';
 import type { StoredGrade } from '../../scoring/score.ts';
+import type { CompactOperation } from '@exam/domain/answer-operations';
+
+/** (attempt, question) pairs per query of answerHistoriesOf: 2 parameters each, plus the attempt ids. */
+const HISTORY_BATCH = 5_000;
 
 /** What insights read of a stored grade: its points (null while pending) and the answer as submitted. */
 export type InsightsGrade = Pick<StoredGrade, 'points' | 'answer'>;
@@ -111,6 +115,63 @@ export function createInsightsRepository({ db }: ResultsDatabase) {
         .innerJoin(attempts, eq(attempts.id, events.attemptId))
         .where(and(ofExam(examId, ownerId), isNotNull(attempts.submittedAt)))
         .orderBy(asc(events.recordedAt), asc(events.id));
+    },
+
+    /**
+     * How the given answers came to be, for the reliance figures: only the (attempt, question) pairs the assistant
+     * advised on, each with its stored operations in replay order, when the answer was last saved and when the
+     * attempt started (the compact operations count from it). Scoped to the owner's exam like every read here.
+     * Read in batches, so a large cohort's pairs stay well under PostgreSQL's 65,535 parameters a query.
+     */
+    async answerHistoriesOf(
+      examId: string,
+      ownerId: string,
+      pairs: ReadonlyArray<{ attemptId: string; questionIndex: number }>,
+    ) {
+      const out = {
+        chunks: [] as Array<{ attemptId: string; questionIndex: number; start: number; ops: CompactOperation[] }>,
+        savedAt: [] as Array<{ attemptId: string; questionIndex: number; updatedAt: Date }>,
+        startedAt: [] as Array<{ attemptId: string; startedAt: Date; submittedAt: Date | null }>,
+      };
+      for (let from = 0; from < pairs.length; from += HISTORY_BATCH) {
+        const batch = pairs.slice(from, from + HISTORY_BATCH);
+        const wanted = sql.join(
+          batch.map((p) => sql`(${p.attemptId}, ${p.questionIndex})`),
+          sql`, `,
+        );
+        const owned = and(ofExam(examId, ownerId), inArray(attempts.id, [...new Set(batch.map((p) => p.attemptId))]));
+        const [chunks, savedAt, startedAt] = await Promise.all([
+          db
+            .select({
+              attemptId: answerOperations.attemptId,
+              questionIndex: answerOperations.questionIndex,
+              start: answerOperations.start,
+              ops: answerOperations.ops,
+            })
+            .from(answerOperations)
+            .innerJoin(attempts, eq(attempts.id, answerOperations.attemptId))
+            .where(and(owned, sql`(${answerOperations.attemptId}, ${answerOperations.questionIndex}) in (${wanted})`))
+            .orderBy(asc(answerOperations.attemptId), asc(answerOperations.questionIndex), asc(answerOperations.start)),
+          db
+            .select({
+              attemptId: answers.attemptId,
+              questionIndex: answers.questionIndex,
+              updatedAt: answers.updatedAt,
+            })
+            .from(answers)
+            .innerJoin(attempts, eq(attempts.id, answers.attemptId))
+            .where(and(owned, sql`(${answers.attemptId}, ${answers.questionIndex}) in (${wanted})`)),
+          db
+            .select({ attemptId: attempts.id, startedAt: attempts.startedAt, submittedAt: attempts.submittedAt })
+            .from(attempts)
+            .where(owned),
+        ]);
+        out.chunks.push(...chunks);
+        out.savedAt.push(...savedAt);
+        // An attempt whose pairs span two batches comes twice: the reader keys them by attempt.
+        out.startedAt.push(...startedAt);
+      }
+      return out;
     },
   };
 }

@@ -7,7 +7,10 @@ import type { AttemptTranscript, Deps } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
 import { percentageOf, type StoredGrade } from '../../scoring/score.ts';
 import type { ResultStatus } from '@exam/domain/grading';
+import { abilitySetsOf, withAidedAbility } from './aided-ability-figures.ts';
 import type { InsightsRepository } from './insights.repository.ts';
+import { relianceCasesOf } from './reliance-cases.ts';
+import { withReliance } from './reliance-figures.ts';
 import { buildSimilarityReport } from './similarity.service.ts';
 
 type Logger = { warn(obj: object, msg: string): void };
@@ -56,6 +59,20 @@ export function createInsightsService(
       const pool = q.poolId === null ? undefined : pools.get(q.poolId);
       return pool ? { ...q, points: pool.points } : q;
     });
+  }
+
+  /**
+   * The exam as exam-service has it, for its sections and assistant settings: undefined when it is gone or another
+   * creator's, `unavailable` when exam-service could not be asked (the report goes on without the figures that need it).
+   */
+  async function examQuietly(examId: string, ownerId: string) {
+    try {
+      const exam = await deps.examSource.findExam(examId);
+      return { exam: exam && exam.ownerId === ownerId ? exam : undefined, unavailable: false };
+    } catch (err) {
+      log.warn({ err, examId }, 'insights without the exam’s sections');
+      return { exam: undefined, unavailable: true };
+    }
   }
 
   /** The transcripts, or the reason they cannot be had: insights still load when llm-gateway is down. */
@@ -160,7 +177,31 @@ export function createInsightsService(
         ),
         new Map(submitted.map(({ attemptId, result }) => [result.id, transcripts.byAttempt.get(attemptId)?.messages])),
       );
-      return transcripts.unavailable ? withoutAssistantFigures(report, transcripts.unavailable) : report;
+      const { exam, unavailable } = await examQuietly(examId, ownerId);
+      const { sets, reason } = abilitySetsOf(questions, snapshot, exam, unavailable);
+      const aided = timer.time('aided', () =>
+        withAidedAbility(report, {
+          questions,
+          sets,
+          reason,
+          candidates: submitted.map(({ result, places }) => ({
+            resultId: result.id,
+            grades: questions.map((_q, i) => gradeAt(result.grades, places[i])),
+          })),
+        }),
+      );
+      const cases = transcripts.unavailable
+        ? []
+        : await timer.timeAsync('reliance', () =>
+            relianceCasesOf(repo, examId, ownerId, questions, submitted, transcripts.byAttempt),
+          );
+      const full = withReliance(aided, {
+        questions,
+        plantedErrors: exam?.aiSettings.plantedErrors.enabled ?? false,
+        unavailable: transcripts.unavailable,
+        candidates: cases,
+      });
+      return transcripts.unavailable ? withoutAssistantFigures(full, transcripts.unavailable) : full;
     },
 
     /**

@@ -438,6 +438,7 @@ describe('GET /api/exams/{examId}/insights', () => {
       );
       expect(Object.keys(phases).sort()).toEqual([
         'agreement',
+        'aided',
         'cache',
         'candidates',
         'classical',
@@ -449,6 +450,7 @@ describe('GET /api/exams/{examId}/insights', () => {
         'one-pl',
         'rasch',
         'rasch-topics',
+        'reliance',
         'report',
         'serialize',
         'total',

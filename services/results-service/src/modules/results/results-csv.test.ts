@@ -16,6 +16,7 @@ describe('results CSV', () => {
     const csv = resultsCsv(
       [
         {
+          id: 'r1',
           userName: 'Ada',
           studentId: 'S1',
           startedAt: new Date('2030-01-01T10:00:00Z'),
@@ -35,7 +36,7 @@ describe('results CSV', () => {
     );
     // Without a process record (a result made before operations were recorded) its columns are blank.
     expect(csv.split('\r\n')[1]).toBe(
-      'Ada,S1,2030-01-01T10:00:00.000Z,2030-01-01T10:01:00.000Z,60,0.67,,1.5,2.17,6,36.2,pending,0,0,0,,,,,,,,,',
+      'Ada,S1,2030-01-01T10:00:00.000Z,2030-01-01T10:01:00.000Z,60,0.67,,1.5,2.17,6,36.2,pending,0,0,0,,,,,',
     );
   });
 

@@ -1,9 +1,10 @@
-import type { CandidateCollaboration } from '@exam/domain/collaboration';
 import type { ResultStatus } from '@exam/domain/grading';
 import type { ProcessRecord } from '@exam/domain/timeline';
 import { percentageOf, type StoredGrade } from '../../scoring/score.ts';
 
 export type CsvCandidate = {
+  /** The result's id, by which columns from other modules find their row (CsvExtraColumns). */
+  id: string;
   userName: string;
   studentId: string;
   startedAt: Date;
@@ -18,8 +19,15 @@ export type CsvCandidate = {
   fullscreenExits: number;
   /** results.process: how the answers came to be; null for results made before operations were recorded. */
   process: ProcessRecord | null;
-  /** The collaboration profile's levels as insights give them; null when not measured (or insights not computed). */
-  collaboration?: CandidateCollaboration | null;
+};
+
+/**
+ * Columns a module above this one adds to the full export (insights' aided/unaided ability and reliance), passed in
+ * at request time: their names, and each result's cells by its id (blank cells for a result it has no row for).
+ */
+export type CsvExtraColumns = {
+  header: readonly string[];
+  cellsOf(resultId: string): ReadonlyArray<string | number | null> | undefined;
 };
 
 /**
@@ -65,22 +73,17 @@ function processColumns(process: ProcessRecord | null): Array<string | number | 
   ];
 }
 
-/** The collaboration profile's levels (0–4; docs/product.md#collaboration-profile), blank where not measured. */
-function collaborationColumns(levels: CandidateCollaboration | null | undefined): Array<number | null> {
-  return [
-    levels?.framing ?? null,
-    levels?.verification ?? null,
-    levels?.integration ?? null,
-    levels?.independence ?? null,
-  ];
-}
-
 /**
  * One row per submitted candidate: each question's points, then the score, maximum, percentage and status
- * as every screen shows them, the integrity counts, the process columns (processColumns) and the collaboration
- * levels (collaborationColumns). Lines end with CRLF as RFC 4180 specifies.
+ * as every screen shows them, the integrity counts, the process columns (processColumns) and the `extra` columns.
+ * Lines end with CRLF as RFC 4180 specifies.
  */
-export function resultsCsv(candidates: CsvCandidate[], questionCount: number): string {
+export function resultsCsv(
+  candidates: CsvCandidate[],
+  questionCount: number,
+  extra: CsvExtraColumns = { header: [], cellsOf: () => undefined },
+): string {
+  const blank = extra.header.map(() => null);
   const questions = Array.from({ length: questionCount }, (_v, i) => `q${i + 1}`);
   const header = [
     'name',
@@ -101,10 +104,7 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
     'assistantPercent',
     'transcriptionLike',
     'typedCharsPerMinute',
-    'framing',
-    'verification',
-    'integration',
-    'independence',
+    ...extra.header,
   ];
   const lines = candidates.map((c) =>
     [
@@ -122,7 +122,7 @@ export function resultsCsv(candidates: CsvCandidate[], questionCount: number): s
       c.blockedPastes,
       c.fullscreenExits,
       ...processColumns(c.process),
-      ...collaborationColumns(c.collaboration),
+      ...(extra.cellsOf(c.id) ?? blank),
     ]
       .map(csvField)
       .join(','),

@@ -12,16 +12,12 @@ declare module '../../module-context.ts' {
 
 /** A creator's results: reads and exports. */
 export const resultsModule: AppModule = async (app, { deps, provide, use }) => {
-  // insights sits above results: the CSV reads the report's collaboration levels at request time.
-  const collaborationLevelsOf = async (examId: string, ownerId: string) => {
-    const { candidates } = await use('insightsReport')(examId, ownerId);
-    return new Map(candidates.map((c) => [c.resultId, c.collaboration]));
-  };
+  // insights sits above results: the CSV reads its columns at request time, once every module is registered.
   const results = createResultsService(
     createResultsRepository(deps.database),
     deps,
     use('refreshKeepGrade'),
-    collaborationLevelsOf,
+    (examId, ownerId, hasRows) => use('insightsCsvColumns')(examId, ownerId, hasRows),
   );
   provide('resultsService', results);
   await app.register(resultsRoutes(results));

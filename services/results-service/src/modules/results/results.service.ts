@@ -1,7 +1,6 @@
 import { RESULT_EVENTS_MAX } from '@exam/domain/attempt';
 import { candidateKey } from '@exam/domain/candidate-key';
 import { CANDIDATE_HISTORY_MAX, type CandidateHistory } from '@exam/domain/candidate-history';
-import type { CandidateCollaboration } from '@exam/domain/collaboration';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type {
   ExamResultsSummary,
@@ -13,7 +12,7 @@ import type {
 import { assertOwnsExam } from '../../access/exam-ownership.ts';
 import type { Deps } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
-import { gradebookCsv, resultsCsv } from './results-csv.ts';
+import { gradebookCsv, resultsCsv, type CsvExtraColumns } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
 import type { ResultsRepository } from './results.repository.ts';
 import { toHistoryEntry, toQuestionAnswers, toSummary } from './result-views.ts';
@@ -34,17 +33,15 @@ function byExamQuestion<G>(
 }
 
 /** What creators read of their results; every figure comes from the stored score (scoring/score.ts). */
-/** The collaboration levels of an exam's candidates by result id (insights' report, a module above this one). */
-export type CollaborationLevelsOf = (
-  examId: string,
-  ownerId: string,
-) => Promise<ReadonlyMap<string, CandidateCollaboration | null>>;
-
 export function createResultsService(
   repo: ResultsRepository,
   deps: Pick<Deps, 'examSource'>,
   refreshKeepGrade: RefreshKeepGrade = async () => {},
-  collaborationLevelsOf: CollaborationLevelsOf = async () => new Map(),
+  /** The insights columns of the full export (modules/insights, above this one, hands them in at request time). */
+  insightsColumns: (examId: string, ownerId: string, hasRows: boolean) => Promise<CsvExtraColumns> = async () => ({
+    header: [],
+    cellsOf: () => undefined,
+  }),
 ) {
   return {
     async detail(id: string, ownerId: string): Promise<ResultDetail> {
@@ -164,14 +161,10 @@ export function createResultsService(
       const arranged = rows.some((r) => r.questionIds !== null);
       const exam = rows.length === 0 || arranged ? await assertOwnsExam(deps, examId, ownerId) : undefined;
       if (exam) questionCount = exam.questions.length;
-      // The profile's columns come from insights (independence needs the ability fit): blank when it cannot be had.
-      const levels = rows.length
-        ? await collaborationLevelsOf(examId, ownerId).catch(() => new Map<string, CandidateCollaboration | null>())
-        : new Map<string, CandidateCollaboration | null>();
+      const extra = await insightsColumns(examId, ownerId, rows.length > 0);
       return resultsCsv(
         rows.map((r) => ({
           ...r.result,
-          collaboration: levels.get(r.result.id) ?? null,
           grades:
             exam && r.questionIds ? byExamQuestion(exam.questions, r.questionIds, r.result.grades) : r.result.grades,
           focusLost: r.focusLost,
@@ -179,6 +172,7 @@ export function createResultsService(
           fullscreenExits: r.fullscreenExits,
         })),
         questionCount,
+        extra,
       );
     },
   };

@@ -281,11 +281,13 @@ describe('creator results', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = response.body.split('\r\n');
     expect(lines[0]).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,framing,verification,integration,independence',
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator,framing,verification,integration,independence',
     );
-    expect(lines[1]).toMatch(/^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,1,4,25,pending,2,1,1,,,,,,,,,$/);
+    expect(lines[1]).toMatch(
+      /^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,1,4,25,pending,2,1,1,,,,,,,,,,,,,,,,,,,,,,,,,,$/,
+    );
     // A line break in a name is stored as a space (normaliseCandidateText).
-    expect(lines[2]).toMatch(/^Line Break,S2,[^,]+,[^,]+,90,0,0,0,0,0,4,0,graded,0,0,0,,,,,,,,,$/);
+    expect(lines[2]).toMatch(/^Line Break,S2,[^,]+,[^,]+,90,0,0,0,0,0,4,0,graded,0,0,0,,,,,,,,,,,,,,,,,,,,,,,,,,$/);
     expect(lines[3]).toBe('');
     expect(lines).toHaveLength(4);
 
@@ -402,7 +404,7 @@ describe('creator results', () => {
       headers: creatorHeaders(app, exam.ownerId),
     });
     expect(response.body).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,framing,verification,integration,independence\r\n',
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator,framing,verification,integration,independence\r\n',
     );
   });
 });

@@ -1,6 +1,7 @@
 import {
   fromCompact,
   reconcile,
+  replay,
   replayWithSources,
   sharesOf,
   type AnswerOperation,
@@ -55,4 +56,21 @@ export function buildAnswer(input: {
     reconciled,
     signals: { ...signals, percentiles: percentilesOf(signals, input.cohort) },
   };
+}
+
+/**
+ * The answer as it stood just before `before` (an ISO instant): the recorded operations made to end at the stored
+ * answer as the timeline shows them (reconcile, with any gap closed at `gapAt`), replayed up to that instant.
+ * Insights read the candidate's first decision before the assistant's advice from it (reliance figures).
+ */
+export function answerBefore(input: {
+  final: string;
+  recorded: ReadonlyArray<AnswerOperation>;
+  gapAt: string;
+  before: string;
+}): string {
+  const { operations } = reconcile(input.recorded, input.final, input.gapAt);
+  const cut = Date.parse(input.before);
+  const upTo = operations.findIndex((op) => Date.parse(op.at) >= cut);
+  return replay(upTo < 0 ? operations : operations.slice(0, upTo));
 }

@@ -59,6 +59,11 @@ export function assistantEvents(messages: ReadonlyArray<TranscriptMessage>): Tim
     if (message.isWithheld) event.detail = 'The reply was stopped: it was about to give away an answer key.';
     else if (message.isError) event.detail = 'The assistant failed to answer.';
     else if (message.isPartial) event.detail = 'The reply was cut short: the candidate left while it streamed.';
+    // Reliance calibration (docs/product.md#reliance-calibration-planted-errors): the timeline is the creator's.
+    if (message.planted) {
+      const planted = `Planted error: ${message.planted.error} (${message.planted.verified ? 'the reply contained it' : 'the reply did not contain it; not counted'}).`;
+      event.detail = event.detail ? `${event.detail} ${planted}` : planted;
+    }
     return event;
   });
 }

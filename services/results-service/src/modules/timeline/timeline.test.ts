@@ -131,7 +131,7 @@ describe('the timeline of an attempt', () => {
     );
     app.attemptTranscripts.put(attemptId, [
       message('m1', 'user', 12),
-      message('m2', 'assistant', 13),
+      message('m2', 'assistant', 13, { planted: { questionIndex: 1, error: 'O(n)', verified: true } }),
       message('m3', 'user', 50),
       message('m4', 'assistant', 51, { isWithheld: true, withheldQuestionIndex: 1 }),
     ]);
@@ -180,6 +180,7 @@ describe('the timeline of an attempt', () => {
     expect(kinds('test-run')[0]).toMatchObject({ questionIndex: 1, passed: 1, total: sent.tests.length });
     expect(sent.tests.length).toBeGreaterThan(1);
     expect(kinds('guardrail-stop')[0]).toMatchObject({ messageId: 'm4', questionIndex: 1 });
+    expect(kinds('assistant-reply')[0]?.detail).toBe('Planted error: O(n) (the reply contained it).');
     expect(kinds('assistant-user').map((e) => e.messageId)).toEqual(['m1', 'm3']);
     expect(kinds('workspace-change').map((e) => [e.path, e.change, e.detail])).toEqual([
       ['main.py', 0, undefined],

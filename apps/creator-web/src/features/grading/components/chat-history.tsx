@@ -3,7 +3,7 @@ import { EmptyState } from '@exam/ui/empty-state';
 import { Spinner } from '@exam/ui/spinner';
 import { Button } from '@exam/ui/button';
 import { RichText } from '@exam/ui/rich-text';
-import { AlertTriangle, Bot, MessageSquareOff, Paperclip, ShieldAlert, User } from 'lucide-react';
+import { AlertTriangle, Bot, FlaskConical, MessageSquareOff, Paperclip, ShieldAlert, User } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranscript } from '../api/grade-result.ts';
 import { formatTime } from '../../../lib/format-date.ts';
@@ -65,6 +65,18 @@ export function ChatHistory({ attemptId, title }: { attemptId: string; title?: s
                           ? t('chatHistory.toQuestionValue', { value: m.withheldQuestionIndex + 1 })
                           : ''}
                         {t('chatHistory.theCandidateSawOnly')}
+                      </p>
+                    )}
+                    {m.planted && (
+                      // Reliance calibration: the reply was asked to be wrong on purpose (docs/product.md).
+                      <p
+                        role="note"
+                        className="mt-1 flex items-center gap-1 text-xs font-medium text-violet-800"
+                        data-planted={m.planted.verified ? 'verified' : 'not-verified'}
+                      >
+                        <FlaskConical aria-hidden className="h-3 w-3" />
+                        {t('chatHistory.plantedError', { error: m.planted.error })}
+                        {m.planted.verified ? t('chatHistory.plantedVerified') : t('chatHistory.plantedNotVerified')}
                       </p>
                     )}
                     {m.files.length > 0 && (

@@ -18,6 +18,7 @@ import { CohortBreakdown } from './cohort-breakdown.tsx';
 import { CollaborationBreakdown } from './collaboration-breakdown.tsx';
 import { IntegrityBreakdown } from './integrity-breakdown.tsx';
 import { ItemModels } from './item-models.tsx';
+import { ReliancePanel } from './reliance-panel.tsx';
 import { SummaryCards } from './summary-cards.tsx';
 import { TestStatistics } from './test-statistics.tsx';
 import { examName } from '../../../lib/display-names.ts';
@@ -116,6 +117,7 @@ export function ExamInsights({ examId, children }: { examId: string; children?: 
           <Suspense fallback={<PageSpinner label={t('examInsights.loadingCharts')} />}>
             <InsightsCharts report={insights.data} onSelectQuestion={showQuestion} />
           </Suspense>
+          <ReliancePanel report={insights.data} />
           <IntegrityBreakdown report={insights.data} />
           <CollaborationBreakdown report={insights.data} />
           {children}

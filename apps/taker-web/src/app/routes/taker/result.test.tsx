@@ -60,6 +60,34 @@ describe('/taker/results/{attemptId}', () => {
     expect(seen.authorization).toBe('Bearer token-of-this-device');
   });
 
+  it('says where the assistant was wrong on purpose, for the questions the server names', async () => {
+    await seedAttempt(buildPublicExam(), attemptId);
+    answerResult(() =>
+      HttpResponse.json(
+        buildCandidateResult({
+          questions: [
+            buildCandidateQuestion({ title: 'Outliers', answer: 'Median', points: 1, plantedError: 'Mean' }),
+            buildCandidateQuestion({ title: 'Essay', questionType: 'file-upload' }),
+          ],
+        }),
+      ),
+    );
+    renderRoute(`/taker/results/${attemptId}`);
+    const first = (await screen.findByRole('heading', { name: 'Q1: Outliers' })).closest('li')!;
+    expect(within(first).getByRole('note')).toHaveTextContent(
+      'The assistant was wrong on purpose here: it said “Mean”.',
+    );
+    expect(screen.getAllByRole('note')).toHaveLength(1);
+    expect(screen.queryByText(/could not be loaded just now/)).not.toBeInTheDocument();
+  });
+
+  it('says so when what the assistant planted could not be loaded', async () => {
+    await seedAttempt(buildPublicExam(), attemptId);
+    answerResult(() => HttpResponse.json(buildCandidateResult({ plantedUnavailable: true })));
+    renderRoute(`/taker/results/${attemptId}`);
+    expect(await screen.findByText(/Where the assistant was wrong on purpose could not be loaded/)).toBeInTheDocument();
+  });
+
   it('shows the answer key only for the questions the server sent one for', async () => {
     await seedAttempt(buildPublicExam(), attemptId);
     answerResult(() =>

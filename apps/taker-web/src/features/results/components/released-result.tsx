@@ -48,6 +48,12 @@ function ResultQuestionItem({ question, index }: { question: ResultQuestion; ind
           {question.feedback}
         </p>
       )}
+      {/* Reliance calibration: what the assistant stated on purpose, told only with the result (docs/product.md). */}
+      {question.plantedError !== undefined && (
+        <p role="note" className="mt-2 text-sm text-ink">
+          {t('result.plantedError', { error: question.plantedError })}
+        </p>
+      )}
       {/* Keys appear only when the server sends them (the exam shows answer keys). */}
       {question.correctAnswer !== null && (
         <p className="mt-2 text-sm text-success">{t('result.correctAnswer', { answer: question.correctAnswer })}</p>
@@ -84,6 +90,7 @@ export function ReleasedResult({ result }: { result: CandidateResult }) {
       <p className="mt-4 text-xl font-semibold text-ink" data-testid="result-score">
         <ScoreLine result={result} />
       </p>
+      {result.plantedUnavailable && <p className="mt-2 text-sm text-muted">{t('result.plantedUnavailable')}</p>}
       <ol className="mt-6 flex flex-col gap-3">
         {result.questions.map((question, index) => (
           <ResultQuestionItem key={index} question={question} index={index} />

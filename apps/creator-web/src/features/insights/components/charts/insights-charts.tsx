@@ -1,5 +1,6 @@
 import type { InsightsReport } from '@exam/domain/insights';
 import { useTranslation } from 'react-i18next';
+import { AidedAbilityChart } from './aided-ability-chart.tsx';
 import { ItemCurveChart } from './item-curve-chart.tsx';
 import { ItemMapChart } from './item-map-chart.tsx';
 import { ScoreDistributionChart, TopicChart } from './score-charts.tsx';
@@ -27,6 +28,7 @@ export function InsightsCharts({
       <WrightMapChart report={report} />
       <ItemCurveChart report={report} />
       <UpliftChart report={report} />
+      <AidedAbilityChart report={report} />
       <TimePerQuestionChart report={report} />
       <TimeToCompleteChart report={report} />
       <AiUseChart report={report} />
