@@ -2,7 +2,7 @@ import { CollaborationMessages } from '@exam/domain/collaboration';
 import { collaborationFigures } from '@exam/domain/collaboration-figures';
 import type { Timeline } from '@exam/domain/timeline';
 import { describe, expect, it } from 'vitest';
-import { profileOf, type LoadedAttempt } from './collaboration-view.ts';
+import { gapOfCandidate, profileOf, type LoadedAttempt } from './collaboration-view.ts';
 
 const timeline: Timeline = {
   resultId: 'r1',
@@ -41,5 +41,30 @@ describe('the profile’s independence', () => {
       level: null,
       reason: CollaborationMessages.abilityUnavailable,
     });
+  });
+});
+
+describe('the gap a profile reads from insights', () => {
+  const ability = (estimate: number | null, reason?: string) => ({
+    aided: { theta: 0.4, se: 0.3 },
+    unaided: { theta: -0.4, se: 0.3 },
+    gap: { estimate, low: estimate === null ? null : estimate - 0.5, high: null, se: 0.25, flag: null, reason },
+  });
+
+  it('takes the candidate’s gap, or says why there is none', () => {
+    const candidates = [
+      { resultId: 'kept', ability: ability(0.8) },
+      { resultId: 'no-sets', ability: null },
+      { resultId: 'no-estimate', ability: ability(null, 'Too few answers in the unaided set.') },
+    ];
+    expect(gapOfCandidate(candidates, 'kept')).toEqual({
+      gap: candidates[0]!.ability!.gap,
+      reason: null,
+      unavailable: false,
+    });
+    expect(gapOfCandidate(candidates, 'no-sets').reason).toBe(CollaborationMessages.noAbilityFit);
+    expect(gapOfCandidate(candidates, 'no-estimate').reason).toBe('Too few answers in the unaided set.');
+    expect(gapOfCandidate(candidates, 'older-attempt').reason).toBe(CollaborationMessages.notInReport);
+    expect(independence(gapOfCandidate(candidates, 'kept')).level).toBe(2);
   });
 });

@@ -16,6 +16,7 @@ import {
   type AbilityGap,
   type CollaborationQuestion,
 } from '@exam/domain/collaboration-figures';
+import type { InsightsCandidate } from '@exam/domain/insights';
 import type { Timeline } from '@exam/domain/timeline';
 import type { JudgementRow } from './collaboration.repository.ts';
 
@@ -28,6 +29,20 @@ export type LoadedAttempt = {
 
 /** The candidate's aided/unaided gap as insights give it, or why there is none. */
 export type GapRead = { gap: AbilityGap | null; reason: string | null; unavailable: boolean };
+
+/** The candidate's gap in the exam's insights report, or why there is none (the result not kept, no contrast). */
+export function gapOfCandidate(
+  candidates: ReadonlyArray<Pick<InsightsCandidate, 'resultId' | 'ability'>>,
+  resultId: string,
+): GapRead {
+  const candidate = candidates.find((c) => c.resultId === resultId);
+  if (!candidate) return { gap: null, reason: CollaborationMessages.notInReport, unavailable: false };
+  if (!candidate.ability) return { gap: null, reason: CollaborationMessages.noAbilityFit, unavailable: false };
+  const { gap } = candidate.ability;
+  if (gap.estimate === null)
+    return { gap: null, reason: gap.reason ?? CollaborationMessages.noGap, unavailable: false };
+  return { gap, reason: null, unavailable: false };
+}
 
 /** Evidence items shown per kind, at most: enough to check a level, short enough to read. */
 const EVIDENCE_MAX = 3;

@@ -1,6 +1,6 @@
 import { CollaborationMessages } from '@exam/domain/collaboration';
 import type { AppModule } from '../../module-context.ts';
-import type { GapRead } from './collaboration-view.ts';
+import { gapOfCandidate, type GapRead } from './collaboration-view.ts';
 import { createCollaborationRepository, type CollaborationRepository } from './collaboration.repository.ts';
 import { collaborationRoutes } from './collaboration.routes.ts';
 import { createCollaborationService } from './collaboration.service.ts';
@@ -31,13 +31,7 @@ export const collaborationModule: AppModule = async (app, { deps, use, provide }
       app.log.warn({ err, examId }, 'the collaboration profile goes on without the ability fit');
       return { gap: null, reason: CollaborationMessages.abilityUnavailable, unavailable: true };
     }
-    const candidate = candidates.find((c) => c.resultId === resultId);
-    if (!candidate) return { gap: null, reason: CollaborationMessages.notInReport, unavailable: false };
-    if (!candidate.ability) return { gap: null, reason: CollaborationMessages.noAbilityFit, unavailable: false };
-    const { gap } = candidate.ability;
-    if (gap.estimate === null)
-      return { gap: null, reason: gap.reason ?? CollaborationMessages.noGap, unavailable: false };
-    return { gap, reason: null, unavailable: false };
+    return gapOfCandidate(candidates, resultId);
   }
 
   const service = createCollaborationService({ ...deps, repo, timeline: use('timeline'), gapOf });
