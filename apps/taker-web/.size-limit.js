@@ -19,15 +19,18 @@ export default [
   {
     name: '/taker/start, all JS before the form shows (goal 100 kB)',
     path: jsFiles(manifest, eagerKeys(manifest, ROUTES.start)),
-    // The edit recording's shared code and strings (issue 31) added 0.6 kB: 210.63 kB measured.
-    limit: '211 kB',
+    // The edit recording's shared code and strings (issue 31) added 0.6 kB: 210.63 kB measured. The briefing's
+    // sections and planted-error disclosure with their English strings added 1.6 kB: 212.21 kB measured.
+    limit: '212.5 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
     path: jsFiles(manifest, eagerKeys(manifest, ROUTES.exam)),
     // Recording each edit with its source (features/exam/lib/answer-edits.ts, operation-log.ts) and refusing
-    // outside drops added 3.3 kB (256.04 → 259.36 kB measured; issue 31's budget for it is 10 kB).
-    limit: '260 kB',
+    // outside drops added 3.3 kB (256.04 → 259.36 kB measured; issue 31's budget for it is 10 kB). Sections in the
+    // room (navigation by section, Next section, locked answers, the section timer, features/exam/hooks/use-sections.ts)
+    // added 4.4 kB: 263.71 kB measured.
+    limit: '264 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',

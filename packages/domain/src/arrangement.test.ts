@@ -115,6 +115,130 @@ describe('arrangeExam', () => {
   });
 });
 
+describe('arrangeExam without sections', () => {
+  // Attempts started before sections existed keep only their seed: the same seed must keep giving them the same
+  // questions, order and option orders. These outputs were taken from the code before sections were added.
+  const exam = plain({
+    questions: [
+      mcq(),
+      short('p'),
+      short(),
+      short('p'),
+      mcq(['x', 'y', 'z']),
+      short('p'),
+      short('q'),
+      short('q'),
+      short(),
+    ],
+    pools: [
+      { id: 'p', draw: 2, points: 3 },
+      { id: 'q', draw: 1, points: 0.5 },
+    ],
+    shuffleQuestions: true,
+    shuffleOptions: true,
+  });
+  const item = (sourceIndex: number, poolPoints: number | null, optionOrder: number[] | null) => ({
+    sourceIndex,
+    poolPoints,
+    optionOrder,
+    sectionIndex: 0,
+  });
+
+  it('gives exactly the arrangement it gave before sections existed', () => {
+    expect(arrangeExam(exam, 'attempt-1')).toEqual([
+      item(0, null, [1, 0, 2, 3]),
+      item(1, 3, null),
+      item(7, 0.5, null),
+      item(4, null, [2, 1, 0]),
+      item(2, null, null),
+      item(3, 3, null),
+      item(8, null, null),
+    ]);
+    expect(arrangeExam(exam, '01HZX3Y9K2M4N6P8Q0R2S4T6V8')).toEqual([
+      item(3, 3, null),
+      item(0, null, [1, 2, 0, 3]),
+      item(8, null, null),
+      item(7, 0.5, null),
+      item(5, 3, null),
+      item(2, null, null),
+      item(4, null, [1, 2, 0]),
+    ]);
+  });
+
+  it('is the same with an empty section list', () => {
+    expect(arrangeExam({ ...exam, sections: [] }, 'attempt-1')).toEqual(arrangeExam(exam, 'attempt-1'));
+  });
+});
+
+describe('arrangeExam with sections', () => {
+  const inSection = <Q extends object>(q: Q, sectionId: string | null) => ({ ...q, sectionId });
+  const sections = [{ id: 'unaided' }, { id: 'aided' }];
+
+  it('keeps each section’s questions together, sections in order, even when written interleaved', () => {
+    const exam = plain({
+      questions: [
+        inSection(short(), 'aided'),
+        inSection(short(), 'unaided'),
+        inSection(short(), 'aided'),
+        inSection(short(), null),
+        inSection(short(), 'unaided'),
+      ],
+      sections,
+    });
+    const items = arrangeExam(exam, 'seed');
+    expect(items.map((i) => i.sourceIndex)).toEqual([1, 3, 4, 0, 2]);
+    expect(items.map((i) => i.sectionIndex)).toEqual([0, 0, 0, 1, 1]);
+    expect(isArranged(exam)).toBe(true);
+  });
+
+  it('needs no arrangement when the sections are written in order and nothing is shuffled or drawn', () => {
+    const exam = plain({
+      questions: [inSection(short(), 'unaided'), inSection(short(), null), inSection(short(), 'aided')],
+      sections,
+    });
+    expect(isArranged(exam)).toBe(false);
+    expect(arrangeExam(exam, 'x').map((i) => i.sourceIndex)).toEqual([0, 1, 2]);
+  });
+
+  it('shuffles within each section only, and draws each pool within its section', () => {
+    const exam = plain({
+      questions: [
+        inSection(mcq(), 'aided'),
+        inSection(short(), 'unaided'),
+        inSection(short('p'), 'aided'),
+        inSection(short(), 'unaided'),
+        inSection(short('p'), 'aided'),
+        inSection(short('p'), 'aided'),
+        inSection(short('u'), 'unaided'),
+        inSection(short('u'), 'unaided'),
+      ],
+      pools: [
+        { id: 'p', draw: 2, points: 2 },
+        { id: 'u', draw: 1, points: 1 },
+      ],
+      shuffleQuestions: true,
+      shuffleOptions: true,
+      sections,
+    });
+    const firstPositions = new Set<string>();
+    for (let k = 0; k < 200; k++) {
+      const items = arrangeExam(exam, `s${k}`);
+      expect(items).toHaveLength(6);
+      const unaided = items.slice(0, 3);
+      const aided = items.slice(3);
+      expect(unaided.every((i) => [1, 3, 6, 7].includes(i.sourceIndex) && i.sectionIndex === 0)).toBe(true);
+      expect(unaided.filter((i) => i.poolPoints === 1)).toHaveLength(1);
+      expect(aided.every((i) => [0, 2, 4, 5].includes(i.sourceIndex) && i.sectionIndex === 1)).toBe(true);
+      expect(aided.filter((i) => i.poolPoints === 2)).toHaveLength(2);
+      const question0 = items.find((i) => i.sourceIndex === 0)!;
+      expect([...question0.optionOrder!].sort()).toEqual([0, 1, 2, 3]);
+      firstPositions.add(items.map((i) => i.sourceIndex).join());
+      expect(arrangeExam(exam, `s${k}`)).toEqual(items);
+    }
+    expect(firstPositions.size).toBeGreaterThan(20);
+  });
+});
+
 describe('shuffled and drawn', () => {
   it('leave the input alone and return permutations / subsets of it', () => {
     const input = [1, 2, 3, 4, 5];
@@ -135,8 +259,8 @@ describe('arrangedQuestions', () => {
       { id: 'b', points: 2, options: [] },
     ];
     const result = arrangedQuestions(questions, [
-      { sourceIndex: 1, poolPoints: 5, optionOrder: null },
-      { sourceIndex: 0, poolPoints: null, optionOrder: [2, 0, 1] },
+      { sourceIndex: 1, poolPoints: 5, optionOrder: null, sectionIndex: 0 },
+      { sourceIndex: 0, poolPoints: null, optionOrder: [2, 0, 1], sectionIndex: 0 },
     ]);
     expect(result).toEqual([
       { id: 'b', points: 5, options: [] },

@@ -1,4 +1,5 @@
 import type { Pool } from './cohort.ts';
+import { type Section, sectionIndexOf } from './sections.ts';
 
 /**
  * One candidate's arrangement of an exam (docs/product.md#cohorts): which questions they get (every question
@@ -67,10 +68,17 @@ export function drawn<T>(items: readonly T[], count: number, random: () => numbe
 }
 
 export type ArrangeableExam = {
-  questions: ReadonlyArray<{ poolId: string | null; type: string; options: readonly string[] }>;
+  questions: ReadonlyArray<{
+    poolId: string | null;
+    type: string;
+    options: readonly string[];
+    sectionId?: string | null;
+  }>;
   pools: ReadonlyArray<Pick<Pool, 'id' | 'draw' | 'points'>>;
   shuffleQuestions: boolean;
   shuffleOptions: boolean;
+  /** The exam's sections (sections.ts); absent or empty for an undivided exam. */
+  sections?: ReadonlyArray<Pick<Section, 'id'>>;
 };
 
 /** One question as the candidate gets it. */
@@ -81,33 +89,69 @@ export type ArrangedItem = {
   poolPoints: number | null;
   /** MCQ with shuffled options: optionOrder[k] is the index in the creator's options of the k-th shown. */
   optionOrder: number[] | null;
+  /** The index of the question's section (sections.ts); 0 for an undivided exam. */
+  sectionIndex: number;
 };
+
+type Picked = { sourceIndex: number; poolPoints: number | null };
+
+/**
+ * The questions a candidate gets of `indices` (exam indices in the creator's order): every question outside a
+ * pool, and each pool's draw where the pool's first question among them sits. Pools are drawn among `indices`
+ * only, so with sections a pool is drawn within its section (sectionIssues keeps a pool in one section anyway).
+ */
+function pick(exam: ArrangeableExam, indices: readonly number[], random: () => number): Picked[] {
+  const pools = new Map(exam.pools.map((p) => [p.id, p]));
+  const members = new Map<string, number[]>();
+  for (const i of indices) {
+    const q = exam.questions[i]!;
+    if (q.poolId !== null && pools.has(q.poolId)) members.set(q.poolId, [...(members.get(q.poolId) ?? []), i]);
+  }
+  const picked: Picked[] = [];
+  for (const i of indices) {
+    const q = exam.questions[i]!;
+    const pool = q.poolId === null ? undefined : pools.get(q.poolId);
+    if (!pool) {
+      picked.push({ sourceIndex: i, poolPoints: null });
+      continue;
+    }
+    const ids = members.get(pool.id)!;
+    if (ids[0] !== i) continue;
+    for (const sourceIndex of drawn(ids, pool.draw, random)) picked.push({ sourceIndex, poolPoints: pool.points });
+  }
+  return picked;
+}
 
 /**
  * The candidate's arrangement for a seed. A pool's drawn questions take the place of the pool's first
  * question (in the exam's order unless questions are shuffled); with shuffleQuestions the whole list is
  * shuffled; with shuffleOptions each MCQ's options are. A question naming no pool of the exam counts as
  * outside any pool, as questionsPerCandidate counts it.
+ *
+ * With sections the list is the sections in order, each holding its own questions (a question naming no
+ * section, or an unknown one, is in the first): pools are drawn and questions shuffled within their section,
+ * so a candidate who has reached section k holds a prefix of their list and indices never move. Without
+ * sections the generator is drawn from in exactly the order it always was, so an attempt started before
+ * sections existed keeps its arrangement for its seed (arrangement.test.ts pins it).
  */
 export function arrangeExam(exam: ArrangeableExam, seed: string): ArrangedItem[] {
   const random = mulberry32(hashSeed(seed));
-  const pools = new Map(exam.pools.map((p) => [p.id, p]));
-  const members = new Map<string, number[]>();
-  exam.questions.forEach((q, i) => {
-    if (q.poolId !== null && pools.has(q.poolId)) members.set(q.poolId, [...(members.get(q.poolId) ?? []), i]);
-  });
-  const picked: Array<{ sourceIndex: number; poolPoints: number | null }> = [];
-  exam.questions.forEach((q, i) => {
-    const pool = q.poolId === null ? undefined : pools.get(q.poolId);
-    if (!pool) {
-      picked.push({ sourceIndex: i, poolPoints: null });
-      return;
-    }
-    const ids = members.get(pool.id)!;
-    if (ids[0] !== i) return;
-    for (const sourceIndex of drawn(ids, pool.draw, random)) picked.push({ sourceIndex, poolPoints: pool.points });
-  });
-  const ordered = exam.shuffleQuestions ? shuffled(picked, random) : picked;
+  const sections = exam.sections ?? [];
+  const all = exam.questions.map((_q, i) => i);
+  let ordered: Array<Picked & { sectionIndex: number }>;
+  if (sections.length === 0) {
+    const picked = pick(exam, all, random);
+    ordered = (exam.shuffleQuestions ? shuffled(picked, random) : picked).map((p) => ({ ...p, sectionIndex: 0 }));
+  } else {
+    ordered = sections.flatMap((_s, sectionIndex) => {
+      const picked = pick(
+        exam,
+        all.filter((i) => sectionIndexOf(exam.questions[i]!, sections) === sectionIndex),
+        random,
+      );
+      return (exam.shuffleQuestions ? shuffled(picked, random) : picked).map((p) => ({ ...p, sectionIndex }));
+    });
+  }
   return ordered.map((item) => {
     const q = exam.questions[item.sourceIndex]!;
     const optionOrder =
@@ -117,13 +161,33 @@ export function arrangeExam(exam: ArrangeableExam, seed: string): ArrangedItem[]
             random,
           )
         : null;
-    return { ...item, optionOrder };
+    return { sourceIndex: item.sourceIndex, poolPoints: item.poolPoints, optionOrder, sectionIndex: item.sectionIndex };
   });
 }
 
-/** Whether an exam gives each candidate their own arrangement at all. */
-export function isArranged(exam: Pick<ArrangeableExam, 'pools' | 'shuffleQuestions' | 'shuffleOptions'>): boolean {
-  return exam.shuffleQuestions || exam.shuffleOptions || exam.pools.length > 0;
+/**
+ * Whether an exam gives each candidate their own arrangement at all: it shuffles, draws from pools, or has
+ * sections whose questions the creator did not write grouped in section order (the candidate's list groups them).
+ */
+export function isArranged(
+  exam: Pick<ArrangeableExam, 'pools' | 'shuffleQuestions' | 'shuffleOptions' | 'sections'> & {
+    questions?: ArrangeableExam['questions'];
+  },
+): boolean {
+  return exam.shuffleQuestions || exam.shuffleOptions || exam.pools.length > 0 || !groupedBySection(exam);
+}
+
+/** Whether the questions as written already run through the sections in order. */
+function groupedBySection(exam: { sections?: ArrangeableExam['sections']; questions?: ArrangeableExam['questions'] }) {
+  const sections = exam.sections ?? [];
+  if (sections.length === 0 || !exam.questions) return true;
+  let last = 0;
+  for (const q of exam.questions) {
+    const index = sectionIndexOf(q, sections);
+    if (index < last) return false;
+    last = index;
+  }
+  return true;
 }
 
 /**

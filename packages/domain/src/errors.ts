@@ -9,6 +9,10 @@ export const ErrorCode = {
   CONFLICT: 'CONFLICT',
   EXAM_OFFLINE: 'EXAM_OFFLINE',
   ATTEMPT_CLOSED: 'ATTEMPT_CLOSED',
+  /** An answer write to a section the candidate left and may no longer change (sections.ts). */
+  SECTION_LOCKED: 'SECTION_LOCKED',
+  /** An answer write to a section the candidate has not reached yet (sections.ts). */
+  SECTION_NOT_REACHED: 'SECTION_NOT_REACHED',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   RATE_LIMITED: 'RATE_LIMITED',
   UPSTREAM: 'UPSTREAM',
@@ -25,6 +29,8 @@ export const statusOfErrorCode: Record<ErrorCode, number> = {
   CONFLICT: 409,
   EXAM_OFFLINE: 403,
   ATTEMPT_CLOSED: 409,
+  SECTION_LOCKED: 409,
+  SECTION_NOT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   UPSTREAM: 502,

@@ -45,6 +45,7 @@ export type PublicSection = z.infer<typeof PublicSectionSchema>;
 export const SectionMessages = {
   assistantOff: 'The assistant is off for this section.',
   locked: 'This section is locked: you moved on to a section where the assistant is available.',
+  lockedByTime: 'This section is locked: its time is over.',
   notReached: 'This section has not started yet.',
   advanceConfirm: 'Move on to the next section? Sections before one with the assistant are locked once you leave them.',
   timeUp: 'Time for this section is up. The next section has started.',
@@ -99,18 +100,28 @@ export function sectionIndexOf(
 
 /**
  * Whether section `target` is locked for a candidate whose current section is `current`: they have left it, and
- * some section after it has the assistant. Sections without any later assistant stay open to go back to.
+ * some section after it has the assistant (help must not flow back), or it had a time limit of its own (its time
+ * is spent once left, whether by the clock or by moving on early). Other sections stay open to go back to.
  */
 export function isSectionLocked(
-  sections: ReadonlyArray<Pick<Section, 'assistant'>>,
+  sections: ReadonlyArray<Pick<Section, 'assistant' | 'timeLimitMinutes'>>,
   current: number,
   target: number,
 ): boolean {
-  return target < current && sections.slice(target + 1).some((s) => s.assistant);
+  if (target >= current) return false;
+  return sections[target]?.timeLimitMinutes != null || sections.slice(target + 1).some((s) => s.assistant);
+}
+
+/** Why a locked section is locked, in the candidate's words: help flowing back, or its own time spent. */
+export function lockedMessage(sections: ReadonlyArray<Pick<Section, 'assistant'>>, target: number): string {
+  return sections.slice(target + 1).some((s) => s.assistant) ? SectionMessages.locked : SectionMessages.lockedByTime;
 }
 
 /** The sections a candidate at `current` can no longer change. */
-export function lockedSections(sections: ReadonlyArray<Pick<Section, 'assistant'>>, current: number): number[] {
+export function lockedSections(
+  sections: ReadonlyArray<Pick<Section, 'assistant' | 'timeLimitMinutes'>>,
+  current: number,
+): number[] {
   const out: number[] = [];
   for (let i = 0; i < current; i++) if (isSectionLocked(sections, current, i)) out.push(i);
   return out;
@@ -145,6 +156,13 @@ export function sectionAt(
     startedAt = deadline;
   }
 }
+
+/**
+ * The type under which results-service records, in its events table, that an attempt entered a section (the
+ * section's index in `detail`, the instant it began in `recorded_at`): the timeline's section-start events. Written
+ * by the server only; the page cannot send it (it is not one of PROCTOR_EVENT_TYPES).
+ */
+export const SECTION_START_EVENT = 'section-start';
 
 /** Whether the assistant may answer at `section` (the exam's assistant must also be on). */
 export function assistantOpenIn(sections: ReadonlyArray<Pick<Section, 'assistant'>>, section: number): boolean {

@@ -30,6 +30,8 @@ export const TIMELINE_EVENT_KINDS = [
   'announcement',
   /** The recording of operations stopped at the per-attempt cap (docs/configuration.md: OPERATIONS_PER_ATTEMPT_MAX_BYTES). */
   'recording-capped',
+  /** The candidate entered a section (sections.ts): `detail` names it; section 0 begins at the start. */
+  'section-start',
   'submit',
 ] as const;
 export type TimelineEventKind = (typeof TIMELINE_EVENT_KINDS)[number];

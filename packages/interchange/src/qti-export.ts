@@ -1,5 +1,6 @@
 import { zipSync, strToU8 } from 'fflate';
 import { type Question } from '@exam/domain/question';
+import { sectionIndexOf } from '@exam/domain/sections';
 import {
   CP_NS,
   CP_SCHEMA,
@@ -17,7 +18,8 @@ import { el, escapeXml } from './xml.ts';
 /**
  * QTI 3.0 export (1EdTech QTI 3.0 ASI and its Content Packaging profile): one assessment item per question,
  * one assessment test whose sections are the exam's questions and its pools (a pool is a section that selects
- * `draw` of its items), and imsmanifest.xml listing them, zipped.
+ * `draw` of its items) — or, for an exam with sections, one section each holding its questions and pools — and
+ * imsmanifest.xml listing them, zipped.
  */
 export function exportQti(exam: ExchangeExam): Uint8Array {
   const files: Record<string, Uint8Array> = {};
@@ -203,24 +205,43 @@ export function itemXml(q: Question, ident: string, shuffleOptions: boolean): st
 function testXml(exam: ExchangeExam, items: Array<{ q: Question; ident: string; href: string }>): string {
   const ref = (i: { ident: string; href: string }) =>
     el('qti-assessment-item-ref', { identifier: i.ident, href: i.href });
-  const loose = items.filter((i) => i.q.poolId === null);
   const ordering = exam.shuffleQuestions ? [el('qti-ordering', { shuffle: 'true' })] : [];
-  const sections = [
+  const poolSection = (pool: ExchangeExam['pools'][number], n: number) =>
     el(
       'qti-assessment-section',
-      { identifier: 'questions', title: 'Questions', visible: 'true' },
-      ...ordering,
-      ...loose.map(ref),
-    ),
-    ...exam.pools.map((pool, n) =>
-      el(
-        'qti-assessment-section',
-        { identifier: `pool-${n + 1}`, title: pool.title, visible: 'true' },
-        el('qti-selection', { select: pool.draw }),
-        ...items.filter((i) => i.q.poolId === pool.id).map(ref),
-      ),
-    ),
-  ];
+      { identifier: `pool-${n + 1}`, title: pool.title, visible: 'true' },
+      el('qti-selection', { select: pool.draw }),
+      ...items.filter((i) => i.q.poolId === pool.id).map(ref),
+    );
+  const examSections = exam.sections ?? [];
+  // An exam with sections: one qti-assessment-section each, in order, holding its questions and its pools (a
+  // pool's questions share one section), with the section's own time limit. Without: the questions, then the pools.
+  const sections =
+    examSections.length === 0
+      ? [
+          el(
+            'qti-assessment-section',
+            { identifier: 'questions', title: 'Questions', visible: 'true' },
+            ...ordering,
+            ...items.filter((i) => i.q.poolId === null).map(ref),
+          ),
+          ...exam.pools.map(poolSection),
+        ]
+      : examSections.map((section, k) => {
+          const mine = items.filter((i) => sectionIndexOf(i.q, examSections) === k);
+          return el(
+            'qti-assessment-section',
+            { identifier: `section-${k + 1}`, title: section.title || `Section ${k + 1}`, visible: 'true' },
+            ...(section.timeLimitMinutes !== null
+              ? [el('qti-time-limits', { 'max-time': section.timeLimitMinutes * 60 })]
+              : []),
+            ...ordering,
+            ...mine.filter((i) => i.q.poolId === null).map(ref),
+            ...exam.pools.flatMap((pool, n) =>
+              mine.some((i) => i.q.poolId === pool.id) ? [poolSection(pool, n)] : [],
+            ),
+          );
+        });
   const part = el(
     'qti-test-part',
     { identifier: 'part-1', 'navigation-mode': 'nonlinear', 'submission-mode': 'simultaneous' },

@@ -6,6 +6,11 @@ import { type Question } from '@exam/domain/question';
  * fields QTI has no element for (topic, rubric and pool references, coding tests and limits, the exact Markdown
  * source of the text). They travel as JSON in the manifest's resource metadata, which IMS Content Packaging
  * leaves open to other namespaces, so the item and test files stay plain QTI that any player reads.
+ *
+ * Sections (@exam/domain/sections) are the test's qti-assessment-sections, in order, with their title and their
+ * own time limit as standard qti-time-limits; QTI has no element for "the assistant is available here", so each
+ * section's assistant rule travels whole in the test's extension (`sections`) and each item's section in its
+ * extension (`sectionId`), which is what our own import reads back.
  */
 export const EXTENSION_NS = 'urn:x-exam-platform:qti-extension:1';
 export const QTI_NS = 'http://www.imsglobal.org/xsd/imsqtiasi_v3p0';
@@ -39,6 +44,7 @@ export type ExchangeExam = Pick<
   | 'shuffleOptions'
   | 'access'
   | 'pools'
+  | 'sections'
   | 'similarityThreshold'
 >;
 
@@ -54,6 +60,7 @@ export const ITEM_EXTENSION_FIELDS = [
   'matching',
   'rubricId',
   'poolId',
+  'sectionId',
   'language',
   'starterCode',
   'tests',

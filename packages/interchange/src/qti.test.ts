@@ -5,7 +5,7 @@ import { importQti } from './qti-import.ts';
 import { exportQti } from './qti-export.ts';
 import { type ExchangeExam } from './qti-shared.ts';
 import { fixture, zipFolder } from './testing.ts';
-import { parseXml, descendants } from './xml.ts';
+import { childrenNamed, parseXml, descendants } from './xml.ts';
 
 /** An exam with every question type and every field the platform models, as the service stores it. */
 function sampleExam(): ExchangeExam {
@@ -110,6 +110,46 @@ describe('QTI 3.0 export and import', () => {
     expect(read.title).toBe(exam.title);
     expect(read.questions).toEqual(exam.questions);
     expect({ ...read.settings, questions: exam.questions }).toEqual(exam);
+  });
+
+  it('round-trips sections: each a qti-assessment-section with its questions, pools and time limit, the assistant rule in the extension', () => {
+    const exam: ExchangeExam = {
+      ...sampleExam(),
+      sections: [
+        { id: 's-alone', title: 'On your own', assistant: false, timeLimitMinutes: 20 },
+        { id: 's-aided', title: '', assistant: true, timeLimitMinutes: null },
+      ],
+    };
+    // The pool and the coding questions in the aided section; the rest in the first (named or not).
+    exam.questions = exam.questions.map((q) => ({
+      ...q,
+      sectionId: q.poolId === 'p1' || q.type === 'coding' ? 's-aided' : q.id === 'mcq1' ? null : 's-alone',
+    }));
+    const package_ = exportQti(exam);
+    const read = importQti(package_);
+    expect(read.notImported).toEqual([]);
+    expect(read.questions).toEqual(exam.questions);
+    expect(read.settings?.sections).toEqual(exam.sections);
+    expect({ ...read.settings, questions: exam.questions }).toEqual(exam);
+
+    const test = parseXml(strFromU8(unzipSync(package_)['test.xml'] as Uint8Array));
+    const part = descendants(test, 'qti-test-part')[0]!;
+    const [alone, aided, ...more] = childrenNamed(part, 'qti-assessment-section');
+    expect([alone?.attrs.title, aided?.attrs.title, more]).toEqual(['On your own', 'Section 2', []]);
+    expect(descendants(alone!, 'qti-time-limits')[0]?.attrs['max-time']).toBe('1200');
+    expect(descendants(alone!, 'qti-assessment-item-ref').map((r) => r.attrs.identifier)).toEqual([
+      'item-1',
+      'item-4',
+      'item-5',
+    ]);
+    expect(descendants(aided!, 'qti-time-limits')).toEqual([]);
+    expect(descendants(aided!, 'qti-selection')[0]?.attrs.select).toBe('1');
+    expect(descendants(aided!, 'qti-assessment-item-ref').map((r) => r.attrs.identifier)).toEqual([
+      'item-6',
+      'item-7',
+      'item-2',
+      'item-3',
+    ]);
   });
 
   it('writes a package of plain QTI: a manifest, one test and one item per question with the standard interactions', () => {

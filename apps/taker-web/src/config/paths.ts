@@ -30,6 +30,8 @@ export const api = {
   briefing: '/api/attempts/briefing',
   attempt: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}`,
   attemptExam: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/exam`,
+  /** Leaves the current section for the next (idempotent by `from`); answers the new SectionState. */
+  advanceSection: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/sections/advance`,
   /** Polled while the exam is open: announcements, the current deadline, and whether the examiner ended it. */
   attemptLive: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/live`,
   answer: (attemptId: string, questionIndex: number) =>

@@ -2,6 +2,8 @@ import { AttemptMessages, DEFAULT_UPLOAD_MAX_BYTES, fileTooLargeMessage } from '
 import { ResumeMessages } from '@exam/domain/attempt-binding';
 import { WindowMessages } from '@exam/domain/cohort';
 import { EndedByExaminerMessage } from '@exam/domain/live';
+import { PlantedErrorMessages } from '@exam/domain/planted-errors';
+import { SectionMessages } from '@exam/domain/sections';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { i18n } from './index.ts';
 import { translateServerMessage } from './server-messages.ts';
@@ -24,6 +26,10 @@ describe('translateServerMessage', () => {
       AttemptMessages.expired,
       EndedByExaminerMessage,
       fileTooLargeMessage(DEFAULT_UPLOAD_MAX_BYTES),
+      SectionMessages.locked,
+      SectionMessages.notReached,
+      SectionMessages.assistantOff,
+      SectionMessages.staleSection,
     ]) {
       expect(translateServerMessage(message)).toBe(message);
     }
@@ -52,5 +58,14 @@ describe('translateServerMessage', () => {
     await i18n.changeLanguage('es');
     expect(translateServerMessage('Something new from a service')).toBe('Something new from a service');
     expect(translateServerMessage(`${WindowMessages.closed} And more.`)).toBe(`${WindowMessages.closed} And more.`);
+  });
+
+  it("has the domain's English text word for word for the sections and the planted-error disclosure", async () => {
+    await i18n.changeLanguage('en');
+    expect(i18n.t('room:sections.locked')).toBe(SectionMessages.locked);
+    expect(i18n.t('room:sections.timeUp')).toBe(SectionMessages.timeUp);
+    expect(i18n.t('room:sections.advanceConfirm')).toBe(SectionMessages.advanceConfirm);
+    expect(i18n.t('assistant:sectionOff')).toBe(SectionMessages.assistantOff);
+    expect(i18n.t('common:plantedErrors.disclosure')).toBe(PlantedErrorMessages.disclosure);
   });
 });

@@ -4,6 +4,7 @@ import { WindowMessages } from '@exam/domain/cohort';
 import { PreviewMessages } from '@exam/domain/public-exam';
 import { EndedByExaminerMessage } from '@exam/domain/live';
 import { RosterMessages } from '@exam/domain/roster';
+import { SectionMessages } from '@exam/domain/sections';
 import { formatDateTimeWithZone } from './format.ts';
 import { i18n } from './index.ts';
 
@@ -85,6 +86,10 @@ const RULES: Rule[] = [
   { match: exact(PreviewMessages.invalid), say: () => t('common:server.previewInvalid') },
   { match: exact(PreviewMessages.otherExam), say: () => t('common:server.previewOtherExam') },
   { match: exact(EndedByExaminerMessage), say: () => t('common:server.endedByExaminer') },
+  { match: exact(SectionMessages.locked), say: () => t('common:server.sectionLocked') },
+  { match: exact(SectionMessages.notReached), say: () => t('common:server.sectionNotReached') },
+  { match: exact(SectionMessages.assistantOff), say: () => t('common:server.assistantOff') },
+  { match: exact(SectionMessages.staleSection), say: () => t('common:server.staleSection') },
   { match: exact(ResultRefusals.never), say: () => t('results:refusals.never') },
   { match: exact(ResultRefusals.notReleased), say: () => t('results:refusals.notReleased') },
   { match: exact(ResultRefusals.pending), say: () => t('results:refusals.pending') },

@@ -1,5 +1,6 @@
 import type { AnswerOperation } from '@exam/domain/answer-operations';
 import type { ProctorEvent } from '@exam/domain/attempt';
+import type { SectionState } from '@exam/domain/sections';
 import type { PublicExam } from '@exam/domain/public-exam';
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 
@@ -19,6 +20,8 @@ export type StoredAttempt = {
   clockOffsetMs?: number;
   /** The largest answer file the server takes, from the last successful sync. */
   uploadMaxBytes?: number;
+  /** Where the attempt was among the exam's sections at the last successful sync (sections.ts). */
+  section?: SectionState | null;
 };
 
 /**

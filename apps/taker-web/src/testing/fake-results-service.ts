@@ -3,9 +3,35 @@ import { fileTooLargeMessage, type AttemptState, type ProctorEvent, type SaveAns
 import type { Briefing } from '@exam/domain/cohort';
 import type { PublicExam } from '@exam/domain/public-exam';
 import type { Announcement, CandidateLive } from '@exam/domain/live';
+import {
+  assistantOpenIn,
+  lockedSections,
+  sectionIndexOf,
+  SectionMessages,
+  type SectionState,
+} from '@exam/domain/sections';
 import type { ProcessReceipt } from '@exam/domain/timeline';
 import { http, HttpResponse } from 'msw';
 import { readMultipartFile } from './multipart.ts';
+
+/** A section's state as results-service reports it, at `position`, with its own deadline. */
+function sectionStateAt(
+  sections: PublicExam['sections'],
+  position: { index: number; startedAt: Date; deadline: Date | null },
+): SectionState {
+  const limit = sections[position.index]?.timeLimitMinutes ?? null;
+  const deadline =
+    position.deadline ?? (limit === null ? null : new Date(position.startedAt.getTime() + limit * 60_000));
+  return {
+    current: position.index,
+    startedAt: position.startedAt.toISOString(),
+    deadline: deadline?.toISOString() ?? null,
+    locked: lockedSections(sections, position.index),
+    assistant: assistantOpenIn(sections, position.index),
+  };
+}
+const firstSection = (sections: PublicExam['sections'], now: Date) =>
+  sectionStateAt(sections, { index: 0, startedAt: now, deadline: null });
 
 /**
  * An in-memory stand-in for results-service with its real rules (seq ordering, 409 after submit,
@@ -64,6 +90,45 @@ export function createFakeResultsService(init: {
     briefing: {} as Partial<Briefing>,
     /** A refusal POST /api/attempts answers with instead of starting (the window, the attempts). */
     startRefusal: null as null | { status: number; code: string; message: string },
+    /**
+     * Where the attempt is among the exam's sections (null: an exam without them). As results-service: the exam view
+     * holds only the questions of the sections reached, answers outside the open sections are refused, and a
+     * section whose deadline has passed gives way to the next.
+     */
+    section: (init.exam.sections.length > 0 ? firstSection(init.exam.sections, now()) : null) as SectionState | null,
+    /** The bodies POST …/sections/advance received, in order. */
+    advanceBodies: [] as Array<{ from: number }>,
+  };
+  const sections = () => state.attemptExam.sections;
+  /** The stored section, moved on past any section whose deadline has passed (as sections.ts sectionAt does). */
+  const currentSection = (): SectionState | null => {
+    let at = state.section;
+    while (at?.deadline && now() >= new Date(at.deadline) && at.current < sections().length - 1)
+      at = sectionStateAt(sections(), { index: at.current + 1, startedAt: new Date(at.deadline), deadline: null });
+    state.section = at;
+    return at;
+  };
+  /** The attempt's view of the exam: with sections, only the questions of those reached so far. */
+  const examView = (): PublicExam => {
+    const at = currentSection();
+    if (!at) return state.attemptExam;
+    const questions = state.attemptExam.questions.filter((q) => sectionIndexOf(q, sections()) <= at.current);
+    return { ...state.attemptExam, questions };
+  };
+  /** results-service's refusal of an answer outside the open sections, or null. */
+  const sectionRefusal = (questionIndex: number) => {
+    const at = currentSection();
+    const question = state.attemptExam.questions[questionIndex];
+    if (!at || !question) return null;
+    const index = sectionIndexOf(question, sections());
+    if (index > at.current)
+      return HttpResponse.json(
+        { error: { code: 'SECTION_NOT_REACHED', message: SectionMessages.notReached } },
+        { status: 409 },
+      );
+    if (at.locked.includes(index))
+      return HttpResponse.json({ error: { code: 'SECTION_LOCKED', message: SectionMessages.locked } }, { status: 409 });
+    return null;
   };
   const cut = () => (state.networkDown ? HttpResponse.error() : null);
   const closed = () =>
@@ -170,6 +235,7 @@ export function createFakeResultsService(init: {
           ]),
         ),
         uploadMaxBytes: state.uploadMaxBytes,
+        ...(currentSection() && { section: currentSection()! }),
       };
       return HttpResponse.json(body);
     }),
@@ -186,13 +252,27 @@ export function createFakeResultsService(init: {
       };
       return HttpResponse.json(body);
     }),
-    http.get('/api/attempts/:attemptId/exam', () => cut() ?? HttpResponse.json(state.attemptExam)),
+    http.get('/api/attempts/:attemptId/exam', () => cut() ?? HttpResponse.json(examView())),
+    http.post('/api/attempts/:attemptId/sections/advance', async ({ request }) => {
+      const down = cut();
+      if (down) return down;
+      const body = (await request.json()) as { from: number };
+      state.advanceBodies.push(body);
+      const at = currentSection();
+      if (!at) return HttpResponse.json({ error: { code: 'CONFLICT', message: 'No sections' } }, { status: 409 });
+      // Idempotent by `from`: a move already made (by a retry or the section's time) answers the state as it is.
+      if (body.from === at.current && at.current < sections().length - 1)
+        state.section = sectionStateAt(sections(), { index: at.current + 1, startedAt: now(), deadline: null });
+      return HttpResponse.json(currentSection());
+    }),
     http.put('/api/attempts/:attemptId/answers/:questionIndex', async ({ request, params }) => {
       const down = cut();
       if (down) return down;
       state.putCalls += 1;
       if (state.submitted) return closed();
       const index = Number(params.questionIndex);
+      const refused = sectionRefusal(index);
+      if (refused) return refused;
       const body = (await request.json()) as SaveAnswer;
       state.putBodies.push({ questionIndex: index, body, keepalive: request.keepalive });
       const stored = state.answers.get(index);

@@ -112,16 +112,18 @@ export const attempts = resultsServiceSchema.table(
     /** When the attempt reached that cap: later operations are not stored (the answers still are). */
     operationsCappedAt: at('operations_capped_at'),
     /**
+     * How far the attempt has got among its exam's sections (@exam/domain/sections): the section it last entered
+     * that is stored, and when (null for attempts started before sections: their start). sectionAt() derives the
+     * current one, time limits included, so no job moves it; modules/attempts/sections.service.ts stores a derived
+     * move once its grace has passed.
+     */
+    sectionIndex: integer('section_index').notNull().default(0),
+    sectionStartedAt: at('section_started_at'),
+    /**
      * Characters inserted by the stored operations so far, by source (indexed as ANSWER_SOURCES: typed, pasted,
      * assistant, autocomplete, restored), counted by the save that stores them: the live view's running shares.
      * Inserted, not kept: text deleted later still counts (the result's shares come from a replay instead).
      */
-    /**
-     * How far the attempt has got among its exam's sections (@exam/domain/sections): the furthest section it
-     * entered and when. sectionAt() derives the current one, time limits included, so no job moves it.
-     */
-    sectionIndex: integer('section_index').notNull().default(0),
-    sectionStartedAt: at('section_started_at'),
     operationsChars: integer('operations_chars')
       .array()
       .notNull()

@@ -41,6 +41,8 @@ export function candidateView(
       questionDisplay: snapshot.questionDisplay ?? live?.questionDisplay ?? 'all',
       isLive: live !== undefined && !live.isDraft && live.isLive,
       questions: snapshot.questions,
+      // The attempt's sections are those it started with, as its questions are.
+      sections: snapshot.sections ?? [],
       codingWorkspace: snapshot.codingWorkspace,
       aiSettings: ai ?? NO_ASSISTANT,
       // The window and access rules are the live exam's (the server enforces them live too); the snapshot's

@@ -1,6 +1,7 @@
 import { arrangedQuestions, arrangeExam, isArranged } from '@exam/domain/arrangement';
 import { CodingWorkspaceSchema, QuestionDisplaySchema, ReleasePolicySchema } from '@exam/domain/exam';
 import { QuestionSchema, RubricSchema } from '@exam/domain/question';
+import { SectionSchema } from '@exam/domain/sections';
 import type { InternalExam } from '@exam/domain/internal';
 import { z } from 'zod';
 
@@ -30,6 +31,12 @@ export const ExamSnapshotSchema = z.object({
   fullScreenEnabled: z.boolean().optional(),
   questionDisplay: QuestionDisplaySchema.optional(),
   /**
+   * The exam's sections at start (@exam/domain/sections), kept only when it has some: an attempt follows the
+   * sections it started with whatever the creator changes since. Absent: an undivided exam, or a snapshot kept
+   * before sections existed.
+   */
+  sections: z.array(SectionSchema).optional(),
+  /**
    * The candidate's own arrangement (@exam/domain/arrangement), when the exam shuffles or draws from pools:
    * `questions` above are then the candidate's, in their order (answers are addressed by that index), and
    * sourceIndices[i] is questions[i]'s index in the exam at start. Questions keep the creator's ids, by which
@@ -58,7 +65,8 @@ export function parseSnapshot(stored: unknown): ExamSnapshot {
 
 /**
  * The snapshot an attempt keeps at start. `arrangementSeed` (the attempt's id) fixes the candidate's draw and
- * order when the exam shuffles or has pools; the same seed always gives the same arrangement.
+ * order when the exam shuffles or has pools; the same seed always gives the same arrangement. With sections the
+ * candidate's questions run through the sections in order, so those of the sections reached are a prefix.
  */
 export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSnapshot {
   const arrangement = isArranged(exam) ? arrangeExam(exam, arrangementSeed) : null;
@@ -78,6 +86,7 @@ export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSna
     rules: exam.rules,
     fullScreenEnabled: exam.fullScreenEnabled,
     questionDisplay: exam.questionDisplay,
+    ...(exam.sections?.length ? { sections: exam.sections } : {}),
     ...(arrangement
       ? {
           arrangement: {

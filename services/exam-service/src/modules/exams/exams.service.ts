@@ -2,6 +2,7 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import { poolIssues, windowIssue } from '@exam/domain/cohort';
 import { QuestionSchema } from '@exam/domain/question';
 import { rubricIssues, type CreateExam, type Exam, type UpdateExam } from '@exam/domain/exam';
+import { sectionIssues } from '@exam/domain/sections';
 import { type AiSettingsInput } from '@exam/domain/exam-ai';
 import { encryptSecret } from '@exam/server-kit/crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -141,6 +142,7 @@ export function createExamsService(
       const crossField = [
         ...(input.questions || input.rubrics ? rubricIssues(questions, input.rubrics ?? current.rubrics) : []),
         ...(input.questions || input.pools ? poolIssues(questions, input.pools ?? current.pools) : []),
+        ...(input.questions || input.sections ? sectionIssues(questions, input.sections ?? current.sections) : []),
       ];
       if (input.opensAt !== undefined || input.closesAt !== undefined) {
         const issue = windowIssue({

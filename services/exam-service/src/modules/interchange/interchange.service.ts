@@ -86,9 +86,12 @@ export function createInterchangeService(
     return { ...shown, title: shown.title || titleFromName(file.fileName) };
   }
 
-  /** Fresh ids for questions going into an existing exam, without its pools or rubrics (they are not there). */
+  /**
+   * Fresh ids for questions going into an existing exam, without its pools, rubrics or sections (they are not
+   * there): with sections, they join the exam's first section.
+   */
   function forExistingExam(questions: Question[]): Question[] {
-    return questions.map((q) => ({ ...q, id: deps.ids.next(), poolId: null, rubricId: null }));
+    return questions.map((q) => ({ ...q, id: deps.ids.next(), poolId: null, rubricId: null, sectionId: null }));
   }
 
   async function intoNewExam(ownerId: string, file: ImportRequest, found: ImportRead): Promise<Exam> {

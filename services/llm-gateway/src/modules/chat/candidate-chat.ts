@@ -3,6 +3,7 @@ import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import type { AiBudget } from '@exam/domain/exam-ai';
 import { CHAT_MAX_FILE_BYTES, LlmMessages, type ChatRequest } from '@exam/domain/llm';
+import { SectionMessages } from '@exam/domain/sections';
 import type { Deps } from '../../deps.ts';
 import { refuseOverBudget, sameBudget, settle, type BudgetHints, type Settled } from './budgets.ts';
 import type { ImagePart, ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
@@ -278,6 +279,13 @@ export async function prepareCandidateChat(
   if (!check.open) {
     if (admission.kind === 'ok') await ctx.repo.retractUserMessage(t.userMessageId);
     return closedOr(attemptCheck, undefined);
+  }
+  // The candidate's current section has no assistant (docs/product.md#sections): refused like a closed attempt,
+  // its message taken back, no provider call; a retry of an earlier message is not replayed either. An older
+  // results-service sends no `assistant`: available.
+  if (check.attempt?.assistant?.available === false) {
+    if (admission.kind === 'ok') await ctx.repo.retractUserMessage(t.userMessageId);
+    throw new AppError(ErrorCode.CONFLICT, check.attempt.assistant.reason ?? SectionMessages.assistantOff);
   }
   refuseOverBudget(admission, budget, t.now);
   const prepared = (history: HistoryMessage[]) =>

@@ -50,6 +50,8 @@ export function chatRoutes(
         schema: {
           tags: ['chat'],
           security: [{ bearer: [] }],
+          description:
+            "The candidate's message, answered as a stream. 409 ATTEMPT_CLOSED once the attempt is closed, and 409 CONFLICT while the candidate's current section has no assistant (results-service says so; the message is not kept).",
           body: ChatRequestSchema,
           response: { 200: streamed, ...errors },
         },

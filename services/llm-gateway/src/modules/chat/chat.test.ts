@@ -1,6 +1,7 @@
 import { DEFAULT_AI_BUDGET } from '@exam/domain/exam-ai';
 import { QuestionSchema, toPublicQuestion } from '@exam/domain/question';
 import { LlmMessages } from '@exam/domain/llm';
+import { SectionMessages } from '@exam/domain/sections';
 import { TEST_CREATOR_SESSION } from '@exam/server-kit/testing';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,33 @@ describe('candidate chat', () => {
     expect(calls).toHaveLength(1);
     const transcript = await app.inject({ method: 'GET', url: '/api/llm/transcript', headers });
     expect(transcript.json().messages.map((m: { content: string }) => m.content)).toEqual(['Before', 'Before answer']);
+  });
+
+  it('refuses with 409 while the current section has no assistant: nothing stored, no upstream call', async () => {
+    const { attemptId, headers } = startAttempt(app, makeExam());
+    replyWith(['Aided answer']);
+    expect((await chat(headers, { message: 'Before' })).statusCode).toBe(200);
+    const aided = app.platform.attempts.get(attemptId)!;
+    app.platform.attempts.set(attemptId, {
+      ...aided,
+      assistant: { available: false, reason: SectionMessages.assistantOff },
+    });
+    replyWith(['never']);
+    for (const payload of [
+      { message: 'Help me here' },
+      { message: 'Again', clientMessageId: '0b6c3a52-6f1e-4f55-9d3e-2a7e1c9b8d41' },
+    ]) {
+      const response = await chat(headers, payload);
+      expect(response.statusCode).toBe(409);
+      expect(response.json().error).toMatchObject({ code: 'CONFLICT', message: SectionMessages.assistantOff });
+    }
+    expect(calls).toHaveLength(1);
+    const transcript = await app.inject({ method: 'GET', url: '/api/llm/transcript', headers });
+    expect(transcript.json().messages.map((m: { content: string }) => m.content)).toEqual(['Before', 'Aided answer']);
+    // Back in a section with the assistant (or an older results-service that does not say): answered again.
+    app.platform.attempts.set(attemptId, { ...aided, assistant: { available: true, reason: null } });
+    replyWith(['Later answer']);
+    expect((await chat(headers, { message: 'Later' })).statusCode).toBe(200);
   });
 
   it('reports a closed attempt as closed even when the message is also refused for another reason', async () => {

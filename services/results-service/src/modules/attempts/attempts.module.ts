@@ -12,6 +12,8 @@ import { createStartService } from './start-attempt.service.ts';
 import { redisStartCounters } from './start-counters.redis.ts';
 import { createStartLimitsRepository } from './start-limits.repository.ts';
 import { createStartLimiter } from './start-limits.service.ts';
+import { sectionProgress } from './section-progress.repository.ts';
+import { createSectionsService } from './sections.service.ts';
 import { createTestRunsRepository } from './test-runs.repository.ts';
 import { testRunsRoutes } from './test-runs.routes.ts';
 import { createTestRunsService } from './test-runs.service.ts';
@@ -49,6 +51,7 @@ export const attemptsModule: AppModule = async (app, { config, deps, provide, us
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
     eventsPerAttemptMax: config.EVENTS_PER_ATTEMPT_MAX,
     onSubmitted: () => processRecords.wake(),
+    sections: createSectionsService(sectionProgress(deps.database.db), deps),
   });
   provide('attemptsService', attempts);
   // Test runs stay counted in the database: an existing limit, and one attempt's at that.

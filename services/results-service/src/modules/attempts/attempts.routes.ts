@@ -18,6 +18,7 @@ import type { AttemptClaims } from '@exam/domain/auth';
 import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
 import { PublicExamSchema } from '@exam/domain/public-exam';
 import { CandidateResultSchema } from '@exam/domain/result';
+import { AdvanceSectionSchema, SectionStateSchema } from '@exam/domain/sections';
 import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -130,7 +131,13 @@ export function attemptsRoutes(
       {
         onRequest: app.requireAttempt,
         preHandler: ownAttempt,
-        schema: { tags: ['attempts'], params: AttemptParamsSchema, response: { 200: AttemptStateSchema, ...errors } },
+        schema: {
+          tags: ['attempts'],
+          description:
+            "The attempt's state: the server's clock and deadline, the saved answers and, for an exam with sections, where the candidate is (the current section, when it began and ends, the sections locked, whether the assistant answers there). A section whose own time limit ran out has already given way to the next one.",
+          params: AttemptParamsSchema,
+          response: { 200: AttemptStateSchema, ...errors },
+        },
       },
       async (request) => {
         return service.state(request.params.attemptId);
@@ -145,7 +152,7 @@ export function attemptsRoutes(
         schema: {
           tags: ['attempts'],
           description:
-            'The exam as this attempt shows it: the snapshot taken at start (what is graded), stripped like GET /api/public/exams/{id}.',
+            'The exam as this attempt shows it: the snapshot taken at start (what is graded), stripped like GET /api/public/exams/{id}. With sections, `questions` holds only those of the sections the candidate has reached (the start of their list, so indices never move); `questionCount` and `sections` describe the whole exam.',
           params: AttemptParamsSchema,
           response: { 200: PublicExamSchema, ...errors, 502: ErrorBodySchema },
         },
@@ -162,6 +169,8 @@ export function attemptsRoutes(
         preHandler: ownAttempt,
         schema: {
           tags: ['attempts'],
+          description:
+            "Saves one answer (the highest seq wins). 409 when the attempt is closed, and with sections when the question's section is locked (SECTION_LOCKED) or not reached yet (SECTION_NOT_REACHED).",
           params: AnswerParamsSchema,
           body: SaveAnswerSchema,
           response: { 200: SaveAnswerResponseSchema, ...errors, 409: ErrorBodySchema },
@@ -170,6 +179,23 @@ export function attemptsRoutes(
       async (request) => {
         return service.saveAnswer(request.params.attemptId, request.params.questionIndex, request.body);
       },
+    );
+
+    app.post(
+      '/api/attempts/:attemptId/sections/advance',
+      {
+        onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
+        schema: {
+          tags: ['attempts'],
+          description:
+            "Leaves section `from` for the next one, which starts now. Idempotent: when the candidate is already past `from` (a retry, or the section's time limit moved them) it answers where they are, and the last section stays. Sections before one with the assistant are locked once left. 409 while the attempt is closed (submitted, or its time is up), SECTION_NOT_REACHED for a section not reached yet, CONFLICT for an exam without sections.",
+          params: AttemptParamsSchema,
+          body: AdvanceSectionSchema,
+          response: { 200: SectionStateSchema, ...errors, 409: ErrorBodySchema },
+        },
+      },
+      async (request) => service.advanceSection(request.params.attemptId, request.body.from),
     );
 
     app.post(

@@ -18,6 +18,7 @@ import type { SubmissionRow } from './attempt-rows.ts';
 import { candidateView } from '../../scoring/candidate-view.ts';
 import { gradeSubmission } from '../../scoring/score.ts';
 import { needsWorkspaceForTests, testGradingsOf } from '../../scoring/test-code.ts';
+import type { SectionsService } from './sections.service.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
 
@@ -38,8 +39,11 @@ export function createAttemptsService(
     eventsPerAttemptMax: number;
     /** A submission was stored (its process record is pending): wakes the job that computes it. */
     onSubmitted?: () => void;
+    /** Where the attempt is among its exam's sections; every answer write asks it first. */
+    sections: SectionsService;
   },
 ) {
+  const { sections } = opts;
   const cutoff = (now: Date) => new Date(now.getTime() - GRACE_MS);
 
   async function getAttempt(attemptId: string): Promise<AttemptRow> {
@@ -146,7 +150,10 @@ export function createAttemptsService(
 
     async state(attemptId: string): Promise<AttemptState> {
       const attempt = await getAttempt(attemptId);
-      const saved = await repo.answersOf(attemptId);
+      const [saved, section] = await Promise.all([
+        repo.answersOf(attemptId),
+        sections.state(attemptId, attempt.examSnapshot),
+      ]);
       return {
         attemptId: attempt.id,
         examId: attempt.examId,
@@ -159,21 +166,44 @@ export function createAttemptsService(
         serverNow: deps.clock.now().toISOString(),
         answers: Object.fromEntries([...saved].map(([index, value]) => [String(index), value])),
         uploadMaxBytes: opts.uploadMaxBytes,
+        ...(section ? { section } : {}),
       };
     },
 
-    /** The exam as this attempt shows it to the candidate: its snapshot, stripped like the public view. */
+    /**
+     * The exam as this attempt shows it to the candidate: its snapshot, stripped like the public view. With
+     * sections, only the questions of the sections reached (a prefix of the candidate's list, so every index
+     * stays that question's); `questionCount` and `sections` still tell the whole exam.
+     */
     async examView(attemptId: string): Promise<PublicExam> {
       const attempt = await getAttempt(attemptId);
-      return candidateView(attempt, await deps.examSource.findExam(attempt.examId), opts.serverKeys);
+      const [live, { reached }] = await Promise.all([
+        deps.examSource.findExam(attempt.examId),
+        sections.reach(attemptId, attempt.examSnapshot),
+      ]);
+      const view = candidateView(attempt, live, opts.serverKeys);
+      return reached < view.questions.length ? { ...view, questions: view.questions.slice(0, reached) } : view;
+    },
+
+    /** How many of the candidate's questions they have reached, and whether the assistant answers in their section. */
+    reach: (attempt: Pick<AttemptRow, 'id' | 'examSnapshot'>) => sections.reach(attempt.id, attempt.examSnapshot),
+
+    /** POST /api/attempts/{id}/sections/advance: while the attempt is open (409 with the reason otherwise). */
+    async advanceSection(attemptId: string, from: number) {
+      const attempt = await getAttempt(attemptId);
+      const closed = closedReason(attempt, deps.clock.now());
+      if (closed) throw new AppError(ErrorCode.ATTEMPT_CLOSED, closed);
+      return sections.advance(attemptId, attempt.examSnapshot, from);
     },
 
     /**
      * One call when the attempt takes the save (applied, or stale: a newer seq is stored); the slower lookup only
      * explains a refusal. The save's edit operations are stored with it, stale or not (they are the page's log,
-     * not the answer's value), and the response says how many the server holds for the question.
+     * not the answer's value), and the response says how many the server holds for the question. With sections,
+     * a question of a locked section or of one not reached yet is refused first (sections.service.ts).
      */
     async saveAnswer(attemptId: string, questionIndex: number, body: SaveAnswer): Promise<SaveAnswerResponse> {
+      await sections.checkWrite(attemptId, questionIndex);
       for (let tries = 1; ; tries++) {
         const now = deps.clock.now();
         const outcome = await repo.saveAnswerIfOpen({
@@ -235,6 +265,7 @@ export function createAttemptsService(
       if (!question) throw new AppError(ErrorCode.VALIDATION, `This exam has no question ${questionIndex + 1}`);
       if (question.type !== 'file-upload')
         throw new AppError(ErrorCode.VALIDATION, 'This question does not take a file');
+      await sections.checkWrite(attemptId, questionIndex);
       const answer = `File: ${file.fileName}`;
       if (!(await repo.saveFileIfOpen({ attemptId, questionIndex, ...file, answer, now, cutoff: cutoff(now) }))) {
         throw new AppError(

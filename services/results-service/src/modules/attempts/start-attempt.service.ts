@@ -137,6 +137,9 @@ export function createStartService(
       resumeSecretHashes: [hashSecret(secret)],
       resumeCodeHash: hashCode(opts.codeKey, id, code),
       startedAt: now,
+      // The first section (sections.ts) begins with the attempt; an undivided exam stays in "section" 0.
+      sectionIndex: 0,
+      sectionStartedAt: now,
       deadline: attemptDeadline(now, rules.durationMinutes, rules.window.closesAt),
       examSnapshot: snapshot,
       questionCount: snapshot.questions.length,

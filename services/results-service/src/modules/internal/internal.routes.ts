@@ -3,6 +3,7 @@ import { toPublicQuestion } from '@exam/domain/question';
 import { InternalAttemptSchema } from '@exam/domain/internal';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SectionMessages } from '@exam/domain/sections';
 import { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import { closedReason, type AttemptsService } from '../attempts/attempts.service.ts';
@@ -23,6 +24,8 @@ export function internalRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
       },
       async (request) => {
         const attempt = await service.getAttempt(request.params.id);
+        // With sections: only the questions reached, and the assistant off while the current section has none.
+        const { reached, assistant } = await service.reach(attempt);
         return {
           attemptId: attempt.id,
           examId: attempt.examId,
@@ -31,7 +34,8 @@ export function internalRoutes(service: AttemptsService, deps: Pick<Deps, 'clock
           deadline: attempt.deadline?.toISOString() ?? null,
           submittedAt: attempt.submittedAt?.toISOString() ?? null,
           isOpen: closedReason(attempt, deps.clock.now()) === undefined,
-          questions: attempt.examSnapshot.questions.map(toPublicQuestion),
+          questions: attempt.examSnapshot.questions.slice(0, reached).map(toPublicQuestion),
+          assistant: { available: assistant, reason: assistant ? null : SectionMessages.assistantOff },
         };
       },
     );

@@ -29,6 +29,7 @@ describe('internal attempt lookup', () => {
       submittedAt: null,
       isOpen: true,
       questions: exam.questions.map(toPublicQuestion),
+      assistant: { available: true, reason: null },
     });
     clock.advance(60_000 + DEADLINE_GRACE_SECONDS * 1000 + 1);
     expect((await lookup(attempt.attemptId)).json().isOpen).toBe(false);

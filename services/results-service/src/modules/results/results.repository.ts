@@ -1,4 +1,5 @@
 import { NAVIGATION_EVENT_TYPES } from '@exam/domain/attempt';
+import { SECTION_START_EVENT } from '@exam/domain/sections';
 import type { LmsSyncState } from '@exam/domain/lti-ags';
 import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
@@ -8,8 +9,11 @@ import { isKept, keptResultIdOf } from './kept-results.ts';
 import type { ResultsCursor } from './results-cursor.ts';
 
 export type ResultRow = typeof results.$inferSelect;
-/** Events that are not proctoring incidents (a question shown), left out of a result's events. */
-const notNavigation = notInArray(events.type, [...NAVIGATION_EVENT_TYPES]);
+/**
+ * Events that are not proctoring incidents (a question shown; a section entered, which the server records for the
+ * timeline), left out of a result's events.
+ */
+const notNavigation = notInArray(events.type, [...NAVIGATION_EVENT_TYPES, SECTION_START_EVENT]);
 
 const summaryColumns = {
   id: results.id,

@@ -4,6 +4,8 @@ import type { TranscriptMessage } from '@exam/domain/internal';
 import type { TimelineAnswer, TimelineEvent } from '@exam/domain/timeline';
 import type { z } from 'zod';
 import type { WorkspaceFileHistorySchema } from '@exam/domain/timeline';
+import { SECTION_START_EVENT, sectionAt, type Section, type SectionProgress } from '@exam/domain/sections';
+import { derivedStarts } from '../attempts/sections.service.ts';
 import type { AnnouncementRow, EventRow, TestRunRow } from './timeline.repository.ts';
 
 const proctorTypes = new Set<string>(PROCTOR_EVENT_TYPES);
@@ -107,6 +109,45 @@ export function workspaceEvents(files: ReadonlyArray<z.infer<typeof WorkspaceFil
 
 export function announcementEvents(rows: ReadonlyArray<AnnouncementRow>): TimelineEvent[] {
   return rows.map((row) => ({ at: row.createdAt.toISOString(), kind: 'announcement', detail: row.text }));
+}
+
+/** A section's name for the timeline: its number and title. */
+const sectionName = (sections: ReadonlyArray<Pick<Section, 'title'>>, index: number) => {
+  const title = sections[index]?.title.trim();
+  return title ? `Section ${index + 1}: ${title}` : `Section ${index + 1}`;
+};
+
+/**
+ * When the candidate entered each section: the first at the start, each move stored (the server records one
+ * section-start event per section entered, by the candidate's advance or by a time limit), and the moves a time
+ * limit made after the last one stored, derived as sectionAt derives them up to the submission.
+ */
+export function sectionEvents(input: {
+  sections: ReadonlyArray<Pick<Section, 'title' | 'timeLimitMinutes'>>;
+  rows: ReadonlyArray<EventRow>;
+  startedAt: Date;
+  stored: SectionProgress;
+  submittedAt: Date;
+  minutesFor: (minutes: number) => number;
+}): TimelineEvent[] {
+  const { sections } = input;
+  if (sections.length === 0) return [];
+  const starts = new Map<number, Date>([[0, input.startedAt]]);
+  for (const row of input.rows) {
+    if (row.type !== SECTION_START_EVENT) continue;
+    const index = Number(row.detail);
+    if (Number.isInteger(index) && !starts.has(index)) starts.set(index, row.recordedAt);
+  }
+  const reached = sectionAt(sections, input.stored, input.submittedAt, input.minutesFor).index;
+  for (const s of derivedStarts(sections, input.stored, reached, input.minutesFor))
+    if (!starts.has(s.index)) starts.set(s.index, s.at);
+  return [...starts]
+    .sort(([a], [b]) => a - b)
+    .map(([index, at]) => ({
+      at: at.toISOString(),
+      kind: 'section-start' as const,
+      detail: sectionName(sections, index),
+    }));
 }
 
 /** Events in time order; equal times keep the order given (a stable sort), so the submit, added last, ends. */

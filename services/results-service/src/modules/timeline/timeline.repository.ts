@@ -2,7 +2,16 @@ import type { ProcessRecord } from '@exam/domain/timeline';
 import { and, asc, between, eq, sql } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
-import { announcements, answerOperations, answers, attempts, events, results, testRuns } from '../../db/schema.ts';
+import {
+  announcements,
+  answerOperations,
+  answers,
+  attempts,
+  events,
+  overrides,
+  results,
+  testRuns,
+} from '../../db/schema.ts';
 
 export type TimelineResultRow = Awaited<ReturnType<ReturnType<typeof createTimelineRepository>['findOwned']>>;
 export type OperationChunkRow = Pick<typeof answerOperations.$inferSelect, 'questionIndex' | 'start' | 'ops'>;
@@ -31,9 +40,17 @@ export function createTimelineRepository({ db }: ResultsDatabase) {
           submittedAt: attempts.submittedAt,
           snapshot: attempts.examSnapshot,
           operationsCappedAt: attempts.operationsCappedAt,
+          sectionIndex: attempts.sectionIndex,
+          sectionStartedAt: attempts.sectionStartedAt,
+          /** The candidate's accommodation, which scales section limits (a move by a limit not stored yet is derived). */
+          timeFactor: overrides.timeFactor,
         })
         .from(results)
         .innerJoin(attempts, eq(attempts.id, results.attemptId))
+        .leftJoin(
+          overrides,
+          and(eq(overrides.examId, attempts.examId), eq(overrides.candidateKey, attempts.candidateKey)),
+        )
         .where(and(eq(results.id, resultId), eq(results.ownerId, ownerId)))
         .limit(1);
       return row;

@@ -11,10 +11,12 @@ import {
   editEvents,
   inTimeOrder,
   proctorEvents,
+  sectionEvents,
   testRunEvents,
   workspaceEvents,
 } from './timeline-events.ts';
 import type { TimelineRepository } from './timeline.repository.ts';
+import { scaleBy } from '../attempts/sections.service.ts';
 
 type Upstream = Pick<Deps, 'attemptTranscripts' | 'workspaceHistory' | 'codeRunner'>;
 
@@ -83,6 +85,14 @@ export function createTimelineService(repo: TimelineRepository, deps: Upstream, 
         ...testRunEvents(runs.rows, runs.reports),
         ...workspaceEvents(history?.files ?? []),
         ...announcementEvents(notices),
+        ...sectionEvents({
+          sections: snapshot.sections ?? [],
+          rows: eventRows,
+          startedAt,
+          stored: { index: found.sectionIndex, startedAt: found.sectionStartedAt ?? startedAt },
+          submittedAt,
+          minutesFor: scaleBy(found.timeFactor),
+        }),
       ];
       if (found.operationsCappedAt)
         events.push({ at: found.operationsCappedAt.toISOString(), kind: 'recording-capped' });

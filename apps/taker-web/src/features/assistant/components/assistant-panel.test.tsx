@@ -1,6 +1,8 @@
 import type { PublicAiSettings } from '@exam/domain/exam-ai';
 import { LlmMessages } from '@exam/domain/llm';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { SectionMessages } from '@exam/domain/sections';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import userEvent from '@testing-library/user-event';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +35,7 @@ function renderPanel(
     preview?: boolean;
     activeQuestionIndex?: number;
     gateway?: ReturnType<typeof createFakeGateway>;
+    assistantOff?: boolean;
   } = {},
 ) {
   const gateway = options.gateway ?? createFakeGateway();
@@ -40,15 +43,24 @@ function renderPanel(
   const exam = buildPublicExam({ aiSettings: { ...readyAi, ...options.ai } });
   const attempt = options.preview ? null : { attemptId: crypto.randomUUID(), token: 'attempt-token' };
   const user = userEvent.setup();
-  renderWithProviders(
+  const ui = (assistantOff: boolean) => (
     <AssistantPanel
       exam={exam}
       attempt={attempt}
       preview={options.preview ?? false}
       activeQuestionIndex={options.activeQuestionIndex ?? 0}
-    />,
+      assistantOff={assistantOff}
+    />
   );
-  return { user, gateway };
+  // The panel's section rule changes under it as the candidate moves between sections.
+  let setOff: (off: boolean) => void = () => undefined;
+  function Harness() {
+    const [off, set] = useState(options.assistantOff ?? false);
+    setOff = set;
+    return ui(off);
+  }
+  renderWithProviders(<Harness />);
+  return { user, gateway, setAssistantOff: (off: boolean) => act(() => setOff(off)) };
 }
 
 const messagesOf = () =>
@@ -60,6 +72,24 @@ const readyTextbox = async () => {
 };
 
 describe('AssistantPanel', () => {
+  it('says plainly that the assistant is off for this section and takes no message, until a section with it', async () => {
+    const gateway = createFakeGateway({
+      transcript: [transcriptMessage({ role: 'user', content: 'Earlier question' })],
+    });
+    const { setAssistantOff } = renderPanel({ assistantOff: true, gateway });
+    const notice = await screen.findByTestId('assistant-off-notice');
+    expect(notice).toHaveTextContent(SectionMessages.assistantOff);
+    expect(notice).toHaveAttribute('role', 'status');
+    // The conversation so far stays readable.
+    expect(await screen.findByText('Earlier question')).toBeInTheDocument();
+    expect(textbox()).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Send message' })).toBeDisabled();
+
+    setAssistantOff(false);
+    await readyTextbox();
+    expect(screen.queryByTestId('assistant-off-notice')).not.toBeInTheDocument();
+  });
+
   it("shows the creator's welcome message as the first message", async () => {
     renderPanel({ ai: { startMessage: 'Welcome! Ask me about limits.' } });
     await readyTextbox();

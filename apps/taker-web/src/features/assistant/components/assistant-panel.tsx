@@ -5,7 +5,7 @@ import { CHAT_MAX_FILE_BYTES, CHAT_MAX_FILES, CHAT_MAX_MESSAGE_CHARS } from '@ex
 import { Button } from '@exam/ui/button';
 import { ChatComposer } from '@exam/ui/chat-composer';
 import { Spinner } from '@exam/ui/spinner';
-import { AlertTriangle, Bot, Info } from 'lucide-react';
+import { AlertTriangle, Bot, BotOff, Info } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChatSession } from '../hooks/use-chat-session.ts';
@@ -19,6 +19,11 @@ export type AssistantPanelProps = {
   preview: boolean;
   /** The question the candidate last focused or touched, for the assistant's context. */
   activeQuestionIndex: number;
+  /**
+   * The candidate's current section has no assistant (sections.ts): the conversation stays readable, the panel
+   * says so plainly and takes no message until a section with the assistant.
+   */
+  assistantOff?: boolean | undefined;
 };
 
 /** The configuration problems the exam API names (missingAiConfiguration), by catalogue key. */
@@ -61,7 +66,7 @@ function Notice({ icon, title, children }: { icon: ReactNode; title: string; chi
 }
 
 /** The candidate's AI assistant, as the creator configured it (docs/product.md#the-assistant). */
-export function AssistantPanel({ exam, attempt, preview, activeQuestionIndex }: AssistantPanelProps) {
+export function AssistantPanel({ exam, attempt, preview, activeQuestionIndex, assistantOff = false }: AssistantPanelProps) {
   const { t } = useTranslation('assistant');
   const ai = exam.aiSettings;
   if (!ai.enabled) return <Notice icon={<Bot aria-hidden />} title={t('notEnabled')} />;
@@ -76,17 +81,26 @@ export function AssistantPanel({ exam, attempt, preview, activeQuestionIndex }: 
       </Notice>
     );
   }
-  return <AssistantChat exam={exam} attempt={preview ? null : attempt} activeQuestionIndex={activeQuestionIndex} />;
+  return (
+    <AssistantChat
+      exam={exam}
+      attempt={preview ? null : attempt}
+      activeQuestionIndex={activeQuestionIndex}
+      off={assistantOff}
+    />
+  );
 }
 
 function AssistantChat({
   exam,
   attempt,
   activeQuestionIndex,
+  off,
 }: {
   exam: PublicExam;
   attempt: AssistantPanelProps['attempt'];
   activeQuestionIndex: number;
+  off: boolean;
 }) {
   const { t } = useTranslation('assistant');
   const ai = exam.aiSettings;
@@ -106,7 +120,7 @@ function AssistantChat({
     [ai, t],
   );
   const messages = useMemo(() => [greeting, ...chat.messages], [greeting, chat.messages]);
-  const ready = attempt !== null && chat.restored;
+  const ready = attempt !== null && chat.restored && !off;
   const hasContent = text.trim().length > 0 || files.length > 0;
   const canSend = ready && !chat.pending && !reading && hasContent;
   const streaming = chat.messages.at(-1)?.isStreaming === true;
@@ -143,7 +157,16 @@ function AssistantChat({
         canCopy={ai.copyLLMResponse}
       />
       <div className="flex flex-col gap-1.5 border-t border-line p-2">
-        {attempt === null && (
+        {off && (
+          <p
+            role="status"
+            className="flex items-start gap-1.5 rounded-md bg-slate-100 p-2 text-sm font-medium text-ink"
+            data-testid="assistant-off-notice"
+          >
+            <BotOff aria-hidden className="mt-0.5 h-4 w-4 shrink-0" /> {t('sectionOff')}
+          </p>
+        )}
+        {attempt === null && !off && (
           <p className="flex items-start gap-1.5 rounded-md bg-brand-50 p-2 text-xs text-brand-700">
             <Info aria-hidden className="mt-0.5 h-3.5 w-3.5 shrink-0" /> {t('previewNote')}
           </p>
@@ -162,7 +185,7 @@ function AssistantChat({
           ))}
         <ChatComposer
           label={t('composerLabel')}
-          placeholder={ready ? t('placeholder') : undefined}
+          placeholder={ready ? t('placeholder') : off ? t('sectionOff') : undefined}
           value={text}
           onChange={setText}
           onSend={() => void send()}

@@ -27,6 +27,7 @@ export function ExamPage({ examId, preview, fullScreenRequested, renderWorkspace
       db={session.db}
       initialAnswers={session.answers}
       deadline={session.deadline}
+      section={session.section}
       clockOffsetMs={session.clockOffsetMs}
       preview={preview}
       fullScreenRequested={fullScreenRequested}

@@ -1,5 +1,6 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/public-exam';
+import type { SectionState } from '@exam/domain/sections';
 import { EndedByExaminerMessage } from '@exam/domain/live';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
@@ -12,6 +13,8 @@ import { useNarrowScreen } from '../hooks/use-narrow-screen.ts';
 import { usePanels } from '../hooks/use-panels.ts';
 import { usePasteGuard } from '../hooks/use-paste-guard.ts';
 import { useQuestionFlags } from '../hooks/use-question-flags.ts';
+import { useSections } from '../hooks/use-sections.ts';
+import { totalQuestions } from '../lib/section-view.ts';
 import { resolvePastes, type AnswerEdit } from '../lib/answer-edits.ts';
 import { enabledPanels } from '../lib/room-layout.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
@@ -29,6 +32,8 @@ export type ExamPanelProps = {
   attempt: { attemptId: string; token: string } | null;
   preview: boolean;
   activeQuestionIndex: number;
+  /** The candidate's current section has no assistant (sections.ts): the assistant panel says so and takes nothing. */
+  assistantOff: boolean;
 };
 
 export type ExamRoomProps = {
@@ -37,6 +42,8 @@ export type ExamRoomProps = {
   db: TakerDb | null;
   initialAnswers: Map<number, string>;
   deadline: string | null;
+  /** Where the attempt is among the exam's sections, as the server last said (null: none known). */
+  section: SectionState | null;
   clockOffsetMs: number;
   preview: boolean;
   /** From the navigation state; falls back to what the attempt stored, then to the exam setting. */
@@ -53,11 +60,12 @@ function effectiveDeadline(exam: PublicExam, attempt: StoredAttempt | null, dead
 }
 
 export function ExamRoom({
-  exam,
+  exam: loadedExam,
   attempt,
   db,
   initialAnswers,
   deadline,
+  section,
   clockOffsetMs,
   preview,
   fullScreenRequested,
@@ -67,13 +75,29 @@ export function ExamRoom({
   const [activeQuestionIndex, setActiveQuestionIndex] = useState(0);
   const isFullscreen = useIsFullscreen();
   const submitRef = useRef<() => void>(() => undefined);
+  const sectionRefusedRef = useRef<() => void>(() => undefined);
   const { engine, status, answers, answered, setAnswer, files, commit } = useExamOutbox({
     db,
     attempt,
     initialAnswers,
     preview,
     submitRef,
+    sectionRefusedRef,
   });
+  const sections = useSections({
+    exam: loadedExam,
+    attempt,
+    db,
+    preview,
+    initial: section,
+    clockOffsetMs,
+    flush: useCallback(async () => engine?.flush(), [engine]),
+    onTimeUp: useCallback(() => submitRef.current(), []),
+  });
+  const { exam, locked } = sections;
+  useEffect(() => {
+    sectionRefusedRef.current = sections.refresh;
+  }, [sections.refresh]);
   const flags = useQuestionFlags(preview ? null : db, attempt?.attemptId ?? null);
   const wantsFullscreen = !preview && (fullScreenRequested ?? attempt?.fullScreenRequested ?? exam.fullScreenEnabled);
 
@@ -99,9 +123,13 @@ export function ExamRoom({
   const paste = usePasteGuard(!preview, logEvent);
   const { pasteSource } = paste;
   // A paste's text came from an assistant reply or from elsewhere in the exam: the paste guard knows which.
+  // A locked section's answer cannot change (its card is read-only; this guards against any other way in).
   const answerQuestion = useCallback(
-    (index: number, value: string, edit: AnswerEdit) => setAnswer(index, value, resolvePastes(edit, pasteSource)),
-    [setAnswer, pasteSource],
+    (index: number, value: string, edit: AnswerEdit) => {
+      if (locked.has(index)) return;
+      setAnswer(index, value, resolvePastes(edit, pasteSource));
+    },
+    [setAnswer, pasteSource, locked],
   );
   const endedNotice = useRef<string | undefined>(undefined);
   const { submit, submitting } = useExamSubmit({
@@ -159,11 +187,22 @@ export function ExamRoom({
     [visiblePanels.questions, togglePanel],
   );
 
+  // A move to the next section (the candidate's, or its time running out) takes them to its first question.
+  const currentSection = sections.position?.current ?? null;
+  const firstOfSection = currentSection === null ? undefined : sections.groups[currentSection]?.questions[0];
+  const seenSection = useRef(currentSection);
+  useEffect(() => {
+    if (currentSection === seenSection.current) return;
+    seenSection.current = currentSection;
+    if (firstOfSection !== undefined) jumpToQuestion(firstOfSection);
+  }, [currentSection, firstOfSection, jumpToQuestion]);
+
   const panelProps: ExamPanelProps = {
     exam,
     attempt: attempt ? { attemptId: attempt.attemptId, token: attempt.token } : null,
     preview,
     activeQuestionIndex,
+    assistantOff: sections.assistantOff,
   };
 
   return (
@@ -174,7 +213,7 @@ export function ExamRoom({
         warnings={proctoring.warnings}
         candidate={attempt ? { name: attempt.name, studentId: attempt.studentId, attemptId: attempt.attemptId } : null}
         answered={answered}
-        total={exam.questions.length}
+        total={totalQuestions(exam)}
         remaining={remaining}
         panels={panels.visible}
         availablePanels={togglablePanels}
@@ -206,6 +245,8 @@ export function ExamRoom({
             onView={preview || !engine ? undefined : logQuestionView}
             attempt={panelProps.attempt}
             uploadMaxBytes={attempt?.uploadMaxBytes}
+            sections={sections.position ? sections : null}
+            clockOffsetMs={clockOffsetMs}
           />
         }
         workspace={available.includes('workspace') ? renderWorkspace(panelProps) : null}

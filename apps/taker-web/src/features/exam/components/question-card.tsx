@@ -4,7 +4,7 @@ import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Textarea } from '@exam/ui/input';
 import { RichText } from '@exam/ui/rich-text';
-import { Flag } from 'lucide-react';
+import { Flag, Lock } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerFiles } from '../hooks/use-answer-files.ts';
@@ -31,6 +31,8 @@ export type QuestionCardProps = {
   uploadMaxBytes: number;
   flagged: boolean;
   onToggleFlag: (index: number) => void;
+  /** The question's section is locked (sections.ts): the answer is shown as it stands and cannot change. */
+  locked?: boolean | undefined;
 };
 
 function AnswerInput({
@@ -42,7 +44,7 @@ function AnswerInput({
   onCommit,
   attempt,
   uploadMaxBytes,
-}: Omit<QuestionCardProps, 'onActive' | 'flagged' | 'onToggleFlag'>) {
+}: Omit<QuestionCardProps, 'onActive' | 'flagged' | 'onToggleFlag' | 'locked'>) {
   switch (question.type) {
     case 'mcq':
       return <ChoiceAnswer index={index} question={question} answer={answer} onAnswer={onAnswer} />;
@@ -152,6 +154,39 @@ function CodingAnswer({
   );
 }
 
+/**
+ * A locked section's answer: what the candidate gave stays readable, every control disabled (a disabled fieldset
+ * disables them all); code is shown as text, since the editor has no read-only mode.
+ */
+function LockedAnswer(props: QuestionCardProps) {
+  const { t } = useTranslation(['room', 'questions']);
+  const { index, question, answer } = props;
+  return (
+    <>
+      <p
+        role="note"
+        className="mb-2 flex items-start gap-1.5 rounded-md bg-slate-100 p-2 text-xs text-ink"
+        data-testid="section-locked-notice"
+      >
+        <Lock aria-hidden className="mt-0.5 h-3.5 w-3.5 shrink-0" />
+        {t('room:sections.locked')}
+      </p>
+      {question.type === 'coding' ? (
+        <pre
+          aria-label={t('questions:card.codeLabel', { number: index + 1 })}
+          className="max-h-96 overflow-auto rounded-lg border border-line bg-canvas p-3 font-mono text-xs text-ink"
+        >
+          {answer}
+        </pre>
+      ) : (
+        <fieldset disabled className="min-w-0 opacity-80">
+          <AnswerInput {...props} onAnswer={() => undefined} onCommit={() => undefined} />
+        </fieldset>
+      )}
+    </>
+  );
+}
+
 /** The element id of question `index` on the page; the navigation and the submit dialog link to it. */
 export const questionAnchor = (index: number) => `question-${index + 1}`;
 
@@ -200,7 +235,11 @@ export function QuestionCard(props: QuestionCardProps) {
           {question.content}
         </RichText>
       )}
-      <AnswerInput {...props} />
+      {props.locked ? (
+        <LockedAnswer {...props} />
+      ) : (
+        <AnswerInput {...props} />
+      )}
       <div className="mt-3 flex justify-end">
         <Button
           size="sm"

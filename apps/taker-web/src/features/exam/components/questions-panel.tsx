@@ -10,7 +10,11 @@ import type { AnswerEdit } from '../lib/answer-edits.ts';
 import { QUESTION_SHORTCUTS, useQuestionShortcuts } from '../hooks/use-question-shortcuts.ts';
 import { useQuestionViews } from '../hooks/use-question-views.ts';
 import { QuestionCard, questionAnchor } from './question-card.tsx';
+import type { SectionsControl } from '../hooks/use-sections.ts';
+import { totalQuestions } from '../lib/section-view.ts';
+import { PlantedErrorsNote } from '../../../lib/planted-errors-note.tsx';
 import { QuestionNav } from './question-nav.tsx';
+import { SectionBar } from './section-bar.tsx';
 
 type QuestionsPanelProps = {
   exam: PublicExam;
@@ -28,6 +32,10 @@ type QuestionsPanelProps = {
   uploadMaxBytes?: number | undefined;
   /** Told the question on screen whenever it changes (insights' time per question); none in a preview. */
   onView?: ((index: number) => void) | undefined;
+  /** The exam's sections and the candidate's place among them; null for an undivided exam. */
+  sections?: SectionsControl | null | undefined;
+  /** Server clock minus this device's clock, for the section's timer. */
+  clockOffsetMs?: number | undefined;
 };
 
 const EDITABLE = 'input, textarea, select, [contenteditable="true"], .cm-editor';
@@ -60,6 +68,8 @@ export function QuestionsPanel({
   onToggleFlag,
   uploadMaxBytes,
   onView,
+  sections = null,
+  clockOffsetMs = 0,
   ...handlers
 }: QuestionsPanelProps) {
   const { t } = useTranslation('questions');
@@ -119,6 +129,7 @@ export function QuestionsPanel({
         answer={answers.get(index) ?? ''}
         flagged={flagged.has(index)}
         onToggleFlag={onToggleFlag}
+        locked={sections?.locked.has(index)}
         uploadMaxBytes={uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES}
         {...handlers}
       />
@@ -134,7 +145,16 @@ export function QuestionsPanel({
       data-testid="questions-panel"
     >
       <div ref={navBar} className="sticky top-0 z-10 border-b border-line bg-canvas px-4 py-3">
-        <QuestionNav count={count} answers={answers} flagged={flagged} current={shown} onJump={goTo} />
+        {sections && <SectionBar control={sections} clockOffsetMs={clockOffsetMs} />}
+        <QuestionNav
+          count={count}
+          answers={answers}
+          flagged={flagged}
+          current={shown}
+          onJump={goTo}
+          groups={sections?.groups}
+          total={totalQuestions(exam)}
+        />
       </div>
       <div className="p-4">
         {(exam.header || exam.description) && (
@@ -143,6 +163,7 @@ export function QuestionsPanel({
             {exam.description && <RichText className="mt-1">{exam.description}</RichText>}
           </div>
         )}
+        {exam.aiSettings.plantedErrors && <PlantedErrorsNote className="mb-4" />}
         {oneAtATime ? (
           <>
             <p className="mb-2 text-xs font-medium text-muted" data-testid="question-position">

@@ -3,6 +3,7 @@ import type { PublicQuestion } from '@exam/domain/question';
 import { ConfirmDialog } from '@exam/ui/dialog';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { totalQuestions } from '../lib/section-view.ts';
 import { isAnswered, questionAnchor } from './question-card.tsx';
 
 type SubmitDialogProps = {
@@ -41,8 +42,9 @@ export function SubmitDialog({
   const listed = exam.questions.map((question, index) => ({ question, index }));
   const unanswered = listed.filter(({ index }) => !isAnswered(answers.get(index)));
   const marked = listed.filter(({ index }) => flagged.has(index));
-  const total = exam.questions.length;
-  const answered = total - unanswered.length;
+  // With sections, the questions of sections not reached yet count too (unanswered, and not listed: not on the page).
+  const total = totalQuestions(exam);
+  const answered = listed.length - unanswered.length;
 
   const links = (label: string, heading: string, items: Listed[]) => (
     <nav aria-label={label}>

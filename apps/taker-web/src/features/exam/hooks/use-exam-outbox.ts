@@ -18,8 +18,10 @@ export function useExamOutbox(options: {
   initialAnswers: Map<number, string>;
   preview: boolean;
   submitRef: RefObject<() => void>;
+  /** An answer the server refused for its section: the page reads where the attempt is again. */
+  sectionRefusedRef?: RefObject<() => void>;
 }) {
-  const { submitRef } = options;
+  const { submitRef, sectionRefusedRef } = options;
   const showAnswerRef = useRef<(index: number, value: string) => void>(() => undefined);
   const fileSettledRef = useRef<(index: number, answer: string, error?: string) => void>(() => undefined);
   const engineCallbacks = useMemo(
@@ -34,8 +36,16 @@ export function useExamOutbox(options: {
         if (error)
           toast.error(i18n.t('exam:sync.questionError', { number: index + 1, message: translateServerMessage(error) }));
       },
+      // What the candidate typed stays on the screen (and on this device); only the server would not take it.
+      onSectionRefused: (index: number, message: string) => {
+        toast.error(
+          i18n.t('exam:sync.questionError', { number: index + 1, message: translateServerMessage(message) }),
+          { id: 'section-refused' },
+        );
+        sectionRefusedRef?.current();
+      },
     }),
-    [submitRef],
+    [submitRef, sectionRefusedRef],
   );
   const { engine, status } = useSyncEngine(options.db, options.preview ? null : options.attempt, engineCallbacks);
   const answers = useExamAnswers(options.initialAnswers, engine, options.preview);

@@ -1,4 +1,5 @@
 import { AttemptStateSchema } from '@exam/domain/attempt';
+import type { SectionState } from '@exam/domain/sections';
 import { PreviewMessages, type PublicExam, type PublicExamSummary } from '@exam/domain/public-exam';
 import { toast } from '@exam/ui/toaster';
 import { useEffect, useState } from 'react';
@@ -15,6 +16,7 @@ import {
   type TakerDb,
 } from '../../../lib/taker-db.ts';
 import { computeClockOffset } from '../lib/clock.ts';
+import { totalQuestions } from '../lib/section-view.ts';
 import { listAnswers, mergeServerAnswers } from '../lib/outbox.ts';
 import { forgetPreviewToken, takePreviewToken } from '../lib/preview-token.ts';
 import { i18n } from '../../../i18n/index.ts';
@@ -32,6 +34,8 @@ export type ExamSession =
       answers: Map<number, string>;
       clockOffsetMs: number;
       deadline: string | null;
+      /** Where the attempt is among the exam's sections; null for an exam without them, and in a preview. */
+      section: SectionState | null;
     };
 
 // Said in a toast as the page redirects: in the language the page speaks at that moment.
@@ -64,7 +68,16 @@ async function loadPreview(examId: string): Promise<Outcome> {
   if (!token) return { status: 'refused', message: PreviewMessages.missing };
   try {
     const exam = await getPreviewExam(examId, token);
-    return { status: 'ready', exam, attempt: null, db: null, answers: new Map(), clockOffsetMs: 0, deadline: null };
+    return {
+      status: 'ready',
+      exam,
+      attempt: null,
+      db: null,
+      answers: new Map(),
+      clockOffsetMs: 0,
+      deadline: null,
+      section: null,
+    };
   } catch (error) {
     if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
       forgetPreviewToken(examId);
@@ -143,20 +156,27 @@ async function loadAttempt(examId: string): Promise<Outcome> {
       answers,
       clockOffsetMs: stored.clockOffsetMs ?? 0,
       deadline: stored.deadline,
+      section: stored.section ?? null,
     };
   }
   const { server, clockOffsetMs } = state.value;
   if (server.submittedAt) {
     const result: ResultsState = {
       answered: Object.values(server.answers).filter((a) => a.answer.trim() !== '').length,
-      total: exam.questions.length,
+      total: totalQuestions(exam),
       examTitle: exam.title,
       attemptId: stored.attemptId,
     };
     return { status: 'redirect', to: paths.results, state: result };
   }
   const answers = await mergeServerAnswers(db, stored.attemptId, server.answers);
-  const kept = { exam, clockOffsetMs, deadline: server.deadline, uploadMaxBytes: server.uploadMaxBytes };
+  const kept = {
+    exam,
+    clockOffsetMs,
+    deadline: server.deadline,
+    uploadMaxBytes: server.uploadMaxBytes,
+    section: server.section ?? null,
+  };
   await updateStoredAttempt(db, examId, kept);
   return {
     status: 'ready',
@@ -166,6 +186,7 @@ async function loadAttempt(examId: string): Promise<Outcome> {
     answers,
     clockOffsetMs,
     deadline: server.deadline,
+    section: kept.section,
   };
 }
 

@@ -7,6 +7,7 @@ import type { ResultsState } from '../../../lib/navigation-state.ts';
 import type { SyncEngine } from '../lib/sync.ts';
 import { exitFullscreen } from './use-proctoring.ts';
 import { i18n } from '../../../i18n/index.ts';
+import { totalQuestions } from '../lib/section-view.ts';
 import { translateServerMessage } from '../../../i18n/server-messages.ts';
 
 /**
@@ -43,7 +44,7 @@ export function useExamSubmit({
     proctoring.suspend();
     try {
       const current = engineRef.current;
-      const outcome = current ? await current.submit() : { answered, total: exam.questions.length };
+      const outcome = current ? await current.submit() : { answered, total: totalQuestions(exam) };
       await exitFullscreen();
       const ended = notice?.current;
       if (ended) toast.info(translateServerMessage(ended));

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
 import { createSyncEngine, type SaveStatus, type SyncEngine, type SyncOptions } from '../lib/sync.ts';
 
-type EngineCallbacks = Required<Pick<SyncOptions, 'onClosed' | 'onUploadSettled'>>;
+type EngineCallbacks = Required<Pick<SyncOptions, 'onClosed' | 'onUploadSettled' | 'onSectionRefused'>>;
 
 /** One sync engine per attempt, flushed whenever the page may be going away (tab hidden, pagehide). */
 export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null, callbacks: EngineCallbacks) {
@@ -33,6 +33,7 @@ export function useSyncEngine(db: TakerDb | null, attempt: StoredAttempt | null,
       onClosed: (message) => callbacksRef.current.onClosed(message),
       onUploadSettled: (questionIndex, answer, error) =>
         callbacksRef.current.onUploadSettled(questionIndex, answer, error),
+      onSectionRefused: (questionIndex, message) => callbacksRef.current.onSectionRefused(questionIndex, message),
     });
     next.start();
     setEngine(next);

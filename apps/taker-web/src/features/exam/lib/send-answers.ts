@@ -1,7 +1,8 @@
 import { OPERATIONS_PER_SAVE_MAX, toCompact } from '@exam/domain/answer-operations';
 import type { SaveAnswer } from '@exam/domain/attempt';
 import { api } from '../../../config/paths.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { isSectionRefusal } from '../api/sections.ts';
 import { heldOperations, acknowledgeOperations, capOperations, discardOperations, takeSave } from './operation-log.ts';
 import { listPending, markSynced } from './outbox.ts';
 import { handleSendFailure, type SendContext } from './send-context.ts';
@@ -37,6 +38,13 @@ async function sendQuestion(ctx: SendContext, questionIndex: number, held: numbe
         keepalive: encoder.encode(JSON.stringify(body)).length < KEEPALIVE_LIMIT,
       });
     } catch (error) {
+      if (error instanceof ApiError && isSectionRefusal(error.code)) {
+        // The section closed (moved on, or its time ran out) before this save arrived: no retry can land it.
+        await markSynced(db, attemptId, questionIndex, entry.seq);
+        if (chunk) await discardOperations(db, attemptId, questionIndex, chunk.ops.length);
+        ctx.onSectionRefused?.(questionIndex, error.userMessage);
+        return 'sent';
+      }
       const kind = handleSendFailure(ctx, error);
       if (kind !== 'drop') return kind;
       if (chunk) {

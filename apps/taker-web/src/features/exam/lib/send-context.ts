@@ -23,6 +23,11 @@ export type SendContext = {
    * server), or '' with `error` when the server refused the file for good.
    */
   onUploadSettled?: ((questionIndex: number, answer: string, error?: string) => void) | undefined;
+  /**
+   * An answer the server refused because its section is locked or not reached yet (sections.ts): it stays on the
+   * screen and on this device, and the page hears why.
+   */
+  onSectionRefused?: ((questionIndex: number, message: string) => void) | undefined;
 };
 
 /** Returns 'retry' for failures worth repeating; anything else cannot succeed later. */

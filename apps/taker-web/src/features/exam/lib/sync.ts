@@ -43,6 +43,8 @@ export type SyncOptions = {
    * server), or '' with `error` when the server refused the file for good.
    */
   onUploadSettled?: (questionIndex: number, answer: string, error?: string) => void;
+  /** An answer refused for its section (locked, not reached): kept on screen, not sent again. */
+  onSectionRefused?: (questionIndex: number, message: string) => void;
   /** The largest file the server takes; a bigger one is refused before it is kept. */
   uploadMaxBytes?: number;
   isOnline?: () => boolean;
@@ -105,6 +107,7 @@ export function createSyncEngine(options: SyncOptions): SyncEngine {
         retry.fail();
       },
       onUploadSettled: options.onUploadSettled,
+      onSectionRefused: options.onSectionRefused,
     },
     state,
     retry,

@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { getPublicExam } from '../../../lib/exam-api.ts';
+import { useExamSummary } from './get-exam-summary.ts';
 import { nextChangeAt, windowStateAt } from '../lib/exam-window.ts';
 
 /** setTimeout takes at most ~24.8 days; a farther change is re-checked then. */
@@ -11,11 +10,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * now, re-checked the moment it opens or closes. Undefined while loading or when the summary is not there.
  */
 export function useExamWindow(examId: string) {
-  const summary = useQuery({
-    queryKey: ['exam-window', examId],
-    queryFn: () => getPublicExam(examId),
-    retry: false,
-  });
+  const summary = useExamSummary(examId);
   const [now, setNow] = useState(() => Date.now());
   const window = summary.data ? { opensAt: summary.data.opensAt, closesAt: summary.data.closesAt } : undefined;
   const next = window ? nextChangeAt(window, now) : null;

@@ -1,11 +1,13 @@
 import { WindowMessages } from '@exam/domain/cohort';
-import { screen, waitFor } from '@testing-library/react';
+import { PlantedErrorMessages } from '@exam/domain/planted-errors';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { i18n } from '../../../i18n/index.ts';
 import { findStoredAttempt, getTakerDb } from '../../../lib/taker-db.ts';
 import { buildPublicExam } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
 import { renderRoute } from '../../../testing/render.tsx';
+import { seedAttempt } from '../../../testing/seed.ts';
 import { server } from '../../../testing/server.ts';
 
 const savedTz = process.env.TZ;
@@ -129,6 +131,74 @@ describe('the briefing before Start', () => {
     await giveDetails(user);
     expect(await screen.findByRole('button', { name: 'Start Exam' })).toBeDisabled();
     expect(screen.getByTestId('briefing-refusal')).toHaveTextContent(WindowMessages.noAttemptsLeft);
+  });
+});
+
+describe('the briefing of an exam in sections, with planted errors', () => {
+  function serveSectionedExam(plantedErrors: boolean) {
+    const exam = buildPublicExam({
+      id: 'exam-b',
+      title: 'Statistics Final',
+      questionCount: 5,
+      aiSettings: { ...buildPublicExam().aiSettings, enabled: true, plantedErrors },
+      sections: [
+        { id: 's1', title: 'On your own', assistant: false, timeLimitMinutes: 20, questionCount: 2 },
+        { id: 's2', title: '', assistant: true, timeLimitMinutes: null, questionCount: 3 },
+      ],
+    });
+    const fake = createFakeResultsService({ exam });
+    server.use(...fake.handlers);
+    return fake;
+  }
+
+  it('lists each section and tells the candidate, before Start, that the assistant is sometimes wrong on purpose', async () => {
+    const fake = serveSectionedExam(true);
+    const { user } = renderRoute('/taker/credentials', state);
+    await giveDetails(user);
+    const sections = await screen.findByRole('region', { name: 'Sections' });
+    expect(within(sections).getByTestId('briefing-section-0')).toHaveTextContent(
+      /Section 1: On your own.*Assistant off.*20 minutes.*2 questions/,
+    );
+    expect(within(sections).getByTestId('briefing-section-1')).toHaveTextContent(
+      /Section 2.*Assistant on.*No time limit of its own.*3 questions/,
+    );
+    const disclosure = screen.getByRole('note', { name: 'About the assistant' });
+    expect(disclosure).toHaveTextContent(PlantedErrorMessages.disclosure);
+    expect(disclosure).toHaveAttribute('data-testid', 'planted-errors-disclosure');
+    // Said before anything started.
+    expect(fake.state.startBodies).toHaveLength(0);
+  });
+
+  it('says nothing of planted errors when the creator has not turned them on', async () => {
+    serveSectionedExam(false);
+    const { user } = renderRoute('/taker/credentials', state);
+    await giveDetails(user);
+    expect(await screen.findByRole('region', { name: 'Sections' })).toBeInTheDocument();
+    expect(screen.queryByTestId('planted-errors-disclosure')).not.toBeInTheDocument();
+  });
+
+  it('keeps the disclosure on the exam page while the candidate works', async () => {
+    const exam = buildPublicExam({
+      aiSettings: { ...buildPublicExam().aiSettings, plantedErrors: true },
+    });
+    const fake = createFakeResultsService({ exam });
+    server.use(...fake.handlers);
+    await seedAttempt(exam, fake.attemptId);
+    renderRoute(`/exam/${exam.id}`);
+    expect(await screen.findByTestId('planted-errors-disclosure')).toHaveTextContent(PlantedErrorMessages.disclosure);
+  });
+
+  it('says the disclosure and the sections in Spanish', async () => {
+    await i18n.changeLanguage('es');
+    serveSectionedExam(true);
+    const { user } = renderRoute('/taker/credentials', state);
+    await user.type(await screen.findByLabelText('Nombre completo'), 'Mary Somerville');
+    await user.type(screen.getByLabelText('ID de candidato'), 'C-150');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(await screen.findByTestId('briefing-section-0')).toHaveTextContent(
+      /Sección 1: On your own.*Asistente desactivado/,
+    );
+    expect(screen.getByTestId('planted-errors-disclosure')).toHaveTextContent(/se equivoca a propósito/);
   });
 });
 

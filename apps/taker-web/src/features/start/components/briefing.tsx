@@ -10,7 +10,10 @@ import { useTranslation } from 'react-i18next';
 import { formatMinutes } from '../../../i18n/format.ts';
 import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { PlantedErrorsNote } from '../../../lib/planted-errors-note.tsx';
 import { useBriefing } from '../api/get-briefing.ts';
+import { useExamSummary } from '../api/get-exam-summary.ts';
+import { BriefingSections } from './briefing-sections.tsx';
 import { startRefusalMessage, windowMessage } from '../lib/exam-window.ts';
 
 export type BriefingProps = {
@@ -100,6 +103,8 @@ function blockedReason(briefing: BriefingData, t: TFunction<['start', 'common']>
 export function Briefing({ request, onStart, isStarting, startError, onBack, onRefused }: BriefingProps) {
   const { t } = useTranslation(['start', 'common']);
   const briefing = useBriefing(request);
+  // The briefing's own answer says nothing of sections or planted errors; the exam's public summary does.
+  const summary = useExamSummary(request.examId);
   const refusal = briefing.error instanceof ApiError && briefing.error.status === 403 ? briefing.error : null;
   useEffect(() => {
     if (refusal && onRefused) onRefused(refusal);
@@ -148,6 +153,7 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
         </RichText>
       )}
       <BriefingFacts briefing={data} />
+      <BriefingSections sections={summary.data?.sections ?? []} />
       {data.rules && (
         <section className="mt-6" aria-label={t('briefing.rules')}>
           <h2 className="text-sm font-semibold text-ink">{t('briefing.rules')}</h2>
@@ -155,6 +161,9 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
             {data.rules}
           </RichText>
         </section>
+      )}
+      {summary.data?.aiSettings.plantedErrors && (
+        <PlantedErrorsNote className="mt-6" />
       )}
       <p className="mt-6 text-sm text-muted">
         {data.inProgress

@@ -11,8 +11,8 @@ import { newQuestionId, type QuestionInput } from './exam-form-model.ts';
 import { useTranslation } from 'react-i18next';
 
 /**
- * Picks questions of the bank and appends copies of them to the exam (new ids, no rubric or pool), so a later
- * edit of the bank never changes this exam.
+ * Picks questions of the bank and appends copies of them to the exam (new ids, no rubric, pool or section: those
+ * name parts of the exam the question came from), so a later edit of the bank never changes this exam.
  */
 export function AddFromBankButton({ onAdd }: { onAdd: (questions: QuestionInput[]) => void }) {
   const { t } = useTranslation(['editor', 'common']);
@@ -27,7 +27,7 @@ export function AddFromBankButton({ onAdd }: { onAdd: (questions: QuestionInput[
   };
   const add = () => {
     const picked = questions.filter((b) => chosen.includes(b.id));
-    onAdd(picked.map((b) => copyForExam(b.question, newQuestionId())));
+    onAdd(picked.map((b) => ({ ...copyForExam(b.question, newQuestionId()), sectionId: null })));
     toast.success(t('addFromBankButton.added', { count: picked.length }));
     close();
   };

@@ -10,6 +10,7 @@ import {
   AssistantSwitches,
   BudgetFields,
   ExamBudgetFields,
+  PlantedErrorsFields,
   PromptFields,
   ProviderAndModel,
 } from './ai-settings-fields.tsx';
@@ -76,6 +77,7 @@ export function AiSettingsCard({ apiKey, materials, onMaterialsChange, renderTes
             <PromptFields />
             <AssistantSwitches />
             <AssistanceFields />
+            <PlantedErrorsFields />
             <BudgetFields />
             <ExamBudgetFields />
             <CourseMaterials materials={materials} onChange={onMaterialsChange} />

@@ -269,3 +269,57 @@ export function ExamBudgetFields() {
     </fieldset>
   );
 }
+
+/**
+ * Reliance calibration (docs/product.md#reliance-calibration): the assistant is sometimes wrong on purpose, on the
+ * questions given a planted error in their editor, for a share of the candidate's turns about them. The share is
+ * stored as a fraction (0.05–1) and typed as a percentage.
+ */
+export function PlantedErrorsFields() {
+  const { t } = useTranslation('editor');
+  const { control, formState } = useFormContext<ExamFormInput>();
+  const enabled = useWatch({ control, name: 'aiSettings.plantedErrors.enabled' }) ?? false;
+  const errors = formState.errors.aiSettings?.plantedErrors;
+  return (
+    <div className="flex flex-col gap-4 rounded-lg border border-line p-4" data-testid="planted-errors-settings">
+      <Controller
+        control={control}
+        name="aiSettings.plantedErrors.enabled"
+        render={({ field }) => (
+          <SwitchField
+            label={t('aiSettingsFields.plantedErrors.toggle')}
+            hint={t('aiSettingsFields.plantedErrors.disclosed')}
+            checked={field.value ?? false}
+            onCheckedChange={field.onChange}
+          />
+        )}
+      />
+      {enabled && (
+        <Controller
+          control={control}
+          name="aiSettings.plantedErrors.share"
+          render={({ field }) => (
+            <Field
+              label={t('aiSettingsFields.plantedErrors.share')}
+              hint={t('aiSettingsFields.plantedErrors.shareHint')}
+              error={errors?.share?.message}
+              className="max-w-72"
+            >
+              <Input
+                type="number"
+                min={5}
+                max={100}
+                step={1}
+                inputMode="numeric"
+                value={field.value === undefined || Number.isNaN(field.value) ? '' : Math.round(field.value * 100)}
+                onChange={(e) => field.onChange(e.target.value === '' ? Number.NaN : Number(e.target.value) / 100)}
+                onBlur={field.onBlur}
+              />
+            </Field>
+          )}
+        />
+      )}
+      {enabled && <p className="text-xs text-muted">{t('aiSettingsFields.plantedErrors.perQuestion')}</p>}
+    </div>
+  );
+}

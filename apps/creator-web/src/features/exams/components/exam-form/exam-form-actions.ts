@@ -71,6 +71,7 @@ const FORM_FIELDS = [
   'closesAt',
   'attemptsAllowed',
   'keepGrade',
+  'sections',
 ];
 
 /** The issues of a 400 that name a field of the form, with the path the form knows them by. */

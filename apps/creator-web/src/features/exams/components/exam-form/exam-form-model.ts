@@ -37,6 +37,8 @@ export function newQuestion(type: QuestionType, language: CodingLanguage = 'pyth
     matching: { caseSensitive: false, numeric: null },
     rubricId: null,
     poolId: null,
+    sectionId: null,
+    plantedError: null,
     language: type === 'coding' ? language : undefined,
     // The coding fields' defaults, so their inputs start from the values the schema would apply.
     starterCode: '',
@@ -76,6 +78,7 @@ export function examToForm(exam: Exam): ExamFormInput {
     shuffleQuestions: exam.shuffleQuestions,
     shuffleOptions: exam.shuffleOptions,
     pools: exam.pools,
+    sections: exam.sections,
     opensAt: exam.opensAt,
     closesAt: exam.closesAt,
     attemptsAllowed: exam.attemptsAllowed,

@@ -30,6 +30,7 @@ import { OrderPoolsCard } from './order-pools-card.tsx';
 import { QuestionsCard } from './questions-card.tsx';
 import { RegradeDialog } from './regrade-dialog.tsx';
 import { RubricsCard } from './rubrics-card.tsx';
+import { SectionsCard } from './sections-card.tsx';
 import { WorkspaceCard } from './workspace-card.tsx';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 import { useTranslation } from 'react-i18next';
@@ -160,6 +161,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
         <QuestionsCard examId={exam?.id} />
         <RubricsCard />
         <OrderPoolsCard />
+        <SectionsCard />
         <RegradeDialog
           report={regradeOffer?.report ?? null}
           isPending={regrade.isPending}

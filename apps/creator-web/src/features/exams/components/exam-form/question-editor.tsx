@@ -12,7 +12,9 @@ import type { ExamFormInput } from './exam-form-model.ts';
 import { MatchingFields, MultipleAnswersFields, PointsField, RubricSelect, useHasKey } from './question-scoring.tsx';
 import { CodingFields } from './coding-fields.tsx';
 import { SaveToBankButton } from './save-to-bank-button.tsx';
+import { PlantedErrorField } from './planted-error-field.tsx';
 import { PoolSelect } from './pool-select.tsx';
+import { SectionSelect } from './section-select.tsx';
 import { StringListEditor } from './string-list-editor.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -254,7 +256,9 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
           <PointsField index={index} />
           <RubricSelect index={index} />
           <PoolSelect index={index} />
+          <SectionSelect index={index} />
         </div>
+        <PlantedErrorField index={index} />
         {type === 'file-upload' && <p className="text-sm text-muted">{t('questionEditor.candidatesUploadOneFile')}</p>}
       </div>
     </section>

@@ -1,0 +1,151 @@
+import { Button } from '@exam/ui/button';
+import { Card, CardBody, CardHeader } from '@exam/ui/card';
+import { Field } from '@exam/ui/field';
+import { Input } from '@exam/ui/input';
+import { SwitchField } from '@exam/ui/switch';
+import { MAX_SECTIONS } from '@exam/domain/sections';
+import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
+import { Controller, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { ExamFormInput } from './exam-form-model.ts';
+
+/** A blank time limit is "no limit of its own" (null), not zero minutes. */
+const minutesOrNull = (value: unknown) =>
+  value === '' || value === null || value === undefined ? null : Number(value);
+
+type EditorProps = { index: number; count: number; onRemove: () => void; onMove: (to: number) => void };
+
+function SectionEditor({ index, count, onRemove, onMove }: EditorProps) {
+  const { t } = useTranslation('editor');
+  const { control, register, formState } = useFormContext<ExamFormInput>();
+  const sections = useWatch({ control, name: 'sections' }) ?? [];
+  const questions = useWatch({ control, name: 'questions' }) ?? [];
+  const sectionId = sections[index]?.id;
+  // A question naming no section (or one that is gone) is sat in the first (sections.ts sectionIndexOf).
+  const size = questions.filter((q) =>
+    q.sectionId && sections.some((s) => s.id === q.sectionId) ? q.sectionId === sectionId : index === 0,
+  ).length;
+  const errors = formState.errors.sections?.[index];
+  const n = index + 1;
+  return (
+    <section
+      aria-label={t('sectionsCard.sectionN', { n })}
+      className="flex flex-col gap-3 rounded-lg border border-line p-4"
+      data-testid={`section-editor-${index}`}
+    >
+      <div className="flex flex-wrap items-end gap-3">
+        <Field
+          label={t('sectionsCard.sectionNTitle', { n })}
+          error={errors?.title?.message ?? errors?.id?.message}
+          className="min-w-56 flex-1"
+        >
+          <Input placeholder={t('sectionsCard.titlePlaceholder')} {...register(`sections.${index}.title`)} />
+        </Field>
+        <Field
+          label={t('sectionsCard.sectionNTimeLimit', { n })}
+          hint={t('sectionsCard.timeLimitHint')}
+          error={errors?.timeLimitMinutes?.message}
+          className="w-56"
+        >
+          <Input
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            {...register(`sections.${index}.timeLimitMinutes`, { setValueAs: minutesOrNull })}
+          />
+        </Field>
+        <p className="pb-2 text-sm text-muted">{t('sectionsCard.inTheSection', { count: size })}</p>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <Controller
+          control={control}
+          name={`sections.${index}.assistant`}
+          render={({ field }) => (
+            <SwitchField
+              label={t('sectionsCard.sectionNAssistant', { n })}
+              hint={t('sectionsCard.assistantHint')}
+              checked={field.value ?? true}
+              onCheckedChange={field.onChange}
+            />
+          )}
+        />
+        <div className="flex items-center gap-1">
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={t('sectionsCard.moveSectionNUp', { n })}
+            disabled={index === 0}
+            onClick={() => onMove(index - 1)}
+          >
+            <ArrowUp aria-hidden className="h-4 w-4" />
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={t('sectionsCard.moveSectionNDown', { n })}
+            disabled={index === count - 1}
+            onClick={() => onMove(index + 1)}
+          >
+            <ArrowDown aria-hidden className="h-4 w-4" />
+          </Button>
+          <Button
+            variant="ghost"
+            size="sm"
+            className="text-danger"
+            aria-label={t('sectionsCard.removeSectionN', { n })}
+            onClick={onRemove}
+          >
+            <Trash2 aria-hidden className="h-4 w-4" /> {t('sectionsCard.remove')}
+          </Button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The exam's sections (docs/product.md#sections): ordered parts, each saying whether the assistant answers in
+ * it and, optionally, its own time limit. Questions are put in a section from their editor; a section a candidate
+ * leaves is locked when a later one has the assistant, so the card says so.
+ */
+export function SectionsCard() {
+  const { t } = useTranslation('editor');
+  const { control, getValues, setValue } = useFormContext<ExamFormInput>();
+  const sections = useFieldArray({ control, name: 'sections', keyName: 'key' });
+  const removeSection = (index: number) => {
+    const id = getValues(`sections.${index}.id`);
+    // Its questions fall back to the first section rather than naming one that is gone.
+    (getValues('questions') ?? []).forEach((q, i) => {
+      if (q.sectionId === id) setValue(`questions.${i}.sectionId`, null, { shouldDirty: true });
+    });
+    sections.remove(index);
+  };
+  return (
+    <Card>
+      <CardHeader title={t('sectionsCard.sections')} description={t('sectionsCard.description')} />
+      <CardBody className="flex flex-col gap-3">
+        {sections.fields.length === 0 && <p className="text-sm text-muted">{t('sectionsCard.none')}</p>}
+        {sections.fields.map((field, i) => (
+          <SectionEditor
+            key={field.key}
+            index={i}
+            count={sections.fields.length}
+            onRemove={() => removeSection(i)}
+            onMove={(to) => sections.move(i, to)}
+          />
+        ))}
+        <Button
+          variant="secondary"
+          className="self-start"
+          disabled={sections.fields.length >= MAX_SECTIONS}
+          onClick={() =>
+            sections.append({ id: crypto.randomUUID(), title: '', assistant: true, timeLimitMinutes: null })
+          }
+        >
+          <Plus aria-hidden className="h-4 w-4" /> {t('sectionsCard.addSection')}
+        </Button>
+      </CardBody>
+    </Card>
+  );
+}
