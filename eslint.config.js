@@ -79,6 +79,7 @@ const moduleOrder = {
     'suggestions',
     'timeline',
     'receipts',
+    'collaboration',
     'insights',
     'live',
     'internal',

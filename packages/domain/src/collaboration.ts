@@ -127,6 +127,16 @@ export const CollaborationMessages = {
   noTranscript: 'This candidate did not use the assistant: there is nothing to judge.',
   suggestFirst: 'Ask for a suggestion first, or the profile has nothing to confirm.',
   noProvider: 'AI suggestions need the exam’s provider and key. The levels can still be set by hand after one exists.',
+  gatewayDown:
+    'The AI service cannot be reached right now; ask again later. Levels already suggested can still be set by hand.',
+  undecided: 'Suggested: a grader has not accepted it or chosen another level yet.',
+  assistantUnavailable:
+    'The assistant transcript could not be read right now (llm-gateway is unavailable); try again later.',
+  nothingTaken: 'Nothing was taken from the assistant into the answers: there is nothing to integrate.',
+  noAbilityFit: 'The exam has no items sat both with and without the assistant, so there is no aided/unaided gap.',
+  abilityUnavailable: 'The insights report could not be computed right now, so the aided/unaided gap is not known.',
+  notInReport: 'This result is not the one the exam keeps for the candidate, so insights give it no gap.',
+  noGap: 'The ability fit gives this candidate no gap estimate.',
 } as const;
 
 /**
@@ -158,9 +168,16 @@ export const CollaborationSuggestionSampleSchema = z.object({
   quotes: z.array(z.string().max(500)).max(5),
 });
 
-export const CollaborationSuggestionReplySchema = z.object({
+/** What the provider is asked for (the structured output) and its reply is validated with. */
+export const CollaborationSuggestionOutputSchema = z.object({
   framing: CollaborationSuggestionSampleSchema,
   verification: CollaborationSuggestionSampleSchema,
+});
+
+export const CollaborationSuggestionReplySchema = CollaborationSuggestionOutputSchema.extend({
+  /** Which provider and model made it (stored with the judgement, as a grading suggestion's are). */
+  provider: z.string(),
+  model: z.string(),
   usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }),
 });
 export type CollaborationSuggestionReply = z.infer<typeof CollaborationSuggestionReplySchema>;

@@ -228,6 +228,11 @@ export const ProcessRecordSchema = z.object({
       sources: SourceSharesSchema,
       signals: TypingSignalsSchema.omit({ percentiles: true }),
       reconciled: z.boolean(),
+      /**
+       * Characters inserted from the assistant, kept or not (collaboration-figures.ts's integration figures, read by
+       * insights without replaying every attempt). Absent in records made before it was computed.
+       */
+      assistantInserted: z.number().int().optional(),
     }),
   ),
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AGREEMENT_REASONS, bootstrapWeightedKappa, computeAgreement, type RatingPair } from './agreement.ts';
+import {
+  AGREEMENT_REASONS,
+  bootstrapWeightedKappa,
+  computeAgreement,
+  quadraticWeightedKappa,
+  type RatingPair,
+} from './agreement.ts';
 
 const pairsOf = (suggested: readonly number[], human: readonly number[]): RatingPair[] =>
   suggested.map((s, i) => ({ suggested: s, human: human[i]! }));
@@ -180,5 +186,14 @@ describe('bootstrapWeightedKappa', () => {
     expect(result.weightedKappaHigh).toBeNull();
     expect(result.notes.interval).toBe(AGREEMENT_REASONS.tooFewPairs);
     expect(bootstrapWeightedKappa(repeat(MAPLE_1, 2))).not.toHaveProperty('reason');
+  });
+});
+
+describe('quadraticWeightedKappa', () => {
+  it('is computeAgreement’s κw without the bootstrap (Maple’s and Lodestar’s published values)', () => {
+    expect(quadraticWeightedKappa(MAPLE_1)).toBeCloseTo(0.758620689655172, 12);
+    expect(quadraticWeightedKappa(LODESTAR)).toBeCloseTo(0.5, 12);
+    expect(quadraticWeightedKappa([])).toBeNull();
+    expect(quadraticWeightedKappa(pairsOf([2, 2], [2, 2]))).toBeNull();
   });
 });

@@ -173,6 +173,14 @@ export function bootstrapWeightedKappa(
   return { low: quantile(sorted, 0.025), high: quantile(sorted, 0.975) };
 }
 
+/**
+ * Quadratic-weighted κ alone (no bootstrap), for a figure shown without its interval (the collaboration profile's
+ * agreement on insights): null with no pairs or when the expected disagreement is 0.
+ */
+export function quadraticWeightedKappa(pairs: readonly RatingPair[]): number | null {
+  return pairs.length === 0 ? null : weightedKappaOf(code(pairs));
+}
+
 /** Every agreement figure of one question's (suggested, human) pairs. Pure and deterministic. */
 export function computeAgreement(pairs: readonly RatingPair[]): Agreement {
   const n = pairs.length;

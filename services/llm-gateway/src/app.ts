@@ -9,6 +9,7 @@ import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
 import { gradingRoutes } from './modules/grading/grading.routes.ts';
 import { createGradingUsageRepository } from './modules/grading/grading-usage.repository.ts';
+import { createCollaborationSuggester } from './modules/grading/suggest-collaboration.ts';
 import { createGradingService } from './modules/grading/suggest-marks.ts';
 import { createSolvabilityRepository } from './modules/solvability/solvability.repository.ts';
 import { solvabilityRoutes } from './modules/solvability/solvability.routes.ts';
@@ -56,7 +57,13 @@ export async function buildApp(config: Config, deps: Deps) {
   );
   await app.register(transcriptRoutes(repo, deps.attempts));
   await app.register(usageRoutes(repo, deps));
-  await app.register(gradingRoutes(createGradingService(createGradingUsageRepository(deps.database), deps, keys)));
+  const gradingUsage = createGradingUsageRepository(deps.database);
+  await app.register(
+    gradingRoutes(
+      createGradingService(gradingUsage, deps, keys),
+      createCollaborationSuggester(gradingUsage, deps, keys),
+    ),
+  );
 
   const solvability = createSolvabilityService(
     createSolvabilityRepository(deps.database),

@@ -5,6 +5,7 @@ import type { Deps } from './deps.ts';
 import { createProvided, type ModuleContext } from './module-context.ts';
 import { accommodationsModule } from './modules/accommodations/accommodations.module.ts';
 import { attemptsModule } from './modules/attempts/attempts.module.ts';
+import { collaborationModule } from './modules/collaboration/collaboration.module.ts';
 import { gradingModule } from './modules/grading/grading.module.ts';
 import { insightsModule } from './modules/insights/insights.module.ts';
 import { internalModule } from './modules/internal/internal.module.ts';
@@ -34,6 +35,7 @@ const modules = [
   suggestionsModule,
   timelineModule,
   receiptsModule,
+  collaborationModule,
   insightsModule,
   internalModule,
 ];

@@ -1,3 +1,4 @@
+import type { CollaborationSuggestionReply, CollaborationSuggestionRequest } from '@exam/domain/collaboration';
 import { randomUUID } from 'node:crypto';
 import type { CodeRunner, RunnerAnswer } from '@exam/server-kit/code-runner-client';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
@@ -77,6 +78,12 @@ export type GradingSuggester = {
   suggest(examId: string, request: InternalSuggestRequest): Promise<InternalSuggestReply>;
   /** Whether suggestions can be asked for the exam, and what its grading budget has left. */
   availability(examId: string): Promise<SuggestionAvailability>;
+  /**
+   * Suggested framing and verification levels of one candidate's conversation (the collaboration profile); the
+   * request carries the questions, the conversation (the candidate masked) and the process figures only. Spends the
+   * exam's grading budget, with the same errors (UNAVAILABLE says CollaborationMessages.gatewayDown).
+   */
+  suggestCollaboration(examId: string, request: CollaborationSuggestionRequest): Promise<CollaborationSuggestionReply>;
 };
 
 /** What buildApp needs from the outside world; server.ts wires the HTTP adapters, tests pass fakes. */

@@ -118,6 +118,11 @@ export const api = {
   resultLmsRetry: (resultId: string) => `/api/results/${id(resultId)}/lms-sync/retry`,
   /** How the attempt came to be: edits, proctoring events, assistant turns and workspace changes in time order. */
   resultTimeline: (resultId: string) => `/api/results/${id(resultId)}/timeline`,
+  /** The collaboration profile: read it, ask the AI for the judged levels, set a judged level. */
+  resultCollaboration: (resultId: string) => `/api/results/${id(resultId)}/collaboration`,
+  resultCollaborationSuggestions: (resultId: string) => `/api/results/${id(resultId)}/collaboration/suggestions`,
+  resultCollaborationLevel: (resultId: string, dimension: string) =>
+    `/api/results/${id(resultId)}/collaboration/${id(dimension)}`,
   /** Checks a candidate's signed process receipt against this result's attempt. */
   resultReceiptVerify: (resultId: string) => `/api/results/${id(resultId)}/receipt/verify`,
   /** Grading by question (results-service); `questionIndex` is the exam's own 0-based numbering. */

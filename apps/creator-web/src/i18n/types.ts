@@ -3,6 +3,7 @@ import type assistant from './locales/en/assistant.json';
 import type auth from './locales/en/auth.json';
 import type bank from './locales/en/bank.json';
 import type candidates from './locales/en/candidates.json';
+import type collaboration from './locales/en/collaboration.json';
 import type common from './locales/en/common.json';
 import type workspace from './locales/en/workspace.json';
 import type dashboard from './locales/en/dashboard.json';
@@ -28,6 +29,7 @@ declare module 'i18next' {
     auth: typeof auth;
     bank: typeof bank;
     candidates: typeof candidates;
+    collaboration: typeof collaboration;
     common: typeof common;
     workspace: typeof workspace;
     dashboard: typeof dashboard;

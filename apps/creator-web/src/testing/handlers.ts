@@ -8,6 +8,7 @@ import {
 } from '@exam/domain/exam-ai';
 import type { ExamAiUsage } from '@exam/domain/llm';
 import { TimelineSchema } from '@exam/domain/timeline';
+import { makeUnusedCollaborationProfile } from './collaboration-factories.ts';
 import { http, HttpResponse } from 'msw';
 import type { ExamResultsSummary } from '../features/exams/api/get-results-summary.ts';
 import { makeExam, makeToken, makeUser } from './factories.ts';
@@ -68,6 +69,10 @@ export const handlers = [
   // No grader has taken an AI-suggested mark on any exam: the insights page has no agreement to show.
   http.get('*/api/exams/:id/grading/agreement', ({ params }) =>
     HttpResponse.json({ examId: String(params.id), questions: [] }),
+  ),
+  // The result page's collaboration profile: a candidate who never used the assistant, unless a test serves its own.
+  http.get('*/api/results/:id/collaboration', ({ params }) =>
+    HttpResponse.json(makeUnusedCollaborationProfile(String(params.id))),
   ),
   // No AI solvability check has been run on any exam.
   http.get('*/api/exams/:id/solvability-checks/latest', () => HttpResponse.json({ check: null })),

@@ -44,6 +44,49 @@ export const plantedReply = (error: string, questionNumber: number): ReplyStep[]
 /** Whether the gateway asked for structured output (a grading suggestion) rather than a chat reply. */
 export const isStructuredRequest = (body: ChatCompletionBody) => body.response_format?.type === 'json_schema';
 
+/** Whether the structured request is the collaboration profile's (llm-gateway's COLLABORATION_FORMAT). */
+export const isCollaborationRequest = (body: ChatCompletionBody) =>
+  body.response_format?.json_schema?.name === 'collaboration_suggestion';
+
+/**
+ * The candidate's own messages in a collaboration request: the gateway sends the conversation as one user message,
+ * each turn a block `[user, question N]` (or `[user]`) and its text, blocks a blank line apart.
+ */
+export function candidateMessagesOf(body: ChatCompletionBody): string[] {
+  const conversation = body.messages?.find((m) => m.role === 'user')?.content;
+  if (typeof conversation !== 'string') return [];
+  return conversation
+    .split('\n\n')
+    .filter((block) => /^\[user(, question \d+)?\]\n/.test(block))
+    .map((block) => block.slice(block.indexOf('\n') + 1))
+    .filter((text) => text.trim() !== '');
+}
+
+/**
+ * A valid collaboration suggestion for the request, quoting the candidate's own first message (and any message
+ * that pushes back): framing 3 when they asked a question, else 1; verification 4 when they said the assistant
+ * was wrong, else 1. Deterministic, so a journey can assert on it.
+ */
+export function collaborationReplyFor(body: ChatCompletionBody) {
+  const said = candidateMessagesOf(body);
+  const quoteOf = (text: string) => text.trim().slice(0, 80).trim();
+  const asked = said.filter((text) => text.includes('?'));
+  const pushed = said.filter((text) => /wrong|incorrect/i.test(text));
+  return {
+    framing: {
+      level: asked.length > 0 ? 3 : 1,
+      rationale:
+        asked.length > 0 ? 'Asks questions about the problem.' : 'Asks for answers rather than about the problem.',
+      quotes: said.slice(0, 1).map(quoteOf),
+    },
+    verification: {
+      level: pushed.length > 0 ? 4 : 1,
+      rationale: pushed.length > 0 ? 'Pushes back when the assistant is wrong.' : 'Takes the replies on trust.',
+      quotes: pushed.slice(0, 1).map(quoteOf),
+    },
+  };
+}
+
 /**
  * A step of the scripted reply: a piece of text sent as one chunk, or a gate the stream waits at until
  * the test opens it, so a journey can look at the page while the reply is provably half-way.
@@ -84,10 +127,11 @@ function sse(response: ServerResponse, payload: unknown): void {
  * `POST /v1/chat/completions` with `stream: true` answers the scripted reply as the real API streams
  * it, `chat.completion.chunk` events written `delayMs` apart, a last chunk with finish_reason 'stop',
  * the usage chunk when `stream_options.include_usage` asks for it, then `data: [DONE]`. A request for structured
- * output is answered by `grade` instead: the object's JSON text split over several chunks, as strict
- * `json_schema` replies stream. A chat whose system message carries llm-gateway's planted-error instruction
- * (@exam/domain/planted-errors) is answered by `planted` instead, which by default states the error, as an obedient
- * model would; every other chat gets the scripted reply. Every request is recorded, in arrival order.
+ * output is answered by `grade` instead (by `collaborate` for the collaboration profile's): the object's JSON text
+ * split over several chunks, as strict `json_schema` replies stream. A chat whose system message carries
+ * llm-gateway's planted-error instruction (@exam/domain/planted-errors) is answered by `planted` instead, which by
+ * default states the error, as an obedient model would; every other chat gets the scripted reply. Every request is
+ * recorded, in arrival order.
  */
 export async function startFakeOpenAi(options: {
   port: number;
@@ -99,6 +143,11 @@ export async function startFakeOpenAi(options: {
    * object returned is the sample, streamed as its JSON text. Without it such a request gets a 400.
    */
   grade?: (body: ChatCompletionBody) => unknown;
+  /**
+   * Answers a collaboration-profile request (json_schema named `collaboration_suggestion`); by default
+   * collaborationReplyFor, a valid reply quoting the request's own candidate messages.
+   */
+  collaborate?: (body: ChatCompletionBody) => unknown;
   /** The reply to a planted turn (default `plantedReply`: states the error); a journey may leave the error out. */
   planted?: (error: string, questionNumber: number) => ReplyStep[];
 }): Promise<FakeOpenAi> {
@@ -166,8 +215,12 @@ export async function startFakeOpenAi(options: {
     response.end();
   }
 
-  /** The sample `grade` returns, streamed as the real API streams structured output: JSON text in content deltas. */
-  async function streamStructured(response: ServerResponse, body: ChatCompletionBody, grade: typeof options.grade) {
+  /** The object `answer` returns, streamed as the real API streams structured output: JSON text in content deltas. */
+  async function streamStructured(
+    response: ServerResponse,
+    body: ChatCompletionBody,
+    answer: ((body: ChatCompletionBody) => unknown) | undefined,
+  ) {
     sequence += 1;
     const id = `chatcmpl-e2e-${sequence}`;
     const created = Math.floor(Date.now() / 1000);
@@ -178,7 +231,7 @@ export async function startFakeOpenAi(options: {
       model: body.model,
       choices: [{ index: 0, delta, finish_reason: finishReason }],
     });
-    const text = JSON.stringify(await grade!(body));
+    const text = JSON.stringify(await answer!(body));
     response.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
@@ -231,6 +284,12 @@ export async function startFakeOpenAi(options: {
         response
           .writeHead(400, { 'content-type': 'application/json' })
           .end(JSON.stringify({ error: { message: 'this fake only streams' } }));
+        return;
+      }
+      if (isCollaborationRequest(body)) {
+        streamStructured(response, body, options.collaborate ?? collaborationReplyFor).catch((error: unknown) =>
+          response.destroy(error instanceof Error ? error : new Error(String(error))),
+        );
         return;
       }
       if (isStructuredRequest(body)) {

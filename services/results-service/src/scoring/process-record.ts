@@ -6,6 +6,7 @@ import {
   type AnswerOperation,
   type CompactOperation,
 } from '@exam/domain/answer-operations';
+import { assistantInsertedChars } from '@exam/domain/collaboration-figures';
 import { summarizeProcess } from '@exam/domain/process-summary';
 import type { ProcessRecord } from '@exam/domain/timeline';
 import { computeTypingSignals } from '@exam/domain/typing-signals';
@@ -73,6 +74,7 @@ export function processRecord(input: {
       sources: sharesOf(replayWithSources(operations).runs),
       signals: computeTypingSignals(operations, visible),
       reconciled,
+      assistantInserted: assistantInsertedChars(operations),
     };
   });
   return {

@@ -1,6 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  CollaborationSuggestionRequestSchema,
+  type CollaborationSuggestionReply,
+  type CollaborationSuggestionRequest,
+} from '@exam/domain/collaboration';
+import {
   InternalSuggestRequestSchema,
   type InternalSuggestReply,
   type InternalSuggestRequest,
@@ -17,6 +22,11 @@ export type FakeSuggestAnswer =
 
 export type SuggestCall = { examId: string; request: InternalSuggestRequest; headers: IncomingMessage['headers'] };
 
+export type CollaborationCall = { examId: string; request: CollaborationSuggestionRequest };
+/** What the fake gateway answers a collaboration suggestion with: the reply, or an error status and message. */
+export type FakeCollaborationAnswer =
+  CollaborationSuggestionReply | { status: 409 | 429 | 502 | 503; message?: string };
+
 const send = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 };
@@ -29,6 +39,7 @@ const send = (res: ServerResponse, status: number, body: unknown) => {
  */
 export async function startFakeGateway() {
   const calls: SuggestCall[] = [];
+  const collaborationCalls: CollaborationCall[] = [];
   let inFlight = 0;
   let inFlightPeak = 0;
   /** Provider calls in flight: the gateway asks for every sample of an answer at once. */
@@ -44,6 +55,14 @@ export async function startFakeGateway() {
         rationale: 'Fine.',
         quote: '',
       })),
+    }),
+    /** Answers each collaboration suggestion; by default level 2 on both, quoting nothing. */
+    answerCollaboration: (_call: CollaborationCall): FakeCollaborationAnswer => ({
+      framing: { level: 2, rationale: 'Mixed.', quotes: [] },
+      verification: { level: 2, rationale: 'Sometimes.', quotes: [] },
+      provider: 'openai',
+      model: 'gpt-test',
+      usage: { inputTokens: 900, outputTokens: 120 },
     }),
   };
   const server = createServer((req, res) => {
@@ -71,6 +90,19 @@ export async function startFakeGateway() {
         usedTokens: 0,
       };
       return send(res, 200, body);
+    }
+    const collaboration = /^\/internal\/exams\/([^/]+)\/collaboration-suggestions$/.exec(req.url ?? '');
+    if (collaboration && req.method === 'POST') {
+      const parsed = CollaborationSuggestionRequestSchema.safeParse(JSON.parse(text));
+      if (!parsed.success) return send(res, 400, { error: { code: 'VALIDATION', message: parsed.error.message } });
+      const call = { examId: decodeURIComponent(collaboration[1]!), request: parsed.data };
+      collaborationCalls.push(call);
+      const answer = state.answerCollaboration(call);
+      if ('status' in answer)
+        return send(res, answer.status, {
+          error: { code: String(answer.status), message: answer.message ?? 'refused' },
+        });
+      return send(res, 200, answer);
     }
     const suggest = /^\/internal\/exams\/([^/]+)\/grading-suggestions$/.exec(req.url ?? '');
     if (!suggest || req.method !== 'POST') return send(res, 404, { error: { code: 'NOT_FOUND', message: 'no route' } });
@@ -110,6 +142,7 @@ export async function startFakeGateway() {
   return Object.assign(state, {
     url,
     calls,
+    collaborationCalls,
     /** The most suggestion requests (answers) that were in flight at once. */
     peak: () => inFlightPeak,
     /** The most provider calls (samples of the answers in flight) at once. */

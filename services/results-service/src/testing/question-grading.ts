@@ -105,6 +105,10 @@ export function fakeGradingUsage() {
     suggest: async () => {
       throw new AppError(ErrorCode.CONFLICT, SuggestionMessages.noProvider);
     },
+    /** Refused as without a provider unless a test sets its own (collaboration tests do). */
+    suggestCollaboration: async () => {
+      throw new AppError(ErrorCode.CONFLICT, SuggestionMessages.noProvider);
+    },
     async availability(examId) {
       if (usage.down) throw new Error('connect ECONNREFUSED 127.0.0.1:4003');
       return (

@@ -14,17 +14,27 @@ export type SampleOutcome =
   /** The call failed (upstream error, timeout, abort); `reason` has the secrets redacted. */
   | { kind: 'failed'; reason: string; status: number | undefined; usage: SampleUsage };
 
+/** A structured reply's text read as a value: JSON, then a schema. The reason never quotes the reply. */
+export type ParseReply<T> = (text: string) => { ok: true; value: T } | { ok: false; reason: string };
+
+/** How one provider call of a structured reply ended (a sample of a suggestion, a collaboration suggestion). */
+export type StructuredOutcome<T> =
+  | { kind: 'valid'; value: T; usage: SampleUsage }
+  | { kind: 'invalid'; reason: string; usage: SampleUsage }
+  | { kind: 'failed'; reason: string; status: number | undefined; usage: SampleUsage };
+
 /**
- * One sample: the structured reply streamed to its end, its text read as JSON and validated with the domain's
- * schema. Never throws. A failed call that streamed some text still cost tokens: they are estimated, as the chat
- * does when a provider reports none; a call that failed before any text is counted as nothing spent.
+ * One structured call: the reply streamed to its end, its text read with `parse`. Never throws. A failed call that
+ * streamed some text still cost tokens: they are estimated, as the chat does when a provider reports none; a call
+ * that failed before any text is counted as nothing spent.
  */
-export async function sampleSuggestion(
+export async function sampleStructured<T>(
   llm: LlmClient,
   request: ProviderRequest,
   signal: AbortSignal,
   secrets: string[],
-): Promise<SampleOutcome> {
+  parse: ParseReply<T>,
+): Promise<StructuredOutcome<T>> {
   let text = '';
   let reported: SampleUsage | undefined;
   const usage = (): SampleUsage => {
@@ -42,8 +52,22 @@ export async function sampleSuggestion(
     const reason = redactSecrets(err instanceof Error ? err.message : String(err), secrets);
     return { kind: 'failed', reason, status: err instanceof UpstreamError ? err.status : undefined, usage: usage() };
   }
-  const parsed = parseSample(text);
+  const parsed = parse(text);
   return parsed.ok
-    ? { kind: 'valid', sample: parsed.sample, usage: usage() }
+    ? { kind: 'valid', value: parsed.value, usage: usage() }
     : { kind: 'invalid', reason: parsed.reason, usage: usage() };
+}
+
+/** One sample of a grading suggestion, validated with the domain's SuggestionSampleSchema (sampleStructured). */
+export async function sampleSuggestion(
+  llm: LlmClient,
+  request: ProviderRequest,
+  signal: AbortSignal,
+  secrets: string[],
+): Promise<SampleOutcome> {
+  const outcome = await sampleStructured(llm, request, signal, secrets, (text) => {
+    const parsed = parseSample(text);
+    return parsed.ok ? { ok: true, value: parsed.sample } : parsed;
+  });
+  return outcome.kind === 'valid' ? { kind: 'valid', sample: outcome.value, usage: outcome.usage } : outcome;
 }

@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ProviderRequest } from '../../adapters/providers/types.ts';
 import type { Deps } from '../../deps.ts';
 import { buildAnswerMessage, buildGradingSystemPrompt } from './grading-prompt.ts';
-import { findGradingTarget, type GradingKeys } from './grading-target.ts';
+import { findGradingTarget, type GradingKeys, type GradingTarget } from './grading-target.ts';
 import type { GradingUsageRepository } from './grading-usage.repository.ts';
 import { sampleSuggestion, type SampleOutcome } from './sample-suggestion.ts';
 import { SUGGESTION_FORMAT } from './suggestion-format.ts';
@@ -34,6 +34,23 @@ export const GradingMessages = {
 } as const;
 
 const spent = (s: { inputTokens: number; outputTokens: number }) => s.inputTokens + s.outputTokens;
+
+/**
+ * The exam's grading target, ready to call: 409 without a usable provider, the self-hosted base URL checked, 429
+ * once the exam's grading budget is spent. Every call that spends the grading budget (suggested marks, collaboration
+ * suggestions) passes here first.
+ */
+export async function readyGradingTarget(
+  exam: InternalExam,
+  ctx: { repo: GradingUsageRepository; deps: Pick<Deps, 'baseUrlGuard'>; keys: GradingKeys },
+): Promise<GradingTarget> {
+  const target = findGradingTarget(exam, ctx.keys);
+  if (!target) throw new AppError(ErrorCode.CONFLICT, SuggestionMessages.noProvider);
+  if (target.baseUrl) await ctx.deps.baseUrlGuard.check(target.baseUrl);
+  if (spent(await ctx.repo.findSpend(exam.id)) >= exam.aiSettings.budget.gradingTokens)
+    throw new AppError(ErrorCode.RATE_LIMITED, SuggestionMessages.budgetExhausted);
+  return target;
+}
 
 /**
  * AI-suggested marks for results-service (docs/product.md#grading-by-question): one answer's suggestion, sampled
@@ -84,12 +101,7 @@ export function createGradingService(
       body: InternalSuggestRequest,
       ctx: { signal: AbortSignal; log: FastifyBaseLogger },
     ): Promise<InternalSuggestReply> {
-      const exam = await examOf(examId);
-      const target = findGradingTarget(exam, keys);
-      if (!target) throw new AppError(ErrorCode.CONFLICT, SuggestionMessages.noProvider);
-      if (target.baseUrl) await deps.baseUrlGuard.check(target.baseUrl);
-      if (spent(await repo.findSpend(examId)) >= exam.aiSettings.budget.gradingTokens)
-        throw new AppError(ErrorCode.RATE_LIMITED, SuggestionMessages.budgetExhausted);
+      const target = await readyGradingTarget(await examOf(examId), { repo, deps, keys });
 
       // The question and the answer only: results-service sends no name, ID or e-mail, and nothing is added here.
       const request: ProviderRequest = {

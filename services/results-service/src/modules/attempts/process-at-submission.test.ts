@@ -106,6 +106,8 @@ describe('how the answers came to be, computed for each submission', () => {
       questionIndex: 1,
       sources: { typed: 8, pasted: 21, assistant: 1, autocomplete: 0, restored: 0 },
       reconciled: false,
+      // The "!" inserted from the assistant: the collaboration profile's integration reads it without a replay.
+      assistantInserted: 1,
     });
     expect(answer!.signals.keystrokes).toBe(8 + 2 + 2);
     expect(answer!.signals.revisionRatio).toBeCloseTo(2 / 32, 2);

@@ -6,6 +6,8 @@ import { InsightsReportSchema, type InsightsModelRequest } from '@exam/domain/in
 import type { AttemptTranscript, Deps, ExamSource, TranscriptSource } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
 import type { RatingPair } from '@exam/psychometrics/agreement';
+import { withCollaboration, type CollaborationCohortInputs } from '../collaboration/collaboration-cohort.ts';
+import type { CollaborationCohort } from '../collaboration/collaboration.module.ts';
 import { agreementFigures } from '../suggestions/grading-agreement.service.ts';
 import type { InsightsCacheRepository } from './insights-cache.repository.ts';
 import type { InsightsService, ReportTimer } from './insights.service.ts';
@@ -49,6 +51,7 @@ function inputsDigest(
   exam: Read<InternalExam | undefined>,
   transcripts: Read<AttemptTranscript[]>,
   agreementPairs: ReadonlyMap<number, readonly RatingPair[]>,
+  judgements: CollaborationCohortInputs['judgements'],
 ): string {
   const hash = createHash('sha256');
   if ('error' in exam) hash.update('exam:unavailable');
@@ -77,6 +80,13 @@ function inputsDigest(
   hash.update('\u0000agreement:');
   for (const [questionIndex, pairs] of [...agreementPairs].sort(([a], [b]) => a - b))
     hash.update(JSON.stringify([questionIndex, pairs.map((p) => [p.suggested, p.human])]));
+  // A collaboration level a grader sets changes no result either: the judgements are part of the key.
+  hash.update('\u0000collaboration:');
+  const sortedJudgements = [...judgements].sort((a, b) =>
+    a.resultId === b.resultId ? a.dimension.localeCompare(b.dimension) : a.resultId < b.resultId ? -1 : 1,
+  );
+  for (const j of sortedJudgements)
+    hash.update(JSON.stringify([j.resultId, j.dimension, j.suggestedLevel, j.status, j.finalLevel]));
   return hash.digest('base64url');
 }
 
@@ -88,6 +98,8 @@ export type InsightsCacheDeps = {
   refreshKeepGrade: RefreshKeepGrade;
   /** The (suggested, human) pairs of the exam's AI-suggested marks per question, read with one query (modules/suggestions). */
   gradingAgreement: { pairsOf(examId: string, ownerId: string): Promise<Map<number, RatingPair[]>> };
+  /** The exam's collaboration judgements and process totals (modules/collaboration), one query each. */
+  collaborationCohort: CollaborationCohort;
   /** The report service reading the exam and the transcripts from the given sources (this request's reads). */
   reportWith(sources: { examSource: ExamSource; transcripts: TranscriptSource }): InsightsService;
 };
@@ -112,7 +124,7 @@ export function createInsightsCache(deps: InsightsCacheDeps) {
       model: InsightsModelRequest = 'auto',
       timer: ReportTimer = untimed,
     ): Promise<InsightsBody> {
-      const [exam, transcripts, agreementPairs] = await Promise.all([
+      const [exam, transcripts, agreementPairs, judgements] = await Promise.all([
         timer.timeAsync('exam', async () => {
           const read = await readOf(deps.examSource.findExam(examId));
           // Best effort, as before: without exam-service the rule last seen stands.
@@ -121,9 +133,10 @@ export function createInsightsCache(deps: InsightsCacheDeps) {
         }),
         timer.timeAsync('transcripts', () => readOf(deps.transcripts.listExamTranscripts(examId))),
         timer.timeAsync('agreement', () => deps.gradingAgreement.pairsOf(examId, ownerId)),
+        timer.timeAsync('collaboration', () => deps.collaborationCohort.examJudgements(examId, ownerId)),
       ]);
       const key = { examId, ownerId, model };
-      const digest = inputsDigest(exam, transcripts, agreementPairs);
+      const digest = inputsDigest(exam, transcripts, agreementPairs, judgements);
       const cached = await timer.timeAsync('cache', () => deps.repo.lookup(key, digest));
       if (cached.bodyGzip !== null) return { gzip: cached.bodyGzip, text: null };
 
@@ -133,8 +146,13 @@ export function createInsightsCache(deps: InsightsCacheDeps) {
           listExamTranscripts: (id) => (id === examId ? replay(transcripts) : deps.transcripts.listExamTranscripts(id)),
         },
       });
+      // Process totals only on a miss: results.process is a result, whose writes bump the version already.
+      const [built, process] = await Promise.all([
+        service.report(examId, ownerId, timer, model),
+        timer.timeAsync('collaboration', () => deps.collaborationCohort.processTotals(examId, ownerId)),
+      ]);
       const report = {
-        ...(await service.report(examId, ownerId, timer, model)),
+        ...timer.time('collaboration', () => withCollaboration(built, { judgements, process })),
         gradingAgreement: timer.time('agreement', () =>
           agreementFigures(agreementPairs, 'value' in exam ? exam.value : undefined),
         ),

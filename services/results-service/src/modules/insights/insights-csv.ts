@@ -3,7 +3,7 @@ import type { CsvExtraColumns } from '../results/results-csv.ts';
 
 /**
  * The insights columns of the results CSV: each candidate's aided and unaided ability (logits), the gap with its 95%
- * interval and flag, and RAIR, RSR and error adoption each with the counts it rests on. A count goes in columns of
+ * interval and flag, RAIR, RSR and error adoption each with the counts it rests on, and the collaboration levels. A count goes in columns of
  * its own rather than as "3/4", which spreadsheets read as a date.
  */
 export const INSIGHTS_CSV_HEADER = [
@@ -24,6 +24,11 @@ export const INSIGHTS_CSV_HEADER = [
   'errorAdoption',
   'errorAdoptionNumerator',
   'errorAdoptionDenominator',
+  // The collaboration profile's levels, 0–4 (docs/product.md#collaboration-profile).
+  'framing',
+  'verification',
+  'integration',
+  'independence',
 ] as const;
 
 /** Logits and shares to the thousandth: finer than any of these figures is certain. */
@@ -45,6 +50,10 @@ function cellsOf(c: InsightsCandidate): Array<string | number | null> {
     ...ratio(c.reliance?.rair),
     ...ratio(c.reliance?.rsr),
     ...ratio(c.reliance?.errorAdoption),
+    c.collaboration?.framing ?? null,
+    c.collaboration?.verification ?? null,
+    c.collaboration?.integration ?? null,
+    c.collaboration?.independence ?? null,
   ];
 }
 

@@ -1,4 +1,4 @@
-import { InsightsReportSchema } from '@exam/domain/insights';
+import { InsightsReportSchema, type InsightsReport } from '@exam/domain/insights';
 import type { AppModule } from '../../module-context.ts';
 import type { CsvExtraColumns } from '../results/results-csv.ts';
 import { createInsightsCache, textOf } from './insights-cache.ts';
@@ -10,6 +10,11 @@ import { createInsightsService } from './insights.service.ts';
 
 declare module '../../module-context.ts' {
   interface Provided {
+    /**
+     * The exam's report as GET …/insights serves it (the cached one while nothing changed): the collaboration
+     * profile's independence reads it at request time (modules/collaboration sits below).
+     */
+    insightsReport: (examId: string, ownerId: string) => Promise<InsightsReport>;
     /** The insights columns of the results CSV (modules/results reads them at request time: it sits below). */
     insightsCsvColumns: (examId: string, ownerId: string, hasRows: boolean) => Promise<CsvExtraColumns>;
   }
@@ -27,8 +32,13 @@ export const insightsModule: AppModule = async (app, { config, deps, provide, us
     clock: deps.clock,
     refreshKeepGrade,
     gradingAgreement: use('gradingAgreement'),
+    collaborationCohort: use('collaborationCohort'),
     // The cache has refreshed the keepGrade with the exam it read: the report need not read it again.
     reportWith: (sources) => createInsightsService(insightsRepository, sources, app.log, async () => {}),
+  });
+  provide('insightsReport', async (examId, ownerId) => {
+    // Checked against InsightsReportSchema when it was made (insights-cache.ts).
+    return JSON.parse(await textOf(await insightsCache.reportJson(examId, ownerId))) as InsightsReport;
   });
   // The CSV's figures are the report's own (the cached body when nothing changed). A report that cannot be made
   // (exam-service down for a shuffled exam) leaves the columns blank rather than failing the export.

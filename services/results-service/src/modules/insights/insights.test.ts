@@ -442,6 +442,7 @@ describe('GET /api/exams/{examId}/insights', () => {
         'cache',
         'candidates',
         'classical',
+        'collaboration',
         'db',
         'exam',
         'gzip',

@@ -281,13 +281,13 @@ describe('creator results', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = response.body.split('\r\n');
     expect(lines[0]).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator',
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator,framing,verification,integration,independence',
     );
     expect(lines[1]).toMatch(
-      /^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,1,4,25,pending,2,1,1,,,,,,,,,,,,,,,,,,,,,,$/,
+      /^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,1,4,25,pending,2,1,1,,,,,,,,,,,,,,,,,,,,,,,,,,$/,
     );
     // A line break in a name is stored as a space (normaliseCandidateText).
-    expect(lines[2]).toMatch(/^Line Break,S2,[^,]+,[^,]+,90,0,0,0,0,0,4,0,graded,0,0,0,,,,,,,,,,,,,,,,,,,,,,$/);
+    expect(lines[2]).toMatch(/^Line Break,S2,[^,]+,[^,]+,90,0,0,0,0,0,4,0,graded,0,0,0,,,,,,,,,,,,,,,,,,,,,,,,,,$/);
     expect(lines[3]).toBe('');
     expect(lines).toHaveLength(4);
 
@@ -357,6 +357,12 @@ describe('creator results', () => {
       transcriptionLike: 'no',
       typedCharsPerMinute: '',
     });
+    // The collaboration levels, from insights: Mixed kept all 10 characters it took from the assistant (integration
+    // 0); nothing judged yet and no aided/unaided contrast, so the rest is blank. Steady never used the assistant.
+    const levelsOf = (line: string) =>
+      ['framing', 'verification', 'integration', 'independence'].map((name) => line.split(',')[columns.indexOf(name)]);
+    const byName = Object.fromEntries(lines.slice(1).map((line) => [line.split(',')[0], levelsOf(line)]));
+    expect(byName).toEqual({ Steady: ['', '', '', ''], Mixed: ['', '', '0', ''] });
   });
 
   it('exports the gradebook variant: one row per candidate with points and max points, owner only', async () => {
@@ -398,7 +404,7 @@ describe('creator results', () => {
       headers: creatorHeaders(app, exam.ownerId),
     });
     expect(response.body).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator\r\n',
+      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator,framing,verification,integration,independence\r\n',
     );
   });
 });

@@ -1,4 +1,5 @@
 import { useParams } from 'react-router';
+import { CollaborationPanel } from '../../../features/collaboration/components/collaboration-panel.tsx';
 import { ResultDetails } from '../../../features/grading/components/result-details.tsx';
 import { ResultLiveLog } from '../../../features/live/components/result-live-log.tsx';
 
@@ -7,6 +8,7 @@ export function ResultRoute() {
   return (
     <>
       <ResultDetails resultId={resultId} />
+      <CollaborationPanel resultId={resultId} />
       <ResultLiveLog resultId={resultId} />
     </>
   );

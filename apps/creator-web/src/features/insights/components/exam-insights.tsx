@@ -15,6 +15,7 @@ import { AssistantSpend } from './assistant-spend.tsx';
 import { CandidateRanking } from './candidate-ranking.tsx';
 import { CodeSimilarity } from './code-similarity.tsx';
 import { CohortBreakdown } from './cohort-breakdown.tsx';
+import { CollaborationBreakdown } from './collaboration-breakdown.tsx';
 import { IntegrityBreakdown } from './integrity-breakdown.tsx';
 import { ItemModels } from './item-models.tsx';
 import { ReliancePanel } from './reliance-panel.tsx';
@@ -118,6 +119,7 @@ export function ExamInsights({ examId, children }: { examId: string; children?: 
           </Suspense>
           <ReliancePanel report={insights.data} />
           <IntegrityBreakdown report={insights.data} />
+          <CollaborationBreakdown report={insights.data} />
           {children}
         </div>
       )}
