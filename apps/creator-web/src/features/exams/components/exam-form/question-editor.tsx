@@ -1,10 +1,8 @@
 import { CODING_LANGUAGES, type CodingLanguage } from '@exam/domain/question';
 import { Badge } from '@exam/ui/badge';
-import { Button } from '@exam/ui/button';
 import { Field } from '@exam/ui/field';
 import { Input, Textarea } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
-import { ArrowDown, ArrowUp, Trash2 } from 'lucide-react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { RichTextField } from '../../../../components/rich-text-field.tsx';
 import { InlineRichText } from '@exam/ui/rich-text';
@@ -16,6 +14,7 @@ import { PlantedErrorField } from './planted-error-field.tsx';
 import { PoolSelect } from './pool-select.tsx';
 import { SectionSelect } from './section-select.tsx';
 import { StringListEditor } from './string-list-editor.tsx';
+import { ReorderControls } from './reorder-controls.tsx';
 import { useTranslation } from 'react-i18next';
 
 export const LANGUAGE_LABELS: Record<CodingLanguage, string> = {
@@ -182,33 +181,18 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
         </div>
         <div className="flex items-center gap-1">
           <SaveToBankButton index={index} />
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t('questionEditor.moveQuestionNUp', { n })}
-            disabled={index === 0}
-            onClick={() => onMove(index - 1)}
-          >
-            <ArrowUp aria-hidden className="h-4 w-4" />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t('questionEditor.moveQuestionNDown', { n })}
-            disabled={index === count - 1}
-            onClick={() => onMove(index + 1)}
-          >
-            <ArrowDown aria-hidden className="h-4 w-4" />
-          </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            className="text-danger hover:bg-red-50"
-            aria-label={t('questionEditor.removeQuestionN', { n })}
-            onClick={onRemove}
-          >
-            <Trash2 aria-hidden className="h-4 w-4" /> {t('questionEditor.remove')}
-          </Button>
+          <ReorderControls
+            index={index}
+            count={count}
+            onMove={onMove}
+            onRemove={onRemove}
+            labels={{
+              up: t('questionEditor.moveQuestionNUp', { n }),
+              down: t('questionEditor.moveQuestionNDown', { n }),
+              remove: t('questionEditor.removeQuestionN', { n }),
+              removeText: t('questionEditor.remove'),
+            }}
+          />
         </div>
       </div>
       <div className="flex flex-col gap-4">

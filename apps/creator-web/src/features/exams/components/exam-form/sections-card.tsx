@@ -4,10 +4,11 @@ import { Field } from '@exam/ui/field';
 import { Input } from '@exam/ui/input';
 import { SwitchField } from '@exam/ui/switch';
 import { MAX_SECTIONS } from '@exam/domain/sections';
-import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { Controller, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { ReorderControls } from './reorder-controls.tsx';
 
 /** A blank time limit is "no limit of its own" (null), not zero minutes. */
 const minutesOrNull = (value: unknown) =>
@@ -71,33 +72,18 @@ function SectionEditor({ index, count, onRemove, onMove }: EditorProps) {
           )}
         />
         <div className="flex items-center gap-1">
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t('sectionsCard.moveSectionNUp', { n })}
-            disabled={index === 0}
-            onClick={() => onMove(index - 1)}
-          >
-            <ArrowUp aria-hidden className="h-4 w-4" />
-          </Button>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={t('sectionsCard.moveSectionNDown', { n })}
-            disabled={index === count - 1}
-            onClick={() => onMove(index + 1)}
-          >
-            <ArrowDown aria-hidden className="h-4 w-4" />
-          </Button>
-          <Button
-            variant="ghost"
-            size="sm"
-            className="text-danger"
-            aria-label={t('sectionsCard.removeSectionN', { n })}
-            onClick={onRemove}
-          >
-            <Trash2 aria-hidden className="h-4 w-4" /> {t('sectionsCard.remove')}
-          </Button>
+          <ReorderControls
+            index={index}
+            count={count}
+            onMove={onMove}
+            onRemove={onRemove}
+            labels={{
+              up: t('sectionsCard.moveSectionNUp', { n }),
+              down: t('sectionsCard.moveSectionNDown', { n }),
+              remove: t('sectionsCard.removeSectionN', { n }),
+              removeText: t('sectionsCard.remove'),
+            }}
+          />
         </div>
       </div>
     </section>
