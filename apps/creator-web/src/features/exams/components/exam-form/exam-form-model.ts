@@ -106,11 +106,17 @@ export function toRequestBody(values: CreateExam, materials: CourseMaterial[], a
   else if (apiKeyMode === 'replace' && typedKey) apiKey = typedKey;
   else apiKey = undefined;
   const { apiKey: _typed, ...ai } = values.aiSettings;
+  const sections = values.sections ?? [];
+  // A question naming no section (or a removed one) shows, and is sat, in the first: saved so, it stays there
+  // when the sections are reordered later.
+  const sectionOf = (id: string | null | undefined) =>
+    sections.length === 0 ? null : sections.some((s) => s.id === id) ? id! : sections[0]!.id;
   return {
     ...values,
     title: values.title.trim(),
     questions: values.questions.map((q, i) => ({
       ...q,
+      sectionId: sectionOf(q.sectionId),
       title: q.title.trim() || i18n.t('editor:defaultQuestionTitle', { n: i + 1 }),
       // Arguments are typed one per line; blank lines are not arguments.
       tests: q.tests.map((t) => ({ ...t, args: t.args.filter((a) => a.trim() !== '') })),

@@ -37,17 +37,17 @@ describe('exam editor: sections', () => {
     expect(assistant2).toBeChecked();
     await user.click(assistant2);
     await user.type(screen.getByLabelText('Section 2 time limit (minutes)'), '20');
+    // The first section took every question when it was added.
     expect(screen.getByRole('combobox', { name: 'Question 1 section' })).toHaveTextContent('Help');
-    // Unaided first: section 2 moves up.
+    // Unaided first: section 2 moves up, and the questions stay in the section they were shown in.
     await user.click(screen.getByRole('button', { name: 'Move section 2 up' }));
     expect(screen.getByLabelText('Section 1 title')).toHaveValue('Solo');
     expect(screen.getByRole('switch', { name: 'Section 1: assistant available' })).not.toBeChecked();
+    expect(screen.getByRole('combobox', { name: 'Question 1 section' })).toHaveTextContent('Help');
     await user.click(screen.getByRole('button', { name: 'Remove section 3' }));
     expect(screen.queryByLabelText('Section 3 title')).not.toBeInTheDocument();
 
-    // A question naming no section is in the first.
-    expect(screen.getByRole('combobox', { name: 'Question 1 section' })).toHaveTextContent('Solo');
-    await chooseSection(user, 2, 'Help');
+    await chooseSection(user, 1, 'Solo');
     expect(
       within(screen.getByRole('region', { name: 'Section 2' })).getByText('1 question in the section'),
     ).toBeInTheDocument();
@@ -59,7 +59,8 @@ describe('exam editor: sections', () => {
       expect.objectContaining({ title: 'Solo', assistant: false, timeLimitMinutes: 20 }),
       expect.objectContaining({ title: 'Help', assistant: true, timeLimitMinutes: null }),
     ]);
-    expect(body.questions.map((q) => q.sectionId)).toEqual([null, body.sections[1]!.id]);
+    // Every question names its section, so a later reorder cannot move it.
+    expect(body.questions.map((q) => q.sectionId)).toEqual([body.sections[0]!.id, body.sections[1]!.id]);
   }, 60_000);
 
   it('sends the questions of a removed section back to the first', async () => {
@@ -83,7 +84,7 @@ describe('exam editor: sections', () => {
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(examStore.writes).toHaveLength(1));
     expect(lastBody().sections).toEqual([expect.objectContaining({ id: 'a' })]);
-    expect(lastBody().questions.map((q) => q.sectionId)).toEqual(['a', null]);
+    expect(lastBody().questions.map((q) => q.sectionId)).toEqual(['a', 'a']);
   });
 
   it("checks a section's time limit with the domain's rule and shows the server's issues at their fields", async () => {

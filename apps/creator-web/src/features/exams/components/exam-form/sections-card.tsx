@@ -99,13 +99,33 @@ export function SectionsCard() {
   const { t } = useTranslation('editor');
   const { control, getValues, setValue } = useFormContext<ExamFormInput>();
   const sections = useFieldArray({ control, name: 'sections', keyName: 'key' });
-  const removeSection = (index: number) => {
-    const id = getValues(`sections.${index}.id`);
-    // Its questions fall back to the first section rather than naming one that is gone.
+  /**
+   * Names the section every question is in before the list changes: a question naming none (or `gone`) is shown in
+   * the first section, and must stay in the one it was shown in when the sections move, rather than follow
+   * whichever section becomes first. `to` is where they go: the first section, unless it is the one leaving.
+   */
+  const pinQuestions = (gone: string | null, to: string | null) => {
+    const ids = new Set((getValues('sections') ?? []).map((s) => s.id));
     (getValues('questions') ?? []).forEach((q, i) => {
-      if (q.sectionId === id) setValue(`questions.${i}.sectionId`, null, { shouldDirty: true });
+      const unplaced = q.sectionId == null || !ids.has(q.sectionId) || q.sectionId === gone;
+      if (unplaced && q.sectionId !== to) setValue(`questions.${i}.sectionId`, to, { shouldDirty: true });
     });
+  };
+  const firstId = (skip?: number) => (getValues('sections') ?? []).find((_s, i) => i !== skip)?.id ?? null;
+  const removeSection = (index: number) => {
+    // Its questions fall back to the first remaining section rather than naming one that is gone.
+    pinQuestions(getValues(`sections.${index}.id`) ?? null, firstId(index));
     sections.remove(index);
+  };
+  const moveSection = (from: number, to: number) => {
+    pinQuestions(null, firstId());
+    sections.move(from, to);
+  };
+  const addSection = () => {
+    const id = crypto.randomUUID();
+    // The first section takes every question; later ones start empty.
+    if (sections.fields.length === 0) pinQuestions(null, id);
+    sections.append({ id, title: '', assistant: true, timeLimitMinutes: null });
   };
   return (
     <Card>
@@ -118,16 +138,14 @@ export function SectionsCard() {
             index={i}
             count={sections.fields.length}
             onRemove={() => removeSection(i)}
-            onMove={(to) => sections.move(i, to)}
+            onMove={(to) => moveSection(i, to)}
           />
         ))}
         <Button
           variant="secondary"
           className="self-start"
           disabled={sections.fields.length >= MAX_SECTIONS}
-          onClick={() =>
-            sections.append({ id: crypto.randomUUID(), title: '', assistant: true, timeLimitMinutes: null })
-          }
+          onClick={addSection}
         >
           <Plus aria-hidden className="h-4 w-4" /> {t('sectionsCard.addSection')}
         </Button>
