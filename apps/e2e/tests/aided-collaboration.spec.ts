@@ -1,12 +1,14 @@
-import { AiSettingsInputSchema } from '@exam/domain/exam-ai';
+import type { AuthResponse } from '@exam/domain/auth';
+import type { Exam } from '@exam/domain/exam';
 import type { InsightsReport } from '@exam/domain/insights';
 import { PlantedErrorMessages } from '@exam/domain/planted-errors';
-import { SectionMessages } from '@exam/domain/sections';
+import { SectionMessages, sectionIndexOf } from '@exam/domain/sections';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectAccessible } from './support/a11y.ts';
 import {
+  createExam,
   getAttempt,
-  publishExam,
+  getExam,
   question,
   registerCreator,
   saveAnswer,
@@ -18,11 +20,12 @@ import { E2E, FAKE_OPENAI_PORT } from './support/env.ts';
 import { startFakeOpenAi, type ChatCompletionBody, type FakeOpenAi } from './support/fake-openai.ts';
 import { expect, test } from './support/fixtures.ts';
 import { storedAttempt, submitExam } from './support/taker.ts';
-import { signInCreator } from './support/ui.ts';
+import { expectToast, signInCreator } from './support/ui.ts';
 
 /**
- * Issue 33: an exam in two sections, the first without the assistant and the second with it, the assistant sometimes
- * wrong on purpose (every turn about the two eligible questions, share 1). Twelve candidates sit it through the API
+ * Issue 33: the creator builds, in the exam editor, an exam in two sections, the first without the assistant and the
+ * second with it, the assistant sometimes wrong on purpose (every turn about the two questions given a planted error,
+ * share 100%); only the twelve questions come through the API. Twelve candidates sit it through the API
  * and two in the browser: Ada answers the planted question right, asks, and adopts the assistant's planted error;
  * Ben does the same and keeps his right answer. The creator's insights then give every candidate aided and unaided
  * ability with intervals, RAIR/RSR with their counts, and tell Ada from Ben; the collaboration profile is suggested
@@ -48,6 +51,7 @@ const AIDED = [
   { title: 'Which planet spins backwards?', key: 'Venus' },
   { title: 'Which planet is third from the Sun?', key: 'Earth' },
 ];
+const SECTION_TITLES = ['On your own', 'With the assistant'] as const;
 const PLANTED_INDEX = SOLO.length; // Q7: the first aided question, in every candidate's list (no shuffle)
 const API_CANDIDATES = 12;
 
@@ -184,6 +188,112 @@ async function sitInBrowser(
   return attempt;
 }
 
+/**
+ * The creator builds the exam in the editor as a user would: the assistant on (OpenAI's gpt-4o-mini, Stop Solutions
+ * off, since the fake model answers with keys), two sections (the first without the assistant), the first six
+ * questions in section one and the last six in section two, planted errors on for every turn (100%) with Venus
+ * planted on Q7 and Mercury on Q8; saved as a draft, reopened, and published from the editor (which puts it live).
+ */
+async function buildInEditor(
+  page: Page,
+  request: APIRequestContext,
+  creator: AuthResponse,
+  examId: string,
+): Promise<Exam> {
+  await signInCreator(page, creator);
+  const pick = async (combobox: string, option: string) => {
+    await page.getByRole('combobox', { name: combobox, exact: true }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+    await expect(page.getByRole('combobox', { name: combobox, exact: true })).toHaveText(option);
+  };
+
+  await test.step('the creator switches the assistant on in the editor', async () => {
+    await page.goto(`/creator/edit-exam/${examId}?type=draft`);
+    await expect(page.getByRole('heading', { name: 'Edit Draft Exam' })).toBeVisible();
+    await page.getByRole('switch', { name: 'Enable AI Assistant' }).click();
+    await expect(page.getByRole('combobox', { name: 'AI Provider', exact: true })).toHaveText('OpenAI');
+    await expect(page.getByRole('combobox', { name: 'Model', exact: true })).toHaveText('gpt-4o-mini');
+    const stopSolutions = page.getByRole('switch', { name: 'Stop Solutions' });
+    await expect(stopSolutions).toBeChecked();
+    await stopSolutions.click();
+    await expect(stopSolutions).not.toBeChecked();
+  });
+
+  await test.step('adds a section without the assistant and one with it', async () => {
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await page.getByLabel('Section 1 title', { exact: true }).fill(SECTION_TITLES[0]);
+    const soloAssistant = page.getByRole('switch', { name: 'Section 1: assistant available' });
+    await expect(soloAssistant).toBeChecked();
+    await soloAssistant.click();
+    await expect(soloAssistant).not.toBeChecked();
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await page.getByLabel('Section 2 title', { exact: true }).fill(SECTION_TITLES[1]);
+    await expect(page.getByRole('switch', { name: 'Section 2: assistant available' })).toBeChecked();
+    await expect(page.getByLabel('Section 2 time limit (minutes)', { exact: true })).toHaveValue('');
+  });
+
+  await test.step('puts the first six questions in section one and the last six in section two', async () => {
+    for (const q of SOLO.keys()) await pick(`Question ${q + 1} section`, SECTION_TITLES[0]);
+    for (const k of AIDED.keys()) await pick(`Question ${SOLO.length + k + 1} section`, SECTION_TITLES[1]);
+  });
+
+  await test.step('turns planted errors on for every turn and plants Venus on Q7 and Mercury on Q8', async () => {
+    const planted = page.getByRole('switch', { name: 'The assistant is sometimes wrong on purpose' });
+    await planted.click();
+    await expect(planted).toBeChecked();
+    await page.getByLabel('Share of assistant turns with the error (%)', { exact: true }).fill('100');
+    for (const [k, item] of AIDED.entries())
+      if (item.planted) await pick(`Question ${SOLO.length + k + 1} planted error`, item.planted);
+    await expectAccessible(page, 'exam editor with sections and planted errors');
+  });
+
+  await test.step('saves the draft; reopened, the editor shows what was set; publishes it', async () => {
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expectToast(page, 'Draft saved successfully');
+    await expect(page).toHaveURL(/\/creator\/dashboard$/);
+    await page.goto(`/creator/edit-exam/${examId}?type=draft`);
+    await expect(page.getByLabel('Section 2 title', { exact: true })).toHaveValue(SECTION_TITLES[1]);
+    await expect(page.getByRole('switch', { name: 'Section 1: assistant available' })).not.toBeChecked();
+    await expect(page.getByRole('combobox', { name: 'Question 12 section', exact: true })).toHaveText(
+      SECTION_TITLES[1],
+    );
+    await expect(page.getByRole('combobox', { name: 'Question 8 planted error', exact: true })).toHaveText('Mercury');
+    await expect(page.getByLabel('Share of assistant turns with the error (%)', { exact: true })).toHaveValue('100');
+    await page.getByRole('button', { name: 'Publish Exam' }).click();
+    await expect(page.getByRole('heading', { name: 'Exam Published!' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/creator/exam-published/${examId}$`));
+  });
+
+  const exam = await getExam(request, creator.token, examId);
+  await test.step('the saved exam holds exactly the sections, sections of questions and planted errors', async () => {
+    expect(exam).toMatchObject({ isDraft: false, isLive: true, questionDisplay: 'one' });
+    expect(
+      exam.sections.map(({ title, assistant, timeLimitMinutes }) => ({ title, assistant, timeLimitMinutes })),
+    ).toEqual([
+      { title: SECTION_TITLES[0], assistant: false, timeLimitMinutes: null },
+      { title: SECTION_TITLES[1], assistant: true, timeLimitMinutes: null },
+    ]);
+    const [solo, aided] = exam.sections.map((s) => s.id);
+    // Q1–Q6 are sat in section one. Their select showed "On your own" before it was touched (a question naming no
+    // section is sat in the first), and picking the value already shown leaves sectionId null, so their sectionId
+    // is that section's id or null; sectionIndexOf reads both as section one. Q7–Q12 name section two outright.
+    expect(exam.questions.map((q) => [q.title, sectionIndexOf(q, exam.sections), q.plantedError ?? null])).toEqual([
+      ...SOLO.map((s) => [s.title, 0, null]),
+      ...AIDED.map((a) => [a.title, 1, a.planted ?? null]),
+    ]);
+    for (const q of exam.questions.slice(0, SOLO.length)) expect([solo, null]).toContain(q.sectionId);
+    for (const q of exam.questions.slice(SOLO.length)) expect(q.sectionId).toBe(aided);
+    expect(exam.aiSettings).toMatchObject({
+      enabled: true,
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      stopSolutions: false,
+      plantedErrors: { enabled: true, share: 1 },
+    });
+  });
+  return exam;
+}
+
 let fake: FakeOpenAi;
 
 test.beforeAll(async () => {
@@ -205,30 +315,14 @@ test('aided and unaided ability, reliance on planted errors and the collaboratio
 }) => {
   test.setTimeout(600_000);
   const creator = await registerCreator(request, 'aided-creator');
-  const exam = await publishExam(request, creator.token, {
+  // The questions come through the API, as a plain draft: no sections, no planted errors, no assistant.
+  const draft = await createExam(request, creator.token, {
     title: 'Planets, alone and aided',
     questionDisplay: 'one',
-    sections: [
-      { id: 'solo', title: 'On your own', assistant: false, timeLimitMinutes: null },
-      { id: 'aided', title: 'With the assistant', assistant: true, timeLimitMinutes: null },
-    ],
-    aiSettings: AiSettingsInputSchema.parse({
-      enabled: true,
-      provider: 'openai',
-      model: 'gpt-4o-mini',
-      stopSolutions: false,
-      plantedErrors: { enabled: true, share: 1 },
-    }),
-    questions: [
-      ...SOLO.map((s) => ({ ...question.mcq(s.title, PLANETS, s.key, 'Planets'), sectionId: 'solo' })),
-      ...AIDED.map((a) => ({
-        ...question.mcq(a.title, PLANETS, a.key, 'Planets'),
-        sectionId: 'aided',
-        plantedError: a.planted ?? null,
-      })),
-    ],
+    isDraft: true,
+    questions: [...SOLO, ...AIDED].map((item) => question.mcq(item.title, PLANETS, item.key, 'Planets')),
   });
-
+  const exam = await buildInEditor(page, request, creator, draft.id);
   await test.step('twelve candidates sit it through the API; the assistant refuses them in section one', async () => {
     for (let i = 0; i < API_CANDIDATES; i += 1) {
       const attempt = await startAttempt(request, {
