@@ -167,8 +167,9 @@ describe('how the answers came to be, computed for each submission', () => {
     const first = await app.processRecords.processOf(resultId);
     expect(first?.summary).toMatchObject({ attemptId: attempt.attemptId, characters: 4, typedPercent: 100 });
     expect(await row()).toMatchObject({ process: first, processPending: false });
-    // …and the job then has nothing left for it, nor does a second reader recompute it.
-    await app.computeProcessRecords();
+    // …and the job then has nothing left for it, nor does a second reader recompute it. A few results only: the
+    // PostgreSQL suite shares its database with every other file, whose pending results a whole pass would drain.
+    await app.computeProcessRecords(5);
     expect(await app.processRecords.processOf(resultId)).toEqual(first);
     expect(await app.processRecords.processOf('no-such-result')).toBeUndefined();
   });

@@ -93,20 +93,31 @@ const LAYOUT_CACHE_SIZE = 50_000;
  * candidate makes (advance) has no grace: the page saves before it moves.
  */
 export function createSectionsService(repo: SectionProgressRepository, deps: Pick<Deps, 'clock'>) {
-  const layouts = new Map<string, SectionLayout>();
+  // The promise, not its value: saves of one attempt arriving together share one read, and so still reach the
+  // answer batcher together (one statement) rather than one behind the other.
+  const layouts = new Map<string, Promise<SectionLayout | undefined>>();
 
-  async function cachedLayout(attemptId: string): Promise<SectionLayout | undefined> {
+  function cachedLayout(attemptId: string): Promise<SectionLayout | undefined> {
     const cached = layouts.get(attemptId);
     if (cached) return cached;
-    const row = await repo.sectionLayout(attemptId);
-    if (!row) return undefined;
-    const layout = {
-      sections: row.sections,
-      questionSections: row.questionSectionIds.map((id) => sectionIndexOf({ sectionId: id }, row.sections)),
-    };
+    const read = repo.sectionLayout(attemptId).then((row) =>
+      row
+        ? {
+            sections: row.sections,
+            questionSections: row.questionSectionIds.map((id) => sectionIndexOf({ sectionId: id }, row.sections)),
+          }
+        : undefined,
+    );
     if (layouts.size >= LAYOUT_CACHE_SIZE) layouts.delete(layouts.keys().next().value!);
-    layouts.set(attemptId, layout);
-    return layout;
+    layouts.set(attemptId, read);
+    // An unknown attempt or a failed read is not kept: the next write asks again.
+    read.then(
+      (layout) => {
+        if (!layout) layouts.delete(attemptId);
+      },
+      () => layouts.delete(attemptId),
+    );
+    return read;
   }
 
   /**

@@ -424,12 +424,28 @@ describe('aided and unaided ability and reliance in GET /api/exams/{examId}/insi
     expect(rae.resultId).toBeTruthy();
   });
 
-  it('says why there is no aided/unaided ability, and follows the exam when its sections change', async () => {
+  it('keeps the sets the candidates sat when the exam changes later, and says why when they sat no contrast', async () => {
     const { exam, owner } = await cohort();
-    expect((await insights(exam.id, owner)).aidedAbility?.available).toBe(true);
-    // Every section with the assistant: no unaided set. The cached report must not survive the change.
+    const before = await insights(exam.id, owner);
+    expect(before.aidedAbility).toMatchObject({ available: true, items: { aided: 4, unaided: 4 } });
+    // The creator later gives every section the assistant: the attempts' snapshots still say which questions
+    // were sat without it, and the figures rest on what the candidates sat.
     app.exams.put({ ...exam, sections: sections.map((s) => ({ ...s, assistant: true, timeLimitMinutes: null })) });
-    const report = await insights(exam.id, owner);
+    const after = await insights(exam.id, owner);
+    expect(after.aidedAbility).toMatchObject({ available: true, items: { aided: 4, unaided: 4 } });
+    expect(after.candidates.map((c) => c.ability)).toEqual(before.candidates.map((c) => c.ability));
+
+    // An exam sat with the assistant in every section has no unaided set.
+    const allAided = app.exams.put(
+      buildInternalExam({
+        questions,
+        sections: sections.map((s) => ({ ...s, assistant: true })),
+        aiSettings,
+        ownerId: exam.ownerId,
+      }),
+    );
+    for (const name of ['Ann', 'Ben']) await sit(allAided.id, name, { 0: 'x', [A1]: 'Paris' });
+    const report = await insights(allAided.id, owner);
     expect(report.aidedAbility).toMatchObject({
       available: false,
       reason: AIDED_ABILITY_REASONS.noSets,

@@ -7,8 +7,11 @@ import { submissionsRoutes } from './submissions.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** One pass of the process-records job (jobs/process-records.ts); server.ts runs it on an interval, tests directly. */
-    computeProcessRecords: () => Promise<number>;
+    /**
+     * One pass of the process-records job (jobs/process-records.ts), at most `max` results; server.ts runs it on an
+     * interval, tests directly.
+     */
+    computeProcessRecords: (max?: number) => Promise<number>;
     /** The process records: server.ts wakes the job with it, tests read records through it. */
     processRecords: ProcessRecordsService;
   }
@@ -34,7 +37,7 @@ export const submissionsModule: AppModule = async (app, { deps, provide }) => {
   app.addHook('onClose', () => worker.close());
   const processRecords = createProcessRecordsService(createProcessRecordsRepository(deps.database), worker, deps);
   provide('processRecords', processRecords);
-  app.decorate('computeProcessRecords', () => processRecords.computePending());
+  app.decorate('computeProcessRecords', (max?: number) => processRecords.computePending(max));
   app.decorate('processRecords', processRecords);
   await app.register(submissionsRoutes(submissions));
 };
