@@ -102,7 +102,11 @@ export function guardVerdict(
 const IGNORABLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu;
 
 /** Words as written: lower case, split at every character that is not a letter or digit (invisible ones too). */
-const literalWords = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const literalWords = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 
 /** Words as the guard reads them (guard-text.ts's folding), split at separators. */
 function foldedWords(text: string): string[] {
@@ -264,5 +268,7 @@ export function detectLeak(reply: string, keys: AuditKeys, context: LeakContext 
 }
 
 function translationKeys(key: AnswerKey, translations: string[]): AnswerKey[] {
-  return translations.map((t) => ({ questionIndex: key.questionIndex, key: normaliseForMatch(t) })).filter((k) => k.key);
+  return translations
+    .map((t) => ({ questionIndex: key.questionIndex, key: normaliseForMatch(t) }))
+    .filter((k) => k.key);
 }
