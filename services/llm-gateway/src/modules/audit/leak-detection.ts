@@ -99,7 +99,8 @@ export function guardVerdict(
   return { stopped: last.leak !== undefined, shown: shown + last.release, leak: last.leak };
 }
 
-const IGNORABLE = /[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu;
+/** The reply without what renders as nothing, by the guard's own test (guard-text.ts). */
+const withoutInvisible = (text: string) => [...text].filter((cp) => !foldCodePoint(cp).ignorable).join('');
 
 /** Words as written: lower case, split at every character that is not a letter or digit (invisible ones too). */
 const literalWords = (text: string) =>
@@ -160,7 +161,8 @@ function formsInReply(reply: string, keys: AuditKeys): LeakForm[] {
     compiled,
     words: compiled.answer.key.split(' '),
   }));
-  const invisible = reply.replace(IGNORABLE, '') !== reply;
+  const visibleText = withoutInvisible(reply);
+  const invisible = visibleText !== reply;
   const forms = new Set<LeakForm>();
   for (const key of wordKeys) {
     if (!guardLeak(reply, { answers: [key.compiled.answer], options: [] })) continue;
@@ -169,12 +171,12 @@ function formsInReply(reply: string, keys: AuditKeys): LeakForm[] {
       forms.add(literal);
       continue;
     }
-    const visible = wordHit(literalWords(reply.replace(IGNORABLE, '')), key, false);
+    const visible = wordHit(literalWords(visibleText), key, false);
     if (visible) {
       forms.add('zero-width');
       continue;
     }
-    const visibleWords = literalWords(reply.replace(IGNORABLE, ''));
+    const visibleWords = literalWords(visibleText);
     if (spelledHit(visibleWords, key.compiled.answer.key.replace(/ /g, ''))) {
       forms.add('spaced-letters');
       continue;
