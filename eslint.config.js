@@ -67,7 +67,7 @@ const moduleOrder = {
     'lti',
     'internal',
   ],
-  'llm-gateway': ['chat', 'transcripts', 'usage', 'grading', 'solvability'],
+  'llm-gateway': ['chat', 'transcripts', 'usage', 'grading', 'solvability', 'audit'],
   'results-service': [
     'submissions',
     'lti',
