@@ -46,6 +46,7 @@ describe('public candidate view', () => {
       startMessage: '',
       copyLLMResponse: true,
       uploadDocuments: false,
+      plantedErrors: false,
       materialNames: [],
       missing: [],
     });
