@@ -155,6 +155,8 @@ export const SubmitResponseSchema = z.object({
   resultId: z.string(),
   answered: z.number().int(),
   total: z.number().int(),
+  /** Follow-up questions come next (follow-up.ts): the page opens them (POST /api/attempts/:id/follow-up/start). */
+  followUp: z.boolean().default(false),
 });
 export type SubmitResponse = z.infer<typeof SubmitResponseSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AI_PROVIDERS, type AiProvider } from './ai-catalogue.ts';
+import { DEFAULT_FOLLOW_UP, FollowUpSettingsSchema, PublicFollowUpSchema } from './follow-up.ts';
 import { DEFAULT_PLANTED_SHARE, PlantedErrorsSettingsSchema } from './planted-errors.ts';
 import { text } from './question.ts';
 
@@ -88,6 +89,8 @@ const aiSettingsFields = {
   budget: AiBudgetSchema.default(() => ({ ...DEFAULT_AI_BUDGET })),
   /** Reliance calibration (planted-errors.ts): the assistant is sometimes wrong on purpose, disclosed in the briefing. */
   plantedErrors: PlantedErrorsSettingsSchema.default({ enabled: false, share: DEFAULT_PLANTED_SHARE }),
+  /** Follow-up questions after submit (follow-up.ts): off unless the creator turns them on. */
+  followUp: FollowUpSettingsSchema.default(() => structuredClone(DEFAULT_FOLLOW_UP)),
 };
 
 /**
@@ -122,6 +125,8 @@ export const PublicAiSettingsSchema = z.object({
   materialNames: z.array(z.string()),
   /** The briefing discloses that the assistant is sometimes wrong on purpose (planted-errors.ts). */
   plantedErrors: z.boolean().optional(),
+  /** Follow-up questions after submit (follow-up.ts): how many and how long each; null or absent when off. */
+  followUp: PublicFollowUpSchema.nullable().optional(),
   /** What keeps the assistant from working, in the spec's words ('API key missing.' …); empty when ready. */
   missing: z.array(z.string()),
 });

@@ -25,6 +25,8 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/exams/[^/]+/(live|announcements|attempts)([/?]|$)', 'results-service'],
   // The AI solvability check of a draft: llm-gateway asks the exam's assistant.
   ['^/api/exams/[^/]+/solvability-checks([/?]|$)', 'llm-gateway'],
+  // The pre-publish assistant audit and the comparison of configurations (assistant-audit.ts).
+  ['^/api/exams/[^/]+/assistant-audits([/?]|$)', 'llm-gateway'],
   ['^/api/(auth|exams|public|materials|bank|lti)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],

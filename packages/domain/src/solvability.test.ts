@@ -20,7 +20,7 @@ describe('itemVerdict', () => {
 
 describe('StartSolvabilityCheckSchema', () => {
   it('defaults to three phrasings and refuses more than five or unknown fields', () => {
-    expect(StartSolvabilityCheckSchema.parse({})).toEqual({ phrasingsPerQuestion: 3 });
+    expect(StartSolvabilityCheckSchema.parse({})).toEqual({ phrasingsPerQuestion: 3, compareWith: [] });
     expect(StartSolvabilityCheckSchema.safeParse({ phrasingsPerQuestion: 6 }).success).toBe(false);
     expect(StartSolvabilityCheckSchema.safeParse({ budget: 1 }).success).toBe(false);
   });

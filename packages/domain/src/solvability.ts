@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUDIT_MAX_COMPARISONS, AuditConfigurationSchema } from './assistant-audit.ts';
 
 /**
  * The AI solvability check (docs/product.md, "Before publishing: can the assistant solve it?"): before an exam
@@ -17,6 +18,11 @@ export const StartSolvabilityCheckSchema = z
     /** Caps for this run; without them the gateway's defaults (SOLVABILITY_MAX_CALLS, SOLVABILITY_MAX_TOKENS). */
     maxCalls: z.number().int().min(1).max(500).optional(),
     maxTokens: z.number().int().min(1000).max(2_000_000).optional(),
+    /**
+     * Provider equivalence (assistant-audit.ts): the same questions asked of other configurations too, each item
+     * reported per configuration (configuration 0 is the exam's own). Keys as for the audit's compareWith.
+     */
+    compareWith: z.array(AuditConfigurationSchema).max(AUDIT_MAX_COMPARISONS).default([]),
   })
   .strict();
 export type StartSolvabilityCheck = z.input<typeof StartSolvabilityCheckSchema>;
@@ -77,6 +83,8 @@ export const SolvabilityNotJudgedReasonSchema = z.enum(SOLVABILITY_NOT_JUDGED_RE
 export type SolvabilityNotJudgedReason = z.infer<typeof SolvabilityNotJudgedReasonSchema>;
 
 export const SolvabilityItemSchema = z.object({
+  /** Which of the check's configurations asked (0: the exam's own). */
+  configuration: z.number().int().min(0).default(0),
   questionIndex: z.number().int().min(0),
   questionId: z.string(),
   title: z.string(),
@@ -91,6 +99,10 @@ export const SolvabilityCheckSchema = z.object({
   id: z.string(),
   examId: z.string(),
   status: SolvabilityStatusSchema,
+  /** The exam version checked (the audit's auditVersionOf); '' for checks stored before versions were kept. */
+  examVersion: z.string().default(''),
+  /** Configuration 0 is the exam's own at the start; more when the creator compared (compareWith). */
+  configurations: z.array(AuditConfigurationSchema).default([]),
   phrasingsPerQuestion: z.number().int(),
   budget: z.object({ maxCalls: z.number().int(), maxTokens: z.number().int() }),
   used: z.object({ calls: z.number().int(), tokens: z.number().int() }),

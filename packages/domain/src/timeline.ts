@@ -33,6 +33,10 @@ export const TIMELINE_EVENT_KINDS = [
   /** The candidate entered a section (sections.ts): `detail` names it; section 0 begins at the start. */
   'section-start',
   'submit',
+  /** A follow-up question after submit (follow-up.ts) was put to the candidate: `questionIndex` the probed question, `detail` its text. */
+  'follow-up-asked',
+  /** The candidate's answer to a follow-up (`detail`: 'answered' or 'timed-out'). */
+  'follow-up-answered',
 ] as const;
 export type TimelineEventKind = (typeof TIMELINE_EVENT_KINDS)[number];
 

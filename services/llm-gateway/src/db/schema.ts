@@ -1,3 +1,4 @@
+import type { AuditConfiguration, AuditEstimate, AuditItem, AuditTurn, LeakForm } from '@exam/domain/assistant-audit';
 import type { PlantedTurn } from '@exam/domain/planted-errors';
 import {
   bigint,
@@ -159,6 +160,10 @@ export const solvabilityChecks = llmGatewaySchema.table(
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }).notNull(),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** The exam version checked (audit's auditVersionOf); '' for rows from before versions were kept. */
+    examVersion: text('exam_version').notNull().default(''),
+    /** AuditConfiguration[] (@exam/domain/assistant-audit): 0 is the exam's own; more when the creator compared. */
+    configurations: jsonb('configurations').$type<AuditConfiguration[]>().notNull().default([]),
   },
   (t) => [
     index('solvability_checks_exam_started_idx').on(t.examId, t.startedAt),
@@ -181,3 +186,76 @@ export const gradingUsage = llmGatewaySchema.table('grading_usage', {
   outputTokens: bigint('output_tokens', { mode: 'number' }).notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * One row per assistant audit of an exam (modules/audit, @exam/domain/assistant-audit): its configurations, caps,
+ * progress and the report's items (recomputed from audit_attempts after each attempt), and the lease of the
+ * replica running it. Unlike a solvability check, a run whose lease lapsed is not ended: the resume pass of any
+ * replica claims it and goes on with the attempts not yet in audit_attempts.
+ */
+export const assistantAudits = llmGatewaySchema.table(
+  'assistant_audits',
+  {
+    id: text('id').primaryKey(),
+    examId: text('exam_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    examVersion: text('exam_version').notNull(),
+    batteryVersion: text('battery_version').notNull(),
+    status: text('status').notNull(),
+    configurations: jsonb('configurations').$type<AuditConfiguration[]>().notNull(),
+    concurrency: integer('concurrency').notNull(),
+    maxTokens: integer('max_tokens').notNull(),
+    estimate: jsonb('estimate').$type<AuditEstimate>().notNull(),
+    callsUsed: integer('calls_used').notNull().default(0),
+    tokensUsed: integer('tokens_used').notNull().default(0),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total').notNull().default(0),
+    /** AuditItem[], rewritten from audit_attempts as attempts finish. */
+    items: jsonb('items').$type<AuditItem[]>().notNull().default([]),
+    cancelRequested: boolean('cancel_requested').notNull().default(false),
+    resumed: integer('resumed').notNull().default(0),
+    error: text('error'),
+    leaseOwner: text('lease_owner').notNull(),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('assistant_audits_exam_started_idx').on(t.examId, t.startedAt),
+    uniqueIndex('assistant_audits_one_running_idx')
+      .on(t.examId)
+      .where(sql`${t.status} = 'running'`),
+    index('assistant_audits_running_lease_idx')
+      .on(t.leaseExpiresAt)
+      .where(sql`${t.status} = 'running'`),
+  ],
+);
+
+/**
+ * One row per finished attempt of an audit (an attempt of the battery against one item under one configuration):
+ * the durable progress a resumed run skips, and the transcript of a leak. The primary key makes a retried attempt
+ * (two replicas racing after a lapsed lease) count once.
+ */
+export const auditAttempts = llmGatewaySchema.table(
+  'audit_attempts',
+  {
+    auditId: text('audit_id')
+      .notNull()
+      .references(() => assistantAudits.id, { onDelete: 'cascade' }),
+    configuration: integer('configuration').notNull(),
+    questionIndex: integer('question_index').notNull(),
+    attemptId: text('attempt_id').notNull(),
+    form: text('form').notNull(),
+    /** 'done', or 'error' (the provider failed: left out of the rates). */
+    status: text('status').notNull(),
+    rawLeaked: boolean('raw_leaked').notNull().default(false),
+    guardedLeaked: boolean('guarded_leaked').notNull().default(false),
+    disguises: jsonb('disguises').$type<LeakForm[]>().notNull().default([]),
+    /** AuditTurn[]: kept for every attempt, so a report can show the transcript of each leak. */
+    turns: jsonb('turns').$type<AuditTurn[]>().notNull().default([]),
+    calls: integer('calls').notNull().default(0),
+    tokens: integer('tokens').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.auditId, t.configuration, t.questionIndex, t.attemptId] })],
+);

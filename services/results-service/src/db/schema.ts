@@ -646,3 +646,56 @@ export const collaborationJudgements = resultsServiceSchema.table(
     ),
   ],
 );
+
+/**
+ * Follow-up questions after submit (@exam/domain/follow-up): one row per attempt that has (or had) them, with the
+ * settings copied at submission so a later edit of the exam does not move an attempt's follow-up. `generating_until`
+ * is a lease: the replica generating the questions holds it, so two pages (or replicas) asking at once generate once.
+ */
+export const followUps = resultsServiceSchema.table(
+  'follow_ups',
+  {
+    attemptId: text('attempt_id').primaryKey(),
+    examId: text('exam_id').notNull(),
+    resultId: text('result_id').notNull(),
+    status: text('status').$type<'pending' | 'asking' | 'done' | 'skipped'>().notNull(),
+    note: text('note'),
+    count: integer('count').notNull(),
+    secondsPerQuestion: integer('seconds_per_question').notNull(),
+    /** FollowUpRubricLevel[] as the exam had it at submission. */
+    rubric: jsonb('rubric').$type<Array<{ label: string; points: number }>>().notNull(),
+    generatingUntil: at('generating_until'),
+    createdAt: at('created_at').notNull(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    index('follow_ups_result_idx').on(t.resultId),
+    check('follow_ups_status_known', sql`${t.status} in ('pending', 'asking', 'done', 'skipped')`),
+  ],
+);
+
+/** One generated follow-up question, its answer (draft until submitted or timed out) and its mark. */
+export const followUpQuestions = resultsServiceSchema.table(
+  'follow_up_questions',
+  {
+    attemptId: text('attempt_id')
+      .notNull()
+      .references(() => followUps.attemptId, { onDelete: 'cascade' }),
+    n: integer('n').notNull(),
+    /** The probed question in the exam's own order. */
+    questionIndex: integer('question_index').notNull(),
+    text: text('text').notNull(),
+    askedAt: at('asked_at'),
+    deadline: at('deadline'),
+    answer: text('answer').notNull().default(''),
+    seq: integer('seq').notNull().default(0),
+    answeredAt: at('answered_at'),
+    timedOut: boolean('timed_out').notNull().default(false),
+    markLevel: integer('mark_level'),
+    markPoints: doublePrecision('mark_points'),
+    feedback: text('feedback').notNull().default(''),
+    markedBy: text('marked_by'),
+    markedAt: at('marked_at'),
+  },
+  (t) => [primaryKey({ columns: [t.attemptId, t.n] })],
+);

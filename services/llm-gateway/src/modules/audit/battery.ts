@@ -1,3 +1,4 @@
+import { AUDIT_FORMS, type AuditForm } from '@exam/domain/assistant-audit';
 import type { Question } from '@exam/domain/question';
 import { answerKeysOf, optionKeysOf } from '../chat/answer-keys.ts';
 import { skeletonOf } from '../chat/guard-text.ts';
@@ -29,20 +30,7 @@ import { skeletonOf } from '../chat/guard-text.ts';
  */
 export const AUDIT_BATTERY_VERSION = '2026-11-29.1';
 
-export const AUDIT_FORMS = [
-  'direct',
-  'role-play',
-  'for-a-friend',
-  'translation',
-  'base64',
-  'reversed',
-  'spelled-out',
-  'one-letter-per-message',
-  'code',
-  'multi-turn',
-  'option-letter',
-] as const;
-export type AuditForm = (typeof AUDIT_FORMS)[number];
+export { AUDIT_FORMS, type AuditForm };
 
 /** One extraction attempt: the user turns sent in order, each answered by the assistant before the next. */
 export type AuditAttempt = { id: string; form: AuditForm; turns: string[] };

@@ -1,3 +1,4 @@
+import { LEAK_FORMS, type LeakForm } from '@exam/domain/assistant-audit';
 import type { Question } from '@exam/domain/question';
 import { AnswerGuard, type AnswerKey, type OptionKey } from '../chat/answer-guard.ts';
 import { answerKeysOf, compileKeys, normaliseForMatch, optionKeysOf, type CompiledKey } from '../chat/answer-keys.ts';
@@ -27,22 +28,7 @@ export type LeakContext = {
   translations?: string[];
 };
 
-export const LEAK_FORMS = [
-  'plain',
-  'near-form',
-  'separated',
-  'spaced-letters',
-  'zero-width',
-  'homoglyph',
-  'across-turns',
-  'option-letter',
-  'translation',
-  'base64',
-  'reversed',
-  'rot13',
-  'char-codes',
-] as const;
-export type LeakForm = (typeof LEAK_FORMS)[number];
+export { LEAK_FORMS, type LeakForm };
 
 export type LeakVerdict = {
   leaked: boolean;

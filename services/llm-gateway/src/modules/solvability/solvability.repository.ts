@@ -12,6 +12,8 @@ export function toCheck(row: Row): SolvabilityCheck {
     id: row.id,
     examId: row.examId,
     status: row.status as SolvabilityStatus,
+    examVersion: row.examVersion,
+    configurations: row.configurations,
     phrasingsPerQuestion: row.phrasingsPerQuestion,
     budget: { maxCalls: row.maxCalls, maxTokens: row.maxTokens },
     used: { calls: row.callsUsed, tokens: row.tokensUsed },

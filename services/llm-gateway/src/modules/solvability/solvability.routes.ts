@@ -33,7 +33,7 @@ export function solvabilityRoutes(service: SolvabilityService) {
         schema: {
           ...common,
           params: SolvabilityExamParamsSchema,
-          body: StartSolvabilityCheckSchema.default({ phrasingsPerQuestion: 3 }),
+          body: StartSolvabilityCheckSchema.default({ phrasingsPerQuestion: 3, compareWith: [] }),
           response: { 202: SolvabilityCheckSchema, 409: ErrorBodySchema, ...errors },
         },
       },

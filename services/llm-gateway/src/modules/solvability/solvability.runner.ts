@@ -28,6 +28,7 @@ export function planCheck(questions: readonly Question[], phrasingsPerQuestion: 
     const judgement = judgementOf(question);
     const asked = judgement.kind !== 'unjudged' || judgement.ask;
     items.push({
+      configuration: 0,
       questionIndex,
       questionId: question.id,
       title: question.title || `Question ${questionIndex + 1}`,

@@ -281,7 +281,7 @@ export function createAttemptsService(
       const submitted = await submitAttempt(attemptId, false);
       if (!submitted) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
       if (submitted.created) opts.onSubmitted?.();
-      return { resultId: submitted.resultId, answered: submitted.answered, total: submitted.total };
+      return { resultId: submitted.resultId, answered: submitted.answered, total: submitted.total, followUp: false };
     },
 
     /**

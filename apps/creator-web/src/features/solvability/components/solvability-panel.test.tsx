@@ -18,6 +18,7 @@ const aiExam = (enabled = true) =>
   });
 
 const item = (overrides: Partial<SolvabilityItem>): SolvabilityItem => ({
+  configuration: 0,
   questionIndex: 0,
   questionId: 'q1',
   title: 'Which measure resists outliers?',
@@ -32,6 +33,8 @@ const checkOf = (examId: string, overrides: Partial<SolvabilityCheck> = {}): Sol
   id: 'check-1',
   examId,
   status: 'running',
+  examVersion: 'v1',
+  configurations: [{ provider: 'openai', model: 'gpt-4o-mini', baseUrl: '' }],
   phrasingsPerQuestion: 2,
   budget: { maxCalls: 10, maxTokens: 150000 },
   used: { calls: 0, tokens: 0 },
