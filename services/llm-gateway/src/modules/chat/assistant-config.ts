@@ -1,4 +1,5 @@
 import { AI_CATALOGUE, type AiProvider } from '@exam/domain/ai-catalogue';
+import { AuditMessages, type AuditConfiguration } from '@exam/domain/assistant-audit';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { missingAiConfiguration } from '@exam/domain/exam-ai';
 import type { InternalExam } from '@exam/domain/internal';
@@ -68,5 +69,52 @@ export function resolveAssistant(
     apiKey: apiKey ?? NO_KEY,
     ...(selfHosted ? { baseUrl: ai.baseUrl } : {}),
     vision,
+  };
+}
+
+/** The configuration an exam's own assistant has (configuration 0 of an audit or a compared solvability check). */
+export const ownConfiguration = (exam: InternalExam): AuditConfiguration => ({
+  provider: exam.aiSettings.provider,
+  model: exam.aiSettings.model.trim(),
+  baseUrl: exam.aiSettings.provider === 'openai-compatible' ? exam.aiSettings.baseUrl : '',
+});
+
+/**
+ * The exam as a compared configuration would run it (issue 34, provider equivalence): the same questions,
+ * prompt, materials and guardrails, another provider, model or endpoint. The exam's own key goes only to the
+ * exam's own provider (and, self-hosted, its own base URL); otherwise the server's key for that provider serves
+ * it, or none for a self-hosted server. Without a usable key: 400 naming `compareWith.<position>.provider`.
+ */
+export function examWithConfiguration(
+  exam: InternalExam,
+  configuration: AuditConfiguration,
+  position: number,
+  opts: { serverKeys: ServerKeys },
+): InternalExam {
+  const own = ownConfiguration(exam);
+  const sameEndpoint =
+    configuration.provider === own.provider &&
+    (configuration.provider !== 'openai-compatible' || configuration.baseUrl === own.baseUrl);
+  const selfHosted = configuration.provider === 'openai-compatible';
+  const hasKey =
+    (sameEndpoint && Boolean(exam.aiSettings.encryptedApiKey)) ||
+    Boolean(opts.serverKeys[configuration.provider]) ||
+    (selfHosted && configuration.baseUrl !== '');
+  if (!hasKey)
+    throw new AppError(ErrorCode.VALIDATION, AuditMessages.noKeyFor(AI_CATALOGUE[configuration.provider].label), [
+      {
+        path: `compareWith.${position}.provider`,
+        message: AuditMessages.noKeyFor(AI_CATALOGUE[configuration.provider].label),
+      },
+    ]);
+  return {
+    ...exam,
+    aiSettings: {
+      ...exam.aiSettings,
+      provider: configuration.provider,
+      model: configuration.model,
+      baseUrl: configuration.baseUrl,
+      encryptedApiKey: sameEndpoint ? exam.aiSettings.encryptedApiKey : null,
+    },
   };
 }

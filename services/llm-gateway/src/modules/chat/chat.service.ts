@@ -1,11 +1,12 @@
+import type { AuditConfiguration } from '@exam/domain/assistant-audit';
 import type { AttemptClaims, CreatorClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';
 import type { ChatRequest, TestChatRequest } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
-import type { ProviderRequest } from '../../adapters/providers/types.ts';
+import type { ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
 import type { AnswerKey } from './answer-guard.ts';
-import type { ServerKeys } from './assistant-config.ts';
+import { examWithConfiguration, ownConfiguration, type ServerKeys } from './assistant-config.ts';
 import { createBudgetHints } from './budgets.ts';
 import { prepareCandidateChat } from './candidate-chat.ts';
 import type { ChatRepository } from './chat.repository.ts';
@@ -86,13 +87,27 @@ export function createChatService(
      * conversations about a question: the solvability check asks through this. Refuses as the chat does
      * when the assistant is off or incomplete. The draft's questions stand in for an attempt's snapshot.
      */
-    async prepareProbe(exam: InternalExam): Promise<Probe> {
-      const target = await targetOf(exam, opts, deps.baseUrlGuard);
+    /**
+     * The exam's assistant exactly as a candidate gets it, for checks that ask it questions (solvability, audit).
+     * With a `configuration` (and its position in the creator's compareWith list), the same assistant on another
+     * provider or model (assistant-config.ts examWithConfiguration: 400 when no key serves it).
+     */
+    async prepareProbe(
+      exam: InternalExam,
+      configuration?: { configuration: AuditConfiguration; position: number },
+    ): Promise<Probe> {
+      const asked = configuration
+        ? examWithConfiguration(exam, configuration.configuration, configuration.position, opts)
+        : exam;
+      const target = await targetOf(asked, opts, deps.baseUrlGuard);
       return {
         request: (questionIndex, message) =>
-          upstreamRequest(exam, exam.questions, target, questionIndex, [{ role: 'user', content: message }]),
-        answerKeys: guardedKeys(exam),
+          upstreamRequest(asked, asked.questions, target, questionIndex, [{ role: 'user', content: message }]),
+        converse: (questionIndex, conversation) =>
+          upstreamRequest(asked, asked.questions, target, questionIndex, conversation),
+        answerKeys: guardedKeys(asked),
         secrets: [target.apiKey],
+        configuration: configuration?.configuration ?? ownConfiguration(exam),
       };
     },
 
@@ -103,7 +118,11 @@ export function createChatService(
 /** A candidate's one-message chat about a question, ready to send (chat service's prepareProbe). */
 export type Probe = {
   request(questionIndex: number, message: string): ProviderRequest;
+  /** A conversation of several turns (the user's and the assistant's as the candidate saw them), ending with the user's. */
+  converse(questionIndex: number, conversation: ProviderMessage[]): ProviderRequest;
   answerKeys: AnswerKey[];
   secrets: string[];
+  /** What is being asked: the exam's own configuration or the compared one. */
+  configuration: AuditConfiguration;
 };
 export type ChatService = ReturnType<typeof createChatService>;
