@@ -67,7 +67,7 @@ const moduleOrder = {
     'lti',
     'internal',
   ],
-  'llm-gateway': ['chat', 'transcripts', 'usage', 'grading', 'solvability', 'audit'],
+  'llm-gateway': ['chat', 'transcripts', 'usage', 'grading', 'solvability', 'audit', 'follow-up'],
   'results-service': [
     'submissions',
     'lti',
@@ -77,6 +77,7 @@ const moduleOrder = {
     'grading',
     'question-grading',
     'suggestions',
+    'follow-up',
     'timeline',
     'receipts',
     'collaboration',
