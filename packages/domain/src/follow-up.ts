@@ -188,6 +188,8 @@ export const MarkFollowUpSchema = z.object({
  * contain. 409 when the exam has no usable assistant, 429 when the budget is spent, 502/503 when the provider fails.
  */
 export const GenerateFollowUpsRequestSchema = z.object({
+  /** The attempt's exam: the gateway reads its provider, model, key, budget and keys by it. */
+  examId: z.string().min(1).max(64),
   count: z.number().int().min(1).max(FOLLOW_UP_MAX_QUESTIONS),
   answers: z
     .array(

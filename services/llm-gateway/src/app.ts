@@ -7,6 +7,8 @@ import { registerServiceMetrics } from './plugins/service-metrics.ts';
 import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
+import { followUpRoutes } from './modules/follow-up/follow-up.routes.ts';
+import { createFollowUpGenerator } from './modules/follow-up/generate-follow-ups.ts';
 import { gradingRoutes } from './modules/grading/grading.routes.ts';
 import { createGradingUsageRepository } from './modules/grading/grading-usage.repository.ts';
 import { createCollaborationSuggester } from './modules/grading/suggest-collaboration.ts';
@@ -64,6 +66,9 @@ export async function buildApp(config: Config, deps: Deps) {
       createCollaborationSuggester(gradingUsage, deps, keys),
     ),
   );
+
+  // Follow-up questions after submit spend the same grading and audit budget as suggested marks.
+  await app.register(followUpRoutes(createFollowUpGenerator(gradingUsage, deps, keys)));
 
   const solvability = createSolvabilityService(
     createSolvabilityRepository(deps.database),

@@ -21,7 +21,7 @@ const errors = {
 };
 
 /** An AbortSignal that fires when the caller (results-service) closes the request before the reply is written. */
-function callerSignal(reply: FastifyReply): { signal: AbortSignal; release(): void } {
+export function callerSignal(reply: FastifyReply): { signal: AbortSignal; release(): void } {
   const caller = new AbortController();
   const onClose = () => {
     if (!reply.raw.writableFinished) caller.abort(new Error('the caller closed the request'));
