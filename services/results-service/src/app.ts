@@ -6,6 +6,7 @@ import { createProvided, type ModuleContext } from './module-context.ts';
 import { accommodationsModule } from './modules/accommodations/accommodations.module.ts';
 import { attemptsModule } from './modules/attempts/attempts.module.ts';
 import { collaborationModule } from './modules/collaboration/collaboration.module.ts';
+import { followUpModule } from './modules/follow-up/follow-up.module.ts';
 import { gradingModule } from './modules/grading/grading.module.ts';
 import { insightsModule } from './modules/insights/insights.module.ts';
 import { internalModule } from './modules/internal/internal.module.ts';
@@ -33,6 +34,7 @@ const modules = [
   gradingModule,
   questionGradingModule,
   suggestionsModule,
+  followUpModule,
   timelineModule,
   receiptsModule,
   collaborationModule,

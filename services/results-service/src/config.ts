@@ -173,6 +173,13 @@ const ConfigSchema = z.object({
    * replica take a live batch.
    */
   SUGGESTION_BATCH_HEARTBEAT_MS: z.coerce.number().int().min(10).default(2_000),
+  /**
+   * Time allowed to llm-gateway's follow-up questions after submit (POST /internal/attempts/{id}/follow-up-questions):
+   * one structured provider reply. Past it (or with the gateway down) the follow-up is skipped with a note; the
+   * submission never waits for it. Also how long a replica's claim on generating an attempt's questions lasts, plus
+   * a few seconds, before another replica may try again.
+   */
+  FOLLOW_UP_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   /** Time allowed to calls to exam-service, workspace-orchestrator and llm-gateway. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).default(5000),
   /** Benchmarks: the insights route reports its phases (database, statistics, Rasch, serialization) in Server-Timing. */

@@ -10,6 +10,7 @@ import type {
   TranscriptMessage,
   WorkspaceFile,
 } from '@exam/domain/internal';
+import type { GenerateFollowUpsRequest, GenerateFollowUpsResponse } from '@exam/domain/follow-up';
 import type { LtiScoreOutcome, LtiScoreRequest } from '@exam/domain/lti-ags';
 import type {
   InternalSuggestReply,
@@ -86,6 +87,15 @@ export type GradingSuggester = {
   suggestCollaboration(examId: string, request: CollaborationSuggestionRequest): Promise<CollaborationSuggestionReply>;
 };
 
+/**
+ * llm-gateway's follow-up questions after submit (adapters/follow-up-questions.ts). Every failure is an AppError:
+ * CONFLICT (no usable assistant), RATE_LIMITED (the exam's AI budget is spent), UPSTREAM (the provider failed),
+ * UNAVAILABLE (the gateway cannot be reached or timed out).
+ */
+export type FollowUpQuestions = {
+  generate(attemptId: string, request: GenerateFollowUpsRequest): Promise<GenerateFollowUpsResponse>;
+};
+
 /** What buildApp needs from the outside world; server.ts wires the HTTP adapters, tests pass fakes. */
 export type Deps = {
   database: ResultsDatabase;
@@ -106,6 +116,8 @@ export type Deps = {
   workspaceHistory: WorkspaceHistory;
   /** llm-gateway's AI-suggested marks, for grading by question. */
   gradingSuggester: GradingSuggester;
+  /** llm-gateway's follow-up questions about a submitted attempt's own answers. */
+  followUpQuestions: FollowUpQuestions;
   /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
   creatorSessions: CreatorSessionCheck;
   /**

@@ -6,6 +6,7 @@ import { createHttpAttemptTranscripts } from './adapters/attempt-transcript.ts';
 import { createHttpCodeRunner } from './adapters/code-runner.ts';
 import { createHttpExamAccess } from './adapters/exam-access.ts';
 import { createHttpExamSource } from './adapters/exam-source.ts';
+import { createHttpFollowUpQuestions } from './adapters/follow-up-questions.ts';
 import { createHttpGradingSuggester } from './adapters/grading-suggestions.ts';
 import { createHttpLtiScores } from './adapters/lti-scores.ts';
 import { createHttpTranscriptSource } from './adapters/transcript-source.ts';
@@ -49,6 +50,9 @@ try {
   const gradingSuggester = createHttpGradingSuggester(config.LLM_GATEWAY_URL, config.internalToken, {
     timeoutMs: config.SUGGESTION_TIMEOUT_MS,
   });
+  const followUpQuestions = createHttpFollowUpQuestions(config.LLM_GATEWAY_URL, config.internalToken, {
+    timeoutMs: config.FOLLOW_UP_TIMEOUT_MS,
+  });
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -62,6 +66,7 @@ try {
     attemptTranscripts,
     workspaceHistory,
     gradingSuggester,
+    followUpQuestions,
     creatorSessions,
     redis,
   });
@@ -98,6 +103,7 @@ try {
   // The job stops claiming first; the module's own close then hands this replica's batches back.
   app.addHook('onClose', () => suggestionBatches.stop());
   app.addHook('onClose', () => gradingSuggester.close());
+  app.addHook('onClose', () => followUpQuestions.close());
   app.addHook('onClose', () => ltiScores.close());
   app.addHook('onClose', () => database.close());
   if (redis) app.addHook('onClose', () => redis.close());

@@ -1,5 +1,6 @@
 import { arrangedQuestions, arrangeExam, isArranged } from '@exam/domain/arrangement';
 import { CodingWorkspaceSchema, QuestionDisplaySchema, ReleasePolicySchema } from '@exam/domain/exam';
+import { FollowUpSettingsSchema } from '@exam/domain/follow-up';
 import { QuestionSchema, RubricSchema } from '@exam/domain/question';
 import { SectionSchema } from '@exam/domain/sections';
 import type { InternalExam } from '@exam/domain/internal';
@@ -36,6 +37,12 @@ export const ExamSnapshotSchema = z.object({
    * before sections existed.
    */
   sections: z.array(SectionSchema).optional(),
+  /**
+   * Follow-up questions after submit (@exam/domain/follow-up), kept only when the exam's assistant and its follow-up
+   * were on at start: the briefing told the candidate so, and the submission copies them to its follow_ups row.
+   * Absent: no follow-up (or a snapshot kept before follow-ups existed).
+   */
+  followUp: FollowUpSettingsSchema.optional(),
   /**
    * The candidate's own arrangement (@exam/domain/arrangement), when the exam shuffles or draws from pools:
    * `questions` above are then the candidate's, in their order (answers are addressed by that index), and
@@ -87,6 +94,7 @@ export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSna
     fullScreenEnabled: exam.fullScreenEnabled,
     questionDisplay: exam.questionDisplay,
     ...(exam.sections?.length ? { sections: exam.sections } : {}),
+    ...(exam.aiSettings.enabled && exam.aiSettings.followUp.enabled ? { followUp: exam.aiSettings.followUp } : {}),
     ...(arrangement
       ? {
           arrangement: {

@@ -16,6 +16,7 @@ import {
   fakeTranscripts,
   fakeWorkspaceFiles,
 } from './fakes.ts';
+import { fakeFollowUpQuestions } from './follow-up-fakes.ts';
 import { fakeGradingUsage } from './question-grading.ts';
 import { fakeAttemptTranscripts, fakeWorkspaceHistory } from './timeline-fakes.ts';
 
@@ -54,6 +55,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
   const attemptTranscripts = fakeAttemptTranscripts();
   const workspaceHistory = fakeWorkspaceHistory();
   const gradingUsage = fakeGradingUsage();
+  const followUpQuestions = fakeFollowUpQuestions();
   const redis = opts.deps && 'redis' in opts.deps ? undefined : testRedis();
   if (redis && !(await redis.connected())) throw new Error('Redis at TEST_REDIS_URL did not answer');
   const deps: Deps = {
@@ -70,6 +72,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     attemptTranscripts,
     workspaceHistory,
     gradingSuggester: gradingUsage,
+    followUpQuestions,
     creatorSessions: testCreatorSessions(),
     ...opts.deps,
   };
@@ -86,6 +89,8 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     workspaceHistory,
     /** llm-gateway's grading routes: no provider unless a test puts an exam's availability (or passed its own). */
     gradingUsage,
+    /** llm-gateway's follow-up questions: one per answer by default (unless a test passed its own). */
+    followUpQuestions,
     db: database.db,
     database,
   });

@@ -22,11 +22,24 @@ export type SubmitAttemptRow = Omit<
 >;
 export type NewAttemptRow = typeof attempts.$inferInsert;
 export type NewResultRow = typeof results.$inferInsert;
-/** A submission: the result row, and the test-graded questions to queue for the runner in the same write. */
-export type SubmissionRow = NewResultRow & { id: string; testGradings: Array<{ questionIndex: number; code: string }> };
+/** The follow-up a submission opens (its settings copied from the snapshot), stored with the result. */
+export type SubmissionFollowUp = {
+  count: number;
+  secondsPerQuestion: number;
+  rubric: Array<{ label: string; points: number }>;
+};
+/**
+ * A submission: the result row, the test-graded questions to queue for the runner and the follow-up to open, all
+ * in the same write.
+ */
+export type SubmissionRow = NewResultRow & {
+  id: string;
+  testGradings: Array<{ questionIndex: number; code: string }>;
+  followUp: SubmissionFollowUp | null;
+};
 /** What a submit `build` answers when it wants the workspace files collected first. */
 export const NEEDS_FILES = 'needs-files';
-export type SubmissionCounts = { resultId: string; answered: number; total: number };
+export type SubmissionCounts = { resultId: string; answered: number; total: number; followUp: boolean };
 
 /** The database handle every part of the attempts repository works on. */
 export type ResultsDb = ResultsDatabase['db'];

@@ -14,7 +14,8 @@ import type { WorkspaceFile } from '@exam/domain/internal';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { NEEDS_FILES, type AttemptRow, type AttemptsRepository, type SubmitAttemptRow } from './attempts.repository.ts';
-import type { SubmissionRow } from './attempt-rows.ts';
+import type { SubmissionFollowUp, SubmissionRow } from './attempt-rows.ts';
+import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { candidateView } from '../../scoring/candidate-view.ts';
 import { gradeSubmission } from '../../scoring/score.ts';
 import { needsWorkspaceForTests, testGradingsOf } from '../../scoring/test-code.ts';
@@ -27,6 +28,21 @@ export function closedReason(attempt: Pick<AttemptRow, 'submittedAt' | 'deadline
   if (attempt.submittedAt) return AttemptMessages.submitted;
   if (attempt.deadline && now.getTime() > attempt.deadline.getTime() + GRACE_MS) return AttemptMessages.expired;
   return undefined;
+}
+
+/**
+ * The follow-up a submission opens (docs/product.md#follow-up-questions): the settings the snapshot kept at start,
+ * copied to the submission's follow_ups row so a later edit of the exam does not move it. The submission never waits
+ * for llm-gateway: the questions are generated when the candidate's page asks for them (modules/follow-up).
+ */
+function followUpOf(snapshot: ExamSnapshot): SubmissionFollowUp | null {
+  const settings = snapshot.followUp;
+  if (!settings) return null;
+  return {
+    count: settings.questions,
+    secondsPerQuestion: settings.secondsPerQuestion,
+    rubric: settings.rubric.map((level) => ({ label: level.label, points: level.points })),
+  };
 }
 
 export function createAttemptsService(
@@ -101,6 +117,7 @@ export function createAttemptsService(
       grades: graded.grades,
       workspaceFiles: locked.examSnapshot.codingWorkspace.saveFilesInResults ? workspaceFiles : {},
       testGradings: testGradingsOf(locked.examSnapshot, saved, workspaceFiles),
+      followUp: followUpOf(locked.examSnapshot),
       // How the answers came to be is computed after the commit, off the submit path (a deadline's burst of submits
       // would otherwise replay every answer's operations at once): modules/submissions/process-records.service.ts.
       processPending: true,
@@ -121,11 +138,23 @@ export function createAttemptsService(
       const read = await repo.readForSubmit(attemptId);
       if (!read) return undefined;
       if (read.attempt.resultId)
-        return { resultId: read.attempt.resultId, answered: read.answered, total: read.total, created: false };
+        return {
+          resultId: read.attempt.resultId,
+          answered: read.answered,
+          total: read.total,
+          followUp: followUpOf(read.attempt.examSnapshot) !== null,
+          created: false,
+        };
       if (needsFiles(read.attempt)) files = await collectFiles(read.attempt);
       const row = resultRow(read.attempt, read.saved, files ?? {});
       if (await repo.commitSubmission(row, read.attempt.answersVersion)) {
-        return { resultId: row.id, answered: row.answeredCount, total: row.totalQuestions, created: true };
+        return {
+          resultId: row.id,
+          answered: row.answeredCount,
+          total: row.totalQuestions,
+          followUp: row.followUp !== null,
+          created: true,
+        };
       }
     }
     for (;;) {
@@ -281,7 +310,12 @@ export function createAttemptsService(
       const submitted = await submitAttempt(attemptId, false);
       if (!submitted) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
       if (submitted.created) opts.onSubmitted?.();
-      return { resultId: submitted.resultId, answered: submitted.answered, total: submitted.total, followUp: false };
+      return {
+        resultId: submitted.resultId,
+        answered: submitted.answered,
+        total: submitted.total,
+        followUp: submitted.followUp,
+      };
     },
 
     /**

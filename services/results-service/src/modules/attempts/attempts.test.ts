@@ -257,6 +257,7 @@ describe('attempts', () => {
       grades: [],
       workspaceFiles: {},
       testGradings: [],
+      followUp: null,
     };
     expect(
       await repo.commitSubmission({ ...stale, id: `stale-${attempt.attemptId}` }, read.attempt.answersVersion),

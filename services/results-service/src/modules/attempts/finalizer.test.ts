@@ -75,7 +75,7 @@ describe('finalizer', () => {
       url: `/api/attempts/${expired[0]!.attemptId}/submit`,
       headers: expired[0]!.headers,
     });
-    expect(repeat.json()).toEqual({ resultId: state.resultId, answered: 2, total: 4 });
+    expect(repeat.json()).toEqual({ resultId: state.resultId, answered: 2, total: 4, followUp: false });
     expect(await app.finalizeExpired()).toBe(0);
   });
 });

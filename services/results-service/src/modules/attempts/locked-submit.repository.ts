@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt } from 'drizzle-orm';
-import { answers, attempts, results, testGradings } from '../../db/schema.ts';
+import { answers, attempts, followUps, results, testGradings } from '../../db/schema.ts';
+import { parseSnapshot } from '../../scoring/snapshot.ts';
 import {
   NEEDS_FILES,
   type AttemptRow,
@@ -36,6 +37,8 @@ export function lockedSubmit(db: ResultsDb) {
             resultId: attempt.resultId,
             answered: existing?.answered ?? 0,
             total: existing?.total ?? 0,
+            // The follow-up was opened with the submission exactly when the snapshot has one.
+            followUp: parseSnapshot(attempt.examSnapshot).followUp !== undefined,
             created: false,
           };
         }
@@ -48,7 +51,7 @@ export function lockedSubmit(db: ResultsDb) {
           .where(eq(answers.attemptId, attemptId));
         const row = opts.build(attempt, new Map(pairs.map((p) => [p.questionIndex, p.answer])));
         if (row === NEEDS_FILES) return NEEDS_FILES;
-        const { testGradings: outbox, ...result } = row;
+        const { testGradings: outbox, followUp, ...result } = row;
         // Independent statements: postgres.js pipelines them on the transaction's connection.
         await Promise.all([
           tx.insert(results).values(result),
@@ -70,7 +73,23 @@ export function lockedSubmit(db: ResultsDb) {
             : []),
           tx.update(attempts).set({ submittedAt: row.completedAt, resultId: row.id }).where(eq(attempts.id, attemptId)),
         ]);
-        return { resultId: row.id, answered: row.answeredCount, total: row.totalQuestions, created: true };
+        // After the result: follow_ups names it (modules/follow-up reads the result's owner through it).
+        if (followUp)
+          await tx.insert(followUps).values({
+            attemptId,
+            examId: row.examId,
+            resultId: row.id,
+            status: 'pending',
+            ...followUp,
+            createdAt: row.createdAt ?? row.completedAt,
+          });
+        return {
+          resultId: row.id,
+          answered: row.answeredCount,
+          total: row.totalQuestions,
+          followUp: followUp !== null,
+          created: true,
+        };
       });
     },
 

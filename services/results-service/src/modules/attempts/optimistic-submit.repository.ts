@@ -46,14 +46,53 @@ const COMMIT_SUBMISSION = `with claimed as (${CLAIM}) ${INSERT_RESULT}`;
  * The same with the test-grading outbox rows of the questions graded by tests ($23: [{question_index, code}]),
  * still one statement: the runner's work is queued exactly when the submission commits.
  */
-const COMMIT_SUBMISSION_WITH_TESTS = `
-  with claimed as (${CLAIM}), inserted as (${INSERT_RESULT}), outbox as (
+const OUTBOX = `outbox as (
     insert into results_service.test_gradings (result_id, attempt_id, question_index, code, state, tries, next_at,
       created_at, updated_at)
     select inserted.id, $1, o.question_index, o.code, 'queued', 0, $21::timestamptz, $21::timestamptz, $21::timestamptz
     from inserted, jsonb_to_recordset($23::jsonb) as o(question_index int, code text)
-  )
+  )`;
+const COMMIT_SUBMISSION_WITH_TESTS = `
+  with claimed as (${CLAIM}), inserted as (${INSERT_RESULT}), ${OUTBOX}
   select id from inserted`;
+
+/**
+ * The follow-up a submission opens, in the same statement ($N…$N+2: count, seconds per question, rubric as JSON;
+ * $1 the attempt, $4 the exam, $21 the time).
+ */
+const followUpInsert = (n: number) => `
+    insert into results_service.follow_ups (attempt_id, exam_id, result_id, status, count, seconds_per_question,
+      rubric, created_at)
+    select $1, $4, inserted.id, 'pending', $${n}::int, $${n + 1}::int, $${n + 2}::jsonb, $21::timestamptz
+    from inserted`;
+
+/**
+ * The submission's statement: COMMIT_SUBMISSION, with the test-grading outbox and the follow-up when it has them,
+ * still one statement, so either all of it commits or none does.
+ */
+function submissionStatement(row: SubmissionRow, answersVersion: number): { text: string; params: unknown[] } {
+  const params = commitParams(row, answersVersion);
+  const outbox = row.testGradings.map((o) => ({ question_index: o.questionIndex, code: o.code }));
+  if (!row.followUp) {
+    return outbox.length
+      ? { text: COMMIT_SUBMISSION_WITH_TESTS, params: [...params, JSON.stringify(outbox)] }
+      : { text: COMMIT_SUBMISSION, params };
+  }
+  const { count, secondsPerQuestion, rubric } = row.followUp;
+  const first = outbox.length ? 24 : 23;
+  return {
+    text: `
+  with claimed as (${CLAIM}), inserted as (${INSERT_RESULT}), ${outbox.length ? `${OUTBOX}, ` : ''}follow_up as (${followUpInsert(first)})
+  select id from inserted`,
+    params: [
+      ...params,
+      ...(outbox.length ? [JSON.stringify(outbox)] : []),
+      count,
+      secondsPerQuestion,
+      JSON.stringify(rubric),
+    ],
+  };
+}
 
 /**
  * A candidate's submit, the optimistic way: one read of everything it needs, then one conditional write.
@@ -80,11 +119,8 @@ export function optimisticSubmit(db: ResultsDb) {
      * after our read makes this return false (nothing written) and the caller scores again.
      */
     async commitSubmission(row: SubmissionRow, answersVersion: number): Promise<boolean> {
-      const params = commitParams(row, answersVersion);
-      const outbox = row.testGradings.map((o) => ({ question_index: o.questionIndex, code: o.code }));
-      const inserted = outbox.length
-        ? await rawQuery<{ id: string }>(db, COMMIT_SUBMISSION_WITH_TESTS, [...params, JSON.stringify(outbox)])
-        : await rawQuery<{ id: string }>(db, COMMIT_SUBMISSION, params);
+      const statement = submissionStatement(row, answersVersion);
+      const inserted = await rawQuery<{ id: string }>(db, statement.text, statement.params);
       return inserted.length > 0;
     },
   };

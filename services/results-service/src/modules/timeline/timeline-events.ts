@@ -6,6 +6,9 @@ import type { z } from 'zod';
 import type { WorkspaceFileHistorySchema } from '@exam/domain/timeline';
 import { SECTION_START_EVENT, sectionAt, type Section, type SectionProgress } from '@exam/domain/sections';
 import { derivedStarts } from '../attempts/sections.service.ts';
+import type { FollowUpQuestionRow } from '../follow-up/follow-up.repository.ts';
+import { candidateIndexOf } from '../question-grading/question-numbering.ts';
+import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import type { AnnouncementRow, EventRow, TestRunRow } from './timeline.repository.ts';
 
 const proctorTypes = new Set<string>(PROCTOR_EVENT_TYPES);
@@ -148,6 +151,31 @@ export function sectionEvents(input: {
       kind: 'section-start' as const,
       detail: sectionName(sections, index),
     }));
+}
+
+/**
+ * The follow-up after submit (docs/product.md#follow-up-questions): each question asked (`detail` its text) and
+ * answered (`detail` 'answered', or 'timed-out' when the time ran out). `questionIndex` is the probed question in the
+ * candidate's own order, as the timeline's answers are numbered.
+ */
+export function followUpEvents(
+  questions: ReadonlyArray<Pick<FollowUpQuestionRow, 'questionIndex' | 'text' | 'askedAt' | 'answeredAt' | 'timedOut'>>,
+  snapshot: Pick<ExamSnapshot, 'arrangement' | 'questions'>,
+): TimelineEvent[] {
+  return questions.flatMap((q) => {
+    if (!q.askedAt) return [];
+    const probed = candidateIndexOf(snapshot, q.questionIndex);
+    const about = probed === undefined ? {} : { questionIndex: probed };
+    const asked: TimelineEvent = { at: q.askedAt.toISOString(), kind: 'follow-up-asked', ...about, detail: q.text };
+    if (!q.answeredAt) return [asked];
+    const answered: TimelineEvent = {
+      at: q.answeredAt.toISOString(),
+      kind: 'follow-up-answered',
+      ...about,
+      detail: q.timedOut ? 'timed-out' : 'answered',
+    };
+    return [asked, answered];
+  });
 }
 
 /** Events in time order; equal times keep the order given (a stable sort), so the submit, added last, ends. */

@@ -10,9 +10,10 @@ declare module '../../module-context.ts' {
   }
 }
 
-/** One timeline per attempt, for the exam's creator: events, edits, the assistant, tests, workspace and submit. */
-export const timelineModule: AppModule = async (app, { deps, provide }) => {
-  const service = createTimelineService(createTimelineRepository(deps.database), deps, app.log);
+/** One timeline per attempt, for the exam's creator: events, edits, the assistant, tests, workspace, submit and the follow-up. */
+export const timelineModule: AppModule = async (app, { deps, provide, use }) => {
+  const followUp = use('followUp');
+  const service = createTimelineService(createTimelineRepository(deps.database), { ...deps, followUp }, app.log);
   provide('timeline', service);
   await app.register(timelineRoutes(service));
 };

@@ -8,6 +8,7 @@ import { buildAnswer, operationsByQuestion, questionTexts } from './timeline-ans
 import {
   announcementEvents,
   assistantEvents,
+  followUpEvents,
   editEvents,
   inTimeOrder,
   proctorEvents,
@@ -17,8 +18,12 @@ import {
 } from './timeline-events.ts';
 import type { TimelineRepository } from './timeline.repository.ts';
 import { scaleBy } from '../attempts/sections.service.ts';
+import type { FollowUpService } from '../follow-up/follow-up.service.ts';
 
-type Upstream = Pick<Deps, 'attemptTranscripts' | 'workspaceHistory' | 'codeRunner'>;
+type Upstream = Pick<Deps, 'attemptTranscripts' | 'workspaceHistory' | 'codeRunner'> & {
+  /** The attempt's follow-up after submit (modules/follow-up): its questions asked and answered. */
+  followUp: Pick<FollowUpService, 'forTimeline'>;
+};
 
 /**
  * One attempt's timeline (GET /api/results/{id}/timeline): what the database holds, read table by table, and what
@@ -44,7 +49,7 @@ export function createTimelineService(repo: TimelineRepository, deps: Upstream, 
       const startedAt = found.startedAt;
       const submittedAt = found.submittedAt ?? found.completedAt;
 
-      const [chunks, answerTimes, eventRows, runs, notices, cohort, messages, history] = await Promise.all([
+      const [chunks, answerTimes, eventRows, runs, notices, cohort, messages, history, followUp] = await Promise.all([
         repo.operationChunks(attemptId),
         repo.answerTimes(attemptId),
         repo.events(attemptId),
@@ -62,6 +67,7 @@ export function createTimelineService(repo: TimelineRepository, deps: Upstream, 
         snapshot.codingWorkspace?.enabled
           ? settle('the workspace file history', () => deps.workspaceHistory.fileHistory(attemptId))
           : Promise.resolve({ files: [], capped: false }),
+        deps.followUp.forTimeline(attemptId),
       ]);
 
       const replies = (messages ?? []).filter((m) => m.role === 'assistant').map((m) => m.content);
@@ -97,6 +103,8 @@ export function createTimelineService(repo: TimelineRepository, deps: Upstream, 
       if (found.operationsCappedAt)
         events.push({ at: found.operationsCappedAt.toISOString(), kind: 'recording-capped' });
       events.push({ at: submittedAt.toISOString(), kind: 'submit' });
+      // After the submit: follow-up questions are asked once it is in (an equal time keeps this order).
+      if (followUp) events.push(...followUpEvents(followUp.stored.questions, followUp.snapshot));
 
       const unavailable: Timeline['unavailable'] = [];
       if (!messages) unavailable.push('assistant');
