@@ -107,6 +107,7 @@ describe('toPublicExam', () => {
       copyLLMResponse: false,
       uploadDocuments: true,
       plantedErrors: false,
+      followUp: null,
       materialNames: ['week1.pdf'],
       missing: [],
     });
@@ -117,6 +118,20 @@ describe('toPublicExam', () => {
       attemptsAllowed: 2,
       questionCount: 3,
     });
+  });
+
+  it('tells the candidate of follow-up questions only when the assistant and the follow-up are both on', () => {
+    const followUp = { enabled: true, questions: 3, secondsPerQuestion: 120 };
+    const withFollowUp = (enabled: boolean, on: boolean) => {
+      const exam = storedExam();
+      return toPublicExam(
+        { ...exam, aiSettings: { ...exam.aiSettings, enabled, followUp: { ...followUp, enabled: on } } },
+        { materialNames: [], hasUsableKey: true },
+      ).aiSettings.followUp;
+    };
+    expect(withFollowUp(true, true)).toEqual({ questions: 3, secondsPerQuestion: 120 });
+    expect(withFollowUp(true, false)).toBeNull();
+    expect(withFollowUp(false, true)).toBeNull();
   });
 
   it('lists the missing key when the assistant has none', () => {

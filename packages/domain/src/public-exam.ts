@@ -82,6 +82,8 @@ export type PublicExamSource = {
     copyLLMResponse: boolean;
     uploadDocuments: boolean;
     plantedErrors?: { enabled: boolean };
+    /** Follow-up questions after submit (follow-up.ts); absent from settings kept before they existed. */
+    followUp?: { enabled: boolean; questions: number; secondsPerQuestion: number };
   };
 };
 
@@ -125,6 +127,11 @@ export function toPublicExam(
       copyLLMResponse: ai.copyLLMResponse,
       uploadDocuments: ai.uploadDocuments,
       plantedErrors: ai.enabled && (ai.plantedErrors?.enabled ?? false),
+      // The briefing tells the candidate how many follow-up questions come after submit, and how long each has.
+      followUp:
+        ai.enabled && ai.followUp?.enabled
+          ? { questions: ai.followUp.questions, secondsPerQuestion: ai.followUp.secondsPerQuestion }
+          : null,
       materialNames: assistant.materialNames,
       missing: missingAiConfiguration({ provider: ai.provider, model: ai.model, hasKey: assistant.hasUsableKey }),
     },

@@ -1,5 +1,6 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
 import { hasUsableAiKey } from '@exam/domain/exam-ai';
+import { DEFAULT_FOLLOW_UP } from '@exam/domain/follow-up';
 import { toPublicExam, type PublicExam } from '@exam/domain/public-exam';
 import type { InternalExam } from '@exam/domain/internal';
 import type { ExamSnapshot } from './snapshot.ts';
@@ -44,7 +45,8 @@ export function candidateView(
       // The attempt's sections are those it started with, as its questions are.
       sections: snapshot.sections ?? [],
       codingWorkspace: snapshot.codingWorkspace,
-      aiSettings: ai ?? NO_ASSISTANT,
+      // The follow-up is the attempt's own, kept at start (its submission opens it whatever the creator edits since).
+      aiSettings: { ...(ai ?? NO_ASSISTANT), followUp: snapshot.followUp ?? { ...DEFAULT_FOLLOW_UP, enabled: false } },
       // The window and access rules are the live exam's (the server enforces them live too); the snapshot's
       // questions are already the candidate's own draw from any pool.
       opensAt: live?.opensAt ?? null,

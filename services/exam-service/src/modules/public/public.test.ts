@@ -47,6 +47,7 @@ describe('public candidate view', () => {
       copyLLMResponse: true,
       uploadDocuments: false,
       plantedErrors: false,
+      followUp: null,
       materialNames: [],
       missing: [],
     });

@@ -113,6 +113,9 @@ describe('follow-up questions after submit', () => {
     const exam = putExam();
     const s = await sitAndSubmit(exam);
     expect(s.submitted.followUp).toBe(true);
+    // The attempt's view of the exam told the candidate what comes after submit.
+    const examView = await app.inject({ method: 'GET', url: `/api/attempts/${s.attemptId}/exam`, headers: s.headers });
+    expect(examView.json().aiSettings.followUp).toEqual({ questions: 2, secondsPerQuestion: SECONDS });
     // Submitting again changes nothing and still says a follow-up comes.
     expect((await submitExam(s)).followUp).toBe(true);
     const pending = await stateOf(s);
@@ -270,6 +273,8 @@ describe('follow-up questions after submit', () => {
       const exam = putExam({ aiSettings: settings });
       const s = await sitAndSubmit(exam);
       expect(s.submitted.followUp).toBe(false);
+      const view = await app.inject({ method: 'GET', url: `/api/attempts/${s.attemptId}/exam`, headers: s.headers });
+      expect(view.json().aiSettings.followUp).toBeNull();
       expect(await stateOf(s)).toMatchObject({ status: 'off', total: 0, current: null });
       expect(await start(s)).toMatchObject({ status: 'off' });
       expect(await grader(s.resultId, exam.ownerId)).toMatchObject({ status: 'off', questions: [] });
