@@ -164,6 +164,15 @@ export function createFollowUpService(
   const takesSaves = (q: { answeredAt: Date | null; timedOut: boolean }, deadline: Date) =>
     (!q.answeredAt || q.timedOut) && now().getTime() <= deadline.getTime() + GRACE_MS;
 
+  /** A result's follow-up for the exam's creator (after closing what ran out); 404 for anyone else. */
+  async function ownedFollowUp(resultId: string, ownerId: string) {
+    const owned = await repo.findOwnedResult(resultId, ownerId);
+    if (!owned) throw new AppError(ErrorCode.NOT_FOUND, 'Result not found');
+    const attempt = await repo.attempt(owned.attemptId);
+    const stored = attempt ? await advance(owned.attemptId, attempt) : await repo.find(owned.attemptId);
+    return { attemptId: owned.attemptId, stored };
+  }
+
   return {
     state,
 
@@ -262,13 +271,5 @@ export function createFollowUpService(
       return stored && { stored, snapshot: attempt.examSnapshot };
     },
   };
-
-  async function ownedFollowUp(resultId: string, ownerId: string) {
-    const owned = await repo.findOwnedResult(resultId, ownerId);
-    if (!owned) throw new AppError(ErrorCode.NOT_FOUND, 'Result not found');
-    const attempt = await repo.attempt(owned.attemptId);
-    const stored = attempt ? await advance(owned.attemptId, attempt) : await repo.find(owned.attemptId);
-    return { attemptId: owned.attemptId, stored };
-  }
 }
 export type FollowUpService = ReturnType<typeof createFollowUpService>;
