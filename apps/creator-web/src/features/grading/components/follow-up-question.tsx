@@ -118,6 +118,7 @@ function FollowUpMarking({
   return (
     <div className="flex flex-col gap-3 border-t border-line pt-3">
       <fieldset
+        role="radiogroup"
         className="flex flex-col gap-1"
         aria-invalid={levelError ? true : undefined}
         aria-describedby={levelError ? errorId : undefined}

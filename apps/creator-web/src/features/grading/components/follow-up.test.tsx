@@ -82,7 +82,7 @@ describe('follow-up questions on the grading page', () => {
     const fake = serve(detail, twoFollowUps());
     const { user } = await openResult(detail);
     const first = await screen.findByRole('region', { name: 'Follow-up question 1' });
-    const levels = within(first).getByRole('group', { name: 'Rubric level for follow-up question 1' });
+    const levels = within(first).getByRole('radiogroup', { name: 'Rubric level for follow-up question 1' });
     expect(
       within(levels)
         .getAllByRole('radio')
@@ -133,7 +133,7 @@ describe('follow-up questions on the grading page', () => {
     await user.click(within(first).getByRole('button', { name: 'Save follow-up mark' }));
 
     expect(await within(first).findByRole('alert')).toHaveTextContent("Choose one of the rubric's 2 levels");
-    const levels = within(first).getByRole('group', { name: 'Rubric level for follow-up question 1' });
+    const levels = within(first).getByRole('radiogroup', { name: 'Rubric level for follow-up question 1' });
     expect(levels).toHaveAttribute('aria-invalid', 'true');
     expect(fake.marks).toEqual([{ n: 1, body: { level: 2, feedback: '' } }]);
     expect(summary()).toHaveTextContent('Follow-up: 0 of 4 points (0 of 2 marked)');
