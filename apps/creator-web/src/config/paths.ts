@@ -118,6 +118,9 @@ export const api = {
   resultLmsRetry: (resultId: string) => `/api/results/${id(resultId)}/lms-sync/retry`,
   /** How the attempt came to be: edits, proctoring events, assistant turns and workspace changes in time order. */
   resultTimeline: (resultId: string) => `/api/results/${id(resultId)}/timeline`,
+  /** Follow-up questions after submit: read them with their marks, mark one (n from 1). */
+  resultFollowUp: (resultId: string) => `/api/results/${id(resultId)}/follow-up`,
+  resultFollowUpMark: (resultId: string, n: number) => `/api/results/${id(resultId)}/follow-up/${n}/mark`,
   /** The collaboration profile: read it, ask the AI for the judged levels, set a judged level. */
   resultCollaboration: (resultId: string) => `/api/results/${id(resultId)}/collaboration`,
   resultCollaborationSuggestions: (resultId: string) => `/api/results/${id(resultId)}/collaboration/suggestions`,

@@ -6,6 +6,7 @@ import {
   DEFAULT_EXAM_TOKENS_PER_HOUR,
   type AiSettingsInput,
 } from '@exam/domain/exam-ai';
+import { FollowUpForGraderSchema } from '@exam/domain/follow-up';
 import type { ExamAiUsage } from '@exam/domain/llm';
 import { TimelineSchema } from '@exam/domain/timeline';
 import { makeUnusedCollaborationProfile } from './collaboration-factories.ts';
@@ -73,6 +74,18 @@ export const handlers = [
   // The result page's collaboration profile: a candidate who never used the assistant, unless a test serves its own.
   http.get('*/api/results/:id/collaboration', ({ params }) =>
     HttpResponse.json(makeUnusedCollaborationProfile(String(params.id))),
+  ),
+  // Exams have no follow-up questions after submit unless a test serves a result's own (fake-follow-up.ts).
+  http.get('*/api/results/:id/follow-up', () =>
+    HttpResponse.json(
+      FollowUpForGraderSchema.parse({
+        status: 'off',
+        note: null,
+        rubric: [],
+        questions: [],
+        points: { awarded: 0, max: 0, marked: 0 },
+      }),
+    ),
   ),
   // No AI solvability check has been run on any exam.
   http.get('*/api/exams/:id/solvability-checks/latest', () => HttpResponse.json({ check: null })),

@@ -7,12 +7,13 @@ import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { toast } from '@exam/ui/toaster';
 import { AlertTriangle, ArrowLeft, FileQuestion, Save } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { firstAwaitingQuestion, GradeByQuestionLink } from '../../../components/grade-by-question-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
+import { useFollowUp } from '../api/follow-up.ts';
 import { useCandidateResultId, useGradeResult, useResult } from '../api/grade-result.ts';
 import {
   followServer,
@@ -24,6 +25,7 @@ import {
 } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
+import { examIndexOf, FollowUpsForQuestion, FollowUpSummary, OtherFollowUps } from './follow-up-section.tsx';
 import { QuestionCard } from './question-card.tsx';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
@@ -79,6 +81,7 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
   const navigate = useNavigate();
   const save = useGradeResult(detail.id);
   const attemptProcess = useAttemptProcess(detail.id);
+  const followUp = useFollowUp(detail.id);
   const [grades, setGrades] = useState<QuestionGrade[]>(() => gradesOf(detail));
   const [unsaved, setUnsaved] = useState(false);
   useWarnBeforeLeaving(unsaved);
@@ -160,11 +163,24 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
               actions={markingActionsFor(qa, (next) => update(index, next))}
               reasonError={fieldErrors.get(index)}
               process={<QuestionProcess process={attemptProcess} questionIndex={qa.questionIndex} />}
+              followUps={
+                <FollowUpsForQuestion
+                  resultId={detail.id}
+                  followUp={followUp.data}
+                  examQuestionIndex={examIndexOf(qa)}
+                />
+              }
             />
           ))}
+          <OtherFollowUps resultId={detail.id} followUp={followUp.data} answers={detail.questionAnswers} />
         </section>
         <aside className="flex flex-col gap-6">
-          <CandidateInfoCard name={name} detail={detail} unsaved={unsaved} />
+          <CandidateInfoCard
+            name={name}
+            detail={detail}
+            unsaved={unsaved}
+            followUpSummary={<FollowUpSummary query={followUp} />}
+          />
           <WorkspaceStartFailureNote attemptId={detail.attemptId} />
           <WorkspaceFiles files={detail.workspace_files} />
           <ChatHistory attemptId={detail.attemptId} />
@@ -177,7 +193,18 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
   );
 }
 
-function CandidateInfoCard({ name, detail, unsaved }: { name: string; detail: ResultDetail; unsaved: boolean }) {
+function CandidateInfoCard({
+  name,
+  detail,
+  unsaved,
+  followUpSummary,
+}: {
+  name: string;
+  detail: ResultDetail;
+  unsaved: boolean;
+  /** The follow-up's own figure, under the score and apart from it. */
+  followUpSummary: ReactNode;
+}) {
   const { t } = useTranslation('grading');
   return (
     <Card>
@@ -198,6 +225,7 @@ function CandidateInfoCard({ name, detail, unsaved }: { name: string; detail: Re
             {unsaved && <p className="mt-1 text-xs text-muted">{t('grader.savedScoreSaveTo')}</p>}
           </dd>
         </dl>
+        <div className="mt-3 border-t border-line pt-3 empty:hidden">{followUpSummary}</div>
       </CardBody>
     </Card>
   );

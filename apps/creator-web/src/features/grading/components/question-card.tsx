@@ -23,6 +23,8 @@ type Props = {
   reasonError?: string | undefined;
   /** How the answer came to be (the timeline's section for this question), shown under the answer. */
   process?: ReactNode;
+  /** The follow-up questions after submit that probe this answer, with their own marks, below the question's. */
+  followUps?: ReactNode;
 };
 
 /** The question's state as the grader sees it: the key's points, a grader's mark, or waiting for one. */
@@ -70,7 +72,7 @@ function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['t
   );
 }
 
-export function QuestionCard({ resultId, qa, grade, actions, reasonError, process }: Props) {
+export function QuestionCard({ resultId, qa, grade, actions, reasonError, process, followUps }: Props) {
   const { t } = useTranslation(['grading', 'common']);
   const download = useDownloadAnswerFile();
   const number = qa.questionIndex + 1;
@@ -163,6 +165,7 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError, proces
       )}
       {process}
       <QuestionMarking qa={qa} grade={grade} actions={actions} reasonError={reasonError} />
+      {followUps}
     </Card>
   );
 }

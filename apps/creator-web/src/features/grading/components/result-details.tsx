@@ -10,10 +10,12 @@ import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { firstAwaitingQuestion, GradeByQuestionLink } from '../../../components/grade-by-question-link.tsx';
 import { BackToDashboard } from '../../../components/back-to-dashboard.tsx';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
+import { useFollowUp } from '../api/follow-up.ts';
 import { useResult } from '../api/grade-result.ts';
 import { markingActionsFor } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
 import { EventsSummary } from './events-summary.tsx';
+import { examIndexOf, FollowUpsForQuestion, FollowUpSummary, OtherFollowUps } from './follow-up-section.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { GradeHistory } from './grade-history.tsx';
 import { QuestionCard } from './question-card.tsx';
@@ -50,6 +52,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
   const { t } = useTranslation('grading');
   const grading = useGradingAutosave(detail);
   const attemptProcess = useAttemptProcess(detail.id);
+  const followUp = useFollowUp(detail.id);
   useWarnBeforeLeaving(grading.unsaved);
   const name = detail.userName.trim() || t('resultDetails.anonymous');
 
@@ -64,6 +67,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
             <span data-testid="result-score">
               <ScoreBadge result={detail} />
             </span>
+            <FollowUpSummary query={followUp} />
             {detail.lmsSync && <LmsSyncChip resultId={detail.id} sync={detail.lmsSync} />}
             <ReleaseButton detail={detail} />
             <GradeByQuestionLink examId={detail.examId} questionIndex={firstAwaitingQuestion(detail.questionAnswers)} />
@@ -110,8 +114,16 @@ function ResultView({ detail }: { detail: ResultDetail }) {
               actions={markingActionsFor(qa, (next) => grading.change(index, next))}
               reasonError={grading.fieldErrors.get(index)}
               process={<QuestionProcess process={attemptProcess} questionIndex={qa.questionIndex} />}
+              followUps={
+                <FollowUpsForQuestion
+                  resultId={detail.id}
+                  followUp={followUp.data}
+                  examQuestionIndex={examIndexOf(qa)}
+                />
+              }
             />
           ))}
+          <OtherFollowUps resultId={detail.id} followUp={followUp.data} answers={detail.questionAnswers} />
         </section>
         <aside className="flex flex-col gap-6">
           <Card>

@@ -16,6 +16,7 @@ import {
 } from './ai-settings-fields.tsx';
 import { ApiKeyField } from './api-key-field.tsx';
 import { CourseMaterials } from './course-materials.tsx';
+import { FollowUpFields } from './follow-up-fields.tsx';
 import type { ApiKeyMode, ExamFormInput } from './exam-form-model.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -78,6 +79,7 @@ export function AiSettingsCard({ apiKey, materials, onMaterialsChange, renderTes
             <AssistantSwitches />
             <AssistanceFields />
             <PlantedErrorsFields />
+            <FollowUpFields />
             <BudgetFields />
             <ExamBudgetFields />
             <CourseMaterials materials={materials} onChange={onMaterialsChange} />

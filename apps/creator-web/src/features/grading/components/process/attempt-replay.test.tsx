@@ -126,6 +126,29 @@ describe('the attempt replay', () => {
     expect(conversation).toHaveTextContent('Stopped by a guardrail');
   });
 
+  it('words the follow-up questions asked after submit and their answers in the events list', () => {
+    const at = (s: number) => attemptSecond(s);
+    renderReplay(
+      makeRecordedTimeline({
+        events: [
+          { at: at(1), kind: 'submit' },
+          { at: at(2), kind: 'follow-up-asked', questionIndex: 1, detail: 'What stops your recursion?' },
+          { at: at(3), kind: 'follow-up-answered', questionIndex: 1, detail: 'answered' },
+          { at: at(4), kind: 'follow-up-asked', questionIndex: 0, detail: 'Why a hash map?' },
+          { at: at(5), kind: 'follow-up-answered', questionIndex: 0, detail: 'timed-out' },
+        ],
+      }),
+    );
+    const events = within(screen.getByRole('list', { name: 'Events' }));
+    expect(events.getAllByRole('button').map((b) => b.textContent)).toEqual([
+      '00:01 Submitted',
+      '00:02 Asked a follow-up question (question 2): What stops your recursion?',
+      '00:03 Answered a follow-up question (question 2)',
+      '00:04 Asked a follow-up question (question 1): Why a hash map?',
+      '00:05 Answered a follow-up question (question 1): the time ran out; the draft saved by then is the answer',
+    ]);
+  });
+
   it('plays in real time, faster at a chosen speed, and pauses saying where it stopped', () => {
     vi.useFakeTimers();
     renderReplay();

@@ -22,9 +22,12 @@ export function useDescribeEvent(): (event: TimelineEvent) => string {
       if (event.questionIndex !== undefined && !NAMES_QUESTION.has(event.kind)) {
         text = t('event.onQuestion', { event: text, n });
       }
-      // A test run with its outcome says it in its own words; without one, the detail says why.
+      // A test run with its outcome says it in its own words; without one, the detail says why. A follow-up
+      // answer's detail is a code ('answered' or 'timed-out', timeline.ts), said here in words.
       const outcome = event.kind === 'test-run' && event.passed !== undefined;
-      if (event.detail && !outcome) text = t('event.withDetail', { event: text, detail: event.detail });
+      if (event.kind === 'follow-up-answered') {
+        if (event.detail === 'timed-out') text = t('event.withDetail', { event: text, detail: t('event.timedOut') });
+      } else if (event.detail && !outcome) text = t('event.withDetail', { event: text, detail: event.detail });
       return text;
     },
     [t],
