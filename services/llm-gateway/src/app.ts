@@ -4,6 +4,10 @@ import { lifecycleOf } from '@exam/server-kit/lifecycle';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { registerServiceMetrics } from './plugins/service-metrics.ts';
+import { auditVersionOf } from './modules/audit/audit-version.ts';
+import { createEquivalenceRepository } from './modules/audit/equivalence.repository.ts';
+import { equivalenceRoutes } from './modules/audit/equivalence.routes.ts';
+import { createEquivalenceService } from './modules/audit/equivalence.service.ts';
 import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
@@ -80,11 +84,14 @@ export async function buildApp(config: Config, deps: Deps) {
       leaseMs: config.SOLVABILITY_LEASE_MS,
       heartbeatMs: config.SOLVABILITY_HEARTBEAT_MS,
       runWaitMs: config.SOLVABILITY_RUN_WAIT_MS,
+      examVersion: auditVersionOf,
     },
   );
   await app.register(solvabilityRoutes(solvability));
   // Runs in progress on this replica are recorded as interrupted before the database closes.
   app.addHook('onClose', () => solvability.close());
+
+  await app.register(equivalenceRoutes(createEquivalenceService(createEquivalenceRepository(deps.database), deps)));
 
   return app;
 }

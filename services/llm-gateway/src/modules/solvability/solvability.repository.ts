@@ -1,4 +1,5 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
+import type { AuditConfiguration } from '@exam/domain/assistant-audit';
 import type { SolvabilityCheck, SolvabilityItem, SolvabilityStatus } from '@exam/domain/solvability';
 import type { GatewayDatabase } from '../../db/database.ts';
 import { solvabilityChecks } from '../../db/schema.ts';
@@ -31,6 +32,9 @@ export type NewCheck = {
   examId: string;
   ownerId: string;
   phrasingsPerQuestion: number;
+  /** The exam version checked and the configurations asked; the columns' defaults ('' and []) without them. */
+  examVersion?: string;
+  configurations?: AuditConfiguration[];
   maxCalls: number;
   maxTokens: number;
   progressTotal: number;

@@ -17,29 +17,38 @@ import { phrasingsFor } from './phrasings.ts';
 import { runReplyCode } from './run-code.ts';
 import { INTERRUPTED_MESSAGE, type Progress, type SolvabilityRepository } from './solvability.repository.ts';
 
-export type Task = { questionIndex: number; phrasing: string };
+export type Task = { configuration: number; questionIndex: number; phrasing: string };
 export type Plan = { items: SolvabilityItem[]; tasks: Task[] };
 
-/** The items of the report before any call, and the calls to make, question by question. */
-export function planCheck(questions: readonly Question[], phrasingsPerQuestion: number): Plan {
+/**
+ * The items of the report before any call (one per configuration and question, configuration 0's first), and the
+ * calls to make: question by question, each phrasing asked of every configuration in turn, so that a run stopped
+ * by a cap has asked the configurations it compares about the same questions.
+ */
+export function planCheck(questions: readonly Question[], phrasingsPerQuestion: number, configurations = 1): Plan {
   const items: SolvabilityItem[] = [];
   const tasks: Task[] = [];
+  for (let configuration = 0; configuration < configurations; configuration++)
+    questions.forEach((question, questionIndex) => {
+      const judgement = judgementOf(question);
+      const asked = judgement.kind !== 'unjudged' || judgement.ask;
+      items.push({
+        configuration,
+        questionIndex,
+        questionId: question.id,
+        title: question.title || `Question ${questionIndex + 1}`,
+        type: question.type,
+        verdict: 'not-judged',
+        reason: judgement.kind === 'unjudged' && !asked ? judgement.reason : null,
+        replies: [],
+      });
+    });
   questions.forEach((question, questionIndex) => {
     const judgement = judgementOf(question);
-    const asked = judgement.kind !== 'unjudged' || judgement.ask;
-    items.push({
-      configuration: 0,
-      questionIndex,
-      questionId: question.id,
-      title: question.title || `Question ${questionIndex + 1}`,
-      type: question.type,
-      verdict: 'not-judged',
-      reason: judgement.kind === 'unjudged' && !asked ? judgement.reason : null,
-      replies: [],
-    });
-    if (asked)
-      for (const phrasing of phrasingsFor(question, questionIndex, phrasingsPerQuestion))
-        tasks.push({ questionIndex, phrasing });
+    if (judgement.kind === 'unjudged' && !judgement.ask) return;
+    for (const phrasing of phrasingsFor(question, questionIndex, phrasingsPerQuestion))
+      for (let configuration = 0; configuration < configurations; configuration++)
+        tasks.push({ configuration, questionIndex, phrasing });
   });
   return { items, tasks };
 }
@@ -99,7 +108,8 @@ export type RunContext = {
   examId: string;
   leaseOwner: string;
   questions: readonly Question[];
-  probe: Probe;
+  /** One per configuration, the exam's own first. */
+  probes: readonly Probe[];
   plan: Plan;
   budget: { maxCalls: number; maxTokens: number };
   /** Aborted when this replica shuts down. */
@@ -181,7 +191,7 @@ export async function runCheck(ctx: RunContext, deps: RunDeps, opts: LeaseOption
     callsUsed: calls,
     tokensUsed: tokens,
     progressDone: calls,
-    items: items.map((item, i) => judged(item, judgements[i] as Judgement, finished)),
+    items: items.map((item) => judged(item, judgements[item.questionIndex] as Judgement, finished)),
   });
   try {
     for (const task of ctx.plan.tasks) {
@@ -190,10 +200,12 @@ export async function runCheck(ctx: RunContext, deps: RunDeps, opts: LeaseOption
         outOfBudget = true;
         break;
       }
-      const request = ctx.probe.request(task.questionIndex, task.phrasing);
+      const probe = ctx.probes[task.configuration];
+      if (!probe) throw new Error(`no probe for configuration ${task.configuration}`);
+      const request = probe.request(task.questionIndex, task.phrasing);
       let asked: AskedReply;
       try {
-        asked = await askOnce(deps.llm, request, ctx.probe.answerKeys, ctx.probe.secrets, stopper.signal, (out) =>
+        asked = await askOnce(deps.llm, request, probe.answerKeys, probe.secrets, stopper.signal, (out) =>
           deps.estimate(request, out),
         );
       } catch (err) {
@@ -206,7 +218,7 @@ export async function runCheck(ctx: RunContext, deps: RunDeps, opts: LeaseOption
         errors += 1;
         firstError ??= asked.reason;
       }
-      const item = items[task.questionIndex];
+      const item = items.find((i) => i.configuration === task.configuration && i.questionIndex === task.questionIndex);
       if (item) item.replies.push(await replyOf(task, asked, judgements[task.questionIndex] as Judgement, judgeCode));
       obey(await repo.saveProgress(ctx.checkId, ctx.leaseOwner, progress(false), leaseUntil()));
     }

@@ -17,7 +17,12 @@ export const SolvabilityMessages = {
   notRunning: 'The solvability check is not running.',
 } as const;
 
-export type SolvabilityOptions = LeaseOptions & { defaultMaxCalls: number; defaultMaxTokens: number };
+export type SolvabilityOptions = LeaseOptions & {
+  defaultMaxCalls: number;
+  defaultMaxTokens: number;
+  /** The exam version a check records (the audit's auditVersionOf, which sits above this module). */
+  examVersion: (exam: InternalExam) => string;
+};
 
 /**
  * The AI solvability check of an exam, for its owner only (anyone else gets 404, as if the exam did not
@@ -46,9 +51,12 @@ export function createSolvabilityService(
     async start(creator: CreatorClaims, examId: string, body: StartSolvabilityCheck): Promise<SolvabilityCheck> {
       const input = StartSolvabilityCheckSchema.parse(body);
       const exam = await ownedExam(creator, examId);
-      // Refuses (403, 409) exactly as a candidate's chat would when the assistant is off or incomplete.
-      const probe = await chat.prepareProbe(exam);
-      const plan = planCheck(exam.questions, input.phrasingsPerQuestion);
+      // Refuses (403, 409) exactly as a candidate's chat would when the assistant is off or incomplete; a compared
+      // configuration without a key is refused (400 naming compareWith.<i>.provider) before anything is stored.
+      const probes = [await chat.prepareProbe(exam)];
+      for (const [position, configuration] of input.compareWith.entries())
+        probes.push(await chat.prepareProbe(exam, { configuration, position }));
+      const plan = planCheck(exam.questions, input.phrasingsPerQuestion, probes.length);
       const now = deps.clock.now();
       const leaseOwner = randomUUID();
       const budget = {
@@ -60,6 +68,8 @@ export function createSolvabilityService(
         examId: exam.id,
         ownerId: exam.ownerId,
         phrasingsPerQuestion: input.phrasingsPerQuestion,
+        examVersion: opts.examVersion(exam),
+        configurations: probes.map((probe) => probe.configuration),
         ...budget,
         progressTotal: plan.tasks.length,
         items: plan.items,
@@ -74,7 +84,7 @@ export function createSolvabilityService(
           examId: exam.id,
           leaseOwner,
           questions: exam.questions,
-          probe,
+          probes,
           plan,
           budget,
           shutdown: shutdown.signal,

@@ -8,12 +8,21 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../../db/database.ts';
 import * as schema from '../../db/schema.ts';
-import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../../testing/provider-mocks.ts';
+import {
+  anthropicFrames,
+  openAiFrames,
+  recordingHandler,
+  sseResponse,
+  type RecordedCall,
+} from '../../testing/provider-mocks.ts';
 import { buildTestApp, creatorHeaders, TEST_ENDPOINTS, type TestApp } from '../../testing/app.ts';
 import { makeExam } from '../../testing/exams.ts';
 import { createSolvabilityRepository } from './solvability.repository.ts';
 
 const OPENAI = `${TEST_ENDPOINTS.openai}/chat/completions`;
+const ANTHROPIC = `${TEST_ENDPOINTS.anthropic}/v1/messages`;
+/** The operator's Anthropic key: a compared Anthropic configuration is asked with it, never with the exam's key. */
+const ANTHROPIC_SERVER_KEY = 'sk-ant-server-key';
 const server = setupServer();
 const calls: RecordedCall[] = [];
 
@@ -73,7 +82,9 @@ describe('the AI solvability check', () => {
   let app: TestApp;
   beforeAll(async () => {
     server.listen({ onUnhandledRequest: 'error' });
-    app = await buildTestApp({ env: { SOLVABILITY_HEARTBEAT_MS: '20', SOLVABILITY_LEASE_MS: '5000' } });
+    app = await buildTestApp({
+      env: { SOLVABILITY_HEARTBEAT_MS: '20', SOLVABILITY_LEASE_MS: '5000', ANTHROPIC_API_KEY: ANTHROPIC_SERVER_KEY },
+    });
   });
   afterEach(() => {
     server.resetHandlers();
@@ -343,6 +354,131 @@ describe('the AI solvability check', () => {
     guardedAssistant();
     expect((await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 1 })).statusCode).toBe(202);
     await finished(exam.id, exam.ownerId);
+  });
+
+  describe('comparing configurations (compareWith)', () => {
+    const LEAKY = ['Sure. The correct answer is B, because that measure ', 'ignores the extremes: the Median.'];
+    const LEAKY_SHORT = ['It is the standard ', 'error: it shrinks like 1/sqrt(n).'];
+    const HOLDING = ['I cannot give you the answer. ', 'Think about what happens to each measure.'];
+    /** gpt-4o gives answers away and gpt-4o-mini does not (OpenAI's frames); Claude gives them away (Anthropic's). */
+    const twoModels = () =>
+      server.use(
+        recordingHandler(OPENAI, calls, (call) => {
+          const leaky = call.body.model === 'gpt-4o';
+          const texts = !leaky ? HOLDING : openQuestion(call) === 1 ? LEAKY : LEAKY_SHORT;
+          return sseResponse(openAiFrames(texts, undefined, String(call.body.model)));
+        }),
+        recordingHandler(ANTHROPIC, calls, (call) => {
+          const system = JSON.stringify(call.body.system ?? '');
+          return sseResponse(anthropicFrames(/currently looking at Q1/.test(system) ? LEAKY : LEAKY_SHORT));
+        }),
+      );
+    const gpt4o = { provider: 'openai', model: 'gpt-4o' } as const;
+    const claude = { provider: 'anthropic', model: 'claude-sonnet-4' } as const;
+    const itemAt = (check: SolvabilityCheck, configuration: number, questionIndex: number) =>
+      check.items.find((item) => item.configuration === configuration && item.questionIndex === questionIndex);
+
+    it('asks every phrasing of every question of each configuration and reports the items per configuration', async () => {
+      twoModels();
+      const exam = examWith({ stopSolutions: false });
+      const started = await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 2, compareWith: [gpt4o, claude] });
+      expect(started.statusCode).toBe(202);
+      // Two keyed questions, two phrasings, three configurations; the file upload is not asked.
+      expect(started.json()).toMatchObject({ progress: { done: 0, total: 12 } });
+
+      const check = await finished(exam.id, exam.ownerId);
+      expect(check).toMatchObject({ status: 'completed', progress: { done: 12, total: 12 }, used: { calls: 12 } });
+      expect(check.examVersion).toMatch(/^[0-9a-f]{32}$/);
+      expect(check.configurations).toEqual([
+        { provider: 'openai', model: 'gpt-4o-mini', baseUrl: '' },
+        { provider: 'openai', model: 'gpt-4o', baseUrl: '' },
+        { provider: 'anthropic', model: 'claude-sonnet-4', baseUrl: '' },
+      ]);
+      expect(check.items.map((item) => [item.configuration, item.questionIndex])).toEqual([
+        [0, 0],
+        [0, 1],
+        [0, 2],
+        [1, 0],
+        [1, 1],
+        [1, 2],
+        [2, 0],
+        [2, 1],
+        [2, 2],
+      ]);
+      // The exam's own model holds; the compared ones give the MCQ and the short answer away.
+      expect(itemAt(check, 0, 0)).toMatchObject({ verdict: 'holds' });
+      expect(itemAt(check, 0, 1)).toMatchObject({ verdict: 'holds' });
+      for (const configuration of [1, 2]) {
+        expect(itemAt(check, configuration, 0)).toMatchObject({ verdict: 'gives-away' });
+        expect(itemAt(check, configuration, 1)).toMatchObject({ verdict: 'gives-away' });
+        expect(itemAt(check, configuration, 0)?.replies.map((r) => r.outcome)).toEqual(['answer', 'answer']);
+        expect(itemAt(check, configuration, 2)).toMatchObject({ verdict: 'not-judged', reason: 'file-upload' });
+      }
+      expect(itemAt(check, 0, 0)?.replies.map((r) => r.outcome)).toEqual(['none', 'none']);
+
+      // Each phrasing asked of every configuration in turn; the exam's key only for its own provider.
+      expect(calls.map((call) => call.body.model)).toEqual(
+        Array.from({ length: 4 }, () => ['gpt-4o-mini', 'gpt-4o', 'claude-sonnet-4']).flat(),
+      );
+      for (const call of calls.filter((c) => c.url.startsWith(TEST_ENDPOINTS.openai)))
+        expect(call.headers.authorization).toBe(`Bearer sk-creator-${exam.id}`);
+      for (const call of calls.filter((c) => c.url.startsWith(TEST_ENDPOINTS.anthropic))) {
+        expect(call.headers['x-api-key']).toBe(ANTHROPIC_SERVER_KEY);
+        expect(JSON.stringify(call.headers)).not.toContain(`sk-creator-${exam.id}`);
+      }
+    });
+
+    it('applies the caps to the whole run, every configuration together', async () => {
+      twoModels();
+      const exam = examWith({ stopSolutions: false });
+      await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 1, compareWith: [gpt4o, claude], maxCalls: 4 });
+      const check = await finished(exam.id, exam.ownerId);
+      expect(check).toMatchObject({ status: 'budget-exhausted', progress: { done: 4, total: 6 }, used: { calls: 4 } });
+      // The first question was asked of all three; the second only of the exam's own before the cap.
+      expect([0, 1, 2].map((c) => itemAt(check, c, 0)?.replies.length)).toEqual([1, 1, 1]);
+      expect([0, 1, 2].map((c) => itemAt(check, c, 1)?.replies.length)).toEqual([1, 0, 0]);
+      expect(itemAt(check, 2, 1)).toMatchObject({ verdict: 'not-judged', reason: 'not-asked' });
+    });
+
+    it('records the exam version and its own configuration for a check that compares nothing', async () => {
+      guardedAssistant();
+      const checked = async (exam: InternalExam) => {
+        app.platform.exams.set(exam.id, exam);
+        await start(exam.id, exam.ownerId, { phrasingsPerQuestion: 1 });
+        return finished(exam.id, exam.ownerId);
+      };
+      const check = await checked(makeExam({ questions }));
+      expect(check.configurations).toEqual([{ provider: 'openai', model: 'gpt-4o-mini', baseUrl: '' }]);
+      expect(check.items.every((item) => item.configuration === 0)).toBe(true);
+      // The version is what the assistant is told: the same questions give the same one, an edited question another.
+      expect((await checked(makeExam({ questions }))).examVersion).toBe(check.examVersion);
+      const edited = questions.map((q, i) => (i === 1 ? { ...q, title: 'What grows as n shrinks?' } : q));
+      expect((await checked(makeExam({ questions: edited }))).examVersion).not.toBe(check.examVersion);
+    });
+
+    it('refuses (400 naming the configuration) a compared provider without a key, and stores nothing', async () => {
+      twoModels();
+      const exam = examWith();
+      const response = await start(exam.id, exam.ownerId, {
+        compareWith: [gpt4o, { provider: 'groq', model: 'llama-3.3-70b-versatile' }],
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.issues[0].path).toBe('compareWith.1.provider');
+      expect(response.json().error.message).toMatch(/No API key is available for Groq/);
+      expect(await latest(exam.id, exam.ownerId)).toBeNull();
+      expect(calls).toHaveLength(0);
+    });
+
+    it('rejects more compared configurations than allowed, or one without a model, with 400', async () => {
+      const exam = examWith();
+      const many = await start(exam.id, exam.ownerId, { compareWith: [gpt4o, gpt4o, gpt4o, gpt4o] });
+      expect(many.statusCode).toBe(400);
+      expect(many.json().error.issues[0].path).toBe('compareWith');
+      const unnamed = await start(exam.id, exam.ownerId, { compareWith: [{ provider: 'openai', model: ' ' }] });
+      expect(unnamed.statusCode).toBe(400);
+      expect(unnamed.json().error.issues[0].path).toBe('compareWith.0.model');
+      expect(await latest(exam.id, exam.ownerId)).toBeNull();
+    });
   });
 
   describe('coding questions', () => {
