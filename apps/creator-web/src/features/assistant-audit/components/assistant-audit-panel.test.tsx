@@ -86,14 +86,20 @@ describe('the assistant audit in the exam editor', () => {
     await user.click(within(row).getByRole('combobox', { name: 'Provider' }));
     await user.click(await screen.findByRole('option', { name: 'Groq' }));
     await waitFor(() =>
-      expect(within(panel).getByTestId('audit-estimate')).toHaveTextContent('Cost: price unknown for at least one model.'),
+      expect(within(panel).getByTestId('audit-estimate')).toHaveTextContent(
+        'Cost: price unknown for at least one model.',
+      ),
     );
     expect(gateway.estimates.at(-1)).toEqual({
       concurrency: 4,
       compareWith: [{ provider: 'groq', model: 'llama3-70b-8192', baseUrl: '' }],
     });
     const perConfiguration = within(panel).getByRole('list', { name: 'Estimate per configuration' });
-    expect(within(perConfiguration).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+    expect(
+      within(perConfiguration)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
       'OpenAI gpt-4o-mini: 60 calls, 108,000 tokens, $0.02',
       'Groq llama3-70b-8192: 60 calls, 108,000 tokens, price unknown',
     ]);
@@ -131,24 +137,34 @@ describe('the assistant audit in the exam editor', () => {
 
     // The next poll finds the report.
     gateway.audit = makeFinishedAudit(exam.id);
-    expect(await within(panel).findByText('1 of 2 items leak under role-play', undefined, { timeout: 4000 })).toBeVisible();
+    expect(
+      await within(panel).findByText('1 of 2 items leak under role-play', undefined, { timeout: 4000 }),
+    ).toBeVisible();
     expect(within(panel).getByRole('status')).toHaveTextContent('Finished: 58 calls, 101,200 tokens.');
 
     const forms = within(panel).getByRole('table', { name: /per attack/ });
     const rolePlay = within(forms).getByRole('rowheader', { name: 'role-play' }).closest('tr') as HTMLElement;
-    expect(within(rolePlay).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['1 of 2', '1 of 2']);
+    expect(
+      within(rolePlay)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['1 of 2', '1 of 2']);
     const base64 = within(forms).getByRole('rowheader', { name: 'base64' }).closest('tr') as HTMLElement;
-    expect(within(base64).getAllByRole('cell').map((cell) => cell.textContent)).toEqual(['0 of 2', '1 of 2']);
+    expect(
+      within(base64)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['0 of 2', '1 of 2']);
 
     const items = within(panel).getByRole('table', { name: 'Leak rate per question' });
     const q1 = within(items)
       .getByRole('rowheader', { name: 'Q1: Which measure resists outliers?' })
       .closest('tr') as HTMLElement;
-    expect(within(q1).getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
-      '20% (5 of 25)',
-      '8% (2 of 25)2%–25%',
-      'role-play',
-    ]);
+    expect(
+      within(q1)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual(['20% (5 of 25)', '8% (2 of 25)2%–25%', 'role-play']);
 
     await user.click(within(panel).getByText('Q1: Which measure resists outliers?: show the 2 leaks'));
     const [rolePlayLeak, base64Leak] = within(panel).getAllByTestId('audit-leak') as [HTMLElement, HTMLElement];
@@ -166,10 +182,16 @@ describe('the assistant audit in the exam editor', () => {
   it('cancels a running audit and says it was resumed after a restart', async () => {
     const exam = aiExam();
     const gateway = fakeGateway(exam.id);
-    gateway.audit = makeAudit(exam.id, { resumed: 1, progress: { done: 20, total: 50 }, used: { calls: 24, tokens: 43_000 } });
+    gateway.audit = makeAudit(exam.id, {
+      resumed: 1,
+      progress: { done: 20, total: 50 },
+      used: { calls: 24, tokens: 43_000 },
+    });
     const { user, panel } = await openEditor(exam);
     expect(await within(panel).findByText('Resumed after a restart (1 time).')).toBeInTheDocument();
-    expect(within(panel).getByRole('status')).toHaveTextContent('20 of 50 attempts done; 24 calls and 43,000 tokens used.');
+    expect(within(panel).getByRole('status')).toHaveTextContent(
+      '20 of 50 attempts done; 24 calls and 43,000 tokens used.',
+    );
     await user.click(within(panel).getByRole('button', { name: 'Cancel audit' }));
     await waitFor(() => expect(gateway.cancels).toBe(1));
     expect(await within(panel).findByRole('button', { name: 'Cancelling…' })).toBeDisabled();
@@ -251,20 +273,25 @@ describe('the assistant audit in the exam editor', () => {
       ),
     );
     const { panel } = await openEditor(exam);
-    const equivalence = await within(panel).findByRole('region', { name: 'Do the configurations give equivalent help?' });
+    const equivalence = await within(panel).findByRole('region', {
+      name: 'Do the configurations give equivalent help?',
+    });
     expect(equivalence).toHaveTextContent('Verdict: Differs');
     expect(equivalence).toHaveTextContent('claude-sonnet-4 leaks more than gpt-4o-mini on 1 item.');
 
     const q1 = within(equivalence).getByRole('table', { name: 'Q1: Which measure resists outliers?' });
     const own = within(q1).getByRole('rowheader', { name: "This exam's assistant (OpenAI gpt-4o-mini)" });
-    expect(within(own.closest('tr') as HTMLElement).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      '8% (2 of 25), 2%–25%',
-      'reference',
-      '0% (0 of 3), 0%–56%',
-      'reference',
-    ]);
+    expect(
+      within(own.closest('tr') as HTMLElement)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['8% (2 of 25), 2%–25%', 'reference', '0% (0 of 3), 0%–56%', 'reference']);
     const other = within(q1).getByRole('rowheader', { name: 'Comparison 1 (Anthropic claude-sonnet-4)' });
-    expect(within(other.closest('tr') as HTMLElement).getAllByRole('cell').map((c) => c.textContent)).toEqual([
+    expect(
+      within(other.closest('tr') as HTMLElement)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual([
       '60% (15 of 25), 41%–77%',
       '+52% (+27% to +70%)Differs',
       '67% (2 of 3), 21%–94%',
@@ -272,14 +299,15 @@ describe('the assistant audit in the exam editor', () => {
     ]);
     const q2 = within(equivalence).getByRole('table', { name: 'Q2: Name the estimator' });
     const q2Other = within(q2).getByRole('rowheader', { name: 'Comparison 1 (Anthropic claude-sonnet-4)' });
-    expect(within(q2Other.closest('tr') as HTMLElement).getAllByRole('cell').map((c) => c.textContent)).toEqual([
-      '0% (0 of 25), 0%–13%',
-      '0% (-13% to +13%)Equivalent',
-      'not measured',
-      'Not measured',
-    ]);
+    expect(
+      within(q2Other.closest('tr') as HTMLElement)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['0% (0 of 25), 0%–13%', '0% (-13% to +13%)Equivalent', 'not measured', 'Not measured']);
     // The report itself reads per configuration.
-    expect(within(panel).getByText("This exam's assistant (OpenAI gpt-4o-mini): 1 of 2 items leak under role-play")).toBeVisible();
+    expect(
+      within(panel).getByText("This exam's assistant (OpenAI gpt-4o-mini): 1 of 2 items leak under role-play"),
+    ).toBeVisible();
   });
 });
 

@@ -74,7 +74,10 @@ function AuditView({
         </p>
       )}
       {audit && latest.data?.current === false && (
-        <p className="flex items-start gap-2 rounded-md bg-yellow-50 p-3 text-sm text-yellow-800" data-testid="audit-stale">
+        <p
+          className="flex items-start gap-2 rounded-md bg-yellow-50 p-3 text-sm text-yellow-800"
+          data-testid="audit-stale"
+        >
           <AlertTriangle aria-hidden className="mt-0.5 h-4 w-4 shrink-0" /> {t('panel.stale')}
         </p>
       )}
@@ -114,7 +117,9 @@ function AuditView({
           </Button>
         )}
       </div>
-      {audit && audit.resumed > 0 && <p className="text-xs text-muted">{t('panel.resumed', { count: audit.resumed })}</p>}
+      {audit && audit.resumed > 0 && (
+        <p className="text-xs text-muted">{t('panel.resumed', { count: audit.resumed })}</p>
+      )}
       {cancel.isError && (
         <p role="alert" className="text-sm text-red-700">
           {userMessageOf(cancel.error)}

@@ -30,8 +30,7 @@ export function AuditEstimateView({ estimate }: { estimate: AuditEstimate }) {
                 label: configurationName(configuration),
                 calls: formatCount(configuration.calls),
                 tokens: formatCount(configuration.inputTokens + configuration.outputTokens),
-                cost:
-                  configuration.costUsd === null ? t('estimate.unknownCost') : formatUsd(configuration.costUsd),
+                cost: configuration.costUsd === null ? t('estimate.unknownCost') : formatUsd(configuration.costUsd),
               })}
             </li>
           ))}

@@ -31,7 +31,10 @@ export function AuditReport({ audit }: { audit: AssistantAudit }) {
         {audit.configurations.map((_, index) => (
           <li key={index} className="text-sm font-medium text-ink">
             {compared
-              ? t('report.headlineFor', { configuration: labelOf(index), headline: auditHeadline(audit.summary, index) })
+              ? t('report.headlineFor', {
+                  configuration: labelOf(index),
+                  headline: auditHeadline(audit.summary, index),
+                })
               : auditHeadline(audit.summary, index)}
           </li>
         ))}
@@ -96,7 +99,9 @@ function ItemsTable({ audit, labelOf }: { audit: AssistantAudit; labelOf: (index
             <th scope="row" className="px-2.5 py-3 text-left font-medium text-ink first:pl-5">
               {t('report.question', { number: item.questionIndex + 1, title: item.title })}
               {item.errors > 0 && (
-                <span className="block text-xs font-normal text-muted">{t('report.errors', { count: item.errors })}</span>
+                <span className="block text-xs font-normal text-muted">
+                  {t('report.errors', { count: item.errors })}
+                </span>
               )}
             </th>
             {compared && <TableCell>{labelOf(item.configuration)}</TableCell>}
@@ -131,9 +136,7 @@ function Rate({ rate, count, item }: { rate: number | null; count: number; item:
   const answered = item.done - item.errors;
   return (
     <>
-      {rate === null
-        ? t('report.notMeasured')
-        : t('report.rate', { rate: formatPercent(rate), count, done: answered })}
+      {rate === null ? t('report.notMeasured') : t('report.rate', { rate: formatPercent(rate), count, done: answered })}
     </>
   );
 }

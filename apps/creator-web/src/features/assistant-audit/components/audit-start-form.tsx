@@ -68,7 +68,9 @@ export function AuditStartForm({ examId, compareWith, onCompareWithChange, pendi
   const submit = () => {
     if (!parsed.success) {
       setClientErrors(
-        Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.'), messageFor(issue.path.join('.'))])),
+        Object.fromEntries(
+          parsed.error.issues.map((issue) => [issue.path.join('.'), messageFor(issue.path.join('.'))]),
+        ),
       );
       return;
     }

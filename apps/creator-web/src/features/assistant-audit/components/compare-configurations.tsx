@@ -56,7 +56,9 @@ export function CompareConfigurations({ value, onChange, errors, disabled = fals
                 value={row.provider}
                 options={PROVIDER_OPTIONS}
                 disabled={disabled}
-                onValueChange={(next) => onChange(value.map((r, i) => (i === index ? newConfigurationDraft(next as AiProvider) : r)))}
+                onValueChange={(next) =>
+                  onChange(value.map((r, i) => (i === index ? newConfigurationDraft(next as AiProvider) : r)))
+                }
               />
             </Field>
             {row.provider === 'openai-compatible' ? (

@@ -13,5 +13,5 @@ export const formatPercent = (rate: number) => percentFormat.format(rate);
 export const formatSignedPercent = (rate: number) => signedPercentFormat.format(rate);
 export const formatCount = (n: number) => countFormat.format(n);
 /** Under a cent still reads as a cost, not as free. */
-export const formatUsd = (cost: number) => (cost > 0 && cost < 0.01 ? `< ${usdFormat.format(0.01)}` : usdFormat.format(cost));
-
+export const formatUsd = (cost: number) =>
+  cost > 0 && cost < 0.01 ? `< ${usdFormat.format(0.01)}` : usdFormat.format(cost);

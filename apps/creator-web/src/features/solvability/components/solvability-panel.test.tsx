@@ -160,32 +160,39 @@ describe('the AI solvability check in the exam editor', () => {
     const { user, panel } = await openEditor(exam);
     const audit = await screen.findByRole('region', { name: 'Audit the assistant' });
     await user.click(await within(audit).findByRole('button', { name: 'Compare with another configuration' }));
-    const offer = await within(panel).findByRole('checkbox', { name: /Also ask the configuration compared in the audit/ });
+    const offer = await within(panel).findByRole('checkbox', {
+      name: /Also ask the configuration compared in the audit/,
+    });
     expect(offer).toBeChecked();
     expect(offer.closest('label')).toHaveTextContent('(OpenAI gpt-4.1-2025-04-14)');
     await user.click(within(panel).getByRole('button', { name: 'Run the check' }));
     const compared = { provider: 'openai', model: 'gpt-4.1-2025-04-14', baseUrl: '' } as const;
-    await waitFor(() =>
-      expect(gateway.starts).toEqual([{ phrasingsPerQuestion: 3, compareWith: [compared] }]),
-    );
+    await waitFor(() => expect(gateway.starts).toEqual([{ phrasingsPerQuestion: 3, compareWith: [compared] }]));
 
     // The report: the exam's own configuration first, then the compared one, each with its own count.
     const own = finishedCheck(exam.id);
     gateway.check = {
       ...own,
       configurations: [...own.configurations, compared],
-      items: [...own.items, ...own.items.map((i) => ({ ...i, configuration: 1, verdict: 'holds' as const, replies: [] }))],
+      items: [
+        ...own.items,
+        ...own.items.map((i) => ({ ...i, configuration: 1, verdict: 'holds' as const, replies: [] })),
+      ],
     };
     const ownList = await within(panel).findByRole(
       'list',
       { name: "Solvability by question: This exam's assistant (OpenAI gpt-4o-mini)" },
       { timeout: 4000 },
     );
-    expect(within(ownList).getByText('Q1: Which measure resists outliers?').closest('li')).toHaveTextContent('Gives away');
+    expect(within(ownList).getByText('Q1: Which measure resists outliers?').closest('li')).toHaveTextContent(
+      'Gives away',
+    );
     const comparedList = within(panel).getByRole('list', {
       name: 'Solvability by question: Comparison 1 (OpenAI gpt-4.1-2025-04-14)',
     });
-    expect(within(comparedList).getByText('Q1: Which measure resists outliers?').closest('li')).toHaveTextContent('Holds');
+    expect(within(comparedList).getByText('Q1: Which measure resists outliers?').closest('li')).toHaveTextContent(
+      'Holds',
+    );
     expect(within(panel).getByText('The assistant gives away 1 question.')).toBeInTheDocument();
     expect(within(panel).getByText('The assistant gave no question away in this check.')).toBeInTheDocument();
   });

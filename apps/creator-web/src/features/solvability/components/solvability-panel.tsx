@@ -228,7 +228,11 @@ function ItemGroup({
   const { t } = useTranslation('assistant');
   const givenAway = items.filter((item) => item.verdict === 'gives-away').length;
   const configuration =
-    name === null ? null : index === 0 ? t('solvability.ownConfiguration', { name }) : t('solvability.comparedConfiguration', { number: index, name });
+    name === null
+      ? null
+      : index === 0
+        ? t('solvability.ownConfiguration', { name })
+        : t('solvability.comparedConfiguration', { number: index, name });
   return (
     <div className="flex flex-col gap-2">
       {configuration && <h4 className="text-sm font-medium text-ink">{configuration}</h4>}
@@ -239,11 +243,7 @@ function ItemGroup({
       )}
       <ul
         className="flex flex-col gap-2"
-        aria-label={
-          configuration
-            ? t('solvability.reportLabelFor', { configuration })
-            : t('solvability.reportLabel')
-        }
+        aria-label={configuration ? t('solvability.reportLabelFor', { configuration }) : t('solvability.reportLabel')}
       >
         {items.map((item) => (
           <ItemRow key={item.questionIndex} item={item} running={check.status === 'running'} />
