@@ -27,18 +27,21 @@ export function AuditReport({ audit }: { audit: AssistantAudit }) {
   const compared = audit.configurations.length > 1;
   return (
     <div className="flex flex-col gap-4">
-      <ul className="flex flex-col gap-1" data-testid="audit-headlines">
-        {audit.configurations.map((_, index) => (
-          <li key={index} className="text-sm font-medium text-ink">
-            {compared
-              ? t('report.headlineFor', {
-                  configuration: labelOf(index),
-                  headline: auditHeadline(audit.summary, index),
-                })
-              : auditHeadline(audit.summary, index)}
-          </li>
-        ))}
-      </ul>
+      {/* Before any attempt was judged there is no headline to give ("Not audited yet." would mislead). */}
+      {audit.summary.length > 0 && (
+        <ul className="flex flex-col gap-1" data-testid="audit-headlines">
+          {audit.configurations.map((_, index) => (
+            <li key={index} className="text-sm font-medium text-ink">
+              {compared
+                ? t('report.headlineFor', {
+                    configuration: labelOf(index),
+                    headline: auditHeadline(audit.summary, index),
+                  })
+                : auditHeadline(audit.summary, index)}
+            </li>
+          ))}
+        </ul>
+      )}
       {audit.summary.length > 0 && <FormsTable audit={audit} labelOf={labelOf} />}
       {audit.items.length > 0 && <ItemsTable audit={audit} labelOf={labelOf} />}
       <AuditLeaks items={audit.items} labelOf={compared ? labelOf : null} />
