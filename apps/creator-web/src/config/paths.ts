@@ -80,6 +80,15 @@ export const api = {
   latestSolvabilityCheck: (examId: string) => `/api/exams/${id(examId)}/solvability-checks/latest`,
   cancelSolvabilityCheck: (examId: string, checkId: string) =>
     `/api/exams/${id(examId)}/solvability-checks/${id(checkId)}/cancel`,
+  /** The pre-publish assistant audit (llm-gateway): estimate, start, the latest run, one run, cancel, equivalence. */
+  assistantAudits: (examId: string) => `/api/exams/${id(examId)}/assistant-audits`,
+  assistantAuditEstimate: (examId: string) => `/api/exams/${id(examId)}/assistant-audits/estimate`,
+  latestAssistantAudit: (examId: string) => `/api/exams/${id(examId)}/assistant-audits/latest`,
+  assistantAudit: (examId: string, auditId: string) => `/api/exams/${id(examId)}/assistant-audits/${id(auditId)}`,
+  cancelAssistantAudit: (examId: string, auditId: string) =>
+    `/api/exams/${id(examId)}/assistant-audits/${id(auditId)}/cancel`,
+  auditEquivalence: (examId: string, auditId: string) =>
+    `/api/exams/${id(examId)}/assistant-audits/${id(auditId)}/equivalence`,
   examSimilarity: (examId: string, threshold: number) =>
     `/api/exams/${id(examId)}/insights/similarity?threshold=${encodeURIComponent(threshold)}`,
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,

@@ -1,5 +1,6 @@
 import type accommodations from './locales/en/accommodations.json';
 import type assistant from './locales/en/assistant.json';
+import type audit from './locales/en/audit.json';
 import type auth from './locales/en/auth.json';
 import type bank from './locales/en/bank.json';
 import type candidates from './locales/en/candidates.json';
@@ -26,6 +27,7 @@ declare module 'i18next' {
   interface ResourceNamespaceMap {
     accommodations: typeof accommodations;
     assistant: typeof assistant;
+    audit: typeof audit;
     auth: typeof auth;
     bank: typeof bank;
     candidates: typeof candidates;

@@ -1,4 +1,5 @@
 import { AuthMessages, AuthResponseSchema, LoginSchema, type AuthNotice, type AuthResponse } from '@exam/domain/auth';
+import { StartAuditSchema, type LatestAudit } from '@exam/domain/assistant-audit';
 import type { ErrorBody } from '@exam/domain/errors';
 import { CreateExamSchema, ExamSchema, UpdateExamSchema, type Exam } from '@exam/domain/exam';
 import {
@@ -9,6 +10,7 @@ import {
 import { FollowUpForGraderSchema } from '@exam/domain/follow-up';
 import type { ExamAiUsage } from '@exam/domain/llm';
 import { TimelineSchema } from '@exam/domain/timeline';
+import { makeAuditEstimate } from './audit-factories.ts';
 import { makeUnusedCollaborationProfile } from './collaboration-factories.ts';
 import { http, HttpResponse } from 'msw';
 import type { ExamResultsSummary } from '../features/exams/api/get-results-summary.ts';
@@ -89,6 +91,13 @@ export const handlers = [
   ),
   // No AI solvability check has been run on any exam.
   http.get('*/api/exams/:id/solvability-checks/latest', () => HttpResponse.json({ check: null })),
+  // No exam's assistant has been audited, and an audit would fit the budget (a 2-question exam at list prices).
+  http.get('*/api/exams/:id/assistant-audits/latest', () =>
+    HttpResponse.json({ audit: null, examVersion: 'v1', current: true } satisfies LatestAudit),
+  ),
+  http.post('*/api/exams/:id/assistant-audits/estimate', async ({ request }) =>
+    HttpResponse.json(makeAuditEstimate(StartAuditSchema.parse(await request.json()))),
+  ),
   // Exams are not placed in an LMS course unless a test says so.
   http.get('*/api/exams/:id/roster/lms', () => HttpResponse.json({ linked: false, courses: [] })),
   // A regrade dry run of an exam without submissions: nothing changes.

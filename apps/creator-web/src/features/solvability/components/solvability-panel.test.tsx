@@ -108,7 +108,7 @@ describe('the AI solvability check in the exam editor', () => {
     await user.type(within(panel).getByRole('spinbutton', { name: 'Most assistant calls' }), '10');
     await user.click(within(panel).getByRole('button', { name: 'Run the check' }));
 
-    await waitFor(() => expect(gateway.starts).toEqual([{ phrasingsPerQuestion: 2, maxCalls: 10 }]));
+    await waitFor(() => expect(gateway.starts).toEqual([{ phrasingsPerQuestion: 2, maxCalls: 10, compareWith: [] }]));
     expect(await within(panel).findByText('Asked 0 of 4')).toBeInTheDocument();
     expect(within(panel).getByRole('progressbar', { name: 'Solvability check progress' })).toBeInTheDocument();
 
@@ -152,6 +152,60 @@ describe('the AI solvability check in the exam editor', () => {
     await user.click(within(panel).getByRole('button', { name: 'Run the check' }));
     expect(await within(panel).findByText('Enter a whole number in the allowed range.')).toBeInTheDocument();
     expect(gateway.starts).toEqual([]);
+  });
+
+  it('asks the configurations compared in the audit too, and reports each one apart', async () => {
+    const exam = aiExam();
+    const gateway = fakeGateway(exam.id);
+    const { user, panel } = await openEditor(exam);
+    const audit = await screen.findByRole('region', { name: 'Audit the assistant' });
+    await user.click(await within(audit).findByRole('button', { name: 'Compare with another configuration' }));
+    const offer = await within(panel).findByRole('checkbox', {
+      name: /Also ask the configuration compared in the audit/,
+    });
+    expect(offer).toBeChecked();
+    expect(offer.closest('label')).toHaveTextContent('(OpenAI gpt-4.1-2025-04-14)');
+    await user.click(within(panel).getByRole('button', { name: 'Run the check' }));
+    const compared = { provider: 'openai', model: 'gpt-4.1-2025-04-14', baseUrl: '' } as const;
+    await waitFor(() => expect(gateway.starts).toEqual([{ phrasingsPerQuestion: 3, compareWith: [compared] }]));
+
+    // The report: the exam's own configuration first, then the compared one, each with its own count.
+    const own = finishedCheck(exam.id);
+    gateway.check = {
+      ...own,
+      configurations: [...own.configurations, compared],
+      items: [
+        ...own.items,
+        ...own.items.map((i) => ({ ...i, configuration: 1, verdict: 'holds' as const, replies: [] })),
+      ],
+    };
+    const ownList = await within(panel).findByRole(
+      'list',
+      { name: "Solvability by question: This exam's assistant (OpenAI gpt-4o-mini)" },
+      { timeout: 4000 },
+    );
+    expect(within(ownList).getByText('Q1: Which measure resists outliers?').closest('li')).toHaveTextContent(
+      'Gives away',
+    );
+    const comparedList = within(panel).getByRole('list', {
+      name: 'Solvability by question: Comparison 1 (OpenAI gpt-4.1-2025-04-14)',
+    });
+    expect(within(comparedList).getByText('Q1: Which measure resists outliers?').closest('li')).toHaveTextContent(
+      'Holds',
+    );
+    expect(within(panel).getByText('The assistant gives away 1 question.')).toBeInTheDocument();
+    expect(within(panel).getByText('The assistant gave no question away in this check.')).toBeInTheDocument();
+  });
+
+  it('can leave the compared configurations out of the check', async () => {
+    const exam = aiExam();
+    const gateway = fakeGateway(exam.id);
+    const { user, panel } = await openEditor(exam);
+    const audit = await screen.findByRole('region', { name: 'Audit the assistant' });
+    await user.click(await within(audit).findByRole('button', { name: 'Compare with another configuration' }));
+    await user.click(await within(panel).findByRole('checkbox', { name: /Also ask the configuration compared/ }));
+    await user.click(within(panel).getByRole('button', { name: 'Run the check' }));
+    await waitFor(() => expect(gateway.starts).toEqual([{ phrasingsPerQuestion: 3, compareWith: [] }]));
   });
 
   it('is not offered when the exam has the assistant off', async () => {

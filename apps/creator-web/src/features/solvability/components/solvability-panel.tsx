@@ -1,3 +1,4 @@
+import type { AuditConfiguration } from '@exam/domain/assistant-audit';
 import {
   SOLVABILITY_DEFAULT_PHRASINGS,
   SOLVABILITY_MAX_PHRASINGS,
@@ -5,6 +6,7 @@ import {
   type SolvabilityCheck,
   type SolvabilityItem,
   type SolvabilityVerdict,
+  type StartSolvabilityCheck,
 } from '@exam/domain/solvability';
 import { Badge, type BadgeTone } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
@@ -14,6 +16,7 @@ import { Progress } from '@exam/ui/progress';
 import { ShieldQuestion } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { configurationName } from '../../../lib/ai-configuration.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import {
   useCancelSolvabilityCheck,
@@ -26,6 +29,8 @@ type Props = {
   examId: string | undefined;
   /** The check asks the assistant as saved: settings on screen that are not saved yet would not be checked. */
   hasUnsavedChanges: boolean;
+  /** Configurations the creator compares with (the audit's), offered to the check too (provider equivalence). */
+  compareWith?: AuditConfiguration[];
 };
 
 const VERDICT_TONES: Record<SolvabilityVerdict, BadgeTone> = {
@@ -39,7 +44,7 @@ const VERDICT_TONES: Record<SolvabilityVerdict, BadgeTone> = {
  * The exam editor's AI solvability check: asks the saved assistant, as candidates would, for each question's
  * answer, and lists the questions it gives away with what to do about them (docs/product.md).
  */
-export function SolvabilityPanel({ examId, hasUnsavedChanges }: Props) {
+export function SolvabilityPanel({ examId, hasUnsavedChanges, compareWith = [] }: Props) {
   const { t } = useTranslation('assistant');
   return (
     <section
@@ -55,13 +60,13 @@ export function SolvabilityPanel({ examId, hasUnsavedChanges }: Props) {
       {examId === undefined || hasUnsavedChanges ? (
         <p className="text-xs text-muted">{t('solvability.saveFirst')}</p>
       ) : (
-        <SolvabilityCheckView examId={examId} />
+        <SolvabilityCheckView examId={examId} compareWith={compareWith} />
       )}
     </section>
   );
 }
 
-function SolvabilityCheckView({ examId }: { examId: string }) {
+function SolvabilityCheckView({ examId, compareWith }: { examId: string; compareWith: AuditConfiguration[] }) {
   const { t } = useTranslation('assistant');
   const latest = useLatestSolvabilityCheck(examId);
   const start = useStartSolvabilityCheck(examId);
@@ -70,7 +75,9 @@ function SolvabilityCheckView({ examId }: { examId: string }) {
   const running = check?.status === 'running';
   return (
     <div className="flex flex-col gap-4">
-      {!running && <StartForm pending={start.isPending} onStart={(body) => start.mutate(body)} />}
+      {!running && (
+        <StartForm pending={start.isPending} compareWith={compareWith} onStart={(body) => start.mutate(body)} />
+      )}
       {start.isError && (
         <p role="alert" className="text-sm text-red-700">
           {userMessageOf(start.error)}
@@ -108,21 +115,26 @@ function SolvabilityCheckView({ examId }: { examId: string }) {
 
 function StartForm({
   pending,
+  compareWith,
   onStart,
 }: {
   pending: boolean;
-  onStart: (body: { phrasingsPerQuestion: number; maxCalls?: number; maxTokens?: number }) => void;
+  compareWith: AuditConfiguration[];
+  onStart: (body: StartSolvabilityCheck) => void;
 }) {
   const { t } = useTranslation('assistant');
   const [phrasings, setPhrasings] = useState(String(SOLVABILITY_DEFAULT_PHRASINGS));
   const [maxCalls, setMaxCalls] = useState('');
   const [maxTokens, setMaxTokens] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [compare, setCompare] = useState(true);
+  const comparing = compare && compareWith.length > 0;
   const submit = () => {
     const body = {
       phrasingsPerQuestion: Number(phrasings),
       ...(maxCalls.trim() ? { maxCalls: Number(maxCalls) } : {}),
       ...(maxTokens.trim() ? { maxTokens: Number(maxTokens) } : {}),
+      ...(comparing ? { compareWith } : {}),
     };
     // The same schema the gateway checks the request with.
     const parsed = StartSolvabilityCheckSchema.safeParse(body);
@@ -157,6 +169,17 @@ function StartForm({
       <Field label={t('solvability.maxTokens')} hint={t('solvability.defaultCap')} error={errors.maxTokens}>
         <Input type="number" min={1000} value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} />
       </Field>
+      {compareWith.length > 0 && (
+        <label className="flex basis-full items-start gap-2 text-sm text-ink">
+          <input type="checkbox" className="mt-1" checked={compare} onChange={(e) => setCompare(e.target.checked)} />
+          <span>
+            {t('solvability.compareWith', {
+              count: compareWith.length,
+              names: compareWith.map(configurationName).join(', '),
+            })}
+          </span>
+        </label>
+      )}
       <Button type="button" disabled={pending} onClick={submit}>
         {t('solvability.start')}
       </Button>
@@ -166,22 +189,63 @@ function StartForm({
 
 function Report({ check }: { check: SolvabilityCheck }) {
   const { t } = useTranslation('assistant');
-  const givenAway = check.items.filter((item) => item.verdict === 'gives-away').length;
+  const finished = check.status !== 'running';
+  // One configuration: the report as it always was. Several: the same report per configuration, the exam's first.
+  const groups =
+    check.configurations.length > 1
+      ? check.configurations.map((configuration, index) => ({
+          index,
+          name: configurationName(configuration),
+          items: check.items.filter((item) => item.configuration === index),
+        }))
+      : [{ index: 0, name: null, items: check.items }];
   return (
     <div className="flex flex-col gap-3">
-      {check.status !== 'running' && (
+      {finished && (
         <p className="text-sm text-ink" data-testid="solvability-status">
           {t(`solvability.status.${check.status}`, { calls: check.used.calls, tokens: check.used.tokens })}
           {check.error ? ` ${check.error}` : ''}
         </p>
       )}
+      {groups.map((group) => (
+        <ItemGroup key={group.index} name={group.name} items={group.items} index={group.index} check={check} />
+      ))}
+    </div>
+  );
+}
+
+function ItemGroup({
+  name,
+  index,
+  items,
+  check,
+}: {
+  name: string | null;
+  index: number;
+  items: SolvabilityItem[];
+  check: SolvabilityCheck;
+}) {
+  const { t } = useTranslation('assistant');
+  const givenAway = items.filter((item) => item.verdict === 'gives-away').length;
+  const configuration =
+    name === null
+      ? null
+      : index === 0
+        ? t('solvability.ownConfiguration', { name })
+        : t('solvability.comparedConfiguration', { number: index, name });
+  return (
+    <div className="flex flex-col gap-2">
+      {configuration && <h4 className="text-sm font-medium text-ink">{configuration}</h4>}
       {check.status !== 'running' && (
         <p className="text-sm font-medium text-ink">
           {givenAway ? t('solvability.givenAwayCount', { count: givenAway }) : t('solvability.noneGivenAway')}
         </p>
       )}
-      <ul className="flex flex-col gap-2" aria-label={t('solvability.reportLabel')}>
-        {check.items.map((item) => (
+      <ul
+        className="flex flex-col gap-2"
+        aria-label={configuration ? t('solvability.reportLabelFor', { configuration }) : t('solvability.reportLabel')}
+      >
+        {items.map((item) => (
           <ItemRow key={item.questionIndex} item={item} running={check.status === 'running'} />
         ))}
       </ul>

@@ -6,7 +6,7 @@ import { Button } from '@exam/ui/button';
 import { PageHeader } from '@exam/ui/page-header';
 import { toast } from '@exam/ui/toaster';
 import { ArrowLeft, Save, Send } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { FormProvider, useForm, useWatch, type Path } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
@@ -35,8 +35,22 @@ import { WorkspaceCard } from './workspace-card.tsx';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 import { useTranslation } from 'react-i18next';
 
+/**
+ * What the app shows of the assistant audit of a saved exam with the assistant on: in the page's header, and beside
+ * the publish button (advisory; publishing stays possible).
+ */
+export type RenderAuditStatus = (props: { examId: string; placement: 'header' | 'publish' }) => ReactNode;
+
 /** Create and edit share this form (/creator/new-exam and /creator/edit-exam/{id}). */
-export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTestAssistant: RenderTestAssistant }) {
+export function ExamForm({
+  exam,
+  renderTestAssistant,
+  renderAuditStatus,
+}: {
+  exam?: Exam;
+  renderTestAssistant: RenderTestAssistant;
+  renderAuditStatus?: RenderAuditStatus;
+}) {
   const { t } = useTranslation('editor');
   const navigate = useNavigate();
   const form = useForm<ExamFormInput, unknown, CreateExam>({
@@ -137,6 +151,9 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
       ? t('examForm.editPublishedExam')
       : t('examForm.editDraftExam');
   const canPublish = title.trim().length > 0 && !isBusy;
+  // The audit is of the saved assistant, so the saved settings decide whether there is one to speak of.
+  const auditStatus = (placement: 'header' | 'publish') =>
+    exam?.aiSettings.enabled && renderAuditStatus ? renderAuditStatus({ examId: exam.id, placement }) : null;
 
   return (
     <FormProvider {...form}>
@@ -147,6 +164,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
             ? t('examForm.lastEditedLasteditedat', { lastEditedAt: formatDateTime(exam.lastEditedAt) })
             : t('examForm.setUpTheDetails')
         }
+        actions={auditStatus('header')}
         back={
           <Button asChild variant="ghost" size="sm" className="-ml-3">
             <Link to={paths.dashboard}>
@@ -190,6 +208,7 @@ export function ExamForm({ exam, renderTestAssistant }: { exam?: Exam; renderTes
           canPublish={canPublish}
           isBusy={isBusy}
           run={run}
+          auditStatus={auditStatus('publish')}
         />
       </form>
     </FormProvider>
@@ -202,11 +221,14 @@ function ExamFormActions({
   canPublish,
   isBusy,
   run,
+  auditStatus,
 }: {
   mode: 'new' | 'draft' | 'published';
   canPublish: boolean;
   isBusy: boolean;
   run: (action: ExamFormAction) => () => void;
+  /** Said beside the publish button of a draft: what the latest assistant audit found. */
+  auditStatus: ReactNode;
 }) {
   const { t } = useTranslation('editor');
   return (
@@ -215,6 +237,7 @@ function ExamFormActions({
         {!canPublish && mode !== 'published' && (
           <p className="mr-auto text-xs text-muted">{t('examForm.addATitleTo')}</p>
         )}
+        {mode === 'draft' && canPublish && auditStatus && <div className="mr-auto">{auditStatus}</div>}
         {mode === 'new' && (
           <>
             <Button variant="secondary" disabled={isBusy} onClick={run('create-draft')}>
