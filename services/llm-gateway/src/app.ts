@@ -5,6 +5,9 @@ import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { registerServiceMetrics } from './plugins/service-metrics.ts';
 import { createChatRepository } from './modules/chat/chat.repository.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { createAuditRepository } from './modules/audit/audit.repository.ts';
+import { createAuditService } from './modules/audit/audit.service.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
 import { gradingRoutes } from './modules/grading/grading.routes.ts';
@@ -80,6 +83,24 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(solvabilityRoutes(solvability));
   // Runs in progress on this replica are recorded as interrupted before the database closes.
   app.addHook('onClose', () => solvability.close());
+
+  const audit = createAuditService(
+    createAuditRepository(deps.database),
+    gradingUsage,
+    chatService,
+    { ...deps, log: app.log },
+    {
+      defaultMaxTokens: config.AUDIT_MAX_TOKENS,
+      leaseMs: config.AUDIT_LEASE_MS,
+      heartbeatMs: config.AUDIT_HEARTBEAT_MS,
+      resumeIntervalMs: config.AUDIT_RESUME_INTERVAL_MS,
+    },
+  );
+  await app.register(auditRoutes(audit));
+  // Every replica resumes audits whose runner stopped (ARCHITECTURE.md "Where state lives"); on close this
+  // replica's runs let their leases lapse before the database closes, so a restarted gateway goes on at once.
+  app.addHook('onReady', async () => audit.startResuming());
+  app.addHook('onClose', () => audit.close());
 
   return app;
 }
