@@ -133,7 +133,9 @@ export function createAuditRepository(database: GatewayDatabase) {
           status: sql`case when ${lapsed} then 'cancelled' else ${assistantAudits.status} end`,
           finishedAt: sql`case when ${lapsed} then ${now.toISOString()}::timestamptz else ${assistantAudits.finishedAt} end`,
         })
-        .where(and(eq(assistantAudits.id, id), eq(assistantAudits.examId, examId), eq(assistantAudits.status, 'running')))
+        .where(
+          and(eq(assistantAudits.id, id), eq(assistantAudits.examId, examId), eq(assistantAudits.status, 'running')),
+        )
         .returning();
       return withSummary(rows[0]);
     },

@@ -89,9 +89,7 @@ export async function runAudit(ctx: AuditRunContext, deps: AuditRunDeps, opts: A
   // Progress writes one at a time, each with everything recorded by then.
   let saving = Promise.resolve();
   const save = () => {
-    saving = saving
-      .then(() => repo.saveProgress(ctx.auditId, ctx.leaseOwner, progress(), leaseUntil()))
-      .then(obey);
+    saving = saving.then(() => repo.saveProgress(ctx.auditId, ctx.leaseOwner, progress(), leaseUntil())).then(obey);
     return saving;
   };
 

@@ -245,4 +245,3 @@ export function createAuditService(
   };
 }
 export type AuditService = ReturnType<typeof createAuditService>;
-

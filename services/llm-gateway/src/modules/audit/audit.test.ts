@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  auditHeadline,
-  type AssistantAudit,
-  type AuditEstimate,
-  type LatestAudit,
-} from '@exam/domain/assistant-audit';
+import { auditHeadline, type AssistantAudit, type AuditEstimate, type LatestAudit } from '@exam/domain/assistant-audit';
 import { costUsd } from '@exam/domain/ai-catalogue';
 import type { InternalExam } from '@exam/domain/internal';
 import { QuestionSchema } from '@exam/domain/question';
@@ -79,9 +74,7 @@ const scriptedAssistant = () =>
   server.use(recordingHandler(OPENAI, calls, (call) => sseResponse(openAiFrames(scriptedReply(call)))));
 /** A provider whose reply never arrives (until the call is aborted). */
 const stalledAssistant = () =>
-  server.use(
-    recordingHandler(OPENAI, calls, () => sseResponse(openAiFrames(['too late']), { firstDelayMs: 60_000 })),
-  );
+  server.use(recordingHandler(OPENAI, calls, () => sseResponse(openAiFrames(['too late']), { firstDelayMs: 60_000 })));
 
 describe('the pre-publish assistant audit', () => {
   let app: TestApp;
@@ -109,9 +102,9 @@ describe('the pre-publish assistant audit', () => {
   const start = (examId: string, ownerId: string, payload: Record<string, unknown> = {}, on: TestApp = app) =>
     on.inject({ method: 'POST', url: url(examId), headers: creatorHeaders(on, ownerId), payload });
   const latest = async (examId: string, ownerId: string, on: TestApp = app) =>
-    (await on.inject({ method: 'GET', url: url(examId, '/latest'), headers: creatorHeaders(on, ownerId) })).json<
-      LatestAudit
-    >();
+    (
+      await on.inject({ method: 'GET', url: url(examId, '/latest'), headers: creatorHeaders(on, ownerId) })
+    ).json<LatestAudit>();
   async function until(examId: string, ownerId: string, done: (audit: AssistantAudit) => boolean) {
     for (let i = 0; i < 500; i++) {
       const { audit } = await latest(examId, ownerId);
@@ -487,7 +480,11 @@ describe('the pre-publish assistant audit', () => {
         .from(schema.auditAttempts)
         .where(eq(schema.auditAttempts.auditId, started.id));
       const ids = rows.map((r) => r.attemptId).sort();
-      expect(ids).toEqual(attemptsFor(shortAnswer, 0).map((a) => a.id).sort());
+      expect(ids).toEqual(
+        attemptsFor(shortAnswer, 0)
+          .map((a) => a.id)
+          .sort(),
+      );
       expect(itemOf(audit, 0)).toMatchObject({ done: 25, rawLeaks: 5, guardedLeaks: 2 });
     } finally {
       await second.close();
