@@ -72,7 +72,7 @@ const ConfigSchema = z.object({
   AUDIT_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   /** How often an audit run renews its lease (also how soon a cancel is seen). */
   AUDIT_HEARTBEAT_MS: z.coerce.number().int().min(10).default(2_000),
-  /** How often each replica looks for running audits whose lease lapsed, and resumes one it claims. */
+  /** How often each replica looks for running audits whose lease lapsed, claims them and goes on with each. */
   AUDIT_RESUME_INTERVAL_MS: z.coerce.number().int().min(10).default(10_000),
   /**
    * The audit: tokens in and out of one run when the creator sets no cap. A run never spends more than the exam's
