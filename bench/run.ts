@@ -281,7 +281,7 @@ const benches: Bench[] = [
       );
       return [
         {
-          what: `candidates' chat time-to-last-byte p99 while an assistant audit of a ${r.items}-item exam runs in the same gateway at concurrency ${r.concurrency}, ${r.rate} new chats/s, ${r.rounds} × ${r.seconds} s each way${SHORT}`,
+          what: `chat last-byte p99 while a ${r.items}-item assistant audit runs in the gateway (concurrency ${r.concurrency}), ${r.rate} new chats/s, ${r.rounds} × ${r.seconds} s each way${SHORT}`,
           goal: 'p99 during ≤ 1.10× alone',
           anchor: `alone: last byte p99 ${ms(r.alone.p99total)} (TTFT p99 ${ms(r.alone.p99)})`,
           result: `during: last byte p99 ${ms(r.during.p99total)} (TTFT p99 ${ms(r.during.p99)}); audit ${r.audit.attempts} attempts, ${r.audit.calls} calls (${r.audit.callsPerSecond.toFixed(1)}/s); gateway CPU ${ms(r.cpuPerAuditCallMs)} an audit call, ${ms(r.cpuPerChatMs)} a chat`,
