@@ -69,12 +69,18 @@ export async function runAudit(ctx: AuditRunContext, deps: AuditRunDeps, opts: A
     if (state.kind === 'lost') stop('lost');
     else if (state.cancelRequested) stop('cancel');
   };
+  let renewing: Promise<void> = Promise.resolve();
   const heartbeat = setInterval(() => {
-    repo
+    renewing = repo
       .renewLease(ctx.auditId, ctx.leaseOwner, leaseUntil())
       .then(obey, (err: unknown) => deps.log.error({ err, auditId: ctx.auditId }, 'could not renew the audit lease'));
   }, opts.heartbeatMs);
   heartbeat.unref();
+  /** No renewal may land after the lease is released: on a pool of connections it could overtake the release. */
+  const stopHeartbeat = async () => {
+    clearInterval(heartbeat);
+    await renewing;
+  };
 
   const records = new Map(ctx.recorded.map((r) => [taskKey(r), r]));
   const progress = (): AuditProgress => {
@@ -167,6 +173,7 @@ export async function runAudit(ctx: AuditRunContext, deps: AuditRunDeps, opts: A
     // Another replica resumed this run: the row is no longer ours to write.
     if (reason === 'lost') return;
     if (reason === 'shutdown') {
+      await stopHeartbeat();
       await repo.releaseLease(ctx.auditId, ctx.leaseOwner, deps.clock.now());
       deps.log.info({ auditId: ctx.auditId, done: records.size }, 'audit paused for a resume elsewhere');
       return;

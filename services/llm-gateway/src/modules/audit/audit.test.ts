@@ -111,7 +111,9 @@ describe('the pre-publish assistant audit', () => {
       if (audit && done(audit)) return audit;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    throw new Error('the audit did not get there in time');
+    throw new Error(
+      `the audit did not get there in time: ${JSON.stringify((await latest(examId, ownerId)).audit, (k, v) => (k === 'items' || k === 'estimate' ? undefined : v))}`,
+    );
   }
   const finished = (examId: string, ownerId: string) => until(examId, ownerId, (a) => a.status !== 'running');
   const itemOf = (audit: AssistantAudit, questionIndex: number, configuration = 0) =>
@@ -450,6 +452,7 @@ describe('the pre-publish assistant audit', () => {
       recordingHandler(OPENAI, calls, (call) => sseResponse(openAiFrames(scriptedReply(call)), { gapMs: 15 })),
     );
     const exam = examWith({ stopSolutions: true }, [shortAnswer]);
+    // Its lease is the default 30 s: the run resumes within the test only because a closing replica releases it.
     const first = await buildTestApp({
       platform: app.platform,
       env: { AUDIT_HEARTBEAT_MS: '20', AUDIT_RESUME_INTERVAL_MS: '60000' },
