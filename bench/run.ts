@@ -2,7 +2,7 @@
 // the top of bench/README.md (bench/summary.ts). `pnpm bench --full` runs the long forms the README's history uses;
 // `pnpm bench --only psychometrics,insights` runs some (the table keeps the other rows as they were).
 // Each script prints one `BENCH_RESULT {json}` line as its last word; this runner reads it and compares it with
-// the goals of issues 13, 16, 19, 32 and 33. A benchmark that fails or cannot run here becomes a row saying so.
+// the goals of issues 13, 16, 19, 32, 33 and 34. A benchmark that fails or cannot run here becomes a row saying so.
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -266,6 +266,27 @@ const benches: Bench[] = [
           result: `on: ${ms(on.total)} a chat (gateway ${ms(on.gateway)}, PostgreSQL ${ms(on.database)}); added TTFT p50 ${ms(r.on.added.p50)}; ${p.asked} of ${p.replies} replies planted, ${p.verified} verified`,
           ratio: `${x(r.ratio)} (gateway alone ${x(r.gatewayRatio)})`,
           verdict: met(r.ratio <= 1.1 && p.verified > 0 && p.offAsked === 0 && r.on.failed === 0 && r.off.failed === 0),
+        },
+      ];
+    },
+  },
+  {
+    name: 'llm-gateway-audit',
+    run: async (script) => {
+      const r = await script(
+        'bench/llm-gateway/audit-latency.ts',
+        ['--rate', '30', '--seconds', '8', '--rounds', '2'],
+        ['--rate', '30', '--seconds', '20', '--rounds', '4'],
+        240,
+      );
+      return [
+        {
+          what: `chat last-byte p99 while a ${r.items}-item assistant audit runs in the gateway (concurrency ${r.concurrency}), ${r.rate} new chats/s, ${r.rounds} × ${r.seconds} s each way${SHORT}`,
+          goal: 'p99 during ≤ 1.10× alone',
+          anchor: `alone: last byte p99 ${ms(r.alone.p99total)} (TTFT p99 ${ms(r.alone.p99)})`,
+          result: `during: last byte p99 ${ms(r.during.p99total)} (TTFT p99 ${ms(r.during.p99)}); audit ${r.audit.attempts} attempts, ${r.audit.calls} calls (${r.audit.callsPerSecond.toFixed(1)}/s); gateway CPU ${ms(r.cpuPerAuditCallMs)} an audit call, ${ms(r.cpuPerChatMs)} a chat`,
+          ratio: `${x(r.ratio)} (median of rounds ${x(r.medianRoundRatio)})`,
+          verdict: met(r.ratio <= 1.1 && r.during.failed === 0 && r.alone.failed === 0),
         },
       ];
     },

@@ -1,7 +1,7 @@
 // The gateway's neighbours for the benchmark, in one process: a fake OpenAI-compatible upstream that
 // streams TOKENS_PER_SECOND tokens after a FIRST_TOKEN_MS first token (a structured-output request, a
 // grading suggestion, gets a sample's JSON text at the same pace), and fake exam-service and results-service
-// internal routes. Prints "ready <upstreamPort> <platformPort>" once both listen.
+// internal routes (the benchmark creator's session included). Prints "ready <upstreamPort> <platformPort>" once both listen.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,14 @@ export const tokenText = (i: number) => `tok${i} `;
 export const BENCH_PLANTED_EXAM_ID = 'bench-exam-planted';
 export const BENCH_PLANTED_OFF_EXAM_ID = 'bench-exam-planted-off';
 export const BENCH_PLANTED_ERROR = 'tok3';
+
+/**
+ * The assistant audit's exam (audit-latency.ts): the benchmark's exam with 20 keyed short answers, the size the
+ * audit's goal names, owned by the same creator, whose session the fake exam-service answers as open.
+ */
+export const BENCH_AUDIT_EXAM_ID = 'bench-exam-audit';
+export const BENCH_AUDIT_ITEMS = 20;
+export const BENCH_CREATOR_SESSION = 'bench-session';
 
 /** An attempt id that names its exam, so the fake results-service answers the exam the attempt token names. */
 export const attemptIdOn = (examId: string) => `${examId}~${randomUUID()}`;
@@ -170,17 +178,28 @@ const plantedExam = (id: string, enabled: boolean) => ({
   questions: exam.questions.map((q) => ({ ...q, plantedError: BENCH_PLANTED_ERROR })),
   aiSettings: { ...exam.aiSettings, plantedErrors: { enabled, share: 0.3 } },
 });
+const auditExam = {
+  ...exam,
+  id: BENCH_AUDIT_EXAM_ID,
+  questions: Array.from({ length: BENCH_AUDIT_ITEMS }, (_, i) => ({
+    ...exam.questions[0]!,
+    id: `a${i + 1}`,
+    title: `Term ${i + 1}`,
+    acceptedAnswers: [`keyword${String.fromCharCode(97 + i)}`],
+  })),
+};
 const exams = new Map(
-  [exam, plantedExam(BENCH_PLANTED_EXAM_ID, true), plantedExam(BENCH_PLANTED_OFF_EXAM_ID, false)].map((e) => [
-    `/internal/exams/${e.id}`,
-    JSON.stringify(e),
-  ]),
+  [exam, auditExam, plantedExam(BENCH_PLANTED_EXAM_ID, true), plantedExam(BENCH_PLANTED_OFF_EXAM_ID, false)].map(
+    (e) => [`/internal/exams/${e.id}`, JSON.stringify(e)],
+  ),
 );
 
 function platform(req: IncomingMessage, res: ServerResponse) {
   res.setHeader('content-type', 'application/json');
   const found = exams.get(req.url ?? '');
   if (found) return res.end(found);
+  if (req.url === `/internal/creator-sessions/${BENCH_CREATOR_SESSION}`)
+    return res.end(JSON.stringify({ userId: BENCH_OWNER_ID }));
   const attempt = /^\/internal\/attempts\/([^/]+)$/.exec(req.url ?? '');
   if (attempt) {
     const attemptId = decodeURIComponent(attempt[1]!);

@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
-import { attemptIdOn, BENCH_EXAM_ID, BENCH_OWNER_ID, tokenText } from './fakes.ts';
+import { attemptIdOn, BENCH_CREATOR_SESSION, BENCH_EXAM_ID, BENCH_OWNER_ID, tokenText } from './fakes.ts';
 
 const gatewayDir = fileURLToPath(new URL('../../services/llm-gateway/', import.meta.url));
 export const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
@@ -214,8 +214,16 @@ export async function startStack(opts: { port: number; relay?: boolean }) {
       const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ kind: 'attempt', sub: attemptId, examId, ownerId: BENCH_OWNER_ID, name: 'Bench', studentId: 'B-1', iat: now, exp: now + 3600 })}`;
       return `${head}.${createHmac('sha256', jwtSecret).update(head).digest('base64url')}`;
     };
+    /** The benchmark creator's token (the fake exam-service answers its session as open). */
+    const creatorToken = () => {
+      const now = Math.floor(Date.now() / 1000);
+      const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ kind: 'creator', sub: BENCH_OWNER_ID, email: 'bench@example.test', sid: BENCH_CREATOR_SESSION, iat: now, exp: now + 3600 })}`;
+      return `${head}.${createHmac('sha256', jwtSecret).update(head).digest('base64url')}`;
+    };
     return {
       gatewayPid: gateway.pid!,
+      creatorToken,
+      port: opts.port,
       /** The gateway's own database (its PostgreSQL backends are those connected to it). */
       databaseName: dbName,
       /** The throw-away database's URL, for a benchmark that reads what the gateway stored. */

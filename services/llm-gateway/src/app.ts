@@ -9,6 +9,9 @@ import { createEquivalenceRepository } from './modules/audit/equivalence.reposit
 import { equivalenceRoutes } from './modules/audit/equivalence.routes.ts';
 import { createEquivalenceService } from './modules/audit/equivalence.service.ts';
 import { createChatRepository } from './modules/chat/chat.repository.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { createAuditRepository } from './modules/audit/audit.repository.ts';
+import { createAuditService } from './modules/audit/audit.service.ts';
 import { chatRoutes } from './modules/chat/chat.routes.ts';
 import { createChatService } from './modules/chat/chat.service.ts';
 import { followUpRoutes } from './modules/follow-up/follow-up.routes.ts';
@@ -91,6 +94,23 @@ export async function buildApp(config: Config, deps: Deps) {
   // Runs in progress on this replica are recorded as interrupted before the database closes.
   app.addHook('onClose', () => solvability.close());
 
+  const audit = createAuditService(
+    createAuditRepository(deps.database),
+    gradingUsage,
+    chatService,
+    { ...deps, log: app.log },
+    {
+      defaultMaxTokens: config.AUDIT_MAX_TOKENS,
+      leaseMs: config.AUDIT_LEASE_MS,
+      heartbeatMs: config.AUDIT_HEARTBEAT_MS,
+      resumeIntervalMs: config.AUDIT_RESUME_INTERVAL_MS,
+    },
+  );
+  await app.register(auditRoutes(audit));
+  // Every replica resumes audits whose runner stopped (ARCHITECTURE.md "Where state lives"); on close this
+  // replica's runs let their leases lapse before the database closes, so a restarted gateway goes on at once.
+  app.addHook('onReady', async () => audit.startResuming());
+  app.addHook('onClose', () => audit.close());
   await app.register(equivalenceRoutes(createEquivalenceService(createEquivalenceRepository(deps.database), deps)));
 
   return app;

@@ -65,6 +65,20 @@ const ConfigSchema = z.object({
    * not finished by then leaves the item not judged (runner-unavailable).
    */
   SOLVABILITY_RUN_WAIT_MS: z.coerce.number().int().min(100).max(60_000).default(20_000),
+  /**
+   * The pre-publish assistant audit: a run's lease, renewed every AUDIT_HEARTBEAT_MS. A run not renewed for
+   * AUDIT_LEASE_MS (its replica died or was stopped) is picked up by the next resume pass of any replica.
+   */
+  AUDIT_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  /** How often an audit run renews its lease (also how soon a cancel is seen). */
+  AUDIT_HEARTBEAT_MS: z.coerce.number().int().min(10).default(2_000),
+  /** How often each replica looks for running audits whose lease lapsed, claims them and goes on with each. */
+  AUDIT_RESUME_INTERVAL_MS: z.coerce.number().int().min(10).default(10_000),
+  /**
+   * The audit: tokens in and out of one run when the creator sets no cap. A run never spends more than the exam's
+   * grading and audit budget has left, whatever the cap.
+   */
+  AUDIT_MAX_TOKENS: z.coerce.number().int().min(1000).default(2_000_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {
