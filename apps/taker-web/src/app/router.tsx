@@ -44,6 +44,12 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: loading,
   },
   {
+    // Its own chunk: the exam page's first script carries none of the follow-up room (bench/README.md, "Page weight").
+    path: paths.followUpPattern,
+    lazy: async () => ({ Component: (await import('./routes/exam/follow-up.tsx')).FollowUpRoute }),
+    hydrateFallbackElement: loading,
+  },
+  {
     path: paths.previewPattern,
     lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).PreviewRoute }),
     hydrateFallbackElement: loading,
