@@ -44,9 +44,8 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: loading,
   },
   {
-    // Its own chunk: the exam page's first script carries none of the follow-up room (bench/README.md, "Page weight").
     path: paths.followUpPattern,
-    lazy: async () => ({ Component: (await import('./routes/exam/follow-up.tsx')).FollowUpRoute }),
+    lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).FollowUpRoute }),
     hydrateFallbackElement: loading,
   },
   {

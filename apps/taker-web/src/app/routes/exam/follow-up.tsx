@@ -7,11 +7,11 @@ import { CandidatePage } from '../../../lib/candidate-page.tsx';
 import { readResultsState } from '../../../lib/navigation-state.ts';
 
 /**
- * /exam/{examId}/follow-up: the follow-up questions after submit, then the completion page with the server's note
+ * /exam/{examId}/follow-up (loaded by exam.tsx's FollowUpRoute): the follow-up questions after submit, then the completion page with the server's note
  * (done, or why they were skipped). The submit and the exam page's resume bring the submitted attempt's summary in
  * the router state; without it (a typed address) the exam page works out where the candidate belongs.
  */
-export function FollowUpRoute() {
+export function FollowUpScreen() {
   const { examId = '' } = useParams();
   const result = readResultsState(useLocation().state);
   const navigate = useNavigate();
