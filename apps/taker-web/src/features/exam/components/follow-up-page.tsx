@@ -1,4 +1,3 @@
-import { FollowUpMessages } from '@exam/domain/follow-up';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { Spinner } from '@exam/ui/spinner';
@@ -43,17 +42,21 @@ export function FollowUpPage({ examId, examTitle, renderFinished }: FollowUpPage
     if (current) void expired(current.n);
   }, [expired, current]);
 
-  if (view.kind === 'finished') return renderFinished(view.note === null ? null : followUpMessage(view.note));
+  if (view.kind === 'finished') {
+    if (view.status === 'done') return renderFinished(t('messages.done'));
+    if (view.status === 'skipped') return renderFinished(view.note ? followUpMessage(view.note) : t('messages.skippedProvider'));
+    return renderFinished(null);
+  }
   return (
     <CandidatePage align="start">
       <div ref={roomRef} className="flex w-full max-w-2xl flex-col gap-4" aria-busy={view.kind === 'preparing'}>
         <header className="flex flex-col gap-1">
           {examTitle && <p className="text-xs font-medium uppercase tracking-wide text-muted">{examTitle}</p>}
           <h1 className="text-2xl font-semibold text-ink">{t('title')}</h1>
-          <p className="text-sm text-ink">{followUpMessage(FollowUpMessages.intro)}</p>
+          <p className="text-sm text-ink">{t('messages.intro')}</p>
         </header>
         <p role="status" className={timeUp ? 'rounded-md bg-warning/10 p-3 text-sm text-ink' : 'sr-only'}>
-          {timeUp ? followUpMessage(FollowUpMessages.timeUp) : ''}
+          {timeUp ? t('messages.timeUp') : ''}
         </p>
         {view.kind === 'preparing' && (
           <Card className="flex flex-col items-center gap-2 p-8 text-center" data-testid="follow-up-preparing">

@@ -1,4 +1,4 @@
-import { FollowUpMessages, type FollowUpState } from '@exam/domain/follow-up';
+import type { FollowUpState } from '@exam/domain/follow-up';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
@@ -16,8 +16,8 @@ export type FollowUpView =
   /** start or a read of the state failed: the exam stays submitted; the candidate tries again. */
   | { kind: 'failed'; reason: 'start' | 'load' }
   | { kind: 'asking'; attempt: AttemptCredentials; state: FollowUpState; clockOffsetMs: number }
-  /** Done, skipped (with the note) or off: the completion page follows. */
-  | { kind: 'finished'; note: string | null };
+  /** Done, skipped (with the server's note) or off: the completion page follows. */
+  | { kind: 'finished'; status: 'done' | 'skipped' | 'off'; note: string | null };
 
 /** After a question's deadline the server closes it on the next read; a clock a little behind is read again. */
 const CLOSE_READS = 8;
@@ -25,9 +25,8 @@ const CLOSE_READ_DELAY_MS = 1000;
 
 function viewOf(attempt: AttemptCredentials, { state, clockOffsetMs }: TimedFollowUpState): FollowUpView {
   if (state.status === 'asking' && state.current) return { kind: 'asking', attempt, state, clockOffsetMs };
-  if (state.status === 'done') return { kind: 'finished', note: FollowUpMessages.done };
-  if (state.status === 'skipped') return { kind: 'finished', note: state.note ?? FollowUpMessages.skippedProvider };
-  if (state.status === 'off') return { kind: 'finished', note: null };
+  if (state.status === 'done' || state.status === 'skipped' || state.status === 'off')
+    return { kind: 'finished', status: state.status, note: state.note };
   return { kind: 'failed', reason: 'start' };
 }
 
