@@ -44,7 +44,8 @@ export function FollowUpPage({ examId, examTitle, renderFinished }: FollowUpPage
 
   if (view.kind === 'finished') {
     if (view.status === 'done') return renderFinished(t('messages.done'));
-    if (view.status === 'skipped') return renderFinished(view.note ? followUpMessage(view.note) : t('messages.skippedProvider'));
+    if (view.status === 'skipped')
+      return renderFinished(view.note ? followUpMessage(view.note) : t('messages.skippedProvider'));
     return renderFinished(null);
   }
   return (

@@ -194,7 +194,13 @@ describe('the follow-up room after submit', () => {
       deadline: new Date(askedAt + 180_000),
     });
     fake.followUp.asked = [
-      { ...asked(0, now - 300_000), answer: 'Seat of government', seq: 9, answeredAt: new Date(now - 200_000), timedOut: false },
+      {
+        ...asked(0, now - 300_000),
+        answer: 'Seat of government',
+        seq: 9,
+        answeredAt: new Date(now - 200_000),
+        timedOut: false,
+      },
       { ...asked(1, now - 60_000), answer: 'The mid', seq: 7, answeredAt: null, timedOut: false },
     ];
     const { router } = renderRoute(`/exam/${exam.id}`);

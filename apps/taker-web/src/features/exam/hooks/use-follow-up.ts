@@ -3,12 +3,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { findStoredAttempt, getTakerDb } from '../../../lib/taker-db.ts';
-import {
-  getFollowUp,
-  startFollowUp,
-  type AttemptCredentials,
-  type TimedFollowUpState,
-} from '../api/follow-up.ts';
+import { getFollowUp, startFollowUp, type AttemptCredentials, type TimedFollowUpState } from '../api/follow-up.ts';
 import { sleep } from '../lib/sync-retry.ts';
 
 export type FollowUpView =
