@@ -57,15 +57,20 @@ export function createFollowUpSaver(options: {
     try {
       const saved = await saveFollowUpAnswer(attempt, n, sent);
       retry.succeed();
-      // A later seq from another tab or device would make this page's text stale on the server: the text on
-      // screen is what the candidate sees, so it goes out again above it.
-      if (saved.seq > sent.seq && saved.seq >= seq) seq = saved.seq + 1;
-      acked = Math.max(acked, Math.min(saved.seq, sent.seq));
+      // A 200 acknowledges what was sent. A later seq from another tab or device would make this page's text
+      // stale on the server: the text on screen is what the candidate sees, so it goes out again above it.
+      acked = Math.max(acked, sent.seq);
+      if (saved.seq > sent.seq && saved.seq >= seq) {
+        seq = saved.seq + 1;
+        keepDraft(attempt.attemptId, n, { answer, seq });
+      }
       forgetDraft(attempt.attemptId, n, acked);
       return true;
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
+        // Closed: the server keeps the draft it had at the deadline, and will take nothing more.
         close();
+        forgetDraft(attempt.attemptId, n);
         options.onClosed();
         return false;
       }
