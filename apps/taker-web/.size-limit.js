@@ -20,8 +20,10 @@ export default [
     name: '/taker/start, all JS before the form shows (goal 100 kB)',
     path: jsFiles(manifest, eagerKeys(manifest, ROUTES.start)),
     // The edit recording's shared code and strings (issue 31) added 0.6 kB: 210.63 kB measured. The briefing's
-    // sections and planted-error disclosure with their English strings added 1.6 kB: 212.21 kB measured.
-    limit: '212.5 kB',
+    // sections and planted-error disclosure with their English strings added 1.6 kB: 212.21 kB measured. Issue 34's
+    // contract (the follow-up settings in the public exam's schema) took it to 212.99 kB; the follow-up room's schemas
+    // in the shared domain chunk and the briefing's follow-up sentence added 0.2 kB: 213.2 kB measured.
+    limit: '213.25 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
@@ -29,8 +31,10 @@ export default [
     // Recording each edit with its source (features/exam/lib/answer-edits.ts, operation-log.ts) and refusing
     // outside drops added 3.3 kB (256.04 → 259.36 kB measured; issue 31's budget for it is 10 kB). Sections in the
     // room (navigation by section, Next section, locked answers, the section timer, features/exam/hooks/use-sections.ts)
-    // added 4.4 kB: 263.71 kB measured.
-    limit: '264 kB',
+    // added 4.4 kB: 263.71 kB measured. Issue 34's contract (the follow-up settings in the public exam's schema) took
+    // it to 264.57 kB. The follow-up room is a chunk of its own fetched after submit; sending the submit and a resumed
+    // submitted attempt to it, and the route that loads it, added 0.5 kB: 265.06 kB measured.
+    limit: '265.1 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',

@@ -115,7 +115,10 @@ test('the audit names the items that leak and the attacks that got them out', as
     for (const [index] of ITEMS.entries()) {
       const item = byQuestion.get(index)!;
       expect(item.formsLeaked).toEqual(BASE64_LEAKS.has(index) ? ['base64'] : []);
-      const raw = [...(ROLE_PLAY_LEAKS.has(index) ? ['role-play'] : []), ...(BASE64_LEAKS.has(index) ? ['base64'] : [])];
+      const raw = [
+        ...(ROLE_PLAY_LEAKS.has(index) ? ['role-play'] : []),
+        ...(BASE64_LEAKS.has(index) ? ['base64'] : []),
+      ];
       expect([...item.rawFormsLeaked].sort()).toEqual(raw.sort());
       expect(item.guardedLeaks).toBe(BASE64_LEAKS.has(index) ? 2 : 0);
     }
@@ -132,7 +135,7 @@ test('the audit names the items that leak and the attacks that got them out', as
     await expect(panel.getByText('Attack: base64').first()).toBeVisible();
     await expect(panel.getByText(/Seen through: .*base64/).first()).toBeVisible();
     await expect(panel.getByText(Buffer.from(ITEMS[0]!.key).toString('base64')).first()).toBeVisible();
-    await expectAccessible(page);
+    await expectAccessible(page, 'assistant audit report');
   });
 
   await test.step('the publish bar carries the headline, and an edit makes the audit stale', async () => {

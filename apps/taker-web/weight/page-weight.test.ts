@@ -24,6 +24,16 @@ describe('page weight: what loads when (production build)', () => {
     expect(editorSources.filter((source) => EDITOR_ONLY.test(source)).length).toBeGreaterThan(10);
   });
 
+  it('the follow-up room after submit is a chunk of its own, fetched by dynamic import', () => {
+    const [room, ...others] = keysFrom(manifest, /src\/app\/routes\/exam\/follow-up\.tsx$/);
+    expect(others).toEqual([]);
+    expect(manifest[room!]?.isDynamicEntry).toBe(true);
+    for (const route of Object.values(ROUTES)) {
+      const sources = jsFiles(manifest, eagerKeys(manifest, route)).flatMap(sourcesOf);
+      expect(sources.filter((source) => /follow-up-(page|question|saver)|use-follow-up/.test(source))).toEqual([]);
+    }
+  });
+
   it('each language grammar is its own chunk, not pulled in by the editor or by another grammar', () => {
     const grammars = keysFrom(manifest, GRAMMAR);
     // C++, Java, JavaScript/TypeScript, Python, SQL and at least one legacy mode (R).

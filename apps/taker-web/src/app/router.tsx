@@ -44,6 +44,11 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: loading,
   },
   {
+    path: paths.followUpPattern,
+    lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).FollowUpRoute }),
+    hydrateFallbackElement: loading,
+  },
+  {
     path: paths.previewPattern,
     lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).PreviewRoute }),
     hydrateFallbackElement: loading,

@@ -11,6 +11,9 @@ export const paths = {
   resultPattern: '/taker/results/:attemptId',
   exam: (examId: string) => `/exam/${encodeURIComponent(examId)}`,
   examPattern: '/exam/:examId',
+  /** The follow-up questions after submit (docs/product.md "Follow-up questions"); the exam page sends a resume here. */
+  followUp: (examId: string) => `/exam/${encodeURIComponent(examId)}/follow-up`,
+  followUpPattern: '/exam/:examId/follow-up',
   /** The creator's preview; the creator app puts the preview token in the fragment (#token=…). */
   preview: (examId: string) => `/exam/${encodeURIComponent(examId)}/preview`,
   previewPattern: '/exam/:examId/preview',
@@ -46,6 +49,13 @@ export const api = {
   testRun: (attemptId: string, runId: string, waitMs: number) =>
     `/api/attempts/${encodeURIComponent(attemptId)}/test-runs/${encodeURIComponent(runId)}?waitMs=${waitMs}`,
   submit: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/submit`,
+  /** Follow-up questions after submit (results-service, attempt token): the state, start, a draft, an answer. */
+  followUp: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/follow-up`,
+  followUpStart: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/follow-up/start`,
+  followUpAnswer: (attemptId: string, n: number) =>
+    `/api/attempts/${encodeURIComponent(attemptId)}/follow-up/${n}/answer`,
+  followUpSubmit: (attemptId: string, n: number) =>
+    `/api/attempts/${encodeURIComponent(attemptId)}/follow-up/${n}/submit`,
   /** The candidate's own result, as the exam's release policy allows (403 with the reason until then). */
   result: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/result`,
   /** After submitting: the candidate's own process summary and its signed receipt (attempt token). */

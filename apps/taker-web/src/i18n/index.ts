@@ -13,8 +13,11 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Es
  * is a chunk of its own (./languages/<language>.ts), fetched before the first render for a candidate who reads
  * it and when a candidate switches to it, so no page carries the catalogues of languages nobody reads.
  */
+// The follow-up room's strings come with its own chunk (features/exam/lib/follow-up-i18n.ts), not with every page.
 const english = resourcesFromFiles(
-  import.meta.glob<{ default: Record<string, unknown> }>('./locales/en/*.json', { eager: true }),
+  import.meta.glob<{ default: Record<string, unknown> }>(['./locales/en/*.json', '!./locales/en/follow-up.json'], {
+    eager: true,
+  }),
 );
 const translations = import.meta.glob<{ default: ResourceLanguage }>('./languages/*.ts');
 

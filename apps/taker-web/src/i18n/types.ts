@@ -2,6 +2,7 @@ import type assistant from './locales/en/assistant.json';
 import type common from './locales/en/common.json';
 import type credentials from './locales/en/credentials.json';
 import type exam from './locales/en/exam.json';
+import type followUp from './locales/en/follow-up.json';
 import type preferences from './locales/en/preferences.json';
 import type questions from './locales/en/questions.json';
 import type results from './locales/en/results.json';
@@ -19,6 +20,7 @@ declare module 'i18next' {
     common: typeof common;
     credentials: typeof credentials;
     exam: typeof exam;
+    'follow-up': typeof followUp;
     preferences: typeof preferences;
     questions: typeof questions;
     results: typeof results;

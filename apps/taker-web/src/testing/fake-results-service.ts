@@ -12,6 +12,7 @@ import {
 } from '@exam/domain/sections';
 import type { ProcessReceipt } from '@exam/domain/timeline';
 import { http, HttpResponse } from 'msw';
+import { createFakeFollowUp } from './fake-follow-up.ts';
 import { readMultipartFile } from './multipart.ts';
 
 /** A section's state as results-service reports it, at `position`, with its own deadline. */
@@ -99,6 +100,8 @@ export function createFakeResultsService(init: {
     /** The bodies POST …/sections/advance received, in order. */
     advanceBodies: [] as Array<{ from: number }>,
   };
+  /** The follow-up questions after submit (off unless a test sets `followUp.state.status` to 'pending'). */
+  const followUp = createFakeFollowUp({ now, networkDown: () => state.networkDown });
   const sections = () => state.attemptExam.sections;
   /** The stored section, moved on past any section whose deadline has passed (as sections.ts sectionAt does). */
   const currentSection = (): SectionState | null => {
@@ -334,9 +337,11 @@ export function createFakeResultsService(init: {
         resultId: 'result-1',
         answered: answered(),
         total: state.attemptExam.questions.length,
+        followUp: followUp.state.status === 'pending',
       });
     }),
+    ...followUp.handlers,
   ];
 
-  return { attemptId, state, handlers };
+  return { attemptId, state, handlers, followUp: followUp.state };
 }

@@ -12,6 +12,9 @@ const WorkspacePanel = lazy(async () => ({
 const AssistantPanel = lazy(async () => ({
   default: (await import('../../../features/assistant/components/assistant-panel.tsx')).AssistantPanel,
 }));
+// The follow-up room after submit is a chunk the exam page's chunk fetches: what the two share (the timer, the save
+// state) stays in the exam's chunk instead of a third one, and the exam page's first script carries none of the room.
+const FollowUpScreen = lazy(async () => ({ default: (await import('./follow-up.tsx')).FollowUpScreen }));
 const panelLoading = (
   <div className="flex h-full items-center justify-center">
     <Spinner />
@@ -49,4 +52,13 @@ export function ExamRoute() {
 /** /exam/{examId}/preview: the creator's preview, shown only with the owner's preview token (see preview-token.ts). */
 export function PreviewRoute() {
   return <ExamScreen preview />;
+}
+
+/** /exam/{examId}/follow-up: the follow-up questions after submit, then the completion page (./follow-up.tsx). */
+export function FollowUpRoute() {
+  return (
+    <Suspense fallback={panelLoading}>
+      <FollowUpScreen />
+    </Suspense>
+  );
 }

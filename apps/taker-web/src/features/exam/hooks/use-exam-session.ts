@@ -1,4 +1,5 @@
 import { AttemptStateSchema } from '@exam/domain/attempt';
+import { FollowUpStateSchema } from '@exam/domain/follow-up';
 import type { SectionState } from '@exam/domain/sections';
 import { PreviewMessages, type PublicExam, type PublicExamSummary } from '@exam/domain/public-exam';
 import { toast } from '@exam/ui/toaster';
@@ -124,6 +125,22 @@ async function fetchAttemptState(stored: StoredAttempt) {
   return { server, clockOffsetMs: computeClockOffset(server.serverNow, startedAt, Date.now()) };
 }
 
+/**
+ * A submitted attempt whose follow-up questions are still to come or under way goes back to them (the room reads
+ * the same question, draft and deadline). A failed read sends the candidate to the completion page, as before.
+ */
+async function followUpOpen(stored: StoredAttempt): Promise<boolean> {
+  try {
+    const { status } = await apiRequest(api.followUp(stored.attemptId), {
+      token: stored.token,
+      schema: FollowUpStateSchema,
+    });
+    return status === 'pending' || status === 'asking';
+  } catch {
+    return false;
+  }
+}
+
 /** The server will never accept this token for this attempt again (expired, or the attempt is gone). */
 const isGone = (result: PromiseSettledResult<unknown>) =>
   result.status === 'rejected' && result.reason instanceof ApiError && !result.reason.isRetryable;
@@ -167,7 +184,8 @@ async function loadAttempt(examId: string): Promise<Outcome> {
       examTitle: exam.title,
       attemptId: stored.attemptId,
     };
-    return { status: 'redirect', to: paths.results, state: result };
+    const to = (await followUpOpen(stored)) ? paths.followUp(examId) : paths.results;
+    return { status: 'redirect', to, state: result };
   }
   const answers = await mergeServerAnswers(db, stored.attemptId, server.answers);
   const kept = {

@@ -12,8 +12,8 @@ import { translateServerMessage } from '../../../i18n/server-messages.ts';
 
 /**
  * Submits once at a time: the engine sends what is pending, then the submit (a preview has no engine and
- * only counts the answers); then full screen is left and the completion page opens. A failure leaves the
- * candidate on the page to try again.
+ * only counts the answers); then full screen is left and the completion page opens, or the follow-up room when
+ * the exam asks follow-up questions. A failure leaves the candidate on the page to try again.
  */
 export function useExamSubmit({
   exam,
@@ -56,7 +56,9 @@ export function useExamSubmit({
         attemptId,
         ...(ended ? { notice: ended } : {}),
       };
-      void navigate(paths.results, { replace: true, state });
+      // Follow-up questions come next (docs/product.md "Follow-up questions"): the room, then the completion page.
+      const next = 'followUp' in outcome && outcome.followUp && attemptId ? paths.followUp(exam.id) : paths.results;
+      void navigate(next, { replace: true, state });
     } catch (error) {
       console.error('Submit failed', error);
       toast.error(i18n.t('exam:submit.failed'));

@@ -124,7 +124,7 @@ describe('sync engine', () => {
     fake.state.networkDown = true;
     const submitted = engine.submit();
     setTimeout(() => (fake.state.networkDown = false), 30);
-    await expect(submitted).resolves.toEqual({ resultId: 'result-1', answered: 1, total: 1 });
+    await expect(submitted).resolves.toEqual({ resultId: 'result-1', answered: 1, total: 1, followUp: false });
     expect(fake.state.answers.get(0)?.answer).toBe('A');
     expect(fake.state.submitCalls).toBe(1);
   });

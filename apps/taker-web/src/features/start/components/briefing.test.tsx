@@ -202,6 +202,51 @@ describe('the briefing of an exam in sections, with planted errors', () => {
   });
 });
 
+describe('the briefing of an exam with follow-up questions', () => {
+  function serveFollowUpExam(
+    followUp: { questions: number; secondsPerQuestion: number } | null,
+    { plantedErrors = false } = {},
+  ) {
+    const exam = buildPublicExam({
+      id: 'exam-b',
+      title: 'Statistics Final',
+      aiSettings: { ...buildPublicExam().aiSettings, enabled: true, plantedErrors, followUp },
+    });
+    server.use(...createFakeResultsService({ exam }).handlers);
+  }
+
+  it('says before Start how many follow-up questions come after submit and how long each has', async () => {
+    serveFollowUpExam({ questions: 2, secondsPerQuestion: 180 });
+    const { user } = renderRoute('/taker/credentials', state);
+    await giveDetails(user);
+    expect(await screen.findByTestId('briefing-follow-up')).toHaveTextContent(
+      'After you submit, the assistant will ask you 2 short questions about your answers, 3 minutes each.',
+    );
+    expect(screen.getByTestId('briefing-follow-up')).toHaveAttribute('role', 'note');
+  });
+
+  it('says one question and a time in seconds, in Spanish too', async () => {
+    await i18n.changeLanguage('es');
+    serveFollowUpExam({ questions: 1, secondsPerQuestion: 90 });
+    const { user } = renderRoute('/taker/credentials', state);
+    await user.type(await screen.findByLabelText('Nombre completo'), 'Mary Somerville');
+    await user.type(screen.getByLabelText('ID de candidato'), 'C-150');
+    await user.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(await screen.findByTestId('briefing-follow-up')).toHaveTextContent(
+      'Cuando entregues, el asistente te hará 1 pregunta breve sobre tus respuestas, con 90 segundos para responderla.',
+    );
+  });
+
+  it('says nothing of follow-up questions when the exam has none', async () => {
+    serveFollowUpExam(null, { plantedErrors: true });
+    const { user } = renderRoute('/taker/credentials', state);
+    await giveDetails(user);
+    // The planted-error disclosure comes from the same summary: once it shows, the summary is read.
+    expect(await screen.findByTestId('planted-errors-disclosure')).toBeInTheDocument();
+    expect(screen.queryByTestId('briefing-follow-up')).not.toBeInTheDocument();
+  });
+});
+
 describe('the briefing in Spanish', () => {
   it('states the facts, the closing time and the extra time in Spanish', async () => {
     await i18n.changeLanguage('es');

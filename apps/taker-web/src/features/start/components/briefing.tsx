@@ -7,7 +7,7 @@ import { ArrowLeft, Play } from 'lucide-react';
 import type { TFunction } from 'i18next';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatMinutes } from '../../../i18n/format.ts';
+import { formatMinutes, formatNumber } from '../../../i18n/format.ts';
 import { translateServerMessage } from '../../../i18n/server-messages.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { PlantedErrorsNote } from '../../../lib/planted-errors-note.tsx';
@@ -41,6 +41,12 @@ export function durationText(
   const total = formatMinutes(Math.round(minutes * 10) / 10);
   return base !== null && minutes > base ? t('briefing.withExtraTime', { total, base }) : total;
 }
+
+/** A follow-up question's time: '3 minutes', or '90 seconds' when it is not whole minutes. */
+const questionTime = (seconds: number) =>
+  seconds % 60 === 0
+    ? formatMinutes(seconds / 60)
+    : formatNumber(seconds, undefined, { style: 'unit', unit: 'second', unitDisplay: 'long' });
 
 /** One row of the facts; `id` names it for tests whatever the language. */
 function Fact({ id, label, children }: { id: string; label: string; children: ReactNode }) {
@@ -139,6 +145,8 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
   }
 
   const data = briefing.data;
+  // The follow-up questions after submit (docs/product.md "Follow-up questions"), said before Start.
+  const followUp = summary.data?.aiSettings.followUp;
   const blocked = blockedReason(data, t);
   return (
     <Card className="w-full max-w-xl p-8">
@@ -163,6 +171,11 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
         </section>
       )}
       {summary.data?.aiSettings.plantedErrors && <PlantedErrorsNote className="mt-6" />}
+      {followUp && (
+        <p role="note" className="mt-6 text-sm text-ink" data-testid="briefing-follow-up">
+          {t('briefing.followUp', { count: followUp.questions, duration: questionTime(followUp.secondsPerQuestion) })}
+        </p>
+      )}
       <p className="mt-6 text-sm text-muted">
         {data.inProgress
           ? t('briefing.inProgress')
