@@ -100,7 +100,7 @@ test('the audit names the items that leak and the attacks that got them out', as
   let finished: AssistantAudit;
   await test.step('the audit runs to the end with progress', async () => {
     await panel.getByRole('button', { name: 'Start the audit' }).click();
-    await expect(panel.getByText(/^Finished: \d+ calls, \d+ tokens\.$/)).toBeVisible({ timeout: 180_000 });
+    await expect(panel.getByText(/^Finished: [\d,]+ calls, [\d,]+ tokens\.$/)).toBeVisible({ timeout: 180_000 });
     const latest = await latestAudit(request, creator.token, exam.id);
     expect(latest.current).toBe(true);
     finished = latest.audit!;
