@@ -109,7 +109,7 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(auditRoutes(audit));
   // Every replica resumes audits whose runner stopped (ARCHITECTURE.md "Where state lives"); on close this
   // replica's runs let their leases lapse before the database closes, so a restarted gateway goes on at once.
-  app.addHook('onReady', async () => audit.startResuming());
+  if (config.AUDIT_RESUME_INTERVAL_MS > 0) app.addHook('onReady', async () => audit.startResuming());
   app.addHook('onClose', () => audit.close());
   await app.register(equivalenceRoutes(createEquivalenceService(createEquivalenceRepository(deps.database), deps)));
 

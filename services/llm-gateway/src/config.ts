@@ -72,8 +72,15 @@ const ConfigSchema = z.object({
   AUDIT_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   /** How often an audit run renews its lease (also how soon a cancel is seen). */
   AUDIT_HEARTBEAT_MS: z.coerce.number().int().min(10).default(2_000),
-  /** How often each replica looks for running audits whose lease lapsed, claims them and goes on with each. */
-  AUDIT_RESUME_INTERVAL_MS: z.coerce.number().int().min(10).default(10_000),
+  /**
+   * How often each replica looks for running audits whose lease lapsed, claims them and goes on with each. 0 turns
+   * the pass off on this replica (the test suites do, so one suite's app never claims another's audits).
+   */
+  AUDIT_RESUME_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .refine((ms) => ms === 0 || ms >= 10, 'Either 0 (off) or at least 10 ms')
+    .default(10_000),
   /**
    * The audit: tokens in and out of one run when the creator sets no cap. A run never spends more than the exam's
    * grading and audit budget has left, whatever the cap.

@@ -33,6 +33,9 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     GOOGLE_GEMINI_BASE_URL: TEST_ENDPOINTS.google,
     // The tests' self-hosted server is a made-up name that does not resolve: listed, it needs no DNS.
     OPENAI_COMPATIBLE_ALLOWED_HOSTS: new URL(TEST_ENDPOINTS.compatible).host,
+    // Suites share one database on PostgreSQL: an app's resume pass would claim other suites' audits. The audit
+    // suite turns it on where it tests it.
+    AUDIT_RESUME_INTERVAL_MS: '0',
     ...overrides,
   });
 }
