@@ -21,7 +21,13 @@ describe.skipIf(!socketPath)('workspace bridges are the engine’s own', () => {
           socketPath: socketPath!,
           // An instance of its own: a warm editor of the shared instance (on its network) is never handed out here.
           instance: `${inject('workspaceInstance')}-${network}`,
-          env: { WORKSPACE_NETWORK: network, WORKSPACE_EGRESS_NETWORK: `${network}-egress` },
+          // A host of its own too: the suites share one database, and a warm editor is handed out by engine host,
+          // so on the shared engine's ID a warm editor of another suite (on its network) was claimed here.
+          env: {
+            WORKSPACE_NETWORK: network,
+            WORKSPACE_EGRESS_NETWORK: `${network}-egress`,
+            WORKSPACE_HOST_ID: `bridges-${network}`,
+          },
         }),
       );
   });
