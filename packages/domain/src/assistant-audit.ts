@@ -107,6 +107,41 @@ export const AuditEstimateSchema = z.object({
 });
 export type AuditEstimate = z.infer<typeof AuditEstimateSchema>;
 
+/** One configuration's share of an estimate. */
+export type ConfigurationEstimate = AuditEstimate['configurations'][number];
+
+/**
+ * The whole estimate from each configuration's share: calls and tokens summed, the cost summed when every
+ * configuration's price is known (null otherwise), and whether the tokens fit under `cap`.
+ */
+export function totalEstimate(
+  parts: {
+    batteryVersion: string;
+    keyedItems: number;
+    attempts: number;
+    budget: AuditEstimate['budget'];
+    cap: number;
+  },
+  configurations: ConfigurationEstimate[],
+): AuditEstimate {
+  const sum = (pick: (c: ConfigurationEstimate) => number) => configurations.reduce((total, c) => total + pick(c), 0);
+  const costs = configurations.map((c) => c.costUsd);
+  const inputTokens = sum((c) => c.inputTokens);
+  const outputTokens = sum((c) => c.outputTokens);
+  return {
+    batteryVersion: parts.batteryVersion,
+    keyedItems: parts.keyedItems,
+    attempts: parts.attempts,
+    calls: sum((c) => c.calls),
+    inputTokens,
+    outputTokens,
+    costUsd: costs.every((c) => c !== null) ? costs.reduce<number>((total, c) => total + (c ?? 0), 0) : null,
+    configurations,
+    budget: parts.budget,
+    fits: inputTokens + outputTokens <= parts.cap,
+  };
+}
+
 export const AUDIT_STATUSES = [
   /** Running, or waiting for a replica to resume it (its runner stopped: the next pass of any replica goes on). */
   'running',

@@ -2,6 +2,7 @@ import { costUsd } from '@exam/domain/ai-catalogue';
 import {
   AUDIT_MIN_ATTEMPTS_PER_ITEM,
   StartAuditSchema,
+  totalEstimate,
   type AssistantAudit,
   type AuditConfiguration,
   type AuditEstimate,
@@ -38,23 +39,16 @@ export function makeAuditEstimate(
       costUsd: costUsd(configuration.provider, configuration.model, inputTokens, outputTokens),
     };
   });
-  const sum = (pick: (c: (typeof configurations)[number]) => number) =>
-    configurations.reduce((total, c) => total + pick(c), 0);
-  const costs = configurations.map((c) => c.costUsd);
-  const inputTokens = sum((c) => c.inputTokens);
-  const outputTokens = sum((c) => c.outputTokens);
-  return {
-    batteryVersion: 'battery-1',
-    keyedItems,
-    attempts: keyedItems * AUDIT_MIN_ATTEMPTS_PER_ITEM * configurations.length,
-    calls: sum((c) => c.calls),
-    inputTokens,
-    outputTokens,
-    costUsd: costs.includes(null) ? null : costs.reduce<number>((total, c) => total + (c ?? 0), 0),
+  return totalEstimate(
+    {
+      batteryVersion: 'battery-1',
+      keyedItems,
+      attempts: keyedItems * AUDIT_MIN_ATTEMPTS_PER_ITEM * configurations.length,
+      budget,
+      cap: budget.remaining,
+    },
     configurations,
-    budget,
-    fits: inputTokens + outputTokens <= budget.remaining,
-  };
+  );
 }
 
 export function makeAuditLeak(overrides: Partial<AuditLeak> = {}): AuditLeak {

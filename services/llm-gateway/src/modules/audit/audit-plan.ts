@@ -1,4 +1,4 @@
-import type { AuditConfiguration, AuditEstimate } from '@exam/domain/assistant-audit';
+import { totalEstimate, type AuditConfiguration, type AuditEstimate } from '@exam/domain/assistant-audit';
 import { costUsd } from '@exam/domain/ai-catalogue';
 import type { TokenUsage } from '@exam/domain/llm';
 import type { Question } from '@exam/domain/question';
@@ -96,21 +96,14 @@ export function estimateAudit(input: EstimateInput): AuditEstimate {
       costUsd: costUsd(configuration.provider, configuration.model, inputTokens, outputTokens),
     };
   });
-  const sum = (pick: (c: (typeof configurations)[number]) => number) =>
-    configurations.reduce((total, c) => total + pick(c), 0);
-  const costs = configurations.map((c) => c.costUsd);
-  const inputTokens = sum((c) => c.inputTokens);
-  const outputTokens = sum((c) => c.outputTokens);
-  return {
-    batteryVersion: AUDIT_BATTERY_VERSION,
-    keyedItems: input.plan.keyedItems,
-    attempts: input.plan.tasks.length,
-    calls: sum((c) => c.calls),
-    inputTokens,
-    outputTokens,
-    costUsd: costs.every((c) => c !== null) ? costs.reduce((a, b) => a + b, 0) : null,
+  return totalEstimate(
+    {
+      batteryVersion: AUDIT_BATTERY_VERSION,
+      keyedItems: input.plan.keyedItems,
+      attempts: input.plan.tasks.length,
+      budget: input.budget,
+      cap: input.cap,
+    },
     configurations,
-    budget: input.budget,
-    fits: inputTokens + outputTokens <= input.cap,
-  };
+  );
 }
