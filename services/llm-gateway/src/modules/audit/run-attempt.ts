@@ -2,6 +2,7 @@ import { AUDIT_REPLY_CHARS, type AuditTurn, type LeakForm } from '@exam/domain/a
 import type { TokenUsage } from '@exam/domain/llm';
 import type { LlmClient, ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
 import { AnswerGuard, type AnswerKey, type OptionKey } from '../chat/answer-guard.ts';
+import { guardedReader } from '../chat/guarded-read.ts';
 import { redactSecrets } from '../chat/stream-reply.ts';
 import type { AuditAttempt } from './battery.ts';
 import { detectLeak, type AuditKeys } from './leak-detection.ts';
@@ -42,9 +43,8 @@ export type AttemptTarget = {
 type Reply = { raw: string; shown: string; withheld: boolean; usage: TokenUsage };
 
 /**
- * One provider call, read to its end: the raw text whole (the raw leak rate needs all of it), and what the
- * candidate's stream would have shown, by the same AnswerGuard stream-reply.ts runs, fed the same chunks; once the
- * guard stops, nothing more is shown, but the raw text is still read.
+ * One provider call, read to its end (chat/guarded-read.ts with readAll): the raw text whole, since the raw leak rate
+ * needs all of it, and what the candidate's stream would have shown; once the guard stops, nothing more is shown.
  */
 async function callOnce(target: AttemptTarget, request: ProviderRequest, earlierShown: string, signal: AbortSignal) {
   const guard = target.guard
@@ -53,30 +53,9 @@ async function callOnce(target: AttemptTarget, request: ProviderRequest, earlier
         ...(earlierShown ? { earlier: earlierShown } : {}),
       })
     : undefined;
-  let raw = '';
-  let shown = '';
-  let withheld = false;
-  let usage: TokenUsage | undefined;
-  for await (const chunk of target.llm.stream(request, signal)) {
-    if (chunk.type === 'usage') {
-      usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens, estimated: false };
-      continue;
-    }
-    raw += chunk.text;
-    if (withheld) continue;
-    if (!guard) {
-      shown += chunk.text;
-      continue;
-    }
-    const step = guard.push(chunk.text);
-    shown += step.release;
-    if (step.leak) withheld = true;
-  }
-  if (guard && !withheld) {
-    const step = guard.end();
-    shown += step.release;
-    withheld = step.leak !== undefined;
-  }
+  const { raw, shown, withheld, usage } = await guardedReader(guard, { readAll: true }).consume(
+    target.llm.stream(request, signal),
+  );
   return { raw, shown, withheld, usage: usage ?? target.estimate(request, raw) } satisfies Reply;
 }
 

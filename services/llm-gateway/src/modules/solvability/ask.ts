@@ -1,6 +1,7 @@
 import type { TokenUsage } from '@exam/domain/llm';
 import type { LlmClient, ProviderRequest } from '../../adapters/providers/types.ts';
 import { AnswerGuard, type AnswerKey } from '../chat/answer-guard.ts';
+import { guardedReader } from '../chat/guarded-read.ts';
 import { redactSecrets } from '../chat/stream-reply.ts';
 
 /** One reply as the candidate would have received it. */
@@ -29,42 +30,21 @@ export async function askOnce(
   const stop = () => upstream.abort(signal.reason);
   if (signal.aborted) throw new AskAborted('stopped before the call');
   signal.addEventListener('abort', stop, { once: true });
-  const guard = answerKeys.length ? new AnswerGuard(answerKeys) : undefined;
-  let received = '';
-  let shown = '';
-  let usage: TokenUsage | undefined;
-  let withheld = false;
+  const reader = guardedReader(answerKeys.length ? new AnswerGuard(answerKeys) : undefined, { readAll: false });
   try {
-    for await (const chunk of llm.stream(request, upstream.signal)) {
-      if (chunk.type === 'usage') {
-        usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens, estimated: false };
-        continue;
-      }
-      received += chunk.text;
-      const step = guard ? guard.push(chunk.text) : { release: chunk.text, leak: undefined };
-      shown += step.release;
-      if (step.leak) {
-        withheld = true;
-        break;
-      }
-    }
-    if (guard && !withheld) {
-      const step = guard.end();
-      shown += step.release;
-      withheld = Boolean(step.leak);
-    }
+    const { shown, withheld, usage, raw } = await reader.consume(llm.stream(request, upstream.signal));
     if (signal.aborted) throw new AskAborted('stopped during the call');
-    return { kind: 'reply', shown, withheld, usage: usage ?? estimate(received) };
+    return { kind: 'reply', shown, withheld, usage: usage ?? estimate(raw) };
   } catch (err) {
     if (signal.aborted || err instanceof AskAborted) throw new AskAborted('stopped during the call');
     const reason = redactSecrets(err instanceof Error ? err.message : String(err), secrets);
     return {
       kind: 'error',
       reason,
-      usage: received ? estimate(received) : { inputTokens: 0, outputTokens: 0, estimated: true },
+      usage: reader.read.raw ? estimate(reader.read.raw) : { inputTokens: 0, outputTokens: 0, estimated: true },
     };
   } finally {
     signal.removeEventListener('abort', stop);
-    if (withheld) upstream.abort();
+    if (reader.read.withheld) upstream.abort();
   }
 }
