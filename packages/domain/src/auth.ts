@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { WorkspaceAgentClaims } from './workspace-agents.ts';
 
 /** NIST SP 800-63B-4 §3.1.1.2: at least 15 characters for a single-factor password, 8 as a floor; we ask for 10. */
 export const MIN_PASSWORD_LENGTH = 10;
@@ -99,4 +100,5 @@ export const AttemptClaimsSchema = z.object({
 });
 export type AttemptClaims = z.infer<typeof AttemptClaimsSchema>;
 
-export type TokenClaims = CreatorClaims | AttemptClaims;
+/** The third kind, a coding workspace's agent token, is accepted only by llm-gateway's agent endpoint. */
+export type TokenClaims = CreatorClaims | AttemptClaims | WorkspaceAgentClaims;

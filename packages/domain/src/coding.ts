@@ -66,6 +66,38 @@ export const CodingLimitsSchema = z.object({
 });
 export type CodingLimits = z.infer<typeof CodingLimitsSchema>;
 
+/** A path inside a repository: relative, no `..`, no leading slash, letters, digits, `_ . / -`. */
+export const RepositoryPathSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^(?!\/)(?!.*\.\.)(?!.*\/\/)[\w.\/-]+$/, 'A path inside the repository, e.g. src/app.py');
+
+export const RepositoryFileSchema = z.object({ path: RepositoryPathSchema, content: text(200_000) });
+export type RepositoryFile = z.infer<typeof RepositoryFileSchema>;
+export const MAX_REPOSITORY_FILES = 100;
+export const MAX_HIDDEN_REPOSITORY_FILES = 50;
+/** Bytes of all files of a repository together (starter and hidden each). */
+export const MAX_REPOSITORY_BYTES = 1024 * 1024;
+/** Paths the runner's bundle uses for itself; a repository file may not take them. */
+export const RESERVED_REPOSITORY_PATHS = ['nonce', 'setup.sql', 'tests'] as const;
+
+/**
+ * An agentic task (issue 35): a coding question that comes with a starter repository. The workspace opens with
+ * `files` (copied into the workspace folder when the attempt's workspace first starts); grading runs the tests
+ * on the collected workspace with `hiddenFiles` added over it (a hidden test driver, fixtures), the runner running
+ * SOURCE_FILES[language] at the repository's root as for any coding question. The hidden files never reach the
+ * candidate's browser or workspace.
+ */
+export const CodingRepositorySchema = z.object({
+  files: z.array(RepositoryFileSchema).max(MAX_REPOSITORY_FILES, `At most ${MAX_REPOSITORY_FILES} files`).default([]),
+  hiddenFiles: z
+    .array(RepositoryFileSchema)
+    .max(MAX_HIDDEN_REPOSITORY_FILES, `At most ${MAX_HIDDEN_REPOSITORY_FILES} hidden files`)
+    .default([]),
+});
+export type CodingRepository = z.infer<typeof CodingRepositorySchema>;
+
 /** The coding fields of a question (merged into QuestionSchema). */
 export const codingQuestionFields = {
   starterCode: text(100_000).default(''),
@@ -85,6 +117,8 @@ export const codingQuestionFields = {
     .regex(/^(?!\/)(?!.*\.\.)[\w./-]*$/, 'A path inside the workspace, e.g. q1/solution.py')
     .nullable()
     .default(null),
+  /** An agentic task's starter repository and hidden files; null or absent for an ordinary coding question. */
+  repository: CodingRepositorySchema.nullable().optional(),
 };
 
 /** The file name the runner gives the candidate's code, per language. */
@@ -300,8 +334,9 @@ export function codingIssues(q: {
   type: string;
   language?: string | undefined;
   tests: ReadonlyArray<{ id: string }>;
+  repository?: CodingRepository | null | undefined;
 }): Array<{ path: Array<string | number>; message: string }> {
-  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+  const issues: Array<{ path: Array<string | number>; message: string }> = repositoryIssues(q);
   if (q.tests.length === 0) return issues;
   if (q.type !== 'coding') issues.push({ path: ['tests'], message: 'Only coding questions have tests' });
   else if (q.language === undefined)
@@ -311,5 +346,32 @@ export function codingIssues(q: {
     if (seen.has(t.id)) issues.push({ path: ['tests', i, 'id'], message: 'Each test needs its own id' });
     seen.add(t.id);
   });
+  return issues;
+}
+
+/** A repository's own rules: a coding question's, distinct paths, none reserved, within the size cap. */
+export function repositoryIssues(q: {
+  type: string;
+  repository?: CodingRepository | null | undefined;
+}): Array<{ path: Array<string | number>; message: string }> {
+  const repo = q.repository;
+  if (!repo) return [];
+  if (q.type !== 'coding') return [{ path: ['repository'], message: 'Only coding questions have a repository' }];
+  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+  for (const part of ['files', 'hiddenFiles'] as const) {
+    const seen = new Set<string>();
+    let bytes = 0;
+    repo[part].forEach((f, i) => {
+      if (seen.has(f.path))
+        issues.push({ path: ['repository', part, i, 'path'], message: 'Each file needs its own path' });
+      seen.add(f.path);
+      const top = f.path.split('/')[0]!;
+      if ((RESERVED_REPOSITORY_PATHS as readonly string[]).includes(top))
+        issues.push({ path: ['repository', part, i, 'path'], message: `"${top}" is kept for the test runner` });
+      bytes += new TextEncoder().encode(f.content).length;
+    });
+    if (bytes > MAX_REPOSITORY_BYTES)
+      issues.push({ path: ['repository', part], message: 'The files add up to more than 1 MB' });
+  }
   return issues;
 }

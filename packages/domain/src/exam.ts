@@ -12,6 +12,11 @@ import {
 import { AiSettingsInputSchema, AiSettingsViewSchema } from './exam-ai.ts';
 import { QuestionSchema, type Rubric, RubricSchema, text } from './question.ts';
 import { MAX_SECTIONS, SectionSchema, sectionIssues } from './sections.ts';
+import { DEFAULT_WORKSPACE_AI, WorkspaceAiSchema, workspaceAiIssue, type WorkspaceAi } from './workspace-agents.ts';
+
+/** An exam's workspace AI, with the default for exams stored before the setting existed. */
+export const workspaceAiOf = (exam: { codingWorkspace: { ai?: WorkspaceAi | undefined } }): WorkspaceAi =>
+  exam.codingWorkspace.ai ?? DEFAULT_WORKSPACE_AI;
 
 /** Exam entity and its settings (docs/product.md#exams). Dates travel as ISO strings. */
 
@@ -58,6 +63,11 @@ export const CodingWorkspaceSchema = z.object({
     .max(MAX_EXPECTED_CANDIDATES, `At most ${MAX_EXPECTED_CANDIDATES} candidates`)
     .nullable()
     .optional(),
+  /**
+   * "AI in the workspace" (workspace-agents.ts): none, the chat assistant only, or a coding agent. Absent (exams
+   * stored before it): DEFAULT_WORKSPACE_AI, the chat assistant only; read it with workspaceAiOf.
+   */
+  ai: WorkspaceAiSchema.optional(),
 });
 export type CodingWorkspace = z.infer<typeof CodingWorkspaceSchema>;
 
@@ -102,6 +112,8 @@ function checkExam(
     sections?: Array<z.infer<typeof SectionSchema>>;
     opensAt?: string | null;
     closesAt?: string | null;
+    codingWorkspace?: { enabled?: boolean; ai?: WorkspaceAi } | undefined;
+    aiSettings?: { enabled?: boolean; provider?: z.infer<typeof AiSettingsInputSchema>['provider'] } | undefined;
   },
   ctx: z.RefinementCtx,
 ) {
@@ -113,6 +125,11 @@ function checkExam(
     for (const issue of sectionIssues(exam.questions, exam.sections)) ctx.addIssue({ code: 'custom', ...issue });
   const window = windowIssue(exam);
   if (window) ctx.addIssue({ code: 'custom', ...window });
+  // Checked here when a body carries both parts; exam-service checks the merged exam of a partial update.
+  if (exam.codingWorkspace && exam.aiSettings) {
+    const agent = workspaceAiIssue(exam);
+    if (agent) ctx.addIssue({ code: 'custom', ...agent });
+  }
 }
 
 const examFields = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TranscriptMessageSchema } from './internal.ts';
+import { AgentCallSchema } from './workspace-agents.ts';
 
 /** Contracts of the AI assistant (llm-gateway): chat requests, the SSE events and the spec's messages. */
 
@@ -91,7 +92,11 @@ export const ChatStreamEventSchema = z.discriminatedUnion('type', [
 export type ChatStreamEvent = z.infer<typeof ChatStreamEventSchema>;
 
 /** GET /api/llm/transcript and GET /api/llm/attempts/{attemptId}/transcript. */
-export const TranscriptResponseSchema = z.object({ messages: z.array(TranscriptMessageSchema) });
+export const TranscriptResponseSchema = z.object({
+  messages: z.array(TranscriptMessageSchema),
+  /** The workspace agent's calls (transcript kind `agent`), in order; for the exam's creator only, never the candidate's own read. */
+  agentCalls: z.array(AgentCallSchema).optional(),
+});
 export type TranscriptResponse = z.infer<typeof TranscriptResponseSchema>;
 
 export const AttemptIdParamsSchema = z.object({ attemptId: z.string().min(1).max(64) });

@@ -159,6 +159,8 @@ export const PublicQuestionSchema = z.object({
   limits: z.object({ cpuSeconds: z.number(), memoryMb: z.number() }).optional(),
   /** With a coding workspace: the workspace file that is the answer. */
   workspaceFile: z.string().nullable().optional(),
+  /** An agentic task: the starter repository's file paths (its contents arrive in the workspace; hidden files never). */
+  repositoryFiles: z.array(z.string()).optional(),
   /** The section the question is sat in (sections.ts); null without sections. */
   sectionId: z.string().nullable().optional(),
 });
@@ -183,7 +185,10 @@ export function toPublicQuestion(q: Question): PublicQuestion {
 /** A coding question's starter code, visible tests, hidden test count and limits for the candidate. */
 function codingView(
   q: Question,
-): Pick<PublicQuestion, 'starterCode' | 'visibleTests' | 'hiddenTestCount' | 'limits' | 'workspaceFile'> {
+): Pick<
+  PublicQuestion,
+  'starterCode' | 'visibleTests' | 'hiddenTestCount' | 'limits' | 'workspaceFile' | 'repositoryFiles'
+> {
   const graded = isTestGraded(q);
   return {
     starterCode: q.starterCode,
@@ -202,5 +207,6 @@ function codingView(
     hiddenTestCount: graded ? q.tests.filter((t) => !t.visible).length : 0,
     limits: graded ? q.limits : undefined,
     workspaceFile: q.workspaceFile,
+    ...(q.repository ? { repositoryFiles: q.repository.files.map((f) => f.path) } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AnswerOperationSchema, AnswerSourceSchema } from './answer-operations.ts';
+import { AgentCallSchema } from './workspace-agents.ts';
 
 /**
  * One timeline per attempt (issue 31): everything that happened, in time order, and how each answer came to be.
@@ -37,6 +38,11 @@ export const TIMELINE_EVENT_KINDS = [
   'follow-up-asked',
   /** The candidate's answer to a follow-up (`detail`: 'answered' or 'timed-out'). */
   'follow-up-answered',
+  /**
+   * A call the workspace's coding agent made through the gateway (workspace-agents.ts): `messageId` is its id in
+   * `agentCalls`, `detail` its status and tool names.
+   */
+  'agent-call',
 ] as const;
 export type TimelineEventKind = (typeof TIMELINE_EVENT_KINDS)[number];
 
@@ -129,6 +135,8 @@ export const WorkspaceFileChangeSchema = z.object({
   /** 'typed' when the editor's own edits, unknown otherwise. */
   source: AnswerSourceSchema.nullable(),
   deleted: z.boolean().default(false),
+  /** The workspace agent's call that made this change (attributeAgentChanges), null or absent: the candidate's own. */
+  agentCallId: z.string().nullable().optional(),
 });
 export const WorkspaceFileHistorySchema = z.object({ path: z.string(), changes: z.array(WorkspaceFileChangeSchema) });
 
@@ -144,6 +152,8 @@ export const TimelineSchema = z.object({
   messages: z.array(
     z.object({ id: z.string(), role: z.enum(['user', 'assistant']), content: z.string(), at: z.string() }),
   ),
+  /** The workspace agent's calls, referenced by `agent-call` events and `agentCallId`. */
+  agentCalls: z.array(AgentCallSchema).optional(),
   /** Parts of the timeline that could not be read (a service down): shown, never hidden. */
   unavailable: z.array(z.enum(['assistant', 'workspace'])),
 });

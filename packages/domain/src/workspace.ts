@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CodingLanguageSchema } from './question.ts';
 import { WorkspaceTypeSchema } from './exam.ts';
+import { WorkspaceAgentSchema } from './workspace-agents.ts';
 
 /** Coding workspace sessions (docs/product.md#the-coding-workspace). */
 
@@ -89,6 +90,8 @@ export const CatalogueEntrySchema = z.object({
   loginPath: z.string().default('/login'),
   sessionCookie: z.string().default('code-server-session'),
   description: z.string().default(''),
+  /** The coding agents the image provides (workspace-agents.ts); a creator can offer only these. */
+  agents: z.array(WorkspaceAgentSchema).default([]),
 });
 export type CatalogueEntry = z.infer<typeof CatalogueEntrySchema>;
 

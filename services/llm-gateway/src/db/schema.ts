@@ -259,3 +259,40 @@ export const auditAttempts = llmGatewaySchema.table(
   },
   (t) => [primaryKey({ columns: [t.auditId, t.configuration, t.questionIndex, t.attemptId] })],
 );
+
+/**
+ * One row per call a workspace's coding agent made through the agent endpoint (issue 35, workspace-agents.ts): the
+ * attempt's transcript of kind `agent`. Admitted calls count against the attempt's tokens (conversations) and the
+ * exam's hourly usage (exam_usage_minutes) like chat messages; a refused call is stored too, with its reason.
+ */
+export const agentCalls = llmGatewaySchema.table(
+  'agent_calls',
+  {
+    id: text('id').primaryKey(),
+    /** Insertion order, for reading an attempt's calls in order across replicas. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    attemptId: text('attempt_id').notNull(),
+    examId: text('exam_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    sessionId: text('session_id').notNull(),
+    agent: text('agent').notNull(),
+    /** AgentWireFormat. */
+    wire: text('wire').notNull(),
+    model: text('model').notNull(),
+    /** AgentCallStatus; 'running' until the call ends (a replica that died leaves it so: read as 'error'). */
+    status: text('status').notNull(),
+    reason: text('reason'),
+    input: text('input').notNull().default(''),
+    toolResults: jsonb('tool_results').$type<Array<{ callId: string; output: string }>>().notNull().default([]),
+    reply: text('reply').notNull().default(''),
+    toolCalls: jsonb('tool_calls')
+      .$type<Array<{ id: string; name: string; arguments: string }>>()
+      .notNull()
+      .default([]),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('agent_calls_attempt_idx').on(t.attemptId, t.seq), index('agent_calls_exam_idx').on(t.examId)],
+);

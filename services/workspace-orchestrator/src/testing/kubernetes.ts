@@ -15,6 +15,7 @@ export const entry: CatalogueEntry = {
   loginPath: '/login',
   sessionCookie: 'code-server-session',
   description: '',
+  agents: [],
 };
 
 export const specOf = (id: string, overrides: Partial<WorkspaceSpec> = {}): WorkspaceSpec => ({
