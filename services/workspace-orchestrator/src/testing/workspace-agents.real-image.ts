@@ -92,13 +92,19 @@ http.createServer((req, res) => {
 }).listen(${FAKE_PORT}, '127.0.0.1', () => fs.writeFileSync('/tmp/fake-provider.ready', ''));
 `;
 
-type Request = { path: string; auth: string | null; model: string | null; stream: boolean | null; toolResult: string | null };
+type Request = {
+  path: string;
+  auth: string | null;
+  model: string | null;
+  stream: boolean | null;
+  toolResult: string | null;
+};
 
 /** execIn's output is Docker's multiplexed stream (8-byte frame headers, latin1): the text the process wrote. */
 function plain(output: string): string {
   const bytes = Buffer.from(output, 'latin1');
   const parts: Buffer[] = [];
-  for (let at = 0; at + 8 <= bytes.length; ) {
+  for (let at = 0; at + 8 <= bytes.length;) {
     const size = bytes.readUInt32BE(at + 4);
     parts.push(bytes.subarray(at + 8, at + 8 + size));
     at += 8 + size;
@@ -155,7 +161,9 @@ describe(`the coding agents in the real vscode image (${IMAGE})`, () => {
       payload: {},
     });
     if (created.statusCode !== 200) throw new Error(`create answered ${created.statusCode}: ${created.body}`);
-    console.info(`[real-image] vscode with agents: create → ready (cold): ${Math.round(performance.now() - started)} ms`);
+    console.info(
+      `[real-image] vscode with agents: create → ready (cold): ${Math.round(performance.now() - started)} ms`,
+    );
     sessionId = created.json().sessionId;
     containerId = await containerOf(docker, sessionId);
   });
@@ -221,9 +229,19 @@ describe(`the coding agents in the real vscode image (${IMAGE})`, () => {
     await writeAgentEnv(
       docker,
       containerId,
-      agentEnvironment({ relayBaseUrl: 'http://exam-ai:8480', token: TOKEN, agent: 'codex', provider: 'openai', model: 'gpt-x' }),
+      agentEnvironment({
+        relayBaseUrl: 'http://exam-ai:8480',
+        token: TOKEN,
+        agent: 'codex',
+        provider: 'openai',
+        model: 'gpt-x',
+      }),
     );
-    const run = await execIn(docker, containerId, ['bash', '-ic', 'echo "$EXAM_AGENT $OPENAI_BASE_URL $EXAM_AI_MODEL"']);
+    const run = await execIn(docker, containerId, [
+      'bash',
+      '-ic',
+      'echo "$EXAM_AGENT $OPENAI_BASE_URL $EXAM_AI_MODEL"',
+    ]);
     expect(run.output).toContain('codex http://exam-ai:8480/v1 gpt-x');
   });
 
@@ -252,8 +270,7 @@ describe(`the coding agents in the real vscode image (${IMAGE})`, () => {
     expect((await sh('cat /home/coder/workspace/notes/codex.txt')).output).toBe('written by codex\n');
     const calls = (await requests()).filter((r) => r.path.startsWith('/v1/responses'));
     expect(calls).toHaveLength(2);
-    for (const call of calls)
-      expect(call).toMatchObject({ auth: `Bearer ${TOKEN}`, model: 'gpt-exam', stream: true });
+    for (const call of calls) expect(call).toMatchObject({ auth: `Bearer ${TOKEN}`, model: 'gpt-exam', stream: true });
     expect(calls.map((c) => c.toolResult)).toEqual([null, 'call_1']);
     // Its configuration came from the env file: our provider, the Responses wire, the key from OPENAI_API_KEY.
     const config = (await sh('cat /tmp/home/.codex/config.toml')).output;
