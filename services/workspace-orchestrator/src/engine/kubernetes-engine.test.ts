@@ -7,6 +7,7 @@ import { workspaceEngines } from '../deps.ts';
 import { testConfig } from '../testing/app.ts';
 import { startFakeKubernetes, type FakeKubernetes } from '../testing/fake-kubernetes.ts';
 import { entry, kubernetesEngineFor, specOf } from '../testing/kubernetes.ts';
+import { createAgentRelay } from './egress/agent-relay.ts';
 import { createRegistryProxy } from './egress/registry-proxy.ts';
 import { editorPasswordHash, LABELS, type WorkspaceEngine } from './engine.ts';
 import { kubeConfigForServer } from './kubernetes-client.ts';
@@ -289,7 +290,7 @@ describe('WORKSPACE_ENGINE=kubernetes', () => {
       ].join('\n'),
     );
     const config = testConfig({ WORKSPACE_ENGINE: 'kubernetes', KUBECONFIG: path, CODE_SERVER_BIN: '/bin/true' });
-    const engines = workspaceEngines(config, createRegistryProxy({ allowed: [] }));
+    const engines = workspaceEngines(config, createRegistryProxy({ allowed: [] }), createAgentRelay({ gatewayUrl: config.LLM_GATEWAY_URL }));
     expect(engines.map((e) => e.kind)).toEqual(['kubernetes']);
     expect(await engines[0]!.unavailableReason()).toBeUndefined();
     expect(fake.requests.at(-1)!.token).toBe('from-file');
