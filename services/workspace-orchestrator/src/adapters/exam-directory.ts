@@ -18,7 +18,11 @@ export function createHttpExamDirectory(opts: {
     const exam = parseUpstream('exam-service', InternalExamSchema, body, 'an exam');
     // The key (encrypted) stays behind: only the gateway ever uses it.
     const { enabled, provider, model } = exam.aiSettings;
-    return { codingWorkspace: exam.codingWorkspace, aiSettings: { enabled, provider, model }, questions: exam.questions };
+    return {
+      codingWorkspace: exam.codingWorkspace,
+      aiSettings: { enabled, provider, model },
+      questions: exam.questions,
+    };
   }
   async function attemptState(attemptId: string) {
     const { status, body } = await attempts(`/internal/attempts/${encodeURIComponent(attemptId)}`);

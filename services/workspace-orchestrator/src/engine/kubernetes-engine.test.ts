@@ -290,7 +290,11 @@ describe('WORKSPACE_ENGINE=kubernetes', () => {
       ].join('\n'),
     );
     const config = testConfig({ WORKSPACE_ENGINE: 'kubernetes', KUBECONFIG: path, CODE_SERVER_BIN: '/bin/true' });
-    const engines = workspaceEngines(config, createRegistryProxy({ allowed: [] }), createAgentRelay({ gatewayUrl: config.LLM_GATEWAY_URL }));
+    const engines = workspaceEngines(
+      config,
+      createRegistryProxy({ allowed: [] }),
+      createAgentRelay({ gatewayUrl: config.LLM_GATEWAY_URL }),
+    );
     expect(engines.map((e) => e.kind)).toEqual(['kubernetes']);
     expect(await engines[0]!.unavailableReason()).toBeUndefined();
     expect(fake.requests.at(-1)!.token).toBe('from-file');

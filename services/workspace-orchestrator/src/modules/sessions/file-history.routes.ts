@@ -11,7 +11,10 @@ import type { SessionsService } from './sessions.service.ts';
  * The workspace's file history for results-service's timeline, and a snapshot taken on demand for llm-gateway
  * (internal token only).
  */
-export function fileHistoryRoutes(history: FileHistory, service: Pick<SessionsService, 'findLiveWorkspace' | 'snapshot'>) {
+export function fileHistoryRoutes(
+  history: FileHistory,
+  service: Pick<SessionsService, 'findLiveWorkspace' | 'snapshot'>,
+) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
     app.get(
