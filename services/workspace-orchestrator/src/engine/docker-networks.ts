@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { AGENT_RELAY_HOST } from '@exam/domain/workspace-agents';
 import type Docker from 'dockerode';
 import type { AgentRelay } from './egress/agent-relay.ts';
 import type { RegistryProxy } from './egress/registry-proxy.ts';
@@ -17,13 +18,16 @@ export function bridgeName(kind: 'internal' | 'egress', engineId: string, networ
   return `exam-ws${kind === 'internal' ? 0 : 1}-${digest}`;
 }
 
-/** Loopback inside the container is the container's own: a candidate's local server never goes through the proxy. */
-const NO_PROXY = 'localhost,127.0.0.1,::1';
+/**
+ * Loopback inside the container is the container's own: a candidate's local server never goes through the proxy.
+ * Nor does the AI relay (exam-ai), which sits on the bridge beside the proxy and which the proxy would refuse.
+ */
+const NO_PROXY = `localhost,127.0.0.1,::1,${AGENT_RELAY_HOST}`;
 
 /** What makes npm, pip, cargo, go, R (libcurl) and the JVM tools use the proxy. */
 export function proxyEnvironment(host: string, port: number): string[] {
   const url = `http://${host}:${port}`;
-  const java = `-Dhttp.proxyHost=${host} -Dhttp.proxyPort=${port} -Dhttps.proxyHost=${host} -Dhttps.proxyPort=${port} -Dhttp.nonProxyHosts=localhost|127.0.0.1`;
+  const java = `-Dhttp.proxyHost=${host} -Dhttp.proxyPort=${port} -Dhttps.proxyHost=${host} -Dhttps.proxyPort=${port} -Dhttp.nonProxyHosts=localhost|127.0.0.1|${AGENT_RELAY_HOST}`;
   return [
     `HTTP_PROXY=${url}`,
     `HTTPS_PROXY=${url}`,

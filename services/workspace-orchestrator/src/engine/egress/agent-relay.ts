@@ -139,14 +139,17 @@ export function createAgentRelay(opts: AgentRelayOptions): AgentRelay {
       let lastError: Error | undefined;
       for (const port of ports) {
         const opened: Server[] = [];
+        // Port 0 (tests): the port the first host got, on every other host too.
+        let chosen = port;
         try {
           for (const host of hosts) {
             const server = newServer();
-            await listenOn(server, host, port, listenOpts.reusePort ?? false);
+            await listenOn(server, host, chosen, listenOpts.reusePort ?? false);
             opened.push(server);
+            chosen = (server.address() as { port: number }).port;
           }
           servers.push(...opened);
-          return port;
+          return chosen;
         } catch (err) {
           lastError = err as Error;
           await Promise.all(opened.map(closeServer));
