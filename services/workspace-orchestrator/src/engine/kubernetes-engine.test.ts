@@ -31,6 +31,19 @@ afterEach(async () => {
 });
 
 describe('Kubernetes engine start', () => {
+  it("names llm-gateway's Service address exam-ai in every pod, and gives agents its agent endpoint by that name", async () => {
+    const agents = engineOf({ agentGatewayUrl: 'http://10.96.0.42:4003' });
+    try {
+      await agents.start(specOf(ID));
+      const [pod] = fake.created('pods');
+      expect(pod!.spec!.hostAliases).toEqual([{ ip: '10.96.0.42', hostnames: ['exam-ai'] }]);
+      expect(await agents.agentBaseUrl?.('none')).toBe('http://exam-ai:4003/api/agent');
+      expect(await engine.agentBaseUrl?.('none')).toBeUndefined();
+    } finally {
+      await agents.close();
+    }
+  });
+
   it('creates the claim, egress policy, Service and a locked-down pod, and answers the Service address once Ready', async () => {
     const started = await engine.start(specOf(ID));
 
