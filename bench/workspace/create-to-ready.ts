@@ -124,6 +124,12 @@ async function serve(mode: Mode, socketPath: string, instance: string) {
   });
   // Each round is a new exam whose window opens now, expecting all of the round's candidates.
   let exam = 'bench-exam';
+  const settings = {
+    enabled: true,
+    saveFilesInResults: true,
+    workspaceType: 'vscode' as const,
+    allowPackageRegistries: false,
+  };
   const directory = {
     workspaceDemand: async () =>
       mode === 'prewarm'
@@ -137,13 +143,14 @@ async function serve(mode: Mode, socketPath: string, instance: string) {
             },
           ]
         : [],
-    workspaceSettings: async () => ({
-      enabled: true,
-      saveFilesInResults: true,
-      workspaceType: 'vscode' as const,
-      allowPackageRegistries: false,
+    workspaceSettings: async () => settings,
+    workspaceExam: async () => ({
+      codingWorkspace: settings,
+      aiSettings: { enabled: false, provider: 'openai' as const, model: 'gpt-4o-mini' },
+      questions: [],
     }),
     isAttemptOpen: async () => true,
+    attemptState: async () => ({ isOpen: true, deadline: null }),
   };
   // The bench sends attempt tokens only: no creator session is ever open.
   const app = await buildApp(config, {

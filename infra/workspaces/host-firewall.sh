@@ -9,18 +9,26 @@
 #   - replies to connections the host opened (the orchestrator's proxy to the editors);
 #   - on exam-ws1* only, new connections to the orchestrator's registry proxy, which listens on that
 #     bridge's gateway at EGRESS_PROXY_PORT (default 3128; an iptables range such as 3128:3132 also
-#     works) and lets through the hosts of EGRESS_ALLOWED_HOSTS and nothing else.
+#     works) and lets through the hosts of EGRESS_ALLOWED_HOSTS and nothing else;
+#   - on both bridges (exam-ws*), new connections to the orchestrator's AI relay, which listens on each
+#     bridge's gateway at AGENT_RELAY_PORT (default 3140, or a range a:b) and forwards /v1/* to llm-gateway's
+#     agent endpoint and nothing else.
 # `remove` takes out every rule this script added, whatever port it was added with.
 set -eu
 action="${1:-add}"
 proxy_port="${EGRESS_PROXY_PORT:-3128}"
-case "$proxy_port" in
-  *[!0-9:]* | "" | :* | *: | *:*:*) echo "host-firewall.sh: EGRESS_PROXY_PORT must be a port or a range a:b, got '$proxy_port'" >&2; exit 2 ;;
-esac
+relay_port="${AGENT_RELAY_PORT:-3140}"
+for port in "EGRESS_PROXY_PORT=$proxy_port" "AGENT_RELAY_PORT=$relay_port"; do
+  case "${port#*=}" in
+    *[!0-9:]* | "" | :* | *: | *:*:*) echo "host-firewall.sh: ${port%%=*} must be a port or a range a:b, got '${port#*=}'" >&2; exit 2 ;;
+  esac
+done
 tag="exam-egress-proxy"
+relay_tag="exam-agent-relay"
 rule_established="INPUT -i exam-ws+ -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT"
 rule_drop="INPUT -i exam-ws+ -j DROP"
 rule_proxy="INPUT -i exam-ws1+ -p tcp -m tcp --dport $proxy_port -m comment --comment $tag -j ACCEPT"
+rule_relay="INPUT -i exam-ws+ -p tcp -m tcp --dport $relay_port -m comment --comment $relay_tag -j ACCEPT"
 case "$action" in
   add)
     # Inserted in reverse order, each at the top: the accept rules end up before the drop.
@@ -30,10 +38,12 @@ case "$action" in
     iptables -C $rule_established 2>/dev/null || iptables -I $rule_established
     # shellcheck disable=SC2086
     iptables -C $rule_proxy 2>/dev/null || iptables -I $rule_proxy
+    # shellcheck disable=SC2086
+    iptables -C $rule_relay 2>/dev/null || iptables -I $rule_relay
     ;;
   remove)
-    # The proxy rules by their comment, so one added with another port goes too.
-    iptables -S INPUT | grep -- "--comment $tag" | sed 's/^-A //' | while read -r rule; do
+    # The proxy and relay rules by their comments, so one added with another port goes too.
+    iptables -S INPUT | grep -e "--comment $tag" -e "--comment $relay_tag" | sed 's/^-A //' | while read -r rule; do
       # shellcheck disable=SC2086
       iptables -D $rule
     done
@@ -42,5 +52,5 @@ case "$action" in
     # shellcheck disable=SC2086
     while iptables -C $rule_drop 2>/dev/null; do iptables -D $rule_drop; done
     ;;
-  *) echo "usage: [EGRESS_PROXY_PORT=3128] host-firewall.sh add|remove" >&2; exit 2 ;;
+  *) echo "usage: [EGRESS_PROXY_PORT=3128] [AGENT_RELAY_PORT=3140] host-firewall.sh add|remove" >&2; exit 2 ;;
 esac

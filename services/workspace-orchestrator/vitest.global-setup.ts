@@ -32,8 +32,11 @@ export async function setup(project: TestProject) {
   }
   // host-firewall.sh (run by startTestEngine) opens the egress proxy's port on exam-ws1; the test apps'
   // proxies take the first free port of 3129–3132 (TEST_EGRESS_PROXY_PORTS in src/testing/app.ts), so the whole range is opened.
+  // Likewise the AI relay's 3140 and the test apps' 3141–3144 (TEST_AGENT_RELAY_PORTS), on both bridges.
   const firewallPort = process.env.EGRESS_PROXY_PORT;
+  const relayPort = process.env.AGENT_RELAY_PORT;
   process.env.EGRESS_PROXY_PORT = '3128:3132';
+  process.env.AGENT_RELAY_PORT = '3140:3144';
   try {
     engine = await startTestEngine();
   } catch (err) {
@@ -47,6 +50,8 @@ export async function setup(project: TestProject) {
   } finally {
     if (firewallPort === undefined) delete process.env.EGRESS_PROXY_PORT;
     else process.env.EGRESS_PROXY_PORT = firewallPort;
+    if (relayPort === undefined) delete process.env.AGENT_RELAY_PORT;
+    else process.env.AGENT_RELAY_PORT = relayPort;
   }
   project.provide('dockerSocket', engine.socketPath);
 }

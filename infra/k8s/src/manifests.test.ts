@@ -157,6 +157,29 @@ describe('the Kubernetes manifests', () => {
         expect([...drawn.get(service)!].sort(), service).toEqual([...INTERNAL_CALLS[service]].sort());
     });
 
+    it("let workspace pods reach llm-gateway's port (its agent endpoint) and nothing else new", () => {
+      const workspacePolicies = ofKind('NetworkPolicy').filter(
+        (o) => o.metadata.namespace === opts.workspacesNamespace,
+      );
+      const egress = workspacePolicies.flatMap((p: Obj) => p.spec.egress ?? []);
+      expect(egress).toEqual([
+        {
+          to: [
+            {
+              namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': opts.namespace } },
+              podSelector: { matchLabels: expect.objectContaining({ 'app.kubernetes.io/name': 'llm-gateway' }) },
+            },
+          ],
+          ports: [{ protocol: 'TCP', port: 4003 }],
+        },
+      ]);
+      const fromWorkspaces = policyOf('llm-gateway').spec.ingress.filter(
+        (r: Obj) =>
+          r.from[0]?.namespaceSelector?.matchLabels?.['kubernetes.io/metadata.name'] === opts.workspacesNamespace,
+      );
+      expect(fromWorkspaces).toEqual([{ from: [expect.any(Object)], ports: [{ protocol: 'TCP', port: 4003 }] }]);
+    });
+
     it('let every service and migration reach PostgreSQL, and every service Redis', () => {
       for (const service of SERVICES) {
         const ports = policyOf(service)

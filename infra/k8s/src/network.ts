@@ -82,6 +82,9 @@ function callersOf(component: ComponentName, opts: DeployOptions): Array<{ from:
   rules.push({ from: [namespace(opts.monitoringNamespace)], port: portOf(component) });
   if (component === 'workspace-orchestrator')
     rules.push({ from: [namespace(opts.ingressNamespace)], port: WORKSPACE_PORT });
+  // A workspace's coding agent calls the gateway's agent endpoint (/api/agent/v1) with its workspace token; the
+  // gateway accepts that token nowhere else (docs/product.md#ai-in-the-workspace).
+  if (component === 'llm-gateway') rules.push({ from: [namespace(opts.workspacesNamespace)], port: portOf(component) });
   return rules;
 }
 
@@ -148,6 +151,18 @@ export function workspacePoliciesOf(opts: DeployOptions) {
     new NetworkPolicy({
       metadata: { name: 'default-deny', namespace: opts.workspacesNamespace },
       spec: { podSelector: {}, policyTypes: ['Ingress', 'Egress'] },
+    }),
+    // Every workspace pod may reach llm-gateway's pods on the gateway's port, by the Service address the
+    // orchestrator writes into the pod as exam-ai (no DNS): its agent's one way to a model. Nothing else is new.
+    new NetworkPolicy({
+      metadata: { name: 'to-llm-gateway', namespace: opts.workspacesNamespace },
+      spec: {
+        podSelector: {},
+        policyTypes: ['Egress'],
+        egress: [
+          { to: [{ ...namespace(opts.namespace), ...pods('llm-gateway') }], ports: [tcp(portOf('llm-gateway'))] },
+        ],
+      },
     }),
     new NetworkPolicy({
       metadata: { name: 'from-orchestrator', namespace: opts.workspacesNamespace },

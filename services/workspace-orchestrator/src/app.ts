@@ -55,6 +55,8 @@ export async function buildApp(config: Config, deps: Deps) {
       maxFiles: config.WORKSPACE_MAX_FILES,
     },
     history,
+    signAgentToken: (claims, expiresAt) =>
+      app.jwt.sign(claims, { expiresIn: `${Math.max(60, Math.ceil((expiresAt.getTime() - Date.now()) / 1000))}s` }),
   });
   const targets = createProxyTargets(repo, deps.clock);
   const launchTokens = createLaunchTokens(deps.database, { ttlSeconds: config.WORKSPACE_LAUNCH_TTL_SECONDS });
@@ -65,20 +67,21 @@ export async function buildApp(config: Config, deps: Deps) {
     launchTokens,
   });
 
-  deps.egressProxy?.attach({
-    log: app.log.child({ module: 'egress-proxy' }),
-    identify: async (address) => {
-      // The proxy listens on this host's egress bridge: only this host's Docker containers reach it.
-      const docker = deps.engines.find((engine) => engine.kind === 'docker');
-      if (!docker) return undefined;
-      const row = await repo.findLiveByAddress(address, await docker.hostId());
-      return row ? { sessionId: row.id, attemptId: row.attemptId, examId: row.examId } : undefined;
-    },
-  });
+  // The egress proxy and the AI relay listen on this host's bridges: only this host's Docker containers reach them,
+  // and their logs name the session behind a source address.
+  const identify = async (address: string) => {
+    const docker = deps.engines.find((engine) => engine.kind === 'docker');
+    if (!docker) return undefined;
+    const row = await repo.findLiveByAddress(address, await docker.hostId());
+    return row ? { sessionId: row.id, attemptId: row.attemptId, examId: row.examId } : undefined;
+  };
+  deps.egressProxy?.attach({ log: app.log.child({ module: 'egress-proxy' }), identify });
   app.addHook('onClose', async () => deps.egressProxy?.close());
+  deps.agentRelay?.attach({ log: app.log.child({ module: 'agent-relay' }), identify });
+  app.addHook('onClose', async () => deps.agentRelay?.close());
 
   await app.register(sessionsRoutes(service, createStartFailures(deps.database, deps.clock)));
-  await app.register(fileHistoryRoutes(history));
+  await app.register(fileHistoryRoutes(history, service));
   await app.register(
     launchRoutes({ service, launchTokens, workspaceOrigin: config.workspaceOrigin, clock: deps.clock }),
   );

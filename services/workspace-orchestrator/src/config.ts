@@ -107,6 +107,12 @@ const ConfigSchema = z.object({
     }),
   /** The egress proxy's port on the egress bridge's gateway address (infra/workspaces/host-firewall.sh opens it there). */
   EGRESS_PROXY_PORT: z.coerce.number().int().min(1).max(65535).default(3128),
+  /**
+   * The AI relay's port on every workspace bridge's gateway address (infra/workspaces/host-firewall.sh opens it
+   * there): a workspace's coding agent reaches llm-gateway's agent endpoint (LLM_GATEWAY_URL) through it, as
+   * `http://exam-ai:<port>/v1`, and nothing else (engine/egress/agent-relay.ts).
+   */
+  AGENT_RELAY_PORT: z.coerce.number().int().min(1).max(65535).default(3140),
   /** A workspace container's memory limit. */
   WORKSPACE_MEMORY_MB: z.coerce.number().int().min(16).default(1024),
   /** A workspace container's CPU limit. */

@@ -1,20 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
+import type { AiProvider } from '@exam/domain/ai-catalogue';
 import type { CodingWorkspace } from '@exam/domain/exam';
+import type { Question } from '@exam/domain/question';
 import type { WorkspaceDemand } from '@exam/domain/internal';
 import type { Config } from './config.ts';
 import type { WorkspaceDatabase } from './db/database.ts';
 import { createDockerEngine, dockerEngineOptions } from './engine/docker-engine.ts';
 import type { WorkspaceEngine } from './engine/engine.ts';
+import type { AgentRelay } from './engine/egress/agent-relay.ts';
 import type { RegistryProxy } from './engine/egress/registry-proxy.ts';
 import { createKubernetesEngine, kubernetesEngineOptions } from './engine/kubernetes-engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
 import type { RunnerEngine } from './engine/runner-engine.ts';
 
+/**
+ * The exam as a workspace start needs it: its workspace settings, the assistant's provider and model (an agent
+ * uses them, never the key), and its questions (an agentic task's starter repository, a SQL question's setup).
+ */
+export type WorkspaceExam = {
+  codingWorkspace: CodingWorkspace;
+  aiSettings: { enabled: boolean; provider: AiProvider; model: string };
+  questions: Question[];
+};
+
 /** What the orchestrator needs to know about an exam and an attempt, from exam-service and results-service. */
 export type ExamDirectory = {
   workspaceSettings(examId: string): Promise<CodingWorkspace>;
+  workspaceExam(examId: string): Promise<WorkspaceExam>;
   isAttemptOpen(attemptId: string): Promise<boolean>;
+  /** Whether the attempt is open and until when (null: no deadline); an attempt results-service does not know is closed. */
+  attemptState(attemptId: string): Promise<{ isOpen: boolean; deadline: string | null }>;
   /** Exams whose window opens within `horizonSeconds` (or opened under `graceSeconds` ago) and how many to expect. */
   workspaceDemand(horizonSeconds: number, graceSeconds: number): Promise<WorkspaceDemand[]>;
 };
@@ -29,6 +45,8 @@ export type Deps = {
   directory: ExamDirectory;
   /** The package-registry proxy the Docker engine starts on the egress bridge; the app logs its refusals and closes it. */
   egressProxy?: RegistryProxy;
+  /** The AI relay the Docker engine starts on its bridges; the app logs its requests and closes it. */
+  agentRelay?: AgentRelay;
   /** Where candidates' and creators' code runs against tests (engine/runner-engine.ts). */
   runnerEngine: RunnerEngine;
   /** Whether a creator token's session is open: a call to exam-service (server-kit creator-sessions.ts). */
@@ -45,13 +63,19 @@ export const runIds = { next: () => randomUUID() };
  * The engines WORKSPACE_ENGINE names, in the order they are tried. Docker keeps the local code-server fallback
  * (a developer's machine without an engine); a Kubernetes deployment has no local machine to fall back to.
  */
-export function workspaceEngines(config: Config, egressProxy: RegistryProxy): WorkspaceEngine[] {
+export function workspaceEngines(
+  config: Config,
+  egressProxy: RegistryProxy,
+  agentRelay: AgentRelay,
+): WorkspaceEngine[] {
   if (config.WORKSPACE_ENGINE === 'kubernetes') return [createKubernetesEngine(kubernetesEngineOptions(config))];
   const engines: WorkspaceEngine[] = [
     createDockerEngine({
       ...dockerEngineOptions(config),
       // reusePort: replicas on one host share the port; the proxy keeps no state, so any of them may answer.
       egressProxy: { proxy: egressProxy, ports: [config.EGRESS_PROXY_PORT], reusePort: true },
+      // Stateless as the egress proxy: replicas on one host share its port.
+      agentRelay: { relay: agentRelay, ports: [config.AGENT_RELAY_PORT], reusePort: true },
     }),
   ];
   if (config.CODE_SERVER_BIN)

@@ -9,6 +9,7 @@ import { sessionIds, systemClock, workspaceEngines } from './deps.ts';
 import { createDockerRunnerEngine } from './engine/runner-engine.ts';
 import { runnerJobOptions, startRunnerJobs } from './jobs/runner-jobs.ts';
 import { startWorkspaceJobs, workspaceJobOptions } from './jobs/workspace-jobs.ts';
+import { createAgentRelay } from './engine/egress/agent-relay.ts';
 import { createRegistryProxy } from './engine/egress/registry-proxy.ts';
 import { registerRunnerMetrics } from './plugins/service-metrics.ts';
 
@@ -21,7 +22,8 @@ try {
     migrate: config.MIGRATE_ON_START,
   });
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS });
-  const engines = workspaceEngines(config, egressProxy);
+  const agentRelay = createAgentRelay({ gatewayUrl: config.LLM_GATEWAY_URL });
+  const engines = workspaceEngines(config, egressProxy, agentRelay);
   const directory = createHttpExamDirectory({
     examServiceUrl: config.EXAM_SERVICE_URL,
     resultsServiceUrl: config.RESULTS_SERVICE_URL,
@@ -35,6 +37,7 @@ try {
     engines,
     directory,
     egressProxy,
+    agentRelay,
     creatorSessions,
     runnerEngine: createDockerRunnerEngine({
       socketPath: config.DOCKER_SOCKET,

@@ -11,12 +11,31 @@ export function createHttpExamDirectory(opts: {
 }): ExamDirectory {
   const exams = createInternalClient(opts.examServiceUrl, opts.internalToken);
   const attempts = createInternalClient(opts.resultsServiceUrl, opts.internalToken);
+  async function workspaceExam(examId: string) {
+    const { status, body } = await exams(`/internal/exams/${encodeURIComponent(examId)}`);
+    if (status === 404) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+    if (status !== 200) throw unexpectedStatus('exam-service', status, `exam ${examId}`);
+    const exam = parseUpstream('exam-service', InternalExamSchema, body, 'an exam');
+    // The key (encrypted) stays behind: only the gateway ever uses it.
+    const { enabled, provider, model } = exam.aiSettings;
+    return {
+      codingWorkspace: exam.codingWorkspace,
+      aiSettings: { enabled, provider, model },
+      questions: exam.questions,
+    };
+  }
+  async function attemptState(attemptId: string) {
+    const { status, body } = await attempts(`/internal/attempts/${encodeURIComponent(attemptId)}`);
+    if (status === 404) return { isOpen: false, deadline: null };
+    if (status !== 200) throw unexpectedStatus('results-service', status, `attempt ${attemptId}`);
+    const { isOpen, deadline } = parseUpstream('results-service', InternalAttemptSchema, body, 'an attempt');
+    return { isOpen, deadline };
+  }
   return {
+    workspaceExam,
+    attemptState,
     async workspaceSettings(examId) {
-      const { status, body } = await exams(`/internal/exams/${encodeURIComponent(examId)}`);
-      if (status === 404) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
-      if (status !== 200) throw unexpectedStatus('exam-service', status, `exam ${examId}`);
-      return parseUpstream('exam-service', InternalExamSchema, body, 'an exam').codingWorkspace;
+      return (await workspaceExam(examId)).codingWorkspace;
     },
     async workspaceDemand(horizonSeconds, graceSeconds) {
       const query = new URLSearchParams({ horizonSeconds: String(horizonSeconds), graceSeconds: String(graceSeconds) });
@@ -25,10 +44,7 @@ export function createHttpExamDirectory(opts: {
       return parseUpstream('exam-service', WorkspaceDemandSchema, body, 'a workspace demand').demand;
     },
     async isAttemptOpen(attemptId) {
-      const { status, body } = await attempts(`/internal/attempts/${encodeURIComponent(attemptId)}`);
-      if (status === 404) return false;
-      if (status !== 200) throw unexpectedStatus('results-service', status, `attempt ${attemptId}`);
-      return parseUpstream('results-service', InternalAttemptSchema, body, 'an attempt').isOpen;
+      return (await attemptState(attemptId)).isOpen;
     },
   };
 }

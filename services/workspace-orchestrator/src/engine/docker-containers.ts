@@ -1,3 +1,4 @@
+import { AGENT_RELAY_HOST } from '@exam/domain/workspace-agents';
 import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
@@ -7,6 +8,8 @@ import type { DockerNetworks } from './docker-networks.ts';
 import {
   editorPasswordHash,
   LABELS,
+  tarOf,
+  type WorkspaceWrite,
   type ManagedWorkspace,
   type StartedWorkspace,
   type WorkspaceSpec,
@@ -80,6 +83,7 @@ function workspaceContainer(
   limits: ContainerLimits,
   network: string,
   proxyEnv: string[],
+  relayAddress: string | undefined,
 ): Docker.ContainerCreateOptions {
   const memory = limits.memoryMb * 1024 * 1024;
   return {
@@ -101,6 +105,9 @@ function workspaceContainer(
       // files) and the engine's archive API can read it. A new volume takes the image folder's owner (1000).
       Mounts: [{ Type: 'volume', Source: spec.volume.name, Target: WORKSPACE_FOLDER }],
       NetworkMode: network,
+      // The AI relay on the bridge's gateway (engine/egress/agent-relay.ts): every container gets the name, warm
+      // ones too (their exam is not known yet); without the attempt's token the gateway answers nothing.
+      ...(relayAddress ? { ExtraHosts: [`${AGENT_RELAY_HOST}:${relayAddress}`] } : {}),
       Dns: [WORKSPACE_DNS_SINK],
       DnsSearch: [],
       CapDrop: ['ALL'],
@@ -121,7 +128,7 @@ function workspaceContainer(
 export function createContainers(
   docker: Docker,
   networks: DockerNetworks,
-  opts: ContainerLimits & { network: string; egressNetwork: string },
+  opts: ContainerLimits & { network: string; egressNetwork: string; agentRelay?: unknown },
   loop?: LoopVolumes,
 ) {
   const createVolume = workspaceVolumes(docker, opts, loop);
@@ -131,8 +138,9 @@ export function createContainers(
       const registries = spec.egress === 'registries';
       const network = registries ? opts.egressNetwork : opts.network;
       const proxyEnv = registries ? await networks.egressEnvironment() : [];
+      const relayAddress = opts.agentRelay ? await networks.gateway(network) : undefined;
       await createVolume(spec);
-      const container = await docker.createContainer(workspaceContainer(spec, opts, network, proxyEnv));
+      const container = await docker.createContainer(workspaceContainer(spec, opts, network, proxyEnv, relayAddress));
       try {
         await container.start();
         const info = await container.inspect();
@@ -173,6 +181,31 @@ export function createContainers(
         if (isNotFound(err) || isConflict(err)) return undefined;
         throw err;
       }
+    },
+
+    /** `tar -x` in the container as the candidate's user, the archive on its stdin; fails on tar's failure. */
+    async writeFiles(handle: string, dir: string, files: ReadonlyArray<WorkspaceWrite>): Promise<void> {
+      if (!files.length) return;
+      const exec = await docker.getContainer(handle).exec({
+        Cmd: ['sh', '-c', 'mkdir -p "$1" && tar -x -m -C "$1" -f -', 'write-files', dir],
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        User: '1000:1000',
+      });
+      const stream = await exec.start({ hijack: true, stdin: true });
+      let errors = '';
+      const sink = new PassThrough().on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')));
+      docker.modem.demuxStream(stream, sink, sink);
+      const ended = new Promise<void>((resolve, reject) => {
+        stream.on('end', resolve);
+        stream.on('close', resolve);
+        stream.on('error', reject);
+      });
+      stream.end(await tarOf(files));
+      await ended;
+      const { ExitCode } = await exec.inspect();
+      if (ExitCode !== 0) throw new Error(`writing files into the workspace failed (${ExitCode}): ${errors.trim()}`);
     },
 
     async isRunning(handle: string) {

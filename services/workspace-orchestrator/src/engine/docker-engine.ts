@@ -3,7 +3,8 @@ import type Docker from 'dockerode';
 import type { Config } from '../config.ts';
 import { dockerClient, isNotFound } from './docker-client.ts';
 import { createContainers, type ContainerLimits } from './docker-containers.ts';
-import { createNetworks, type EgressProxyOptions } from './docker-networks.ts';
+import { AGENT_RELAY_HOST } from '@exam/domain/workspace-agents';
+import { createNetworks, type AgentRelayOptions, type EgressProxyOptions } from './docker-networks.ts';
 import { createLoopVolumes } from './docker-loop-volumes.ts';
 import { createVolumeArchives } from './docker-volumes.ts';
 import type { WorkspaceEngine } from './engine.ts';
@@ -37,12 +38,17 @@ export type DockerEngineOptions = ContainerLimits & {
    * registries cannot start a workspace (it fails closed rather than open).
    */
   egressProxy?: EgressProxyOptions;
+  /**
+   * The AI relay (engine/egress/agent-relay.ts), on both bridges' gateways at the first port of `ports` free on
+   * both; containers reach it as `exam-ai`. Without it no workspace gets a way to an agent endpoint.
+   */
+  agentRelay?: AgentRelayOptions;
   /** WORKSPACE_HOST_ID; unset, the engine's own ID (`docker info`), which is stable for its data root. */
   hostId?: string;
 };
 
-/** The engine's options as the configuration names them (everything but the egress proxy). */
-export function dockerEngineOptions(config: Config): Omit<DockerEngineOptions, 'egressProxy'> {
+/** The engine's options as the configuration names them (everything but the egress proxy and the AI relay). */
+export function dockerEngineOptions(config: Config): Omit<DockerEngineOptions, 'egressProxy' | 'agentRelay'> {
   return {
     socketPath: config.DOCKER_SOCKET,
     instance: config.WORKSPACE_INSTANCE,
@@ -126,6 +132,11 @@ export function createDockerEngine(opts: DockerEngineOptions): WorkspaceEngine {
     ...createProbes(docker, opts.socketPath),
     ...createContainers(docker, networks, opts, loopVolumes),
     ...createVolumeArchives(docker, opts, loopVolumes),
+    async agentBaseUrl() {
+      // One port on both bridges, so the URL is the same whichever bridge the workspace sits on.
+      const port = await networks.relayPort();
+      return port === undefined ? undefined : `http://${AGENT_RELAY_HOST}:${port}`;
+    },
     async close() {},
   };
 }

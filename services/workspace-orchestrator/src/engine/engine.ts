@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CatalogueEntry } from '@exam/domain/workspace';
+import { pack } from 'tar-stream';
 
 /** Where editors run: containers on a Docker engine, pods on a Kubernetes cluster, or local code-server processes. */
 export type EngineKind = 'docker' | 'kubernetes' | 'local';
@@ -49,6 +50,16 @@ export type WorkspaceEngine = {
   diskUsage?(handle: string): Promise<{ usedBytes: number; availableBytes: number; sizeBytes: number } | undefined>;
   /** Volumes this orchestrator instance created, by name (re-adoption removes those it has no record of). */
   listVolumes(): Promise<string[]>;
+  /**
+   * Writes files into a running workspace under the absolute folder `dir`, as the candidate's user (a tar through
+   * exec's stdin, so /tmp's tmpfs is reached as well as the volume). Absent where the engine cannot.
+   */
+  writeFiles?(handle: string, dir: string, files: ReadonlyArray<WorkspaceWrite>): Promise<void>;
+  /**
+   * The base URL a workspace's agents reach llm-gateway's agent endpoint by (agentEnvironment's relayBaseUrl), on
+   * the network `egress` names; undefined where this engine offers the workspace no way to it.
+   */
+  agentBaseUrl?(egress: 'none' | 'registries'): Promise<string | undefined>;
   close(): Promise<void>;
 };
 
@@ -69,3 +80,22 @@ export const LABELS = {
   workspaceType: 'exam.workspace-type',
   pool: 'exam.pool',
 } as const;
+
+/** A file written into a running workspace: its path under the target folder, its text, its permission bits. */
+export type WorkspaceWrite = { path: string; content: string; mode?: number };
+
+/** The tar `writeFiles` extracts: regular files owned by the candidate's user, folders made as tar needs them. */
+export async function tarOf(files: ReadonlyArray<WorkspaceWrite>): Promise<Buffer> {
+  const archive = pack();
+  const chunks: Buffer[] = [];
+  archive.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
+  const done = new Promise<void>((resolve, reject) => {
+    archive.on('end', resolve);
+    archive.on('error', reject);
+  });
+  for (const file of files)
+    archive.entry({ name: file.path, mode: file.mode ?? 0o644, uid: 1000, gid: 1000, mtime: new Date() }, file.content);
+  archive.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}

@@ -7,6 +7,7 @@ import { workspaceEngines } from '../deps.ts';
 import { testConfig } from '../testing/app.ts';
 import { startFakeKubernetes, type FakeKubernetes } from '../testing/fake-kubernetes.ts';
 import { entry, kubernetesEngineFor, specOf } from '../testing/kubernetes.ts';
+import { createAgentRelay } from './egress/agent-relay.ts';
 import { createRegistryProxy } from './egress/registry-proxy.ts';
 import { editorPasswordHash, LABELS, type WorkspaceEngine } from './engine.ts';
 import { kubeConfigForServer } from './kubernetes-client.ts';
@@ -30,6 +31,19 @@ afterEach(async () => {
 });
 
 describe('Kubernetes engine start', () => {
+  it("names llm-gateway's Service address exam-ai in every pod, and gives agents its agent endpoint by that name", async () => {
+    const agents = engineOf({ agentGatewayUrl: 'http://10.96.0.42:4003' });
+    try {
+      await agents.start(specOf(ID));
+      const [pod] = fake.created('pods');
+      expect(pod!.spec!.hostAliases).toEqual([{ ip: '10.96.0.42', hostnames: ['exam-ai'] }]);
+      expect(await agents.agentBaseUrl?.('none')).toBe('http://exam-ai:4003/api/agent');
+      expect(await engine.agentBaseUrl?.('none')).toBeUndefined();
+    } finally {
+      await agents.close();
+    }
+  });
+
   it('creates the claim, egress policy, Service and a locked-down pod, and answers the Service address once Ready', async () => {
     const started = await engine.start(specOf(ID));
 
@@ -289,7 +303,11 @@ describe('WORKSPACE_ENGINE=kubernetes', () => {
       ].join('\n'),
     );
     const config = testConfig({ WORKSPACE_ENGINE: 'kubernetes', KUBECONFIG: path, CODE_SERVER_BIN: '/bin/true' });
-    const engines = workspaceEngines(config, createRegistryProxy({ allowed: [] }));
+    const engines = workspaceEngines(
+      config,
+      createRegistryProxy({ allowed: [] }),
+      createAgentRelay({ gatewayUrl: config.LLM_GATEWAY_URL }),
+    );
     expect(engines.map((e) => e.kind)).toEqual(['kubernetes']);
     expect(await engines[0]!.unavailableReason()).toBeUndefined();
     expect(fake.requests.at(-1)!.token).toBe('from-file');

@@ -1,12 +1,17 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { CatalogueEntry } from '@exam/domain/workspace';
+import { AGENT_RELAY_HOST } from '@exam/domain/workspace-agents';
 import { CoreV1Api, NetworkingV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import type { Config } from '../config.ts';
 import {
   LABELS,
+  tarOf,
   type ManagedWorkspace,
   type StartedWorkspace,
   type WorkspaceEngine,
   type WorkspaceSpec,
+  type WorkspaceWrite,
 } from './engine.ts';
 import {
   apiFailureOf,
@@ -29,7 +34,7 @@ import {
   workspacePodOf,
   type PodSettings,
 } from './kubernetes-objects.ts';
-import { execTar, waitForReady } from './kubernetes-pods.ts';
+import { execTar, execUntar, waitForReady } from './kubernetes-pods.ts';
 
 export type KubernetesEngineOptions = PodSettings & {
   kubeConfig: KubeConfig;
@@ -37,6 +42,11 @@ export type KubernetesEngineOptions = PodSettings & {
   readyTimeoutMs: number;
   /** WORKSPACE_HOST_ID; unset, the uid of the namespace's kube-root-ca.crt ConfigMap (see hostId). */
   hostId?: string;
+  /**
+   * llm-gateway's URL (LLM_GATEWAY_URL, its Service): a workspace's agents reach its agent endpoint directly, by
+   * the Service's address under the name exam-ai (workspace pods resolve no name). Unset: no agent endpoint.
+   */
+  agentGatewayUrl?: string;
 };
 
 /** The engine's options as the configuration names them. */
@@ -53,7 +63,15 @@ export function kubernetesEngineOptions(config: Config): KubernetesEngineOptions
     ...(config.WORKSPACE_STORAGE_CLASS ? { storageClass: config.WORKSPACE_STORAGE_CLASS } : {}),
     volumeSize: config.WORKSPACE_VOLUME_SIZE,
     readyTimeoutMs: config.WORKSPACE_POD_READY_TIMEOUT_SECONDS * 1000,
+    agentGatewayUrl: config.LLM_GATEWAY_URL,
   };
+}
+
+/** The gateway's address as the orchestrator resolves it (in a cluster: its Service's ClusterIP). */
+async function gatewayAddress(url: string | undefined): Promise<string | undefined> {
+  if (!url) return undefined;
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) ? host : (await lookup(host)).address;
 }
 
 /** Creates an object, or leaves the one already there (a restarted session's claim, a retried start). */
@@ -146,7 +164,9 @@ export function createKubernetesEngine(opts: KubernetesEngineOptions): Workspace
     },
 
     async start(spec: WorkspaceSpec): Promise<StartedWorkspace> {
-      const pod = workspacePodOf(spec, opts);
+      // Every pod gets the name, warm ones too; a gateway that cannot be resolved now leaves it out, not the pod.
+      const agentGatewayAddress = await gatewayAddress(opts.agentGatewayUrl).catch(() => undefined);
+      const pod = workspacePodOf(spec, { ...opts, ...(agentGatewayAddress ? { agentGatewayAddress } : {}) });
       const name = pod.metadata!.name!;
       await createOrKeep(() => core.createNamespacedPersistentVolumeClaim({ namespace, body: claimOf(spec, opts) }));
       try {
@@ -187,6 +207,18 @@ export function createKubernetesEngine(opts: KubernetesEngineOptions): Workspace
           labels,
         };
       });
+    },
+
+    async writeFiles(handle: string, dir: string, files: ReadonlyArray<WorkspaceWrite>) {
+      if (files.length) await execUntar(opts.kubeConfig, { namespace, name: handle }, dir, await tarOf(files));
+    },
+
+    /** The gateway's Service itself (its port, its agent endpoint's path), by the hosts entry exam-ai. */
+    async agentBaseUrl() {
+      if (!opts.agentGatewayUrl) return undefined;
+      const url = new URL(opts.agentGatewayUrl);
+      const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+      return `${url.protocol}//${AGENT_RELAY_HOST}:${port}${url.pathname.replace(/\/+$/, '')}/api/agent`;
     },
 
     async archiveWorkspace(workspace: { handle: string }) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { WORKSPACE_FOLDER, type CatalogueEntry } from '@exam/domain/workspace';
+import { AGENT_RELAY_HOST } from '@exam/domain/workspace-agents';
 import type {
   V1NetworkPolicy,
   V1PersistentVolumeClaim,
@@ -20,6 +21,11 @@ export type PodSettings = {
   imagePullPolicy: 'Always' | 'IfNotPresent' | 'Never';
   storageClass?: string;
   volumeSize: string;
+  /**
+   * llm-gateway's Service address, which the pod's `exam-ai` names (a hosts entry: the pod resolves no name);
+   * the namespace's `to-llm-gateway` policy (infra/k8s) lets it reach the gateway's pods on their port.
+   */
+  agentGatewayAddress?: string;
 };
 
 /** The editor's container inside the pod; exec names it. */
@@ -148,6 +154,9 @@ export function workspacePodOf(spec: WorkspaceSpec, settings: PodSettings): V1Po
       // No API token and no environment naming the cluster's other Services inside the candidate's editor.
       automountServiceAccountToken: false,
       enableServiceLinks: false,
+      ...(settings.agentGatewayAddress
+        ? { hostAliases: [{ ip: settings.agentGatewayAddress, hostnames: [AGENT_RELAY_HOST] }] }
+        : {}),
       terminationGracePeriodSeconds: 5,
       securityContext: POD_SECURITY,
       containers: [

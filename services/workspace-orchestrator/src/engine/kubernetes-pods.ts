@@ -1,5 +1,5 @@
 import { basename, dirname } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
 import { Exec, Watch, type CoreV1Api, type KubeConfig, type V1Pod, type V1Status } from '@kubernetes/client-node';
 import { EDITOR_CONTAINER } from './kubernetes-objects.ts';
@@ -181,4 +181,40 @@ export async function execTar(
   socket.on('close', () => finish(new Error(`the exec connection to ${pod.name} closed before tar finished`)));
   socket.on('error', (err: Error) => finish(err));
   return tar;
+}
+
+/** Extracts a tar (tarOf in engine.ts) into `dir` of the pod's editor container, fed to `tar -x` on exec's stdin. */
+export async function execUntar(
+  kubeConfig: KubeConfig,
+  pod: { namespace: string; name: string },
+  dir: string,
+  archive: Buffer,
+): Promise<void> {
+  let stderr = '';
+  const errors = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (stderr.length < 4000) stderr += chunk.toString('utf8');
+      done();
+    },
+  });
+  const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+  await new Promise<void>((resolve, reject) => {
+    void new Exec(kubeConfig)
+      .exec(
+        pod.namespace,
+        pod.name,
+        EDITOR_CONTAINER,
+        ['sh', '-c', 'mkdir -p "$1" && tar -x -m -C "$1" -f -', 'write-files', dir],
+        discard,
+        errors,
+        Readable.from([archive]),
+        false,
+        (status) => {
+          if (status.status === 'Success') resolve();
+          else
+            reject(new Error(`writing files into ${pod.name} failed: ${status.message ?? ''} ${stderr.trim()}`.trim()));
+        },
+      )
+      .then((socket) => socket.on('error', reject), reject);
+  });
 }

@@ -7,8 +7,9 @@ import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
 import * as schema from '../db/schema.ts';
-import { sessionIds, systemClock, type Deps, type ExamDirectory } from '../deps.ts';
+import { sessionIds, systemClock, type Deps, type ExamDirectory, type WorkspaceExam } from '../deps.ts';
 import { createDockerEngine, dockerEngineOptions } from '../engine/docker-engine.ts';
+import { createAgentRelay } from '../engine/egress/agent-relay.ts';
 import { createRegistryProxy } from '../engine/egress/registry-proxy.ts';
 import { createDockerRunnerEngine } from '../engine/runner-engine.ts';
 import { testJobs } from './jobs.ts';
@@ -46,6 +47,10 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 /** Exams and attempts as exam-service and results-service would describe them. */
 export function fakeDirectory() {
   const exams = new Map<string, CodingWorkspace>();
+  /** The rest of an exam (its assistant's provider and model, its questions); unset, no assistant and no questions. */
+  const examDetails = new Map<string, Partial<Omit<WorkspaceExam, 'codingWorkspace'>>>();
+  /** Attempts' deadlines; unset, none. */
+  const deadlines = new Map<string, string>();
   const closed = new Set<string>();
   /** What exam-service would answer to the pool's demand query (every entry, whatever the horizon). */
   const demand: WorkspaceDemand[] = [];
@@ -58,11 +63,22 @@ export function fakeDirectory() {
       if (!settings) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
       return settings;
     },
+    async workspaceExam(examId) {
+      return {
+        codingWorkspace: await directory.workspaceSettings(examId),
+        aiSettings: { enabled: false, provider: 'openai', model: 'gpt-4o-mini' },
+        questions: [],
+        ...examDetails.get(examId),
+      };
+    },
     async isAttemptOpen(attemptId) {
       return !closed.has(attemptId);
     },
+    async attemptState(attemptId) {
+      return { isOpen: !closed.has(attemptId), deadline: deadlines.get(attemptId) ?? null };
+    },
   };
-  return { directory, exams, closed, demand };
+  return { directory, exams, examDetails, deadlines, closed, demand };
 }
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
@@ -73,6 +89,12 @@ export type TestApp = Awaited<ReturnType<typeof buildApp>>;
  * running orchestrator; vitest.global-setup.ts has host-firewall.sh open the whole range.
  */
 export const TEST_EGRESS_PROXY_PORTS = [3129, 3130, 3131, 3132] as const;
+
+/**
+ * The test runs' AI relays, likewise: each suite's relay forwards to its own stand-in gateway, so suites never share
+ * a port (3140, the default, is left to a running orchestrator; vitest.global-setup.ts opens the range).
+ */
+export const TEST_AGENT_RELAY_PORTS = [3141, 3142, 3143, 3144] as const;
 
 /** No engine answers here: the app builds and answers 'Workspace Unavailable' (scripts/check-generated.ts needs only its routes). */
 export const NO_ENGINE_SOCKET = '/nonexistent/docker.sock';
@@ -92,9 +114,11 @@ export async function buildTestApp(
     migrationsSchema: MIGRATIONS_SCHEMA,
   });
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS, connectTimeoutMs: 3000 });
+  const agentRelay = createAgentRelay({ gatewayUrl: config.LLM_GATEWAY_URL });
   const engine = createDockerEngine({
     ...dockerEngineOptions(config),
     egressProxy: { proxy: egressProxy, ports: TEST_EGRESS_PROXY_PORTS, reusePort: false },
+    agentRelay: { relay: agentRelay, ports: TEST_AGENT_RELAY_PORTS, reusePort: false },
   });
   const fake = fakeDirectory();
   const deps: Deps = {
@@ -104,6 +128,7 @@ export async function buildTestApp(
     engines: [engine],
     directory: fake.directory,
     egressProxy,
+    agentRelay,
     creatorSessions: testCreatorSessions(),
     runnerEngine: createDockerRunnerEngine({
       socketPath: config.DOCKER_SOCKET,
@@ -118,7 +143,16 @@ export async function buildTestApp(
   const jobs = testJobs(app, deps, config);
   app.addHook('onClose', () => jobs.stop());
   await app.ready();
-  return Object.assign(app, { exams: fake.exams, closedAttempts: fake.closed, demand: fake.demand, egressProxy, jobs });
+  return Object.assign(app, {
+    exams: fake.exams,
+    examDetails: fake.examDetails,
+    deadlines: fake.deadlines,
+    closedAttempts: fake.closed,
+    demand: fake.demand,
+    egressProxy,
+    agentRelay,
+    jobs,
+  });
 }
 
 let counter = 0;

@@ -33,3 +33,15 @@ export async function containerOf(docker: Docker, sessionId: string): Promise<st
   if (!container) throw new Error(`no container for session ${sessionId}`);
   return container.Id;
 }
+
+/** The stdout of execIn's output: the engine's multiplexed frames (an 8-byte header each) taken apart. */
+export function stdoutOf(output: string): string {
+  const raw = Buffer.from(output, 'latin1');
+  const chunks: Buffer[] = [];
+  for (let at = 0; at + 8 <= raw.length;) {
+    const size = raw.readUInt32BE(at + 4);
+    if (raw[at] === 1) chunks.push(raw.subarray(at + 8, at + 8 + size));
+    at += 8 + size;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

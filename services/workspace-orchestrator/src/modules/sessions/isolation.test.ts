@@ -1,16 +1,28 @@
 import { lookup } from 'node:dns/promises';
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dockerClient } from '../../engine/docker-client.ts';
 import { WORKSPACE_DNS_SINK } from '../../engine/docker-containers.ts';
 import { buildTestApp, newAttempt, type TestApp } from '../../testing/app.ts';
-import { containerOf, execIn } from '../../testing/docker.ts';
+import { containerOf, execIn, stdoutOf } from '../../testing/docker.ts';
 import { editorCookie, editorsBase, httpCall } from '../../testing/http.ts';
 
 const socketPath = inject('dockerSocket');
 const registryAddress = async () => (await lookup('registry.npmjs.org').catch(() => ({ address: '1.1.1.1' }))).address;
+/** A model provider's address as the host resolves it (the host reaches it; a workspace must not). */
+const providerAddress = async () =>
+  (await lookup('api.openai.com').catch(() => ({ address: '162.159.140.245' }))).address;
+
+/** llm-gateway's stand-in on the host: what reached its agent endpoint through the relay. */
+const gatewaySeen: Array<{ url?: string; headers: IncomingHttpHeaders }> = [];
+const gateway = createHttpServer((req, res) => {
+  gatewaySeen.push({ url: req.url, headers: req.headers });
+  req.resume();
+  res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"list","data":[{"id":"gateway-model"}]}');
+});
 
 describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code)', () => {
   let app: TestApp & Awaited<ReturnType<typeof buildTestApp>>;
@@ -30,10 +42,18 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
     (await httpCall(base, s.session.editorPath, { headers: s.cookie })).status;
 
   beforeAll(async () => {
-    app = await buildTestApp({ socketPath: socketPath!, instance: inject('workspaceInstance') });
+    await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+    app = await buildTestApp({
+      socketPath: socketPath!,
+      instance: inject('workspaceInstance'),
+      env: { LLM_GATEWAY_URL: `http://127.0.0.1:${(gateway.address() as { port: number }).port}` },
+    });
     base = await editorsBase(app);
   });
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await new Promise<void>((resolve) => gateway.close(() => resolve()));
+  });
 
   it('kills a memory hog at the memory limit while another session keeps answering', async () => {
     const hog = await start();
@@ -165,6 +185,73 @@ describe.skipIf(!socketPath)('workspace isolation (candidates run arbitrary code
         }
         expect(queries).toEqual([]);
       }
+    });
+
+    describe('the AI relay: an agent reaches the gateway and no provider', () => {
+      const agentExam = { ai: { mode: 'agent' as const, agent: 'claude-code' as const } };
+      const startAgent = async (settings = {}) => {
+        const attempt = newAttempt(app, { ...agentExam, ...settings });
+        app.examDetails.set(attempt.claims.examId, {
+          aiSettings: { enabled: true, provider: 'anthropic', model: 'claude-sonnet-4-5' },
+        });
+        const session = (
+          await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} })
+        ).json();
+        expect(session.status).toBe('ready');
+        return { attempt, containerId: await containerOf(docker, session.sessionId) };
+      };
+      const sh = async (containerId: string, script: string) => {
+        const result = await execIn(docker, containerId, ['sh', '-c', `. /tmp/home/.exam-agent.env; ${script}`], {
+          timeoutMs: 15_000,
+        });
+        return { exitCode: result.exitCode, stdout: stdoutOf(result.output), output: result.output };
+      };
+
+      it('answers from the gateway through exam-ai on both bridges, with the workspace token', async () => {
+        for (const settings of [{}, { allowPackageRegistries: true }]) {
+          const { containerId } = await startAgent(settings);
+          const before = gatewaySeen.length;
+          // The agents' HTTP clients skip the registry proxy for exam-ai by NO_PROXY; busybox's wget reads no NO_PROXY.
+          const noProxy = (await docker.getContainer(containerId).inspect()).Config.Env.find((e) =>
+            e.startsWith('NO_PROXY='),
+          );
+          if (noProxy) expect(noProxy.split(/[=,]/)).toContain('exam-ai');
+          const answer = await sh(
+            containerId,
+            'wget -Y off -q -O - --header "x-api-key: $ANTHROPIC_API_KEY" "$ANTHROPIC_BASE_URL/v1/models"',
+          );
+          expect(answer.exitCode, answer.output).toBe(0);
+          expect(answer.stdout).toContain('gateway-model');
+          expect(gatewaySeen.length).toBe(before + 1);
+          const seen = gatewaySeen.at(-1)!;
+          expect(seen.url).toBe('/api/agent/v1/models');
+          expect(app.jwt.verify<{ kind: string }>(String(seen.headers['x-api-key'])).kind).toBe('workspace-agent');
+        }
+      });
+
+      it('refuses paths outside /v1 and proxy requests for a provider, passing none of them on', async () => {
+        const { containerId } = await startAgent();
+        const before = gatewaySeen.length;
+        for (const script of [
+          'wget -q -O - "$EXAM_AI_BASE_URL/internal/exams/x"',
+          'wget -q -O - "$EXAM_AI_BASE_URL/api/llm/chat"',
+          'wget -q -O - "$EXAM_AI_BASE_URL/v1/../internal/exams/x"',
+          'http_proxy="$EXAM_AI_BASE_URL" wget -q -O - http://api.openai.com/v1/models',
+        ]) {
+          const result = await sh(containerId, script);
+          // The relay answered, and said no: not a connection that failed on the way.
+          expect(result.exitCode, script).not.toBe(0);
+          expect(result.output, script).toContain('404 Not Found');
+        }
+        expect(gatewaySeen.length).toBe(before);
+      });
+
+      it('cannot reach a provider directly, by name or by address', async () => {
+        const { containerId } = await startAgent();
+        expect((await sh(containerId, 'wget -q -T 5 -O - https://api.anthropic.com/v1/models')).exitCode).not.toBe(0);
+        expect((await tcp(containerId, await providerAddress(), 443)).exitCode).not.toBe(0);
+        expect((await tcp(containerId, await providerAddress(), 80)).exitCode).not.toBe(0);
+      });
     });
   });
 });

@@ -9,7 +9,7 @@ import {
   type Session,
 } from '@exam/domain/workspace';
 import type { WorkspaceRow } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
+import type { Deps, WorkspaceExam } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
 import { LABELS, type WorkspaceEngine } from '../../engine/engine.ts';
 import type { EngineChoice } from './engines.ts';
@@ -17,6 +17,7 @@ import { isUniqueViolation, newWorkspaceRow, type HandOuts } from './session-row
 import type { NewWorkspace, SessionsRepository } from './sessions.repository.ts';
 import type { Volumes } from './volumes.ts';
 import type { WorkspaceRuns } from './workspace-runs.ts';
+import type { WorkspaceSetup } from './workspace-setup.ts';
 
 type StartParts = {
   volumes: Volumes;
@@ -24,10 +25,17 @@ type StartParts = {
   runs: WorkspaceRuns;
   handOuts: HandOuts;
   resolveEntry: EntryResolver;
+  setup: WorkspaceSetup;
   /** Told each time a warm container is handed out (the warm pool job refills after the burst). */
   onWarmClaimed(workspaceType: string): void;
 };
-type Prepared = { settings: CodingWorkspace; engine: WorkspaceEngine; entry: CatalogueEntry };
+type Prepared = {
+  settings: CodingWorkspace;
+  exam: WorkspaceExam;
+  deadline: string | null;
+  engine: WorkspaceEngine;
+  entry: CatalogueEntry;
+};
 
 /** Create: one workspace per attempt, the attempt's earlier volume first, then the warm pool, a cold start otherwise. */
 export function createSessionStarts(repo: SessionsRepository, deps: Omit<Deps, 'database'>, parts: StartParts) {
@@ -59,20 +67,38 @@ export function createSessionStarts(repo: SessionsRepository, deps: Omit<Deps, '
 
   /** The exam's settings, once the attempt is open and its exam has a workspace this server can run now. */
   async function prepare(claims: AttemptClaims): Promise<Prepared> {
-    const [settings, open] = await Promise.all([
-      deps.directory.workspaceSettings(claims.examId),
-      deps.directory.isAttemptOpen(claims.sub),
+    const [exam, attempt] = await Promise.all([
+      deps.directory.workspaceExam(claims.examId),
+      deps.directory.attemptState(claims.sub),
     ]);
-    if (!open) throw new AppError(ErrorCode.ATTEMPT_CLOSED, 'This attempt has ended');
+    if (!attempt.isOpen) throw new AppError(ErrorCode.ATTEMPT_CLOSED, 'This attempt has ended');
+    const settings = exam.codingWorkspace;
     if (!settings.enabled) throw new AppError(ErrorCode.CONFLICT, 'The coding workspace is not enabled for this exam');
     const engine = await engines.activeEngine();
     const entry = parts.resolveEntry(settings.workspaceType);
     const reason = await engine.entryUnavailableReason(entry);
     if (reason) throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(reason));
-    return { settings, engine, entry };
+    return { settings, exam, deadline: attempt.deadline, engine, entry };
   }
 
-  async function start(claims: AttemptClaims, body: CreateSession, { settings, engine, entry }: Prepared) {
+  /**
+   * Gives the attempt's workspace its starter files (first start only) and its agent's settings before anyone sees
+   * it. A failure ends the session; on a first start its volume goes too, so the next try is a first start again.
+   */
+  async function setUp(row: WorkspaceRow, { exam, deadline, engine }: Prepared, firstStart: boolean) {
+    try {
+      await parts.setup.setUp(engine, row, exam, { deadline, firstStart });
+      return row;
+    } catch (err) {
+      await runs.endRow(row, `setting up the workspace failed: ${(err as Error).message}`, 'failed');
+      const volume = firstStart && row.attemptId ? await volumes.ofAttempt(row.attemptId) : undefined;
+      if (volume) await volumes.remove(volume);
+      throw err;
+    }
+  }
+
+  async function start(claims: AttemptClaims, body: CreateSession, prepared: Prepared) {
+    const { settings, engine, entry } = prepared;
     const at = deps.clock.now();
     const assignment = {
       attemptId: claims.sub,
@@ -89,14 +115,14 @@ export function createSessionStarts(repo: SessionsRepository, deps: Omit<Deps, '
     // Warm containers sit on the internal bridge only, so an exam allowing registries always cold-starts.
     const warm =
       !earlier && egress === 'none' ? await claimWarm(engine, settings.workspaceType, assignment) : undefined;
-    if (warm) return warm;
+    if (warm) return setUp(warm, prepared, true);
     const volume = earlier ? { volume: earlier.name } : {};
     const row = await repo.insert(
       await newWorkspaceRow(deps, engine, settings.workspaceType, egress, { ...assignment, ...volume }),
     );
     if (!earlier) await volumes.record(row);
     const labels = { [LABELS.attemptId]: claims.sub, [LABELS.ownerId]: claims.ownerId, [LABELS.pool]: 'assigned' };
-    return runs.launch(engine, row, entry, labels, 'ready');
+    return setUp(await runs.launch(engine, row, entry, labels, 'ready'), prepared, !earlier);
   }
 
   return {

@@ -15,6 +15,7 @@ import { createSessionStarts } from './session-start.ts';
 import type { NewWorkspace, SessionsRepository } from './sessions.repository.ts';
 import { createVolumes } from './volumes.ts';
 import { createWorkspaceRuns } from './workspace-runs.ts';
+import { createWorkspaceSetup, type SignAgentToken } from './workspace-setup.ts';
 
 /**
  * `pageCloseGraceMs`: how long after a create a page-close beacon for the same session is taken to be the reloaded
@@ -25,6 +26,8 @@ export type SessionsOptions = {
   pageCloseGraceMs: number;
   collect: CollectLimits;
   history: FileHistory;
+  /** Signs a workspace's agent token with the services' JWT secret (workspace-setup.ts). */
+  signAgentToken: SignAgentToken;
 };
 
 /**
@@ -49,6 +52,7 @@ export function createSessionsService(
     runs,
     handOuts,
     resolveEntry,
+    setup: createWorkspaceSetup({ clock: deps.clock, signAgentToken: opts.signAgentToken }),
     onWarmClaimed: (workspaceType) => onWarmClaimed(workspaceType),
   });
   const files = createSessionFiles(
@@ -81,6 +85,12 @@ export function createSessionsService(
     create: starts.create,
     collect: files.collect,
     snapshot: files.snapshot,
+
+    /** The attempt's workspace while it is ready (its container started); undefined otherwise. */
+    async findLiveWorkspace(attemptId: string): Promise<WorkspaceRow | undefined> {
+      const row = await repo.findLiveByAttempt(attemptId);
+      return row?.status === 'ready' && row.handle ? row : undefined;
+    },
 
     /** The session, live or ended; undefined when there is none by that id. */
     findSession: (sessionId: string) => repo.find(sessionId),
