@@ -80,7 +80,8 @@ function workbench_result(string $query): string
         $shown = $count > WORKBENCH_RESULT_ROWS ? ', the first ' . WORKBENCH_RESULT_ROWS . ' shown' : '';
         return workbench_comment("result: $count row(s)$shown\n" . implode("\t", $columns) . ($rows ? "\n" . implode("\n", $rows) : ''));
     } catch (Exception $e) {
-        return workbench_comment('error: ' . $e->getMessage());
+        // SQLite's own words ("no such column: x"), without PHP's "Unable to prepare statement: 1," before them.
+        return workbench_comment('error: ' . ($db->lastErrorCode() ? $db->lastErrorMsg() : $e->getMessage()));
     } finally {
         $db->close();
     }
