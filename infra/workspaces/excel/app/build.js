@@ -18,4 +18,5 @@ await build({
   logLevel: 'warning',
 });
 await copyFile('src/index.html', 'dist/index.html');
-for (const file of ['dist/app.js', 'dist/app.css']) await writeFile(`${file}.gz`, gzipSync(await readFile(file), { level: 9 }));
+for (const file of ['dist/app.js', 'dist/app.css'])
+  await writeFile(`${file}.gz`, gzipSync(await readFile(file), { level: 9 }));

@@ -5,9 +5,12 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { dirname, extname, join, resolve } from 'node:path';
-import { emptySnapshot, invalidSnapshot, snapshotToXlsx, xlsxToSnapshot } from './workbook-xlsx.js';
 
 const COOKIE = 'exam-sheets-session';
+// exceljs takes about a second to load on a busy core: loaded after the server listens, so /healthz (and with it the
+// workspace's create-to-ready) does not wait for it; the first load or save awaits it.
+let xlsxModule;
+const xlsx = () => (xlsxModule ??= import('./workbook-xlsx.js'));
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -77,6 +80,7 @@ export function createSheetsServer(config) {
   let savedAt = null;
 
   async function load() {
+    const { emptySnapshot, xlsxToSnapshot } = await xlsx();
     try {
       return { snapshot: await xlsxToSnapshot(await readFile(config.workbookPath)), exists: true };
     } catch (err) {
@@ -89,6 +93,7 @@ export function createSheetsServer(config) {
   function save(snapshot, revision) {
     const run = writes.then(async () => {
       if (revision <= lastRevision) return { savedAt, ignored: true };
+      const { snapshotToXlsx } = await xlsx();
       const bytes = await snapshotToXlsx(snapshot);
       await mkdir(dirname(config.workbookPath), { recursive: true });
       // Written beside the workbook and renamed, so a collection at submit never reads half a file.
@@ -156,8 +161,9 @@ export function createSheetsServer(config) {
         return send(res, 400, { error: { field: 'body', reason: 'is not JSON' } });
       }
       const revision = Number(body?.revision ?? Date.now());
-      if (!Number.isFinite(revision)) return send(res, 400, { error: { field: 'revision', reason: 'must be a number' } });
-      const invalid = invalidSnapshot(body?.snapshot);
+      if (!Number.isFinite(revision))
+        return send(res, 400, { error: { field: 'revision', reason: 'must be a number' } });
+      const invalid = (await xlsx()).invalidSnapshot(body?.snapshot);
       if (invalid) return send(res, 400, { error: invalid });
       return send(res, 200, await save(body.snapshot, revision));
     }
@@ -178,7 +184,10 @@ if (import.meta.main) {
   const config = readConfig();
   if (!config.hashedPassword) console.error('HASHED_PASSWORD is not set: every login will be refused');
   const server = createSheetsServer(config);
-  server.listen(config.port, config.host, () => console.log(`sheets on ${config.host}:${config.port}`));
+  server.listen(config.port, config.host, () => {
+    console.log(`sheets on ${config.host}:${config.port}`);
+    xlsx().catch((err) => console.error('exceljs did not load:', err));
+  });
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

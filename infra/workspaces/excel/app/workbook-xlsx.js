@@ -201,7 +201,8 @@ export async function snapshotToXlsx(snapshot) {
     }
     for (const [c, column] of Object.entries(sheet.columnData ?? {})) {
       const target = ws.getColumn(Number(c) + 1);
-      if (column?.w && column.w !== (sheet.defaultColumnWidth ?? DEFAULT_COLUMN_WIDTH)) target.width = pxToChars(column.w);
+      if (column?.w && column.w !== (sheet.defaultColumnWidth ?? DEFAULT_COLUMN_WIDTH))
+        target.width = pxToChars(column.w);
       if (column?.hd) target.hidden = true;
     }
     for (const [r, row] of Object.entries(sheet.rowData ?? {})) {

@@ -30,7 +30,7 @@ const snapshot = {
       mergeData: [{ startRow: 7, endRow: 7, startColumn: 0, endColumn: 2 }],
       freeze: { xSplit: 0, ySplit: 1, startRow: 1, startColumn: 0 },
     },
-    b: { id: 'b', name: 'Summary', cellData: { 0: { 0: { f: "=Sales!B4*2", v: 27, t: 2 } } } },
+    b: { id: 'b', name: 'Summary', cellData: { 0: { 0: { f: '=Sales!B4*2', v: 27, t: 2 } } } },
   },
 };
 

@@ -4,7 +4,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp } from './app.ts';
 import { containerOf, execIn } from './docker.ts';
-import { editorCookie, httpCall } from './http.ts';
+import { httpCall } from './http.ts';
 import {
   createTimedSession,
   engineWith,
@@ -95,7 +95,16 @@ describe(`the excel workspace (${IMAGE}) through the orchestrator`, () => {
   it('serves the spreadsheet through /workspace/{sessionId}/ and saves a workbook posted to its API as .xlsx', async () => {
     const { session, attempt } = created;
     expect((await httpCall(origin, session.editorPath)).status).toBe(401);
-    const { cookie } = await editorCookie(app, attempt.headers, session.sessionId);
+    // The exam page's way in: a launch address on WORKSPACE_ORIGIN, exchanged for the proxy's cookie.
+    const launch = await app.inject({
+      method: 'POST',
+      url: `/api/session/${session.sessionId}/launch`,
+      headers: attempt.headers,
+    });
+    const launchUrl = new URL(launch.json<{ editorUrl: string }>().editorUrl);
+    const opened = await httpCall(origin, `${launchUrl.pathname}${launchUrl.search}`);
+    expect(opened.status).toBe(302);
+    const cookie = String(opened.headers['set-cookie']).split(';')[0]!;
     const page = await httpCall(origin, session.editorPath, { headers: { cookie } });
     expect(page.status).toBe(200);
     expect(page.body).toContain('id="save-status"');
@@ -156,32 +165,63 @@ describe(`the excel workspace (${IMAGE}) through the orchestrator`, () => {
       url: `/api/session/${session.sessionId}/launch`,
       headers: attempt.headers,
     });
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
     try {
       const page = await browser.newPage();
       const opened = performance.now();
       await page.goto(launch.json<{ editorUrl: string }>().editorUrl);
       // The workbook posted above is loaded: its first sheet is open.
-      await page.waitForFunction(() => (window as unknown as { examSheets?: unknown }).examSheets, null, {
+      await page.waitForFunction(() => (globalThis as unknown as { examSheets?: unknown }).examSheets, null, {
         timeout: 60_000,
       });
-      console.info(`[real-image] excel page to spreadsheet ready in Chromium: ${Math.round(performance.now() - opened)} ms`);
+      console.info(
+        `[real-image] excel page to spreadsheet ready in Chromium: ${Math.round(performance.now() - opened)} ms`,
+      );
       await expect.poll(() => page.textContent('#save-status')).not.toBe('Loading…');
-      // Univer selects A1 on load: type into A1 and A2 as a candidate would, each confirmed with Enter.
+      // Click A1 as a candidate does (its place on the grid's canvas from Univer's API), then type into A1 and A2,
+      // each confirmed with Enter.
+      type Rect = { x: number; y: number; width: number; height: number };
+      const cell = await page.evaluate(() => {
+        type Api = { getActiveWorkbook(): { getActiveSheet(): { getRange(a: string): { getCellRect(): Rect } } } };
+        const api = (globalThis as unknown as { examSheets: { univerAPI: Api } }).examSheets.univerAPI;
+        const { x, y, width, height } = api.getActiveWorkbook().getActiveSheet().getRange('A1').getCellRect();
+        return { x, y, width, height };
+      });
+      // The grid is Univer's largest canvas; the cell's rectangle is relative to it.
+      const boxes = await Promise.all((await page.locator('canvas').all()).map((c) => c.boundingBox()));
+      const grid = boxes.filter((b) => b !== null).sort((a, b) => b.width * b.height - a.width * a.height)[0]!;
+      const a1 = { x: grid.x + cell.x + cell.width / 2, y: grid.y + cell.y + cell.height / 2 };
+      await page.mouse.click(a1.x, a1.y);
       await page.keyboard.type('21');
       await page.keyboard.press('Enter');
       await page.keyboard.type('=A1*2');
       await page.keyboard.press('Enter');
+      await expect
+        .poll(() =>
+          page.evaluate(() => {
+            type Api = {
+              getActiveWorkbook(): { getActiveSheet(): { getRange(a: string): { getFormula(): string } } };
+            };
+            const api = (globalThis as unknown as { examSheets: { univerAPI: Api } }).examSheets.univerAPI;
+            return api.getActiveWorkbook().getActiveSheet().getRange('A2').getFormula();
+          }),
+        )
+        .toBe('=A1*2');
       await expect.poll(() => page.textContent('#save-status'), { timeout: 20_000 }).toMatch(/^Saved /);
     } finally {
       await browser.close();
     }
     const saved = async () =>
       (await openWorkbook(await fileFromContainer(docker, containerId, WORKBOOK))).getWorksheet('Prices')!;
-    await expect.poll(async () => (await saved()).getCell('A2').value, { timeout: 10_000 }).toEqual({
-      formula: 'A1*2',
-      result: 42,
-    });
+    await expect
+      .poll(async () => (await saved()).getCell('A2').value, { timeout: 10_000 })
+      .toEqual({
+        formula: 'A1*2',
+        result: 42,
+      });
     const sheet = await saved();
     expect(sheet.getCell('A1').value).toBe(21);
     // What the candidate did not touch is as the earlier save left it.

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type Docker from 'dockerode';
 import { extract } from 'tar-stream';
 import { dockerClient } from '../engine/docker-client.ts';
-import { buildTestApp, newAttempt } from './app.ts';
+import { newAttempt, type buildTestApp } from './app.ts';
 
 const BUILD_HINT = 'DOCKER_HOST=unix:///tmp/exam-docker-test/docker.sock scripts/build-workspace-images.sh';
 
@@ -16,14 +16,16 @@ export const REAL_IMAGE_ENV = {
 };
 
 /** The engine named by the global setup, and a loud failure when the image is not built there (never a skip). */
-export async function engineWith(socketPath: string | undefined, image: string): Promise<Docker> {
+export async function engineWith(socketPath: string | null | undefined, image: string): Promise<Docker> {
   if (!socketPath) throw new Error('The real-image test needs the private Docker engine; it cannot be skipped.');
   const docker = dockerClient(socketPath);
   await docker
     .getImage(image)
     .inspect()
     .catch(() => {
-      throw new Error(`The image ${image} is not built on the engine at ${socketPath}. Build it first:\n  ${BUILD_HINT}`);
+      throw new Error(
+        `The image ${image} is not built on the engine at ${socketPath}. Build it first:\n  ${BUILD_HINT}`,
+      );
     });
   return docker;
 }
@@ -46,7 +48,12 @@ export type RealApp = Awaited<ReturnType<typeof buildTestApp>>;
 export async function createTimedSession(app: RealApp, workspaceType: 'excel' | 'oracle-sql') {
   const attempt = newAttempt(app, { workspaceType });
   const started = performance.now();
-  const created = await app.inject({ method: 'POST', url: '/api/session/create', headers: attempt.headers, payload: {} });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/session/create',
+    headers: attempt.headers,
+    payload: {},
+  });
   const createToReadyMs = performance.now() - started;
   if (created.statusCode !== 200) throw new Error(`create answered ${created.statusCode}: ${created.body}`);
   const session = created.json<{ sessionId: string; editorPath: string; status: string; warm: boolean }>();
@@ -60,7 +67,7 @@ export async function fileFromContainer(docker: Docker, containerId: string, pat
   const chunks: Buffer[] = [];
   await new Promise<void>((resolve, reject) => {
     tar.on('entry', (_header, stream, next) => {
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('data', (chunk) => chunks.push(chunk as Buffer));
       stream.on('end', next);
       stream.resume();
     });

@@ -60,7 +60,9 @@ describe(`the oracle-sql workspace (${IMAGE}) through the orchestrator`, () => {
 
   it('becomes ready from a cold start, locked down like every workspace', async () => {
     expect(created.session).toMatchObject({ status: 'ready', warm: false, workspaceType: 'oracle-sql' });
-    console.info(`[real-image] oracle-sql create → ready (cold, one session): ${Math.round(created.createToReadyMs)} ms`);
+    console.info(
+      `[real-image] oracle-sql create → ready (cold, one session): ${Math.round(created.createToReadyMs)} ms`,
+    );
     const info = await docker.getContainer(containerId).inspect();
     expect(info.Config.Image).toBe(IMAGE);
     expect([
