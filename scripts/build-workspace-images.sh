@@ -53,11 +53,20 @@ context_of() {
   echo "$ctx"
 }
 
-# vscode first: the other types build on it.
+# vscode first when a named type builds on it (its Dockerfile says FROM exam/workspace-vscode). excel and oracle-sql
+# build on exam/debian-base, so building only them leaves the editor image as it is.
+needs_vscode() {
+  for t in $types; do
+    [ "$t" = vscode ] && return 0
+    grep -q '^FROM exam/workspace-vscode' "$here/$t/Dockerfile" 2>/dev/null && return 0
+  done
+  return 1
+}
+first=""
+if needs_vscode; then first=vscode; fi
 built=""
-for type in vscode $types; do
+for type in $first $types; do
   case " $built " in *" $type "*) continue ;; esac
-  [ "$type" = vscode ] || case " $types " in *" $type "*) ;; *) continue ;; esac
   [ -f "$here/$type/Dockerfile" ] || { echo "no such workspace type: $type" >&2; exit 2; }
   image="$(image_of "$type")"
   echo "building $image from infra/workspaces/$type"

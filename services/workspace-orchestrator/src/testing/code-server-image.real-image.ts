@@ -187,21 +187,12 @@ describe(`the real code-server image (${IMAGE}) through the orchestrator`, () =>
   });
 });
 
-/** The types built on the vscode image, each with tools of its own that the candidate's terminal runs. */
+/**
+ * The types built on the vscode image, each with tools of its own that the candidate's terminal runs. excel and
+ * oracle-sql are apps of their own (excel-image.real-image.ts, sql-image.real-image.ts).
+ */
 const DERIVED = [
   { type: 'r-studio', image: 'exam/workspace-r', tool: ['Rscript', '-e', 'cat(6 * 7)'], prints: ['42'] },
-  {
-    type: 'oracle-sql',
-    image: 'exam/workspace-sql',
-    tool: ['sh', '-c', 'echo "select 6 * 7;" | sqlite3 && psql --version'],
-    prints: ['42', 'PostgreSQL'],
-  },
-  {
-    type: 'excel',
-    image: 'exam/workspace-sheets',
-    tool: ['python3', '-c', 'import openpyxl, pandas; print(6 * 7)'],
-    prints: ['42'],
-  },
 ] as const;
 
 describe('the workspace images built on the vscode image', () => {
