@@ -67,7 +67,7 @@ const moduleOrder = {
     'lti',
     'internal',
   ],
-  'llm-gateway': ['chat', 'transcripts', 'usage', 'grading', 'solvability', 'audit', 'follow-up'],
+  'llm-gateway': ['chat', 'agent-endpoint', 'transcripts', 'usage', 'grading', 'solvability', 'audit', 'follow-up'],
   'results-service': [
     'submissions',
     'lti',

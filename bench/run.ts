@@ -2,7 +2,7 @@
 // the top of bench/README.md (bench/summary.ts). `pnpm bench --full` runs the long forms the README's history uses;
 // `pnpm bench --only psychometrics,insights` runs some (the table keeps the other rows as they were).
 // Each script prints one `BENCH_RESULT {json}` line as its last word; this runner reads it and compares it with
-// the goals of issues 13, 16, 19, 32, 33 and 34. A benchmark that fails or cannot run here becomes a row saying so.
+// the goals of issues 13, 16, 19, 32, 33, 34 and 35. A benchmark that fails or cannot run here becomes a row saying so.
 import { spawn, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -287,6 +287,36 @@ const benches: Bench[] = [
           result: `during: last byte p99 ${ms(r.during.p99total)} (TTFT p99 ${ms(r.during.p99)}); audit ${r.audit.attempts} attempts, ${r.audit.calls} calls (${r.audit.callsPerSecond.toFixed(1)}/s); gateway CPU ${ms(r.cpuPerAuditCallMs)} an audit call, ${ms(r.cpuPerChatMs)} a chat`,
           ratio: `${x(r.ratio)} (median of rounds ${x(r.medianRoundRatio)})`,
           verdict: met(r.ratio <= 1.1 && r.during.failed === 0 && r.alone.failed === 0),
+        },
+      ];
+    },
+  },
+  {
+    name: 'llm-gateway-agents',
+    run: async (script) => {
+      const r = await script(
+        'bench/llm-gateway/agents.ts',
+        ['--rate', '10', '--seconds', '10', '--sessions', '20', '--calls', '5'],
+        ['--rate', '30', '--seconds', '20', '--sessions', '20', '--calls', '10'],
+        300,
+      );
+      const s = r.sessions as Json;
+      return [
+        {
+          what: `workspace agents' Chat Completions calls through the agent endpoint ("stop solutions" on): added time to first token over a bare relay, ${r.rate} new calls/s for ${r.seconds} s${SHORT}`,
+          goal: "within the chat path's: p50 ≤ +1.5 ms, p99 ≤ +15 ms over the relay",
+          anchor: `relay adds p50 ${ms(r.relayAdded.p50)}, p99 ${ms(r.relayAdded.p99)} over a direct call`,
+          result: `gateway adds p50 ${ms(r.added.p50)}, p99 ${ms(r.added.p99)}: +${ms(r.over.p50)} / +${ms(r.over.p99)} over the relay; CPU ${ms(r.cpuPerCallMs)} a call`,
+          ratio: `p99 ${x(r.added.p99 / Math.max(r.relayAdded.p99, 0.01))} the relay's`,
+          verdict: met(r.over.p50 <= 1.5 && r.over.p99 <= 15 && r.gateway.failed === 0),
+        },
+        {
+          what: `${s.count} agent sessions at once, ${s.calls} streamed 150-token calls each${SHORT}`,
+          goal: '20 concurrent agent sessions streaming, none dropped; every call stored',
+          anchor: '—',
+          result: `${s.failed} of ${s.n} failed or truncated; ${s.storedOk} stored ok; ${s.tokensCounted} tokens counted; TTFT p99 ${ms(s.ttftP99)}`,
+          ratio: '—',
+          verdict: met(s.failed === 0 && s.storedOk === s.n),
         },
       ];
     },

@@ -30,6 +30,10 @@ export const BENCH_AUDIT_EXAM_ID = 'bench-exam-audit';
 export const BENCH_AUDIT_ITEMS = 20;
 export const BENCH_CREATOR_SESSION = 'bench-session';
 
+/** The agent endpoint's exam (agents.ts): the benchmark's exam with Qwen Code (Chat Completions) in the workspace. */
+export const BENCH_AGENT_EXAM_ID = 'bench-exam-agent';
+export const BENCH_AGENT = 'qwen-code';
+
 /** An attempt id that names its exam, so the fake results-service answers the exam the attempt token names. */
 export const attemptIdOn = (examId: string) => `${examId}~${randomUUID()}`;
 const examOfAttempt = (attemptId: string) => (attemptId.includes('~') ? attemptId.split('~')[0]! : BENCH_EXAM_ID);
@@ -188,10 +192,19 @@ const auditExam = {
     acceptedAnswers: [`keyword${String.fromCharCode(97 + i)}`],
   })),
 };
+const agentExam = {
+  ...exam,
+  id: BENCH_AGENT_EXAM_ID,
+  codingWorkspace: { ...exam.codingWorkspace, enabled: true, ai: { mode: 'agent', agent: BENCH_AGENT } },
+};
 const exams = new Map(
-  [exam, auditExam, plantedExam(BENCH_PLANTED_EXAM_ID, true), plantedExam(BENCH_PLANTED_OFF_EXAM_ID, false)].map(
-    (e) => [`/internal/exams/${e.id}`, JSON.stringify(e)],
-  ),
+  [
+    exam,
+    auditExam,
+    agentExam,
+    plantedExam(BENCH_PLANTED_EXAM_ID, true),
+    plantedExam(BENCH_PLANTED_OFF_EXAM_ID, false),
+  ].map((e) => [`/internal/exams/${e.id}`, JSON.stringify(e)]),
 );
 
 function platform(req: IncomingMessage, res: ServerResponse) {
@@ -200,6 +213,12 @@ function platform(req: IncomingMessage, res: ServerResponse) {
   if (found) return res.end(found);
   if (req.url === `/internal/creator-sessions/${BENCH_CREATOR_SESSION}`)
     return res.end(JSON.stringify({ userId: BENCH_OWNER_ID }));
+  // workspace-orchestrator's snapshot, which the gateway asks for at each agent call's start.
+  if (req.method === 'POST' && /^\/internal\/attempts\/[^/]+\/workspace-snapshot$/.test(req.url ?? '')) {
+    req.resume();
+    res.statusCode = 202;
+    return res.end('{}');
+  }
   const attempt = /^\/internal\/attempts\/([^/]+)$/.exec(req.url ?? '');
   if (attempt) {
     const attemptId = decodeURIComponent(attempt[1]!);

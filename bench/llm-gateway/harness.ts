@@ -27,7 +27,7 @@ export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** One streamed chat; TTFT is from sending the request to the first token's bytes, total to the stream's end. */
-function chat(
+export function chat(
   url: string,
   headers: Record<string, string>,
   body: string,
@@ -203,6 +203,7 @@ export async function startStack(opts: { port: number; relay?: boolean }) {
         OPENAI_BASE_URL: `http://127.0.0.1:${upstreamPort}/v1`,
         EXAM_SERVICE_URL: `http://127.0.0.1:${platformPort}`,
         RESULTS_SERVICE_URL: `http://127.0.0.1:${platformPort}`,
+        WORKSPACE_ORCHESTRATOR_URL: `http://127.0.0.1:${platformPort}`,
       },
     });
     children.push(gateway);
@@ -220,9 +221,16 @@ export async function startStack(opts: { port: number; relay?: boolean }) {
       const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ kind: 'creator', sub: BENCH_OWNER_ID, email: 'bench@example.test', sid: BENCH_CREATOR_SESSION, iat: now, exp: now + 3600 })}`;
       return `${head}.${createHmac('sha256', jwtSecret).update(head).digest('base64url')}`;
     };
+    /** A workspace's agent token, as workspace-orchestrator signs it (workspace-agents.ts). */
+    const agentToken = (attemptId: string, examId: string, agentName: string) => {
+      const now = Math.floor(Date.now() / 1000);
+      const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ kind: 'workspace-agent', sub: attemptId, examId, sessionId: `ws-${attemptId}`, agent: agentName, iat: now, exp: now + 3600 })}`;
+      return `${head}.${createHmac('sha256', jwtSecret).update(head).digest('base64url')}`;
+    };
     return {
       gatewayPid: gateway.pid!,
       creatorToken,
+      agentToken,
       port: opts.port,
       /** The gateway's own database (its PostgreSQL backends are those connected to it). */
       databaseName: dbName,

@@ -8,6 +8,7 @@ import { auditVersionOf } from './modules/audit/audit-version.ts';
 import { createEquivalenceRepository } from './modules/audit/equivalence.repository.ts';
 import { equivalenceRoutes } from './modules/audit/equivalence.routes.ts';
 import { createEquivalenceService } from './modules/audit/equivalence.service.ts';
+import { registerAgentEndpoint } from './modules/agent-endpoint/agent-endpoint.module.ts';
 import { createChatRepository } from './modules/chat/chat.repository.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { createAuditRepository } from './modules/audit/audit.repository.ts';
@@ -64,7 +65,9 @@ export async function buildApp(config: Config, deps: Deps) {
   await app.register(
     chatRoutes(chatService, deps.llm, { coalesceMs: config.SSE_COALESCE_MS, streamsEnd: lifecycleOf(app).streamsEnd }),
   );
-  await app.register(transcriptRoutes(repo, deps.attempts));
+  // The workspace's agents: their calls are the attempt's transcript of kind `agent` (workspace-agents.ts).
+  const agentCalls = await registerAgentEndpoint(app, config, deps, keys);
+  await app.register(transcriptRoutes(repo, agentCalls, deps));
   await app.register(usageRoutes(repo, deps));
   const gradingUsage = createGradingUsageRepository(deps.database);
   await app.register(

@@ -31,6 +31,13 @@ const ConfigSchema = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   /** The longest wait for a provider reply's first token. */
   UPSTREAM_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(1).default(15_000),
+  /**
+   * A workspace agent's call through the agent endpoint (modules/agent-endpoint): the longest the whole call may
+   * take. Agents ask for long replies (a whole file as a tool call), so longer than UPSTREAM_TIMEOUT_MS.
+   */
+  AGENT_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(1).default(600_000),
+  /** A workspace agent's call: the longest wait for the provider's response to begin (reasoning models think first). */
+  AGENT_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(1).default(120_000),
   /** Calls to exam-service and results-service. */
   INTERNAL_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
   /**

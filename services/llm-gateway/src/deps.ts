@@ -3,6 +3,7 @@ import type { CodeRunner } from '@exam/server-kit/code-runner-client';
 import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import type { BaseUrlGuard } from './adapters/providers/base-url-guard.ts';
+import type { ProviderRelay } from './adapters/providers/relay.ts';
 import type { LlmClient } from './adapters/providers/types.ts';
 import type { GatewayDatabase } from './db/database.ts';
 
@@ -10,6 +11,9 @@ import type { GatewayDatabase } from './db/database.ts';
 export type ExamSource = { findExam(examId: string): Promise<InternalExam | undefined> };
 /** results-service's view of an attempt: is it still open? (adapters/platform-clients.ts) */
 export type AttemptSource = { findAttempt(attemptId: string): Promise<InternalAttempt | undefined> };
+
+/** workspace-orchestrator's snapshot of an attempt's workspace, asked for when an agent call starts (never awaited). */
+export type WorkspaceSnapshots = { requestSnapshot(attemptId: string): Promise<void> };
 
 /**
  * What buildApp needs from the outside world. server.ts wires the HTTP clients and the providers
@@ -22,6 +26,10 @@ export type Deps = {
   exams: ExamSource;
   attempts: AttemptSource;
   llm: LlmClient;
+  /** The agent endpoint's raw relay to the providers (adapters/providers/relay.ts): agents' own wire formats. */
+  relay: ProviderRelay;
+  /** workspace-orchestrator's workspace snapshots (adapters/workspace-snapshots.ts). */
+  workspaceSnapshots: WorkspaceSnapshots;
   /** workspace-orchestrator's code runner (server-kit code-runner-client.ts): the solvability check runs coding replies. */
   codeRunner: CodeRunner;
   /** The SSRF check on a creator's openai-compatible base URL; the same guard pins the adapter's connections. */

@@ -4,6 +4,7 @@ import { createRemoteCreatorSessions } from '@exam/server-kit/creator-sessions';
 import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit/run';
 import { platformSources } from './adapters/platform-clients.ts';
 import { providersFromConfig } from './adapters/providers/providers.ts';
+import { httpWorkspaceSnapshots } from './adapters/workspace-snapshots.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openGatewayDatabase } from './db/database.ts';
@@ -17,7 +18,10 @@ try {
     poolSize: config.DATABASE_POOL_SIZE,
     migrate: config.MIGRATE_ON_START,
   });
-  const { llm, baseUrlGuard } = providersFromConfig(config);
+  const { llm, baseUrlGuard, relay } = providersFromConfig(config);
+  const workspaceSnapshots = httpWorkspaceSnapshots(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, {
+    timeoutMs: config.INTERNAL_TIMEOUT_MS,
+  });
   const creatorSessions = createRemoteCreatorSessions(config.EXAM_SERVICE_URL, config.internalToken, {
     timeoutMs: config.INTERNAL_TIMEOUT_MS,
   });
@@ -35,11 +39,14 @@ try {
       timeoutMs: config.INTERNAL_TIMEOUT_MS,
     }),
     llm,
+    relay,
+    workspaceSnapshots,
     codeRunner,
     baseUrlGuard,
     creatorSessions,
   });
   app.addHook('onClose', () => codeRunner.close());
+  app.addHook('onClose', () => workspaceSnapshots.close());
   app.addHook('onClose', () => creatorSessions.close());
   app.addHook('onClose', () => database.close());
   await runServer(app, {

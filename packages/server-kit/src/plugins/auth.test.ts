@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBaseApp } from '../base-app.ts';
 import type { App } from '../create-server.ts';
 import { TEST_SECRETS, testCreatorSessions } from '../testing.ts';
-import { attemptOf, creatorOf, optionalClaims } from './auth.ts';
+import { attemptOf, creatorOf, optionalClaims, workspaceAgentOf } from './auth.ts';
 
 describe('auth guards', () => {
   let app: App;
@@ -135,5 +135,67 @@ describe('attempt tokens', () => {
     expect((await app.inject({ url: '/attempt', headers })).json()).toEqual({ id: 'attempt-1' });
     expect((await app.inject({ url: '/creator', headers })).statusCode).toBe(403);
     await app.close();
+  });
+});
+
+describe('workspace agent tokens', () => {
+  let app: App;
+  beforeEach(async () => {
+    app = (await createBaseApp({
+      service: 'test-service',
+      logLevel: 'silent',
+      jwtSecret: TEST_SECRETS.JWT_SECRET,
+      internalToken: TEST_SECRETS.INTERNAL_TOKEN,
+      creatorSessions: testCreatorSessions(),
+      checks: {},
+    })) as App;
+    app.get('/agent', { onRequest: app.requireWorkspaceAgent }, (request) => workspaceAgentOf(request));
+    app.get('/attempt', { onRequest: app.requireAttempt }, () => ({}));
+    app.get('/creator', { onRequest: app.requireCreator }, () => ({}));
+    app.get('/either', { onRequest: app.requireCreatorOrAttempt }, () => ({}));
+    app.get('/optional', async (request) => ({ kind: (await optionalClaims(request))?.kind ?? null }));
+    await app.ready();
+  });
+  afterEach(() => app.close());
+
+  const claims = { kind: 'workspace-agent', sub: 'attempt-1', examId: 'exam-1', sessionId: 'ws-1', agent: 'codex' };
+  const agentToken = () => app.jwt.sign(claims as never);
+
+  it('lets an agent token through the agent guard as a Bearer token (OpenAI clients) or x-api-key (Anthropic clients)', async () => {
+    const bearer = await app.inject({ url: '/agent', headers: { authorization: `Bearer ${agentToken()}` } });
+    expect(bearer.statusCode).toBe(200);
+    expect(bearer.json()).toMatchObject(claims);
+    const apiKey = await app.inject({ url: '/agent', headers: { 'x-api-key': agentToken() } });
+    expect(apiKey.statusCode).toBe(200);
+    expect(apiKey.json()).toMatchObject(claims);
+  });
+
+  it('refuses an agent token on every other guard, and optional auth does not see it', async () => {
+    const headers = { authorization: `Bearer ${agentToken()}` };
+    for (const url of ['/attempt', '/creator', '/either']) {
+      const response = await app.inject({ url, headers });
+      expect(response.statusCode, url).toBe(403);
+      expect(response.json().error.code).toBe('FORBIDDEN');
+    }
+    expect((await app.inject({ url: '/optional', headers })).json()).toEqual({ kind: null });
+  });
+
+  it('refuses creator and attempt tokens with 403, and a missing, forged or expired token with 401', async () => {
+    const creator = app.jwt.sign({ kind: 'creator', sub: 'user-1', email: 'a@example.test', sid: 's-1' });
+    const attempt = app.jwt.sign({
+      kind: 'attempt',
+      sub: 'attempt-1',
+      examId: 'exam-1',
+      ownerId: 'user-1',
+      name: 'Ada',
+      studentId: 's-1',
+    });
+    expect((await app.inject({ url: '/agent', headers: { authorization: `Bearer ${creator}` } })).statusCode).toBe(403);
+    expect((await app.inject({ url: '/agent', headers: { 'x-api-key': attempt } })).statusCode).toBe(403);
+    expect((await app.inject({ url: '/agent' })).statusCode).toBe(401);
+    const forged = agentToken().replace(/\.[^.]+$/, '.c2lnbmF0dXJl');
+    expect((await app.inject({ url: '/agent', headers: { 'x-api-key': forged } })).statusCode).toBe(401);
+    const expired = app.jwt.sign(claims as never, { expiresIn: -10 });
+    expect((await app.inject({ url: '/agent', headers: { authorization: `Bearer ${expired}` } })).statusCode).toBe(401);
   });
 });

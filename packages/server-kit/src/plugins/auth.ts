@@ -9,6 +9,7 @@ import {
   type TokenClaims,
 } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import { WorkspaceAgentClaimsSchema, type WorkspaceAgentClaims } from '@exam/domain/workspace-agents';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -27,6 +28,12 @@ declare module 'fastify' {
     requireAttempt: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Route guard: a creator token or an attempt token. */
     requireCreatorOrAttempt: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /**
+     * Route guard: a coding workspace's agent token (kind `workspace-agent`), sent as `Authorization: Bearer` (OpenAI
+     * clients) or `x-api-key` (Anthropic clients). Only llm-gateway's agent endpoint declares it; every other guard
+     * refuses this kind.
+     */
+    requireWorkspaceAgent: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Route guard: a call from another service of the platform. */
     requireInternal: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Whether a creator token's session is still open (see CreatorSessionCheck). */
@@ -92,6 +99,19 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
     const claims = await verify(request);
     if (claims.kind !== 'attempt') await requireOpenSession(claims);
   });
+  app.decorate('requireWorkspaceAgent', async (request: FastifyRequest) => {
+    const token = agentTokenOf(request);
+    let claims: unknown;
+    try {
+      claims = token ? await app.jwt.verify(token) : undefined;
+    } catch {
+      claims = undefined;
+    }
+    if (claims === undefined) throw new AppError(ErrorCode.UNAUTHENTICATED, 'Missing, invalid or expired token');
+    const agent = WorkspaceAgentClaimsSchema.safeParse(claims);
+    if (!agent.success) throw new AppError(ErrorCode.FORBIDDEN, 'A workspace agent token is required');
+    request.user = agent.data;
+  });
   app.decorate('requireInternal', async (request: FastifyRequest) => {
     const given = Buffer.from(String(request.headers['x-internal-token'] ?? ''));
     if (given.length !== expected.length || !timingSafeEqual(given, expected))
@@ -110,6 +130,21 @@ export function creatorOf(request: FastifyRequest): CreatorClaims {
 export function attemptOf(request: FastifyRequest): AttemptClaims {
   const user = request.user;
   if (user?.kind !== 'attempt') throw new AppError(ErrorCode.FORBIDDEN, 'An exam attempt token is required');
+  return user;
+}
+
+/** The token an agent sent: OpenAI clients put it in `Authorization: Bearer`, Anthropic clients in `x-api-key`. */
+function agentTokenOf(request: FastifyRequest): string | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  if (bearer) return bearer;
+  const key = request.headers['x-api-key'];
+  return typeof key === 'string' && key ? key : undefined;
+}
+
+/** The workspace agent behind a request that passed `requireWorkspaceAgent`. */
+export function workspaceAgentOf(request: FastifyRequest): WorkspaceAgentClaims {
+  const user = request.user;
+  if (user?.kind !== 'workspace-agent') throw new AppError(ErrorCode.FORBIDDEN, 'A workspace agent token is required');
   return user;
 }
 

@@ -20,8 +20,10 @@ beforeAll(async () => {
 describe('llm-gateway SQL functions', () => {
   it('has one file per function, and the migrated database holds each file text', async () => {
     expect(files.map((file) => file.name)).toEqual([
+      'admit_agent_call',
       'admit_test_chat',
       'admit_user_message',
+      'finish_agent_call',
       'retract_user_message',
       'store_assistant_message',
     ]);

@@ -3,6 +3,7 @@ import type { PublicQuestion } from '@exam/domain/question';
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import { openTestDatabase, TEST_CREATOR_SESSION, TEST_SECRETS, testCreatorSessions } from '@exam/server-kit/testing';
 import { providersFromConfig } from '../adapters/providers/providers.ts';
+import { httpWorkspaceSnapshots } from '../adapters/workspace-snapshots.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { MIGRATIONS_FOLDER, MIGRATIONS_SCHEMA } from '../db/database.ts';
@@ -61,8 +62,12 @@ export async function buildTestApp(
     migrationsSchema: MIGRATIONS_SCHEMA,
   });
   const platform = opts.platform ?? fakePlatform();
-  const { llm, baseUrlGuard } = providersFromConfig(config);
+  const { llm, baseUrlGuard, relay } = providersFromConfig(config);
   const codeRunner = fakeCodeRunner();
+  // The real client: a suite that lets agents call answers the orchestrator's snapshot route with msw.
+  const workspaceSnapshots = httpWorkspaceSnapshots(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, {
+    timeoutMs: 1000,
+  });
   const app = await buildApp(config, {
     database,
     clock: systemClock,
@@ -70,11 +75,14 @@ export async function buildTestApp(
     exams: platform.examSource,
     attempts: platform.attemptSource,
     llm,
+    relay,
+    workspaceSnapshots,
     codeRunner,
     baseUrlGuard,
     creatorSessions: testCreatorSessions(),
     ...opts.deps,
   });
+  app.addHook('onClose', () => workspaceSnapshots.close());
   await app.ready();
   return Object.assign(app, { platform, runner: codeRunner });
 }

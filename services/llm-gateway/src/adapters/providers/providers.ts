@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts';
 import { createBaseUrlGuard, type BaseUrlGuard } from './base-url-guard.ts';
 import { createLlmClient, realAdapters, type ProviderEndpoints, type UpstreamTimeouts } from './llm-client.ts';
+import { createProviderRelay, type ProviderRelay } from './relay.ts';
 import type { LlmClient } from './types.ts';
 
 /**
@@ -13,9 +14,19 @@ export function createProviders(opts: {
   timeouts: UpstreamTimeouts;
   /** OPENAI_COMPATIBLE_ALLOWED_HOSTS */
   allowedHosts: string | undefined;
-}): { llm: LlmClient; baseUrlGuard: BaseUrlGuard } {
+  /** AGENT_FIRST_BYTE_TIMEOUT_MS: the agent relay's wait for the provider's response head. */
+  agentFirstByteMs: number;
+}): { llm: LlmClient; baseUrlGuard: BaseUrlGuard; relay: ProviderRelay } {
   const baseUrlGuard = createBaseUrlGuard({ allowedHosts: opts.allowedHosts });
-  return { llm: createLlmClient(realAdapters(opts.endpoints, baseUrlGuard), opts.timeouts), baseUrlGuard };
+  return {
+    llm: createLlmClient(realAdapters(opts.endpoints, baseUrlGuard), opts.timeouts),
+    baseUrlGuard,
+    relay: createProviderRelay({
+      endpoints: opts.endpoints,
+      lookup: baseUrlGuard.lookup,
+      firstByteMs: opts.agentFirstByteMs,
+    }),
+  };
 }
 
 /** The providers as the service's configuration describes them (server.ts and the test app wire the same). */
@@ -29,6 +40,7 @@ export function providersFromConfig(
     | 'UPSTREAM_TIMEOUT_MS'
     | 'UPSTREAM_FIRST_TOKEN_TIMEOUT_MS'
     | 'OPENAI_COMPATIBLE_ALLOWED_HOSTS'
+    | 'AGENT_FIRST_BYTE_TIMEOUT_MS'
   >,
 ) {
   return createProviders({
@@ -40,5 +52,6 @@ export function providersFromConfig(
     },
     timeouts: { totalMs: config.UPSTREAM_TIMEOUT_MS, firstTokenMs: config.UPSTREAM_FIRST_TOKEN_TIMEOUT_MS },
     allowedHosts: config.OPENAI_COMPATIBLE_ALLOWED_HOSTS,
+    agentFirstByteMs: config.AGENT_FIRST_BYTE_TIMEOUT_MS,
   });
 }

@@ -6,10 +6,17 @@ import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { AttemptSource } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import type { AgentCallRepository } from '../agent-endpoint/agent-endpoint.repository.ts';
+import { agentCallsForOwner } from '../agent-endpoint/agent-calls.routes.ts';
 import { forCandidate, type ChatRepository } from '../chat/chat.repository.ts';
 
-export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) {
+export function transcriptRoutes(
+  repo: ChatRepository,
+  agentCalls: AgentCallRepository,
+  deps: Pick<Deps, 'attempts' | 'clock'>,
+) {
+  const { attempts } = deps;
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -28,7 +35,8 @@ export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) 
       async (request) => ({ messages: (await repo.listMessages(attemptOf(request).sub)).map(forCandidate) }),
     );
 
-    // Only the exam's owner reads a candidate's conversation; anyone else gets 404, as if it did not exist.
+    // Only the exam's owner reads a candidate's conversation; anyone else gets 404, as if it did not exist. The
+    // owner's read carries the workspace agent's calls too (never the candidate's own read).
     app.get(
       '/api/llm/attempts/:attemptId/transcript',
       {
@@ -54,12 +62,15 @@ export function transcriptRoutes(repo: ChatRepository, attempts: AttemptSource) 
         const conversation = await repo.findConversation(attemptId);
         if (conversation) {
           if (conversation.ownerId !== creator.sub) throw notFound('Transcript');
-          return { messages: await repo.listMessages(attemptId) };
+          return {
+            messages: await repo.listMessages(attemptId),
+            agentCalls: await agentCallsForOwner(agentCalls, deps, attemptId, creator.sub),
+          };
         }
         // A candidate who never used the assistant has no conversation: the owner gets an empty one.
         const attempt = await attempts.findAttempt(attemptId);
         if (!attempt || attempt.ownerId !== creator.sub) throw notFound('Transcript');
-        return { messages: [] };
+        return { messages: [], agentCalls: [] };
       },
     );
 

@@ -71,7 +71,7 @@ describe('transcripts and the test chat', () => {
       url: `/api/llm/attempts/${attemptId}/transcript`,
       headers: creatorHeaders(app, exam.ownerId),
     });
-    expect(owner.json()).toEqual({ messages: [] });
+    expect(owner.json()).toEqual({ messages: [], agentCalls: [] });
     const stranger = await app.inject({
       method: 'GET',
       url: `/api/llm/attempts/${attemptId}/transcript`,
