@@ -131,8 +131,12 @@ export const WorkspaceFileSchema = z.object({
   lastModified: z.string(),
   size: z.number().int(),
   type: z.string(),
-  /** Binary files keep size and type; content is empty (only text files are copied into results). */
+  /**
+   * Binary files keep size and type; content is empty. The bytes of the binary kinds a grader opens (a workbook,
+   * an image: workspace.ts KEPT_BINARY_TYPES) travel in `contentBase64` when the whole file was read.
+   */
   isBinary: z.boolean().default(false),
+  contentBase64: z.string().optional(),
   truncated: z.boolean().default(false),
   /**
    * Set on an entry that stands for files left out rather than for one file: its key is the folder they were in,

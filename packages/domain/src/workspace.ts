@@ -132,6 +132,12 @@ const MEDIA_TYPES: Record<string, string> = {
   zip: 'application/zip',
 };
 
+/**
+ * Binary files whose bytes are collected into the result (base64, within the per-file cap), because the grader opens
+ * them: the excel workspace's workbook and images such as R's plots. Other binary files keep their size and type.
+ */
+export const KEPT_BINARY_TYPES: ReadonlySet<string> = new Set([MEDIA_TYPES.xlsx!, MEDIA_TYPES.png!, MEDIA_TYPES.jpg!]);
+
 /** The `type` of a collected file: its media type by extension; 'symlink' for links (never followed). */
 export function workspaceFileType(path: string, kind: 'file' | 'symlink', isBinary: boolean): string {
   if (kind === 'symlink') return 'symlink';

@@ -58,6 +58,41 @@ describe('collectFiles', () => {
     expect(files['b.dat']).toMatchObject({ isBinary: true, content: '' });
   });
 
+  it('keeps the bytes of a workbook or an image read whole, and of no other binary', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]);
+    const xlsx = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0x06, 0]);
+    const files = await collectFiles(
+      tarOf([
+        { name: 'workspace/plots/plot-001.png', content: png },
+        { name: 'workspace/workbook.xlsx', content: xlsx },
+        { name: 'workspace/database.sqlite', content: Buffer.from([0x53, 0x51, 0, 0x4c]) },
+        // Longer than the per-file cap (16 bytes): read only in part, so no bytes are kept.
+        { name: 'workspace/big.png', content: Buffer.concat([png, png]) },
+      ]),
+      limits,
+    );
+    expect(files['plots/plot-001.png']).toMatchObject({ isBinary: true, type: 'image/png', content: '' });
+    expect(Buffer.from(files['plots/plot-001.png']!.contentBase64!, 'base64')).toEqual(png);
+    expect(Buffer.from(files['workbook.xlsx']!.contentBase64!, 'base64')).toEqual(xlsx);
+    expect(files['database.sqlite']!.contentBase64).toBeUndefined();
+    expect(files['big.png']).toMatchObject({ truncated: true });
+    expect(files['big.png']!.contentBase64).toBeUndefined();
+  });
+
+  it('drops a kept binary whole rather than cut it at the per-workspace cap', async () => {
+    const xlsx = Buffer.from('PK\u0003\u0004'.padEnd(16, '\u0000'), 'latin1');
+    const files = await collectFiles(
+      tarOf([
+        { name: 'workspace/a.txt', content: 'a'.repeat(16) },
+        { name: 'workspace/b.txt', content: 'b'.repeat(16) },
+        { name: 'workspace/workbook.xlsx', content: xlsx },
+      ]),
+      limits,
+    );
+    expect(files['workbook.xlsx']).toMatchObject({ isBinary: true, size: 16 });
+    expect(files['workbook.xlsx']!.contentBase64).toBeUndefined();
+  });
+
   it('truncates a file at the per-file cap and stops keeping content at the per-workspace cap', async () => {
     const files = await collectFiles(
       tarOf([

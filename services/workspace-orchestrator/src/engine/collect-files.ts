@@ -1,6 +1,6 @@
 // In engine/: it reads the tar the engines' archive APIs produce; both the sessions and the volumes use it.
 import type { OmissionReason, WorkspaceFile } from '@exam/domain/internal';
-import { looksBinary, workspaceFileType } from '@exam/domain/workspace';
+import { KEPT_BINARY_TYPES, looksBinary, workspaceFileType } from '@exam/domain/workspace';
 import { extract, type Header } from 'tar-stream';
 import { omissionRule, OmissionLedger } from './collect-omissions.ts';
 
@@ -70,7 +70,8 @@ class Selection {
     }
     for (let i = this.kept.length - 1; i >= 0 && this.bytes > this.limits.totalMaxBytes; i--) {
       const entry = this.kept[i]!;
-      const keep = Math.max(0, entry.bytes.length - (this.bytes - this.limits.totalMaxBytes));
+      // A binary's bytes are all or nothing: a cut workbook or image opens as nothing at all.
+      const keep = entry.file.isBinary ? 0 : Math.max(0, entry.bytes.length - (this.bytes - this.limits.totalMaxBytes));
       this.bytes -= entry.bytes.length - keep;
       entry.bytes = entry.bytes.subarray(0, keep);
     }
@@ -135,11 +136,14 @@ export async function collectFiles(
     stream.on('end', () => {
       const bytes = Buffer.concat(chunks);
       const isBinary = looksBinary(bytes, { truncated: kept < size });
+      const type = workspaceFileType(name, 'file', isBinary);
+      // A workbook or an image read whole keeps its bytes (the grader opens it); other binaries only size and type.
+      const keepBytes = !isBinary || (kept === size && KEPT_BINARY_TYPES.has(type));
       selection.add({
         ...base,
-        bytes: isBinary ? Buffer.alloc(0) : bytes,
+        bytes: keepBytes ? bytes : Buffer.alloc(0),
         cut: kept < size,
-        file: { lastModified, size, type: workspaceFileType(name, 'file', isBinary), isBinary },
+        file: { lastModified, size, type, isBinary },
       });
       next();
     });
@@ -158,6 +162,7 @@ export async function collectFiles(
       ...file,
       content: file.isBinary ? '' : new TextDecoder().decode(bytes),
       truncated: file.isBinary ? cut : bytes.length < file.size,
+      ...(file.isBinary && bytes.length > 0 ? { contentBase64: bytes.toString('base64') } : {}),
     };
   for (const [folder, entry] of ledger.entries()) files[folder] = entry;
   return files;
