@@ -133,6 +133,11 @@ export const WorkspaceFileSchema = z.object({
   type: z.string(),
   /** Binary files keep size and type; content is empty (only text files are copied into results). */
   isBinary: z.boolean().default(false),
+  /**
+   * `base64`: `content` holds a binary file's bytes in base64, for a file the grader opens in the browser (an excel
+   * workspace's collected .xlsx). Absent: `content` is the text (empty for a binary file).
+   */
+  encoding: z.literal('base64').optional(),
   truncated: z.boolean().default(false),
   /**
    * Set on an entry that stands for files left out rather than for one file: its key is the folder they were in,
