@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TestGradingSchema } from './coding.ts';
+import { RepositoryFileSchema, TestGradingSchema } from './coding.ts';
 import { RubricSchema, QuestionTypeSchema } from './question.ts';
 import { RESULT_STATUSES } from './grading.ts';
 import { WorkspaceFilesSchema } from './internal.ts';
@@ -107,6 +107,11 @@ export const QuestionAnswerSchema = z.object({
   file: z.object({ fileName: z.string(), size: z.number().int() }).optional(),
   /** Coding graded by tests: the run's state and a verdict per test (hidden ones included, for creators). */
   tests: TestGradingSchema.optional(),
+  /**
+   * An agentic task (coding.ts `repository`): its starter files as the workspace got them, so the grader sees the
+   * diff from them to the collected workspace. Creators only; hidden files are not listed.
+   */
+  starterFiles: z.array(RepositoryFileSchema).optional(),
 });
 export type QuestionAnswer = z.infer<typeof QuestionAnswerSchema>;
 

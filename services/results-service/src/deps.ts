@@ -18,6 +18,7 @@ import type {
   SuggestionAvailability,
 } from '@exam/domain/question-grading';
 import type { AdmitRequest, AdmitResponse } from '@exam/domain/roster';
+import type { AgentCall } from '@exam/domain/workspace-agents';
 import type { ResultsDatabase } from './db/database.ts';
 
 /** Where exams come from: exam-service owns them (see adapters/exam-source.ts). */
@@ -62,6 +63,8 @@ export type TranscriptSource = {
 export type AttemptTranscripts = {
   /** The attempt's messages in order; empty when it never used the assistant. */
   findAttemptTranscript(attemptId: string): Promise<TranscriptMessage[]>;
+  /** The calls the workspace's coding agent made through the gateway (transcript kind `agent`), in order. */
+  findAgentCalls(attemptId: string): Promise<AgentCall[]>;
 };
 
 /** The workspace files' snapshots while the attempt ran, for its timeline (adapters/workspace-history.ts). */

@@ -13,11 +13,13 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Es
  * is a chunk of its own (./languages/<language>.ts), fetched before the first render for a candidate who reads
  * it and when a candidate switches to it, so no page carries the catalogues of languages nobody reads.
  */
-// The follow-up room's strings come with its own chunk (features/exam/lib/follow-up-i18n.ts), not with every page.
+// The follow-up room's strings come with its own chunk (features/exam/lib/follow-up-i18n.ts), and the workspace's
+// AI note's with the workspace panel's (features/workspace/lib/workspace-ai-i18n.ts), not with every page.
 const english = resourcesFromFiles(
-  import.meta.glob<{ default: Record<string, unknown> }>(['./locales/en/*.json', '!./locales/en/follow-up.json'], {
-    eager: true,
-  }),
+  import.meta.glob<{ default: Record<string, unknown> }>(
+    ['./locales/en/*.json', '!./locales/en/follow-up.json', '!./locales/en/workspace-ai.json'],
+    { eager: true },
+  ),
 );
 const translations = import.meta.glob<{ default: ResourceLanguage }>('./languages/*.ts');
 

@@ -9,6 +9,7 @@ import type results from './locales/en/results.json';
 import type room from './locales/en/room.json';
 import type start from './locales/en/start.json';
 import type workspace from './locales/en/workspace.json';
+import type workspaceAi from './locales/en/workspace-ai.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
 declare module 'i18next' {
@@ -27,5 +28,6 @@ declare module 'i18next' {
     room: typeof room;
     start: typeof start;
     workspace: typeof workspace;
+    'workspace-ai': typeof workspaceAi;
   }
 }

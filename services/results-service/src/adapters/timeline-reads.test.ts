@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InternalWorkspaceHistory, TranscriptMessage } from '@exam/domain/internal';
+import type { AgentCall } from '@exam/domain/workspace-agents';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpAttemptTranscripts } from './attempt-transcript.ts';
@@ -30,6 +31,25 @@ const history: InternalWorkspaceHistory = {
   ],
 };
 
+const agentCall = (attemptId: string): AgentCall => ({
+  id: 'call-1',
+  kind: 'agent',
+  attemptId,
+  agent: 'claude-code',
+  wire: 'anthropic-messages',
+  model: 'claude-test',
+  status: 'withheld',
+  reason: 'The reply was about to give away an answer key',
+  input: 'fix the tests',
+  toolResults: [{ callId: 'toolu_0', output: '2 passed' }],
+  reply: 'I will edit app.py',
+  toolCalls: [{ id: 'toolu_1', name: 'Edit', arguments: '{"file_path":"app.py"}' }],
+  inputTokens: 120,
+  outputTokens: 30,
+  startedAt: '2031-01-01T10:03:00.000Z',
+  finishedAt: '2031-01-01T10:03:05.000Z',
+});
+
 /** llm-gateway's and workspace-orchestrator's internal routes as their contracts have them; anything else 404s. */
 function upstream() {
   const seen: { method: string; url: string; token: string | undefined }[] = [];
@@ -45,12 +65,15 @@ function upstream() {
       const attemptId = decodeURIComponent(transcript[1]!);
       return json(200, { attemptId, messages: [message('m1', 'user', 'hi'), message('m2', 'assistant', 'hello')] });
     }
+    const agentCalls = /^\/internal\/attempts\/([^/]+)\/agent-calls$/.exec(req.url ?? '');
+    if (agentCalls && state.status === 200 && state.body === undefined)
+      return json(200, { calls: [agentCall(decodeURIComponent(agentCalls[1]!))] });
     const files = /^\/internal\/attempts\/([^/]+)\/file-history$/.exec(req.url ?? '');
     if (files && state.status === 200 && state.body === undefined) {
       if (files[1] === 'no-workspace') return json(404, { error: { code: 'NOT_FOUND', message: 'No workspace' } });
       return json(200, history);
     }
-    if (transcript || files) return json(state.status, state.body);
+    if (transcript || files || agentCalls) return json(state.status, state.body);
     json(404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
   });
   return { server, seen, state };
@@ -89,6 +112,13 @@ describe("the timeline's reads of llm-gateway and workspace-orchestrator over HT
     ]);
   });
 
+  it("reads one attempt's agent calls from llm-gateway with the internal token", async () => {
+    expect(await transcripts.findAgentCalls('attempt 2/y')).toEqual([agentCall('attempt 2/y')]);
+    expect(seen).toEqual([
+      { method: 'GET', url: '/internal/attempts/attempt%202%2Fy/agent-calls', token: TEST_SECRETS.INTERNAL_TOKEN },
+    ]);
+  });
+
   it("reads one attempt's file history, and an empty one when the orchestrator never had a workspace for it", async () => {
     expect(await workspace.fileHistory('attempt-1')).toEqual(history);
     expect(seen[0]).toEqual({
@@ -103,8 +133,11 @@ describe("the timeline's reads of llm-gateway and workspace-orchestrator over HT
     state.status = 500;
     state.body = { error: { code: 'INTERNAL', message: 'boom' } };
     await expect(transcripts.findAttemptTranscript('a')).rejects.toMatchObject({ code: 'UPSTREAM' });
+    await expect(transcripts.findAgentCalls('a')).rejects.toMatchObject({ code: 'UPSTREAM' });
     await expect(workspace.fileHistory('a')).rejects.toMatchObject({ code: 'UPSTREAM' });
     state.status = 200;
+    state.body = { calls: [{ id: 'x', kind: 'chat' }] };
+    await expect(transcripts.findAgentCalls('a')).rejects.toMatchObject({ code: 'UPSTREAM' });
     state.body = { messages: 'nope' };
     await expect(transcripts.findAttemptTranscript('a')).rejects.toMatchObject({ code: 'UPSTREAM' });
     state.body = { files: [{ path: 'x' }], capped: false };
@@ -120,6 +153,7 @@ describe("the timeline's reads of llm-gateway and workspace-orchestrator over HT
     const offWorkspace = createHttpWorkspaceHistory(`http://127.0.0.1:${port}`, 'x', { timeoutMs: 500 });
     try {
       await expect(offTranscripts.findAttemptTranscript('a')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await expect(offTranscripts.findAgentCalls('a')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
       await expect(offWorkspace.fileHistory('a')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     } finally {
       offTranscripts.close();

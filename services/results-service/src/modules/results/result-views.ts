@@ -72,6 +72,7 @@ export function toQuestionAnswers(
       rubric: (q.rubricId !== null && rubrics.get(q.rubricId)) || null,
       ...(file ? { file: { fileName: file.fileName, size: file.size } } : {}),
       ...(grade?.tests ? { tests: grade.tests } : {}),
+      ...(q.repository ? { starterFiles: q.repository.files } : {}),
     };
   });
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
-import { CANARY, makeExam } from '../../testing/exams.ts';
+import { CANARY, makeCodingExam, makeExam } from '../../testing/exams.ts';
 import { fakeClock } from '../../testing/fakes.ts';
 
 describe('creator results', () => {
@@ -84,6 +84,27 @@ describe('creator results', () => {
     expect(
       (await app.inject({ method: 'GET', url: '/api/results', headers: creatorHeaders(app, 'nobody') })).json(),
     ).toEqual({ results: [], nextCursor: null });
+  });
+
+  it("shows the creator an agentic task's starter files to diff against, never its hidden files", async () => {
+    const exam = makeCodingExam();
+    const task = exam.questions[1]!;
+    task.repository = {
+      files: [{ path: 'src/app.py', content: 'def parse():\n    pass\n' }],
+      hiddenFiles: [{ path: 'hidden_driver.py', content: 'SECRET_DRIVER' }],
+    };
+    app.exams.put(exam);
+    const { resultId } = await sit(exam.id, { 1: 'print(3)' });
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/results/${resultId}`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    expect(response.statusCode).toBe(200);
+    const [mcq, coding] = response.json().questionAnswers;
+    expect(coding.starterFiles).toEqual([{ path: 'src/app.py', content: 'def parse():\n    pass\n' }]);
+    expect(mcq.starterFiles).toBeUndefined();
+    expect(response.body).not.toContain('SECRET_DRIVER');
   });
 
   it('shows the creator the answer key and every question with its answer', async () => {

@@ -4,6 +4,7 @@ import type { TranscriptMessage } from '@exam/domain/internal';
 import type { TimelineAnswer, TimelineEvent } from '@exam/domain/timeline';
 import type { z } from 'zod';
 import type { WorkspaceFileHistorySchema } from '@exam/domain/timeline';
+import type { AgentCall } from '@exam/domain/workspace-agents';
 import { SECTION_START_EVENT, sectionAt, type Section, type SectionProgress } from '@exam/domain/sections';
 import { derivedStarts } from '../attempts/sections.service.ts';
 import type { FollowUpQuestionRow } from '../follow-up/follow-up.repository.ts';
@@ -97,6 +98,23 @@ export function testRunEvents(
       event.detail = reports ? 'The runner no longer keeps this run.' : 'The runner could not be reached.';
     }
     return event;
+  });
+}
+
+/**
+ * One event per call of the workspace's coding agent, at its start: `messageId` its id in `agentCalls`, `detail` its
+ * status (with the reason of one that did not end ok) and the names of the tools it asked for.
+ */
+export function agentCallEvents(calls: ReadonlyArray<AgentCall>): TimelineEvent[] {
+  return calls.map((call) => {
+    const status = call.status === 'ok' || !call.reason ? call.status : `${call.status}: ${call.reason}`;
+    const tools = [...new Set(call.toolCalls.map((tool) => tool.name))];
+    return {
+      at: call.startedAt,
+      kind: 'agent-call' as const,
+      messageId: call.id,
+      detail: tools.length ? `${status}; tools: ${tools.join(', ')}` : status,
+    };
   });
 }
 

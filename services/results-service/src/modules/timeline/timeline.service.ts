@@ -1,11 +1,13 @@
 import type { RunReport } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Timeline, TimelineEvent } from '@exam/domain/timeline';
+import { attributeAgentChanges, type AgentCall } from '@exam/domain/workspace-agents';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { cohortByQuestion } from './cohort-percentiles.ts';
 import { buildAnswer, operationsByQuestion, questionTexts } from './timeline-answers.ts';
 import {
+  agentCallEvents,
   announcementEvents,
   assistantEvents,
   followUpEvents,
@@ -49,6 +51,11 @@ export function createTimelineService(repo: TimelineRepository, deps: Upstream, 
       const startedAt = found.startedAt;
       const submittedAt = found.submittedAt ?? found.completedAt;
 
+      // The agent's calls are asked for only when the attempt's workspace had one (the exam as the candidate sat it).
+      const hadAgent = snapshot.codingWorkspace?.enabled === true && snapshot.codingWorkspace.ai?.mode === 'agent';
+      const agentCallsRead = hadAgent
+        ? settle('the agent calls', () => deps.attemptTranscripts.findAgentCalls(attemptId))
+        : Promise.resolve([] as AgentCall[]);
       const [chunks, answerTimes, eventRows, runs, notices, cohort, messages, history, followUp] = await Promise.all([
         repo.operationChunks(attemptId),
         repo.answerTimes(attemptId),
@@ -70,6 +77,13 @@ export function createTimelineService(repo: TimelineRepository, deps: Upstream, 
         deps.followUp.forTimeline(attemptId),
       ]);
 
+      const agentCalls = await agentCallsRead;
+      // Each workspace change an agent call made names it (attributeAgentChanges, workspace-agents.ts).
+      const workspaceFiles = (history?.files ?? []).map((file) => {
+        if (!agentCalls?.length) return file;
+        const causes = attributeAgentChanges(file.changes, agentCalls);
+        return { ...file, changes: file.changes.map((change, i) => ({ ...change, agentCallId: causes[i] ?? null })) };
+      });
       const replies = (messages ?? []).filter((m) => m.role === 'assistant').map((m) => m.content);
       const recorded = operationsByQuestion(chunks, startedAt.getTime());
       const savedAt = new Map(answerTimes.map((a) => [a.questionIndex, a.updatedAt]));
@@ -89,7 +103,8 @@ export function createTimelineService(repo: TimelineRepository, deps: Upstream, 
         ...editEvents(answers),
         ...assistantEvents(messages ?? []),
         ...testRunEvents(runs.rows, runs.reports),
-        ...workspaceEvents(history?.files ?? []),
+        ...workspaceEvents(workspaceFiles),
+        ...agentCallEvents(agentCalls ?? []),
         ...announcementEvents(notices),
         ...sectionEvents({
           sections: snapshot.sections ?? [],
@@ -107,7 +122,8 @@ export function createTimelineService(repo: TimelineRepository, deps: Upstream, 
       if (followUp) events.push(...followUpEvents(followUp.stored.questions, followUp.snapshot));
 
       const unavailable: Timeline['unavailable'] = [];
-      if (!messages) unavailable.push('assistant');
+      // The agent's calls are the gateway's too: without them the assistant part is incomplete.
+      if (!messages || !agentCalls) unavailable.push('assistant');
       // The runner is workspace-orchestrator too: runs without their outcome mean it could not be asked.
       if (!history || !runs.reports) unavailable.push('workspace');
 
@@ -118,8 +134,9 @@ export function createTimelineService(repo: TimelineRepository, deps: Upstream, 
         submittedAt: submittedAt.toISOString(),
         events: inTimeOrder(events),
         answers,
-        workspaceFiles: history?.files ?? [],
+        workspaceFiles,
         messages: (messages ?? []).map((m) => ({ id: m.id, role: m.role, content: m.content, at: m.createdAt })),
+        ...(hadAgent ? { agentCalls: agentCalls ?? [] } : {}),
         unavailable,
       };
     },

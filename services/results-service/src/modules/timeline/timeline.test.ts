@@ -3,6 +3,7 @@ import { replay, type CompactOperation } from '@exam/domain/answer-operations';
 import type { TranscriptMessage } from '@exam/domain/internal';
 import { TimelineSchema, type ProcessRecord, type Timeline } from '@exam/domain/timeline';
 import { computeTypingSignals } from '@exam/domain/typing-signals';
+import type { AgentCall } from '@exam/domain/workspace-agents';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { announcements, answerOperations, attempts, results } from '../../db/schema.ts';
@@ -389,5 +390,126 @@ describe('the timeline of an attempt', () => {
     // Nothing was read from another service on their behalf.
     expect(app.attemptTranscripts.calls.length).toBe(calls);
     expect((await timeline(resultId, creatorHeaders(app, exam.ownerId))).statusCode).toBe(200);
+  });
+  describe("the workspace agent's calls", () => {
+    const call = (id: string, start: number, end: number, extra: Partial<AgentCall> = {}): AgentCall => ({
+      id,
+      kind: 'agent',
+      attemptId: 'ignored',
+      agent: 'codex',
+      wire: 'openai-responses',
+      model: 'gpt-test',
+      status: 'ok',
+      reason: null,
+      input: `input ${id}`,
+      toolResults: [],
+      reply: `reply ${id}`,
+      toolCalls: [],
+      inputTokens: 10,
+      outputTokens: 5,
+      startedAt: at(start),
+      finishedAt: at(end),
+      ...extra,
+    });
+    const agentExam = {
+      codingWorkspace: {
+        enabled: true,
+        saveFilesInResults: false,
+        ai: { mode: 'agent' as const, agent: 'codex' as const },
+      },
+    };
+
+    it('adds an agent-call event per call and names the call that made each workspace change', async () => {
+      const { exam, attempt, goTo } = await begin(agentExam);
+      goTo(200);
+      const resultId = (await submit(attempt.attemptId, attempt.headers)).json<{ resultId: string }>().resultId;
+      app.attemptTranscripts.putAgentCalls(attempt.attemptId, [
+        call('c1', 10, 12, {
+          toolCalls: [
+            { id: 'call_1', name: 'apply_patch', arguments: '*** Begin Patch' },
+            { id: 'call_2', name: 'shell', arguments: '{"cmd":"ls"}' },
+            { id: 'call_3', name: 'shell', arguments: '{"cmd":"pytest"}' },
+          ],
+        }),
+        call('c2', 20, 22, { status: 'refused', reason: 'The attempt’s AI budget is spent', reply: '' }),
+      ]);
+      app.workspaceHistory.put(attempt.attemptId, {
+        capped: false,
+        files: [
+          {
+            path: 'app.py',
+            changes: [
+              // Before any call: the candidate's own.
+              { at: at(5), content: 'a\n', source: 'typed', deleted: false },
+              // After c1 (which asked for tools) and seen by the snapshot c2 asked for: c1's.
+              { at: at(21), content: 'b\n', source: null, deleted: false },
+              // Long after the last call with tools (trail of 120 s from its end ran out): the candidate's own.
+              { at: at(190), content: 'c\n', source: 'typed', deleted: false },
+            ],
+          },
+        ],
+      });
+
+      const body = TimelineSchema.parse((await timeline(resultId, creatorHeaders(app, exam.ownerId))).json());
+      expect(body.unavailable).toEqual([]);
+      expect(body.agentCalls?.map((c) => [c.id, c.status, c.reply])).toEqual([
+        ['c1', 'ok', 'reply c1'],
+        ['c2', 'refused', ''],
+      ]);
+      expect(body.workspaceFiles[0]?.changes.map((c) => c.agentCallId)).toEqual([null, 'c1', null]);
+      expect(body.events.map((e) => [e.at, e.kind, e.messageId ?? e.path])).toEqual([
+        [at(5), 'workspace-change', 'app.py'],
+        [at(10), 'agent-call', 'c1'],
+        [at(20), 'agent-call', 'c2'],
+        [at(21), 'workspace-change', 'app.py'],
+        [at(190), 'workspace-change', 'app.py'],
+        [at(200), 'submit', undefined],
+      ]);
+      const calls = body.events.filter((e) => e.kind === 'agent-call');
+      expect(calls.map((e) => e.detail)).toEqual([
+        'ok; tools: apply_patch, shell',
+        'refused: The attempt’s AI budget is spent',
+      ]);
+      expect(app.attemptTranscripts.agentCallReads).toContain(attempt.attemptId);
+    });
+
+    it('serves the rest of the timeline with the assistant named unavailable when the gateway is down', async () => {
+      const { exam, attempt, goTo } = await begin(agentExam);
+      goTo(30);
+      const resultId = (await submit(attempt.attemptId, attempt.headers)).json<{ resultId: string }>().resultId;
+      app.attemptTranscripts.putAgentCalls(attempt.attemptId, [call('c1', 1, 2)]);
+      app.workspaceHistory.put(attempt.attemptId, {
+        capped: false,
+        files: [{ path: 'app.py', changes: [{ at: at(3), content: 'x\n', source: null, deleted: false }] }],
+      });
+      app.attemptTranscripts.down = true;
+      try {
+        const response = await timeline(resultId, creatorHeaders(app, exam.ownerId));
+        expect(response.statusCode).toBe(200);
+        const body = TimelineSchema.parse(response.json());
+        expect(body.unavailable).toEqual(['assistant']);
+        expect(body.agentCalls).toEqual([]);
+        expect(body.events.map((e) => e.kind)).toEqual(['workspace-change', 'submit']);
+        expect(body.workspaceFiles[0]?.changes[0]?.agentCallId ?? null).toBeNull();
+      } finally {
+        app.attemptTranscripts.down = false;
+      }
+    });
+
+    it('does not ask the gateway for agent calls when the workspace had no agent', async () => {
+      const { exam, attempt } = await begin({ codingWorkspace: { enabled: true, saveFilesInResults: false } });
+      const resultId = (await submit(attempt.attemptId, attempt.headers)).json<{ resultId: string }>().resultId;
+      const body = TimelineSchema.parse((await timeline(resultId, creatorHeaders(app, exam.ownerId))).json());
+      expect(body.agentCalls).toBeUndefined();
+      expect(app.attemptTranscripts.agentCallReads).not.toContain(attempt.attemptId);
+    });
+
+    it("returns another creator 404 and reads none of the attempt's agent calls for them", async () => {
+      const { attempt } = await begin(agentExam);
+      const resultId = (await submit(attempt.attemptId, attempt.headers)).json<{ resultId: string }>().resultId;
+      const stranger = await timeline(resultId, creatorHeaders(app, `owner-${randomUUID()}`));
+      expect(stranger.statusCode).toBe(404);
+      expect(app.attemptTranscripts.agentCallReads).not.toContain(attempt.attemptId);
+    });
   });
 });

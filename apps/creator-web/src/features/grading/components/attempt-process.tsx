@@ -12,6 +12,7 @@ import type { ReplayRequest } from '../lib/playback.ts';
 // page's own chunk (and the results lists before it) do not carry them.
 const AnswerProcess = lazy(async () => ({ default: (await import('./process/answer-process.tsx')).AnswerProcess }));
 const AttemptReplay = lazy(async () => ({ default: (await import('./process/attempt-replay.tsx')).AttemptReplay }));
+const AgentActivity = lazy(async () => ({ default: (await import('./agent/agent-activity.tsx')).AgentActivity }));
 const ReceiptCheck = lazy(async () => ({ default: (await import('./process/receipt-check.tsx')).ReceiptCheck }));
 
 /** The attempt's timeline, and the requests a question's section makes to the replay ("watch this answer"). */
@@ -90,6 +91,21 @@ export function AttemptReplaySection({ process }: { process: AttemptProcessState
         )}
       </CardBody>
     </Card>
+  );
+}
+
+/**
+ * The workspace agent's calls beside the file changes they caused: shown when the attempt's workspace had an agent
+ * (the timeline carries `agentCalls`) or the result has an agentic task. The replay above says when the timeline
+ * could not be loaded.
+ */
+export function AgentActivitySection({ process, agenticTask }: { process: AttemptProcessState; agenticTask: boolean }) {
+  const { timeline } = process;
+  if (!timeline.isSuccess || (timeline.data.agentCalls === undefined && !agenticTask)) return null;
+  return (
+    <Suspense fallback={<Loading />}>
+      <AgentActivity timeline={timeline.data} />
+    </Suspense>
   );
 }
 

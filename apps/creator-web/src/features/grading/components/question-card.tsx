@@ -25,6 +25,8 @@ type Props = {
   process?: ReactNode;
   /** The follow-up questions after submit that probe this answer, with their own marks, below the question's. */
   followUps?: ReactNode;
+  /** An agentic task's review (the diff from its starter repository), under the tests' verdicts. */
+  task?: ReactNode;
 };
 
 /** The question's state as the grader sees it: the key's points, a grader's mark, or waiting for one. */
@@ -72,7 +74,7 @@ function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['t
   );
 }
 
-export function QuestionCard({ resultId, qa, grade, actions, reasonError, process, followUps }: Props) {
+export function QuestionCard({ resultId, qa, grade, actions, reasonError, process, followUps, task }: Props) {
   const { t } = useTranslation(['grading', 'common']);
   const download = useDownloadAnswerFile();
   const number = qa.questionIndex + 1;
@@ -163,6 +165,7 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError, proces
           </div>
         </div>
       )}
+      {task}
       {process}
       <QuestionMarking qa={qa} grade={grade} actions={actions} reasonError={reasonError} />
       {followUps}

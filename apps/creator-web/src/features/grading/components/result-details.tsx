@@ -25,7 +25,15 @@ import { useGradingAutosave } from '../hooks/use-grading-autosave.ts';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
 import { useTranslation } from 'react-i18next';
-import { AttemptReplaySection, QuestionProcess, ReceiptCheckSection, useAttemptProcess } from './attempt-process.tsx';
+import {
+  AgentActivitySection,
+  AttemptReplaySection,
+  QuestionProcess,
+  ReceiptCheckSection,
+  useAttemptProcess,
+} from './attempt-process.tsx';
+import { AgenticTask } from './agent/agentic-task.tsx';
+import { repositoryRoot } from '../lib/repository-diff.ts';
 
 /** /creator/result/{resultId}: the result with auto-saved grading. */
 export function ResultDetails({ resultId }: { resultId: string }) {
@@ -55,6 +63,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
   const followUp = useFollowUp(detail.id);
   useWarnBeforeLeaving(grading.unsaved);
   const name = detail.userName.trim() || t('resultDetails.anonymous');
+  const agenticTasks = detail.questionAnswers.filter((qa) => qa.starterFiles).length;
 
   return (
     <>
@@ -113,6 +122,16 @@ function ResultView({ detail }: { detail: ResultDetail }) {
               }
               actions={markingActionsFor(qa, (next) => grading.change(index, next))}
               reasonError={grading.fieldErrors.get(index)}
+              task={
+                qa.starterFiles && (
+                  <AgenticTask
+                    starterFiles={qa.starterFiles}
+                    files={detail.workspace_files}
+                    root={repositoryRoot((qa.examQuestionIndex ?? qa.questionIndex) + 1, agenticTasks)}
+                    questionIndex={qa.questionIndex}
+                  />
+                )
+              }
               process={<QuestionProcess process={attemptProcess} questionIndex={qa.questionIndex} />}
               followUps={
                 <FollowUpsForQuestion
@@ -160,7 +179,8 @@ function ResultView({ detail }: { detail: ResultDetail }) {
           <EventsSummary summary={detail.eventSummary} />
         </aside>
       </div>
-      <div className="mt-6">
+      <div className="mt-6 flex flex-col gap-6">
+        <AgentActivitySection process={attemptProcess} agenticTask={agenticTasks > 0} />
         <AttemptReplaySection process={attemptProcess} />
       </div>
     </>

@@ -10,8 +10,19 @@ import { lazy, Suspense, useState } from 'react';
 import { saveBlob } from '../../../lib/download.ts';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../../../i18n/index.ts';
+import { bytesOf, canOpen, isWorkbook, isQueryLog } from '../lib/collected-files.ts';
 
 const CodeViewer = lazy(() => import('./code-viewer.tsx').then((m) => ({ default: m.CodeViewer })));
+// The workbook grid brings exceljs: loaded when a grader opens a workbook, never with the grading page.
+const WorkbookViewer = lazy(() => import('./workbook-viewer.tsx').then((m) => ({ default: m.WorkbookViewer })));
+const QueryLog = lazy(() => import('./query-log.tsx').then((m) => ({ default: m.QueryLog })));
+
+/** The viewer a file opens in: a grid for a workbook, the statements of a query log, else the code viewer. */
+function FileView({ name, file }: { name: string; file: WorkspaceFile }) {
+  if (isWorkbook(name)) return <WorkbookViewer fileName={name} bytes={bytesOf(file)} />;
+  if (isQueryLog(name)) return <QueryLog content={file.content} />;
+  return <CodeViewer fileName={name} content={file.content} />;
+}
 
 export function formatBytes(size: number): string {
   if (size < 1024) return i18n.t('common:size.bytes', { size });
@@ -54,6 +65,9 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
                   <TableCell className="font-mono text-xs">
                     {name}
                     {file.truncated && <span className="ml-2 text-muted">{t('workspaceFiles.truncated')}</span>}
+                    {isWorkbook(name) && !canOpen(name, file) && !file.omitted && (
+                      <span className="ml-2 text-muted">{t('workspaceFiles.workbookNotCollected')}</span>
+                    )}
                     {file.omitted && (
                       <span className="ml-2 text-muted">
                         {t('workspaceFiles.leftOut', {
@@ -71,7 +85,7 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
                           variant="secondary"
                           size="sm"
                           onClick={() => setOpen(name)}
-                          disabled={file.isBinary}
+                          disabled={!canOpen(name, file)}
                           aria-label={t('workspaceFiles.openName', { name })}
                         >
                           <FileCode2 aria-hidden className="h-4 w-4" /> {t('workspaceFiles.open')}
@@ -79,11 +93,11 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
                         <Button
                           variant="secondary"
                           size="sm"
-                          disabled={file.isBinary}
+                          disabled={file.isBinary && file.contentBase64 === undefined}
                           aria-label={t('workspaceFiles.downloadName', { name })}
                           onClick={() =>
                             saveBlob(
-                              new Blob([file.content], { type: file.type || 'text/plain' }),
+                              new Blob([bytesOf(file) as Uint8Array<ArrayBuffer>], { type: file.type || 'text/plain' }),
                               name.split('/').pop() ?? name,
                             )
                           }
@@ -108,7 +122,7 @@ export function WorkspaceFiles({ files }: { files: Record<string, WorkspaceFile>
       >
         {opened && open && (
           <Suspense fallback={<Spinner label={t('workspaceFiles.loadingViewer')} />}>
-            <CodeViewer fileName={open} content={opened.content} />
+            <FileView name={open} file={opened} />
           </Suspense>
         )}
       </Dialog>

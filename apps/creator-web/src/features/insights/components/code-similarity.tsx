@@ -9,7 +9,7 @@ import { AlertTriangle, Bot } from 'lucide-react';
 import { useId, useState } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useSaveSimilarityThreshold, useSimilarity } from '../api/get-similarity.ts';
-import { CodeDiff } from './code-diff.tsx';
+import { CodeDiff } from '../../../components/code-diff.tsx';
 import { questionName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
 

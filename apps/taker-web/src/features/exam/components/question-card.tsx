@@ -13,6 +13,7 @@ import { editOfCode, sourceOfInputType, type AnswerEdit } from '../lib/answer-ed
 import { ChoiceAnswer } from './choice-answer.tsx';
 import { CodingTests } from './coding-tests.tsx';
 import { FileAnswer } from './file-answer.tsx';
+import { RepositoryFiles } from './repository-files.tsx';
 
 const CodeEditor = lazy(() => import('@exam/ui/code-editor'));
 
@@ -237,6 +238,9 @@ export function QuestionCard(props: QuestionCardProps) {
         <RichText className="mb-3 text-sm text-muted" testId={`question-content-${index}`}>
           {question.content}
         </RichText>
+      )}
+      {question.repositoryFiles && question.repositoryFiles.length > 0 && (
+        <RepositoryFiles index={index} files={question.repositoryFiles} />
       )}
       {props.locked ? <LockedAnswer {...props} /> : <AnswerInput {...props} />}
       <div className="mt-3 flex justify-end">

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useElapsedSeconds } from '../hooks/use-elapsed-seconds.ts';
 import { useWorkspaceSession, type WorkspaceState } from '../hooks/use-workspace-session.ts';
 import { editorSrc, FIRST_START_SECONDS } from '../lib/workspace-session.ts';
+import { WorkspaceAiNote } from './workspace-ai-note.tsx';
 
 export type WorkspacePanelProps = {
   exam: PublicExam;
@@ -105,6 +106,7 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
       <div className="border-b border-line px-3 py-2 text-xs font-semibold uppercase tracking-wide text-muted">
         {WORKSPACE_TYPE_LABELS[exam.codingWorkspace.workspaceType]}
       </div>
+      <WorkspaceAiNote ai={exam.codingWorkspace.ai} />
       {connected && storage?.full && (
         <div
           role="alert"

@@ -1,6 +1,6 @@
 import { cn } from '@exam/ui/lib/cn';
 import { useMemo } from 'react';
-import { RowKind, sideBySide, type SideBySideRow } from '../side-by-side.ts';
+import { RowKind, sideBySide, type SideBySideRow } from '../lib/side-by-side.ts';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 
