@@ -9,11 +9,11 @@ const TIME_ZONE_SUITES = [
 ];
 
 const shared = {
-  environment: 'jsdom',
+  environment: 'jsdom' as const,
   setupFiles: ['./src/testing/setup.ts'],
   css: false,
   testTimeout: 30_000,
-} as const;
+};
 
 export default defineConfig({
   test: {
@@ -24,10 +24,10 @@ export default defineConfig({
           name: 'threads',
           include: ['src/**/*.test.{ts,tsx}'],
           exclude: TIME_ZONE_SUITES,
-          pool: 'threads',
+          pool: 'threads' as const,
         },
       },
-      { test: { ...shared, name: 'time-zones', include: TIME_ZONE_SUITES, pool: 'forks' } },
+      { test: { ...shared, name: 'time-zones', include: TIME_ZONE_SUITES, pool: 'forks' as const } },
     ],
   },
 });
