@@ -104,7 +104,7 @@ export type CodingRepository = z.infer<typeof CodingRepositorySchema>;
  * orchestrator seeds the starter files there and grading reads the collected workspace from there.
  */
 export function repositoryRoot(
-  questions: ReadonlyArray<{ repository?: CodingRepository | null | undefined }>,
+  questions: ReadonlyArray<{ repository?: object | null | undefined }>,
   index: number,
 ): string {
   return questions.filter((q) => q.repository).length > 1 ? `q${index + 1}/` : '';
