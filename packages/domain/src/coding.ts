@@ -71,7 +71,7 @@ export const RepositoryPathSchema = z
   .string()
   .min(1)
   .max(200)
-  .regex(/^(?!\/)(?!.*\.\.)(?!.*\/\/)[\w.\/-]+$/, 'A path inside the repository, e.g. src/app.py');
+  .regex(/^(?!\/)(?!.*\.\.)(?!.*\/\/)[\w./-]+$/, 'A path inside the repository, e.g. src/app.py');
 
 export const RepositoryFileSchema = z.object({ path: RepositoryPathSchema, content: text(200_000) });
 export type RepositoryFile = z.infer<typeof RepositoryFileSchema>;

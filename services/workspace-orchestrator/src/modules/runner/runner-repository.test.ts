@@ -29,7 +29,7 @@ describe("an agentic task's repository on POST /internal/runs (fake engine)", ()
   });
   afterAll(() => app.close());
 
-  const post = (body: unknown) =>
+  const post = (body: Record<string, unknown>) =>
     app.inject({ method: 'POST', url: '/internal/runs', headers: internal, payload: body });
 
   it.each([

@@ -22,7 +22,7 @@ const lastRepository = () =>
 
 const text = (s: string) => new TextEncoder().encode(s);
 const upload = (name: string, bytes: Uint8Array | string) =>
-  new File([typeof bytes === 'string' ? text(bytes) : bytes], name);
+  new File([(typeof bytes === 'string' ? text(bytes) : bytes) as Uint8Array<ArrayBuffer>], name);
 
 /** A draft with one agentic Python task, its hidden driver and one starter file, open in the editor. */
 async function openTask() {
