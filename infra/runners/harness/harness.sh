@@ -1,7 +1,7 @@
 #!/bin/bash
 # The runner's harness: the entrypoint of every exam/runner-<language> image (infra/runners/README.md).
-# It reads one run's bundle as a tar on standard input, compiles the candidate's code once when the
-# language needs it, runs each test in a fresh copy of the build folder under the per-test limits, and
+# It reads one run's bundle as a tar on standard input, lays out an agentic task's repository (bundle/repo)
+# under the source file, compiles the candidate's code once when the language needs it, runs each test in a fresh copy of the build folder under the per-test limits, and
 # writes one line per step on standard output for the orchestrator (modules/runner/runner-protocol.ts):
 #   COMPILE <nonce> <status> <output, base64>
 #   TEST <nonce> <index> <status> <ms> <oom-kills> <stdout-truncated 0|1> <stdout, base64> <stderr, base64> <limit-hits>
@@ -69,6 +69,9 @@ limit_hits() {
 # this user but PID 1, which is this harness.
 sweep() { kill -9 -1 2>/dev/null; }
 
+# An agentic task's repository (bundle/repo, absent for an ordinary question) goes into the build folder first,
+# so the source file copied after it is always the run's own (a hidden main.py driving the candidate's modules).
+if [ -d bundle/repo ]; then cp -a bundle/repo/. build/; fi
 source_file="$(cd bundle && ls main.* Main.java 2>/dev/null | head -n1)"
 cp "bundle/$source_file" build/
 case "$RUNNER_LANGUAGE" in

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateReport, outputMatches, type RunReport } from './coding.ts';
+import { candidateReport, outputMatches, repositoryRoot, RunRepositorySchema, type RunReport } from './coding.ts';
 import { QuestionSchema, toPublicQuestion } from './question.ts';
 import { scoreResult } from './grading.ts';
 
@@ -124,5 +124,31 @@ describe('candidateReport', () => {
       timeMs: 5,
       exitCode: 0,
     });
+  });
+});
+
+describe("an agentic task's repository in the workspace and the runner", () => {
+  const task = { repository: { files: [], hiddenFiles: [] } };
+  it('opens at the root when one question has a repository, under q<N>/ when several', () => {
+    expect(repositoryRoot([{}, task], 1)).toBe('');
+    expect(repositoryRoot([task, {}, task], 0)).toBe('q1/');
+    expect(repositoryRoot([task, {}, task], 2)).toBe('q3/');
+  });
+
+  it("refuses a run's repository with paths outside it, kept for the runner, repeated, or past the caps", () => {
+    const paths = (files: Array<{ path: string; content: string }>) =>
+      (RunRepositorySchema.safeParse(files).error?.issues ?? []).map((i) => i.path.join('.'));
+    expect(paths([{ path: 'src/a.py', content: '' }])).toEqual([]);
+    expect(paths([{ path: '../a.py', content: '' }])).toEqual(['0.path']);
+    expect(paths([{ path: '/etc/passwd', content: '' }])).toEqual(['0.path']);
+    expect(paths([{ path: 'setup.sql', content: '' }])).toEqual(['0.path']);
+    expect(
+      paths([
+        { path: 'a', content: '' },
+        { path: 'a', content: '' },
+      ]),
+    ).toEqual(['1.path']);
+    const big = Array.from({ length: 21 }, (_, i) => ({ path: `f${i}`, content: 'x'.repeat(200_000) }));
+    expect(paths(big)).toEqual(['']);
   });
 });

@@ -98,6 +98,46 @@ export const CodingRepositorySchema = z.object({
 });
 export type CodingRepository = z.infer<typeof CodingRepositorySchema>;
 
+/**
+ * Where an agentic task's repository sits in the candidate's workspace: at the root when the exam has one question
+ * with a repository, under `q<N>/` (N the question's number in the candidate's order, 1-based) when several. The
+ * orchestrator seeds the starter files there and grading reads the collected workspace from there.
+ */
+export function repositoryRoot(
+  questions: ReadonlyArray<{ repository?: object | null | undefined }>,
+  index: number,
+): string {
+  return questions.filter((q) => q.repository).length > 1 ? `q${index + 1}/` : '';
+}
+
+/** Files of a run's repository (the workspace's files with the hidden ones over them), and their bytes together. */
+export const MAX_RUN_REPOSITORY_FILES = 300;
+export const MAX_RUN_REPOSITORY_BYTES = 4 * MAX_REPOSITORY_BYTES;
+
+/**
+ * The repository a run lays out at its root before the source file (which always wins: it is the request's
+ * `code`): distinct relative paths, none the runner keeps for itself, within the caps. The orchestrator checks it
+ * again on its side of POST /internal/runs.
+ */
+export const RunRepositorySchema = z
+  .array(RepositoryFileSchema)
+  .max(MAX_RUN_REPOSITORY_FILES, `At most ${MAX_RUN_REPOSITORY_FILES} files`)
+  .superRefine((files, ctx) => {
+    const seen = new Set<string>();
+    let bytes = 0;
+    files.forEach((f, i) => {
+      if (seen.has(f.path))
+        ctx.addIssue({ code: 'custom', path: [i, 'path'], message: 'Each file needs its own path' });
+      seen.add(f.path);
+      const top = f.path.split('/')[0]!;
+      if ((RESERVED_REPOSITORY_PATHS as readonly string[]).includes(top))
+        ctx.addIssue({ code: 'custom', path: [i, 'path'], message: `"${top}" is kept for the test runner` });
+      bytes += new TextEncoder().encode(f.content).length;
+    });
+    if (bytes > MAX_RUN_REPOSITORY_BYTES)
+      ctx.addIssue({ code: 'custom', path: [], message: 'The files add up to more than 4 MB' });
+  });
+
 /** The coding fields of a question (merged into QuestionSchema). */
 export const codingQuestionFields = {
   starterCode: text(100_000).default(''),
@@ -212,6 +252,8 @@ export const RunRequestSchema = z.object({
   attemptId: z.string().max(64).nullable().default(null),
   examId: z.string().max(64).nullable().default(null),
   questionIndex: z.number().int().min(0).nullable().default(null),
+  /** An agentic task's repository (RunRepositorySchema); absent for an ordinary coding question. */
+  files: RunRepositorySchema.optional(),
 });
 export type RunRequest = z.infer<typeof RunRequestSchema>;
 

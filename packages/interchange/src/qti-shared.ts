@@ -3,8 +3,8 @@ import { type Question } from '@exam/domain/question';
 
 /**
  * What a QTI package of the platform carries besides standard QTI 3.0 (docs/product.md#importing-and-exporting-questions):
- * fields QTI has no element for (topic, rubric and pool references, coding tests and limits, the exact Markdown
- * source of the text). They travel as JSON in the manifest's resource metadata, which IMS Content Packaging
+ * fields QTI has no element for (topic, rubric and pool references, coding tests and limits, an agentic task's
+ * repository, the exact Markdown source of the text). They travel as JSON in the manifest's resource metadata, which IMS Content Packaging
  * leaves open to other namespaces, so the item and test files stay plain QTI that any player reads.
  *
  * Sections (@exam/domain/sections) are the test's qti-assessment-sections, in order, with their title and their
@@ -68,5 +68,7 @@ export const ITEM_EXTENSION_FIELDS = [
   'setupScript',
   'referenceSolution',
   'workspaceFile',
+  // An agentic task's starter repository and hidden files (coding.ts): QTI has no place for files of a task.
+  'repository',
 ] as const satisfies ReadonlyArray<keyof Question>;
 export type ItemExtension = Partial<Pick<Question, (typeof ITEM_EXTENSION_FIELDS)[number]>>;

@@ -85,6 +85,12 @@ function sampleExam(): ExchangeExam {
         ],
         limits: { cpuSeconds: 1, memoryMb: 128 },
         workspaceFile: 'q1/solution.py',
+        repository: {
+          files: [{ path: 'src/add.py', content: 'def add(a, b):\n    pass\n' }],
+          hiddenFiles: [
+            { path: 'main.py', content: 'from src.add import add\nprint(add(*map(int, input().split())))\n' },
+          ],
+        },
       },
       { id: 'c2', type: 'coding', title: 'Explain', language: 'sql', setupScript: 'create table t(x int);' },
     ],

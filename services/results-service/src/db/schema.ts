@@ -1,4 +1,5 @@
 import type { JudgedDimension } from '@exam/domain/collaboration';
+import type { RepositoryFile } from '@exam/domain/coding';
 import type { WorkspaceFile } from '@exam/domain/internal';
 import { sql } from 'drizzle-orm';
 import {
@@ -320,6 +321,11 @@ export const testGradings = resultsServiceSchema.table(
     questionIndex: integer('question_index').notNull(),
     /** What runs: the submitted answer, or the workspace file the question names when it was collected. */
     code: text('code').notNull(),
+    /**
+     * An agentic task's repository as the candidate left it (the collected workspace under the question's root);
+     * the run lays the question's hidden files over it (scoring/test-code.ts). Null for other questions.
+     */
+    files: jsonb('files').$type<RepositoryFile[]>(),
     /** The runner's run once it was enqueued. */
     runId: text('run_id'),
     /** queued (not sent yet), running (sent; polled), done, unavailable, error: the last two go to a grader. */

@@ -119,8 +119,8 @@ export function fakeExamAccess() {
 }
 
 /**
- * workspace-orchestrator's runner stand-in. A test passes when the code says so: the line `pass <testId>` or
- * `pass all`. Runs finish at once unless `hold` is set (then `finish()` completes them); `unavailable` makes
+ * workspace-orchestrator's runner stand-in. A test passes when the code (or a file of an agentic task's repository)
+ * says so: the line `pass <testId>` or `pass all`. Runs finish at once unless `hold` is set (then `finish()` completes them); `unavailable` makes
  * every new run refused with that reason. Records every request, so a test can see what reached the runner.
  */
 export function fakeCodeRunner() {
@@ -130,7 +130,9 @@ export function fakeCodeRunner() {
   const prefix = randomUUID().slice(0, 8);
   const judge = (request: RunRequest): RunReport['verdicts'] =>
     request.tests.map((t) => {
-      const passed = request.code.includes(`pass ${t.id}`) || request.code.includes('pass all');
+      // An agentic task's program is its source file and the repository laid out under it.
+      const program = [request.code, ...(request.files ?? []).map((f) => f.content)].join('\n');
+      const passed = program.includes(`pass ${t.id}`) || program.includes('pass all');
       return {
         testId: t.id,
         name: t.name,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { CodingLimits, RunRequest, TestCase, TestVerdict } from '@exam/domain/coding';
+import type { CodingLimits, RepositoryFile, RunRequest, TestCase, TestVerdict } from '@exam/domain/coding';
 import {
   boolean,
   index,
@@ -159,6 +159,8 @@ export type RunJob = {
   tests: TestCase[];
   limits: CodingLimits;
   setupScript: string;
+  /** An agentic task's repository, laid out at the run's root under the source file; absent in older jobs. */
+  files?: RepositoryFile[];
 };
 
 /** A finished run's result. */

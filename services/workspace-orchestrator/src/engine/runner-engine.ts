@@ -61,7 +61,11 @@ export function runDeadlineMs(job: RunJob, maxRunMs = Infinity): number {
 
 function runnerContainer(job: RunJob, opts: RunnerEngineOptions): Docker.ContainerCreateOptions {
   const memory = containerMemoryMb(job) * 1024 * 1024;
-  const inputMb = Math.ceil(job.tests.reduce((n, t) => n + t.stdin.length, job.code.length) / (1024 * 1024));
+  // An agentic task's repository is in the bundle and copied into the build folder, like the source file.
+  const repositoryChars = (job.files ?? []).reduce((n, f) => n + f.content.length, 0);
+  const inputMb = Math.ceil(
+    job.tests.reduce((n, t) => n + t.stdin.length, job.code.length + repositoryChars) / (1024 * 1024),
+  );
   return {
     Image: runnerImage(job.language),
     User: '1000:1000',

@@ -1,4 +1,4 @@
-import { SOURCE_FILES } from '@exam/domain/coding';
+import { RunRepositorySchema, SOURCE_FILES } from '@exam/domain/coding';
 import { pack } from 'tar-stream';
 import type { RunJob } from '../db/schema.ts';
 
@@ -11,8 +11,16 @@ import type { RunJob } from '../db/schema.ts';
 /** Bytes the harness keeps of each output (stdout, stderr, compiler output); more marks it truncated. */
 export const OUTPUT_MAX = 64 * 1024;
 
-/** The tar the harness extracts: the source file, each test's stdin and NUL-separated arguments, the SQL setup. */
+/** Where an agentic task's repository goes in the bundle: the harness copies it into the build folder first. */
+export const REPOSITORY_DIR = 'repo';
+
+/**
+ * The tar the harness extracts: the source file, each test's stdin and NUL-separated arguments, the SQL setup,
+ * and an agentic task's repository under `repo/`. The repository's paths are checked once more here (a job
+ * stored by another version, or a row changed by hand, must not write outside `repo/`).
+ */
 export async function makeBundle(job: RunJob, nonce: string): Promise<Buffer> {
+  const files = job.files?.length ? RunRepositorySchema.parse(job.files) : [];
   const tar = pack();
   const chunks: Buffer[] = [];
   tar.on('data', (chunk) => void chunks.push(chunk as Buffer));
@@ -22,6 +30,7 @@ export async function makeBundle(job: RunJob, nonce: string): Promise<Buffer> {
   });
   const add = (name: string, content: string) => tar.entry({ name, mode: 0o644 }, Buffer.from(content, 'utf8'));
   add('nonce', nonce);
+  for (const file of files) add(`${REPOSITORY_DIR}/${file.path}`, file.content);
   add(SOURCE_FILES[job.language], job.code);
   if (job.language === 'sql')
     add('setup.sql', job.setupScript.endsWith('\n') ? job.setupScript : `${job.setupScript}\n`);

@@ -2,6 +2,7 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import { poolIssues, windowIssue } from '@exam/domain/cohort';
 import { QuestionSchema } from '@exam/domain/question';
 import { rubricIssues, type CreateExam, type Exam, type UpdateExam } from '@exam/domain/exam';
+import { workspaceAiIssue } from '@exam/domain/workspace-agents';
 import { sectionIssues } from '@exam/domain/sections';
 import { type AiSettingsInput } from '@exam/domain/exam-ai';
 import { encryptSecret } from '@exam/server-kit/crypto';
@@ -148,6 +149,15 @@ export function createExamsService(
         const issue = windowIssue({
           opensAt: input.opensAt !== undefined ? input.opensAt : (current.opensAt?.toISOString() ?? null),
           closesAt: input.closesAt !== undefined ? input.closesAt : (current.closesAt?.toISOString() ?? null),
+        });
+        if (issue) crossField.push(issue);
+      }
+      // The schema checks the workspace's agent only when one body carries both parts; a body with one of them is
+      // checked against the stored other (an agent needs the assistant on and a provider it can speak).
+      if (input.codingWorkspace || input.aiSettings) {
+        const issue = workspaceAiIssue({
+          codingWorkspace: input.codingWorkspace ?? current.codingWorkspace,
+          aiSettings: input.aiSettings ?? current.aiSettings,
         });
         if (issue) crossField.push(issue);
       }

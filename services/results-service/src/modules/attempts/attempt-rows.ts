@@ -1,3 +1,4 @@
+import type { RepositoryFile } from '@exam/domain/coding';
 import type { ResultsDatabase } from '../../db/database.ts';
 import type { attempts, results } from '../../db/schema.ts';
 
@@ -34,7 +35,7 @@ export type SubmissionFollowUp = {
  */
 export type SubmissionRow = NewResultRow & {
   id: string;
-  testGradings: Array<{ questionIndex: number; code: string }>;
+  testGradings: Array<{ questionIndex: number; code: string; files: RepositoryFile[] | null }>;
   followUp: SubmissionFollowUp | null;
 };
 /** What a submit `build` answers when it wants the workspace files collected first. */

@@ -8,6 +8,7 @@ import {
   type SubmitResponse,
 } from '@exam/domain/attempt';
 import type { AiProvider } from '@exam/domain/ai-catalogue';
+import { repositoryRoot } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { PublicExam } from '@exam/domain/public-exam';
 import type { WorkspaceFile } from '@exam/domain/internal';
@@ -73,11 +74,21 @@ export function createAttemptsService(
     attempt.examSnapshot.codingWorkspace.enabled &&
     (attempt.examSnapshot.codingWorkspace.saveFilesInResults || needsWorkspaceForTests(attempt.examSnapshot));
 
+  /** CollectFilesRequestSchema's cap on the files collected first. */
+  const MAX_PRIORITY_FILES = 500;
+
   /** Workspace files are a bonus: an unreachable orchestrator must never block a submission. */
   async function collectFiles(attempt: SubmitAttemptRow): Promise<Record<string, WorkspaceFile>> {
     const attemptId = attempt.id;
     // The files the questions run or grade are collected before any other (a full workspace keeps them).
-    const priorityFiles = attempt.examSnapshot.questions.flatMap((q) => (q.workspaceFile ? [q.workspaceFile] : []));
+    const { questions } = attempt.examSnapshot;
+    const priorityFiles = questions
+      .flatMap((q, i) => [
+        ...(q.workspaceFile ? [q.workspaceFile] : []),
+        // An agentic task's starter files, where the candidate's versions of them are graded.
+        ...(q.repository?.files ?? []).map((f) => `${repositoryRoot(questions, i)}${f.path}`),
+      ])
+      .slice(0, MAX_PRIORITY_FILES);
     try {
       return await deps.workspaceFiles.collect(attemptId, { priorityFiles });
     } catch (err) {

@@ -63,6 +63,7 @@ export function lockedSubmit(db: ResultsDb) {
                     attemptId,
                     questionIndex: o.questionIndex,
                     code: o.code,
+                    files: o.files,
                     state: 'queued' as const,
                     nextAt: row.completedAt,
                     createdAt: row.createdAt ?? row.completedAt,

@@ -43,14 +43,15 @@ const INSERT_RESULT = `
 /** The result's process (how the answers came to be) is queued in the same row: process_pending, computed off the submit path. */
 const COMMIT_SUBMISSION = `with claimed as (${CLAIM}) ${INSERT_RESULT}`;
 /**
- * The same with the test-grading outbox rows of the questions graded by tests ($23: [{question_index, code}]),
+ * The same with the test-grading outbox rows of the questions graded by tests ($23: [{question_index, code, files}]),
  * still one statement: the runner's work is queued exactly when the submission commits.
  */
 const OUTBOX = `outbox as (
-    insert into results_service.test_gradings (result_id, attempt_id, question_index, code, state, tries, next_at,
-      created_at, updated_at)
-    select inserted.id, $1, o.question_index, o.code, 'queued', 0, $21::timestamptz, $21::timestamptz, $21::timestamptz
-    from inserted, jsonb_to_recordset($23::jsonb) as o(question_index int, code text)
+    insert into results_service.test_gradings (result_id, attempt_id, question_index, code, files, state, tries,
+      next_at, created_at, updated_at)
+    select inserted.id, $1, o.question_index, o.code, o.files, 'queued', 0, $21::timestamptz, $21::timestamptz,
+      $21::timestamptz
+    from inserted, jsonb_to_recordset($23::jsonb) as o(question_index int, code text, files jsonb)
   )`;
 const COMMIT_SUBMISSION_WITH_TESTS = `
   with claimed as (${CLAIM}), inserted as (${INSERT_RESULT}), ${OUTBOX}
@@ -72,7 +73,7 @@ const followUpInsert = (n: number) => `
  */
 function submissionStatement(row: SubmissionRow, answersVersion: number): { text: string; params: unknown[] } {
   const params = commitParams(row, answersVersion);
-  const outbox = row.testGradings.map((o) => ({ question_index: o.questionIndex, code: o.code }));
+  const outbox = row.testGradings.map((o) => ({ question_index: o.questionIndex, code: o.code, files: o.files }));
   if (!row.followUp) {
     return outbox.length
       ? { text: COMMIT_SUBMISSION_WITH_TESTS, params: [...params, JSON.stringify(outbox)] }

@@ -1,8 +1,9 @@
 import { candidateReport, RunnerMessages, type RunReport } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import type { WorkspaceFile } from '@exam/domain/internal';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { usesWorkspaceFile, workspaceFileText } from '../../scoring/test-code.ts';
+import { candidateRepository, repositoryRun, usesWorkspaceFile, workspaceFileText } from '../../scoring/test-code.ts';
 import type { AttemptsRepository } from './attempts.repository.ts';
 import { closedReason } from './attempts.service.ts';
 import { RetryLaterError } from './retry-later.ts';
@@ -60,17 +61,23 @@ export function createTestRunsService(
       await takeRun(attemptId);
 
       let code = inlineCode;
-      if (usesWorkspaceFile(snapshot, q)) {
+      let workspace: Record<string, WorkspaceFile> = {};
+      if (usesWorkspaceFile(snapshot, q) || (q.repository && snapshot.codingWorkspace.enabled)) {
         try {
-          code = workspaceFileText(q, await deps.workspaceFiles.collect(attemptId)) ?? inlineCode;
+          workspace = await deps.workspaceFiles.collect(attemptId);
+          code = workspaceFileText(q, workspace) ?? inlineCode;
         } catch (err) {
           log.warn({ err, attemptId }, 'workspace not collected for a test run; running the inline code');
         }
       }
+      // An agentic task's visible tests run on the workspace's files as they are: the hidden files are for grading.
+      const candidate = candidateRepository(snapshot, questionIndex, workspace);
+      const repository = candidate ? repositoryRun(q, candidate, { withHidden: false, fallbackCode: code }) : null;
       const answer = await deps.codeRunner.enqueue({
         purpose: 'check',
         language: q.language,
-        code,
+        code: repository?.code ?? code,
+        ...(repository ? { files: repository.files } : {}),
         tests: visible,
         limits: q.limits,
         setupScript: q.setupScript,

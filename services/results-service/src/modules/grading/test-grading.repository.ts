@@ -3,7 +3,7 @@ import { isTestGraded, type TestGrading } from '@exam/domain/coding';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { attempts, gradeHistory, results, testGradings } from '../../db/schema.ts';
 import { nextResultState, QUEUED_TESTS, scoreAttempt, type StoredGrade } from '../../scoring/score.ts';
-import { codeToRun } from '../../scoring/test-code.ts';
+import { candidateRepository, codeToRun } from '../../scoring/test-code.ts';
 import { recordScoreChanges } from '../lti/score-sync.repository.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 
@@ -192,6 +192,7 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
             attemptId: owned.attemptId,
             questionIndex,
             code: codeToRun(owned.snapshot, q, owned.grades[questionIndex]?.answer, owned.files),
+            files: candidateRepository(owned.snapshot, questionIndex, owned.files),
             createdAt: now,
             ...queued,
           });

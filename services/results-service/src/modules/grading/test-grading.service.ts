@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { FastifyBaseLogger } from 'fastify';
 import { UNREACHABLE_REASON } from '../../adapters/code-runner.ts';
 import type { Deps } from '../../deps.ts';
+import { repositoryRun } from '../../scoring/test-code.ts';
 import type { Grader } from './grading.service.ts';
 import { resultNotFound } from '../results/results.service.ts';
 import type { ClaimedGrading, GradingStep, TestGradingRepository } from './test-grading.repository.ts';
@@ -65,10 +66,13 @@ export function createTestGradingService(
   function runRequest({ row, snapshot, examId }: ClaimedGrading): RunRequest | undefined {
     const q = snapshot.questions[row.questionIndex];
     if (!q || !isTestGraded(q) || q.language === undefined) return undefined;
+    // An agentic task runs on the candidate's repository with the hidden files over it (grading only).
+    const repository = row.files ? repositoryRun(q, row.files, { withHidden: true, fallbackCode: row.code }) : null;
     return {
       purpose: 'grade',
       language: q.language,
-      code: row.code,
+      code: repository?.code ?? row.code,
+      ...(repository ? { files: repository.files } : {}),
       tests: q.tests,
       limits: q.limits,
       setupScript: q.setupScript,

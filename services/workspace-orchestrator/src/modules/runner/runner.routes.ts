@@ -1,4 +1,5 @@
 import {
+  MAX_RUN_REPOSITORY_BYTES,
   ReferenceRunRequestSchema,
   RunLookupSchema,
   RunReportSchema,
@@ -18,8 +19,8 @@ const WaitQuerySchema = z.object({ waitMs: z.coerce.number().int().min(0).max(25
 
 /** How long a creator's reference run is waited for before its report is returned as it stands. */
 const REFERENCE_WAIT_MS = 60_000;
-/** 50 tests of 256 KB input and 256 KB expected output each, and the code. */
-const RUN_BODY_LIMIT = 32 * 1024 * 1024;
+/** 50 tests of 256 KB input and 256 KB expected output each, the code, and an agentic task's repository. */
+const RUN_BODY_LIMIT = 32 * 1024 * 1024 + 2 * MAX_RUN_REPOSITORY_BYTES;
 
 /**
  * The code runner (ARCHITECTURE.md, "Code runner"): results-service queues candidates' runs on the internal

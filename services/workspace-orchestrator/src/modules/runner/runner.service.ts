@@ -75,12 +75,15 @@ export function createRunnerService(
     if (reason) throw new RunnerUnavailableError(reason);
   }
 
-  const jobOf = (r: Pick<RunRequest, 'language' | 'code' | 'tests' | 'limits' | 'setupScript'>): RunJob => ({
+  const jobOf = (
+    r: Pick<RunRequest, 'language' | 'code' | 'tests' | 'limits' | 'setupScript'> & Pick<Partial<RunRequest>, 'files'>,
+  ): RunJob => ({
     language: r.language,
     code: r.code,
     tests: r.tests,
     limits: r.limits,
     setupScript: r.setupScript,
+    ...(r.files?.length ? { files: r.files } : {}),
   });
 
   async function wait(row: CodeRunRow, waitMs: number): Promise<CodeRunRow> {

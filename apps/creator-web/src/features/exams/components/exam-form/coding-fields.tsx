@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { ReferenceRun } from './reference-run.tsx';
+import { RepositoryFields } from './repository-fields.tsx';
 import { TestsEditor } from './tests-editor.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -40,8 +41,8 @@ function LimitsFields({ index }: { index: number }) {
 
 /**
  * A coding question's parts beyond its language: the code the candidate starts from, the tests that grade
- * it, their limits, the SQL setup script, the workspace file that is the answer, and the creator's reference
- * solution with Run reference (docs/product.md#coding-questions).
+ * it, their limits, the SQL setup script, the workspace file that is the answer, an agentic task's repository, and
+ * the creator's reference solution with Run reference (docs/product.md#coding-questions).
  */
 export function CodingFields({ index, examId }: { index: number; examId?: string | undefined }) {
   const { t } = useTranslation('editor');
@@ -97,6 +98,7 @@ export function CodingFields({ index, examId }: { index: number; examId?: string
           />
         </Field>
       )}
+      <RepositoryFields index={index} />
       <TestsEditor index={index} />
       <LimitsFields index={index} />
       <ReferenceRun index={index} examId={examId} />

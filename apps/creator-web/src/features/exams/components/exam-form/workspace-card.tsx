@@ -6,6 +6,7 @@ import { Select } from '@exam/ui/select';
 import { SwitchField } from '@exam/ui/switch';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
+import { WorkspaceAiField } from './workspace-ai-field.tsx';
 import { useTranslation } from 'react-i18next';
 
 const WORKSPACE_OPTIONS = WORKSPACE_TYPES.map((value) => ({ value, label: WORKSPACE_TYPE_LABELS[value] }));
@@ -48,6 +49,7 @@ export function WorkspaceCard() {
                 </Field>
               )}
             />
+            <WorkspaceAiField />
             <Controller
               control={control}
               name="codingWorkspace.saveFilesInResults"

@@ -1,0 +1,1 @@
+ALTER TABLE "results_service"."test_gradings" ADD COLUMN "files" jsonb;
