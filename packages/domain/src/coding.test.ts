@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidateReport, outputMatches, repositoryRoot, RunRepositorySchema, type RunReport } from './coding.ts';
+import { candidateReport, outputMatches, repositoryRoots, RunRepositorySchema, type RunReport } from './coding.ts';
 import { QuestionSchema, toPublicQuestion } from './question.ts';
 import { scoreResult } from './grading.ts';
 
@@ -128,11 +128,10 @@ describe('candidateReport', () => {
 });
 
 describe("an agentic task's repository in the workspace and the runner", () => {
-  const task = { repository: { files: [], hiddenFiles: [] } };
-  it('opens at the root when one question has a repository, under q<N>/ when several', () => {
-    expect(repositoryRoot([{}, task], 1)).toBe('');
-    expect(repositoryRoot([task, {}, task], 0)).toBe('q1/');
-    expect(repositoryRoot([task, {}, task], 2)).toBe('q3/');
+  const task = (id: string) => ({ id, repository: { files: [], hiddenFiles: [] } });
+  it("opens at the root when one question has a repository, under q<N>/ (the exam's numbering) when several", () => {
+    expect(repositoryRoots([{ id: 'a' }, task('b')])).toEqual({ b: '' });
+    expect(repositoryRoots([task('a'), { id: 'b' }, task('c')])).toEqual({ a: 'q1/', c: 'q3/' });
   });
 
   it("refuses a run's repository with paths outside it, kept for the runner, repeated, or past the caps", () => {

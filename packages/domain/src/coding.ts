@@ -99,15 +99,20 @@ export const CodingRepositorySchema = z.object({
 export type CodingRepository = z.infer<typeof CodingRepositorySchema>;
 
 /**
- * Where an agentic task's repository sits in the candidate's workspace: at the root when the exam has one question
- * with a repository, under `q<N>/` (N the question's number in the candidate's order, 1-based) when several. The
- * orchestrator seeds the starter files there and grading reads the collected workspace from there.
+ * Where each agentic task's repository sits in the candidate's workspace, by question id: at the workspace's root
+ * when the exam has one question with a repository, under `q<N>/` (N the question's number in the exam's own
+ * order, 1-based, whatever order a candidate sees) when several. Computed from the whole exam: the orchestrator
+ * seeds the starter files so, results-service keeps the map in the attempt's snapshot at start (a candidate's
+ * arrangement may hold fewer questions than the exam), grading reads the collected workspace from there, and the
+ * grader's diff starts there.
  */
-export function repositoryRoot(
-  questions: ReadonlyArray<{ repository?: object | null | undefined }>,
-  index: number,
-): string {
-  return questions.filter((q) => q.repository).length > 1 ? `q${index + 1}/` : '';
+export function repositoryRoots(
+  examQuestions: ReadonlyArray<{ id: string; repository?: object | null | undefined }>,
+): Record<string, string> {
+  const withRepository = examQuestions.flatMap((q, i) => (q.repository ? [{ id: q.id, n: i + 1 }] : []));
+  const roots: Record<string, string> = {};
+  for (const { id, n } of withRepository) roots[id] = withRepository.length > 1 ? `q${n}/` : '';
+  return roots;
 }
 
 /** Files of a run's repository (the workspace's files with the hidden ones over them), and their bytes together. */

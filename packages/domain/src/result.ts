@@ -112,6 +112,8 @@ export const QuestionAnswerSchema = z.object({
    * diff from them to the collected workspace. Creators only; hidden files are not listed.
    */
   starterFiles: z.array(RepositoryFileSchema).optional(),
+  /** With starterFiles: the folder of the workspace the repository sits in ('' the root, else `q<N>/`). */
+  repositoryRoot: z.string().optional(),
 });
 export type QuestionAnswer = z.infer<typeof QuestionAnswerSchema>;
 

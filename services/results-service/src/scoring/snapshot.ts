@@ -1,3 +1,4 @@
+import { repositoryRoots } from '@exam/domain/coding';
 import { arrangedQuestions, arrangeExam, isArranged } from '@exam/domain/arrangement';
 import { CodingWorkspaceSchema, QuestionDisplaySchema, ReleasePolicySchema } from '@exam/domain/exam';
 import { FollowUpSettingsSchema } from '@exam/domain/follow-up';
@@ -49,6 +50,11 @@ export const ExamSnapshotSchema = z.object({
    * sourceIndices[i] is questions[i]'s index in the exam at start. Questions keep the creator's ids, by which
    * regrade, the CSV export and insights map back.
    */
+  /**
+   * Where each agentic task's repository sits in the workspace, by question id (@exam/domain/coding repositoryRoots),
+   * computed at start from the whole exam as the orchestrator seeds it. Absent: no question had a repository.
+   */
+  repositoryRoots: z.record(z.string(), z.string()).optional(),
   arrangement: z
     .object({
       seed: z.string(),
@@ -95,6 +101,7 @@ export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSna
     questionDisplay: exam.questionDisplay,
     ...(exam.sections?.length ? { sections: exam.sections } : {}),
     ...(exam.aiSettings.enabled && exam.aiSettings.followUp.enabled ? { followUp: exam.aiSettings.followUp } : {}),
+    ...(exam.questions.some((q) => q.repository) ? { repositoryRoots: repositoryRoots(exam.questions) } : {}),
     ...(arrangement
       ? {
           arrangement: {

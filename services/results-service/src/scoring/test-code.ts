@@ -2,7 +2,7 @@ import {
   isTestGraded,
   MAX_RUN_REPOSITORY_BYTES,
   MAX_RUN_REPOSITORY_FILES,
-  repositoryRoot,
+  repositoryRoots,
   RepositoryPathSchema,
   RESERVED_REPOSITORY_PATHS,
   SOURCE_FILES,
@@ -11,6 +11,17 @@ import {
 import type { Question } from '@exam/domain/question';
 import type { WorkspaceFile } from '@exam/domain/internal';
 import type { ExamSnapshot } from './snapshot.ts';
+
+/**
+ * Where a question's repository sits in the workspace: as the snapshot kept it at start, or, for a snapshot without
+ * the map, as the snapshot's own questions would place it (the same while no arrangement left some out).
+ */
+export function repositoryRootOf(
+  snapshot: Pick<ExamSnapshot, 'questions' | 'repositoryRoots'>,
+  questionId: string,
+): string {
+  return (snapshot.repositoryRoots ?? repositoryRoots(snapshot.questions))[questionId] ?? '';
+}
 
 /** Whether the question's answer may come from a file of the candidate's coding workspace. */
 export function usesWorkspaceFile(snapshot: Pick<ExamSnapshot, 'codingWorkspace'>, q: Question): boolean {
@@ -74,19 +85,19 @@ const MAX_FILE_CHARS = 200_000;
 
 /**
  * An agentic task's files as the candidate left them (docs/product.md#agentic-tasks): the workspace's text files
- * under the question's root (repositoryRoot: the root, or `q<N>/` when several questions have a repository), or
+ * under the question's root (repositoryRootOf: the root, or `q<N>/` when several questions have a repository), or
  * the starter files when the exam has no workspace. Binary, truncated and left-out entries, and paths a run cannot
  * take, stay out. Null for a question without a repository.
  */
 export function candidateRepository(
-  snapshot: Pick<ExamSnapshot, 'codingWorkspace' | 'questions'>,
+  snapshot: Pick<ExamSnapshot, 'codingWorkspace' | 'questions' | 'repositoryRoots'>,
   questionIndex: number,
   files: Readonly<Record<string, WorkspaceFile>>,
 ): RepositoryFile[] | null {
   const q = snapshot.questions[questionIndex];
   if (!q?.repository) return null;
   if (!snapshot.codingWorkspace.enabled) return q.repository.files;
-  const root = repositoryRoot(snapshot.questions, questionIndex);
+  const root = repositoryRootOf(snapshot, q.id);
   const kept = new Map<string, string>();
   for (const [key, file] of Object.entries(files)) {
     const path = key.replace(/^(\.\/)+/, '');

@@ -8,7 +8,6 @@ import {
   type SubmitResponse,
 } from '@exam/domain/attempt';
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import { repositoryRoot } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { PublicExam } from '@exam/domain/public-exam';
 import type { WorkspaceFile } from '@exam/domain/internal';
@@ -19,7 +18,7 @@ import type { SubmissionFollowUp, SubmissionRow } from './attempt-rows.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { candidateView } from '../../scoring/candidate-view.ts';
 import { gradeSubmission } from '../../scoring/score.ts';
-import { needsWorkspaceForTests, testGradingsOf } from '../../scoring/test-code.ts';
+import { needsWorkspaceForTests, repositoryRootOf, testGradingsOf } from '../../scoring/test-code.ts';
 import type { SectionsService } from './sections.service.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
@@ -83,10 +82,10 @@ export function createAttemptsService(
     // The files the questions run or grade are collected before any other (a full workspace keeps them).
     const { questions } = attempt.examSnapshot;
     const priorityFiles = questions
-      .flatMap((q, i) => [
+      .flatMap((q) => [
         ...(q.workspaceFile ? [q.workspaceFile] : []),
         // An agentic task's starter files, where the candidate's versions of them are graded.
-        ...(q.repository?.files ?? []).map((f) => `${repositoryRoot(questions, i)}${f.path}`),
+        ...(q.repository?.files ?? []).map((f) => `${repositoryRootOf(attempt.examSnapshot, q.id)}${f.path}`),
       ])
       .slice(0, MAX_PRIORITY_FILES);
     try {

@@ -4,6 +4,7 @@ import type { gradeHistory } from '../../db/schema.ts';
 import { answerKeyText, answerText, percentageOf, type StoredGrade } from '../../scoring/score.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import type { ResultSummaryRow } from './results.repository.ts';
+import { repositoryRootOf } from '../../scoring/test-code.ts';
 
 /** Rows as creators read them: one score (points, maximum, percentage, status) on every screen. */
 export function toSummary(row: ResultSummaryRow): ResultSummary {
@@ -72,7 +73,7 @@ export function toQuestionAnswers(
       rubric: (q.rubricId !== null && rubrics.get(q.rubricId)) || null,
       ...(file ? { file: { fileName: file.fileName, size: file.size } } : {}),
       ...(grade?.tests ? { tests: grade.tests } : {}),
-      ...(q.repository ? { starterFiles: q.repository.files } : {}),
+      ...(q.repository ? { starterFiles: q.repository.files, repositoryRoot: repositoryRootOf(snapshot, q.id) } : {}),
     };
   });
 }

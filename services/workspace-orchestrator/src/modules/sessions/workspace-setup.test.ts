@@ -33,7 +33,7 @@ describe('starter files', () => {
     expect(files).toEqual([{ path: 'src/app.py', content: 'x' }]);
   });
 
-  it('puts each question’s files under q<N>/ when several bring files, and a SQL setup only on oracle-sql', () => {
+  it('puts each repository under q<N>/ (the exam’s numbering) when several questions have one, and a SQL setup at the root only on oracle-sql', () => {
     const questions = [
       repositoryQuestion([{ path: 'a.py', content: 'a' }]),
       buildQuestion({ type: 'short-answer' }),
@@ -41,8 +41,13 @@ describe('starter files', () => {
     ];
     expect(starterFiles({ codingWorkspace: vscode, questions })).toEqual([{ path: 'a.py', content: 'a' }]);
     expect(starterFiles({ codingWorkspace: { ...vscode, workspaceType: 'oracle-sql' }, questions })).toEqual([
+      { path: 'a.py', content: 'a' },
+      { path: 'setup.sql', content: 'CREATE TABLE t (id int);' },
+    ]);
+    const two = [...questions, repositoryQuestion([{ path: 'b.py', content: 'b' }])];
+    expect(starterFiles({ codingWorkspace: vscode, questions: two })).toEqual([
       { path: 'q1/a.py', content: 'a' },
-      { path: 'q3/setup.sql', content: 'CREATE TABLE t (id int);' },
+      { path: 'q4/b.py', content: 'b' },
     ]);
   });
 
@@ -171,16 +176,19 @@ describe.skipIf(!socketPath)('a workspace handed to an attempt (real engine)', (
     expect((await read(again.sessionId, '/home/coder/workspace/README.md')).exitCode).not.toBe(0);
   });
 
-  it("puts several questions' files under q<N>/ and a SQL question's setup script on oracle-sql", async () => {
+  it("puts several questions' repositories under q<N>/ and a SQL question's setup script at the root on oracle-sql", async () => {
     const attempt = newAttempt(app, { workspaceType: 'oracle-sql' });
     app.examDetails.set(attempt.claims.examId, {
-      questions: [repositoryQuestion([{ path: 'a.py', content: 'a' }]), sqlQuestion('CREATE TABLE t (id int);')],
+      questions: [
+        repositoryQuestion([{ path: 'a.py', content: 'a' }]),
+        sqlQuestion('CREATE TABLE t (id int);'),
+        repositoryQuestion([{ path: 'b.py', content: 'b' }]),
+      ],
     });
     const session = await create(attempt);
     expect((await read(session.sessionId, '/home/coder/workspace/q1/a.py')).output).toBe('a');
-    expect((await read(session.sessionId, '/home/coder/workspace/q2/setup.sql')).output).toBe(
-      'CREATE TABLE t (id int);',
-    );
+    expect((await read(session.sessionId, '/home/coder/workspace/q3/b.py')).output).toBe('b');
+    expect((await read(session.sessionId, '/home/coder/workspace/setup.sql')).output).toBe('CREATE TABLE t (id int);');
   });
 
   it('gives a warm editor claimed by an agent exam its starter files and agent settings', async () => {

@@ -1,5 +1,5 @@
 import { workspaceAiOf } from '@exam/domain/exam';
-import type { Question } from '@exam/domain/question';
+import { repositoryRoots } from '@exam/domain/coding';
 import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
 import { agentEnvironment, type WorkspaceAgentClaims } from '@exam/domain/workspace-agents';
 import type { WorkspaceRow } from '../../db/schema.ts';
@@ -24,25 +24,24 @@ export const AGENT_TOKEN_GRACE_MS = 15 * 60_000;
 /** The longest an agent token lives, deadline or not. */
 export const AGENT_TOKEN_MAX_MS = 12 * 3600_000;
 
-/** A question's files in the workspace: its starter repository (never its hidden files), a SQL question's setup. */
-function filesOf(q: Question, workspaceType: string): WorkspaceWrite[] {
-  if (q.type !== 'coding') return [];
-  const files: WorkspaceWrite[] = (q.repository?.files ?? []).map((f) => ({ path: f.path, content: f.content }));
-  if (workspaceType === 'oracle-sql' && q.language === 'sql' && q.setupScript.trim())
-    files.push({ path: 'setup.sql', content: q.setupScript });
-  return files;
-}
-
 /**
- * The starter files of an exam's workspace, relative to the workspace folder: at its root when one question brings
- * files, under `q<N>/` (N the question's number in the exam) for each when several do.
+ * The starter files of an exam's workspace, relative to the workspace folder: each agentic task's starter repository
+ * (never its hidden files) where repositoryRoots places it — the root when one question has a repository, `q<N>/`
+ * (N the question's number in the exam) when several, the same map results-service keeps to grade from — and, on an
+ * Oracle SQL workspace, the first SQL question's setup script as `setup.sql` at the root, where the workbench
+ * applies it.
  */
 export function starterFiles(exam: Pick<WorkspaceExam, 'questions' | 'codingWorkspace'>): WorkspaceWrite[] {
-  const seeded = exam.questions
-    .map((q, i) => ({ n: i + 1, files: filesOf(q, exam.codingWorkspace.workspaceType) }))
-    .filter((q) => q.files.length > 0);
-  if (seeded.length === 1) return seeded[0]!.files;
-  return seeded.flatMap(({ n, files }) => files.map((f) => ({ ...f, path: `q${n}/${f.path}` })));
+  const roots = repositoryRoots(exam.questions);
+  const files: WorkspaceWrite[] = exam.questions.flatMap((q) =>
+    q.type === 'coding' && q.repository
+      ? q.repository.files.map((f) => ({ path: `${roots[q.id] ?? ''}${f.path}`, content: f.content }))
+      : [],
+  );
+  const sql = exam.questions.find((q) => q.type === 'coding' && q.language === 'sql' && q.setupScript.trim());
+  if (exam.codingWorkspace.workspaceType === 'oracle-sql' && sql && !files.some((f) => f.path === 'setup.sql'))
+    files.push({ path: 'setup.sql', content: sql.setupScript });
+  return files;
 }
 
 /** Shell-safe `KEY=value` lines (a value with anything but plain URL and token characters is single-quoted). */

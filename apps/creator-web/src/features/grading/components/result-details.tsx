@@ -127,7 +127,9 @@ function ResultView({ detail }: { detail: ResultDetail }) {
                   <AgenticTask
                     starterFiles={qa.starterFiles}
                     files={detail.workspace_files}
-                    root={repositoryRoot((qa.examQuestionIndex ?? qa.questionIndex) + 1, agenticTasks)}
+                    root={
+                      qa.repositoryRoot ?? repositoryRoot((qa.examQuestionIndex ?? qa.questionIndex) + 1, agenticTasks)
+                    }
                     questionIndex={qa.questionIndex}
                   />
                 )

@@ -1,4 +1,4 @@
-import { repositoryRoot } from '@exam/domain/coding';
+import { repositoryRoots } from '@exam/domain/coding';
 import { RichText } from '@exam/ui/rich-text';
 import { SwitchField } from '@exam/ui/switch';
 import { useFormContext, useWatch } from 'react-hook-form';
@@ -8,7 +8,7 @@ import { RepositoryFileList } from './repository-file-list.tsx';
 
 /**
  * What the candidate gets of an agentic task (question.ts toPublicQuestion: the starter files' paths, never the
- * hidden files), and where the files open in the workspace (repositoryRoot).
+ * hidden files), and where the files open in the workspace (repositoryRoots).
  */
 function CandidatePreview({ index }: { index: number }) {
   const { t } = useTranslation('editor');
@@ -16,7 +16,9 @@ function CandidatePreview({ index }: { index: number }) {
   const questions = useWatch({ control, name: 'questions' }) ?? [];
   const question = questions[index];
   const paths = (question?.repository?.files ?? []).map((f) => f.path).filter((p) => p.trim() !== '');
-  const root = repositoryRoot(questions, index);
+  const root = question
+    ? (repositoryRoots(questions.map((q, i) => ({ ...q, id: q.id ?? String(i) })))[question.id ?? String(index)] ?? '')
+    : '';
   return (
     <section
       aria-label={t('repositoryFields.preview', { n: index + 1 })}
