@@ -144,13 +144,16 @@ test('a candidate runs the exam’s coding agent in the workspace; the grader se
     // The probe itself works: the relay (AGENT_RELAY_PORT, 3140) on the same address answers.
     expect(direct).toMatch(/^reached exam-ai:3140$/m);
 
-    await test.step('the grader sees the agent’s calls and the file on the timeline', async () => {
+    await test.step('the grader sees the agent’s calls and the file it wrote, tied to the call', async () => {
       await signInCreator(page, creator);
       await page.goto(`${E2E.creatorOrigin}/creator/result/${encodeURIComponent(summary!.id)}`);
-      const timeline = page.getByRole('region', { name: /timeline|how the answer came to be/i }).first();
-      await expect(timeline.getByText(/workspace agent/i).first()).toBeVisible({ timeout: 30_000 });
-      await expect(timeline.getByText(/exec_command/).first()).toBeVisible();
-      await expect(timeline.getByText(new RegExp(NOTES.replace('.', '\\.'))).first()).toBeVisible();
+      const agent = page.getByRole('region', { name: 'The workspace agent' });
+      await expect(agent).toBeVisible({ timeout: 30_000 });
+      const calls = agent.getByRole('list', { name: 'Agent calls' });
+      await expect(calls.getByText('exec_command').first()).toBeVisible();
+      await expect(calls.getByText('refused').first()).toBeVisible();
+      const change = agent.getByRole('listitem').filter({ hasText: NOTES }).filter({ hasText: 'by agent call 1' });
+      await expect(change.first()).toBeVisible();
     });
   });
 });

@@ -112,6 +112,11 @@ describe('which agent call made a workspace change', () => {
     expect(attributeAgentChanges([at(20_000)], calls)).toEqual([null]);
   });
 
+  it('gives it so even when the snapshot finished after that quick next call had ended', () => {
+    const calls = [call('c1', 1000, 2000, 1), call('c2', 5000, 5100, 0)];
+    expect(attributeAgentChanges([at(5900)], calls)).toEqual(['c1']);
+  });
+
   it('gives a change after the last call to it, within the trail', () => {
     const calls = [call('c1', 1000, 2000, 2)];
     expect(attributeAgentChanges([at(30_000), at(200_000)], calls)).toEqual(['c1', null]);

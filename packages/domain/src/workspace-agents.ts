@@ -236,8 +236,8 @@ export type AgentCall = z.infer<typeof AgentCallSchema>;
  * Which agent call caused each workspace change. An agent edits files by tool calls the agent runs after the call
  * that asked for them and before its next call, which carries their results; the gateway asks the orchestrator
  * for a snapshot when each call starts, so a change first seen by the snapshot the next call asked for (up to
- * `snapshotSlackMs` after that call's start, and before it ends), or within `trailMs` of the last call's end when no
- * call follows, is the work of the last call that ended with tool calls.
+ * `snapshotSlackMs` after that call's start, however soon it ended), or within `trailMs` of the last call's end when
+ * no call follows, is the work of the last call that ended with tool calls.
  * Changes with no such call are the candidate's own. Pure: results-service applies it when it builds a timeline.
  */
 export function attributeAgentChanges(
@@ -257,7 +257,8 @@ export function attributeAgentChanges(
       if (call.end > at) break;
       if (call.toolCalls.length === 0) continue;
       const next = ordered[i + 1];
-      const until = next ? Math.min(next.start + snapshotSlackMs, next.end) : call.end + trailMs;
+      // The snapshot the next call asked for may finish after that call ended (a quick answer): it still counts.
+      const until = next ? next.start + snapshotSlackMs : call.end + trailMs;
       if (at <= until) cause = call.id;
     }
     return cause;
