@@ -12,7 +12,7 @@ import {
 import { AiSettingsInputSchema, AiSettingsViewSchema } from './exam-ai.ts';
 import { QuestionSchema, type Rubric, RubricSchema, text } from './question.ts';
 import { MAX_SECTIONS, SectionSchema, sectionIssues } from './sections.ts';
-import { DEFAULT_WORKSPACE_AI, WorkspaceAiSchema, workspaceAiIssue, type WorkspaceAi } from './workspace-agents.ts';
+import { DEFAULT_WORKSPACE_AI, WorkspaceAiSchema, type WorkspaceAi } from './workspace-ai.ts';
 
 /** An exam's workspace AI, with the default for exams stored before the setting existed. */
 export const workspaceAiOf = (exam: { codingWorkspace: { ai?: WorkspaceAi | undefined } }): WorkspaceAi =>
@@ -112,8 +112,6 @@ function checkExam(
     sections?: Array<z.infer<typeof SectionSchema>>;
     opensAt?: string | null;
     closesAt?: string | null;
-    codingWorkspace?: { enabled?: boolean; ai?: WorkspaceAi } | undefined;
-    aiSettings?: { enabled?: boolean; provider?: z.infer<typeof AiSettingsInputSchema>['provider'] } | undefined;
   },
   ctx: z.RefinementCtx,
 ) {
@@ -125,11 +123,6 @@ function checkExam(
     for (const issue of sectionIssues(exam.questions, exam.sections)) ctx.addIssue({ code: 'custom', ...issue });
   const window = windowIssue(exam);
   if (window) ctx.addIssue({ code: 'custom', ...window });
-  // Checked here when a body carries both parts; exam-service checks the merged exam of a partial update.
-  if (exam.codingWorkspace && exam.aiSettings) {
-    const agent = workspaceAiIssue(exam);
-    if (agent) ctx.addIssue({ code: 'custom', ...agent });
-  }
 }
 
 const examFields = {

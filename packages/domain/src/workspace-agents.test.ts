@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { CreateExamSchema } from './exam.ts';
 import { QuestionSchema } from './question.ts';
 import {
   agentEnvironment,
@@ -48,15 +47,6 @@ describe('which agent speaks to which provider', () => {
         aiSettings: { enabled: true, provider: 'anthropic' },
       }),
     ).toBeNull();
-  });
-
-  it('is checked when an exam body carries both the workspace and the assistant', () => {
-    const parsed = CreateExamSchema.safeParse({
-      codingWorkspace: { enabled: true, ai: { mode: 'agent', agent: 'claude-code' } },
-      aiSettings: { enabled: true, provider: 'openai', model: 'gpt-4o-mini' },
-    });
-    expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]?.path).toEqual(['codingWorkspace', 'ai', 'agent']);
   });
 });
 

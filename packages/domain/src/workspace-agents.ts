@@ -1,5 +1,24 @@
 import { z } from 'zod';
 import type { AiProvider } from './ai-catalogue.ts';
+import {
+  WORKSPACE_AGENT_IDS,
+  WorkspaceAgentSchema,
+  type WorkspaceAgent,
+  type WorkspaceAi,
+  type WorkspaceAiMode,
+} from './workspace-ai.ts';
+
+export {
+  DEFAULT_WORKSPACE_AI,
+  WORKSPACE_AGENT_IDS,
+  WORKSPACE_AI_MODES,
+  WorkspaceAgentSchema,
+  WorkspaceAiModeSchema,
+  WorkspaceAiSchema,
+  type WorkspaceAgent,
+  type WorkspaceAi,
+  type WorkspaceAiMode,
+} from './workspace-ai.ts';
 
 /**
  * AI in the coding workspace (issue 35, docs/product.md#ai-in-the-workspace): coding agents installed in the
@@ -65,12 +84,9 @@ export const WORKSPACE_AGENTS = {
     example: 'opencode run "add a test for parse()"',
   },
 } as const satisfies Record<
-  string,
+  WorkspaceAgent,
   { label: string; package: string; command: string; wire: readonly AgentWireFormat[]; example: string }
 >;
-export type WorkspaceAgent = keyof typeof WORKSPACE_AGENTS;
-export const WORKSPACE_AGENT_IDS = Object.keys(WORKSPACE_AGENTS) as [WorkspaceAgent, ...WorkspaceAgent[]];
-export const WorkspaceAgentSchema = z.enum(WORKSPACE_AGENT_IDS);
 
 /** The format an agent speaks to an exam on this provider, or null when it cannot (the creator is told why). */
 export function agentWireFor(agent: WorkspaceAgent, provider: AiProvider): AgentWireFormat | null {
@@ -83,27 +99,11 @@ export function agentsFor(provider: AiProvider): WorkspaceAgent[] {
   return WORKSPACE_AGENT_IDS.filter((a) => agentWireFor(a, provider) !== null);
 }
 
-/**
- * "AI in the workspace": `none` (no AI in the workspace; the assistant panel follows the assistant's own setting),
- * `chat` (the assistant panel only: what exams had before), or `agent` (the chosen agent runs in the workspace
- * terminal against the gateway, with the exam's provider and model; the panel stays as configured).
- */
-export const WORKSPACE_AI_MODES = ['none', 'chat', 'agent'] as const;
-export const WorkspaceAiModeSchema = z.enum(WORKSPACE_AI_MODES);
-export type WorkspaceAiMode = z.infer<typeof WorkspaceAiModeSchema>;
 export const WORKSPACE_AI_MODE_LABELS: Record<WorkspaceAiMode, string> = {
   none: 'None',
   chat: 'The chat assistant only',
   agent: 'A coding agent in the workspace',
 };
-
-export const WorkspaceAiSchema = z.object({
-  mode: WorkspaceAiModeSchema.default('chat'),
-  /** With mode `agent`: which agent. */
-  agent: WorkspaceAgentSchema.nullable().default(null),
-});
-export type WorkspaceAi = z.infer<typeof WorkspaceAiSchema>;
-export const DEFAULT_WORKSPACE_AI: WorkspaceAi = { mode: 'chat', agent: null };
 
 /**
  * Why an exam's workspace AI cannot be saved as it is (path relative to the exam body), or null. An agent needs the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CodingLanguageSchema } from './question.ts';
 import { WorkspaceTypeSchema } from './exam.ts';
-import { WorkspaceAgentSchema } from './workspace-agents.ts';
+import { WorkspaceAgentSchema } from './workspace-ai.ts';
 
 /** Coding workspace sessions (docs/product.md#the-coding-workspace). */
 

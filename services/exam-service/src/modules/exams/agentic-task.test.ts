@@ -53,6 +53,29 @@ describe('agentic tasks and the workspace agent', () => {
     expect(await stored(id)).toEqual(before);
   }
 
+  it('refuses a new exam whose workspace agent cannot use its assistant, naming the field, and creates nothing', async () => {
+    const before = (await app.inject({ method: 'GET', url: '/api/exams/auth_exams', headers: owner.headers })).json();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/exams',
+      headers: owner.headers,
+      payload: {
+        title: 'Agent on the wrong provider',
+        aiSettings: { enabled: true, provider: 'openai', model: 'gpt-4o-mini' },
+        codingWorkspace: agentOn('claude-code'),
+      },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.issues).toEqual([
+      expect.objectContaining({
+        path: 'codingWorkspace.ai.agent',
+        message: expect.stringMatching(/Claude Code cannot use/),
+      }),
+    ]);
+    const after = (await app.inject({ method: 'GET', url: '/api/exams/auth_exams', headers: owner.headers })).json();
+    expect(after).toEqual(before);
+  });
+
   it('refuses a workspace agent the stored provider cannot serve, when the update carries only the workspace', async () => {
     const exam = await createExam(app, owner.headers, { aiSettings: { enabled: true, provider: 'anthropic' } });
     await expectRefusedAgent(exam.id, { codingWorkspace: agentOn('codex') }, /Codex CLI cannot use .*anthropic/);

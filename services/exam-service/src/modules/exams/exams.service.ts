@@ -107,6 +107,9 @@ export function createExamsService(
   return {
     async create(ownerId: string, input: CreateExam): Promise<Exam> {
       assertUniqueQuestionIds(input.questions);
+      // The workspace's agent needs the assistant on and a provider it can speak (workspace-agents.ts).
+      const agentIssue = workspaceAiIssue(input);
+      if (agentIssue) throw validationError([agentIssue])!;
       const now = deps.clock.now();
       const { aiSettings, isDraft, accessCode, opensAt, closesAt, ...fields } = input;
       if (fields.access === 'code' && !accessCode) throw accessCodeMissing();
@@ -152,8 +155,8 @@ export function createExamsService(
         });
         if (issue) crossField.push(issue);
       }
-      // The schema checks the workspace's agent only when one body carries both parts; a body with one of them is
-      // checked against the stored other (an agent needs the assistant on and a provider it can speak).
+      // A body with one of the workspace and the assistant is checked against the stored other (an agent needs the
+      // assistant on and a provider it can speak).
       if (input.codingWorkspace || input.aiSettings) {
         const issue = workspaceAiIssue({
           codingWorkspace: input.codingWorkspace ?? current.codingWorkspace,
