@@ -599,14 +599,13 @@ for (const bench of selected) {
   for (const c of cells) rows.push({ bench: bench.name, ...c, command: cmd, date, commit, machine });
 }
 
-const notes = full
-  ? []
-  : benches
-      .filter((b) => b.longOnly && !selected.includes(b))
-      .map(
-        (b) =>
-          `- Long form only (\`pnpm bench --full\` or \`${b.longOnly}\`): \`${b.name}\`; its last result is in the table below.`,
-      );
+// Every long-form benchmark that did not run keeps its note (a `--full --only …` run too).
+const notes = benches
+  .filter((b) => b.longOnly && !selected.includes(b))
+  .map(
+    (b) =>
+      `- Long form only (\`pnpm bench --full\` or \`${b.longOnly}\`): \`${b.name}\`; its last result is in the table below.`,
+  );
 console.log(`\nall done in ${((Date.now() - startedAll) / 1000).toFixed(0)} s`);
 for (const r of rows) console.log(`${r.bench}: ${r.what} → ${r.result} (${r.verdict})`);
 if (!args['no-write']) {
