@@ -22,8 +22,10 @@ export default [
     // The edit recording's shared code and strings (issue 31) added 0.6 kB: 210.63 kB measured. The briefing's
     // sections and planted-error disclosure with their English strings added 1.6 kB: 212.21 kB measured. Issue 34's
     // contract (the follow-up settings in the public exam's schema) took it to 212.99 kB; the follow-up room's schemas
-    // in the shared domain chunk and the briefing's follow-up sentence added 0.2 kB: 213.2 kB measured.
-    limit: '213.25 kB',
+    // in the shared domain chunk and the briefing's follow-up sentence added 0.2 kB: 213.2 kB measured. Issue 35's
+    // contract (an agentic task's repository and its checks in the question schema, the workspace's AI setting in the
+    // exam's) added 0.6 kB once the agents' catalogue left the shared chunk (workspace-ai.ts): 213.85 kB measured.
+    limit: '213.9 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
@@ -33,8 +35,10 @@ export default [
     // room (navigation by section, Next section, locked answers, the section timer, features/exam/hooks/use-sections.ts)
     // added 4.4 kB: 263.71 kB measured. Issue 34's contract (the follow-up settings in the public exam's schema) took
     // it to 264.57 kB. The follow-up room is a chunk of its own fetched after submit; sending the submit and a resumed
-    // submitted attempt to it, and the route that loads it, added 0.5 kB: 265.06 kB measured.
-    limit: '265.1 kB',
+    // submitted attempt to it, and the route that loads it, added 0.5 kB: 265.06 kB measured. Issue 35's contract
+    // (as for /taker/start) and an agentic task's list of starter files on its question card added 0.75 kB:
+    // 265.84 kB measured.
+    limit: '265.9 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',
