@@ -36,7 +36,10 @@ async function runInTerminal(page: Page, command: string) {
   const editor = page.frameLocator('iframe[title="Coding workspace"]');
   const terminal = editor.locator('.terminal-wrapper.active .xterm').first();
   if (!(await terminal.isVisible())) {
-    await editor.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } });
+    // The command palette opens from a key pressed inside the editor's frame: focus the Explorer first.
+    const explorer = editor.getByRole('tree', { name: /Files Explorer/i });
+    await expect(explorer).toBeVisible({ timeout: 60_000 });
+    await explorer.click();
     await page.keyboard.press('F1');
     await page.keyboard.type('Terminal: Create New Terminal');
     await expect(editor.getByRole('option', { name: /Terminal: Create New Terminal/ }).first()).toBeVisible();

@@ -67,9 +67,19 @@ export async function startFakeResponses(opts: {
         input_tokens_details: { cached_tokens: 0 },
         output_tokens_details: { reasoning_tokens: 0 },
       };
-      const response = { id: `resp_${n}`, object: 'response', model: body.model, status: 'completed', output: [item], usage };
+      const response = {
+        id: `resp_${n}`,
+        object: 'response',
+        model: body.model,
+        status: 'completed',
+        output: [item],
+        usage,
+      };
       sse(res, [
-        ['response.created', { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } }],
+        [
+          'response.created',
+          { type: 'response.created', response: { ...response, status: 'in_progress', output: [] } },
+        ],
         ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item }],
         ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
         ['response.completed', { type: 'response.completed', response }],
