@@ -26,6 +26,18 @@ class ExamWorkbench extends Adminer
         return [WORKBENCH_DATABASE];
     }
 
+    /**
+     * Adminer sends `X-Frame-Options: deny` (page_headers(), before this hook), which keeps the exam page from showing
+     * the workbench in its workspace frame: the browser shows "refused to connect". The workbench is reached only
+     * through the orchestrator's proxy on the workspace origin with the candidate's own cookie, and the exam page is
+     * what frames it.
+     */
+    function headers()
+    {
+        header_remove('X-Frame-Options');
+        return parent::headers();
+    }
+
     function head()
     {
         // The version check fetches adminer.org from the page; the workspace has no network.
