@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { journeyDefaults } from './browser-options.ts';
-import { E2E } from './tests/support/env.ts';
+import { E2E, FAKE_OPENAI_PORT } from './tests/support/env.ts';
 import { WORKSPACE_STACK_ENV } from './tests/support/workspace-engine.ts';
 
 /**
@@ -42,6 +42,9 @@ export default defineConfig({
       WORKSPACE_CPUS: '1',
       WORKSPACE_PIDS_LIMIT: '1024',
       START_TIMEOUT_SECONDS: '90',
+      // The agent journey's fake provider (tests/support/fake-responses.ts) answers Anthropic's Messages API too.
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${FAKE_OPENAI_PORT}`,
+      ANTHROPIC_API_KEY: 'sk-ant-e2e-server-default-key',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     },

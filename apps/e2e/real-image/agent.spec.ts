@@ -12,6 +12,8 @@ import { ENGINE_ERROR_VARIABLE } from '../tests/support/workspace-engine.ts';
 const NOTES = 'notes.txt';
 const NOTE = 'written by codex';
 const DIRECT = 'direct.txt';
+const CLAUDE_NOTES = 'claude-notes.txt';
+const CLAUDE_NOTE = 'written by claude';
 // Each call reports 600 tokens and the attempt may use 1,000: the first task's two calls are admitted (0 and 600
 // used before them), any call after that is refused.
 const USAGE = { input: 400, output: 200 };
@@ -22,6 +24,7 @@ test.beforeAll(async () => {
   fake = await startFakeResponses({
     port: FAKE_OPENAI_PORT,
     command: `printf '${NOTE}\\n' > ${NOTES}`,
+    write: { path: `/home/coder/workspace/${CLAUDE_NOTES}`, content: `${CLAUDE_NOTE}\n` },
     usage: USAGE,
     // Listening on every host address, the bridge's included: only the host firewall keeps the workspace from it.
     host: '0.0.0.0',
@@ -159,4 +162,60 @@ test('a candidate runs the exam’s coding agent in the workspace; the grader se
       await expect(change.first()).toBeVisible();
     });
   });
+});
+
+/**
+ * The second unmodified agent CLI: Claude Code (`claude -p`) on an exam whose assistant is Anthropic's, through the
+ * relay and the gateway's Messages endpoint to the fake provider, its Write tool making the file.
+ */
+test('a candidate runs Claude Code in the workspace; its calls reach the grader through the gateway', async ({
+  page,
+  request,
+}) => {
+  const engineError = process.env[ENGINE_ERROR_VARIABLE];
+  expect(engineError, `No Docker engine could be started: ${engineError ?? ''}`).toBeUndefined();
+  const creator = await registerCreator(request, 'real-claude-creator');
+  const exam = await publishExam(request, creator.token, {
+    title: 'Claude Code Journey',
+    codingWorkspace: {
+      enabled: true,
+      saveFilesInResults: true,
+      workspaceType: 'vscode',
+      allowPackageRegistries: false,
+      ai: { mode: 'agent', agent: 'claude-code' },
+    },
+    aiSettings: AiSettingsInputSchema.parse({ enabled: true, provider: 'anthropic', model: 'claude-3-5-haiku' }),
+    questions: [question.coding('Write the notes with Claude Code', 'python')],
+  });
+  await enterExam(page, exam.id, { name: 'Barbara Liskov', studentId: 'C-1939' });
+  const editor = page.frameLocator('iframe[title="Coding workspace"]');
+  await expect(page.getByTestId('workspace-panel')).toHaveAttribute('data-state', 'connected', { timeout: 120_000 });
+  await expect(page.getByText(/Claude Code is available in this workspace/)).toBeVisible();
+  await expect(editor.locator('.monaco-workbench')).toBeVisible({ timeout: 120_000 });
+  const before = fake.requests.filter((r) => r.path.startsWith('/v1/messages')).length;
+
+  await runInTerminal(page, `claude -p --permission-mode acceptEdits "write the notes file" </dev/null`);
+  const explorer = editor.getByRole('tree', { name: /Files Explorer/i });
+  await expect(explorer.getByRole('treeitem', { name: /claude-notes\.txt/ })).toBeVisible({ timeout: 120_000 });
+  const relayed = fake.requests.filter((r) => r.path.startsWith('/v1/messages')).slice(before);
+  expect(relayed.length).toBeGreaterThanOrEqual(2);
+  for (const r of relayed) {
+    expect(r.headers['x-api-key']).toBe('sk-ant-e2e-server-default-key');
+    expect(r.body.model).toBe('claude-3-5-haiku');
+  }
+
+  await submitExam(page);
+  await expect(page.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
+  const [summary] = await listResults(request, creator.token);
+  const result = await getResult(request, creator.token, summary!.id);
+  expect(result.workspace_files[CLAUDE_NOTES]?.content).toContain(CLAUDE_NOTE);
+  const response = await request.get(
+    `${E2E.creatorOrigin}/api/llm/attempts/${encodeURIComponent(result.attemptId)}/agent-calls`,
+    { headers: { authorization: `Bearer ${creator.token}` } },
+  );
+  const { calls } = (await response.json()) as AgentCallsResponse;
+  const withWrite = calls.find((c) => c.toolCalls.some((t) => t.name === 'Write'));
+  expect(withWrite?.status).toBe('ok');
+  expect(withWrite?.wire).toBe('anthropic-messages');
+  expect(withWrite?.toolCalls.find((t) => t.name === 'Write')?.arguments).toContain(CLAUDE_NOTES);
 });

@@ -382,6 +382,62 @@ describe('the agent endpoint', () => {
       expect(stored!.reply).toContain(LlmMessages.answerWithheld);
     });
 
+    /**
+     * A Responses stream whose function call carries its arguments in the output item itself, with no delta events:
+     * `response.output_item.done` always has them whole, and some servers send nothing else.
+     */
+    const wholeItemFrames = (args: string) => {
+      const event = (type: string, fields: Record<string, unknown>) =>
+        `event: ${type}\ndata: ${JSON.stringify({ type, ...fields })}\n\n`;
+      const item = {
+        type: 'function_call',
+        id: 'fc_whole',
+        call_id: 'call_whole',
+        name: 'exec_command',
+        arguments: args,
+      };
+      const response = {
+        id: 'resp_whole',
+        object: 'response',
+        model: 'gpt-4o-mini',
+        status: 'completed',
+        output: [item],
+      };
+      return [
+        event('response.created', { response: { ...response, status: 'in_progress', output: [] } }),
+        event('response.output_item.added', { output_index: 0, item }),
+        event('response.output_item.done', { output_index: 0, item }),
+        event('response.completed', { response: { ...response, usage: { input_tokens: 10, output_tokens: 5 } } }),
+      ];
+    };
+
+    it('reads a tool call whose arguments come whole in the output item (no deltas): stored, and guarded', async () => {
+      provider(OPENAI_RESPONSES, wholeItemFrames(JSON.stringify({ cmd: 'ls > listing.txt' })));
+      const plain = guarded('codex');
+      const first = workspace(plain, 'codex');
+      const ok = await post(
+        '/api/agent/v1/responses',
+        { authorization: `Bearer ${first.token}` },
+        { stream: true, input: 'list' },
+      );
+      expect(ok.statusCode).toBe(200);
+      const [stored] = await callsOf(plain, first.attemptId);
+      expect(stored).toMatchObject({ status: 'ok', toolCalls: [{ id: 'call_whole', name: 'exec_command' }] });
+      expect(stored!.toolCalls[0]!.arguments).toContain('listing.txt');
+
+      provider(OPENAI_RESPONSES, wholeItemFrames(JSON.stringify({ cmd: 'echo The organ is the EPIDERMIS > a.txt' })));
+      const leaking = guarded('codex');
+      const second = workspace(leaking, 'codex');
+      const stopped = await post(
+        '/api/agent/v1/responses',
+        { authorization: `Bearer ${second.token}` },
+        { stream: true, input: 'write the answer' },
+      );
+      expect(stopped.payload.toLowerCase()).not.toContain('dermis');
+      const [withheld] = await callsOf(leaking, second.attemptId);
+      expect(withheld).toMatchObject({ status: 'withheld', toolCalls: [] });
+    });
+
     it('lets a reply with no key through unchanged', async () => {
       const frames = responsesFrames(['Tests written.'], {
         id: 'c1',

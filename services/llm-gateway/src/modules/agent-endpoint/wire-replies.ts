@@ -98,6 +98,17 @@ function responsesReader(): StreamReader {
   let response: Obj = { id: `resp_${randomUUID()}`, object: 'response', created_at: 0, model: '' };
   let sequence = -1;
   let nextOutput = 0;
+  // Characters of each tool item's arguments seen so far (by item id). The item itself may carry them whole, with or
+  // without deltas before: `response.output_item.done` always does, and a server may send no deltas at all. What the
+  // deltas did not bring is read from the item, so the guard and the transcript see every character.
+  const seen = new Map<string, number>();
+  const rest = (channel: string, item: Obj): Observation[] => {
+    const whole = str(item.type === 'custom_tool_call' ? item.input : item.arguments);
+    const have = seen.get(channel) ?? 0;
+    if (whole.length <= have) return [];
+    seen.set(channel, whole.length);
+    return [{ kind: 'tool-args', channel, text: whole.slice(have) }];
+  };
   return {
     observe(event) {
       const data = obj(event.json);
@@ -105,19 +116,30 @@ function responsesReader(): StreamReader {
       const item = obj(data.item);
       const toolItem = item.type === 'function_call' || item.type === 'custom_tool_call';
       if (type === 'response.output_text.delta') return [{ kind: 'text', text: str(data.delta) }];
-      if (type === 'response.output_item.added' && toolItem)
+      if (type === 'response.output_item.added' && toolItem) {
+        const channel = str(item.id);
+        seen.set(channel, 0);
         return [
           {
             kind: 'tool-start',
-            channel: str(item.id),
+            channel,
             id: str(item.call_id) || str(item.id),
             name: str(item.name),
             json: item.type === 'function_call',
           },
+          ...rest(channel, item),
         ];
-      if (type === 'response.function_call_arguments.delta' || type === 'response.custom_tool_call_input.delta')
-        return [{ kind: 'tool-args', channel: str(data.item_id), text: str(data.delta) }];
-      if (type === 'response.output_item.done' && toolItem) return [{ kind: 'tool-end', channel: str(item.id) }];
+      }
+      if (type === 'response.function_call_arguments.delta' || type === 'response.custom_tool_call_input.delta') {
+        const channel = str(data.item_id);
+        const text = str(data.delta);
+        seen.set(channel, (seen.get(channel) ?? 0) + text.length);
+        return [{ kind: 'tool-args', channel, text }];
+      }
+      if (type === 'response.output_item.done' && toolItem) {
+        const channel = str(item.id);
+        return [...rest(channel, item), { kind: 'tool-end', channel }];
+      }
       if (type === 'response.completed' || type === 'response.incomplete' || type === 'response.failed') {
         const usage = obj(obj(data.response).usage);
         if (Object.keys(usage).length)
