@@ -105,10 +105,12 @@ test('a SQL question’s queries run in the workbench are collected for the grad
   const QUERY = 'SELECT name FROM employees WHERE salary > 60000 ORDER BY name;';
 
   await test.step('runs a query in the workbench on the seeded table', async () => {
-    const box = frame.locator('textarea[name="query"]');
+    // Adminer's SQL command box: its highlighting editor (a contenteditable in place of the textarea) where it runs.
+    const box = frame.locator('.sqlarea:visible').first();
     await expect(box).toBeVisible({ timeout: 120_000 });
-    await box.fill(QUERY);
-    await frame.locator('input[type="submit"]').first().click();
+    await box.click();
+    await page.keyboard.type(QUERY);
+    await frame.locator('input[type="submit"][value="Execute"]').click();
     await expect(frame.locator('table').filter({ hasText: 'Grace' }).first()).toBeVisible({ timeout: 30_000 });
     await expect(frame.getByText('Linus')).toHaveCount(0);
   });

@@ -93,29 +93,29 @@ describe('which agent call made a workspace change', () => {
   });
   const at = (ms: number) => ({ at: new Date(ms).toISOString() });
 
-  it('gives a change seen by the next call to the call that asked for tools', () => {
+  it('gives a change seen by the snapshot the next call asked for to the call that asked for tools', () => {
     const calls = [call('c1', 1000, 2000, 1), call('c2', 5000, 7000, 0)];
-    // Snapshot taken when c2 started (5.2 s): c1's tool ran in between.
+    // Snapshot taken as c2 started (5.2 s): c1's tool ran in between; so even after c2 ended quickly.
     expect(attributeAgentChanges([at(5200)], calls)).toEqual(['c1']);
-    // A change before c1 ended is the candidate's own; so is one long after the last call with tools ended.
-    expect(attributeAgentChanges([at(1500)], calls)).toEqual([null]);
-    expect(attributeAgentChanges([at(20_000)], calls)).toEqual([null]);
+    expect(attributeAgentChanges([at(5200)], [call('c1', 1000, 2000, 1), call('c2', 5000, 5100, 0)])).toEqual(['c1']);
+    // A change before c2's snapshot (the periodic one) or seconds after it is the candidate's own.
+    expect(attributeAgentChanges([at(1500), at(9000)], calls)).toEqual([null, null]);
   });
 
-  it('gives it so even when the snapshot finished after that quick next call had ended', () => {
-    const calls = [call('c1', 1000, 2000, 1), call('c2', 5000, 5100, 0)];
-    expect(attributeAgentChanges([at(5900)], calls)).toEqual(['c1']);
+  it("does not wait for the call's recorded end: the agent may run its tool before the gateway stores it", () => {
+    // c1's end was stored after c2 had started and its snapshot had seen the change.
+    const calls = [call('c1', 1000, 5400, 1), call('c2', 5000, 6000, 0)];
+    expect(attributeAgentChanges([at(5200)], calls)).toEqual(['c1']);
   });
 
-  it('gives a change after the last call to it, within the trail', () => {
+  it('gives a change after the last call to it when that call asked for tools, within the trail', () => {
     const calls = [call('c1', 1000, 2000, 2)];
-    expect(attributeAgentChanges([at(30_000), at(200_000)], calls)).toEqual(['c1', null]);
+    expect(attributeAgentChanges([at(10_000), at(200_000)], calls)).toEqual(['c1', null]);
   });
 
-  it('keeps a change after a later answer-only call with the candidate', () => {
+  it('keeps the candidate’s own change after an answer-only call, and before any call', () => {
     const calls = [call('c1', 1000, 2000, 1), call('c2', 3000, 4000, 0)];
-    // Seen 60 s after c2, an answer without tools: nobody's tool made it.
-    expect(attributeAgentChanges([at(64_000)], calls)).toEqual([null]);
+    expect(attributeAgentChanges([at(64_000), at(500)], calls)).toEqual([null, null]);
   });
 });
 

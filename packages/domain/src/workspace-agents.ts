@@ -235,33 +235,38 @@ export type AgentCall = z.infer<typeof AgentCallSchema>;
 /**
  * Which agent call caused each workspace change. An agent edits files by tool calls the agent runs after the call
  * that asked for them and before its next call, which carries their results; the gateway asks the orchestrator
- * for a snapshot when each call starts, so a change first seen by the snapshot the next call asked for (up to
- * `snapshotSlackMs` after that call's start, however soon it ended), or within `trailMs` of the last call's end when
- * no call follows, is the work of the last call that ended with tool calls.
- * Changes with no such call are the candidate's own. Pure: results-service applies it when it builds a timeline.
+ * for a snapshot when each call starts, so a change first seen by the snapshot the next call asked for (within
+ * `snapshotSlackMs` of that call's start) is the work of the last call before it that ended with tool calls; with no
+ * next call, a change within `trailMs` of the call's end is. Any other change is the candidate's own: a change the
+ * periodic snapshot saw a few seconds after an agent's call is not the agent's. A heuristic over times: a candidate's
+ * edit made while the agent's tool ran, and first seen by that same snapshot, is counted as the agent's (the
+ * snapshot cannot tell them apart); a snapshot that took longer than the slack leaves the agent's change as the
+ * candidate's. Calls are ordered by start: a call's end is recorded after its stream closed, which the agent may not
+ * wait for before it runs the tool. Pure: results-service applies it when it builds a timeline.
  */
 export function attributeAgentChanges(
   changes: ReadonlyArray<{ at: string }>,
   calls: ReadonlyArray<Pick<AgentCall, 'id' | 'startedAt' | 'finishedAt' | 'toolCalls'>>,
-  trailMs = 120_000,
-  snapshotSlackMs = 10_000,
+  trailMs = 15_000,
+  snapshotSlackMs = 3_000,
 ): Array<string | null> {
   const ordered = [...calls]
     .map((c) => ({ ...c, start: Date.parse(c.startedAt), end: Date.parse(c.finishedAt ?? c.startedAt) }))
     .sort((a, b) => a.start - b.start);
   return changes.map((change) => {
     const at = Date.parse(change.at);
-    let cause: string | null = null;
-    for (let i = 0; i < ordered.length; i++) {
-      const call = ordered[i]!;
-      if (call.end > at) break;
-      if (call.toolCalls.length === 0) continue;
-      const next = ordered[i + 1];
-      // The snapshot the next call asked for may finish after that call ended (a quick answer): it still counts.
-      const until = next ? next.start + snapshotSlackMs : call.end + trailMs;
-      if (at <= until) cause = call.id;
-    }
-    return cause;
+    // The latest call that started at or before the change.
+    let i = ordered.length - 1;
+    while (i >= 0 && ordered[i]!.start > at) i--;
+    if (i < 0) return null;
+    const call = ordered[i]!;
+    const previous = ordered[i - 1];
+    // Seen by the snapshot this call asked for as it started: the previous call's tools made it.
+    if (previous && previous.toolCalls.length > 0 && at <= call.start + snapshotSlackMs) return previous.id;
+    // After the last call, which asked for tools and was followed by none: its tools, within the trail.
+    if (i === ordered.length - 1 && call.toolCalls.length > 0 && at <= Math.max(call.end, call.start) + trailMs)
+      return call.id;
+    return null;
   });
 }
 

@@ -54,8 +54,9 @@ if ($path === '/favicon.ico') {
 
 workbench_apply_setup();
 
-// Straight to the SQL command page of the candidate's database; Adminer keeps these parameters in every link.
-if (!isset($_GET['username'])) {
+// Straight to the SQL command page of the candidate's database; Adminer keeps these parameters in every link. Its own
+// static files (`?file=functions.js&version=…`, the scripts and styles every page loads) carry none and go through.
+if (!isset($_GET['username']) && !isset($_GET['file'])) {
     header('Location: ./?' . http_build_query(['sqlite' => '', 'username' => '', 'db' => WORKBENCH_DATABASE, 'sql' => '']));
     answer(302, '');
     return true;
