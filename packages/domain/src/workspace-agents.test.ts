@@ -93,19 +93,17 @@ describe('which agent call made a workspace change', () => {
   });
   const at = (ms: number) => ({ at: new Date(ms).toISOString() });
 
-  it('gives a change seen by the snapshot the next call asked for to the call that asked for tools', () => {
-    const calls = [call('c1', 1000, 2000, 1), call('c2', 5000, 7000, 0)];
-    // Snapshot taken as c2 started (5.2 s): c1's tool ran in between; so even after c2 ended quickly.
-    expect(attributeAgentChanges([at(5200)], calls)).toEqual(['c1']);
-    expect(attributeAgentChanges([at(5200)], [call('c1', 1000, 2000, 1), call('c2', 5000, 5100, 0)])).toEqual(['c1']);
-    // A change before c2's snapshot (the periodic one) or seconds after it is the candidate's own.
-    expect(attributeAgentChanges([at(1500), at(9000)], calls)).toEqual([null, null]);
+  it('gives a change made between a call that asked for tools and the next call to that call', () => {
+    const calls = [call('c1', 50_300, 50_600, 1), call('c2', 50_900, 51_200, 0)];
+    // The tool wrote at 50.7 s; the archive's time is cut to 50 s, before c1 started: still c1's.
+    expect(attributeAgentChanges([at(50_000)], calls)).toEqual(['c1']);
+    // Seconds after the agent's last call, or before any: the candidate's own.
+    expect(attributeAgentChanges([at(54_000), at(10_000)], calls)).toEqual([null, null]);
   });
 
   it("does not wait for the call's recorded end: the agent may run its tool before the gateway stores it", () => {
-    // c1's end was stored after c2 had started and its snapshot had seen the change.
     const calls = [call('c1', 1000, 5400, 1), call('c2', 5000, 6000, 0)];
-    expect(attributeAgentChanges([at(5200)], calls)).toEqual(['c1']);
+    expect(attributeAgentChanges([at(4000)], calls)).toEqual(['c1']);
   });
 
   it('gives a change after the last call to it when that call asked for tools, within the trail', () => {
@@ -113,9 +111,9 @@ describe('which agent call made a workspace change', () => {
     expect(attributeAgentChanges([at(10_000), at(200_000)], calls)).toEqual(['c1', null]);
   });
 
-  it('keeps the candidate’s own change after an answer-only call, and before any call', () => {
-    const calls = [call('c1', 1000, 2000, 1), call('c2', 3000, 4000, 0)];
-    expect(attributeAgentChanges([at(64_000), at(500)], calls)).toEqual([null, null]);
+  it('takes the later call when two calls with tools follow each other', () => {
+    const calls = [call('c1', 1000, 1500, 1), call('c2', 3000, 3500, 1), call('c3', 6000, 6500, 0)];
+    expect(attributeAgentChanges([at(2000), at(4000)], calls)).toEqual(['c1', 'c2']);
   });
 });
 

@@ -233,40 +233,41 @@ export const AgentCallSchema = z.object({
 export type AgentCall = z.infer<typeof AgentCallSchema>;
 
 /**
- * Which agent call caused each workspace change. An agent edits files by tool calls the agent runs after the call
- * that asked for them and before its next call, which carries their results; the gateway asks the orchestrator
- * for a snapshot when each call starts, so a change first seen by the snapshot the next call asked for (within
- * `snapshotSlackMs` of that call's start) is the work of the last call before it that ended with tool calls; with no
- * next call, a change within `trailMs` of the call's end is. Any other change is the candidate's own: a change the
- * periodic snapshot saw a few seconds after an agent's call is not the agent's. A heuristic over times: a candidate's
- * edit made while the agent's tool ran, and first seen by that same snapshot, is counted as the agent's (the
- * snapshot cannot tell them apart); a snapshot that took longer than the slack leaves the agent's change as the
- * candidate's. Calls are ordered by start: a call's end is recorded after its stream closed, which the agent may not
- * wait for before it runs the tool. Pure: results-service applies it when it builds a timeline.
+ * Which agent call caused each workspace change. A change's time is the file's modification time as the workspace
+ * archive gave it (workspace-orchestrator's file history: whole seconds, kept between the snapshot before and the one
+ * that saw it; the gateway asks for a snapshot as each call starts, so one lies between every two calls). An agent
+ * edits files by tool calls it runs after the call that asked for them and before its next call, which carries
+ * their results: a change from one second before a call that asked for tools began (the time is cut to the second)
+ * up to the agent's next call, or with no next call up to `trailMs` after it ended, is that call's work — the latest
+ * such call when windows meet. Any other change is the candidate's own. A heuristic over times: an edit of the
+ * candidate's own made while the agent's tool ran is counted as the agent's. Pure: results-service applies it when it
+ * builds a timeline.
  */
 export function attributeAgentChanges(
   changes: ReadonlyArray<{ at: string }>,
   calls: ReadonlyArray<Pick<AgentCall, 'id' | 'startedAt' | 'finishedAt' | 'toolCalls'>>,
   trailMs = 15_000,
-  snapshotSlackMs = 3_000,
 ): Array<string | null> {
+  const SECOND = 1000;
   const ordered = [...calls]
     .map((c) => ({ ...c, start: Date.parse(c.startedAt), end: Date.parse(c.finishedAt ?? c.startedAt) }))
     .sort((a, b) => a.start - b.start);
+  const windows = ordered.flatMap((call, i) => {
+    if (call.toolCalls.length === 0) return [];
+    const next = ordered[i + 1];
+    return [{ id: call.id, from: call.start, to: next ? next.start : Math.max(call.end, call.start) + trailMs }];
+  });
+  // A call that had started by the change's time first; then one that started within the second the time was cut by.
+  const find = (at: number, slack: number) => {
+    for (let i = windows.length - 1; i >= 0; i--) {
+      const w = windows[i]!;
+      if (at >= w.from - slack && at <= w.to) return w.id;
+    }
+    return null;
+  };
   return changes.map((change) => {
     const at = Date.parse(change.at);
-    // The latest call that started at or before the change.
-    let i = ordered.length - 1;
-    while (i >= 0 && ordered[i]!.start > at) i--;
-    if (i < 0) return null;
-    const call = ordered[i]!;
-    const previous = ordered[i - 1];
-    // Seen by the snapshot this call asked for as it started: the previous call's tools made it.
-    if (previous && previous.toolCalls.length > 0 && at <= call.start + snapshotSlackMs) return previous.id;
-    // After the last call, which asked for tools and was followed by none: its tools, within the trail.
-    if (i === ordered.length - 1 && call.toolCalls.length > 0 && at <= Math.max(call.end, call.start) + trailMs)
-      return call.id;
-    return null;
+    return find(at, 0) ?? find(at, SECOND);
   });
 }
 

@@ -441,9 +441,9 @@ describe('the timeline of an attempt', () => {
             changes: [
               // Before any call: the candidate's own.
               { at: at(5), content: 'a\n', source: 'typed', deleted: false },
-              // After c1 (which asked for tools) and seen by the snapshot c2 asked for: c1's.
-              { at: at(21), content: 'b\n', source: null, deleted: false },
-              // Long after the last call with tools (trail of 120 s from its end ran out): the candidate's own.
+              // Written after c1 (which asked for tools) began and before the agent's next call: c1's.
+              { at: at(15), content: 'b\n', source: null, deleted: false },
+              // Long after the agent's last call: the candidate's own.
               { at: at(190), content: 'c\n', source: 'typed', deleted: false },
             ],
           },
@@ -460,8 +460,8 @@ describe('the timeline of an attempt', () => {
       expect(body.events.map((e) => [e.at, e.kind, e.messageId ?? e.path])).toEqual([
         [at(5), 'workspace-change', 'app.py'],
         [at(10), 'agent-call', 'c1'],
+        [at(15), 'workspace-change', 'app.py'],
         [at(20), 'agent-call', 'c2'],
-        [at(21), 'workspace-change', 'app.py'],
         [at(190), 'workspace-change', 'app.py'],
         [at(200), 'submit', undefined],
       ]);
