@@ -22,6 +22,8 @@ function sourceFiles(dir = SRC): string[] {
 // Props that carry markup or data, never words a user reads.
 const TECHNICAL_PROPS = new Set([
   'className',
+  // A test id for the shared editor (@exam/ui's CodeInput), never shown.
+  'testId',
   'type',
   'id',
   'name',

@@ -1,5 +1,6 @@
 import { CreateExamSchema, type CreateExam, type Exam } from '@exam/domain/exam';
 import { type CourseMaterial } from '@exam/domain/exam-ai';
+import { workspaceAiIssue } from '@exam/domain/workspace-agents';
 import type { RegradeReport } from '@exam/domain/result';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button } from '@exam/ui/button';
@@ -41,6 +42,15 @@ import { useTranslation } from 'react-i18next';
  */
 export type RenderAuditStatus = (props: { examId: string; placement: 'header' | 'publish' }) => ReactNode;
 
+/**
+ * The exam body as exam-service checks it, with the workspace agent's cross-field rule (workspace-agents.ts) the
+ * shared schema leaves to the server, so the editor says why beside the agent before anything is sent.
+ */
+const FormSchema = CreateExamSchema.superRefine((exam, ctx) => {
+  const issue = workspaceAiIssue(exam);
+  if (issue) ctx.addIssue({ code: 'custom', ...issue });
+});
+
 /** Create and edit share this form (/creator/new-exam and /creator/edit-exam/{id}). */
 export function ExamForm({
   exam,
@@ -54,7 +64,7 @@ export function ExamForm({
   const { t } = useTranslation('editor');
   const navigate = useNavigate();
   const form = useForm<ExamFormInput, unknown, CreateExam>({
-    resolver: zodResolver(CreateExamSchema),
+    resolver: zodResolver(FormSchema),
     defaultValues: exam ? examToForm(exam) : emptyExamForm(),
   });
   const [materials, setMaterials] = useState<CourseMaterial[]>(exam?.aiSettings.courseMaterials ?? []);
