@@ -149,8 +149,9 @@ test('a candidate answers two follow-up questions after submitting and the grade
 
   await test.step('the grader marks both follow-ups beside the answers they probe', async () => {
     await page.goto(`${E2E.creatorOrigin}/creator/result/${result!.id}`);
-    await expect(page.getByText(ASKED[0]!)).toBeVisible();
-    await expect(page.getByText(REPLIES[0]!)).toBeVisible();
+    // In the follow-up's own card: the replay's event list names the question asked too, once it has loaded.
+    await expect(page.getByTestId('follow-up-1').getByText(ASKED[0]!)).toBeVisible();
+    await expect(page.getByTestId('follow-up-1').getByText(REPLIES[0]!)).toBeVisible();
     for (const [n, level] of [
       [1, /Explains their answer correctly and fully/],
       [2, /Explains part of it, or with errors/],
