@@ -78,8 +78,8 @@ describe('toPublicExam', () => {
     expect(JSON.stringify(view)).not.toMatch(/SECRET-3b1d-(short|prompt|key|material)/);
     const sent = JSON.parse(JSON.stringify(view)) as typeof view;
     expect(sent.questions.map((q) => Object.keys(q).sort())).toEqual([
-      ['content', 'id', 'multipleAnswers', 'options', 'points', 'sectionId', 'title', 'topic', 'type'],
-      ['content', 'id', 'multipleAnswers', 'options', 'points', 'sectionId', 'title', 'topic', 'type'],
+      ['content', 'id', 'multipleAnswers', 'options', 'passageId', 'points', 'sectionId', 'title', 'topic', 'type'],
+      ['content', 'id', 'multipleAnswers', 'options', 'passageId', 'points', 'sectionId', 'title', 'topic', 'type'],
       [
         'content',
         'hiddenTestCount',
@@ -87,6 +87,7 @@ describe('toPublicExam', () => {
         'language',
         'multipleAnswers',
         'options',
+        'passageId',
         'points',
         'sectionId',
         'starterCode',

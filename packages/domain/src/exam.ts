@@ -11,6 +11,8 @@ import {
 } from './cohort.ts';
 import { AiSettingsInputSchema, AiSettingsViewSchema } from './exam-ai.ts';
 import { QuestionSchema, type Rubric, RubricSchema, text } from './question.ts';
+import { MAX_PASSAGES, PassageSchema, passageIssues } from './passages.ts';
+import { DEFAULT_REVIEW, ReviewWindowSchema } from './practice.ts';
 import { MAX_SECTIONS, SectionSchema, sectionIssues } from './sections.ts';
 import { DEFAULT_WORKSPACE_AI, WorkspaceAiSchema, type WorkspaceAi } from './workspace-ai.ts';
 
@@ -106,8 +108,15 @@ export function rubricIssues(
 /** Cross-field rules of an exam body: rubrics and pools the questions refer to, and the window's order. */
 function checkExam(
   exam: {
-    questions?: Array<{ points: number; rubricId: string | null; poolId: string | null; sectionId: string | null }>;
+    questions?: Array<{
+      points: number;
+      rubricId: string | null;
+      poolId: string | null;
+      sectionId: string | null;
+      passageId: string | null;
+    }>;
     rubrics?: Rubric[];
+    passages?: Array<z.infer<typeof PassageSchema>>;
     pools?: Array<z.infer<typeof PoolSchema>>;
     sections?: Array<z.infer<typeof SectionSchema>>;
     opensAt?: string | null;
@@ -121,6 +130,8 @@ function checkExam(
     for (const issue of poolIssues(exam.questions, exam.pools)) ctx.addIssue({ code: 'custom', ...issue });
   if (exam.questions && exam.sections)
     for (const issue of sectionIssues(exam.questions, exam.sections)) ctx.addIssue({ code: 'custom', ...issue });
+  if (exam.questions && exam.passages)
+    for (const issue of passageIssues(exam.questions, exam.passages)) ctx.addIssue({ code: 'custom', ...issue });
   const window = windowIssue(exam);
   if (window) ctx.addIssue({ code: 'custom', ...window });
 }
@@ -163,6 +174,12 @@ const examFields = {
   sections: z.array(SectionSchema).max(MAX_SECTIONS).default([]),
   /** Coding answers at least this similar (0–1, similarity.ts) are flagged on the insights page. */
   similarityThreshold: SimilarityThresholdSchema.default(DEFAULT_SIMILARITY_THRESHOLD),
+  /** Shared passages the questions refer to by passageId (passages.ts). */
+  passages: z.array(PassageSchema).max(MAX_PASSAGES).default([]),
+  /** A practice exam (practice.ts): unlimited attempts, answers checked as the candidate goes, never counted. */
+  practice: z.boolean().default(false),
+  /** The review window after release (practice.ts). */
+  review: ReviewWindowSchema.default(DEFAULT_REVIEW),
 };
 
 /** POST /api/exams body. `isDraft: false` publishes (starting offline). */
@@ -208,6 +225,9 @@ export const UpdateExamSchema = z
     pools: z.array(PoolSchema).max(50),
     sections: z.array(SectionSchema).max(MAX_SECTIONS),
     similarityThreshold: SimilarityThresholdSchema,
+    passages: z.array(PassageSchema).max(MAX_PASSAGES),
+    practice: z.boolean(),
+    review: ReviewWindowSchema,
     isDraft: z.boolean(),
     isLive: z.boolean(),
   })

@@ -1,3 +1,14 @@
+import {
+  type Blank,
+  type CalculatedSettings,
+  type MatchPair,
+  type UnitSettings,
+  TRUE_FALSE,
+  decodeBlanks,
+  decodeMatches,
+  decodeOrder,
+} from './question-kinds.ts';
+
 /**
  * The one scoring computation (docs/product.md#results-and-grading). results-service runs it on the
  * attempt's snapshot; every screen, the CSV and the candidate's released result show its output. Nothing
@@ -17,7 +28,18 @@ export type Rubric = { id: string; title: string; criteria: RubricCriterion[] };
 
 /** The fields of a question that scoring reads. */
 export type ScorableQuestion = {
-  type: 'mcq' | 'short-answer' | 'file-upload' | 'coding';
+  type:
+    | 'mcq'
+    | 'short-answer'
+    | 'file-upload'
+    | 'coding'
+    | 'essay'
+    | 'true-false'
+    | 'ordering'
+    | 'matching'
+    | 'fill-blanks'
+    | 'numeric'
+    | 'calculated';
   points: number;
   options: string[];
   correctAnswer?: string | undefined;
@@ -29,6 +51,14 @@ export type ScorableQuestion = {
   /** Coding: with a language and tests, the runner's verdicts decide the points (coding.ts). */
   language?: string | undefined;
   tests?: ReadonlyArray<{ points: number }>;
+  // The further types (question-kinds.ts). Optional so callers holding older shapes still type-check; a missing
+  // field reads as the type's empty default (no key: a grader decides).
+  items?: string[];
+  pairs?: MatchPair[];
+  gapText?: string;
+  blanks?: Blank[];
+  units?: UnitSettings;
+  calculated?: CalculatedSettings | null;
 };
 
 /**
@@ -74,9 +104,27 @@ export type ResultScore = {
 
 /** Whether the question carries a key the server can score by. Without one, a grader decides. */
 export function hasAnswerKey(q: ScorableQuestion): boolean {
-  if (q.type === 'mcq') return q.multipleAnswers ? q.correctAnswers.length > 0 : Boolean(q.correctAnswer);
-  if (q.type === 'short-answer') return q.acceptedAnswers.some((a) => a.trim() !== '');
-  return false;
+  switch (q.type) {
+    case 'mcq':
+      return q.multipleAnswers ? q.correctAnswers.length > 0 : Boolean(q.correctAnswer);
+    case 'short-answer':
+    case 'numeric':
+      return q.acceptedAnswers.some((a) => a.trim() !== '');
+    case 'true-false':
+      return (TRUE_FALSE as readonly (string | undefined)[]).includes(q.correctAnswer);
+    case 'ordering':
+      return (q.items?.length ?? 0) >= 2;
+    case 'matching':
+      return (q.pairs?.length ?? 0) > 0;
+    case 'fill-blanks':
+      return (q.blanks?.length ?? 0) > 0;
+    case 'calculated':
+      // Only a question instantiated for an attempt (calculated.ts) has its candidate's key.
+      return Boolean(q.calculated?.values) && q.acceptedAnswers.some((a) => a.trim() !== '');
+    default:
+      // Essays, file uploads and coding without tests: a person marks them.
+      return false;
+  }
 }
 
 /** Trimmed, inner whitespace collapsed to one space, lower-cased unless the question is case-sensitive. */
@@ -112,6 +160,99 @@ export function matchesShortAnswer(answer: string, accepted: readonly string[], 
   return accepted.some((a) => a.trim() !== '' && normalizeText(a, matching.caseSensitive) === given);
 }
 
+/** Whether a number is within the tolerance of an expected value (with a hair of slack for binary floating point). */
+function withinTolerance(given: number, expected: number, tolerance: NumericTolerance | null): boolean {
+  const { tolerance: t, mode } = tolerance ?? { tolerance: 0, mode: 'absolute' };
+  const allowed = mode === 'relative' ? t * Math.abs(expected) : t;
+  return Math.abs(given - expected) <= allowed + 1e-9 * Math.max(1, Math.abs(expected));
+}
+
+/**
+ * A quantity as a candidate writes it ("12.5 cm", "12.5cm", "-3e2 m/s", "0.125"), in the unit whose multiplier is
+ * 1: the number divided by the named unit's multiplier. A bare number is read in that unit unless units are
+ * required; an unknown unit, or a missing one where required, is undefined (no points). Units are matched
+ * exactly after trimming, the longest symbol first ("mm" before "m").
+ */
+export function parseQuantity(answer: string, units: UnitSettings | undefined): number | undefined {
+  const value = answer.trim();
+  if (value === '') return undefined;
+  const known = [...(units?.units ?? [])].sort((a, b) => b.symbol.length - a.symbol.length);
+  for (const unit of known) {
+    const symbol = unit.symbol.trim();
+    if (value.endsWith(symbol)) {
+      const n = parseNumber(value.slice(0, value.length - symbol.length));
+      if (n !== undefined) return n / unit.multiplier;
+    }
+  }
+  if (units?.required && known.length > 0) return undefined;
+  return parseNumber(value);
+}
+
+/** Numeric and calculated: the quantity within the tolerance of one of the accepted values. */
+export function matchesQuantity(
+  answer: string,
+  accepted: readonly string[],
+  units: UnitSettings | undefined,
+  tolerance: NumericTolerance | null,
+): boolean {
+  const given = parseQuantity(answer, units);
+  if (given === undefined) return false;
+  return accepted.some((a) => {
+    const expected = parseNumber(a);
+    return expected !== undefined && withinTolerance(given, expected, tolerance);
+  });
+}
+
+/** Whether one gap's value is right (BlankSchema's rules). */
+export function blankIsRight(blank: Blank, value: string, caseSensitive: boolean): boolean {
+  if (value.trim() === '') return false;
+  if (blank.kind === 'choice') return blank.accepted.includes(value);
+  if (blank.kind === 'numeric')
+    return matchesShortAnswer(value, blank.accepted, {
+      caseSensitive: false,
+      numeric: { tolerance: blank.tolerance, mode: 'absolute' },
+    });
+  return matchesShortAnswer(value, blank.accepted, { caseSensitive, numeric: null });
+}
+
+/**
+ * Right or wrong per part of an answer, for the types scored in parts: each gap of a fill-in-the-blanks question,
+ * each prompt of a matching question, each neighbouring pair of an ordering question (ORDERING's rule). Null for
+ * the other types. The practice check, the review and the grader show these; scoring adds them up.
+ */
+export function answerParts(q: ScorableQuestion, answer: string | undefined): boolean[] | null {
+  if (q.type === 'fill-blanks') {
+    const blanks = q.blanks ?? [];
+    const values = decodeBlanks(answer, blanks.length);
+    return blanks.map((b, i) => blankIsRight(b, values[i]!, q.matching.caseSensitive));
+  }
+  if (q.type === 'matching') {
+    const pairs = q.pairs ?? [];
+    const chosen = decodeMatches(answer, pairs.length);
+    return pairs.map((p, i) => chosen[i]!.trim() !== '' && chosen[i]!.trim() === p.answer.trim());
+  }
+  if (q.type === 'ordering') {
+    const items = q.items ?? [];
+    const given = decodeOrder(answer);
+    const position = new Map(given.map((item, i) => [item, i]));
+    return items.slice(0, -1).map((item, k) => {
+      const at = position.get(item);
+      return at !== undefined && given[at + 1] === items[k + 1];
+    });
+  }
+  return null;
+}
+
+/** Points for parts right of parts (weights equal unless given), under the question's scoring rule. */
+function partsPoints(q: ScorableQuestion, parts: readonly boolean[], weights?: readonly number[]): number {
+  if (parts.length === 0) return 0;
+  if (q.scoring === 'all-or-nothing') return parts.every(Boolean) ? q.points : 0;
+  const weight = (i: number) => weights?.[i] ?? 1;
+  const total = parts.reduce((sum, _p, i) => sum + weight(i), 0);
+  const right = parts.reduce((sum, p, i) => sum + (p ? weight(i) : 0), 0);
+  return total > 0 ? Math.min(q.points, (q.points * right) / total) : 0;
+}
+
 /** A multiple-answer MCQ answer travels as a JSON array of option texts; a single answer as the option text. */
 export function encodeChoices(choices: readonly string[]): string {
   return JSON.stringify([...choices]);
@@ -145,11 +286,37 @@ export function scoreChoices(q: ScorableQuestion, chosen: readonly string[]): nu
 /** Points the key gives an answer, or null when the question has no key (a grader decides). */
 export function autoPoints(q: ScorableQuestion, answer: string | undefined): number | null {
   if (!hasAnswerKey(q)) return null;
-  if (q.type === 'mcq') {
-    if (q.multipleAnswers) return scoreChoices(q, decodeChoices(answer));
-    return answer !== undefined && answer === q.correctAnswer ? q.points : 0;
+  switch (q.type) {
+    case 'mcq':
+      if (q.multipleAnswers) return scoreChoices(q, decodeChoices(answer));
+      return answer !== undefined && answer === q.correctAnswer ? q.points : 0;
+    case 'true-false':
+      return answer !== undefined && answer === q.correctAnswer ? q.points : 0;
+    case 'ordering': {
+      const given = decodeOrder(answer);
+      const items = q.items ?? [];
+      // An answer that is not a rearrangement of exactly the items (a stale or hand-made value) earns nothing.
+      const complete = given.length === items.length && items.every((item) => given.includes(item));
+      if (!complete) return 0;
+      if (q.scoring === 'all-or-nothing') return given.every((item, i) => item === items[i]) ? q.points : 0;
+      return partsPoints(q, answerParts(q, answer)!);
+    }
+    case 'matching':
+      return partsPoints(q, answerParts(q, answer)!);
+    case 'fill-blanks':
+      return partsPoints(
+        q,
+        answerParts(q, answer)!,
+        (q.blanks ?? []).map((b) => b.weight),
+      );
+    case 'numeric':
+    case 'calculated':
+      return answer !== undefined && matchesQuantity(answer, q.acceptedAnswers, q.units, q.matching.numeric)
+        ? q.points
+        : 0;
+    default:
+      return answer !== undefined && matchesShortAnswer(answer, q.acceptedAnswers, q.matching) ? q.points : 0;
   }
-  return answer !== undefined && matchesShortAnswer(answer, q.acceptedAnswers, q.matching) ? q.points : 0;
 }
 
 /** One question: a grader's mark wins over the key; without either the question is pending. */

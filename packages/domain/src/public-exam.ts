@@ -4,6 +4,7 @@ import { type AccessMode, AccessModeSchema, type Pool, questionsPerCandidate } f
 import { PublicAiSettingsSchema, missingAiConfiguration } from './exam-ai.ts';
 import { type CodingWorkspace, CodingWorkspaceSchema, type QuestionDisplay, QuestionDisplaySchema } from './exam.ts';
 import { PublicQuestionSchema, type Question, toPublicQuestion } from './question.ts';
+import { type Passage, PublicPassageSchema, passagesFor } from './passages.ts';
 import { type PublicSection, PublicSectionSchema, type Section, sectionIndexOf } from './sections.ts';
 
 /** What a candidate's browser receives of an exam, and the preview (docs/product.md#sitting-an-exam). */
@@ -32,6 +33,10 @@ export const PublicExamSchema = z.object({
   questionCount: z.number().int(),
   /** The exam's sections in order (sections.ts); empty for an undivided exam. */
   sections: z.array(PublicSectionSchema).default([]),
+  /** The shared passages the candidate's questions refer to (passages.ts). */
+  passages: z.array(PublicPassageSchema).default([]),
+  /** A practice exam: the candidate may check each answer as they go (practice.ts). */
+  practice: z.boolean().default(false),
 });
 export type PublicExam = z.infer<typeof PublicExamSchema>;
 
@@ -39,7 +44,7 @@ export type PublicExam = z.infer<typeof PublicExamSchema>;
  * GET /api/public/exams/{id}: what the start pages need before an attempt exists. The questions reach a
  * browser only with an attempt (its snapshot) or an owner's preview token (docs/product.md#sitting-an-exam).
  */
-export const PublicExamSummarySchema = PublicExamSchema.omit({ questions: true });
+export const PublicExamSummarySchema = PublicExamSchema.omit({ questions: true, passages: true });
 export type PublicExamSummary = z.infer<typeof PublicExamSummarySchema>;
 
 /** POST /api/exams/{id}/preview-token: a short-lived, read-only token for one exam's preview. */
@@ -74,6 +79,9 @@ export type PublicExamSource = {
   pools: Array<Pick<Pool, 'id' | 'draw'>>;
   /** Absent from exams and snapshots kept before sections existed. */
   sections?: Section[];
+  /** Absent from exams and snapshots kept before passages existed. */
+  passages?: Passage[];
+  practice?: boolean;
   aiSettings: {
     enabled: boolean;
     provider: AiProvider;
@@ -119,6 +127,12 @@ export function toPublicExam(
     attemptsAllowed: exam.attemptsAllowed,
     questionCount: questionsPerCandidate(exam.questions, exam.pools),
     sections: publicSections(exam),
+    passages: passagesFor(exam.passages ?? [], exam.questions).map((p) => ({
+      id: p.id,
+      title: p.title,
+      content: p.content,
+    })),
+    practice: exam.practice ?? false,
     aiSettings: {
       enabled: ai.enabled,
       provider: ai.provider,

@@ -2,10 +2,36 @@ import { z } from 'zod';
 import { type TestCase, codingIssues, codingQuestionFields, isTestGraded, testPoints } from './coding.ts';
 import { SCORING_RULES } from './grading.ts';
 import { plantedErrorIssues } from './planted-errors.ts';
+import {
+  BlankSchema,
+  CalculatedSettingsSchema,
+  DEFAULT_ESSAY,
+  DEFAULT_UNITS,
+  EMPTY_FEEDBACK,
+  EssaySettingsSchema,
+  MatchPairSchema,
+  OrderingItemsSchema,
+  QuestionFeedbackSchema,
+  UnitSettingsSchema,
+  questionKindIssues,
+} from './question-kinds.ts';
+import { hashSeed, mulberry32, shuffled } from './arrangement.ts';
 
 /** A question as the creator authors it and as a candidate sees it (docs/product.md#exams). */
 
-export const QUESTION_TYPES = ['mcq', 'short-answer', 'file-upload', 'coding'] as const;
+export const QUESTION_TYPES = [
+  'mcq',
+  'short-answer',
+  'file-upload',
+  'coding',
+  'essay',
+  'true-false',
+  'ordering',
+  'matching',
+  'fill-blanks',
+  'numeric',
+  'calculated',
+] as const;
 export const QuestionTypeSchema = z.enum(QUESTION_TYPES);
 export type QuestionType = z.infer<typeof QuestionTypeSchema>;
 
@@ -94,10 +120,31 @@ export const QuestionSchema = z
     plantedError: text(1000).nullable().default(null),
     // Coding questions graded by tests (coding.ts).
     ...codingQuestionFields,
+    // The further types (question-kinds.ts); each field is read only by its own type.
+    /** What the candidate is told about the question in practice and in a released result's review. */
+    feedback: QuestionFeedbackSchema.default(EMPTY_FEEDBACK),
+    /** MCQ and true/false: feedback per option, by the option's index (true/false: [true, false]). */
+    optionFeedback: z.array(text(2000)).max(20).default([]),
+    /** A passage of the exam (passages.ts) shown beside this question. */
+    passageId: z.string().max(64).nullable().default(null),
+    essay: EssaySettingsSchema.default(DEFAULT_ESSAY),
+    /** Ordering: the items in the right order. */
+    items: OrderingItemsSchema.default([]),
+    /** Matching: each prompt with its right answer, and answers that match no prompt. */
+    pairs: z.array(MatchPairSchema).max(20).default([]),
+    distractors: z.array(text(1000)).max(20).default([]),
+    /** Fill in the blanks: the text with its gaps (`[[1]]`, `[[2]]`, …) and each gap's key. */
+    gapText: text(20000).default(''),
+    blanks: z.array(BlankSchema).max(50).default([]),
+    /** Numeric and calculated: the units an answer may be given in. */
+    units: UnitSettingsSchema.default(DEFAULT_UNITS),
+    /** Calculated: the variables, formula and (in an attempt's snapshot only) the candidate's values. */
+    calculated: CalculatedSettingsSchema.nullable().default(null),
   })
   .superRefine((q, ctx) => {
     for (const issue of codingIssues(q)) ctx.addIssue({ code: 'custom', ...issue });
     for (const issue of plantedErrorIssues(q)) ctx.addIssue({ code: 'custom', ...issue });
+    for (const issue of questionKindIssues(q)) ctx.addIssue({ code: 'custom', ...issue });
     if (q.type !== 'mcq') return;
     if (q.options.length < 2)
       ctx.addIssue({ code: 'custom', path: ['options'], message: 'An MCQ needs at least two options' });
@@ -163,6 +210,23 @@ export const PublicQuestionSchema = z.object({
   repositoryFiles: z.array(z.string()).optional(),
   /** The section the question is sat in (sections.ts); null without sections. */
   sectionId: z.string().nullable().optional(),
+  /** The exam's passage shown beside this question (PublicExam.passages); null without one. */
+  passageId: z.string().nullable().optional(),
+  /** Essay: the word limits the counter shows, and whether the editor is formatted. */
+  essay: z
+    .object({ minWords: z.number().nullable(), maxWords: z.number().nullable(), formatted: z.boolean() })
+    .optional(),
+  /** Ordering: the items in the order the candidate starts from (never the right order). */
+  items: z.array(z.string()).optional(),
+  /** Matching: the prompts in the creator's order, and every answer (right ones and distractors) in a shuffled order. */
+  prompts: z.array(z.string()).optional(),
+  choices: z.array(z.string()).optional(),
+  /** Fill in the blanks: the text with its `[[n]]` gaps, and each gap's kind and (drop-down) options. */
+  gapText: z.string().optional(),
+  gaps: z.array(z.object({ kind: z.enum(['text', 'numeric', 'choice']), options: z.array(z.string()) })).optional(),
+  /** Numeric and calculated: the unit symbols an answer may name, and whether one must be named. */
+  unitSymbols: z.array(z.string()).optional(),
+  unitRequired: z.boolean().optional(),
 });
 export type PublicQuestion = z.infer<typeof PublicQuestionSchema>;
 
@@ -178,8 +242,44 @@ export function toPublicQuestion(q: Question): PublicQuestion {
     points: q.points,
     language: q.language,
     sectionId: q.sectionId,
+    passageId: q.passageId,
     ...(q.type === 'coding' ? codingView(q) : {}),
+    ...kindView(q),
   };
+}
+
+/**
+ * A shuffle fixed by the question's id, so the candidate's page, a reload and the preview agree. Ordering items
+ * are never shown in the right order when another order exists: the shuffle is rotated by one if it gives it.
+ */
+function fixedShuffle(items: readonly string[], questionId: string): string[] {
+  const out = shuffled(items, mulberry32(hashSeed(`${questionId}:shown-order`)));
+  const same = out.every((item, i) => item === items[i]);
+  return same && new Set(items).size > 1 ? [...out.slice(1), out[0]!] : out;
+}
+
+/** What a candidate sees of the further types (question-kinds.ts): never a key, a formula or a range. */
+function kindView(q: Question): Partial<PublicQuestion> {
+  switch (q.type) {
+    case 'essay':
+      return { essay: { minWords: q.essay.minWords, maxWords: q.essay.maxWords, formatted: q.essay.formatted } };
+    case 'ordering':
+      return { items: fixedShuffle(q.items, q.id) };
+    case 'matching': {
+      const answers = [...new Set([...q.pairs.map((p) => p.answer), ...q.distractors])];
+      return { prompts: q.pairs.map((p) => p.prompt), choices: fixedShuffle(answers, q.id) };
+    }
+    case 'fill-blanks':
+      return {
+        gapText: q.gapText,
+        gaps: q.blanks.map((b) => ({ kind: b.kind, options: b.kind === 'choice' ? b.options : [] })),
+      };
+    case 'numeric':
+    case 'calculated':
+      return { unitSymbols: q.units.units.map((u) => u.symbol), unitRequired: q.units.required };
+    default:
+      return {};
+  }
 }
 
 /** A coding question's starter code, visible tests, hidden test count and limits for the candidate. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUDIT_MAX_COMPARISONS, AuditConfigurationSchema } from './assistant-audit.ts';
+import { QuestionTypeSchema } from './question.ts';
 
 /**
  * The AI solvability check (docs/product.md, "Before publishing: can the assistant solve it?"): before an exam
@@ -88,7 +89,7 @@ export const SolvabilityItemSchema = z.object({
   questionIndex: z.number().int().min(0),
   questionId: z.string(),
   title: z.string(),
-  type: z.enum(['mcq', 'short-answer', 'file-upload', 'coding']),
+  type: QuestionTypeSchema,
   verdict: SolvabilityVerdictSchema,
   reason: SolvabilityNotJudgedReasonSchema.nullable(),
   replies: z.array(SolvabilityReplySchema),

@@ -154,6 +154,17 @@ const base = (type: QuestionBody['type'], title: string, topic: string): Questio
   setupScript: '',
   referenceSolution: '',
   workspaceFile: null,
+  feedback: { general: '', correct: '', partial: '', incorrect: '' },
+  optionFeedback: [],
+  passageId: null,
+  essay: { minWords: null, maxWords: null, formatted: false },
+  items: [],
+  pairs: [],
+  distractors: [],
+  gapText: '',
+  blanks: [],
+  units: { units: [], required: false },
+  calculated: null,
 });
 
 export const question = {

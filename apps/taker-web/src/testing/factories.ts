@@ -38,6 +38,8 @@ export function buildPublicExam(overrides: Partial<PublicExam> = {}): PublicExam
     attemptsAllowed: 1,
     questionCount: 1,
     sections: [],
+    passages: [],
+    practice: false,
     codingWorkspace: {
       enabled: false,
       saveFilesInResults: true,

@@ -1,4 +1,6 @@
 import type { Section } from '@exam/domain/sections';
+import type { Passage } from '@exam/domain/passages';
+import type { ReviewWindow } from '@exam/domain/practice';
 import type { AccessMode, KeepGrade, Pool } from '@exam/domain/cohort';
 import type { AiSettingsInput } from '@exam/domain/exam-ai';
 import type { CodingWorkspace, QuestionDisplay, ReleasePolicy } from '@exam/domain/exam';
@@ -162,6 +164,15 @@ export const exams = examServiceSchema.table(
     pools: jsonb('pools').$type<Pool[]>().notNull().default([]),
     /** Ordered sections with their assistant rule and time limit (@exam/domain/sections). */
     sections: jsonb('sections').$type<Section[]>().notNull().default([]),
+    /** Shared passages the questions refer to (@exam/domain/passages). */
+    passages: jsonb('passages').$type<Passage[]>().notNull().default([]),
+    /** A practice exam: unlimited attempts, answers checked as the candidate goes, never counted (@exam/domain/practice). */
+    practice: boolean('practice').notNull().default(false),
+    /** The review window after release (@exam/domain/practice). */
+    review: jsonb('review')
+      .$type<ReviewWindow>()
+      .notNull()
+      .default({ enabled: false, closesAt: null, showFeedback: true }),
     /** Coding answers at least this similar are flagged on the insights page (@exam/domain/similarity). */
     similarityThreshold: doublePrecision('similarity_threshold').notNull().default(0.8),
     aiSettings: jsonb('ai_settings').$type<StoredAiSettings>().notNull(),

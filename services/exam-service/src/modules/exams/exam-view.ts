@@ -36,6 +36,9 @@ export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
     hasAccessCode: row.accessCodeHash !== null,
     pools: row.pools,
     sections: row.sections,
+    passages: row.passages,
+    practice: row.practice,
+    review: row.review,
     similarityThreshold: row.similarityThreshold,
     aiSettings: {
       ...ai,

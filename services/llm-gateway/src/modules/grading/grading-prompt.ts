@@ -22,6 +22,13 @@ const TYPE_WORDS: Record<Question['type'], string> = {
   'short-answer': 'a short-answer question',
   'file-upload': 'a file-upload question (the answer is the text read from the uploaded file)',
   coding: 'a coding question (the answer is the candidate’s code)',
+  essay: 'an essay question (the answer is the candidate’s essay, possibly in Markdown)',
+  'true-false': 'a true/false question',
+  ordering: 'an ordering question (the answer lists the items in the candidate’s order)',
+  matching: 'a matching question (the answer pairs each prompt with the candidate’s choice)',
+  'fill-blanks': 'a fill-in-the-blanks question (the answer is the text with the candidate’s words in brackets)',
+  numeric: 'a numeric question (the answer is a number, possibly with a unit)',
+  calculated: 'a calculated question with values of its own for this candidate (the answer is a number)',
 };
 
 function rubricLines(question: Question): string[] {

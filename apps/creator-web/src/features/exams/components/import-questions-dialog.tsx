@@ -21,6 +21,13 @@ const TYPE_KEYS = {
   'short-answer': 'interchange.typeShortAnswer',
   'file-upload': 'interchange.typeFileUpload',
   coding: 'interchange.typeCoding',
+  essay: 'interchange.typeEssay',
+  'true-false': 'interchange.typeTrueFalse',
+  ordering: 'interchange.typeOrdering',
+  matching: 'interchange.typeMatching',
+  'fill-blanks': 'interchange.typeFillBlanks',
+  numeric: 'interchange.typeNumeric',
+  calculated: 'interchange.typeCalculated',
 } as const satisfies Record<QuestionType, string>;
 
 /**
