@@ -114,6 +114,15 @@ export const QuestionAnswerSchema = z.object({
   starterFiles: z.array(RepositoryFileSchema).optional(),
   /** With starterFiles: the folder of the workspace the repository sits in ('' the root, else `q<N>/`). */
   repositoryRoot: z.string().optional(),
+  /**
+   * Fill in the blanks, matching and ordering: right or wrong per gap, prompt or neighbouring pair
+   * (@exam/domain/grading answerParts), so the grader sees which parts earned the partial credit.
+   */
+  parts: z.array(z.boolean()).nullable().optional(),
+  /** A calculated question: the values this candidate was given (the key is in correctAnswer). */
+  calculatedValues: z.record(z.string(), z.number()).nullable().optional(),
+  /** The shared passage shown beside the question, by title (its text is on the exam). */
+  passageTitle: z.string().nullable().optional(),
 });
 export type QuestionAnswer = z.infer<typeof QuestionAnswerSchema>;
 
