@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ExamSchema } from './exam.ts';
+import { PassageSchema } from './passages.ts';
 import { QuestionSchema } from './question.ts';
 
 /**
@@ -46,6 +47,10 @@ export const ImportPreviewSchema = z.object({
   title: z.string(),
   questions: z.array(QuestionSchema),
   notImported: z.array(NotImportedSchema),
+  /** Shared passages the questions refer to by passageId (a QTI stimulus, a Moodle description); the import adds them to the exam. */
+  passages: z.array(PassageSchema).optional(),
+  /** Questions that are imported but lose something on the way (what, and why), so nothing is lost without a word. */
+  warnings: z.array(NotImportedSchema).optional(),
 });
 export type ImportPreview = z.infer<typeof ImportPreviewSchema>;
 

@@ -1,4 +1,4 @@
-import { type XmlChild, type XmlNode, local, parseXml } from './xml.ts';
+import { type XmlChild, type XmlNode, local, parseXml, textOf } from './xml.ts';
 
 /**
  * Question text from other systems is HTML; the platform's question content is Markdown (rendered by
@@ -8,14 +8,21 @@ import { type XmlChild, type XmlNode, local, parseXml } from './xml.ts';
  */
 const BLOCKS = new Set(['p', 'div', 'blockquote', 'section', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'tr', 'pre']);
 
-function render(children: XmlChild[], skip: ReadonlySet<string>): string {
-  return children.map((c) => (typeof c === 'string' ? c.replace(/\s+/g, ' ') : renderNode(c, skip))).join('');
+/** Text to put in place of an element (a gap, a printed variable), or undefined to render it as usual. */
+export type Replace = (node: XmlNode) => string | undefined;
+
+type Options = { skip: ReadonlySet<string>; replace: Replace };
+
+function render(children: XmlChild[], opts: Options): string {
+  return children.map((c) => (typeof c === 'string' ? c.replace(/\s+/g, ' ') : renderNode(c, opts))).join('');
 }
 
-function renderNode(node: XmlNode, skip: ReadonlySet<string>): string {
+function renderNode(node: XmlNode, opts: Options): string {
   const name = local(node.name).toLowerCase();
-  if (skip.has(name)) return '';
-  const inner = render(node.children, skip);
+  if (opts.skip.has(name)) return '';
+  const replaced = opts.replace(node);
+  if (replaced !== undefined) return replaced;
+  const inner = render(node.children, opts);
   switch (name) {
     case 'br':
       return '\n';
@@ -36,6 +43,17 @@ function renderNode(node: XmlNode, skip: ReadonlySet<string>): string {
     }
     case 'code':
       return `\`${inner}\``;
+    case 'pre':
+      return `\n\n\`\`\`\n${textOf(node).replace(/\n$/, '')}\n\`\`\`\n\n`;
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
+      return `\n\n${'#'.repeat(Number(name[1]))} ${inner.trim()}\n\n`;
+    case 'a':
+      return node.attrs.href ? `[${inner.trim()}](${node.attrs.href})` : inner;
     case 'li':
       return `\n- ${inner.trim()}`;
     case 'ul':
@@ -60,8 +78,12 @@ function tidy(text: string): string {
 }
 
 /** Markdown of an element's children, leaving out elements with the given local names. */
-export function markdownOf(children: XmlChild[], skip: ReadonlySet<string> = new Set()): string {
-  return tidy(render(children, skip));
+export function markdownOf(
+  children: XmlChild[],
+  skip: ReadonlySet<string> = new Set(),
+  replace: Replace = () => undefined,
+): string {
+  return tidy(render(children, { skip, replace }));
 }
 
 /** Markdown of an HTML fragment (Moodle, GIFT `[html]`); a fragment that is not well-formed is read as text. */

@@ -1,4 +1,5 @@
 import { type NotImported, type ImportPreview } from '@exam/domain/interchange';
+import { type Passage } from '@exam/domain/passages';
 import { QuestionSchema, type Question } from '@exam/domain/question';
 
 /** What a reader produces: questions that passed the platform's own validation, and the rest with reasons. */
@@ -15,19 +16,27 @@ export type QuestionDraft = Partial<Question> & Pick<Question, 'type' | 'title'>
 export class ImportCollector {
   readonly questions: Question[] = [];
   readonly notImported: NotImported[] = [];
+  readonly passages: Passage[] = [];
+  readonly warnings: NotImported[] = [];
   private n = 0;
 
-  add(ref: string, draft: QuestionDraft): void {
+  /** A question that is imported but loses something: listed in the preview beside it. */
+  warn(ref: string, title: string, reason: string): void {
+    this.warnings.push({ ref, title: title.slice(0, 200), reason });
+  }
+
+  add(ref: string, draft: QuestionDraft): boolean {
     const n = ++this.n;
     const id = draft.id ?? `q${n}`;
     const parsed = QuestionSchema.safeParse({ ...draft, id, title: draft.title.slice(0, 500) });
     if (parsed.success) {
       this.questions.push(parsed.data);
-      return;
+      return true;
     }
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
     this.skip(ref, draft.title, `Not a valid question on this platform${where}: ${issue?.message ?? 'invalid'}`);
+    return false;
   }
 
   skip(ref: string, title: string, reason: string): void {
