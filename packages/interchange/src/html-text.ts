@@ -52,8 +52,6 @@ function renderNode(node: XmlNode, opts: Options): string {
     case 'h5':
     case 'h6':
       return `\n\n${'#'.repeat(Number(name[1]))} ${inner.trim()}\n\n`;
-    case 'a':
-      return node.attrs.href ? `[${inner.trim()}](${node.attrs.href})` : inner;
     case 'li':
       return `\n- ${inner.trim()}`;
     case 'ul':
