@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { CreateExamSchema, type Exam, UpdateExamSchema } from '@exam/domain/exam';
+import { type Passage } from '@exam/domain/passages';
 import { type Question } from '@exam/domain/question';
 import {
   type ImportFile,
@@ -88,10 +89,20 @@ export function createInterchangeService(
 
   /**
    * Fresh ids for questions going into an existing exam, without its pools, rubrics or sections (they are not
-   * there): with sections, they join the exam's first section.
+   * there): with sections, they join the exam's first section. The file's passages join the exam's with fresh
+   * ids too, and the questions point at them.
    */
-  function forExistingExam(questions: Question[]): Question[] {
-    return questions.map((q) => ({ ...q, id: deps.ids.next(), poolId: null, rubricId: null, sectionId: null }));
+  function forExistingExam(found: ImportRead): { questions: Question[]; passages: Passage[] } {
+    const ids = new Map((found.passages ?? []).map((p) => [p.id, deps.ids.next()]));
+    const questions = found.questions.map((q) => ({
+      ...q,
+      id: deps.ids.next(),
+      poolId: null,
+      rubricId: null,
+      sectionId: null,
+      passageId: q.passageId === null ? null : (ids.get(q.passageId) ?? null),
+    }));
+    return { questions, passages: (found.passages ?? []).map((p) => ({ ...p, id: ids.get(p.id)! })) };
   }
 
   async function intoNewExam(ownerId: string, file: ImportRequest, found: ImportRead): Promise<Exam> {
@@ -103,6 +114,7 @@ export function createInterchangeService(
       ...(access ? { access } : {}),
       title: found.title || titleFromName(file.fileName),
       questions: found.questions,
+      passages: found.passages ?? [],
       isDraft: true,
     });
     if (!body.success) throw schemaError(body.error.issues);
@@ -117,7 +129,11 @@ export function createInterchangeService(
       ]);
     if (exam.questions.length + found.questions.length > MAX_EXAM_QUESTIONS)
       throw invalid('data', `An exam holds at most ${MAX_EXAM_QUESTIONS} questions`);
-    const patch = UpdateExamSchema.safeParse({ questions: [...exam.questions, ...forExistingExam(found.questions)] });
+    const added = forExistingExam(found);
+    const patch = UpdateExamSchema.safeParse({
+      questions: [...exam.questions, ...added.questions],
+      passages: [...exam.passages, ...added.passages],
+    });
     if (!patch.success) throw schemaError(patch.error.issues);
     return exams.update(ownerId, exam.id, patch.data);
   }

@@ -1,5 +1,5 @@
 import { fixture } from '@exam/interchange/testing';
-import { unzipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
 
@@ -101,6 +101,40 @@ describe('question import and QTI export', () => {
     const questions = appended.json().exam.questions as Array<{ id: string; title: string }>;
     expect(questions.map((q) => q.title)).toEqual(['Na', 'Gas', 'Gas']);
     expect(new Set(questions.map((q) => q.id)).size).toBe(3);
+  });
+
+  it('imports a QTI stimulus as the exam\'s passage, and gives it a fresh id when appended to a draft', async () => {
+    const manifest = `<manifest xmlns="http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1" identifier="m"><organizations/><resources>
+<resource identifier="s" type="imsqti_stimulus_xmlv3p0" href="stimulus.xml"><file href="stimulus.xml"/></resource>
+<resource identifier="i" type="imsqti_item_xmlv3p0" href="stimulus-ref.xml"><file href="stimulus-ref.xml"/></resource>
+</resources></manifest>`;
+    const zip = zipSync({
+      'imsmanifest.xml': new TextEncoder().encode(manifest),
+      'stimulus.xml': fixture('qti/question-kinds/stimulus.xml'),
+      'stimulus-ref.xml': fixture('qti/question-kinds/stimulus-ref.xml'),
+    });
+    const payload = { format: 'qti', fileName: 'water.zip', data: b64(zip) };
+    const preview = await app.inject({ method: 'POST', url: '/api/exams/import/preview', headers: owner.headers, payload });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().passages).toEqual([expect.objectContaining({ id: 'passage1', title: 'The water cycle' })]);
+
+    const created = await app.inject({ method: 'POST', url: '/api/exams/import', headers: owner.headers, payload });
+    expect(created.statusCode).toBe(201);
+    const { exam } = created.json();
+    expect(exam.passages).toEqual([expect.objectContaining({ id: 'passage1', title: 'The water cycle' })]);
+    expect(exam.questions[0].passageId).toBe('passage1');
+
+    const appended = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: { ...payload, examId: exam.id },
+    });
+    expect(appended.statusCode).toBe(201);
+    const after = appended.json().exam as { passages: Array<{ id: string }>; questions: Array<{ passageId: string }> };
+    expect(after.passages).toHaveLength(2);
+    expect(after.passages[1]?.id).not.toBe('passage1');
+    expect(after.questions.map((q) => q.passageId)).toEqual(after.passages.map((p) => p.id));
   });
 
   it("never imports into another creator's exam or into a published one", async () => {
