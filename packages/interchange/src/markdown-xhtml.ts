@@ -35,7 +35,9 @@ function blocks(lines: string[]): string {
       for (i++; i < lines.length && !lines[i]!.trim().startsWith(fence[1]!); i++) code.push(lines[i]!);
       i++;
       const lang = fence[2] ? { class: `language-${fence[2]}` } : {};
-      out.push(`<pre><code${lang.class ? ` class="${escapeXml(lang.class)}"` : ''}>${escapeXml(code.join('\n'))}</code></pre>`);
+      out.push(
+        `<pre><code${lang.class ? ` class="${escapeXml(lang.class)}"` : ''}>${escapeXml(code.join('\n'))}</code></pre>`,
+      );
       continue;
     }
     const heading = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
@@ -61,7 +63,8 @@ function blocks(lines: string[]): string {
           .map((c) => inline(c.trim()));
       const head = cells(line);
       const rows: string[][] = [];
-      for (i += 2; i < lines.length && lines[i]!.includes('|') && lines[i]!.trim() !== ''; i++) rows.push(cells(lines[i]!));
+      for (i += 2; i < lines.length && lines[i]!.includes('|') && lines[i]!.trim() !== ''; i++)
+        rows.push(cells(lines[i]!));
       const tr = (row: string[], tag: string) => `<tr>${row.map((c) => `<${tag}>${c}</${tag}>`).join('')}</tr>`;
       out.push(
         `<table><thead>${tr(head, 'th')}</thead>${rows.length > 0 ? `<tbody>${rows.map((r) => tr(r, 'td')).join('')}</tbody>` : ''}</table>`,

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { instantiateQuestion } from '@exam/domain/calculated';
 import { autoPoints, encodeChoices, parseNumber } from '@exam/domain/grading';
 import { type Question } from '@exam/domain/question';
-import { decodeBlanks, decodeMatches, decodeOrder, encodeBlanks, encodeMatches, encodeOrder } from '@exam/domain/question-kinds';
+import {
+  decodeBlanks,
+  decodeMatches,
+  decodeOrder,
+  encodeBlanks,
+  encodeMatches,
+  encodeOrder,
+} from '@exam/domain/question-kinds';
 import { exportQti } from './qti-export.ts';
 import { importQti } from './qti-import.ts';
 import { sampleExam } from './qti-sample.testing.ts';
@@ -87,7 +94,13 @@ function responsesOf(root: XmlNode, q: Question, answer: string): Record<string,
 /** Answers to try per question: right, wrong, partly right, spaced, cased, in other units. */
 const CANDIDATES: Record<string, string[]> = {
   mcq1: ['a < b & c', 'INNER', 'LEFT  OUTER'],
-  mcq2: [encodeChoices(['x', 'z']), encodeChoices(['x']), encodeChoices(['x', 'y']), encodeChoices(['y']), encodeChoices(['x', 'y', 'z'])],
+  mcq2: [
+    encodeChoices(['x', 'z']),
+    encodeChoices(['x']),
+    encodeChoices(['x', 'y']),
+    encodeChoices(['y']),
+    encodeChoices(['x', 'y', 'z']),
+  ],
   sa1: ['3.14', '3.17', '3.1', ' 3.1716 ', '3.11', 'pi'],
   tf1: ['true', 'false'],
   ord1: [
@@ -139,7 +152,11 @@ describe('QTI export scored by an independent evaluator of QTI response processi
       const scores = CANDIDATES[id]!.map((a) => autoPoints(q, a)!);
       expect(scores, id).toContain(q.points);
       expect(scores, id).toContain(0);
-      if (q.scoring === 'partial') expect(scores.some((s) => s > 0 && s < q.points), id).toBe(true);
+      if (q.scoring === 'partial')
+        expect(
+          scores.some((s) => s > 0 && s < q.points),
+          id,
+        ).toBe(true);
     }
   });
 
@@ -199,7 +216,8 @@ describe('QTI export read back from its standard parts alone (as another QTI rea
     (_id, q) => {
       const back = byTitle(q.title)!;
       expect(back.points).toBe(q.points);
-      for (const answer of CANDIDATES[q.id]!) expect(autoPoints(back, answer), answer).toBeCloseTo(autoPoints(q, answer)!, 9);
+      for (const answer of CANDIDATES[q.id]!)
+        expect(autoPoints(back, answer), answer).toBeCloseTo(autoPoints(q, answer)!, 9);
     },
   );
 
@@ -226,7 +244,12 @@ describe('QTI export read back from its standard parts alone (as another QTI rea
       optionFeedback: ['Right: condensed vapour.', 'No: read the passage again.'],
       feedback: { general: 'See the passage.', correct: 'Well done.', partial: '', incorrect: 'Read it again.' },
     });
-    expect(byTitle('Facts')?.feedback).toEqual({ general: '', correct: 'All right.', partial: 'Some right.', incorrect: 'None right.' });
+    expect(byTitle('Facts')?.feedback).toEqual({
+      general: '',
+      correct: 'All right.',
+      partial: 'Some right.',
+      incorrect: 'None right.',
+    });
     expect(byTitle('Explain normalisation')?.essay.formatted).toBe(true);
     expect(byTitle('Length')?.units).toEqual(exam.questions.find((q) => q.id === 'num1')?.units);
   });
@@ -250,7 +273,8 @@ const ITEM_ORDER = [
   'qti-response-processing',
   'qti-modal-feedback',
 ];
-const INTERACTIONS_WITH_RESPONSE = /^qti-(choice|order|match|associate|gap-match|inline-choice|text-entry|extended-text|upload)-interaction$/;
+const INTERACTIONS_WITH_RESPONSE =
+  /^qti-(choice|order|match|associate|gap-match|inline-choice|text-entry|extended-text|upload)-interaction$/;
 
 describe('the exported package holds what the QTI 3.0 and content packaging specifications require', () => {
   const manifest = xmlOf('imsmanifest.xml');
@@ -272,7 +296,11 @@ describe('the exported package holds what the QTI 3.0 and content packaging spec
     const ids = new Set(resources.map((r) => r.attrs.identifier));
     expect(ids.size).toBe(resources.length);
     const listed = resources.flatMap((r) => descendants(r, 'file').map((f) => f.attrs.href!));
-    expect(listed.sort()).toEqual(Object.keys(files).filter((p) => p !== 'imsmanifest.xml').sort());
+    expect(listed.sort()).toEqual(
+      Object.keys(files)
+        .filter((p) => p !== 'imsmanifest.xml')
+        .sort(),
+    );
     for (const r of resources) {
       expect(files[r.attrs.href!], r.attrs.href).toBeDefined();
       expect(r.attrs.type).toMatch(/^(imsqti_(item|test|stimulus)_xmlv3p0|webcontent)$/);
@@ -293,8 +321,14 @@ describe('the exported package holds what the QTI 3.0 and content packaging spec
       const root = itemOf(q);
       expect(root.attrs['time-dependent'], q.id).toBe('false');
       const order = elements(root).map((e) => ITEM_ORDER.indexOf(local(e.name)));
-      expect(order.every((n) => n >= 0), q.id).toBe(true);
-      expect([...order].sort((a, b) => a - b), q.id).toEqual(order);
+      expect(
+        order.every((n) => n >= 0),
+        q.id,
+      ).toBe(true);
+      expect(
+        [...order].sort((a, b) => a - b),
+        q.id,
+      ).toEqual(order);
       const declared = childrenNamed(root, 'qti-response-declaration').map((d) => d.attrs.identifier);
       const used = elementsDeep(root)
         .filter((e) => INTERACTIONS_WITH_RESPONSE.test(local(e.name)))
@@ -307,7 +341,9 @@ describe('the exported package holds what the QTI 3.0 and content packaging spec
       const outcomes = childrenNamed(root, 'qti-outcome-declaration').map((d) => d.attrs.identifier);
       expect(outcomes, q.id).toContain('SCORE');
       const idents = elementsDeep(root).flatMap((e) =>
-        /^qti-(simple-choice|simple-associable-choice|inline-choice|gap-text|gap)$/.test(local(e.name)) ? [e.attrs.identifier] : [],
+        /^qti-(simple-choice|simple-associable-choice|inline-choice|gap-text|gap)$/.test(local(e.name))
+          ? [e.attrs.identifier]
+          : [],
       );
       expect(new Set(idents).size, q.id).toBe(idents.length);
       for (const v of descendants(root, 'qti-variable'))
@@ -322,7 +358,8 @@ describe('the exported package holds what the QTI 3.0 and content packaging spec
     const mcq = itemOf(exam.questions[0]!);
     expect(descendants(mcq, 'strong').map(textOf)).toEqual(['all']);
     expect(descendants(mcq, 'code').map(textOf)).toEqual(['code']);
-    for (const q of exam.questions) expect(textOf(child(itemOf(q), 'qti-item-body')), q.id).not.toMatch(/\*\*|\[\[\d\]\]/);
+    for (const q of exam.questions)
+      expect(textOf(child(itemOf(q), 'qti-item-body')), q.id).not.toMatch(/\*\*|\[\[\d\]\]/);
     const stimulus = xmlOf('stimuli/passage-1.xml');
     expect(local(stimulus.name)).toBe('qti-assessment-stimulus');
     expect(descendants(stimulus, 'td').map(textOf)).toEqual(['rain', 'clouds']);
@@ -332,12 +369,15 @@ describe('the exported package holds what the QTI 3.0 and content packaging spec
     const tf = itemOf(exam.questions.find((q) => q.id === 'tf1')!);
     const ref = child(tf, 'qti-assessment-stimulus-ref')!;
     expect(ref.attrs).toMatchObject({ identifier: 'passage-1', href: '../stimuli/passage-1.xml' });
-    const item = resources.find((r) => r.attrs.href === `items/item-${exam.questions.findIndex((q) => q.id === 'tf1') + 1}.xml`)!;
+    const item = resources.find(
+      (r) => r.attrs.href === `items/item-${exam.questions.findIndex((q) => q.id === 'tf1') + 1}.xml`,
+    )!;
     expect(descendants(item, 'dependency').map((d) => d.attrs.identifierref)).toEqual(['passage-1']);
   });
 
   it('writes no response-processing template (their SCORE is 1, not the question’s points)', () => {
-    for (const q of exam.questions) expect(child(itemOf(q), 'qti-response-processing')?.attrs.template, q.id).toBeUndefined();
+    for (const q of exam.questions)
+      expect(child(itemOf(q), 'qti-response-processing')?.attrs.template, q.id).toBeUndefined();
   });
 });
 

@@ -40,7 +40,11 @@ export function exportQti(exam: ExchangeExam): Uint8Array {
   }));
   for (const s of stimuli) files[s.href] = strToU8(stimulusXml(s));
   for (const { q, ident, href, stimulus } of items) {
-    const ref = stimulus && { identifier: stimulus.ident, href: relativeHref(href, stimulus.href), title: stimulus.passage.title || stimulus.ident };
+    const ref = stimulus && {
+      identifier: stimulus.ident,
+      href: relativeHref(href, stimulus.href),
+      title: stimulus.passage.title || stimulus.ident,
+    };
     files[href] = strToU8(itemXml(q, ident, { shuffle: exam.shuffleOptions, ...(ref ? { stimulus: ref } : {}) }));
   }
   files['test.xml'] = strToU8(testXml(exam, items));
@@ -60,7 +64,10 @@ function extensionOf(exam: ExchangeExam, items: ItemFile[]): ExtensionFile {
   return {
     exam: settings,
     items: Object.fromEntries(
-      items.map(({ q, ident }) => [ident, Object.fromEntries(ITEM_EXTENSION_FIELDS.map((f) => [f, q[f]])) as ItemExtension]),
+      items.map(({ q, ident }) => [
+        ident,
+        Object.fromEntries(ITEM_EXTENSION_FIELDS.map((f) => [f, q[f]])) as ItemExtension,
+      ]),
     ),
     passages,
   };

@@ -28,7 +28,12 @@ export function importQti(data: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMI
   const isZip = data[0] === 0x50 && data[1] === 0x4b;
   const collector = new ImportCollector();
   if (!isZip) {
-    readItem(collector, { ref: 'item', path: 'item.xml', xml: strFromU8(data), extension: null }, () => undefined, new Map());
+    readItem(
+      collector,
+      { ref: 'item', path: 'item.xml', xml: strFromU8(data), extension: null },
+      () => undefined,
+      new Map(),
+    );
     return { title: '', ...results(collector), settings: null };
   }
   const zip = openZip(data, limits);
@@ -57,7 +62,9 @@ export function importQti(data: Uint8Array, limits: ZipLimits = DEFAULT_ZIP_LIMI
   // Every passage of the platform's own package (an exam may hold one no question shows yet), and every stimulus
   // an imported question refers to.
   const used = new Set(collector.questions.map((q) => q.passageId));
-  collector.passages.push(...[...passages].filter(([key, p]) => key.startsWith('#') || used.has(p.id)).map(([, p]) => p));
+  collector.passages.push(
+    ...[...passages].filter(([key, p]) => key.startsWith('#') || used.has(p.id)).map(([, p]) => p),
+  );
   return { title, ...results(collector), settings: extension?.exam ?? null };
 }
 
@@ -130,7 +137,8 @@ function passageOf(ref: XmlNode, itemPath: string, text: Files, passages: Map<st
   const known = passages.get(path);
   if (known) return known;
   const xml = text(path);
-  if (xml === undefined) return `Its passage "${ref.attrs.title ?? ref.attrs.identifier}" (${ref.attrs.href}) is not in the file`;
+  if (xml === undefined)
+    return `Its passage "${ref.attrs.title ?? ref.attrs.identifier}" (${ref.attrs.href}) is not in the file`;
   let root: XmlNode;
   try {
     root = parseXml(xml);
@@ -138,7 +146,8 @@ function passageOf(ref: XmlNode, itemPath: string, text: Files, passages: Map<st
     return `Its passage ${ref.attrs.href} cannot be read: ${(error as Error).message}`;
   }
   const body = child(root, 'qti-stimulus-body');
-  if (local(root.name) !== 'qti-assessment-stimulus' || !body) return `${ref.attrs.href} is not a QTI assessment stimulus`;
+  if (local(root.name) !== 'qti-assessment-stimulus' || !body)
+    return `${ref.attrs.href} is not a QTI assessment stimulus`;
   const content = markdownOf(body.children);
   if (content === '') return `Its passage ${ref.attrs.href} holds no text (media only), which is not carried over`;
   const taken = new Set([...passages.values()].map((p) => p.id));

@@ -82,11 +82,7 @@ function choiceParts(q: Question, opts: ItemOptions): Parts {
     if (text.trim() === '') return [];
     const body = text.split('\n').map(escapeXml).join('<br/>');
     return [
-      el(
-        'qti-feedback-inline',
-        { 'outcome-identifier': 'FEEDBACK', identifier: ids[i], 'show-hide': 'show' },
-        body,
-      ),
+      el('qti-feedback-inline', { 'outcome-identifier': 'FEEDBACK', identifier: ids[i], 'show-hide': 'show' }, body),
     ];
   };
   const interaction = el(
@@ -128,22 +124,19 @@ function orderingParts(q: Question): Parts {
   const at = (j: number) => el('qti-index', { n: j }, variable('RESPONSE'));
   // Partial credit (question-kinds.ts ORDERING): each neighbouring pair of the right order that stands next to
   // each other, in that order, in a complete answer earns points / (n − 1).
-  const pairs = ids.slice(0, -1).map((id, k) =>
-    responseIf(
-      or(
-        ...Array.from({ length: n - 1 }, (_v, j) =>
-          and(matchValue(at(j + 1), 'identifier', id), matchValue(at(j + 2), 'identifier', ids[k + 1]!)),
+  const pairs = ids
+    .slice(0, -1)
+    .map((id, k) =>
+      responseIf(
+        or(
+          ...Array.from({ length: n - 1 }, (_v, j) =>
+            and(matchValue(at(j + 1), 'identifier', id), matchValue(at(j + 2), 'identifier', ids[k + 1]!)),
+          ),
         ),
+        [addToScore(share(q.points, n - 1))],
       ),
-      [addToScore(share(q.points, n - 1))],
-    ),
-  );
-  const complete = el(
-    'qti-match',
-    {},
-    el('qti-container-size', {}, variable('RESPONSE')),
-    baseValue('integer', n),
-  );
+    );
+  const complete = el('qti-match', {}, el('qti-container-size', {}, variable('RESPONSE')), baseValue('integer', n));
   const scoring =
     q.scoring === 'partial'
       ? [scoreIs(0), responseIf(complete, pairs)]
@@ -262,7 +255,11 @@ function blanksParts(q: Question): Parts {
     );
     rights.push(
       numeric
-        ? or(...keys.map((e) => numberEquals(variable(id), e as number, { tolerance: blank.tolerance, mode: 'absolute' })))
+        ? or(
+            ...keys.map((e) =>
+              numberEquals(variable(id), e as number, { tolerance: blank.tolerance, mode: 'absolute' }),
+            ),
+          )
         : textRight(id, blank.accepted, q.matching.caseSensitive),
     );
   });
@@ -273,7 +270,10 @@ function blanksParts(q: Question): Parts {
   const scoring =
     q.scoring === 'all-or-nothing'
       ? [allOrNothing(and(...rights))]
-      : [scoreIs(0), ...rights.map((right, k) => responseIf(right, [addToScore((q.points * q.blanks[k]!.weight) / total)]))];
+      : [
+          scoreIs(0),
+          ...rights.map((right, k) => responseIf(right, [addToScore((q.points * q.blanks[k]!.weight) / total)])),
+        ];
   return {
     declarations,
     body: el('div', { class: 'exam-gap-text' }, text),
@@ -316,7 +316,9 @@ function quantityParts(q: Question, accepted: number[]): Parts {
     scoring: keyed
       ? [
           allOrNothing(
-            quantityRight(units, q.units.required, (v) => or(...accepted.map((e) => numberEquals(v, e, q.matching.numeric)))),
+            quantityRight(units, q.units.required, (v) =>
+              or(...accepted.map((e) => numberEquals(v, e, q.matching.numeric))),
+            ),
           ),
         ]
       : [],
@@ -433,8 +435,7 @@ function calculatedParts(q: Question): Parts {
     el('qti-set-correct-response', { identifier: 'RESPONSE' }, variable('ANSWER')),
   );
   const base = quantityParts(q, []);
-  const within = (v: string) =>
-    el('qti-lte', {}, abs(el('qti-subtract', {}, v, variable('ANSWER'))), variable('TOL'));
+  const within = (v: string) => el('qti-lte', {}, abs(el('qti-subtract', {}, v, variable('ANSWER'))), variable('TOL'));
   const decimals = new Map(calc.variables.map((v) => [v.name, v.decimals]));
   const content = q.content.replace(/\{([A-Za-z][A-Za-z0-9_]{0,30})\}/g, (whole, name: string) =>
     decimals.has(name) ? placeholder(`var:${name}`) : whole,

@@ -70,7 +70,8 @@ function pointsOf(root: XmlNode, fallback = 1): number {
     const upper = num(r.mapping?.attrs['upper-bound']);
     if (upper !== undefined && upper > 0) return upper;
     const positive = r.entries.map((e) => Number(e.attrs['mapped-value'] ?? 0)).filter((v) => v > 0);
-    const total = r.declaration?.attrs.cardinality === 'single' ? Math.max(0, ...positive) : positive.reduce((a, b) => a + b, 0);
+    const total =
+      r.declaration?.attrs.cardinality === 'single' ? Math.max(0, ...positive) : positive.reduce((a, b) => a + b, 0);
     if (total > 0) return Math.round(total * 100) / 100;
   }
   return fallback;
@@ -79,7 +80,9 @@ function pointsOf(root: XmlNode, fallback = 1): number {
 const processingOf = (root: XmlNode) => child(root, 'qti-response-processing');
 const usesMapping = (root: XmlNode) => {
   const rp = processingOf(root);
-  return (rp?.attrs.template ?? '').includes('map_response') || (rp ? descendants(rp, 'qti-map-response').length > 0 : false);
+  return (
+    (rp?.attrs.template ?? '').includes('map_response') || (rp ? descendants(rp, 'qti-map-response').length > 0 : false)
+  );
 };
 
 /** The creator's feedback from modal feedback on the platform's outcome (general / correct / partial / incorrect). */
@@ -103,7 +106,8 @@ export function readItemXml(root: XmlNode, title: string): ItemRead {
   const media = [...MEDIA].filter((m) => descendants(body, m).length > 0);
   if (media.length > 0) return `Its text holds ${media.join(', ')} content, which is not carried over`;
   const lost: string[] = [];
-  if (descendants(body, 'qti-feedback-block').length > 0) lost.push('Its feedback blocks in the text are not carried over');
+  if (descendants(body, 'qti-feedback-block').length > 0)
+    lost.push('Its feedback blocks in the text are not carried over');
   const base: Base = { title, content: '', points: pointsOf(root), feedback: feedbackOf(root, lost) };
   const kinds = interactions.map((i) => local(i.name));
   const gapKinds = new Set(['qti-text-entry-interaction', 'qti-inline-choice-interaction']);
@@ -144,7 +148,12 @@ export function readItemXml(root: XmlNode, title: string): ItemRead {
       const language = interaction.attrs['data-exam-language'] ?? /exam-language-(\w+)/.exec(className)?.[1];
       if (language) {
         const starter = child(r.declaration ?? EMPTY, 'qti-default-value');
-        return draft({ ...withText, type: 'coding', language: language as Question['language'], starterCode: textOf(child(starter ?? EMPTY, 'qti-value')) });
+        return draft({
+          ...withText,
+          type: 'coding',
+          language: language as Question['language'],
+          starterCode: textOf(child(starter ?? EMPTY, 'qti-value')),
+        });
       }
       // expected-lines is the size of the box a player draws, not a limit: no word limit is read from it.
       return draft({
@@ -166,7 +175,11 @@ const printed = (node: XmlNode) =>
 
 /** The item's text without its interactions (a numeric item's entry and unit list sit in the text). */
 function textWithout(body: XmlNode, _root: XmlNode): string {
-  return markdownOf(body.children, new Set([...INTERACTION_TEXT_SKIP, 'qti-text-entry-interaction', 'qti-inline-choice-interaction']), printed);
+  return markdownOf(
+    body.children,
+    new Set([...INTERACTION_TEXT_SKIP, 'qti-text-entry-interaction', 'qti-inline-choice-interaction']),
+    printed,
+  );
 }
 
 /** A choice's text without its feedback; plain text is kept as written (spaces inside included). */
@@ -176,18 +189,32 @@ function choiceText(choice: XmlNode): string {
   return hasMarkup ? markdownOf(children) : children.join('').trim();
 }
 
-function choiceDraft(root: XmlNode, interaction: XmlNode, r: ReturnType<typeof responseOf>, base: Base): QuestionDraft | string {
+function choiceDraft(
+  root: XmlNode,
+  interaction: XmlNode,
+  r: ReturnType<typeof responseOf>,
+  base: Base,
+): QuestionDraft | string {
   const choices = childrenNamed(interaction, 'qti-simple-choice');
   const options = choices.map(choiceText);
   if (options.some((o) => o === '')) return 'An option has no text (an image or media only), which is not carried over';
   if (new Set(options).size !== options.length) return 'Two options have the same text';
   // Feedback inside a choice is the option's feedback, never part of its text (a candidate would read the key).
-  const optionFeedback = choices.map((c) => childrenNamed(c, 'qti-feedback-inline').map((f) => markdownOf(f.children)).join('\n'));
+  const optionFeedback = choices.map((c) =>
+    childrenNamed(c, 'qti-feedback-inline')
+      .map((f) => markdownOf(f.children))
+      .join('\n'),
+  );
   const feedback = optionFeedback.some((f) => f !== '') ? optionFeedback : [];
   const textOfId = new Map(choices.map((c, i) => [c.attrs.identifier ?? '', options[i]!]));
   const correct = r.correct.map((id) => textOfId.get(id)).filter((t): t is string => t !== undefined);
   const multiple = r.declaration?.attrs.cardinality === 'multiple' || (interaction.attrs['max-choices'] ?? '1') !== '1';
-  if (!multiple && options.length === 2 && options[0]!.toLowerCase() === 'true' && options[1]!.toLowerCase() === 'false') {
+  if (
+    !multiple &&
+    options.length === 2 &&
+    options[0]!.toLowerCase() === 'true' &&
+    options[1]!.toLowerCase() === 'false'
+  ) {
     const key = correct[0]?.toLowerCase();
     return { ...base, type: 'true-false', ...(key ? { correctAnswer: key } : {}), optionFeedback: feedback };
   }
@@ -201,15 +228,29 @@ function choiceDraft(root: XmlNode, interaction: XmlNode, r: ReturnType<typeof r
       scoring: usesMapping(root) || r.mapping ? 'partial' : 'all-or-nothing',
       optionFeedback: feedback,
     };
-  return { ...base, type: 'mcq', options, ...(correct[0] !== undefined ? { correctAnswer: correct[0] } : {}), optionFeedback: feedback };
+  return {
+    ...base,
+    type: 'mcq',
+    options,
+    ...(correct[0] !== undefined ? { correctAnswer: correct[0] } : {}),
+    optionFeedback: feedback,
+  };
 }
 
 /** Partial credit by neighbouring pairs when the processing reads positions (the platform's ORDERING rule). */
-function orderDraft(root: XmlNode, interaction: XmlNode, r: ReturnType<typeof responseOf>, base: Base): QuestionDraft | string {
-  const textOfId = new Map(childrenNamed(interaction, 'qti-simple-choice').map((c) => [c.attrs.identifier ?? '', choiceText(c)]));
+function orderDraft(
+  root: XmlNode,
+  interaction: XmlNode,
+  r: ReturnType<typeof responseOf>,
+  base: Base,
+): QuestionDraft | string {
+  const textOfId = new Map(
+    childrenNamed(interaction, 'qti-simple-choice').map((c) => [c.attrs.identifier ?? '', choiceText(c)]),
+  );
   const items = r.correct.map((id) => textOfId.get(id) ?? '');
   if (items.length < 2) return 'It has no correct order';
-  if (items.length !== textOfId.size) return 'Its correct order leaves some items out, which an ordering question cannot';
+  if (items.length !== textOfId.size)
+    return 'Its correct order leaves some items out, which an ordering question cannot';
   const rp = processingOf(root);
   const partial = usesMapping(root) || (rp ? descendants(rp, 'qti-index').length > 0 : false);
   return { ...base, type: 'ordering', items, scoring: partial ? 'partial' : 'all-or-nothing' };
@@ -228,20 +269,36 @@ function matchDraft(
   const associate = local(interaction.name) === 'qti-associate-interaction';
   const sets = childrenNamed(interaction, 'qti-simple-match-set');
   const correct = r.correct.map((v) => v.split(/\s+/));
-  const pairs: MatchPair[] = correct.map(([p, a]) => ({ prompt: textOfId.get(p ?? '') ?? '', answer: textOfId.get(a ?? '') ?? '' }));
+  const pairs: MatchPair[] = correct.map(([p, a]) => ({
+    prompt: textOfId.get(p ?? '') ?? '',
+    answer: textOfId.get(a ?? '') ?? '',
+  }));
   if (pairs.length < 2) return 'It has fewer than two right pairs';
-  if (new Set(correct.map(([p]) => p)).size !== correct.length) return 'A prompt has several right answers, which a matching question cannot';
+  if (new Set(correct.map(([p]) => p)).size !== correct.length)
+    return 'A prompt has several right answers, which a matching question cannot';
   const used = new Set(correct.flat());
-  const answerIds = associate ? [...textOfId.keys()] : childrenNamed(sets[1] ?? EMPTY, 'qti-simple-associable-choice').map((c) => c.attrs.identifier ?? '');
+  const answerIds = associate
+    ? [...textOfId.keys()]
+    : childrenNamed(sets[1] ?? EMPTY, 'qti-simple-associable-choice').map((c) => c.attrs.identifier ?? '');
   const distractors = answerIds.filter((id) => !used.has(id)).map((id) => textOfId.get(id) ?? '');
   if (!associate) {
     const prompts = childrenNamed(sets[0] ?? EMPTY, 'qti-simple-associable-choice');
     const unpaired = prompts.filter((p) => !correct.some(([id]) => id === p.attrs.identifier));
-    if (unpaired.length > 0) lost.push(`Prompts without a right answer are left out: ${unpaired.map((p) => `"${choiceText(p)}"`).join(', ')}`);
+    if (unpaired.length > 0)
+      lost.push(`Prompts without a right answer are left out: ${unpaired.map((p) => `"${choiceText(p)}"`).join(', ')}`);
   } else lost.push('Its pairs are read as a matching question: the first choice of each right pair is the prompt');
-  const worth = new Set(r.entries.filter((e) => Number(e.attrs['mapped-value'] ?? 0) > 0).map((e) => e.attrs['mapped-value']));
-  if (worth.size > 1) lost.push('Its right pairs are worth different points; here each right pair is worth the same share');
-  return { ...base, type: 'matching', pairs, distractors, scoring: usesMapping(root) || r.mapping ? 'partial' : 'all-or-nothing' };
+  const worth = new Set(
+    r.entries.filter((e) => Number(e.attrs['mapped-value'] ?? 0) > 0).map((e) => e.attrs['mapped-value']),
+  );
+  if (worth.size > 1)
+    lost.push('Its right pairs are worth different points; here each right pair is worth the same share');
+  return {
+    ...base,
+    type: 'matching',
+    pairs,
+    distractors,
+    scoring: usesMapping(root) || r.mapping ? 'partial' : 'all-or-nothing',
+  };
 }
 
 /** Gap match: each gap a drop-down of the gap texts (no dragging on this platform), keyed by its right text. */
@@ -256,7 +313,8 @@ function gapMatchDraft(
   const textOfId = new Map(texts.map((t) => [t.attrs.identifier ?? '', choiceText(t)]));
   const options = [...textOfId.values()];
   const gaps = descendants(interaction, 'qti-gap');
-  const weightOf = (key: string) => Number(r.entries.find((e) => e.attrs['map-key'] === key)?.attrs['mapped-value'] ?? 1);
+  const weightOf = (key: string) =>
+    Number(r.entries.find((e) => e.attrs['map-key'] === key)?.attrs['mapped-value'] ?? 1);
   const blanks: Blank[] = [];
   for (const gap of gaps) {
     const keys = r.correct.filter((v) => v.split(/\s+/)[1] === gap.attrs.identifier);
@@ -270,7 +328,10 @@ function gapMatchDraft(
   lost.push('Its gaps are filled by choosing from a list rather than by dragging the words');
   return {
     ...base,
-    content: [markdownOf(child(root, 'qti-item-body')!.children, INTERACTION_TEXT_SKIP), prompt ? markdownOf(prompt.children) : '']
+    content: [
+      markdownOf(child(root, 'qti-item-body')!.children, INTERACTION_TEXT_SKIP),
+      prompt ? markdownOf(prompt.children) : '',
+    ]
       .filter((t) => t !== '')
       .join('\n\n'),
     type: 'fill-blanks',
@@ -284,14 +345,20 @@ function caseSensitiveOf(root: XmlNode, r: ReturnType<typeof responseOf>): boole
   const flags = new Set(r.entries.map((e) => e.attrs['case-sensitive'] === 'true'));
   const id = r.declaration?.attrs.identifier;
   for (const m of descendants(root, 'qti-string-match'))
-    if (descendants(m, 'qti-variable').some((v) => v.attrs.identifier === id)) flags.add(m.attrs['case-sensitive'] !== 'false');
+    if (descendants(m, 'qti-variable').some((v) => v.attrs.identifier === id))
+      flags.add(m.attrs['case-sensitive'] !== 'false');
   if (flags.size > 1) return 'mixed';
   return flags.has(true);
 }
 
 /** The absolute tolerance the processing allows a float response (qti-equal), 0 when exact. */
-function toleranceOf(root: XmlNode, id: string | undefined): { tolerance: number; mode: 'absolute' | 'relative' } | null {
-  const equal = descendants(root, 'qti-equal').find((e) => descendants(e, 'qti-variable').some((v) => v.attrs.identifier === id));
+function toleranceOf(
+  root: XmlNode,
+  id: string | undefined,
+): { tolerance: number; mode: 'absolute' | 'relative' } | null {
+  const equal = descendants(root, 'qti-equal').find((e) =>
+    descendants(e, 'qti-variable').some((v) => v.attrs.identifier === id),
+  );
   if (!equal) return null;
   const t = Number((equal.attrs.tolerance ?? '0').trim().split(/\s+/)[0]);
   if (equal.attrs['tolerance-mode'] === 'absolute') return { tolerance: t, mode: 'absolute' };
@@ -307,13 +374,28 @@ function textEntryDraft(r: ReturnType<typeof responseOf>, base: Base): QuestionD
   });
   if (partial.length > 0)
     return `It gives part of the points for ${partial.map((e) => `"${e.attrs['map-key']}"`).join(', ')}; a short answer here is right or wrong`;
-  const sensitivity = new Set(r.entries.filter((e) => Number(e.attrs['mapped-value'] ?? 0) === best).map((e) => e.attrs['case-sensitive'] === 'true'));
+  const sensitivity = new Set(
+    r.entries
+      .filter((e) => Number(e.attrs['mapped-value'] ?? 0) === best)
+      .map((e) => e.attrs['case-sensitive'] === 'true'),
+  );
   if (sensitivity.size > 1) return 'Some accepted answers are case-sensitive and others are not';
-  return { ...base, type: 'short-answer', acceptedAnswers: keysOf(r), matching: { caseSensitive: sensitivity.has(true), numeric: null } };
+  return {
+    ...base,
+    type: 'short-answer',
+    acceptedAnswers: keysOf(r),
+    matching: { caseSensitive: sensitivity.has(true), numeric: null },
+  };
 }
 
 /** Numeric (a float entry, with a unit list when there is one) and calculated (the same with template variables). */
-function quantityDraft(root: XmlNode, _body: XmlNode, base: Base, unit: XmlNode | undefined, templated: boolean): QuestionDraft | string {
+function quantityDraft(
+  root: XmlNode,
+  _body: XmlNode,
+  base: Base,
+  unit: XmlNode | undefined,
+  templated: boolean,
+): QuestionDraft | string {
   const units: Unit[] = [];
   if (unit) {
     const rp = processingOf(root) ?? EMPTY;
@@ -361,7 +443,9 @@ function blanksDraft(root: XmlNode, body: XmlNode, interactions: XmlNode[], base
     if (local(interaction.name) === 'qti-inline-choice-interaction') {
       const choices = childrenNamed(interaction, 'qti-inline-choice');
       const textOfId = new Map(choices.map((c) => [c.attrs.identifier ?? '', textOf(c).trim()]));
-      const accepted = keysOf(r).map((id) => textOfId.get(id)).filter((t): t is string => t !== undefined);
+      const accepted = keysOf(r)
+        .map((id) => textOfId.get(id))
+        .filter((t): t is string => t !== undefined);
       if (accepted.length === 0) return `Gap ${k + 1} has no right answer`;
       blanks.push({ kind: 'choice', accepted, options: [...textOfId.values()], tolerance: 0, weight });
       continue;
@@ -369,7 +453,13 @@ function blanksDraft(root: XmlNode, body: XmlNode, interactions: XmlNode[], base
     const accepted = keysOf(r);
     if (accepted.length === 0) return `Gap ${k + 1} has no right answer`;
     if (r.baseType === 'float' || r.baseType === 'integer') {
-      blanks.push({ kind: 'numeric', accepted, options: [], tolerance: toleranceOf(root, r.declaration?.attrs.identifier)?.tolerance ?? 0, weight });
+      blanks.push({
+        kind: 'numeric',
+        accepted,
+        options: [],
+        tolerance: toleranceOf(root, r.declaration?.attrs.identifier)?.tolerance ?? 0,
+        weight,
+      });
       continue;
     }
     const sensitive = caseSensitiveOf(root, r);
@@ -385,7 +475,9 @@ function blanksDraft(root: XmlNode, body: XmlNode, interactions: XmlNode[], base
   const gapText = markdownOf((gapDiv ?? body).children, INTERACTION_TEXT_SKIP, replace);
   const rp = processingOf(root);
   const first = rp && descendants(rp, 'qti-response-if')[0];
-  const allOrNothing = (rp?.attrs.template ?? '').includes('match_correct') || (first !== undefined && local(elements(first)[0]?.name ?? '') === 'qti-and');
+  const allOrNothing =
+    (rp?.attrs.template ?? '').includes('match_correct') ||
+    (first !== undefined && local(elements(first)[0]?.name ?? '') === 'qti-and');
   const points = pointsOf(root, interactions.length);
   return {
     ...base,

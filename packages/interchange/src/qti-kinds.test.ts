@@ -44,7 +44,11 @@ describe('QTI 3.0 import of the further interactions (fixtures written from the 
           'Water evaporates from the sea, condenses into clouds and falls again as rain or snow.\n\nRivers carry it back to the sea, and the cycle begins again.',
       },
     ]);
-    expect(read.questions[0]).toMatchObject({ type: 'mcq', passageId: 'passage1', correctAnswer: 'Condensing water vapour' });
+    expect(read.questions[0]).toMatchObject({
+      type: 'mcq',
+      passageId: 'passage1',
+      correctAnswer: 'Condensing water vapour',
+    });
   });
 
   it('says so when an item’s stimulus is not in the file', () => {
@@ -83,7 +87,11 @@ describe('QTI 3.0 import of the further interactions (fixtures written from the 
 
   it('reads order, associate, gap match and inline choice with text gaps', () => {
     const order = importQti(kinds('order.xml')).questions[0];
-    expect(order).toMatchObject({ type: 'ordering', items: ['Mercury', 'Venus', 'Earth', 'Mars'], scoring: 'all-or-nothing' });
+    expect(order).toMatchObject({
+      type: 'ordering',
+      items: ['Mercury', 'Venus', 'Earth', 'Mars'],
+      scoring: 'all-or-nothing',
+    });
 
     const associate = importQti(kinds('associate.xml'));
     expect(associate.questions[0]).toMatchObject({

@@ -72,7 +72,11 @@ export function textRight(response: string, accepted: readonly string[], caseSen
 
 /** A float expression equal to `expected` within the platform's tolerance (computed for a fixed key). */
 export function numberEquals(expr: string, expected: number, tolerance: NumericTolerance | null): string {
-  const t = tolerance ? (tolerance.mode === 'relative' ? tolerance.tolerance * Math.abs(expected) : tolerance.tolerance) : 0;
+  const t = tolerance
+    ? tolerance.mode === 'relative'
+      ? tolerance.tolerance * Math.abs(expected)
+      : tolerance.tolerance
+    : 0;
   const attrs = t === 0 ? { 'tolerance-mode': 'exact' } : { 'tolerance-mode': 'absolute', tolerance: `${t} ${t}` };
   return el('qti-equal', attrs, expr, baseValue('float', expected));
 }
@@ -91,7 +95,9 @@ export function quantityRight(
   return or(
     ...units.map((u, k) => {
       const value =
-        u.multiplier === 1 ? variable('RESPONSE') : op('qti-divide', variable('RESPONSE'), baseValue('float', u.multiplier));
+        u.multiplier === 1
+          ? variable('RESPONSE')
+          : op('qti-divide', variable('RESPONSE'), baseValue('float', u.multiplier));
       const chosen = matchValue(variable('UNIT'), 'identifier', unitId(k));
       const unit = u.multiplier === 1 && !required ? or(op('qti-is-null', variable('UNIT')), chosen) : chosen;
       return and(unit, right(value));

@@ -19,20 +19,34 @@ class Item {
   readonly mappings = new Map<string, XmlNode>();
   readonly baseTypes = new Map<string, string>();
 
-  constructor(readonly root: XmlNode) {
+  readonly root: XmlNode;
+
+  constructor(root: XmlNode) {
+    this.root = root;
     for (const d of childrenNamed(root, 'qti-response-declaration')) {
       const id = d.attrs.identifier!;
       this.baseTypes.set(id, d.attrs['base-type'] ?? '');
-      const values = childrenNamed(child(d, 'qti-correct-response') ?? d, 'qti-value').map((v) => this.scalar(id, textOf(v)));
+      const values = childrenNamed(child(d, 'qti-correct-response') ?? d, 'qti-value').map((v) =>
+        this.scalar(id, textOf(v)),
+      );
       const c = child(d, 'qti-correct-response');
-      if (c) this.correct.set(id, d.attrs.cardinality === 'single' ? values[0]! : { container: d.attrs.cardinality === 'ordered' ? 'ordered' : 'multiple', items: values });
+      if (c)
+        this.correct.set(
+          id,
+          d.attrs.cardinality === 'single'
+            ? values[0]!
+            : { container: d.attrs.cardinality === 'ordered' ? 'ordered' : 'multiple', items: values },
+        );
       const mapping = child(d, 'qti-mapping');
       if (mapping) this.mappings.set(id, mapping);
     }
     for (const d of childrenNamed(root, 'qti-outcome-declaration')) {
       const def = child(d, 'qti-default-value');
       const base = d.attrs['base-type'];
-      this.vars.set(d.attrs.identifier!, def ? Number(textOf(child(def, 'qti-value'))) : base === 'float' || base === 'integer' ? 0 : null);
+      this.vars.set(
+        d.attrs.identifier!,
+        def ? Number(textOf(child(def, 'qti-value'))) : base === 'float' || base === 'integer' ? 0 : null,
+      );
     }
   }
 
@@ -48,7 +62,8 @@ class Item {
     for (const rule of elements(tp)) {
       const kind = local(rule.name);
       const id = rule.attrs.identifier!;
-      if (kind === 'qti-set-template-value') this.vars.set(id, id in drawn ? drawn[id]! : this.eval(elements(rule)[0]!));
+      if (kind === 'qti-set-template-value')
+        this.vars.set(id, id in drawn ? drawn[id]! : this.eval(elements(rule)[0]!));
       else if (kind === 'qti-set-correct-response') this.correct.set(id, this.eval(elements(rule)[0]!));
       else if (kind !== 'qti-template-constraint') throw new Error(`template rule ${kind} is not evaluated`);
     }
@@ -142,7 +157,8 @@ class Item {
       case 'qti-gte':
       case 'qti-gt': {
         const [a, b] = nums();
-        if (a === null || b === null || a === undefined || b === undefined || Number.isNaN(a) || Number.isNaN(b)) return null;
+        if (a === null || b === null || a === undefined || b === undefined || Number.isNaN(a) || Number.isNaN(b))
+          return null;
         return name === 'qti-lte' ? a <= b : name === 'qti-gte' ? a >= b : a > b;
       }
       case 'qti-sum':
@@ -171,8 +187,18 @@ class Item {
         const [x] = nums();
         if (x === null || x === undefined) return null;
         const fns: Record<string, (n: number) => number> = {
-          abs: Math.abs, exp: Math.exp, ln: Math.log, log: Math.log10, sin: Math.sin, cos: Math.cos, tan: Math.tan,
-          asin: Math.asin, acos: Math.acos, atan: Math.atan, floor: Math.floor, ceil: Math.ceil,
+          abs: Math.abs,
+          exp: Math.exp,
+          ln: Math.log,
+          log: Math.log10,
+          sin: Math.sin,
+          cos: Math.cos,
+          tan: Math.tan,
+          asin: Math.asin,
+          acos: Math.acos,
+          atan: Math.atan,
+          floor: Math.floor,
+          ceil: Math.ceil,
         };
         const r = fns[e.attrs.name!]!(x);
         return Number.isFinite(r) ? r : null;
@@ -217,7 +243,11 @@ class Item {
 }
 
 /** SCORE of an item for the responses given (a response left out is NULL), drawn variables set to `drawn`. */
-export function scoreItem(root: XmlNode, responses: Record<string, QtiValue>, drawn: Record<string, number> = {}): number | null {
+export function scoreItem(
+  root: XmlNode,
+  responses: Record<string, QtiValue>,
+  drawn: Record<string, number> = {},
+): number | null {
   const item = new Item(root);
   item.template(drawn);
   for (const [id, v] of Object.entries(responses)) item.vars.set(id, v);

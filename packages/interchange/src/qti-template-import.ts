@@ -44,7 +44,12 @@ function drawOf(name: string, expr: XmlNode): CalculatedVariable | undefined {
     const min = Number(expr.attrs.min ?? 0);
     const max = Number(expr.attrs.max);
     if (!Number.isFinite(min) || !Number.isFinite(max)) throw new Unsupported(`${name}'s range refers to a variable`);
-    return { name, min, max, decimals: Math.min(6, Math.max(2, decimalsOf(expr.attrs.min), decimalsOf(expr.attrs.max))) };
+    return {
+      name,
+      min,
+      max,
+      decimals: Math.min(6, Math.max(2, decimalsOf(expr.attrs.min), decimalsOf(expr.attrs.max))),
+    };
   }
   // A whole number of 10^-d steps: qti-divide(qti-random-integer, 10^d), as the platform's own export writes.
   const [random, scale] = elements(expr);
@@ -87,7 +92,8 @@ function formulaOf(expr: XmlNode, computed: ReadonlyMap<string, XmlNode>, drawn:
     case 'qti-product': {
       const all = args();
       const [first, second] = all;
-      if (all.length === 2 && first?.kind === 'number' && first.value === -1) return { kind: 'negate', operand: second! };
+      if (all.length === 2 && first?.kind === 'number' && first.value === -1)
+        return { kind: 'negate', operand: second! };
       return binary('*', all);
     }
     case 'qti-divide':
@@ -177,7 +183,8 @@ export function calculatedOf(root: XmlNode, responseId: string): Omit<Calculated
     }
     return { formula: formulaText(tree), variables, answerDecimals };
   } catch (error) {
-    if (error instanceof Unsupported) return `Its template processing cannot be a calculated question: ${error.message}`;
+    if (error instanceof Unsupported)
+      return `Its template processing cannot be a calculated question: ${error.message}`;
     throw error;
   }
 }
@@ -187,10 +194,12 @@ const FORMULA_NAMES = new Set<string>([...FORMULA_FUNCTIONS, 'pi', 'e']);
 /** The tolerance of a calculated item as the platform's export writes it: TOL = t (absolute) or t × |ANSWER|. */
 export function calculatedTolerance(root: XmlNode): { tolerance: number; mode: 'absolute' | 'relative' } | null {
   const processing = child(root, 'qti-template-processing');
-  const tol = processing && childrenNamed(processing, 'qti-set-template-value').find((r) => r.attrs.identifier === 'TOL');
+  const tol =
+    processing && childrenNamed(processing, 'qti-set-template-value').find((r) => r.attrs.identifier === 'TOL');
   if (tol) {
     const allowed = elements(elements(tol)[0] ?? tol)[0];
-    if (allowed && local(allowed.name) === 'qti-base-value') return { tolerance: Number(textOf(allowed)), mode: 'absolute' };
+    if (allowed && local(allowed.name) === 'qti-base-value')
+      return { tolerance: Number(textOf(allowed)), mode: 'absolute' };
     if (allowed && local(allowed.name) === 'qti-product') {
       const t = descendants(allowed, 'qti-base-value')[0];
       return { tolerance: Number(textOf(t)), mode: 'relative' };

@@ -91,7 +91,9 @@ describe('QTI 3.0 export and import', () => {
     const read = importQti(zipSync(files));
     expect(read.settings).toBeNull();
     const byTitle = (title: string) => read.questions.find((q) => q.title === title);
-    const [mcq, many, sa, upload, coding] = ['Pick the join', 'Pick many', 'Pi', 'Upload the diagram', 'Sum'].map(byTitle);
+    const [mcq, many, sa, upload, coding] = ['Pick the join', 'Pick many', 'Pi', 'Upload the diagram', 'Sum'].map(
+      byTitle,
+    );
     expect(mcq).toMatchObject({ type: 'mcq', title: 'Pick the join', points: 2.5, correctAnswer: 'a < b & c' });
     expect(mcq?.options).toEqual(['INNER', 'LEFT  OUTER', 'a < b & c']);
     expect(many).toMatchObject({ multipleAnswers: true, correctAnswers: ['x', 'z'], scoring: 'partial', points: 3 });

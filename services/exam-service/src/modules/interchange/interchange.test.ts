@@ -103,7 +103,7 @@ describe('question import and QTI export', () => {
     expect(new Set(questions.map((q) => q.id)).size).toBe(3);
   });
 
-  it('imports a QTI stimulus as the exam\'s passage, and gives it a fresh id when appended to a draft', async () => {
+  it("imports a QTI stimulus as the exam's passage, and gives it a fresh id when appended to a draft", async () => {
     const manifest = `<manifest xmlns="http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1" identifier="m"><organizations/><resources>
 <resource identifier="s" type="imsqti_stimulus_xmlv3p0" href="stimulus.xml"><file href="stimulus.xml"/></resource>
 <resource identifier="i" type="imsqti_item_xmlv3p0" href="stimulus-ref.xml"><file href="stimulus-ref.xml"/></resource>
@@ -114,7 +114,12 @@ describe('question import and QTI export', () => {
       'stimulus-ref.xml': fixture('qti/question-kinds/stimulus-ref.xml'),
     });
     const payload = { format: 'qti', fileName: 'water.zip', data: b64(zip) };
-    const preview = await app.inject({ method: 'POST', url: '/api/exams/import/preview', headers: owner.headers, payload });
+    const preview = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import/preview',
+      headers: owner.headers,
+      payload,
+    });
     expect(preview.statusCode).toBe(200);
     expect(preview.json().passages).toEqual([expect.objectContaining({ id: 'passage1', title: 'The water cycle' })]);
 
