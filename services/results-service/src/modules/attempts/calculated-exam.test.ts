@@ -123,8 +123,9 @@ describe('a calculated question in an attempt', () => {
     const first = await startAttempt(app, exam.id, { studentId: 'same-1' });
     const title = async (attempt: { attemptId: string; headers: Record<string, string> }) =>
       PublicExamSchema.parse(
-        (await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}/exam`, headers: attempt.headers }))
-          .json(),
+        (
+          await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}/exam`, headers: attempt.headers })
+        ).json(),
       ).questions[0]!.title;
     const seen = await title(first);
     expect(await title(first)).toBe(seen);
@@ -153,15 +154,20 @@ describe('a calculated question in an attempt', () => {
     };
     // The creator reads the key this attempt was given; the candidate answers with it, in the unit.
     const view = PublicExamSchema.parse(
-      (await app.inject({ method: 'GET', url: `/api/attempts/${started.attemptId}/exam`, headers: started.headers }))
-        .json(),
+      (
+        await app.inject({ method: 'GET', url: `/api/attempts/${started.attemptId}/exam`, headers: started.headers })
+      ).json(),
     );
     const [, a, b] = /^Square (\S+) over (\d)$/.exec(view.questions[0]!.title)!;
     const expected = roundTo(Number(a) ** 2 / Number(b), 4);
     const resultId = await submit(`${expected} cm³`);
     const before = await keyOf(resultId, exam);
     expect(before.values).toEqual({ a: Number(a), b: Number(b) });
-    expect(before.detail.questionAnswers[0]).toMatchObject({ points: 2, maxPoints: 2, calculatedValues: before.values });
+    expect(before.detail.questionAnswers[0]).toMatchObject({
+      points: 2,
+      maxPoints: 2,
+      calculatedValues: before.values,
+    });
     expect(before.detail.questionAnswers[0]!.correctAnswer).toBe(`${expected} cm³`);
 
     // The creator corrects the formula and narrows the ranges so that no value the candidate had could be drawn.
