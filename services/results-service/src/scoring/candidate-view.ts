@@ -44,6 +44,9 @@ export function candidateView(
       questions: snapshot.questions,
       // The attempt's sections are those it started with, as its questions are.
       sections: snapshot.sections ?? [],
+      // The passages and the practice flag are the attempt's own too (snapshots kept before them have none).
+      passages: snapshot.passages ?? [],
+      practice: snapshot.practice ?? false,
       codingWorkspace: snapshot.codingWorkspace,
       // The follow-up is the attempt's own, kept at start (its submission opens it whatever the creator edits since).
       aiSettings: { ...(ai ?? NO_ASSISTANT), followUp: snapshot.followUp ?? { ...DEFAULT_FOLLOW_UP, enabled: false } },
