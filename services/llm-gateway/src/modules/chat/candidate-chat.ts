@@ -197,8 +197,8 @@ function buildPreparedChat(
   return {
     request,
     secrets: [request.apiKey],
-    answerKeys: guardedKeys(exam),
-    answerOptions: guardedOptions(exam, t.body.questionIndex),
+    answerKeys: guardedKeys(exam, t.body.questionIndex, attempt),
+    answerOptions: guardedOptions(exam, t.body.questionIndex, attempt),
     earlierReplies: earlierReplies(history),
     transcript: createTranscriptWriter(ctx.repo, ctx.deps, {
       attemptId: t.claims.sub,

@@ -74,7 +74,7 @@ export function createChatService(
       return {
         request,
         secrets: [request.apiKey],
-        answerKeys: guardedKeys(exam),
+        answerKeys: guardedKeys(exam, body.questionIndex),
         answerOptions: guardedOptions(exam, body.questionIndex),
         earlierReplies: earlierReplies(body.messages.slice(0, -1)),
         transcript: noTranscript,
