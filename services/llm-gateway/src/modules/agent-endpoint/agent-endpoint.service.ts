@@ -41,7 +41,8 @@ async function allowedCall(
   claims: WorkspaceAgentClaims,
   wire: AgentWireFormat,
 ): Promise<
-  { exam: InternalExam; target: AssistantTarget; attempt: InternalAttempt } | { exam: InternalExam; refused: AgentRefusal }
+  | { exam: InternalExam; target: AssistantTarget; attempt: InternalAttempt }
+  | { exam: InternalExam; refused: AgentRefusal }
 > {
   const [exam, attempt] = await Promise.all([
     deps.exams.findExam(claims.examId),

@@ -117,10 +117,7 @@ export class AnswerGuard {
     }));
     this.#firstLetters = new Set(this.#keys.map((k) => k.skeleton.charCodeAt(0)));
     this.#structured = new StructuredWatch(keys);
-    this.#reach = this.#keys.reduce(
-      (max, k) => Math.max(max, k.skeleton.length + k.edits),
-      this.#structured.reach,
-    );
+    this.#reach = this.#keys.reduce((max, k) => Math.max(max, k.skeleton.length + k.edits), this.#structured.reach);
     if (opts.earlier && this.#enabled) {
       this.#reading = false;
       this.#consume(opts.earlier, 0);

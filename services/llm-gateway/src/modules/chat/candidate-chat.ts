@@ -188,7 +188,7 @@ function buildPreparedChat(
   // those, whatever the creator has edited since. The live exam's only for a results-service without them.
   const request: ProviderRequest = upstreamRequest(
     exam,
-    attempt?.questions ?? exam.questions,
+    attempt?.questions,
     target,
     t.body.questionIndex,
     buildConversation(history, t.body.message, attachments),

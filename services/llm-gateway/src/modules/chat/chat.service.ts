@@ -50,7 +50,7 @@ export function createChatService(
       if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
       const request = upstreamRequest(
         exam,
-        exam.questions,
+        undefined,
         await targetOf(exam, opts, deps.baseUrlGuard),
         body.questionIndex ?? null,
         body.messages,
@@ -102,9 +102,9 @@ export function createChatService(
       const target = await targetOf(asked, opts, deps.baseUrlGuard);
       return {
         request: (questionIndex, message) =>
-          upstreamRequest(asked, asked.questions, target, questionIndex, [{ role: 'user', content: message }]),
+          upstreamRequest(asked, undefined, target, questionIndex, [{ role: 'user', content: message }]),
         converse: (questionIndex, conversation) =>
-          upstreamRequest(asked, asked.questions, target, questionIndex, conversation),
+          upstreamRequest(asked, undefined, target, questionIndex, conversation),
         answerKeys: guardedKeys(asked),
         secrets: [target.apiKey],
         configuration: configuration?.configuration ?? ownConfiguration(exam),

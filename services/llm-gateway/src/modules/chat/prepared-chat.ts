@@ -1,5 +1,6 @@
 import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
-import type { PublicQuestion } from '@exam/domain/question';
+import { passagesFor } from '@exam/domain/passages';
+import { toPublicQuestion, type PublicQuestion } from '@exam/domain/question';
 import type { TokenUsage } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import type { ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
@@ -31,16 +32,19 @@ export type StoredReply = { messageId: string; text: string; usage: TokenUsage; 
 
 /**
  * The provider request for a conversation with an exam's assistant, under the exam's system prompt; on a planted
- * turn the prompt also asks for the planted error.
+ * turn the prompt also asks for the planted error. `questions`: as the attempt saw them (results-service's
+ * snapshot); undefined for the live exam's, which are turned into the candidate's view here, so no key (an
+ * ordering's right order, a matching's pairs) ever reaches the prompt.
  */
 export function upstreamRequest(
   exam: InternalExam,
-  questions: PublicQuestion[],
+  seen: PublicQuestion[] | undefined,
   target: AssistantTarget,
   questionIndex: number | null,
   conversation: ProviderMessage[],
   planted?: PlantedAsk,
 ): ProviderRequest {
+  const questions = seen ?? exam.questions.map(toPublicQuestion);
   return {
     provider: target.provider,
     model: target.model,
@@ -48,6 +52,7 @@ export function upstreamRequest(
     ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
     system: buildSystemPrompt({
       questions,
+      passages: passagesFor(exam.passages ?? [], questions),
       materialTexts: exam.materialTexts,
       aiSettings: exam.aiSettings,
       questionIndex,

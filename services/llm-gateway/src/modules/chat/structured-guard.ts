@@ -21,8 +21,21 @@ export type Word = { text: string; earlier: boolean };
 type Shaped<K extends KeyShape['kind']> = { answer: AnswerKey; shape: Extract<KeyShape, { kind: K }> };
 
 type Mention = { phrase: number; start: number; end: number };
-type OrderState = { key: Shaped<'order'>; phrases: number[]; need: number; from: number; length: number; last: Mention | undefined };
-type PairState = { key: Shaped<'pairs'>; prompts: number[]; answers: number[]; phrases: Set<number>; last: Mention | undefined };
+type OrderState = {
+  key: Shaped<'order'>;
+  phrases: number[];
+  need: number;
+  from: number;
+  length: number;
+  last: Mention | undefined;
+};
+type PairState = {
+  key: Shaped<'pairs'>;
+  prompts: number[];
+  answers: number[];
+  phrases: Set<number>;
+  last: Mention | undefined;
+};
 
 /** Words as the guard reads them (guard-text.ts folds "m" to "rn", "1" to "l", "0" to "o"). */
 const set = (list: string) => new Set(list.split(' ').map(skeletonOf));

@@ -116,7 +116,10 @@ describe('the "stop solutions" guard on the stream, for every question type', ()
     {
       type: 'ordering',
       index: 1,
-      leaking: ['The order: Collect the data, then Clean the ', 'data, then Fit the model, and last Report the results.'],
+      leaking: [
+        'The order: Collect the data, then Clean the ',
+        'data, then Fit the model, and last Report the results.',
+      ],
       given: /Fit the model/,
       clean: ['Ask yourself whether you can fit the model ', 'before you collect the data.'],
     },
