@@ -55,6 +55,8 @@ const isCue = (w: string) => TRUTH_CUES.has(w) || QUESTION_NUMBER.test(w);
 const isFiller = (w: string) => TRUTH_FILLERS.has(w) || NUMBER_WORD.test(w);
 const TRUTH_WORDS = ['true', 'false', ...TRUTH_CUES, ...VERDICTS];
 
+/** One scanner for every guard: numbers() sets its lastIndex before each use (replies are read one at a time). */
+const NUMBERS = new RegExp(NUMBER_IN_TEXT.source, 'gu');
 /** Unit symbols and what may follow a number before its unit is known: letters, °, %, /, ^ and the like. */
 const UNIT_ZONE = /^[ \u00a0]?(?:[\p{L}µ°Ω%/^·*][\p{L}\p{N}µ°Ω%/^·*²³⁻]{0,11})?/u;
 
@@ -262,7 +264,7 @@ export class StructuredWatch {
    */
   numbers(raw: string, complete: boolean): { leak: AnswerKey | undefined; heldFrom: number } {
     if (!this.#quantities.length) return { leak: undefined, heldFrom: raw.length };
-    const pattern = new RegExp(NUMBER_IN_TEXT.source, 'gu');
+    const pattern = NUMBERS;
     pattern.lastIndex = this.#numbersFrom;
     for (let m = pattern.exec(raw); m; m = pattern.exec(raw)) {
       const end = m.index + m[0].length;
