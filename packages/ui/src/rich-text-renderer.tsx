@@ -44,6 +44,17 @@ export function safeUrl(url: string): string {
   return SAFE_PROTOCOLS.has(url.slice(0, colon).toLowerCase()) ? url : '';
 }
 
+/**
+ * An image's URL may also be a raster picture carried in the text itself (`data:image/png;base64,…`), as a
+ * Moodle 1.9 picture is imported (packages/interchange); an `<img>` never runs what it shows. SVG stays out: it
+ * can hold script.
+ */
+const INLINE_PICTURE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/;
+
+export function safeUrlFor(url: string, key: string): string {
+  return key === 'src' && INLINE_PICTURE.test(url) ? url : safeUrl(url);
+}
+
 type HastNode = NonNullable<ExtraProps['node']>['children'][number];
 
 function textOf(node: HastNode): string {
@@ -260,7 +271,7 @@ const RichTextRenderer = memo(function RichTextRenderer({ text, inline = false }
     <ReactMarkdown
       remarkPlugins={inline ? INLINE_PLUGINS : BLOCK_PLUGINS}
       components={inline ? inlineComponents : blockComponents}
-      urlTransform={safeUrl}
+      urlTransform={safeUrlFor}
     >
       {text}
     </ReactMarkdown>
