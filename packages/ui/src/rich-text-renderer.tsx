@@ -216,11 +216,14 @@ function Link({ node: _node, href, children, ...props }: ComponentProps<'a'> & E
 
 /**
  * Images are never loaded: a picture from another site would tell it who is sitting the exam (and the pages'
- * CSP blocks them anyway). The image becomes a link to it, named by its alt text.
+ * CSP blocks them anyway). The image becomes a link to it, named by its alt text. A picture carried in the text
+ * itself (INLINE_PICTURE) loads nothing from anywhere, so it is shown (the CSP allows data: images).
  */
 function Image({ src, alt }: ComponentProps<'img'> & ExtraProps) {
   const { t } = useTranslation('ui');
   const label = t('richText.image', { alt: alt || t('richText.untitledImage') });
+  if (typeof src === 'string' && INLINE_PICTURE.test(src))
+    return <img src={src} alt={alt ?? ''} className="max-w-full" />;
   if (typeof src !== 'string' || !src) return <span>{label}</span>;
   return (
     <a href={src} target="_blank" rel="noopener noreferrer">
