@@ -16,6 +16,9 @@ const preview = {
   notImported: [
     { ref: '#2 Pairs', title: 'Pairs', reason: 'A matching question: this platform has no matching questions' },
   ],
+  warnings: [
+    { ref: '#1 Sodium', title: 'Sodium', reason: 'Its feedback for particular wrong answers is not carried over' },
+  ],
 };
 const decode = (data: string) => new TextDecoder().decode(Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
 
@@ -54,6 +57,9 @@ describe('importing questions from the dashboard', () => {
     expect(toImport).toHaveTextContent('Sodium (short answer)');
     expect(within(dialog).getByRole('region', { name: 'Questions that cannot be imported' })).toHaveTextContent(
       'Pairs: A matching question: this platform has no matching questions',
+    );
+    expect(within(dialog).getByRole('region', { name: 'What imported questions leave behind' })).toHaveTextContent(
+      '1 part of an imported question is not carried overSodium: Its feedback for particular wrong answers is not carried over',
     );
     expect(bodies.map((b) => b.path)).toEqual(['preview']);
     expect(bodies[0]?.body).toMatchObject({ format: 'gift', fileName: 'bank.gift' });
@@ -150,6 +156,43 @@ describe('importing questions from the dashboard', () => {
     expect(names).toEqual(['Draft Quiz.qti.zip']);
     expect(authorization).toBe(`Bearer ${token}`);
     expect(await screen.findByText('Downloaded Draft Quiz.qti.zip')).toBeInTheDocument();
+    click.mockRestore();
+  });
+
+  it('downloads an exam as Moodle XML and says how many things Moodle cannot hold', async () => {
+    const draft = makeExam({ title: 'Draft Quiz', isDraft: true });
+    seedExams(draft);
+    let authorization: string | null = null;
+    server.use(
+      http.get('*/api/exams/:id/export.moodle-xml', ({ request, params }) => {
+        authorization = request.headers.get('authorization');
+        expect(params.id).toBe(draft.id);
+        return new HttpResponse('<?xml version="1.0"?><quiz></quiz>', {
+          headers: {
+            'content-type': 'application/xml; charset=utf-8',
+            'content-disposition': `attachment; filename="Draft Quiz.moodle.xml"; filename*=UTF-8''Draft%20Quiz.moodle.xml`,
+            'x-export-losses': '2',
+          },
+        });
+      }),
+    );
+    URL.createObjectURL = vi.fn(() => 'blob:moodle');
+    URL.revokeObjectURL = vi.fn();
+    const names: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const token = signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Export Moodle XML' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect(names).toEqual(['Draft Quiz.moodle.xml']);
+    expect(authorization).toBe(`Bearer ${token}`);
+    expect(
+      await screen.findByText(
+        'Downloaded Draft Quiz.moodle.xml. 2 things Moodle cannot hold are listed at the top of the file.',
+      ),
+    ).toBeInTheDocument();
     click.mockRestore();
   });
 });
