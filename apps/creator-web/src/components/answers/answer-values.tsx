@@ -3,6 +3,7 @@ import { RichText } from '@exam/ui/rich-text';
 import { useTranslation } from 'react-i18next';
 import type { EssayView, QuantityView, TrueFalseView } from '../../lib/read-answer.ts';
 import { Verdict } from './answer-parts.tsx';
+import { HighlightedText } from './highlighted-text.tsx';
 
 /** Numeric and calculated: the answer as written (and in the key's unit), the key with its tolerance, the values. */
 export function QuantityAnswer({ view }: { view: QuantityView }) {
@@ -69,8 +70,11 @@ export function TrueFalseAnswer({ view }: { view: TrueFalseView }) {
   );
 }
 
-/** The essay as the candidate wrote it (Markdown when formatted), with its word count against the limits. */
-export function EssayAnswer({ view }: { view: EssayView }) {
+/**
+ * The essay as the candidate wrote it (Markdown when formatted), with its word count against the limits. With a
+ * suggestion's `quote` found in it, the text shows as written with the quote marked (Markdown would hide where).
+ */
+export function EssayAnswer({ view, quote = '' }: { view: EssayView; quote?: string | undefined }) {
   const { t } = useTranslation('grading');
   const count = countWords(view.text);
   const { minWords: min, maxWords: max } = view;
@@ -92,7 +96,7 @@ export function EssayAnswer({ view }: { view: EssayView }) {
     <div className="flex flex-col gap-1">
       {view.text === '' ? (
         <p className="rounded-md bg-canvas p-3 text-sm text-muted">{t('answerView.noAnswer')}</p>
-      ) : view.formatted ? (
+      ) : view.formatted && !(quote && view.text.includes(quote)) ? (
         <RichText className="rounded-md bg-canvas p-3 text-sm text-ink" testId="essay-text">
           {view.text}
         </RichText>
@@ -101,7 +105,7 @@ export function EssayAnswer({ view }: { view: EssayView }) {
           className="whitespace-pre-wrap break-words rounded-md bg-canvas p-3 font-sans text-sm text-ink"
           data-testid="essay-text"
         >
-          {view.text}
+          <HighlightedText text={view.text} quote={quote} />
         </pre>
       )}
       <p className="text-xs text-muted" data-testid="essay-words">

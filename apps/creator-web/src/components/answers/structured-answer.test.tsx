@@ -1,6 +1,7 @@
 import { TooltipProvider } from '@exam/ui/tooltip';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { NO_ANSWER } from '@exam/domain/result';
 import { describe, expect, it } from 'vitest';
 import { readAnswer, type AnswerView } from '../../lib/read-answer.ts';
 import { KINDS_ANSWERS, kindAnswer, makeKindsQuestions } from '../../testing/kinds-factories.ts';
@@ -120,11 +121,25 @@ describe('structured answers as the grader reads them', () => {
     expect(screen.getByTestId('essay-text').tagName).not.toBe('PRE');
   });
 
-  it('shows a plain essay as typed and an unanswered one as no answer', () => {
+  it('shows a plain essay as typed', () => {
     const plain = viewOf(6);
+    if (plain.kind !== 'essay') throw new Error('question 7 is an essay');
     renderAnswer({ ...plain, formatted: false, maxWords: 3, minWords: null });
     expect(screen.getByTestId('essay-text').tagName).toBe('PRE');
     expect(screen.getByTestId('essay-words')).toHaveTextContent('8 words · at most 3 words · over the limit');
+  });
+
+  it('says an essay left blank is no answer, of no words', () => {
+    renderAnswer(viewOf(6, { answer: NO_ANSWER }));
+    expect(screen.getByText('No answer provided')).toBeInTheDocument();
+    expect(screen.queryByTestId('essay-text')).not.toBeInTheDocument();
+    expect(screen.getByTestId('essay-words')).toHaveTextContent('0 words · limit 5–20 words · under the minimum');
+  });
+
+  it("marks the AI suggestion's quote in an essay, showing the text as written", () => {
+    render(<StructuredAnswer view={viewOf(6)} quote="turns light" />);
+    expect(screen.getByTestId('answer-quote')).toHaveTextContent('turns light');
+    expect(screen.getByTestId('essay-text')).toHaveTextContent('**Photosynthesis** turns light');
   });
 });
 

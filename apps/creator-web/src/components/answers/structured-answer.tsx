@@ -7,9 +7,9 @@ import { EssayAnswer, QuantityAnswer, TrueFalseAnswer } from './answer-values.ts
 
 /**
  * An answer of the further question types as a grader reads it at a glance (lib/read-answer.ts lays it out): the
- * result page and grading by question show the same.
+ * result page and grading by question show the same. `quote`: an AI suggestion's quote to mark in an essay.
  */
-export function StructuredAnswer({ view }: { view: AnswerView }) {
+export function StructuredAnswer({ view, quote }: { view: AnswerView; quote?: string | undefined }) {
   switch (view.kind) {
     case 'ordering':
       return <OrderingAnswer view={view} />;
@@ -22,7 +22,7 @@ export function StructuredAnswer({ view }: { view: AnswerView }) {
     case 'true-false':
       return <TrueFalseAnswer view={view} />;
     case 'essay':
-      return <EssayAnswer view={view} />;
+      return <EssayAnswer view={view} quote={quote} />;
   }
 }
 
