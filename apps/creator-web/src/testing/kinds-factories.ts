@@ -14,7 +14,11 @@ import { makeQuestionAnswer, makeResultSummary } from './result-factories.ts';
  * does, so a screen test reads them exactly as the server would write them.
  */
 
-export const PASSAGE = { id: 'passage-leaf', title: 'The leaf', content: 'Leaves are **green** because of chlorophyll.' };
+export const PASSAGE = {
+  id: 'passage-leaf',
+  title: 'The leaf',
+  content: 'Leaves are **green** because of chlorophyll.',
+};
 
 const question = (fields: Record<string, unknown>): Question =>
   QuestionSchema.parse({ id: `q-${String(fields.type)}`, ...fields });
@@ -128,6 +132,8 @@ export function kindAnswer(q: Question, questionIndex: number, raw: string | und
     question: q.title,
     content: q.content,
     questionType: q.type,
+    // A true/false question's two options, worded as its answer and key read.
+    options: q.type === 'true-false' ? ['True', 'False'] : [],
     correctAnswer: answerKeyText(q),
     answer: answerText(q, raw),
     points: score.points,

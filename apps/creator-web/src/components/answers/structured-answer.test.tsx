@@ -36,12 +36,11 @@ describe('structured answers as the grader reads them', () => {
   it('shows an ordering beside the right order, each neighbouring pair kept or broken in words', () => {
     renderAnswer(viewOf(0), 2, 3);
     const given = screen.getByRole('list', { name: "Candidate's order" });
-    expect(within(given).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Hypothesise',
-      'Experiment',
-      'Conclude',
-      'Observe',
-    ]);
+    expect(
+      within(given)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Hypothesise', 'Experiment', 'Conclude', 'Observe']);
     expect(screen.getAllByTestId('ordering-pair').map((p) => p.textContent)).toEqual([
       '✗wrong Observe, then Hypothesise: broken',
       '✓right Hypothesise, then Experiment: kept',

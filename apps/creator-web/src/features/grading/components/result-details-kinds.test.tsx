@@ -46,13 +46,17 @@ describe('a result with the further question types', () => {
     await user.click(within(question(2)).getByRole('button', { name: 'Full marks' }));
     expect(screen.getByTestId('partial-credit-1')).toHaveTextContent('2 of 3 pairs right · 2 / 2 pts');
     expect(within(question(2)).getByText('Marked by grader')).toBeInTheDocument();
-    await waitFor(() => expect(fake.patches.at(-1)?.grading).toEqual([expect.objectContaining({ questionIndex: 1, points: 2 })]));
+    await waitFor(() =>
+      expect(fake.patches.at(-1)?.grading).toEqual([expect.objectContaining({ questionIndex: 1, points: 2 })]),
+    );
   });
 
   it('shows the answers as text while the exam cannot be read', async () => {
     await openKindsResult({ withExam: false });
     expect(await within(question(2)).findByText('France → Paris; Spain → Lisbon; Italy → Rome')).toBeInTheDocument();
-    expect(within(question(2)).getByText('Answer key: France → Paris; Spain → Madrid; Italy → Rome')).toBeInTheDocument();
+    expect(
+      within(question(2)).getByText('Answer key: France → Paris; Spain → Madrid; Italy → Rome'),
+    ).toBeInTheDocument();
     expect(within(question(7)).getByText('Passage: The leaf')).toBeInTheDocument();
     expect(screen.queryByTestId('partial-credit-1')).not.toBeInTheDocument();
   });

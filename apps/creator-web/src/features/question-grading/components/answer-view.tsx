@@ -117,7 +117,9 @@ function GroupBanner({ examId, data, session, item, question }: Props & Question
             <li key={row.resultId} className="flex flex-wrap items-start justify-between gap-2">
               <div className="min-w-0">
                 <p className="font-medium">{candidateLabel(row)}</p>
-                {row.answer !== item.representative.answer && <MemberAnswer row={row} data={data} question={question} />}
+                {row.answer !== item.representative.answer && (
+                  <MemberAnswer row={row} data={data} question={question} />
+                )}
               </div>
               <Button
                 variant="ghost"

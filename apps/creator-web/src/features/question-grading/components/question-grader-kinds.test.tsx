@@ -35,9 +35,7 @@ describe('grading the further question types by question', () => {
     const gaps = within(shown).getByRole('group', { name: 'Answer with its gaps' });
     expect(gaps).toHaveTextContent('Gap 1: Paris, right');
     expect(gaps).toHaveTextContent('Gap 2: Barcelona, wrong');
-    expect(within(shown).getByTestId('answer-partial-credit')).toHaveTextContent(
-      '2 of 3 gaps right · 1.33 / 2 pts',
-    );
+    expect(within(shown).getByTestId('answer-partial-credit')).toHaveTextContent('2 of 3 gaps right · 1.33 / 2 pts');
     const banner = within(current).getByTestId('group-banner');
     await user.click(within(banner).getByText('Show the 2 answers in this group'));
     const member = within(banner).getAllByRole('group', { name: 'Answer with its gaps' });
@@ -48,9 +46,7 @@ describe('grading the further question types by question', () => {
     await user.click(screen.getByRole('button', { name: 'Full marks' }));
     await user.click(screen.getByRole('button', { name: /^Save/ }));
     await waitFor(() =>
-      expect(fake.marks).toEqual([
-        expect.objectContaining({ resultIds: ['result-1', 'result-2'], points: 2 }),
-      ]),
+      expect(fake.marks).toEqual([expect.objectContaining({ resultIds: ['result-1', 'result-2'], points: 2 })]),
     );
   });
 
