@@ -42,6 +42,8 @@ export function calculatedParts(q: Question): Parts {
     );
   });
   const formula = formulaExpression(tree);
+  // The key's rounding is RoundTo in decimal places: halves away from zero, as calculated.ts rounds the key (see
+  // formulaExpression in qti-processing.ts for the specification's wording).
   const answer =
     calc.answerDecimals === null
       ? formula
