@@ -149,6 +149,10 @@ export function formulaExpression(node: FormulaNode): string {
       const args = node.args.map(formulaExpression);
       if (node.name === 'sqrt') return op('qti-power', args[0]!, baseValue('float', 0.5));
       if (node.name === 'min' || node.name === 'max') return op(`qti-${node.name}`, ...args);
+      // round(x, d) is the RoundTo operator in decimal places (QTI 3.0 ASI Information Model, RoundTo): its
+      // (d + 1)th decimal digit decides, and 5 or more raises the dth digit of the number's magnitude, i.e. halves
+      // go away from zero, as formula.ts's roundTo does (−2.45 → −2.5). Round (qti-round) is never written for
+      // round(x): it takes halves up (−2.5 → −2), which differs for negative halves.
       if (node.name === 'round') {
         const places = node.args[1];
         const figures = places?.kind === 'number' ? places.value : 0;

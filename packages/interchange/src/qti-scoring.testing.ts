@@ -206,9 +206,14 @@ class Item {
       case 'qti-round-to': {
         const [x] = nums();
         if (x === null || x === undefined) return null;
-        const f = 10 ** Number(e.attrs.figures);
-        // QTI rounds half away from zero in decimal places.
-        return (Math.sign(x) * Math.round(Math.abs(x) * f + 1e-9 * Math.max(1, Math.abs(x) * f))) / f;
+        if (e.attrs['rounding-mode'] !== 'decimalPlaces') throw new Error('only decimal places are evaluated');
+        return roundToPlaces(x, Number(e.attrs.figures));
+      }
+      case 'qti-round': {
+        const [x] = nums();
+        if (x === null || x === undefined) return null;
+        // Round: the result is n for every value in [n − 0.5, n + 0.5) (−6.5 rounds up to −6).
+        return Math.floor(x + 0.5);
       }
       case 'qti-index': {
         const [c] = args();
@@ -240,6 +245,20 @@ class Item {
         throw new Error(`${name} is not evaluated`);
     }
   }
+}
+
+/**
+ * RoundTo in decimal places as the specification words it: in the number written as a decimal, the (n + 1)th digit
+ * after the point decides; 5 or more increases the nth digit by 1, and the digits after it are dropped. The digits
+ * are the magnitude's, the sign is kept (−2.45 → −2.5).
+ */
+export function roundToPlaces(x: number, n: number): number {
+  const written = String(Math.abs(x));
+  const digits = written.includes('e') ? Math.abs(x).toFixed(Math.min(100, n + 20)) : written;
+  const [whole = '0', fraction = ''] = digits.split('.');
+  const kept = Number(whole + fraction.slice(0, n).padEnd(n, '0'));
+  const magnitude = (kept + (Number(fraction[n] ?? '0') >= 5 ? 1 : 0)) / 10 ** n;
+  return x < 0 ? -magnitude : magnitude;
 }
 
 /** SCORE of an item for the responses given (a response left out is NULL), drawn variables set to `drawn`. */

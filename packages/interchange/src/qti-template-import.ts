@@ -106,8 +106,17 @@ function formulaOf(expr: XmlNode, computed: ReadonlyMap<string, XmlNode>, drawn:
     case 'qti-min':
     case 'qti-max':
       return { kind: 'call', name: local(expr.name) === 'qti-min' ? 'min' : 'max', args: args() };
-    case 'qti-round':
-      return { kind: 'call', name: 'round', args: args() };
+    case 'qti-round': {
+      // QTI 3.0 ASI Information Model, the Round operator: the result is n for every value in [n − 0.5, n + 0.5),
+      // so −6.5 rounds up to −6, where the formula language's round() takes halves away from zero (−7). floor(x + 0.5)
+      // is QTI's rounding exactly.
+      const [x] = args();
+      return {
+        kind: 'call',
+        name: 'floor',
+        args: [{ kind: 'binary', op: '+', left: x!, right: { kind: 'number', value: 0.5 } }],
+      };
+    }
     case 'qti-round-to':
       if (expr.attrs['rounding-mode'] !== 'decimalPlaces') throw new Unsupported('it rounds to significant figures');
       return { kind: 'call', name: 'round', args: [...args(), { kind: 'number', value: Number(expr.attrs.figures) }] };
