@@ -26,6 +26,18 @@ export const ReviewWindowSchema = z.object({
 export type ReviewWindow = z.infer<typeof ReviewWindowSchema>;
 export const DEFAULT_REVIEW: ReviewWindow = { enabled: false, closesAt: null, showFeedback: true };
 
+/** A review that closes before the exam opens could never be seen: its close must come after the opening. */
+export function reviewWindowIssue(exam: {
+  opensAt?: string | null | undefined;
+  review?: Pick<ReviewWindow, 'closesAt'> | undefined;
+}): { path: string[]; message: string } | null {
+  const closesAt = exam.review?.closesAt;
+  if (!exam.opensAt || !closesAt) return null;
+  return Date.parse(closesAt) <= Date.parse(exam.opensAt)
+    ? { path: ['review', 'closesAt'], message: 'The review must close after the exam opens' }
+    : null;
+}
+
 /** How far an answer earned its points, as the candidate is told. */
 export const VERDICTS = ['correct', 'partial', 'incorrect', 'unanswered', 'ungraded'] as const;
 export type Verdict = (typeof VERDICTS)[number];
