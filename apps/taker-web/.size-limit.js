@@ -25,7 +25,10 @@ export default [
     // in the shared domain chunk and the briefing's follow-up sentence added 0.2 kB: 213.2 kB measured. Issue 35's
     // contract (an agentic task's repository and its checks in the question schema, the workspace's AI setting in the
     // exam's) added 0.6 kB once the agents' catalogue left the shared chunk (workspace-ai.ts): 213.85 kB measured.
-    limit: '213.9 kB',
+    // Issue 36's contract (the further question types, passages and practice in the domain's schemas) took it to
+    // 217.08 kB; a practice exam's briefing line and the practice refusals the page translates added 0.3 kB:
+    // 217.38 kB measured.
+    limit: '217.4 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
@@ -37,8 +40,9 @@ export default [
     // it to 264.57 kB. The follow-up room is a chunk of its own fetched after submit; sending the submit and a resumed
     // submitted attempt to it, and the route that loads it, added 0.5 kB: 265.06 kB measured. Issue 35's contract
     // (as for /taker/start) and an agentic task's list of starter files on its question card added 0.75 kB:
-    // 265.84 kB measured.
-    limit: '265.9 kB',
+    // 265.84 kB measured. Issue 36's contract took it to 269.08 kB; the practice banner, the Check answer slot (its
+    // panel is a chunk of its own, fetched in a practice exam only) and their strings added 0.8 kB: 269.84 kB measured.
+    limit: '269.9 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',

@@ -23,7 +23,7 @@ const NO_ASSISTANT = {
  * `live` is undefined when exam-service no longer has the exam (deleted): the view then says it is not live.
  */
 export function candidateView(
-  attempt: { examId: string; examSnapshot: ExamSnapshot },
+  attempt: { examId: string; examSnapshot: ExamSnapshot; practice?: boolean },
   live: InternalExam | undefined,
   serverKeys: Partial<Record<AiProvider, boolean>>,
 ): PublicExam {
@@ -57,6 +57,8 @@ export function candidateView(
       access: live?.access ?? 'link',
       attemptsAllowed: live?.attemptsAllowed ?? 1,
       pools: [],
+      // Practice is the attempt's, fixed at start like its questions.
+      practice: attempt.practice ?? false,
     },
     {
       materialNames: ai?.courseMaterials.map((m) => m.name) ?? [],

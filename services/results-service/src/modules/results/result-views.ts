@@ -31,6 +31,7 @@ export function toSummary(row: ResultSummaryRow): ResultSummary {
     completedAt: row.completedAt.toISOString(),
     attemptNo: row.attemptNo,
     kept: row.kept,
+    ...(row.practice ? { practice: true } : {}),
     ...(row.lmsState
       ? {
           lmsSync: {
