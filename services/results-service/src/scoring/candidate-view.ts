@@ -44,9 +44,8 @@ export function candidateView(
       questions: snapshot.questions,
       // The attempt's sections are those it started with, as its questions are.
       sections: snapshot.sections ?? [],
-      // The passages and the practice flag are the attempt's own too (snapshots kept before them have none).
+      // The passages are the attempt's own too (snapshots kept before them have none).
       passages: snapshot.passages ?? [],
-      practice: snapshot.practice ?? false,
       codingWorkspace: snapshot.codingWorkspace,
       // The follow-up is the attempt's own, kept at start (its submission opens it whatever the creator edits since).
       aiSettings: { ...(ai ?? NO_ASSISTANT), followUp: snapshot.followUp ?? { ...DEFAULT_FOLLOW_UP, enabled: false } },
@@ -57,8 +56,9 @@ export function candidateView(
       access: live?.access ?? 'link',
       attemptsAllowed: live?.attemptsAllowed ?? 1,
       pools: [],
-      // Practice is the attempt's, fixed at start like its questions.
-      practice: attempt.practice ?? false,
+      // Practice is the attempt's, fixed at start like its questions (the snapshot's flag for attempts kept before
+      // the attempt recorded it).
+      practice: attempt.practice ?? snapshot.practice ?? false,
     },
     {
       materialNames: ai?.courseMaterials.map((m) => m.name) ?? [],

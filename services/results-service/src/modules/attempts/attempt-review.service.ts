@@ -52,7 +52,8 @@ export function createAttemptReviewService(
         percentage: percentageOf(result.score, result.maxScore),
         releasedAt: (result.releasedAt ?? result.completedAt).toISOString(),
         closesAt: window.closesAt ? new Date(window.closesAt).toISOString() : null,
-        passages: passagesFor(live?.passages ?? [], snapshot.questions).map((p) => ({
+        // The passages the attempt was given (its snapshot's); the live exam's only for snapshots kept before them.
+        passages: passagesFor(snapshot.passages ?? live?.passages ?? [], snapshot.questions).map((p) => ({
           id: p.id,
           title: p.title,
           content: p.content,

@@ -100,7 +100,10 @@ describe('a calculated question in an attempt', () => {
         url: `/internal/attempts/${attemptId}`,
         headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
       });
-      responses.push(internal.body);
+      // The internal read (llm-gateway's, behind the internal token) is no candidate's: it carries the attempt's
+      // calculated keys for the answer guard, and only those; the questions in it are the candidate's view.
+      const internalBody = internal.json<{ questions: unknown[]; calculatedKeys?: Array<{ key: string }> }>();
+      responses.push(JSON.stringify(internalBody.questions));
 
       const { key, values, detail } = await keyOf(submitted.json<{ resultId: string }>().resultId, exam);
       expect(detail.status).toBe('graded');
@@ -113,6 +116,7 @@ describe('a calculated question in an attempt', () => {
       for (const secret of [FORMULA, '"formula"', '"variables"', '"calculatedValues"', '"answerDecimals"', '"values"'])
         expect(mine).not.toContain(secret);
       expect(mine).not.toContain('Nobody refers to this');
+      expect(internalBody.calculatedKeys?.map((k) => k.key)).toEqual([key]);
       responses.length = 0;
     }
     expect(new Set(attemptIds).size).toBe(5);
