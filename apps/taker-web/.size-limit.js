@@ -9,6 +9,7 @@ import { eagerKeys, jsFiles, keysFrom, readManifest, ROUTES, staticClosure } fro
 
 const manifest = readManifest();
 const editor = keysFrom(manifest, /packages\/ui\/src\/code-editor\.tsx$/)[0];
+const kinds = keysFrom(manifest, /src\/features\/exam\/components\/question-kinds\.tsx$/)[0];
 
 export default [
   {
@@ -25,7 +26,10 @@ export default [
     // in the shared domain chunk and the briefing's follow-up sentence added 0.2 kB: 213.2 kB measured. Issue 35's
     // contract (an agentic task's repository and its checks in the question schema, the workspace's AI setting in the
     // exam's) added 0.6 kB once the agents' catalogue left the shared chunk (workspace-ai.ts): 213.85 kB measured.
-    limit: '213.9 kB',
+    // Issue 36's contract (the further question types, passages and practice in the question and exam schemas) took
+    // it to 217.02 kB; the answer codecs and word count the exam room's lazy inputs import from the shared domain
+    // chunk added 0.2 kB: 217.23 kB measured.
+    limit: '217.3 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
@@ -37,8 +41,10 @@ export default [
     // it to 264.57 kB. The follow-up room is a chunk of its own fetched after submit; sending the submit and a resumed
     // submitted attempt to it, and the route that loads it, added 0.5 kB: 265.06 kB measured. Issue 35's contract
     // (as for /taker/start) and an agentic task's list of starter files on its question card added 0.75 kB:
-    // 265.84 kB measured.
-    limit: '265.9 kB',
+    // 265.84 kB measured. Issue 36's contract (as for /taker/start) took it to 269.02 kB; shared passages in the room
+    // (the runs of questions sharing one, their layout, the dynamic import of the further types' inputs) added
+    // 0.86 kB: 269.88 kB measured. The inputs, the passage and their strings are a chunk of their own (below).
+    limit: '269.9 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',
@@ -47,5 +53,14 @@ export default [
       [...staticClosure(manifest, editor)].filter((key) => !eagerKeys(manifest).has(key)),
     ),
     limit: '140 kB',
+  },
+  {
+    name: 'further question types (essay … calculated) and shared passages, on an exam that has them only',
+    path: jsFiles(
+      manifest,
+      [...staticClosure(manifest, kinds)].filter((key) => !eagerKeys(manifest, ROUTES.exam).has(key)),
+    ),
+    // 6.09 kB measured.
+    limit: '6.5 kB',
   },
 ].map((check) => ({ ...check, gzip: true }));
