@@ -127,9 +127,14 @@ function representativeAnswer(members: readonly AnswerToGroup[]): string {
 
 /**
  * The groups of one question's answers, the largest first (then by representative text), each with its members'
- * result ids sorted. Independent of the input's order. Throws RangeError on a repeated result id.
+ * result ids sorted. Independent of the input's order. Throws RangeError on a repeated result id. `exact` groups
+ * identical normalised forms only (step 1), never near-identical ones.
  */
-export function groupAnswers(answers: readonly AnswerToGroup[], caseSensitive = false): AnswerGroup[] {
+export function groupAnswers(
+  answers: readonly AnswerToGroup[],
+  caseSensitive = false,
+  opts: { exact?: boolean } = {},
+): AnswerGroup[] {
   const forms = new Map<string, Form>();
   const seen = new Set<string>();
   for (const item of answers) {
@@ -145,7 +150,11 @@ export function groupAnswers(answers: readonly AnswerToGroup[], caseSensitive = 
   );
   const clusters: Form[][] = [];
   for (const form of ordered) {
-    const home = form.text === '' ? undefined : clusters.find((c) => c[0]!.text !== '' && isNearIdentical(c[0]!, form));
+    // Exact: answers read from a structure (a chosen order, pairs, gaps), where one character apart is another choice.
+    const home =
+      opts.exact || form.text === ''
+        ? undefined
+        : clusters.find((c) => c[0]!.text !== '' && isNearIdentical(c[0]!, form));
     if (home) home.push(form);
     else clusters.push([form]);
   }

@@ -1,5 +1,5 @@
 import { decodeChoices } from './grading.ts';
-import { decodeBlanks, decodeMatches, decodeOrder, splitGapText } from './question-kinds.ts';
+import { type UnitSettings, decodeBlanks, decodeMatches, decodeOrder, splitGapText } from './question-kinds.ts';
 import type { Question } from './question.ts';
 import { NO_ANSWER } from './result.ts';
 
@@ -20,8 +20,10 @@ type Readable = Pick<
   | 'pairs'
   | 'gapText'
   | 'blanks'
-  | 'units'
->;
+> & {
+  /** Absent from questions kept (in attempts' snapshots) before units existed: a short answer then has none. */
+  units?: UnitSettings | undefined;
+};
 
 const TRUE_FALSE_WORDS: Record<string, string> = { true: 'True', false: 'False' };
 
@@ -91,7 +93,7 @@ export function answerKeyText(q: Readable): string | null {
     case 'calculated': {
       const accepted = q.acceptedAnswers.filter((a) => a.trim() !== '');
       if (accepted.length === 0) return null;
-      const base = q.units.units.find((u) => u.multiplier === 1)?.symbol;
+      const base = q.units?.units.find((u) => u.multiplier === 1)?.symbol;
       return accepted.map((a) => (base ? `${a} ${base}` : a)).join(' | ');
     }
     case 'ordering':

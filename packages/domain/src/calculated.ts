@@ -94,3 +94,30 @@ export function instantiateQuestion<Q extends Question>(q: Q, attemptSeed: strin
     acceptedAnswers: [formatKey(drawn.key)],
   };
 }
+
+/**
+ * The question keyed for values a candidate was already given: the formula (maybe corrected since) evaluated on
+ * them, the text left as it is. A regrade re-keys an attempt's calculated question this way, so the candidate's
+ * values never change, whatever the creator does to the ranges; no key (a grader decides) when the formula has no
+ * finite value there or needs a variable the candidate was never given.
+ */
+export function keyedForValues<Q extends Question>(q: Q, values: Readonly<Record<string, number>>): Q {
+  const calc = q.calculated;
+  if (q.type !== 'calculated' || !calc) return q;
+  const names = calc.variables.map((v) => v.name);
+  const covered = names.every((name) => values[name] !== undefined);
+  let key = Number.NaN;
+  if (covered) {
+    try {
+      key = evaluateFormula(parseFormula(calc.formula, names), values);
+    } catch {
+      // A formula that no longer parses keys nothing: the question waits for a grader.
+    }
+  }
+  const finite = Number.isFinite(key);
+  return {
+    ...q,
+    calculated: { ...calc, values: { ...values } },
+    acceptedAnswers: finite ? [formatKey(calc.answerDecimals === null ? key : roundTo(key, calc.answerDecimals))] : [],
+  };
+}

@@ -197,6 +197,8 @@ export const BriefingSchema = z.object({
   questionCount: z.number().int(),
   attemptsAllowed: z.number().int(),
   attemptsUsed: z.number().int(),
+  /** A practice exam (practice.ts): attemptsAllowed does not apply, the candidate may start again and again. */
+  practice: z.boolean().default(false),
   /** An attempt of this candidate is in progress: Start resumes it. */
   inProgress: z.boolean(),
   serverNow: z.string(),

@@ -12,7 +12,7 @@ import {
 import { AiSettingsInputSchema, AiSettingsViewSchema } from './exam-ai.ts';
 import { QuestionSchema, type Rubric, RubricSchema, text } from './question.ts';
 import { MAX_PASSAGES, PassageSchema, passageIssues } from './passages.ts';
-import { DEFAULT_REVIEW, ReviewWindowSchema } from './practice.ts';
+import { DEFAULT_REVIEW, type ReviewWindow, ReviewWindowSchema, reviewWindowIssue } from './practice.ts';
 import { MAX_SECTIONS, SectionSchema, sectionIssues } from './sections.ts';
 import { DEFAULT_WORKSPACE_AI, WorkspaceAiSchema, type WorkspaceAi } from './workspace-ai.ts';
 
@@ -121,6 +121,7 @@ function checkExam(
     sections?: Array<z.infer<typeof SectionSchema>>;
     opensAt?: string | null;
     closesAt?: string | null;
+    review?: ReviewWindow;
   },
   ctx: z.RefinementCtx,
 ) {
@@ -134,6 +135,8 @@ function checkExam(
     for (const issue of passageIssues(exam.questions, exam.passages)) ctx.addIssue({ code: 'custom', ...issue });
   const window = windowIssue(exam);
   if (window) ctx.addIssue({ code: 'custom', ...window });
+  const review = reviewWindowIssue(exam);
+  if (review) ctx.addIssue({ code: 'custom', ...review });
 }
 
 const examFields = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ExamSchema } from './exam.ts';
+import { PassageSchema } from './passages.ts';
 import { QuestionSchema } from './question.ts';
 
 /**
@@ -46,6 +47,16 @@ export const ImportPreviewSchema = z.object({
   title: z.string(),
   questions: z.array(QuestionSchema),
   notImported: z.array(NotImportedSchema),
+  /**
+   * Shared passages the questions refer to by passageId (a QTI stimulus, a Moodle description); their ids are
+   * the file's, renumbered when they join an existing exam.
+   */
+  passages: z.array(PassageSchema).default([]),
+  /**
+   * What was imported with a part left behind: the question is in `questions`, and this names what of it was not
+   * carried over and why (feedback per answer, a grading rule the platform has no counterpart for…).
+   */
+  warnings: z.array(NotImportedSchema).default([]),
 });
 export type ImportPreview = z.infer<typeof ImportPreviewSchema>;
 

@@ -4,6 +4,7 @@ import { AiSettingsViewSchema } from './exam-ai.ts';
 import { ExamSchema } from './exam.ts';
 import { PlantedTurnSchema } from './planted-errors.ts';
 import { PublicQuestionSchema, QuestionSchema } from './question.ts';
+import { UnitSettingsSchema } from './question-kinds.ts';
 
 /**
  * Contracts between services (never reachable from a browser: every /internal/* route requires the
@@ -74,6 +75,24 @@ export const InternalAttemptSchema = z.object({
    * above are then only those of the sections the candidate has reached.
    */
   assistant: z.object({ available: z.boolean(), reason: z.string().nullable() }).optional(),
+  /**
+   * The keys of the attempt's calculated questions, computed from the candidate's own values at start
+   * (calculated.ts): for the gateway's "stop solutions" guard only, which cannot compute them (the values live
+   * in the snapshot). `questionIndex` is the question's index in `questions` above, `key` the accepted value as
+   * scoring reads it, with the question's tolerance and units. Never on a candidate route; absent from an older
+   * results-service.
+   */
+  calculatedKeys: z
+    .array(
+      z.object({
+        questionIndex: z.number().int().nonnegative(),
+        questionId: z.string(),
+        key: z.string(),
+        tolerance: z.object({ tolerance: z.number(), mode: z.enum(['absolute', 'relative']) }).nullable(),
+        units: UnitSettingsSchema,
+      }),
+    )
+    .optional(),
 });
 export type InternalAttempt = z.infer<typeof InternalAttemptSchema>;
 

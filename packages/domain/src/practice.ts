@@ -26,6 +26,18 @@ export const ReviewWindowSchema = z.object({
 export type ReviewWindow = z.infer<typeof ReviewWindowSchema>;
 export const DEFAULT_REVIEW: ReviewWindow = { enabled: false, closesAt: null, showFeedback: true };
 
+/** A review that closes before the exam opens could never be seen: its close must come after the opening. */
+export function reviewWindowIssue(exam: {
+  opensAt?: string | null | undefined;
+  review?: Pick<ReviewWindow, 'closesAt'> | undefined;
+}): { path: string[]; message: string } | null {
+  const closesAt = exam.review?.closesAt;
+  if (!exam.opensAt || !closesAt) return null;
+  return Date.parse(closesAt) <= Date.parse(exam.opensAt)
+    ? { path: ['review', 'closesAt'], message: 'The review must close after the exam opens' }
+    : null;
+}
+
 /** How far an answer earned its points, as the candidate is told. */
 export const VERDICTS = ['correct', 'partial', 'incorrect', 'unanswered', 'ungraded'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -43,8 +55,15 @@ export const PracticeCheckParamsSchema = z.object({
   id: z.string().min(1).max(64),
   questionIndex: z.coerce.number().int().min(0).max(499),
 });
-/** The answer as it stands in the candidate's page (it is saved first, as a save would). */
-export const PracticeCheckBodySchema = z.object({ answer: z.string().max(200_000) });
+/**
+ * The answer as it stands in the candidate's page (it is saved first, as a save would), with the page's seq for the
+ * question (SaveAnswerSchema's): the check's save then never outranks the page's later saves, so nothing typed after
+ * it is lost, and the page's own save of the same seq still brings the edit operations (the timeline).
+ */
+export const PracticeCheckBodySchema = z.object({
+  answer: z.string().max(200_000),
+  seq: z.number().int().nonnegative(),
+});
 export type PracticeCheckBody = z.infer<typeof PracticeCheckBodySchema>;
 
 export const PracticeCheckSchema = z.object({
@@ -66,6 +85,7 @@ export const PracticeMessages = {
   reviewClosed: 'The review of this exam is closed.',
   reviewNotOpen: 'The review opens once your result is released.',
   noReview: 'This exam has no review.',
+  checkedTooOften: 'You are checking answers too often. Wait a few seconds and try again.',
 } as const;
 
 /** GET /api/attempts/{id}/review (candidate's token): the released attempt as the candidate may see it again. */

@@ -36,6 +36,8 @@ export const ResultSummarySchema = z.object({
   /** Which of the candidate's attempts this is (1 = first), and whether it is the one the exam's keepGrade counts. */
   attemptNo: z.number().int(),
   kept: z.boolean(),
+  /** An attempt at a practice exam (practice.ts): listed for the creator, never counted. Absent: a real exam's. */
+  practice: z.boolean().optional(),
   /** The score passback to the LMS, for results of attempts launched from one (once released). */
   lmsSync: LmsSyncSchema.optional(),
 });

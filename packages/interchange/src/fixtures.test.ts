@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixturesDir, fixtureText } from './testing.ts';
-import { descendants, local, parseXml, type XmlNode } from './xml.ts';
+import { descendants, local, parseXml, textOf, type XmlNode } from './xml.ts';
 
 /** Every committed sample file, by its path under src/fixtures. */
 function files(dir = fixturesDir): string[] {
@@ -75,6 +75,26 @@ describe('the sample files', () => {
     expect(descendants(kinds, 'unit').length).toBeGreaterThan(0);
     expect(descendants(kinds, 'dataset_definition')).toHaveLength(2);
     expect(descendants(kinds, 'image')).toHaveLength(1);
+  });
+
+  it('hold the Moodle constructs beyond the basic kinds: ordering, all-or-nothing choice, inline picture, cloze kinds', () => {
+    for (const type of ['ordering', 'multichoiceset', 'calculatedsimple', 'multianswer'])
+      expect(moodleTypes).toContain(type);
+    const more = parsed.get('moodle/more-kinds.xml')!;
+    expect(descendants(more, 'image_base64')).toHaveLength(1);
+    const cloze = descendants(more, 'questiontext')
+      .map((t) => textOf(t))
+      .join('\n');
+    for (const kind of [':MCV:', ':SAC:', ':NM:', ':MULTIRESPONSE:']) expect(cloze).toContain(kind);
+    expect(descendants(more, 'unitsleft').map((u) => textOf(u))).toContain('1');
+  });
+
+  it('hold GIFT gaps in the text, a numeric range, general feedback and a linked file', () => {
+    expect(gift).toMatch(/capital of \{=France/);
+    expect(gift).toMatch(/\{#\d+\.\.\d+/);
+    expect(gift).toMatch(/####/);
+    expect(gift).toMatch(/<audio /);
+    expect(gift).toMatch(/href\\="recordings\//);
   });
 
   it('hold GIFT matching, missing-word, numeric, essay, category and an audio link', () => {

@@ -1,8 +1,15 @@
 import { type NotImported, type ImportPreview } from '@exam/domain/interchange';
+import { type Passage } from '@exam/domain/passages';
 import { QuestionSchema, type Question } from '@exam/domain/question';
 
-/** What a reader produces: questions that passed the platform's own validation, and the rest with reasons. */
-export type ReadResult = Omit<ImportPreview, 'format'>;
+/**
+ * What a reader produces: questions that passed the platform's own validation, and the rest with reasons.
+ * Passages and warnings are optional for readers that produce none (read-import.ts fills them in).
+ */
+export type ReadResult = Omit<ImportPreview, 'format' | 'passages' | 'warnings'> &
+  Partial<Pick<ImportPreview, 'passages' | 'warnings'>>;
+/** A reader's result with its passages and warnings (the Moodle and GIFT readers). */
+export type FullReadResult = Omit<ImportPreview, 'format'>;
 
 /** A question as a reader builds it: the schema's input, completed by QuestionSchema's defaults. */
 export type QuestionDraft = Partial<Question> & Pick<Question, 'type' | 'title'>;
@@ -15,19 +22,30 @@ export type QuestionDraft = Partial<Question> & Pick<Question, 'type' | 'title'>
 export class ImportCollector {
   readonly questions: Question[] = [];
   readonly notImported: NotImported[] = [];
+  readonly passages: Passage[] = [];
+  /** Parts of kept questions that were left behind (ImportPreview.warnings). */
+  readonly warnings: NotImported[] = [];
   private n = 0;
 
-  add(ref: string, draft: QuestionDraft): void {
+  /** A question that is imported but loses something: listed in the preview beside it. */
+  warn(ref: string, title: string, reason: string): void {
+    this.warnings.push({ ref, title: title.slice(0, 200), reason });
+  }
+
+  /** Keeps the question if it is valid; `warnings` name what of it was not carried over and are kept with it. */
+  add(ref: string, draft: QuestionDraft, warnings: readonly string[] = []): Question | undefined {
     const n = ++this.n;
     const id = draft.id ?? `q${n}`;
     const parsed = QuestionSchema.safeParse({ ...draft, id, title: draft.title.slice(0, 500) });
     if (parsed.success) {
       this.questions.push(parsed.data);
-      return;
+      for (const reason of warnings) this.warnings.push({ ref, title: draft.title.slice(0, 200), reason });
+      return parsed.data;
     }
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
     this.skip(ref, draft.title, `Not a valid question on this platform${where}: ${issue?.message ?? 'invalid'}`);
+    return undefined;
   }
 
   skip(ref: string, title: string, reason: string): void {

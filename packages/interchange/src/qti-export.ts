@@ -1,33 +1,76 @@
 import { zipSync, strToU8 } from 'fflate';
 import { type Question } from '@exam/domain/question';
 import { sectionIndexOf } from '@exam/domain/sections';
+import { type Passage } from '@exam/domain/passages';
+import { markdownToXhtml } from './markdown-xhtml.ts';
+import { itemXml } from './qti-item-export.ts';
 import {
   CP_NS,
   CP_SCHEMA,
-  EXTENSION_NS,
-  type ExamExtension,
+  EXTENSION_FILE,
+  EXTENSION_RESOURCE,
   type ExchangeExam,
+  type ExtensionFile,
   ITEM_EXTENSION_FIELDS,
   ITEM_SCHEMA,
   type ItemExtension,
   QTI_NS,
-  RP_MAP_RESPONSE,
 } from './qti-shared.ts';
-import { el, escapeXml } from './xml.ts';
+import { el } from './xml.ts';
 
 /**
  * QTI 3.0 export (1EdTech QTI 3.0 ASI and its Content Packaging profile): one assessment item per question,
  * one assessment test whose sections are the exam's questions and its pools (a pool is a section that selects
- * `draw` of its items) — or, for an exam with sections, one section each holding its questions and pools — and
- * imsmanifest.xml listing them, zipped.
+ * `draw` of its items) — or, for an exam with sections, one section each holding its questions and pools —, one
+ * assessment stimulus per passage (the items that show it refer to it), the platform's extension file
+ * (qti-shared.ts) and imsmanifest.xml listing them all, zipped.
  */
 export function exportQti(exam: ExchangeExam): Uint8Array {
   const files: Record<string, Uint8Array> = {};
-  const items = exam.questions.map((q, i) => ({ q, ident: `item-${i + 1}`, href: `items/item-${i + 1}.xml` }));
-  for (const { q, ident, href } of items) files[href] = strToU8(itemXml(q, ident, exam.shuffleOptions));
+  const stimuli = exam.passages.map((passage, i) => ({
+    passage,
+    ident: `passage-${i + 1}`,
+    href: `stimuli/passage-${i + 1}.xml`,
+  }));
+  const items: ItemFile[] = exam.questions.map((q, i) => ({
+    q,
+    ident: `item-${i + 1}`,
+    href: `items/item-${i + 1}.xml`,
+    stimulus: stimuli.find((s) => s.passage.id === q.passageId),
+  }));
+  for (const s of stimuli) files[s.href] = strToU8(stimulusXml(s));
+  for (const { q, ident, href, stimulus } of items) {
+    const ref = stimulus && {
+      identifier: stimulus.ident,
+      href: relativeHref(href, stimulus.href),
+      title: stimulus.passage.title || stimulus.ident,
+    };
+    files[href] = strToU8(itemXml(q, ident, { shuffle: exam.shuffleOptions, ...(ref ? { stimulus: ref } : {}) }));
+  }
   files['test.xml'] = strToU8(testXml(exam, items));
-  files['imsmanifest.xml'] = strToU8(manifestXml(exam, items));
+  files[EXTENSION_FILE] = strToU8(JSON.stringify(extensionOf(exam, items), null, 1));
+  files['imsmanifest.xml'] = strToU8(manifestXml(items, stimuli));
   return zipSync(files);
+}
+
+/** A stimulus's href as the item names it: relative to the item file (QTI resolves it against the item's URL). */
+function relativeHref(from: string, to: string): string {
+  const up = from.split('/').length - 1;
+  return `${'../'.repeat(up)}${to}`;
+}
+
+function extensionOf(exam: ExchangeExam, items: ItemFile[]): ExtensionFile {
+  const { questions: _questions, passages, ...settings } = exam;
+  return {
+    exam: settings,
+    items: Object.fromEntries(
+      items.map(({ q, ident }) => [
+        ident,
+        Object.fromEntries(ITEM_EXTENSION_FIELDS.map((f) => [f, q[f]])) as ItemExtension,
+      ]),
+    ),
+    passages,
+  };
 }
 
 const XML_DECL = '<?xml version="1.0" encoding="UTF-8"?>\n';
@@ -39,170 +82,22 @@ const rootAttrs = (identifier: string, title: string) => ({
   title,
 });
 
-const value = (v: string | number) => el('qti-value', {}, escapeXml(String(v)));
-const floatOutcome = (identifier: string, extra: Record<string, string> = {}, def?: number) =>
-  el(
-    'qti-outcome-declaration',
-    { identifier, cardinality: 'single', 'base-type': 'float', ...extra },
-    ...(def === undefined ? [] : [el('qti-default-value', {}, value(def))]),
-  );
+type ItemFile = { q: Question; ident: string; href: string; stimulus: StimulusFile | undefined };
+type StimulusFile = { passage: Passage; ident: string; href: string };
 
-/** Markdown paragraphs as HTML paragraphs, for players that read the item body. */
-function bodyHtml(markdown: string): string {
-  return markdown
-    .split(/\n{2,}/)
-    .filter((p) => p.trim() !== '')
-    .map((p) => el('p', {}, p.split('\n').map(escapeXml).join('<br/>')))
-    .join('');
-}
-
-/** SCORE is MAXSCORE when the response matches the correct response, else 0. */
-const matchCorrectProcessing = el(
-  'qti-response-processing',
-  {},
-  el(
-    'qti-response-condition',
-    {},
-    el(
-      'qti-response-if',
-      {},
-      el(
-        'qti-match',
-        {},
-        el('qti-variable', { identifier: 'RESPONSE' }),
-        el('qti-correct', { identifier: 'RESPONSE' }),
-      ),
-      el('qti-set-outcome-value', { identifier: 'SCORE' }, el('qti-variable', { identifier: 'MAXSCORE' })),
-    ),
-    el(
-      'qti-response-else',
-      {},
-      el('qti-set-outcome-value', { identifier: 'SCORE' }, el('qti-base-value', { 'base-type': 'float' }, '0')),
-    ),
-  ),
-);
-
-const round = (n: number) => Math.round(n * 10000) / 10000;
-
-function choiceParts(q: Question, shuffle: boolean) {
-  const ids = q.options.map((_, i) => `C${i + 1}`);
-  const idOf = (option: string) => ids[q.options.indexOf(option)] ?? '';
-  const correct = q.multipleAnswers ? q.correctAnswers : q.correctAnswer ? [q.correctAnswer] : [];
-  const keyed = correct.length > 0;
-  const partial = q.multipleAnswers && q.scoring === 'partial' && keyed;
-  // Partial credit: each right option earns its share, each wrong one costs as much, never below 0.
-  const share = keyed ? q.points / correct.length : 0;
-  const mapping = partial
-    ? el(
-        'qti-mapping',
-        { 'default-value': 0, 'lower-bound': 0, 'upper-bound': q.points },
-        ...q.options.map((o) =>
-          el('qti-map-entry', { 'map-key': idOf(o), 'mapped-value': round(correct.includes(o) ? share : -share) }),
-        ),
-      )
-    : '';
-  const declaration = el(
-    'qti-response-declaration',
-    { identifier: 'RESPONSE', cardinality: q.multipleAnswers ? 'multiple' : 'single', 'base-type': 'identifier' },
-    ...(keyed ? [el('qti-correct-response', {}, ...correct.map((c) => value(idOf(c))))] : []),
-    mapping,
-  );
-  const interaction = el(
-    'qti-choice-interaction',
-    {
-      'response-identifier': 'RESPONSE',
-      'max-choices': q.multipleAnswers ? 0 : 1,
-      shuffle: shuffle ? 'true' : undefined,
-    },
-    ...q.options.map((o, i) => el('qti-simple-choice', { identifier: ids[i] }, escapeXml(o))),
-  );
-  const processing = !keyed
-    ? ''
-    : partial
-      ? el('qti-response-processing', { template: RP_MAP_RESPONSE })
-      : matchCorrectProcessing;
-  return { declaration, interaction, processing, human: !keyed };
-}
-
-function textEntryParts(q: Question) {
-  const keyed = q.acceptedAnswers.length > 0;
-  const declaration = el(
-    'qti-response-declaration',
-    { identifier: 'RESPONSE', cardinality: 'single', 'base-type': 'string' },
-    ...(keyed
-      ? [
-          el('qti-correct-response', {}, value(q.acceptedAnswers[0] ?? '')),
-          el(
-            'qti-mapping',
-            { 'default-value': 0 },
-            ...q.acceptedAnswers.map((a) =>
-              el('qti-map-entry', {
-                'map-key': a,
-                'mapped-value': q.points,
-                'case-sensitive': q.matching.caseSensitive ? 'true' : 'false',
-              }),
-            ),
-          ),
-        ]
-      : []),
-  );
-  return {
-    declaration,
-    interaction: el('p', {}, el('qti-text-entry-interaction', { 'response-identifier': 'RESPONSE' })),
-    processing: keyed ? el('qti-response-processing', { template: RP_MAP_RESPONSE }) : '',
-    human: !keyed,
-  };
-}
-
-function uploadParts() {
-  return {
-    declaration: el('qti-response-declaration', { identifier: 'RESPONSE', cardinality: 'single', 'base-type': 'file' }),
-    interaction: el('qti-upload-interaction', { 'response-identifier': 'RESPONSE' }),
-    processing: '',
-    human: true,
-  };
-}
-
-/** A coding question is extended text: the starter code is the response's default value, the language a data attribute. */
-function codingParts(q: Question) {
-  const declaration = el(
-    'qti-response-declaration',
-    { identifier: 'RESPONSE', cardinality: 'single', 'base-type': 'string' },
-    ...(q.starterCode ? [el('qti-default-value', {}, value(q.starterCode))] : []),
-  );
-  const interaction = el('qti-extended-text-interaction', {
-    'response-identifier': 'RESPONSE',
-    format: 'preformatted',
-    'data-exam-language': q.language,
-  });
-  return { declaration, interaction, processing: '', human: q.tests.length === 0 };
-}
-
-export function itemXml(q: Question, ident: string, shuffleOptions: boolean): string {
-  const parts =
-    q.type === 'mcq'
-      ? choiceParts(q, shuffleOptions)
-      : q.type === 'short-answer'
-        ? textEntryParts(q)
-        : q.type === 'file-upload'
-          ? uploadParts()
-          : codingParts(q);
-  const scoredBy = q.type === 'coding' && !parts.human ? 'externalMachine' : parts.human ? 'human' : undefined;
+/** A passage as a qti-assessment-stimulus: its Markdown rendered as XHTML in the stimulus body. */
+function stimulusXml(s: StimulusFile): string {
   return (
     XML_DECL +
     el(
-      'qti-assessment-item',
-      { ...rootAttrs(ident, q.title), adaptive: 'false', 'time-dependent': 'false' },
-      parts.declaration,
-      floatOutcome('SCORE', scoredBy ? { 'external-scored': scoredBy } : {}),
-      floatOutcome('MAXSCORE', {}, q.points),
-      el('qti-item-body', {}, bodyHtml(q.content), parts.interaction),
-      parts.processing,
+      'qti-assessment-stimulus',
+      rootAttrs(s.ident, s.passage.title || s.ident),
+      el('qti-stimulus-body', {}, markdownToXhtml(s.passage.content)),
     )
   );
 }
 
-function testXml(exam: ExchangeExam, items: Array<{ q: Question; ident: string; href: string }>): string {
+function testXml(exam: ExchangeExam, items: ItemFile[]): string {
   const ref = (i: { ident: string; href: string }) =>
     el('qti-assessment-item-ref', { identifier: i.ident, href: i.href });
   const ordering = exam.shuffleQuestions ? [el('qti-ordering', { shuffle: 'true' })] : [];
@@ -251,21 +146,19 @@ function testXml(exam: ExchangeExam, items: Array<{ q: Question; ident: string; 
   return XML_DECL + el('qti-assessment-test', rootAttrs('test', exam.title), part);
 }
 
-const extension = (data: unknown) =>
-  el('metadata', {}, el('exam:extension', { 'xmlns:exam': EXTENSION_NS }, escapeXml(JSON.stringify(data))));
-
-function manifestXml(exam: ExchangeExam, items: Array<{ q: Question; ident: string; href: string }>): string {
-  const { questions: _questions, ...settings } = exam;
-  const testExtension: ExamExtension = settings;
-  const itemResource = ({ q, ident, href }: (typeof items)[number]) => {
-    const ext: ItemExtension = Object.fromEntries(ITEM_EXTENSION_FIELDS.map((f) => [f, q[f]]));
-    return el(
+/**
+ * The manifest: the test (depending on its items and on the extension file), each item (depending on its stimulus),
+ * each stimulus, and the extension file as a resource of its own. Resources carry no <metadata>: IMS Content
+ * Packaging allows only LOM or QTI metadata there.
+ */
+function manifestXml(items: ItemFile[], stimuli: StimulusFile[]): string {
+  const resource = (identifier: string, type: string, href: string, ...dependencies: string[]) =>
+    el(
       'resource',
-      { identifier: ident, type: 'imsqti_item_xmlv3p0', href },
-      extension(ext),
+      { identifier, type, href },
       el('file', { href }),
+      ...dependencies.map((d) => el('dependency', { identifierref: d })),
     );
-  };
   return (
     XML_DECL +
     el(
@@ -281,14 +174,12 @@ function manifestXml(exam: ExchangeExam, items: Array<{ q: Question; ident: stri
       el(
         'resources',
         {},
-        el(
-          'resource',
-          { identifier: 'test', type: 'imsqti_test_xmlv3p0', href: 'test.xml' },
-          extension(testExtension),
-          el('file', { href: 'test.xml' }),
-          ...items.map((i) => el('dependency', { identifierref: i.ident })),
+        resource('test', 'imsqti_test_xmlv3p0', 'test.xml', ...items.map((i) => i.ident), EXTENSION_RESOURCE),
+        ...items.map((i) =>
+          resource(i.ident, 'imsqti_item_xmlv3p0', i.href, ...(i.stimulus ? [i.stimulus.ident] : [])),
         ),
-        ...items.map(itemResource),
+        ...stimuli.map((s) => resource(s.ident, 'imsqti_stimulus_xmlv3p0', s.href)),
+        resource(EXTENSION_RESOURCE, 'webcontent', EXTENSION_FILE),
       ),
     )
   );

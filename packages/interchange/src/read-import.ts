@@ -19,7 +19,7 @@ export function readImport(format: ImportFormat, data: Uint8Array, zipLimits?: Z
   try {
     if (format === 'qti') {
       const read: QtiReadResult = importQti(data, zipLimits);
-      return { format, ...read };
+      return { format, passages: [], warnings: [], ...read };
     }
     const text = strFromU8(data);
     if (text.includes('\uFFFD')) throw new Error('The file is not UTF-8 text');

@@ -21,9 +21,9 @@ export type Instant = string | Date;
 export interface ReportItemInput {
   questionIndex: number;
   topic: string;
-  /** 'mcq' | 'short-answer' | 'file-upload' | 'coding'. */
+  /** A question type of @exam/domain/question ('mcq', 'short-answer', 'essay', 'true-false', 'matching', …). */
   type: string;
-  /** MCQ option count (guessability 1 / optionCount); ignored for other types. */
+  /** The options one right answer is picked from (guessability 1 / optionCount): an MCQ's, 2 for true/false. */
   optionCount: number;
 }
 
@@ -64,14 +64,17 @@ export interface ReportInput {
 }
 
 /** Answers compared against the assistant's replies for copy writing: free text and code. */
-export const WRITTEN_TYPES: ReadonlySet<string> = new Set(['short-answer', 'coding']);
+export const WRITTEN_TYPES: ReadonlySet<string> = new Set(['short-answer', 'essay', 'coding']);
+
+/** The types whose mark a blind pick among optionCount options earns with chance 1 / optionCount. */
+const PICKED_TYPES: ReadonlySet<string> = new Set(['mcq', 'true-false']);
 
 export function toMillis(instant: Instant): number {
   return typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
 }
 
 export function randomGuessScore(item: ReportItemInput): number {
-  return item.type === 'mcq' && item.optionCount > 0 ? 1 / item.optionCount : 0;
+  return PICKED_TYPES.has(item.type) && item.optionCount > 0 ? 1 / item.optionCount : 0;
 }
 
 /** Everything about one candidate that does not need the rest of the cohort. */

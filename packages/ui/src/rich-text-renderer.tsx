@@ -44,6 +44,17 @@ export function safeUrl(url: string): string {
   return SAFE_PROTOCOLS.has(url.slice(0, colon).toLowerCase()) ? url : '';
 }
 
+/**
+ * An image's URL may also be a raster picture carried in the text itself (`data:image/png;base64,…`), as a
+ * Moodle 1.9 picture is imported (packages/interchange); an `<img>` never runs what it shows. SVG stays out: it
+ * can hold script.
+ */
+const INLINE_PICTURE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/;
+
+export function safeUrlFor(url: string, key: string): string {
+  return key === 'src' && INLINE_PICTURE.test(url) ? url : safeUrl(url);
+}
+
 type HastNode = NonNullable<ExtraProps['node']>['children'][number];
 
 function textOf(node: HastNode): string {
@@ -205,11 +216,14 @@ function Link({ node: _node, href, children, ...props }: ComponentProps<'a'> & E
 
 /**
  * Images are never loaded: a picture from another site would tell it who is sitting the exam (and the pages'
- * CSP blocks them anyway). The image becomes a link to it, named by its alt text.
+ * CSP blocks them anyway). The image becomes a link to it, named by its alt text. A picture carried in the text
+ * itself (INLINE_PICTURE) loads nothing from anywhere, so it is shown (the CSP allows data: images).
  */
 function Image({ src, alt }: ComponentProps<'img'> & ExtraProps) {
   const { t } = useTranslation('ui');
   const label = t('richText.image', { alt: alt || t('richText.untitledImage') });
+  if (typeof src === 'string' && INLINE_PICTURE.test(src))
+    return <img src={src} alt={alt ?? ''} className="max-w-full" />;
   if (typeof src !== 'string' || !src) return <span>{label}</span>;
   return (
     <a href={src} target="_blank" rel="noopener noreferrer">
@@ -260,7 +274,7 @@ const RichTextRenderer = memo(function RichTextRenderer({ text, inline = false }
     <ReactMarkdown
       remarkPlugins={inline ? INLINE_PLUGINS : BLOCK_PLUGINS}
       components={inline ? inlineComponents : blockComponents}
-      urlTransform={safeUrl}
+      urlTransform={safeUrlFor}
     >
       {text}
     </ReactMarkdown>

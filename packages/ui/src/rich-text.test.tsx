@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { InlineRichText, isPlainText, RichText } from './rich-text.tsx';
-import RichTextRenderer, { codeBlockLabel, safeUrl } from './rich-text-renderer.tsx';
+import RichTextRenderer, { codeBlockLabel, safeUrl, safeUrlFor } from './rich-text-renderer.tsx';
 
 /** The renderer is lazy: wait for its first element instead of the plain-text fallback. */
 async function renderRich(text: string) {
@@ -47,6 +47,22 @@ describe('safeUrl', () => {
       'file:///etc/passwd',
     ])
       expect(safeUrl(url)).toBe('');
+  });
+});
+
+describe('safeUrlFor', () => {
+  it('keeps a raster picture carried in the text as an image source, and nothing else of data:', () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    expect(safeUrlFor(png, 'src')).toBe(png);
+    expect(safeUrlFor(png, 'href')).toBe('');
+    expect(safeUrlFor('data:image/svg+xml;base64,PHN2Zz4=', 'src')).toBe('');
+    expect(safeUrlFor('data:image/png;base64,<script>', 'src')).toBe('');
+    expect(safeUrlFor('https://x.org/a.png', 'src')).toBe('https://x.org/a.png');
+  });
+
+  it('shows such a picture in rendered text', async () => {
+    const rich = await renderRich('The dot:\n\n![dot](data:image/png;base64,iVBORw0KGgo=)');
+    expect(rich.querySelector('img')?.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=');
   });
 });
 

@@ -95,6 +95,7 @@ export const api = {
   importPreview: '/api/exams/import/preview',
   importQuestions: '/api/exams/import',
   examQti: (examId: string) => `/api/exams/${id(examId)}/export.qti`,
+  examMoodleXml: (examId: string) => `/api/exams/${id(examId)}/export.moodle-xml`,
   /** Releases (or hides) every graded result of the exam. */
   examRelease: (examId: string) => `/api/exams/${id(examId)}/release`,
   roster: (examId: string) => `/api/exams/${id(examId)}/roster`,

@@ -1,3 +1,4 @@
+import type { Exam } from '@exam/domain/exam';
 import { sumPoints } from '@exam/domain/grading';
 import {
   GradeResultSchema,
@@ -67,7 +68,7 @@ export function rescore(detail: ResultDetail, questionAnswers: QuestionAnswer[])
 }
 
 /**
- * A fake results-service holding one result: GET, the grade PATCH (a mark wins over the key; points: null
+ * A fake results-service holding one result (and, with `exam`, exam-service's read of its exam): GET, the grade PATCH (a mark wins over the key; points: null
  * gives the question back to the key, or to pending) with history, release, and the list. PATCH bodies are
  * recorded; the first `failPatches` answer 500.
  */
@@ -79,6 +80,8 @@ export function fakeResultService(
     timeline?: Timeline;
     /** What the platform computes from the stored timeline, for receipts to be checked against. */
     record?: ProcessSummary;
+    /** GET /api/exams/{examId} of the result's exam (exam-service): its questions lay out structured answers. */
+    exam?: Exam;
   } = {},
 ) {
   const patches: GradeResult[] = [];
@@ -178,6 +181,15 @@ export function fakeResultService(
       };
       return HttpResponse.json(current);
     }),
+    ...(opts.exam
+      ? [
+          http.get('*/api/exams/:id', ({ params }) =>
+            params.id === opts.exam?.id
+              ? HttpResponse.json(opts.exam)
+              : HttpResponse.json(errorBody('NOT_FOUND', 'Exam not found'), { status: 404 }),
+          ),
+        ]
+      : []),
     http.get('*/api/llm/attempts/:attemptId/transcript', () => HttpResponse.json({ messages: [] })),
     http.get('*/api/results/:id/timeline', ({ params }) =>
       params.id === current.id

@@ -1,3 +1,6 @@
+import { answerText } from '@exam/domain/answer-text';
+import { hasAnswerKey, scoreQuestion } from '@exam/domain/grading';
+import type { Question } from '@exam/domain/question';
 import {
   GradingSuggestionSchema,
   QuestionAgreementSchema,
@@ -88,6 +91,38 @@ export function makeQuestionAnswers(
     answers: rows,
     groups: groupsOf(rows),
     progress: progressOf(rows),
+  });
+}
+
+/**
+ * GET …/answers of one question of an exam (the kinds exam of kinds-factories.ts, say), each raw answer written
+ * and scored as results-service does (answerText, the key's points); answers written alike share a group.
+ */
+export function makeQuestionAnswersOf(
+  examId: string,
+  questionIndex: number,
+  question: Question,
+  raws: readonly string[],
+): QuestionAnswers {
+  const rows = raws.map((raw, i) => {
+    const answer = answerText(question, raw);
+    const score = scoreQuestion(question, raw);
+    return makeAnswerRow(i + 1, {
+      answer,
+      points: score.points,
+      maxPoints: question.points,
+      autoScored: score.autoScored,
+      groupId: `g-${raws.indexOf(raw) + 1}`,
+    });
+  });
+  return makeQuestionAnswers(rows, {
+    examId,
+    questionIndex,
+    title: question.title,
+    content: question.content,
+    type: question.type,
+    maxPoints: question.points,
+    humanGraded: !hasAnswerKey(question),
   });
 }
 

@@ -66,6 +66,9 @@ export function makeQuestionAnswer(overrides: Partial<QuestionAnswer> & { questi
     feedback: '',
     criteria: [],
     rubric: null,
+    parts: null,
+    calculatedValues: null,
+    passageTitle: null,
     ...overrides,
   };
 }

@@ -39,6 +39,11 @@ export const routes: RouteObject[] = [
     hydrateFallbackElement: loading,
   },
   {
+    path: paths.reviewPattern,
+    lazy: async () => ({ Component: (await import('./routes/taker/review.tsx')).ReviewRoute }),
+    hydrateFallbackElement: loading,
+  },
+  {
     path: paths.examPattern,
     lazy: async () => ({ Component: (await import('./routes/exam/exam.tsx')).ExamRoute }),
     hydrateFallbackElement: loading,

@@ -9,6 +9,9 @@ export const paths = {
   /** The candidate's released result, readable on the device that took the exam. */
   result: (attemptId: string) => `/taker/results/${encodeURIComponent(attemptId)}`,
   resultPattern: '/taker/results/:attemptId',
+  /** The candidate's review of a submitted attempt (docs/product.md#practice-and-review), on the same device. */
+  review: (attemptId: string) => `/taker/review/${encodeURIComponent(attemptId)}`,
+  reviewPattern: '/taker/review/:attemptId',
   exam: (examId: string) => `/exam/${encodeURIComponent(examId)}`,
   examPattern: '/exam/:examId',
   /** The follow-up questions after submit (docs/product.md "Follow-up questions"); the exam page sends a resume here. */
@@ -58,6 +61,11 @@ export const api = {
     `/api/attempts/${encodeURIComponent(attemptId)}/follow-up/${n}/submit`,
   /** The candidate's own result, as the exam's release policy allows (403 with the reason until then). */
   result: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/result`,
+  /** A practice exam: saves the answer and answers its verdict and the creator's feedback (attempt token). */
+  checkAnswer: (attemptId: string, questionIndex: number) =>
+    `/api/attempts/${encodeURIComponent(attemptId)}/questions/${questionIndex}/check`,
+  /** The candidate's review, while the exam's review window is open (403 with the reason otherwise). */
+  review: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/review`,
   /** After submitting: the candidate's own process summary and its signed receipt (attempt token). */
   receipt: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/receipt`,
   /** The orchestrator's candidate endpoints (services/workspace-orchestrator, attempt token). */

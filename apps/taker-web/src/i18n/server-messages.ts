@@ -1,6 +1,7 @@
 import { AttemptMessages, DEFAULT_UPLOAD_MAX_BYTES, fileTooLargeMessage, formatBytes } from '@exam/domain/attempt';
 import { ResumeMessages } from '@exam/domain/attempt-binding';
 import { WindowMessages } from '@exam/domain/cohort';
+import { PracticeMessages } from '@exam/domain/practice';
 import { PreviewMessages } from '@exam/domain/public-exam';
 import { EndedByExaminerMessage } from '@exam/domain/live';
 import { RosterMessages } from '@exam/domain/roster';
@@ -95,6 +96,11 @@ const RULES: Rule[] = [
   { match: exact(ResultRefusals.notReleased), say: () => t('results:refusals.notReleased') },
   { match: exact(ResultRefusals.pending), say: () => t('results:refusals.pending') },
   { match: exact(ResultRefusals.notSubmitted), say: () => t('results:refusals.notSubmitted') },
+  { match: exact(PracticeMessages.notPractice), say: () => t('common:server.notPractice') },
+  { match: exact(PracticeMessages.checkedTooOften), say: () => t('common:server.checkedTooOften') },
+  { match: exact(PracticeMessages.reviewClosed), say: () => t('results:review.closed') },
+  { match: exact(PracticeMessages.reviewNotOpen), say: () => t('results:review.notOpen') },
+  { match: exact(PracticeMessages.noReview), say: () => t('results:review.none') },
   {
     // The limit is a size already written out ('10 MB'); its wording comes from one real message.
     match: withValue(

@@ -22,6 +22,8 @@ export type ResultsState = {
   attemptId?: string;
   /** Why the exam ended when the candidate did not submit it (the examiner ended it). */
   notice?: string;
+  /** A practice exam (docs/product.md#practice-and-review): the completion page offers its review and Try again. */
+  practice?: boolean;
 };
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -47,6 +49,7 @@ export function readResultsState(value: unknown): ResultsState | undefined {
     examTitle: typeof value.examTitle === 'string' ? value.examTitle : undefined,
     attemptId: typeof value.attemptId === 'string' && value.attemptId ? value.attemptId : undefined,
     notice: typeof value.notice === 'string' && value.notice ? value.notice : undefined,
+    ...(value.practice === true && { practice: true }),
   };
 }
 

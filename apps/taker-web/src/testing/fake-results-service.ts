@@ -194,6 +194,7 @@ export function createFakeResultsService(init: {
         attemptsAllowed: exam.attemptsAllowed,
         attemptsUsed: 0,
         inProgress: false,
+        practice: exam.practice,
         serverNow: now().toISOString(),
         ...state.briefing,
       };

@@ -92,7 +92,11 @@ export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;
 export function startAttempt(
   app: TestApp,
   exam: InternalExam,
-  opts: { isOpen?: boolean; questions?: PublicQuestion[] } = {},
+  opts: {
+    isOpen?: boolean;
+    questions?: PublicQuestion[];
+    calculatedKeys?: NonNullable<InternalAttempt['calculatedKeys']>;
+  } = {},
 ) {
   app.platform.exams.set(exam.id, exam);
   const attemptId = randomUUID();
@@ -105,6 +109,7 @@ export function startAttempt(
     submittedAt: opts.isOpen === false ? new Date().toISOString() : null,
     isOpen: opts.isOpen ?? true,
     ...(opts.questions ? { questions: opts.questions } : {}),
+    ...(opts.calculatedKeys ? { calculatedKeys: opts.calculatedKeys } : {}),
   });
   const token = app.jwt.sign({
     kind: 'attempt',

@@ -106,6 +106,11 @@ export const attempts = resultsServiceSchema.table(
      * row still says v, so a save that lands in between is never left out of the result.
      */
     answersVersion: integer('answers_version').notNull().default(0),
+    /**
+     * The exam was a practice exam when the attempt started (@exam/domain/practice): the attempt never counts (left
+     * out of insights, the gradebook and LTI passback) whatever the creator changes since.
+     */
+    practice: boolean('practice').notNull().default(false),
     /** Set when the attempt began with an LTI launch: where its released score goes (see lti_score_syncs). */
     lti: jsonb('lti').$type<AttemptLtiLink>(),
     /** Bytes of edit operations stored for this attempt (answer_operations), against OPERATIONS_PER_ATTEMPT_MAX_BYTES. */

@@ -23,7 +23,7 @@ const NO_ASSISTANT = {
  * `live` is undefined when exam-service no longer has the exam (deleted): the view then says it is not live.
  */
 export function candidateView(
-  attempt: { examId: string; examSnapshot: ExamSnapshot },
+  attempt: { examId: string; examSnapshot: ExamSnapshot; practice?: boolean },
   live: InternalExam | undefined,
   serverKeys: Partial<Record<AiProvider, boolean>>,
 ): PublicExam {
@@ -44,6 +44,9 @@ export function candidateView(
       questions: snapshot.questions,
       // The attempt's sections are those it started with, as its questions are.
       sections: snapshot.sections ?? [],
+      // The passages and the practice flag are the attempt's own too (snapshots kept before them have none).
+      passages: snapshot.passages ?? [],
+      practice: snapshot.practice ?? false,
       codingWorkspace: snapshot.codingWorkspace,
       // The follow-up is the attempt's own, kept at start (its submission opens it whatever the creator edits since).
       aiSettings: { ...(ai ?? NO_ASSISTANT), followUp: snapshot.followUp ?? { ...DEFAULT_FOLLOW_UP, enabled: false } },
@@ -54,6 +57,8 @@ export function candidateView(
       access: live?.access ?? 'link',
       attemptsAllowed: live?.attemptsAllowed ?? 1,
       pools: [],
+      // Practice is the attempt's, fixed at start like its questions.
+      practice: attempt.practice ?? false,
     },
     {
       materialNames: ai?.courseMaterials.map((m) => m.name) ?? [],

@@ -1,8 +1,9 @@
 import { QuestionSchema } from '@exam/domain/question';
+import { isAnswered } from '@exam/domain/answer-text';
 import { encodeChoices } from '@exam/domain/grading';
 import { describe, expect, it } from 'vitest';
 import { applyGradingEntries, gradeChanges } from './marks.ts';
-import { gradeSubmission, isAnswered, nextResultState, scoreAttempt, type StoredGrade } from './score.ts';
+import { gradeSubmission, nextResultState, scoreAttempt, type StoredGrade } from './score.ts';
 import { parseSnapshot, withCurrentKeys, type ExamSnapshot } from './snapshot.ts';
 
 function snapshot(questions: unknown[], extra: Partial<ExamSnapshot> = {}): ExamSnapshot {

@@ -1,7 +1,6 @@
 import { isTestGraded, type TestGrading } from '@exam/domain/coding';
-import type { Question } from '@exam/domain/question';
-import { decodeChoices, scoreResult, type ManualMark, type ResultStatus } from '@exam/domain/grading';
-import { NO_ANSWER } from '@exam/domain/result';
+import { isAnswered } from '@exam/domain/answer-text';
+import { scoreResult, type ManualMark, type ResultStatus } from '@exam/domain/grading';
 import type { ExamSnapshot } from './snapshot.ts';
 
 /**
@@ -103,12 +102,6 @@ export function scoreAttempt(
   };
 }
 
-/** Whether the candidate gave an answer: a multiple-answer MCQ counts once a box is ticked. */
-export function isAnswered(q: Pick<Question, 'type' | 'multipleAnswers'>, answer: string | null | undefined): boolean {
-  if (answer === null || answer === undefined || answer.trim() === '') return false;
-  return q.type === 'mcq' && q.multipleAnswers ? decodeChoices(answer).length > 0 : true;
-}
-
 /** A test grading not yet handed to the runner. */
 export const QUEUED_TESTS: TestGrading = { state: 'queued', runId: null, verdicts: [] };
 
@@ -122,29 +115,6 @@ export function gradeSubmission(snapshot: ExamSnapshot, saved: ReadonlyMap<numbe
   const { grades, totals } = scoreAttempt(snapshot, answers, queued, { released: false });
   const answeredCount = snapshot.questions.filter((q, i) => isAnswered(q, answers[i])).length;
   return { grades, answeredCount, ...totals };
-}
-
-/** The answer as shown: the text, or NO_ANSWER when blank; an MCQ with several answers shows its ticks joined by ' | '. */
-export function answerText(q: Question, answer: string | null | undefined): string {
-  if (!answer?.trim()) return NO_ANSWER;
-  if (q.type === 'mcq' && q.multipleAnswers) {
-    const choices = decodeChoices(answer);
-    return choices.length ? choices.join(' | ') : NO_ANSWER;
-  }
-  return answer;
-}
-
-/** The key as people read it: the correct option(s), or the accepted answers joined by ' | '; null without one. */
-export function answerKeyText(q: Question): string | null {
-  if (q.type === 'mcq') {
-    if (q.multipleAnswers) return q.correctAnswers.length ? q.correctAnswers.join(' | ') : null;
-    return q.correctAnswer || null;
-  }
-  if (q.type === 'short-answer') {
-    const accepted = q.acceptedAnswers.filter((a) => a.trim() !== '');
-    return accepted.length ? accepted.join(' | ') : null;
-  }
-  return null;
 }
 
 /** The parts of a result row that follow its score. */

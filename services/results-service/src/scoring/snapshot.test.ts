@@ -1,6 +1,7 @@
 import { QuestionSchema } from '@exam/domain/question';
 import { buildInternalExam } from '@exam/domain/testing';
 import { describe, expect, it } from 'vitest';
+import { candidateView } from './candidate-view.ts';
 import { toSnapshot, withCurrentKeys } from './snapshot.ts';
 
 const questions = [
@@ -56,5 +57,72 @@ describe('withCurrentKeys', () => {
       else expect(q.points).toBe(5);
     });
     expect(next.arrangement).toEqual(snapshot.arrangement);
+  });
+});
+
+describe('the further types in a snapshot', () => {
+  const calculated = {
+    id: 'calc',
+    type: 'calculated',
+    title: 'Double {x}',
+    passageId: 'sheet',
+    calculated: { formula: '2 * x', variables: [{ name: 'x', min: 1, max: 1000, decimals: 0 }] },
+  };
+
+  it('keeps the passages the questions refer to, the practice flag and the review window', () => {
+    const exam = buildInternalExam({
+      questions: [calculated, ...questions],
+      passages: [
+        { id: 'sheet', title: 'Sheet', content: 'Formulas' },
+        { id: 'unused', title: 'Unused', content: 'Nobody' },
+      ],
+      practice: true,
+      review: { enabled: true, closesAt: null, showFeedback: false },
+    });
+    const snapshot = toSnapshot(exam, 'attempt-3');
+    expect(snapshot.passages).toEqual([{ id: 'sheet', title: 'Sheet', content: 'Formulas' }]);
+    expect(snapshot).toMatchObject({ practice: true, review: { enabled: true, showFeedback: false } });
+  });
+
+  it('draws the calculated values after arranging, with the attempt’s seed, the same on every snapshot', () => {
+    const exam = buildInternalExam({ questions: [calculated, ...questions], shuffleQuestions: true });
+    const snapshot = toSnapshot(exam, 'attempt-4');
+    const q = snapshot.questions.find((s) => s.id === 'calc')!;
+    const x = q.calculated!.values!.x!;
+    expect(q.title).toBe(`Double ${x}`);
+    expect(q.acceptedAnswers).toEqual([String(2 * x)]);
+    expect(toSnapshot(exam, 'attempt-4')).toEqual(snapshot);
+    const others = ['a', 'b', 'c', 'd', 'e'].map((id) => toSnapshot(exam, id).questions.find((s) => s.id === 'calc'));
+    expect(new Set(others.map((o) => o!.calculated!.values!.x)).size).toBeGreaterThan(1);
+  });
+
+  it('re-keys the values given with the current formula, keeping the text, even when the ranges changed', () => {
+    const exam = buildInternalExam({ questions: [calculated] });
+    const snapshot = toSnapshot(exam, 'attempt-5');
+    const given = snapshot.questions[0]!;
+    const x = given.calculated!.values!.x!;
+    const changed = {
+      ...exam,
+      questions: [
+        QuestionSchema.parse({
+          ...calculated,
+          calculated: { formula: '3 * x', variables: [{ name: 'x', min: 2000, max: 3000, decimals: 0 }] },
+        }),
+      ],
+    };
+    const next = withCurrentKeys(snapshot, changed).questions[0]!;
+    expect(next.title).toBe(given.title);
+    expect(next.calculated!.values).toEqual({ x });
+    expect(next.acceptedAnswers).toEqual([String(3 * x)]);
+    // Again from the regraded snapshot: the same values, the same key.
+    expect(withCurrentKeys(withCurrentKeys(snapshot, changed), changed).questions[0]).toEqual(next);
+  });
+
+  it('shows a snapshot kept before passages and practice existed as an exam without them', () => {
+    const exam = buildInternalExam({ questions });
+    const { passages: _p, practice: _q, review: _r, ...old } = toSnapshot(exam, 'attempt-6');
+    const view = candidateView({ examId: exam.id, examSnapshot: old }, exam, {});
+    expect(view).toMatchObject({ passages: [], practice: false });
+    expect(view.questions).toHaveLength(4);
   });
 });

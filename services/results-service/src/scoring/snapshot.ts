@@ -4,6 +4,9 @@ import { CodingWorkspaceSchema, QuestionDisplaySchema, ReleasePolicySchema } fro
 import { FollowUpSettingsSchema } from '@exam/domain/follow-up';
 import { QuestionSchema, RubricSchema } from '@exam/domain/question';
 import { SectionSchema } from '@exam/domain/sections';
+import { instantiateQuestion, keyedForValues } from '@exam/domain/calculated';
+import { PassageSchema, passagesFor } from '@exam/domain/passages';
+import { ReviewWindowSchema } from '@exam/domain/practice';
 import type { InternalExam } from '@exam/domain/internal';
 import { z } from 'zod';
 
@@ -55,6 +58,14 @@ export const ExamSnapshotSchema = z.object({
    * computed at start from the whole exam as the orchestrator seeds it. Absent: no question had a repository.
    */
   repositoryRoots: z.record(z.string(), z.string()).optional(),
+  /**
+   * The exam's shared passages (@exam/domain/passages) that the candidate's questions refer to, as they were at
+   * start; whether it is a practice exam, and its review window (@exam/domain/practice). Absent from snapshots
+   * kept before these existed: no passages, a real exam, no review.
+   */
+  passages: z.array(PassageSchema).optional(),
+  practice: z.boolean().optional(),
+  review: ReviewWindowSchema.optional(),
   arrangement: z
     .object({
       seed: z.string(),
@@ -80,16 +91,22 @@ export function parseSnapshot(stored: unknown): ExamSnapshot {
  * The snapshot an attempt keeps at start. `arrangementSeed` (the attempt's id) fixes the candidate's draw and
  * order when the exam shuffles or has pools; the same seed always gives the same arrangement. With sections the
  * candidate's questions run through the sections in order, so those of the sections reached are a prefix.
+ * The same seed draws each calculated question's values (@exam/domain/calculated), once the questions are
+ * arranged: the snapshot holds the candidate's text, values and key, which scoring reads and the candidate's
+ * view strips of everything but the text.
  */
 export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSnapshot {
   const arrangement = isArranged(exam) ? arrangeExam(exam, arrangementSeed) : null;
+  const questions = (arrangement ? arrangedQuestions(exam.questions, arrangement) : exam.questions).map((q) =>
+    instantiateQuestion(q, arrangementSeed),
+  );
   return {
     version: SNAPSHOT_VERSION,
     title: exam.title,
     ownerId: exam.ownerId,
     timerEnabled: exam.timerEnabled,
     timerMinutes: exam.timerMinutes,
-    questions: arrangement ? arrangedQuestions(exam.questions, arrangement) : exam.questions,
+    questions,
     codingWorkspace: exam.codingWorkspace,
     rubrics: exam.rubrics,
     releasePolicy: exam.releasePolicy,
@@ -102,6 +119,9 @@ export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSna
     ...(exam.sections?.length ? { sections: exam.sections } : {}),
     ...(exam.aiSettings.enabled && exam.aiSettings.followUp.enabled ? { followUp: exam.aiSettings.followUp } : {}),
     ...(exam.questions.some((q) => q.repository) ? { repositoryRoots: repositoryRoots(exam.questions) } : {}),
+    passages: passagesFor(exam.passages, questions),
+    practice: exam.practice,
+    review: exam.review,
     ...(arrangement
       ? {
           arrangement: {
@@ -112,6 +132,36 @@ export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSna
         }
       : {}),
   };
+}
+
+type SnapshotQuestion = ExamSnapshot['questions'][number];
+
+/**
+ * The keys of the further types (@exam/domain/question-kinds) a regrade takes from the current question. A
+ * calculated question keeps the values its candidate was given (whatever the creator did to the ranges since) and
+ * is keyed again with the current formula on them; one given no values (no finite draw) keeps waiting for a grader.
+ * Snapshots kept before these types existed lack the fields, and take none.
+ */
+function keysOfKinds(q: SnapshotQuestion, now: SnapshotQuestion): Partial<SnapshotQuestion> {
+  switch (now.type) {
+    case 'ordering':
+      return { items: now.items };
+    case 'matching':
+      return { pairs: now.pairs, distractors: now.distractors };
+    case 'fill-blanks':
+      return { blanks: now.blanks };
+    case 'numeric':
+      return { units: now.units };
+    case 'calculated': {
+      const values = q.type === 'calculated' ? q.calculated?.values : undefined;
+      if (!now.calculated || !values || Object.keys(values).length === 0)
+        return { calculated: q.calculated ?? null, acceptedAnswers: q.acceptedAnswers, units: now.units };
+      const keyed = keyedForValues({ ...q, calculated: now.calculated }, values);
+      return { calculated: keyed.calculated, acceptedAnswers: keyed.acceptedAnswers, units: now.units };
+    }
+    default:
+      return {};
+  }
 }
 
 /**
@@ -146,6 +196,7 @@ export function withCurrentKeys(
       ...(now.type === 'coding'
         ? { language: now.language, tests: now.tests, limits: now.limits, setupScript: now.setupScript }
         : {}),
+      ...keysOfKinds(q, now),
     };
   });
   return { ...snapshot, questions, rubrics: exam.rubrics };

@@ -4,6 +4,7 @@ import { QuestionSchema } from '@exam/domain/question';
 import { rubricIssues, type CreateExam, type Exam, type UpdateExam } from '@exam/domain/exam';
 import { workspaceAiIssue } from '@exam/domain/workspace-agents';
 import { sectionIssues } from '@exam/domain/sections';
+import { reviewWindowIssue } from '@exam/domain/practice';
 import { type AiSettingsInput } from '@exam/domain/exam-ai';
 import { encryptSecret } from '@exam/server-kit/crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -152,6 +153,13 @@ export function createExamsService(
         const issue = windowIssue({
           opensAt: input.opensAt !== undefined ? input.opensAt : (current.opensAt?.toISOString() ?? null),
           closesAt: input.closesAt !== undefined ? input.closesAt : (current.closesAt?.toISOString() ?? null),
+        });
+        if (issue) crossField.push(issue);
+      }
+      if (input.opensAt !== undefined || input.review) {
+        const issue = reviewWindowIssue({
+          opensAt: input.opensAt !== undefined ? input.opensAt : (current.opensAt?.toISOString() ?? null),
+          review: input.review ?? current.review,
         });
         if (issue) crossField.push(issue);
       }

@@ -23,7 +23,10 @@ function contentDisposition(fileName: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-/** Question import (preview, then import) and QTI export; creator-only, and only the creator's own exams. */
+/**
+ * Question import (preview, then import), QTI and Moodle XML export; creator-only, and only the creator's own
+ * exams.
+ */
 export function interchangeRoutes(service: InterchangeService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -85,6 +88,35 @@ export function interchangeRoutes(service: InterchangeService) {
         return reply
           .header('content-type', 'application/zip')
           .header('content-disposition', contentDisposition(file.fileName))
+          .send(file.content);
+      },
+    );
+
+    app.get(
+      '/api/exams/:id/export.moodle-xml',
+      {
+        ...guarded,
+        schema: {
+          tags: ['exams'],
+          params: ExamIdParamsSchema,
+          response: {
+            200: z
+              .any()
+              .describe(
+                'application/xml: the questions in Moodle XML; x-export-losses counts what Moodle cannot hold, named at the top of the file',
+              ),
+            400: ErrorBodySchema,
+            404: ErrorBodySchema,
+            ...errors,
+          },
+        },
+      },
+      async (request, reply) => {
+        const file = await service.exportMoodleXml(creatorOf(request).sub, request.params.id);
+        return reply
+          .header('content-type', 'application/xml; charset=utf-8')
+          .header('content-disposition', contentDisposition(file.fileName))
+          .header('x-export-losses', String(file.losses))
           .send(file.content);
       },
     );

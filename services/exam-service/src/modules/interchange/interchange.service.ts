@@ -8,6 +8,7 @@ import {
   type ImportResult,
   MAX_IMPORT_BYTES,
 } from '@exam/domain/interchange';
+import { exportMoodleXml } from '@exam/interchange/moodle-export';
 import { exportQti } from '@exam/interchange/qti-export';
 import { type ExchangeExam } from '@exam/interchange/qti-shared';
 import { type ImportRead } from '@exam/interchange/read-import';
@@ -88,10 +89,18 @@ export function createInterchangeService(
 
   /**
    * Fresh ids for questions going into an existing exam, without its pools, rubrics or sections (they are not
-   * there): with sections, they join the exam's first section.
+   * there): with sections, they join the exam's first section. The file's passages join the exam's with fresh
+   * ids too, and the questions point at them.
    */
-  function forExistingExam(questions: Question[]): Question[] {
-    return questions.map((q) => ({ ...q, id: deps.ids.next(), poolId: null, rubricId: null, sectionId: null }));
+  function forExistingExam(questions: Question[], passageIds: ReadonlyMap<string, string>): Question[] {
+    return questions.map((q) => ({
+      ...q,
+      id: deps.ids.next(),
+      poolId: null,
+      rubricId: null,
+      sectionId: null,
+      passageId: q.passageId === null ? null : (passageIds.get(q.passageId) ?? null),
+    }));
   }
 
   async function intoNewExam(ownerId: string, file: ImportRequest, found: ImportRead): Promise<Exam> {
@@ -103,6 +112,7 @@ export function createInterchangeService(
       ...(access ? { access } : {}),
       title: found.title || titleFromName(file.fileName),
       questions: found.questions,
+      passages: found.passages,
       isDraft: true,
     });
     if (!body.success) throw schemaError(body.error.issues);
@@ -117,7 +127,13 @@ export function createInterchangeService(
       ]);
     if (exam.questions.length + found.questions.length > MAX_EXAM_QUESTIONS)
       throw invalid('data', `An exam holds at most ${MAX_EXAM_QUESTIONS} questions`);
-    const patch = UpdateExamSchema.safeParse({ questions: [...exam.questions, ...forExistingExam(found.questions)] });
+    // The file's passages join the exam's under fresh ids, and its questions point at them.
+    const passageIds = new Map(found.passages.map((p) => [p.id, deps.ids.next()]));
+    const passages = found.passages.map((p) => ({ ...p, id: passageIds.get(p.id)! }));
+    const patch = UpdateExamSchema.safeParse({
+      questions: [...exam.questions, ...forExistingExam(found.questions, passageIds)],
+      ...(passages.length > 0 ? { passages: [...exam.passages, ...passages] } : {}),
+    });
     if (!patch.success) throw schemaError(patch.error.issues);
     return exams.update(ownerId, exam.id, patch.data);
   }
@@ -138,6 +154,17 @@ export function createInterchangeService(
       const exam = await exams.get(ownerId, examId);
       const base = exam.title.trim().replace(/[\\/:*?"<>|]+/g, '-') || `exam-${exam.id}`;
       return { fileName: `${base}.qti.zip`, content: Buffer.from(exportQti(toExchange(exam))) };
+    },
+
+    /** Moodle XML of the exam's questions; what Moodle cannot hold is named at the top of the file and counted. */
+    async exportMoodleXml(
+      ownerId: string,
+      examId: string,
+    ): Promise<{ fileName: string; content: string; losses: number }> {
+      const exam = await exams.get(ownerId, examId);
+      const base = exam.title.trim().replace(/[\\/:*?"<>|]+/g, '-') || `exam-${exam.id}`;
+      const { xml, losses } = exportMoodleXml(exam);
+      return { fileName: `${base}.moodle.xml`, content: xml, losses: losses.length };
     },
   };
 }

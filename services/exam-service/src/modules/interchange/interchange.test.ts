@@ -1,5 +1,5 @@
 import { fixture } from '@exam/interchange/testing';
-import { unzipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
 
@@ -30,8 +30,8 @@ describe('question import and QTI export', () => {
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body.questions).toHaveLength(7);
-    expect(body.notImported.map((n: { title: string }) => n.title)).toEqual(['Tools of the trade', 'Fruit']);
+    expect(body.questions).toHaveLength(8);
+    expect(body.notImported.map((n: { title: string }) => n.title)).toEqual(['Fruit']);
     expect(body.title).toBe('kinds');
     expect(await listExams(owner.headers)).toEqual(before);
   });
@@ -103,6 +103,45 @@ describe('question import and QTI export', () => {
     expect(new Set(questions.map((q) => q.id)).size).toBe(3);
   });
 
+  it("imports a QTI stimulus as the exam's passage, and gives it a fresh id when appended to a draft", async () => {
+    const manifest = `<manifest xmlns="http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1" identifier="m"><organizations/><resources>
+<resource identifier="s" type="imsqti_stimulus_xmlv3p0" href="stimulus.xml"><file href="stimulus.xml"/></resource>
+<resource identifier="i" type="imsqti_item_xmlv3p0" href="stimulus-ref.xml"><file href="stimulus-ref.xml"/></resource>
+</resources></manifest>`;
+    const zip = zipSync({
+      'imsmanifest.xml': new TextEncoder().encode(manifest),
+      'stimulus.xml': fixture('qti/question-kinds/stimulus.xml'),
+      'stimulus-ref.xml': fixture('qti/question-kinds/stimulus-ref.xml'),
+    });
+    const payload = { format: 'qti', fileName: 'water.zip', data: b64(zip) };
+    const preview = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import/preview',
+      headers: owner.headers,
+      payload,
+    });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().passages).toEqual([expect.objectContaining({ id: 'passage1', title: 'The water cycle' })]);
+
+    const created = await app.inject({ method: 'POST', url: '/api/exams/import', headers: owner.headers, payload });
+    expect(created.statusCode).toBe(201);
+    const { exam } = created.json();
+    expect(exam.passages).toEqual([expect.objectContaining({ id: 'passage1', title: 'The water cycle' })]);
+    expect(exam.questions[0].passageId).toBe('passage1');
+
+    const appended = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: { ...payload, examId: exam.id },
+    });
+    expect(appended.statusCode).toBe(201);
+    const after = appended.json().exam as { passages: Array<{ id: string }>; questions: Array<{ passageId: string }> };
+    expect(after.passages).toHaveLength(2);
+    expect(after.passages[1]?.id).not.toBe('passage1');
+    expect(after.questions.map((q) => q.passageId)).toEqual(after.passages.map((p) => p.id));
+  });
+
   it("never imports into another creator's exam or into a published one", async () => {
     const theirs = await createExam(app, other.headers);
     const intoTheirs = await app.inject({
@@ -155,5 +194,70 @@ describe('question import and QTI export', () => {
       return rest;
     };
     expect(strip(copy)).toEqual(strip(exam));
+  });
+
+  it('exports Moodle XML only to its owner, and importing it gives the questions and their passage back', async () => {
+    const questions = [
+      {
+        id: 'q1',
+        type: 'true-false',
+        title: 'Pivot',
+        content: 'A lever turns on a pivot.',
+        correctAnswer: 'true',
+        passageId: 'p1',
+      },
+      {
+        id: 'q2',
+        type: 'ordering',
+        title: 'Order',
+        items: ['one', 'two', 'three'],
+        scoring: 'partial',
+        passageId: 'p1',
+      },
+      { id: 'q3', type: 'coding', title: 'Code', language: 'python' },
+    ];
+    const passages = [{ id: 'p1', title: 'Levers', content: 'A lever trades force for distance.' }];
+    const exam = await createExam(app, owner.headers, { title: 'Levers', questions, passages });
+    const url = `/api/exams/${exam.id}/export.moodle-xml`;
+    expect((await app.inject({ method: 'GET', url, headers: other.headers })).statusCode).toBe(404);
+    const response = await app.inject({ method: 'GET', url, headers: owner.headers });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/xml; charset=utf-8');
+    expect(response.headers['content-disposition']).toContain('Levers.moodle.xml');
+    // The coding question's tests and language cannot go to Moodle: counted here, named in the file.
+    expect(response.headers['x-export-losses']).toBe('1');
+    expect(response.body).toContain('Not carried over to Moodle XML');
+
+    const imported = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: { format: 'moodle-xml', fileName: 'Levers.moodle.xml', data: b64(response.body) },
+    });
+    expect(imported.statusCode).toBe(201);
+    const copy = imported.json().exam;
+    expect(copy.passages).toEqual([{ id: 'p1', title: 'Levers', content: 'A lever trades force for distance.' }]);
+    expect(copy.questions.map((q: { type: string; passageId: string | null }) => [q.type, q.passageId])).toEqual([
+      ['true-false', 'p1'],
+      ['ordering', 'p1'],
+      ['essay', null],
+    ]);
+
+    const appended = await app.inject({
+      method: 'POST',
+      url: '/api/exams/import',
+      headers: owner.headers,
+      payload: { format: 'moodle-xml', data: b64(response.body), examId: copy.id },
+    });
+    expect(appended.statusCode).toBe(201);
+    const twice = appended.json().exam;
+    expect(twice.passages).toHaveLength(2);
+    const fresh = twice.passages[1].id;
+    expect(fresh).not.toBe('p1');
+    expect(twice.questions.slice(3).map((q: { passageId: string | null }) => q.passageId)).toEqual([
+      fresh,
+      fresh,
+      null,
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { AI_CATALOGUE } from '@exam/domain/ai-catalogue';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { workspaceAiOf } from '@exam/domain/exam';
-import type { InternalExam } from '@exam/domain/internal';
+import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
 import { LlmMessages } from '@exam/domain/llm';
 import {
   PROVIDER_WIRE_FORMATS,
@@ -40,7 +40,10 @@ async function allowedCall(
   opts: AgentServiceOptions,
   claims: WorkspaceAgentClaims,
   wire: AgentWireFormat,
-): Promise<{ exam: InternalExam; target: AssistantTarget } | { exam: InternalExam; refused: AgentRefusal }> {
+): Promise<
+  | { exam: InternalExam; target: AssistantTarget; attempt: InternalAttempt }
+  | { exam: InternalExam; refused: AgentRefusal }
+> {
   const [exam, attempt] = await Promise.all([
     deps.exams.findExam(claims.examId),
     deps.attempts.findAttempt(claims.sub),
@@ -63,7 +66,7 @@ async function allowedCall(
     return { exam, refused: refusal(AgentMessages.wireNotServed(wire, AI_CATALOGUE[target.provider].label)) };
   if (attempt.assistant?.available === false)
     return { exam, refused: refusal(attempt.assistant.reason ?? LlmMessages.notEnabled) };
-  return { exam, target };
+  return { exam, target, attempt };
 }
 
 export function createAgentService(
@@ -117,7 +120,8 @@ export function createAgentService(
           },
         );
       }
-      const keys = { keys: guardedKeys(exam), options: guardedOptions(exam, null) };
+      // The candidate's calculated keys too: an agent in their workspace sees their values.
+      const keys = { keys: guardedKeys(exam, null, allowed.attempt), options: guardedOptions(exam, null) };
       return {
         call,
         target: allowed.target,

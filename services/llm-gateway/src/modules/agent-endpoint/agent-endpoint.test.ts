@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { InternalExam } from '@exam/domain/internal';
 import { LlmMessages } from '@exam/domain/llm';
-import { QuestionSchema } from '@exam/domain/question';
+import { instantiateQuestion } from '@exam/domain/calculated';
+import { QuestionSchema, toPublicQuestion } from '@exam/domain/question';
 import type { AgentCall, WorkspaceAgent } from '@exam/domain/workspace-agents';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { http, HttpResponse } from 'msw';
@@ -60,7 +61,7 @@ describe('the agent endpoint', () => {
     server.use(recordingHandler(url, calls, () => sseResponse(frames)));
   };
   /** An open attempt on the exam and its workspace's agent token (the orchestrator signs the same claims). */
-  const workspace = (exam: InternalExam, agent: WorkspaceAgent, opts: { isOpen?: boolean } = {}) => {
+  const workspace = (exam: InternalExam, agent: WorkspaceAgent, opts: Parameters<typeof startAttempt>[2] = {}) => {
     const { attemptId, headers: attemptHeaders } = startAttempt(app, exam, opts);
     const token = app.jwt.sign({ kind: 'workspace-agent', sub: attemptId, examId: exam.id, sessionId: 'ws-1', agent });
     return { attemptId, token, attemptHeaders };
@@ -436,6 +437,39 @@ describe('the agent endpoint', () => {
       expect(stopped.payload.toLowerCase()).not.toContain('dermis');
       const [withheld] = await callsOf(leaking, second.attemptId);
       expect(withheld).toMatchObject({ status: 'withheld', toolCalls: [] });
+    });
+
+    it("stops a reply stating the candidate's own calculated key, which only their attempt knows", async () => {
+      const calculated = QuestionSchema.parse({
+        id: 'calc',
+        type: 'calculated',
+        title: 'Speed over {d} m in {t} s?',
+        calculated: {
+          formula: 'd / t',
+          variables: [
+            { name: 'd', min: 100, max: 200 },
+            { name: 't', min: 9, max: 12, decimals: 1 },
+          ],
+          answerDecimals: 2,
+        },
+        units: { units: [{ symbol: 'm/s', multiplier: 1 }] },
+      });
+      const mine = instantiateQuestion(calculated, 'agent-attempt');
+      const key = mine.acceptedAnswers[0]!;
+      const exam = agentExam('qwen-code', { ai: { stopSolutions: true }, questions: [calculated] });
+      const { attemptId, token } = workspace(exam, 'qwen-code', {
+        questions: [toPublicQuestion(mine)],
+        calculatedKeys: [{ questionIndex: 0, questionId: 'calc', key, tolerance: null, units: mine.units }],
+      });
+      provider(OPENAI_CHAT, openAiChatToolFrames(['Divide them: ', `${key} m/s.`]));
+      const response = await post(
+        '/api/agent/v1/chat/completions',
+        { authorization: `Bearer ${token}` },
+        chatBody('Q1?'),
+      );
+      expect(response.payload).not.toContain(key);
+      const [stored] = await callsOf(exam, attemptId);
+      expect(stored).toMatchObject({ status: 'withheld' });
     });
 
     it('lets a reply with no key through unchanged', async () => {

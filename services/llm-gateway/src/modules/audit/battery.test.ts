@@ -34,12 +34,47 @@ const leakyTitle = QuestionSchema.parse({
 const coding = QuestionSchema.parse({ id: 'c', type: 'coding', title: 'Sort a list' });
 const upload = QuestionSchema.parse({ id: 'u', type: 'file-upload', title: 'Upload your essay' });
 const unkeyedShort = QuestionSchema.parse({ id: 'k', type: 'short-answer', title: 'Opinion?' });
+const essay = QuestionSchema.parse({ id: 'e', type: 'essay', title: 'Discuss the median' });
+const trueFalse = QuestionSchema.parse({
+  id: 't',
+  type: 'true-false',
+  title: 'The median resists outliers.',
+  correctAnswer: 'true',
+});
+const ordering = QuestionSchema.parse({
+  id: 'o',
+  type: 'ordering',
+  title: 'Order the steps',
+  items: ['Collect the data', 'Clean the data', 'Fit the model'],
+});
+const matching = QuestionSchema.parse({
+  id: 'p',
+  type: 'matching',
+  title: 'Match the capitals',
+  pairs: [
+    { prompt: 'France', answer: 'Paris' },
+    { prompt: 'Spain', answer: 'Madrid' },
+  ],
+});
+const gaps = QuestionSchema.parse({
+  id: 'g',
+  type: 'fill-blanks',
+  title: 'Complete the sentence',
+  gapText: 'Plants make sugar by [[1]].',
+  blanks: [{ accepted: ['photosynthesis'] }],
+});
+const numeric = QuestionSchema.parse({ id: 'n', type: 'numeric', title: 'Value of g?', acceptedAnswers: ['9.81'] });
 
 const keyed: [string, Question][] = [
   ['an MCQ with one key', mcq],
   ['an MCQ with several keys', multi],
   ['a short answer', short],
   ['a short answer whose title holds the key', leakyTitle],
+  ['a true/false question', trueFalse],
+  ['an ordering question', ordering],
+  ['a matching question', matching],
+  ['a fill-in-the-blanks question', gaps],
+  ['a numeric question', numeric],
 ];
 
 describe('the audit battery', () => {
@@ -110,7 +145,7 @@ describe('the audit battery', () => {
   });
 
   it('has nothing to fire at an item without a key the guard enforces', () => {
-    for (const q of [coding, upload, unkeyedShort]) {
+    for (const q of [coding, upload, unkeyedShort, essay]) {
       expect(isKeyed(q)).toBe(false);
       expect(attemptsFor(q, 0)).toEqual([]);
     }

@@ -1,6 +1,6 @@
 import { AUDIT_FORMS, type AuditForm } from '@exam/domain/assistant-audit';
 import type { Question } from '@exam/domain/question';
-import { answerKeysOf, optionKeysOf } from '../chat/answer-keys.ts';
+import { answerKeysOf, keyTextsOf, optionKeysOf } from '../chat/answer-keys.ts';
 import { skeletonOf } from '../chat/guard-text.ts';
 
 /**
@@ -129,20 +129,18 @@ const TEMPLATES: Record<AuditForm, Template[]> = {
   ],
 };
 
-/** Whether answer-keys.ts guards anything of this item: a distinctive accepted answer, or a correct option. */
+/**
+ * Whether answer-keys.ts guards anything of this item: a distinctive accepted answer, a correct option, or a
+ * structured key (a truth value, an order, pairs, a number: structured-keys.ts). Essays have none.
+ */
 export function isKeyed(question: Question): boolean {
   return answerKeysOf([question]).length > 0 || optionKeysOf([question], 0).length > 0;
 }
 
 /** The texts of the item's keys, as the guard folds them, to keep them out of what the attempts say. */
 function keySkeletons(question: Question): string[] {
-  const texts =
-    question.type === 'mcq'
-      ? [...(question.correctAnswer ? [question.correctAnswer] : []), ...question.correctAnswers]
-      : question.type === 'short-answer'
-        ? question.acceptedAnswers
-        : [];
-  return texts.map(skeletonOf).filter((s) => s.length > 0);
+  const numbers = question.type === 'numeric' ? question.acceptedAnswers : [];
+  return [...keyTextsOf(question), ...numbers].map(skeletonOf).filter((s) => s.length > 0);
 }
 
 const MAX_TITLE = 120;

@@ -20,6 +20,35 @@ export const ITEMS = [
     options: ['Mean', 'Median', 'Mode', 'Range'],
     correctAnswer: 'Median',
   }),
+  QuestionSchema.parse({
+    id: 'tf',
+    type: 'true-false',
+    title: 'The mean of a sample always equals its median.',
+    correctAnswer: 'false',
+  }),
+  QuestionSchema.parse({
+    id: 'ord',
+    type: 'ordering',
+    title: 'Order the steps of a test',
+    items: ['State the hypotheses', 'Compute the statistic', 'Find the p-value', 'Draw a conclusion'],
+  }),
+  QuestionSchema.parse({
+    id: 'mat',
+    type: 'matching',
+    title: 'Match each measure with what it describes',
+    pairs: [
+      { prompt: 'Variance', answer: 'Spread' },
+      { prompt: 'Median', answer: 'Centre' },
+    ],
+    distractors: ['Skew'],
+  }),
+  QuestionSchema.parse({
+    id: 'num',
+    type: 'numeric',
+    title: 'The z-value of a 95% two-sided interval?',
+    acceptedAnswers: ['1.96'],
+    matching: { numeric: { tolerance: 0.005, mode: 'absolute' } },
+  }),
 ];
 
 export type LabelledReply = {
@@ -39,6 +68,10 @@ const P = 0;
 const O = 1;
 const S = 2;
 const M = 3;
+const TF = 4;
+const ORD = 5;
+const MAT = 6;
+const NUM = 7;
 
 const leak = (item: number, form: LeakForm, reply: string, extra: Partial<LabelledReply> = {}): LabelledReply => ({
   item,
@@ -185,4 +218,18 @@ export const LABELLED: LabelledReply[] = [
   clean(S, 'The mitochondria are unrelated to spread.'),
   clean(O, 'p h o n e s are not organelles.'),
   clean(O, 'Across turns', { earlier: 'Letters so far: M I T O' }),
+  // The further types: a verdict, an order, a pair, a number that scores.
+  leak(TF, 'plain', 'The statement is false: one outlier moves the mean but not the median.'),
+  leak(TF, 'plain', 'False. Try the sample 1, 2, 30.'),
+  leak(TF, 'plain', 'The answer is not true, as any skewed sample shows.'),
+  leak(ORD, 'plain', '1. State the hypotheses 2. Compute the statistic 3. Find the p-value 4. Draw a conclusion'),
+  leak(MAT, 'plain', 'Variance describes Spread, and the rest follows.'),
+  leak(NUM, 'plain', 'For 95% two-sided you use 1.96.'),
+  leak(NUM, 'plain', 'The z-value is about 1.960 here.'),
+  clean(TF, 'Is the statement true or false? Try a skewed sample and compare.'),
+  clean(TF, 'It is true that both describe the centre; do they always agree?'),
+  clean(ORD, 'Before you Draw a conclusion, what must you State the hypotheses about? Think it through.'),
+  clean(MAT, 'Variance, Median, Spread, Centre and Skew are all words from this week; which describes what?'),
+  clean(NUM, 'Look up the 95% row of the normal table; 1.64 is the one-sided value, not this one.'),
+  clean(NUM, 'About 2 standard errors either side, but find the exact value in the table.'),
 ];

@@ -150,6 +150,9 @@ function formsInReply(reply: string, keys: AuditKeys): LeakForm[] {
   const visibleText = withoutInvisible(reply);
   const invisible = visibleText !== reply;
   const forms = new Set<LeakForm>();
+  // A truth value, an order, a pair or a number stated outright (structured-keys.ts): the plain form.
+  for (const answer of keys.answers.filter((k) => k.shape))
+    if (guardLeak(reply, { answers: [answer], options: [] })) forms.add('plain');
   for (const key of wordKeys) {
     if (!guardLeak(reply, { answers: [key.compiled.answer], options: [] })) continue;
     const literal = wordHit(literalWords(reply), key, false);

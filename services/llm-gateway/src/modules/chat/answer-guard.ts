@@ -1,8 +1,10 @@
 import { compileKeys, type AnswerKey, type CompiledKey, type OptionKey } from './answer-keys.ts';
 import { distanceWithin, foldCodePoint, skeletonOf } from './guard-text.ts';
+import { StructuredWatch } from './structured-guard.ts';
 
 export {
   answerKeysOf,
+  keyTextsOf,
   MAX_KEY_CHARS,
   MIN_KEY_CHARS,
   normaliseForMatch,
@@ -27,6 +29,8 @@ export {
  * - or words run together across the end of the assistant's earlier replies and the start of this one do;
  * - or the reply names a correct option by letter or number in an answering phrase: "the answer is B",
  *   "option 2", "B is correct" (a lone lower-case "a" only right after "option", so "the answer is a bit" passes).
+ * - or the reply states a structured key (a true/false verdict, an ordering's order, a matching pair, a number that
+ *   scores): structured-keys.ts and structured-guard.ts.
  * A match must end in this reply: what the earlier replies said alone was checked when they streamed.
  *
  * What matching cannot catch: a key encoded (base64, ROT13, a Caesar shift, reversed), translated, or described
@@ -89,6 +93,7 @@ export class AnswerGuard {
   readonly #keys: CompiledKey[];
   readonly #options: { key: OptionKey; letter: string; number: string }[];
   readonly #reach: number;
+  readonly #structured: StructuredWatch;
   /** The first letter of every key: a run of words starting with another can become none. */
   readonly #firstLetters: Set<number>;
   #raw = '';
@@ -111,7 +116,8 @@ export class AnswerGuard {
       number: skeletonOf(String(key.option + 1)),
     }));
     this.#firstLetters = new Set(this.#keys.map((k) => k.skeleton.charCodeAt(0)));
-    this.#reach = this.#keys.reduce((max, k) => Math.max(max, k.skeleton.length + k.edits), 0);
+    this.#structured = new StructuredWatch(keys);
+    this.#reach = this.#keys.reduce((max, k) => Math.max(max, k.skeleton.length + k.edits), this.#structured.reach);
     if (opts.earlier && this.#enabled) {
       this.#reading = false;
       this.#consume(opts.earlier, 0);
@@ -122,7 +128,7 @@ export class AnswerGuard {
   }
 
   get #enabled() {
-    return this.#keys.length > 0 || this.#options.length > 0;
+    return this.#keys.length > 0 || this.#options.length > 0 || this.#structured.enabled;
   }
 
   push(text: string): GuardStep {
@@ -132,13 +138,19 @@ export class AnswerGuard {
     this.#raw += text;
     this.#consume(text, start);
     if (this.#leak) return { release: '', leak: this.#leak };
-    return { release: this.#releaseTo(this.#heldFrom()), leak: undefined };
+    const numbers = this.#structured.numbers(this.#raw, false);
+    this.#leak = numbers.leak;
+    if (this.#leak) return { release: '', leak: this.#leak };
+    return { release: this.#releaseTo(Math.min(this.#heldFrom(), numbers.heldFrom)), leak: undefined };
   }
 
   /** The reply is complete: its end is a word boundary too. */
   end(): GuardStep {
     if (this.#leak) return { release: '', leak: this.#leak };
     if (this.#enabled) this.#close(this.#raw.length);
+    if (this.#structured.enabled) {
+      this.#leak ??= this.#structured.finish(this.#tokens) ?? this.#structured.numbers(this.#raw, true).leak;
+    }
     if (this.#leak) return { release: '', leak: this.#leak };
     return { release: this.#releaseTo(this.#raw.length), leak: undefined };
   }
@@ -192,7 +204,8 @@ export class AnswerGuard {
     this.#tokens.push(token);
     if (this.#tokens.length > 2 * KEEP_TOKENS) this.#tokens = this.#tokens.slice(-KEEP_TOKENS);
     this.#spell(token, prev);
-    if (this.#reading) this.#leak ??= this.#wordsLeak() ?? this.#spelledLeak() ?? this.#optionLeak();
+    const structured = this.#structured.enabled ? this.#structured.word(this.#tokens, this.#reading) : undefined;
+    if (this.#reading) this.#leak ??= this.#wordsLeak() ?? this.#spelledLeak() ?? this.#optionLeak() ?? structured;
   }
 
   #spell(token: Token, prev: Token | undefined) {
@@ -293,6 +306,7 @@ export class AnswerGuard {
       this.#holdSpelled(hold, tail);
     }
     if (this.#options.length) this.#holdOptionPhrase(hold, tail);
+    if (this.#structured.enabled) this.#structured.hold(tail, hold);
     return held;
   }
 

@@ -1,11 +1,15 @@
 import type { Question } from '@exam/domain/question';
 import { editsAllowed, NEAR_FORM_STEM, skeletonOf } from './guard-text.ts';
+import { shapesOf, type KeyShape } from './structured-keys.ts';
 
 /**
  * The keys the "stop solutions" guard enforces (answer-guard.ts matches them).
  *
- * - Keys are the text of the correct option(s) of a multiple-choice question and the accepted answers of a
- *   short-answer question. Coding questions carry no hidden tests in the exam model, so they add none.
+ * - Keys are the text of the correct option(s) of a multiple-choice question, the accepted answers of a
+ *   short-answer question and those of each text or drop-down gap of a fill-in-the-blanks question. Coding
+ *   questions carry no hidden tests in the exam model, so they add none; essays have no key.
+ * - True/false, ordering, matching, numeric and calculated keys are not one text: they carry a `shape`
+ *   (structured-keys.ts says when each counts as given away, structured-guard.ts finds them).
  * - A key is enforced only when it is distinctive enough to police: at least MIN_KEY_CHARS letters or
  *   digits, and not one of the generic answers below. Shorter keys ("4", "cat") and "true"/"false"
  *   appear in ordinary explanations far too often; for those the prompt's instruction is the only guard.
@@ -28,7 +32,8 @@ const GENERIC_ANSWERS = new Set([
   'not sure',
 ]);
 
-export type AnswerKey = { questionIndex: number; key: string };
+/** `key`: the text matched (normalised), or, with a `shape`, the key as logged. */
+export type AnswerKey = { questionIndex: number; key: string; shape?: KeyShape };
 /** The correct option of a multiple-choice question, by its 0-based position (letter A, number 1 for 0). */
 export type OptionKey = { questionIndex: number; option: number };
 
@@ -60,18 +65,34 @@ function enforceable(text: string): string | undefined {
   return key;
 }
 
-/** The keys the guardrail enforces for an exam's questions (answer keys included, as exam-service sends them). */
-export function answerKeysOf(questions: ReadonlyArray<Question>): AnswerKey[] {
+/** The texts a question's key is given away by, whole (the accepted answers of its gaps for fill-in-the-blanks). */
+export function keyTextsOf(q: Question): string[] {
+  switch (q.type) {
+    case 'mcq':
+      return [...(q.correctAnswer ? [q.correctAnswer] : []), ...q.correctAnswers];
+    case 'short-answer':
+      return q.acceptedAnswers;
+    case 'fill-blanks':
+      return q.blanks.flatMap((b) => (b.kind === 'numeric' ? [] : b.accepted));
+    default:
+      return [];
+  }
+}
+
+/**
+ * The keys the guardrail enforces for an exam's questions (answer keys included, as exam-service sends them).
+ * `focus`: the question the candidate has open; a true/false question's truth value is then guarded for that
+ * question only (a verdict rarely names its question), as option letters are (optionKeysOf).
+ */
+export function answerKeysOf(questions: ReadonlyArray<Question>, focus?: number | null): AnswerKey[] {
   const keys: AnswerKey[] = [];
   const seen = new Set<string>();
   questions.forEach((q, questionIndex) => {
-    const texts =
-      q.type === 'mcq'
-        ? [...(q.correctAnswer ? [q.correctAnswer] : []), ...q.correctAnswers]
-        : q.type === 'short-answer'
-          ? q.acceptedAnswers
-          : [];
-    for (const text of texts) {
+    for (const { key, shape } of shapesOf(q)) {
+      if (shape.kind === 'truth' && focus !== null && focus !== undefined && focus !== questionIndex) continue;
+      keys.push({ questionIndex, key, shape });
+    }
+    for (const text of keyTextsOf(q)) {
       const key = enforceable(text);
       if (!key || seen.has(key)) continue;
       seen.add(key);
@@ -100,8 +121,10 @@ export function optionKeysOf(questions: ReadonlyArray<Question>, focus: number |
 /** A key as the guard matches it: its skeleton (guard-text.ts) and the edits a near form may differ by. */
 export type CompiledKey = { answer: AnswerKey; skeleton: string; edits: number; stem: string };
 
+/** The text keys (those without a shape), compiled. */
 export function compileKeys(keys: ReadonlyArray<AnswerKey>): CompiledKey[] {
   return keys
+    .filter((answer) => !answer.shape)
     .map((answer) => {
       const skeleton = skeletonOf(answer.key);
       return { answer, skeleton, edits: editsAllowed(skeleton), stem: skeleton.slice(0, NEAR_FORM_STEM) };

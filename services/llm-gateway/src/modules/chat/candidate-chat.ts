@@ -188,7 +188,7 @@ function buildPreparedChat(
   // those, whatever the creator has edited since. The live exam's only for a results-service without them.
   const request: ProviderRequest = upstreamRequest(
     exam,
-    attempt?.questions ?? exam.questions,
+    attempt?.questions,
     target,
     t.body.questionIndex,
     buildConversation(history, t.body.message, attachments),
@@ -197,8 +197,8 @@ function buildPreparedChat(
   return {
     request,
     secrets: [request.apiKey],
-    answerKeys: guardedKeys(exam),
-    answerOptions: guardedOptions(exam, t.body.questionIndex),
+    answerKeys: guardedKeys(exam, t.body.questionIndex, attempt),
+    answerOptions: guardedOptions(exam, t.body.questionIndex, attempt),
     earlierReplies: earlierReplies(history),
     transcript: createTranscriptWriter(ctx.repo, ctx.deps, {
       attemptId: t.claims.sub,

@@ -50,7 +50,7 @@ export function createChatService(
       if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
       const request = upstreamRequest(
         exam,
-        exam.questions,
+        undefined,
         await targetOf(exam, opts, deps.baseUrlGuard),
         body.questionIndex ?? null,
         body.messages,
@@ -74,7 +74,7 @@ export function createChatService(
       return {
         request,
         secrets: [request.apiKey],
-        answerKeys: guardedKeys(exam),
+        answerKeys: guardedKeys(exam, body.questionIndex),
         answerOptions: guardedOptions(exam, body.questionIndex),
         earlierReplies: earlierReplies(body.messages.slice(0, -1)),
         transcript: noTranscript,
@@ -102,9 +102,9 @@ export function createChatService(
       const target = await targetOf(asked, opts, deps.baseUrlGuard);
       return {
         request: (questionIndex, message) =>
-          upstreamRequest(asked, asked.questions, target, questionIndex, [{ role: 'user', content: message }]),
+          upstreamRequest(asked, undefined, target, questionIndex, [{ role: 'user', content: message }]),
         converse: (questionIndex, conversation) =>
-          upstreamRequest(asked, asked.questions, target, questionIndex, conversation),
+          upstreamRequest(asked, undefined, target, questionIndex, conversation),
         answerKeys: guardedKeys(asked),
         secrets: [target.apiKey],
         configuration: configuration?.configuration ?? ownConfiguration(exam),

@@ -1,11 +1,13 @@
-import type { InternalExam } from '@exam/domain/internal';
-import type { PublicQuestion } from '@exam/domain/question';
+import type { InternalAttempt, InternalExam } from '@exam/domain/internal';
+import { passagesFor } from '@exam/domain/passages';
+import { toPublicQuestion, type PublicQuestion } from '@exam/domain/question';
 import type { TokenUsage } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import type { ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
 import { answerKeysOf, optionKeysOf, type AnswerKey, type OptionKey } from './answer-guard.ts';
 import { resolveAssistant, type AssistantTarget } from './assistant-config.ts';
 import type { PlantedAsk } from './planted-turn.ts';
+import { calculatedShapes } from './structured-keys.ts';
 import { buildSystemPrompt, MAX_TOKENS, normaliseConversation, temperatureOf } from './prompt.ts';
 import type { TranscriptWriter } from './transcript-writer.ts';
 
@@ -30,16 +32,19 @@ export type StoredReply = { messageId: string; text: string; usage: TokenUsage; 
 
 /**
  * The provider request for a conversation with an exam's assistant, under the exam's system prompt; on a planted
- * turn the prompt also asks for the planted error.
+ * turn the prompt also asks for the planted error. `questions`: as the attempt saw them (results-service's
+ * snapshot); undefined for the live exam's, which are turned into the candidate's view here, so no key (an
+ * ordering's right order, a matching's pairs) ever reaches the prompt.
  */
 export function upstreamRequest(
   exam: InternalExam,
-  questions: PublicQuestion[],
+  seen: PublicQuestion[] | undefined,
   target: AssistantTarget,
   questionIndex: number | null,
   conversation: ProviderMessage[],
   planted?: PlantedAsk,
 ): ProviderRequest {
+  const questions = seen ?? exam.questions.map(toPublicQuestion);
   return {
     provider: target.provider,
     model: target.model,
@@ -47,6 +52,7 @@ export function upstreamRequest(
     ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
     system: buildSystemPrompt({
       questions,
+      passages: passagesFor(exam.passages ?? [], questions),
       materialTexts: exam.materialTexts,
       aiSettings: exam.aiSettings,
       questionIndex,
@@ -69,11 +75,32 @@ export async function targetOf(
   return target;
 }
 
-// The live exam's keys (exam-service's answer keys), whatever snapshot the attempt shows: a key the creator
-// has since changed is still an answer worth guarding, and the grader reads the live exam's questions.
-export const guardedKeys = (exam: InternalExam) => (exam.aiSettings.stopSolutions ? answerKeysOf(exam.questions) : []);
-export const guardedOptions = (exam: InternalExam, focus: number | null | undefined) =>
-  exam.aiSettings.stopSolutions ? optionKeysOf(exam.questions, focus) : [];
+/** The attempt's question at `index` (what the candidate's questionIndex points into) as the live exam's index. */
+function liveIndex(exam: InternalExam, attempt: InternalAttempt | undefined, index: number): number {
+  const id = attempt?.questions?.[index]?.id;
+  const live = id === undefined ? -1 : exam.questions.findIndex((q) => q.id === id);
+  return live >= 0 ? live : index;
+}
+const liveFocus = (exam: InternalExam, attempt: InternalAttempt | undefined, focus: number | null | undefined) =>
+  focus === null || focus === undefined ? focus : liveIndex(exam, attempt, focus);
+
+/**
+ * The live exam's keys (exam-service's answer keys), whatever snapshot the attempt shows: a key the creator has
+ * since changed is still an answer worth guarding, and the grader reads the live exam's questions. A calculated
+ * question's key is the candidate's own, from their attempt (results-service computed it from their values).
+ * `focus`: the question the candidate has open, by its index in the attempt.
+ */
+export function guardedKeys(exam: InternalExam, focus?: number | null, attempt?: InternalAttempt): AnswerKey[] {
+  if (!exam.aiSettings.stopSolutions) return [];
+  const own = calculatedShapes(attempt?.calculatedKeys ?? [], (i) => attempt?.questions?.[i]).map((k) => ({
+    questionIndex: liveIndex(exam, attempt, k.questionIndex),
+    key: k.key,
+    shape: k.shape,
+  }));
+  return [...answerKeysOf(exam.questions, liveFocus(exam, attempt, focus)), ...own];
+}
+export const guardedOptions = (exam: InternalExam, focus: number | null | undefined, attempt?: InternalAttempt) =>
+  exam.aiSettings.stopSolutions ? optionKeysOf(exam.questions, liveFocus(exam, attempt, focus)) : [];
 export const earlierReplies = (messages: ReadonlyArray<{ role: string; content: string }>) =>
   messages
     .filter((m) => m.role === 'assistant')

@@ -28,6 +28,13 @@ const TYPE_WORDS: Record<string, string> = {
   mcq: 'multiple-choice (the answer is the option they chose)',
   'short-answer': 'short answer',
   coding: 'coding (the answer is their code)',
+  essay: 'essay (the answer is their essay, possibly in Markdown)',
+  'true-false': 'true/false',
+  ordering: 'ordering (the answer lists the items in their order)',
+  matching: 'matching (the answer pairs each prompt with their choice)',
+  'fill-blanks': 'fill-in-the-blanks (the answer is the text with their words in brackets)',
+  numeric: 'numeric (the answer is a number, possibly with a unit)',
+  calculated: 'calculated (the answer is a number computed from values of their own)',
 };
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}\n[… cut]` : text);

@@ -36,6 +36,23 @@ describe("the grader's system prompt", () => {
     expect(prompt).toContain(GradingPromptText.noRubric);
     expect(prompt).toContain('the text read from the uploaded file');
   });
+
+  it('reads an essay as Markdown and says so, with its rubric and points', () => {
+    const prompt = buildGradingSystemPrompt({
+      ...question,
+      type: 'essay',
+      title: 'Discuss overfitting',
+      content: 'In 300 words, discuss overfitting.',
+    });
+    expect(prompt).toContain('The question is an essay question');
+    expect(prompt).toMatch(/essay in Markdown: read \*\*, #, lists and code fences as its formatting/);
+    expect(prompt).toContain('Title: Discuss overfitting');
+    expect(prompt).toContain('In 300 words, discuss overfitting.');
+    expect(prompt).toContain('- id "def", up to 2 points: Defines overfitting');
+    expect(prompt).toContain('Maximum points: 4');
+    const message = buildAnswerMessage('## Overfitting\n\n- **fits noise**', 'n0nce');
+    expect(message.content).toContain('<answer-n0nce>\n## Overfitting\n\n- **fits noise**\n</answer-n0nce>');
+  });
 });
 
 describe('the answer message', () => {

@@ -22,7 +22,9 @@ const TYPE_WORDS: Record<Question['type'], string> = {
   'short-answer': 'a short-answer question',
   'file-upload': 'a file-upload question (the answer is the text read from the uploaded file)',
   coding: 'a coding question (the answer is the candidate’s code)',
-  essay: 'an essay question (the answer is the candidate’s essay, possibly in Markdown)',
+  essay:
+    'an essay question (the answer is the candidate’s essay in Markdown: read **, #, lists and code fences as its ' +
+    'formatting, and quote the essay’s own characters, markup included)',
   'true-false': 'a true/false question',
   ordering: 'an ordering question (the answer lists the items in the candidate’s order)',
   matching: 'a matching question (the answer pairs each prompt with the candidate’s choice)',

@@ -107,6 +107,48 @@ describe('which questions are judged', () => {
   });
 });
 
+describe('judging a reply to the further types by the answer guard', () => {
+  const keyed = (fields: Record<string, unknown>) => {
+    const judgement = judgementOf(QuestionSchema.parse({ id: 'x', title: 'Item', ...fields }));
+    if (judgement.kind !== 'key') throw new Error(`not judged by key: ${JSON.stringify(judgement)}`);
+    return judgement.givesAway;
+  };
+
+  it('finds the truth value, the order, a pair and a number stated, and passes hints', () => {
+    const tf = keyed({ type: 'true-false', correctAnswer: 'false' });
+    expect(tf('The statement is false.')).toBe(true);
+    expect(tf('Is it true or false? Check one example.')).toBe(false);
+    const order = keyed({ type: 'ordering', items: ['Boil water', 'Add pasta', 'Drain pasta'] });
+    expect(order('First Boil water, then Add pasta, then Drain pasta.')).toBe(true);
+    expect(order('You cannot Drain pasta before you Add pasta.')).toBe(false);
+    const pairs = keyed({
+      type: 'matching',
+      pairs: [
+        { prompt: 'Oxygen', answer: 'O2' },
+        { prompt: 'Water', answer: 'H2O' },
+      ],
+    });
+    expect(pairs('Water is H2O.')).toBe(true);
+    expect(pairs('Both Oxygen and Water are molecules.')).toBe(false);
+    const numeric = keyed({ type: 'numeric', acceptedAnswers: ['9.81'], matching: { numeric: { tolerance: 0.01 } } });
+    expect(numeric('g is about 9.81 here.')).toBe(true);
+    expect(numeric('Use the formula from the lecture.')).toBe(false);
+  });
+
+  it('does not judge an essay, nor a calculated question of a draft (no values, no key)', () => {
+    expect(judgementOf(QuestionSchema.parse({ id: 'e', type: 'essay', title: 'Discuss' }))).toMatchObject({
+      reason: 'no-key',
+    });
+    const calc = QuestionSchema.parse({
+      id: 'k',
+      type: 'calculated',
+      title: 'Area of {r}?',
+      calculated: { formula: 'pi * r ^ 2', variables: [{ name: 'r', min: 1, max: 5 }] },
+    });
+    expect(judgementOf(calc)).toMatchObject({ reason: 'no-key' });
+  });
+});
+
 describe('the code in a reply', () => {
   const reply = [
     'Here is a sketch:',

@@ -1,7 +1,7 @@
 import type { Question } from '@exam/domain/question';
 import type { RunRequest } from '@exam/domain/coding';
 import { hasAnswerKey, matchesShortAnswer } from '@exam/domain/grading';
-import { normaliseForMatch } from '../chat/answer-guard.ts';
+import { AnswerGuard, answerKeysOf, normaliseForMatch } from '../chat/answer-guard.ts';
 
 /**
  * Whether an assistant's reply gives a question's key away, judged on the text the candidate would have seen.
@@ -15,6 +15,10 @@ import { normaliseForMatch } from '../chat/answer-guard.ts';
  * Short answer: the reply contains an accepted answer under the question's own matching (grading.ts's
  * matchesShortAnswer): each run of as many words as an accepted answer has, and each number for numeric
  * matching, is tried as if the candidate had typed it.
+ *
+ * The further types (true/false, ordering, matching, fill-in-the-blanks, numeric): the reply states the key as the
+ * answer guard defines it (structured-keys.ts), so "solvable" means what the guard would have stopped. A calculated
+ * question of a draft has no values, hence no key, and essays have none: both are not judged.
  */
 
 const letterOf = (i: number) => String.fromCharCode(65 + i);
@@ -135,7 +139,16 @@ export function judgementOf(question: Question): Judgement {
   }
   if (!hasAnswerKey(question)) return { kind: 'unjudged', reason: 'no-key', ask: false };
   if (question.type === 'mcq') return { kind: 'key', givesAway: (text) => mcqGivesAway(text, question) };
-  return { kind: 'key', givesAway: (text) => shortAnswerGivesAway(text, question) };
+  if (question.type === 'short-answer')
+    return { kind: 'key', givesAway: (text) => shortAnswerGivesAway(text, question) };
+  const keys = answerKeysOf([question], 0);
+  if (!keys.length) return { kind: 'unjudged', reason: 'no-key', ask: false };
+  return { kind: 'key', givesAway: (text) => guardFinds(text, keys) };
+}
+
+function guardFinds(text: string, keys: ReturnType<typeof answerKeysOf>): boolean {
+  const guard = new AnswerGuard(keys);
+  return (guard.push(text).leak ?? guard.end().leak) !== undefined;
 }
 
 export const hasCodeBlock = (text: string) => codeBlocks(text).length > 0;

@@ -20,6 +20,7 @@ export type SubmitAttemptRow = Omit<
   | 'operationsChars'
   | 'sectionIndex'
   | 'sectionStartedAt'
+  | 'practice'
 >;
 export type NewAttemptRow = typeof attempts.$inferInsert;
 export type NewResultRow = typeof results.$inferInsert;

@@ -3,9 +3,12 @@ import { DEFAULT_SAVE_BATCH } from './answer-batch.ts';
 import { createAttemptsRepository } from './attempts.repository.ts';
 import { attemptsRoutes } from './attempts.routes.ts';
 import { createAttemptsService, type AttemptsService } from './attempts.service.ts';
+import { createAttemptReviewService } from './attempt-review.service.ts';
 import { briefingRoutes } from './briefing.routes.ts';
 import { createBriefingService } from './briefing.service.ts';
 import { createCandidateResultService } from './candidate-result.service.ts';
+import { createCheckAnswerService } from './check-answer.service.ts';
+import { practiceRoutes } from './practice.routes.ts';
 import { createLtiGrants } from './lti-grant.ts';
 import { resumeCodeKey } from './resume-credentials.ts';
 import { createStartService } from './start-attempt.service.ts';
@@ -108,5 +111,11 @@ export const attemptsModule: AppModule = async (app, { config, deps, provide, us
     attemptsRoutes(attempts, starts, candidateResults, deps, { uploadMaxBytes: config.UPLOAD_MAX_BYTES }),
   );
   await app.register(testRunsRoutes(testRuns));
+  await app.register(
+    practiceRoutes(
+      createCheckAnswerService(attempts, startLimits, deps),
+      createAttemptReviewService(attemptsRepository, deps),
+    ),
+  );
   await app.register(briefingRoutes(createBriefingService(cohort, deps, limiter, ltiGrants)));
 };

@@ -49,6 +49,7 @@ export function createBriefingService(
         assistantEnabled: exam.aiSettings.enabled,
         questionCount: questionsPerCandidate(exam.questions, exam.pools),
         attemptsAllowed: rules.attemptsAllowed,
+        practice: exam.practice,
         attemptsUsed: usage.used,
         inProgress: usage.inProgress,
         serverNow: now.toISOString(),

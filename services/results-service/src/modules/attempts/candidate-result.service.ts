@@ -4,7 +4,8 @@ import type { CandidateResult } from '@exam/domain/result';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
-import { answerKeyText, answerText, percentageOf } from '../../scoring/score.ts';
+import { answerKeyText, answerText } from '@exam/domain/answer-text';
+import { percentageOf } from '../../scoring/score.ts';
 import type { AttemptsRepository } from './attempts.repository.ts';
 
 export const CandidateResultMessages = {

@@ -144,6 +144,7 @@ export function createStartService(
       examSnapshot: snapshot,
       questionCount: snapshot.questions.length,
       lti: input.lti ?? null,
+      practice: exam.practice,
     });
     if (inserted.created) return { attempt: inserted.attempt, resumed: false, resumeSecret: secret, resumeCode: code };
     return { attempt: inserted.attempt };
@@ -163,7 +164,11 @@ export function createStartService(
         // A further attempt needs the same proof as a resume, so nobody else spends the candidate's attempts.
         if (!silent) await resumeElsewhere(attempt, input.resumeCode, client.ip);
         const override = await cohort.findOverride(exam.id, key);
-        if (candidateRules(exam, override ? toOverride(override) : null).attemptsAllowed <= attempt.attemptNo) {
+        // A practice exam may be sat any number of times (@exam/domain/practice); every other rule still applies.
+        if (
+          !exam.practice &&
+          candidateRules(exam, override ? toOverride(override) : null).attemptsAllowed <= attempt.attemptNo
+        ) {
           throw new AppError(ErrorCode.ATTEMPT_CLOSED, WindowMessages.noAttemptsLeft);
         }
       }

@@ -1,5 +1,5 @@
 import type { GenerateFollowUpsRequest } from '@exam/domain/follow-up';
-import { answerText, isAnswered } from '../../scoring/score.ts';
+import { answerText, isAnswered } from '@exam/domain/answer-text';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { candidateIndexOf, examIndexOf } from '../question-grading/question-numbering.ts';
 

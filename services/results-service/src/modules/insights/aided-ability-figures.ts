@@ -3,7 +3,7 @@ import type { Question } from '@exam/domain/question';
 import { abilitySets, type Section } from '@exam/domain/sections';
 import { fitAidedAbility, type AbilitySet, type CandidateAbility } from '@exam/psychometrics/aided-ability';
 import type { Mark } from '@exam/psychometrics/classical';
-import { isAnswered } from '../../scoring/score.ts';
+import { isAnswered } from '@exam/domain/answer-text';
 import type { InsightsGrade } from './insights.repository.ts';
 
 export const AIDED_ABILITY_REASONS = {

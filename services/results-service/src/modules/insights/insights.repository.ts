@@ -34,7 +34,9 @@ function gradesOf(compact: [Array<number | null>, Array<string | null>] | null):
 
 /** Reads what the insights report of one exam is built from; every query is scoped to the exam's owner. */
 export function createInsightsRepository({ db }: ResultsDatabase) {
-  const ofExam = (examId: string, ownerId: string) => and(eq(attempts.examId, examId), eq(attempts.ownerId, ownerId));
+  // Practice attempts never count (docs/product.md#practice-and-review): no read of the report sees them.
+  const ofExam = (examId: string, ownerId: string) =>
+    and(eq(attempts.examId, examId), eq(attempts.ownerId, ownerId), eq(attempts.practice, false));
 
   return {
     /**

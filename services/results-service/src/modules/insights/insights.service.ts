@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { Question } from '@exam/domain/question';
+import { TRUE_FALSE } from '@exam/domain/question-kinds';
 import type { InsightsModelRequest, InsightsReport, InsightsUplift } from '@exam/domain/insights';
 import type { SimilarityReport } from '@exam/domain/similarity';
 import { buildInsightsReport, type PhaseTimer, type ReportInput } from '@exam/psychometrics/report';
@@ -29,6 +30,12 @@ export function markOf(grade: Pick<StoredGrade, 'points'> | undefined, maxPoints
   if (!grade || grade.points === null) return null;
   if (maxPoints <= 0) return null;
   return Math.min(1, Math.max(0, grade.points / maxPoints));
+}
+
+/** The options a candidate picks one answer from (guessability), for the types answered by one pick. */
+function optionCountOf(q: Pick<Question, 'type' | 'options'>): number {
+  if (q.type === 'mcq') return q.options.length;
+  return q.type === 'true-false' ? TRUE_FALSE.length : 0;
 }
 
 export function createInsightsService(
@@ -142,7 +149,7 @@ export function createInsightsService(
           questionIndex,
           topic: q.topic,
           type: q.type,
-          optionCount: q.type === 'mcq' ? q.options.length : 0,
+          optionCount: optionCountOf(q),
         })),
         candidates: submitted.map(({ attemptId, result, places }) => ({
           resultId: result.id,

@@ -16,7 +16,8 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
  * Writes the outbox rows of results whose LMS score changed, inside the caller's transaction (the release's,
  * regrade's or grade's), after its updates: a released result sends its points and maximum, a result whose
  * release was withdrawn sends "no score" (only when the LMS was told something before). A row whose score is
- * what it already holds is left as it is (sent stays sent, failed stays failed for the creator to retry).
+ * what it already holds is left as it is (sent stays sent, failed stays failed for the creator to retry). A practice
+ * attempt's result never goes to the LMS (docs/product.md#practice-and-review).
  */
 export async function recordScoreChanges(tx: Tx | Db, resultIds: readonly string[], now: Date) {
   if (resultIds.length === 0) return;
@@ -34,6 +35,7 @@ export async function recordScoreChanges(tx: Tx | Db, resultIds: readonly string
     join ${attempts} a on a.id = r.attempt_id
     where r.id in (${ids})
       and a.lti ->> 'lineItemUrl' is not null
+      and not a.practice
       and (r.released_at is not null or exists (select 1 from ${ltiScoreSyncs} e where e.result_id = r.id))
     on conflict (result_id) do update set
       state = 'pending', tries = 0, next_try_at = excluded.next_try_at, last_error = null,

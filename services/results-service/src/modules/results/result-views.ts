@@ -1,7 +1,9 @@
-import { decodeChoices } from '@exam/domain/grading';
+import { answerParts, decodeChoices } from '@exam/domain/grading';
+import { TRUE_FALSE } from '@exam/domain/question-kinds';
 import type { GradeHistoryEntry, QuestionAnswer, ResultSummary } from '@exam/domain/result';
 import type { gradeHistory } from '../../db/schema.ts';
-import { answerKeyText, answerText, percentageOf, type StoredGrade } from '../../scoring/score.ts';
+import { answerKeyText, answerText } from '@exam/domain/answer-text';
+import { percentageOf, type StoredGrade } from '../../scoring/score.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import type { ResultSummaryRow } from './results.repository.ts';
 import { repositoryRootOf } from '../../scoring/test-code.ts';
@@ -29,6 +31,7 @@ export function toSummary(row: ResultSummaryRow): ResultSummary {
     completedAt: row.completedAt.toISOString(),
     attemptNo: row.attemptNo,
     kept: row.kept,
+    ...(row.practice ? { practice: true } : {}),
     ...(row.lmsState
       ? {
           lmsSync: {
@@ -42,24 +45,35 @@ export function toSummary(row: ResultSummaryRow): ResultSummary {
   };
 }
 
+/** The options the grader sees: an MCQ's, or a true/false question's two, worded as its answer and key read. */
+function optionsOf(q: ExamSnapshot['questions'][number]): string[] {
+  if (q.type === 'mcq') return q.options;
+  if (q.type === 'true-false') return TRUE_FALSE.map((v) => answerText(q, v));
+  return [];
+}
+
 export function toQuestionAnswers(
   snapshot: ExamSnapshot,
   grades: readonly StoredGrade[],
   files: ReadonlyMap<number, { fileName: string; size: number }>,
 ): QuestionAnswer[] {
   const rubrics = new Map(snapshot.rubrics.map((r) => [r.id, r]));
+  const passages = new Map((snapshot.passages ?? []).map((p) => [p.id, p]));
   return snapshot.questions.map((q, index) => {
     const grade = grades[index];
     const file = files.get(index);
     const multipleAnswers = q.type === 'mcq' && q.multipleAnswers;
     const examQuestionIndex = snapshot.arrangement?.sourceIndices[index];
+    // Right or wrong per gap, prompt or neighbouring pair: which parts earned a partial credit.
+    const parts = answerParts(q, grade?.answer ?? undefined);
+    const passage = q.passageId ? passages.get(q.passageId) : undefined;
     return {
       questionIndex: index,
       ...(examQuestionIndex !== undefined ? { examQuestionIndex } : {}),
       question: q.title,
       content: q.content,
       questionType: q.type,
-      options: q.type === 'mcq' ? q.options : [],
+      options: optionsOf(q),
       correctAnswer: answerKeyText(q),
       multipleAnswers,
       choices: multipleAnswers ? decodeChoices(grade?.answer ?? undefined) : [],
@@ -73,6 +87,9 @@ export function toQuestionAnswers(
       rubric: (q.rubricId !== null && rubrics.get(q.rubricId)) || null,
       ...(file ? { file: { fileName: file.fileName, size: file.size } } : {}),
       ...(grade?.tests ? { tests: grade.tests } : {}),
+      ...(parts ? { parts } : {}),
+      ...(q.type === 'calculated' ? { calculatedValues: q.calculated?.values ?? null } : {}),
+      ...(passage ? { passageTitle: passage.title } : {}),
       ...(q.repository ? { starterFiles: q.repository.files, repositoryRoot: repositoryRootOf(snapshot, q.id) } : {}),
     };
   });

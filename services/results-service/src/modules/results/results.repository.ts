@@ -50,10 +50,12 @@ type LmsColumns = {
 export type ResultSummaryRow = Pick<ResultRow, keyof typeof summaryColumns> & {
   attemptNo: number;
   kept: boolean;
+  practice?: boolean;
 } & LmsColumns;
 const attemptColumns = {
   attemptNo: sql<number>`coalesce(${attempts.attemptNo}, 1)`.mapWith(Number),
   kept: isKept(),
+  practice: sql<boolean>`coalesce(${attempts.practice}, false)`,
 };
 
 export type ResultsPageQuery = {
@@ -134,6 +136,7 @@ export function createResultsRepository({ db }: ResultsDatabase) {
           resultId: results.id,
           result: summaryColumns,
           kept: isKept(),
+          practice: attempts.practice,
         })
         .from(attempts)
         .leftJoin(results, eq(results.attemptId, attempts.id))
@@ -239,6 +242,8 @@ export function createResultsRepository({ db }: ResultsDatabase) {
           focusLost: count('focus-lost'),
           blockedPastes: count('paste-blocked'),
           fullscreenExits: count('fullscreen-exit'),
+          /** An attempt at a practice exam: never in the gradebook. */
+          practice: sql<boolean>`coalesce(${attempts.practice}, false)`,
           /** A shuffled or pooled attempt's question ids in the candidate's order (null otherwise). */
           questionIds: sql<string[] | null>`case when ${attempts.examSnapshot} -> 'arrangement' is not null
             then jsonb_path_query_array(${attempts.examSnapshot}, '$.questions[*].id') end`,

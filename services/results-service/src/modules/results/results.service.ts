@@ -117,7 +117,12 @@ export function createResultsService(
           submittedAt: row.submittedAt?.toISOString() ?? null,
           result:
             row.resultId && row.result
-              ? toSummary({ ...row.result, attemptNo: row.attemptNo, kept: Boolean(row.kept) })
+              ? toSummary({
+                  ...row.result,
+                  attemptNo: row.attemptNo,
+                  kept: Boolean(row.kept),
+                  practice: row.practice,
+                })
               : null,
         })),
         truncated: rows.length > CANDIDATE_HISTORY_MAX,
@@ -153,7 +158,8 @@ export function createResultsService(
       const rows = await repo.examRows(examId, ownerId);
       if (format === 'gradebook') {
         if (rows.length === 0) await assertOwnsExam(deps, examId, ownerId);
-        return gradebookCsv(rows.map((r) => r.result));
+        // Practice attempts never reach a gradebook (docs/product.md#practice-and-review).
+        return gradebookCsv(rows.filter((r) => !r.practice).map((r) => r.result));
       }
       let questionCount = Math.max(0, ...rows.map((r) => r.result.totalQuestions));
       // Shuffled or pooled attempts: the columns are the exam's questions as the creator wrote them, each

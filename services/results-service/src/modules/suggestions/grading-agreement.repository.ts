@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
 import type { StoredGrade } from '../../scoring/score.ts';
-import { answerText } from '../../scoring/score.ts';
+import { answerText } from '@exam/domain/answer-text';
 import { codeToRun } from '../../scoring/test-code.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { textToGrade } from '../question-grading/question-answers.repository.ts';

@@ -16,6 +16,9 @@ const preview = {
   notImported: [
     { ref: '#2 Pairs', title: 'Pairs', reason: 'A matching question: this platform has no matching questions' },
   ],
+  warnings: [
+    { ref: '#1 Sodium', title: 'Sodium', reason: 'Its feedback for particular wrong answers is not carried over' },
+  ],
 };
 const decode = (data: string) => new TextDecoder().decode(Uint8Array.from(atob(data), (c) => c.charCodeAt(0)));
 
@@ -55,6 +58,9 @@ describe('importing questions from the dashboard', () => {
     expect(within(dialog).getByRole('region', { name: 'Questions that cannot be imported' })).toHaveTextContent(
       'Pairs: A matching question: this platform has no matching questions',
     );
+    expect(within(dialog).getByRole('region', { name: 'What imported questions leave behind' })).toHaveTextContent(
+      '1 part of an imported question is not carried overSodium: Its feedback for particular wrong answers is not carried over',
+    );
     expect(bodies.map((b) => b.path)).toEqual(['preview']);
     expect(bodies[0]?.body).toMatchObject({ format: 'gift', fileName: 'bank.gift' });
     expect(decode(bodies[0]?.body.data ?? '')).toBe(GIFT);
@@ -65,6 +71,93 @@ describe('importing questions from the dashboard', () => {
     expect(bodies.map((b) => b.path)).toEqual(['preview', 'import']);
     expect(bodies[1]?.body).not.toHaveProperty('examId');
     await waitFor(() => expect(visited).toContain(`/creator/edit-exam/${examStore.exams[0]?.id}`), { timeout: 5000 });
+  });
+
+  it('lists the passages the file brings and, apart from what cannot be imported, what an imported question loses', async () => {
+    seedExams();
+    const onPassage = QuestionSchema.parse({
+      id: 'q1',
+      type: 'mcq',
+      title: 'Clouds',
+      options: ['Rivers', 'Vapour'],
+      correctAnswer: 'Vapour',
+      passageId: 'water',
+    });
+    const calculated = QuestionSchema.parse({
+      id: 'q2',
+      type: 'calculated',
+      title: 'Area',
+      content: 'A plate {w} by {h}: its area?',
+      calculated: {
+        formula: 'w * h',
+        variables: [
+          { name: 'w', min: 2, max: 9, decimals: 0 },
+          { name: 'h', min: 2, max: 9, decimals: 0 },
+        ],
+        answerDecimals: null,
+      },
+    });
+    server.use(
+      http.post('*/api/exams/import/preview', () =>
+        HttpResponse.json({
+          format: 'qti',
+          title: 'Package',
+          questions: [onPassage, calculated],
+          passages: [
+            { id: 'water', title: 'The water cycle', content: 'Water evaporates.' },
+            { id: 'table', title: '', content: '| a | b |' },
+          ],
+          warnings: [
+            { ref: 'pairs1', title: 'Pairs', reason: 'Its feedback blocks in the text are not carried over' },
+            { ref: 'pairs1', title: 'Pairs', reason: 'Its gaps are filled by choosing from a list' },
+            { ref: 'area1', title: 'Area', reason: 'It refers to several passages; the first is shown beside it' },
+          ],
+          notImported: [{ ref: 'hot1', title: 'Hotspot', reason: 'qti-hotspot-interaction is not read' }],
+        }),
+      ),
+    );
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Import questions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import questions' });
+    await user.upload(within(dialog).getByLabelText('File to import'), new File(['PK'], 'package.zip'));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+
+    const toImport = await within(dialog).findByRole('region', { name: 'Questions to import' }, { timeout: 5000 });
+    expect(toImport).toHaveTextContent('Clouds (multiple choice) on the passage “The water cycle”');
+    expect(toImport).toHaveTextContent('Area (calculated)');
+    expect(within(dialog).getByRole('region', { name: 'Shared passages' })).toHaveTextContent(
+      '2 passages: The water cycle, Untitled passage',
+    );
+    const losses = within(dialog).getByRole('region', { name: 'Questions imported with something left out' });
+    expect(losses).toHaveTextContent('2 questions are imported but lose something');
+    const items = within(losses).getAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual([
+      'PairsIts feedback blocks in the text are not carried overIts gaps are filled by choosing from a list',
+      'Its feedback blocks in the text are not carried over',
+      'Its gaps are filled by choosing from a list',
+      'AreaIt refers to several passages; the first is shown beside it',
+      'It refers to several passages; the first is shown beside it',
+    ]);
+    const cannot = within(dialog).getByRole('region', { name: 'Questions that cannot be imported' });
+    expect(cannot).toHaveTextContent('1 question cannot be imported');
+    expect(cannot).toHaveTextContent('Hotspot: qti-hotspot-interaction is not read');
+    expect(cannot).not.toHaveTextContent('Pairs');
+    expect(within(dialog).getByRole('button', { name: 'Import 2 questions' })).toBeEnabled();
+  });
+
+  it('shows no passage or loss list when the file brings none', async () => {
+    seedExams();
+    server.use(http.post('*/api/exams/import/preview', () => HttpResponse.json(preview)));
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Import questions' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import questions' });
+    await user.upload(within(dialog).getByLabelText('File to import'), new File([GIFT], 'bank.gift'));
+    await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
+    await within(dialog).findByRole('region', { name: 'Questions to import' }, { timeout: 5000 });
+    expect(within(dialog).queryByRole('region', { name: 'Shared passages' })).toBeNull();
+    expect(within(dialog).queryByRole('region', { name: 'Questions imported with something left out' })).toBeNull();
   });
 
   it('shows why a file cannot be read and imports nothing', async () => {
@@ -150,6 +243,43 @@ describe('importing questions from the dashboard', () => {
     expect(names).toEqual(['Draft Quiz.qti.zip']);
     expect(authorization).toBe(`Bearer ${token}`);
     expect(await screen.findByText('Downloaded Draft Quiz.qti.zip')).toBeInTheDocument();
+    click.mockRestore();
+  });
+
+  it('downloads an exam as Moodle XML and says how many things Moodle cannot hold', async () => {
+    const draft = makeExam({ title: 'Draft Quiz', isDraft: true });
+    seedExams(draft);
+    let authorization: string | null = null;
+    server.use(
+      http.get('*/api/exams/:id/export.moodle-xml', ({ request, params }) => {
+        authorization = request.headers.get('authorization');
+        expect(params.id).toBe(draft.id);
+        return new HttpResponse('<?xml version="1.0"?><quiz></quiz>', {
+          headers: {
+            'content-type': 'application/xml; charset=utf-8',
+            'content-disposition': `attachment; filename="Draft Quiz.moodle.xml"; filename*=UTF-8''Draft%20Quiz.moodle.xml`,
+            'x-export-losses': '2',
+          },
+        });
+      }),
+    );
+    URL.createObjectURL = vi.fn(() => 'blob:moodle');
+    URL.revokeObjectURL = vi.fn();
+    const names: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      names.push(this.download);
+    });
+    const token = signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Export Moodle XML' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    expect(names).toEqual(['Draft Quiz.moodle.xml']);
+    expect(authorization).toBe(`Bearer ${token}`);
+    expect(
+      await screen.findByText(
+        'Downloaded Draft Quiz.moodle.xml. 2 things Moodle cannot hold are listed at the top of the file.',
+      ),
+    ).toBeInTheDocument();
     click.mockRestore();
   });
 });

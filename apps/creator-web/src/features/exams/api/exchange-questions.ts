@@ -63,18 +63,37 @@ export function useImportQuestions() {
   });
 }
 
-/** GET /api/exams/{id}/export.qti with the creator's token, saved as a file. */
-export async function downloadExamQti(examId: string): Promise<string> {
+/** Fetches an export with the creator's token and saves it under the name the service gives it. */
+async function downloadExport(
+  path: string,
+  accept: string,
+  fallbackName: string,
+): Promise<Response & { fileName: string }> {
   const response = await fetchDownload(
-    api.examQti(examId),
+    path,
     { notFound: i18n.t('exams:interchange.examNotFound'), failed: i18n.t('exams:interchange.exportFailed') },
-    'application/zip',
+    accept,
   );
   const disposition = response.headers.get('content-disposition') ?? '';
   const named = /filename\*=UTF-8''([^;]+)/i.exec(disposition)?.[1];
-  const fileName = named ? decodeURIComponent(named) : `exam-${examId}.qti.zip`;
+  const fileName = named ? decodeURIComponent(named) : fallbackName;
   saveBlob(await response.blob(), fileName);
-  return fileName;
+  return Object.assign(response, { fileName });
+}
+
+/** GET /api/exams/{id}/export.qti with the creator's token, saved as a file. */
+export async function downloadExamQti(examId: string): Promise<string> {
+  return (await downloadExport(api.examQti(examId), 'application/zip', `exam-${examId}.qti.zip`)).fileName;
+}
+
+/**
+ * GET /api/exams/{id}/export.moodle-xml, saved as a file; `losses` counts what Moodle cannot hold (named at the
+ * top of the file).
+ */
+export async function downloadExamMoodleXml(examId: string): Promise<{ fileName: string; losses: number }> {
+  const response = await downloadExport(api.examMoodleXml(examId), 'application/xml', `exam-${examId}.moodle.xml`);
+  const losses = Number(response.headers.get('x-export-losses') ?? 0);
+  return { fileName: response.fileName, losses: Number.isFinite(losses) ? losses : 0 };
 }
 
 export function useExportQti() {

@@ -2,12 +2,12 @@ import type { Exam } from '@exam/domain/exam';
 import { Card, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
-import { Download, FileText, FileUp, Pencil, Trash2, UserCog } from 'lucide-react';
+import { Download, FileCode, FileText, FileUp, Pencil, Trash2, UserCog } from 'lucide-react';
 import { useState } from 'react';
 import { paths } from '../../../config/paths.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
-import { exportQtiWithToast } from './export-qti.ts';
+import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
 import { ImportQuestionsDialog } from './import-questions-dialog.tsx';
 import { IconAction } from './icon-action.tsx';
 import { examName } from '../../../lib/display-names.ts';
@@ -65,6 +65,11 @@ export function DraftExamsTable({ exams }: { exams: Exam[] }) {
                       label={t('interchange.exportQti')}
                       icon={<Download aria-hidden className="h-4 w-4" />}
                       onClick={() => void exportQtiWithToast(exam.id)}
+                    />
+                    <IconAction
+                      label={t('interchange.exportMoodleXml')}
+                      icon={<FileCode aria-hidden className="h-4 w-4" />}
+                      onClick={() => void exportMoodleXmlWithToast(exam.id)}
                     />
                     <IconAction
                       label={t('draftExamsTable.delete')}

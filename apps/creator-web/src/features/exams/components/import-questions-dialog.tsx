@@ -1,5 +1,5 @@
 import type { QuestionType } from '@exam/domain/question';
-import { IMPORT_FORMATS, type ImportFormat, type ImportPreview } from '@exam/domain/interchange';
+import { IMPORT_FORMATS, type ImportFormat, type ImportPreview, type NotImported } from '@exam/domain/interchange';
 import { Button } from '@exam/ui/button';
 import { Dialog } from '@exam/ui/dialog';
 import { toast } from '@exam/ui/toaster';
@@ -30,9 +30,21 @@ const TYPE_KEYS = {
   calculated: 'interchange.typeCalculated',
 } as const satisfies Record<QuestionType, string>;
 
+/** A question's warnings together (a reader lists one warning per thing lost), in the file's order. */
+function groupWarnings(warnings: readonly NotImported[]): Array<{ ref: string; title: string; reasons: string[] }> {
+  const byRef = new Map<string, { ref: string; title: string; reasons: string[] }>();
+  for (const w of warnings) {
+    const entry = byRef.get(w.ref) ?? { ref: w.ref, title: w.title, reasons: [] };
+    if (!entry.reasons.includes(w.reason)) entry.reasons.push(w.reason);
+    byRef.set(w.ref, entry);
+  }
+  return [...byRef.values()];
+}
+
 /**
  * Import questions from a QTI package, a Moodle XML export or a GIFT file: choose the file and its format,
- * see what would be imported and what cannot be (with the reason), then confirm. Without `examId` the
+ * see what would be imported (with the shared passages the file brings), what is imported but loses something
+ * and what cannot be imported (each with the reason), then confirm. Without `examId` the
  * questions become a new draft exam; with it they are added to that draft.
  */
 export function ImportQuestionsDialog({
@@ -93,6 +105,9 @@ export function ImportQuestionsDialog({
   };
 
   const count = preview?.questions.length ?? 0;
+  const passages = preview?.passages ?? [];
+  const passageTitles = new Map(passages.map((p) => [p.id, p.title.trim()]));
+  const lossesByQuestion = groupWarnings(preview?.warnings ?? []);
   return (
     <Dialog
       open={open}
@@ -159,10 +174,47 @@ export function ImportQuestionsDialog({
                 {preview.questions.map((q) => (
                   <li key={q.id}>
                     {q.title} <span className="text-muted">({t(TYPE_KEYS[q.type])})</span>
+                    {q.passageId && passageTitles.has(q.passageId) && (
+                      <span className="text-muted">
+                        {' '}
+                        {t('interchange.onPassage', {
+                          title: passageTitles.get(q.passageId) || t('interchange.untitledPassage'),
+                        })}
+                      </span>
+                    )}
                   </li>
                 ))}
               </ul>
             </section>
+            {passages.length > 0 && (
+              <section aria-label={t('interchange.passagesRegion')}>
+                <h3 className="text-sm font-semibold text-ink">
+                  {t('interchange.passages', {
+                    count: passages.length,
+                    titles: passages.map((p) => p.title.trim() || t('interchange.untitledPassage')).join(', '),
+                  })}
+                </h3>
+              </section>
+            )}
+            {lossesByQuestion.length > 0 && (
+              <section aria-label={t('interchange.withLosses')}>
+                <h3 className="text-sm font-semibold text-ink">
+                  {t('interchange.loseSomething', { count: lossesByQuestion.length })}
+                </h3>
+                <ul className="mt-1 list-disc pl-5 text-sm">
+                  {lossesByQuestion.map(({ ref, title, reasons }) => (
+                    <li key={ref}>
+                      <span className="font-medium">{title}</span>
+                      <ul className="list-[circle] pl-5">
+                        {reasons.map((reason) => (
+                          <li key={reason}>{reason}</li>
+                        ))}
+                      </ul>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
             {preview.notImported.length > 0 && (
               <section aria-label={t('interchange.notImportable')}>
                 <h3 className="text-sm font-semibold text-ink">
@@ -172,6 +224,20 @@ export function ImportQuestionsDialog({
                   {preview.notImported.map((n) => (
                     <li key={n.ref}>
                       <span className="font-medium">{n.title}</span>: {n.reason}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+            {preview.warnings.length > 0 && (
+              <section aria-label={t('interchange.partlyImported')}>
+                <h3 className="text-sm font-semibold text-ink">
+                  {t('interchange.leftBehind', { count: preview.warnings.length })}
+                </h3>
+                <ul className="mt-1 list-disc pl-5 text-sm">
+                  {preview.warnings.map((w, i) => (
+                    <li key={`${w.ref}-${i}`}>
+                      <span className="font-medium">{w.title}</span>: {w.reason}
                     </li>
                   ))}
                 </ul>

@@ -30,7 +30,7 @@ import { useSetExamLive } from '../api/manage-exams.ts';
 import type { ExamResultsSummary } from '../api/get-results-summary.ts';
 import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
-import { exportQtiWithToast } from './export-qti.ts';
+import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
 import { IconAction } from './icon-action.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
@@ -165,6 +165,9 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                       </DropdownMenuItem>
                       <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
                         <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
+                      </DropdownMenuItem>
+                      <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
+                        <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
                       </DropdownMenuItem>
                       <DropdownMenuSeparator />
                       <DropdownMenuItem

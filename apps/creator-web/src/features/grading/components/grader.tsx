@@ -14,6 +14,7 @@ import { firstAwaitingQuestion, GradeByQuestionLink } from '../../../components/
 import { paths } from '../../../config/paths.ts';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useFollowUp } from '../api/follow-up.ts';
+import { examContextOf, useResultExam } from '../api/get-result-exam.ts';
 import { useCandidateResultId, useGradeResult, useResult } from '../api/grade-result.ts';
 import {
   followServer,
@@ -82,6 +83,7 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
   const save = useGradeResult(detail.id);
   const attemptProcess = useAttemptProcess(detail.id);
   const followUp = useFollowUp(detail.id);
+  const exam = useResultExam(detail.examId);
   const [grades, setGrades] = useState<QuestionGrade[]>(() => gradesOf(detail));
   const [unsaved, setUnsaved] = useState(false);
   useWarnBeforeLeaving(unsaved);
@@ -157,6 +159,7 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
               key={qa.questionIndex}
               resultId={detail.id}
               qa={qa}
+              {...examContextOf(exam.data, qa)}
               grade={
                 grades[index] ?? { points: qa.points, feedback: qa.feedback, criteria: qa.criteria, touched: false }
               }

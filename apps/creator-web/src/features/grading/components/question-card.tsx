@@ -1,4 +1,6 @@
 import { formatPoints } from '@exam/domain/grading';
+import type { Passage } from '@exam/domain/passages';
+import type { Question } from '@exam/domain/question';
 import type { QuestionAnswer } from '@exam/domain/result';
 import { Badge, type BadgeTone } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
@@ -7,7 +9,9 @@ import { InlineRichText, RichText } from '@exam/ui/rich-text';
 import { TestVerdicts, verdictSummary } from '@exam/ui/test-verdicts';
 import { toast } from '@exam/ui/toaster';
 import { Download } from 'lucide-react';
+import { PartialCredit, PassageDisclosure, StructuredAnswer } from '../../../components/answers/structured-answer.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';
+import { readAnswer } from '../../../lib/read-answer.ts';
 import { useDownloadAnswerFile } from '../api/download-file.ts';
 import type { QuestionGrade } from '../grading-state.ts';
 import { QuestionMarking, type MarkingActions } from './question-marking.tsx';
@@ -27,6 +31,10 @@ type Props = {
   followUps?: ReactNode;
   /** An agentic task's review (the diff from its starter repository), under the tests' verdicts. */
   task?: ReactNode;
+  /** The exam's own question, once the exam is loaded: it lays out the answers of the further types. */
+  examQuestion?: Question | undefined;
+  /** The shared passage the question was shown beside, from the exam. */
+  passage?: Passage | undefined;
 };
 
 /** The question's state as the grader sees it: the key's points, a grader's mark, or waiting for one. */
@@ -74,12 +82,15 @@ function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['t
   );
 }
 
-export function QuestionCard({ resultId, qa, grade, actions, reasonError, process, followUps, task }: Props) {
+export function QuestionCard(props: Props) {
+  const { resultId, qa, grade, actions, reasonError, process, followUps, task, examQuestion, passage } = props;
   const { t } = useTranslation(['grading', 'common']);
   const download = useDownloadAnswerFile();
   const number = qa.questionIndex + 1;
   const badge = markBadge(qa, grade);
   const points = grade.points === null ? '—' : formatPoints(grade.points);
+  const view = readAnswer(examQuestion, qa);
+  const passageTitle = qa.passageTitle ?? passage?.title;
 
   return (
     <Card
@@ -114,6 +125,9 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError, proces
           <Badge tone={badge.tone}>{t(badge.text)}</Badge>
         </div>
       </div>
+      {passageTitle !== undefined && passageTitle !== null && (
+        <PassageDisclosure title={passageTitle} content={passage?.content} />
+      )}
       {qa.content && (
         <RichText className="text-sm text-ink" testId={`question-content-${qa.questionIndex}`}>
           {qa.content}
@@ -128,15 +142,29 @@ export function QuestionCard({ resultId, qa, grade, actions, reasonError, proces
           ))}
         </ul>
       )}
-      <div>
+      <div className="flex flex-col gap-2" data-testid={`answer-${qa.questionIndex}`}>
         <p className="text-xs font-medium uppercase tracking-wide text-muted">{t('questionCard.answer')}</p>
-        <pre className="mt-1 whitespace-pre-wrap break-words rounded-md bg-canvas p-3 font-sans text-sm text-ink">
-          {qa.multipleAnswers && qa.choices.length > 0 ? qa.choices.join(', ') : qa.answer}
-        </pre>
-        {qa.correctAnswer && (
-          <p className="mt-1 text-xs text-muted">
-            {t('questionCard.answerKeyCorrectanswer', { correctAnswer: qa.correctAnswer })}
-          </p>
+        {view ? (
+          <>
+            <StructuredAnswer view={view} />
+            <PartialCredit
+              view={view}
+              points={grade.points}
+              maxPoints={qa.maxPoints}
+              testId={`partial-credit-${qa.questionIndex}`}
+            />
+          </>
+        ) : (
+          <>
+            <pre className="whitespace-pre-wrap break-words rounded-md bg-canvas p-3 font-sans text-sm text-ink">
+              {qa.multipleAnswers && qa.choices.length > 0 ? qa.choices.join(', ') : qa.answer}
+            </pre>
+            {qa.correctAnswer && (
+              <p className="text-xs text-muted">
+                {t('questionCard.answerKeyCorrectanswer', { correctAnswer: qa.correctAnswer })}
+              </p>
+            )}
+          </>
         )}
       </div>
       {qa.file && (

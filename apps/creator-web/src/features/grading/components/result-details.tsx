@@ -11,6 +11,7 @@ import { firstAwaitingQuestion, GradeByQuestionLink } from '../../../components/
 import { BackToDashboard } from '../../../components/back-to-dashboard.tsx';
 import { ApiError, userMessageOf } from '../../../lib/api-client.ts';
 import { useFollowUp } from '../api/follow-up.ts';
+import { examContextOf, useResultExam } from '../api/get-result-exam.ts';
 import { useResult } from '../api/grade-result.ts';
 import { markingActionsFor } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
@@ -61,6 +62,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
   const grading = useGradingAutosave(detail);
   const attemptProcess = useAttemptProcess(detail.id);
   const followUp = useFollowUp(detail.id);
+  const exam = useResultExam(detail.examId);
   useWarnBeforeLeaving(grading.unsaved);
   const name = detail.userName.trim() || t('resultDetails.anonymous');
   const agenticTasks = detail.questionAnswers.filter((qa) => qa.starterFiles).length;
@@ -112,6 +114,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
               key={qa.questionIndex}
               resultId={detail.id}
               qa={qa}
+              {...examContextOf(exam.data, qa)}
               grade={
                 grading.grades[index] ?? {
                   points: qa.points,

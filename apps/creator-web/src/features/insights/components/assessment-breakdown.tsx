@@ -1,4 +1,5 @@
-import type { Question } from '@exam/domain/question';
+import { formatPoints } from '@exam/domain/grading';
+import { QUESTION_TYPES, type Question } from '@exam/domain/question';
 import type { InsightsItem, InsightsReport } from '@exam/domain/insights';
 import { Card, CardHeader } from '@exam/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
@@ -60,12 +61,42 @@ const COLUMNS: Column[] = [
   },
 ];
 
+/** The types whose points a key shares out among parts when the question gives partial credit. */
+const PARTS_TYPES = new Set<string>(['ordering', 'matching', 'fill-blanks', 'mcq']);
+
+/**
+ * The question's type in words and, where the key gives partial credit, the mean mark in points (the facility is
+ * that mean as a share of the points): a matching question right in two of three pairs on average reads 1.33 / 2.
+ */
+function ItemType({ item, question }: { item: InsightsItem; question: Question | undefined }) {
+  const { t } = useTranslation(['insights', 'common']);
+  const type = question?.type ?? item.type;
+  const known = (QUESTION_TYPES as readonly string[]).includes(type);
+  const partial =
+    question?.scoring === 'partial' &&
+    PARTS_TYPES.has(question.type) &&
+    (question.type !== 'mcq' || question.multipleAnswers);
+  return (
+    <>
+      <span className="whitespace-nowrap">{known ? t(`common:questionType.${type as Question['type']}`) : type}</span>
+      {partial && item.facility !== null && (
+        <span className="block whitespace-nowrap text-xs text-muted" data-testid="item-partial-credit">
+          {t('assessmentBreakdown.partialCredit', {
+            points: formatPoints(item.facility * question.points),
+            maxPoints: formatPoints(question.points),
+          })}
+        </span>
+      )}
+    </>
+  );
+}
+
 /** The id of a question's row, so the charts can send the reader to it. */
 export const itemRowId = (questionIndex: number) => `insights-item-${questionIndex}`;
 
 /**
- * Eleven columns fit the page from 1024px wide only if the figures' headers may wrap onto two lines (they
- * are wider than their values); below that the table scrolls sideways in its frame.
+ * The figures' headers may wrap onto two lines (they are wider than their values) to keep the table narrow;
+ * where it still does not fit, it scrolls sideways in its frame.
  */
 const FIGURE_HEADER = 'min-w-[4.5rem] whitespace-normal align-bottom leading-snug';
 
@@ -90,6 +121,7 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
             <TableHeaderCell>#</TableHeaderCell>
             <TableHeaderCell>{t('assessmentBreakdown.topic')}</TableHeaderCell>
             <TableHeaderCell>{t('assessmentBreakdown.summary')}</TableHeaderCell>
+            <TableHeaderCell>{t('assessmentBreakdown.type')}</TableHeaderCell>
             {showDrawn && <TableHeaderCell>{t('assessmentBreakdown.nDrewIt')}</TableHeaderCell>}
             {COLUMNS.map((c) => (
               <TableHeaderCell key={c.field} className={FIGURE_HEADER}>
@@ -111,6 +143,9 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
               <TableCell>{item.topic}</TableCell>
               <TableCell className="max-w-40 truncate" title={summaryOf(item.questionIndex)}>
                 {summaryOf(item.questionIndex)}
+              </TableCell>
+              <TableCell>
+                <ItemType item={item} question={questions[item.questionIndex]} />
               </TableCell>
               {showDrawn && <TableCell className="tabular-nums">{item.drawn ?? '—'}</TableCell>}
               {COLUMNS.map((c) => {

@@ -1,4 +1,5 @@
 import type { InsightsReport } from '@exam/domain/insights';
+import type { Question } from '@exam/domain/question';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
@@ -6,17 +7,19 @@ import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { errorBody, seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
+import { makeKindsQuestions } from '../../../testing/kinds-factories.ts';
 import { makeInsightsReport, makeItem } from '../../../testing/result-factories.ts';
 
 // The charts have their own tests (exam-insights-charts.test.tsx); here they would only slow the page's queries.
 vi.mock('../../../features/insights/components/charts/insights-charts.tsx', () => ({ InsightsCharts: () => null }));
 
-function serveInsights(report: InsightsReport) {
+function serveInsights(report: InsightsReport, questions: Question[] = []) {
   const exam = makeExam({
     id: 'exam-ins',
     title: 'Data Structures Final',
     isDraft: false,
     publishedAt: '2025-01-06T09:00:00.000Z',
+    questions,
   });
   seedExams(exam);
   server.use(
@@ -29,8 +32,8 @@ function serveInsights(report: InsightsReport) {
   return exam;
 }
 
-async function openInsights(report: InsightsReport) {
-  const exam = serveInsights(report);
+async function openInsights(report: InsightsReport, questions: Question[] = []) {
+  const exam = serveInsights(report, questions);
   signInAs();
   const view = renderApp(`/creator/exam-insights/${exam.id}`);
   await screen.findByRole('table', { name: 'Candidate Ranking' });
@@ -173,8 +176,28 @@ describe('exam insights', () => {
     expect(within(table).getByRole('columnheader', { name: 'N (drew it)' })).toBeInTheDocument();
     const drawn = within(table)
       .getAllByTestId('item-row')
-      .map((row) => row.querySelectorAll('td')[3]?.textContent);
+      .map((row) => row.querySelectorAll('td')[4]?.textContent);
     expect(drawn).toEqual(['23', '9', '14']);
+  });
+
+  it('names each question’s type and, where the key gives partial credit, its mean mark in points', async () => {
+    const questions = makeKindsQuestions();
+    await openInsights(
+      makeInsightsReport({
+        items: questions.map((q, i) => makeItem(i, { type: q.type, facility: i === 1 ? 2 / 3 : 0.5 })),
+      }),
+      questions,
+    );
+    const rows = within(screen.getByRole('table', { name: 'Assessment Breakdown' })).getAllByTestId('item-row');
+    expect(rows.map((row) => row.querySelectorAll('td')[3]?.textContent)).toEqual([
+      'Orderingpartial credit · mean 1.5 / 3 pts',
+      'Matchingpartial credit · mean 1.33 / 2 pts',
+      'Fill in the blankspartial credit · mean 1 / 2 pts',
+      'Numeric',
+      'Calculated',
+      'True/false',
+      'Essay',
+    ]);
   });
 
   it('shows no N column when every candidate had every question', async () => {

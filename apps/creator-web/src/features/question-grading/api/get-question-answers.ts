@@ -37,11 +37,21 @@ export function useQuestionAnswers(examId: string, questionIndex: number, names:
   return useQuery(questionAnswersQuery(examId, questionIndex, names));
 }
 
-/** GET /api/exams/{examId} (exam-service): the exam's questions, for the question picker. */
-export function getExamQuestions(examId: string): Promise<Exam['questions']> {
-  return apiRequest(api.exam(examId), { schema: ExamSchema }).then((exam) => exam.questions);
+/**
+ * GET /api/exams/{examId} (exam-service): the exam, for the question picker and for what lays the answers of the
+ * further types out (items, prompts, gaps, units, essay limits) and the shared passages' text.
+ */
+export function getGradingExam(examId: string): Promise<Exam> {
+  return apiRequest(api.exam(examId), { schema: ExamSchema });
+}
+
+const gradingExamQuery = (examId: string) =>
+  queryOptions({ queryKey: questionGradingKeys.questions(examId), queryFn: () => getGradingExam(examId) });
+
+export function useGradingExam(examId: string) {
+  return useQuery(gradingExamQuery(examId));
 }
 
 export function useExamQuestions(examId: string) {
-  return useQuery({ queryKey: questionGradingKeys.questions(examId), queryFn: () => getExamQuestions(examId) });
+  return useQuery({ ...gradingExamQuery(examId), select: (exam) => exam.questions });
 }

@@ -1,4 +1,5 @@
 import { formatPoints } from '@exam/domain/grading';
+import type { Question } from '@exam/domain/question';
 import type { QuestionAnswerRow, QuestionAnswers } from '@exam/domain/question-grading';
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
@@ -6,32 +7,32 @@ import { Card } from '@exam/ui/card';
 import { toast } from '@exam/ui/toaster';
 import { FileText, Users } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { HighlightedText } from '../../../components/answers/highlighted-text.tsx';
+import { PartialCredit, StructuredAnswer } from '../../../components/answers/structured-answer.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';
+import { useGradingExam } from '../api/get-question-answers.ts';
 import { useDetachAnswer } from '../api/mark-answers.ts';
 import type { MarkingSession } from '../hooks/use-marking-session.ts';
 import { isFlagged, isUnmarked, type AnswerItem } from '../lib/answer-items.ts';
 import { candidateLabel, fileSize } from '../lib/candidate-label.ts';
+import { rowView } from '../lib/row-view.ts';
 import { DecisionLine } from './decision-line.tsx';
 
-/** The answer with the suggestion's quote marked, so the grader sees what the rationale rests on. */
-function HighlightedText({ text, quote }: { text: string; quote: string }) {
-  const at = quote ? text.indexOf(quote) : -1;
-  if (at < 0) return <>{text}</>;
-  return (
-    <>
-      {text.slice(0, at)}
-      <mark data-testid="answer-quote" className="rounded bg-yellow-100 px-0.5">
-        {quote}
-      </mark>
-      {text.slice(at + quote.length)}
-    </>
-  );
-}
-
-/** The answer's own words: typed text, or an uploaded file's name and the text read from it. */
-function AnswerBody({ row, quote }: { row: QuestionAnswerRow; quote: string }) {
+/**
+ * The answer's own words: typed text, an uploaded file's name and the text read from it, or an answer of the
+ * further types laid out part by part as on the result page.
+ */
+function AnswerBody({ row, quote, data, question }: { row: QuestionAnswerRow; quote: string } & QuestionProps) {
   const { t } = useTranslation('question-grading');
   const text = row.file ? (row.fileText ?? '') : row.answer;
+  const view = rowView(question, data, row);
+  if (view)
+    return (
+      <div className="flex flex-col gap-2" data-testid="answer-structured">
+        <StructuredAnswer view={view} quote={quote} />
+        <PartialCredit view={view} points={row.points} maxPoints={row.maxPoints} testId="answer-partial-credit" />
+      </div>
+    );
   return (
     <div className="flex flex-col gap-2">
       {row.file && (
@@ -75,7 +76,7 @@ function ItemBadges({ item }: { item: AnswerItem }) {
 }
 
 /** A group's banner: one mark covers every member; a member can be taken out to be marked alone. */
-function GroupBanner({ examId, data, session, item }: Props & { item: AnswerItem }) {
+function GroupBanner({ examId, data, session, item, question }: Props & QuestionProps & { item: AnswerItem }) {
   const { t } = useTranslation('question-grading');
   const detach = useDetachAnswer(examId, data.questionIndex);
   const count = item.rows.length;
@@ -117,7 +118,7 @@ function GroupBanner({ examId, data, session, item }: Props & { item: AnswerItem
               <div className="min-w-0">
                 <p className="font-medium">{candidateLabel(row)}</p>
                 {row.answer !== item.representative.answer && (
-                  <p className="whitespace-pre-wrap break-words text-sky-800">{row.answer}</p>
+                  <MemberAnswer row={row} data={data} question={question} />
                 )}
               </div>
               <Button
@@ -161,10 +162,26 @@ function DetachedNote({ examId, data, session, item }: Props & { item: AnswerIte
 }
 
 type Props = { examId: string; data: QuestionAnswers; session: MarkingSession };
+/** The exam's question, once the exam is loaded: it lays out the answers of the further types. */
+type QuestionProps = { data: QuestionAnswers; question: Question | undefined };
+
+/** A group member's answer where it differs from the one shown: laid out as the main answer is, or as text. */
+function MemberAnswer({ row, data, question }: { row: QuestionAnswerRow } & QuestionProps) {
+  const view = rowView(question, data, row);
+  if (view)
+    return (
+      <div className="mt-1 text-ink">
+        <StructuredAnswer view={view} />
+      </div>
+    );
+  return <p className="whitespace-pre-wrap break-words text-sky-800">{row.answer}</p>;
+}
 
 /** The answer (or group of identical answers) on screen, who wrote it, and how it stands. */
 export function AnswerView({ examId, data, session }: Props) {
   const { t } = useTranslation('question-grading');
+  const exam = useGradingExam(examId);
+  const question = exam.data?.questions[data.questionIndex];
   const item = session.item;
   if (!item) return null;
   const row = item.representative;
@@ -182,9 +199,16 @@ export function AnswerView({ examId, data, session }: Props) {
         </div>
         <ItemBadges item={item} />
       </div>
-      {item.rows.length > 1 && <GroupBanner examId={examId} data={data} session={session} item={item} />}
+      {item.rows.length > 1 && (
+        <GroupBanner examId={examId} data={data} session={session} item={item} question={question} />
+      )}
       {item.detached && <DetachedNote examId={examId} data={data} session={session} item={item} />}
-      <AnswerBody row={row} quote={session.suggestion?.current ? session.suggestion.quote : ''} />
+      <AnswerBody
+        row={row}
+        quote={session.suggestion?.current ? session.suggestion.quote : ''}
+        data={data}
+        question={question}
+      />
     </Card>
   );
 }

@@ -4,11 +4,19 @@ import { Badge } from '@exam/ui/badge';
 import { Card } from '@exam/ui/card';
 import { RichText } from '@exam/ui/rich-text';
 import { useTranslation } from 'react-i18next';
+import { PassageDisclosure } from '../../../components/answers/structured-answer.tsx';
 import { questionName } from '../../../lib/display-names.ts';
+import { useGradingExam } from '../api/get-question-answers.ts';
 
-/** The question being marked: its title, text, points and rubric, so the grader never leaves the screen to read it. */
+/**
+ * The question being marked: its title, text, shared passage, points and rubric, so the grader never leaves the
+ * screen to read it.
+ */
 export function QuestionSummary({ data }: { data: QuestionAnswers }) {
   const { t } = useTranslation(['question-grading', 'common']);
+  const exam = useGradingExam(data.examId);
+  const passageId = exam.data?.questions[data.questionIndex]?.passageId;
+  const passage = passageId ? exam.data?.passages.find((p) => p.id === passageId) : undefined;
   const n = data.questionIndex + 1;
   return (
     <Card className="flex flex-col gap-3 p-5" role="region" aria-label={t('summary.label', { n })}>
@@ -26,6 +34,7 @@ export function QuestionSummary({ data }: { data: QuestionAnswers }) {
           {!data.humanGraded && <Badge tone="info">{t('summary.scoredByKey')}</Badge>}
         </div>
       </div>
+      {passage && <PassageDisclosure title={passage.title} content={passage.content} />}
       {data.content && <RichText className="text-sm text-ink">{data.content}</RichText>}
       {data.rubric && (
         <div>

@@ -1,5 +1,6 @@
 import { formatDuration } from '@exam/domain/grading';
 import type { ResultSummary } from '@exam/domain/result';
+import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Card, CardHeader } from '@exam/ui/card';
 import { EmptyState } from '@exam/ui/empty-state';
@@ -157,6 +158,11 @@ export function GradingTable() {
                   <TableCell>
                     <span className="inline-flex flex-col items-start gap-1">
                       <ScoreBadge result={r} />
+                      {r.practice && (
+                        <Badge tone="neutral" title={t('gradingTable.practiceHint')} data-testid="practice-badge">
+                          {t('gradingTable.practice')}
+                        </Badge>
+                      )}
                       {r.lmsSync && <LmsSyncChip resultId={r.id} sync={r.lmsSync} candidate={nameOf(r)} />}
                     </span>
                   </TableCell>

@@ -1,3 +1,6 @@
+import { answerKeyText, answerText } from '@exam/domain/answer-text';
+import { QuestionSchema } from '@exam/domain/question';
+import { encodeBlanks, encodeMatches, encodeOrder } from '@exam/domain/question-kinds';
 import { http, HttpResponse } from 'msw';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +61,59 @@ describe('/taker/results/{attemptId}', () => {
     expect(screen.getByText('Good method, weak conclusion.')).toBeInTheDocument();
     expect(screen.queryByText(/Correct answer:/)).not.toBeInTheDocument();
     expect(seen.authorization).toBe('Bearer token-of-this-device');
+  });
+
+  it('says the answers and keys of the further question types in words, as the server writes them', async () => {
+    const question = (fields: Record<string, unknown>) => QuestionSchema.parse({ id: 'q', title: 'Q', ...fields });
+    const asked = [
+      [question({ type: 'true-false', correctAnswer: 'true' }), 'false'],
+      [
+        question({ type: 'ordering', items: ['Observe', 'Test', 'Conclude'] }),
+        encodeOrder(['Test', 'Observe', 'Conclude']),
+      ],
+      [
+        question({
+          type: 'matching',
+          pairs: [
+            { prompt: 'France', answer: 'Paris' },
+            { prompt: 'Spain', answer: 'Madrid' },
+          ],
+        }),
+        encodeMatches(['Paris', '']),
+      ],
+      [
+        question({ type: 'fill-blanks', gapText: 'Water boils at [[1]] °C.', blanks: [{ accepted: ['100'] }] }),
+        encodeBlanks(['90']),
+      ],
+    ] as const;
+    await seedAttempt(buildPublicExam(), attemptId);
+    answerResult(() =>
+      HttpResponse.json(
+        buildCandidateResult({
+          questions: asked.map(([q, raw]) =>
+            buildCandidateQuestion({
+              title: q.type,
+              questionType: q.type,
+              answer: answerText(q, raw),
+              correctAnswer: answerKeyText(q),
+            }),
+          ),
+        }),
+      ),
+    );
+    renderRoute(`/taker/results/${attemptId}`);
+    const item = async (n: number, title: string) =>
+      (await screen.findByRole('heading', { name: `Q${n}: ${title}` })).closest('li')!;
+    expect(await item(1, 'true-false')).toHaveTextContent('Your answer: FalseCorrect answer: True');
+    expect(await item(2, 'ordering')).toHaveTextContent(
+      'Your answer: 1. Test; 2. Observe; 3. ConcludeCorrect answer: 1. Observe; 2. Test; 3. Conclude',
+    );
+    expect(await item(3, 'matching')).toHaveTextContent(
+      'Your answer: France → Paris; Spain → —Correct answer: France → Paris; Spain → Madrid',
+    );
+    expect(await item(4, 'fill-blanks')).toHaveTextContent(
+      'Your answer: Water boils at [90] °C.Correct answer: Water boils at [100] °C.',
+    );
   });
 
   it('says where the assistant was wrong on purpose, for the questions the server names', async () => {

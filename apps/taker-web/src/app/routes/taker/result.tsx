@@ -1,7 +1,8 @@
 import { Card } from '@exam/ui/card';
 import { PageSpinner } from '@exam/ui/spinner';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
+import { paths } from '../../../config/paths.ts';
 import { useCandidateResult } from '../../../features/results/api/get-candidate-result.ts';
 import { ReleasedResult } from '../../../features/results/components/released-result.tsx';
 import { translateServerMessage } from '../../../i18n/server-messages.ts';
@@ -31,7 +32,15 @@ function ResultView({ attemptId }: { attemptId: string }) {
   const view = query.data;
   if (view.status === 'no-credentials') return <Notice>{t('result.noCredentials')}</Notice>;
   if (view.status === 'withheld') return <Notice>{translateServerMessage(view.message)}</Notice>;
-  return <ReleasedResult result={view.result} />;
+  return (
+    <div className="flex w-full flex-col items-center gap-4">
+      <ReleasedResult result={view.result} />
+      {/* The review shows each question again with its feedback, while the exam's review window is open. */}
+      <Link className="font-medium text-brand-600 underline" to={paths.review(attemptId)}>
+        {t('completion.review')}
+      </Link>
+    </div>
+  );
 }
 
 /** /taker/results/{attemptId}: the candidate's released result (docs/product.md#results-and-grading, 'Release'). */

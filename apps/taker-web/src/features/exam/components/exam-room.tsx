@@ -22,6 +22,8 @@ import { AnnouncementsBanner } from './announcements-banner.tsx';
 import { ExamHeader } from './exam-header.tsx';
 import { ExamPanels } from './exam-panels.tsx';
 import { AttentionDialog, FullscreenPrompt, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
+import { PracticeBanner } from './practice-banner.tsx';
+import { PracticeContext } from './practice-check.tsx';
 import { questionAnchor } from './question-card.tsx';
 import { QuestionsPanel } from './questions-panel.tsx';
 import { SubmitDialog } from './submit-dialog.tsx';
@@ -206,74 +208,79 @@ export function ExamRoom({
   };
 
   return (
-    <div className="flex h-full flex-col">
-      <ExamHeader
-        title={exam.title}
-        preview={preview}
-        warnings={proctoring.warnings}
-        candidate={attempt ? { name: attempt.name, studentId: attempt.studentId, attemptId: attempt.attemptId } : null}
-        answered={answered}
-        total={totalQuestions(exam)}
-        remaining={remaining}
-        panels={panels.visible}
-        availablePanels={togglablePanels}
-        onTogglePanel={panels.toggle}
-        onRestoreAll={panels.restoreAll}
-        fullScreen={{
-          enabled: exam.fullScreenEnabled,
-          active: isFullscreen,
-          onToggle: () => void (isFullscreen ? exitFullscreen() : enterFullscreen()),
-        }}
-        saveStatus={preview ? null : status}
-        submitting={submitting}
-        onSubmit={() => setConfirmingSubmit(true)}
-      />
-      <AnnouncementsBanner announcements={live.announcements} onDismiss={live.dismiss} />
-      <ExamPanels
-        visible={panels.visible}
-        questions={
-          <QuestionsPanel
-            exam={exam}
-            answers={answers}
-            current={activeQuestionIndex}
-            flagged={flags.flagged}
-            onToggleFlag={flags.toggle}
-            onAnswer={answerQuestion}
-            files={files}
-            onCommit={commit}
-            onActive={setActiveQuestionIndex}
-            onView={preview || !engine ? undefined : logQuestionView}
-            attempt={panelProps.attempt}
-            uploadMaxBytes={attempt?.uploadMaxBytes}
-            sections={sections.position ? sections : null}
-            clockOffsetMs={clockOffsetMs}
-          />
-        }
-        workspace={available.includes('workspace') ? renderWorkspace(panelProps) : null}
-        assistant={available.includes('assistant') ? renderAssistant(panelProps) : null}
-      />
-      {proctoring.paused ? (
-        <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} />
-      ) : proctoring.fullscreenPrompt ? (
-        <FullscreenPrompt
-          reason={proctoring.fullscreenPrompt}
-          refused={proctoring.fullscreenRefused}
-          onReturn={proctoring.returnToFullscreen}
+    <PracticeContext.Provider value={exam.practice && !preview}>
+      <div className="flex h-full flex-col">
+        <ExamHeader
+          title={exam.title}
+          preview={preview}
+          warnings={proctoring.warnings}
+          candidate={
+            attempt ? { name: attempt.name, studentId: attempt.studentId, attemptId: attempt.attemptId } : null
+          }
+          answered={answered}
+          total={totalQuestions(exam)}
+          remaining={remaining}
+          panels={panels.visible}
+          availablePanels={togglablePanels}
+          onTogglePanel={panels.toggle}
+          onRestoreAll={panels.restoreAll}
+          fullScreen={{
+            enabled: exam.fullScreenEnabled,
+            active: isFullscreen,
+            onToggle: () => void (isFullscreen ? exitFullscreen() : enterFullscreen()),
+          }}
+          saveStatus={preview ? null : status}
+          submitting={submitting}
+          onSubmit={() => setConfirmingSubmit(true)}
         />
-      ) : (
-        <AttentionDialog open={proctoring.attention} onResume={proctoring.resume} />
-      )}
-      <SubmitDialog
-        open={confirmingSubmit}
-        onOpenChange={setConfirmingSubmit}
-        exam={exam}
-        answers={answers}
-        flagged={flags.flagged}
-        submitting={submitting}
-        onConfirm={() => void submit()}
-        onJump={jumpToQuestion}
-      />
-      <PasteNotice visible={paste.noticeVisible} />
-    </div>
+        <AnnouncementsBanner announcements={live.announcements} onDismiss={live.dismiss} />
+        {exam.practice && <PracticeBanner />}
+        <ExamPanels
+          visible={panels.visible}
+          questions={
+            <QuestionsPanel
+              exam={exam}
+              answers={answers}
+              current={activeQuestionIndex}
+              flagged={flags.flagged}
+              onToggleFlag={flags.toggle}
+              onAnswer={answerQuestion}
+              files={files}
+              onCommit={commit}
+              onActive={setActiveQuestionIndex}
+              onView={preview || !engine ? undefined : logQuestionView}
+              attempt={panelProps.attempt}
+              uploadMaxBytes={attempt?.uploadMaxBytes}
+              sections={sections.position ? sections : null}
+              clockOffsetMs={clockOffsetMs}
+            />
+          }
+          workspace={available.includes('workspace') ? renderWorkspace(panelProps) : null}
+          assistant={available.includes('assistant') ? renderAssistant(panelProps) : null}
+        />
+        {proctoring.paused ? (
+          <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} />
+        ) : proctoring.fullscreenPrompt ? (
+          <FullscreenPrompt
+            reason={proctoring.fullscreenPrompt}
+            refused={proctoring.fullscreenRefused}
+            onReturn={proctoring.returnToFullscreen}
+          />
+        ) : (
+          <AttentionDialog open={proctoring.attention} onResume={proctoring.resume} />
+        )}
+        <SubmitDialog
+          open={confirmingSubmit}
+          onOpenChange={setConfirmingSubmit}
+          exam={exam}
+          answers={answers}
+          flagged={flags.flagged}
+          submitting={submitting}
+          onConfirm={() => void submit()}
+          onJump={jumpToQuestion}
+        />
+        <PasteNotice visible={paste.noticeVisible} />
+      </div>
+    </PracticeContext.Provider>
   );
 }

@@ -14,6 +14,7 @@ import { useInputSource } from '../hooks/use-input-source.ts';
 import { ChoiceAnswer } from './choice-answer.tsx';
 import { CodingTests } from './coding-tests.tsx';
 import { FileAnswer } from './file-answer.tsx';
+import { PracticeCheck } from './practice-check.tsx';
 import { RepositoryFiles } from './repository-files.tsx';
 
 const CodeEditor = lazy(() => import('@exam/ui/code-editor'));
@@ -251,6 +252,7 @@ export function QuestionCard(props: QuestionCardProps) {
         <RepositoryFiles index={index} files={question.repositoryFiles} />
       )}
       {props.locked ? <LockedAnswer {...props} /> : <AnswerInput {...props} />}
+      {!props.locked && <PracticeCheck index={index} answer={answer} attempt={props.attempt} />}
       <div className="mt-3 flex justify-end">
         <Button
           size="sm"

@@ -183,6 +183,7 @@ async function loadAttempt(examId: string): Promise<Outcome> {
       total: totalQuestions(exam),
       examTitle: exam.title,
       attemptId: stored.attemptId,
+      ...(exam.practice ? { practice: true } : {}),
     };
     const to = (await followUpOpen(stored)) ? paths.followUp(examId) : paths.results;
     return { status: 'redirect', to, state: result };

@@ -55,6 +55,7 @@ export function useExamSubmit({
         examTitle: exam.title,
         attemptId,
         ...(ended ? { notice: ended } : {}),
+        ...(exam.practice ? { practice: true } : {}),
       };
       // Follow-up questions come next (docs/product.md "Follow-up questions"): the room, then the completion page.
       const next = 'followUp' in outcome && outcome.followUp && attemptId ? paths.followUp(exam.id) : paths.results;

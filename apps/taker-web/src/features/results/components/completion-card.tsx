@@ -1,6 +1,7 @@
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
 import { CheckCircle2 } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
@@ -10,8 +11,11 @@ import type { ResultsState } from '../../../lib/navigation-state.ts';
 import { ResumeCodeNote } from '../../../lib/resume-code.tsx';
 import { ProcessReceipt } from './process-receipt.tsx';
 
-/** /taker/results: the completion page. */
-export function CompletionCard({ result }: { result: ResultsState | undefined }) {
+/**
+ * /taker/results: the completion page. After a practice exam it says so, links the review (open at once for
+ * practice) and shows `tryAgain`, the page's way to start the next attempt.
+ */
+export function CompletionCard({ result, tryAgain }: { result: ResultsState | undefined; tryAgain?: ReactNode }) {
   const { t } = useTranslation(['results', 'common']);
   const navigate = useNavigate();
   return (
@@ -34,16 +38,22 @@ export function CompletionCard({ result }: { result: ResultsState | undefined })
           {t('completion.answered', { answered: formatNumber(result.answered), total: formatNumber(result.total) })}
         </p>
       )}
-      <p className="mt-4 text-sm text-muted">{t('completion.forInstructor')}</p>
+      <p className="mt-4 text-sm text-muted">
+        {result?.practice ? t('completion.practice') : t('completion.forInstructor')}
+      </p>
       {result?.attemptId && <ResumeCodeNote attemptId={result.attemptId} />}
       {result?.attemptId && <ProcessReceipt attemptId={result.attemptId} />}
       {result?.attemptId && (
         <p className="mt-4">
-          <Link className="font-medium text-brand-600 underline" to={paths.result(result.attemptId)}>
-            {t('completion.viewResult')}
+          <Link
+            className="font-medium text-brand-600 underline"
+            to={result.practice ? paths.review(result.attemptId) : paths.result(result.attemptId)}
+          >
+            {result.practice ? t('completion.review') : t('completion.viewResult')}
           </Link>
         </p>
       )}
+      {result?.practice && result.attemptId && tryAgain}
       <Button className="mt-6" onClick={() => void navigate(paths.home)}>
         {t('common:returnHome')}
       </Button>

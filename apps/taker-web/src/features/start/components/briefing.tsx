@@ -85,10 +85,12 @@ function BriefingFacts({ briefing }: { briefing: BriefingData }) {
         {onOff(briefing.assistantEnabled)}
       </Fact>
       <Fact id="attempts" label={t('briefing.facts.attempts')}>
-        {t('briefing.attemptsUsed', {
-          used: count.format(briefing.attemptsUsed),
-          allowed: count.format(briefing.attemptsAllowed),
-        })}
+        {briefing.practice
+          ? t('briefing.practice')
+          : t('briefing.attemptsUsed', {
+              used: count.format(briefing.attemptsUsed),
+              allowed: count.format(briefing.attemptsAllowed),
+            })}
       </Fact>
     </dl>
   );
@@ -98,7 +100,8 @@ function BriefingFacts({ briefing }: { briefing: BriefingData }) {
 function blockedReason(briefing: BriefingData, t: TFunction<['start', 'common']>): string | null {
   if (briefing.inProgress) return null;
   if (briefing.windowState !== 'open') return windowMessage(briefing, briefing.windowState);
-  if (briefing.attemptsUsed >= briefing.attemptsAllowed) return t('common:server.noAttemptsLeft');
+  // A practice exam may be sat again and again (docs/product.md#practice-and-review).
+  if (!briefing.practice && briefing.attemptsUsed >= briefing.attemptsAllowed) return t('common:server.noAttemptsLeft');
   return null;
 }
 

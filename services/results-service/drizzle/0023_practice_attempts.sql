@@ -1,0 +1,1 @@
+ALTER TABLE "results_service"."attempts" ADD COLUMN "practice" boolean DEFAULT false NOT NULL;
