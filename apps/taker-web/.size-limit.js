@@ -9,6 +9,7 @@ import { eagerKeys, jsFiles, keysFrom, readManifest, ROUTES, staticClosure } fro
 
 const manifest = readManifest();
 const editor = keysFrom(manifest, /packages\/ui\/src\/code-editor\.tsx$/)[0];
+const kinds = keysFrom(manifest, /src\/features\/exam\/components\/question-kinds\.tsx$/)[0];
 
 export default [
   {
@@ -27,8 +28,9 @@ export default [
     // exam's) added 0.6 kB once the agents' catalogue left the shared chunk (workspace-ai.ts): 213.85 kB measured.
     // Issue 36's contract (the further question types, passages and practice in the domain's schemas) took it to
     // 217.08 kB; a practice exam's briefing line and the practice refusals the page translates added 0.3 kB:
-    // 217.38 kB measured.
-    limit: '217.4 kB',
+    // 217.38 kB measured. The answer codecs and word count the exam room's lazy inputs import from the shared domain
+    // chunk added 0.2 kB: 217.6 kB measured.
+    limit: '217.65 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
@@ -42,7 +44,10 @@ export default [
     // (as for /taker/start) and an agentic task's list of starter files on its question card added 0.75 kB:
     // 265.84 kB measured. Issue 36's contract took it to 269.08 kB; the practice banner, the Check answer slot (its
     // panel is a chunk of its own, fetched in a practice exam only) and their strings added 0.8 kB: 269.84 kB measured.
-    limit: '269.9 kB',
+    // Shared passages in the room (the runs of questions sharing one, their layout, the dynamic import of the further
+    // types' inputs) added 0.9 kB: 270.72 kB measured. The inputs, the passage and their strings are a
+    // chunk of their own (below).
+    limit: '270.75 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',
@@ -51,5 +56,14 @@ export default [
       [...staticClosure(manifest, editor)].filter((key) => !eagerKeys(manifest).has(key)),
     ),
     limit: '140 kB',
+  },
+  {
+    name: 'further question types (essay … calculated) and shared passages, on an exam that has them only',
+    path: jsFiles(
+      manifest,
+      [...staticClosure(manifest, kinds)].filter((key) => !eagerKeys(manifest, ROUTES.exam).has(key)),
+    ),
+    // 6.09 kB measured.
+    limit: '6.5 kB',
   },
 ].map((check) => ({ ...check, gzip: true }));

@@ -34,6 +34,23 @@ describe('page weight: what loads when (production build)', () => {
     }
   });
 
+  it('the further question types’ inputs and shared passages are a chunk of their own, fetched by dynamic import', () => {
+    const [kinds, ...others] = keysFrom(manifest, /src\/features\/exam\/components\/question-kinds\.tsx$/);
+    expect(others).toEqual([]);
+    expect(manifest[kinds!]?.isDynamicEntry).toBe(true);
+    const own =
+      /(essay|true-false|ordering|matching|blanks|quantity)-answer\.tsx|passage-aside|markdown-format|components\/question-kinds\.tsx/;
+    expect(
+      jsFiles(manifest, [kinds!])
+        .flatMap(sourcesOf)
+        .filter((source) => own.test(source)).length,
+    ).toBeGreaterThan(8);
+    for (const route of Object.values(ROUTES)) {
+      const sources = jsFiles(manifest, eagerKeys(manifest, route)).flatMap(sourcesOf);
+      expect(sources.filter((source) => own.test(source))).toEqual([]);
+    }
+  });
+
   it('each language grammar is its own chunk, not pulled in by the editor or by another grammar', () => {
     const grammars = keysFrom(manifest, GRAMMAR);
     // C++, Java, JavaScript/TypeScript, Python, SQL and at least one legacy mode (R).

@@ -203,6 +203,79 @@ export const question = {
     ...base('coding', title, topic),
     language,
   }),
+  /** A long answer a grader marks; word limits and the formatted editor as given. */
+  essay: (
+    title: string,
+    essay: Partial<QuestionBody['essay']> = {},
+    topic = 'General',
+    extras: QuestionExtras = {},
+  ): QuestionBody => ({
+    ...base('essay', title, topic),
+    essay: { minWords: null, maxWords: null, formatted: false, ...essay },
+    ...extras,
+  }),
+  trueFalse: (
+    title: string,
+    correctAnswer: 'true' | 'false',
+    topic = 'General',
+    extras: QuestionExtras = {},
+  ): QuestionBody => ({ ...base('true-false', title, topic), correctAnswer, ...extras }),
+  /** `items` in the right order (the candidate gets them shuffled). */
+  ordering: (title: string, items: string[], topic = 'General', extras: QuestionExtras = {}): QuestionBody => ({
+    ...base('ordering', title, topic),
+    items,
+    ...extras,
+  }),
+  matching: (
+    title: string,
+    pairs: QuestionBody['pairs'],
+    distractors: string[] = [],
+    topic = 'General',
+    extras: QuestionExtras = {},
+  ): QuestionBody => ({ ...base('matching', title, topic), pairs, distractors, ...extras }),
+  /** `gapText` with [[1]], [[2]]…, and each gap's key (a text gap unless `kind` says otherwise). */
+  fillBlanks: (
+    title: string,
+    gapText: string,
+    blanks: Array<Partial<QuestionBody['blanks'][number]> & { accepted: string[] }>,
+    topic = 'General',
+    extras: QuestionExtras = {},
+  ): QuestionBody => ({
+    ...base('fill-blanks', title, topic),
+    gapText,
+    blanks: blanks.map((b) => ({ kind: 'text', options: [], tolerance: 0, weight: 1, ...b })),
+    ...extras,
+  }),
+  /** The right value in the unit whose multiplier is 1, and the units an answer may name. */
+  numeric: (
+    title: string,
+    value: string,
+    units: QuestionBody['units']['units'] = [],
+    topic = 'General',
+    extras: QuestionExtras = {},
+  ): QuestionBody => ({
+    ...base('numeric', title, topic),
+    acceptedAnswers: [value],
+    units: { units, required: false },
+    ...extras,
+  }),
+  /** `{name}` in the title or content shows each candidate's value; the key is the formula on those values. */
+  calculated: (
+    title: string,
+    formula: string,
+    variables: Array<Pick<NonNullable<QuestionBody['calculated']>['variables'][number], 'name' | 'min' | 'max'>>,
+    topic = 'General',
+    extras: QuestionExtras = {},
+  ): QuestionBody => ({
+    ...base('calculated', title, topic),
+    calculated: {
+      formula,
+      variables: variables.map((v) => ({ decimals: 0, ...v })),
+      answerDecimals: null,
+      values: null,
+    },
+    ...extras,
+  }),
 };
 
 /** Saves one answer with the candidate's attempt token (the taker page's autosave call). */

@@ -14,10 +14,16 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Es
  * it and when a candidate switches to it, so no page carries the catalogues of languages nobody reads.
  */
 // The follow-up room's strings come with its own chunk (features/exam/lib/follow-up-i18n.ts), and the workspace's
-// AI note's with the workspace panel's (features/workspace/lib/workspace-ai-i18n.ts), not with every page.
+// AI note's with the workspace panel's (features/workspace/lib/workspace-ai-i18n.ts), and the further question types'
+// with their inputs' chunk (features/exam/lib/question-kinds-i18n.ts), not with every page.
 const english = resourcesFromFiles(
   import.meta.glob<{ default: Record<string, unknown> }>(
-    ['./locales/en/*.json', '!./locales/en/follow-up.json', '!./locales/en/workspace-ai.json'],
+    [
+      './locales/en/*.json',
+      '!./locales/en/follow-up.json',
+      '!./locales/en/workspace-ai.json',
+      '!./locales/en/question-kinds.json',
+    ],
     { eager: true },
   ),
 );

@@ -5,6 +5,7 @@ import type exam from './locales/en/exam.json';
 import type followUp from './locales/en/follow-up.json';
 import type preferences from './locales/en/preferences.json';
 import type questions from './locales/en/questions.json';
+import type questionKinds from './locales/en/question-kinds.json';
 import type results from './locales/en/results.json';
 import type room from './locales/en/room.json';
 import type start from './locales/en/start.json';
@@ -24,6 +25,7 @@ declare module 'i18next' {
     'follow-up': typeof followUp;
     preferences: typeof preferences;
     questions: typeof questions;
+    'question-kinds': typeof questionKinds;
     results: typeof results;
     room: typeof room;
     start: typeof start;

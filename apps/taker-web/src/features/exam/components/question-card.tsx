@@ -5,11 +5,12 @@ import { Button } from '@exam/ui/button';
 import { Textarea } from '@exam/ui/input';
 import { RichText } from '@exam/ui/rich-text';
 import { Flag, Lock } from 'lucide-react';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerFiles } from '../hooks/use-answer-files.ts';
 import type { LockReason } from '../lib/section-view.ts';
-import { editOfCode, sourceOfInputType, type AnswerEdit } from '../lib/answer-edits.ts';
+import { editOfCode, type AnswerEdit } from '../lib/answer-edits.ts';
+import { useInputSource } from '../hooks/use-input-source.ts';
 import { ChoiceAnswer } from './choice-answer.tsx';
 import { CodingTests } from './coding-tests.tsx';
 import { FileAnswer } from './file-answer.tsx';
@@ -17,6 +18,8 @@ import { PracticeCheck } from './practice-check.tsx';
 import { RepositoryFiles } from './repository-files.tsx';
 
 const CodeEditor = lazy(() => import('@exam/ui/code-editor'));
+// The further types' inputs are one chunk of their own, fetched only for an exam that has one.
+const KindAnswer = lazy(() => import('./question-kinds.tsx').then((m) => ({ default: m.KindAnswer })));
 
 export type QuestionCardProps = {
   index: number;
@@ -77,7 +80,26 @@ function AnswerInput({
           attempt={attempt ?? null}
         />
       );
+    case 'essay':
+    case 'true-false':
+    case 'ordering':
+    case 'matching':
+    case 'fill-blanks':
+    case 'numeric':
+    case 'calculated':
+      return (
+        <LazyKindAnswer index={index} question={question} answer={answer} onAnswer={onAnswer} onCommit={onCommit} />
+      );
   }
+}
+
+function LazyKindAnswer(props: Pick<QuestionCardProps, 'index' | 'question' | 'answer' | 'onAnswer' | 'onCommit'>) {
+  const { t } = useTranslation('questions');
+  return (
+    <Suspense fallback={<p className="text-sm text-muted">{t('card.loadingAnswer')}</p>}>
+      <KindAnswer {...props} />
+    </Suspense>
+  );
 }
 
 /**
@@ -92,27 +114,13 @@ function ShortAnswer({
   onCommit,
 }: Pick<QuestionCardProps, 'index' | 'answer' | 'onAnswer' | 'onCommit'>) {
   const { t } = useTranslation('questions');
-  const field = useRef<HTMLTextAreaElement>(null);
-  const inputType = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    const node = field.current;
-    if (!node) return;
-    const remember = (event: Event) => {
-      inputType.current = (event as InputEvent).inputType;
-    };
-    node.addEventListener('beforeinput', remember);
-    return () => node.removeEventListener('beforeinput', remember);
-  }, []);
+  const { ref, sourceOf } = useInputSource<HTMLTextAreaElement>();
   return (
     <Textarea
-      ref={field}
+      ref={ref}
       aria-label={t('card.answerLabel', { number: index + 1 })}
       value={answer}
-      onChange={(e) => {
-        const type = inputType.current ?? (e.nativeEvent as Partial<InputEvent>).inputType;
-        inputType.current = undefined;
-        onAnswer(index, e.target.value, { source: sourceOfInputType(type) });
-      }}
+      onChange={(e) => onAnswer(index, e.target.value, { source: sourceOf(e) })}
       onBlur={onCommit}
       placeholder={t('card.answerPlaceholder')}
       rows={4}

@@ -3,7 +3,7 @@ import type { PublicExam } from '@exam/domain/public-exam';
 import { Button } from '@exam/ui/button';
 import { RichText } from '@exam/ui/rich-text';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnswerFiles } from '../hooks/use-answer-files.ts';
 import type { AnswerEdit } from '../lib/answer-edits.ts';
@@ -13,6 +13,8 @@ import { QuestionCard, questionAnchor } from './question-card.tsx';
 import type { SectionsControl } from '../hooks/use-sections.ts';
 import { totalQuestions } from '../lib/section-view.ts';
 import { PlantedErrorsNote } from '../../../lib/planted-errors-note.tsx';
+import { passageRuns } from '../lib/passage-groups.ts';
+import { PassageGroup } from './passage-group.tsx';
 import { QuestionNav } from './question-nav.tsx';
 import { SectionBar } from './section-bar.tsx';
 
@@ -119,6 +121,8 @@ export function QuestionsPanel({
     count > 1,
   );
 
+  const passages = new Map(exam.passages.map((p) => [p.id, p]));
+
   const card = (index: number) => {
     const question = exam.questions[index];
     if (!question) return null;
@@ -136,11 +140,23 @@ export function QuestionsPanel({
     );
   };
 
+  /** The questions' passage beside them (the first question's: a run shares one), or the questions alone. */
+  const withPassage = (indexes: number[], content: ReactNode) => {
+    const passageId = exam.questions[indexes[0]!]?.passageId;
+    const passage = passageId ? passages.get(passageId) : undefined;
+    if (!passage) return content;
+    return (
+      <PassageGroup passage={passage} questions={indexes}>
+        {content}
+      </PassageGroup>
+    );
+  };
+
   return (
     <div
       ref={list}
       className="h-full select-none overflow-y-auto bg-canvas [&_.cm-editor]:select-text [&_input]:select-text [&_textarea]:select-text"
-      style={{ scrollPaddingTop: navHeight + 8 }}
+      style={{ scrollPaddingTop: navHeight + 8, ['--questions-nav-height' as string]: `${navHeight}px` }}
       onContextMenu={blockContextMenu}
       data-testid="questions-panel"
     >
@@ -169,7 +185,7 @@ export function QuestionsPanel({
             <p className="mb-2 text-xs font-medium text-muted" data-testid="question-position">
               {t('nav.position', { number: shown + 1, total: count })}
             </p>
-            {card(shown)}
+            {withPassage([shown], card(shown))}
             <div role="group" aria-label={t('nav.steps')} className="mt-4 flex items-center justify-between gap-2">
               <Button
                 variant="secondary"
@@ -195,9 +211,23 @@ export function QuestionsPanel({
           </>
         ) : (
           <ol className="flex flex-col gap-4">
-            {exam.questions.map((question, index) => (
-              <li key={question.id}>{card(index)}</li>
-            ))}
+            {passageRuns(exam.questions, new Set(passages.keys())).map(({ passageId, indexes }) =>
+              passageId === null ? (
+                <li key={exam.questions[indexes[0]!]!.id}>{card(indexes[0]!)}</li>
+              ) : (
+                // One passage beside the questions that share it: a list item holding their own list.
+                <li key={`${passageId}:${exam.questions[indexes[0]!]!.id}`}>
+                  {withPassage(
+                    indexes,
+                    <ol className="flex flex-col gap-4">
+                      {indexes.map((index) => (
+                        <li key={exam.questions[index]!.id}>{card(index)}</li>
+                      ))}
+                    </ol>,
+                  )}
+                </li>
+              ),
+            )}
           </ol>
         )}
         {count > 1 && (
