@@ -211,6 +211,15 @@ export const QuestionAnswerRowSchema = z.object({
   /** Only with `names=true`: anonymous grading hides who wrote the answer until the grader asks. */
   candidate: z.object({ name: z.string(), studentId: z.string() }).nullable(),
   answer: z.string(),
+  /** The answer exactly as saved, as on a result's QuestionAnswer (result.ts); null when unanswered. */
+  answerValue: z.string().nullable().optional(),
+  /**
+   * The key as people read it, from this candidate's own question (a calculated question's key is theirs alone;
+   * after a regrade, the current key). The owner's route only; null when a grader decides.
+   */
+  correctAnswer: z.string().nullable().optional(),
+  /** A calculated question: the values this candidate was given (as on a result's QuestionAnswer). */
+  calculatedValues: z.record(z.string(), z.number()).nullable().optional(),
   /** File uploads: the file, and its text when it can be read (plain text, PDF, DOCX), cut at 20,000 chars. */
   file: z.object({ fileName: z.string(), size: z.number().int() }).nullable(),
   fileText: z.string().nullable(),

@@ -96,6 +96,12 @@ export const QuestionAnswerSchema = z.object({
   /** MCQ with multiple answers: the options ticked. */
   choices: z.array(z.string()),
   answer: z.string(),
+  /**
+   * The answer exactly as saved (the encoded form `answer` is written from): JSON for ordering, matching, fill in
+   * the blanks and an MCQ with multiple answers (@exam/domain/question-kinds, grading decodeChoices), the text
+   * otherwise; null when unanswered. Screens decode it rather than read `answer` back. Absent from older servers.
+   */
+  answerValue: z.string().nullable().optional(),
   /** null while the question waits for a grader. */
   points: z.number().nullable(),
   maxPoints: z.number(),

@@ -8,7 +8,7 @@ import { readAnswer, readBlanks, readMatches, readOrder, toleranceText } from '.
 
 const q = (fields: Record<string, unknown>): Question => QuestionSchema.parse({ id: 'q', title: 'Q', ...fields });
 
-describe('reading answers back from their text', () => {
+describe('reading answers back from their words (a server without answerValue)', () => {
   it('gives back an ordering, even when an item holds the separator', () => {
     const items = ['Boil; 2. then stir', 'Pour', 'Serve'];
     const question = q({ type: 'ordering', items });
@@ -63,6 +63,100 @@ describe('reading answers back from their text', () => {
   });
 });
 
+describe('an answer decoded as saved', () => {
+  /** The answer as results-service sends it: its words and its saved form, scored by the domain. */
+  const sent = (question: Question, raw: string) => ({
+    ...kindAnswer(question, 0, raw),
+    parts: undefined,
+  });
+
+  it('tells apart orderings whose words are the same, an item holding "; 2. "', () => {
+    const items = ['X', 'Y', 'X; 2. Y'];
+    const question = q({ type: 'ordering', items });
+    const split = sent(question, encodeOrder(['X', 'Y', 'X; 2. Y']));
+    const joined = sent(question, encodeOrder(['X; 2. Y', 'X', 'Y']));
+    expect(split.answer).toBe('1. X; 2. Y; 3. X; 2. Y');
+    expect(readAnswer(question, split)).toMatchObject({ given: ['X', 'Y', 'X; 2. Y'] });
+    expect(readAnswer(question, joined)).toMatchObject({ given: ['X; 2. Y', 'X', 'Y'] });
+    // Two answers that read alike: only the saved form says which one the candidate gave.
+    const one = sent(question, encodeOrder(['X', 'Y']));
+    const other = sent(question, encodeOrder(['X; 2. Y']));
+    expect(one.answer).toBe(other.answer);
+    expect(readAnswer(question, one)).toMatchObject({ given: ['X', 'Y'] });
+    expect(readAnswer(question, other)).toMatchObject({ given: ['X; 2. Y'] });
+  });
+
+  it('gives each prompt its choice when choices hold "→" and "; " and another prompt’s words', () => {
+    const pairs = [
+      { prompt: 'A', answer: 'x; B → y' },
+      { prompt: 'B', answer: 'z' },
+      { prompt: 'C → D', answer: '→' },
+    ];
+    const question = q({ type: 'matching', pairs, scoring: 'partial' });
+    const shown = sent(question, encodeMatches(['x; B → y', '', '→']));
+    expect(shown.answer).toBe('A → x; B → y; B → —; C → D → →');
+    // The words read back go wrong here: A's choice stops at the first "; B → ".
+    expect(readMatches(shown.answer, ['A', 'B', 'C → D'])).not.toEqual(['x; B → y', '', '→']);
+    const view = readAnswer(question, shown);
+    expect(view?.kind === 'matching' && view.rows).toEqual([
+      { prompt: 'A', chosen: 'x; B → y', right: 'x; B → y', isRight: true },
+      { prompt: 'B', chosen: '', right: 'z', isRight: false },
+      { prompt: 'C → D', chosen: '→', right: '→', isRight: true },
+    ]);
+  });
+
+  it('gives each gap its value when a value holds "]" and the text after its gap', () => {
+    const question = q({
+      type: 'fill-blanks',
+      gapText: 'Index [[1]] then [[2]].',
+      blanks: [{ accepted: ['a] then [b'] }, { accepted: ['c'] }],
+      scoring: 'partial',
+    });
+    const shown = sent(question, encodeBlanks(['a] then [b', 'c']));
+    expect(shown.answer).toBe('Index [a] then [b] then [c].');
+    expect(readBlanks(shown.answer, question.gapText, 2)).toEqual(['a', 'b] then [c']);
+    const view = readAnswer(question, shown);
+    expect(view).toMatchObject({ kind: 'fill-blanks', right: 2, total: 2 });
+    expect(view?.kind === 'fill-blanks' && view.pieces.filter((p) => 'gap' in p)).toEqual([
+      { gap: 0, value: 'a] then [b', accepted: ['a] then [b'], isRight: true },
+      { gap: 1, value: 'c', accepted: ['c'], isRight: true },
+    ]);
+  });
+
+  it('shows a question left unanswered as empty, and an essay that reads "No answer provided" as written', () => {
+    const matching = q({ type: 'matching', pairs: ['A', 'B'].map((p) => ({ prompt: p, answer: p.toLowerCase() })) });
+    for (const raw of ['', encodeMatches(['', ''])])
+      expect(readAnswer(matching, sent(matching, raw))).toMatchObject({
+        rows: [
+          { prompt: 'A', chosen: '', isRight: false },
+          { prompt: 'B', chosen: '', isRight: false },
+        ],
+      });
+    const essay = q({ type: 'essay' });
+    expect(readAnswer(essay, sent(essay, NO_ANSWER))).toMatchObject({ kind: 'essay', text: NO_ANSWER });
+    expect(readAnswer(essay, sent(essay, ''))).toMatchObject({ kind: 'essay', text: '' });
+  });
+
+  it('says true/false in words from the saved value', () => {
+    const question = q({ type: 'true-false', correctAnswer: 'true' });
+    expect(readAnswer(question, sent(question, 'true'))).toEqual({ kind: 'true-false', given: 'True', key: 'True' });
+  });
+
+  it('does not fit a question whose prompts or gap text changed since the answer was saved', () => {
+    const pairs = [
+      { prompt: 'France', answer: 'Paris' },
+      { prompt: 'Spain', answer: 'Madrid' },
+    ];
+    const before = q({ type: 'matching', pairs });
+    const after = q({ type: 'matching', pairs: [{ prompt: 'Italy', answer: 'Rome' }, pairs[1]] });
+    expect(readAnswer(after, sent(before, encodeMatches(['Paris', 'Madrid'])))).toBeUndefined();
+    const gaps = q({ type: 'fill-blanks', gapText: 'A [[1]].', blanks: [{ accepted: ['a'] }] });
+    const edited = q({ type: 'fill-blanks', gapText: 'B [[1]].', blanks: [{ accepted: ['a'] }] });
+    expect(readAnswer(edited, sent(gaps, encodeBlanks(['a'])))).toBeUndefined();
+    expect(readAnswer(gaps, sent(gaps, encodeBlanks(['a'])))).toMatchObject({ right: 1 });
+  });
+});
+
 describe('an answer laid out for the grader', () => {
   const questions = makeKindsQuestions();
   const shown = (i: number, change: Partial<ReturnType<typeof kindAnswer>> = {}) => ({
@@ -113,7 +207,7 @@ describe('an answer laid out for the grader', () => {
       isRight: true,
       values: [],
     });
-    const wrong = readAnswer(questions[3], shown(3, { answer: '0.2' }));
+    const wrong = readAnswer(questions[3], shown(3, { answer: '0.2', answerValue: '0.2' }));
     expect(wrong).toMatchObject({ given: '0.2', converted: null, isRight: false });
   });
 
@@ -142,6 +236,13 @@ describe('an answer laid out for the grader', () => {
     });
   });
 
+  it('reads the words back when the server sent no saved answer', () => {
+    for (const i of [0, 1, 2, 3, 5, 6])
+      expect(readAnswer(questions[i], shown(i, { answerValue: undefined }))).toEqual(
+        readAnswer(questions[i], shown(i)),
+      );
+  });
+
   it('falls back to the text when the exam’s question is missing, of another type or edited since', () => {
     expect(readAnswer(undefined, shown(1))).toBeUndefined();
     expect(readAnswer(questions[0], shown(1))).toBeUndefined();
@@ -153,5 +254,6 @@ describe('an answer laid out for the grader', () => {
       ],
     });
     expect(readAnswer(edited, shown(1))).toBeUndefined();
+    expect(readAnswer(edited, shown(1, { answerValue: undefined }))).toBeUndefined();
   });
 });

@@ -1,20 +1,34 @@
-import { encodeBlanks, encodeMatches, encodeOrder, splitGapText } from '@exam/domain/question-kinds';
+import { answerText } from '@exam/domain/answer-text';
+import {
+  decodeBlanks,
+  decodeMatches,
+  decodeOrder,
+  encodeBlanks,
+  encodeMatches,
+  encodeOrder,
+  splitGapText,
+} from '@exam/domain/question-kinds';
 import { answerParts, matchesQuantity, parseQuantity, type NumericTolerance } from '@exam/domain/grading';
 import type { Question } from '@exam/domain/question';
 import { NO_ANSWER } from '@exam/domain/result';
 
 /**
- * The structured answers of the further question types, read back for the grader's screens.
+ * The structured answers of the further question types, laid out for the grader's screens.
  *
- * Result and grading-by-question pages receive each answer as @exam/domain/answer-text writes it ("1. a; 2. b",
- * "France → Paris; Spain → —", "The capital is [Paris].") and the key likewise; the structure (items, prompts,
- * gaps, units, tolerance) is on the exam the page loads. Reading the text against that structure gives back what
- * the candidate chose, piece by piece. When the text does not fit the exam's question (it was edited since), the
- * reader says so (undefined) and the screen falls back to the text as it came.
+ * Result and grading-by-question pages receive each answer as it was saved (`answerValue`: JSON for ordering,
+ * matching and fill in the blanks) beside its words (`answer`, @exam/domain/answer-text); the structure (items,
+ * prompts, gaps, units, tolerance) is on the exam the page loads. The saved answer is decoded with the domain's
+ * codecs. Only an answer without `answerValue` (a server from before it, data cached from one) is read back from
+ * its words, which an item holding "; 2. ", a prompt holding "→" or a gap value holding "]" can make ambiguous.
+ * When the answer does not fit the exam's question (it was edited since), the reader says so (undefined) and the
+ * screen falls back to the text as it came.
  */
 
 /** The text of no answer, as answerText gives it. */
 const isBlank = (text: string) => text.trim() === '' || text === NO_ANSWER;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading the words back: only for answers sent without `answerValue`
 
 /**
  * Ordering: `${i + 1}. ${item}` joined by '; '. Each entry is the longest known item that fits before the next
@@ -91,7 +105,15 @@ export function toleranceText(tolerance: NumericTolerance | null, unit: string |
   return `± ${tolerance.tolerance}${unit ? ` ${unit}` : ''}`;
 }
 
-type Shown = { answer: string; correctAnswer: string | null; parts?: boolean[] | null | undefined };
+/** One answer as a result page or a grading-by-question row carries it. */
+export type Shown = {
+  answer: string;
+  /** The answer as saved; null when unanswered; undefined from a server that does not send it. */
+  answerValue?: string | null | undefined;
+  correctAnswer: string | null;
+  parts?: boolean[] | null | undefined;
+  calculatedValues?: Record<string, number> | null | undefined;
+};
 
 export type OrderingView = {
   kind: 'ordering';
@@ -143,10 +165,50 @@ export function partsOf(
   return null;
 }
 
-/** The server's parts when they fit the question, else the domain's own reckoning of the answer read back. */
-function partsFor(question: Question, shown: Shown, raw: string, count: number): boolean[] {
+/** The server's parts when they fit the question, else the domain's own reckoning of the saved answer. */
+function partsFor(question: Question, shown: Shown, saved: string | null, count: number): boolean[] {
   if (shown.parts && shown.parts.length === count) return shown.parts;
-  return answerParts(question, raw) ?? [];
+  return answerParts(question, saved ?? undefined) ?? [];
+}
+
+/** The saved answer encoded again from its words, for an answer sent without `answerValue`. */
+function readSaved(question: Question, text: string): string | undefined {
+  switch (question.type) {
+    case 'ordering': {
+      const order = readOrder(text, question.items);
+      return order && encodeOrder(order);
+    }
+    case 'matching': {
+      const chosen = readMatches(
+        text,
+        question.pairs.map((p) => p.prompt),
+      );
+      return chosen && encodeMatches(chosen);
+    }
+    case 'fill-blanks': {
+      const values = readBlanks(text, question.gapText, question.blanks.length);
+      return values && encodeBlanks(values);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * An ordering, matching or fill-in-the-blanks answer as saved (null: unanswered); undefined when it does not fit
+ * the exam's question. A saved answer fits when the question words it as the server did: prompts and gaps are
+ * kept by position, so a question whose prompts or gap text changed since would put answers beside the wrong ones.
+ */
+function savedAnswer(question: Question, shown: Shown): string | null | undefined {
+  if (shown.answerValue === undefined) return readSaved(question, shown.answer);
+  if (shown.answerValue === null) return null;
+  return answerText(question, shown.answerValue) === shown.answer ? shown.answerValue : undefined;
+}
+
+/** A numeric, calculated, true/false or essay answer as saved; '' when unanswered. */
+function savedText(shown: Shown): string {
+  if (shown.answerValue !== undefined) return shown.answerValue ?? '';
+  return isBlank(shown.answer) ? '' : shown.answer;
 }
 
 /** The accepted values of a numeric or calculated key ("0.125 m | 0.13 m"), without the key's unit. */
@@ -157,31 +219,28 @@ function keyValues(correctAnswer: string | null, unit: string | undefined): stri
     .map((value) => (unit && value.endsWith(` ${unit}`) ? value.slice(0, -unit.length - 1) : value).trim());
 }
 
-function readQuantity(
-  question: Question,
-  shown: Shown,
-  calculatedValues: Record<string, number> | null | undefined,
-): QuantityView {
+function readQuantity(question: Question, shown: Shown): QuantityView {
   const unit = question.units.units.find((u) => u.multiplier === 1)?.symbol;
   const accepted = keyValues(shown.correctAnswer, unit);
   const tolerance = toleranceText(question.matching.numeric, unit);
-  const blank = isBlank(shown.answer);
-  const value = blank ? undefined : parseQuantity(shown.answer, question.units);
-  const bare = blank ? undefined : parseQuantity(shown.answer, { units: [], required: false });
+  const given = savedText(shown);
+  const value = given ? parseQuantity(given, question.units) : undefined;
+  const bare = given ? parseQuantity(given, { units: [], required: false }) : undefined;
   // Worth saying only when the candidate named another unit than the key's.
   const converted = value !== undefined && bare !== value && unit ? `${Number(value.toPrecision(12))} ${unit}` : null;
+  const { calculatedValues } = shown;
   const variables = question.calculated?.variables.map((v) => v.name) ?? [];
   const names = [...new Set([...variables, ...Object.keys(calculatedValues ?? {})])];
   const decimals = new Map(question.calculated?.variables.map((v) => [v.name, v.decimals]));
   return {
     kind: 'quantity',
-    given: blank ? '' : shown.answer,
+    given,
     converted,
     keys: accepted.map((a) => [a, unit, tolerance].filter(Boolean).join(' ')),
     isRight:
       accepted.length === 0
         ? null
-        : !blank && matchesQuantity(shown.answer, accepted, question.units, question.matching.numeric),
+        : given !== '' && matchesQuantity(given, accepted, question.units, question.matching.numeric),
     values: names.flatMap((name) => {
       const v = calculatedValues?.[name];
       if (v === undefined) return [];
@@ -192,34 +251,32 @@ function readQuantity(
 }
 
 /**
- * The answer of one of the further types laid out for the grader, from the answer and key as the server wrote
- * them and the exam's question; undefined for the other types, or when the text does not fit the question.
+ * The answer of one of the further types laid out for the grader, from the answer and key as the server sent
+ * them and the exam's question; undefined for the other types, or when the answer does not fit the question.
  */
 export function readAnswer(
   question: Question | undefined,
-  shown: Shown & { questionType: string; calculatedValues?: Record<string, number> | null | undefined },
+  shown: Shown & { questionType: string },
 ): AnswerView | undefined {
   if (!question || question.type !== shown.questionType) return undefined;
   switch (question.type) {
     case 'ordering': {
-      const given = readOrder(shown.answer, question.items);
-      if (!given) return undefined;
+      const saved = savedAnswer(question, shown);
+      if (saved === undefined) return undefined;
       const right = question.items;
-      const kept = partsFor(question, shown, encodeOrder(given), Math.max(0, right.length - 1));
+      const kept = partsFor(question, shown, saved, Math.max(0, right.length - 1));
       return {
         kind: 'ordering',
-        given,
+        given: decodeOrder(saved),
         right,
         pairs: right.slice(0, -1).map((first, k) => ({ first, second: right[k + 1]!, kept: kept[k] ?? false })),
       };
     }
     case 'matching': {
-      const chosen = readMatches(
-        shown.answer,
-        question.pairs.map((p) => p.prompt),
-      );
-      if (!chosen) return undefined;
-      const rightParts = partsFor(question, shown, encodeMatches(chosen), question.pairs.length);
+      const saved = savedAnswer(question, shown);
+      if (saved === undefined) return undefined;
+      const chosen = decodeMatches(saved, question.pairs.length);
+      const rightParts = partsFor(question, shown, saved, question.pairs.length);
       return {
         kind: 'matching',
         rows: question.pairs.map((p, i) => ({
@@ -231,9 +288,10 @@ export function readAnswer(
       };
     }
     case 'fill-blanks': {
-      const values = readBlanks(shown.answer, question.gapText, question.blanks.length);
-      if (!values) return undefined;
-      const rightParts = partsFor(question, shown, encodeBlanks(values), question.blanks.length);
+      const saved = savedAnswer(question, shown);
+      if (saved === undefined) return undefined;
+      const values = decodeBlanks(saved, question.blanks.length);
+      const rightParts = partsFor(question, shown, saved, question.blanks.length);
       return {
         kind: 'fill-blanks',
         pieces: splitGapText(question.gapText).map((part) =>
@@ -252,13 +310,15 @@ export function readAnswer(
     }
     case 'numeric':
     case 'calculated':
-      return readQuantity(question, shown, shown.calculatedValues);
-    case 'true-false':
-      return { kind: 'true-false', given: isBlank(shown.answer) ? null : shown.answer, key: shown.correctAnswer };
+      return readQuantity(question, shown);
+    case 'true-false': {
+      const given = savedText(shown);
+      return { kind: 'true-false', given: given ? answerText(question, given) : null, key: shown.correctAnswer };
+    }
     case 'essay':
       return {
         kind: 'essay',
-        text: isBlank(shown.answer) ? '' : shown.answer,
+        text: savedText(shown),
         formatted: question.essay.formatted,
         minWords: question.essay.minWords,
         maxWords: question.essay.maxWords,

@@ -1,4 +1,4 @@
-import { answerKeyText, answerText } from '@exam/domain/answer-text';
+import { answerKeyText, answerText, isAnswered } from '@exam/domain/answer-text';
 import type { Exam } from '@exam/domain/exam';
 import { answerParts, scoreQuestion } from '@exam/domain/grading';
 import { QuestionSchema, type Question } from '@exam/domain/question';
@@ -112,19 +112,24 @@ export const KINDS_ANSWERS = [
   '**Photosynthesis** turns light, water and air into sugar.',
 ];
 
-/** The calculated question as this candidate's attempt holds it: their values and their key. */
-const CALCULATED_VALUES = { a: 3, b: 4 };
-function asAttempted(q: Question): Question {
+/**
+ * The calculated question (a × b) as an attempt given these values holds it: the title filled in, their own key.
+ * Other questions are as written.
+ */
+export function asAttempted(q: Question, values: { a: number; b: number } = { a: 3, b: 4 }): Question {
   if (q.type !== 'calculated' || !q.calculated) return q;
   return {
     ...q,
-    title: 'Multiply 3 by 4.0',
-    calculated: { ...q.calculated, values: CALCULATED_VALUES },
-    acceptedAnswers: ['12'],
+    title: `Multiply ${values.a} by ${values.b.toFixed(1)}`,
+    calculated: { ...q.calculated, values },
+    acceptedAnswers: [String(Number((values.a * values.b).toPrecision(12)))],
   };
 }
 
-/** One question of the result as results-service writes it from the attempt's question and raw answer. */
+/**
+ * One question of the result as results-service writes it from the attempt's question and raw answer. A test of
+ * an older server's result (no `answerValue`) sets it to undefined.
+ */
 export function kindAnswer(q: Question, questionIndex: number, raw: string | undefined): QuestionAnswer {
   const score = scoreQuestion(q, raw);
   return makeQuestionAnswer({
@@ -136,6 +141,7 @@ export function kindAnswer(q: Question, questionIndex: number, raw: string | und
     options: q.type === 'true-false' ? ['True', 'False'] : [],
     correctAnswer: answerKeyText(q),
     answer: answerText(q, raw),
+    answerValue: raw && isAnswered(q, raw) ? raw : null,
     points: score.points,
     maxPoints: q.points,
     autoScored: score.autoScored,

@@ -1,4 +1,4 @@
-import { answerText } from '@exam/domain/answer-text';
+import { answerKeyText, answerText, isAnswered } from '@exam/domain/answer-text';
 import { hasAnswerKey, scoreQuestion } from '@exam/domain/grading';
 import type { Question } from '@exam/domain/question';
 import {
@@ -96,33 +96,40 @@ export function makeQuestionAnswers(
 
 /**
  * GET …/answers of one question of an exam (the kinds exam of kinds-factories.ts, say), each raw answer written
- * and scored as results-service does (answerText, the key's points); answers written alike share a group.
+ * and scored as results-service does (answerText, the key's points, the answer as saved, the candidate's key and a
+ * calculated question's values); answers written alike share a group. `question` may be one per answer: each
+ * candidate's own question, as a calculated question is (its values and key differ per candidate).
  */
 export function makeQuestionAnswersOf(
   examId: string,
   questionIndex: number,
-  question: Question,
+  question: Question | readonly Question[],
   raws: readonly string[],
 ): QuestionAnswers {
+  const questionOf = (i: number): Question => ('type' in question ? question : question[i]!);
   const rows = raws.map((raw, i) => {
-    const answer = answerText(question, raw);
-    const score = scoreQuestion(question, raw);
+    const own = questionOf(i);
+    const score = scoreQuestion(own, raw);
     return makeAnswerRow(i + 1, {
-      answer,
+      answer: answerText(own, raw),
+      answerValue: isAnswered(own, raw) ? raw : null,
+      correctAnswer: answerKeyText(own),
+      ...(own.type === 'calculated' ? { calculatedValues: own.calculated?.values ?? null } : {}),
       points: score.points,
-      maxPoints: question.points,
+      maxPoints: own.points,
       autoScored: score.autoScored,
       groupId: `g-${raws.indexOf(raw) + 1}`,
     });
   });
+  const first = questionOf(0);
   return makeQuestionAnswers(rows, {
     examId,
     questionIndex,
-    title: question.title,
-    content: question.content,
-    type: question.type,
-    maxPoints: question.points,
-    humanGraded: !hasAnswerKey(question),
+    title: first.title,
+    content: first.content,
+    type: first.type,
+    maxPoints: first.points,
+    humanGraded: !hasAnswerKey(first),
   });
 }
 

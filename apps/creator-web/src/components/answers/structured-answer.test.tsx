@@ -1,6 +1,8 @@
 import { TooltipProvider } from '@exam/ui/tooltip';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { QuestionSchema, type Question } from '@exam/domain/question';
+import { encodeBlanks, encodeMatches, encodeOrder } from '@exam/domain/question-kinds';
 import { NO_ANSWER } from '@exam/domain/result';
 import { describe, expect, it } from 'vitest';
 import { readAnswer, type AnswerView } from '../../lib/read-answer.ts';
@@ -61,7 +63,13 @@ describe('structured answers as the grader reads them', () => {
   });
 
   it('marks a prompt left unanswered as wrong with a dash', () => {
-    renderAnswer(viewOf(1, { answer: 'France → Paris; Spain → —; Italy → Rome', parts: [true, false, true] }));
+    renderAnswer(
+      viewOf(1, {
+        answer: 'France → Paris; Spain → —; Italy → Rome',
+        answerValue: encodeMatches(['Paris', '', 'Rome']),
+        parts: [true, false, true],
+      }),
+    );
     const spain = screen.getByRole('row', { name: /Spain/ });
     expect(Array.from(spain.children).map((cell) => cell.textContent)).toEqual(['Spain', '—', 'Madrid', '✗wrong']);
   });
@@ -90,7 +98,7 @@ describe('structured answers as the grader reads them', () => {
   });
 
   it("shows a calculated question's values for the candidate and a wrong answer as wrong", () => {
-    renderAnswer(viewOf(4, { answer: '13', correctAnswer: '12', calculatedValues: { b: 4, a: 3 } }));
+    renderAnswer(viewOf(4, { answer: '13', answerValue: '13', correctAnswer: '12', calculatedValues: { b: 4, a: 3 } }));
     expect(screen.getByTestId('quantity-given')).toHaveTextContent('13✗wrong');
     expect(screen.getByTestId('quantity-key')).toHaveTextContent('12 ± 0.01');
     expect(
@@ -115,7 +123,7 @@ describe('structured answers as the grader reads them', () => {
   });
 
   it('says when an essay is outside its limits', () => {
-    renderAnswer(viewOf(6, { answer: 'Too short.' }));
+    renderAnswer(viewOf(6, { answer: 'Too short.', answerValue: 'Too short.' }));
     expect(screen.getByTestId('essay-words')).toHaveTextContent('2 words · limit 5–20 words · under the minimum');
     expect(screen.getByTestId('essay-text').tagName).not.toBe('PRE');
   });
@@ -129,7 +137,7 @@ describe('structured answers as the grader reads them', () => {
   });
 
   it('says an essay left blank is no answer, of no words', () => {
-    renderAnswer(viewOf(6, { answer: NO_ANSWER }));
+    renderAnswer(viewOf(6, { answer: NO_ANSWER, answerValue: null }));
     expect(screen.getByText('No answer provided')).toBeInTheDocument();
     expect(screen.queryByTestId('essay-text')).not.toBeInTheDocument();
     expect(screen.getByTestId('essay-words')).toHaveTextContent('0 words · limit 5–20 words · under the minimum');
@@ -139,6 +147,57 @@ describe('structured answers as the grader reads them', () => {
     render(<StructuredAnswer view={viewOf(6)} quote="turns light" />);
     expect(screen.getByTestId('answer-quote')).toHaveTextContent('turns light');
     expect(screen.getByTestId('essay-text')).toHaveTextContent('**Photosynthesis** turns light');
+  });
+});
+
+describe('answers whose texts hold the separators of their words', () => {
+  const q = (fields: Record<string, unknown>) =>
+    QuestionSchema.parse({ id: 'q', title: 'Q', scoring: 'partial', ...fields });
+  /** As results-service sends it: the words and the answer as saved. */
+  const laidOut = (question: Question, raw: string) => {
+    const view = readAnswer(question, kindAnswer(question, 0, raw));
+    if (!view) throw new Error('no layout');
+    return view;
+  };
+
+  it('lists an ordering whose items hold "; 2. " item by item', () => {
+    const question = q({ type: 'ordering', items: ['Boil; 2. then stir', 'Pour', 'Serve'] });
+    renderAnswer(laidOut(question, encodeOrder(['Serve', 'Boil; 2. then stir', 'Pour'])), 1, 2);
+    const given = screen.getByRole('list', { name: "Candidate's order" });
+    expect(
+      within(given)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Serve', 'Boil; 2. then stir', 'Pour']);
+    expect(screen.getByTestId('partial')).toHaveTextContent('1 of 2 pairs kept');
+  });
+
+  it('tabulates matching choices that hold "→" and "; " in their own rows', () => {
+    const question = q({
+      type: 'matching',
+      pairs: [
+        { prompt: 'A', answer: 'x; B → y' },
+        { prompt: 'B', answer: 'z' },
+      ],
+    });
+    renderAnswer(laidOut(question, encodeMatches(['x; B → y', 'x; B → y'])));
+    expect(rowTexts(screen.getByRole('table', { name: 'Matching answer' }))).toEqual([
+      ['Prompt', 'Chosen', 'Right answer', 'Result'],
+      ['A', 'x; B → y', 'x; B → y', '✓right'],
+      ['B', 'x; B → y', 'z', '✗wrong'],
+    ]);
+  });
+
+  it('puts a gap value holding "]" in its own gap', () => {
+    const question = q({
+      type: 'fill-blanks',
+      gapText: 'Index [[1]] then [[2]].',
+      blanks: [{ accepted: ['a] then [b'] }, { accepted: ['c'] }],
+    });
+    renderAnswer(laidOut(question, encodeBlanks(['a] then [b', 'd'])));
+    expect(screen.getByTestId('gap-0')).toHaveTextContent('Gap 1: a] then [b, right');
+    expect(screen.getByTestId('gap-1')).toHaveTextContent('Gap 2: d, wrong');
+    expect(screen.getByTestId('partial')).toHaveTextContent('1 of 2 gaps right');
   });
 });
 

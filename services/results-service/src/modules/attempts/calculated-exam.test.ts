@@ -2,10 +2,12 @@ import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { roundTo } from '@exam/domain/formula';
 import { PublicExamSchema } from '@exam/domain/public-exam';
 import { QuestionSchema } from '@exam/domain/question';
-import type { ResultDetail } from '@exam/domain/result';
+import type { QuestionAnswers } from '@exam/domain/question-grading';
+import type { CandidateResult, ResultDetail } from '@exam/domain/result';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
 import { makeExam } from '../../testing/exams.ts';
+import { sitExam } from '../../testing/sitting.ts';
 
 /**
  * A calculated question (docs/product.md#question-types): each attempt gets its own values, the same ones on every
@@ -100,10 +102,6 @@ describe('a calculated question in an attempt', () => {
         url: `/internal/attempts/${attemptId}`,
         headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
       });
-      // The internal read (llm-gateway's, behind the internal token) is no candidate's: it carries the attempt's
-      // calculated keys for the answer guard, and only those; the questions in it are the candidate's view.
-      const internalBody = internal.json<{ questions: unknown[]; calculatedKeys?: Array<{ key: string }> }>();
-      responses.push(JSON.stringify(internalBody.questions));
 
       const { key, values, detail } = await keyOf(submitted.json<{ resultId: string }>().resultId, exam);
       expect(detail.status).toBe('graded');
@@ -116,7 +114,10 @@ describe('a calculated question in an attempt', () => {
       for (const secret of [FORMULA, '"formula"', '"variables"', '"calculatedValues"', '"answerDecimals"', '"values"'])
         expect(mine).not.toContain(secret);
       expect(mine).not.toContain('Nobody refers to this');
-      expect(internalBody.calculatedKeys?.map((k) => k.key)).toEqual([key]);
+      // The internal route answers services (the internal token), never the candidate: llm-gateway's answer guard
+      // is given this attempt's key there, and nothing it could compute other keys from.
+      expect(internal.json<{ calculatedKeys: Array<{ key: string }> }>().calculatedKeys).toMatchObject([{ key }]);
+      for (const secret of [FORMULA, '"formula"', '"variables"']) expect(internal.body).not.toContain(secret);
       responses.length = 0;
     }
     expect(new Set(attemptIds).size).toBe(5);
@@ -214,6 +215,59 @@ describe('a calculated question in an attempt', () => {
     const kept = await keyOf(resultId, exam);
     expect(kept.values).toEqual(before.values);
     expect(kept.key).toBe(after.key);
+  });
+
+  it('gives grading by question each candidate’s own key and values, and the candidate the key only when shown', async () => {
+    const exam = app.exams.put(calculatedExam({ releasePolicy: 'on-release' }));
+    const sat = [];
+    for (let i = 0; i < 3; i++) {
+      const { resultId, attempt } = await sitExam(app, exam.id, { 0: '1 cm³' }, { studentId: `by-question-${i}` });
+      sat.push({ resultId, attempt, ...(await keyOf(resultId, exam)) });
+    }
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/questions/0/answers`,
+      headers: owner(exam),
+    });
+    expect(response.statusCode).toBe(200);
+    const rows = response.json<QuestionAnswers>().answers;
+    expect(rows.map((r) => [r.resultId, r.correctAnswer, r.calculatedValues, r.answerValue])).toEqual(
+      sat.map((s) => [s.resultId, `${s.key} cm³`, s.values, '1 cm³']),
+    );
+    // The other question of the exam has no values to show.
+    const other = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/questions/1/answers`,
+      headers: owner(exam),
+    });
+    expect(other.json<QuestionAnswers>().answers[0]).toMatchObject({ correctAnswer: 'x' });
+    expect(other.json<QuestionAnswers>().answers[0]).not.toHaveProperty('calculatedValues');
+
+    const { resultId, attempt, key } = sat[0]!;
+    await app.inject({
+      method: 'POST',
+      url: `/api/results/${resultId}/release`,
+      headers: owner(exam),
+      payload: { released: true },
+    });
+    const candidateView = async () => {
+      const result = await app.inject({
+        method: 'GET',
+        url: `/api/attempts/${attempt.attemptId}/result`,
+        headers: attempt.headers,
+      });
+      expect(result.statusCode).toBe(200);
+      return result;
+    };
+    const hidden = await candidateView();
+    expect(hidden.json<CandidateResult>().questions[0]).toMatchObject({ answer: '1 cm³', correctAnswer: null });
+    for (const field of ['"calculatedValues"', '"answerValue"']) expect(hidden.body).not.toContain(field);
+    expect(hidden.body).not.toContain(key);
+
+    app.exams.put({ ...exam, showAnswerKeys: true });
+    const shown = await candidateView();
+    expect(shown.json<CandidateResult>().questions[0]).toMatchObject({ correctAnswer: `${key} cm³` });
+    for (const field of ['"calculatedValues"', '"answerValue"']) expect(shown.body).not.toContain(field);
   });
 
   it('refuses a result before release without a key in the refusal', async () => {

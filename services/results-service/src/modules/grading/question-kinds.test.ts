@@ -1,4 +1,11 @@
-import { encodeBlanks, encodeMatches, encodeOrder } from '@exam/domain/question-kinds';
+import {
+  decodeBlanks,
+  decodeMatches,
+  decodeOrder,
+  encodeBlanks,
+  encodeMatches,
+  encodeOrder,
+} from '@exam/domain/question-kinds';
 import { QuestionSchema } from '@exam/domain/question';
 import type { InternalExam } from '@exam/domain/internal';
 import type { AnswerGroups, QuestionAnswers } from '@exam/domain/question-grading';
@@ -136,6 +143,64 @@ describe('the further question types in a result', () => {
     expect(essay).not.toHaveProperty('passageTitle');
   });
 
+  it('carries each answer exactly as saved beside its words, and null for a question left unanswered', async () => {
+    const exam = app.exams.put(kindsExam());
+    const { resultId } = await sitExam(app, exam.id, { ...PARTIAL, 5: '' });
+    const answers = (await detailOf(resultId, creatorHeaders(app, exam.ownerId))).questionAnswers;
+    expect(answers.map((q) => q.answerValue)).toEqual([PARTIAL[0], 'false', PARTIAL[2], PARTIAL[3], PARTIAL[4], null]);
+  });
+
+  it('gives back items, prompts and gap values that hold the text form’s separators exactly as saved', async () => {
+    // "; 2. " splits the ordering's text, "→" and "; " the matching's, "]" closes a gap in the blanks' text.
+    const items = ['Boil; 2. then stir', 'Pour → serve', 'Taste'];
+    const pairs = [
+      { prompt: 'A → B', answer: 'x; y' },
+      { prompt: 'C', answer: 'z → w' },
+    ];
+    const exam = app.exams.put(
+      kindsExam({
+        passages: [],
+        questions: [
+          { id: 'order', type: 'ordering', title: 'Cook', items, points: 2, scoring: 'partial' },
+          { id: 'match', type: 'matching', title: 'Pairs', pairs, points: 2, scoring: 'partial' },
+          {
+            id: 'gaps',
+            type: 'fill-blanks',
+            title: 'Brackets',
+            gapText: 'Index [[1]] then [[2]].',
+            blanks: [{ accepted: ['a[0]'] }, { accepted: ['] ['] }],
+            points: 2,
+            scoring: 'partial',
+          },
+        ],
+      }),
+    );
+    const saved = {
+      0: encodeOrder(['Pour → serve', 'Boil; 2. then stir', 'Taste']),
+      1: encodeMatches(['z → w', 'x; y']),
+      2: encodeBlanks(['a[0]', '] [']),
+    };
+    const { resultId } = await sitExam(app, exam.id, saved);
+    const owner = creatorHeaders(app, exam.ownerId);
+    const [order, match, gaps] = (await detailOf(resultId, owner)).questionAnswers;
+    expect(order).toMatchObject({ answerValue: saved[0], answer: '1. Pour → serve; 2. Boil; 2. then stir; 3. Taste' });
+    expect(decodeOrder(order!.answerValue!)).toEqual(['Pour → serve', 'Boil; 2. then stir', 'Taste']);
+    expect(decodeMatches(match!.answerValue!, 2)).toEqual(['z → w', 'x; y']);
+    expect(decodeBlanks(gaps!.answerValue!, 2)).toEqual(['a[0]', '] [']);
+    expect(gaps).toMatchObject({ points: 2, parts: [true, true] });
+    const rows = await Promise.all(
+      [0, 1, 2].map(async (questionIndex) => {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/exams/${exam.id}/questions/${questionIndex}/answers`,
+          headers: owner,
+        });
+        return response.json<QuestionAnswers>().answers[0];
+      }),
+    );
+    expect(rows.map((row) => row?.answerValue)).toEqual([saved[0], saved[1], saved[2]]);
+  });
+
   it('keeps a grader’s essay mark and moves the keyed types’ points when the creator changes their keys', async () => {
     const exam = app.exams.put(kindsExam());
     const owner = creatorHeaders(app, exam.ownerId);
@@ -244,9 +309,14 @@ describe('the further question types in a result', () => {
       ).json<QuestionAnswers>();
     const essay = await answersOf(0);
     expect(essay).toMatchObject({ type: 'essay', humanGraded: true, maxPoints: 4 });
-    expect(essay.answers[0]).toMatchObject({ answer: ESSAY });
+    expect(essay.answers[0]).toMatchObject({ answer: ESSAY, answerValue: ESSAY, correctAnswer: null });
     const match = await answersOf(3);
     expect(match).toMatchObject({ type: 'matching', humanGraded: false });
-    expect(match.answers[0]).toMatchObject({ answer: 'France → Paris; Spain → Lyon; Italy → Rome; Peru → —' });
+    expect(match.answers[0]).toMatchObject({
+      answer: 'France → Paris; Spain → Lyon; Italy → Rome; Peru → —',
+      answerValue: PARTIAL[3],
+      correctAnswer: 'France → Paris; Spain → Madrid; Italy → Rome; Peru → Lima',
+    });
+    expect(match.answers[0]).not.toHaveProperty('calculatedValues');
   });
 });

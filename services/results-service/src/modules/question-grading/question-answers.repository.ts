@@ -9,7 +9,7 @@ import type { ResultsDatabase } from '../../db/database.ts';
 import { answerFiles, answers, attempts, results } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { assertOwnsExam } from '../../access/exam-ownership.ts';
-import { answerText } from '@exam/domain/answer-text';
+import { answerText, isAnswered } from '@exam/domain/answer-text';
 import type { StoredGrade } from '../../scoring/score.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { codeToRun } from '../../scoring/test-code.ts';
@@ -48,6 +48,8 @@ export type SubmittedAnswer = {
    * code (the workspace file it names, else the editor's), an upload's stored answer ('File: name'); '' when blank.
    */
   answer: string;
+  /** The answer exactly as saved (JSON for the structured types); null when unanswered. */
+  answerValue: string | null;
   file: { fileName: string; size: number; mimeType: string } | null;
   /** The upload's readable text (ANSWER_FILE_TEXT_MAX characters at most); null without a file or readable text. */
   fileText: string | null;
@@ -204,6 +206,7 @@ export function createQuestionAnswersReader(
       rubric: rubricOf(snapshot, question),
       humanGraded: isHumanGraded(question),
       answer,
+      answerValue: isAnswered(question, raw) ? raw : null,
       file: file ? { fileName: file.fileName, size: file.size, mimeType: file.mimeType } : null,
       fileText: file ? await fileTexts.textOf(file, () => fileContent(file.attemptId, file.questionIndex)) : null,
       grade: {

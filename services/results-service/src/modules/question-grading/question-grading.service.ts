@@ -1,3 +1,4 @@
+import { answerKeyText } from '@exam/domain/answer-text';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { CommentBankEntrySchema } from '@exam/domain/question-grading';
 import {
@@ -103,6 +104,10 @@ export function createQuestionGradingService(
           number: at + 1,
           candidate: names ? a.candidate : null,
           answer: a.answer,
+          answerValue: a.answerValue,
+          // Each candidate's own question: a calculated question's key and values differ per candidate.
+          correctAnswer: answerKeyText(a.question),
+          ...(a.question.type === 'calculated' ? { calculatedValues: a.question.calculated?.values ?? null } : {}),
           file: a.file ? { fileName: a.file.fileName, size: a.file.size } : null,
           fileText: a.fileText,
           points: a.grade.points,

@@ -2,7 +2,7 @@ import { answerParts, decodeChoices } from '@exam/domain/grading';
 import { TRUE_FALSE } from '@exam/domain/question-kinds';
 import type { GradeHistoryEntry, QuestionAnswer, ResultSummary } from '@exam/domain/result';
 import type { gradeHistory } from '../../db/schema.ts';
-import { answerKeyText, answerText } from '@exam/domain/answer-text';
+import { answerKeyText, answerText, isAnswered } from '@exam/domain/answer-text';
 import { percentageOf, type StoredGrade } from '../../scoring/score.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import type { ResultSummaryRow } from './results.repository.ts';
@@ -78,6 +78,8 @@ export function toQuestionAnswers(
       multipleAnswers,
       choices: multipleAnswers ? decodeChoices(grade?.answer ?? undefined) : [],
       answer: answerText(q, grade?.answer),
+      // The encoded answer, so screens decode it instead of reading the text above back into parts.
+      answerValue: grade?.answer && isAnswered(q, grade.answer) ? grade.answer : null,
       points: grade?.points ?? null,
       maxPoints: q.points,
       autoScored: grade?.autoScored ?? false,

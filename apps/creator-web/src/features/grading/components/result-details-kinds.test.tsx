@@ -1,8 +1,15 @@
+import { QuestionSchema } from '@exam/domain/question';
+import { encodeMatches } from '@exam/domain/question-kinds';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { signInAs } from '../../../testing/factories.ts';
 import { fakeResultService } from '../../../testing/fake-result-service.ts';
-import { makeKindsExam, makeKindsResultDetail } from '../../../testing/kinds-factories.ts';
+import {
+  kindAnswer,
+  makeKindsExam,
+  makeKindsQuestions,
+  makeKindsResultDetail,
+} from '../../../testing/kinds-factories.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
 
@@ -49,6 +56,43 @@ describe('a result with the further question types', () => {
     await waitFor(() =>
       expect(fake.patches.at(-1)?.grading).toEqual([expect.objectContaining({ questionIndex: 1, points: 2 })]),
     );
+  });
+
+  it('lays out a matching choice that holds "→" and "; " in its own row, as the candidate saved it', async () => {
+    const questions = makeKindsQuestions();
+    const matching = QuestionSchema.parse({
+      ...questions[1]!,
+      pairs: [
+        { prompt: 'France', answer: 'Paris; Spain → Madrid' },
+        { prompt: 'Spain', answer: 'Madrid' },
+        { prompt: 'Italy', answer: 'Rome' },
+      ],
+    });
+    const base = makeKindsResultDetail();
+    const detail = {
+      ...base,
+      questionAnswers: base.questionAnswers.map((qa, i) =>
+        i === 1 ? kindAnswer(matching, 1, encodeMatches(['Paris; Spain → Madrid', '', 'Rome'])) : qa,
+      ),
+    };
+    const exam = makeKindsExam({ questions: questions.map((q, i) => (i === 1 ? matching : q)) });
+    server.use(...fakeResultService(detail, { exam }).handlers);
+    signInAs();
+    renderApp(`/creator/result/${detail.id}`);
+    const table = await within(await screen.findByRole('group', { name: 'Question 2' })).findByRole('table', {
+      name: 'Matching answer',
+    });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => Array.from(row.children).map((cell) => cell.textContent)),
+    ).toEqual([
+      ['France', 'Paris; Spain → Madrid', 'Paris; Spain → Madrid', '✓right'],
+      ['Spain', '—', 'Madrid', '✗wrong'],
+      ['Italy', 'Rome', 'Rome', '✓right'],
+    ]);
+    expect(screen.getByTestId('partial-credit-1')).toHaveTextContent('2 of 3 pairs right');
   });
 
   it('shows the answers as text while the exam cannot be read', async () => {

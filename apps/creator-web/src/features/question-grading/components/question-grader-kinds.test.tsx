@@ -1,10 +1,11 @@
-import { encodeBlanks } from '@exam/domain/question-kinds';
+import { QuestionSchema } from '@exam/domain/question';
+import { encodeBlanks, encodeMatches } from '@exam/domain/question-kinds';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { signInAs } from '../../../testing/factories.ts';
 import { serveQuestionGrading } from '../../../testing/fake-question-grading.ts';
 import { seedExams } from '../../../testing/handlers.ts';
-import { KINDS_ANSWERS, makeKindsExam, makeKindsQuestions } from '../../../testing/kinds-factories.ts';
+import { KINDS_ANSWERS, asAttempted, makeKindsExam, makeKindsQuestions } from '../../../testing/kinds-factories.ts';
 import { groupsOf, makeQuestionAnswersOf, makeSuggestion } from '../../../testing/question-grading-factories.ts';
 import { renderApp } from '../../../testing/render.tsx';
 
@@ -48,6 +49,59 @@ describe('grading the further question types by question', () => {
     await waitFor(() =>
       expect(fake.marks).toEqual([expect.objectContaining({ resultIds: ['result-1', 'result-2'], points: 2 })]),
     );
+  });
+
+  it('shows each candidate’s own key and values of a calculated question', async () => {
+    const calculated = questions[4]!;
+    serveQuestionGrading(
+      makeQuestionAnswersOf(
+        'exam-kinds',
+        4,
+        [asAttempted(calculated, { a: 3, b: 4 }), asAttempted(calculated, { a: 7, b: 2.5 })],
+        ['12.001', '12'],
+      ),
+    );
+    const { user } = await openQuestion(5);
+
+    const current = screen.getByTestId('current-answer');
+    expect(within(current).getByTestId('answer-candidate')).toHaveTextContent('Candidate 1');
+    expect(await within(current).findByTestId('quantity-given')).toHaveTextContent('12.001✓right');
+    expect(within(current).getByTestId('quantity-key')).toHaveTextContent('12 ± 0.01');
+    expect(within(current).getByTestId('calculated-values')).toHaveTextContent('a = 3b = 4.0');
+
+    await user.keyboard('j');
+    await waitFor(() => expect(within(current).getByTestId('answer-candidate')).toHaveTextContent('Candidate 2'));
+    expect(within(current).getByTestId('quantity-given')).toHaveTextContent('12✗wrong');
+    expect(within(current).getByTestId('quantity-key')).toHaveTextContent('17.5 ± 0.01');
+    expect(within(current).getByTestId('calculated-values')).toHaveTextContent('a = 7b = 2.5');
+  });
+
+  it('lays out a matching answer whose choices hold "→" and "; " prompt by prompt', async () => {
+    const matching = QuestionSchema.parse({
+      ...questions[1]!,
+      pairs: [
+        { prompt: 'France', answer: 'Paris; Spain → Madrid' },
+        { prompt: 'Spain', answer: 'Madrid' },
+        { prompt: 'Italy', answer: 'Rome' },
+      ],
+    });
+    seedExams(makeKindsExam({ questions: questions.map((q, i) => (i === 1 ? matching : q)) }));
+    serveQuestionGrading(
+      makeQuestionAnswersOf('exam-kinds', 1, matching, [encodeMatches(['Paris; Spain → Madrid', '', 'Rome'])]),
+    );
+    signInAs();
+    renderApp('/creator/grade/exam-kinds/question/2');
+    const table = await screen.findByRole('table', { name: 'Matching answer' });
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => Array.from(row.children).map((cell) => cell.textContent)),
+    ).toEqual([
+      ['France', 'Paris; Spain → Madrid', 'Paris; Spain → Madrid', '✓right'],
+      ['Spain', '—', 'Madrid', '✗wrong'],
+      ['Italy', 'Rome', 'Rome', '✓right'],
+    ]);
   });
 
   it('offers AI-suggested marks for essays, marks the quote in the essay and shows the passage', async () => {
