@@ -3,37 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { makeExam, signInAs } from '../../../../testing/factories.ts';
 import { examStore, seedExams } from '../../../../testing/handlers.ts';
 import { renderApp } from '../../../../testing/render.tsx';
+import {
+  addQuestionOfType,
+  lastQuestions,
+  openNewExam,
+  saveDraft,
+} from '../../../../testing/exam-editor.ts';
 
-type User = ReturnType<typeof renderApp>['user'];
-const lastQuestions = () => (examStore.writes.at(-1)?.body as { questions: Array<Record<string, unknown>> }).questions;
 
-/** Picks a type in "More question types" and adds a question of it. */
-export async function addQuestionOfType(user: User, typeName: string) {
-  await user.click(screen.getByRole('combobox', { name: 'More question types' }));
-  await user.click(await screen.findByRole('option', { name: typeName }));
-  await user.click(screen.getByRole('button', { name: 'Add question' }));
-}
 
-async function newExam(title: string) {
-  seedExams();
-  signInAs();
-  const view = renderApp('/creator/new-exam');
-  await view.user.type(await screen.findByLabelText('Exam Title'), title);
-  return view;
-}
-
-const save = (user: User) => user.click(screen.getByRole('button', { name: 'Save as Draft' }));
 
 describe('exam editor: essay and true/false', { timeout: 90_000 }, () => {
   it('authors an essay with word limits and the formatted editor, and says a person marks it', async () => {
-    const { user } = await newExam('Essays');
+    const { user } = await openNewExam('Essays');
     await addQuestionOfType(user, 'Essay');
     expect(screen.getByText(/Essays are marked by a person/)).toBeInTheDocument();
     await user.type(screen.getByLabelText('Question 1 title'), 'Causes of the war');
     await user.type(screen.getByLabelText('Question 1 minimum words'), '300');
     await user.type(screen.getByLabelText('Question 1 maximum words'), '200');
     await user.click(screen.getByLabelText('Formatted editor (bold, lists, code, headings)'));
-    await save(user);
+    await saveDraft(user);
     // The domain's rule (questionKindIssues) shows at the maximum.
     expect(await screen.findByText('The word limit is below the minimum')).toBeInTheDocument();
     expect(screen.getByLabelText('Question 1 maximum words')).toHaveAttribute('aria-invalid', 'true');
@@ -41,7 +30,7 @@ describe('exam editor: essay and true/false', { timeout: 90_000 }, () => {
 
     await user.clear(screen.getByLabelText('Question 1 maximum words'));
     await user.type(screen.getByLabelText('Question 1 maximum words'), '600');
-    await save(user);
+    await saveDraft(user);
     await waitFor(() => expect(examStore.writes).toHaveLength(1));
     expect(lastQuestions()[0]).toMatchObject({
       type: 'essay',
@@ -51,10 +40,10 @@ describe('exam editor: essay and true/false', { timeout: 90_000 }, () => {
   });
 
   it('keys a true/false statement and keeps per-option feedback for True and False', async () => {
-    const { user } = await newExam('Statements');
+    const { user } = await openNewExam('Statements');
     await addQuestionOfType(user, 'True/false');
     await user.type(screen.getByLabelText('Question 1 content'), 'Water boils at 100 °C at sea level.');
-    await save(user);
+    await saveDraft(user);
     expect(await screen.findByText('Choose whether the statement is true or false')).toBeInTheDocument();
 
     const key = screen.getByRole('radiogroup', { name: 'Question 1: the statement is' });
@@ -62,7 +51,7 @@ describe('exam editor: essay and true/false', { timeout: 90_000 }, () => {
     await user.click(screen.getByText('Question 1 feedback'));
     await user.type(screen.getByLabelText('Question 1 general feedback'), 'At 1 atm.');
     await user.type(screen.getByLabelText('Feedback for option 2 (False)'), 'It does boil at 100 °C.');
-    await save(user);
+    await saveDraft(user);
     await waitFor(() => expect(examStore.writes).toHaveLength(1));
     expect(lastQuestions()[0]).toMatchObject({
       type: 'true-false',
@@ -76,11 +65,11 @@ describe('exam editor: essay and true/false', { timeout: 90_000 }, () => {
 
 describe('exam editor: ordering and matching', { timeout: 90_000 }, () => {
   it('writes ordering items in order, moves them with buttons and chooses partial credit', async () => {
-    const { user } = await newExam('Orders');
+    const { user } = await openNewExam('Orders');
     await addQuestionOfType(user, 'Ordering');
     await user.type(screen.getByLabelText('Question 1 item 1'), 'Mercury');
     await user.type(screen.getByLabelText('Question 1 item 2'), 'Mercury');
-    await save(user);
+    await saveDraft(user);
     expect(await screen.findByText('Each item appears once')).toBeInTheDocument();
 
     await user.clear(screen.getByLabelText('Question 1 item 2'));
@@ -93,7 +82,7 @@ describe('exam editor: ordering and matching', { timeout: 90_000 }, () => {
     await user.click(screen.getByRole('combobox', { name: 'Question 1 scoring' }));
     await user.click(await screen.findByRole('option', { name: 'Partial credit' }));
     expect(screen.getByText(/each pair of neighbouring items left in the right order/)).toBeInTheDocument();
-    await save(user);
+    await saveDraft(user);
     await waitFor(() => expect(examStore.writes).toHaveLength(1));
     expect(lastQuestions()[0]).toMatchObject({
       type: 'ordering',
@@ -103,21 +92,21 @@ describe('exam editor: ordering and matching', { timeout: 90_000 }, () => {
   });
 
   it('writes matching pairs and distractors, with the schema’s messages at the fields', async () => {
-    const { user } = await newExam('Capitals');
+    const { user } = await openNewExam('Capitals');
     await addQuestionOfType(user, 'Matching');
     await user.type(screen.getByLabelText('Question 1 prompt 1'), 'France');
     await user.type(screen.getByLabelText('Question 1 answer 1'), 'Paris');
     await user.type(screen.getByLabelText('Question 1 prompt 2'), 'Italy');
     await user.click(screen.getByRole('button', { name: 'Question 1 add distractor' }));
     await user.type(screen.getByLabelText('Question 1 distractor 1'), 'Paris');
-    await save(user);
+    await saveDraft(user);
     expect(await screen.findByText('Write the answer')).toBeInTheDocument();
     expect(screen.getByText('A distractor is not also a right answer')).toBeInTheDocument();
 
     await user.type(screen.getByLabelText('Question 1 answer 2'), 'Rome');
     await user.clear(screen.getByLabelText('Question 1 distractor 1'));
     await user.type(screen.getByLabelText('Question 1 distractor 1'), 'Madrid');
-    await save(user);
+    await saveDraft(user);
     await waitFor(() => expect(examStore.writes).toHaveLength(1));
     expect(lastQuestions()[0]).toMatchObject({
       type: 'matching',
