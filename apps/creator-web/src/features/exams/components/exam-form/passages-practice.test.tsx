@@ -23,7 +23,7 @@ describe('exam editor: passages', { timeout: 120_000 }, () => {
     await user.type(screen.getByLabelText('Passage 1 title'), 'The water cycle');
     await user.type(screen.getByLabelText('Passage 1 content'), 'Water **evaporates** from the sea.');
     const preview = screen.getByRole('region', { name: 'Passage 1 content preview' });
-    expect(within(preview).getByText('evaporates').tagName).toBe('STRONG');
+    expect(await within(preview).findByText('evaporates')).toHaveProperty('tagName', 'STRONG');
 
     await user.click(screen.getByRole('combobox', { name: 'Question 1 passage' }));
     await user.click(await screen.findByRole('option', { name: 'The water cycle' }));
