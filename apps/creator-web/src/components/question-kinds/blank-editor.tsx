@@ -57,10 +57,7 @@ export function BlankEditor({
   const gapError = error(`blanks.${gap}`);
   const acceptedErrors = accepted.map((_a, k) => at(`accepted.${k}`));
   return (
-    <section
-      aria-label={t('blanks.gap', { n, g })}
-      className="flex flex-col gap-3 rounded-lg border border-line p-3"
-    >
+    <section aria-label={t('blanks.gap', { n, g })} className="flex flex-col gap-3 rounded-lg border border-line p-3">
       <div className="flex flex-wrap items-end justify-between gap-3">
         <p className="text-sm font-medium text-ink">{t('blanks.gapTitle', { g })}</p>
         <Button

@@ -110,7 +110,11 @@ export function CalculatedFields({ index }: { index: number }) {
           </Button>
         </div>
       </fieldset>
-      <Field label={t('calculated.formula', { n })} hint={t('calculated.formulaHint')} error={formulaError ?? undefined}>
+      <Field
+        label={t('calculated.formula', { n })}
+        hint={t('calculated.formulaHint')}
+        error={formulaError ?? undefined}
+      >
         <Input
           className="font-mono"
           placeholder={t('calculated.formulaPlaceholder')}

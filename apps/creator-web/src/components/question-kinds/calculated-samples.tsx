@@ -26,7 +26,14 @@ export function calculatedSamples(calculated: QuestionInput['calculated'], text:
     (v) => Number.isFinite(v.min) && Number.isFinite(v.max) && v.min <= v.max && /^[A-Za-z]\w*$/.test(v.name),
   );
   const formula = calculated.formula ?? '';
-  if (!usable || formulaIssue(formula, variables.map((v) => v.name)) !== null) return null;
+  if (
+    !usable ||
+    formulaIssue(
+      formula,
+      variables.map((v) => v.name),
+    ) !== null
+  )
+    return null;
   const settings: CalculatedSettings = {
     formula,
     variables,

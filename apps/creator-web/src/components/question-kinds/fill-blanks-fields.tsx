@@ -90,7 +90,12 @@ export function FillBlanksFields({ index }: { index: number }) {
           index={index}
           gap={i}
           blank={blank}
-          onChange={(next) => set('blanks', blanks.map((b, k) => (k === i ? next : b)))}
+          onChange={(next) =>
+            set(
+              'blanks',
+              blanks.map((b, k) => (k === i ? next : b)),
+            )
+          }
           onRemove={() => removeBlank(i)}
           error={error}
         />

@@ -53,7 +53,12 @@ export function MatchingPairsFields({ index }: { index: number }) {
                     variant="ghost"
                     size="icon"
                     aria-label={t('matching.remove', { n, k: i + 1 })}
-                    onClick={() => set('pairs', pairs.filter((_p, k) => k !== i))}
+                    onClick={() =>
+                      set(
+                        'pairs',
+                        pairs.filter((_p, k) => k !== i),
+                      )
+                    }
                   >
                     <X aria-hidden className="h-4 w-4" />
                   </Button>

@@ -39,7 +39,12 @@ export function OrderingFields({ index }: { index: number }) {
                     aria-label={t('ordering.item', { n, k: i + 1 })}
                     aria-invalid={itemError ? true : undefined}
                     value={item}
-                    onChange={(e) => set('items', items.map((v, k) => (k === i ? e.target.value : v)))}
+                    onChange={(e) =>
+                      set(
+                        'items',
+                        items.map((v, k) => (k === i ? e.target.value : v)),
+                      )
+                    }
                   />
                   <Button
                     variant="ghost"
@@ -63,7 +68,12 @@ export function OrderingFields({ index }: { index: number }) {
                     variant="ghost"
                     size="icon"
                     aria-label={t('ordering.remove', { n, k: i + 1 })}
-                    onClick={() => set('items', items.filter((_v, k) => k !== i))}
+                    onClick={() =>
+                      set(
+                        'items',
+                        items.filter((_v, k) => k !== i),
+                      )
+                    }
                   >
                     <X aria-hidden className="h-4 w-4" />
                   </Button>

@@ -19,11 +19,7 @@ export function ToleranceFields({ index, example }: { index: number; example: st
   return (
     <div className="flex flex-col gap-1">
       <div className="flex flex-wrap items-end gap-4">
-        <Field
-          label={t('tolerance.label', { n })}
-          error={error('matching.numeric.tolerance')}
-          className="w-40"
-        >
+        <Field label={t('tolerance.label', { n })} error={error('matching.numeric.tolerance')} className="w-40">
           <Input
             type="number"
             min={0}

@@ -54,7 +54,12 @@ export function UnitsFields({ index }: { index: number }) {
                   variant="ghost"
                   size="icon"
                   aria-label={t('units.remove', { n, k: i + 1 })}
-                  onClick={() => set('units.units', units.filter((_u, k) => k !== i))}
+                  onClick={() =>
+                    set(
+                      'units.units',
+                      units.filter((_u, k) => k !== i),
+                    )
+                  }
                 >
                   <X aria-hidden className="h-4 w-4" />
                 </Button>

@@ -129,7 +129,9 @@ export function BankQuestionDialog({
     if (!parsed.success) {
       // The kind editors' fields show their messages in place; the draft's fields beside their inputs.
       const own = parsed.error.issues.filter(
-        (i) => !(KIND_FIELDS as readonly unknown[]).includes(i.path[0]) && !(isKind && (KIND_KEYS as readonly unknown[]).includes(i.path[0])),
+        (i) =>
+          !(KIND_FIELDS as readonly unknown[]).includes(i.path[0]) &&
+          !(isKind && (KIND_KEYS as readonly unknown[]).includes(i.path[0])),
       );
       for (const issue of parsed.error.issues.filter((i) => !own.includes(i)))
         kindForm.setError(`questions.0.${issue.path.join('.')}` as Path<QuestionsForm>, { message: issue.message });

@@ -2,14 +2,7 @@ import { drawValues } from '@exam/domain/calculated';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { examStore } from '../../../../testing/handlers.ts';
-import {
-  addQuestionOfType,
-  lastQuestions,
-  openNewExam,
-  saveDraft,
-} from '../../../../testing/exam-editor.ts';
-
-
+import { addQuestionOfType, lastQuestions, openNewExam, saveDraft } from '../../../../testing/exam-editor.ts';
 
 describe('exam editor: fill in the blanks', { timeout: 120_000 }, () => {
   it('inserts [[n]] at the cursor with its gap, keys a text and a drop-down gap, and saves them', async () => {

@@ -18,7 +18,10 @@ function PassageEditor({ index, onRemove }: { index: number; onRemove: () => voi
   const errors = formState.errors.passages?.[index];
   const n = index + 1;
   return (
-    <section aria-label={t('passages.passageN', { n })} className="flex flex-col gap-3 rounded-lg border border-line p-4">
+    <section
+      aria-label={t('passages.passageN', { n })}
+      className="flex flex-col gap-3 rounded-lg border border-line p-4"
+    >
       <div className="flex flex-wrap items-end justify-between gap-3">
         <Field
           label={t('passages.passageNTitle', { n })}

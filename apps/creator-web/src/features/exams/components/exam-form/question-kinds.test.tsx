@@ -3,15 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeExam, signInAs } from '../../../../testing/factories.ts';
 import { examStore, seedExams } from '../../../../testing/handlers.ts';
 import { renderApp } from '../../../../testing/render.tsx';
-import {
-  addQuestionOfType,
-  lastQuestions,
-  openNewExam,
-  saveDraft,
-} from '../../../../testing/exam-editor.ts';
-
-
-
+import { addQuestionOfType, lastQuestions, openNewExam, saveDraft } from '../../../../testing/exam-editor.ts';
 
 describe('exam editor: essay and true/false', { timeout: 90_000 }, () => {
   it('authors an essay with word limits and the formatted editor, and says a person marks it', async () => {
