@@ -16,6 +16,7 @@ import type live from './locales/en/live.json';
 import type answerProcess from './locales/en/process.json';
 import type lti from './locales/en/lti.json';
 import type questionGrading from './locales/en/question-grading.json';
+import type questionKinds from './locales/en/question-kinds.json';
 import type results from './locales/en/results.json';
 import type roster from './locales/en/roster.json';
 
@@ -43,6 +44,7 @@ declare module 'i18next' {
     process: typeof answerProcess;
     lti: typeof lti;
     'question-grading': typeof questionGrading;
+    'question-kinds': typeof questionKinds;
     results: typeof results;
     roster: typeof roster;
   }

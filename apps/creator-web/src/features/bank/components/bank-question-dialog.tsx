@@ -5,7 +5,11 @@ import { Field } from '@exam/ui/field';
 import { Input, Textarea } from '@exam/ui/input';
 import { Select } from '@exam/ui/select';
 import { useState } from 'react';
+import { FormProvider, useForm, type Path } from 'react-hook-form';
 import { RichTextField } from '../../../components/rich-text-field.tsx';
+import { FeedbackFields } from '../../../components/question-kinds/feedback-fields.tsx';
+import { KindFields } from '../../../components/question-kinds/kind-fields.tsx';
+import { kindDefaults, type QuestionInput, type QuestionsForm } from '../../../lib/question-form.ts';
 import { useTranslation } from 'react-i18next';
 
 const lines = (text: string) =>
@@ -36,9 +40,41 @@ const draftOf = (q: Question | undefined): Draft => ({
   acceptedAnswers: (q?.acceptedAnswers ?? []).join('\n'),
 });
 
+/** The further types (question-kinds.ts): their fields are edited with the exam editor's own question editors. */
+const KIND_TYPES: readonly QuestionType[] = [
+  'essay',
+  'true-false',
+  'ordering',
+  'matching',
+  'fill-blanks',
+  'numeric',
+  'calculated',
+];
+/** The fields the kind editors and the feedback section write; every other field comes from the draft. */
+const KIND_FIELDS = [
+  'feedback',
+  'optionFeedback',
+  'essay',
+  'items',
+  'pairs',
+  'distractors',
+  'gapText',
+  'blanks',
+  'units',
+  'calculated',
+] as const;
+/** Keys the kind editors also write for their types (true/false's key, numeric values, scoring, tolerance). */
+const KIND_KEYS = ['correctAnswer', 'acceptedAnswers', 'scoring', 'matching'] as const;
+
+const kindInput = (type: QuestionType, question: Question | undefined): QuestionInput =>
+  question && question.type === type
+    ? question
+    : { id: question?.id ?? 'bank', type, title: '', ...kindDefaults(type) };
+
 /**
  * Types a bank question or edits one: wording, topic, points and the simple keys (an MCQ's options and its one
- * correct option, a short answer's accepted answers). Settings this form does not show are kept as they are.
+ * correct option, a short answer's accepted answers); a question of the further types with the exam editor's own
+ * editors for its type, and the feedback of any type. Settings this form does not show are kept as they are.
  */
 export function BankQuestionDialog({
   open,
@@ -56,11 +92,25 @@ export function BankQuestionDialog({
   const { t } = useTranslation(['bank', 'common']);
   const [draft, setDraft] = useState<Draft>(() => draftOf(question));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const set = (field: keyof Draft) => (value: string) => setDraft((d) => ({ ...d, [field]: value }));
+  // The kind editors read and write a question at `questions.0`, as in the exam editor.
+  const kindForm = useForm<QuestionsForm>({ defaultValues: { questions: [kindInput(draft.type, question)] } });
+  const isKind = KIND_TYPES.includes(draft.type);
+  const set = (field: keyof Draft) => (value: string) => {
+    setDraft((d) => ({ ...d, [field]: value }));
+    if (field === 'type') kindForm.reset({ questions: [kindInput(value as QuestionType, question)] });
+    // The calculated question's samples show the title and content with the values in.
+    if (field === 'title' || field === 'content') kindForm.setValue(`questions.0.${field}`, value);
+    // An MCQ's per-option feedback is listed by its options.
+    if (field === 'options') kindForm.setValue('questions.0.options', lines(value));
+  };
   const submit = () => {
     const options = draft.type === 'mcq' ? lines(draft.options) : [];
+    const kind = kindForm.getValues('questions.0');
+    const kindFields = Object.fromEntries(KIND_FIELDS.map((f) => [f, kind[f]]));
+    const kindKeys = isKind ? Object.fromEntries(KIND_KEYS.map((f) => [f, kind[f]])) : {};
     const parsed = QuestionSchema.safeParse({
       ...(question ?? { id: 'bank' }),
+      ...kindFields,
       type: draft.type,
       title: draft.title.trim(),
       topic: draft.topic.trim(),
@@ -70,9 +120,22 @@ export function BankQuestionDialog({
       correctAnswer: draft.type === 'mcq' && draft.correctAnswer.trim() ? draft.correctAnswer.trim() : undefined,
       acceptedAnswers: draft.type === 'short-answer' ? lines(draft.acceptedAnswers) : [],
       ...(draft.type === 'coding' ? { language: question?.language ?? 'python' } : {}),
+      ...kindKeys,
+      ...(isKind && draft.type === 'numeric'
+        ? { acceptedAnswers: (kind.acceptedAnswers ?? []).filter((a) => a.trim() !== '') }
+        : {}),
     });
+    kindForm.clearErrors();
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
+      // The kind editors' fields show their messages in place; the draft's fields beside their inputs.
+      const own = parsed.error.issues.filter(
+        (i) =>
+          !(KIND_FIELDS as readonly unknown[]).includes(i.path[0]) &&
+          !(isKind && (KIND_KEYS as readonly unknown[]).includes(i.path[0])),
+      );
+      for (const issue of parsed.error.issues.filter((i) => !own.includes(i)))
+        kindForm.setError(`questions.0.${issue.path.join('.')}` as Path<QuestionsForm>, { message: issue.message });
+      setErrors(Object.fromEntries(own.map((i) => [String(i.path[0]), i.message])));
       return;
     }
     if (!parsed.data.title) {
@@ -148,6 +211,10 @@ export function BankQuestionDialog({
             <Textarea rows={3} value={draft.acceptedAnswers} onChange={(e) => set('acceptedAnswers')(e.target.value)} />
           </Field>
         )}
+        <FormProvider {...kindForm}>
+          {isKind && <KindFields index={0} />}
+          <FeedbackFields index={0} />
+        </FormProvider>
       </div>
     </Dialog>
   );

@@ -53,6 +53,8 @@ export function AvailabilityCard({ examId }: { examId?: string | undefined }) {
   const { t } = useTranslation('editor');
   const { control, register, formState } = useFormContext<ExamFormInput>();
   const attempts = useWatch({ control, name: 'attemptsAllowed' });
+  // A practice exam may be sat any number of times: the limit is kept but not applied (practice.ts).
+  const practice = useWatch({ control, name: 'practice' }) ?? false;
   const { errors } = formState;
   return (
     <Card>
@@ -79,7 +81,11 @@ export function AvailabilityCard({ examId }: { examId?: string | undefined }) {
         <div className="grid gap-5 md:grid-cols-2">
           <Field
             label={t('availabilityCard.attemptsAllowed')}
-            hint={t('availabilityCard.n1ToMaxAttempts', { MAX_ATTEMPTS_ALLOWED })}
+            hint={
+              practice
+                ? t('availabilityCard.practiceUnlimited')
+                : t('availabilityCard.n1ToMaxAttempts', { MAX_ATTEMPTS_ALLOWED })
+            }
             error={errors.attemptsAllowed?.message}
           >
             <Input
@@ -89,10 +95,11 @@ export function AvailabilityCard({ examId }: { examId?: string | undefined }) {
               step={1}
               inputMode="numeric"
               className="max-w-40"
+              disabled={practice}
               {...register('attemptsAllowed', { valueAsNumber: true })}
             />
           </Field>
-          {typeof attempts === 'number' && attempts > 1 && (
+          {typeof attempts === 'number' && attempts > 1 && !practice && (
             <Controller
               control={control}
               name="keepGrade"

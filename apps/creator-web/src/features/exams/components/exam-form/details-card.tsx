@@ -8,7 +8,8 @@ import type { ReleasePolicy } from '@exam/domain/exam';
 import { RichTextField } from '../../../../components/rich-text-field.tsx';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { QuestionDisplayField } from './question-display-field.tsx';
-import { CheckboxField } from './question-scoring.tsx';
+import { PracticeReviewFields } from './practice-review-fields.tsx';
+import { CheckboxField } from '../../../../components/checkbox-field.tsx';
 import { useTranslation } from 'react-i18next';
 
 const RELEASE_OPTIONS = [
@@ -116,6 +117,7 @@ export function DetailsCard() {
             )}
           />
         </div>
+        <PracticeReviewFields />
       </CardBody>
     </Card>
   );

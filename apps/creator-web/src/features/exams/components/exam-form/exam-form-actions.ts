@@ -72,6 +72,9 @@ const FORM_FIELDS = [
   'attemptsAllowed',
   'keepGrade',
   'sections',
+  'passages',
+  'practice',
+  'review',
 ];
 
 /** The issues of a 400 that name a field of the form, with the path the form knows them by. */

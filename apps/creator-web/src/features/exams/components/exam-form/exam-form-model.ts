@@ -4,6 +4,7 @@ import { CreateExamSchema, type CreateExam, type Exam } from '@exam/domain/exam'
 import { DEFAULT_MCQ_OPTIONS, type CodingLanguage, type QuestionType } from '@exam/domain/question';
 import type { z } from 'zod';
 import { i18n } from '../../../../i18n/index.ts';
+import { kindDefaults } from '../../../../lib/question-form.ts';
 
 /** What the form holds: the POST body as typed (defaults not yet applied by the schema). */
 export type ExamFormInput = z.input<typeof CreateExamSchema>;
@@ -33,8 +34,6 @@ export function newQuestion(type: QuestionType, language: CodingLanguage = 'pyth
     multipleAnswers: false,
     correctAnswers: [],
     scoring: 'all-or-nothing',
-    acceptedAnswers: [],
-    matching: { caseSensitive: false, numeric: null },
     rubricId: null,
     poolId: null,
     sectionId: null,
@@ -47,6 +46,8 @@ export function newQuestion(type: QuestionType, language: CodingLanguage = 'pyth
     setupScript: '',
     referenceSolution: '',
     workspaceFile: null,
+    // The further types' fields (question-kinds.ts), and what this type starts with.
+    ...kindDefaults(type),
   };
 }
 
@@ -85,6 +86,9 @@ export function examToForm(exam: Exam): ExamFormInput {
     keepGrade: exam.keepGrade,
     access: exam.access,
     similarityThreshold: exam.similarityThreshold,
+    passages: exam.passages,
+    practice: exam.practice,
+    review: exam.review,
     aiSettings: {
       ...AiSettingsInputSchema.parse({}),
       ...ai,
@@ -111,16 +115,32 @@ export function toRequestBody(values: CreateExam, materials: CourseMaterial[], a
   // when the sections are reordered later.
   const sectionOf = (id: string | null | undefined) =>
     sections.length === 0 ? null : sections.some((s) => s.id === id) ? id! : sections[0]!.id;
+  const passageIds = new Set((values.passages ?? []).map((p) => p.id));
   return {
     ...values,
     title: values.title.trim(),
     questions: values.questions.map((q, i) => ({
       ...q,
       sectionId: sectionOf(q.sectionId),
+      // A passage removed from the exam is no longer shown beside the question.
+      passageId: q.passageId !== null && passageIds.has(q.passageId) ? q.passageId : null,
+      optionFeedback: optionFeedbackOf(q),
+      // A numeric question's blank rows are rows not filled in, not right values.
+      acceptedAnswers: q.type === 'numeric' ? q.acceptedAnswers.filter((a) => a.trim() !== '') : q.acceptedAnswers,
       title: q.title.trim() || i18n.t('editor:defaultQuestionTitle', { n: i + 1 }),
       // Arguments are typed one per line; blank lines are not arguments.
       tests: q.tests.map((t) => ({ ...t, args: t.args.filter((a) => a.trim() !== '') })),
     })),
     aiSettings: { ...ai, ...(apiKey === undefined ? {} : { apiKey }), courseMaterialIds: materials.map((m) => m.id) },
   };
+}
+
+/**
+ * Per-option feedback is kept by the option's position: only the question's options have any (an MCQ's, a
+ * true/false question's two), and none at all when every one is blank.
+ */
+function optionFeedbackOf(q: CreateExam['questions'][number]): string[] {
+  const count = q.type === 'mcq' ? q.options.length : q.type === 'true-false' ? 2 : 0;
+  const kept = q.optionFeedback.slice(0, count);
+  return kept.some((f) => f.trim() !== '') ? kept : [];
 }

@@ -29,6 +29,7 @@ import { DetailsCard } from './details-card.tsx';
 import { emptyExamForm, examToForm, toRequestBody, type ApiKeyMode, type ExamFormInput } from './exam-form-model.ts';
 import { OrderPoolsCard } from './order-pools-card.tsx';
 import { QuestionsCard } from './questions-card.tsx';
+import { PassagesCard } from './passages-card.tsx';
 import { RegradeDialog } from './regrade-dialog.tsx';
 import { RubricsCard } from './rubrics-card.tsx';
 import { SectionsCard } from './sections-card.tsx';
@@ -186,6 +187,7 @@ export function ExamForm({
       <form className="flex flex-col gap-6 pb-28" noValidate onSubmit={(event) => event.preventDefault()}>
         <DetailsCard />
         <AvailabilityCard examId={exam?.id} />
+        <PassagesCard />
         <QuestionsCard examId={exam?.id} />
         <RubricsCard />
         <OrderPoolsCard />

@@ -13,7 +13,10 @@ import { SaveToBankButton } from './save-to-bank-button.tsx';
 import { PlantedErrorField } from './planted-error-field.tsx';
 import { PoolSelect } from './pool-select.tsx';
 import { SectionSelect } from './section-select.tsx';
-import { StringListEditor } from './string-list-editor.tsx';
+import { PassageSelect } from './passage-select.tsx';
+import { KindFields } from '../../../../components/question-kinds/kind-fields.tsx';
+import { FeedbackFields } from '../../../../components/question-kinds/feedback-fields.tsx';
+import { StringListEditor } from '../../../../components/string-list-editor.tsx';
 import { ReorderControls } from './reorder-controls.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -35,6 +38,7 @@ function McqOptions({ index }: { index: number }) {
   const correct = useWatch({ control, name: `questions.${index}.correctAnswer` }) ?? '';
   const multiple = useWatch({ control, name: `questions.${index}.multipleAnswers` }) ?? false;
   const correctSet = useWatch({ control, name: `questions.${index}.correctAnswers` }) ?? [];
+  const optionFeedback = useWatch({ control, name: `questions.${index}.optionFeedback` }) ?? [];
   const correctIndex = correct === '' ? -1 : options.indexOf(correct);
   const questionErrors = formState.errors.questions?.[index];
   const optionErrors = Array.isArray(questionErrors?.options)
@@ -53,6 +57,14 @@ function McqOptions({ index }: { index: number }) {
         ? options.flatMap((o, i) => (correctSet.includes(o) ? [next[i] ?? ''] : []))
         : correctSet.filter((c) => next.includes(c));
     setValue(`questions.${index}.correctAnswers`, ticked, { shouldDirty: true });
+    // Per-option feedback is kept by position: a removed option takes its feedback with it.
+    const removed = next.length < options.length ? options.findIndex((o, i) => next[i] !== o) : -1;
+    if (removed >= 0 && optionFeedback.length > removed)
+      setValue(
+        `questions.${index}.optionFeedback`,
+        optionFeedback.filter((_f, i) => i !== removed),
+        { shouldDirty: true },
+      );
   };
   const tick = (option: string, on: boolean) =>
     setValue(
@@ -235,13 +247,16 @@ export function QuestionEditor({ index, count, onRemove, onMove, examId }: Props
         {type === 'mcq' && <McqOptions index={index} />}
         {type === 'short-answer' && <AcceptedAnswers index={index} />}
         {type === 'short-answer' && <MatchingFields index={index} />}
-        {!hasKey && <p className="text-sm text-muted">{t('questionScoring.noKeyHint')}</p>}
+        <KindFields index={index} />
+        {!hasKey && type !== 'essay' && <p className="text-sm text-muted">{t('questionScoring.noKeyHint')}</p>}
         <div className="flex flex-wrap items-start gap-4">
           <PointsField index={index} />
           <RubricSelect index={index} />
           <PoolSelect index={index} />
           <SectionSelect index={index} />
+          <PassageSelect index={index} />
         </div>
+        <FeedbackFields index={index} />
         <PlantedErrorField index={index} />
         {type === 'file-upload' && <p className="text-sm text-muted">{t('questionEditor.candidatesUploadOneFile')}</p>}
       </div>

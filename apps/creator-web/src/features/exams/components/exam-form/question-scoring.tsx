@@ -6,29 +6,7 @@ import { Select } from '@exam/ui/select';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { useTranslation } from 'react-i18next';
-
-/** A checkbox with its visible label; the label names it for assistive technology and tests. */
-export function CheckboxField({
-  label,
-  checked,
-  onChange,
-}: {
-  label: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-}) {
-  return (
-    <label className="flex items-center gap-2 text-sm text-ink">
-      <input
-        type="checkbox"
-        className="h-4 w-4 accent-brand-600"
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-      />
-      {label}
-    </label>
-  );
-}
+import { CheckboxField } from '../../../../components/checkbox-field.tsx';
 
 const SCORING_OPTIONS = [
   { value: 'all-or-nothing', label: 'questionScoring.option.allOrNothing' },

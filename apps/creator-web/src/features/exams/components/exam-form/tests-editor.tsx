@@ -7,7 +7,7 @@ import { Copy, Plus, Trash2 } from 'lucide-react';
 import { useEffect, useState, type ComponentProps } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { newQuestionId, type ExamFormInput, type TestCaseInput } from './exam-form-model.ts';
-import { CheckboxField } from './question-scoring.tsx';
+import { CheckboxField } from '../../../../components/checkbox-field.tsx';
 import { useTranslation } from 'react-i18next';
 
 const COMPARISON_OPTIONS = COMPARISONS.map((value) => ({ value, label: COMPARISON_LABELS[value] }));
