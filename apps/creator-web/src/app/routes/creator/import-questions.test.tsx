@@ -14,7 +14,7 @@ const preview = {
   title: 'bank',
   questions: [question],
   notImported: [
-    { ref: '#2 Pairs', title: 'Pairs', reason: 'A matching question: this platform has no matching questions' },
+    { ref: '#2 Pairs', title: 'Pairs', reason: 'A drag-and-drop question: dragging onto a picture is not read' },
   ],
   warnings: [
     { ref: '#1 Sodium', title: 'Sodium', reason: 'Its feedback for particular wrong answers is not carried over' },
@@ -56,10 +56,12 @@ describe('importing questions from the dashboard', () => {
     expect(toImport).toHaveTextContent('1 question will be imported');
     expect(toImport).toHaveTextContent('Sodium (short answer)');
     expect(within(dialog).getByRole('region', { name: 'Questions that cannot be imported' })).toHaveTextContent(
-      'Pairs: A matching question: this platform has no matching questions',
+      'Pairs: A drag-and-drop question: dragging onto a picture is not read',
     );
-    expect(within(dialog).getByRole('region', { name: 'What imported questions leave behind' })).toHaveTextContent(
-      '1 part of an imported question is not carried overSodium: Its feedback for particular wrong answers is not carried over',
+    expect(
+      within(dialog).getByRole('region', { name: 'Questions imported with something left out' }),
+    ).toHaveTextContent(
+      '1 question is imported but loses somethingSodiumIts feedback for particular wrong answers is not carried over',
     );
     expect(bodies.map((b) => b.path)).toEqual(['preview']);
     expect(bodies[0]?.body).toMatchObject({ format: 'gift', fileName: 'bank.gift' });
@@ -148,7 +150,7 @@ describe('importing questions from the dashboard', () => {
 
   it('shows no passage or loss list when the file brings none', async () => {
     seedExams();
-    server.use(http.post('*/api/exams/import/preview', () => HttpResponse.json(preview)));
+    server.use(http.post('*/api/exams/import/preview', () => HttpResponse.json({ ...preview, warnings: [] })));
     signInAs();
     const { user } = renderApp('/creator/dashboard');
     await user.click(await screen.findByRole('button', { name: 'Import questions' }));

@@ -229,20 +229,6 @@ export function ImportQuestionsDialog({
                 </ul>
               </section>
             )}
-            {preview.warnings.length > 0 && (
-              <section aria-label={t('interchange.partlyImported')}>
-                <h3 className="text-sm font-semibold text-ink">
-                  {t('interchange.leftBehind', { count: preview.warnings.length })}
-                </h3>
-                <ul className="mt-1 list-disc pl-5 text-sm">
-                  {preview.warnings.map((w, i) => (
-                    <li key={`${w.ref}-${i}`}>
-                      <span className="font-medium">{w.title}</span>: {w.reason}
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
           </div>
         )}
       </div>
