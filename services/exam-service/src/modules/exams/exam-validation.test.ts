@@ -16,7 +16,7 @@ const badBodies: [string, Record<string, unknown>, string][] = [
   ['a title that is too long', { title: 'x'.repeat(301) }, 'title'],
   ['timerMinutes 0', { timerMinutes: 0 }, 'timerMinutes'],
   ['a fractional timer', { timerMinutes: 1.5 }, 'timerMinutes'],
-  ['an unknown question type', { questions: [mcq({ type: 'essay' })] }, 'questions.0.type'],
+  ['an unknown question type', { questions: [mcq({ type: 'hotspot' })] }, 'questions.0.type'],
   [
     'an MCQ whose correct answer is not an option',
     { questions: [mcq({ correctAnswer: 'C' })] },
