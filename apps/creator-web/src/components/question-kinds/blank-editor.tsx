@@ -1,3 +1,4 @@
+import { FieldAlert } from './list-controls.tsx';
 import { BLANK_KINDS, type BlankKind } from '@exam/domain/question-kinds';
 import { Button } from '@exam/ui/button';
 import { Field } from '@exam/ui/field';
@@ -70,11 +71,7 @@ export function BlankEditor({
           <Trash2 aria-hidden className="h-4 w-4" /> {t('blanks.remove')}
         </Button>
       </div>
-      {gapError && (
-        <p role="alert" className="text-xs text-danger">
-          {gapError}
-        </p>
-      )}
+      <FieldAlert message={gapError} />
       <div className="flex flex-wrap items-end gap-4">
         <Field label={t('blanks.kind', { n, g })} className="w-48">
           <Select

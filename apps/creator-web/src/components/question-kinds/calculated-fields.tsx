@@ -1,8 +1,7 @@
+import { RemoveButton, AddButton } from './list-controls.tsx';
 import { formulaIssue } from '@exam/domain/formula';
-import { Button } from '@exam/ui/button';
 import { Field } from '@exam/ui/field';
 import { Input } from '@exam/ui/input';
-import { Plus, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import type { QuestionInput } from '../../lib/question-form.ts';
 import { CalculatedSamples, calculatedSamples } from './calculated-samples.tsx';
@@ -82,14 +81,10 @@ export function CalculatedFields({ index }: { index: number }) {
                     value={variable.decimals ?? 0}
                     onChange={(e) => editVariable(i, { decimals: Number(e.target.value) || 0 })}
                   />
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={t('calculated.remove', { n, k })}
+                  <RemoveButton
+                    label={t('calculated.remove', { n, k })}
                     onClick={() => change({ variables: variables.filter((_v, j) => j !== i) })}
-                  >
-                    <X aria-hidden className="h-4 w-4" />
-                  </Button>
+                  />
                 </div>
                 {rowError && <p className="text-xs text-danger">{rowError}</p>}
               </li>
@@ -97,17 +92,15 @@ export function CalculatedFields({ index }: { index: number }) {
           })}
         </ul>
         <div>
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-label={t('calculated.addLabel', { n })}
+          <AddButton
+            label={t('calculated.addLabel', { n })}
             disabled={variables.length >= 20}
             onClick={() =>
               change({ variables: [...variables, { name: nextName(variables), min: 1, max: 10, decimals: 0 }] })
             }
           >
-            <Plus aria-hidden className="h-4 w-4" /> {t('calculated.add')}
-          </Button>
+            {t('calculated.add')}
+          </AddButton>
         </div>
       </fieldset>
       <Field

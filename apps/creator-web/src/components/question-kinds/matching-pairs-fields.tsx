@@ -1,6 +1,6 @@
-import { Button } from '@exam/ui/button';
+import { RemoveButton, AddButton, FieldAlert } from './list-controls.tsx';
 import { Input } from '@exam/ui/input';
-import { ArrowRight, Plus, X } from 'lucide-react';
+import { ArrowRight } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { StringListEditor } from '../string-list-editor.tsx';
 import { ScoringSelect } from './scoring-select.tsx';
@@ -49,19 +49,15 @@ export function MatchingPairsFields({ index }: { index: number }) {
                     value={pair.answer ?? ''}
                     onChange={(e) => edit(i, 'answer', e.target.value)}
                   />
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={t('matching.remove', { n, k: i + 1 })}
+                  <RemoveButton
+                    label={t('matching.remove', { n, k: i + 1 })}
                     onClick={() =>
                       set(
                         'pairs',
                         pairs.filter((_p, k) => k !== i),
                       )
                     }
-                  >
-                    <X aria-hidden className="h-4 w-4" />
-                  </Button>
+                  />
                 </div>
                 {(promptError || answerError) && (
                   <p className="text-xs text-danger">{[promptError, answerError].filter(Boolean).join(' · ')}</p>
@@ -70,21 +66,15 @@ export function MatchingPairsFields({ index }: { index: number }) {
             );
           })}
         </ul>
-        {listError && (
-          <p role="alert" className="text-xs text-danger">
-            {listError}
-          </p>
-        )}
+        <FieldAlert message={listError} />
         <div>
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-label={t('matching.addLabel', { n })}
+          <AddButton
+            label={t('matching.addLabel', { n })}
             disabled={pairs.length >= 20}
             onClick={() => set('pairs', [...pairs, { prompt: '', answer: '' }])}
           >
-            <Plus aria-hidden className="h-4 w-4" /> {t('matching.add')}
-          </Button>
+            {t('matching.add')}
+          </AddButton>
         </div>
       </fieldset>
       <fieldset className="flex flex-col gap-2">

@@ -1,3 +1,4 @@
+import { FieldAlert } from './list-controls.tsx';
 import { useTranslation } from 'react-i18next';
 import { StringListEditor } from '../string-list-editor.tsx';
 import { ToleranceFields } from './tolerance-fields.tsx';
@@ -27,11 +28,7 @@ export function NumericFields({ index }: { index: number }) {
           minItems={1}
           errors={values.map((_v, i) => error(`acceptedAnswers.${i}`))}
         />
-        {listError && (
-          <p role="alert" className="text-xs text-danger">
-            {listError}
-          </p>
-        )}
+        <FieldAlert message={listError} />
       </fieldset>
       <ToleranceFields index={index} example={values.find((v) => v.trim() !== '')?.trim()} />
       <UnitsFields index={index} />

@@ -1,6 +1,7 @@
+import { RemoveButton, AddButton, FieldAlert } from './list-controls.tsx';
 import { Button } from '@exam/ui/button';
 import { Input } from '@exam/ui/input';
-import { ArrowDown, ArrowUp, Plus, X } from 'lucide-react';
+import { ArrowDown, ArrowUp } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { ScoringSelect } from './scoring-select.tsx';
 import { useQuestionField, useQuestionValue } from './use-question-field.ts';
@@ -64,40 +65,30 @@ export function OrderingFields({ index }: { index: number }) {
                   >
                     <ArrowDown aria-hidden className="h-4 w-4" />
                   </Button>
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={t('ordering.remove', { n, k: i + 1 })}
+                  <RemoveButton
+                    label={t('ordering.remove', { n, k: i + 1 })}
                     onClick={() =>
                       set(
                         'items',
                         items.filter((_v, k) => k !== i),
                       )
                     }
-                  >
-                    <X aria-hidden className="h-4 w-4" />
-                  </Button>
+                  />
                 </div>
                 {itemError && <p className="ml-8 text-xs text-danger">{itemError}</p>}
               </li>
             );
           })}
         </ol>
-        {listError && (
-          <p role="alert" className="text-xs text-danger">
-            {listError}
-          </p>
-        )}
+        <FieldAlert message={listError} />
         <div>
-          <Button
-            variant="ghost"
-            size="sm"
-            aria-label={t('ordering.addLabel', { n })}
+          <AddButton
+            label={t('ordering.addLabel', { n })}
             disabled={items.length >= 20}
             onClick={() => set('items', [...items, ''])}
           >
-            <Plus aria-hidden className="h-4 w-4" /> {t('ordering.add')}
-          </Button>
+            {t('ordering.add')}
+          </AddButton>
         </div>
       </fieldset>
       <ScoringSelect index={index} partialRule={t('ordering.partialRule')} />

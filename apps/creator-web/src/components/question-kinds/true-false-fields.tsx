@@ -1,3 +1,4 @@
+import { FieldAlert } from './list-controls.tsx';
 import { TRUE_FALSE, type TrueFalse } from '@exam/domain/question-kinds';
 import { useTranslation } from 'react-i18next';
 import { useQuestionField, useQuestionValue } from './use-question-field.ts';
@@ -27,11 +28,7 @@ export function TrueFalseFields({ index }: { index: number }) {
           </label>
         ))}
       </div>
-      {problem && (
-        <p role="alert" className="text-xs text-danger">
-          {problem}
-        </p>
-      )}
+      <FieldAlert message={problem} />
     </fieldset>
   );
 }

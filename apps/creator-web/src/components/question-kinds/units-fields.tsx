@@ -1,6 +1,5 @@
-import { Button } from '@exam/ui/button';
+import { RemoveButton, AddButton, FieldAlert } from './list-controls.tsx';
 import { Input } from '@exam/ui/input';
-import { Plus, X } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { CheckboxField } from '../checkbox-field.tsx';
 import { useQuestionField, useQuestionValue } from './use-question-field.ts';
@@ -50,51 +49,37 @@ export function UnitsFields({ index }: { index: number }) {
                   value={Number.isFinite(unit.multiplier) ? unit.multiplier : ''}
                   onChange={(e) => edit(i, { multiplier: Number(e.target.value) })}
                 />
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  aria-label={t('units.remove', { n, k: i + 1 })}
+                <RemoveButton
+                  label={t('units.remove', { n, k: i + 1 })}
                   onClick={() =>
                     set(
                       'units.units',
                       units.filter((_u, k) => k !== i),
                     )
                   }
-                >
-                  <X aria-hidden className="h-4 w-4" />
-                </Button>
+                />
               </div>
               {symbolError && <p className="text-xs text-danger">{symbolError}</p>}
             </li>
           );
         })}
       </ul>
-      {listError && (
-        <p role="alert" className="text-xs text-danger">
-          {listError}
-        </p>
-      )}
+      <FieldAlert message={listError} />
       <div>
-        <Button
-          variant="ghost"
-          size="sm"
-          aria-label={t('units.addLabel', { n })}
+        <AddButton
+          label={t('units.addLabel', { n })}
           disabled={units.length >= 20}
           onClick={() => set('units.units', [...units, { symbol: '', multiplier: 1 }])}
         >
-          <Plus aria-hidden className="h-4 w-4" /> {t('units.add')}
-        </Button>
+          {t('units.add')}
+        </AddButton>
       </div>
       <CheckboxField
         label={t('units.required', { n })}
         checked={settings?.required ?? false}
         onChange={(on) => set('units.required', on)}
       />
-      {requiredError && (
-        <p role="alert" className="text-xs text-danger">
-          {requiredError}
-        </p>
-      )}
+      <FieldAlert message={requiredError} />
     </fieldset>
   );
 }
