@@ -165,17 +165,18 @@ test('the creator grades a short answer and every result view, the insights and 
     const items = page.getByTestId('item-row');
     await expect(items).toHaveCount(3);
     const facilities = [
-      { topic: 'Geography', title: 'Capital of France', facility: '33.3%', guess: '33.3%' },
-      { topic: 'Arithmetic', title: 'Two plus two', facility: '66.7%', guess: '33.3%' },
-      { topic: 'Astronomy', title: 'Largest planet', facility: '66.7%', guess: '0%' },
+      { topic: 'Geography', title: 'Capital of France', type: 'Multiple choice', facility: '33.3%', guess: '33.3%' },
+      { topic: 'Arithmetic', title: 'Two plus two', type: 'Multiple choice', facility: '66.7%', guess: '33.3%' },
+      { topic: 'Astronomy', title: 'Largest planet', type: 'Short answer', facility: '66.7%', guess: '0%' },
     ];
     for (const [i, item] of facilities.entries()) {
       const cells = items.nth(i).getByRole('cell');
       await expect(cells.nth(0)).toHaveText(String(i + 1));
       await expect(cells.nth(1)).toHaveText(item.topic);
       await expect(cells.nth(2)).toHaveText(item.title);
-      await expect(cells.nth(3)).toHaveText(item.facility);
-      await expect(cells.nth(7)).toHaveText(item.guess);
+      await expect(cells.nth(3)).toHaveText(item.type);
+      await expect(cells.nth(4)).toHaveText(item.facility);
+      await expect(cells.nth(8)).toHaveText(item.guess);
     }
 
     // Every column fits a small laptop's width: the last (Rasch difficulty) is not cut off by the card.
