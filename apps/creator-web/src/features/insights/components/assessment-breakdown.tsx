@@ -121,7 +121,8 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
             <TableHeaderCell>#</TableHeaderCell>
             <TableHeaderCell>{t('assessmentBreakdown.topic')}</TableHeaderCell>
             <TableHeaderCell>{t('assessmentBreakdown.summary')}</TableHeaderCell>
-            <TableHeaderCell>{t('assessmentBreakdown.type')}</TableHeaderCell>
+            {/* The type column shows from a wide laptop up, so the figures never scroll out of a small one. */}
+            <TableHeaderCell className="hidden xl:table-cell">{t('assessmentBreakdown.type')}</TableHeaderCell>
             {showDrawn && <TableHeaderCell>{t('assessmentBreakdown.nDrewIt')}</TableHeaderCell>}
             {COLUMNS.map((c) => (
               <TableHeaderCell key={c.field} className={FIGURE_HEADER}>
@@ -144,7 +145,7 @@ export function AssessmentBreakdown({ report, questions }: { report: InsightsRep
               <TableCell className="max-w-40 truncate" title={summaryOf(item.questionIndex)}>
                 {summaryOf(item.questionIndex)}
               </TableCell>
-              <TableCell>
+              <TableCell className="hidden xl:table-cell">
                 <ItemType item={item} question={questions[item.questionIndex]} />
               </TableCell>
               {showDrawn && <TableCell className="tabular-nums">{item.drawn ?? '—'}</TableCell>}
