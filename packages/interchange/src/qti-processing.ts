@@ -109,7 +109,8 @@ export const unitId = (k: number) => `U${k + 1}`;
 // ---------------------------------------------------------------------------------------------------------------
 // Calculated: the formula as template processing
 
-const MATH_OPERATORS: Partial<Record<string, string>> = {
+/** Our formula functions that are a QTI qti-math-operator, by the operator's name there (log10 is QTI's log). */
+export const MATH_OPERATORS: Partial<Record<string, string>> = {
   abs: 'abs',
   exp: 'exp',
   ln: 'ln',

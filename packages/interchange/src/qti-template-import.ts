@@ -1,5 +1,6 @@
 import { type FormulaNode, FORMULA_FUNCTIONS, type FormulaFunction } from '@exam/domain/formula';
 import { type CalculatedSettings, type CalculatedVariable } from '@exam/domain/question-kinds';
+import { MATH_OPERATORS } from './qti-processing.ts';
 import { type XmlNode, child, childrenNamed, descendants, elements, local, textOf } from './xml.ts';
 
 /**
@@ -9,20 +10,10 @@ import { type XmlNode, child, childrenNamed, descendants, elements, local, textO
  * (conditions, random choices from a list, steps, strings) has no calculated equivalent: the reason is returned.
  */
 
-const REVERSE_OPERATORS: Record<string, FormulaFunction> = {
-  abs: 'abs',
-  exp: 'exp',
-  ln: 'ln',
-  log: 'log10',
-  sin: 'sin',
-  cos: 'cos',
-  tan: 'tan',
-  asin: 'asin',
-  acos: 'acos',
-  atan: 'atan',
-  floor: 'floor',
-  ceil: 'ceil',
-};
+/** The qti-math-operator names read back into our functions: MATH_OPERATORS reversed. */
+const REVERSE_OPERATORS: Partial<Record<string, FormulaFunction>> = Object.fromEntries(
+  Object.entries(MATH_OPERATORS).map(([ours, qti]) => [qti, ours as FormulaFunction]),
+);
 
 class Unsupported extends Error {}
 
