@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { catalogueKeys } from '@exam/ui/lib/i18n';
+import { catalogueKeys, compareCatalogues, resourcesFromFiles } from '@exam/ui/lib/i18n';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { i18n, resources } from './index.ts';
+import { changeLanguage, i18n, LANGUAGES, resources } from './index.ts';
 
 type Catalogue = Parameters<typeof catalogueKeys>[0];
 
@@ -255,5 +255,140 @@ describe('the creator app’s source', () => {
   it('writes no English into the UI outside the catalogues', () => {
     expect(files.length).toBeGreaterThan(50);
     expect(files.flatMap(bareEnglish)).toEqual([]);
+  });
+});
+
+// Every catalogue file of every language, whichever chunk the app fetches it in.
+const allResources = resourcesFromFiles(
+  import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true }),
+);
+const translations = LANGUAGES.filter((language) => language !== 'en');
+
+/** Every key of a catalogue with its text. */
+function texts(catalogue: Catalogue, prefix = ''): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [key, value] of Object.entries(catalogue)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') found.set(path, value);
+    else for (const [inner, text] of texts(value, path)) found.set(inner, text);
+  }
+  return found;
+}
+
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
+// Words written the same in English and in each translation: product and format names, units, abbreviations and
+// statistics' proper names. A translated text that equals the English one must be made of these words only.
+const SAME_IN_EVERY_LANGUAGE = new Set(
+  [
+    'Assessly',
+    'LMS',
+    'LTI',
+    'Moodle',
+    'XML',
+    'QTI',
+    'base64',
+    'ROT13',
+    'ID',
+    'Email',
+    'Error',
+    'tokens',
+    'min',
+    'pts',
+    'KB',
+    'MB',
+    'logits',
+    'Rasch',
+    '2PL',
+    'Infit',
+    'Outfit',
+    'MNSQ',
+    'RAIR',
+    'RSR',
+    'Ctrl',
+    // A sample of text styled as each answer source, not a word.
+    'Abc',
+  ].map((word) => word.toLowerCase()),
+);
+// Texts that are data rather than language: an example of the CSV the server reads, whose header is fixed.
+const DATA_TEXTS = new Set(['roster:rosterImport.nameCandidateIdEmail']);
+
+describe.each(translations)('the creator app’s %s catalogues', (language) => {
+  const translated = (allResources[language] ?? {}) as Record<string, Catalogue>;
+  const pairs = Object.entries(english).flatMap(([namespace, catalogue]) => {
+    const theirs = texts(translated[namespace] ?? {});
+    return [...texts(catalogue)].map(([key, text]) => ({
+      id: `${namespace}:${key}`,
+      namespace,
+      key,
+      english: text,
+      translation: theirs.get(key),
+    }));
+  });
+
+  it('has every namespace English has, and no other', () => {
+    expect(Object.keys(translated).sort()).toEqual(Object.keys(english).sort());
+  });
+
+  it('has every English key and no other, with the same {{variables}}', () => {
+    for (const namespace of Object.keys(english)) {
+      expect(compareCatalogues(english[namespace]!, translated[namespace] ?? {}), namespace).toEqual([]);
+    }
+  });
+
+  it('has the plural forms English has, plus only those the language’s own plural rules name', () => {
+    const allowed = new Set(new Intl.PluralRules(language).resolvedOptions().pluralCategories);
+    const problems: string[] = [];
+    for (const [namespace, catalogue] of Object.entries(english)) {
+      const ours = [...texts(catalogue).keys()];
+      const theirs = [...texts(translated[namespace] ?? {}).keys()];
+      for (const key of ours.filter((key) => PLURAL.test(key) && !theirs.includes(key))) {
+        problems.push(`missing ${namespace}:${key}`);
+      }
+      for (const key of theirs.filter((key) => PLURAL.test(key) && !ours.includes(key))) {
+        const form = PLURAL.exec(key)![1]!;
+        const base = key.replace(PLURAL, '');
+        if (!allowed.has(form as Intl.LDMLPluralRule) || !ours.some((our) => our.replace(PLURAL, '') === base)) {
+          problems.push(`extra ${namespace}:${key}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('has no empty text', () => {
+    const empty = pairs.filter(({ english: source, translation }) => source.trim() !== '' && !translation?.trim());
+    expect(empty.map(({ id }) => id)).toEqual([]);
+  });
+
+  it('translates every text, beyond words that are the same in both languages', () => {
+    const untranslated = pairs.filter(({ id, english: source, translation }) => {
+      if (translation !== source || DATA_TEXTS.has(id)) return false;
+      const words = (source.replace(/\{\{[^}]*\}\}/g, ' ').match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) =>
+        /\p{L}{2,}/u.test(word),
+      );
+      return words.some((word) => !SAME_IN_EVERY_LANGUAGE.has(word.toLowerCase()));
+    });
+    expect(untranslated.map(({ id, english: source }) => `${id}: ${source}`)).toEqual([]);
+  });
+
+  it('keeps the markup tags (<0>…</0>) English uses', () => {
+    const tags = (text: string) => [...text.matchAll(/<\/?(\d+)\/?>/g)].map((match) => match[0]).sort();
+    const changed = pairs.filter(
+      ({ english: source, translation }) => tags(source).join() !== tags(translation ?? '').join(),
+    );
+    expect(changed.map(({ id }) => id)).toEqual([]);
+  });
+});
+
+describe('the creator app’s language', () => {
+  it('speaks the chosen language, sets the page’s lang and falls back to English', async () => {
+    await changeLanguage('es');
+    expect(i18n.t('dashboard:dashboard.dashboard')).toBe('Panel');
+    expect(i18n.t('exams:interchange.willImport', { count: 3 })).toBe('Se importarán 3 preguntas');
+    expect(document.documentElement.lang).toBe('es');
+    await changeLanguage('en');
+    expect(i18n.t('dashboard:dashboard.dashboard')).toBe('Dashboard');
+    expect(document.documentElement.lang).toBe('en');
   });
 });

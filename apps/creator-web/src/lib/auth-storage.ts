@@ -1,4 +1,5 @@
 import { UserSchema, type AuthResponse, type User } from '@exam/domain/auth';
+import { LANGUAGE_STORAGE_KEY } from '../i18n/index.ts';
 
 const TOKEN_KEY = 'authToken';
 const USER_KEY = 'user';
@@ -17,10 +18,15 @@ export function clearToken(): void {
   localStorage.removeItem(USER_KEY);
 }
 
-/** Sign-out (the dashboard header's button) clears all browser storage, so nothing of the creator stays behind. */
+/**
+ * Sign-out (the dashboard header's button) clears all browser storage, so nothing of the creator stays behind,
+ * except the language the page is read in: a device setting, not the creator's data.
+ */
 export function clearAllStorage(): void {
+  const language = localStorage.getItem(LANGUAGE_STORAGE_KEY);
   localStorage.clear();
   sessionStorage.clear();
+  if (language) localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
 }
 
 export function findStoredUser(): User | undefined {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { changeLanguage } from '../i18n/index.ts';
 import { formatDate, formatDateTime, formatTime } from './format-date.ts';
 
 describe('the one date format', () => {
@@ -27,5 +28,14 @@ describe('the one date format', () => {
       expect(format(undefined)).toBe('N/A');
       expect(format('not a date')).toBe('N/A');
     }
+  });
+
+  it('follows the page’s language: day before month in Spanish, the same 24-hour clock', async () => {
+    await changeLanguage('es');
+    expect(formatDate('2025-01-05T12:00:00.000Z')).toBe('5 ene 2025');
+    expect(formatDateTime(afternoon)).toBe('5 ene 2025, 14:30');
+    expect(formatTime(afternoon)).toBe('14:30');
+    await changeLanguage('en');
+    expect(formatDateTime(afternoon)).toBe('Jan 5, 2025 14:30');
   });
 });

@@ -1,15 +1,19 @@
+import { activeLanguage } from '../i18n/index.ts';
+
 /**
- * The creator app's one way of writing an instant (the spec's 'MMM d, yyyy' and 'MMM d, yyyy HH:mm'), in the
- * viewer's time zone with a 24-hour clock. Every date, date-time and clock time on its pages goes through
+ * The creator app's one way of writing an instant (the spec's 'MMM d, yyyy' and 'MMM d, yyyy HH:mm' in English,
+ * the same fields in the order and words of the active language otherwise), in the viewer's time zone with a
+ * 24-hour clock. Every date, date-time and clock time on its pages goes through
  * here, so two screens never show the same moment two ways. A missing or unparseable value reads 'N/A', so a
  * bad value never breaks a table.
  */
 const DATE = { month: 'short', day: 'numeric', year: 'numeric' } as const;
 const CLOCK = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' } as const;
 
-// Made per call, not once at load: the viewer's zone is read each time, as @exam/ui/lib/local-time does.
-const dateFormat = () => new Intl.DateTimeFormat('en-US', DATE);
-const dateTimeFormat = () => new Intl.DateTimeFormat('en-US', { ...DATE, ...CLOCK });
+// Made per call, not once at load: the viewer's zone and the page's language are read each time.
+const locale = () => (activeLanguage() === 'en' ? 'en-US' : activeLanguage());
+const dateFormat = () => new Intl.DateTimeFormat(locale(), DATE);
+const dateTimeFormat = () => new Intl.DateTimeFormat(locale(), { ...DATE, ...CLOCK });
 const clockFormat = () => new Intl.DateTimeFormat('en-US', CLOCK);
 const clockWithSecondsFormat = () => new Intl.DateTimeFormat('en-US', { ...CLOCK, second: '2-digit' });
 
@@ -32,6 +36,8 @@ export function formatDate(value: string | null | undefined): string {
 export function formatDateTime(value: string | null | undefined): string {
   const date = parse(value);
   if (!date) return 'N/A';
+  // Intl's English puts 'at' or a comma before the time; the spec's English form has neither.
+  if (activeLanguage() !== 'en') return dateTimeFormat().format(date);
   const parts = partsOf(dateTimeFormat(), date);
   return `${parts.month} ${parts.day}, ${parts.year} ${parts.hour}:${parts.minute}`;
 }

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import '../i18n/index.ts';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { changeLanguage, LANGUAGES, loadLanguage } from '../i18n/index.ts';
 import { server } from './server.ts';
 
 // The machine running the suite is shared and slow; the first render of a file compiles a lot (the lazy
@@ -32,7 +32,12 @@ globalThis.Request = class extends NodeRequest {
   }
 };
 
+// Every language's catalogues up front: a test may switch language and read it at once.
+await Promise.all(LANGUAGES.map(loadLanguage));
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+// Tests read the English text; a test that switches language does not leak it into the next.
+beforeEach(() => changeLanguage('en'));
 afterEach(() => {
   cleanup();
   server.resetHandlers();

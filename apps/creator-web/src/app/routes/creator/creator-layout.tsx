@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { GraduationCap, Library, LogOut, Plug, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Outlet, redirect, useLoaderData, useNavigate } from 'react-router';
+import { LanguageSwitcher } from '../../../components/language-switcher.tsx';
 import { paths } from '../../../config/paths.ts';
 import { signOut as endServerSession } from '../../../features/auth/api/manage-account.ts';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -82,6 +83,7 @@ export function CreatorLayout() {
           >
             <UserRound aria-hidden className="h-4 w-4" /> {t('creatorLayout.account')}
           </Link>
+          <LanguageSwitcher />
           <Button variant="secondary" size="sm" disabled={signingOut} onClick={() => void signOut()}>
             <LogOut aria-hidden className="h-4 w-4" /> {t('creatorLayout.signOut')}
           </Button>
