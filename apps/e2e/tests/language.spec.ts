@@ -1,7 +1,9 @@
+import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
 import { examUrl } from './support/taker.ts';
+import { signInCreator } from './support/ui.ts';
 
 // A candidate whose browser asks for Spanish (navigator.language and Accept-Language).
 test.use({ locale: 'es-ES' });
@@ -49,5 +51,55 @@ test('a Spanish browser gets the candidate pages in Spanish, switches to English
     await page.goto(`${E2E.takerOrigin}/taker/start?lang=es`);
     await expect(page.getByRole('heading', { name: 'Introduce la URL del examen' })).toBeVisible();
     await expect(page.getByLabel('URL del examen')).toBeVisible();
+  });
+});
+
+/** The creator app speaks the browser's Spanish too: the dashboard and the exam editor, with dates in Spanish. */
+test('a Spanish browser gets the creator dashboard and exam editor in Spanish, accessible, and can switch', async ({
+  page,
+  request,
+}) => {
+  const creator = await registerCreator(request, 'idioma');
+  await publishExam(request, creator.token, {
+    title: 'Parcial de Geografía',
+    questions: [question.shortAnswer('Capital of Spain', ['Madrid'])],
+  });
+  await signInCreator(page, creator);
+
+  await test.step('the dashboard is in Spanish, with the date written the Spanish way', async () => {
+    await page.goto(`${E2E.creatorOrigin}/creator/dashboard`);
+    await expect(page.getByRole('heading', { name: 'Panel', exact: true })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.getByRole('link', { name: 'Crear examen nuevo' })).toBeVisible();
+    const published = page.getByRole('table', { name: 'Exámenes publicados' });
+    const row = published.getByRole('row').filter({ hasText: 'Parcial de Geografía' });
+    await expect(row).toBeVisible();
+    // 'Published' as '5 ene 2025' (day, month, year), never 'Jan 5, 2025'.
+    await expect(row).toContainText(/\d{1,2} [a-z]{3,4}\.? \d{4}/);
+    await expect(row).not.toContainText(/[A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    await expect(page.getByRole('combobox', { name: 'Idioma' })).toHaveValue('es');
+    await expectAccessible(page, 'dashboard in Spanish');
+  });
+
+  await test.step('the exam editor is in Spanish', async () => {
+    await page
+      .getByRole('table', { name: 'Exámenes publicados' })
+      .getByRole('row')
+      .filter({ hasText: 'Parcial de Geografía' })
+      .getByRole('link', { name: 'Editar' })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Editar examen publicado' })).toBeVisible();
+    await expect(page.getByLabel('Título del examen')).toHaveValue('Parcial de Geografía');
+    await expect(page.getByLabel('Título de la pregunta 1', { exact: true })).toHaveValue('Capital of Spain');
+    await expect(page.getByRole('button', { name: 'Actualizar el examen publicado' })).toBeVisible();
+    await expectAccessible(page, 'exam editor in Spanish');
+  });
+
+  await test.step('switching to English is remembered on the next page', async () => {
+    await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
+    await expect(page.getByRole('heading', { name: 'Edit Published Exam' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    await page.goto(`${E2E.creatorOrigin}/creator/dashboard`);
+    await expect(page.getByRole('heading', { name: 'Dashboard', exact: true })).toBeVisible();
   });
 });
