@@ -89,7 +89,7 @@ export async function buildApp(config: Config, deps: Deps) {
   const runnerRepo = createRunnerRepository(deps.database);
   const runner = createRunnerService(
     runnerRepo,
-    { engine: deps.runnerEngine, clock: deps.clock, ids: runIds },
+    { engine: deps.runnerEngine, clock: deps.clock, ids: runIds, log: app.log },
     {
       referenceRunsPerMinute: config.RUNNER_REFERENCE_PER_MINUTE,
       referenceInFlight: config.RUNNER_REFERENCE_IN_FLIGHT,
