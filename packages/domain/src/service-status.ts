@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { AppError, ErrorCode } from './errors.ts';
 import type { WorkspaceType } from './exam.ts';
 import type { CodingLanguage } from './question.ts';
@@ -96,3 +97,57 @@ export class UnavailableError extends AppError {
 /** The workspace's 503: the spec's title and the creator's plain reason; the detail stays on the error. */
 export const workspaceUnavailableError = (reason: Unavailable, workspaceType?: WorkspaceType) =>
   new UnavailableError(`${WORKSPACE_UNAVAILABLE}: ${plainWorkspaceUnavailable(reason.kind, workspaceType)}`, reason);
+
+/** One line of a service's status for the admin status page: what, its state, plain words and the operator's detail. */
+export const StatusItemSchema = z.object({
+  /** What it is about: 'database', 'runner: python', 'workspace: r-studio', 'mail queue'. */
+  name: z.string(),
+  state: z.enum(['ok', 'degraded', 'failing']),
+  /** For the operator too, but in words a non-engineer reads ("Python code cannot run: its runner is not built"). */
+  summary: z.string(),
+  /** The operator's detail: sockets, images, scripts, error codes. Only ever sent to a platform administrator. */
+  detail: z.string().optional(),
+});
+export type StatusItem = z.infer<typeof StatusItemSchema>;
+
+/** GET /internal/status of each service (the internal token only). */
+export const ServiceStatusSchema = z.object({
+  service: z.string(),
+  items: z.array(StatusItemSchema),
+});
+export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
+
+/** GET /api/admin/status (exam-service, platform administrators only): every service's status, or why it is missing. */
+export const PlatformStatusSchema = z.object({
+  checkedAt: z.string(),
+  services: z.array(
+    z.object({
+      service: z.string(),
+      /** 'unreachable': the service did not answer its status within the deadline (the detail says how). */
+      reachable: z.boolean(),
+      elapsedMs: z.number(),
+      items: z.array(StatusItemSchema),
+    }),
+  ),
+});
+export type PlatformStatus = z.infer<typeof PlatformStatusSchema>;
+
+/** Who may read the platform's status: the operator's list of administrators' e-mails (ADMIN_EMAILS). */
+export const AdminMessages = {
+  forbidden: 'Only platform administrators can see the platform status',
+} as const;
+
+/** A reason's kind as the status page names it, beside the operator's detail. */
+export const KIND_SUMMARIES: Record<UnavailableKind, string> = {
+  'engine-unreachable': 'Not answering',
+  'engine-refused': 'Refuses this service',
+  'image-missing': 'Not installed',
+  'not-configured': 'Not configured',
+  'start-failed': 'Failed',
+};
+
+/** A status line from a reason (or its absence). */
+export const statusItemOf = (name: string, reason: Unavailable | undefined, ok = 'Available'): StatusItem =>
+  reason
+    ? { name, state: 'failing', summary: KIND_SUMMARIES[reason.kind], detail: reason.detail }
+    : { name, state: 'ok', summary: ok };

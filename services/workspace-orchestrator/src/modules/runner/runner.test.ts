@@ -144,6 +144,27 @@ describe('the code runner queue (fake engine)', () => {
     expect(response.body).not.toMatch(/exam\/runner-r|build-runner-images|scripts\//);
   });
 
+  it("lists each language's runner on the administrators' status, with the operator's detail there only", async () => {
+    fake.setUnavailable('runner image exam/runner-r is not built (scripts/build-runner-images.sh r)', 'image-missing');
+    const response = await app.inject({ url: '/internal/status', headers: internal });
+    expect(response.statusCode).toBe(200);
+    const items = response.json().items as Array<{ name: string; state: string; summary: string; detail?: string }>;
+    expect(items.find((i) => i.name === 'code runner: r')).toEqual({
+      name: 'code runner: r',
+      state: 'failing',
+      summary: 'Not installed',
+      detail: 'runner image exam/runner-r is not built (scripts/build-runner-images.sh r)',
+    });
+    expect(items.find((i) => i.name === 'database')).toMatchObject({ state: 'ok' });
+    expect(items.filter((i) => i.name.startsWith('workspace: ')).map((i) => i.name)).toEqual([
+      'workspace: vscode',
+      'workspace: r-studio',
+      'workspace: oracle-sql',
+      'workspace: excel',
+    ]);
+    expect((await app.inject({ url: '/internal/status' })).statusCode).toBe(401);
+  });
+
   it('never executes more than its concurrency at once, and takes the next run as one ends', async () => {
     fake.gate();
     const runs = await Promise.all([1, 2, 3, 4, 5].map(() => enqueue('echo')));
