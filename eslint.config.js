@@ -66,6 +66,7 @@ const moduleOrder = {
     'roster',
     'lti',
     'internal',
+    'admin',
   ],
   'llm-gateway': ['chat', 'agent-endpoint', 'transcripts', 'usage', 'grading', 'solvability', 'audit', 'follow-up'],
   'results-service': [
@@ -85,7 +86,7 @@ const moduleOrder = {
     'live',
     'internal',
   ],
-  'workspace-orchestrator': ['sessions', 'proxy', 'runner'],
+  'workspace-orchestrator': ['sessions', 'proxy', 'runner', 'status'],
 };
 
 /** The zones of one service's module order, given the module folders present (exported for the lint tests). */

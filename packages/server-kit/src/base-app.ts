@@ -5,6 +5,8 @@ import { healthPlugin } from './plugins/health.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import type { ApiDocsMode } from './config.ts';
 import { openapiPlugin } from './plugins/openapi.ts';
+import { statusPlugin } from './plugins/status.ts';
+import type { StatusItem } from '@exam/domain/service-status';
 import { tracingPlugin } from './tracing.ts';
 
 export type BaseAppOptions = {
@@ -25,6 +27,8 @@ export type BaseAppOptions = {
   metrics?: { token?: string | undefined; cacheMs?: number | undefined };
   /** API_DOCS: who is served the OpenAPI document and its UI (plugins/openapi.ts); public when unset. */
   apiDocs?: ApiDocsMode;
+  /** What GET /internal/status adds to the checks (engines, images, providers, queues), for the admin status page. */
+  status?: () => Promise<StatusItem[]>;
 };
 
 /**
@@ -51,6 +55,12 @@ export async function createBaseApp(opts: BaseAppOptions) {
     service: opts.service,
     checks: opts.checks,
     ...(opts.degradable ? { degradable: opts.degradable } : {}),
+  });
+  await app.register(statusPlugin, {
+    service: opts.service,
+    checks: opts.checks,
+    ...(opts.degradable ? { degradable: opts.degradable } : {}),
+    ...(opts.status ? { items: opts.status } : {}),
   });
   return app;
 }

@@ -7,6 +7,7 @@ import { createMailQueue, type MailQueue } from './adapters/mail/mail-queue.serv
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { createProvided, type ModuleContext } from './module-context.ts';
+import { adminModule } from './modules/admin/admin.module.ts';
 import { authModule } from './modules/auth/auth.module.ts';
 import { bankModule } from './modules/bank/bank.module.ts';
 import { examsModule } from './modules/exams/exams.module.ts';
@@ -38,6 +39,7 @@ const modules = [
   rosterModule,
   ltiModule,
   internalModule,
+  adminModule,
 ];
 
 export async function buildApp(config: Config, deps: Deps) {

@@ -139,6 +139,20 @@ const ConfigSchema = z.object({
    * it off.
    */
   LTI_ALLOW_LOOPBACK_HTTP: booleanFlag.default(false),
+  /**
+   * The platform administrators: creator accounts' e-mails, comma-separated, who may open the platform status page
+   * (GET /api/admin/status: every service's engines, images, providers and mail queue, with the operator's detail).
+   * Empty: nobody.
+   */
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** scrypt's cost parameter N for creators' password hashes. */
   SCRYPT_COST: z.coerce.number().int().min(1024).default(16384),
   /** The mail queue (PostgreSQL): sends tried per queued mail (the first included) before it is marked failed. */

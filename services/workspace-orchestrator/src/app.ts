@@ -21,6 +21,7 @@ import { createSessionsRepository } from './modules/sessions/sessions.repository
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { createStartFailures } from './modules/sessions/start-failures.ts';
 import { createSessionsService } from './modules/sessions/sessions.service.ts';
+import { orchestratorStatus } from './modules/status/platform-status.ts';
 
 export async function buildApp(config: Config, deps: Deps) {
   const app = await createBaseApp({
@@ -34,6 +35,8 @@ export async function buildApp(config: Config, deps: Deps) {
     creatorSessions: deps.creatorSessions,
     // The engine is not a readiness check: without one the orchestrator still answers 'Workspace Unavailable'.
     checks: { database: () => deps.database.ping(), migrations: schemaCheck(deps.database) },
+    // Called at request time only, once resolveEntry below exists.
+    status: () => orchestratorStatus(deps.engines, deps.runnerEngine, resolveEntry),
   });
   registerServiceMetrics(app, deps.database);
 
@@ -89,7 +92,7 @@ export async function buildApp(config: Config, deps: Deps) {
   const runnerRepo = createRunnerRepository(deps.database);
   const runner = createRunnerService(
     runnerRepo,
-    { engine: deps.runnerEngine, clock: deps.clock, ids: runIds },
+    { engine: deps.runnerEngine, clock: deps.clock, ids: runIds, log: app.log },
     {
       referenceRunsPerMinute: config.RUNNER_REFERENCE_PER_MINUTE,
       referenceInFlight: config.RUNNER_REFERENCE_IN_FLIGHT,

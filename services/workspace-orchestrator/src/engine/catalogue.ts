@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { AppError, ErrorCode } from '@exam/domain/errors';
-import { CatalogueSchema, workspaceUnavailable, type Catalogue, type CatalogueEntry } from '@exam/domain/workspace';
+import { workspaceUnavailableError } from '@exam/domain/service-status';
+import { CatalogueSchema, type Catalogue, type CatalogueEntry } from '@exam/domain/workspace';
 
 /** infra/workspaces/catalogue.json, validated. */
 export function loadCatalogue(path: string): Catalogue {
@@ -23,10 +23,10 @@ export function createEntryResolver(catalogue: Catalogue, overrides: string) {
   return (workspaceType: string): CatalogueEntry => {
     const entry = named(map.get(workspaceType) ?? workspaceType);
     if (!entry)
-      throw new AppError(
-        ErrorCode.UNAVAILABLE,
-        workspaceUnavailable(`no image is configured for the '${workspaceType}' workspace type`),
-      );
+      throw workspaceUnavailableError({
+        kind: 'not-configured',
+        detail: `no image is configured for the '${workspaceType}' workspace type`,
+      });
     return entry;
   };
 }

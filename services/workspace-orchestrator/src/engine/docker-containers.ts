@@ -1,4 +1,5 @@
 import { AGENT_RELAY_HOST } from '@exam/domain/workspace-agents';
+import { workspaceUnavailableError } from '@exam/domain/service-status';
 import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
 import { PassThrough } from 'node:stream';
 import type Docker from 'dockerode';
@@ -62,12 +63,13 @@ function workspaceVolumes(docker: Docker, opts: ContainerLimits, loop?: LoopVolu
     } catch (err) {
       if (!NO_QUOTA.test((err as Error).message)) throw err;
       if (quota.required)
-        throw new Error(
-          'this Docker engine cannot limit the size of workspace volumes (its volumes folder must be on XFS mounted ' +
+        throw workspaceUnavailableError({
+          kind: 'not-configured',
+          detail:
+            'this Docker engine cannot limit the size of workspace volumes (its volumes folder must be on XFS mounted ' +
             'with project quotas, see infra/workspaces/README.md); WORKSPACE_VOLUME_QUOTA=required refuses to start ' +
-            'a workspace without a limit',
-          { cause: err },
-        );
+            `a workspace without a limit (${(err as Error).message})`,
+        });
       unsupported = true;
       process.emitWarning(
         'workspace volumes have no size limit: this Docker engine cannot limit them (infra/workspaces/README.md)',

@@ -1,4 +1,5 @@
 import type { CatalogueEntry } from '@exam/domain/workspace';
+import type { Unavailable } from '@exam/domain/service-status';
 import type Docker from 'dockerode';
 import type { Config } from '../config.ts';
 import { dockerClient, isNotFound } from './docker-client.ts';
@@ -77,7 +78,7 @@ function createProbes(docker: Docker, socketPath: string) {
   const recentlyOk = new Map<string, number>();
   const fresh = (key: string) => Date.now() - (recentlyOk.get(key) ?? 0) < 2000;
   return {
-    async unavailableReason() {
+    async unavailableReason(): Promise<Unavailable | undefined> {
       if (fresh('ping')) return undefined;
       try {
         await Promise.race([
@@ -87,18 +88,25 @@ function createProbes(docker: Docker, socketPath: string) {
         recentlyOk.set('ping', Date.now());
         return undefined;
       } catch (err) {
-        return `the Docker engine at ${socketPath} is not reachable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+        return {
+          kind: 'engine-unreachable',
+          detail: `the Docker engine at ${socketPath} is not reachable (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        };
       }
     },
 
-    async entryUnavailableReason(entry: CatalogueEntry) {
+    async entryUnavailableReason(entry: CatalogueEntry): Promise<Unavailable | undefined> {
       if (fresh(`image:${entry.image}`)) return undefined;
       try {
         await docker.getImage(entry.image).inspect();
         recentlyOk.set(`image:${entry.image}`, Date.now());
         return undefined;
       } catch (err) {
-        if (isNotFound(err)) return `the image ${entry.image} is not installed on this server (see infra/workspaces)`;
+        if (isNotFound(err))
+          return {
+            kind: 'image-missing',
+            detail: `the image ${entry.image} is not installed on this server (see infra/workspaces)`,
+          };
         throw err;
       }
     },

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Unavailable } from '@exam/domain/service-status';
 import type { CatalogueEntry } from '@exam/domain/workspace';
 import { pack } from 'tar-stream';
 
@@ -32,9 +33,9 @@ export type WorkspaceEngine = {
    */
   hostId(): Promise<string>;
   /** Why this engine cannot run workspaces right now; undefined when it can. */
-  unavailableReason(): Promise<string | undefined>;
+  unavailableReason(): Promise<Unavailable | undefined>;
   /** Why this catalogue entry cannot start (its image is missing…); undefined when it can. */
-  entryUnavailableReason(entry: CatalogueEntry): Promise<string | undefined>;
+  entryUnavailableReason(entry: CatalogueEntry): Promise<Unavailable | undefined>;
   start(spec: WorkspaceSpec): Promise<StartedWorkspace>;
   isRunning(handle: string): Promise<boolean>;
   /** Removes the container (or stops the process); its named volume stays. */

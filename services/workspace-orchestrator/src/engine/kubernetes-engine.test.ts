@@ -260,7 +260,8 @@ describe('Kubernetes engine bookkeeping', () => {
     expect(await engine.unavailableReason()).toBeUndefined();
     fake.state.forbidden = true;
     const fresh = engineOf();
-    expect(await fresh.unavailableReason()).toMatch(
+    expect((await fresh.unavailableReason())?.kind).toBe('engine-refused');
+    expect((await fresh.unavailableReason())?.detail).toMatch(
       /^the Kubernetes API refused the orchestrator in the namespace exam-workspaces \(403: pods is forbidden: User "system:serviceaccount:exam:workspace-orchestrator" cannot list/,
     );
     await expect(fresh.start(specOf(ID))).rejects.toThrow();
@@ -270,7 +271,10 @@ describe('Kubernetes engine bookkeeping', () => {
     const url = fake.url;
     await fake.close();
     const unreachable = engineOf({ kubeConfig: kubeConfigForServer(url) });
-    expect(await unreachable.unavailableReason()).toMatch(/^the Kubernetes API is not reachable \(.+\)$/);
+    expect(await unreachable.unavailableReason()).toEqual({
+      kind: 'engine-unreachable',
+      detail: expect.stringMatching(/^the Kubernetes API is not reachable \(.+\)$/),
+    });
     fake = await startFakeKubernetes();
   });
 

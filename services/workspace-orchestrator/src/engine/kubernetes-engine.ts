@@ -151,9 +151,16 @@ export function createKubernetesEngine(opts: KubernetesEngineOptions): Workspace
       } catch (err) {
         const failure = apiFailureOf(err);
         if (failure?.code === 401 || failure?.code === 403)
-          return `the Kubernetes API refused the orchestrator in the namespace ${namespace} (${failure.code}: ${failure.message}); see infra/k8s/src/rbac.ts`;
-        if (failure?.code === 404) return `the namespace ${namespace} does not exist on the Kubernetes cluster`;
-        return `the Kubernetes API is not reachable (${describeFailure(err)})`;
+          return {
+            kind: 'engine-refused',
+            detail: `the Kubernetes API refused the orchestrator in the namespace ${namespace} (${failure.code}: ${failure.message}); see infra/k8s/src/rbac.ts`,
+          };
+        if (failure?.code === 404)
+          return {
+            kind: 'engine-refused',
+            detail: `the namespace ${namespace} does not exist on the Kubernetes cluster`,
+          };
+        return { kind: 'engine-unreachable', detail: `the Kubernetes API is not reachable (${describeFailure(err)})` };
       }
     },
 

@@ -57,7 +57,7 @@ export function createLocalEngine(opts: { binary: string; dir: string; hostId?: 
     async unavailableReason() {
       return existsSync(opts.binary) || !opts.binary.includes('/')
         ? undefined
-        : `code-server was not found at ${opts.binary}`;
+        : { kind: 'not-configured', detail: `code-server was not found at ${opts.binary}` };
     },
     async entryUnavailableReason() {
       return undefined;

@@ -4,6 +4,7 @@ import type Docker from 'dockerode';
 import type { RunJob } from '../db/schema.ts';
 import { makeBundle, OUTPUT_MAX, parseHarnessOutput, type HarnessReport } from './runner-protocol.ts';
 import { dockerClient, isNotFound } from './docker-client.ts';
+import type { Unavailable } from '@exam/domain/service-status';
 import { LABELS } from './engine.ts';
 
 /** Marks the runner's containers (beside exam.orchestrator, the instance). */
@@ -16,8 +17,11 @@ export type RunnerExecution = HarnessReport & {
 
 /** Runs code in sandboxes: the Docker implementation below; unit tests pass a fake. */
 export type RunnerEngine = {
-  /** Why a run in this language cannot start now (no engine, no image), or undefined when it can. */
-  unavailableReason(language: RunJob['language']): Promise<string | undefined>;
+  /**
+   * Why a run in this language cannot start now (no engine, no image), or undefined when it can. The detail names
+   * sockets, images and scripts: it is for the log and the admin status page, never for a response.
+   */
+  unavailableReason(language: RunJob['language']): Promise<Unavailable | undefined>;
   execute(job: RunJob): Promise<RunnerExecution>;
   /** How many runner containers of this instance exist right now (the burst benchmark samples it). */
   countContainers(): Promise<number>;
@@ -149,7 +153,10 @@ export function createDockerRunnerEngine(opts: RunnerEngineOptions): RunnerEngin
           ]);
           recentlyOk.set('ping', Date.now());
         } catch (err) {
-          return `no Docker engine at ${opts.socketPath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+          return {
+            kind: 'engine-unreachable',
+            detail: `no Docker engine at ${opts.socketPath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+          };
         }
       }
       const image = runnerImage(language);
@@ -159,8 +166,15 @@ export function createDockerRunnerEngine(opts: RunnerEngineOptions): RunnerEngin
         recentlyOk.set(image, Date.now());
         return undefined;
       } catch (err) {
-        if (isNotFound(err)) return `runner image ${image} is not built (scripts/build-runner-images.sh ${language})`;
-        return `the Docker engine at ${opts.socketPath} failed: ${(err as Error).message}`;
+        if (isNotFound(err))
+          return {
+            kind: 'image-missing',
+            detail: `runner image ${image} is not built (scripts/build-runner-images.sh ${language})`,
+          };
+        return {
+          kind: 'engine-unreachable',
+          detail: `the Docker engine at ${opts.socketPath} failed: ${(err as Error).message}`,
+        };
       }
     },
 

@@ -1,3 +1,4 @@
+import { plainRunnerUnavailable } from '@exam/domain/service-status';
 import { startPeriodic } from '@exam/server-kit/periodic';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CodeRunRow } from '../db/schema.ts';
@@ -65,7 +66,10 @@ export function createRunnerWorker(ctx: RunnerWorkerContext, opts: RunnerWorkerO
     try {
       const reason = await ctx.engine.unavailableReason(row.job.language);
       if (reason) {
-        await ctx.repo.finish(row.id, 'unavailable', { verdicts: [], reason }, ctx.clock.now());
+        // The run's reason is read by candidates and creators: plain words; the detail stays in the log.
+        ctx.log.warn({ runId: row.id, kind: reason.kind, detail: reason.detail }, 'the code runner is unavailable');
+        const plain = plainRunnerUnavailable(reason.kind, row.job.language);
+        await ctx.repo.finish(row.id, 'unavailable', { verdicts: [], reason: plain }, ctx.clock.now());
         return;
       }
       const report = await ctx.engine.execute(row.job);

@@ -1,3 +1,4 @@
+import type { Unavailable, UnavailableKind } from '@exam/domain/service-status';
 import type { FastifyInstance } from 'fastify';
 import { createRunnerWorker } from '../jobs/runner-worker.ts';
 import type { RunJob } from '../db/schema.ts';
@@ -14,7 +15,7 @@ const b64 = (s: string) => (s ? Buffer.from(s).toString('base64') : '-');
  * `gate` holds every execution until released, to observe how many run at once.
  */
 export function fakeRunnerEngine() {
-  let unavailable: string | undefined;
+  let unavailable: Unavailable | undefined;
   let failures = 0;
   let running = 0;
   let maxRunning = 0;
@@ -69,7 +70,9 @@ export function fakeRunnerEngine() {
 
   return {
     engine,
-    setUnavailable: (reason: string | undefined) => (unavailable = reason),
+    /** The engine's next answers: unavailable for this reason (operator's words), or available again. */
+    setUnavailable: (detail: string | undefined, kind: UnavailableKind = 'engine-unreachable') =>
+      (unavailable = detail === undefined ? undefined : { kind, detail }),
     failNext: (n: number) => (failures = n),
     gate: () => (gated = true),
     release: () => {

@@ -8,11 +8,15 @@ import {
   type RunRequest,
 } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import { plainRunnerUnavailable } from '@exam/domain/service-status';
 import type { CodeRunRow, RunJob } from '../../db/schema.ts';
 import type { RunnerEngine } from '../../engine/runner-engine.ts';
 import type { NewRun, RunnerRepository } from './runner.repository.ts';
 
-/** 503 with code RUNNER_UNAVAILABLE: no engine, or no image for the language (the message says which). */
+/**
+ * 503 with code RUNNER_UNAVAILABLE: no engine, or no image for the language. The message says what that means in
+ * plain words (plainRunnerUnavailable); the operator's detail went to the log.
+ */
 export class RunnerUnavailableError extends AppError {
   constructor(reason: string) {
     super(ErrorCode.UNAVAILABLE, reason);
@@ -63,7 +67,13 @@ export class ReferenceRunsBusyError extends AppError {
  */
 export function createRunnerService(
   repo: RunnerRepository,
-  deps: { engine: RunnerEngine; clock: { now(): Date }; ids: { next(): string } },
+  deps: {
+    engine: RunnerEngine;
+    clock: { now(): Date };
+    ids: { next(): string };
+    /** Where the operator's detail of an unavailable runner goes (the admin status page shows it too). */
+    log?: { warn(details: Record<string, unknown>, message: string): void };
+  },
   opts: RunnerServiceOptions,
 ) {
   const queued = new EventEmitter();
@@ -72,7 +82,9 @@ export function createRunnerService(
 
   async function ensureAvailable(language: RunJob['language']) {
     const reason = await deps.engine.unavailableReason(language);
-    if (reason) throw new RunnerUnavailableError(reason);
+    if (!reason) return;
+    deps.log?.warn({ language, kind: reason.kind, detail: reason.detail }, 'the code runner is unavailable');
+    throw new RunnerUnavailableError(plainRunnerUnavailable(reason.kind, language));
   }
 
   const jobOf = (

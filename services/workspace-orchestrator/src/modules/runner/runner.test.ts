@@ -1,4 +1,5 @@
 import { RUNNER_UNAVAILABLE, type RunReport } from '@exam/domain/coding';
+import { plainRunnerUnavailable } from '@exam/domain/service-status';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorToken, NO_ENGINE_SOCKET } from '../../testing/app.ts';
@@ -126,8 +127,8 @@ describe('the code runner queue (fake engine)', () => {
     expect(response.statusCode).toBe(401);
   });
 
-  it('answers 503 RUNNER_UNAVAILABLE with the reason when no sandbox can take the run', async () => {
-    fake.setUnavailable('runner image exam/runner-r is not built');
+  it('answers 503 RUNNER_UNAVAILABLE in plain words, without the operator detail, when no sandbox can take the run', async () => {
+    fake.setUnavailable('runner image exam/runner-r is not built (scripts/build-runner-images.sh r)', 'image-missing');
     const response = await app.inject({
       method: 'POST',
       url: '/internal/runs',
@@ -135,10 +136,33 @@ describe('the code runner queue (fake engine)', () => {
       payload: runRequest('echo', { language: 'r' }),
     });
     expect(response.statusCode).toBe(503);
-    expect(response.json().error).toEqual({
-      code: RUNNER_UNAVAILABLE,
-      message: 'runner image exam/runner-r is not built',
+    const error = response.json().error as { code: string; message: string };
+    expect(error.code).toBe(RUNNER_UNAVAILABLE);
+    expect(error.message).toBe(plainRunnerUnavailable('image-missing', 'r'));
+    expect(error.message).toMatch(/^R code cannot be run on this platform yet/);
+    // The operator's words (image, script) are for the log and the status page only.
+    expect(response.body).not.toMatch(/exam\/runner-r|build-runner-images|scripts\//);
+  });
+
+  it("lists each language's runner on the administrators' status, with the operator's detail there only", async () => {
+    fake.setUnavailable('runner image exam/runner-r is not built (scripts/build-runner-images.sh r)', 'image-missing');
+    const response = await app.inject({ url: '/internal/status', headers: internal });
+    expect(response.statusCode).toBe(200);
+    const items = response.json().items as Array<{ name: string; state: string; summary: string; detail?: string }>;
+    expect(items.find((i) => i.name === 'code runner: r')).toEqual({
+      name: 'code runner: r',
+      state: 'failing',
+      summary: 'Not installed',
+      detail: 'runner image exam/runner-r is not built (scripts/build-runner-images.sh r)',
     });
+    expect(items.find((i) => i.name === 'database')).toMatchObject({ state: 'ok' });
+    expect(items.filter((i) => i.name.startsWith('workspace: ')).map((i) => i.name)).toEqual([
+      'workspace: vscode',
+      'workspace: r-studio',
+      'workspace: oracle-sql',
+      'workspace: excel',
+    ]);
+    expect((await app.inject({ url: '/internal/status' })).statusCode).toBe(401);
   });
 
   it('never executes more than its concurrency at once, and takes the next run as one ends', async () => {
@@ -241,10 +265,12 @@ describe('the code runner queue (fake engine)', () => {
     const worker = workerOf();
     await worker.pass();
     await worker.drain();
-    expect(await report(run.runId)).toMatchObject({
+    const finished = await report(run.runId);
+    expect(finished).toMatchObject({
       state: 'unavailable',
-      reason: 'no Docker engine at /var/run/docker.sock (ENOENT)',
+      reason: plainRunnerUnavailable('engine-unreachable', 'python'),
     });
+    expect(JSON.stringify(finished)).not.toMatch(/docker\.sock|ENOENT/);
   });
 
   it('prunes finished runs past the retention and keeps queued ones', async () => {

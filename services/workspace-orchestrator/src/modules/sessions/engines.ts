@@ -1,5 +1,4 @@
-import { AppError, ErrorCode } from '@exam/domain/errors';
-import { workspaceUnavailable } from '@exam/domain/workspace';
+import { workspaceUnavailableError, type Unavailable } from '@exam/domain/service-status';
 import type { WorkspaceRow } from '../../db/schema.ts';
 import type { WorkspaceEngine } from '../../engine/engine.ts';
 
@@ -8,14 +7,19 @@ export function createEngineChoice(engines: readonly WorkspaceEngine[]) {
   return {
     /** The first engine that can run workspaces now, or 503 with every engine's reason. */
     async activeEngine(): Promise<WorkspaceEngine> {
-      const reasons: string[] = [];
+      const reasons: Unavailable[] = [];
       for (const engine of engines) {
         const reason = await engine.unavailableReason();
         if (!reason) return engine;
         reasons.push(reason);
       }
-      if (!reasons.length) reasons.push('no Docker engine or local code-server is configured');
-      throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(reasons.join('; ')));
+      if (!reasons.length)
+        throw workspaceUnavailableError({
+          kind: 'not-configured',
+          detail: 'no Docker engine or local code-server is configured',
+        });
+      // The first engine's kind speaks for them all (it is the one the operator chose first); every detail is kept.
+      throw workspaceUnavailableError({ kind: reasons[0]!.kind, detail: reasons.map((r) => r.detail).join('; ') });
     },
 
     /**
@@ -37,10 +41,10 @@ export function createEngineChoice(engines: readonly WorkspaceEngine[]) {
     engineOf(row: WorkspaceRow): WorkspaceEngine {
       const engine = engines.find((e) => e.kind === row.backend);
       if (!engine)
-        throw new AppError(
-          ErrorCode.UNAVAILABLE,
-          workspaceUnavailable(`the ${row.backend} backend of this session is not configured`),
-        );
+        throw workspaceUnavailableError({
+          kind: 'not-configured',
+          detail: `the ${row.backend} backend of this session is not configured`,
+        });
       return engine;
     },
   };

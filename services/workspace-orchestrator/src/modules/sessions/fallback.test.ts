@@ -1,3 +1,4 @@
+import { plainWorkspaceUnavailable } from '@exam/domain/service-status';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,9 +73,12 @@ describe('without a Docker engine', () => {
     expect(answer.statusCode).toBe(200);
     expect(answer.json().failure).toMatchObject({
       attemptId: attempt.claims.sub,
-      reason: 'the Docker engine at /nonexistent/docker.sock is not reachable (ENOENT)',
+      reason: plainWorkspaceUnavailable('engine-unreachable'),
       failures: 3,
     });
+    // The creator reads what it means and who can fix it; the socket and the error code are the operator's (log).
+    expect(answer.json().failure.reason).toMatch(/^The server that runs coding workspaces is not available right now/);
+    expect(answer.body).not.toMatch(/docker\.sock|ENOENT|Docker engine/);
     expect(Date.parse(answer.json().failure.lastFailedAt)).toBeGreaterThanOrEqual(
       Date.parse(answer.json().failure.firstFailedAt),
     );

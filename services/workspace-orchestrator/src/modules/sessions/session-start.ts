@@ -1,13 +1,8 @@
 import type { AttemptClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { CodingWorkspace } from '@exam/domain/exam';
-import {
-  toWorkspaceUserId,
-  workspaceUnavailable,
-  type CatalogueEntry,
-  type CreateSession,
-  type Session,
-} from '@exam/domain/workspace';
+import { workspaceUnavailableError } from '@exam/domain/service-status';
+import { toWorkspaceUserId, type CatalogueEntry, type CreateSession, type Session } from '@exam/domain/workspace';
 import type { WorkspaceRow } from '../../db/schema.ts';
 import type { Deps, WorkspaceExam } from '../../deps.ts';
 import type { EntryResolver } from '../../engine/catalogue.ts';
@@ -77,7 +72,7 @@ export function createSessionStarts(repo: SessionsRepository, deps: Omit<Deps, '
     const engine = await engines.activeEngine();
     const entry = parts.resolveEntry(settings.workspaceType);
     const reason = await engine.entryUnavailableReason(entry);
-    if (reason) throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable(reason));
+    if (reason) throw workspaceUnavailableError(reason, settings.workspaceType);
     return { settings, exam, deadline: attempt.deadline, engine, entry };
   }
 
@@ -138,10 +133,10 @@ export function createSessionStarts(repo: SessionsRepository, deps: Omit<Deps, '
           if (winner) return handOuts.handOut(winner);
         }
         if (err instanceof AppError) throw err;
-        throw new AppError(
-          ErrorCode.UNAVAILABLE,
-          workspaceUnavailable(`Failed to create your coding workspace (${(err as Error).message})`),
-        );
+        throw workspaceUnavailableError({
+          kind: 'start-failed',
+          detail: `the workspace did not start: ${(err as Error).message}`,
+        });
       }
     },
   };

@@ -1,3 +1,4 @@
+import { plainWorkspaceUnavailable } from '@exam/domain/service-status';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,7 +115,8 @@ describe.skipIf(!socketPath)('workspace sessions on the real Docker engine', () 
         url: `/api/session/attempts/${attempt.claims.sub}/start-failure`,
         headers: creatorToken(other, attempt.claims.ownerId),
       });
-      expect(failure.json().failure.reason).toMatch(/^the image exam\/workspace-never-built is not installed/);
+      expect(failure.json().failure.reason).toBe(plainWorkspaceUnavailable('image-missing', 'r-studio'));
+      expect(failure.body).not.toMatch(/workspace-never-built|infra\//);
     } finally {
       await other.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import type { AttemptClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import { plainWorkspaceUnavailable, UnavailableError } from '@exam/domain/service-status';
 import { WORKSPACE_UNAVAILABLE, type WorkspaceStartFailure } from '@exam/domain/workspace';
 import { eq, sql } from 'drizzle-orm';
 import type { WorkspaceDatabase } from '../../db/database.ts';
@@ -9,8 +10,9 @@ import { startFailures } from '../../db/schema.ts';
 export type FailureLog = { warn(details: Record<string, unknown>, message: string): void };
 
 /**
- * Failed workspace starts, kept with the attempt for its creator. The candidate's answer names no engine,
- * socket or image: those are for whoever can fix them (docs/product.md#the-coding-workspace).
+ * Failed workspace starts, kept with the attempt for its creator in plain words (what it means, who can fix it).
+ * Neither the candidate's answer nor the creator's record names an engine, socket or image: those are in the log and
+ * on the admin status page, for whoever can fix them (docs/product.md#the-coding-workspace).
  */
 export function createStartFailures(database: WorkspaceDatabase, clock: { now(): Date }) {
   const { db } = database;
@@ -45,10 +47,20 @@ export function createStartFailures(database: WorkspaceDatabase, clock: { now():
         return await start();
       } catch (error) {
         if (!(error instanceof AppError) || error.code !== ErrorCode.UNAVAILABLE) throw error;
+        const known = error instanceof UnavailableError;
         const prefix = `${WORKSPACE_UNAVAILABLE}: `;
-        const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-        log.warn({ attemptId: claims.sub, examId: claims.examId, reason }, 'The workspace could not start');
-        await record(claims, reason);
+        // Every start failure is an UnavailableError with its plain words; anything else is told as a failed start.
+        const plain = known
+          ? error.message.startsWith(prefix)
+            ? error.message.slice(prefix.length)
+            : error.message
+          : plainWorkspaceUnavailable('start-failed');
+        const detail = known ? error.detail : error.message;
+        log.warn(
+          { attemptId: claims.sub, examId: claims.examId, kind: known ? error.kind : 'start-failed', detail },
+          'The workspace could not start',
+        );
+        await record(claims, plain);
         throw new AppError(ErrorCode.UNAVAILABLE, WORKSPACE_UNAVAILABLE);
       }
     },

@@ -1,3 +1,4 @@
+import { plainWorkspaceUnavailable } from '@exam/domain/service-status';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
@@ -51,7 +52,8 @@ describe.skipIf(!socketPath)('a required volume quota on an engine that cannot l
       url: `/api/session/attempts/${attempt.claims.sub}/start-failure`,
       headers: creatorToken(app, attempt.claims.ownerId),
     });
-    expect(failure.json().failure.reason).toContain('cannot limit the size of workspace volumes');
+    expect(failure.json().failure.reason).toBe(plainWorkspaceUnavailable('not-configured'));
+    expect(failure.body).not.toMatch(/XFS|WORKSPACE_VOLUME_QUOTA/);
     const { Volumes } = await dockerClient(socketPath!).listVolumes({
       filters: { label: [`exam.attempt-id=${attempt.claims.sub}`] },
     });

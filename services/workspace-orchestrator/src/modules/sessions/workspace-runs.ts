@@ -1,5 +1,5 @@
-import { AppError, ErrorCode } from '@exam/domain/errors';
-import { workspaceUnavailable, type CatalogueEntry } from '@exam/domain/workspace';
+import { workspaceUnavailableError } from '@exam/domain/service-status';
+import type { CatalogueEntry } from '@exam/domain/workspace';
 import type { WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import type { WorkspaceEngine } from '../../engine/engine.ts';
@@ -69,7 +69,12 @@ export function createWorkspaceRuns(
       current = await repo.find(row.id);
     }
     if (!current || current.status !== 'ready')
-      throw new AppError(ErrorCode.UNAVAILABLE, workspaceUnavailable('Failed to create your coding workspace'));
+      throw workspaceUnavailableError({
+        kind: 'start-failed',
+        detail: current
+          ? `the session ${row.id} ended as ${current.status} while starting`
+          : `the session ${row.id} went away while starting`,
+      });
     return current;
   }
 
