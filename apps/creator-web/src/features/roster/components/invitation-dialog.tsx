@@ -135,7 +135,10 @@ export function InvitationDialog(props: {
             />
             <details className="text-sm">
               <summary className="cursor-pointer text-ink">{t('invitationDialog.textVersion')}</summary>
+              {/* It scrolls, so it takes the focus (keyboard users scroll it too). */}
               <pre
+                tabIndex={0}
+                aria-label={t('invitationDialog.textVersion')}
                 className="mt-2 max-h-60 overflow-auto whitespace-pre-wrap break-words rounded-md bg-slate-50 p-3 font-mono text-xs text-ink"
                 data-testid="invitation-text"
               >
