@@ -61,15 +61,51 @@ test('a creator imports a roster of three from CSV and invites them, one with ×
     await expectAccessible(page, 'roster of three');
   });
 
-  await test.step('invitations go out and each arrives in the embedded mailbox', async () => {
+  const message = 'Bring your student card.\n<script>alert(1)</script> Room 4B';
+  await test.step('Invite All opens a preview with a message box; nothing goes out before the confirmation', async () => {
     await page.getByRole('button', { name: 'Invite All' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send invitations' });
+    await expect(dialog.getByText('3 candidates will get this mail.')).toBeVisible();
+    await expect(dialog.getByText('As Ada Lovelace (S-1) will see it')).toBeVisible();
+    await expect(dialog.getByTestId('invitation-subject')).toHaveText('Invitation: Roster Journey');
+    await dialog.getByLabel('Personal message (optional)').fill(message);
+    await dialog.getByText('Plain-text version').click();
+    await expect(dialog.getByTestId('invitation-text')).toContainText('<script>alert(1)</script> Room 4B');
+    await expect(dialog.getByTestId('invitation-text')).toContainText('Duration: 60 minutes');
+    // The HTML part, in its sandbox, shows the message as text: the script is not an element there.
+    const frame = page.frameLocator('iframe[title="Invitation mail as formatted"]');
+    await expect(frame.getByText('<script>alert(1)</script> Room 4B')).toBeVisible();
+    await expect(frame.locator('script')).toHaveCount(0);
+    await expectAccessible(page, 'invitation dialog');
+    const res = await request.get(`${E2E.mailboxOrigin}/api/messages?to=${encodeURIComponent(people[0]!.email)}`);
+    expect(((await res.json()) as { messages: unknown[] }).messages).toEqual([]);
+  });
+
+  await test.step('Send 3 invitations: each arrives with the message, duration and rules, as text and HTML', async () => {
+    await page.getByRole('button', { name: 'Send 3 invitations' }).click();
     await expectToast(page, 'Queued 3 invitations');
     const rows = page.getByRole('table', { name: 'Roster' }).getByRole('row');
     for (const p of people) await expect(rows.filter({ hasText: p.name })).toContainText('Invited');
     for (const p of people) {
       const mail = await mailTo(request, p.email, /Invitation: Roster Journey/);
       expect(mail.text).toContain(`Your candidate ID: ${p.id}`);
+      expect(mail.text).toContain('Bring your student card.');
+      expect(mail.text).toContain('Duration: 60 minutes, counted from when you press Start Exam');
+      expect(mail.text).toContain('You have one attempt.');
+      expect(mail.text).toContain('Only this link lets you in');
+      expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; Room 4B');
+      expect(mail.html).not.toMatch(/<script/i);
     }
+  });
+
+  await test.step('inviting someone again says so before sending', async () => {
+    await page.getByRole('checkbox', { name: 'Select Alan Turing' }).check();
+    await page.getByRole('button', { name: 'Invite Selected (1)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send invitations' });
+    await expect(dialog.getByText('1 of them was invited before: their earlier link stops working.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole('checkbox', { name: 'Select Alan Turing' }).uncheck();
   });
 
   await test.step('sending invitations makes the personal link the only way in, and the roster page says so', async () => {
@@ -134,8 +170,9 @@ test('a creator imports a roster of three from CSV and invites them, one with ×
   });
 });
 
-test('an access-code exam refuses a wrong code on its field and starts with the right one', async ({
+test('an access-code exam refuses a wrong code on its field and starts with the right one; an invitation’s link needs no code', async ({
   page,
+  browser,
   request,
 }) => {
   const creator = await registerCreator(request, 'code');
@@ -163,4 +200,30 @@ test('an access-code exam refuses a wrong code on its field and starts with the 
   await page.getByRole('button', { name: 'Start Exam' }).click();
   await expect(page).toHaveURL(new RegExp(`/exam/${exam.id}$`));
   await expect(page.getByTestId('answered-count')).toBeVisible();
+
+  await test.step('an invited candidate follows the mail alone: her personal link stands for the code', async () => {
+    const email = `lin-${Date.now().toString(36)}@e2e.test`;
+    const headers = { authorization: `Bearer ${creator.token}` };
+    const added = await request.post(`${E2E.creatorOrigin}/api/exams/${exam.id}/roster`, {
+      headers,
+      data: { name: 'Lin Wu', candidateId: 'C-7', email },
+    });
+    expect(added.status()).toBe(201);
+    const invited = await request.post(`${E2E.creatorOrigin}/api/exams/${exam.id}/invitations`, { headers, data: {} });
+    expect((await invited.json()).invited).toBe(1);
+    const mail = await mailTo(request, email, /Invitation: Code Journey/);
+    expect(mail.text).toContain('without the exam’s access code');
+    expect(mail.text).not.toContain('open-sesame-42');
+    const link = new RegExp(`${E2E.takerOrigin}/exam/${exam.id}\\?invite=[\\w-]+`).exec(mail.text)?.[0];
+    expect(link, 'a personal link in the invitation').toBeTruthy();
+    const candidate = await browser.newPage();
+    await candidate.goto(link!);
+    await expect(candidate).toHaveURL(/\/taker\/credentials$/);
+    await expect(candidate.getByLabel('Full Name')).toHaveValue('Lin Wu');
+    await expect(candidate.getByLabel('Access Code')).toHaveCount(0);
+    await candidate.getByRole('button', { name: 'Continue' }).click();
+    await candidate.getByRole('button', { name: 'Start Exam' }).click();
+    await expect(candidate).toHaveURL(new RegExp(`/exam/${exam.id}$`));
+    await candidate.close();
+  });
 });

@@ -81,9 +81,44 @@ export const RosterImportResponseSchema = RosterResponseSchema.extend({
 });
 export type RosterImportResponse = z.infer<typeof RosterImportResponseSchema>;
 
-/** Without entryIds, every roster entry with an e-mail is invited. */
-export const InviteRequestSchema = z.object({ entryIds: z.array(z.string().min(1).max(64)).max(5000).optional() });
+/** The longest personal message a creator may add to an invitation (plain text, never read as HTML). */
+export const INVITATION_MESSAGE_MAX = 2000;
+
+const invitationMessage = z
+  .string()
+  .max(INVITATION_MESSAGE_MAX, `The message can have at most ${INVITATION_MESSAGE_MAX} characters`)
+  .transform((v) => v.trim())
+  .optional();
+
+/**
+ * Without entryIds, every roster entry with an e-mail is invited. `message`: the creator's own words, shown in
+ * the mail as plain text (docs/product.md#rosters-and-invitations).
+ */
+export const InviteRequestSchema = z.object({
+  entryIds: z.array(z.string().min(1).max(64)).max(5000).optional(),
+  message: invitationMessage,
+});
 export type InviteRequest = z.infer<typeof InviteRequestSchema>;
+
+/** POST …/invitations/preview: the mail the same request to …/invitations would send, nothing queued. */
+export const InvitationPreviewSchema = z.object({
+  /** The candidate the preview is rendered for: the first recipient, or null for a sample candidate. */
+  candidate: z.object({ name: z.string(), candidateId: z.string() }).nullable(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+  /** How many mails the request would queue. */
+  recipients: z.number().int(),
+  /** Of them, how many were invited before (their earlier link stops working). */
+  alreadyInvited: z.number().int(),
+});
+export type InvitationPreview = z.infer<typeof InvitationPreviewSchema>;
+
+/** GET /api/exams/invitation-counts: invitations sent (roster entries invited) per exam of the creator's. */
+export const InvitationCountsSchema = z.object({
+  exams: z.array(z.object({ examId: z.string(), invited: z.number().int() })),
+});
+export type InvitationCounts = z.infer<typeof InvitationCountsSchema>;
 
 export const InviteResponseSchema = RosterResponseSchema.extend({ invited: z.number().int() });
 export type InviteResponse = z.infer<typeof InviteResponseSchema>;

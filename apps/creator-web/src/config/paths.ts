@@ -107,6 +107,10 @@ export const api = {
   rosterLmsPreview: (examId: string) => `/api/exams/${id(examId)}/roster/lms/preview`,
   rosterLmsImport: (examId: string) => `/api/exams/${id(examId)}/roster/lms/import`,
   invitations: (examId: string) => `/api/exams/${id(examId)}/invitations`,
+  /** The invitation mail the same request would send, rendered; nothing is queued. */
+  invitationPreview: (examId: string) => `/api/exams/${id(examId)}/invitations/preview`,
+  /** Invitations sent per exam of the creator's (roster entries invited). */
+  invitationCounts: '/api/exams/invitation-counts',
   attemptUnlock: '/api/attempts/unlock',
   /** The live proctor view (results-service): who is sitting the exam now, announcements, ending an attempt. */
   examLive: (examId: string) => `/api/exams/${id(examId)}/live`,

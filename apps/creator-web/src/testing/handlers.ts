@@ -67,6 +67,7 @@ export const handlers = [
   }),
   http.get('*/api/exams/auth_exams', () => HttpResponse.json({ exams: examStore.exams })),
   http.get('*/api/results/summary', () => HttpResponse.json({ exams: [] as ExamResultsSummary[] })),
+  http.get('*/api/exams/invitation-counts', () => HttpResponse.json({ exams: [] })),
   // Workspaces started for every attempt: the orchestrator has no failure to tell the creator about.
   http.get('*/api/session/attempts/:attemptId/start-failure', () => HttpResponse.json({ failure: null })),
   // No grader has taken an AI-suggested mark on any exam: the insights page has no agreement to show.

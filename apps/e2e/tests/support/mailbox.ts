@@ -2,7 +2,16 @@ import type { APIRequestContext } from '@playwright/test';
 import { expect } from './fixtures.ts';
 import { E2E } from './env.ts';
 
-export type MailboxMessage = { id: string; from: string; to: string[]; subject: string; date: string; text: string };
+export type MailboxMessage = {
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  date: string;
+  text: string;
+  /** The HTML part of a multipart mail, null when the mail is plain text only. */
+  html: string | null;
+};
 
 /**
  * The mail addressed to `to` whose subject matches, read from the embedded mailbox's API (packages/mailbox):

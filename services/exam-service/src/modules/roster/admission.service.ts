@@ -20,7 +20,7 @@ function isEntryToken(storedHash: string | null, token: string): boolean {
 
 /**
  * Who may start a new attempt (docs/product.md#access): results-service asks before it creates one.
- * `link`: anyone. `code`: whoever gives the exam's access code. `roster`: a candidate whose ID is on the
+ * `link`: anyone. `code`: whoever gives the exam's access code, or opens their own invitation link. `roster`: a candidate whose ID is on the
  * roster, recorded under the roster's name; an invitation link, when used, must be that candidate's. In the
  * roster's 'invitation-link' mode the link is required: a typed roster ID alone is refused, so knowing (or
  * guessing) a classmate's ID is not enough to sit as them.
@@ -31,6 +31,14 @@ export function createAdmissionService(repo: RosterRepository, exams: ExamsRepos
       const exam = await exams.findById(examId);
       if (!exam || exam.isDraft) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
       if (exam.access === 'code') {
+        // A personal invitation link proves the invitation: it admits without the code, which no mail can carry
+        // (only its hash is stored). The link must be the candidate's own, as on a roster exam.
+        if (input.inviteToken) {
+          const invited = await repo.findByInvite(examId, inviteDigest(input.inviteToken));
+          if (!invited || invited.candidateKey !== candidateKey(input.studentId))
+            throw refused(RosterMessages.inviteInvalid);
+          return { name: invited.name };
+        }
         const code = input.accessCode?.trim();
         if (!code) throw refused(RosterMessages.codeRequired, ACCESS_CODE_FIELD);
         const right = exam.accessCodeHash !== null && (await verifyPassword(code, exam.accessCodeHash));

@@ -1,7 +1,8 @@
 import type { Deps, SubmittedCandidates } from '../../deps.ts';
 import type { ExamsRepository } from '../exams/exams.repository.ts';
 import type { MailQueue } from '../../adapters/mail/mail-queue.service.ts';
-import { releaseMail, reminderMail } from './roster-mails.ts';
+import { linkAdmitsWithoutInvitation, releaseMail, reminderMail } from './roster-mails.ts';
+import { rosterAdmissionOf } from './roster.service.ts';
 import type { RosterRepository } from './roster.repository.ts';
 
 /**
@@ -50,7 +51,12 @@ export function createNoticesService(
         const pending = await repo.listUnreminded(exam.id);
         if (pending.length === 0) continue;
         const submitted = new Set(await deps.submissions.submittedCandidateKeys(exam.id));
-        const due = pending.filter((e) => !submitted.has(e.candidateKey));
+        const admission = rosterAdmissionOf(exam);
+        // A reminder must not send anyone where they would be asked for what no mail gave them: without an
+        // invitation, only an exam whose own link admits by name and candidate ID is reminded.
+        const reachable = (e: (typeof pending)[number]) =>
+          e.invitedAt !== null || linkAdmitsWithoutInvitation(exam, admission);
+        const due = pending.filter((e) => !submitted.has(e.candidateKey) && reachable(e));
         queued += await repo.transaction(async (tx) => {
           const claimed = await repo.claimReminders(
             due.map((e) => e.id),
@@ -63,7 +69,8 @@ export function createNoticesService(
                 exam,
                 entry,
                 to: entry.email ?? '',
-                link: `${origin}/exam/${encodeURIComponent(exam.id)}`,
+                examLink: `${origin}/exam/${encodeURIComponent(exam.id)}`,
+                admission,
               }),
             ),
             tx,

@@ -1,4 +1,4 @@
-import { and, asc, eq, exists, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
 import { exams, rosterEntries } from '../../db/schema.ts';
 
@@ -138,7 +138,7 @@ export function createRosterRepository({ db }: ExamDatabase) {
           and(eq(rosterEntries.examId, exams.id), isNotNull(rosterEntries.email), isNull(rosterEntries.remindedAt)),
         );
       return db
-        .select({ id: exams.id, title: exams.title, closesAt: exams.closesAt })
+        .select()
         .from(exams)
         .where(
           and(
@@ -149,6 +149,16 @@ export function createRosterRepository({ db }: ExamDatabase) {
             exists(unreminded),
           ),
         );
+    },
+
+    /** Invitations sent per exam of this owner: the entries that have an invitedAt. */
+    countInvitedByOwner(ownerId: string): Promise<{ examId: string; invited: number }[]> {
+      return db
+        .select({ examId: rosterEntries.examId, invited: count() })
+        .from(rosterEntries)
+        .innerJoin(exams, eq(exams.id, rosterEntries.examId))
+        .where(and(eq(exams.ownerId, ownerId), isNotNull(rosterEntries.invitedAt)))
+        .groupBy(rosterEntries.examId);
     },
 
     claimReminders(ids: string[], now: Date, tx: Tx): Promise<RosterRow[]> {

@@ -3,7 +3,9 @@ import { DeletedSchema } from '@exam/domain/exam';
 import {
   AdmitRequestSchema,
   AdmitResponseSchema,
+  InvitationCountsSchema,
   InvitationIdentitySchema,
+  InvitationPreviewSchema,
   InviteRequestSchema,
   InviteResponseSchema,
   ReleaseNoticeRequestSchema,
@@ -124,7 +126,30 @@ export function rosterRoutes(roster: RosterService, admission: AdmissionService,
           response: { 200: InviteResponseSchema, ...creatorErrors },
         },
       },
-      async (request) => roster.invite(creatorOf(request).sub, request.params.id, request.body.entryIds),
+      async (request) => roster.invite(creatorOf(request).sub, request.params.id, request.body),
+    );
+
+    app.post(
+      '/api/exams/:id/invitations/preview',
+      {
+        ...guarded,
+        schema: {
+          tags,
+          params: ExamParams,
+          body: InviteRequestSchema,
+          response: { 200: InvitationPreviewSchema, ...creatorErrors },
+        },
+      },
+      async (request) => roster.previewInvitation(creatorOf(request).sub, request.params.id, request.body),
+    );
+
+    app.get(
+      '/api/exams/invitation-counts',
+      {
+        ...guarded,
+        schema: { tags, response: { 200: InvitationCountsSchema, 401: ErrorBodySchema, 403: ErrorBodySchema } },
+      },
+      async (request) => roster.invitationCounts(creatorOf(request).sub),
     );
 
     app.get(

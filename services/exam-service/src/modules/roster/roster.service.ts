@@ -3,7 +3,10 @@ import { candidateKey } from '@exam/domain/candidate-key';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import {
   RosterMessages,
+  type InvitationCounts,
   type InvitationIdentity,
+  type InvitationPreview,
+  type InviteRequest,
   type RosterAdmission,
   type RosterEntry,
   type RosterEntryValues,
@@ -36,6 +39,14 @@ export const toRosterEntry = (row: RosterRow): RosterEntry => ({
   invitedAt: row.invitedAt?.toISOString() ?? null,
 });
 
+/** Sending invitations turns a roster exam's unchosen mode into 'invitation-link' (invite below): the mail says so. */
+const admissionAfterInviting = (exam: Pick<ExamRow, 'rosterAdmission'>): RosterAdmission =>
+  exam.rosterAdmission ?? 'invitation-link';
+
+/** Whom a preview is rendered for when no recipient is chosen, and the stand-in for a personal link's token. */
+const SAMPLE_CANDIDATE = { name: 'Sample Candidate', candidateId: 'SAMPLE-ID' };
+const PREVIEW_TOKEN = 'personal-link-in-each-mail';
+
 const examNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
 const entryNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Roster entry not found');
 const duplicate = () =>
@@ -66,6 +77,22 @@ export function createRosterService(
   const inviteLink = (examId: string, token: string) =>
     `${opts.takerOrigin.replace(/\/$/, '')}/exam/${encodeURIComponent(examId)}?invite=${token}`;
   const entryFields = (input: RosterEntryValues) => ({ ...input, candidateKey: candidateKey(input.candidateId) });
+
+  /** Every entry with an e-mail, or the chosen ones: 404 for an unknown id, 400 naming those without e-mail. */
+  async function recipients(examId: string, entryIds: string[] | undefined): Promise<RosterRow[]> {
+    const all = await repo.list(examId);
+    if (!entryIds) return all.filter((e) => e.email);
+    const wanted = new Set(entryIds);
+    const unknown = entryIds.filter((id) => !all.some((e) => e.id === id));
+    if (unknown.length) throw entryNotFound();
+    const selected = all.filter((e) => wanted.has(e.id));
+    const withoutEmail = selected.filter((e) => !e.email);
+    if (withoutEmail.length) {
+      const message = `${RosterMessages.noEmail}: ${withoutEmail.map((e) => e.candidateId).join(', ')}`;
+      throw new AppError(ErrorCode.VALIDATION, message, [{ path: 'entryIds', message }]);
+    }
+    return selected;
+  }
 
   return {
     async list(ownerId: string, examId: string): Promise<RosterResponse> {
@@ -117,25 +144,17 @@ export function createRosterService(
 
     /**
      * Queues one invitation per candidate (every entry with an e-mail, or the chosen ones) with a personal
-     * link; a new invitation replaces the candidate's earlier link. The tokens and the mails are written in
-     * one transaction; sending happens later (the mail queue), so an SMTP failure never fails this.
+     * link and the creator's message, if any; a new invitation replaces the candidate's earlier link. The tokens
+     * and the mails are written in one transaction; sending happens later (the mail queue), so an SMTP failure
+     * never fails this.
      */
-    async invite(ownerId: string, examId: string, entryIds?: string[]): Promise<RosterResponse & { invited: number }> {
+    async invite(
+      ownerId: string,
+      examId: string,
+      request: InviteRequest = {},
+    ): Promise<RosterResponse & { invited: number }> {
       let exam = await ownedExam(ownerId, examId);
-      const all = await repo.list(examId);
-      let chosen = all.filter((e) => e.email);
-      if (entryIds) {
-        const wanted = new Set(entryIds);
-        const unknown = entryIds.filter((id) => !all.some((e) => e.id === id));
-        if (unknown.length) throw entryNotFound();
-        const selected = all.filter((e) => wanted.has(e.id));
-        const withoutEmail = selected.filter((e) => !e.email);
-        if (withoutEmail.length) {
-          const message = `${RosterMessages.noEmail}: ${withoutEmail.map((e) => e.candidateId).join(', ')}`;
-          throw new AppError(ErrorCode.VALIDATION, message, [{ path: 'entryIds', message }]);
-        }
-        chosen = selected;
-      }
+      const chosen = await recipients(examId, request.entryIds);
       const now = deps.clock.now();
       const invitations = chosen.map((entry) => ({ entry, token: randomBytes(24).toString('base64url') }));
       await repo.transaction(async (tx) => {
@@ -146,7 +165,14 @@ export function createRosterService(
         );
         await deps.mail.enqueue(
           invitations.map(({ entry, token }) =>
-            invitationMail({ exam, entry, link: inviteLink(examId, token), to: entry.email ?? '' }),
+            invitationMail({
+              exam,
+              entry,
+              link: inviteLink(examId, token),
+              to: entry.email ?? '',
+              message: request.message,
+              admission: admissionAfterInviting(exam),
+            }),
           ),
           tx,
         );
@@ -157,6 +183,38 @@ export function createRosterService(
         exam = (await exams.updateOwned(ownerId, examId, { rosterAdmission: 'invitation-link' })) ?? exam;
       }
       return { ...(await rosterOf(exam)), invited: invitations.length };
+    },
+
+    /**
+     * The mail the same request would queue, rendered for its first recipient (a sample candidate when there is
+     * none), with a stand-in for the personal link: nothing is queued and no token is made.
+     */
+    async previewInvitation(ownerId: string, examId: string, request: InviteRequest = {}): Promise<InvitationPreview> {
+      const exam = await ownedExam(ownerId, examId);
+      const chosen = await recipients(examId, request.entryIds);
+      const first = chosen[0];
+      const candidate = first ? { name: first.name, candidateId: first.candidateId } : null;
+      const mail = invitationMail({
+        exam,
+        entry: candidate ?? SAMPLE_CANDIDATE,
+        link: inviteLink(examId, PREVIEW_TOKEN),
+        to: first?.email ?? '',
+        message: request.message,
+        admission: admissionAfterInviting(exam),
+      });
+      return {
+        candidate,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html ?? '',
+        recipients: chosen.length,
+        alreadyInvited: chosen.filter((e) => e.invitedAt).length,
+      };
+    },
+
+    /** Invitations sent (roster entries with invitedAt) per exam of this creator's; exams with none are left out. */
+    async invitationCounts(ownerId: string): Promise<InvitationCounts> {
+      return { exams: await repo.countInvitedByOwner(ownerId) };
     },
 
     /** The identity an invitation link fills in on the start page; 404 for a link not of this exam. */

@@ -49,6 +49,10 @@ describe('creator dashboard', () => {
           ],
         }),
       ),
+      // Two invitations sent, seven candidates started (anyone with the link may open it): Invites is the two.
+      http.get('*/api/exams/invitation-counts', () =>
+        HttpResponse.json({ exams: [{ examId: examStore.exams[0]?.id ?? '', invited: 2 }] }),
+      ),
     );
     signInAs();
     renderApp('/creator/dashboard');
@@ -69,7 +73,10 @@ describe('creator dashboard', () => {
     const liveRow = within(published).getByRole('row', { name: /Live Quiz/ });
     expect(within(liveRow).getByText('Mar 4, 2025')).toBeInTheDocument();
     expect(within(liveRow).getByRole('switch')).toBeChecked();
-    expect(within(liveRow).getByRole('cell', { name: '7' })).toBeInTheDocument();
+    expect(await within(liveRow).findByRole('cell', { name: '2' })).toBeInTheDocument();
+    expect(within(liveRow).queryByRole('cell', { name: '7' })).not.toBeInTheDocument();
+    const offlineRow = within(published).getByRole('row', { name: /Offline Quiz/ });
+    expect(within(offlineRow).getAllByRole('cell')[headers.indexOf('Invites')]).toHaveTextContent(/^0$/);
     expect(within(liveRow).getByRole('link', { name: 'View Insights' })).toHaveAttribute(
       'href',
       `/creator/exam-insights/${examStore.exams[0]?.id}`,
@@ -82,10 +89,13 @@ describe('creator dashboard', () => {
     expect(stat('Draft Exams')).toBe('1');
   });
 
-  it("shows '—' for submissions and invites when the results service fails", async () => {
+  it("shows '—' for submissions and invites when the services that count them fail", async () => {
     seedExams(makeExam({ title: 'Quiz', isDraft: false }));
     server.use(
       http.get('*/api/results/summary', () => HttpResponse.json(errorBody('UNAVAILABLE', 'down'), { status: 503 })),
+      http.get('*/api/exams/invitation-counts', () =>
+        HttpResponse.json(errorBody('UNAVAILABLE', 'down'), { status: 503 }),
+      ),
     );
     signInAs();
     renderApp('/creator/dashboard');

@@ -15,6 +15,7 @@ import { ImportQuestionsDialog } from '../../../features/exams/components/import
 import { ExamStats } from '../../../features/exams/components/exam-stats.tsx';
 import { PublishedExamsTable } from '../../../features/exams/components/published-exams-table.tsx';
 import { ResultsTab } from '../../../features/results/components/results-tab.tsx';
+import { useInvitationCounts } from '../../../features/roster/api/manage-roster.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -37,6 +38,8 @@ export function DashboardRoute() {
   const { t: tExams } = useTranslation('exams');
   const exams = useMyExams();
   const summary = useResultsSummary();
+  // Invitations sent (exam-service), beside the attempt counts (results-service).
+  const invitations = useInvitationCounts();
   const all = exams.data ?? [];
   const published = all.filter((e) => !e.isDraft);
   const drafts = all.filter((e) => e.isDraft);
@@ -85,11 +88,11 @@ export function DashboardRoute() {
               <TabsTrigger value="results">{t('dashboard.results')}</TabsTrigger>
             </TabsList>
             <TabsContent value="exams" className="flex flex-col gap-6">
-              <PublishedExamsTable exams={published} summary={summary.data} />
+              <PublishedExamsTable exams={published} summary={summary.data} invitations={invitations.data} />
               <DraftExamsTable exams={drafts} />
             </TabsContent>
             <TabsContent value="results">
-              <ResultsTab />
+              <ResultsTab invitations={invitations.data} />
             </TabsContent>
           </Tabs>
         </div>

@@ -70,9 +70,14 @@ function LiveSwitch({ exam }: { exam: Exam }) {
   );
 }
 
-type Props = { exams: Exam[]; summary: ExamResultsSummary[] | undefined };
+type Props = {
+  exams: Exam[];
+  summary: ExamResultsSummary[] | undefined;
+  /** Invitations sent per exam (roster entries invited); undefined while unknown. */
+  invitations: Map<string, number> | undefined;
+};
 
-export function PublishedExamsTable({ exams, summary }: Props) {
+export function PublishedExamsTable({ exams, summary, invitations }: Props) {
   const { t } = useTranslation('exams');
   const { takerOrigin } = useRuntimeConfig();
   const [toDelete, setToDelete] = useState<Exam | null>(null);
@@ -116,7 +121,7 @@ export function PublishedExamsTable({ exams, summary }: Props) {
                 <TableCell className="tabular-nums">{exam.questions.length}</TableCell>
                 <TableCell className="min-w-20">{formatDate(exam.publishedAt)}</TableCell>
                 <TableCell className="min-w-20">{formatDate(exam.lastEditedAt)}</TableCell>
-                <TableCell className="tabular-nums">{count(countsOf(exam.id)?.started)}</TableCell>
+                <TableCell className="tabular-nums">{invitations ? (invitations.get(exam.id) ?? 0) : '—'}</TableCell>
                 <TableCell className="tabular-nums">{count(countsOf(exam.id)?.submitted)}</TableCell>
                 <TableCell>
                   <div className="flex justify-end gap-0.5">

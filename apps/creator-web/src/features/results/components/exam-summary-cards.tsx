@@ -7,7 +7,12 @@ import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { useTranslation } from 'react-i18next';
 
-type Props = { exams: ExamResultsSummary['exams']; questionCounts: Map<string, number> | undefined };
+type Props = {
+  exams: ExamResultsSummary['exams'];
+  questionCounts: Map<string, number> | undefined;
+  /** Invitations sent per exam (exam-service); undefined while unknown. */
+  invitations: Map<string, number> | undefined;
+};
 
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
@@ -18,8 +23,11 @@ function Figure({ label, value }: { label: string; value: string | number }) {
   );
 }
 
-/** One card per exam with candidates on the Results tab: 'Invites Sent' counts those who started. */
-export function ExamSummaryCards({ exams, questionCounts }: Props) {
+/**
+ * One card per exam with candidates on the Results tab: 'Invites Sent' counts the invitations sent (roster entries
+ * invited), 'Started' the candidates who opened an attempt, 'Attempts' those submitted.
+ */
+export function ExamSummaryCards({ exams, questionCounts, invitations }: Props) {
   const { t } = useTranslation('results');
   return (
     <section aria-label={t('examSummaryCards.examSummaries')} className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
@@ -35,8 +43,12 @@ export function ExamSummaryCards({ exams, questionCounts }: Props) {
                   : t('examSummaryCards.questionCount', { count: questions })}
               </p>
             </div>
-            <dl className="grid grid-cols-2 gap-3">
-              <Figure label={t('examSummaryCards.invitesSent')} value={exam.started} />
+            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+              <Figure
+                label={t('examSummaryCards.invitesSent')}
+                value={invitations ? (invitations.get(exam.examId) ?? 0) : '—'}
+              />
+              <Figure label={t('examSummaryCards.started')} value={exam.started} />
               <Figure label={t('examSummaryCards.attempts')} value={exam.submitted} />
               <Figure label={t('examSummaryCards.graded')} value={exam.graded} />
               <Figure

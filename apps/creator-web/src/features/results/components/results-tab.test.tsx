@@ -73,7 +73,7 @@ describe('dashboard Results tab', () => {
     }),
   ];
 
-  it('shows per-exam summary cards with invites (= started), attempts, graded, average score and View Insights', async () => {
+  it('shows per-exam summary cards with invitations sent, started, attempts, graded, average score and View Insights', async () => {
     const exam = makeExam({
       id: 'exam-phys',
       title: 'Physics',
@@ -84,11 +84,17 @@ describe('dashboard Results tab', () => {
     serveResults(results, [
       { examId: 'exam-phys', examTitle: 'Physics', started: 9, submitted: 7, graded: 5, avgScore: 72.46, pending: 2 },
     ]);
+    server.use(
+      http.get('*/api/exams/invitation-counts', () =>
+        HttpResponse.json({ exams: [{ examId: 'exam-phys', invited: 3 }] }),
+      ),
+    );
     await openResultsTab();
     const card = await screen.findByRole('group', { name: 'Physics' });
     expect(within(card).getByText('1 question')).toBeInTheDocument();
     const figure = (label: string) => within(card).getByText(label).nextElementSibling?.textContent;
-    expect(figure('Invites Sent')).toBe('9');
+    await waitFor(() => expect(figure('Invites Sent')).toBe('3'));
+    expect(figure('Started')).toBe('9');
     expect(figure('Attempts')).toBe('7');
     expect(figure('Graded')).toBe('5');
     expect(figure('Avg Score')).toBe('72.5%');

@@ -10,7 +10,7 @@ import { GradingTable } from './grading-table.tsx';
 import { useTranslation } from 'react-i18next';
 
 /** The dashboard's Results tab: per-exam summary cards and the grading table (which pages its own list). */
-export function ResultsTab() {
+export function ResultsTab({ invitations }: { invitations?: Map<string, number> | undefined }) {
   const { t } = useTranslation('results');
   const summaries = useExamSummaries();
   const questionCounts = useQuestionCounts();
@@ -41,7 +41,9 @@ export function ResultsTab() {
   }
   return (
     <div className="flex flex-col gap-6">
-      {summaries.data.length > 0 && <ExamSummaryCards exams={summaries.data} questionCounts={questionCounts.data} />}
+      {summaries.data.length > 0 && (
+        <ExamSummaryCards exams={summaries.data} questionCounts={questionCounts.data} invitations={invitations} />
+      )}
       <GradingTable />
     </div>
   );

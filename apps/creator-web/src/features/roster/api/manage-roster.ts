@@ -1,4 +1,6 @@
 import {
+  InvitationCountsSchema,
+  InvitationPreviewSchema,
   InviteResponseSchema,
   RosterEntrySchema,
   RosterImportResponseSchema,
@@ -9,7 +11,7 @@ import {
 } from '@exam/domain/roster';
 import { DeletedSchema } from '@exam/domain/exam';
 import { LmsRosterImportResponseSchema, LmsRosterPreviewSchema, LmsRosterSourceSchema } from '@exam/domain/lti-ags';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -37,6 +39,9 @@ function useRosterMutation<V, R>(
     onSuccess: (result) => {
       if (rosterOf) queryClient.setQueryData(rosterKeys.exam(examId), rosterOf(result));
       else void queryClient.invalidateQueries({ queryKey: rosterKeys.exam(examId) });
+      // Invitations sent may have changed (the dashboard's counts), and with them every preview's "already invited".
+      void queryClient.invalidateQueries({ queryKey: ['roster', 'invitation-counts'] });
+      void queryClient.invalidateQueries({ queryKey: ['roster', examId, 'invitation-preview'] });
     },
   });
 }
@@ -85,18 +90,52 @@ export function useImportRoster(examId: string) {
   );
 }
 
-/** Without ids, every candidate with an e-mail is invited. */
+/** Which candidates to invite (without ids, every candidate with an e-mail) and the creator's message. */
+export type InvitationRequest = { entryIds?: string[] | undefined; message?: string | undefined };
+const invitationBody = ({ entryIds, message }: InvitationRequest) => ({
+  ...(entryIds && { entryIds }),
+  ...(message && { message }),
+});
+
 export function useInviteCandidates(examId: string) {
   return useRosterMutation(
     examId,
-    (entryIds: string[] | undefined) =>
+    (request: InvitationRequest) =>
       apiRequest(api.invitations(examId), {
         method: 'POST',
-        body: entryIds ? { entryIds } : {},
+        body: invitationBody(request),
         schema: InviteResponseSchema,
       }),
     rosterPart,
   );
+}
+
+/** POST …/invitations/preview: the mail the same request would send (subject, text, HTML), and to how many. */
+export function useInvitationPreview(examId: string, request: InvitationRequest, enabled: boolean) {
+  return useQuery({
+    queryKey: ['roster', examId, 'invitation-preview', request.entryIds ?? 'all', request.message ?? ''] as const,
+    queryFn: () =>
+      apiRequest(api.invitationPreview(examId), {
+        method: 'POST',
+        body: invitationBody(request),
+        schema: InvitationPreviewSchema,
+      }),
+    enabled,
+    retry: false,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /api/exams/invitation-counts: invitations sent per exam, as a map (exams with none are absent: 0). */
+export function useInvitationCounts() {
+  return useQuery({
+    queryKey: ['roster', 'invitation-counts'] as const,
+    queryFn: () =>
+      apiRequest(api.invitationCounts, { schema: InvitationCountsSchema }).then(
+        (r) => new Map(r.exams.map((e) => [e.examId, e.invited])),
+      ),
+    retry: false,
+  });
 }
 
 /** GET …/roster/lms: whether the exam is placed in an LMS course whose roster can be imported. */

@@ -1,5 +1,5 @@
 import type { RosterEntry } from '@exam/domain/roster';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { makeExam, signInAs } from '../../../testing/factories.ts';
@@ -50,13 +50,28 @@ describe('the exam roster page', () => {
     expect(screen.getByText('No candidates yet')).toBeInTheDocument();
   });
 
-  it('invites the selected candidates and shows who was invited', async () => {
+  const previewOf = (body: { entryIds?: string[]; message?: string }, alreadyInvited = 0) => ({
+    candidate: { name: 'Candidate 2', candidateId: 'S-2' },
+    subject: 'Invitation: Chemistry',
+    text: `Hello Candidate 2,\n\nMessage from the examiner:\n  ${body.message ?? ''}`,
+    html: `<!doctype html><html lang="en"><body><p>Hello Candidate 2,</p><p>${(body.message ?? '').replaceAll('<', '&lt;')}</p></body></html>`,
+    recipients: body.entryIds?.length ?? 2,
+    alreadyInvited,
+  });
+
+  it('invites the selected candidates only after the preview and the confirmation, with the message', async () => {
     seedExams(makeExam({ id: 'exam-2', title: 'Chemistry' }));
     const bodies: unknown[] = [];
+    const previews: unknown[] = [];
     server.use(
       http.get('*/api/exams/exam-2/roster', () =>
         HttpResponse.json({ entries: [entry(1), entry(2)], rosterAdmission: 'candidate-id' }),
       ),
+      http.post('*/api/exams/exam-2/invitations/preview', async ({ request }) => {
+        const body = (await request.json()) as { entryIds?: string[]; message?: string };
+        previews.push(body);
+        return HttpResponse.json(previewOf(body));
+      }),
       http.post('*/api/exams/exam-2/invitations', async ({ request }) => {
         bodies.push(await request.json());
         return HttpResponse.json({
@@ -72,8 +87,59 @@ describe('the exam roster page', () => {
     expect(within(table).getAllByText('Not invited')).toHaveLength(2);
     await user.click(screen.getByRole('checkbox', { name: 'Select Candidate 2' }));
     await user.click(screen.getByRole('button', { name: 'Invite Selected (1)' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Send invitations' });
+    expect(await within(dialog).findByText('1 candidate will get this mail.')).toBeInTheDocument();
+    expect(within(dialog).getByText('As Candidate 2 (S-2) will see it')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('invitation-subject')).toHaveTextContent('Invitation: Chemistry');
+    expect(bodies).toEqual([]); // nothing is sent by opening the dialog
+
+    await user.type(within(dialog).getByLabelText('Personal message (optional)'), 'Room <b>4B</b>');
+    // The preview follows the message once typing pauses; the HTML part runs in an empty sandbox.
+    await waitFor(() => expect(within(dialog).getByTestId('invitation-text')).toHaveTextContent('Room <b>4B</b>'), {
+      timeout: 3000,
+    });
+    const frame = within(dialog).getByTitle('Invitation mail as formatted');
+    expect(frame).toHaveAttribute('sandbox', '');
+    expect(frame.getAttribute('srcdoc')).toContain('Room &lt;b>4B&lt;/b>');
+    expect(previews.at(-1)).toEqual({ entryIds: ['e-2'], message: 'Room <b>4B</b>' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Send 1 invitation' }));
     expect(await within(table).findByText(/^Invited /)).toBeInTheDocument();
-    expect(bodies).toEqual([{ entryIds: ['e-2'] }]);
+    expect(bodies).toEqual([{ entryIds: ['e-2'], message: 'Room <b>4B</b>' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('says how many of "Invite All" were invited before, and Cancel sends nothing', async () => {
+    seedExams(makeExam({ id: 'exam-4', title: 'Chemistry' }));
+    let sent = 0;
+    server.use(
+      http.get('*/api/exams/exam-4/roster', () =>
+        HttpResponse.json({
+          entries: [entry(1, '2030-01-01T10:00:00.000Z'), entry(2)],
+          rosterAdmission: 'invitation-link',
+        }),
+      ),
+      http.post('*/api/exams/exam-4/invitations/preview', async ({ request }) =>
+        HttpResponse.json(previewOf((await request.json()) as { entryIds?: string[] }, 1)),
+      ),
+      http.post('*/api/exams/exam-4/invitations', () => {
+        sent++;
+        return HttpResponse.json({ invited: 2, entries: [], rosterAdmission: 'invitation-link' });
+      }),
+    );
+    signInAs();
+    const { user } = renderApp('/creator/exam-roster/exam-4');
+    await user.click(await screen.findByRole('button', { name: 'Invite All' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send invitations' });
+    expect(await within(dialog).findByText('2 candidates will get this mail.')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText('1 of them was invited before: their earlier link stops working.'),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Send 2 invitations' })).toBeEnabled();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(sent).toBe(0);
   });
 
   it("previews the LMS course's learners and imports them with their LMS user id", async () => {

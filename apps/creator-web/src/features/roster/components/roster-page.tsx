@@ -10,13 +10,8 @@ import { Mail, Users } from 'lucide-react';
 import { useState } from 'react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
-import {
-  useAddRosterEntry,
-  useInviteCandidates,
-  useRemoveRosterEntry,
-  useRoster,
-  useUpdateRosterEntry,
-} from '../api/manage-roster.ts';
+import { useAddRosterEntry, useRemoveRosterEntry, useRoster, useUpdateRosterEntry } from '../api/manage-roster.ts';
+import { InvitationDialog } from './invitation-dialog.tsx';
 import { RosterAdmissionCard } from './roster-admission.tsx';
 import { RosterEntryForm } from './roster-entry-form.tsx';
 import { RosterImport } from './roster-import.tsx';
@@ -30,18 +25,10 @@ export function RosterPage({ examId }: { examId: string }) {
   const add = useAddRosterEntry(examId);
   const update = useUpdateRosterEntry(examId);
   const remove = useRemoveRosterEntry(examId);
-  const invite = useInviteCandidates(examId);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [editing, setEditing] = useState<string | null>(null);
-
-  const sendInvites = (ids?: string[]) =>
-    invite.mutate(ids, {
-      onSuccess: (r) => {
-        toast.success(t('rosterPage.queuedInvitations', { count: r.invited }));
-        setSelected(new Set());
-      },
-      onError: (error) => toast.error(userMessageOf(error)),
-    });
+  // Inviting goes through the dialog (preview, message, confirmation): undefined closed, 'all' or the chosen ids.
+  const [inviting, setInviting] = useState<'all' | string[] | undefined>(undefined);
   const toggle = (id: string) =>
     setSelected((current) => {
       const next = new Set(current);
@@ -80,14 +67,10 @@ export function RosterPage({ examId }: { examId: string }) {
           description={t('rosterPage.invitationsCarryAPersonal')}
           actions={
             <div className="flex gap-2">
-              <Button
-                variant="secondary"
-                disabled={selected.size === 0 || invite.isPending}
-                onClick={() => sendInvites([...selected])}
-              >
+              <Button variant="secondary" disabled={selected.size === 0} onClick={() => setInviting([...selected])}>
                 <Mail aria-hidden className="h-4 w-4" /> {t('rosterPage.inviteSelectedSize', { size: selected.size })}
               </Button>
-              <Button disabled={entries.length === 0 || invite.isPending} onClick={() => sendInvites()}>
+              <Button disabled={!entries.some((e) => e.email)} onClick={() => setInviting('all')}>
                 <Mail aria-hidden className="h-4 w-4" /> {t('rosterPage.inviteAll')}
               </Button>
             </div>
@@ -152,6 +135,13 @@ export function RosterPage({ examId }: { examId: string }) {
           </Table>
         )}
       </Card>
+      <InvitationDialog
+        examId={examId}
+        open={inviting !== undefined}
+        onOpenChange={(open) => !open && setInviting(undefined)}
+        entryIds={inviting === 'all' ? undefined : inviting}
+        onSent={() => setSelected(new Set())}
+      />
     </div>
   );
 }

@@ -61,6 +61,25 @@ describe('/taker/credentials and the exam’s access', () => {
     );
   });
 
+  it('does not ask an invited candidate of a code exam for the code: their personal link stands for it', async () => {
+    const bodies: Record<string, unknown>[] = [];
+    server.use(
+      http.get('/api/public/exams/exam-9/invitations/tok-2', () =>
+        HttpResponse.json({ name: 'Ada Lovelace', studentId: 'S-1' }),
+      ),
+      http.post('/api/attempts/briefing', async ({ request }) => {
+        bodies.push((await request.json()) as Record<string, unknown>);
+        return refusal('stop here');
+      }),
+    );
+    const { user } = renderRoute('/taker/credentials', { ...base, access: 'code', inviteToken: 'tok-2' });
+    await waitFor(() => expect(screen.getByLabelText('Full Name')).toHaveValue('Ada Lovelace'));
+    expect(screen.queryByLabelText('Access Code')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(bodies).toEqual([expect.objectContaining({ studentId: 'S-1', inviteToken: 'tok-2' })]));
+    expect(bodies[0]).not.toHaveProperty('accessCode');
+  });
+
   it('tells a roster exam’s visitor that only invited candidates may start, and that a bad link is not valid', async () => {
     server.use(
       http.get('/api/public/exams/exam-9/invitations/bad', () =>

@@ -97,9 +97,11 @@ export function CredentialsForm({
     () => (locked ? { ...emptyValues, name: lockedName ?? '', studentId: lockedStudentId ?? '' } : undefined),
     [locked, lockedName, lockedStudentId],
   );
+  // A personal invitation link stands for the access code (the mail cannot carry the code, only its hash is kept).
+  const asksAccessCode = exam?.access === 'code' && !invited;
   const schema = credentialsSchema({
     examId: exam?.examId ?? '',
-    asksAccessCode: exam?.access === 'code',
+    asksAccessCode,
     inviteToken: invited ? exam?.inviteToken : undefined,
     ltiGrant: launched ? ltiGrant : undefined,
     codeAsked: codeAsked !== undefined,
@@ -220,7 +222,7 @@ export function CredentialsForm({
           // Another ID is another attempt: the code asked for the previous one no longer applies.
           onStudentIdChange={() => setCodeAsked(undefined)}
         />
-        {exam?.access === 'code' && (
+        {asksAccessCode && (
           <Controller
             control={form.control}
             name="accessCode"
