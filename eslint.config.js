@@ -82,6 +82,7 @@ const moduleOrder = {
     'receipts',
     'collaboration',
     'insights',
+    'reports',
     'live',
     'internal',
   ],
