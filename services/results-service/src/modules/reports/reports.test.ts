@@ -35,8 +35,11 @@ describe('candidate reports', () => {
   });
   afterAll(() => app.close());
 
-  const createLink = (resultId: string, headers: Record<string, string>, payload: unknown = { expiresInDays: 7 }) =>
-    app.inject({ method: 'POST', url: `/api/results/${resultId}/report-links`, headers, payload });
+  const createLink = (
+    resultId: string,
+    headers: Record<string, string>,
+    payload: Record<string, unknown> = { expiresInDays: 7 },
+  ) => app.inject({ method: 'POST', url: `/api/results/${resultId}/report-links`, headers, payload });
   const listLinks = (resultId: string, headers: Record<string, string>) =>
     app.inject({ method: 'GET', url: `/api/results/${resultId}/report-links`, headers });
   const revoke = (resultId: string, linkId: string, headers: Record<string, string>) =>
