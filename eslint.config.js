@@ -83,6 +83,7 @@ const moduleOrder = {
     'receipts',
     'collaboration',
     'insights',
+    'reports',
     'live',
     'internal',
   ],

@@ -10,6 +10,7 @@ describe('SERVICE_ROUTES', () => {
     expect(serviceOf('/api/results')).toBe('results-service');
     expect(serviceOf('/api/results?examId=e1&limit=50')).toBe('results-service');
     expect(serviceOf('/api/results/summary')).toBe('results-service');
+    expect(serviceOf('/api/reports/abc_DEF-123')).toBe('results-service');
     expect(serviceOf('/api/attempts/a1/exam')).toBe('results-service');
     expect(serviceOf('/api/exams/e1/results.csv')).toBe('results-service');
     expect(serviceOf('/api/exams/e1/insights?refresh=1')).toBe('results-service');

@@ -28,7 +28,7 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   // The pre-publish assistant audit and the comparison of configurations (assistant-audit.ts).
   ['^/api/exams/[^/]+/assistant-audits([/?]|$)', 'llm-gateway'],
   ['^/api/(auth|exams|public|materials|bank|lti)([/?]|$)', 'exam-service'],
-  ['^/api/(attempts|results)([/?]|$)', 'results-service'],
+  ['^/api/(attempts|results|reports)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],
   ['^/api/(session|sessions|runner)([/?]|$)', 'workspace-orchestrator'],
   ['^/api/exam-service/', 'exam-service'],

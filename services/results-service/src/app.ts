@@ -14,6 +14,7 @@ import { liveModule } from './modules/live/live.module.ts';
 import { ltiModule } from './modules/lti/lti.module.ts';
 import { questionGradingModule } from './modules/question-grading/question-grading.module.ts';
 import { receiptsModule } from './modules/receipts/receipts.module.ts';
+import { reportsModule } from './modules/reports/reports.module.ts';
 import { resultsModule } from './modules/results/results.module.ts';
 import { submissionsModule } from './modules/submissions/submissions.module.ts';
 import { suggestionsModule } from './modules/suggestions/suggestions.module.ts';
@@ -39,6 +40,7 @@ const modules = [
   receiptsModule,
   collaborationModule,
   insightsModule,
+  reportsModule,
   internalModule,
 ];
 

@@ -22,6 +22,11 @@ export const routes: RouteObject[] = [
   { path: paths.resetPassword, Component: ResetPasswordRoute },
   // An instructor's LMS launch: signed in (or asked to sign in) here, so outside the guarded /creator area.
   { path: paths.ltiLaunch, Component: LtiLaunchRoute },
+  // A candidate report's share link: public (the token is the credential), no app chrome, loaded when opened.
+  {
+    path: '/report/:token',
+    lazy: async () => ({ Component: (await import('./routes/report/report.tsx')).ReportRoute }),
+  },
   {
     path: '/creator',
     loader: creatorGuard,

@@ -35,6 +35,8 @@ export const paths = {
    * Grading by question: every candidate's answer to one question. `questionIndex` is the exam's own 0-based
    * index (the API's); the URL carries the question's number as graders read it ("Q3" is `/question/3`).
    */
+  /** The candidate report a share link opens: public, no sign-in (the token is the link's only secret). */
+  report: (token: string) => `/report/${encodeURIComponent(token)}`,
   gradeQuestion: (examId: string, questionIndex: number) =>
     `/creator/grade/${encodeURIComponent(examId)}/question/${questionIndex + 1}`,
 } as const;
@@ -136,6 +138,10 @@ export const api = {
   resultFollowUp: (resultId: string) => `/api/results/${id(resultId)}/follow-up`,
   resultFollowUpMark: (resultId: string, n: number) => `/api/results/${id(resultId)}/follow-up/${n}/mark`,
   /** The collaboration profile: read it, ask the AI for the judged levels, set a judged level. */
+  /** The candidate report's share links (the exam's owner) and the report itself (anyone with a live link). */
+  resultReportLinks: (resultId: string) => `/api/results/${id(resultId)}/report-links`,
+  resultReportLink: (resultId: string, linkId: string) => `/api/results/${id(resultId)}/report-links/${id(linkId)}`,
+  report: (token: string) => `/api/reports/${id(token)}`,
   resultCollaboration: (resultId: string) => `/api/results/${id(resultId)}/collaboration`,
   resultCollaborationSuggestions: (resultId: string) => `/api/results/${id(resultId)}/collaboration/suggestions`,
   resultCollaborationLevel: (resultId: string, dimension: string) =>

@@ -17,6 +17,7 @@ import type answerProcess from './locales/en/process.json';
 import type lti from './locales/en/lti.json';
 import type questionGrading from './locales/en/question-grading.json';
 import type questionKinds from './locales/en/question-kinds.json';
+import type reports from './locales/en/reports.json';
 import type results from './locales/en/results.json';
 import type roster from './locales/en/roster.json';
 
@@ -45,6 +46,7 @@ declare module 'i18next' {
     lti: typeof lti;
     'question-grading': typeof questionGrading;
     'question-kinds': typeof questionKinds;
+    reports: typeof reports;
     results: typeof results;
     roster: typeof roster;
   }

@@ -78,6 +78,8 @@ export const handlers = [
   http.get('*/api/results/:id/collaboration', ({ params }) =>
     HttpResponse.json(makeUnusedCollaborationProfile(String(params.id))),
   ),
+  // The result page's report share links: none made yet, unless a test serves its own.
+  http.get('*/api/results/:id/report-links', () => HttpResponse.json({ links: [] })),
   // Exams have no follow-up questions after submit unless a test serves a result's own (fake-follow-up.ts).
   http.get('*/api/results/:id/follow-up', () =>
     HttpResponse.json(

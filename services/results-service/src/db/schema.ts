@@ -710,3 +710,26 @@ export const followUpQuestions = resultsServiceSchema.table(
   },
   (t) => [primaryKey({ columns: [t.attemptId, t.n] })],
 );
+
+/**
+ * Share links of candidate reports (@exam/domain/candidate-report): who made one for which result, until when, and
+ * how often it was opened. Only the SHA-256 of the link's token is kept; the token lives in the URL alone.
+ */
+export const reportLinks = resultsServiceSchema.table(
+  'report_links',
+  {
+    id: text('id').primaryKey(),
+    resultId: text('result_id').notNull(),
+    ownerId: text('owner_id').notNull(),
+    /** Hex SHA-256 of the token: a database read gives nobody a working link. */
+    tokenHash: text('token_hash').notNull(),
+    /** The creator's e-mail. */
+    createdBy: text('created_by').notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+    lastOpenedAt: at('last_opened_at'),
+    openCount: integer('open_count').notNull().default(0),
+  },
+  (t) => [uniqueIndex('report_links_token_idx').on(t.tokenHash), index('report_links_result_idx').on(t.resultId)],
+);

@@ -3,7 +3,7 @@ import type { AppModule } from '../../module-context.ts';
 import { gapOfCandidate, type GapRead } from './collaboration-view.ts';
 import { createCollaborationRepository, type CollaborationRepository } from './collaboration.repository.ts';
 import { collaborationRoutes } from './collaboration.routes.ts';
-import { createCollaborationService } from './collaboration.service.ts';
+import { createCollaborationService, type CollaborationService } from './collaboration.service.ts';
 
 /** The judgements and process totals of an exam's profiles: insights show their levels and agreement. */
 export type CollaborationCohort = Pick<CollaborationRepository, 'examJudgements' | 'processTotals'>;
@@ -11,6 +11,8 @@ export type CollaborationCohort = Pick<CollaborationRepository, 'examJudgements'
 declare module '../../module-context.ts' {
   interface Provided {
     collaborationCohort: CollaborationCohort;
+    /** One result's profile as its owner reads it: the candidate report shows its levels (modules/reports). */
+    collaborationProfile: CollaborationService['profile'];
   }
 }
 
@@ -35,5 +37,6 @@ export const collaborationModule: AppModule = async (app, { deps, use, provide }
   }
 
   const service = createCollaborationService({ ...deps, repo, timeline: use('timeline'), gapOf });
+  provide('collaborationProfile', (resultId, ownerId) => service.profile(resultId, ownerId));
   await app.register(collaborationRoutes(service));
 };
