@@ -156,7 +156,7 @@ function RankingTable({ candidates, report }: { candidates: InsightsCandidate[];
             <MeasureLabel measure="rank" />
           </TableHeaderCell>
           <TableHeaderCell>{t('candidateRanking.name')}</TableHeaderCell>
-          <TableHeaderCell>ID</TableHeaderCell>
+          <TableHeaderCell>{t('ranking.id')}</TableHeaderCell>
           {(['score', 'itemsCorrect', 'irtAbility', 'reasoning'] as const).map((measure) => (
             <TableHeaderCell key={measure}>
               <MeasureLabel measure={measure} />
