@@ -131,6 +131,30 @@ test('two candidates of a shuffled exam see their own question and option order,
     await expectAccessible(page, 'submissions page');
   });
 
+  await test.step("each candidate's grader lists the questions in the exam's order and numbering, not theirs", async () => {
+    const examHeadings = QUESTIONS.map((q, i) => `Q${i + 1}: ${q.title}`);
+    for (const [candidate, exam] of [
+      [ADA, adaExam],
+      [BOB, bobExam],
+    ] as const) {
+      await page.goto(`/creator/exam-insights/${draft.id}/submissions`);
+      await page
+        .getByTestId('submission-row')
+        .filter({ hasText: candidate.name })
+        .getByRole('link', { name: `Open Grader for ${candidate.name}` })
+        .click();
+      await expect(page.getByRole('heading', { name: `Grading: ${candidate.name}` })).toBeVisible();
+      const cards = page.getByRole('region', { name: 'Questions & Answers' }).getByRole('heading', { level: 3 });
+      await expect(cards).toHaveText(examHeadings);
+      // The candidate's own place is said beside a question they saw elsewhere, as information only.
+      const seenAt = exam.questions.findIndex((q) => q.title === QUESTIONS[0]!.title);
+      const first = page.getByRole('group', { name: 'Question 1', exact: true });
+      if (seenAt === 0) await expect(first).not.toContainText('seen by the candidate');
+      else await expect(first).toContainText(`seen by the candidate as question ${seenAt + 1}`);
+    }
+    await expectAccessible(page, 'grader of a shuffled attempt');
+  });
+
   await ada.context.close();
   await bob.context.close();
 });

@@ -197,7 +197,7 @@ export const CandidateRelianceSchema = z.object({
   rsr: RelianceRatioSchema,
   errorAdoption: RelianceRatioSchema,
   cases: count,
-  /** Verified planted turns this candidate received, and on which of their questions (their numbering). */
+  /** Verified planted turns this candidate received, and on which question (the exam's index, as graders number it). */
   planted: z.array(z.object({ questionIndex: z.number().int(), error: z.string(), adopted: z.boolean() })),
 });
 export type CandidateReliance = z.infer<typeof CandidateRelianceSchema>;

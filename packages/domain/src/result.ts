@@ -83,7 +83,10 @@ export const NO_ANSWER = 'No answer provided';
 
 export const QuestionAnswerSchema = z.object({
   questionIndex: z.number().int(),
-  /** Shuffled or pooled exams: the question's index in the exam as the creator wrote it (questionIndex is the candidate's). */
+  /**
+   * The question's index in the exam as the creator wrote it (questionIndex is the candidate's, which differs on a
+   * shuffled, pooled or sectioned exam). A creator's result detail always carries it and lists questions by it.
+   */
   examQuestionIndex: z.number().int().optional(),
   /** The question's title. */
   question: z.string(),

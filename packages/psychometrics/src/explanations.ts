@@ -63,8 +63,10 @@ export const INSIGHT_EXPLANATIONS: Record<string, string> = {
     'AI uplift over the whole exam: mean mark of the candidates who sent the assistant any message, minus that of those who never did, with a 95% interval (Newcombe’s hybrid score method). It compares groups, not causes.',
   aiUse:
     'Messages candidates sent the AI assistant by time since each one started the exam, with how many different candidates sent them in each interval.',
-  'candidate.rank': 'Position by raw score; candidates with the same score share a rank.',
-  'candidate.rawScore': 'Correct answers as a percentage of all questions (ungraded answers count as not yet correct).',
+  'candidate.rank':
+    'Position by score: the percentage of the points, each question weighted by its points, as the results list shows it. Candidates with the same score share a rank and are listed by name.',
+  'candidate.rawScore':
+    'Items correct, unweighted: the questions answered right (a partial mark counts its share) as a percentage of all questions, every question counting the same whatever its points. Ungraded answers count as not yet correct. Not the score.',
   'candidate.ability':
     'Ability as a percentile: 100 × Φ(θ), the share of a standard-normal population this candidate is expected to outperform, from the chosen model (Rasch or 2PL). Harder questions answered correctly count for more than easy ones; under the 2PL, more discriminating questions count for more too.',
   'candidate.abilityTheta': 'Ability θ in logits from the chosen model (posterior mean, EAP), with its standard error.',

@@ -49,6 +49,12 @@ export interface ReportCandidateInput {
   /** Proctoring events; a question-view's questionIndex is the exam's index of the question shown. */
   events: readonly { type: string; at: Instant; questionIndex?: number | null }[];
   chat: readonly ReportChatMessage[];
+  /**
+   * The candidate's score as creators see it everywhere else: the percentage of the points, each question weighted by
+   * its points (results-service's stored score). Candidates are ranked by it when every candidate has one; otherwise
+   * by items correct, unweighted (`correct`).
+   */
+  score?: number | null;
 }
 
 export interface ReportInput {
@@ -150,7 +156,7 @@ export function candidateFacts(candidate: ReportCandidateInput, items: readonly 
   };
 }
 
-/** Standard competition ranking on correct answers: ties share a rank, the next rank skips. */
+/** Standard competition ranking ("1224"), highest score first: ties share a rank, the next rank skips. */
 export function competitionRanks(scores: readonly number[]): number[] {
   const order = scores.map((_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
   const ranks = new Array<number>(scores.length);

@@ -89,6 +89,27 @@ describe('buildInsightsReport', () => {
     ]);
   });
 
+  it('ranks by the score creators see when every candidate has one, not by items correct, ties listed by name', () => {
+    // Cal answered nothing right by count, yet the weighted score puts him first; Bea and Dan tie on the score.
+    const scores: Record<string, number> = { Ada: 40, Bea: 55, Cal: 90, Dan: 55 };
+    const scored = buildInsightsReport({
+      ...INPUT,
+      candidates: INPUT.candidates.map((c) => ({ ...c, score: scores[c.name]! })),
+    });
+    expect(scored.candidates.map((c) => [c.name, c.rank, c.correct])).toEqual([
+      ['Cal', 1, 0],
+      ['Bea', 2, 2],
+      ['Dan', 2, 2],
+      ['Ada', 4, 3],
+    ]);
+    // One candidate without a score: the whole cohort falls back to items correct, as before.
+    const partial = buildInsightsReport({
+      ...INPUT,
+      candidates: INPUT.candidates.map((c) => (c.name === 'Ada' ? c : { ...c, score: scores[c.name]! })),
+    });
+    expect(partial.candidates.map((c) => c.name)).toEqual(['Ada', 'Bea', 'Dan', 'Cal']);
+  });
+
   it('orders Rasch abilities like raw scores and gives equal scores equal ability', () => {
     const [ada, bea, dan, cal] = ['Ada', 'Bea', 'Dan', 'Cal'].map(byName);
     expect(ada!.abilityTheta!).toBeGreaterThan(bea!.abilityTheta!);

@@ -299,7 +299,11 @@ function rankCandidates(
   reasons: Record<string, string>,
 ): InsightsCandidate[] {
   const J = input.items.length;
-  const ranks = competitionRanks(facts.map((f) => f.correct));
+  // The score creators see (points as weighted) when the caller gives it, so the ranking never contradicts the score
+  // beside it; the unweighted items correct only for a report built without scores.
+  const scores = input.candidates.map((c) => c.score);
+  const byScore = scores.every((s): s is number => typeof s === 'number' && Number.isFinite(s));
+  const ranks = competitionRanks(byScore ? scores : facts.map((f) => f.correct));
   const rows = input.candidates.map((c, i) => {
     const f = facts[i]!;
     const a = abilities[i]!;
@@ -344,7 +348,13 @@ function rankCandidates(
       row.badges[badge] = value === null || cohortMean === null ? null : rangeBadge(value, cohortMean);
     }
   }
-  return rows.sort((a, b) => a.rank - b.rank || a.name.localeCompare(b.name));
+  // Candidates sharing a rank are listed by name, then result id, so the order never depends on submission order.
+  return rows.sort(
+    (a, b) =>
+      a.rank - b.rank ||
+      a.name.localeCompare(b.name) ||
+      (a.resultId < b.resultId ? -1 : a.resultId > b.resultId ? 1 : 0),
+  );
 }
 
 function groupTopics(input: ReportInput): { topic: string; positions: number[] }[] {

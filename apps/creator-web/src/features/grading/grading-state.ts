@@ -15,13 +15,19 @@ export type QuestionGrade = {
   reason?: string;
 };
 
+/**
+ * The grades by the candidate's question index (`questionIndex`, by which the server addresses them), whatever order
+ * the page lists the questions in (the exam's own).
+ */
 export function gradesOf(detail: Pick<ResultDetail, 'questionAnswers'>): QuestionGrade[] {
-  return detail.questionAnswers.map((qa) => ({
-    points: qa.points,
-    feedback: qa.feedback,
-    criteria: qa.criteria,
-    touched: false,
-  }));
+  return [...detail.questionAnswers]
+    .sort((a, b) => a.questionIndex - b.questionIndex)
+    .map((qa) => ({
+      points: qa.points,
+      feedback: qa.feedback,
+      criteria: qa.criteria,
+      touched: false,
+    }));
 }
 
 /**

@@ -51,6 +51,29 @@ describe('candidate ranking', () => {
     ]);
   });
 
+  it('sorts Score by the weighted score creators see, not by the unweighted items correct', () => {
+    // Ada has more items right (83 %) but 5 of 11 points; Bob fewer items (17 %) but 6 of 11 points.
+    const withScore = (c: InsightsCandidate, score: number): InsightsCandidate => ({
+      ...c,
+      result: { score, maxScore: 11, percentage: (100 * score) / 11, status: 'graded' },
+    });
+    const scored = [withScore(candidate('Ada', 2, 83, 60), 5), withScore(candidate('Bob', 1, 17, 60), 6)];
+    const bestFirst = { key: 'score', direction: 'desc' } as const;
+    expect(selectCandidates(scored, '', bestFirst).map((c) => c.name)).toEqual(['Bob', 'Ada']);
+    expect(selectCandidates(scored, '', nextSort(bestFirst, 'score')).map((c) => c.name)).toEqual(['Ada', 'Bob']);
+  });
+
+  it('lists candidates who share a rank by name, then result id, whatever order they came in', () => {
+    const tied = [candidate('Bo', 1, 50, 60), { ...candidate('Al', 1, 50, 60), resultId: 'r-2' }];
+    const twin = { ...candidate('Al', 1, 50, 60), resultId: 'r-1' };
+    expect(selectCandidates([...tied, twin], '', DEFAULT_SORT).map((c) => c.resultId)).toEqual(['r-1', 'r-2', 'r-Bo']);
+    expect(selectCandidates([twin, ...tied].reverse(), '', DEFAULT_SORT).map((c) => c.resultId)).toEqual([
+      'r-1',
+      'r-2',
+      'r-Bo',
+    ]);
+  });
+
   it('searches names and IDs case-insensitively', () => {
     expect(selectCandidates(rows, 'ad', DEFAULT_SORT).map((c) => c.name)).toEqual(['Ada']);
     expect(selectCandidates(rows, 's1', DEFAULT_SORT).map((c) => c.name)).toEqual(['Bob', 'Cy']);

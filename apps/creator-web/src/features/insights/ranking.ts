@@ -19,6 +19,9 @@ export function nextSort(current: SortState, key: SortKey): SortState {
     : { key, direction: 'asc' };
 }
 
+/** The candidate's score as every results screen shows it (a percentage of the points); null without a result. */
+const scoreOf = (c: InsightsCandidate) => c.result?.percentage ?? null;
+
 // Missing figures sort after every number in either direction.
 const byNumber = (a: number | null, b: number | null) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : a - b);
 
@@ -26,9 +29,12 @@ const compare: Record<SortKey, (a: InsightsCandidate, b: InsightsCandidate) => n
   rank: (a, b) => a.rank - b.rank,
   name: (a, b) => a.name.localeCompare(b.name),
   id: (a, b) => a.studentId.localeCompare(b.studentId, undefined, { numeric: true }),
-  score: (a, b) => byNumber(a.rawScore, b.rawScore),
+  // The score creators see (points as weighted), never the unweighted items correct.
+  score: (a, b) => byNumber(scoreOf(a), scoreOf(b)),
   timespent: (a, b) => byNumber(a.timeSpent, b.timeSpent),
 };
+
+const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function selectCandidates(
   candidates: readonly InsightsCandidate[],
@@ -41,11 +47,12 @@ export function selectCandidates(
     .filter((c) => !needle || c.name.toLowerCase().includes(needle) || c.studentId.toLowerCase().includes(needle))
     .sort((a, b) => {
       const missing =
-        (sort.key === 'score' && (a.rawScore === null) !== (b.rawScore === null)) ||
+        (sort.key === 'score' && (scoreOf(a) === null) !== (scoreOf(b) === null)) ||
         (sort.key === 'timespent' && (a.timeSpent === null) !== (b.timeSpent === null));
       // Keep nulls last whatever the direction.
       const primary = missing ? compare[sort.key](a, b) : sign * compare[sort.key](a, b);
-      return primary || a.rank - b.rank || a.name.localeCompare(b.name);
+      // Ties fall back to the rank, then the name, then the result id: the same rows always list the same way.
+      return primary || a.rank - b.rank || a.name.localeCompare(b.name) || compareIds(a.resultId, b.resultId);
     });
 }
 

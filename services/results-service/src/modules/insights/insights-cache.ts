@@ -40,6 +40,9 @@ const readOf = <T>(promise: Promise<T>): Promise<Read<T>> =>
 const replay = <T>(read: Read<T>): Promise<T> =>
   'value' in read ? Promise.resolve(read.value) : Promise.reject(read.error);
 
+/** Changes whenever the report's figures are computed differently, so bodies cached before are recomputed. */
+const REPORT_FORMAT = 'ranked-by-weighted-score';
+
 /**
  * A digest of what the report takes from other services. The exam counts by its questions and pools (an
  * arranged exam's report reads them from exam-service), its sections and assistant settings (aided/unaided sets,
@@ -54,6 +57,8 @@ function inputsDigest(
   judgements: CollaborationCohortInputs['judgements'],
 ): string {
   const hash = createHash('sha256');
+  // How the report is computed: a body cached by an older computation (ranked by items correct) is never served.
+  hash.update(`format:${REPORT_FORMAT}\u0000`);
   if ('error' in exam) hash.update('exam:unavailable');
   else if (!exam.value) hash.update('exam:none');
   else

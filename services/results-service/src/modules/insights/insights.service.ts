@@ -158,6 +158,8 @@ export function createInsightsService(
           startedAt: result.startedAt,
           completedAt: result.completedAt,
           marks: questions.map((q, i) => markOf(gradeAt(result.grades, places[i]), q.points)),
+          // Ranked by the score every other screen shows (points as weighted), never by the unweighted marks above.
+          score: percentageOf(result.score, result.maxScore),
           answers: questions.map((_q, i) => gradeAt(result.grades, places[i])?.answer ?? null),
           // A question-view names the candidate's own index of the question shown, mapped like the chat's.
           events: (eventsByAttempt.get(attemptId) ?? []).map((e) => ({

@@ -141,7 +141,8 @@ export function withReliance(
       c.resultId,
       {
         ...computeReliance(c.cases),
-        planted: c.planted.map((p) => ({ questionIndex: p.candidateIndex, error: p.error, adopted: adopted(p) })),
+        // Named by the exam's numbering, as every grader-facing view names questions (not the candidate's order).
+        planted: c.planted.map((p) => ({ questionIndex: p.examIndex, error: p.error, adopted: adopted(p) })),
       },
     ]),
   );

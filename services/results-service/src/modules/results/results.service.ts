@@ -14,6 +14,7 @@ import type { Deps } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
 import { gradebookCsv, resultsCsv, type CsvExtraColumns } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
+import { inExamOrder } from './exam-order.ts';
 import type { ResultsRepository } from './results.repository.ts';
 import { toHistoryEntry, toQuestionAnswers, toSummary } from './result-views.ts';
 
@@ -59,7 +60,10 @@ export function createResultsService(
       return {
         ...toSummary({ ...result, attemptNo, kept, ...lms }),
         attemptId: result.attemptId,
-        questionAnswers: toQuestionAnswers(snapshot, result.grades, new Map(files.map((f) => [f.questionIndex, f]))),
+        // Graders read every result in the exam's order and numbering, never the candidate's shuffled one.
+        questionAnswers: inExamOrder(
+          toQuestionAnswers(snapshot, result.grades, new Map(files.map((f) => [f.questionIndex, f]))),
+        ),
         // The page stays bounded however many events were stored; they are listed oldest first.
         events: newestEvents.reverse().map((e) => ({
           type: e.type,

@@ -118,6 +118,7 @@ describe('creator results', () => {
       {
         ...unanswered,
         questionIndex: 0,
+        examQuestionIndex: 0,
         question: 'Cell powerhouse',
         content: '',
         questionType: 'mcq',
@@ -133,6 +134,7 @@ describe('creator results', () => {
       {
         ...unanswered,
         questionIndex: 1,
+        examQuestionIndex: 1,
         question: 'Largest organ',
         content: '',
         questionType: 'short-answer',
@@ -148,6 +150,7 @@ describe('creator results', () => {
       {
         ...unanswered,
         questionIndex: 2,
+        examQuestionIndex: 2,
         question: 'Lab report',
         content: '',
         questionType: 'file-upload',
@@ -163,6 +166,7 @@ describe('creator results', () => {
       {
         ...unanswered,
         questionIndex: 3,
+        examQuestionIndex: 3,
         question: 'Fibonacci',
         content: '',
         questionType: 'coding',

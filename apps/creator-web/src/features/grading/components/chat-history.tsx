@@ -8,11 +8,14 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranscript } from '../api/grade-result.ts';
 import { formatTime } from '../../../lib/format-date.ts';
 import { useTranslation } from 'react-i18next';
+import { useExamNumber } from './question-numbering.tsx';
 
 /** The candidate's real conversation with the AI assistant (llm-gateway transcript). */
 export function ChatHistory({ attemptId, title }: { attemptId: string; title?: string }) {
   const { t } = useTranslation('grading');
   const transcript = useTranscript(attemptId);
+  // Messages are tagged with the candidate's question; the grader reads it by the exam's number.
+  const numberOf = useExamNumber();
 
   return (
     <Card>
@@ -48,7 +51,7 @@ export function ChatHistory({ attemptId, title }: { attemptId: string; title?: s
                       {mine ? <User aria-hidden className="h-3 w-3" /> : <Bot aria-hidden className="h-3 w-3" />}
                       {mine ? t('chatHistory.candidate') : t('chatHistory.assistant')} ·{' '}
                       {formatTime(m.createdAt, { seconds: true })}
-                      {m.questionIndex !== null && t('chatHistory.questionValue', { value: m.questionIndex + 1 })}
+                      {m.questionIndex !== null && t('chatHistory.questionValue', { value: numberOf(m.questionIndex) })}
                       {m.isPartial && t('chatHistory.cutShort')}
                     </p>
                     {/* Replies as the candidate saw them (rich text); the candidate's own words as typed. */}
@@ -62,7 +65,7 @@ export function ChatHistory({ attemptId, title }: { attemptId: string; title?: s
                         <ShieldAlert aria-hidden className="h-3 w-3" />
                         {t('chatHistory.stoppedByTheGuardrail')}
                         {m.withheldQuestionIndex != null
-                          ? t('chatHistory.toQuestionValue', { value: m.withheldQuestionIndex + 1 })
+                          ? t('chatHistory.toQuestionValue', { value: numberOf(m.withheldQuestionIndex) })
                           : ''}
                         {t('chatHistory.theCandidateSawOnly')}
                       </p>

@@ -6,12 +6,10 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { FollowUpQuestion } from './follow-up-question.tsx';
+// Follow-ups name the probed question in the exam's own order, as the cards are listed.
+import { examIndexOf } from '../lib/exam-numbering.ts';
 
 type FollowUpQuery = UseQueryResult<FollowUpForGrader>;
-
-/** Follow-ups name the probed question in the exam's own order; a shuffled attempt's card carries both numbers. */
-export const examIndexOf = (qa: Pick<QuestionAnswer, 'questionIndex' | 'examQuestionIndex'>) =>
-  qa.examQuestionIndex ?? qa.questionIndex;
 
 /**
  * The follow-up's own figure, kept apart from the exam's score (it is never added to it): "Follow-up: 3 of 4

@@ -60,8 +60,8 @@ describe('follow-up questions on the grading page', () => {
     serve(detail, twoFollowUps());
     await openResult(detail);
 
-    // The exam's question 1 is the candidate's question 3; its question 2 stays the candidate's question 2.
-    const first = await within(question(3)).findByRole('region', { name: 'Follow-up question 1' });
+    // The exam's question 1 (the candidate's question 3) is the first card; its question 2 stays the second.
+    const first = await within(question(1)).findByRole('region', { name: 'Follow-up question 1' });
     expect(first).toHaveTextContent('Why is binary search logarithmic?');
     expect(first).toHaveTextContent('Because it halves the range each step.');
     expect(first).toHaveTextContent('Asked Jan 5, 2025');
@@ -70,7 +70,7 @@ describe('follow-up questions on the grading page', () => {
     expect(second).toHaveTextContent('What stops your recursion?');
     expect(within(second).getByText('No answer')).toBeInTheDocument();
     expect(within(second).getByText('Time ran out')).toBeInTheDocument();
-    expect(within(question(1)).queryByRole('region', { name: /Follow-up question/ })).not.toBeInTheDocument();
+    expect(within(question(3)).queryByRole('region', { name: /Follow-up question/ })).not.toBeInTheDocument();
 
     expect(summary()).toHaveTextContent('Follow-up: 0 of 4 points (0 of 2 marked)');
     expect(summary()).toHaveTextContent('never added to it');

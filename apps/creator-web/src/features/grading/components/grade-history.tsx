@@ -4,6 +4,8 @@ import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../../../i18n/index.ts';
+import { ownNumber, type ExamNumberOf } from '../lib/exam-numbering.ts';
+import { useExamNumber } from './question-numbering.tsx';
 
 const pointsOf = (side: GradeHistoryEntry['before']) =>
   side?.points === null || side?.points === undefined ? '—' : formatPoints(side.points);
@@ -15,15 +17,18 @@ function decidedBy(entry: GradeHistoryEntry): string {
   return entry.by;
 }
 
-/** "{time} · {by} · Q{n}: {before} → {after} pts", or the release row of the whole result. */
-export function historyLine(entry: GradeHistoryEntry): string {
+/**
+ * "{time} · {by} · Q{n}: {before} → {after} pts", or the release row of the whole result. Entries name the
+ * candidate's question; n is the exam's number of it.
+ */
+export function historyLine(entry: GradeHistoryEntry, numberOf: ExamNumberOf = ownNumber): string {
   const head = { at: formatDateTime(entry.at), by: decidedBy(entry) };
   if (entry.kind === 'release') return i18n.t('grading:gradeHistory.released', head);
   if (entry.kind === 'unrelease') return i18n.t('grading:gradeHistory.unreleased', head);
   const question =
     entry.questionIndex === null
       ? i18n.t('grading:gradeHistory.result')
-      : i18n.t('grading:gradeHistory.question', { n: entry.questionIndex + 1 });
+      : i18n.t('grading:gradeHistory.question', { n: numberOf(entry.questionIndex) });
   const line = i18n.t('grading:gradeHistory.change', {
     ...head,
     question,
@@ -37,6 +42,7 @@ export function historyLine(entry: GradeHistoryEntry): string {
 /** The result's append-only grade history, oldest first (docs/product.md#results-and-grading). */
 export function GradeHistory({ history }: { history: GradeHistoryEntry[] }) {
   const { t } = useTranslation('grading');
+  const numberOf = useExamNumber();
   return (
     <Card>
       <CardHeader title={t('gradeHistory.gradeHistory')} />
@@ -46,7 +52,7 @@ export function GradeHistory({ history }: { history: GradeHistoryEntry[] }) {
         ) : (
           <ul aria-label={t('gradeHistory.gradeHistory')} className="flex flex-col gap-1 text-sm">
             {history.map((entry, i) => (
-              <li key={`${entry.at}-${i}`}>{historyLine(entry)}</li>
+              <li key={`${entry.at}-${i}`}>{historyLine(entry, numberOf)}</li>
             ))}
           </ul>
         )}

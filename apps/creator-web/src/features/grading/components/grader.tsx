@@ -26,7 +26,9 @@ import {
 } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
-import { examIndexOf, FollowUpsForQuestion, FollowUpSummary, OtherFollowUps } from './follow-up-section.tsx';
+import { FollowUpsForQuestion, FollowUpSummary, OtherFollowUps } from './follow-up-section.tsx';
+import { examIndexOf, inExamOrder } from '../lib/exam-numbering.ts';
+import { QuestionNumberingProvider } from './question-numbering.tsx';
 import { QuestionCard } from './question-card.tsx';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
 import { WorkspaceFiles } from './workspace-files.tsx';
@@ -118,7 +120,7 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
   const name = detail.userName.trim() || t('grader.anonymous');
 
   return (
-    <>
+    <QuestionNumberingProvider answers={detail.questionAnswers}>
       <PageHeader
         back={
           <Button asChild variant="ghost" size="sm">
@@ -154,17 +156,22 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
       <div className="grid gap-6 lg:grid-cols-[1fr_22rem]">
         <section aria-label={t('grader.questionsAnswers')} className="flex flex-col gap-4">
           <h2 className="text-lg font-semibold">{t('grader.questionsAnswers')}</h2>
-          {detail.questionAnswers.map((qa, index) => (
+          {inExamOrder(detail.questionAnswers).map((qa) => (
             <QuestionCard
               key={qa.questionIndex}
               resultId={detail.id}
               qa={qa}
               {...examContextOf(exam.data, qa)}
               grade={
-                grades[index] ?? { points: qa.points, feedback: qa.feedback, criteria: qa.criteria, touched: false }
+                grades[qa.questionIndex] ?? {
+                  points: qa.points,
+                  feedback: qa.feedback,
+                  criteria: qa.criteria,
+                  touched: false,
+                }
               }
-              actions={markingActionsFor(qa, (next) => update(index, next))}
-              reasonError={fieldErrors.get(index)}
+              actions={markingActionsFor(qa, (next) => update(qa.questionIndex, next))}
+              reasonError={fieldErrors.get(qa.questionIndex)}
               process={<QuestionProcess process={attemptProcess} questionIndex={qa.questionIndex} />}
               followUps={
                 <FollowUpsForQuestion
@@ -192,7 +199,7 @@ function GraderForm({ examId, detail }: { examId: string; detail: ResultDetail }
       <div className="mt-6">
         <AttemptReplaySection process={attemptProcess} />
       </div>
-    </>
+    </QuestionNumberingProvider>
   );
 }
 

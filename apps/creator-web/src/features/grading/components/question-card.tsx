@@ -14,6 +14,7 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { readAnswer } from '../../../lib/read-answer.ts';
 import { useDownloadAnswerFile } from '../api/download-file.ts';
 import type { QuestionGrade } from '../grading-state.ts';
+import { examIndexOf, seenElsewhere } from '../lib/exam-numbering.ts';
 import { QuestionMarking, type MarkingActions } from './question-marking.tsx';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
@@ -51,17 +52,26 @@ function markBadge(qa: QuestionAnswer, grade: QuestionGrade): { text: ParseKeys<
 
 /** One question of the result: the candidate's answer, its points and the grader's controls. */
 /** A coding question's grade run: on its way, fallen back to a grader (and why), or its verdicts. */
-function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['tests']>; number: number }) {
+function QuestionTests({
+  tests,
+  number,
+  questionIndex,
+}: {
+  tests: NonNullable<QuestionAnswer['tests']>;
+  /** The exam's number of the question, as the card is headed. */
+  number: number;
+  questionIndex: number;
+}) {
   const { t } = useTranslation(['grading', 'common']);
   if (tests.state === 'queued' || tests.state === 'running')
     return (
-      <p className="text-sm text-muted" data-testid={`tests-state-${number - 1}`}>
+      <p className="text-sm text-muted" data-testid={`tests-state-${questionIndex}`}>
         {t('questionCard.testsRunning')}
       </p>
     );
   if (tests.state !== 'done')
     return (
-      <p className="text-sm text-ink" data-testid={`tests-state-${number - 1}`}>
+      <p className="text-sm text-ink" data-testid={`tests-state-${questionIndex}`}>
         {t('questionCard.gradedByHand')}{' '}
         {tests.reason ??
           (tests.state === 'error' ? t('questionCard.theTestRunnerFailed') : t('questionCard.theTestsCouldNot'))}
@@ -69,7 +79,7 @@ function QuestionTests({ tests, number }: { tests: NonNullable<QuestionAnswer['t
     );
   return (
     <div className="flex flex-col gap-2">
-      <p className="text-sm text-ink" data-testid={`tests-state-${number - 1}`}>
+      <p className="text-sm text-ink" data-testid={`tests-state-${questionIndex}`}>
         {verdictSummary(tests.verdicts)}
       </p>
       <TestVerdicts
@@ -86,7 +96,8 @@ export function QuestionCard(props: Props) {
   const { resultId, qa, grade, actions, reasonError, process, followUps, task, examQuestion, passage } = props;
   const { t } = useTranslation(['grading', 'common']);
   const download = useDownloadAnswerFile();
-  const number = qa.questionIndex + 1;
+  // The exam's own number, the same for every candidate; the candidate's place is only said beside it.
+  const number = examIndexOf(qa) + 1;
   const badge = markBadge(qa, grade);
   const points = grade.points === null ? '—' : formatPoints(grade.points);
   const view = readAnswer(examQuestion, qa);
@@ -106,11 +117,10 @@ export function QuestionCard(props: Props) {
           </h3>
           <p className="text-xs text-muted">
             {t(`common:questionType.${qa.questionType}`)}
-            {/* A shuffled or pooled exam: Q{number} is the candidate's order; this is the exam's own. */}
-            {qa.examQuestionIndex !== undefined && qa.examQuestionIndex !== qa.questionIndex && (
-              <span data-testid={`exam-question-${qa.questionIndex}`}>
+            {seenElsewhere(qa) && (
+              <span data-testid={`seen-as-${qa.questionIndex}`}>
                 {' '}
-                {t('questionCard.questionValueOfThe', { value: qa.examQuestionIndex + 1 })}
+                {t('questionCard.seenAsQuestion', { value: qa.questionIndex + 1 })}
               </span>
             )}
           </p>
@@ -189,7 +199,7 @@ export function QuestionCard(props: Props) {
         <div>
           <p className="text-xs font-medium uppercase tracking-wide text-muted">{t('questionCard.tests')}</p>
           <div className="mt-1">
-            <QuestionTests tests={qa.tests} number={number} />
+            <QuestionTests tests={qa.tests} number={number} questionIndex={qa.questionIndex} />
           </div>
         </div>
       )}

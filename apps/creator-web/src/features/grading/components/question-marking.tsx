@@ -4,6 +4,7 @@ import { Button } from '@exam/ui/button';
 import { Input, Textarea } from '@exam/ui/input';
 import { useEffect, useId, useState } from 'react';
 import { parsePoints, testsDone, type QuestionGrade } from '../grading-state.ts';
+import { examIndexOf } from '../lib/exam-numbering.ts';
 import { useTranslation } from 'react-i18next';
 
 export type MarkingActions = {
@@ -41,7 +42,8 @@ export function QuestionMarking({
   reasonError?: string | undefined;
 }) {
   const { t } = useTranslation('grading');
-  const n = qa.questionIndex + 1;
+  // Labels name the question by the exam's number, as its card is headed.
+  const n = examIndexOf(qa) + 1;
   const pointsId = useId();
   const feedbackId = useId();
   const reasonId = useId();

@@ -61,18 +61,6 @@ describe('result details', () => {
     expect(screen.getByRole('button', { name: 'Release result' })).toBeDisabled();
   });
 
-  it("names the exam's own question number beside the candidate's when the exam was shuffled", async () => {
-    const base = makeResultDetail();
-    const detail = {
-      ...base,
-      questionAnswers: base.questionAnswers.map((qa, i) => ({ ...qa, examQuestionIndex: [2, 1, 0][i]! })),
-    };
-    serveResult(detail);
-    await openResult(detail);
-    expect(within(question(1)).getByTestId('exam-question-0')).toHaveTextContent('question 3 of the exam');
-    expect(within(question(2)).queryByTestId('exam-question-1')).not.toBeInTheDocument();
-  });
-
   it('auto-saves a mark 500 ms after the change and shows the score the server computed', async () => {
     const detail = makeResultDetail();
     const fake = serveResult(detail);

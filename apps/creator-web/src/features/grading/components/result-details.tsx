@@ -16,7 +16,9 @@ import { useResult } from '../api/grade-result.ts';
 import { markingActionsFor } from '../grading-state.ts';
 import { ChatHistory } from './chat-history.tsx';
 import { EventsSummary } from './events-summary.tsx';
-import { examIndexOf, FollowUpsForQuestion, FollowUpSummary, OtherFollowUps } from './follow-up-section.tsx';
+import { FollowUpsForQuestion, FollowUpSummary, OtherFollowUps } from './follow-up-section.tsx';
+import { examIndexOf, inExamOrder } from '../lib/exam-numbering.ts';
+import { QuestionNumberingProvider } from './question-numbering.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { GradeHistory } from './grade-history.tsx';
 import { QuestionCard } from './question-card.tsx';
@@ -68,7 +70,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
   const agenticTasks = detail.questionAnswers.filter((qa) => qa.starterFiles).length;
 
   return (
-    <>
+    <QuestionNumberingProvider answers={detail.questionAnswers}>
       <PageHeader
         back={<BackToDashboard />}
         title={t('resultDetails.examResultDetails')}
@@ -109,30 +111,28 @@ function ResultView({ detail }: { detail: ResultDetail }) {
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_24rem]">
         <section aria-label={t('resultDetails.answers')} className="flex flex-col gap-4">
-          {detail.questionAnswers.map((qa, index) => (
+          {inExamOrder(detail.questionAnswers).map((qa) => (
             <QuestionCard
               key={qa.questionIndex}
               resultId={detail.id}
               qa={qa}
               {...examContextOf(exam.data, qa)}
               grade={
-                grading.grades[index] ?? {
+                grading.grades[qa.questionIndex] ?? {
                   points: qa.points,
                   feedback: qa.feedback,
                   criteria: qa.criteria,
                   touched: false,
                 }
               }
-              actions={markingActionsFor(qa, (next) => grading.change(index, next))}
-              reasonError={grading.fieldErrors.get(index)}
+              actions={markingActionsFor(qa, (next) => grading.change(qa.questionIndex, next))}
+              reasonError={grading.fieldErrors.get(qa.questionIndex)}
               task={
                 qa.starterFiles && (
                   <AgenticTask
                     starterFiles={qa.starterFiles}
                     files={detail.workspace_files}
-                    root={
-                      qa.repositoryRoot ?? repositoryRoot((qa.examQuestionIndex ?? qa.questionIndex) + 1, agenticTasks)
-                    }
+                    root={qa.repositoryRoot ?? repositoryRoot(examIndexOf(qa) + 1, agenticTasks)}
                     questionIndex={qa.questionIndex}
                   />
                 )
@@ -188,6 +188,6 @@ function ResultView({ detail }: { detail: ResultDetail }) {
         <AgentActivitySection process={attemptProcess} agenticTask={agenticTasks > 0} />
         <AttemptReplaySection process={attemptProcess} />
       </div>
-    </>
+    </QuestionNumberingProvider>
   );
 }

@@ -14,6 +14,7 @@ import { CandidateLink } from '../../../components/candidate-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { DEFAULT_SORT, nextSort, pageOf, selectCandidates, SORT_KEYS, type SortState } from '../ranking.ts';
 import { Figure, formats } from './figure.tsx';
+import { MeasureLabel, type Measure } from './measure-label.tsx';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 
@@ -24,6 +25,8 @@ const BADGES: Record<RangeBadgeValue, { text: ParseKeys<'insights'>; tone: 'succ
 };
 
 type Field = 'rawScore' | 'ability' | 'reasoning';
+/** What each figure column is (measure-label.tsx): the column's name and its explanation. */
+const MEASURE_OF: Record<Field, Measure> = { rawScore: 'itemsCorrect', ability: 'irtAbility', reasoning: 'reasoning' };
 
 /** Candidate Ranking: search, the sort menu and real paging of ten. */
 export function CandidateRanking({ report }: { report: InsightsReport }) {
@@ -38,7 +41,7 @@ export function CandidateRanking({ report }: { report: InsightsReport }) {
     <Card>
       <CardHeader
         title={t('candidateRanking.candidateRanking')}
-        description={t('candidateRanking.rankedByRawScore')}
+        description={t('candidateRanking.rankedByScore')}
         actions={
           <SortMenu
             sort={sort}
@@ -145,21 +148,19 @@ function SortMenu({ sort, onSelect }: { sort: SortState; onSelect: (key: SortSta
 
 function RankingTable({ candidates, report }: { candidates: InsightsCandidate[]; report: InsightsReport }) {
   const { t } = useTranslation('insights');
-  const { explanations } = report;
   return (
     <Table aria-label={t('candidateRanking.candidateRanking')}>
       <TableHead className="sticky top-0 bg-surface">
         <tr>
-          {[
-            t('candidateRanking.rank'),
-            t('candidateRanking.name'),
-            'ID',
-            t('candidateRanking.score'),
-            t('candidateRanking.rawScore'),
-            t('candidateRanking.ability'),
-            t('candidateRanking.reasoning'),
-          ].map((h) => (
-            <TableHeaderCell key={h}>{h}</TableHeaderCell>
+          <TableHeaderCell>
+            <MeasureLabel measure="rank" />
+          </TableHeaderCell>
+          <TableHeaderCell>{t('candidateRanking.name')}</TableHeaderCell>
+          <TableHeaderCell>{t('ranking.id')}</TableHeaderCell>
+          {(['score', 'itemsCorrect', 'irtAbility', 'reasoning'] as const).map((measure) => (
+            <TableHeaderCell key={measure}>
+              <MeasureLabel measure={measure} />
+            </TableHeaderCell>
           ))}
           <TableHeaderCell className="text-right">{t('candidateRanking.actions')}</TableHeaderCell>
         </tr>
@@ -168,7 +169,7 @@ function RankingTable({ candidates, report }: { candidates: InsightsCandidate[];
         {candidates.map((c) => (
           <TableRow key={c.resultId} data-testid="ranking-row">
             <TableCell className="tabular-nums">
-              <Figure value={c.rank} format={formats.count} explanation={explanations['candidate.rank']} />
+              <Figure value={c.rank} format={formats.count} explanation={t('measures.rank.help')} />
             </TableCell>
             <TableCell className="font-medium">
               <CandidateLink studentId={c.studentId}>{c.name || t('candidateRanking.anonymous')}</CandidateLink>
@@ -214,7 +215,7 @@ function ScoreCell({
   const { t } = useTranslation('insights');
   const { explanations, reasons } = report;
   const badge = candidate.badges[field];
-  const explanation = field === 'reasoning' ? report.reasoningFormula : explanations[`candidate.${field}`];
+  const explanation = t(`measures.${MEASURE_OF[field]}.help`);
   return (
     <div className="flex items-center gap-2">
       <Figure

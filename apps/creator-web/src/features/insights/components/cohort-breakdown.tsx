@@ -58,21 +58,21 @@ export function CohortBreakdown({ report }: { report: InsightsReport }) {
             <Figure value={overall.questions} format={formats.count} className="font-medium" />
           </div>
           <Bar
-            label={t('cohortBreakdown.rawScore')}
+            label={t('measures.itemsCorrect.label')}
             value={overall.rawScorePercent}
-            explanation={explanations['candidate.rawScore']}
+            explanation={t('measures.itemsCorrect.help')}
             reason={reasons['overall.rawScorePercent']}
           />
           <Bar
-            label={t('cohortBreakdown.ability')}
+            label={t('measures.irtAbility.label')}
             value={overall.abilityPercent}
-            explanation={explanations['candidate.ability']}
+            explanation={t('measures.irtAbility.help')}
             reason={reasons['overall.abilityPercent']}
           />
           <Bar
-            label={t('cohortBreakdown.reasoning')}
+            label={t('measures.reasoning.label')}
             value={overall.reasoningPercent}
-            explanation={report.reasoningFormula}
+            explanation={t('measures.reasoning.help')}
             reason={reasons['overall.reasoningPercent']}
           />
         </CardBody>
@@ -88,9 +88,9 @@ export function CohortBreakdown({ report }: { report: InsightsReport }) {
               {[
                 t('cohortBreakdown.topic'),
                 t('cohortBreakdown.questions'),
-                t('cohortBreakdown.rawScore'),
-                t('cohortBreakdown.ability'),
-                t('cohortBreakdown.reasoning'),
+                t('measures.itemsCorrect.label'),
+                t('measures.irtAbility.label'),
+                t('measures.reasoning.label'),
               ].map((h) => (
                 <TableHeaderCell key={h}>{h}</TableHeaderCell>
               ))}

@@ -55,7 +55,7 @@ describe('exam insights charts', () => {
     );
 
     const topics = chart('topics');
-    expect(within(topics).getByRole('img', { name: /raw score and ability for 2 topics/ })).toBeInTheDocument();
+    expect(within(topics).getByRole('img', { name: /items correct and IRT ability for 2 topics/ })).toBeInTheDocument();
     expect(rowsOf(within(topics).getByRole('table', { name: 'Scores by topic data' }))).toHaveLength(2);
     expect(topics.querySelectorAll('.recharts-bar-rectangle path')).toHaveLength(4);
 

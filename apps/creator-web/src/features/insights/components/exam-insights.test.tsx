@@ -1,6 +1,6 @@
 import type { InsightsReport } from '@exam/domain/insights';
 import type { Question } from '@exam/domain/question';
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import { makeExam, signInAs } from '../../../testing/factories.ts';
@@ -115,6 +115,31 @@ describe('exam insights', () => {
     await user.click(previous);
     expect(footer()).toBe('Showing 11 to 20 of 23 entries');
     expect(screen.getByTestId('ranking-scroll')).toHaveClass('h-[500px]', 'overflow-y-auto');
+  });
+
+  it('names every figure of the ranking for what it is and explains it on focus', async () => {
+    await openInsights(makeInsightsReport());
+    const table = screen.getByRole('table', { name: 'Candidate Ranking' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual([
+      'Rank',
+      'Name',
+      'ID',
+      'Score',
+      'Items correct (unweighted)',
+      'IRT ability (θ)',
+      'Reasoning (AI-discounted)',
+      'Actions',
+    ]);
+    expect(screen.getByText(/^Ranked by score \(points, each question weighted by its points/)).toBeInTheDocument();
+    act(() => within(table).getByText('Items correct (unweighted)').focus());
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(/each question counting the same whatever its points/);
+    const cohort = screen.getByRole('region', { name: 'Cohort Breakdown' });
+    expect(within(cohort).getAllByText('IRT ability (θ)').length).toBeGreaterThan(0);
+    expect(within(cohort).queryByText(/Raw Score/)).not.toBeInTheDocument();
   });
 
   it('searches candidates and toggles the sort direction when the same key is chosen again', async () => {

@@ -6,6 +6,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SourceLegend, SourceShareList, SourcedAnswer } from './sourced-answer.tsx';
 import { TypingSignalsView } from './typing-signals.tsx';
+import { useExamNumber } from '../question-numbering.tsx';
 
 type Props = {
   questionIndex: number;
@@ -20,7 +21,7 @@ type Props = {
 export function AnswerProcess({ questionIndex, answer, startedAt, onWatch }: Props) {
   const { t } = useTranslation('process');
   const headingId = useId();
-  const number = questionIndex + 1;
+  const number = useExamNumber()(questionIndex);
   const firstEdit = answer?.operations[0] ? Date.parse(answer.operations[0].at) - Date.parse(startedAt) : null;
   const used = ANSWER_SOURCES.filter((source) => answer?.runs.some(([, s]) => s === source));
 

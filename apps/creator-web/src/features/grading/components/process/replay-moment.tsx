@@ -1,11 +1,12 @@
 import { cn } from '@exam/ui/lib/cn';
 import { useTranslation } from 'react-i18next';
 import { answerAt, fileAt, type AnswerAt, type AnswerTrack, type FileTrack } from '../../lib/replay-model.ts';
+import { useExamNumber } from '../question-numbering.tsx';
 
 function AnswerAtMoment({ track, state, latest }: { track: AnswerTrack; state: AnswerAt; latest: boolean }) {
   const { t: tr } = useTranslation('process');
   const { text, recent } = state;
-  const number = track.questionIndex + 1;
+  const number = useExamNumber()(track.questionIndex);
   return (
     <section
       aria-label={tr('replay.answerAt', { n: number })}
@@ -70,14 +71,17 @@ function FileAtMoment({ track, t }: { track: FileTrack; t: number }) {
 /** Every answer and workspace file as it was at `t`, the answer edited most lately marked. */
 export function ReplayMoment({ answers, files, t }: { answers: AnswerTrack[]; files: FileTrack[]; t: number }) {
   const { t: tr } = useTranslation('process');
-  const states = answers.map((track) => answerAt(track, t));
+  const numberOf = useExamNumber();
+  // The answers in the exam's order, as the result page lists its questions.
+  const ordered = [...answers].sort((a, b) => numberOf(a.questionIndex) - numberOf(b.questionIndex));
+  const states = ordered.map((track) => answerAt(track, t));
   const latest = Math.max(-1, ...states.map((state) => state.changedAt ?? -1));
   return (
     <div className="flex flex-col gap-4">
       <div>
         <h3 className="mb-2 text-sm font-semibold text-ink">{tr('replay.answersAt')}</h3>
         <div className="flex flex-col gap-3">
-          {answers.map((track, i) => (
+          {ordered.map((track, i) => (
             <AnswerAtMoment
               key={track.questionIndex}
               track={track}

@@ -1,6 +1,7 @@
 import type { TimelineEvent } from '@exam/domain/timeline';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useExamNumber } from '../question-numbering.tsx';
 
 /** Kinds whose own wording names the question; the others say which question they happened on, if any. */
 const NAMES_QUESTION = new Set<TimelineEvent['kind']>(['answer-edit', 'question-view']);
@@ -8,9 +9,10 @@ const NAMES_QUESTION = new Set<TimelineEvent['kind']>(['answer-edit', 'question-
 /** One event in plain words: "Pasted inside the exam (question 2)", "Ran the tests: 3 of 4 passed". */
 export function useDescribeEvent(): (event: TimelineEvent) => string {
   const { t } = useTranslation('process');
+  const numberOf = useExamNumber();
   return useCallback(
     (event: TimelineEvent) => {
-      const n = (event.questionIndex ?? 0) + 1;
+      const n = numberOf(event.questionIndex ?? 0);
       let text: string =
         event.kind === 'test-run'
           ? event.passed !== undefined && event.total !== undefined
@@ -30,6 +32,6 @@ export function useDescribeEvent(): (event: TimelineEvent) => string {
       } else if (event.detail && !outcome) text = t('event.withDetail', { event: text, detail: event.detail });
       return text;
     },
-    [t],
+    [t, numberOf],
   );
 }

@@ -95,8 +95,8 @@ export function TopicChart({ report }: { report: InsightsReport }) {
   const { t } = useTranslation('insights');
   const topics = report.topics.filter((topic) => topic.rawScorePercent !== null || topic.abilityPercent !== null);
   const cell = (value: number | null) => (value === null ? '—' : formats.percent(value));
-  const raw = t('charts.topics.rawScore');
-  const ability = t('charts.topics.ability');
+  const raw = t('measures.itemsCorrect.label');
+  const ability = t('measures.irtAbility.label');
   return (
     <ChartFrame
       name="topics"
