@@ -18,7 +18,13 @@ import type { SubmissionFollowUp, SubmissionRow } from './attempt-rows.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { candidateView } from '../../scoring/candidate-view.ts';
 import { gradeSubmission } from '../../scoring/score.ts';
-import { needsWorkspaceForTests, repositoryRootOf, testGradingsOf } from '../../scoring/test-code.ts';
+import {
+  answersWithWorkspace,
+  needsWorkspaceForTests,
+  repositoryRootOf,
+  testGradingsOf,
+  usesWorkspaceFile,
+} from '../../scoring/test-code.ts';
 import type { SectionsService } from './sections.service.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
@@ -71,7 +77,9 @@ export function createAttemptsService(
   /** The files are kept in the result, or a question graded by tests runs a file of the workspace. */
   const needsFiles = (attempt: SubmitAttemptRow) =>
     attempt.examSnapshot.codingWorkspace.enabled &&
-    (attempt.examSnapshot.codingWorkspace.saveFilesInResults || needsWorkspaceForTests(attempt.examSnapshot));
+    (attempt.examSnapshot.codingWorkspace.saveFilesInResults ||
+      needsWorkspaceForTests(attempt.examSnapshot) ||
+      attempt.examSnapshot.questions.some((q) => usesWorkspaceFile(attempt.examSnapshot, q)));
 
   /** CollectFilesRequestSchema's cap on the files collected first. */
   const MAX_PRIORITY_FILES = 500;
@@ -102,7 +110,9 @@ export function createAttemptsService(
     workspaceFiles: Record<string, WorkspaceFile>,
   ): SubmissionRow {
     const now = deps.clock.now();
-    const graded = gradeSubmission(locked.examSnapshot, saved);
+    // A question answered in the workspace is graded on its workspace file when the collect returned it.
+    const answers = answersWithWorkspace(locked.examSnapshot, saved, workspaceFiles);
+    const graded = gradeSubmission(locked.examSnapshot, answers);
     // Time stops at the deadline: a late submit (within grace, or by the finalizer) does not add time.
     const completedAt = locked.deadline && locked.deadline < now ? locked.deadline : now;
     return {
@@ -126,7 +136,7 @@ export function createAttemptsService(
       completedAt,
       grades: graded.grades,
       workspaceFiles: locked.examSnapshot.codingWorkspace.saveFilesInResults ? workspaceFiles : {},
-      testGradings: testGradingsOf(locked.examSnapshot, saved, workspaceFiles),
+      testGradings: testGradingsOf(locked.examSnapshot, answers, workspaceFiles),
       followUp: followUpOf(locked.examSnapshot),
       // How the answers came to be is computed after the commit, off the submit path (a deadline's burst of submits
       // would otherwise replay every answer's operations at once): modules/submissions/process-records.service.ts.
