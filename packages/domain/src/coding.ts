@@ -648,3 +648,9 @@ export function consoleView(report: RunReport): ConsoleRun {
     ...(report.reason !== undefined ? { reason: report.reason } : {}),
   };
 }
+
+/** PUT …/questions/{index}/language: the candidate's choice among the question's languages. */
+export const LanguageChoiceSchema = z.object({ language: RunLanguageSchema });
+export const LanguageChoiceResultSchema = z.object({ questionIndex: z.number().int(), language: RunLanguageSchema });
+/** GET …/languages: the attempt's choices by question index (the candidate's numbering). */
+export const ChosenLanguagesSchema = z.object({ languages: z.record(z.string(), RunLanguageSchema) });

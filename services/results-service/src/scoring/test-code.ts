@@ -72,8 +72,10 @@ export function codeToRun(
   q: Question,
   answer: string | null | undefined,
   files: Readonly<Record<string, WorkspaceFile>>,
+  language?: RunLanguage,
 ): string {
-  const fromWorkspace = usesWorkspaceFile(snapshot, q) ? workspaceFileText(q, files) : undefined;
+  const path = usesWorkspaceFile(snapshot, q) ? workspaceFileFor(q, language) : null;
+  const fromWorkspace = path ? workspaceText(path, files) : undefined;
   return fromWorkspace ?? answer ?? '';
 }
 
@@ -93,13 +95,14 @@ export function testGradingsOf(
   snapshot: ExamSnapshot,
   saved: ReadonlyMap<number, string>,
   files: Readonly<Record<string, WorkspaceFile>>,
+  languages: ReadonlyMap<number, RunLanguage> = new Map(),
 ): Array<{ questionIndex: number; code: string; files: RepositoryFile[] | null }> {
   return snapshot.questions.flatMap((q, questionIndex) =>
     isTestGraded(q)
       ? [
           {
             questionIndex,
-            code: codeToRun(snapshot, q, saved.get(questionIndex), files),
+            code: codeToRun(snapshot, q, saved.get(questionIndex), files, languages.get(questionIndex)),
             files: candidateRepository(snapshot, questionIndex, files),
           },
         ]

@@ -217,3 +217,93 @@ describe('a coding question answered in the workspace, at submission', () => {
     }
   });
 });
+
+describe("the candidate's choice of language", () => {
+  const clock = fakeClock(new Date('2031-03-03T09:00:00Z'));
+  const files: Record<string, ReturnType<typeof file>> = {};
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await buildTestApp({ deps: { clock, workspaceFiles: fakeWorkspaceFiles(files) } });
+  });
+  afterAll(() => app.close());
+
+  const polyglot = (overrides: Record<string, unknown> = {}) => {
+    const base = makeCodingExam(overrides);
+    return app.exams.put({
+      ...base,
+      questions: base.questions.map((q) =>
+        q.type === 'coding' ? { ...q, languages: ['python', 'javascript'], starterCodes: { javascript: '// js' } } : q,
+      ),
+    });
+  };
+  const choose = (attempt: { attemptId: string; headers: Record<string, string> }, index: number, language: string) =>
+    app.inject({
+      method: 'PUT',
+      url: `/api/attempts/${attempt.attemptId}/questions/${index}/language`,
+      headers: attempt.headers,
+      payload: { language },
+    });
+
+  it('is kept with the attempt, read back by the page, and refused (400 naming language) outside the offer', async () => {
+    const attempt = await startAttempt(app, polyglot().id);
+    const view = await app.inject({ url: `/api/attempts/${attempt.attemptId}/exam`, headers: attempt.headers });
+    expect(view.json().questions[1]).toMatchObject({ languages: ['python', 'javascript'] });
+    expect((await choose(attempt, 1, 'javascript')).json()).toEqual({ questionIndex: 1, language: 'javascript' });
+    const read = await app.inject({ url: `/api/attempts/${attempt.attemptId}/languages`, headers: attempt.headers });
+    expect(read.json()).toEqual({ languages: { '1': 'javascript' } });
+    const refused = await choose(attempt, 1, 'java');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.issues).toEqual([expect.objectContaining({ path: 'language' })]);
+    const single = await startAttempt(app, app.exams.put(makeCodingExam()).id);
+    expect((await choose(single, 1, 'javascript')).statusCode).toBe(400);
+    const other = await startAttempt(app, polyglot().id);
+    expect(
+      (
+        await app.inject({
+          method: 'PUT',
+          url: `/api/attempts/${attempt.attemptId}/questions/1/language`,
+          headers: other.headers,
+          payload: { language: 'python' },
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+
+  it('runs Run tests in the chosen language, and grades the submission in it', async () => {
+    const attempt = await startAttempt(app, polyglot().id);
+    await choose(attempt, 1, 'javascript');
+    const tests = await app.inject({
+      method: 'POST',
+      url: `/api/attempts/${attempt.attemptId}/questions/1/test-runs`,
+      headers: attempt.headers,
+      payload: { code: 'pass all', language: 'javascript' },
+    });
+    expect(tests.json().answer).toMatchObject({ language: 'javascript' });
+    expect(app.runner.requests.at(-1)).toMatchObject({ purpose: 'check', language: 'javascript' });
+    await app.inject({
+      method: 'PUT',
+      url: `/api/attempts/${attempt.attemptId}/answers/1`,
+      headers: attempt.headers,
+      payload: { answer: 'pass all', seq: 1 },
+    });
+    await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+    for (let i = 0; i < 10 && (await app.gradeTests()) > 0; i++);
+    const graded = app.runner.requests.filter((r) => r.purpose === 'grade' && r.attemptId === attempt.attemptId);
+    expect(graded.map((r) => r.language)).toEqual(['javascript']);
+  });
+
+  it("reads the chosen language's workspace file with the workspace on", async () => {
+    files['q2-sum-two-numbers/main.js'] = file('pass small // js');
+    files['q2-sum-two-numbers/main.py'] = file('pass all # py');
+    const attempt = await startAttempt(
+      app,
+      polyglot({ codingWorkspace: { enabled: true, saveFilesInResults: false } }).id,
+    );
+    await choose(attempt, 1, 'javascript');
+    await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+    const [row] = await app.db.select().from(results).where(eq(results.attemptId, attempt.attemptId));
+    expect(row?.grades[1]?.answer).toBe('pass small // js');
+    const [outbox] = await app.db.select().from(testGradings).where(eq(testGradings.attemptId, attempt.attemptId));
+    expect(outbox?.code).toBe('pass small // js');
+  });
+});

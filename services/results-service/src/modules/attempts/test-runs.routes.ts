@@ -1,5 +1,13 @@
-import { AnswerParamsSchema } from '@exam/domain/attempt';
-import { CheckRunSchema, ConsoleRunBodySchema, ConsoleRunSchema, RunReportSchema } from '@exam/domain/coding';
+import { AnswerParamsSchema, AttemptParamsSchema } from '@exam/domain/attempt';
+import {
+  CheckRunSchema,
+  ChosenLanguagesSchema,
+  ConsoleRunBodySchema,
+  ConsoleRunSchema,
+  LanguageChoiceResultSchema,
+  LanguageChoiceSchema,
+  RunReportSchema,
+} from '@exam/domain/coding';
 import { ErrorBodySchema } from '@exam/domain/errors';
 import { RunWaitQuerySchema, TestRunBodySchema, TestRunParamsSchema } from '@exam/domain/result';
 import type { FastifyInstance } from 'fastify';
@@ -91,6 +99,40 @@ export function testRunsRoutes(service: TestRunsService) {
           throw err;
         }
       },
+    );
+
+    app.put(
+      '/api/attempts/:attemptId/questions/:questionIndex/language',
+      {
+        onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
+        schema: {
+          tags: ['attempts'],
+          description:
+            "The candidate's choice of language for a coding question whose creator allows several: kept with the attempt (an event of its record), used by Run, Run tests and grading, shown to the grader. 400 naming `language` for a language the question does not offer or a question with one language, 409 once the attempt is closed.",
+          params: AnswerParamsSchema,
+          body: LanguageChoiceSchema,
+          response: { 200: LanguageChoiceResultSchema, ...errors, 409: ErrorBodySchema },
+        },
+      },
+      async (request) =>
+        service.chooseLanguage(request.params.attemptId, request.params.questionIndex, request.body.language),
+    );
+
+    app.get(
+      '/api/attempts/:attemptId/languages',
+      {
+        onRequest: app.requireAttempt,
+        preHandler: ownAttempt,
+        schema: {
+          tags: ['attempts'],
+          description:
+            "The languages this attempt's candidate chose, by question index (the candidate's numbering); questions without a choice are absent.",
+          params: AttemptParamsSchema,
+          response: { 200: ChosenLanguagesSchema, ...errors },
+        },
+      },
+      async (request) => service.languages(request.params.attemptId),
     );
 
     app.get(

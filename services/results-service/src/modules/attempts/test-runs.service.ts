@@ -21,6 +21,7 @@ import type { Deps } from '../../deps.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { candidateRepository, repositoryRun, usesWorkspaceFile, workspaceText } from '../../scoring/test-code.ts';
 import type { AttemptsRepository } from './attempts.repository.ts';
+import type { ChosenLanguagesRepository } from './chosen-languages.repository.ts';
 import { closedReason } from './attempts.service.ts';
 import { RetryLaterError } from './retry-later.ts';
 import type { StartLimitsRepository } from './start-limits.repository.ts';
@@ -74,6 +75,7 @@ export function createTestRunsService(
   deps: Pick<Deps, 'clock' | 'codeRunner' | 'workspaceFiles'>,
   log: FastifyBaseLogger,
   opts: { perMinute: number },
+  chosen: ChosenLanguagesRepository,
 ) {
   async function takeRun(bucket: string) {
     const windowMs = 60_000;
@@ -230,6 +232,23 @@ export function createTestRunsService(
         questionIndex,
       );
       return { status: finished(report) ? (200 as const) : (202 as const), run: { ...consoleRunOf(report), answer } };
+    },
+
+    /** The candidate's choice of language for a question that offers several; runs and grading use it. */
+    async chooseLanguage(attemptId: string, questionIndex: number, asked: RunLanguage) {
+      const { q } = await codingQuestion(attemptId, questionIndex);
+      if (allowedLanguages(q).length < 2)
+        throw new AppError(ErrorCode.VALIDATION, 'This question is answered in one language', [
+          { path: 'language', message: `This question is answered in ${q.language ?? 'no language'}` },
+        ]);
+      const language = languageOf(q, asked);
+      await chosen.choose({ attemptId, questionIndex, language, now: deps.clock.now() });
+      return { questionIndex, language };
+    },
+
+    /** The attempt's choices of language, by question index. */
+    async languages(attemptId: string) {
+      return { languages: Object.fromEntries([...(await chosen.of(attemptId))].map(([i, l]) => [String(i), l])) };
     },
 
     async consoleRun(attemptId: string, runId: string, waitMs: number) {

@@ -151,9 +151,16 @@ describe('a coding question answered in the workspace', () => {
 });
 
 describe('a coding question whose candidate chooses the language', () => {
-  it("offers the creator's languages, opens the chosen one's starter code and runs in it", async () => {
+  it("offers the creator's languages, opens the chosen one's starter code, keeps the choice and runs in it", async () => {
     const bodies: unknown[] = [];
+    const choices: unknown[] = [];
     server.use(
+      http.get('/api/attempts/attempt-9/languages', () => HttpResponse.json({ languages: {} })),
+      http.put('/api/attempts/attempt-9/questions/0/language', async ({ request }) => {
+        const body = (await request.json()) as { language: string };
+        choices.push(body);
+        return HttpResponse.json({ questionIndex: 0, language: body.language });
+      }),
       http.post(testsUrl, async ({ request }) => {
         bodies.push(await request.json());
         return HttpResponse.json(testsReport(ran({ language: 'javascript' })));
@@ -169,8 +176,17 @@ describe('a coding question whose candidate chooses the language', () => {
     await waitFor(() =>
       expect(screen.getByRole('textbox', { name: 'Code for Q1' })).toHaveTextContent('// js starter'),
     );
+    await waitFor(() => expect(choices).toEqual([{ language: 'javascript' }]));
     await user.click(screen.getByRole('button', { name: 'Run tests' }));
     await waitFor(() => expect(bodies).toEqual([{ code: '// js starter', language: 'javascript' }]));
+  });
+
+  it('shows the choice kept with the attempt after a reload', async () => {
+    server.use(
+      http.get('/api/attempts/attempt-9/languages', () => HttpResponse.json({ languages: { '0': 'javascript' } })),
+    );
+    renderCard({ question: question({ languages: ['python', 'javascript'] }) });
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Language for Q1' })).toHaveValue('javascript'));
   });
 
   it('shows no language choice for a question with one language', () => {

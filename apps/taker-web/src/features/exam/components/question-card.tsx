@@ -13,6 +13,7 @@ import type { LockReason } from '../lib/section-view.ts';
 import { editOfCode, type AnswerEdit } from '../lib/answer-edits.ts';
 import { useInputSource } from '../hooks/use-input-source.ts';
 import { ChoiceAnswer } from './choice-answer.tsx';
+import { useChooseLanguage, useChosenLanguage } from '../api/choose-language.ts';
 import { CodingConsole } from './coding-console.tsx';
 import { CodingTests } from './coding-tests.tsx';
 import { FileAnswer } from './file-answer.tsx';
@@ -157,9 +158,17 @@ function CodingAnswer({
 }) {
   const { t } = useTranslation('questions');
   const [edited, setEdited] = useState(answer !== '');
-  const [language, setLanguage] = useState<RunLanguage | undefined>(question.language);
-  const [unreachable, setUnreachable] = useState(false);
   const languages = question.languages ?? [];
+  // The choice kept with the attempt (a reload shows it again), else the question's own language.
+  const saved = useChosenLanguage(attempt, index, languages.length > 1);
+  const choose = useChooseLanguage(attempt, index);
+  const [picked, setPicked] = useState<RunLanguage | undefined>();
+  const language = picked ?? saved ?? question.language;
+  const setLanguage = (next: RunLanguage) => {
+    setPicked(next);
+    if (attempt) choose.mutate(next);
+  };
+  const [unreachable, setUnreachable] = useState(false);
   const workspacePath = inWorkspace ? workspaceFileFor(question, language) : null;
   const code = edited || answer !== '' ? answer : starterCodeFor(question, language);
   // Sent with each run only when the candidate has a choice; the server runs the question's language otherwise.
