@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { candidateReport, outputMatches, repositoryRoots, RunRepositorySchema, type RunReport } from './coding.ts';
+import {
+  allowedLanguages,
+  candidateReport,
+  outputMatches,
+  questionSlug,
+  questionWorkspaceFiles,
+  repositoryRoots,
+  RunRepositorySchema,
+  starterCodeFor,
+  withWorkspaceFiles,
+  workspaceFileFor,
+  type RunReport,
+} from './coding.ts';
 import { QuestionSchema, toPublicQuestion } from './question.ts';
 import { scoreResult } from './grading.ts';
 
@@ -149,5 +161,89 @@ describe("an agentic task's repository in the workspace and the runner", () => {
     ).toEqual(['1.path']);
     const big = Array.from({ length: 21 }, (_, i) => ({ path: `f${i}`, content: 'x'.repeat(200_000) }));
     expect(paths(big)).toEqual(['']);
+  });
+});
+
+describe("each coding question's file in the workspace", () => {
+  const exam = [
+    { id: 'a', type: 'mcq', title: 'Pick one' },
+    { id: 'b', type: 'coding', title: 'Sum two numbers!', language: 'python' as const },
+    { id: 'c', type: 'coding', title: 'Été à Paris', language: 'javascript' as const, workspaceFile: 'mine/x.js' },
+    { id: 'd', type: 'coding', title: 'Fix the bug', language: 'java' as const, repository: { files: [] } },
+    { id: 'e', type: 'coding', title: '???', language: 'cpp' as const },
+  ];
+
+  it("is q<N>-<slug>/<source file> in the exam's numbering, the creator's own path, or a repository's source file", () => {
+    expect(questionWorkspaceFiles(exam)).toEqual({
+      b: 'q2-sum-two-numbers/main.py',
+      c: 'mine/x.js',
+      d: 'Main.java',
+      e: 'q5-question/main.cpp',
+    });
+    expect(questionSlug('Été à Paris')).toBe('ete-a-paris');
+    expect(questionSlug('x'.repeat(80))).toHaveLength(40);
+  });
+
+  it('is filled into the questions only when the exam has a coding workspace', () => {
+    expect(withWorkspaceFiles(exam, { enabled: false }).map((q) => 'workspaceFile' in q && q.workspaceFile)).toEqual([
+      false,
+      false,
+      'mine/x.js',
+      false,
+      false,
+    ]);
+    const filled = withWorkspaceFiles(exam, { enabled: true });
+    expect(filled.map((q) => ('workspaceFile' in q ? q.workspaceFile : undefined))).toEqual([
+      undefined,
+      'q2-sum-two-numbers/main.py',
+      'mine/x.js',
+      'Main.java',
+      'q5-question/main.cpp',
+    ]);
+  });
+
+  it("names the chosen language's source file beside the question's file", () => {
+    const q = { language: 'python' as const, workspaceFile: 'q2-sum/main.py' };
+    expect(workspaceFileFor(q, 'javascript')).toBe('q2-sum/main.js');
+    expect(workspaceFileFor(q, 'python')).toBe('q2-sum/main.py');
+    expect(workspaceFileFor({ language: 'python', workspaceFile: 'main.py' }, 'java')).toBe('Main.java');
+    expect(workspaceFileFor({ language: 'python', workspaceFile: null }, 'java')).toBeNull();
+  });
+});
+
+describe('a question whose candidate chooses the language', () => {
+  const question = (fields: Record<string, unknown>) =>
+    QuestionSchema.safeParse({
+      id: 'q',
+      type: 'coding',
+      title: 'Echo',
+      language: 'python',
+      tests: [{ id: 't', stdin: 'a', expected: 'a' }],
+      ...fields,
+    });
+  const paths = (r: ReturnType<typeof question>) => r.error?.issues.map((i) => i.path.join('.')) ?? [];
+
+  it('offers the languages with their starter code to the candidate', () => {
+    const parsed = question({ languages: ['python', 'javascript'], starterCodes: { javascript: '// js' } });
+    expect(parsed.success).toBe(true);
+    const view = toPublicQuestion(parsed.data!);
+    expect(view.languages).toEqual(['python', 'javascript']);
+    expect(view.starterCodes).toEqual({ javascript: '// js' });
+    expect(allowedLanguages(parsed.data!)).toEqual(['python', 'javascript']);
+    expect(toPublicQuestion(question({}).data!).languages).toBeUndefined();
+    expect(starterCodeFor({ ...parsed.data!, starterCode: '# py' }, 'javascript')).toBe('// js');
+    expect(starterCodeFor({ ...parsed.data!, starterCode: '# py' }, 'python')).toBe('# py');
+  });
+
+  it('refuses languages without the primary one, twice the same, SQL, a repository, or starter code for another', () => {
+    expect(paths(question({ languages: ['javascript', 'java'] }))).toEqual(['languages']);
+    expect(paths(question({ languages: ['python', 'python'] }))).toEqual(['languages']);
+    expect(paths(question({ languages: ['python', 'sql'] }))).toEqual(['languages']);
+    expect(
+      paths(question({ languages: ['python', 'java'], repository: { files: [{ path: 'a.py', content: '' }] } })),
+    ).toEqual(['languages']);
+    expect(paths(question({ languages: ['python', 'java'], starterCodes: { cpp: '' } }))).toEqual(['starterCodes.cpp']);
+    expect(paths(question({ starterCodes: { java: '' } }))).toEqual(['starterCodes']);
+    expect(paths(question({ type: 'essay', tests: [], languages: ['python', 'java'] }))).toEqual(['languages']);
   });
 });

@@ -115,6 +115,99 @@ export function repositoryRoots(
   return roots;
 }
 
+/** A question title as a folder name: lower-case letters, digits and dashes, at most 40 characters. */
+export function questionSlug(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  return slug || 'question';
+}
+
+type WorkspaceQuestion = {
+  id: string;
+  type: string;
+  title: string;
+  language?: RunLanguage | undefined;
+  workspaceFile?: string | null | undefined;
+  repository?: object | null | undefined;
+};
+
+/**
+ * The file of the candidate's coding workspace that is each coding question's answer (docs/product.md#the-coding-
+ * workspace), by question id: the creator's own `workspaceFile` when set; an agentic task's source file
+ * (SOURCE_FILES) at its repository's root; otherwise `q<N>-<slug>/<source file>`, N the question's number in the
+ * exam's own order (whatever order a candidate sees). The orchestrator seeds these files with the starter code, the
+ * taker's page opens the workspace on them and grading reads them: all three compute it from the whole exam here.
+ */
+export function questionWorkspaceFiles(examQuestions: ReadonlyArray<WorkspaceQuestion>): Record<string, string> {
+  const roots = repositoryRoots(examQuestions);
+  const files: Record<string, string> = {};
+  examQuestions.forEach((q, i) => {
+    if (q.type !== 'coding' || !q.language) return;
+    if (q.workspaceFile) files[q.id] = q.workspaceFile;
+    else if (q.repository) files[q.id] = `${roots[q.id] ?? ''}${SOURCE_FILES[q.language]}`;
+    else files[q.id] = `q${i + 1}-${questionSlug(q.title)}/${SOURCE_FILES[q.language]}`;
+  });
+  return files;
+}
+
+/**
+ * The exam's questions with each coding question's `workspaceFile` filled in (questionWorkspaceFiles) when the exam
+ * has a coding workspace; unchanged without one (the inline editor is then the only place to answer).
+ */
+export function withWorkspaceFiles<Q extends WorkspaceQuestion>(
+  examQuestions: readonly Q[],
+  codingWorkspace: { enabled: boolean },
+): Q[] {
+  if (!codingWorkspace.enabled) return [...examQuestions];
+  const files = questionWorkspaceFiles(examQuestions);
+  return examQuestions.map((q) => (files[q.id] && !q.workspaceFile ? { ...q, workspaceFile: files[q.id]! } : q));
+}
+
+/**
+ * The languages a candidate may write a coding question in: `languages` when the creator allows several, else the
+ * primary language alone (none without a language).
+ */
+export function allowedLanguages(q: {
+  language?: RunLanguage | undefined;
+  languages?: readonly RunLanguage[] | undefined;
+}): RunLanguage[] {
+  if (!q.language) return [];
+  return q.languages && q.languages.length > 0 ? [...q.languages] : [q.language];
+}
+
+/**
+ * The workspace file of a question answered in `language`: the question's file with the language's source file name
+ * (`q1-sum/main.py` → `q1-sum/main.js`) when the candidate chose a further language, the question's file otherwise.
+ */
+export function workspaceFileFor(
+  q: { language?: RunLanguage | undefined; workspaceFile?: string | null | undefined },
+  language: RunLanguage | undefined,
+): string | null {
+  if (!q.workspaceFile) return null;
+  if (!language || language === q.language) return q.workspaceFile;
+  const slash = q.workspaceFile.lastIndexOf('/');
+  return `${q.workspaceFile.slice(0, slash + 1)}${SOURCE_FILES[language]}`;
+}
+
+/** The starter code of a question in one of its languages. */
+export function starterCodeFor(
+  q: {
+    language?: RunLanguage | undefined;
+    starterCode?: string | undefined;
+    starterCodes?: Partial<Record<RunLanguage, string>> | undefined;
+  },
+  language: RunLanguage | undefined,
+): string {
+  if (!language || language === q.language) return q.starterCode ?? '';
+  return q.starterCodes?.[language] ?? '';
+}
+
 /** Files of a run's repository (the workspace's files with the hidden ones over them), and their bytes together. */
 export const MAX_RUN_REPOSITORY_FILES = 300;
 export const MAX_RUN_REPOSITORY_BYTES = 4 * MAX_REPOSITORY_BYTES;
@@ -143,6 +236,11 @@ export const RunRepositorySchema = z
       ctx.addIssue({ code: 'custom', path: [], message: 'The files add up to more than 4 MB' });
   });
 
+/** The languages the runner has an image for (question.ts CODING_LANGUAGES names the same list). */
+export const RUN_LANGUAGES = ['python', 'javascript', 'sql', 'r', 'java', 'cpp'] as const;
+export const RunLanguageSchema = z.enum(RUN_LANGUAGES);
+export type RunLanguage = z.infer<typeof RunLanguageSchema>;
+
 /** The coding fields of a question (merged into QuestionSchema). */
 export const codingQuestionFields = {
   starterCode: text(100_000).default(''),
@@ -164,6 +262,13 @@ export const codingQuestionFields = {
     .default(null),
   /** An agentic task's starter repository and hidden files; null or absent for an ordinary coding question. */
   repository: CodingRepositorySchema.nullable().optional(),
+  /**
+   * The languages a candidate may choose from, `language` (the primary one) among them; empty: `language` only.
+   * Only for tests that read stdin and print stdout whatever the language (no SQL, no repository): codingIssues.
+   */
+  languages: z.array(RunLanguageSchema).max(RUN_LANGUAGES.length).default([]),
+  /** Starter code per further language (the primary language's is `starterCode`). */
+  starterCodes: z.partialRecord(RunLanguageSchema, text(100_000)).default({}),
 };
 
 /** The file name the runner gives the candidate's code, per language. */
@@ -248,7 +353,7 @@ export type RunPurpose = (typeof RUN_PURPOSES)[number];
 /** POST /internal/runs (results-service → workspace-orchestrator). */
 export const RunRequestSchema = z.object({
   purpose: z.enum(RUN_PURPOSES),
-  language: z.enum(['python', 'javascript', 'sql', 'r', 'java', 'cpp']),
+  language: RunLanguageSchema,
   code: text(200_000),
   tests: z.array(TestCaseSchema).min(1).max(50),
   limits: CodingLimitsSchema,
@@ -382,8 +487,14 @@ export function codingIssues(q: {
   language?: string | undefined;
   tests: ReadonlyArray<{ id: string }>;
   repository?: CodingRepository | null | undefined;
+  languages?: readonly string[] | undefined;
+  starterCodes?: Partial<Record<string, string>> | undefined;
+  setupScript?: string | undefined;
 }): Array<{ path: Array<string | number>; message: string }> {
-  const issues: Array<{ path: Array<string | number>; message: string }> = repositoryIssues(q);
+  const issues: Array<{ path: Array<string | number>; message: string }> = [
+    ...repositoryIssues(q),
+    ...languageIssues(q),
+  ];
   if (q.tests.length === 0) return issues;
   if (q.type !== 'coding') issues.push({ path: ['tests'], message: 'Only coding questions have tests' });
   else if (q.language === undefined)
@@ -422,3 +533,124 @@ export function repositoryIssues(q: {
   }
   return issues;
 }
+
+/**
+ * The rules of a question whose candidate chooses the language: a coding question with a primary language, listed
+ * among its languages, each once; tests that only read stdin and print stdout (no SQL: its tests are rows after a
+ * setup script; no repository: its hidden test driver is written in one language); starter code only for them.
+ */
+export function languageIssues(q: {
+  type: string;
+  language?: string | undefined;
+  repository?: CodingRepository | null | undefined;
+  languages?: readonly string[] | undefined;
+  starterCodes?: Partial<Record<string, string>> | undefined;
+}): Array<{ path: Array<string | number>; message: string }> {
+  const languages = q.languages ?? [];
+  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+  const extraStarters = Object.keys(q.starterCodes ?? {});
+  if (languages.length === 0) {
+    if (extraStarters.length > 0)
+      issues.push({ path: ['starterCodes'], message: 'Starter code per language needs several languages' });
+    return issues;
+  }
+  if (q.type !== 'coding') return [{ path: ['languages'], message: 'Only coding questions have languages' }];
+  if (!q.language) return [{ path: ['language'], message: 'Choose the primary language' }];
+  if (!languages.includes(q.language))
+    issues.push({ path: ['languages'], message: 'The primary language must be one of the languages' });
+  if (new Set(languages).size !== languages.length) issues.push({ path: ['languages'], message: 'Each language once' });
+  if (languages.includes('sql') || q.language === 'sql')
+    issues.push({
+      path: ['languages'],
+      message: 'SQL tests compare rows, not printed output: a SQL question has one language',
+    });
+  if (q.repository)
+    issues.push({
+      path: ['languages'],
+      message: "A task with a repository runs its tests in the repository's language: choose one language",
+    });
+  for (const l of extraStarters)
+    if (!languages.includes(l))
+      issues.push({ path: ['starterCodes', l], message: `${l} is not one of the question's languages` });
+  return issues;
+}
+
+// --- the candidate's console and check runs ------------------------------------------------------------
+
+/**
+ * What a check run or a console run ran (docs/product.md#the-coding-workspace): the workspace file's content when
+ * the question is answered in the workspace and the workspace answered (`from: 'workspace'`; the page saves it as
+ * the answer), otherwise the code the page sent (`from: 'inline'`). `workspaceUnreachable`: the workspace should
+ * have answered and did not, so the candidate's last saved answer ran instead and stays the answer.
+ */
+export const RunAnswerSchema = z.object({
+  code: z.string(),
+  from: z.enum(['workspace', 'inline']),
+  workspaceFile: z.string().nullable(),
+  workspaceUnreachable: z.boolean(),
+  language: RunLanguageSchema,
+});
+export type RunAnswer = z.infer<typeof RunAnswerSchema>;
+
+/** POST …/test-runs's answer: the visible tests' report and what ran. */
+export const CheckRunSchema = RunReportSchema.extend({ answer: RunAnswerSchema.optional() });
+export type CheckRun = z.infer<typeof CheckRunSchema>;
+
+/** Bytes of custom input a console run takes. */
+export const MAX_CONSOLE_STDIN = 64 * 1024;
+
+/** POST …/console-runs: the code (the workspace file wins when there is one), the input, the language chosen. */
+export const ConsoleRunBodySchema = z.object({
+  code: z.string().max(200_000),
+  stdin: z.string().max(MAX_CONSOLE_STDIN, 'At most 64 KB of input').default(''),
+  language: RunLanguageSchema.optional(),
+});
+export type ConsoleRunBody = z.infer<typeof ConsoleRunBodySchema>;
+
+/**
+ * A console run as the candidate sees it: the program's output on the custom input, its exit code and time, or why
+ * it did not finish (`outcome`: `ok`, or the limit it hit, or a compile error with the compiler's output).
+ */
+export const ConsoleRunSchema = z.object({
+  runId: z.string(),
+  state: RunStateSchema,
+  outcome: z.enum(['ok', 'timeout', 'memory', 'runtime-error', 'compile-error']).nullable(),
+  stdout: z.string(),
+  stderr: z.string(),
+  exitCode: z.number().int().nullable(),
+  timeMs: z.number().nonnegative().nullable(),
+  reason: z.string().optional(),
+  answer: RunAnswerSchema.optional(),
+});
+export type ConsoleRun = z.infer<typeof ConsoleRunSchema>;
+
+/** The one test a console run is: the candidate's input, nothing expected (its verdict is never a score). */
+export const CONSOLE_TEST_ID = 'console';
+
+/** A console run's report as the candidate sees it. */
+export function consoleView(report: RunReport): ConsoleRun {
+  const verdict = report.verdicts[0];
+  const outcome = verdict
+    ? verdict.outcome === 'passed' || verdict.outcome === 'failed'
+      ? 'ok'
+      : verdict.outcome
+    : report.compileOutput
+      ? 'compile-error'
+      : null;
+  return {
+    runId: report.runId,
+    state: report.state,
+    outcome,
+    stdout: verdict?.actual ?? '',
+    stderr: outcome === 'compile-error' ? (report.compileOutput ?? verdict?.stderr ?? '') : (verdict?.stderr ?? ''),
+    exitCode: verdict?.exitCode ?? null,
+    timeMs: verdict?.timeMs ?? null,
+    ...(report.reason !== undefined ? { reason: report.reason } : {}),
+  };
+}
+
+/** PUT …/questions/{index}/language: the candidate's choice among the question's languages. */
+export const LanguageChoiceSchema = z.object({ language: RunLanguageSchema });
+export const LanguageChoiceResultSchema = z.object({ questionIndex: z.number().int(), language: RunLanguageSchema });
+/** GET …/languages: the attempt's choices by question index (the candidate's numbering). */
+export const ChosenLanguagesSchema = z.object({ languages: z.record(z.string(), RunLanguageSchema) });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { type TestCase, codingIssues, codingQuestionFields, isTestGraded, testPoints } from './coding.ts';
+import {
+  type TestCase,
+  allowedLanguages,
+  codingIssues,
+  codingQuestionFields,
+  isTestGraded,
+  testPoints,
+} from './coding.ts';
 import { SCORING_RULES } from './grading.ts';
 import { plantedErrorIssues } from './planted-errors.ts';
 import {
@@ -206,6 +213,9 @@ export const PublicQuestionSchema = z.object({
   limits: z.object({ cpuSeconds: z.number(), memoryMb: z.number() }).optional(),
   /** With a coding workspace: the workspace file that is the answer. */
   workspaceFile: z.string().nullable().optional(),
+  /** Coding: the languages the candidate chooses from (absent: `language` only), and starter code per language. */
+  languages: z.array(CodingLanguageSchema).optional(),
+  starterCodes: z.partialRecord(CodingLanguageSchema, z.string()).optional(),
   /** An agentic task: the starter repository's file paths (its contents arrive in the workspace; hidden files never). */
   repositoryFiles: z.array(z.string()).optional(),
   /** The section the question is sat in (sections.ts); null without sections. */
@@ -287,7 +297,14 @@ function codingView(
   q: Question,
 ): Pick<
   PublicQuestion,
-  'starterCode' | 'visibleTests' | 'hiddenTestCount' | 'limits' | 'workspaceFile' | 'repositoryFiles'
+  | 'starterCode'
+  | 'visibleTests'
+  | 'hiddenTestCount'
+  | 'limits'
+  | 'workspaceFile'
+  | 'repositoryFiles'
+  | 'languages'
+  | 'starterCodes'
 > {
   const graded = isTestGraded(q);
   return {
@@ -307,6 +324,7 @@ function codingView(
     hiddenTestCount: graded ? q.tests.filter((t) => !t.visible).length : 0,
     limits: graded ? q.limits : undefined,
     workspaceFile: q.workspaceFile,
+    ...(allowedLanguages(q).length > 1 ? { languages: allowedLanguages(q), starterCodes: q.starterCodes } : {}),
     ...(q.repository ? { repositoryFiles: q.repository.files.map((f) => f.path) } : {}),
   };
 }

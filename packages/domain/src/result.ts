@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RepositoryFileSchema, TestGradingSchema } from './coding.ts';
+import { RepositoryFileSchema, RunLanguageSchema, TestGradingSchema } from './coding.ts';
 import { RubricSchema, QuestionTypeSchema } from './question.ts';
 import { RESULT_STATUSES } from './grading.ts';
 import { WorkspaceFilesSchema } from './internal.ts';
@@ -294,7 +294,11 @@ export const CandidateResultSchema = z.object({
 export type CandidateResult = z.infer<typeof CandidateResultSchema>;
 
 /** POST /api/attempts/{id}/questions/{questionIndex}/test-runs: the inline editor's code to run against the visible tests. */
-export const TestRunBodySchema = z.object({ code: z.string().max(200_000) });
+export const TestRunBodySchema = z.object({
+  code: z.string().max(200_000),
+  /** The language the candidate chose, for a question that lets them (coding.ts allowedLanguages). */
+  language: RunLanguageSchema.optional(),
+});
 export type TestRunBody = z.infer<typeof TestRunBodySchema>;
 export const TestRunParamsSchema = z.object({
   attemptId: z.string().min(1).max(64),

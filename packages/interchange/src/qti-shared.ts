@@ -76,6 +76,9 @@ export const ITEM_EXTENSION_FIELDS = [
   'setupScript',
   'referenceSolution',
   'workspaceFile',
+  // The languages a candidate may choose and their starter code: QTI's item has one response language.
+  'languages',
+  'starterCodes',
   // An agentic task's starter repository and hidden files (coding.ts): QTI has no place for files of a task.
   'repository',
   // The platform's own type where QTI's reading is ambiguous (a short answer compared as a number is a float text

@@ -51,6 +51,15 @@ export const api = {
   /** One of the attempt's test runs; `waitMs` holds the request until it finishes or the wait ends. */
   testRun: (attemptId: string, runId: string, waitMs: number) =>
     `/api/attempts/${encodeURIComponent(attemptId)}/test-runs/${encodeURIComponent(runId)}?waitMs=${waitMs}`,
+  /** The candidate's choice of language for a coding question that offers several, and all their choices. */
+  language: (attemptId: string, questionIndex: number) =>
+    `/api/attempts/${encodeURIComponent(attemptId)}/questions/${questionIndex}/language`,
+  languages: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/languages`,
+  /** Runs a coding question's code on the candidate's own input (results-service, attempt token). */
+  consoleRuns: (attemptId: string, questionIndex: number) =>
+    `/api/attempts/${encodeURIComponent(attemptId)}/questions/${questionIndex}/console-runs`,
+  consoleRun: (attemptId: string, runId: string, waitMs: number) =>
+    `/api/attempts/${encodeURIComponent(attemptId)}/console-runs/${encodeURIComponent(runId)}?waitMs=${waitMs}`,
   submit: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/submit`,
   /** Follow-up questions after submit (results-service, attempt token): the state, start, a draft, an answer. */
   followUp: (attemptId: string) => `/api/attempts/${encodeURIComponent(attemptId)}/follow-up`,

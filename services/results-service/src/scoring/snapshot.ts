@@ -1,4 +1,4 @@
-import { repositoryRoots } from '@exam/domain/coding';
+import { repositoryRoots, withWorkspaceFiles } from '@exam/domain/coding';
 import { arrangedQuestions, arrangeExam, isArranged } from '@exam/domain/arrangement';
 import { CodingWorkspaceSchema, QuestionDisplaySchema, ReleasePolicySchema } from '@exam/domain/exam';
 import { FollowUpSettingsSchema } from '@exam/domain/follow-up';
@@ -97,7 +97,9 @@ export function parseSnapshot(stored: unknown): ExamSnapshot {
  */
 export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSnapshot {
   const arrangement = isArranged(exam) ? arrangeExam(exam, arrangementSeed) : null;
-  const questions = (arrangement ? arrangedQuestions(exam.questions, arrangement) : exam.questions).map((q) =>
+  // Each coding question's workspace file is fixed from the exam's own order, before a candidate's arrangement.
+  const examQuestions = withWorkspaceFiles(exam.questions, exam.codingWorkspace);
+  const questions = (arrangement ? arrangedQuestions(examQuestions, arrangement) : examQuestions).map((q) =>
     instantiateQuestion(q, arrangementSeed),
   );
   return {

@@ -6,7 +6,9 @@ import {
   RepositoryPathSchema,
   RESERVED_REPOSITORY_PATHS,
   SOURCE_FILES,
+  workspaceFileFor,
   type RepositoryFile,
+  type RunLanguage,
 } from '@exam/domain/coding';
 import type { Question } from '@exam/domain/question';
 import type { WorkspaceFile } from '@exam/domain/internal';
@@ -30,10 +32,35 @@ export function usesWorkspaceFile(snapshot: Pick<ExamSnapshot, 'codingWorkspace'
 
 /** The workspace's text file at the question's path (`./` prefixes ignored), if the workspace has it. */
 export function workspaceFileText(q: Question, files: Readonly<Record<string, WorkspaceFile>>): string | undefined {
-  if (!q.workspaceFile) return undefined;
-  const want = q.workspaceFile.replace(/^(\.\/)+/, '');
+  return q.workspaceFile ? workspaceText(q.workspaceFile, files) : undefined;
+}
+
+/** The workspace's text file at `path` (`./` prefixes ignored), if the workspace has it. */
+export function workspaceText(path: string, files: Readonly<Record<string, WorkspaceFile>>): string | undefined {
+  const want = path.replace(/^(\.\/)+/, '');
   const file = files[want] ?? files[`./${want}`];
   return file && !file.isBinary ? file.content : undefined;
+}
+
+/**
+ * The saved answers with each question answered in the workspace given its workspace file's content (the file the
+ * candidate edited is the answer: docs/product.md#the-coding-workspace); a question whose file the workspace did not
+ * return keeps its last saved answer.
+ */
+export function answersWithWorkspace(
+  snapshot: Pick<ExamSnapshot, 'codingWorkspace' | 'questions'>,
+  saved: ReadonlyMap<number, string>,
+  files: Readonly<Record<string, WorkspaceFile>>,
+  languages: ReadonlyMap<number, RunLanguage> = new Map(),
+): Map<number, string> {
+  const answers = new Map(saved);
+  snapshot.questions.forEach((q, i) => {
+    if (!usesWorkspaceFile(snapshot, q)) return;
+    const path = workspaceFileFor(q, languages.get(i));
+    const text = path ? workspaceText(path, files) : undefined;
+    if (text !== undefined) answers.set(i, text);
+  });
+  return answers;
 }
 
 /**
@@ -45,8 +72,10 @@ export function codeToRun(
   q: Question,
   answer: string | null | undefined,
   files: Readonly<Record<string, WorkspaceFile>>,
+  language?: RunLanguage,
 ): string {
-  const fromWorkspace = usesWorkspaceFile(snapshot, q) ? workspaceFileText(q, files) : undefined;
+  const path = usesWorkspaceFile(snapshot, q) ? workspaceFileFor(q, language) : null;
+  const fromWorkspace = path ? workspaceText(path, files) : undefined;
   return fromWorkspace ?? answer ?? '';
 }
 
@@ -66,13 +95,14 @@ export function testGradingsOf(
   snapshot: ExamSnapshot,
   saved: ReadonlyMap<number, string>,
   files: Readonly<Record<string, WorkspaceFile>>,
+  languages: ReadonlyMap<number, RunLanguage> = new Map(),
 ): Array<{ questionIndex: number; code: string; files: RepositoryFile[] | null }> {
   return snapshot.questions.flatMap((q, questionIndex) =>
     isTestGraded(q)
       ? [
           {
             questionIndex,
-            code: codeToRun(snapshot, q, saved.get(questionIndex), files),
+            code: codeToRun(snapshot, q, saved.get(questionIndex), files, languages.get(questionIndex)),
             files: candidateRepository(snapshot, questionIndex, files),
           },
         ]

@@ -1,4 +1,5 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
+import { withWorkspaceFiles } from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { hasUsableAiKey } from '@exam/domain/exam-ai';
 import { PublicExamMessages, toPublicExam, type PublicExam, type PublicExamSummary } from '@exam/domain/public-exam';
@@ -16,13 +17,18 @@ export async function candidateViewOf(
   const materialNames = (await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds)).map(
     (m) => m.name,
   );
-  return toPublicExam(row, {
-    materialNames,
-    hasUsableKey: hasUsableAiKey(row.aiSettings, {
-      hasCreatorKey: row.encryptedApiKey !== null,
-      serverKeys: opts.defaultProviderKeys,
-    }),
-  });
+  // The preview shows each coding question's workspace file as an attempt will have it (results-service's snapshot).
+  const questions = withWorkspaceFiles(row.questions, row.codingWorkspace);
+  return toPublicExam(
+    { ...row, questions },
+    {
+      materialNames,
+      hasUsableKey: hasUsableAiKey(row.aiSettings, {
+        hasCreatorKey: row.encryptedApiKey !== null,
+        serverKeys: opts.defaultProviderKeys,
+      }),
+    },
+  );
 }
 
 export function createPublicService(

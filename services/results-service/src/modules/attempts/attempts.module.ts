@@ -20,6 +20,7 @@ import { createSectionsService } from './sections.service.ts';
 import { createTestRunsRepository } from './test-runs.repository.ts';
 import { testRunsRoutes } from './test-runs.routes.ts';
 import { createTestRunsService } from './test-runs.service.ts';
+import { createChosenLanguagesRepository } from './chosen-languages.repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,7 +50,9 @@ export const attemptsModule: AppModule = async (app, { config, deps, provide, us
     },
   });
   const candidateResults = createCandidateResultService(attemptsRepository, deps, app.log);
+  const chosenLanguages = createChosenLanguagesRepository(deps.database);
   const attempts = createAttemptsService(attemptsRepository, deps, app.log, {
+    chosenLanguages: (attemptId) => chosenLanguages.of(attemptId),
     serverKeys: config.serverKeys,
     uploadMaxBytes: config.UPLOAD_MAX_BYTES,
     eventsPerAttemptMax: config.EVENTS_PER_ATTEMPT_MAX,
@@ -100,6 +103,7 @@ export const attemptsModule: AppModule = async (app, { config, deps, provide, us
     deps,
     app.log,
     { perMinute: config.TEST_RUNS_PER_MINUTE },
+    chosenLanguages,
   );
   // The finalizer's interval also drops start-limit windows that are over.
   app.decorate('finalizeExpired', async () => {

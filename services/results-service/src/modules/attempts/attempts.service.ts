@@ -18,7 +18,14 @@ import type { SubmissionFollowUp, SubmissionRow } from './attempt-rows.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { candidateView } from '../../scoring/candidate-view.ts';
 import { gradeSubmission } from '../../scoring/score.ts';
-import { needsWorkspaceForTests, repositoryRootOf, testGradingsOf } from '../../scoring/test-code.ts';
+import type { RunLanguage } from '@exam/domain/coding';
+import {
+  answersWithWorkspace,
+  needsWorkspaceForTests,
+  repositoryRootOf,
+  testGradingsOf,
+  usesWorkspaceFile,
+} from '../../scoring/test-code.ts';
 import type { SectionsService } from './sections.service.ts';
 
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
@@ -57,6 +64,8 @@ export function createAttemptsService(
     onSubmitted?: () => void;
     /** Where the attempt is among its exam's sections; every answer write asks it first. */
     sections: SectionsService;
+    /** The languages the candidate chose for questions that offer several, by question index. */
+    chosenLanguages?: (attemptId: string) => Promise<Map<number, RunLanguage>>;
   },
 ) {
   const { sections } = opts;
@@ -71,7 +80,9 @@ export function createAttemptsService(
   /** The files are kept in the result, or a question graded by tests runs a file of the workspace. */
   const needsFiles = (attempt: SubmitAttemptRow) =>
     attempt.examSnapshot.codingWorkspace.enabled &&
-    (attempt.examSnapshot.codingWorkspace.saveFilesInResults || needsWorkspaceForTests(attempt.examSnapshot));
+    (attempt.examSnapshot.codingWorkspace.saveFilesInResults ||
+      needsWorkspaceForTests(attempt.examSnapshot) ||
+      attempt.examSnapshot.questions.some((q) => usesWorkspaceFile(attempt.examSnapshot, q)));
 
   /** CollectFilesRequestSchema's cap on the files collected first. */
   const MAX_PRIORITY_FILES = 500;
@@ -100,9 +111,12 @@ export function createAttemptsService(
     locked: SubmitAttemptRow,
     saved: Map<number, string>,
     workspaceFiles: Record<string, WorkspaceFile>,
+    languages: ReadonlyMap<number, RunLanguage>,
   ): SubmissionRow {
     const now = deps.clock.now();
-    const graded = gradeSubmission(locked.examSnapshot, saved);
+    // A question answered in the workspace is graded on its workspace file when the collect returned it.
+    const answers = answersWithWorkspace(locked.examSnapshot, saved, workspaceFiles, languages);
+    const graded = gradeSubmission(locked.examSnapshot, answers);
     // Time stops at the deadline: a late submit (within grace, or by the finalizer) does not add time.
     const completedAt = locked.deadline && locked.deadline < now ? locked.deadline : now;
     return {
@@ -126,7 +140,7 @@ export function createAttemptsService(
       completedAt,
       grades: graded.grades,
       workspaceFiles: locked.examSnapshot.codingWorkspace.saveFilesInResults ? workspaceFiles : {},
-      testGradings: testGradingsOf(locked.examSnapshot, saved, workspaceFiles),
+      testGradings: testGradingsOf(locked.examSnapshot, answers, workspaceFiles, languages),
       followUp: followUpOf(locked.examSnapshot),
       // How the answers came to be is computed after the commit, off the submit path (a deadline's burst of submits
       // would otherwise replay every answer's operations at once): modules/submissions/process-records.service.ts.
@@ -144,6 +158,7 @@ export function createAttemptsService(
    */
   async function submitAttempt(attemptId: string, skipLocked: boolean) {
     let files: Record<string, WorkspaceFile> | undefined;
+    const languages = (await opts.chosenLanguages?.(attemptId)) ?? new Map<number, RunLanguage>();
     if (!skipLocked) {
       const read = await repo.readForSubmit(attemptId);
       if (!read) return undefined;
@@ -156,7 +171,7 @@ export function createAttemptsService(
           created: false,
         };
       if (needsFiles(read.attempt)) files = await collectFiles(read.attempt);
-      const row = resultRow(read.attempt, read.saved, files ?? {});
+      const row = resultRow(read.attempt, read.saved, files ?? {}, languages);
       if (await repo.commitSubmission(row, read.attempt.answersVersion)) {
         return {
           resultId: row.id,
@@ -173,7 +188,7 @@ export function createAttemptsService(
       const outcome = await repo.submit(attemptId, {
         skipLocked,
         build: (locked, saved) => {
-          if (files !== undefined || !needsFiles(locked)) return resultRow(locked, saved, files ?? {});
+          if (files !== undefined || !needsFiles(locked)) return resultRow(locked, saved, files ?? {}, languages);
           asked.row = locked;
           return NEEDS_FILES;
         },

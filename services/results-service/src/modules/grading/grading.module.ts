@@ -6,6 +6,7 @@ import { createReleaseNotices, type ReleaseNotices } from './release-notices.ts'
 import { createResultWritesRepository } from './result-writes.repository.ts';
 import { createTestGradingRepository } from './test-grading.repository.ts';
 import { createTestGradingService } from './test-grading.service.ts';
+import { createChosenLanguagesRepository } from '../attempts/chosen-languages.repository.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,7 +21,12 @@ declare module 'fastify' {
 export const gradingModule: AppModule = async (app, { deps, use }) => {
   const resultWrites = createResultWritesRepository(deps.database);
   const grading = createGradingService(resultWrites, deps);
-  const testGrading = createTestGradingService(createTestGradingRepository(deps.database), deps, app.log);
+  const testGrading = createTestGradingService(
+    createTestGradingRepository(deps.database),
+    deps,
+    app.log,
+    createChosenLanguagesRepository(deps.database),
+  );
   const regrade = createRegradeService(resultWrites, testGrading, deps);
   app.decorate('gradeTests', () => testGrading.gradeTests());
   const releaseNotices = createReleaseNotices(use('submissionsRepository'), deps, app.log);

@@ -1,9 +1,17 @@
-import { isTestGraded, type RunReport, type RunRequest, type TestGrading } from '@exam/domain/coding';
+import {
+  allowedLanguages,
+  isTestGraded,
+  type RunLanguage,
+  type RunReport,
+  type RunRequest,
+  type TestGrading,
+} from '@exam/domain/coding';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { FastifyBaseLogger } from 'fastify';
 import { UNREACHABLE_REASON } from '../../adapters/code-runner.ts';
 import type { Deps } from '../../deps.ts';
 import { repositoryRun } from '../../scoring/test-code.ts';
+import type { ChosenLanguagesRepository } from '../attempts/chosen-languages.repository.ts';
 import type { Grader } from './grading.service.ts';
 import { resultNotFound } from '../results/results.service.ts';
 import type { ClaimedGrading, GradingStep, TestGradingRepository } from './test-grading.repository.ts';
@@ -37,6 +45,7 @@ export function createTestGradingService(
   repo: TestGradingRepository,
   deps: Pick<Deps, 'clock' | 'codeRunner'>,
   log: FastifyBaseLogger,
+  chosen?: Pick<ChosenLanguagesRepository, 'ofAttempts'>,
 ) {
   /** A failed try: later with back-off, or, past the limit, given up with the reason. */
   function failed(claimed: ClaimedGrading, now: Date, message: string, requeue: boolean): GradingStep {
@@ -63,14 +72,20 @@ export function createTestGradingService(
     };
   }
 
-  function runRequest({ row, snapshot, examId }: ClaimedGrading): RunRequest | undefined {
+  function runRequest(
+    { row, snapshot, examId }: ClaimedGrading,
+    languages: ReadonlyMap<string, ReadonlyMap<number, RunLanguage>>,
+  ): RunRequest | undefined {
     const q = snapshot.questions[row.questionIndex];
     if (!q || !isTestGraded(q) || q.language === undefined) return undefined;
+    // The candidate's choice, when the question offers several languages (and still offers that one).
+    const picked = languages.get(row.attemptId)?.get(row.questionIndex);
+    const language = picked && allowedLanguages(q).includes(picked) ? picked : q.language;
     // An agentic task runs on the candidate's repository with the hidden files over it (grading only).
     const repository = row.files ? repositoryRun(q, row.files, { withHidden: true, fallbackCode: row.code }) : null;
     return {
       purpose: 'grade',
-      language: q.language,
+      language,
       code: repository?.code ?? row.code,
       ...(repository ? { files: repository.files } : {}),
       tests: q.tests,
@@ -85,8 +100,9 @@ export function createTestGradingService(
   async function startRuns(claimed: ClaimedGrading[]) {
     const now = deps.clock.now();
     const steps = new Map<ClaimedGrading, GradingStep>();
+    const languages = chosen ? await chosen.ofAttempts(claimed.map((c) => c.row.attemptId)) : new Map();
     for (const c of claimed) {
-      const request = runRequest(c);
+      const request = runRequest(c, languages);
       if (!request) {
         const reason = 'This question is no longer graded by tests. A grader will mark it.';
         steps.set(c, { row: { state: 'error' }, tests: { state: 'error', runId: null, verdicts: [], reason } });

@@ -39,15 +39,50 @@ describe('starter files', () => {
       buildQuestion({ type: 'short-answer' }),
       sqlQuestion('CREATE TABLE t (id int);'),
     ];
-    expect(starterFiles({ codingWorkspace: vscode, questions })).toEqual([{ path: 'a.py', content: 'a' }]);
+    const sqlFile = { path: 'q3-a-question/main.sql', content: '' };
+    expect(starterFiles({ codingWorkspace: vscode, questions })).toEqual([{ path: 'a.py', content: 'a' }, sqlFile]);
     expect(starterFiles({ codingWorkspace: { ...vscode, workspaceType: 'oracle-sql' }, questions })).toEqual([
       { path: 'a.py', content: 'a' },
+      sqlFile,
       { path: 'setup.sql', content: 'CREATE TABLE t (id int);' },
     ]);
     const two = [...questions, repositoryQuestion([{ path: 'b.py', content: 'b' }])];
     expect(starterFiles({ codingWorkspace: vscode, questions: two })).toEqual([
       { path: 'q1/a.py', content: 'a' },
       { path: 'q4/b.py', content: 'b' },
+      sqlFile,
+    ]);
+  });
+
+  it("seeds each coding question's file with its starter code, one per language the candidate may choose", () => {
+    const questions = [
+      buildQuestion({ type: 'short-answer' }),
+      buildQuestion({ type: 'coding', title: 'Sum two numbers', language: 'python', starterCode: 'print(0)' }),
+      buildQuestion({
+        type: 'coding',
+        title: 'Echo',
+        language: 'python',
+        languages: ['python', 'javascript'],
+        starterCode: '# echo',
+        starterCodes: { javascript: '// echo' },
+      }),
+      buildQuestion({ type: 'coding', title: 'Own path', language: 'cpp', workspaceFile: 'src/answer.cpp' }),
+    ];
+    expect(starterFiles({ codingWorkspace: vscode, questions })).toEqual([
+      { path: 'q2-sum-two-numbers/main.py', content: 'print(0)' },
+      { path: 'q3-echo/main.py', content: '# echo' },
+      { path: 'q3-echo/main.js', content: '// echo' },
+      { path: 'src/answer.cpp', content: '' },
+    ]);
+    // An agentic task's source file comes from its repository, or from its starter code when the repository has none.
+    const task = repositoryQuestion([{ path: 'main.py', content: 'from repo' }]);
+    expect(starterFiles({ codingWorkspace: vscode, questions: [task] })).toEqual([
+      { path: 'main.py', content: 'from repo' },
+    ]);
+    const bare = { ...repositoryQuestion([{ path: 'lib.py', content: 'x' }]), starterCode: 'print(1)' };
+    expect(starterFiles({ codingWorkspace: vscode, questions: [bare] })).toEqual([
+      { path: 'lib.py', content: 'x' },
+      { path: 'main.py', content: 'print(1)' },
     ]);
   });
 
@@ -189,6 +224,31 @@ describe.skipIf(!socketPath)('a workspace handed to an attempt (real engine)', (
     expect((await read(session.sessionId, '/home/coder/workspace/q1/a.py')).output).toBe('a');
     expect((await read(session.sessionId, '/home/coder/workspace/q3/b.py')).output).toBe('b');
     expect((await read(session.sessionId, '/home/coder/workspace/setup.sql')).output).toBe('CREATE TABLE t (id int);');
+  });
+
+  it("seeds each coding question's file, which the collect on submit returns as the candidate left it", async () => {
+    const attempt = newAttempt(app);
+    app.examDetails.set(attempt.claims.examId, {
+      questions: [
+        buildQuestion({ type: 'short-answer' }),
+        buildQuestion({ type: 'coding', title: 'Sum two numbers', language: 'python', starterCode: 'print(0)\n' }),
+      ],
+    });
+    const session = await create(attempt);
+    const path = '/home/coder/workspace/q2-sum-two-numbers/main.py';
+    expect((await read(session.sessionId, path)).output).toBe('print(0)\n');
+    await execIn(docker, await containerOf(docker, session.sessionId), ['sh', '-c', `echo 'print(1 + 2)' > ${path}`]);
+    const collected = await app.inject({
+      method: 'POST',
+      url: `/internal/attempts/${attempt.claims.sub}/collect`,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+      payload: { priorityFiles: ['q2-sum-two-numbers/main.py'] },
+    });
+    expect(collected.statusCode, collected.body).toBe(200);
+    expect(collected.json().files['q2-sum-two-numbers/main.py']).toMatchObject({
+      content: 'print(1 + 2)\n',
+      isBinary: false,
+    });
   });
 
   it('gives a warm editor claimed by an agent exam its starter files and agent settings', async () => {

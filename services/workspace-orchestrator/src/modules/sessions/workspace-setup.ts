@@ -1,5 +1,12 @@
 import { workspaceAiOf } from '@exam/domain/exam';
-import { repositoryRoots } from '@exam/domain/coding';
+import {
+  allowedLanguages,
+  questionWorkspaceFiles,
+  repositoryRoots,
+  starterCodeFor,
+  workspaceFileFor,
+} from '@exam/domain/coding';
+import type { Question } from '@exam/domain/question';
 import { WORKSPACE_FOLDER } from '@exam/domain/workspace';
 import { agentEnvironment, type WorkspaceAgentClaims } from '@exam/domain/workspace-agents';
 import type { WorkspaceRow } from '../../db/schema.ts';
@@ -25,7 +32,8 @@ export const AGENT_TOKEN_GRACE_MS = 15 * 60_000;
 export const AGENT_TOKEN_MAX_MS = 12 * 3600_000;
 
 /**
- * The starter files of an exam's workspace, relative to the workspace folder: each agentic task's starter repository
+ * The starter files of an exam's workspace, relative to the workspace folder: each coding question's own file
+ * (questionFiles), each agentic task's starter repository
  * (never its hidden files) where repositoryRoots places it — the root when one question has a repository, `q<N>/`
  * (N the question's number in the exam) when several, the same map results-service keeps to grade from — and, on an
  * Oracle SQL workspace, the first SQL question's setup script as `setup.sql` at the root, where the workbench
@@ -38,9 +46,34 @@ export function starterFiles(exam: Pick<WorkspaceExam, 'questions' | 'codingWork
       ? q.repository.files.map((f) => ({ path: `${roots[q.id] ?? ''}${f.path}`, content: f.content }))
       : [],
   );
+  files.push(...questionFiles(exam.questions, new Set(files.map((f) => f.path))));
   const sql = exam.questions.find((q) => q.type === 'coding' && q.language === 'sql' && q.setupScript.trim());
   if (exam.codingWorkspace.workspaceType === 'oracle-sql' && sql && !files.some((f) => f.path === 'setup.sql'))
     files.push({ path: 'setup.sql', content: sql.setupScript });
+  return files;
+}
+
+/**
+ * Each coding question's own file (questionWorkspaceFiles: `q<N>-<slug>/main.py`, the creator's path, or an agentic
+ * task's source file), holding its starter code, one per language the candidate may choose: the file the taker's
+ * page opens the workspace on and grading reads (docs/product.md#the-coding-workspace). A path the repository
+ * already fills keeps the repository's file; an agentic task gets its source file only when it has starter code.
+ */
+export function questionFiles(questions: readonly Question[], taken: ReadonlySet<string>): WorkspaceWrite[] {
+  const paths = questionWorkspaceFiles(questions);
+  const files: WorkspaceWrite[] = [];
+  const seen = new Set(taken);
+  for (const q of questions) {
+    const path = paths[q.id];
+    if (!path) continue;
+    for (const language of allowedLanguages(q)) {
+      const file = workspaceFileFor({ language: q.language, workspaceFile: path }, language)!;
+      const content = starterCodeFor(q, language);
+      if (seen.has(file) || (q.repository && !content)) continue;
+      seen.add(file);
+      files.push({ path: file, content });
+    }
+  }
   return files;
 }
 

@@ -1,4 +1,4 @@
-import { RunReportSchema, type RunReport } from '@exam/domain/coding';
+import { CheckRunSchema, RunReportSchema, type CheckRun, type RunLanguage, type RunReport } from '@exam/domain/coding';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -22,14 +22,16 @@ export async function runVisibleTests(
   questionIndex: number,
   code: string,
   signal?: AbortSignal,
-): Promise<RunReport> {
-  let report = await apiRequest(api.testRuns(attempt.attemptId, questionIndex), {
+  language?: RunLanguage,
+): Promise<CheckRun> {
+  const first = await apiRequest(api.testRuns(attempt.attemptId, questionIndex), {
     method: 'POST',
     token: attempt.token,
-    body: { code },
-    schema: RunReportSchema,
+    body: { code, ...(language ? { language } : {}) },
+    schema: CheckRunSchema,
     signal,
   });
+  let report: RunReport = first;
   for (let polls = 0; !isFinished(report) && polls < MAX_POLLS; polls++) {
     report = await apiRequest(api.testRun(attempt.attemptId, report.runId, POLL_WAIT_MS), {
       token: attempt.token,
@@ -37,14 +39,15 @@ export async function runVisibleTests(
       signal,
     });
   }
-  return report;
+  // What ran (the workspace file or the page's code) comes with the first reply only.
+  return first.answer ? { ...report, answer: first.answer } : report;
 }
 
 export function useRunVisibleTests(attempt: AttemptCredentials | null, questionIndex: number) {
   return useMutation({
-    mutationFn: (code: string) => {
+    mutationFn: ({ code, language }: { code: string; language?: RunLanguage | undefined }) => {
       if (!attempt) throw new Error('Tests run during the exam only.');
-      return runVisibleTests(attempt, questionIndex, code);
+      return runVisibleTests(attempt, questionIndex, code, undefined, language);
     },
   });
 }

@@ -91,20 +91,41 @@ describe('Run tests on a coding question', () => {
     );
   });
 
-  it('names the workspace file that is the answer when the question has one', async () => {
-    renderWithProviders(
+  it('shows the workspace file that is graded instead of a second editor when the exam has a workspace', async () => {
+    const first = renderWithProviders(
       <QuestionCard
         index={0}
-        question={{ ...codingQuestion(), workspaceFile: 'q1/solution.py' }}
+        question={{ ...codingQuestion(), workspaceFile: 'q1-sum/main.py' }}
         answer=""
         onAnswer={() => undefined}
         {...fileAndFlagProps}
         onCommit={() => undefined}
         onActive={() => undefined}
         attempt={attempt}
+        inWorkspace
       />,
     );
-    expect(await screen.findByTestId('workspace-file-0')).toHaveTextContent('q1/solution.py in your workspace');
+    expect(screen.getByTestId('workspace-file-0')).toHaveTextContent(
+      'Edit this answer in the workspace — this file is what is graded: q1-sum/main.py',
+    );
+    expect(screen.queryByRole('textbox', { name: 'Code for Q1' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Loading editor…')).not.toBeInTheDocument();
+    first.unmount();
+    renderWithProviders(
+      <QuestionCard
+        index={0}
+        question={{ ...codingQuestion(), workspaceFile: 'q1-sum/main.py' }}
+        answer=""
+        onAnswer={() => undefined}
+        {...fileAndFlagProps}
+        onCommit={() => undefined}
+        onActive={() => undefined}
+        attempt={attempt}
+        inWorkspace={false}
+      />,
+    );
+    expect(await screen.findByRole('textbox', { name: 'Code for Q1' })).toBeInTheDocument();
+    expect(screen.queryByTestId('workspace-file-0')).not.toBeInTheDocument();
   });
 
   it('keeps the code the candidate typed rather than the starter code', async () => {
@@ -208,7 +229,7 @@ describe('Run tests on a coding question', () => {
     const busy = await screen.findByRole('button', { name: 'Running tests…' });
     expect(busy).toBeDisabled();
     expect(busy).toHaveAttribute('aria-busy', 'true');
-    expect(screen.getByRole('status')).toHaveTextContent('Running the visible tests…');
+    expect(screen.getByTestId('run-summary-0')).toHaveTextContent('Running the visible tests…');
     release();
     await screen.findByText('1 of 1 visible test passed');
     expect(screen.getByRole('button', { name: 'Run tests' })).toBeEnabled();

@@ -1,10 +1,10 @@
-import type { RunReport } from '@exam/domain/coding';
+import type { RunAnswer, RunLanguage, RunReport } from '@exam/domain/coding';
 import type { PublicQuestion } from '@exam/domain/question';
 import { Button } from '@exam/ui/button';
 import { TestVerdicts } from '@exam/ui/test-verdicts';
 import type { TFunction } from 'i18next';
 import { FlaskConical, Loader2 } from 'lucide-react';
-import { Trans, useTranslation } from 'react-i18next';
+import { useTranslation } from 'react-i18next';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useRunVisibleTests } from '../api/run-tests.ts';
 
@@ -15,6 +15,10 @@ type CodingTestsProps = {
   code: string;
   /** Null in the creator's preview: there is no attempt to run tests for. */
   attempt: { attemptId: string; token: string } | null;
+  /** The language the candidate chose (the question's own when it offers one). */
+  language?: RunLanguage | undefined;
+  /** What the server ran (the workspace file, or the code sent), for the card to save. */
+  onRan?: (answer: RunAnswer) => void;
 };
 
 type QuestionsT = TFunction<'questions'>;
@@ -32,7 +36,7 @@ export function runSummary(report: RunReport, t: QuestionsT): string {
  * the visible tests against the editor's code and shows a verdict per test (docs/product.md#coding-questions).
  * Hidden tests run only when the exam is submitted.
  */
-export function CodingTests({ index, question, code, attempt }: CodingTestsProps) {
+export function CodingTests({ index, question, code, attempt, language, onRan }: CodingTestsProps) {
   const { t } = useTranslation('questions');
   const run = useRunVisibleTests(attempt, index);
   const visible = question.visibleTests?.length ?? 0;
@@ -40,7 +44,8 @@ export function CodingTests({ index, question, code, attempt }: CodingTestsProps
   if (visible + hidden === 0) return null;
   const report = run.data;
   // A refusal (too many runs, no sandbox, attempt closed) is shown in the live region below, not as a toast.
-  const start = () => run.mutate(code);
+  const start = () =>
+    run.mutate({ code, language }, { onSuccess: (result) => result.answer && onRan?.(result.answer) });
 
   return (
     <div className="mt-3 flex flex-col gap-3" data-testid={`coding-tests-${index}`}>
@@ -75,16 +80,6 @@ export function CodingTests({ index, question, code, attempt }: CodingTestsProps
           </Button>
         )}
       </div>
-      {question.workspaceFile && (
-        <p className="text-xs text-muted" data-testid={`workspace-file-${index}`}>
-          <Trans
-            t={t}
-            i18nKey="coding.workspaceFile"
-            values={{ file: question.workspaceFile }}
-            components={{ code: <code className="font-mono" /> }}
-          />
-        </p>
-      )}
       {/* One live region: the busy state, then the summary of the run, or why it failed. */}
       <p role="status" aria-live="polite" className="text-sm text-ink" data-testid={`run-summary-${index}`}>
         {run.isPending

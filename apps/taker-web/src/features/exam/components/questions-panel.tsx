@@ -135,6 +135,7 @@ export function QuestionsPanel({
         onToggleFlag={onToggleFlag}
         locked={sections?.locked.get(index)}
         uploadMaxBytes={uploadMaxBytes ?? DEFAULT_UPLOAD_MAX_BYTES}
+        inWorkspace={exam.codingWorkspace.enabled}
         {...handlers}
       />
     );

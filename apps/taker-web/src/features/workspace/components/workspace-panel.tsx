@@ -3,7 +3,7 @@ import { WORKSPACE_TYPE_LABELS } from '@exam/domain/exam';
 import { Button } from '@exam/ui/button';
 import { Spinner } from '@exam/ui/spinner';
 import { HardDrive, RotateCcw, WifiOff } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useElapsedSeconds } from '../hooks/use-elapsed-seconds.ts';
 import { useWorkspaceSession, type WorkspaceState } from '../hooks/use-workspace-session.ts';
@@ -38,7 +38,7 @@ function Notice({ children }: { children: ReactNode }) {
  * data-workspace-frame: focus moving there is not a proctoring loss. `data-state` mirrors the session
  * state for the journeys.
  */
-export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) {
+export function WorkspacePanel({ exam, attempt, preview, activeQuestionIndex }: WorkspacePanelProps) {
   const { t } = useTranslation('workspace');
   const { view, retry, retryInSeconds, storage } = useWorkspaceSession({
     token: attempt?.token ?? null,
@@ -48,6 +48,18 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
   const elapsed = useElapsedSeconds(view.state === 'creating');
   const state: WorkspaceState = view.state;
   const connected = view.state === 'connecting' || view.state === 'connected' ? view : null;
+  // The editor opens on the file of the question the candidate is on when it connects (or the first coding
+  // question's); moving to another question later never reloads the editor under the candidate's hands.
+  const sessionId = connected?.session.sessionId;
+  const [opened, setOpened] = useState<{ sessionId: string; file: string | null } | null>(null);
+  if (sessionId && opened?.sessionId !== sessionId) {
+    const file =
+      exam.questions[activeQuestionIndex]?.workspaceFile ??
+      exam.questions.find((q) => q.type === 'coding' && q.workspaceFile)?.workspaceFile ??
+      null;
+    setOpened({ sessionId, file });
+  }
+  const openFile = opened?.sessionId === sessionId ? opened?.file : null;
 
   let body: ReactNode = null;
   if (preview) {
@@ -125,7 +137,7 @@ export function WorkspacePanel({ exam, attempt, preview }: WorkspacePanelProps) 
           <iframe
             key={connected.session.sessionId}
             title={t('frameTitle')}
-            src={editorSrc(connected.editorUrl)}
+            src={editorSrc(connected.editorUrl, openFile)}
             sandbox={FRAME_SANDBOX}
             allow={FRAME_ALLOW}
             className="h-full w-full border-0"

@@ -16,6 +16,15 @@ describe('editorSrc', () => {
     expect(url.pathname).toBe('/workspace/abc/');
     expect(url.searchParams.get('folder')).toBe('/home/coder/workspace');
     expect(url.searchParams.get('launch')).toBe('one-time');
+    expect(url.searchParams.has('payload')).toBe(false);
+  });
+
+  it("opens the question's file through the workbench's openFile payload, a vscode-remote URI on the editor's host", () => {
+    const url = new URL(editorSrc('http://workspace.test:4100/workspace/abc/?launch=x', 'q2-sum two/main.py'));
+    expect(url.searchParams.get('folder')).toBe('/home/coder/workspace');
+    expect(JSON.parse(url.searchParams.get('payload')!)).toEqual([
+      ['openFile', 'vscode-remote://workspace.test:4100/home/coder/workspace/q2-sum%20two/main.py'],
+    ]);
   });
 });
 

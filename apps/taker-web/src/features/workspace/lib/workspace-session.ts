@@ -15,11 +15,19 @@ export const STORAGE_POLL_MS = 30_000;
 /**
  * The frame's address: the editor on WORKSPACE_ORIGIN (its own origin, never the exam page's) opened on the
  * workspace folder (code-server's `folder` parameter). The launch token in `editorUrl` is exchanged by the
- * orchestrator for its cookie on that origin and removed from the frame's URL by a redirect.
+ * orchestrator for its cookie on that origin and removed from the frame's URL by a redirect. `openFile`, a path
+ * inside the workspace folder (the question the candidate is on), is opened in the editor through the VS Code web
+ * workbench's `payload` parameter (its `openFile` entry, a vscode-remote URI; the workbench reads it when it starts,
+ * as `code --goto` does on the desktop), so the workspace opens on the file that is graded.
  */
-export function editorSrc(editorUrl: string): string {
+export function editorSrc(editorUrl: string, openFile?: string | null): string {
   const url = new URL(editorUrl);
   url.searchParams.set('folder', WORKSPACE_FOLDER);
+  if (openFile) {
+    const path = `${WORKSPACE_FOLDER}/${openFile.replace(/^(\.\/)+/, '')}`;
+    const file = `vscode-remote://${url.host}${path.split('/').map(encodeURIComponent).join('/')}`;
+    url.searchParams.set('payload', JSON.stringify([['openFile', file]]));
+  }
   return url.toString();
 }
 

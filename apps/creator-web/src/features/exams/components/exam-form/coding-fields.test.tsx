@@ -156,6 +156,23 @@ describe('coding question editor', () => {
     });
   });
 
+  it('lets the candidate choose among the languages ticked, each with its starter code, and not for SQL', async () => {
+    const exam = seedCodingExam();
+    signInAs();
+    const { user } = renderApp(`/creator/edit-exam/${exam.id}`);
+    const languages = await screen.findByRole('group', { name: 'Languages the candidate may choose' });
+    expect(within(languages).queryByLabelText('SQL')).not.toBeInTheDocument();
+    await user.click(within(languages).getByLabelText('JavaScript'));
+    await user.type(screen.getByLabelText('Starter code in JavaScript'), 'const x = 1;');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Draft saved successfully')).toBeInTheDocument();
+    expect(lastBody().questions[0]).toMatchObject({
+      language: 'python',
+      languages: ['python', 'javascript'],
+      starterCodes: { javascript: 'const x = 1;' },
+    });
+  });
+
   it('runs the reference solution against the tests and shows which fail with expected against actual', async () => {
     const exam = seedCodingExam();
     signInAs();

@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { ReferenceRun } from './reference-run.tsx';
+import { CodingLanguagesFields } from './coding-languages-fields.tsx';
 import { RepositoryFields } from './repository-fields.tsx';
 import { TestsEditor } from './tests-editor.tsx';
 import { useTranslation } from 'react-i18next';
@@ -74,6 +75,7 @@ export function CodingFields({ index, examId }: { index: number; examId?: string
           />
         </Suspense>
       </div>
+      <CodingLanguagesFields index={index} />
       {language === 'sql' && (
         <Field
           label={t('codingFields.questionNSetupScript', { n })}
