@@ -66,10 +66,19 @@ export type ListResultsQuery = z.infer<typeof ListResultsQuerySchema>;
 
 /**
  * GET /api/exams/{examId}/results.csv: `full` (every question's points and the integrity counts) or
- * `gradebook` (one row per candidate with the kept result's points and maximum, for an LMS gradebook import).
+ * `gradebook` (one row per candidate: identity, each question's points under its title, total, maximum,
+ * percentage, status, for a spreadsheet or an LMS gradebook import). Both head each question's column by its
+ * title in the exam's order. `bom=true` starts the file with a UTF-8 byte-order mark, which Excel needs to read
+ * the file as UTF-8 (accents) when it is opened by double-click; LMS imports and scripts take it without (default).
  */
 export const RESULTS_CSV_FORMATS = ['full', 'gradebook'] as const;
-export const ResultsCsvQuerySchema = z.object({ format: z.enum(RESULTS_CSV_FORMATS).default('full') });
+export const ResultsCsvQuerySchema = z.object({
+  format: z.enum(RESULTS_CSV_FORMATS).default('full'),
+  bom: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
 export type ResultsCsvFormat = (typeof RESULTS_CSV_FORMATS)[number];
 
 export const ResultListSchema = z.object({
