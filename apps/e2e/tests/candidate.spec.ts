@@ -1,8 +1,19 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
-import { getAttempt, getResult, listResults, publishExam, question, registerCreator } from './support/api.ts';
+import {
+  getAttempt,
+  getResult,
+  gradeResult,
+  listResults,
+  publishExam,
+  question,
+  registerCreator,
+} from './support/api.ts';
+import { E2E } from './support/env.ts';
 import { countdownSeconds, enterExam, storedAttempt, submitExam, type StoredAttempt } from './support/taker.ts';
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 const SAVED = 'Saved';
 const OFFLINE = 'Offline — answers are kept on this device';
@@ -31,7 +42,17 @@ test('a candidate answers every question type through a reload and a network cut
       question.mcq('Two plus two', ['3', '4', '5'], '4'),
       question.shortAnswer('Largest planet', ['Jupiter']),
       question.fileUpload('Upload your notes'),
-      question.coding('Compute the answer', 'python'),
+      { ...question.coding('Compute the answer', 'python'), rubricId: 'code' },
+    ],
+    rubrics: [
+      {
+        id: 'code',
+        title: 'Code rubric',
+        criteria: [
+          { id: 'runs', description: 'Computes 42', points: 0.5 },
+          { id: 'named', description: 'Names the result', points: 0.5 },
+        ],
+      },
     ],
   });
 
@@ -164,5 +185,32 @@ test('a candidate answers every question type through a reload and a network cut
       answer: 'File: notes-v2.txt',
       file: { fileName: 'notes-v2.txt', size: 16 },
     });
+  });
+
+  await test.step('once graded with the rubric and released, the candidate reads the question, the code in a monospace block and the criteria', async () => {
+    const [result] = await listResults(request, creator.token);
+    await gradeResult(request, creator.token, result!.id, [
+      { questionIndex: 3, points: 1 },
+      { questionIndex: 4, points: 0.5, criteria: ['runs'], feedback: 'Name the result.' },
+    ]);
+    const released = await request.post(`${E2E.creatorOrigin}/api/results/${result!.id}/release`, {
+      headers: bearer(creator.token),
+      data: { released: true },
+    });
+    expect(released.ok()).toBe(true);
+
+    await page.goto(`${E2E.takerOrigin}/taker/results/${attempt.attemptId}`);
+    await expect(page.getByRole('heading', { name: 'Your result' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Q1: Capital of France' })).toBeVisible();
+    // The question's own text, as the candidate read it.
+    await expect(page.getByTestId('result-content-0').locator('.katex')).toHaveCount(1);
+    const code = page.getByRole('figure', { name: 'Your code (Python)' }).locator('pre > code');
+    await expect(code).toHaveText(CODE);
+    expect(await code.evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/mono/i);
+    const rubric = page.getByRole('list', { name: 'Rubric' });
+    await expect(rubric.getByRole('listitem')).toHaveText(['Computes 420.5 / 0.5 pts', 'Names the result0 / 0.5 pts']);
+    await expect(page.getByText('Name the result.')).toBeVisible();
+    await expect(page.getByTestId('result-explanation-4')).toHaveText('Marked by your grader');
+    await expectAccessible(page, 'released result with the question text, code and rubric');
   });
 });

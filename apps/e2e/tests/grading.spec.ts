@@ -226,9 +226,10 @@ test('the creator grades a short answer and every result view, the insights and 
       'startedAt',
       'completedAt',
       'timeSpent',
-      'q1',
-      'q2',
-      'q3',
+      // Each question's column is headed by its number, title and worth, in the exam's order.
+      'Q1 Capital of France (1 pt)',
+      'Q2 Two plus two (1 pt)',
+      'Q3 Largest planet (1 pt)',
       'score',
       'maxScore',
       'percentage',

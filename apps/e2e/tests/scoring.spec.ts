@@ -251,7 +251,11 @@ test('every screen, the CSV and the candidate read the same score; a pending one
       }),
     );
     expect(read).toEqual(expected);
-    const marks = Object.fromEntries(rows.map((r) => [r[0], r.slice(col('q1'), col('q5') + 1)]));
+    // The question columns are headed by the exam's titles and worth, in its order.
+    const questions = ['Q1 Pick green (2 pts)', 'Q2 Tick the primes (3 pts)', 'Q3 Pi to two decimals (1 pt)'];
+    questions.push('Q4 Do you agree? (1 pt)', 'Q5 Upload your report (4 pts)');
+    expect(header.slice(col(questions[0]!), col(questions[4]!) + 1)).toEqual(questions);
+    const marks = Object.fromEntries(rows.map((r) => [r[0], r.slice(col(questions[0]!), col(questions[4]!) + 1)]));
     expect(marks).toEqual({
       [ADA.name]: ['2', '3', '1', '1', '2'],
       [BOB.name]: ['0', '1.5', '0', '', ''],
@@ -267,6 +271,11 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     await expect(taker.getByText('3 / 3 pts')).toBeVisible();
     await expect(taker.getByText('2 / 4 pts')).toBeVisible();
     await expect(taker.getByText(FEEDBACK)).toBeVisible();
+    // The report's rubric with the points given per criterion, and who marked each question.
+    const rubric = taker.getByRole('list', { name: 'Rubric' });
+    await expect(rubric.getByRole('listitem')).toHaveText(['Clear method2 / 2 pts', 'Sound conclusion0 / 2 pts']);
+    await expect(taker.getByTestId('result-explanation-4')).toHaveText('Marked by your grader');
+    await expect(taker.getByTestId('result-explanation-0')).toHaveText('Marked automatically by the answer key');
     // The exam does not show answer keys, so the server sends none.
     await expect(taker.getByText(/Correct answer:/)).toHaveCount(0);
     await expectAccessible(taker, 'candidate released result page');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RepositoryFileSchema, RunLanguageSchema, TestGradingSchema } from './coding.ts';
-import { RubricSchema, QuestionTypeSchema } from './question.ts';
+import { CodingLanguageSchema, RubricSchema, QuestionTypeSchema } from './question.ts';
 import { RESULT_STATUSES } from './grading.ts';
 import { WorkspaceFilesSchema } from './internal.ts';
 import { LmsSyncSchema } from './lti-ags.ts';
@@ -66,10 +66,19 @@ export type ListResultsQuery = z.infer<typeof ListResultsQuerySchema>;
 
 /**
  * GET /api/exams/{examId}/results.csv: `full` (every question's points and the integrity counts) or
- * `gradebook` (one row per candidate with the kept result's points and maximum, for an LMS gradebook import).
+ * `gradebook` (one row per candidate: identity, each question's points under its title, total, maximum,
+ * percentage, status, for a spreadsheet or an LMS gradebook import). Both head each question's column by its
+ * title in the exam's order. `bom=true` starts the file with a UTF-8 byte-order mark, which Excel needs to read
+ * the file as UTF-8 (accents) when it is opened by double-click; LMS imports and scripts take it without (default).
  */
 export const RESULTS_CSV_FORMATS = ['full', 'gradebook'] as const;
-export const ResultsCsvQuerySchema = z.object({ format: z.enum(RESULTS_CSV_FORMATS).default('full') });
+export const ResultsCsvQuerySchema = z.object({
+  format: z.enum(RESULTS_CSV_FORMATS).default('full'),
+  bom: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
 export type ResultsCsvFormat = (typeof RESULTS_CSV_FORMATS)[number];
 
 export const ResultListSchema = z.object({
@@ -261,6 +270,29 @@ export const ExamReleaseReportSchema = z.object({
 });
 export type ExamReleaseReport = z.infer<typeof ExamReleaseReportSchema>;
 
+/** One rubric criterion as the candidate reads it: what it asks for, its worth, and the points the grader gave. */
+export const CandidateCriterionSchema = z.object({
+  description: z.string(),
+  maxPoints: z.number(),
+  points: z.number(),
+});
+export type CandidateCriterion = z.infer<typeof CandidateCriterionSchema>;
+
+/**
+ * The parts an answer was scored in, counted, never which part is right (that would be the key): gaps of a
+ * fill-in-the-blanks question, prompts of a matching question, neighbouring pairs of an ordering question kept in
+ * order, tests passed of a coding question (hidden tests counted, never shown). `rule` says whether the points
+ * follow the share (`partial`) or need every part (`all-or-nothing`); tests always give their own points.
+ */
+export const PARTIAL_CREDIT_KINDS = ['gaps', 'pairs', 'order', 'tests'] as const;
+export const PartialCreditSchema = z.object({
+  kind: z.enum(PARTIAL_CREDIT_KINDS),
+  right: z.number().int().nonnegative(),
+  of: z.number().int().nonnegative(),
+  rule: z.enum(['partial', 'all-or-nothing']),
+});
+export type PartialCredit = z.infer<typeof PartialCreditSchema>;
+
 /** GET /api/attempts/{id}/result: the candidate's own released result; keys only if the exam shows them. */
 export const CandidateResultSchema = z.object({
   examTitle: z.string(),
@@ -286,10 +318,24 @@ export const CandidateResultSchema = z.object({
        * conversation about this question (a verified planted turn), told to them only with their result.
        */
       plantedError: z.string().optional(),
+      /** The question's text as the candidate saw it (a calculated question's with their values). */
+      content: z.string().optional(),
+      /** Coding: the language the answer is written in (shown in a monospace block). */
+      language: CodingLanguageSchema.optional(),
+      /** The exam's passage shown beside this question (CandidateResult.passages); absent without one. */
+      passageId: z.string().optional(),
+      /** Who decided the points: the answer key, the tests, or a grader; absent while none has. */
+      markedBy: z.enum(['key', 'tests', 'grader']).optional(),
+      /** A question marked with a rubric: every criterion with the points the grader gave for it. */
+      criteria: z.array(CandidateCriterionSchema).optional(),
+      /** Why the points are what they are, for answers scored in parts (candidatePartialCredit). */
+      partialCredit: PartialCreditSchema.optional(),
     }),
   ),
   /** True when llm-gateway could not be asked what the assistant planted: the result is shown without it. */
   plantedUnavailable: z.boolean().optional(),
+  /** The passages the candidate's questions refer to, as they were when the attempt started. */
+  passages: z.array(z.object({ id: z.string(), title: z.string(), content: z.string() })).optional(),
 });
 export type CandidateResult = z.infer<typeof CandidateResultSchema>;
 

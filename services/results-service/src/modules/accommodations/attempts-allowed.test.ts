@@ -162,6 +162,27 @@ describe('attempts allowed and the grade kept', () => {
     expect(lines[1]).toContain('S-csv');
     expect(lines[1]).toContain(',2,10,20,');
 
+    // The gradebook keeps the same attempt (the second, the highest) with its points under the exam's titles.
+    const book = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/results.csv?format=gradebook`,
+      headers,
+    });
+    const rows = book.body.trim().split('\r\n');
+    expect(rows[0]).toBe(
+      'Name,Candidate ID,Q1 Pick one (2 pts),Q2 Tick all (3 pts),Q3 Your view (1 pt),Q4 Essay (4 pts),Total,Max,Percentage,Status,Submitted at',
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[1]).toMatch(/^[^,]+,S-csv,2,0,[^,]*,[^,]*,[^,]*,10,/);
+    app.exams.put({ ...exam, keepGrade: 'last' });
+    const last = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/results.csv?format=gradebook`,
+      headers,
+    });
+    expect(last.body.trim().split('\r\n')[1]).toMatch(/^[^,]+,S-csv,0,0,[^,]*,[^,]*,[^,]*,10,/);
+    app.exams.put({ ...exam, keepGrade: 'highest' });
+
     const summary = await app.inject({ method: 'GET', url: '/api/results/summary', headers });
     expect(summary.json().exams).toEqual([
       expect.objectContaining({ examId: exam.id, started: 1, submitted: 1, avgScore: null, pending: 1 }),

@@ -5,8 +5,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 import { answerKeyText, answerText } from '@exam/domain/answer-text';
+import { passagesFor } from '@exam/domain/passages';
 import { percentageOf } from '../../scoring/score.ts';
 import type { AttemptsRepository } from './attempts.repository.ts';
+import { explainPoints } from './candidate-explanation.ts';
 
 export const CandidateResultMessages = {
   never: 'Results are not released for this exam',
@@ -93,9 +95,20 @@ export function createCandidateResultService(
             correctAnswer: showKeys ? answerKeyText(q) : null,
             ...(grade?.tests ? { tests: candidateTests(grade.tests) } : {}),
             ...(planted?.has(i) ? { plantedError: planted.get(i) } : {}),
+            // The question as the candidate saw it (the snapshot holds a calculated question's own values).
+            content: q.content,
+            ...(q.type === 'coding' && q.language ? { language: q.language } : {}),
+            ...(q.passageId ? { passageId: q.passageId } : {}),
+            ...explainPoints(q, grade, snapshot),
           };
         }),
         ...(planted ? {} : { plantedUnavailable: true }),
+        // The passages the attempt was given (its snapshot's), as the review reads them.
+        passages: passagesFor(snapshot.passages ?? [], snapshot.questions).map((p) => ({
+          id: p.id,
+          title: p.title,
+          content: p.content,
+        })),
       };
     },
   };

@@ -61,6 +61,8 @@ describe('GET /api/attempts/{attemptId}/result', () => {
         maxPoints: 2,
         feedback: '',
         correctAnswer: null,
+        content: '',
+        markedBy: 'key',
       },
       {
         title: 'Largest organ',
@@ -70,12 +72,105 @@ describe('GET /api/attempts/{attemptId}/result', () => {
         maxPoints: 1,
         feedback: 'Think bigger',
         correctAnswer: null,
+        content: '',
+        markedBy: 'grader',
       },
     ]);
     expect(shown.body).not.toContain(CANARY);
 
     await release(false);
     expect((await read(attempt)).statusCode).toBe(403);
+  });
+
+  it('explains each released question: its text and passage, the code in its language, the rubric criteria and the parts right, never the key', async () => {
+    const GAP_KEYS = ['mitochondria-KEY', 'ribosome-KEY', 'nucleus-KEY'];
+    const exam = makeExam({
+      releasePolicy: 'on-release',
+      passages: [{ id: 'cell', title: 'The cell', content: 'Cells have organelles.' }],
+      rubrics: [
+        {
+          id: 'essay-rubric',
+          title: 'Essay',
+          criteria: [
+            { id: 'thesis', description: 'Clear thesis', points: 1.5 },
+            { id: 'sources', description: 'Cites sources', points: 2.5 },
+          ],
+        },
+      ],
+      questions: [
+        {
+          id: 'gaps',
+          type: 'fill-blanks',
+          title: 'Organelles',
+          content: 'Read **the passage** first.',
+          passageId: 'cell',
+          gapText: 'Energy: [[1]]; proteins: [[2]]; DNA: [[3]].',
+          blanks: GAP_KEYS.map((k) => ({ kind: 'text', accepted: [k] })),
+          scoring: 'partial',
+          points: 3,
+        },
+        {
+          id: 'essay',
+          type: 'essay',
+          title: 'Explain osmosis',
+          content: 'In 200 words.',
+          rubricId: 'essay-rubric',
+          points: 4,
+        },
+        { id: 'code', type: 'coding', title: 'Reverse a list', content: 'Write `rev`.', language: 'python', points: 2 },
+      ],
+    });
+    const code = 'def rev(xs):\n    return xs[::-1]';
+    const { attempt, release, resultId } = await sat(exam, {
+      0: JSON.stringify(['mitochondria-KEY', 'ribosome-KEY', 'wrong']),
+      1: 'Water moves across a membrane.',
+      2: code,
+    });
+    // Nothing before the release: not the text, not the criteria, not the points.
+    const before = await read(attempt);
+    expect(before.statusCode).toBe(403);
+    expect(before.body).not.toContain('Clear thesis');
+
+    const marked = await app.inject({
+      method: 'PATCH',
+      url: `/api/results/${resultId}`,
+      headers: creatorHeaders(app, exam.ownerId),
+      payload: {
+        grading: [
+          { questionIndex: 1, points: 1.5, criteria: ['thesis'], feedback: 'Name your sources.' },
+          { questionIndex: 2, points: 2, feedback: '' },
+        ],
+      },
+    });
+    expect(marked.statusCode).toBe(200);
+    expect((await release()).statusCode).toBe(200);
+    const shown = await read(attempt);
+    expect(shown.statusCode).toBe(200);
+    const body = CandidateResultSchema.parse(shown.json());
+    expect(body.passages).toEqual([{ id: 'cell', title: 'The cell', content: 'Cells have organelles.' }]);
+    const [gaps, essay, coding] = body.questions;
+    expect(gaps).toMatchObject({
+      content: 'Read **the passage** first.',
+      passageId: 'cell',
+      points: 2,
+      markedBy: 'key',
+      partialCredit: { kind: 'gaps', right: 2, of: 3, rule: 'partial' },
+      correctAnswer: null,
+    });
+    expect(essay).toMatchObject({
+      content: 'In 200 words.',
+      points: 1.5,
+      feedback: 'Name your sources.',
+      markedBy: 'grader',
+      criteria: [
+        { description: 'Clear thesis', maxPoints: 1.5, points: 1.5 },
+        { description: 'Cites sources', maxPoints: 2.5, points: 0 },
+      ],
+    });
+    expect(essay!.partialCredit).toBeUndefined();
+    expect(coding).toMatchObject({ answer: code, language: 'python', markedBy: 'grader', points: 2 });
+    // The third gap's key never reaches the candidate (the two they typed are their own answer).
+    expect(shown.body).not.toContain('nucleus-KEY');
   });
 
   it('shows the answer keys only when the exam allows it', async () => {

@@ -138,9 +138,22 @@ describe('shuffled and pooled exams', () => {
       headers: creatorHeaders(app, exam.ownerId),
     });
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toContain('q1,q2,q3,q4,q5,q6,score');
+    const titled =
+      'Q1 Powerhouse (1 pt),Q2 Largest organ (1 pt),Q3 Gas we breathe out (1 pt),Q4 Blood pump (1 pt),Q5 Red planet (1 pt),Q6 H2O (1 pt)';
+    expect(lines[0]).toContain(`,${titled},score`);
     const bobLine = lines.find((l) => l.startsWith('Bob'))!;
     expect(bobLine).toContain(',0,1,0,1,0,1,3,6,');
+
+    // The gradebook too: Bob's MCQs (wrong) and short answers (right) under the exam's titles, whatever his order.
+    const gradebook = await app.inject({
+      method: 'GET',
+      url: `/api/exams/${exam.id}/results.csv?format=gradebook`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    const book = gradebook.body.trim().split('\r\n');
+    expect(book[0]).toBe(`Name,Candidate ID,${titled},Total,Max,Percentage,Status,Submitted at`);
+    expect(book.find((l) => l.startsWith('Bob'))).toMatch(/^Bob,[^,]+,0,1,0,1,0,1,3,6,50,graded,/);
+    expect(book.find((l) => l.startsWith('Ada'))).toMatch(/^Ada,[^,]+,1,1,1,1,1,1,6,6,100,graded,/);
 
     // Insights report each question of the exam as written: both got the short answers, only Ada the MCQs.
     const insights = await app.inject({

@@ -99,12 +99,24 @@ describe('grading coding questions by tests at submission', () => {
   });
 
   it('gives the points of the passed tests only', async () => {
-    const { detail } = await sat('pass small\npass secret');
+    const { detail, attempt } = await sat('pass small\npass secret');
     await drain();
     const result = await detail();
     expect(result.questionAnswers[1]).toMatchObject({ points: 4, maxPoints: 6 });
     expect(result.questionAnswers[1]!.tests!.verdicts.map((v) => v.outcome)).toEqual(['passed', 'failed', 'passed']);
     expect(result).toMatchObject({ score: 5, maxScore: 7, status: 'graded' });
+
+    // The candidate reads why: 2 of the 3 tests passed (the hidden one counted, never shown), code in Python.
+    const shown = CandidateResultSchema.parse(
+      (
+        await app.inject({ method: 'GET', url: `/api/attempts/${attempt.attemptId}/result`, headers: attempt.headers })
+      ).json(),
+    );
+    expect(shown.questions[1]).toMatchObject({
+      language: 'python',
+      markedBy: 'tests',
+      partialCredit: { kind: 'tests', right: 2, of: 3, rule: 'partial' },
+    });
   });
 
   it('leaves the question to a grader with the reason when no sandbox can run it, and runs again on request', async () => {

@@ -74,24 +74,24 @@ function processColumns(process: ProcessRecord | null): Array<string | number | 
 }
 
 /**
- * One row per submitted candidate: each question's points, then the score, maximum, percentage and status
- * as every screen shows them, the integrity counts, the process columns (processColumns) and the `extra` columns.
- * Lines end with CRLF as RFC 4180 specifies.
+ * One row per submitted candidate: each question's points under its header (question-columns.ts, the exam's order;
+ * `grades` already in that order), then the score, maximum, percentage and status as every screen shows them, the
+ * integrity counts, the process columns (processColumns) and the `extra` columns. Lines end with CRLF as RFC 4180
+ * specifies.
  */
 export function resultsCsv(
   candidates: CsvCandidate[],
-  questionCount: number,
+  questionHeaders: readonly string[],
   extra: CsvExtraColumns = { header: [], cellsOf: () => undefined },
 ): string {
   const blank = extra.header.map(() => null);
-  const questions = Array.from({ length: questionCount }, (_v, i) => `q${i + 1}`);
   const header = [
     'name',
     'studentId',
     'startedAt',
     'completedAt',
     'timeSpent',
-    ...questions,
+    ...questionHeaders,
     'score',
     'maxScore',
     'percentage',
@@ -113,7 +113,7 @@ export function resultsCsv(
       c.startedAt.toISOString(),
       c.completedAt.toISOString(),
       c.timeSpent,
-      ...questions.map((_q, i) => points(c.grades[i])),
+      ...questionHeaders.map((_q, i) => points(c.grades[i])),
       hundredths(c.score),
       hundredths(c.maxScore),
       percentage(c),
@@ -123,38 +123,69 @@ export function resultsCsv(
       c.fullscreenExits,
       ...processColumns(c.process),
       ...(extra.cellsOf(c.id) ?? blank),
-    ]
-      .map(csvField)
-      .join(','),
+    ].map(csvField),
   );
-  return [header.join(','), ...lines].map((line) => `${line}\r\n`).join('');
+  return csvText([header.map(csvField), ...lines]);
 }
 
+/** Rows joined with commas and each line ended by CRLF (RFC 4180). */
+const csvText = (rows: ReadonlyArray<readonly string[]>) => rows.map((cells) => `${cells.join(',')}\r\n`).join('');
+
 /**
- * The gradebook variant: one row per candidate (the result the exam's keepGrade keeps), with the points and
- * the maximum an LMS gradebook imports (Canvas and Moodle read a name or ID column and a points column). The
- * points are blank while a grader has not finished, so a gradebook never receives a score that will change.
+ * The UTF-8 byte-order mark Excel looks for: without it, Excel opens a double-clicked CSV in the system's legacy
+ * code page and "José" reads "JosÃ©". Opt-in (the `bom` query), since LMS imports and scripts expect plain UTF-8.
+ */
+export const withBom = (csv: string) => `\uFEFF${csv}`;
+
+/**
+ * The gradebook variant: one row per candidate (the result the exam's keepGrade keeps), ready for a spreadsheet or
+ * an LMS gradebook import. Identity first (name, candidate ID, and the roster's e-mail when `emailOf` is given),
+ * each question's points under its title in the exam's order, then total, maximum, percentage, status and when it
+ * was submitted. The total and percentage are blank while a grader has not finished, so a gradebook never receives
+ * a score that will change (questions already marked keep their points).
+ *
+ * Import layouts. Moodle's "Import grades from CSV" lets the teacher map any column to a grade item and identify
+ * users by a column matched against their e-mail, username or ID number (moodle/moodle
+ * grade/import/csv/classes/load_data.php, map_user_data_with_value), so "Email" or "Candidate ID" and "Total" map
+ * directly. Canvas' gradebook import needs a student column (name, Canvas ID or SIS User ID), SIS Login ID, Section
+ * and one column per assignment, as its own gradebook export lays them out (Ohio State's CarmenCanvas guide,
+ * teaching.resources.osu.edu/toolsets/carmencanvas/guides/calculating-final-grades/import-csv-file-carmen-grades):
+ * export the course's gradebook and paste "Total" into the assignment's column, matched by candidate ID.
  */
 export type GradebookCandidate = Pick<
   CsvCandidate,
-  'userName' | 'studentId' | 'completedAt' | 'score' | 'maxScore' | 'status'
+  'userName' | 'studentId' | 'completedAt' | 'score' | 'maxScore' | 'status' | 'grades'
 >;
 
-export function gradebookCsv(candidates: ReadonlyArray<GradebookCandidate>): string {
-  const header = ['name', 'studentId', 'points', 'maxPoints', 'percentage', 'status', 'completedAt'];
+export function gradebookCsv(
+  candidates: ReadonlyArray<GradebookCandidate>,
+  questionHeaders: readonly string[],
+  emailOf?: (studentId: string) => string | null | undefined,
+): string {
+  const header = [
+    'Name',
+    'Candidate ID',
+    ...(emailOf ? ['Email'] : []),
+    ...questionHeaders,
+    'Total',
+    'Max',
+    'Percentage',
+    'Status',
+    'Submitted at',
+  ];
   const lines = candidates.map((c) => {
     const final = c.status !== 'pending';
     return [
       c.userName,
       c.studentId,
+      ...(emailOf ? [emailOf(c.studentId) ?? null] : []),
+      ...questionHeaders.map((_q, i) => points(c.grades[i])),
       final ? hundredths(c.score) : null,
       hundredths(c.maxScore),
       final ? Math.round(percentageOf(c.score, c.maxScore) * 10) / 10 : null,
       c.status,
       c.completedAt.toISOString(),
-    ]
-      .map(csvField)
-      .join(',');
+    ].map(csvField);
   });
-  return [header.join(','), ...lines].map((line) => `${line}\r\n`).join('');
+  return csvText([header.map(csvField), ...lines]);
 }

@@ -244,9 +244,11 @@ export function createResultsRepository({ db }: ResultsDatabase) {
           fullscreenExits: count('fullscreen-exit'),
           /** An attempt at a practice exam: never in the gradebook. */
           practice: sql<boolean>`coalesce(${attempts.practice}, false)`,
-          /** A shuffled or pooled attempt's question ids in the candidate's order (null otherwise). */
-          questionIds: sql<string[] | null>`case when ${attempts.examSnapshot} -> 'arrangement' is not null
-            then jsonb_path_query_array(${attempts.examSnapshot}, '$.questions[*].id') end`,
+          /**
+           * The attempt's question ids in the order its grades are stored (the candidate's, when shuffled or pooled),
+           * by which the exports put points under the exam's own questions; null for a result without an attempt.
+           */
+          questionIds: sql<string[] | null>`jsonb_path_query_array(${attempts.examSnapshot}, '$.questions[*].id')`,
         })
         .from(results)
         .leftJoin(attempts, eq(attempts.id, results.attemptId))

@@ -104,15 +104,19 @@ export function resultsRoutes(service: ResultsService) {
           params: z.object({ examId: z.string().min(1).max(64) }),
           querystring: ResultsCsvQuerySchema,
           response: {
-            200: z.string().describe('text/csv, one row per submitted candidate (format=gradebook: points only)'),
+            200: z
+              .string()
+              .describe(
+                'text/csv, one row per submitted candidate, question columns headed by title in the exam order (format=gradebook: identity, points, total, percentage, status)',
+              ),
             400: ErrorBodySchema,
             ...errors,
           },
         },
       },
       async (request, reply) => {
-        const { format } = request.query;
-        const csv = await service.csv(request.params.examId, creatorOf(request).sub, format);
+        const { format, bom } = request.query;
+        const csv = await service.csv(request.params.examId, creatorOf(request).sub, { format, bom });
         const name =
           format === 'gradebook' ? `gradebook-${request.params.examId}.csv` : `results-${request.params.examId}.csv`;
         return reply

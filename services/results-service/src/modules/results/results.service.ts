@@ -12,26 +12,14 @@ import type {
 import { assertOwnsExam } from '../../access/exam-ownership.ts';
 import type { Deps } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
-import { gradebookCsv, resultsCsv, type CsvExtraColumns } from './results-csv.ts';
+import { gradesInExamOrder, numberedHeaders, questionHeaders } from './question-columns.ts';
+import { gradebookCsv, resultsCsv, withBom, type CsvExtraColumns } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
 import { inExamOrder } from './exam-order.ts';
 import type { ResultsRepository } from './results.repository.ts';
 import { toHistoryEntry, toQuestionAnswers, toSummary } from './result-views.ts';
 
 export const resultNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Result not found');
-
-/** A candidate's grades in the exam's question order, by id; undefined where they did not get the question. */
-function byExamQuestion<G>(
-  questions: ReadonlyArray<{ id: string }>,
-  candidateIds: readonly string[],
-  grades: readonly G[],
-) {
-  const at = new Map(candidateIds.map((id, i) => [id, i]));
-  return questions.map((q) => {
-    const i = at.get(q.id);
-    return i === undefined ? undefined : grades[i];
-  });
-}
 
 /** What creators read of their results; every figure comes from the stored score (scoring/score.ts). */
 export function createResultsService(
@@ -156,34 +144,48 @@ export function createResultsService(
       };
     },
 
-    /** Another creator's exam is 404; an own exam without submissions gives the header only. */
-    async csv(examId: string, ownerId: string, format: ResultsCsvFormat = 'full'): Promise<string> {
+    /**
+     * Another creator's exam is 404; an own exam without submissions gives the header only. Question columns are the
+     * exam's questions in its own order, headed by their titles, each candidate's points mapped by question id (blank
+     * for a question they did not draw). An exam exam-service no longer has keeps numbered columns by position.
+     */
+    async csv(
+      examId: string,
+      ownerId: string,
+      { format = 'full', bom = false }: { format?: ResultsCsvFormat; bom?: boolean } = {},
+    ): Promise<string> {
       await refreshKeepGrade(examId, ownerId);
       const rows = await repo.examRows(examId, ownerId);
+      const found = await deps.examSource.findExam(examId);
+      const exam = found && found.ownerId === ownerId ? found : undefined;
+      if (!exam && rows.length === 0) await assertOwnsExam(deps, examId, ownerId);
+      const headers = exam
+        ? questionHeaders(exam.questions, exam.pools)
+        : numberedHeaders(Math.max(0, ...rows.map((r) => r.result.totalQuestions)));
+      const inExamOrder = (r: (typeof rows)[number]) =>
+        exam && r.questionIds ? gradesInExamOrder(exam.questions, r.questionIds, r.result.grades) : r.result.grades;
+      let csv: string;
       if (format === 'gradebook') {
-        if (rows.length === 0) await assertOwnsExam(deps, examId, ownerId);
         // Practice attempts never reach a gradebook (docs/product.md#practice-and-review).
-        return gradebookCsv(rows.filter((r) => !r.practice).map((r) => r.result));
+        csv = gradebookCsv(
+          rows.filter((r) => !r.practice).map((r) => ({ ...r.result, grades: inExamOrder(r) })),
+          headers,
+        );
+      } else {
+        const extra = await insightsColumns(examId, ownerId, rows.length > 0);
+        csv = resultsCsv(
+          rows.map((r) => ({
+            ...r.result,
+            grades: inExamOrder(r),
+            focusLost: r.focusLost,
+            blockedPastes: r.blockedPastes,
+            fullscreenExits: r.fullscreenExits,
+          })),
+          headers,
+          extra,
+        );
       }
-      let questionCount = Math.max(0, ...rows.map((r) => r.result.totalQuestions));
-      // Shuffled or pooled attempts: the columns are the exam's questions as the creator wrote them, each
-      // candidate's points mapped by question id (blank for a question they did not draw).
-      const arranged = rows.some((r) => r.questionIds !== null);
-      const exam = rows.length === 0 || arranged ? await assertOwnsExam(deps, examId, ownerId) : undefined;
-      if (exam) questionCount = exam.questions.length;
-      const extra = await insightsColumns(examId, ownerId, rows.length > 0);
-      return resultsCsv(
-        rows.map((r) => ({
-          ...r.result,
-          grades:
-            exam && r.questionIds ? byExamQuestion(exam.questions, r.questionIds, r.result.grades) : r.result.grades,
-          focusLost: r.focusLost,
-          blockedPastes: r.blockedPastes,
-          fullscreenExits: r.fullscreenExits,
-        })),
-        questionCount,
-        extra,
-      );
+      return bom ? withBom(csv) : csv;
     },
   };
 }

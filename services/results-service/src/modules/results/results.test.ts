@@ -310,7 +310,7 @@ describe('creator results', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = response.body.split('\r\n');
     expect(lines[0]).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator,framing,verification,integration,independence',
+      'name,studentId,startedAt,completedAt,timeSpent,Q1 Cell powerhouse (1 pt),Q2 Largest organ (1 pt),Q3 Lab report (1 pt),Q4 Fibonacci (1 pt),score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator,framing,verification,integration,independence',
     );
     expect(lines[1]).toMatch(
       /^"Smith, ""Jo""",'=HYPERLINK\(1\),[^,]+,[^,]+,90,1,0,,,1,4,25,pending,2,1,1,,,,,,,,,,,,,,,,,,,,,,,,,,$/,
@@ -410,9 +410,12 @@ describe('creator results', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-disposition']).toContain(`gradebook-${exam.id}.csv`);
     const lines = response.body.split('\r\n');
-    expect(lines[0]).toBe('name,studentId,points,maxPoints,percentage,status,completedAt');
-    expect(lines[1]).toMatch(/^Ada,S1,,4,,pending,[^,]+$/);
-    expect(lines[2]).toMatch(/^Bo,S2,0,4,0,graded,[^,]+$/);
+    expect(lines[0]).toBe(
+      'Name,Candidate ID,Q1 Cell powerhouse (1 pt),Q2 Largest organ (1 pt),Q3 Lab report (1 pt),Q4 Fibonacci (1 pt),Total,Max,Percentage,Status,Submitted at',
+    );
+    // Ada's two keyed answers are scored, her upload and code wait: no total yet, so no LMS receives one.
+    expect(lines[1]).toMatch(/^Ada,S1,1,0,,,,4,,pending,[^,]+$/);
+    expect(lines[2]).toMatch(/^Bo,S2,0,0,0,0,0,4,0,graded,[^,]+$/);
     expect(lines).toHaveLength(4);
     expect((await app.inject({ method: 'GET', url, headers: creatorHeaders(app, 'someone-else') })).statusCode).toBe(
       404,
@@ -425,6 +428,34 @@ describe('creator results', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('starts the file with a UTF-8 byte-order mark only when asked (bom=true), accents intact', async () => {
+    const exam = app.exams.put(
+      makeExam({ questions: [{ id: 'ñ', type: 'short-answer', title: 'Óptica', acceptedAnswers: ['sí'] }] }),
+    );
+    await sit(exam.id, { 0: 'sí' }, { name: 'José Núñez', studentId: 'N1' });
+    const owner = creatorHeaders(app, exam.ownerId);
+    for (const format of ['full', 'gradebook']) {
+      const plain = await app.inject({
+        method: 'GET',
+        url: `/api/exams/${exam.id}/results.csv?format=${format}`,
+        headers: owner,
+      });
+      expect(plain.rawPayload[0]).not.toBe(0xef);
+      expect(plain.body).toContain('Q1 Óptica (1 pt)');
+      expect(plain.body).toContain('José Núñez,N1,');
+      const excel = await app.inject({
+        method: 'GET',
+        url: `/api/exams/${exam.id}/results.csv?format=${format}&bom=true`,
+        headers: owner,
+      });
+      expect([...excel.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+      expect(excel.rawPayload.subarray(3).toString('utf8')).toBe(plain.body);
+    }
+    const bad = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}/results.csv?bom=yes`, headers: owner });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('bom');
+  });
+
   it('exports only the header for an own exam without submissions', async () => {
     const exam = app.exams.put(makeExam());
     const response = await app.inject({
@@ -433,7 +464,7 @@ describe('creator results', () => {
       headers: creatorHeaders(app, exam.ownerId),
     });
     expect(response.body).toBe(
-      'name,studentId,startedAt,completedAt,timeSpent,q1,q2,q3,q4,score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator,framing,verification,integration,independence\r\n',
+      'name,studentId,startedAt,completedAt,timeSpent,Q1 Cell powerhouse (1 pt),Q2 Largest organ (1 pt),Q3 Lab report (1 pt),Q4 Fibonacci (1 pt),score,maxScore,percentage,status,focusLost,blockedPastes,fullscreenExits,typedPercent,pastedPercent,assistantPercent,transcriptionLike,typedCharsPerMinute,aidedTheta,aidedSe,unaidedTheta,unaidedSe,abilityGap,abilityGapLow,abilityGapHigh,abilityGapFlag,rair,rairNumerator,rairDenominator,rsr,rsrNumerator,rsrDenominator,errorAdoption,errorAdoptionNumerator,errorAdoptionDenominator,framing,verification,integration,independence\r\n',
     );
   });
 });

@@ -154,6 +154,35 @@ describe('submissions list', () => {
     expect(created[0]!.size).toBe('name,studentId\r\nAda,S1\r\n'.length);
   });
 
+  it('downloads the gradebook, for an LMS import or with the byte-order mark Excel needs', async () => {
+    serveResults([]);
+    const asked: string[] = [];
+    server.use(
+      http.get('*/api/exams/:examId/results.csv', ({ request }) => {
+        asked.push(new URL(request.url).search);
+        return new HttpResponse('Name\r\n', {
+          headers: {
+            'content-type': 'text/csv',
+            'content-disposition': `attachment; filename="gradebook-exam-1.csv"; filename*=UTF-8''gradebook-exam-1.csv`,
+          },
+        });
+      }),
+    );
+    URL.createObjectURL = vi.fn(() => 'blob:csv');
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    signInAs();
+    const { user } = renderApp('/creator/exam-insights/exam-1/submissions');
+    await user.click(await screen.findByRole('button', { name: 'Gradebook' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Gradebook CSV (for an LMS import)' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    await user.click(screen.getByRole('button', { name: 'Gradebook' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Gradebook for Excel' }));
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(2));
+    expect(asked).toEqual(['?format=gradebook', '?format=gradebook&bom=true']);
+    expect(await screen.findAllByText('Downloaded gradebook-exam-1.csv')).not.toHaveLength(0);
+  });
+
   it('releases the graded results of the exam and says how many', async () => {
     serveResults([makeResultSummary({ examId: 'exam-1', status: 'graded', score: 2 })]);
     const bodies: unknown[] = [];

@@ -2,19 +2,20 @@ import { formatDuration } from '@exam/domain/grading';
 import { Badge } from '@exam/ui/badge';
 import { Button } from '@exam/ui/button';
 import { Card } from '@exam/ui/card';
+import { DropdownMenu, DropdownMenuItem } from '@exam/ui/dropdown-menu';
 import { EmptyState } from '@exam/ui/empty-state';
 import { PageHeader } from '@exam/ui/page-header';
 import { PageSpinner } from '@exam/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
-import { AlertTriangle, ArrowLeft, Download, Inbox, PenLine, Send } from 'lucide-react';
+import { AlertTriangle, ArrowLeft, ChevronDown, Download, Inbox, PenLine, Send, Sheet } from 'lucide-react';
 import { Link } from 'react-router';
 import { ScoreBadge } from '../../../components/score-badge.tsx';
 import { CandidateLink } from '../../../components/candidate-link.tsx';
 import { GradeByQuestionLink } from '../../../components/grade-by-question-link.tsx';
 import { paths } from '../../../config/paths.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
-import { useDownloadResultsCsv } from '../api/download-results-csv.ts';
+import { useDownloadResultsCsv, type ResultsCsvRequest } from '../api/download-results-csv.ts';
 import { useExamSummaries, useResultPages } from '../api/get-results.ts';
 import { useReleaseExamResults } from '../api/release-exam-results.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
@@ -37,11 +38,14 @@ export function SubmissionsList({ examId }: { examId: string }) {
     summaries.data?.find((exam) => exam.examId === examId)?.submitted ??
     (results.hasNextPage ? undefined : submissions.length);
 
-  const downloadCsv = () =>
-    csv.mutate(examId, {
-      onSuccess: (fileName) => toast.success(t('submissionsList.downloadedFilename', { fileName })),
-      onError: (error) => toast.error(userMessageOf(error)),
-    });
+  const downloadCsv = (request: Omit<ResultsCsvRequest, 'examId'> = {}) =>
+    csv.mutate(
+      { examId, ...request },
+      {
+        onSuccess: (fileName) => toast.success(t('submissionsList.downloadedFilename', { fileName })),
+        onError: (error) => toast.error(userMessageOf(error)),
+      },
+    );
 
   const releaseGraded = () =>
     release.mutate(examId, {
@@ -81,10 +85,29 @@ export function SubmissionsList({ examId }: { examId: string }) {
             <Button variant="secondary" onClick={releaseGraded} disabled={release.isPending}>
               <Send aria-hidden className="h-4 w-4" /> {t('submissionsList.releaseGradedResults')}
             </Button>
-            <Button variant="secondary" onClick={downloadCsv} disabled={csv.isPending}>
+            <Button variant="secondary" onClick={() => downloadCsv()} disabled={csv.isPending}>
               <Download aria-hidden className="h-4 w-4" />{' '}
               {csv.isPending ? t('submissionsList.downloading') : t('submissionsList.downloadCsv')}
             </Button>
+            {/* The gradebook: one row per candidate with points under the questions' titles (docs/product.md). */}
+            <DropdownMenu
+              trigger={
+                <Button variant="secondary" disabled={csv.isPending}>
+                  <Sheet aria-hidden className="h-4 w-4" /> {t('submissionsList.gradebook')}
+                  <ChevronDown aria-hidden className="h-4 w-4" />
+                </Button>
+              }
+            >
+              <DropdownMenuItem onSelect={() => downloadCsv({ format: 'gradebook' })}>
+                {t('submissionsList.gradebookCsv')}
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => downloadCsv({ format: 'gradebook', forExcel: true })}>
+                {t('submissionsList.gradebookExcel')}
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => downloadCsv({ forExcel: true })}>
+                {t('submissionsList.fullExcel')}
+              </DropdownMenuItem>
+            </DropdownMenu>
           </>
         }
       />

@@ -63,6 +63,82 @@ describe('/taker/results/{attemptId}', () => {
     expect(seen.authorization).toBe('Bearer token-of-this-device');
   });
 
+  it('shows each question with its text and passage, code in a monospace block, rubric criteria and the parts right', async () => {
+    await seedAttempt(buildPublicExam(), attemptId);
+    answerResult(() =>
+      HttpResponse.json(
+        buildCandidateResult({
+          passages: [{ id: 'p1', title: 'The cell', content: 'Cells hold **organelles**.' }],
+          questions: [
+            buildCandidateQuestion({
+              title: 'Organelles',
+              questionType: 'fill-blanks',
+              content: 'Fill in the organelles for x = 4.',
+              passageId: 'p1',
+              answer: 'Energy: [mitochondria]; proteins: [ribosome]; DNA: [golgi].',
+              points: 2,
+              maxPoints: 3,
+              markedBy: 'key',
+              partialCredit: { kind: 'gaps', right: 2, of: 3, rule: 'partial' },
+            }),
+            buildCandidateQuestion({
+              title: 'Explain osmosis',
+              questionType: 'essay',
+              content: 'In 200 words.',
+              answer: 'Water moves.',
+              points: 1.5,
+              maxPoints: 4,
+              feedback: 'Name your sources.',
+              markedBy: 'grader',
+              criteria: [
+                { description: 'Clear thesis', maxPoints: 1.5, points: 1.5 },
+                { description: 'Cites sources', maxPoints: 2.5, points: 0 },
+              ],
+            }),
+            buildCandidateQuestion({
+              title: 'Reverse a list',
+              questionType: 'coding',
+              language: 'python',
+              answer: 'def rev(xs):\n    return xs[::-1]',
+              points: 4,
+              maxPoints: 6,
+              markedBy: 'tests',
+              partialCredit: { kind: 'tests', right: 4, of: 5, rule: 'partial' },
+            }),
+          ],
+        }),
+      ),
+    );
+    const { user } = renderRoute(`/taker/results/${attemptId}`);
+    expect(await screen.findByRole('heading', { name: 'Q1: Organelles' })).toBeInTheDocument();
+    expect(screen.getByTestId('result-content-0')).toHaveTextContent('Fill in the organelles for x = 4.');
+    // The passage is folded under a disclosure beside its question.
+    const passage = screen.getByText('Passage: The cell');
+    expect(passage.closest('details')).not.toHaveAttribute('open');
+    await user.click(passage);
+    expect(passage.closest('details')).toHaveAttribute('open');
+    expect(await screen.findByText(/Cells hold/)).toBeVisible();
+    expect(screen.getByTestId('result-explanation-0')).toHaveTextContent(
+      '2 of 3 gaps right. Each right part earns its share of the points. Marked automatically by the answer key',
+    );
+
+    const rubric = screen.getByRole('list', { name: 'Rubric' });
+    expect(
+      within(rubric)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Clear thesis1.5 / 1.5 pts', 'Cites sources0 / 2.5 pts']);
+    expect(screen.getByTestId('result-explanation-1')).toHaveTextContent('Marked by your grader');
+    expect(screen.getByText('Name your sources.')).toBeInTheDocument();
+
+    const block = screen.getByRole('figure', { name: 'Your code (Python)' }).querySelector('pre > code')!;
+    expect(block.textContent).toBe('def rev(xs):\n    return xs[::-1]');
+    expect(block.closest('pre')).toHaveClass('font-mono');
+    expect(screen.getByTestId('result-explanation-2')).toHaveTextContent(
+      '4 of 5 tests passed. Each passed test earns its own points. Marked by running the tests',
+    );
+  });
+
   it('says the answers and keys of the further question types in words, as the server writes them', async () => {
     const question = (fields: Record<string, unknown>) => QuestionSchema.parse({ id: 'q', title: 'Q', ...fields });
     const asked = [
@@ -268,6 +344,7 @@ describe('/taker/results/{attemptId} in Spanish', () => {
               maxPoints: 4,
               feedback: 'Bien',
               correctAnswer: 'y',
+              partialCredit: { kind: 'pairs', right: 1, of: 2, rule: 'all-or-nothing' },
             }),
           ],
         }),
@@ -279,6 +356,9 @@ describe('/taker/results/{attemptId} in Spanish', () => {
     expect(screen.getByRole('heading', { name: 'P1: Lab report' })).toBeInTheDocument();
     expect(screen.getByText('2,5 / 4 ptos.')).toBeInTheDocument();
     expect(screen.getByText('Respuesta correcta: y')).toBeInTheDocument();
+    expect(screen.getByTestId('result-explanation-0')).toHaveTextContent(
+      '1 de 2 parejas bien emparejadas. Todas las partes deben ser correctas para obtener los puntos.',
+    );
   });
 
   it("shows the service's English refusal in Spanish", async () => {
