@@ -31,13 +31,8 @@ export const ReleaseMessages = {
   pending: 'This result is still awaiting grading: mark every question before releasing it.',
 } as const;
 
-/**
- * A grader's marks and releases (docs/product.md#results-and-grading). Every change is recomputed on the
- * server through scoreAttempt and leaves one history row per question changed (or per release).
- */
-export function createGradingService(writes: ResultWritesRepository, deps: Pick<Deps, 'clock' | 'examSource'>) {
-  /** A result released, or no longer released, with its history row; undefined when it already is. */
-  function setReleased({ result }: LockedResult, released: boolean, by: string, now: Date): Writes | undefined {
+/** A result released, or no longer released, with its history row; undefined when it already is. */
+export function setReleased({ result }: LockedResult, released: boolean, by: string, now: Date): Writes | undefined {
     if (released === (result.releasedAt !== null)) return undefined;
     if (released && result.status === 'pending') throw new AppError(ErrorCode.CONFLICT, ReleaseMessages.pending);
     const history: HistoryRow = {
@@ -59,8 +54,13 @@ export function createGradingService(writes: ResultWritesRepository, deps: Pick<
       ],
       history: [history],
     };
-  }
+}
 
+/**
+ * A grader's marks and releases (docs/product.md#results-and-grading). Every change is recomputed on the
+ * server through scoreAttempt and leaves one history row per question changed (or per release).
+ */
+export function createGradingService(writes: ResultWritesRepository, deps: Pick<Deps, 'clock' | 'examSource'>) {
   return {
     /**
      * Applies the grader's entries. Explicit values, so the same request twice changes nothing the second
