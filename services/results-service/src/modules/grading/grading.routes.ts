@@ -121,7 +121,8 @@ export function gradingRoutes(services: {
           request.body.action,
           request.body.resultIds,
         );
-        if (request.body.action === 'release') for (const examId of examIds) services.releaseNotices?.afterRelease(examId);
+        if (request.body.action === 'release')
+          for (const examId of examIds) services.releaseNotices?.afterRelease(examId);
         return report;
       },
     );

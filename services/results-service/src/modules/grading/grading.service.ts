@@ -33,27 +33,27 @@ export const ReleaseMessages = {
 
 /** A result released, or no longer released, with its history row; undefined when it already is. */
 export function setReleased({ result }: LockedResult, released: boolean, by: string, now: Date): Writes | undefined {
-    if (released === (result.releasedAt !== null)) return undefined;
-    if (released && result.status === 'pending') throw new AppError(ErrorCode.CONFLICT, ReleaseMessages.pending);
-    const history: HistoryRow = {
-      resultId: result.id,
-      at: now,
-      by,
-      kind: released ? 'release' : 'unrelease',
-      questionIndex: null,
-      before: null,
-      after: null,
-    };
-    return {
-      writes: [
-        {
-          resultId: result.id,
-          attemptId: result.attemptId,
-          result: { releasedAt: released ? now : null, status: released ? 'released' : 'graded', updatedAt: now },
-        },
-      ],
-      history: [history],
-    };
+  if (released === (result.releasedAt !== null)) return undefined;
+  if (released && result.status === 'pending') throw new AppError(ErrorCode.CONFLICT, ReleaseMessages.pending);
+  const history: HistoryRow = {
+    resultId: result.id,
+    at: now,
+    by,
+    kind: released ? 'release' : 'unrelease',
+    questionIndex: null,
+    before: null,
+    after: null,
+  };
+  return {
+    writes: [
+      {
+        resultId: result.id,
+        attemptId: result.attemptId,
+        result: { releasedAt: released ? now : null, status: released ? 'released' : 'graded', updatedAt: now },
+      },
+    ],
+    history: [history],
+  };
 }
 
 /**

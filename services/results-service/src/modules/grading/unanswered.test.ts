@@ -34,7 +34,7 @@ describe('unanswered questions', () => {
     app.inject({ method: 'POST', url: '/api/results/bulk', headers, payload: payload as object });
 
   describe('at submission', () => {
-    it("scores a blank file upload 0 under the default policy, marked, so the result is graded, not pending", async () => {
+    it('scores a blank file upload 0 under the default policy, marked, so the result is graded, not pending', async () => {
       const exam = examOf();
       expect(exam.unansweredPolicy).toBe('zero');
       const owner = creatorHeaders(app, exam.ownerId);
@@ -42,7 +42,12 @@ describe('unanswered questions', () => {
       const result = await read(resultId, owner);
       expect(result).toMatchObject({ status: 'graded', score: 2, maxScore: 5, pendingCount: 0, isGraded: true });
       expect(result.gradedAt).toBe(clock.now().toISOString());
-      expect(result.questionAnswers[1]).toMatchObject({ points: 0, autoScored: true, unanswered: true, isGraded: true });
+      expect(result.questionAnswers[1]).toMatchObject({
+        points: 0,
+        autoScored: true,
+        unanswered: true,
+        isGraded: true,
+      });
       expect(result.questionAnswers[0]?.unanswered).toBeUndefined();
     });
 
@@ -202,7 +207,10 @@ describe('unanswered questions', () => {
         [{ action: 'delete', resultIds: [blankA.resultId] }, 'action'],
         [{ action: 'release', resultIds: [] }, 'resultIds'],
         [{ action: 'release', resultIds: 'all' }, 'resultIds'],
-        [{ action: 'release', resultIds: Array.from({ length: MAX_BULK_RESULTS + 1 }, (_, i) => `r${i}`) }, 'resultIds'],
+        [
+          { action: 'release', resultIds: Array.from({ length: MAX_BULK_RESULTS + 1 }, (_, i) => `r${i}`) },
+          'resultIds',
+        ],
         [{ action: 'release', resultIds: [''] }, 'resultIds'],
       ];
       for (const [payload, field] of cases) {

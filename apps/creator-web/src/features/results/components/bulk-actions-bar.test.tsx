@@ -86,7 +86,12 @@ describe('bulk actions on the submissions list', () => {
     server.use(
       http.post('*/api/results/bulk', () =>
         HttpResponse.json(
-          { error: { code: 'NOT_FOUND', message: 'Some of the chosen results were not found: reload the list and choose again.' } },
+          {
+            error: {
+              code: 'NOT_FOUND',
+              message: 'Some of the chosen results were not found: reload the list and choose again.',
+            },
+          },
           { status: 404 },
         ),
       ),

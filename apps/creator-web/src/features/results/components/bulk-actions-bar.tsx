@@ -17,8 +17,7 @@ const ACTIONS: ReadonlyArray<{ action: BulkResultAction; icon: typeof Send }> = 
 
 /** The toast after an action: what changed, and what is still awaiting grading. */
 function reportToast(t: ReturnType<typeof useTranslation<'results'>>['t'], report: BulkResultsReport) {
-  const description =
-    report.pending > 0 ? t('bulkActions.stillPending', { count: report.pending }) : undefined;
+  const description = report.pending > 0 ? t('bulkActions.stillPending', { count: report.pending }) : undefined;
   if (report.action === 'score-unanswered')
     return toast.success(
       t('bulkActions.done.score-unanswered', { count: report.questionsScored, results: report.changed }),
