@@ -2,7 +2,16 @@ import { readFile } from 'node:fs/promises';
 import type { Locator, Page } from '@playwright/test';
 import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
-import { getAttempt, listResults, PASSWORD, publishExam, question, registerCreator, sitExam } from './support/api.ts';
+import {
+  getAttempt,
+  getResult,
+  listResults,
+  PASSWORD,
+  publishExam,
+  question,
+  registerCreator,
+  sitExam,
+} from './support/api.ts';
 import { enterExam, storedAttempt, submitExam } from './support/taker.ts';
 
 const ADA = { name: 'Ada Lovelace', studentId: 'G-001' };
@@ -280,5 +289,36 @@ test('the creator grades a short answer and every result view, the insights and 
       expect(Date.parse(row[3] ?? '')).toBeGreaterThanOrEqual(Date.parse(row[2] ?? ''));
       expect(Number(row[4])).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  await test.step('selects every candidate on the submissions list and releases their results in one action', async () => {
+    await page.goto(submissionsUrl);
+    await expect(page.getByTestId('submission-row')).toHaveCount(3);
+    await expect(page.getByRole('region', { name: 'Actions on the chosen candidates' })).toHaveCount(0);
+    await page.getByRole('checkbox', { name: 'Select every candidate shown' }).check();
+    const bar = page.getByRole('region', { name: 'Actions on the chosen candidates' });
+    await expect(bar).toContainText('3 candidates selected');
+    // One unticked: the header box reads mixed, and the count follows.
+    await page.getByRole('checkbox', { name: `Select ${CY.name}` }).uncheck();
+    await expect(bar).toContainText('2 candidates selected');
+    await page.getByRole('checkbox', { name: `Select ${CY.name}` }).check();
+    await bar.getByRole('button', { name: 'Release results' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog).toContainText('Release the results of 3 candidates?');
+    await expectAccessible(page, 'bulk release confirmation');
+    await dialog.getByRole('button', { name: 'Release results' }).click();
+    await expect(page.getByText('Released 3 results')).toBeVisible();
+    for (const [name, text] of [
+      [ADA.name, '3 / 3 pts · 100%'],
+      [BOB.name, '2 / 3 pts · 66.7%'],
+      [CY.name, '0 / 3 pts · 0%'],
+    ] as const)
+      await expectScore(rowOf(page, 'submission-row', name), text, 'Released');
+    const released = await listResults(request, creator.token);
+    expect(released.map((r) => r.status)).toEqual(['released', 'released', 'released']);
+    // Each release is the creator's, in each result's history, as one released alone.
+    const bob = released.find((r) => r.userName === BOB.name);
+    const detail = await getResult(request, creator.token, bob?.id ?? '');
+    expect(detail.history.at(-1)).toMatchObject({ kind: 'release', by: creator.user.email });
   });
 });

@@ -41,8 +41,11 @@ const rowOf = (page: Page, testId: string, name: string): Locator => page.getByT
  *
  *         Q1 MCQ 2   Q2 multi 3 (partial)   Q3 3.14±0.01   Q4 MCQ no key 1   Q5 file 4 (rubric 2+2)   score
  *   Ada   Green 2    2,3 → 3                3.141 → 1      Agree → 1 (UI)    file → 2 (UI, rubric)    9 / 11   released
- *   Bob   Red 0      2 → 1.5                3.2 → 0        Disagree pending  none, pending            1.5 / 11 pending
+ *   Bob   Red 0      2 → 1.5                3.2 → 0        Disagree pending  none → 0 (unanswered)    1.5 / 11 pending
  *   Cy    Green 2    2,3,4 → 1.5            3.15 → 1       Agree → 0 (API)   none → 0 (API)           4.5 / 11 graded
+ *
+ * The exam scores unanswered questions 0 (unansweredPolicy 'zero', the default): a missing report is 0 at
+ * submission, marked for the grader; only an answer no key can score waits for a grader.
  */
 test('every screen, the CSV and the candidate read the same score; a pending one awaits grading everywhere', async ({
   page,
@@ -213,11 +216,14 @@ test('every screen, the CSV and the candidate read the same score; a pending one
       await expect(page.getByRole('heading', { name: `Grading: ${name}` })).toBeVisible();
       await expectRow(page.getByTestId('grader-score'), name);
     }
-    // Bob's unmarked questions wait for a grader; none reads as wrong.
+    // Bob's answer no key can score waits for a grader, never reading as wrong; his missing report scored 0, marked so.
     const q4 = page.getByRole('group', { name: 'Question 4', exact: true });
     await expect(q4).toContainText('Awaiting grading');
     await expect(page.getByTestId('question-points-3')).toHaveText('— / 1 pts');
-    await expect(page.getByTestId('question-points-4')).toHaveText('— / 4 pts');
+    await expect(page.getByTestId('question-points-4')).toHaveText('0 / 4 pts');
+    await expect(page.getByRole('group', { name: 'Question 5', exact: true })).toContainText(
+      'Unanswered — scored 0 automatically',
+    );
     await expect(page.getByRole('main')).not.toContainText('Incorrect');
   });
 
@@ -258,7 +264,7 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     const marks = Object.fromEntries(rows.map((r) => [r[0], r.slice(col(questions[0]!), col(questions[4]!) + 1)]));
     expect(marks).toEqual({
       [ADA.name]: ['2', '3', '1', '1', '2'],
-      [BOB.name]: ['0', '1.5', '0', '', ''],
+      [BOB.name]: ['0', '1.5', '0', '', '0'],
       [CY.name]: ['2', '1.5', '1', '0', '0'],
     });
   });

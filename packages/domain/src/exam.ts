@@ -15,6 +15,7 @@ import { MAX_PASSAGES, PassageSchema, passageIssues } from './passages.ts';
 import { DEFAULT_REVIEW, type ReviewWindow, ReviewWindowSchema, reviewWindowIssue } from './practice.ts';
 import { MAX_SECTIONS, SectionSchema, sectionIssues } from './sections.ts';
 import { DEFAULT_WORKSPACE_AI, WorkspaceAiSchema, type WorkspaceAi } from './workspace-ai.ts';
+import { DEFAULT_UNANSWERED_POLICY, UnansweredPolicySchema } from './unanswered.ts';
 
 /** An exam's workspace AI, with the default for exams stored before the setting existed. */
 export const workspaceAiOf = (exam: { codingWorkspace: { ai?: WorkspaceAi | undefined } }): WorkspaceAi =>
@@ -158,6 +159,8 @@ const examFields = {
   releasePolicy: ReleasePolicySchema.default('on-release'),
   /** Whether a released result shows the candidate the answer keys. */
   showAnswerKeys: z.boolean().default(false),
+  /** What an unanswered question scores (unanswered.ts): 0 at submission, or left to a grader. */
+  unansweredPolicy: UnansweredPolicySchema.default(DEFAULT_UNANSWERED_POLICY),
   codingWorkspace: CodingWorkspaceSchema.default({
     enabled: false,
     saveFilesInResults: true,
@@ -215,6 +218,7 @@ export const UpdateExamSchema = z
     rubrics: z.array(RubricSchema).max(50),
     releasePolicy: ReleasePolicySchema,
     showAnswerKeys: z.boolean(),
+    unansweredPolicy: UnansweredPolicySchema,
     codingWorkspace: CodingWorkspaceSchema,
     aiSettings: AiSettingsInputSchema,
     opensAt: InstantSchema.nullable(),

@@ -88,6 +88,8 @@ export type QuestionScore = {
   autoScored: boolean;
   feedback: string;
   criteria: string[];
+  /** Scored 0 because the candidate left it unanswered (unanswered.ts), not by a key or a grader. */
+  unanswered: boolean;
 };
 
 export const RESULT_STATUSES = ['pending', 'graded', 'released'] as const;
@@ -319,12 +321,16 @@ export function autoPoints(q: ScorableQuestion, answer: string | undefined): num
   }
 }
 
-/** One question: a grader's mark wins over the key; without either the question is pending. */
+/**
+ * One question: a grader's mark wins; then an unanswered question the exam scores 0 (`unanswered`, decided by
+ * unanswered.ts under the exam's policy); then the tests or the key; without any the question is pending.
+ */
 export function scoreQuestion(
   q: ScorableQuestion,
   answer: string | undefined,
   mark?: ManualMark,
   tests?: TestsOutcome,
+  unanswered = false,
 ): QuestionScore {
   if (mark) {
     return {
@@ -333,14 +339,17 @@ export function scoreQuestion(
       autoScored: false,
       feedback: mark.feedback,
       criteria: mark.criteria,
+      unanswered: false,
     };
   }
+  const auto = { maxPoints: q.points, feedback: '', criteria: [] };
+  if (unanswered) return { ...auto, points: 0, autoScored: true, unanswered: true };
   if (gradedByTests(q)) {
     const points = tests?.state === 'done' ? Math.min(q.points, passedTestPoints(tests.verdicts)) : null;
-    return { maxPoints: q.points, points, autoScored: points !== null, feedback: '', criteria: [] };
+    return { ...auto, points, autoScored: points !== null, unanswered: false };
   }
   const points = autoPoints(q, answer);
-  return { maxPoints: q.points, points, autoScored: points !== null, feedback: '', criteria: [] };
+  return { ...auto, points, autoScored: points !== null, unanswered: false };
 }
 
 /**
@@ -352,11 +361,18 @@ export function scoreResult(
   questions: readonly ScorableQuestion[],
   answers: ReadonlyMap<number, string> | ReadonlyArray<string | undefined>,
   marks: ReadonlyMap<number, ManualMark>,
-  opts: { released: boolean; tests?: ReadonlyMap<number, TestsOutcome> },
+  opts: {
+    released: boolean;
+    tests?: ReadonlyMap<number, TestsOutcome>;
+    /** Questions scored 0 for being unanswered (unanswered.ts unansweredToZero), by index. */
+    unanswered?: ReadonlySet<number>;
+  },
 ): ResultScore {
   const answerAt = (i: number) =>
     Array.isArray(answers) ? answers[i] : (answers as ReadonlyMap<number, string>).get(i);
-  const scored = questions.map((q, i) => scoreQuestion(q, answerAt(i), marks.get(i), opts.tests?.get(i)));
+  const scored = questions.map((q, i) =>
+    scoreQuestion(q, answerAt(i), marks.get(i), opts.tests?.get(i), opts.unanswered?.has(i) ?? false),
+  );
   const score = sumPoints(scored.map((s) => s.points ?? 0));
   const maxScore = sumPoints(scored.map((s) => s.maxPoints));
   const pending = scored.some((s) => s.points === null);

@@ -119,6 +119,11 @@ export const QuestionAnswerSchema = z.object({
   maxPoints: z.number(),
   /** The key decided the points; false when a grader marked it (or must). */
   autoScored: z.boolean(),
+  /**
+   * Scored 0 because the candidate left it unanswered (@exam/domain/unanswered): automatically under the exam's
+   * 'zero' policy, or by the "score unanswered questions 0" bulk action. A grader may still mark it. Absent: no.
+   */
+  unanswered: z.boolean().optional(),
   isGraded: z.boolean(),
   feedback: z.string(),
   /** Rubric criteria the grader ticked, and the rubric itself when the question has one. */
@@ -292,6 +297,38 @@ export const PartialCreditSchema = z.object({
   rule: z.enum(['partial', 'all-or-nothing']),
 });
 export type PartialCredit = z.infer<typeof PartialCreditSchema>;
+
+/**
+ * POST /api/results/bulk: one action on the creator's chosen results, in one transaction (all or nothing).
+ * `score-unanswered` gives 0, as a grader's mark kept in the history, to every question still awaiting grading that
+ * the candidate left unanswered (@exam/domain/unanswered): for exams whose policy leaves them to a grader, or
+ * results submitted before the policy existed. `release` and `unrelease` show or hide graded results; pending ones
+ * are counted and left.
+ */
+export const BULK_RESULT_ACTIONS = ['score-unanswered', 'release', 'unrelease'] as const;
+export type BulkResultAction = (typeof BULK_RESULT_ACTIONS)[number];
+/** The most results one bulk request may name (a page of the results list holds fewer). */
+export const MAX_BULK_RESULTS = 500;
+export const BulkResultsSchema = z.object({
+  action: z.enum(BULK_RESULT_ACTIONS),
+  resultIds: z
+    .array(z.string().min(1).max(64))
+    .min(1, 'Choose at least one result')
+    .max(MAX_BULK_RESULTS, `At most ${MAX_BULK_RESULTS} results at once`),
+});
+export type BulkResults = z.infer<typeof BulkResultsSchema>;
+export const BulkResultsReportSchema = z.object({
+  action: z.enum(BULK_RESULT_ACTIONS),
+  /** Distinct results named. */
+  results: z.number().int(),
+  /** Results the action changed. */
+  changed: z.number().int(),
+  /** Results still awaiting grading afterwards (a release leaves them unreleased). */
+  pending: z.number().int(),
+  /** score-unanswered: the questions it scored 0, over all results. */
+  questionsScored: z.number().int(),
+});
+export type BulkResultsReport = z.infer<typeof BulkResultsReportSchema>;
 
 /** GET /api/attempts/{id}/result: the candidate's own released result; keys only if the exam shows them. */
 export const CandidateResultSchema = z.object({

@@ -126,6 +126,8 @@ export const api = {
   bankQuestion: (bankId: string) => `/api/bank/questions/${id(bankId)}`,
   /** `query` is a URLSearchParams string, '' for none. */
   results: (query: string) => `/api/results${query ? `?${query}` : ''}`,
+  /** One action (score unanswered 0, release, hide) on many of the creator's results. */
+  resultsBulk: '/api/results/bulk',
   resultsSummary: '/api/results/summary',
   candidateHistory: (candidateId: string) => `/api/results/candidates/${id(candidateId)}`,
   result: (resultId: string) => `/api/results/${id(resultId)}`,

@@ -6,6 +6,7 @@ import type { AiSettingsInput } from '@exam/domain/exam-ai';
 import type { CodingWorkspace, QuestionDisplay, ReleasePolicy } from '@exam/domain/exam';
 import type { Question, Rubric } from '@exam/domain/question';
 import type { RosterAdmission } from '@exam/domain/roster';
+import type { UnansweredPolicy } from '@exam/domain/unanswered';
 import {
   boolean,
   doublePrecision,
@@ -145,6 +146,8 @@ export const exams = examServiceSchema.table(
     rubrics: jsonb('rubrics').$type<Rubric[]>().notNull().default([]),
     releasePolicy: text('release_policy').$type<ReleasePolicy>().notNull().default('on-release'),
     showAnswerKeys: boolean('show_answer_keys').notNull().default(false),
+    /** What an unanswered question scores (@exam/domain/unanswered); existing exams read 'zero'. */
+    unansweredPolicy: text('unanswered_policy').$type<UnansweredPolicy>().notNull().default('zero'),
     codingWorkspace: jsonb('coding_workspace').$type<CodingWorkspace>().notNull(),
     // Cohorts (packages/domain/src/cohort.ts).
     opensAt: timestamp('opens_at', { withTimezone: true }),

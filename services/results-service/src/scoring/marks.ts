@@ -52,8 +52,10 @@ export function applyGradingEntries(
   if (issues.length) throw new AppError(ErrorCode.VALIDATION, 'Some grades cannot be saved', issues);
   const next = grades.map((g) => ({ ...g }));
   for (const entry of entries) {
-    const current = next[entry.questionIndex];
-    if (!current) continue;
+    const found = next[entry.questionIndex];
+    if (!found) continue;
+    // The grader's own entry replaces an "unanswered, scored 0" mark (its marker goes with it).
+    const { unanswered: _marker, ...current } = found;
     next[entry.questionIndex] =
       entry.points === null
         ? { ...current, manual: false, feedback: entry.feedback, criteria: [] }

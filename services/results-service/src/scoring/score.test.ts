@@ -47,6 +47,8 @@ const exam = snapshot(
         ],
       },
     ],
+    // The suites below mark questions a grader must decide; the 'zero' policy has its own tests.
+    unansweredPolicy: 'grader',
   },
 );
 
@@ -65,6 +67,31 @@ describe('scoring a submission', () => {
       [null, false, false],
     ]);
     expect(graded).toMatchObject({ score: 3.5, maxScore: 10, status: 'pending', pendingCount: 2, answeredCount: 3 });
+  });
+
+  it("scores unanswered questions 0 under the 'zero' policy (the default), marked, so only answered ones wait", () => {
+    const zero = { ...exam, unansweredPolicy: undefined };
+    const blank = gradeSubmission(zero, new Map([[2, 'x']]));
+    expect(blank.grades.map((g) => [g.points, g.autoScored, g.unanswered ?? false])).toEqual([
+      [0, true, true],
+      [0, true, true],
+      [null, false, false],
+      [0, true, true],
+    ]);
+    expect(blank).toMatchObject({ score: 0, status: 'pending', pendingCount: 1 });
+    // A grader marks the one answered question: nothing else waits, the result is graded.
+    const marked = applyGradingEntries(zero, blank.grades, [
+      { questionIndex: 2, points: 1, feedback: '', criteria: [] },
+    ]);
+    const graded = scoreAttempt(zero, [undefined, undefined, 'x', undefined], marked, { released: false });
+    expect(graded.totals).toMatchObject({ score: 1, status: 'graded', pendingCount: 0 });
+    // A grader's own mark of an unanswered question replaces the automatic 0 and its marker.
+    const overridden = applyGradingEntries(zero, graded.grades, [
+      { questionIndex: 3, points: 2, feedback: 'Sent by e-mail', criteria: [] },
+    ]);
+    const after = scoreAttempt(zero, [undefined, undefined, 'x', undefined], overridden, { released: false });
+    expect(after.grades[3]).toMatchObject({ points: 2, manual: true });
+    expect(after.grades[3]?.unanswered).toBeUndefined();
   });
 
   it('reads questions stored without points as worth 1', () => {

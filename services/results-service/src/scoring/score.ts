@@ -1,6 +1,7 @@
 import { isTestGraded, type TestGrading } from '@exam/domain/coding';
 import { isAnswered } from '@exam/domain/answer-text';
 import { scoreResult, type ManualMark, type ResultStatus } from '@exam/domain/grading';
+import { unansweredToZero } from '@exam/domain/unanswered';
 import type { ExamSnapshot } from './snapshot.ts';
 
 /**
@@ -24,6 +25,11 @@ export type StoredGrade = {
    * through every re-score (grading, regrade, release); only the test-grading job changes it.
    */
   tests?: TestGrading;
+  /**
+   * Scored 0 because it was left unanswered (@exam/domain/unanswered): automatically under the exam's 'zero'
+   * policy, or by a grader's bulk action (then `manual`). A grader's own mark of the question clears it.
+   */
+  unanswered?: true;
 };
 
 /** The test gradings among stored grades, as scoreResult takes them (`opts.tests`). */
@@ -66,18 +72,19 @@ export function manualMarks(grades: ReadonlyArray<StoredGrade | undefined>): Map
  * The one path by which submission, grading, regrade and release compute a result's score and status.
  */
 export function scoreAttempt(
-  snapshot: Pick<ExamSnapshot, 'questions'>,
+  snapshot: Pick<ExamSnapshot, 'questions' | 'unansweredPolicy'>,
   answers: ReadonlyArray<string | null | undefined>,
   previous: ReadonlyArray<StoredGrade | undefined>,
   opts: { released: boolean },
 ): { grades: StoredGrade[]; totals: ResultTotals } {
   const marks = manualMarks(previous);
   const tests = testOutcomes(previous);
+  const unanswered = unansweredToZero(snapshot.questions, answers, snapshot.unansweredPolicy);
   const scored = scoreResult(
     snapshot.questions,
     snapshot.questions.map((_q, i) => answers[i] ?? undefined),
     marks,
-    { ...opts, tests },
+    { ...opts, tests, unanswered },
   );
   const grades = scored.questions.map((q, i) => {
     const grade: StoredGrade = {
@@ -87,6 +94,8 @@ export function scoreAttempt(
       feedback: marks.has(i) ? q.feedback : (previous[i]?.feedback ?? ''),
       criteria: q.criteria,
       manual: marks.has(i),
+      // The marker stays on a bulk action's mark; a grader's own entry has dropped it (marks.ts).
+      ...(q.unanswered || (marks.has(i) && previous[i]?.unanswered) ? { unanswered: true as const } : {}),
     };
     const run = tests.get(i);
     return run ? { ...grade, tests: run } : grade;

@@ -8,6 +8,7 @@ import { instantiateQuestion, keyedForValues } from '@exam/domain/calculated';
 import { PassageSchema, passagesFor } from '@exam/domain/passages';
 import { ReviewWindowSchema } from '@exam/domain/practice';
 import type { InternalExam } from '@exam/domain/internal';
+import { UnansweredPolicySchema } from '@exam/domain/unanswered';
 import { z } from 'zod';
 
 /** Snapshots written since questions had points carry every field (toSnapshot, withCurrentKeys). */
@@ -29,6 +30,11 @@ export const ExamSnapshotSchema = z.object({
   rubrics: z.array(RubricSchema).default([]),
   releasePolicy: ReleasePolicySchema.default('on-release'),
   showAnswerKeys: z.boolean().default(false),
+  /**
+   * What an unanswered question scores (@exam/domain/unanswered), as the exam said at start; a regrade takes the
+   * exam's current one. Absent from snapshots kept before the setting existed: 'zero', the default.
+   */
+  unansweredPolicy: UnansweredPolicySchema.optional(),
   /** What the candidate reads around the questions. Attempts started before these were kept lack them. */
   description: z.string().optional(),
   header: z.string().optional(),
@@ -113,6 +119,7 @@ export function toSnapshot(exam: InternalExam, arrangementSeed: string): ExamSna
     rubrics: exam.rubrics,
     releasePolicy: exam.releasePolicy,
     showAnswerKeys: exam.showAnswerKeys,
+    unansweredPolicy: exam.unansweredPolicy,
     description: exam.description,
     header: exam.header,
     rules: exam.rules,
@@ -174,7 +181,10 @@ function keysOfKinds(q: SnapshotQuestion, now: SnapshotQuestion): Partial<Snapsh
  */
 export function withCurrentKeys(
   snapshot: ExamSnapshot,
-  exam: Pick<InternalExam, 'questions' | 'rubrics'> & { pools?: InternalExam['pools'] },
+  exam: Pick<InternalExam, 'questions' | 'rubrics'> & {
+    pools?: InternalExam['pools'];
+    unansweredPolicy?: InternalExam['unansweredPolicy'];
+  },
 ): ExamSnapshot {
   const current = new Map(exam.questions.map((q) => [q.id, q]));
   const pools = new Map((exam.pools ?? []).map((p) => [p.id, p]));
@@ -201,5 +211,10 @@ export function withCurrentKeys(
       ...keysOfKinds(q, now),
     };
   });
-  return { ...snapshot, questions, rubrics: exam.rubrics };
+  return {
+    ...snapshot,
+    questions,
+    rubrics: exam.rubrics,
+    ...(exam.unansweredPolicy ? { unansweredPolicy: exam.unansweredPolicy } : {}),
+  };
 }

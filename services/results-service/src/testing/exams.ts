@@ -4,11 +4,16 @@ import { buildInternalExam } from '@exam/domain/testing';
 /** Text only an answer key holds: a test that finds it in a candidate's response has found a leak. */
 export const CANARY = 'CANARY-7f3e-correct-answer';
 
-/** A published, live, timed exam with one question of each auto-scored kind, a file upload and a coding question. */
+/**
+ * A published, live, timed exam with one question of each auto-scored kind, a file upload and a coding question.
+ * Its unanswered questions wait for a grader (unansweredPolicy 'grader'), so suites about marking find them pending;
+ * the 'zero' policy, every real exam's default, is proven in grading/unanswered.test.ts.
+ */
 export function makeExam(overrides: Partial<Record<keyof InternalExam, unknown>> = {}): InternalExam {
   return buildInternalExam({
     timerEnabled: true,
     timerMinutes: 30,
+    unansweredPolicy: 'grader',
     questions: [
       {
         id: 'q1',
@@ -28,9 +33,12 @@ export function makeExam(overrides: Partial<Record<keyof InternalExam, unknown>>
 /**
  * An exam worth 10 points: a 2-point MCQ (key 'a'), a 3-point multiple-answer MCQ with partial credit
  * (key a + b), a keyless 1-point MCQ and a 4-point essay upload marked with a rubric (thesis 1.5, sources 2.5).
+ * Unanswered questions wait for a grader (unansweredPolicy 'grader').
  */
 export function makePointsExam(overrides: Partial<Record<keyof InternalExam, unknown>> = {}): InternalExam {
   return buildInternalExam({
+    // Unanswered questions wait for a grader here, as in makeExam.
+    unansweredPolicy: 'grader',
     questions: [
       { id: 'pick', type: 'mcq', title: 'Pick one', options: ['a', 'b', 'c'], correctAnswer: 'a', points: 2 },
       {

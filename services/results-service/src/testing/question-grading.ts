@@ -11,10 +11,11 @@ import { multipart } from './multipart.ts';
 /**
  * An exam graded by question: a keyless 2-point short answer (0), a 1-point short answer with a key (1), a
  * 4-point file upload marked with a rubric (2: thesis 1.5, sources 2.5), and a keyless case-sensitive short
- * answer (3).
+ * answer (3). Unanswered questions wait for a grader (unansweredPolicy 'grader'), as in makeExam.
  */
 export function makeQuestionGradingExam(overrides: Partial<Record<keyof InternalExam, unknown>> = {}): InternalExam {
   return buildInternalExam({
+    unansweredPolicy: 'grader',
     questions: [
       { id: 'why', type: 'short-answer', title: 'Why is the sky blue?', points: 2 },
       { id: 'capital', type: 'short-answer', title: 'Capital of France', acceptedAnswers: ['Paris'] },

@@ -62,6 +62,25 @@ describe('scoring settings of an exam', () => {
     expect(stored).toMatchObject({ releasePolicy: 'immediately', showAnswerKeys: true });
   });
 
+  it("keeps the unanswered policy: 'zero' unless the creator chooses a grader, changed alone, a bad value named", async () => {
+    const exam = await createExam(app, owner.headers, { title: 'Blanks' });
+    expect(exam).toMatchObject({ unansweredPolicy: 'zero' });
+    const put = (body: object) =>
+      app.inject({ method: 'PUT', url: `/api/exams/${exam.id}`, headers: owner.headers, payload: body });
+    const changed = await put({ unansweredPolicy: 'grader' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({ unansweredPolicy: 'grader', title: 'Blanks' });
+    const bad = await put({ unansweredPolicy: 'skip' });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toContain('unansweredPolicy');
+    const internal = await app.inject({
+      method: 'GET',
+      url: `/internal/exams/${exam.id}`,
+      headers: { 'x-internal-token': 'test-internal-token-that-is-long-enough-0123456789' },
+    });
+    expect(internal.json()).toMatchObject({ unansweredPolicy: 'grader' });
+  });
+
   it("takes a short answer's correctAnswer as an accepted answer instead of ignoring it", async () => {
     const exam = await createExam(app, owner.headers, {
       questions: [{ id: 's1', type: 'short-answer', title: 'Capital of France', correctAnswer: 'Paris' }],

@@ -25,6 +25,7 @@ export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
     rubrics: row.rubrics,
     releasePolicy: row.releasePolicy,
     showAnswerKeys: row.showAnswerKeys,
+    unansweredPolicy: row.unansweredPolicy,
     codingWorkspace: row.codingWorkspace,
     opensAt: row.opensAt?.toISOString() ?? null,
     closesAt: row.closesAt?.toISOString() ?? null,

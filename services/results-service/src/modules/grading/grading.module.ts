@@ -1,5 +1,6 @@
 import type { AppModule } from '../../module-context.ts';
 import { gradingRoutes } from './grading.routes.ts';
+import { createBulkResultsService } from './bulk.service.ts';
 import { createGradingService } from './grading.service.ts';
 import { createRegradeService } from './regrade.service.ts';
 import { createReleaseNotices, type ReleaseNotices } from './release-notices.ts';
@@ -32,5 +33,8 @@ export const gradingModule: AppModule = async (app, { deps, use }) => {
   const releaseNotices = createReleaseNotices(use('submissionsRepository'), deps, app.log);
   app.decorate('releaseNotices', releaseNotices);
   app.addHook('onClose', () => releaseNotices.drain());
-  await app.register(gradingRoutes({ results: use('resultsService'), grading, regrade, releaseNotices, testGrading }));
+  const bulk = createBulkResultsService(resultWrites, deps);
+  await app.register(
+    gradingRoutes({ results: use('resultsService'), grading, bulk, regrade, releaseNotices, testGrading }),
+  );
 };

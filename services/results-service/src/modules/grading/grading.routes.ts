@@ -1,5 +1,7 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
 import {
+  BulkResultsReportSchema,
+  BulkResultsSchema,
   ExamReleaseReportSchema,
   GradeResultSchema,
   RegradeQuerySchema,
@@ -13,6 +15,7 @@ import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { BulkResultsService } from './bulk.service.ts';
 import type { GradingService } from './grading.service.ts';
 import type { RegradeService } from './regrade.service.ts';
 import type { ReleaseNotices } from './release-notices.ts';
@@ -29,6 +32,7 @@ const ExamParamsSchema = z.object({ examId: z.string().min(1).max(64) });
 export function gradingRoutes(services: {
   results: ResultsService;
   grading: GradingService;
+  bulk: BulkResultsService;
   regrade: RegradeService;
   releaseNotices?: ReleaseNotices;
   testGrading?: TestGradingService;
@@ -96,6 +100,30 @@ export function gradingRoutes(services: {
         const detail = await services.results.detail(request.params.id, creator.sub);
         if (request.body.released) services.releaseNotices?.afterRelease(detail.examId);
         return detail;
+      },
+    );
+
+    app.post(
+      '/api/results/bulk',
+      {
+        ...guard,
+        schema: {
+          tags: ['grading'],
+          description:
+            'Applies one action to many of your results at once, in one transaction: score-unanswered gives 0 to every question still awaiting grading that its candidate left unanswered (kept in the history as your mark); release and unrelease show or hide graded results, leaving pending ones. 404, with nothing changed, when any result named is not yours.',
+          body: BulkResultsSchema,
+          response: { 200: BulkResultsReportSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const { examIds, ...report } = await services.bulk.apply(
+          creatorOf(request),
+          request.body.action,
+          request.body.resultIds,
+        );
+        if (request.body.action === 'release')
+          for (const examId of examIds) services.releaseNotices?.afterRelease(examId);
+        return report;
       },
     );
 

@@ -31,36 +31,36 @@ export const ReleaseMessages = {
   pending: 'This result is still awaiting grading: mark every question before releasing it.',
 } as const;
 
+/** A result released, or no longer released, with its history row; undefined when it already is. */
+export function setReleased({ result }: LockedResult, released: boolean, by: string, now: Date): Writes | undefined {
+  if (released === (result.releasedAt !== null)) return undefined;
+  if (released && result.status === 'pending') throw new AppError(ErrorCode.CONFLICT, ReleaseMessages.pending);
+  const history: HistoryRow = {
+    resultId: result.id,
+    at: now,
+    by,
+    kind: released ? 'release' : 'unrelease',
+    questionIndex: null,
+    before: null,
+    after: null,
+  };
+  return {
+    writes: [
+      {
+        resultId: result.id,
+        attemptId: result.attemptId,
+        result: { releasedAt: released ? now : null, status: released ? 'released' : 'graded', updatedAt: now },
+      },
+    ],
+    history: [history],
+  };
+}
+
 /**
  * A grader's marks and releases (docs/product.md#results-and-grading). Every change is recomputed on the
  * server through scoreAttempt and leaves one history row per question changed (or per release).
  */
 export function createGradingService(writes: ResultWritesRepository, deps: Pick<Deps, 'clock' | 'examSource'>) {
-  /** A result released, or no longer released, with its history row; undefined when it already is. */
-  function setReleased({ result }: LockedResult, released: boolean, by: string, now: Date): Writes | undefined {
-    if (released === (result.releasedAt !== null)) return undefined;
-    if (released && result.status === 'pending') throw new AppError(ErrorCode.CONFLICT, ReleaseMessages.pending);
-    const history: HistoryRow = {
-      resultId: result.id,
-      at: now,
-      by,
-      kind: released ? 'release' : 'unrelease',
-      questionIndex: null,
-      before: null,
-      after: null,
-    };
-    return {
-      writes: [
-        {
-          resultId: result.id,
-          attemptId: result.attemptId,
-          result: { releasedAt: released ? now : null, status: released ? 'released' : 'graded', updatedAt: now },
-        },
-      ],
-      history: [history],
-    };
-  }
-
   return {
     /**
      * Applies the grader's entries. Explicit values, so the same request twice changes nothing the second

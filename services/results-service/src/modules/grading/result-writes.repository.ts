@@ -99,6 +99,29 @@ export function createResultWritesRepository({ db }: ResultsDatabase) {
     },
 
     /**
+     * Locks the owner's listed results, whatever their exam, in id order (as changeResults, so no deadlock with a
+     * grader's group marks) and lets `change` decide what to write. Undefined, with nothing written, when any id is
+     * not one of the owner's results. An error thrown by `change` writes nothing.
+     */
+    async changeOwnedResults<T>(
+      ownerId: string,
+      ids: readonly string[],
+      change: (locked: LockedResult[]) => Writes & { value: T },
+    ): Promise<T | undefined> {
+      const wanted = [...new Set(ids)];
+      return db.transaction(async (tx) => {
+        const locked = await lockedSelect(tx)
+          .where(and(inArray(results.id, wanted), eq(results.ownerId, ownerId)))
+          .orderBy(asc(results.id))
+          .for('update');
+        if (locked.length !== wanted.length) return undefined;
+        const { value, ...writes } = change(locked);
+        await write(tx, writes);
+        return value;
+      });
+    },
+
+    /**
      * Every result of the owner's exam with its attempt's snapshot, in submission order; `change` returns
      * what to write and a value for the caller. With `apply: false` the rows are read unlocked and nothing
      * is written (a dry run).

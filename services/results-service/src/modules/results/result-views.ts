@@ -83,6 +83,7 @@ export function toQuestionAnswers(
       points: grade?.points ?? null,
       maxPoints: q.points,
       autoScored: grade?.autoScored ?? false,
+      ...(grade?.unanswered ? { unanswered: true } : {}),
       isGraded: (grade?.points ?? null) !== null,
       feedback: grade?.feedback ?? '',
       criteria: grade?.criteria ?? [],

@@ -41,6 +41,12 @@ type Props = {
 /** The question's state as the grader sees it: the key's points, a grader's mark, or waiting for one. */
 function markBadge(qa: QuestionAnswer, grade: QuestionGrade): { text: ParseKeys<'grading'>; tone: BadgeTone } {
   if (grade.points === null && grade.touched) return { text: 'questionCard.badge.cleared', tone: 'neutral' };
+  // Left unanswered and scored 0 under the exam's policy, or by a bulk action, until the grader marks it.
+  if (qa.unanswered && !grade.touched)
+    return {
+      text: qa.autoScored ? 'questionCard.badge.unanswered' : 'questionCard.badge.unansweredBulk',
+      tone: 'neutral',
+    };
   if (!grade.touched && (qa.tests?.state === 'queued' || qa.tests?.state === 'running'))
     return { text: 'questionCard.badge.testsRunning', tone: 'info' };
   if (qa.tests?.state === 'done' && !grade.touched && grade.points !== null)

@@ -52,12 +52,13 @@ describe('submissions list', () => {
       within(first!)
         .getAllByRole('cell')
         .map((c) => c.textContent?.trim()),
-    ).toEqual(['Anonymous', 'N/A', 'Jan 5, 2025 14:30', '3h 25m', '4 / 5 pts · 80%Graded', 'Open Grader']);
+    ).toEqual(['', 'Anonymous', 'N/A', 'Jan 5, 2025 14:30', '3h 25m', '4 / 5 pts · 80%Graded', 'Open Grader']);
     expect(
       within(second!)
         .getAllByRole('cell')
         .map((c) => c.textContent?.trim()),
     ).toEqual([
+      '',
       'Linus',
       expect.any(String),
       'Jan 4, 2025 09:05',

@@ -20,6 +20,9 @@ import { useExamSummaries, useResultPages } from '../api/get-results.ts';
 import { useReleaseExamResults } from '../api/release-exam-results.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { LoadMore } from './load-more.tsx';
+import { BulkActionsBar } from './bulk-actions-bar.tsx';
+import { SelectAllCell, SelectRowCell } from './select-cells.tsx';
+import { useSelection } from '../hooks/use-selection.ts';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -34,6 +37,7 @@ export function SubmissionsList({ examId }: { examId: string }) {
   const csv = useDownloadResultsCsv();
   const release = useReleaseExamResults();
   const submissions = results.results ?? [];
+  const selection = useSelection(submissions.map((r) => r.id));
   const total =
     summaries.data?.find((exam) => exam.examId === examId)?.submitted ??
     (results.hasNextPage ? undefined : submissions.length);
@@ -132,9 +136,11 @@ export function SubmissionsList({ examId }: { examId: string }) {
         </Card>
       ) : (
         <Card>
+          <BulkActionsBar selection={selection} />
           <Table aria-label={t('submissionsList.candidateSubmissions')}>
             <TableHead>
               <tr>
+                <SelectAllCell selection={selection} />
                 {[
                   t('submissionsList.name'),
                   t('submissionsList.studentId'),
@@ -152,6 +158,7 @@ export function SubmissionsList({ examId }: { examId: string }) {
                 const name = r.userName.trim() || t('submissionsList.anonymous');
                 return (
                   <TableRow key={r.id} data-testid="submission-row">
+                    <SelectRowCell selection={selection} id={r.id} name={name} />
                     <TableCell className="font-medium">
                       <CandidateLink studentId={r.studentId}>{name}</CandidateLink>
                     </TableCell>

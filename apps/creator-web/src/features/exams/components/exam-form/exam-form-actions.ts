@@ -65,6 +65,7 @@ const FORM_FIELDS = [
   'rubrics',
   'releasePolicy',
   'showAnswerKeys',
+  'unansweredPolicy',
   'codingWorkspace',
   'aiSettings',
   'opensAt',

@@ -75,6 +75,7 @@ export function examToForm(exam: Exam): ExamFormInput {
     rubrics: exam.rubrics,
     releasePolicy: exam.releasePolicy,
     showAnswerKeys: exam.showAnswerKeys,
+    unansweredPolicy: exam.unansweredPolicy,
     codingWorkspace: exam.codingWorkspace,
     shuffleQuestions: exam.shuffleQuestions,
     shuffleOptions: exam.shuffleOptions,

@@ -1,0 +1,1 @@
+ALTER TABLE "exam_service"."exams" ADD COLUMN "unanswered_policy" text DEFAULT 'zero' NOT NULL;
