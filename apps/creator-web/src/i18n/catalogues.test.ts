@@ -252,7 +252,8 @@ describe('the creator app’s source', () => {
     expect(missing).toEqual([]);
   });
 
-  it('writes no English into the UI outside the catalogues', () => {
+  // Parses every source file of the app with the TypeScript compiler: seconds on a quiet machine, more on a busy one.
+  it('writes no English into the UI outside the catalogues', { timeout: 120_000 }, () => {
     expect(files.length).toBeGreaterThan(50);
     expect(files.flatMap(bareEnglish)).toEqual([]);
   });
