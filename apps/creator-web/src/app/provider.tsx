@@ -8,9 +8,9 @@ import { ApiError } from '../lib/api-client.ts';
 /**
  * Toasts sit bottom right, clear of the page headers' actions (Save Grading, Create New Exam…, top right) and of
  * the form's labels (left); 80px from the bottom keeps a toast above the exam editor's sticky Save and Publish bar
- * (64px tall). While the focused field is down there, they move to the top, below the 56px header.
+ * (64px tall), whose buttons sit left of a toast's 356px column at the editor's widths.
  */
-const TOAST_OFFSET = { top: 72, bottom: 80, right: 24, left: 24 };
+const TOAST_OFFSET = { bottom: 80, right: 24 };
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -39,7 +39,7 @@ export function AppProvider({
       <QueryClientProvider client={queryClient}>
         <TooltipProvider delayDuration={300}>
           {children}
-          <Toaster edge="bottom" side="right" offset={TOAST_OFFSET} mobileOffset={TOAST_OFFSET} />
+          <Toaster position="bottom-right" offset={TOAST_OFFSET} mobileOffset={TOAST_OFFSET} />
         </TooltipProvider>
       </QueryClientProvider>
     </RuntimeConfigContext>

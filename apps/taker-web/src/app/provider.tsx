@@ -12,7 +12,7 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
     <QueryClientProvider client={client}>
       {children}
       {/* Top centre, below the header: away from the assistant's box (bottom right of the exam room). */}
-      <Toaster edge="top" side="center" />
+      <Toaster position="top-center" />
     </QueryClientProvider>
   );
 }

@@ -1,7 +1,5 @@
 import { Button } from '@exam/ui/button';
-import { useEdgeClearOfFocus } from '@exam/ui/clear-of-focus';
 import { Dialog } from '@exam/ui/dialog';
-import { TOAST_DEPTH } from '@exam/ui/toaster';
 import { PauseCircle } from 'lucide-react';
 import type { FullscreenPrompt as PromptReason } from '../hooks/use-proctoring.ts';
 import { useTranslation } from 'react-i18next';
@@ -76,24 +74,18 @@ export function PausedScreen({ warnings, onResume }: { warnings: number; onResum
 }
 
 /**
- * Shown 3 s at the top centre, below the header, away from the assistant's box (bottom right); at the bottom
- * centre instead while the field the candidate pasted into is up there, so it never covers that field.
+ * Shown 3 s at the top centre, below the header: away from the assistant's box (bottom right) and from the answer
+ * fields, which start below the question navigation.
  */
 export function PasteNotice({ visible }: { visible: boolean }) {
   const { t } = useTranslation('exam');
-  const edge = useEdgeClearOfFocus('top', PASTE_NOTICE_TOP + TOAST_DEPTH);
   if (!visible) return null;
   return (
     <div
       role="status"
-      data-edge={edge}
-      style={edge === 'top' ? { top: PASTE_NOTICE_TOP } : { bottom: 16 }}
-      className="fixed left-1/2 z-50 w-max max-w-[min(24rem,calc(100vw-2rem))] -translate-x-1/2 rounded-lg bg-danger px-4 py-3 text-sm font-medium text-white shadow-lg"
+      className="fixed left-1/2 top-[72px] z-50 w-max max-w-[min(24rem,calc(100vw-2rem))] -translate-x-1/2 rounded-lg bg-danger px-4 py-3 text-sm font-medium text-white shadow-lg"
     >
       {t('pasteBlocked')}
     </div>
   );
 }
-
-/** Below the exam room's 56px header. */
-const PASTE_NOTICE_TOP = 72;
