@@ -124,6 +124,15 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
     await expect(liveSwitch).toBeChecked();
     await expectAccessible(page, 'dashboard with a published exam');
     await liveSwitch.click();
+    // Going offline asks first, with the live count of candidates sitting it (none yet).
+    const confirm = page.getByRole('alertdialog', { name: 'Take this exam offline?' });
+    await expect(confirm).toContainText('Nobody is sitting it right now.');
+    const takeOffline = confirm.getByRole('button', { name: 'Take offline' });
+    // Enabled once the count is in (it is held while counting), its colour transition over.
+    await expect(takeOffline).toBeEnabled();
+    await takeOffline.evaluate((button) => Promise.all(button.getAnimations().map((a) => a.finished)));
+    await expectAccessible(page, 'take offline confirmation');
+    await takeOffline.click();
     await expectToast(page, 'Exam is now offline');
     await expect(liveSwitch).not.toBeChecked();
     await expect.poll(async () => (await getExam(request, token, examId)).isLive).toBe(false);

@@ -4,7 +4,7 @@ import { expect, test } from './support/fixtures.ts';
 import { getResult, listResults, publishExam, question, registerCreator } from './support/api.ts';
 import { E2E } from './support/env.ts';
 import { enterExam, examUrl, submitExam } from './support/taker.ts';
-import { expectToast } from './support/ui.ts';
+import { expectClearOf, expectToast } from './support/ui.ts';
 
 const PASTE_BLOCKED = 'Paste blocked. Please copy from within the exam interface.';
 const OFFLINE_EXAM = 'This exam is currently offline. Please contact your test provider.';
@@ -62,6 +62,9 @@ test('blocks a paste of outside text and allows text copied inside the exam', as
     await page.keyboard.press('ControlOrMeta+V');
     const notice = page.getByRole('status').filter({ hasText: PASTE_BLOCKED });
     await expect(notice).toBeVisible();
+    // Never over the field the candidate is typing into (top centre, or bottom centre while the field is up there).
+    await expect(first).toBeFocused();
+    await expectClearOf(notice, first);
     await expectAccessible(page, 'exam room with the paste-blocked notice');
     await expect(first).toHaveValue('');
     await expect(page.getByTestId('question-status-0')).toHaveText('Pending');

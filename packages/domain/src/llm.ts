@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TranscriptMessageSchema } from './internal.ts';
+import { AiSettingsInputSchema } from './exam-ai.ts';
 import { AgentCallSchema } from './workspace-agents.ts';
 
 /** Contracts of the AI assistant (llm-gateway): chat requests, the SSE events and the spec's messages. */
@@ -61,6 +62,12 @@ export const TestChatRequestSchema = z.object({
     .min(1)
     .max(50),
   questionIndex: z.number().int().min(0).nullable().optional(),
+  /**
+   * The editor's AI settings as they stand on screen, saved or not: the gateway tries the assistant with these in
+   * place of the saved ones (validated as a save would be; `apiKey` as in a save: omitted keeps the stored key, null
+   * uses none; courseMaterialIds choose among the exam's saved materials). Omitted: the saved settings.
+   */
+  aiSettings: AiSettingsInputSchema.optional(),
 });
 export type TestChatRequest = z.infer<typeof TestChatRequestSchema>;
 

@@ -1,3 +1,4 @@
+import { X } from 'lucide-react';
 import { AlertDialog as RadixAlertDialog, Dialog as RadixDialog } from 'radix-ui';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Button } from './button.tsx';
@@ -37,17 +38,44 @@ type DialogProps = {
   children?: ReactNode;
   footer?: ReactNode;
   className?: string;
+  /** A labelled close button in the corner, for dialogs with no footer button that closes them. */
+  closeButton?: boolean;
 };
 
 /** A modal dialog: focus is trapped inside, Escape closes it, focus returns to the opener. */
-export function Dialog({ open, onOpenChange, title, description, children, footer, className }: DialogProps) {
+export function Dialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  children,
+  footer,
+  className,
+  closeButton,
+}: DialogProps) {
+  const { t } = useTranslation('ui');
   const returnFocus = useReturnFocus(open);
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className={overlay} />
         <RadixDialog.Content className={cn(panel, className)} onCloseAutoFocus={returnFocus}>
-          <RadixDialog.Title className="text-lg font-semibold text-ink">{title}</RadixDialog.Title>
+          {closeButton && (
+            <RadixDialog.Close asChild>
+              <Button
+                variant="ghost"
+                size="sm"
+                className="absolute right-3 top-3 h-8 w-8 p-0"
+                aria-label={t('dialog.close')}
+                title={t('dialog.close')}
+              >
+                <X aria-hidden className="h-4 w-4" />
+              </Button>
+            </RadixDialog.Close>
+          )}
+          <RadixDialog.Title className={cn('text-lg font-semibold text-ink', closeButton && 'pr-10')}>
+            {title}
+          </RadixDialog.Title>
           {description ? (
             <RadixDialog.Description className="mt-1 text-sm text-muted">{description}</RadixDialog.Description>
           ) : (

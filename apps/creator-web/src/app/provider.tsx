@@ -6,11 +6,11 @@ import { RuntimeConfigContext, type RuntimeConfig } from '../config/runtime-conf
 import { ApiError } from '../lib/api-client.ts';
 
 /**
- * Toasts sit bottom left, clear of every primary action: the page headers' actions (Save Grading, Create New
- * Exam…) are top right and the exam editor's sticky Save and Publish bar is bottom right; 80px from the
- * bottom keeps a toast above that bar (64px tall) too.
+ * Toasts sit bottom right, clear of the page headers' actions (Save Grading, Create New Exam…, top right) and of
+ * the form's labels (left); 80px from the bottom keeps a toast above the exam editor's sticky Save and Publish bar
+ * (64px tall), whose buttons sit left of a toast's 356px column at the editor's widths.
  */
-const TOAST_OFFSET = { bottom: 80, left: 24 };
+const TOAST_OFFSET = { bottom: 80, right: 24 };
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -39,7 +39,7 @@ export function AppProvider({
       <QueryClientProvider client={queryClient}>
         <TooltipProvider delayDuration={300}>
           {children}
-          <Toaster position="bottom-left" offset={TOAST_OFFSET} mobileOffset={TOAST_OFFSET} />
+          <Toaster position="bottom-right" offset={TOAST_OFFSET} mobileOffset={TOAST_OFFSET} />
         </TooltipProvider>
       </QueryClientProvider>
     </RuntimeConfigContext>

@@ -30,3 +30,13 @@ export async function signInCreator(page: Page, session: { token: string; user: 
     localStorage.setItem('user', JSON.stringify(s.user));
   }, session);
 }
+
+/** A notice (toast, paste notice) lies wholly clear of a field: their boxes on screen do not intersect. */
+export async function expectClearOf(notice: Locator, field: Locator): Promise<void> {
+  const [a, b] = await Promise.all([notice.boundingBox(), field.boundingBox()]);
+  expect(a, 'the notice is on screen').not.toBeNull();
+  expect(b, 'the field is on screen').not.toBeNull();
+  if (!a || !b) return;
+  const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+  expect(apart, `notice ${JSON.stringify(a)} covers field ${JSON.stringify(b)}`).toBe(true);
+}

@@ -11,7 +11,8 @@ export function AppProvider({ children, queryClient }: { children: ReactNode; qu
   return (
     <QueryClientProvider client={client}>
       {children}
-      <Toaster />
+      {/* Top centre, below the header: away from the assistant's box (bottom right of the exam room). */}
+      <Toaster position="top-center" />
     </QueryClientProvider>
   );
 }

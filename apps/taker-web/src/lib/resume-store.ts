@@ -5,7 +5,13 @@ import { normaliseCandidateText } from '@exam/domain/candidate-id';
  * needs on another device (the resume code), kept in localStorage per exam and candidate ID so they
  * outlive the attempt's IndexedDB record, a reload and a closed tab.
  */
-export type ResumeEntry = { attemptId: string; secret?: string | undefined; code?: string | undefined };
+export type ResumeEntry = {
+  attemptId: string;
+  secret?: string | undefined;
+  code?: string | undefined;
+  /** No attempt is left after this one (the briefing said so at Start): once submitted, its code opens nothing. */
+  lastAttempt?: boolean | undefined;
+};
 
 const PREFIX = 'exam-taker:resume:';
 /** Invisibles removed and case folded; the server also folds look-alikes, whose table this bundle does without. */
@@ -45,6 +51,7 @@ export function saveResume(examId: string, studentId: string, entry: ResumeEntry
     attemptId: entry.attemptId,
     secret: entry.secret ?? same?.secret,
     code: entry.code ?? same?.code,
+    lastAttempt: entry.lastAttempt ?? same?.lastAttempt,
   };
   try {
     store.setItem(keyOf(examId, studentId), JSON.stringify(next));
@@ -53,15 +60,29 @@ export function saveResume(examId: string, studentId: string, entry: ResumeEntry
   }
 }
 
-/** The resume code of an attempt, for the exam menu and the completion page (which know the attempt id). */
-export function findResumeCode(attemptId: string): string | undefined {
+/** The kept entry of an attempt, for the exam menu and the completion page (which know the attempt id). */
+function findByAttempt(attemptId: string): ResumeEntry | undefined {
   const store = storage();
   if (!store) return undefined;
   for (let i = 0; i < store.length; i++) {
     const key = store.key(i);
     if (!key?.startsWith(PREFIX)) continue;
     const entry = parse(store.getItem(key));
-    if (entry?.attemptId === attemptId && entry.code) return entry.code;
+    if (entry?.attemptId === attemptId && entry.code) return entry;
   }
   return undefined;
+}
+
+/** The resume code of an attempt, while it is open (the exam menu). */
+export function findResumeCode(attemptId: string): string | undefined {
+  return findByAttempt(attemptId)?.code;
+}
+
+/**
+ * The code after the attempt was submitted (the completion page): it begins the next attempt on another device,
+ * so none when no attempt is left.
+ */
+export function findNextAttemptCode(attemptId: string): string | undefined {
+  const entry = findByAttempt(attemptId);
+  return entry?.lastAttempt ? undefined : entry?.code;
 }

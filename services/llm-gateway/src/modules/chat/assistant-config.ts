@@ -1,10 +1,10 @@
 import { AI_CATALOGUE, type AiProvider } from '@exam/domain/ai-catalogue';
 import { AuditMessages, type AuditConfiguration } from '@exam/domain/assistant-audit';
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { missingAiConfiguration } from '@exam/domain/exam-ai';
+import { missingAiConfiguration, type AiSettingsInput } from '@exam/domain/exam-ai';
 import type { InternalExam } from '@exam/domain/internal';
 import { LlmMessages } from '@exam/domain/llm';
-import { decryptSecret } from '@exam/server-kit/crypto';
+import { decryptSecret, encryptSecret } from '@exam/server-kit/crypto';
 
 export type ServerKeys = Partial<Record<AiProvider, string>>;
 
@@ -116,5 +116,37 @@ export function examWithConfiguration(
       baseUrl: configuration.baseUrl,
       encryptedApiKey: sameEndpoint ? exam.aiSettings.encryptedApiKey : null,
     },
+  };
+}
+
+/**
+ * The exam as the editor's unsaved AI settings would run it (the Test Assistant tries what is on screen, so the
+ * creator need not save and leave the editor): every setting from the draft; the key typed in the draft, none
+ * when the draft clears it, the stored one otherwise; the saved materials the draft still lists, in its order.
+ * What a save would refuse is refused here too: the body is checked with the same schema, and the result goes
+ * through resolveAssistant and the base-URL guard like the saved settings.
+ */
+export function examWithDraftSettings(exam: InternalExam, draft: AiSettingsInput, encryptionKey: Buffer): InternalExam {
+  const { apiKey, courseMaterialIds, ...fields } = draft;
+  const typedKey = apiKey?.trim();
+  const encryptedApiKey =
+    apiKey === undefined || (apiKey !== null && !typedKey)
+      ? exam.aiSettings.encryptedApiKey
+      : typedKey
+        ? encryptSecret(typedKey, encryptionKey)
+        : null;
+  // courseMaterials and materialTexts come from exam-service in the same order (the saved courseMaterialIds).
+  const saved = exam.aiSettings.courseMaterials.map((material, i) => ({ material, text: exam.materialTexts[i] }));
+  const kept = courseMaterialIds.flatMap((id) => saved.filter((s) => s.material.id === id));
+  return {
+    ...exam,
+    aiSettings: {
+      ...exam.aiSettings,
+      ...fields,
+      encryptedApiKey,
+      hasApiKey: encryptedApiKey !== null,
+      courseMaterials: kept.map((s) => s.material),
+    },
+    materialTexts: kept.flatMap((s) => (s.text ? [s.text] : [])),
   };
 }

@@ -6,7 +6,7 @@ import type { ChatRequest, TestChatRequest } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
 import type { ProviderMessage, ProviderRequest } from '../../adapters/providers/types.ts';
 import type { AnswerKey } from './answer-guard.ts';
-import { examWithConfiguration, ownConfiguration, type ServerKeys } from './assistant-config.ts';
+import { examWithConfiguration, examWithDraftSettings, ownConfiguration, type ServerKeys } from './assistant-config.ts';
 import { createBudgetHints } from './budgets.ts';
 import { prepareCandidateChat } from './candidate-chat.ts';
 import type { ChatRepository } from './chat.repository.ts';
@@ -46,8 +46,9 @@ export function createChatService(
 
     /** The creator's try-out of the assistant exactly as configured; the conversation is the client's and nothing is stored. */
     async prepareTestChat(creator: CreatorClaims, body: TestChatRequest): Promise<PreparedChat> {
-      const exam = await deps.exams.findExam(body.examId);
-      if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
+      const saved = await deps.exams.findExam(body.examId);
+      if (!saved || saved.ownerId !== creator.sub) throw notFound('Exam');
+      const exam = body.aiSettings ? examWithDraftSettings(saved, body.aiSettings, opts.encryptionKey) : saved;
       const request = upstreamRequest(
         exam,
         undefined,

@@ -1,3 +1,4 @@
+import type { ExamLive, LiveAttempt } from '@exam/domain/live';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
@@ -5,6 +6,35 @@ import { makeExam, signInAs } from '../../../testing/factories.ts';
 import { errorBody, examStore, seedExams } from '../../../testing/handlers.ts';
 import { renderApp } from '../../../testing/render.tsx';
 import { server } from '../../../testing/server.ts';
+
+/** The live view's attempts of an exam (results-service), by status. */
+function fakeSitting(examId: string, statuses: LiveAttempt['status'][]) {
+  const attempt = (status: LiveAttempt['status'], i: number): LiveAttempt => ({
+    attemptId: `a-${i}`,
+    name: `Candidate ${i}`,
+    studentId: `S-${i}`,
+    startedAt: '2030-01-01T09:00:00.000Z',
+    lastSeenAt: null,
+    answered: 0,
+    total: 3,
+    warnings: {},
+    deadline: null,
+    secondsLeft: null,
+    status,
+    submittedAt: status === 'in-progress' ? null : '2030-01-01T09:30:00.000Z',
+    endedBy: null,
+  });
+  server.use(
+    http.get(`*/api/exams/${examId}/live`, () =>
+      HttpResponse.json<ExamLive>({
+        examId,
+        serverNow: '2030-01-01T10:00:00.000Z',
+        attempts: statuses.map(attempt),
+        announcements: [],
+      }),
+    ),
+  );
+}
 
 function stat(label: string) {
   return within(screen.getByRole('region', { name: 'Summary' }))
@@ -117,13 +147,42 @@ describe('creator dashboard', () => {
     ]);
   });
 
+  it('asks before taking a live exam offline, saying how many candidates are sitting it now and what happens to them', async () => {
+    const exam = makeExam({ title: 'Quiz', isDraft: false, isLive: true });
+    seedExams(exam);
+    fakeSitting(exam.id, ['in-progress', 'in-progress', 'submitted']);
+    signInAs();
+    const { user } = renderApp('/creator/dashboard');
+    const row = await screen.findByRole('row', { name: /Quiz/ });
+    await user.click(within(row).getByRole('switch'));
+    let dialog = await screen.findByRole('alertdialog', { name: 'Take this exam offline?' });
+    expect(await within(dialog).findByText('2 candidates are sitting it right now.')).toBeInTheDocument();
+    expect(dialog).toHaveTextContent('Candidates with the exam open can keep answering and submit.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(examStore.writes).toEqual([]);
+    expect(within(row).getByRole('switch')).toBeChecked();
+
+    await user.click(within(row).getByRole('switch'));
+    dialog = await screen.findByRole('alertdialog', { name: 'Take this exam offline?' });
+    await within(dialog).findByText('2 candidates are sitting it right now.');
+    await user.click(within(dialog).getByRole('button', { name: 'Take offline' }));
+    expect(await screen.findByText('Exam is now offline')).toBeInTheDocument();
+    expect(examStore.writes).toEqual([{ method: 'PUT', path: `/api/exams/${exam.id}`, body: { isLive: false } }]);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  });
+
   it('puts the switch back and shows the error when the server refuses the change', async () => {
-    seedExams(makeExam({ title: 'Quiz', isDraft: false, isLive: true }));
+    const exam = makeExam({ title: 'Quiz', isDraft: false, isLive: true });
+    seedExams(exam);
+    fakeSitting(exam.id, []);
     server.use(http.put('*/api/exams/:id', () => HttpResponse.json(errorBody('INTERNAL', 'boom'), { status: 500 })));
     signInAs();
     const { user } = renderApp('/creator/dashboard');
     const row = await screen.findByRole('row', { name: /Quiz/ });
     await user.click(within(row).getByRole('switch'));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Take this exam offline?' });
+    expect(await within(dialog).findByText('Nobody is sitting it right now.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Take offline' }));
     expect(await screen.findByText('Something went wrong. Please try again.')).toBeInTheDocument();
     await waitFor(() => expect(within(row).getByRole('switch')).toBeChecked());
   });

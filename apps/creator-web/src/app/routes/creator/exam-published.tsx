@@ -8,13 +8,14 @@ import { PageSpinner } from '@exam/ui/spinner';
 import { SwitchField } from '@exam/ui/switch';
 import { toast } from '@exam/ui/toaster';
 import { ArrowLeft, CheckCircle2, Copy, FileQuestion, Radio, WifiOff } from 'lucide-react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths, takerPaths } from '../../../config/paths.ts';
 import { useRuntimeConfig } from '../../../config/runtime-config.ts';
 import { useExam } from '../../../features/exams/api/get-exams.ts';
 import { useSetExamLive } from '../../../features/exams/api/manage-exams.ts';
 import { copyExamUrl } from '../../../features/exams/components/published-exams-table.tsx';
+import { TakeOfflineDialog } from '../../../features/exams/components/take-offline-dialog.tsx';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -34,6 +35,7 @@ export function ExamPublishedRoute() {
   const { examId = '' } = useParams();
   const exam = useExam(examId);
   const setLive = useSetExamLive();
+  const [confirmOffline, setConfirmOffline] = useState(false);
   const { takerOrigin } = useRuntimeConfig();
 
   if (exam.isPending) return <PageSpinner label={t('examPublished.loadingExam')} />;
@@ -52,14 +54,17 @@ export function ExamPublishedRoute() {
 
   const data = exam.data;
   const url = takerPaths.exam(takerOrigin, data.id);
-  const toggleLive = (isLive: boolean) =>
+  const applyLive = (isLive: boolean) =>
     setLive.mutate(
       { examId: data.id, isLive },
       {
+        onSettled: () => setConfirmOffline(false),
         onSuccess: () => toast.success(isLive ? t('examPublished.examIsNowLive') : t('examPublished.examIsNoLonger')),
         onError: (error) => toast.error(userMessageOf(error)),
       },
     );
+  // Going live is one click; going offline asks first, with who is sitting it now.
+  const toggleLive = (isLive: boolean) => (isLive ? applyLive(true) : setConfirmOffline(true));
 
   return (
     <div className="mx-auto flex max-w-2xl flex-col gap-6">
@@ -71,6 +76,13 @@ export function ExamPublishedRoute() {
         <p className="mt-1 text-sm text-muted">{t('examPublished.shareTheLinkBelow')}</p>
       </div>
       <CandidateLinkCard url={url} isLive={data.isLive} onToggleLive={toggleLive} />
+      <TakeOfflineDialog
+        examId={data.id}
+        open={confirmOffline}
+        onOpenChange={setConfirmOffline}
+        onConfirm={() => applyLive(false)}
+        isPending={setLive.isPending}
+      />
       <ExamSummaryCard exam={data} />
       <div className="flex justify-center">
         <BackToDashboard />

@@ -77,7 +77,11 @@ describe('Test Assistant in the exam editor', () => {
     );
     await waitFor(() => expect(requests).toHaveLength(1));
     expect(requests[0]).toEqual({
-      body: { examId: exam.id, messages: [{ role: 'user', content: 'What is Big-O?' }], questionIndex: null },
+      body: expect.objectContaining({
+        examId: exam.id,
+        messages: [{ role: 'user', content: 'What is Big-O?' }],
+        questionIndex: null,
+      }),
       authorization: `Bearer ${token}`,
     });
     expect(within(dialog).getByRole('status', { name: 'Assistant is typing' })).toBeInTheDocument();
@@ -136,23 +140,60 @@ describe('Test Assistant in the exam editor', () => {
     expect(bubbles(dialog)[2]).toHaveAttribute('data-error', 'true');
   });
 
-  it('asks to save first when the exam was never saved or its AI settings changed', async () => {
+  it('asks to save first only when the exam was never saved', async () => {
     seedExams();
     signInAs();
-    const created = renderApp('/creator/new-exam');
-    await created.user.click(await screen.findByRole('switch', { name: 'Enable AI Assistant' }));
+    const { user } = renderApp('/creator/new-exam');
+    await user.click(await screen.findByRole('switch', { name: 'Enable AI Assistant' }));
     expect(await screen.findByText('Save the exam to test the assistant with these settings')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Test Assistant' })).toBeDisabled();
-    created.unmount();
+  });
 
+  it('tries the settings on screen without saving or leaving the editor', async () => {
+    const requests = fakeTestChat(() => {
+      const reply = controlledStream();
+      reply.push({ type: 'delta', text: 'Ahoy.' });
+      reply.push(done);
+      reply.close();
+      return new HttpResponse(reply.stream, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const saves: unknown[] = [];
+    server.use(http.put('*/api/exams/:id', () => void saves.push(1)));
     const exam = aiExam();
     seedExams(exam);
-    const edited = renderApp(`/creator/edit-exam/${exam.id}`);
-    const button = await screen.findByRole('button', { name: 'Test Assistant' });
+    signInAs();
+    const { user, router } = renderApp(`/creator/edit-exam/${exam.id}`);
+    await user.type(await screen.findByLabelText('Welcome Message'), ' More.');
+    const button = screen.getByRole('button', { name: 'Test Assistant' });
     expect(button).toBeEnabled();
-    await edited.user.type(screen.getByLabelText('Welcome Message'), ' More.');
-    expect(await screen.findByText('Save the exam to test the assistant with these settings')).toBeInTheDocument();
-    expect(button).toBeDisabled();
+    await user.click(button);
+    const dialog = await screen.findByRole('dialog', { name: 'Test Assistant' });
+    expect(bubbles(dialog)[0]).toHaveTextContent('Hello tester! More.');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Message to test the assistant' }), 'Hi{Enter}');
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0]?.body.aiSettings).toMatchObject({
+      enabled: true,
+      provider: 'anthropic',
+      model: 'claude-sonnet-4',
+      startMessage: 'Hello tester! More.',
+    });
+    // The stored key is kept: the draft does not send one.
+    expect(requests[0]?.body.aiSettings).not.toHaveProperty('apiKey');
+    await waitFor(() => expect(bubbles(dialog)[2]).toHaveTextContent('Ahoy.'));
+    expect(saves).toHaveLength(0);
+    expect(router.state.location.pathname).toBe(`/creator/edit-exam/${exam.id}`);
+  });
+
+  it('closes with its labelled close button and with Escape, focus back on its button', async () => {
+    const { user, dialog } = await openTestAssistant();
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Test Assistant' })).toHaveFocus();
+
+    await user.click(screen.getByRole('button', { name: 'Test Assistant' }));
+    await screen.findByRole('dialog', { name: 'Test Assistant' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 });
 

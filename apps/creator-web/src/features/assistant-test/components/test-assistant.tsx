@@ -9,7 +9,7 @@ import { toast } from '@exam/ui/toaster';
 import { Copy, FlaskConical, RotateCcw } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { copyText } from '../../../lib/copy-text.ts';
-import { useTestChat } from '../hooks/use-test-chat.ts';
+import { useTestChat, type TestChatDraft } from '../hooks/use-test-chat.ts';
 import { useTranslation } from 'react-i18next';
 
 /** The saved settings the greeting is made from (the same rule as the candidate's panel). */
@@ -23,16 +23,19 @@ export type TestAssistantSettings = {
 type Props = {
   /** Undefined while the exam has never been saved. */
   examId: string | undefined;
-  /** The assistant's settings on screen differ from the saved ones the gateway would use. */
-  hasUnsavedChanges: boolean;
   settings: TestAssistantSettings;
+  /** The AI settings on screen, saved or not; undefined when they cannot be tried before a save (new materials). */
+  draft: TestChatDraft | undefined;
 };
 
-/** The exam editor's Test Assistant: the creator chats with the assistant exactly as saved, before publishing. */
-export function TestAssistant({ examId, hasUnsavedChanges, settings }: Props) {
+/**
+ * The exam editor's Test Assistant: the creator chats with the assistant as the settings on screen make it, saved
+ * or not, without leaving the editor (the gateway checks those settings as a save would).
+ */
+export function TestAssistant({ examId, settings, draft }: Props) {
   const { t } = useTranslation('assistant');
   const [open, setOpen] = useState(false);
-  const canTest = examId !== undefined && !hasUnsavedChanges;
+  const canTest = examId !== undefined && draft !== undefined;
   return (
     <div
       className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-dashed border-line p-4"
@@ -40,13 +43,21 @@ export function TestAssistant({ examId, hasUnsavedChanges, settings }: Props) {
     >
       <div className="flex flex-col gap-0.5">
         <span className="text-sm font-medium text-ink">{t('testAssistant.tryTheAssistant')}</span>
-        <span className="text-xs text-muted">{canTest ? t('testAssistant.chatWithItExactly') : t('saveFirst')}</span>
+        <span className="text-xs text-muted">
+          {canTest ? t('testAssistant.chatWithItExactly') : examId === undefined ? t('saveFirst') : t('saveMaterials')}
+        </span>
       </div>
       <Button variant="secondary" disabled={!canTest} onClick={() => setOpen(true)}>
         <FlaskConical aria-hidden className="h-4 w-4" /> {t('testAssistant.testAssistant')}
       </Button>
       {examId !== undefined && (
-        <TestAssistantDialog examId={examId} open={open && canTest} onOpenChange={setOpen} settings={settings} />
+        <TestAssistantDialog
+          examId={examId}
+          draft={draft}
+          open={open && canTest}
+          onOpenChange={setOpen}
+          settings={settings}
+        />
       )}
     </div>
   );
@@ -54,17 +65,19 @@ export function TestAssistant({ examId, hasUnsavedChanges, settings }: Props) {
 
 function TestAssistantDialog({
   examId,
+  draft,
   open,
   onOpenChange,
   settings,
 }: {
   examId: string;
+  draft: TestChatDraft | undefined;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   settings: TestAssistantSettings;
 }) {
   const { t } = useTranslation('assistant');
-  const chat = useTestChat(examId);
+  const chat = useTestChat(examId, draft);
   const [text, setText] = useState('');
   const listRef = useRef<HTMLDivElement>(null);
   const last = chat.messages.at(-1);
@@ -96,8 +109,9 @@ function TestAssistantDialog({
       open={open}
       onOpenChange={onOpenChange}
       title={t('testAssistant.testAssistant')}
-      description={t('testAssistant.theAssistantAsSaved')}
+      description={t('testAssistant.theAssistantOnScreen')}
       className="flex h-[min(88vh,44rem)] w-[min(94vw,44rem)] flex-col"
+      closeButton
     >
       <div className="flex h-[min(62vh,32rem)] flex-col gap-2">
         <div

@@ -1,6 +1,8 @@
+import type { AiSettingsInputSchema } from '@exam/domain/exam-ai';
 import { LlmMessages, type TestChatRequest } from '@exam/domain/llm';
+import type { z } from 'zod';
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
-import { streamTestChat } from '../api/stream-test-chat.ts';
+import { streamTestChat, type TestChatBody } from '../api/stream-test-chat.ts';
 import { i18n } from '../../../i18n/index.ts';
 
 export type TestChatEntry = {
@@ -36,7 +38,7 @@ function newEntry(role: TestChatEntry['role'], content: string, isStreaming = fa
  * Streams one reply into the conversation: the first delta appends it, later ones extend it, and the end
  * (or a failure) settles it. An abort (a reset, the page closing) only stops the streaming mark.
  */
-async function streamReplyInto(setMessages: SetMessages, body: TestChatRequest, signal: AbortSignal): Promise<void> {
+async function streamReplyInto(setMessages: SetMessages, body: TestChatBody, signal: AbortSignal): Promise<void> {
   const reply = newEntry('assistant', '', true);
   const update = (change: Partial<TestChatEntry> | ((entry: TestChatEntry) => Partial<TestChatEntry>)) =>
     setMessages((current) =>
@@ -76,8 +78,14 @@ async function streamReplyInto(setMessages: SetMessages, body: TestChatRequest, 
   }
 }
 
-/** The creator's try-out conversation: kept in this page only and never stored, since it is a trial, not a candidate's. */
-export function useTestChat(examId: string) {
+/** The editor's AI settings as typed (the schema's input: the gateway applies its defaults and checks them). */
+export type TestChatDraft = z.input<typeof AiSettingsInputSchema>;
+
+/**
+ * The creator's try-out conversation: kept in this page only and never stored, since it is a trial, not a
+ * candidate's. Each message is sent with the settings on screen at that moment (`draft`).
+ */
+export function useTestChat(examId: string, draft?: TestChatDraft) {
   const [messages, setMessages] = useState<TestChatEntry[]>([]);
   const [pending, setPending] = useState(false);
   const controller = useRef<AbortController | null>(null);
@@ -87,10 +95,11 @@ export function useTestChat(examId: string) {
     async (text: string) => {
       if (pending || !text.trim()) return;
       const user = newEntry('user', text.trim());
-      const body: TestChatRequest = {
+      const body: TestChatBody = {
         examId,
         messages: [...historyOf(messages), { role: 'user' as const, content: user.content }].slice(-MAX_HISTORY),
         questionIndex: null,
+        ...(draft ? { aiSettings: draft } : {}),
       };
       setMessages((current) => [...current, user]);
       setPending(true);
@@ -102,7 +111,7 @@ export function useTestChat(examId: string) {
         setPending(false);
       }
     },
-    [examId, messages, pending],
+    [examId, draft, messages, pending],
   );
 
   const reset = useCallback(() => {

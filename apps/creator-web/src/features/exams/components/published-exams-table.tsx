@@ -32,6 +32,7 @@ import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
 import { IconAction } from './icon-action.tsx';
+import { TakeOfflineDialog } from './take-offline-dialog.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../../../i18n/index.ts';
@@ -44,28 +45,36 @@ export async function copyExamUrl(url: string): Promise<void> {
 function LiveSwitch({ exam }: { exam: Exam }) {
   const { t } = useTranslation('exams');
   const setLive = useSetExamLive();
+  const [confirmOffline, setConfirmOffline] = useState(false);
   const id = `live-${exam.id}`;
+  const apply = (isLive: boolean) =>
+    setLive.mutate(
+      { examId: exam.id, isLive },
+      {
+        onSettled: () => setConfirmOffline(false),
+        onSuccess: () =>
+          toast.success(isLive ? t('publishedExamsTable.examIsNowLive') : t('publishedExamsTable.examIsNowOffline')),
+        onError: (error) => toast.error(userMessageOf(error)),
+      },
+    );
   return (
     <div className="flex items-center gap-2">
       <Switch
         id={id}
         checked={exam.isLive}
-        onCheckedChange={(isLive) =>
-          setLive.mutate(
-            { examId: exam.id, isLive },
-            {
-              onSuccess: () =>
-                toast.success(
-                  isLive ? t('publishedExamsTable.examIsNowLive') : t('publishedExamsTable.examIsNowOffline'),
-                ),
-              onError: (error) => toast.error(userMessageOf(error)),
-            },
-          )
-        }
+        // Going live is one click; going offline asks first (take-offline-dialog.tsx).
+        onCheckedChange={(isLive) => (isLive ? apply(true) : setConfirmOffline(true))}
       />
       <label htmlFor={id} className={exam.isLive ? 'text-sm font-medium text-success' : 'text-sm text-muted'}>
         {exam.isLive ? t('publishedExamsTable.live') : t('publishedExamsTable.offline')}
       </label>
+      <TakeOfflineDialog
+        examId={exam.id}
+        open={confirmOffline}
+        onOpenChange={setConfirmOffline}
+        onConfirm={() => apply(false)}
+        isPending={setLive.isPending}
+      />
     </div>
   );
 }

@@ -130,9 +130,10 @@ export function QuestionMarking({
                   )
                 }
               />
-              {t('questionMarking.descriptionPointsPts', {
+              {t('questionMarking.descriptionPoints', {
                 description: c.description,
                 points: formatPoints(c.points),
+                count: c.points,
               })}
             </label>
           ))}

@@ -180,8 +180,8 @@ describe('result details', () => {
     };
     const fake = serveResult(detail);
     const { user } = await openResult(detail);
-    await user.click(within(question(2)).getByRole('checkbox', { name: 'Names the base case (1 pts)' }));
-    await user.click(within(question(2)).getByRole('checkbox', { name: 'Gives an example (1.5 pts)' }));
+    await user.click(within(question(2)).getByRole('checkbox', { name: 'Names the base case (1 point)' }));
+    await user.click(within(question(2)).getByRole('checkbox', { name: 'Gives an example (1.5 points)' }));
     expect(within(question(2)).getByLabelText('Points for question 2')).toHaveValue(2.5);
     await waitFor(() =>
       expect(fake.patches.at(-1)?.grading).toEqual([

@@ -56,7 +56,11 @@ export function MarkingForm({ data, session }: { data: QuestionAnswers; session:
                   {index + 1}
                 </kbd>
               )}
-              {t('form.criterion', { description: c.description, points: formatPoints(c.points) })}
+              {t('form.criterionPoints', {
+                description: c.description,
+                points: formatPoints(c.points),
+                count: c.points,
+              })}
             </label>
           ))}
         </fieldset>

@@ -29,7 +29,7 @@ export function QuestionSummary({ data }: { data: QuestionAnswers }) {
         </div>
         <div className="flex items-center gap-2">
           <span className="text-sm font-medium text-ink" data-testid="question-max-points">
-            {t('summary.maxPoints', { points: formatPoints(data.maxPoints) })}
+            {t('summary.worth', { points: formatPoints(data.maxPoints), count: data.maxPoints })}
           </span>
           {!data.humanGraded && <Badge tone="info">{t('summary.scoredByKey')}</Badge>}
         </div>
@@ -44,7 +44,11 @@ export function QuestionSummary({ data }: { data: QuestionAnswers }) {
           <ol className="mt-1 flex list-inside list-decimal flex-col gap-0.5 text-sm text-ink">
             {data.rubric.criteria.map((c) => (
               <li key={c.id}>
-                {t('summary.criterion', { description: c.description, points: formatPoints(c.points) })}
+                {t('summary.criterionPoints', {
+                  description: c.description,
+                  points: formatPoints(c.points),
+                  count: c.points,
+                })}
               </li>
             ))}
           </ol>

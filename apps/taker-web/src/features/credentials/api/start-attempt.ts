@@ -13,13 +13,17 @@ export type StartInput = { examId: string; name: string; studentId: string; resu
  * Starts (or resumes) the attempt and keeps it in this browser: the resume secret first, so whatever happens next
  * this browser can resume silently, then the attempt in IndexedDB for the exam page.
  */
-export async function startKeptAttempt(input: StartInput, options: { fullScreenRequested: boolean }) {
+export async function startKeptAttempt(
+  input: StartInput,
+  options: { fullScreenRequested: boolean; lastAttempt?: boolean | undefined },
+) {
   const kept = findResume(input.examId, input.studentId);
   const attempt = await startAttempt({ ...input, resumeSecret: kept?.secret });
   saveResume(input.examId, input.studentId, {
     attemptId: attempt.attemptId,
     secret: attempt.resumeSecret,
     code: attempt.resumeCode ?? input.resumeCode?.trim().toUpperCase(),
+    lastAttempt: options.lastAttempt,
   });
   await saveStoredAttempt(await getTakerDb(), {
     examId: input.examId,

@@ -38,7 +38,7 @@ type Details = Omit<StartInput, 'resumeCode'> & { accessCode?: string; inviteTok
 /** What the route's briefing (features/start) gets: the candidate's details, and Start. */
 export type BriefingSlot = {
   request: Details;
-  onStart: () => void;
+  onStart: (options: { lastAttempt: boolean }) => void;
   isStarting: boolean;
   /** The last refused start (undefined: none). */
   startError: unknown;
@@ -116,8 +116,11 @@ export function CredentialsForm({
   });
   const { errors } = form.formState;
   const start = useMutation({
-    mutationFn: (input: StartInput) =>
-      startKeptAttempt(input, { fullScreenRequested: exam?.fullScreenRequested ?? false }),
+    mutationFn: (input: StartInput & { lastAttempt?: boolean }) =>
+      startKeptAttempt(input, {
+        fullScreenRequested: exam?.fullScreenRequested ?? false,
+        lastAttempt: input.lastAttempt,
+      }),
     onSuccess: (_attempt, input) => {
       if (!exam) return;
       const state: ExamState = { ...exam, name: input.name, studentId: input.studentId };
@@ -167,10 +170,10 @@ export function CredentialsForm({
   if (exam && briefed) {
     return renderBriefing({
       request: briefed,
-      onStart: () => {
+      onStart: ({ lastAttempt }) => {
         setStartError(undefined);
         if (exam.fullScreenRequested) void requestFullscreen();
-        start.mutate(briefed);
+        start.mutate({ ...briefed, lastAttempt });
       },
       isStarting: start.isPending,
       startError,

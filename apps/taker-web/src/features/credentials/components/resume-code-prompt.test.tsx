@@ -116,21 +116,29 @@ describe('the resume code on the details form', () => {
     expect(screen.queryByLabelText('Resume code')).not.toBeInTheDocument();
   });
 
-  it('shows the candidate their resume code in the exam menu and on the completion page', async () => {
-    const exam = buildPublicExam({ id: 'exam-9', title: 'Chemistry' });
-    const fake = createFakeResultsService({ exam });
-    server.use(...fake.handlers);
-    const { user, router, unmount } = renderRoute('/taker/credentials', state);
-    await fillDetails(user);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/exam/exam-9'));
-    await user.click(await screen.findByRole('button', { name: 'Resume code' }));
-    expect(within(screen.getByRole('dialog', { name: 'Resume code' })).getByTestId('resume-code')).toHaveTextContent(
-      '7KQ2-M9XD',
-    );
-    unmount();
-    renderRoute('/taker/results', { answered: 1, total: 2, attemptId: fake.attemptId });
-    expect(await screen.findByTestId('resume-code')).toHaveTextContent('7KQ2-M9XD');
-  });
+  it.each([
+    { attemptsAllowed: 2, onCompletion: true },
+    { attemptsAllowed: 1, onCompletion: false },
+  ])(
+    'shows the resume code in the exam menu, and on the completion page only while an attempt is left ($attemptsAllowed allowed)',
+    async ({ attemptsAllowed, onCompletion }) => {
+      const exam = buildPublicExam({ id: 'exam-9', title: 'Chemistry', attemptsAllowed });
+      const fake = createFakeResultsService({ exam });
+      server.use(...fake.handlers);
+      const { user, router, unmount } = renderRoute('/taker/credentials', state);
+      await fillDetails(user);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/exam/exam-9'));
+      await user.click(await screen.findByRole('button', { name: 'Resume code' }));
+      expect(within(screen.getByRole('dialog', { name: 'Resume code' })).getByTestId('resume-code')).toHaveTextContent(
+        '7KQ2-M9XD',
+      );
+      unmount();
+      renderRoute('/taker/results', { answered: 1, total: 2, attemptId: fake.attemptId });
+      expect(await screen.findByTestId('answered-summary')).toBeInTheDocument();
+      if (onCompletion) expect(screen.getByTestId('resume-code')).toHaveTextContent('7KQ2-M9XD');
+      else expect(screen.queryByTestId('resume-code')).not.toBeInTheDocument();
+    },
+  );
 
   it('sends the resume secret this browser kept when the same candidate starts again', async () => {
     const exam = buildPublicExam({ id: 'exam-9', title: 'Chemistry' });

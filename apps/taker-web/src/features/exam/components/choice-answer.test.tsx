@@ -30,10 +30,10 @@ describe('multiple-answer MCQ', () => {
     const first = await screen.findByTestId('question-0');
     expect(within(first).getAllByRole('checkbox')).toHaveLength(4);
     expect(within(first).queryByRole('radio')).not.toBeInTheDocument();
-    expect(within(first).getByText('3 pts')).toBeInTheDocument();
+    expect(within(first).getByText('3 points')).toBeInTheDocument();
     const second = screen.getByTestId('question-1');
     expect(within(second).getAllByRole('radio')).toHaveLength(2);
-    expect(within(second).getByText('1 pt')).toBeInTheDocument();
+    expect(within(second).getByText('1 point')).toBeInTheDocument();
   });
 
   it('saves the ticked options as an encoded list and restores the ticks after a reload', async () => {

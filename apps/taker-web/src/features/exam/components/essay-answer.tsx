@@ -6,6 +6,7 @@ import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInputSource } from '../hooks/use-input-source.ts';
 import { applyFormat, type MarkdownFormat, type TextSelection } from '../lib/markdown-format.ts';
+import { useTouchOnly } from '../../../lib/use-touch-only.ts';
 import type { KindAnswerProps } from './kind-answer-props.ts';
 
 const NO_LIMITS = { minWords: null, maxWords: null, formatted: false };
@@ -44,6 +45,8 @@ export function EssayAnswer({ index, question, answer, onAnswer, onCommit }: Kin
   const counter = useWordCount(answer, settings.minWords, settings.maxWords);
   const counterId = `q-${index}-word-count`;
   const hintId = `q-${index}-format-hint`;
+  // Ctrl+B and Ctrl+I are named only where there is a keyboard to press them.
+  const touchOnly = useTouchOnly();
 
   // After a toolbar button the text is back in the field, the formatted part selected (or the caret inside it).
   useLayoutEffect(() => {
@@ -82,7 +85,7 @@ export function EssayAnswer({ index, question, answer, onAnswer, onCommit }: Kin
             onTogglePreview={() => setPreviewing((on) => !on)}
           />
           <p id={hintId} className="text-xs text-muted">
-            {t('essay.formattedHint')}
+            {touchOnly ? t('essay.formattedHintTouch') : t('essay.formattedHint')}
           </p>
         </>
       )}

@@ -73,14 +73,17 @@ export function PausedScreen({ warnings, onResume }: { warnings: number; onResum
   );
 }
 
-/** Shown 3 s at the bottom right. */
+/**
+ * Shown 3 s at the top centre, below the header: away from the assistant's box (bottom right) and from the answer
+ * fields, which start below the question navigation.
+ */
 export function PasteNotice({ visible }: { visible: boolean }) {
   const { t } = useTranslation('exam');
   if (!visible) return null;
   return (
     <div
       role="status"
-      className="fixed bottom-4 right-4 z-50 max-w-sm rounded-lg bg-danger px-4 py-3 text-sm font-medium text-white shadow-lg"
+      className="fixed left-1/2 top-[72px] z-50 w-max max-w-[min(24rem,calc(100vw-2rem))] -translate-x-1/2 rounded-lg bg-danger px-4 py-3 text-sm font-medium text-white shadow-lg"
     >
       {t('pasteBlocked')}
     </div>

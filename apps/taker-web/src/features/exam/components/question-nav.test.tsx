@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TOUCH_ONLY_QUERY } from '../../../lib/use-touch-only.ts';
 import { findQuestionFlags, getTakerDb } from '../../../lib/taker-db.ts';
 import { buildPublicExam, buildQuestion } from '../../../testing/factories.ts';
 import { createFakeResultsService } from '../../../testing/fake-results-service.ts';
@@ -185,5 +186,22 @@ describe('the shortcuts with every question on the page', () => {
     await user.keyboard('{Alt>}{PageUp}{/Alt}{Alt>}{PageUp}{/Alt}');
     await waitFor(() => expect(document.activeElement).toBe(section(0)));
     expect(screen.getByTestId('question-shortcut-hint')).toHaveTextContent('Alt + Page Down');
+  });
+});
+
+describe('keyboard hints on a touch device', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('leave out the shortcut hint where the primary pointer is a finger', async () => {
+    // A phone: only the touch-only query matches (the room's narrow layout too, as a 390 px window would).
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query === TOUCH_ONLY_QUERY,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    await openExam('all');
+    await screen.findByLabelText('Answer for Q2');
+    expect(screen.queryByTestId('question-shortcut-hint')).not.toBeInTheDocument();
   });
 });

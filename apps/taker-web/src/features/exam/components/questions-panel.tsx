@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { AnswerFiles } from '../hooks/use-answer-files.ts';
 import type { AnswerEdit } from '../lib/answer-edits.ts';
 import { QUESTION_SHORTCUTS, useQuestionShortcuts } from '../hooks/use-question-shortcuts.ts';
+import { useTouchOnly } from '../../../lib/use-touch-only.ts';
 import { useQuestionViews } from '../hooks/use-question-views.ts';
 import { QuestionCard, questionAnchor } from './question-card.tsx';
 import type { SectionsControl } from '../hooks/use-sections.ts';
@@ -116,6 +117,7 @@ export function QuestionsPanel({
     [count, shown, oneAtATime, onActive, onCommit],
   );
 
+  const touchOnly = useTouchOnly();
   useQuestionShortcuts(
     useCallback((shortcut) => goTo(shortcut === 'next' ? shown + 1 : shown - 1), [goTo, shown]),
     count > 1,
@@ -231,7 +233,7 @@ export function QuestionsPanel({
             )}
           </ol>
         )}
-        {count > 1 && (
+        {count > 1 && !touchOnly && (
           <p className="mt-3 text-xs text-muted" data-testid="question-shortcut-hint">
             {t('nav.shortcutHint')}
           </p>

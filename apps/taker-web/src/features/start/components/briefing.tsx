@@ -18,8 +18,11 @@ import { startRefusalMessage, windowMessage } from '../lib/exam-window.ts';
 
 export type BriefingProps = {
   request: BriefingRequest;
-  /** Starts (or resumes) the attempt: the clock starts only now. */
-  onStart: () => void;
+  /**
+   * Starts (or resumes) the attempt: the clock starts only now. `lastAttempt`: no attempt is left after this one,
+   * so once it is submitted its resume code opens nothing (the completion page leaves it out).
+   */
+  onStart: (options: { lastAttempt: boolean }) => void;
   isStarting: boolean;
   /** The last refused start, shown in the candidate's words (409: not yet open, closed, no attempts left). */
   startError: unknown;
@@ -97,6 +100,14 @@ function BriefingFacts({ briefing }: { briefing: BriefingData }) {
 }
 
 /** Why Start is not offered now, if it is not: the window, or every attempt used. */
+/** Whether the attempt Start begins (or resumes) is the candidate's last: attemptsUsed counts an open one too. */
+export function isLastAttempt(
+  briefing: Pick<BriefingData, 'practice' | 'attemptsAllowed' | 'attemptsUsed' | 'inProgress'>,
+) {
+  if (briefing.practice) return false;
+  return briefing.attemptsUsed + (briefing.inProgress ? 0 : 1) >= briefing.attemptsAllowed;
+}
+
 function blockedReason(briefing: BriefingData, t: TFunction<['start', 'common']>): string | null {
   if (briefing.inProgress) return null;
   if (briefing.windowState !== 'open') return windowMessage(briefing, briefing.windowState);
@@ -192,7 +203,10 @@ export function Briefing({ request, onStart, isStarting, startError, onBack, onR
         </p>
       )}
       <div className="mt-6 flex flex-col gap-2">
-        <Button onClick={onStart} disabled={isStarting || blocked !== null}>
+        <Button
+          onClick={() => onStart({ lastAttempt: isLastAttempt(briefing.data) })}
+          disabled={isStarting || blocked !== null}
+        >
           <Play aria-hidden className="h-4 w-4" /> {isStarting ? t('briefing.starting') : t('briefing.start')}
         </Button>
         {back}

@@ -1,8 +1,9 @@
 import type { AiProvider } from '@exam/domain/ai-catalogue';
-import type { CourseMaterial } from '@exam/domain/exam-ai';
+import type { AiSettingsInputSchema, CourseMaterial } from '@exam/domain/exam-ai';
 import { Card, CardBody, CardHeader } from '@exam/ui/card';
 import { SwitchField } from '@exam/ui/switch';
 import type { ReactNode } from 'react';
+import type { z } from 'zod';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import { useParams } from 'react-router';
 import {
@@ -39,6 +40,11 @@ export type TestAssistantSlotProps = {
     uploadDocuments?: boolean | undefined;
     materialNames: string[];
   };
+  /**
+   * The AI settings on screen as a save would send them, for the Test Assistant to try without saving; undefined
+   * when they name course materials not saved yet (the gateway reads only saved materials).
+   */
+  draft: z.input<typeof AiSettingsInputSchema> | undefined;
 };
 export type RenderTestAssistant = (props: TestAssistantSlotProps) => ReactNode;
 
@@ -118,5 +124,19 @@ function TestAssistantSlot({
     uploadDocuments: ai?.uploadDocuments,
     materialNames: materials.map((m) => m.name),
   };
-  return render({ examId, hasUnsavedChanges: unsaved, settings });
+  const savedIds = new Set(savedMaterialIds);
+  const draft = materials.every((m) => savedIds.has(m.id)) ? draftSettings(ai, materials, apiKeyMode) : undefined;
+  return render({ examId, hasUnsavedChanges: unsaved, settings, draft });
+}
+
+/** The AI settings as the save would send them (exam-form-model.ts toRequestBody), key mode included. */
+function draftSettings(
+  ai: ExamFormInput['aiSettings'],
+  materials: CourseMaterial[],
+  apiKeyMode: ApiKeyMode,
+): z.input<typeof AiSettingsInputSchema> {
+  const { apiKey: typed, ...fields } = ai ?? {};
+  const typedKey = typed?.trim();
+  const apiKey = apiKeyMode === 'remove' ? null : apiKeyMode === 'replace' && typedKey ? typedKey : undefined;
+  return { ...fields, ...(apiKey === undefined ? {} : { apiKey }), courseMaterialIds: materials.map((m) => m.id) };
 }
