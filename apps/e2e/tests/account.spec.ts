@@ -1,9 +1,9 @@
 import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
 import { PASSWORD, uniqueEmail } from './support/api.ts';
-import { E2E } from './support/env.ts';
+import { E2E, E2E_ADMIN_EMAIL } from './support/env.ts';
 import { mailTo } from './support/mailbox.ts';
-import { creatorTokenOf } from './support/ui.ts';
+import { creatorTokenOf, signInCreator } from './support/ui.ts';
 
 test('a creator’s sign-out ends the token on the server, and a forgotten password is reset from the mailed link', async ({
   page,
@@ -85,5 +85,44 @@ test('a creator’s sign-out ends the token on the server, and a forgotten passw
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
     await expect(page.getByText(`Welcome, ${email}`)).toBeVisible();
+  });
+
+  await test.step('is no platform administrator: no status link, and the page says who may see it', async () => {
+    await expect(page.getByRole('link', { name: 'Account' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Platform status' })).toHaveCount(0);
+    await page.goto('/admin/status');
+    await expect(page.getByRole('alert')).toHaveText('Only platform administrators can see the platform status');
+  });
+});
+
+test('a platform administrator opens the platform status from the header and reads every service', async ({
+  page,
+  request,
+}) => {
+  await test.step('registers the account ADMIN_EMAILS names (or signs in, when a kept database has it)', async () => {
+    const credentials = { email: E2E_ADMIN_EMAIL, password: PASSWORD };
+    let response = await request.post(`${E2E.creatorOrigin}/api/auth/register`, { data: credentials });
+    if (response.status() === 409)
+      response = await request.post(`${E2E.creatorOrigin}/api/auth/login`, { data: credentials });
+    expect(response.ok(), await response.text()).toBe(true);
+    await signInCreator(page, await response.json());
+  });
+
+  await test.step('follows the header link to the status page: four services, the Python runner, states in words', async () => {
+    await page.goto('/creator/dashboard');
+    await page.getByRole('link', { name: 'Platform status' }).click();
+    await expect(page).toHaveURL(/\/admin\/status$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Platform status' })).toBeVisible();
+    await expect(page.getByText(/^Checked at /)).toBeVisible();
+    for (const service of ['exam-service', 'results-service', 'llm-gateway', 'workspace-orchestrator'])
+      await expect(page.getByRole('region', { name: service })).toBeVisible();
+    const orchestrator = page.getByRole('region', { name: 'workspace-orchestrator' });
+    const python = orchestrator.getByRole('row').filter({ hasText: 'code runner: python' });
+    await expect(python).toHaveCount(1);
+    // Whatever this machine has built, the state is written out, not only coloured.
+    await expect(python.getByRole('cell').nth(1)).toHaveText(/^(OK|Degraded|Failing)$/);
+    await expectAccessible(page, 'platform status page');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(page.getByRole('region', { name: 'exam-service' })).toBeVisible();
   });
 });

@@ -5,7 +5,7 @@ import type { CodingLanguage } from './question.ts';
 import { WORKSPACE_UNAVAILABLE } from './workspace.ts';
 
 /**
- * Why a part of the platform cannot serve right now, in two registers (docs/product.md#when-something-is-missing):
+ * Why a part of the platform cannot serve right now, in two registers (docs/product.md#platform-status):
  * the operator's detail (which socket, which image, which script builds it) goes to the service's log and to the
  * admin status page; creators and candidates read what it means for them, in plain words, and never the detail.
  */

@@ -103,6 +103,19 @@ export const routes: RouteObject[] = [
       { path: 'grade/:candidateId', loader: ({ params }) => redirect(paths.grade('1', params.candidateId ?? '')) },
     ],
   },
+  // The platform administrators' page (ADMIN_EMAILS) in the creator's frame; the server answers 403 to anyone else.
+  {
+    path: '/admin',
+    loader: creatorGuard,
+    shouldRevalidate: () => true,
+    Component: CreatorLayout,
+    children: [
+      {
+        path: 'status',
+        lazy: async () => ({ Component: (await import('./routes/admin/platform-status.tsx')).PlatformStatusRoute }),
+      },
+    ],
+  },
   { path: '*', Component: NotFoundRoute },
 ];
 

@@ -15,6 +15,8 @@ export const paths = {
   /** The LMS registrations (LTI 1.3) and the tool's URLs for the LMS administrator. */
   ltiSettings: '/creator/lti',
   account: '/creator/account',
+  /** The platform's status for its administrators (ADMIN_EMAILS), in the creator's frame: every service's checks. */
+  adminStatus: '/admin/status',
   questionBank: '/creator/question-bank',
   newExam: '/creator/new-exam',
   editExam: (examId: string, type?: 'draft' | 'published') =>
@@ -58,6 +60,9 @@ export const api = {
   register: '/api/auth/register',
   logout: '/api/auth/logout',
   logoutAll: '/api/auth/logout-all',
+  /** Whether the signed-in creator is a platform administrator; the platform's status (403 for anyone else). */
+  adminMe: '/api/admin/me',
+  adminStatus: '/api/admin/status',
   changePassword: '/api/auth/password',
   passwordReset: '/api/auth/password-reset',
   passwordResetConfirm: '/api/auth/password-reset/confirm',

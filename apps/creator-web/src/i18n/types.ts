@@ -1,4 +1,5 @@
 import type accommodations from './locales/en/accommodations.json';
+import type admin from './locales/en/admin.json';
 import type assistant from './locales/en/assistant.json';
 import type audit from './locales/en/audit.json';
 import type auth from './locales/en/auth.json';
@@ -28,6 +29,7 @@ declare module 'i18next' {
   }
   interface ResourceNamespaceMap {
     accommodations: typeof accommodations;
+    admin: typeof admin;
     assistant: typeof assistant;
     audit: typeof audit;
     auth: typeof auth;

@@ -16,6 +16,12 @@ const databasePort = 4132 + offset;
 /** Names this run's workspace containers, so one run's cleanup never removes another's. */
 export const E2E_INSTANCE = offset ? `e2e-${offset}` : 'e2e';
 
+/**
+ * The platform administrator the account journey registers (or signs in as, when an earlier run's database kept the
+ * account): exam-service lists it in ADMIN_EMAILS, so it may open the platform's status page.
+ */
+export const E2E_ADMIN_EMAIL = 'platform-admin@e2e.test';
+
 export const E2E = {
   creatorOrigin: `http://localhost:${creatorPort}`,
   takerOrigin: `http://localhost:${takerPort}`,
@@ -36,5 +42,7 @@ export const E2E = {
     OPENAI_API_KEY: 'sk-e2e-server-default-key',
     // The LMS simulator of the LTI journey listens on this machine over http.
     LTI_ALLOW_LOOPBACK_HTTP: 'true',
+    // Only this account sees the platform's status page; every other journey's creator gets 403 there.
+    ADMIN_EMAILS: E2E_ADMIN_EMAIL,
   },
 } as const;

@@ -2,11 +2,12 @@ import { Button } from '@exam/ui/button';
 import { AppShell } from '@exam/ui/app-shell';
 import { toast } from '@exam/ui/toaster';
 import { useQueryClient } from '@tanstack/react-query';
-import { GraduationCap, Library, LogOut, Plug, UserRound } from 'lucide-react';
+import { Activity, GraduationCap, Library, LogOut, Plug, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Outlet, redirect, useLoaderData, useNavigate } from 'react-router';
 import { LanguageSwitcher } from '../../../components/language-switcher.tsx';
 import { paths } from '../../../config/paths.ts';
+import { useIsPlatformAdmin } from '../../../features/admin/api/platform-status.ts';
 import { signOut as endServerSession } from '../../../features/auth/api/manage-account.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import {
@@ -31,11 +32,14 @@ export function creatorGuard(): { email: string } {
 
 export function CreatorLayout() {
   const { t } = useTranslation('dashboard');
+  const { t: tAdmin } = useTranslation('admin');
   const { email } = useLoaderData<typeof creatorGuard>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
   const [signingOut, setSigningOut] = useState(false);
+  // Only the platform's administrators (ADMIN_EMAILS) see the link to its status.
+  const isAdmin = useIsPlatformAdmin();
 
   // The server ends the session first, so the token stops working everywhere, not only in this browser.
   const signOut = async () => {
@@ -77,6 +81,14 @@ export function CreatorLayout() {
           >
             <Plug aria-hidden className="h-4 w-4" /> {t('creatorLayout.lms')}
           </Link>
+          {isAdmin && (
+            <Link
+              to={paths.adminStatus}
+              className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"
+            >
+              <Activity aria-hidden className="h-4 w-4" /> {tAdmin('link')}
+            </Link>
+          )}
           <Link
             to={paths.account}
             className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"
