@@ -149,6 +149,8 @@ const base = (type: QuestionBody['type'], title: string, topic: string): Questio
   sectionId: null,
   plantedError: null,
   starterCode: '',
+  languages: [],
+  starterCodes: {},
   tests: [],
   limits: { cpuSeconds: 2, memoryMb: 256 },
   setupScript: '',
