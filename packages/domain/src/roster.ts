@@ -144,6 +144,15 @@ export type AdmitResponse = z.infer<typeof AdmitResponseSchema>;
 export const ReleaseNoticeRequestSchema = z.object({ candidateKeys: z.array(z.string().max(100)).max(100_000) });
 export const ReleaseNoticeResponseSchema = z.object({ queued: z.number().int() });
 
+/**
+ * GET /internal/exams/{id}/roster-emails: the e-mail of each roster candidate who has one, by normalised candidate
+ * ID (@exam/domain/candidate-key), for results-service's gradebook export.
+ */
+export const RosterEmailsSchema = z.object({
+  emails: z.array(z.object({ candidateKey: z.string(), email: z.string() })),
+});
+export type RosterEmails = z.infer<typeof RosterEmailsSchema>;
+
 /** Which candidates of an exam have submitted (results-service), for the reminders before close. */
 export const SubmittedCandidatesSchema = z.object({ candidateKeys: z.array(z.string()) });
 export type SubmittedCandidates = z.infer<typeof SubmittedCandidatesSchema>;

@@ -33,6 +33,8 @@ export type ExamAccess = {
   admit(examId: string, candidate: AdmitRequest): Promise<AdmitResponse>;
   /** Queues result-release notices to these candidates' roster entries; answers how many were queued. */
   notifyRelease(examId: string, candidateKeys: string[]): Promise<number>;
+  /** The roster's e-mails by candidate key (the gradebook's Email column). */
+  rosterEmails(examId: string): Promise<Map<string, string>>;
 };
 
 /**

@@ -1,9 +1,14 @@
 import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
-import { AdmitResponseSchema, ReleaseNoticeResponseSchema, type AdmitRequest } from '@exam/domain/roster';
+import {
+  AdmitResponseSchema,
+  ReleaseNoticeResponseSchema,
+  RosterEmailsSchema,
+  type AdmitRequest,
+} from '@exam/domain/roster';
 import { createInternalClient, parseUpstream, unexpectedStatus } from '@exam/server-kit/internal-client';
 import type { ExamAccess } from '../deps.ts';
 
-/** exam-service's access rules and roster mails: POST /internal/exams/{id}/admit and …/release-notices. */
+/** exam-service's access rules and roster mails: POST /internal/exams/{id}/admit, …/release-notices, GET …/roster-emails. */
 export function createHttpExamAccess(
   baseUrl: string,
   internalToken: string,
@@ -29,6 +34,12 @@ export function createHttpExamAccess(
       });
       if (status !== 200) throw unexpectedStatus('exam-service', status, `release notices of exam ${examId}`);
       return parseUpstream('exam-service', ReleaseNoticeResponseSchema, body, 'release notices').queued;
+    },
+    async rosterEmails(examId: string) {
+      const { status, body } = await request(path(examId, 'roster-emails'));
+      if (status !== 200) throw unexpectedStatus('exam-service', status, `the roster e-mails of exam ${examId}`);
+      const { emails } = parseUpstream('exam-service', RosterEmailsSchema, body, 'roster e-mails');
+      return new Map(emails.map((e) => [e.candidateKey, e.email]));
     },
   };
 }

@@ -79,6 +79,7 @@ export function fakeExamAccess() {
   const refusals = new Map<string, { message: string; field?: string }>();
   const accessCodes = new Map<string, string>();
   const names = new Map<string, string>();
+  const emails = new Map<string, Array<[string, string]>>();
   const access: ExamAccess & {
     admitted: { examId: string; candidate: AdmitRequest }[];
     released: { examId: string; candidateKeys: string[] }[];
@@ -87,6 +88,8 @@ export function fakeExamAccess() {
     requireCode(examId: string, code: string): void;
     /** Admits this candidate key under another name, as a roster would. */
     rename(examId: string, studentId: string, name: string): void;
+    /** Gives a roster candidate (by candidate key) an e-mail, as exam-service's roster holds it. */
+    setEmail(examId: string, candidateKey: string, email: string): void;
     down: boolean;
   } = {
     admitted: [],
@@ -95,6 +98,8 @@ export function fakeExamAccess() {
     refuse: (examId, refusal) => void refusals.set(examId, refusal),
     requireCode: (examId, code) => void accessCodes.set(examId, code),
     rename: (examId, studentId, name) => void names.set(`${examId}/${studentId}`, name),
+    setEmail: (examId, candidateKey, email) =>
+      void emails.set(examId, [...(emails.get(examId) ?? []), [candidateKey, email]]),
     async admit(examId, candidate) {
       const refusal = refusals.get(examId);
       if (refusal) {
@@ -113,6 +118,10 @@ export function fakeExamAccess() {
       if (access.down) throw new AppError(ErrorCode.UNAVAILABLE, 'exam-service is unreachable');
       access.released.push({ examId, candidateKeys });
       return candidateKeys.length;
+    },
+    async rosterEmails(examId) {
+      if (access.down) throw new AppError(ErrorCode.UNAVAILABLE, 'exam-service is unreachable');
+      return new Map(emails.get(examId) ?? []);
     },
   };
   return access;

@@ -20,6 +20,11 @@ export function createNoticesService(
   const origin = opts.takerOrigin.replace(/\/$/, '');
 
   return {
+    /** The roster's e-mails by candidate key (results-service's gradebook export); none for an unknown exam. */
+    async rosterEmails(examId: string) {
+      return { emails: await repo.emails(examId) };
+    },
+
     /** Queues release notices to these candidates' roster entries; answers how many were queued. */
     async releaseNotices(examId: string, candidateKeys: string[]): Promise<number> {
       const exam = await exams.findById(examId);

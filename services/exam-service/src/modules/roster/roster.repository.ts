@@ -18,6 +18,15 @@ export function createRosterRepository({ db }: ExamDatabase) {
         .orderBy(asc(rosterEntries.createdAt), asc(rosterEntries.candidateKey));
     },
 
+    /** The e-mail of each roster candidate who has one (the gradebook export's Email column). */
+    async emails(examId: string): Promise<Array<{ candidateKey: string; email: string }>> {
+      const rows = await db
+        .select({ candidateKey: rosterEntries.candidateKey, email: rosterEntries.email })
+        .from(rosterEntries)
+        .where(and(eq(rosterEntries.examId, examId), isNotNull(rosterEntries.email)));
+      return rows.flatMap((r) => (r.email ? [{ candidateKey: r.candidateKey, email: r.email }] : []));
+    },
+
     async findById(examId: string, id: string): Promise<RosterRow | undefined> {
       const [row] = await db
         .select()

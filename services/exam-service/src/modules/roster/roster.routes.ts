@@ -10,6 +10,7 @@ import {
   InviteResponseSchema,
   ReleaseNoticeRequestSchema,
   ReleaseNoticeResponseSchema,
+  RosterEmailsSchema,
   RosterAdmissionUpdateSchema,
   RosterEntryInputSchema,
   RosterEntrySchema,
@@ -190,6 +191,19 @@ export function rosterRoutes(roster: RosterService, admission: AdmissionService,
         },
       },
       async (request) => ({ queued: await notices.releaseNotices(request.params.id, request.body.candidateKeys) }),
+    );
+
+    app.get(
+      '/internal/exams/:id/roster-emails',
+      {
+        onRequest: [app.requireInternal],
+        schema: {
+          tags: ['internal'],
+          params: ExamParams,
+          response: { 200: RosterEmailsSchema, ...internalErrors },
+        },
+      },
+      async (request) => notices.rosterEmails(request.params.id),
     );
   };
 }

@@ -230,6 +230,24 @@ describe('rosters, invitations and admission', () => {
     ]);
   });
 
+  it("answers the roster's e-mails by candidate key to another service only (the gradebook's Email column)", async () => {
+    const tag = unique('eml');
+    const { creator, examId } = await setup();
+    await importCsv(examId, creator.headers, threeCsv(tag));
+    const url = `/internal/exams/${examId}/roster-emails`;
+    const answer = await app.inject({ method: 'GET', url, headers: internal });
+    expect(answer.statusCode).toBe(200);
+    const emails = (answer.json() as { emails: Array<{ candidateKey: string; email: string }> }).emails;
+    expect(new Map(emails.map((e) => [e.candidateKey, e.email])).get('s-1')).toBe(`ada-${tag}@example.test`);
+    expect((await app.inject({ method: 'GET', url, headers: creator.headers })).statusCode).toBe(401);
+    const unknown = await app.inject({
+      method: 'GET',
+      url: '/internal/exams/no-such-exam/roster-emails',
+      headers: internal,
+    });
+    expect(unknown.json()).toEqual({ emails: [] });
+  });
+
   it('reminds, once, the roster candidates who have not submitted an exam closing within the reminder time', async () => {
     const tag = unique('rem');
     const closesAt = new Date(nowMs + 10 * 3_600_000).toISOString();

@@ -24,7 +24,7 @@ export const resultNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Result no
 /** What creators read of their results; every figure comes from the stored score (scoring/score.ts). */
 export function createResultsService(
   repo: ResultsRepository,
-  deps: Pick<Deps, 'examSource'>,
+  deps: Pick<Deps, 'examSource' | 'examAccess'>,
   refreshKeepGrade: RefreshKeepGrade = async () => {},
   /** The insights columns of the full export (modules/insights, above this one, hands them in at request time). */
   insightsColumns: (examId: string, ownerId: string, hasRows: boolean) => Promise<CsvExtraColumns> = async () => ({
@@ -167,9 +167,13 @@ export function createResultsService(
       let csv: string;
       if (format === 'gradebook') {
         // Practice attempts never reach a gradebook (docs/product.md#practice-and-review).
+        // The roster's e-mails (exam-service): an Email column when any candidate has one, so an LMS import can match
+        // by e-mail. Without exam-service the export still works, without the column.
+        const emails = await deps.examAccess.rosterEmails(examId).catch(() => new Map<string, string>());
         csv = gradebookCsv(
           rows.filter((r) => !r.practice).map((r) => ({ ...r.result, grades: inExamOrder(r) })),
           headers,
+          emails.size > 0 ? (studentId) => emails.get(candidateKey(studentId)) ?? null : undefined,
         );
       } else {
         const extra = await insightsColumns(examId, ownerId, rows.length > 0);

@@ -1,3 +1,4 @@
+import { candidateKey } from '@exam/domain/candidate-key';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
 import { CANARY, makeCodingExam, makeExam } from '../../testing/exams.ts';
@@ -426,6 +427,30 @@ describe('creator results', () => {
       headers: owner,
     });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it("adds the roster's e-mails to the gradebook when the roster has any, matched by normalised candidate ID", async () => {
+    const exam = app.exams.put(makeExam());
+    await sit(exam.id, { 0: CANARY }, { name: 'Ada', studentId: 'S-1' });
+    await sit(exam.id, { 0: CANARY }, { name: 'Bo', studentId: 'S2' });
+    app.access.setEmail(exam.id, candidateKey(' s-1 '), 'ada@example.test');
+    const owner = creatorHeaders(app, exam.ownerId);
+    const url = `/api/exams/${exam.id}/results.csv?format=gradebook`;
+    const lines = (await app.inject({ method: 'GET', url, headers: owner })).body.split('\r\n');
+    expect(lines[0]).toMatch(/^Name,Candidate ID,Email,Q1 /);
+    expect(lines.find((l) => l.startsWith('Ada,'))).toMatch(/^Ada,S-1,ada@example\.test,/);
+    // Bo is on no roster entry with an e-mail: his cell is empty, not another's.
+    expect(lines.find((l) => l.startsWith('Bo,'))).toMatch(/^Bo,S2,,/);
+
+    // exam-service down: the gradebook still downloads, without the column.
+    app.access.down = true;
+    try {
+      const without = await app.inject({ method: 'GET', url, headers: owner });
+      expect(without.statusCode).toBe(200);
+      expect(without.body.split('\r\n')[0]).toMatch(/^Name,Candidate ID,Q1 /);
+    } finally {
+      app.access.down = false;
+    }
   });
 
   it('starts the file with a UTF-8 byte-order mark only when asked (bom=true), accents intact', async () => {
