@@ -1,6 +1,14 @@
 import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
-import { getAttempt, getResult, listResults, registerCreator, sitExam, updateExam } from './support/api.ts';
+import {
+  getAttempt,
+  getResult,
+  listResults,
+  publishExam,
+  registerCreator,
+  sitExam,
+  updateExam,
+} from './support/api.ts';
 import { replaceCode } from './support/code-editor.ts';
 import { E2E } from './support/env.ts';
 import { enterExam, storedAttempt, submitExam } from './support/taker.ts';
@@ -183,5 +191,86 @@ test('a coding question graded by tests: authored in the editor, run by candidat
     await expect(diff).toBeVisible();
     await expect(diff).toContainText('first + second');
     await expectAccessible(page, 'insights with the code similarity pair open');
+  });
+});
+
+/**
+ * docs/product.md#coding-questions, the candidate's choice of language and the console: a question the creator lets
+ * candidates answer in JavaScript or Python (tests that read stdin and print stdout). The e2e engine builds the
+ * Python runner image only (scripts/docker-test-engine.ts, RUNNER_TEST_LANGUAGES), so the question's own language
+ * is JavaScript and the candidate chooses Python: every run below proves the choice, not the question's language,
+ * reached the sandbox.
+ */
+test('a coding question in the language the candidate chooses: console with custom input, Run tests, graded in it', async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(600_000);
+  const engineError = process.env[ENGINE_ERROR_VARIABLE];
+  expect(engineError, `No Docker engine could be started for the runner: ${engineError ?? ''}`).toBeUndefined();
+  const creator = await registerCreator(request, 'polyglot');
+  const exam = await publishExam(request, creator.token, {
+    title: 'Polyglot Journey',
+    questions: [
+      {
+        id: 'sum',
+        type: 'coding',
+        title: 'Add two numbers',
+        content: 'Read two integers from one line and print their sum.',
+        points: 3,
+        language: 'javascript',
+        languages: ['javascript', 'python'],
+        starterCode: '// read stdin\n',
+        starterCodes: { python: STARTER },
+        tests: [
+          { id: 't1', name: 'Small numbers', stdin: '1 2', expected: '3', visible: true },
+          { id: 't2', name: 'Tens', stdin: '10 20', expected: '30', visible: true },
+          { id: 't3', name: 'Negative', stdin: '-5 5', expected: '0', visible: false },
+        ],
+      },
+    ],
+  } as Parameters<typeof publishExam>[2]);
+
+  const taker = await context.newPage();
+  await test.step('the candidate chooses Python and gets its starter code', async () => {
+    await enterExam(taker, exam.id, ADA);
+    const choice = taker.getByLabel('Language for Q1');
+    await expect(choice).toHaveValue('javascript');
+    await choice.selectOption('python');
+    await expect(taker.getByRole('textbox', { name: 'Code for Q1' })).toContainText('a, b = map(int, input().split())');
+  });
+
+  await test.step('she tries her code on her own input in the console and reads its output', async () => {
+    await replaceCode(taker, 'Code for Q1', ADA_FIXED);
+    await taker.getByLabel('Custom input for Q1').fill('40 2');
+    await taker.getByRole('button', { name: 'Run', exact: true }).click();
+    const output = taker.getByRole('region', { name: 'Console output for Q1' });
+    await expect(output.getByTestId('console-stdout-0')).toHaveText('42', { timeout: 120_000 });
+    await expect(taker.getByTestId('console-status-0')).toContainText('Exit code 0');
+    await expectAccessible(taker, 'exam room with the language choice and the console');
+  });
+
+  await test.step('Run tests runs the visible tests in Python, and she submits', async () => {
+    await taker.getByRole('button', { name: 'Run tests' }).click();
+    await expect(taker.getByTestId('run-summary-0')).toHaveText('2 of 2 visible tests passed', { timeout: 120_000 });
+    const attempt = await storedAttempt(taker, exam.id);
+    await expect
+      .poll(async () => (await getAttempt(request, attempt.token, attempt.attemptId)).answers['0']?.answer)
+      .toBe(ADA_FIXED);
+    await submitExam(taker, { answered: 1, total: 1 });
+    await expect(taker.getByRole('heading', { name: 'Exam Completed' })).toBeVisible();
+  });
+
+  await test.step('the grader reads the answer graded in Python and the language it was written in', async () => {
+    await signInCreator(page, creator);
+    const found = (await listResults(request, creator.token)).find((r) => r.examId === exam.id);
+    expect(found, "Ada's result").toBeDefined();
+    await page.goto(`${E2E.creatorOrigin}/creator/result/${encodeURIComponent(found?.id ?? '')}`);
+    const card = page.getByRole('group', { name: 'Question 1' });
+    await expect(card.getByTestId('question-points-0')).toHaveText('3 / 3 pts', { timeout: 180_000 });
+    await expect(card.getByTestId('answer-language-0')).toHaveText('Answered in Python');
+    expect((await getResult(request, creator.token, found?.id ?? '')).questionAnswers[0]?.language).toBe('python');
+    await expectAccessible(page, 'result page with the language the answer was written in');
   });
 });

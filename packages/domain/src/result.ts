@@ -133,6 +133,11 @@ export const QuestionAnswerSchema = z.object({
   /** Coding graded by tests: the run's state and a verdict per test (hidden ones included, for creators). */
   tests: TestGradingSchema.optional(),
   /**
+   * A coding question with a language: the one the candidate answered in, their choice when the question offers
+   * several (the attempt's latest `language-chosen` event), else the question's language. Creators only.
+   */
+  language: RunLanguageSchema.optional(),
+  /**
    * An agentic task (coding.ts `repository`): its starter files as the workspace got them, so the grader sees the
    * diff from them to the collected workspace. Creators only; hidden files are not listed.
    */

@@ -28,7 +28,8 @@ export type UnavailableKind = (typeof UNAVAILABLE_KINDS)[number];
 /** A reason in both registers: `kind` for people, `detail` for the operator's log and the admin status page only. */
 export type Unavailable = { kind: UnavailableKind; detail: string };
 
-const LANGUAGE_NAMES: Record<CodingLanguage, string> = {
+/** Each coding language as people write its name. */
+export const LANGUAGE_NAMES: Record<CodingLanguage, string> = {
   python: 'Python',
   javascript: 'JavaScript',
   sql: 'SQL',

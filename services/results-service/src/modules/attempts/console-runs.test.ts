@@ -1,8 +1,9 @@
 import { ConsoleRunSchema, CheckRunSchema, RunnerMessages } from '@exam/domain/coding';
+import type { ResultDetail } from '@exam/domain/result';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { results, testGradings } from '../../db/schema.ts';
-import { buildTestApp, startAttempt, type TestApp } from '../../testing/app.ts';
+import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
 import { HIDDEN, makeCodingExam, makeExam } from '../../testing/exams.ts';
 import { fakeClock, fakeWorkspaceFiles } from '../../testing/fakes.ts';
 
@@ -305,5 +306,51 @@ describe("the candidate's choice of language", () => {
     expect(row?.grades[1]?.answer).toBe('pass small // js');
     const [outbox] = await app.db.select().from(testGradings).where(eq(testGradings.attemptId, attempt.attemptId));
     expect(outbox?.code).toBe('pass small // js');
+  });
+
+  it("shows the grader the language the candidate answered in (the question's own when they did not choose)", async () => {
+    const exam = polyglot();
+    const owner = creatorHeaders(app, exam.ownerId);
+    const detailOf = async (attemptId: string) => {
+      const [row] = await app.db.select().from(results).where(eq(results.attemptId, attemptId));
+      const detail = await app.inject({ url: `/api/results/${row!.id}`, headers: owner });
+      return detail.json<ResultDetail>().questionAnswers;
+    };
+    const chose = await startAttempt(app, exam.id);
+    await choose(chose, 1, 'python');
+    await choose(chose, 1, 'javascript');
+    await app.inject({ method: 'POST', url: `/api/attempts/${chose.attemptId}/submit`, headers: chose.headers });
+    const answers = await detailOf(chose.attemptId);
+    expect(answers.find((a) => a.questionType === 'coding')).toMatchObject({ language: 'javascript' });
+    expect(answers.find((a) => a.questionType !== 'coding')).not.toHaveProperty('language');
+    const kept = await startAttempt(app, exam.id);
+    await app.inject({ method: 'POST', url: `/api/attempts/${kept.attemptId}/submit`, headers: kept.headers });
+    expect((await detailOf(kept.attemptId)).find((a) => a.questionType === 'coding')).toMatchObject({
+      language: 'python',
+    });
+  });
+
+  it("re-runs a creator's requested tests in the chosen language on its workspace file, not the primary one's", async () => {
+    files['q2-sum-two-numbers/main.js'] = file('pass small // js');
+    files['q2-sum-two-numbers/main.py'] = file('pass all # py');
+    const exam = polyglot({ codingWorkspace: { enabled: true, saveFilesInResults: true } });
+    const attempt = await startAttempt(app, exam.id);
+    await choose(attempt, 1, 'javascript');
+    await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+    const [row] = await app.db.select().from(results).where(eq(results.attemptId, attempt.attemptId));
+    // No outbox row left for the question (as for tests added after the submission): the re-run writes it anew
+    // from the result's workspace files.
+    await app.db.delete(testGradings).where(eq(testGradings.attemptId, attempt.attemptId));
+    const rerun = await app.inject({
+      method: 'POST',
+      url: `/api/results/${row!.id}/questions/1/rerun-tests`,
+      headers: creatorHeaders(app, exam.ownerId),
+    });
+    expect(rerun.statusCode).toBe(200);
+    const [outbox] = await app.db.select().from(testGradings).where(eq(testGradings.attemptId, attempt.attemptId));
+    expect(outbox?.code).toBe('pass small // js');
+    for (let i = 0; i < 10 && (await app.gradeTests()) > 0; i++);
+    const graded = app.runner.requests.filter((r) => r.purpose === 'grade' && r.attemptId === attempt.attemptId);
+    expect(graded.map((r) => [r.language, r.code])).toEqual([['javascript', 'pass small // js']]);
   });
 });

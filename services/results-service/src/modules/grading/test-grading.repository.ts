@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
-import { isTestGraded, type TestGrading } from '@exam/domain/coding';
+import { allowedLanguages, isTestGraded, type TestGrading } from '@exam/domain/coding';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { attempts, gradeHistory, results, testGradings } from '../../db/schema.ts';
 import { nextResultState, QUEUED_TESTS, scoreAttempt, type StoredGrade } from '../../scoring/score.ts';
 import { candidateRepository, codeToRun } from '../../scoring/test-code.ts';
+import { createChosenLanguagesRepository } from '../attempts/chosen-languages.repository.ts';
 import { recordScoreChanges } from '../lti/score-sync.repository.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
 
@@ -24,7 +25,9 @@ export const CLAIM_LEASE_MS = 120_000;
  * so replicas running the job at once share the rows and a run is started once; the decision (`decide`, which
  * may call the runner) runs outside any transaction, and its writes, result included, in one after it.
  */
-export function createTestGradingRepository({ db }: ResultsDatabase) {
+export function createTestGradingRepository(database: ResultsDatabase) {
+  const { db } = database;
+  const chosenLanguages = createChosenLanguagesRepository(database);
   type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 
   /** Sets the question's test grading in the result and re-scores it through scoreAttempt, with a history row. */
@@ -168,6 +171,13 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
       now: Date,
       by: string,
     ): Promise<'queued' | 'not-found' | 'not-tested'> {
+      // The language the candidate chose (read before the transaction, which holds the one connection of an
+      // embedded database): with the workspace on, that language's file is the answer.
+      const [target] = await db
+        .select({ attemptId: results.attemptId })
+        .from(results)
+        .where(and(eq(results.id, resultId), eq(results.ownerId, ownerId)));
+      const chosen = target ? (await chosenLanguages.of(target.attemptId)).get(questionIndex) : undefined;
       return db.transaction(async (tx) => {
         const key = and(eq(testGradings.resultId, resultId), eq(testGradings.questionIndex, questionIndex));
         const [existing] = await tx.select().from(testGradings).where(key).for('update');
@@ -184,6 +194,7 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
         if (!owned) return 'not-found';
         const q = owned.snapshot.questions[questionIndex];
         if (!q || !isTestGraded(q)) return 'not-tested';
+        const language = chosen && allowedLanguages(q).includes(chosen) ? chosen : undefined;
         const queued = { runId: null, state: 'queued' as const, tries: 0, nextAt: now, updatedAt: now };
         if (existing) await tx.update(testGradings).set(queued).where(key);
         else
@@ -191,7 +202,7 @@ export function createTestGradingRepository({ db }: ResultsDatabase) {
             resultId,
             attemptId: owned.attemptId,
             questionIndex,
-            code: codeToRun(owned.snapshot, q, owned.grades[questionIndex]?.answer, owned.files),
+            code: codeToRun(owned.snapshot, q, owned.grades[questionIndex]?.answer, owned.files, language),
             files: candidateRepository(owned.snapshot, questionIndex, owned.files),
             createdAt: now,
             ...queued,

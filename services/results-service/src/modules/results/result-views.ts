@@ -1,3 +1,4 @@
+import { allowedLanguages, type RunLanguage } from '@exam/domain/coding';
 import { answerParts, decodeChoices } from '@exam/domain/grading';
 import { TRUE_FALSE } from '@exam/domain/question-kinds';
 import type { GradeHistoryEntry, QuestionAnswer, ResultSummary } from '@exam/domain/result';
@@ -56,6 +57,8 @@ export function toQuestionAnswers(
   snapshot: ExamSnapshot,
   grades: readonly StoredGrade[],
   files: ReadonlyMap<number, { fileName: string; size: number }>,
+  /** The candidate's choices of language by question index (chosen-languages.repository.ts). */
+  chosenLanguages: ReadonlyMap<number, RunLanguage> = new Map(),
 ): QuestionAnswer[] {
   const rubrics = new Map(snapshot.rubrics.map((r) => [r.id, r]));
   const passages = new Map((snapshot.passages ?? []).map((p) => [p.id, p]));
@@ -67,6 +70,9 @@ export function toQuestionAnswers(
     // Right or wrong per gap, prompt or neighbouring pair: which parts earned a partial credit.
     const parts = answerParts(q, grade?.answer ?? undefined);
     const passage = q.passageId ? passages.get(q.passageId) : undefined;
+    // The language the code was written in: the candidate's choice while the question still offers it.
+    const chosen = chosenLanguages.get(index);
+    const language = chosen && allowedLanguages(q).includes(chosen) ? chosen : q.language;
     return {
       questionIndex: index,
       ...(examQuestionIndex !== undefined ? { examQuestionIndex } : {}),
@@ -90,6 +96,7 @@ export function toQuestionAnswers(
       rubric: (q.rubricId !== null && rubrics.get(q.rubricId)) || null,
       ...(file ? { file: { fileName: file.fileName, size: file.size } } : {}),
       ...(grade?.tests ? { tests: grade.tests } : {}),
+      ...(q.type === 'coding' && language ? { language } : {}),
       ...(parts ? { parts } : {}),
       ...(q.type === 'calculated' ? { calculatedValues: q.calculated?.values ?? null } : {}),
       ...(passage ? { passageTitle: passage.title } : {}),

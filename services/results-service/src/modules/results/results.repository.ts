@@ -5,6 +5,7 @@ import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'dr
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
 import { answerFiles, answers, attempts, events, gradeHistory, ltiScoreSyncs, results } from '../../db/schema.ts';
+import { createChosenLanguagesRepository } from '../attempts/chosen-languages.repository.ts';
 import { isKept, keptResultIdOf } from './kept-results.ts';
 import type { ResultsCursor } from './results-cursor.ts';
 
@@ -79,7 +80,9 @@ const stillTheAnswer = and(
   sql`${answers.answer} = 'File: ' || ${answerFiles.fileName}`,
 );
 
-export function createResultsRepository({ db }: ResultsDatabase) {
+export function createResultsRepository(database: ResultsDatabase) {
+  const { db } = database;
+  const chosenLanguages = createChosenLanguagesRepository(database);
   const owned = (id: string, ownerId: string) => and(eq(results.id, id), eq(results.ownerId, ownerId));
 
   return {
@@ -154,6 +157,11 @@ export function createResultsRepository({ db }: ResultsDatabase) {
         .where(owned(id, ownerId))
         .limit(1);
       return row;
+    },
+
+    /** The languages the candidate chose for coding questions that offer several, by question index. */
+    languagesOf(attemptId: string) {
+      return chosenLanguages.of(attemptId);
     },
 
     /** The attempt's answer files that are still its answers (a file the candidate removed is not). */

@@ -37,11 +37,12 @@ export function createResultsService(
       const found = await repo.findForOwner(id, ownerId);
       if (!found) throw resultNotFound();
       const { result, snapshot, attemptNo, kept, ...lms } = found;
-      const [files, newestEvents, eventCounts, history] = await Promise.all([
+      const [files, newestEvents, eventCounts, history, languages] = await Promise.all([
         repo.filesOf(result.attemptId),
         repo.newestEventsOf(result.attemptId, RESULT_EVENTS_MAX),
         repo.eventCountsOf(result.attemptId),
         repo.historyOf(result.id),
+        repo.languagesOf(result.attemptId),
       ]);
       const eventSummary = Object.fromEntries(eventCounts.map((c) => [c.type, c.count]));
       const storedEvents = eventCounts.reduce((sum, c) => sum + c.count, 0);
@@ -50,7 +51,7 @@ export function createResultsService(
         attemptId: result.attemptId,
         // Graders read every result in the exam's order and numbering, never the candidate's shuffled one.
         questionAnswers: inExamOrder(
-          toQuestionAnswers(snapshot, result.grades, new Map(files.map((f) => [f.questionIndex, f]))),
+          toQuestionAnswers(snapshot, result.grades, new Map(files.map((f) => [f.questionIndex, f])), languages),
         ),
         // The page stays bounded however many events were stored; they are listed oldest first.
         events: newestEvents.reverse().map((e) => ({

@@ -179,6 +179,8 @@ describe('creator results', () => {
         maxPoints: 1,
         autoScored: false,
         isGraded: false,
+        // The language the code was written in (the question's own: the candidate had no choice).
+        language: 'python',
       },
     ]);
     expect(detail.history).toEqual([]);

@@ -16,6 +16,7 @@ import { useDownloadAnswerFile } from '../api/download-file.ts';
 import type { QuestionGrade } from '../grading-state.ts';
 import { examIndexOf, seenElsewhere } from '../lib/exam-numbering.ts';
 import { QuestionMarking, type MarkingActions } from './question-marking.tsx';
+import { LANGUAGE_NAMES } from '@exam/domain/service-status';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
 import type { ReactNode } from 'react';
@@ -160,6 +161,11 @@ export function QuestionCard(props: Props) {
       )}
       <div className="flex flex-col gap-2" data-testid={`answer-${qa.questionIndex}`}>
         <p className="text-xs font-medium uppercase tracking-wide text-muted">{t('questionCard.answer')}</p>
+        {qa.language && (
+          <p className="text-sm text-muted" data-testid={`answer-language-${qa.questionIndex}`}>
+            {t('questionCard.answeredIn', { language: LANGUAGE_NAMES[qa.language] })}
+          </p>
+        )}
         {view ? (
           <>
             <StructuredAnswer view={view} />

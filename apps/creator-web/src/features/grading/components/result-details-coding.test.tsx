@@ -76,6 +76,14 @@ function open(detail: ResultDetail) {
 const question = () => screen.getByRole('group', { name: 'Question 1' });
 
 describe('result of a coding question graded by tests', () => {
+  it('says which language the candidate answered in', async () => {
+    const detail = codingResult(doneTests, 1);
+    open({ ...detail, questionAnswers: detail.questionAnswers.map((qa) => ({ ...qa, language: 'javascript' })) });
+    expect(
+      await within(await screen.findByRole('group', { name: 'Question 1' })).findByTestId('answer-language-0'),
+    ).toHaveTextContent('Answered in JavaScript');
+  });
+
   it('lists every verdict for the creator: hidden tests marked, expected against actual, error output, points', async () => {
     open({
       ...codingResult(doneTests, 1),
