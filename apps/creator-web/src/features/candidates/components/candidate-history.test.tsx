@@ -92,7 +92,7 @@ describe('candidate page', () => {
       '2Counts',
       'Jan 5, 2025 14:00',
       'Jan 5, 2025 14:30',
-      '4 / 5 pts · 80%Graded',
+      '4 / 5 points · 80%Graded',
       'Open Grader',
     ]);
     expect(within(kept!).getByRole('link', { name: 'Open Grader for Data Structures' })).toHaveAttribute(

@@ -38,7 +38,11 @@ function SuggestionView({ suggestion, data, session }: { suggestion: GradingSugg
   return (
     <div className="flex flex-col gap-3" data-testid="suggestion">
       <p className="text-sm font-semibold text-ink" data-testid="suggested-points">
-        {t('suggestion.points', { points: formatPoints(suggestion.points), max: formatPoints(data.maxPoints) })}
+        {t('suggestion.points', {
+          points: formatPoints(suggestion.points),
+          max: formatPoints(data.maxPoints),
+          count: data.maxPoints,
+        })}
       </p>
       {suggestion.uncertain && (
         <Badge tone="warning" className="self-start" data-testid="suggestion-uncertain">
