@@ -208,7 +208,10 @@ test('a candidate answers every question type through a reload and a network cut
     await expect(code).toHaveText(CODE);
     expect(await code.evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/mono/i);
     const rubric = page.getByRole('list', { name: 'Rubric' });
-    await expect(rubric.getByRole('listitem')).toHaveText(['Computes 420.5 / 0.5 pts', 'Names the result0 / 0.5 pts']);
+    await expect(rubric.getByRole('listitem')).toHaveText([
+      'Computes 420.5 / 0.5 points',
+      'Names the result0 / 0.5 points',
+    ]);
     await expect(page.getByText('Name the result.')).toBeVisible();
     await expect(page.getByTestId('result-explanation-4')).toHaveText('Marked by your grader');
     await expectAccessible(page, 'released result with the question text, code and rubric');

@@ -138,13 +138,13 @@ test('a coding question graded by tests: authored in the editor, run by candidat
     await page.goto(`${E2E.creatorOrigin}/creator/result/${encodeURIComponent(await resultOf(ADA.name))}`);
     const card = page.getByRole('group', { name: 'Question 1' });
     // The page polls while the grade run is on its way.
-    await expect(card.getByTestId('question-points-0')).toHaveText('5 / 5 pts', { timeout: 180_000 });
+    await expect(card.getByTestId('question-points-0')).toHaveText('5 / 5 points', { timeout: 180_000 });
     await expect(card.getByTestId('tests-state-0')).toHaveText('All 5 tests pass');
     const verdicts = card.getByRole('list', { name: 'Tests of question 1' }).getByRole('listitem');
     await expect(verdicts).toHaveCount(5);
     await expect(verdicts.filter({ hasText: 'Passed' })).toHaveCount(5);
     await expect(verdicts.filter({ hasText: 'Hidden' })).toHaveCount(3);
-    await expect(page.getByTestId('result-score')).toContainText('5 / 5 pts');
+    await expect(page.getByTestId('result-score')).toContainText('5 / 5 points');
     await expectAccessible(page, 'result page with test verdicts');
   });
 

@@ -300,7 +300,7 @@ test('a cohort of thirty is graded by question: groups, AI suggestions accepted 
     await expect(figures).toContainText('Exact agreement67%');
     await expect(figures).toContainText("Cohen's κ0.51");
     await expect(figures).toContainText('Weighted κ (quadratic)0.80');
-    await expect(figures).toContainText('Mean absolute difference0.33 pts');
+    await expect(figures).toContainText('Mean absolute difference0.33 points');
   });
 
   await test.step('the reports: the AI reads the uploaded text and marks by rubric; accepted for one group, edited for the other', async () => {

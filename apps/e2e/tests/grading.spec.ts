@@ -38,9 +38,9 @@ async function expectScore(scope: Locator, text: string, status: 'Pending' | 'Gr
  * the Results tab, the submissions list, the insights and the CSV all follow the new mark. One point each.
  *
  *            Q1 (MCQ, Geography)  Q2 (MCQ, Arithmetic)  Q3 (short answer)           score
- *   Ada      Paris ✓              4 ✓                   'jupiter' ✓ (accepted)      3 / 3 pts · 100%
- *   Bob      Rome ✗               4 ✓                   'the planet Jupiter' 0 → 1   1 / 3 pts · 33.3% → 2 / 3 pts · 66.7%
- *   Cy       Berlin ✗             5 ✗                   'Saturn' ✗                  0 / 3 pts · 0%
+ *   Ada      Paris ✓              4 ✓                   'jupiter' ✓ (accepted)      3 / 3 points · 100%
+ *   Bob      Rome ✗               4 ✓                   'the planet Jupiter' 0 → 1   1 / 3 points · 33.3% → 2 / 3 points · 66.7%
+ *   Cy       Berlin ✗             5 ✗                   'Saturn' ✗                  0 / 3 points · 0%
  */
 test('the creator grades a short answer and every result view, the insights and the CSV follow', async ({
   page,
@@ -91,9 +91,9 @@ test('the creator grades a short answer and every result view, the insights and 
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
     await page.getByRole('tab', { name: 'Results' }).click();
     await expect(page.getByTestId('grading-row')).toHaveCount(3);
-    await expectScore(rowOf(page, 'grading-row', ADA.name), '3 / 3 pts · 100%', 'Graded');
-    await expectScore(rowOf(page, 'grading-row', BOB.name), '1 / 3 pts · 33.3%', 'Graded');
-    await expectScore(rowOf(page, 'grading-row', CY.name), '0 / 3 pts · 0%', 'Graded');
+    await expectScore(rowOf(page, 'grading-row', ADA.name), '3 / 3 points · 100%', 'Graded');
+    await expectScore(rowOf(page, 'grading-row', BOB.name), '1 / 3 points · 33.3%', 'Graded');
+    await expectScore(rowOf(page, 'grading-row', CY.name), '0 / 3 points · 0%', 'Graded');
     const card = page.getByRole('group', { name: 'Grading Journey' });
     await expect(card).toContainText('Invites Sent3');
     await expect(card).toContainText('Attempts3');
@@ -108,7 +108,7 @@ test('the creator grades a short answer and every result view, the insights and 
     await page.goto(submissionsUrl);
     await expect(page.getByRole('heading', { name: /Candidate Submissions/ })).toBeVisible();
     await expect(page.getByTestId('submission-row')).toHaveCount(3);
-    await expectScore(rowOf(page, 'submission-row', BOB.name), '1 / 3 pts · 33.3%', 'Graded');
+    await expectScore(rowOf(page, 'submission-row', BOB.name), '1 / 3 points · 33.3%', 'Graded');
     await rowOf(page, 'submission-row', BOB.name)
       .getByRole('link', { name: `Open Grader for ${BOB.name}` })
       .click();
@@ -117,18 +117,18 @@ test('the creator grades a short answer and every result view, the insights and 
     const q3 = page.getByRole('group', { name: 'Question 3', exact: true });
     await expect(q3).toContainText('the planet Jupiter');
     await expect(q3).toContainText('Answer key: Jupiter');
-    await expect(page.getByTestId('question-points-2')).toHaveText('0 / 1 pts');
+    await expect(page.getByTestId('question-points-2')).toHaveText('0 / 1 point');
     await expect(q3).toContainText('Scored by key');
-    await expectScore(page.getByTestId('grader-score'), '1 / 3 pts · 33.3%', 'Graded');
+    await expectScore(page.getByTestId('grader-score'), '1 / 3 points · 33.3%', 'Graded');
     await expectAccessible(page, 'grader');
 
     await q3.getByRole('button', { name: 'Full marks', exact: true }).click();
     await expect(page.getByLabel('Points for question 3')).toHaveValue('1');
-    await expect(page.getByTestId('question-points-2')).toHaveText('1 / 1 pts');
+    await expect(page.getByTestId('question-points-2')).toHaveText('1 / 1 point');
     await expect(q3).toContainText('Marked by grader');
     // The MCQs keep their automatic marks.
-    await expect(page.getByTestId('question-points-0')).toHaveText('0 / 1 pts');
-    await expect(page.getByTestId('question-points-1')).toHaveText('1 / 1 pts');
+    await expect(page.getByTestId('question-points-0')).toHaveText('0 / 1 point');
+    await expect(page.getByTestId('question-points-1')).toHaveText('1 / 1 point');
 
     await page.getByRole('button', { name: 'Save Grading' }).click();
     await expect(page).toHaveURL(new RegExp(`${submissionsUrl}$`));
@@ -136,14 +136,14 @@ test('the creator grades a short answer and every result view, the insights and 
 
   await test.step("Bob's new score shows in the submissions list and the Results tab", async () => {
     const bob = rowOf(page, 'submission-row', BOB.name);
-    await expectScore(bob, '2 / 3 pts · 66.7%', 'Graded');
-    await expectScore(rowOf(page, 'submission-row', ADA.name), '3 / 3 pts · 100%', 'Graded');
-    await expectScore(rowOf(page, 'submission-row', CY.name), '0 / 3 pts · 0%', 'Graded');
+    await expectScore(bob, '2 / 3 points · 66.7%', 'Graded');
+    await expectScore(rowOf(page, 'submission-row', ADA.name), '3 / 3 points · 100%', 'Graded');
+    await expectScore(rowOf(page, 'submission-row', CY.name), '0 / 3 points · 0%', 'Graded');
     const saved = (await listResults(request, creator.token)).find((r) => r.userName === BOB.name);
     expect(saved).toMatchObject({ status: 'graded', score: 2, maxScore: 3 });
 
     await openResultsTab(page);
-    await expectScore(rowOf(page, 'grading-row', BOB.name), '2 / 3 pts · 66.7%', 'Graded');
+    await expectScore(rowOf(page, 'grading-row', BOB.name), '2 / 3 points · 66.7%', 'Graded');
     // (100 + 66.7… + 0) / 3.
     await expect(page.getByRole('group', { name: 'Grading Journey' })).toContainText('Avg Score55.6%');
   });
@@ -156,9 +156,9 @@ test('the creator grades a short answer and every result view, the insights and 
     const ranking = page.getByTestId('ranking-row');
     await expect(ranking).toHaveCount(3);
     const expected = [
-      { rank: '1', name: ADA.name, id: ADA.studentId, raw: '3 / 3 pts · 100%' },
-      { rank: '2', name: BOB.name, id: BOB.studentId, raw: '2 / 3 pts · 66.7%' },
-      { rank: '3', name: CY.name, id: CY.studentId, raw: '0 / 3 pts · 0%' },
+      { rank: '1', name: ADA.name, id: ADA.studentId, raw: '3 / 3 points · 100%' },
+      { rank: '2', name: BOB.name, id: BOB.studentId, raw: '2 / 3 points · 66.7%' },
+      { rank: '3', name: CY.name, id: CY.studentId, raw: '0 / 3 points · 0%' },
     ];
     for (const [i, row] of expected.entries()) {
       const cells = ranking.nth(i).getByRole('cell');
@@ -210,7 +210,7 @@ test('the creator grades a short answer and every result view, the insights and 
     const attempts = page.getByTestId('candidate-attempt-row');
     await expect(attempts).toHaveCount(1);
     await expect(attempts.first()).toContainText('Grading Journey');
-    await expectScore(attempts.first(), '2 / 3 pts · 66.7%', 'Graded');
+    await expectScore(attempts.first(), '2 / 3 points · 66.7%', 'Graded');
     await expectAccessible(page, "a candidate's attempts across exams");
     await attempts.first().getByRole('link', { name: 'Open Grader for Grading Journey' }).click();
     await expect(page.getByRole('heading', { name: `Grading: ${BOB.name}` })).toBeVisible();
@@ -309,9 +309,9 @@ test('the creator grades a short answer and every result view, the insights and 
     await dialog.getByRole('button', { name: 'Release results' }).click();
     await expect(page.getByText('Released 3 results')).toBeVisible();
     for (const [name, text] of [
-      [ADA.name, '3 / 3 pts · 100%'],
-      [BOB.name, '2 / 3 pts · 66.7%'],
-      [CY.name, '0 / 3 pts · 0%'],
+      [ADA.name, '3 / 3 points · 100%'],
+      [BOB.name, '2 / 3 points · 66.7%'],
+      [CY.name, '0 / 3 points · 0%'],
     ] as const)
       await expectScore(rowOf(page, 'submission-row', name), text, 'Released');
     const released = await listResults(request, creator.token);

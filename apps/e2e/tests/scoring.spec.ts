@@ -77,7 +77,7 @@ test('every screen, the CSV and the candidate read the same score; a pending one
   let adaAttemptId = '';
   await test.step('Ada sits the exam in the browser, ticking two boxes and uploading her report', async () => {
     await enterExam(taker, exam.id, ADA);
-    await expect(taker.getByTestId('question-points-1')).toHaveText('3 pts');
+    await expect(taker.getByTestId('question-points-1')).toHaveText('3 points');
     await expect(taker.getByTestId('question-points-2')).toHaveText('1 pt');
     await expectAccessible(taker, 'exam room with checkboxes, points and a file question');
     await taker.getByRole('radio', { name: 'Green' }).check();
@@ -135,13 +135,13 @@ test('every screen, the CSV and the candidate read the same score; a pending one
 
     await page.goto(`/creator/result/${encodeURIComponent(ids[ADA.name]!)}`);
     await expect(page.getByRole('heading', { name: 'Exam Result Details' })).toBeVisible();
-    await expect(scoreText(page.getByTestId('result-score'))).toHaveText('6 / 11 pts · awaiting grading');
+    await expect(scoreText(page.getByTestId('result-score'))).toHaveText('6 / 11 points · awaiting grading');
     await expect(page.getByRole('button', { name: 'Release result' })).toBeDisabled();
     await expectAccessible(page, 'result page awaiting grading, with a rubric');
 
     await page.getByLabel('Points for question 4').fill('1');
     const q5 = page.getByRole('group', { name: 'Question 5', exact: true });
-    await q5.getByRole('checkbox', { name: 'Clear method (2 pts)' }).check();
+    await q5.getByRole('checkbox', { name: 'Clear method (2 points)' }).check();
     await expect(page.getByLabel('Points for question 5')).toHaveValue('2');
     await page.getByLabel('Feedback for question 5').fill(FEEDBACK);
     const save = page.getByRole('button', { name: 'Save Grading' });
@@ -153,13 +153,13 @@ test('every screen, the CSV and the candidate read the same score; a pending one
         return [detail.status, detail.score, detail.questionAnswers[4]?.feedback];
       })
       .toEqual(['graded', 9, FEEDBACK]);
-    await expect(scoreText(page.getByTestId('result-score'))).toHaveText('9 / 11 pts · 81.8%');
+    await expect(scoreText(page.getByTestId('result-score'))).toHaveText('9 / 11 points · 81.8%');
 
     await page.getByRole('button', { name: 'Release result' }).click();
     await expect(statusBadge(page.getByTestId('result-score'))).toHaveText('Released');
     await expect(page.getByRole('button', { name: 'Withdraw release' })).toBeVisible();
     const history = page.getByRole('list', { name: 'Grade history' });
-    await expect(history).toContainText('Q5: — → 2 pts');
+    await expect(history).toContainText('Q5: — → 2 points');
     await expect(history).toContainText('Released to the candidate');
     await expectAccessible(page, 'released result page with grade history');
   });
@@ -172,9 +172,9 @@ test('every screen, the CSV and the candidate read the same score; a pending one
       expected[name] = { text: formatScore(detail), status: detail.status };
     }
     expect(expected).toEqual({
-      [ADA.name]: { text: '9 / 11 pts · 81.8%', status: 'released' },
-      [BOB.name]: { text: '1.5 / 11 pts · awaiting grading', status: 'pending' },
-      [CY.name]: { text: '4.5 / 11 pts · 40.9%', status: 'graded' },
+      [ADA.name]: { text: '9 / 11 points · 81.8%', status: 'released' },
+      [BOB.name]: { text: '1.5 / 11 points · awaiting grading', status: 'pending' },
+      [CY.name]: { text: '4.5 / 11 points · 40.9%', status: 'graded' },
     });
   });
 
@@ -219,8 +219,8 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     // Bob's answer no key can score waits for a grader, never reading as wrong; his missing report scored 0, marked so.
     const q4 = page.getByRole('group', { name: 'Question 4', exact: true });
     await expect(q4).toContainText('Awaiting grading');
-    await expect(page.getByTestId('question-points-3')).toHaveText('— / 1 pts');
-    await expect(page.getByTestId('question-points-4')).toHaveText('0 / 4 pts');
+    await expect(page.getByTestId('question-points-3')).toHaveText('— / 1 point');
+    await expect(page.getByTestId('question-points-4')).toHaveText('0 / 4 points');
     await expect(page.getByRole('group', { name: 'Question 5', exact: true })).toContainText(
       'Unanswered — scored 0 automatically',
     );
@@ -274,12 +274,12 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     await expect(taker.getByRole('heading', { name: 'Your result' })).toBeVisible();
     await expect(taker.getByText('Scoring Journey')).toBeVisible();
     await expect(taker.getByTestId('result-score')).toHaveText(expected[ADA.name]!.text);
-    await expect(taker.getByText('3 / 3 pts')).toBeVisible();
-    await expect(taker.getByText('2 / 4 pts')).toBeVisible();
+    await expect(taker.getByText('3 / 3 points')).toBeVisible();
+    await expect(taker.getByText('2 / 4 points')).toBeVisible();
     await expect(taker.getByText(FEEDBACK)).toBeVisible();
     // The report's rubric with the points given per criterion, and who marked each question.
     const rubric = taker.getByRole('list', { name: 'Rubric' });
-    await expect(rubric.getByRole('listitem')).toHaveText(['Clear method2 / 2 pts', 'Sound conclusion0 / 2 pts']);
+    await expect(rubric.getByRole('listitem')).toHaveText(['Clear method2 / 2 points', 'Sound conclusion0 / 2 points']);
     await expect(taker.getByTestId('result-explanation-4')).toHaveText('Marked by your grader');
     await expect(taker.getByTestId('result-explanation-0')).toHaveText('Marked automatically by the answer key');
     // The exam does not show answer keys, so the server sends none.

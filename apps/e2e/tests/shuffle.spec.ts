@@ -126,8 +126,8 @@ test('two candidates of a shuffled exam see their own question and option order,
   await test.step("the creator's results page scores both right", async () => {
     await page.goto(`/creator/exam-insights/${draft.id}/submissions`);
     await expect(page.getByTestId('submission-row')).toHaveCount(2);
-    await expect(page.getByTestId('submission-row').filter({ hasText: ADA.name })).toContainText('6 / 6 pts');
-    await expect(page.getByTestId('submission-row').filter({ hasText: BOB.name })).toContainText('3 / 6 pts');
+    await expect(page.getByTestId('submission-row').filter({ hasText: ADA.name })).toContainText('6 / 6 points');
+    await expect(page.getByTestId('submission-row').filter({ hasText: BOB.name })).toContainText('3 / 6 points');
     await expectAccessible(page, 'submissions page');
   });
 

@@ -1,4 +1,4 @@
-import { decodeChoices } from './grading.ts';
+import { decodeChoices, type NumericTolerance } from './grading.ts';
 import { type UnitSettings, decodeBlanks, decodeMatches, decodeOrder, splitGapText } from './question-kinds.ts';
 import type { Question } from './question.ts';
 import { NO_ANSWER } from './result.ts';
@@ -23,7 +23,24 @@ type Readable = Pick<
 > & {
   /** Absent from questions kept (in attempts' snapshots) before units existed: a short answer then has none. */
   units?: UnitSettings | undefined;
+  /** How answers are compared: a numeric key reads with its tolerance ("3.14 ± 0.01", "100 ± 1%"). */
+  matching?: { numeric: NumericTolerance | null } | undefined;
 };
+
+/** A number without float noise: 0.1 + 0.2 reads "0.3". */
+const plain = (n: number) => String(Number(n.toPrecision(12)));
+
+/**
+ * A numeric key with its tolerance: "3.14 ± 0.01" (absolute, in the key's unit: "0.125 ± 0.001 m") or
+ * "100 ± 1%" (relative, a fraction of the key stored as 0.01); the bare key when the tolerance is 0.
+ */
+export function withTolerance(key: string, tolerance: NumericTolerance | null | undefined, unit?: string): string {
+  const suffix = unit ? ` ${unit}` : '';
+  if (!tolerance || !(tolerance.tolerance > 0)) return `${key}${suffix}`;
+  return tolerance.mode === 'relative'
+    ? `${key}${suffix} ± ${plain(tolerance.tolerance * 100)}%`
+    : `${key} ± ${plain(tolerance.tolerance)}${suffix}`;
+}
 
 const TRUE_FALSE_WORDS: Record<string, string> = { true: 'True', false: 'False' };
 
@@ -94,7 +111,8 @@ export function answerKeyText(q: Readable): string | null {
       const accepted = q.acceptedAnswers.filter((a) => a.trim() !== '');
       if (accepted.length === 0) return null;
       const base = q.units?.units.find((u) => u.multiplier === 1)?.symbol;
-      return accepted.map((a) => (base ? `${a} ${base}` : a)).join(' | ');
+      const tolerance = q.matching?.numeric ?? null;
+      return accepted.map((a) => withTolerance(a, tolerance, base)).join(' | ');
     }
     case 'ordering':
       return q.items.length ? q.items.map((item, i) => `${i + 1}. ${item}`).join('; ') : null;
@@ -104,7 +122,11 @@ export function answerKeyText(q: Readable): string | null {
       return q.blanks.length
         ? filledGaps(
             q.gapText,
-            q.blanks.map((b) => b.accepted.join(' / ')),
+            q.blanks.map((b) =>
+              b.accepted
+                .map((a) => (b.kind === 'numeric' ? withTolerance(a, { tolerance: b.tolerance, mode: 'absolute' }) : a))
+                .join(' / '),
+            ),
           )
         : null;
     default:

@@ -149,7 +149,12 @@ describe('a whole result', () => {
     expect(result.score).toBe(3.5);
     expect(result.maxScore).toBe(10);
     expect(result.questions[3]).toMatchObject({ points: null, autoScored: false, maxPoints: 4 });
-    expect(formatScore(result)).toBe('3.5 / 10 pts · awaiting grading');
+    expect(formatScore(result)).toBe('3.5 / 10 points · awaiting grading');
+  });
+
+  it('words the points in the singular when the exam is worth one point', () => {
+    expect(formatScore({ score: 0, maxScore: 1, percentage: 0, status: 'graded' })).toBe('0 / 1 point · 0%');
+    expect(formatScore({ score: 1.5, maxScore: 2, percentage: 75, status: 'graded' })).toBe('1.5 / 2 points · 75%');
   });
 
   it('is graded once every question has points; a grader mark replaces the key', () => {

@@ -406,9 +406,12 @@ export function formatPercentage(percentage: number): string {
   return `${String(Math.round(percentage * 10) / 10)}%`;
 }
 
-/** "7 / 9 pts · 77.8%", or "awaiting grading" beside the floor when some answer still needs a grader. */
+/**
+ * "7 / 9 points · 77.8%" ("0 / 1 point"), or "awaiting grading" beside the floor when some answer still needs a
+ * grader. English: the apps show the same through their catalogues (creator-web's `score.*`); journeys compare with it.
+ */
 export function formatScore(result: Pick<ResultScore, 'score' | 'maxScore' | 'percentage' | 'status'>): string {
-  const points = `${formatPoints(result.score)} / ${formatPoints(result.maxScore)} pts`;
+  const points = `${formatPoints(result.score)} / ${formatPoints(result.maxScore)} ${result.maxScore === 1 ? 'point' : 'points'}`;
   return result.status === 'pending'
     ? `${points} · awaiting grading`
     : `${points} · ${formatPercentage(result.percentage)}`;

@@ -191,15 +191,37 @@ describe('answer-text', () => {
     expect(answerText(blanks('partial'), '   ')).toBe(NO_ANSWER);
   });
 
-  it('reads each key in words, numeric keys with their unit', () => {
+  it('reads each key in words, numeric keys with their unit and tolerance', () => {
     expect(answerKeyText(trueFalse)).toBe('False');
     expect(answerKeyText(ordering('partial'))).toBe('1. Mercury; 2. Venus; 3. Earth; 4. Mars');
     expect(answerKeyText(matching('partial'))).toBe('France → Paris; Spain → Madrid; Italy → Rome; Peru → Lima');
     expect(answerKeyText(blanks('partial'))).toBe(
-      'Water boils at [100] °C at sea level; its formula is [H2O / H₂O]; it is a [liquid].',
+      'Water boils at [100 ± 0.5] °C at sea level; its formula is [H2O / H₂O]; it is a [liquid].',
     );
-    expect(answerKeyText(numeric)).toBe('0.125 m');
+    expect(answerKeyText(numeric)).toBe('0.125 ± 0.001 m');
     expect(answerKeyText(essay)).toBeNull();
+  });
+
+  it('reads a relative tolerance as a percentage, and no tolerance as the bare key', () => {
+    const relative = build({
+      type: 'numeric',
+      acceptedAnswers: ['3.14'],
+      matching: { caseSensitive: false, numeric: { tolerance: 0.01, mode: 'relative' } },
+    });
+    expect(answerKeyText(relative)).toBe('3.14 ± 1%');
+    // A calculated question's key (its instance's value) reads the same way.
+    const absolute = build({
+      type: 'numeric',
+      acceptedAnswers: ['3.14'],
+      matching: { caseSensitive: false, numeric: { tolerance: 0.01, mode: 'absolute' } },
+    });
+    expect(answerKeyText({ ...absolute, type: 'calculated' })).toBe('3.14 ± 0.01');
+    const exact = build({
+      type: 'numeric',
+      acceptedAnswers: ['42'],
+      matching: { caseSensitive: false, numeric: null },
+    });
+    expect(answerKeyText(exact)).toBe('42');
   });
 
   it('reads a short answer kept before units existed (an old snapshot’s question)', () => {

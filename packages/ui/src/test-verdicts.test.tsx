@@ -38,7 +38,7 @@ describe('TestVerdicts', () => {
     expect(within(wrong).getByTestId('verdict-0-expected')).toHaveTextContent('3');
     expect(within(wrong).getByTestId('verdict-0-actual')).toHaveTextContent('4');
     expect(within(wrong).getByText('1.50 s')).toBeInTheDocument();
-    expect(within(wrong).getByText('0 / 1 pts')).toBeInTheDocument();
+    expect(within(wrong).getByText('0 / 1 point')).toBeInTheDocument();
     const hidden = screen.getByRole('listitem', { name: 'Hidden one: Wrong output' });
     expect(within(hidden).getByText('Hidden')).toBeInTheDocument();
     expect(within(hidden).queryByText('Expected')).not.toBeInTheDocument();
@@ -62,7 +62,7 @@ describe('TestVerdicts in Spanish', () => {
       );
       const wrong = screen.getByRole('listitem', { name: 'Prueba 1: Salida incorrecta' });
       expect(within(wrong).getByText('1,50 s')).toBeInTheDocument();
-      expect(within(wrong).getByText('0,5 / 1 ptos.')).toBeInTheDocument();
+      expect(within(wrong).getByText('0,5 / 1 punto')).toBeInTheDocument();
       expect(within(wrong).getByText('Esperado')).toBeInTheDocument();
       const hidden = screen.getByRole('listitem', { name: 'Oculta: Límite de tiempo superado' });
       expect(within(hidden).getAllByText('Oculta')).toHaveLength(2);

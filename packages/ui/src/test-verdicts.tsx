@@ -80,7 +80,11 @@ function VerdictRow({ verdict, index, showPoints }: { verdict: TestVerdict; inde
         <span className="text-xs text-muted tabular-nums">{formatTime(verdict.timeMs)}</span>
         {showPoints && (
           <span className="ml-auto text-xs text-muted tabular-nums">
-            {t('verdicts.points', { points: formatPoints(verdict.points), max: formatPoints(verdict.maxPoints) })}
+            {t('verdicts.points', {
+              points: formatPoints(verdict.points),
+              max: formatPoints(verdict.maxPoints),
+              count: verdict.maxPoints,
+            })}
           </span>
         )}
       </div>

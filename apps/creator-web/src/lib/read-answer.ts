@@ -211,11 +211,15 @@ function savedText(shown: Shown): string {
   return isBlank(shown.answer) ? '' : shown.answer;
 }
 
-/** The accepted values of a numeric or calculated key ("0.125 m | 0.13 m"), without the key's unit. */
+/**
+ * The accepted values of a numeric or calculated key ("0.125 ± 0.001 m | 0.13 m", as answerKeyText words it),
+ * without the key's tolerance and unit.
+ */
 function keyValues(correctAnswer: string | null, unit: string | undefined): string[] {
   if (!correctAnswer) return [];
   return correctAnswer
     .split(' | ')
+    .map((value) => value.split(' ± ')[0]!.trim())
     .map((value) => (unit && value.endsWith(` ${unit}`) ? value.slice(0, -unit.length - 1) : value).trim());
 }
 

@@ -75,7 +75,7 @@ export function makeQuestionAnswer(overrides: Partial<QuestionAnswer> & { questi
 
 /**
  * GET /api/results/{id}: an MCQ the key scored (1 of 1 pt), a short answer and a file upload awaiting a
- * grader, so the result reads "1 / 3 pts · awaiting grading".
+ * grader, so the result reads "1 / 3 points · awaiting grading".
  */
 export function makeResultDetail(overrides: Partial<ResultDetail> = {}): ResultDetail {
   const summary = makeResultSummary({ score: 1, maxScore: 3, status: 'pending', pendingCount: 2, ...overrides });

@@ -1,3 +1,4 @@
+import { formatClockTime } from '@exam/ui/lib/format-time';
 import { localOffset, localTimeZone } from '@exam/ui/lib/local-time';
 import { i18n } from './index.ts';
 
@@ -28,9 +29,12 @@ export function formatDateTimeWithZone(value: string | number | Date, language: 
   return at ? `${formatDateTime(at, language)} (${localTimeZone()}, UTC${localOffset(at)})` : '';
 }
 
-/** Hours and minutes only: '6:00 PM' / '18:00'. */
+/**
+ * Hours and minutes only: '6:00 PM' / '18:00', by the rule both apps share (packages/ui's format-time: the
+ * language's own hour cycle), so the candidate and the examiner read a time alike; '' for an unreadable value.
+ */
 export function formatTime(value: string | number | Date, language: string = activeLanguage()): string {
-  return formatDateTime(value, language, { hour: '2-digit', minute: '2-digit' });
+  return formatClockTime(value, language) ?? '';
 }
 
 /** '1,234.5' / '1234,5' (Spanish groups thousands only from five digits). */

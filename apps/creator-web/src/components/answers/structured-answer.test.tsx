@@ -48,7 +48,7 @@ describe('structured answers as the grader reads them', () => {
       '✓right Hypothesise, then Experiment: kept',
       '✓right Experiment, then Conclude: kept',
     ]);
-    expect(screen.getByTestId('partial')).toHaveTextContent('2 of 3 pairs kept · 2 / 3 pts');
+    expect(screen.getByTestId('partial')).toHaveTextContent('2 of 3 pairs kept · 2 / 3 points');
   });
 
   it('tabulates a matching answer: prompt, chosen, right answer and a verdict in words per row', () => {
@@ -59,7 +59,7 @@ describe('structured answers as the grader reads them', () => {
       ['Spain', 'Lisbon', 'Madrid', '✗wrong'],
       ['Italy', 'Rome', 'Rome', '✓right'],
     ]);
-    expect(screen.getByTestId('partial')).toHaveTextContent('2 of 3 pairs right · 1.33 / 2 pts');
+    expect(screen.getByTestId('partial')).toHaveTextContent('2 of 3 pairs right · 1.33 / 2 points');
   });
 
   it('marks a prompt left unanswered as wrong with a dash', () => {
@@ -79,7 +79,7 @@ describe('structured answers as the grader reads them', () => {
     const text = screen.getByRole('group', { name: 'Answer with its gaps' });
     expect(text).toHaveTextContent('The capital of France is Paris ✓Gap 1: Paris, right, of Spain Barcelona ✗');
     expect(screen.getByTestId('gap-1')).toHaveTextContent('Gap 2: Barcelona, wrong');
-    expect(screen.getByTestId('partial')).toHaveTextContent('2 of 3 gaps right · 1.33 / 2 pts');
+    expect(screen.getByTestId('partial')).toHaveTextContent('2 of 3 gaps right · 1.33 / 2 points');
 
     await user.tab();
     expect(screen.getByTestId('gap-0')).toHaveFocus();

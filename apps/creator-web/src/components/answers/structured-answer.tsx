@@ -26,7 +26,7 @@ export function StructuredAnswer({ view, quote }: { view: AnswerView; quote?: st
   }
 }
 
-/** "2 of 3 gaps right · 1.33 / 2 pts": which parts earned the partial credit; nothing for other types. */
+/** "2 of 3 gaps right · 1.33 / 2 points": which parts earned the partial credit; nothing for other types. */
 export function PartialCredit({
   view,
   points,
@@ -48,6 +48,7 @@ export function PartialCredit({
         total: parts.total,
         points: points === null ? '—' : formatPoints(points),
         maxPoints: formatPoints(maxPoints),
+        count: maxPoints,
       })}
     </p>
   );

@@ -77,11 +77,14 @@ export function FillBlanksFields({ index }: { index: number }) {
           >
             <Plus aria-hidden className="h-4 w-4" /> {t('blanks.insert')}
           </Button>
-          <CheckboxField
-            label={t('blanks.caseSensitive', { n })}
-            checked={caseSensitive}
-            onChange={(on) => set('matching.caseSensitive', on)}
-          />
+          {/* Case applies to text gaps only; numeric gaps compare numbers and drop-downs their exact option. */}
+          {blanks.some((b) => b.kind === 'text') && (
+            <CheckboxField
+              label={t('blanks.caseSensitive', { n })}
+              checked={caseSensitive}
+              onChange={(on) => set('matching.caseSensitive', on)}
+            />
+          )}
         </div>
       </div>
       {blanks.map((blank, i) => (

@@ -64,7 +64,7 @@ describe('a calculated question in an attempt', () => {
       await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: owner(exam) })
     ).json<ResultDetail>();
     const q = detail.questionAnswers[0]!;
-    return { values: q.calculatedValues!, key: q.correctAnswer!.replace(' cm³', ''), detail };
+    return { values: q.calculatedValues!, key: q.correctAnswer!.replace(' ± 0.0001 cm³', ''), detail };
   }
 
   it('never sends the candidate the key, the formula, the ranges or the values as data', async () => {
@@ -173,7 +173,7 @@ describe('a calculated question in an attempt', () => {
       maxPoints: 2,
       calculatedValues: before.values,
     });
-    expect(before.detail.questionAnswers[0]!.correctAnswer).toBe(`${expected} cm³`);
+    expect(before.detail.questionAnswers[0]!.correctAnswer).toBe(`${expected} ± 0.0001 cm³`);
 
     // The creator corrects the formula and narrows the ranges so that no value the candidate had could be drawn.
     app.exams.put({
@@ -232,7 +232,7 @@ describe('a calculated question in an attempt', () => {
     expect(response.statusCode).toBe(200);
     const rows = response.json<QuestionAnswers>().answers;
     expect(rows.map((r) => [r.resultId, r.correctAnswer, r.calculatedValues, r.answerValue])).toEqual(
-      sat.map((s) => [s.resultId, `${s.key} cm³`, s.values, '1 cm³']),
+      sat.map((s) => [s.resultId, `${s.key} ± 0.0001 cm³`, s.values, '1 cm³']),
     );
     // The other question of the exam has no values to show.
     const other = await app.inject({
@@ -266,7 +266,7 @@ describe('a calculated question in an attempt', () => {
 
     app.exams.put({ ...exam, showAnswerKeys: true });
     const shown = await candidateView();
-    expect(shown.json<CandidateResult>().questions[0]).toMatchObject({ correctAnswer: `${key} cm³` });
+    expect(shown.json<CandidateResult>().questions[0]).toMatchObject({ correctAnswer: `${key} ± 0.0001 cm³` });
     for (const field of ['"calculatedValues"', '"answerValue"']) expect(shown.body).not.toContain(field);
   });
 

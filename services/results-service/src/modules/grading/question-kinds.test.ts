@@ -135,10 +135,10 @@ describe('the further question types in a result', () => {
     });
     expect(gaps).toMatchObject({
       answer: 'Water boils at [100.2] °C; its formula is [water]; at 20 °C it is a [gas].',
-      correctAnswer: 'Water boils at [100] °C; its formula is [H2O]; at 20 °C it is a [liquid].',
+      correctAnswer: 'Water boils at [100 ± 0.5] °C; its formula is [H2O]; at 20 °C it is a [liquid].',
       parts: [true, false, false],
     });
-    expect(length).toMatchObject({ answer: '12.5 cm', correctAnswer: '0.125 m', points: 2 });
+    expect(length).toMatchObject({ answer: '12.5 cm', correctAnswer: '0.125 ± 0.001 m', points: 2 });
     expect(length).not.toHaveProperty('parts');
     expect(essay).not.toHaveProperty('passageTitle');
   });

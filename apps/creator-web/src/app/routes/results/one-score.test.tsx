@@ -14,7 +14,7 @@ describe('one score everywhere', () => {
       http.get('*/api/results/summary', () => HttpResponse.json({ exams: [] })),
       ...fakeResultService(detail).handlers,
     );
-    const expected = '7 / 9 pts · 77.8%';
+    const expected = '7 / 9 points · 77.8%';
     signInAs();
 
     const dashboard = renderApp('/creator/dashboard');

@@ -92,7 +92,7 @@ describe('the accommodations page', () => {
     expect(first).toHaveTextContent("The exam's");
     expect(second).toHaveTextContent('+20 min');
     expect(second).toHaveTextContent('60 min → 80 min');
-    expect(second).toHaveTextContent('Opens Dec 1, 2026 09:00 · Closes Dec 1, 2026 15:00');
+    expect(second).toHaveTextContent('Opens Dec 1, 2026, 9:00 AM · Closes Dec 1, 2026, 3:00 PM');
     expect(within(second as HTMLElement).getAllByRole('cell')[5]).toHaveTextContent('3');
   });
 

@@ -82,7 +82,7 @@ describe('candidate page', () => {
     const [open, kept, earlier] = within(screen.getByRole('table', { name: 'Attempts and results' })).getAllByTestId(
       'candidate-attempt-row',
     );
-    expect(cellsOf(open!)).toEqual(['Untitled exam', '1', 'Jan 6, 2025 09:05', '—', 'In progress', 'Live view']);
+    expect(cellsOf(open!)).toEqual(['Untitled exam', '1', 'Jan 6, 2025, 9:05 AM', '—', 'In progress', 'Live view']);
     expect(within(open!).getByRole('link', { name: 'Live view of Untitled exam' })).toHaveAttribute(
       'href',
       '/creator/exam-live/exam-3',
@@ -90,9 +90,9 @@ describe('candidate page', () => {
     expect(cellsOf(kept!)).toEqual([
       'Data Structures',
       '2Counts',
-      'Jan 5, 2025 14:00',
-      'Jan 5, 2025 14:30',
-      '4 / 5 pts · 80%Graded',
+      'Jan 5, 2025, 2:00 PM',
+      'Jan 5, 2025, 2:30 PM',
+      '4 / 5 points · 80%Graded',
       'Open Grader',
     ]);
     expect(within(kept!).getByRole('link', { name: 'Open Grader for Data Structures' })).toHaveAttribute(

@@ -80,9 +80,9 @@ describe("a shuffled candidate's result in the exam's order and numbering", () =
     await user.click(within(upload).getByRole('button', { name: 'Full marks' }));
     await waitFor(() => expect(fake.patches).toHaveLength(1));
     expect(fake.patches[0]!.grading).toEqual([{ questionIndex: 2, points: 1, feedback: '', criteria: [] }]);
-    expect(within(screen.getByRole('group', { name: 'Question 1' })).getByText('1 / 1 pts')).toBeInTheDocument();
-    expect(within(screen.getByRole('group', { name: 'Question 3' })).getByText('1 / 1 pts')).toBeInTheDocument();
-    expect(within(screen.getByRole('group', { name: 'Question 2' })).getByText('— / 1 pts')).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Question 1' })).getByText('1 / 1 point')).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Question 3' })).getByText('1 / 1 point')).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Question 2' })).getByText('— / 1 point')).toBeInTheDocument();
   });
 
   it("tags the transcript and the grade history with the exam's numbers, not the candidate's", async () => {
@@ -100,6 +100,6 @@ describe("a shuffled candidate's result in the exam's order and numbering", () =
       .map((item) => /Question \d+/.exec(item.textContent ?? '')?.[0]);
     expect(tags).toEqual(['Question 1', 'Question 1', 'Question 2']);
     const history = screen.getByRole('list', { name: 'Grade history' });
-    expect(history).toHaveTextContent('grader@example.com · Q1: — → 1 pts');
+    expect(history).toHaveTextContent('grader@example.com · Q1: — → 1 point');
   });
 });

@@ -74,7 +74,7 @@ describe('follow-up questions on the grading page', () => {
 
     expect(summary()).toHaveTextContent('Follow-up: 0 of 4 points (0 of 2 marked)');
     expect(summary()).toHaveTextContent('never added to it');
-    expect(screen.getByTestId('result-score')).toHaveTextContent('1 / 3 pts');
+    expect(screen.getByTestId('result-score')).toHaveTextContent('1 / 3 points');
   });
 
   it('marks a follow-up with a rubric level and feedback, says who marked it, and the summary follows', async () => {
@@ -105,7 +105,7 @@ describe('follow-up questions on the grading page', () => {
     expect(fake.marks).toEqual([{ n: 1, body: { level: 1, feedback: 'Missed the halving.' } }]);
     expect(summary()).toHaveTextContent('Follow-up: 1 of 4 points (1 of 2 marked)');
     // The exam's own score does not move.
-    expect(screen.getByTestId('result-score')).toHaveTextContent('1 / 3 pts');
+    expect(screen.getByTestId('result-score')).toHaveTextContent('1 / 3 points');
     expect(within(followUp(1)).getByLabelText('Feedback on follow-up question 1')).toHaveValue('Missed the halving.');
 
     await user.click(within(followUp(2)).getByRole('radio', { name: 'Cannot explain it (0 points)' }));

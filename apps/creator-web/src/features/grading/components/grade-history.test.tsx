@@ -27,9 +27,9 @@ describe('the grade history', () => {
     const lines = within(screen.getByRole('list', { name: 'Grade history' }))
       .getAllByRole('listitem')
       .map((li) => li.textContent);
-    expect(lines[0]).toMatch(/ · suggested by AI, accepted by grader@example\.com · Q2: — → 3 pts$/);
-    expect(lines[1]).toMatch(/ · suggested by AI, edited by grader@example\.com · Q3: — → 2\.5 pts$/);
-    expect(lines[2]).toMatch(/ · grader@example\.com · Q1: — → 3 pts$/);
+    expect(lines[0]).toMatch(/ · suggested by AI, accepted by grader@example\.com · Q2: — → 3 points$/);
+    expect(lines[1]).toMatch(/ · suggested by AI, edited by grader@example\.com · Q3: — → 2\.5 points$/);
+    expect(lines[2]).toMatch(/ · grader@example\.com · Q1: — → 3 points$/);
     expect(lines[2]).not.toMatch(/suggested/);
   });
 });

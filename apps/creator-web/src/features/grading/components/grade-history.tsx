@@ -18,7 +18,7 @@ function decidedBy(entry: GradeHistoryEntry): string {
 }
 
 /**
- * "{time} · {by} · Q{n}: {before} → {after} pts", or the release row of the whole result. Entries name the
+ * "{time} · {by} · Q{n}: {before} → {after} points", or the release row of the whole result. Entries name the
  * candidate's question; n is the exam's number of it.
  */
 export function historyLine(entry: GradeHistoryEntry, numberOf: ExamNumberOf = ownNumber): string {
@@ -34,6 +34,7 @@ export function historyLine(entry: GradeHistoryEntry, numberOf: ExamNumberOf = o
     question,
     before: pointsOf(entry.before),
     after: pointsOf(entry.after),
+    count: entry.after?.points ?? 0,
     context: entry.kind === 'tests' ? 'tests' : undefined,
   });
   return entry.reason ? i18n.t('grading:gradeHistory.withReason', { line, reason: entry.reason }) : line;

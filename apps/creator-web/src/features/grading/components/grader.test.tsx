@@ -163,7 +163,7 @@ describe('grader', () => {
     signInAs();
     const { user } = renderApp(graderPath(detail, detail.id));
     const second = await screen.findByRole('group', { name: 'Question 2' });
-    expect(screen.getByTestId('grader-score')).toHaveTextContent('1 / 3 pts · awaiting grading');
+    expect(screen.getByTestId('grader-score')).toHaveTextContent('1 / 3 points · awaiting grading');
     expect(screen.queryByText('You have unsaved changes')).not.toBeInTheDocument();
     await user.click(within(second).getByRole('button', { name: 'Full marks' }));
     expect(within(second).getByLabelText('Points for question 2')).toHaveValue(1);
@@ -194,7 +194,7 @@ describe('grader', () => {
     await user.click(within(second).getByRole('button', { name: 'Full marks' }));
     await user.click(within(second).getByRole('button', { name: 'Full marks' }));
     expect(within(second).getByLabelText('Points for question 2')).toHaveValue(1);
-    expect(within(second).getByText('1 / 1 pts')).toBeInTheDocument();
+    expect(within(second).getByText('1 / 1 point')).toBeInTheDocument();
     await user.click(within(first).getByRole('button', { name: 'Clear mark' }));
     await user.click(screen.getByRole('button', { name: 'Save Grading' }));
     await screen.findByRole('heading', { name: /Candidate Submissions/ });

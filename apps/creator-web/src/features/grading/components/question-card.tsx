@@ -137,7 +137,11 @@ export function QuestionCard(props: Props) {
             className="tabular-nums text-sm font-medium text-ink"
             data-testid={`question-points-${qa.questionIndex}`}
           >
-            {t('questionCard.pointsMaxpointsPts', { points, maxPoints: formatPoints(qa.maxPoints) })}
+            {t('questionCard.pointsMaxpointsPts', {
+              points,
+              maxPoints: formatPoints(qa.maxPoints),
+              count: qa.maxPoints,
+            })}
           </span>
           <Badge tone={badge.tone}>{t(badge.text)}</Badge>
         </div>

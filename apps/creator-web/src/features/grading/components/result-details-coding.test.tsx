@@ -99,26 +99,26 @@ describe('result of a coding question graded by tests', () => {
       ],
     });
     const list = await screen.findByRole('list', { name: 'Tests of question 1' });
-    expect(screen.getByRole('list', { name: 'Grade history' })).toHaveTextContent('runner · Q1 tests: — → 1 pts');
+    expect(screen.getByRole('list', { name: 'Grade history' })).toHaveTextContent('runner · Q1 tests: — → 1 point');
     expect(within(question()).getByText('2 of 3 tests fail: Large input, Test 3')).toBeInTheDocument();
     const large = within(list).getByRole('listitem', { name: 'Large input: Wrong output' });
     expect(within(large).getByText('Hidden')).toBeInTheDocument();
     expect(within(large).getByTestId('verdict-1-expected')).toHaveTextContent('3000');
     expect(within(large).getByTestId('verdict-1-actual')).toHaveTextContent('2999');
-    expect(within(large).getByText('0 / 2 pts')).toBeInTheDocument();
+    expect(within(large).getByText('0 / 2 points')).toBeInTheDocument();
     const crashed = within(list).getByRole('listitem', { name: 'Test 3: Runtime error' });
     expect(within(crashed).getByTestId('verdict-2-stderr')).toHaveTextContent('IndexError');
     expect(within(list).getByRole('listitem', { name: 'Small: Passed' })).toBeInTheDocument();
     expect(within(question()).getByText('Scored by tests')).toBeInTheDocument();
-    expect(within(question()).getByTestId('question-points-0')).toHaveTextContent('1 / 4 pts');
+    expect(within(question()).getByTestId('question-points-0')).toHaveTextContent('1 / 4 points');
   });
 
   it('says the tests are running and picks up their points when the run finishes', async () => {
     const { fake } = open(codingResult({ state: 'running', runId: 'run-1', verdicts: [] }, null));
     expect(await screen.findByTestId('tests-state-0')).toHaveTextContent('Tests running…');
-    expect(within(question()).getByTestId('question-points-0')).toHaveTextContent('— / 4 pts');
+    expect(within(question()).getByTestId('question-points-0')).toHaveTextContent('— / 4 points');
     fake.setQuestion(0, { tests: doneTests, points: 1, autoScored: true, isGraded: true });
-    await waitFor(() => expect(within(question()).getByTestId('question-points-0')).toHaveTextContent('1 / 4 pts'), {
+    await waitFor(() => expect(within(question()).getByTestId('question-points-0')).toHaveTextContent('1 / 4 points'), {
       timeout: 8000,
     });
     expect(screen.getByRole('list', { name: 'Tests of question 1' })).toBeInTheDocument();
@@ -152,7 +152,7 @@ describe('result of a coding question graded by tests', () => {
     ]);
     const history = await screen.findByRole('list', { name: 'Grade history' });
     await waitFor(() =>
-      expect(history).toHaveTextContent('Q1: 1 → 4 pts · Reason: The hidden test expects a trailing space'),
+      expect(history).toHaveTextContent('Q1: 1 → 4 points · Reason: The hidden test expects a trailing space'),
     );
   });
 });

@@ -28,9 +28,9 @@ const question = (n: number) => screen.getByRole('group', { name: `Question ${n}
 describe('a result with the further question types', () => {
   it('lays each answer out with its parts right or wrong and the partial credit they earned', async () => {
     await openKindsResult();
-    expect(await screen.findByTestId('partial-credit-0')).toHaveTextContent('2 of 3 pairs kept · 2 / 3 pts');
-    expect(screen.getByTestId('partial-credit-1')).toHaveTextContent('2 of 3 pairs right · 1.33 / 2 pts');
-    expect(screen.getByTestId('partial-credit-2')).toHaveTextContent('2 of 3 gaps right · 1.33 / 2 pts');
+    expect(await screen.findByTestId('partial-credit-0')).toHaveTextContent('2 of 3 pairs kept · 2 / 3 points');
+    expect(screen.getByTestId('partial-credit-1')).toHaveTextContent('2 of 3 pairs right · 1.33 / 2 points');
+    expect(screen.getByTestId('partial-credit-2')).toHaveTextContent('2 of 3 gaps right · 1.33 / 2 points');
     expect(within(question(2)).getByRole('table', { name: 'Matching answer' })).toBeInTheDocument();
     expect(within(question(4)).getByTestId('quantity-key')).toHaveTextContent('0.125 m ± 1%');
     expect(within(question(5)).getByTestId('quantity-key')).toHaveTextContent('12 ± 0.01');
@@ -51,7 +51,7 @@ describe('a result with the further question types', () => {
     const { user, fake } = await openKindsResult();
     await screen.findByTestId('partial-credit-1');
     await user.click(within(question(2)).getByRole('button', { name: 'Full marks' }));
-    expect(screen.getByTestId('partial-credit-1')).toHaveTextContent('2 of 3 pairs right · 2 / 2 pts');
+    expect(screen.getByTestId('partial-credit-1')).toHaveTextContent('2 of 3 pairs right · 2 / 2 points');
     expect(within(question(2)).getByText('Marked by grader')).toBeInTheDocument();
     await waitFor(() =>
       expect(fake.patches.at(-1)?.grading).toEqual([expect.objectContaining({ questionIndex: 1, points: 2 })]),

@@ -50,11 +50,11 @@ describe('result details', () => {
     const detail = makeResultDetail();
     serveResult(detail);
     await openResult(detail);
-    expect(score()).toHaveTextContent('1 / 3 pts · awaiting grading');
+    expect(score()).toHaveTextContent('1 / 3 points · awaiting grading');
     expect(score()).toHaveTextContent('Pending');
-    expect(within(question(1)).getByText('1 / 1 pts')).toBeInTheDocument();
+    expect(within(question(1)).getByText('1 / 1 point')).toBeInTheDocument();
     expect(within(question(1)).getByText('Scored by key')).toBeInTheDocument();
-    expect(within(question(2)).getByText('— / 1 pts')).toBeInTheDocument();
+    expect(within(question(2)).getByText('— / 1 point')).toBeInTheDocument();
     expect(within(question(2)).getByText('Awaiting grading')).toBeInTheDocument();
     expect(screen.queryByText(/Incorrect/)).not.toBeInTheDocument();
     expect(screen.queryByText(/0%/)).not.toBeInTheDocument();
@@ -68,7 +68,7 @@ describe('result details', () => {
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fireEvent.click(action(2, 'Full marks'));
-    expect(within(question(2)).getByText('1 / 1 pts')).toBeInTheDocument();
+    expect(within(question(2)).getByText('1 / 1 point')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save Grading' })).toBeInTheDocument();
     act(() => vi.advanceTimersByTime(499));
     expect(fake.patches).toHaveLength(0);
@@ -77,7 +77,7 @@ describe('result details', () => {
 
     await waitFor(() => expect(fake.patches).toHaveLength(1));
     expect(fake.patches[0]!.grading).toEqual([{ questionIndex: 1, points: 1, feedback: '', criteria: [] }]);
-    await waitFor(() => expect(score()).toHaveTextContent('2 / 3 pts · awaiting grading'));
+    await waitFor(() => expect(score()).toHaveTextContent('2 / 3 points · awaiting grading'));
     expect(screen.queryByRole('button', { name: 'Save Grading' })).not.toBeInTheDocument();
   });
 
@@ -92,13 +92,13 @@ describe('result details', () => {
     expect(points).toHaveValue(1);
     await waitFor(() => expect(fake.patches).toHaveLength(1));
     expect(fake.patches[0]!.grading).toEqual([{ questionIndex: 1, points: 1, feedback: '', criteria: [] }]);
-    await waitFor(() => expect(score()).toHaveTextContent('2 / 3 pts'));
+    await waitFor(() => expect(score()).toHaveTextContent('2 / 3 points'));
 
     await user.click(action(2, 'Clear mark'));
     expect(points).toHaveValue(null);
     await waitFor(() => expect(fake.patches).toHaveLength(2));
     expect(fake.patches[1]!.grading).toEqual([{ questionIndex: 1, points: null, feedback: '', criteria: [] }]);
-    await waitFor(() => expect(score()).toHaveTextContent('1 / 3 pts · awaiting grading'));
+    await waitFor(() => expect(score()).toHaveTextContent('1 / 3 points · awaiting grading'));
   });
 
   it('debounces quick changes into one save of the touched questions', async () => {
@@ -123,7 +123,7 @@ describe('result details', () => {
       [1, 1],
       [2, 0.5],
     ]);
-    await waitFor(() => expect(score()).toHaveTextContent('1.5 / 3 pts · 50%'));
+    await waitFor(() => expect(score()).toHaveTextContent('1.5 / 3 points · 50%'));
     expect(score()).toHaveTextContent('Graded');
   });
 
@@ -139,7 +139,7 @@ describe('result details', () => {
     vi.useRealTimers();
     expect(await screen.findByRole('alert')).toHaveTextContent('The grading could not be saved');
     expect(screen.getByRole('button', { name: 'Retry now' })).toBeInTheDocument();
-    expect(score()).toHaveTextContent('1 / 3 pts · awaiting grading');
+    expect(score()).toHaveTextContent('1 / 3 points · awaiting grading');
     expect(fake.patches).toHaveLength(1);
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -149,7 +149,7 @@ describe('result details', () => {
     vi.useRealTimers();
     await waitFor(() => expect(fake.patches).toHaveLength(2));
     expect(fake.patches[1]).toEqual(fake.patches[0]);
-    await waitFor(() => expect(score()).toHaveTextContent('3 / 3 pts · 100%'));
+    await waitFor(() => expect(score()).toHaveTextContent('3 / 3 points · 100%'));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
@@ -196,9 +196,9 @@ describe('result details', () => {
     const { user } = await openResult(detail);
     await user.click(action(2, 'Full marks'));
     await user.click(action(3, 'Zero'));
-    await waitFor(() => expect(score()).toHaveTextContent('2 / 3 pts · 66.7%'));
+    await waitFor(() => expect(score()).toHaveTextContent('2 / 3 points · 66.7%'));
     const history = screen.getByRole('list', { name: 'Grade history' });
-    expect(history).toHaveTextContent('creator@example.com · Q2: — → 1 pts');
+    expect(history).toHaveTextContent('creator@example.com · Q2: — → 1 point');
 
     await user.click(screen.getByRole('button', { name: 'Release result' }));
     await waitFor(() => expect(score()).toHaveTextContent('Released'));

@@ -84,6 +84,7 @@ function ItemType({ item, question }: { item: InsightsItem; question: Question |
           {t('assessmentBreakdown.partialCredit', {
             points: formatPoints(item.facility * question.points),
             maxPoints: formatPoints(question.points),
+            count: question.points,
           })}
         </span>
       )}

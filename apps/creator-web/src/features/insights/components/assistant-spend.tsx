@@ -4,8 +4,7 @@ import { Ban, Coins, MessagesSquare } from 'lucide-react';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useExamAiUsage } from '../api/get-insights.ts';
 import { useTranslation } from 'react-i18next';
-
-const number = new Intl.NumberFormat('en-US');
+import { formatCount } from '../../../lib/format-number.ts';
 
 function refusalsOf(spend: AiSpend) {
   const r = spend.refusals;
@@ -37,24 +36,24 @@ export function AssistantSpend({ examId }: { examId: string }) {
         <StatCard
           label={t('assistantSpend.messagesLastHour')}
           icon={<MessagesSquare aria-hidden />}
-          value={`${number.format(lastHour.requests)} / ${number.format(budget.requestsPerHour)}`}
-          hint={t('assistantSpend.requestsInTotal', { requests: number.format(total.requests) })}
+          value={`${formatCount(lastHour.requests)} / ${formatCount(budget.requestsPerHour)}`}
+          hint={t('assistantSpend.requestsInTotal', { requests: formatCount(total.requests) })}
         />
         <StatCard
           label={t('assistantSpend.tokensLastHour')}
           icon={<Coins aria-hidden />}
-          value={`${number.format(lastHour.tokens)} / ${number.format(budget.tokensPerHour)}`}
-          hint={t('assistantSpend.tokensInTotal', { tokens: number.format(total.tokens) })}
+          value={`${formatCount(lastHour.tokens)} / ${formatCount(budget.tokensPerHour)}`}
+          hint={t('assistantSpend.tokensInTotal', { tokens: formatCount(total.tokens) })}
         />
         <StatCard
           label={t('assistantSpend.refusedByABudget')}
           icon={<Ban aria-hidden />}
-          value={number.format(hour.exam + hour.attempt)}
+          value={formatCount(hour.exam + hour.attempt)}
           hint={t('assistantSpend.examBudgetExamCandidate', {
-            exam: number.format(hour.exam),
-            attempt: number.format(hour.attempt),
-            exam2: number.format(all.exam),
-            attempt2: number.format(all.attempt),
+            exam: formatCount(hour.exam),
+            attempt: formatCount(hour.attempt),
+            exam2: formatCount(all.exam),
+            attempt2: formatCount(all.attempt),
           })}
         />
       </div>

@@ -215,9 +215,9 @@ describe('exam insights', () => {
     );
     const rows = within(screen.getByRole('table', { name: 'Assessment Breakdown' })).getAllByTestId('item-row');
     expect(rows.map((row) => row.querySelectorAll('td')[3]?.textContent)).toEqual([
-      'Orderingpartial credit · mean 1.5 / 3 pts',
-      'Matchingpartial credit · mean 1.33 / 2 pts',
-      'Fill in the blankspartial credit · mean 1 / 2 pts',
+      'Orderingpartial credit · mean 1.5 / 3 points',
+      'Matchingpartial credit · mean 1.33 / 2 points',
+      'Fill in the blankspartial credit · mean 1 / 2 points',
       'Numeric',
       'Calculated',
       'True/false',

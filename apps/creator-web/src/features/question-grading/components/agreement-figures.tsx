@@ -64,7 +64,10 @@ export function AgreementFigures({ examId, questionIndex }: { examId: string; qu
               </dd>
               <dt className="text-muted">{t('agreement.meanDifference')}</dt>
               <dd className="tabular-nums">
-                {t('agreement.points', { points: formatDifference(figures.meanAbsoluteDifference) })}
+                {t('agreement.points', {
+                  points: formatDifference(figures.meanAbsoluteDifference),
+                  count: figures.meanAbsoluteDifference,
+                })}
               </dd>
             </dl>
             <AgreementNotes agreement={figures} />

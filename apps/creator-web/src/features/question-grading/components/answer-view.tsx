@@ -68,7 +68,10 @@ function ItemBadges({ item }: { item: AnswerItem }) {
         <Badge tone="warning">{t('answer.unmarked')}</Badge>
       ) : (
         <Badge tone={autoScored ? 'info' : 'brand'}>
-          {t(autoScored ? 'answer.scoredByKey' : 'answer.marked', { points: formatPoints(points ?? 0) })}
+          {t(autoScored ? 'answer.scoredByKey' : 'answer.marked', {
+            points: formatPoints(points ?? 0),
+            count: points ?? 0,
+          })}
         </Badge>
       )}
     </div>

@@ -36,7 +36,7 @@ describe('grading the further question types by question', () => {
     const gaps = within(shown).getByRole('group', { name: 'Answer with its gaps' });
     expect(gaps).toHaveTextContent('Gap 1: Paris, right');
     expect(gaps).toHaveTextContent('Gap 2: Barcelona, wrong');
-    expect(within(shown).getByTestId('answer-partial-credit')).toHaveTextContent('2 of 3 gaps right · 1.33 / 2 pts');
+    expect(within(shown).getByTestId('answer-partial-credit')).toHaveTextContent('2 of 3 gaps right · 1.33 / 2 points');
     const banner = within(current).getByTestId('group-banner');
     await user.click(within(banner).getByText('Show the 2 answers in this group'));
     const member = within(banner).getAllByRole('group', { name: 'Answer with its gaps' });

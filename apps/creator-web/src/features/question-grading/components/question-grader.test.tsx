@@ -179,7 +179,7 @@ describe('grading by question', () => {
     );
     const { user } = await openScreen();
     const panel = screen.getByRole('region', { name: 'AI suggestion' });
-    expect(within(panel).getByTestId('suggested-points')).toHaveTextContent('Suggested: 3 / 4 pts');
+    expect(within(panel).getByTestId('suggested-points')).toHaveTextContent('Suggested: 3 / 4 points');
     expect(within(panel).getByText('Uncertain: the samples disagreed (3, 4, 3)')).toBeInTheDocument();
     expect(within(panel).getByText('Names the median and gives the reason.')).toBeInTheDocument();
     expect(screen.getByTestId('answer-quote')).toHaveTextContent('extreme values do not move it');
@@ -227,7 +227,7 @@ describe('grading by question', () => {
     expect(within(panel).getByText("Asked for the group's answer; the mark applies to all 2.")).toBeInTheDocument();
     await user.click(within(panel).getByRole('button', { name: 'Suggest a mark' }));
     await waitFor(() => expect(fake.suggestionRequests).toEqual(['result-1']));
-    expect(await within(panel).findByTestId('suggested-points')).toHaveTextContent('Suggested: 3 / 4 pts');
+    expect(await within(panel).findByTestId('suggested-points')).toHaveTextContent('Suggested: 3 / 4 points');
   });
 
   it('starts a batch for the unmarked answers, follows its progress, cancels it and shows how it ended', async () => {
@@ -370,7 +370,7 @@ describe('grading by question', () => {
     expect(read('Exact agreement')).toBe('75%');
     expect(read("Cohen's κ")).toBe('—');
     expect(read('Weighted κ (quadratic)')).toBe('0.78 (95% CI 0.65–0.90)');
-    expect(read('Mean absolute difference')).toBe('0.42 pts');
+    expect(read('Mean absolute difference')).toBe('0.42 points');
     expect(
       within(region).getByText('κ: both raters gave every answer the same points: κ is 0/0 and undefined'),
     ).toBeInTheDocument();

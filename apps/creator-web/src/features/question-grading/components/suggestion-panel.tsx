@@ -11,8 +11,7 @@ import { useSuggestMark } from '../api/suggest-marks.ts';
 import type { MarkingSession } from '../hooks/use-marking-session.ts';
 import type { AnswerItem } from '../lib/answer-items.ts';
 import { SuggestionBatchControls } from './suggestion-batch.tsx';
-
-const tokens = new Intl.NumberFormat('en-US');
+import { formatCount } from '../../../lib/format-number.ts';
 
 type Props = { examId: string; data: QuestionAnswers; session: MarkingSession };
 
@@ -24,7 +23,7 @@ function Budget({ data }: { data: QuestionAnswers }) {
   return (
     <div className="flex flex-col gap-1" data-testid="grading-budget">
       <p className="text-xs text-muted">
-        {t('suggestion.budget', { used: tokens.format(usedTokens), budget: tokens.format(budgetTokens) })}
+        {t('suggestion.budget', { used: formatCount(usedTokens), budget: formatCount(budgetTokens) })}
       </p>
       <Progress value={(usedTokens / budgetTokens) * 100} label={t('suggestion.budgetLabel')} />
     </div>
@@ -38,7 +37,11 @@ function SuggestionView({ suggestion, data, session }: { suggestion: GradingSugg
   return (
     <div className="flex flex-col gap-3" data-testid="suggestion">
       <p className="text-sm font-semibold text-ink" data-testid="suggested-points">
-        {t('suggestion.points', { points: formatPoints(suggestion.points), max: formatPoints(data.maxPoints) })}
+        {t('suggestion.points', {
+          points: formatPoints(suggestion.points),
+          max: formatPoints(data.maxPoints),
+          count: data.maxPoints,
+        })}
       </p>
       {suggestion.uncertain && (
         <Badge tone="warning" className="self-start" data-testid="suggestion-uncertain">

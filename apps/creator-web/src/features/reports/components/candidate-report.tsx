@@ -5,6 +5,7 @@ import { Printer } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate, formatDateTime } from '../../../lib/format-date.ts';
+import { formatCount } from '../../../lib/format-number.ts';
 
 type Level = '0' | '1' | '2' | '3' | '4';
 
@@ -126,7 +127,7 @@ function Process({ process }: { process: Report['process'] }) {
         {process.characters === 0
           ? t('report.processNoText')
           : t('report.processShares', {
-              characters: process.characters.toLocaleString('en-US'),
+              characters: formatCount(process.characters),
               typed: process.typedPercent,
               pasted: process.pastedPercent,
               assistant: process.assistantPercent,

@@ -111,10 +111,10 @@ describe('dashboard Results tab', () => {
     await screen.findByRole('table', { name: 'Exam Grading' });
     expect(studentsInTable()).toEqual(['alice', 'Bob', 'Carol', 'Anonymous']);
     const row = (name: string) => screen.getByRole('row', { name: new RegExp(`^${name}`) });
-    expect(within(row('alice')).getByTestId('score')).toHaveTextContent('2 / 3 pts · awaiting gradingPending');
-    expect(within(row('Bob')).getByTestId('score')).toHaveTextContent('9 / 10 pts · 90%Released');
-    expect(within(row('Carol')).getByTestId('score')).toHaveTextContent('9 / 20 pts · 45%Graded');
-    expect(within(row('Anonymous')).getByTestId('score')).toHaveTextContent('0 / 3 pts · awaiting gradingPending');
+    expect(within(row('alice')).getByTestId('score')).toHaveTextContent('2 / 3 points · awaiting gradingPending');
+    expect(within(row('Bob')).getByTestId('score')).toHaveTextContent('9 / 10 points · 90%Released');
+    expect(within(row('Carol')).getByTestId('score')).toHaveTextContent('9 / 20 points · 45%Graded');
+    expect(within(row('Anonymous')).getByTestId('score')).toHaveTextContent('0 / 3 points · awaiting gradingPending');
     expect(within(row('alice')).queryByText(/%/)).not.toBeInTheDocument();
     expect(within(row('Carol')).getByText('18/20')).toBeInTheDocument();
     expect(within(row('Bob')).getByRole('link', { name: 'View result of Bob' })).toHaveAttribute(

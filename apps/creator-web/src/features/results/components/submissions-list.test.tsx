@@ -52,7 +52,7 @@ describe('submissions list', () => {
       within(first!)
         .getAllByRole('cell')
         .map((c) => c.textContent?.trim()),
-    ).toEqual(['', 'Anonymous', 'N/A', 'Jan 5, 2025 14:30', '3h 25m', '4 / 5 pts · 80%Graded', 'Open Grader']);
+    ).toEqual(['', 'Anonymous', 'N/A', 'Jan 5, 2025, 2:30 PM', '3h 25m', '4 / 5 points · 80%Graded', 'Open Grader']);
     expect(
       within(second!)
         .getAllByRole('cell')
@@ -61,9 +61,9 @@ describe('submissions list', () => {
       '',
       'Linus',
       expect.any(String),
-      'Jan 4, 2025 09:05',
+      'Jan 4, 2025, 9:05 AM',
       '0s',
-      '0 / 3 pts · awaiting gradingPending',
+      '0 / 3 points · awaiting gradingPending',
       'Open Grader',
     ]);
     expect(within(first!).getByRole('link', { name: 'Open Grader for Anonymous' })).toHaveAttribute(

@@ -53,11 +53,11 @@ describe('/taker/results/{attemptId}', () => {
     renderRoute(`/taker/results/${attemptId}`);
     expect(await screen.findByRole('heading', { name: 'Your result' })).toBeInTheDocument();
     expect(screen.getByText('Physics Midterm')).toBeInTheDocument();
-    expect(screen.getByTestId('result-score')).toHaveTextContent('7 / 9 pts · 77.8%');
+    expect(screen.getByTestId('result-score')).toHaveTextContent('7 / 9 points · 77.8%');
     expect(screen.getByRole('heading', { name: 'Q1: Speed of light' })).toBeInTheDocument();
     expect(screen.getByText('3e8')).toBeInTheDocument();
-    expect(screen.getByText('2 / 2 pts')).toBeInTheDocument();
-    expect(screen.getByText('2.5 / 4 pts')).toBeInTheDocument();
+    expect(screen.getByText('2 / 2 points')).toBeInTheDocument();
+    expect(screen.getByText('2.5 / 4 points')).toBeInTheDocument();
     expect(screen.getByText('Good method, weak conclusion.')).toBeInTheDocument();
     expect(screen.queryByText(/Correct answer:/)).not.toBeInTheDocument();
     expect(seen.authorization).toBe('Bearer token-of-this-device');
@@ -127,7 +127,7 @@ describe('/taker/results/{attemptId}', () => {
       within(rubric)
         .getAllByRole('listitem')
         .map((li) => li.textContent),
-    ).toEqual(['Clear thesis1.5 / 1.5 pts', 'Cites sources0 / 2.5 pts']);
+    ).toEqual(['Clear thesis1.5 / 1.5 points', 'Cites sources0 / 2.5 points']);
     expect(screen.getByTestId('result-explanation-1')).toHaveTextContent('Marked by your grader');
     expect(screen.getByText('Name your sources.')).toBeInTheDocument();
 
@@ -235,7 +235,7 @@ describe('/taker/results/{attemptId}', () => {
     renderRoute(`/taker/results/${attemptId}`);
     expect(await screen.findByText('Correct answer: Paris')).toBeInTheDocument();
     expect(screen.getAllByText(/Correct answer:/)).toHaveLength(1);
-    expect(screen.getByText('0 / 1 pts')).toBeInTheDocument();
+    expect(screen.getByText('0 / 1 point')).toBeInTheDocument();
   });
 
   it("shows only the server's message while the result is not released", async () => {
@@ -303,7 +303,7 @@ describe('/taker/results/{attemptId}', () => {
     const hidden = within(list).getByRole('listitem', { name: 'Test 2: Passed' });
     expect(within(hidden).getByText('Hidden')).toBeInTheDocument();
     expect(within(hidden).queryByText('Expected')).not.toBeInTheDocument();
-    expect(within(hidden).getByText('1 / 1 pts')).toBeInTheDocument();
+    expect(within(hidden).getByText('1 / 1 point')).toBeInTheDocument();
   });
 
   it('says the tests are still running while the grade run has not finished', async () => {
@@ -352,9 +352,9 @@ describe('/taker/results/{attemptId} in Spanish', () => {
     );
     renderRoute(`/taker/results/${attemptId}`);
     expect(await screen.findByRole('heading', { name: 'Tu resultado' })).toBeInTheDocument();
-    expect(screen.getByTestId('result-score')).toHaveTextContent('7 / 9 ptos. · 77,8 %');
+    expect(screen.getByTestId('result-score')).toHaveTextContent('7 / 9 puntos · 77,8 %');
     expect(screen.getByRole('heading', { name: 'P1: Lab report' })).toBeInTheDocument();
-    expect(screen.getByText('2,5 / 4 ptos.')).toBeInTheDocument();
+    expect(screen.getByText('2,5 / 4 puntos')).toBeInTheDocument();
     expect(screen.getByText('Respuesta correcta: y')).toBeInTheDocument();
     expect(screen.getByTestId('result-explanation-0')).toHaveTextContent(
       '1 de 2 parejas bien emparejadas. Todas las partes deben ser correctas para obtener los puntos.',

@@ -25,7 +25,15 @@ function Outcome({ check }: { check: Check }) {
       <p className={`font-medium ${TONES[check.verdict]}`}>
         {t(`practice.verdict.${check.verdict}`)}
         {check.points !== null && check.verdict !== 'unanswered' && (
-          <> · {t('practice.points', { points: points(check.points), max: points(check.maxPoints) })}</>
+          <>
+            {' '}
+            ·{' '}
+            {t('practice.points', {
+              points: points(check.points),
+              max: points(check.maxPoints),
+              count: check.maxPoints,
+            })}
+          </>
         )}
       </p>
       {check.parts && check.parts.length > 0 && (

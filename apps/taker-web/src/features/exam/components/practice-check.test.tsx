@@ -63,7 +63,7 @@ describe('checking an answer in a practice exam', () => {
     expect(outcome).toBeEmptyDOMElement();
     await user.click(screen.getByRole('button', { name: 'Check answer' }));
     await waitFor(() => expect(outcome).toHaveTextContent('Correct'));
-    expect(outcome).toHaveTextContent('1 / 1 pts');
+    expect(outcome).toHaveTextContent('1 / 1 point');
   });
 
   it('offers no check and no banner in a real exam', async () => {

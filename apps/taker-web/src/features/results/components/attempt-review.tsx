@@ -27,7 +27,7 @@ function ReviewItem({ item, index }: { item: ReviewQuestion; index: number }) {
         <span className="shrink-0 text-sm font-medium text-ink">
           {item.points === null
             ? t('result.awaitingGrading')
-            : t('result.points', { points: points(item.points), max: points(item.maxPoints) })}
+            : t('result.points', { points: points(item.points), max: points(item.maxPoints), count: item.maxPoints })}
         </span>
       </div>
       {item.question.content && (
@@ -67,7 +67,11 @@ function ReviewItem({ item, index }: { item: ReviewQuestion; index: number }) {
 /** The candidate's review (docs/product.md#practice-and-review): every question with their answer, verdict and key. */
 export function AttemptReview({ review }: { review: Review }) {
   const { t } = useTranslation('results');
-  const total = t('result.points', { points: points(review.score), max: points(review.maxScore) });
+  const total = t('result.points', {
+    points: points(review.score),
+    max: points(review.maxScore),
+    count: review.maxScore,
+  });
   return (
     <Card className="w-full max-w-3xl p-6 sm:p-8">
       <h1 className="text-2xl font-semibold text-ink">{t('review.title', { title: review.examTitle })}</h1>

@@ -15,14 +15,22 @@ function QuestionPoints({ question }: { question: ResultQuestion }) {
   const text =
     question.points === null
       ? t('result.awaitingGrading')
-      : t('result.points', { points: points(question.points), max: points(question.maxPoints) });
+      : t('result.points', {
+          points: points(question.points),
+          max: points(question.maxPoints),
+          count: question.maxPoints,
+        });
   return <span className="shrink-0 text-sm font-medium text-ink">{text}</span>;
 }
 
-/** '7 / 9 pts · 77.8%', or the points with 'awaiting grading' while a grader still has to mark something. */
+/** '7 / 9 points · 77.8%', or the points with 'awaiting grading' while a grader still has to mark something. */
 function ScoreLine({ result }: { result: CandidateResult }) {
   const { t } = useTranslation('results');
-  const total = t('result.points', { points: points(result.score), max: points(result.maxScore) });
+  const total = t('result.points', {
+    points: points(result.score),
+    max: points(result.maxScore),
+    count: result.maxScore,
+  });
   return result.status === 'pending'
     ? t('result.scoreAwaiting', { points: total })
     : t('result.scoreWithPercent', { points: total, percent: formatPercent(result.percentage) });
@@ -96,7 +104,7 @@ function Criteria({ criteria, index }: { criteria: NonNullable<ResultQuestion['c
           <li key={i} className="flex items-start justify-between gap-3 rounded-md bg-canvas px-3 py-1.5">
             <span className="text-ink">{c.description}</span>
             <span className={`shrink-0 font-medium ${c.points > 0 ? 'text-success' : 'text-muted'}`}>
-              {t('result.criterionPoints', { points: points(c.points), max: points(c.maxPoints) })}
+              {t('result.criterionPoints', { points: points(c.points), max: points(c.maxPoints), count: c.maxPoints })}
             </span>
           </li>
         ))}

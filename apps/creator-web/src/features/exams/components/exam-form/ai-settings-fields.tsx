@@ -12,6 +12,7 @@ import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { useTranslation } from 'react-i18next';
 import type { ParseKeys } from 'i18next';
+import { formatCount } from '../../../../lib/format-number.ts';
 
 const PROVIDER_OPTIONS = AI_PROVIDERS.map((value) => ({ value, label: AI_CATALOGUE[value].label }));
 
@@ -45,7 +46,7 @@ export function ProviderAndModel() {
   const models = AI_CATALOGUE[provider].models.map((m) => ({
     value: m.id,
     label: m.contextTokens
-      ? t('aiSettingsFields.modelWithTokens', { model: m.id, tokens: m.contextTokens.toLocaleString('en-US') })
+      ? t('aiSettingsFields.modelWithTokens', { model: m.id, tokens: formatCount(m.contextTokens) })
       : m.id,
   }));
 
@@ -230,7 +231,7 @@ export function ExamBudgetFields() {
       <legend className="px-1 text-sm font-medium text-ink">{t('aiSettingsFields.budgetForTheWhole')}</legend>
       <Field
         label={t('aiSettingsFields.messagesPerHourAll')}
-        hint={t('aiSettingsFields.requestsDefault', { value: DEFAULT_EXAM_REQUESTS_PER_HOUR.toLocaleString('en-US') })}
+        hint={t('aiSettingsFields.requestsDefault', { value: formatCount(DEFAULT_EXAM_REQUESTS_PER_HOUR) })}
         error={errors?.examRequestsPerHour?.message}
       >
         <Input
@@ -242,7 +243,7 @@ export function ExamBudgetFields() {
       </Field>
       <Field
         label={t('aiSettingsFields.tokensPerHourAll')}
-        hint={t('aiSettingsFields.tokensDefault', { value: DEFAULT_EXAM_TOKENS_PER_HOUR.toLocaleString('en-US') })}
+        hint={t('aiSettingsFields.tokensDefault', { value: formatCount(DEFAULT_EXAM_TOKENS_PER_HOUR) })}
         error={errors?.examTokensPerHour?.message}
       >
         <Input
@@ -255,7 +256,7 @@ export function ExamBudgetFields() {
       </Field>
       <Field
         label={t('aiSettingsFields.gradingTokens')}
-        hint={t('aiSettingsFields.gradingTokensHint', { value: DEFAULT_GRADING_TOKENS.toLocaleString('en-US') })}
+        hint={t('aiSettingsFields.gradingTokensHint', { value: formatCount(DEFAULT_GRADING_TOKENS) })}
         error={errors?.gradingTokens?.message}
       >
         <Input

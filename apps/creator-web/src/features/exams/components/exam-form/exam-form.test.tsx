@@ -326,7 +326,10 @@ describe('exam editor', () => {
     const q2 = screen.getByRole('region', { name: 'Question 2' });
     await user.click(within(q2).getByRole('button', { name: 'Question 2 add accepted answer' }));
     await user.type(within(q2).getByLabelText('Question 2 accepted answer 1'), '3.14');
+    // Case sensitivity is a text answer's option: it goes once the answer is numeric.
+    expect(within(q2).getByLabelText('Case-sensitive')).toBeInTheDocument();
     await user.click(within(q2).getByLabelText('Numeric answer'));
+    expect(within(q2).queryByLabelText('Case-sensitive')).not.toBeInTheDocument();
     await user.clear(within(q2).getByLabelText('Tolerance'));
     await user.type(within(q2).getByLabelText('Tolerance'), '0.01');
     await choose('Tolerance type', 'Relative', q2);

@@ -9,6 +9,8 @@ describe('exam editor: fill in the blanks', { timeout: 120_000 }, () => {
     const { user } = await openNewExam('Gaps');
     await addQuestionOfType(user, 'Fill in the blanks');
     const text = screen.getByLabelText('Question 1 text with gaps');
+    // No text gap yet: letter case has nothing to apply to.
+    expect(screen.queryByLabelText('Question 1 gaps are case-sensitive')).not.toBeInTheDocument();
     await user.type(text, 'The capital of  is Paris.');
     // The cursor between the two spaces: the gap goes there, not at the end.
     (text as HTMLTextAreaElement).setSelectionRange(15, 15);

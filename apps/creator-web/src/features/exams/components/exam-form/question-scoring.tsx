@@ -90,7 +90,7 @@ export function MultipleAnswersFields({ index }: { index: number }) {
   );
 }
 
-/** Short answers: case sensitivity and numeric matching within a tolerance. */
+/** Short answers: case sensitivity (text answers only) or numeric matching within a tolerance. */
 export function MatchingFields({ index }: { index: number }) {
   const { t } = useTranslation('editor');
   const { control, setValue, register, formState } = useFormContext<ExamFormInput>();
@@ -100,19 +100,23 @@ export function MatchingFields({ index }: { index: number }) {
   return (
     <div className="flex flex-col gap-3">
       <div className="flex flex-wrap gap-4">
-        <CheckboxField
-          label={t('questionScoring.caseSensitive')}
-          checked={matching?.caseSensitive ?? false}
-          onChange={(on) => setValue(`questions.${index}.matching.caseSensitive`, on, { shouldDirty: true })}
-        />
+        {/* Letter case means nothing to a number: the option is offered only while the answer is text. */}
+        {numeric === null && (
+          <CheckboxField
+            label={t('questionScoring.caseSensitive')}
+            checked={matching?.caseSensitive ?? false}
+            onChange={(on) => setValue(`questions.${index}.matching.caseSensitive`, on, { shouldDirty: true })}
+          />
+        )}
         <CheckboxField
           label={t('questionScoring.numericAnswer')}
           checked={numeric !== null}
-          onChange={(on) =>
+          onChange={(on) => {
             setValue(`questions.${index}.matching.numeric`, on ? { tolerance: 0, mode: 'absolute' } : null, {
               shouldDirty: true,
-            })
-          }
+            });
+            if (on) setValue(`questions.${index}.matching.caseSensitive`, false, { shouldDirty: true });
+          }}
         />
       </div>
       {numeric && (
