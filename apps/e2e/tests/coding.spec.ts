@@ -268,7 +268,7 @@ test('a coding question in the language the candidate chooses: console with cust
     expect(found, "Ada's result").toBeDefined();
     await page.goto(`${E2E.creatorOrigin}/creator/result/${encodeURIComponent(found?.id ?? '')}`);
     const card = page.getByRole('group', { name: 'Question 1' });
-    await expect(card.getByTestId('question-points-0')).toHaveText('3 / 3 pts', { timeout: 180_000 });
+    await expect(card.getByTestId('question-points-0')).toHaveText('3 / 3 points', { timeout: 180_000 });
     await expect(card.getByTestId('answer-language-0')).toHaveText('Answered in Python');
     expect((await getResult(request, creator.token, found?.id ?? '')).questionAnswers[0]?.language).toBe('python');
     await expectAccessible(page, 'result page with the language the answer was written in');
