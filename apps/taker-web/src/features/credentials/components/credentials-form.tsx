@@ -116,10 +116,11 @@ export function CredentialsForm({
   });
   const { errors } = form.formState;
   const start = useMutation({
-    mutationFn: (input: StartInput & { lastAttempt?: boolean }) =>
+    // lastAttempt is this browser's to keep (the completion page's resume code): never sent with the start.
+    mutationFn: ({ lastAttempt, ...input }: StartInput & { lastAttempt?: boolean }) =>
       startKeptAttempt(input, {
         fullScreenRequested: exam?.fullScreenRequested ?? false,
-        lastAttempt: input.lastAttempt,
+        lastAttempt,
       }),
     onSuccess: (_attempt, input) => {
       if (!exam) return;
