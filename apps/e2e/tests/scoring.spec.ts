@@ -78,7 +78,7 @@ test('every screen, the CSV and the candidate read the same score; a pending one
   await test.step('Ada sits the exam in the browser, ticking two boxes and uploading her report', async () => {
     await enterExam(taker, exam.id, ADA);
     await expect(taker.getByTestId('question-points-1')).toHaveText('3 points');
-    await expect(taker.getByTestId('question-points-2')).toHaveText('1 pt');
+    await expect(taker.getByTestId('question-points-2')).toHaveText('1 point');
     await expectAccessible(taker, 'exam room with checkboxes, points and a file question');
     await taker.getByRole('radio', { name: 'Green' }).check();
     await taker.getByRole('checkbox', { name: '2', exact: true }).check();
