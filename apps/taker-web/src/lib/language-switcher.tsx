@@ -1,6 +1,4 @@
-import { cn } from '@exam/ui/lib/cn';
-import { Languages } from 'lucide-react';
-import { useId } from 'react';
+import { LanguageSelect } from '@exam/ui/language-select';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage, LANGUAGE_NAMES, LANGUAGES, type Language } from '../i18n/index.ts';
 
@@ -13,26 +11,15 @@ const isLanguage = (value: string | undefined): value is Language => LANGUAGES.i
  */
 export function LanguageSwitcher({ className }: { className?: string }) {
   const { t, i18n } = useTranslation('common');
-  const id = useId();
   const current = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : LANGUAGES[0];
   return (
-    <div className={cn('inline-flex items-center gap-1.5 text-sm text-muted', className)}>
-      <Languages aria-hidden className="h-4 w-4" />
-      <label htmlFor={id} className="sr-only">
-        {t('language')}
-      </label>
-      <select
-        id={id}
-        value={current}
-        onChange={(event) => void changeLanguage(event.target.value)}
-        className="rounded-md border border-line bg-surface px-2 py-1 text-sm text-ink focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-100"
-      >
-        {LANGUAGES.map((language) => (
-          <option key={language} value={language} lang={language}>
-            {LANGUAGE_NAMES[language]}
-          </option>
-        ))}
-      </select>
-    </div>
+    <LanguageSelect
+      languages={LANGUAGES}
+      names={LANGUAGE_NAMES}
+      current={current}
+      label={t('language')}
+      onChange={(language) => void changeLanguage(language)}
+      {...(className ? { className } : {})}
+    />
   );
 }
