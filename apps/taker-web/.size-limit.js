@@ -15,7 +15,8 @@ export default [
   {
     name: 'entry script (first load of every page; goal 100 kB)',
     path: jsFiles(manifest, eagerKeys(manifest)),
-    limit: '170 kB',
+    // Issue 37 (the shared language select, the one time formatter both apps use) took it to 170.06 kB measured.
+    limit: '170.1 kB',
   },
   {
     name: '/taker/start, all JS before the form shows (goal 100 kB)',
@@ -29,8 +30,10 @@ export default [
     // Issue 36's contract (the further question types, passages and practice in the domain's schemas) took it to
     // 217.08 kB; a practice exam's briefing line and the practice refusals the page translates added 0.3 kB:
     // 217.38 kB measured. The answer codecs and word count the exam room's lazy inputs import from the shared domain
-    // chunk added 0.2 kB: 217.6 kB measured.
-    limit: '217.65 kB',
+    // chunk added 0.2 kB: 217.6 kB measured. Issue 37 (the invitation link that admits without the access code, the
+    // last-attempt flag kept with the resume code, the coding languages and console schemas in the shared domain
+    // chunk, the time formatter) took it to 219.1 kB measured; issue 39 owns bringing these pages down.
+    limit: '219.15 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
@@ -46,8 +49,11 @@ export default [
     // panel is a chunk of its own, fetched in a practice exam only) and their strings added 0.8 kB: 269.84 kB measured.
     // Shared passages in the room (the runs of questions sharing one, their layout, the dynamic import of the further
     // types' inputs) added 0.9 kB: 270.72 kB measured. The inputs, the passage and their strings are a
-    // chunk of their own (below).
-    limit: '270.75 kB',
+    // chunk of their own (below). Issue 37 (the coding question's console and language select on its card, the
+    // resume-code popover's Escape and outside-click handling, the touch-only check for keyboard hints, pluralised
+    // points, the shared time formatter) added 3.2 kB: 273.92 kB measured. The console could move to the coding
+    // chunk; not done this round (issue 39).
+    limit: '273.95 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',
