@@ -159,7 +159,7 @@ describe('exam-service and workspace-orchestrator over HTTP', () => {
 });
 
 describe('workspace files at submit', () => {
-  it('submits with no files when the orchestrator fails, and never asks when the exam does not save files', async () => {
+  it('submits with no files when the orchestrator fails, and never asks when no file is kept or graded', async () => {
     const failing = fakeWorkspaceFiles(new Error('orchestrator down'));
     const app = await buildTestApp({ deps: { workspaceFiles: failing } });
     try {
@@ -181,6 +181,8 @@ describe('workspace files at submit', () => {
             workspaceType: 'vscode',
             allowPackageRegistries: false,
           },
+          // A coding question's workspace file is its answer, so only an exam without one never asks.
+          questions: makeExam().questions.filter((q) => q.type !== 'coding'),
         }),
       );
       const first = await startAttempt(app, saving.id);
