@@ -5,6 +5,7 @@ import { ExamSchema } from './exam.ts';
 import { PlantedTurnSchema } from './planted-errors.ts';
 import { PublicQuestionSchema, QuestionSchema } from './question.ts';
 import { UnitSettingsSchema } from './question-kinds.ts';
+import { ExamMemberSchema } from './roles.ts';
 
 /**
  * Contracts between services (never reachable from a browser: every /internal/* route requires the
@@ -20,6 +21,17 @@ export const InternalExamSchema = ExamSchema.extend({
   }),
   /** Extracted text of each course material, in upload order. */
   materialTexts: z.array(z.object({ name: z.string(), text: z.string() })),
+  /**
+   * The creators the exam is shared with and their roles (roles.ts; the owner is ownerId). Every service decides a
+   * creator's access with `checkAccess(exam, creatorId, capability)` from @exam/domain/roles. Absent from an older
+   * exam-service: shared with nobody.
+   */
+  members: z.array(ExamMemberSchema).default([]),
+  /**
+   * Days after an attempt's submission (or start, if never submitted) when its data is deleted by the retention job;
+   * null keeps it until deleted by hand (the default, said so to the creator). Absent from an older exam-service.
+   */
+  retentionDays: z.number().int().positive().nullable().default(null),
 });
 export type InternalExam = z.infer<typeof InternalExamSchema>;
 

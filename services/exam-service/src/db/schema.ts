@@ -7,6 +7,7 @@ import type { CodingWorkspace, QuestionDisplay, ReleasePolicy } from '@exam/doma
 import type { Question, Rubric } from '@exam/domain/question';
 import type { RosterAdmission } from '@exam/domain/roster';
 import type { UnansweredPolicy } from '@exam/domain/unanswered';
+import type { AuditAction, SharedRole } from '@exam/domain/roles';
 import {
   boolean,
   doublePrecision,
@@ -29,10 +30,111 @@ export const users = examServiceSchema.table(
   {
     id: text('id').primaryKey(),
     email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    /** Null for an account created by single sign-on, which has no password until one is set by a reset. */
+    passwordHash: text('password_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('users_email_idx').on(t.email)],
+);
+
+/**
+ * Organizations (issue 38): every creator belongs to exactly one (organization_members.user_id is unique). Migration
+ * 0017 gave each existing creator an organization of their own, of which they are the admin; a new account gets one
+ * the same way unless it joins through an invitation or its organization's single sign-on.
+ */
+export const organizations = examServiceSchema.table('organizations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** When false, members sign in only through the organization's identity provider (organization_sso). */
+  passwordSignIn: boolean('password_sign_in').notNull().default(true),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+export type OrganizationRole = 'admin' | 'member';
+
+export const organizationMembers = examServiceSchema.table(
+  'organization_members',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<OrganizationRole>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.userId] }),
+    uniqueIndex('organization_members_user_idx').on(t.userId),
+  ],
+);
+
+/** Invitations to join an organization, for e-mails with no account yet or an account in no other organization. */
+export const organizationInvites = examServiceSchema.table(
+  'organization_invites',
+  {
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Normalised (lower-case, trimmed). */
+    email: text('email').notNull(),
+    role: text('role').$type<OrganizationRole>().notNull(),
+    invitedBy: text('invited_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.email] }), index('organization_invites_email_idx').on(t.email)],
+);
+
+/**
+ * An organization's OpenID Connect provider (authorization code with PKCE). The client secret, when the provider
+ * requires one, is AES-256-GCM ciphertext (@exam/server-kit/crypto). `emailDomains` route a sign-in by the e-mail's
+ * domain to this provider.
+ */
+export const organizationSso = examServiceSchema.table('organization_sso', {
+  organizationId: text('organization_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  issuer: text('issuer').notNull(),
+  clientId: text('client_id').notNull(),
+  encryptedClientSecret: text('encrypted_client_secret'),
+  emailDomains: jsonb('email_domains').$type<string[]>().notNull().default([]),
+  enabled: boolean('enabled').notNull().default(true),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/** A creator account linked to an identity provider's subject (sign-in by `sub`, whatever the e-mail becomes). */
+export const userIdentities = examServiceSchema.table(
+  'user_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index('user_identities_user_idx').on(t.userId)],
+);
+
+/**
+ * A single sign-on in flight: the state, PKCE verifier and nonce between the redirect to the provider and its
+ * callback, kept in the database so any replica can finish it; spent once, expires in minutes.
+ */
+export const oidcLoginStates = examServiceSchema.table(
+  'oidc_login_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    codeVerifier: text('code_verifier').notNull(),
+    nonce: text('nonce').notNull(),
+    returnTo: text('return_to'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('oidc_login_states_expires_idx').on(t.expiresAt)],
 );
 
 /** Failed sign-ins per client address, kept in the database so every replica sees the same count. */
@@ -178,6 +280,8 @@ export const exams = examServiceSchema.table(
       .default({ enabled: false, closesAt: null, showFeedback: true }),
     /** Coding answers at least this similar are flagged on the insights page (@exam/domain/similarity). */
     similarityThreshold: doublePrecision('similarity_threshold').notNull().default(0.8),
+    /** Days after which candidates' data is deleted by the retention job; null keeps it (@exam/domain/internal). */
+    retentionDays: integer('retention_days'),
     aiSettings: jsonb('ai_settings').$type<StoredAiSettings>().notNull(),
     /** AES-256-GCM ciphertext of the creator's provider key (@exam/server-kit/crypto). */
     encryptedApiKey: text('encrypted_api_key'),
@@ -190,6 +294,82 @@ export const exams = examServiceSchema.table(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('exams_owner_created_idx').on(t.ownerId, t.createdAt)],
+);
+
+/** The creators an exam is shared with, in a role (@exam/domain/roles); the owner is exams.owner_id, never a row here. */
+export const examMembers = examServiceSchema.table(
+  'exam_members',
+  {
+    examId: text('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').$type<SharedRole>().notNull(),
+    /** A grader may release results (roles.ts). */
+    mayRelease: boolean('may_release').notNull().default(false),
+    addedBy: text('added_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.examId, t.userId] }), index('exam_members_user_idx').on(t.userId)],
+);
+
+/** An exam shared with an e-mail that has no account yet: it becomes an exam_members row when that account is made. */
+export const examMemberInvites = examServiceSchema.table(
+  'exam_member_invites',
+  {
+    examId: text('exam_id')
+      .notNull()
+      .references(() => exams.id, { onDelete: 'cascade' }),
+    /** Normalised (lower-case, trimmed). */
+    email: text('email').notNull(),
+    role: text('role').$type<SharedRole>().notNull(),
+    mayRelease: boolean('may_release').notNull().default(false),
+    invitedBy: text('invited_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.examId, t.email] }), index('exam_member_invites_email_idx').on(t.email)],
+);
+
+/**
+ * exam-service's half of an exam's audit log (@exam/domain/roles AuditEvent); results-service keeps the other half.
+ * No foreign key: the log outlives the exam's deletion, which it records.
+ */
+export const auditEvents = examServiceSchema.table(
+  'audit_events',
+  {
+    id: text('id').primaryKey(),
+    examId: text('exam_id').notNull(),
+    actorId: text('actor_id'),
+    actorEmail: text('actor_email'),
+    action: text('action').$type<AuditAction>().notNull(),
+    subject: text('subject'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('audit_events_exam_at_idx').on(t.examId, t.at)],
+);
+
+/**
+ * Candidates' data erased on request or by the retention job (issue 38): the record that it happened, with each
+ * service's outcome, and never the erased data itself (the candidate ID is kept as its normalised key's SHA-256).
+ */
+export const dataErasures = examServiceSchema.table(
+  'data_erasures',
+  {
+    id: text('id').primaryKey(),
+    examId: text('exam_id').notNull(),
+    /** SHA-256 of the normalised candidate key; null for a retention purge of many attempts. */
+    candidateKeyHash: text('candidate_key_hash'),
+    reason: text('reason').$type<'request' | 'retention'>().notNull(),
+    requestedBy: text('requested_by'),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** Per service: { status: 'done' | 'failed', deleted: { table: rows }, error? }. */
+    services: jsonb('services').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('data_erasures_exam_idx').on(t.examId, t.requestedAt)],
 );
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -249,6 +429,9 @@ export const mailQueue = examServiceSchema.table(
     text: text('text').notNull(),
     html: text('html'),
     kind: text('kind').$type<MailKind>().notNull(),
+    /** The exam and candidate (normalised candidate key) the mail is about, so their data can be erased; null for account mail. */
+    examId: text('exam_id'),
+    candidateKey: text('candidate_key'),
     status: text('status').$type<MailStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
@@ -256,7 +439,10 @@ export const mailQueue = examServiceSchema.table(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (t) => [index('mail_queue_due_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index('mail_queue_due_idx').on(t.status, t.nextAttemptAt),
+    index('mail_queue_exam_candidate_idx').on(t.examId, t.candidateKey),
+  ],
 );
 
 /**

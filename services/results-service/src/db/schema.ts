@@ -25,6 +25,7 @@ import type { ResultStatus } from '@exam/domain/grading';
 import type { GradeHistoryEntry } from '@exam/domain/result';
 import type { CompactOperation } from '@exam/domain/answer-operations';
 import type { ProcessRecord } from '@exam/domain/timeline';
+import type { AuditAction } from '@exam/domain/roles';
 import type { StoredGrade } from '../scoring/score.ts';
 import { parseSnapshot, type ExamSnapshot } from '../scoring/snapshot.ts';
 
@@ -732,4 +733,24 @@ export const reportLinks = resultsServiceSchema.table(
     openCount: integer('open_count').notNull().default(0),
   },
   (t) => [uniqueIndex('report_links_token_idx').on(t.tokenHash), index('report_links_result_idx').on(t.resultId)],
+);
+
+/**
+ * results-service's half of an exam's audit log (@exam/domain/roles AuditEvent): grades, releases, regrades,
+ * deletions, unlocks, extra time and announcements, with who did them. exam-service serves it merged with its own
+ * half to the exam's owner (GET /api/exams/:id/audit, through GET /internal/exams/:id/audit-events here).
+ */
+export const auditEvents = resultsServiceSchema.table(
+  'audit_events',
+  {
+    id: text('id').primaryKey(),
+    examId: text('exam_id').notNull(),
+    actorId: text('actor_id'),
+    actorEmail: text('actor_email'),
+    action: text('action').$type<AuditAction>().notNull(),
+    subject: text('subject'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+    at: at('at').notNull(),
+  },
+  (t) => [index('audit_events_exam_at_idx').on(t.examId, t.at)],
 );

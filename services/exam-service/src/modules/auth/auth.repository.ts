@@ -9,7 +9,7 @@ const toUser = (row: Row): User => ({ id: row.id, email: row.email, createdAt: r
 
 export function createAuthRepository({ db }: ExamDatabase) {
   return {
-    async findByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined> {
+    async findByEmail(email: string): Promise<(User & { passwordHash: string | null }) | undefined> {
       const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
       return row ? { ...toUser(row), passwordHash: row.passwordHash } : undefined;
     },
@@ -118,7 +118,7 @@ export function createAuthRepository({ db }: ExamDatabase) {
         .returning({ email: loginAccountAttempts.email });
       return updated.length > 0;
     },
-    async findById(id: string): Promise<(User & { passwordHash: string }) | undefined> {
+    async findById(id: string): Promise<(User & { passwordHash: string | null }) | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
       return row ? { ...toUser(row), passwordHash: row.passwordHash } : undefined;
     },

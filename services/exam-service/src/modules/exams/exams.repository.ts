@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
-import { exams, rosterEntries } from '../../db/schema.ts';
+import type { ExamMember } from '@exam/domain/roles';
+import { examMembers, exams, rosterEntries, users } from '../../db/schema.ts';
 
 export type ExamRow = typeof exams.$inferSelect;
 export type NewExamRow = typeof exams.$inferInsert;
@@ -43,6 +44,20 @@ export function createExamsRepository({ db }: ExamDatabase) {
             sql`(${exams.codingWorkspace}->>'enabled')::boolean`,
           ),
         );
+    },
+    /** The creators the exam is shared with (@exam/domain/roles), oldest first; the owner is not among them. */
+    async findMembers(examId: string): Promise<ExamMember[]> {
+      return db
+        .select({
+          creatorId: examMembers.userId,
+          email: users.email,
+          role: examMembers.role,
+          mayRelease: examMembers.mayRelease,
+        })
+        .from(examMembers)
+        .innerJoin(users, eq(users.id, examMembers.userId))
+        .where(eq(examMembers.examId, examId))
+        .orderBy(examMembers.createdAt);
     },
     async findById(id: string): Promise<ExamRow | undefined> {
       const [row] = await db.select().from(exams).where(eq(exams.id, id)).limit(1);

@@ -41,15 +41,18 @@ export function createInternalService(
       const row = await exams.findById(id);
       if (!row) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
       const ids = row.aiSettings.courseMaterialIds;
-      const [metadata, texts] = await Promise.all([
+      const [metadata, texts, members] = await Promise.all([
         materials.findMetadata(row.ownerId, ids),
         materials.findTexts(row.ownerId, ids),
+        exams.findMembers(id),
       ]);
       const exam = toExamView(row, metadata);
       return {
         ...exam,
         aiSettings: { ...exam.aiSettings, encryptedApiKey: row.encryptedApiKey },
         materialTexts: texts.map((t) => ({ name: t.name, text: t.text })),
+        members,
+        retentionDays: row.retentionDays,
       };
     },
   };
