@@ -2,15 +2,19 @@
 // when DATABASE_URL is not set and points every service's DATABASE_URL at it, each service keeping its own
 // schema as on a real PostgreSQL. Settings: EMBEDDED_POSTGRES_PORT (4032), EMBEDDED_POSTGRES_HOST (127.0.0.1),
 // DATA_DIR (the files go in DATA_DIR/postgres).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { serveOverWire } from './wire.ts';
 
 const env = process.env;
 const dir = resolve(env.DATA_DIR ?? '.data', 'postgres');
+// Says the database is open: `pnpm backup` and `pnpm restore` read it and refuse to copy or replace the files of a
+// running database (a second PGlite on the same files would see a torn copy). See docs/backup.md.
+const pidFile = resolve(env.DATA_DIR ?? '.data', 'embedded-postgres.pid');
 const existed = existsSync(join(dir, 'PG_VERSION'));
 mkdirSync(dir, { recursive: true });
+writeFileSync(pidFile, `${process.pid}\n`);
 let db = await PGlite.create(dir);
 if (!existed) {
   // Creating the database (its initdb) leaves ~300 MB more resident than opening an existing one does, for as
@@ -35,6 +39,7 @@ async function stop() {
   await server.close();
   // Closing PGlite writes what it holds in memory out to the files: without it the last changes may be lost.
   await db.close();
+  rmSync(pidFile, { force: true });
   process.exit(0);
 }
 process.on('SIGINT', () => void stop());
