@@ -189,5 +189,8 @@ export function parseArgs(argv: string[], flags: string[], switches: string[] = 
   return { values, on, positional };
 }
 
+/** A path the user typed: `pnpm backup` runs in the repository root, INIT_CWD is where pnpm was called from. */
+export const fromCaller = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
+
 export const formatBytes = (n: number) =>
   n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 ** 2).toFixed(1)} MiB`;

@@ -11,6 +11,7 @@ import postgres from 'postgres';
 import { embeddedDatabase } from './start-order.ts';
 import {
   BackupError,
+  fromCaller,
   describePart,
   fileEntries,
   FORMAT,
@@ -29,7 +30,8 @@ import {
 } from './backup-archive.ts';
 import { SERVICES } from '../packages/domain/src/service-routes.ts';
 
-export type BackupOptions = { dataDir: string; out: string; databaseUrl?: string | undefined };
+/** With databaseUrl, dataDir is optional: a deployment's data folder (outbox, generated secrets) if it has one. */
+export type BackupOptions = { dataDir?: string | undefined; out: string; databaseUrl?: string | undefined };
 
 /** The PGlite data folder(s) to dump: the shared embedded database, or one per service in the older layout. */
 function embeddedFolders(dataDir: string): { kind: DatabaseKind; folders: string[] } {
@@ -115,16 +117,18 @@ export async function backup(opts: BackupOptions): Promise<Manifest> {
   const stage = mkdtempSync(join(dirname(out), '.backup-'));
   try {
     mkdirSync(join(stage, 'database'));
+    const dataDir = opts.dataDir;
+    if (!opts.databaseUrl && !dataDir) throw new BackupError('The embedded database needs a data folder');
     const database = opts.databaseUrl
       ? await dumpPostgres(opts.databaseUrl, stage)
-      : await dumpEmbedded(opts.dataDir, stage);
-    const files = fileEntries(opts.dataDir);
+      : await dumpEmbedded(dataDir!, stage);
+    const files = dataDir ? fileEntries(dataDir) : [];
     const partPaths = [...database.parts];
-    if (files.length) {
-      run('tar', ['-czf', join(stage, 'files.tar.gz'), '-C', opts.dataDir, ...files]);
+    if (dataDir && files.length) {
+      run('tar', ['-czf', join(stage, 'files.tar.gz'), '-C', dataDir, ...files]);
       partPaths.push('files.tar.gz');
     }
-    const secrets = files.includes('secrets') ? readdirSync(join(opts.dataDir, 'secrets')).sort() : [];
+    const secrets = dataDir && files.includes('secrets') ? readdirSync(join(dataDir, 'secrets')).sort() : [];
     const manifest: Manifest = {
       format: FORMAT,
       formatVersion: FORMAT_VERSION,
@@ -158,9 +162,14 @@ const stamp = () =>
 
 async function main() {
   const args = parseArgs(process.argv.slice(2), ['out', 'data-dir', 'database-url']);
-  const dataDir = resolve(args.values['data-dir'] ?? process.env.DATA_DIR ?? join(ROOT, '.data'));
   const databaseUrl = args.values['database-url'] ?? process.env.DATABASE_URL;
-  const out = resolve(args.values.out ?? join(ROOT, 'backups', `exam-backup-${stamp()}.tar`));
+  // On PostgreSQL the data folder is included only when named: the checkout's own .data is not the deployment's.
+  const dataDir = args.values['data-dir']
+    ? fromCaller(args.values['data-dir'])
+    : process.env.DATA_DIR || !databaseUrl
+      ? resolve(process.env.DATA_DIR ?? join(ROOT, '.data'))
+      : undefined;
+  const out = fromCaller(args.values.out ?? join(ROOT, 'backups', `exam-backup-${stamp()}.tar`));
   const manifest = await backup({ dataDir, out, databaseUrl });
   const total = manifest.parts.reduce((sum, p) => sum + p.bytes, 0);
   console.log(`Backup written to ${out} (${formatBytes(total)}, ${(manifest.durationMs / 1000).toFixed(1)} s)`);

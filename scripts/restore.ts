@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import postgres from 'postgres';
 import {
   BackupError,
+  fromCaller,
   knownMigrations,
   loadPGlite,
   parseArgs,
@@ -129,9 +130,16 @@ async function main() {
   const args = parseArgs(process.argv.slice(2), ['data-dir', 'database-url'], ['force']);
   const [file] = args.positional;
   if (!file) throw new BackupError('Usage: pnpm restore <backup.tar> [--data-dir dir] [--database-url url] [--force]');
-  const dataDir = resolve(args.values['data-dir'] ?? process.env.DATA_DIR ?? join(ROOT, '.data'));
+  const dataDir = args.values['data-dir']
+    ? fromCaller(args.values['data-dir'])
+    : resolve(process.env.DATA_DIR ?? join(ROOT, '.data'));
   const databaseUrl = args.values['database-url'] ?? process.env.DATABASE_URL;
-  const { manifest, movedTo, durationMs } = await restore({ file, dataDir, databaseUrl, force: args.on.has('force') });
+  const { manifest, movedTo, durationMs } = await restore({
+    file: fromCaller(file),
+    dataDir,
+    databaseUrl,
+    force: args.on.has('force'),
+  });
   if (movedTo) console.log(`The data folder's previous contents are in ${movedTo}`);
   console.log(
     `Restored the backup of ${manifest.createdAt} (${manifest.database}) in ${(durationMs / 1000).toFixed(1)} s: ` +
