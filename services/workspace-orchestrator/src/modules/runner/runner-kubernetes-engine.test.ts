@@ -1,4 +1,8 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
+import { loadAllYaml, type V1NetworkPolicy, type V1Pod, type V1Role } from '@kubernetes/client-node';
+import { loadConfig } from '../../config.ts';
+import { RUNNER_DENY_POLICY } from '../../engine/kubernetes-runner-pod.ts';
+import { RUNNER_LABEL } from '../../engine/runner-engine.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verdictsOf } from './runner-verdicts.ts';
 import { startFakeKubernetes, type FakeKubernetes } from '../../testing/fake-kubernetes.ts';
@@ -303,5 +307,62 @@ describe('Kubernetes runner engine', () => {
     expect(execution.killed).toBe(true);
     expect(execution.tests.size).toBe(0);
     expect(fake.names('pods', RUNNERS)).toEqual([]);
+  });
+});
+
+/** The deployment's manifests as infra/k8s generates them (`pnpm --filter @exam/k8s generate`). */
+const generated = (file: string) =>
+  loadAllYaml(readFileSync(new URL(`../../../../../infra/k8s/generated/${file}`, import.meta.url), 'utf8')) as Array<{
+    kind: string;
+    metadata: { name: string; namespace: string };
+  }>;
+
+/** The RBAC verb and resource the API server authorises a recorded request as. */
+function authorisedAs(request: { method: string; path: string; query: URLSearchParams }) {
+  const [, , , , , resource, name, sub] = request.path.replace(/^\/apis\/networking\.k8s\.io/, '/api').split('/');
+  const full = sub ? `${resource}/${sub}` : resource!;
+  if (request.method === 'POST') return `create ${full}`;
+  if (request.method === 'DELETE') return `delete ${full}`;
+  if (!name) return request.query.get('watch') === 'true' ? `watch ${full}` : `list ${full}`;
+  return `get ${full}${resource === 'networkpolicies' ? `/${name}` : ''}`;
+}
+
+describe("the runner engine and infra/k8s's manifests", () => {
+  it("run in the namespace the deployment makes, whose policy selects the engine's label", () => {
+    const namespace = loadConfig({}).RUNNER_NAMESPACE;
+    const policy = generated('03-network-policies.yaml').find(
+      (o) => o.metadata.name === RUNNER_DENY_POLICY && o.metadata.namespace === namespace,
+    ) as V1NetworkPolicy | undefined;
+    expect(policy?.spec?.podSelector?.matchLabels).toEqual({ [RUNNER_LABEL]: 'true' });
+    expect(policy?.spec?.policyTypes).toEqual(['Ingress', 'Egress']);
+  });
+
+  it("makes only requests the orchestrator's Role in the runners' namespace grants", async () => {
+    fake.state.runner = async (_pod, stdin) => ({ log: await upperHarness(stdin), exitCode: 0 });
+    await engine.unavailableReason('python');
+    await engine.execute(jobOf('x', [{ stdin: 'a', expected: 'A' }]));
+    await engine.removeStale(0);
+    const role = generated('02-rbac.yaml').find((o) => o.kind === 'Role' && o.metadata.namespace === RUNNERS) as V1Role;
+    const granted = new Set(
+      role.rules!.flatMap((r) =>
+        r.resources!.flatMap((res) =>
+          r.verbs.map((v) => `${v} ${res}${r.resourceNames ? `/${r.resourceNames.join(',')}` : ''}`),
+        ),
+      ),
+    );
+    const made = [...new Set(fake.requests.map(authorisedAs))].sort();
+    expect(made).toEqual(
+      [
+        'create pods',
+        'delete pods',
+        'get networkpolicies/runner-deny-all',
+        'get pods/attach',
+        'get pods/log',
+        'list pods',
+        'watch pods',
+      ].sort(),
+    );
+    for (const request of made) expect(granted.has(request), request).toBe(true);
+    expect(fake.requests.every((r) => r.path.includes(`/namespaces/${RUNNERS}/`))).toBe(true);
   });
 });
