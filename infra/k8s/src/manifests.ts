@@ -1,5 +1,5 @@
 import { migrationJobsOf, servicesWithMigrateEntry } from './migrations.ts';
-import { networkPoliciesOf, ingressOf, workspacePoliciesOf } from './network.ts';
+import { networkPoliciesOf, ingressOf, runnerPoliciesOf, workspacePoliciesOf } from './network.ts';
 import type { DeployOptions } from './options.ts';
 import { orchestratorRbacOf } from './rbac.ts';
 import { configMapOf, namespacesOf } from './settings.ts';
@@ -22,7 +22,7 @@ export function manifestsOf(opts: DeployOptions): Record<string, Manifest[]> {
     '00-namespaces': namespacesOf(opts),
     '01-config': [configMapOf(opts)],
     '02-rbac': orchestratorRbacOf(opts),
-    '03-network-policies': [...networkPoliciesOf(opts), ...workspacePoliciesOf(opts)],
+    '03-network-policies': [...networkPoliciesOf(opts), ...workspacePoliciesOf(opts), ...runnerPoliciesOf(opts)],
   };
   const migrated = servicesWithMigrateEntry();
   const jobs = migrationJobsOf(opts, migrated);

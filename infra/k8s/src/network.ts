@@ -174,3 +174,34 @@ export function workspacePoliciesOf(opts: DeployOptions) {
     }),
   ];
 }
+
+/**
+ * The label every runner pod carries (services/workspace-orchestrator/src/engine/runner-engine.ts RUNNER_LABEL) and
+ * the policy that selects it (kubernetes-runner-pod.ts RUNNER_DENY_POLICY: the engine refuses runs without it).
+ * The orchestrator's tests read these generated manifests back to keep both sides the same.
+ */
+export const RUNNER_LABEL = 'exam.runner';
+export const RUNNER_DENY_POLICY = 'runner-deny-all';
+
+/**
+ * The runners' namespace: a runner pod has no network at all, as the Docker engine's NetworkMode none. Its policy
+ * names both directions and allows nothing (not even DNS); the namespace's default-deny covers any other pod put
+ * there. The orchestrator reaches the pods only through the API server (attach, log), never over the pod network.
+ */
+export function runnerPoliciesOf(opts: DeployOptions) {
+  return [
+    new NetworkPolicy({
+      metadata: { name: 'default-deny', namespace: opts.runnersNamespace },
+      spec: { podSelector: {}, policyTypes: ['Ingress', 'Egress'] },
+    }),
+    new NetworkPolicy({
+      metadata: { name: RUNNER_DENY_POLICY, namespace: opts.runnersNamespace },
+      spec: {
+        podSelector: { matchLabels: { [RUNNER_LABEL]: 'true' } },
+        policyTypes: ['Ingress', 'Egress'],
+        ingress: [],
+        egress: [],
+      },
+    }),
+  ];
+}

@@ -9,6 +9,13 @@ export type DeployOptions = {
   workspaceStorageClass?: string;
   /** Each attempt's claim (WORKSPACE_VOLUME_SIZE). */
   workspaceVolumeSize: string;
+  /** Where the orchestrator's Kubernetes runner engine creates one pod per code run (RUNNER_NAMESPACE). */
+  runnersNamespace: string;
+  /**
+   * The RuntimeClass of runner pods (RUNNER_RUNTIME_CLASS): gVisor's (`runsc`, commonly named `gvisor`) where the
+   * cluster's nodes have it, so a candidate's code meets a user-space kernel rather than the node's.
+   */
+  runnerRuntimeClass?: string;
   creatorHost: string;
   takerHost: string;
   /** The editors' own origin: never the apps' origin, but same-site with the taker's (docs/configuration.md, WORKSPACE_ORIGIN). */
@@ -35,6 +42,7 @@ export const DEFAULT_OPTIONS: DeployOptions = {
   namespace: 'exam',
   workspacesNamespace: 'exam-workspaces',
   workspaceVolumeSize: '2Gi',
+  runnersNamespace: 'exam-runners',
   creatorHost: 'creator.domain',
   takerHost: 'exam.domain',
   workspaceHost: 'workspace.exam.domain',

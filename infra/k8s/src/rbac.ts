@@ -1,5 +1,6 @@
 import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { ServiceAccount } from 'kubernetes-models/v1';
+import { RUNNER_DENY_POLICY } from './network.ts';
 import type { DeployOptions } from './options.ts';
 import { labelsOf } from './workloads.ts';
 
@@ -36,6 +37,40 @@ export function orchestratorRbacOf(opts: DeployOptions) {
     new RoleBinding({
       metadata: { name: NAME, namespace: opts.workspacesNamespace },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: NAME },
+      subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: opts.namespace }],
+    }),
+    ...runnerRbacOf(opts),
+  ];
+}
+
+export const RUNNER_ROLE = `${NAME}-runner`;
+
+/**
+ * The code runner's rights, in the runners' namespace only: its pods (create, watch them run, delete them, list
+ * leftovers by label), attach to give the harness its bundle on stdin, the log to read its verdict lines, and
+ * reading the one NetworkPolicy it refuses to run without. Not pods/exec: nothing is ever run inside a runner pod
+ * but its harness.
+ */
+function runnerRbacOf(opts: DeployOptions) {
+  return [
+    new Role({
+      metadata: { name: RUNNER_ROLE, namespace: opts.runnersNamespace },
+      rules: [
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
+        // As exec: `create` for SPDY and older API servers, `get` for the WebSocket upgrade (1.30 on).
+        { apiGroups: [''], resources: ['pods/attach'], verbs: ['create', 'get'] },
+        { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+        {
+          apiGroups: ['networking.k8s.io'],
+          resources: ['networkpolicies'],
+          resourceNames: [RUNNER_DENY_POLICY],
+          verbs: ['get'],
+        },
+      ],
+    }),
+    new RoleBinding({
+      metadata: { name: RUNNER_ROLE, namespace: opts.runnersNamespace },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: RUNNER_ROLE },
       subjects: [{ kind: 'ServiceAccount', name: NAME, namespace: opts.namespace }],
     }),
   ];

@@ -12,6 +12,7 @@ export function namespacesOf(opts: DeployOptions) {
   return [
     new Namespace({ metadata: { name: opts.namespace, labels: restricted } }),
     new Namespace({ metadata: { name: opts.workspacesNamespace, labels: restricted } }),
+    new Namespace({ metadata: { name: opts.runnersNamespace, labels: restricted } }),
   ];
 }
 
@@ -55,6 +56,9 @@ export function configMapOf(opts: DeployOptions) {
       WORKSPACE_NAMESPACE: opts.workspacesNamespace,
       WORKSPACE_VOLUME_SIZE: opts.workspaceVolumeSize,
       ...(opts.workspaceStorageClass ? { WORKSPACE_STORAGE_CLASS: opts.workspaceStorageClass } : {}),
+      // The same engine runs code: one pod per run in its own namespace (engine/kubernetes-runner-engine.ts).
+      RUNNER_NAMESPACE: opts.runnersNamespace,
+      ...(opts.runnerRuntimeClass ? { RUNNER_RUNTIME_CLASS: opts.runnerRuntimeClass } : {}),
       ...serviceUrls,
     },
   });

@@ -268,6 +268,18 @@ const ConfigSchema = z.object({
   RUNNER_REFERENCE_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Processes (and threads) a run's container may hold: a fork bomb stops here. */
   RUNNER_PIDS_LIMIT: z.coerce.number().int().min(8).default(64),
+  /**
+   * WORKSPACE_ENGINE=kubernetes: the namespace each code run's pod goes to (engine/kubernetes-runner-engine.ts).
+   * Its NetworkPolicy runner-deny-all takes the pods' network away; runs are refused while it is missing.
+   */
+  RUNNER_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, 'must be a Kubernetes namespace name')
+    .default('exam-runners'),
+  /** WORKSPACE_ENGINE=kubernetes: the RuntimeClass of runner pods (gVisor's, e.g. `gvisor`); unset, the node's default. */
+  RUNNER_RUNTIME_CLASS: z.string().min(1).optional(),
+  /** WORKSPACE_ENGINE=kubernetes: how long a runner pod may take to start (scheduling, pulling its image). */
+  RUNNER_POD_START_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

@@ -12,7 +12,8 @@ import type { AgentRelay } from './engine/egress/agent-relay.ts';
 import type { RegistryProxy } from './engine/egress/registry-proxy.ts';
 import { createKubernetesEngine, kubernetesEngineOptions } from './engine/kubernetes-engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
-import type { RunnerEngine } from './engine/runner-engine.ts';
+import { createKubernetesRunnerEngine, kubernetesRunnerOptions } from './engine/kubernetes-runner-engine.ts';
+import { createDockerRunnerEngine, type RunnerEngine } from './engine/runner-engine.ts';
 
 /**
  * The exam as a workspace start needs it: its workspace settings, the assistant's provider and model (an agent
@@ -87,4 +88,18 @@ export function workspaceEngines(
       }),
     );
   return engines;
+}
+
+/**
+ * Where code runs, chosen by the same WORKSPACE_ENGINE as the workspaces: a container per run on the Docker engine,
+ * or a pod per run in RUNNER_NAMESPACE of the Kubernetes cluster (engine/kubernetes-runner-engine.ts).
+ */
+export function runnerEngineFor(config: Config): RunnerEngine {
+  if (config.WORKSPACE_ENGINE === 'kubernetes') return createKubernetesRunnerEngine(kubernetesRunnerOptions(config));
+  return createDockerRunnerEngine({
+    socketPath: config.DOCKER_SOCKET,
+    instance: config.WORKSPACE_INSTANCE,
+    pidsLimit: config.RUNNER_PIDS_LIMIT,
+    maxRunMs: config.RUNNER_MAX_RUN_SECONDS * 1000,
+  });
 }

@@ -5,8 +5,7 @@ import { createHttpExamDirectory } from './adapters/exam-directory.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openWorkspaceDatabase } from './db/database.ts';
-import { sessionIds, systemClock, workspaceEngines } from './deps.ts';
-import { createDockerRunnerEngine } from './engine/runner-engine.ts';
+import { runnerEngineFor, sessionIds, systemClock, workspaceEngines } from './deps.ts';
 import { runnerJobOptions, startRunnerJobs } from './jobs/runner-jobs.ts';
 import { startWorkspaceJobs, workspaceJobOptions } from './jobs/workspace-jobs.ts';
 import { createAgentRelay } from './engine/egress/agent-relay.ts';
@@ -39,12 +38,7 @@ try {
     egressProxy,
     agentRelay,
     creatorSessions,
-    runnerEngine: createDockerRunnerEngine({
-      socketPath: config.DOCKER_SOCKET,
-      instance: config.WORKSPACE_INSTANCE,
-      pidsLimit: config.RUNNER_PIDS_LIMIT,
-      maxRunMs: config.RUNNER_MAX_RUN_SECONDS * 1000,
-    }),
+    runnerEngine: runnerEngineFor(config),
   });
   app.addHook('onClose', () => creatorSessions.close());
   const jobs = await startWorkspaceJobs(

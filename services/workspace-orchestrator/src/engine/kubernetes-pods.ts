@@ -5,7 +5,7 @@ import { Exec, Watch, type CoreV1Api, type KubeConfig, type V1Pod, type V1Status
 import { EDITOR_CONTAINER } from './kubernetes-objects.ts';
 
 /** Container states that will not get better by waiting: the pod cannot start. */
-const HOPELESS = new Set([
+export const HOPELESS = new Set([
   'ErrImagePull',
   'ImagePullBackOff',
   'InvalidImageName',
@@ -38,6 +38,9 @@ function problemOf(pod: V1Pod): string {
   return `it was still ${waiting?.reason ?? pod.status?.phase ?? 'unscheduled'}`;
 }
 
+/** What `waitForPod` makes of a pod's state: done with a value, failed, or still waiting (undefined). */
+export type PodVerdict<T> = { value: T } | { error: string } | undefined;
+
 /**
  * Waits until the pod is Ready, watching it from the resourceVersion it was created at (so no change between the
  * create and the watch is missed). A watch the server closes early is opened again from the last version seen.
@@ -49,17 +52,48 @@ export async function waitForReady(
   created: V1Pod,
   timeoutMs: number,
 ): Promise<V1Pod> {
+  const name = created.metadata?.name ?? '';
+  return waitForPod<V1Pod>(kubeConfig, core, created, {
+    timeoutMs,
+    decide(pod) {
+      if (isReady(pod)) return { value: pod };
+      const failure = failureOf(pod);
+      return failure ? { error: `the pod ${name} cannot start: ${failure}` } : undefined;
+    },
+    deleted: `the pod ${name} was deleted while starting`,
+    timedOut: (problem) => `the pod ${name} was not Ready within ${Math.round(timeoutMs / 1000)} s (${problem})`,
+  });
+}
+
+/**
+ * Watches one pod until `decide` settles on it, from the resourceVersion it was created at; a watch the server
+ * closes early (its timeout, a dropped connection, 410 Gone after compaction) is opened again from the last
+ * version seen, or from a fresh read. Rejects with `deleted` when the pod goes, and `timedOut` after `timeoutMs`.
+ */
+export async function waitForPod<T>(
+  kubeConfig: KubeConfig,
+  core: CoreV1Api,
+  created: V1Pod,
+  opts: {
+    timeoutMs: number;
+    decide: (pod: V1Pod) => PodVerdict<T>;
+    deleted: string;
+    timedOut: (lastProblem: string) => string;
+  },
+): Promise<T> {
   const pod = { namespace: created.metadata?.namespace ?? '', name: created.metadata?.name ?? '' };
-  if (isReady(created)) return created;
+  const first = opts.decide(created);
+  if (first && 'value' in first) return first.value;
+  if (first) throw new Error(first.error);
   const watch = new Watch(kubeConfig);
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + opts.timeoutMs;
   let resourceVersion = created.metadata?.resourceVersion;
   let lastProblem = problemOf(created);
   while (Date.now() < deadline) {
-    const outcome = await new Promise<{ ready?: V1Pod; error?: Error }>((resolve) => {
+    const outcome = await new Promise<{ done?: { value: T }; error?: Error }>((resolve) => {
       let controller: AbortController | undefined;
       let settled = false;
-      const settle = (result: { ready?: V1Pod; error?: Error }) => {
+      const settle = (result: { done?: { value: T }; error?: Error }) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -79,11 +113,10 @@ export async function waitForReady(
               return settle({});
             }
             if (type === 'BOOKMARK') return;
-            if (type === 'DELETED')
-              return settle({ error: new Error(`the pod ${pod.name} was deleted while starting`) });
-            const failure = failureOf(object);
-            if (failure) return settle({ error: new Error(`the pod ${pod.name} cannot start: ${failure}`) });
-            if (isReady(object)) return settle({ ready: object });
+            if (type === 'DELETED') return settle({ error: new Error(opts.deleted) });
+            const verdict = opts.decide(object);
+            if (verdict && 'value' in verdict) return settle({ done: verdict });
+            if (verdict) return settle({ error: new Error(verdict.error) });
             lastProblem = problemOf(object);
           },
           (err: unknown) => {
@@ -103,20 +136,20 @@ export async function waitForReady(
           (err: unknown) => settle({ error: err instanceof Error ? err : new Error(String(err)) }),
         );
     });
-    if (outcome.ready) return outcome.ready;
+    if (outcome.done) return outcome.done.value;
     if (outcome.error) throw outcome.error;
     if (Date.now() >= deadline) break;
     if (!resourceVersion) {
       const current = await core.readNamespacedPod({ name: pod.name, namespace: pod.namespace });
-      if (isReady(current)) return current;
-      const failure = failureOf(current);
-      if (failure) throw new Error(`the pod ${pod.name} cannot start: ${failure}`);
+      const verdict = opts.decide(current);
+      if (verdict && 'value' in verdict) return verdict.value;
+      if (verdict) throw new Error(verdict.error);
       lastProblem = problemOf(current);
       resourceVersion = current.metadata?.resourceVersion;
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`the pod ${pod.name} was not Ready within ${Math.round(timeoutMs / 1000)} s (${lastProblem})`);
+  throw new Error(opts.timedOut(lastProblem));
 }
 
 /** GNU tar's "some files differ" (a file changed while it was read): the archive is still whole. */

@@ -152,3 +152,57 @@ export function sendExecResult(ws: WebSocket, command: string[], result: ExecRes
   frame(3, Buffer.from(JSON.stringify(outcome)));
   ws.close(1000);
 }
+
+/**
+ * How a runner pod's container ends once its stdin is closed (fake-kubernetes.ts plays the kubelet): what it wrote
+ * to its log, its exit code and the kubelet's reason (Completed, Error, OOMKilled); 'hang' never ends by itself,
+ * so only activeDeadlineSeconds (DeadlineExceeded) or a delete ends it.
+ */
+export type RunnerOutcome =
+  { log: Buffer | string; exitCode: number; reason?: 'Completed' | 'Error' | 'OOMKilled' } | 'hang';
+
+/**
+ * The status the kubelet reports for a pod whose only container ended: Succeeded on exit 0, Failed otherwise; a
+ * pod ended by its activeDeadlineSeconds is Failed with reason DeadlineExceeded, its container killed (137).
+ */
+export function endedPodStatus(
+  current: Record<string, unknown> | undefined,
+  container: Container,
+  ending: { exitCode: number; reason: string; podReason?: string; podMessage?: string },
+) {
+  const at = now();
+  const startedAt =
+    ((current?.containerStatuses as Array<{ state?: { running?: { startedAt?: string } } }> | undefined)?.[0]?.state
+      ?.running?.startedAt as string | undefined) ?? at;
+  return {
+    ...current,
+    phase: ending.exitCode === 0 && !ending.podReason ? 'Succeeded' : 'Failed',
+    ...(ending.podReason ? { reason: ending.podReason, message: ending.podMessage ?? '' } : {}),
+    conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({
+      type,
+      status: type === 'PodScheduled' || type === 'Initialized' ? 'True' : 'False',
+      lastProbeTime: null,
+      lastTransitionTime: at,
+      ...(type === 'Ready' || type === 'ContainersReady' ? { reason: 'PodCompleted' } : {}),
+    })),
+    containerStatuses: [
+      {
+        name: container.name,
+        image: container.image,
+        imageID: `${container.image}@sha256:${'0'.repeat(64)}`,
+        ready: false,
+        started: false,
+        restartCount: 0,
+        state: {
+          terminated: {
+            exitCode: ending.exitCode,
+            reason: ending.reason,
+            startedAt,
+            finishedAt: at,
+            containerID: `containerd://${'1'.repeat(64)}`,
+          },
+        },
+      },
+    ],
+  };
+}

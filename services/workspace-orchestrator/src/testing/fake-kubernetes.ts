@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import {
+  endedPodStatus,
   fieldMatches,
   invalidObject,
   now,
@@ -17,9 +18,10 @@ import {
   type PodBehaviour,
   type RecordedRequest,
   type Resource,
+  type RunnerOutcome,
 } from './fake-kubernetes-wire.ts';
 
-export type { ExecResult, PodBehaviour } from './fake-kubernetes-wire.ts';
+export type { ExecResult, PodBehaviour, RunnerOutcome } from './fake-kubernetes-wire.ts';
 
 /**
  * A Kubernetes API server in one process, for the calls the Kubernetes engine makes, speaking the wire format of
@@ -39,6 +41,15 @@ export type { ExecResult, PodBehaviour } from './fake-kubernetes-wire.ts';
  *   "message":"2"}]).
  * A created pod is Pending (ContainerCreating) and, unless a test says otherwise, turns Running and Ready after
  * `readyAfterMs`, through a MODIFIED event, as the kubelet's status updates arrive.
+ *
+ * A pod whose container keeps stdin open (`stdin: true`, as the code runner's) plays a container reading it:
+ * - pods/attach is a WebSocket like exec; channel 0 carries stdin, and stdin ends with v5's CLOSE signal
+ *   ([255, 0]) or with the connection's close (stdinOnce);
+ * - then `state.runner` says what the container wrote and how it ended; the pod turns Succeeded or Failed with
+ *   the container's terminated state (exitCode, reason Completed/Error/OOMKilled);
+ * - `activeDeadlineSeconds` counts from the container's start: past it the pod is Failed, reason DeadlineExceeded;
+ * - pods/log answers the container's output as text/plain (400 while it is waiting to start), `limitBytes` and
+ *   `follow=true` (streamed until the container ends) as the kubelet's log endpoint does.
  */
 
 type WatchEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED'; resource: Resource; namespace: string; object: Obj };
@@ -65,7 +76,27 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
      */
     expireNextWatch: false,
     exec: (_pod: Obj, _command: string[]): ExecResult => ({ stdout: Buffer.alloc(0), exitCode: 0 }),
+    /** The channel subprotocols the server speaks, best first: v5 (1.30 on) can close stdin alone, v4 cannot. */
+    channelProtocols: ['v5.channel.k8s.io', 'v4.channel.k8s.io'],
+    /** What a stdin-reading container does with what came on its stdin (the runner's harness). */
+    runner: (_pod: Obj, _stdin: Buffer): RunnerOutcome | Promise<RunnerOutcome> => ({
+      log: '',
+      exitCode: 0,
+      reason: 'Completed',
+    }),
   };
+  type Runtime = {
+    log: Buffer[];
+    followers: Set<{ res: ServerResponse; remaining: number }>;
+    sockets: Set<WebSocket>;
+    ended: boolean;
+    stdinClosed: boolean;
+    deadline?: NodeJS.Timeout;
+  };
+  /** The running containers of stdin-reading pods, by key. */
+  const runtimes = new Map<string, Runtime>();
+  /** What every attach sent on stdin, by pod name, for tests to look at. */
+  const stdinOf = new Map<string, Buffer>();
   const key = (resource: Resource, namespace: string, name: string) => `${resource}/${namespace}/${name}`;
 
   function emit(type: WatchEvent['type'], resource: Resource, namespace: string, object: Obj) {
@@ -100,8 +131,98 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
         next.status = readyPodStatus(container);
       }
       put('pods', namespace, next, 'MODIFIED');
+      if (behaviour === 'ready' && (current.spec?.containers as Array<{ stdin?: boolean }>)[0]?.stdin)
+        startRuntime(namespace, name, current.spec?.activeDeadlineSeconds as number | undefined);
     }, state.readyAfterMs);
     timers.add(timer);
+  }
+
+  function startRuntime(namespace: string, name: string, deadlineSeconds: number | undefined) {
+    const runtime: Runtime = { log: [], followers: new Set(), sockets: new Set(), ended: false, stdinClosed: false };
+    runtimes.set(key('pods', namespace, name), runtime);
+    if (deadlineSeconds)
+      runtime.deadline = setTimeout(
+        () =>
+          endRuntime(namespace, name, {
+            exitCode: 137,
+            reason: 'Error',
+            podReason: 'DeadlineExceeded',
+            podMessage: 'Pod was active on the node longer than the specified deadline',
+          }),
+        deadlineSeconds * 1000,
+      );
+  }
+
+  function writeLog(runtime: Runtime, data: Buffer) {
+    runtime.log.push(data);
+    for (const follower of runtime.followers) {
+      const part = data.subarray(0, follower.remaining);
+      follower.remaining -= part.length;
+      if (part.length) follower.res.write(part);
+      if (follower.remaining <= 0) {
+        follower.res.end();
+        runtime.followers.delete(follower);
+      }
+    }
+  }
+
+  /** The container ends: its pod's status says how, followers of its log get the end, attach connections close. */
+  function endRuntime(
+    namespace: string,
+    name: string,
+    ending: { exitCode: number; reason: string; podReason?: string; podMessage?: string },
+  ) {
+    const runtime = runtimes.get(key('pods', namespace, name));
+    const pod = store.get(key('pods', namespace, name));
+    if (!runtime || runtime.ended || !pod) return;
+    runtime.ended = true;
+    clearTimeout(runtime.deadline);
+    const container = (pod.spec?.containers as { name: string; image: string }[])[0]!;
+    const next = structuredClone(pod);
+    next.status = endedPodStatus(pod.status, container, ending);
+    put('pods', namespace, next, 'MODIFIED');
+    for (const follower of runtime.followers) follower.res.end();
+    runtime.followers.clear();
+    for (const ws of runtime.sockets) ws.close(1000);
+  }
+
+  /** Stdin reached EOF: the container does what `state.runner` says with it. */
+  function runContainer(namespace: string, name: string, stdin: Buffer) {
+    const runtime = runtimes.get(key('pods', namespace, name));
+    const pod = store.get(key('pods', namespace, name));
+    if (!runtime || !pod || runtime.stdinClosed || runtime.ended) return;
+    runtime.stdinClosed = true;
+    stdinOf.set(name, stdin);
+    void Promise.resolve(state.runner(pod, stdin)).then((outcome) => {
+      if (outcome === 'hang' || runtime.ended) return;
+      writeLog(runtime, Buffer.from(outcome.log));
+      endRuntime(namespace, name, {
+        exitCode: outcome.exitCode,
+        reason: outcome.reason ?? (outcome.exitCode === 0 ? 'Completed' : 'Error'),
+      });
+    });
+  }
+
+  function serveLog(res: ServerResponse, namespace: string, name: string, query: URLSearchParams) {
+    const runtime = runtimes.get(key('pods', namespace, name));
+    const pod = store.get(key('pods', namespace, name))!;
+    const container = query.get('container') ?? '';
+    if (!runtime)
+      return send(
+        res,
+        400,
+        status(400, 'BadRequest', `container "${container}" in pod "${name}" is waiting to start: ContainerCreating`),
+      );
+    if (!(pod.spec?.containers as { name: string }[]).some((c) => c.name === container))
+      return send(res, 400, status(400, 'BadRequest', `container ${container} is not valid for pod ${name}`));
+    const limit = Number(query.get('limitBytes') ?? Infinity) || Infinity;
+    const written = Buffer.concat(runtime.log).subarray(0, limit);
+    res.writeHead(200, { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' });
+    res.write(written);
+    if (query.get('follow') !== 'true' || runtime.ended || written.length >= limit) return void res.end();
+    const follower = { res, remaining: limit - written.length };
+    runtime.followers.add(follower);
+    res.on('close', () => runtime.followers.delete(follower));
   }
 
   /** What the API server adds on create beyond metadata: a pod's first status, a Service's cluster IP. */
@@ -191,10 +312,21 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
         items,
       });
     }
+    if (req.method === 'GET' && resource === 'pods' && target.sub === 'log')
+      return item ? serveLog(res, namespace, name!, url.searchParams) : notFound();
     if (req.method === 'GET') return item ? send(res, 200, item) : notFound();
     if (req.method === 'DELETE') {
       if (!item) return notFound();
       store.delete(key(resource, namespace, name!));
+      const runtime = runtimes.get(key(resource, namespace, name!));
+      if (runtime) {
+        // The container is killed with its pod: its log's followers and attach connections end.
+        runtime.ended = true;
+        clearTimeout(runtime.deadline);
+        for (const follower of runtime.followers) follower.res.end();
+        for (const ws of runtime.sockets) ws.terminate();
+        runtimes.delete(key(resource, namespace, name!));
+      }
       // Deleted at once: the engine deletes pods with gracePeriodSeconds=0; claims and Services have no
       // finalizers here (a real claim keeps kubernetes.io/pvc-protection until no pod uses it).
       const deleted = { ...item, metadata: { ...item.metadata, resourceVersion: String(++revision) } };
@@ -289,16 +421,38 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
 
   const sockets = new WebSocketServer({
     noServer: true,
-    handleProtocols: (offered) => ['v5.channel.k8s.io', 'v4.channel.k8s.io'].find((p) => offered.has(p)) ?? false,
+    handleProtocols: (offered) => state.channelProtocols.find((p) => offered.has(p)) ?? false,
   });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const target = route(url);
     requests.push({ method: 'GET', path: url.pathname, query: url.searchParams });
     const pod = target && target.name ? store.get(key('pods', target.namespace, target.name)) : undefined;
-    if (!target || target.sub !== 'exec' || !pod || state.forbidden) {
+    if (!target || (target.sub !== 'exec' && target.sub !== 'attach') || !pod || state.forbidden) {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n');
       return;
+    }
+    if (target.sub === 'attach') {
+      const runtime = runtimes.get(key('pods', target.namespace, pod.metadata.name));
+      if (!runtime || runtime.ended) {
+        socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
+      return sockets.handleUpgrade(req, socket, head, (ws) => {
+        runtime.sockets.add(ws);
+        const stdin: Buffer[] = [];
+        const eof = () => runContainer(target.namespace, pod.metadata.name, Buffer.concat(stdin));
+        ws.on('message', (data: Buffer) => {
+          if (data[0] === 0) stdin.push(Buffer.from(data.subarray(1)));
+          // v5.channel.k8s.io's CLOSE signal for channel 0: stdin is done, the connection stays.
+          else if (data[0] === 255 && data[1] === 0 && ws.protocol === 'v5.channel.k8s.io') eof();
+        });
+        // stdinOnce: the attach session's end closes the container's stdin.
+        ws.on('close', () => {
+          runtime.sockets.delete(ws);
+          eof();
+        });
+      });
     }
     sockets.handleUpgrade(req, socket, head, (ws) => {
       const command = url.searchParams.getAll('command');
@@ -349,7 +503,19 @@ export async function startFakeKubernetes(opts: { namespaces?: string[]; readyAf
       change(object);
       put(resource, namespace, object, 'MODIFIED');
     },
+    /** What the container of a stdin-reading pod received on its stdin (the bundle), by pod name. */
+    stdinOf: (name: string) => stdinOf.get(name),
+    /** Puts an object in place as an administrator's `kubectl apply` would (the runners' NetworkPolicy). */
+    seed(resource: Resource, object: Obj, namespace = 'exam-workspaces') {
+      put(
+        resource,
+        namespace,
+        { ...object, metadata: { ...object.metadata, namespace, uid: randomUUID(), creationTimestamp: now() } },
+        'ADDED',
+      );
+    },
     async close() {
+      for (const runtime of runtimes.values()) clearTimeout(runtime.deadline);
       for (const timer of timers) clearTimeout(timer);
       for (const w of watchers) w.res.end();
       for (const client of sockets.clients) client.terminate();
