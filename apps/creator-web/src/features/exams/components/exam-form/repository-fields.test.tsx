@@ -160,7 +160,8 @@ describe('agentic task: starter repository and hidden files', () => {
       'Path',
     );
     await waitFor(() => expect(hiddenPath).toHaveAccessibleDescription(reason));
-  });
+    // Typing into CodeMirror-backed fields of a whole task: as slow as the test above on a busy machine.
+  }, 90_000);
 
   it('turns a coding question into an agentic task and back', async () => {
     seedExams();
