@@ -5,7 +5,7 @@ import { ExamSchema } from './exam.ts';
 import { PlantedTurnSchema } from './planted-errors.ts';
 import { PublicQuestionSchema, QuestionSchema } from './question.ts';
 import { UnitSettingsSchema } from './question-kinds.ts';
-import { ExamMemberSchema } from './roles.ts';
+import { AuditEventSchema, ExamMemberSchema, SharedRoleSchema } from './roles.ts';
 
 /**
  * Contracts between services (never reachable from a browser: every /internal/* route requires the
@@ -233,3 +233,33 @@ export const InternalWorkspaceHistorySchema = z.object({
   capped: z.boolean(),
 });
 export type InternalWorkspaceHistory = z.infer<typeof InternalWorkspaceHistorySchema>;
+
+/**
+ * GET {EXAM_SERVICE_URL}/internal/creators/{id}/exam-grants: the exams shared with a creator (exam_members rows), with
+ * the role and release permission of each share. Exams the creator owns are not listed (results-service finds those by
+ * its own rows' owner_id). Cross-exam listings (a creator's results, the results dashboard, a candidate's history)
+ * include the shared exams whose role allows reading results.
+ */
+export const ExamGrantsSchema = z.object({
+  grants: z.array(
+    z.object({
+      examId: z.string(),
+      role: SharedRoleSchema,
+      mayRelease: z.boolean().default(false),
+    }),
+  ),
+});
+export type ExamGrants = z.infer<typeof ExamGrantsSchema>;
+export type ExamGrantRow = ExamGrants['grants'][number];
+
+/**
+ * GET {RESULTS_SERVICE_URL}/internal/exams/{id}/audit-events?before=…&limit=…: results-service's half of the exam's
+ * audit log (grades, releases, regrades, deletions, unlocks, extra time, accommodations, announcements), newest first,
+ * older than `before` when given. exam-service merges it with its own half for the owner.
+ */
+export const AuditEventsQuerySchema = z.object({
+  before: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const AuditEventListSchema = z.object({ events: z.array(AuditEventSchema) });
+export type AuditEventList = z.infer<typeof AuditEventListSchema>;

@@ -20,6 +20,7 @@ import { submissionsModule } from './modules/submissions/submissions.module.ts';
 import { suggestionsModule } from './modules/suggestions/suggestions.module.ts';
 import { timelineModule } from './modules/timeline/timeline.module.ts';
 import { registerServiceMetrics } from './plugins/service-metrics.ts';
+import { registerExamGuard } from './access/exam-guard.ts';
 
 /**
  * The feature modules in registration order: live first, since its presence hook must precede every route
@@ -63,6 +64,7 @@ export async function buildApp(config: Config, deps: Deps) {
   });
   deps.redis?.useLog(app.log);
   registerServiceMetrics(app, deps.database);
+  registerExamGuard(app, deps);
 
   const ctx: ModuleContext = { config, deps, ...createProvided() };
   for (const module of modules) await module(app, ctx);

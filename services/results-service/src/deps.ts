@@ -5,6 +5,7 @@ import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { RedisConnection } from '@exam/server-kit/redis';
 import type {
   CollectFilesRequest,
+  ExamGrantRow,
   InternalExam,
   InternalWorkspaceHistory,
   TranscriptMessage,
@@ -25,6 +26,11 @@ import type { ResultsDatabase } from './db/database.ts';
 export type ExamSource = {
   /** The exam with its answer keys, or undefined when exam-service does not know it. */
   findExam(id: string): Promise<InternalExam | undefined>;
+};
+
+/** The exams shared with a creator, for cross-exam listings (see adapters/exam-grants.ts). */
+export type ExamGrantsSource = {
+  listGrants(creatorId: string): Promise<ExamGrantRow[]>;
 };
 
 /** exam-service's access rules and roster mails (see adapters/exam-access.ts). */
@@ -107,6 +113,8 @@ export type Deps = {
   clock: { now(): Date };
   ids: { next(): string };
   examSource: ExamSource;
+  /** The exams other creators shared with a creator (exam-service). */
+  examGrants: ExamGrantsSource;
   examAccess: ExamAccess;
   /** LTI score passback through exam-service. */
   ltiScores: LtiScores;

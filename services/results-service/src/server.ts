@@ -5,6 +5,7 @@ import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit
 import { createHttpAttemptTranscripts } from './adapters/attempt-transcript.ts';
 import { createHttpCodeRunner } from './adapters/code-runner.ts';
 import { createHttpExamAccess } from './adapters/exam-access.ts';
+import { createHttpExamGrants } from './adapters/exam-grants.ts';
 import { createHttpExamSource } from './adapters/exam-source.ts';
 import { createHttpFollowUpQuestions } from './adapters/follow-up-questions.ts';
 import { createHttpGradingSuggester } from './adapters/grading-suggestions.ts';
@@ -59,6 +60,7 @@ try {
     ids: uuidIds,
     examSource: createHttpExamSource(config.EXAM_SERVICE_URL, config.internalToken, upstream),
     examAccess: createHttpExamAccess(config.EXAM_SERVICE_URL, config.internalToken, upstream),
+    examGrants: createHttpExamGrants(config.EXAM_SERVICE_URL, config.internalToken, upstream),
     ltiScores,
     workspaceFiles: createHttpWorkspaceFiles(config.WORKSPACE_ORCHESTRATOR_URL, config.internalToken, upstream),
     codeRunner,

@@ -83,7 +83,7 @@ export async function buildApp(config: Config, deps: Deps) {
   deps.agentRelay?.attach({ log: app.log.child({ module: 'agent-relay' }), identify });
   app.addHook('onClose', async () => deps.agentRelay?.close());
 
-  await app.register(sessionsRoutes(service, createStartFailures(deps.database, deps.clock)));
+  await app.register(sessionsRoutes(service, createStartFailures(deps.database, deps.clock), deps.directory));
   await app.register(fileHistoryRoutes(history, service));
   await app.register(
     launchRoutes({ service, launchTokens, workspaceOrigin: config.workspaceOrigin, clock: deps.clock }),
@@ -99,7 +99,7 @@ export async function buildApp(config: Config, deps: Deps) {
       pollMs: 100,
     },
   );
-  await app.register(runnerRoutes(runner));
+  await app.register(runnerRoutes(runner, deps.directory));
 
   // The editors are served by a listener of their own (WORKSPACE_PORT, reached as WORKSPACE_ORIGIN): nothing
   // but /workspace/* answers there, and the API above never serves an editor.

@@ -4,6 +4,7 @@ import type { AiProvider } from '@exam/domain/ai-catalogue';
 import type { CodingWorkspace } from '@exam/domain/exam';
 import type { Question } from '@exam/domain/question';
 import type { WorkspaceDemand } from '@exam/domain/internal';
+import type { ExamAccess } from '@exam/domain/roles';
 import type { Config } from './config.ts';
 import type { WorkspaceDatabase } from './db/database.ts';
 import { createDockerEngine, dockerEngineOptions } from './engine/docker-engine.ts';
@@ -34,6 +35,8 @@ export type ExamDirectory = {
   attemptState(attemptId: string): Promise<{ isOpen: boolean; deadline: string | null }>;
   /** Exams whose window opens within `horizonSeconds` (or opened under `graceSeconds` ago) and how many to expect. */
   workspaceDemand(horizonSeconds: number, graceSeconds: number): Promise<WorkspaceDemand[]>;
+  /** The exam's owner and members (roles.ts), for a creator's access; undefined when exam-service does not know it. */
+  examAccess(examId: string): Promise<ExamAccess | undefined>;
 };
 
 /** What buildApp needs from the outside world; tests pass their own engines, directory or clock. */

@@ -15,6 +15,8 @@ type ExamOverrides = {
   materialTexts?: InternalExam['materialTexts'];
   ownerId?: string;
   ai?: Partial<InternalExam['aiSettings']>;
+  /** The creators the exam is shared with (roles.ts). */
+  members?: InternalExam['members'];
 };
 
 /**
@@ -50,5 +52,6 @@ export function makeExam(overrides: ExamOverrides = {}): InternalExam {
       encryptedApiKey: apiKey ? encryptSecret(apiKey, Buffer.from(TEST_ENCRYPTION_KEY, 'base64url')) : null,
     },
     materialTexts: overrides.materialTexts ?? [],
+    members: overrides.members ?? [],
   });
 }

@@ -66,6 +66,7 @@ export async function buildTestApp(opts: { env?: Record<string, string>; deps?: 
     clock: systemClock,
     ids: uuidIds,
     examSource,
+    examGrants: examSource,
     workspaceFiles: fakeWorkspaceFiles(),
     codeRunner,
     transcripts: fakeTranscripts(),

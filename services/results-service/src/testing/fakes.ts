@@ -8,6 +8,7 @@ import type {
   AttemptTranscript,
   CodeRunner,
   ExamAccess,
+  ExamGrantsSource,
   ExamSource,
   LtiScores,
   TranscriptSource,
@@ -26,9 +27,17 @@ export function fakeClock(start = new Date()) {
 }
 
 /** exam-service stand-in: the exams a test put in it. */
-export function fakeExamSource(): ExamSource & { put(exam: InternalExam): InternalExam; remove(id: string): void } {
+export function fakeExamSource(): ExamSource &
+  ExamGrantsSource & { put(exam: InternalExam): InternalExam; remove(id: string): void } {
   const exams = new Map<string, InternalExam>();
   return {
+    // exam-service's GET /internal/creators/{id}/exam-grants, read from the members of the exams put here.
+    listGrants: async (creatorId) =>
+      [...exams.values()].flatMap((exam) =>
+        exam.members
+          .filter((m) => m.creatorId === creatorId)
+          .map((m) => ({ examId: exam.id, role: m.role, mayRelease: m.mayRelease })),
+      ),
     put(exam) {
       exams.set(exam.id, exam);
       return exam;

@@ -11,11 +11,15 @@ export function createHttpExamDirectory(opts: {
 }): ExamDirectory {
   const exams = createInternalClient(opts.examServiceUrl, opts.internalToken);
   const attempts = createInternalClient(opts.resultsServiceUrl, opts.internalToken);
-  async function workspaceExam(examId: string) {
+  async function findExam(examId: string) {
     const { status, body } = await exams(`/internal/exams/${encodeURIComponent(examId)}`);
-    if (status === 404) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+    if (status === 404) return undefined;
     if (status !== 200) throw unexpectedStatus('exam-service', status, `exam ${examId}`);
-    const exam = parseUpstream('exam-service', InternalExamSchema, body, 'an exam');
+    return parseUpstream('exam-service', InternalExamSchema, body, 'an exam');
+  }
+  async function workspaceExam(examId: string) {
+    const exam = await findExam(examId);
+    if (!exam) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
     // The key (encrypted) stays behind: only the gateway ever uses it.
     const { enabled, provider, model } = exam.aiSettings;
     return {
@@ -42,6 +46,10 @@ export function createHttpExamDirectory(opts: {
       const { status, body } = await exams(`/internal/workspace-demand?${query}`);
       if (status !== 200) throw unexpectedStatus('exam-service', status, 'workspace demand');
       return parseUpstream('exam-service', WorkspaceDemandSchema, body, 'a workspace demand').demand;
+    },
+    async examAccess(examId) {
+      const exam = await findExam(examId);
+      return exam && { ownerId: exam.ownerId, members: exam.members };
     },
     async isAttemptOpen(attemptId) {
       return (await attemptState(attemptId)).isOpen;

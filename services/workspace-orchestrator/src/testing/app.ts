@@ -13,6 +13,7 @@ import { createAgentRelay } from '../engine/egress/agent-relay.ts';
 import { createRegistryProxy } from '../engine/egress/registry-proxy.ts';
 import { createDockerRunnerEngine } from '../engine/runner-engine.ts';
 import { testJobs } from './jobs.ts';
+import type { ExamAccess } from '@exam/domain/roles';
 
 export const TAKER_ORIGIN = 'http://taker.test';
 export const CREATOR_ORIGIN = 'http://creator.test';
@@ -54,7 +55,12 @@ export function fakeDirectory() {
   const closed = new Set<string>();
   /** What exam-service would answer to the pool's demand query (every entry, whatever the horizon). */
   const demand: WorkspaceDemand[] = [];
+  /** Exams' owners and members (roles.ts); unset, exam-service does not know the exam. */
+  const access = new Map<string, ExamAccess>();
   const directory: ExamDirectory = {
+    async examAccess(examId) {
+      return access.get(examId);
+    },
     async workspaceDemand() {
       return demand;
     },
@@ -78,7 +84,7 @@ export function fakeDirectory() {
       return { isOpen: !closed.has(attemptId), deadline: deadlines.get(attemptId) ?? null };
     },
   };
-  return { directory, exams, examDetails, deadlines, closed, demand };
+  return { directory, exams, examDetails, deadlines, closed, demand, access };
 }
 
 export type TestApp = Awaited<ReturnType<typeof buildApp>>;
@@ -149,6 +155,8 @@ export async function buildTestApp(
     deadlines: fake.deadlines,
     closedAttempts: fake.closed,
     demand: fake.demand,
+    /** Exams' owners and members, as exam-service serves them (roles.ts). */
+    examAccess: fake.access,
     egressProxy,
     agentRelay,
     jobs,

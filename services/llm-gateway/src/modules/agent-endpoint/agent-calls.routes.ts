@@ -1,4 +1,4 @@
-import { ErrorBodySchema, notFound } from '@exam/domain/errors';
+import { ErrorBodySchema } from '@exam/domain/errors';
 import { AttemptIdParamsSchema } from '@exam/domain/llm';
 import { AgentCallsResponseSchema } from '@exam/domain/workspace-agents';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
@@ -6,27 +6,28 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.ts';
 import type { AgentCallRepository } from './agent-endpoint.repository.ts';
+import { assertCanReadAttempt } from '../../access/exam-access.ts';
 
-/** An attempt's agent calls for the exam's owner; anyone else gets 404, as for the chat transcript. */
+/**
+ * An attempt's agent calls for the exam's owner and the members who read results; anyone else gets 404, as for the
+ * chat transcript.
+ */
 export async function agentCallsForOwner(
   repo: AgentCallRepository,
-  deps: Pick<Deps, 'attempts' | 'clock'>,
+  deps: Pick<Deps, 'attempts' | 'clock' | 'exams'>,
   attemptId: string,
-  ownerId: string,
+  creatorId: string,
 ) {
   const listed = await repo.listOfAttempt(attemptId, deps.clock.now());
-  if (listed.ownerId !== undefined) {
-    if (listed.ownerId !== ownerId) throw notFound('Attempt');
-    return listed.calls;
-  }
-  // An attempt whose agent made no call: its owner gets an empty list.
-  const attempt = await deps.attempts.findAttempt(attemptId);
-  if (!attempt || attempt.ownerId !== ownerId) throw notFound('Attempt');
-  return [];
+  const stored =
+    listed.ownerId !== undefined && listed.examId ? { ownerId: listed.ownerId, examId: listed.examId } : undefined;
+  await assertCanReadAttempt(deps, attemptId, stored, creatorId, 'Attempt');
+  // An attempt whose agent made no call: an empty list.
+  return listed.calls;
 }
 
 /** The reads of agent calls: the exam's owner's, and results-service's for the attempt's timeline. */
-export function agentCallRoutes(repo: AgentCallRepository, deps: Pick<Deps, 'attempts' | 'clock'>) {
+export function agentCallRoutes(repo: AgentCallRepository, deps: Pick<Deps, 'attempts' | 'clock' | 'exams'>) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 

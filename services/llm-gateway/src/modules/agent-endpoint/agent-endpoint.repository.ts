@@ -130,13 +130,16 @@ export function createAgentCallRepository({ db }: GatewayDatabase) {
     },
 
     /** An attempt's calls in the order they were made, and the exam's owner (undefined when it made none). */
-    async listOfAttempt(attemptId: string, now: Date): Promise<{ ownerId: string | undefined; calls: AgentCall[] }> {
+    async listOfAttempt(
+      attemptId: string,
+      now: Date,
+    ): Promise<{ ownerId: string | undefined; examId: string | undefined; calls: AgentCall[] }> {
       const rows = await db
         .select()
         .from(agentCalls)
         .where(eq(agentCalls.attemptId, attemptId))
         .orderBy(asc(agentCalls.seq));
-      return { ownerId: rows[0]?.ownerId, calls: rows.map((row) => toAgentCall(row, now)) };
+      return { ownerId: rows[0]?.ownerId, examId: rows[0]?.examId, calls: rows.map((row) => toAgentCall(row, now)) };
     },
   };
 }

@@ -22,6 +22,7 @@ import type { AuditRepository, ClaimedAudit } from './audit.repository.ts';
 import { runAudit, type AuditLeaseOptions, type AuditRunDeps, type AuditTarget } from './audit.runner.ts';
 import { AUDIT_BATTERY_VERSION } from './battery.ts';
 import { auditKeysOf } from './leak-detection.ts';
+import { assertCan } from '../../access/exam-access.ts';
 
 export type AuditOptions = AuditLeaseOptions & {
   /** A run's token cap when the creator sets none (AUDIT_MAX_TOKENS). */
@@ -57,8 +58,7 @@ export function createAuditService(
   let resuming: Promise<void> | undefined;
 
   async function ownedExam(creator: CreatorClaims, examId: string): Promise<InternalExam> {
-    const exam = await deps.exams.findExam(examId);
-    if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
+    const exam = await assertCan(deps, examId, creator.sub, 'exam:edit');
     return exam;
   }
 

@@ -4,6 +4,7 @@ import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
 import { buildEquivalenceReport } from '@exam/psychometrics/equivalence';
 import type { Deps } from '../../deps.ts';
 import type { EquivalenceRepository } from './equivalence.repository.ts';
+import { assertCan } from '../../access/exam-access.ts';
 
 export const EquivalenceMessages = {
   singleConfiguration:
@@ -18,8 +19,7 @@ export const EquivalenceMessages = {
 export function createEquivalenceService(repo: EquivalenceRepository, deps: Pick<Deps, 'exams'>) {
   return {
     async report(creator: CreatorClaims, examId: string, auditId: string): Promise<EquivalenceReport> {
-      const exam = await deps.exams.findExam(examId);
-      if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
+      const exam = await assertCan(deps, examId, creator.sub, 'exam:edit');
       const audit = await repo.findAudit(exam.id, auditId);
       if (!audit) throw notFound('Audit');
       if (audit.configurations.length < 2)

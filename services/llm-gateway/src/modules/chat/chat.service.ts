@@ -1,6 +1,6 @@
 import type { AuditConfiguration } from '@exam/domain/assistant-audit';
 import type { AttemptClaims, CreatorClaims } from '@exam/domain/auth';
-import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
+import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';
 import type { ChatRequest, TestChatRequest } from '@exam/domain/llm';
 import type { Deps } from '../../deps.ts';
@@ -19,6 +19,7 @@ import {
   type PreparedChat,
 } from './prepared-chat.ts';
 import { estimatedUsage, noTranscript } from './transcript-writer.ts';
+import { assertCan } from '../../access/exam-access.ts';
 
 export type ChatServiceOptions = {
   encryptionKey: Buffer;
@@ -46,8 +47,7 @@ export function createChatService(
 
     /** The creator's try-out of the assistant exactly as configured; the conversation is the client's and nothing is stored. */
     async prepareTestChat(creator: CreatorClaims, body: TestChatRequest): Promise<PreparedChat> {
-      const saved = await deps.exams.findExam(body.examId);
-      if (!saved || saved.ownerId !== creator.sub) throw notFound('Exam');
+      const saved = await assertCan(deps, body.examId, creator.sub, 'exam:edit');
       const exam = body.aiSettings ? examWithDraftSettings(saved, body.aiSettings, opts.encryptionKey) : saved;
       const request = upstreamRequest(
         exam,

@@ -11,6 +11,7 @@ import type { Deps } from '../../deps.ts';
 import type { ChatService } from '../chat/chat.service.ts';
 import type { SolvabilityRepository } from './solvability.repository.ts';
 import { planCheck, runCheck, type LeaseOptions, type RunDeps } from './solvability.runner.ts';
+import { assertCan } from '../../access/exam-access.ts';
 
 export const SolvabilityMessages = {
   alreadyRunning: 'A solvability check is already running for this exam.',
@@ -40,8 +41,7 @@ export function createSolvabilityService(
   const shutdown = new AbortController();
 
   async function ownedExam(creator: CreatorClaims, examId: string): Promise<InternalExam> {
-    const exam = await deps.exams.findExam(examId);
-    if (!exam || exam.ownerId !== creator.sub) throw notFound('Exam');
+    const exam = await assertCan(deps, examId, creator.sub, 'exam:edit');
     // A run whose replica died shows as interrupted rather than running for ever.
     await repo.interruptLapsed(exam.id, deps.clock.now());
     return exam;

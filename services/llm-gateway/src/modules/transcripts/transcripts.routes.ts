@@ -1,4 +1,4 @@
-import { ErrorBodySchema, notFound } from '@exam/domain/errors';
+import { ErrorBodySchema } from '@exam/domain/errors';
 import { ExamIdParamsSchema } from '@exam/domain/exam';
 import { InternalAttemptTranscriptSchema, InternalTranscriptsSchema } from '@exam/domain/internal';
 import { AttemptIdParamsSchema, TranscriptResponseSchema } from '@exam/domain/llm';
@@ -10,13 +10,13 @@ import type { Deps } from '../../deps.ts';
 import type { AgentCallRepository } from '../agent-endpoint/agent-endpoint.repository.ts';
 import { agentCallsForOwner } from '../agent-endpoint/agent-calls.routes.ts';
 import { forCandidate, type ChatRepository } from '../chat/chat.repository.ts';
+import { assertCanReadAttempt } from '../../access/exam-access.ts';
 
 export function transcriptRoutes(
   repo: ChatRepository,
   agentCalls: AgentCallRepository,
-  deps: Pick<Deps, 'attempts' | 'clock'>,
+  deps: Pick<Deps, 'attempts' | 'clock' | 'exams'>,
 ) {
-  const { attempts } = deps;
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -35,8 +35,9 @@ export function transcriptRoutes(
       async (request) => ({ messages: (await repo.listMessages(attemptOf(request).sub)).map(forCandidate) }),
     );
 
-    // Only the exam's owner reads a candidate's conversation; anyone else gets 404, as if it did not exist. The
-    // owner's read carries the workspace agent's calls too (never the candidate's own read).
+    // The exam's owner and the members who read results (access/exam-access.ts) read a candidate's conversation;
+    // anyone else gets 404, as if it did not exist. It carries the workspace agent's calls too (never the candidate's
+    // own read).
     app.get(
       '/api/llm/attempts/:attemptId/transcript',
       {
@@ -60,16 +61,14 @@ export function transcriptRoutes(
         const creator = creatorOf(request);
         const { attemptId } = request.params;
         const conversation = await repo.findConversation(attemptId);
+        await assertCanReadAttempt(deps, attemptId, conversation, creator.sub, 'Transcript');
         if (conversation) {
-          if (conversation.ownerId !== creator.sub) throw notFound('Transcript');
           return {
             messages: await repo.listMessages(attemptId),
             agentCalls: await agentCallsForOwner(agentCalls, deps, attemptId, creator.sub),
           };
         }
-        // A candidate who never used the assistant has no conversation: the owner gets an empty one.
-        const attempt = await attempts.findAttempt(attemptId);
-        if (!attempt || attempt.ownerId !== creator.sub) throw notFound('Transcript');
+        // A candidate who never used the assistant has no conversation: the reader gets an empty one.
         return { messages: [], agentCalls: [] };
       },
     );

@@ -1,4 +1,4 @@
-import { ErrorBodySchema, notFound } from '@exam/domain/errors';
+import { ErrorBodySchema } from '@exam/domain/errors';
 import { ExamIdParamsSchema } from '@exam/domain/exam';
 import { ExamAiUsageSchema, type ExamAiUsage } from '@exam/domain/llm';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.ts';
 import type { ChatRepository } from '../chat/chat.repository.ts';
+import { assertCan } from '../../access/exam-access.ts';
 
 /**
  * The assistant's spend on one exam, for its owner: the exam-wide counters (migration 0005) against the
@@ -35,8 +36,7 @@ export function usageRoutes(repo: ChatRepository, deps: Pick<Deps, 'exams' | 'cl
         },
       },
       async (request): Promise<ExamAiUsage> => {
-        const exam = await deps.exams.findExam(request.params.id);
-        if (!exam || exam.ownerId !== creatorOf(request).sub) throw notFound('Exam');
+        const exam = await assertCan(deps, request.params.id, creatorOf(request).sub, 'insights:read');
         const spend = await repo.examSpend(exam.id, deps.clock.now());
         const { examTokensPerHour, examRequestsPerHour } = exam.aiSettings.budget;
         return {

@@ -5,7 +5,7 @@ import {
   OverrideParamsSchema,
 } from '@exam/domain/cohort';
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
+import { actorOf, scopeOf } from '../../access/exam-guard.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import type { OverridesService } from './overrides.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
-/** Accommodations: the exam's owner only; another creator's exam is 404. */
+/** Accommodations: the exam's owner and the members who control the live view; another creator's exam is 404. */
 export function accommodationsRoutes(overrides: OverridesService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -28,8 +28,9 @@ export function accommodationsRoutes(overrides: OverridesService) {
           params: z.object({ id: z.string().min(1).max(64) }),
           response: { 200: OverrideListSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
         },
+        preHandler: app.requireCapability('live:control', { exam: 'id' }),
       },
-      async (request) => ({ overrides: await overrides.list(request.params.id, creatorOf(request).sub) }),
+      async (request) => ({ overrides: await overrides.list(request.params.id, scopeOf(request).ownerId) }),
     );
 
     app.put(
@@ -44,9 +45,10 @@ export function accommodationsRoutes(overrides: OverridesService) {
           body: OverrideInputSchema,
           response: { 200: OverrideEnvelopeSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
         },
+        preHandler: app.requireCapability('live:control', { exam: 'id' }),
       },
       async (request) => ({
-        override: await overrides.put(request.params.id, request.params.studentId, request.body, creatorOf(request)),
+        override: await overrides.put(request.params.id, request.params.studentId, request.body, actorOf(request)),
       }),
     );
 

@@ -3,22 +3,24 @@ import { attemptDeadline, windowIssue, type Override, type OverrideInput } from 
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';
 import type { Deps } from '../../deps.ts';
-import { assertOwnsExam } from '../../access/exam-ownership.ts';
+import { recordAudit, type AuditEntry } from '../../access/audit-log.ts';
+import { assertCan, auditActorOf } from '../../access/exam-ownership.ts';
 import { candidateRules, toOverride } from './cohort-rules.ts';
 import type { CohortRepository, OverrideRow } from './cohort.repository.ts';
 
 /**
- * The creator's per-candidate accommodations (docs/product.md#windows-attempts-and-accommodations). Only the
- * exam's owner (as exam-service says) reads or changes them. A change during the candidate's attempt moves
+ * The creator's per-candidate accommodations (docs/product.md#windows-attempts-and-accommodations). The exam's
+ * owner and the members who control the live view (as exam-service says) read and change them; `ownerId` and
+ * `creator.sub` are the exam owner's id (access/exam-guard.ts actorOf). A change during the candidate's attempt moves
  * its stored deadline, which the writes check, the finalizer and the candidate's countdown all read.
  */
-export function createOverridesService(repo: CohortRepository, deps: Pick<Deps, 'clock' | 'examSource'>) {
+export function createOverridesService(repo: CohortRepository, deps: Pick<Deps, 'clock' | 'examSource' | 'database'>) {
   /** An omitted field keeps the stored value; null clears it (the exam's setting applies again). */
   const merge = <T>(input: T | null | undefined, stored: T | null): T | null => (input === undefined ? stored : input);
 
   return {
     async list(examId: string, ownerId: string): Promise<Override[]> {
-      const exam = await assertOwnsExam(deps, examId, ownerId);
+      const exam = await assertCan(deps, examId, ownerId, 'live:control');
       await repo.rememberKeepGrade(exam.id, exam.keepGrade, deps.clock.now());
       return (await repo.listOverrides(examId)).map(toOverride);
     },
@@ -27,9 +29,9 @@ export function createOverridesService(repo: CohortRepository, deps: Pick<Deps, 
       examId: string,
       studentId: string,
       input: OverrideInput,
-      creator: { sub: string; email: string },
+      creator: { sub: string; email: string; actorId?: string },
     ): Promise<Override> {
-      const exam = await assertOwnsExam(deps, examId, creator.sub);
+      const exam = await assertCan(deps, examId, creator.sub, 'live:control');
       const now = deps.clock.now();
       const key = candidateKey(studentId);
       const stored = await repo.findOverride(examId, key);
@@ -55,6 +57,7 @@ export function createOverridesService(repo: CohortRepository, deps: Pick<Deps, 
         ]);
       }
       const saved = await repo.saveOverride(row);
+      await recordAudit(deps.database.db, auditActorOf(creator), now, overrideAudit(examId, stored, saved));
       await repo.rememberKeepGrade(exam.id, exam.keepGrade, now);
       const open = await repo.openAttemptOf(examId, key);
       if (open) await repo.setDeadline(open.id, deadlineOf(exam, open, saved));
@@ -91,4 +94,24 @@ function deadlineOf(
   const timer = { timerEnabled: attempt.snapshot.timerEnabled, timerMinutes: attempt.snapshot.timerMinutes };
   const rules = candidateRules({ ...exam, ...timer }, override ? toOverride(override) : null);
   return attemptDeadline(attempt.startedAt, rules.durationMinutes, rules.window.closesAt);
+}
+
+/** The audit log's events of an accommodation change: extra time apart from the other accommodations. */
+function overrideAudit(examId: string, before: OverrideRow | undefined, after: OverrideRow): AuditEntry[] {
+  const fields = (row: OverrideRow | undefined, names: readonly (keyof OverrideRow)[]) =>
+    Object.fromEntries(
+      names.map((n) => [n, row?.[n] instanceof Date ? (row[n] as Date).toISOString() : (row?.[n] ?? null)]),
+    );
+  const changes = (names: readonly (keyof OverrideRow)[]) => {
+    const from = fields(before, names);
+    const to = fields(after, names);
+    return JSON.stringify(from) === JSON.stringify(to) ? undefined : { from, to };
+  };
+  const time = changes(['extraMinutes', 'timeFactor']);
+  const other = changes(['opensAt', 'closesAt', 'attemptsAllowed']);
+  const subject = after.studentId;
+  return [
+    ...(time ? [{ examId, action: 'attempt.time-extended' as const, subject, detail: time }] : []),
+    ...(other ? [{ examId, action: 'attempt.accommodation-changed' as const, subject, detail: other }] : []),
+  ];
 }

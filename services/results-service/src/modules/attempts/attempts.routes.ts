@@ -19,7 +19,7 @@ import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
 import { PublicExamSchema } from '@exam/domain/public-exam';
 import { CandidateResultSchema } from '@exam/domain/result';
 import { AdvanceSectionSchema, SectionStateSchema } from '@exam/domain/sections';
-import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
+import { attemptOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Deps } from '../../deps.ts';
@@ -28,6 +28,7 @@ import type { AttemptsService } from './attempts.service.ts';
 import { RetryLaterError } from './retry-later.ts';
 import type { StartService } from './start-attempt.service.ts';
 import type { CandidateResultService } from './candidate-result.service.ts';
+import { actorOf } from '../../access/exam-guard.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const HOUR_MS = 3600_000;
@@ -115,6 +116,7 @@ export function attemptsRoutes(
       '/api/attempts/unlock',
       {
         onRequest: app.requireCreator,
+        preHandler: app.requireCapability('live:control', { body: 'examId' }),
         schema: {
           tags: ['attempts'],
           description:
@@ -123,7 +125,7 @@ export function attemptsRoutes(
           response: { 200: UnlockAttemptResponseSchema, ...errors },
         },
       },
-      async (request) => starts.unlock(request.body.examId, request.body.studentId, creatorOf(request).sub),
+      async (request) => starts.unlock(request.body.examId, request.body.studentId, actorOf(request)),
     );
 
     app.get(

@@ -5,6 +5,8 @@ import { attemptDeadline, WindowMessages, windowState } from '@exam/domain/cohor
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { InternalExam } from '@exam/domain/internal';
 import type { AttemptLtiLink } from '@exam/domain/lti-ags';
+import { recordAudit } from '../../access/audit-log.ts';
+import { auditActorOf } from '../../access/exam-ownership.ts';
 import type { Deps } from '../../deps.ts';
 import { toSnapshot } from '../../scoring/snapshot.ts';
 import { candidateRules, toOverride } from '../accommodations/cohort-rules.ts';
@@ -33,7 +35,7 @@ const codeIssue = (message: string) => [{ path: RESUME_CODE_FIELD, message }];
  */
 export function createStartService(
   repo: AttemptsRepository,
-  deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'examAccess'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'examAccess' | 'database'>,
   limiter: StartLimiter,
   opts: { codeKey: string; unlockMinutes: number },
   cohort: CohortRepository,
@@ -190,8 +192,14 @@ export function createStartService(
      * that resumes their open attempt on another device, or begins the next one after a submitted attempt when
      * the exam allows more, once, for RESUME_UNLOCK_MINUTES. The start that uses it gets a new resume code.
      */
-    async unlock(examId: string, studentId: string, ownerId: string): Promise<UnlockAttemptResponse> {
-      const until = new Date(deps.clock.now().getTime() + opts.unlockMinutes * 60_000);
+    async unlock(
+      examId: string,
+      studentId: string,
+      examiner: { sub: string; email: string; actorId?: string },
+    ): Promise<UnlockAttemptResponse> {
+      const ownerId = examiner.sub;
+      const now = deps.clock.now();
+      const until = new Date(now.getTime() + opts.unlockMinutes * 60_000);
       const key = candidateKey(studentId);
       const unlockCode = newResumeCode();
       const unlocked = await repo.unlock({
@@ -204,6 +212,9 @@ export function createStartService(
       if (!unlocked) {
         throw new AppError(ErrorCode.NOT_FOUND, 'No attempt with this candidate ID in your exam');
       }
+      await recordAudit(deps.database.db, auditActorOf(examiner), now, [
+        { examId, action: 'attempt.unlocked', subject: unlocked.attemptId, detail: { studentId: unlocked.studentId } },
+      ]);
       return { ...unlocked, unlockCode, unlockedUntil: until.toISOString() };
     },
 

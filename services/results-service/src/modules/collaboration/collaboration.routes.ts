@@ -5,10 +5,10 @@ import {
   SetCollaborationLevelSchema,
 } from '@exam/domain/collaboration';
 import { ErrorBodySchema } from '@exam/domain/errors';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { CollaborationService } from './collaboration.service.ts';
+import { actorOf, scopeOf } from '../../access/exam-guard.ts';
 
 const ResultParamsSchema = CollaborationParamsSchema.pick({ resultId: true });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
@@ -26,6 +26,7 @@ export function collaborationRoutes(service: CollaborationService) {
       '/api/results/:resultId/collaboration',
       {
         ...guard,
+        preHandler: app.requireCapability('results:read', { result: 'resultId' }),
         schema: {
           tags: ['results'],
           summary: 'How the candidate worked with the assistant: framing, verification, integration, independence',
@@ -35,13 +36,14 @@ export function collaborationRoutes(service: CollaborationService) {
           response: { 200: CollaborationProfileSchema, ...errors },
         },
       },
-      async (request) => service.profile(request.params.resultId, creatorOf(request).sub),
+      async (request) => service.profile(request.params.resultId, scopeOf(request).ownerId),
     );
 
     app.post(
       '/api/results/:resultId/collaboration/suggestions',
       {
         ...guard,
+        preHandler: app.requireCapability('results:grade', { result: 'resultId' }),
         schema: {
           tags: ['results'],
           summary: 'Asks the AI to suggest the framing and verification levels',
@@ -59,7 +61,7 @@ export function collaborationRoutes(service: CollaborationService) {
         },
       },
       async (request, reply) => {
-        const profile = await service.suggest(request.params.resultId, creatorOf(request));
+        const profile = await service.suggest(request.params.resultId, actorOf(request));
         return reply.status(201).send(profile);
       },
     );
@@ -68,6 +70,7 @@ export function collaborationRoutes(service: CollaborationService) {
       '/api/results/:resultId/collaboration/:dimension',
       {
         ...guard,
+        preHandler: app.requireCapability('results:grade', { result: 'resultId' }),
         schema: {
           tags: ['results'],
           summary: "The grader's level of a judged dimension (framing or verification)",
@@ -80,7 +83,7 @@ export function collaborationRoutes(service: CollaborationService) {
       },
       async (request) => {
         const { resultId, dimension } = request.params;
-        return service.setLevel(resultId, dimension, request.body.level, creatorOf(request));
+        return service.setLevel(resultId, dimension, request.body.level, actorOf(request));
       },
     );
   };

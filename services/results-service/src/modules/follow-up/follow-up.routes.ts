@@ -11,11 +11,11 @@ import {
   SubmitFollowUpAnswerSchema,
 } from '@exam/domain/follow-up';
 import { ResultIdParamsSchema } from '@exam/domain/result';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownAttempt } from '../attempts/attempts.routes.ts';
 import type { FollowUpService } from './follow-up.service.ts';
+import { actorOf, scopeOf } from '../../access/exam-guard.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
@@ -94,6 +94,7 @@ export function followUpRoutes(service: FollowUpService) {
       '/api/results/:id/follow-up',
       {
         onRequest: app.requireCreator,
+        preHandler: app.requireCapability('results:read', { result: 'id' }),
         schema: {
           tags: ['follow-up'],
           description:
@@ -102,13 +103,14 @@ export function followUpRoutes(service: FollowUpService) {
           response: { 200: FollowUpForGraderSchema, ...errors },
         },
       },
-      async (request) => service.forGrader(request.params.id, creatorOf(request).sub),
+      async (request) => service.forGrader(request.params.id, scopeOf(request).ownerId),
     );
 
     app.put(
       '/api/results/:id/follow-up/:n/mark',
       {
         onRequest: app.requireCreator,
+        preHandler: app.requireCapability('results:grade', { result: 'id' }),
         schema: {
           tags: ['follow-up'],
           description:
@@ -118,7 +120,7 @@ export function followUpRoutes(service: FollowUpService) {
           response: { 200: FollowUpForGraderSchema, ...errors, 409: ErrorBodySchema },
         },
       },
-      async (request) => service.mark(request.params.id, creatorOf(request), request.params.n, request.body),
+      async (request) => service.mark(request.params.id, actorOf(request), request.params.n, request.body),
     );
   };
 }

@@ -4,6 +4,7 @@ import { isUnanswered } from '@exam/domain/unanswered';
 import type { Deps } from '../../deps.ts';
 import { nextResultState, scoreAttempt, type StoredGrade } from '../../scoring/score.ts';
 import { gradeChanges } from '../../scoring/marks.ts';
+import { allowedExamsOf, auditActorOf } from '../../access/exam-ownership.ts';
 import { setReleased, type Grader } from './grading.service.ts';
 import type { HistoryRow, LockedResult, ResultWritesRepository, Writes } from './result-writes.repository.ts';
 
@@ -60,15 +61,21 @@ function release(locked: LockedResult, released: boolean, by: string, now: Date)
  * result named must be the creator's, or nothing is written (404, as for one result of another creator). Each change
  * leaves the history rows the same change made on one result leaves, and the LMS score outbox follows the writes.
  */
-export function createBulkResultsService(writes: ResultWritesRepository, deps: Pick<Deps, 'clock'>) {
+export function createBulkResultsService(
+  writes: ResultWritesRepository,
+  deps: Pick<Deps, 'clock' | 'examSource' | 'database'>,
+) {
   return {
+    /** `grader`: the creator's own claims; each result's exam must let them grade (or release). */
     async apply(
       grader: Grader,
       action: BulkResultAction,
       resultIds: readonly string[],
     ): Promise<BulkResultsReport & { examIds: string[] }> {
       const now = deps.clock.now();
-      const report = await writes.changeOwnedResults(grader.sub, resultIds, (locked) => {
+      const capability = action === 'score-unanswered' ? 'results:grade' : 'results:release';
+      const examIds = await allowedExamsOf(deps, resultIds, grader.sub, capability);
+      const report = await writes.changeOwnedResults(examIds, resultIds, (locked) => {
         const outcomes = locked.map((l) => {
           const outcome =
             action === 'score-unanswered'
@@ -80,6 +87,7 @@ export function createBulkResultsService(writes: ResultWritesRepository, deps: P
         return {
           writes: outcomes.flatMap((o) => o.writes),
           history: outcomes.flatMap((o) => o.history),
+          actor: auditActorOf(grader),
           value: {
             action,
             results: locked.length,

@@ -12,6 +12,7 @@ import {
   ResultIdParamsSchema,
 } from '@exam/domain/result';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
+import { actorOf } from '../../access/exam-guard.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -26,8 +27,9 @@ const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchem
 const ExamParamsSchema = z.object({ examId: z.string().min(1).max(64) });
 
 /**
- * Grading, releases and regrades, for the exam's owner only: another creator's result or exam answers 404
- * as if it did not exist.
+ * Grading, releases and regrades, for the exam's owner and the members whose role allows it (a grader releases only
+ * with mayRelease): another creator's result or exam answers 404 as if it did not exist, a role without the
+ * capability 403.
  */
 export function gradingRoutes(services: {
   results: ResultsService;
@@ -53,9 +55,10 @@ export function gradingRoutes(services: {
           body: GradeResultSchema,
           response: { 200: ResultDetailSchema, ...errors },
         },
+        preHandler: app.requireCapability('results:grade', { result: 'id' }),
       },
       async (request) => {
-        const creator = creatorOf(request);
+        const creator = actorOf(request);
         await services.grading.grade(request.params.id, creator, request.body.grading);
         return services.results.detail(request.params.id, creator.sub);
       },
@@ -74,9 +77,10 @@ export function gradingRoutes(services: {
             params: ResultFileParamsSchema,
             response: { 200: ResultDetailSchema, ...errors },
           },
+          preHandler: app.requireCapability('results:grade', { result: 'id' }),
         },
         async (request) => {
-          const creator = creatorOf(request);
+          const creator = actorOf(request);
           await testGrading.rerun(request.params.id, creator, request.params.questionIndex);
           return services.results.detail(request.params.id, creator.sub);
         },
@@ -93,9 +97,10 @@ export function gradingRoutes(services: {
           body: ReleaseSchema,
           response: { 200: ResultDetailSchema, ...errors, 409: ErrorBodySchema },
         },
+        preHandler: app.requireCapability('results:release', { result: 'id' }),
       },
       async (request) => {
-        const creator = creatorOf(request);
+        const creator = actorOf(request);
         await services.grading.release(request.params.id, creator, request.body.released);
         const detail = await services.results.detail(request.params.id, creator.sub);
         if (request.body.released) services.releaseNotices?.afterRelease(detail.examId);
@@ -139,11 +144,12 @@ export function gradingRoutes(services: {
           body: ReleaseSchema,
           response: { 200: ExamReleaseReportSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
         },
+        preHandler: app.requireCapability('results:release', { exam: 'examId' }),
       },
       async (request) => {
         const report = await services.grading.releaseExam(
           request.params.examId,
-          creatorOf(request),
+          actorOf(request),
           request.body.released,
         );
         if (request.body.released) services.releaseNotices?.afterRelease(request.params.examId);
@@ -163,9 +169,10 @@ export function gradingRoutes(services: {
           querystring: RegradeQuerySchema,
           response: { 200: RegradeReportSchema, ...errors, 502: ErrorBodySchema, 503: ErrorBodySchema },
         },
+        preHandler: app.requireCapability('results:grade', { exam: 'examId' }),
       },
       async (request) =>
-        services.regrade.regrade(request.params.examId, creatorOf(request), request.query.dryRun === 'true'),
+        services.regrade.regrade(request.params.examId, actorOf(request), request.query.dryRun === 'true'),
     );
   };
 }

@@ -4,11 +4,14 @@ import type { Deps } from '../../deps.ts';
 import { applyGradingEntries, gradeChanges } from '../../scoring/marks.ts';
 import { nextResultState, scoreAttempt, type StoredGrade } from '../../scoring/score.ts';
 import type { HistoryRow, LockedResult, ResultWritesRepository, Writes } from './result-writes.repository.ts';
-import { assertOwnsExam } from '../../access/exam-ownership.ts';
+import { auditActorOf } from '../../access/exam-ownership.ts';
 import { resultNotFound } from '../results/results.service.ts';
 
-/** Who changes a grade: the creator's id (ownership) and e-mail (the history's `by`). */
-export type Grader = { sub: string; email: string };
+/**
+ * Who changes a grade: the exam owner's id (the rows' scope), the acting creator's e-mail (the history's `by`) and,
+ * when a member acts for the owner, their own id (the audit log's actor; access/exam-ownership.ts actingIn).
+ */
+export type Grader = { sub: string; email: string; actorId?: string };
 
 export const OverrideMessages = {
   reason: 'Say why you override the points the tests gave',
@@ -90,6 +93,7 @@ export function createGradingService(writes: ResultWritesRepository, deps: Pick<
         return {
           writes: [{ resultId: id, attemptId: result.attemptId, result: { grades, ...state, updatedAt: now } }],
           history,
+          actor: auditActorOf(grader),
         };
       });
       if (!found) throw resultNotFound();
@@ -98,9 +102,10 @@ export function createGradingService(writes: ResultWritesRepository, deps: Pick<
     /** Releases (or withdraws) one graded result; a pending one is a 409. */
     async release(id: string, grader: Grader, released: boolean): Promise<void> {
       const now = deps.clock.now();
-      const found = await writes.changeResult(id, grader.sub, (locked) =>
-        setReleased(locked, released, grader.email, now),
-      );
+      const found = await writes.changeResult(id, grader.sub, (locked) => {
+        const changed = setReleased(locked, released, grader.email, now);
+        return changed && { ...changed, actor: auditActorOf(grader) };
+      });
       if (!found) throw resultNotFound();
     },
 
@@ -115,10 +120,10 @@ export function createGradingService(writes: ResultWritesRepository, deps: Pick<
         return {
           writes: changed.flatMap((c) => c.writes),
           history: changed.flatMap((c) => c.history),
+          actor: auditActorOf(grader),
           value: { released, changed: changed.length, pending: pending.length, results: locked.length },
         };
       });
-      if (report.results === 0) await assertOwnsExam(deps, examId, grader.sub);
       return { released: report.released, changed: report.changed, pending: report.pending };
     },
   };

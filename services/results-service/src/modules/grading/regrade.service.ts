@@ -8,7 +8,7 @@ import { withCurrentKeys } from '../../scoring/snapshot.ts';
 import type { Grader } from './grading.service.ts';
 import type { HistoryRow, LockedResult, ResultWrite, ResultWritesRepository } from './result-writes.repository.ts';
 import type { TestGradingService } from './test-grading.service.ts';
-import { assertOwnsExam } from '../../access/exam-ownership.ts';
+import { assertCan, auditActorOf } from '../../access/exam-ownership.ts';
 
 type QuestionTally = RegradeReport['questions'][number];
 type SnapshotQuestion = LockedResult['snapshot']['questions'][number];
@@ -76,7 +76,8 @@ export function createRegradeService(
 ) {
   return {
     async regrade(examId: string, grader: Grader, dryRun: boolean): Promise<RegradeReport> {
-      const exam = await assertOwnsExam(deps, examId, grader.sub);
+      // `grader` acts in the exam's scope (the route's guard checked the member's role): sub is the owner's id.
+      const exam = await assertCan(deps, examId, grader.sub, 'results:grade');
       const now = deps.clock.now();
       const retests: Array<{ resultId: string; questionIndex: number }> = [];
       const report = await writes.changeExamResults(examId, grader.sub, { apply: !dryRun }, (locked) => {
@@ -102,6 +103,7 @@ export function createRegradeService(
         return {
           writes: regraded.map((r) => r.write),
           history: regraded.flatMap((r) => r.history),
+          actor: auditActorOf(grader),
           value: {
             dryRun,
             results: locked.length,

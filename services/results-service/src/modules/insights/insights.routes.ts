@@ -1,13 +1,13 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
 import { InsightsQuerySchema, InsightsReportSchema } from '@exam/domain/insights';
 import { SimilarityQuerySchema, SimilarityReportSchema } from '@exam/domain/similarity';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { textOf, type InsightsCache } from './insights-cache.ts';
 import type { InsightsService } from './insights.service.ts';
 import { createPhaseTimings } from './phase-timings.ts';
+import { scopeOf } from '../../access/exam-guard.ts';
 
 export type InsightsRouteOptions = {
   /** Adds a Server-Timing header with the report's phases (database, statistics, Rasch, serialization); for benchmarks. */
@@ -35,6 +35,7 @@ export function insightsRoutes(service: InsightsService, cache: InsightsCache, o
       '/api/exams/:examId/insights',
       {
         onRequest: app.requireCreator,
+        preHandler: app.requireCapability('insights:read', { exam: 'examId' }),
         schema: {
           tags: ['insights'],
           summary:
@@ -61,7 +62,7 @@ export function insightsRoutes(service: InsightsService, cache: InsightsCache, o
       async (request, reply) => {
         const { examId } = request.params;
         const { model } = request.query;
-        const ownerId = creatorOf(request).sub;
+        const ownerId = scopeOf(request).ownerId;
         const timings = options.serverTiming ? createPhaseTimings() : undefined;
         if (timings) timingsOf.set(request, timings);
         // Already JSON checked against InsightsReportSchema (insights-cache.ts): sent as it is, gzip when accepted.
@@ -81,6 +82,7 @@ export function insightsRoutes(service: InsightsService, cache: InsightsCache, o
       '/api/exams/:examId/insights/similarity',
       {
         onRequest: app.requireCreator,
+        preHandler: app.requireCapability('insights:read', { exam: 'examId' }),
         schema: {
           tags: ['insights'],
           summary: 'Coding answers that look copied from each other or from the AI assistant (owner only)',
@@ -97,7 +99,7 @@ export function insightsRoutes(service: InsightsService, cache: InsightsCache, o
           },
         },
       },
-      async (request) => service.similarity(request.params.examId, creatorOf(request).sub, request.query.threshold),
+      async (request) => service.similarity(request.params.examId, scopeOf(request).ownerId, request.query.threshold),
     );
   };
 }

@@ -9,11 +9,12 @@ import {
   ResultLiveLogSchema,
 } from '@exam/domain/live';
 import { ResultIdParamsSchema } from '@exam/domain/result';
-import { attemptOf, creatorOf } from '@exam/server-kit/plugins/auth';
+import { attemptOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { LiveService } from './live.service.ts';
+import { actorOf, scopeOf } from '../../access/exam-guard.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const ExamParamsSchema = z.object({ examId: z.string().min(1).max(64) });
@@ -57,6 +58,7 @@ export function liveRoutes(service: LiveService) {
       '/api/exams/:examId/live',
       {
         ...creator,
+        preHandler: app.requireCapability('live:view', { exam: 'examId' }),
         schema: {
           tags: ['live'],
           description:
@@ -65,13 +67,14 @@ export function liveRoutes(service: LiveService) {
           response: { 200: ExamLiveSchema, ...errors, 503: ErrorBodySchema },
         },
       },
-      async (request) => service.examLive(request.params.examId, creatorOf(request).sub),
+      async (request) => service.examLive(request.params.examId, scopeOf(request).ownerId),
     );
 
     app.post(
       '/api/exams/:examId/announcements',
       {
         ...creator,
+        preHandler: app.requireCapability('live:control', { exam: 'examId' }),
         schema: {
           tags: ['live'],
           description:
@@ -82,13 +85,14 @@ export function liveRoutes(service: LiveService) {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await service.announce(request.params.examId, creatorOf(request), request.body.text)),
+        reply.status(201).send(await service.announce(request.params.examId, actorOf(request), request.body.text)),
     );
 
     app.post(
       '/api/exams/:examId/attempts/:attemptId/end',
       {
         ...creator,
+        preHandler: app.requireCapability('live:control', { exam: 'examId' }),
         schema: {
           tags: ['live'],
           description:
@@ -97,7 +101,7 @@ export function liveRoutes(service: LiveService) {
           response: { 200: EndAttemptResponseSchema, ...errors, 409: ErrorBodySchema },
         },
       },
-      async (request) => service.end(request.params.examId, request.params.attemptId, creatorOf(request)),
+      async (request) => service.end(request.params.examId, request.params.attemptId, actorOf(request)),
     );
 
     app.get(
@@ -120,6 +124,7 @@ export function liveRoutes(service: LiveService) {
       '/api/results/:id/announcements',
       {
         ...creator,
+        preHandler: app.requireCapability('results:read', { result: 'id' }),
         schema: {
           tags: ['live'],
           description:
@@ -128,7 +133,7 @@ export function liveRoutes(service: LiveService) {
           response: { 200: ResultLiveLogSchema, ...errors },
         },
       },
-      async (request) => service.resultLog(request.params.id, creatorOf(request).sub),
+      async (request) => service.resultLog(request.params.id, scopeOf(request).ownerId),
     );
   };
 }

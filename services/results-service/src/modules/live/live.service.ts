@@ -11,8 +11,10 @@ import {
 } from '@exam/domain/live';
 import type { Deps, PresenceStore } from '../../deps.ts';
 import type { AnnouncementRow, LiveAttemptRow, LiveRepository } from './live.repository.ts';
+import { recordAudit } from '../../access/audit-log.ts';
+import { auditActorOf } from '../../access/exam-ownership.ts';
 
-type Creator = { sub: string; email: string };
+type Creator = { sub: string; email: string; actorId?: string };
 /** The submission path every other submit takes (attempts.service.ts): scores and stores the result. */
 type Submit = (attemptId: string) => Promise<{ resultId: string; answered: number; total: number }>;
 
@@ -40,7 +42,7 @@ export function liveStatus(
 export function createLiveService(
   repo: LiveRepository,
   presence: PresenceStore,
-  deps: Pick<Deps, 'clock' | 'ids' | 'examSource'>,
+  deps: Pick<Deps, 'clock' | 'ids' | 'examSource' | 'database'>,
   submit: Submit,
 ) {
   /** Another creator's exam, or one exam-service does not know, looks exactly like a missing one. */
@@ -109,6 +111,9 @@ export function createLiveService(
         createdAt: deps.clock.now(),
       };
       await repo.insertAnnouncement(row);
+      await recordAudit(deps.database.db, auditActorOf(creator), row.createdAt, [
+        { examId, action: 'announcement.sent', subject: row.id, detail: { text } },
+      ]);
       return announcementOf(row);
     },
 

@@ -1,9 +1,9 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
 import { ResultDetailSchema, ResultIdParamsSchema, type ResultDetail } from '@exam/domain/result';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ScoreSyncService } from './score-sync.service.ts';
+import { actorOf } from '../../access/exam-guard.ts';
 
 const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema };
 
@@ -18,6 +18,7 @@ export function scoreSyncRoutes(scoreSync: ScoreSyncService, results: ResultRead
       '/api/results/:id/lms-sync/retry',
       {
         onRequest: app.requireCreator,
+        preHandler: app.requireCapability('exam:edit', { result: 'id' }),
         schema: {
           tags: ['grading'],
           description:
@@ -27,7 +28,7 @@ export function scoreSyncRoutes(scoreSync: ScoreSyncService, results: ResultRead
         },
       },
       async (request) => {
-        const creator = creatorOf(request);
+        const creator = actorOf(request);
         await scoreSync.retry(request.params.id, creator.sub);
         return results.detail(request.params.id, creator.sub);
       },

@@ -8,7 +8,7 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { answerFiles, answers, attempts, results } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { assertOwnsExam } from '../../access/exam-ownership.ts';
+import { assertCan } from '../../access/exam-ownership.ts';
 import { answerText, isAnswered } from '@exam/domain/answer-text';
 import type { StoredGrade } from '../../scoring/score.ts';
 import type { ExamSnapshot } from '../../scoring/snapshot.ts';
@@ -236,7 +236,7 @@ export function createQuestionAnswersReader(
       ownerId: string,
       examQuestionIndex: number,
     ): Promise<QuestionAnswersRead> {
-      const exam = await assertOwnsExam(deps, examId, ownerId);
+      const exam = await assertCan(deps, examId, ownerId, 'results:read');
       const examQuestion = exam.questions[examQuestionIndex];
       if (!examQuestion) throw questionNotFound();
       const owned = and(eq(results.examId, examId), eq(results.ownerId, ownerId));

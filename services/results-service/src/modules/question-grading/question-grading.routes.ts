@@ -8,7 +8,7 @@ import {
   QuestionMarkReportSchema,
   QuestionMarkSchema,
 } from '@exam/domain/question-grading';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
+import { actorOf, scopeOf } from '../../access/exam-guard.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { QuestionGradingService } from './question-grading.service.ts';
@@ -23,7 +23,8 @@ const errors = {
 };
 
 /**
- * Grading by question, for the exam's owner only (another creator's exam answers 404 as if it did not exist).
+ * Grading by question, for the exam's owner and the members who grade (another creator's exam answers 404 as if it
+ * did not exist, a role that does not grade 403).
  * `questionIndex` is always the exam's own numbering, never a candidate's shuffled place.
  */
 export function questionGradingRoutes(service: QuestionGradingService) {
@@ -43,10 +44,11 @@ export function questionGradingRoutes(service: QuestionGradingService) {
           querystring: QuestionAnswersQuerySchema,
           response: { 200: QuestionAnswersSchema, ...errors },
         },
+        preHandler: app.requireCapability('results:read', { exam: 'examId' }),
       },
       async (request) => {
         const { examId, questionIndex } = request.params;
-        return service.answers(examId, creatorOf(request).sub, questionIndex, request.query.names === 'true');
+        return service.answers(examId, scopeOf(request).ownerId, questionIndex, request.query.names === 'true');
       },
     );
 
@@ -61,8 +63,9 @@ export function questionGradingRoutes(service: QuestionGradingService) {
           params: QuestionGradingParamsSchema,
           response: { 200: AnswerGroupsSchema, ...errors },
         },
+        preHandler: app.requireCapability('results:grade', { exam: 'examId' }),
       },
-      async (request) => service.groups(request.params.examId, creatorOf(request).sub, request.params.questionIndex),
+      async (request) => service.groups(request.params.examId, scopeOf(request).ownerId, request.params.questionIndex),
     );
 
     app.post(
@@ -77,9 +80,10 @@ export function questionGradingRoutes(service: QuestionGradingService) {
           body: QuestionMarkSchema,
           response: { 200: QuestionMarkReportSchema, ...errors },
         },
+        preHandler: app.requireCapability('results:grade', { exam: 'examId' }),
       },
       async (request) =>
-        service.mark(request.params.examId, creatorOf(request), request.params.questionIndex, request.body),
+        service.mark(request.params.examId, actorOf(request), request.params.questionIndex, request.body),
     );
 
     app.post(
@@ -94,9 +98,10 @@ export function questionGradingRoutes(service: QuestionGradingService) {
           body: DetachAnswerSchema,
           response: { 200: AnswerGroupsSchema, ...errors },
         },
+        preHandler: app.requireCapability('results:grade', { exam: 'examId' }),
       },
       async (request) =>
-        service.detach(request.params.examId, creatorOf(request).sub, request.params.questionIndex, request.body),
+        service.detach(request.params.examId, scopeOf(request).ownerId, request.params.questionIndex, request.body),
     );
   };
 }

@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Deps } from '../../deps.ts';
 import type { Grader } from '../grading/grading.service.ts';
-import type { ResultWritesRepository } from '../grading/result-writes.repository.ts';
+import { withActor, type ResultWritesRepository } from '../grading/result-writes.repository.ts';
 import { resultNotFound } from '../results/results.service.ts';
 import { groupQuestionAnswers } from './answer-grouping.ts';
 import { markResults, takesSuggestionAsIs } from './group-marks.ts';
@@ -170,7 +170,10 @@ export function createQuestionGradingService(
       }
       const now = deps.clock.now();
       const report = await writes.changeResults(examId, grader.sub, resultIds, (locked) =>
-        markResults(locked, { ...mark, resultIds }, { examQuestionIndex, by: grader.email, now, suggestion }),
+        withActor(
+          markResults(locked, { ...mark, resultIds }, { examQuestionIndex, by: grader.email, now, suggestion }),
+          grader,
+        ),
       );
       if (!report) throw resultNotFound();
       return report;

@@ -7,11 +7,11 @@ import {
   VerifyReceiptResponseSchema,
   VerifyReceiptSchema,
 } from '@exam/domain/timeline';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownAttempt } from '../attempts/attempts.routes.ts';
 import type { ReceiptsService } from './receipts.service.ts';
+import { scopeOf } from '../../access/exam-guard.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
@@ -56,6 +56,7 @@ export function receiptsRoutes(service: ReceiptsService) {
       '/api/results/:id/receipt/verify',
       {
         onRequest: app.requireCreator,
+        preHandler: app.requireCapability('results:read', { result: 'id' }),
         schema: {
           tags: ['receipts'],
           summary: "Checks a candidate's receipt against this result",
@@ -66,7 +67,7 @@ export function receiptsRoutes(service: ReceiptsService) {
           response: { 200: VerifyReceiptResponseSchema, ...errors },
         },
       },
-      async (request) => service.verify(request.params.id, creatorOf(request).sub, request.body.receipt),
+      async (request) => service.verify(request.params.id, scopeOf(request).ownerId, request.body.receipt),
     );
   };
 }

@@ -9,11 +9,11 @@ import {
 } from '@exam/domain/candidate-report';
 import { ErrorBodySchema } from '@exam/domain/errors';
 import { ResultIdParamsSchema } from '@exam/domain/result';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RetryLaterError } from '../attempts/retry-later.ts';
 import type { ReportsService } from './reports.service.ts';
+import { actorOf, scopeOf } from '../../access/exam-guard.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
@@ -42,6 +42,7 @@ export function reportsRoutes(service: ReportsService, limitRead: ReportReadLimi
       '/api/results/:id/report-links',
       {
         ...guard,
+        preHandler: app.requireCapability('results:read', { result: 'id' }),
         schema: {
           tags: ['results'],
           summary: 'Makes a link to the candidate report of a result, valid for a number of days',
@@ -53,7 +54,7 @@ export function reportsRoutes(service: ReportsService, limitRead: ReportReadLimi
         },
       },
       async (request, reply) => {
-        const link = await service.create(request.params.id, creatorOf(request), request.body.expiresInDays);
+        const link = await service.create(request.params.id, actorOf(request), request.body.expiresInDays);
         return reply.status(201).send(link);
       },
     );
@@ -62,6 +63,7 @@ export function reportsRoutes(service: ReportsService, limitRead: ReportReadLimi
       '/api/results/:id/report-links',
       {
         ...guard,
+        preHandler: app.requireCapability('results:read', { result: 'id' }),
         schema: {
           tags: ['results'],
           summary: "The result's report links, newest first, with their state and how often they were opened",
@@ -69,13 +71,14 @@ export function reportsRoutes(service: ReportsService, limitRead: ReportReadLimi
           response: { 200: ReportLinkListSchema, ...errors },
         },
       },
-      async (request) => service.list(request.params.id, creatorOf(request).sub),
+      async (request) => service.list(request.params.id, scopeOf(request).ownerId),
     );
 
     app.delete(
       '/api/results/:id/report-links/:linkId',
       {
         ...guard,
+        preHandler: app.requireCapability('results:read', { result: 'id' }),
         schema: {
           tags: ['results'],
           summary: 'Revokes a report link: it answers 404 from now on',
@@ -83,7 +86,7 @@ export function reportsRoutes(service: ReportsService, limitRead: ReportReadLimi
           response: { 200: ReportLinkSchema, ...errors },
         },
       },
-      async (request) => service.revoke(request.params.id, request.params.linkId, creatorOf(request).sub),
+      async (request) => service.revoke(request.params.id, request.params.linkId, scopeOf(request).ownerId),
     );
 
     app.get(

@@ -1,7 +1,7 @@
 import { NAVIGATION_EVENT_TYPES } from '@exam/domain/attempt';
 import { SECTION_START_EVENT } from '@exam/domain/sections';
 import type { LmsSyncState } from '@exam/domain/lti-ags';
-import { and, asc, desc, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, ne, notInArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { queryRows } from '../../db/rows.ts';
 import { answerFiles, answers, attempts, events, gradeHistory, ltiScoreSyncs, results } from '../../db/schema.ts';
@@ -80,10 +80,18 @@ const stillTheAnswer = and(
   sql`${answers.answer} = 'File: ' || ${answerFiles.fileName}`,
 );
 
+/** Whose results a cross-exam listing shows: the creator's own exams' and the exams shared with them. */
+export type Viewer = { ownerId: string; sharedExamIds: string[] };
+
 export function createResultsRepository(database: ResultsDatabase) {
   const { db } = database;
   const chosenLanguages = createChosenLanguagesRepository(database);
   const owned = (id: string, ownerId: string) => and(eq(results.id, id), eq(results.ownerId, ownerId));
+  /** The viewer's own rows and those of the exams shared with them (access/exam-ownership.ts sharedExamIds). */
+  const visible = (owner: SQLWrapper, exam: SQLWrapper, v: Viewer) =>
+    v.sharedExamIds.length > 0
+      ? (or(eq(owner, v.ownerId), inArray(exam, v.sharedExamIds)) as SQL)
+      : eq(owner, v.ownerId);
 
   return {
     /**
@@ -91,8 +99,8 @@ export function createResultsRepository(database: ResultsDatabase) {
      * `after` when given. Reads one row more than asked so the caller knows whether another page follows.
      * Only the summary columns: grades and workspace files can be large.
      */
-    listPage(ownerId: string, page: ResultsPageQuery): Promise<ResultSummaryRow[]> {
-      const conditions: SQL[] = [eq(results.ownerId, ownerId)];
+    listPage(viewer: Viewer, page: ResultsPageQuery): Promise<ResultSummaryRow[]> {
+      const conditions: SQL[] = [visible(results.ownerId, results.examId, viewer)];
       if (page.examId) conditions.push(eq(results.examId, page.examId));
       if (page.studentId) conditions.push(eq(results.studentId, page.studentId));
       if (page.graded !== undefined)
@@ -125,7 +133,7 @@ export function createResultsRepository(database: ResultsDatabase) {
      * One candidate's attempts (by candidate key) at the owner's exams, newest start first, each with its
      * result when submitted. Reads one row more than `limit` so the caller knows the list was cut.
      */
-    candidateAttempts(ownerId: string, key: string, limit: number) {
+    candidateAttempts(viewer: Viewer, key: string, limit: number) {
       return db
         .select({
           attemptId: attempts.id,
@@ -143,7 +151,7 @@ export function createResultsRepository(database: ResultsDatabase) {
         })
         .from(attempts)
         .leftJoin(results, eq(results.attemptId, attempts.id))
-        .where(and(eq(attempts.ownerId, ownerId), eq(attempts.candidateKey, key)))
+        .where(and(visible(attempts.ownerId, attempts.examId, viewer), eq(attempts.candidateKey, key)))
         .orderBy(desc(attempts.startedAt), desc(attempts.id))
         .limit(limit + 1);
     },
@@ -213,7 +221,7 @@ export function createResultsRepository(database: ResultsDatabase) {
      * Per exam of the owner: candidates who started, submitted, fully graded, still pending, and the mean
      * percentage of the graded ones, counting each candidate's kept result only (kept-results.ts) (unrounded; score / max_score × 100, 0 for an exam worth no points).
      */
-    examSummaries(ownerId: string) {
+    examSummaries(viewer: Viewer) {
       return queryRows<{
         exam_id: string;
         exam_title: string;
@@ -235,7 +243,14 @@ export function createResultsRepository(database: ResultsDatabase) {
             from results_service.attempts a
             left join results_service.results r
               on r.attempt_id = a.id and r.id = ${keptResultIdOf(sql.raw('a.exam_id'), sql.raw('a.candidate_key'))}
-            where a.owner_id = ${ownerId}
+            where a.owner_id = ${viewer.ownerId}${
+              viewer.sharedExamIds.length > 0
+                ? sql` or a.exam_id in (${sql.join(
+                    viewer.sharedExamIds.map((id) => sql`${id}`),
+                    sql`, `,
+                  )})`
+                : sql``
+            }
             group by a.exam_id
             order by max(a.started_at) desc`,
       );

@@ -10,6 +10,7 @@ import {
   ResultsCsvQuerySchema,
 } from '@exam/domain/result';
 import { creatorOf } from '@exam/server-kit/plugins/auth';
+import { scopeOf } from '../../access/exam-guard.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,7 +24,10 @@ function contentDisposition(fileName: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
-/** Creators read the results of their own exams; another creator's look like they do not exist. */
+/**
+ * Creators read the results of the exams they own or that are shared with them in a role that reads results
+ * (access/exam-guard.ts); another creator's look like they do not exist.
+ */
 export function resultsRoutes(service: ResultsService) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -66,19 +70,21 @@ export function resultsRoutes(service: ResultsService) {
       '/api/results/:id',
       {
         ...guard,
+        preHandler: app.requireCapability('results:read', { result: 'id' }),
         schema: {
           tags: ['results'],
           params: ResultIdParamsSchema,
           response: { 200: ResultDetailSchema, 400: ErrorBodySchema, ...errors },
         },
       },
-      async (request) => service.detail(request.params.id, creatorOf(request).sub),
+      async (request) => service.detail(request.params.id, scopeOf(request).ownerId),
     );
 
     app.get(
       '/api/results/:id/files/:questionIndex',
       {
         ...guard,
+        preHandler: app.requireCapability('results:read', { result: 'id' }),
         schema: {
           tags: ['results'],
           params: ResultFileParamsSchema,
@@ -86,7 +92,7 @@ export function resultsRoutes(service: ResultsService) {
         },
       },
       async (request, reply) => {
-        const file = await service.file(request.params.id, creatorOf(request).sub, request.params.questionIndex);
+        const file = await service.file(request.params.id, scopeOf(request).ownerId, request.params.questionIndex);
         return reply
           .header('content-type', file.mimeType)
           .header('content-disposition', contentDisposition(file.fileName))
@@ -99,6 +105,7 @@ export function resultsRoutes(service: ResultsService) {
       '/api/exams/:examId/results.csv',
       {
         ...guard,
+        preHandler: app.requireCapability('results:read', { exam: 'examId' }),
         schema: {
           tags: ['results'],
           params: z.object({ examId: z.string().min(1).max(64) }),
@@ -116,7 +123,7 @@ export function resultsRoutes(service: ResultsService) {
       },
       async (request, reply) => {
         const { format, bom } = request.query;
-        const csv = await service.csv(request.params.examId, creatorOf(request).sub, { format, bom });
+        const csv = await service.csv(request.params.examId, scopeOf(request).ownerId, { format, bom });
         const name =
           format === 'gradebook' ? `gradebook-${request.params.examId}.csv` : `results-${request.params.examId}.csv`;
         return reply

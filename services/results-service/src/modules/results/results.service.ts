@@ -9,14 +9,14 @@ import type {
   ResultList,
   ResultsCsvFormat,
 } from '@exam/domain/result';
-import { assertOwnsExam } from '../../access/exam-ownership.ts';
+import { sharedExamIds } from '../../access/exam-ownership.ts';
 import type { Deps } from '../../deps.ts';
 import type { RefreshKeepGrade } from '../accommodations/keep-grade-refresh.ts';
 import { gradesInExamOrder, numberedHeaders, questionHeaders } from './question-columns.ts';
 import { gradebookCsv, resultsCsv, withBom, type CsvExtraColumns } from './results-csv.ts';
 import { decodeCursor, encodeCursor } from './results-cursor.ts';
 import { inExamOrder } from './exam-order.ts';
-import type { ResultsRepository } from './results.repository.ts';
+import type { ResultsRepository, Viewer } from './results.repository.ts';
 import { toHistoryEntry, toQuestionAnswers, toSummary } from './result-views.ts';
 
 export const resultNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Result not found');
@@ -24,7 +24,7 @@ export const resultNotFound = () => new AppError(ErrorCode.NOT_FOUND, 'Result no
 /** What creators read of their results; every figure comes from the stored score (scoring/score.ts). */
 export function createResultsService(
   repo: ResultsRepository,
-  deps: Pick<Deps, 'examSource' | 'examAccess'>,
+  deps: Pick<Deps, 'examSource' | 'examAccess' | 'examGrants'>,
   refreshKeepGrade: RefreshKeepGrade = async () => {},
   /** The insights columns of the full export (modules/insights, above this one, hands them in at request time). */
   insightsColumns: (examId: string, ownerId: string, hasRows: boolean) => Promise<CsvExtraColumns> = async () => ({
@@ -32,6 +32,15 @@ export function createResultsService(
     cellsOf: () => undefined,
   }),
 ) {
+  /**
+   * The creator's own exams and those shared with them in a role that reads results. Without exam-service the
+   * listings keep working with the creator's own exams.
+   */
+  async function viewerOf(creatorId: string): Promise<Viewer> {
+    const shared = await sharedExamIds(deps, creatorId, 'results:read').catch(() => []);
+    return { ownerId: creatorId, sharedExamIds: shared };
+  }
+
   return {
     async detail(id: string, ownerId: string): Promise<ResultDetail> {
       const found = await repo.findForOwner(id, ownerId);
@@ -68,11 +77,11 @@ export function createResultsService(
       };
     },
 
-    /** One page of the owner's results (newest first) and the cursor of the next, if any. */
-    async list(ownerId: string, query: ListResultsQuery): Promise<ResultList> {
+    /** One page of the results the creator reads (newest first) and the cursor of the next, if any. */
+    async list(creatorId: string, query: ListResultsQuery): Promise<ResultList> {
       const search = query.search?.trim();
-      if (query.examId) await refreshKeepGrade(query.examId, ownerId);
-      const rows = await repo.listPage(ownerId, {
+      if (query.examId) await refreshKeepGrade(query.examId, creatorId);
+      const rows = await repo.listPage(await viewerOf(creatorId), {
         limit: query.limit,
         ...(query.cursor ? { after: decodeCursor(query.cursor) } : {}),
         ...(query.examId ? { examId: query.examId } : {}),
@@ -92,8 +101,12 @@ export function createResultsService(
      * A candidate's attempts across the owner's exams; 404 when none of the owner's exams has one, so
      * another creator's candidates look exactly like unknown ones.
      */
-    async candidate(ownerId: string, candidateId: string): Promise<CandidateHistory> {
-      const rows = await repo.candidateAttempts(ownerId, candidateKey(candidateId), CANDIDATE_HISTORY_MAX);
+    async candidate(creatorId: string, candidateId: string): Promise<CandidateHistory> {
+      const rows = await repo.candidateAttempts(
+        await viewerOf(creatorId),
+        candidateKey(candidateId),
+        CANDIDATE_HISTORY_MAX,
+      );
       const newest = rows[0];
       if (!newest) throw new AppError(ErrorCode.NOT_FOUND, 'Candidate not found');
       return {
@@ -130,8 +143,8 @@ export function createResultsService(
       return file;
     },
 
-    async summary(ownerId: string): Promise<ExamResultsSummary> {
-      const rows = await repo.examSummaries(ownerId);
+    async summary(creatorId: string): Promise<ExamResultsSummary> {
+      const rows = await repo.examSummaries(await viewerOf(creatorId));
       return {
         exams: rows.map((r) => ({
           examId: r.exam_id,
@@ -159,7 +172,6 @@ export function createResultsService(
       const rows = await repo.examRows(examId, ownerId);
       const found = await deps.examSource.findExam(examId);
       const exam = found && found.ownerId === ownerId ? found : undefined;
-      if (!exam && rows.length === 0) await assertOwnsExam(deps, examId, ownerId);
       const headers = exam
         ? questionHeaders(exam.questions, exam.pools)
         : numberedHeaders(Math.max(0, ...rows.map((r) => r.result.totalQuestions)));

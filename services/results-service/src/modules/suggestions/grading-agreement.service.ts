@@ -1,7 +1,7 @@
 import type { InternalExam } from '@exam/domain/internal';
 import type { GradingAgreement, QuestionAgreement } from '@exam/domain/question-grading';
 import { computeAgreement, type RatingPair } from '@exam/psychometrics/agreement';
-import { assertOwnsExam } from '../../access/exam-ownership.ts';
+import { assertCan } from '../../access/exam-ownership.ts';
 import type { Deps } from '../../deps.ts';
 import type { GradingAgreementRepository } from './grading-agreement.repository.ts';
 
@@ -33,7 +33,7 @@ export function createGradingAgreementService(repo: GradingAgreementRepository, 
 
     /** GET /api/exams/{examId}/grading/agreement; 404 for another creator's exam. */
     async ofExam(examId: string, ownerId: string): Promise<GradingAgreement> {
-      const exam = await assertOwnsExam(deps, examId, ownerId);
+      const exam = await assertCan(deps, examId, ownerId, 'insights:read');
       return { examId, questions: agreementFigures(await repo.pairsOf(examId, ownerId), exam) };
     },
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreatorClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode, notFound } from '@exam/domain/errors';
 import { SuggestionMessages, type StartSuggestionBatch, type SuggestionBatch } from '@exam/domain/question-grading';
-import { assertOwnsExam } from '../../access/exam-ownership.ts';
+import { assertCan } from '../../access/exam-ownership.ts';
 import type { Deps } from '../../deps.ts';
 import type { AnswerToSuggest } from './suggest-answer.ts';
 import { runBatch, type LeaseOptions, type RunnerDeps } from './suggestion-batch.runner.ts';
@@ -62,7 +62,7 @@ export function createSuggestionBatchesService(deps: BatchServiceDeps, opts: Lea
 
   /** The owner's exam and question, else 404 as if absent. */
   async function assertOwnsQuestion(creator: CreatorClaims, examId: string, questionIndex: number) {
-    const exam = await assertOwnsExam(deps, examId, creator.sub);
+    const exam = await assertCan(deps, examId, creator.sub, 'results:grade');
     if (questionIndex >= exam.questions.length) throw notFound('Question');
   }
 

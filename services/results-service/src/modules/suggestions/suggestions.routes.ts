@@ -10,13 +10,13 @@ import {
   SUGGESTION_SAMPLES_MAX,
   SuggestionBatchSchema,
 } from '@exam/domain/question-grading';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GradingAgreementService } from './grading-agreement.service.ts';
 import type { SuggestionBatchesService } from './suggestion-batches.service.ts';
 import type { SuggestionsService } from './suggestions.service.ts';
+import { actorOf, scopeOf } from '../../access/exam-guard.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const gatewayErrors = { 409: ErrorBodySchema, 429: ErrorBodySchema, 502: ErrorBodySchema, 503: ErrorBodySchema };
@@ -49,6 +49,7 @@ export function suggestionsRoutes(services: {
       '/api/results/:resultId/questions/:questionIndex/suggestion',
       {
         ...guard,
+        preHandler: app.requireCapability('results:grade', { result: 'resultId' }),
         schema: {
           tags: ['grading'],
           description:
@@ -61,7 +62,7 @@ export function suggestionsRoutes(services: {
       async (request, reply) => {
         const { resultId, questionIndex } = request.params;
         const suggestion = await services.suggestions.suggest(
-          creatorOf(request),
+          actorOf(request),
           resultId,
           questionIndex,
           request.body?.samples ?? SUGGESTION_SAMPLES_DEFAULT,
@@ -74,6 +75,7 @@ export function suggestionsRoutes(services: {
       '/api/exams/:examId/questions/:questionIndex/suggestions',
       {
         ...guard,
+        preHandler: app.requireCapability('results:grade', { exam: 'examId' }),
         schema: {
           tags: ['grading'],
           description:
@@ -87,7 +89,7 @@ export function suggestionsRoutes(services: {
       async (request, reply) => {
         const { examId, questionIndex } = request.params;
         const input = request.body ?? StartSuggestionBatchSchema.parse({});
-        const batch = await services.batches.start(creatorOf(request), examId, questionIndex, input);
+        const batch = await services.batches.start(actorOf(request), examId, questionIndex, input);
         return reply.status(202).send(batch);
       },
     );
@@ -96,6 +98,7 @@ export function suggestionsRoutes(services: {
       '/api/exams/:examId/questions/:questionIndex/suggestions/latest',
       {
         ...guard,
+        preHandler: app.requireCapability('results:grade', { exam: 'examId' }),
         schema: {
           tags: ['grading'],
           description: "The question's newest suggestion batch with its progress, or null when none was started.",
@@ -105,7 +108,7 @@ export function suggestionsRoutes(services: {
       },
       async (request) => {
         const { examId, questionIndex } = request.params;
-        return { batch: await services.batches.latest(creatorOf(request), examId, questionIndex) };
+        return { batch: await services.batches.latest(actorOf(request), examId, questionIndex) };
       },
     );
 
@@ -113,6 +116,7 @@ export function suggestionsRoutes(services: {
       '/api/exams/:examId/questions/:questionIndex/suggestions/:batchId/cancel',
       {
         ...guard,
+        preHandler: app.requireCapability('results:grade', { exam: 'examId' }),
         schema: {
           tags: ['grading'],
           description:
@@ -123,7 +127,7 @@ export function suggestionsRoutes(services: {
       },
       async (request) => {
         const { examId, questionIndex, batchId } = request.params;
-        return services.batches.cancel(creatorOf(request), examId, questionIndex, batchId);
+        return services.batches.cancel(actorOf(request), examId, questionIndex, batchId);
       },
     );
 
@@ -131,6 +135,7 @@ export function suggestionsRoutes(services: {
       '/api/exams/:examId/grading/agreement',
       {
         ...guard,
+        preHandler: app.requireCapability('insights:read', { exam: 'examId' }),
         schema: {
           tags: ['grading'],
           description:
@@ -139,7 +144,7 @@ export function suggestionsRoutes(services: {
           response: { 200: GradingAgreementSchema, ...errors },
         },
       },
-      async (request) => services.agreement.ofExam(request.params.examId, creatorOf(request).sub),
+      async (request) => services.agreement.ofExam(request.params.examId, scopeOf(request).ownerId),
     );
   };
 }

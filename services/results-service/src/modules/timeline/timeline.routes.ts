@@ -1,10 +1,10 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
 import { ResultIdParamsSchema } from '@exam/domain/result';
 import { TimelineSchema } from '@exam/domain/timeline';
-import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TimelineService } from './timeline.service.ts';
+import { scopeOf } from '../../access/exam-guard.ts';
 
 /** The exam's creator reads how each answer came to be; another creator's result looks like it does not exist. */
 export function timelineRoutes(service: TimelineService) {
@@ -14,6 +14,7 @@ export function timelineRoutes(service: TimelineService) {
       '/api/results/:id/timeline',
       {
         onRequest: app.requireCreator,
+        preHandler: app.requireCapability('results:read', { result: 'id' }),
         schema: {
           tags: ['results'],
           summary: 'Everything that happened in the attempt, in time order, and how each answer came to be',
@@ -29,7 +30,7 @@ export function timelineRoutes(service: TimelineService) {
           },
         },
       },
-      async (request) => service.timeline(request.params.id, creatorOf(request).sub),
+      async (request) => service.timeline(request.params.id, scopeOf(request).ownerId),
     );
   };
 }

@@ -11,6 +11,8 @@ import { creatorOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { assertCan } from '../../access/exam-access.ts';
+import type { ExamDirectory } from '../../deps.ts';
 import { ReferenceRunsBusyError, type RunnerService } from './runner.service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 503: ErrorBodySchema };
@@ -26,7 +28,7 @@ const RUN_BODY_LIMIT = 32 * 1024 * 1024 + 2 * MAX_RUN_REPOSITORY_BYTES;
  * The code runner (ARCHITECTURE.md, "Code runner"): results-service queues candidates' runs on the internal
  * routes; creators run their reference solution from the question editor.
  */
-export function runnerRoutes(service: RunnerService) {
+export function runnerRoutes(service: RunnerService, directory: Pick<ExamDirectory, 'examAccess'>) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -76,8 +78,11 @@ export function runnerRoutes(service: RunnerService) {
         },
       },
       async (request, reply) => {
+        const creatorId = creatorOf(request).sub;
+        // A run for an exam is part of authoring it (a run without one is the creator's own scratch run).
+        if (request.body.examId) await assertCan(directory, { examId: request.body.examId }, creatorId, 'exam:edit');
         try {
-          return await service.reference(creatorOf(request).sub, request.body, REFERENCE_WAIT_MS);
+          return await service.reference(creatorId, request.body, REFERENCE_WAIT_MS);
         } catch (err) {
           if (err instanceof ReferenceRunsBusyError) reply.header('retry-after', String(err.retryAfterSeconds));
           throw err;

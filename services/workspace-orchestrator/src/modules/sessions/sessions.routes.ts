@@ -1,5 +1,6 @@
 import { CollectedFilesSchema, CollectFilesRequestSchema, WorkspaceFilesSchema } from '@exam/domain/internal';
-import { ErrorBodySchema } from '@exam/domain/errors';
+import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
+import { CAPABILITY_REFUSALS } from '@exam/domain/roles';
 import {
   CreateSessionSchema,
   SessionListSchema,
@@ -11,6 +12,8 @@ import { attemptOf } from '@exam/server-kit/plugins/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { accessTo } from '../../access/exam-access.ts';
+import type { ExamDirectory } from '../../deps.ts';
 import { sessionGuards } from './sessions.guards.ts';
 import type { SessionsService } from './sessions.service.ts';
 import type { StartFailures } from './start-failures.ts';
@@ -41,10 +44,14 @@ async function beaconToken(request: FastifyRequest) {
   if (token) request.headers.authorization = `Bearer ${token}`;
 }
 
-export function sessionsRoutes(service: SessionsService, startFailures: StartFailures) {
+export function sessionsRoutes(
+  service: SessionsService,
+  startFailures: StartFailures,
+  directory: Pick<ExamDirectory, 'examAccess'>,
+) {
   return async (fastify: FastifyInstance) => {
     const app = fastify.withTypeProvider<ZodTypeProvider>();
-    const { ownSession, sessionViewer, sessionOf } = sessionGuards(service);
+    const { ownSession, sessionViewer, sessionOf } = sessionGuards(service, directory);
 
     app.post(
       '/api/session/create',
@@ -65,12 +72,18 @@ export function sessionsRoutes(service: SessionsService, startFailures: StartFai
         schema: {
           tags: ['sessions'],
           description:
-            "Why the attempt's coding workspace could not start, for the creator who owns its exam (null otherwise).",
+            "Why the attempt's coding workspace could not start, for the exam's owner and the members who read its results (null for anyone else; 403 for a role that does not read results).",
           params: z.object({ attemptId: z.string().min(1).max(64) }),
           response: { 200: WorkspaceStartFailureResponseSchema, ...errors },
         },
       },
-      async (request) => ({ failure: await startFailures.find(request.params.attemptId, request.user.sub) }),
+      async (request) => {
+        const found = await startFailures.find(request.params.attemptId);
+        if (!found) return { failure: null };
+        const outcome = await accessTo(directory, found.exam, request.user.sub, 'results:read');
+        if (outcome === 'forbidden') throw new AppError(ErrorCode.FORBIDDEN, CAPABILITY_REFUSALS['results:read']);
+        return { failure: outcome === 'ok' ? found.failure : null };
+      },
     );
 
     app.delete(

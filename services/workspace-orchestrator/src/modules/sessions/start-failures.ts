@@ -65,16 +65,21 @@ export function createStartFailures(database: WorkspaceDatabase, clock: { now():
       }
     },
 
-    /** The attempt's failure for the creator who owns its exam; null when there is none or it is another's. */
-    async find(attemptId: string, creatorId: string): Promise<WorkspaceStartFailure | null> {
+    /** The attempt's failure with its exam and owner (the route checks who may read it); null when there is none. */
+    async find(
+      attemptId: string,
+    ): Promise<{ exam: { examId: string; ownerId: string }; failure: WorkspaceStartFailure } | null> {
       const [row] = await db.select().from(startFailures).where(eq(startFailures.attemptId, attemptId));
-      if (!row || row.ownerId !== creatorId) return null;
+      if (!row) return null;
       return {
-        attemptId: row.attemptId,
-        reason: row.reason,
-        failures: row.failures,
-        firstFailedAt: row.firstFailedAt.toISOString(),
-        lastFailedAt: row.lastFailedAt.toISOString(),
+        exam: { examId: row.examId, ownerId: row.ownerId },
+        failure: {
+          attemptId: row.attemptId,
+          reason: row.reason,
+          failures: row.failures,
+          firstFailedAt: row.firstFailedAt.toISOString(),
+          lastFailedAt: row.lastFailedAt.toISOString(),
+        },
       };
     },
   };
