@@ -137,9 +137,9 @@ test('the insights of an exam with 30 candidates draw each chart with its altern
     await expect(scores.getByText(/^30 candidates: mean .+, median .+\.$/)).toBeVisible();
   });
 
-  await test.step('topics: raw score and ability bars per topic', async () => {
+  await test.step('topics: items correct and IRT ability bars per topic', async () => {
     const topics = chart('topics');
-    await expect(topics.getByRole('img', { name: /raw score and ability for 2 topics/ })).toBeVisible();
+    await expect(topics.getByRole('img', { name: /items correct and IRT ability for 2 topics/ })).toBeVisible();
     await expect(dataRows(topics.getByRole('table', { name: 'Scores by topic data' }))).toHaveCount(2);
     const values = report.topics.flatMap((t) => [t.rawScorePercent, t.abilityPercent]).filter((v) => v !== null);
     await expect(bars(topics)).toHaveCount(values.length);
