@@ -29,6 +29,13 @@ const project = `exam-deploy-${offset}`;
 const subnet = env.DEPLOY_SUBNET ?? `172.29.${Math.floor(offset / 100) % 256}.0/24`;
 const gateway = subnet.replace(/\.0\/24$/, '.1');
 const httpPort = 8080 + offset;
+const bridge = `exam-dep-${offset}`.slice(0, 15);
+/**
+ * The engine runs with --iptables=false (it must not rewrite the host's rules, which another engine's tests may
+ * rely on), so traffic between the project's containers crosses the host's FORWARD chain unaided, and a DROP
+ * policy there (any dockerd sets one) would cut it. This rule lets the bridge talk to itself, and only that.
+ */
+const FORWARD_RULE = ['FORWARD', '-i', bridge, '-o', bridge, '-m', 'comment', '--comment', project, '-j', 'ACCEPT'];
 const creatorHost = 'creator.localhost';
 const takerHost = 'exam.localhost';
 const PLATFORM_IMAGES = [
@@ -128,6 +135,8 @@ function httpStatus(host: string, path: string): Promise<number> {
 let engine: TestEngine | undefined;
 let composeUp = false;
 let tearingDown = false;
+/** Prints the project's container logs (set once compose is up), for a failure's reasons. */
+let composeLogs: (() => void) | undefined;
 const secret = () => randomBytes(32).toString('base64url');
 const dockerEnv = (socket: string): NodeJS.ProcessEnv => ({
   ...env,
@@ -143,6 +152,7 @@ async function main() {
     ...denv,
     COMPOSE_PROJECT_NAME: project,
     COMPOSE_SUBNET: subnet,
+    COMPOSE_BRIDGE: bridge,
     BRIDGE_GATEWAY: gateway,
     HTTP_PORT: `127.0.0.1:${httpPort}`,
     JWT_SECRET: secret(),
@@ -182,6 +192,14 @@ async function main() {
 
   await phase('up', () => {
     composeUp = true;
+    if (!sh(`iptables -C ${FORWARD_RULE.join(' ')} 2>/dev/null`)) run('iptables', ['-I', ...FORWARD_RULE]);
+    composeLogs = () => {
+      try {
+        composeRun(['logs', '--no-color', '--tail', '30']);
+      } catch (e) {
+        log(`logs: ${(e as Error).message}`);
+      }
+    };
     composeRun(['up', '-d', '--remove-orphans']);
   });
 
@@ -236,7 +254,6 @@ async function main() {
       },
     });
     if (result.status !== 0) {
-      composeRun(['logs', '--tail', '40', 'exam-service', 'results-service', 'proxy'], false);
       throw new Error(`the journeys failed (playwright exited ${result.status})`);
     }
   });
@@ -257,6 +274,7 @@ async function teardown() {
             ...dockerEnv(e.socketPath),
             COMPOSE_PROJECT_NAME: project,
             COMPOSE_SUBNET: subnet,
+            COMPOSE_BRIDGE: bridge,
             BRIDGE_GATEWAY: gateway,
             JWT_SECRET: 'x',
             INTERNAL_TOKEN: 'x',
@@ -267,6 +285,7 @@ async function teardown() {
       );
     });
   }
+  if (composeUp && env.DEPLOY_KEEP !== '1') sh(`iptables -D ${FORWARD_RULE.join(' ')} 2>/dev/null`);
   if (engine && env.DEPLOY_KEEP !== '1') await releaseTestEngine(engine);
 }
 
@@ -285,6 +304,10 @@ try {
   );
 } catch (err) {
   log(`FAILED: ${(err as Error).message}`);
+  if (composeLogs) {
+    log('the last log lines of every container:');
+    composeLogs();
+  }
   await teardown().catch((e: unknown) => log(`teardown: ${(e as Error).message}`));
   log(`failed after ${((Date.now() - started) / 1000).toFixed(1)} s`);
   process.exitCode = 1;
