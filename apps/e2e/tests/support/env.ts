@@ -23,8 +23,10 @@ export const E2E_INSTANCE = offset ? `e2e-${offset}` : 'e2e';
 export const E2E_ADMIN_EMAIL = 'platform-admin@e2e.test';
 
 export const E2E = {
-  creatorOrigin: `http://localhost:${creatorPort}`,
-  takerOrigin: `http://localhost:${takerPort}`,
+  // A stack started elsewhere (the deployment's journeys, scripts/test-deploy.ts: nginx on two host names)
+  // names its own origins.
+  creatorOrigin: process.env.E2E_CREATOR_ORIGIN ?? `http://localhost:${creatorPort}`,
+  takerOrigin: process.env.E2E_TAKER_ORIGIN ?? `http://localhost:${takerPort}`,
   workspaceOrigin: `http://localhost:${workspacePort}`,
   mailboxOrigin: `http://localhost:${mailboxPort}`,
   stackEnv: {
