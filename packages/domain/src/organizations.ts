@@ -149,6 +149,7 @@ export const OrganizationMessages = {
   discoveryFailed: 'The issuer did not answer with a valid OpenID Connect discovery document',
   noSsoForEmail: 'No organization signs in that e-mail domain with single sign-on. Sign in with your password.',
   ssoNotConfigured: 'This organization has no single sign-on enabled.',
-  passwordSignInOff: 'Your organization signs in through its identity provider: use "Sign in with your organization (SSO)".',
+  passwordSignInOff:
+    'Your organization signs in through its identity provider: use "Sign in with your organization (SSO)".',
   ticketInvalid: 'This sign-in link has expired or was already used. Sign in again.',
 } as const;

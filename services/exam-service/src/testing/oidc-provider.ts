@@ -24,11 +24,12 @@ export async function startTestProvider(opts: {
   const accounts = new Map<string, ProviderAccount>();
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
-  let provider: Provider | undefined;
-  const server: Server = createServer((req, res) => provider!.callback()(req, res));
+  // The issuer names the port, so the server listens before the provider exists; requests wait for neither.
+  const started: { provider?: Provider } = {};
+  const server: Server = createServer((req, res) => started.provider!.callback()(req, res));
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  provider = new Provider(issuer, {
+  started.provider = new Provider(issuer, {
     clients: opts.clients.map((client) => ({
       client_id: client.clientId,
       ...(client.clientSecret

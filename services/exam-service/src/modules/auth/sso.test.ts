@@ -59,7 +59,9 @@ describe('single sign-on through a real OpenID Connect provider', () => {
   });
 
   /** An organization (its admin a fresh password account) whose provider signs in a domain of its own. */
-  async function organizationWithSso(client: { clientId: string; clientSecret?: string } = { clientId: PUBLIC_CLIENT }) {
+  async function organizationWithSso(
+    client: { clientId: string; clientSecret?: string } = { clientId: PUBLIC_CLIENT },
+  ) {
     const admin = await createCreator(app);
     const domain = `uni-${randomUUID().slice(0, 8)}.test`;
     const response = await app.inject({
@@ -134,6 +136,29 @@ describe('single sign-on through a real OpenID Connect provider', () => {
     const row = rows.find((r) => r.nonce === url.searchParams.get('nonce'))!;
     expect(row.expiresAt.getTime() - Date.now()).toBeGreaterThan(9 * 60_000);
     expect(row.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(10 * 60_000 + 1000);
+  });
+
+  it('refuses a domain another organization already signs in (409), and answers the issuer test from discovery', async () => {
+    const { domain } = await organizationWithSso();
+    const other = await createCreator(app);
+    const taken = await app.inject({
+      method: 'PUT',
+      url: '/api/organization/sso',
+      headers: other.headers,
+      payload: { issuer: provider.issuer, clientId: PUBLIC_CLIENT, emailDomains: [domain], enabled: true },
+    });
+    expect(taken.statusCode).toBe(409);
+    const test = await app.inject({
+      method: 'POST',
+      url: '/api/organization/sso/discovery',
+      headers: other.headers,
+      payload: { issuer: provider.issuer },
+    });
+    expect(test.json()).toMatchObject({
+      issuer: provider.issuer,
+      tokenEndpoint: `${provider.issuer}/token`,
+      supportsPkceS256: true,
+    });
   });
 
   it('answers 404 for an e-mail whose domain no organization signs in', async () => {
@@ -301,7 +326,7 @@ describe('single sign-on through a real OpenID Connect provider', () => {
     expect('user' in linked && linked.user.id).toBe(existingId);
   });
 
-  it("never links a verified e-mail to an account of another organization", async () => {
+  it('never links a verified e-mail to an account of another organization', async () => {
     const { domain } = await organizationWithSso();
     // An account that signed up on its own (its own organization) with an address of this domain.
     const email = `outsider-${randomUUID().slice(0, 8)}@${domain}`;

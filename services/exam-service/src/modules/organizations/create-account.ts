@@ -21,10 +21,7 @@ export type NewAccount = {
  *   invited, and the invitations are spent.
  * Answers undefined when the e-mail already has an account (a concurrent sign-up included): nothing is written.
  */
-export function createAccountCreator(
-  repo: OrganizationsRepository,
-  deps: Pick<Deps, 'clock' | 'ids'>,
-) {
+export function createAccountCreator(repo: OrganizationsRepository, deps: Pick<Deps, 'clock' | 'ids'>) {
   return async function createAccount(account: NewAccount): Promise<User | undefined> {
     return repo.transaction(async (tx) => {
       const now = deps.clock.now();

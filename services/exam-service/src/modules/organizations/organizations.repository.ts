@@ -97,7 +97,11 @@ export function createOrganizationsRepository({ db }: ExamDatabase) {
     },
     listInvites(organizationId: string) {
       return db
-        .select({ email: organizationInvites.email, role: organizationInvites.role, invitedAt: organizationInvites.createdAt })
+        .select({
+          email: organizationInvites.email,
+          role: organizationInvites.role,
+          invitedAt: organizationInvites.createdAt,
+        })
         .from(organizationInvites)
         .where(and(eq(organizationInvites.organizationId, organizationId), isNull(organizationInvites.acceptedAt)))
         .orderBy(asc(organizationInvites.createdAt));
@@ -156,7 +160,10 @@ export function createOrganizationsRepository({ db }: ExamDatabase) {
         .select()
         .from(organizationSso)
         .where(
-          and(eq(organizationSso.enabled, true), sql`${organizationSso.emailDomains} @> ${JSON.stringify([domain])}::jsonb`),
+          and(
+            eq(organizationSso.enabled, true),
+            sql`${organizationSso.emailDomains} @> ${JSON.stringify([domain])}::jsonb`,
+          ),
         )
         .limit(1);
       return row;

@@ -38,7 +38,10 @@ export function organizationsRoutes(service: OrganizationsService) {
       '/api/organization/me',
       {
         onRequest: [app.requireCreator],
-        schema: { tags: ['organizations'], response: { 200: MyOrganizationSchema, 401: ErrorBodySchema, 404: ErrorBodySchema } },
+        schema: {
+          tags: ['organizations'],
+          response: { 200: MyOrganizationSchema, 401: ErrorBodySchema, 404: ErrorBodySchema },
+        },
       },
       async (request) => {
         const membership = await service.membershipOf(creatorOf(request).sub);
@@ -170,6 +173,5 @@ export function organizationsRoutes(service: OrganizationsService) {
       },
       async (request) => service.discoverIssuer(request.body.issuer),
     );
-
   };
 }

@@ -73,7 +73,11 @@ export function createOrganizationsService(
         id: organization.id,
         name: organization.name,
         passwordSignIn: organization.passwordSignIn,
-        members: members.map((m) => ({ ...m, hasPassword: Boolean(m.hasPassword), joinedAt: m.joinedAt.toISOString() })),
+        members: members.map((m) => ({
+          ...m,
+          hasPassword: Boolean(m.hasPassword),
+          joinedAt: m.joinedAt.toISOString(),
+        })),
         invites: invites.map((i) => ({ ...i, invitedAt: i.invitedAt.toISOString() })),
         sso: sso
           ? {
@@ -209,7 +213,9 @@ export function createOrganizationsService(
         organizationId: sso.organizationId,
         issuer: sso.issuer,
         clientId: sso.clientId,
-        clientSecret: sso.encryptedClientSecret ? decryptSecret(sso.encryptedClientSecret, opts.encryptionKey) : undefined,
+        clientSecret: sso.encryptedClientSecret
+          ? decryptSecret(sso.encryptedClientSecret, opts.encryptionKey)
+          : undefined,
       };
     },
   };
