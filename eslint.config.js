@@ -56,6 +56,7 @@ function serviceZones(service) {
  */
 const moduleOrder = {
   'exam-service': [
+    'organizations',
     'auth',
     'materials',
     'exams',

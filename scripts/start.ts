@@ -60,6 +60,7 @@ const shared: Record<string, string> = {
   // A platform on one machine: an LMS tried out beside it (a local Moodle, the LMS simulator) is on http://localhost.
   // A deployment (infra/) leaves it off, and exam-service then calls LMS URLs over https at public addresses only.
   LTI_ALLOW_LOOPBACK_HTTP: env.LTI_ALLOW_LOOPBACK_HTTP ?? 'true',
+  SSO_ALLOW_LOOPBACK_HTTP: env.SSO_ALLOW_LOOPBACK_HTTP ?? 'true',
   ...Object.fromEntries(
     SERVICES.map((s) => [
       `${serviceEnvPrefix(s)}_URL`,

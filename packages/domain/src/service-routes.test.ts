@@ -39,6 +39,8 @@ describe('SERVICE_ROUTES', () => {
     expect(serviceOf('/api/lti/platforms')).toBe('exam-service');
     expect(serviceOf('/api/admin/status')).toBe('exam-service');
     expect(serviceOf('/api/admin/me')).toBe('exam-service');
+    expect(serviceOf('/api/organization')).toBe('exam-service');
+    expect(serviceOf('/api/organization/sso/discovery')).toBe('exam-service');
     expect(serviceOf('/lti/login?iss=https%3A%2F%2Flms.example')).toBe('exam-service');
     expect(serviceOf('/lti/launch')).toBe('exam-service');
     expect(serviceOf('/lti/jwks')).toBe('exam-service');

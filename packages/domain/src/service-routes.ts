@@ -27,8 +27,8 @@ export const SERVICE_ROUTES: ReadonlyArray<readonly [string, ServiceName]> = [
   ['^/api/exams/[^/]+/solvability-checks([/?]|$)', 'llm-gateway'],
   // The pre-publish assistant audit and the comparison of configurations (assistant-audit.ts).
   ['^/api/exams/[^/]+/assistant-audits([/?]|$)', 'llm-gateway'],
-  // /api/admin: the platform administrators' status page (ADMIN_EMAILS).
-  ['^/api/(auth|exams|public|materials|bank|lti|admin)([/?]|$)', 'exam-service'],
+  // /api/admin: the platform administrators' status page (ADMIN_EMAILS); /api/organization: members and single sign-on.
+  ['^/api/(auth|exams|public|materials|bank|lti|admin|organization)([/?]|$)', 'exam-service'],
   ['^/api/(attempts|results|reports)([/?]|$)', 'results-service'],
   ['^/api/llm([/?]|$)', 'llm-gateway'],
   ['^/api/(session|sessions|runner)([/?]|$)', 'workspace-orchestrator'],

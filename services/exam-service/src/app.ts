@@ -14,6 +14,7 @@ import { examsModule } from './modules/exams/exams.module.ts';
 import { interchangeModule } from './modules/interchange/interchange.module.ts';
 import { internalModule } from './modules/internal/internal.module.ts';
 import { ltiModule } from './modules/lti/lti.module.ts';
+import { organizationsModule } from './modules/organizations/organizations.module.ts';
 import { materialsModule } from './modules/materials/materials.module.ts';
 import { previewModule } from './modules/preview/preview.module.ts';
 import { publicModule } from './modules/public/public.module.ts';
@@ -29,6 +30,7 @@ declare module 'fastify' {
 
 /** The feature modules, lowest first (eslint.config.js moduleOrder): each registers its own routes. */
 const modules = [
+  organizationsModule,
   authModule,
   materialsModule,
   examsModule,

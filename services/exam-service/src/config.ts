@@ -140,6 +140,12 @@ const ConfigSchema = z.object({
    */
   LTI_ALLOW_LOOPBACK_HTTP: booleanFlag.default(false),
   /**
+   * Lets an organization's single sign-on issuer (its discovery document, token endpoint and keys) be plain http and
+   * on loopback or private addresses (a local identity provider: development, tests); off, only https to public
+   * addresses (adapters/oidc-client.ts). `pnpm start` sets it (true); a deployment leaves it off.
+   */
+  SSO_ALLOW_LOOPBACK_HTTP: booleanFlag.default(false),
+  /**
    * The platform administrators: creator accounts' e-mails, comma-separated, who may open the platform status page
    * (GET /api/admin/status: every service's engines, images, providers and mail queue, with the operator's detail).
    * Empty: nobody.

@@ -10,6 +10,7 @@ import { DashboardRoute } from './routes/creator/dashboard.tsx';
 import { ExamPublishedRoute } from './routes/creator/exam-published.tsx';
 import { AboutRoute, CareersRoute } from './routes/marketing/coming-soon.tsx';
 import { LtiLaunchRoute } from './routes/lti/lti-launch.tsx';
+import { SsoCallbackRoute } from './routes/auth/sso-callback.tsx';
 import { LandingRoute } from './routes/marketing/landing.tsx';
 import { NotFoundRoute } from './routes/marketing/not-found.tsx';
 
@@ -22,6 +23,7 @@ export const routes: RouteObject[] = [
   { path: paths.resetPassword, Component: ResetPasswordRoute },
   // An instructor's LMS launch: signed in (or asked to sign in) here, so outside the guarded /creator area.
   { path: paths.ltiLaunch, Component: LtiLaunchRoute },
+  { path: paths.ssoCallback, Component: SsoCallbackRoute },
   // A candidate report's share link: public (the token is the credential), no app chrome, loaded when opened.
   {
     path: '/report/:token',
@@ -37,6 +39,12 @@ export const routes: RouteObject[] = [
       { index: true, loader: () => redirect(paths.dashboard) },
       { path: 'dashboard', Component: DashboardRoute },
       { path: 'account', Component: AccountRoute },
+      {
+        path: 'organization',
+        lazy: async () => ({
+          Component: (await import('./routes/creator/organization-settings.tsx')).OrganizationSettingsRoute,
+        }),
+      },
       {
         path: 'lti',
         lazy: async () => ({ Component: (await import('./routes/creator/lti-settings.tsx')).LtiSettingsRoute }),

@@ -15,6 +15,10 @@ export const paths = {
   /** The LMS registrations (LTI 1.3) and the tool's URLs for the LMS administrator. */
   ltiSettings: '/creator/lti',
   account: '/creator/account',
+  /** Where a single sign-on lands: `/sso-callback#ticket=…` or `#error=…` (exam-service's SSO callback sends it). */
+  ssoCallback: '/sso-callback',
+  /** The organization's members, invitations, password sign-in and single sign-on (its admins). */
+  organization: '/creator/organization',
   /** The platform's status for its administrators (ADMIN_EMAILS), in the creator's frame: every service's checks. */
   adminStatus: '/admin/status',
   questionBank: '/creator/question-bank',
@@ -66,6 +70,16 @@ export const api = {
   changePassword: '/api/auth/password',
   passwordReset: '/api/auth/password-reset',
   passwordResetConfirm: '/api/auth/password-reset/confirm',
+  ssoStart: '/api/auth/sso/start',
+  ssoSession: '/api/auth/sso/session',
+  /** The signed-in creator's organization and role (any member); the rest is for its admins. */
+  organizationMe: '/api/organization/me',
+  organization: '/api/organization',
+  organizationInvites: '/api/organization/invites',
+  organizationInvite: (email: string) => `/api/organization/invites/${id(email)}`,
+  organizationMember: (userId: string) => `/api/organization/members/${id(userId)}`,
+  organizationSso: '/api/organization/sso',
+  organizationSsoDiscovery: '/api/organization/sso/discovery',
   exams: '/api/exams',
   ltiPlatforms: '/api/lti/platforms',
   ltiPlatform: (platformId: string) => `/api/lti/platforms/${id(platformId)}`,

@@ -16,6 +16,7 @@ import type insights from './locales/en/insights.json';
 import type live from './locales/en/live.json';
 import type answerProcess from './locales/en/process.json';
 import type lti from './locales/en/lti.json';
+import type organization from './locales/en/organization.json';
 import type questionGrading from './locales/en/question-grading.json';
 import type questionKinds from './locales/en/question-kinds.json';
 import type reports from './locales/en/reports.json';
@@ -46,6 +47,7 @@ declare module 'i18next' {
     live: typeof live;
     process: typeof answerProcess;
     lti: typeof lti;
+    organization: typeof organization;
     'question-grading': typeof questionGrading;
     'question-kinds': typeof questionKinds;
     reports: typeof reports;

@@ -67,6 +67,9 @@ export const handlers = [
   }),
   // The creator layout asks whether to link the platform's status: by default nobody is an administrator.
   http.get('*/api/admin/me', () => HttpResponse.json({ admin: false })),
+  http.get('*/api/organization/me', () =>
+    HttpResponse.json({ organizationId: 'org-1', name: 'creator@example.com', role: 'member' }),
+  ),
   http.get('*/api/exams/auth_exams', () => HttpResponse.json({ exams: examStore.exams })),
   http.get('*/api/results/summary', () => HttpResponse.json({ exams: [] as ExamResultsSummary[] })),
   http.get('*/api/exams/invitation-counts', () => HttpResponse.json({ exams: [] })),

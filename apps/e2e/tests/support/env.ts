@@ -44,6 +44,7 @@ export const E2E = {
     OPENAI_API_KEY: 'sk-e2e-server-default-key',
     // The LMS simulator of the LTI journey listens on this machine over http.
     LTI_ALLOW_LOOPBACK_HTTP: 'true',
+    SSO_ALLOW_LOOPBACK_HTTP: 'true',
     // Only this account sees the platform's status page; every other journey's creator gets 403 there.
     ADMIN_EMAILS: E2E_ADMIN_EMAIL,
   },

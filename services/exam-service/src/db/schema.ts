@@ -137,6 +137,22 @@ export const oidcLoginStates = examServiceSchema.table(
   (t) => [index('oidc_login_states_expires_idx').on(t.expiresAt)],
 );
 
+/**
+ * The one-time ticket a finished single sign-on hands to the creator app in the URL fragment (never a token in a URL,
+ * as LTI launches do): only its hash is kept; exchanged once for a creator session, expires in a minute or two.
+ */
+export const ssoSignInTickets = examServiceSchema.table(
+  'sso_sign_in_tickets',
+  {
+    ticketHash: text('ticket_hash').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sso_sign_in_tickets_expires_idx').on(t.expiresAt)],
+);
+
 /** Failed sign-ins per client address, kept in the database so every replica sees the same count. */
 export const loginFailures = examServiceSchema.table(
   'login_failures',

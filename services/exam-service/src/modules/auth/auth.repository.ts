@@ -13,11 +13,6 @@ export function createAuthRepository({ db }: ExamDatabase) {
       const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
       return row ? { ...toUser(row), passwordHash: row.passwordHash } : undefined;
     },
-    /** Inserts the user; returns undefined when the email is already taken (a concurrent sign-up included). */
-    async insert(user: { id: string; email: string; passwordHash: string }): Promise<User | undefined> {
-      const [row] = await db.insert(users).values(user).onConflictDoNothing({ target: users.email }).returning();
-      return row ? toUser(row) : undefined;
-    },
     /** The address's failures in the current window and when that window started (none: 0 failures). */
     async failuresInWindow(address: string, windowStart: Date): Promise<{ failures: number; windowStartedAt?: Date }> {
       const [row] = await db.select().from(loginFailures).where(eq(loginFailures.address, address)).limit(1);

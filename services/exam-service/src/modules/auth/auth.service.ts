@@ -1,11 +1,13 @@
 import { AuthMessages, type Credentials, type PasswordChange, type User } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import { OrganizationMessages } from '@exam/domain/organizations';
 import type { Deps } from '../../deps.ts';
 import type { AccountAttempts, AuthRepository } from './auth.repository.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { assertPasswordAllowed } from './password-policy.ts';
 import type { PasswordStrength } from './password-strength.ts';
 import type { SessionsRepository } from './sessions.repository.ts';
+import type { CreateAccount } from '../organizations/create-account.ts';
 
 export type AuthServiceOptions = {
   scryptCost: number;
@@ -34,6 +36,14 @@ export class LoginThrottledError extends AppError {
   }
 }
 
+/** What sign-up and sign-in ask of the organizations module (below auth in the module order). */
+export type AccountOrganizations = {
+  createAccount: CreateAccount;
+  passwordSignInAllowed(userId: string): Promise<boolean>;
+  /** A pending invitation's organization, which a sign-up would join. */
+  invitedOrganization(email: string): Promise<{ passwordSignIn: boolean } | undefined>;
+};
+
 /** What a creator token identifies: its user and its sign-in session. */
 export type SessionRef = { userId: string; sessionId: string };
 
@@ -43,7 +53,7 @@ export type SignSessionToken = (sessionId: string) => { token: string; expiresAt
 export function createAuthService(
   repo: AuthRepository,
   sessions: SessionsRepository,
-  deps: Pick<Deps, 'clock' | 'ids'> & { strength: PasswordStrength },
+  deps: Pick<Deps, 'clock' | 'ids'> & { strength: PasswordStrength; organizations: AccountOrganizations },
   opts: AuthServiceOptions,
 ) {
   const windowMs = opts.windowSeconds * 1000;
@@ -63,8 +73,11 @@ export function createAuthService(
     async register(credentials: Credentials): Promise<User> {
       if (await repo.findByEmail(credentials.email)) throw new AppError(ErrorCode.CONFLICT, AuthMessages.userExists);
       await assertPasswordAllowed(deps.strength, credentials.password, credentials.email, 'password');
+      // Invited into an organization that signs in only through its provider: a password would never let them in.
+      if ((await deps.organizations.invitedOrganization(credentials.email))?.passwordSignIn === false)
+        throw new AppError(ErrorCode.VALIDATION, OrganizationMessages.passwordSignInOff);
       const passwordHash = await hashPassword(credentials.password, opts.scryptCost);
-      const user = await repo.insert({ id: deps.ids.next(), email: credentials.email, passwordHash });
+      const user = await deps.organizations.createAccount({ email: credentials.email, passwordHash });
       if (!user) throw new AppError(ErrorCode.CONFLICT, AuthMessages.userExists);
       return user;
     },
@@ -122,6 +135,9 @@ export function createAuthService(
       }
       await repo.clearPairFailures(address, email);
       await repo.clearAccountAttempts(email);
+      // Told only to whoever knows the password, so the refusal reveals nothing about which e-mails have accounts.
+      if (!(await deps.organizations.passwordSignInAllowed(found.id)))
+        throw new AppError(ErrorCode.FORBIDDEN, OrganizationMessages.passwordSignInOff);
       const { passwordHash: _hash, ...user } = found;
       return user;
     },

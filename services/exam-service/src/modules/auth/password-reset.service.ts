@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthMessages, type PasswordResetConfirm } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
+import { OrganizationMessages } from '@exam/domain/organizations';
 import type { Deps } from '../../deps.ts';
 import type { MailQueue } from '../../adapters/mail/mail-queue.service.ts';
 import type { AuthRepository } from './auth.repository.ts';
@@ -43,7 +44,12 @@ export function createPasswordResetService(
   repo: PasswordResetRepository,
   users: AuthRepository,
   sessions: SessionsRepository,
-  deps: Pick<Deps, 'clock'> & { mail: Pick<MailQueue, 'enqueue'>; strength: PasswordStrength },
+  deps: Pick<Deps, 'clock'> & {
+    mail: Pick<MailQueue, 'enqueue'>;
+    strength: PasswordStrength;
+    /** False when the account's organization signs in only through its identity provider. */
+    passwordSignInAllowed(userId: string): Promise<boolean>;
+  },
   log: { error(obj: object, msg: string): void },
   opts: PasswordResetOptions,
 ) {
@@ -79,6 +85,25 @@ export function createPasswordResetService(
     ]);
   }
 
+  /** For an account whose organization turned passwords off: no link (it would not let them in), where to go instead. */
+  async function sendSsoNotice(email: string): Promise<void> {
+    await deps.mail.enqueue([
+      {
+        kind: 'password-reset',
+        to: email,
+        subject: 'Signing in to the exam platform',
+        text: [
+          'Someone asked to reset the password of your account on the exam platform.',
+          '',
+          'Your organization signs in through its identity provider, so no password is used: on the sign-in page,',
+          `choose "Sign in with your organization (SSO)": ${opts.creatorOrigin.replace(/\/$/, '')}/creator/auth`,
+          '',
+          'If you did not ask for this, ignore this message.',
+        ].join('\n'),
+      },
+    ]);
+  }
+
   return {
     /**
      * Always the same answer for an address with or without an account. Per client address, past
@@ -96,7 +121,9 @@ export function createPasswordResetService(
       if (byAccount.requests > opts.maxPerAccount) return;
       const user = await users.findByEmail(email);
       if (!user) return;
-      const task = sendLink(user.id, user.email, now)
+      const notify = async () =>
+        (await deps.passwordSignInAllowed(user.id)) ? sendLink(user.id, user.email, now) : sendSsoNotice(user.email);
+      const task = notify()
         .catch((err: unknown) => log.error({ err }, 'the password-reset mail could not be queued'))
         .finally(() => pending.delete(task));
       pending.add(task);
@@ -112,6 +139,12 @@ export function createPasswordResetService(
         ]);
       const email = await repo.findUsableOwnerEmail(tokenHash, now);
       if (!email) throw invalid();
+      const tokenOwner = await users.findByEmail(email);
+      // A link sent before the organization turned passwords off no longer sets one.
+      if (tokenOwner && !(await deps.passwordSignInAllowed(tokenOwner.id)))
+        throw new AppError(ErrorCode.VALIDATION, OrganizationMessages.passwordSignInOff, [
+          { path: 'token', message: OrganizationMessages.passwordSignInOff },
+        ]);
       await assertPasswordAllowed(deps.strength, body.password, email, 'password');
       const passwordHash = await hashPassword(body.password, opts.scryptCost);
       const owner = await repo.consumeToken(tokenHash, now);

@@ -2,13 +2,14 @@ import { Button } from '@exam/ui/button';
 import { AppShell } from '@exam/ui/app-shell';
 import { toast } from '@exam/ui/toaster';
 import { useQueryClient } from '@tanstack/react-query';
-import { Activity, GraduationCap, Library, LogOut, Plug, UserRound } from 'lucide-react';
+import { Activity, Building2, GraduationCap, Library, LogOut, Plug, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Outlet, redirect, useLoaderData, useNavigate } from 'react-router';
 import { LanguageSwitcher } from '../../../components/language-switcher.tsx';
 import { paths } from '../../../config/paths.ts';
 import { useIsPlatformAdmin } from '../../../features/admin/api/platform-status.ts';
 import { signOut as endServerSession } from '../../../features/auth/api/manage-account.ts';
+import { useMyOrganization } from '../../../features/organizations/api/manage-organization.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import {
   clearAllStorage,
@@ -40,6 +41,8 @@ export function CreatorLayout() {
   const [signingOut, setSigningOut] = useState(false);
   // Only the platform's administrators (ADMIN_EMAILS) see the link to its status.
   const isAdmin = useIsPlatformAdmin();
+  // Only the organization's admins manage it.
+  const isOrganizationAdmin = useMyOrganization().data?.role === 'admin';
 
   // The server ends the session first, so the token stops working everywhere, not only in this browser.
   const signOut = async () => {
@@ -81,6 +84,14 @@ export function CreatorLayout() {
           >
             <Plug aria-hidden className="h-4 w-4" /> {t('creatorLayout.lms')}
           </Link>
+          {isOrganizationAdmin && (
+            <Link
+              to={paths.organization}
+              className="inline-flex items-center gap-1.5 rounded-md text-sm font-medium text-muted hover:text-ink"
+            >
+              <Building2 aria-hidden className="h-4 w-4" /> {t('creatorLayout.organization')}
+            </Link>
+          )}
           {isAdmin && (
             <Link
               to={paths.adminStatus}

@@ -13,6 +13,7 @@ import { userMessageOf } from '../../../lib/api-client.ts';
 import { saveSession } from '../../../lib/auth-storage.ts';
 import { useAuthenticate, type AuthMode } from '../api/sign-in.ts';
 import { placeServerIssues } from './server-issues.ts';
+import { SsoSignInForm } from './sso-sign-in-form.tsx';
 import { useTranslation } from 'react-i18next';
 
 const FIELDS = ['email', 'password'] as const;
@@ -25,6 +26,7 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
   const [mode, setMode] = useState<AuthMode>('signin');
   const [isRedirecting, setIsRedirecting] = useState(false);
   const [issuesPlaced, setIssuesPlaced] = useState(false);
+  const [withSso, setWithSso] = useState(false);
   const authenticate = useAuthenticate();
   // Sign-up applies the password policy; sign-in accepts any password, so older accounts can still sign in.
   const modeRef = useRef(mode);
@@ -56,6 +58,14 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
     setIssuesPlaced(false);
     form.clearErrors();
   };
+
+  if (withSso)
+    return (
+      <Card className="w-full max-w-md p-8">
+        <h1 className="text-2xl font-semibold tracking-tight text-ink">{t('sso.title')}</h1>
+        <SsoSignInForm onCancel={() => setWithSso(false)} />
+      </Card>
+    );
 
   return (
     <Card className="w-full max-w-md p-8">
@@ -95,6 +105,18 @@ export function AuthForm({ onAuthenticated }: { onAuthenticated: () => void }) {
           {isProcessing ? t('authForm.processing') : text.submit}
         </Button>
       </form>
+      {mode === 'signin' && (
+        <Button
+          type="button"
+          variant="secondary"
+          size="lg"
+          disabled={isProcessing}
+          className="mt-3 w-full"
+          onClick={() => setWithSso(true)}
+        >
+          {t('sso.button')}
+        </Button>
+      )}
       <div className="mt-6 flex flex-col items-center gap-3 text-sm">
         {mode === 'signin' && (
           <Link to={paths.forgotPassword} className="font-medium text-muted hover:text-ink hover:underline">

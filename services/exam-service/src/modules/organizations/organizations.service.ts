@@ -1,0 +1,223 @@
+import { AppError, ErrorCode } from '@exam/domain/errors';
+import {
+  OrganizationMessages,
+  type Organization,
+  type OrganizationInviteCreate,
+  type OrganizationRole,
+  type OrganizationUpdate,
+  type SsoDiscoveryResult,
+  type SsoSettingsUpdate,
+} from '@exam/domain/organizations';
+import { decryptSecret, encryptSecret } from '@exam/server-kit/crypto';
+import { and, eq } from 'drizzle-orm';
+import type { ExamDatabase } from '../../db/database.ts';
+import { userIdentities } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { OidcError, type OidcClient } from '../../adapters/oidc-client.ts';
+import type { Membership, OrganizationsRepository, SsoRow, Tx } from './organizations.repository.ts';
+
+/** The admin acting on their organization (the route's guard found the membership). */
+export type Actor = { userId: string; organizationId: string };
+
+const invalid = (message: string, path?: string) =>
+  new AppError(ErrorCode.VALIDATION, message, path ? [{ path, message }] : undefined);
+
+export function createOrganizationsService(
+  database: ExamDatabase,
+  repo: OrganizationsRepository,
+  oidc: OidcClient,
+  deps: Pick<Deps, 'clock' | 'ids'>,
+  opts: { encryptionKey: Buffer; redirectUri: string },
+) {
+  const { db } = database;
+  const hasIdentity = async (userId: string, issuer: string) =>
+    (
+      await db
+        .select({ userId: userIdentities.userId })
+        .from(userIdentities)
+        .where(and(eq(userIdentities.userId, userId), eq(userIdentities.issuer, issuer)))
+        .limit(1)
+    ).length > 0;
+
+  /** Whether members could still sign in at all with passwords off: single sign-on configured and enabled. */
+  const ssoUsable = (sso: SsoRow | undefined): sso is SsoRow => Boolean(sso?.enabled);
+
+  async function discover(issuer: string): Promise<Awaited<ReturnType<OidcClient['discover']>>> {
+    try {
+      return await oidc.discover(issuer, { fresh: true });
+    } catch (err) {
+      if (err instanceof OidcError) throw invalid(`${OrganizationMessages.discoveryFailed}: ${err.message}.`, 'issuer');
+      throw err;
+    }
+  }
+
+  /** A member removed from an organization keeps their account, in an organization of their own (as admin). */
+  async function giveOwnOrganization(tx: Tx, userId: string, email: string, now: Date) {
+    const id = deps.ids.next();
+    await repo.insertOrganization(tx, { id, name: email, passwordSignIn: true, createdAt: now });
+    await repo.insertMember(tx, { organizationId: id, userId, role: 'admin', createdAt: now });
+  }
+
+  return {
+    membershipOf: (userId: string): Promise<Membership | undefined> => repo.membershipOf(userId),
+
+    async get(organizationId: string): Promise<Organization> {
+      const organization = await repo.findOrganization(organizationId);
+      if (!organization) throw new AppError(ErrorCode.NOT_FOUND, OrganizationMessages.memberNotFound);
+      const [members, invites, sso] = await Promise.all([
+        repo.listMembers(organizationId),
+        repo.listInvites(organizationId),
+        repo.findSso(organizationId),
+      ]);
+      return {
+        id: organization.id,
+        name: organization.name,
+        passwordSignIn: organization.passwordSignIn,
+        members: members.map((m) => ({
+          ...m,
+          hasPassword: Boolean(m.hasPassword),
+          joinedAt: m.joinedAt.toISOString(),
+        })),
+        invites: invites.map((i) => ({ ...i, invitedAt: i.invitedAt.toISOString() })),
+        sso: sso
+          ? {
+              issuer: sso.issuer,
+              clientId: sso.clientId,
+              hasClientSecret: sso.encryptedClientSecret !== null,
+              emailDomains: sso.emailDomains,
+              enabled: sso.enabled,
+              redirectUri: opts.redirectUri,
+              updatedAt: sso.updatedAt.toISOString(),
+            }
+          : null,
+        redirectUri: opts.redirectUri,
+      };
+    },
+
+    /**
+     * Password sign-in is turned off only when members can still get in: single sign-on configured and enabled, and
+     * the admin doing it already linked to its provider (else the admin would lock themselves out).
+     */
+    async update(actor: Actor, patch: OrganizationUpdate): Promise<void> {
+      if (patch.passwordSignIn === false) {
+        const sso = await repo.findSso(actor.organizationId);
+        if (!ssoUsable(sso)) throw invalid(OrganizationMessages.passwordOffNeedsSso, 'passwordSignIn');
+        if (!(await hasIdentity(actor.userId, sso.issuer)))
+          throw invalid(OrganizationMessages.passwordOffLocksYouOut, 'passwordSignIn');
+      }
+      await repo.updateOrganization(actor.organizationId, patch);
+    },
+
+    /**
+     * An e-mail without an account is invited (the account joins when it is made). An account that exists is in an
+     * organization already: this one (nothing to do) or another, which it cannot be pulled out of silently; moving
+     * accounts between organizations is not supported.
+     */
+    async invite(actor: Actor, invite: OrganizationInviteCreate): Promise<void> {
+      const existing = await repo.findUserByEmail(invite.email);
+      if (existing) {
+        const membership = await repo.membershipOf(existing.id);
+        throw invalid(
+          membership?.organizationId === actor.organizationId
+            ? OrganizationMessages.alreadyMember
+            : OrganizationMessages.inOtherOrganization,
+          'email',
+        );
+      }
+      await repo.upsertInvite({
+        organizationId: actor.organizationId,
+        email: invite.email,
+        role: invite.role,
+        invitedBy: actor.userId,
+        createdAt: deps.clock.now(),
+      });
+    },
+
+    async cancelInvite(actor: Actor, email: string): Promise<void> {
+      if (!(await repo.deleteInvite(actor.organizationId, email.trim().toLowerCase())))
+        throw new AppError(ErrorCode.NOT_FOUND, OrganizationMessages.inviteNotFound);
+    },
+
+    /** The organization keeps at least one admin: the last one cannot be demoted (checked under the row's lock). */
+    async setRole(actor: Actor, userId: string, role: OrganizationRole): Promise<void> {
+      await repo.transaction(async (tx) => {
+        await repo.lockOrganization(tx, actor.organizationId);
+        const target = await repo.membershipOf(userId, tx);
+        if (target?.organizationId !== actor.organizationId)
+          throw new AppError(ErrorCode.NOT_FOUND, OrganizationMessages.memberNotFound);
+        if (target.role === 'admin' && role !== 'admin' && (await repo.countAdmins(tx, actor.organizationId)) <= 1)
+          throw invalid(OrganizationMessages.lastAdmin, 'role');
+        await repo.setMemberRole(tx, actor.organizationId, userId, role);
+      });
+    },
+
+    async removeMember(actor: Actor, userId: string, email: string): Promise<void> {
+      await repo.transaction(async (tx) => {
+        await repo.lockOrganization(tx, actor.organizationId);
+        const target = await repo.membershipOf(userId, tx);
+        if (target?.organizationId !== actor.organizationId)
+          throw new AppError(ErrorCode.NOT_FOUND, OrganizationMessages.memberNotFound);
+        if (target.role === 'admin' && (await repo.countAdmins(tx, actor.organizationId)) <= 1)
+          throw invalid(OrganizationMessages.lastAdmin);
+        await repo.removeMember(tx, actor.organizationId, userId);
+        await giveOwnOrganization(tx, userId, email, deps.clock.now());
+      });
+    },
+
+    async discoverIssuer(issuer: string): Promise<SsoDiscoveryResult> {
+      const found = await discover(issuer);
+      return {
+        issuer: found.issuer,
+        authorizationEndpoint: found.authorizationEndpoint,
+        tokenEndpoint: found.tokenEndpoint,
+        jwksUri: found.jwksUri,
+        supportsPkceS256: found.codeChallengeMethods.includes('S256'),
+      };
+    },
+
+    /**
+     * Saves the provider after fetching its discovery document (a wrong issuer is refused, with the reason). The
+     * secret is kept encrypted; omitted it stays, null removes it.
+     */
+    async putSso(actor: Actor, settings: SsoSettingsUpdate): Promise<void> {
+      await discover(settings.issuer);
+      const organization = await repo.findOrganization(actor.organizationId);
+      const current = await repo.findSso(actor.organizationId);
+      if (organization && !organization.passwordSignIn && (!settings.enabled || current?.issuer !== settings.issuer))
+        throw invalid(OrganizationMessages.ssoDisableNeedsPasswords, 'enabled');
+      const domains = [...new Set(settings.emailDomains)];
+      if (await repo.domainOwner(domains, actor.organizationId))
+        throw new AppError(ErrorCode.CONFLICT, OrganizationMessages.domainTaken, [
+          { path: 'emailDomains', message: OrganizationMessages.domainTaken },
+        ]);
+      const encryptedClientSecret =
+        settings.clientSecret === undefined
+          ? (current?.encryptedClientSecret ?? null)
+          : settings.clientSecret === null
+            ? null
+            : encryptSecret(settings.clientSecret, opts.encryptionKey);
+      await repo.upsertSso({
+        organizationId: actor.organizationId,
+        issuer: settings.issuer,
+        clientId: settings.clientId,
+        encryptedClientSecret,
+        emailDomains: domains,
+        enabled: settings.enabled,
+        updatedAt: deps.clock.now(),
+      });
+    },
+
+    /** The provider's client credentials for a sign-in (the secret decrypted), when single sign-on is enabled. */
+    async ssoClientOf(sso: SsoRow) {
+      return {
+        organizationId: sso.organizationId,
+        issuer: sso.issuer,
+        clientId: sso.clientId,
+        clientSecret: sso.encryptedClientSecret
+          ? decryptSecret(sso.encryptedClientSecret, opts.encryptionKey)
+          : undefined,
+      };
+    },
+  };
+}
+export type OrganizationsService = ReturnType<typeof createOrganizationsService>;
