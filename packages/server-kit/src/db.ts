@@ -96,14 +96,17 @@ export function schemaCheck(database: Pick<Database<Record<string, unknown>>, 'p
 
 /**
  * Replicas of a service that start together would each apply the same pending migrations and fail on each
- * other's tables. They take turns under a PostgreSQL advisory lock named after the service's journal, held on
- * a connection of its own (the migrations run on the pool): the first applies them, the next finds its journal
- * current and applies nothing.
+ * other's tables, and different services starting together on an empty database race on the "drizzle" schema
+ * every journal lives in (each runs CREATE SCHEMA IF NOT EXISTS, which is not safe concurrently: a unique
+ * violation, found by starting infra/compose.yaml for real). So every service's migrations take turns under one
+ * PostgreSQL advisory lock, held on a connection of its own (the migrations run on the pool): the first applies
+ * its own, the next replica of it finds its journal current and applies nothing. Migrations take seconds, so the
+ * wait is short.
  */
-async function oneMigrationAtATime(url: string, journal: string, migrate: () => Promise<void>): Promise<void> {
+async function oneMigrationAtATime(url: string, migrate: () => Promise<void>): Promise<void> {
   const lock = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    await lock`select pg_advisory_lock(hashtext(${`exam.migrations.${journal}`}))`;
+    await lock`select pg_advisory_lock(hashtext('exam.migrations'))`;
     await migrate();
   } finally {
     // Ending the session releases the lock, also when a migration failed.
@@ -144,8 +147,7 @@ async function connect<S extends Record<string, unknown>>(opts: OpenDatabaseOpti
       db: db as unknown as Db<S>,
       kind: 'postgres',
       ping: async () => void (await db.execute(sql`select 1`)),
-      migrate: () =>
-        oneMigrationAtATime(url, migrationConfig.migrationsTable, () => migratePostgres(db, migrationConfig)),
+      migrate: () => oneMigrationAtATime(url, () => migratePostgres(db, migrationConfig)),
       pendingMigrations: pendingMigrations(db as unknown as Db),
       close: () => client.end({ timeout: 5 }),
     };

@@ -48,3 +48,26 @@ it('reports every migration as pending, and applies none, for a journal the data
   opened.push(behind);
   expect(await behind.pendingMigrations()).toEqual(['0000_first', '0001_second']);
 });
+
+it("makes every service's migrations wait for any other's, since all journals share the drizzle schema", async () => {
+  // Another service (any journal) migrating: it holds the one migration lock.
+  const other = postgres(url, { max: 1, onnotice: () => {} });
+  await other`select pg_advisory_lock(hashtext('exam.migrations'))`;
+  let settled = false;
+  const opening = openDatabase({
+    databaseUrl: url,
+    schema: {},
+    migrationsFolder,
+    migrationsSchema: 'lock_fixture',
+    poolSize: 1,
+  }).then((d) => {
+    settled = true;
+    opened.push(d);
+    return d;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 750));
+  expect(settled).toBe(false);
+  await other.end();
+  const database = await opening;
+  expect(await database.pendingMigrations()).toEqual([]);
+});
