@@ -59,6 +59,8 @@ const moduleOrder = {
     'auth',
     'materials',
     'exams',
+    'sharing',
+    'audit',
     'bank',
     'interchange',
     'public',

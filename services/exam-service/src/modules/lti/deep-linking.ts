@@ -34,8 +34,7 @@ export async function respondDeepLink(
   if (launch.kind !== 'deep-link' || !row.redeemedAt) throw invalidTicket();
   const account = await repos.launches.findAccount(row.platformId, launch.sub);
   if (account?.userId !== creatorId) throw invalidTicket();
-  const exam = await repos.exams.findOwned(creatorId, choice.examId);
-  if (!exam) throw notFound('Exam');
+  const { row: exam } = await ctx.repos.examAccess.require(creatorId, choice.examId, 'exam:edit');
   const platform = await repos.platforms.byId(row.platformId);
   if (!platform || !(await repos.launches.consumeTicket(row.ticketHash, now))) throw invalidTicket();
 
