@@ -8,10 +8,16 @@ import { AuditEventSchema, SHARED_ROLES, SharedRoleSchema } from './roles.ts';
 const roleField = z.enum(SHARED_ROLES, { error: 'Choose editor, grader, proctor or viewer' });
 
 export const AddExamMemberSchema = z.object({
+  /** Trimmed and lower-cased before it is checked, as accounts' e-mails are stored. */
   email: z
-    .email({ error: (issue) => (issue.input === '' ? 'Enter an e-mail address' : 'Enter a valid e-mail address') })
-    .max(320)
-    .transform((e) => e.trim().toLowerCase()),
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(
+      z
+        .email({ error: (issue) => (issue.input === '' ? 'Enter an e-mail address' : 'Enter a valid e-mail address') })
+        .max(320),
+    ),
   role: roleField,
   /** Only meaningful for a grader: whether they may release results. */
   mayRelease: z.boolean().optional(),

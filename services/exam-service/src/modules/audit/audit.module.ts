@@ -4,7 +4,5 @@ import { createAuditService } from './audit.service.ts';
 
 /** An exam's audit log as its owner reads it: both services' halves merged (exams/audit-log.repository.ts). */
 export const auditModule: AppModule = async (app, { deps, use }) => {
-  await app.register(
-    auditRoutes(createAuditService(use('examAccess'), use('auditLog'), deps.resultsAudit, app.log)),
-  );
+  await app.register(auditRoutes(createAuditService(use('examAccess'), use('auditLog'), deps.resultsAudit, app.log)));
 };

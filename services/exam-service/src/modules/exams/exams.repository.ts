@@ -16,8 +16,7 @@ export type ExamWithMember = { row: ExamRow; member: MemberGrant | null };
  * creator may see or change it is decided by exam-access.ts alone (roles.ts), never by a filter here.
  */
 export function createExamsRepository({ db }: ExamDatabase) {
-  const membership = (creatorId: string) =>
-    and(eq(examMembers.examId, exams.id), eq(examMembers.userId, creatorId));
+  const membership = (creatorId: string) => and(eq(examMembers.examId, exams.id), eq(examMembers.userId, creatorId));
   const grantOf = (row: { role: SharedRole | null; mayRelease: boolean | null }): MemberGrant | null =>
     row.role === null ? null : { role: row.role, mayRelease: row.mayRelease ?? false };
   return {

@@ -23,7 +23,9 @@ export { EXAM_NOT_FOUND };
 
 /** What an edit changed, for the audit log: the fields' names, never their values (a key, an access code). */
 function editedFields(input: UpdateExam): string[] {
-  return Object.keys(input).filter((k) => !['isDraft', 'isLive'].includes(k) && input[k as keyof UpdateExam] !== undefined);
+  return Object.keys(input).filter(
+    (k) => !['isDraft', 'isLive'].includes(k) && input[k as keyof UpdateExam] !== undefined,
+  );
 }
 
 type KeyColumns = { encryptedApiKey?: string | null; apiKeyLast4?: string | null };
@@ -120,7 +122,6 @@ export function createExamsService(
   async function view(row: ExamRow): Promise<Exam> {
     return toExamView(row, await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds));
   }
-
 
   return {
     async create(ownerId: string, input: CreateExam): Promise<Exam> {

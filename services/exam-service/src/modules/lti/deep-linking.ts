@@ -1,4 +1,3 @@
-import { notFound } from '@exam/domain/errors';
 import { examMaxPoints, LTI_VERSION, LtiClaim, LtiMessageType, type LtiDeepLinkResponse } from '@exam/domain/lti';
 import { SignJWT } from 'jose';
 import type { LaunchClaims } from './id-token.ts';

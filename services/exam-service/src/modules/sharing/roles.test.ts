@@ -50,7 +50,11 @@ const routes: Route[] = [
     request: (id) => ({ method: 'PUT', url: `/api/exams/${id}`, payload: { isLive: false } }),
     expected: editors,
   },
-  { name: 'read the roster', request: (id) => ({ method: 'GET', url: `/api/exams/${id}/roster` }), expected: everyRole },
+  {
+    name: 'read the roster',
+    request: (id) => ({ method: 'GET', url: `/api/exams/${id}/roster` }),
+    expected: everyRole,
+  },
   {
     name: 'add to the roster',
     request: (id) => ({
@@ -77,7 +81,11 @@ const routes: Route[] = [
     request: (id) => ({ method: 'POST', url: '/api/bank/questions', payload: { examId: id, questionId: 'q1' } }),
     expected: { ...everyRole, proctor: 'exam:read-content' },
   },
-  { name: 'list members', request: (id) => ({ method: 'GET', url: `/api/exams/${id}/members` }), expected: onlyOwner('exam:share') },
+  {
+    name: 'list members',
+    request: (id) => ({ method: 'GET', url: `/api/exams/${id}/members` }),
+    expected: onlyOwner('exam:share'),
+  },
   {
     name: 'share the exam',
     request: (id) => ({
@@ -87,7 +95,11 @@ const routes: Route[] = [
     }),
     expected: onlyOwner('exam:share'),
   },
-  { name: 'read the audit log', request: (id) => ({ method: 'GET', url: `/api/exams/${id}/audit` }), expected: onlyOwner('audit:read') },
+  {
+    name: 'read the audit log',
+    request: (id) => ({ method: 'GET', url: `/api/exams/${id}/audit` }),
+    expected: onlyOwner('audit:read'),
+  },
   { name: 'LMS roster', request: (id) => ({ method: 'GET', url: `/api/exams/${id}/roster/lms` }), expected: editors },
   {
     name: 'delete the exam',
@@ -144,7 +156,12 @@ describe('what each role on a shared exam can and cannot do in exam-service', ()
   it('a refused change changes nothing: the title and the exam stay', async () => {
     const examId = await sharedExam();
     for (const who of ['grader', 'proctor', 'viewer', 'stranger'] as const) {
-      await app.inject({ method: 'PUT', url: `/api/exams/${examId}`, headers: people[who].headers, payload: { title: who } });
+      await app.inject({
+        method: 'PUT',
+        url: `/api/exams/${examId}`,
+        headers: people[who].headers,
+        payload: { title: who },
+      });
       await app.inject({ method: 'DELETE', url: `/api/exams/${examId}`, headers: people[who].headers });
     }
     await app.inject({ method: 'DELETE', url: `/api/exams/${examId}`, headers: people.editor.headers });
@@ -152,7 +169,7 @@ describe('what each role on a shared exam can and cannot do in exam-service', ()
     expect(still.json().title).toBe('Cell biology midterm');
   });
 
-  it("each role reads the exam with its role and capabilities, and only what the role needs", async () => {
+  it('each role reads the exam with its role and capabilities, and only what the role needs', async () => {
     const examId = await sharedExam();
     const read = async (who: Who) =>
       (await app.inject({ method: 'GET', url: `/api/exams/${examId}`, headers: people[who].headers })).json();
@@ -179,9 +196,9 @@ describe('what each role on a shared exam can and cannot do in exam-service', ()
   it("the roster's e-mails go only to roles that edit the exam", async () => {
     const examId = await sharedExam();
     const emails = async (who: Who) =>
-      (
-        await app.inject({ method: 'GET', url: `/api/exams/${examId}/roster`, headers: people[who].headers })
-      ).json().entries.map((e: { email: string | null }) => e.email);
+      (await app.inject({ method: 'GET', url: `/api/exams/${examId}/roster`, headers: people[who].headers }))
+        .json()
+        .entries.map((e: { email: string | null }) => e.email);
     expect(await emails('owner')).toEqual(['ada@example.test']);
     expect(await emails('editor')).toEqual(['ada@example.test']);
     for (const who of ['grader', 'proctor', 'viewer'] as const) expect(await emails(who)).toEqual([null]);

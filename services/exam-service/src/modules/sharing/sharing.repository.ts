@@ -16,7 +16,13 @@ export function createSharingRepository({ db }: ExamDatabase) {
     mayRelease: examMembers.mayRelease,
     createdAt: examMembers.createdAt,
   };
-  const toMember = (r: { creatorId: string; email: string; role: SharedRole; mayRelease: boolean; createdAt: Date }) => ({
+  const toMember = (r: {
+    creatorId: string;
+    email: string;
+    role: SharedRole;
+    mayRelease: boolean;
+    createdAt: Date;
+  }) => ({
     creatorId: r.creatorId,
     email: r.email,
     role: r.role,

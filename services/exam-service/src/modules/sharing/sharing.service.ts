@@ -1,10 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { SharedRole } from '@exam/domain/roles';
-import type {
-  AddExamMemberResponse,
-  ExamMembersResponse,
-  UpdateExamMember,
-} from '@exam/domain/sharing';
+import type { AddExamMemberResponse, ExamMembersResponse, UpdateExamMember } from '@exam/domain/sharing';
 import type { MailQueue } from '../../adapters/mail/mail-queue.service.ts';
 import type { Deps } from '../../deps.ts';
 import type { AuditLog } from '../exams/audit-log.repository.ts';
