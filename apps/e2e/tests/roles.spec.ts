@@ -57,7 +57,7 @@ test('an owner shares an exam with a grader and a proctor, who do their jobs and
     await expectToast(page, `Shared with ${grader.user.email}`);
 
     await page.getByLabel('E-mail address').fill(proctor.user.email);
-    await page.getByRole('combobox', { name: 'Role' }).click();
+    await page.getByRole('combobox', { name: 'Role', exact: true }).click();
     await page.getByRole('option', { name: 'Proctor' }).click();
     await page.getByRole('button', { name: 'Share' }).click();
     await expectToast(page, `Shared with ${proctor.user.email}`);

@@ -25,8 +25,10 @@ function BackToDashboard() {
 
 /**
  * An exam's page as the creator's role allows it: the exam's menu above the page when the role includes
- * `capability`, a plain refusal naming the role when it does not (a page opened by its URL), and "not found" for
- * an exam that is not theirs in any role. The services refuse the page's calls the same way.
+ * `capability`, a plain refusal naming the role when it does not (a page opened by its URL). The services refuse
+ * the page's calls the same way. While the exam loads, or when it cannot be read, a page given as elements renders
+ * as before (its own calls start at once and say "not found" themselves); a page that needs the exam (a function)
+ * waits for it, and says "not found" for an exam that is not the creator's in any role.
  */
 export function ExamAccessGate({
   examId,
@@ -39,8 +41,11 @@ export function ExamAccessGate({
 }) {
   const { t } = useTranslation('sharing');
   const exam = useExam(examId);
-  if (exam.isPending) return <PageSpinner label={t('gate.loading')} />;
+  const needsExam = typeof children === 'function';
+  // One tree shape in every state (menu slot, then the page), so the page is not mounted afresh when the exam loads.
+  if (exam.isPending) return needsExam ? <PageSpinner label={t('gate.loading')} /> : withMenu(null, children);
   if (exam.isError) {
+    if (!needsExam) return withMenu(null, children);
     return (
       <Card className="mx-auto max-w-lg">
         <EmptyState
@@ -72,10 +77,14 @@ export function ExamAccessGate({
       </>
     );
   }
+  return withMenu(<ExamNav exam={data} />, typeof children === 'function' ? children(data) : children);
+}
+
+function withMenu(menu: ReactNode, page: ReactNode) {
   return (
     <>
-      <ExamNav exam={data} />
-      {typeof children === 'function' ? children(data) : children}
+      {menu}
+      {page}
     </>
   );
 }

@@ -61,9 +61,9 @@ export function AuditLog({ examId }: { examId: string }) {
                     <time dateTime={event.at}>{formatDateTime(event.at)}</time>
                   </TableCell>
                   <TableCell className="break-all">{event.actorEmail ?? t('auditPage.platform')}</TableCell>
-                  <TableCell>{actionWords(t, event.action)}</TableCell>
+                  <TableCell>{actionWords(event.action)}</TableCell>
                   <TableCell className="break-all">{event.subject ?? '—'}</TableCell>
-                  <TableCell className="text-muted">{detailWords(t, event) || '—'}</TableCell>
+                  <TableCell className="text-muted">{detailWords(event) || '—'}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
