@@ -60,6 +60,8 @@ const moduleOrder = {
     'auth',
     'materials',
     'exams',
+    'sharing',
+    'audit',
     'bank',
     'interchange',
     'public',

@@ -16,6 +16,7 @@ import { DEFAULT_REVIEW, type ReviewWindow, ReviewWindowSchema, reviewWindowIssu
 import { MAX_SECTIONS, SectionSchema, sectionIssues } from './sections.ts';
 import { DEFAULT_WORKSPACE_AI, WorkspaceAiSchema, type WorkspaceAi } from './workspace-ai.ts';
 import { DEFAULT_UNANSWERED_POLICY, UnansweredPolicySchema } from './unanswered.ts';
+import { ExamCapabilitySchema, ExamRoleSchema } from './roles.ts';
 
 /** An exam's workspace AI, with the default for exams stored before the setting existed. */
 export const workspaceAiOf = (exam: { codingWorkspace: { ai?: WorkspaceAi | undefined } }): WorkspaceAi =>
@@ -255,6 +256,9 @@ export const ExamSchema = z.object({
   createdAt: z.string(),
   lastEditedAt: z.string(),
   updatedAt: z.string(),
+  /** The caller's role on the exam and what it allows (roles.ts), so a client shows only the controls that apply. */
+  role: ExamRoleSchema.optional(),
+  capabilities: z.array(ExamCapabilitySchema).optional(),
 });
 export type Exam = z.infer<typeof ExamSchema>;
 

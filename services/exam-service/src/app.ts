@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { createProvided, type ModuleContext } from './module-context.ts';
 import { adminModule } from './modules/admin/admin.module.ts';
+import { auditModule } from './modules/audit/audit.module.ts';
 import { authModule } from './modules/auth/auth.module.ts';
 import { bankModule } from './modules/bank/bank.module.ts';
 import { examsModule } from './modules/exams/exams.module.ts';
@@ -19,6 +20,7 @@ import { materialsModule } from './modules/materials/materials.module.ts';
 import { previewModule } from './modules/preview/preview.module.ts';
 import { publicModule } from './modules/public/public.module.ts';
 import { rosterModule } from './modules/roster/roster.module.ts';
+import { sharingModule } from './modules/sharing/sharing.module.ts';
 import { registerServiceMetrics } from './plugins/service-metrics.ts';
 
 declare module 'fastify' {
@@ -34,6 +36,8 @@ const modules = [
   authModule,
   materialsModule,
   examsModule,
+  sharingModule,
+  auditModule,
   bankModule,
   interchangeModule,
   publicModule,

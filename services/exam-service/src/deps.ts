@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AuditEvent } from '@exam/domain/roles';
 import type { Mailer } from '@exam/server-kit/mail';
 import type { JWTVerifyGetKey } from 'jose';
 import type { ExamDatabase } from './db/database.ts';
@@ -8,6 +9,11 @@ export type SubmittedCandidates = { submittedCandidateKeys(examId: string): Prom
 
 /** Moves the deadlines of attempts in progress after an exam's window changed (adapters/attempt-deadlines.ts). */
 export type AttemptDeadlines = { recompute(examId: string): Promise<void> };
+
+/** results-service's half of an exam's audit log, newest first (adapters/results-audit.ts). */
+export type ResultsAuditEvents = {
+  list(examId: string, page: { before?: string | undefined; limit: number }): Promise<AuditEvent[]>;
+};
 
 /** What buildApp needs from the outside world; tests pass their own clock or ids. */
 export type Deps = {
@@ -20,6 +26,8 @@ export type Deps = {
   submissions?: SubmittedCandidates;
   /** For a window changed while attempts are in progress; server.ts wires results-service, tests a fake. */
   attemptDeadlines?: AttemptDeadlines;
+  /** For an exam's audit log; server.ts wires results-service. Absent, the log says that half is missing. */
+  resultsAudit?: ResultsAuditEvents;
   /** The key set of an LMS's JWKS URL; when absent, fetched over HTTP (modules/lti/platform-keys.ts). */
   ltiPlatformKeys?: (jwksUrl: string) => JWTVerifyGetKey;
   /** HTTP to LMS services (AGS, NRPS, their token endpoints); the global fetch when absent. */

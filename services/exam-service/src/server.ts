@@ -2,6 +2,7 @@ import './instrumentation.ts';
 import { exitOnStartupError, runServer, shutdownOptions } from '@exam/server-kit/run';
 import { createHttpAttemptDeadlines } from './adapters/attempt-deadlines.ts';
 import { createHttpSubmissions } from './adapters/submissions.ts';
+import { createHttpResultsAudit } from './adapters/results-audit.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openExamDatabase } from './db/database.ts';
@@ -26,6 +27,7 @@ try {
     ids: uuidIds,
     submissions: createHttpSubmissions(config.RESULTS_SERVICE_URL, config.internalToken),
     attemptDeadlines: createHttpAttemptDeadlines(config.RESULTS_SERVICE_URL, config.internalToken),
+    resultsAudit: createHttpResultsAudit(config.RESULTS_SERVICE_URL, config.internalToken),
   });
   const mailSender = startMailSender(() => app.mailQueue.sendDue(), {
     intervalMs: config.MAIL_SEND_INTERVAL_SECONDS * 1000,

@@ -72,6 +72,14 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/creator/exam-live.tsx')).ExamLiveRoute }),
       },
       {
+        path: 'exam-sharing/:examId',
+        lazy: async () => ({ Component: (await import('./routes/creator/exam-sharing.tsx')).ExamSharingRoute }),
+      },
+      {
+        path: 'exam-audit/:examId',
+        lazy: async () => ({ Component: (await import('./routes/creator/exam-audit.tsx')).ExamAuditRoute }),
+      },
+      {
         path: 'exam-roster/:examId',
         lazy: async () => ({ Component: (await import('./routes/creator/exam-roster.tsx')).ExamRosterRoute }),
       },

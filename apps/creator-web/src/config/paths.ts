@@ -31,6 +31,10 @@ export const paths = {
   examAccommodations: (examId: string) => `/creator/exam-accommodations/${encodeURIComponent(examId)}`,
   /** The exam's roster: candidates, CSV import and invitations. */
   examRoster: (examId: string) => `/creator/exam-roster/${encodeURIComponent(examId)}`,
+  /** Who the exam is shared with, in which role (the owner's page). */
+  examSharing: (examId: string) => `/creator/exam-sharing/${encodeURIComponent(examId)}`,
+  /** Who did what to the exam and its results (the owner's page). */
+  examAudit: (examId: string) => `/creator/exam-audit/${encodeURIComponent(examId)}`,
   examSubmissions: (examId: string) => `/creator/exam-insights/${encodeURIComponent(examId)}/submissions`,
   result: (resultId: string) => `/creator/result/${encodeURIComponent(resultId)}`,
   /** A candidate (by candidate ID) and their attempts across the creator's exams. */
@@ -119,6 +123,11 @@ export const api = {
   examMoodleXml: (examId: string) => `/api/exams/${id(examId)}/export.moodle-xml`,
   /** Releases (or hides) every graded result of the exam. */
   examRelease: (examId: string) => `/api/exams/${id(examId)}/release`,
+  examMembers: (examId: string) => `/api/exams/${id(examId)}/members`,
+  examMember: (examId: string, creatorId: string) => `/api/exams/${id(examId)}/members/${id(creatorId)}`,
+  examInvite: (examId: string, email: string) => `/api/exams/${id(examId)}/invites/${id(email)}`,
+  examAudit: (examId: string, before?: string) =>
+    `/api/exams/${id(examId)}/audit${before ? `?before=${encodeURIComponent(before)}` : ''}`,
   roster: (examId: string) => `/api/exams/${id(examId)}/roster`,
   rosterEntry: (examId: string, entryId: string) => `/api/exams/${id(examId)}/roster/${id(entryId)}`,
   rosterImport: (examId: string) => `/api/exams/${id(examId)}/roster/import`,

@@ -292,6 +292,7 @@ const SAME_IN_EVERY_LANGUAGE = new Set(
     'ROT13',
     'ID',
     'Email',
+    'Editor',
     'Error',
     'tokens',
     'min',

@@ -22,6 +22,7 @@ import type questionKinds from './locales/en/question-kinds.json';
 import type reports from './locales/en/reports.json';
 import type results from './locales/en/results.json';
 import type roster from './locales/en/roster.json';
+import type sharing from './locales/en/sharing.json';
 
 // English is the source of every key: t() calls are checked against these catalogues by the type check.
 declare module 'i18next' {
@@ -53,5 +54,6 @@ declare module 'i18next' {
     reports: typeof reports;
     results: typeof results;
     roster: typeof roster;
+    sharing: typeof sharing;
   }
 }

@@ -33,8 +33,9 @@ export function createBankService(
     async save(ownerId: string, input: SaveBankQuestion): Promise<BankQuestion> {
       let question = input.question;
       if (!question) {
-        // Another creator's exam is 404 from exams.get, like one that does not exist.
-        const exam = await exams.get(ownerId, input.examId!);
+        // An exam the creator has no role on is 404 from exams.get, like one that does not exist; the question is
+        // copied into the caller's own bank, so reading the exam's questions is enough.
+        const exam = await exams.get(ownerId, input.examId!, 'exam:read-content');
         question = exam.questions.find((q) => q.id === input.questionId);
         if (!question)
           throw new AppError(ErrorCode.NOT_FOUND, 'The exam has no question with that id', [
@@ -66,7 +67,7 @@ export function createBankService(
 
     /** Appends copies of bank questions (fresh ids) to the owner's exam; the exam never refers to the bank. */
     async copyToExam(ownerId: string, input: CopyBankQuestions): Promise<Exam> {
-      const exam = await exams.get(ownerId, input.examId);
+      const exam = await exams.get(ownerId, input.examId, 'exam:edit');
       const found = await repo.findMany(ownerId, input.ids);
       const known = new Set(found.map((b) => b.id));
       const missing = input.ids.findIndex((id) => !known.has(id));

@@ -1,6 +1,7 @@
 import { QuestionSchema } from '@exam/domain/question';
 import { type CourseMaterial } from '@exam/domain/exam-ai';
 import { type Exam } from '@exam/domain/exam';
+import { capabilitiesOf, type ExamCapability, type ExamGrant } from '@exam/domain/roles';
 import type { ExamRow } from './exams.repository.ts';
 
 /**
@@ -53,5 +54,22 @@ export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
     createdAt: row.createdAt.toISOString(),
     lastEditedAt: row.lastEditedAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The exam as the caller's role may see it (@exam/domain/roles), with that role and its capabilities so the app
+ * shows only the controls that apply: without 'exam:read-content' (a proctor) no questions, rubrics or passages;
+ * without 'exam:edit' (a grader, a viewer) not the provider key's last characters.
+ */
+export function forGrant(exam: Exam, grant: ExamGrant): Exam {
+  const capabilities = capabilitiesOf(grant);
+  const has = (c: ExamCapability) => capabilities.includes(c);
+  return {
+    ...exam,
+    ...(!has('exam:read-content') && { questions: [], rubrics: [], passages: [] }),
+    ...(!has('exam:edit') && { aiSettings: { ...exam.aiSettings, apiKeyLast4: null } }),
+    role: grant.role,
+    capabilities,
   };
 }

@@ -1,24 +1,39 @@
-import { and, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
-import type { ExamMember } from '@exam/domain/roles';
+import type { ExamMember, SharedRole } from '@exam/domain/roles';
 import { examMembers, exams, rosterEntries, users } from '../../db/schema.ts';
 
 export type ExamRow = typeof exams.$inferSelect;
 export type NewExamRow = typeof exams.$inferInsert;
 export type ExamPatch = Partial<Omit<NewExamRow, 'id' | 'ownerId' | 'createdAt'>>;
 
-/** Every creator-facing query takes the owner: another creator's exam simply does not exist for them. */
+/** The caller's place on an exam when it is shared with them (exam_members), for roleOn (@exam/domain/roles). */
+export type MemberGrant = { role: SharedRole; mayRelease: boolean };
+export type ExamWithMember = { row: ExamRow; member: MemberGrant | null };
+
+/**
+ * Creator-facing reads take the creator and answer the exam with the creator's membership, if any; whether that
+ * creator may see or change it is decided by exam-access.ts alone (roles.ts), never by a filter here.
+ */
 export function createExamsRepository({ db }: ExamDatabase) {
-  const owned = (ownerId: string, id: string) => and(eq(exams.id, id), eq(exams.ownerId, ownerId));
+  const membership = (creatorId: string) => and(eq(examMembers.examId, exams.id), eq(examMembers.userId, creatorId));
+  const grantOf = (row: { role: SharedRole | null; mayRelease: boolean | null }): MemberGrant | null =>
+    row.role === null ? null : { role: row.role, mayRelease: row.mayRelease ?? false };
   return {
     async insert(row: NewExamRow): Promise<ExamRow> {
       const [inserted] = await db.insert(exams).values(row).returning();
       if (!inserted) throw new Error('insert returned no row');
       return inserted;
     },
-    async findOwned(ownerId: string, id: string): Promise<ExamRow | undefined> {
-      const [row] = await db.select().from(exams).where(owned(ownerId, id)).limit(1);
-      return row;
+    /** The exam with the creator's membership (null when they are not a member: the owner, or nobody to it). */
+    async findWithMember(id: string, creatorId: string): Promise<ExamWithMember | undefined> {
+      const [found] = await db
+        .select({ row: exams, role: examMembers.role, mayRelease: examMembers.mayRelease })
+        .from(exams)
+        .leftJoin(examMembers, membership(creatorId))
+        .where(eq(exams.id, id))
+        .limit(1);
+      return found && { row: found.row, member: grantOf(found) };
     },
     /** Unscoped: only for the public candidate view and service-to-service calls. */
     /**
@@ -63,15 +78,24 @@ export function createExamsRepository({ db }: ExamDatabase) {
       const [row] = await db.select().from(exams).where(eq(exams.id, id)).limit(1);
       return row;
     },
-    async listOwned(ownerId: string): Promise<ExamRow[]> {
-      return db.select().from(exams).where(eq(exams.ownerId, ownerId)).orderBy(desc(exams.createdAt), desc(exams.id));
+    /** The creator's own exams and those shared with them, newest first, each with the creator's membership. */
+    async listForCreator(creatorId: string): Promise<ExamWithMember[]> {
+      const found = await db
+        .select({ row: exams, role: examMembers.role, mayRelease: examMembers.mayRelease })
+        .from(exams)
+        .leftJoin(examMembers, membership(creatorId))
+        .where(or(eq(exams.ownerId, creatorId), isNotNull(examMembers.userId)))
+        .orderBy(desc(exams.createdAt), desc(exams.id));
+      return found.map((f) => ({ row: f.row, member: grantOf(f) }));
     },
-    async updateOwned(ownerId: string, id: string, patch: ExamPatch): Promise<ExamRow | undefined> {
-      const [row] = await db.update(exams).set(patch).where(owned(ownerId, id)).returning();
+    /** Unscoped: callers have checked the creator's role first (exam-access.ts). */
+    async updateById(id: string, patch: ExamPatch): Promise<ExamRow | undefined> {
+      const [row] = await db.update(exams).set(patch).where(eq(exams.id, id)).returning();
       return row;
     },
-    async deleteOwned(ownerId: string, id: string): Promise<boolean> {
-      const rows = await db.delete(exams).where(owned(ownerId, id)).returning({ id: exams.id });
+    /** Unscoped: callers have checked the creator's role first (exam-access.ts). */
+    async deleteById(id: string): Promise<boolean> {
+      const rows = await db.delete(exams).where(eq(exams.id, id)).returning({ id: exams.id });
       return rows.length > 0;
     },
   };

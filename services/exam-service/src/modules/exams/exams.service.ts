@@ -12,11 +12,21 @@ import type { StoredAiSettings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { MaterialsRepository } from '../materials/materials.repository.ts';
+import type { ExamCapability } from '@exam/domain/roles';
+import type { AuditLog } from './audit-log.repository.ts';
 import { assertUniqueQuestionIds, initialLifecycle, nextLifecycle } from './exam-rules.ts';
-import { toExamView } from './exam-view.ts';
+import { createExamAccess, EXAM_NOT_FOUND, grantOn } from './exam-access.ts';
+import { forGrant, toExamView } from './exam-view.ts';
 import type { ExamPatch, ExamRow, ExamsRepository } from './exams.repository.ts';
 
-export const EXAM_NOT_FOUND = 'Exam not found';
+export { EXAM_NOT_FOUND };
+
+/** What an edit changed, for the audit log: the fields' names, never their values (a key, an access code). */
+function editedFields(input: UpdateExam): string[] {
+  return Object.keys(input).filter(
+    (k) => !['isDraft', 'isLive'].includes(k) && input[k as keyof UpdateExam] !== undefined,
+  );
+}
 
 type KeyColumns = { encryptedApiKey?: string | null; apiKeyLast4?: string | null };
 
@@ -49,6 +59,7 @@ function accessCodeMissing(): AppError {
 export function createExamsService(
   repo: ExamsRepository,
   materials: MaterialsRepository,
+  audit: AuditLog,
   deps: Pick<Deps, 'clock' | 'ids' | 'attemptDeadlines'>,
   opts: { encryptionKey: Buffer; scryptCost: number; log: FastifyBaseLogger },
 ) {
@@ -70,6 +81,9 @@ export function createExamsService(
     return { encryptedApiKey: encryptSecret(key, opts.encryptionKey), apiKeyLast4: key.slice(-4) };
   }
 
+  const examAccess = createExamAccess(repo);
+
+  /** Course materials stay their uploader's own: an exam refers only to its owner's (an editor keeps those). */
   async function storedAiSettings(ownerId: string, input: AiSettingsInput): Promise<StoredAiSettings> {
     const { apiKey: _key, ...settings } = input;
     const ids = [...new Set(settings.courseMaterialIds)];
@@ -95,14 +109,18 @@ export function createExamsService(
     }
   }
 
-  async function view(row: ExamRow): Promise<Exam> {
-    return toExamView(row, await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds));
+  /** One event per kind of change an update made: fields edited, published, switched live or offline. */
+  async function recordUpdate(actorId: string, input: UpdateExam, before: ExamRow, after: ExamRow) {
+    const examId = after.id;
+    const fields = editedFields(input);
+    if (fields.length > 0) await audit.record({ examId, actorId, action: 'exam.edited', detail: { fields } });
+    if (before.isDraft && !after.isDraft) await audit.record({ examId, actorId, action: 'exam.published' });
+    if (before.isLive !== after.isLive)
+      await audit.record({ examId, actorId, action: 'exam.live-changed', detail: { isLive: after.isLive } });
   }
 
-  async function getRow(ownerId: string, id: string): Promise<ExamRow> {
-    const row = await repo.findOwned(ownerId, id);
-    if (!row) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
-    return row;
+  async function view(row: ExamRow): Promise<Exam> {
+    return toExamView(row, await materials.findMetadata(row.ownerId, row.aiSettings.courseMaterialIds));
   }
 
   return {
@@ -127,20 +145,28 @@ export function createExamsService(
         lastEditedAt: now,
         updatedAt: now,
       });
-      return view(row);
+      await audit.record({ examId: row.id, actorId: ownerId, action: 'exam.created', detail: { title: row.title } });
+      return forGrant(await view(row), { role: 'owner', mayRelease: true });
     },
 
-    async get(ownerId: string, id: string): Promise<Exam> {
-      return view(await getRow(ownerId, id));
+    /**
+     * The exam as the caller's role sees it; `capability` is what the caller is about to do with it (another
+     * module's read before its own change asks for 'exam:edit').
+     */
+    async get(creatorId: string, id: string, capability: ExamCapability = 'exam:view'): Promise<Exam> {
+      const { row, grant } = await examAccess.require(creatorId, id, capability);
+      return forGrant(await view(row), grant);
     },
 
-    /** The caller's exams, newest first. */
-    async list(ownerId: string): Promise<Exam[]> {
-      return Promise.all((await repo.listOwned(ownerId)).map(view));
+    /** The caller's own exams and those shared with them, newest first, each with the caller's role. */
+    async list(creatorId: string): Promise<Exam[]> {
+      const found = await repo.listForCreator(creatorId);
+      return Promise.all(found.map(async (f) => forGrant(await view(f.row), grantOn(f, creatorId)!)));
     },
 
-    async update(ownerId: string, id: string, input: UpdateExam): Promise<Exam> {
-      const current = await getRow(ownerId, id);
+    async update(creatorId: string, id: string, input: UpdateExam): Promise<Exam> {
+      const { row: current, grant } = await examAccess.require(creatorId, id, 'exam:edit');
+      const ownerId = current.ownerId;
       if (input.questions) assertUniqueQuestionIds(input.questions);
       // A partial update may change one side of a cross-field rule alone: check it against the stored other side.
       const questions = input.questions ?? current.questions.map((q) => QuestionSchema.parse(q));
@@ -190,14 +216,17 @@ export function createExamsService(
       const access = patch.access ?? current.access;
       const codeHash = patch.accessCodeHash !== undefined ? patch.accessCodeHash : current.accessCodeHash;
       if (access === 'code' && codeHash === null) throw accessCodeMissing();
-      const row = await repo.updateOwned(ownerId, id, patch);
+      const row = await repo.updateById(id, patch);
       if (!row) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
       if (!row.isDraft && windowMoved(current, row)) await moveDeadlines(row.id);
-      return view(row);
+      await recordUpdate(creatorId, input, current, row);
+      return forGrant(await view(row), grant);
     },
 
-    async remove(ownerId: string, id: string): Promise<{ id: string }> {
-      if (!(await repo.deleteOwned(ownerId, id))) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
+    async remove(creatorId: string, id: string): Promise<{ id: string }> {
+      const { row } = await examAccess.require(creatorId, id, 'exam:delete');
+      if (!(await repo.deleteById(id))) throw new AppError(ErrorCode.NOT_FOUND, EXAM_NOT_FOUND);
+      await audit.record({ examId: id, actorId: creatorId, action: 'exam.deleted', detail: { title: row.title } });
       return { id };
     },
   };

@@ -44,6 +44,8 @@ export function toExchange(exam: Exam): ExchangeExam {
     createdAt: _created,
     lastEditedAt: _edited,
     updatedAt: _updated,
+    role: _role,
+    capabilities: _capabilities,
     ...exchange
   } = exam;
   return exchange;
@@ -120,7 +122,7 @@ export function createInterchangeService(
   }
 
   async function intoDraft(ownerId: string, examId: string, found: ImportRead): Promise<Exam> {
-    const exam = await exams.get(ownerId, examId);
+    const exam = await exams.get(ownerId, examId, 'exam:edit');
     if (!exam.isDraft)
       throw new AppError(ErrorCode.CONFLICT, 'Questions are imported into a draft exam only', [
         { path: 'examId', message: 'Questions are imported into a draft exam only' },
@@ -151,7 +153,8 @@ export function createInterchangeService(
     },
 
     async exportQti(ownerId: string, examId: string): Promise<{ fileName: string; content: Buffer }> {
-      const exam = await exams.get(ownerId, examId);
+      // Exporting is authoring (@exam/domain/roles 'exam:edit'): the file carries every key and rubric.
+      const exam = await exams.get(ownerId, examId, 'exam:edit');
       const base = exam.title.trim().replace(/[\\/:*?"<>|]+/g, '-') || `exam-${exam.id}`;
       return { fileName: `${base}.qti.zip`, content: Buffer.from(exportQti(toExchange(exam))) };
     },
@@ -161,7 +164,8 @@ export function createInterchangeService(
       ownerId: string,
       examId: string,
     ): Promise<{ fileName: string; content: string; losses: number }> {
-      const exam = await exams.get(ownerId, examId);
+      // Exporting is authoring (@exam/domain/roles 'exam:edit'): the file carries every key and rubric.
+      const exam = await exams.get(ownerId, examId, 'exam:edit');
       const base = exam.title.trim().replace(/[\\/:*?"<>|]+/g, '-') || `exam-${exam.id}`;
       const { xml, losses } = exportMoodleXml(exam);
       return { fileName: `${base}.moodle.xml`, content: xml, losses: losses.length };

@@ -1,4 +1,3 @@
-import { notFound } from '@exam/domain/errors';
 import { examMaxPoints, LTI_VERSION, LtiClaim, LtiMessageType, type LtiDeepLinkResponse } from '@exam/domain/lti';
 import { SignJWT } from 'jose';
 import type { LaunchClaims } from './id-token.ts';
@@ -34,8 +33,7 @@ export async function respondDeepLink(
   if (launch.kind !== 'deep-link' || !row.redeemedAt) throw invalidTicket();
   const account = await repos.launches.findAccount(row.platformId, launch.sub);
   if (account?.userId !== creatorId) throw invalidTicket();
-  const exam = await repos.exams.findOwned(creatorId, choice.examId);
-  if (!exam) throw notFound('Exam');
+  const { row: exam } = await ctx.repos.examAccess.require(creatorId, choice.examId, 'exam:edit');
   const platform = await repos.platforms.byId(row.platformId);
   if (!platform || !(await repos.launches.consumeTicket(row.ticketHash, now))) throw invalidTicket();
 

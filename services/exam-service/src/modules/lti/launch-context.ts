@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import type { AuthRepository } from '../auth/auth.repository.ts';
 import type { CreatorSignIn } from '../auth/creator-sign-in.ts';
-import type { ExamsRepository } from '../exams/exams.repository.ts';
+import type { ExamAccessCheck } from '../exams/exam-access.ts';
 import type { LaunchRepository } from './launch.repository.ts';
 import type { PlatformsRepository } from './platforms.repository.ts';
 import type { ToolKeys } from './tool-keys.ts';
@@ -28,7 +28,8 @@ export type LaunchOptions = {
 export type LaunchRepos = {
   platforms: PlatformsRepository;
   launches: LaunchRepository;
-  exams: ExamsRepository;
+  /** The exam a link or deep link names, when the platform's creator may edit it (exam-access.ts). */
+  examAccess: ExamAccessCheck;
   auth: AuthRepository;
 };
 

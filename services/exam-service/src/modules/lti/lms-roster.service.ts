@@ -5,6 +5,7 @@ import { RosterEntryInputSchema, type RosterEntryValues } from '@exam/domain/ros
 import type { MembershipsClient, NrpsMember } from '../../adapters/lti-nrps.ts';
 import { LtiServiceError } from '../../adapters/lti-service-token.ts';
 import type { Deps } from '../../deps.ts';
+import type { ExamAccessCheck } from '../exams/exam-access.ts';
 import type { ExamsRepository } from '../exams/exams.repository.ts';
 import type { RosterRepository } from '../roster/roster.repository.ts';
 import { rosterAdmissionOf, toRosterEntry } from '../roster/roster.service.ts';
@@ -39,12 +40,13 @@ function toEntry(m: NrpsMember): RosterEntryValues | undefined {
 /**
  * The exam's roster from the LMS course it is placed in (Names and Role Provisioning Services 2.0): the course's
  * active learners, with the LMS user id (the launch's `sub`) as candidate ID, so a learner who launches later is
- * the roster's candidate. Owner only: another creator's exam is a 404.
+ * the roster's candidate. A role that edits the exam only (exam-access.ts): a creator with no role on it gets 404.
  */
 export function createLmsRosterService(
   repo: AdvantageRepository,
   roster: RosterRepository,
   exams: ExamsRepository,
+  access: ExamAccessCheck,
   memberships: MembershipsClient,
   deps: Pick<Deps, 'clock' | 'ids'>,
 ) {
@@ -54,7 +56,7 @@ export function createLmsRosterService(
    * LMS's course: it is never read).
    */
   async function sources(ownerId: string, examId: string) {
-    if (!(await exams.findOwned(ownerId, examId))) throw new AppError(ErrorCode.NOT_FOUND, 'Exam not found');
+    await access.require(ownerId, examId, 'exam:edit');
     const found = await repo.membershipSources(examId, ownerId);
     return found.filter((s) => s.tokenOrigin !== null && isRegisteredOrigin(s, s.membershipsUrl!));
   }
@@ -120,7 +122,7 @@ export function createLmsRosterService(
           tx,
         ),
       );
-      const exam = await exams.findOwned(ownerId, examId);
+      const exam = await exams.findById(examId);
       return {
         entries: (await roster.list(examId)).map(toRosterEntry),
         rosterAdmission: exam ? rosterAdmissionOf(exam) : 'candidate-id',

@@ -57,7 +57,7 @@ export const ltiModule: AppModule = async (app, { config, deps, use }) => {
     {
       platforms: platformsRepository,
       launches: createLaunchRepository(deps.database),
-      exams: examsRepository,
+      examAccess: use('examAccess'),
       auth: use('authRepository'),
     },
     {
@@ -101,6 +101,7 @@ export const ltiModule: AppModule = async (app, { config, deps, use }) => {
         advantage,
         use('rosterRepository'),
         examsRepository,
+        use('examAccess'),
         createMembershipsClient(serviceTokens, upstream),
         deps,
       ),

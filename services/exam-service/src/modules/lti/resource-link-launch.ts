@@ -6,7 +6,7 @@ import type { LaunchContext } from './launch-context.ts';
 import { isRegisteredOrigin } from './platform-origins.ts';
 import type { LtiPlatformRow } from './platforms.repository.ts';
 
-/** The exam a resource link opens: the deep link's custom exam_id, else the link's; the platform owner's only. */
+/** The exam a resource link opens: the deep link's custom exam_id, else the link's; one the platform's creator edits. */
 export async function examOfLink(ctx: LaunchContext, platform: LtiPlatformRow, claims: LaunchClaims) {
   const resourceLinkId = claims[LtiClaim.resourceLink]!.id;
   const deploymentId = claims[LtiClaim.deploymentId];
@@ -15,7 +15,8 @@ export async function examOfLink(ctx: LaunchContext, platform: LtiPlatformRow, c
   const examId = typeof custom === 'string' && custom ? custom : link?.examId;
   if (!examId)
     throw new LtiLaunchError('This LMS link has no exam yet: an instructor chooses one through deep linking', 404);
-  const exam = await ctx.repos.exams.findOwned(platform.creatorId, examId);
+  // The registration's creator must still edit the exam (its owner, or an editor it is shared with).
+  const exam = await ctx.repos.examAccess.find(platform.creatorId, examId, 'exam:edit');
   if (!exam) throw new LtiLaunchError('The exam of this LMS link is not available', 404);
   return exam;
 }

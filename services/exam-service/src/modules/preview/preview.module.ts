@@ -14,7 +14,7 @@ export const previewModule: AppModule = async (app, { config, deps, use }) => {
   const authService = use('authService');
   await app.register(
     previewRoutes(
-      createPreviewService(use('examsRepository'), use('materialsRepository'), previewTokens, candidateView, (ref) =>
+      createPreviewService(use('examAccess'), use('materialsRepository'), previewTokens, candidateView, (ref) =>
         authService.isSessionOpen(ref),
       ),
       previewTokens,

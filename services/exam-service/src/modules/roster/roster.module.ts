@@ -38,7 +38,9 @@ export const rosterModule: AppModule = async (app, { config, deps, mailQueue, pr
   app.decorate('sendReminders', () => notices.sendReminders());
   await app.register(
     rosterRoutes(
-      createRosterService(rosterRepository, examsRepository, mailDeps, { takerOrigin: config.TAKER_ORIGIN }),
+      createRosterService(rosterRepository, examsRepository, use('examAccess'), mailDeps, {
+        takerOrigin: config.TAKER_ORIGIN,
+      }),
       createAdmissionService(rosterRepository, examsRepository),
       notices,
     ),

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, exists, gt, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
-import { exams, rosterEntries } from '../../db/schema.ts';
+import { examMembers, exams, rosterEntries } from '../../db/schema.ts';
 
 export type RosterRow = typeof rosterEntries.$inferSelect;
 export type NewRosterEntry = Pick<RosterRow, 'id' | 'examId' | 'name' | 'candidateId' | 'candidateKey' | 'email'>;
@@ -160,13 +160,17 @@ export function createRosterRepository({ db }: ExamDatabase) {
         );
     },
 
-    /** Invitations sent per exam of this owner: the entries that have an invitedAt. */
-    countInvitedByOwner(ownerId: string): Promise<{ examId: string; invited: number }[]> {
+    /** Invitations sent per exam of this creator's own or shared with them: the entries that have an invitedAt. */
+    countInvitedByOwner(creatorId: string): Promise<{ examId: string; invited: number }[]> {
+      const shared = db
+        .select({ one: sql`1` })
+        .from(examMembers)
+        .where(and(eq(examMembers.examId, exams.id), eq(examMembers.userId, creatorId)));
       return db
         .select({ examId: rosterEntries.examId, invited: count() })
         .from(rosterEntries)
         .innerJoin(exams, eq(exams.id, rosterEntries.examId))
-        .where(and(eq(exams.ownerId, ownerId), isNotNull(rosterEntries.invitedAt)))
+        .where(and(or(eq(exams.ownerId, creatorId), exists(shared)), isNotNull(rosterEntries.invitedAt)))
         .groupBy(rosterEntries.examId);
     },
 

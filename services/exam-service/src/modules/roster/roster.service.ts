@@ -13,6 +13,8 @@ import {
   type RosterResponse,
 } from '@exam/domain/roster';
 import type { Deps } from '../../deps.ts';
+import { grantCan, type ExamCapability } from '@exam/domain/roles';
+import type { ExamAccessCheck } from '../exams/exam-access.ts';
 import type { ExamRow, ExamsRepository } from '../exams/exams.repository.ts';
 import type { MailQueue } from '../../adapters/mail/mail-queue.service.ts';
 import { invitationMail } from './roster-mails.ts';
@@ -61,13 +63,13 @@ const duplicate = () =>
 export function createRosterService(
   repo: RosterRepository,
   exams: ExamsRepository,
+  access: ExamAccessCheck,
   deps: Pick<Deps, 'clock' | 'ids'> & { mail: Pick<MailQueue, 'enqueue' | 'notify'> },
   opts: { takerOrigin: string },
 ) {
-  async function ownedExam(ownerId: string, examId: string) {
-    const exam = await exams.findOwned(ownerId, examId);
-    if (!exam) throw examNotFound();
-    return exam;
+  /** The exam when the caller's role allows it (exam-access.ts); changing a roster or inviting is editing. */
+  async function ownedExam(creatorId: string, examId: string, capability: ExamCapability = 'exam:edit') {
+    return (await access.require(creatorId, examId, capability)).row;
   }
   const listEntries = async (examId: string) => (await repo.list(examId)).map(toRosterEntry);
   const rosterOf = async (exam: ExamRow): Promise<RosterResponse> => ({
@@ -95,14 +97,21 @@ export function createRosterService(
   }
 
   return {
-    async list(ownerId: string, examId: string): Promise<RosterResponse> {
-      return rosterOf(await ownedExam(ownerId, examId));
+    /**
+     * Every role sees who is on the roster (a grader marks them, a proctor watches them); candidates' e-mails only a
+     * role that may edit the exam, who is the one to invite them.
+     */
+    async list(creatorId: string, examId: string): Promise<RosterResponse> {
+      const { row, grant } = await access.require(creatorId, examId, 'exam:view');
+      const roster = await rosterOf(row);
+      if (grantCan(grant, 'exam:edit')) return roster;
+      return { ...roster, entries: roster.entries.map((e) => ({ ...e, email: null })) };
     },
 
     /** The creator's choice of admission mode (owner only); it applies to the next start or briefing. */
     async setAdmission(ownerId: string, examId: string, mode: RosterAdmission): Promise<RosterResponse> {
       await ownedExam(ownerId, examId);
-      const exam = await exams.updateOwned(ownerId, examId, { rosterAdmission: mode });
+      const exam = await exams.updateById(examId, { rosterAdmission: mode });
       if (!exam) throw examNotFound();
       return rosterOf(exam);
     },
@@ -180,7 +189,7 @@ export function createRosterService(
       deps.mail.notify();
       // Mailed links make the link the way in, unless the creator has chosen a mode (rosterAdmissionOf says why).
       if (exam.rosterAdmission === null && invitations.length > 0) {
-        exam = (await exams.updateOwned(ownerId, examId, { rosterAdmission: 'invitation-link' })) ?? exam;
+        exam = (await exams.updateById(examId, { rosterAdmission: 'invitation-link' })) ?? exam;
       }
       return { ...(await rosterOf(exam)), invited: invitations.length };
     },

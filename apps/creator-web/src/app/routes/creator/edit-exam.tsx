@@ -12,6 +12,7 @@ import {
 } from '../../../features/assistant-audit/components/compare-configurations.tsx';
 import { TestAssistant } from '../../../features/assistant-test/components/test-assistant.tsx';
 import { useExam } from '../../../features/exams/api/get-exams.ts';
+import { ExamAccessGate } from '../../../features/exams/components/exam-access-gate.tsx';
 import { SolvabilityPanel } from '../../../features/solvability/components/solvability-panel.tsx';
 import type { TestAssistantSlotProps } from '../../../features/exams/components/exam-form/ai-settings-card.tsx';
 import { ExamForm } from '../../../features/exams/components/exam-form/exam-form.tsx';
@@ -31,15 +32,18 @@ export function EditExamRoute() {
   // Keyed by id so switching exams starts a fresh form.
   // The slot is shown only while the exam has the assistant on: the Test Assistant, the solvability check and the
   // assistant audit. The audit's headline also shows in the page's header and beside the publish button.
+  // A role that does not edit (a grader, a proctor) opening this page by its URL is told so, not shown a form.
   return (
-    <ExamForm
-      key={exam.data.id}
-      exam={exam.data}
-      renderTestAssistant={(props) => <AssistantChecks {...props} />}
-      renderAuditStatus={({ examId: id, placement }) => (
-        <AuditStatusNote examId={id} showAdvice={placement === 'publish'} />
-      )}
-    />
+    <ExamAccessGate examId={examId} capability="exam:edit">
+      <ExamForm
+        key={exam.data.id}
+        exam={exam.data}
+        renderTestAssistant={(props) => <AssistantChecks {...props} />}
+        renderAuditStatus={({ examId: id, placement }) => (
+          <AuditStatusNote examId={id} showAdvice={placement === 'publish'} />
+        )}
+      />
+    </ExamAccessGate>
   );
 }
 

@@ -16,6 +16,8 @@ import { useExam } from '../../../features/exams/api/get-exams.ts';
 import { useSetExamLive } from '../../../features/exams/api/manage-exams.ts';
 import { copyExamUrl } from '../../../features/exams/components/published-exams-table.tsx';
 import { TakeOfflineDialog } from '../../../features/exams/components/take-offline-dialog.tsx';
+import { ExamAccessGate } from '../../../features/exams/components/exam-access-gate.tsx';
+import { examCan } from '../../../features/exams/lib/capabilities.ts';
 import { userMessageOf } from '../../../lib/api-client.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -67,27 +69,34 @@ export function ExamPublishedRoute() {
   const toggleLive = (isLive: boolean) => (isLive ? applyLive(true) : setConfirmOffline(true));
 
   return (
-    <div className="mx-auto flex max-w-2xl flex-col gap-6">
-      <div className="flex flex-col items-center text-center">
-        <div className="rounded-full bg-green-50 p-3 text-success">
-          <CheckCircle2 aria-hidden className="h-8 w-8" />
+    <ExamAccessGate examId={examId} capability="exam:view">
+      <div className="mx-auto flex max-w-2xl flex-col gap-6">
+        <div className="flex flex-col items-center text-center">
+          <div className="rounded-full bg-green-50 p-3 text-success">
+            <CheckCircle2 aria-hidden className="h-8 w-8" />
+          </div>
+          <h1 className="mt-4 text-2xl font-semibold text-ink">{t('examPublished.examPublished')}</h1>
+          <p className="mt-1 text-sm text-muted">{t('examPublished.shareTheLinkBelow')}</p>
         </div>
-        <h1 className="mt-4 text-2xl font-semibold text-ink">{t('examPublished.examPublished')}</h1>
-        <p className="mt-1 text-sm text-muted">{t('examPublished.shareTheLinkBelow')}</p>
+        <CandidateLinkCard
+          url={url}
+          isLive={data.isLive}
+          onToggleLive={toggleLive}
+          canSwitchLive={examCan(data, 'exam:edit')}
+        />
+        <TakeOfflineDialog
+          examId={data.id}
+          open={confirmOffline}
+          onOpenChange={setConfirmOffline}
+          onConfirm={() => applyLive(false)}
+          isPending={setLive.isPending}
+        />
+        <ExamSummaryCard exam={data} />
+        <div className="flex justify-center">
+          <BackToDashboard />
+        </div>
       </div>
-      <CandidateLinkCard url={url} isLive={data.isLive} onToggleLive={toggleLive} />
-      <TakeOfflineDialog
-        examId={data.id}
-        open={confirmOffline}
-        onOpenChange={setConfirmOffline}
-        onConfirm={() => applyLive(false)}
-        isPending={setLive.isPending}
-      />
-      <ExamSummaryCard exam={data} />
-      <div className="flex justify-center">
-        <BackToDashboard />
-      </div>
-    </div>
+    </ExamAccessGate>
   );
 }
 
@@ -96,10 +105,13 @@ function CandidateLinkCard({
   url,
   isLive,
   onToggleLive,
+  canSwitchLive,
 }: {
   url: string;
   isLive: boolean;
   onToggleLive: (isLive: boolean) => void;
+  /** Only a role that edits the exam switches it live or offline; others see its state. */
+  canSwitchLive: boolean;
 }) {
   const { t } = useTranslation('dashboard');
   const urlId = useId();
@@ -124,12 +136,14 @@ function CandidateLinkCard({
             </Button>
           </div>
         </div>
-        <SwitchField
-          label={t('examPublished.makeExamLive')}
-          hint={t('examPublished.onlyLiveExamsCan')}
-          checked={isLive}
-          onCheckedChange={onToggleLive}
-        />
+        {canSwitchLive && (
+          <SwitchField
+            label={t('examPublished.makeExamLive')}
+            hint={t('examPublished.onlyLiveExamsCan')}
+            checked={isLive}
+            onCheckedChange={onToggleLive}
+          />
+        )}
         <div
           role="status"
           className={

@@ -4,6 +4,7 @@ import { ArrowLeft } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { useExam } from '../../../features/exams/api/get-exams.ts';
+import { ExamAccessGate } from '../../../features/exams/components/exam-access-gate.tsx';
 import { RosterPage } from '../../../features/roster/components/roster-page.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +14,7 @@ export function ExamRosterRoute() {
   const { examId = '' } = useParams();
   const exam = useExam(examId);
   return (
-    <>
+    <ExamAccessGate examId={examId} capability="exam:edit">
       <PageHeader
         title={exam.data ? t('examRoster.titleOf', { name: examName(exam.data.title) }) : t('examRoster.title')}
         description={exam.data ? t(`examRoster.accessNote.${exam.data.access}`) : undefined}
@@ -26,6 +27,6 @@ export function ExamRosterRoute() {
         }
       />
       <RosterPage examId={examId} />
-    </>
+    </ExamAccessGate>
   );
 }

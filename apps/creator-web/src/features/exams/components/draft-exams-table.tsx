@@ -10,6 +10,8 @@ import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
 import { ImportQuestionsDialog } from './import-questions-dialog.tsx';
 import { IconAction } from './icon-action.tsx';
+import { RoleBadge } from './role-badge.tsx';
+import { examCan } from '../lib/capabilities.ts';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -40,43 +42,51 @@ export function DraftExamsTable({ exams }: { exams: Exam[] }) {
           <TableBody>
             {exams.map((exam) => (
               <TableRow key={exam.id}>
-                <TableCell className="max-w-72 truncate font-medium">{examName(exam.title)}</TableCell>
+                <TableCell className="max-w-72 truncate font-medium">
+                  {examName(exam.title)} <RoleBadge exam={exam} />
+                </TableCell>
                 <TableCell className="tabular-nums">{exam.questions.length}</TableCell>
                 <TableCell className="whitespace-nowrap">{formatDate(exam.createdAt)}</TableCell>
                 <TableCell className="whitespace-nowrap">{formatDate(exam.lastEditedAt)}</TableCell>
                 <TableCell>
                   <div className="flex justify-end gap-0.5">
-                    <IconAction
-                      label={t('draftExamsTable.edit')}
-                      icon={<Pencil aria-hidden className="h-4 w-4" />}
-                      to={paths.editExam(exam.id, 'draft')}
-                    />
-                    <IconAction
-                      label={t('draftExamsTable.accommodations')}
-                      icon={<UserCog aria-hidden className="h-4 w-4" />}
-                      to={paths.examAccommodations(exam.id)}
-                    />
-                    <IconAction
-                      label={t('interchange.importIntoDraft')}
-                      icon={<FileUp aria-hidden className="h-4 w-4" />}
-                      onClick={() => setImportInto(exam.id)}
-                    />
-                    <IconAction
-                      label={t('interchange.exportQti')}
-                      icon={<Download aria-hidden className="h-4 w-4" />}
-                      onClick={() => void exportQtiWithToast(exam.id)}
-                    />
-                    <IconAction
-                      label={t('interchange.exportMoodleXml')}
-                      icon={<FileCode aria-hidden className="h-4 w-4" />}
-                      onClick={() => void exportMoodleXmlWithToast(exam.id)}
-                    />
-                    <IconAction
-                      label={t('draftExamsTable.delete')}
-                      tone="danger"
-                      icon={<Trash2 aria-hidden className="h-4 w-4" />}
-                      onClick={() => setToDelete(exam)}
-                    />
+                    {examCan(exam, 'exam:edit') && (
+                      <>
+                        <IconAction
+                          label={t('draftExamsTable.edit')}
+                          icon={<Pencil aria-hidden className="h-4 w-4" />}
+                          to={paths.editExam(exam.id, 'draft')}
+                        />
+                        <IconAction
+                          label={t('draftExamsTable.accommodations')}
+                          icon={<UserCog aria-hidden className="h-4 w-4" />}
+                          to={paths.examAccommodations(exam.id)}
+                        />
+                        <IconAction
+                          label={t('interchange.importIntoDraft')}
+                          icon={<FileUp aria-hidden className="h-4 w-4" />}
+                          onClick={() => setImportInto(exam.id)}
+                        />
+                        <IconAction
+                          label={t('interchange.exportQti')}
+                          icon={<Download aria-hidden className="h-4 w-4" />}
+                          onClick={() => void exportQtiWithToast(exam.id)}
+                        />
+                        <IconAction
+                          label={t('interchange.exportMoodleXml')}
+                          icon={<FileCode aria-hidden className="h-4 w-4" />}
+                          onClick={() => void exportMoodleXmlWithToast(exam.id)}
+                        />
+                      </>
+                    )}
+                    {examCan(exam, 'exam:delete') && (
+                      <IconAction
+                        label={t('draftExamsTable.delete')}
+                        tone="danger"
+                        icon={<Trash2 aria-hidden className="h-4 w-4" />}
+                        onClick={() => setToDelete(exam)}
+                      />
+                    )}
                   </div>
                 </TableCell>
               </TableRow>

@@ -32,6 +32,8 @@ import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
 import { IconAction } from './icon-action.tsx';
+import { RoleBadge } from './role-badge.tsx';
+import { examCan } from '../lib/capabilities.ts';
 import { TakeOfflineDialog } from './take-offline-dialog.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
@@ -56,6 +58,12 @@ function LiveSwitch({ exam }: { exam: Exam }) {
           toast.success(isLive ? t('publishedExamsTable.examIsNowLive') : t('publishedExamsTable.examIsNowOffline')),
         onError: (error) => toast.error(userMessageOf(error)),
       },
+    );
+  if (!examCan(exam, 'exam:edit'))
+    return (
+      <span className={exam.isLive ? 'text-sm font-medium text-success' : 'text-sm text-muted'}>
+        {exam.isLive ? t('publishedExamsTable.live') : t('publishedExamsTable.offline')}
+      </span>
     );
   return (
     <div className="flex items-center gap-2">
@@ -123,7 +131,9 @@ export function PublishedExamsTable({ exams, summary, invitations }: Props) {
           <TableBody>
             {exams.map((exam) => (
               <TableRow key={exam.id}>
-                <TableCell className="min-w-28 max-w-64 break-words font-medium">{examName(exam.title)}</TableCell>
+                <TableCell className="min-w-28 max-w-64 break-words font-medium">
+                  {examName(exam.title)} <RoleBadge exam={exam} />
+                </TableCell>
                 <TableCell>
                   <LiveSwitch exam={exam} />
                 </TableCell>
@@ -134,26 +144,34 @@ export function PublishedExamsTable({ exams, summary, invitations }: Props) {
                 <TableCell className="tabular-nums">{count(countsOf(exam.id)?.submitted)}</TableCell>
                 <TableCell>
                   <div className="flex justify-end gap-0.5">
-                    <IconAction
-                      label={t('publishedExamsTable.liveView')}
-                      icon={<Radio aria-hidden className="h-4 w-4" />}
-                      to={paths.examLive(exam.id)}
-                    />
-                    <IconAction
-                      label={t('publishedExamsTable.viewInsights')}
-                      icon={<BarChart3 aria-hidden className="h-4 w-4" />}
-                      to={paths.examInsights(exam.id)}
-                    />
-                    <IconAction
-                      label={t('publishedExamsTable.edit')}
-                      icon={<Pencil aria-hidden className="h-4 w-4" />}
-                      to={paths.editExam(exam.id, 'published')}
-                    />
-                    <IconAction
-                      label={t('publishedExamsTable.accommodations')}
-                      icon={<UserCog aria-hidden className="h-4 w-4" />}
-                      to={paths.examAccommodations(exam.id)}
-                    />
+                    {examCan(exam, 'live:view') && (
+                      <IconAction
+                        label={t('publishedExamsTable.liveView')}
+                        icon={<Radio aria-hidden className="h-4 w-4" />}
+                        to={paths.examLive(exam.id)}
+                      />
+                    )}
+                    {examCan(exam, 'insights:read') && (
+                      <IconAction
+                        label={t('publishedExamsTable.viewInsights')}
+                        icon={<BarChart3 aria-hidden className="h-4 w-4" />}
+                        to={paths.examInsights(exam.id)}
+                      />
+                    )}
+                    {examCan(exam, 'exam:edit') && (
+                      <IconAction
+                        label={t('publishedExamsTable.edit')}
+                        icon={<Pencil aria-hidden className="h-4 w-4" />}
+                        to={paths.editExam(exam.id, 'published')}
+                      />
+                    )}
+                    {examCan(exam, 'live:control') && (
+                      <IconAction
+                        label={t('publishedExamsTable.accommodations')}
+                        icon={<UserCog aria-hidden className="h-4 w-4" />}
+                        to={paths.examAccommodations(exam.id)}
+                      />
+                    )}
                     <DropdownMenu
                       trigger={
                         <Button
@@ -166,30 +184,40 @@ export function PublishedExamsTable({ exams, summary, invitations }: Props) {
                         </Button>
                       }
                     >
-                      <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
-                        <ExternalLink aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.preview')}
-                      </DropdownMenuItem>
-                      <DropdownMenuItem asChild>
-                        <Link to={paths.examRoster(exam.id)}>
-                          <Users aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.rosterInvitations')}
-                        </Link>
-                      </DropdownMenuItem>
+                      {examCan(exam, 'exam:edit') && (
+                        <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
+                          <ExternalLink aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.preview')}
+                        </DropdownMenuItem>
+                      )}
+                      {examCan(exam, 'exam:edit') && (
+                        <DropdownMenuItem asChild>
+                          <Link to={paths.examRoster(exam.id)}>
+                            <Users aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.rosterInvitations')}
+                          </Link>
+                        </DropdownMenuItem>
+                      )}
                       <DropdownMenuItem onSelect={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}>
                         <Copy aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.copyExamUrl')}
                       </DropdownMenuItem>
-                      <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
-                        <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
-                      </DropdownMenuItem>
-                      <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
-                        <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
-                      </DropdownMenuItem>
-                      <DropdownMenuSeparator />
-                      <DropdownMenuItem
-                        className="text-danger data-[highlighted]:bg-red-50"
-                        onSelect={() => setToDelete(exam)}
-                      >
-                        <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
-                      </DropdownMenuItem>
+                      {examCan(exam, 'exam:edit') && (
+                        <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
+                          <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
+                        </DropdownMenuItem>
+                      )}
+                      {examCan(exam, 'exam:edit') && (
+                        <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
+                          <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
+                        </DropdownMenuItem>
+                      )}
+                      {examCan(exam, 'exam:delete') && <DropdownMenuSeparator />}
+                      {examCan(exam, 'exam:delete') && (
+                        <DropdownMenuItem
+                          className="text-danger data-[highlighted]:bg-red-50"
+                          onSelect={() => setToDelete(exam)}
+                        >
+                          <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
+                        </DropdownMenuItem>
+                      )}
                     </DropdownMenu>
                   </div>
                 </TableCell>

@@ -30,7 +30,17 @@ import { useTranslation } from 'react-i18next';
  * with a way to the grader. The server pages them ('Load more'); the count comes from the exam's summary
  * so it covers every submission, and the CSV is exported on the server with every row.
  */
-export function SubmissionsList({ examId }: { examId: string }) {
+export function SubmissionsList({
+  examId,
+  canRelease = true,
+  canOpenInsights = true,
+}: {
+  examId: string;
+  /** Whether the creator's role releases results (a grader only when the owner allowed it); the server checks too. */
+  canRelease?: boolean;
+  /** Whether the creator's role reads the exam's insights, where the way back leads. */
+  canOpenInsights?: boolean;
+}) {
   const { t } = useTranslation('results');
   const results = useResultPages({ examId });
   const summaries = useExamSummaries();
@@ -67,11 +77,13 @@ export function SubmissionsList({ examId }: { examId: string }) {
     <>
       <PageHeader
         back={
-          <Button asChild variant="ghost" size="sm">
-            <Link to={paths.examInsights(examId)}>
-              <ArrowLeft aria-hidden className="h-4 w-4" /> {t('submissionsList.backToInsights')}
-            </Link>
-          </Button>
+          canOpenInsights ? (
+            <Button asChild variant="ghost" size="sm">
+              <Link to={paths.examInsights(examId)}>
+                <ArrowLeft aria-hidden className="h-4 w-4" /> {t('submissionsList.backToInsights')}
+              </Link>
+            </Button>
+          ) : undefined
         }
         title={
           <span className="flex items-center gap-3">
@@ -86,9 +98,11 @@ export function SubmissionsList({ examId }: { examId: string }) {
         actions={
           <>
             <GradeByQuestionLink examId={examId} />
-            <Button variant="secondary" onClick={releaseGraded} disabled={release.isPending}>
-              <Send aria-hidden className="h-4 w-4" /> {t('submissionsList.releaseGradedResults')}
-            </Button>
+            {canRelease && (
+              <Button variant="secondary" onClick={releaseGraded} disabled={release.isPending}>
+                <Send aria-hidden className="h-4 w-4" /> {t('submissionsList.releaseGradedResults')}
+              </Button>
+            )}
             <Button variant="secondary" onClick={() => downloadCsv()} disabled={csv.isPending}>
               <Download aria-hidden className="h-4 w-4" />{' '}
               {csv.isPending ? t('submissionsList.downloading') : t('submissionsList.downloadCsv')}
