@@ -37,8 +37,16 @@ export type PrivacyEraseRequest = z.infer<typeof PrivacyEraseRequestSchema>;
 export const PrivacyEraseResponseSchema = z.object({ deleted: z.record(z.string(), z.number().int().nonnegative()) });
 export type PrivacyEraseResponse = z.infer<typeof PrivacyEraseResponseSchema>;
 
-/** GET /internal/privacy/export on every service. */
-export const PrivacyExportQuerySchema = z.object({ examId: id, candidateKey: key });
+/** GET /internal/privacy/export on every service; the candidate's attempt ids (comma-separated) from results-service. */
+export const PrivacyExportQuerySchema = z.object({
+  examId: id,
+  candidateKey: key,
+  attemptIds: z
+    .string()
+    .max(65 * 1000)
+    .default('')
+    .transform((list) => list.split(',').filter((part) => part.length > 0)),
+});
 export type PrivacyExportQuery = z.infer<typeof PrivacyExportQuerySchema>;
 
 /** A file the candidate uploaded or left in a workspace, carried as base64 inside the export's JSON. */
