@@ -15,6 +15,7 @@ import { interchangeModule } from './modules/interchange/interchange.module.ts';
 import { internalModule } from './modules/internal/internal.module.ts';
 import { ltiModule } from './modules/lti/lti.module.ts';
 import { materialsModule } from './modules/materials/materials.module.ts';
+import { privacyModule } from './modules/privacy/privacy.module.ts';
 import { previewModule } from './modules/preview/preview.module.ts';
 import { publicModule } from './modules/public/public.module.ts';
 import { rosterModule } from './modules/roster/roster.module.ts';
@@ -40,6 +41,7 @@ const modules = [
   ltiModule,
   internalModule,
   adminModule,
+  privacyModule,
 ];
 
 export async function buildApp(config: Config, deps: Deps) {

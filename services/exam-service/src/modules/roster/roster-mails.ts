@@ -269,7 +269,7 @@ export function linkAdmitsWithoutInvitation(exam: Pick<MailExam, 'access'>, admi
 }
 
 export function releaseMail(args: {
-  exam: Pick<MailExam, 'title'>;
+  exam: Pick<MailExam, 'id' | 'title'>;
   entry: Candidate;
   to: string;
   resultsLink: string;
