@@ -59,7 +59,7 @@ test("the owner exports a candidate's data and erases it everywhere", async ({ p
   await page.goto(`/creator/exam-insights/${exam.id}/submissions`);
   const card = page.getByRole('heading', { name: "Candidates' data" });
   await card.scrollIntoViewIfNeeded();
-  await page.getByRole('textbox', { name: 'Candidate ID' }).last().fill('PRV-7');
+  await page.getByRole('textbox', { name: 'Candidate for a data request' }).fill('PRV-7');
 
   await test.step('exports the candidate data as a ZIP that holds the answer', async () => {
     const download = page.waitForEvent('download');
