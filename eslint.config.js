@@ -70,8 +70,19 @@ const moduleOrder = {
     'lti',
     'internal',
     'admin',
+    'privacy',
   ],
-  'llm-gateway': ['chat', 'agent-endpoint', 'transcripts', 'usage', 'grading', 'solvability', 'audit', 'follow-up'],
+  'llm-gateway': [
+    'chat',
+    'agent-endpoint',
+    'transcripts',
+    'usage',
+    'grading',
+    'solvability',
+    'audit',
+    'follow-up',
+    'privacy',
+  ],
   'results-service': [
     'submissions',
     'lti',
@@ -89,8 +100,9 @@ const moduleOrder = {
     'reports',
     'live',
     'internal',
+    'privacy',
   ],
-  'workspace-orchestrator': ['sessions', 'proxy', 'runner', 'status'],
+  'workspace-orchestrator': ['sessions', 'proxy', 'runner', 'status', 'privacy'],
 };
 
 /** The zones of one service's module order, given the module folders present (exported for the lint tests). */

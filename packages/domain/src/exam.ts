@@ -12,6 +12,7 @@ import {
 import { AiSettingsInputSchema, AiSettingsViewSchema } from './exam-ai.ts';
 import { QuestionSchema, type Rubric, RubricSchema, text } from './question.ts';
 import { MAX_PASSAGES, PassageSchema, passageIssues } from './passages.ts';
+import { RetentionDaysSchema } from './privacy.ts';
 import { DEFAULT_REVIEW, type ReviewWindow, ReviewWindowSchema, reviewWindowIssue } from './practice.ts';
 import { MAX_SECTIONS, SectionSchema, sectionIssues } from './sections.ts';
 import { DEFAULT_WORKSPACE_AI, WorkspaceAiSchema, type WorkspaceAi } from './workspace-ai.ts';
@@ -187,6 +188,8 @@ const examFields = {
   practice: z.boolean().default(false),
   /** The review window after release (practice.ts). */
   review: ReviewWindowSchema.default(DEFAULT_REVIEW),
+  /** Days candidates' attempts are kept after submission (privacy.ts); null keeps them until deleted by hand. */
+  retentionDays: RetentionDaysSchema.nullable().default(null),
 };
 
 /** POST /api/exams body. `isDraft: false` publishes (starting offline). */
@@ -236,6 +239,7 @@ export const UpdateExamSchema = z
     passages: z.array(PassageSchema).max(MAX_PASSAGES),
     practice: z.boolean(),
     review: ReviewWindowSchema,
+    retentionDays: RetentionDaysSchema.nullable(),
     isDraft: z.boolean(),
     isLive: z.boolean(),
   })

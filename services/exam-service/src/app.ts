@@ -17,6 +17,7 @@ import { internalModule } from './modules/internal/internal.module.ts';
 import { ltiModule } from './modules/lti/lti.module.ts';
 import { organizationsModule } from './modules/organizations/organizations.module.ts';
 import { materialsModule } from './modules/materials/materials.module.ts';
+import { privacyModule } from './modules/privacy/privacy.module.ts';
 import { previewModule } from './modules/preview/preview.module.ts';
 import { publicModule } from './modules/public/public.module.ts';
 import { rosterModule } from './modules/roster/roster.module.ts';
@@ -46,6 +47,7 @@ const modules = [
   ltiModule,
   internalModule,
   adminModule,
+  privacyModule,
 ];
 
 export async function buildApp(config: Config, deps: Deps) {

@@ -193,6 +193,15 @@ const ConfigSchema = z.object({
     .min(1)
     .default(60 * 60),
   /**
+   * How often each replica deletes candidates' attempts past their exam's retention period and retries erasures a
+   * service has not completed (modules/privacy); also how long a replica holds an erasure it runs.
+   */
+  PRIVACY_JOB_INTERVAL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .default(10 * 60),
+  /**
    * Server-wide default provider keys (llm-gateway uses them for exams without their own key). exam-service reads
    * them only to tell candidates whether the assistant works without the creator's own key; the values are dropped.
    */

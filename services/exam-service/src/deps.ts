@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEvent } from '@exam/domain/roles';
 import type { Mailer } from '@exam/server-kit/mail';
 import type { JWTVerifyGetKey } from 'jose';
+import type { PrivacyServices } from './adapters/privacy-services.ts';
 import type { ExamDatabase } from './db/database.ts';
 
 /** Which candidates (normalised IDs) have submitted an exam: results-service owns attempts (adapters/submissions.ts). */
@@ -30,6 +31,8 @@ export type Deps = {
   resultsAudit?: ResultsAuditEvents;
   /** The key set of an LMS's JWKS URL; when absent, fetched over HTTP (modules/lti/platform-keys.ts). */
   ltiPlatformKeys?: (jwksUrl: string) => JWTVerifyGetKey;
+  /** The other services' candidate data (modules/privacy); server.ts wires them over HTTP, tests fakes. */
+  privacyServices?: PrivacyServices;
   /** HTTP to LMS services (AGS, NRPS, their token endpoints); the global fetch when absent. */
   fetch?: typeof fetch;
 };

@@ -21,6 +21,7 @@ import { gradingRoutes } from './modules/grading/grading.routes.ts';
 import { createGradingUsageRepository } from './modules/grading/grading-usage.repository.ts';
 import { createCollaborationSuggester } from './modules/grading/suggest-collaboration.ts';
 import { createGradingService } from './modules/grading/suggest-marks.ts';
+import { registerPrivacy } from './modules/privacy/privacy.module.ts';
 import { createSolvabilityRepository } from './modules/solvability/solvability.repository.ts';
 import { solvabilityRoutes } from './modules/solvability/solvability.routes.ts';
 import { createSolvabilityService } from './modules/solvability/solvability.service.ts';
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, deps: Deps) {
   if (config.AUDIT_RESUME_INTERVAL_MS > 0) app.addHook('onReady', async () => audit.startResuming());
   app.addHook('onClose', () => audit.close());
   await app.register(equivalenceRoutes(createEquivalenceService(createEquivalenceRepository(deps.database), deps)));
+  await registerPrivacy(app, deps);
 
   return app;
 }

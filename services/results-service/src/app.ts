@@ -12,6 +12,7 @@ import { insightsModule } from './modules/insights/insights.module.ts';
 import { internalModule } from './modules/internal/internal.module.ts';
 import { liveModule } from './modules/live/live.module.ts';
 import { ltiModule } from './modules/lti/lti.module.ts';
+import { privacyModule } from './modules/privacy/privacy.module.ts';
 import { questionGradingModule } from './modules/question-grading/question-grading.module.ts';
 import { receiptsModule } from './modules/receipts/receipts.module.ts';
 import { reportsModule } from './modules/reports/reports.module.ts';
@@ -43,6 +44,7 @@ const modules = [
   insightsModule,
   reportsModule,
   internalModule,
+  privacyModule,
 ];
 
 export async function buildApp(config: Config, deps: Deps) {

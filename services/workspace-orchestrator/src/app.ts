@@ -11,6 +11,7 @@ import { launchRoutes } from './modules/proxy/launch.routes.ts';
 import { registerServiceMetrics } from './plugins/service-metrics.ts';
 import { proxyRoutes } from './modules/proxy/proxy.routes.ts';
 import { createProxyTargets } from './modules/proxy/targets.ts';
+import { registerPrivacy } from './modules/privacy/privacy.module.ts';
 import { createRunnerRepository } from './modules/runner/runner.repository.ts';
 import { runnerRoutes } from './modules/runner/runner.routes.ts';
 import { createRunnerService } from './modules/runner/runner.service.ts';
@@ -100,6 +101,7 @@ export async function buildApp(config: Config, deps: Deps) {
     },
   );
   await app.register(runnerRoutes(runner, deps.directory));
+  await registerPrivacy(app, deps);
 
   // The editors are served by a listener of their own (WORKSPACE_PORT, reached as WORKSPACE_ORIGIN): nothing
   // but /workspace/* answers there, and the API above never serves an editor.

@@ -117,6 +117,11 @@ export const api = {
   examSimilarity: (examId: string, threshold: number) =>
     `/api/exams/${id(examId)}/insights/similarity?threshold=${encodeURIComponent(threshold)}`,
   examResultsCsv: (examId: string) => `/api/exams/${id(examId)}/results.csv`,
+  /** A candidate's data on request (exam-service, the owner only): erase, export as a ZIP, and the erasure records. */
+  candidateErase: (examId: string) => `/api/exams/${id(examId)}/candidates/erase`,
+  candidateExport: (examId: string, candidateId: string) =>
+    `/api/exams/${id(examId)}/candidates/export?candidateId=${encodeURIComponent(candidateId)}`,
+  examErasures: (examId: string) => `/api/exams/${id(examId)}/erasures`,
   importPreview: '/api/exams/import/preview',
   importQuestions: '/api/exams/import',
   examQti: (examId: string) => `/api/exams/${id(examId)}/export.qti`,

@@ -108,6 +108,8 @@ export const handlers = [
   ),
   // Exams are not placed in an LMS course unless a test says so.
   http.get('*/api/exams/:id/roster/lms', () => HttpResponse.json({ linked: false, courses: [] })),
+  // The exam's erasures of candidates' data (none unless a test says otherwise).
+  http.get('*/api/exams/:id/erasures', () => HttpResponse.json({ erasures: [] })),
   // A regrade dry run of an exam without submissions: nothing changes.
   http.post('*/api/exams/:id/regrade', ({ request }) =>
     HttpResponse.json({

@@ -3,7 +3,16 @@ import type { ExamDatabase } from '../../db/database.ts';
 import { mailQueue, type MailKind } from '../../db/schema.ts';
 
 export type QueuedMail = typeof mailQueue.$inferSelect;
-export type NewMail = { id: string; to: string; subject: string; text: string; html?: string; kind: MailKind };
+export type NewMail = {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  kind: MailKind;
+  examId?: string;
+  candidateKey?: string;
+};
 
 /** The queue's queries. `db` may be a transaction, so a mail is queued with the change that causes it. */
 export function createMailQueueRepository({ db }: Pick<ExamDatabase, 'db'>) {

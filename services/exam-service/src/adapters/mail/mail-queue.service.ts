@@ -5,7 +5,16 @@ import type { Deps } from '../../deps.ts';
 import { createMailQueueRepository, type MailQueueRepository } from './mail-queue.repository.ts';
 import { afterFailure, type RetryPolicy } from './retry-policy.ts';
 
-export type OutgoingMail = { to: string; subject: string; text: string; html?: string; kind: MailKind };
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  kind: MailKind;
+  /** The exam and candidate (normalised key) a mail is about, so erasing the candidate's data finds it. */
+  examId?: string;
+  candidateKey?: string;
+};
 
 /** How long a claimed mail is reserved for its sender; past it another replica may try it again. */
 const CLAIM_LEASE_MS = 5 * 60_000;

@@ -41,6 +41,7 @@ export function toExamView(row: ExamRow, materials: CourseMaterial[]): Exam {
     passages: row.passages,
     practice: row.practice,
     review: row.review,
+    retentionDays: row.retentionDays,
     similarityThreshold: row.similarityThreshold,
     aiSettings: {
       ...ai,

@@ -1,4 +1,5 @@
 import { WORKSPACE_TYPE_LABELS } from '@exam/domain/exam';
+import { candidateKey } from '@exam/domain/candidate-key';
 import type { RosterAdmission } from '@exam/domain/roster';
 import type { OutgoingMail } from '../../adapters/mail/mail-queue.service.ts';
 import type { ExamRow } from '../exams/exams.repository.ts';
@@ -21,7 +22,13 @@ export type MailExam = Pick<
   | 'aiSettings'
   | 'sections'
 >;
-type Candidate = { name: string; candidateId: string };
+type Candidate = { name: string; candidateId: string; candidateKey?: string };
+
+/** Which exam and candidate a mail is about, so the candidate's data can be found and erased (modules/privacy). */
+const about = (exam: Pick<MailExam, 'id'>, entry: Candidate) => ({
+  examId: exam.id,
+  candidateKey: entry.candidateKey ?? candidateKey(entry.candidateId),
+});
 
 /**
  * Instants are written in UTC and say so: the queue does not know each candidate's zone, and a bare "09:00"
@@ -214,7 +221,7 @@ export function invitationMail(args: {
       note: `${wayIn(exam, args.admission)} The link is yours alone: do not share it. You read the rules again before the clock starts.`,
     },
   );
-  return { kind: 'invitation', to: args.to, subject, ...render(parts, subject) };
+  return { kind: 'invitation', to: args.to, subject, ...render(parts, subject), ...about(exam, entry) };
 }
 
 /**
@@ -253,7 +260,7 @@ export function reminderMail(args: {
       note: 'Give your name and the candidate ID above.',
     });
   }
-  return { kind: 'reminder', to: args.to, subject, ...render(parts, subject) };
+  return { kind: 'reminder', to: args.to, subject, ...render(parts, subject), ...about(exam, entry) };
 }
 
 /** Whether the exam's own link admits someone who has only their name and candidate ID (no code, no invitation). */
@@ -262,7 +269,7 @@ export function linkAdmitsWithoutInvitation(exam: Pick<MailExam, 'access'>, admi
 }
 
 export function releaseMail(args: {
-  exam: Pick<MailExam, 'title'>;
+  exam: Pick<MailExam, 'id' | 'title'>;
   entry: Candidate;
   to: string;
   resultsLink: string;
@@ -273,5 +280,5 @@ export function releaseMail(args: {
     { kind: 'p', text: `Your result for the exam "${args.exam.title}" has been released.` },
     { kind: 'link', intro: 'Open it on the device you took the exam on:', href: args.resultsLink, note: '' },
   ];
-  return { kind: 'result-release', to: args.to, subject, ...render(parts, subject) };
+  return { kind: 'result-release', to: args.to, subject, ...render(parts, subject), ...about(args.exam, args.entry) };
 }

@@ -9,6 +9,7 @@ import { RichTextField } from '../../../../components/rich-text-field.tsx';
 import type { ExamFormInput } from './exam-form-model.ts';
 import { QuestionDisplayField } from './question-display-field.tsx';
 import { PracticeReviewFields } from './practice-review-fields.tsx';
+import { RetentionField } from './retention-field.tsx';
 import { UnansweredPolicyField } from './unanswered-policy-field.tsx';
 import { CheckboxField } from '../../../../components/checkbox-field.tsx';
 import { useTranslation } from 'react-i18next';
@@ -120,6 +121,7 @@ export function DetailsCard() {
         </div>
         <UnansweredPolicyField />
         <PracticeReviewFields />
+        <RetentionField />
       </CardBody>
     </Card>
   );

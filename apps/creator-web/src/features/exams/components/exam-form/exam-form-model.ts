@@ -90,6 +90,7 @@ export function examToForm(exam: Exam): ExamFormInput {
     passages: exam.passages,
     practice: exam.practice,
     review: exam.review,
+    retentionDays: exam.retentionDays,
     aiSettings: {
       ...AiSettingsInputSchema.parse({}),
       ...ai,
