@@ -1,17 +1,16 @@
 import type { Exam } from '@exam/domain/exam';
-import { Button } from '@exam/ui/button';
 import { Card, CardHeader } from '@exam/ui/card';
-import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '@exam/ui/dropdown-menu';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@exam/ui/dropdown-menu';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Switch } from '@exam/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
 import {
   BarChart3,
-  Copy,
   Download,
   ExternalLink,
-  MoreHorizontal,
+  FileCode,
+  Link2,
   Pencil,
   Radio,
   Send,
@@ -31,7 +30,7 @@ import type { ExamResultsSummary } from '../api/get-results-summary.ts';
 import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
-import { IconAction } from './icon-action.tsx';
+import { MoreActionsMenu, RowActionButton, RowActionLink, RowActions } from './row-actions.tsx';
 import { TakeOfflineDialog } from './take-offline-dialog.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
@@ -93,6 +92,14 @@ export function PublishedExamsTable({ exams, summary, invitations }: Props) {
   const countsOf = (examId: string) => summary?.find((s) => s.examId === examId);
   // Without the results service the counts are unknown, not zero.
   const count = (value: number | undefined) => (summary ? (value ?? 0) : '—');
+  const headers = {
+    status: t('publishedExamsTable.status'),
+    questions: t('publishedExamsTable.questions'),
+    published: t('publishedExamsTable.published'),
+    lastEdit: t('publishedExamsTable.lastEdit'),
+    invites: t('publishedExamsTable.invites'),
+    submissions: t('publishedExamsTable.submissions'),
+  };
 
   return (
     <Card>
@@ -103,98 +110,102 @@ export function PublishedExamsTable({ exams, summary, invitations }: Props) {
       {exams.length === 0 ? (
         <EmptyState icon={<Send aria-hidden />} title={t('publishedExamsTable.noPublishedExamsYet')} />
       ) : (
-        <Table aria-label={t('publishedExamsTable.publishedExams')}>
+        <Table stacked aria-label={t('publishedExamsTable.publishedExams')}>
           <TableHead>
             <tr>
-              {[
-                t('publishedExamsTable.title'),
-                t('publishedExamsTable.status'),
-                t('publishedExamsTable.questions'),
-                t('publishedExamsTable.published'),
-                t('publishedExamsTable.lastEdit'),
-                t('publishedExamsTable.invites'),
-                t('publishedExamsTable.submissions'),
-              ].map((h) => (
+              {[t('publishedExamsTable.title'), ...Object.values(headers)].map((h) => (
                 <TableHeaderCell key={h}>{h}</TableHeaderCell>
               ))}
               <TableHeaderCell className="text-right">{t('publishedExamsTable.actions')}</TableHeaderCell>
             </tr>
           </TableHead>
           <TableBody>
-            {exams.map((exam) => (
-              <TableRow key={exam.id}>
-                <TableCell className="min-w-28 max-w-64 break-words font-medium">{examName(exam.title)}</TableCell>
-                <TableCell>
-                  <LiveSwitch exam={exam} />
-                </TableCell>
-                <TableCell className="tabular-nums">{exam.questions.length}</TableCell>
-                <TableCell className="min-w-20">{formatDate(exam.publishedAt)}</TableCell>
-                <TableCell className="min-w-20">{formatDate(exam.lastEditedAt)}</TableCell>
-                <TableCell className="tabular-nums">{invitations ? (invitations.get(exam.id) ?? 0) : '—'}</TableCell>
-                <TableCell className="tabular-nums">{count(countsOf(exam.id)?.submitted)}</TableCell>
-                <TableCell>
-                  <div className="flex justify-end gap-0.5">
-                    <IconAction
-                      label={t('publishedExamsTable.liveView')}
-                      icon={<Radio aria-hidden className="h-4 w-4" />}
-                      to={paths.examLive(exam.id)}
-                    />
-                    <IconAction
-                      label={t('publishedExamsTable.viewInsights')}
-                      icon={<BarChart3 aria-hidden className="h-4 w-4" />}
-                      to={paths.examInsights(exam.id)}
-                    />
-                    <IconAction
-                      label={t('publishedExamsTable.edit')}
-                      icon={<Pencil aria-hidden className="h-4 w-4" />}
-                      to={paths.editExam(exam.id, 'published')}
-                    />
-                    <IconAction
-                      label={t('publishedExamsTable.accommodations')}
-                      icon={<UserCog aria-hidden className="h-4 w-4" />}
-                      to={paths.examAccommodations(exam.id)}
-                    />
-                    <DropdownMenu
-                      trigger={
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          className="h-8 w-8 text-muted hover:text-ink"
-                          aria-label={t('publishedExamsTable.moreActions')}
-                        >
-                          <MoreHorizontal aria-hidden className="h-4 w-4" />
-                        </Button>
-                      }
-                    >
-                      <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
-                        <ExternalLink aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.preview')}
-                      </DropdownMenuItem>
-                      <DropdownMenuItem asChild>
-                        <Link to={paths.examRoster(exam.id)}>
-                          <Users aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.rosterInvitations')}
-                        </Link>
-                      </DropdownMenuItem>
-                      <DropdownMenuItem onSelect={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}>
-                        <Copy aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.copyExamUrl')}
-                      </DropdownMenuItem>
-                      <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
-                        <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
-                      </DropdownMenuItem>
-                      <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
-                        <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
-                      </DropdownMenuItem>
-                      <DropdownMenuSeparator />
-                      <DropdownMenuItem
-                        className="text-danger data-[highlighted]:bg-red-50"
-                        onSelect={() => setToDelete(exam)}
+            {exams.map((exam) => {
+              const titleId = `published-title-${exam.id}`;
+              return (
+                <TableRow key={exam.id}>
+                  <TableCell id={titleId} className="min-w-28 max-w-64 break-words font-medium">
+                    {examName(exam.title)}
+                  </TableCell>
+                  <TableCell data-label={headers.status}>
+                    <LiveSwitch exam={exam} />
+                  </TableCell>
+                  <TableCell data-label={headers.questions} className="tabular-nums">
+                    {exam.questions.length}
+                  </TableCell>
+                  <TableCell data-label={headers.published} className="min-w-20">
+                    {formatDate(exam.publishedAt)}
+                  </TableCell>
+                  <TableCell data-label={headers.lastEdit} className="min-w-20">
+                    {formatDate(exam.lastEditedAt)}
+                  </TableCell>
+                  <TableCell data-label={headers.invites} className="tabular-nums">
+                    {invitations ? (invitations.get(exam.id) ?? 0) : '—'}
+                  </TableCell>
+                  <TableCell data-label={headers.submissions} className="tabular-nums">
+                    {count(countsOf(exam.id)?.submitted)}
+                  </TableCell>
+                  <TableCell>
+                    <RowActions columns="1-2">
+                      <RowActionLink
+                        to={paths.editExam(exam.id, 'published')}
+                        icon={<Pencil aria-hidden />}
+                        describedBy={titleId}
                       >
-                        <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
-                      </DropdownMenuItem>
-                    </DropdownMenu>
-                  </div>
-                </TableCell>
-              </TableRow>
-            ))}
+                        {t('publishedExamsTable.edit')}
+                      </RowActionLink>
+                      <RowActionLink
+                        to={paths.examInsights(exam.id)}
+                        icon={<BarChart3 aria-hidden />}
+                        describedBy={titleId}
+                      >
+                        {t('publishedExamsTable.results')}
+                      </RowActionLink>
+                      <RowActionButton
+                        onClick={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}
+                        icon={<Link2 aria-hidden />}
+                        describedBy={titleId}
+                      >
+                        {t('publishedExamsTable.copyLink')}
+                      </RowActionButton>
+                      <MoreActionsMenu label={t('publishedExamsTable.moreActions')} describedBy={titleId}>
+                        <DropdownMenuItem asChild>
+                          <Link to={paths.examLive(exam.id)}>
+                            <Radio aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.liveView')}
+                          </Link>
+                        </DropdownMenuItem>
+                        <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
+                          <ExternalLink aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.preview')}
+                        </DropdownMenuItem>
+                        <DropdownMenuItem asChild>
+                          <Link to={paths.examRoster(exam.id)}>
+                            <Users aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.rosterInvitations')}
+                          </Link>
+                        </DropdownMenuItem>
+                        <DropdownMenuItem asChild>
+                          <Link to={paths.examAccommodations(exam.id)}>
+                            <UserCog aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.accommodations')}
+                          </Link>
+                        </DropdownMenuItem>
+                        <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
+                          <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
+                        </DropdownMenuItem>
+                        <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
+                          <FileCode aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
+                        </DropdownMenuItem>
+                        <DropdownMenuSeparator />
+                        <DropdownMenuItem
+                          className="text-danger data-[highlighted]:bg-red-50"
+                          onSelect={() => setToDelete(exam)}
+                        >
+                          <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
+                        </DropdownMenuItem>
+                      </MoreActionsMenu>
+                    </RowActions>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
           </TableBody>
         </Table>
       )}
