@@ -1,8 +1,18 @@
 import { expectAccessible } from './support/a11y.ts';
 import { expect, test } from './support/fixtures.ts';
-import { createExam, getExam, listExams, PASSWORD, uniqueEmail } from './support/api.ts';
+import type { Locator, Page } from '@playwright/test';
+import {
+  createExam,
+  getExam,
+  listExams,
+  PASSWORD,
+  publishExam,
+  question,
+  registerCreator,
+  uniqueEmail,
+} from './support/api.ts';
 import { E2E } from './support/env.ts';
-import { creatorTokenOf, expectToast, tableRow } from './support/ui.ts';
+import { creatorTokenOf, expectToast, signInCreator, tableRow } from './support/ui.ts';
 
 /** Issue 2: a new creator signs up, builds, edits, publishes, switches live, shares and deletes exams. */
 test('a new creator builds, publishes, switches live and shares an exam, and deletes a draft', async ({
@@ -143,9 +153,7 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
   });
 
   await test.step('copies the candidate URL', async () => {
-    await tableRow(page, 'Published Exams', 'Journey Exam').getByRole('button', { name: 'More actions' }).click();
-    await expectAccessible(page, 'dashboard row actions menu');
-    await page.getByRole('menuitem', { name: 'Copy exam URL' }).click();
+    await tableRow(page, 'Published Exams', 'Journey Exam').getByRole('button', { name: 'Copy link' }).click();
     await expectToast(page, 'Exam URL copied to clipboard!');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${E2E.takerOrigin}/exam/${examId}`);
   });
@@ -153,8 +161,10 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
   await test.step('deletes a second exam after confirming', async () => {
     await createExam(request, token, { title: 'Scratch Draft', questions: [] });
     await page.reload();
-    const row = tableRow(page, 'Draft Exams', 'Scratch Draft');
-    await row.getByRole('button', { name: 'Delete' }).click();
+    const moreActions = tableRow(page, 'Draft Exams', 'Scratch Draft').getByRole('button', { name: 'More actions' });
+    await moreActions.click();
+    await expectAccessible(page, 'dashboard row actions menu');
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Delete exam?' });
     await expect(dialog).toContainText(
       'Are you sure you want to delete the draft "Scratch Draft"? This action cannot be undone.',
@@ -174,5 +184,115 @@ test('a new creator builds, publishes, switches live and shares an exam, and del
     expect(exams.map((e) => ({ title: e.title, isDraft: e.isDraft, isLive: e.isLive }))).toEqual([
       { title: 'Journey Exam', isDraft: false, isLive: true },
     ]);
+  });
+});
+
+/** The exam tables' row actions in one language: the tables' names and the labels a row shows outside its menu. */
+const ROW_ACTIONS = {
+  en: {
+    tables: ['Published Exams', 'Draft Exams'],
+    published: ['Edit', 'Results', 'Copy link', 'More actions'],
+    draft: ['Edit', 'Preview', 'More actions'],
+  },
+  es: {
+    tables: ['Exámenes publicados', 'Borradores'],
+    published: ['Editar', 'Resultados', 'Copiar enlace', 'Más acciones'],
+    draft: ['Editar', 'Vista previa', 'Más acciones'],
+  },
+} as const;
+
+/** Shown, labelled with visible text, and inside the window's width (nothing cut off or behind a sideways scroll). */
+async function expectLabelledAndOnScreen(page: Page, control: Locator, label: string) {
+  await expect(control).toBeVisible();
+  await expect(control).toHaveText(label);
+  const box = await control.boundingBox();
+  const width = page.viewportSize()?.width ?? 0;
+  expect(box, label).not.toBeNull();
+  expect(box!.x, `${label} starts on screen`).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, `${label} ends on screen`).toBeLessThanOrEqual(width);
+}
+
+async function expectRowActionsFit(page: Page, language: keyof typeof ROW_ACTIONS, where: string) {
+  const { tables, published, draft } = ROW_ACTIONS[language];
+  for (const name of tables) {
+    const frame = page.getByRole('table', { name }).locator('xpath=..');
+    await expect
+      .poll(() => frame.evaluate((el) => el.scrollWidth - el.clientWidth), { message: `${name} ${where}` })
+      .toBeLessThanOrEqual(0);
+  }
+  for (const name of tables) {
+    // The table's card ends inside the window (the app's header is not part of this check).
+    const box = await page.getByRole('table', { name }).boundingBox();
+    expect(box!.x + box!.width, `${name} ${where}`).toBeLessThanOrEqual(page.viewportSize()?.width ?? 0);
+  }
+  const rows = [
+    {
+      row: page.getByRole('table', { name: tables[0] }).getByRole('row').filter({ hasText: 'Statistics' }),
+      labels: published,
+    },
+    {
+      row: page.getByRole('table', { name: tables[1] }).getByRole('row').filter({ hasText: 'Regression' }),
+      labels: draft,
+    },
+  ];
+  for (const { row, labels } of rows)
+    for (const label of labels) {
+      const control = row
+        .getByRole('link', { name: label, exact: true })
+        .or(row.getByRole('button', { name: label, exact: true }));
+      await expectLabelledAndOnScreen(page, control, label);
+    }
+}
+
+/** Every row action of the exam tables shows its name, and the rows fit a laptop, a small laptop and a phone. */
+test('the exam tables show labelled row actions that fit at 1366 and 1024 px and on a 390 px phone', async ({
+  page,
+  request,
+}) => {
+  const creator = await registerCreator(request, 'rows');
+  await publishExam(
+    request,
+    creator.token,
+    {
+      title: 'Introduction to Statistics: Midterm Examination, Autumn Term',
+      questions: [question.shortAnswer('Mean of 2 and 4', ['3'])],
+    },
+    { live: true },
+  );
+  await createExam(request, creator.token, { title: 'Regression quiz, second attempt', questions: [] });
+  await signInCreator(page, creator);
+
+  for (const width of [1366, 1024]) {
+    await test.step(`fit without scrolling sideways at ${width} px`, async () => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${E2E.creatorOrigin}/creator/dashboard`);
+      await expectRowActionsFit(page, 'en', `at ${width}px`);
+    });
+  }
+
+  await test.step('in Spanish, whose labels are longer, at 1024 px', async () => {
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('es');
+    await expect(page.getByRole('table', { name: 'Exámenes publicados' })).toBeVisible();
+    await expectRowActionsFit(page, 'es', 'in Spanish at 1024px');
+    await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
+    await expect(page.getByRole('table', { name: 'Published Exams' })).toBeVisible();
+  });
+
+  await test.step('become cards on a 390 px phone, every action labelled and the menu on screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectRowActionsFit(page, 'en', 'at 390px');
+    // A card names each value, since the header row is not shown on a phone.
+    const published = tableRow(page, 'Published Exams', 'Statistics');
+    await expect(page.getByRole('table', { name: 'Published Exams' }).getByRole('columnheader').first()).toBeHidden();
+    const submissions = published.locator('td[data-label="Submissions"]');
+    await expect(submissions).toBeVisible();
+    expect(await submissions.evaluate((cell) => getComputedStyle(cell, '::before').content)).toBe('"Submissions"');
+    await published.getByRole('button', { name: 'More actions' }).click();
+    const menu = page.getByRole('menu');
+    await expectLabelledAndOnScreen(page, menu.getByRole('menuitem', { name: 'Delete' }), 'Delete');
+    await expectAccessible(page, 'dashboard on a phone with a row menu open');
+    await page.keyboard.press('Escape');
+    await expect(menu).toBeHidden();
+    await expect(published.getByRole('button', { name: 'More actions' })).toBeFocused();
   });
 });

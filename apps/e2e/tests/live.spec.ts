@@ -51,8 +51,9 @@ test('a proctor watches the exam live, announces, ends an attempt and extends a 
       .getByRole('table', { name: 'Published Exams' })
       .getByRole('row')
       .filter({ hasText: 'Live Journey' })
-      .getByRole('link', { name: 'Live view' })
+      .getByRole('button', { name: 'More actions' })
       .click();
+    await proctor.getByRole('menuitem', { name: 'Live view' }).click();
     await expect(proctor).toHaveURL(new RegExp(`/creator/exam-live/${exam.id}$`));
     await expect(proctor.getByRole('heading', { name: 'Live: Live Journey' })).toBeVisible();
     const adaRow = proctor.getByRole('row').filter({ hasText: ada.studentId });

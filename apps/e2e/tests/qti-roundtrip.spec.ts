@@ -167,10 +167,10 @@ test('a QTI package with a shared passage and a calculated item imports, exports
   const exported =
     await test.step('the creator exports the draft as QTI and gets the package as a download', async () => {
       await page.goto('/creator/dashboard');
-      const row = tableRow(page, 'Draft Exams', first.title);
+      await tableRow(page, 'Draft Exams', first.title).getByRole('button', { name: 'More actions' }).click();
       const [download] = await Promise.all([
         page.waitForEvent('download'),
-        row.getByRole('button', { name: 'Export QTI' }).click(),
+        page.getByRole('menuitem', { name: 'Export QTI' }).click(),
       ]);
       expect(download.suggestedFilename()).toMatch(/\.qti\.zip$/);
       const buffer = await readFile(await download.path());

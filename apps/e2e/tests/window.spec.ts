@@ -109,8 +109,9 @@ test('a candidate before the window sees when it opens and cannot start; with a 
     await test.step('the creator gives C-150 ×1.5 time on the accommodations page', async () => {
       await creatorPage.goto(`${E2E.creatorOrigin}/creator/dashboard`);
       await tableRow(creatorPage, 'Published Exams', 'Windowed Statistics')
-        .getByRole('link', { name: 'Accommodations' })
+        .getByRole('button', { name: 'More actions' })
         .click();
+      await creatorPage.getByRole('menuitem', { name: 'Accommodations' }).click();
       await expect(creatorPage).toHaveURL(new RegExp(`/creator/exam-accommodations/${examId}$`));
       await creatorPage.getByLabel('Candidate ID').fill('C-150');
       await creatorPage.getByLabel('Time factor (×)').fill('1.5');

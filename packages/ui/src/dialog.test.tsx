@@ -1,8 +1,9 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { ConfirmDialog, Dialog } from './dialog.tsx';
+import { DropdownMenu, DropdownMenuItem } from './dropdown-menu.tsx';
 
 function WithConfirm({ moveFocus }: { moveFocus?: boolean }) {
   const [open, setOpen] = useState(false);
@@ -34,6 +35,25 @@ function WithDialog() {
       <Dialog open={open} onOpenChange={setOpen} title="Extend time">
         <button onClick={() => setOpen(false)}>Done</button>
       </Dialog>
+    </>
+  );
+}
+
+/** A row's menu whose item opens a confirmation, as the creator's exam tables do. */
+function WithMenu() {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <DropdownMenu trigger={<button>More actions</button>}>
+        <DropdownMenuItem onSelect={() => setOpen(true)}>Delete</DropdownMenuItem>
+      </DropdownMenu>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Delete?"
+        description="Sure?"
+        onConfirm={() => setOpen(false)}
+      />
     </>
   );
 }
@@ -71,5 +91,18 @@ describe('dialogs opened by state', () => {
     await user.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(opener).toHaveFocus();
+  });
+
+  it('opened from a menu item, return the focus to the menu button (the item is gone with its menu)', async () => {
+    const user = userEvent.setup();
+    render(<WithMenu />);
+    const menuButton = screen.getByRole('button', { name: 'More actions' });
+    menuButton.focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(screen.getByRole('menuitem', { name: 'Delete' })).toHaveFocus());
+    await user.keyboard('{Enter}');
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    await waitFor(() => expect(menuButton).toHaveFocus());
   });
 });

@@ -19,7 +19,7 @@ function useReturnFocus(open: boolean, onCloseAutoFocus?: (event: Event) => void
   const opener = useRef<HTMLElement | null>(null);
   useLayoutEffect(() => {
     if (open && document.activeElement instanceof HTMLElement && document.activeElement !== document.body)
-      opener.current = document.activeElement;
+      opener.current = openerOf(document.activeElement);
   }, [open]);
   return (event: Event) => {
     onCloseAutoFocus?.(event);
@@ -28,6 +28,15 @@ function useReturnFocus(open: boolean, onCloseAutoFocus?: (event: Event) => void
     if (opener.current?.isConnected) opener.current.focus();
     opener.current = null;
   };
+}
+
+/**
+ * A menu item goes away with its menu, so a dialog opened from one gives the focus back to the menu's button
+ * (dropdown-menu.tsx: the menu is labelled by its button).
+ */
+function openerOf(element: HTMLElement): HTMLElement {
+  const triggerId = element.closest('[role="menu"]')?.getAttribute('aria-labelledby');
+  return (triggerId ? document.getElementById(triggerId) : null) ?? element;
 }
 
 type DialogProps = {

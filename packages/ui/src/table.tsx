@@ -1,11 +1,27 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cn } from './lib/cn.ts';
 
+/*
+ * Below the sm breakpoint a `stacked` table shows each row as a card: the header row is hidden and every cell
+ * with a `data-label` (its column's name) shows that name before its value. The elements stay a table.
+ */
+const stackedOnPhone = [
+  'max-sm:block max-sm:[&_tbody]:block max-sm:[&_thead]:hidden',
+  'max-sm:[&_tr]:block max-sm:[&_tr]:py-2',
+  'max-sm:[&_td]:flex max-sm:[&_td]:items-center max-sm:[&_td]:justify-between max-sm:[&_td]:gap-3',
+  'max-sm:[&_td]:px-5 max-sm:[&_td]:py-1.5',
+  'max-sm:[&_td[data-label]]:before:text-xs max-sm:[&_td[data-label]]:before:font-semibold',
+  'max-sm:[&_td[data-label]]:before:text-muted max-sm:[&_td[data-label]]:before:content-[attr(data-label)]',
+].join(' ');
+
 /** A semantic table in a horizontally scrolling frame (tablets keep every column reachable). */
-export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
+export function Table({ className, stacked, ...props }: HTMLAttributes<HTMLTableElement> & { stacked?: boolean }) {
   return (
     <div className="w-full overflow-x-auto">
-      <table className={cn('w-full border-collapse text-left text-sm', className)} {...props} />
+      <table
+        className={cn('w-full border-collapse text-left text-sm', stacked && stackedOnPhone, className)}
+        {...props}
+      />
     </div>
   );
 }

@@ -42,6 +42,12 @@ function stat(label: string) {
     .parentElement?.querySelector('p:nth-of-type(2)')?.textContent;
 }
 
+/** Opens the row's "More actions" menu and picks one item by its name. */
+async function chooseFromMenu(user: ReturnType<typeof renderApp>['user'], row: HTMLElement, item: string) {
+  await user.click(within(row).getByRole('button', { name: 'More actions' }));
+  await user.click(await screen.findByRole('menuitem', { name: item }));
+}
+
 describe('creator dashboard', () => {
   it('shows both empty messages when the creator has no exams', async () => {
     seedExams();
@@ -107,7 +113,7 @@ describe('creator dashboard', () => {
     expect(within(liveRow).queryByRole('cell', { name: '7' })).not.toBeInTheDocument();
     const offlineRow = within(published).getByRole('row', { name: /Offline Quiz/ });
     expect(within(offlineRow).getAllByRole('cell')[headers.indexOf('Invites')]).toHaveTextContent(/^0$/);
-    expect(within(liveRow).getByRole('link', { name: 'View Insights' })).toHaveAttribute(
+    expect(within(liveRow).getByRole('link', { name: 'Results' })).toHaveAttribute(
       'href',
       `/creator/exam-insights/${examStore.exams[0]?.id}`,
     );
@@ -192,7 +198,7 @@ describe('creator dashboard', () => {
     signInAs();
     const { user } = renderApp('/creator/dashboard');
     const row = await screen.findByRole('row', { name: /Old Draft/ });
-    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    await chooseFromMenu(user, row, 'Delete');
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent(
       'Are you sure you want to delete the draft "Old Draft"? This action cannot be undone.',
@@ -202,7 +208,7 @@ describe('creator dashboard', () => {
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(examStore.exams).toHaveLength(1);
 
-    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    await chooseFromMenu(user, row, 'Delete');
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Draft exam deleted successfully')).toBeInTheDocument();
     expect(await screen.findByText('No draft exams yet')).toBeInTheDocument();
@@ -214,7 +220,7 @@ describe('creator dashboard', () => {
     signInAs();
     const { user } = renderApp('/creator/dashboard');
     const row = await screen.findByRole('row', { name: /Untitled exam/ });
-    await user.click(within(row).getByRole('button', { name: 'Delete' }));
+    await chooseFromMenu(user, row, 'Delete');
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(
       'Are you sure you want to delete the draft "Untitled exam"? This action cannot be undone.',
     );
@@ -226,8 +232,7 @@ describe('creator dashboard', () => {
     signInAs();
     const { user } = renderApp('/creator/dashboard');
     const row = await screen.findByRole('row', { name: /Final/ });
-    await user.click(within(row).getByRole('button', { name: 'More actions' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await chooseFromMenu(user, row, 'Delete');
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Error')).toBeInTheDocument();
     expect(screen.getByRole('row', { name: /Final/ })).toBeInTheDocument();
@@ -255,8 +260,7 @@ describe('published exam actions', () => {
     const writeText = vi.fn().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
     const row = await screen.findByRole('row', { name: /Shared/ });
-    await user.click(within(row).getByRole('button', { name: 'More actions' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Copy exam URL' }));
+    await user.click(within(row).getByRole('button', { name: 'Copy link' }));
     expect(await screen.findByText('Exam URL copied to clipboard!')).toBeInTheDocument();
     expect(writeText).toHaveBeenCalledWith(`http://taker.test/exam/${examStore.exams[0]?.id}`);
   });
@@ -270,8 +274,7 @@ describe('published exam actions', () => {
 
   async function choosePreview(user: ReturnType<typeof renderApp>['user'], title: string) {
     const row = await screen.findByRole('row', { name: new RegExp(title) });
-    await user.click(within(row).getByRole('button', { name: 'More actions' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Preview' }));
+    await chooseFromMenu(user, row, 'Preview');
   }
 
   it("opens the preview with a preview token from the server in the fragment, never the creator's token", async () => {

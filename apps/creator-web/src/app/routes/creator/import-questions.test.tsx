@@ -209,7 +209,8 @@ describe('importing questions from the dashboard', () => {
     );
     signInAs();
     const { user } = renderApp('/creator/dashboard');
-    await user.click(await screen.findByRole('button', { name: 'Import questions into this draft' }));
+    await user.click(await screen.findByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Import questions into this draft' }));
     const dialog = await screen.findByRole('dialog', { name: 'Import questions' });
     await user.upload(within(dialog).getByLabelText('File to import'), new File([GIFT], 'bank.txt'));
     await user.click(within(dialog).getByRole('button', { name: 'Preview' }));
@@ -240,7 +241,8 @@ describe('importing questions from the dashboard', () => {
     });
     const token = signInAs();
     const { user } = renderApp('/creator/dashboard');
-    await user.click(await screen.findByRole('button', { name: 'Export QTI' }));
+    await user.click(await screen.findByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Export QTI' }));
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
     expect(names).toEqual(['Draft Quiz.qti.zip']);
     expect(authorization).toBe(`Bearer ${token}`);
@@ -273,7 +275,8 @@ describe('importing questions from the dashboard', () => {
     });
     const token = signInAs();
     const { user } = renderApp('/creator/dashboard');
-    await user.click(await screen.findByRole('button', { name: 'Export Moodle XML' }));
+    await user.click(await screen.findByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Export Moodle XML' }));
     await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
     expect(names).toEqual(['Draft Quiz.moodle.xml']);
     expect(authorization).toBe(`Bearer ${token}`);

@@ -168,7 +168,8 @@ describe('the accommodations page', () => {
     serveOverrides('exam-acc', []);
     const { user, router } = renderApp('/creator/dashboard');
     const table = await screen.findByRole('table', { name: 'Published Exams' });
-    await user.click(within(table).getByRole('link', { name: 'Accommodations' }));
+    await user.click(within(table).getByRole('button', { name: 'More actions' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Accommodations' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/creator/exam-accommodations/exam-acc'));
   });
 });

@@ -109,26 +109,30 @@ export function QuestionBank() {
                   <TableCell>{t(`common:questionType.${b.question.type}`)}</TableCell>
                   <TableCell>{b.question.topic || '—'}</TableCell>
                   <TableCell className="tabular-nums">{b.question.points}</TableCell>
-                  <TableCell className="text-right">
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      aria-label={t('questionBank.editQuestionname', { questionName: questionName(b.question.title) })}
-                      onClick={() => setEditing({ bankQuestion: b })}
-                    >
-                      <Pencil aria-hidden className="h-4 w-4" />
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="icon"
-                      className="text-danger"
-                      aria-label={t('questionBank.deleteQuestionname', {
-                        questionName: questionName(b.question.title),
-                      })}
-                      onClick={() => setDeleting(b)}
-                    >
-                      <Trash2 aria-hidden className="h-4 w-4" />
-                    </Button>
+                  <TableCell>
+                    <div className="flex justify-end gap-1.5">
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        aria-label={t('questionBank.editQuestionname', {
+                          questionName: questionName(b.question.title),
+                        })}
+                        onClick={() => setEditing({ bankQuestion: b })}
+                      >
+                        <Pencil aria-hidden className="h-4 w-4" /> {t('questionBank.edit')}
+                      </Button>
+                      <Button
+                        variant="secondary"
+                        size="sm"
+                        className="text-danger"
+                        aria-label={t('questionBank.deleteQuestionname', {
+                          questionName: questionName(b.question.title),
+                        })}
+                        onClick={() => setDeleting(b)}
+                      >
+                        <Trash2 aria-hidden className="h-4 w-4" /> {t('questionBank.delete')}
+                      </Button>
+                    </div>
                   </TableCell>
                 </TableRow>
               ))}

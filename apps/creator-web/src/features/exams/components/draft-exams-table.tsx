@@ -1,96 +1,129 @@
 import type { Exam } from '@exam/domain/exam';
 import { Card, CardHeader } from '@exam/ui/card';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@exam/ui/dropdown-menu';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
-import { Download, FileCode, FileText, FileUp, Pencil, Trash2, UserCog } from 'lucide-react';
+import { Download, ExternalLink, FileCode, FileText, FileUp, Pencil, Trash2, UserCog } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
+import { useRuntimeConfig } from '../../../config/runtime-config.ts';
 import { formatDate } from '../../../lib/format-date.ts';
+import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
 import { ImportQuestionsDialog } from './import-questions-dialog.tsx';
-import { IconAction } from './icon-action.tsx';
+import { MoreActionsMenu, RowActionButton, RowActionLink, RowActions } from './row-actions.tsx';
+import { examName } from '../../../lib/display-names.ts';
 import { RoleBadge } from './role-badge.tsx';
 import { examCan } from '../lib/capabilities.ts';
-import { examName } from '../../../lib/display-names.ts';
 import { useTranslation } from 'react-i18next';
 
 export function DraftExamsTable({ exams }: { exams: Exam[] }) {
   const { t } = useTranslation('exams');
+  const { takerOrigin } = useRuntimeConfig();
   const [toDelete, setToDelete] = useState<Exam | null>(null);
   const [importInto, setImportInto] = useState<string | null>(null);
+  const headers = {
+    questions: t('draftExamsTable.questions'),
+    created: t('draftExamsTable.created'),
+    lastModified: t('draftExamsTable.lastModified'),
+  };
   return (
     <Card>
       <CardHeader title={t('draftExamsTable.draftExams')} description={t('draftExamsTable.workInProgressCandidates')} />
       {exams.length === 0 ? (
         <EmptyState icon={<FileText aria-hidden />} title={t('draftExamsTable.noDraftExamsYet')} />
       ) : (
-        <Table aria-label={t('draftExamsTable.draftExams')}>
+        <Table stacked aria-label={t('draftExamsTable.draftExams')}>
           <TableHead>
             <tr>
-              {[
-                t('draftExamsTable.title'),
-                t('draftExamsTable.questions'),
-                t('draftExamsTable.created'),
-                t('draftExamsTable.lastModified'),
-              ].map((h) => (
+              {[t('draftExamsTable.title'), ...Object.values(headers)].map((h) => (
                 <TableHeaderCell key={h}>{h}</TableHeaderCell>
               ))}
               <TableHeaderCell className="text-right">{t('draftExamsTable.actions')}</TableHeaderCell>
             </tr>
           </TableHead>
           <TableBody>
-            {exams.map((exam) => (
-              <TableRow key={exam.id}>
-                <TableCell className="max-w-72 truncate font-medium">
-                  {examName(exam.title)} <RoleBadge exam={exam} />
-                </TableCell>
-                <TableCell className="tabular-nums">{exam.questions.length}</TableCell>
-                <TableCell className="whitespace-nowrap">{formatDate(exam.createdAt)}</TableCell>
-                <TableCell className="whitespace-nowrap">{formatDate(exam.lastEditedAt)}</TableCell>
-                <TableCell>
-                  <div className="flex justify-end gap-0.5">
-                    {examCan(exam, 'exam:edit') && (
-                      <>
-                        <IconAction
-                          label={t('draftExamsTable.edit')}
-                          icon={<Pencil aria-hidden className="h-4 w-4" />}
+            {exams.map((exam) => {
+              const titleId = `draft-title-${exam.id}`;
+              const canEdit = examCan(exam, 'exam:edit');
+              const canControl = examCan(exam, 'live:control');
+              const canDelete = examCan(exam, 'exam:delete');
+              return (
+                <TableRow key={exam.id}>
+                  <TableCell id={titleId} className="min-w-28 max-w-72 break-words font-medium">
+                    {examName(exam.title)} <RoleBadge exam={exam} />
+                  </TableCell>
+                  <TableCell data-label={headers.questions} className="tabular-nums">
+                    {exam.questions.length}
+                  </TableCell>
+                  <TableCell data-label={headers.created} className="whitespace-nowrap">
+                    {formatDate(exam.createdAt)}
+                  </TableCell>
+                  <TableCell data-label={headers.lastModified} className="whitespace-nowrap">
+                    {formatDate(exam.lastEditedAt)}
+                  </TableCell>
+                  <TableCell>
+                    <RowActions columns="2-3">
+                      {canEdit && (
+                        <RowActionLink
                           to={paths.editExam(exam.id, 'draft')}
-                        />
-                        <IconAction
-                          label={t('draftExamsTable.accommodations')}
-                          icon={<UserCog aria-hidden className="h-4 w-4" />}
-                          to={paths.examAccommodations(exam.id)}
-                        />
-                        <IconAction
-                          label={t('interchange.importIntoDraft')}
-                          icon={<FileUp aria-hidden className="h-4 w-4" />}
-                          onClick={() => setImportInto(exam.id)}
-                        />
-                        <IconAction
-                          label={t('interchange.exportQti')}
-                          icon={<Download aria-hidden className="h-4 w-4" />}
-                          onClick={() => void exportQtiWithToast(exam.id)}
-                        />
-                        <IconAction
-                          label={t('interchange.exportMoodleXml')}
-                          icon={<FileCode aria-hidden className="h-4 w-4" />}
-                          onClick={() => void exportMoodleXmlWithToast(exam.id)}
-                        />
-                      </>
-                    )}
-                    {examCan(exam, 'exam:delete') && (
-                      <IconAction
-                        label={t('draftExamsTable.delete')}
-                        tone="danger"
-                        icon={<Trash2 aria-hidden className="h-4 w-4" />}
-                        onClick={() => setToDelete(exam)}
-                      />
-                    )}
-                  </div>
-                </TableCell>
-              </TableRow>
-            ))}
+                          icon={<Pencil aria-hidden />}
+                          describedBy={titleId}
+                        >
+                          {t('draftExamsTable.edit')}
+                        </RowActionLink>
+                      )}
+                      {canEdit && (
+                        <RowActionButton
+                          onClick={() => void openPreview(exam.id, takerOrigin)}
+                          icon={<ExternalLink aria-hidden />}
+                          describedBy={titleId}
+                        >
+                          {t('draftExamsTable.preview')}
+                        </RowActionButton>
+                      )}
+                      {(canEdit || canControl || canDelete) && (
+                        <MoreActionsMenu label={t('draftExamsTable.moreActions')} describedBy={titleId}>
+                          {canEdit && (
+                            <DropdownMenuItem onSelect={() => setImportInto(exam.id)}>
+                              <FileUp aria-hidden className="h-4 w-4" /> {t('interchange.importIntoDraft')}
+                            </DropdownMenuItem>
+                          )}
+                          {canControl && (
+                            <DropdownMenuItem asChild>
+                              <Link to={paths.examAccommodations(exam.id)}>
+                                <UserCog aria-hidden className="h-4 w-4" /> {t('draftExamsTable.accommodations')}
+                              </Link>
+                            </DropdownMenuItem>
+                          )}
+                          {canEdit && (
+                            <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
+                              <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
+                            </DropdownMenuItem>
+                          )}
+                          {canEdit && (
+                            <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
+                              <FileCode aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
+                            </DropdownMenuItem>
+                          )}
+                          {canDelete && <DropdownMenuSeparator />}
+                          {canDelete && (
+                            <DropdownMenuItem
+                              className="text-danger data-[highlighted]:bg-red-50"
+                              onSelect={() => setToDelete(exam)}
+                            >
+                              <Trash2 aria-hidden className="h-4 w-4" /> {t('draftExamsTable.delete')}
+                            </DropdownMenuItem>
+                          )}
+                        </MoreActionsMenu>
+                      )}
+                    </RowActions>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
           </TableBody>
         </Table>
       )}

@@ -1,17 +1,16 @@
 import type { Exam } from '@exam/domain/exam';
-import { Button } from '@exam/ui/button';
 import { Card, CardHeader } from '@exam/ui/card';
-import { DropdownMenu, DropdownMenuItem, DropdownMenuSeparator } from '@exam/ui/dropdown-menu';
+import { DropdownMenuItem, DropdownMenuSeparator } from '@exam/ui/dropdown-menu';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Switch } from '@exam/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
 import {
   BarChart3,
-  Copy,
   Download,
   ExternalLink,
-  MoreHorizontal,
+  FileCode,
+  Link2,
   Pencil,
   Radio,
   Send,
@@ -31,11 +30,11 @@ import type { ExamResultsSummary } from '../api/get-results-summary.ts';
 import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
 import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
-import { IconAction } from './icon-action.tsx';
-import { RoleBadge } from './role-badge.tsx';
-import { examCan } from '../lib/capabilities.ts';
+import { MoreActionsMenu, RowActionButton, RowActionLink, RowActions } from './row-actions.tsx';
 import { TakeOfflineDialog } from './take-offline-dialog.tsx';
 import { examName } from '../../../lib/display-names.ts';
+import { RoleBadge } from './role-badge.tsx';
+import { examCan } from '../lib/capabilities.ts';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../../../i18n/index.ts';
 
@@ -101,6 +100,14 @@ export function PublishedExamsTable({ exams, summary, invitations }: Props) {
   const countsOf = (examId: string) => summary?.find((s) => s.examId === examId);
   // Without the results service the counts are unknown, not zero.
   const count = (value: number | undefined) => (summary ? (value ?? 0) : '—');
+  const headers = {
+    status: t('publishedExamsTable.status'),
+    questions: t('publishedExamsTable.questions'),
+    published: t('publishedExamsTable.published'),
+    lastEdit: t('publishedExamsTable.lastEdit'),
+    invites: t('publishedExamsTable.invites'),
+    submissions: t('publishedExamsTable.submissions'),
+  };
 
   return (
     <Card>
@@ -111,118 +118,125 @@ export function PublishedExamsTable({ exams, summary, invitations }: Props) {
       {exams.length === 0 ? (
         <EmptyState icon={<Send aria-hidden />} title={t('publishedExamsTable.noPublishedExamsYet')} />
       ) : (
-        <Table aria-label={t('publishedExamsTable.publishedExams')}>
+        <Table stacked aria-label={t('publishedExamsTable.publishedExams')}>
           <TableHead>
             <tr>
-              {[
-                t('publishedExamsTable.title'),
-                t('publishedExamsTable.status'),
-                t('publishedExamsTable.questions'),
-                t('publishedExamsTable.published'),
-                t('publishedExamsTable.lastEdit'),
-                t('publishedExamsTable.invites'),
-                t('publishedExamsTable.submissions'),
-              ].map((h) => (
+              {[t('publishedExamsTable.title'), ...Object.values(headers)].map((h) => (
                 <TableHeaderCell key={h}>{h}</TableHeaderCell>
               ))}
               <TableHeaderCell className="text-right">{t('publishedExamsTable.actions')}</TableHeaderCell>
             </tr>
           </TableHead>
           <TableBody>
-            {exams.map((exam) => (
-              <TableRow key={exam.id}>
-                <TableCell className="min-w-28 max-w-64 break-words font-medium">
-                  {examName(exam.title)} <RoleBadge exam={exam} />
-                </TableCell>
-                <TableCell>
-                  <LiveSwitch exam={exam} />
-                </TableCell>
-                <TableCell className="tabular-nums">{exam.questions.length}</TableCell>
-                <TableCell className="min-w-20">{formatDate(exam.publishedAt)}</TableCell>
-                <TableCell className="min-w-20">{formatDate(exam.lastEditedAt)}</TableCell>
-                <TableCell className="tabular-nums">{invitations ? (invitations.get(exam.id) ?? 0) : '—'}</TableCell>
-                <TableCell className="tabular-nums">{count(countsOf(exam.id)?.submitted)}</TableCell>
-                <TableCell>
-                  <div className="flex justify-end gap-0.5">
-                    {examCan(exam, 'live:view') && (
-                      <IconAction
-                        label={t('publishedExamsTable.liveView')}
-                        icon={<Radio aria-hidden className="h-4 w-4" />}
-                        to={paths.examLive(exam.id)}
-                      />
-                    )}
-                    {examCan(exam, 'insights:read') && (
-                      <IconAction
-                        label={t('publishedExamsTable.viewInsights')}
-                        icon={<BarChart3 aria-hidden className="h-4 w-4" />}
-                        to={paths.examInsights(exam.id)}
-                      />
-                    )}
-                    {examCan(exam, 'exam:edit') && (
-                      <IconAction
-                        label={t('publishedExamsTable.edit')}
-                        icon={<Pencil aria-hidden className="h-4 w-4" />}
-                        to={paths.editExam(exam.id, 'published')}
-                      />
-                    )}
-                    {examCan(exam, 'live:control') && (
-                      <IconAction
-                        label={t('publishedExamsTable.accommodations')}
-                        icon={<UserCog aria-hidden className="h-4 w-4" />}
-                        to={paths.examAccommodations(exam.id)}
-                      />
-                    )}
-                    <DropdownMenu
-                      trigger={
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          className="h-8 w-8 text-muted hover:text-ink"
-                          aria-label={t('publishedExamsTable.moreActions')}
+            {exams.map((exam) => {
+              const titleId = `published-title-${exam.id}`;
+              const canEdit = examCan(exam, 'exam:edit');
+              const canControl = examCan(exam, 'live:control');
+              const canDelete = examCan(exam, 'exam:delete');
+              // Results open on the insights for those who read them, else on the submissions (a grader).
+              const results = examCan(exam, 'insights:read')
+                ? paths.examInsights(exam.id)
+                : examCan(exam, 'results:read')
+                  ? paths.examSubmissions(exam.id)
+                  : null;
+              return (
+                <TableRow key={exam.id}>
+                  <TableCell id={titleId} className="min-w-28 max-w-64 break-words font-medium">
+                    {examName(exam.title)} <RoleBadge exam={exam} />
+                  </TableCell>
+                  <TableCell data-label={headers.status}>
+                    <LiveSwitch exam={exam} />
+                  </TableCell>
+                  <TableCell data-label={headers.questions} className="tabular-nums">
+                    {exam.questions.length}
+                  </TableCell>
+                  <TableCell data-label={headers.published} className="min-w-20">
+                    {formatDate(exam.publishedAt)}
+                  </TableCell>
+                  <TableCell data-label={headers.lastEdit} className="min-w-20">
+                    {formatDate(exam.lastEditedAt)}
+                  </TableCell>
+                  <TableCell data-label={headers.invites} className="tabular-nums">
+                    {invitations ? (invitations.get(exam.id) ?? 0) : '—'}
+                  </TableCell>
+                  <TableCell data-label={headers.submissions} className="tabular-nums">
+                    {count(countsOf(exam.id)?.submitted)}
+                  </TableCell>
+                  <TableCell>
+                    <RowActions columns="1-2">
+                      {canEdit && (
+                        <RowActionLink
+                          to={paths.editExam(exam.id, 'published')}
+                          icon={<Pencil aria-hidden />}
+                          describedBy={titleId}
                         >
-                          <MoreHorizontal aria-hidden className="h-4 w-4" />
-                        </Button>
-                      }
-                    >
-                      {examCan(exam, 'exam:edit') && (
-                        <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
-                          <ExternalLink aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.preview')}
-                        </DropdownMenuItem>
+                          {t('publishedExamsTable.edit')}
+                        </RowActionLink>
                       )}
-                      {examCan(exam, 'exam:edit') && (
-                        <DropdownMenuItem asChild>
-                          <Link to={paths.examRoster(exam.id)}>
-                            <Users aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.rosterInvitations')}
-                          </Link>
-                        </DropdownMenuItem>
+                      {results && (
+                        <RowActionLink to={results} icon={<BarChart3 aria-hidden />} describedBy={titleId}>
+                          {t('publishedExamsTable.results')}
+                        </RowActionLink>
                       )}
-                      <DropdownMenuItem onSelect={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}>
-                        <Copy aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.copyExamUrl')}
-                      </DropdownMenuItem>
-                      {examCan(exam, 'exam:edit') && (
-                        <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
-                          <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
-                        </DropdownMenuItem>
-                      )}
-                      {examCan(exam, 'exam:edit') && (
-                        <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
-                          <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
-                        </DropdownMenuItem>
-                      )}
-                      {examCan(exam, 'exam:delete') && <DropdownMenuSeparator />}
-                      {examCan(exam, 'exam:delete') && (
-                        <DropdownMenuItem
-                          className="text-danger data-[highlighted]:bg-red-50"
-                          onSelect={() => setToDelete(exam)}
-                        >
-                          <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
-                        </DropdownMenuItem>
-                      )}
-                    </DropdownMenu>
-                  </div>
-                </TableCell>
-              </TableRow>
-            ))}
+                      <RowActionButton
+                        onClick={() => void copyExamUrl(takerPaths.exam(takerOrigin, exam.id))}
+                        icon={<Link2 aria-hidden />}
+                        describedBy={titleId}
+                      >
+                        {t('publishedExamsTable.copyLink')}
+                      </RowActionButton>
+                      <MoreActionsMenu label={t('publishedExamsTable.moreActions')} describedBy={titleId}>
+                        {examCan(exam, 'live:view') && (
+                          <DropdownMenuItem asChild>
+                            <Link to={paths.examLive(exam.id)}>
+                              <Radio aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.liveView')}
+                            </Link>
+                          </DropdownMenuItem>
+                        )}
+                        {canEdit && (
+                          <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
+                            <ExternalLink aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.preview')}
+                          </DropdownMenuItem>
+                        )}
+                        {canEdit && (
+                          <DropdownMenuItem asChild>
+                            <Link to={paths.examRoster(exam.id)}>
+                              <Users aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.rosterInvitations')}
+                            </Link>
+                          </DropdownMenuItem>
+                        )}
+                        {canControl && (
+                          <DropdownMenuItem asChild>
+                            <Link to={paths.examAccommodations(exam.id)}>
+                              <UserCog aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.accommodations')}
+                            </Link>
+                          </DropdownMenuItem>
+                        )}
+                        {canEdit && (
+                          <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
+                            <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
+                          </DropdownMenuItem>
+                        )}
+                        {canEdit && (
+                          <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
+                            <FileCode aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
+                          </DropdownMenuItem>
+                        )}
+                        {canDelete && <DropdownMenuSeparator />}
+                        {canDelete && (
+                          <DropdownMenuItem
+                            className="text-danger data-[highlighted]:bg-red-50"
+                            onSelect={() => setToDelete(exam)}
+                          >
+                            <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
+                          </DropdownMenuItem>
+                        )}
+                      </MoreActionsMenu>
+                    </RowActions>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
           </TableBody>
         </Table>
       )}

@@ -78,11 +78,11 @@ export function CourseMaterials({
               <span className="text-xs text-muted">{formatSize(m.size)}</span>
               <Button
                 variant="ghost"
-                size="icon"
+                size="sm"
                 aria-label={t('courseMaterials.removeName', { name: m.name })}
                 onClick={() => onChange(materials.filter((x) => x.id !== m.id))}
               >
-                <X aria-hidden className="h-4 w-4" />
+                <X aria-hidden className="h-4 w-4" /> {t('courseMaterials.remove')}
               </Button>
             </li>
           ))}
