@@ -91,7 +91,9 @@ test('an owner shares an exam with a grader and a proctor, who do their jobs and
     const row = tableRow(graderPage, 'Published Exams', TITLE);
     await expect(row.getByText('Your role: Grader')).toBeAttached();
     await expect(row.getByRole('link', { name: 'Edit' })).toHaveCount(0);
-    await expect(row.getByRole('link', { name: 'Live view' })).toHaveCount(0);
+    // Results open on the submissions (a grader reads no insights); nothing else of the row is a grader's.
+    await expect(row.getByRole('link', { name: 'Results' })).toHaveAttribute('href', /\/submissions$/);
+    await expect(row.getByRole('button', { name: 'More actions' })).toHaveCount(0);
   });
 
   await test.step("the grader opens the exam's results: Grade, but no Edit, Sharing or Live", async () => {
@@ -149,7 +151,9 @@ test('an owner shares an exam with a grader and a proctor, who do their jobs and
     const row = tableRow(proctorPage, 'Published Exams', TITLE);
     await expect(row.getByText('Your role: Proctor')).toBeAttached();
     await expect(row.getByRole('link', { name: 'Edit' })).toHaveCount(0);
-    await row.getByRole('link', { name: 'Live view' }).click();
+    await expect(row.getByRole('link', { name: 'Results' })).toHaveCount(0);
+    await row.getByRole('button', { name: 'More actions' }).click();
+    await proctorPage.getByRole('menuitem', { name: 'Live view' }).click();
     await expect(proctorPage).toHaveURL(new RegExp(`/creator/exam-live/${exam.id}$`));
     const nav = examNav(proctorPage);
     await expect(nav.getByRole('link', { name: 'Live' })).toBeVisible();

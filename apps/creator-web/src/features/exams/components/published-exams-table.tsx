@@ -185,53 +185,55 @@ export function PublishedExamsTable({ exams, summary, invitations }: Props) {
                       >
                         {t('publishedExamsTable.copyLink')}
                       </RowActionButton>
-                      <MoreActionsMenu label={t('publishedExamsTable.moreActions')} describedBy={titleId}>
-                        {examCan(exam, 'live:view') && (
-                          <DropdownMenuItem asChild>
-                            <Link to={paths.examLive(exam.id)}>
-                              <Radio aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.liveView')}
-                            </Link>
-                          </DropdownMenuItem>
-                        )}
-                        {canEdit && (
-                          <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
-                            <ExternalLink aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.preview')}
-                          </DropdownMenuItem>
-                        )}
-                        {canEdit && (
-                          <DropdownMenuItem asChild>
-                            <Link to={paths.examRoster(exam.id)}>
-                              <Users aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.rosterInvitations')}
-                            </Link>
-                          </DropdownMenuItem>
-                        )}
-                        {canControl && (
-                          <DropdownMenuItem asChild>
-                            <Link to={paths.examAccommodations(exam.id)}>
-                              <UserCog aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.accommodations')}
-                            </Link>
-                          </DropdownMenuItem>
-                        )}
-                        {canEdit && (
-                          <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
-                            <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
-                          </DropdownMenuItem>
-                        )}
-                        {canEdit && (
-                          <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
-                            <FileCode aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
-                          </DropdownMenuItem>
-                        )}
-                        {canDelete && <DropdownMenuSeparator />}
-                        {canDelete && (
-                          <DropdownMenuItem
-                            className="text-danger data-[highlighted]:bg-red-50"
-                            onSelect={() => setToDelete(exam)}
-                          >
-                            <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
-                          </DropdownMenuItem>
-                        )}
-                      </MoreActionsMenu>
+                      {(examCan(exam, 'live:view') || canEdit || canControl || canDelete) && (
+                        <MoreActionsMenu label={t('publishedExamsTable.moreActions')} describedBy={titleId}>
+                          {examCan(exam, 'live:view') && (
+                            <DropdownMenuItem asChild>
+                              <Link to={paths.examLive(exam.id)}>
+                                <Radio aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.liveView')}
+                              </Link>
+                            </DropdownMenuItem>
+                          )}
+                          {canEdit && (
+                            <DropdownMenuItem onSelect={() => void openPreview(exam.id, takerOrigin)}>
+                              <ExternalLink aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.preview')}
+                            </DropdownMenuItem>
+                          )}
+                          {canEdit && (
+                            <DropdownMenuItem asChild>
+                              <Link to={paths.examRoster(exam.id)}>
+                                <Users aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.rosterInvitations')}
+                              </Link>
+                            </DropdownMenuItem>
+                          )}
+                          {canControl && (
+                            <DropdownMenuItem asChild>
+                              <Link to={paths.examAccommodations(exam.id)}>
+                                <UserCog aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.accommodations')}
+                              </Link>
+                            </DropdownMenuItem>
+                          )}
+                          {canEdit && (
+                            <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
+                              <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
+                            </DropdownMenuItem>
+                          )}
+                          {canEdit && (
+                            <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
+                              <FileCode aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
+                            </DropdownMenuItem>
+                          )}
+                          {canDelete && <DropdownMenuSeparator />}
+                          {canDelete && (
+                            <DropdownMenuItem
+                              className="text-danger data-[highlighted]:bg-red-50"
+                              onSelect={() => setToDelete(exam)}
+                            >
+                              <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
+                            </DropdownMenuItem>
+                          )}
+                        </MoreActionsMenu>
+                      )}
                     </RowActions>
                   </TableCell>
                 </TableRow>
