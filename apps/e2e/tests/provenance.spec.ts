@@ -153,6 +153,9 @@ test('every character of the final answers carries the source the candidate gave
     await composer.fill('Why is Mars red?');
     await composer.press('Enter');
     await reply.getByRole('button', { name: 'Copy' }).click();
+    // The copy is written to the clipboard (and remembered as the assistant's) before the button says so: a paste
+    // sooner found the clipboard still empty on a busy machine.
+    await expect(reply.getByRole('button', { name: 'Copied' })).toBeVisible();
     await pasteAtEnd(page, first);
     expected[0]!.append(REPLY, 'assistant');
     await page.keyboard.press('Backspace', { delay: KEY_DELAY_MS });
