@@ -1,3 +1,4 @@
+import type { ExamGrantRow } from '@exam/domain/internal';
 import { and, desc, eq, gte, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
 import type { ExamMember, SharedRole } from '@exam/domain/roles';
@@ -59,6 +60,14 @@ export function createExamsRepository({ db }: ExamDatabase) {
             sql`(${exams.codingWorkspace}->>'enabled')::boolean`,
           ),
         );
+    },
+    /** The exams shared with a creator in a role (exam_members), for the other services' cross-exam listings. */
+    async findGrants(creatorId: string): Promise<ExamGrantRow[]> {
+      return db
+        .select({ examId: examMembers.examId, role: examMembers.role, mayRelease: examMembers.mayRelease })
+        .from(examMembers)
+        .where(eq(examMembers.userId, creatorId))
+        .orderBy(examMembers.createdAt);
     },
     /** The creators the exam is shared with (@exam/domain/roles), oldest first; the owner is not among them. */
     async findMembers(examId: string): Promise<ExamMember[]> {

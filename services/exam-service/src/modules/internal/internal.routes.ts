@@ -1,6 +1,12 @@
 import { ErrorBodySchema } from '@exam/domain/errors';
 import { ExamIdParamsSchema } from '@exam/domain/exam';
-import { InternalExamSchema, WorkspaceDemandQuerySchema, WorkspaceDemandSchema } from '@exam/domain/internal';
+import {
+  ExamGrantsSchema,
+  InternalExamSchema,
+  WorkspaceDemandQuerySchema,
+  WorkspaceDemandSchema,
+} from '@exam/domain/internal';
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { InternalService } from './internal.service.ts';
@@ -20,6 +26,18 @@ export function internalRoutes(service: InternalService) {
         },
       },
       async (request) => service.getExam(request.params.id),
+    );
+    app.get(
+      '/internal/creators/:id/exam-grants',
+      {
+        onRequest: [app.requireInternal],
+        schema: {
+          tags: ['internal'],
+          params: z.object({ id: z.string().min(1).max(200) }),
+          response: { 200: ExamGrantsSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
+        },
+      },
+      async (request) => service.examGrants(request.params.id),
     );
     app.get(
       '/internal/workspace-demand',

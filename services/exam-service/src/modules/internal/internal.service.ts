@@ -1,6 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import { CodingWorkspaceSchema } from '@exam/domain/exam';
-import type { InternalExam, WorkspaceDemand } from '@exam/domain/internal';
+import type { ExamGrants, InternalExam, WorkspaceDemand } from '@exam/domain/internal';
 import { toExamView } from '../exams/exam-view.ts';
 import { EXAM_NOT_FOUND } from '../exams/exams.service.ts';
 import type { ExamsRepository } from '../exams/exams.repository.ts';
@@ -34,6 +34,11 @@ export function createInternalService(
           },
         ];
       });
+    },
+
+    /** The exams shared with a creator, with each share's role (the ones they own are not listed). */
+    async examGrants(creatorId: string): Promise<ExamGrants> {
+      return { grants: await exams.findGrants(creatorId) };
     },
 
     /** The whole exam for scoring and prompts: answer keys, the encrypted key and the materials' text. */

@@ -1,4 +1,4 @@
-import { InternalExamSchema } from '@exam/domain/internal';
+import { ExamGrantsSchema, InternalExamSchema } from '@exam/domain/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createCreator, createExam, type TestApp } from '../../testing/app.ts';
 
@@ -27,6 +27,34 @@ describe('internal exam route', () => {
     expect(body.aiSettings.encryptedApiKey).toMatch(/^v1\./);
     expect(response.body).not.toContain('sk-internal-test-key');
     expect(body.materialTexts).toEqual([]);
+  });
+
+  it("serves an exam's members with it, and each creator's grants, for the other services' role checks", async () => {
+    const exam = await createExam(app, owner.headers);
+    const grader = await createCreator(app);
+    const shared = await app.inject({
+      method: 'POST',
+      url: `/api/exams/${exam.id}/members`,
+      headers: owner.headers,
+      payload: { email: grader.email, role: 'grader', mayRelease: true },
+    });
+    expect(shared.statusCode).toBeLessThan(300);
+    const internal = InternalExamSchema.parse(
+      (
+        await app.inject({ method: 'GET', url: `/internal/exams/${exam.id}`, headers: { 'x-internal-token': TOKEN } })
+      ).json(),
+    );
+    expect(internal.members).toEqual([
+      { creatorId: grader.user.id, email: grader.email, role: 'grader', mayRelease: true },
+    ]);
+    const grants = (id: string, headers: Record<string, string> = { 'x-internal-token': TOKEN }) =>
+      app.inject({ method: 'GET', url: `/internal/creators/${id}/exam-grants`, headers });
+    expect(ExamGrantsSchema.parse((await grants(grader.user.id)).json())).toEqual({
+      grants: [{ examId: exam.id, role: 'grader', mayRelease: true }],
+    });
+    // The owner's own exams are not grants; a creator token is no internal token.
+    expect((await grants(owner.user.id)).json()).toEqual({ grants: [] });
+    expect((await grants(grader.user.id, grader.headers)).statusCode).toBe(401);
   });
 
   it('refuses a request without the internal token or with a wrong one', async () => {
