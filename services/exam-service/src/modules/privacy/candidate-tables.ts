@@ -22,6 +22,7 @@ export const EXAM_CANDIDATE_TABLES: CandidateTables = {
   organization_sso: { by: 'none', reason: "an organization's sign-in provider" },
   user_identities: { by: 'none', reason: "creators' sign-in identities" },
   oidc_login_states: { by: 'none', reason: "creators' sign-ins in flight" },
+  sso_sign_in_tickets: { by: 'none', reason: "creators' single sign-on tickets" },
   login_failures: { by: 'none', reason: 'creator sign-in throttling' },
   login_address_account_failures: { by: 'none', reason: 'creator sign-in throttling' },
   login_account_attempts: { by: 'none', reason: 'creator sign-in throttling' },
