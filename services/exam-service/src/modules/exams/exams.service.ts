@@ -12,7 +12,7 @@ import type { StoredAiSettings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { hashPassword } from '../auth/password.ts';
 import type { MaterialsRepository } from '../materials/materials.repository.ts';
-import type { ExamCapability } from '@exam/domain/roles';
+import { CAPABILITY_REFUSALS, grantCan, type ExamCapability } from '@exam/domain/roles';
 import type { AuditLog } from './audit-log.repository.ts';
 import { assertUniqueQuestionIds, initialLifecycle, nextLifecycle } from './exam-rules.ts';
 import { createExamAccess, EXAM_NOT_FOUND, grantOn } from './exam-access.ts';
@@ -117,6 +117,13 @@ export function createExamsService(
     if (before.isDraft && !after.isDraft) await audit.record({ examId, actorId, action: 'exam.published' });
     if (before.isLive !== after.isLive)
       await audit.record({ examId, actorId, action: 'exam.live-changed', detail: { isLive: after.isLive } });
+    if (before.retentionDays !== after.retentionDays)
+      await audit.record({
+        examId,
+        actorId,
+        action: 'retention.changed',
+        detail: { from: before.retentionDays, to: after.retentionDays },
+      });
   }
 
   async function view(row: ExamRow): Promise<Exam> {
@@ -167,6 +174,11 @@ export function createExamsService(
     async update(creatorId: string, id: string, input: UpdateExam): Promise<Exam> {
       const { row: current, grant } = await examAccess.require(creatorId, id, 'exam:edit');
       const ownerId = current.ownerId;
+      // How long candidates' data is kept is the owner's decision (roles.ts 'candidates:data'); an editor's form may
+      // send the stored value back unchanged.
+      const retentionChanges = input.retentionDays !== undefined && input.retentionDays !== current.retentionDays;
+      if (retentionChanges && !grantCan(grant, 'candidates:data'))
+        throw new AppError(ErrorCode.FORBIDDEN, CAPABILITY_REFUSALS['candidates:data']);
       if (input.questions) assertUniqueQuestionIds(input.questions);
       // A partial update may change one side of a cross-field rule alone: check it against the stored other side.
       const questions = input.questions ?? current.questions.map((q) => QuestionSchema.parse(q));

@@ -169,6 +169,33 @@ describe('what each role on a shared exam can and cannot do in exam-service', ()
     expect(still.json().title).toBe('Cell biology midterm');
   });
 
+  it('only the owner changes how long candidates’ data is kept; an editor’s form may send it back unchanged', async () => {
+    const examId = await sharedExam();
+    const put = (who: Who, retentionDays: number | null) =>
+      app.inject({
+        method: 'PUT',
+        url: `/api/exams/${examId}`,
+        headers: people[who].headers,
+        payload: { retentionDays, title: `Kept by ${who}` },
+      });
+    const refused = await put('editor', 30);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toBe(CAPABILITY_REFUSALS['candidates:data']);
+    expect((await put('editor', null)).statusCode).toBe(200);
+    expect((await put('owner', 30)).statusCode).toBe(200);
+    expect((await put('editor', 30)).statusCode).toBe(200);
+    const exam = (
+      await app.inject({ method: 'GET', url: `/api/exams/${examId}`, headers: people.owner.headers })
+    ).json();
+    expect(exam).toMatchObject({ retentionDays: 30, title: 'Kept by editor' });
+    const audit = (
+      await app.inject({ method: 'GET', url: `/api/exams/${examId}/audit`, headers: people.owner.headers })
+    ).json();
+    expect(audit.events.filter((e: { action: string }) => e.action === 'retention.changed')).toEqual([
+      expect.objectContaining({ actorId: people.owner.user.id, detail: { from: null, to: 30 } }),
+    ]);
+  });
+
   it('each role reads the exam with its role and capabilities, and only what the role needs', async () => {
     const examId = await sharedExam();
     const read = async (who: Who) =>
