@@ -104,6 +104,18 @@ export async function queryResetTokenHashes(app: TestApp, userId: string): Promi
   return rows.map((r) => r.tokenHash);
 }
 
+/**
+ * Test files share one database (vitest.config.ts): mail the files before queued (hundreds of sharing notices from
+ * the role matrix) is still pending there, and a file that sends the queue over its own SMTP server would deliver all
+ * of it first. Marks that mail as sent, so a file's sender delivers only its own.
+ */
+export async function settleEarlierMail(app: TestApp): Promise<void> {
+  await app.examDatabase.db
+    .update(schema.mailQueue)
+    .set({ status: 'sent', sentAt: new Date() })
+    .where(eq(schema.mailQueue.status, 'pending'));
+}
+
 /** An HS256 JWT signed by hand, so tests can make expired or tampered tokens the app did not issue. */
 export function handSignedToken(claims: Record<string, unknown>, secret: string = TEST_SECRETS.JWT_SECRET): string {
   const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

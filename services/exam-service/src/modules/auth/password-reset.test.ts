@@ -7,7 +7,14 @@ import { AuthMessages } from '@exam/domain/auth';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createCreator, queryResetTokenHashes, TEST_PASSWORD, type TestApp } from '../../testing/app.ts';
+import {
+  buildTestApp,
+  createCreator,
+  queryResetTokenHashes,
+  settleEarlierMail,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../testing/app.ts';
 
 type Received = { to: string; text: string };
 
@@ -78,6 +85,7 @@ describe('password reset by e-mail', () => {
       },
       deps: { clock: { now: () => new Date(nowMs) } },
     });
+    await settleEarlierMail(app);
   });
   afterAll(async () => {
     await app.close();

@@ -22,11 +22,17 @@ export function createAuditLog(
   deps: Pick<Deps, 'clock' | 'ids'>,
   log: { error(obj: object, msg: string): void },
 ) {
+  // Events one action records together (edited, then published) share a millisecond; the list breaks the tie by id,
+  // so ids sort in the order this replica recorded them: the time, a counter, then a unique id.
+  let sequence = 0;
+  const orderedId = (at: Date) =>
+    `${at.getTime().toString().padStart(15, '0')}-${(sequence++ % 1e9).toString().padStart(9, '0')}-${deps.ids.next()}`;
   return {
     async record(entry: AuditEntry): Promise<void> {
+      const at = deps.clock.now();
       try {
         await db.insert(auditEvents).values({
-          id: deps.ids.next(),
+          id: orderedId(at),
           examId: entry.examId,
           actorId: entry.actorId,
           actorEmail: entry.actorId
@@ -35,7 +41,7 @@ export function createAuditLog(
           action: entry.action,
           subject: entry.subject ?? null,
           detail: entry.detail ?? {},
-          at: deps.clock.now(),
+          at,
         });
       } catch (err) {
         log.error({ err, examId: entry.examId, action: entry.action }, 'an audit event was not recorded');
