@@ -32,8 +32,10 @@ export default [
     // 217.38 kB measured. The answer codecs and word count the exam room's lazy inputs import from the shared domain
     // chunk added 0.2 kB: 217.6 kB measured. Issue 37 (the invitation link that admits without the access code, the
     // last-attempt flag kept with the resume code, the coding languages and console schemas in the shared domain
-    // chunk, the time formatter) took it to 219.1 kB measured; issue 39 owns bringing these pages down.
-    limit: '219.15 kB',
+    // chunk, the time formatter) took it to 219.1 kB measured; issue 39 owns bringing these pages down. Issue 38's
+    // additions to the shared exam schema (the creator's role and capabilities, the retention period) took it to
+    // 219.89 kB measured.
+    limit: '219.95 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
@@ -53,7 +55,8 @@ export default [
     // resume-code popover's Escape and outside-click handling, the touch-only check for keyboard hints, pluralised
     // points, the shared time formatter) added 3.2 kB: 273.92 kB measured. The console could move to the coding
     // chunk; not done this round (issue 39).
-    limit: '273.95 kB',
+    // Issue 38's additions to the shared exam schema (as for /taker/start): 274.74 kB measured.
+    limit: '274.8 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',

@@ -118,12 +118,18 @@ describe('the exam list with exams shared with me', () => {
       }),
     );
     signInAs();
-    renderApp('/creator/dashboard');
+    const { user } = renderApp('/creator/dashboard');
     const table = await screen.findByRole('table', { name: 'Published Exams' });
     expect(within(table).getByText('Your role: Proctor')).toBeInTheDocument();
-    expect(within(table).getByRole('link', { name: 'Live view' })).toBeInTheDocument();
     expect(within(table).queryByRole('link', { name: 'Edit' })).not.toBeInTheDocument();
-    expect(within(table).queryByRole('link', { name: 'View Insights' })).not.toBeInTheDocument();
+    expect(within(table).queryByRole('link', { name: 'Results' })).not.toBeInTheDocument();
     expect(within(table).queryByRole('switch')).not.toBeInTheDocument();
+    await user.click(within(table).getByRole('button', { name: 'More actions' }));
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent?.trim()),
+    ).toEqual(['Live view', 'Accommodations']);
   });
 });
