@@ -78,11 +78,11 @@ test('a creator’s sign-out ends the token on the server, and a forgotten passw
     await page.goto('/creator/auth');
     await page.getByLabel('Email Address').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByText('Invalid email or password.')).toBeVisible();
     await expectAccessible(page, 'sign-in page with a refused password');
     await page.getByLabel('Password').fill(newPassword);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
     await expect(page.getByText(`Welcome, ${email}`)).toBeVisible();
   });

@@ -214,7 +214,7 @@ test('a cohort of thirty is graded by question: groups, AI suggestions accepted 
     await page.goto('/creator/auth');
     await page.getByLabel('Email Address').fill(creator.user.email);
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
     await page.goto(`/creator/grade/${exam.id}/question/1`);
     await expect(page.getByRole('heading', { name: `Q1: ${QUESTION_1}` })).toBeVisible();

@@ -87,7 +87,7 @@ test('the creator grades a short answer and every result view, the insights and 
     await page.goto('/creator/auth');
     await page.getByLabel('Email Address').fill(creator.user.email);
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
     await page.getByRole('tab', { name: 'Results' }).click();
     await expect(page.getByTestId('grading-row')).toHaveCount(3);

@@ -8,7 +8,7 @@ async function signIn(page: Page, email: string): Promise<void> {
   await page.goto('/creator/auth');
   await page.getByLabel('Email Address').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/creator\/dashboard$/);
 }
 

@@ -31,7 +31,7 @@ test('a creator imports a roster of three from CSV and invites them, one with ×
     await page.goto('/creator/auth');
     await page.getByLabel('Email Address').fill(creator.user.email);
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
     await page.getByRole('table', { name: 'Published Exams' }).getByRole('button', { name: 'More actions' }).click();
     await page.getByRole('menuitem', { name: 'Roster & invitations' }).click();

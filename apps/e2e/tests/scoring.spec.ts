@@ -130,7 +130,7 @@ test('every screen, the CSV and the candidate read the same score; a pending one
     await page.goto('/creator/auth');
     await page.getByLabel('Email Address').fill(creator.user.email);
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
 
     await page.goto(`/creator/result/${encodeURIComponent(ids[ADA.name]!)}`);

@@ -80,7 +80,7 @@ test('two candidates of a shuffled exam see their own question and option order,
     await page.goto('/creator/auth');
     await page.getByLabel('Email Address').fill(creator.user.email);
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/creator\/dashboard$/);
     await page.goto(`/creator/edit-exam/${draft.id}?type=draft`);
     await page.getByRole('switch', { name: 'Shuffle question order' }).click();
@@ -173,7 +173,7 @@ test('a question saved to the bank is added to another exam as a copy that later
   await page.goto('/creator/auth');
   await page.getByLabel('Email Address').fill(creator.user.email);
   await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(page).toHaveURL(/\/creator\/dashboard$/);
 
   await test.step('Save to bank in the editor', async () => {

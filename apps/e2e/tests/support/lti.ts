@@ -65,7 +65,7 @@ export async function deepLinkExam(
     await expectAccessible(page, 'LMS account linking page');
     await page.getByLabel('Email Address').fill(opts.creatorEmail);
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Choose an exam for your LMS' })).toBeVisible();
     await expectAccessible(page, 'deep-linking picker');
     await page.getByRole('button', { name: `Choose: ${opts.examTitle}` }).click();
