@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { AuditAction, AuditEvent } from '@exam/domain/roles';
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { ResultsDatabase } from '../db/database.ts';
 import { auditEvents } from '../db/schema.ts';
+import { orderedAuditId, toAuditEvent } from '@exam/server-kit/audit-events';
 
 /**
  * results-service's half of an exam's audit log (docs: ARCHITECTURE.md, roles): who graded, released, regraded,
@@ -25,7 +25,7 @@ export type AuditWriter = Pick<Db, 'insert'>;
 
 export function auditRows(actor: AuditActor, at: Date, entries: readonly AuditEntry[]): AuditRow[] {
   return entries.map((e) => ({
-    id: randomUUID(),
+    id: orderedAuditId(at),
     examId: e.examId,
     actorId: actor.id,
     actorEmail: actor.email,
@@ -58,14 +58,5 @@ export async function listAuditEvents(
     .where(and(eq(auditEvents.examId, examId), opts.before ? lt(auditEvents.at, opts.before) : undefined))
     .orderBy(desc(auditEvents.at), desc(auditEvents.id))
     .limit(opts.limit);
-  return rows.map((r) => ({
-    id: r.id,
-    examId: r.examId,
-    actorId: r.actorId,
-    actorEmail: r.actorEmail,
-    action: r.action,
-    subject: r.subject,
-    detail: r.detail,
-    at: r.at.toISOString(),
-  }));
+  return rows.map(toAuditEvent);
 }

@@ -3,6 +3,7 @@ import type { AuditAction, AuditEvent } from '@exam/domain/roles';
 import type { ExamDatabase } from '../../db/database.ts';
 import { auditEvents, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { orderedAuditId, toAuditEvent } from '@exam/server-kit/audit-events';
 
 export type AuditEntry = {
   examId: string;
@@ -19,20 +20,15 @@ export type AuditEntry = {
  */
 export function createAuditLog(
   { db }: ExamDatabase,
-  deps: Pick<Deps, 'clock' | 'ids'>,
+  deps: Pick<Deps, 'clock'>,
   log: { error(obj: object, msg: string): void },
 ) {
-  // Events one action records together (edited, then published) share a millisecond; the list breaks the tie by id,
-  // so ids sort in the order this replica recorded them: the time, a counter, then a unique id.
-  let sequence = 0;
-  const orderedId = (at: Date) =>
-    `${at.getTime().toString().padStart(15, '0')}-${(sequence++ % 1e9).toString().padStart(9, '0')}-${deps.ids.next()}`;
   return {
     async record(entry: AuditEntry): Promise<void> {
       const at = deps.clock.now();
       try {
         await db.insert(auditEvents).values({
-          id: orderedId(at),
+          id: orderedAuditId(at),
           examId: entry.examId,
           actorId: entry.actorId,
           actorEmail: entry.actorId
@@ -56,16 +52,7 @@ export function createAuditLog(
         .where(and(eq(auditEvents.examId, examId), opts.before ? lt(auditEvents.at, opts.before) : undefined))
         .orderBy(desc(auditEvents.at), desc(auditEvents.id))
         .limit(opts.limit);
-      return rows.map((r) => ({
-        id: r.id,
-        examId: r.examId,
-        actorId: r.actorId,
-        actorEmail: r.actorEmail,
-        action: r.action,
-        subject: r.subject,
-        detail: r.detail,
-        at: r.at.toISOString(),
-      }));
+      return rows.map(toAuditEvent);
     },
   };
 }

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditAction, AuditEvent } from '@exam/domain/roles';
+
+/**
+ * What exam-service and results-service share about their halves of an exam's audit log (@exam/domain/roles): the
+ * ids that keep one action's events in order, and the row as the API serves it.
+ */
+
+let sequence = 0;
+
+/**
+ * An event id that sorts by time, then by the order this process recorded events: one action's events (edited, then
+ * published; a mark on each question) share a millisecond, and the logs list newest first by (at, id).
+ */
+export function orderedAuditId(at: Date): string {
+  sequence = (sequence + 1) % 1e9;
+  return `${at.getTime().toString().padStart(15, '0')}-${sequence.toString().padStart(9, '0')}-${randomUUID()}`;
+}
+
+/** A stored audit row of either service, as AuditEventSchema serves it. */
+export function toAuditEvent(row: {
+  id: string;
+  examId: string;
+  actorId: string | null;
+  actorEmail: string | null;
+  action: AuditAction;
+  subject: string | null;
+  detail: Record<string, unknown>;
+  at: Date;
+}): AuditEvent {
+  return {
+    id: row.id,
+    examId: row.examId,
+    actorId: row.actorId,
+    actorEmail: row.actorEmail,
+    action: row.action,
+    subject: row.subject,
+    detail: row.detail,
+    at: row.at.toISOString(),
+  };
+}
