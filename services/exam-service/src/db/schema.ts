@@ -427,7 +427,14 @@ export const bankQuestions = examServiceSchema.table(
   (t) => [index('bank_questions_owner_updated_idx').on(t.ownerId, t.updatedAt)],
 );
 
-export const MAIL_KINDS = ['password-reset', 'invitation', 'reminder', 'result-release', 'exam-shared'] as const;
+export const MAIL_KINDS = [
+  'password-reset',
+  'invitation',
+  'reminder',
+  'result-release',
+  'exam-shared',
+  'organization-invite',
+] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 export type MailStatus = 'pending' | 'sent' | 'failed';
 

@@ -20,17 +20,24 @@ declare module '../../module-context.ts' {
 export const ssoRedirectUri = (creatorOrigin: string) => `${new URL(creatorOrigin).origin}/api/auth/sso/callback`;
 
 /** Organizations: members, invitations, whether passwords may be used, and the organization's identity provider. */
-export const organizationsModule: AppModule = async (app, { config, deps, provide }) => {
+export const organizationsModule: AppModule = async (app, { config, deps, mailQueue, provide }) => {
   const repo = createOrganizationsRepository(deps.database);
   const oidcClient = createOidcClient({
     allowLocal: config.SSO_ALLOW_LOOPBACK_HTTP,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     now: () => deps.clock.now(),
   });
-  const service = createOrganizationsService(deps.database, repo, oidcClient, deps, {
-    encryptionKey: config.encryptionKey,
-    redirectUri: ssoRedirectUri(config.CREATOR_ORIGIN),
-  });
+  const service = createOrganizationsService(
+    deps.database,
+    repo,
+    oidcClient,
+    { ...deps, mail: mailQueue },
+    {
+      encryptionKey: config.encryptionKey,
+      redirectUri: ssoRedirectUri(config.CREATOR_ORIGIN),
+      creatorOrigin: config.CREATOR_ORIGIN,
+    },
+  );
   provide('createAccount', createAccountCreator(repo, deps));
   provide('organizations', service);
   provide('organizationsRepository', repo);

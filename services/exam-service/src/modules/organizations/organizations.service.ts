@@ -11,7 +11,8 @@ import {
 import { decryptSecret, encryptSecret } from '@exam/server-kit/crypto';
 import { and, eq } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
-import { userIdentities } from '../../db/schema.ts';
+import { userIdentities, users } from '../../db/schema.ts';
+import type { MailQueue } from '../../adapters/mail/mail-queue.service.ts';
 import type { Deps } from '../../deps.ts';
 import { OidcError, type OidcClient } from '../../adapters/oidc-client.ts';
 import type { Membership, OrganizationsRepository, SsoRow, Tx } from './organizations.repository.ts';
@@ -26,8 +27,8 @@ export function createOrganizationsService(
   database: ExamDatabase,
   repo: OrganizationsRepository,
   oidc: OidcClient,
-  deps: Pick<Deps, 'clock' | 'ids'>,
-  opts: { encryptionKey: Buffer; redirectUri: string },
+  deps: Pick<Deps, 'clock' | 'ids'> & { mail: Pick<MailQueue, 'enqueue'> },
+  opts: { encryptionKey: Buffer; redirectUri: string; creatorOrigin: string },
 ) {
   const { db } = database;
   const hasIdentity = async (userId: string, issuer: string) =>
@@ -131,6 +132,26 @@ export function createOrganizationsService(
         invitedBy: actor.userId,
         createdAt: deps.clock.now(),
       });
+      // A plain notice with where to make the account; the invitation itself is the stored row, applied at sign-up.
+      const [organization, [inviter]] = await Promise.all([
+        repo.findOrganization(actor.organizationId),
+        db.select({ email: users.email }).from(users).where(eq(users.id, actor.userId)).limit(1),
+      ]);
+      const origin = opts.creatorOrigin.replace(/\/$/, '');
+      await deps.mail.enqueue([
+        {
+          to: invite.email,
+          kind: 'organization-invite',
+          subject: `${inviter?.email ?? 'An administrator'} invited you to ${organization?.name ?? 'their organization'}`,
+          text: [
+            `${inviter?.email ?? 'An administrator'} invited you to join ${organization?.name ?? 'their organization'} on the exam platform${
+              invite.role === 'admin' ? ' as an administrator' : ''
+            }.`,
+            '',
+            `Create your account with this e-mail address to join: ${origin}/creator/auth`,
+          ].join('\n'),
+        },
+      ]);
     },
 
     async cancelInvite(actor: Actor, email: string): Promise<void> {

@@ -167,6 +167,11 @@ describe('organizations', () => {
     const email = `pending-${randomUUID().slice(0, 8)}@example.test`;
     const invited = (await invite(admin, email, 'admin')).json() as OrganizationBody;
     expect(invited.invites).toEqual([expect.objectContaining({ email, role: 'admin' })]);
+    // The invited address gets a notice naming who invited it and where to make the account.
+    const [notice] = await app.mailQueue.repository.listTo(email);
+    expect(notice).toMatchObject({ kind: 'organization-invite', subject: expect.stringContaining(admin.email) });
+    expect(notice!.text).toContain('as an administrator');
+    expect(notice!.text).toMatch(/Create your account with this e-mail address to join: \S+\/creator\/auth/);
     const cancel = await app.inject({
       method: 'DELETE',
       url: `/api/organization/invites/${encodeURIComponent(email)}`,
