@@ -1,22 +1,21 @@
 import type { Exam } from '@exam/domain/exam';
 import { Card, CardHeader } from '@exam/ui/card';
-import { DropdownMenuItem, DropdownMenuSeparator } from '@exam/ui/dropdown-menu';
+import { DropdownMenuItem } from '@exam/ui/dropdown-menu';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
-import { Download, ExternalLink, FileCode, FileText, FileUp, Pencil, Trash2, UserCog } from 'lucide-react';
+import { ExternalLink, FileText, FileUp, Pencil } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { useRuntimeConfig } from '../../../config/runtime-config.ts';
 import { formatDate } from '../../../lib/format-date.ts';
 import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
-import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
 import { ImportQuestionsDialog } from './import-questions-dialog.tsx';
 import { MoreActionsMenu, RowActionButton, RowActionLink, RowActions } from './row-actions.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { RoleBadge } from './role-badge.tsx';
 import { examCan } from '../lib/capabilities.ts';
+import { ExamMenuTail } from './exam-menu-tail.tsx';
 import { useTranslation } from 'react-i18next';
 
 export function DraftExamsTable({ exams }: { exams: Exam[] }) {
@@ -91,32 +90,12 @@ export function DraftExamsTable({ exams }: { exams: Exam[] }) {
                               <FileUp aria-hidden className="h-4 w-4" /> {t('interchange.importIntoDraft')}
                             </DropdownMenuItem>
                           )}
-                          {canControl && (
-                            <DropdownMenuItem asChild>
-                              <Link to={paths.examAccommodations(exam.id)}>
-                                <UserCog aria-hidden className="h-4 w-4" /> {t('draftExamsTable.accommodations')}
-                              </Link>
-                            </DropdownMenuItem>
-                          )}
-                          {canEdit && (
-                            <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
-                              <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
-                            </DropdownMenuItem>
-                          )}
-                          {canEdit && (
-                            <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
-                              <FileCode aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
-                            </DropdownMenuItem>
-                          )}
-                          {canDelete && <DropdownMenuSeparator />}
-                          {canDelete && (
-                            <DropdownMenuItem
-                              className="text-danger data-[highlighted]:bg-red-50"
-                              onSelect={() => setToDelete(exam)}
-                            >
-                              <Trash2 aria-hidden className="h-4 w-4" /> {t('draftExamsTable.delete')}
-                            </DropdownMenuItem>
-                          )}
+                          <ExamMenuTail
+                            exam={exam}
+                            accommodationsLabel={t('draftExamsTable.accommodations')}
+                            deleteLabel={t('draftExamsTable.delete')}
+                            onDelete={setToDelete}
+                          />
                         </MoreActionsMenu>
                       )}
                     </RowActions>

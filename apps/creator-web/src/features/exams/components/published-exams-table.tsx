@@ -1,23 +1,11 @@
 import type { Exam } from '@exam/domain/exam';
 import { Card, CardHeader } from '@exam/ui/card';
-import { DropdownMenuItem, DropdownMenuSeparator } from '@exam/ui/dropdown-menu';
+import { DropdownMenuItem } from '@exam/ui/dropdown-menu';
 import { EmptyState } from '@exam/ui/empty-state';
 import { Switch } from '@exam/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeaderCell, TableRow } from '@exam/ui/table';
 import { toast } from '@exam/ui/toaster';
-import {
-  BarChart3,
-  Download,
-  ExternalLink,
-  FileCode,
-  Link2,
-  Pencil,
-  Radio,
-  Send,
-  Trash2,
-  UserCog,
-  Users,
-} from 'lucide-react';
+import { BarChart3, ExternalLink, Link2, Pencil, Radio, Send, Users } from 'lucide-react';
 import { Link } from 'react-router';
 import { useState } from 'react';
 import { paths, takerPaths } from '../../../config/paths.ts';
@@ -29,12 +17,12 @@ import { useSetExamLive } from '../api/manage-exams.ts';
 import type { ExamResultsSummary } from '../api/get-results-summary.ts';
 import { openPreview } from '../lib/open-preview.ts';
 import { DeleteExamDialog } from './delete-exam-dialog.tsx';
-import { exportMoodleXmlWithToast, exportQtiWithToast } from './export-qti.ts';
 import { MoreActionsMenu, RowActionButton, RowActionLink, RowActions } from './row-actions.tsx';
 import { TakeOfflineDialog } from './take-offline-dialog.tsx';
 import { examName } from '../../../lib/display-names.ts';
 import { RoleBadge } from './role-badge.tsx';
 import { examCan } from '../lib/capabilities.ts';
+import { ExamMenuTail } from './exam-menu-tail.tsx';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../../../i18n/index.ts';
 
@@ -206,32 +194,12 @@ export function PublishedExamsTable({ exams, summary, invitations }: Props) {
                               </Link>
                             </DropdownMenuItem>
                           )}
-                          {canControl && (
-                            <DropdownMenuItem asChild>
-                              <Link to={paths.examAccommodations(exam.id)}>
-                                <UserCog aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.accommodations')}
-                              </Link>
-                            </DropdownMenuItem>
-                          )}
-                          {canEdit && (
-                            <DropdownMenuItem onSelect={() => void exportQtiWithToast(exam.id)}>
-                              <Download aria-hidden className="h-4 w-4" /> {t('interchange.exportQti')}
-                            </DropdownMenuItem>
-                          )}
-                          {canEdit && (
-                            <DropdownMenuItem onSelect={() => void exportMoodleXmlWithToast(exam.id)}>
-                              <FileCode aria-hidden className="h-4 w-4" /> {t('interchange.exportMoodleXml')}
-                            </DropdownMenuItem>
-                          )}
-                          {canDelete && <DropdownMenuSeparator />}
-                          {canDelete && (
-                            <DropdownMenuItem
-                              className="text-danger data-[highlighted]:bg-red-50"
-                              onSelect={() => setToDelete(exam)}
-                            >
-                              <Trash2 aria-hidden className="h-4 w-4" /> {t('publishedExamsTable.delete')}
-                            </DropdownMenuItem>
-                          )}
+                          <ExamMenuTail
+                            exam={exam}
+                            accommodationsLabel={t('publishedExamsTable.accommodations')}
+                            deleteLabel={t('publishedExamsTable.delete')}
+                            onDelete={setToDelete}
+                          />
                         </MoreActionsMenu>
                       )}
                     </RowActions>
