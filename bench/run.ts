@@ -468,6 +468,84 @@ const benches: Bench[] = [
     },
   },
   {
+    name: 'capacity',
+    run: async (script) => {
+      const r = await script(
+        'bench/capacity/run.ts',
+        [
+          '--stack',
+          'postgres',
+          '--steps',
+          '300,600',
+          '--ramp',
+          '10',
+          '--hold',
+          '20',
+          '--idle',
+          '10',
+          '--submit-seconds',
+          '10',
+        ],
+        [
+          '--stack',
+          'both',
+          '--steps',
+          '250,500,1000,2000,3000,5000,7000',
+          '--embedded-steps',
+          '50,100,250,500,1000,2000',
+          '--ramp',
+          '30',
+          '--hold',
+          '60',
+        ],
+        300,
+      );
+      const rows: Cells[] = [];
+      for (const [stack, s] of Object.entries(r.stacks as Record<string, Json>)) {
+        const what =
+          stack === 'postgres'
+            ? 'the scale stack on PostgreSQL (2 replicas each, haproxy)'
+            : '`pnpm start` (embedded PGlite)';
+        if (s.error) {
+          rows.push({
+            what: `concurrent candidates, ${what}`,
+            goal: '—',
+            anchor: '—',
+            result: s.error,
+            ratio: '—',
+            verdict: '**failed or could not run**',
+          });
+          continue;
+        }
+        const held = (s.steps as Json[]).filter((step) => step.passed).at(-1);
+        const missed = (s.steps as Json[]).find((step) => !step.passed);
+        const m = s.model as Json;
+        const mix = r.mix as Json;
+        rows.push({
+          what: `concurrent candidates held, ${what}: open loop, per candidate a save with its edit operations every ${mix.saveEverySeconds} s, the live poll every ${mix.liveEverySeconds} s, proctoring events every ${mix.eventsEverySeconds} s, a chat every ${mix.chatEverySeconds} s, a submission at the end; steps ${((stack === 'embedded' ? r.embeddedSteps : r.steps) as number[]).join(', ')}${SHORT}`,
+          goal:
+            stack === 'postgres' ? '≥ 5,000 at save p99 ≤ 100 ms, no errors' : 'stated (save p99 ≤ 100 ms, no errors)',
+          anchor: `idle stack ${m?.idleCpuMsPerMinute?.stack ?? '—'} CPU-ms a minute; load generator on the same cores: ${m?.cpuMsPerCandidateMinute?.generator ?? '—'} CPU-ms per candidate-minute`,
+          result: `${s.capacity} held${held ? ` (save p50 ${ms(held.save.p50)}, p99 ${ms(held.save.p99)}, load ${held.load.before[0]})` : ''}${missed ? `; ${missed.candidates} missed: ${missed.why.join('; ').slice(0, 200)}` : ''}; model ${m?.thisBox?.servicesOnly ?? '—'} on these 2 cores at 70% (services alone)`,
+          ratio: stack === 'postgres' ? `${x(s.capacity / 5000)} the goal` : '—',
+          verdict: stack === 'postgres' ? `${met(s.capacity >= 5000)} (a floor: shared box)` : 'stated',
+        });
+        if (m)
+          rows.push({
+            what: `CPU-ms per candidate-minute above idle, ${what}, at ${m.measuredAt} candidates`,
+            goal: '— (the model: candidates ≈ (cores × 60,000 × 0.7 − idle) / Σ)',
+            anchor: '—',
+            result: `Σ ${m.cpuMsPerCandidateMinute.stack} (services ${m.cpuMsPerCandidateMinute.app}, database ${m.cpuMsPerCandidateMinute.database}); top: ${(m.top as Json[]).map((t) => `${t.name} ${t.ms}`).join(', ')}`,
+            ratio: `per core: ${m.perAppCore} candidates of services, ${m.perDatabaseCore} of database`,
+            verdict: `model: ${Object.entries(m.byCores as Record<string, number>)
+              .map(([c, n]) => `${c} cores ${n}`)
+              .join(', ')}`,
+          });
+      }
+      return rows;
+    },
+  },
+  {
     name: 'memory',
     longOnly: 'node bench/memory/run.ts',
     run: async (script) => {
