@@ -100,25 +100,17 @@ const SETTINGS = {
 export type NativeServer = { pid: number; port: number; stop(): Promise<void>; exited: Promise<number | null> };
 
 /**
- * Starts PostgreSQL on `dir` (initdb first when the folder holds no cluster yet) and resolves once it accepts
- * connections. The server process is a child of this one: stop() asks it for a fast shutdown (SIGINT: open
- * transactions are rolled back, everything committed is on disk) and waits for it.
+ * The command that runs PostgreSQL on `dir`, after initdb when the folder holds no cluster yet. Run it as a child
+ * process (scripts/start.ts does so directly, startNative below from Node) and wait for nativeReady().
  */
-export async function startNative(opts: {
-  dir: string;
-  port: number;
-  host?: string;
-  log?: (line: string) => void;
-}): Promise<NativeServer> {
+export function nativeCommand(opts: { dir: string; port: number; host?: string }): { file: string; args: string[] } {
   const available = nativeAvailable();
   if (!available.ok) throw new Error(available.reason);
   const { binaries, wrap } = available;
-  const log = opts.log ?? ((line: string) => console.error(line));
   const command = (binary: string, args: string[]) =>
-    wrap.length ? ([wrap[0]!, [...wrap.slice(1), binary, ...args]] as const) : ([binary, args] as const);
-
+    wrap.length ? { file: wrap[0]!, args: [...wrap.slice(1), binary, ...args] } : { file: binary, args };
   if (!existsSync(join(opts.dir, 'PG_VERSION'))) {
-    const [file, args] = command(binaries.initdb, [
+    const { file, args } = command(binaries.initdb, [
       '--pgdata',
       opts.dir,
       '--username=postgres',
@@ -134,7 +126,36 @@ export async function startNative(opts: {
     '-c',
     `${k}=${v}`,
   ]);
-  const [file, args] = command(binaries.postgres, ['-D', opts.dir, '-p', String(opts.port), ...settings]);
+  return command(binaries.postgres, ['-D', opts.dir, '-p', String(opts.port), ...settings]);
+}
+
+/**
+ * Resolves true once the server `child` accepts connections, as pg_ctl sees it: postmaster.pid names the process
+ * and its status line says "ready"; false when the process exits first.
+ */
+export async function nativeReady(dir: string, child: ChildProcess): Promise<boolean> {
+  const pidFile = join(dir, 'postmaster.pid');
+  while (child.exitCode === null && child.signalCode === null) {
+    const lines = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split('\n') : [];
+    if (Number(lines[0]) === child.pid && lines[7]?.trim() === 'ready') return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return false;
+}
+
+/**
+ * Starts PostgreSQL on `dir` (initdb first when the folder holds no cluster yet) and resolves once it accepts
+ * connections. The server process is a child of this one: stop() asks it for a fast shutdown (SIGINT: open
+ * transactions are rolled back, everything committed is on disk) and waits for it.
+ */
+export async function startNative(opts: {
+  dir: string;
+  port: number;
+  host?: string;
+  log?: (line: string) => void;
+}): Promise<NativeServer> {
+  const log = opts.log ?? ((line: string) => console.error(line));
+  const { file, args } = nativeCommand(opts);
   const child: ChildProcess = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   // This process going away, however it does, takes the server down with it (a fast shutdown, finished on its own).
@@ -149,14 +170,7 @@ export async function startNative(opts: {
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  // Ready as pg_ctl sees it: postmaster.pid names this process and its status line says "ready".
-  const pidFile = join(opts.dir, 'postmaster.pid');
-  while (child.exitCode === null && child.signalCode === null) {
-    const lines = existsSync(pidFile) ? readFileSync(pidFile, 'utf8').split('\n') : [];
-    if (Number(lines[0]) === child.pid && lines[7]?.trim() === 'ready') break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  if (child.exitCode !== null || child.signalCode !== null) {
+  if (!(await nativeReady(opts.dir, child))) {
     await exited;
     throw new Error(`PostgreSQL exited (${child.exitCode ?? child.signalCode}) while starting:\n${output}`);
   }
