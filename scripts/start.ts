@@ -50,6 +50,11 @@ const database = embeddedDatabase({
 // optimize-for-size mode take each service from ~270 MB to ~125 MB resident (bench/memory). A deployment
 // (DATABASE_URL, one service per container) starts its services without them.
 const nodeFlags = database.mode === 'external' || dev ? [] : ['--max-semi-space-size=1', '--optimize-for-size'];
+// Each connection to the embedded PostgreSQL is a server process of ~3 MB (PSS), and a service's pool keeps every
+// connection its start-up opened (17 in all, 50 MB, bench/memory): postgres.js closes one idle for this long
+// (PGIDLE_TIMEOUT, read by every postgres.js client; a listening one is exempt), and reopens it on demand in a few
+// milliseconds on this machine. A busy platform keeps its connections busy.
+const idleConnections = { PGIDLE_TIMEOUT: env.PGIDLE_TIMEOUT ?? '10' };
 
 const shared: Record<string, string> = {
   DATA_DIR: dataDir,
@@ -172,7 +177,7 @@ for (const service of SERVICES) {
     {
       PORT: String(servicePort(service)),
       HOST: serviceHost,
-      ...(database.mode === 'shared' ? { DATABASE_URL: database.url } : {}),
+      ...(database.mode === 'shared' ? { DATABASE_URL: database.url, ...idleConnections } : {}),
     },
   );
 }
