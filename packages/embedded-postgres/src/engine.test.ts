@@ -17,7 +17,7 @@ describe('the embedded engine', () => {
   it('keeps a PGlite database found in the data folder, saying what to do to move', () => {
     const kept = choose(undefined, [join('/data', 'postgres', 'PG_VERSION')]);
     expect(kept.engine).toBe('pglite');
-    expect(kept.note).toMatch(/holds a PGlite database.*move this folder away/s);
+    expect(kept.note).toMatch(/holds a PGlite database.*move-to-postgres\.ts/s);
     // Asked for by name: no note; PostgreSQL asked for by name starts on its own folder.
     expect(choose('pglite', [join('/data', 'postgres', 'PG_VERSION')])).toEqual({ engine: 'pglite' });
     expect(choose('postgres', [join('/data', 'postgres', 'PG_VERSION')])).toEqual({ engine: 'postgres' });

@@ -26,9 +26,10 @@ export function chooseEngine(opts: {
       engine: 'pglite',
       note:
         `${join(opts.dataDir, ENGINE_FOLDERS.pglite)} holds a PGlite database (the embedded default before ` +
-        'PostgreSQL): it stays in use, on PGlite. To move to the embedded PostgreSQL, which needs less memory ' +
-        "and runs the services' transactions side by side, start with an empty DATA_DIR (move this folder away); " +
-        'the data does not move by itself (docs/running.md). EMBEDDED_DB=pglite keeps PGlite and silences this note.',
+        'PostgreSQL): it stays in use, on PGlite. To move its data to the embedded PostgreSQL, which needs less ' +
+        "memory and runs the services' transactions side by side: stop the platform and run " +
+        '`node packages/embedded-postgres/src/move-to-postgres.ts` (docs/running.md). EMBEDDED_DB=pglite keeps ' +
+        'PGlite and silences this note.',
     };
   const native = opts.native();
   if (native.ok) return { engine: 'postgres' };
