@@ -1,6 +1,7 @@
 // What `pnpm backup` writes and `pnpm restore` reads (docs/backup.md): one uncompressed tar holding manifest.json
-// and the parts it lists, each with its size and SHA-256. Parts: the database (the embedded PGlite's data folder as
-// PGlite dumps it, one per service in the older layout, or a pg_dump custom-format file for PostgreSQL) and
+// and the parts it lists, each with its size and SHA-256. Parts: the database (the embedded PostgreSQL's cluster
+// folder, copied while stopped; the embedded PGlite's data folder as PGlite dumps it, one per service in the older
+// layout; or a pg_dump custom-format file for PostgreSQL of DATABASE_URL) and
 // files.tar.gz, everything else in the data folder (generated secrets, workspaces, mailbox and outbox mail).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -12,14 +13,16 @@ import { SERVICES } from '../packages/domain/src/service-routes.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FORMAT = 'exam-platform-backup';
-export const FORMAT_VERSION = 1;
+/** 2 added the embedded PostgreSQL's cluster (database `embedded-postgresql`); other backups are still written as 1. */
+export const FORMAT_VERSION = 2;
 /** Written by packages/embedded-postgres while it has the database open. */
 export const EMBEDDED_PID_FILE = 'embedded-postgres.pid';
 /** Folders of the data folder that hold databases; files.tar.gz carries everything else. */
-export const DATABASE_FOLDERS = ['postgres', ...SERVICES];
+export const DATABASE_FOLDERS = ['postgresql', 'postgres', ...SERVICES];
 
 export type Part = { path: string; bytes: number; sha256: string };
-export type DatabaseKind = 'embedded' | 'embedded-per-service' | 'postgres';
+/** embedded-postgresql: the embedded PostgreSQL; embedded, embedded-per-service: PGlite; postgres: DATABASE_URL's. */
+export type DatabaseKind = 'embedded-postgresql' | 'embedded' | 'embedded-per-service' | 'postgres';
 /** Per service migration journal (drizzle.__<schema>_migrations): how many applied, and the last one's hash. */
 export type Migrations = Record<string, { applied: number; last: string | null }>;
 export type Manifest = {

@@ -1,4 +1,4 @@
-// The platform as `pnpm start` runs it on the embedded default (one PGlite served by packages/embedded-postgres, the
+// The platform as `pnpm start` runs it on the embedded default (one database served by packages/embedded-postgres, the
 // four services on it, generated secrets, mail to DATA_DIR/outbox), without the web apps, on free ports: what
 // backup.test.ts backs up, stops, restores and starts again.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,14 +1,17 @@
 // `pnpm backup [--out file] [--data-dir dir] [--database-url url]`: one archive of the platform's database and its
 // data folder (scripts/backup-archive.ts says what is in it; docs/backup.md how to use it).
-// - Embedded default (no DATABASE_URL): the platform must be stopped. PGlite is one process's database: a second
-//   one opened on the files of a running server would copy a torn state, and Debian's pg_dump (15) refuses to dump
-//   PGlite's PostgreSQL 17 through the wire. Refused, naming the running database's pid, while `pnpm start` runs.
+// - Embedded default (no DATABASE_URL): the platform must be stopped; refused, naming the running database's pid,
+//   while `pnpm start` runs. The embedded PostgreSQL's cluster folder is copied as it is once cleanly shut down
+//   (its npm package ships no pg_dump, and Debian's pg_dump 15 refuses a PostgreSQL 17 server); a PGlite database
+//   (EMBEDDED_DB=pglite, or a data folder from before) is dumped by PGlite itself, as one process's database
+//   cannot be read while a server has it open.
 // - PostgreSQL (--database-url or DATABASE_URL): online; pg_dump reads one consistent snapshot while the platform
 //   keeps serving.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import postgres from 'postgres';
 import { embeddedDatabase } from './start-order.ts';
+import { withNative } from '../packages/embedded-postgres/src/native.ts';
 import {
   BackupError,
   fromCaller,
@@ -33,8 +36,13 @@ import { SERVICES } from '../packages/domain/src/service-routes.ts';
 /** With databaseUrl, dataDir is optional: a deployment's data folder (outbox, generated secrets) if it has one. */
 export type BackupOptions = { dataDir?: string | undefined; out: string; databaseUrl?: string | undefined };
 
-/** The PGlite data folder(s) to dump: the shared embedded database, or one per service in the older layout. */
+/**
+ * The embedded database folder(s) to back up: the embedded PostgreSQL's cluster, else PGlite's shared database, or
+ * one PGlite per service in the older layout.
+ */
 function embeddedFolders(dataDir: string): { kind: DatabaseKind; folders: string[] } {
+  if (existsSync(join(dataDir, 'postgresql', 'PG_VERSION')))
+    return { kind: 'embedded-postgresql', folders: ['postgresql'] };
   const layout = embeddedDatabase({ databaseUrl: undefined, dataDir, services: SERVICES, port: 0, exists: existsSync });
   if (layout.mode === 'per-service')
     return {
@@ -48,6 +56,29 @@ function embeddedFolders(dataDir: string): { kind: DatabaseKind; folders: string
 async function dumpEmbedded(dataDir: string, stage: string) {
   refuseWhileRunning(dataDir, 'A backup of the embedded database');
   const { kind, folders } = embeddedFolders(dataDir);
+  if (kind === 'embedded-postgresql') {
+    // Started on a free port to read the migration journals, then shut down cleanly (a checkpoint: the files are
+    // whole), and copied. postmaster.pid and postmaster.opts are the last server's, not data.
+    const migrations = await withNative(join(dataDir, 'postgresql'), async (url) => {
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        return await readMigrations(queryable(sql));
+      } finally {
+        await sql.end({ timeout: 5 });
+      }
+    });
+    const path = 'database/postgresql.tar.gz';
+    run('tar', [
+      '-czf',
+      join(stage, path),
+      '--exclude=postgresql/postmaster.pid',
+      '--exclude=postgresql/postmaster.opts',
+      '-C',
+      dataDir,
+      'postgresql',
+    ]);
+    return { kind, migrations, parts: [path] };
+  }
   const PGlite = await loadPGlite();
   const migrations: Migrations = {};
   const parts: string[] = [];
@@ -131,7 +162,7 @@ export async function backup(opts: BackupOptions): Promise<Manifest> {
     const secrets = dataDir && files.includes('secrets') ? readdirSync(join(dataDir, 'secrets')).sort() : [];
     const manifest: Manifest = {
       format: FORMAT,
-      formatVersion: FORMAT_VERSION,
+      formatVersion: database.kind === 'embedded-postgresql' ? FORMAT_VERSION : 1,
       platformVersion: platformVersion(),
       createdAt: new Date(started).toISOString(),
       database: database.kind,

@@ -22,6 +22,7 @@ import {
   type Migrations,
 } from './backup-archive.ts';
 import { checkPgClient, queryable } from './backup.ts';
+import { withNative } from '../packages/embedded-postgres/src/native.ts';
 
 export type RestoreOptions = { file: string; dataDir: string; databaseUrl?: string | undefined; force?: boolean };
 
@@ -62,6 +63,19 @@ function prepareDataDir(dataDir: string, force: boolean): string | undefined {
 }
 
 async function restoreEmbedded(stage: string, manifest: Manifest, dataDir: string) {
+  if (manifest.database === 'embedded-postgresql') {
+    // The cluster folder as it was (-p: its 0700 mode, which PostgreSQL insists on), then read through a server
+    // started on a free port for as long as that takes.
+    run('tar', ['-xzpf', join(stage, 'database', 'postgresql.tar.gz'), '-C', dataDir]);
+    return withNative(join(dataDir, 'postgresql'), async (url) => {
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        return await readMigrations(queryable(sql));
+      } finally {
+        await sql.end({ timeout: 5 });
+      }
+    });
+  }
   const PGlite = await loadPGlite();
   const restored: Migrations = {};
   for (const part of manifest.parts.filter((p) => p.path.startsWith('database/'))) {

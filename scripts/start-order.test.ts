@@ -83,6 +83,7 @@ describe("pnpm start's embedded database", () => {
       url: 'postgres://postgres@127.0.0.1:4032/postgres',
     });
     expect(choose(undefined, [join('/data', 'postgres', 'PG_VERSION')])).toMatchObject({ mode: 'shared' });
+    expect(choose(undefined, [join('/data', 'postgresql', 'PG_VERSION')])).toMatchObject({ mode: 'shared' });
   });
 
   it('keeps the per-service layout a data directory already holds, and leaves DATABASE_URL alone', () => {
@@ -90,6 +91,9 @@ describe("pnpm start's embedded database", () => {
     // Once the shared database exists it wins: the old folders are leftovers.
     expect(
       choose(undefined, [join('/data', 'results-service', 'PG_VERSION'), join('/data', 'postgres', 'PG_VERSION')]),
+    ).toMatchObject({ mode: 'shared' });
+    expect(
+      choose(undefined, [join('/data', 'results-service', 'PG_VERSION'), join('/data', 'postgresql', 'PG_VERSION')]),
     ).toMatchObject({ mode: 'shared' });
     expect(choose('postgres://db/exam', [])).toEqual({ mode: 'external' });
   });

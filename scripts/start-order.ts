@@ -85,9 +85,10 @@ export type EmbeddedDatabase =
 
 /**
  * Where `pnpm start`'s services keep their data: the PostgreSQL of DATABASE_URL when set; otherwise one embedded
- * database (PGlite, DATA_DIR/postgres) served to all of them over the PostgreSQL protocol. A data directory that
- * already holds one PGlite per service (DATA_DIR/<service>/PG_VERSION, the layout before) and no shared database
- * keeps its layout: each service opens its own PGlite as it did, so that data is not left behind.
+ * database served to all of them on `port` by packages/embedded-postgres (PostgreSQL's own binaries in
+ * DATA_DIR/postgresql, or PGlite in DATA_DIR/postgres: its engine.ts chooses). A data directory that already
+ * holds one PGlite per service (DATA_DIR/<service>/PG_VERSION, the layout before) and no shared database keeps
+ * its layout: each service opens its own PGlite as it did, so that data is not left behind.
  */
 export function embeddedDatabase(opts: {
   databaseUrl: string | undefined;
@@ -97,7 +98,7 @@ export function embeddedDatabase(opts: {
   exists: (path: string) => boolean;
 }): EmbeddedDatabase {
   if (opts.databaseUrl) return { mode: 'external' };
-  const shared = opts.exists(join(opts.dataDir, 'postgres', 'PG_VERSION'));
+  const shared = ['postgresql', 'postgres'].some((folder) => opts.exists(join(opts.dataDir, folder, 'PG_VERSION')));
   const perService = opts.services.some((s) => opts.exists(join(opts.dataDir, s, 'PG_VERSION')));
   if (perService && !shared) return { mode: 'per-service' };
   return { mode: 'shared', port: opts.port, url: `postgres://postgres@127.0.0.1:${opts.port}/postgres` };

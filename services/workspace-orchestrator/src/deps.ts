@@ -11,9 +11,7 @@ import { createDockerEngine, dockerEngineOptions } from './engine/docker-engine.
 import type { WorkspaceEngine } from './engine/engine.ts';
 import type { AgentRelay } from './engine/egress/agent-relay.ts';
 import type { RegistryProxy } from './engine/egress/registry-proxy.ts';
-import { createKubernetesEngine, kubernetesEngineOptions } from './engine/kubernetes-engine.ts';
 import { createLocalEngine } from './engine/local-engine.ts';
-import { createKubernetesRunnerEngine, kubernetesRunnerOptions } from './engine/kubernetes-runner-engine.ts';
 import { createDockerRunnerEngine, type RunnerEngine } from './engine/runner-engine.ts';
 
 /**
@@ -66,13 +64,18 @@ export const runIds = { next: () => randomUUID() };
 /**
  * The engines WORKSPACE_ENGINE names, in the order they are tried. Docker keeps the local code-server fallback
  * (a developer's machine without an engine); a Kubernetes deployment has no local machine to fall back to.
+ * The Kubernetes engines are imported only when chosen: @kubernetes/client-node alone holds ~26 MB of heap, idle
+ * on every Docker host (bench/memory).
  */
-export function workspaceEngines(
+export async function workspaceEngines(
   config: Config,
   egressProxy: RegistryProxy,
   agentRelay: AgentRelay,
-): WorkspaceEngine[] {
-  if (config.WORKSPACE_ENGINE === 'kubernetes') return [createKubernetesEngine(kubernetesEngineOptions(config))];
+): Promise<WorkspaceEngine[]> {
+  if (config.WORKSPACE_ENGINE === 'kubernetes') {
+    const { createKubernetesEngine, kubernetesEngineOptions } = await import('./engine/kubernetes-engine.ts');
+    return [createKubernetesEngine(kubernetesEngineOptions(config))];
+  }
   const engines: WorkspaceEngine[] = [
     createDockerEngine({
       ...dockerEngineOptions(config),
@@ -97,8 +100,12 @@ export function workspaceEngines(
  * Where code runs, chosen by the same WORKSPACE_ENGINE as the workspaces: a container per run on the Docker engine,
  * or a pod per run in RUNNER_NAMESPACE of the Kubernetes cluster (engine/kubernetes-runner-engine.ts).
  */
-export function runnerEngineFor(config: Config): RunnerEngine {
-  if (config.WORKSPACE_ENGINE === 'kubernetes') return createKubernetesRunnerEngine(kubernetesRunnerOptions(config));
+export async function runnerEngineFor(config: Config): Promise<RunnerEngine> {
+  if (config.WORKSPACE_ENGINE === 'kubernetes') {
+    const { createKubernetesRunnerEngine, kubernetesRunnerOptions } =
+      await import('./engine/kubernetes-runner-engine.ts');
+    return createKubernetesRunnerEngine(kubernetesRunnerOptions(config));
+  }
   return createDockerRunnerEngine({
     socketPath: config.DOCKER_SOCKET,
     instance: config.WORKSPACE_INSTANCE,

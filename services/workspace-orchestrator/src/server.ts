@@ -22,7 +22,7 @@ try {
   });
   const egressProxy = createRegistryProxy({ allowed: config.EGRESS_ALLOWED_HOSTS });
   const agentRelay = createAgentRelay({ gatewayUrl: config.LLM_GATEWAY_URL });
-  const engines = workspaceEngines(config, egressProxy, agentRelay);
+  const engines = await workspaceEngines(config, egressProxy, agentRelay);
   const directory = createHttpExamDirectory({
     examServiceUrl: config.EXAM_SERVICE_URL,
     resultsServiceUrl: config.RESULTS_SERVICE_URL,
@@ -38,7 +38,7 @@ try {
     egressProxy,
     agentRelay,
     creatorSessions,
-    runnerEngine: runnerEngineFor(config),
+    runnerEngine: await runnerEngineFor(config),
   });
   app.addHook('onClose', () => creatorSessions.close());
   const jobs = await startWorkspaceJobs(

@@ -307,7 +307,7 @@ describe('WORKSPACE_ENGINE=kubernetes', () => {
       ].join('\n'),
     );
     const config = testConfig({ WORKSPACE_ENGINE: 'kubernetes', KUBECONFIG: path, CODE_SERVER_BIN: '/bin/true' });
-    const engines = workspaceEngines(
+    const engines = await workspaceEngines(
       config,
       createRegistryProxy({ allowed: [] }),
       createAgentRelay({ gatewayUrl: config.LLM_GATEWAY_URL }),

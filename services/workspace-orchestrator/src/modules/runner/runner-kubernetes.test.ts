@@ -54,7 +54,7 @@ describe('the code runner on Kubernetes (fake API server, real harness)', () => 
       socketPath: NO_ENGINE_SOCKET,
       instance: 'k8s-runner',
       env,
-      deps: { runnerEngine: runnerEngineFor(testConfig({ ...env, DOCKER_SOCKET: NO_ENGINE_SOCKET })) },
+      deps: { runnerEngine: await runnerEngineFor(testConfig({ ...env, DOCKER_SOCKET: NO_ENGINE_SOCKET })) },
     });
   });
   afterAll(async () => {
