@@ -192,25 +192,31 @@ const benches: Bench[] = [
   {
     name: 'llm-gateway',
     run: async (script) => {
+      // Issue 39: CPU per chat at 300 new chats/s (where the box saturates), added time to first token at 100/s.
       const short = ['--rate', '300', '--seconds', '3', '--streams', '500', '--stream-tokens', '50'];
       const long = ['--rate', '300', '--seconds', '5', '--streams', '2000', '--stream-tokens', '150'];
+      const short100 = ['--rate', '100', '--seconds', '5', '--streams', '100', '--stream-tokens', '50'];
+      const long100 = ['--rate', '100', '--seconds', '10', '--streams', '100', '--stream-tokens', '50'];
       const gw = await script('bench/llm-gateway/run.ts', short, long, 240);
       const relay = await script('bench/llm-gateway/run.ts', [...short, '--relay'], [...long, '--relay'], 240);
+      const gw100 = await script('bench/llm-gateway/run.ts', short100, long100, 240);
+      const relay100 = await script('bench/llm-gateway/run.ts', [...short100, '--relay'], [...long100, '--relay'], 240);
       const over = { p50: gw.added.p50 - relay.added.p50, p99: gw.added.p99 - relay.added.p99 };
+      const over100 = { p50: gw100.added.p50 - relay100.added.p50, p99: gw100.added.p99 - relay100.added.p99 };
       return [
         {
-          what: `added time to first token over a bare relay, ${gw.rate} new chats/s for ${gw.seconds} s${SHORT}`,
-          goal: 'p50 ≤ +1.5 ms, p99 ≤ +15 ms',
-          anchor: `relay adds p50 ${ms(relay.added.p50)}, p99 ${ms(relay.added.p99)} over a direct call`,
-          result: `gateway adds p50 ${ms(gw.added.p50)}, p99 ${ms(gw.added.p99)}: +${ms(over.p50)} / +${ms(over.p99)} over the relay`,
-          ratio: `p99 ${x(gw.added.p99 / Math.max(relay.added.p99, 0.01))} the relay's`,
-          verdict: met(over.p50 <= 1.5 && over.p99 <= 15),
+          what: `added time to first token over a bare relay, ${gw100.rate} new chats/s for ${gw100.seconds} s${SHORT}`,
+          goal: 'p99 ≤ the relay + 15 ms',
+          anchor: `relay adds p50 ${ms(relay100.added.p50)}, p99 ${ms(relay100.added.p99)} over a direct call`,
+          result: `gateway adds p50 ${ms(gw100.added.p50)}, p99 ${ms(gw100.added.p99)}: +${ms(over100.p50)} / +${ms(over100.p99)} over the relay`,
+          ratio: `p99 ${x(gw100.added.p99 / Math.max(relay100.added.p99, 0.01))} the relay's`,
+          verdict: met(over100.p99 <= 15),
         },
         {
-          what: 'CPU per chat, same phase',
+          what: `CPU per chat, ${gw.rate} new chats/s for ${gw.seconds} s${SHORT}`,
           goal: '≤ 1.5× the relay',
-          anchor: `relay ${ms(relay.cpuPerChatMs)}`,
-          result: ms(gw.cpuPerChatMs),
+          anchor: `relay ${ms(relay.cpuPerChatMs)} (adds TTFT p50 ${ms(relay.added.p50)}, p99 ${ms(relay.added.p99)})`,
+          result: `${ms(gw.cpuPerChatMs)} (TTFT +${ms(over.p50)} / +${ms(over.p99)} over the relay: the box saturates)`,
           ratio: x(gw.cpuPerChatMs / relay.cpuPerChatMs),
           verdict: met(gw.cpuPerChatMs <= 1.5 * relay.cpuPerChatMs),
         },
@@ -304,11 +310,19 @@ const benches: Bench[] = [
       return [
         {
           what: `workspace agents' Chat Completions calls through the agent endpoint ("stop solutions" on): added time to first token over a bare relay, ${r.rate} new calls/s for ${r.seconds} s${SHORT}`,
-          goal: "within the chat path's: p50 ≤ +1.5 ms, p99 ≤ +15 ms over the relay",
+          goal: "within the chat path's: p99 ≤ the relay + 15 ms",
           anchor: `relay adds p50 ${ms(r.relayAdded.p50)}, p99 ${ms(r.relayAdded.p99)} over a direct call`,
-          result: `gateway adds p50 ${ms(r.added.p50)}, p99 ${ms(r.added.p99)}: +${ms(r.over.p50)} / +${ms(r.over.p99)} over the relay; CPU ${ms(r.cpuPerCallMs)} a call`,
+          result: `gateway adds p50 ${ms(r.added.p50)}, p99 ${ms(r.added.p99)}: +${ms(r.over.p50)} / +${ms(r.over.p99)} over the relay`,
           ratio: `p99 ${x(r.added.p99 / Math.max(r.relayAdded.p99, 0.01))} the relay's`,
-          verdict: met(r.over.p50 <= 1.5 && r.over.p99 <= 15 && r.gateway.failed === 0),
+          verdict: met(r.over.p99 <= 15 && r.gateway.failed === 0),
+        },
+        {
+          what: `workspace agents' calls: CPU a call, same phase${SHORT}`,
+          goal: "within the chat path's: ≤ 1.5× the relay",
+          anchor: `relay ${ms(r.relayCpuPerCallMs)} a call`,
+          result: `${ms(r.cpuPerCallMs)} a call`,
+          ratio: x(r.cpuPerCallMs / r.relayCpuPerCallMs),
+          verdict: met(r.cpuPerCallMs <= 1.5 * r.relayCpuPerCallMs),
         },
         {
           what: `${s.count} agent sessions at once, ${s.calls} streamed 150-token calls each${SHORT}`,

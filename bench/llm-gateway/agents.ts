@@ -1,7 +1,8 @@
 // Agent traffic through the gateway's agent endpoint (modules/agent-endpoint): workspace agents' Chat Completions
 // calls (Qwen Code's format, "stop solutions" on) through the real gateway, interleaved at a fixed rate with the same
 // call through the bare relay (relay.ts) and straight to the fake provider. The verdict is the gateway's added time to
-// first token over the relay's (goal: within the chat path's, p50 ≤ +1.5 ms, p99 ≤ +15 ms); then `--sessions` agent
+// first token over the relay's (goal: within the chat path's, p50 ≤ +1.5 ms, p99 ≤ +15 ms) and the CPU each spends on a
+// call (the gateway's ≤ 1.5× the relay's, both processes' utime + stime over the phase); then `--sessions` agent
 // sessions at once, each making `--calls` streamed calls one after another, none dropped or truncated, every call
 // stored. Needs PostgreSQL.
 // Usage: node bench/llm-gateway/agents.ts [--rate 30] [--seconds 10] [--sessions 20] [--calls 5] [--tokens 50]
@@ -81,14 +82,19 @@ const direct = (tokens: number) =>
   chat(`http://127.0.0.1:${stack.upstreamPort}/v1/chat/completions`, {}, agentBody(tokens, 0), tokens, false);
 
 try {
-  // Warm-up: connections, the gateway's prepared statements and JIT.
+  // Warm-up: connections, the gateway's prepared statements and JIT, the relay's too; 2 s of the phase's own calls,
+  // so the CPU a call measures the path rather than its first compilation (10 calls of 3 tokens before 2026-11-29).
   await Promise.all(Array.from({ length: 10 }, () => viaGateway(attemptIdOn(BENCH_AGENT_EXAM_ID), 3)));
+  await openLoop(RATE * 2 * 2, RATE * 2, (i) =>
+    i % 2 === 0 ? viaGateway(attemptIdOn(BENCH_AGENT_EXAM_ID), TOKENS) : viaRelay(TOKENS),
+  );
 
   // Phase 1: each arrival sends the same call three ways, in turn, at RATE per second.
   const gateway: Result[] = [];
   const relayed: Result[] = [];
   const straight: Result[] = [];
   const cpuBefore = cpuOf(stack.gatewayPid);
+  const relayCpuBefore = cpuOf(relay.pid!);
   await openLoop(RATE * SECONDS * 3, RATE * 3, async (i) => {
     const which = i % 3;
     if (which === 0) gateway.push(await viaGateway(attemptIdOn(BENCH_AGENT_EXAM_ID), TOKENS));
@@ -96,7 +102,10 @@ try {
     else straight.push(await direct(TOKENS));
   });
   const cpuAfter = cpuOf(stack.gatewayPid);
+  const relayCpuAfter = cpuOf(relay.pid!);
   const cpuPerCallMs = (cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / gateway.length;
+  const relayCpuPerCallMs =
+    (relayCpuAfter.user + relayCpuAfter.system - relayCpuBefore.user - relayCpuBefore.system) / relayed.length;
   const g = summary(gateway);
   const r = summary(relayed);
   const d = summary(straight);
@@ -136,6 +145,7 @@ try {
     relayAdded,
     over: { p50: added.p50 - relayAdded.p50, p99: added.p99 - relayAdded.p99 },
     cpuPerCallMs,
+    relayCpuPerCallMs,
     sessions: {
       count: SESSIONS,
       calls: CALLS,
@@ -154,7 +164,7 @@ try {
   console.log(
     `agent calls: gateway TTFT p50 ${g.p50.toFixed(1)} p99 ${g.p99.toFixed(1)} ms (${g.failed}/${g.n} failed); ` +
       `relay p50 ${r.p50.toFixed(1)} p99 ${r.p99.toFixed(1)}; direct p50 ${d.p50.toFixed(1)} p99 ${d.p99.toFixed(1)}; ` +
-      `gateway over relay +${result.over.p50.toFixed(1)} / +${result.over.p99.toFixed(1)} ms; CPU ${cpuPerCallMs.toFixed(2)} ms a call`,
+      `gateway over relay +${result.over.p50.toFixed(1)} / +${result.over.p99.toFixed(1)} ms; CPU ${cpuPerCallMs.toFixed(2)} ms a call (relay ${relayCpuPerCallMs.toFixed(2)})`,
   );
   console.log(
     `${SESSIONS} sessions × ${CALLS} calls: ${s.failed} of ${all.length} failed or truncated; ${storedOk} stored ok; ${sessionSeconds.toFixed(1)} s`,

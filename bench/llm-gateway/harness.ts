@@ -186,6 +186,8 @@ export async function startStack(opts: { port: number; relay?: boolean }) {
       number,
     ];
     const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    // BENCH_GATEWAY_FLAGS: more node/V8 flags for the gateway alone (e.g. `--perf-basic-prof-only-functions`, `--trace-deopt`).
+    profile.push(...(process.env.BENCH_GATEWAY_FLAGS?.split(' ').filter(Boolean) ?? []));
     const entry = opts.relay ? fileURLToPath(new URL('./relay.ts', import.meta.url)) : 'src/server.ts';
     const gateway = spawn(process.execPath, [...profile, entry], {
       cwd: gatewayDir,

@@ -40,16 +40,34 @@ function agents(lookup: LookupFunction | undefined): Agents {
   return { http: new http.Agent(options), https: new https.Agent(options), lookup };
 }
 
+/** Where a base URL's chat completions are posted, as request options (protocol, host, port, path). */
+type Endpoint = { protocol: string; hostname: string; port: string | number; path: string };
+
+/** A URL's request options, as node:http would derive them from the URL (without the copy it makes each call). */
+function endpointOf(url: URL): Endpoint {
+  const secure = url.protocol === 'https:';
+  return {
+    protocol: url.protocol,
+    hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: url.port || (secure ? 443 : 80),
+    path: url.pathname + url.search,
+  };
+}
+
+/** How many base URLs' endpoints each adapter remembers (one for a provider; one per creator's own server). */
+const ENDPOINTS_KEPT = 256;
+
 function post(
   pool: Agents,
-  url: URL,
+  endpoint: Endpoint,
   headers: Record<string, string>,
   body: string,
   signal: AbortSignal,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const secure = url.protocol === 'https:';
-    const req = (secure ? https : http).request(url, {
+    const secure = endpoint.protocol === 'https:';
+    const req = (secure ? https : http).request({
+      ...endpoint,
       method: 'POST',
       agent: secure ? pool.https : pool.http,
       headers: { ...headers, 'content-length': Buffer.byteLength(body) },
@@ -189,11 +207,21 @@ export function openAiAdapter(
   opts: { lookup?: LookupFunction | undefined } = {},
 ): ProviderAdapter {
   const pool = agents(opts.lookup);
+  // A base URL's endpoint is worked out once: a URL per chat, copied into request options by node:http, was a
+  // visible part of a chat's CPU. Remembered per adapter, least recently used first out.
+  const endpoints = new Map<string, Endpoint>();
+  const endpointFor = (base: string) => {
+    let endpoint = endpoints.get(base);
+    if (endpoint) return endpoint;
+    endpoint = endpointOf(new URL('chat/completions', base.endsWith('/') ? base : `${base}/`));
+    endpoints.set(base, endpoint);
+    if (endpoints.size > ENDPOINTS_KEPT) endpoints.delete(endpoints.keys().next().value!);
+    return endpoint;
+  };
   return function stream(request, signal) {
     // Built when the first chunk is asked for, as the request is sent: a bad base URL fails the stream, not this call.
     return chunksOfBody(async () => {
-      const base = request.baseUrl || defaultBaseUrl;
-      const url = new URL('chat/completions', base.endsWith('/') ? base : `${base}/`);
+      const endpoint = endpointFor(request.baseUrl || defaultBaseUrl);
       const body = JSON.stringify({
         model: request.model,
         messages: [{ role: 'system', content: request.system }, ...request.messages.map(toOpenAiMessage)],
@@ -221,7 +249,7 @@ export function openAiAdapter(
         accept: 'text/event-stream',
         authorization: `Bearer ${request.apiKey}`,
       };
-      const response = await post(pool, url, headers, body, signal);
+      const response = await post(pool, endpoint, headers, body, signal);
       const status = response.statusCode ?? 0;
       if (status < 200 || status >= 300) throw await errorOf(response);
       return response;
