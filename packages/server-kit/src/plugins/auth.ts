@@ -12,7 +12,6 @@ import { AppError, ErrorCode } from '@exam/domain/errors';
 import { WorkspaceAgentClaimsSchema, type WorkspaceAgentClaims } from '@exam/domain/workspace-agents';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { bearerToken, createHs256Check } from './hs256.ts';
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -59,7 +58,7 @@ export type AuthPluginOptions = {
 /** How many verified tokens each process remembers: one a candidate, for a large exam on one replica. */
 const VERIFIED_TOKEN_CACHE = 10_000;
 
-async function fullVerify(request: FastifyRequest): Promise<TokenClaims> {
+async function verify(request: FastifyRequest): Promise<TokenClaims> {
   try {
     return await request.jwtVerify<TokenClaims>();
   } catch {
@@ -79,16 +78,6 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
   });
   const expected = Buffer.from(opts.internalToken);
   app.decorate('creatorSessionOpen', opts.creatorSessions);
-  // A valid, unexpired token of the platform's own shape is accepted on one HMAC (hs256.ts); anything else, and
-  // every refusal, goes through @fastify/jwt as before.
-  const quickCheck = createHs256Check(opts.jwtSecret);
-  const verify = async (request: FastifyRequest): Promise<TokenClaims> => {
-    const token = bearerToken(request.headers.authorization);
-    const claims = token ? (quickCheck(token) as TokenClaims | undefined) : undefined;
-    if (!claims) return fullVerify(request);
-    request.user = claims;
-    return claims;
-  };
 
   const requireOpenSession = async (claims: TokenClaims) => {
     if (claims.kind !== 'creator') throw new AppError(ErrorCode.FORBIDDEN, 'A creator account is required');
@@ -114,7 +103,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
     const token = agentTokenOf(request);
     let claims: unknown;
     try {
-      claims = token ? (quickCheck(token) ?? (await app.jwt.verify(token))) : undefined;
+      claims = token ? await app.jwt.verify(token) : undefined;
     } catch {
       claims = undefined;
     }
