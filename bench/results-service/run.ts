@@ -134,9 +134,14 @@ const perRequestMs = (cpuSeconds: number, summary: Summary) =>
   Number(((cpuSeconds * 1000) / summary.requests).toFixed(2));
 
 /** CPU used during a phase: per request by the service, its PostgreSQL backends and this client, and the machine's shares. */
-async function cpuMeter(stack: { serverCpuSeconds(): number; postgresCpuSeconds(): Promise<number> }) {
+async function cpuMeter(stack: {
+  serverCpuSeconds(): number;
+  postgresCpuSeconds(): Promise<number>;
+  commits(): Promise<number>;
+}) {
   const server = stack.serverCpuSeconds();
   const postgres = await stack.postgresCpuSeconds();
+  const commits = await stack.commits();
   const client = process.cpuUsage();
   const machine = cpuSnapshot();
   return async (summary: Summary) => {
@@ -145,6 +150,14 @@ async function cpuMeter(stack: { serverCpuSeconds(): number; postgresCpuSeconds(
       serverCpuMsPerRequest: perRequestMs(stack.serverCpuSeconds() - server, summary),
       postgresCpuMsPerRequest: perRequestMs((await stack.postgresCpuSeconds()) - postgres, summary),
       clientCpuMsPerRequest: perRequestMs((clientUsed.user + clientUsed.system) / 1e6, summary),
+      // Group commit at work: requests per committed transaction (the statistics lag: read a second later).
+      requestsPerCommit: await new Promise<number>((done) =>
+        setTimeout(
+          () =>
+            void stack.commits().then((n) => done(Number((summary.requests / Math.max(1, n - commits)).toFixed(1)))),
+          1100,
+        ),
+      ),
       machine: cpuShares(machine, cpuSnapshot()),
     };
   };
@@ -284,6 +297,7 @@ try {
             errors: run.errors + run.non2xx,
             serverCpuMs: cpu.serverCpuMsPerRequest,
             postgresCpuMs: cpu.postgresCpuMsPerRequest,
+            perCommit: cpu.requestsPerCommit,
             load1: Number(os.loadavg()[0]!.toFixed(1)),
           });
           if (pass) {
