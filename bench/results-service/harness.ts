@@ -223,6 +223,12 @@ export async function startStack(opts: {
     /** CPU seconds the service process has used so far (user + system), from /proc. */
     serverCpuSeconds: () => cpuSecondsOf(child.pid!),
     /** CPU seconds used so far by the PostgreSQL backends serving the bench database (not WAL writer or checkpointer). */
+    /** Transactions committed in the bench database so far (pg_stat_database; its counters lag up to a second). */
+    async commits(): Promise<number> {
+      const [row] = await sql<{ n: number }[]>`
+        select xact_commit::float8 as n from pg_stat_database where datname = ${name}`;
+      return row?.n ?? 0;
+    },
     async postgresCpuSeconds(): Promise<number> {
       const rows = await sql<
         { pid: number }[]
