@@ -3,13 +3,22 @@
 // folder and started again, and serves the same (docs/backup.md). The same for a PostgreSQL database with pg_dump.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAi, type FakeOpenAi } from '../apps/e2e/tests/support/fake-openai.ts';
-import { BackupError, describePart, FORMAT, verifyParts, type Manifest } from './backup-archive.ts';
+import { BackupError, describePart, FORMAT, loadPGlite, verifyParts, type Manifest } from './backup-archive.ts';
 import { freePort, startStack, type Stack } from './backup-stack.ts';
 
 const REPLY = 'Start from the definition, then check each step.';
@@ -202,6 +211,70 @@ describe('a damaged backup', () => {
     await expect(verifyParts(stage, manifest as Manifest)).rejects.toThrow(/files.tar.gz: SHA-256 does not match/);
     await expect(verifyParts(stage, manifest as Manifest)).rejects.toBeInstanceOf(BackupError);
   });
+});
+
+describe('mistakes that leave nothing half-done', () => {
+  // A small embedded data folder as the platform leaves it: one PGlite with a migration journal, and the secrets.
+  const dataDir = join(work, 'small');
+  const archive = join(work, 'small-backup.tar');
+  beforeAll(async () => {
+    mkdirSync(join(dataDir, 'secrets'), { recursive: true });
+    writeFileSync(join(dataDir, 'secrets', 'JWT_SECRET'), 'secret', { mode: 0o600 });
+    const PGlite = await loadPGlite();
+    const db = (await PGlite.create(join(dataDir, 'postgres'))) as unknown as {
+      exec(sql: string): Promise<unknown>;
+      close(): Promise<void>;
+    };
+    await db.exec(`
+      create schema drizzle;
+      create table drizzle.__exam_service_migrations (id serial primary key, hash text not null, created_at bigint);
+      insert into drizzle.__exam_service_migrations (hash, created_at) values ('a1', 1), ('b2', 2);`);
+    await db.close();
+    const made = cli('backup', ['--data-dir', dataDir, '--out', archive]);
+    expect(made.status, made.out).toBe(0);
+  }, 120_000);
+
+  it('refuses to write the backup inside the data folder it copies, before copying anything', () => {
+    const inside = join(dataDir, 'backups', 'exam.tar');
+    const refused = cli('backup', ['--data-dir', dataDir, '--out', inside]);
+    expect(refused.status).toBe(1);
+    expect(refused.out).toContain(`${inside} is inside the data folder being backed up (${dataDir})`);
+    expect(readdirSync(dataDir).sort()).toEqual(['postgres', 'secrets']);
+  });
+
+  it('compares the restored migrations with the manifest by count and hash, and a failed restore leaves the folder as it was', () => {
+    // The manifest says the last migration is another one than the database holds (manifest.json is not a part).
+    const stage = join(work, 'tampered');
+    mkdirSync(stage);
+    spawnSync('tar', ['-xf', archive, '-C', stage]);
+    const manifest = JSON.parse(readFileSync(join(stage, 'manifest.json'), 'utf8')) as Manifest;
+    expect(manifest.migrations).toEqual({ exam_service: { applied: 2, last: 'b2' } });
+    manifest.migrations.exam_service!.last = 'c3';
+    writeFileSync(join(stage, 'manifest.json'), JSON.stringify(manifest));
+    const tampered = join(work, 'tampered.tar');
+    spawnSync('tar', ['-cf', tampered, '-C', stage, 'manifest.json', ...manifest.parts.map((p) => p.path)]);
+
+    const fresh = join(work, 'tampered-fresh');
+    const refused = cli('restore', [tampered, '--data-dir', fresh]);
+    expect(refused.status).toBe(1);
+    expect(refused.out).toContain("The restored database's migrations differ from the manifest's");
+    expect(refused.out).toContain(`Nothing was restored: ${fresh} is as it was before.`);
+    expect(existsSync(fresh)).toBe(false);
+
+    // With --force over a folder in use: its contents are put back where they were, nothing is left aside.
+    const used = join(work, 'tampered-used');
+    mkdirSync(used);
+    writeFileSync(join(used, 'kept.txt'), 'kept');
+    const forced = cli('restore', [tampered, '--data-dir', used, '--force']);
+    expect(forced.status).toBe(1);
+    expect(readdirSync(used)).toEqual(['kept.txt']);
+    expect(readdirSync(work).filter((name) => name.includes('.before-restore-'))).toEqual([]);
+
+    // The untouched archive restores into the same fresh folder afterwards.
+    const put = cli('restore', [archive, '--data-dir', fresh]);
+    expect(put.status, put.out).toBe(0);
+    expect(put.out).toContain('migrations as recorded (exam_service 2)');
+  }, 120_000);
 });
 
 const base = process.env.TEST_DATABASE_URL;

@@ -8,7 +8,7 @@
 // - PostgreSQL (--database-url or DATABASE_URL): online; pg_dump reads one consistent snapshot while the platform
 //   keeps serving.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import postgres from 'postgres';
 import { embeddedDatabase } from './start-order.ts';
 import { withNative } from '../packages/embedded-postgres/src/native.ts';
@@ -143,6 +143,12 @@ async function dumpPostgres(databaseUrl: string, stage: string) {
 export async function backup(opts: BackupOptions): Promise<Manifest> {
   const started = Date.now();
   const out = resolve(opts.out);
+  // Written inside the folder it copies, the archive (and its staging folder) would be copied into itself.
+  const within = opts.dataDir ? relative(resolve(opts.dataDir), out) : '..';
+  if (!within.startsWith('..') && !isAbsolute(within))
+    throw new BackupError(
+      `${out} is inside the data folder being backed up (${resolve(opts.dataDir!)}): write the backup elsewhere (--out)`,
+    );
   mkdirSync(dirname(out), { recursive: true });
   // Staged beside the archive (same file system): the database dump and the files are written once, then tarred.
   const stage = mkdtempSync(join(dirname(out), '.backup-'));

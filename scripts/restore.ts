@@ -39,15 +39,25 @@ function refuseNewer(manifest: Manifest): void {
 }
 
 function sameMigrations(expected: Migrations, actual: Migrations): void {
-  const a = JSON.stringify(expected, Object.keys(expected).sort());
-  const b = JSON.stringify(actual, Object.keys(actual).sort());
+  // Every schema with its count and last hash, in one order. (A key list as JSON.stringify's replacer would filter
+  // the nested objects' keys too, leaving only the schema names to compare.)
+  const canonical = (m: Migrations) =>
+    JSON.stringify(
+      Object.keys(m)
+        .sort()
+        .map((schema) => [schema, m[schema]!.applied, m[schema]!.last]),
+    );
+  const [a, b] = [canonical(expected), canonical(actual)];
   if (a !== b) throw new BackupError(`The restored database's migrations differ from the manifest's:\n  ${a}\n  ${b}`);
 }
 
+type PreparedDataDir = { dataDir: string; existed: boolean; movedTo: string | undefined };
+
 /** An empty (or missing) data folder, or --force: the old contents are moved aside, never deleted. */
-function prepareDataDir(dataDir: string, force: boolean): string | undefined {
+function prepareDataDir(dataDir: string, force: boolean): PreparedDataDir {
   refuseWhileRunning(dataDir, 'A restore');
-  const entries = existsSync(dataDir) ? readdirSync(dataDir) : [];
+  const existed = existsSync(dataDir);
+  const entries = existed ? readdirSync(dataDir) : [];
   let movedTo: string | undefined;
   if (entries.length) {
     if (!force)
@@ -59,7 +69,14 @@ function prepareDataDir(dataDir: string, force: boolean): string | undefined {
     renameSync(dataDir, movedTo);
   }
   mkdirSync(dataDir, { recursive: true });
-  return movedTo;
+  return { dataDir, existed, movedTo };
+}
+
+/** A restore that failed half-way leaves the data folder as it found it: no partial database to trip over. */
+function undoDataDir({ dataDir, existed, movedTo }: PreparedDataDir): void {
+  rmSync(dataDir, { recursive: true, force: true });
+  if (movedTo) renameSync(movedTo, dataDir);
+  else if (existed) mkdirSync(dataDir);
 }
 
 async function restoreEmbedded(stage: string, manifest: Manifest, dataDir: string) {
@@ -127,14 +144,21 @@ export async function restore(opts: RestoreOptions) {
     if (postgresDump && !opts.databaseUrl)
       throw new BackupError('This backup is of a PostgreSQL database: pass --database-url (an empty database)');
     const hasFiles = manifest.parts.some((p) => p.path === 'files.tar.gz');
-    const movedTo = !postgresDump || hasFiles ? prepareDataDir(opts.dataDir, opts.force ?? false) : undefined;
-    const restored = postgresDump
-      ? await restorePostgres(stage, opts.databaseUrl!, opts.force ?? false)
-      : await restoreEmbedded(stage, manifest, opts.dataDir);
-    sameMigrations(manifest.migrations, restored);
-    // -p keeps the secrets' modes (0600) as they were.
-    if (hasFiles) run('tar', ['-xzpf', join(stage, 'files.tar.gz'), '-C', opts.dataDir]);
-    return { manifest, movedTo, durationMs: Date.now() - started };
+    const prepared = !postgresDump || hasFiles ? prepareDataDir(opts.dataDir, opts.force ?? false) : undefined;
+    try {
+      const restored = postgresDump
+        ? await restorePostgres(stage, opts.databaseUrl!, opts.force ?? false)
+        : await restoreEmbedded(stage, manifest, opts.dataDir);
+      sameMigrations(manifest.migrations, restored);
+      // -p keeps the secrets' modes (0600) as they were.
+      if (hasFiles) run('tar', ['-xzpf', join(stage, 'files.tar.gz'), '-C', opts.dataDir]);
+    } catch (err) {
+      if (prepared) undoDataDir(prepared);
+      if (err instanceof BackupError)
+        throw new BackupError(`${err.message}\nNothing was restored: ${opts.dataDir} is as it was before.`);
+      throw err;
+    }
+    return { manifest, movedTo: prepared?.movedTo, durationMs: Date.now() - started };
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
