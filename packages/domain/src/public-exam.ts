@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AiProvider } from './ai-catalogue.ts';
 import { type AccessMode, AccessModeSchema, type Pool, questionsPerCandidate } from './cohort.ts';
 import { PublicAiSettingsSchema, missingAiConfiguration } from './exam-ai.ts';
-import { type CodingWorkspace, CodingWorkspaceSchema, type QuestionDisplay, QuestionDisplaySchema } from './exam.ts';
+import { type CodingWorkspace, CodingWorkspaceSchema, type QuestionDisplay, QuestionDisplaySchema } from './exam-settings.ts';
 import { PublicQuestionSchema, type Question, toPublicQuestion } from './question.ts';
 import { type Passage, PublicPassageSchema, passagesFor } from './passages.ts';
 import { type PublicSection, PublicSectionSchema, type Section, sectionIndexOf } from './sections.ts';
