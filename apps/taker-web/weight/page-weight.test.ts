@@ -14,6 +14,19 @@ describe('page weight: what loads when (production build)', () => {
     expect(offending).toEqual([]);
   });
 
+  it('the start page shows its form without zod or the domain’s schemas (they load on Continue)', () => {
+    const sources = jsFiles(manifest, eagerKeys(manifest, ROUTES.start)).flatMap(sourcesOf);
+    expect(
+      sources.filter((source) =>
+        /\/zod\/|packages\/domain\/src\/(attempt|public-exam|question|cohort)\.ts$/.test(source),
+      ),
+    ).toEqual([]);
+    // The pattern does find them on the exam page, which parses the attempt and the exam with them.
+    const exam = jsFiles(manifest, eagerKeys(manifest, ROUTES.exam)).flatMap(sourcesOf);
+    expect(exam.filter((source) => /\/zod\/v4\/classic\//.test(source)).length).toBeGreaterThan(0);
+    expect(exam.filter((source) => /packages\/domain\/src\/public-exam\.ts$/.test(source))).toHaveLength(1);
+  });
+
   it('the code editor is a chunk of its own, fetched by dynamic import', () => {
     const [editor, ...others] = keysFrom(manifest, /packages\/ui\/src\/code-editor\.tsx$/);
     expect(others).toEqual([]);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CandidateIdSchema } from './candidate-id.ts';
+export { ResumeMessages } from './candidate-messages.ts';
 
 /**
  * What binds an attempt to the person sitting it (docs/product.md#sitting-an-exam): the candidate ID
@@ -31,18 +32,6 @@ export function formatResumeCode(code: string): string {
 
 /** The field a 403 or 429 of POST /api/attempts names when the resume code is what is missing or wrong. */
 export const RESUME_CODE_FIELD = 'resumeCode';
-
-export const ResumeMessages = {
-  required:
-    'This candidate ID already has an attempt on another device. Enter the resume code shown in that exam’s menu, or the unlock code your examiner gives you.',
-  wrong: 'That code is not correct. Check it and try again, or ask your examiner for an unlock code.',
-  tooMany: (seconds: number) =>
-    `Too many wrong codes from your network. Try again in ${seconds} seconds, or ask your examiner for an unlock code.`,
-  startsPerClient: (seconds: number) =>
-    `Too many exams were started from your network just now. Please wait ${seconds} seconds and try again.`,
-  startsPerExam: (seconds: number) =>
-    `Too many candidates are starting this exam at once. Please wait ${seconds} seconds and try again.`,
-} as const;
 
 /** POST /api/attempts/unlock (under /api/attempts so every proxy's table already sends it to results-service). */
 export const UnlockAttemptSchema = z.object({

@@ -2,6 +2,7 @@ import { SaveOperationsSchema } from './answer-operations.ts';
 import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
 import { z } from 'zod';
 import { SectionStateSchema } from './sections.ts';
+export { DEFAULT_UPLOAD_MAX_BYTES, formatBytes, fileTooLargeMessage, AttemptMessages } from './candidate-messages.ts';
 
 /** Candidate attempts (docs/product.md#sitting-an-exam): the server owns the clock, the answers and the score. */
 
@@ -75,20 +76,6 @@ export const AttemptParamsSchema = z.object({ attemptId: z.string().min(1).max(6
 export const AnswerParamsSchema = AttemptParamsSchema.extend({
   questionIndex: z.coerce.number().int().min(0).max(499),
 });
-
-/** Largest answer file results-service takes unless UPLOAD_MAX_BYTES says otherwise. */
-export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
-
-/** '10 MB', '512 KB': how a size limit is shown to a candidate. */
-export function formatBytes(bytes: number): string {
-  const mb = bytes / (1024 * 1024);
-  return mb >= 1 ? `${Math.round(mb * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
-}
-
-/** Said by the server (413) and by the page before it queues anything, so both read the same. */
-export function fileTooLargeMessage(maxBytes: number): string {
-  return `The file is too large. The maximum size is ${formatBytes(maxBytes)}.`;
-}
 
 export const AttemptStateSchema = z.object({
   attemptId: z.string(),
@@ -166,10 +153,3 @@ export const UploadResponseSchema = z.object({
   size: z.number().int(),
   answer: z.string(),
 });
-
-export const AttemptMessages = {
-  submitted: 'This exam has already been submitted. Changes are no longer accepted.',
-  expired: 'Time is up for this exam. Changes are no longer accepted.',
-  offline: 'This exam is currently offline. Please contact your test provider.',
-  notFound: 'Exam not found. Please check the URL or contact your test provider.',
-} as const;

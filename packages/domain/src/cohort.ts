@@ -1,5 +1,6 @@
 import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
 import { z } from 'zod';
+export { WindowMessages } from './candidate-messages.ts';
 
 /**
  * Exams for cohorts (docs/product.md#cohorts): when an exam may be sat, how often, by whom, with what
@@ -204,13 +205,6 @@ export const BriefingSchema = z.object({
   serverNow: z.string(),
 });
 export type Briefing = z.infer<typeof BriefingSchema>;
-
-/** What a candidate is told when the window refuses them (409 from POST /api/attempts, and on the start page). */
-export const WindowMessages = {
-  notYetOpen: (opensAt: string) => `This exam opens at ${opensAt}.`,
-  closed: 'This exam has closed.',
-  noAttemptsLeft: 'You have used every attempt this exam allows.',
-} as const;
 
 /**
  * The rules applying the schemas above (docs/product.md#windows-attempts-and-accommodations). What an exam

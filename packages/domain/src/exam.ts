@@ -15,66 +15,17 @@ import { MAX_PASSAGES, PassageSchema, passageIssues } from './passages.ts';
 import { RetentionDaysSchema } from './privacy.ts';
 import { DEFAULT_REVIEW, type ReviewWindow, ReviewWindowSchema, reviewWindowIssue } from './practice.ts';
 import { MAX_SECTIONS, SectionSchema, sectionIssues } from './sections.ts';
-import { DEFAULT_WORKSPACE_AI, WorkspaceAiSchema, type WorkspaceAi } from './workspace-ai.ts';
+import { CodingWorkspaceSchema, QuestionDisplaySchema } from './exam-settings.ts';
 import { DEFAULT_UNANSWERED_POLICY, UnansweredPolicySchema } from './unanswered.ts';
 import { ExamCapabilitySchema, ExamRoleSchema } from './roles.ts';
 
-/** An exam's workspace AI, with the default for exams stored before the setting existed. */
-export const workspaceAiOf = (exam: { codingWorkspace: { ai?: WorkspaceAi | undefined } }): WorkspaceAi =>
-  exam.codingWorkspace.ai ?? DEFAULT_WORKSPACE_AI;
-
 /** Exam entity and its settings (docs/product.md#exams). Dates travel as ISO strings. */
 
-/**
- * How the candidate's page shows the questions: all in one scrolling list, or one at a time with Previous and
- * Next (docs/product.md#sitting-an-exam). Exams stored before the option existed read as 'all'.
- */
-export const QUESTION_DISPLAYS = ['all', 'one'] as const;
-export const QuestionDisplaySchema = z.enum(QUESTION_DISPLAYS);
-export type QuestionDisplay = z.infer<typeof QuestionDisplaySchema>;
-
-export const WORKSPACE_TYPES = ['vscode', 'r-studio', 'oracle-sql', 'excel'] as const;
-export const WorkspaceTypeSchema = z.enum(WORKSPACE_TYPES);
-export type WorkspaceType = z.infer<typeof WorkspaceTypeSchema>;
-export const WORKSPACE_TYPE_LABELS: Record<WorkspaceType, string> = {
-  vscode: 'VS Code',
-  'r-studio': 'R Studio',
-  'oracle-sql': 'Oracle SQL Developer',
-  excel: 'MS Excel',
-};
+export * from './exam-settings.ts';
 
 export const DEFAULT_TIMER_MINUTES = 60;
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.8;
 export const SimilarityThresholdSchema = z.number().min(0.3, 'At least 0.3').max(1, 'At most 1');
-
-/** The largest cohort an exam may ask the orchestrator to pre-start workspaces for. */
-export const MAX_EXPECTED_CANDIDATES = 2000;
-
-export const CodingWorkspaceSchema = z.object({
-  enabled: z.boolean().default(false),
-  saveFilesInResults: z.boolean().default(true),
-  workspaceType: WorkspaceTypeSchema.default('vscode'),
-  /** Lets the container reach the package registries of the exam's languages. Off by default. */
-  allowPackageRegistries: z.boolean().default(false),
-  /**
-   * How many candidates the creator expects in the availability window: workspace-orchestrator starts that many
-   * editors before the window opens (the roster's size counts when it is larger). Null or absent: only the
-   * roster counts.
-   */
-  expectedCandidates: z
-    .number()
-    .int('Enter a whole number of candidates')
-    .min(0, 'Enter 0 or more candidates')
-    .max(MAX_EXPECTED_CANDIDATES, `At most ${MAX_EXPECTED_CANDIDATES} candidates`)
-    .nullable()
-    .optional(),
-  /**
-   * "AI in the workspace" (workspace-agents.ts): none, the chat assistant only, or a coding agent. Absent (exams
-   * stored before it): DEFAULT_WORKSPACE_AI, the chat assistant only; read it with workspaceAiOf.
-   */
-  ai: WorkspaceAiSchema.optional(),
-});
-export type CodingWorkspace = z.infer<typeof CodingWorkspaceSchema>;
 
 /**
  * When candidates see their result: never; when the creator releases it; or as soon as it is graded (at

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NAVIGATION_EVENT_TYPES, PROCTOR_EVENT_TYPES } from './attempt.ts';
+export { EndedByExaminerMessage } from './candidate-messages.ts';
 
 /**
  * The live proctor view (docs/product.md#the-live-proctor-view): who is sitting an exam now, the examiner's
@@ -109,6 +110,3 @@ export const ResultLiveLogSchema = z.object({
   endedAt: z.string().nullable(),
 });
 export type ResultLiveLog = z.infer<typeof ResultLiveLogSchema>;
-
-/** A candidate's page says this when the examiner ended the attempt. */
-export const EndedByExaminerMessage = 'The examiner ended your exam. Your saved answers were submitted.';

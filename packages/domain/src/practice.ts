@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InstantSchema } from './cohort.ts';
 import { PublicQuestionSchema } from './question.ts';
 import { PublicPassageSchema } from './passages.ts';
+export { PracticeMessages } from './candidate-messages.ts';
 
 /**
  * Practice exams and the review window (docs/product.md#practice-and-review).
@@ -79,14 +80,6 @@ export const PracticeCheckSchema = z.object({
   parts: z.array(z.boolean()).nullable(),
 });
 export type PracticeCheck = z.infer<typeof PracticeCheckSchema>;
-
-export const PracticeMessages = {
-  notPractice: 'Answers can be checked only in a practice exam.',
-  reviewClosed: 'The review of this exam is closed.',
-  reviewNotOpen: 'The review opens once your result is released.',
-  noReview: 'This exam has no review.',
-  checkedTooOften: 'You are checking answers too often. Wait a few seconds and try again.',
-} as const;
 
 /** GET /api/attempts/{id}/review (candidate's token): the released attempt as the candidate may see it again. */
 export const ReviewSchema = z.object({

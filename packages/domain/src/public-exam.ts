@@ -2,10 +2,16 @@ import { z } from 'zod';
 import type { AiProvider } from './ai-catalogue.ts';
 import { type AccessMode, AccessModeSchema, type Pool, questionsPerCandidate } from './cohort.ts';
 import { PublicAiSettingsSchema, missingAiConfiguration } from './exam-ai.ts';
-import { type CodingWorkspace, CodingWorkspaceSchema, type QuestionDisplay, QuestionDisplaySchema } from './exam.ts';
+import {
+  type CodingWorkspace,
+  CodingWorkspaceSchema,
+  type QuestionDisplay,
+  QuestionDisplaySchema,
+} from './exam-settings.ts';
 import { PublicQuestionSchema, type Question, toPublicQuestion } from './question.ts';
 import { type Passage, PublicPassageSchema, passagesFor } from './passages.ts';
 import { type PublicSection, PublicSectionSchema, type Section, sectionIndexOf } from './sections.ts';
+export { PreviewMessages } from './candidate-messages.ts';
 
 /** What a candidate's browser receives of an exam, and the preview (docs/product.md#sitting-an-exam). */
 
@@ -50,13 +56,6 @@ export type PublicExamSummary = z.infer<typeof PublicExamSummarySchema>;
 /** POST /api/exams/{id}/preview-token: a short-lived, read-only token for one exam's preview. */
 export const PreviewTokenResponseSchema = z.object({ token: z.string(), expiresAt: z.string() });
 export type PreviewTokenResponse = z.infer<typeof PreviewTokenResponseSchema>;
-
-/** What the preview page and GET /api/public/exams/{id}/preview say when the preview is refused. */
-export const PreviewMessages = {
-  missing: 'This preview link is not valid. Open the preview from your dashboard.',
-  invalid: 'This preview link is not valid or has expired. Open the preview again from your dashboard.',
-  otherExam: 'This preview token is for another exam.',
-} as const;
 
 /** What the candidate's view of an exam is built from: a stored exam, or an attempt's snapshot of one. */
 export type PublicExamSource = {

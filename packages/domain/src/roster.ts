@@ -1,27 +1,12 @@
 import { z } from 'zod';
 import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
+import { RosterMessages } from './candidate-messages.ts';
+export { RosterMessages } from './candidate-messages.ts';
 
 /**
  * An exam's roster and its invitations (docs/product.md#rosters-and-invitations). The candidate ID is
  * compared normalised (candidateKey in attempt-binding.ts), as an attempt names its candidate.
  */
-export const RosterMessages = {
-  nameRequired: 'Name is required',
-  candidateIdRequired: 'Candidate ID is required',
-  badEmail: 'Enter a valid e-mail address',
-  duplicate: 'This candidate ID is already on the roster',
-  csvHeader: 'The first line must name the columns: name, candidate id, email (in any order)',
-  csvEmpty: 'The CSV has no candidate rows',
-  notOnRoster:
-    'Only candidates on this exam’s roster may start it. Use the link in your invitation, or ask the examiner.',
-  wrongCode: 'The access code is not right',
-  codeRequired: 'This exam needs an access code',
-  tooManyCodes: (seconds: number) => `Too many wrong access codes. Try again in ${seconds} seconds.`,
-  inviteInvalid: 'This invitation link is not valid for this exam',
-  inviteRequired:
-    'This exam can only be started from your personal invitation link. Open the link in your invitation e-mail, or ask the examiner.',
-  noEmail: 'These candidates have no e-mail address',
-} as const;
 
 /** The request field a wrong or missing access code is reported on. */
 export const ACCESS_CODE_FIELD = 'accessCode';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { SectionMessages } from './candidate-messages.ts';
+export { SectionMessages } from './candidate-messages.ts';
 
 /**
  * Sections (issue 33, docs/product.md#sections): an exam split into ordered parts, each saying whether the
@@ -41,19 +43,6 @@ export const PublicSectionSchema = z.object({
   questionCount: z.number().int().nonnegative(),
 });
 export type PublicSection = z.infer<typeof PublicSectionSchema>;
-
-export const SectionMessages = {
-  assistantOff: 'The assistant is off for this section.',
-  locked: 'This section is locked: you moved on to a section where the assistant is available.',
-  lockedByTime: 'This section is locked: its time is over.',
-  notReached: 'This section has not started yet.',
-  advanceConfirm: 'Move on to the next section? Sections before one with the assistant are locked once you leave them.',
-  timeUp: 'Time for this section is up. The next section has started.',
-  staleSection: 'You have already moved on from this section.',
-  unknownSection: 'No section of this exam has that id',
-  poolAcrossSections: "A pool's questions must all be in the same section",
-  duplicateSection: 'Two sections have the same id',
-} as const;
 
 type Issue = { path: Array<string | number>; message: string };
 

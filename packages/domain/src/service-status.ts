@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AppError, ErrorCode } from './errors.ts';
-import type { WorkspaceType } from './exam.ts';
+import type { WorkspaceType } from './exam-settings.ts';
 import type { CodingLanguage } from './question.ts';
 import { WORKSPACE_UNAVAILABLE } from './workspace.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CodingLanguageSchema } from './question.ts';
-import { WorkspaceTypeSchema } from './exam.ts';
+import { WorkspaceTypeSchema } from './exam-settings.ts';
 import { WorkspaceAgentSchema } from './workspace-ai.ts';
 
 /** Coding workspace sessions (docs/product.md#the-coding-workspace). */

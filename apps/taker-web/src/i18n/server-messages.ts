@@ -1,11 +1,16 @@
-import { AttemptMessages, DEFAULT_UPLOAD_MAX_BYTES, fileTooLargeMessage, formatBytes } from '@exam/domain/attempt';
-import { ResumeMessages } from '@exam/domain/attempt-binding';
-import { WindowMessages } from '@exam/domain/cohort';
-import { PracticeMessages } from '@exam/domain/practice';
-import { PreviewMessages } from '@exam/domain/public-exam';
-import { EndedByExaminerMessage } from '@exam/domain/live';
-import { RosterMessages } from '@exam/domain/roster';
-import { SectionMessages } from '@exam/domain/sections';
+import {
+  AttemptMessages,
+  DEFAULT_UPLOAD_MAX_BYTES,
+  EndedByExaminerMessage,
+  fileTooLargeMessage,
+  formatBytes,
+  PracticeMessages,
+  PreviewMessages,
+  ResumeMessages,
+  RosterMessages,
+  SectionMessages,
+  WindowMessages,
+} from '@exam/domain/candidate-messages';
 import { formatDateTimeWithZone } from './format.ts';
 import { i18n } from './index.ts';
 

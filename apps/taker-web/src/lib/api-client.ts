@@ -1,5 +1,5 @@
 import { ApiError, ClientErrorCode, httpErrorCode } from '@exam/domain/api-error';
-import { ErrorBodySchema } from '@exam/domain/errors';
+import type { ErrorBody } from '@exam/domain/errors';
 import { fetchUntilDelivered } from '@exam/ui/lib/fetch-until-delivered';
 import type { z } from 'zod';
 import { i18n } from '../i18n/index.ts';
@@ -56,18 +56,40 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   }
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    const parsed = ErrorBodySchema.safeParse(payload);
+    const error = errorOf(payload);
     throw new ApiError({
       status: response.status,
-      code: parsed.success ? parsed.data.error.code : httpErrorCode(response.status),
-      userMessage: parsed.success
-        ? parsed.data.error.message
-        : response.statusText || `Request failed (${response.status})`,
-      issues: parsed.success ? parsed.data.error.issues : undefined,
+      code: error ? error.code : httpErrorCode(response.status),
+      userMessage: error ? error.message : response.statusText || `Request failed (${response.status})`,
+      issues: error?.issues,
       statusText: response.statusText,
     });
   }
   return options.schema ? options.schema.parse(payload) : (payload as T);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * The error body every service sends (ErrorBodySchema in @exam/domain/errors), checked by hand: on every page,
+ * so that a page needs no zod to report a failed request.
+ */
+export function errorOf(payload: unknown): ErrorBody['error'] | undefined {
+  const error = isRecord(payload) ? payload.error : undefined;
+  if (!isRecord(error) || typeof error.code !== 'string' || typeof error.message !== 'string') return undefined;
+  if (error.issues === undefined) return { code: error.code, message: error.message };
+  if (
+    !Array.isArray(error.issues) ||
+    !error.issues.every(
+      (issue) => isRecord(issue) && typeof issue.path === 'string' && typeof issue.message === 'string',
+    )
+  )
+    return undefined;
+  const issues = (error.issues as Array<{ path: string; message: string }>).map(({ path, message }) => ({
+    path,
+    message,
+  }));
+  return { code: error.code, message: error.message, issues };
 }
 
 /** What to tell the candidate about a failed request: the server's message, or a generic one, in the page's language. */

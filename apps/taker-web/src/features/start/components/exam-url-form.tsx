@@ -10,7 +10,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { getPublicExam } from '../../../lib/exam-api.ts';
 import type { CredentialsState } from '../../../lib/navigation-state.ts';
 import { findExamId, parseInviteToken } from '../lib/parse-exam-url.ts';
 
@@ -36,7 +35,11 @@ export function ExamUrlForm() {
   const [url, setUrl] = useState('');
   const [problem, setProblem] = useState<Problem>();
   const validate = useMutation({
-    mutationFn: async (examId: string) => ({ examId, exam: await getPublicExam(examId) }),
+    // exam-api (with the domain's schemas and zod) loads on Continue: the form shows without it.
+    mutationFn: async (examId: string) => {
+      const { getPublicExam } = await import('../../../lib/exam-api.ts');
+      return { examId, exam: await getPublicExam(examId) };
+    },
     onSuccess: ({ examId, exam }) => {
       if (!exam.isLive) {
         setProblem({ kind: 'offline' });

@@ -1,5 +1,5 @@
 import type { PublicExam } from '@exam/domain/public-exam';
-import { WORKSPACE_TYPE_LABELS } from '@exam/domain/exam';
+import { WORKSPACE_TYPE_LABELS } from '@exam/domain/exam-settings';
 import { Button } from '@exam/ui/button';
 import { Spinner } from '@exam/ui/spinner';
 import { HardDrive, RotateCcw, WifiOff } from 'lucide-react';
