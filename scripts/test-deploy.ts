@@ -1,19 +1,29 @@
-// `pnpm test:deploy`: starts infra/compose.yaml for real and runs the journeys through its nginx.
+// `pnpm test:deploy`: starts infra/compose.yaml for real and runs the journeys through its nginx. The last step of
+// `pnpm test`, so CI runs it (cold: a fresh machine has no image).
+//   0. tools    docker-compose from apt when neither it nor the compose plugin is installed.
 //   1. engine   a private dockerd (scripts/docker-test-engine.ts) under DEPLOY_DOCKER_DIR (default
 //               /tmp/exam-docker-deploy), reused when running; its data root keeps the images between runs.
-//   2. images   exam/postgres, exam/redis, exam/nginx from Debian's packages (scripts/build-data-images.sh,
-//               rebuilt only when infra/images/data changed) and the platform's six (scripts/build-images.sh,
-//               rebuilt only when the checkout differs from the one they were built from).
-//   3. up       `docker-compose up -d` of the whole file: two replicas of every service and web server, the
-//               migrations, PostgreSQL, Redis, nginx serving creator.localhost and exam.localhost on 127.0.0.1.
-//   4. healthy  every replica's healthcheck passes and nginx answers on both host names.
+//   2. images   side by side: exam/postgres, exam/redis, exam/nginx from Debian's packages
+//               (scripts/build-data-images.sh, rebuilt only when infra/images/data changed) and the platform's six
+//               (scripts/build-images.sh: one shared layer of code and production dependencies, six thin images
+//               on it, the web bundles from turbo's cache when the checkout built them already; rebuilt only when
+//               the checkout differs from the one they were built from).
+//   3. up       `docker-compose up -d` of the whole file: two replicas of exam-service and results-service (the
+//               kill journey needs them), one of llm-gateway and of each web server (the *_REPLICAS variables
+//               override), the migrations, PostgreSQL, Redis, nginx serving creator.localhost and exam.localhost.
+//   4. healthy  every replica's healthcheck passes and nginx answers on both host names; a container that
+//               crash-loops or a migration that fails ends the run at once, with the logs.
 //   5. journeys apps/e2e/playwright.deploy.config.ts: authoring, a candidate's sitting, grading, and a replica of
 //               exam-service and of results-service killed mid-attempt with nothing lost.
 //   6. down     `docker-compose down -v`, and the engine stopped if this run started it.
-// Each phase's time is printed. Ports: 127.0.0.1:(8080 + E2E_PORT_OFFSET); network DEPLOY_SUBNET (default
+// Each phase's time is printed. Measured on this 2-core machine shared with other jobs, load average 21–36
+// (docs/deploy.md has each phase): cold (a new engine, no image; the web bundles from turbo's cache, as in
+// `pnpm test`) 786 s (13.1 min), and 899 s (15.0 min) before the data and platform images built side by side;
+// images cached 448 s (7.5 min).
+// Ports: 127.0.0.1:(8080 + E2E_PORT_OFFSET); network DEPLOY_SUBNET (default
 // 172.29.<E2E_PORT_OFFSET / 100>.0/24), so checkouts with different offsets can run side by side.
 // DEPLOY_KEEP=1 leaves the stack running after the journeys (stop it with docker-compose down by hand).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -78,6 +88,26 @@ function run(
   if (result.status !== 0)
     throw new Error(`${command} ${args.join(' ')} exited ${result.status}${options.quiet ? `: ${result.stderr}` : ''}`);
   return result.stdout ?? '';
+}
+
+/** `run` without blocking the event loop, for two builds side by side; output goes to this process's. */
+function runAsync(command: string, args: string[], runEnv: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(command, args, { cwd: ROOT, env: runEnv, stdio: 'inherit' });
+    child.on('error', fail);
+    child.on('exit', (code, signal) =>
+      code === 0 ? done() : fail(new Error(`${command} ${args.join(' ')} exited ${code ?? signal}`)),
+    );
+  });
+}
+
+/** Records a step that runs inside a phase beside another one. */
+async function timed(name: string, work: Promise<void>): Promise<void> {
+  const started = Date.now();
+  await work;
+  const seconds = (Date.now() - started) / 1000;
+  timings.push([name, seconds]);
+  log(`${name}: ${seconds.toFixed(1)} s`);
 }
 
 const sh = (line: string) => spawnSync('sh', ['-c', line], { stdio: 'ignore' }).status === 0;
@@ -145,7 +175,7 @@ const dockerEnv = (socket: string): NodeJS.ProcessEnv => ({
 });
 
 async function main() {
-  const compose = composeCommand();
+  const compose = await phase('tools', composeCommand);
   engine = await phase('engine', () => startTestEngine(engineDir, { images: false, hostNetwork: false }));
   const denv = dockerEnv(engine.socketPath);
   const composeEnv: NodeJS.ProcessEnv = {
@@ -165,6 +195,11 @@ async function main() {
     CREATOR_ORIGIN: `http://${creatorHost}:${httpPort}`,
     TAKER_ORIGIN: `http://${takerHost}:${httpPort}`,
     WORKSPACE_ORIGIN: `http://workspace.exam.localhost:${httpPort}`,
+    // The replica-kill journey needs two replicas of exam-service and of results-service (the file's default); one
+    // of each other component serves the journeys as well and starts sooner on a small machine.
+    LLM_GATEWAY_REPLICAS: env.LLM_GATEWAY_REPLICAS ?? '1',
+    CREATOR_WEB_REPLICAS: env.CREATOR_WEB_REPLICAS ?? '1',
+    TAKER_WEB_REPLICAS: env.TAKER_WEB_REPLICAS ?? '1',
     DOCKER_SOCKET_PATH: engine.socketPath,
     DOCKER_GID: String(statSync(engine.socketPath).gid),
     LOG_LEVEL: 'warn',
@@ -175,19 +210,24 @@ async function main() {
       quiet,
     });
 
-  await phase('images', () => {
-    run('sh', [join(ROOT, 'scripts/build-data-images.sh')], { env: denv });
+  // The data stores' images (network and dpkg bound) build while the platform's (CPU bound) do.
+  await phase('images', async () => {
     const key = sourceKey();
     const stamp = join(engineDir, 'platform-images.key');
     const present = PLATFORM_IMAGES.every((image) =>
       sh(`DOCKER_HOST=unix://${engine!.socketPath} docker image inspect exam/${image} >/dev/null 2>&1`),
     );
-    if (present && existsSync(stamp) && readFileSync(stamp, 'utf8') === key) {
-      log('the platform images are up to date with this checkout');
-      return;
-    }
-    run('sh', [join(ROOT, 'scripts/build-images.sh')], { env: denv });
-    writeFileSync(stamp, key);
+    const upToDate = present && existsSync(stamp) && readFileSync(stamp, 'utf8') === key;
+    const data = timed('data images', runAsync('sh', [join(ROOT, 'scripts/build-data-images.sh')], denv));
+    let platform: Promise<void> = Promise.resolve();
+    if (upToDate) log('the platform images are up to date with this checkout');
+    else
+      platform = timed('platform images', runAsync('sh', [join(ROOT, 'scripts/build-images.sh')], denv)).then(() =>
+        writeFileSync(stamp, key),
+      );
+    const outcomes = await Promise.allSettled([data, platform]);
+    const failed = outcomes.find((o) => o.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
   });
 
   await phase('up', () => {
@@ -224,6 +264,10 @@ async function main() {
         const mine = lines.filter((l) => l.startsWith(`${service} `));
         return mine.length === 0 || mine.some((l) => !l.includes('(healthy)'));
       });
+      // A replica that crashes at start (a missing production dependency, a bad setting) restarts forever and a
+      // failed migration never will: either fails the run now, with the logs, rather than at the deadline.
+      const broken = lines.filter((l) => l.includes('Restarting') || /-migrate Exited \([1-9]/.test(l));
+      if (broken.length) throw new Error(`a container does not start:\n${broken.join('\n')}`);
       const creator = await httpStatus(creatorHost, '/');
       const taker = await httpStatus(takerHost, '/taker/start');
       if (!waiting.length && creator === 200 && taker === 200) break;
