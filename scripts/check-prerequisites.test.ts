@@ -19,7 +19,7 @@ function fakeTools(names: string[]): string {
 
 /** Runs the check as `pnpm test` does, without blocking this process (the fake Redis below must answer). */
 function check(env: Record<string, string | undefined>): Promise<{ status: number | null; output: string }> {
-  const tools = fakeTools(['dockerd', 'docker', 'debootstrap', 'haproxy', 'chromium', 'busybox']);
+  const tools = fakeTools(['dockerd', 'docker', 'docker-compose', 'debootstrap', 'haproxy', 'chromium', 'busybox']);
   const child = spawn(process.execPath, [script], {
     env: {
       PATH: tools,
@@ -48,7 +48,7 @@ afterAll(() => redis.close());
 
 describe('scripts/check-prerequisites.ts', () => {
   it('names a tool missing from PATH with the command that installs it, and exits 1', async () => {
-    const withoutHaproxy = fakeTools(['dockerd', 'docker', 'debootstrap']);
+    const withoutHaproxy = fakeTools(['dockerd', 'docker', 'docker-compose', 'debootstrap']);
     const { status, output } = await check({ PATH: withoutHaproxy, TEST_REDIS_URL: redisUrl });
     expect(status).toBe(1);
     expect(output).toContain('✗ haproxy on PATH');
@@ -61,7 +61,7 @@ describe('scripts/check-prerequisites.ts', () => {
 
   it('names Chromium, the Docker engine and busybox where the suites look for them', async () => {
     const { status, output } = await check({
-      PATH: fakeTools(['haproxy', 'debootstrap']),
+      PATH: fakeTools(['haproxy', 'docker-compose', 'debootstrap']),
       CHROMIUM_PATH: '/nonexistent/chromium',
       BUSYBOX: '/nonexistent/busybox',
     });

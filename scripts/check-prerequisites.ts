@@ -2,7 +2,7 @@
 // with the command that installs it, and exits 1 — instead of a suite failing twenty minutes in. The list is what the
 // suites themselves look for (the same paths, variables and commands); `.ci/run` installs and starts all of it on a
 // fresh Debian machine and then runs `pnpm test`.
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import postgres from 'postgres';
@@ -84,6 +84,13 @@ function checkBinaries(): Problem[] {
       fix: 'apt-get install -y debootstrap',
     });
   }
+  if (!onPath('docker-compose') && !existsSync('/usr/libexec/docker/cli-plugins/docker-compose')) {
+    problems.push({
+      what: 'docker-compose on PATH',
+      why: 'the deployment test (pnpm test:deploy) starts infra/compose.yaml for real',
+      fix: 'apt-get install -y docker-compose',
+    });
+  }
   if (!onPath('haproxy')) {
     problems.push({
       what: 'haproxy on PATH',
@@ -157,5 +164,5 @@ if (problems.length) {
   process.exit(1);
 }
 console.log(
-  'Prerequisites present: Node 24, Chromium, Docker engine, busybox, debootstrap, haproxy, PostgreSQL, Redis.',
+  'Prerequisites present: Node 24, Chromium, Docker engine, busybox, debootstrap, docker-compose, haproxy, PostgreSQL, Redis.',
 );

@@ -1,6 +1,6 @@
 // `pnpm test:deploy`: starts infra/compose.yaml for real and runs the journeys through its nginx. The last step of
 // `pnpm test`, so CI runs it (cold: a fresh machine has no image).
-//   0. tools    docker-compose from apt when neither it nor the compose plugin is installed.
+//   0. tools    docker-compose (Debian's, which .ci/run installs and check-prerequisites names), or the compose plugin.
 //   1. engine   a private dockerd (scripts/docker-test-engine.ts) under DEPLOY_DOCKER_DIR (default
 //               /tmp/exam-docker-deploy), reused when running; its data root keeps the images between runs.
 //   2. images   side by side: exam/postgres, exam/redis, exam/nginx from Debian's packages
@@ -116,10 +116,7 @@ const sh = (line: string) => spawnSync('sh', ['-c', line], { stdio: 'ignore' }).
 function composeCommand(): string[] {
   if (sh('command -v docker-compose')) return ['docker-compose'];
   if (sh('docker compose version')) return ['docker', 'compose'];
-  log('installing docker-compose from apt');
-  if (!sh('apt-get install -y -qq docker-compose >/dev/null 2>&1'))
-    run('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq docker-compose >/dev/null']);
-  return ['docker-compose'];
+  throw new Error('docker-compose is not installed: apt-get install -y docker-compose (.ci/run installs it)');
 }
 
 /** What goes into the platform images (scripts/build-images.sh stages these paths' tracked files). */
