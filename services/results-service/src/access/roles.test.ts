@@ -324,6 +324,13 @@ describe('roles on a shared exam in results-service', () => {
     // Paging: older than the third event, two at a time.
     const older = (await read(`?before=${encodeURIComponent(events[2]!.at)}&limit=2`)).json<{ events: AuditEvent[] }>();
     expect(older.events.map((e) => e.action)).toEqual(['result.unreleased', 'result.released']);
+    // The two marks share a millisecond: a page ending on the first resumes at the second by its id.
+    const [firstMark, secondMark] = [events[5]!, events[6]!];
+    expect(firstMark.at).toBe(secondMark.at);
+    const rest = (
+      await read(`?before=${encodeURIComponent(firstMark.at)}&beforeId=${encodeURIComponent(firstMark.id)}&limit=5`)
+    ).json<{ events: AuditEvent[] }>();
+    expect(rest.events.map((e) => e.id)).toEqual([secondMark.id]);
     expect((await read('?limit=201')).statusCode).toBe(400);
     const noToken = await app.inject({ method: 'GET', url: `/internal/exams/${exam.id}/audit-events` });
     expect(noToken.statusCode).toBe(401);
