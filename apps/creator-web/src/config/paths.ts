@@ -82,6 +82,11 @@ export const api = {
   organizationInvites: '/api/organization/invites',
   organizationInvite: (email: string) => `/api/organization/invites/${id(email)}`,
   organizationMember: (userId: string) => `/api/organization/members/${id(userId)}`,
+  /** Invitations from other organizations to the signed-in creator; accepting moves their account. */
+  organizationInvitations: '/api/organization/invitations',
+  organizationInvitation: (organizationId: string) => `/api/organization/invitations/${id(organizationId)}`,
+  acceptOrganizationInvitation: (organizationId: string) =>
+    `/api/organization/invitations/${id(organizationId)}/accept`,
   organizationSso: '/api/organization/sso',
   organizationSsoDiscovery: '/api/organization/sso/discovery',
   exams: '/api/exams',
