@@ -259,6 +259,8 @@ export type ExamGrantRow = ExamGrants['grants'][number];
  */
 export const AuditEventsQuerySchema = z.object({
   before: z.iso.datetime({ offset: true }).optional(),
+  /** With `before`: also the events at exactly that instant whose id sorts before this one (ids order one instant's events). */
+  beforeId: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const AuditEventListSchema = z.object({ events: z.array(AuditEventSchema) });

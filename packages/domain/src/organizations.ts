@@ -131,6 +131,19 @@ export const SsoFailure = {
 } as const;
 export type SsoFailure = (typeof SsoFailure)[keyof typeof SsoFailure];
 
+/**
+ * An invitation to another organization waiting for the signed-in creator (GET /api/organization/invitations).
+ * Accepting moves the account: it leaves its organization (its exams stay its own) and joins this one in `role`.
+ */
+export const OrganizationInvitationSchema = z.object({
+  organizationId: z.string(),
+  organizationName: z.string(),
+  role: OrganizationRoleSchema,
+  invitedAt: z.string(),
+});
+export type OrganizationInvitation = z.infer<typeof OrganizationInvitationSchema>;
+export const OrganizationInvitationListSchema = z.object({ invitations: z.array(OrganizationInvitationSchema) });
+
 export const OrganizationMessages = {
   notAdmin: 'Only an admin of the organization can do this.',
   lastAdmin: 'The organization needs at least one admin: make another member an admin first.',
@@ -141,8 +154,9 @@ export const OrganizationMessages = {
   ssoDisableNeedsPasswords:
     'Single sign-on cannot be disabled while password sign-in is off; otherwise nobody could sign in. Turn password sign-in on first.',
   alreadyMember: 'That person is already a member of this organization.',
-  inOtherOrganization:
-    'That e-mail already has an account in another organization. Moving an account between organizations is not supported yet; they would have to use another e-mail.',
+  invitationNotFound: 'No pending invitation to that organization.',
+  lastAdminLeaving:
+    'You are the last admin of your current organization and others are still in it: make another member an admin before you move.',
   memberNotFound: 'No such member in this organization.',
   inviteNotFound: 'No pending invitation for that e-mail.',
   domainTaken: 'Another organization already signs in people of that e-mail domain.',

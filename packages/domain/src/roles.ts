@@ -170,6 +170,8 @@ export const AUDIT_ACTIONS = [
   'result.released',
   'result.unreleased',
   'result.regraded',
+  /** A mark or feedback of an oral follow-up question (detail: followUpQuestion, from, to points). */
+  'result.follow-up-graded',
   'result.deleted',
   'attempt.unlocked',
   'attempt.time-extended',

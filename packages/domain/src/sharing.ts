@@ -70,6 +70,11 @@ export const MAX_AUDIT_PAGE = 200;
 export const AuditLogQuerySchema = z.object({
   /** Events strictly older than this instant (the previous page's `nextBefore`). */
   before: z.iso.datetime({ offset: true }).optional(),
+  /**
+   * With `before`, also the events at exactly that instant recorded before this one (the previous page's
+   * `nextBeforeId`): several events share a millisecond, and a page may end among them.
+   */
+  beforeId: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_AUDIT_PAGE).default(50),
 });
 export type AuditLogQuery = z.infer<typeof AuditLogQuerySchema>;
@@ -82,6 +87,8 @@ export const AuditLogResponseSchema = z.object({
   events: z.array(AuditEventSchema),
   /** Pass as `before` for the next (older) page; null when there is none. */
   nextBefore: z.string().nullable(),
+  /** Pass as `beforeId` with `nextBefore`: the last event's id, so events sharing its instant are neither lost nor repeated. */
+  nextBeforeId: z.string().nullable(),
   /** Services whose half could not be read just now: the page lacks their events. */
   incomplete: z.array(z.enum(AUDIT_SOURCES)),
 });

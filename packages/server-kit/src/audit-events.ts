@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditAction, AuditEvent } from '@exam/domain/roles';
+import { and, eq, lt, or, type Column, type SQL } from 'drizzle-orm';
 
 /**
  * What exam-service and results-service share about their halves of an exam's audit log (@exam/domain/roles): the
@@ -38,4 +39,17 @@ export function toAuditEvent(row: {
     detail: row.detail,
     at: row.at.toISOString(),
   };
+}
+
+/** Where a page of an audit log starts: strictly older than `before`, or at `before` with an id below `beforeId`. */
+export type AuditCursor = { before?: Date | undefined; beforeId?: string | undefined };
+
+/**
+ * The condition for events older than the cursor in the logs' order (at, then id, newest first). The id breaks ties
+ * between events of one millisecond, so a page that ends among them leaves none out and repeats none.
+ */
+export function olderThanCursor(columns: { at: Column; id: Column }, cursor: AuditCursor): SQL | undefined {
+  if (!cursor.before) return undefined;
+  if (!cursor.beforeId) return lt(columns.at, cursor.before);
+  return or(lt(columns.at, cursor.before), and(eq(columns.at, cursor.before), lt(columns.id, cursor.beforeId)));
 }

@@ -13,7 +13,10 @@ export type AttemptDeadlines = { recompute(examId: string): Promise<void> };
 
 /** results-service's half of an exam's audit log, newest first (adapters/results-audit.ts). */
 export type ResultsAuditEvents = {
-  list(examId: string, page: { before?: string | undefined; limit: number }): Promise<AuditEvent[]>;
+  list(
+    examId: string,
+    page: { before?: string | undefined; beforeId?: string | undefined; limit: number },
+  ): Promise<AuditEvent[]>;
 };
 
 /** What buildApp needs from the outside world; tests pass their own clock or ids. */

@@ -3,7 +3,7 @@ import type { CreatorSessionCheck } from '@exam/server-kit/plugins/auth';
 import type { AiProvider } from '@exam/domain/ai-catalogue';
 import type { CodingWorkspace } from '@exam/domain/exam';
 import type { Question } from '@exam/domain/question';
-import type { WorkspaceDemand } from '@exam/domain/internal';
+import type { ExamGrantRow, WorkspaceDemand } from '@exam/domain/internal';
 import type { ExamAccess } from '@exam/domain/roles';
 import type { Config } from './config.ts';
 import type { WorkspaceDatabase } from './db/database.ts';
@@ -35,6 +35,8 @@ export type ExamDirectory = {
   workspaceDemand(horizonSeconds: number, graceSeconds: number): Promise<WorkspaceDemand[]>;
   /** The exam's owner and members (roles.ts), for a creator's access; undefined when exam-service does not know it. */
   examAccess(examId: string): Promise<ExamAccess | undefined>;
+  /** The exams shared with a creator and their role on each (exam-service's exam grants); owned exams are not listed. */
+  examGrants(creatorId: string): Promise<ExamGrantRow[]>;
 };
 
 /** What buildApp needs from the outside world; tests pass their own engines, directory or clock. */

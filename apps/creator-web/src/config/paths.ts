@@ -82,6 +82,11 @@ export const api = {
   organizationInvites: '/api/organization/invites',
   organizationInvite: (email: string) => `/api/organization/invites/${id(email)}`,
   organizationMember: (userId: string) => `/api/organization/members/${id(userId)}`,
+  /** Invitations from other organizations to the signed-in creator; accepting moves their account. */
+  organizationInvitations: '/api/organization/invitations',
+  organizationInvitation: (organizationId: string) => `/api/organization/invitations/${id(organizationId)}`,
+  acceptOrganizationInvitation: (organizationId: string) =>
+    `/api/organization/invitations/${id(organizationId)}/accept`,
   organizationSso: '/api/organization/sso',
   organizationSsoDiscovery: '/api/organization/sso/discovery',
   exams: '/api/exams',
@@ -131,8 +136,12 @@ export const api = {
   examMembers: (examId: string) => `/api/exams/${id(examId)}/members`,
   examMember: (examId: string, creatorId: string) => `/api/exams/${id(examId)}/members/${id(creatorId)}`,
   examInvite: (examId: string, email: string) => `/api/exams/${id(examId)}/invites/${id(email)}`,
-  examAudit: (examId: string, before?: string) =>
-    `/api/exams/${id(examId)}/audit${before ? `?before=${encodeURIComponent(before)}` : ''}`,
+  examAudit: (examId: string, cursor?: { before: string; beforeId: string | null }) =>
+    `/api/exams/${id(examId)}/audit${
+      cursor
+        ? `?${new URLSearchParams({ before: cursor.before, ...(cursor.beforeId && { beforeId: cursor.beforeId }) })}`
+        : ''
+    }`,
   roster: (examId: string) => `/api/exams/${id(examId)}/roster`,
   rosterEntry: (examId: string, entryId: string) => `/api/exams/${id(examId)}/roster/${id(entryId)}`,
   rosterImport: (examId: string) => `/api/exams/${id(examId)}/roster/import`,

@@ -1,8 +1,8 @@
 import type { AuditAction, AuditEvent } from '@exam/domain/roles';
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { ResultsDatabase } from '../db/database.ts';
 import { auditEvents } from '../db/schema.ts';
-import { orderedAuditId, toAuditEvent } from '@exam/server-kit/audit-events';
+import { olderThanCursor, orderedAuditId, toAuditEvent, type AuditCursor } from '@exam/server-kit/audit-events';
 
 /**
  * results-service's half of an exam's audit log (docs: ARCHITECTURE.md, roles): who graded, released, regraded,
@@ -46,16 +46,16 @@ export async function recordAudit(
   for (let i = 0; i < rows.length; i += 500) await writer.insert(auditEvents).values(rows.slice(i, i + 500));
 }
 
-/** An exam's events, newest first, older than `before` when given. */
+/** An exam's events, newest first, older than the cursor when given (olderThanCursor). */
 export async function listAuditEvents(
   db: Db,
   examId: string,
-  opts: { before?: Date | undefined; limit: number },
+  opts: AuditCursor & { limit: number },
 ): Promise<AuditEvent[]> {
   const rows = await db
     .select()
     .from(auditEvents)
-    .where(and(eq(auditEvents.examId, examId), opts.before ? lt(auditEvents.at, opts.before) : undefined))
+    .where(and(eq(auditEvents.examId, examId), olderThanCursor(auditEvents, opts)))
     .orderBy(desc(auditEvents.at), desc(auditEvents.id))
     .limit(opts.limit);
   return rows.map(toAuditEvent);

@@ -240,6 +240,44 @@ describe('roles on a shared exam in results-service', () => {
     expect(await summary('stranger')).not.toContain(exam.id);
   });
 
+  it('lets owners and editors delete a result, recording who did; refuses graders, proctors and viewers (403) and strangers (404)', async () => {
+    const { exam, resultId, headersOf } = await sharedExam();
+    const remove = (who: Who, id = resultId) =>
+      app.inject({ method: 'DELETE', url: `/api/results/${id}`, headers: headersOf(who) });
+    expect(await statuses((w) => remove(w), ['grader-1', 'grader-r', 'proctor-1', 'viewer-1', 'stranger'])).toEqual({
+      'grader-1': 403,
+      'grader-r': 403,
+      'proctor-1': 403,
+      'viewer-1': 403,
+      stranger: 404,
+    });
+    expect((await remove('grader-1')).json()).toMatchObject({
+      error: { code: 'FORBIDDEN', message: CAPABILITY_REFUSALS['results:delete'] },
+    });
+    const deleted = await remove('editor-1');
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json()).toEqual({ id: resultId });
+    const gone = await app.inject({ method: 'GET', url: `/api/results/${resultId}`, headers: headersOf('owner') });
+    expect(gone.statusCode).toBe(404);
+    expect((await remove('owner')).statusCode).toBe(404);
+
+    const second = await sitExam(app, exam.id, { 0: 'a' }, { studentId: `S-second-${exam.id}` });
+    expect((await remove('owner', second.resultId)).statusCode).toBe(200);
+    const audit = await app.inject({
+      method: 'GET',
+      url: `/internal/exams/${exam.id}/audit-events`,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+    });
+    const events = audit.json<{ events: AuditEvent[] }>().events.filter((e) => e.action === 'result.deleted');
+    expect(events.map((e) => [e.subject, e.actorId, e.actorEmail])).toEqual(
+      expect.arrayContaining([
+        [resultId, 'editor-1', 'editor-1@example.test'],
+        [second.resultId, exam.ownerId, expect.any(String)],
+      ]),
+    );
+    expect(events).toHaveLength(2);
+  });
+
   it('records who graded, released, unreleased, unlocked, extended time and announced, newest first, for exam-service', async () => {
     const { exam, resultId, studentId, headersOf } = await sharedExam();
     const act = (who: Who, method: 'PATCH' | 'POST' | 'PUT', url: string, payload: object) =>
@@ -286,6 +324,13 @@ describe('roles on a shared exam in results-service', () => {
     // Paging: older than the third event, two at a time.
     const older = (await read(`?before=${encodeURIComponent(events[2]!.at)}&limit=2`)).json<{ events: AuditEvent[] }>();
     expect(older.events.map((e) => e.action)).toEqual(['result.unreleased', 'result.released']);
+    // The two marks share a millisecond: a page ending on the first resumes at the second by its id.
+    const [firstMark, secondMark] = [events[5]!, events[6]!];
+    expect(firstMark.at).toBe(secondMark.at);
+    const rest = (
+      await read(`?before=${encodeURIComponent(firstMark.at)}&beforeId=${encodeURIComponent(firstMark.id)}&limit=5`)
+    ).json<{ events: AuditEvent[] }>();
+    expect(rest.events.map((e) => e.id)).toEqual([secondMark.id]);
     expect((await read('?limit=201')).statusCode).toBe(400);
     const noToken = await app.inject({ method: 'GET', url: `/internal/exams/${exam.id}/audit-events` });
     expect(noToken.statusCode).toBe(401);

@@ -3,6 +3,7 @@ import { CAPABILITY_REFUSALS } from '@exam/domain/roles';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDockerEngine } from '../engine/docker-engine.ts';
 import { buildTestApp, creatorToken, newAttempt, type TestApp } from '../testing/app.ts';
+import { fakeEngine } from '../testing/fake-engine.ts';
 
 type Who = 'owner' | 'editor-1' | 'grader-1' | 'grader-r' | 'proctor-1' | 'viewer-1' | 'stranger';
 const EVERYONE: Who[] = ['owner', 'editor-1', 'grader-1', 'grader-r', 'proctor-1', 'viewer-1', 'stranger'];
@@ -139,5 +140,69 @@ describe.skipIf(!socketPath)("a shared exam's live workspace files", () => {
       error: { message: 'This session belongs to another attempt' },
     });
     await app.inject({ method: 'DELETE', url: `/api/session/${session.sessionId}`, headers: attempt.headers });
+  });
+});
+
+describe("a creator's list of live sessions", () => {
+  const engine = fakeEngine('roles-host');
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp({ deps: { engines: [engine.engine] } });
+  });
+  afterAll(() => app.close());
+
+  it('lists the sessions of shared exams to the roles with the live view (editors, proctors), never to graders, viewers or strangers', async () => {
+    const { attempt, headersOf } = sharedAttempt(app);
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/session/create',
+      headers: attempt.headers,
+      payload: {},
+    });
+    expect(created.statusCode).toBe(200);
+    const { sessionId } = created.json<{ sessionId: string }>();
+    // Another owner's exam, shared with no one here: its session is listed only to that owner.
+    const other = newAttempt(app);
+    const otherSession = (
+      await app.inject({ method: 'POST', url: '/api/session/create', headers: other.headers, payload: {} })
+    ).json<{ sessionId: string }>().sessionId;
+
+    const listed = async (who: Who) => {
+      const response = await app.inject({ method: 'GET', url: '/api/sessions', headers: headersOf(who) });
+      expect(response.statusCode).toBe(200);
+      return response.json<{ sessions: { sessionId: string }[] }>().sessions.map((s) => s.sessionId);
+    };
+    const out: Partial<Record<Who, string[]>> = {};
+    for (const who of EVERYONE) out[who] = await listed(who);
+    expect(out).toEqual({
+      owner: [sessionId],
+      'editor-1': [sessionId],
+      'grader-1': [],
+      'grader-r': [],
+      'proctor-1': [sessionId],
+      'viewer-1': [],
+      stranger: [],
+    });
+    const otherOwner = await app.inject({
+      method: 'GET',
+      url: '/api/sessions',
+      headers: creatorToken(app, other.claims.ownerId),
+    });
+    expect(otherOwner.json<{ sessions: { sessionId: string }[] }>().sessions.map((s) => s.sessionId)).toEqual([
+      otherSession,
+    ]);
+
+    // A member removed from the exam no longer sees its sessions.
+    app.examAccess.set(attempt.claims.examId, {
+      ownerId: attempt.claims.ownerId,
+      members: members().filter((m) => m.creatorId !== 'proctor-1'),
+    });
+    expect(await listed('proctor-1')).toEqual([]);
+    for (const a of [attempt, other])
+      await app.inject({
+        method: 'DELETE',
+        url: `/api/session/${a === attempt ? sessionId : otherSession}`,
+        headers: a.headers,
+      });
   });
 });

@@ -1,5 +1,10 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
-import { InternalAttemptSchema, InternalExamSchema, WorkspaceDemandSchema } from '@exam/domain/internal';
+import {
+  ExamGrantsSchema,
+  InternalAttemptSchema,
+  InternalExamSchema,
+  WorkspaceDemandSchema,
+} from '@exam/domain/internal';
 import { createInternalClient, parseUpstream, unexpectedStatus } from '@exam/server-kit/internal-client';
 import type { ExamDirectory } from '../deps.ts';
 
@@ -50,6 +55,11 @@ export function createHttpExamDirectory(opts: {
     async examAccess(examId) {
       const exam = await findExam(examId);
       return exam && { ownerId: exam.ownerId, members: exam.members };
+    },
+    async examGrants(creatorId) {
+      const { status, body } = await exams(`/internal/creators/${encodeURIComponent(creatorId)}/exam-grants`);
+      if (status !== 200) throw unexpectedStatus('exam-service', status, `exam grants of ${creatorId}`);
+      return parseUpstream('exam-service', ExamGrantsSchema, body, 'exam grants').grants;
     },
     async isAttemptOpen(attemptId) {
       return (await attemptState(attemptId)).isOpen;

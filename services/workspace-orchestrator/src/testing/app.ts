@@ -61,6 +61,13 @@ export function fakeDirectory() {
     async examAccess(examId) {
       return access.get(examId);
     },
+    async examGrants(creatorId) {
+      return [...access].flatMap(([examId, exam]) =>
+        (exam.members ?? [])
+          .filter((m) => m.creatorId === creatorId)
+          .map((m) => ({ examId, role: m.role, mayRelease: m.mayRelease })),
+      );
+    },
     async workspaceDemand() {
       return demand;
     },

@@ -9,7 +9,7 @@ const newestFirst = (a: AuditEvent, b: AuditEvent) => b.at.localeCompare(a.at) |
 
 /**
  * An exam's audit log for its owner ('audit:read'): exam-service's events and results-service's, merged by time,
- * newest first, a page at a time by the `before` cursor. Each half is read a page deep, so the merged page is
+ * newest first, a page at a time by the `before` + `beforeId` cursor (time, then id: events share milliseconds). Each half is read a page deep, so the merged page is
  * exactly the newest `limit` of both. When results-service cannot answer, the page is exam-service's half and
  * says so (`incomplete`), rather than failing the owner's whole log.
  */
@@ -22,9 +22,9 @@ export function createAuditService(
   async function remoteHalf(examId: string, query: AuditLogQuery): Promise<AuditEvent[] | null> {
     if (!results) return null;
     try {
-      return (await results.list(examId, { before: query.before, limit: query.limit })).filter(
-        (e) => e.examId === examId,
-      );
+      return (
+        await results.list(examId, { before: query.before, beforeId: query.beforeId, limit: query.limit })
+      ).filter((e) => e.examId === examId);
     } catch (err) {
       log.warn({ err, examId }, "results-service's half of the audit log could not be read");
       return null;
@@ -36,15 +36,17 @@ export function createAuditService(
       await access.require(creatorId, examId, 'audit:read');
       const before = query.before ? new Date(query.before) : undefined;
       const [own, remote] = await Promise.all([
-        local.list(examId, { before, limit: query.limit }),
+        local.list(examId, { before, beforeId: query.beforeId, limit: query.limit }),
         remoteHalf(examId, query),
       ]);
       const merged = [...own, ...(remote ?? [])].sort(newestFirst);
       const events = merged.slice(0, query.limit);
       const more = merged.length > query.limit || own.length === query.limit || remote?.length === query.limit;
+      const last = more ? events.at(-1) : undefined;
       return {
         events,
-        nextBefore: more && events.length > 0 ? events[events.length - 1]!.at : null,
+        nextBefore: last?.at ?? null,
+        nextBeforeId: last?.id ?? null,
         incomplete: remote === null ? ['results-service'] : [],
       };
     },

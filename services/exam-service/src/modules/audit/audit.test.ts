@@ -1,4 +1,5 @@
 import type { AuditEvent } from '@exam/domain/roles';
+import { orderedAuditId } from '@exam/server-kit/audit-events';
 import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -122,6 +123,54 @@ describe("an exam's audit log merges exam-service's and results-service's halves
     // The cursor and the page size went upstream as the contract names them.
     expect(seen[1]!.searchParams.get('before')).toBe(at(4));
     expect(seen[1]!.searchParams.get('limit')).toBe('2');
+  });
+
+  it('pages through events sharing one millisecond at a page boundary without skipping or repeating any', async () => {
+    const examId = (await createExam(app, owner.headers)).id;
+    const instant = new Date(at(30));
+    // One action's events share their millisecond (edited then published; a mark on each question), in both halves.
+    await app.examDatabase.db.insert(auditEvents).values(
+      [1, 2, 3].map((n) => ({
+        id: orderedAuditId(instant),
+        examId,
+        actorId: owner.user.id,
+        actorEmail: owner.email,
+        action: 'exam.edited' as const,
+        detail: { n },
+        at: instant,
+      })),
+    );
+    const remote = [3, 2, 1].map((n) => ({
+      ...resultsEvent(examId, 30, 'result.graded'),
+      id: `${orderedAuditId(instant)}-r${n}`,
+      detail: { n },
+    }));
+    remote.sort((a, b) => b.id.localeCompare(a.id));
+    upstream.use(
+      http.get(`${RESULTS}/internal/exams/:id/audit-events`, ({ request }) => {
+        const url = new URL(request.url);
+        const before = url.searchParams.get('before');
+        const beforeId = url.searchParams.get('beforeId');
+        const older = (e: AuditEvent) =>
+          !before || e.at < before || (beforeId !== null && e.at === before && e.id < beforeId);
+        return HttpResponse.json({ events: remote.filter(older).slice(0, Number(url.searchParams.get('limit'))) });
+      }),
+    );
+    const ids: string[] = [];
+    let query = '?limit=2';
+    for (let page = 0; page < 10; page++) {
+      const body: { events: AuditEvent[]; nextBefore: string | null; nextBeforeId?: string | null } = (
+        await read(examId, query)
+      ).json();
+      ids.push(...body.events.map((e) => e.id));
+      if (!body.nextBefore) break;
+      query = `?limit=2&before=${encodeURIComponent(body.nextBefore)}${body.nextBeforeId ? `&beforeId=${encodeURIComponent(body.nextBeforeId)}` : ''}`;
+    }
+    const sameInstant = ids.slice(1);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(sameInstant).toHaveLength(6);
+    // Newest first: later recorded first, whichever half holds the event.
+    expect(sameInstant).toEqual([...sameInstant].sort().reverse());
   });
 
   it("answers exam-service's half and names results-service as missing when it cannot be read", async () => {

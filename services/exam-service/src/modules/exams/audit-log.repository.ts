@@ -1,9 +1,9 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { AuditAction, AuditEvent } from '@exam/domain/roles';
 import type { ExamDatabase } from '../../db/database.ts';
 import { auditEvents, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { orderedAuditId, toAuditEvent } from '@exam/server-kit/audit-events';
+import { olderThanCursor, orderedAuditId, toAuditEvent, type AuditCursor } from '@exam/server-kit/audit-events';
 
 export type AuditEntry = {
   examId: string;
@@ -44,12 +44,12 @@ export function createAuditLog(
       }
     },
 
-    /** Newest first, strictly before `before` when given. */
-    async list(examId: string, opts: { before?: Date | undefined; limit: number }): Promise<AuditEvent[]> {
+    /** Newest first, older than the cursor when given (olderThanCursor). */
+    async list(examId: string, opts: AuditCursor & { limit: number }): Promise<AuditEvent[]> {
       const rows = await db
         .select()
         .from(auditEvents)
-        .where(and(eq(auditEvents.examId, examId), opts.before ? lt(auditEvents.at, opts.before) : undefined))
+        .where(and(eq(auditEvents.examId, examId), olderThanCursor(auditEvents, opts)))
         .orderBy(desc(auditEvents.at), desc(auditEvents.id))
         .limit(opts.limit);
       return rows.map(toAuditEvent);

@@ -73,6 +73,35 @@ export function createOrganizationsRepository({ db }: ExamDatabase) {
         .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.role, 'admin')));
       return row?.n ?? 0;
     },
+    async countMembers(tx: Tx, organizationId: string): Promise<number> {
+      const [row] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(organizationMembers)
+        .where(eq(organizationMembers.organizationId, organizationId));
+      return row?.n ?? 0;
+    },
+    /** An organization nobody is in any more (its invitations and single sign-on go with it, by cascade). */
+    async deleteOrganization(tx: Tx, id: string): Promise<void> {
+      await tx.delete(organizations).where(eq(organizations.id, id));
+    },
+    /** The pending invitations to an e-mail, with the inviting organization's name, oldest first. */
+    async invitationsTo(email: string) {
+      return db
+        .select({
+          organizationId: organizationInvites.organizationId,
+          organizationName: organizations.name,
+          role: organizationInvites.role,
+          invitedAt: organizationInvites.createdAt,
+        })
+        .from(organizationInvites)
+        .innerJoin(organizations, eq(organizations.id, organizationInvites.organizationId))
+        .where(and(eq(organizationInvites.email, email), isNull(organizationInvites.acceptedAt)))
+        .orderBy(asc(organizationInvites.createdAt));
+    },
+    async emailOf(userId: string): Promise<string | undefined> {
+      const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+      return row?.email;
+    },
     async insertMember(tx: Tx, row: typeof organizationMembers.$inferInsert): Promise<void> {
       await tx.insert(organizationMembers).values(row);
     },

@@ -1,5 +1,6 @@
 import { AppError, ErrorBodySchema, ErrorCode } from '@exam/domain/errors';
 import {
+  OrganizationInvitationListSchema,
   OrganizationInviteCreateSchema,
   OrganizationMemberUpdateSchema,
   OrganizationMessages,
@@ -48,6 +49,58 @@ export function organizationsRoutes(service: OrganizationsService) {
         if (!membership) throw new AppError(ErrorCode.NOT_FOUND, OrganizationMessages.memberNotFound);
         const organization = await service.get(membership.organizationId);
         return { organizationId: membership.organizationId, name: organization.name, role: membership.role };
+      },
+    );
+
+    const invitationParams = z.object({ organizationId: z.string().min(1).max(200) });
+    app.get(
+      '/api/organization/invitations',
+      {
+        onRequest: [app.requireCreator],
+        schema: {
+          tags: ['organizations'],
+          description: 'Invitations from other organizations waiting for the signed-in creator.',
+          response: { 200: OrganizationInvitationListSchema, 401: ErrorBodySchema },
+        },
+      },
+      async (request) => ({ invitations: await service.invitationsOf(creatorOf(request).sub) }),
+    );
+
+    app.post(
+      '/api/organization/invitations/:organizationId/accept',
+      {
+        onRequest: [app.requireCreator],
+        schema: {
+          tags: ['organizations'],
+          description:
+            'Moves the signed-in creator into the inviting organization (their exams stay theirs); 409 when they are the last admin of an organization others are still in; 404 without a pending invitation.',
+          params: invitationParams,
+          response: { 200: MyOrganizationSchema, 401: ErrorBodySchema, 404: ErrorBodySchema, 409: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        const userId = creatorOf(request).sub;
+        await service.acceptInvitation(userId, request.params.organizationId);
+        const membership = (await service.membershipOf(userId))!;
+        const organization = await service.get(membership.organizationId);
+        return { organizationId: membership.organizationId, name: organization.name, role: membership.role };
+      },
+    );
+
+    app.delete(
+      '/api/organization/invitations/:organizationId',
+      {
+        onRequest: [app.requireCreator],
+        schema: {
+          tags: ['organizations'],
+          description: 'Declines an invitation from another organization.',
+          params: invitationParams,
+          response: { 200: invitationParams, 401: ErrorBodySchema, 404: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        await service.declineInvitation(creatorOf(request).sub, request.params.organizationId);
+        return { organizationId: request.params.organizationId };
       },
     );
 

@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import {
+  type OrganizationInvitation,
   OrganizationMessages,
   type Organization,
   type OrganizationInviteCreate,
@@ -110,21 +111,14 @@ export function createOrganizationsService(
     },
 
     /**
-     * An e-mail without an account is invited (the account joins when it is made). An account that exists is in an
-     * organization already: this one (nothing to do) or another, which it cannot be pulled out of silently; moving
-     * accounts between organizations is not supported.
+     * An e-mail without an account is invited (the account joins when it is made). An account of another
+     * organization is invited too, but never pulled out silently: it moves when its owner accepts
+     * (acceptInvitation). An account already here is refused.
      */
     async invite(actor: Actor, invite: OrganizationInviteCreate): Promise<void> {
       const existing = await repo.findUserByEmail(invite.email);
-      if (existing) {
-        const membership = await repo.membershipOf(existing.id);
-        throw invalid(
-          membership?.organizationId === actor.organizationId
-            ? OrganizationMessages.alreadyMember
-            : OrganizationMessages.inOtherOrganization,
-          'email',
-        );
-      }
+      if (existing && (await repo.membershipOf(existing.id))?.organizationId === actor.organizationId)
+        throw invalid(OrganizationMessages.alreadyMember, 'email');
       await repo.upsertInvite({
         organizationId: actor.organizationId,
         email: invite.email,
@@ -148,7 +142,9 @@ export function createOrganizationsService(
               invite.role === 'admin' ? ' as an administrator' : ''
             }.`,
             '',
-            `Create your account with this e-mail address to join: ${origin}/creator/auth`,
+            existing
+              ? `Sign in and accept it on your organization page to move your account (your exams stay yours): ${origin}/creator/organization`
+              : `Create your account with this e-mail address to join: ${origin}/creator/auth`,
           ].join('\n'),
         },
       ]);
@@ -183,6 +179,51 @@ export function createOrganizationsService(
         await repo.removeMember(tx, actor.organizationId, userId);
         await giveOwnOrganization(tx, userId, email, deps.clock.now());
       });
+    },
+
+    /** The invitations to other organizations waiting for the creator. */
+    async invitationsOf(userId: string): Promise<OrganizationInvitation[]> {
+      const email = await repo.emailOf(userId);
+      const membership = await repo.membershipOf(userId);
+      const rows = email ? await repo.invitationsTo(email) : [];
+      return rows
+        .filter((r) => r.organizationId !== membership?.organizationId)
+        .map((r) => ({ ...r, invitedAt: r.invitedAt.toISOString() }));
+    },
+
+    /**
+     * Moves the creator into the inviting organization in the invitation's role. Their exams, shares and sign-in
+     * stay theirs (exams belong to accounts, not organizations). They leave their organization, which is deleted when
+     * nobody is left in it; a last admin leaving others behind is refused (409), as removing them would be.
+     * Both organizations are locked, in id order, so concurrent moves and removals apply one after the other.
+     */
+    async acceptInvitation(userId: string, organizationId: string): Promise<void> {
+      const email = await repo.emailOf(userId);
+      await repo.transaction(async (tx) => {
+        const before = await repo.membershipOf(userId, tx);
+        for (const id of [organizationId, before?.organizationId].filter((v): v is string => !!v).sort())
+          await repo.lockOrganization(tx, id);
+        const current = await repo.membershipOf(userId, tx);
+        const invitation = email ? await repo.pendingInvite(tx, email, organizationId) : undefined;
+        if (!email || !invitation || current?.organizationId === organizationId)
+          throw new AppError(ErrorCode.NOT_FOUND, OrganizationMessages.invitationNotFound);
+        const now = deps.clock.now();
+        if (current) {
+          const others = (await repo.countMembers(tx, current.organizationId)) - 1;
+          if (current.role === 'admin' && others > 0 && (await repo.countAdmins(tx, current.organizationId)) <= 1)
+            throw new AppError(ErrorCode.CONFLICT, OrganizationMessages.lastAdminLeaving);
+          await repo.removeMember(tx, current.organizationId, userId);
+          if (others === 0) await repo.deleteOrganization(tx, current.organizationId);
+        }
+        await repo.insertMember(tx, { organizationId, userId, role: invitation.role, createdAt: now });
+        await repo.acceptInvite(tx, organizationId, email, now);
+      });
+    },
+
+    async declineInvitation(userId: string, organizationId: string): Promise<void> {
+      const email = await repo.emailOf(userId);
+      if (!email || !(await repo.deleteInvite(organizationId, email)))
+        throw new AppError(ErrorCode.NOT_FOUND, OrganizationMessages.invitationNotFound);
     },
 
     async discoverIssuer(issuer: string): Promise<SsoDiscoveryResult> {

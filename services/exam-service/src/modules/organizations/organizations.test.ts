@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { OrganizationMessages } from '@exam/domain/organizations';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { examMemberInvites, examMembers, organizationMembers } from '../../db/schema.ts';
+import { examMemberInvites, examMembers, organizationMembers, organizations } from '../../db/schema.ts';
 import { buildTestApp, createCreator, createExam, TEST_PASSWORD, type TestApp } from '../../testing/app.ts';
 
 type Creator = Awaited<ReturnType<typeof createCreator>>;
@@ -151,15 +151,84 @@ describe('organizations', () => {
     expect(own!.organizationId).not.toBe((await organizationOf(admin.user.id))!.organizationId);
   });
 
-  it('refuses to invite an account of another organization, saying moving accounts is not supported', async () => {
+  const invitations = (creator: Creator) =>
+    app.inject({ method: 'GET', url: '/api/organization/invitations', headers: creator.headers });
+  const accept = (creator: Creator, organizationId: string) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/organization/invitations/${organizationId}/accept`,
+      headers: creator.headers,
+    });
+
+  it('moves an account of another organization when its owner accepts the invitation, keeping its exams', async () => {
     const admin = await createCreator(app);
     const other = await createCreator(app);
-    const response = await invite(admin, other.email);
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toBe(OrganizationMessages.inOtherOrganization);
-    expect(await organizationOf(other.user.id)).not.toMatchObject({
-      organizationId: (await organizationOf(admin.user.id))!.organizationId,
+    const target = (await organizationOf(admin.user.id))!.organizationId;
+    const left = (await organizationOf(other.user.id))!.organizationId;
+    const exam = await createExam(app, other.headers);
+    expect((await invite(admin, other.email, 'member')).statusCode).toBe(201);
+    // Nothing moves until they accept; they are told to sign in and accept.
+    expect((await organizationOf(other.user.id))!.organizationId).toBe(left);
+    const [notice] = await app.mailQueue.repository.listTo(other.email);
+    expect(notice!.text).toContain('accept it on your organization page');
+    const listed = (await invitations(other)).json();
+    expect(listed.invitations).toEqual([
+      expect.objectContaining({ organizationId: target, organizationName: expect.any(String), role: 'member' }),
+    ]);
+    expect((await invitations(admin)).json().invitations).toEqual([]);
+
+    const accepted = await accept(other, target);
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(accepted.json()).toMatchObject({ organizationId: target, role: 'member' });
+    expect(await organizationOf(other.user.id)).toMatchObject({ organizationId: target, role: 'member' });
+    // Their former organization had nobody else: it is gone. Their exam is still theirs.
+    expect(await app.examDatabase.db.select().from(organizations).where(eq(organizations.id, left))).toEqual([]);
+    const own = await app.inject({ method: 'GET', url: `/api/exams/${exam.id}`, headers: other.headers });
+    expect(own.statusCode).toBe(200);
+    expect((await get(admin)).json().members.map((m: { userId: string }) => m.userId)).toContain(other.user.id);
+    expect((await invitations(other)).json().invitations).toEqual([]);
+    expect((await accept(other, target)).statusCode).toBe(404);
+  });
+
+  it('refuses (409) to move the last admin out of an organization others are still in, and moves them once another admin exists', async () => {
+    const inviter = await createCreator(app);
+    const target = (await organizationOf(inviter.user.id))!.organizationId;
+    const { admin, member } = await team();
+    const left = (await organizationOf(admin.user.id))!.organizationId;
+    expect((await invite(inviter, admin.email, 'admin')).statusCode).toBe(201);
+    const refused = await accept(admin, target);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe(OrganizationMessages.lastAdminLeaving);
+    expect((await organizationOf(admin.user.id))!.organizationId).toBe(left);
+
+    const promote = await app.inject({
+      method: 'PATCH',
+      url: `/api/organization/members/${member.user.id}`,
+      headers: admin.headers,
+      payload: { role: 'admin' },
     });
+    expect(promote.statusCode).toBe(200);
+    expect((await accept(admin, target)).statusCode).toBe(200);
+    expect(await organizationOf(admin.user.id)).toMatchObject({ organizationId: target, role: 'admin' });
+    expect(await organizationOf(member.user.id)).toMatchObject({ organizationId: left, role: 'admin' });
+  });
+
+  it('lets the invited person decline, and refuses to invite someone already in the organization', async () => {
+    const admin = await createCreator(app);
+    const other = await createCreator(app);
+    const target = (await organizationOf(admin.user.id))!.organizationId;
+    expect((await invite(admin, other.email)).statusCode).toBe(201);
+    const decline = await app.inject({
+      method: 'DELETE',
+      url: `/api/organization/invitations/${target}`,
+      headers: other.headers,
+    });
+    expect(decline.statusCode).toBe(200);
+    expect((await accept(other, target)).statusCode).toBe(404);
+    expect((await organizationOf(other.user.id))!.organizationId).not.toBe(target);
+    const again = await invite(admin, admin.email);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.message).toBe(OrganizationMessages.alreadyMember);
   });
 
   it('lists, then cancels, a pending invitation', async () => {

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { recordAudit, type AuditActor } from '../../access/audit-log.ts';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { answers, attempts, followUpQuestions, followUps, overrides, results } from '../../db/schema.ts';
 import { parseSnapshot, type ExamSnapshot } from '../../scoring/snapshot.ts';
@@ -49,9 +50,12 @@ export function createFollowUpRepository({ db }: ResultsDatabase) {
     },
 
     /** The result's attempt, only for the creator who owns it (undefined otherwise, as if it did not exist). */
-    async findOwnedResult(resultId: string, ownerId: string): Promise<{ attemptId: string } | undefined> {
+    async findOwnedResult(
+      resultId: string,
+      ownerId: string,
+    ): Promise<{ attemptId: string; examId: string } | undefined> {
       const [row] = await db
-        .select({ attemptId: results.attemptId })
+        .select({ attemptId: results.attemptId, examId: results.examId })
         .from(results)
         .where(and(eq(results.id, resultId), eq(results.ownerId, ownerId)))
         .limit(1);
@@ -209,33 +213,61 @@ export function createFollowUpRepository({ db }: ResultsDatabase) {
     },
 
     /** Sets (or with `mark` null clears) a grader's mark of a closed question; false when it is not closed. */
+    /**
+     * Marks (or clears) a closed question; false while it is still open. A change is recorded in the exam's audit log
+     * in the same transaction, as grade changes are (grading/result-writes.repository.ts): `result.follow-up-graded`
+     * naming the result, the question and its points before and after.
+     */
     async mark(
       attemptId: string,
       n: number,
       mark: { level: number; points: number; feedback: string; by: string; at: Date } | null,
+      audit: { actor: AuditActor; examId: string; resultId: string; at: Date },
     ): Promise<boolean> {
-      const rows = await db
-        .update(followUpQuestions)
-        .set(
-          mark
-            ? {
-                markLevel: mark.level,
-                markPoints: mark.points,
-                feedback: mark.feedback,
-                markedBy: mark.by,
-                markedAt: mark.at,
-              }
-            : { markLevel: null, markPoints: null, feedback: '', markedBy: null, markedAt: null },
-        )
-        .where(
-          and(
-            eq(followUpQuestions.attemptId, attemptId),
-            eq(followUpQuestions.n, n),
-            isNotNull(followUpQuestions.answeredAt),
-          ),
-        )
-        .returning({ n: followUpQuestions.n });
-      return rows.length > 0;
+      return db.transaction(async (tx) => {
+        const where = and(
+          eq(followUpQuestions.attemptId, attemptId),
+          eq(followUpQuestions.n, n),
+          isNotNull(followUpQuestions.answeredAt),
+        );
+        const [before] = await tx
+          .select({
+            level: followUpQuestions.markLevel,
+            points: followUpQuestions.markPoints,
+            feedback: followUpQuestions.feedback,
+          })
+          .from(followUpQuestions)
+          .where(where)
+          .for('update');
+        if (!before) return false;
+        await tx
+          .update(followUpQuestions)
+          .set(
+            mark
+              ? {
+                  markLevel: mark.level,
+                  markPoints: mark.points,
+                  feedback: mark.feedback,
+                  markedBy: mark.by,
+                  markedAt: mark.at,
+                }
+              : { markLevel: null, markPoints: null, feedback: '', markedBy: null, markedAt: null },
+          )
+          .where(where);
+        const after = mark ?? { level: null, points: null, feedback: '' };
+        const changed =
+          before.level !== after.level || before.points !== after.points || before.feedback !== after.feedback;
+        if (changed)
+          await recordAudit(tx, audit.actor, audit.at, [
+            {
+              examId: audit.examId,
+              action: 'result.follow-up-graded',
+              subject: audit.resultId,
+              detail: { followUpQuestion: n, from: before.points, to: after.points },
+            },
+          ]);
+        return true;
+      });
     },
   };
 }

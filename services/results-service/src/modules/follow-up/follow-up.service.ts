@@ -12,6 +12,7 @@ import type { Deps } from '../../deps.ts';
 import { followUpAnswers, probedQuestion } from './follow-up-request.ts';
 import type { Ask, FollowUpAttempt, FollowUpRepository, StoredFollowUp } from './follow-up.repository.ts';
 import { graderView } from './grader-view.ts';
+import { auditActorOf } from '../../access/exam-ownership.ts';
 
 /** Saves in flight at a question's deadline are taken, as the exam's own saves are (docs/product.md#sitting-an-exam). */
 const GRACE_MS = DEADLINE_GRACE_SECONDS * 1000;
@@ -170,7 +171,7 @@ export function createFollowUpService(
     if (!owned) throw new AppError(ErrorCode.NOT_FOUND, 'Result not found');
     const attempt = await repo.attempt(owned.attemptId);
     const stored = attempt ? await advance(owned.attemptId, attempt) : await repo.find(owned.attemptId);
-    return { attemptId: owned.attemptId, stored };
+    return { attemptId: owned.attemptId, examId: owned.examId, stored };
   }
 
   return {
@@ -239,11 +240,11 @@ export function createFollowUpService(
     /** A grader's mark of one closed question: a level of the rubric copied at submission, or null to clear it. */
     async mark(
       resultId: string,
-      grader: { sub: string; email: string },
+      grader: { sub: string; email: string; actorId?: string },
       n: number,
       body: z.infer<typeof MarkFollowUpSchema>,
     ) {
-      const { attemptId, stored } = await ownedFollowUp(resultId, grader.sub);
+      const { attemptId, examId, stored } = await ownedFollowUp(resultId, grader.sub);
       const question = stored?.questions.find((q) => q.n === n);
       if (!stored || !question) throw new AppError(ErrorCode.NOT_FOUND, FollowUpServiceMessages.notFound);
       const rubric = stored.followUp.rubric;
@@ -252,12 +253,14 @@ export function createFollowUpService(
         const message = FollowUpServiceMessages.levelOutside(rubric.length);
         throw new AppError(ErrorCode.VALIDATION, message, [{ path: 'level', message }]);
       }
+      const at = now();
       const marked = await repo.mark(
         attemptId,
         n,
         body.level !== null && level
-          ? { level: body.level, points: level.points, feedback: body.feedback, by: grader.email, at: now() }
+          ? { level: body.level, points: level.points, feedback: body.feedback, by: grader.email, at }
           : null,
+        { actor: auditActorOf(grader), examId, resultId, at },
       );
       if (!marked) throw new AppError(ErrorCode.CONFLICT, FollowUpServiceMessages.stillOpen);
       return graderView(await repo.find(attemptId));

@@ -7,6 +7,8 @@ import {
   type FollowUpState,
 } from '@exam/domain/follow-up';
 import type { InternalExam } from '@exam/domain/internal';
+import type { AuditEvent } from '@exam/domain/roles';
+import { TEST_SECRETS } from '@exam/server-kit/testing';
 import { TimelineSchema } from '@exam/domain/timeline';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -349,6 +351,47 @@ describe('follow-up questions after submit', () => {
     const cleared = FollowUpForGraderSchema.parse((await mark(s.resultId, exam.ownerId, 1, { level: null })).json());
     expect(cleared.questions[0]!.mark).toBeNull();
     expect(cleared.points).toEqual({ awarded: 0, max: 6, marked: 0 });
+  });
+
+  it('records each change of a follow-up mark in the exam’s audit log, naming the grader who made it', async () => {
+    const members = [
+      { creatorId: 'fu-grader', email: 'fu-grader@example.test', role: 'grader', mayRelease: false },
+      { creatorId: 'fu-proctor', email: 'fu-proctor@example.test', role: 'proctor', mayRelease: false },
+    ];
+    const exam = putExam({
+      members,
+      aiSettings: aiSettings({
+        rubric: [
+          { label: 'Good', points: 3 },
+          { label: 'Poor', points: 1 },
+        ],
+      }),
+    });
+    const s = await sitAndSubmit(exam);
+    await start(s);
+    await stateOf(s, '/1/submit', 'POST', { answer: 'It holds the DNA.' });
+
+    expect((await mark(s.resultId, 'fu-proctor', 1, { level: 0 })).statusCode).toBe(403);
+    expect((await mark(s.resultId, 'fu-grader', 1, { level: 0, feedback: 'Clear.' })).statusCode).toBe(200);
+    // The same mark again changes nothing and records nothing.
+    expect((await mark(s.resultId, 'fu-grader', 1, { level: 0, feedback: 'Clear.' })).statusCode).toBe(200);
+    expect((await mark(s.resultId, 'fu-grader', 1, { level: 0, feedback: 'Clear, brief.' })).statusCode).toBe(200);
+    expect((await mark(s.resultId, exam.ownerId, 1, { level: null })).statusCode).toBe(200);
+
+    const audit = await app.inject({
+      method: 'GET',
+      url: `/internal/exams/${exam.id}/audit-events`,
+      headers: { 'x-internal-token': TEST_SECRETS.INTERNAL_TOKEN },
+    });
+    const events = audit
+      .json<{ events: AuditEvent[] }>()
+      .events.filter((e) => e.action === 'result.follow-up-graded')
+      .reverse();
+    expect(events.map((e) => [e.actorId, e.actorEmail, e.subject, e.detail])).toEqual([
+      ['fu-grader', 'fu-grader@example.test', s.resultId, { followUpQuestion: 1, from: null, to: 3 }],
+      ['fu-grader', 'fu-grader@example.test', s.resultId, { followUpQuestion: 1, from: 3, to: 3 }],
+      [exam.ownerId, `${exam.ownerId}@example.test`, s.resultId, { followUpQuestion: 1, from: 3, to: null }],
+    ]);
   });
 
   it('keeps one candidate out of another’s follow-up and refuses bad input with the field', async () => {

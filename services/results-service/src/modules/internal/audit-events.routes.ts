@@ -22,9 +22,10 @@ export function auditEventsRoutes(database: ResultsDatabase) {
         },
       },
       async (request) => {
-        const { before, limit } = request.query;
+        const { before, beforeId, limit } = request.query;
         const events = await listAuditEvents(database.db, request.params.id, {
           before: before ? new Date(before) : undefined,
+          beforeId,
           limit,
         });
         return { events };

@@ -178,6 +178,15 @@ export function createSessionsRepository(database: WorkspaceDatabase) {
         .where(and(eq(workspaces.ownerId, ownerId), live))
         .orderBy(asc(workspaces.createdAt));
     },
+    /** Live sessions of the exams, under the owner each exam's rows carry. */
+    async listLiveForExams(examIds: readonly string[]): Promise<WorkspaceRow[]> {
+      if (examIds.length === 0) return [];
+      return db
+        .select()
+        .from(workspaces)
+        .where(and(inArray(workspaces.examId, [...examIds]), live))
+        .orderBy(asc(workspaces.createdAt));
+    },
     async listIdle(before: Date): Promise<WorkspaceRow[]> {
       return db
         .select()

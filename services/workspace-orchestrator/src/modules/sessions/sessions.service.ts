@@ -1,6 +1,7 @@
 import type { TokenClaims } from '@exam/domain/auth';
 import { AppError, ErrorCode } from '@exam/domain/errors';
 import type { WorkspaceFile } from '@exam/domain/internal';
+import { grantCan } from '@exam/domain/roles';
 import type { Session } from '@exam/domain/workspace';
 import type { WorkspaceRow } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -102,10 +103,22 @@ export function createSessionsService(
       await runs.endRow(row, 'ended by the candidate');
     },
 
+    /**
+     * A candidate's own sessions; for a creator, the live sessions of their own exams and of the exams shared with
+     * them in a role with the live view (@exam/domain/roles 'live:view': editors and proctors, not graders or
+     * viewers). Without exam-service the creator still gets their own exams' sessions.
+     */
     async list(claims: TokenClaims): Promise<Session[]> {
-      const rows =
-        claims.kind === 'attempt' ? await repo.listLiveForAttempt(claims.sub) : await repo.listLiveForOwner(claims.sub);
-      if (claims.kind !== 'attempt') return rows.map(toSession);
+      if (claims.kind !== 'attempt') {
+        const shared = await deps.directory
+          .examGrants(claims.sub)
+          .then((grants) => grants.filter((g) => grantCan(g, 'live:view')).map((g) => g.examId))
+          .catch(() => []);
+        const [own, others] = await Promise.all([repo.listLiveForOwner(claims.sub), repo.listLiveForExams(shared)]);
+        const seen = new Set(own.map((row) => row.id));
+        return [...own, ...others.filter((row) => !seen.has(row.id))].map(toSession);
+      }
+      const rows = await repo.listLiveForAttempt(claims.sub);
       // The candidate's page polls this: it says so when the workspace is full (its writes then fail with ENOSPC).
       return Promise.all(rows.map(async (row) => ({ ...toSession(row), ...(await storageOf(row)) })));
     },

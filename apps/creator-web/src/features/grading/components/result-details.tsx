@@ -23,6 +23,7 @@ import { formatDateTime } from '../../../lib/format-date.ts';
 import { GradeHistory } from './grade-history.tsx';
 import { QuestionCard } from './question-card.tsx';
 import { ReleaseButton } from './release-button.tsx';
+import { DeleteResultButton } from './delete-result-button.tsx';
 import { LmsSyncChip } from '../../../components/lms-sync-chip.tsx';
 import { useGradingAutosave } from '../hooks/use-grading-autosave.ts';
 import { useWarnBeforeLeaving } from '../hooks/use-warn-before-leaving.ts';
@@ -83,6 +84,7 @@ function ResultView({ detail }: { detail: ResultDetail }) {
             <FollowUpSummary query={followUp} />
             {detail.lmsSync && <LmsSyncChip resultId={detail.id} sync={detail.lmsSync} />}
             <ReleaseButton detail={detail} />
+            <DeleteResultButton detail={detail} exam={exam.data} />
             <GradeByQuestionLink examId={detail.examId} questionIndex={firstAwaitingQuestion(detail.questionAnswers)} />
             {grading.unsaved && (
               <Button onClick={grading.saveNow} disabled={grading.saving}>

@@ -31,6 +31,7 @@ const page = (overrides: Partial<AuditLogResponse> = {}): AuditLogResponse => ({
     },
   ],
   nextBefore: null,
+  nextBeforeId: null,
   incomplete: [],
   ...overrides,
 });

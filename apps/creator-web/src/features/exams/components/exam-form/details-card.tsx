@@ -20,7 +20,7 @@ const RELEASE_OPTIONS = [
   { value: 'immediately', label: 'detailsCard.release.immediately' },
 ] as const;
 
-export function DetailsCard() {
+export function DetailsCard({ canSetRetention = true }: { canSetRetention?: boolean }) {
   const { t } = useTranslation('editor');
   const { register, control, formState } = useFormContext<ExamFormInput>();
   const timerEnabled = useWatch({ control, name: 'timerEnabled' });
@@ -121,7 +121,7 @@ export function DetailsCard() {
         </div>
         <UnansweredPolicyField />
         <PracticeReviewFields />
-        <RetentionField />
+        <RetentionField disabled={!canSetRetention} />
       </CardBody>
     </Card>
   );

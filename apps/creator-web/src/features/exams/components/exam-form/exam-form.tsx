@@ -36,6 +36,7 @@ import { SectionsCard } from './sections-card.tsx';
 import { WorkspaceCard } from './workspace-card.tsx';
 import { formatDateTime } from '../../../../lib/format-date.ts';
 import { useTranslation } from 'react-i18next';
+import { examCan } from '../../lib/capabilities.ts';
 
 /**
  * What the app shows of the assistant audit of a saved exam with the assistant on: in the page's header, and beside
@@ -185,7 +186,8 @@ export function ExamForm({
         }
       />
       <form className="flex flex-col gap-6 pb-28" noValidate onSubmit={(event) => event.preventDefault()}>
-        <DetailsCard />
+        {/* The retention period is the owner's to set ('candidates:data'); a new exam is the creator's own. */}
+        <DetailsCard canSetRetention={exam ? examCan(exam, 'candidates:data') : true} />
         <AvailabilityCard examId={exam?.id} />
         <PassagesCard />
         <QuestionsCard examId={exam?.id} />

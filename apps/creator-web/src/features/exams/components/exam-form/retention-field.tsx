@@ -6,8 +6,9 @@ import type { ExamFormInput } from './exam-form-model.ts';
 /**
  * How long candidates' attempts are kept (the exam's retentionDays, @exam/domain/privacy): until deleted by hand, the
  * default and said so, or a number of days after submission, when the retention job deletes them in every service.
+ * Only the owner sets it (exam-service refuses anyone else): for other roles it shows, disabled, and says why.
  */
-export function RetentionField() {
+export function RetentionField({ disabled = false }: { disabled?: boolean }) {
   const { t } = useTranslation('editor');
   const { control, formState } = useFormContext<ExamFormInput>();
   const error = formState.errors.retentionDays?.message;
@@ -18,11 +19,20 @@ export function RetentionField() {
       render={({ field }) => {
         const days = field.value ?? null;
         return (
-          <fieldset className="rounded-lg border border-line p-4" aria-describedby="retention-hint">
+          <fieldset
+            className="rounded-lg border border-line p-4"
+            disabled={disabled}
+            aria-describedby={disabled ? 'retention-hint retention-owner-only' : 'retention-hint'}
+          >
             <legend className="px-1 text-sm font-medium text-ink">{t('retentionField.legend')}</legend>
             <p id="retention-hint" className="text-sm text-muted">
               {t('retentionField.hint')}
             </p>
+            {disabled && (
+              <p id="retention-owner-only" className="mt-1 text-sm text-muted">
+                {t('retentionField.ownerOnly')}
+              </p>
+            )}
             <div className="mt-2 flex flex-col gap-2 text-sm">
               <label className="flex cursor-pointer items-center gap-3">
                 <input
