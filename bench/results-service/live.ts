@@ -7,7 +7,7 @@
 // Like a browser's HTTP cache, each simulated page keeps the last ETag it got and sends it as If-None-Match.
 // --baseline <checkout> runs the same load first against another checkout's results-service (e.g. a worktree of
 // main, with its dependencies installed), then this one, alternating --rounds times, so both are measured on the
-// same machine in the same run and the ratio is theirs.
+// same machine in the same run and the ratio is theirs (more --baseline checkouts are measured alongside).
 // Usage (from the repository root):
 //   node bench/results-service/live.ts [--attempts 400] [--seconds 15] [--warmup 4] [--rounds 1] [--baseline DIR]
 // PostgreSQL: BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/test); a fresh database is created and dropped.
@@ -26,7 +26,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '15' },
     warmup: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '1' },
-    baseline: { type: 'string' },
+    baseline: { type: 'string', multiple: true },
     port: { type: 'string', default: '4970' },
   },
 });
@@ -112,7 +112,9 @@ async function measure(label: string, root: string) {
 const rounds = Number(args.rounds);
 const runs: Awaited<ReturnType<typeof measure>>[] = [];
 for (let r = 0; r < rounds; r++) {
-  if (args.baseline) runs.push(await measure('baseline', resolve(args.baseline)));
+  // The first --baseline is the one the ratios are against; more are measured alongside (e.g. an earlier step).
+  for (const [i, dir] of (args.baseline ?? []).entries())
+    runs.push(await measure(i === 0 ? 'baseline' : `baseline ${i + 1} (${dir})`, resolve(dir)));
   runs.push(await measure('current', ROOT));
 }
 const mean = (label: string, key: 'serviceCpuMsPer1000' | 'databaseCpuMsPer1000') => {
@@ -123,7 +125,7 @@ const current = {
   service: mean('current', 'serviceCpuMsPer1000')!,
   database: mean('current', 'databaseCpuMsPer1000')!,
 };
-const baseline = args.baseline
+const baseline = args.baseline?.length
   ? { service: mean('baseline', 'serviceCpuMsPer1000')!, database: mean('baseline', 'databaseCpuMsPer1000')! }
   : null;
 console.log(

@@ -218,6 +218,22 @@ describe('live proctor view', () => {
       expect(body.announcements.map((a: { text: string }) => a.text)).toEqual(['At the start', 'A second later']);
     });
 
+    it('answers polls that arrive together each with its own attempt', async () => {
+      const { exam, owner } = setup();
+      const { exam: otherExam, owner: otherOwner } = setup();
+      const mine = await startAttempt(app, exam.id);
+      const theirs = await startAttempt(app, otherExam.id);
+      await announce(exam.id, owner, 'For mine');
+      await announce(otherExam.id, otherOwner, 'For theirs');
+      const bodies = (await Promise.all([poll(mine), poll(theirs), poll(mine)])).map((response) => response.json());
+      expect(bodies.map((body) => body.announcements.map((a: { text: string }) => a.text))).toEqual([
+        ['For mine'],
+        ['For theirs'],
+        ['For mine'],
+      ]);
+      expect(bodies.map((body) => body.deadline)).toEqual([mine.deadline, theirs.deadline, mine.deadline]);
+    });
+
     it("refuses another attempt's poll with 404", async () => {
       const { exam } = setup();
       const mine = await startAttempt(app, exam.id);
