@@ -18,10 +18,12 @@ declare module 'fastify' {
  */
 export const liveModule: AppModule = async (app, { deps, use }) => {
   const liveRepository = createLiveRepository(deps.database);
-  const presence = deps.redis
-    ? redisPresence(deps.redis, databasePresence(liveRepository), app.log)
-    : databasePresence(liveRepository);
+  const database = databasePresence(liveRepository, app.log);
+  const presence = deps.redis ? redisPresence(deps.redis, database, app.log) : database;
   app.decorate('presence', presence);
+  // The touches this replica holds are written before the database closes (server.ts closes it in onClose, and
+  // onClose hooks run last-added first); touches of requests still finishing go straight through from then on.
+  app.addHook('preClose', () => presence.close());
   // attempts registers after this module: its submit is read when the live view first submits.
   const live = createLiveService(liveRepository, presence, deps, (attemptId) =>
     use('attemptsService').submit(attemptId),

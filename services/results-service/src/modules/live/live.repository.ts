@@ -1,5 +1,5 @@
 import { ANSWER_SOURCES, emptyShares, type SourceShares } from '@exam/domain/answer-operations';
-import { ANNOUNCEMENTS_LISTED_MAX, WARNING_EVENT_TYPES } from '@exam/domain/live';
+import { ANNOUNCEMENTS_LISTED_MAX, WARNING_EVENT_TYPES, type Announcement } from '@exam/domain/live';
 import { and, desc, eq, gte, lte } from 'drizzle-orm';
 import type { ResultsDatabase } from '../../db/database.ts';
 import { rawQuery } from '../../db/rows.ts';
@@ -72,6 +72,33 @@ const TOUCH_MANY = `
   )
   on conflict (attempt_id) do update set last_seen_at = excluded.last_seen_at
     where attempt_presence.last_seen_at < excluded.last_seen_at - make_interval(secs => $2::float8 / 1000)`;
+
+/**
+ * The candidate's poll in one statement: the attempt by its primary key, its ending by its own, and the exam's
+ * announcements made since the attempt started (until its submission) by announcements_exam_idx — the newest
+ * ANNOUNCEMENTS_LISTED_MAX of them, those of the attempt's owner, oldest first, as a JSON array.
+ */
+const CANDIDATE_LIVE = `
+  select ${epochMs('a.deadline')} as deadline_ms, ${epochMs('a.submitted_at')} as submitted_ms,
+    ${epochMs('e.ended_at')} as ended_ms,
+    (select coalesce(json_agg(json_build_object('id', n.id, 'text', n.text, 'at', n.at_ms)
+        order by n.created_at, n.id), '[]'::json)
+      from (select x.id, x.text, x.owner_id, x.created_at, ${epochMs('x.created_at')} as at_ms
+        from results_service.announcements x
+        where x.exam_id = a.exam_id and x.created_at >= a.started_at
+          and (a.submitted_at is null or x.created_at <= a.submitted_at)
+        order by x.created_at desc, x.id desc limit ${ANNOUNCEMENTS_LISTED_MAX}) n
+      where n.owner_id = a.owner_id) as announcements
+  from results_service.attempts a
+  left join results_service.attempt_endings e on e.attempt_id = a.id
+  where a.id = $1`;
+
+type CandidateLiveDbRow = {
+  deadline_ms: number | null;
+  submitted_ms: number | null;
+  ended_ms: number | null;
+  announcements: { id: string; text: string; at: number }[] | string;
+};
 
 const nullableDate = (ms: number | null) => (ms === null ? null : new Date(ms));
 
@@ -156,6 +183,23 @@ export function createLiveRepository({ db }: ResultsDatabase) {
         .where(eq(attempts.id, attemptId))
         .limit(1);
       return row;
+    },
+
+    /** What the candidate's poll shows of an attempt; undefined when there is no such attempt. */
+    async findCandidateLive(attemptId: string) {
+      const [row] = await rawQuery<CandidateLiveDbRow>(db, CANDIDATE_LIVE, [attemptId]);
+      if (!row) return undefined;
+      const listed = typeof row.announcements === 'string' ? JSON.parse(row.announcements) : row.announcements;
+      return {
+        deadline: nullableDate(row.deadline_ms),
+        submittedAt: nullableDate(row.submitted_ms),
+        endedAt: nullableDate(row.ended_ms),
+        announcements: (listed as { id: string; text: string; at: number }[]).map((a): Announcement => ({
+          id: a.id,
+          text: a.text,
+          at: new Date(a.at).toISOString(),
+        })),
+      };
     },
 
     async findResult(resultId: string) {

@@ -79,6 +79,10 @@ export function createLiveService(
     };
   }
 
+  /** When this replica last recorded each attempt as seen (epoch ms); entries older than the gap are pruned. */
+  const recorded = new Map<string, number>();
+  let lastPruned = 0;
+
   return {
     /**
      * Two indexed queries, in parallel. Only when the exam has no attempt to show is exam-service asked
@@ -139,20 +143,19 @@ export function createLiveService(
       }
     },
 
-    /** The candidate's poll: deadline, submission, ending, and the exam's announcements during the attempt. */
+    /**
+     * The candidate's poll: deadline, submission, ending, and the exam's announcements during the attempt, in one
+     * indexed statement (prepared once per connection).
+     */
     async candidateLive(attemptId: string): Promise<CandidateLive> {
-      const attempt = await repo.findAttempt(attemptId);
-      if (!attempt) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
-      const [ending, announced] = await Promise.all([
-        repo.findEnding(attemptId),
-        repo.listAnnouncementsBetween(attempt.examId, attempt.startedAt, attempt.submittedAt),
-      ]);
+      const live = await repo.findCandidateLive(attemptId);
+      if (!live) throw new AppError(ErrorCode.NOT_FOUND, 'Attempt not found');
       return {
         serverNow: deps.clock.now().toISOString(),
-        deadline: iso(attempt.deadline),
-        submittedAt: iso(attempt.submittedAt),
-        endedAt: iso(ending?.endedAt ?? null),
-        announcements: announced.filter((a) => a.ownerId === attempt.ownerId).map(announcementOf),
+        deadline: iso(live.deadline),
+        submittedAt: iso(live.submittedAt),
+        endedAt: iso(live.endedAt),
+        announcements: live.announcements,
       };
     },
 
@@ -171,8 +174,23 @@ export function createLiveService(
       };
     },
 
-    /** Records the candidate's page as seen, at most every `minGapMs` per attempt. */
-    touch: (attemptId: string, minGapMs: number) => presence.touch(attemptId, deps.clock.now(), minGapMs),
+    /**
+     * Records the candidate's page as seen, at most every `minGapMs` per attempt. This replica remembers when it last
+     * recorded each attempt and skips the store until the gap has passed, so the many requests in between cost
+     * nothing; the store keeps its own throttle for the other replicas' touches.
+     */
+    touch(attemptId: string, minGapMs: number): Promise<void> {
+      const now = deps.clock.now();
+      const at = now.getTime();
+      if (at - lastPruned >= minGapMs) {
+        for (const [id, recordedAt] of recorded) if (at - recordedAt >= minGapMs) recorded.delete(id);
+        lastPruned = at;
+      }
+      const last = recorded.get(attemptId);
+      if (last !== undefined && at - last < minGapMs && at >= last) return Promise.resolve();
+      recorded.set(attemptId, at);
+      return presence.touch(attemptId, now, minGapMs);
+    },
   };
 }
 export type LiveService = ReturnType<typeof createLiveService>;

@@ -4,7 +4,9 @@ import { results } from '../../db/schema.ts';
 import { buildTestApp, creatorHeaders, startAttempt, type TestApp } from '../../testing/app.ts';
 import { CANARY, makeExam } from '../../testing/exams.ts';
 import { fakeClock } from '../../testing/fakes.ts';
+import { createLiveRepository } from './live.repository.ts';
 import { PRESENCE_MIN_GAP_MS } from './live.routes.ts';
+import { databasePresence } from './presence.ts';
 
 type Attempt = Awaited<ReturnType<typeof startAttempt>>;
 
@@ -196,6 +198,42 @@ describe('live proctor view', () => {
       ]);
     });
 
+    it('lists them oldest first, the one sent at the start included, and none sent after the submission', async () => {
+      const { exam, owner } = setup();
+      const attempt = await startAttempt(app, exam.id);
+      await announce(exam.id, owner, 'At the start');
+      clock.advance(1000);
+      await announce(exam.id, owner, 'A second later');
+      const texts = async () => (await poll(attempt)).json().announcements.map((a: { text: string }) => a.text);
+      expect(await texts()).toEqual(['At the start', 'A second later']);
+      const [first] = (await poll(attempt)).json().announcements;
+      expect(first.at).toBe(new Date(clock.now().getTime() - 1000).toISOString());
+
+      clock.advance(1000);
+      await app.inject({ method: 'POST', url: `/api/attempts/${attempt.attemptId}/submit`, headers: attempt.headers });
+      clock.advance(1000);
+      await announce(exam.id, owner, 'After the submission');
+      const body = (await poll(attempt)).json();
+      expect(body.submittedAt).toBe(new Date(clock.now().getTime() - 1000).toISOString());
+      expect(body.announcements.map((a: { text: string }) => a.text)).toEqual(['At the start', 'A second later']);
+    });
+
+    it('answers polls that arrive together each with its own attempt', async () => {
+      const { exam, owner } = setup();
+      const { exam: otherExam, owner: otherOwner } = setup();
+      const mine = await startAttempt(app, exam.id);
+      const theirs = await startAttempt(app, otherExam.id);
+      await announce(exam.id, owner, 'For mine');
+      await announce(otherExam.id, otherOwner, 'For theirs');
+      const bodies = (await Promise.all([poll(mine), poll(theirs), poll(mine)])).map((response) => response.json());
+      expect(bodies.map((body) => body.announcements.map((a: { text: string }) => a.text))).toEqual([
+        ['For mine'],
+        ['For theirs'],
+        ['For mine'],
+      ]);
+      expect(bodies.map((body) => body.deadline)).toEqual([mine.deadline, theirs.deadline, mine.deadline]);
+    });
+
     it("refuses another attempt's poll with 404", async () => {
       const { exam } = setup();
       const mine = await startAttempt(app, exam.id);
@@ -304,6 +342,23 @@ describe('live proctor view', () => {
       await vi.waitFor(async () => {
         for (const attempt of together) expect(await lastSeen(attempt.attemptId)).toEqual(t0);
       });
+    });
+
+    it('is held by the replica and written in one statement at the interval, or when the app closes', async () => {
+      const { exam } = setup();
+      const attempt = await startAttempt(app, exam.id);
+      const repo = createLiveRepository(app.database);
+      const store = databasePresence(repo, app.log, 60_000);
+      const t0 = clock.now();
+      await store.touch(attempt.attemptId, t0, PRESENCE_MIN_GAP_MS);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await repo.findLastSeen(attempt.attemptId)).toBeUndefined();
+      await store.close();
+      expect(await repo.findLastSeen(attempt.attemptId)).toEqual(t0);
+      // Once closed, a touch (a request still finishing) is written at once.
+      clock.advance(PRESENCE_MIN_GAP_MS + 1000);
+      await store.touch(attempt.attemptId, clock.now(), PRESENCE_MIN_GAP_MS);
+      expect(await repo.findLastSeen(attempt.attemptId)).toEqual(clock.now());
     });
 
     it("is not recorded by a refused request, nor by another attempt's token", async () => {

@@ -9,44 +9,79 @@ import type { LiveRepository } from './live.repository.ts';
  */
 export const PRESENCE_TTL_MS = 30 * 24 * 3600 * 1000;
 
-/** How long a touch waits for others to share its statement (touches run after the reply has gone). */
-const TOUCH_BATCH_WINDOW_MS = 5;
+/**
+ * How long touches collect before they go to the database in one statement. Presence is a hint to the proctor: a
+ * candidate's page shows as seen this much later at most, and a replica that dies loses this much of it (a clean
+ * shutdown writes it first). Every candidate request used to cost a statement of its own; now a replica sends one
+ * every interval, whatever the number of candidates.
+ */
+export const PRESENCE_FLUSH_MS = 2000;
+
+/** A presence store that holds touches for a while; `close` writes them and makes later touches go at once. */
+export type BufferedPresenceStore = PresenceStore & { close(): Promise<void> };
 
 /**
- * attempt_presence: the live view's query joins it, so its rows already carry the time. Every candidate
- * request touches it, so the touches of a few milliseconds go as one statement (the latest per attempt);
- * if that fails, each is tried on its own. Only touches not yet written wait here.
+ * attempt_presence: the live view's query joins it, so its rows already carry the time. Touches are kept per
+ * replica (the latest per attempt) and written every `flushMs` in one statement, which keeps the database's own
+ * throttle (a row fresher than the gap stays as it is), so replicas that saw the same attempt agree. If the
+ * statement fails, each touch is tried on its own; a failure is only logged. Reading through the store (`find`)
+ * writes what it holds first.
  */
-export function databasePresence(repo: LiveRepository): PresenceStore {
-  type Touch = { attemptId: string; now: Date; minGapMs: number; done: () => void; fail: (err: unknown) => void };
-  let queue: Touch[] = [];
-  const flush = async () => {
-    const batch = queue;
-    queue = [];
-    // The latest touch of each attempt, grouped by gap (one gap in practice: PRESENCE_MIN_GAP_MS).
-    const byGap = new Map<number, Map<string, Touch>>();
-    for (const touch of batch) {
-      const latest = byGap.get(touch.minGapMs) ?? new Map<string, Touch>();
-      byGap.set(touch.minGapMs, latest);
-      const seen = latest.get(touch.attemptId);
-      if (!seen || seen.now < touch.now) latest.set(touch.attemptId, touch);
-    }
-    try {
-      for (const [gap, latest] of byGap) await repo.touchMany([...latest.values()], gap);
-      for (const touch of batch) touch.done();
-    } catch {
-      for (const touch of batch)
-        await repo.touch(touch.attemptId, touch.now, touch.minGapMs).then(touch.done, touch.fail);
+export function databasePresence(
+  repo: LiveRepository,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  flushMs = PRESENCE_FLUSH_MS,
+): BufferedPresenceStore {
+  type Touch = { attemptId: string; now: Date };
+  // The latest touch of each attempt, grouped by gap (one gap in practice: PRESENCE_MIN_GAP_MS).
+  let pending = new Map<number, Map<string, Touch>>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let closed = false;
+  let writing: Promise<void> = Promise.resolve();
+
+  const write = async (batch: Map<number, Map<string, Touch>>) => {
+    for (const [gap, latest] of batch) {
+      try {
+        await repo.touchMany([...latest.values()], gap);
+      } catch {
+        for (const touch of latest.values())
+          await repo.touch(touch.attemptId, touch.now, gap).catch((err: unknown) => {
+            log.warn({ err, attemptId: touch.attemptId }, 'could not record when the candidate was last seen');
+          });
+      }
     }
   };
+  /** Writes what is held now, after any write under way (so an attempt's touches land in order). */
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = pending;
+    pending = new Map();
+    writing = writing.then(() => (batch.size > 0 ? write(batch) : undefined));
+    return writing;
+  };
+
   return {
-    touch: (attemptId, now, minGapMs) =>
-      new Promise<void>((done, fail) => {
-        if (queue.length === 0) setTimeout(() => void flush(), TOUCH_BATCH_WINDOW_MS);
-        queue.push({ attemptId, now, minGapMs, done, fail });
-      }),
-    find: (attemptId) => repo.findLastSeen(attemptId),
+    async touch(attemptId, now, minGapMs) {
+      const latest = pending.get(minGapMs) ?? new Map<string, Touch>();
+      pending.set(minGapMs, latest);
+      const seen = latest.get(attemptId);
+      if (!seen || seen.now < now) latest.set(attemptId, { attemptId, now });
+      if (closed) await flush();
+      else if (!timer) {
+        timer = setTimeout(() => void flush(), flushMs);
+        timer.unref();
+      }
+    },
+    async find(attemptId) {
+      await flush();
+      return repo.findLastSeen(attemptId);
+    },
     withLastSeen: async (rows) => rows,
+    async close() {
+      closed = true;
+      await flush();
+    },
   };
 }
 
@@ -66,7 +101,11 @@ return 1`;
  * the later time winning; when Redis cannot be read the view shows what the database has. Either way the
  * view answers: presence is a hint to the proctor, and the rest of the view needs no Redis.
  */
-export function redisPresence(redis: RedisConnection, database: PresenceStore, log: FastifyBaseLogger): PresenceStore {
+export function redisPresence(
+  redis: RedisConnection,
+  database: BufferedPresenceStore,
+  log: FastifyBaseLogger,
+): BufferedPresenceStore {
   const keyOf = (attemptId: string) => `${redis.keyPrefix}presence:${attemptId}`;
   const later = (a: Date | undefined | null, b: Date | undefined | null) =>
     a && b ? (a > b ? a : b) : (a ?? b ?? undefined);
@@ -104,5 +143,7 @@ export function redisPresence(redis: RedisConnection, database: PresenceStore, l
         return { ...row, lastSeenAt: later(new Date(Number(value)), row.lastSeenAt) ?? null };
       });
     },
+
+    close: () => database.close(),
   };
 }
