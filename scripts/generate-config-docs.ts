@@ -51,6 +51,18 @@ function constantOf(file: string, name: string, depth = 0): { file: string; node
         return target ? constantOf(target, name, depth + 1) : undefined;
       }
     }
+    // `export { NAME } from './other.ts'`: a module that re-exports the constant from where it is declared.
+    if (
+      ts.isExportDeclaration(statement) &&
+      statement.moduleSpecifier &&
+      ts.isStringLiteral(statement.moduleSpecifier)
+    ) {
+      const clause = statement.exportClause;
+      if (clause && ts.isNamedExports(clause) && clause.elements.some((e) => e.name.text === name)) {
+        const target = moduleFile(file, statement.moduleSpecifier.text);
+        return target ? constantOf(target, name, depth + 1) : undefined;
+      }
+    }
   }
   return undefined;
 }
