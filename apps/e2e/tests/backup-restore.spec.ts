@@ -309,7 +309,7 @@ test('a platform backed up with pnpm backup and restored with pnpm restore into 
     lap('pnpm backup', t);
     expect(made.status, made.out).toBe(0);
     expect(made.out).toContain(`Backup written to ${archive}`);
-    expect(made.out).toMatch(/database: embedded; migrations: exam_service \d+/);
+    expect(made.out).toMatch(/database: embedded-postgresql; migrations: exam_service \d+/);
     expect(made.out).toContain('secrets: ENCRYPTION_KEY, INTERNAL_TOKEN, JWT_SECRET');
   });
 
@@ -327,7 +327,7 @@ test('a platform backed up with pnpm backup and restored with pnpm restore into 
     const put = await pnpm(['restore', archive, '--data-dir', restored]);
     lap('pnpm restore', t);
     expect(put.status, put.out).toBe(0);
-    expect(put.out).toMatch(/Restored the backup of .* \(embedded\) in [\d.]+ s: checksums verified/);
+    expect(put.out).toMatch(/Restored the backup of .* \(embedded-postgresql\) in [\d.]+ s: checksums verified/);
     expect(put.out).toContain(`Data folder: ${restored}`);
     expect(readdirSync(join(restored, 'secrets')).sort()).toEqual(['ENCRYPTION_KEY', 'INTERNAL_TOKEN', 'JWT_SECRET']);
     // Whatever is served next comes from the restored folder.
