@@ -1,6 +1,7 @@
 // CPU time by process from /proc/<pid>/stat (utime + stime), grouped under a name (a service, the database, the
 // load generator), so a window's CPU can be split by who spent it.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { childrenOf } from '../memory/process-tree.ts';
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -18,17 +19,7 @@ export function cpuMsOf(pid: number): number {
 
 /** Every process under `root` (itself included). */
 export function treeOf(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
+  const children = childrenOf();
   const pids: number[] = [];
   const walk = (pid: number) => {
     pids.push(pid);

@@ -4,7 +4,8 @@ import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 
 export type ProcessMemory = { pid: number; name: string; rssKb: number; pssKb: number };
 
-function childrenOf(): Map<number, number[]> {
+/** Each process's children, from every /proc/<pid>/stat's parent pid. */
+export function childrenOf(): Map<number, number[]> {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
