@@ -10,6 +10,7 @@ export type NewMail = {
   text: string;
   html?: string;
   kind: MailKind;
+  /** The exam and candidate (normalised key) a mail is about, so erasing the candidate's data finds it. */
   examId?: string;
   candidateKey?: string;
 };

@@ -1,20 +1,11 @@
 import type { Mailer } from '@exam/server-kit/mail';
 import type { ExamDatabase } from '../../db/database.ts';
-import type { MailKind } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { createMailQueueRepository, type MailQueueRepository } from './mail-queue.repository.ts';
+import { createMailQueueRepository, type MailQueueRepository, type NewMail } from './mail-queue.repository.ts';
 import { afterFailure, type RetryPolicy } from './retry-policy.ts';
 
-export type OutgoingMail = {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  kind: MailKind;
-  /** The exam and candidate (normalised key) a mail is about, so erasing the candidate's data finds it. */
-  examId?: string;
-  candidateKey?: string;
-};
+/** A mail as its sender hands it over; the queue gives it its id. */
+export type OutgoingMail = Omit<NewMail, 'id'>;
 
 /** How long a claimed mail is reserved for its sender; past it another replica may try it again. */
 const CLAIM_LEASE_MS = 5 * 60_000;
