@@ -18,8 +18,8 @@ export function orderedAuditId(at: Date): string {
   return `${at.getTime().toString().padStart(15, '0')}-${sequence.toString().padStart(9, '0')}-${randomUUID()}`;
 }
 
-/** A stored audit row of either service, as AuditEventSchema serves it. */
-export function toAuditEvent(row: {
+/** A stored audit row of either service. */
+export type AuditRow = {
   id: string;
   examId: string;
   actorId: string | null;
@@ -28,7 +28,10 @@ export function toAuditEvent(row: {
   subject: string | null;
   detail: Record<string, unknown>;
   at: Date;
-}): AuditEvent {
+};
+
+/** A stored audit row, as AuditEventSchema serves it. */
+export function toAuditEvent(row: AuditRow): AuditEvent {
   return {
     id: row.id,
     examId: row.examId,

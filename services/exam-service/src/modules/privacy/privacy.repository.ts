@@ -5,7 +5,7 @@ import {
   type CandidateIds,
 } from '@exam/server-kit/candidate-data';
 import type { Db } from '@exam/server-kit/db';
-import type { AuditAction } from '@exam/domain/roles';
+import type { AuditRow } from '@exam/server-kit/audit-events';
 import { and, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { ExamDatabase } from '../../db/database.ts';
 import * as schema from '../../db/schema.ts';
@@ -91,16 +91,7 @@ export function createPrivacyRepository({ db }: ExamDatabase) {
         .where(eq(dataErasures.id, id));
     },
 
-    async audit(event: {
-      id: string;
-      examId: string;
-      actorId: string | null;
-      actorEmail: string | null;
-      action: AuditAction;
-      subject: string | null;
-      detail: Record<string, unknown>;
-      at: Date;
-    }): Promise<void> {
+    async audit(event: AuditRow): Promise<void> {
       await db.insert(auditEvents).values(event);
     },
 
