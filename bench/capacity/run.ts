@@ -22,7 +22,7 @@ import { cpuShares, cpuSnapshot } from '../lib/machine-cpu.ts';
 import { sample, spentByName } from './cpu.ts';
 import type { Command, GeneratorConfig, Report } from './generator.ts';
 import { modelOf, type StepCpu } from './model.ts';
-import { startEmbedded, startPostgres, type Stack } from './stacks.ts';
+import { startEmbedded, startPostgres, type Stack, type StatementStats } from './stacks.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -143,9 +143,38 @@ type StepResult = {
   /** Above the idle stack's own: what the candidates cost. */
   cpuMsPerCandidateMinute: Record<string, number>;
   requestsPerCandidateMinute: Record<string, number>;
+  /** Candidates served in the window, counted by their saves: the per-candidate figures' basis. */
+  served: number;
+  /** pg_stat_statements over the window, when the server has it: the statements taking the most time. */
+  statements?: StatementRow[];
   passed: boolean;
   why: string[];
 };
+
+type StatementRow = { query: string; callsPerCandidateMinute: number; msPerCandidateMinute: number; meanMs: number };
+
+/** The window's statements by time executing (pg_stat_statements' total_exec_time), per candidate-minute. */
+function statementsOver(
+  before: StatementStats | null,
+  after: StatementStats | null,
+  candidateMinutes: number,
+): StatementRow[] | undefined {
+  if (!before || !after) return undefined;
+  const rows: StatementRow[] = [];
+  for (const [id, now] of after) {
+    const then = before.get(id) ?? { calls: 0, totalMs: 0 };
+    const calls = now.calls - then.calls;
+    const ms = now.totalMs - then.totalMs;
+    if (calls <= 0) continue;
+    rows.push({
+      query: now.query.replace(/\s+/g, ' ').slice(0, 160),
+      callsPerCandidateMinute: Math.round((calls / candidateMinutes) * 100) / 100,
+      msPerCandidateMinute: Math.round((ms / candidateMinutes) * 100) / 100,
+      meanMs: Math.round((ms / calls) * 1000) / 1000,
+    });
+  }
+  return rows.sort((a, b) => b.msPerCandidateMinute - a.msPerCandidateMinute).slice(0, 10);
+}
 
 function judge(report: Report): string[] {
   const why: string[] = [];
@@ -219,22 +248,31 @@ async function measureStack(kind: string) {
       const loadBefore = load();
       const machineBefore = cpuSnapshot();
       const before = sample(await everyone());
+      const statementsBefore = (await stack.statements?.()) ?? null;
       await generator.ask({ type: 'reset' }, 'reset');
       await sleep(Math.max(5000, holdMs - settleMs));
       const { report } = await generator.ask({ type: 'report' }, 'report');
       const after = sample(await everyone());
+      const statementsAfter = (await stack.statements?.()) ?? null;
       const machine = cpuShares(machineBefore, cpuSnapshot());
       const r = report!;
       const minutes = r.windowMs / 60_000;
       const cpuMs = spentByName(before, after);
+      // The candidates the window actually served, counted by their saves (one every --save-every): on a box too
+      // busy to start everyone within the ramp, the planned count would spread the CPU over candidates not there.
+      const saveEverySeconds = Number(args['save-every']);
+      const served =
+        saveEverySeconds > 0
+          ? Math.min(r.active, r.kinds.save.requests / ((minutes * 60) / saveEverySeconds))
+          : r.active;
       const perCandidateMinute = Object.fromEntries(
         Object.entries(cpuMs).map(([name, ms]) => [
           name,
-          Math.round((Math.max(0, ms - (idle[name] ?? 0) * minutes) / (r.active * minutes)) * 100) / 100,
+          Math.round((Math.max(0, ms - (idle[name] ?? 0) * minutes) / (served * minutes)) * 100) / 100,
         ]),
       );
       const requestsPerCandidateMinute = Object.fromEntries(
-        Object.entries(r.kinds).map(([k, s]) => [k, Math.round((s.requests / (r.active * minutes)) * 100) / 100]),
+        Object.entries(r.kinds).map(([k, s]) => [k, Math.round((s.requests / (served * minutes)) * 100) / 100]),
       );
       const why = judge(r);
       const step: StepResult = {
@@ -247,6 +285,8 @@ async function measureStack(kind: string) {
         cpuMs,
         cpuMsPerCandidateMinute: perCandidateMinute,
         requestsPerCandidateMinute,
+        statements: statementsOver(statementsBefore, statementsAfter, served * minutes),
+        served: Math.round(served),
         passed: why.length === 0,
         why,
       };
@@ -303,7 +343,7 @@ function printStep(kind: string, s: StepResult) {
   const r = s.report;
   const k = r.kinds;
   console.log(
-    `\n[capacity] ${kind} ${s.candidates} candidates (${r.active} active, ${r.started} started), ${s.windowSeconds} s window, load ${s.load.before.join(' ')} → ${s.load.after.join(' ')}, machine busy ${s.machine.busyPct}% (steal ${s.machine.stealPct}%): ${s.passed ? 'HELD' : `MISSED: ${s.why.join('; ')}`}`,
+    `\n[capacity] ${kind} ${s.candidates} candidates (${r.active} active, ${r.started} started, ${s.served} served by their saves), ${s.windowSeconds} s window, load ${s.load.before.join(' ')} → ${s.load.after.join(' ')}, machine busy ${s.machine.busyPct}% (steal ${s.machine.stealPct}%): ${s.passed ? 'HELD' : `MISSED: ${s.why.join('; ')}`}`,
   );
   for (const [name, stats] of Object.entries(k))
     if (stats.requests)
@@ -316,6 +356,13 @@ function printStep(kind: string, s: StepResult) {
   console.log('    CPU-ms per candidate-minute:');
   for (const [name, ms] of Object.entries(s.cpuMsPerCandidateMinute).sort((a, b) => b[1] - a[1]))
     if (ms > 0) console.log(`      ${name.padEnd(34)} ${String(ms).padStart(8)}`);
+  if (s.statements) {
+    console.log('    statements by time executing (pg_stat_statements): ms / calls per candidate-minute, mean ms');
+    for (const st of s.statements)
+      console.log(
+        `      ${String(st.msPerCandidateMinute).padStart(7)} ${String(st.callsPerCandidateMinute).padStart(6)} ${String(st.meanMs).padStart(7)}  ${st.query}`,
+      );
+  }
 }
 
 const out: Record<string, unknown> = {

@@ -23,8 +23,15 @@ export type Stack = {
   processes: () => Promise<Array<{ pid: number; name: string }>>;
   /** Names counted as the database (for the model's database share). */
   databaseNames: string[];
+  /**
+   * The stack's statements so far from pg_stat_statements (calls, time executing in ms, by statement), when the
+   * server has it loaded (shared_preload_libraries) and the extension exists in the admin database; else null.
+   */
+  statements?: () => Promise<StatementStats | null>;
   stop: () => Promise<void>;
 };
+
+export type StatementStats = Map<string, { query: string; calls: number; totalMs: number }>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -37,6 +44,8 @@ function benchEnv(providerPort: number): Record<string, string> {
     // address per exam hall): the web server believes it as it would a deployment's proxy (the services already
     // trust loopback by default), so the per-address start limits apply per hall as in production.
     TRUSTED_PROXIES: '127.0.0.1,::1',
+    // BENCH_CPU_PROF=<dir>: every service writes a V8 CPU profile (<dir>/CPU.*.<pid>.cpuprofile) when it exits.
+    ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF}` } : {}),
   };
 }
 
@@ -129,6 +138,18 @@ export async function startPostgres(opts: {
     gatewayOrigin: stack.proxyUrl('llm-gateway'),
     examOrigin: stack.proxyUrl('exam-service'),
     databaseNames: ['database (PostgreSQL backends)'],
+    async statements() {
+      try {
+        const rows = await admin<{ queryid: string; query: string; calls: string; total: number }[]>`
+          select queryid::text, query, calls::text, total_exec_time as total from pg_stat_statements
+          where dbid = (select oid from pg_database where datname = ${stack.databaseName})`;
+        return new Map(
+          rows.map((r) => [r.queryid, { query: r.query, calls: Number(r.calls), totalMs: Number(r.total) }]),
+        );
+      } catch {
+        return null; // not loaded on this server
+      }
+    },
     async processes() {
       const replicas = stack.replicas.flatMap((r) =>
         r.child?.pid ? treeOf(r.child.pid).map((pid) => ({ pid, name: r.service })) : [],

@@ -58,6 +58,24 @@ describe('proctoring events are bounded', () => {
     expect(await stored(attempt)).toBe(PER_ATTEMPT);
   });
 
+  it('holds the cap when batches of one attempt arrive at once, keeping each batch in the order sent', async () => {
+    const attempt = await startAttempt(app, app.exams.put(makeExam()).id);
+    const batches = Array.from({ length: 5 }, (_v, b) =>
+      Array.from({ length: 80 }, (_w, i) => ({ type: 'copy', detail: `${b}:${i}` })),
+    );
+    const answers = await Promise.all(batches.map((list) => send(attempt, list)));
+    expect(answers.map((a) => a.statusCode)).toEqual([202, 202, 202, 202, 202]);
+    const recorded = answers.map((a) => a.json().recorded as number);
+    expect(recorded.reduce((sum, n) => sum + n, 0)).toBe(PER_ATTEMPT);
+    const rows = await app.db.select().from(events).where(eq(events.attemptId, attempt.attemptId)).orderBy(events.id);
+    expect(rows).toHaveLength(PER_ATTEMPT);
+    // Within each batch, the events stored are its first ones, in the order sent.
+    for (let b = 0; b < batches.length; b++) {
+      const mine = rows.filter((r) => r.detail?.startsWith(`${b}:`)).map((r) => r.detail);
+      expect(mine).toEqual(Array.from({ length: recorded[b]! }, (_v, i) => `${b}:${i}`));
+    }
+  });
+
   it("lists only the newest events in the creator's result view, with every stored event counted by type", async () => {
     const exam = app.exams.put(makeExam());
     const attempt = await startAttempt(app, exam.id);
