@@ -107,8 +107,9 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchA
   });
 }
 
+/** Up to 60 s: on a box loaded by other work (load 20+), the niced gateway's start alone took over 20 s. */
 async function waitReady(port: number) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     const ok = await fetch(`http://127.0.0.1:${port}/ready`)
       .then((r) => r.ok)
       .catch(() => false);

@@ -41,6 +41,12 @@ const ConfigSchema = z.object({
   /** Calls to exam-service and results-service. */
   INTERNAL_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
   /**
+   * How old this replica's copy of an exam may be when a candidate's message or a workspace agent's call uses it
+   * (0: exam-service is asked for every message). The bound within which a creator's change (assistant off, a new
+   * key or budget) reaches every message on every replica; creators' own reads always ask exam-service.
+   */
+  EXAM_MESSAGE_MAX_AGE_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
+  /**
    * host[:port] entries (comma separated) that a creator's openai-compatible base URL may point to. Unset:
    * any public host, and never a loopback, private, link-local or unique-local address (SSRF guard).
    */

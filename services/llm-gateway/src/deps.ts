@@ -7,8 +7,12 @@ import type { ProviderRelay } from './adapters/providers/relay.ts';
 import type { LlmClient } from './adapters/providers/types.ts';
 import type { GatewayDatabase } from './db/database.ts';
 
-/** exam-service's view of an exam, answer keys and the encrypted creator key included (adapters/platform-clients.ts). */
-export type ExamSource = { findExam(examId: string): Promise<InternalExam | undefined> };
+/**
+ * exam-service's view of an exam, answer keys and the encrypted creator key included (adapters/platform-clients.ts).
+ * `recent`: a candidate's message or an agent's call, which may be answered from this replica's answer of up to
+ * EXAM_MESSAGE_MAX_AGE_MS ago; every other read asks exam-service.
+ */
+export type ExamSource = { findExam(examId: string, how?: { recent?: boolean }): Promise<InternalExam | undefined> };
 /** results-service's view of an attempt: is it still open? (adapters/platform-clients.ts) */
 export type AttemptSource = { findAttempt(attemptId: string): Promise<InternalAttempt | undefined> };
 

@@ -37,6 +37,7 @@ try {
       resultsServiceUrl: config.RESULTS_SERVICE_URL,
       internalToken: config.internalToken,
       timeoutMs: config.INTERNAL_TIMEOUT_MS,
+      messageMaxAgeMs: config.EXAM_MESSAGE_MAX_AGE_MS,
     }),
     llm,
     relay,

@@ -184,6 +184,49 @@ describe("exam-service's exam source", () => {
     expect(asked).toBe(3);
   });
 
+  it("answers a message's read from its copy younger than messageMaxAgeMs, and asks again once it is older", async () => {
+    let clock = 0;
+    const source = httpExamSource(baseUrl, TEST_SECRETS.INTERNAL_TOKEN, {
+      timeoutMs: 2000,
+      messageMaxAgeMs: 1000,
+      now: () => clock,
+    });
+    let asked = 0;
+    let current = exam;
+    answer = () => {
+      asked += 1;
+      return JSON.stringify(current);
+    };
+    expect(await source.findExam(exam.id, { recent: true })).toEqual(exam);
+    current = { ...exam, aiSettings: { ...exam.aiSettings, enabled: false } };
+    clock = 999;
+    // Within the bound: this replica's copy, no GET.
+    expect((await source.findExam(exam.id, { recent: true }))?.aiSettings.enabled).toBe(true);
+    expect(asked).toBe(1);
+    // A read that is not a message's always asks, and its answer is the copy messages use from then on.
+    expect((await source.findExam(exam.id))?.aiSettings.enabled).toBe(false);
+    expect(asked).toBe(2);
+    current = { ...exam, aiSettings: { ...exam.aiSettings, model: 'changed-model' } };
+    clock = 999 + 1000;
+    expect((await source.findExam(exam.id, { recent: true }))?.aiSettings.model).toBe('changed-model');
+    expect(asked).toBe(3);
+  });
+
+  it("shares one GET among messages' reads that miss at the same moment, and asks for every one when the bound is 0", async () => {
+    let asked = 0;
+    answer = () => {
+      asked += 1;
+      return JSON.stringify(exam);
+    };
+    const shared = httpExamSource(baseUrl, TEST_SECRETS.INTERNAL_TOKEN, { timeoutMs: 2000, messageMaxAgeMs: 1000 });
+    const together = await Promise.all(Array.from({ length: 5 }, () => shared.findExam(exam.id, { recent: true })));
+    expect(together.every((found) => found?.id === exam.id)).toBe(true);
+    expect(asked).toBe(1);
+    const everyTime = httpExamSource(baseUrl, TEST_SECRETS.INTERNAL_TOKEN, { timeoutMs: 2000, messageMaxAgeMs: 0 });
+    await Promise.all(Array.from({ length: 3 }, () => everyTime.findExam(exam.id, { recent: true })));
+    expect(asked).toBe(4);
+  });
+
   it('refuses an answer off the contract or not JSON, also after a good one', async () => {
     const source = httpExamSource(baseUrl, TEST_SECRETS.INTERNAL_TOKEN, { timeoutMs: 2000 });
     answer = () => JSON.stringify(exam);

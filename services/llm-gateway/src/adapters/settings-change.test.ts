@@ -5,14 +5,15 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openAiFrames, recordingHandler, sseResponse, type RecordedCall } from '../testing/provider-mocks.ts';
-import { buildTestApp, TEST_ENCRYPTION_KEY, TEST_ENDPOINTS, type TestApp } from '../testing/app.ts';
+import { buildTestApp, testConfig, TEST_ENCRYPTION_KEY, TEST_ENDPOINTS, type TestApp } from '../testing/app.ts';
 import { makeExam } from '../testing/exams.ts';
 import { platformSources } from './platform-clients.ts';
 
 /**
- * A creator's change to the assistant reaches the very next message: the gateway wired as server.ts wires it
- * (platformSources, real HTTP clients), exam-service and results-service answering over msw as the creator
- * edits the exam between two messages.
+ * A creator's change to the assistant reaches the messages within a stated bound: the gateway wired as server.ts
+ * wires it (platformSources, real HTTP clients), exam-service and results-service answering over msw as the
+ * creator edits the exam between two messages. With EXAM_MESSAGE_MAX_AGE_MS 0 the very next message obeys; with
+ * the default, every message that starts more than that bound after the change.
  */
 const EXAM_SERVICE = 'http://exam-service.test';
 const RESULTS_SERVICE = 'http://results-service.test';
@@ -31,18 +32,25 @@ const withKey = (current: InternalExam, key: string): InternalExam => ({
   },
 });
 
+const DEFAULT_MAX_AGE_MS = testConfig().EXAM_MESSAGE_MAX_AGE_MS;
+let clock = 0;
+
 describe('a change to the exam settings', () => {
   let app: TestApp;
+  let appWithDefault: TestApp;
   beforeAll(async () => {
     server.listen({ onUnhandledRequest: 'error' });
-    app = await buildTestApp({
-      deps: platformSources({
+    const sources = (messageMaxAgeMs: number) =>
+      platformSources({
         examServiceUrl: EXAM_SERVICE,
         resultsServiceUrl: RESULTS_SERVICE,
         internalToken: TEST_SECRETS.INTERNAL_TOKEN,
         timeoutMs: 2000,
-      }),
-    });
+        messageMaxAgeMs,
+        now: () => clock,
+      });
+    app = await buildTestApp({ deps: sources(0) });
+    appWithDefault = await buildTestApp({ deps: sources(DEFAULT_MAX_AGE_MS) });
   });
   afterEach(() => {
     server.resetHandlers();
@@ -50,6 +58,7 @@ describe('a change to the exam settings', () => {
   });
   afterAll(async () => {
     await app.close();
+    await appWithDefault.close();
     server.close();
   });
 
@@ -71,8 +80,8 @@ describe('a change to the exam settings', () => {
       ),
       recordingHandler(`${TEST_ENDPOINTS.openai}/chat/completions`, calls, () => sseResponse(openAiFrames(['Hi']))),
     );
-  const chat = () =>
-    app.inject({
+  const chat = (through = app) =>
+    through.inject({
       method: 'POST',
       url: '/api/llm/chat',
       headers: {
@@ -100,5 +109,24 @@ describe('a change to the exam settings', () => {
     const refused = await chat();
     expect(refused.statusCode).toBe(403);
     expect(calls).toHaveLength(1);
+  });
+
+  it('refuses every message once the default bound has passed since the creator turned the assistant off', async () => {
+    expect(DEFAULT_MAX_AGE_MS).toBeGreaterThan(0);
+    expect(DEFAULT_MAX_AGE_MS).toBeLessThanOrEqual(1000);
+    clock = 10_000;
+    exam = makeExam({ ai: { stopSolutions: false } });
+    attemptId = 'attempt-assistant-off-bounded';
+    platform();
+    expect((await chat(appWithDefault)).statusCode).toBe(200);
+    exam = { ...exam, aiSettings: { ...exam.aiSettings, enabled: false } };
+    // Inside the bound this replica may still use its copy read before the change...
+    clock += DEFAULT_MAX_AGE_MS - 1;
+    expect((await chat(appWithDefault)).statusCode).toBe(200);
+    // ...and from the bound on it asks exam-service again and obeys.
+    clock += 1;
+    expect((await chat(appWithDefault)).statusCode).toBe(403);
+    expect((await chat(appWithDefault)).statusCode).toBe(403);
+    expect(calls).toHaveLength(2);
   });
 });

@@ -45,7 +45,7 @@ async function allowedCall(
   | { exam: InternalExam; refused: AgentRefusal }
 > {
   const [exam, attempt] = await Promise.all([
-    deps.exams.findExam(claims.examId),
+    deps.exams.findExam(claims.examId, { recent: true }),
     deps.attempts.findAttempt(claims.sub),
   ]);
   if (!exam) throw refusal(AgentMessages.examGone);
@@ -132,7 +132,7 @@ export function createAgentService(
 
     /** The model the exam's agent is given, whatever it asks for (GET /v1/models). */
     async modelOf(claims: WorkspaceAgentClaims): Promise<string> {
-      const exam = await deps.exams.findExam(claims.examId);
+      const exam = await deps.exams.findExam(claims.examId, { recent: true });
       if (!exam) throw refusal(AgentMessages.examGone);
       return exam.aiSettings.model.trim();
     },

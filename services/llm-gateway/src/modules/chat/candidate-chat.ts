@@ -112,7 +112,7 @@ async function takeBackEarly(ctx: CandidateChatContext, t: MessageTry, early: Ea
 /** The exam and its assistant, refusing a message the exam does not take before anything of it is read or stored. */
 async function loadExam(ctx: CandidateChatContext, t: MessageTry): Promise<ExamContext> {
   const files = t.body.files ?? [];
-  const exam = await ctx.deps.exams.findExam(t.claims.examId);
+  const exam = await ctx.deps.exams.findExam(t.claims.examId, { recent: true });
   if (!exam) throw notFound('Exam');
   // Resolving first refuses a disabled or incomplete assistant before anything is read or stored.
   const target = await targetOf(exam, ctx.opts, ctx.deps.baseUrlGuard);
