@@ -3,9 +3,12 @@
 // a batch costs whatever its size. One connection, calls one after another, the backend's CPU from /proc; every save
 // carries the page's operations (operations.ts, typing model). Prints one line per batch size.
 //   [BENCH_DATABASE_URL=…] node bench/results-service/statement-cost.ts [--sizes 0,1,4,8,16,32] [--anchor]
-//                                                                      [--saves 4000]
+//                                                                      [--saves 4000] [--baseline FILE [--rounds 3]]
 // --sizes 0 is a call with no saves: the statement's fixed cost (planning is cached; executor start-up, the lock
 // statement, the function call).
+// --baseline FILE: another text of save_answers (e.g. `git show main:services/results-service/src/db/functions/
+// save_answers.sql > /tmp/base.sql`), installed beside it as save_answers_baseline; each batch size then runs both,
+// alternating for --rounds rounds (so both see the same machine), and prints the medians and their ratio.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -17,6 +20,8 @@ const { values: args } = parseArgs({
     sizes: { type: 'string', default: '0,1,4,8,16,32' },
     saves: { type: 'string', default: '4000' },
     anchor: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
   },
 });
 const cpuMs = (pid: number) => {
@@ -41,19 +46,31 @@ try {
       question_index integer not null, start integer not null, "end" integer not null, ops json not null,
       bytes integer not null, created_at timestamptz not null, primary key (attempt_id, question_index, start))`;
   }
-  const page = pageOperations('typing');
+  if (args.baseline) {
+    const text = readFileSync(args.baseline, 'utf8').replace(
+      /FUNCTION\s+"results_service"\."save_answers"\(/,
+      'FUNCTION "results_service"."save_answers_baseline"(',
+    );
+    await sql.unsafe(text);
+  }
+  const functions = args.baseline ? ['save_answers_baseline', 'save_answers'] : ['save_answers'];
+  const pages = new Map(functions.map((fn) => [fn, pageOperations('typing')]));
   let seq = 1;
   const total = Number(args.saves);
-  for (const size of args.sizes.split(',').map(Number)) {
-    if (args.anchor && size !== 1) continue;
+  // Each function writes its own attempts' answers, so neither finds the other's stored operations.
+  const share = Math.floor(attempts.length / functions.length);
+  /** Backend CPU (ms) per call of `fn` with `size` saves a call, over about --saves saves. */
+  const measure = async (fn: string, size: number) => {
+    const page = pages.get(fn)!;
+    const mine = attempts.slice(functions.indexOf(fn) * share, (functions.indexOf(fn) + 1) * share);
     const calls = Math.max(20, Math.round(total / Math.max(1, size)));
     const before = cpuMs(pid);
     const started = performance.now();
     for (let c = 0; c < calls; c++) {
       const rows = Array.from({ length: size }, (_v, i) => {
         const n = seq++;
-        const attempt = attempts[(c * size + i) % attempts.length]!;
-        const question = Math.floor(n / attempts.length) % 20;
+        const attempt = mine[(c * size + i) % mine.length]!;
+        const question = Math.floor(n / mine.length) % 20;
         const operations = page.next(`${attempt.id}/${question}`, n);
         const at = new Date().toISOString();
         return {
@@ -93,17 +110,43 @@ try {
       const ids = [...new Set(rows.map((r) => r.attempt_id))];
       // As text cast to json: postgres.js would encode a string parameter typed json once more.
       await sql.unsafe(
-        'select * from results_service.save_answers($1::text::json, $2::text[], $3::int)',
+        `select * from results_service.${fn}($1::text::json, $2::text[], $3::int)`,
         [JSON.stringify(rows), ids, 4 << 20],
         { prepare: true },
       );
     }
-    const used = cpuMs(pid) - before;
-    const wall = performance.now() - started;
+    return { calls, cpu: (cpuMs(pid) - before) / calls, wall: (performance.now() - started) / calls };
+  };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  for (const size of args.sizes.split(',').map(Number)) {
+    if (args.anchor) {
+      if (size !== 1) continue;
+      const r = await measure('anchor', 1);
+      console.log(
+        `anchor statement: ${r.calls} calls, backend CPU ${r.cpu.toFixed(3)} ms a call; wall ${r.wall.toFixed(2)} ms a call`,
+      );
+      continue;
+    }
+    const cpu = new Map<string, number[]>(functions.map((fn) => [fn, []]));
+    let last = { calls: 0, cpu: 0, wall: 0 };
+    for (let round = 0; round < (args.baseline ? Number(args.rounds) : 1); round++)
+      for (const fn of functions) {
+        last = await measure(fn, size);
+        cpu.get(fn)!.push(last.cpu);
+      }
+    const now = median(cpu.get('save_answers')!);
+    const perSave = (ms: number) => (size > 0 ? `, ${((ms / size) * 1000).toFixed(0)} µs a save` : '');
+    if (!args.baseline) {
+      console.log(
+        `save_answers, batch ${size}: ${last.calls} calls, backend CPU ${now.toFixed(3)} ms a call${perSave(now)}; ` +
+          `wall ${last.wall.toFixed(2)} ms a call`,
+      );
+      continue;
+    }
+    const base = median(cpu.get('save_answers_baseline')!);
     console.log(
-      `${args.anchor ? 'anchor statement' : `save_answers, batch ${size}`}: ${calls} calls, backend CPU ` +
-        `${(used / calls).toFixed(3)} ms a call${size > 0 ? `, ${((used / calls / size) * 1000).toFixed(0)} µs a save` : ''}; ` +
-        `wall ${(wall / calls).toFixed(2)} ms a call`,
+      `batch ${size}: baseline ${base.toFixed(3)} ms a call${perSave(base)}; save_answers ${now.toFixed(3)} ms a call` +
+        `${perSave(now)}; ratio ${(now / base).toFixed(2)} (median of ${args.rounds} rounds of ${last.calls} calls)`,
     );
   }
 } finally {

@@ -24,6 +24,8 @@ describe('results-service SQL functions', () => {
       'grade_history_append_only',
       'insights_bump',
       'keep_grade_insights_changed',
+      'operations_chars',
+      'operations_tail',
       'results_insights_changed',
       'save_answers',
     ]);

@@ -12,7 +12,8 @@
 -- other in a cycle; a submit that committed first makes its attempt drop out, as READ COMMITTED re-checks
 -- `submitted_at` on the newest row version). Every writer of an attempt's answers holds that lock, so the second
 -- statement, whose snapshot is taken after the locks were granted (a VOLATILE function's statements each take a new
--- one), reads each question's stored seq and operation count as they are, and nobody changes them until this commits.
+-- one), reads each question's stored seq and operation count, and its attempt's row, as they are, and nobody changes
+-- them until this commits: it reads the attempts without locking them again.
 -- A single statement would read them from a snapshot taken before it waited for the lock, and store again operations
 -- that the save it waited for had just stored.
 --
@@ -48,8 +49,6 @@ BEGIN
 		SELECT a.id, a.question_count, a.deadline, a.operations_bytes, a.operations_capped_at
 		FROM "results_service"."attempts" a
 		WHERE a.id = ANY (attempt_ids) AND a.submitted_at IS NULL
-		ORDER BY a.id
-		FOR UPDATE
 	),
 	-- Each accepted save with what its attempt and its question hold now. Everything after is computed from these
 	-- rows alone (windows and one grouping, no joins between them), so a batch costs the same per save at any size.
@@ -63,45 +62,31 @@ BEGIN
 	),
 	-- The save's operations past the question's stored count, with their size and the characters they insert by
 	-- source. The usual chunk starts at the stored count and is stored as it came (json keeps the text: its size is
-	-- its length), with the characters the caller counted; only a resent or overlapping one (rare) is taken apart
-	-- here, and only then (a CASE runs its subquery on demand).
+	-- its length), with the characters the caller counted; only a resent or overlapping one (rare) is taken apart,
+	-- by operations_tail and operations_chars, called only then. (Subqueries here instead were set up by every call,
+	-- used or not.) OFFSET 0 keeps this a step of its own, so each row's tail is cut once, not once per use.
 	chunked AS (
-		SELECT x.*, k.skip IS NOT NULL AS has_chunk,
+		SELECT x.*, k.skip IS NOT NULL AS has_chunk, k.skip,
 			x.ops_start + k.skip AS chunk_start, x.ops_start + x.ops_count AS chunk_end,
-			CASE WHEN k.skip IS NULL THEN NULL WHEN k.skip = 0 THEN x.ops ELSE (
-				SELECT ('[' || string_agg(e.op::text, ',' ORDER BY e.i) || ']')::json
-				FROM json_array_elements(x.ops) WITH ORDINALITY AS e(op, i) WHERE e.i > k.skip
-			) END AS chunk,
-			CASE WHEN k.skip IS NULL THEN NULL WHEN k.skip = 0 THEN octet_length(x.ops::text) ELSE (
-				SELECT (sum(octet_length(e.op::text)) + count(*) + 1)::int
-				FROM json_array_elements(x.ops) WITH ORDINALITY AS e(op, i) WHERE e.i > k.skip
-			) END AS chunk_bytes,
-			CASE WHEN k.skip IS NULL THEN NULL WHEN k.skip = 0 THEN x.ops_chars ELSE (
-				SELECT array[
-					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '0'), 0),
-					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '1'), 0),
-					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '2'), 0),
-					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '3'), 0),
-					coalesce(sum(length(c.insert)) FILTER (WHERE c.source = '4'), 0)]::int[]
-				FROM json_array_elements(x.ops) WITH ORDINALITY AS e(op, i)
-				-- The insertion's short form leaves out `to`: its third element is the inserted text.
-				CROSS JOIN LATERAL (SELECT
-					CASE WHEN json_typeof(e.op->2) = 'string' THEN e.op->>2 ELSE e.op->>3 END AS insert,
-					CASE WHEN json_typeof(e.op->2) = 'string' THEN e.op->>3 ELSE e.op->>4 END AS source) c
-				WHERE e.i > k.skip
-			) END AS chunk_chars
+			CASE WHEN k.skip = 0 THEN x.ops WHEN k.skip > 0 THEN "results_service"."operations_tail"(x.ops, k.skip) END AS chunk
 		FROM accepted x
 		CROSS JOIN LATERAL (
 			SELECT CASE WHEN x.ops IS NULL OR x.ops_start > x.prior_end OR x.ops_start + x.ops_count <= x.prior_end
 				THEN NULL ELSE x.prior_end - x.ops_start END AS skip
 		) k
+		OFFSET 0
+	),
+	sized AS (
+		SELECT c.*, octet_length(c.chunk::text) AS chunk_bytes,
+			CASE WHEN c.skip = 0 THEN c.ops_chars WHEN c.skip > 0 THEN "results_service"."operations_chars"(c.chunk) END AS chunk_chars
+		FROM chunked c
 	),
 	-- In arrival order within the attempt, chunks are kept while the running total stays within the cap.
 	fitted AS (
 		SELECT c.*, c.has_chunk AND c.attempt_capped_at IS NULL AND c.attempt_bytes
 			+ sum(CASE WHEN c.has_chunk THEN c.chunk_bytes ELSE 0 END) OVER (PARTITION BY c.attempt_id ORDER BY c.ord)
 			<= operations_cap AS fits
-		FROM chunked c
+		FROM sized c
 	),
 	-- What each row's question and attempt end up with: the question's operation count, whether the attempt is capped.
 	settled AS (

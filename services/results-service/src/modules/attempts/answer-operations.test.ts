@@ -108,6 +108,8 @@ describe('edit operations stored with the autosave', () => {
     expect(await storedOps(attempt.attemptId)).toEqual(ops);
     const stored = chunks.reduce((sum, c) => sum + JSON.stringify(c.ops).length, 0);
     expect((await attemptRow(attempt.attemptId)).operationsBytes).toBe(stored);
+    // The characters of the part stored from the longer chunk ('is skin') are counted by the database, once.
+    expect((await attemptRow(attempt.attemptId)).operationsChars).toEqual([25, 0, 0, 0, 0]);
   });
 
   it('refuses a chunk that starts past the stored operations, answering where the server stands', async () => {
