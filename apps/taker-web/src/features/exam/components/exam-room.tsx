@@ -1,7 +1,7 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/public-exam';
 import type { SectionState } from '@exam/domain/sections';
-import { EndedByExaminerMessage } from '@exam/domain/live';
+import { EndedByExaminerMessage } from '@exam/domain/candidate-messages';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
 import { useCountdown } from '../hooks/use-countdown.ts';
