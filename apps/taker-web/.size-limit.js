@@ -18,8 +18,9 @@ export default [
     name: 'entry script (first load of every page; goal 100 kB)',
     path: jsFiles(manifest, eagerKeys(manifest)),
     // Issue 37 (the shared language select, the one time formatter both apps use) took it to 170.06 kB measured.
-    // Issue 39: the error body checked without zod (api-client.ts) added 0.1 kB: 170.16 kB measured.
-    limit: '170.21 kB',
+    // Issue 39: the error body checked without zod (api-client.ts) added 0.1 kB: 170.16 kB measured. The exam
+    // page's new lazy chunks (its columns, a coding answer) moved Rollup's shared-chunk boundaries: 171.07 kB measured.
+    limit: '171.12 kB',
   },
   {
     name: '/taker/start, all JS before the form shows (goal 100 kB)',
@@ -40,7 +41,8 @@ export default [
     // 219.89 kB measured. Issue 39: the creator-side exam schema out of the candidate's bundle (exam-settings.ts in
     // @exam/domain), 218.45 kB; the form without zod and the domain's schemas (the error body checked by hand, the
     // server texts from the zod-free candidate-messages.ts, exam-api.ts loaded on Continue): 177.19 kB measured.
-    limit: '177.24 kB',
+    // The exam page's new lazy chunks moved the shared-chunk boundaries (as for the entry): 178.28 kB measured.
+    limit: '178.33 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
@@ -62,8 +64,10 @@ export default [
     // chunk; not done this round (issue 39).
     // Issue 38's additions to the shared exam schema (as for /taker/start): 274.74 kB measured. Issue 39: the
     // creator-side exam schema out (273.31 kB), then the server texts in a chunk of their own shared with the start
-    // page (+1.1 kB of chunk overhead): 274.4 kB measured.
-    limit: '274.45 kB',
+    // page (+1.1 kB of chunk overhead): 274.4 kB measured. The resizable columns only with a workspace or an
+    // assistant (264.54 kB), then the first question without zod (the bodies read by candidate-views.ts, the rules
+    // from zod-free domain modules) and the coding answer, its console and language select a chunk of their own: 223 kB.
+    limit: '223.05 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',
@@ -79,7 +83,8 @@ export default [
       manifest,
       [...staticClosure(manifest, kinds)].filter((key) => !eagerKeys(manifest, ROUTES.exam).has(key)),
     ),
-    // 6.09 kB measured; 6.16 kB after issue 39's chunk changes.
-    limit: '6.5 kB',
+    // 6.09 kB measured; 6.16 kB after issue 39's chunk changes. Zod left the exam page and now comes with these
+    // inputs (they import the domain's question-kinds.ts): 37.38 kB measured; its helpers zod-free would undo it.
+    limit: '37.45 kB',
   },
 ].map((check) => ({ ...check, gzip: true }));

@@ -21,10 +21,10 @@ describe('page weight: what loads when (production build)', () => {
         /\/zod\/|packages\/domain\/src\/(attempt|public-exam|question|cohort)\.ts$/.test(source),
       ),
     ).toEqual([]);
-    // The pattern does find them on the exam page, which parses the attempt and the exam with them.
-    const exam = jsFiles(manifest, eagerKeys(manifest, ROUTES.exam)).flatMap(sourcesOf);
-    expect(exam.filter((source) => /\/zod\/v4\/classic\//.test(source)).length).toBeGreaterThan(0);
-    expect(exam.filter((source) => /packages\/domain\/src\/public-exam\.ts$/.test(source))).toHaveLength(1);
+    // The pattern does find them on the details page, which checks its form with the attempt's schema.
+    const details = jsFiles(manifest, eagerKeys(manifest, 'src/app/routes/taker/credentials.tsx')).flatMap(sourcesOf);
+    expect(details.filter((source) => /\/zod\/v4\/classic\//.test(source)).length).toBeGreaterThan(0);
+    expect(details.filter((source) => /packages\/domain\/src\/attempt\.ts$/.test(source))).toHaveLength(1);
   });
 
   it('the code editor is a chunk of its own, fetched by dynamic import', () => {
@@ -76,5 +76,26 @@ describe('page weight: what loads when (production build)', () => {
       const pulled = [...staticClosure(manifest, grammar)].filter((key) => key !== grammar && GRAMMAR.test(key));
       expect(pulled, grammar).toEqual([]);
     }
+  });
+
+  it('the exam page shows its first question without zod, the resizable columns or the coding answer', () => {
+    const ZOD =
+      /\/zod\/|packages\/domain\/src\/(attempt|public-exam|question|question-kinds|coding|sections|answer-operations|live|follow-up|grading|cohort|candidate-id|attempt-binding)\.ts$/;
+    const LATER = /react-resizable-panels|components\/(exam-panels|coding-answer|coding-console|coding-tests)\.tsx$/;
+    const sources = jsFiles(manifest, eagerKeys(manifest, ROUTES.exam)).flatMap(sourcesOf);
+    expect(sources.filter((source) => ZOD.test(source) || LATER.test(source))).toEqual([]);
+    // The exam's bodies are read by the zod-free candidate-views.ts instead.
+    expect(sources.filter((source) => /packages\/domain\/src\/candidate-views\.ts$/.test(source))).toHaveLength(1);
+    // Both are chunks of their own, fetched by dynamic import, and the patterns do find what they hold.
+    for (const module of [/components\/exam-panels\.tsx$/, /components\/coding-answer\.tsx$/]) {
+      const [key, ...others] = keysFrom(manifest, module);
+      expect(others).toEqual([]);
+      expect(manifest[key!]?.isDynamicEntry).toBe(true);
+      const own = jsFiles(manifest, staticClosure(manifest, key!)).flatMap(sourcesOf);
+      expect(own.filter((source) => LATER.test(source)).length).toBeGreaterThan(0);
+    }
+    const coding = keysFrom(manifest, /components\/coding-answer\.tsx$/)[0]!;
+    const codingSources = jsFiles(manifest, staticClosure(manifest, coding)).flatMap(sourcesOf);
+    expect(codingSources.filter((source) => ZOD.test(source)).length).toBeGreaterThan(0);
   });
 });

@@ -15,7 +15,7 @@ export { ResumeMessages } from './candidate-messages.ts';
  * without I, L, O and U, so a code read aloud or copied by hand is not misread.
  */
 export const RESUME_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-export const RESUME_CODE_LENGTH = 8;
+export { RESUME_CODE_LENGTH, formatResumeCode } from './candidate-text.ts';
 
 /**
  * A typed code as the server compares it: spaces and dashes dropped, upper case, and the letters
@@ -23,11 +23,6 @@ export const RESUME_CODE_LENGTH = 8;
  */
 export function normaliseResumeCode(input: string): string {
   return input.toUpperCase().replace(/[\s-]/g, '').replace(/[IL]/g, '1').replace(/O/g, '0');
-}
-
-/** How the code is shown: two groups of four, easier to copy. */
-export function formatResumeCode(code: string): string {
-  return code.length === RESUME_CODE_LENGTH ? `${code.slice(0, 4)}-${code.slice(4)}` : code;
 }
 
 /** The field a 403 or 429 of POST /api/attempts names when the resume code is what is missing or wrong. */

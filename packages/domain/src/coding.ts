@@ -1,5 +1,13 @@
 import { z } from 'zod';
+import { RUN_LANGUAGES, SOURCE_FILES, type RunLanguage } from './candidate-answers.ts';
 import { gradedByTests, parseNumber, passedTestPoints, sumPoints } from './grading.ts';
+export {
+  RUN_LANGUAGES,
+  SOURCE_FILES,
+  starterCodeFor,
+  workspaceFileFor,
+  type RunLanguage,
+} from './candidate-answers.ts';
 
 /**
  * Coding questions graded by tests (docs/product.md#coding-questions). The creator writes test cases; the
@@ -181,33 +189,6 @@ export function allowedLanguages(q: {
   return q.languages && q.languages.length > 0 ? [...q.languages] : [q.language];
 }
 
-/**
- * The workspace file of a question answered in `language`: the question's file with the language's source file name
- * (`q1-sum/main.py` → `q1-sum/main.js`) when the candidate chose a further language, the question's file otherwise.
- */
-export function workspaceFileFor(
-  q: { language?: RunLanguage | undefined; workspaceFile?: string | null | undefined },
-  language: RunLanguage | undefined,
-): string | null {
-  if (!q.workspaceFile) return null;
-  if (!language || language === q.language) return q.workspaceFile;
-  const slash = q.workspaceFile.lastIndexOf('/');
-  return `${q.workspaceFile.slice(0, slash + 1)}${SOURCE_FILES[language]}`;
-}
-
-/** The starter code of a question in one of its languages. */
-export function starterCodeFor(
-  q: {
-    language?: RunLanguage | undefined;
-    starterCode?: string | undefined;
-    starterCodes?: Partial<Record<RunLanguage, string>> | undefined;
-  },
-  language: RunLanguage | undefined,
-): string {
-  if (!language || language === q.language) return q.starterCode ?? '';
-  return q.starterCodes?.[language] ?? '';
-}
-
 /** Files of a run's repository (the workspace's files with the hidden ones over them), and their bytes together. */
 export const MAX_RUN_REPOSITORY_FILES = 300;
 export const MAX_RUN_REPOSITORY_BYTES = 4 * MAX_REPOSITORY_BYTES;
@@ -237,9 +218,7 @@ export const RunRepositorySchema = z
   });
 
 /** The languages the runner has an image for (question.ts CODING_LANGUAGES names the same list). */
-export const RUN_LANGUAGES = ['python', 'javascript', 'sql', 'r', 'java', 'cpp'] as const;
 export const RunLanguageSchema = z.enum(RUN_LANGUAGES);
-export type RunLanguage = z.infer<typeof RunLanguageSchema>;
 
 /** The coding fields of a question (merged into QuestionSchema). */
 export const codingQuestionFields = {
@@ -270,16 +249,6 @@ export const codingQuestionFields = {
   /** Starter code per further language (the primary language's is `starterCode`). */
   starterCodes: z.partialRecord(RunLanguageSchema, text(100_000)).default({}),
 };
-
-/** The file name the runner gives the candidate's code, per language. */
-export const SOURCE_FILES = {
-  python: 'main.py',
-  javascript: 'main.js',
-  sql: 'main.sql',
-  r: 'main.R',
-  java: 'Main.java',
-  cpp: 'main.cpp',
-} as const;
 
 /** Whether a question is graded by running tests. */
 export const isTestGraded = gradedByTests;

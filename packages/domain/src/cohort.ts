@@ -1,5 +1,7 @@
 import { CandidateIdSchema, CandidateNameSchema } from './candidate-id.ts';
 import { z } from 'zod';
+import { ACCESS_MODES } from './candidate-views.ts';
+export { ACCESS_MODES } from './candidate-views.ts';
 export { WindowMessages } from './candidate-messages.ts';
 
 /**
@@ -14,7 +16,6 @@ export const KeepGradeSchema = z.enum(KEEP_GRADES);
 export type KeepGrade = z.infer<typeof KeepGradeSchema>;
 
 /** Who may start: anyone with the link, anyone who also knows the access code, or the roster's candidates. */
-export const ACCESS_MODES = ['link', 'code', 'roster'] as const;
 export const AccessModeSchema = z.enum(ACCESS_MODES);
 export type AccessMode = z.infer<typeof AccessModeSchema>;
 

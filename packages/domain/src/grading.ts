@@ -8,6 +8,8 @@ import {
   decodeMatches,
   decodeOrder,
 } from './question-kinds.ts';
+import { decodeChoices, formatPoints } from './candidate-answers.ts';
+export { decodeChoices, encodeChoices, formatPoints } from './candidate-answers.ts';
 
 /**
  * The one scoring computation (docs/product.md#results-and-grading). results-service runs it on the
@@ -255,22 +257,6 @@ function partsPoints(q: ScorableQuestion, parts: readonly boolean[], weights?: r
   return total > 0 ? Math.min(q.points, (q.points * right) / total) : 0;
 }
 
-/** A multiple-answer MCQ answer travels as a JSON array of option texts; a single answer as the option text. */
-export function encodeChoices(choices: readonly string[]): string {
-  return JSON.stringify([...choices]);
-}
-
-export function decodeChoices(answer: string | undefined): string[] {
-  if (!answer) return [];
-  try {
-    const parsed: unknown = JSON.parse(answer);
-    if (Array.isArray(parsed)) return [...new Set(parsed.filter((c): c is string => typeof c === 'string'))];
-  } catch {
-    // A single choice stored as plain text (an answer saved before the question allowed several).
-  }
-  return [answer];
-}
-
 /**
  * Multiple-answer MCQ. All-or-nothing: full points for exactly the right set. Partial: each right tick earns
  * points / |correct|, each wrong tick takes the same away, never below 0 (the rule Canvas documents for
@@ -394,11 +380,6 @@ export function sumPoints(values: readonly number[]): number {
 export function rubricPoints(rubric: Rubric, ticked: readonly string[]): number {
   const chosen = new Set(ticked);
   return sumPoints(rubric.criteria.filter((c) => chosen.has(c.id)).map((c) => c.points));
-}
-
-/** Points as people read them: up to two decimals, no trailing zeros ("2", "2.5", "0.33"). */
-export function formatPoints(points: number): string {
-  return String(Math.round(points * 100) / 100);
 }
 
 /** The one display rounding of a percentage: one decimal, dropped when zero ("83.3%", "100%"). */

@@ -8,7 +8,7 @@ export { EndedByExaminerMessage } from './candidate-messages.ts';
  */
 
 /** Both pages poll at most this often; an announcement reaches every candidate within one interval. */
-export const LIVE_POLL_MS = 4000;
+export { LIVE_POLL_MS } from './candidate-views.ts';
 /** Attempts submitted this long ago still show in the live view, marked as such. */
 export const LIVE_RECENT_SUBMITTED_MINUTES = 60;
 export const ANNOUNCEMENT_MAX_LENGTH = 2000;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { SectionMessages } from './candidate-messages.ts';
 export { SectionMessages } from './candidate-messages.ts';
+import { sectionIndexOf } from './section-rules.ts';
+export * from './section-rules.ts';
 
 /**
  * Sections (issue 33, docs/product.md#sections): an exam split into ordered parts, each saying whether the
@@ -77,45 +79,6 @@ export function sectionIssues(
   return issues;
 }
 
-/** The index of a question's section: 0 without sections, and for a question naming none (or an unknown one). */
-export function sectionIndexOf(
-  question: { sectionId?: string | null },
-  sections: ReadonlyArray<Pick<Section, 'id'>>,
-): number {
-  if (question.sectionId == null) return 0;
-  const index = sections.findIndex((s) => s.id === question.sectionId);
-  return index < 0 ? 0 : index;
-}
-
-/**
- * Whether section `target` is locked for a candidate whose current section is `current`: they have left it, and
- * some section after it has the assistant (help must not flow back), or it had a time limit of its own (its time
- * is spent once left, whether by the clock or by moving on early). Other sections stay open to go back to.
- */
-export function isSectionLocked(
-  sections: ReadonlyArray<Pick<Section, 'assistant' | 'timeLimitMinutes'>>,
-  current: number,
-  target: number,
-): boolean {
-  if (target >= current) return false;
-  return sections[target]?.timeLimitMinutes != null || sections.slice(target + 1).some((s) => s.assistant);
-}
-
-/** Why a locked section is locked, in the candidate's words: help flowing back, or its own time spent. */
-export function lockedMessage(sections: ReadonlyArray<Pick<Section, 'assistant'>>, target: number): string {
-  return sections.slice(target + 1).some((s) => s.assistant) ? SectionMessages.locked : SectionMessages.lockedByTime;
-}
-
-/** The sections a candidate at `current` can no longer change. */
-export function lockedSections(
-  sections: ReadonlyArray<Pick<Section, 'assistant' | 'timeLimitMinutes'>>,
-  current: number,
-): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < current; i++) if (isSectionLocked(sections, current, i)) out.push(i);
-  return out;
-}
-
 /** How far an attempt has got, as results-service stores it. */
 export type SectionProgress = { index: number; startedAt: Date };
 
@@ -152,11 +115,6 @@ export function sectionAt(
  * by the server only; the page cannot send it (it is not one of PROCTOR_EVENT_TYPES).
  */
 export const SECTION_START_EVENT = 'section-start';
-
-/** Whether the assistant may answer at `section` (the exam's assistant must also be on). */
-export function assistantOpenIn(sections: ReadonlyArray<Pick<Section, 'assistant'>>, section: number): boolean {
-  return sections.length === 0 || (sections[section]?.assistant ?? true);
-}
 
 /** GET /api/attempts/{attemptId} and the advance route: where the candidate is. */
 export const SectionStateSchema = z.object({

@@ -1,4 +1,5 @@
-import { ACCESS_MODES, type AccessMode } from '@exam/domain/cohort';
+import { ACCESS_MODES } from '@exam/domain/candidate-views';
+import type { AccessMode } from '@exam/domain/cohort';
 
 /** What one taker page hands the next through router state; a reload or a bookmark arrives without it. */
 export type CredentialsState = {

@@ -1,4 +1,4 @@
-import { formatResumeCode } from '@exam/domain/attempt-binding';
+import { formatResumeCode } from '@exam/domain/candidate-text';
 import { KeyRound } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { findNextAttemptCode, findResumeCode } from './resume-store.ts';

@@ -1,4 +1,4 @@
-import { normaliseCandidateText } from '@exam/domain/candidate-id';
+import { normaliseCandidateText } from '@exam/domain/candidate-text';
 
 /**
  * What lets this browser resume an attempt without the code (the resume secret) and what the candidate

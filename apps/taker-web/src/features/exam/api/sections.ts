@@ -1,6 +1,6 @@
-import { AttemptStateSchema } from '@exam/domain/attempt';
+import { readAttemptState, readSectionState } from '@exam/domain/candidate-views';
 import type { PublicExam } from '@exam/domain/public-exam';
-import { SectionStateSchema, type AdvanceSection, type SectionState } from '@exam/domain/sections';
+import type { AdvanceSection, SectionState } from '@exam/domain/sections';
 import { api } from '../../../config/paths.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { getAttemptExam } from '../../../lib/exam-api.ts';
@@ -16,14 +16,11 @@ const REFUSAL_CODES: readonly string[] = Object.values(SectionRefusalCode);
 export const isSectionRefusal = (code: string) => REFUSAL_CODES.includes(code);
 
 /** POST …/sections/advance: leave section `from` (a retry after the move answers the state as it is). */
-export function advanceSection(attempt: AttemptCredentials, from: number): Promise<SectionState> {
+export async function advanceSection(attempt: AttemptCredentials, from: number): Promise<SectionState> {
   const body: AdvanceSection = { from };
-  return apiRequest(api.advanceSection(attempt.attemptId), {
-    method: 'POST',
-    token: attempt.token,
-    body,
-    schema: SectionStateSchema,
-  });
+  return readSectionState(
+    await apiRequest(api.advanceSection(attempt.attemptId), { method: 'POST', token: attempt.token, body }),
+  );
 }
 
 /**
@@ -34,7 +31,7 @@ export async function readSectionProgress(
   attempt: AttemptCredentials,
 ): Promise<{ section: SectionState | null; exam: PublicExam }> {
   const [state, exam] = await Promise.all([
-    apiRequest(api.attempt(attempt.attemptId), { token: attempt.token, schema: AttemptStateSchema }),
+    apiRequest(api.attempt(attempt.attemptId), { token: attempt.token }).then(readAttemptState),
     getAttemptExam(attempt),
   ]);
   return { section: state.section ?? null, exam };

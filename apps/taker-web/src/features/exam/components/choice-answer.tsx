@@ -1,4 +1,4 @@
-import { decodeChoices, encodeChoices } from '@exam/domain/grading';
+import { decodeChoices, encodeChoices } from '@exam/domain/candidate-answers';
 import type { PublicQuestion } from '@exam/domain/question';
 import { InlineRichText } from '@exam/ui/rich-text';
 import { useTranslation } from 'react-i18next';

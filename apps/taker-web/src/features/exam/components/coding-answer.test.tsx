@@ -91,7 +91,7 @@ describe("a coding question's console", () => {
       }),
     );
     const { user } = renderCard({ answer: 'print(input())' });
-    await user.type(screen.getByRole('textbox', { name: 'Custom input for Q1' }), 'hello');
+    await user.type(await screen.findByRole('textbox', { name: 'Custom input for Q1' }), 'hello');
     await user.click(screen.getByRole('button', { name: 'Run' }));
     expect(await screen.findByTestId('console-stdout-0')).toHaveTextContent('hello');
     expect(screen.getByTestId('console-status-0')).toHaveTextContent('Exit code 0 · 12 ms');
@@ -107,7 +107,7 @@ describe("a coding question's console", () => {
       ),
     );
     const { user } = renderCard({ answer: 'raise' });
-    await user.click(screen.getByRole('button', { name: 'Run' }));
+    await user.click(await screen.findByRole('button', { name: 'Run' }));
     expect(await screen.findByTestId('console-stderr-0')).toHaveTextContent('Traceback: boom');
     expect(screen.getByTestId('console-status-0')).toHaveTextContent('Runtime error · Exit code 1');
     expect(screen.getByTestId('console-stdout-0')).toHaveTextContent('(no output)');
@@ -128,7 +128,7 @@ describe('a coding question answered in the workspace', () => {
       inWorkspace: true,
     });
     expect(screen.queryByRole('textbox', { name: 'Code for Q1' })).not.toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Run tests' }));
+    await user.click(await screen.findByRole('button', { name: 'Run tests' }));
     await waitFor(() => expect(onAnswer).toHaveBeenCalledWith(0, 'print(1)\n', { source: 'restored', whole: true }));
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
@@ -144,7 +144,7 @@ describe('a coding question answered in the workspace', () => {
       inWorkspace: true,
       answer: 'saved',
     });
-    await user.click(screen.getByRole('button', { name: 'Run' }));
+    await user.click(await screen.findByRole('button', { name: 'Run' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('your last saved answer ran and stays your answer');
     expect(onAnswer).not.toHaveBeenCalled();
   });
@@ -169,7 +169,7 @@ describe('a coding question whose candidate chooses the language', () => {
     const { user } = renderCard({
       question: question({ languages: ['python', 'javascript'], starterCodes: { javascript: '// js starter' } }),
     });
-    const select = screen.getByRole('combobox', { name: 'Language for Q1' });
+    const select = await screen.findByRole('combobox', { name: 'Language for Q1' });
     expect(select).toHaveValue('python');
     expect(await screen.findByRole('textbox', { name: 'Code for Q1' })).toHaveTextContent('# python starter');
     await user.selectOptions(select, 'javascript');

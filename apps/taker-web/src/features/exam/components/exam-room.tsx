@@ -1,8 +1,8 @@
 import type { ProctorEvent } from '@exam/domain/attempt';
 import type { PublicExam } from '@exam/domain/public-exam';
 import type { SectionState } from '@exam/domain/sections';
-import { EndedByExaminerMessage } from '@exam/domain/live';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { EndedByExaminerMessage } from '@exam/domain/candidate-messages';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { StoredAttempt, TakerDb } from '../../../lib/taker-db.ts';
 import { useCountdown } from '../hooks/use-countdown.ts';
 import { useExamOutbox } from '../hooks/use-exam-outbox.ts';
@@ -20,13 +20,17 @@ import { enabledPanels } from '../lib/room-layout.ts';
 import { enterFullscreen, exitFullscreen, useProctoring } from '../hooks/use-proctoring.ts';
 import { AnnouncementsBanner } from './announcements-banner.tsx';
 import { ExamHeader } from './exam-header.tsx';
-import { ExamPanels } from './exam-panels.tsx';
 import { AttentionDialog, FullscreenPrompt, PasteNotice, PausedScreen } from './proctor-overlays.tsx';
 import { PracticeBanner } from './practice-banner.tsx';
 import { PracticeContext } from './practice-check.tsx';
 import { questionAnchor } from './question-card.tsx';
+import { QuestionsColumn } from './questions-column.tsx';
 import { QuestionsPanel } from './questions-panel.tsx';
 import { SubmitDialog } from './submit-dialog.tsx';
+
+// The resizable columns (react-resizable-panels) are fetched only for an exam with a workspace or an assistant; an
+// exam of questions alone shows them in one plain column (bench/README.md, "Page weight").
+const ExamPanels = lazy(async () => ({ default: (await import('./exam-panels.tsx')).ExamPanels }));
 
 /** What the workspace and assistant panels receive (their features render inside this page). */
 export type ExamPanelProps = {
@@ -207,6 +211,25 @@ export function ExamRoom({
     assistantOff: sections.assistantOff,
   };
 
+  const questionsPanel = (
+    <QuestionsPanel
+      exam={exam}
+      answers={answers}
+      current={activeQuestionIndex}
+      flagged={flags.flagged}
+      onToggleFlag={flags.toggle}
+      onAnswer={answerQuestion}
+      files={files}
+      onCommit={commit}
+      onActive={setActiveQuestionIndex}
+      onView={preview || !engine ? undefined : logQuestionView}
+      attempt={panelProps.attempt}
+      uploadMaxBytes={attempt?.uploadMaxBytes}
+      sections={sections.position ? sections : null}
+      clockOffsetMs={clockOffsetMs}
+    />
+  );
+
   return (
     <PracticeContext.Provider value={exam.practice && !preview}>
       <div className="flex h-full flex-col">
@@ -235,29 +258,18 @@ export function ExamRoom({
         />
         <AnnouncementsBanner announcements={live.announcements} onDismiss={live.dismiss} />
         {exam.practice && <PracticeBanner />}
-        <ExamPanels
-          visible={panels.visible}
-          questions={
-            <QuestionsPanel
-              exam={exam}
-              answers={answers}
-              current={activeQuestionIndex}
-              flagged={flags.flagged}
-              onToggleFlag={flags.toggle}
-              onAnswer={answerQuestion}
-              files={files}
-              onCommit={commit}
-              onActive={setActiveQuestionIndex}
-              onView={preview || !engine ? undefined : logQuestionView}
-              attempt={panelProps.attempt}
-              uploadMaxBytes={attempt?.uploadMaxBytes}
-              sections={sections.position ? sections : null}
-              clockOffsetMs={clockOffsetMs}
+        {available.length > 1 ? (
+          <Suspense fallback={<div className="min-h-0 flex-1" />}>
+            <ExamPanels
+              visible={panels.visible}
+              questions={questionsPanel}
+              workspace={available.includes('workspace') ? renderWorkspace(panelProps) : null}
+              assistant={available.includes('assistant') ? renderAssistant(panelProps) : null}
             />
-          }
-          workspace={available.includes('workspace') ? renderWorkspace(panelProps) : null}
-          assistant={available.includes('assistant') ? renderAssistant(panelProps) : null}
-        />
+          </Suspense>
+        ) : (
+          <QuestionsColumn>{questionsPanel}</QuestionsColumn>
+        )}
         {proctoring.paused ? (
           <PausedScreen warnings={proctoring.warnings} onResume={proctoring.resume} />
         ) : proctoring.fullscreenPrompt ? (

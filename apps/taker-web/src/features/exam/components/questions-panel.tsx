@@ -1,4 +1,4 @@
-import { DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/attempt';
+import { DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/candidate-messages';
 import type { PublicExam } from '@exam/domain/public-exam';
 import { Button } from '@exam/ui/button';
 import { RichText } from '@exam/ui/rich-text';

@@ -1,7 +1,7 @@
-import { AttemptStateSchema } from '@exam/domain/attempt';
-import { FollowUpStateSchema } from '@exam/domain/follow-up';
+import { readAttemptState, readFollowUpState } from '@exam/domain/candidate-views';
+import { PreviewMessages } from '@exam/domain/candidate-messages';
 import type { SectionState } from '@exam/domain/sections';
-import { PreviewMessages, type PublicExam, type PublicExamSummary } from '@exam/domain/public-exam';
+import type { PublicExam, PublicExamSummary } from '@exam/domain/public-exam';
 import { toast } from '@exam/ui/toaster';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -121,7 +121,7 @@ async function loadWithoutAttempt(examId: string): Promise<Outcome> {
 /** The attempt's state, with the clock offset measured on its own round trip. */
 async function fetchAttemptState(stored: StoredAttempt) {
   const startedAt = Date.now();
-  const server = await apiRequest(api.attempt(stored.attemptId), { token: stored.token, schema: AttemptStateSchema });
+  const server = readAttemptState(await apiRequest(api.attempt(stored.attemptId), { token: stored.token }));
   return { server, clockOffsetMs: computeClockOffset(server.serverNow, startedAt, Date.now()) };
 }
 
@@ -131,10 +131,7 @@ async function fetchAttemptState(stored: StoredAttempt) {
  */
 async function followUpOpen(stored: StoredAttempt): Promise<boolean> {
   try {
-    const { status } = await apiRequest(api.followUp(stored.attemptId), {
-      token: stored.token,
-      schema: FollowUpStateSchema,
-    });
+    const { status } = readFollowUpState(await apiRequest(api.followUp(stored.attemptId), { token: stored.token }));
     return status === 'pending' || status === 'asking';
   } catch {
     return false;

@@ -1,4 +1,5 @@
-import { CandidateLiveSchema, LIVE_POLL_MS, type Announcement } from '@exam/domain/live';
+import { LIVE_POLL_MS, readCandidateLive } from '@exam/domain/candidate-views';
+import type { Announcement } from '@exam/domain/live';
 import { toast } from '@exam/ui/toaster';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../../../config/paths.ts';
@@ -59,11 +60,9 @@ export function useLiveAttempt(options: {
     let known: Set<string> | null = null;
     const poll = async () => {
       try {
-        const live = await apiRequest(api.attemptLive(attemptId), {
-          token,
-          schema: CandidateLiveSchema,
-          signal: controller.signal,
-        });
+        const live = readCandidateLive(
+          await apiRequest(api.attemptLive(attemptId), { token, signal: controller.signal }),
+        );
         if (stopped) return;
         if (known) {
           for (const a of live.announcements)

@@ -1,4 +1,9 @@
-import { applyOperation, diffOperation, type AnswerOperation, type AnswerSource } from '@exam/domain/answer-operations';
+import {
+  applyOperation,
+  diffOperation,
+  type AnswerOperation,
+  type AnswerSource,
+} from '@exam/domain/answer-operation-rules';
 
 /**
  * How an answer input describes a change, so the outbox can record it as edit operations

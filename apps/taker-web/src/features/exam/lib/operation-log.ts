@@ -1,4 +1,4 @@
-import { coalesce, type AnswerOperation } from '@exam/domain/answer-operations';
+import { coalesce, type AnswerOperation } from '@exam/domain/answer-operation-rules';
 import type { IDBPTransaction } from 'idb';
 import type { OutboxEntry, StoredOperation, TakerDb, TakerDbSchema } from '../../../lib/taker-db.ts';
 

@@ -1,4 +1,5 @@
-import { DEFAULT_UPLOAD_MAX_BYTES, type ProctorEvent } from '@exam/domain/attempt';
+import type { ProctorEvent } from '@exam/domain/attempt';
+import { DEFAULT_UPLOAD_MAX_BYTES } from '@exam/domain/candidate-messages';
 import type { OutboxEntry, TakerDb } from '../../../lib/taker-db.ts';
 import type { AnswerEdit } from './answer-edits.ts';
 import { enqueueEvent, recordAnswer } from './outbox.ts';

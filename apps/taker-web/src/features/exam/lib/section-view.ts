@@ -1,13 +1,7 @@
 import type { PublicExam } from '@exam/domain/public-exam';
-import {
-  assistantOpenIn,
-  lockedMessage,
-  lockedSections,
-  SectionMessages,
-  sectionIndexOf,
-  type PublicSection,
-  type SectionState,
-} from '@exam/domain/sections';
+import { SectionMessages } from '@exam/domain/candidate-messages';
+import { assistantOpenIn, lockedMessage, lockedSections, sectionIndexOf } from '@exam/domain/section-rules';
+import type { PublicSection, SectionState } from '@exam/domain/sections';
 
 /** Where a section stands for the candidate: done and closed, left but still open, the current one, or ahead. */
 export type SectionStanding = 'locked' | 'left' | 'current' | 'upcoming';

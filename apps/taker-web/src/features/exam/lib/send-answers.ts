@@ -1,4 +1,4 @@
-import { OPERATIONS_PER_SAVE_MAX, toCompact } from '@exam/domain/answer-operations';
+import { OPERATIONS_PER_SAVE_MAX, toCompact } from '@exam/domain/answer-operation-rules';
 import type { SaveAnswer } from '@exam/domain/attempt';
 import { api } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';

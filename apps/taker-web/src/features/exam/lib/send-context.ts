@@ -1,4 +1,4 @@
-import { ErrorCode } from '@exam/domain/errors';
+import type { ErrorCode } from '@exam/domain/errors';
 import { ApiError } from '../../../lib/api-client.ts';
 import type { TakerDb } from '../../../lib/taker-db.ts';
 import { i18n } from '../../../i18n/index.ts';
@@ -33,7 +33,7 @@ export type SendContext = {
 /** Returns 'retry' for failures worth repeating; anything else cannot succeed later. */
 export function classifyFailure(error: unknown): FailureKind {
   if (!(error instanceof ApiError)) return 'retry';
-  if (error.code === ErrorCode.ATTEMPT_CLOSED) return 'closed';
+  if (error.code === ('ATTEMPT_CLOSED' satisfies ErrorCode)) return 'closed';
   return error.isRetryable ? 'retry' : 'drop';
 }
 

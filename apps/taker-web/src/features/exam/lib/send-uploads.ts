@@ -1,4 +1,4 @@
-import { UploadResponseSchema } from '@exam/domain/attempt';
+import { readUploadResponse } from '@exam/domain/candidate-views';
 import { api } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import { handleSendFailure, type SendContext } from './send-context.ts';
@@ -13,12 +13,9 @@ export async function sendUploads(ctx: SendContext): Promise<boolean> {
     try {
       const body = new FormData();
       body.append('file', new Blob([upload.bytes], { type: upload.mimeType }), upload.fileName);
-      const stored = await apiRequest(api.file(attemptId, upload.questionIndex), {
-        method: 'POST',
-        token,
-        body,
-        schema: UploadResponseSchema,
-      });
+      const stored = readUploadResponse(
+        await apiRequest(api.file(attemptId, upload.questionIndex), { method: 'POST', token, body }),
+      );
       if (await settleUpload(db, upload, stored.answer)) ctx.onUploadSettled?.(upload.questionIndex, stored.answer);
       // Removed while it was on its way: the removal is sent again (by the drain that removal asked for),
       // above the seq the upload took on the server.

@@ -1,4 +1,5 @@
-import { SubmitResponseSchema, type SubmitResponse } from '@exam/domain/attempt';
+import type { SubmitResponse } from '@exam/domain/attempt';
+import { readSubmitResponse } from '@exam/domain/candidate-views';
 import { api } from '../../../config/paths.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import { backoffDelay, sleep } from './sync-retry.ts';
@@ -23,11 +24,9 @@ export async function submitAttempt(options: {
     let failure: unknown;
     if (await options.flush()) {
       try {
-        const result = await apiRequest(api.submit(options.attemptId), {
-          method: 'POST',
-          token: options.token,
-          schema: SubmitResponseSchema,
-        });
+        const result = readSubmitResponse(
+          await apiRequest(api.submit(options.attemptId), { method: 'POST', token: options.token }),
+        );
         options.onSubmitted();
         return result;
       } catch (error) {

@@ -1,4 +1,4 @@
-import { fileTooLargeMessage } from '@exam/domain/attempt';
+import { fileTooLargeMessage } from '@exam/domain/candidate-messages';
 import type { PendingUpload, TakerDb } from '../../../lib/taker-db.ts';
 import { i18n } from '../../../i18n/index.ts';
 
