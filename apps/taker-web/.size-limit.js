@@ -29,15 +29,17 @@ export default [
     // Issue 37 (the shared language select, the one time formatter both apps use) took it to 170.06 kB measured.
     // Issue 39: the error body checked without zod (api-client.ts) added 0.1 kB: 170.16 kB measured. Hydrating the
     // prerendered start page (hydrateRoot, app/root.tsx, lib/prerendered-form.ts) added 0.4 kB: 170.58 kB measured.
-    limit: '170.6 kB',
+    // The toaster (sonner) fetched after the first render (app/provider.tsx): 164.59 kB measured.
+    limit: '164.6 kB',
   },
   {
     name: '/taker/start, all before the form shows: its prerendered HTML and stylesheets, no JS (goal 100 kB)',
     path: [start.file, ...start.stylesheets],
     // Issue 39: the form is HTML written at build time (app/prerender.tsx) and hydrated later; it shows with no
     // script (weight/page-weight.test.ts checks the HTML holds the form), so the page and its CSS are all it needs:
-    // 14.49 kB measured (the HTML 1.5, the two stylesheets 13).
-    limit: '14.5 kB',
+    // 14.49 kB measured (the HTML 1.5, the two stylesheets 13); sonner's stylesheet left with the lazy toaster:
+    // 11.41 kB measured.
+    limit: '11.45 kB',
   },
   {
     name: 'exam page (MCQ + short answer), all JS before the first question (goal 200 kB)',
@@ -60,8 +62,9 @@ export default [
     // Issue 38's additions to the shared exam schema (as for /taker/start): 274.74 kB measured. Issue 39: the
     // creator-side exam schema out (273.31 kB), then the server texts in a chunk of their own shared with the start
     // page (+1.1 kB of chunk overhead): 274.4 kB measured. The entry's hydration of the prerendered start page
-    // (above) added 0.4 kB: 274.86 kB measured.
-    limit: '274.9 kB',
+    // (above) added 0.4 kB: 274.86 kB measured. The lazy toaster (above) leaves sonner in a chunk of its own, which
+    // this page still loads for its toasts (+0.85 kB of chunk overhead): 275.71 kB measured.
+    limit: '275.75 kB',
   },
   {
     name: '/taker/start, all JS before the prerendered form responds (hydrated)',
@@ -83,8 +86,9 @@ export default [
     // @exam/domain), 218.45 kB; the form without zod and the domain's schemas (the error body checked by hand, the
     // server texts from the zod-free candidate-messages.ts, exam-api.ts loaded on Continue): 177.19 kB measured;
     // Issue 39: the form prerendered, so this is what it needs to respond, no longer to show (the row above): its
-    // hydration (+0.4 kB in the entry) and the form's wait for it took it to 177.72 kB measured.
-    limit: '177.75 kB',
+    // hydration (+0.4 kB in the entry) and the form's wait for it took it to 177.72 kB measured; sonner in a chunk
+    // of its own (the lazy toaster, above), 178.54 kB measured.
+    limit: '178.6 kB',
   },
   {
     name: 'code editor, on a coding question only (without grammars)',
