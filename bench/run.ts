@@ -448,7 +448,7 @@ const benches: Bench[] = [
       const checks = JSON.parse(out.slice(out.indexOf('['))) as { name: string; size: number; passed: boolean }[];
       const goals = [100_000, 100_000, 200_000];
       const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
-      return checks.slice(0, 3).map((c, i) => ({
+      const rows: Cells[] = checks.slice(0, 3).map((c, i) => ({
         what: `taker-web: ${c.name.replace(/ \(goal .*\)$/, '')}, gzip`,
         goal: `≤ ${kb(goals[i]!)}`,
         anchor: '—',
@@ -456,6 +456,18 @@ const benches: Bench[] = [
         ratio: `${x(c.size / goals[i]!)} the goal`,
         verdict: met(c.size <= goals[i]!),
       }));
+      // The start page shows its prerendered form with no script; what it needs before Continue works is shown too.
+      const responds = checks[3];
+      if (responds)
+        rows.push({
+          what: `taker-web: ${responds.name}, gzip`,
+          goal: '— (the goal counts what the form needs to show)',
+          anchor: '—',
+          result: `${kb(responds.size)} (${responds.passed ? 'within' : 'over'} the budget in \`pnpm test\`)`,
+          ratio: `${x(responds.size / 100_000)} the start page's goal`,
+          verdict: '—',
+        });
+      return rows;
     },
   },
   {

@@ -103,3 +103,42 @@ test('a Spanish browser gets the creator dashboard and exam editor in Spanish, a
     await expect(page.getByRole('heading', { name: 'Dashboard', exact: true })).toBeVisible();
   });
 });
+
+test.describe('the start page prerendered (issue 39)', () => {
+  test.use({ locale: 'en-US' });
+
+  /** The form is HTML from the build: it shows before any script, and what is typed meanwhile survives hydration. */
+  test('shows its form before its script has come, and keeps what was typed when it hydrates', async ({
+    page,
+    request,
+  }) => {
+    const creator = await registerCreator(request, 'prerender');
+    const exam = await publishExam(request, creator.token, {
+      title: 'Prerendered Start',
+      questions: [question.shortAnswer('Capital of Spain', ['Madrid'])],
+    });
+    let release!: () => void;
+    const scripts = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/*.js', async (route) => {
+      await scripts;
+      await route.continue();
+    });
+
+    await test.step('with every script held back, the form shows and takes the link', async () => {
+      // Module scripts hold back DOMContentLoaded and load, so only the response is waited for.
+      await page.goto(`${E2E.takerOrigin}/taker/start`, { waitUntil: 'commit' });
+      await expect(page.getByRole('heading', { name: 'Enter Exam URL' })).toBeVisible();
+      await page.getByLabel('Exam URL').fill(examUrl(exam.id));
+      await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+    });
+
+    await test.step('the script comes, keeps the link, and Continue goes on with it', async () => {
+      release();
+      await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled();
+      await expect(page.getByLabel('Exam URL')).toHaveValue(examUrl(exam.id));
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page).toHaveURL(/\/taker\/credentials$/);
+      await expect(page.getByText('Prerendered Start')).toBeVisible();
+    });
+  });
+});

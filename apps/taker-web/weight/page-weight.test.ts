@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { eagerKeys, jsFiles, keysFrom, readManifest, ROUTES, sourcesOf, staticClosure } from './page-weight.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  DIST,
+  eagerKeys,
+  jsFiles,
+  keysFrom,
+  prerenderedPage,
+  readManifest,
+  ROUTES,
+  sourcesOf,
+  staticClosure,
+} from './page-weight.ts';
 
 const manifest = readManifest();
 
@@ -25,6 +37,29 @@ describe('page weight: what loads when (production build)', () => {
     const details = jsFiles(manifest, eagerKeys(manifest, 'src/app/routes/taker/credentials.tsx')).flatMap(sourcesOf);
     expect(details.filter((source) => /\/zod\/v4\/classic\//.test(source)).length).toBeGreaterThan(0);
     expect(details.filter((source) => /packages\/domain\/src\/attempt\.ts$/.test(source))).toHaveLength(1);
+  });
+
+  it('the start page’s form is in its prerendered HTML, so it shows before any script runs', () => {
+    const { html, stylesheets } = prerenderedPage('/taker/start');
+    const root = /<div id="root" data-prerendered="\/taker\/start" data-language="en">([\s\S]*)<\/div>\s*<\/body>/.exec(
+      html,
+    );
+    expect(root, 'the page drawn inside #root').not.toBeNull();
+    expect(root![1]).toContain('<h1 class="text-2xl font-semibold text-ink">Enter Exam URL</h1>');
+    expect(root![1]).toMatch(/<label for="([^"]+)"[^>]*>Exam URL<\/label><input [^>]*id="\1" name="examUrl"/);
+    expect(root![1]).toMatch(/<button type="submit"[^>]*disabled="">Continue<\/button>/);
+    // No script draws it: every script is a module by src (run after the page is parsed), none inline or blocking.
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script).toMatch(/type="module"[^>]* src="\/assets\/[^"]+\.js"/);
+    expect(html).not.toMatch(/<script\b[^>]*>[^<]+<\/script>/);
+    expect(stylesheets.length).toBeGreaterThan(0);
+    for (const file of stylesheets) expect(existsSync(file), file).toBe(true);
+    // The start route's chunks are fetched beside the entry (its script or a preload link), not after it.
+    const fetched = [
+      ...html.matchAll(/<(?:link rel="modulepreload"|script type="module")[^>]* (?:href|src)="\/([^"]+)"/g),
+    ].map((m) => join(DIST, m[1]!));
+    expect(fetched).toEqual(expect.arrayContaining(jsFiles(manifest, eagerKeys(manifest, ROUTES.start))));
   });
 
   it('the code editor is a chunk of its own, fetched by dynamic import', () => {

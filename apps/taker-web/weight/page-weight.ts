@@ -90,3 +90,18 @@ export function jsFiles(manifest: Manifest, keys: Iterable<string>, dist = DIST)
 export function keysFrom(manifest: Manifest, pattern: RegExp): string[] {
   return Object.keys(manifest).filter((key) => pattern.test(manifest[key]!.src ?? key));
 }
+
+/**
+ * A page the build wrote as HTML with its content drawn (vite.config.ts, app/prerender.tsx; dist/prerendered.json
+ * maps its path to the file): what shows it is that HTML and the stylesheets it links, with no script, since the
+ * scripts it names are modules (deferred until the page is parsed, and not needed for it to show).
+ */
+export function prerenderedPage(path: string, dist = DIST): { file: string; html: string; stylesheets: string[] } {
+  const pages = JSON.parse(readFileSync(join(dist, 'prerendered.json'), 'utf8')) as Record<string, { file: string }>;
+  const page = pages[path];
+  if (!page) throw new Error(`${path} is not prerendered (dist/prerendered.json)`);
+  const file = join(dist, page.file);
+  const html = readFileSync(file, 'utf8');
+  const stylesheets = [...html.matchAll(/<link rel="stylesheet"[^>]* href="\/([^"]+)"/g)].map((m) => join(dist, m[1]!));
+  return { file, html, stylesheets };
+}

@@ -1,10 +1,13 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { UNREACHABLE_HEADER } from '@exam/domain/api-error';
 import { lifecycleOf } from '@exam/server-kit/lifecycle';
 import type { AppName } from '@exam/web-config/runtime-config';
+import { NONCE_PLACEHOLDER } from '@exam/web-config/security-headers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebServer, type WebServerOptions } from './app.ts';
 import { fakeBundle, startBusyService, startKitService, stoppedServiceUrl } from './testing/fixtures.ts';
@@ -154,6 +157,52 @@ describe('web server', () => {
       const plain = await raw('identity');
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.body.toString()).toBe('console.log("app");');
+    });
+
+    it('serves a prerendered page to a request in its language, the plain app to one in another the app has', async () => {
+      const withPage = fakeBundle();
+      mkdirSync(join(withPage, 'prerendered'));
+      writeFileSync(
+        join(withPage, 'prerendered', 'start.html'),
+        `<html><head><meta property="csp-nonce" nonce="${NONCE_PLACEHOLDER}" /></head>` +
+          '<body><div id="root" data-prerendered="/taker/start"><form>Exam URL</form></div></body></html>',
+      );
+      writeFileSync(
+        join(withPage, 'prerendered.json'),
+        JSON.stringify({ '/taker/start': { file: 'prerendered/start.html', language: 'en', languages: ['en', 'es'] } }),
+      );
+      const base = await start('taker-web', { root: withPage });
+      const page = async (path: string, headers: Record<string, string> = {}) => {
+        const response = await fetch(`${base}${path}`, { headers });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+        const html = await response.text();
+        return { html, prerendered: html.includes('data-prerendered'), response };
+      };
+
+      const english = await page('/taker/start', { 'accept-language': 'en-GB,en;q=0.9' });
+      expect(english.prerendered).toBe(true);
+      // The page carries this answer's style nonce, as the plain app does.
+      const nonce = /nonce="([^"]+)"/.exec(english.html)?.[1];
+      expect(directives(english.response)['style-src']).toContain(`'nonce-${nonce}'`);
+      expect(english.html).not.toContain(NONCE_PLACEHOLDER);
+      expect(english.response.headers.get('cache-control')).toBe('no-cache');
+      expect(english.response.headers.get('vary')).toMatch(/accept-language/i);
+      // No language named, or one the app lacks (it opens in English): the prerendered page.
+      expect((await page('/taker/start')).prerendered).toBe(true);
+      expect((await page('/taker/start', { 'accept-language': 'fr-FR,fr' })).prerendered).toBe(true);
+      // Spanish from the browser, from the remembered choice, or from ?lang=: the app, drawn in Spanish.
+      expect((await page('/taker/start', { 'accept-language': 'es-ES,es;q=0.9,en;q=0.8' })).prerendered).toBe(false);
+      expect((await page('/taker/start', { cookie: 'a=1; exam.language=es' })).prerendered).toBe(false);
+      expect((await page('/taker/start?lang=es', { 'accept-language': 'en' })).prerendered).toBe(false);
+      // ?lang= comes before the remembered choice, which comes before the browser's, as in the app.
+      expect((await page('/taker/start?lang=en', { cookie: 'exam.language=es' })).prerendered).toBe(true);
+      expect((await page('/taker/start', { cookie: 'exam.language=en', 'accept-language': 'es' })).prerendered).toBe(
+        true,
+      );
+      // Other pages are the app, and so is the file's own path (it is only ever the answer for its page).
+      expect((await page('/taker/credentials', { 'accept-language': 'en' })).prerendered).toBe(false);
+      expect((await page('/prerendered/start.html', { 'accept-language': 'en' })).prerendered).toBe(false);
     });
 
     it('answers the liveness and readiness probes in JSON, not with the page', async () => {

@@ -32,6 +32,49 @@ const HASHED_ASSET = /^\/assets\//;
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
+ * Pages the app's build wrote as HTML with their content drawn (taker-web's start page, apps/taker-web/vite.config.ts):
+ * `dist/prerendered.json` maps a path to its file under dist/ and the language it is written in.
+ */
+type PrerenderedPages = Record<string, PrerenderedPage & { file: string }>;
+/** The language a prerendered page is written in, and the languages the app has (i18next's supportedLngs). */
+type PrerenderedPage = { language: string; languages: string[] };
+/** Where the taker app remembers the candidate's language for the server (apps/taker-web/src/i18n/index.ts). */
+const LANGUAGE_COOKIE = 'exam.language';
+
+async function readPrerendered(root: string): Promise<Map<string, PrerenderedPage & { html: string }>> {
+  let pages: PrerenderedPages;
+  try {
+    pages = JSON.parse(await readFile(join(root, 'prerendered.json'), 'utf8')) as PrerenderedPages;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw error;
+  }
+  const entries = await Promise.all(
+    Object.entries(pages).map(
+      async ([path, { file, ...page }]) => [path, { ...page, html: await readFile(join(root, file), 'utf8') }] as const,
+    ),
+  );
+  return new Map(entries);
+}
+
+/**
+ * The language the page will open in, as the app's i18next detector chooses it (`?lang=`, the remembered choice,
+ * the browser's languages in order), reduced to its primary tag; undefined when nothing names a language. A
+ * language the app lacks counts too: the page then opens in its default, which the caller compares against.
+ */
+export function requestLanguage(request: FastifyRequest): string | undefined {
+  const primary = (tag: string | undefined) => tag?.trim().split(/[-_]/)[0]?.toLowerCase() || undefined;
+  const query = (request.query as Record<string, unknown> | undefined)?.lang;
+  if (typeof query === 'string' && primary(query)) return primary(query);
+  const cookie = request.headers.cookie
+    ?.split(';')
+    .map((pair) => pair.trim().split('='))
+    .find(([name]) => name === LANGUAGE_COOKIE)?.[1];
+  if (cookie && primary(decodeURIComponent(cookie))) return primary(decodeURIComponent(cookie));
+  return primary(request.headers['accept-language']?.split(',')[0]?.split(';')[0]);
+}
+
+/**
  * The production web server of one app: the built bundle with the platform's security headers, the SPA
  * fallback to index.html, /runtime-config.json, and /api/* and /lti/* proxied to the service that owns each path.
  */
@@ -42,6 +85,7 @@ export async function buildWebServer(opts: WebServerOptions) {
     // Request bodies stream to the services untouched (the '*' parser below); each service enforces its limits.
   });
   const indexHtml = await readFile(join(opts.root, 'index.html'), 'utf8');
+  const prerendered = await readPrerendered(opts.root);
 
   await app.register(helmet, {
     contentSecurityPolicy: false,
@@ -130,7 +174,7 @@ export async function buildWebServer(opts: WebServerOptions) {
     wildcard: true,
     // The build's .br and .gz copies (packages/web-config's compression plugin), chosen by Accept-Encoding.
     preCompressed: true,
-    allowedPath: (pathName) => pathName !== '/index.html',
+    allowedPath: (pathName) => pathName !== '/index.html' && !pathName.startsWith('/prerendered/'),
     setHeaders: (reply, path) => {
       const relative = path.slice(opts.root.length).replaceAll('\\', '/');
       void reply.header(
@@ -140,6 +184,19 @@ export async function buildWebServer(opts: WebServerOptions) {
     },
   });
   app.get('/', sendIndex);
+  // A prerendered page goes to a candidate whose page opens in its language (or in one the app lacks, which
+  // falls back to the default it is written in); any other gets the plain app, drawn in their language.
+  for (const [path, page] of prerendered) {
+    app.get(path, (request, reply) => {
+      const language = requestLanguage(request);
+      if (language && language !== page.language && page.languages.includes(language)) return sendIndex(request, reply);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('vary', 'Accept-Language, Cookie')
+        .send(page.html.replaceAll(NONCE_PLACEHOLDER, request.styleNonce));
+    });
+  }
   app.get('/index.html', sendIndex);
   // Client-side routes (/exam/…, /results/…) get the app; a missing asset or another method gets a 404.
   app.setNotFoundHandler((request, reply) => {

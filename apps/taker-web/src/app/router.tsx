@@ -1,6 +1,5 @@
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { paths } from '../config/paths.ts';
 import { AboutRoute, CareersRoute, LandingRoute, NotFoundRoute } from './routes/marketing.tsx';
 
@@ -60,8 +59,3 @@ export const routes: RouteObject[] = [
   },
   { path: '*', element: <NotFoundRoute /> },
 ];
-
-export function AppRouter() {
-  const router = useMemo(() => createBrowserRouter(routes), []);
-  return <RouterProvider router={router} />;
-}

@@ -44,6 +44,15 @@ const setDocumentLanguage = (language: string) => {
   document.title = i18n.t('common:appTitle');
 };
 
+/**
+ * The language the page opened in or was switched to, told to the web server too (packages/web-server): it sends
+ * the prerendered start page, written in English, only to a candidate whose page opens in English.
+ */
+const rememberForServer = (language: string) => {
+  if (typeof document === 'undefined') return;
+  document.cookie = `exam.language=${encodeURIComponent(language)}; path=/; max-age=31536000; samesite=lax`;
+};
+
 const loaded = new Map<string, Promise<void>>([['en', Promise.resolve()]]);
 
 /** Fetches a language's catalogues once (English is always there); a language the app lacks resolves at once. */
@@ -73,4 +82,6 @@ export async function changeLanguage(language: string): Promise<void> {
 export const i18nReady = loadLanguage(i18n.languages?.[0] ?? i18n.resolvedLanguage ?? LANGUAGES[0]);
 
 setDocumentLanguage(i18n.resolvedLanguage ?? LANGUAGES[0]);
+rememberForServer(i18n.resolvedLanguage ?? LANGUAGES[0]);
 i18n.on('languageChanged', setDocumentLanguage);
+i18n.on('languageChanged', rememberForServer);

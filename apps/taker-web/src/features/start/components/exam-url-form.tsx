@@ -5,12 +5,13 @@ import { Input } from '@exam/ui/input';
 import { toast } from '@exam/ui/toaster';
 import { useMutation } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import type { CredentialsState } from '../../../lib/navigation-state.ts';
+import { carriedValue, forgetCarriedValue } from '../../../lib/prerendered-form.ts';
 import { findExamId, parseInviteToken } from '../lib/parse-exam-url.ts';
 
 /** What is wrong with the URL; kept as a fact, not a sentence, so a language switch rewrites the message. */
@@ -32,8 +33,19 @@ function messageFor(problem: Problem, t: TFunction<['start', 'common']>): string
 export function ExamUrlForm() {
   const { t } = useTranslation(['start', 'common']);
   const navigate = useNavigate();
-  const [url, setUrl] = useState('');
+  const [url, setUrl] = useState(() => carriedValue('examUrl') ?? '');
   const [problem, setProblem] = useState<Problem>();
+  // The page may be prerendered HTML (app/prerender.tsx) that a candidate typed into before the script came:
+  // hydration leaves the typed text in the field, so it becomes the state here; and Continue waits for this
+  // (a click on the bare HTML would submit the form to the page itself and lose the text).
+  const field = useRef<HTMLInputElement>(null);
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    forgetCarriedValue('examUrl');
+    const typed = field.current?.value;
+    if (typed) setUrl(typed);
+    setReady(true);
+  }, []);
   const validate = useMutation({
     // exam-api (with the domain's schemas and zod) loads on Continue: the form shows without it.
     mutationFn: async (examId: string) => {
@@ -75,6 +87,7 @@ export function ExamUrlForm() {
       <form className="mt-6 flex flex-col gap-4" onSubmit={onSubmit} noValidate>
         <Field label={t('urlForm.label')} error={problem && messageFor(problem, t)}>
           <Input
+            ref={field}
             type="url"
             name="examUrl"
             placeholder={t('urlForm.placeholder')}
@@ -84,7 +97,7 @@ export function ExamUrlForm() {
             autoFocus
           />
         </Field>
-        <Button type="submit" disabled={validate.isPending}>
+        <Button type="submit" disabled={!ready || validate.isPending}>
           {validate.isPending ? t('urlForm.checking') : t('urlForm.continue')}
         </Button>
         <Button variant="ghost" onClick={() => void navigate(paths.home)}>
