@@ -110,7 +110,12 @@ async function enterExam(page: Page, examId: string): Promise<string> {
   return examUrl;
 }
 
-type Run = { lcpMs: number; tbtMs: number; cls: number; fcpMs: number; jsKb: number; score: number };
+/** Where the main thread's time went (Lighthouse's own breakdown), and the scripts that took most of it. */
+type Profile = {
+  mainThreadMs: Record<string, number>;
+  scripts: { url: string; scriptingMs: number; parseMs: number }[];
+};
+type Run = { lcpMs: number; tbtMs: number; cls: number; fcpMs: number; jsKb: number; score: number; profile: Profile };
 
 async function measure(page: Page, url: string): Promise<Run> {
   const cdp = await page.createCDPSession();
@@ -140,6 +145,28 @@ async function measure(page: Page, url: string): Promise<Run> {
     fcpMs: numeric('first-contentful-paint'),
     jsKb: (scripts?.transferSize ?? 0) / 1000,
     score: Math.round((categories.performance?.score ?? 0) * 100),
+    profile: profileOf(audits),
+  };
+}
+
+/** The main-thread breakdown (script evaluation, parse and compile, style and layout, …) and the costliest scripts. */
+function profileOf(audits: Record<string, { details?: unknown }>): Profile {
+  type Items<T> = { items?: T[] } | undefined;
+  const groups = (audits['mainthread-work-breakdown']?.details as Items<{ groupLabel: string; duration: number }>)
+    ?.items;
+  const bootup = (
+    audits['bootup-time']?.details as Items<{ url: string; scripting: number; scriptParseCompile: number }>
+  )?.items;
+  return {
+    mainThreadMs: Object.fromEntries((groups ?? []).map((g) => [g.groupLabel, Math.round(g.duration)])),
+    scripts: (bootup ?? [])
+      .map((b) => ({
+        url: b.url.replace(/^https?:\/\/[^/]+/, ''),
+        scriptingMs: Math.round(b.scripting),
+        parseMs: Math.round(b.scriptParseCompile),
+      }))
+      .sort((a, b) => b.scriptingMs - a.scriptingMs)
+      .slice(0, 5),
   };
 }
 
@@ -203,6 +230,19 @@ const summary = {
   },
 };
 console.log(JSON.stringify({ goals: GOALS, summary, runs, startRuns }, null, 2));
+// The profile of the median run (by LCP) of each page: what a page not meeting its goals spends its time on.
+for (const [page, of] of [
+  ['start page', startRuns],
+  ['exam page', runs],
+] as const) {
+  const run = [...of].sort((a, b) => a.lcpMs - b.lcpMs)[Math.floor(of.length / 2)];
+  if (!run) continue;
+  console.log(`\n${page}, median run (LCP ${run.lcpMs.toFixed(0)} ms): main thread`);
+  for (const [group, ms] of Object.entries(run.profile.mainThreadMs)) console.log(`  ${group.padEnd(28)} ${ms} ms`);
+  console.log('  scripts by evaluation time:');
+  for (const s of run.profile.scripts)
+    console.log(`    ${s.url.padEnd(48)} ${s.scriptingMs} ms (+${s.parseMs} ms parse)`);
+}
 if (values.json) writeFileSync(values.json, JSON.stringify({ goals: GOALS, summary, runs, startRuns }, null, 2));
 // One machine-readable line for bench/run.ts.
 console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
