@@ -638,7 +638,7 @@ const benches: Bench[] = [
     name: 'test-wall',
     longOnly: 'node bench/test-wall/run.ts',
     run: async (script) => {
-      const r = await script('bench/test-wall/run.ts', [], [], 3600);
+      const r = await script('bench/test-wall/run.ts', [], [], 5400);
       const steps = (r.steps as Json[]).filter((s) => s.name !== 'install');
       const top = [...steps]
         .sort((a, b) => b.seconds - a.seconds)
